@@ -1,0 +1,2 @@
+"""py_trees behaviours of cogtree: LLM-backed gates, dialogue leaves and (later) perception,
+skill, delegation and memory nodes. The blackboard contract is in :mod:`behaviours.keys`."""

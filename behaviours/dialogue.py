@@ -1,0 +1,95 @@
+"""Dialogue leaves: wait for what the user says, and say something back."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+
+
+class AwaitUtterance(py_trees.behaviour.Behaviour):
+    """Wait until the user has said something.
+
+    Reads ``/turn/utterance``. RUNNING while it is unset or blank; SUCCESS once it holds text.
+    Never FAILURE.
+    """
+
+    def __init__(self, name: str = "AwaitUtterance") -> None:
+        super().__init__(name)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+
+    def update(self) -> Status:
+        """SUCCESS when an utterance is waiting, RUNNING otherwise."""
+        utterance = self.blackboard.get(self.utterance_key) if self.blackboard.exists(
+            self.utterance_key
+        ) else None
+        if isinstance(utterance, str) and utterance.strip():
+            self.feedback_message = f"heard: {utterance.strip()!r}"
+            return Status.SUCCESS
+        self.feedback_message = "waiting for the user to speak"
+        return Status.RUNNING
+
+
+class Say(py_trees.behaviour.Behaviour):
+    """Say a sentence composed from blackboard values.
+
+    Reads the keys given in ``reads`` (their short names are the arguments of ``compose``);
+    writes ``/turn/reply``. SUCCESS when the sentence was written; FAILURE when a key it
+    reads is not on the blackboard (the feedback message names it).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        compose: Callable[[Mapping[str, Any]], str],
+        reads: Mapping[str, keys.KeySpec] | None = None,
+    ) -> None:
+        super().__init__(name)
+        self.compose = compose
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.reads = {
+            short: keys.register(self.blackboard, spec, Access.READ)
+            for short, spec in (reads or {}).items()
+        }
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+
+    def update(self) -> Status:
+        """Compose and write the reply."""
+        missing = [key for key in self.reads.values() if not self.blackboard.exists(key)]
+        if missing:
+            self.feedback_message = f"cannot speak: {', '.join(missing)} not on the blackboard"
+            return Status.FAILURE
+        values = {short: self.blackboard.get(key) for short, key in self.reads.items()}
+        sentence = self.compose(values)
+        self.blackboard.set(self.reply_key, sentence)
+        self.feedback_message = f"said: {sentence!r}"
+        return Status.SUCCESS
+
+
+class ControlIs(py_trees.behaviour.Behaviour):
+    """Condition: is the readiness decision ``expected``?
+
+    Reads ``/turn/control``. SUCCESS when it equals ``expected``; FAILURE when it differs or is
+    unset. Never RUNNING.
+    """
+
+    def __init__(self, expected: keys.Control, name: str | None = None) -> None:
+        super().__init__(name or f"ControlIs{expected}")
+        self.expected = expected
+        self.blackboard = self.attach_blackboard_client(name=self.name)
+        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
+
+    def update(self) -> Status:
+        """Compare the decision with ``expected``."""
+        control = (
+            self.blackboard.get(self.control_key)
+            if self.blackboard.exists(self.control_key)
+            else None
+        )
+        self.feedback_message = f"control is {control}, expected {self.expected}"
+        return Status.SUCCESS if control == self.expected else Status.FAILURE

@@ -1,0 +1,139 @@
+"""The blackboard contract: every key cogtree behaviours read or write, in one catalogue.
+
+Like Nav2's port catalogue, each entry names the key, its value type, who writes it and what
+it means. Behaviours register keys through :func:`register`, which refuses keys that are not
+in the catalogue, so the contract cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import py_trees
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
+
+from behaviours.llm.types import CallRecord
+
+Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
+"""Inner-speech readiness decisions (JANUS): act, ask, change domain, or refuse."""
+
+RationaleSource = Literal["fast_path", "model", "safe_default"]
+
+
+class GateRationale(BaseModel):
+    """Why an LLM-backed node decided what it did: its inner speech, made inspectable."""
+
+    node: str
+    module: str
+    source: RationaleSource = Field(
+        description="fast_path: decided without a model; model: the model's answer; "
+        "safe_default: the model failed and the node's declared safe decision was taken"
+    )
+    vetoed: bool = Field(False, description="the deterministic guard overrode the decision")
+    decision: dict[str, Any]
+    rationale: str
+    notes: list[str] = []
+    calls: list[CallRecord] = []
+
+
+@dataclass(frozen=True)
+class KeySpec:
+    """One blackboard key: ``name`` (may hold ``{node}``), value type, writer and meaning."""
+
+    name: str
+    type: Any
+    writer: str
+    meaning: str
+
+    def key(self, **params: str) -> str:
+        """The concrete key name, with any ``{placeholder}`` filled in."""
+        return self.name.format(**params) if params else self.name
+
+    def validate(self, value: Any) -> Any:
+        """Return ``value`` checked (and coerced) against the key's type; raise ValueError."""
+        try:
+            return TypeAdapter(self.type).validate_python(value)
+        except ValidationError as error:
+            raise ValueError(f"bad value for blackboard key {self.name}: {error}") from error
+
+
+UTTERANCE = KeySpec(
+    "/turn/utterance",
+    str,
+    "the input channel (`cogtree tick --say`, a test preset, later a ROS 2 topic)",
+    "what the user said this turn",
+)
+TASK = KeySpec(
+    "/turn/task",
+    BaseModel,
+    "ReadinessGate",
+    "the requested task as an instance of the task schema; unfilled slots are None",
+)
+CONTROL = KeySpec(
+    "/turn/control",
+    Control,
+    "ReadinessGate",
+    "the readiness decision: Proceed, Clarify, SwitchDomain or Reject",
+)
+MISSING = KeySpec(
+    "/turn/missing",
+    list[str],
+    "ReadinessGate",
+    "required task slots still missing (empty when the decision is Proceed)",
+)
+REPLY = KeySpec(
+    "/turn/reply",
+    str,
+    "Say",
+    "what the robot says to the user this turn",
+)
+RATIONALE = KeySpec(
+    "/rationale/{node}",
+    GateRationale,
+    "every LLMBehaviour",
+    "why the node decided: source, guard veto, notes and the model calls it made",
+)
+
+CATALOGUE: tuple[KeySpec, ...] = (UTTERANCE, TASK, CONTROL, MISSING, REPLY, RATIONALE)
+
+
+def spec_for(key: str) -> KeySpec:
+    """The catalogue entry a concrete key belongs to; unknown keys list the known ones."""
+    for spec in CATALOGUE:
+        pattern = re.escape(spec.name).replace(r"\{node\}", r"[^/]+")
+        if re.fullmatch(pattern, key):
+            return spec
+    known = ", ".join(spec.name for spec in CATALOGUE)
+    raise KeyError(f"{key!r} is not in the blackboard catalogue (behaviours/keys.py): {known}")
+
+
+def node_slug(node_name: str) -> str:
+    """A node name made safe for use inside a key (``Readiness Gate`` -> ``readiness_gate``)."""
+    return re.sub(r"[^0-9a-z]+", "_", node_name.lower()).strip("_") or "node"
+
+
+def register(
+    client: py_trees.blackboard.Client,
+    spec: KeySpec,
+    access: py_trees.common.Access,
+    **params: str,
+) -> str:
+    """Register ``spec``'s key on ``client`` with ``access`` and return the concrete name."""
+    if spec not in CATALOGUE:
+        raise KeyError(f"{spec.name} is not in the blackboard catalogue (behaviours/keys.py)")
+    key = spec.key(**params)
+    client.register_key(key=key, access=access)
+    return key
+
+
+def catalogue_markdown() -> str:
+    """The catalogue as a Markdown table (for docs and ``cogtree keys``)."""
+    rows = ["| key | type | writer | meaning |", "|---|---|---|---|"]
+    for spec in CATALOGUE:
+        type_name = (
+            spec.type.__name__ if isinstance(spec.type, type) else str(spec.type)
+        ).replace("typing.", "")
+        rows.append(f"| `{spec.name}` | `{type_name}` | {spec.writer} | {spec.meaning} |")
+    return "\n".join(rows)

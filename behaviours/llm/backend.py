@@ -1,0 +1,44 @@
+"""The protocol every LLM backend implements."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+
+
+@dataclass(frozen=True)
+class BackendStatus:
+    """Whether a backend can serve a given module's settings, and why (or why not)."""
+
+    backend: str
+    ready: bool
+    detail: str
+    fix: str = ""
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """Turns a schema-constrained request into raw text.
+
+    ``complete`` blocks (it runs on a worker thread, never in a tick) and raises the errors
+    of :mod:`behaviours.llm.errors`: ``LLMUnavailableError`` / ``ModelMissingError`` when it
+    cannot be reached, ``LLMTimeoutError`` past ``settings.timeout_s``, ``LLMCancelledError``
+    when ``cancel`` is set. Validation of the text against the schema is the client's job.
+    """
+
+    name: str
+
+    def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
+        """Run one call and return the raw completion."""
+        ...
+
+    def model_name(self, settings: ModuleSettings) -> str:
+        """The model these settings select on this backend, for call records."""
+        ...
+
+    def probe(self, settings: ModuleSettings) -> BackendStatus:
+        """Check, cheaply, whether ``complete`` could succeed with these settings."""
+        ...

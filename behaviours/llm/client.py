@@ -1,0 +1,267 @@
+"""The one way cogtree calls a model: ``LLMClient.decide`` / ``LLMClient.submit``.
+
+The client routes each module to the backend its settings name (resolving ``auto`` once per
+distinct setting), validates the raw completion against the caller's pydantic model, records
+every attempt in a :class:`CallLog`, and owns the worker pool that keeps ticks non-blocking.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from behaviours.llm.backend import Backend, BackendStatus
+from behaviours.llm.call_log import CallLog
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.errors import LLMCancelledError, LLMError, MalformedOutputError
+from behaviours.llm.selection import choose_auto_backend, create_backend
+from behaviours.llm.types import CallRecord, Decision, LLMRequest, Message, ModuleSettings
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T", bound=BaseModel)
+
+
+@dataclass
+class PendingCall:
+    """A model call running on a worker; poll ``future`` and respect ``deadline``."""
+
+    module: str
+    attempt: int
+    future: Future[Decision[Any]]
+    cancel_event: threading.Event
+    started: float
+    deadline: float
+    timeout_s: float
+
+    def done(self) -> bool:
+        """True once the worker has finished (with a decision or an error)."""
+        return self.future.done()
+
+    def expired(self, now: float | None = None) -> bool:
+        """True when the call has outlived its module's ``timeout_s``."""
+        return (time.monotonic() if now is None else now) >= self.deadline
+
+    def cancel(self) -> None:
+        """Ask the backend to stop and drop the result; safe to call more than once."""
+        self.cancel_event.set()
+        self.future.cancel()
+
+
+@dataclass
+class _Resolution:
+    backend: Backend
+    status: BackendStatus
+    notices: list[str] = field(default_factory=list)
+
+
+class LLMClient:
+    """Routes module calls to backends, validates answers, records calls, runs workers.
+
+    Args:
+        config: the manifest; the packaged one when omitted.
+        backends: ready-made backends by name (e.g. ``{"scripted": ScriptedBackend(...)}``);
+            other names are created on first use.
+        wrap: applied to every backend before use (e.g. a fault injector).
+        call_log: where records go; a fresh log when omitted.
+        max_workers: size of the worker pool for :meth:`submit`.
+    """
+
+    def __init__(
+        self,
+        config: LLMConfig | None = None,
+        *,
+        backends: Mapping[str, Backend] | None = None,
+        wrap: Callable[[Backend], Backend] | None = None,
+        call_log: CallLog | None = None,
+        max_workers: int = 4,
+    ) -> None:
+        self.config = config if config is not None else LLMConfig.load()
+        self.call_log = call_log if call_log is not None else CallLog()
+        self._given = dict(backends or {})
+        self._wrap = wrap
+        self._created: dict[str, Backend] = {}
+        self._auto: dict[tuple[str, str, str | None], _Resolution] = {}
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="cogtree-llm")
+        self._in_flight: set[Future[Decision[Any]]] = set()
+
+    # -- routing -------------------------------------------------------------------------------
+
+    def settings_for(self, module: str) -> ModuleSettings:
+        """Effective settings of ``module`` (raises listing valid modules when unknown)."""
+        return self.config.settings_for(module)
+
+    def backend_for(self, module: str) -> Backend:
+        """The backend that serves ``module``, resolving ``auto`` on first use."""
+        settings = self.settings_for(module)
+        if settings.backend == "auto":
+            return self._resolve_auto(settings).backend
+        return self._named(settings.backend)
+
+    def describe(self) -> dict[str, str]:
+        """For each module, the backend that serves it and (for ``auto``) why."""
+        described = {}
+        for module in self.config.module_names:
+            settings = self.settings_for(module)
+            if settings.backend == "auto":
+                status = self._resolve_auto(settings).status
+                described[module] = f"auto -> {status.backend}: {status.detail}"
+            else:
+                described[module] = settings.backend
+        return described
+
+    @property
+    def offline(self) -> bool:
+        """True when no module has a model: gates run their fast paths alone."""
+        return all(self.backend_for(module).name == "none" for module in self.config.module_names)
+
+    def _named(self, name: str) -> Backend:
+        with self._lock:
+            if name not in self._created:
+                backend = self._given.get(name) or create_backend(name)
+                self._created[name] = self._wrap(backend) if self._wrap else backend
+            return self._created[name]
+
+    def _resolve_auto(self, settings: ModuleSettings) -> _Resolution:
+        key = (settings.model, settings.ollama_host or "", settings.gguf_path)
+        with self._lock:
+            cached = self._auto.get(key)
+        if cached is not None:
+            return cached
+        status = choose_auto_backend(settings)
+        resolution = _Resolution(backend=self._named(status.backend), status=status)
+        if status.backend == "none":
+            log.info("no LLM backend available (%s); %s", status.detail, status.fix)
+        with self._lock:
+            return self._auto.setdefault(key, resolution)
+
+    # -- calls ---------------------------------------------------------------------------------
+
+    def decide(
+        self,
+        module: str,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        cancel: threading.Event | None = None,
+        attempt: int = 1,
+    ) -> Decision[T]:
+        """Call the model of ``module`` and return a validated ``schema`` instance (blocking).
+
+        Raises an :class:`LLMError` subclass (with ``record`` set) when the call fails or the
+        output does not validate. Every attempt is appended to :attr:`call_log`.
+        """
+        settings = self.settings_for(module)
+        backend = self.backend_for(module)
+        request = LLMRequest(module, tuple(messages), schema, settings)
+        cancel = cancel if cancel is not None else threading.Event()
+        started_at = time.time()
+        clock = time.perf_counter()
+
+        def record(outcome: str, detail: str = "", **counts: Any) -> CallRecord:
+            entry = CallRecord.model_validate(
+                {
+                    "module": module,
+                    "backend": backend.name,
+                    "model": counts.pop("model", backend.model_name(settings)),
+                    "attempt": attempt,
+                    "latency_s": round(time.perf_counter() - clock, 6),
+                    "outcome": outcome,
+                    "detail": detail,
+                    "started_at": started_at,
+                    **counts,
+                }
+            )
+            self.call_log.append(entry)
+            return entry
+
+        try:
+            completion = backend.complete(request, cancel)
+        except LLMError as error:
+            error.record = record(error.outcome, str(error))
+            raise
+        except Exception as error:  # a backend bug must not escape as anything but LLMError
+            detail = f"{backend.name} backend failed: {type(error).__name__}: {error}"
+            raise LLMError(detail, record("error", detail)) from error
+        counts = {
+            "model": completion.model,
+            "prompt_tokens": completion.prompt_tokens,
+            "completion_tokens": completion.completion_tokens,
+            "tokens_estimated": completion.tokens_estimated,
+        }
+        if cancel.is_set():
+            detail = "result arrived after the caller gave up"
+            raise LLMCancelledError(detail, record("cancelled", detail, **counts))
+        try:
+            value = schema.model_validate_json(completion.text)
+        except ValidationError as error:
+            detail = _first_problem(error)
+            raise MalformedOutputError(
+                f"output does not match {schema.__name__}: {detail}",
+                completion.text,
+                record("malformed", detail, **counts),
+            ) from error
+        return Decision(value=value, record=record("ok", **counts), raw=completion.text)
+
+    def submit(
+        self,
+        module: str,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        attempt: int = 1,
+    ) -> PendingCall:
+        """Start :meth:`decide` on a worker and return at once; never blocks a tick."""
+        settings = self.settings_for(module)
+        cancel = threading.Event()
+        future = self._pool.submit(
+            self.decide, module, messages, schema, cancel=cancel, attempt=attempt
+        )
+        with self._lock:
+            self._in_flight.add(future)
+        future.add_done_callback(self._forget)
+        now = time.monotonic()
+        return PendingCall(
+            module=module,
+            attempt=attempt,
+            future=future,
+            cancel_event=cancel,
+            started=now,
+            deadline=now + settings.timeout_s,
+            timeout_s=settings.timeout_s,
+        )
+
+    def _forget(self, future: Future[Decision[Any]]) -> None:
+        with self._lock:
+            self._in_flight.discard(future)
+
+    def wait_for_calls(self, timeout_s: float) -> bool:
+        """Wait until no submitted call is running (for tests); False if some still are."""
+        with self._lock:
+            running = list(self._in_flight)
+        done, not_done = wait(running, timeout=timeout_s)
+        return not not_done
+
+    def close(self) -> None:
+        """Stop accepting calls; running calls finish in the background."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _first_problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "<root>"
+    return f"{where}: {first['msg']}"

@@ -1,0 +1,150 @@
+"""A backend wrapper that injects faults: malformed JSON, wrong-but-valid answers, timeouts
+and connection errors, at a given rate and seed, so trees can be tested against them."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from dataclasses import replace
+from typing import Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from behaviours.llm.backend import Backend, BackendStatus
+from behaviours.llm.errors import LLMConfigError, LLMTimeoutError, LLMUnavailableError
+from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+
+FaultKind = Literal["malformed", "wrong", "timeout", "connection"]
+FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)
+
+
+class FaultPlan(BaseModel):
+    """Which faults to inject and how often; the same seed gives the same faults."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    rate: float = Field(0.2, ge=0.0, le=1.0, description="probability that a call is faulted")
+    seed: int = 0
+    kinds: tuple[FaultKind, ...] = FAULT_KINDS
+
+    @classmethod
+    def parse(cls, spec: str) -> FaultPlan:
+        """Parse ``rate=0.3,seed=7,kinds=malformed+timeout`` (the CLI's ``--faults``)."""
+        values: dict[str, Any] = {}
+        for part in filter(None, (p.strip() for p in spec.split(","))):
+            key, sep, value = part.partition("=")
+            if not sep or key not in cls.model_fields:
+                raise LLMConfigError(
+                    f"bad fault spec {part!r}: expected key=value with key in "
+                    f"{', '.join(cls.model_fields)} (e.g. rate=0.3,seed=7,kinds=malformed+timeout)"
+                )
+            values[key] = tuple(value.split("+")) if key == "kinds" else value
+        try:
+            return cls.model_validate(values)
+        except ValidationError as error:
+            first = error.errors()[0]
+            raise LLMConfigError(
+                f"bad fault spec {spec!r}: {first['loc'][0]}: {first['msg']} "
+                f"(kinds are {', '.join(FAULT_KINDS)})"
+            ) from error
+
+
+class FaultInjectingBackend:
+    """Wraps a backend; each call is faulted with probability ``plan.rate``.
+
+    ``injected`` lists (module, kind) for every fault, so tests can check what happened.
+    """
+
+    def __init__(self, inner: Backend, plan: FaultPlan) -> None:
+        self.inner = inner
+        self.plan = plan
+        self.name = inner.name
+        self.injected: list[tuple[str, FaultKind]] = []
+        self._random = random.Random(plan.seed)
+        self._lock = threading.Lock()
+
+    def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
+        """Run the inner backend, or fail or corrupt the call as the plan's dice say."""
+        with self._lock:
+            faulted = self._random.random() < self.plan.rate
+            kind = self._random.choice(self.plan.kinds) if faulted else None
+            if kind is not None:
+                self.injected.append((request.module, kind))
+        if kind == "connection":
+            raise LLMUnavailableError("injected fault: connection refused")
+        if kind == "timeout":
+            cancel.wait(request.settings.timeout_s)
+            raise LLMTimeoutError(
+                f"injected fault: no answer within {request.settings.timeout_s}s"
+            )
+        completion = self.inner.complete(request, cancel)
+        if kind == "malformed":
+            return replace(completion, text=completion.text[: len(completion.text) // 2] + "…")
+        if kind == "wrong":
+            with self._lock:
+                wrong = wrong_but_valid(completion.text, request.schema, self._random)
+            return replace(completion, text=wrong)
+        return completion
+
+    def model_name(self, settings: ModuleSettings) -> str:
+        """The inner backend's model."""
+        return self.inner.model_name(settings)
+
+    def probe(self, settings: ModuleSettings) -> BackendStatus:
+        """The inner backend's status, marked as fault-injected."""
+        status = self.inner.probe(settings)
+        return BackendStatus(status.backend, status.ready, f"{status.detail} (faults injected)")
+
+
+def wrong_but_valid(text: str, schema: type[BaseModel], rng: random.Random) -> str:
+    """Another answer that still validates against ``schema`` but differs from ``text``.
+
+    One field is changed: an enum or literal to another allowed value, a boolean flipped, a
+    number moved, a list emptied or a string replaced. ``text`` is returned unchanged when it is
+    not valid or no field can be changed without breaking the schema.
+    """
+    try:
+        original = schema.model_validate_json(text).model_dump(mode="json")
+    except ValidationError:
+        return text
+    properties = _resolved_properties(schema.model_json_schema())
+    names = list(original)
+    rng.shuffle(names)
+    for name in names:
+        for candidate in _alternatives(original[name], properties.get(name, {}), rng):
+            changed = {**original, name: candidate}
+            try:
+                schema.model_validate(changed)
+            except ValidationError:
+                continue
+            return json.dumps(changed)
+    return text
+
+
+def _resolved_properties(json_schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    definitions = json_schema.get("$defs", {})
+    resolved = {}
+    for name, prop in json_schema.get("properties", {}).items():
+        ref = prop.get("$ref") or next(
+            (option["$ref"] for option in prop.get("anyOf", []) if "$ref" in option), None
+        )
+        resolved[name] = definitions.get(ref.rsplit("/", 1)[-1], prop) if ref else prop
+    return resolved
+
+
+def _alternatives(value: Any, prop: dict[str, Any], rng: random.Random) -> list[Any]:
+    if "enum" in prop:
+        others = [option for option in prop["enum"] if option != value]
+        rng.shuffle(others)
+        return others
+    if isinstance(value, bool):
+        return [not value]
+    if isinstance(value, (int, float)):
+        return [value + 1, value - 1]
+    if isinstance(value, list):
+        return [[]] if value else []
+    if isinstance(value, str):
+        return ["something else", ""]
+    return []
+

@@ -1,0 +1,76 @@
+"""Creating backends by name, and what ``auto`` picks: Ollama, else llama-cpp, else none."""
+
+from __future__ import annotations
+
+import threading
+
+from behaviours.llm.backend import Backend, BackendStatus
+from behaviours.llm.config import check_backend_name
+from behaviours.llm.errors import LLMConfigError, LLMUnavailableError
+from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+
+
+class NoModelBackend:
+    """The backend of last resort: every call fails at once, so gates take their safe path."""
+
+    name = "none"
+
+    def __init__(self, reason: str = "the `none` backend was chosen") -> None:
+        self.reason = reason
+
+    def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
+        """Always raises :class:`LLMUnavailableError` naming why there is no model."""
+        raise LLMUnavailableError(f"no LLM backend: {self.reason}")
+
+    def model_name(self, settings: ModuleSettings) -> str:
+        """There is no model."""
+        return "-"
+
+    def probe(self, settings: ModuleSettings) -> BackendStatus:
+        """Never ready."""
+        return BackendStatus(self.name, False, f"no model: {self.reason}")
+
+
+def create_backend(name: str) -> Backend:
+    """Instantiate the backend called ``name`` (``scripted`` needs a script, so it is given)."""
+    check_backend_name(name)
+    if name == "ollama":
+        from behaviours.llm.ollama_backend import OllamaBackend
+
+        return OllamaBackend()
+    if name == "llama-cpp":
+        from behaviours.llm.llama_cpp_backend import LlamaCppBackend
+
+        return LlamaCppBackend()
+    if name == "none":
+        return NoModelBackend()
+    if name == "scripted":
+        raise LLMConfigError(
+            "the scripted backend needs a script: pass `--script FILE` to the CLI, or "
+            "`LLMClient(backends={'scripted': ScriptedBackend(...)})` in code"
+        )
+    raise LLMConfigError(f"backend {name!r} cannot be created directly; it is resolved first")
+
+
+def choose_auto_backend(settings: ModuleSettings) -> BackendStatus:
+    """What ``auto`` picks for these settings, with the reason.
+
+    Ollama when its server answers and has ``settings.model``; else llama-cpp when it is
+    installed and the GGUF exists; else ``none`` (gates run their fast paths alone).
+    """
+    from behaviours.llm.llama_cpp_backend import LlamaCppBackend
+    from behaviours.llm.ollama_backend import OllamaBackend
+
+    ollama = OllamaBackend().probe(settings)
+    if ollama.ready:
+        return ollama
+    llama = LlamaCppBackend().probe(settings)
+    if llama.ready:
+        return BackendStatus(llama.backend, True, f"{llama.detail} (ollama: {ollama.detail})")
+    return BackendStatus(
+        "none",
+        False,
+        f"ollama: {ollama.detail}; llama-cpp: {llama.detail}",
+        fix=f"{ollama.fix or 'start Ollama'}; or install the local extra: "
+        "pip install 'cogtree[local]'",
+    )

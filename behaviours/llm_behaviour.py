@@ -1,0 +1,235 @@
+"""``LLMBehaviour``: the base of every LLM-backed node, a cascade that never blocks a tick.
+
+1. ``fast_path()`` may decide on its own (no model call) when a deterministic check is sure.
+2. Otherwise ``initialise()`` submits a schema-constrained call to a worker; ``update()``
+   polls it and returns RUNNING until it is done. Malformed output is retried once; a
+   timeout, a failed call or a second malformed answer falls back to ``safe_decision()``.
+3. ``guard()`` sees every decision (fast path, model or fallback) and may veto it in the
+   safe direction; the model cannot get around it.
+4. ``apply()`` writes the node's outputs and picks the status. The rationale, the notes and
+   the call records go to ``/rationale/<node>`` and every return path sets
+   ``feedback_message``.
+
+Subclasses set ``module`` (a module of the LLM manifest), pass ``decision_type`` (a pydantic
+model: the JSON schema the model must answer in) and implement the hooks.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+import py_trees
+from py_trees.common import Access, Status
+from pydantic import BaseModel
+
+from behaviours import keys
+from behaviours.llm.client import LLMClient, PendingCall
+from behaviours.llm.errors import LLMError, MalformedOutputError
+from behaviours.llm.types import CallRecord, Message
+from behaviours.setup_handles import require_handle
+
+log = logging.getLogger(__name__)
+
+D = TypeVar("D", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Verdict(Generic[D]):
+    """A decision together with the reason it was taken."""
+
+    decision: D
+    reason: str
+
+
+class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
+    """Base class of LLM-backed gates and nodes (see the module docstring for the cascade).
+
+    Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required.
+
+    Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.keys.GateRationale`);
+    subclasses declare the rest.
+
+    Status: RUNNING while the model call is in flight; otherwise what ``apply()`` returns.
+    """
+
+    module: ClassVar[str]
+    max_attempts: ClassVar[int] = 2
+
+    def __init__(self, name: str, decision_type: type[D], *, module: str | None = None) -> None:
+        super().__init__(name)
+        self.decision_type = decision_type
+        self.module_name = module or type(self).module
+        self.llm: LLMClient | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.rationale_key = keys.register(
+            self.blackboard, keys.RATIONALE, Access.WRITE, node=keys.node_slug(name)
+        )
+        self._pending: PendingCall | None = None
+        self._submitted_this_tick = False
+        self._verdict: tuple[Verdict[D], str] | None = None
+        self._notes: list[str] = []
+        self._calls: list[CallRecord] = []
+
+    # -- hooks for subclasses ----------------------------------------------------------------
+
+    def fast_path(self) -> Verdict[D] | None:
+        """Decide without the model when a deterministic check is confident; else None."""
+        return None
+
+    @abstractmethod
+    def messages(self) -> list[Message]:
+        """The prompt for the model (read the blackboard here, not in ``__init__``)."""
+
+    @abstractmethod
+    def safe_decision(self, reason: str) -> D:
+        """The decision taken when the model cannot give a usable one."""
+
+    def guard(self, decision: D) -> Verdict[D] | None:
+        """Return a safer replacement and why, or None to let ``decision`` stand."""
+        return None
+
+    @abstractmethod
+    def apply(self, decision: D) -> Status:
+        """Write the node's outputs for the final ``decision`` and return SUCCESS or FAILURE."""
+
+    def summary(self, decision: D) -> str:
+        """A short text for ``feedback_message``."""
+        return ", ".join(f"{k}={v}" for k, v in decision.model_dump(mode="json").items())
+
+    # -- py_trees lifecycle -------------------------------------------------------------------
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``llm`` handle and check that this node's module is in its manifest."""
+        self.llm = require_handle(self, kwargs, "llm", LLMClient)
+        self.llm.settings_for(self.module_name)
+
+    def initialise(self) -> None:
+        """Decide by the fast path, or send the request to a worker."""
+        self._pending = None
+        self._verdict = None
+        self._notes = []
+        self._calls = []
+        verdict = self.fast_path()
+        if verdict is not None:
+            self._verdict = (verdict, "fast_path")
+        elif self.llm is not None and self.llm.backend_for(self.module_name).name == "none":
+            self._verdict = self._fallback("no LLM backend, and the fast path could not decide")
+        else:
+            self._submit(attempt=1)
+
+    def update(self) -> Status:
+        """Poll the model call; once a decision exists, guard it, apply it and report.
+
+        A call submitted in this tick's ``initialise`` is first polled on the next tick, so a
+        model-backed decision always spans at least two ticks, whatever the model's speed.
+        """
+        if self._verdict is None and not self._submitted_this_tick:
+            self._verdict = self._poll()
+        self._submitted_this_tick = False
+        if self._verdict is None:
+            assert self._pending is not None
+            waited = time.monotonic() - self._pending.started
+            self.feedback_message = (
+                f"waiting for {self.module_name} model (attempt {self._pending.attempt}, "
+                f"{waited:.1f}s of {self._pending.timeout_s:.0f}s)"
+            )
+            return Status.RUNNING
+        verdict, source = self._verdict
+        return self._finish(verdict, source)
+
+    def terminate(self, new_status: Status) -> None:
+        """Cancel the in-flight call when interrupted (RUNNING -> INVALID)."""
+        if self.status == Status.RUNNING and new_status == Status.INVALID and self._pending:
+            self._pending.cancel()
+            self._pending = None
+            self.feedback_message = f"cancelled while waiting for the {self.module_name} model"
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _submit(self, attempt: int) -> None:
+        if self.llm is None:
+            raise RuntimeError(f"{self.name}: setup(llm=...) was not called before ticking")
+        self._pending = self.llm.submit(
+            self.module_name, self.messages(), self.decision_type, attempt=attempt
+        )
+        self._submitted_this_tick = True
+
+    def _poll(self) -> tuple[Verdict[D], str] | None:
+        pending = self._pending
+        assert pending is not None
+        if not pending.done():
+            if not pending.expired():
+                return None
+            pending.cancel()
+            self._pending = None
+            reason = f"the {self.module_name} model did not answer within {pending.timeout_s}s"
+            self._calls.append(self._timeout_record(pending))
+            return self._fallback(reason)
+        self._pending = None
+        try:
+            answer = pending.future.result()
+        except MalformedOutputError as error:
+            self._record(error)
+            if pending.attempt < self.max_attempts:
+                self._notes.append(f"attempt {pending.attempt} malformed ({error}); retrying")
+                self._submit(attempt=pending.attempt + 1)
+                return None
+            return self._fallback(f"model output malformed twice ({error})")
+        except LLMError as error:
+            self._record(error)
+            return self._fallback(f"model call failed: {error}")
+        except Exception as error:  # never let a backend bug escape a tick
+            log.exception("%s: unexpected error from the model call", self.name)
+            return self._fallback(f"model call crashed: {type(error).__name__}: {error}")
+        self._calls.append(answer.record)
+        decision = answer.value
+        rationale = str(getattr(decision, "rationale", "") or "the model decided")
+        return Verdict(decision, rationale), "model"
+
+    def _record(self, error: LLMError) -> None:
+        if error.record is not None:
+            self._calls.append(error.record)
+
+    def _fallback(self, reason: str) -> tuple[Verdict[D], str]:
+        self._notes.append(reason)
+        return Verdict(self.safe_decision(reason), f"safe decision: {reason}"), "safe_default"
+
+    def _timeout_record(self, pending: PendingCall) -> CallRecord:
+        assert self.llm is not None
+        backend = self.llm.backend_for(self.module_name)
+        return CallRecord(
+            module=self.module_name,
+            backend=backend.name,
+            model=backend.model_name(self.llm.settings_for(self.module_name)),
+            attempt=pending.attempt,
+            latency_s=round(time.monotonic() - pending.started, 6),
+            outcome="timeout",
+            detail="the tick gave up waiting; the worker's late result is discarded",
+        )
+
+    def _finish(self, verdict: Verdict[D], source: str) -> Status:
+        decision, reason = verdict.decision, verdict.reason
+        veto = self.guard(decision)
+        if veto is not None:
+            self._notes.append(f"guard vetoed {self.summary(decision)}: {veto.reason}")
+            decision, reason = veto.decision, f"guard: {veto.reason}"
+        status = self.apply(decision)
+        self.blackboard.set(
+            self.rationale_key,
+            keys.GateRationale(
+                node=self.name,
+                module=self.module_name,
+                source=source,  # type: ignore[arg-type]
+                vetoed=veto is not None,
+                decision=decision.model_dump(mode="json"),
+                rationale=reason,
+                notes=list(self._notes),
+                calls=list(self._calls),
+            ),
+        )
+        self.feedback_message = f"{self.summary(decision)} [{source}] {reason}"
+        return status

@@ -1,0 +1,196 @@
+"""``ReadinessGate``: JANUS's inner speech over a task schema, with the COMP guard.
+
+The gate decides whether the robot may act on the user's request now (Proceed), must ask
+for something (Clarify), or must refuse (Reject). It is a condition: SUCCESS only on Proceed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Literal
+
+from py_trees.common import Access, Status
+from pydantic import BaseModel, Field, ValidationError, create_model
+
+from behaviours import keys
+from behaviours.llm.types import Message
+from behaviours.llm_behaviour import LLMBehaviour, Verdict
+
+SlotExtractor = Callable[[str], dict[str, Any]]
+"""Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
+
+
+def required_slots(task_schema: type[BaseModel]) -> list[str]:
+    """Names of the task schema's required fields, in declaration order."""
+    return [name for name, info in task_schema.model_fields.items() if info.is_required()]
+
+
+def partial_model(task_schema: type[BaseModel]) -> type[BaseModel]:
+    """The task schema with every field optional (None = not said yet)."""
+    fields: dict[str, Any] = {
+        name: (info.annotation | None, Field(None, description=info.description))
+        for name, info in task_schema.model_fields.items()
+    }
+    return create_model(f"Partial{task_schema.__name__}", **fields)
+
+
+def readiness_decision_model(task_schema: type[BaseModel]) -> type[BaseModel]:
+    """The JSON schema the inner-speech model answers in, specialised to ``task_schema``."""
+    required = required_slots(task_schema)
+    slot_name: Any = Literal[tuple(required)] if required else str  # type: ignore[valid-type]
+    return create_model(
+        f"{task_schema.__name__}Readiness",
+        control=(Literal["Proceed", "Clarify", "Reject"], Field(description="the decision")),
+        slots=(partial_model(task_schema), Field(description="slot values the user said")),
+        missing=(list[slot_name], Field(description="required slots not yet known")),
+        rationale=(str, Field(max_length=300, description="one sentence of inner speech")),
+    )
+
+
+class ReadinessGate(LLMBehaviour[BaseModel]):
+    """Inner speech: may the robot act on the request now?
+
+    Fast path: the deterministic ``extract`` fills every required slot -> Proceed, no model.
+    Model (module ``inner_speech``): fills slots the extractor missed and decides.
+    Guard (COMP): a slot value must appear in what the user said, and the task must validate
+    against its schema; Proceed with a required slot missing becomes Clarify.
+    Safe decision when the model fails: Clarify, asking for the missing slots.
+
+    Reads ``/turn/utterance``. Writes ``/turn/task`` (partial schema instance; the full schema
+    on Proceed), ``/turn/control``, ``/turn/missing``, ``/rationale/<node>``.
+    SUCCESS: Proceed. FAILURE: Clarify or Reject. RUNNING: waiting for the model.
+    """
+
+    module = "inner_speech"
+
+    def __init__(
+        self,
+        name: str,
+        task_schema: type[BaseModel],
+        extract: SlotExtractor,
+        *,
+        purpose: str = "",
+        module: str | None = None,
+    ) -> None:
+        super().__init__(name, readiness_decision_model(task_schema), module=module)
+        self.task_schema = task_schema
+        self.partial_schema: type[BaseModel] = self.decision_type.model_fields["slots"].annotation  # type: ignore[assignment]
+        self.required = required_slots(task_schema)
+        self.extract = extract
+        self.purpose = purpose or (task_schema.__doc__ or task_schema.__name__).strip()
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.task_key = keys.register(self.blackboard, keys.TASK, Access.WRITE)
+        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.WRITE)
+        self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.WRITE)
+
+    # -- cascade hooks --------------------------------------------------------------------------
+
+    def fast_path(self) -> Verdict[BaseModel] | None:
+        """Proceed without the model when the extractor fills every required slot validly."""
+        slots = self._extracted()
+        missing, problem = self._check(slots)
+        if missing or problem:
+            return None
+        decision = self._decision("Proceed", slots, [], "every required slot was said")
+        return Verdict(decision, "all required slots present and valid")
+
+    def messages(self) -> list[Message]:
+        """Schema, utterance and what the extractor already found."""
+        schema = json.dumps(self.task_schema.model_json_schema(), indent=None)
+        system = (
+            "You are the inner speech of an assistive robot. Decide whether the robot can act "
+            f"on the user's request now. The task: {self.purpose}. Task schema: {schema}. "
+            "Fill a slot only with words the user actually said. Answer Proceed only when "
+            "every required slot is filled; Clarify and list the missing required slots "
+            "otherwise; Reject when the request is unsafe or impossible. Reply in JSON."
+        )
+        user = (
+            f"User said: {self._utterance()!r}\n"
+            f"Slots found so far: {json.dumps(self._extracted())}\n"
+            f"Required slots: {', '.join(self.required) or 'none'}"
+        )
+        return [Message(role="system", content=system), Message(role="user", content=user)]
+
+    def safe_decision(self, reason: str) -> BaseModel:
+        """Clarify, asking for whatever is still missing."""
+        slots = self._extracted()
+        missing, _ = self._check(slots)
+        return self._decision("Clarify", slots, missing, f"asking instead: {reason}")
+
+    def guard(self, decision: BaseModel) -> Verdict[BaseModel] | None:
+        """COMP: drop ungrounded slot values; never Proceed with a missing or invalid slot."""
+        slots, dropped = self._grounded(decision)
+        missing, problem = self._check(slots)
+        control = getattr(decision, "control")
+        if control == "Proceed" and (missing or problem):
+            why = f"required slot(s) missing: {', '.join(missing)}" if missing else problem
+            if dropped:
+                why += f" (ignored values the user never said: {', '.join(dropped)})"
+            return Verdict(self._decision("Clarify", slots, missing, why), why)
+        if dropped or sorted(getattr(decision, "missing")) != sorted(missing):
+            why = "corrected slots to what the user said" if dropped else "recomputed missing"
+            return Verdict(self._decision(control, slots, missing, decision.rationale), why)  # type: ignore[attr-defined]
+        return None
+
+    def apply(self, decision: BaseModel) -> Status:
+        """Write task, control and missing; SUCCESS only on Proceed."""
+        control = getattr(decision, "control")
+        slots = getattr(decision, "slots").model_dump()
+        task = self.task_schema(**slots) if control == "Proceed" else self.partial_schema(**slots)
+        self.blackboard.set(self.task_key, task)
+        self.blackboard.set(self.control_key, control)
+        self.blackboard.set(self.missing_key, list(getattr(decision, "missing")))
+        return Status.SUCCESS if control == "Proceed" else Status.FAILURE
+
+    def summary(self, decision: BaseModel) -> str:
+        """``Proceed`` or ``Clarify(missing: item)``."""
+        missing = getattr(decision, "missing")
+        control = getattr(decision, "control")
+        return f"{control}(missing: {', '.join(missing)})" if missing else str(control)
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _utterance(self) -> str:
+        if not self.blackboard.exists(self.utterance_key):
+            return ""
+        return str(self.blackboard.get(self.utterance_key) or "")
+
+    def _extracted(self) -> dict[str, Any]:
+        found = self.extract(self._utterance())
+        fields = self.partial_schema.model_fields
+        return {name: value for name, value in found.items() if name in fields}
+
+    def _check(self, slots: dict[str, Any]) -> tuple[list[str], str]:
+        missing = [name for name in self.required if slots.get(name) in (None, "")]
+        if missing:
+            return missing, ""
+        try:
+            self.task_schema.model_validate(slots)
+        except ValidationError as error:
+            bad = sorted({str(e["loc"][0]) for e in error.errors() if e["loc"]})
+            return bad, f"slot value(s) invalid for the task: {', '.join(bad)}"
+        return [], ""
+
+    def _grounded(self, decision: BaseModel) -> tuple[dict[str, Any], list[str]]:
+        said = self._utterance().lower()
+        slots = dict(self._extracted())
+        dropped = []
+        for name, value in getattr(decision, "slots").model_dump().items():
+            if value in (None, "") or name in slots:
+                continue
+            if str(value).lower() in said:
+                slots[name] = value
+            else:
+                dropped.append(f"{name}={value!r}")
+        return slots, dropped
+
+    def _decision(
+        self, control: str, slots: dict[str, Any], missing: list[str], rationale: str
+    ) -> BaseModel:
+        return self.decision_type(
+            control=control,
+            slots=self.partial_schema(**slots),
+            missing=missing,
+            rationale=rationale[:300],
+        )

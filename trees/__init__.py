@@ -1,0 +1,2 @@
+"""Building and running cogtree trees: reference trees, the tick runner and its tick log,
+the test kit (:mod:`trees.testing`) and the ``cogtree`` command line."""

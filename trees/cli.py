@@ -1,0 +1,223 @@
+"""The ``cogtree`` command line: doctor, render, tick, replay, keys."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import py_trees
+
+from behaviours import keys
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.errors import LLMConfigError
+from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from behaviours.llm.scripted import Script, ScriptedBackend
+from behaviours.llm.types import BACKEND_NAMES
+from behaviours.setup_handles import MissingHandleError
+from trees.display import render_dot, render_text, render_tick
+from trees.loading import TreeLoadError, load_tree
+from trees.replay import Replay
+from trees.runner import TreeRunner
+from trees.tick_log import TickLogError
+
+EXAMPLE_TREE = "trees.examples.ask_before_acting:create_root"
+EXIT_CODES = {"SUCCESS": 0, "FAILURE": 1, "RUNNING": 3, "INVALID": 3}
+
+
+class CLIError(Exception):
+    """A user error: printed as ``cogtree: error: ...`` with exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``cogtree`` and its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="cogtree",
+        description="Behaviour-tree controller for assistive robots, with LLM-backed gates "
+        "on local models.",
+        epilog=f"example: cogtree tick {EXAMPLE_TREE} --say 'bring the cup to the kitchen' "
+        "--show-ticks",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log at DEBUG level")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    doctor = commands.add_parser("doctor", help="check packages, Ollama and which backend runs")
+    doctor.add_argument("--config", action="append", default=[], metavar="FILE",
+                        help="LLM manifest layered on the packaged one (repeatable)")
+
+    render = commands.add_parser("render", help="print a tree as text or Graphviz dot")
+    render.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
+    render.add_argument("--format", choices=("text", "dot"), default="text")
+    render.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
+
+    tick = commands.add_parser("tick", help="run a tree until it finishes")
+    tick.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
+    tick.add_argument("--llm", choices=BACKEND_NAMES, help="backend for every module")
+    tick.add_argument("--config", action="append", default=[], metavar="FILE",
+                      help="LLM manifest layered on the packaged one (repeatable)")
+    tick.add_argument("--script", metavar="FILE",
+                      help="YAML/JSON script for the scripted backend (implies --llm scripted)")
+    tick.add_argument("--faults", metavar="SPEC",
+                      help="inject faults, e.g. rate=0.3,seed=7,kinds=malformed+timeout")
+    tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
+    tick.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
+                      help="preset a blackboard key (repeatable)")
+    tick.add_argument("--show-ticks", action="store_true", help="print the tree every tick")
+    tick.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+    tick.add_argument("--max-ticks", type=int, default=200, metavar="N")
+    tick.add_argument("--rate", type=float, default=10.0, metavar="HZ",
+                      help="tick rate (default 10 Hz; 0 ticks back to back)")
+
+    replay = commands.add_parser("replay", help="re-render a tick log tick by tick")
+    replay.add_argument("log", help="a tick log written by `cogtree tick --log`")
+    replay.add_argument("--tick", type=int, metavar="N", help="show only tick N")
+
+    commands.add_parser("keys", help="print the blackboard contract (behaviours/keys.py)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``cogtree`` console script; returns the exit code."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+    )
+    handlers = {
+        "doctor": _doctor,
+        "render": _render,
+        "tick": _tick,
+        "replay": _replay,
+        "keys": _keys,
+    }
+    try:
+        return handlers[args.command](args)
+    except (CLIError, LLMConfigError, TreeLoadError, TickLogError, MissingHandleError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cogtree: interrupted", file=sys.stderr)
+        return 130
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from trees.doctor import run_checks
+
+    checks = run_checks(LLMConfig.load(*args.config))
+    for check in checks:
+        print(check)
+    return 1 if any(check.level == "fail" for check in checks) else 0
+
+
+def _render(args: argparse.Namespace) -> int:
+    root = load_tree(args.tree)
+    text = render_dot(root) if args.format == "dot" else render_text(root)
+    if args.output:
+        Path(args.output).write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {args.output}")
+    else:
+        print(text)
+    return 0
+
+
+def _tick(args: argparse.Namespace) -> int:
+    client = _client(args)
+    root = load_tree(args.tree)
+    py_trees.blackboard.Blackboard.enable_activity_stream(maximum_size=100_000)
+    for key, value in _presets(args).items():
+        py_trees.blackboard.Blackboard.set(key, value)
+    on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
+    with client, TreeRunner(
+        root, llm=client, log_path=args.log, tree_name=args.tree, on_tick=on_tick
+    ) as runner:
+        runner.setup()
+        for notice in runner.notices:
+            print(f"cogtree: {notice}", file=sys.stderr)
+        result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
+    _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
+    return EXIT_CODES[result.status.value]
+
+
+def _client(args: argparse.Namespace) -> LLMClient:
+    config = LLMConfig.load(*args.config)
+    backend = "scripted" if args.script and not args.llm else args.llm
+    if backend:
+        config = config.with_backend(backend)
+    given = {"scripted": ScriptedBackend(Script.load(args.script))} if args.script else {}
+    wrap = None
+    if args.faults:
+        plan = FaultPlan.parse(args.faults)
+
+        def wrap(inner: Any) -> Any:
+            return FaultInjectingBackend(inner, plan)
+
+    return LLMClient(config, backends=given, wrap=wrap)
+
+
+def _presets(args: argparse.Namespace) -> dict[str, Any]:
+    presets: dict[str, Any] = {}
+    if args.say is not None:
+        presets[keys.UTTERANCE.name] = args.say
+    for item in args.set:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.startswith("/"):
+            raise CLIError(f"--set {item!r}: expected /KEY=JSON, e.g. --set /turn/utterance='\"hi\"'")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw  # a bare word is taken as a string
+        try:
+            presets[key] = keys.spec_for(key).validate(value)
+        except KeyError as error:
+            raise CLIError(str(error)) from error
+        except ValueError as error:
+            raise CLIError(f"--set {key}: {error}") from error
+    return presets
+
+
+def _summarise(status: str, ticks: int, why: str, client: LLMClient, log_path: str | None) -> None:
+    storage = py_trees.blackboard.Blackboard.storage
+    print(f"result: {status} after {ticks} ticks ({why})")
+    reply = storage.get(keys.REPLY.name)
+    if reply:
+        print(f"robot says: {reply}")
+    records = client.call_log.records()
+    prompt = sum(r.prompt_tokens for r in records)
+    completion = sum(r.completion_tokens for r in records)
+    estimated = any(r.tokens_estimated for r in records)
+    outcomes = ", ".join(sorted({f"{r.module}:{r.outcome}" for r in records})) or "none"
+    print(
+        f"llm calls: {len(records)} ({outcomes}); tokens {prompt} prompt + {completion} "
+        f"completion{' (estimated)' if estimated else ''}"
+    )
+    if log_path:
+        print(f"tick log: {log_path} (replay with `cogtree replay {log_path}`)")
+
+
+def _replay(args: argparse.Namespace) -> int:
+    replay = Replay(args.log)
+    if not replay.ticks:
+        raise CLIError(f"{args.log} holds a header but no ticks")
+    if args.tick is not None:
+        if not 1 <= args.tick <= len(replay.ticks):
+            raise CLIError(f"--tick {args.tick}: the log has ticks 1..{len(replay.ticks)}")
+        print(replay.render(args.tick - 1))
+        return 0
+    print(f"replaying {args.log}: tree {replay.header.tree}, {len(replay.ticks)} ticks")
+    for frame in replay:
+        print(frame)
+    return 0
+
+
+def _keys(args: argparse.Namespace) -> int:
+    print(keys.catalogue_markdown())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

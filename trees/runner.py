@@ -1,0 +1,202 @@
+"""The tick runner: set a tree up with its handles, tick it, record every tick.
+
+``TreeRunner`` passes the handles (the LLM client now; scene graph and executor later) to
+every behaviour's ``setup(**kwargs)``, ticks at a fixed rate or as fast as asked, stops on a
+terminal state, a predicate or a tick budget, and writes the tick log.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import py_trees
+from py_trees.common import Status
+
+from behaviours.llm.client import LLMClient
+from trees.tick_log import (
+    BlackboardWrite,
+    LogHeader,
+    NodeState,
+    TickEntry,
+    TickLogWriter,
+    shape_of,
+    to_json_value,
+)
+
+log = logging.getLogger(__name__)
+
+TERMINAL = (Status.SUCCESS, Status.FAILURE)
+WRITE_ACTIVITIES = {
+    py_trees.blackboard.ActivityType.WRITE.value,
+    py_trees.blackboard.ActivityType.INITIALISED.value,
+}
+
+
+@dataclass
+class RunResult:
+    """How a run ended."""
+
+    status: Status
+    ticks: int
+    stopped_because: str
+    entries: list[TickEntry] = field(default_factory=list)
+
+
+class TreeRunner:
+    """Owns a ``py_trees`` tree for one run.
+
+    Args:
+        root: the tree's root behaviour (from a ``create_root()`` factory).
+        llm: the LLM client handed to every behaviour's ``setup(llm=...)``.
+        handles: further ``setup`` keyword arguments (scene graph, executor, ...).
+        log_path: where to write the tick log (JSON Lines); no log when None.
+        tree_name: recorded in the log header (e.g. ``trees.examples.x:create_root``).
+        on_tick: called after every tick with the tree root and the tick entry.
+    """
+
+    def __init__(
+        self,
+        root: py_trees.behaviour.Behaviour,
+        *,
+        llm: LLMClient,
+        handles: Mapping[str, Any] | None = None,
+        log_path: str | Path | None = None,
+        tree_name: str = "",
+        on_tick: Callable[[py_trees.behaviour.Behaviour, TickEntry], None] | None = None,
+    ) -> None:
+        self.tree = py_trees.trees.BehaviourTree(root)
+        self.llm = llm
+        self.handles = dict(handles or {})
+        self.tree_name = tree_name or root.name
+        self.on_tick = on_tick
+        self.notices: list[str] = []
+        self._log = TickLogWriter(log_path) if log_path is not None else None
+        self._snapshot = py_trees.visitors.SnapshotVisitor()
+        self.tree.add_visitor(self._snapshot)
+        self._call_cursor = len(llm.call_log)
+        self._shape = shape_of(root)
+        self._count = 0
+
+    @property
+    def root(self) -> py_trees.behaviour.Behaviour:
+        """The tree's root."""
+        return self.tree.root
+
+    def setup(self, timeout_s: float = 15.0) -> None:
+        """Call every behaviour's ``setup`` with the handles; write the log header."""
+        self.tree.setup(timeout=timeout_s, llm=self.llm, **self.handles)
+        if py_trees.blackboard.Blackboard.activity_stream is None:
+            py_trees.blackboard.Blackboard.enable_activity_stream(maximum_size=100_000)
+        described = self.llm.describe()
+        if self.llm.offline:
+            first = next(iter(described.values()), "no modules configured")
+            notice = f"no LLM available; gates run their fast paths alone ({first})"
+            self.notices.append(notice)
+            log.warning(notice)
+        if self._log is not None:
+            self._log.write(
+                LogHeader(
+                    tree=self.tree_name,
+                    started_at=time.time(),
+                    llm=described,
+                    structure=self._shape,
+                )
+            )
+
+    def tick(self) -> TickEntry:
+        """Tick once and return (and log) what happened."""
+        wall = time.time()
+        started = time.perf_counter()
+        self.tree.tick()
+        duration_ms = (time.perf_counter() - started) * 1000.0
+        self._count += 1
+        shape = shape_of(self.root)
+        changed = shape != self._shape
+        self._shape = shape
+        calls, self._call_cursor = self.llm.call_log.since(self._call_cursor)
+        entry = TickEntry(
+            tick=self._count,
+            wall_time=wall,
+            duration_ms=round(duration_ms, 4),
+            root_status=self.root.status.value,
+            nodes=[
+                NodeState(
+                    id=str(node.id),
+                    status=node.status.value,
+                    feedback=node.feedback_message,
+                    visited=node.id in self._snapshot.visited,
+                )
+                for node in self.root.iterate()
+            ],
+            writes=_drain_writes(),
+            llm_calls=calls,
+            structure=shape if changed else None,
+        )
+        if self._log is not None:
+            self._log.write(entry)
+        if self.on_tick is not None:
+            self.on_tick(self.root, entry)
+        return entry
+
+    def run(
+        self,
+        *,
+        max_ticks: int = 1000,
+        rate_hz: float | None = None,
+        until: Callable[[TickEntry], bool] | None = None,
+        stop_on_terminal: bool = True,
+    ) -> RunResult:
+        """Tick until a terminal root status, ``until(entry)``, or ``max_ticks``.
+
+        With ``rate_hz`` the runner sleeps between ticks to hold the rate; without it, it
+        ticks back to back.
+        """
+        period = 1.0 / rate_hz if rate_hz else 0.0
+        entries: list[TickEntry] = []
+        reason = f"tick budget of {max_ticks} reached"
+        for _ in range(max_ticks):
+            started = time.monotonic()
+            entry = self.tick()
+            entries.append(entry)
+            if stop_on_terminal and self.root.status in TERMINAL:
+                reason = f"root reached {self.root.status.value}"
+                break
+            if until is not None and until(entry):
+                reason = "stop condition met"
+                break
+            if period:
+                time.sleep(max(0.0, period - (time.monotonic() - started)))
+        return RunResult(self.root.status, self._count, reason, entries)
+
+    def close(self) -> None:
+        """Stop the tree (terminating RUNNING nodes, which cancels model calls), close the log."""
+        self.tree.interrupt()
+        self.tree.shutdown()
+        if self._log is not None:
+            self._log.close()
+
+    def __enter__(self) -> TreeRunner:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _drain_writes() -> list[BlackboardWrite]:
+    stream = py_trees.blackboard.Blackboard.activity_stream
+    if stream is None:
+        return []
+    writes = [
+        BlackboardWrite(
+            key=item.key, client=item.client_name, value=to_json_value(item.current_value)
+        )
+        for item in stream.data
+        if item.activity_type in WRITE_ACTIVITIES
+    ]
+    stream.clear()
+    return writes

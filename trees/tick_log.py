@@ -1,0 +1,179 @@
+"""The tick log: one JSON object per line, a header then one entry per tick.
+
+Each tick entry holds every node's status and feedback (and whether it was visited), the
+blackboard writes of that tick and the model calls that finished during it, so a run can be
+replayed, audited and measured afterwards. The file is flushed after every line: a crash
+loses at most the tick in progress.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any, Literal
+
+import py_trees
+from pydantic import BaseModel, ValidationError
+
+from behaviours.llm.types import CallRecord
+
+FORMAT_VERSION = 1
+
+NodeKind = Literal["sequence", "selector", "parallel", "decorator", "leaf"]
+
+
+class NodeShape(BaseModel):
+    """A node of the tree's structure: identity, type and children."""
+
+    id: str
+    name: str
+    behaviour: str
+    kind: NodeKind
+    memory: bool | None = None
+    children: list[str] = []
+
+
+class NodeState(BaseModel):
+    """A node's status after one tick."""
+
+    id: str
+    status: str
+    feedback: str = ""
+    visited: bool = False
+
+
+class BlackboardWrite(BaseModel):
+    """One write to the blackboard during a tick, the value as JSON."""
+
+    key: str
+    client: str
+    value: Any
+
+
+class LogHeader(BaseModel):
+    """First line of a tick log."""
+
+    type: Literal["header"] = "header"
+    version: int = FORMAT_VERSION
+    tree: str
+    started_at: float
+    llm: dict[str, str] = {}
+    structure: list[NodeShape]
+
+
+class TickEntry(BaseModel):
+    """One tick. ``structure`` is present when the tree's shape changed during the tick."""
+
+    type: Literal["tick"] = "tick"
+    tick: int
+    wall_time: float
+    duration_ms: float
+    root_status: str
+    nodes: list[NodeState]
+    writes: list[BlackboardWrite] = []
+    llm_calls: list[CallRecord] = []
+    structure: list[NodeShape] | None = None
+
+    def status_of(self, node_id: str) -> str:
+        """The status of the node with ``node_id`` in this tick."""
+        return next(node.status for node in self.nodes if node.id == node_id)
+
+
+class TickLogError(ValueError):
+    """A tick log could not be read; the message names the file and line."""
+
+
+def shape_of(root: py_trees.behaviour.Behaviour) -> list[NodeShape]:
+    """The structure of the tree under ``root``, parents before children."""
+    shapes = [
+        NodeShape(
+            id=str(root.id),
+            name=root.name,
+            behaviour=f"{type(root).__module__}.{type(root).__qualname__}",
+            kind=_kind(root),
+            memory=getattr(root, "memory", None),
+            children=[str(child.id) for child in root.children],
+        )
+    ]
+    for child in root.children:
+        shapes.extend(shape_of(child))
+    return shapes
+
+
+def _kind(node: py_trees.behaviour.Behaviour) -> NodeKind:
+    if isinstance(node, py_trees.composites.Selector):
+        return "selector"
+    if isinstance(node, py_trees.composites.Sequence):
+        return "sequence"
+    if isinstance(node, py_trees.composites.Parallel):
+        return "parallel"
+    if isinstance(node, py_trees.decorators.Decorator):
+        return "decorator"
+    return "leaf"
+
+
+def to_json_value(value: Any) -> Any:
+    """A JSON-friendly form of a blackboard value (pydantic models dumped, others repr'd)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return repr(value)
+    return value
+
+
+class TickLogWriter:
+    """Appends a header and tick entries to a JSON Lines file, flushing each line."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] = self.path.open("w", encoding="utf-8")
+
+    def write(self, entry: LogHeader | TickEntry) -> None:
+        """Write one line and flush it to the OS."""
+        self._file.write(entry.model_dump_json(exclude_none=True) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Close the file."""
+        self._file.close()
+
+
+def read_tick_log(path: str | Path) -> tuple[LogHeader, list[TickEntry]]:
+    """Read a whole tick log; errors name the file and line."""
+    lines = list(_lines(Path(path)))
+    if not lines:
+        raise TickLogError(f"{path}: empty file, not a cogtree tick log")
+    header_number, header_data = lines[0]
+    header = _parse(LogHeader, header_data, path, header_number)
+    ticks = [_parse(TickEntry, data, path, number) for number, data in lines[1:]]
+    return header, ticks
+
+
+def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise TickLogError(f"cannot read tick log {path}: {error.strerror}") from error
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as error:
+            if number == len(text.splitlines()):
+                return  # a torn last line from a crash: keep everything before it
+            raise TickLogError(f"{path} line {number}: not JSON ({error.msg})") from error
+
+
+def _parse(model: type[Any], data: dict[str, Any], path: str | Path, number: int) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise TickLogError(f"{path} line {number}: field `{field}`: {first['msg']}") from error
+
