@@ -28,7 +28,7 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.llm.client import LLMClient, PendingCall
-from behaviours.llm.errors import LLMError, MalformedOutputError
+from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from behaviours.llm.types import CallRecord, Message
 from behaviours.setup_handles import require_handle
 
@@ -179,6 +179,10 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
                 self._submit(attempt=pending.attempt + 1)
                 return None
             return self._fallback(f"model output malformed twice ({error})")
+        except LLMTimeoutError as error:
+            self._record(error)
+            reason = f"the {self.module_name} model did not answer within {pending.timeout_s}s"
+            return self._fallback(f"{reason} ({error})")
         except LLMError as error:
             self._record(error)
             return self._fallback(f"model call failed: {error}")

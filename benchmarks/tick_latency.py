@@ -40,7 +40,7 @@ def measure(utterance: str, ticks: int, delay_s: float) -> tuple[list[float], in
             samples.append((time.perf_counter() - started) * 1000.0)
             in_flight += tree.root.status == py_trees.common.Status.RUNNING
             time.sleep(0.001)
-        tree.interrupt()
+        tree.root.stop(py_trees.common.Status.INVALID)
     return samples, in_flight
 
 

@@ -128,7 +128,6 @@ def _render(args: argparse.Namespace) -> int:
 def _tick(args: argparse.Namespace) -> int:
     client = _client(args)
     root = load_tree(args.tree)
-    py_trees.blackboard.Blackboard.enable_activity_stream(maximum_size=100_000)
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
     on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None

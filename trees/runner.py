@@ -88,7 +88,11 @@ class TreeRunner:
         return self.tree.root
 
     def setup(self, timeout_s: float = 15.0) -> None:
-        """Call every behaviour's ``setup`` with the handles; write the log header."""
+        """Call every behaviour's ``setup`` with the handles; write the log header.
+
+        The header records the blackboard as it is now (presets such as the utterance); the
+        tick entries record every write after that.
+        """
         self.tree.setup(timeout=timeout_s, llm=self.llm, **self.handles)
         if py_trees.blackboard.Blackboard.activity_stream is None:
             py_trees.blackboard.Blackboard.enable_activity_stream(maximum_size=100_000)
@@ -104,6 +108,10 @@ class TreeRunner:
                     tree=self.tree_name,
                     started_at=time.time(),
                     llm=described,
+                    blackboard={
+                        key: to_json_value(value)
+                        for key, value in py_trees.blackboard.Blackboard.storage.items()
+                    },
                     structure=self._shape,
                 )
             )
@@ -174,8 +182,9 @@ class TreeRunner:
         return RunResult(self.root.status, self._count, reason, entries)
 
     def close(self) -> None:
-        """Stop the tree (terminating RUNNING nodes, which cancels model calls), close the log."""
-        self.tree.interrupt()
+        """Stop the tree (RUNNING nodes terminate, which cancels model calls), close the log."""
+        if self.root.status == Status.RUNNING:
+            self.root.stop(Status.INVALID)
         self.tree.shutdown()
         if self._log is not None:
             self._log.close()

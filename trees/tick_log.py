@@ -59,6 +59,7 @@ class LogHeader(BaseModel):
     tree: str
     started_at: float
     llm: dict[str, str] = {}
+    blackboard: dict[str, Any] = {}
     structure: list[NodeShape]
 
 

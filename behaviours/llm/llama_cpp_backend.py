@@ -24,6 +24,7 @@ import importlib.util
 import logging
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -56,6 +57,9 @@ INSTALL_HINT = "pip install 'cogtree[local]'"
 
 _LOCK_POLL_S = 0.05
 """How often a call waiting for a busy model re-checks its cancel event and deadline."""
+
+_CLOSE_WAIT_S = 5.0
+"""How long closing waits for a model's running call before leaving that model be."""
 
 StopReason = Literal["cancelled", "timeout"]
 
@@ -186,7 +190,9 @@ class LlamaCppBackend:
     """Runs a GGUF in-process with llama-cpp-python; models load lazily and stay loaded.
 
     Models are cached per ``(gguf path, num_ctx)`` in this instance; calls to one model run
-    one at a time, calls to different models in parallel.
+    one at a time, calls to different models in parallel. They are freed by :meth:`close`,
+    when the backend is garbage-collected, or at interpreter exit (before llama_cpp's own
+    module is torn down, which would make ``Llama.__del__`` fail noisily).
 
     Args:
         repack_weights: let llama.cpp use its extra CPU buffer types (AMX, weight repacking).
@@ -201,6 +207,11 @@ class LlamaCppBackend:
         self.repack_weights = repack_weights
         self._slots: dict[tuple[str, int], _ModelSlot] = {}
         self._slots_lock = threading.Lock()
+        self._finalizer = weakref.finalize(self, _close_models, self._slots, self._slots_lock)
+
+    def close(self) -> None:
+        """Free every loaded model (a later call loads its model again)."""
+        _close_models(self._slots, self._slots_lock)
 
     # -- Backend protocol ----------------------------------------------------------------------
 
@@ -359,6 +370,21 @@ class LlamaCppBackend:
         if not isinstance(response, dict):
             raise LLMError("llama-cpp returned a stream for a non-streaming call")
         return cast("dict[str, Any]", response)
+
+
+def _close_models(slots: dict[tuple[str, int], _ModelSlot], slots_lock: threading.Lock) -> None:
+    with slots_lock:
+        loaded = list(slots.values())
+    for slot in loaded:
+        if not slot.lock.acquire(timeout=_CLOSE_WAIT_S):
+            log.warning("llama-cpp model still busy after %.0fs; not freed", _CLOSE_WAIT_S)
+            continue
+        try:
+            if slot.llama is not None:
+                slot.llama.close()
+                slot.llama = None
+        finally:
+            slot.lock.release()
 
 
 def _raise_stopped(stop: _StopCheck, settings: ModuleSettings, started: float, when: str) -> None:

@@ -11,6 +11,7 @@ import functools
 import logging
 import math
 import threading
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -100,6 +101,8 @@ class GGUFTokenCounter:
                 f"cannot load the vocabulary of {self.path}: {type(error).__name__}: {error}"
             ) from error
         log.debug("loaded the tokenizer of %s", self.path.name)
+        # Free it with this counter, or at exit while llama_cpp is still intact.
+        weakref.finalize(self, vocab.close)
         self._vocab = vocab
         return vocab
 

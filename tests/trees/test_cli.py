@@ -1,0 +1,132 @@
+"""The `cogtree` command line, in-process (plus one real console-script run)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from trees.cli import main
+
+EXAMPLE = "trees.examples.ask_before_acting:create_root"
+CLARIFY = {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which one?"}
+
+
+def test_help_lists_the_commands(capsys) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["--help"])
+    assert raised.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("doctor", "render", "tick", "replay", "keys"):
+        assert command in out
+
+
+def test_console_script_is_installed() -> None:
+    script = shutil.which("cogtree") or str(Path(sys.executable).with_name("cogtree"))
+    done = subprocess.run([script, "keys"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "/turn/utterance" in done.stdout
+
+
+def test_tick_fast_path_without_any_model(blackboard, capsys, tmp_path) -> None:
+    log = tmp_path / "run.jsonl"
+    code = main(
+        ["tick", EXAMPLE, "--llm", "none", "--say", "bring the cup to the kitchen",
+         "--log", str(log), "--rate", "0"]
+    )
+    out = capsys.readouterr()
+    assert code == 0
+    assert "robot says: I will bring the cup to the kitchen." in out.out
+    assert "llm calls: 0" in out.out
+    assert log.is_file()
+
+
+def test_tick_with_script_and_show_ticks_then_replay(blackboard, capsys, tmp_path) -> None:
+    script = tmp_path / "script.yaml"
+    script.write_text(yaml.safe_dump({"by_module": {"inner_speech": [{"answer": CLARIFY}]}}))
+    log = tmp_path / "run.jsonl"
+    code = main(
+        ["tick", EXAMPLE, "--script", str(script), "--say", "take it to the kitchen",
+         "--show-ticks", "--log", str(log), "--rate", "0"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "--- tick 1: RUNNING" in out and "ReadinessGate [✕]" in out
+    assert "robot says: What should I bring?" in out
+    assert "llm calls: 1 (inner_speech:ok)" in out
+    assert main(["replay", str(log), "--tick", "2"]) == 0
+    replayed = capsys.readouterr().out
+    assert "AskMissing [✓]" in replayed
+    assert main(["replay", str(log), "--tick", "99"]) == 2
+    assert "the log has ticks 1.." in capsys.readouterr().err
+
+
+def test_tick_with_faults_stays_safe(blackboard, capsys, tmp_path) -> None:
+    script = tmp_path / "script.yaml"
+    script.write_text(yaml.safe_dump({"in_order": [{"answer": CLARIFY}] * 2}))
+    code = main(
+        ["tick", EXAMPLE, "--script", str(script), "--faults", "rate=1,kinds=malformed",
+         "--say", "take it to the kitchen", "--rate", "0"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "What should I bring?" in out  # the safe decision asks
+    assert "inner_speech:malformed" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["tick", EXAMPLE, "--config", "/nonexistent.yaml"], "cannot read LLM config"),
+        (["tick", "trees.examples.ask_before_acting"], "must be MODULE:FUNCTION"),
+        (["tick", "trees.examples.ask_before_acting:make"], "factories in it: create_root"),
+        (["tick", "no.such.module:create_root"], "cannot import 'no.such.module'"),
+        (["tick", EXAMPLE, "--llm", "scripted"], "needs a script"),
+        (["tick", EXAMPLE, "--set", "/turn/control=Maybe"], "--set /turn/control"),
+        (["tick", EXAMPLE, "--set", "/nope=1"], "not in the blackboard catalogue"),
+        (["tick", EXAMPLE, "--faults", "rate=2"], "bad fault spec"),
+        (["replay", "/nonexistent.jsonl"], "cannot read tick log"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(blackboard, capsys, argv, message) -> None:
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_backend_lists_the_valid_ones(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["tick", EXAMPLE, "--llm", "gpt"])
+    assert "choose from 'auto', 'ollama', 'llama-cpp', 'scripted', 'none'" in capsys.readouterr().err
+
+
+def test_render_text_and_dot(capsys, tmp_path) -> None:
+    assert main(["render", EXAMPLE]) == 0
+    assert "ReadinessGate" in capsys.readouterr().out
+    dot = tmp_path / "tree.dot"
+    assert main(["render", EXAMPLE, "--format", "dot", "--output", str(dot)]) == 0
+    assert dot.read_text().startswith("digraph")
+
+
+def test_render_a_tree_from_a_file(capsys, tmp_path) -> None:
+    tree_file = tmp_path / "mytree.py"
+    tree_file.write_text(
+        "import py_trees\n"
+        "def create_root():\n"
+        "    return py_trees.behaviours.Success(name='Hello')\n"
+    )
+    assert main(["render", f"{tree_file}:create_root"]) == 0
+    assert "Hello" in capsys.readouterr().out
+
+
+def test_doctor_says_what_to_run_when_ollama_is_down(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
+    code = main(["doctor"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "[  ok] py_trees" in out
+    assert "ollama serve" in out
+    assert "auto picks" in out

@@ -1,0 +1,61 @@
+"""The teaching example and the README's test snippet run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from trees.examples.ask_before_acting import create_root, extract_fetch_slots
+from trees.testing import TreeHarness
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.mark.parametrize(
+    ("utterance", "slots"),
+    [
+        ("Bring the water bottle to the kitchen", {"item": "water bottle", "destination": "kitchen"}),
+        ("could you get me an apple", {"item": "apple", "destination": "you"}),
+        ("put it in the living room", {"destination": "living room"}),
+        ("hello there robot", {}),
+    ],
+)
+def test_slot_extractor(utterance: str, slots: dict) -> None:
+    assert extract_fetch_slots(utterance) == slots
+
+
+def test_complete_request_acts_without_the_model(blackboard, make_llm) -> None:
+    llm = make_llm()
+    blackboard.set("/turn/utterance", "bring me the remote")
+    harness = TreeHarness(create_root(), llm=llm.client)
+    harness.tick_until(max_ticks=3).expect(
+        """
+        tick  AwaitUtterance  ReadinessGate  SayPlan  ControlIsClarify  Decline  AskBeforeActing
+        1     S               S              S        -                 -        S
+        """
+    )
+    assert blackboard.get("/turn/reply") == "I will bring the remote to you."
+    assert llm.calls == []
+
+
+def test_reject_declines(blackboard, make_llm) -> None:
+    reject = {"control": "Reject", "slots": {}, "missing": [], "rationale": "unsafe"}
+    llm = make_llm({"in_order": [{"answer": reject}]})
+    blackboard.set("/turn/utterance", "throw the phone out of the window")
+    harness = TreeHarness(create_root(), llm=llm.client)
+    harness.tick_until(max_ticks=5)
+    assert harness.trace.letters("Decline") == "-S"
+    assert blackboard.get("/turn/reply") == "Sorry, I can't do that."
+
+
+def test_readme_test_snippet_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
+    snippet = next(block for block in blocks if "def test_" in block)
+    namespace: dict = {}
+    exec(compile(snippet, "README.md", "exec"), namespace)
+    tests = [value for name, value in namespace.items() if name.startswith("test_")]
+    assert tests
+    for test in tests:
+        test()

@@ -1,0 +1,98 @@
+"""The runner's tick log round-trips: a replay reproduces the statuses of the run."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from py_trees.common import Status
+
+from trees.examples.ask_before_acting import create_root
+from trees.replay import Replay
+from trees.runner import TreeRunner
+from trees.tick_log import TickLogError, read_tick_log
+
+CLARIFY = {
+    "answer": {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which?"}
+}
+
+
+def run_logged(blackboard, make_llm, tmp_path: Path, utterance: str, replies: list):
+    blackboard.set("/turn/utterance", utterance)
+    llm = make_llm({"by_module": {"inner_speech": replies}})
+    seen: list[dict[str, str]] = []
+    log_path = tmp_path / "run.jsonl"
+
+    def record(root, entry) -> None:
+        seen.append({node.name: node.status.value for node in root.iterate()})
+
+    with TreeRunner(
+        create_root(), llm=llm.client, log_path=log_path, tree_name="example", on_tick=record
+    ) as runner:
+        runner.setup()
+        result = runner.run(max_ticks=50, rate_hz=200)
+    return result, seen, log_path, llm
+
+
+def test_replay_reproduces_the_statuses_of_the_run(blackboard, make_llm, tmp_path) -> None:
+    result, seen, log_path, llm = run_logged(
+        blackboard, make_llm, tmp_path, "take it to the kitchen", [CLARIFY]
+    )
+    assert result.status == Status.SUCCESS and result.ticks >= 2
+    replay = Replay(log_path)
+    assert replay.header.tree == "example"
+    assert len(replay.ticks) == len(seen) == result.ticks
+    for index, statuses in enumerate(seen):
+        replay.at(index)
+        replayed = {node.name: node.status.value for node in replay.root.iterate()}
+        assert replayed == statuses
+    assert "AskMissing [✓] -- said: 'What should I bring?'" in replay.render(len(seen) - 1)
+
+
+def test_log_records_writes_and_model_calls(blackboard, make_llm, tmp_path) -> None:
+    result, seen, log_path, llm = run_logged(
+        blackboard, make_llm, tmp_path, "take it to the kitchen", [CLARIFY]
+    )
+    header, ticks = read_tick_log(log_path)
+    assert header.llm["inner_speech"] == "scripted"
+    assert header.blackboard == {"/turn/utterance": "take it to the kitchen"}
+    writes = {write.key: write.value for tick in ticks for write in tick.writes}
+    assert writes["/turn/control"] == "Clarify"
+    assert writes["/turn/reply"] == "What should I bring?"
+    assert writes["/rationale/readinessgate"]["source"] == "model"
+    calls = [call for tick in ticks for call in tick.llm_calls]
+    assert [(c.module, c.outcome) for c in calls] == [("inner_speech", "ok")]
+    visited_first = {s.id for s in ticks[0].nodes if s.visited}
+    assert len(visited_first) < len(ticks[0].nodes)  # Decline was not visited
+
+
+def test_a_torn_last_line_is_tolerated_but_a_broken_middle_is_not(
+    blackboard, make_llm, tmp_path
+) -> None:
+    result, seen, log_path, llm = run_logged(
+        blackboard, make_llm, tmp_path, "bring the cup to the kitchen", []
+    )
+    lines = log_path.read_text().splitlines()
+    log_path.write_text("\n".join([*lines, lines[-1][: len(lines[-1]) // 2]]) + "\n")
+    header, ticks = read_tick_log(log_path)
+    assert len(ticks) == len(lines) - 1
+    log_path.write_text("\n".join([lines[0], "{broken", *lines[1:]]) + "\n")
+    with pytest.raises(TickLogError, match="run.jsonl line 2: not JSON"):
+        read_tick_log(log_path)
+    bad = json.loads(lines[1])
+    del bad["root_status"]
+    log_path.write_text("\n".join([lines[0], json.dumps(bad)]) + "\n")
+    with pytest.raises(TickLogError, match="line 2: field `root_status`"):
+        read_tick_log(log_path)
+
+
+def test_runner_stops_on_a_predicate_and_budget(blackboard, make_llm) -> None:
+    llm = make_llm()
+    with TreeRunner(create_root(), llm=llm.client) as runner:
+        runner.setup()
+        result = runner.run(max_ticks=4)
+        assert (result.status, result.ticks) == (Status.RUNNING, 4)
+        assert "tick budget" in result.stopped_because
+        result = runner.run(max_ticks=10, until=lambda entry: entry.tick >= 6)
+        assert result.ticks == 6 and result.stopped_because == "stop condition met"
