@@ -25,9 +25,11 @@ class AwaitUtterance(py_trees.behaviour.Behaviour):
 
     def update(self) -> Status:
         """SUCCESS when an utterance is waiting, RUNNING otherwise."""
-        utterance = self.blackboard.get(self.utterance_key) if self.blackboard.exists(
-            self.utterance_key
-        ) else None
+        utterance = (
+            self.blackboard.get(self.utterance_key)
+            if self.blackboard.exists(self.utterance_key)
+            else None
+        )
         if isinstance(utterance, str) and utterance.strip():
             self.feedback_message = f"heard: {utterance.strip()!r}"
             return Status.SUCCESS
@@ -72,7 +74,7 @@ class Say(py_trees.behaviour.Behaviour):
 
 
 class ControlIs(py_trees.behaviour.Behaviour):
-    """Condition: is the readiness decision ``expected``?
+    """Condition: the readiness decision equals ``expected``.
 
     Reads ``/turn/control``. SUCCESS when it equals ``expected``; FAILURE when it differs or is
     unset. Never RUNNING.

@@ -132,8 +132,8 @@ def catalogue_markdown() -> str:
     """The catalogue as a Markdown table (for docs and ``cogtree keys``)."""
     rows = ["| key | type | writer | meaning |", "|---|---|---|---|"]
     for spec in CATALOGUE:
-        type_name = (
-            spec.type.__name__ if isinstance(spec.type, type) else str(spec.type)
-        ).replace("typing.", "")
+        type_name = (spec.type.__name__ if isinstance(spec.type, type) else str(spec.type)).replace(
+            "typing.", ""
+        )
         rows.append(f"| `{spec.name}` | `{type_name}` | {spec.writer} | {spec.meaning} |")
     return "\n".join(rows)

@@ -27,6 +27,7 @@ from py_trees.common import Access, Status
 from pydantic import BaseModel
 
 from behaviours import keys
+from behaviours.keys import RationaleSource
 from behaviours.llm.client import LLMClient, PendingCall
 from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from behaviours.llm.types import CallRecord, Message
@@ -70,7 +71,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         )
         self._pending: PendingCall | None = None
         self._submitted_this_tick = False
-        self._verdict: tuple[Verdict[D], str] | None = None
+        self._verdict: tuple[Verdict[D], RationaleSource] | None = None
         self._notes: list[str] = []
         self._calls: list[CallRecord] = []
 
@@ -158,7 +159,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         )
         self._submitted_this_tick = True
 
-    def _poll(self) -> tuple[Verdict[D], str] | None:
+    def _poll(self) -> tuple[Verdict[D], RationaleSource] | None:
         pending = self._pending
         assert pending is not None
         if not pending.done():
@@ -198,7 +199,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         if error.record is not None:
             self._calls.append(error.record)
 
-    def _fallback(self, reason: str) -> tuple[Verdict[D], str]:
+    def _fallback(self, reason: str) -> tuple[Verdict[D], RationaleSource]:
         self._notes.append(reason)
         return Verdict(self.safe_decision(reason), f"safe decision: {reason}"), "safe_default"
 
@@ -215,7 +216,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
             detail="the tick gave up waiting; the worker's late result is discarded",
         )
 
-    def _finish(self, verdict: Verdict[D], source: str) -> Status:
+    def _finish(self, verdict: Verdict[D], source: RationaleSource) -> Status:
         decision, reason = verdict.decision, verdict.reason
         veto = self.guard(decision)
         if veto is not None:
@@ -227,7 +228,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
             keys.GateRationale(
                 node=self.name,
                 module=self.module_name,
-                source=source,  # type: ignore[arg-type]
+                source=source,
                 vetoed=veto is not None,
                 decision=decision.model_dump(mode="json"),
                 rationale=reason,

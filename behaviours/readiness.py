@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any, Literal, Optional
 
 from py_trees.common import Access, Status
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -29,27 +29,40 @@ def required_slots(task_schema: type[BaseModel]) -> list[str]:
 def partial_model(task_schema: type[BaseModel]) -> type[BaseModel]:
     """The task schema with every field optional (None = not said yet)."""
     fields: dict[str, Any] = {
-        name: (info.annotation | None, Field(None, description=info.description))
+        name: (Optional[info.annotation], Field(None, description=info.description))  # noqa: UP045
         for name, info in task_schema.model_fields.items()
     }
     return create_model(f"Partial{task_schema.__name__}", **fields)
 
 
-def readiness_decision_model(task_schema: type[BaseModel]) -> type[BaseModel]:
+class ReadinessDecision(BaseModel):
+    """What inner speech decides; specialised per task schema by ``readiness_decision_model``."""
+
+    control: Literal["Proceed", "Clarify", "Reject"] = Field(description="the decision")
+    slots: BaseModel = Field(description="slot values the user said")
+    missing: list[str] = Field(description="required slots not yet known")
+    rationale: str = Field(max_length=300, description="one sentence of inner speech")
+
+
+def readiness_decision_model(task_schema: type[BaseModel]) -> type[ReadinessDecision]:
     """The JSON schema the inner-speech model answers in, specialised to ``task_schema``."""
     required = required_slots(task_schema)
-    slot_name: Any = Literal[tuple(required)] if required else str  # type: ignore[valid-type]
-    return create_model(
-        f"{task_schema.__name__}Readiness",
-        control=(Literal["Proceed", "Clarify", "Reject"], Field(description="the decision")),
-        slots=(partial_model(task_schema), Field(description="slot values the user said")),
-        missing=(list[slot_name], Field(description="required slots not yet known")),
-        rationale=(str, Field(max_length=300, description="one sentence of inner speech")),
-    )
+    slot_name: Any = Literal.__getitem__(tuple(required)) if required else str
+    fields: dict[str, Any] = {
+        "slots": (partial_model(task_schema), Field(description="slot values the user said")),
+        "missing": (list[slot_name], Field(description="required slots not yet known")),
+    }
+    return create_model(f"{task_schema.__name__}Readiness", __base__=ReadinessDecision, **fields)
 
 
-class ReadinessGate(LLMBehaviour[BaseModel]):
-    """Inner speech: may the robot act on the request now?
+def _slots_model(decision_type: type[ReadinessDecision]) -> type[BaseModel]:
+    annotation = decision_type.model_fields["slots"].annotation
+    assert isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return annotation
+
+
+class ReadinessGate(LLMBehaviour[ReadinessDecision]):
+    """Inner speech: decide whether the robot may act on the request now.
 
     Fast path: the deterministic ``extract`` fills every required slot -> Proceed, no model.
     Model (module ``inner_speech``): fills slots the extractor missed and decides.
@@ -75,7 +88,7 @@ class ReadinessGate(LLMBehaviour[BaseModel]):
     ) -> None:
         super().__init__(name, readiness_decision_model(task_schema), module=module)
         self.task_schema = task_schema
-        self.partial_schema: type[BaseModel] = self.decision_type.model_fields["slots"].annotation  # type: ignore[assignment]
+        self.partial_schema = _slots_model(self.decision_type)
         self.required = required_slots(task_schema)
         self.extract = extract
         self.purpose = purpose or (task_schema.__doc__ or task_schema.__name__).strip()
@@ -86,7 +99,7 @@ class ReadinessGate(LLMBehaviour[BaseModel]):
 
     # -- cascade hooks --------------------------------------------------------------------------
 
-    def fast_path(self) -> Verdict[BaseModel] | None:
+    def fast_path(self) -> Verdict[ReadinessDecision] | None:
         """Proceed without the model when the extractor fills every required slot validly."""
         slots = self._extracted()
         missing, problem = self._check(slots)
@@ -112,41 +125,41 @@ class ReadinessGate(LLMBehaviour[BaseModel]):
         )
         return [Message(role="system", content=system), Message(role="user", content=user)]
 
-    def safe_decision(self, reason: str) -> BaseModel:
+    def safe_decision(self, reason: str) -> ReadinessDecision:
         """Clarify, asking for whatever is still missing."""
         slots = self._extracted()
         missing, _ = self._check(slots)
         return self._decision("Clarify", slots, missing, f"asking instead: {reason}")
 
-    def guard(self, decision: BaseModel) -> Verdict[BaseModel] | None:
+    def guard(self, decision: ReadinessDecision) -> Verdict[ReadinessDecision] | None:
         """COMP: drop ungrounded slot values; never Proceed with a missing or invalid slot."""
         slots, dropped = self._grounded(decision)
         missing, problem = self._check(slots)
-        control = getattr(decision, "control")
+        control = decision.control
         if control == "Proceed" and (missing or problem):
             why = f"required slot(s) missing: {', '.join(missing)}" if missing else problem
             if dropped:
                 why += f" (ignored values the user never said: {', '.join(dropped)})"
             return Verdict(self._decision("Clarify", slots, missing, why), why)
-        if dropped or sorted(getattr(decision, "missing")) != sorted(missing):
+        if dropped or sorted(decision.missing) != sorted(missing):
             why = "corrected slots to what the user said" if dropped else "recomputed missing"
-            return Verdict(self._decision(control, slots, missing, decision.rationale), why)  # type: ignore[attr-defined]
+            return Verdict(self._decision(control, slots, missing, decision.rationale), why)
         return None
 
-    def apply(self, decision: BaseModel) -> Status:
+    def apply(self, decision: ReadinessDecision) -> Status:
         """Write task, control and missing; SUCCESS only on Proceed."""
-        control = getattr(decision, "control")
-        slots = getattr(decision, "slots").model_dump()
+        control = decision.control
+        slots = decision.slots.model_dump()
         task = self.task_schema(**slots) if control == "Proceed" else self.partial_schema(**slots)
         self.blackboard.set(self.task_key, task)
         self.blackboard.set(self.control_key, control)
-        self.blackboard.set(self.missing_key, list(getattr(decision, "missing")))
+        self.blackboard.set(self.missing_key, list(decision.missing))
         return Status.SUCCESS if control == "Proceed" else Status.FAILURE
 
-    def summary(self, decision: BaseModel) -> str:
+    def summary(self, decision: ReadinessDecision) -> str:
         """``Proceed`` or ``Clarify(missing: item)``."""
-        missing = getattr(decision, "missing")
-        control = getattr(decision, "control")
+        missing = decision.missing
+        control = decision.control
         return f"{control}(missing: {', '.join(missing)})" if missing else str(control)
 
     # -- helpers ------------------------------------------------------------------------------
@@ -172,11 +185,11 @@ class ReadinessGate(LLMBehaviour[BaseModel]):
             return bad, f"slot value(s) invalid for the task: {', '.join(bad)}"
         return [], ""
 
-    def _grounded(self, decision: BaseModel) -> tuple[dict[str, Any], list[str]]:
+    def _grounded(self, decision: ReadinessDecision) -> tuple[dict[str, Any], list[str]]:
         said = self._utterance().lower()
         slots = dict(self._extracted())
         dropped = []
-        for name, value in getattr(decision, "slots").model_dump().items():
+        for name, value in decision.slots.model_dump().items():
             if value in (None, "") or name in slots:
                 continue
             if str(value).lower() in said:
@@ -187,7 +200,7 @@ class ReadinessGate(LLMBehaviour[BaseModel]):
 
     def _decision(
         self, control: str, slots: dict[str, Any], missing: list[str], rationale: str
-    ) -> BaseModel:
+    ) -> ReadinessDecision:
         return self.decision_type(
             control=control,
             slots=self.partial_schema(**slots),

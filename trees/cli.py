@@ -47,8 +47,13 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     doctor = commands.add_parser("doctor", help="check packages, Ollama and which backend runs")
-    doctor.add_argument("--config", action="append", default=[], metavar="FILE",
-                        help="LLM manifest layered on the packaged one (repeatable)")
+    doctor.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="LLM manifest layered on the packaged one (repeatable)",
+    )
 
     render = commands.add_parser("render", help="print a tree as text or Graphviz dot")
     render.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
@@ -58,20 +63,41 @@ def build_parser() -> argparse.ArgumentParser:
     tick = commands.add_parser("tick", help="run a tree until it finishes")
     tick.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
     tick.add_argument("--llm", choices=BACKEND_NAMES, help="backend for every module")
-    tick.add_argument("--config", action="append", default=[], metavar="FILE",
-                      help="LLM manifest layered on the packaged one (repeatable)")
-    tick.add_argument("--script", metavar="FILE",
-                      help="YAML/JSON script for the scripted backend (implies --llm scripted)")
-    tick.add_argument("--faults", metavar="SPEC",
-                      help="inject faults, e.g. rate=0.3,seed=7,kinds=malformed+timeout")
+    tick.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="LLM manifest layered on the packaged one (repeatable)",
+    )
+    tick.add_argument(
+        "--script",
+        metavar="FILE",
+        help="YAML/JSON script for the scripted backend (implies --llm scripted)",
+    )
+    tick.add_argument(
+        "--faults",
+        metavar="SPEC",
+        help="inject faults, e.g. rate=0.3,seed=7,kinds=malformed+timeout",
+    )
     tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
-    tick.add_argument("--set", action="append", default=[], metavar="KEY=JSON",
-                      help="preset a blackboard key (repeatable)")
+    tick.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=JSON",
+        help="preset a blackboard key (repeatable)",
+    )
     tick.add_argument("--show-ticks", action="store_true", help="print the tree every tick")
     tick.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
     tick.add_argument("--max-ticks", type=int, default=200, metavar="N")
-    tick.add_argument("--rate", type=float, default=10.0, metavar="HZ",
-                      help="tick rate (default 10 Hz; 0 ticks back to back)")
+    tick.add_argument(
+        "--rate",
+        type=float,
+        default=10.0,
+        metavar="HZ",
+        help="tick rate (default 10 Hz; 0 ticks back to back)",
+    )
 
     replay = commands.add_parser("replay", help="re-render a tick log tick by tick")
     replay.add_argument("log", help="a tick log written by `cogtree tick --log`")
@@ -131,9 +157,12 @@ def _tick(args: argparse.Namespace) -> int:
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
     on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
-    with client, TreeRunner(
-        root, llm=client, log_path=args.log, tree_name=args.tree, on_tick=on_tick
-    ) as runner:
+    with (
+        client,
+        TreeRunner(
+            root, llm=client, log_path=args.log, tree_name=args.tree, on_tick=on_tick
+        ) as runner,
+    ):
         runner.setup()
         for notice in runner.notices:
             print(f"cogtree: {notice}", file=sys.stderr)
@@ -165,7 +194,9 @@ def _presets(args: argparse.Namespace) -> dict[str, Any]:
     for item in args.set:
         key, sep, raw = item.partition("=")
         if not sep or not key.startswith("/"):
-            raise CLIError(f"--set {item!r}: expected /KEY=JSON, e.g. --set /turn/utterance='\"hi\"'")
+            raise CLIError(
+                f"--set {item!r}: expected /KEY=JSON, e.g. --set /turn/utterance='\"hi\"'"
+            )
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:

@@ -68,7 +68,11 @@ class Replay:
         """Put the tree in the state of the ``index``-th logged tick and return that entry."""
         entry = self.ticks[index]
         source, structure = next(
-            ((i + 1, self.ticks[i].structure) for i in range(index, -1, -1) if self.ticks[i].structure),
+            (
+                (i + 1, self.ticks[i].structure)
+                for i in range(index, -1, -1)
+                if self.ticks[i].structure
+            ),
             (0, self.header.structure),
         )
         if source != self._built_from:

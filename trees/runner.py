@@ -57,6 +57,7 @@ class TreeRunner:
         log_path: where to write the tick log (JSON Lines); no log when None.
         tree_name: recorded in the log header (e.g. ``trees.examples.x:create_root``).
         on_tick: called after every tick with the tree root and the tick entry.
+
     """
 
     def __init__(

@@ -216,7 +216,9 @@ class TreeHarness:
         period_s: float = 0.0,
     ) -> TickTrace:
         """Tick until ``until(harness)`` (default: root terminal) or ``max_ticks``."""
-        done = until or (lambda harness: harness.tree.root.status in (Status.SUCCESS, Status.FAILURE))
+        done = until or (
+            lambda harness: harness.tree.root.status in (Status.SUCCESS, Status.FAILURE)
+        )
         for _ in range(max_ticks):
             self.tick(settle=settle)
             if done(self):
@@ -224,4 +226,3 @@ class TreeHarness:
             if period_s:
                 time.sleep(period_s)
         return self.trace
-

@@ -177,4 +177,3 @@ def _parse(model: type[Any], data: dict[str, Any], path: str | Path, number: int
         first = error.errors()[0]
         field = ".".join(str(part) for part in first["loc"])
         raise TickLogError(f"{path} line {number}: field `{field}`: {first['msg']}") from error
-

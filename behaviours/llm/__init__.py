@@ -1,5 +1,6 @@
-"""The LLM client layer: one protocol, several backends (ollama, llama-cpp, scripted, none),
-a fault injector, a per-module config manifest and a record of every call.
+"""The LLM client layer: one protocol, several backends, a manifest and a call log.
+
+Backends: ollama, llama-cpp, scripted and none, plus a fault injector that wraps any of them.
 
 Typical use::
 

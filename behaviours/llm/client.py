@@ -22,7 +22,14 @@ from behaviours.llm.call_log import CallLog
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.errors import LLMCancelledError, LLMError, MalformedOutputError
 from behaviours.llm.selection import choose_auto_backend, create_backend
-from behaviours.llm.types import CallRecord, Decision, LLMRequest, Message, ModuleSettings
+from behaviours.llm.types import (
+    CallRecord,
+    Decision,
+    LLMRequest,
+    Message,
+    ModuleSettings,
+    Outcome,
+)
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +79,7 @@ class LLMClient:
         wrap: applied to every backend before use (e.g. a fault injector).
         call_log: where records go; a fresh log when omitted.
         max_workers: size of the worker pool for :meth:`submit`.
+
     """
 
     def __init__(
@@ -166,7 +174,7 @@ class LLMClient:
         started_at = time.time()
         clock = time.perf_counter()
 
-        def record(outcome: str, detail: str = "", **counts: Any) -> CallRecord:
+        def record(outcome: Outcome, detail: str = "", **counts: Any) -> CallRecord:
             entry = CallRecord.model_validate(
                 {
                     "module": module,
@@ -191,7 +199,7 @@ class LLMClient:
         except Exception as error:  # a backend bug must not escape as anything but LLMError
             detail = f"{backend.name} backend failed: {type(error).__name__}: {error}"
             raise LLMError(detail, record("error", detail)) from error
-        counts = {
+        counts: dict[str, Any] = {
             "model": completion.model,
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
@@ -247,7 +255,7 @@ class LLMClient:
         """Wait until no submitted call is running (for tests); False if some still are."""
         with self._lock:
             running = list(self._in_flight)
-        done, not_done = wait(running, timeout=timeout_s)
+        _, not_done = wait(running, timeout=timeout_s)
         return not not_done
 
     def close(self) -> None:

@@ -1,5 +1,8 @@
-"""A backend wrapper that injects faults: malformed JSON, wrong-but-valid answers, timeouts
-and connection errors, at a given rate and seed, so trees can be tested against them."""
+"""A backend wrapper that injects faults at a given rate and seed.
+
+Faults: malformed JSON, wrong-but-valid answers, timeouts and connection errors, so trees can
+be tested against what real local models and servers do.
+"""
 
 from __future__ import annotations
 
@@ -75,9 +78,7 @@ class FaultInjectingBackend:
             raise LLMUnavailableError("injected fault: connection refused")
         if kind == "timeout":
             cancel.wait(request.settings.timeout_s)
-            raise LLMTimeoutError(
-                f"injected fault: no answer within {request.settings.timeout_s}s"
-            )
+            raise LLMTimeoutError(f"injected fault: no answer within {request.settings.timeout_s}s")
         completion = self.inner.complete(request, cancel)
         if kind == "malformed":
             return replace(completion, text=completion.text[: len(completion.text) // 2] + "…")
@@ -147,4 +148,3 @@ def _alternatives(value: Any, prop: dict[str, Any], rng: random.Random) -> list[
     if isinstance(value, str):
         return ["something else", ""]
     return []
-

@@ -64,6 +64,7 @@ def resolve_host(settings: ModuleSettings) -> str:
 
     Raises:
         LLMConfigError: the value cannot be parsed (e.g. a non-numeric port).
+
     """
     configured = settings.ollama_host
     source = "ollama_host"
@@ -154,7 +155,7 @@ class OllamaBackend:
             clients = list(self._clients.values())
             self._clients.clear()
         for client in clients:
-            client.close()
+            client.close()  # type: ignore[no-untyped-call]
 
     def model_name(self, settings: ModuleSettings) -> str:
         """The Ollama model tag of these settings."""
@@ -169,6 +170,7 @@ class OllamaBackend:
             ModelMissingError: the server answered 404 naming ``settings.model``.
             LLMTimeoutError: no answer within ``settings.timeout_s``.
             LLMError: any other error status or an unreadable response.
+
         """
         settings = request.settings
         try:

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from behaviours.llm.backend import BackendStatus
 from behaviours.llm.errors import LLMCancelledError, LLMConfigError, LLMError, LLMTimeoutError
-from behaviours.llm.tokens import EstimatedTokenCounter, TokenCounter
+from behaviours.llm.tokens import TokenCounter, best_counter
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 
@@ -84,6 +84,9 @@ class Script(BaseModel):
 class ScriptedBackend:
     """Backend ``scripted``: deterministic answers; records every request in ``requests``.
 
+    Token counts come from the SmolLM2 GGUF's tokenizer when llama-cpp-python is installed
+    (so benchmark token figures are real counts), else from the labelled estimate.
+
     ``hold()`` makes every call wait until ``release()`` (or cancellation, or the module's
     timeout), so a test can keep a call in flight for exactly as many ticks as it wants.
     """
@@ -98,7 +101,7 @@ class ScriptedBackend:
     ) -> None:
         self.script = script if isinstance(script, Script) else Script.model_validate(script or {})
         self.requests: list[LLMRequest] = []
-        self._counter = token_counter or EstimatedTokenCounter()
+        self._counter = token_counter or best_counter()
         self._by_module = {m: deque(replies) for m, replies in self.script.by_module.items()}
         self._in_order = deque(self.script.in_order)
         self._lock = threading.Lock()

@@ -11,7 +11,9 @@ from pydantic import BaseModel, ConfigDict, Field
 DecisionT = TypeVar("DecisionT", bound=BaseModel)
 
 Role = Literal["system", "user", "assistant"]
-Outcome = Literal["ok", "malformed", "timeout", "unavailable", "model_missing", "error", "cancelled"]
+Outcome = Literal[
+    "ok", "malformed", "timeout", "unavailable", "model_missing", "error", "cancelled"
+]
 
 BACKEND_NAMES: tuple[str, ...] = ("auto", "ollama", "llama-cpp", "scripted", "none")
 """Every value accepted wherever a backend is named (config manifest, ``--llm``)."""

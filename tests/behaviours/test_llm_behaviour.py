@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from typing import Literal
 
 import pytest
 from py_trees.common import Access, Status

@@ -19,7 +19,9 @@ def gate_run(blackboard, make_llm, utterance: str, replies: list, ticks: int = 2
 
 
 def answer(control: str, slots: dict, missing: list, rationale: str = "r") -> dict:
-    return {"answer": {"control": control, "slots": slots, "missing": missing, "rationale": rationale}}
+    return {
+        "answer": {"control": control, "slots": slots, "missing": missing, "rationale": rationale}
+    }
 
 
 def test_decision_schema_is_specialised_to_the_task() -> None:

@@ -7,8 +7,14 @@ from pydantic import BaseModel
 from behaviours.llm.backend import BackendStatus
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMConfigError, LLMError, LLMUnavailableError, MalformedOutputError
+from behaviours.llm.errors import (
+    LLMConfigError,
+    LLMError,
+    LLMUnavailableError,
+    MalformedOutputError,
+)
 from behaviours.llm.scripted import Script, ScriptedBackend
+from behaviours.llm.tokens import EstimatedTokenCounter
 from behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
 
 
@@ -22,7 +28,8 @@ PROMPT = [Message(role="user", content="is the cup red?")]
 
 def client_for(script: dict, **kwargs) -> LLMClient:
     config = LLMConfig.load().with_backend("scripted")
-    return LLMClient(config, backends={"scripted": ScriptedBackend(script)}, **kwargs)
+    backend = ScriptedBackend(script, token_counter=EstimatedTokenCounter())
+    return LLMClient(config, backends={"scripted": backend}, **kwargs)
 
 
 def test_decide_returns_validated_instance_and_record() -> None:

@@ -22,7 +22,9 @@ def test_packaged_manifest_sets_the_documented_temperatures() -> None:
 
 
 def test_override_file_merges_per_field(tmp_path: Path) -> None:
-    path = write(tmp_path, "defaults: {model: llama3.2:3b}\nmodules: {inner_speech: {timeout_s: 3}}")
+    path = write(
+        tmp_path, "defaults: {model: llama3.2:3b}\nmodules: {inner_speech: {timeout_s: 3}}"
+    )
     config = LLMConfig.load(path)
     inner = config.settings_for("inner_speech")
     assert (inner.model, inner.timeout_s, inner.temperature) == ("llama3.2:3b", 3.0, 0.2)
@@ -40,7 +42,9 @@ def test_unknown_module_lists_the_valid_ones() -> None:
 
 
 def test_unknown_backend_lists_the_valid_ones(tmp_path: Path) -> None:
-    with pytest.raises(LLMConfigError, match="unknown LLM backend 'olama'.*auto, ollama, llama-cpp"):
+    with pytest.raises(
+        LLMConfigError, match="unknown LLM backend 'olama'.*auto, ollama, llama-cpp"
+    ):
         LLMConfig.load().with_backend("olama")
     path = write(tmp_path, "modules: {intent: {backend: gpt}}")
     with pytest.raises(LLMConfigError, match=r"override.yaml: field `modules.intent.backend`"):

@@ -1,3 +1,4 @@
+import contextlib
 import json
 import random
 from typing import Literal
@@ -64,12 +65,12 @@ def test_same_seed_same_faults() -> None:
     def run(seed: int) -> list:
         plan = FaultPlan(rate=0.5, seed=seed, kinds=("malformed", "wrong"))
         injector = FaultInjectingBackend(ScriptedBackend({"in_order": [ANSWER] * 40}), plan)
-        client = LLMClient(LLMConfig.load().with_backend("scripted"), backends={"scripted": injector})
+        client = LLMClient(
+            LLMConfig.load().with_backend("scripted"), backends={"scripted": injector}
+        )
         for _ in range(40):
-            try:
+            with contextlib.suppress(MalformedOutputError):
                 client.decide("intent", PROMPT, Gate)
-            except MalformedOutputError:
-                pass
         return injector.injected
 
     first = run(3)

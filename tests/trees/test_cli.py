@@ -35,8 +35,18 @@ def test_console_script_is_installed() -> None:
 def test_tick_fast_path_without_any_model(blackboard, capsys, tmp_path) -> None:
     log = tmp_path / "run.jsonl"
     code = main(
-        ["tick", EXAMPLE, "--llm", "none", "--say", "bring the cup to the kitchen",
-         "--log", str(log), "--rate", "0"]
+        [
+            "tick",
+            EXAMPLE,
+            "--llm",
+            "none",
+            "--say",
+            "bring the cup to the kitchen",
+            "--log",
+            str(log),
+            "--rate",
+            "100",
+        ]
     )
     out = capsys.readouterr()
     assert code == 0
@@ -50,8 +60,19 @@ def test_tick_with_script_and_show_ticks_then_replay(blackboard, capsys, tmp_pat
     script.write_text(yaml.safe_dump({"by_module": {"inner_speech": [{"answer": CLARIFY}]}}))
     log = tmp_path / "run.jsonl"
     code = main(
-        ["tick", EXAMPLE, "--script", str(script), "--say", "take it to the kitchen",
-         "--show-ticks", "--log", str(log), "--rate", "0"]
+        [
+            "tick",
+            EXAMPLE,
+            "--script",
+            str(script),
+            "--say",
+            "take it to the kitchen",
+            "--show-ticks",
+            "--log",
+            str(log),
+            "--rate",
+            "100",
+        ]
     )
     out = capsys.readouterr().out
     assert code == 0
@@ -69,8 +90,18 @@ def test_tick_with_faults_stays_safe(blackboard, capsys, tmp_path) -> None:
     script = tmp_path / "script.yaml"
     script.write_text(yaml.safe_dump({"in_order": [{"answer": CLARIFY}] * 2}))
     code = main(
-        ["tick", EXAMPLE, "--script", str(script), "--faults", "rate=1,kinds=malformed",
-         "--say", "take it to the kitchen", "--rate", "0"]
+        [
+            "tick",
+            EXAMPLE,
+            "--script",
+            str(script),
+            "--faults",
+            "rate=1,kinds=malformed",
+            "--say",
+            "take it to the kitchen",
+            "--rate",
+            "100",
+        ]
     )
     out = capsys.readouterr().out
     assert code == 0
@@ -100,7 +131,9 @@ def test_bad_input_gets_a_clear_error(blackboard, capsys, argv, message) -> None
 def test_unknown_backend_lists_the_valid_ones(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["tick", EXAMPLE, "--llm", "gpt"])
-    assert "choose from 'auto', 'ollama', 'llama-cpp', 'scripted', 'none'" in capsys.readouterr().err
+    assert (
+        "choose from 'auto', 'ollama', 'llama-cpp', 'scripted', 'none'" in capsys.readouterr().err
+    )
 
 
 def test_render_text_and_dot(capsys, tmp_path) -> None:

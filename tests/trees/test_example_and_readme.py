@@ -16,7 +16,10 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 @pytest.mark.parametrize(
     ("utterance", "slots"),
     [
-        ("Bring the water bottle to the kitchen", {"item": "water bottle", "destination": "kitchen"}),
+        (
+            "Bring the water bottle to the kitchen",
+            {"item": "water bottle", "destination": "kitchen"},
+        ),
         ("could you get me an apple", {"item": "apple", "destination": "you"}),
         ("put it in the living room", {"destination": "living room"}),
         ("hello there robot", {}),

@@ -29,6 +29,8 @@ def test_expect_reports_mismatches_with_the_actual_trace(blackboard) -> None:
 
 def test_duplicate_names_are_refused(blackboard) -> None:
     root = py_trees.composites.Sequence("Root", memory=False)
-    root.add_children([py_trees.behaviours.Success(name="A"), py_trees.behaviours.Success(name="A")])
+    root.add_children(
+        [py_trees.behaviours.Success(name="A"), py_trees.behaviours.Success(name="A")]
+    )
     with pytest.raises(ValueError, match="unique.*'A'"):
         TreeHarness(root, llm=scripted_llm().client)

@@ -1,4 +1,4 @@
-"""Ask before acting: the smallest complete cogtree tree, written to be read and copied.
+r"""Ask before acting: the smallest complete cogtree tree, written to be read and copied.
 
 What it shows a tree author:
 
