@@ -7,6 +7,7 @@ for something (Clarify), or must refuse (Reject). It is a condition: SUCCESS onl
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Literal, Optional
 
@@ -19,6 +20,39 @@ from behaviours.llm_behaviour import LLMBehaviour, Verdict
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
+
+VAGUE_WORDS = frozenset(
+    [
+        "it",
+        "this",
+        "that",
+        "these",
+        "those",
+        "them",
+        "one",
+        "something",
+        "anything",
+        "stuff",
+        "thing",
+        "things",
+        "there",
+    ]
+)
+"""Words that point at something without naming it: never a filled slot on their own."""
+
+
+def is_grounded(value: Any, utterance: str) -> bool:
+    """True when ``value`` names something the user said, as whole words, and is not vague.
+
+    ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
+    and ``"a"`` never are, even though the user said them.
+    """
+    words = re.findall(r"[\w']+", str(value).lower())
+    while words and words[0] in ("a", "an", "the", "my", "some"):
+        words = words[1:]
+    if not words or all(word in VAGUE_WORDS for word in words):
+        return False
+    return re.search(rf"\b{re.escape(' '.join(words))}\b", utterance.lower()) is not None
 
 
 def required_slots(task_schema: type[BaseModel]) -> list[str]:
@@ -66,8 +100,9 @@ class ReadinessGate(LLMBehaviour[ReadinessDecision]):
 
     Fast path: the deterministic ``extract`` fills every required slot -> Proceed, no model.
     Model (module ``inner_speech``): fills slots the extractor missed and decides.
-    Guard (COMP): a slot value must appear in what the user said, and the task must validate
-    against its schema; Proceed with a required slot missing becomes Clarify.
+    Guard (COMP): a slot value must name, in whole words, something the user said (a pronoun
+    such as "it" names nothing), and the task must validate against its schema; Proceed with
+    a required slot missing becomes Clarify.
     Safe decision when the model fails: Clarify, asking for the missing slots.
 
     Reads ``/turn/utterance``. Writes ``/turn/task`` (partial schema instance; the full schema
@@ -186,13 +221,13 @@ class ReadinessGate(LLMBehaviour[ReadinessDecision]):
         return [], ""
 
     def _grounded(self, decision: ReadinessDecision) -> tuple[dict[str, Any], list[str]]:
-        said = self._utterance().lower()
+        said = self._utterance()
         slots = dict(self._extracted())
         dropped = []
         for name, value in decision.slots.model_dump().items():
             if value in (None, "") or name in slots:
                 continue
-            if str(value).lower() in said:
+            if is_grounded(value, said):
                 slots[name] = value
             else:
                 dropped.append(f"{name}={value!r}")

