@@ -16,6 +16,7 @@ from typing import IO, Any, Literal
 import py_trees
 from pydantic import BaseModel, ValidationError
 
+from behaviours.llm.errors import first_problem
 from behaviours.llm.types import CallRecord
 
 FORMAT_VERSION = 1
@@ -174,6 +175,4 @@ def _parse(model: type[Any], data: dict[str, Any], path: str | Path, number: int
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        raise TickLogError(f"{path} line {number}: field `{field}`: {first['msg']}") from error
+        raise TickLogError(f"{path} line {number}: {first_problem(error)}") from error

@@ -20,7 +20,12 @@ from pydantic import BaseModel, ValidationError
 from behaviours.llm.backend import Backend, BackendStatus
 from behaviours.llm.call_log import CallLog
 from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMCancelledError, LLMError, MalformedOutputError
+from behaviours.llm.errors import (
+    LLMCancelledError,
+    LLMError,
+    MalformedOutputError,
+    first_problem,
+)
 from behaviours.llm.selection import choose_auto_backend, create_backend
 from behaviours.llm.types import (
     CallRecord,
@@ -211,7 +216,7 @@ class LLMClient:
         try:
             value = schema.model_validate_json(completion.text)
         except ValidationError as error:
-            detail = _first_problem(error)
+            detail = first_problem(error)
             raise MalformedOutputError(
                 f"output does not match {schema.__name__}: {detail}",
                 completion.text,
@@ -267,9 +272,3 @@ class LLMClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _first_problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "<root>"
-    return f"{where}: {first['msg']}"

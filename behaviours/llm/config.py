@@ -13,7 +13,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from behaviours.llm.errors import LLMConfigError
+from behaviours.llm.errors import LLMConfigError, first_problem
 from behaviours.llm.types import BACKEND_NAMES, ModuleSettings
 
 DEFAULT_MANIFEST = Path(__file__).with_name("modules.yaml")
@@ -130,11 +130,7 @@ def _settings(values: dict[str, Any], source: Path, where: str) -> ModuleSetting
     try:
         settings = ModuleSettings(**values)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join([where, *(str(part) for part in first["loc"])])
-        raise LLMConfigError(
-            f"{source}: field `{field}`: {first['msg']} (got {first.get('input')!r})"
-        ) from error
+        raise LLMConfigError(f"{source}: {first_problem(error, under=where)}") from error
     try:
         check_backend_name(settings.backend)
     except LLMConfigError as error:

@@ -4,7 +4,20 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from pydantic import ValidationError
+
 from behaviours.llm.types import CallRecord, Outcome
+
+
+def first_problem(error: ValidationError, *, under: str = "") -> str:
+    """The first problem of a validation error as ``field `a.b`: message (got X)``.
+
+    ``under`` prefixes the field path (e.g. ``modules.intent``).
+    """
+    first = error.errors()[0]
+    path = ".".join([*filter(None, [under]), *(str(part) for part in first["loc"])])
+    got = f" (got {first['input']!r})" if "input" in first and first["type"] != "missing" else ""
+    return f"field `{path or '<root>'}`: {first['msg']}{got}"
 
 
 class LLMConfigError(ValueError):

@@ -15,7 +15,12 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from behaviours.llm.backend import Backend, BackendStatus
-from behaviours.llm.errors import LLMConfigError, LLMTimeoutError, LLMUnavailableError
+from behaviours.llm.errors import (
+    LLMConfigError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+    first_problem,
+)
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 FaultKind = Literal["malformed", "wrong", "timeout", "connection"]
@@ -46,9 +51,8 @@ class FaultPlan(BaseModel):
         try:
             return cls.model_validate(values)
         except ValidationError as error:
-            first = error.errors()[0]
             raise LLMConfigError(
-                f"bad fault spec {spec!r}: {first['loc'][0]}: {first['msg']} "
+                f"bad fault spec {spec!r}: {first_problem(error)} "
                 f"(kinds are {', '.join(FAULT_KINDS)})"
             ) from error
 

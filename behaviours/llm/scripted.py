@@ -21,7 +21,13 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from behaviours.llm.backend import BackendStatus
-from behaviours.llm.errors import LLMCancelledError, LLMConfigError, LLMError, LLMTimeoutError
+from behaviours.llm.errors import (
+    LLMCancelledError,
+    LLMConfigError,
+    LLMError,
+    LLMTimeoutError,
+    first_problem,
+)
 from behaviours.llm.tokens import TokenCounter, best_counter
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
@@ -76,9 +82,7 @@ class Script(BaseModel):
         try:
             return cls.model_validate(data)
         except ValidationError as error:
-            first = error.errors()[0]
-            field = ".".join(str(part) for part in first["loc"])
-            raise LLMConfigError(f"{source}: field `{field}`: {first['msg']}") from error
+            raise LLMConfigError(f"{source}: {first_problem(error)}") from error
 
 
 class ScriptedBackend:
