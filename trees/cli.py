@@ -225,6 +225,8 @@ def _summarise(status: str, ticks: int, why: str, client: LLMClient, log_path: s
         f"llm calls: {len(records)} ({outcomes}); tokens {prompt} prompt + {completion} "
         f"completion{' (estimated)' if estimated else ''}"
     )
+    if status == "RUNNING" and not storage.get(keys.UTTERANCE.name):
+        print("hint: the tree is still waiting; give it something to hear with --say TEXT")
     if log_path:
         print(f"tick log: {log_path} (replay with `cogtree replay {log_path}`)")
 

@@ -163,3 +163,11 @@ def test_doctor_says_what_to_run_when_ollama_is_down(capsys, monkeypatch) -> Non
     assert "[  ok] py_trees" in out
     assert "ollama serve" in out
     assert "auto picks" in out
+
+
+def test_tick_without_an_utterance_says_what_is_missing(blackboard, capsys) -> None:
+    code = main(["tick", EXAMPLE, "--llm", "none", "--max-ticks", "3", "--rate", "100"])
+    out = capsys.readouterr().out
+    assert code == 3
+    assert "result: RUNNING after 3 ticks (tick budget of 3 reached)" in out
+    assert "--say TEXT" in out
