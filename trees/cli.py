@@ -163,9 +163,7 @@ def _tick(args: argparse.Namespace) -> int:
             root, llm=client, log_path=args.log, tree_name=args.tree, on_tick=on_tick
         ) as runner,
     ):
-        runner.setup()
-        for notice in runner.notices:
-            print(f"cogtree: {notice}", file=sys.stderr)
+        runner.setup()  # logs a warning, once, when no model is available
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
     _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
     return EXIT_CODES[result.status.value]
@@ -217,14 +215,13 @@ def _summarise(status: str, ticks: int, why: str, client: LLMClient, log_path: s
     if reply:
         print(f"robot says: {reply}")
     records = client.call_log.records()
-    prompt = sum(r.prompt_tokens for r in records)
-    completion = sum(r.completion_tokens for r in records)
-    estimated = any(r.tokens_estimated for r in records)
     outcomes = ", ".join(sorted({f"{r.module}:{r.outcome}" for r in records})) or "none"
-    print(
-        f"llm calls: {len(records)} ({outcomes}); tokens {prompt} prompt + {completion} "
-        f"completion{' (estimated)' if estimated else ''}"
+    estimated = " estimated" if any(r.tokens_estimated for r in records) else ""
+    tokens = "; ".join(
+        f"{module} {prompt}+{completion}{estimated}"
+        for module, (prompt, completion) in client.call_log.tokens_by_module().items()
     )
+    print(f"llm calls: {len(records)} ({outcomes}); tokens (prompt+completion): {tokens or 0}")
     if status == "RUNNING" and not storage.get(keys.UTTERANCE.name):
         print("hint: the tree is still waiting; give it something to hear with --say TEXT")
     if log_path:

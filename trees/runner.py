@@ -80,6 +80,7 @@ class TreeRunner:
         self._snapshot = py_trees.visitors.SnapshotVisitor()
         self.tree.add_visitor(self._snapshot)
         self._call_cursor = len(llm.call_log)
+        self._signature = _signature(root)
         self._shape = shape_of(root)
         self._count = 0
 
@@ -124,9 +125,10 @@ class TreeRunner:
         self.tree.tick()
         duration_ms = (time.perf_counter() - started) * 1000.0
         self._count += 1
-        shape = shape_of(self.root)
-        changed = shape != self._shape
-        self._shape = shape
+        signature = _signature(self.root)
+        changed = signature != self._signature
+        if changed:
+            self._signature, self._shape = signature, shape_of(self.root)
         calls, self._call_cursor = self.llm.call_log.since(self._call_cursor)
         entry = TickEntry(
             tick=self._count,
@@ -144,7 +146,7 @@ class TreeRunner:
             ],
             writes=_drain_writes(),
             llm_calls=calls,
-            structure=shape if changed else None,
+            structure=self._shape if changed else None,
         )
         if self._log is not None:
             self._log.write(entry)
@@ -195,6 +197,11 @@ class TreeRunner:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _signature(root: py_trees.behaviour.Behaviour) -> tuple[tuple[object, ...], ...]:
+    """A cheap fingerprint of the tree's shape, to notice subtrees inserted at run time."""
+    return tuple((node.id, *(child.id for child in node.children)) for node in root.iterate())
 
 
 def _drain_writes() -> list[BlackboardWrite]:

@@ -48,9 +48,6 @@ class BlackboardView:
         """Write ``key`` (checked against the catalogue type when the key is in it)."""
         py_trees.blackboard.Blackboard.set(key, _checked(key, value))
 
-    def __contains__(self, key: str) -> bool:
-        return key in py_trees.blackboard.Blackboard.storage
-
 
 @contextmanager
 def mock_blackboard(presets: Mapping[str, Any] | None = None) -> Iterator[BlackboardView]:

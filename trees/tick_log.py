@@ -77,10 +77,6 @@ class TickEntry(BaseModel):
     llm_calls: list[CallRecord] = []
     structure: list[NodeShape] | None = None
 
-    def status_of(self, node_id: str) -> str:
-        """The status of the node with ``node_id`` in this tick."""
-        return next(node.status for node in self.nodes if node.id == node_id)
-
 
 class TickLogError(ValueError):
     """A tick log could not be read; the message names the file and line."""
