@@ -104,12 +104,13 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
     # -- py_trees lifecycle -------------------------------------------------------------------
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm`` handle, check the module is in its manifest, resolve its backend.
+        """Take the ``llm`` handle, check the module is in its manifest, prepare its backend.
 
-        Resolving here (probing Ollama for ``auto``) keeps that I/O out of the ticks.
+        Resolving ``auto`` (probing Ollama) and loading an in-process model happen here, so
+        that I/O stays out of the ticks.
         """
         self.llm = require_handle(self, kwargs, "llm", LLMClient)
-        self.llm.backend_for(self.module_name)
+        self.llm.prepare(self.module_name)
 
     def initialise(self) -> None:
         """Decide by the fast path, or send the request to a worker."""

@@ -35,6 +35,14 @@ class Backend(Protocol):
         """Run one call and return the raw completion."""
         ...
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Load what calls with these settings need, now, on the caller's thread.
+
+        Called from behaviours' ``setup``, never from a tick. May raise the errors above; the
+        client logs them and the first call reports them again.
+        """
+        ...
+
     def model_name(self, settings: ModuleSettings) -> str:
         """The model these settings select on this backend, for call records."""
         ...

@@ -119,6 +119,19 @@ class LLMClient:
             return self._resolve_auto(settings).backend
         return self._named(settings.backend)
 
+    def prepare(self, module: str) -> Backend:
+        """Resolve and load the backend of ``module`` now (from ``setup``, never a tick).
+
+        A backend that cannot load is logged, not raised: the first call fails with the same
+        reason and the node takes its safe decision.
+        """
+        backend = self.backend_for(module)
+        try:
+            backend.prepare(self.settings_for(module))
+        except LLMError as error:
+            log.warning("%s backend for %s is not ready: %s", backend.name, module, error)
+        return backend
+
     def describe(self) -> dict[str, str]:
         """For each module, the backend that serves it and (for ``auto``) why."""
         described = {}

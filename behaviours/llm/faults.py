@@ -92,6 +92,10 @@ class FaultInjectingBackend:
             return replace(completion, text=wrong)
         return completion
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Prepare the inner backend."""
+        self.inner.prepare(settings)
+
     def model_name(self, settings: ModuleSettings) -> str:
         """The inner backend's model."""
         return self.inner.model_name(settings)

@@ -215,6 +215,19 @@ class LlamaCppBackend:
 
     # -- Backend protocol ----------------------------------------------------------------------
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Load the model now, so its loading never runs on a worker during ticks.
+
+        llama-cpp-python points the process's stdout and stderr at /dev/null while a model
+        loads; on a worker thread that would swallow whatever the main thread prints then.
+        """
+        llama_cpp = import_llama_cpp()
+        path = self._existing_gguf(settings)
+        slot = self._slot(path, settings.num_ctx)
+        with slot.lock:
+            if slot.llama is None:
+                slot.llama = self._load(llama_cpp, path, settings)
+
     def model_name(self, settings: ModuleSettings) -> str:
         """Name the GGUF file: ``gguf_path``'s, else the default SmolLM2 file's."""
         if settings.gguf_path:

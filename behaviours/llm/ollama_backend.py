@@ -157,6 +157,9 @@ class OllamaBackend:
         for client in clients:
             client.close()  # type: ignore[no-untyped-call]
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Nothing to load here: the server loads the model and ``keep_alive`` keeps it."""
+
     def model_name(self, settings: ModuleSettings) -> str:
         """The Ollama model tag of these settings."""
         return settings.model

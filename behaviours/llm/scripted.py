@@ -163,6 +163,10 @@ class ScriptedBackend:
             f"(after {len(self.requests) - 1} earlier calls); add one to the script"
         )
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Load the token counter's vocabulary now rather than on a worker thread."""
+        self._counter.count("prepare")
+
     def model_name(self, settings: ModuleSettings) -> str:
         """Always ``scripted``."""
         return "scripted"

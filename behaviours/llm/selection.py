@@ -22,6 +22,9 @@ class NoModelBackend:
         """Always raises :class:`LLMUnavailableError` naming why there is no model."""
         raise LLMUnavailableError(f"no LLM backend: {self.reason}")
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Nothing to load."""
+
     def model_name(self, settings: ModuleSettings) -> str:
         """There is no model."""
         return "-"

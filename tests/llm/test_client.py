@@ -81,6 +81,9 @@ class Exploding:
     def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
         raise KeyError("surprise")
 
+    def prepare(self, settings: ModuleSettings) -> None:
+        pass
+
     def model_name(self, settings: ModuleSettings) -> str:
         return settings.model
 

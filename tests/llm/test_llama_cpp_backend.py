@@ -277,3 +277,20 @@ def test_estimator_is_labelled_and_plausible() -> None:
     assert estimator.count("x" * 40) == 10  # about four characters per token
     exact = best_counter().count(SENTENCE)
     assert exact / 2 <= estimator.count(SENTENCE) <= exact * 2
+
+
+@pytest.mark.model
+def test_prepare_loads_the_model_on_the_callers_thread() -> None:
+    fresh = LlamaCppBackend()
+    fresh.prepare(ModuleSettings(backend="llama-cpp"))
+    assert [slot.llama is not None for slot in fresh._slots.values()] == [True]
+    fresh.close()
+
+
+def test_client_prepare_logs_a_backend_that_cannot_load(caplog) -> None:
+    config = LLMConfig.from_mapping(
+        {"defaults": {"backend": "llama-cpp", "gguf_path": "/nonexistent/model.gguf"}}
+    )
+    with LLMClient(config) as client:
+        assert client.prepare("intent").name == "llama-cpp"
+    assert "/nonexistent/model.gguf does not exist" in caplog.text

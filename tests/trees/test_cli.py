@@ -76,10 +76,12 @@ def test_tick_with_script_and_show_ticks_then_replay(blackboard, capsys, tmp_pat
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert "--- tick 1: RUNNING" in out and "ReadinessGate [✕]" in out
+    assert out.startswith("--- tick 1: RUNNING")
+    assert "ReadinessGate [✕]" in out
     assert "robot says: What should I bring?" in out
     assert "llm calls: 1 (inner_speech:ok)" in out
-    assert main(["replay", str(log), "--tick", "2"]) == 0
+    last = len(log.read_text().splitlines()) - 1  # the header is not a tick
+    assert main(["replay", str(log), "--tick", str(last)]) == 0
     replayed = capsys.readouterr().out
     assert "AskMissing [✓]" in replayed
     assert main(["replay", str(log), "--tick", "99"]) == 2
