@@ -11,6 +11,8 @@ PACKAGES = [
     "behaviours.llm",
     "skills",
     "knowledge",
+    "knowledge.domains",
+    "knowledge.domains.advisor",
     "sim",
 ]
 
@@ -26,7 +28,11 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=PACKAGES,
-    package_data={"behaviours.llm": ["*.yaml"]},
+    package_data={
+        "behaviours.llm": ["*.yaml"],
+        "knowledge": ["*.ttl", "queries/*.rq", "scenes/*.ttl", "experience/*.yaml"],
+        "knowledge.domains.advisor": ["*.ttl", "*.rq", "queries/*.rq"],
+    },
     install_requires=[
         "py_trees>=2.6,<2.7",
         "pydantic>=2.6,<3",
