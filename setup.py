@@ -2,19 +2,9 @@
 
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 
-PACKAGES = [
-    "trees",
-    "trees.examples",
-    "behaviours",
-    "behaviours.llm",
-    "skills",
-    "knowledge",
-    "knowledge.domains",
-    "knowledge.domains.advisor",
-    "sim",
-]
+PACKAGES = find_packages(include=["trees*", "behaviours*", "skills*", "knowledge*", "sim*"])
 
 setup(
     name="cogtree",
