@@ -1,7 +1,8 @@
 """Top-k text similarity: TF-IDF cosine by default (scikit-learn), or any embedding.
 
-Used by the memory archive and the failure-experience store. The index is rebuilt lazily
-after additions, so a burst of writes costs one refit at the next query.
+Used by the memory archive and the failure-experience store. ``add`` marks the index stale;
+it is refitted by :meth:`SimilarityIndex.fit` (call it on a write path to keep queries cheap)
+or, failing that, at the next query.
 """
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+from scipy.sparse import issparse
 from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.metrics.pairwise import cosine_similarity
 
 Embedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 """Texts -> vectors, e.g. a wrapper around Ollama's ``embed``; one vector per text."""
@@ -30,27 +32,43 @@ class SimilarityIndex:
     """An append-only collection of texts that answers "which k are most like this one".
 
     With no ``embedder`` it uses TF-IDF over word unigrams and bigrams (English stop words
-    removed); with one, cosine similarity of the embedder's vectors.
+    removed; texts with no word at all match nothing); with one, cosine similarity of the
+    embedder's vectors, each text embedded once when it is added.
     """
 
     def __init__(self, embedder: Embedder | None = None) -> None:
         self.embedder = embedder
         self._texts: list[str] = []
-        self._matrix: np.ndarray | None = None
+        self._vectors: list[Sequence[float]] = []
+        self._matrix: Any = None  # rows L2-normalised: a dot product is the cosine
         self._vectorizer: TfidfVectorizer | None = None
-        self._embedded: list[Sequence[float]] = []
+        self._stale = False
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._texts)
 
     def add(self, texts: Sequence[str]) -> None:
-        """Append texts; their indices continue from the current length."""
+        """Append texts; their indices continue from the current length.
+
+        With an embedder the texts are embedded first, so a failing embedder leaves the
+        index as it was.
+        """
+        vectors = list(self.embedder(list(texts))) if self.embedder and texts else []
+        if self.embedder is not None and len(vectors) != len(texts):
+            raise ValueError(
+                f"the embedder returned {len(vectors)} vectors for {len(texts)} texts; "
+                "it must return one vector per text"
+            )
         with self._lock:
             self._texts.extend(texts)
-            if self.embedder is not None and texts:
-                self._embedded.extend(self.embedder(list(texts)))
-            self._matrix = None
+            self._vectors.extend(vectors)
+            self._stale = True
+
+    def fit(self) -> None:
+        """Refit now (after additions), so the next query only multiplies."""
+        with self._lock:
+            self._fit_locked()
 
     def top_k(
         self, query: str, k: int, *, allowed: Callable[[int], bool] | None = None
@@ -59,10 +77,13 @@ class SimilarityIndex:
         with self._lock:
             if not self._texts or k <= 0:
                 return []
-            matrix, query_vector = self._vectors(query)
-        scores = cosine_similarity(query_vector, matrix)[0]
+            self._fit_locked()
+            if self._matrix is None:
+                return []
+            product = self._matrix @ self._query_vector(query).T
+            scores = np.ravel(product.toarray() if issparse(product) else product)
         order = np.argsort(-scores, kind="stable")
-        matches = []
+        matches: list[Match] = []
         for index in order:
             if scores[index] <= 0.0:
                 break
@@ -72,16 +93,31 @@ class SimilarityIndex:
                     break
         return matches
 
-    def _vectors(self, query: str) -> tuple[np.ndarray, np.ndarray]:
+    def _fit_locked(self) -> None:
+        if not self._stale:
+            return
+        self._stale = False
         if self.embedder is not None:
-            if self._matrix is None:
-                self._matrix = np.asarray(self._embedded, dtype=float)
-            return self._matrix, np.asarray(self.embedder([query]), dtype=float)
-        if self._matrix is None or self._vectorizer is None:
-            self._vectorizer = TfidfVectorizer(ngram_range=(1, 2), stop_words="english")
+            self._matrix = _normalised(np.asarray(self._vectors, dtype=float))
+            return
+        self._vectorizer = TfidfVectorizer(ngram_range=(1, 2), stop_words="english")
+        try:
+            self._matrix = self._vectorizer.fit_transform(self._texts)
+        except ValueError:  # only stop words: weigh every word instead
+            self._vectorizer = TfidfVectorizer(ngram_range=(1, 2))
             try:
                 self._matrix = self._vectorizer.fit_transform(self._texts)
-            except ValueError:  # every text was stop words only: nothing to compare
-                self._vectorizer = TfidfVectorizer(ngram_range=(1, 2))
-                self._matrix = self._vectorizer.fit_transform(self._texts)
-        return self._matrix, self._vectorizer.transform([query])
+            except ValueError:  # no word at all (e.g. only "a" or emoji): nothing matches
+                self._vectorizer, self._matrix = None, None
+
+    def _query_vector(self, query: str) -> Any:
+        if self.embedder is not None:
+            return _normalised(np.asarray(self.embedder([query]), dtype=float))
+        assert self._vectorizer is not None
+        return self._vectorizer.transform([query])
+
+
+def _normalised(matrix: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    normalised: np.ndarray = np.divide(matrix, norms, out=np.zeros_like(matrix), where=norms > 0)
+    return normalised

@@ -1,0 +1,530 @@
+"""Failure experience (RoBee's explainer memory): what failed, and the fix that worked.
+
+A record says: this *skill* failed with this *error code* (and *error text*) while serving
+this *request*; here is the *suggestion* to give the planner. Hand-written seed records ship
+in ``knowledge/experience/seed.yaml``; recoveries that worked at run time are added with
+their provenance and persisted in SQLite (WAL, one transaction per record), so the robot
+keeps what it learnt across restarts.
+
+Retrieval follows RoBee: keep the records of the same skill and error code (or, when there
+are none, the same error code on any skill, flagged as a fallback), then rank them by cosine
+similarity between the request and error text of the failure and those of each record.
+"""
+
+from __future__ import annotations
+
+import logging
+import reprlib
+import sqlite3
+import threading
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from types import MappingProxyType, TracebackType
+from typing import Annotated, Any, Literal, get_args
+
+import yaml
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from knowledge.similarity import Embedder, SimilarityIndex
+
+log = logging.getLogger(__name__)
+
+Skill = Literal["GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "DELEGATE"]
+"""The skills a failure can belong to: the skill library's actions plus human delegation."""
+
+ErrorCode = Literal[
+    "object_not_visible",
+    "object_not_found",
+    "out_of_reach",
+    "hand_full",
+    "not_holding",
+    "container_closed",
+    "door_closed",
+    "path_blocked",
+    "person_unavailable",
+    "person_refused",
+    "grasp_slipped",
+    "payload_exceeded",
+    "wrong_object",
+    "capability_missing",
+    "timeout",
+]
+"""The closed vocabulary of failure kinds; :data:`ERROR_CODES` says what each one means."""
+
+ERROR_CODES = MappingProxyType(
+    {
+        "object_not_visible": "the robot is where the belief puts an object (or target) but "
+        "perception does not see it there: moved, occluded, or a stale belief",
+        "object_not_found": "no object or place in the belief matches the skill's argument, "
+        "or a search found none",
+        "out_of_reach": "the target is outside the robot's reach: above its highest or below "
+        "its lowest reach height, or too far from the base pose",
+        "hand_full": "the hand the skill needs already holds something",
+        "not_holding": "the skill needs the robot to hold an object that it no longer holds",
+        "container_closed": "the object or target is inside a closed container (fridge, "
+        "drawer, cupboard, dishwasher, locker)",
+        "door_closed": "a door on the route is closed",
+        "path_blocked": "navigation found no free path, or the approach pose is occupied",
+        "person_unavailable": "the person is absent, busy, unreachable or does not answer",
+        "person_refused": "the person declined the request or the handover",
+        "grasp_slipped": "the grasp failed verification or the object slipped or dropped",
+        "payload_exceeded": "the object is heavier than the robot's payload",
+        "wrong_object": "the object handled is not the one the request described",
+        "capability_missing": "the robot lacks what the skill needs (an arm, a hand, a locker)",
+        "timeout": "the skill or the awaited event did not complete in its time limit",
+    }
+)
+"""Meaning of each :data:`ErrorCode`; the explainer may show it to a model."""
+
+SKILLS: tuple[str, ...] = get_args(Skill)
+"""The values of :data:`Skill`, in declaration order."""
+
+DEFAULT_SEED = Path(__file__).with_name("experience") / "seed.yaml"
+"""The hand-written records shipped with cogtree (package data of ``knowledge``)."""
+
+SCHEMA_VERSION = 1
+"""``PRAGMA user_version`` of the experience database this module writes."""
+
+MatchKind = Literal["skill_and_error", "error_only"]
+"""How a retrieved record matched: same skill and error, or same error on another skill."""
+
+NonBlank = Annotated[str, Field(min_length=1, pattern=r"\S")]
+
+
+class ExperienceError(ValueError):
+    """Bad experience data: a malformed seed file or database, or a bad record to add."""
+
+
+class SeedProvenance(BaseModel):
+    """A record written by hand and shipped in a seed file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["seed"] = "seed"
+
+
+class RecoveredProvenance(BaseModel):
+    """A record learnt from a recovery that worked: which run (and scenario), and when."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: Literal["recovered"] = "recovered"
+    run_id: NonBlank
+    scenario: str | None = Field(None, description="the simulator scenario, if any")
+    recorded_at: AwareDatetime
+
+
+Provenance = Annotated[SeedProvenance | RecoveredProvenance, Field(discriminator="kind")]
+
+_PROVENANCE: TypeAdapter[SeedProvenance | RecoveredProvenance] = TypeAdapter(Provenance)
+
+
+class ExperienceRecord(BaseModel):
+    """One failure and the fix to suggest to the planner when it happens again."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$", description="unique within a store")
+    skill: Skill
+    error_code: ErrorCode
+    error_text: NonBlank = Field(description="the failure message, as the controller words it")
+    request: str = Field(description="what the user asked for when the skill failed")
+    suggestion: NonBlank = Field(description="the concrete fix for the planner")
+    provenance: Provenance
+
+    @property
+    def similarity_text(self) -> str:
+        """The text compared with a new failure: the request, then the error text."""
+        return failure_text(self.request, self.error_text)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A retrieved record with its cosine similarity to the failure and how it matched."""
+
+    record: ExperienceRecord
+    score: float
+    match: MatchKind
+
+    @property
+    def text(self) -> str:
+        """The fix to give the planner."""
+        return self.record.suggestion
+
+    @property
+    def fallback(self) -> bool:
+        """True when the record is for another skill (no record of this skill had the error)."""
+        return self.match == "error_only"
+
+
+def failure_text(request: str, error_text: str) -> str:
+    """The text a failure is compared by: its request and its error text."""
+    return f"{request}\n{error_text}"
+
+
+def load_seed(path: str | Path) -> list[ExperienceRecord]:
+    """The records of a seed file (YAML with a top-level ``records`` list), validated.
+
+    Seed records get ``seed`` provenance; they must not carry a ``provenance`` field.
+    Raises :class:`ExperienceError` naming the file and the record (position and id).
+    """
+    source = Path(path)
+    try:
+        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ExperienceError(f"cannot read seed file {source}: {error.strerror}") from error
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise ExperienceError(f"{source}{where}: malformed YAML ({error})") from error
+    if not isinstance(data, dict) or not isinstance(data.get("records"), list):
+        raise ExperienceError(f"{source}: expected a mapping with a `records` list at the top")
+    records: list[ExperienceRecord] = []
+    for position, entry in enumerate(data["records"], start=1):
+        label = _entry_label(position, entry)
+        if not isinstance(entry, dict):
+            raise ExperienceError(f"{source}: {label}: expected a mapping of fields")
+        if "provenance" in entry:
+            raise ExperienceError(
+                f"{source}: {label}: remove `provenance`; seed records get `seed` provenance"
+            )
+        try:
+            records.append(
+                ExperienceRecord.model_validate({**entry, "provenance": {"kind": "seed"}})
+            )
+        except ValidationError as error:
+            raise ExperienceError(f"{source}: {label}: {_first_problem(error)}") from error
+    _check_unique(records, str(source))
+    return records
+
+
+class ExperienceStore:
+    """Seed records plus learnt recoveries, with RoBee-style retrieval.
+
+    ``db_path``: the SQLite file recoveries are persisted in (created if missing; WAL).
+    Without it recoveries live only as long as the store. ``seeds``: seed files to load
+    (the shipped one by default). ``embedder``: vectors for similarity instead of TF-IDF.
+    ``lock_timeout``: seconds an add waits for another process's write lock before failing.
+    Records another process adds become visible when the store is opened again.
+    Raises :class:`ExperienceError` for a malformed seed file or database.
+    """
+
+    def __init__(
+        self,
+        db_path: str | Path | None = None,
+        *,
+        seeds: Sequence[str | Path] = (DEFAULT_SEED,),
+        embedder: Embedder | None = None,
+        lock_timeout: float = 5.0,
+    ) -> None:
+        self.db_path = Path(db_path) if db_path is not None else None
+        self._lock = threading.Lock()
+        self._records: list[ExperienceRecord] = []
+        self._index = SimilarityIndex(embedder)
+        self._db: _RecordTable | None = None
+        loaded = [record for seed in seeds for record in load_seed(seed)]
+        if self.db_path is not None:
+            self._db = _RecordTable(self.db_path, lock_timeout)
+            try:
+                loaded.extend(self._db.load())
+                _check_unique(loaded, f"seed files and {self.db_path}")
+            except ExperienceError:
+                self._db.close()
+                raise
+        self._append(loaded)
+        log.info(
+            "experience store: %d records (%d seed files, database %s)",
+            len(loaded),
+            len(seeds),
+            self.db_path or "none",
+        )
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __enter__(self) -> ExperienceStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def records(self) -> tuple[ExperienceRecord, ...]:
+        """Every record, seeds first, then recoveries in the order they were added."""
+        with self._lock:
+            return tuple(self._records)
+
+    def retrieve(
+        self, skill: str, error_code: str, request: str, k: int = 3, *, error_text: str = ""
+    ) -> list[Suggestion]:
+        """Up to ``k`` suggestions for a failure, most similar first, distinct fixes only.
+
+        Candidates are the records of the same skill and error code; when there are none,
+        the records of the same error code on any skill (each marked ``error_only``). They
+        are ranked by cosine similarity of ``request`` and ``error_text`` with the record's;
+        records that share no words keep score 0 and their store order. An unknown skill or
+        error code gives an empty list (and a warning naming the known values).
+        """
+        if skill not in SKILLS or error_code not in ERROR_CODES:
+            log.warning(
+                "no experience for skill %r / error %r: skills are %s; error codes are %s",
+                skill,
+                error_code,
+                ", ".join(SKILLS),
+                ", ".join(ERROR_CODES),
+            )
+            return []
+        if k <= 0:
+            return []
+        with self._lock:
+            records = list(self._records)
+        match: MatchKind = "skill_and_error"
+        candidates = [
+            i for i, r in enumerate(records) if r.skill == skill and r.error_code == error_code
+        ]
+        if not candidates:
+            match = "error_only"
+            candidates = [i for i, r in enumerate(records) if r.error_code == error_code]
+            if candidates:
+                log.info("no %s experience for %s; using other skills' records", error_code, skill)
+        return self._ranked(records, candidates, failure_text(request, error_text), k, match)
+
+    def add_recovery(
+        self,
+        *,
+        skill: str,
+        error_code: str,
+        error_text: str,
+        request: str,
+        suggestion: str,
+        run_id: str,
+        scenario: str | None = None,
+        recorded_at: datetime | None = None,
+    ) -> ExperienceRecord:
+        """Record a recovery that worked; it is retrievable at once and after reopening.
+
+        ``recorded_at`` defaults to now (UTC). Raises :class:`ExperienceError` naming the
+        bad field, or the database problem; nothing is stored then.
+        """
+        fields = {
+            "id": f"recovered-{uuid.uuid4().hex}",
+            "skill": skill,
+            "error_code": error_code,
+            "error_text": error_text,
+            "request": request,
+            "suggestion": suggestion,
+            "provenance": {
+                "kind": "recovered",
+                "run_id": run_id,
+                "scenario": scenario,
+                "recorded_at": recorded_at or datetime.now(timezone.utc),
+            },
+        }
+        try:
+            record = ExperienceRecord.model_validate(fields)
+        except ValidationError as error:
+            raise ExperienceError(f"add_recovery: {_first_problem(error)}") from error
+        with self._lock:
+            if self._db is not None:
+                self._db.insert(record)
+            self._append_locked([record])
+        log.info("experience: learnt %s for %s/%s (run %s)", record.id, skill, error_code, run_id)
+        return record
+
+    def close(self) -> None:
+        """Close the database (if any); the store keeps answering from memory."""
+        with self._lock:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+    def _append(self, records: Sequence[ExperienceRecord]) -> None:
+        with self._lock:
+            self._append_locked(records)
+
+    def _append_locked(self, records: Sequence[ExperienceRecord]) -> None:
+        self._index.add([record.similarity_text for record in records])
+        self._records.extend(records)
+
+    def _ranked(
+        self,
+        records: Sequence[ExperienceRecord],
+        candidates: list[int],
+        query: str,
+        k: int,
+        match: MatchKind,
+    ) -> list[Suggestion]:
+        allowed = set(candidates)
+        scored = [
+            (m.index, m.score)
+            for m in self._index.top_k(query, len(candidates), allowed=allowed.__contains__)
+        ]
+        seen_positive = {index for index, _ in scored}
+        scored.extend((index, 0.0) for index in candidates if index not in seen_positive)
+        suggestions: list[Suggestion] = []
+        fixes: set[str] = set()
+        for index, score in scored:
+            record = records[index]
+            fix = " ".join(record.suggestion.lower().split())
+            if fix in fixes:
+                continue
+            fixes.add(fix)
+            suggestions.append(Suggestion(record, score, match))
+            if len(suggestions) == k:
+                break
+        return suggestions
+
+
+class _RecordTable:
+    """The SQLite table of learnt records: WAL journal, one transaction per insert."""
+
+    def __init__(self, path: Path, lock_timeout: float) -> None:
+        self.path = path
+        try:
+            self._connection = sqlite3.connect(
+                path, timeout=lock_timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as error:
+            raise ExperienceError(
+                f"cannot open experience database {path}: {error}; check the path and its "
+                "permissions"
+            ) from error
+        try:
+            self._prepare()
+        except ExperienceError:
+            self._connection.close()
+            raise
+        except sqlite3.Error as error:
+            self._connection.close()
+            raise ExperienceError(self._explain(error)) from error
+
+    def _prepare(self) -> None:
+        connection = self._connection
+        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            log.warning(
+                "%s: SQLite kept journal mode %r (no WAL on this file system)", self.path, mode
+            )
+        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+        if version not in (0, SCHEMA_VERSION):
+            raise ExperienceError(
+                f"{self.path}: experience database schema version {version}, this cogtree "
+                f"reads version {SCHEMA_VERSION}; use another file or upgrade cogtree"
+            )
+        with self._transaction():
+            connection.execute(
+                "CREATE TABLE IF NOT EXISTS experience ("
+                " seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+                " id TEXT NOT NULL UNIQUE,"
+                " skill TEXT NOT NULL,"
+                " error_code TEXT NOT NULL,"
+                " error_text TEXT NOT NULL,"
+                " request TEXT NOT NULL,"
+                " suggestion TEXT NOT NULL,"
+                " provenance TEXT NOT NULL)"
+            )
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def load(self) -> list[ExperienceRecord]:
+        """Every stored record, oldest first; a bad row raises naming the file and row."""
+        try:
+            rows = self._connection.execute(
+                "SELECT seq, id, skill, error_code, error_text, request, suggestion, provenance"
+                " FROM experience ORDER BY seq"
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise ExperienceError(self._explain(error)) from error
+        return [self._record(row) for row in rows]
+
+    def insert(self, record: ExperienceRecord) -> None:
+        """Store one record in its own transaction; on error nothing is written."""
+        try:
+            with self._transaction():
+                self._connection.execute(
+                    "INSERT INTO experience (id, skill, error_code, error_text, request,"
+                    " suggestion, provenance) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        record.id,
+                        record.skill,
+                        record.error_code,
+                        record.error_text,
+                        record.request,
+                        record.suggestion,
+                        record.provenance.model_dump_json(),
+                    ),
+                )
+        except (sqlite3.Error, UnicodeEncodeError) as error:
+            raise ExperienceError(self._explain(error)) from error
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._connection.close()
+
+    def _record(self, row: tuple[Any, ...]) -> ExperienceRecord:
+        seq, *values, provenance = row
+        fields = dict(
+            zip(
+                ("id", "skill", "error_code", "error_text", "request", "suggestion"),
+                values,
+                strict=True,
+            )
+        )
+        try:
+            fields["provenance"] = _PROVENANCE.validate_json(provenance)
+            return ExperienceRecord.model_validate(fields)
+        except ValidationError as error:
+            raise ExperienceError(
+                f"{self.path}: row {seq} (id {fields['id']!r}): {_first_problem(error)}; "
+                "delete the row or use another database file"
+            ) from error
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back when the block raises."""
+        self._connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+            self._connection.execute("COMMIT")
+        except BaseException:
+            if self._connection.in_transaction:
+                self._connection.execute("ROLLBACK")
+            raise
+
+    def _explain(self, error: Exception) -> str:
+        text = str(error)
+        if "locked" in text or "busy" in text:
+            hint = "another process holds the write lock; retry, or close the other writer"
+        elif "not a database" in text or "malformed" in text:
+            hint = "the file is not an intact SQLite database; move it away to start afresh"
+        else:
+            hint = "check the file, its directory and the disk"
+        return f"experience database {self.path}: {text}; {hint}"
+
+
+def _entry_label(position: int, entry: object) -> str:
+    name = entry.get("id") if isinstance(entry, dict) else None
+    return f"record {position}" + (f" (id {name!r})" if name is not None else "")
+
+
+def _check_unique(records: Iterable[ExperienceRecord], where: str) -> None:
+    seen: set[str] = set()
+    for record in records:
+        if record.id in seen:
+            raise ExperienceError(f"{where}: duplicate record id {record.id!r}; ids must be unique")
+        seen.add(record.id)
+
+
+def _first_problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    path = ".".join(str(part) for part in first["loc"]) or "<record>"
+    got = f" (got {reprlib.repr(first['input'])})" if first["type"] != "missing" else ""
+    return f"field `{path}`: {first['msg']}{got}"

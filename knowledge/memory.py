@@ -1,0 +1,330 @@
+"""The memory agent's store (JANUS): recent history H, core facts C, archive A, in SQLite.
+
+- **H** holds the last ``history_capacity`` turn traces, verbatim.
+- **C** holds the facts the user stated or confirmed, within ``core_budget_chars``
+  characters of fact text, ranked identifiers > hard constraints > preferences > other.
+- **A** holds the facts that left C: evicted for space, or superseded by a newer fact on the
+  same key. It is searched by similarity (TF-IDF, or an injected embedder).
+
+:meth:`MemoryStore.write` appends a turn to H; when H overflows, the oldest traces are
+consolidated into C by the summariser (extractive by default; an LLM summariser can be
+injected, since ``knowledge/`` never imports ``behaviours/``), the revision rule of
+:mod:`knowledge.memory_revision` decides between facts on the same key, and while C is over
+budget its lowest-priority, then oldest, facts move to A. A guard admits only stated or
+confirmed facts, whatever the summariser returns: the robot's guesses never reach C. The whole
+turn is one SQLite transaction (:mod:`knowledge.memory_db`).
+
+:meth:`MemoryStore.read` returns a :class:`~knowledge.memory_model.WorkingContext`: the
+current facts of C and of the turns still in H (one per key, the revision rule applied), the
+recent turns, and the archived facts most relevant to the request (plus the archived fact
+on any key a recent turn speaks about, so the rule can weigh it), never more than the budget
+in characters (:mod:`knowledge.memory_context`).
+
+One store serves every domain: traces and facts record their domain, and reads see them all.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from types import TracebackType
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from knowledge.memory_archive import ArchiveIndex
+from knowledge.memory_context import build_context
+from knowledge.memory_db import MemoryDatabase, MemoryStoreError
+from knowledge.memory_ledger import FactLedger
+from knowledge.memory_model import (
+    TRUSTED_SOURCES,
+    Claim,
+    Fact,
+    FactRecord,
+    Recall,
+    TurnTrace,
+    WorkingContext,
+)
+from knowledge.memory_revision import reconcile
+from knowledge.memory_summariser import Summariser, extract_facts
+from knowledge.similarity import Embedder
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "Claim",
+    "Fact",
+    "FactRecord",
+    "MemoryConfig",
+    "MemoryStore",
+    "MemoryStoreError",
+    "Recall",
+    "Summariser",
+    "TurnTrace",
+    "WorkingContext",
+    "extract_facts",
+]
+
+
+class MemoryConfig(BaseModel):
+    """Capacities and budgets of the memory store (sizes in characters: code points).
+
+    Reopening a store with a smaller capacity or core budget takes effect at the next write.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    history_capacity: int = Field(8, ge=1, description="turns kept verbatim in H")
+    core_budget_chars: int = Field(1200, ge=1, description="characters of fact text in C")
+    context_budget_chars: int = Field(
+        2000, ge=0, description="default size of the working context text read() returns"
+    )
+    archive_k: int = Field(3, ge=0, description="default number of archived facts recalled")
+    history_line_chars: int = Field(
+        200, ge=20, description="each side of a recent turn is clipped to this in the context"
+    )
+    busy_timeout_s: float = Field(
+        2.0, gt=0, description="how long a write waits for another connection's lock"
+    )
+
+
+class MemoryStore:
+    """H, C and A of one robot's memory, persisted in one SQLite file (module docstring).
+
+    Opening restores H, C and A from the file and rebuilds the archive's similarity index;
+    a file that is not a memory database, is corrupt or is locked raises
+    :class:`MemoryStoreError`. Safe to share between threads.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        config: MemoryConfig | None = None,
+        summariser: Summariser | None = None,
+        embedder: Embedder | None = None,
+    ) -> None:
+        self.config = config or MemoryConfig()
+        self.summariser: Summariser = summariser or extract_facts
+        self._lock = threading.Lock()
+        self._db = MemoryDatabase(path, busy_timeout_s=self.config.busy_timeout_s)
+        try:
+            snapshot = self._db.load()
+            self._history = snapshot.history
+            self._last_turn = snapshot.last_turn
+            self._ledger = FactLedger(snapshot.records)
+            self._archive = ArchiveIndex(embedder)
+            archived = [(record.id, record.fact.text) for record in self._ledger.archive()]
+            self._prepare_archive([text for _, text in archived])
+            self._archive.add(archived)
+        except BaseException:
+            self._db.close()
+            raise
+        self._closed = False
+        log.info(
+            "memory %s: %d recent turns, %d core facts, %d archived",
+            self.path,
+            len(self._history),
+            len(self._ledger.core()),
+            len(self._archive),
+        )
+
+    @property
+    def path(self) -> Path:
+        """The SQLite file."""
+        return self._db.path
+
+    def close(self) -> None:
+        """Close the database; the store cannot be used afterwards."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- what the memory holds ---------------------------------------------------------------
+
+    @property
+    def history(self) -> tuple[TurnTrace, ...]:
+        """H: the recent turns, oldest first."""
+        return self._history
+
+    @property
+    def core(self) -> tuple[Fact, ...]:
+        """C: the core facts, in the order they entered."""
+        return tuple(record.fact for record in self._ledger.core())
+
+    @property
+    def core_chars(self) -> int:
+        """The size of C in characters of fact text (never above ``core_budget_chars``)."""
+        return self._ledger.core_chars
+
+    @property
+    def archive(self) -> tuple[FactRecord, ...]:
+        """A: the archived facts by id, each marked whether it was superseded."""
+        return tuple(self._ledger.archive())
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def write(self, trace: TurnTrace) -> TurnTrace:
+        """Record one turn: append it to H, consolidate overflow into C, evict C into A.
+
+        Returns the trace as stored (numbered). One transaction: when it fails (a locked or
+        broken database, or a failing embedder: :class:`MemoryStoreError`) neither the file
+        nor this store changes. The summariser runs under the store's lock, so a slow model
+        delays concurrent reads; call ``write`` off the tick thread.
+        """
+        with self._lock:
+            self._check_open()
+            if trace.turn is not None and trace.turn <= self._last_turn:
+                raise ValueError(
+                    f"trace turn {trace.turn} is not after the last stored turn "
+                    f"{self._last_turn}: leave turn unset and the memory numbers turns"
+                )
+            number = trace.turn or self._last_turn + 1
+            stored = trace.model_copy(update={"turn": number})
+            history = (*self._history, stored)
+            overflow = history[: max(0, len(history) - self.config.history_capacity)]
+            ledger = self._ledger.copy()
+            if overflow:
+                for fact in self._consolidate(overflow):
+                    ledger.admit(fact)
+            ledger.evict_to_budget(self.config.core_budget_chars)
+            touched = ledger.touched()
+            newly_archived = [
+                (record.id, record.fact.text)
+                for record in touched
+                if record.tier == "archive"
+                and (record.id not in self._ledger or self._ledger[record.id].tier == "core")
+            ]
+            self._prepare_archive([text for _, text in newly_archived])
+            self._db.commit_turn(
+                stored,
+                dropped_turns=[item.turn or 0 for item in overflow],
+                records=touched,
+            )
+            self._history = history[len(overflow) :]
+            self._last_turn = number
+            self._ledger = ledger
+            self._archive.add(newly_archived)
+            return stored
+
+    def _prepare_archive(self, texts: list[str]) -> None:
+        """Embed texts about to be archived; an embedder failure is a MemoryStoreError."""
+        try:
+            self._archive.prepare(texts)
+        except Exception as error:  # an injected model client may fail in any way
+            raise MemoryStoreError(
+                f"memory {self.path}: the embedder failed on {len(texts)} archived facts "
+                f"({type(error).__name__}: {error}); nothing was written: check the embedding "
+                "model (for Ollama: the server is running and the model is pulled), or open "
+                "the store without an embedder to use TF-IDF"
+            ) from error
+
+    def _consolidate(self, traces: tuple[TurnTrace, ...]) -> list[Fact]:
+        """The facts the summariser keeps from ``traces``, after the guard."""
+        try:
+            produced = list(self.summariser(traces))
+        except Exception as error:  # a model-backed summariser may fail in any way
+            log.warning(
+                "summariser failed (%s: %s); extracting the stated facts instead",
+                type(error).__name__,
+                error,
+            )
+            return extract_facts(traces)
+        turns = {trace.turn for trace in traces}
+        accepted = []
+        for fact in produced:
+            if not isinstance(fact, Fact):
+                log.warning("summariser returned %r, not a Fact: ignored", fact)
+            elif fact.source not in TRUSTED_SOURCES:
+                log.info("not keeping a %s fact in core memory: %r", fact.source, fact.text)
+            elif fact.turn not in turns:
+                log.warning(
+                    "summariser fact %r cites turn %d, not consolidated", fact.text, fact.turn
+                )
+            else:
+                accepted.append(fact)
+        return accepted
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def read(
+        self, request: str, *, budget: int | None = None, k: int | None = None
+    ) -> WorkingContext:
+        """The working context for ``request``: bounded, coherent, relevant (module docstring).
+
+        ``budget`` (characters of the context text) and ``k`` (archived facts recalled)
+        default to the config's ``context_budget_chars`` and ``archive_k``.
+        """
+        budget_chars = self.config.context_budget_chars if budget is None else budget
+        top = self.config.archive_k if k is None else k
+        if budget_chars < 0 or top < 0:
+            raise ValueError(f"budget ({budget_chars}) and k ({top}) must not be negative")
+        with self._lock:
+            self._check_open()
+            history = self._history
+            pending = extract_facts(history)
+            believed = [record.fact for record in self._ledger.core()] + pending
+            recalls = self._search(request, top, include_superseded=False)
+            recalls += self._archived_rivals(pending, recalls)
+        winners = reconcile([*believed, *(recall.fact for recall in recalls)])
+        winning = {id(fact) for fact in winners.values()}
+        return build_context(
+            facts=[fact for fact in believed if id(fact) in winning],
+            history=history,
+            recalled=[recall for recall in recalls if id(recall.fact) in winning],
+            budget_chars=budget_chars,
+            line_chars=self.config.history_line_chars,
+        )
+
+    def _archived_rivals(self, pending: list[Fact], recalls: list[Recall]) -> list[Recall]:
+        """Archived facts believed on the keys of recent facts, so the rule can weigh them.
+
+        A recent soft statement must not hide an archived hard constraint on the same key
+        just because the request did not happen to retrieve it. Score 0: not retrieved.
+        """
+        recalled = {recall.fact.key for recall in recalls}
+        rivals = []
+        for fact in pending:
+            held = self._ledger.current(fact.key)
+            if held is not None and held.tier == "archive" and fact.key not in recalled:
+                recalled.add(fact.key)
+                rivals.append(Recall(fact=held.fact, score=0.0))
+        return rivals
+
+    def search_archive(
+        self, query: str, k: int, *, include_superseded: bool = False
+    ) -> list[Recall]:
+        """The ``k`` archived facts most similar to ``query``, best first.
+
+        Superseded facts (no longer believed) are left out unless ``include_superseded``.
+        """
+        with self._lock:
+            self._check_open()
+            return self._search(query, k, include_superseded=include_superseded)
+
+    def _search(self, query: str, k: int, *, include_superseded: bool) -> list[Recall]:
+        allowed = None if include_superseded else self._ledger.is_current
+        return [
+            Recall(
+                fact=self._ledger[fact_id].fact,
+                score=score,
+                superseded=self._ledger[fact_id].superseded,
+            )
+            for fact_id, score in self._archive.top_k(query, k, allowed=allowed)
+        ]
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise MemoryStoreError(f"memory store {self.path} is closed: open a new MemoryStore")

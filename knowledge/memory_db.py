@@ -1,0 +1,328 @@
+"""SQLite persistence of the memory store: versioned schema, checks on open, one transaction.
+
+The database runs in WAL mode with ``synchronous=FULL``: a committed turn survives a crash of
+the process or of the machine, and a turn whose write did not commit leaves nothing behind.
+On open the file must be a SQLite database that passes ``PRAGMA integrity_check`` and holds
+the schema of :data:`SCHEMA_VERSION` (an empty file or a missing one gets the schema). Any
+problem is a :class:`MemoryStoreError` that names the file and the fix.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from knowledge.memory_model import Fact, FactRecord, TurnTrace
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 1
+"""Stored in ``PRAGMA user_version``; a file with another version is refused."""
+
+_TABLES: dict[str, str] = {
+    "meta": """
+        CREATE TABLE IF NOT EXISTS meta (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        )""",
+    "history": """
+        CREATE TABLE IF NOT EXISTS history (
+            turn INTEGER PRIMARY KEY,
+            timestamp REAL NOT NULL,
+            domain TEXT NOT NULL,
+            user TEXT NOT NULL,
+            robot TEXT NOT NULL,
+            claims TEXT NOT NULL
+        )""",
+    "facts": """
+        CREATE TABLE IF NOT EXISTS facts (
+            id INTEGER PRIMARY KEY,
+            text TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            slot TEXT,
+            source TEXT NOT NULL CHECK (source IN ('stated', 'confirmed')),
+            correction INTEGER NOT NULL,
+            turn INTEGER NOT NULL,
+            timestamp REAL NOT NULL,
+            domain TEXT NOT NULL,
+            tier TEXT NOT NULL CHECK (tier IN ('core', 'archive')),
+            superseded_by INTEGER,
+            CHECK (tier = 'archive' OR superseded_by IS NULL)
+        )""",
+}
+_COLUMNS: dict[str, tuple[str, ...]] = {
+    "meta": ("key", "value"),
+    "history": ("turn", "timestamp", "domain", "user", "robot", "claims"),
+    "facts": (
+        "id",
+        "text",
+        "kind",
+        "slot",
+        "source",
+        "correction",
+        "turn",
+        "timestamp",
+        "domain",
+        "tier",
+        "superseded_by",
+    ),
+}
+_FACT_FIELDS = _COLUMNS["facts"][1:9]  # the Fact model's fields, in column order
+_SET_ASIDE = "move the file aside (it is not modified) to start an empty memory there, or "
+_SET_ASIDE += "restore it from a backup"
+
+
+class MemoryStoreError(RuntimeError):
+    """The memory database cannot be used as asked; the message names the file and the fix."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything a memory database holds: recent history, kept facts, the last turn number."""
+
+    history: tuple[TurnTrace, ...]
+    records: tuple[FactRecord, ...]
+    last_turn: int
+
+
+class MemoryDatabase:
+    """One SQLite file holding the memory of every domain; see the module docstring."""
+
+    def __init__(self, path: str | Path, *, busy_timeout_s: float) -> None:
+        self.path = Path(path)
+        self.busy_timeout_s = busy_timeout_s
+        try:
+            self._connection = sqlite3.connect(
+                self.path,
+                timeout=busy_timeout_s,
+                isolation_level=None,  # autocommit: transactions are explicit
+                check_same_thread=False,  # the store serialises access with its own lock
+            )
+        except sqlite3.Error as error:
+            raise self._explain(error) from error
+        try:
+            self._prepare()
+        except sqlite3.Error as error:
+            self._connection.close()
+            raise self._explain(error) from error
+        except MemoryStoreError:
+            self._connection.close()
+            raise
+
+    def close(self) -> None:
+        """Close the connection (the last one to close folds the WAL into the file)."""
+        self._connection.close()
+
+    def load(self) -> Snapshot:
+        """Read the whole memory, in one read transaction."""
+        try:
+            with self._transaction("BEGIN"):
+                history = [
+                    self._trace_from_row(row)
+                    for row in self._connection.execute(
+                        "SELECT turn, timestamp, domain, user, robot, claims "
+                        "FROM history ORDER BY turn"
+                    )
+                ]
+                records = [
+                    self._record_from_row(row)
+                    for row in self._connection.execute(
+                        f"SELECT {', '.join(_COLUMNS['facts'])} FROM facts ORDER BY id"
+                    )
+                ]
+                row = self._connection.execute(
+                    "SELECT value FROM meta WHERE key = 'last_turn'"
+                ).fetchone()
+        except sqlite3.Error as error:
+            raise self._explain(error) from error
+        last_turn = int(row[0]) if row else 0
+        return Snapshot(tuple(history), tuple(records), last_turn)
+
+    def commit_turn(
+        self, trace: TurnTrace, *, dropped_turns: Sequence[int], records: Sequence[FactRecord]
+    ) -> None:
+        """Store one turn in one transaction, all of it or (on any error) none of it.
+
+        Appends ``trace`` to history, removes the consolidated ``dropped_turns`` and inserts
+        or updates the fact ``records``.
+        """
+        if trace.turn is None:
+            raise ValueError("the trace has no turn number: the memory store numbers turns")
+        try:
+            with self._transaction("BEGIN IMMEDIATE"):
+                self._insert_trace(trace)
+                self._drop_traces(dropped_turns)
+                self._upsert_facts(records)
+                self._connection.execute(
+                    "INSERT INTO meta (key, value) VALUES ('last_turn', ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    (str(trace.turn),),
+                )
+        except sqlite3.Error as error:
+            raise self._explain(error) from error
+
+    # -- steps of a turn's transaction -------------------------------------------------------
+
+    def _insert_trace(self, trace: TurnTrace) -> None:
+        claims = json.dumps([claim.model_dump(mode="json") for claim in trace.claims])
+        self._connection.execute(
+            "INSERT INTO history (turn, timestamp, domain, user, robot, claims) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (trace.turn, trace.timestamp, trace.domain, trace.user, trace.robot, claims),
+        )
+
+    def _drop_traces(self, turns: Sequence[int]) -> None:
+        self._connection.executemany(
+            "DELETE FROM history WHERE turn = ?", [(turn,) for turn in turns]
+        )
+
+    def _upsert_facts(self, records: Sequence[FactRecord]) -> None:
+        columns = _COLUMNS["facts"]
+        self._connection.executemany(
+            f"INSERT INTO facts ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' for _ in columns)}) "
+            "ON CONFLICT(id) DO UPDATE SET "
+            "tier = excluded.tier, superseded_by = excluded.superseded_by",
+            [
+                (
+                    record.id,
+                    *(getattr(record.fact, field) for field in _FACT_FIELDS),
+                    record.tier,
+                    record.superseded_by,
+                )
+                for record in records
+            ],
+        )
+
+    # -- opening -----------------------------------------------------------------------------
+
+    def _prepare(self) -> None:
+        mode = self._connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if mode != "wal":
+            log.warning("memory database %s runs in %s journal mode, not WAL", self.path, mode)
+        self._connection.execute("PRAGMA synchronous=FULL")
+        problems = [row[0] for row in self._connection.execute("PRAGMA integrity_check")]
+        if problems != ["ok"]:
+            raise MemoryStoreError(
+                f"memory database {self.path} is corrupt (PRAGMA integrity_check: "
+                f"{'; '.join(problems[:3])}): {_SET_ASIDE}"
+            )
+        version = self._connection.execute("PRAGMA user_version").fetchone()[0]
+        tables = {
+            row[0]
+            for row in self._connection.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'"
+            )
+        }
+        if version == 0 and not tables:
+            self._create_schema()
+        elif version == 0:
+            raise MemoryStoreError(
+                f"{self.path} is a SQLite database but not a cogtree memory store (it has tables "
+                f"{', '.join(sorted(tables))}): give the memory store a file of its own"
+            )
+        elif version != SCHEMA_VERSION:
+            raise MemoryStoreError(
+                f"memory database {self.path} has schema version {version}, but this cogtree "
+                f"reads version {SCHEMA_VERSION}: open it with the cogtree release that wrote "
+                f"it, or {_SET_ASIDE}"
+            )
+        else:
+            self._check_columns()
+
+    def _create_schema(self) -> None:
+        with self._transaction("BEGIN IMMEDIATE"):
+            for statement in _TABLES.values():
+                self._connection.execute(statement)
+            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        log.info("created memory database %s (schema version %d)", self.path, SCHEMA_VERSION)
+
+    def _check_columns(self) -> None:
+        for table, expected in _COLUMNS.items():
+            found = tuple(row[1] for row in self._connection.execute(f"PRAGMA table_info({table})"))
+            if found != expected:
+                raise MemoryStoreError(
+                    f"memory database {self.path} does not match schema version "
+                    f"{SCHEMA_VERSION}: table {table} has columns {list(found)}, expected "
+                    f"{list(expected)}; {_SET_ASIDE}"
+                )
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    @contextmanager
+    def _transaction(self, begin: str) -> Iterator[None]:
+        self._connection.execute(begin)
+        try:
+            yield
+        except BaseException:
+            self._rollback()
+            raise
+        self._connection.execute("COMMIT")
+
+    def _rollback(self) -> None:
+        if self._connection.in_transaction:
+            try:
+                self._connection.execute("ROLLBACK")
+            except sqlite3.Error as error:  # the transaction is rolled back when we close
+                log.warning("rollback failed on memory database %s: %s", self.path, error)
+
+    def _trace_from_row(self, row: tuple[object, ...]) -> TurnTrace:
+        turn, timestamp, domain, user, robot, claims = row
+        try:
+            return TurnTrace.model_validate(
+                {
+                    "turn": turn,
+                    "timestamp": timestamp,
+                    "domain": domain,
+                    "user": user,
+                    "robot": robot,
+                    "claims": json.loads(str(claims)),
+                }
+            )
+        except (ValidationError, json.JSONDecodeError) as error:
+            raise self._bad_row("history", f"turn {turn}", error) from error
+
+    def _record_from_row(self, row: tuple[object, ...]) -> FactRecord:
+        fact_id, *fields, tier, superseded_by = row
+        try:
+            fact = Fact.model_validate(dict(zip(_FACT_FIELDS, fields, strict=True)))
+        except ValidationError as error:
+            raise self._bad_row("facts", f"id {fact_id}", error) from error
+        if not isinstance(fact_id, int) or tier not in ("core", "archive"):
+            raise self._bad_row("facts", f"id {fact_id}", ValueError(f"tier {tier!r}"))
+        if superseded_by is not None and not isinstance(superseded_by, int):
+            raise self._bad_row("facts", f"id {fact_id}", ValueError("superseded_by"))
+        return FactRecord(fact_id, fact, "core" if tier == "core" else "archive", superseded_by)
+
+    def _bad_row(self, table: str, row: str, error: Exception) -> MemoryStoreError:
+        return MemoryStoreError(
+            f"memory database {self.path}: {row} of table {table} is invalid ({error}); the file "
+            f"was changed outside cogtree: {_SET_ASIDE}"
+        )
+
+    def _explain(self, error: sqlite3.Error) -> MemoryStoreError:
+        name = getattr(error, "sqlite_errorname", "")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return MemoryStoreError(
+                f"memory database {self.path} is locked by another connection (waited "
+                f"{self.busy_timeout_s:g} s): close the other program writing to it, or give "
+                "the store a longer busy timeout (MemoryConfig.busy_timeout_s)"
+            )
+        if name.startswith(("SQLITE_NOTADB", "SQLITE_CORRUPT")):
+            return MemoryStoreError(
+                f"memory database {self.path} is not a usable SQLite database ({error}): "
+                f"{_SET_ASIDE}"
+            )
+        if name.startswith(("SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_PERM")):
+            return MemoryStoreError(
+                f"cannot open memory database {self.path} for writing ({error}): check that "
+                "its folder exists and that the file and folder are writable"
+            )
+        return MemoryStoreError(f"memory database {self.path}: {error}")
