@@ -14,7 +14,6 @@ similarity between the request and error text of the failure and those of each r
 from __future__ import annotations
 
 import logging
-import reprlib
 import sqlite3
 import threading
 import uuid
@@ -30,6 +29,7 @@ import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from knowledge.similarity import Embedder, SimilarityIndex
+from knowledge.validation_errors import first_problem
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +197,7 @@ def load_seed(path: str | Path) -> list[ExperienceRecord]:
                 ExperienceRecord.model_validate({**entry, "provenance": {"kind": "seed"}})
             )
         except ValidationError as error:
-            raise ExperienceError(f"{source}: {label}: {_first_problem(error)}") from error
+            raise ExperienceError(f"{source}: {label}: {first_problem(error)}") from error
     _check_unique(records, str(source))
     return records
 
@@ -332,7 +332,7 @@ class ExperienceStore:
         try:
             record = ExperienceRecord.model_validate(fields)
         except ValidationError as error:
-            raise ExperienceError(f"add_recovery: {_first_problem(error)}") from error
+            raise ExperienceError(f"add_recovery: {first_problem(error)}") from error
         with self._lock:
             if self._db is not None:
                 self._db.insert(record)
@@ -483,7 +483,7 @@ class _RecordTable:
             return ExperienceRecord.model_validate(fields)
         except ValidationError as error:
             raise ExperienceError(
-                f"{self.path}: row {seq} (id {fields['id']!r}): {_first_problem(error)}; "
+                f"{self.path}: row {seq} (id {fields['id']!r}): {first_problem(error)}; "
                 "delete the row or use another database file"
             ) from error
 
@@ -521,10 +521,3 @@ def _check_unique(records: Iterable[ExperienceRecord], where: str) -> None:
         if record.id in seen:
             raise ExperienceError(f"{where}: duplicate record id {record.id!r}; ids must be unique")
         seen.add(record.id)
-
-
-def _first_problem(error: ValidationError) -> str:
-    first = error.errors()[0]
-    path = ".".join(str(part) for part in first["loc"]) or "<record>"
-    got = f" (got {reprlib.repr(first['input'])})" if first["type"] != "missing" else ""
-    return f"field `{path}`: {first['msg']}{got}"

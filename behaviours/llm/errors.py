@@ -4,20 +4,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from pydantic import ValidationError
-
 from behaviours.llm.types import CallRecord, Outcome
+from knowledge.validation_errors import first_problem
 
-
-def first_problem(error: ValidationError, *, under: str = "") -> str:
-    """The first problem of a validation error as ``field `a.b`: message (got X)``.
-
-    ``under`` prefixes the field path (e.g. ``modules.intent``).
-    """
-    first = error.errors()[0]
-    path = ".".join([*filter(None, [under]), *(str(part) for part in first["loc"])])
-    got = f" (got {first['input']!r})" if "input" in first and first["type"] != "missing" else ""
-    return f"field `{path or '<root>'}`: {first['msg']}{got}"
+__all__ = [
+    "LLMCancelledError",
+    "LLMConfigError",
+    "LLMError",
+    "LLMTimeoutError",
+    "LLMUnavailableError",
+    "MalformedOutputError",
+    "ModelMissingError",
+    "first_problem",
+]
 
 
 class LLMConfigError(ValueError):
