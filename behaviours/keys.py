@@ -15,6 +15,7 @@ import py_trees
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from behaviours.llm.types import CallRecord
+from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 
 Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
 """Inner-speech readiness decisions (JANUS): act, ask, change domain, or refuse."""
@@ -96,7 +97,71 @@ RATIONALE = KeySpec(
     "why the node decided: source, guard veto, notes and the model calls it made",
 )
 
-CATALOGUE: tuple[KeySpec, ...] = (UTTERANCE, TASK, CONTROL, MISSING, REPLY, RATIONALE)
+REFERENT = KeySpec(
+    "/turn/referent",
+    str,
+    "RecognizeIntent / PostProcess, or a test preset",
+    'how the user described the thing they mean ("the blue bottle", "my mug")',
+)
+SPEAKER = KeySpec(
+    "/turn/speaker",
+    str,
+    "the input channel (speaker identification), or a test preset",
+    'scene-graph id of the person speaking; who "my" refers to',
+)
+CANDIDATES = KeySpec(
+    "/turn/candidates",
+    list[Candidate],
+    "ResolveReferent",
+    "scene-graph nodes the referent may mean, each with why it matched (0, 1 or several)",
+)
+ROOMS = KeySpec(
+    "/perception/rooms",
+    list[Room],
+    "GetMapRooms",
+    "every room of the belief with the rooms it opens onto",
+)
+TARGET_ROOM = KeySpec(
+    "/perception/target_room",
+    str,
+    "the planner, or a test preset",
+    "scene-graph id of the room GetObjectsInRoom looks in",
+)
+OBJECTS = KeySpec(
+    "/perception/objects",
+    list[ObjectInfo],
+    "GetObjectsInRoom",
+    "objects and furniture believed to be in the target room",
+)
+TARGET_OBJECT = KeySpec(
+    "/perception/target_object",
+    str,
+    "the planner (from /turn/candidates), or a test preset",
+    "scene-graph id of the thing, person or robot LocateObject looks for",
+)
+LOCATION = KeySpec(
+    "/perception/location",
+    Location,
+    "LocateObject",
+    "where the target object is believed to be, with who saw it there and when",
+)
+
+CATALOGUE: tuple[KeySpec, ...] = (
+    UTTERANCE,
+    TASK,
+    CONTROL,
+    MISSING,
+    REPLY,
+    RATIONALE,
+    REFERENT,
+    SPEAKER,
+    CANDIDATES,
+    ROOMS,
+    TARGET_ROOM,
+    OBJECTS,
+    TARGET_OBJECT,
+    LOCATION,
+)
 
 
 def spec_for(key: str) -> KeySpec:
@@ -132,8 +197,7 @@ def catalogue_markdown() -> str:
     """The catalogue as a Markdown table (for docs and ``cogtree keys``)."""
     rows = ["| key | type | writer | meaning |", "|---|---|---|---|"]
     for spec in CATALOGUE:
-        type_name = (spec.type.__name__ if isinstance(spec.type, type) else str(spec.type)).replace(
-            "typing.", ""
-        )
+        type_name = spec.type.__name__ if isinstance(spec.type, type) else str(spec.type)
+        type_name = re.sub(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])", "", type_name)
         rows.append(f"| `{spec.name}` | `{type_name}` | {spec.writer} | {spec.meaning} |")
     return "\n".join(rows)

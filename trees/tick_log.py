@@ -115,6 +115,10 @@ def to_json_value(value: Any) -> Any:
     """A JSON-friendly form of a blackboard value (pydantic models dumped, others repr'd)."""
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
+    if isinstance(value, (list, tuple)):
+        return [to_json_value(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): to_json_value(item) for key, item in value.items()}
     try:
         json.dumps(value)
     except (TypeError, ValueError):

@@ -96,3 +96,16 @@ def test_runner_stops_on_a_predicate_and_budget(blackboard, make_llm) -> None:
         assert "tick budget" in result.stopped_because
         result = runner.run(max_ticks=10, until=lambda entry: entry.tick >= 6)
         assert result.ticks == 6 and result.stopped_because == "stop condition met"
+
+
+def test_blackboard_values_become_json() -> None:
+    from pydantic import BaseModel
+
+    from trees.tick_log import to_json_value
+
+    class Room(BaseModel):
+        id: str
+
+    assert to_json_value([Room(id="kitchen")]) == [{"id": "kitchen"}]
+    assert to_json_value({"rooms": (Room(id="hall"),)}) == {"rooms": [{"id": "hall"}]}
+    assert to_json_value(object).startswith("<class")

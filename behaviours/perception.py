@@ -1,0 +1,264 @@
+"""Perception actions over the scene graph: rooms, objects in a room, locate, resolve a referent.
+
+Each node runs one :class:`~knowledge.scene_graph.SceneGraph` query on the graph's worker pool
+and never blocks a tick: ``initialise`` reads its inputs and submits the query, ``update``
+returns RUNNING until the answer is in (a query submitted in this tick's ``initialise`` is
+first polled on the next tick, so a node always spans at least two ticks), then writes the
+answer to its blackboard key. Interrupted while RUNNING, a node cancels its query (one that has
+already started finishes on the worker and its answer is dropped).
+
+On FAILURE a node *unsets* its output key, so a later node never reads a previous answer as
+if it were this one. Handles (``setup`` keyword arguments): ``scene_graph``
+(:class:`~knowledge.scene_graph.SceneGraph`), required.
+"""
+
+from __future__ import annotations
+
+import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from concurrent.futures import Future
+from typing import Any, Generic, TypeVar
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.setup_handles import require_handle
+from knowledge.scene_graph import SceneGraph, UnknownEntityError
+from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+
+log = logging.getLogger(__name__)
+
+A = TypeVar("A")
+
+
+class InputMissing(ValueError):
+    """A node's input is not on the blackboard, or is blank; the message names the key."""
+
+
+class SceneQuery(py_trees.behaviour.Behaviour, ABC, Generic[A]):
+    """Base of the perception nodes: one scene-graph query per run, polled without blocking.
+
+    Subclasses implement :meth:`query` (read inputs, return the call to run) and
+    :meth:`deliver` (write the answer, pick the status, describe it). The output key is
+    declared by passing its spec as ``output``.
+    """
+
+    def __init__(self, name: str, output: keys.KeySpec) -> None:
+        super().__init__(name)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.output_key = keys.register(self.blackboard, output, Access.WRITE)
+        self.scene_graph: SceneGraph | None = None
+        self._future: Future[A] | None = None
+        self._problem: str | None = None
+        self._submitted_this_tick = False
+
+    # -- hooks for subclasses ----------------------------------------------------------------
+
+    @abstractmethod
+    def query(self, scene_graph: SceneGraph) -> Callable[[], A]:
+        """Read the inputs and return the query to run; raise InputMissing when one is absent."""
+
+    @abstractmethod
+    def deliver(self, answer: A) -> tuple[Status, str]:
+        """Write ``answer`` to the output key; return the status and the feedback message."""
+
+    # -- py_trees lifecycle -------------------------------------------------------------------
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``scene_graph`` handle."""
+        self.scene_graph = require_handle(self, kwargs, "scene_graph", SceneGraph)
+
+    def initialise(self) -> None:
+        """Read the inputs and submit the query to the scene graph's workers."""
+        self._future, self._problem = None, None
+        if self.scene_graph is None:
+            raise RuntimeError(f"{self.name}: setup(scene_graph=...) was not called before ticking")
+        try:
+            call = self.query(self.scene_graph)
+        except InputMissing as error:
+            self._problem = str(error)
+            return
+        self._future = self.scene_graph.submit(call)
+        self._submitted_this_tick = True
+
+    def update(self) -> Status:
+        """RUNNING while the query runs; then SUCCESS or FAILURE as :meth:`deliver` decides."""
+        if self._problem is not None:
+            return self._fail(self._problem)
+        assert self._future is not None
+        if self._submitted_this_tick or not self._future.done():
+            self._submitted_this_tick = False
+            self.feedback_message = f"waiting for the {type(self).__name__} query"
+            return Status.RUNNING
+        try:
+            answer = self._future.result()
+        except (UnknownEntityError, ValueError) as error:
+            return self._fail(str(error))
+        except Exception as error:  # a query bug must not escape the tick
+            log.exception("%s: the scene-graph query failed", self.name)
+            return self._fail(f"query failed: {type(error).__name__}: {error}")
+        status, message = self.deliver(answer)
+        if status == Status.FAILURE:
+            return self._fail(message)
+        self.feedback_message = message
+        return status
+
+    def terminate(self, new_status: Status) -> None:
+        """Cancel the query when interrupted (RUNNING -> INVALID)."""
+        if self.status == Status.RUNNING and new_status == Status.INVALID and self._future:
+            self._future.cancel()
+            self._future = None
+            self.feedback_message = "cancelled while the query was running"
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def _fail(self, reason: str) -> Status:
+        self.blackboard.unset(self.output_key)
+        self.feedback_message = reason
+        return Status.FAILURE
+
+    def read_text(self, key: str) -> str:
+        """The non-blank text at ``key``; InputMissing naming the key otherwise."""
+        value = self.blackboard.get(key) if self.blackboard.exists(key) else None
+        if not isinstance(value, str) or not value.strip():
+            raise InputMissing(f"{key} is not set: nothing to look for")
+        return value.strip()
+
+
+class _TargetInput:
+    """Where a node gets a scene-graph id: a constant, or a blackboard key read each run."""
+
+    def __init__(self, node: SceneQuery[Any], target: str | keys.KeySpec) -> None:
+        self.node = node
+        self.target = target
+        self.key = (
+            None if isinstance(target, str) else keys.register(node.blackboard, target, Access.READ)
+        )
+
+    def value(self) -> str:
+        """The id to query (InputMissing when the key is unset or blank)."""
+        if isinstance(self.target, str):
+            return self.target
+        assert self.key is not None
+        return self.node.read_text(self.key)
+
+
+class GetMapRooms(SceneQuery[list[Room]]):
+    """The map: every room of the belief and the rooms each one opens onto.
+
+    Writes ``/perception/rooms`` (list of :class:`~knowledge.scene_models.Room`).
+    SUCCESS when the belief has at least one room; FAILURE when it has none (the key is
+    unset); RUNNING while the query runs.
+    """
+
+    def __init__(self, name: str = "GetMapRooms") -> None:
+        super().__init__(name, keys.ROOMS)
+
+    def query(self, scene_graph: SceneGraph) -> Callable[[], list[Room]]:
+        """All rooms."""
+        return scene_graph.rooms
+
+    def deliver(self, answer: list[Room]) -> tuple[Status, str]:
+        """Write the rooms; no rooms is a failure (there is no map)."""
+        if not answer:
+            return Status.FAILURE, "the scene graph has no rooms: load a scene with a map"
+        self.blackboard.set(self.output_key, answer)
+        return Status.SUCCESS, f"{len(answer)} rooms: {', '.join(r.id for r in answer)}"
+
+
+class GetObjectsInRoom(SceneQuery[list[ObjectInfo]]):
+    """What is believed to be in one room: objects and furniture.
+
+    ``room`` is a room id, or the key to read it from (default ``/perception/target_room``).
+    Writes ``/perception/objects`` (list of :class:`~knowledge.scene_models.ObjectInfo`).
+    SUCCESS when the room is in the belief, even if nothing is in it (an empty list);
+    FAILURE when the room id is unset, malformed or not a room of the belief (the message
+    lists the rooms; the key is unset); RUNNING while the query runs.
+    """
+
+    def __init__(
+        self, name: str = "GetObjectsInRoom", room: str | keys.KeySpec = keys.TARGET_ROOM
+    ) -> None:
+        super().__init__(name, keys.OBJECTS)
+        self.room = _TargetInput(self, room)
+        self._asked = ""
+
+    def query(self, scene_graph: SceneGraph) -> Callable[[], list[ObjectInfo]]:
+        """The objects in the target room."""
+        room = self._asked = self.room.value()
+        return lambda: scene_graph.objects_in_room(room)
+
+    def deliver(self, answer: list[ObjectInfo]) -> tuple[Status, str]:
+        """Write the objects (an empty room is an answer too)."""
+        self.blackboard.set(self.output_key, answer)
+        listed = ", ".join(o.id for o in answer) or "nothing"
+        return Status.SUCCESS, f"in {self._asked}: {listed}"
+
+
+class LocateObject(SceneQuery[Location | None]):
+    """Where one thing, person or robot is believed to be.
+
+    ``thing`` is an id, or the key to read it from (default ``/perception/target_object``).
+    Writes ``/perception/location`` (:class:`~knowledge.scene_models.Location`).
+    SUCCESS when the belief places it; FAILURE when the id is unset or malformed, or the
+    belief has no placement for it (the key is unset); RUNNING while the query runs.
+    """
+
+    def __init__(
+        self, name: str = "LocateObject", thing: str | keys.KeySpec = keys.TARGET_OBJECT
+    ) -> None:
+        super().__init__(name, keys.LOCATION)
+        self.thing = _TargetInput(self, thing)
+        self._asked = ""
+
+    def query(self, scene_graph: SceneGraph) -> Callable[[], Location | None]:
+        """Locate the target."""
+        thing = self._asked = self.thing.value()
+        return lambda: scene_graph.locate_object(thing)
+
+    def deliver(self, answer: Location | None) -> tuple[Status, str]:
+        """Write the location, or fail when the belief does not place the thing."""
+        if answer is None:
+            return Status.FAILURE, f"no belief about where {self._asked} is"
+        self.blackboard.set(self.output_key, answer)
+        where = f"{answer.relation} {answer.support}"
+        room = f" in {answer.room}" if answer.room and answer.room != answer.support else ""
+        seen = f" (seen by {answer.source})" if answer.source else ""
+        return Status.SUCCESS, f"{self._asked}: {where}{room}{seen}"
+
+
+class ResolveReferent(SceneQuery[list[Candidate]]):
+    """Which scene-graph nodes the user's description may mean.
+
+    Reads ``/turn/referent`` (the description) and, if set, ``/turn/speaker`` (who "my"
+    means). Writes ``/turn/candidates`` (list of :class:`~knowledge.scene_models.Candidate`).
+    SUCCESS whenever the query ran: zero, one or several candidates are all answers for the
+    next node to act on (act, ask which one, or say it is not known); FAILURE when the
+    referent is unset or blank, or the speaker id is malformed (the key is unset); RUNNING
+    while the query runs.
+    """
+
+    def __init__(self, name: str = "ResolveReferent") -> None:
+        super().__init__(name, keys.CANDIDATES)
+        self.referent_key = keys.register(self.blackboard, keys.REFERENT, Access.READ)
+        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
+        self._asked = ""
+
+    def query(self, scene_graph: SceneGraph) -> Callable[[], list[Candidate]]:
+        """Resolve the referent for the speaker (if known)."""
+        description = self._asked = self.read_text(self.referent_key)
+        try:
+            speaker: str | None = self.read_text(self.speaker_key)
+        except InputMissing:
+            speaker = None
+        return lambda: scene_graph.resolve_referent(description, speaker)
+
+    def deliver(self, answer: list[Candidate]) -> tuple[Status, str]:
+        """Write the candidates, however many there are."""
+        self.blackboard.set(self.output_key, answer)
+        if not answer:
+            return Status.SUCCESS, f"nothing in the scene graph matches {self._asked!r}"
+        listed = ", ".join(c.id for c in answer)
+        return Status.SUCCESS, f"{len(answer)} candidate(s) for {self._asked!r}: {listed}"

@@ -1,0 +1,161 @@
+"""Named SPARQL queries kept as ``.rq`` files, with parameters bound as RDF terms, never as text.
+
+A parameter is written in the query file as ``VALUES ?name { UNDEF }``, or for rows of several
+variables as ``VALUES (?a ?b) { (UNDEF UNDEF) }`` (a parameter named ``a_b``). The file is a
+valid query on its own (the parameter is simply unbound). :meth:`NamedQuery.bind` replaces
+the ``UNDEF`` of each placeholder with RDF terms serialised by rdflib (``URIRef.n3()``,
+``Literal.n3()``, which escape quotes, backslashes and newlines), so a value can only ever be
+a term inside the ``VALUES`` block: text such as ``"} ; DROP ALL`` arrives as a string
+literal and cannot change the query. Only :class:`~rdflib.URIRef` and
+:class:`~rdflib.Literal` values are accepted; a Python ``str`` is refused, so user text cannot
+be pasted in by mistake.
+
+Binding through ``VALUES`` keeps queries as plain strings, which oxrdflib hands to Oxigraph
+(``initBindings`` fails on variables that are not projected, and a prepared query makes
+rdflib fall back to its own slow engine).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from rdflib import Literal, URIRef
+
+QUERY_DIR = Path(__file__).with_name("queries")
+"""Where the scene graph's named queries live."""
+
+Term = URIRef | Literal
+"""An RDF term that may be bound to a query parameter."""
+
+Binding = Term | Sequence[Term] | Sequence[Sequence[Term]] | None
+"""One term; several terms (one solution each, and none gives no solutions); rows of terms for
+a parameter of several variables; or None, which leaves the parameter unbound."""
+
+PLACEHOLDER = re.compile(
+    r"VALUES\s+\?(?P<one>\w+)\s*\{\s*UNDEF\s*\}"
+    r"|VALUES\s*\((?P<many>(?:\s*\?\w+)+)\s*\)\s*\{\s*\((?:\s*UNDEF)+\s*\)\s*\}"
+)
+"""A parameter placeholder: ``VALUES ?name { UNDEF }`` or ``VALUES (?a ?b) { (UNDEF UNDEF) }``."""
+
+
+class QueryFileError(ValueError):
+    """A query file that cannot be used (unreadable, or a parameter declared twice)."""
+
+
+@dataclass(frozen=True)
+class NamedQuery:
+    """A SPARQL query read from a file, with the parameters its placeholders declare."""
+
+    name: str
+    text: str
+    parameters: Mapping[str, tuple[str, ...]]
+    """Parameter name -> the variables of its ``VALUES`` block (one for a simple parameter)."""
+
+    @classmethod
+    def from_text(cls, name: str, text: str) -> NamedQuery:
+        """Parse the placeholders of ``text``; a parameter may appear only once."""
+        found = [_variables(match) for match in PLACEHOLDER.finditer(text)]
+        names = ["_".join(variables) for variables in found]
+        duplicates = sorted({param for param in names if names.count(param) > 1})
+        if duplicates:
+            raise QueryFileError(
+                f"query {name}: parameter(s) {', '.join(duplicates)} declared more than once; "
+                "write one `VALUES ?name { UNDEF }` placeholder per parameter"
+            )
+        return cls(name=name, text=text, parameters=dict(zip(names, found, strict=True)))
+
+    @classmethod
+    def from_file(cls, path: Path) -> NamedQuery:
+        """Read ``path``; the query is named after the file's stem."""
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise QueryFileError(f"cannot read query file {path}: {error.strerror}") from error
+        return cls.from_text(path.stem, text)
+
+    def bind(self, **values: Binding) -> str:
+        """The query text with every parameter bound; each one must be passed (None = unbound).
+
+        Raises TypeError when a parameter is missing or unknown, or a value is not an RDF
+        term; ValueError when rdflib cannot serialise a term (e.g. an IRI with a space).
+        """
+        missing = [name for name in self.parameters if name not in values]
+        unknown = [name for name in values if name not in self.parameters]
+        if missing or unknown:
+            raise TypeError(
+                f"query {self.name} takes parameters {sorted(self.parameters)}: "
+                f"missing {missing}, unknown {unknown}"
+            )
+        blocks = {name: self._values_block(name, value) for name, value in values.items()}
+
+        def substitute(match: re.Match[str]) -> str:
+            block = blocks["_".join(_variables(match))]
+            return match.group(0) if block is None else block
+
+        return PLACEHOLDER.sub(substitute, self.text)
+
+    def _values_block(self, name: str, value: Binding) -> str | None:
+        if value is None:
+            return None
+        variables = self.parameters[name]
+        header = " ".join(f"?{variable}" for variable in variables)
+        items: Sequence[object] = [value] if isinstance(value, URIRef | Literal) else value
+        if len(variables) == 1:
+            return f"VALUES {header} {{ {' '.join(self._n3(name, term) for term in items)} }}"
+        rows = []
+        for row in items:
+            if isinstance(row, str) or not isinstance(row, Sequence) or len(row) != len(variables):
+                raise TypeError(
+                    f"query {self.name}: parameter {name} takes rows of {len(variables)} "
+                    f"terms ({header}), got {row!r}"
+                )
+            rows.append("(" + " ".join(self._n3(name, cell) for cell in row) + ")")
+        return f"VALUES ({header}) {{ {' '.join(rows)} }}"
+
+    def _n3(self, name: str, term: object) -> str:
+        if not isinstance(term, URIRef | Literal):
+            raise TypeError(
+                f"query {self.name}: parameter {name} takes rdflib URIRef or Literal values, "
+                f"got {type(term).__name__}; wrap text in Literal(...)"
+            )
+        try:
+            return term.n3()
+        except Exception as error:  # rdflib raises a bare Exception for unsafe IRIs
+            raise ValueError(f"query {self.name}: cannot bind {name}: {error}") from error
+
+
+class QueryLibrary(Mapping[str, NamedQuery]):
+    """The named queries of a directory of ``.rq`` files, read once."""
+
+    def __init__(self, queries: Mapping[str, NamedQuery]) -> None:
+        self._queries = dict(queries)
+
+    @classmethod
+    def load(cls, directory: Path = QUERY_DIR) -> QueryLibrary:
+        """Read every ``*.rq`` file of ``directory``."""
+        paths = sorted(directory.glob("*.rq"))
+        if not paths:
+            raise QueryFileError(f"no .rq query files in {directory}")
+        return cls({path.stem: NamedQuery.from_file(path) for path in paths})
+
+    def __getitem__(self, name: str) -> NamedQuery:
+        try:
+            return self._queries[name]
+        except KeyError:
+            known = ", ".join(sorted(self._queries))
+            raise KeyError(f"no query named {name!r}; known queries: {known}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._queries)
+
+    def __len__(self) -> int:
+        return len(self._queries)
+
+
+def _variables(match: re.Match[str]) -> tuple[str, ...]:
+    if match.group("one"):
+        return (match.group("one"),)
+    return tuple(variable.lstrip("?") for variable in match.group("many").split())
