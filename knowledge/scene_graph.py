@@ -59,6 +59,7 @@ from rdflib import OWL, RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.query import ResultRow
 from rdflib.term import Identifier, Node
 
+from knowledge.closing import Closeable
 from knowledge.named_queries import Binding, QueryLibrary, Term
 from knowledge.rdf_store import load_turtle, new_graph
 from knowledge.readonly_query import QueryOutcome, ReadOnlyQueryRunner
@@ -181,7 +182,7 @@ class _Vocabulary:
         )
 
 
-class SceneGraph:
+class SceneGraph(Closeable):
     """The robot's belief: the ontology plus a scene, with perception queries and updates.
 
     Args:
@@ -695,12 +696,6 @@ class SceneGraph:
         """Stop the worker pools; queries already running finish in the background."""
         self._pool.shutdown(wait=False, cancel_futures=True)
         self._readonly.close()
-
-    def __enter__(self) -> SceneGraph:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _records(matches: str) -> list[tuple[str, str, str]]:

@@ -18,6 +18,7 @@ import py_trees
 from py_trees.common import Status
 
 from behaviours.llm.client import LLMClient
+from knowledge.closing import Closeable
 from trees.tick_log import (
     BlackboardWrite,
     LogHeader,
@@ -47,7 +48,7 @@ class RunResult:
     entries: list[TickEntry] = field(default_factory=list)
 
 
-class TreeRunner:
+class TreeRunner(Closeable):
     """Owns a ``py_trees`` tree for one run.
 
     Args:
@@ -191,12 +192,6 @@ class TreeRunner:
         self.tree.shutdown()
         if self._log is not None:
             self._log.close()
-
-    def __enter__(self) -> TreeRunner:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _signature(root: py_trees.behaviour.Behaviour) -> tuple[tuple[object, ...], ...]:

@@ -35,6 +35,7 @@ from behaviours.llm.types import (
     ModuleSettings,
     Outcome,
 )
+from knowledge.closing import Closeable
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class _Resolution:
     notices: list[str] = field(default_factory=list)
 
 
-class LLMClient:
+class LLMClient(Closeable):
     """Routes module calls to backends, validates answers, records calls, runs workers.
 
     Args:
@@ -279,9 +280,3 @@ class LLMClient:
     def close(self) -> None:
         """Stop accepting calls; running calls finish in the background."""
         self._pool.shutdown(wait=False, cancel_futures=True)
-
-    def __enter__(self) -> LLMClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
