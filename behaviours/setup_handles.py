@@ -25,8 +25,9 @@ def require_handle(
     if handle is None:
         raise MissingHandleError(
             f"{behaviour.name} ({type(behaviour).__name__}) needs the `{name}` handle: call "
-            f"tree.setup({name}=...) with a {kind.__name__}, or run the tree with "
-            "trees.runner.TreeRunner / `cogtree tick`, which pass it"
+            f"tree.setup({name}=...) with a {kind.__name__}, or give it to "
+            f"trees.runner.TreeRunner(handles={{'{name}': ...}}); `cogtree tick` passes `llm`, "
+            "and `scene_graph` with --scene FILE.ttl"
         )
     if not isinstance(handle, kind):
         raise MissingHandleError(

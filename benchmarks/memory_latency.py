@@ -179,13 +179,20 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
-    rows = run(args.sizes, queries=args.queries)
-    print(f"{'archived':>8}  {'operation':<28} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
-    for row in rows:
-        print(
-            f"{row.archived:>8}  {row.operation:<28} {row.samples:>4} "
-            f"{row.p50_ms:8.2f} {row.p95_ms:8.2f} {row.max_ms:8.2f}"
-        )
+    print(format_table(run(args.sizes, queries=args.queries)))
+
+
+def format_table(rows: Sequence[Row]) -> str:
+    """The rows as a fixed-width table."""
+    lines = [
+        f"{'archived':>8}  {'operation':<28} {'n':>4} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}"
+    ]
+    lines += [
+        f"{row.archived:>8}  {row.operation:<28} {row.samples:>4} "
+        f"{row.p50_ms:8.2f} {row.p95_ms:8.2f} {row.max_ms:8.2f}"
+        for row in rows
+    ]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,8 @@ from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import Script, ScriptedBackend
 from behaviours.llm.types import BACKEND_NAMES
 from behaviours.setup_handles import MissingHandleError
+from knowledge.rdf_store import TurtleError
+from knowledge.scene_graph import SceneGraph
 from trees.display import render_dot, render_text, render_tick
 from trees.loading import TreeLoadError, load_tree
 from trees.replay import Replay
@@ -82,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
     tick.add_argument(
+        "--scene",
+        metavar="TTL",
+        help="scene-graph belief (Turtle) handed to perception nodes, "
+        "e.g. knowledge/scenes/home.ttl",
+    )
+    tick.add_argument(
         "--set",
         action="append",
         default=[],
@@ -123,7 +132,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     try:
         return handlers[args.command](args)
-    except (CLIError, LLMConfigError, TreeLoadError, TickLogError, MissingHandleError) as error:
+    except (
+        CLIError,
+        LLMConfigError,
+        TreeLoadError,
+        TickLogError,
+        MissingHandleError,
+        TurtleError,
+    ) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -157,12 +173,23 @@ def _tick(args: argparse.Namespace) -> int:
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
     on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
-    with (
-        client,
-        TreeRunner(
-            root, llm=client, log_path=args.log, tree_name=args.tree, on_tick=on_tick
-        ) as runner,
-    ):
+    with ExitStack() as resources:
+        resources.enter_context(client)
+        handles: dict[str, Any] = {}
+        if args.scene:
+            handles["scene_graph"] = resources.enter_context(
+                SceneGraph.from_turtle_file(args.scene)
+            )
+        runner = resources.enter_context(
+            TreeRunner(
+                root,
+                llm=client,
+                handles=handles,
+                log_path=args.log,
+                tree_name=args.tree,
+                on_tick=on_tick,
+            )
+        )
         runner.setup()  # logs a warning, once, when no model is available
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
     _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)

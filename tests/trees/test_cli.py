@@ -173,3 +173,22 @@ def test_tick_without_an_utterance_says_what_is_missing(blackboard, capsys) -> N
     assert code == 3
     assert "result: RUNNING after 3 ticks (tick budget of 3 reached)" in out
     assert "--say TEXT" in out
+
+
+def test_tick_hands_a_scene_graph_to_perception_nodes(blackboard, capsys, tmp_path) -> None:
+    tree_file = tmp_path / "rooms.py"
+    tree_file.write_text(
+        "from behaviours.perception import GetMapRooms\n"
+        "def create_root():\n"
+        "    return GetMapRooms()\n"
+    )
+    scene = Path(__file__).resolve().parents[2] / "knowledge" / "scenes" / "home.ttl"
+    argv = ["tick", f"{tree_file}:create_root", "--llm", "none", "--rate", "100"]
+    assert main([*argv, "--scene", str(scene)]) == 0
+    assert "kitchen" in str(blackboard.get("/perception/rooms"))
+    assert main(argv) == 2
+    assert "--scene FILE.ttl" in capsys.readouterr().err
+    bad = tmp_path / "bad.ttl"
+    bad.write_text("@prefix x: <http://x/> .\nx:a x:b .\n")
+    assert main([*argv, "--scene", str(bad)]) == 2
+    assert "bad.ttl line 2: malformed Turtle" in capsys.readouterr().err
