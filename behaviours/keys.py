@@ -16,6 +16,8 @@ from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from behaviours.llm.types import CallRecord
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from skills.controller import SkillOutcome
+from skills.specs import SkillCall
 
 Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
 """Inner-speech readiness decisions (JANUS): act, ask, change domain, or refuse."""
@@ -37,6 +39,17 @@ class GateRationale(BaseModel):
     rationale: str
     notes: list[str] = []
     calls: list[CallRecord] = []
+
+
+class Explanation(BaseModel):
+    """RoBee's explainer output: a failure and the fixes that worked for similar ones."""
+
+    skill: str
+    code: str
+    failure: str
+    suggestions: list[str] = Field(description="fixes to give the planner, best first")
+    scores: list[float] = Field(description="cosine similarity of each suggestion's case")
+    fallback: bool = Field(False, description="suggestions come from other skills' failures")
 
 
 @dataclass(frozen=True)
@@ -146,6 +159,25 @@ LOCATION = KeySpec(
     "where the target object is believed to be, with who saw it there and when",
 )
 
+SKILL_CALL = KeySpec(
+    "/skill/call",
+    SkillCall,
+    "the plan executor (later issues), or a test preset",
+    "the skill a SkillAction built without a fixed call runs next, e.g. PICK(bottle, right)",
+)
+SKILL_OUTCOME = KeySpec(
+    "/skill/outcome",
+    SkillOutcome,
+    "SkillAction",
+    "how the last skill ended: status, message naming skill, command, code and reason",
+)
+EXPLANATION = KeySpec(
+    "/skill/explanation",
+    Explanation,
+    "Explain",
+    "the explainer's suggestions for the last failed skill, from the experience store",
+)
+
 CATALOGUE: tuple[KeySpec, ...] = (
     UTTERANCE,
     TASK,
@@ -161,6 +193,9 @@ CATALOGUE: tuple[KeySpec, ...] = (
     OBJECTS,
     TARGET_OBJECT,
     LOCATION,
+    SKILL_CALL,
+    SKILL_OUTCOME,
+    EXPLANATION,
 )
 
 

@@ -10,7 +10,7 @@ be explained from past experience.
 from __future__ import annotations
 
 from concurrent.futures import Future
-from typing import Literal, Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -64,6 +64,7 @@ class Feedback(BaseModel):
     message: str = ""
 
 
+@runtime_checkable
 class Executor(Protocol):
     """Runs commands. ``submit`` returns at once; the future resolves with the feedback.
 

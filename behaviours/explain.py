@@ -1,0 +1,77 @@
+"""``Explain``: RoBee's explainer as a tree node, from a failed skill to suggested fixes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.setup_handles import require_handle
+from knowledge.experience import ExperienceStore
+from skills.controller import RunStatus
+
+
+class Explain(py_trees.behaviour.Behaviour):
+    """Suggest fixes for the last failed skill from the failure-experience store.
+
+    Handle: ``experience`` (:class:`~knowledge.experience.ExperienceStore`). Retrieval is an
+    in-memory similarity lookup (about a millisecond), so it runs within the tick.
+
+    Reads ``/skill/outcome`` and ``/turn/utterance`` (the request, to rank similar cases).
+    Writes ``/skill/explanation``. SUCCESS: at least one suggestion. FAILURE: no failed skill
+    to explain, a failure without a code, or no record matches. Never RUNNING.
+    """
+
+    def __init__(self, name: str = "Explain", *, k: int = 3) -> None:
+        super().__init__(name)
+        self.k = k
+        self.store: ExperienceStore | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.READ)
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.explanation_key = keys.register(self.blackboard, keys.EXPLANATION, Access.WRITE)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``experience`` handle."""
+        self.store = require_handle(self, kwargs, "experience", ExperienceStore)
+
+    def update(self) -> Status:
+        """Look up the failure and write the suggestions."""
+        assert self.store is not None
+        outcome = (
+            self.blackboard.get(self.outcome_key)
+            if self.blackboard.exists(self.outcome_key)
+            else None
+        )
+        if outcome is None or outcome.status != RunStatus.FAILED:
+            self.feedback_message = "no failed skill to explain"
+            return Status.FAILURE
+        if outcome.code is None:
+            self.feedback_message = f"the failure has no code to look up: {outcome.message}"
+            return Status.FAILURE
+        request = (
+            str(self.blackboard.get(self.utterance_key))
+            if self.blackboard.exists(self.utterance_key)
+            else ""
+        )
+        found = self.store.retrieve(
+            outcome.call.skill, outcome.code, request, self.k, error_text=outcome.message
+        )
+        if not found:
+            self.feedback_message = f"no experience with {outcome.call.skill}/{outcome.code}"
+            return Status.FAILURE
+        self.blackboard.set(
+            self.explanation_key,
+            keys.Explanation(
+                skill=outcome.call.skill,
+                code=outcome.code,
+                failure=outcome.message,
+                suggestions=[suggestion.text for suggestion in found],
+                scores=[round(suggestion.score, 4) for suggestion in found],
+                fallback=any(suggestion.fallback for suggestion in found),
+            ),
+        )
+        self.feedback_message = f"suggest: {found[0].text}"
+        return Status.SUCCESS

@@ -1,0 +1,366 @@
+"""``Belief``: an immutable snapshot of the scene graph, seen from one robot, for planning.
+
+Preconditions and HTN planning need many small lookups (where is the bottle, is the fridge
+open, which rooms connect); a snapshot answers them from memory, so one planning call costs
+a handful of scene-graph queries however long it searches. The snapshot is immutable: the
+``with_*`` methods return the belief *after* an effect (the robot moved, an object was
+picked), which is how the HTN planners project a plan forward without touching the graph.
+
+The scene graph does not (yet) model three things skills need, so the caller may supply
+them as :class:`SupplementaryFacts`: furniture heights (for the reach check), home places
+(for putting things away), and which hand holds which object. Without them the reach check
+passes with a note, ``put_away`` has nothing to do, and a held object's hand is unknown
+(any hand that is not known to hold something else may hold it).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import Self
+
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import ObjectInfo, Relation, RobotState, ThingKind
+from skills.specs import HAND_NAMES, Hand, RobotSkill
+
+log = logging.getLogger(__name__)
+
+ONTOLOGY_SKILLS: Mapping[str, RobotSkill] = MappingProxyType(
+    {
+        "Goto": "GOTO",
+        "Pick": "PICK",
+        "Place": "PLACE",
+        "Open": "OPEN",
+        "Close": "CLOSE",
+        "Handover": "HANDOVER",
+    }
+)
+"""Skill individuals of the ontology (``cog:Pick``) and the skill each one grants."""
+
+BUILT_IN_SKILLS: frozenset[RobotSkill] = frozenset({"SAY", "WAIT"})
+"""Skills every robot has: the ontology lists no skill individual for them."""
+
+NodeKind = Literal["room", "surface", "container", "object", "person", "robot"]
+"""What a node of the belief is."""
+
+FURNITURE_KINDS: frozenset[ThingKind] = frozenset({"surface", "container"})
+
+
+class BeliefError(ValueError):
+    """The scene graph lacks the robot, or supplementary facts name unknown things."""
+
+
+class SupplementaryFacts(BaseModel):
+    """Facts skills need that the scene graph does not model yet (all optional).
+
+    ``furniture_heights_m``: height of each surface or container above the floor, in metres.
+    ``home_places``: where each object belongs (a surface or a container).
+    ``hand_holding``: which hand holds each object the robot holds.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    furniture_heights_m: dict[str, float] = Field(default_factory=dict)
+    home_places: dict[str, str] = Field(default_factory=dict)
+    hand_holding: dict[str, Hand] = Field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Thing:
+    """An object or a piece of furniture, and where it is believed to rest."""
+
+    id: str
+    kind: ThingKind
+    room: str
+    relation: Relation | None = None
+    support: str | None = None
+    graspable: bool | None = None
+    mass_kg: float | None = None
+    is_open: bool | None = None
+
+    @property
+    def is_furniture(self) -> bool:
+        """True for surfaces and containers."""
+        return self.kind in FURNITURE_KINDS
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person: where they are believed to be and whether they are available."""
+
+    id: str
+    room: str | None
+    availability: str | None
+
+
+@dataclass(frozen=True)
+class RobotProfile:
+    """What a robot is: its hands, payload, reach and skills (never changes while planning)."""
+
+    id: str
+    hands: tuple[Hand, ...]
+    payload_kg: float | None
+    min_reach_m: float | None
+    max_reach_m: float | None
+    skills: frozenset[RobotSkill]
+
+    @classmethod
+    def from_state(cls, state: RobotState) -> RobotProfile:
+        """The profile of a robot as the scene graph describes it."""
+        if state.hands > len(HAND_NAMES):
+            log.warning(
+                "%s has %d hands; skills use only %s",
+                state.id,
+                state.hands,
+                " and ".join(HAND_NAMES),
+            )
+        granted = {ONTOLOGY_SKILLS[s] for s in state.skills if s in ONTOLOGY_SKILLS}
+        return cls(
+            id=state.id,
+            hands=HAND_NAMES[: state.hands],
+            payload_kg=state.payload_kg,
+            min_reach_m=state.min_reach_m,
+            max_reach_m=state.max_reach_m,
+            skills=frozenset(granted) | BUILT_IN_SKILLS,
+        )
+
+
+@dataclass(frozen=True)
+class Belief:
+    """What one robot believes, frozen: the basis of preconditions and HTN planning.
+
+    ``held`` maps each object the robot holds to its hand (None when the belief does not
+    say). ``rooms`` maps each room to the rooms it opens onto. Use :meth:`from_scene`.
+    """
+
+    robot: RobotProfile
+    robot_room: str | None
+    held: Mapping[str, Hand | None]
+    things: Mapping[str, Thing]
+    people: Mapping[str, Person]
+    rooms: Mapping[str, tuple[str, ...]]
+    heights: Mapping[str, float]
+    homes: Mapping[str, str]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        """A belief is immutable, so a deep copy (a planner copying its state) is itself."""
+        return self
+
+    # -- construction --------------------------------------------------------------------------
+
+    @classmethod
+    def from_scene(
+        cls, scene: SceneGraph, robot: str, facts: SupplementaryFacts | None = None
+    ) -> Belief:
+        """The belief of ``robot`` read from ``scene``, plus optional supplementary facts.
+
+        Raises :class:`BeliefError` for a robot the scene does not know (listing the known
+        robots) or supplementary facts that name unknown or unsuitable things.
+        """
+        states = scene.robot_state(robot)
+        if not states:
+            known = ", ".join(state.id for state in scene.robot_state()) or "none"
+            raise BeliefError(f"no robot {robot!r} in the scene graph; robots: {known}")
+        state = states[0]
+        rooms = {room.id: tuple(room.connected_to) for room in scene.rooms()}
+        things = {info.id: _thing(info) for room in rooms for info in scene.objects_in_room(room)}
+        people = {
+            human.id: Person(id=human.id, room=human.room, availability=human.availability)
+            for human in scene.humans()
+        }
+        extra = facts or SupplementaryFacts()
+        _check_facts(extra, state, things)
+        return cls(
+            robot=RobotProfile.from_state(state),
+            robot_room=state.room,
+            held={thing: extra.hand_holding.get(thing) for thing in state.holding},
+            things=things,
+            people=people,
+            rooms=rooms,
+            heights=dict(extra.furniture_heights_m),
+            homes=dict(extra.home_places),
+        )
+
+    # -- lookups -------------------------------------------------------------------------------
+
+    def kind_of(self, node: str) -> NodeKind | None:
+        """What ``node`` is in this belief; None when it is unknown."""
+        if node in self.rooms:
+            return "room"
+        if node in self.people:
+            return "person"
+        if node == self.robot.id:
+            return "robot"
+        thing = self.things.get(node)
+        return thing.kind if thing is not None and thing.kind != "room" else None
+
+    def room_of(self, node: str) -> str | None:
+        """The room ``node`` is in (a room is in itself); None when unknown."""
+        if node in self.rooms:
+            return node
+        if node == self.robot.id:
+            return self.robot_room
+        if node in self.people:
+            return self.people[node].room
+        thing = self.things.get(node)
+        return thing.room if thing is not None else None
+
+    def route(self, start: str, goal: str) -> list[str] | None:
+        """The rooms from ``start`` to ``goal`` through connected rooms; None if there is none."""
+        previous: dict[str, str | None] = {start: None}
+        frontier = deque([start])
+        while frontier:
+            room = frontier.popleft()
+            if room == goal:
+                path = [room]
+                while (step := previous[path[-1]]) is not None:
+                    path.append(step)
+                return path[::-1]
+            for neighbour in self.rooms.get(room, ()):
+                if neighbour not in previous:
+                    previous[neighbour] = room
+                    frontier.append(neighbour)
+        return None
+
+    def place_height(self, thing: str) -> float | None:
+        """How high ``thing`` (furniture) or the place an object rests on is; None if unknown.
+
+        An object on the floor (placed ``inRoom``) is at 0 m.
+        """
+        found = self.things.get(thing)
+        if found is None or found.is_furniture:
+            return self.heights.get(thing)
+        if found.relation == "inRoom":
+            return 0.0
+        if found.relation in ("on", "in") and found.support is not None:
+            return self.heights.get(found.support)
+        return None
+
+    def objects_in(self, hand: Hand) -> list[str]:
+        """The objects the belief puts in ``hand``."""
+        return [thing for thing, held_in in self.held.items() if held_in == hand]
+
+    def hand_is_free(self, hand: Hand) -> bool:
+        """Whether ``hand`` can take an object.
+
+        It must exist, nothing may be known to be in it, and the robot must hold fewer
+        objects than it has hands.
+        """
+        return (
+            hand in self.robot.hands
+            and not self.objects_in(hand)
+            and len(self.held) < len(self.robot.hands)
+        )
+
+    def may_hold_in(self, thing: str, hand: Hand) -> bool:
+        """Whether ``thing`` may be in ``hand``.
+
+        True when the belief puts it there, or holds it in an unnamed hand while nothing
+        else is known to be in ``hand``.
+        """
+        if thing not in self.held or hand not in self.robot.hands:
+            return False
+        held_in = self.held[thing]
+        return held_in == hand or (held_in is None and not self.objects_in(hand))
+
+    def load_kg(self) -> float:
+        """The known mass of everything the robot holds (unknown masses count as 0)."""
+        return sum(self.things[t].mass_kg or 0.0 for t in self.held if t in self.things)
+
+    def is_at_home(self, thing: str) -> bool:
+        """Whether ``thing`` rests on or in its home place (False without a home)."""
+        home = self.homes.get(thing)
+        found = self.things.get(thing)
+        return home is not None and found is not None and found.support == home
+
+    # -- effects (the belief after an action) --------------------------------------------------
+
+    def with_robot_in(self, room: str) -> Belief:
+        """The belief after the robot moved to ``room`` (held objects move with it)."""
+        moved = {
+            thing: replace(self.things[thing], room=room)
+            for thing in self.held
+            if thing in self.things
+        }
+        return replace(self, robot_room=room, things={**self.things, **moved})
+
+    def with_picked(self, thing: str, hand: Hand) -> Belief:
+        """The belief after the robot took ``thing`` into ``hand``."""
+        picked = replace(
+            self.things[thing],
+            relation="heldBy",
+            support=self.robot.id,
+            room=self.robot_room or self.things[thing].room,
+        )
+        return replace(self, held={**self.held, thing: hand}, things={**self.things, thing: picked})
+
+    def with_placed(self, thing: str, target: str) -> Belief:
+        """The belief after the robot set ``thing`` down on or in ``target``."""
+        support = self.things[target]
+        relation: Relation = "in" if support.kind == "container" else "on"
+        placed = replace(self.things[thing], relation=relation, support=target, room=support.room)
+        held = {t: h for t, h in self.held.items() if t != thing}
+        return replace(self, held=held, things={**self.things, thing: placed})
+
+    def with_given(self, thing: str, person: str) -> Belief:
+        """The belief after the robot handed ``thing`` to ``person``."""
+        room = self.people[person].room or self.things[thing].room
+        given = replace(self.things[thing], relation="heldBy", support=person, room=room)
+        held = {t: h for t, h in self.held.items() if t != thing}
+        return replace(self, held=held, things={**self.things, thing: given})
+
+    def with_container(self, container: str, is_open: bool) -> Belief:
+        """The belief after ``container`` was opened or closed."""
+        changed = replace(self.things[container], is_open=is_open)
+        return replace(self, things={**self.things, container: changed})
+
+
+def _thing(info: ObjectInfo) -> Thing:
+    return Thing(
+        id=info.id,
+        kind=info.kind,
+        room=info.room,
+        relation=info.relation,
+        support=info.support,
+        graspable=info.graspable,
+        mass_kg=info.mass_kg,
+        is_open=info.is_open,
+    )
+
+
+def _check_facts(facts: SupplementaryFacts, robot: RobotState, things: Mapping[str, Thing]) -> None:
+    """Raise :class:`BeliefError` for supplementary facts about unknown or unsuitable things."""
+    furniture = sorted(t.id for t in things.values() if t.is_furniture)
+    for name, height in facts.furniture_heights_m.items():
+        if name not in furniture:
+            raise BeliefError(
+                f"furniture_heights_m names {name!r}, which is not furniture of the belief; "
+                f"furniture: {', '.join(furniture)}"
+            )
+        if height < 0:
+            raise BeliefError(f"furniture_heights_m[{name!r}] is {height}: use metres >= 0")
+    for thing, home in facts.home_places.items():
+        if thing not in things or things[thing].is_furniture:
+            raise BeliefError(f"home_places names {thing!r}, which is not an object of the belief")
+        if home not in furniture:
+            raise BeliefError(
+                f"home_places[{thing!r}] is {home!r}: use a surface or container "
+                f"({', '.join(furniture)})"
+            )
+    for thing, hand in facts.hand_holding.items():
+        if thing not in robot.holding:
+            held = ", ".join(robot.holding) or "nothing"
+            raise BeliefError(
+                f"hand_holding names {thing!r}, but {robot.id} holds {held} in the belief"
+            )
+        if hand not in HAND_NAMES[: robot.hands]:
+            raise BeliefError(
+                f"hand_holding[{thing!r}] is {hand!r}, but {robot.id} has "
+                f"{robot.hands} hand(s): {', '.join(HAND_NAMES[: robot.hands]) or 'none'}"
+            )

@@ -1,0 +1,332 @@
+"""HTN decomposition of one skill call into the low-level commands an executor runs.
+
+``GOTO`` → navigate; ``PICK`` → approach, open_gripper, grasp, verify_grasp, lift; ``PLACE`` →
+approach, put, release; ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate
+to the person's room,) approach the person, handover, release; ``SAY`` → speak; ``WAIT`` →
+wait. Which method applies depends on the belief: an object on the floor is approached
+itself, one on furniture through its furniture; a person in another room is reached first.
+
+The gtpyhop state has four variables: ``belief`` (the immutable :class:`~skills.belief.Belief`
+snapshot: robot room, holdings, object places, container states), ``near`` (what the robot
+last approached), ``gripper_open`` (hands whose gripper is open and empty) and ``steps`` (one
+more per command, so gtpyhop keeps commands that change nothing else in the plan). Each
+action checks that its command makes sense at that point (grasp only what the robot is near,
+with an open gripper) and applies its effect, so a method that produces an incoherent
+sequence fails to plan instead of reaching the executor.
+
+:meth:`SkillDecomposer.decompose` checks the skill's preconditions first; when one fails,
+the plan has no commands and says which precondition failed and why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from skills.belief import Belief
+from skills.commands import ArgValue, Command, CommandName
+from skills.htn import Action, HtnPlanner, Method, Step
+from skills.preconditions import Check, PreconditionReport, check_preconditions
+from skills.specs import Hand, SkillCall
+
+log = logging.getLogger(__name__)
+
+COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
+    {
+        "navigate": ("target",),
+        "approach": ("target",),
+        "observe": (),
+        "open_gripper": ("hand",),
+        "grasp": ("object", "hand"),
+        "verify_grasp": ("object", "hand"),
+        "lift": ("object", "hand"),
+        "put": ("object", "target", "hand"),
+        "release": ("hand",),
+        "open": ("container",),
+        "close": ("container",),
+        "handover": ("object", "person", "hand"),
+        "store": ("object", "storage"),
+        "speak": ("text",),
+        "wait": ("seconds",),
+    }
+)
+"""The argument names of each low-level command, in the order HTN actions take them."""
+
+
+class _State(Protocol):
+    """The gtpyhop state of skill decomposition (see the module docstring)."""
+
+    belief: Belief
+    near: str | None
+    gripper_open: tuple[Hand, ...]
+    steps: int
+
+
+Outcome = _State | Literal[False]
+
+
+class SkillPlan(BaseModel):
+    """A skill call, its precondition report and the commands it decomposes into.
+
+    ``commands`` is empty when a precondition failed (see :attr:`message`).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    call: SkillCall
+    preconditions: PreconditionReport
+    commands: tuple[Command, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the preconditions hold and the skill decomposed into commands."""
+        return self.preconditions.ok
+
+    @property
+    def message(self) -> str:
+        """Why the skill cannot start, or a summary of its commands."""
+        if not self.ok:
+            return self.preconditions.message
+        steps = ", ".join(command.name for command in self.commands)
+        return f"{self.call} → {steps or 'no commands'}"
+
+
+class SkillDecomposer:
+    """Decomposes skill calls into commands with gtpyhop; create once, thread-safe."""
+
+    def __init__(self) -> None:
+        self._planner = HtnPlanner("cogtree-skills", _ACTIONS, _METHODS)
+
+    def decompose(self, call: SkillCall, belief: Belief) -> SkillPlan:
+        """Check ``call``'s preconditions on ``belief``, then decompose it into commands."""
+        report = check_preconditions(call, belief)
+        if not report.ok:
+            log.info("%s", report.message)
+            return SkillPlan(call=call, preconditions=report)
+        state = {"belief": belief, "near": None, "gripper_open": (), "steps": 0}
+        steps = self._planner.plan(state, [(call.skill, *call.values)])
+        if steps is None:
+            failed = Check(
+                name="decomposition",
+                ok=False,
+                reason=f"no HTN method turns {call} into commands in this belief",
+            )
+            log.warning("%s: %s", call, failed.reason)
+            report = PreconditionReport(call=call, checks=(*report.checks, failed))
+            return SkillPlan(call=call, preconditions=report)
+        commands = tuple(_command(belief.robot.id, call, step) for step in steps)
+        return SkillPlan(call=call, preconditions=report, commands=commands)
+
+
+def _command(robot: str, call: SkillCall, step: Step) -> Command:
+    name, *values = step
+    args: dict[str, ArgValue] = dict(zip(COMMAND_ARGS[name], values, strict=True))
+    return Command(robot=robot, skill=call.skill, name=name, args=args)
+
+
+# -- actions: one per low-level command --------------------------------------------------------
+
+
+def _done(state: _State) -> _State:
+    state.steps += 1
+    return state
+
+
+def _navigate(state: _State, target: str) -> Outcome:
+    room = state.belief.room_of(target)
+    if room is None:
+        return False
+    state.belief = state.belief.with_robot_in(room)
+    state.near = target if state.belief.kind_of(target) in ("surface", "container") else None
+    return _done(state)
+
+
+def _approach(state: _State, target: str) -> Outcome:
+    room = state.belief.room_of(target)
+    if room is None or room != state.belief.robot_room:
+        return False
+    state.near = target
+    return _done(state)
+
+
+def _open_gripper(state: _State, hand: Hand) -> Outcome:
+    if not state.belief.hand_is_free(hand):
+        return False
+    state.gripper_open = (*state.gripper_open, hand)
+    return _done(state)
+
+
+def _grasp(state: _State, thing: str, hand: Hand) -> Outcome:
+    found = state.belief.things.get(thing)
+    if found is None or state.near not in (found.support, thing):
+        return False
+    if hand not in state.gripper_open or not state.belief.hand_is_free(hand):
+        return False
+    state.belief = state.belief.with_picked(thing, hand)
+    state.gripper_open = tuple(h for h in state.gripper_open if h != hand)
+    return _done(state)
+
+
+def _check_hold(state: _State, thing: str, hand: Hand) -> Outcome:
+    return _done(state) if state.belief.may_hold_in(thing, hand) else False
+
+
+def _put(state: _State, thing: str, target: str, hand: Hand) -> Outcome:
+    if not state.belief.may_hold_in(thing, hand) or state.near != target:
+        return False
+    state.belief = state.belief.with_placed(thing, target)
+    return _done(state)
+
+
+def _release(state: _State, hand: Hand) -> Outcome:
+    if hand not in state.belief.robot.hands or state.belief.objects_in(hand):
+        return False
+    state.gripper_open = (*state.gripper_open, hand)
+    return _done(state)
+
+
+def _set_open(is_open: bool) -> Action:
+    def set_open(state: _State, container: str) -> Outcome:
+        if state.near != container:
+            return False
+        state.belief = state.belief.with_container(container, is_open)
+        return _done(state)
+
+    return set_open
+
+
+def _handover(state: _State, thing: str, person: str, hand: Hand) -> Outcome:
+    if state.near != person or not state.belief.may_hold_in(thing, hand):
+        return False
+    state.belief = state.belief.with_given(thing, person)
+    return _done(state)
+
+
+def _emit(state: _State, value: str | float) -> Outcome:
+    return _done(state)
+
+
+_ACTIONS: Mapping[str, Action] = MappingProxyType(
+    {
+        "navigate": _navigate,
+        "approach": _approach,
+        "open_gripper": _open_gripper,
+        "grasp": _grasp,
+        "verify_grasp": _check_hold,
+        "lift": _check_hold,
+        "put": _put,
+        "release": _release,
+        "open": _set_open(True),
+        "close": _set_open(False),
+        "handover": _handover,
+        "speak": _emit,
+        "wait": _emit,
+    }
+)
+
+
+# -- methods: how each skill decomposes --------------------------------------------------------
+
+
+def _goto_place(state: _State, target: str) -> list[Step] | Literal[False]:
+    if state.belief.kind_of(target) not in ("room", "surface", "container"):
+        return False
+    return [("navigate", target)]
+
+
+def _goto_object(state: _State, target: str) -> list[Step] | Literal[False]:
+    found = state.belief.things.get(target)
+    if found is None or found.kind != "object":
+        return False
+    on_furniture = found.relation in ("on", "in") and found.support is not None
+    return [("navigate", found.support if on_furniture else found.room)]
+
+
+def _goto_person(state: _State, target: str) -> list[Step] | Literal[False]:
+    person = state.belief.people.get(target)
+    if person is None or person.room is None:
+        return False
+    return [("navigate", person.room)]
+
+
+def _grasp_steps(approach: str, thing: str, hand: Hand) -> list[Step]:
+    return [
+        ("approach", approach),
+        ("open_gripper", hand),
+        ("grasp", thing, hand),
+        ("verify_grasp", thing, hand),
+        ("lift", thing, hand),
+    ]
+
+
+def _pick_from_furniture(state: _State, thing: str, hand: Hand) -> list[Step] | Literal[False]:
+    found = state.belief.things.get(thing)
+    if found is None or found.relation not in ("on", "in") or found.support is None:
+        return False
+    return _grasp_steps(found.support, thing, hand)
+
+
+def _pick_from_floor(state: _State, thing: str, hand: Hand) -> list[Step] | Literal[False]:
+    found = state.belief.things.get(thing)
+    if found is None or found.relation != "inRoom":
+        return False
+    return _grasp_steps(thing, thing, hand)
+
+
+def _place(state: _State, thing: str, target: str, hand: Hand) -> list[Step]:
+    return [("approach", target), ("put", thing, target, hand), ("release", hand)]
+
+
+def _open(state: _State, container: str) -> list[Step]:
+    return [("approach", container), ("open", container)]
+
+
+def _close(state: _State, container: str) -> list[Step]:
+    return [("approach", container), ("close", container)]
+
+
+def _give_steps(thing: str, person: str, hand: Hand) -> list[Step]:
+    return [("approach", person), ("handover", thing, person, hand), ("release", hand)]
+
+
+def _handover_here(
+    state: _State, thing: str, person: str, hand: Hand
+) -> list[Step] | Literal[False]:
+    if state.belief.room_of(person) != state.belief.robot_room:
+        return False
+    return _give_steps(thing, person, hand)
+
+
+def _handover_elsewhere(
+    state: _State, thing: str, person: str, hand: Hand
+) -> list[Step] | Literal[False]:
+    room = state.belief.room_of(person)
+    if room is None or room == state.belief.robot_room:
+        return False
+    return [("navigate", room), *_give_steps(thing, person, hand)]
+
+
+def _say(state: _State, text: str) -> list[Step]:
+    return [("speak", text)]
+
+
+def _wait(state: _State, seconds: float) -> list[Step]:
+    return [("wait", seconds)]
+
+
+_METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
+    {
+        "GOTO": (_goto_place, _goto_object, _goto_person),
+        "PICK": (_pick_from_furniture, _pick_from_floor),
+        "PLACE": (_place,),
+        "OPEN": (_open,),
+        "CLOSE": (_close,),
+        "HANDOVER": (_handover_here, _handover_elsewhere),
+        "SAY": (_say,),
+        "WAIT": (_wait,),
+    }
+)

@@ -1,0 +1,234 @@
+"""Typed skill specs: each skill's arguments as a pydantic model, and the registry of skills.
+
+A :class:`SkillCall` is a skill name with validated arguments, e.g. ``PICK(bottle_blue,
+right)``. :func:`skill_call` builds one from untrusted input (a plan step written by a model,
+a scenario file) and raises :class:`SkillArgumentError` naming the problem and listing the
+valid skills or arguments. The same :class:`CallSpec` machinery validates task-level requests
+(:mod:`skills.tasks`).
+
+Hands are named ``right`` and ``left``; a robot with one hand has only ``right``
+(:data:`HAND_NAMES`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    ValidationError,
+    model_validator,
+)
+
+from knowledge.validation_errors import first_problem
+
+RobotSkill = Literal["GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT"]
+"""The skills a robot runs: :data:`knowledge.experience.Skill` without ``DELEGATE``."""
+
+Hand = Literal["right", "left"]
+"""A robot hand; see :data:`HAND_NAMES`."""
+
+HAND_NAMES: tuple[Hand, ...] = ("right", "left")
+"""Hand names in the order planning tries them; a robot with ``n`` hands has the first ``n``."""
+
+NodeId = Annotated[
+    str,
+    Field(
+        pattern=r"^[A-Za-z_][A-Za-z0-9_.-]*$",
+        description="short id of a node of the belief (kitchen, bottle_blue, user)",
+    ),
+]
+"""The short id of a scene-graph node, as skill arguments name things."""
+
+
+_Key = TypeVar("_Key", bound=str)
+
+
+class SkillArgumentError(ValueError):
+    """An unknown skill or task, or arguments that do not fit its spec."""
+
+
+class _Args(BaseModel):
+    """Base of every argument model: immutable, and unknown fields are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GotoArgs(_Args):
+    """GOTO: drive to a room, a piece of furniture, an object's place or a person's room."""
+
+    target: NodeId
+
+
+class PickArgs(_Args):
+    """PICK: take ``object`` with ``hand`` from where it rests in the robot's room."""
+
+    object: NodeId
+    hand: Hand
+
+
+class PlaceArgs(_Args):
+    """PLACE: put the held ``object`` on a surface or in a container (``target``)."""
+
+    object: NodeId
+    target: NodeId
+    hand: Hand
+
+
+class OpenArgs(_Args):
+    """OPEN: open a container (fridge, cupboard, drawer)."""
+
+    container: NodeId
+
+
+class CloseArgs(_Args):
+    """CLOSE: close a container."""
+
+    container: NodeId
+
+
+class HandoverArgs(_Args):
+    """HANDOVER: give the held ``object`` to ``person`` (going to their room first)."""
+
+    object: NodeId
+    person: NodeId
+    hand: Hand
+
+
+class SayArgs(_Args):
+    """SAY: speak ``text`` aloud."""
+
+    text: str = Field(min_length=1, max_length=500, pattern=r"\S")
+
+
+class WaitArgs(_Args):
+    """WAIT: do nothing for ``seconds`` (at most an hour)."""
+
+    seconds: float = Field(gt=0, le=3600)
+
+
+@dataclass(frozen=True)
+class CallSpec:
+    """A named action with typed arguments: a skill, or a task of the task planner."""
+
+    name: str
+    args: type[BaseModel]
+    summary: str
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """The argument names, in the order positional values take them."""
+        return tuple(self.args.model_fields)
+
+    def signature(self) -> str:
+        """``PICK(object, hand)``."""
+        return f"{self.name}({', '.join(self.parameters)})"
+
+    def validate(self, args: Mapping[str, Any]) -> BaseModel:
+        """``args`` as this spec's model; :class:`SkillArgumentError` names the bad field."""
+        try:
+            return self.args.model_validate(dict(args))
+        except ValidationError as error:
+            raise SkillArgumentError(
+                f"{self.name}: {first_problem(error)}; {self.signature()} takes "
+                f"{', '.join(self.parameters)}"
+            ) from error
+
+
+def find_spec(kind: str, specs: Mapping[_Key, CallSpec], name: str) -> CallSpec:
+    """The spec called ``name``; :class:`SkillArgumentError` lists the valid ones."""
+    for key, spec in specs.items():
+        if key == name:
+            return spec
+    valid = ", ".join(spec.signature() for spec in specs.values())
+    raise SkillArgumentError(f"unknown {kind} {name!r}: valid {kind}s are {valid}")
+
+
+SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
+    {
+        "GOTO": CallSpec("GOTO", GotoArgs, "drive to a room, furniture, object or person"),
+        "PICK": CallSpec("PICK", PickArgs, "pick an object up with one hand"),
+        "PLACE": CallSpec("PLACE", PlaceArgs, "put a held object on a surface or in a container"),
+        "OPEN": CallSpec("OPEN", OpenArgs, "open a container"),
+        "CLOSE": CallSpec("CLOSE", CloseArgs, "close a container"),
+        "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
+        "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
+        "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
+    }
+)
+"""Every robot skill by name. ``DELEGATE`` (asking a person) is not a robot skill."""
+
+
+def typed_args(data: Any, name_field: str, specs: Mapping[_Key, CallSpec]) -> Any:
+    """Raw model input whose ``args`` are validated by the spec ``data[name_field]`` names.
+
+    For ``mode="before"`` validators of call models, so a call read back from JSON gets its
+    arguments as the spec's model. An unknown name is left for the name field to reject.
+    """
+    if not isinstance(data, Mapping) or name_field not in data:
+        return data
+    spec = next((spec for key, spec in specs.items() if key == data[name_field]), None)
+    args = data.get("args", {})
+    if spec is None or isinstance(args, spec.args):
+        return data
+    raw = args.model_dump() if isinstance(args, BaseModel) else args
+    return {**data, "args": spec.args.model_validate(raw)}
+
+
+class SkillCall(BaseModel):
+    """A skill with validated arguments, e.g. ``PICK(bottle_blue, right)``.
+
+    Build it with :func:`skill_call`; ``args`` is an instance of the skill's argument model
+    (also when the call is validated from a mapping or JSON).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    skill: RobotSkill
+    args: SerializeAsAny[BaseModel]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_args(cls, data: Any) -> Any:
+        return typed_args(data, "skill", SKILL_SPECS)
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """The argument values in the spec's order (how HTN tasks carry them)."""
+        return tuple(getattr(self.args, name) for name in SKILL_SPECS[self.skill].parameters)
+
+    def describe(self) -> str:
+        """``PICK(bottle_blue, right)``: the skill and its argument values in order."""
+        return f"{self.skill}({', '.join(str(value) for value in self.values)})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def skill_call(name: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> SkillCall:
+    """A validated call of skill ``name`` with ``args`` (a mapping) and/or keyword arguments.
+
+    ``skill_call("PICK", object="bottle_blue", hand="right")``. Raises
+    :class:`SkillArgumentError` for an unknown skill (listing the valid ones with their
+    arguments) or arguments that do not fit (naming the field and the arguments it takes).
+    """
+    spec = find_spec("skill", SKILL_SPECS, name)
+    model = spec.validate({**(args or {}), **kwargs})
+    return SkillCall.model_validate({"skill": spec.name, "args": model})
+
+
+def skill_call_from_values(name: str, values: tuple[Any, ...]) -> SkillCall:
+    """A validated call from positional values in the spec's order (an HTN task's arguments)."""
+    spec = find_spec("skill", SKILL_SPECS, name)
+    if len(values) != len(spec.parameters):
+        raise SkillArgumentError(
+            f"{name}: expected {len(spec.parameters)} values for {spec.signature()}, "
+            f"got {len(values)}"
+        )
+    return skill_call(name, dict(zip(spec.parameters, values, strict=True)))

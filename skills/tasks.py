@@ -1,0 +1,447 @@
+"""Task-level HTN planning: a complete request decomposed into skill calls, with backtracking.
+
+Tasks: ``fetch(object)`` (have it in a hand), ``bring(object, to)`` (to a person or onto a
+place), ``put_away(object)`` (to its home place, when the belief has one) and ``tidy(room)``
+(put away every object of the room that is out of place; those that cannot be put away are
+left where they are and reported). The primitive actions are the skills themselves: each
+checks its preconditions (:mod:`skills.preconditions`) on the belief the plan has led to so
+far and applies its expected effect (:mod:`skills.effects`), so a plan only contains skills
+whose preconditions hold when their turn comes.
+
+Several methods per task make the search matter: an object is fetched with either hand; a
+closed container is opened first and closed again afterwards when a hand is free (left open
+otherwise); a person is handed the object, a place receives it; a closed container that is
+the destination is opened after fetching or, when the fetch leaves no hand free to open it,
+before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
+of reach).
+
+The gtpyhop state has four variables: ``belief`` (the immutable snapshot), ``failures``
+(precondition failures met anywhere in the search; one log shared by every copy of the state),
+``skipped`` (objects ``tidy`` left out of place on this branch) and ``steps`` (one more per
+action, so gtpyhop keeps every action in the plan).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
+from typing_extensions import Self
+
+from skills.belief import Belief
+from skills.effects import project
+from skills.htn import Action, HtnPlanner, Method, Step
+from skills.preconditions import check_preconditions
+from skills.specs import (
+    HAND_NAMES,
+    SKILL_SPECS,
+    CallSpec,
+    Hand,
+    NodeId,
+    SkillCall,
+    find_spec,
+    skill_call_from_values,
+    typed_args,
+)
+
+log = logging.getLogger(__name__)
+
+TaskName = Literal["fetch", "bring", "put_away", "tidy"]
+"""The requests the task planner decomposes."""
+
+MAX_REASONS = 3
+"""How many distinct failure reasons a failed plan's message quotes."""
+
+SKIP = "skip"
+"""The bookkeeping action that records an object ``tidy`` leaves out of place."""
+
+
+class FetchArgs(BaseModel):
+    """fetch: have ``object`` in one of the robot's hands."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+
+
+class BringArgs(BaseModel):
+    """bring: take ``object`` to a person or onto a surface / into a container (``to``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+    to: NodeId
+
+
+class PutAwayArgs(BaseModel):
+    """put_away: take ``object`` to its home place."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+
+
+class TidyArgs(BaseModel):
+    """tidy: put away every object of ``room`` that is out of place."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    room: NodeId
+
+
+TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
+    {
+        "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
+        "bring": CallSpec("bring", BringArgs, "take an object to a person or a place"),
+        "put_away": CallSpec("put_away", PutAwayArgs, "take an object to its home place"),
+        "tidy": CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
+    }
+)
+"""Every task by name."""
+
+
+class TaskCall(BaseModel):
+    """A task with validated arguments, e.g. ``bring(bottle_blue, user)``; see :func:`task_call`.
+
+    ``args`` is an instance of the task's argument model (also when read back from JSON).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    task: TaskName
+    args: SerializeAsAny[BaseModel]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _typed_args(cls, data: Any) -> Any:
+        return typed_args(data, "task", TASK_SPECS)
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        """The argument values in the spec's order."""
+        return tuple(getattr(self.args, name) for name in TASK_SPECS[self.task].parameters)
+
+    def describe(self) -> str:
+        """``bring(bottle_blue, user)``."""
+        return f"{self.task}({', '.join(str(value) for value in self.values)})"
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def task_call(name: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> TaskCall:
+    """A validated call of task ``name``; :class:`~skills.specs.SkillArgumentError` otherwise."""
+    spec = find_spec("task", TASK_SPECS, name)
+    model = spec.validate({**(args or {}), **kwargs})
+    return TaskCall.model_validate({"task": spec.name, "args": model})
+
+
+class TaskPlan(BaseModel):
+    """The skills that accomplish a task, or why none do.
+
+    ``failures``: distinct precondition failures met during the search, in the order they
+    were met (on success, the dead ends the search backed out of). ``skipped``: objects
+    ``tidy`` had to leave out of place.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    task: TaskCall
+    ok: bool = Field(description="a plan was found")
+    skills: tuple[SkillCall, ...] = ()
+    skipped: tuple[str, ...] = ()
+    failures: tuple[str, ...] = ()
+
+    @property
+    def message(self) -> str:
+        """The skills in order, or why there is no plan."""
+        if not self.ok:
+            reasons = "; ".join(self.failures[:MAX_REASONS]) or "no method applies"
+            more = len(self.failures) - MAX_REASONS
+            suffix = f" (and {more} more)" if more > 0 else ""
+            return f"no plan for {self.task}: {reasons}{suffix}"
+        skills = ", ".join(str(skill) for skill in self.skills) or "nothing to do"
+        left = f"; left out of place: {', '.join(self.skipped)}" if self.skipped else ""
+        return f"{self.task} → {skills}{left}"
+
+
+class TaskPlanner:
+    """Plans tasks into skill calls with gtpyhop (backtracking); create once, thread-safe."""
+
+    def __init__(self) -> None:
+        self._planner = HtnPlanner("cogtree-tasks", _ACTIONS, _METHODS)
+
+    def plan(self, task: TaskCall, belief: Belief) -> TaskPlan:
+        """The skills that accomplish ``task`` from ``belief``, or why there are none."""
+        failures = _FailureLog()
+        state = {"belief": belief, "failures": failures, "skipped": (), "steps": 0}
+        steps = self._planner.plan(state, [(task.task, *task.values)])
+        if steps is None:
+            plan = TaskPlan(task=task, ok=False, failures=failures.messages())
+            log.info("%s", plan.message)
+            return plan
+        skills = tuple(skill_call_from_values(s[0], s[1:]) for s in steps if s[0] != SKIP)
+        skipped = tuple(s[1] for s in steps if s[0] == SKIP)
+        return TaskPlan(
+            task=task,
+            ok=True,
+            skills=skills,
+            skipped=skipped,
+            failures=failures.messages(),
+        )
+
+
+class _FailureLog:
+    """Precondition failures of one search; every copy of the state shares this one log."""
+
+    def __init__(self) -> None:
+        self._messages: dict[str, None] = {}
+
+    def add(self, message: str) -> None:
+        self._messages.setdefault(message)
+
+    def messages(self) -> tuple[str, ...]:
+        return tuple(self._messages)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self
+
+
+class _State(Protocol):
+    """The gtpyhop state of task planning (see the module docstring)."""
+
+    belief: Belief
+    failures: _FailureLog
+    skipped: tuple[str, ...]
+    steps: int
+
+
+Outcome = _State | Literal[False]
+Subtasks = list[Step] | Literal[False]
+
+
+# -- actions: the skills, plus the bookkeeping of what tidy skipped ----------------------------
+
+
+def _skill_action(skill: str) -> Action:
+    def run_skill(state: _State, *values: Any) -> Outcome:
+        call = skill_call_from_values(skill, values)
+        report = check_preconditions(call, state.belief)
+        if not report.ok:
+            state.failures.add(report.message)
+            return False
+        state.belief = project(call, state.belief)
+        state.steps += 1
+        return state
+
+    return run_skill
+
+
+def _skip(state: _State, thing: str) -> Outcome:
+    state.skipped = (*state.skipped, thing)
+    state.steps += 1
+    return state
+
+
+_ACTIONS: Mapping[str, Action] = MappingProxyType(
+    {**{skill: _skill_action(skill) for skill in SKILL_SPECS}, SKIP: _skip}
+)
+
+
+# -- methods -----------------------------------------------------------------------------------
+
+
+def _hands_to_try(belief: Belief) -> tuple[Hand, ...]:
+    """The robot's hands; for a robot without hands, one, so PICK can say why it fails."""
+    return belief.robot.hands or HAND_NAMES[:1]
+
+
+def _closed_container(belief: Belief, thing: str) -> str | None:
+    """The closed container ``thing`` is believed to be in, if any."""
+    found = belief.things.get(thing)
+    if found is None or found.relation != "in" or found.support is None:
+        return None
+    return found.support if _closed_place(belief, found.support) else None
+
+
+def _per_hand(name: str, build: Callable[..., Subtasks]) -> tuple[Method, ...]:
+    """One method per hand name: ``build(state, hand, *args)`` when the hand may be used."""
+
+    def for_hand(hand: Hand) -> Method:
+        def method(state: _State, *args: str) -> Subtasks:
+            if hand not in _hands_to_try(state.belief):
+                return False
+            return build(state, hand, *args)
+
+        method.__name__ = f"{name}_with_{hand}"
+        return method
+
+    return tuple(for_hand(hand) for hand in HAND_NAMES)
+
+
+def _fetch_held(state: _State, thing: str) -> Subtasks:
+    return [] if thing in state.belief.held else False
+
+
+def _fetch(state: _State, hand: Hand, thing: str) -> Subtasks:
+    if thing in state.belief.held:
+        return False
+    container = _closed_container(state.belief, thing)
+    if container is None:
+        return [("go_to", thing), ("PICK", thing, hand)]
+    return [
+        ("go_to", thing),
+        ("OPEN", container),
+        ("PICK", thing, hand),
+        ("close_if_possible", container),
+    ]
+
+
+def _already_here(state: _State, target: str) -> Subtasks:
+    room = state.belief.room_of(target)
+    return [] if room is not None and room == state.belief.robot_room else False
+
+
+def _travel(state: _State, target: str) -> Subtasks:
+    found = state.belief.things.get(target)
+    if found is not None and found.relation in ("on", "in") and found.support is not None:
+        return [("GOTO", found.support)]
+    return [("GOTO", target)]
+
+
+def _close(state: _State, container: str) -> Subtasks:
+    return [("CLOSE", container)]
+
+
+def _leave_open(state: _State, container: str) -> Subtasks:
+    log.debug("planning to leave %s open", container)
+    return []
+
+
+def _delivered(state: _State, thing: str, destination: str) -> Subtasks:
+    found = state.belief.things.get(thing)
+    return [] if found is not None and found.support == destination else False
+
+
+def _bring_to_person(state: _State, thing: str, person: str) -> Subtasks:
+    if state.belief.kind_of(person) != "person":
+        return False
+    return [("fetch", thing), ("give", thing, person)]
+
+
+def _bring_to_place(state: _State, thing: str, place: str) -> Subtasks:
+    if state.belief.kind_of(place) not in ("surface", "container"):
+        return False
+    return [("fetch", thing), ("deliver", thing, place)]
+
+
+def _bring_opening_first(state: _State, thing: str, place: str) -> Subtasks:
+    """For a closed container: open it before fetching, so a hand is free to open it."""
+    if not _closed_place(state.belief, place):
+        return False
+    return [
+        ("go_to", place),
+        ("OPEN", place),
+        ("fetch", thing),
+        ("deliver", thing, place),
+        ("close_if_possible", place),
+    ]
+
+
+def _unknown_destination(state: _State, thing: str, destination: str) -> Subtasks:
+    if state.belief.kind_of(destination) not in ("person", "surface", "container"):
+        state.failures.add(
+            f"bring({thing}, {destination}): {destination} is not a person, surface or "
+            "container of the belief"
+        )
+    return False
+
+
+def _give(state: _State, hand: Hand, thing: str, person: str) -> Subtasks:
+    if not state.belief.may_hold_in(thing, hand):
+        return False
+    return [("HANDOVER", thing, person, hand)]
+
+
+def _deliver(state: _State, hand: Hand, thing: str, place: str) -> Subtasks:
+    if not state.belief.may_hold_in(thing, hand):
+        return False
+    if _closed_place(state.belief, place):
+        return [
+            ("go_to", place),
+            ("OPEN", place),
+            ("PLACE", thing, place, hand),
+            ("close_if_possible", place),
+        ]
+    return [("go_to", place), ("PLACE", thing, place, hand)]
+
+
+def _closed_place(belief: Belief, place: str) -> bool:
+    found = belief.things.get(place)
+    return found is not None and found.kind == "container" and found.is_open is False
+
+
+def _at_home(state: _State, thing: str) -> Subtasks:
+    return [] if state.belief.is_at_home(thing) else False
+
+
+def _to_home(state: _State, thing: str) -> Subtasks:
+    home = state.belief.homes.get(thing)
+    if home is None:
+        state.failures.add(f"put_away({thing}): the belief has no home place for {thing}")
+        return False
+    return [("bring", thing, home)]
+
+
+def _tidy(state: _State, room: str) -> Subtasks:
+    belief = state.belief
+    if room not in belief.rooms:
+        known = ", ".join(sorted(belief.rooms))
+        state.failures.add(f"tidy({room}): {room} is not a room of the belief (rooms: {known})")
+        return False
+    return [("put_away_or_skip", thing) for thing in _out_of_place(belief, room)]
+
+
+def _out_of_place(belief: Belief, room: str) -> list[str]:
+    """Objects in ``room`` with a home they are not at (held by a person: in use, not out)."""
+    return [
+        thing.id
+        for thing in sorted(belief.things.values(), key=lambda t: t.id)
+        if thing.kind == "object"
+        and thing.room == room
+        and thing.id in belief.homes
+        and not belief.is_at_home(thing.id)
+        and (thing.relation != "heldBy" or thing.id in belief.held)
+    ]
+
+
+def _put_away(state: _State, thing: str) -> Subtasks:
+    return [("put_away", thing)]
+
+
+def _skip_it(state: _State, thing: str) -> Subtasks:
+    return [(SKIP, thing)]
+
+
+_METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
+    {
+        "fetch": (_fetch_held, *_per_hand("fetch", _fetch)),
+        "go_to": (_already_here, _travel),
+        "close_if_possible": (_close, _leave_open),
+        "bring": (
+            _delivered,
+            _bring_to_person,
+            _bring_to_place,
+            _bring_opening_first,
+            _unknown_destination,
+        ),
+        "give": _per_hand("give", _give),
+        "deliver": _per_hand("deliver", _deliver),
+        "put_away": (_at_home, _to_home),
+        "put_away_or_skip": (_put_away, _skip_it),
+        "tidy": (_tidy,),
+    }
+)
