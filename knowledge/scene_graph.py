@@ -482,9 +482,12 @@ class SceneGraph(Closeable):
                 ("graspable", "graspable"),
                 ("mass", "mass_kg"),
                 ("open", "is_open"),
+                ("height", "height_m"),
             ):
                 if key in row:
                     info[field] = _python_value(row[key])
+            if "home" in row:
+                info["home"] = self.short_id(row["home"])
             if "attribute" in row:
                 info["attributes"][self.short_id(row["attribute"])] = _python_value(row["value"])
         return [ObjectInfo.model_validate(found[thing]) for thing in sorted(found)]

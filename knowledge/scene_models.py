@@ -61,6 +61,8 @@ class ObjectInfo(BaseModel):
     graspable: bool | None = None
     mass_kg: float | None = None
     is_open: bool | None = Field(None, description="containers only")
+    height_m: float | None = Field(None, description="furniture only: height above the floor")
+    home: str | None = Field(None, description="objects only: where it is put away")
     attributes: dict[str, AttributeValue] = Field(default_factory=dict)
 
 

@@ -6,11 +6,11 @@ a handful of scene-graph queries however long it searches. The snapshot is immut
 ``with_*`` methods return the belief *after* an effect (the robot moved, an object was
 picked), which is how the HTN planners project a plan forward without touching the graph.
 
-The scene graph does not (yet) model three things skills need, so the caller may supply
-them as :class:`SupplementaryFacts`: furniture heights (for the reach check), home places
-(for putting things away), and which hand holds which object. Without them the reach check
-passes with a note, ``put_away`` has nothing to do, and a held object's hand is unknown
-(any hand that is not known to hold something else may hold it).
+Furniture heights (``cog:heightM``, for the reach check) and home places (``cog:homePlace``,
+for putting things away) come from the scene graph; :class:`SupplementaryFacts` may add or
+override them, and say which hand holds which object, which the scene graph does not model.
+Without a height the reach check passes with a note; without a home place ``put_away`` has
+nothing to do; without a hand, any hand not known to hold something else may hold it.
 """
 
 from __future__ import annotations
@@ -169,7 +169,10 @@ class Belief:
             raise BeliefError(f"no robot {robot!r} in the scene graph; robots: {known}")
         state = states[0]
         rooms = {room.id: tuple(room.connected_to) for room in scene.rooms()}
-        things = {info.id: _thing(info) for room in rooms for info in scene.objects_in_room(room)}
+        infos = [info for room in rooms for info in scene.objects_in_room(room)]
+        things = {info.id: _thing(info) for info in infos}
+        heights = {info.id: info.height_m for info in infos if info.height_m is not None}
+        homes = {info.id: info.home for info in infos if info.home is not None}
         people = {
             human.id: Person(id=human.id, room=human.room, availability=human.availability)
             for human in scene.humans()
@@ -183,8 +186,8 @@ class Belief:
             things=things,
             people=people,
             rooms=rooms,
-            heights=dict(extra.furniture_heights_m),
-            homes=dict(extra.home_places),
+            heights={**heights, **extra.furniture_heights_m},
+            homes={**homes, **extra.home_places},
         )
 
     # -- lookups -------------------------------------------------------------------------------

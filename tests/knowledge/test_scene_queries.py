@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -364,3 +365,15 @@ def test_query_readonly_runs_select_and_refuses_updates(home: SceneGraph) -> Non
     with pytest.raises(QueryRefused, match="update"):
         home.query_readonly("DELETE WHERE { ?s ?p ?o }")
     assert len(home.rooms()) == 5
+
+
+def test_furniture_heights_and_home_places_are_read() -> None:
+    from knowledge.scene_graph import SceneGraph
+
+    home_ttl = Path(__file__).resolve().parents[2] / "knowledge" / "scenes" / "home.ttl"
+    with SceneGraph.from_turtle_file(home_ttl) as scene:
+        things = {info.id: info for info in scene.objects_in_room("kitchen")}
+    assert things["kitchen_table"].height_m == 0.75
+    assert things["cupboard"].height_m == 1.6
+    assert things["mug_red"].home == "cupboard"
+    assert things["bottle_blue"].home is None

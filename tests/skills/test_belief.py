@@ -157,4 +157,6 @@ def test_reads_the_shipped_home_scene() -> None:
         home = Belief.from_scene(scene, "robot1")
     assert home.things["bottle_blue"].support == "fridge"
     assert home.people["user"].room == "living_room"
-    assert home.place_height("bottle_blue") is None
+    assert home.place_height("bottle_blue") == 0.5  # the fridge's cog:heightM
+    assert home.homes["book"] == "bookshelf"  # cog:homePlace
+    assert not home.is_at_home("book")  # it lies on the coffee table
