@@ -22,6 +22,7 @@ setup(
         "behaviours.llm": ["*.yaml"],
         "knowledge": ["*.ttl", "queries/*.rq", "scenes/*.ttl", "experience/*.yaml"],
         "knowledge.domains.advisor": ["*.ttl", "*.rq", "queries/*.rq"],
+        "sim": ["scenarios/*.yaml"],
     },
     install_requires=[
         "py_trees>=2.6,<2.7",

@@ -34,8 +34,11 @@ from knowledge.validation_errors import first_problem
 
 log = logging.getLogger(__name__)
 
-Skill = Literal["GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "DELEGATE"]
-"""The skills a failure can belong to: the skill library's actions plus human delegation."""
+Skill = Literal[
+    "GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "LOOK", "DELEGATE"
+]
+"""What a failure can belong to: the skill library's actions, looking around (perception)
+and human delegation."""
 
 ErrorCode = Literal[
     "object_not_visible",

@@ -298,6 +298,22 @@ class SceneGraph(Closeable):
                 self._stamp(fact, observation.source, observation.time)
         log.debug("applied %d observations", len(checked))
 
+    def forget_placement(self, thing: str) -> bool:
+        """Drop where ``thing`` is believed to be (a negative observation: looked, not there).
+
+        Removes its placement (on / in / inRoom) or who holds it, with provenance; prior
+        knowledge is removed too, since it has just been contradicted. Returns whether the
+        belief had a placement to forget. The thing itself stays known.
+        """
+        node = self.iri(thing)
+        with self._write_lock:
+            old = self._displaced((node, COG.inRoom, node))  # every placement of the thing
+            for fact in old:
+                self._remove_fact(fact)
+        if old:
+            log.debug("forgot where %s was", thing)
+        return bool(old)
+
     def retract_stale(self, older_than: datetime, source: str | None = None) -> list[Observation]:
         """Forget observed facts last seen before ``older_than`` (only ``source``'s if given).
 

@@ -29,7 +29,7 @@ from pydantic import (
 from knowledge.validation_errors import first_problem
 
 RobotSkill = Literal["GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT"]
-"""The skills a robot runs: :data:`knowledge.experience.Skill` without ``DELEGATE``."""
+"""The skills a robot runs: :data:`knowledge.experience.Skill` less LOOK and DELEGATE."""
 
 Hand = Literal["right", "left"]
 """A robot hand; see :data:`HAND_NAMES`."""

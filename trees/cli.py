@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
@@ -23,6 +24,8 @@ from behaviours.llm.types import BACKEND_NAMES
 from behaviours.setup_handles import MissingHandleError
 from knowledge.rdf_store import TurtleError
 from knowledge.scene_graph import SceneGraph
+from sim.scenario import ScenarioError, list_scenarios, load_scenario
+from sim.show import render_scenario
 from trees.display import render_dot, render_text, render_tick
 from trees.loading import TreeLoadError, load_tree
 from trees.replay import Replay
@@ -113,6 +116,12 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--tick", type=int, metavar="N", help="show only tick N")
 
     commands.add_parser("keys", help="print the blackboard contract (behaviours/keys.py)")
+
+    sim = commands.add_parser("sim", help="the symbolic simulator's scenarios")
+    sim_commands = sim.add_subparsers(dest="sim_command", required=True, metavar="SIM_COMMAND")
+    show = sim_commands.add_parser("show", help="print a scenario's world, request and goal")
+    show.add_argument("scenario", help="a shipped scenario id (see `cogtree sim list`) or a path")
+    sim_commands.add_parser("list", help="list the shipped scenarios by tier")
     return parser
 
 
@@ -129,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "tick": _tick,
         "replay": _replay,
         "keys": _keys,
+        "sim": _sim,
     }
     try:
         return handlers[args.command](args)
@@ -139,12 +149,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         TickLogError,
         MissingHandleError,
         TurtleError,
+        ScenarioError,
     ) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("cogtree: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `cogtree ... | head`: the reader left; say nothing more
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _doctor(args: argparse.Namespace) -> int:
@@ -267,6 +281,16 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"replaying {args.log}: tree {replay.header.tree}, {len(replay.ticks)} ticks")
     for frame in replay:
         print(frame)
+    return 0
+
+
+def _sim(args: argparse.Namespace) -> int:
+    if args.sim_command == "show":
+        print(render_scenario(load_scenario(args.scenario)))
+        return 0
+    for path in list_scenarios():
+        scenario = load_scenario(path)
+        print(f"{scenario.tier:<11} {scenario.id:<32} {scenario.request.text}")
     return 0
 
 
