@@ -161,7 +161,8 @@ def update_belief(scene: SceneGraph, world: World, robot: str) -> list[Observati
     scene.observe(observations)
     room = world.room_of(robot)
     if room is not None:
-        seen = {observation.subject for observation in observations}
+        seen = {o.subject for o in observations}
+        seen |= {str(o.object) for o in observations if o.predicate == "holds"}
         for info in scene.objects_in_room(room):
             if info.kind == "object" and info.id not in seen and _could_see(world, robot, info):
                 scene.forget_placement(info.id)

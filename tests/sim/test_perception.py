@@ -180,3 +180,14 @@ def test_an_object_first_seen_is_introduced_with_its_identity(world: World) -> N
         info = next(o for o in scene.objects_in_room("kitchen") if o.id == "bottle")
         assert info.mass_kg == 0.5 and info.graspable is True
         assert info.attributes == {"colour": "blue"}
+
+
+def test_looking_around_keeps_what_the_robot_holds(world: World, belief: SceneGraph) -> None:
+    in_kitchen(world)
+    world.approach("robot1", "table_1")
+    world.open_gripper("robot1", "right")
+    assert world.grasp("robot1", "bottle", "right").ok
+    update_belief(belief, world, "robot1")
+    update_belief(belief, world, "robot1")  # looking again must not forget the bottle in hand
+    held = belief.locate_object("bottle")
+    assert held is not None and (held.relation, held.support) == ("heldBy", "robot1")
