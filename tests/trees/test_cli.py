@@ -192,3 +192,14 @@ def test_tick_hands_a_scene_graph_to_perception_nodes(blackboard, capsys, tmp_pa
     bad.write_text("@prefix x: <http://x/> .\nx:a x:b .\n")
     assert main([*argv, "--scene", str(bad)]) == 2
     assert "bad.ttl line 2: malformed Turtle" in capsys.readouterr().err
+
+
+def test_sim_show_and_list(capsys) -> None:
+    assert main(["sim", "show", "robee_bottle"]) == 0
+    shown = capsys.readouterr().out
+    assert "robee_bottle" in shown and "on(bottle, table_2)" in shown
+    assert main(["sim", "list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) >= 30 and any(line.startswith("dynamic") for line in listed)
+    assert main(["sim", "show", "no_such_scenario"]) == 2
+    assert "no such file or shipped scenario" in capsys.readouterr().err
