@@ -22,9 +22,11 @@ from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import Script, ScriptedBackend
 from behaviours.llm.types import BACKEND_NAMES
 from behaviours.setup_handles import MissingHandleError
+from knowledge.experience import ExperienceStore
 from knowledge.rdf_store import TurtleError
 from knowledge.scene_graph import SceneGraph
-from sim.scenario import ScenarioError, list_scenarios, load_scenario
+from sim.executor import SimExecutor
+from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
 from trees.display import render_dot, render_text, render_tick
 from trees.loading import TreeLoadError, load_tree
@@ -87,11 +89,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="inject faults, e.g. rate=0.3,seed=7,kinds=malformed+timeout",
     )
     tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
-    tick.add_argument(
+    world = tick.add_mutually_exclusive_group()
+    world.add_argument(
         "--scene",
         metavar="TTL",
         help="scene-graph belief (Turtle) handed to perception nodes, "
         "e.g. knowledge/scenes/home.ttl",
+    )
+    world.add_argument(
+        "--scenario",
+        metavar="ID",
+        help="run in the simulator: a shipped scenario id (`cogtree sim list`) or a path; "
+        "hands the belief, the executor and the experience store to the tree; the request "
+        "is the utterance unless --say is given",
     )
     tick.add_argument(
         "--set",
@@ -184,15 +194,27 @@ def _render(args: argparse.Namespace) -> int:
 def _tick(args: argparse.Namespace) -> int:
     client = _client(args)
     root = load_tree(args.tree)
+    scenario = load_scenario(args.scenario) if args.scenario else None
+    if scenario is not None and args.say is None:
+        args.say = scenario.request.text
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
     on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
     with ExitStack() as resources:
         resources.enter_context(client)
         handles: dict[str, Any] = {}
+        simulator: SimExecutor | None = None
         if args.scene:
             handles["scene_graph"] = resources.enter_context(
                 SceneGraph.from_turtle_file(args.scene)
+            )
+        if scenario is not None:
+            simulator = SimExecutor.from_scenario(scenario)
+            resources.callback(simulator.close)
+            handles.update(
+                scene_graph=simulator.belief,
+                executor=simulator,
+                experience=resources.enter_context(ExperienceStore()),
             )
         runner = resources.enter_context(
             TreeRunner(
@@ -202,10 +224,13 @@ def _tick(args: argparse.Namespace) -> int:
                 log_path=args.log,
                 tree_name=args.tree,
                 on_tick=on_tick,
+                before_tick=simulator.step if simulator is not None else None,
             )
         )
         runner.setup()  # logs a warning, once, when no model is available
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
+        if scenario is not None and simulator is not None:
+            print(_goal_report(scenario, simulator))
     _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
     return EXIT_CODES[result.status.value]
 
@@ -224,6 +249,15 @@ def _client(args: argparse.Namespace) -> LLMClient:
             return FaultInjectingBackend(inner, plan)
 
     return LLMClient(config, backends=given, wrap=wrap)
+
+
+def _goal_report(scenario: Scenario, simulator: SimExecutor) -> str:
+    if scenario.goal.expect == "refuse":
+        return f"scenario {scenario.id}: the robot had to refuse (see what it said)"
+    unmet = scenario.goal.unmet(simulator.world)
+    if not unmet:
+        return f"scenario {scenario.id}: goal achieved ({', '.join(map(str, scenario.goal.all))})"
+    return f"scenario {scenario.id}: goal NOT achieved; unmet: {', '.join(map(str, unmet))}"
 
 
 def _presets(args: argparse.Namespace) -> dict[str, Any]:

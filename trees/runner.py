@@ -58,6 +58,7 @@ class TreeRunner(Closeable):
         log_path: where to write the tick log (JSON Lines); no log when None.
         tree_name: recorded in the log header (e.g. ``trees.examples.x:create_root``).
         on_tick: called after every tick with the tree root and the tick entry.
+        before_tick: called before every tick (e.g. to advance a simulator by one step).
 
     """
 
@@ -70,12 +71,14 @@ class TreeRunner(Closeable):
         log_path: str | Path | None = None,
         tree_name: str = "",
         on_tick: Callable[[py_trees.behaviour.Behaviour, TickEntry], None] | None = None,
+        before_tick: Callable[[], None] | None = None,
     ) -> None:
         self.tree = py_trees.trees.BehaviourTree(root)
         self.llm = llm
         self.handles = dict(handles or {})
         self.tree_name = tree_name or root.name
         self.on_tick = on_tick
+        self.before_tick = before_tick
         self.notices: list[str] = []
         self._log = TickLogWriter(log_path) if log_path is not None else None
         self._snapshot = py_trees.visitors.SnapshotVisitor()
@@ -121,6 +124,8 @@ class TreeRunner(Closeable):
 
     def tick(self) -> TickEntry:
         """Tick once and return (and log) what happened."""
+        if self.before_tick is not None:
+            self.before_tick()
         wall = time.time()
         started = time.perf_counter()
         self.tree.tick()

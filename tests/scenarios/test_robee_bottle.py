@@ -12,45 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.explain import Explain
-from behaviours.look_around import LookAround
-from behaviours.skill_action import SkillAction
 from knowledge.experience import ExperienceStore
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
-from skills.specs import skill_call
+from trees.examples.robee_recovery import create_root
 from trees.testing import BlackboardView, TreeHarness, scripted_llm
-
-
-def robee_tree() -> py_trees.behaviour.Behaviour:
-    """The plan the robot made, and the re-planned recovery (scripted until issue 6)."""
-    plan = py_trees.composites.Sequence("Plan", memory=True)
-    plan.add_children(
-        [
-            SkillAction("GotoKitchenTable", skill_call("GOTO", target="table_1")),
-            SkillAction("PickBottle", skill_call("PICK", object="bottle", hand="right")),
-            SkillAction("GotoBedroomTable", skill_call("GOTO", target="table_2")),
-            SkillAction(
-                "PlaceBottle", skill_call("PLACE", object="bottle", target="table_2", hand="right")
-            ),
-        ]
-    )
-    recover = py_trees.composites.Sequence("Recover", memory=True)
-    recover.add_children(
-        [
-            Explain(),
-            LookAround("LookAgain"),
-            SkillAction("GotoBedroom", skill_call("GOTO", target="bedroom")),
-            LookAround("LookInBedroom"),
-        ]
-    )
-    root = py_trees.composites.Selector("RoBee", memory=True)
-    root.add_children([plan, recover])
-    return root
 
 
 @pytest.fixture
@@ -90,7 +59,7 @@ def test_robee_bottle_moved_pick_fails_explain_look_again_succeeds(
     llm = scripted_llm()
     with ExperienceStore() as experience, llm.client:
         harness = TreeHarness(
-            robee_tree(),
+            create_root(),
             llm=llm.client,
             handles={"scene_graph": belief, "executor": executor, "experience": experience},
         )
@@ -129,7 +98,7 @@ def test_without_the_disruption_the_plan_itself_succeeds(
     llm = scripted_llm()
     with ExperienceStore() as experience, llm.client:
         harness = TreeHarness(
-            robee_tree(),
+            create_root(),
             llm=llm.client,
             handles={
                 "scene_graph": executor.belief,

@@ -203,3 +203,16 @@ def test_sim_show_and_list(capsys) -> None:
     assert len(listed) >= 30 and any(line.startswith("dynamic") for line in listed)
     assert main(["sim", "show", "no_such_scenario"]) == 2
     assert "no such file or shipped scenario" in capsys.readouterr().err
+
+
+def test_tick_runs_a_tree_in_the_simulator(blackboard, capsys, tmp_path) -> None:
+    log = tmp_path / "robee.jsonl"
+    argv = ["tick", "trees.examples.robee_recovery:create_root", "--scenario", "robee_bottle"]
+    assert main([*argv, "--llm", "none", "--rate", "100", "--log", str(log)]) == 0
+    out = capsys.readouterr().out
+    assert "scenario robee_bottle: goal achieved (on(bottle, table_2))" in out
+    assert blackboard.get("/turn/utterance").startswith("go to the table in the kitchen")
+    assert blackboard.get("/skill/explanation").code == "object_not_visible"
+    with pytest.raises(SystemExit):  # --scene and --scenario exclude each other
+        main([*argv, "--scene", "knowledge/scenes/home.ttl"])
+    assert "not allowed with argument --scenario" in capsys.readouterr().err

@@ -1,0 +1,63 @@
+r"""RoBee's bottle example as a tree: act, fail, explain, look again, recover.
+
+The request: "go to the table in the kitchen, pick up the bottle and place it on the table in
+the bedroom". The plan is written out here (the planner arrives in a later release); what
+runs below it is real: the skill library checks each skill's preconditions on the belief and
+decomposes it with HTN into commands, the executor runs them (the simulator here, a robot
+over ROS 2 later), and when PICK fails the explainer retrieves what worked for similar
+failures. What a tree author can take from it:
+
+- ``SkillAction`` nodes in a memory Sequence run a plan one skill at a time, never blocking;
+- a Selector with a recovery branch catches the first failure;
+- ``Explain`` writes suggestions to ``/skill/explanation`` for the next plan (and the log).
+
+Run it in the simulator, where Anna moves the bottle right after the robot starts::
+
+    cogtree tick trees.examples.robee_recovery:create_root --scenario robee_bottle --show-ticks
+
+Tree::
+
+    RoBee (Selector)
+    ├── Plan (Sequence): GOTO(table_1) -> PICK(bottle) -> GOTO(table_2) -> PLACE(bottle, table_2)
+    └── Recover (Sequence): Explain -> LookAround -> GOTO(bedroom) -> LookAround
+"""
+
+from __future__ import annotations
+
+import py_trees
+
+from behaviours.explain import Explain
+from behaviours.look_around import LookAround
+from behaviours.skill_action import SkillAction
+from skills.specs import skill_call
+
+
+def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
+    """Build the RoBee tree for ``robot`` (a pure factory: handles come in setup)."""
+    plan = py_trees.composites.Sequence("Plan", memory=True)
+    plan.add_children(
+        [
+            SkillAction("GotoKitchenTable", skill_call("GOTO", target="table_1"), robot=robot),
+            SkillAction(
+                "PickBottle", skill_call("PICK", object="bottle", hand="right"), robot=robot
+            ),
+            SkillAction("GotoBedroomTable", skill_call("GOTO", target="table_2"), robot=robot),
+            SkillAction(
+                "PlaceBottle",
+                skill_call("PLACE", object="bottle", target="table_2", hand="right"),
+                robot=robot,
+            ),
+        ]
+    )
+    recover = py_trees.composites.Sequence("Recover", memory=True)
+    recover.add_children(
+        [
+            Explain(),
+            LookAround("LookAgain", robot=robot),
+            SkillAction("GotoBedroom", skill_call("GOTO", target="bedroom"), robot=robot),
+            LookAround("LookInBedroom", robot=robot),
+        ]
+    )
+    root = py_trees.composites.Selector("RoBee", memory=True)
+    root.add_children([plan, recover])
+    return root
