@@ -48,7 +48,7 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -76,6 +76,7 @@ from knowledge.scene_models import (
     Room,
     ThingKind,
 )
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -199,9 +200,7 @@ class SceneGraph(Closeable):
         self._vocabulary = _Vocabulary.read(self.graph)
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="cogtree-scene")
-        self._in_flight: set[Future[Any]] = set()
-        self._in_flight_lock = threading.Lock()
+        self._pool = WorkerPool(workers, "cogtree-scene")
         self._readonly = ReadOnlyQueryRunner(self.graph, {"cog": str(COG), "scene": str(SCENE)})
 
     # -- construction ------------------------------------------------------------------------
@@ -694,26 +693,15 @@ class SceneGraph(Closeable):
 
     def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
         """Run ``fn(*args)`` (usually one of this graph's queries) on a worker thread."""
-        future = self._pool.submit(fn, *args)
-        with self._in_flight_lock:
-            self._in_flight.add(future)
-        future.add_done_callback(self._forget)
-        return future
-
-    def _forget(self, future: Future[Any]) -> None:
-        with self._in_flight_lock:
-            self._in_flight.discard(future)
+        return self._pool.submit(fn, *args)
 
     def wait_idle(self, timeout_s: float) -> bool:
         """Wait until no submitted query is running (for tests); False if some still are."""
-        with self._in_flight_lock:
-            running = list(self._in_flight)
-        _, not_done = wait(running, timeout=timeout_s)
-        return not not_done
+        return self._pool.wait_idle(timeout_s)
 
     def close(self) -> None:
         """Stop the worker pools; queries already running finish in the background."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.close()
         self._readonly.close()
 
 

@@ -11,7 +11,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -36,6 +36,7 @@ from behaviours.llm.types import (
     Outcome,
 )
 from knowledge.closing import Closeable
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -104,8 +105,7 @@ class LLMClient(Closeable):
         self._created: dict[str, Backend] = {}
         self._auto: dict[tuple[str, str, str | None], _Resolution] = {}
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="cogtree-llm")
-        self._in_flight: set[Future[Decision[Any]]] = set()
+        self._pool = WorkerPool(max_workers, "cogtree-llm")
 
     # -- routing -------------------------------------------------------------------------------
 
@@ -252,9 +252,6 @@ class LLMClient(Closeable):
         future = self._pool.submit(
             self.decide, module, messages, schema, cancel=cancel, attempt=attempt
         )
-        with self._lock:
-            self._in_flight.add(future)
-        future.add_done_callback(self._forget)
         now = time.monotonic()
         return PendingCall(
             module=module,
@@ -266,17 +263,10 @@ class LLMClient(Closeable):
             timeout_s=settings.timeout_s,
         )
 
-    def _forget(self, future: Future[Decision[Any]]) -> None:
-        with self._lock:
-            self._in_flight.discard(future)
-
     def wait_for_calls(self, timeout_s: float) -> bool:
         """Wait until no submitted call is running (for tests); False if some still are."""
-        with self._lock:
-            running = list(self._in_flight)
-        _, not_done = wait(running, timeout=timeout_s)
-        return not not_done
+        return self._pool.wait_idle(timeout_s)
 
     def close(self) -> None:
         """Stop accepting calls; running calls finish in the background."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool.close()
