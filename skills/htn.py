@@ -21,8 +21,9 @@ What gtpyhop does that callers must know:
   module clears it after each call, or a long-running robot would grow without bound.
 - ``timeout_ms`` relies on SIGALRM (main thread only, whole seconds), so it is not used:
   the domains here are small and their searches finite.
-- Each ``Domain`` stays in a gtpyhop registry for the life of the process: create planners
-  once and reuse them (they are thread-safe).
+- Each new ``Domain`` is appended to a module-level registry and would stay there for the
+  life of the process; a planner keeps its own reference and takes its domain out of that
+  registry, so building planners (one per behaviour, per tree) does not leak.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class HtnPlanner:
             gtpyhop.declare_actions(*(_named(n, action) for n, action in actions.items()))
             for task, task_methods in methods.items():
                 gtpyhop.declare_task_methods(task, *task_methods)
+            gtpyhop_main._domains.remove(self._domain)  # we hold it; the registry need not
 
     def plan(self, state: Mapping[str, Any], todo: Sequence[Step]) -> list[Step] | None:
         """The actions that accomplish ``todo`` from ``state`` (state variables by name).

@@ -149,3 +149,12 @@ def test_importing_the_skill_library_prints_nothing() -> None:
         env=env,
     )
     assert result.stdout == ""
+
+
+def test_building_planners_does_not_grow_gtpyhops_domain_registry() -> None:
+    import gtpyhop.main as gtpyhop_main
+
+    before = len(gtpyhop_main._domains)
+    planners = [SkillDecomposer() for _ in range(5)]
+    assert len(gtpyhop_main._domains) == before
+    assert len(planners) == 5
