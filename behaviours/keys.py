@@ -15,6 +15,14 @@ import py_trees
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from behaviours.llm.types import CallRecord
+from behaviours.turn_state import (
+    EvidenceBundle,
+    GeneratedQuery,
+    IntentFrame,
+    PendingTask,
+    SlotResolution,
+)
+from knowledge.memory_model import WorkingContext
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 from skills.controller import SkillOutcome
 from skills.specs import SkillCall
@@ -178,6 +186,49 @@ EXPLANATION = KeySpec(
     "the explainer's suggestions for the last failed skill, from the experience store",
 )
 
+DOMAIN = KeySpec(
+    "/turn/domain",
+    str,
+    "DetectScope",
+    "the domain pack this turn belongs to, or OutOfScope",
+)
+INTENT = KeySpec(
+    "/turn/intent",
+    IntentFrame,
+    "RecognizeIntent (PostProcess normalises its slots)",
+    "the task of the active domain the user asked for, with the slots said so far",
+)
+RESOLVED = KeySpec(
+    "/turn/resolved",
+    dict[str, SlotResolution],
+    "PostProcess",
+    "slot -> the scene-graph or knowledge-graph ids its value may refer to (0, 1 or several)",
+)
+WORKING = KeySpec(
+    "/memory/working",
+    WorkingContext,
+    "RecallMemory (SufficiencyGate or RetrieveArchive)",
+    "the bounded memory this turn works with: core facts, recent turns, recalled archive",
+)
+QUERY = KeySpec(
+    "/turn/query",
+    GeneratedQuery,
+    "GenerateQuery",
+    "the read-only SPARQL query that fetches the evidence the task needs",
+)
+EVIDENCE = KeySpec(
+    "/turn/evidence",
+    EvidenceBundle,
+    "RunQuery, the physical-task branch",
+    "what the reply may claim besides the working context: query rows, what was done",
+)
+PENDING = KeySpec(
+    "/session/pending",
+    PendingTask,
+    "AskClarification (cleared by Consolidate once the task ran)",
+    "a task waiting for the user's answer to a clarification question",
+)
+
 CATALOGUE: tuple[KeySpec, ...] = (
     UTTERANCE,
     TASK,
@@ -196,6 +247,13 @@ CATALOGUE: tuple[KeySpec, ...] = (
     SKILL_CALL,
     SKILL_OUTCOME,
     EXPLANATION,
+    DOMAIN,
+    INTENT,
+    RESOLVED,
+    WORKING,
+    QUERY,
+    EVIDENCE,
+    PENDING,
 )
 
 

@@ -1,0 +1,138 @@
+"""What one assistant turn learns as it runs down the tree: scope, intent, referents, evidence.
+
+These are the values of the ``/turn/*`` and ``/session/*`` blackboard keys of the assistant
+tree (see :mod:`behaviours.keys`). Every model is plain JSON, so the tick log and the viewer
+show them as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+OUT_OF_SCOPE = "OutOfScope"
+"""The scope decision for a request no loaded domain pack serves."""
+
+SlotValue = str | float | bool | list[str] | None
+"""A slot as the user said it (normalised): text, a number, a flag or several words."""
+
+
+class ScopeDecision(BaseModel):
+    """Which domain pack an utterance belongs to (or ``OutOfScope``), and how sure that is."""
+
+    domain: str = Field(description="a domain pack name, or OutOfScope")
+    confidence: float = Field(ge=0.0, le=1.0, description="0: a guess, 1: certain")
+    rationale: str = Field("", max_length=300, description="one sentence: why this domain")
+
+
+class IntentFrame(BaseModel):
+    """The task the user asked for in the active domain, with the slots they filled so far.
+
+    ``slots`` holds values as the user said them (normalised: "carbs" stays "carbs"; units
+    converted); :class:`SlotResolution` maps them to knowledge ids. ``task`` is None when no
+    task of the domain matches. ``said`` lists the utterances the slots come from (this turn,
+    and a pending turn it completes), so guards can check a value was really said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    task: str | None
+    slots: dict[str, SlotValue] = Field(default_factory=dict)
+    confidence: float = Field(0.0, ge=0.0, le=1.0)
+    said: list[str] = Field(default_factory=list)
+
+
+class SlotResolution(BaseModel):
+    """What one slot value refers to: 0, 1 or several knowledge ids, each with a reason.
+
+    ``kind`` says where the ids live: ``scene`` (the scene graph), ``kg`` (the pack's knowledge
+    graph), ``value`` (a closed set of the pack, e.g. a nutrient) or ``text`` (kept as said).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    slot: str
+    said: str | list[str] = Field(description="the value as the user said it")
+    kind: Literal["scene", "kg", "value", "text"]
+    ids: list[str] = Field(default_factory=list, description="what it may refer to")
+    reasons: list[str] = Field(default_factory=list, description="one reason per id")
+
+    @property
+    def ambiguous(self) -> bool:
+        """Several things match: the robot must ask which one."""
+        return len(self.ids) > 1
+
+    @property
+    def unresolved(self) -> bool:
+        """Nothing matches (only meaningful for ``scene`` and ``kg`` slots)."""
+        return self.kind in ("scene", "kg") and not self.ids
+
+
+class EvidenceItem(BaseModel):
+    """One piece of evidence for the reply: a query's rows, a plan outcome, a memory fact."""
+
+    model_config = ConfigDict(frozen=True)
+
+    source: str = Field(description="query template name, 'model-query', 'plan' or 'memory'")
+    query: str = Field("", description="the SPARQL text that produced the rows, if any")
+    rows: list[dict[str, str | None]] = Field(default_factory=list)
+    text: str = Field("", description="a sentence for evidence that is not rows")
+
+
+class EvidenceBundle(BaseModel):
+    """Everything the robot may claim this turn besides the working context (JANUS)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    items: list[EvidenceItem] = Field(default_factory=list)
+
+    def values(self) -> list[str]:
+        """Every cell and sentence of the bundle, as text."""
+        found: list[str] = []
+        for item in self.items:
+            found.extend(cell for row in item.rows for cell in row.values() if cell is not None)
+            if item.text:
+                found.append(item.text)
+        return found
+
+    @property
+    def empty(self) -> bool:
+        """No item holds a row or a sentence."""
+        return not self.values()
+
+
+class GeneratedQuery(BaseModel):
+    """The SPARQL query GenerateQuery wrote for the task, and where it came from."""
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    source: Literal["template", "model"]
+    template: str | None = Field(None, description="the pack's query template, if any")
+    target: Literal["domain_kg", "scene_graph"] = "domain_kg"
+
+
+class PendingTask(BaseModel):
+    """A task the robot asked about and is waiting to complete in a later turn."""
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    task: str
+    slots: dict[str, SlotValue] = Field(default_factory=dict)
+    missing: list[str] = Field(default_factory=list)
+    said: list[str] = Field(default_factory=list)
+    question: str = ""
+
+
+def plain(value: Any) -> SlotValue:
+    """``value`` as a JSON-friendly slot value (tuples become lists, other objects text)."""
+    if value is None or isinstance(value, str | bool | float):
+        return value
+    if isinstance(value, int):
+        return float(value)
+    if isinstance(value, list | tuple | set | frozenset):
+        return [str(item) for item in value]
+    return str(value)

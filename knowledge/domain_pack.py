@@ -1,0 +1,362 @@
+"""Domain packs (JANUS's customization layer): what a domain is about and the tasks it serves.
+
+A pack is a directory::
+
+    knowledge/domains/<name>/
+        pack.yaml      description, scope examples, lexicons, tasks (see PackManifest)
+        tasks.py       the task schemas: one pydantic model per task
+        queries/*.rq   query templates (knowledge tasks) and lexicon queries
+        *.ttl          the domain's knowledge graph, when it has its own
+
+``pack.yaml`` names each task's schema class in ``tasks.py``, how the task is grounded
+(``physical``: a plan the robot executes; ``knowledge_query``: a read-only query whose rows are
+the evidence of the reply; ``memory_write``: facts for the memory), the slots' lexicons and
+cues, and the templates the deterministic paths use. :func:`load_pack` checks everything that
+can be checked before the robot runs (schema classes exist and are pydantic models, every
+slot is a field of its schema, every template and lexicon query exists) and raises
+:class:`PackError` naming the file, the entry and the fix.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from rdflib import Graph
+
+from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary
+from knowledge.rdf_store import TurtleError, load_turtle, new_graph
+from knowledge.validation_errors import first_problem
+
+log = logging.getLogger(__name__)
+
+MANIFEST = "pack.yaml"
+"""The file that makes a directory a domain pack."""
+
+Grounding = Literal["physical", "knowledge_query", "memory_write"]
+"""How a task is grounded: a plan to execute, a knowledge query, or a memory write."""
+
+SceneSource = Literal["objects", "furniture", "rooms", "people", "places"]
+"""Scene-graph node families a lexicon can be built from (``places``: furniture and rooms)."""
+
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class PackError(ValueError):
+    """A domain pack that cannot be loaded; the message names the file, the entry and the fix."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class LexiconSpec(_Strict):
+    """Where the surface forms of a lexicon come from (exactly one source).
+
+    ``query``: a query of the pack's ``queries/`` over its knowledge graph, selecting ``?id`` and
+    ``?label`` (and optionally ``?alias``); ``scene``: node families of the scene graph (labels,
+    synonyms and type names); ``terms``: inline, canonical id -> surface forms.
+    """
+
+    query: str | None = None
+    scene: list[SceneSource] = Field(default_factory=list)
+    terms: dict[str, list[str]] = Field(default_factory=dict)
+
+    def source(self) -> str:
+        """``query``, ``scene`` or ``terms``: the one source set."""
+        given = [name for name in ("query", "scene", "terms") if getattr(self, name)]
+        if len(given) != 1:
+            raise ValueError(
+                f"a lexicon takes exactly one of query, scene or terms; got {given or 'none'}"
+            )
+        return given[0]
+
+
+class SlotSpec(_Strict):
+    """How the deterministic slot filler finds one slot of a task in an utterance.
+
+    ``lexicon``: the slot is a mention of that lexicon (its canonical id becomes the value);
+    ``cues``: phrases that must come right before the mention ("without", "to"), none means any
+    mention counts; ``many``: the slot takes every matching mention as a list; ``pattern``: a
+    regular expression with one group, for values no lexicon lists (numbers, free text);
+    ``resolve``: where PostProcess looks the value up (``scene``: referent resolution in the
+    scene graph, ``kg``: the lexicon's ids, ``value``: a closed set, ``text``: kept as said).
+    """
+
+    lexicon: str | None = None
+    cues: list[str] = Field(default_factory=list)
+    many: bool = False
+    pattern: str | None = None
+    resolve: Literal["scene", "kg", "value", "text"] = "text"
+
+    @field_validator("pattern")
+    @classmethod
+    def _compiles(cls, pattern: str | None) -> str | None:
+        if pattern is not None:
+            try:
+                compiled = re.compile(pattern)
+            except re.error as error:
+                raise ValueError(
+                    f"pattern {pattern!r} is not a regular expression: {error}"
+                ) from None
+            if compiled.groups != 1:
+                raise ValueError(f"pattern {pattern!r} needs exactly one (group) for the value")
+        return pattern
+
+
+SPEAKER_ARGUMENT = "$speaker"
+"""A plan argument that stands for the person speaking (``bring(object, to=$speaker)``)."""
+
+
+class PlanTemplate(_Strict):
+    """A physical task as a task-level HTN call: ``task`` and argument -> slot name.
+
+    An argument may be :data:`SPEAKER_ARGUMENT` instead of a slot: the person speaking.
+    """
+
+    task: str = Field(description="a task of skills.tasks (fetch, bring, put_away, tidy)")
+    args: dict[str, str] = Field(default_factory=dict, description="task argument -> slot")
+
+
+class TaskSpec(_Strict):
+    """One task of the domain: its schema, how it is grounded, and its deterministic paths."""
+
+    name: str = Field(min_length=1)
+    schema_name: str = Field(alias="schema", description="class name in the pack's tasks.py")
+    grounding: Grounding
+    description: str = Field(min_length=1)
+    examples: list[str] = Field(min_length=1, description="utterances that ask for this task")
+    cues: list[str] = Field(default_factory=list, description="phrases that signal the task")
+    slots: dict[str, SlotSpec] = Field(default_factory=dict)
+    query: str | None = Field(None, description="knowledge_query: template in queries/")
+    reply: str | None = Field(
+        None, description="templated reply; {slot} and {column} fields come from the evidence"
+    )
+    plan: PlanTemplate | None = Field(
+        None,
+        description="physical: the task-level HTN call; none: the task needs the planner "
+        "(people in the plan, several steps)",
+    )
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class PromptExample(_Strict):
+    """A worked example for the model prompts: an utterance and the task and slots it means."""
+
+    utterance: str
+    task: str | None = None
+    slots: dict[str, Any] = Field(default_factory=dict)
+
+
+class PackManifest(_Strict):
+    """The contents of ``pack.yaml``."""
+
+    name: str = Field(description="lower-case identifier, e.g. advisor")
+    title: str
+    description: str = Field(min_length=1, description="what the domain is about, for scope")
+    examples: list[str] = Field(default_factory=list, description="in-scope utterances")
+    schemas: str = Field("tasks.py", description="the Python file with the task schemas")
+    knowledge: list[str] = Field(
+        default_factory=list,
+        description="Turtle files of the pack's knowledge graph; none: the scene graph is it",
+    )
+    prefixes: dict[str, str] = Field(
+        default_factory=dict, description="namespaces model-written queries may use"
+    )
+    lexicons: dict[str, LexiconSpec] = Field(default_factory=dict)
+    tasks: list[TaskSpec] = Field(min_length=1)
+    prompt_examples: list[PromptExample] = Field(default_factory=list)
+
+    @field_validator("name")
+    @classmethod
+    def _identifier(cls, name: str) -> str:
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"{name!r} is not a pack name: use lower-case letters, digits, _")
+        return name
+
+
+@dataclass
+class DomainPack:
+    """A loaded domain pack: manifest, task schemas, query templates, lazily its knowledge."""
+
+    manifest: PackManifest
+    directory: Path
+    schemas: Mapping[str, type[BaseModel]]
+    queries: QueryLibrary
+    _graph: Graph | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        """The pack's name (``advisor``)."""
+        return self.manifest.name
+
+    @property
+    def tasks(self) -> list[TaskSpec]:
+        """The pack's tasks, in manifest order."""
+        return list(self.manifest.tasks)
+
+    def task(self, name: str) -> TaskSpec:
+        """The task called ``name``; KeyError lists the pack's tasks."""
+        for task in self.manifest.tasks:
+            if task.name == name:
+                return task
+        known = ", ".join(task.name for task in self.manifest.tasks)
+        raise KeyError(f"domain {self.name} has no task {name!r}; its tasks are {known}")
+
+    def schema_for(self, task: str) -> type[BaseModel]:
+        """The pydantic schema of ``task``."""
+        return self.schemas[self.task(task).name]
+
+    def query(self, name: str) -> NamedQuery:
+        """The query template ``queries/<name>.rq``."""
+        return self.queries[name]
+
+    @property
+    def has_own_knowledge(self) -> bool:
+        """Whether the pack ships a knowledge graph (else its knowledge is the scene graph)."""
+        return bool(self.manifest.knowledge)
+
+    def knowledge_graph(self) -> Graph:
+        """The pack's knowledge graph (Oxigraph), loaded on first use; PackError if it has none."""
+        if not self.manifest.knowledge:
+            raise PackError(f"domain {self.name} has no knowledge graph of its own")
+        if self._graph is None:
+            graph = new_graph()
+            for name in self.manifest.knowledge:
+                try:
+                    load_turtle(graph, self.directory / name)
+                except TurtleError as error:
+                    raise PackError(f"domain {self.name}: {error}") from error
+            self._graph = graph
+        return self._graph
+
+
+def load_pack(directory: str | Path) -> DomainPack:
+    """Load and check the pack in ``directory``; raise :class:`PackError` saying what is wrong."""
+    folder = Path(directory)
+    manifest_path = folder / MANIFEST
+    manifest = _read_manifest(manifest_path)
+    schemas_module = _import_schemas(folder / manifest.schemas, manifest.name)
+    schemas = {task.name: _schema(schemas_module, task, manifest_path) for task in manifest.tasks}
+    queries = _load_queries(folder / "queries", manifest.name)
+    _check_references(manifest, schemas, queries, manifest_path, folder)
+    log.debug("loaded domain pack %s from %s", manifest.name, folder)
+    return DomainPack(manifest=manifest, directory=folder, schemas=schemas, queries=queries)
+
+
+def _read_manifest(path: Path) -> PackManifest:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise PackError(
+            f"{path} not found: a domain pack is a directory with a {MANIFEST}"
+        ) from None
+    except OSError as error:
+        raise PackError(f"cannot read {path}: {error.strerror}") from error
+    except yaml.YAMLError as error:
+        raise PackError(f"{path} is not valid YAML: {error}") from error
+    if not isinstance(raw, dict):
+        raise PackError(f"{path}: expected a mapping of name, description, tasks, ...")
+    try:
+        return PackManifest.model_validate(raw)
+    except ValidationError as error:
+        raise PackError(f"{path}: {first_problem(error)}") from error
+
+
+def _import_schemas(path: Path, pack: str) -> ModuleType:
+    """Import the pack's schema file under a private module name (packs never collide)."""
+    if not path.is_file():
+        raise PackError(f"domain {pack}: schema file {path} not found (pack.yaml `schemas`)")
+    module_name = f"cogtree_pack_{pack}_{path.stem}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise PackError(f"domain {pack}: cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # a broken schema file must not take the other packs down
+        del sys.modules[module_name]
+        raise PackError(
+            f"domain {pack}: {path} failed to import: {type(error).__name__}: {error}"
+        ) from error
+    return module
+
+
+def _schema(module: ModuleType, task: TaskSpec, manifest: Path) -> type[BaseModel]:
+    found = getattr(module, task.schema_name, None)
+    if not (isinstance(found, type) and issubclass(found, BaseModel)):
+        raise PackError(
+            f"{manifest}: task {task.name} names schema {task.schema_name!r}, which is not a "
+            f"pydantic model class in {module.__file__}"
+        )
+    return found
+
+
+def _load_queries(folder: Path, pack: str) -> QueryLibrary:
+    if not folder.is_dir():
+        return QueryLibrary({})
+    try:
+        return QueryLibrary.load(folder)
+    except QueryFileError as error:
+        raise PackError(f"domain {pack}: {error}") from error
+
+
+def _check_references(
+    manifest: PackManifest,
+    schemas: Mapping[str, type[BaseModel]],
+    queries: QueryLibrary,
+    path: Path,
+    folder: Path,
+) -> None:
+    problems: list[str] = []
+    for name, lexicon in manifest.lexicons.items():
+        try:
+            source = lexicon.source()
+        except ValueError as error:
+            problems.append(f"lexicon {name}: {error}")
+            continue
+        if source == "query" and lexicon.query not in queries:
+            problems.append(f"lexicon {name}: query {lexicon.query!r} is not in queries/")
+    names = [task.name for task in manifest.tasks]
+    if len(set(names)) != len(names):
+        problems.append(f"task names repeat: {', '.join(names)}")
+    for task in manifest.tasks:
+        fields = schemas[task.name].model_fields
+        for slot, spec in task.slots.items():
+            if slot not in fields:
+                problems.append(
+                    f"task {task.name}: slot {slot!r} is not a field of {task.schema_name} "
+                    f"(fields: {', '.join(fields)})"
+                )
+            if spec.lexicon and spec.lexicon not in manifest.lexicons:
+                problems.append(
+                    f"task {task.name}: slot {slot} uses unknown lexicon {spec.lexicon!r}"
+                )
+        if task.query and task.query not in queries:
+            problems.append(f"task {task.name}: query template {task.query!r} is not in queries/")
+        if task.grounding == "knowledge_query" and not task.query:
+            problems.append(f"task {task.name}: a knowledge_query task needs a `query` template")
+        if task.plan is not None:
+            unknown = [
+                slot
+                for slot in task.plan.args.values()
+                if slot not in fields and slot != SPEAKER_ARGUMENT
+            ]
+            if unknown:
+                problems.append(f"task {task.name}: plan uses unknown slot(s) {unknown}")
+    for name in manifest.knowledge:
+        if not (folder / name).is_file():
+            problems.append(f"knowledge file {name} not found next to {MANIFEST}")
+    if problems:
+        raise PackError(f"{path}: " + "; ".join(problems))
