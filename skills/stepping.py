@@ -1,0 +1,104 @@
+"""One skill driven by polling: plan it on the scene graph's worker, then step its commands.
+
+A behaviour's ``update()`` must never block, so :class:`SkillStepper` splits a skill into what
+a tick can afford: :meth:`SkillStepper.start` sends the precondition check and the HTN
+decomposition to the scene graph's worker (a belief snapshot costs a few queries); each
+:meth:`SkillStepper.step` then either finds the plan still being made, or advances the
+controller's :class:`~skills.controller.SkillRun` by at most one command.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+
+from knowledge.scene_graph import SceneGraph
+from skills.belief import Belief, SupplementaryFacts
+from skills.commands import Command, Executor
+from skills.controller import RunStatus, SkillOutcome, SkillRun
+from skills.decomposition import SkillDecomposer, SkillPlan
+from skills.specs import SkillCall
+
+
+class SkillStepper:
+    """Runs one skill call at a time for ``robot`` on ``scene`` through ``executor``."""
+
+    def __init__(
+        self,
+        scene: SceneGraph,
+        executor: Executor,
+        *,
+        robot: str = "robot1",
+        facts: SupplementaryFacts | None = None,
+    ) -> None:
+        self.scene = scene
+        self.executor = executor
+        self.robot = robot
+        self.facts = facts
+        self.decomposer = SkillDecomposer()
+        self._call: SkillCall | None = None
+        self._planning: Future[SkillPlan] | None = None
+        self._run: SkillRun | None = None
+        self._outcome: SkillOutcome | None = None
+
+    @property
+    def call(self) -> SkillCall | None:
+        """The skill being run (None before :meth:`start`)."""
+        return self._call
+
+    @property
+    def outcome(self) -> SkillOutcome | None:
+        """How the skill ended; None while it runs."""
+        return self._outcome
+
+    @property
+    def in_flight(self) -> Command | None:
+        """The command the executor is running now, if any."""
+        return self._run.in_flight if self._run is not None else None
+
+    def start(self, call: SkillCall) -> None:
+        """Begin ``call``: its preconditions and decomposition are computed on the worker."""
+        self._call = call
+        self._run = None
+        self._outcome = None
+        self._planning = self.scene.submit(self._plan, call)
+
+    def step(self) -> RunStatus:
+        """Advance without blocking; RUNNING until :attr:`outcome` says how the skill ended."""
+        if self._outcome is not None:
+            return self._outcome.status
+        if self._call is None or self._planning is None:
+            raise RuntimeError("SkillStepper.step() before start(): give it a skill call first")
+        if self._run is None:
+            if not self._planning.done():
+                return RunStatus.RUNNING
+            try:
+                plan = self._planning.result()
+            except Exception as error:  # an unknown robot, a belief the planner cannot read
+                self._outcome = SkillOutcome(
+                    call=self._call,
+                    status=RunStatus.FAILED,
+                    message=f"cannot plan {self._call}: {error}",
+                )
+                return RunStatus.FAILED
+            self._run = SkillRun(plan, self.executor)
+        status = self._run.step()
+        if status != RunStatus.RUNNING:
+            self._outcome = self._run.outcome
+        return status
+
+    def cancel(self) -> bool:
+        """Stop the skill (the command in flight, or the planning); True if something stopped."""
+        if self._outcome is not None:
+            return False
+        if self._run is not None:
+            self._run.cancel()
+            self._outcome = self._run.outcome
+            return True
+        if self._planning is not None:
+            self._planning.cancel()
+            return True
+        return False
+
+    def _plan(self, call: SkillCall) -> SkillPlan:
+        belief = Belief.from_scene(self.scene, self.robot, self.facts)
+        return self.decomposer.decompose(call, belief)
