@@ -20,8 +20,18 @@ setup(
     packages=PACKAGES,
     package_data={
         "behaviours.llm": ["*.yaml"],
-        "knowledge": ["*.ttl", "queries/*.rq", "scenes/*.ttl", "experience/*.yaml"],
-        "knowledge.domains.advisor": ["*.ttl", "*.rq", "queries/*.rq"],
+        "knowledge": [
+            "*.ttl",
+            "queries/*.rq",
+            "scenes/*.ttl",
+            "experience/*.yaml",
+            # domain packs are loaded by path: their YAML, schema files, queries and data
+            "domains/*/pack.yaml",
+            "domains/*/*.py",
+            "domains/*/*.ttl",
+            "domains/*/queries/*.rq",
+        ],
+        "knowledge.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
         "sim": ["scenarios/*.yaml"],
     },
     install_requires=[
