@@ -4,9 +4,11 @@
 2. Otherwise ``initialise()`` submits a schema-constrained call to a worker; ``update()``
    polls it and returns RUNNING until it is done. Malformed output is retried once; a
    timeout, a failed call or a second malformed answer falls back to ``safe_decision()``.
-3. ``guard()`` sees every decision (fast path, model or fallback) and may veto it in the
+3. ``revise()`` may reject a model answer once: the prompt is sent again with the rejected
+   answer and the reason appended as feedback, and the second answer is final.
+4. ``guard()`` sees every decision (fast path, model or fallback) and may veto it in the
    safe direction; the model cannot get around it.
-4. ``apply()`` writes the node's outputs and picks the status. The rationale, the notes and
+5. ``apply()`` writes the node's outputs and picks the status. The rationale, the notes and
    the call records go to ``/rationale/<node>`` and every return path sets
    ``feedback_message``.
 
@@ -36,6 +38,12 @@ from behaviours.setup_handles import require_handle
 log = logging.getLogger(__name__)
 
 D = TypeVar("D", bound=BaseModel)
+
+REVISION_REQUEST = (
+    "That answer was not accepted: {reason}. Answer again in the same JSON format, "
+    "and correct what was wrong."
+)
+"""The feedback appended to the prompt when ``revise()`` rejects a model answer."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +82,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         self._verdict: tuple[Verdict[D], RationaleSource] | None = None
         self._notes: list[str] = []
         self._calls: list[CallRecord] = []
+        self._feedback: list[Message] = []
 
     # -- hooks for subclasses ----------------------------------------------------------------
 
@@ -88,6 +97,15 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
     @abstractmethod
     def safe_decision(self, reason: str) -> D:
         """The decision taken when the model cannot give a usable one."""
+
+    def revise(self, decision: D) -> str | None:
+        """Why a model answer should be asked for again, or None to accept it.
+
+        Called for model answers only (never the fast path or the safe decision), at most once
+        per decision: a reason sends the prompt again with the rejected answer and the reason
+        appended; that second answer is not revised again and meets ``guard()`` as usual.
+        """
+        return None
 
     def guard(self, decision: D) -> Verdict[D] | None:
         """Return a safer replacement and why, or None to let ``decision`` stand."""
@@ -118,6 +136,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         self._verdict = None
         self._notes = []
         self._calls = []
+        self._feedback = []
         verdict = self.fast_path()
         if verdict is not None:
             self._verdict = (verdict, "fast_path")
@@ -159,7 +178,10 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         if self.llm is None:
             raise RuntimeError(f"{self.name}: setup(llm=...) was not called before ticking")
         self._pending = self.llm.submit(
-            self.module_name, self.messages(), self.decision_type, attempt=attempt
+            self.module_name,
+            [*self.messages(), *self._feedback],
+            self.decision_type,
+            attempt=attempt,
         )
         self._submitted_this_tick = True
 
@@ -183,6 +205,8 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
                 self._notes.append(f"attempt {pending.attempt} malformed ({error}); retrying")
                 self._submit(attempt=pending.attempt + 1)
                 return None
+            if self._feedback:
+                return self._fallback(f"the revised model output was malformed ({error})")
             return self._fallback(f"model output malformed twice ({error})")
         except LLMTimeoutError as error:
             self._record(error)
@@ -196,8 +220,25 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
             return self._fallback(f"model call crashed: {type(error).__name__}: {error}")
         self._calls.append(answer.record)
         decision = answer.value
+        if self._ask_again(decision, answer.raw, pending.attempt):
+            return None
         rationale = str(getattr(decision, "rationale", "") or "the model decided")
         return Verdict(decision, rationale), "model"
+
+    def _ask_again(self, decision: D, raw: str, attempt: int) -> bool:
+        """Resubmit with feedback when ``revise()`` rejects a first answer; say whether."""
+        if self._feedback:
+            return False
+        reason = self.revise(decision)
+        if not reason:
+            return False
+        self._notes.append(f"attempt {attempt} rejected ({reason}); asked the model to revise")
+        self._feedback = [
+            Message(role="assistant", content=raw or decision.model_dump_json()),
+            Message(role="user", content=REVISION_REQUEST.format(reason=reason)),
+        ]
+        self._submit(attempt=attempt + 1)
+        return True
 
     def _record(self, error: LLMError) -> None:
         if error.record is not None:

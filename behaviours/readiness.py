@@ -2,6 +2,9 @@
 
 The gate decides whether the robot may act on the user's request now (Proceed), must ask
 for something (Clarify), or must refuse (Reject). It is a condition: SUCCESS only on Proceed.
+The helpers (:func:`is_grounded`, :func:`required_slots`, :func:`partial_model`,
+:func:`slot_problems`, :func:`read_optional`) are shared with the domain packs' gate,
+:class:`~behaviours.task_readiness.TaskReadinessGate`.
 """
 
 from __future__ import annotations
@@ -9,14 +12,17 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any, Literal, Optional
+from typing import Any, Literal, Optional, TypeVar
 
+import py_trees
 from py_trees.common import Access, Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+
+T = TypeVar("T")
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
@@ -41,18 +47,45 @@ VAGUE_WORDS = frozenset(
 """Words that point at something without naming it: never a filled slot on their own."""
 
 
+def singular(word: str) -> str:
+    """``word`` without a plural ending (``peanuts`` -> ``peanut``, ``berries`` -> ``berry``)."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is", "us")):
+        return word[:-1]
+    return word
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[\w']+", text.lower())
+
+
 def is_grounded(value: Any, utterance: str) -> bool:
     """True when ``value`` names something the user said, as whole words, and is not vague.
 
     ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
-    and ``"a"`` never are, even though the user said them.
+    and ``"a"`` never are, even though the user said them. Plural and singular forms match
+    (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits.
     """
-    words = re.findall(r"[\w']+", str(value).lower())
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    words = _words(str(value))
     while words and words[0] in ("a", "an", "the", "my", "some"):
         words = words[1:]
     if not words or all(word in VAGUE_WORDS for word in words):
         return False
-    return re.search(rf"\b{re.escape(' '.join(words))}\b", utterance.lower()) is not None
+    words = [singular(word) for word in words]
+    said = [singular(word) for word in _words(utterance)]
+    size = len(words)
+    return any(said[start : start + size] == words for start in range(len(said) - size + 1))
+
+
+def read_optional(client: py_trees.blackboard.Client, key: str, kind: type[T]) -> T | None:
+    """The value at ``key`` when it is set and a ``kind``; None otherwise (never raises)."""
+    value = client.get(key) if client.exists(key) else None
+    return value if isinstance(value, kind) else None
 
 
 def required_slots(task_schema: type[BaseModel]) -> list[str]:
@@ -67,6 +100,23 @@ def partial_model(task_schema: type[BaseModel]) -> type[BaseModel]:
         for name, info in task_schema.model_fields.items()
     }
     return create_model(f"Partial{task_schema.__name__}", **fields)
+
+
+def slot_problems(task_schema: type[BaseModel], slots: dict[str, Any]) -> tuple[list[str], str]:
+    """What stops ``slots`` from being a task: required slots missing, else invalid fields.
+
+    Returns the slot names and, for invalid values, a sentence naming them; ``([], "")``
+    when ``slots`` validate against ``task_schema``.
+    """
+    missing = [name for name in required_slots(task_schema) if slots.get(name) in (None, "", [])]
+    if missing:
+        return missing, ""
+    try:
+        task_schema.model_validate(slots)
+    except ValidationError as error:
+        bad = sorted({str(e["loc"][0]) for e in error.errors() if e["loc"]}) or ["task"]
+        return bad, f"slot value(s) invalid for the task: {', '.join(bad)}"
+    return [], ""
 
 
 class ReadinessDecision(BaseModel):
@@ -210,15 +260,7 @@ class ReadinessGate(LLMBehaviour[ReadinessDecision]):
         return {name: value for name, value in found.items() if name in fields}
 
     def _check(self, slots: dict[str, Any]) -> tuple[list[str], str]:
-        missing = [name for name in self.required if slots.get(name) in (None, "")]
-        if missing:
-            return missing, ""
-        try:
-            self.task_schema.model_validate(slots)
-        except ValidationError as error:
-            bad = sorted({str(e["loc"][0]) for e in error.errors() if e["loc"]})
-            return bad, f"slot value(s) invalid for the task: {', '.join(bad)}"
-        return [], ""
+        return slot_problems(self.task_schema, slots)
 
     def _grounded(self, decision: ReadinessDecision) -> tuple[dict[str, Any], list[str]]:
         said = self._utterance()

@@ -263,6 +263,8 @@ def _read_manifest(path: Path) -> PackManifest:
         ) from None
     except OSError as error:
         raise PackError(f"cannot read {path}: {error.strerror}") from error
+    except UnicodeDecodeError as error:
+        raise PackError(f"{path} is not UTF-8 text: {error.reason}; save it as UTF-8") from error
     except yaml.YAMLError as error:
         raise PackError(f"{path} is not valid YAML: {error}") from error
     if not isinstance(raw, dict):
@@ -328,6 +330,11 @@ def _check_references(
             continue
         if source == "query" and lexicon.query not in queries:
             problems.append(f"lexicon {name}: query {lexicon.query!r} is not in queries/")
+        if source == "query" and not manifest.knowledge:
+            problems.append(
+                f"lexicon {name}: a query lexicon runs over the pack's knowledge graph; list "
+                "its Turtle files under `knowledge:` or use `scene:` or `terms:` instead"
+            )
     names = [task.name for task in manifest.tasks]
     if len(set(names)) != len(names):
         problems.append(f"task names repeat: {', '.join(names)}")

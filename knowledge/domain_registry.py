@@ -80,18 +80,27 @@ class DomainRegistry:
                 folders.extend(pack_directories(root))
             except PackError as error:
                 problems.append(error)
-        packs: list[DomainPack] = []
+        packs: dict[str, DomainPack] = {}
         for folder in folders:
             try:
                 pack = load_pack(folder)
+                if pack.name in packs:
+                    raise PackError(
+                        f"{folder / MANIFEST}: name {pack.name!r} is already used by the pack "
+                        f"in {packs[pack.name].directory}; rename one of them in its {MANIFEST}"
+                    )
             except PackError as error:
                 log.warning("skipping domain pack %s: %s", folder, error)
                 problems.append(error)
                 continue
             if only is None or pack.name in only:
-                packs.append(pack)
-        packs.sort(key=_shipped_first)
-        return cls(packs, active=active, problems=problems)
+                packs[pack.name] = pack
+        for name in only or ():
+            if name not in packs:
+                problems.append(
+                    PackError(f"no domain pack called {name!r} was loaded; check the name")
+                )
+        return cls(sorted(packs.values(), key=_shipped_first), active=active, problems=problems)
 
     @property
     def names(self) -> list[str]:

@@ -1,4 +1,4 @@
-"""The ``cogtree`` command line: doctor, render, tick, replay, keys."""
+"""The ``cogtree`` command line: doctor, render, tick, replay, keys, sim, chat, ask."""
 
 from __future__ import annotations
 
@@ -18,16 +18,17 @@ from behaviours import keys
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.errors import LLMConfigError
-from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from behaviours.llm.scripted import Script, ScriptedBackend
-from behaviours.llm.types import BACKEND_NAMES
 from behaviours.setup_handles import MissingHandleError
+from knowledge.domain_pack import PackError
 from knowledge.experience import ExperienceStore
+from knowledge.memory_db import MemoryStoreError
 from knowledge.rdf_store import TurtleError
 from knowledge.scene_graph import SceneGraph
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
+from trees.cli_llm import add_llm_arguments, client_from_args
+from trees.conversation_command import add_conversation_parsers, run_ask, run_chat
 from trees.display import render_dot, render_text, render_tick
 from trees.loading import TreeLoadError, load_tree
 from trees.replay import Replay
@@ -70,24 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     tick = commands.add_parser("tick", help="run a tree until it finishes")
     tick.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
-    tick.add_argument("--llm", choices=BACKEND_NAMES, help="backend for every module")
-    tick.add_argument(
-        "--config",
-        action="append",
-        default=[],
-        metavar="FILE",
-        help="LLM manifest layered on the packaged one (repeatable)",
-    )
-    tick.add_argument(
-        "--script",
-        metavar="FILE",
-        help="YAML/JSON script for the scripted backend (implies --llm scripted)",
-    )
-    tick.add_argument(
-        "--faults",
-        metavar="SPEC",
-        help="inject faults, e.g. rate=0.3,seed=7,kinds=malformed+timeout",
-    )
+    add_llm_arguments(tick)
     tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
     world = tick.add_mutually_exclusive_group()
     world.add_argument(
@@ -132,6 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     show = sim_commands.add_parser("show", help="print a scenario's world, request and goal")
     show.add_argument("scenario", help="a shipped scenario id (see `cogtree sim list`) or a path")
     sim_commands.add_parser("list", help="list the shipped scenarios by tier")
+    add_conversation_parsers(commands)
     return parser
 
 
@@ -149,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "replay": _replay,
         "keys": _keys,
         "sim": _sim,
+        "chat": run_chat,
+        "ask": run_ask,
     }
     try:
         return handlers[args.command](args)
@@ -160,6 +147,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         MissingHandleError,
         TurtleError,
         ScenarioError,
+        PackError,
+        MemoryStoreError,
     ) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
@@ -192,7 +181,7 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _tick(args: argparse.Namespace) -> int:
-    client = _client(args)
+    client = client_from_args(args)
     root = load_tree(args.tree)
     scenario = load_scenario(args.scenario) if args.scenario else None
     if scenario is not None and args.say is None:
@@ -233,22 +222,6 @@ def _tick(args: argparse.Namespace) -> int:
             print(_goal_report(scenario, simulator))
     _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
     return EXIT_CODES[result.status.value]
-
-
-def _client(args: argparse.Namespace) -> LLMClient:
-    config = LLMConfig.load(*args.config)
-    backend = "scripted" if args.script and not args.llm else args.llm
-    if backend:
-        config = config.with_backend(backend)
-    given = {"scripted": ScriptedBackend(Script.load(args.script))} if args.script else {}
-    wrap = None
-    if args.faults:
-        plan = FaultPlan.parse(args.faults)
-
-        def wrap(inner: Any) -> Any:
-            return FaultInjectingBackend(inner, plan)
-
-    return LLMClient(config, backends=given, wrap=wrap)
 
 
 def _goal_report(scenario: Scenario, simulator: SimExecutor) -> str:

@@ -1,0 +1,381 @@
+"""``AskClarification``: a targeted question naming exactly what the task still needs.
+
+The question is composed deterministically from the task schema of the domain pack: the
+``description`` of each missing field, the candidates of an ambiguous referent, or the value
+that matched nothing. No model writes it, so it always names what is missing and nothing else.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+from pydantic import BaseModel
+
+from behaviours import keys
+from behaviours.readiness import read_optional, singular
+from behaviours.setup_handles import require_handle
+from behaviours.task_readiness import NO_TASK
+from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
+from knowledge.domain_pack import DomainPack, TaskSpec
+from knowledge.domain_registry import DomainRegistry
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import Candidate
+
+log = logging.getLogger(__name__)
+
+WH_WORDS = ("which", "what", "who", "whom", "whose", "where", "when", "how")
+"""A field description starting with one of these is already the heart of a question."""
+
+_NOUN_END = re.compile(
+    r"\s(?:to|for|that|which|who|whose|from|with|in|on|at|of|by)\s|[,;:(.]", re.IGNORECASE
+)
+_ARTICLE = re.compile(
+    r"^(?:the|a|an|some|one or more|one|my|your|this|that|these|those)\s+", re.IGNORECASE
+)
+
+
+def _humanise(name: str) -> str:
+    """``kitchen_table`` -> ``kitchen table``; ``AddToDatabase`` -> ``add to database``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
+    return spaced.strip().lower()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:]
+
+
+def _clause(text: str) -> str:
+    """``text`` ready to sit inside a sentence: first letter lowered, end punctuation dropped."""
+    text = text.strip().rstrip(".!?")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
+
+
+def _or_list(options: list[str]) -> str:
+    if len(options) <= 1:
+        return "".join(options)
+    return f"{', '.join(options[:-1])} or {options[-1]}"
+
+
+def noun_for(slot: str, description: str | None) -> str:
+    """What a slot is called in a question: the head of its description, else its name.
+
+    ``"the dish to look up"`` and ``"which dish to look up"`` -> ``dish``; a long head keeps
+    its first word (``"ingredients the suggestion must not contain"`` -> ``ingredients``); no
+    head (``"where to take it"``, no description) -> the slot name in words.
+    """
+    text = re.sub(r"^(?:which|what)\s+", "", (description or "").strip(), flags=re.IGNORECASE)
+    if text.lower().startswith(WH_WORDS):
+        return _humanise(slot)
+    head = _ARTICLE.sub("", _NOUN_END.split(text, maxsplit=1)[0].strip()).lower()
+    if len(head.split()) > 3:
+        head = head.split()[0]
+    return head or _humanise(slot)
+
+
+def _addressed(description: str) -> str:
+    """A field description turned to the user: defaults and conditions cut, "you" for them.
+
+    ``"whom to borrow it from, if the user says"`` -> ``"whom should I borrow it from"``.
+    """
+    text = re.split(r";|\s\(default|,\s*if\s", description, maxsplit=1)[0].strip()
+    text = re.sub(r"\bthe user's\b", "your", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user (has|does|is|\w+s)\b", _you_verb, text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user\b", "you", text, flags=re.IGNORECASE)
+    return re.sub(
+        r"^((?:which|what)(?:\s+\w+)?|who|whom|where|when|how)\s+to\s+",
+        r"\1 should I ",
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
+def _you_verb(found: re.Match[str]) -> str:
+    """``the user talks`` -> ``you talk``; ``the user has`` -> ``you have``."""
+    verb = found.group(1).lower()
+    irregular = {"has": "have", "does": "do", "is": "are"}
+    return f"you {irregular.get(verb, verb[:-1])}"
+
+
+def field_question(slot: str, schema: type[BaseModel] | None) -> str:
+    """The question that asks for ``slot``, from its field description.
+
+    A description that is a question is used as it is; one that starts with a wh-word
+    becomes that question, addressed to the user ("which object to take" -> "Which object
+    should I take?"); otherwise "Which <noun> do you mean?" with the head of the description
+    or the slot name.
+    """
+    info = schema.model_fields.get(slot) if schema is not None else None
+    description = (info.description or "").strip() if info is not None else ""
+    if description.endswith("?"):
+        return _sentence(description)
+    if description.lower().startswith(WH_WORDS):
+        return f"{_sentence(_clause(_addressed(description)))}?"
+    return f"Which {noun_for(slot, description)} do you mean?"
+
+
+def _with_article(option: str) -> str:
+    if re.match(r"^(the|a|an|my|your|his|her|their|our)\b", option, re.IGNORECASE):
+        return option
+    return f"the {option}"
+
+
+def _said_text(said: str | list[str]) -> str:
+    return " and ".join(said) if isinstance(said, list) else said.strip()
+
+
+_PLACEMENT = {"on": "on", "in": "in", "inRoom": "in", "mountedOn": "on", "heldBy": "held by"}
+
+
+def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
+    """A thing as the user would pick it: its label and where it is, from the scene graph.
+
+    ``blue bottle in the fridge``; the id in words when the graph does not know the thing.
+    """
+    location = scene_graph.locate_object(thing)
+    if location is None:
+        return _humanise(thing)
+    labels = {}
+    if location.room is not None:
+        labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
+    support = labels.get(location.support) or _humanise(location.support)
+    label = labels.get(thing) or _humanise(thing)
+    return f"{label} {_PLACEMENT[location.relation]} {_with_article(support)}"
+
+
+def candidate_options(
+    resolution: SlotResolution, candidates: list[Candidate], described: dict[str, str]
+) -> list[str]:
+    """How to name each thing an ambiguous referent may mean, for the user to pick from.
+
+    Its description from the scene graph (label and place) when there is one, else the
+    candidate's label (``/turn/candidates``), else the id in words; each with an article.
+    """
+    labels = {candidate.id: candidate.label for candidate in candidates}
+    return [
+        _with_article(described.get(found) or labels.get(found) or _humanise(found))
+        for found in resolution.ids
+    ]
+
+
+def slot_question(
+    slot: str,
+    schema: type[BaseModel] | None,
+    resolution: SlotResolution | None,
+    candidates: list[Candidate],
+    described: dict[str, str],
+) -> str:
+    """The question for one slot: pick among candidates, name an unknown value, or ask."""
+    ask = field_question(slot, schema)
+    if resolution is None:
+        return ask
+    said = _ARTICLE.sub("", _said_text(resolution.said))
+    info = schema.model_fields.get(slot) if schema is not None else None
+    noun = noun_for(slot, info.description if info is not None else None)
+    if resolution.ambiguous:
+        options = _or_list(candidate_options(resolution, candidates, described))
+        return f"Which {said or noun} do you mean: {options}?"
+    if resolution.unresolved and said:
+        one = " ".join(singular(word) for word in noun.split())
+        article = "an" if one[:1] in "aeiou" else "a"
+        return f"I don't know {article} {one} called '{said}'. {ask}"
+    return ask
+
+
+def task_summary(pack: DomainPack, task: TaskSpec) -> str:
+    """One short clause for a task: its schema's docstring summary, else its description."""
+    doc = (pack.schema_for(task.name).__doc__ or "").strip().splitlines()
+    text = doc[0] if doc else re.sub(r"\s*\(.*?\)", "", task.description)
+    return _clause(re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0])
+
+
+def task_question(pack: DomainPack | None) -> str:
+    """Ask which task the user wants, listing what the pack can do."""
+    if pack is None:
+        return "What would you like me to do?"
+    offers = "; ".join(task_summary(pack, task) for task in pack.tasks)
+    return f"What would you like me to do? I can {offers}."
+
+
+def confirmation_question(utterance: str) -> str:
+    """Nothing is missing but the robot is unsure: ask the user to confirm the request."""
+    if not utterance.strip():
+        return "Sorry, I did not get that. Could you say it another way?"
+    return (
+        f'Just to be sure: should I go ahead with "{utterance.strip()}"? '
+        "Please say yes, or say it another way."
+    )
+
+
+@dataclass
+class _Request:
+    """What the question is about, read once per run."""
+
+    utterance: str = ""
+    intent: IntentFrame | None = None
+    pack: DomainPack | None = None
+    spec: TaskSpec | None = None
+    schema: type[BaseModel] | None = None
+    missing: list[str] = field(default_factory=list)
+    resolved: dict[str, SlotResolution] = field(default_factory=dict)
+    candidates: list[Candidate] = field(default_factory=list)
+
+
+class AskClarification(py_trees.behaviour.Behaviour):
+    """Ask the user for exactly what the task still needs, and remember the task meanwhile.
+
+    Deterministic, no model: the question names every slot of ``/turn/missing`` from the
+    schema's field descriptions ("Which dish do you mean?"), lists the candidates of an
+    ambiguous referent with where they are ("Which bottle do you mean: the blue bottle on the
+    kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
+    ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
+    when none was recognised, and asks to confirm when nothing is missing but the gate was
+    unsure.
+
+    Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
+    ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the
+    candidates of an ambiguous scene referent are (looked up on its workers).
+
+    Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
+    ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes ``/turn/reply`` and, when
+    a task is known, ``/session/pending`` (:class:`~behaviours.turn_state.PendingTask`: the
+    settled slots, the missing ones, what was said, the question). SUCCESS once the question
+    is written (always); RUNNING while the candidates are located.
+    """
+
+    def __init__(self, name: str = "AskClarification") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.scene_graph: SceneGraph | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
+        self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.READ)
+        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, Access.READ)
+        self.candidates_key = keys.register(self.blackboard, keys.CANDIDATES, Access.READ)
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.WRITE)
+        self._request = _Request()
+        self._described: Future[dict[str, str]] | None = None
+        self._submitted_this_tick = False
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle, and ``scene_graph`` when given."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        scene_graph = kwargs.get("scene_graph")
+        self.scene_graph = scene_graph if isinstance(scene_graph, SceneGraph) else None
+
+    def initialise(self) -> None:
+        """Read the request; start locating the candidates of ambiguous scene referents."""
+        self._request = self._read()
+        self._described, self._submitted_this_tick = None, False
+        to_place = [
+            found
+            for slot in self._request.missing
+            if (resolution := self._request.resolved.get(slot)) is not None
+            and resolution.kind == "scene"
+            and resolution.ambiguous
+            for found in resolution.ids
+        ]
+        if to_place and self.scene_graph is not None:
+            self._described = self.scene_graph.submit(_describe_all, self.scene_graph, to_place)
+            self._submitted_this_tick = True
+
+    def update(self) -> Status:
+        """RUNNING while locating; then write the question and the pending task."""
+        described: dict[str, str] = {}
+        if self._described is not None:
+            if self._submitted_this_tick or not self._described.done():
+                self._submitted_this_tick = False
+                self.feedback_message = "looking up where the candidates are"
+                return Status.RUNNING
+            try:
+                described = self._described.result()
+            except Exception as error:  # the question can do without the places they are in
+                log.warning("%s: locating candidates failed: %s", self.name, error)
+        request = self._request
+        question = self._question(described)
+        self.blackboard.set(self.reply_key, question)
+        if request.pack is not None and request.spec is not None and request.intent is not None:
+            self.blackboard.set(self.pending_key, self._pending(question))
+        self.feedback_message = f"asked: {question!r}"
+        return Status.SUCCESS
+
+    def terminate(self, new_status: Status) -> None:
+        """Drop the lookup when interrupted (RUNNING -> INVALID)."""
+        if self.status == Status.RUNNING and new_status == Status.INVALID and self._described:
+            self._described.cancel()
+            self._described = None
+
+    def _read(self) -> _Request:
+        bb = self.blackboard
+        intent = read_optional(bb, self.intent_key, IntentFrame)
+        domain = read_optional(bb, self.domain_key, str) or (intent.domain if intent else "")
+        request = _Request(
+            utterance=read_optional(bb, self.utterance_key, str) or "",
+            intent=intent,
+            missing=[
+                m for m in read_optional(bb, self.missing_key, list) or [] if isinstance(m, str)
+            ],
+            resolved={
+                slot: value
+                for slot, value in (read_optional(bb, self.resolved_key, dict) or {}).items()
+                if isinstance(value, SlotResolution)
+            },
+            candidates=[
+                c
+                for c in read_optional(bb, self.candidates_key, list) or []
+                if isinstance(c, Candidate)
+            ],
+        )
+        if self.domains is not None and domain in self.domains:
+            request.pack = self.domains.get(domain)
+            if intent is not None and intent.task is not None:
+                try:
+                    request.spec = request.pack.task(intent.task)
+                    request.schema = request.pack.schema_for(intent.task)
+                except KeyError:
+                    request.spec = None
+        return request
+
+    def _question(self, described: dict[str, str]) -> str:
+        request = self._request
+        if request.spec is None or NO_TASK in request.missing:
+            return task_question(request.pack)
+        if not request.missing:
+            return confirmation_question(request.utterance)
+        questions: list[str] = []
+        for slot in request.missing:
+            question = slot_question(
+                slot, request.schema, request.resolved.get(slot), request.candidates, described
+            )
+            if question not in questions:
+                questions.append(question)
+        return " ".join(questions)
+
+    def _pending(self, question: str) -> PendingTask:
+        request = self._request
+        assert request.pack is not None and request.spec is not None and request.intent
+        said = list(request.intent.said)
+        if request.utterance.strip() and request.utterance not in said:
+            said.append(request.utterance)
+        return PendingTask(
+            domain=request.pack.name,
+            task=request.spec.name,
+            slots={k: v for k, v in request.intent.slots.items() if k not in request.missing},
+            missing=[slot for slot in request.missing if slot != NO_TASK],
+            said=said,
+            question=question,
+        )
+
+
+def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
+    """:func:`describe_in_scene` for each thing (runs on the scene graph's worker)."""
+    return {thing: describe_in_scene(scene_graph, thing) for thing in things}

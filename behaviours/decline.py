@@ -1,0 +1,78 @@
+"""``Decline``: a polite refusal that says why, in plain words."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.readiness import read_optional
+from behaviours.setup_handles import require_handle
+from behaviours.turn_state import OUT_OF_SCOPE
+from knowledge.domain_registry import DomainRegistry
+
+_MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
+
+
+def plain_reason(rationale: str) -> str:
+    """A gate's rationale as a clause for the user: first sentence, no machinery prefixes."""
+    text = rationale.strip()
+    while _MACHINE_PREFIX.match(text):
+        text = _MACHINE_PREFIX.sub("", text, count=1)
+    text = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].strip().rstrip(".!?")
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _and_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+class Decline(py_trees.behaviour.Behaviour):
+    """Refuse politely and say why.
+
+    Out of scope (``/turn/domain`` is OutOfScope): say what the robot can help with instead
+    (the loaded packs' titles). Reject: give the readiness gate's rationale in plain words
+    (read from ``/rationale/<gate>``). Anything else: a short apology.
+
+    Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
+
+    Reads ``/turn/domain``, ``/turn/control``, ``/rationale/<gate>`` (``gate``: the name of
+    the readiness gate node). Writes ``/turn/reply``. SUCCESS always.
+    """
+
+    def __init__(self, name: str = "Decline", *, gate: str = "TaskReadinessGate") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
+        self.rationale_key = keys.register(
+            self.blackboard, keys.RATIONALE, Access.READ, node=keys.node_slug(gate)
+        )
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+
+    def update(self) -> Status:
+        """Write the refusal."""
+        reply = self.refusal()
+        self.blackboard.set(self.reply_key, reply)
+        self.feedback_message = f"declined: {reply!r}"
+        return Status.SUCCESS
+
+    def refusal(self) -> str:
+        """The sentence for this turn's refusal."""
+        if read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
+            titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
+            offer = f" I can help you as {_and_list(titles)}." if titles else ""
+            return f"Sorry, I can't help with that: it is outside what I do.{offer}"
+        why = read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
+        reason = plain_reason(why.rationale) if why is not None else ""
+        if read_optional(self.blackboard, self.control_key, str) == "Reject" and reason:
+            return f"Sorry, I won't do that: {reason}."
+        return "Sorry, I can't do that."

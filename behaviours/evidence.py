@@ -1,0 +1,174 @@
+"""Tool grounding (JANUS): which evidence a task needs, and ``NeedsEvidence``, the gate on it.
+
+A ``knowledge_query`` task is answered from the rows of its pack's query template, run on the
+pack's knowledge graph (or the scene graph). The working context cannot stand in for them: it
+holds what the user said about themselves, not the domain's knowledge. It does shape the
+query: a template may take *memory-bound parameters* filled from the working context's facts
+(``?avoid`` and ``?favour`` from ``food.<id>`` facts, ``?diet`` from ``diet.<id>`` facts), and
+``?speaker`` from ``/turn/speaker``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.setup_handles import require_handle
+from behaviours.turn_state import EvidenceBundle, IntentFrame
+from knowledge.domain_pack import DomainPack, TaskSpec
+from knowledge.domain_registry import DomainRegistry
+from knowledge.memory_model import Fact, WorkingContext
+
+MODEL_QUERY = "model-query"
+"""The evidence source of rows that a model-written query returned."""
+
+SPEAKER_PARAMETER = "speaker"
+"""The template parameter bound to the person speaking (``/turn/speaker``)."""
+
+MEMORY_PARAMETERS = ("avoid", "favour", "diet")
+"""Template parameters bound from the working context's facts."""
+
+_FOOD_SLOT = "food."
+_DIET_SLOT = "diet."
+
+
+@dataclass(frozen=True)
+class TurnTask:
+    """The task of this turn, looked up in its domain pack."""
+
+    pack: DomainPack
+    spec: TaskSpec
+
+    @property
+    def sources(self) -> frozenset[str]:
+        """Evidence sources that answer the task: its template's name, or a model's query."""
+        return frozenset({self.spec.query or MODEL_QUERY, MODEL_QUERY})
+
+
+def find_task(domains: DomainRegistry, domain: object, intent: object) -> TurnTask:
+    """The pack and task of ``/turn/domain`` and ``/turn/intent``; LookupError says what lacks."""
+    if not isinstance(intent, IntentFrame) or intent.task is None:
+        raise LookupError("no task this turn (/turn/intent has none)")
+    name = domain if isinstance(domain, str) else intent.domain
+    if name not in domains:
+        raise LookupError(f"domain {name!r} is not loaded (loaded: {', '.join(domains.names)})")
+    pack = domains.get(name)
+    try:
+        return TurnTask(pack=pack, spec=pack.task(intent.task))
+    except KeyError as error:
+        raise LookupError(str(error.args[0])) from None
+
+
+def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
+    """The kg ids the working context gives each memory-bound parameter (empty lists if none).
+
+    Facts on ``food.<id>`` slots: hard constraints (allergies, intolerances, exclusions) bind
+    ``avoid``, preferences bind ``favour``; facts on ``diet.<id>`` bind ``diet``. Recalled
+    archive facts count unless a newer fact replaced them.
+    """
+    bound: dict[str, list[str]] = {name: [] for name in MEMORY_PARAMETERS}
+    if working is None:
+        return bound
+    facts: list[Fact] = [*working.facts]
+    facts.extend(recall.fact for recall in working.recalled if not recall.superseded)
+    for fact in facts:
+        slot = fact.slot or ""
+        if slot.startswith(_FOOD_SLOT) and fact.kind == "hard_constraint":
+            _add(bound["avoid"], slot[len(_FOOD_SLOT) :])
+        elif slot.startswith(_FOOD_SLOT) and fact.kind == "preference":
+            _add(bound["favour"], slot[len(_FOOD_SLOT) :])
+        elif slot.startswith(_DIET_SLOT):
+            _add(bound["diet"], slot[len(_DIET_SLOT) :])
+    return bound
+
+
+def answered(evidence: EvidenceBundle | None, task: TurnTask) -> bool:
+    """Whether this turn's evidence already holds an answer to ``task`` from a query."""
+    return evidence is not None and any(item.source in task.sources for item in evidence.items)
+
+
+class NeedsEvidence(py_trees.behaviour.Behaviour):
+    """Condition, JANUS's tool-grounding decision: must a query fetch the task's evidence.
+
+    Handles: ``domains``. Reads ``/turn/domain``, ``/turn/intent``, ``/turn/evidence``,
+    ``/memory/working``. Writes ``/rationale/<node>`` (deterministic, source ``fast_path``).
+    SUCCESS: the task is a ``knowledge_query`` task and no query has answered it this turn
+    (the feedback names the template and the memory-bound parameters the working context
+    fills). FAILURE: no task, an unknown domain or task, another grounding, or the evidence is
+    already there; the feedback says which. Never RUNNING.
+    """
+
+    def __init__(self, name: str = "NeedsEvidence") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
+        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.READ)
+        self.working_key = keys.register(self.blackboard, keys.WORKING, Access.READ)
+        self.rationale_key = keys.register(
+            self.blackboard, keys.RATIONALE, Access.WRITE, node=keys.node_slug(name)
+        )
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+
+    def update(self) -> Status:
+        """Compare the task's evidence requirement with what this turn already holds."""
+        if self.domains is None:
+            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
+        try:
+            task = find_task(self.domains, self._get(self.domain_key), self._get(self.intent_key))
+        except LookupError as problem:
+            return self._decide(False, str(problem), {})
+        facts = {"task": task.spec.name, "grounding": task.spec.grounding}
+        if task.spec.grounding != "knowledge_query":
+            why = f"{task.spec.name} is grounded by {task.spec.grounding}, not by a query"
+            return self._decide(False, why, facts)
+        evidence = self._get(self.evidence_key)
+        bundle = evidence if isinstance(evidence, EvidenceBundle) else None
+        if answered(bundle, task):
+            return self._decide(False, f"{task.spec.name} is already answered this turn", facts)
+        return self._decide(True, self._requirement(task), {**facts, "template": task.spec.query})
+
+    def _requirement(self, task: TurnTask) -> str:
+        """What the query needs, in words: its template and what memory fills in."""
+        target = "its knowledge graph" if task.pack.has_own_knowledge else "the scene graph"
+        text = f"{task.spec.name} needs the rows of {task.spec.query} on {target}"
+        working = self._get(self.working_key)
+        context = working if isinstance(working, WorkingContext) else None
+        parameters = task.pack.query(task.spec.query).parameters if task.spec.query else {}
+        wanted = [name for name in MEMORY_PARAMETERS if name in parameters]
+        if wanted and context is None:
+            return f"{text}; no working context, so {', '.join(wanted)} stay unbound"
+        bound = memory_bindings(context)
+        filled = [f"{name}={'+'.join(bound[name])}" for name in wanted if bound[name]]
+        return f"{text}; from memory: {', '.join(filled)}" if filled else text
+
+    def _decide(self, needed: bool, why: str, facts: Mapping[str, Any]) -> Status:
+        self.blackboard.set(
+            self.rationale_key,
+            keys.GateRationale(
+                node=self.name,
+                module="tool_grounding",
+                source="fast_path",
+                decision={"needs_evidence": needed, **facts},
+                rationale=why,
+            ),
+        )
+        self.feedback_message = why
+        return Status.SUCCESS if needed else Status.FAILURE
+
+    def _get(self, key: str) -> Any:
+        return self.blackboard.get(key) if self.blackboard.exists(key) else None
+
+
+def _add(found: list[str], identifier: str) -> None:
+    if identifier and identifier not in found:
+        found.append(identifier)

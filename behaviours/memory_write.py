@@ -1,0 +1,210 @@
+"""Memory writes of a turn: stage what a memory_write task will store, then consolidate.
+
+``StageClaims`` turns the claims of a memory_write task into evidence, so the reply can
+confirm what will be remembered; ``Consolidate`` writes the turn to memory (H, C, A) on a
+worker, and closes a clarification dialogue once its task ran.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+from pydantic import BaseModel
+
+from behaviours import keys
+from behaviours.readiness import read_optional
+from behaviours.recall import MemoryCall
+from behaviours.setup_handles import require_handle
+from behaviours.turn_state import EvidenceBundle, EvidenceItem, PendingTask
+from knowledge.memory import MemoryStore
+from knowledge.memory_model import Claim, TurnTrace
+
+log = logging.getLogger(__name__)
+
+GENERAL_DOMAIN = "general"
+"""The domain a turn is recorded under when no domain was detected."""
+
+
+class ClaimsError(ValueError):
+    """A task that cannot say what to remember; the message names the task and the problem."""
+
+
+def task_claims(task: BaseModel) -> list[Claim]:
+    """The claims of a memory_write task (its ``claims()`` method), checked.
+
+    Raises :class:`ClaimsError` when the task has no ``claims()``, it fails, or it returns
+    something other than a list of :class:`~knowledge.memory_model.Claim`.
+    """
+    name = type(task).__name__
+    method = getattr(task, "claims", None)
+    if not callable(method):
+        raise ClaimsError(
+            f"task {name} has no claims() method: a memory_write schema must implement "
+            "claims() -> list[Claim]"
+        )
+    try:
+        claims = method()
+    except Exception as error:  # a pack's schema code may fail in any way
+        raise ClaimsError(f"{name}.claims() failed: {type(error).__name__}: {error}") from error
+    if not isinstance(claims, list | tuple) or not all(isinstance(c, Claim) for c in claims):
+        raise ClaimsError(f"{name}.claims() must return a list of Claim, got {claims!r}")
+    return list(claims)
+
+
+def claims_text(claims: list[Claim]) -> str:
+    """The claims' texts as sentences: ``Anna is allergic to peanuts. Anna is vegan.``."""
+    return " ".join(claim.text if claim.text[-1] in ".!?" else f"{claim.text}." for claim in claims)
+
+
+class StageClaims(py_trees.behaviour.Behaviour):
+    """Stage what a memory_write task will store as evidence, for Respond to confirm.
+
+    Reads ``/turn/task`` (a schema with ``claims()``) and ``/turn/evidence`` (kept, appended
+    to). Writes ``/turn/evidence`` with one :class:`~behaviours.turn_state.EvidenceItem`
+    (source ``memory``, text: the claims' texts). SUCCESS: claims staged. FAILURE: no task,
+    a task without ``claims()``, a failing ``claims()``, or no claim at all (the message says
+    which). Never RUNNING. Consolidate writes the claims to memory at the end of the turn.
+    """
+
+    def __init__(self, name: str = "StageClaims") -> None:
+        super().__init__(name)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.task_key = keys.register(self.blackboard, keys.TASK, Access.READ)
+        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+
+    def update(self) -> Status:
+        """Read the claims and stage them."""
+        task = read_optional(self.blackboard, self.task_key, BaseModel)
+        if task is None:
+            self.feedback_message = "no task on /turn/task: nothing to remember"
+            return Status.FAILURE
+        try:
+            claims = task_claims(task)
+        except ClaimsError as error:
+            self.feedback_message = str(error)
+            return Status.FAILURE
+        if not claims:
+            self.feedback_message = f"{type(task).__name__} states nothing to remember"
+            return Status.FAILURE
+        text = claims_text(claims)
+        held = read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        items = [
+            *(held.items if held is not None else []),
+            EvidenceItem(source="memory", text=text),
+        ]
+        self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
+        self.feedback_message = f"will remember: {text}"
+        return Status.SUCCESS
+
+
+class Consolidate(py_trees.behaviour.Behaviour):
+    """Write the turn to memory, and close the clarification dialogue once its task ran.
+
+    Writes one :class:`~knowledge.memory_model.TurnTrace` (what the user said, the reply, the
+    domain, and the claims of a Proceeded memory_write task; no other turn carries claims)
+    on a worker: the store consolidates H into C and C into A within that write. On Proceed
+    it clears ``/session/pending`` (the task the robot asked about has run, or the user moved
+    on to a new one); on Clarify, Reject or SwitchDomain it keeps it.
+
+    Handle: ``memory`` (:class:`~knowledge.memory.MemoryStore`).
+
+    Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
+    ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed).
+    SUCCESS: the turn is stored. FAILURE: no utterance this turn, or the memory refused the
+    write (the reason is the feedback message and the log holds the whole trace: nothing is
+    lost silently). RUNNING: writing.
+    """
+
+    def __init__(self, name: str = "Consolidate") -> None:
+        super().__init__(name)
+        self.memory: MemoryStore | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.READ)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
+        self.task_key = keys.register(self.blackboard, keys.TASK, Access.READ)
+        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.WRITE)
+        self._write: MemoryCall[TurnTrace] = MemoryCall(name)
+        self._trace: TurnTrace | None = None
+        self._notes: list[str] = []
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``memory`` handle."""
+        self.memory = require_handle(self, kwargs, "memory", MemoryStore)
+
+    def initialise(self) -> None:
+        """Build the turn's trace and start writing it on the worker."""
+        if self.memory is None:
+            raise RuntimeError(f"{self.name}: setup(memory=...) was not called before ticking")
+        self._trace, self._notes = None, []
+        utterance = read_optional(self.blackboard, self.utterance_key, str) or ""
+        if not utterance.strip():
+            return
+        self._trace = TurnTrace(
+            user=utterance,
+            robot=read_optional(self.blackboard, self.reply_key, str) or "",
+            domain=read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
+            claims=tuple(self._claims()),
+        )
+        memory, trace = self.memory, self._trace
+        self._write.start(lambda: memory.write(trace))
+
+    def update(self) -> Status:
+        """RUNNING while the write runs; then settle the pending task and report."""
+        if self._trace is None:
+            self.feedback_message = "no utterance this turn: nothing to remember"
+            return Status.FAILURE
+        outcome = self._write.poll()
+        if outcome is None:
+            self.feedback_message = "writing the turn to memory"
+            return Status.RUNNING
+        closed = self._settle_pending()
+        if outcome.value is None:
+            log.warning(
+                "%s: memory refused the turn (%s); the turn was: %s",
+                self.name,
+                outcome.error,
+                self._trace.model_dump_json(),
+            )
+            self.feedback_message = f"turn not stored: {outcome.error}"
+            return Status.FAILURE
+        stored = outcome.value
+        said = f"turn {stored.turn} stored with {len(stored.claims)} claim(s)"
+        self.feedback_message = "; ".join([said, *closed, *self._notes])
+        return Status.SUCCESS
+
+    def terminate(self, new_status: Status) -> None:
+        """Stop waiting when interrupted (a write already running still commits)."""
+        if self.status == Status.RUNNING and new_status == Status.INVALID:
+            self._write.cancel()
+            self.feedback_message = "interrupted while writing the turn to memory"
+
+    def shutdown(self) -> None:
+        """Stop the memory worker."""
+        self._write.close()
+
+    def _claims(self) -> list[Claim]:
+        """The claims of a Proceeded memory_write task; none for any other turn."""
+        if read_optional(self.blackboard, self.control_key, str) != "Proceed":
+            return []
+        task = read_optional(self.blackboard, self.task_key, BaseModel)
+        if task is None or not hasattr(task, "claims"):
+            return []
+        try:
+            return task_claims(task)
+        except ClaimsError as error:
+            log.warning("%s: storing the turn without claims: %s", self.name, error)
+            self._notes.append(f"no claims stored: {error}")
+            return []
+
+    def _settle_pending(self) -> list[str]:
+        """Clear the pending task on Proceed; keep it otherwise."""
+        pending = read_optional(self.blackboard, self.pending_key, PendingTask)
+        if pending is None or read_optional(self.blackboard, self.control_key, str) != "Proceed":
+            return []
+        self.blackboard.unset(self.pending_key)
+        return [f"pending {pending.task} closed"]

@@ -1,0 +1,332 @@
+"""``PostProcess``: normalise the intent's slot values and resolve what each one refers to.
+
+JANUS's intent post-processing, deterministic and without a model. Values are tidied
+(whitespace, case, numbers with units converted to grams or kcal for numeric slots); then
+every slot is looked up where its pack says (:attr:`~knowledge.domain_pack.SlotSpec.resolve`):
+
+- ``scene``: referent resolution in the robot's scene graph
+  (:meth:`~knowledge.scene_graph.SceneGraph.resolve_referent`, on the graph's worker pool so
+  the tick never blocks), 0, 1 or several candidates with reasons;
+- ``kg`` and ``value``: the mentions of the slot's lexicon in the value (their canonical ids;
+  a word the lexicon does not know gives no id);
+- ``text``: kept as said.
+
+Ambiguity and unresolved slots are results, not failures: the readiness gate decides what
+to do with them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.intent import pack_lexicons
+from behaviours.readiness import read_optional
+from behaviours.setup_handles import require_handle
+from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
+from knowledge.domain_pack import DomainPack, SlotSpec
+from knowledge.domain_registry import DomainRegistry
+from knowledge.lexicon import Lexicon
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import Candidate
+
+log = logging.getLogger(__name__)
+
+GRAMS_PER_UNIT = {
+    "mg": 0.001,
+    "milligram": 0.001,
+    "milligrams": 0.001,
+    "g": 1.0,
+    "gr": 1.0,
+    "gram": 1.0,
+    "grams": 1.0,
+    "gramme": 1.0,
+    "grammes": 1.0,
+    "kg": 1000.0,
+    "kilo": 1000.0,
+    "kilos": 1000.0,
+    "kilogram": 1000.0,
+    "kilograms": 1000.0,
+    "oz": 28.349523125,
+    "ounce": 28.349523125,
+    "ounces": 28.349523125,
+    "lb": 453.59237,
+    "lbs": 453.59237,
+    "pound": 453.59237,
+    "pounds": 453.59237,
+}
+"""Mass units, in grams."""
+
+KCAL_PER_UNIT = {
+    "kcal": 1.0,
+    "cal": 1.0,
+    "calorie": 1.0,
+    "calories": 1.0,
+    "kilocalorie": 1.0,
+    "kilocalories": 1.0,
+    "kj": 1 / 4.184,
+    "kilojoule": 1 / 4.184,
+    "kilojoules": 1 / 4.184,
+}
+"""Energy units, in kcal (a food "calorie" is a kilocalorie)."""
+
+_QUANTITY = re.compile(
+    r"^(?:about|around|roughly|approximately|~)?\s*(-?\d+(?:[.,]\d+)?)\s*([a-z]+)?\.?$"
+)
+_TRIM = " \t\n,.;:!?\"'"
+
+
+def quantity(text: str) -> float | None:
+    """``text`` as a number, masses in grams and energies in kcal; None if it is not one.
+
+    ``"200 g"`` -> 200.0, ``"0.2 kg"`` -> 200.0, ``"1,5 kg"`` -> 1500.0, ``"500 kJ"`` ->
+    119.5..., ``"about 300 calories"`` -> 300.0, ``"12"`` -> 12.0; ``"a lot"`` -> None.
+    """
+    match = _QUANTITY.match(" ".join(text.lower().split()))
+    if match is None:
+        return None
+    number = float(match.group(1).replace(",", "."))
+    unit = match.group(2)
+    if unit is None:
+        return number
+    factor = GRAMS_PER_UNIT.get(unit, KCAL_PER_UNIT.get(unit))
+    return None if factor is None else round(number * factor, 6)
+
+
+def _numeric(annotation: Any) -> bool:
+    kinds = set(get_args(annotation)) | {annotation}
+    return bool(kinds & {float, int}) and bool not in kinds
+
+
+def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue:
+    """One slot value tidied, as PostProcess writes it back to the frame.
+
+    Single spaces, no stray punctuation at the ends, lower case (unless ``keep_case``), and a
+    number in grams or kcal when ``numeric`` and the text is a quantity.
+    """
+    if value is None or isinstance(value, bool | float):
+        return value
+    if isinstance(value, list):
+        items = [normalised(item, keep_case=keep_case, numeric=False) for item in value]
+        return [item for item in items if isinstance(item, str) and item]
+    text = " ".join(str(value).split()).strip(_TRIM)
+    if numeric:
+        amount = quantity(text)
+        if amount is not None:
+            return amount
+    return text if keep_case else text.lower()
+
+
+@dataclass
+class _SceneLookup:
+    """Referent resolutions of one scene slot in flight: one future per item said."""
+
+    slot: str
+    said: str | list[str]
+    items: list[str]
+    futures: list[Future[list[Candidate]]] = field(default_factory=list)
+
+
+class PostProcess(py_trees.behaviour.Behaviour):
+    """Normalise ``/turn/intent`` and resolve each slot to scene-graph or knowledge ids.
+
+    Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`), optional
+    ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`; without it scene slots stay
+    unresolved and say why).
+
+    Reads ``/turn/intent``, ``/turn/domain``, ``/turn/speaker``. Writes ``/turn/intent``
+    (normalised), ``/turn/resolved`` (slot -> :class:`~behaviours.turn_state.SlotResolution`)
+    and, when the task has a scene slot, ``/turn/candidates`` (the first scene slot's
+    candidates). SUCCESS: done, whatever was found (0, 1 or several ids per slot; no intent
+    or no task resolves nothing). FAILURE: never. RUNNING: scene-graph lookups in flight
+    (given up after ``timeout_s``, the slot then unresolved with the reason).
+    """
+
+    def __init__(self, name: str = "PostProcess", *, timeout_s: float = 5.0) -> None:
+        super().__init__(name)
+        self.timeout_s = timeout_s
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.WRITE)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
+        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, Access.WRITE)
+        self.candidates_key = keys.register(self.blackboard, keys.CANDIDATES, Access.WRITE)
+        self.registry: DomainRegistry | None = None
+        self.scene: SceneGraph | None = None
+        self._lexicons: dict[str, dict[str, Lexicon]] = {}
+        self._resolved: dict[str, SlotResolution] = {}
+        self._lookups: list[_SceneLookup] = []
+        self._first_scene_slot: str | None = None
+        self._candidates: list[Candidate] = []
+        self._started = 0.0
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` and optional ``scene_graph`` handles; build the lexicons."""
+        self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
+        scene = kwargs.get("scene_graph")
+        self.scene = scene if isinstance(scene, SceneGraph) else None
+        self._lexicons = pack_lexicons(self.registry, self.scene)
+
+    def initialise(self) -> None:
+        """Normalise the frame, resolve lexicon and text slots, start the scene lookups."""
+        self._resolved, self._lookups, self._first_scene_slot = {}, [], None
+        self._candidates = []
+        self._started = time.monotonic()
+        frame = read_optional(self.blackboard, self.intent_key, IntentFrame)
+        pack = self._pack(frame)
+        if frame is None or frame.task is None or pack is None:
+            return
+        try:
+            task = pack.task(frame.task)
+        except KeyError:
+            return
+        schema_fields = pack.schema_for(task.name).model_fields
+        slots: dict[str, SlotValue] = {}
+        for slot, value in frame.slots.items():
+            spec = task.slots.get(slot)
+            kind = spec.resolve if spec is not None else "text"
+            info = schema_fields.get(slot)
+            numeric = info is not None and _numeric(info.annotation)
+            slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
+            self._start(pack, slot, spec, slots[slot])
+        self.blackboard.set(self.intent_key, frame.model_copy(update={"slots": slots}))
+
+    def update(self) -> Status:
+        """RUNNING while scene lookups run; then write the resolutions and succeed."""
+        waiting = [f for lookup in self._lookups for f in lookup.futures if not f.done()]
+        if waiting and time.monotonic() - self._started < self.timeout_s:
+            self.feedback_message = f"resolving {len(waiting)} referent(s) in the scene graph"
+            return Status.RUNNING
+        for lookup in self._lookups:
+            self._resolved[lookup.slot], first = self._finish(lookup)
+            if lookup.slot == self._first_scene_slot:
+                self._candidates = first
+        self._lookups = []
+        self.blackboard.set(self.resolved_key, dict(self._resolved))
+        if self._first_scene_slot is not None:
+            self.blackboard.set(self.candidates_key, list(self._candidates))
+        self.feedback_message = self._describe()
+        return Status.SUCCESS
+
+    def terminate(self, new_status: Status) -> None:
+        """Cancel lookups that have not started when interrupted (RUNNING -> INVALID)."""
+        if self.status == Status.RUNNING and new_status == Status.INVALID:
+            for lookup in self._lookups:
+                for future in lookup.futures:
+                    future.cancel()
+            self._lookups = []
+            self.feedback_message = "interrupted while resolving referents"
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
+        if self.registry is None:
+            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
+        domain = frame.domain if frame is not None else None
+        domain = domain or read_optional(self.blackboard, self.domain_key, str)
+        return self.registry.get(domain) if domain and domain in self.registry else None
+
+    def _start(self, pack: DomainPack, slot: str, spec: SlotSpec | None, value: SlotValue) -> None:
+        """Resolve one slot now (lexicon, text) or start its scene lookups."""
+        items = _items(value)
+        said: str | list[str] = items if isinstance(value, list) else " ".join(items)
+        kind = spec.resolve if spec is not None else "text"
+        if kind == "scene":
+            if self._first_scene_slot is None:
+                self._first_scene_slot = slot
+            if self.scene is None:
+                self._resolved[slot] = SlotResolution(
+                    slot=slot, said=said, kind="scene", reasons=["no scene graph to resolve in"]
+                )
+                return
+            speaker = read_optional(self.blackboard, self.speaker_key, str)
+            lookup = _SceneLookup(slot, said, items)
+            for item in items:
+                lookup.futures.append(self.scene.submit(self.scene.resolve_referent, item, speaker))
+            self._lookups.append(lookup)
+        elif kind in ("kg", "value"):
+            lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
+            self._resolved[slot] = _from_lexicon(slot, said, items, kind, lexicon)
+        else:
+            self._resolved[slot] = SlotResolution(slot=slot, said=said, kind="text")
+
+    def _finish(self, lookup: _SceneLookup) -> tuple[SlotResolution, list[Candidate]]:
+        """The slot's resolution, and the candidates of its first item."""
+        ids: list[str] = []
+        reasons: list[str] = []
+        first: list[Candidate] | None = None
+        for item, future in zip(lookup.items, lookup.futures, strict=True):
+            if not future.done():
+                future.cancel()
+                reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
+                continue
+            try:
+                candidates = future.result()
+            except Exception as error:  # a failed lookup leaves the slot unresolved, never crashes
+                log.warning("%s: resolving %r failed: %s", self.name, item, error)
+                reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
+                continue
+            first = candidates if first is None else first
+            if not candidates:
+                reasons.append(f"'{item}': nothing in the scene graph matches")
+            for candidate in candidates:
+                ids.append(candidate.id)
+                reasons.append(f"'{item}' -> {candidate.id}: " + "; ".join(candidate.reasons))
+        resolution = SlotResolution(
+            slot=lookup.slot, said=lookup.said, kind="scene", ids=ids, reasons=reasons
+        )
+        return resolution, first or []
+
+    def _describe(self) -> str:
+        if not self._resolved:
+            return "nothing to resolve"
+        parts = []
+        for slot, resolution in self._resolved.items():
+            if resolution.kind == "text":
+                parts.append(f"{slot}: text")
+            else:
+                parts.append(f"{slot}: {len(resolution.ids)} id(s)")
+        return "; ".join(parts)
+
+
+def _items(value: SlotValue) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(item) for item in value if str(item).strip()]
+    return [str(value)] if str(value).strip() else []
+
+
+def _from_lexicon(
+    slot: str,
+    said: str | list[str],
+    items: Sequence[str],
+    kind: str,
+    lexicon: Lexicon | None,
+) -> SlotResolution:
+    """The ids the lexicon's mentions in each item give (none for unknown words)."""
+    resolved_kind: Literal["kg", "value"] = "kg" if kind == "kg" else "value"
+    if lexicon is None:
+        return SlotResolution(
+            slot=slot, said=said, kind=resolved_kind, reasons=["the slot has no lexicon"]
+        )
+    ids: list[str] = []
+    reasons: list[str] = []
+    for item in items:
+        mentions = lexicon.find(item)
+        if not mentions:
+            reasons.append(f"'{item}' is not in the {lexicon.name} lexicon")
+        for mention in mentions:
+            if mention.id not in ids:
+                ids.append(mention.id)
+                reasons.append(f"'{mention.text}': {lexicon.name} {mention.id}")
+    return SlotResolution(slot=slot, said=said, kind=resolved_kind, ids=ids, reasons=reasons)

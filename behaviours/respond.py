@@ -1,0 +1,569 @@
+"""``Respond``: outer speech (JANUS): what the robot says, held to the evidence bundle.
+
+Fast path, the templated answer, when one fits the evidence:
+
+- query rows of the task's template: the task's ``reply`` template, its ``{column}`` fields
+  filled from the rows (a column's distinct values across rows joined naturally: "flour, eggs
+  and sugar") and its ``{slot}`` fields from the task, always with labels rather than ids (a
+  ``<column>_label`` column, the pack's lexicons, else the id in words);
+- an empty result: "I could not find anything for ..." naming what was asked;
+- memory-write evidence: "Noted: ..."; plan evidence: its text;
+- no query evidence for a knowledge task: "I could not look that up (...)".
+
+The model speaks when no template fits (rows of a model-written query, a template field the
+rows lack). Its reply must be faithful (:mod:`behaviours.faithfulness`): every number it states
+and every entity it names must be in the evidence, the working context, the utterance, the
+task's slots or the node's own safe phrases. Entities are the forms of the lexicons drawn from
+a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``terms`` lexicons
+are closed sets of words (aspects, relations such as "like"), not things, and are not checked.
+An unfaithful reply is sent back once with the unsupported claims named (``revise``);
+unfaithful again, the templated answer is said instead and the rationale lists what was
+unsupported.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import string
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from py_trees.common import Access, Status
+from pydantic import BaseModel, Field
+
+from behaviours import keys
+from behaviours.evidence import TurnTask, find_task, memory_bindings
+from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, parse_number
+from behaviours.llm.types import Message
+from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from knowledge.domain_pack import Grounding, PackError
+from knowledge.domain_registry import DomainRegistry
+from knowledge.lexicon import Lexicon, build_lexicons
+from knowledge.memory_model import WorkingContext
+from knowledge.scene_graph import SceneGraph
+
+log = logging.getLogger(__name__)
+
+NOT_GROUNDED: Mapping[Grounding, str] = {
+    "knowledge_query": "I could not look that up",
+    "physical": "I could not do that",
+    "memory_write": "I could not note that",
+}
+"""What the robot says when the task's grounding left no evidence at all."""
+
+SAFE_PHRASES: tuple[str, ...] = (
+    *NOT_GROUNDED.values(),
+    "per serving",
+    "I could not find anything for",
+    "Here is what I found",
+    "Noted",
+)
+"""Phrases the node itself says (marked safe defaults): always supported."""
+
+CANNOT_SAY = "Sorry, I cannot answer that reliably."
+"""The last resort when even the templated answer would claim something unsupported."""
+
+EVIDENCE_ROWS_IN_PROMPT = 20
+"""At most this many evidence rows go into the model's prompt."""
+
+GENERIC_ROWS = 5
+"""At most this many rows are listed by the generic templated answer."""
+
+_ID = re.compile(r"(?:[A-Za-z][\w.-]*:|https?://\S+[#/]|urn:\S+:)([A-Za-z_][\w.-]*)")
+_SYSTEM = (
+    "You are the robot's outer speech. Answer the user's request in one to three short "
+    "sentences, using only the evidence and the memory given. State no number, name or fact "
+    "that is not in them; if the evidence is empty, say you could not find it. Use names, "
+    'not ids. Answer in JSON: {"reply": "...", "rationale": "one sentence"}.'
+)
+
+
+class ReplyDecision(BaseModel):
+    """What the robot says, and why."""
+
+    reply: str = Field(description="what the robot says: one to three short sentences")
+    rationale: str = Field("", max_length=300, description="one sentence: what it is based on")
+
+
+@dataclass(frozen=True)
+class Templated:
+    """The templated answer for the evidence, and whether a template really fits it."""
+
+    text: str
+    fits: bool
+
+
+@dataclass
+class _Turn:
+    """What one turn gives Respond to speak from."""
+
+    utterance: str = ""
+    task: TurnTask | None = None
+    intent: IntentFrame | None = None
+    evidence: EvidenceBundle | None = None
+    working: WorkingContext | None = None
+    slots: dict[str, object] = field(default_factory=dict)
+    resolved: dict[str, SlotResolution] = field(default_factory=dict)
+    lexicons: Mapping[str, Lexicon] = field(default_factory=dict)
+    entity_forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+
+class Respond(LLMBehaviour[ReplyDecision]):
+    """Say the answer to the task from the evidence bundle, and nothing the evidence lacks.
+
+    Handles: ``llm``, ``domains``; ``scene_graph`` (optional: its names join the entities
+    the guard checks). Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``,
+    ``/turn/task``, ``/turn/resolved``, ``/turn/evidence``, ``/memory/working``. Writes
+    ``/turn/reply`` and ``/rationale/<node>`` (what was unsupported, if anything).
+    SUCCESS: a reply is written (templated, or the model's when it is faithful). FAILURE:
+    nothing at all can be said (no task and no evidence); the rationale says so. RUNNING:
+    waiting for the model.
+
+    ``templated_first=False`` lets the model word every reply (more natural with a capable
+    model); the templated answer is then only the fallback.
+    """
+
+    module = "outer_speech"
+
+    def __init__(self, name: str = "Respond", *, templated_first: bool = True) -> None:
+        super().__init__(name, ReplyDecision)
+        self.templated_first = templated_first
+        self.domains: DomainRegistry | None = None
+        self.scene: SceneGraph | None = None
+        read = Access.READ
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, read)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, read)
+        self.intent_key = keys.register(self.blackboard, keys.INTENT, read)
+        self.task_key = keys.register(self.blackboard, keys.TASK, read)
+        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, read)
+        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, read)
+        self.working_key = keys.register(self.blackboard, keys.WORKING, read)
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self._lexicons: dict[str, dict[str, Lexicon]] = {}
+        self._scene_forms: dict[str, frozenset[str]] = {}
+        self._entity_forms: dict[str, dict[str, frozenset[str]]] = {}
+        self._turn = _Turn()
+        self._templated = Templated("", fits=False)
+        self._support = Support(texts=())
+
+    # -- py_trees lifecycle -------------------------------------------------------------------
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take ``llm``, ``domains`` and the optional ``scene_graph``; build the lexicons."""
+        super().setup(**kwargs)
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        scene = kwargs.get("scene_graph")
+        if scene is not None and not isinstance(scene, SceneGraph):
+            raise MissingHandleError(
+                f"{self.name}: handle `scene_graph` must be a SceneGraph, "
+                f"got {type(scene).__name__}"
+            )
+        self.scene = scene
+        self._lexicons = {}
+        entities: dict[str, list[Lexicon]] = {}
+        for pack in self.domains.packs:
+            try:
+                self._lexicons[pack.name] = build_lexicons(pack, self.scene)
+            except PackError as error:
+                log.warning("%s: no lexicons for %s: %s", self.name, pack.name, error)
+                continue
+            entities[pack.name] = [
+                self._lexicons[pack.name][name]
+                for name, spec in pack.manifest.lexicons.items()
+                if spec.source() != "terms"
+            ]
+        scene_lexicons = [
+            self._lexicons[pack.name][name]
+            for pack in self.domains.packs
+            if pack.name in self._lexicons
+            for name, spec in pack.manifest.lexicons.items()
+            if spec.scene
+        ]
+        self._scene_forms = _forms_of(scene_lexicons)
+        self._entity_forms = {
+            name: _forms_of([*lexicons, *scene_lexicons]) for name, lexicons in entities.items()
+        }
+
+    def initialise(self) -> None:
+        """Read the turn, compose the templated answer, then decide."""
+        self._turn = self._read_turn()
+        self._templated = _compose(self._turn)
+        self._support = self._supporting(self._turn)
+        super().initialise()
+
+    # -- the cascade --------------------------------------------------------------------------
+
+    def fast_path(self) -> Verdict[ReplyDecision] | None:
+        """The templated answer when a template fits the evidence (or nothing can be said)."""
+        templated = self._templated
+        if not templated.text:
+            reason = "nothing to say: no task and no evidence this turn"
+            return Verdict(ReplyDecision(reply="", rationale=reason), reason)
+        if templated.fits and self.templated_first:
+            decision = ReplyDecision(reply=templated.text, rationale="templated from evidence")
+            return Verdict(decision, "templated answer from the evidence")
+        return None
+
+    def messages(self) -> list[Message]:
+        """The utterance, the task, the evidence rows, the working context and a draft."""
+        turn = self._turn
+        lines = [f"The user said: {turn.utterance}"]
+        if turn.task is not None:
+            slots = {slot: _label_of(turn, slot, value) for slot, value in turn.slots.items()}
+            lines.append(f"Task: {turn.task.spec.name} {json.dumps(slots, ensure_ascii=False)}")
+        lines.append("Evidence:")
+        lines.extend(_evidence_lines(turn.evidence))
+        if turn.working is not None and turn.working.text:
+            lines.append(f"Memory:\n{turn.working.text}")
+        lines.append(f"Draft answer (plain, correct): {self._templated.text}")
+        return [
+            Message(role="system", content=_SYSTEM),
+            Message(role="user", content="\n".join(lines)),
+        ]
+
+    def safe_decision(self, reason: str) -> ReplyDecision:
+        """The templated answer (or the last-resort sentence if even it claims too much)."""
+        return ReplyDecision(reply=self._said_instead(), rationale=reason)
+
+    def revise(self, decision: ReplyDecision) -> str | None:
+        """Send an unfaithful reply back once, naming the unsupported claims."""
+        report = self._check(decision.reply)
+        if report.faithful:
+            return None
+        return (
+            f"the reply states {report.describe()}, which the evidence does not contain; "
+            "state only what the evidence says"
+        )
+
+    def guard(self, decision: ReplyDecision) -> Verdict[ReplyDecision] | None:
+        """Replace an unfaithful or empty reply with the templated answer."""
+        if not decision.reply.strip():
+            if not self._templated.text:
+                return None
+            why = "the reply was empty"
+        else:
+            report = self._check(decision.reply)
+            if report.faithful:
+                return None
+            why = f"unsupported {report.describe()}"
+        reason = f"{why}; said the templated answer instead"
+        return Verdict(ReplyDecision(reply=self._said_instead(), rationale=reason), reason)
+
+    def apply(self, decision: ReplyDecision) -> Status:
+        """Write ``/turn/reply``; FAILURE when there is nothing to say."""
+        if not decision.reply.strip():
+            return Status.FAILURE
+        self.blackboard.set(self.reply_key, decision.reply.strip())
+        return Status.SUCCESS
+
+    def summary(self, decision: ReplyDecision) -> str:
+        """The reply, quoted (or ``no reply``)."""
+        return f"reply {decision.reply.strip()!r}" if decision.reply.strip() else "no reply"
+
+    # -- reading the turn ---------------------------------------------------------------------
+
+    def _read_turn(self) -> _Turn:
+        turn = _Turn(
+            utterance=str(self._get(self.utterance_key) or ""),
+            intent=_typed(self._get(self.intent_key), IntentFrame),
+            evidence=_typed(self._get(self.evidence_key), EvidenceBundle),
+            working=_typed(self._get(self.working_key), WorkingContext),
+        )
+        resolved = self._get(self.resolved_key)
+        if isinstance(resolved, dict):
+            turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
+        if self.domains is not None:
+            try:
+                turn.task = find_task(self.domains, self._get(self.domain_key), turn.intent)
+            except LookupError as problem:
+                log.debug("%s: %s", self.name, problem)
+        turn.entity_forms = self._scene_forms
+        if turn.task is not None:
+            pack = turn.task.pack.name
+            turn.lexicons = self._lexicons.get(pack, {})
+            turn.slots = _slot_values(self._get(self.task_key), turn.resolved, turn.task)
+            turn.entity_forms = self._entity_forms.get(pack, self._scene_forms)
+        return turn
+
+    def _supporting(self, turn: _Turn) -> Support:
+        """Everything the reply may draw on, as texts and ids."""
+        texts: list[str] = [turn.utterance, *SAFE_PHRASES]
+        ids: set[str] = set()
+        if turn.evidence is not None:
+            for value in turn.evidence.values():
+                texts.extend((value, _label(turn, value)))
+                ids.update(_local_ids(value))
+            columns = {
+                column for item in turn.evidence.items for row in item.rows for column in row
+            }
+            texts.extend(column.replace("_", " ") for column in sorted(columns))
+        if turn.working is not None:
+            texts.append(turn.working.text)
+            for bound in memory_bindings(turn.working).values():
+                ids.update(bound)
+        if turn.intent is not None:
+            texts.extend(turn.intent.said)
+        for resolution in turn.resolved.values():
+            texts.extend(str(said) for said in _as_list(resolution.said))
+            ids.update(resolution.ids)
+        for slot, slot_value in turn.slots.items():
+            texts.extend((slot.replace("_", " "), _label_of(turn, slot, slot_value)))
+            ids.update(str(item) for item in _as_list(slot_value))
+        if turn.task is not None and turn.task.spec.reply:
+            texts.extend(_literal_text(turn.task.spec.reply))
+        return Support(texts=tuple(text for text in texts if text.strip()), ids=frozenset(ids))
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def _check(self, reply: str) -> FaithfulnessReport:
+        return check_reply(reply, self._support, self._turn.entity_forms)
+
+    def _said_instead(self) -> str:
+        text = self._templated.text
+        if text and not self._check(text).faithful:
+            log.warning("%s: the templated answer %r is not faithful; said less", self.name, text)
+            return CANNOT_SAY
+        return text
+
+    def _get(self, key: str) -> Any:
+        return self.blackboard.get(key) if self.blackboard.exists(key) else None
+
+
+# -- composing the templated answer -------------------------------------------------------------
+
+
+def _compose(turn: _Turn) -> Templated:
+    """The templated answer for the turn's evidence (text "" when nothing can be said)."""
+    items = turn.evidence.items if turn.evidence is not None else []
+    parts: list[str] = []
+    fits = True
+    for item in items:
+        text, item_fits = _speak(turn, item)
+        fits = fits and item_fits
+        if text:
+            parts.append(_capitalised(text))
+    if parts:
+        return Templated(" ".join(parts), fits=fits)
+    if turn.task is None:
+        return Templated("", fits=True)
+    failed = NOT_GROUNDED[turn.task.spec.grounding]
+    return Templated(f"{failed} ({_asked(turn)}).", fits=True)
+
+
+def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
+    """One evidence item in words, and whether a template fits it."""
+    if item.source == "memory":
+        text = item.text.strip().rstrip(".")
+        task = turn.task
+        if task is not None and task.spec.grounding == "memory_write" and task.spec.reply:
+            rendered = _render(turn, task.spec.reply, [{"text": text}])
+            if rendered is not None:
+                return rendered, True
+        return (f"Noted: {text}." if text else "Noted."), True
+    if not item.rows:
+        if item.text:
+            return item.text.strip(), True
+        return f"I could not find anything for {_asked(turn)}.", True
+    if not any(value is not None for row in item.rows for value in row.values()):
+        return f"I could not find anything for {_asked(turn)}.", True
+    task = turn.task
+    if task is not None and task.spec.reply and item.source == task.spec.query:
+        rendered = _render(turn, task.spec.reply, item.rows)
+        if rendered is not None:
+            return rendered, True
+    return _generic(turn, item.rows), False
+
+
+def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]) -> str | None:
+    """``template`` with its fields filled from the rows and the slots; None if one is missing."""
+    values: dict[str, str] = {}
+    try:
+        fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError:
+        return None
+    for name in fields:
+        column = _column_values(turn, rows, name)
+        if column:
+            values[name] = _joined(column)
+        elif turn.slots.get(name) not in (None, [], ""):
+            values[name] = _label_of(turn, name, turn.slots[name])
+        else:
+            return None
+    try:
+        return template.format_map(values)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return None
+
+
+def _generic(turn: _Turn, rows: Sequence[Mapping[str, str | None]]) -> str:
+    """Rows listed as "column value" pairs, labels instead of ids."""
+    listed = []
+    for row in rows[:GENERIC_ROWS]:
+        pairs = [
+            f"{column.replace('_', ' ')} {_cell(turn, row, column)}"
+            for column, value in row.items()
+            if value is not None and not _labels_another(column, row)
+        ]
+        if pairs:
+            listed.append(", ".join(pairs))
+    more = "; and others" if len(rows) > GENERIC_ROWS else ""
+    return f"Here is what I found: {'; '.join(listed)}{more}."
+
+
+def _labels_another(column: str, row: Mapping[str, str | None]) -> bool:
+    """Whether ``column`` is the ``_label`` column of another column of the row."""
+    return column.endswith("_label") and row.get(column.removesuffix("_label")) is not None
+
+
+def _column_values(turn: _Turn, rows: Sequence[Mapping[str, str | None]], name: str) -> list[str]:
+    """The distinct labelled values of column ``name`` across rows, in order."""
+    found: list[str] = []
+    for row in rows:
+        if row.get(name) is None:
+            continue
+        value = _cell(turn, row, name)
+        if value not in found:
+            found.append(value)
+    return found
+
+
+def _cell(turn: _Turn, row: Mapping[str, str | None], column: str) -> str:
+    """A cell as said: its ``<column>_label``, else the value's label or number."""
+    label = row.get(f"{column}_label")
+    if label:
+        return label
+    return _label(turn, str(row[column]))
+
+
+def _label(turn: _Turn, value: str) -> str:
+    """An id's label (lexicon, else its local name in words); a number rounded sensibly."""
+    number = parse_number(value)
+    if number is not None:
+        return _spoken_number(number)
+    match = _ID.fullmatch(value.strip())
+    if match is None:
+        return value
+    local = match.group(1)
+    for lexicon in turn.lexicons.values():
+        if local in lexicon:
+            return lexicon.label(local)
+    return local.replace("_", " ")
+
+
+def _label_of(turn: _Turn, slot: str, value: object) -> str:
+    """A slot value as said: lexicon labels of its ids, joined naturally."""
+    task = turn.task
+    lexicon_name = task.spec.slots[slot].lexicon if task and slot in task.spec.slots else None
+    lexicon = turn.lexicons.get(lexicon_name) if lexicon_name else None
+    labels = []
+    for item in _as_list(value):
+        text = str(item)
+        if lexicon is not None and text in lexicon:
+            labels.append(lexicon.label(text))
+        else:
+            labels.append(_label(turn, text).replace("_", " "))
+    return _joined(labels)
+
+
+def _asked(turn: _Turn) -> str:
+    """What was asked, from the slots: "dish tiramisu, aspect carbohydrate"."""
+    said = [
+        f"{slot.replace('_', ' ')} {_label_of(turn, slot, value)}"
+        for slot, value in turn.slots.items()
+        if value not in (None, [], "")
+    ]
+    return ", ".join(said) if said else "that request"
+
+
+def _spoken_number(number: Decimal) -> str:
+    """One decimal from 10 up, two below; trailing zeros dropped: 41.2345 -> 41.2."""
+    places = Decimal("0.1") if number >= 10 else Decimal("0.01")
+    try:
+        text = format(number.quantize(places), "f")
+    except ArithmeticError:
+        return format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _joined(items: Sequence[str]) -> str:
+    """Items joined naturally: "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _literal_text(template: str) -> list[str]:
+    """The fixed words of a reply template (the pack author's, so safe to say)."""
+    try:
+        return [literal for literal, _, _, _ in string.Formatter().parse(template) if literal]
+    except ValueError:
+        return []
+
+
+def _evidence_lines(evidence: EvidenceBundle | None) -> list[str]:
+    if evidence is None or not evidence.items:
+        return ["(none: nothing was found)"]
+    lines = []
+    for item in evidence.items:
+        if item.text:
+            lines.append(f"- {item.source}: {item.text}")
+        for row in item.rows[:EVIDENCE_ROWS_IN_PROMPT]:
+            cells = {column: value for column, value in row.items() if value is not None}
+            lines.append(f"- {item.source}: {json.dumps(cells, ensure_ascii=False)}")
+        if not item.rows and not item.text:
+            lines.append(f"- {item.source}: no rows (nothing found)")
+    return lines
+
+
+def _slot_values(
+    task: object, resolved: Mapping[str, SlotResolution], turn_task: TurnTask
+) -> dict[str, object]:
+    """The task's slot values: ``/turn/task``'s fields, else the resolutions' ids."""
+    declared = turn_task.spec.slots
+    if isinstance(task, BaseModel):
+        return {slot: value for slot, value in task if not declared or slot in declared}
+    values: dict[str, object] = {}
+    for slot, resolution in resolved.items():
+        if resolution.kind == "text":
+            values[slot] = resolution.said
+        elif resolution.ids:
+            values[slot] = resolution.ids if len(resolution.ids) > 1 else resolution.ids[0]
+    return {slot: value for slot, value in values.items() if not declared or slot in declared}
+
+
+def _forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
+    """Surface form (case-folded) -> the ids it names, over ``lexicons``."""
+    forms: dict[str, set[str]] = {}
+    for lexicon in lexicons:
+        for identifier in lexicon.ids:
+            for form in lexicon.forms(identifier):
+                forms.setdefault(form.casefold(), set()).add(identifier)
+    return {form: frozenset(ids) for form, ids in forms.items()}
+
+
+def _local_ids(value: str) -> list[str]:
+    """The local names of the ids in a cell ("adv:tiramisu" -> "tiramisu"), and the cell."""
+    match = _ID.fullmatch(value.strip())
+    return [match.group(1), value] if match else [value]
+
+
+def _as_list(value: object) -> list[object]:
+    if value is None:
+        return []
+    if isinstance(value, list | tuple | set | frozenset):
+        return list(value)
+    return [value]
+
+
+def _typed(value: object, kind: type[Any]) -> Any:
+    return value if isinstance(value, kind) else None

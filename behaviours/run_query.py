@@ -1,0 +1,167 @@
+"""``RunQuery``: run the turn's query read-only, in the background, and keep its rows as evidence.
+
+Every query, a bound template or a model's, goes through a
+:class:`~knowledge.readonly_query.ReadOnlyQueryRunner` (SELECT/ASK only, whitelisted
+namespaces, at most 200 rows, a time limit): the pack's own knowledge graph with the pack's
+prefixes, or the scene graph (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it
+is. The query runs on a worker; the node polls it and never blocks a tick. An ASK query's
+answer is kept as one row ``{"answer": "yes" | "no"}``.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.evidence import MODEL_QUERY
+from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
+from knowledge.domain_pack import DomainPack, PackError
+from knowledge.domain_registry import DomainRegistry
+from knowledge.readonly_query import QueryOutcome, QueryRefused, ReadOnlyQueryRunner
+from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
+
+log = logging.getLogger(__name__)
+
+
+class RunQuery(py_trees.behaviour.Behaviour):
+    """Run ``/turn/query`` read-only and append its rows to ``/turn/evidence``.
+
+    Handles: ``domains``; ``scene_graph`` (optional: needed for queries on the scene graph).
+    Reads ``/turn/domain``, ``/turn/query``, ``/turn/evidence``. Writes ``/turn/evidence``:
+    the bundle so far plus one :class:`EvidenceItem` (source: the template's name or
+    ``model-query``; the query text; the rows).
+    SUCCESS: the query ran; an empty result is evidence too ("nothing found"). FAILURE: no
+    query, no graph to run it on, or the runner refused it or stopped it at its time limit;
+    the feedback says why. RUNNING: the query is running on a worker. Interrupted, it drops
+    the result (a running query cannot be stopped; the runner bounds it).
+    """
+
+    def __init__(self, name: str = "RunQuery") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.scene: SceneGraph | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.query_key = keys.register(self.blackboard, keys.QUERY, Access.READ)
+        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+        self._pool: WorkerPool | None = None
+        self._runners: dict[str, ReadOnlyQueryRunner] = {}
+        self._query: GeneratedQuery | None = None
+        self._future: Future[QueryOutcome] | None = None
+        self._verdict: Status | None = None
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take ``domains`` and the optional ``scene_graph``; start the query worker."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        scene = kwargs.get("scene_graph")
+        if scene is not None and not isinstance(scene, SceneGraph):
+            raise MissingHandleError(
+                f"{self.name}: handle `scene_graph` must be a SceneGraph, "
+                f"got {type(scene).__name__}"
+            )
+        self.scene = scene
+        if self._pool is None:
+            self._pool = WorkerPool(1, "cogtree-evidence")
+
+    def initialise(self) -> None:
+        """Submit the query to the graph it targets."""
+        if self.domains is None or self._pool is None:
+            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
+        self._future, self._verdict = None, None
+        query = self._get(self.query_key)
+        if not isinstance(query, GeneratedQuery):
+            self._verdict = self._fail("no query on /turn/query (GenerateQuery writes it)")
+            return
+        self._query = query
+        if query.target == "scene_graph":
+            if self.scene is None:
+                self._verdict = self._fail(
+                    "the query targets the scene graph, and no `scene_graph` handle was given"
+                )
+                return
+            self._future = self.scene.submit(self.scene.query_readonly, query.text)
+            return
+        domain = self._get(self.domain_key)
+        if not isinstance(domain, str) or domain not in self.domains:
+            self._verdict = self._fail(f"domain {domain!r} is not loaded")
+            return
+        self._future = self._pool.submit(self._run_on_pack, self.domains.get(domain), query.text)
+
+    def update(self) -> Status:
+        """RUNNING until the worker is done; then keep the rows as evidence."""
+        if self._verdict is not None:
+            return self._verdict
+        assert self._future is not None and self._query is not None
+        if not self._future.done():
+            self.feedback_message = f"running the {self._describe(self._query)}"
+            return Status.RUNNING
+        try:
+            outcome = self._future.result()
+        except (QueryRefused, PackError) as refusal:
+            return self._fail(f"the {self._describe(self._query)} did not run: {refusal}")
+        except Exception as error:  # a store bug must not escape a tick
+            log.exception("%s: the query crashed", self.name)
+            return self._fail(f"the query crashed: {type(error).__name__}: {error}")
+        finally:
+            self._future = None
+        self._remember(self._query, outcome)
+        rows = len(outcome.rows)
+        more = " (more rows were cut off)" if outcome.truncated else ""
+        self.feedback_message = (
+            f"{self._describe(self._query)}: {rows} row(s){more} in {outcome.elapsed_ms:.1f} ms"
+        )
+        return Status.SUCCESS
+
+    def terminate(self, new_status: Status) -> None:
+        """Interrupted while running: forget the query (its result is discarded)."""
+        if new_status == Status.INVALID and self._future is not None:
+            self._future.cancel()
+            self._future = None
+            self.feedback_message = "interrupted; the query's result is discarded"
+
+    def shutdown(self) -> None:
+        """Stop the worker and release the runners."""
+        if self._pool is not None:
+            self._pool.close()
+            self._pool = None
+        for runner in self._runners.values():
+            runner.close()
+        self._runners = {}
+
+    def _run_on_pack(self, pack: DomainPack, text: str) -> QueryOutcome:
+        """On the worker: the pack's runner (made, and its graph loaded, on first use) runs."""
+        runner = self._runners.get(pack.name)
+        if runner is None:
+            runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
+            self._runners[pack.name] = runner
+        return runner.run(text)
+
+    def _remember(self, query: GeneratedQuery, outcome: QueryOutcome) -> None:
+        rows = outcome.rows
+        if outcome.kind == "ask":
+            rows = [{"answer": "yes" if outcome.boolean else "no"}]
+        from_template = query.source == "template" and query.template
+        source = query.template if from_template and query.template else MODEL_QUERY
+        item = EvidenceItem(source=source, query=query.text, rows=rows)
+        bundle = self._get(self.evidence_key)
+        items = list(bundle.items) if isinstance(bundle, EvidenceBundle) else []
+        self.blackboard.set(self.evidence_key, EvidenceBundle(items=[*items, item]))
+
+    def _describe(self, query: GeneratedQuery) -> str:
+        what = f"template {query.template}" if query.source == "template" else "model's query"
+        where = "the scene graph" if query.target == "scene_graph" else "the domain's graph"
+        return f"{what} on {where}"
+
+    def _fail(self, reason: str) -> Status:
+        self.feedback_message = reason
+        return Status.FAILURE
+
+    def _get(self, key: str) -> Any:
+        return self.blackboard.get(key) if self.blackboard.exists(key) else None

@@ -1,0 +1,66 @@
+"""``SwitchActiveDomain``: make the pack the readiness gate chose the active one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.readiness import read_optional
+from behaviours.setup_handles import require_handle
+from knowledge.domain_registry import DomainRegistry
+
+
+def spoken_title(title: str) -> str:
+    """A pack title inside a sentence: ``Dietary advisor`` -> ``the dietary advisor``."""
+    words = title.strip().split()
+    if words and not words[0].isupper():
+        words[0] = words[0].lower()
+    text = " ".join(words)
+    return text if text.lower().startswith("the ") else f"the {text}"
+
+
+class SwitchActiveDomain(py_trees.behaviour.Behaviour):
+    """On SwitchDomain, switch the registry to the pack in ``/turn/domain`` and say so.
+
+    The session then runs the turn once more in the new domain (the tree owner's job).
+
+    Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
+
+    Reads ``/turn/control``, ``/turn/domain``. Writes ``/turn/reply`` ("Switching to the
+    dietary advisor."). SUCCESS: switched. FAILURE: the decision is not SwitchDomain, or the
+    domain is unset or not a loaded pack (nothing changes; the message says which).
+    """
+
+    def __init__(self, name: str = "SwitchActiveDomain") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
+        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
+        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+
+    def update(self) -> Status:
+        """Switch and announce, or fail saying why not."""
+        assert self.domains is not None, "setup(domains=...) was not called before ticking"
+        control = read_optional(self.blackboard, self.control_key, str)
+        target = read_optional(self.blackboard, self.domain_key, str)
+        if control != "SwitchDomain":
+            self.feedback_message = f"the decision is {control}, not SwitchDomain: no switch"
+            return Status.FAILURE
+        if target is None or target not in self.domains:
+            self.feedback_message = (
+                f"cannot switch to {target!r}: loaded packs are {', '.join(self.domains.names)}"
+            )
+            return Status.FAILURE
+        previous = self.domains.switch(target)
+        reply = f"Switching to {spoken_title(self.domains.get(target).manifest.title)}."
+        self.blackboard.set(self.reply_key, reply)
+        self.feedback_message = f"active domain {previous} -> {target}"
+        return Status.SUCCESS

@@ -1,0 +1,253 @@
+"""Task schemas of the advisor domain pack (JANUS's dietary advisor, Table 1).
+
+- :class:`AddToDatabase` (memory write): remember what the user said about foods, allergens,
+  intolerances or diets; :meth:`AddToDatabase.claims` turns it into memory claims.
+- :class:`DishInfo` (knowledge query ``dish_info``): nutrition, ingredients, allergens or diets
+  of one dish.
+- :class:`SubstituteDish` (knowledge query ``substitute_dish``): other dishes instead of one,
+  with excluded, preferred and only-these ingredients; allergies always win.
+
+Ids are local names of the advisor graph (``Peanuts``, ``cows_milk``, ``tiramisu``). The field
+descriptions are what the robot reads when it has to ask for a missing value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from knowledge.memory_model import Claim, FactKind
+
+Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
+"""How a person stands toward a food or diet."""
+
+Aspect = Literal[
+    "kcal", "protein", "carbohydrate", "fat", "ingredients", "allergens", "diets", "nutrition"
+]
+"""What DishInfo can say about a dish."""
+
+RELATIONS: tuple[Relation, ...] = ("allergy", "intolerance", "diet", "exclude", "prefer")
+ASPECTS: tuple[Aspect, ...] = (
+    "kcal",
+    "protein",
+    "carbohydrate",
+    "fat",
+    "ingredients",
+    "allergens",
+    "diets",
+    "nutrition",
+)
+DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
+"""Case-folded ids of the diets in vocabulary.ttl (a test keeps them equal to the graph's)."""
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_MAX_NAME = 80
+
+
+class _Task(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _id_list(value: object, field: str, *, required: bool) -> object:
+    """One id or several as distinct non-empty strings; other input is left to pydantic."""
+    if value is None and not required:
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        return value
+    ids: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            return items  # pydantic reports the wrong type
+        text = item.strip()
+        if text and text not in ids:
+            ids.append(text)
+    if required and not ids:
+        raise ValueError(
+            f"{field} needs at least one food, allergen, intolerance or diet, e.g. ['Peanuts']"
+        )
+    return ids
+
+
+def _choice(value: object, allowed: tuple[str, ...], field: str) -> object:
+    """``value`` case-folded when it is one of ``allowed``; a clear error when it is not."""
+    if value is None or not isinstance(value, str):
+        return value
+    folded = value.strip().casefold()
+    if not folded:
+        return None
+    if folded not in allowed:
+        raise ValueError(f"{field} {value!r} is unknown; use one of {', '.join(allowed)}")
+    return folded
+
+
+def _name(value: str | None) -> str | None:
+    if value is None or not value:
+        return None
+    if len(value) > _MAX_NAME:
+        raise ValueError(f"person must be a name of at most {_MAX_NAME} characters")
+    return value
+
+
+def words(kg_id: str) -> str:
+    """A graph id in words: ``CerealsContainingGluten`` -> ``cereals containing gluten``."""
+    return _CAMEL.sub(" ", kg_id).replace("_", " ").strip().lower()
+
+
+class AddToDatabase(_Task):
+    """Remember what the user said about a food, allergen, intolerance or diet."""
+
+    targets: list[str] = Field(
+        min_length=1,
+        description="what to remember: the foods, allergens, intolerances or diets the user "
+        "talks about, e.g. peanuts, lactose, vegetarian",
+    )
+    relation: Relation | None = Field(
+        None,
+        description="how the person stands toward them: allergy, intolerance, diet, exclude "
+        "(does not want it) or prefer (likes it); none: diets are followed, foods avoided",
+    )
+    person: str | None = Field(
+        None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
+    )
+    correction: bool = Field(
+        False, description="the user corrects something said before ('actually', 'not anymore')"
+    )
+
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _targets(cls, value: object) -> object:
+        return _id_list(value, "targets", required=True)
+
+    @field_validator("relation", mode="before")
+    @classmethod
+    def _relation(cls, value: object) -> object:
+        return _choice(value, RELATIONS, "relation")
+
+    @field_validator("person")
+    @classmethod
+    def _person(cls, value: str | None) -> str | None:
+        return _name(value)
+
+    @field_validator("correction", mode="before")
+    @classmethod
+    def _correction(cls, value: object) -> object:
+        """A correction word as said ("actually") means True, like ``"true"``."""
+        if isinstance(value, str):
+            return value.strip().casefold() not in ("", "false", "no", "0", "none")
+        return value
+
+    @model_validator(mode="after")
+    def _relation_fits_targets(self) -> AddToDatabase:
+        for target in self.targets:
+            is_diet = target.casefold() in DIETS
+            if self.relation == "diet" and not is_diet:
+                raise ValueError(
+                    f"relation 'diet' takes a diet ({', '.join(sorted(DIETS))}); {target!r} is "
+                    "not one: use allergy, intolerance, exclude or prefer"
+                )
+            if is_diet and self.relation in ("allergy", "intolerance", "exclude"):
+                raise ValueError(
+                    f"{target!r} is a diet: use relation 'diet' or 'prefer', not {self.relation!r}"
+                )
+        return self
+
+    def relation_of(self, target: str) -> Relation:
+        """The relation that applies to ``target``: the stated one, else diet or exclude."""
+        if self.relation is not None:
+            return self.relation
+        return "diet" if target.casefold() in DIETS else "exclude"
+
+    def claims(self) -> list[Claim]:
+        """The memory claims of this statement: the user's name, then one per target.
+
+        A followed diet goes to ``diet.<id>``, everything else to ``food.<id>`` (one slot per
+        food, so a later correction replaces it). Allergies, intolerances, exclusions and diets
+        are hard constraints; preferences are preferences.
+        """
+        who = self.person or "The user"
+        found: list[Claim] = []
+        if self.person:
+            found.append(
+                self._claim(f"The user's name is {self.person}", "identifier", "user.name")
+            )
+        for target in self.targets:
+            relation = self.relation_of(target)
+            kind: FactKind = "preference" if relation == "prefer" else "hard_constraint"
+            slot = f"{'diet' if relation == 'diet' else 'food'}.{target}"
+            found.append(self._claim(_sentence(who, relation, target), kind, slot))
+        return found
+
+    def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
+        return Claim(text=text, kind=kind, slot=slot, source="stated", correction=self.correction)
+
+
+def _sentence(who: str, relation: Relation, target: str) -> str:
+    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``."""
+    food = words(target)
+    if relation == "prefer":
+        return f"{who} likes {food} food" if target.casefold() in DIETS else f"{who} likes {food}"
+    if relation == "diet":
+        return f"{who} follows a {food} diet"
+    if relation == "allergy":
+        return f"{who} is allergic to {food}"
+    if relation == "intolerance":
+        if food.endswith(("intolerance", "disease")):
+            return f"{who} has {food}"
+        return f"{who} is intolerant to {food}"
+    return f"{who} does not want {food}"
+
+
+class DishInfo(_Task):
+    """Tell the user about one dish: nutrition per serving, ingredients, allergens or diets."""
+
+    dish: str = Field(
+        min_length=1, description="the dish the user asks about, e.g. tiramisu or lasagne"
+    )
+    aspect: Aspect | None = Field(
+        None,
+        description="what to tell: kcal, protein, carbohydrate, fat, ingredients, allergens, "
+        "diets or nutrition (all four nutrients); none: an overview",
+    )
+
+    @field_validator("aspect", mode="before")
+    @classmethod
+    def _aspect(cls, value: object) -> object:
+        return _choice(value, ASPECTS, "aspect")
+
+
+class SubstituteDish(_Task):
+    """Suggest other dishes instead of one, honouring exclusions, preferences and allergies.
+
+    Excluded ingredients never appear, at any depth; preferred ones rank a dish higher but never
+    let in one that is excluded; ``only`` keeps just dishes holding one of those ingredients and
+    is set only when the user says "only", "just" or "nothing but". The allergies and
+    intolerances of the person (and of the user, from memory) always win.
+    """
+
+    dish: str = Field(min_length=1, description="the dish to replace, e.g. spaghetti carbonara")
+    excluded: list[str] = Field(
+        default_factory=list, description="ingredients the suggestion must not contain"
+    )
+    preferred: list[str] = Field(
+        default_factory=list, description="ingredients to favour when possible"
+    )
+    only: list[str] = Field(
+        default_factory=list,
+        description="ingredients to restrict the suggestion to (only when the user says 'only')",
+    )
+    person: str | None = Field(
+        None, description="who will eat it, when it is not the user (e.g. Alice)"
+    )
+
+    @field_validator("excluded", "preferred", "only", mode="before")
+    @classmethod
+    def _ingredients(cls, value: object) -> object:
+        return _id_list(value, "ingredients", required=False)
+
+    @field_validator("person")
+    @classmethod
+    def _person(cls, value: str | None) -> str | None:
+        return _name(value)

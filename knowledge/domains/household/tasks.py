@@ -1,0 +1,52 @@
+"""Task schemas of the household pack: fetch, bring, put away, tidy, and where-is.
+
+Every value is what the user said (a referring expression such as "my reading glasses");
+PostProcess resolves it to a node of the robot's scene graph before the task runs.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Fetch(BaseModel):
+    """Bring an object to the person who asked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to bring to the person speaking")
+
+
+class Bring(BaseModel):
+    """Take an object to a place or to another person."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to take")
+    destination: str = Field(
+        description="where to take it: a room, a piece of furniture or a person"
+    )
+
+
+class PutAway(BaseModel):
+    """Put an object back where it belongs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to put away")
+
+
+class Tidy(BaseModel):
+    """Put away everything that is out of place in a room."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    room: str = Field(description="which room to tidy up")
+
+
+class WhereIs(BaseModel):
+    """Say where the robot believes an object is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object the person is looking for")

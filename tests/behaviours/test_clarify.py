@@ -1,0 +1,245 @@
+"""AskClarification: a deterministic question naming what is missing; the pending task."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import py_trees
+import pytest
+from py_trees.common import Status
+
+from behaviours.clarify import AskClarification
+from behaviours.dialogue import ControlIs
+from behaviours.memory_write import Consolidate
+from behaviours.task_readiness import TaskReadinessGate
+from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
+from knowledge.domain_registry import DomainRegistry
+from knowledge.memory import MemoryStore
+from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_models import Candidate
+from trees.testing import TreeHarness
+
+
+@pytest.fixture(scope="module")
+def domains() -> DomainRegistry:
+    return DomainRegistry.discover()
+
+
+@pytest.fixture(scope="module")
+def scene() -> Iterator[SceneGraph]:
+    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
+        yield graph
+
+
+def ask(blackboard, make_llm, domains, presets, **handles) -> AskClarification:
+    for key, value in presets.items():
+        blackboard.set(key, value)
+    node = AskClarification()
+    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": domains, **handles})
+    harness.tick_until(max_ticks=2000, period_s=0.005)
+    return node
+
+
+BOTTLES = SlotResolution(
+    slot="object", said="the bottle", kind="scene", ids=["bottle_blue", "bottle_green"]
+)
+
+
+def fetch_bottle(said: str = "bring me the bottle") -> dict:
+    return {
+        "/turn/utterance": said,
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(
+            domain="household",
+            task="Fetch",
+            slots={"object": "the bottle"},
+            confidence=0.9,
+            said=[said],
+        ),
+        "/turn/missing": ["object"],
+        "/turn/resolved": {"object": BOTTLES},
+    }
+
+
+def test_ambiguous_referent_lists_the_candidates_and_where_they_are(
+    blackboard, make_llm, domains, scene
+):
+    node = ask(blackboard, make_llm, domains, fetch_bottle(), scene_graph=scene)
+    assert node.status == Status.SUCCESS
+    assert blackboard.get("/turn/reply") == (
+        "Which bottle do you mean: the blue bottle in the fridge or the green bottle on the "
+        "kitchen table?"
+    )
+    pending = blackboard.get("/session/pending")
+    assert pending == PendingTask(
+        domain="household",
+        task="Fetch",
+        slots={},
+        missing=["object"],
+        said=["bring me the bottle"],
+        question=blackboard.get("/turn/reply"),
+    )
+
+
+def test_without_a_scene_graph_the_candidates_are_named_by_label(blackboard, make_llm, domains):
+    candidates = [
+        Candidate(id="bottle_blue", label="blue bottle", kind="object", reasons=[]),
+        Candidate(id="bottle_green", label="green bottle", kind="object", reasons=[]),
+    ]
+    presets = {**fetch_bottle(), "/turn/candidates": candidates}
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        "Which bottle do you mean: the blue bottle or the green bottle?"
+    )
+
+
+def test_an_unknown_value_is_named(blackboard, make_llm, domains):
+    said = "how many calories are in zebra cake"
+    presets = {
+        "/turn/utterance": said,
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(
+            domain="advisor", task="DishInfo", slots={"dish": "zebra cake"}, said=[said]
+        ),
+        "/turn/missing": ["dish"],
+        "/turn/resolved": {"dish": SlotResolution(slot="dish", said="zebra cake", kind="kg")},
+    }
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        "I don't know a dish called 'zebra cake'. Which dish do you mean?"
+    )
+
+
+def test_a_missing_slot_is_asked_from_its_field_description(blackboard, make_llm, domains):
+    said = "please add this to my database"
+    presets = {
+        "/turn/utterance": said,
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="AddToDatabase", said=[said]),
+        "/turn/missing": ["targets"],
+    }
+    ask(blackboard, make_llm, domains, presets)
+    reply = blackboard.get("/turn/reply")
+    assert reply.startswith("What should I remember: the foods, allergens, intolerances or diets")
+    assert blackboard.get("/session/pending").missing == ["targets"]
+
+
+def test_several_missing_slots_get_one_question_each(blackboard, make_llm, domains):
+    said = "take it"
+    presets = {
+        "/turn/utterance": said,
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(domain="household", task="Bring", said=[said]),
+        "/turn/missing": ["object", "destination"],
+    }
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        "Which object should I take? Where should I take it: a room, a piece of furniture or a "
+        "person?"
+    )
+
+
+def test_no_task_asks_what_to_do_and_keeps_the_pending_task(blackboard, make_llm, domains):
+    earlier = PendingTask(domain="household", task="Fetch", missing=["object"])
+    presets = {
+        "/turn/utterance": "hmm",
+        "/turn/domain": "household",
+        "/turn/missing": ["task"],
+        "/session/pending": earlier,
+    }
+    ask(blackboard, make_llm, domains, presets)
+    reply = blackboard.get("/turn/reply")
+    assert reply.startswith("What would you like me to do? I can bring an object to the person")
+    assert "tidy" not in reply or "room" in reply
+    assert blackboard.get("/session/pending") == earlier
+
+
+def test_nothing_missing_asks_to_confirm(blackboard, make_llm, domains):
+    presets = {**fetch_bottle("maybe bring me the bottle"), "/turn/missing": []}
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        'Just to be sure: should I go ahead with "maybe bring me the bottle"? '
+        "Please say yes, or say it another way."
+    )
+
+
+def test_bad_inputs_still_get_a_question(blackboard, make_llm, domains):
+    presets = {"/turn/utterance": "", "/turn/domain": "no_such_pack", "/turn/missing": ["x"]}
+    node = ask(blackboard, make_llm, domains, presets)
+    assert node.status == Status.SUCCESS
+    assert blackboard.get("/turn/reply") == "What would you like me to do?"
+    assert blackboard.get("/session/pending") is None
+
+
+def new_turn(blackboard, presets: dict) -> None:
+    """What the session does between turns: every /turn/* key goes, /session/* stays."""
+    storage = py_trees.blackboard.Blackboard.storage
+    for key in [key for key in storage if key.startswith("/turn/")]:
+        del storage[key]
+    for key, value in presets.items():
+        blackboard.set(key, value)
+
+
+def clarify_or_proceed() -> py_trees.behaviour.Behaviour:
+    clarify = py_trees.composites.Sequence("Clarify", memory=True)
+    clarify.add_children([ControlIs("Clarify"), AskClarification()])
+    decide = py_trees.composites.Selector("Decide", memory=True)
+    decide.add_children([TaskReadinessGate(), clarify])
+    turn = py_trees.composites.Sequence("Turn", memory=True)
+    turn.add_children([decide, Consolidate()])
+    return turn
+
+
+def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, tmp_path):
+    first = "please remember something about me"
+    second = "I'm allergic to peanuts"
+    with MemoryStore(tmp_path / "memory.db") as memory:
+        handles = {"domains": domains, "memory": memory}
+        new_turn(
+            blackboard,
+            {
+                "/turn/utterance": first,
+                "/turn/domain": "advisor",
+                "/turn/intent": IntentFrame(
+                    domain="advisor", task="AddToDatabase", confidence=0.9, said=[first]
+                ),
+                "/turn/resolved": {},
+            },
+        )
+        harness = TreeHarness(clarify_or_proceed(), llm=make_llm().client, handles=handles)
+        harness.tick_until(max_ticks=2000, period_s=0.005)
+        assert blackboard.get("/turn/control") == "Clarify"
+        pending = blackboard.get("/session/pending")
+        assert pending.task == "AddToDatabase" and pending.missing == ["targets"]
+        assert memory.history[-1].claims == ()
+
+        new_turn(
+            blackboard,
+            {
+                "/turn/utterance": second,
+                "/turn/domain": "advisor",
+                "/turn/intent": IntentFrame(
+                    domain="advisor",
+                    task="AddToDatabase",
+                    slots={"targets": ["peanuts"], "relation": "allergic"},
+                    confidence=0.9,
+                    said=[*pending.said, second],
+                ),
+                "/turn/resolved": {
+                    "targets": SlotResolution(
+                        slot="targets", said=["peanuts"], kind="kg", ids=["peanuts"]
+                    ),
+                    "relation": SlotResolution(
+                        slot="relation", said="allergic", kind="value", ids=["allergy"]
+                    ),
+                },
+            },
+        )
+        harness.tick_until(max_ticks=2000, period_s=0.005)
+        assert harness.root_status == "SUCCESS"
+        assert blackboard.get("/turn/control") == "Proceed"
+        assert blackboard.get("/session/pending") is None
+        facts = memory.read("peanuts").facts
+        assert [(fact.slot, fact.text) for fact in facts] == [
+            ("food.peanuts", "The user is allergic to peanuts")
+        ]

@@ -1,0 +1,124 @@
+"""The faithfulness check of outer speech: numbers and names must be in the support."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from behaviours.faithfulness import (
+    FaithfulnessReport,
+    Support,
+    check_reply,
+    is_supported,
+    parse_number,
+    stated_numbers,
+    unsupported_entities,
+    unsupported_numbers,
+)
+
+FORMS = {
+    "tiramisu": frozenset({"tiramisu"}),
+    "cream": frozenset({"cream"}),
+    "mascarpone": frozenset({"mascarpone"}),
+    "egg": frozenset({"egg"}),
+    "kitchen table": frozenset({"kitchen_table"}),
+    "table": frozenset({"type:Table"}),
+}
+
+
+def written(text: str) -> list[str]:
+    return [number.written for number in stated_numbers(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("Tiramisu has 41.2 g of carbohydrate.", ["41.2"]),
+        ("about 1,200.5 kcal, or 1,2000", ["1,200.5", "1", "2000"]),
+        ("It is on table_2 in room3.", ["2", "3"]),
+        ("half is .5 of it", [".5"]),
+        ("3,5 and 7", ["3", "5", "7"]),
+        ("forty-one grams and two hundred five more", ["forty-one", "two hundred five"]),
+        ("four five", ["four", "five"]),
+        ("the one on the left, zero doubt", []),
+        ("Twelve eggs", ["Twelve"]),
+        ("no numbers here", []),
+    ],
+)
+def test_numbers_are_found_in_digits_and_words(text: str, numbers: list[str]) -> None:
+    assert written(text) == numbers
+
+
+def test_number_words_have_their_values() -> None:
+    values = [n.value for n in stated_numbers("forty-one, two hundred five, three thousand")]
+    assert values == [41, 205, 3000]
+
+
+@pytest.mark.parametrize(
+    ("stated", "known", "supported"),
+    [
+        ("41.2", ["41.23"], True),
+        ("41", ["41.23"], True),
+        ("41.3", ["41.23"], False),
+        ("41.24", ["41.2"], False),  # no invented precision
+        ("41.20", ["41.2"], True),
+        ("41.3", ["41.25"], True),  # half up
+        ("41.2", ["41.25"], True),  # half even
+        ("42", ["41.23"], False),
+        ("0", ["0.3"], True),
+    ],
+)
+def test_rounding_to_the_written_precision(stated: str, known: list[str], supported: bool) -> None:
+    (number,) = stated_numbers(stated)
+    assert is_supported(number, [Decimal(k) for k in known]) is supported
+
+
+def test_a_cell_that_is_one_number_counts_whole() -> None:
+    support = Support(texts=("4.123E1",))
+    assert unsupported_numbers("It has 41.2 g.", support) == []
+    assert parse_number(" -4.5 ") == Decimal("4.5")
+    assert parse_number("adv:tiramisu") is None
+    assert parse_number("1" * 100) is None
+
+
+def test_numbers_from_every_support_text_count() -> None:
+    support = Support(texts=("41.23", "user: I had 2 coffees", "twelve eggs"))
+    assert unsupported_numbers("41.2 g, 2 coffees, 12 eggs and 7 spoons", support) == ["7"]
+
+
+def test_huge_and_odd_numbers_never_crash() -> None:
+    support = Support(texts=("1e400", "9" * 59))
+    reply = "9" * 300 + " and 0.000000000000000000000000000000000000001"
+    assert len(unsupported_numbers(reply, support)) == 2
+
+
+def test_entities_must_be_in_the_support_ids_or_texts() -> None:
+    support = Support(texts=("adv:tiramisu", "on the kitchen table"), ids=frozenset({"egg"}))
+    reply = "Tiramisu has eggs, mascarpone and Cream; it is on the kitchen table."
+    assert unsupported_entities(reply, support, FORMS) == ["mascarpone", "Cream"]
+
+
+def test_a_longer_form_wins_over_its_words() -> None:
+    support = Support(texts=("the kitchen table",))
+    assert unsupported_entities("It is on the kitchen table.", support, FORMS) == []
+    assert unsupported_entities("It is on the table.", Support(texts=("x",)), FORMS) == ["table"]
+
+
+def test_entity_ids_compare_case_insensitively() -> None:
+    support = Support(texts=(), ids=frozenset({"Egg"}))
+    assert unsupported_entities("an egg", support, FORMS) == []
+
+
+def test_check_reply_reports_both_kinds_and_describes_them() -> None:
+    support = Support(texts=("41.23", "adv:tiramisu"))
+    report = check_reply("Tiramisu has 41.2 g, 7 g of cream.", support, FORMS)
+    assert report == FaithfulnessReport(numbers=("7",), entities=("cream",))
+    assert not report.faithful
+    assert report.describe() == "numbers 7; names cream"
+    assert check_reply("Tiramisu has 41 g.", support, FORMS).faithful
+    assert FaithfulnessReport().describe() == "nothing unsupported"
+
+
+def test_without_entity_forms_only_numbers_are_checked() -> None:
+    assert check_reply("mascarpone", Support(texts=())).faithful

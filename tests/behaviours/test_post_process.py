@@ -1,0 +1,347 @@
+"""PostProcess: normalise slot values and resolve them in the scene graph or the pack lexicons."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from py_trees.common import Status
+
+from behaviours.post_process import PostProcess, normalised, quantity
+from behaviours.setup_handles import MissingHandleError
+from behaviours.turn_state import IntentFrame, SlotResolution
+from knowledge.domain_registry import DomainRegistry
+from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+
+PANTRY_YAML = """
+name: pantry
+title: Pantry
+description: weigh food in the pantry
+tasks:
+  - name: Weigh
+    schema: Weigh
+    grounding: physical
+    description: weigh out an amount of food
+    examples: [weigh 200 g of flour]
+    slots:
+      amount: {pattern: '(\\d+(?:\\.\\d+)?\\s*\\w+)', resolve: value}
+      food: {resolve: text}
+"""
+PANTRY_TASKS = """
+from pydantic import BaseModel
+
+
+class Weigh(BaseModel):
+    amount: float
+    food: str | None = None
+"""
+
+
+@pytest.fixture
+def registry() -> DomainRegistry:
+    return DomainRegistry.discover()
+
+
+@pytest.fixture
+def scene() -> Iterator[SceneGraph]:
+    graph = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
+    yield graph
+    graph.close()
+
+
+def run(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    intent: IntentFrame | None,
+    *,
+    handles: dict[str, Any] | None = None,
+    speaker: str | None = None,
+    node: PostProcess | None = None,
+    ticks: int | None = None,
+) -> tuple[TreeHarness, PostProcess]:
+    if intent is not None:
+        blackboard.set("/turn/intent", intent)
+        blackboard.set("/turn/domain", intent.domain)
+    if speaker is not None:
+        blackboard.set("/turn/speaker", speaker)
+    node = node or PostProcess("PostProcess")
+    harness = TreeHarness(
+        node, llm=make_llm().client, handles={"domains": registry, **(handles or {})}
+    )
+    if ticks is None:
+        harness.tick_until(lambda h: node.status != Status.RUNNING, max_ticks=200, period_s=0.01)
+    else:
+        harness.tick(ticks)
+    return harness, node
+
+
+def resolved(blackboard: BlackboardView) -> dict[str, SlotResolution]:
+    value = blackboard.get("/turn/resolved")
+    assert isinstance(value, dict)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"),
+    [
+        ("200 g", 200.0),
+        ("200g", 200.0),
+        ("0.2 kg", 200.0),
+        ("1,5 kg", 1500.0),
+        ("250 mg", 0.25),
+        ("about 300 calories", 300.0),
+        ("418.4 kJ", 100.0),
+        ("2 oz", 56.699046),
+        ("12", 12.0),
+        ("a lot", None),
+        ("5 parsecs", None),
+        ("", None),
+    ],
+)
+def test_quantities_become_grams_or_kcal(text: str, amount: float | None) -> None:
+    assert quantity(text) == (pytest.approx(amount) if amount is not None else None)
+
+
+def test_values_are_tidied() -> None:
+    assert normalised("  The   Blue Bottle. ", keep_case=False, numeric=False) == "the blue bottle"
+    assert normalised(" Anna ", keep_case=True, numeric=False) == "Anna"
+    assert normalised([" Peanuts", "", "EGGS!"], keep_case=False, numeric=False) == [
+        "peanuts",
+        "eggs",
+    ]
+    assert normalised("0.5 kg", keep_case=False, numeric=True) == 500.0
+    assert normalised("lots", keep_case=False, numeric=True) == "lots"
+    assert normalised(True, keep_case=False, numeric=False) is True
+
+
+def test_advisor_slots_resolve_through_the_pack_lexicons(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
+) -> None:
+    intent = IntentFrame(
+        domain="advisor",
+        task="DishInfo",
+        slots={"dish": "  Tiramisu ", "aspect": "Carbs"},
+        said=["how many carbs are in tiramisu"],
+    )
+    harness, node = run(blackboard, make_llm, registry, intent)
+    assert node.status == Status.SUCCESS and harness.trace.letters("PostProcess") == "S"
+    assert blackboard.get("/turn/intent").slots == {"dish": "tiramisu", "aspect": "carbs"}
+    found = resolved(blackboard)
+    assert (found["dish"].kind, found["dish"].ids) == ("kg", ["tiramisu"])
+    assert (found["aspect"].kind, found["aspect"].ids) == ("value", ["carbohydrate"])
+    assert found["aspect"].said == "carbs"
+    assert blackboard.get("/turn/candidates") is None  # no scene slot
+
+
+def test_list_slot_gets_one_id_per_item_and_text_keeps_its_case(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
+) -> None:
+    intent = IntentFrame(
+        domain="advisor",
+        task="AddToDatabase",
+        slots={"targets": ["Peanuts", "eggs"], "relation": "allergic", "person": "Anna"},
+    )
+    run(blackboard, make_llm, registry, intent)
+    found = resolved(blackboard)
+    assert found["targets"].said == ["peanuts", "eggs"]
+    assert len(found["targets"].ids) == 2 and found["targets"].kind == "kg"
+    assert found["relation"].ids == ["allergy"]
+    assert (found["person"].kind, found["person"].said, found["person"].ids) == (
+        "text",
+        "Anna",
+        [],
+    )
+
+
+def test_an_unknown_word_resolves_to_nothing_with_a_reason(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
+) -> None:
+    intent = IntentFrame(domain="advisor", task="DishInfo", slots={"dish": "unicorn pie"})
+    run(blackboard, make_llm, registry, intent)
+    dish = resolved(blackboard)["dish"]
+    assert dish.unresolved and dish.reasons == ["'unicorn pie' is not in the dish lexicon"]
+
+
+def test_scene_slot_resolves_in_the_scene_graph(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+) -> None:
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the Blue bottle"})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    found = resolved(blackboard)["object"]
+    assert (found.kind, found.ids, found.said) == ("scene", ["bottle_blue"], "the blue bottle")
+    assert "colour blue" in found.reasons[0]
+    assert [c.id for c in blackboard.get("/turn/candidates")] == ["bottle_blue"]
+
+
+def test_ambiguous_referent_lists_every_candidate(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+) -> None:
+    intent = IntentFrame(
+        domain="household",
+        task="Bring",
+        slots={"object": "the bottle", "destination": "the kitchen"},
+    )
+    harness, node = run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    assert node.status == Status.SUCCESS
+    found = resolved(blackboard)
+    assert found["object"].ambiguous and found["object"].ids == ["bottle_blue", "bottle_green"]
+    assert found["destination"].ids == ["kitchen"]
+    assert [c.id for c in blackboard.get("/turn/candidates")] == ["bottle_blue", "bottle_green"]
+
+
+def test_my_means_the_speaker(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+) -> None:
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "my mug"})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, speaker="anna")
+    assert resolved(blackboard)["object"].ids == ["mug_white"]
+
+
+def test_without_a_scene_graph_scene_slots_say_why_they_are_unresolved(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
+) -> None:
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the mug"})
+    run(blackboard, make_llm, registry, intent)
+    found = resolved(blackboard)["object"]
+    assert found.unresolved and found.reasons == ["no scene graph to resolve in"]
+    assert blackboard.get("/turn/candidates") == []
+
+
+def test_a_failing_lookup_leaves_the_slot_unresolved(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(description: str, speaker: str | None = None) -> list[Any]:
+        raise RuntimeError("store offline")
+
+    monkeypatch.setattr(scene, "resolve_referent", broken)
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the mug"})
+    harness, node = run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    assert node.status == Status.SUCCESS
+    found = resolved(blackboard)["object"]
+    assert found.unresolved
+    assert found.reasons == ["'the mug': resolution failed: RuntimeError: store offline"]
+
+
+def test_running_while_the_lookup_runs_then_success(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+    real = scene.resolve_referent
+
+    def held(description: str, speaker: str | None = None) -> list[Any]:
+        gate.wait(10)
+        return real(description, speaker)
+
+    monkeypatch.setattr(scene, "resolve_referent", held)
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the green bottle"})
+    harness, node = run(
+        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, ticks=2
+    )
+    assert harness.trace.letters("PostProcess") == "RR"
+    assert "resolving 1 referent" in node.feedback_message
+    assert blackboard.get("/turn/resolved") is None
+    gate.set()
+    assert scene.wait_idle(10)
+    harness.tick()
+    assert node.status == Status.SUCCESS
+    assert resolved(blackboard)["object"].ids == ["bottle_green"]
+
+
+def test_a_lookup_past_the_time_limit_is_given_up(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+    monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
+    intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
+    node = PostProcess("PostProcess", timeout_s=0.05)
+    harness, node = run(
+        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, node=node, ticks=1
+    )
+    time.sleep(0.1)
+    harness.tick()
+    gate.set()
+    assert node.status == Status.SUCCESS
+    assert resolved(blackboard)["object"].reasons == ["'the mug': not resolved within 0.05s"]
+
+
+def test_interrupting_cancels_and_says_so(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gate = threading.Event()
+    monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
+    intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
+    harness, node = run(
+        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, ticks=1
+    )
+    node.stop(Status.INVALID)
+    gate.set()
+    assert node.feedback_message == "interrupted while resolving referents"
+
+
+@pytest.mark.parametrize(
+    "intent",
+    [None, IntentFrame(domain="advisor", task=None), IntentFrame(domain="nowhere", task="X")],
+)
+def test_nothing_to_resolve_still_succeeds(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    intent: IntentFrame | None,
+) -> None:
+    harness, node = run(blackboard, make_llm, registry, intent)
+    assert node.status == Status.SUCCESS
+    assert resolved(blackboard) == {} and node.feedback_message == "nothing to resolve"
+
+
+def test_numeric_slots_are_converted_to_grams(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], tmp_path: Path
+) -> None:
+    pack = tmp_path / "pantry"
+    pack.mkdir()
+    (pack / "pack.yaml").write_text(PANTRY_YAML, encoding="utf-8")
+    (pack / "tasks.py").write_text(PANTRY_TASKS, encoding="utf-8")
+    registry = DomainRegistry.discover([tmp_path], shipped=False)
+    intent = IntentFrame(
+        domain="pantry", task="Weigh", slots={"amount": "0.5 KG", "food": " Rye Flour "}
+    )
+    run(blackboard, make_llm, registry, intent)
+    assert blackboard.get("/turn/intent").slots == {"amount": 500.0, "food": "Rye Flour"}
+    found = resolved(blackboard)
+    assert found["amount"].reasons == ["the slot has no lexicon"]
+    assert found["food"].kind == "text"
+
+
+def test_setup_without_the_registry_names_the_handle() -> None:
+    with pytest.raises(MissingHandleError, match="`domains`"):
+        PostProcess().setup()

@@ -1,0 +1,203 @@
+"""IntentMatcher: task scores from examples, cue phrases and lexicon mentions; continuation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from knowledge.domain_pack import SlotSpec, TaskSpec
+from knowledge.domain_registry import DomainRegistry
+from knowledge.intent_matching import IntentMatcher, continuation, cue_spans, other_cues
+from knowledge.lexicon import Lexicon, build_lexicons
+from knowledge.scene_graph import SCENES_DIR, SceneGraph
+
+
+def task(name: str, examples: list[str], cues: list[str], **slots: SlotSpec) -> TaskSpec:
+    return TaskSpec(
+        name=name,
+        schema=name,
+        grounding="physical",
+        description=f"the {name} task",
+        examples=examples,
+        cues=cues,
+        slots=slots,
+    )
+
+
+TASKS = [
+    task(
+        "Water",
+        ["water the tomatoes", "the roses need watering", "give the plants some water"],
+        ["water", "watering"],
+        plant=SlotSpec(lexicon="plants", resolve="kg"),
+    ),
+    task(
+        "Prune",
+        ["prune the roses", "cut back the hedge", "trim the apple tree"],
+        ["prune", "cut back", "trim"],
+        plant=SlotSpec(lexicon="plants", resolve="kg"),
+    ),
+    task(
+        "Ask",
+        ["ask the gardener about the roses", "tell Sam the hedge is done"],
+        ["ask", "tell"],
+        person=SlotSpec(lexicon="people", resolve="text"),
+    ),
+]
+LEXICONS = {
+    "plants": Lexicon("plants", {"rose": ["roses"], "hedge": [], "tomato": ["tomatoes"]}),
+    "people": Lexicon("people", {"sam": ["Sam"], "gardener": []}),
+}
+
+
+@pytest.fixture(scope="module")
+def garden() -> IntentMatcher:
+    return IntentMatcher(TASKS, LEXICONS)
+
+
+@pytest.fixture(scope="module")
+def advisor() -> Iterator[tuple[IntentMatcher, dict[str, Lexicon]]]:
+    pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
+    lexicons = build_lexicons(pack, None)
+    yield IntentMatcher.from_pack(pack, lexicons), lexicons
+
+
+@pytest.fixture(scope="module")
+def household() -> Iterator[IntentMatcher]:
+    pack = DomainRegistry.discover(only=["household"]).get("household")
+    scene = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
+    try:
+        yield IntentMatcher.from_pack(pack, build_lexicons(pack, scene))
+    finally:
+        scene.close()
+
+
+def test_a_cued_request_like_the_examples_is_sure(garden: IntentMatcher) -> None:
+    guess = garden.match("please prune the roses")
+    assert guess.task == "Prune" and guess.confident
+    assert guess.cued == ("Prune",)
+    assert guess.scores["Prune"] > guess.scores["Water"] > guess.scores["Ask"]
+    assert guess.ranked()[0] == ("Prune", guess.scores["Prune"])
+    assert "cue phrase" in guess.reason
+
+
+def test_mentions_favour_tasks_with_a_slot_for_them(garden: IntentMatcher) -> None:
+    coverage = garden.mention_coverage("ask Sam about the roses")
+    assert coverage == {"Water": 0.5, "Prune": 0.5, "Ask": 0.5}
+    assert garden.mention_coverage("the roses") == {"Water": 1.0, "Prune": 1.0, "Ask": 0.0}
+    assert garden.mention_coverage("nothing known here") == {"Water": 0, "Prune": 0, "Ask": 0}
+
+
+def test_longer_overlapping_cue_wins(garden: IntentMatcher) -> None:
+    # "cut back" (Prune) covers more words than any shorter cue at the same place
+    assert garden.cued_tasks("cut back the hedge") == ["Prune"]
+    assert garden.cued_tasks("water and prune the roses") == ["Water", "Prune"]
+
+
+def test_cue_words_may_surround_an_object() -> None:
+    assert cue_spans(["put", "the", "milk", "away"], ("put", "away")) == [(0, 3)]
+    assert cue_spans(["put", "a", "b", "c", "d", "away"], ("put", "away")) == []
+    assert cue_spans(["away", "put"], ("put", "away")) == []
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_empty_input_is_no_task_confidently(garden: IntentMatcher, text: str) -> None:
+    guess = garden.match(text)
+    assert guess.task is None and guess.confident and guess.reason == "nothing was said"
+
+
+@pytest.mark.parametrize("text", ["hello there", "🙂", "qwxz vbnm", "x" * 50_000])
+def test_unrelated_or_garbled_input_is_not_a_sure_task(garden: IntentMatcher, text: str) -> None:
+    guess = garden.match(text)
+    assert guess.task is None and not guess.confident
+    assert 0.0 <= guess.confidence < 0.5
+
+
+def test_no_tasks_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least one task"):
+        IntentMatcher([], LEXICONS)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "task"),
+    [
+        ("How many carbohydrates are in tiramisu?", "DishInfo"),
+        ("what is in the paella", "DishInfo"),
+        ("I am allergic to sesame", "AddToDatabase"),
+        ("something instead of the lasagne without milk", "SubstituteDish"),
+    ],
+)
+def test_advisor_requests_are_recognised_surely(
+    advisor: tuple[IntentMatcher, dict[str, Lexicon]], utterance: str, task: str
+) -> None:
+    guess = advisor[0].match(utterance)
+    assert guess.task == task and guess.confident
+
+
+def test_a_dish_mention_favours_the_dish_tasks(
+    advisor: tuple[IntentMatcher, dict[str, Lexicon]],
+) -> None:
+    coverage = advisor[0].mention_coverage("the tiramisu")
+    assert coverage["DishInfo"] == coverage["SubstituteDish"] == 1.0
+    assert coverage["AddToDatabase"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("utterance", "task"),
+    [
+        ("put the milk away", "PutAway"),
+        ("bring me the blue bottle", "Fetch"),
+        ("take the red mug to the kitchen", "Bring"),
+        ("tidy up the bedroom", "Tidy"),
+        ("do you know where the remote is", "WhereIs"),
+    ],
+)
+def test_household_requests_read_phrasal_cues(
+    household: IntentMatcher, utterance: str, task: str
+) -> None:
+    assert household.match(utterance).task == task
+
+
+def test_an_answer_that_fills_the_missing_slot_continues(
+    advisor: tuple[IntentMatcher, dict[str, Lexicon]],
+) -> None:
+    _, lexicons = advisor
+    pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
+    follow = continuation(pack.task("AddToDatabase"), ["targets"], "peanuts and eggs", lexicons)
+    assert follow is not None
+    assert follow.answered == ["targets"] and follow.how == "fills targets"
+    assert follow.slots["targets"] == ["peanuts", "eggs"]
+
+
+def test_a_short_answer_fills_the_one_missing_slot(garden: IntentMatcher) -> None:
+    follow = continuation(TASKS[2], ["person"], "the new gardener", {})
+    assert follow is not None and follow.slots == {"person": "the new gardener"}
+    assert follow.how == "short answer for person"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "",
+        "never mind",
+        "cancel that",
+        "no",
+        "prune the hedge",  # another task's cue: a new request, not an answer
+        "well I was thinking that maybe we could talk about something else entirely",
+    ],
+)
+def test_what_does_not_continue_a_pending_task(answer: str) -> None:
+    other = [cue for spec in TASKS if spec.name != "Ask" for cue in spec.cues]
+    assert continuation(TASKS[2], ["person"], answer, {}, other_cues=other) is None
+
+
+def test_a_short_answer_needs_exactly_one_missing_slot() -> None:
+    assert continuation(TASKS[2], ["person", "plant"], "the gardener", {}) is None
+
+
+def test_other_cues_are_the_cues_of_the_other_tasks() -> None:
+    pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
+    cues = other_cues(pack, "AddToDatabase")
+    assert "instead of" in cues and "how many" in cues
+    assert "remember" not in cues

@@ -1,0 +1,125 @@
+r"""The assistant turn tree: JANUS's factored controller as one explicit behaviour tree.
+
+Every utterance runs down this tree. Its gates decide whether the robot understood the
+request, whether memory holds what the turn needs, whether it may act (inner speech), and
+what it may claim (outer speech held to the evidence). Run one turn::
+
+    cogtree ask "How many carbohydrates are in tiramisu?" --explain
+
+Tree (``create_root``)::
+
+    Assistant (Sequence)
+    ├── AwaitUtterance             RUNNING until /turn/utterance is set
+    ├── DetectScope                /turn/domain; switches the active pack when it changes
+    ├── RecognizeIntent            /turn/intent: the pack's task, slots said so far
+    ├── PostProcess                normalise, resolve referents -> /turn/resolved
+    ├── RecallMemory (Selector)    SufficiencyGate | RetrieveArchive -> /memory/working
+    ├── Decide (Selector)
+    │   ├── Proceed (Sequence)
+    │   │   ├── TaskReadinessGate  inner speech -> /turn/task, /turn/control, /turn/missing
+    │   │   ├── Ground (Selector)  its failure is reported, not fatal
+    │   │   │   ├── Physical       GroundingIs(physical) -> ExecuteTask (HTN, simulator/robot)
+    │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence ->
+    │   │   │   │                  GenerateQuery -> RunQuery -> /turn/evidence
+    │   │   │   └── Remember       GroundingIs(memory_write) -> StageClaims
+    │   │   └── Respond            outer speech; faithfulness guard against the evidence
+    │   ├── Switch                 ControlIs(SwitchDomain) -> SwitchActiveDomain
+    │   ├── Clarify                ControlIs(Clarify) -> AskClarification
+    │   ├── Refuse                 ControlIs(Reject) -> Decline
+    │   └── Apologise              a reply whatever happened above
+    └── Consolidate                the turn goes to memory (H, C, A)
+
+Handles (``setup``): ``llm``, ``domains``, ``memory``, ``scene_graph``, ``executor``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import py_trees
+from py_trees.composites import Selector, Sequence
+from py_trees.decorators import FailureIsSuccess
+
+from behaviours.clarify import AskClarification
+from behaviours.decline import Decline
+from behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from behaviours.evidence import NeedsEvidence
+from behaviours.execute_task import ExecuteTask
+from behaviours.grounding import GroundingIs
+from behaviours.intent import RecognizeIntent
+from behaviours.memory_write import Consolidate, StageClaims
+from behaviours.post_process import PostProcess
+from behaviours.query_generation import GenerateQuery
+from behaviours.recall import create_recall_memory
+from behaviours.respond import Respond
+from behaviours.run_query import RunQuery
+from behaviours.scope import DetectScope
+from behaviours.switch_domain import SwitchActiveDomain
+from behaviours.task_readiness import TaskReadinessGate
+
+APOLOGY = "Sorry, I could not finish that. Could you say it another way?"
+"""What the robot says when no branch of Decide could answer."""
+
+
+def _sequence(name: str, *children: py_trees.behaviour.Behaviour) -> Sequence:
+    sequence = Sequence(name, memory=True)
+    sequence.add_children(list(children))
+    return sequence
+
+
+def _selector(name: str, *children: py_trees.behaviour.Behaviour) -> Selector:
+    selector = Selector(name, memory=True)
+    selector.add_children(list(children))
+    return selector
+
+
+def _apologise(values: Mapping[str, Any]) -> str:
+    return APOLOGY
+
+
+def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
+    """The grounding branch: act (physical), look up (knowledge query) or remember.
+
+    Its failure is turned into success so Respond always speaks: the nodes write what went
+    wrong into ``/turn/evidence``, and the reply says it.
+    """
+    ground = _selector(
+        "Ground",
+        _sequence("Physical", GroundingIs("physical"), ExecuteTask(robot=robot)),
+        _sequence(
+            "Inform",
+            GroundingIs("knowledge_query"),
+            NeedsEvidence(),
+            GenerateQuery(),
+            RunQuery(),
+        ),
+        _sequence("Remember", GroundingIs("memory_write"), StageClaims()),
+    )
+    return FailureIsSuccess("GroundReported", ground)
+
+
+def create_decide(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
+    """The decision on the request: proceed, switch domain, clarify, refuse, or apologise."""
+    return _selector(
+        "Decide",
+        _sequence("Proceed", TaskReadinessGate(), create_ground(robot), Respond()),
+        _sequence("Switch", ControlIs("SwitchDomain"), SwitchActiveDomain()),
+        _sequence("Clarify", ControlIs("Clarify"), AskClarification()),
+        _sequence("Refuse", ControlIs("Reject"), Decline()),
+        Say("Apologise", _apologise),
+    )
+
+
+def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
+    """Build the assistant turn tree for ``robot`` (a pure factory: handles come in setup)."""
+    return _sequence(
+        "Assistant",
+        AwaitUtterance(),
+        DetectScope(),
+        RecognizeIntent(),
+        PostProcess(),
+        FailureIsSuccess("RecallReported", create_recall_memory()),
+        create_decide(robot),
+        Consolidate(),
+    )

@@ -1,0 +1,160 @@
+"""A conversation with the assistant tree: one tree, many turns, memory and world kept between.
+
+:class:`AssistantSession` owns the turn tree and its runner. :meth:`AssistantSession.turn`
+puts the utterance on the blackboard, ticks until the tree has answered, and returns what the
+robot said with every gate's decision and rationale. Between turns every ``/turn/*`` and
+``/rationale/*`` key is unset; ``/session/*`` keys (a pending clarification) and the memory
+store persist. When inner speech decides SwitchDomain, the session switches and runs the same
+utterance once more in the new domain, so the user never has to repeat themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import py_trees
+from py_trees.common import Status
+
+from behaviours import keys
+from behaviours.keys import GateRationale
+from behaviours.llm.client import LLMClient
+from knowledge.closing import Closeable
+from knowledge.domain_registry import DomainRegistry
+from knowledge.memory import MemoryStore
+from knowledge.scene_graph import SceneGraph
+from skills.commands import Executor
+from trees.assistant import create_root
+from trees.runner import TreeRunner
+from trees.tick_log import TickEntry
+
+log = logging.getLogger(__name__)
+
+TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/")
+"""Blackboard keys that belong to one turn and are cleared before the next."""
+
+MAX_TICKS_PER_TURN = 20_000
+"""A turn that has not answered after this many ticks is stopped and reported (at the
+default 100 Hz, over three minutes: several slow model calls fit)."""
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """What one turn did: the reply, the decisions and why, and what it cost."""
+
+    utterance: str
+    reply: str
+    domain: str | None
+    control: str | None
+    task: dict[str, Any] | None
+    rationales: dict[str, GateRationale]
+    status: str
+    ticks: int
+    switched: bool = False
+    entries: list[TickEntry] = field(default_factory=list, repr=False)
+
+    def explain(self) -> str:
+        """Each gate's decision and rationale, one line per gate, in the order they ran."""
+        lines = []
+        for node, rationale in self.rationales.items():
+            decision = ", ".join(
+                f"{k}={v}" for k, v in rationale.decision.items() if v not in (None, "", [], {})
+            )
+            veto = " VETOED" if rationale.vetoed else ""
+            lines.append(f"  {node} [{rationale.source}{veto}] {decision} -- {rationale.rationale}")
+        return "\n".join(lines)
+
+
+class AssistantSession(Closeable):
+    """Runs the assistant turn tree turn after turn over shared handles.
+
+    ``scene_graph`` and ``executor`` are the robot's belief and the command executor (the
+    simulator's for ``cogtree chat``); without them physical requests fail honestly. The
+    session does not own the handles: close them yourself (it closes only its runner).
+    """
+
+    def __init__(
+        self,
+        *,
+        llm: LLMClient,
+        domains: DomainRegistry,
+        memory: MemoryStore,
+        scene_graph: SceneGraph | None = None,
+        executor: Executor | None = None,
+        speaker: str | None = None,
+        robot: str = "robot1",
+        log_path: str | Path | None = None,
+        on_tick: Callable[[py_trees.behaviour.Behaviour, TickEntry], None] | None = None,
+        before_tick: Callable[[], None] | None = None,
+        rate_hz: float | None = 100.0,
+        max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
+    ) -> None:
+        self.domains = domains
+        self.memory = memory
+        self.speaker = speaker
+        self.rate_hz = rate_hz
+        self.max_ticks_per_turn = max_ticks_per_turn
+        handles: dict[str, Any] = {"domains": domains, "memory": memory}
+        if scene_graph is not None:
+            handles["scene_graph"] = scene_graph
+        if executor is not None:
+            handles["executor"] = executor
+        self.runner = TreeRunner(
+            create_root(robot),
+            llm=llm,
+            handles=handles,
+            log_path=log_path,
+            tree_name="trees.assistant:create_root",
+            on_tick=on_tick,
+            before_tick=before_tick,
+        )
+        self.runner.setup()
+
+    @property
+    def notices(self) -> list[str]:
+        """Warnings the runner raised once (e.g. no model available)."""
+        return self.runner.notices
+
+    def turn(self, text: str) -> TurnResult:
+        """Run one turn for ``text`` and return what the robot said and why."""
+        result = self._run(text)
+        if result.control == "SwitchDomain":
+            log.info("switched to %s; running the turn again there", self.domains.active.name)
+            again = self._run(text)
+            return TurnResult(**{**again.__dict__, "switched": True})
+        return result
+
+    def close(self) -> None:
+        """Stop the tree and close the tick log."""
+        self.runner.close()
+
+    def _run(self, text: str) -> TurnResult:
+        storage = py_trees.blackboard.Blackboard.storage
+        for key in [key for key in storage if key.startswith(TURN_PREFIXES)]:
+            py_trees.blackboard.Blackboard.unset(key)
+        py_trees.blackboard.Blackboard.set(keys.UTTERANCE.name, text)
+        if self.speaker:
+            py_trees.blackboard.Blackboard.set(keys.SPEAKER.name, self.speaker)
+        run = self.runner.run(max_ticks=self.max_ticks_per_turn, rate_hz=self.rate_hz)
+        if run.status == Status.RUNNING:
+            self.runner.root.stop(Status.INVALID)
+            log.warning("turn %r stopped: %s", text, run.stopped_because)
+        task = storage.get(keys.TASK.name)
+        return TurnResult(
+            utterance=text,
+            reply=str(storage.get(keys.REPLY.name) or ""),
+            domain=storage.get(keys.DOMAIN.name),
+            control=storage.get(keys.CONTROL.name),
+            task=task.model_dump(mode="json") if task is not None else None,
+            rationales={
+                value.node: value
+                for key, value in storage.items()
+                if key.startswith("/rationale/") and isinstance(value, GateRationale)
+            },
+            status=run.status.value,
+            ticks=len(run.entries),
+            entries=run.entries,
+        )
