@@ -18,7 +18,7 @@ from py_trees.common import Access, Status
 from pydantic import BaseModel
 
 from behaviours import keys
-from behaviours.readiness import read_optional, singular
+from behaviours.readiness import singular
 from behaviours.setup_handles import require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
@@ -316,22 +316,24 @@ class AskClarification(py_trees.behaviour.Behaviour):
 
     def _read(self) -> _Request:
         bb = self.blackboard
-        intent = read_optional(bb, self.intent_key, IntentFrame)
-        domain = read_optional(bb, self.domain_key, str) or (intent.domain if intent else "")
+        intent = keys.read_optional(bb, self.intent_key, IntentFrame)
+        domain = keys.read_optional(bb, self.domain_key, str) or (intent.domain if intent else "")
         request = _Request(
-            utterance=read_optional(bb, self.utterance_key, str) or "",
+            utterance=keys.read_optional(bb, self.utterance_key, str) or "",
             intent=intent,
             missing=[
-                m for m in read_optional(bb, self.missing_key, list) or [] if isinstance(m, str)
+                m
+                for m in keys.read_optional(bb, self.missing_key, list) or []
+                if isinstance(m, str)
             ],
             resolved={
                 slot: value
-                for slot, value in (read_optional(bb, self.resolved_key, dict) or {}).items()
+                for slot, value in (keys.read_optional(bb, self.resolved_key, dict) or {}).items()
                 if isinstance(value, SlotResolution)
             },
             candidates=[
                 c
-                for c in read_optional(bb, self.candidates_key, list) or []
+                for c in keys.read_optional(bb, self.candidates_key, list) or []
                 if isinstance(c, Candidate)
             ],
         )

@@ -9,7 +9,6 @@ import py_trees
 from py_trees.common import Access, Status
 
 from behaviours import keys
-from behaviours.readiness import read_optional
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE
 from knowledge.domain_registry import DomainRegistry
@@ -67,12 +66,12 @@ class Decline(py_trees.behaviour.Behaviour):
 
     def refusal(self) -> str:
         """The sentence for this turn's refusal."""
-        if read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
+        if keys.read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
             titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
             offer = f" I can help you as {_and_list(titles)}." if titles else ""
             return f"Sorry, I can't help with that: it is outside what I do.{offer}"
-        why = read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
+        why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
         reason = plain_reason(why.rationale) if why is not None else ""
-        if read_optional(self.blackboard, self.control_key, str) == "Reject" and reason:
+        if keys.read_optional(self.blackboard, self.control_key, str) == "Reject" and reason:
             return f"Sorry, I won't do that: {reason}."
         return "Sorry, I can't do that."

@@ -124,14 +124,18 @@ class NeedsEvidence(py_trees.behaviour.Behaviour):
         if self.domains is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         try:
-            task = find_task(self.domains, self._get(self.domain_key), self._get(self.intent_key))
+            task = find_task(
+                self.domains,
+                keys.read(self.blackboard, self.domain_key),
+                keys.read(self.blackboard, self.intent_key),
+            )
         except LookupError as problem:
             return self._decide(False, str(problem), {})
         facts = {"task": task.spec.name, "grounding": task.spec.grounding}
         if task.spec.grounding != "knowledge_query":
             why = f"{task.spec.name} is grounded by {task.spec.grounding}, not by a query"
             return self._decide(False, why, facts)
-        evidence = self._get(self.evidence_key)
+        evidence = keys.read(self.blackboard, self.evidence_key)
         bundle = evidence if isinstance(evidence, EvidenceBundle) else None
         if answered(bundle, task):
             return self._decide(False, f"{task.spec.name} is already answered this turn", facts)
@@ -141,7 +145,7 @@ class NeedsEvidence(py_trees.behaviour.Behaviour):
         """What the query needs, in words: its template and what memory fills in."""
         target = "its knowledge graph" if task.pack.has_own_knowledge else "the scene graph"
         text = f"{task.spec.name} needs the rows of {task.spec.query} on {target}"
-        working = self._get(self.working_key)
+        working = keys.read(self.blackboard, self.working_key)
         context = working if isinstance(working, WorkingContext) else None
         parameters = task.pack.query(task.spec.query).parameters if task.spec.query else {}
         wanted = [name for name in MEMORY_PARAMETERS if name in parameters]
@@ -164,9 +168,6 @@ class NeedsEvidence(py_trees.behaviour.Behaviour):
         )
         self.feedback_message = why
         return Status.SUCCESS if needed else Status.FAILURE
-
-    def _get(self, key: str) -> Any:
-        return self.blackboard.get(key) if self.blackboard.exists(key) else None
 
 
 def _add(found: list[str], identifier: str) -> None:

@@ -111,7 +111,9 @@ class ExecuteTask(py_trees.behaviour.Behaviour):
         self.blackboard.set(self.outcome_key, outcome)
         if status != RunStatus.SUCCEEDED:
             done = ", ".join(map(str, self._done)) or "nothing"
-            return self._report(Status.FAILURE, f"Not done: {outcome.message}. Done: {done}.")
+            return self._report(
+                Status.FAILURE, f"I could not finish: {outcome.message}. Done before that: {done}."
+            )
         self._done.append(self._skills[len(self._done)])
         if len(self._done) == len(self._skills):
             return self._report(Status.SUCCESS, f"Done: {', '.join(map(str, self._done))}.")
@@ -189,7 +191,7 @@ class ExecuteTask(py_trees.behaviour.Behaviour):
     def _report(self, status: Status, text: str) -> Status:
         previous = self.blackboard.get(self.evidence_key) if self._has(self.evidence_key) else None
         items = list(previous.items) if isinstance(previous, EvidenceBundle) else []
-        items.append(EvidenceItem(source="plan", text=text))
+        items.append(EvidenceItem(source="plan", text=text, ok=status == Status.SUCCESS))
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
         self.feedback_message = text
         self._verdict = status

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import is_grounded, read_optional
+from behaviours.readiness import is_grounded
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack, PackError
@@ -121,8 +121,11 @@ def intent_decision_model(pack: DomainPack) -> type[IntentDecision]:
     descriptions: dict[str, list[str]] = {}
     for task in pack.tasks:
         for slot, info in pack.schema_for(task.name).model_fields.items():
+            spec = task.slots.get(slot)
             kind = _slot_type(
-                info.annotation, many=task.slots.get(slot) is not None and task.slots[slot].many
+                info.annotation,
+                many=spec is not None and spec.many,
+                said_as_words=spec is not None and bool(spec.lexicon or spec.pattern),
             )
             previous = fields.get(slot)
             fields[slot] = kind if previous in (None, kind) else SlotValue
@@ -142,12 +145,18 @@ def intent_decision_model(pack: DomainPack) -> type[IntentDecision]:
     )
 
 
-def _slot_type(annotation: Any, *, many: bool) -> Any:
-    """The model's type of one slot: list[str], bool, float or str."""
+def _slot_type(annotation: Any, *, many: bool, said_as_words: bool = False) -> Any:
+    """The model's type of one slot: list[str], bool, float or str.
+
+    A slot found through a lexicon or a pattern holds the words the user said ("actually"),
+    which PostProcess maps to the schema's value, so the model answers it as text.
+    """
     kinds = set(get_args(annotation)) | {annotation}
     origins = {get_origin(kind) for kind in kinds}
     if many or list in origins or list in kinds:
         return list[str]
+    if said_as_words:
+        return str
     if bool in kinds:
         return bool
     if kinds & {float, int}:
@@ -367,11 +376,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     # -- helpers ------------------------------------------------------------------------------
 
     def _utterance(self) -> str:
-        value = read_optional(self.blackboard, self.utterance_key, str)
+        value = keys.read_optional(self.blackboard, self.utterance_key, str)
         return value or ""
 
     def _domain_name(self) -> str | None:
-        return read_optional(self.blackboard, self.domain_key, str)
+        return keys.read_optional(self.blackboard, self.domain_key, str)
 
     def _domain(self) -> _Domain | None:
         name = self._domain_name()
@@ -379,7 +388,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
     def _pending_here(self) -> PendingTask | None:
         """The pending task, when it belongs to this turn's domain and names a known task."""
-        pending = read_optional(self.blackboard, self.pending_key, PendingTask)
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         domain = self._domain()
         if pending is None or domain is None or pending.domain != domain.pack.name:
             return None
@@ -431,11 +440,18 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             "rationale": rationale[:300],
         }
         values = {name: value for name, value in slots.items() if name in known}
-        try:
-            return decision_type.model_validate({**payload, "slots": values} if known else payload)
-        except ValueError as error:  # a value of the wrong type: keep the task, drop the slots
-            self._notes.append(f"slot values did not fit the schema, dropped: {error}")
+        if not known:
             return decision_type.model_validate(payload)
+        slots_model: Any = slots_type
+        for name, value in list(values.items()):
+            try:  # a value of the wrong type: keep the task and the other slots, drop it
+                slots_model.model_validate({name: value})
+            except ValueError as error:
+                self._notes.append(
+                    f"slot {name}={value!r} did not fit the schema, dropped: {error}"
+                )
+                del values[name]
+        return decision_type.model_validate({**payload, "slots": values})
 
 
 def _grounded(value: SlotValue, said: Sequence[str]) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import py_trees
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
@@ -26,6 +26,8 @@ from knowledge.memory_model import WorkingContext
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 from skills.controller import SkillOutcome
 from skills.specs import SkillCall
+
+T = TypeVar("T")
 
 Control = Literal["Proceed", "Clarify", "SwitchDomain", "Reject"]
 """Inner-speech readiness decisions (JANUS): act, ask, change domain, or refuse."""
@@ -284,6 +286,17 @@ def register(
     key = spec.key(**params)
     client.register_key(key=key, access=access)
     return key
+
+
+def read(client: py_trees.blackboard.Client, key: str) -> Any:
+    """The value at ``key``, or None when it is unset (never raises)."""
+    return client.get(key) if client.exists(key) else None
+
+
+def read_optional(client: py_trees.blackboard.Client, key: str, kind: type[T]) -> T | None:
+    """The value at ``key`` when it is set and a ``kind``; None otherwise (never raises)."""
+    value = read(client, key)
+    return value if isinstance(value, kind) else None
 
 
 def catalogue_markdown() -> str:

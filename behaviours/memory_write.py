@@ -15,8 +15,7 @@ from py_trees.common import Access, Status
 from pydantic import BaseModel
 
 from behaviours import keys
-from behaviours.readiness import read_optional
-from behaviours.recall import MemoryCall
+from behaviours.memory_io import MemoryCall
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, PendingTask
 from knowledge.memory import MemoryStore
@@ -77,7 +76,7 @@ class StageClaims(py_trees.behaviour.Behaviour):
 
     def update(self) -> Status:
         """Read the claims and stage them."""
-        task = read_optional(self.blackboard, self.task_key, BaseModel)
+        task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
         if task is None:
             self.feedback_message = "no task on /turn/task: nothing to remember"
             return Status.FAILURE
@@ -90,7 +89,7 @@ class StageClaims(py_trees.behaviour.Behaviour):
             self.feedback_message = f"{type(task).__name__} states nothing to remember"
             return Status.FAILURE
         text = claims_text(claims)
-        held = read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        held = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
         items = [
             *(held.items if held is not None else []),
             EvidenceItem(source="memory", text=text),
@@ -141,13 +140,13 @@ class Consolidate(py_trees.behaviour.Behaviour):
         if self.memory is None:
             raise RuntimeError(f"{self.name}: setup(memory=...) was not called before ticking")
         self._trace, self._notes = None, []
-        utterance = read_optional(self.blackboard, self.utterance_key, str) or ""
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         if not utterance.strip():
             return
         self._trace = TurnTrace(
             user=utterance,
-            robot=read_optional(self.blackboard, self.reply_key, str) or "",
-            domain=read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
+            robot=keys.read_optional(self.blackboard, self.reply_key, str) or "",
+            domain=keys.read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
             claims=tuple(self._claims()),
         )
         memory, trace = self.memory, self._trace
@@ -189,9 +188,9 @@ class Consolidate(py_trees.behaviour.Behaviour):
 
     def _claims(self) -> list[Claim]:
         """The claims of a Proceeded memory_write task; none for any other turn."""
-        if read_optional(self.blackboard, self.control_key, str) != "Proceed":
+        if keys.read_optional(self.blackboard, self.control_key, str) != "Proceed":
             return []
-        task = read_optional(self.blackboard, self.task_key, BaseModel)
+        task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
         if task is None or not hasattr(task, "claims"):
             return []
         try:
@@ -203,8 +202,11 @@ class Consolidate(py_trees.behaviour.Behaviour):
 
     def _settle_pending(self) -> list[str]:
         """Clear the pending task on Proceed; keep it otherwise."""
-        pending = read_optional(self.blackboard, self.pending_key, PendingTask)
-        if pending is None or read_optional(self.blackboard, self.control_key, str) != "Proceed":
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        if (
+            pending is None
+            or keys.read_optional(self.blackboard, self.control_key, str) != "Proceed"
+        ):
             return []
         self.blackboard.unset(self.pending_key)
         return [f"pending {pending.task} closed"]

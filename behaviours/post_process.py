@@ -30,12 +30,11 @@ from py_trees.common import Access, Status
 
 from behaviours import keys
 from behaviours.intent import pack_lexicons
-from behaviours.readiness import read_optional
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec
 from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon
+from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
 
@@ -133,6 +132,7 @@ class _SceneLookup:
     slot: str
     said: str | list[str]
     items: list[str]
+    lexicon: Lexicon | None = None
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
 
@@ -181,7 +181,7 @@ class PostProcess(py_trees.behaviour.Behaviour):
         self._resolved, self._lookups, self._first_scene_slot = {}, [], None
         self._candidates = []
         self._started = time.monotonic()
-        frame = read_optional(self.blackboard, self.intent_key, IntentFrame)
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         pack = self._pack(frame)
         if frame is None or frame.task is None or pack is None:
             return
@@ -232,7 +232,7 @@ class PostProcess(py_trees.behaviour.Behaviour):
         if self.registry is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         domain = frame.domain if frame is not None else None
-        domain = domain or read_optional(self.blackboard, self.domain_key, str)
+        domain = domain or keys.read_optional(self.blackboard, self.domain_key, str)
         return self.registry.get(domain) if domain and domain in self.registry else None
 
     def _start(self, pack: DomainPack, slot: str, spec: SlotSpec | None, value: SlotValue) -> None:
@@ -248,8 +248,9 @@ class PostProcess(py_trees.behaviour.Behaviour):
                     slot=slot, said=said, kind="scene", reasons=["no scene graph to resolve in"]
                 )
                 return
-            speaker = read_optional(self.blackboard, self.speaker_key, str)
-            lookup = _SceneLookup(slot, said, items)
+            speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+            lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
+            lookup = _SceneLookup(slot, said, items, lexicon)
             for item in items:
                 lookup.futures.append(self.scene.submit(self.scene.resolve_referent, item, speaker))
             self._lookups.append(lookup)
@@ -277,6 +278,11 @@ class PostProcess(py_trees.behaviour.Behaviour):
                 continue
             first = candidates if first is None else first
             if not candidates:
+                named = _named_nodes(item, lookup.lexicon)
+                if named:
+                    ids.extend(named)
+                    reasons.extend(f"'{item}' names {node} in the scene graph" for node in named)
+                    continue
                 reasons.append(f"'{item}': nothing in the scene graph matches")
             for candidate in candidates:
                 ids.append(candidate.id)
@@ -304,6 +310,21 @@ def _items(value: SlotValue) -> list[str]:
     if isinstance(value, list):
         return [str(item) for item in value if str(item).strip()]
     return [str(value)] if str(value).strip() else []
+
+
+def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
+    """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
+
+    The fallback when referent resolution finds nothing: it matches descriptions of things
+    (type, colour, owner), not the names of people or of single pieces of furniture.
+    """
+    if lexicon is None:
+        return []
+    named = []
+    for mention in lexicon.find(item):
+        if not mention.id.startswith(TYPE_PREFIX) and mention.id not in named:
+            named.append(mention.id)
+    return named
 
 
 def _from_lexicon(

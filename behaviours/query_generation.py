@@ -178,7 +178,11 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         if self.domains is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         try:
-            task = find_task(self.domains, self._get(self.domain_key), self._get(self.intent_key))
+            task = find_task(
+                self.domains,
+                keys.read(self.blackboard, self.domain_key),
+                keys.read(self.blackboard, self.intent_key),
+            )
         except LookupError as problem:
             return self._no_query(str(problem))
         self._task = task
@@ -279,7 +283,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
             if parameter in task.spec.slots or parameter in self._slot_values():
                 values[parameter] = self._slot_terms(task, parameter)
             elif parameter == SPEAKER_PARAMETER:
-                speaker = self._get(self.speaker_key)
+                speaker = keys.read(self.blackboard, self.speaker_key)
                 values[parameter] = (
                     self._iri(task, "scene" if not task.pack.has_own_knowledge else "kg", speaker)
                     if isinstance(speaker, str) and speaker
@@ -345,7 +349,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
 
     def _slot_values(self) -> dict[str, object]:
         """Slot -> value: the task instance's fields, else the resolutions (one id, or all)."""
-        task = self._get(self.task_key)
+        task = keys.read(self.blackboard, self.task_key)
         if isinstance(task, BaseModel):
             return dict(task)
         values: dict[str, object] = {}
@@ -412,15 +416,12 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         return task.pack.manifest.prefixes if task.pack.has_own_knowledge else SCENE_PREFIXES
 
     def _working(self) -> WorkingContext | None:
-        working = self._get(self.working_key)
+        working = keys.read(self.blackboard, self.working_key)
         return working if isinstance(working, WorkingContext) else None
 
     def _resolved(self) -> dict[str, SlotResolution]:
-        resolved = self._get(self.resolved_key)
+        resolved = keys.read(self.blackboard, self.resolved_key)
         return resolved if isinstance(resolved, dict) else {}
-
-    def _get(self, key: str) -> Any:
-        return self.blackboard.get(key) if self.blackboard.exists(key) else None
 
 
 def vocabulary_summary(graph: Graph, prefixes: Mapping[str, str]) -> str:

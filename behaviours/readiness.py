@@ -14,37 +14,18 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Optional, TypeVar
 
-import py_trees
 from py_trees.common import Access, Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from knowledge.slot_filling import VAGUE_WORDS
 
 T = TypeVar("T")
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
-
-VAGUE_WORDS = frozenset(
-    [
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "them",
-        "one",
-        "something",
-        "anything",
-        "stuff",
-        "thing",
-        "things",
-        "there",
-    ]
-)
-"""Words that point at something without naming it: never a filled slot on their own."""
 
 
 def singular(word: str) -> str:
@@ -80,12 +61,6 @@ def is_grounded(value: Any, utterance: str) -> bool:
     said = [singular(word) for word in _words(utterance)]
     size = len(words)
     return any(said[start : start + size] == words for start in range(len(said) - size + 1))
-
-
-def read_optional(client: py_trees.blackboard.Client, key: str, kind: type[T]) -> T | None:
-    """The value at ``key`` when it is set and a ``kind``; None otherwise (never raises)."""
-    value = client.get(key) if client.exists(key) else None
-    return value if isinstance(value, kind) else None
 
 
 def required_slots(task_schema: type[BaseModel]) -> list[str]:

@@ -14,10 +14,8 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Callable
-from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 import py_trees
 from py_trees.common import Access, Status
@@ -26,12 +24,12 @@ from pydantic import BaseModel, Field
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import read_optional, required_slots
+from behaviours.memory_io import MemoryCall
+from behaviours.readiness import required_slots
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryStore, MemoryStoreError, WorkingContext
-from knowledge.worker_pool import WorkerPool
+from knowledge.memory import MemoryStore, WorkingContext
 
 log = logging.getLogger(__name__)
 
@@ -57,73 +55,6 @@ _STOP_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class CallOutcome(Generic[T]):
-    """How a background memory call ended: its value, or the reason it failed."""
-
-    value: T | None = None
-    error: str | None = None
-
-
-class MemoryCall(Generic[T]):
-    """One memory-store call at a time on a worker thread, polled without blocking a tick.
-
-    ``start`` submits; ``poll`` returns None while the call runs (and on the tick it was
-    started, so a node always spans two ticks), then its :class:`CallOutcome`. A failure of
-    the store (:class:`MemoryStoreError`, a bad argument, any bug) becomes an outcome with the
-    reason, never an exception on the tick thread. The worker thread starts on first use and
-    stops with :meth:`close` (the node's ``shutdown``).
-    """
-
-    def __init__(self, owner: str) -> None:
-        self.owner = owner
-        self._pool: WorkerPool | None = None
-        self._future: Future[T] | None = None
-        self._fresh = False
-
-    def start(self, call: Callable[[], T]) -> None:
-        """Run ``call`` on the worker (a call still running is abandoned, not waited for)."""
-        if self._pool is None:
-            self._pool = WorkerPool(1, f"cogtree-memory-{keys.node_slug(self.owner)}")
-        self._future = self._pool.submit(call)
-        self._fresh = True
-
-    @property
-    def running(self) -> bool:
-        """Whether a started call has not been collected yet."""
-        return self._future is not None
-
-    def poll(self) -> CallOutcome[T] | None:
-        """None while the call runs; its outcome once done (then the call is forgotten)."""
-        future = self._future
-        if future is None:
-            return CallOutcome(error="no memory call was started")
-        if self._fresh or not future.done():
-            self._fresh = False
-            return None
-        self._future = None
-        try:
-            return CallOutcome(value=future.result())
-        except (MemoryStoreError, ValueError) as error:
-            return CallOutcome(error=str(error))
-        except Exception as error:  # a store bug must not escape the tick
-            log.exception("%s: the memory call failed", self.owner)
-            return CallOutcome(error=f"memory call crashed: {type(error).__name__}: {error}")
-
-    def cancel(self) -> None:
-        """Drop the call in flight (one already running finishes and is ignored)."""
-        if self._future is not None:
-            self._future.cancel()
-            self._future = None
-
-    def close(self) -> None:
-        """Stop the worker thread."""
-        self.cancel()
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
-
-
 def memory_request(utterance: str, intent: IntentFrame | None) -> str:
     """The text memory is searched with: what the user said this turn and in the pending one."""
     said = [utterance.strip()] if utterance.strip() else []
@@ -134,8 +65,8 @@ def memory_request(utterance: str, intent: IntentFrame | None) -> str:
 
 def _request_on(client: py_trees.blackboard.Client, utterance_key: str, intent_key: str) -> str:
     """:func:`memory_request` for the utterance and intent on the blackboard."""
-    utterance = read_optional(client, utterance_key, str) or ""
-    return memory_request(utterance, read_optional(client, intent_key, IntentFrame))
+    utterance = keys.read_optional(client, utterance_key, str) or ""
+    return memory_request(utterance, keys.read_optional(client, intent_key, IntentFrame))
 
 
 def refers_to_past(utterance: str) -> bool:
@@ -320,10 +251,10 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
         return Verdict(Sufficiency(sufficient=sufficient, rationale=reason[:300]), reason)
 
     def _utterance(self) -> str:
-        return read_optional(self.blackboard, self.utterance_key, str) or ""
+        return keys.read_optional(self.blackboard, self.utterance_key, str) or ""
 
     def _intent(self) -> IntentFrame | None:
-        return read_optional(self.blackboard, self.intent_key, IntentFrame)
+        return keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
 
     def _request(self) -> str:
         return _request_on(self.blackboard, self.utterance_key, self.intent_key)

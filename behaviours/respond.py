@@ -7,7 +7,8 @@ Fast path, the templated answer, when one fits the evidence:
   and sugar") and its ``{slot}`` fields from the task, always with labels rather than ids (a
   ``<column>_label`` column, the pack's lexicons, else the id in words);
 - an empty result: "I could not find anything for ..." naming what was asked;
-- memory-write evidence: "Noted: ..."; plan evidence: its text;
+- memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
+  plan was carried out, else what failed;
 - no query evidence for a knowledge task: "I could not look that up (...)".
 
 The model speaks when no template fits (rows of a model-written query, a template field the
@@ -112,6 +113,8 @@ class _Turn:
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
     lexicons: Mapping[str, Lexicon] = field(default_factory=dict)
     entity_forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    speaker: str | None = None
+    people: frozenset[str] = frozenset()
 
 
 class Respond(LLMBehaviour[ReplyDecision]):
@@ -138,6 +141,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         self.scene: SceneGraph | None = None
         read = Access.READ
         self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, read)
+        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, read)
         self.domain_key = keys.register(self.blackboard, keys.DOMAIN, read)
         self.intent_key = keys.register(self.blackboard, keys.INTENT, read)
         self.task_key = keys.register(self.blackboard, keys.TASK, read)
@@ -270,26 +274,42 @@ class Respond(LLMBehaviour[ReplyDecision]):
 
     def _read_turn(self) -> _Turn:
         turn = _Turn(
-            utterance=str(self._get(self.utterance_key) or ""),
-            intent=_typed(self._get(self.intent_key), IntentFrame),
-            evidence=_typed(self._get(self.evidence_key), EvidenceBundle),
-            working=_typed(self._get(self.working_key), WorkingContext),
+            utterance=str(keys.read(self.blackboard, self.utterance_key) or ""),
+            intent=_typed(keys.read(self.blackboard, self.intent_key), IntentFrame),
+            evidence=_typed(keys.read(self.blackboard, self.evidence_key), EvidenceBundle),
+            working=_typed(keys.read(self.blackboard, self.working_key), WorkingContext),
+            speaker=keys.read_optional(self.blackboard, self.speaker_key, str),
+            people=self._people(),
         )
-        resolved = self._get(self.resolved_key)
+        resolved = keys.read(self.blackboard, self.resolved_key)
         if isinstance(resolved, dict):
             turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         if self.domains is not None:
             try:
-                turn.task = find_task(self.domains, self._get(self.domain_key), turn.intent)
+                turn.task = find_task(
+                    self.domains, keys.read(self.blackboard, self.domain_key), turn.intent
+                )
             except LookupError as problem:
                 log.debug("%s: %s", self.name, problem)
         turn.entity_forms = self._scene_forms
         if turn.task is not None:
             pack = turn.task.pack.name
             turn.lexicons = self._lexicons.get(pack, {})
-            turn.slots = _slot_values(self._get(self.task_key), turn.resolved, turn.task)
+            turn.slots = _slot_values(
+                keys.read(self.blackboard, self.task_key), turn.resolved, turn.task
+            )
             turn.entity_forms = self._entity_forms.get(pack, self._scene_forms)
         return turn
+
+    def _people(self) -> frozenset[str]:
+        """Ids of the people the scene graph knows (named without an article)."""
+        if self.scene is None:
+            return frozenset()
+        try:
+            return frozenset(person.id for person in self.scene.humans())
+        except Exception as error:  # a belief that cannot be read: articles are cosmetic
+            log.debug("%s: cannot list people: %s", self.name, error)
+            return frozenset()
 
     def _supporting(self, turn: _Turn) -> Support:
         """Everything the reply may draw on, as texts and ids."""
@@ -331,9 +351,6 @@ class Respond(LLMBehaviour[ReplyDecision]):
             return CANNOT_SAY
         return text
 
-    def _get(self, key: str) -> Any:
-        return self.blackboard.get(key) if self.blackboard.exists(key) else None
-
 
 # -- composing the templated answer -------------------------------------------------------------
 
@@ -366,13 +383,17 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
             if rendered is not None:
                 return rendered, True
         return (f"Noted: {text}." if text else "Noted."), True
+    task = turn.task
+    if item.source == "plan" and item.ok and task is not None and task.spec.reply:
+        rendered = _render(turn, task.spec.reply, [])
+        if rendered is not None:
+            return rendered, True
     if not item.rows:
         if item.text:
             return item.text.strip(), True
         return f"I could not find anything for {_asked(turn)}.", True
     if not any(value is not None for row in item.rows for value in row.values()):
         return f"I could not find anything for {_asked(turn)}.", True
-    task = turn.task
     if task is not None and task.spec.reply and item.source == task.spec.query:
         rendered = _render(turn, task.spec.reply, item.rows)
         if rendered is not None:
@@ -457,24 +478,33 @@ def _label(turn: _Turn, value: str) -> str:
 
 
 def _label_of(turn: _Turn, slot: str, value: object) -> str:
-    """A slot value as said: lexicon labels of its ids, joined naturally."""
+    """A slot value as said: lexicon labels of its ids, joined naturally.
+
+    Things of the scene get "the" ("the white mug"); people are named; the speaker is "you".
+    """
     task = turn.task
-    lexicon_name = task.spec.slots[slot].lexicon if task and slot in task.spec.slots else None
-    lexicon = turn.lexicons.get(lexicon_name) if lexicon_name else None
+    spec = task.spec.slots.get(slot) if task is not None else None
+    lexicon = turn.lexicons.get(spec.lexicon) if spec is not None and spec.lexicon else None
     labels = []
     for item in _as_list(value):
         text = str(item)
         if lexicon is not None and text in lexicon:
-            labels.append(lexicon.label(text))
+            label = lexicon.label(text)
         else:
-            labels.append(_label(turn, text).replace("_", " "))
+            label = _label(turn, text).replace("_", " ")
+        if spec is not None and spec.resolve == "scene":
+            if text == turn.speaker:
+                label = "you"
+            elif text not in turn.people and not label.lower().startswith(("the ", "my ")):
+                label = f"the {label}"
+        labels.append(label)
     return _joined(labels)
 
 
 def _asked(turn: _Turn) -> str:
-    """What was asked, from the slots: "dish tiramisu, aspect carbohydrate"."""
+    """What was asked, from the slots: "dish: tiramisu, aspect: carbohydrate"."""
     said = [
-        f"{slot.replace('_', ' ')} {_label_of(turn, slot, value)}"
+        f"{slot.replace('_', ' ')}: {_label_of(turn, slot, value)}"
         for slot, value in turn.slots.items()
         if value not in (None, [], "")
     ]

@@ -75,7 +75,7 @@ class RunQuery(py_trees.behaviour.Behaviour):
         if self.domains is None or self._pool is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         self._future, self._verdict = None, None
-        query = self._get(self.query_key)
+        query = keys.read(self.blackboard, self.query_key)
         if not isinstance(query, GeneratedQuery):
             self._verdict = self._fail("no query on /turn/query (GenerateQuery writes it)")
             return
@@ -88,7 +88,7 @@ class RunQuery(py_trees.behaviour.Behaviour):
                 return
             self._future = self.scene.submit(self.scene.query_readonly, query.text)
             return
-        domain = self._get(self.domain_key)
+        domain = keys.read(self.blackboard, self.domain_key)
         if not isinstance(domain, str) or domain not in self.domains:
             self._verdict = self._fail(f"domain {domain!r} is not loaded")
             return
@@ -150,7 +150,7 @@ class RunQuery(py_trees.behaviour.Behaviour):
         from_template = query.source == "template" and query.template
         source = query.template if from_template and query.template else MODEL_QUERY
         item = EvidenceItem(source=source, query=query.text, rows=rows)
-        bundle = self._get(self.evidence_key)
+        bundle = keys.read(self.blackboard, self.evidence_key)
         items = list(bundle.items) if isinstance(bundle, EvidenceBundle) else []
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=[*items, item]))
 
@@ -162,6 +162,3 @@ class RunQuery(py_trees.behaviour.Behaviour):
     def _fail(self, reason: str) -> Status:
         self.feedback_message = reason
         return Status.FAILURE
-
-    def _get(self, key: str) -> Any:
-        return self.blackboard.get(key) if self.blackboard.exists(key) else None

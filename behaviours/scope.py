@@ -19,7 +19,6 @@ from behaviours import keys
 from behaviours.intent import cut_for_prompt, fast_path_text, pack_lexicons
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import read_optional
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
@@ -126,7 +125,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             "rules or to pick a domain."
         )
         lines = []
-        pending = read_optional(self.blackboard, self.pending_key, PendingTask)
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         if pending is not None:
             lines.append(
                 f"The robot just asked {pending.question!r} about {pending.task} in the "
@@ -177,7 +176,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     # -- helpers ------------------------------------------------------------------------------
 
     def _utterance(self) -> str:
-        return read_optional(self.blackboard, self.utterance_key, str) or ""
+        return keys.read_optional(self.blackboard, self.utterance_key, str) or ""
 
     def _registry(self) -> DomainRegistry:
         if self.registry is None:
@@ -191,7 +190,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
 
     def _continued_domain(self, utterance: str) -> tuple[str, str] | None:
         """The pending question's domain and why, when ``utterance`` answers it."""
-        pending = read_optional(self.blackboard, self.pending_key, PendingTask)
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         registry = self._registry()
         if pending is None or pending.domain not in registry:
             return None

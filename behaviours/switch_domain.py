@@ -8,7 +8,6 @@ import py_trees
 from py_trees.common import Access, Status
 
 from behaviours import keys
-from behaviours.readiness import read_optional
 from behaviours.setup_handles import require_handle
 from knowledge.domain_registry import DomainRegistry
 
@@ -49,8 +48,8 @@ class SwitchActiveDomain(py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Switch and announce, or fail saying why not."""
         assert self.domains is not None, "setup(domains=...) was not called before ticking"
-        control = read_optional(self.blackboard, self.control_key, str)
-        target = read_optional(self.blackboard, self.domain_key, str)
+        control = keys.read_optional(self.blackboard, self.control_key, str)
+        target = keys.read_optional(self.blackboard, self.domain_key, str)
         if control != "SwitchDomain":
             self.feedback_message = f"the decision is {control}, not SwitchDomain: no switch"
             return Status.FAILURE

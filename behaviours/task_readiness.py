@@ -22,7 +22,7 @@ from behaviours import keys
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import is_grounded, partial_model, read_optional, required_slots
+from behaviours.readiness import is_grounded, partial_model, required_slots
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec, TaskSpec
@@ -428,13 +428,13 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def _read_turn(self) -> _Turn:
         """Read the blackboard, find the task schema, check slots, list doubts."""
-        utterance = read_optional(self.blackboard, self.utterance_key, str) or ""
-        frame = read_optional(self.blackboard, self.intent_key, IntentFrame)
-        domain = read_optional(self.blackboard, self.domain_key, str) or (
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        domain = keys.read_optional(self.blackboard, self.domain_key, str) or (
             frame.domain if frame else None
         )
-        working = read_optional(self.blackboard, self.working_key, WorkingContext)
-        resolved = read_optional(self.blackboard, self.resolved_key, dict) or {}
+        working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
+        resolved = keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
         turn = _Turn(utterance=utterance, domain=domain, frame=frame)
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
@@ -476,16 +476,22 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         doubts = []
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
-        correction = "correction" in turn.schema.model_fields and frame.slots.get("correction")
+        correction = "correction" in turn.schema.model_fields and bool(
+            frame.slots.get("correction")
+        )
         for pattern, what in (
             (NEGATION, "negation"),
             (HEDGES, "hedging"),
             (RISKS, "may be unsafe"),
             (INSTRUCTIONS, "tries to instruct the robot"),
         ):
-            found = pattern.search(text)
-            if found and not (pattern is NEGATION and correction is True):
-                doubts.append(f"{what}: {found.group(0)!r}")
+            found = [match.group(0) for match in pattern.finditer(text)]
+            if pattern is NEGATION:
+                if correction:
+                    continue
+                found = [word for word in found if not _inside_a_slot(word, frame)]
+            if found:
+                doubts.append(f"{what}: {found[0]!r}")
         return doubts
 
     def _slot_lines(self) -> list[str]:
@@ -536,3 +542,17 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             control=control, missing=list(missing), domain=domain, rationale=reason[:300]
         )
         return Verdict(decision, reason)
+
+
+def _inside_a_slot(word: str, frame: IntentFrame) -> bool:
+    """Whether ``word`` is part of a slot's said value ("don't like" as a relation).
+
+    A negation the pack's lexicon already read into a slot is understood; only a negation
+    outside every slot may turn the request around.
+    """
+    pattern = re.compile(rf"\b{re.escape(word.lower())}\b")
+    for value in frame.slots.values():
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) and pattern.search(item.lower()) for item in items):
+            return True
+    return False

@@ -11,8 +11,21 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-OUT_OF_SCOPE = "OutOfScope"
-"""The scope decision for a request no loaded domain pack serves."""
+from knowledge.scope_matching import OUT_OF_SCOPE
+
+__all__ = [
+    "OUT_OF_SCOPE",
+    "EvidenceBundle",
+    "EvidenceItem",
+    "GeneratedQuery",
+    "IntentFrame",
+    "PendingTask",
+    "ScopeDecision",
+    "SlotResolution",
+    "SlotValue",
+    "plain",
+]
+
 
 SlotValue = str | float | bool | list[str] | None
 """A slot as the user said it (normalised): text, a number, a flag or several words."""
@@ -79,6 +92,9 @@ class EvidenceItem(BaseModel):
     query: str = Field("", description="the SPARQL text that produced the rows, if any")
     rows: list[dict[str, str | None]] = Field(default_factory=list)
     text: str = Field("", description="a sentence for evidence that is not rows")
+    ok: bool | None = Field(
+        None, description="for actions (source 'plan'): whether it was done; None otherwise"
+    )
 
 
 class EvidenceBundle(BaseModel):

@@ -36,6 +36,9 @@ log = logging.getLogger(__name__)
 TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/")
 """Blackboard keys that belong to one turn and are cleared before the next."""
 
+NOTHING_HEARD = "I did not catch that. Could you say it again?"
+"""The reply to blank input, which never reaches the tree."""
+
 MAX_TICKS_PER_TURN = 20_000
 """A turn that has not answered after this many ticks is stopped and reported (at the
 default 100 Hz, over three minutes: several slow model calls fit)."""
@@ -61,7 +64,9 @@ class TurnResult:
         lines = []
         for node, rationale in self.rationales.items():
             decision = ", ".join(
-                f"{k}={v}" for k, v in rationale.decision.items() if v not in (None, "", [], {})
+                f"{k}={_clipped(v)}"
+                for k, v in rationale.decision.items()
+                if v not in (None, "", [], {}) and k != "rationale"
             )
             veto = " VETOED" if rationale.vetoed else ""
             lines.append(f"  {node} [{rationale.source}{veto}] {decision} -- {rationale.rationale}")
@@ -119,7 +124,22 @@ class AssistantSession(Closeable):
         return self.runner.notices
 
     def turn(self, text: str) -> TurnResult:
-        """Run one turn for ``text`` and return what the robot said and why."""
+        """Run one turn for ``text`` and return what the robot said and why.
+
+        Blank text is not a turn (the tree would wait for speech): the reply asks the user
+        to say it again, and nothing is ticked or remembered.
+        """
+        if not text.strip():
+            return TurnResult(
+                utterance=text,
+                reply=NOTHING_HEARD,
+                domain=None,
+                control=None,
+                task=None,
+                rationales={},
+                status="NOT_RUN",
+                ticks=0,
+            )
         result = self._run(text)
         if result.control == "SwitchDomain":
             log.info("switched to %s; running the turn again there", self.domains.active.name)
@@ -158,3 +178,9 @@ class AssistantSession(Closeable):
             ticks=len(run.entries),
             entries=run.entries,
         )
+
+
+def _clipped(value: Any, limit: int = 80) -> str:
+    """``value`` on one line, cut to ``limit`` characters (queries are long)."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

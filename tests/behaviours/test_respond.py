@@ -169,14 +169,14 @@ def test_nothing_found_names_what_was_asked(blackboard, make_llm, domains, scene
     }
     status, _ = respond(blackboard, make_llm(), domains, presets, scene=scene)
     assert status == "S"
-    assert blackboard.get("/turn/reply") == "I could not find anything for object red mug."
+    assert blackboard.get("/turn/reply") == "I could not find anything for object: the red mug."
 
 
 def test_no_evidence_for_a_question_says_it_could_not_look(blackboard, make_llm, domains):
     status, _ = respond(blackboard, make_llm(), domains, dish_info(domains))
     assert status == "S"
     assert blackboard.get("/turn/reply") == (
-        "I could not look that up (dish tiramisu, aspect carbohydrate)."
+        "I could not look that up (dish: tiramisu, aspect: carbohydrate)."
     )
 
 
@@ -190,11 +190,25 @@ def test_memory_evidence_is_noted_with_the_pack_template(blackboard, make_llm, d
     }
     status, _ = respond(blackboard, make_llm(), domains, presets)
     assert status == "S"
-    assert blackboard.get("/turn/reply") == "Noted: Anna is allergic to peanuts."
+    assert blackboard.get("/turn/reply") == "Noted. Anna is allergic to peanuts."
 
 
-def test_plan_evidence_is_said_as_it_is(blackboard, make_llm, domains) -> None:
-    done = EvidenceItem(source="plan", text="Done: GOTO(kitchen), PICK(mug_red).")
+def test_a_plan_that_was_carried_out_is_said_with_the_pack_template(
+    blackboard, make_llm, domains
+) -> None:
+    done = EvidenceItem(source="plan", text="Done: GOTO(kitchen), PICK(mug_red).", ok=True)
+    presets = {
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(domain="household", task="Fetch", slots={"object": "mug"}),
+        "/turn/task": domains.get("household").schema_for("Fetch")(object="mug"),
+        "/turn/evidence": EvidenceBundle(items=[done]),
+    }
+    status, _ = respond(blackboard, make_llm(), domains, presets)
+    assert status == "S" and blackboard.get("/turn/reply") == "I brought you the mug."
+
+
+def test_a_failed_plan_is_said_as_it_is(blackboard, make_llm, domains) -> None:
+    done = EvidenceItem(source="plan", text="I could not finish: PICK(mug_red) failed.", ok=False)
     presets = {
         "/turn/domain": "household",
         "/turn/intent": IntentFrame(domain="household", task="Fetch"),

@@ -226,3 +226,11 @@ def test_clinc_samples_are_seeded() -> None:
     assert sample_items(items, 10, seed=3) == sample_items(items, 10, seed=3)
     assert sample_items(items, 10, seed=3) != sample_items(items, 10, seed=4)
     assert sample_items(items, None, seed=3) == items
+
+
+def test_a_refused_model_query_counts_as_generated_and_invalid(oracle: ModuleRunner) -> None:
+    writes = TIRAMISU_CARBS.model_copy(update={"reference_query": "DELETE WHERE { ?s ?p ?o }"})
+    score = oracle.run_query([writes], templates=False)
+    assert score.items[0].predicted == "refused"
+    assert score.validity == 0.0
+    assert score.overlap == 0.0

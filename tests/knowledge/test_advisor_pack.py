@@ -65,7 +65,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         "AddToDatabase": (
             "memory_write",
             None,
-            {"targets": "kg", "relation": "value", "person": "text"},
+            {"targets": "kg", "relation": "value", "person": "text", "correction": "value"},
         ),
         "DishInfo": ("knowledge_query", "dish_info", {"dish": "kg", "aspect": "value"}),
         "SubstituteDish": (

@@ -15,7 +15,8 @@ Every item builds its node(s) afresh on a cleared blackboard and ticks them with
 - **query**: ``GenerateQuery`` with ``/turn/intent``, ``/turn/resolved`` and ``/turn/task``
   preset from the item's resolved ids; ``/turn/query`` is run by a
   :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` on the pack's graph (or the
-  scenario's belief) and its rows are compared with the reference rows.
+  scenario's belief) and its rows are compared with the reference rows. A second run withholds
+  the packs' templates, so that every query is model-written (JANUS's query generation).
 
 Handles: ``domains`` (the shipped packs), ``scene_graph`` (the belief of the item's scenario,
 built once per scenario), ``memory`` (a MemoryStore in a temporary directory) and ``llm``.
@@ -156,7 +157,11 @@ class ModuleScore:
 
     @property
     def validity(self) -> float | None:
-        """Share of generated queries the read-only runner accepted and ran (query only)."""
+        """Share of generated queries the read-only runner accepted and ran (query only).
+
+        A model's query that GenerateQuery's guard refused (it runs the runner's checks) counts
+        as generated and not valid; an item with no query at all does not count.
+        """
         return metrics.rate([bool(item.valid) for item in self.items if item.query])
 
     @property
@@ -430,7 +435,8 @@ class ModuleRunner(Closeable):
             log.info("query item %d: no task instance (%s)", index, error.error_count())
         with self._ticked(GenerateQuery(), presets, oracle, item.scenario, domains=domains) as run:
             query = run.board.get(keys.QUERY.name)
-        generated = isinstance(query, GeneratedQuery)
+        # a query the guard refused (the runner's checks) was generated too, and is not valid
+        generated = isinstance(query, GeneratedQuery) or run.vetoed
         rows: list[dict[str, str | None]] = []
         valid = False
         problem = ""
@@ -446,7 +452,7 @@ class ModuleRunner(Closeable):
         return ItemResult(
             index,
             f"{len(item.rows)} rows",
-            f"{len(rows)} rows" if generated else "no query",
+            f"{len(rows)} rows" if valid else "refused" if generated else "no query",
             overlap == 1.0,
             run.source,
             run.calls,
@@ -495,6 +501,7 @@ class ModuleRunner(Closeable):
                     yield _Run(
                         board=board,
                         source=judged_by.source if judged_by else None,
+                        vetoed=judged_by.vetoed if judged_by else False,
                         why=node.feedback_message,
                         calls=calls,
                     )
@@ -560,6 +567,7 @@ class _Run:
 
     board: BlackboardView
     source: str | None
+    vetoed: bool
     why: str
     calls: list[CallRecord]
 
