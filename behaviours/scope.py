@@ -91,9 +91,18 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     # -- cascade hooks --------------------------------------------------------------------------
 
     def fast_path(self) -> Verdict[ScopeDecision] | None:
-        """Decide without the model for empty input, answers to a question, or a sure guess."""
+        """Decide without the model: a given domain, empty input, an answer, a sure guess.
+
+        A domain is given when ``/turn/domain`` already names a loaded pack as the turn
+        starts: the session does so when it runs a turn again after SwitchDomain, and an input
+        channel may pin the domain the same way.
+        """
         utterance = self._utterance()
         self._guess = None
+        given = keys.read_optional(self.blackboard, self.domain_key, str)
+        if given is not None and given in self._registry():
+            why = f"the domain was given for this turn ({given}): kept"
+            return Verdict(self._decision(given, 1.0, why), why)
         if not utterance.strip():
             return Verdict(self._decision(OUT_OF_SCOPE, 1.0, "nothing was said"), "empty input")
         utterance = fast_path_text(utterance, self._notes)

@@ -142,8 +142,9 @@ class AssistantSession(Closeable):
             )
         result = self._run(text)
         if result.control == "SwitchDomain":
-            log.info("switched to %s; running the turn again there", self.domains.active.name)
-            again = self._run(text)
+            target = self.domains.active.name
+            log.info("switched to %s; running the turn again there", target)
+            again = self._run(text, domain=target)
             return TurnResult(**{**again.__dict__, "switched": True})
         return result
 
@@ -151,11 +152,13 @@ class AssistantSession(Closeable):
         """Stop the tree and close the tick log."""
         self.runner.close()
 
-    def _run(self, text: str) -> TurnResult:
+    def _run(self, text: str, *, domain: str | None = None) -> TurnResult:
         storage = py_trees.blackboard.Blackboard.storage
         for key in [key for key in storage if key.startswith(TURN_PREFIXES)]:
             py_trees.blackboard.Blackboard.unset(key)
         py_trees.blackboard.Blackboard.set(keys.UTTERANCE.name, text)
+        if domain is not None:
+            py_trees.blackboard.Blackboard.set(keys.DOMAIN.name, domain)
         if self.speaker:
             py_trees.blackboard.Blackboard.set(keys.SPEAKER.name, self.speaker)
         run = self.runner.run(max_ticks=self.max_ticks_per_turn, rate_hz=self.rate_hz)

@@ -254,3 +254,25 @@ def test_memory_is_kept_across_sessions(open_session: SessionFactory, tmp_path: 
     with MemoryStore(path) as store:
         facts = store.read("diet").facts
         assert any(fact.slot == "diet.vegetarian" for fact in facts)
+
+
+def test_switch_domain_from_inner_speech_runs_the_turn_again_there(
+    open_session: SessionFactory, make_llm: Callable[..., ScriptedLLM]
+) -> None:
+    switch = {
+        "answer": {
+            "control": "SwitchDomain",
+            "missing": [],
+            "domain": "advisor",
+            "rationale": "this is about food",
+        }
+    }
+    llm = make_llm({"by_module": {"inner_speech": [switch]}})
+    session = open_session(llm=llm.client)
+    result = session.turn("maybe put the magazine on the bookshelf, I guess")
+    assert result.switched
+    assert result.domain == "advisor"
+    assert result.rationales["DetectScope"].rationale.startswith("the domain was given")
+    assert session.domains.active.name == "advisor"
+    world = session.simulator.world  # type: ignore[attr-defined]
+    assert world.placement("magazine").support == "coffee_table"
