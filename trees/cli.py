@@ -30,6 +30,7 @@ from sim.show import render_scenario
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.conversation_command import add_conversation_parsers, run_ask, run_chat
 from trees.display import render_dot, render_text, render_tick
+from trees.eval_command import add_eval_parser, run_eval
 from trees.loading import TreeLoadError, load_tree
 from trees.replay import Replay
 from trees.runner import TreeRunner
@@ -117,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("scenario", help="a shipped scenario id (see `cogtree sim list`) or a path")
     sim_commands.add_parser("list", help="list the shipped scenarios by tier")
     add_conversation_parsers(commands)
+    add_eval_parser(commands)
     return parser
 
 
@@ -136,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sim": _sim,
         "chat": run_chat,
         "ask": run_ask,
+        "eval": run_eval,
     }
     try:
         return handlers[args.command](args)

@@ -459,8 +459,7 @@ class ModuleRunner(Closeable):
             query=generated,
             valid=valid if generated else None,
             overlap=overlap,
-            why=run.why,
-            error=problem,
+            why=problem or run.why,
         )
 
     # -- shared machinery ---------------------------------------------------------------------
