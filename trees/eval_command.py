@@ -176,15 +176,23 @@ def _write(text: str, path: Path | None) -> None:
 
 
 class _Progress:
-    """A one-line progress display on a stream: ``[backend] module done/total``."""
+    """Progress on a stream: ``[backend] module done/total``.
+
+    On a terminal one line is rewritten in place; in a log file a line is written at every
+    tenth of the work, so logs stay short.
+    """
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
         self.backend = ""
+        self.live = stream.isatty()
 
     def __call__(self, module: str, done: int, total: int) -> None:
-        end = "\n" if done == total else ""
-        self.stream.write(f"\r[{self.backend}] {module} {done}/{total}{end}")
+        if self.live:
+            end = "\n" if done == total else ""
+            self.stream.write(f"\r[{self.backend}] {module} {done}/{total}{end}")
+        elif done == total or done * 10 // max(total, 1) != (done - 1) * 10 // max(total, 1):
+            self.stream.write(f"[{self.backend}] {module} {done}/{total}\n")
         self.stream.flush()
 
     def say(self, line: str) -> None:
