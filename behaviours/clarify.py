@@ -19,7 +19,7 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.readiness import singular
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
 from knowledge.domain_pack import DomainPack, TaskSpec
@@ -269,8 +269,7 @@ class AskClarification(py_trees.behaviour.Behaviour):
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle, and ``scene_graph`` when given."""
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene_graph = kwargs.get("scene_graph")
-        self.scene_graph = scene_graph if isinstance(scene_graph, SceneGraph) else None
+        self.scene_graph = optional_handle(self, kwargs, "scene_graph", SceneGraph)
 
     def initialise(self) -> None:
         """Read the request; start locating the candidates of ambiguous scene referents."""

@@ -64,6 +64,21 @@ def find_task(domains: DomainRegistry, domain: object, intent: object) -> TurnTa
         raise LookupError(str(error.args[0])) from None
 
 
+def task_on_blackboard(
+    domains: DomainRegistry | None,
+    client: py_trees.blackboard.Client,
+    domain_key: str,
+    intent_key: str,
+) -> TurnTask:
+    """:func:`find_task` for the ``/turn/domain`` and ``/turn/intent`` that ``client`` reads.
+
+    RuntimeError when ``domains`` is None (the node's ``setup`` was not called).
+    """
+    if domains is None:
+        raise RuntimeError("setup(domains=...) was not called before ticking")
+    return find_task(domains, keys.read(client, domain_key), keys.read(client, intent_key))
+
+
 def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
     """The kg ids the working context gives each memory-bound parameter (empty lists if none).
 
@@ -121,13 +136,9 @@ class NeedsEvidence(py_trees.behaviour.Behaviour):
 
     def update(self) -> Status:
         """Compare the task's evidence requirement with what this turn already holds."""
-        if self.domains is None:
-            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         try:
-            task = find_task(
-                self.domains,
-                keys.read(self.blackboard, self.domain_key),
-                keys.read(self.blackboard, self.intent_key),
+            task = task_on_blackboard(
+                self.domains, self.blackboard, self.domain_key, self.intent_key
             )
         except LookupError as problem:
             return self._decide(False, str(problem), {})

@@ -8,8 +8,8 @@ import py_trees
 from py_trees.common import Access, Status
 
 from behaviours import keys
+from behaviours.evidence import task_on_blackboard
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import IntentFrame
 from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
 
@@ -37,22 +37,13 @@ class GroundingIs(py_trees.behaviour.Behaviour):
 
     def update(self) -> Status:
         """Look the task's grounding up in its pack."""
-        assert self.domains is not None
-        domain = self.blackboard.get(self.domain_key) if self._has(self.domain_key) else None
-        intent = self.blackboard.get(self.intent_key) if self._has(self.intent_key) else None
-        if not isinstance(intent, IntentFrame) or intent.task is None:
-            self.feedback_message = "no task this turn"
-            return Status.FAILURE
-        if domain not in self.domains:
-            self.feedback_message = f"domain {domain!r} is not loaded"
-            return Status.FAILURE
         try:
-            grounding = self.domains.get(str(domain)).task(intent.task).grounding
-        except KeyError as error:
-            self.feedback_message = str(error)
+            task = task_on_blackboard(
+                self.domains, self.blackboard, self.domain_key, self.intent_key
+            )
+        except LookupError as problem:
+            self.feedback_message = str(problem)
             return Status.FAILURE
-        self.feedback_message = f"{intent.task} is grounded by {grounding}"
+        grounding = task.spec.grounding
+        self.feedback_message = f"{task.spec.name} is grounded by {grounding}"
         return Status.SUCCESS if grounding == self.expected else Status.FAILURE
-
-    def _has(self, key: str) -> bool:
-        return self.blackboard.exists(key)

@@ -26,7 +26,7 @@ from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.readiness import is_grounded
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack, PackError
 from knowledge.domain_registry import DomainRegistry
@@ -218,8 +218,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
-        lexicons = pack_lexicons(self.registry, scene if isinstance(scene, SceneGraph) else None)
+        scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        lexicons = pack_lexicons(self.registry, scene)
         self._domains = {
             pack.name: _Domain(
                 pack=pack,

@@ -30,7 +30,7 @@ from py_trees.common import Access, Status
 
 from behaviours import keys
 from behaviours.intent import pack_lexicons
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec
 from knowledge.domain_registry import DomainRegistry
@@ -172,8 +172,7 @@ class PostProcess(py_trees.behaviour.Behaviour):
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` and optional ``scene_graph`` handles; build the lexicons."""
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
-        self.scene = scene if isinstance(scene, SceneGraph) else None
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._lexicons = pack_lexicons(self.registry, self.scene)
 
     def initialise(self) -> None:

@@ -43,12 +43,12 @@ from behaviours.evidence import (
     MEMORY_PARAMETERS,
     SPEAKER_PARAMETER,
     TurnTask,
-    find_task,
     memory_bindings,
+    task_on_blackboard,
 )
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import GeneratedQuery, SlotResolution
 from knowledge.domain_pack import PackError
 from knowledge.domain_registry import DomainRegistry
@@ -137,13 +137,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         """
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
-        if scene is not None and not isinstance(scene, SceneGraph):
-            raise MissingHandleError(
-                f"{self.name}: handle `scene_graph` must be a SceneGraph, "
-                f"got {type(scene).__name__}"
-            )
-        self.scene = scene
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._vocabulary = {}
         for pack in self.domains.packs:
             if not pack.has_own_knowledge:
@@ -175,13 +169,9 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
 
     def fast_path(self) -> Verdict[QueryDecision] | None:
         """Bind the task's template; no model without a knowledge task or a graph to ask."""
-        if self.domains is None:
-            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         try:
-            task = find_task(
-                self.domains,
-                keys.read(self.blackboard, self.domain_key),
-                keys.read(self.blackboard, self.intent_key),
+            task = task_on_blackboard(
+                self.domains, self.blackboard, self.domain_key, self.intent_key
             )
         except LookupError as problem:
             return self._no_query(str(problem))

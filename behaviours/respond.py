@@ -41,7 +41,7 @@ from behaviours.evidence import TurnTask, find_task, memory_bindings
 from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, parse_number
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_pack import Grounding, PackError
 from knowledge.domain_registry import DomainRegistry
@@ -162,13 +162,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         """Take ``llm``, ``domains`` and the optional ``scene_graph``; build the lexicons."""
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
-        if scene is not None and not isinstance(scene, SceneGraph):
-            raise MissingHandleError(
-                f"{self.name}: handle `scene_graph` must be a SceneGraph, "
-                f"got {type(scene).__name__}"
-            )
-        self.scene = scene
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._lexicons = {}
         entities: dict[str, list[Lexicon]] = {}
         for pack in self.domains.packs:

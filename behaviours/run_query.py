@@ -19,7 +19,7 @@ from py_trees.common import Access, Status
 
 from behaviours import keys
 from behaviours.evidence import MODEL_QUERY
-from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from knowledge.domain_pack import DomainPack, PackError
 from knowledge.domain_registry import DomainRegistry
@@ -60,13 +60,7 @@ class RunQuery(py_trees.behaviour.Behaviour):
     def setup(self, **kwargs: Any) -> None:
         """Take ``domains`` and the optional ``scene_graph``; start the query worker."""
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
-        if scene is not None and not isinstance(scene, SceneGraph):
-            raise MissingHandleError(
-                f"{self.name}: handle `scene_graph` must be a SceneGraph, "
-                f"got {type(scene).__name__}"
-            )
-        self.scene = scene
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         if self._pool is None:
             self._pool = WorkerPool(1, "cogtree-evidence")
 

@@ -19,7 +19,7 @@ from behaviours import keys
 from behaviours.intent import cut_for_prompt, fast_path_text, pack_lexicons
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
@@ -81,10 +81,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = kwargs.get("scene_graph")
         self.matcher = ScopeMatcher.from_registry(self.registry)
         self._lexicons = pack_lexicons(
-            self.registry, scene if isinstance(scene, SceneGraph) else None
+            self.registry, optional_handle(self, kwargs, "scene_graph", SceneGraph)
         )
         self.decision_type = scope_decision_model(self.registry.names)
 

@@ -14,6 +14,18 @@ class MissingHandleError(RuntimeError):
     """A behaviour's ``setup`` did not receive a handle it needs."""
 
 
+def optional_handle(
+    behaviour: py_trees.behaviour.Behaviour,
+    kwargs: Mapping[str, Any],
+    name: str,
+    kind: type[H],
+) -> H | None:
+    """Return ``kwargs[name]``, or None when it was not given; a wrong type is an error."""
+    if kwargs.get(name) is None:
+        return None
+    return require_handle(behaviour, kwargs, name, kind)
+
+
 def require_handle(
     behaviour: py_trees.behaviour.Behaviour,
     kwargs: Mapping[str, Any],
