@@ -26,13 +26,12 @@ from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.readiness import is_grounded
-from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
-from knowledge.domain_pack import DomainPack, PackError
+from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.scene_graph import SceneGraph
+from knowledge.lexicon import Lexicon
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots
 
@@ -43,23 +42,6 @@ NO_TASK = "none"
 
 MAX_PROMPT_CHARS = 600
 """Utterances longer than this are cut for the model (the rationale says so)."""
-
-
-def pack_lexicons(
-    registry: DomainRegistry, scene: SceneGraph | None
-) -> dict[str, dict[str, Lexicon]]:
-    """Every pack's lexicons by pack name; a pack whose lexicons cannot be built gets none.
-
-    Scene lexicons are read from ``scene`` now (a snapshot of the belief at setup time).
-    """
-    lexicons: dict[str, dict[str, Lexicon]] = {}
-    for pack in registry.packs:
-        try:
-            lexicons[pack.name] = build_lexicons(pack, scene)
-        except PackError as error:
-            log.warning("domain %s: lexicons unavailable, fast paths weaker: %s", pack.name, error)
-            lexicons[pack.name] = {}
-    return lexicons
 
 
 def said_before(pending: PendingTask | None, domain: str) -> list[str]:
@@ -218,8 +200,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
-        scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
-        lexicons = pack_lexicons(self.registry, scene)
+        lexicons = pack_lexicons(self, kwargs, self.registry)
         self._domains = {
             pack.name: _Domain(
                 pack=pack,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -29,8 +29,7 @@ import py_trees
 from py_trees.common import Access, Status
 
 from behaviours import keys
-from behaviours.intent import pack_lexicons
-from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec
 from knowledge.domain_registry import DomainRegistry
@@ -162,7 +161,7 @@ class PostProcess(py_trees.behaviour.Behaviour):
         self.candidates_key = keys.register(self.blackboard, keys.CANDIDATES, Access.WRITE)
         self.registry: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        self._lexicons: dict[str, dict[str, Lexicon]] = {}
+        self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._resolved: dict[str, SlotResolution] = {}
         self._lookups: list[_SceneLookup] = []
         self._first_scene_slot: str | None = None
@@ -173,7 +172,7 @@ class PostProcess(py_trees.behaviour.Behaviour):
         """Take the ``domains`` and optional ``scene_graph`` handles; build the lexicons."""
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
-        self._lexicons = pack_lexicons(self.registry, self.scene)
+        self._lexicons = pack_lexicons(self, kwargs, self.registry)
 
     def initialise(self) -> None:
         """Normalise the frame, resolve lexicon and text slots, start the scene lookups."""

@@ -41,11 +41,11 @@ from behaviours.evidence import TurnTask, find_task, memory_bindings
 from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, parse_number
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from knowledge.domain_pack import Grounding, PackError
+from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon, build_lexicons
+from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
 
@@ -149,9 +149,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, read)
         self.working_key = keys.register(self.blackboard, keys.WORKING, read)
         self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
-        self._lexicons: dict[str, dict[str, Lexicon]] = {}
-        self._scene_forms: dict[str, frozenset[str]] = {}
-        self._entity_forms: dict[str, dict[str, frozenset[str]]] = {}
+        self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._turn = _Turn()
         self._templated = Templated("", fits=False)
         self._support = Support(texts=())
@@ -163,30 +161,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
-        self._lexicons = {}
-        entities: dict[str, list[Lexicon]] = {}
-        for pack in self.domains.packs:
-            try:
-                self._lexicons[pack.name] = build_lexicons(pack, self.scene)
-            except PackError as error:
-                log.warning("%s: no lexicons for %s: %s", self.name, pack.name, error)
-                continue
-            entities[pack.name] = [
-                self._lexicons[pack.name][name]
-                for name, spec in pack.manifest.lexicons.items()
-                if spec.source() != "terms"
-            ]
-        scene_lexicons = [
-            self._lexicons[pack.name][name]
-            for pack in self.domains.packs
-            if pack.name in self._lexicons
-            for name, spec in pack.manifest.lexicons.items()
-            if spec.scene
-        ]
-        self._scene_forms = _forms_of(scene_lexicons)
-        self._entity_forms = {
-            name: _forms_of([*lexicons, *scene_lexicons]) for name, lexicons in entities.items()
-        }
+        self._lexicons = pack_lexicons(self, kwargs, self.domains)
 
     def initialise(self) -> None:
         """Read the turn, compose the templated answer, then decide."""
@@ -285,15 +260,31 @@ class Respond(LLMBehaviour[ReplyDecision]):
                 )
             except LookupError as problem:
                 log.debug("%s: %s", self.name, problem)
-        turn.entity_forms = self._scene_forms
+        turn.entity_forms = self._entity_forms(None)
         if turn.task is not None:
             pack = turn.task.pack.name
             turn.lexicons = self._lexicons.get(pack, {})
             turn.slots = _slot_values(
                 keys.read(self.blackboard, self.task_key), turn.resolved, turn.task
             )
-            turn.entity_forms = self._entity_forms.get(pack, self._scene_forms)
+            turn.entity_forms = self._entity_forms(pack)
         return turn
+
+    def _entity_forms(self, pack: str | None) -> dict[str, frozenset[str]]:
+        """Forms of the things a reply may name: ``pack``'s graph lexicons and the scene's.
+
+        Inline ``terms`` lexicons are closed sets of words (aspects, relations), not things.
+        """
+        assert self.domains is not None
+        chosen = [
+            self._lexicons[candidate.name][name]
+            for candidate in self.domains.packs
+            for name, spec in candidate.manifest.lexicons.items()
+            if candidate.name in self._lexicons
+            and name in self._lexicons[candidate.name]
+            and (spec.scene or (candidate.name == pack and spec.source() != "terms"))
+        ]
+        return _forms_of(chosen)
 
     def _people(self) -> frozenset[str]:
         """Ids of the people the scene graph knows (named without an article)."""

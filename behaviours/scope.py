@@ -10,22 +10,22 @@ registry switches to it (JANUS's SwitchDomain).
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from py_trees.common import Access, Status
 from pydantic import Field, create_model
 
 from behaviours import keys
-from behaviours.intent import cut_for_prompt, fast_path_text, pack_lexicons
+from behaviours.intent import cut_for_prompt, fast_path_text
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.scene_graph import SceneGraph
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher
 
 log = logging.getLogger(__name__)
@@ -74,7 +74,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.WRITE)
         self.registry: DomainRegistry | None = None
         self.matcher: ScopeMatcher | None = None
-        self._lexicons: dict[str, dict[str, Lexicon]] = {}
+        self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
 
     def setup(self, **kwargs: Any) -> None:
@@ -82,9 +82,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.matcher = ScopeMatcher.from_registry(self.registry)
-        self._lexicons = pack_lexicons(
-            self.registry, optional_handle(self, kwargs, "scene_graph", SceneGraph)
-        )
+        self._lexicons = pack_lexicons(self, kwargs, self.registry)
         self.decision_type = scope_decision_model(self.registry.names)
 
     # -- cascade hooks --------------------------------------------------------------------------

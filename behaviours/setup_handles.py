@@ -7,6 +7,11 @@ from typing import Any, TypeVar
 
 import py_trees
 
+from knowledge.domain_registry import DomainRegistry
+from knowledge.lexicon import Lexicon
+from knowledge.lexicon_book import LexiconBook
+from knowledge.scene_graph import SceneGraph
+
 H = TypeVar("H")
 
 
@@ -47,3 +52,18 @@ def require_handle(
             f"got {type(handle).__name__}"
         )
     return handle
+
+
+def pack_lexicons(
+    node: py_trees.behaviour.Behaviour, kwargs: Mapping[str, Any], registry: DomainRegistry
+) -> dict[str, Mapping[str, Lexicon]]:
+    """Every pack's lexicons by pack name, live: they follow the scene graph as it changes.
+
+    From the ``lexicons`` handle (a :class:`~knowledge.lexicon_book.LexiconBook` the whole
+    tree shares) when given, else from a book of the node's own over the optional
+    ``scene_graph`` handle.
+    """
+    book = optional_handle(node, kwargs, "lexicons", LexiconBook)
+    if book is None:
+        book = LexiconBook(registry, optional_handle(node, kwargs, "scene_graph", SceneGraph))
+    return book.views()

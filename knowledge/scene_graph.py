@@ -49,6 +49,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -200,6 +201,7 @@ class SceneGraph(Closeable):
         self._vocabulary = _Vocabulary.read(self.graph)
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
+        self._version = 0
         self._pool = WorkerPool(workers, "cogtree-scene")
         self._readonly = ReadOnlyQueryRunner(self.graph, {"cog": str(COG), "scene": str(SCENE)})
 
@@ -233,18 +235,30 @@ class SceneGraph(Closeable):
 
     def load_file(self, path: str | Path) -> None:
         """Add the Turtle file ``path`` to the belief (TurtleError names the line)."""
-        with self._write_lock:
+        with self._writing():
             load_turtle(self.graph, path)
             self._vocabulary = _Vocabulary.read(self.graph)
 
     def load_text(self, text: str, *, source: str = "<text>") -> None:
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
-        with self._write_lock:
+        with self._writing():
             load_turtle(self.graph, source, text=text)
             self._vocabulary = _Vocabulary.read(self.graph)
 
     def __len__(self) -> int:
         return len(self.graph)
+
+    @property
+    def version(self) -> int:
+        """A counter that changes with every write to the belief (to refresh derived data)."""
+        return self._version
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the write lock for one change of the belief, and count the change."""
+        with self._write_lock:
+            self._version += 1
+            yield
 
     # -- ids -----------------------------------------------------------------------------------
 
@@ -289,7 +303,7 @@ class SceneGraph(Closeable):
                 checked.append((observation, self._fact(observation)))
             except ValueError as error:
                 raise ValueError(f"observation {index} ({observation}): {error}") from error
-        with self._write_lock:
+        with self._writing():
             for observation, fact in checked:
                 for old in self._displaced(fact):
                     self._remove_fact(old)
@@ -305,7 +319,7 @@ class SceneGraph(Closeable):
         belief had a placement to forget. The thing itself stays known.
         """
         node = self.iri(thing)
-        with self._write_lock:
+        with self._writing():
             old = self._displaced((node, COG.inRoom, node))  # every placement of the thing
             for fact in old:
                 self._remove_fact(fact)
@@ -322,7 +336,7 @@ class SceneGraph(Closeable):
             raise ValueError(
                 "older_than must be timezone-aware, e.g. datetime.now(timezone.utc) - delta"
             )
-        with self._write_lock:
+        with self._writing():
             rows = self._select(
                 "stale_observations",
                 cutoff=Literal(older_than.astimezone(timezone.utc)),

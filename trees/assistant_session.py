@@ -24,6 +24,7 @@ from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
 from knowledge.closing import Closeable
 from knowledge.domain_registry import DomainRegistry
+from knowledge.lexicon_book import LexiconBook
 from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
 from skills.commands import Executor
@@ -102,7 +103,11 @@ class AssistantSession(Closeable):
         self.speaker = speaker
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
-        handles: dict[str, Any] = {"domains": domains, "memory": memory}
+        handles: dict[str, Any] = {
+            "domains": domains,
+            "memory": memory,
+            "lexicons": LexiconBook(domains, scene_graph),
+        }
         if scene_graph is not None:
             handles["scene_graph"] = scene_graph
         if executor is not None:

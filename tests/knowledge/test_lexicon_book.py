@@ -1,0 +1,56 @@
+"""LexiconBook: every pack's lexicons, rebuilt when the scene graph changes."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import pytest
+
+from knowledge.domain_registry import DomainRegistry
+from knowledge.lexicon_book import LexiconBook
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import Observation
+
+SEEN = datetime(2025, 6, 2, 8, 5, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def registry() -> DomainRegistry:
+    return DomainRegistry.discover()
+
+
+def sighting(subject: str, predicate: str, value: str) -> Observation:
+    return Observation(subject=subject, predicate=predicate, object=value, source="test", time=SEEN)
+
+
+def test_a_thing_seen_later_is_in_the_live_view(registry: DomainRegistry) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        objects = book.view("household")["objects"]
+        assert not objects.find("the teapot")
+        before = scene.version
+        scene.observe(
+            [
+                sighting("teapot_1", "type", "Object"),
+                sighting("teapot_1", "objectType", "Teapot"),
+                sighting("teapot_1", "label", "teapot"),
+                sighting("teapot_1", "inRoom", "kitchen"),
+            ]
+        )
+        assert scene.version > before
+        found = book.view("household")["objects"].find("the teapot")
+        assert [mention.id for mention in found] == ["teapot_1"]
+
+
+def test_a_pack_without_scene_lexicons_is_built_once(registry: DomainRegistry) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        first = book.current("advisor")
+        scene.observe([sighting("teapot_1", "label", "teapot")])
+        assert book.current("advisor") is first
+
+
+def test_without_a_scene_the_scene_lexicons_are_empty(registry: DomainRegistry) -> None:
+    book = LexiconBook(registry)
+    assert len(book.view("household")["objects"]) == 0
+    assert [m.id for m in book.view("advisor")["dish"].find("tiramisu please")] == ["tiramisu"]
