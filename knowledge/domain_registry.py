@@ -56,7 +56,12 @@ class DomainRegistry:
             self._packs[pack.name] = pack
         self.problems: list[PackError] = list(problems)
         self._lock = threading.Lock()
-        self._active = self.get(active).name if active else packs[0].name
+        if active is not None and active not in self._packs:
+            raise PackError(
+                f"cannot start in domain {active!r}: no such pack is loaded "
+                f"(loaded: {', '.join(self._packs)})"
+            )
+        self._active = active or packs[0].name
 
     @classmethod
     def discover(

@@ -111,13 +111,12 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
                 before_tick=simulator.step,
             )
         )
-        for notice in session.notices:
-            print(f"cogtree: {notice}", file=sys.stderr)
         yield session
 
 
-def print_turn(result: TurnResult, *, explain: bool, out: TextIO = sys.stdout) -> None:
+def print_turn(result: TurnResult, *, explain: bool, out: TextIO | None = None) -> None:
     """The robot's reply, and with ``explain`` every gate's decision and rationale."""
+    out = out or sys.stdout
     print(f"robot: {result.reply or '(no reply)'}", file=out)
     if explain:
         where = f"domain {result.domain}, control {result.control}, {result.ticks} ticks"
