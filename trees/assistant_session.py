@@ -123,11 +123,6 @@ class AssistantSession(Closeable):
         )
         self.runner.setup()
 
-    @property
-    def notices(self) -> list[str]:
-        """Warnings the runner raised once (e.g. no model available)."""
-        return self.runner.notices
-
     def turn(self, text: str) -> TurnResult:
         """Run one turn for ``text`` and return what the robot said and why.
 

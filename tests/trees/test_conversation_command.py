@@ -14,10 +14,8 @@ from trees.cli import main
 
 def test_ask_answers_figure_4_and_explains_each_gate(blackboard, capsys, tmp_path) -> None:
     memory = tmp_path / "memory.sqlite"
-    code = main(
-        ["ask", "How many carbohydrates are in tiramisu?", "--llm", "none", "--memory", str(memory)]
-        + ["--explain"]
-    )
+    question = "How many carbohydrates are in tiramisu?"
+    code = main(["ask", question, "--llm", "none", "--memory", str(memory), "--explain"])
     out = capsys.readouterr().out
     assert code == 0
     value = AdvisorKG().nutrition_of("tiramisu").carbohydrate_g
@@ -45,10 +43,8 @@ def test_a_broken_pack_is_skipped_with_a_warning(blackboard, capsys, tmp_path: P
     broken = tmp_path / "packs" / "broken"
     broken.mkdir(parents=True)
     (broken / "pack.yaml").write_text("name: broken\ntitle: [unclosed\n", encoding="utf-8")
-    code = main(
-        ["ask", "where is the magazine?", "--llm", "none", "--memory", str(tmp_path / "m.db")]
-        + ["--packs", str(tmp_path / "packs")]
-    )
+    options = ["--llm", "none", "--memory", str(tmp_path / "m.db")]
+    code = main(["ask", "where is the magazine?", *options, "--packs", str(tmp_path / "packs")])
     captured = capsys.readouterr()
     assert code == 0
     assert "skipped a domain pack" in captured.err and "pack.yaml" in captured.err
