@@ -56,7 +56,7 @@ setup(
             "hypothesis>=6.100",
             "pytest-httpserver>=1.0",
         ],
-        "dev": ["ruff>=0.6", "mypy>=1.10", "types-PyYAML"],
+        "dev": ["ruff>=0.6", "mypy>=1.10", "types-PyYAML", "types-networkx"],
     },
     entry_points={"console_scripts": ["cogtree = trees.cli:main"]},
     classifiers=[

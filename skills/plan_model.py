@@ -1,0 +1,134 @@
+"""Thought-of-Action plans (InteractGen): typed steps with dependencies and assignees.
+
+A plan is a list of steps. Each step names an action of the skill library (a robot skill of
+:data:`~skills.specs.SKILL_SPECS`, ``LOOK`` to look around, or ``DELEGATE`` to ask a person to
+do one of their abilities), its arguments, the earlier steps it depends on, and who should do
+it (a robot id, a person id, or None: the assigner decides). A step without dependencies
+depends on nothing: steps of different agents with no path between them may run at the same
+time. :func:`plan_graph` gives the dependency graph (networkx) and rejects cycles and
+references to unknown steps.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import networkx as nx
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from typing_extensions import Self
+
+from skills.specs import SKILL_SPECS, SkillCall, skill_call
+
+LOOK = "LOOK"
+"""The perception action: look around the current room (updates the belief)."""
+
+DELEGATE = "DELEGATE"
+"""Ask a person to do one of their abilities (``person``, ``ability``, ``description``)."""
+
+ACTION_NAMES: tuple[str, ...] = (*SKILL_SPECS, LOOK, DELEGATE)
+"""Every action a plan step may name."""
+
+Action = Literal[
+    "GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "LOOK", "DELEGATE"
+]
+"""The JSON-schema type of a step's action (the same names as :data:`ACTION_NAMES`)."""
+
+
+class PlanError(ValueError):
+    """A plan whose structure is wrong: unknown step ids, a dependency cycle, bad arguments."""
+
+
+class PlanStep(BaseModel):
+    """One step: who does what, after which steps, and why (the thought)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int = Field(ge=1, description="step number, unique in the plan")
+    thought: str = Field("", max_length=300, description="why this step, in one sentence")
+    action: Action
+    args: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the action's arguments, e.g. {object: mug_1, hand: right}; DELEGATE takes "
+        "person, ability and description; LOOK takes none",
+    )
+    depends_on: list[int] = Field(default_factory=list, description="steps that must end first")
+    assignee: str | None = Field(None, description="robot or person id; None: assign by ability")
+
+    def skill_call(self) -> SkillCall:
+        """The robot skill call of this step; PlanError for LOOK, DELEGATE or bad arguments."""
+        if self.action in (LOOK, DELEGATE):
+            raise PlanError(f"step {self.id}: {self.action} is not a robot skill")
+        try:
+            return skill_call(self.action, self.args)
+        except ValueError as error:
+            raise PlanError(f"step {self.id}: {error}") from error
+
+    def describe(self) -> str:
+        """``3: PICK(object=mug_1, hand=right) by robot1``."""
+        args = ", ".join(f"{key}={value}" for key, value in self.args.items())
+        who = f" by {self.assignee}" if self.assignee else ""
+        return f"{self.id}: {self.action}({args}){who}"
+
+
+class ToAPlan(BaseModel):
+    """A Thought-of-Action plan: steps in a valid order, each after its dependencies."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    steps: list[PlanStep] = Field(default_factory=list)
+    rationale: str = Field("", max_length=500, description="the plan's idea in a sentence")
+    source: Literal["htn", "model", "oracle", "react"] = Field(
+        "model", description="who made it: the task-level HTN methods or a model"
+    )
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Self:
+        ids = [step.id for step in self.steps]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"step ids repeat: {ids}")
+        return self
+
+    def step(self, step_id: int) -> PlanStep:
+        """The step with ``step_id``; KeyError lists the plan's ids."""
+        for step in self.steps:
+            if step.id == step_id:
+                return step
+        raise KeyError(f"no step {step_id}; the plan has {[s.id for s in self.steps]}")
+
+    def describe(self) -> str:
+        """The steps, one per line."""
+        return "\n".join(step.describe() for step in self.steps) or "(no steps)"
+
+
+def plan_graph(plan: ToAPlan) -> nx.DiGraph[int]:
+    """The dependency graph: an edge ``a -> b`` when step ``b`` depends on step ``a``.
+
+    Raises :class:`PlanError` for a dependency on an unknown step, on itself, or a cycle.
+    """
+    graph: nx.DiGraph[int] = nx.DiGraph()
+    ids = {step.id for step in plan.steps}
+    for step in plan.steps:
+        graph.add_node(step.id, step=step)
+    for step in plan.steps:
+        for before in step.depends_on:
+            if before == step.id:
+                raise PlanError(f"step {step.id} depends on itself")
+            if before not in ids:
+                raise PlanError(
+                    f"step {step.id} depends on step {before}, which is not in the plan"
+                )
+            graph.add_edge(before, step.id)
+    if not nx.is_directed_acyclic_graph(graph):
+        cycle = " -> ".join(str(node) for node, _ in nx.find_cycle(graph))
+        raise PlanError(f"the steps depend on each other in a cycle: {cycle}")
+    return graph
+
+
+def sequential(steps: list[PlanStep]) -> list[PlanStep]:
+    """``steps`` with each one depending on the one before (a plain chain)."""
+    return [
+        step.model_copy(
+            update={"depends_on": [steps[index - 1].id]} if index else {"depends_on": []}
+        )
+        for index, step in enumerate(steps)
+    ]
