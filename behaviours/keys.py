@@ -25,6 +25,7 @@ from behaviours.turn_state import (
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 from skills.controller import SkillOutcome
+from skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
 from skills.specs import SkillCall
 
 T = TypeVar("T")
@@ -230,6 +231,30 @@ PENDING = KeySpec(
     "AskClarification (cleared by Consolidate once the task ran)",
     "a task waiting for the user's answer to a clarification question",
 )
+PLAN = KeySpec(
+    "/plan/current",
+    ToAPlan,
+    "PlanTask (the task-level HTN methods, or the planner model)",
+    "the Thought-of-Action plan for this turn's physical task: steps, dependencies, assignees",
+)
+VALIDATION = KeySpec(
+    "/plan/validation",
+    ValidationReport,
+    "ValidationGate",
+    "the dry run's (and the judge's) verdict on /plan/current, with the assignment of steps",
+)
+ATTEMPTS = KeySpec(
+    "/plan/attempts",
+    list[PlanAttempt],
+    "PlanTask, ValidationGate, ExecutePlan, ExplainFailure",
+    "every round of plan -> validate -> execute this turn, with failures and suggestions",
+)
+REFLECTIONS = KeySpec(
+    "/plan/reflections",
+    list[Reflection],
+    "ExecutePlan",
+    "for each step run so far: did it achieve its intended effect",
+)
 
 CATALOGUE: tuple[KeySpec, ...] = (
     UTTERANCE,
@@ -256,6 +281,10 @@ CATALOGUE: tuple[KeySpec, ...] = (
     QUERY,
     EVIDENCE,
     PENDING,
+    PLAN,
+    VALIDATION,
+    ATTEMPTS,
+    REFLECTIONS,
 )
 
 

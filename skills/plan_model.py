@@ -132,3 +132,60 @@ def sequential(steps: list[PlanStep]) -> list[PlanStep]:
         )
         for index, step in enumerate(steps)
     ]
+
+
+class StepProblem(BaseModel):
+    """Why one step (or the plan as a whole, ``step`` None) cannot run as written."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int | None
+    code: str = Field(description="a short code: unknown_object, precondition, cannot_do, ...")
+    reason: str
+
+
+class ValidationReport(BaseModel):
+    """The verdict on a plan before anything runs: the dry run, then the optional judge."""
+
+    model_config = ConfigDict(frozen=True)
+
+    ok: bool
+    problems: list[StepProblem] = Field(default_factory=list)
+    assignments: dict[int, str] = Field(
+        default_factory=dict, description="step id -> the robot or person who will do it"
+    )
+    judge: str = Field("", description="the LLM judge's verdict, when one was asked")
+
+    def diagnosis(self) -> str:
+        """The problems as text for the planner's next attempt."""
+        if self.ok:
+            return "the plan is valid"
+        lines = [
+            f"step {problem.step}: {problem.reason}" if problem.step else problem.reason
+            for problem in self.problems
+        ]
+        return "; ".join(lines + ([f"judge: {self.judge}"] if self.judge else []))
+
+
+class Reflection(BaseModel):
+    """After a step ran: did it achieve what it was for (InteractGen's manager)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    step: int
+    achieved: bool
+    observed: str = Field(description="what the belief says now about the step's effect")
+
+
+class PlanAttempt(BaseModel):
+    """One round of the recovery loop: the plan, its validation, how it ended, and why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    number: int = Field(ge=1)
+    plan: ToAPlan
+    validation: ValidationReport | None = None
+    outcome: Literal["rejected", "succeeded", "failed", "running"] = "running"
+    failure: str = ""
+    suggestion: str = Field("", description="the explainer's suggestion for the next attempt")
+    reflections: list[Reflection] = Field(default_factory=list)

@@ -34,7 +34,7 @@ from trees.tick_log import TickEntry
 
 log = logging.getLogger(__name__)
 
-TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/")
+TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/", "/plan/")
 """Blackboard keys that belong to one turn and are cleared before the next."""
 
 NOTHING_HEARD = "I did not catch that. Could you say it again?"
