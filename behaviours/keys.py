@@ -93,19 +93,19 @@ UTTERANCE = KeySpec(
 TASK = KeySpec(
     "/turn/task",
     BaseModel,
-    "ReadinessGate",
+    "TaskReadinessGate (ReadinessGate in the examples)",
     "the requested task as an instance of the task schema; unfilled slots are None",
 )
 CONTROL = KeySpec(
     "/turn/control",
     Control,
-    "ReadinessGate",
+    "TaskReadinessGate (ReadinessGate in the examples)",
     "the readiness decision: Proceed, Clarify, SwitchDomain or Reject",
 )
 MISSING = KeySpec(
     "/turn/missing",
     list[str],
-    "ReadinessGate",
+    "TaskReadinessGate (ReadinessGate in the examples)",
     "required task slots still missing (empty when the decision is Proceed)",
 )
 REPLY = KeySpec(
@@ -192,7 +192,7 @@ EXPLANATION = KeySpec(
 DOMAIN = KeySpec(
     "/turn/domain",
     str,
-    "DetectScope",
+    "DetectScope; TaskReadinessGate on SwitchDomain; the session, to give a turn its domain",
     "the domain pack this turn belongs to, or OutOfScope",
 )
 INTENT = KeySpec(
