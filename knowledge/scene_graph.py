@@ -585,9 +585,13 @@ class SceneGraph(Closeable):
         ]
 
     def humans(self, human: str | None = None) -> list[HumanInfo]:
-        """Where people are and whether they are available (``human`` only, if given)."""
+        """Where people are, whether they are available and what they can be asked to do.
+
+        Only ``human``, if given. Abilities come sorted.
+        """
         node = None if human is None else self.iri(human)
         found: dict[str, HumanInfo] = {}
+        abilities: dict[str, set[str]] = {}
         for row in self._select("humans", human=node):
             human_id = self.short_id(row["human"])
             found[human_id] = HumanInfo(
@@ -598,7 +602,12 @@ class SceneGraph(Closeable):
                 source=str(row["source"]) if "source" in row else None,
                 last_seen=_datetime(row["seen"]) if "seen" in row else None,
             )
-        return [found[h] for h in sorted(found)]
+            known = abilities.setdefault(human_id, set())
+            if "ability" in row:
+                known.add(str(row["ability"]))
+        return [
+            found[h].model_copy(update={"abilities": sorted(abilities[h])}) for h in sorted(found)
+        ]
 
     def resolve_referent(self, description: str, speaker: str | None = None) -> list[Candidate]:
         """The nodes ``description`` may refer to, each with why it matched, sorted by id.

@@ -93,12 +93,15 @@ class RobotState(BaseModel):
 
 
 class HumanInfo(BaseModel):
-    """A person, where they are and whether they can help."""
+    """A person, where they are, whether they can help and what they can be asked to do."""
 
     id: str
     label: str
     room: str | None = None
     availability: str | None = None
+    abilities: list[str] = Field(
+        default_factory=list, description="what they can be asked to do (print, sign)"
+    )
     source: str | None = Field(None, description="who last saw them in that room")
     last_seen: datetime | None = None
 

@@ -17,11 +17,12 @@ state refreshed, so prior knowledge (the map, a known object's type) never becom
 observed, retractable fact.
 
 :func:`belief_from_world` builds a robot's starting belief from a world: the *prior map*
-(rooms and their connections, furniture, robot profiles, the people and objects it knows,
-without provenance, like ``knowledge/scenes/home.ttl``) plus the last-seen places of the
-objects and people it knows (observed ``seen_seconds_ago`` before the start, by ``prior``),
-and the robots' own positions (by ``sim:<robot>``, now). A :class:`BeliefSpec` says which
-objects and people the robot knows and which it wrongly believes elsewhere.
+(rooms and their connections, furniture with its height, robot profiles, the people it knows
+with their abilities, the objects it knows, without provenance, like
+``knowledge/scenes/home.ttl``) plus the last-seen places of the objects and people it knows
+(observed ``seen_seconds_ago`` before the start, by ``prior``), and the robots' own positions
+(by ``sim:<robot>``, now). A :class:`BeliefSpec` says which objects and people the robot
+knows and which it wrongly believes elsewhere.
 """
 
 from __future__ import annotations
@@ -284,6 +285,9 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
 def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
     """The map as Turtle: rooms, connections, furniture, robots, known people and objects.
 
+    A person's abilities (the keys of ``people.<id>.abilities``, whether the scenario wrote a
+    list or a mapping to ticks) become ``cog:ability`` strings.
+
     Object types the ontology in ``scene`` lacks are declared (from the world's ``types``,
     else with a label made from the type name). Facts here carry no provenance.
     """
@@ -307,6 +311,7 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
             furniture.synonyms,
         )
         triples.append((node(furniture_id), COG.objectType, COG[furniture.type]))
+        triples.append((node(furniture_id), COG.heightM, _decimal(furniture.height_m)))
         if furniture.room is not None:
             triples.append((node(furniture_id), COG.inRoom, node(furniture.room)))
         if furniture.mounted_on is not None:
@@ -323,9 +328,12 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
         if robot.max_reach_m is not None:
             triples.append((subject, COG.maxReachM, _decimal(robot.max_reach_m)))
         triples.extend((subject, COG.hasSkill, COG[skill]) for skill in robot.skills)
-    for person in spec.people:
-        if belief.knows_person(person):
-            labelled(person, COG.Human)
+    for person_id, person in spec.people.items():
+        if belief.knows_person(person_id):
+            labelled(person_id, COG.Human)
+            triples.extend(
+                (node(person_id), COG.ability, Literal(ability)) for ability in person.abilities
+            )
     for obj, item in spec.objects.items():
         if belief.knows_object(obj):
             labelled(obj, COG.Object, item.synonyms)

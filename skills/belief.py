@@ -92,11 +92,16 @@ class Thing:
 
 @dataclass(frozen=True)
 class Person:
-    """A person: where they are believed to be and whether they are available."""
+    """A person: where they are believed to be, whether they are available, their abilities.
+
+    ``abilities`` are what they can be asked to do (``print``, ``sign``): a plan's DELEGATE
+    step names one of them.
+    """
 
     id: str
     room: str | None
     availability: str | None
+    abilities: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -174,7 +179,12 @@ class Belief:
         heights = {info.id: info.height_m for info in infos if info.height_m is not None}
         homes = {info.id: info.home for info in infos if info.home is not None}
         people = {
-            human.id: Person(id=human.id, room=human.room, availability=human.availability)
+            human.id: Person(
+                id=human.id,
+                room=human.room,
+                availability=human.availability,
+                abilities=frozenset(human.abilities),
+            )
             for human in scene.humans()
         }
         extra = facts or SupplementaryFacts()

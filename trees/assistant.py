@@ -18,7 +18,8 @@ Tree (``create_root``)::
     │   ├── Proceed (Sequence)
     │   │   ├── TaskReadinessGate  inner speech -> /turn/task, /turn/control, /turn/missing
     │   │   ├── Ground (Selector)  its failure is reported, not fatal
-    │   │   │   ├── Physical       GroundingIs(physical) -> ExecuteTask (HTN, simulator/robot)
+    │   │   │   ├── Physical       GroundingIs(physical) -> PhysicalTask: attempts of
+    │   │   │   │                  PlanTask -> ValidationGate -> ExecutePlan, Explain on failure
     │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence ->
     │   │   │   │                  GenerateQuery -> RunQuery -> /turn/evidence
     │   │   │   └── Remember       GroundingIs(memory_write) -> StageClaims
@@ -29,7 +30,8 @@ Tree (``create_root``)::
     │   └── Apologise              a reply whatever happened above
     └── Consolidate                the turn goes to memory (H, C, A)
 
-Handles (``setup``): ``llm``, ``domains``, ``memory``, ``scene_graph``, ``executor``.
+Handles (``setup``): ``llm``, ``domains``, ``memory``, ``scene_graph``, ``executor``,
+``people`` (delegation), ``experience`` (the explainer), optionally ``lexicons`` and ``clock``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ from behaviours.clarify import AskClarification
 from behaviours.decline import Decline
 from behaviours.dialogue import AwaitUtterance, ControlIs, Say
 from behaviours.evidence import NeedsEvidence
-from behaviours.execute_task import ExecuteTask
 from behaviours.grounding import GroundingIs
 from behaviours.intent import RecognizeIntent
 from behaviours.memory_write import Consolidate, StageClaims
@@ -57,6 +58,7 @@ from behaviours.run_query import RunQuery
 from behaviours.scope import DetectScope
 from behaviours.switch_domain import SwitchActiveDomain
 from behaviours.task_readiness import TaskReadinessGate
+from trees.physical_task import create_physical_task
 
 APOLOGY = "Sorry, I could not finish that. Could you say it another way?"
 """What the robot says when no branch of Decide could answer."""
@@ -86,7 +88,7 @@ def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
     """
     ground = _selector(
         "Ground",
-        _sequence("Physical", GroundingIs("physical"), ExecuteTask(robot=robot)),
+        _sequence("Physical", GroundingIs("physical"), create_physical_task(robot)),
         _sequence(
             "Inform",
             GroundingIs("knowledge_query"),

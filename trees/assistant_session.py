@@ -11,7 +11,7 @@ utterance once more in the new domain, so the user never has to repeat themselve
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -78,8 +78,11 @@ class AssistantSession(Closeable):
     """Runs the assistant turn tree turn after turn over shared handles.
 
     ``scene_graph`` and ``executor`` are the robot's belief and the command executor (the
-    simulator's for ``cogtree chat``); without them physical requests fail honestly. The
-    session does not own the handles: close them yourself (it closes only its runner).
+    simulator's for ``cogtree chat``); without them physical requests fail honestly. Further
+    ``handles`` (``people``, ``experience``, ``clock``) go to the tree's ``setup`` too;
+    ``root_factory(robot)`` builds the tree (the assistant tree by default, or e.g. the ReAct
+    tree). The session does not own the handles: close them yourself (it closes only its
+    runner).
     """
 
     def __init__(
@@ -97,27 +100,27 @@ class AssistantSession(Closeable):
         before_tick: Callable[[], None] | None = None,
         rate_hz: float | None = 100.0,
         max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
+        root_factory: Callable[[str], py_trees.behaviour.Behaviour] = create_root,
+        tree_name: str = "trees.assistant:create_root",
+        handles: Mapping[str, Any] | None = None,
     ) -> None:
         self.domains = domains
         self.memory = memory
         self.speaker = speaker
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
-        handles: dict[str, Any] = {
-            "domains": domains,
-            "memory": memory,
-            "lexicons": LexiconBook(domains, scene_graph),
-        }
+        given: dict[str, Any] = {"domains": domains, "memory": memory, **(handles or {})}
         if scene_graph is not None:
-            handles["scene_graph"] = scene_graph
+            given["scene_graph"] = scene_graph
         if executor is not None:
-            handles["executor"] = executor
+            given["executor"] = executor
+        given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
         self.runner = TreeRunner(
-            create_root(robot),
+            root_factory(robot),
             llm=llm,
-            handles=handles,
+            handles=given,
             log_path=log_path,
-            tree_name="trees.assistant:create_root",
+            tree_name=tree_name,
             on_tick=on_tick,
             before_tick=before_tick,
         )

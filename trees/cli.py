@@ -33,6 +33,7 @@ from trees.display import render_dot, render_text, render_tick
 from trees.eval_command import add_eval_parser, run_eval
 from trees.loading import TreeLoadError, load_tree
 from trees.replay import Replay
+from trees.run_command import add_run_parsers, run_bench_command, run_run
 from trees.runner import TreeRunner
 from trees.tick_log import TickLogError
 
@@ -119,6 +120,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim_commands.add_parser("list", help="list the shipped scenarios by tier")
     add_conversation_parsers(commands)
     add_eval_parser(commands)
+    add_run_parsers(commands)
     return parser
 
 
@@ -139,6 +141,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "chat": run_chat,
         "ask": run_ask,
         "eval": run_eval,
+        "run": run_run,
+        "bench": run_bench_command,
     }
     try:
         return handlers[args.command](args)

@@ -18,12 +18,14 @@ from pathlib import Path
 from typing import TextIO
 
 from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
 from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession, TurnResult
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.display import render_tick
+from trees.sim_wiring import simulator_handles, step_when_busy
 
 DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
@@ -92,6 +94,7 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         scenario = load_scenario(args.scenario)
         simulator = SimExecutor.from_scenario(scenario)
         resources.callback(simulator.close)
+        experience = resources.enter_context(ExperienceStore())
         memory_path = Path(args.memory) if args.memory else default_memory_path()
         memory_path.parent.mkdir(parents=True, exist_ok=True)
         memory = resources.enter_context(MemoryStore(memory_path))
@@ -102,13 +105,12 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
                 llm=llm,
                 domains=domains,
                 memory=memory,
-                scene_graph=simulator.belief,
-                executor=simulator,
                 speaker=args.speaker or scenario.request.speaker,
                 robot=scenario.main_robot,
                 log_path=args.log,
                 on_tick=on_tick,
-                before_tick=simulator.step,
+                before_tick=lambda: step_when_busy(simulator),
+                handles=simulator_handles(simulator, experience),
             )
         )
         yield session

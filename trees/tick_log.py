@@ -82,6 +82,16 @@ class TickLogError(ValueError):
     """A tick log could not be read; the message names the file and line."""
 
 
+def _composite_memory(node: py_trees.behaviour.Behaviour) -> bool | None:
+    """A Sequence's or Selector's ``memory`` flag; None for other nodes.
+
+    Leaves may have an attribute of that name for something else entirely (a memory store).
+    """
+    memory = getattr(node, "memory", None)
+    is_composite = isinstance(node, py_trees.composites.Composite)
+    return memory if is_composite and isinstance(memory, bool) else None
+
+
 def shape_of(root: py_trees.behaviour.Behaviour) -> list[NodeShape]:
     """The structure of the tree under ``root``, parents before children."""
     shapes = [
@@ -90,7 +100,7 @@ def shape_of(root: py_trees.behaviour.Behaviour) -> list[NodeShape]:
             name=root.name,
             behaviour=f"{type(root).__module__}.{type(root).__qualname__}",
             kind=_kind(root),
-            memory=getattr(root, "memory", None),
+            memory=_composite_memory(root),
             children=[str(child.id) for child in root.children],
         )
     ]

@@ -53,13 +53,15 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Bring": ("physical", "bring", {"object": "object", "to": "destination"}),
         "PutAway": ("physical", "put_away", {"object": "object"}),
         "Tidy": ("physical", "tidy", {"room": "room"}),
+        "Assist": ("physical", None, None),
         "WhereIs": ("knowledge_query", None, None),
     }
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
         assert required == list(task.slots), task.name
-        assert all(spec.resolve == "scene" for spec in task.slots.values())
+        resolve = {spec.resolve for spec in task.slots.values()}
+        assert resolve == ({"text"} if task.name == "Assist" else {"scene"}), task.name
         assert all(info.description for info in schema.model_fields.values())
         assert len(task.examples) >= 6 and task.reply
         if task.plan:

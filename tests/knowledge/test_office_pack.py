@@ -48,19 +48,23 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Print": ["document"],
         "GetSignature": ["document", "signer"],
         "Borrow": ["item"],
+        "Assist": ["need"],
     }
     assert {task.name: list(task.slots) for task in pack.tasks} == {
         "Deliver": ["item", "recipient"],
         "Print": ["document", "helper", "destination"],
         "GetSignature": ["document", "signer"],
         "Borrow": ["item", "owner"],
+        "Assist": ["need"],
     }
     deliver = pack.task("Deliver").plan
     assert deliver is not None and (deliver.task, deliver.args) == (
         "bring",
         {"object": "item", "to": "recipient"},
     )
-    assert all(pack.task(name).plan is None for name in ("Print", "GetSignature", "Borrow"))
+    assert all(
+        pack.task(name).plan is None for name in ("Print", "GetSignature", "Borrow", "Assist")
+    )
     assert pack.task("Print").slots["document"].resolve == "text"
     assert pack.task("Borrow").slots["item"].resolve == "text"
     for task in pack.tasks:

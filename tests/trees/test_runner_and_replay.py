@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import py_trees
 import pytest
 from py_trees.common import Status
 
 from trees.examples.ask_before_acting import create_root
 from trees.replay import Replay
 from trees.runner import TreeRunner
-from trees.tick_log import TickLogError, read_tick_log
+from trees.tick_log import TickLogError, read_tick_log, shape_of
 
 CLARIFY = {
     "answer": {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which?"}
@@ -109,3 +110,15 @@ def test_blackboard_values_become_json() -> None:
     assert to_json_value([Room(id="kitchen")]) == [{"id": "kitchen"}]
     assert to_json_value({"rooms": (Room(id="hall"),)}) == {"rooms": [{"id": "hall"}]}
     assert to_json_value(object).startswith("<class")
+
+
+def test_shape_reads_memory_only_from_composites() -> None:
+    class Remembers(py_trees.behaviours.Success):
+        def __init__(self) -> None:
+            super().__init__("Remembers")
+            self.memory = object()  # a leaf's memory store, not a composite's flag
+
+    root = py_trees.composites.Sequence("Root", memory=True)
+    root.add_child(Remembers())
+    shapes = shape_of(root)
+    assert [shape.memory for shape in shapes] == [True, None]

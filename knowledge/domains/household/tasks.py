@@ -1,4 +1,4 @@
-"""Task schemas of the household pack: fetch, bring, put away, tidy, and where-is.
+"""Task schemas of the household pack: fetch, bring, put away, tidy, assist, and where-is.
 
 Every value is what the user said (a referring expression such as "my reading glasses");
 PostProcess resolves it to a node of the robot's scene graph before the task runs.
@@ -42,6 +42,14 @@ class Tidy(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     room: str = Field(description="which room to tidy up")
+
+
+class Assist(BaseModel):
+    """Help with a need the person states (no object named): the planner works out how."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    need: str = Field(description="what the person needs, as they said it (I'm thirsty)")
 
 
 class WhereIs(BaseModel):

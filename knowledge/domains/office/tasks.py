@@ -1,4 +1,4 @@
-"""Task schemas of the office pack: deliver, print, get a signature, borrow an item.
+"""Task schemas of the office pack: deliver, print, get a signature, borrow, open errands.
 
 People are part of these tasks (InteractGen): a colleague receives, prints, signs or lends.
 Values are what the user said; PostProcess resolves scene values to nodes of the robot's
@@ -47,3 +47,11 @@ class Borrow(BaseModel):
 
     item: str = Field(description="which item to borrow")
     owner: str | None = Field(None, description="whom to borrow it from, if the user says")
+
+
+class Assist(BaseModel):
+    """An open errand (get a room ready): the planner works out the steps and who does them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    need: str = Field(description="what should be done, as the person said it")

@@ -1,0 +1,524 @@
+"""``ExecutePlan``: compile the validated plan into a subtree at run time, run it, reflect.
+
+**Compiling.** The plan's dependency graph (:func:`~skills.plan_model.plan_graph`) is cut into
+series-parallel blocks (:func:`decompose`), deterministically:
+
+1. steps with no dependency path between them (the weakly connected parts of the graph) run
+   side by side in a ``Parallel`` (policy SuccessOnAll) -- unless they share an agent: the
+   parts of one agent run one after another, since a robot or a person does one thing at a
+   time;
+2. otherwise, the graph is cut where every step before the cut must precede every step after
+   it (a series cut; found on the lexicographic topological order), and the pieces run in a
+   ``Sequence``;
+3. a piece with neither cut is not series-parallel (e.g. 1 -> 3, 2 -> 3, 2 -> 4): its steps run
+   one by one in topological order -- correct, only less parallel.
+
+**Leaves.** A robot skill runs as :class:`~behaviours.skill_action.SkillAction` on its robot,
+LOOK as :class:`~behaviours.look_around.LookAround`, and DELEGATE (or a robot skill assigned to
+a person) as :class:`~behaviours.delegate.DelegateToHuman`. Each leaf sits under a
+:class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the scene graph's
+worker) to record whether the step achieved its intended effect (:mod:`behaviours.reflection`).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+import py_trees
+from py_trees.common import Access, ParallelPolicy, Status
+
+from behaviours import keys
+from behaviours.delegate import DelegateToHuman
+from behaviours.look_around import LookAround
+from behaviours.reflection import needs_belief, reflect
+from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.skill_action import SkillAction
+from knowledge.scene_graph import SceneGraph
+from skills.plan_model import (
+    DELEGATE,
+    LOOK,
+    PlanAttempt,
+    PlanError,
+    PlanStep,
+    Reflection,
+    ToAPlan,
+    ValidationReport,
+    plan_graph,
+)
+
+TERMINAL = (Status.SUCCESS, Status.FAILURE)
+
+# -- series-parallel blocks (pure) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One plan step, as a leaf of the block structure."""
+
+    id: int
+
+
+@dataclass(frozen=True)
+class Series:
+    """Blocks that run one after another; ``exact`` False: a fallback order for a non-SP piece."""
+
+    parts: tuple[Block, ...]
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class Together:
+    """Blocks that run at the same time (different agents, no dependency between them)."""
+
+    parts: tuple[Block, ...]
+
+
+Block = Step | Series | Together
+"""A series-parallel decomposition of a plan's dependency graph."""
+
+
+def decompose(graph: nx.DiGraph[int], agents: Mapping[int, str]) -> Block | None:
+    """The series-parallel blocks of ``graph`` (None when it has no steps); see the module docs.
+
+    ``agents`` gives who does each step: parts that share an agent are not run side by side.
+    """
+    order = list(nx.lexicographical_topological_sort(graph))
+    if not order:
+        return None
+    reach = {node: nx.descendants(graph, node) for node in order}
+    return _block(order, graph, reach, agents)
+
+
+def _block(
+    nodes: list[int],
+    graph: nx.DiGraph[int],
+    reach: Mapping[int, set[int]],
+    agents: Mapping[int, str],
+) -> Block:
+    """Blocks of ``nodes`` (in topological order; a convex part of ``graph``)."""
+    if len(nodes) == 1:
+        return Step(nodes[0])
+    position = {node: index for index, node in enumerate(nodes)}
+    parts = sorted(
+        (sorted(part, key=position.__getitem__) for part in _weak_parts(graph, nodes)),
+        key=lambda part: position[part[0]],
+    )
+    if len(parts) > 1:
+        groups = _by_shared_agent(parts, agents)
+        blocks = [
+            _series([_block(part, graph, reach, agents) for part in group]) for group in groups
+        ]
+        return Together(tuple(blocks)) if len(blocks) > 1 else blocks[0]
+    cuts = [
+        index
+        for index in range(1, len(nodes))
+        if all(after in reach[before] for before in nodes[:index] for after in nodes[index:])
+    ]
+    if cuts:
+        bounds = [0, *cuts, len(nodes)]
+        pieces = [nodes[start:end] for start, end in itertools.pairwise(bounds)]
+        return _series([_block(piece, graph, reach, agents) for piece in pieces])
+    return Series(tuple(Step(node) for node in nodes), exact=False)
+
+
+def _weak_parts(graph: nx.DiGraph[int], nodes: list[int]) -> list[set[int]]:
+    return [set(part) for part in nx.weakly_connected_components(graph.subgraph(nodes))]
+
+
+def _by_shared_agent(parts: list[list[int]], agents: Mapping[int, str]) -> list[list[list[int]]]:
+    """Group ``parts`` so that parts sharing an agent land in one group, keeping their order."""
+    groups: list[tuple[set[str], list[int]]] = []  # (agents, indices of the parts)
+    for index, part in enumerate(parts):
+        who = {agents[node] for node in part if node in agents}
+        joined = [group for group in groups if group[0] & who]
+        kept = [group for group in groups if not group[0] & who]
+        members = sorted([member for group in joined for member in group[1]] + [index])
+        groups = [*kept, (who.union(*(group[0] for group in joined)), members)]
+    groups.sort(key=lambda group: group[1][0])
+    return [[parts[member] for member in members] for _, members in groups]
+
+
+def _series(blocks: Sequence[Block]) -> Block:
+    """``blocks`` one after another, nested exact series flattened; a single block as is."""
+    flat: list[Block] = []
+    for block in blocks:
+        flat.extend(block.parts if isinstance(block, Series) and block.exact else [block])
+    return flat[0] if len(flat) == 1 else Series(tuple(flat))
+
+
+def label(block: Block) -> str:
+    """``1 > (2 | 3) > 4``: the block's steps, ``>`` for in order and ``|`` for at once."""
+    if isinstance(block, Step):
+        return str(block.id)
+    inner = [label(part) if isinstance(part, Step) else f"({label(part)})" for part in block.parts]
+    return (" | " if isinstance(block, Together) else " > ").join(inner)
+
+
+# -- the reflecting wrapper of each step -------------------------------------------------------
+
+
+class ReflectedStep(py_trees.decorators.Decorator):
+    """Run one plan step's node, then record whether the step achieved its intended effect.
+
+    The leaf is ticked until it ends; then the belief check runs on the scene graph's worker
+    (RUNNING meanwhile, so the next step does not change the belief first), the
+    :class:`~skills.plan_model.Reflection` goes to ``record``, and this node ends with the
+    leaf's status and message. Interrupted, it stops the leaf (which cancels its work).
+    """
+
+    def __init__(
+        self,
+        step: PlanStep,
+        agent: str,
+        child: py_trees.behaviour.Behaviour,
+        *,
+        scene: SceneGraph,
+        record: Callable[[Reflection], None],
+        by_person: bool,
+    ) -> None:
+        super().__init__(name=f"step {step.id}", child=child)
+        self.step = step
+        self.agent = agent
+        self.scene = scene
+        self.record = record
+        self.by_person = by_person
+        self._result: Status | None = None
+        self._checking: Future[Reflection] | None = None
+
+    def initialise(self) -> None:
+        """Forget the last run."""
+        self._result, self._checking = None, None
+
+    def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
+        """Tick the leaf until it ends (never again after that), then wait for the check."""
+        if self.status != Status.RUNNING:
+            self.initialise()
+        if self._result is None:
+            yield from self.decorated.tick()
+            if self.decorated.status in TERMINAL:
+                self._result = self.decorated.status
+                self._start_check()
+        new_status = self.update()
+        if new_status != Status.RUNNING:
+            self.stop(new_status)
+        self.status = new_status
+        yield self
+
+    def update(self) -> Status:
+        """RUNNING until the leaf ended and its reflection is recorded; then the leaf's status."""
+        if self._result is None:
+            self.feedback_message = self.decorated.feedback_message
+            return Status.RUNNING
+        if self._checking is not None:
+            if not self._checking.done():
+                self.feedback_message = f"checking the belief: did step {self.step.id} work?"
+                return Status.RUNNING
+            self.record(self._reflection(self._checking))
+            self._checking = None
+        self.feedback_message = self.decorated.feedback_message
+        return self._result
+
+    def terminate(self, new_status: Status) -> None:
+        """Drop a belief check still waiting when interrupted."""
+        if new_status == Status.INVALID and self._checking is not None:
+            self._checking.cancel()
+            self._checking = None
+
+    def _start_check(self) -> None:
+        check = functools.partial(
+            reflect,
+            self.step,
+            self.agent,
+            self.scene,
+            succeeded=self._result == Status.SUCCESS,
+            report=self.decorated.feedback_message,
+            by_person=self.by_person,
+        )
+        if needs_belief(self.step, by_person=self.by_person):
+            self._checking = self.scene.submit(check)
+        else:
+            self.record(check())
+
+    def _reflection(self, checking: Future[Reflection]) -> Reflection:
+        try:
+            return checking.result(timeout=0)
+        except Exception as error:  # a belief the check cannot read
+            observed = f"could not read the belief: {type(error).__name__}: {error}"
+            return Reflection(step=self.step.id, achieved=False, observed=observed)
+
+
+# -- the behaviour -----------------------------------------------------------------------------
+
+
+class ExecutePlan(py_trees.composites.Sequence):
+    """Run ``/plan/current`` as a subtree compiled at initialise (see the module docs).
+
+    Handles: ``scene_graph`` (the belief: reflections, and who is a person), and whatever
+    the compiled leaves need, passed on to them when they are built: ``executor`` for robot
+    skills and LOOK, ``people`` (a :class:`~skills.human_channel.HumanChannel`) and optionally
+    ``clock`` for delegations.
+
+    Reads ``/plan/current`` and ``/plan/validation`` (the plan must have passed; its
+    assignments say who does each step: a step without one goes to its suggested assignee,
+    else to ``robot``). Writes ``/plan/reflections`` (one per finished step, from empty),
+    ``/skill/outcome`` (unset at the start; each SkillAction writes its own) and, when the last
+    of ``/plan/attempts`` is for this plan, its outcome, failure and reflections.
+
+    The leaves are built at initialise and set up (a SkillAction builds its HTN planner, tens
+    of milliseconds) on the scene graph's worker; they become this node's children once set
+    up, so no tick waits for them.
+
+    SUCCESS: every step succeeded. FAILURE: a step failed (the feedback message names the
+    step and why; ``/skill/outcome`` has the details of a failed skill), or there is no valid
+    plan to run. RUNNING: preparing the steps, or steps are running. Interrupted, the running
+    steps cancel their work.
+    """
+
+    def __init__(
+        self,
+        name: str = "ExecutePlan",
+        *,
+        robot: str = "robot1",
+        delegation_timeout_s: float = 300.0,
+    ) -> None:
+        super().__init__(name, memory=True)
+        self.robot = robot
+        self.delegation_timeout_s = delegation_timeout_s
+        self.scene: SceneGraph | None = None
+        self.handles: dict[str, Any] = {}
+        self.steps: dict[str, PlanStep] = {}
+        self._plan: ToAPlan | None = None
+        self._problem: str | None = None
+        self._staged: list[py_trees.behaviour.Behaviour] = []
+        self._preparing: Future[None] | None = None
+        self._reflections: list[Reflection] = []
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.plan_key = keys.register(self.blackboard, keys.PLAN, Access.READ)
+        self.validation_key = keys.register(self.blackboard, keys.VALIDATION, Access.READ)
+        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.WRITE)
+        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
+        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.WRITE)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``scene_graph`` handle; keep every handle for the leaves built later."""
+        self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.handles = dict(kwargs)
+
+    def initialise(self) -> None:
+        """Compile the plan into steps and start setting them up (see the class docs)."""
+        if self.scene is None:
+            raise RuntimeError(f"{self.name}: setup(scene_graph=..., ...) was not called")
+        for child in self.children:
+            if child.status != Status.INVALID:
+                child.stop(Status.INVALID)
+        self.remove_all_children()
+        self.steps, self._plan, self._problem = {}, None, None
+        self._staged, self._preparing = [], None
+        self._reflections = []
+        self.blackboard.set(self.reflections_key, [])
+        self.blackboard.unset(self.outcome_key)
+        try:
+            plan, assignments = self._validated_plan()
+            self._plan = plan
+            block = decompose(plan_graph(plan), assignments)
+            self._staged = self._build(block, plan, assignments) if block is not None else []
+        except (PlanError, LookupError, ValueError) as error:
+            self._problem = str(error)
+            return
+        if self._staged:
+            self._preparing = self.scene.submit(self._set_up, list(self._staged), self.handles)
+
+    def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
+        """Prepare the steps, then tick them; say how it went after every tick."""
+        if self.status != Status.RUNNING:
+            self.initialise()
+        if self._preparing is not None:
+            if not self._preparing.done():
+                self.status = Status.RUNNING
+                self.feedback_message = f"preparing {len(self.steps)} steps"
+                yield self
+                return
+            self._adopt(self._preparing)
+        if self._problem is not None:
+            self.stop(Status.FAILURE)
+            self._conclude()
+            yield self
+            return
+        self.status = Status.RUNNING  # prepared: the sequence goes on from its current child
+        for node in super().tick():
+            if node is self:
+                self._conclude()
+            yield node
+
+    def terminate(self, new_status: Status) -> None:
+        """Drop steps still being prepared when interrupted."""
+        if new_status == Status.INVALID and self._preparing is not None:
+            self._preparing.cancel()
+            self._staged, self._preparing = [], None
+
+    @staticmethod
+    def _set_up(nodes: list[py_trees.behaviour.Behaviour], handles: dict[str, Any]) -> None:
+        for top in nodes:
+            for node in top.iterate():
+                node.setup(**handles)
+
+    def _adopt(self, preparing: Future[None]) -> None:
+        """Make the prepared steps the children (or record why they could not be set up)."""
+        self._preparing = None
+        try:
+            preparing.result(timeout=0)
+        except (MissingHandleError, ValueError) as error:
+            self._problem = str(error)
+        except Exception as error:  # a leaf whose setup broke on its handles
+            self._problem = f"could not prepare the steps: {type(error).__name__}: {error}"
+        if self._problem is None:
+            self.add_children(self._staged)
+        self._staged = []
+        self.current_child = self.children[0] if self.children else None
+
+    # -- compiling -----------------------------------------------------------------------------
+
+    def _validated_plan(self) -> tuple[ToAPlan, dict[int, str]]:
+        plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
+        if plan is None:
+            raise LookupError("no plan to run: /plan/current is not set (run PlanTask first)")
+        report = keys.read_optional(self.blackboard, self.validation_key, ValidationReport)
+        if report is None:
+            raise LookupError(
+                "the plan was not validated: /plan/validation is not set (run ValidationGate "
+                "before ExecutePlan)"
+            )
+        if not report.ok:
+            raise ValueError(f"the plan failed validation, so it is not run: {report.diagnosis()}")
+        ids = {step.id for step in plan.steps}
+        stale = sorted(set(report.assignments) - ids)
+        if stale:
+            raise ValueError(
+                f"/plan/validation is for another plan: it assigns steps {stale} that "
+                f"/plan/current does not have (validate the current plan again)"
+            )
+        return plan, {step.id: self._agent(step, report.assignments) for step in plan.steps}
+
+    def _agent(self, step: PlanStep, assignments: Mapping[int, str]) -> str:
+        if step.action == DELEGATE and step.args.get("person"):
+            return str(step.args["person"])
+        return assignments.get(step.id) or step.assignee or self.robot
+
+    def _build(
+        self, block: Block, plan: ToAPlan, agents: Mapping[int, str]
+    ) -> list[py_trees.behaviour.Behaviour]:
+        """The children of this node: the parts of a top-level series, else the one block."""
+        people = self._people(plan, agents)
+        parts = block.parts if isinstance(block, Series) and block.exact else (block,)
+        return [self._node(part, plan, agents, people) for part in parts]
+
+    def _people(self, plan: ToAPlan, agents: Mapping[int, str]) -> frozenset[str]:
+        """The agents that are people: DELEGATE's persons, and other agents the belief knows.
+
+        The belief is asked (one query) only when a step goes to someone other than ``robot``.
+        """
+        named = {agents[step.id] for step in plan.steps if step.action == DELEGATE}
+        others = {agents[s.id] for s in plan.steps if s.action != DELEGATE} - {self.robot}
+        if not others:
+            return frozenset(named)
+        assert self.scene is not None
+        known = {human.id for human in self.scene.humans()}
+        return frozenset(named | (others & known))
+
+    def _node(
+        self, block: Block, plan: ToAPlan, agents: Mapping[int, str], people: frozenset[str]
+    ) -> py_trees.behaviour.Behaviour:
+        if isinstance(block, Step):
+            return self._step_node(plan.step(block.id), agents[block.id], people)
+        children = [self._node(part, plan, agents, people) for part in block.parts]
+        if isinstance(block, Together):
+            return py_trees.composites.Parallel(
+                f"together {label(block)}",
+                policy=ParallelPolicy.SuccessOnAll(synchronise=True),
+                children=children,
+            )
+        kind = "steps" if block.exact else "one by one"
+        return py_trees.composites.Sequence(
+            f"{kind} {label(block)}", memory=True, children=children
+        )
+
+    def _step_node(self, step: PlanStep, agent: str, people: frozenset[str]) -> ReflectedStep:
+        name = f"{step.id}:{step.action}"
+        by_person = agent in people
+        leaf: py_trees.behaviour.Behaviour
+        if step.action == DELEGATE:
+            ability = step.args.get("ability")
+            if not ability:
+                raise PlanError(f"step {step.id}: DELEGATE needs an ability (args: {step.args})")
+            description = str(step.args.get("description") or step.thought)
+            leaf = DelegateToHuman(
+                name, agent, str(ability), description, timeout_s=self.delegation_timeout_s
+            )
+        elif by_person:
+            leaf = DelegateToHuman(
+                name,
+                agent,
+                step.action.lower(),
+                step.describe(),
+                timeout_s=self.delegation_timeout_s,
+            )
+        elif step.action == LOOK:
+            leaf = LookAround(name, robot=agent)
+        else:
+            leaf = SkillAction(name, step.skill_call(), robot=agent)
+        self.steps[name] = step
+        assert self.scene is not None
+        return ReflectedStep(
+            step, agent, leaf, scene=self.scene, record=self._record, by_person=by_person
+        )
+
+    # -- reporting -----------------------------------------------------------------------------
+
+    def _record(self, reflection: Reflection) -> None:
+        self._reflections.append(reflection)
+        self.blackboard.set(self.reflections_key, list(self._reflections))
+
+    def _conclude(self) -> None:
+        if self._problem is not None:
+            self.feedback_message = self._problem
+        elif self.status == Status.RUNNING:
+            running = [step for step in self._steps() if step.status == Status.RUNNING]
+            self.feedback_message = "; ".join(
+                f"{step.decorated.name}: {step.feedback_message}" for step in running
+            )
+        elif self.status == Status.FAILURE:
+            failed = [step for step in self._steps() if step.status == Status.FAILURE]
+            self.feedback_message = "; ".join(
+                f"step {step.decorated.name} failed: {step.feedback_message}" for step in failed
+            )
+        elif self.status == Status.SUCCESS:
+            count = len(self.steps)
+            self.feedback_message = f"all {count} steps done" if count else "nothing to do"
+        if self.status in TERMINAL:
+            self._update_attempt()
+
+    def _steps(self) -> list[ReflectedStep]:
+        return [node for node in self.iterate() if isinstance(node, ReflectedStep)]
+
+    def _update_attempt(self) -> None:
+        attempts = keys.read(self.blackboard, self.attempts_key)
+        if not isinstance(attempts, list) or not attempts or self._plan is None:
+            return
+        last = attempts[-1]
+        if not isinstance(last, PlanAttempt) or last.plan != self._plan:
+            return
+        succeeded = self.status == Status.SUCCESS
+        updated = last.model_copy(
+            update={
+                "outcome": "succeeded" if succeeded else "failed",
+                "failure": "" if succeeded else self.feedback_message,
+                "reflections": list(self._reflections),
+            }
+        )
+        self.blackboard.set(self.attempts_key, [*attempts[:-1], updated])

@@ -1,0 +1,82 @@
+"""``ExplainFailure``: what went wrong in this attempt, written down for the next one.
+
+After an attempt of the recovery loop fails, the planner of the next attempt must know why:
+the validation's diagnosis when the plan was rejected before it ran, or the failed skill's
+message (the controller's failure message), the explainer's suggestion (RoBee's explainer:
+:class:`~behaviours.explain.Explain` on the failure-experience store) and the reflections of
+the steps that ran (InteractGen's manager). This node writes them into the attempt's record
+in ``/plan/attempts``, where :class:`~behaviours.plan_task.PlanTask` reads them.
+"""
+
+from __future__ import annotations
+
+from py_trees.behaviour import Behaviour
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.keys import Explanation
+from skills.controller import RunStatus, SkillOutcome
+from skills.plan_model import PlanAttempt, Reflection
+
+UNKNOWN_FAILURE = "a step of the plan failed, and no skill outcome says why"
+"""The failure recorded when execution failed without a failed ``/skill/outcome``."""
+
+
+class ExplainFailure(Behaviour):
+    """Record the current attempt's failure, suggestion and reflections in ``/plan/attempts``.
+
+    Reads ``/skill/outcome`` (the failed skill), ``/skill/explanation`` (used only when it
+    explains that same failure), ``/plan/reflections`` and ``/plan/attempts``. Writes
+    ``/plan/attempts`` (the last attempt: ``failure``, ``suggestion``, ``reflections``,
+    ``outcome`` ``failed`` unless validation already marked it ``rejected``).
+
+    SUCCESS: the attempt was updated. FAILURE: there is no attempt to record. Never RUNNING.
+    The tree should clear ``/skill/outcome``, ``/skill/explanation`` and ``/plan/reflections``
+    when an attempt starts, so an older attempt's failure is never recorded again.
+    """
+
+    def __init__(self, name: str = "ExplainFailure") -> None:
+        super().__init__(name)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.READ)
+        self.explanation_key = keys.register(self.blackboard, keys.EXPLANATION, Access.READ)
+        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.READ)
+        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
+
+    def update(self) -> Status:
+        """Update the last attempt from what the attempt's nodes left on the blackboard."""
+        found = keys.read_optional(self.blackboard, self.attempts_key, list) or []
+        attempts = [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
+        if not attempts:
+            self.feedback_message = "no attempt to record (/plan/attempts is empty)"
+            return Status.FAILURE
+        last = attempts[-1]
+        recorded = self._recorded(last)
+        attempts[-1] = recorded
+        self.blackboard.set(self.attempts_key, attempts)
+        suggestion = f"; suggestion: {recorded.suggestion}" if recorded.suggestion else ""
+        self.feedback_message = (
+            f"attempt {recorded.number} {recorded.outcome}: {recorded.failure}{suggestion}"
+        )
+        return Status.SUCCESS
+
+    def _recorded(self, attempt: PlanAttempt) -> PlanAttempt:
+        """``attempt`` with this attempt's failure, suggestion and reflections."""
+        if attempt.outcome == "rejected" or not attempt.plan.steps:
+            return attempt  # validation or the planner already said why; nothing ran
+        outcome = keys.read_optional(self.blackboard, self.outcome_key, SkillOutcome)
+        failed = outcome if outcome is not None and outcome.status != RunStatus.SUCCEEDED else None
+        failure = failed.message if failed is not None else attempt.failure or UNKNOWN_FAILURE
+        explanation = keys.read_optional(self.blackboard, self.explanation_key, Explanation)
+        suggestion = ""
+        if explanation is not None and failed is not None and explanation.failure == failed.message:
+            suggestion = explanation.suggestions[0] if explanation.suggestions else ""
+        reflections = keys.read_optional(self.blackboard, self.reflections_key, list) or []
+        return attempt.model_copy(
+            update={
+                "outcome": "failed",
+                "failure": failure,
+                "suggestion": suggestion,
+                "reflections": [r for r in reflections if isinstance(r, Reflection)],
+            }
+        )

@@ -1,0 +1,451 @@
+"""``PlanTask``: the recovery loop's planner, from a Proceeded task to a Thought-of-Action plan.
+
+A complete request whose task has a plan template in its domain pack is planned by the
+task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
+call, and when the methods find no plan their reason is the answer (the model is not asked to
+do better than the preconditions allow). Anything else (an open-ended need such as "I'm
+thirsty", an errand with people in it) goes to the ``planner`` model, which answers a
+:class:`~skills.plan_model.ToAPlan` given the request, the task and its slots, the working
+context, a summary of the scene and the action library, and, after a failed attempt, that
+attempt's diagnosis, failure and the explainer's suggestion.
+
+The scene is read on the scene graph's worker before the cascade starts (the HTN search, or
+the scene summary for the prompt), so no tick blocks.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+from py_trees.common import Access, Status
+from pydantic import BaseModel
+
+from behaviours import keys
+from behaviours.llm.types import Message
+from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.setup_handles import require_handle
+from behaviours.turn_state import IntentFrame
+from knowledge.domain_pack import SPEAKER_ARGUMENT, PlanTemplate, TaskSpec
+from knowledge.domain_registry import DomainRegistry
+from knowledge.memory_model import WorkingContext
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import ObjectInfo
+from skills.belief import Belief, RobotProfile
+from skills.plan_model import (
+    DELEGATE,
+    LOOK,
+    PlanAttempt,
+    PlanError,
+    PlanStep,
+    ToAPlan,
+    plan_graph,
+    sequential,
+)
+from skills.specs import SKILL_SPECS, SkillArgumentError
+from skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
+
+log = logging.getLogger(__name__)
+
+MAX_SCENE_LINES = 80
+"""At most this many objects and furniture lines in the prompt's scene summary."""
+
+SYSTEM_PROMPT = """You plan the actions of an assistive robot team (Thought-of-Action).
+Answer one JSON object: {{"steps": [...], "rationale": "..."}}. Each step has an id (1, 2, ...),
+a thought (why, one sentence), an action, its args, depends_on (ids of earlier steps that must
+end first; none means it may start at once) and an assignee (a robot or person id, or null).
+Actions:
+{actions}
+Rules: name only ids from the scene below; a robot must hold an object (PICK) before PLACE or
+HANDOVER, and open a closed container before taking from or putting into it; use DELEGATE
+only for what no robot can do, with a person who has that ability and is available; use LOOK
+when the belief may be out of date. If nothing sensible can be done, answer no steps and say
+why in the rationale."""
+
+ACTION_LINES = (
+    *(f"- {spec.signature()}: {spec.summary}" for spec in SKILL_SPECS.values()),
+    f"- {LOOK}(): look around the current room and update the belief",
+    f"- {DELEGATE}(person, ability, description): ask a person to do one of their abilities",
+)
+"""The action library as the prompt lists it."""
+
+
+@dataclass(frozen=True)
+class _Preparation:
+    """What the worker read from the scene before the cascade starts."""
+
+    htn: TaskPlan | None = None
+    scene_text: str = ""
+    problem: str = ""
+
+
+class PlanTask(LLMBehaviour[ToAPlan]):
+    """Make the plan of this attempt: HTN for templated tasks, the planner model otherwise.
+
+    Handles: ``llm``, ``domains`` (the packs' task specs and plan templates), ``scene_graph``
+    (the belief).
+
+    Reads ``/turn/domain``, ``/turn/task``, ``/turn/intent``, ``/turn/utterance``,
+    ``/turn/speaker``, ``/memory/working`` and ``/plan/attempts`` (the previous attempts'
+    diagnoses, failures and suggestions). Writes ``/plan/current`` and appends a
+    :class:`~skills.plan_model.PlanAttempt` to ``/plan/attempts``.
+
+    SUCCESS: a plan with steps (or the HTN methods found there is nothing to do).
+    FAILURE: no plan: the HTN methods found none (their reason), the model could not give a
+    usable one, or the guard refused it (an empty plan is written, nothing may execute).
+    RUNNING: reading the scene, planning on the worker, or waiting for the model.
+    """
+
+    module = "planner"
+
+    def __init__(self, name: str = "PlanTask", *, robot: str = "robot1") -> None:
+        super().__init__(name, ToAPlan)
+        self.robot = robot
+        self.task_planner = TaskPlanner()
+        self.domains: DomainRegistry | None = None
+        self.scene: SceneGraph | None = None
+        board = self.blackboard
+        self.domain_key = keys.register(board, keys.DOMAIN, Access.READ)
+        self.task_key = keys.register(board, keys.TASK, Access.READ)
+        self.intent_key = keys.register(board, keys.INTENT, Access.READ)
+        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
+        self.speaker_key = keys.register(board, keys.SPEAKER, Access.READ)
+        self.working_key = keys.register(board, keys.WORKING, Access.READ)
+        self.plan_key = keys.register(board, keys.PLAN, Access.WRITE)
+        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self._preparing: Future[_Preparation] | None = None
+        self._prepared: _Preparation | None = None
+        self._cascade_started = False
+        self._from_htn = False
+        self._nothing_to_do = False
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``llm``, ``domains`` and ``scene_graph`` handles."""
+        super().setup(**kwargs)
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+
+    # -- lifecycle: read the scene on the worker, then run the cascade --------------------------
+
+    def initialise(self) -> None:
+        """Start the HTN search (templated task) or the scene summary (model) on the worker."""
+        if self.scene is None or self.domains is None:
+            raise RuntimeError(f"{self.name}: setup(llm=, domains=, scene_graph=) first")
+        self._prepared, self._preparing = None, None
+        self._cascade_started = self._from_htn = self._nothing_to_do = False
+        try:
+            spec = self._task_spec()
+            call = self._template_call(spec) if spec is not None and spec.plan else None
+        except (LookupError, ValueError) as problem:
+            self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
+            return
+        if call is not None:
+            self._preparing = self.scene.submit(self._plan_htn, call, bool(self._attempts()))
+        else:
+            self._preparing = self.scene.submit(self._scene_summary)
+
+    def update(self) -> Status:
+        """Wait for the worker, then run the fast path / model / guard cascade."""
+        if not self._cascade_started:
+            if self._prepared is None:
+                assert self._preparing is not None
+                if not self._preparing.done():
+                    self.feedback_message = "reading the scene to plan"
+                    return Status.RUNNING
+                self._prepared = self._preparation_result(self._preparing)
+                self._preparing = None
+            self._cascade_started = True
+            super().initialise()
+        return super().update()
+
+    def terminate(self, new_status: Status) -> None:
+        """Cancel the worker job or the model call when interrupted."""
+        if self._preparing is not None and new_status == Status.INVALID:
+            self._preparing.cancel()
+            self._preparing = None
+        super().terminate(new_status)
+
+    # -- the cascade's hooks --------------------------------------------------------------------
+
+    def fast_path(self) -> Verdict[ToAPlan] | None:
+        """The HTN plan (or its reason for none), or a problem found before planning."""
+        prepared = self._prepared
+        assert prepared is not None
+        if prepared.problem:
+            self._from_htn = True
+            return Verdict(_no_plan(prepared.problem, "htn"), prepared.problem)
+        if prepared.htn is None:
+            return None
+        self._from_htn = True
+        found = prepared.htn
+        self._nothing_to_do = found.ok and not found.skills
+        if not found.ok:
+            reason = f"I found no way to do it: {found.message}"
+            return Verdict(_no_plan(reason, "htn"), reason)
+        steps = [
+            PlanStep(
+                id=number,
+                thought=f"part of {found.task}",
+                action=call.skill,
+                args=call.args.model_dump(mode="json"),
+                assignee=self.robot,
+            )
+            for number, call in enumerate(found.skills, start=1)
+        ]
+        plan = ToAPlan(steps=sequential(steps), rationale=found.message[:500], source="htn")
+        if self._repeats_last_failure(plan):
+            self._from_htn = self._nothing_to_do = False
+            self._notes.append("the HTN plan failed twice the same way; asking the planner model")
+            return None
+        return Verdict(plan, f"task-level HTN: {found.message}")
+
+    def messages(self) -> list[Message]:
+        """The request, task, working context, scene, action library and last attempt."""
+        prepared = self._prepared
+        scene_text = prepared.scene_text if prepared is not None else ""
+        sections = [
+            f"Request: {self._request() or '(not given)'}",
+            f"Speaker: {keys.read(self.blackboard, self.speaker_key) or 'unknown'}",
+            f"Task: {self._task_text()}",
+            f"Working context:\n{self._working_text() or '(none)'}",
+            f"Scene (the robot's belief):\n{scene_text or '(empty)'}",
+        ]
+        previous = self._previous_attempt_text()
+        if previous:
+            sections.append(
+                f"The last plan did not work; plan again with this in mind:\n{previous}"
+            )
+        system = SYSTEM_PROMPT.format(actions="\n".join(ACTION_LINES))
+        return [
+            Message(role="system", content=system),
+            Message(role="user", content="\n\n".join(sections)),
+        ]
+
+    def safe_decision(self, reason: str) -> ToAPlan:
+        """No plan: nothing executes, and the reason is said."""
+        return _no_plan(f"no plan: {reason}", "model")
+
+    def revise(self, decision: ToAPlan) -> str | None:
+        """Ask the model once more when its plan is structurally broken."""
+        return _structural_problem(decision)
+
+    def guard(self, decision: ToAPlan) -> Verdict[ToAPlan] | None:
+        """Refuse a structurally broken plan (bad dependencies, actions or arguments)."""
+        problem = _structural_problem(decision)
+        if problem is None:
+            return None
+        return Verdict(_no_plan(f"refused: {problem}", decision.source), problem)
+
+    def apply(self, decision: ToAPlan) -> Status:
+        """Write the plan and record the attempt; SUCCESS when there is something to do."""
+        plan = decision if self._from_htn else decision.model_copy(update={"source": "model"})
+        ok = bool(plan.steps) or self._nothing_to_do
+        attempts = self._attempts()
+        attempts.append(
+            PlanAttempt(
+                number=len(attempts) + 1,
+                plan=plan,
+                outcome="running" if ok else "failed",
+                failure="" if ok else plan.rationale or "no plan",
+            )
+        )
+        self.blackboard.set(self.plan_key, plan)
+        self.blackboard.set(self.attempts_key, attempts)
+        return Status.SUCCESS if ok else Status.FAILURE
+
+    def summary(self, decision: ToAPlan) -> str:
+        """``3 steps (htn)`` or ``no plan``."""
+        if not decision.steps:
+            return f"no plan ({decision.source})"
+        return f"{len(decision.steps)} steps ({decision.source})"
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _task_spec(self) -> TaskSpec | None:
+        """The pack's spec of ``/turn/task``; None when there is no task (the model plans)."""
+        assert self.domains is not None
+        task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
+        domain = keys.read(self.blackboard, self.domain_key)
+        if task is None or not domain:
+            return None
+        try:
+            pack = self.domains.get(str(domain))
+        except KeyError as error:
+            raise LookupError(f"{domain} is not a loaded domain pack") from error
+        name = type(task).__name__
+        return next((spec for spec in pack.tasks if spec.schema_name == name), None)
+
+    def _template_call(self, spec: TaskSpec) -> TaskCall:
+        """The task-level call of ``spec``'s plan template, with the task's slot values."""
+        assert spec.plan is not None
+        task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
+        assert task is not None
+        try:
+            return task_call(spec.plan.task, self._template_arguments(spec.plan, task))
+        except SkillArgumentError as error:
+            raise ValueError(str(error)) from error
+
+    def _template_arguments(self, template: PlanTemplate, task: BaseModel) -> dict[str, str]:
+        arguments: dict[str, str] = {}
+        for argument, slot in template.args.items():
+            if slot == SPEAKER_ARGUMENT:
+                speaker = keys.read(self.blackboard, self.speaker_key)
+                if not speaker:
+                    raise ValueError("I do not know who is speaking (/turn/speaker is not set)")
+                arguments[argument] = str(speaker)
+                continue
+            value = getattr(task, slot, None)
+            if isinstance(value, list | tuple):
+                value = value[0] if len(value) == 1 else None
+            if value in (None, ""):
+                raise ValueError(f"the task's {slot} is not one known thing")
+            arguments[argument] = str(value)
+        return arguments
+
+    def _plan_htn(self, call: TaskCall, replanning: bool) -> _Preparation:
+        """The HTN plan; after a failure also the scene text, in case the model must replan."""
+        assert self.scene is not None
+        found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot))
+        scene_text = describe_scene(self.scene) if replanning else ""
+        return _Preparation(htn=found, scene_text=scene_text)
+
+    def _repeats_last_failure(self, plan: ToAPlan) -> bool:
+        """Whether ``plan`` is the last attempt's plan, which failed as the one before it did.
+
+        Trying a failed plan again is right once (a grasp may slip); a plan that failed the
+        same way twice goes to the planner model with the explainer's suggestion instead.
+        """
+        attempts = self._attempts()
+        if len(attempts) < 2:
+            return False
+        before, last = attempts[-2:]
+        return (
+            before.outcome == last.outcome == "failed"
+            and before.failure == last.failure
+            and _actions(last.plan) == _actions(plan)
+        )
+
+    def _scene_summary(self) -> _Preparation:
+        assert self.scene is not None
+        return _Preparation(scene_text=describe_scene(self.scene))
+
+    def _preparation_result(self, future: Future[_Preparation]) -> _Preparation:
+        try:
+            return future.result()
+        except Exception as error:  # a belief the planner cannot read must not crash the tick
+            log.exception("%s: reading the scene failed", self.name)
+            return _Preparation(problem=f"I could not read my map: {type(error).__name__}: {error}")
+
+    def _attempts(self) -> list[PlanAttempt]:
+        found = keys.read_optional(self.blackboard, self.attempts_key, list)
+        return [attempt for attempt in found or [] if isinstance(attempt, PlanAttempt)]
+
+    def _request(self) -> str:
+        said = keys.read(self.blackboard, self.utterance_key)
+        if said:
+            return str(said)
+        intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        return " / ".join(intent.said) if intent is not None else ""
+
+    def _task_text(self) -> str:
+        task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
+        if task is not None:
+            slots = ", ".join(
+                f"{name}={value!r}" for name, value in task.model_dump().items() if value
+            )
+            return f"{type(task).__name__}({slots})"
+        intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        if intent is not None and intent.task:
+            return f"{intent.task}({intent.slots})"
+        return "(none: plan from the request)"
+
+    def _working_text(self) -> str:
+        working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
+        return working.text if working is not None else ""
+
+    def _previous_attempt_text(self) -> str:
+        attempts = self._attempts()
+        if not attempts:
+            return ""
+        last = attempts[-1]
+        lines = [f"Attempt {last.number} ({last.outcome}):", last.plan.describe()]
+        if last.validation is not None and not last.validation.ok:
+            lines.append(f"Validation: {last.validation.diagnosis()}")
+        if last.failure:
+            lines.append(f"Failure: {last.failure}")
+        if last.suggestion:
+            lines.append(f"Suggestion: {last.suggestion}")
+        return "\n".join(lines)
+
+
+def _actions(plan: ToAPlan) -> list[tuple[str, dict[str, Any]]]:
+    return [(step.action, step.args) for step in plan.steps]
+
+
+def _no_plan(reason: str, source: str) -> ToAPlan:
+    """An empty plan carrying why there is none."""
+    return ToAPlan.model_validate({"steps": [], "rationale": reason[:500], "source": source})
+
+
+def _structural_problem(plan: ToAPlan) -> str | None:
+    """Why ``plan`` cannot even be checked (dependencies, arguments), or None."""
+    try:
+        plan_graph(plan)
+        for step in plan.steps:
+            if step.action == DELEGATE:
+                missing = [k for k in ("person", "ability") if not step.args.get(k)]
+                if missing:
+                    raise PlanError(f"step {step.id}: DELEGATE needs {' and '.join(missing)}")
+            elif step.action != LOOK:
+                step.skill_call()
+    except PlanError as error:
+        return str(error)
+    return None
+
+
+def describe_scene(scene: SceneGraph) -> str:
+    """A compact text of the belief for a prompt: rooms, furniture, objects, people, robots.
+
+    Runs several scene-graph queries: call it on the scene graph's worker.
+    """
+    rooms = scene.rooms()
+    lines = [
+        "Rooms: " + "; ".join(f"{r.id} (to {', '.join(r.connected_to) or '-'})" for r in rooms)
+    ]
+    things = [info for room in rooms for info in scene.objects_in_room(room.id)]
+    ordered = sorted(things, key=lambda item: (item.kind == "object", item.room, item.id))
+    lines.extend(_thing_line(info) for info in ordered[:MAX_SCENE_LINES])
+    if len(ordered) > MAX_SCENE_LINES:
+        lines.append(f"... and {len(ordered) - MAX_SCENE_LINES} more things")
+    for human in scene.humans():
+        abilities = ", ".join(sorted(human.abilities)) or "none"
+        lines.append(
+            f"- person {human.id}: room {human.room or 'unknown'}, "
+            f"{human.availability or 'availability unknown'}, abilities: {abilities}"
+        )
+    for robot in scene.robot_state():
+        skills = sorted(RobotProfile.from_state(robot).skills)
+        lines.append(
+            f"- robot {robot.id}: room {robot.room or 'unknown'}, {robot.hands} hands, "
+            f"payload {robot.payload_kg} kg, skills {', '.join(skills)}, "
+            f"holding {', '.join(robot.holding) or 'nothing'}"
+        )
+    return "\n".join(lines)
+
+
+def _thing_line(info: ObjectInfo) -> str:
+    """``- fridge: container, room kitchen, closed``."""
+    details = [info.kind if info.kind != "object" else (info.type or "object")]
+    if info.label and info.label != info.id:
+        details.append(f'"{info.label}"')
+    if info.relation in ("on", "in", "heldBy") and info.support:
+        details.append(f"{info.relation} {info.support}")
+    details.append(f"room {info.room}")
+    if info.is_open is not None:
+        details.append("open" if info.is_open else "closed")
+    if info.mass_kg is not None:
+        details.append(f"{info.mass_kg} kg")
+    details.extend(f"{key}={value}" for key, value in sorted(info.attributes.items()))
+    return f"- {info.id}: {', '.join(details)}"

@@ -1,0 +1,218 @@
+"""``ValidationGate``: a plan is checked before anything moves (InteractGen's validator).
+
+First the deterministic dry run (:func:`skills.plan_validation.dry_run`) on the team's
+beliefs as the scene graph holds them: every referent exists, preconditions hold in order,
+effects are applied, each step's agent can do it. A plan the dry run rejects is rejected,
+with its diagnosis for the planner; no model is asked and none can overrule it. When the dry
+run passes and the gate was built with ``judge=True``, the ``plan_validation`` model sees the
+request, the plan and the dry run's result and may still reject the plan with a reason.
+"""
+
+from __future__ import annotations
+
+import logging
+from concurrent.futures import Future
+from typing import Any
+
+from py_trees.common import Access, Status
+from pydantic import BaseModel, ConfigDict, Field
+
+from behaviours import keys
+from behaviours.llm.types import Message
+from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.setup_handles import require_handle
+from knowledge.scene_graph import SceneGraph
+from skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
+from skills.plan_validation import PlanWorld, dry_run
+
+log = logging.getLogger(__name__)
+
+JUDGE_PROMPT = """You check a robot team's plan before it runs. A deterministic dry run has
+already checked that every step is possible; you judge whether the plan does what the person
+asked, safely and without needless steps. Answer one JSON object:
+{"valid": true or false, "reason": "one sentence"}. Reject only with a concrete reason."""
+
+
+class PlanVerdict(BaseModel):
+    """Whether the plan may run, and why (the judge's answer, or the dry run's summary)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    valid: bool
+    reason: str = Field("", max_length=300, description="one sentence: why")
+
+
+class ValidationGate(LLMBehaviour[PlanVerdict]):
+    """Let ``/plan/current`` run only when the dry run (and the optional judge) accepts it.
+
+    Handles: ``llm``, ``scene_graph``. The dry run reads the team's beliefs on the scene
+    graph's worker, so no tick blocks.
+
+    Reads ``/plan/current``, ``/turn/utterance``. Writes ``/plan/validation`` (the report,
+    with the assignment of steps and the judge's verdict) and the current attempt's
+    ``validation`` (and ``outcome`` ``rejected``) in ``/plan/attempts``.
+
+    SUCCESS: the plan is valid. FAILURE: no plan, the dry run found problems, or the judge
+    rejected it (or could not answer: the safe decision is to reject). RUNNING: the dry run
+    or the judge is under way.
+    """
+
+    module = "plan_validation"
+
+    def __init__(
+        self, name: str = "ValidationGate", *, robot: str = "robot1", judge: bool = False
+    ) -> None:
+        super().__init__(name, PlanVerdict)
+        self.robot = robot
+        self.judge = judge
+        self.scene: SceneGraph | None = None
+        board = self.blackboard
+        self.plan_key = keys.register(board, keys.PLAN, Access.READ)
+        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
+        self.validation_key = keys.register(board, keys.VALIDATION, Access.WRITE)
+        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self._checking: Future[ValidationReport] | None = None
+        self._report: ValidationReport | None = None
+        self._plan: ToAPlan | None = None
+        self._cascade_started = False
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``llm`` and ``scene_graph`` handles."""
+        super().setup(**kwargs)
+        self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+
+    # -- lifecycle: dry run on the worker, then the cascade -------------------------------------
+
+    def initialise(self) -> None:
+        """Start the dry run of ``/plan/current`` on the scene graph's worker."""
+        if self.scene is None:
+            raise RuntimeError(f"{self.name}: setup(llm=, scene_graph=) first")
+        self._checking, self._report, self._cascade_started = None, None, False
+        self._plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
+        if self._plan is None:
+            self._report = _rejected("there is no plan to validate (/plan/current is not set)")
+        elif not self._plan.steps and self._planned_nothing_to_do():
+            self._report = ValidationReport(ok=True)
+        else:
+            self._checking = self.scene.submit(self._dry_run, self._plan)
+
+    def update(self) -> Status:
+        """Wait for the dry run, then decide (fast path, or the judge)."""
+        if not self._cascade_started:
+            if self._report is None:
+                assert self._checking is not None
+                if not self._checking.done():
+                    self.feedback_message = "dry-running the plan"
+                    return Status.RUNNING
+                self._report = self._dry_run_result(self._checking)
+                self._checking = None
+            self._cascade_started = True
+            super().initialise()
+        return super().update()
+
+    def terminate(self, new_status: Status) -> None:
+        """Cancel the dry run or the judge's call when interrupted."""
+        if self._checking is not None and new_status == Status.INVALID:
+            self._checking.cancel()
+            self._checking = None
+        super().terminate(new_status)
+
+    # -- the cascade's hooks --------------------------------------------------------------------
+
+    def fast_path(self) -> Verdict[PlanVerdict] | None:
+        """A failed dry run is final; a passed one is enough unless the judge is on."""
+        report = self._report
+        assert report is not None
+        if not report.ok:
+            reason = f"the dry run rejected the plan: {report.diagnosis()}"
+            return Verdict(PlanVerdict(valid=False, reason=reason[:300]), reason)
+        if not self.judge or self._plan is None or not self._plan.steps:
+            return Verdict(PlanVerdict(valid=True, reason="the dry run passed"), "dry run passed")
+        return None
+
+    def messages(self) -> list[Message]:
+        """The request, the plan with its assignments, and the dry run's result."""
+        assert self._plan is not None and self._report is not None
+        request = keys.read(self.blackboard, self.utterance_key) or "(not given)"
+        assignments = ", ".join(
+            f"step {step} -> {agent}" for step, agent in sorted(self._report.assignments.items())
+        )
+        user = (
+            f"Request: {request}\n\nPlan ({self._plan.rationale or 'no rationale'}):\n"
+            f"{self._plan.describe()}\n\nAssignments: {assignments or 'none'}\n\n"
+            "Dry run: every step is possible in the robot's belief, in this order."
+        )
+        return [Message(role="system", content=JUDGE_PROMPT), Message(role="user", content=user)]
+
+    def safe_decision(self, reason: str) -> PlanVerdict:
+        """The judge could not answer: reject (the safe direction)."""
+        return PlanVerdict(valid=False, reason=f"the judge could not answer: {reason}"[:300])
+
+    def guard(self, decision: PlanVerdict) -> Verdict[PlanVerdict] | None:
+        """Nothing approves a plan the dry run rejected."""
+        report = self._report
+        if decision.valid and (report is None or not report.ok):
+            why = report.diagnosis() if report is not None else "no dry run"
+            return Verdict(PlanVerdict(valid=False, reason=why[:300]), f"dry run rejected: {why}")
+        return None
+
+    def apply(self, decision: PlanVerdict) -> Status:
+        """Write the report and the attempt's validation; SUCCESS when the plan may run."""
+        report = self._report
+        assert report is not None
+        if report.ok and not decision.valid:
+            judged = StepProblem(step=None, code="judge", reason=decision.reason or "rejected")
+            report = report.model_copy(
+                update={"ok": False, "problems": [*report.problems, judged], "judge": ""}
+            )
+        elif self.judge and report.ok:
+            report = report.model_copy(update={"judge": decision.reason})
+        self.blackboard.set(self.validation_key, report)
+        self._record_attempt(report)
+        return Status.SUCCESS if report.ok else Status.FAILURE
+
+    def summary(self, decision: PlanVerdict) -> str:
+        """``valid`` or ``rejected``."""
+        return "valid" if decision.valid else "rejected"
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _dry_run(self, plan: ToAPlan) -> ValidationReport:
+        assert self.scene is not None
+        team = [robot.id for robot in self.scene.robot_state()]
+        order = [self.robot, *(robot for robot in team if robot != self.robot)]
+        return dry_run(plan, PlanWorld.from_scene(self.scene, order))
+
+    def _dry_run_result(self, future: Future[ValidationReport]) -> ValidationReport:
+        try:
+            return future.result()
+        except Exception as error:  # a belief the dry run cannot read must not crash the tick
+            log.exception("%s: the dry run failed", self.name)
+            return _rejected(f"the dry run could not run: {type(error).__name__}: {error}")
+
+    def _attempts(self) -> list[PlanAttempt]:
+        found = keys.read_optional(self.blackboard, self.attempts_key, list)
+        return [attempt for attempt in found or [] if isinstance(attempt, PlanAttempt)]
+
+    def _planned_nothing_to_do(self) -> bool:
+        """The planner succeeded with no steps: the task-level HTN found nothing to do."""
+        attempts = self._attempts()
+        last = attempts[-1] if attempts else None
+        return last is not None and last.plan.source == "htn" and last.outcome == "running"
+
+    def _record_attempt(self, report: ValidationReport) -> None:
+        attempts = self._attempts()
+        if not attempts:
+            return
+        last = attempts[-1]
+        update: dict[str, Any] = {"validation": report}
+        if not report.ok:
+            update |= {"outcome": "rejected", "failure": f"rejected: {report.diagnosis()}"}
+        attempts[-1] = last.model_copy(update=update)
+        self.blackboard.set(self.attempts_key, attempts)
+
+
+def _rejected(reason: str) -> ValidationReport:
+    return ValidationReport(
+        ok=False, problems=[StepProblem(step=None, code="no_plan", reason=reason)]
+    )

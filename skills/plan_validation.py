@@ -1,0 +1,227 @@
+"""The dry run: a plan checked on copies of the team's beliefs before anything moves.
+
+:func:`dry_run` is the deterministic part of InteractGen's validator. A model wrote the plan,
+so a bad plan is an expected input: every problem becomes a :class:`~skills.plan_model.
+StepProblem` with a code, and nothing raises. It checks
+
+1. the structure: a plan with no steps (``empty_plan``), dependencies on unknown steps
+   (``unknown_step``), dependency cycles (``cycle``);
+2. each step in dependency order, with the agent :func:`~skills.assignment.assign` (or the
+   caller) gives it: the action exists (``unknown_action``), its arguments fit
+   (``bad_arguments``), the things and people it names exist (``unknown_object``,
+   ``unknown_person``, with similar names), the agent is on the team (``unknown_agent``) and
+   can do it now: a robot's skill preconditions hold on its belief as the earlier steps leave
+   it (``precondition:<code>``, e.g. ``precondition:payload_exceeded`` or
+   ``precondition:capability_missing`` for a skill outside its profile); a person asked to
+   ``DELEGATE`` is available (``not_available``) and has the ability (``no_ability``); a step
+   given to the wrong kind of agent is ``cannot_do``. A step that passes is applied
+   (:func:`skills.effects.project`) before the next one is checked.
+
+A step that depends on a step with a problem is not checked (it is listed in
+:attr:`DryRun.unchecked`): its problems would only echo the first one. What people do is
+not known in advance; the rule for objects a person may move or produce is in
+:mod:`skills.assignment` (the robot step that fetches them relies on an assumption, recorded
+in :attr:`DryRun.assumptions`).
+
+:func:`oracle_plan` turns a scenario's flat oracle steps into a :class:`~skills.plan_model.
+ToAPlan`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import networkx as nx
+from pydantic import ValidationError
+
+from knowledge.validation_errors import first_problem
+from skills.assignment import (
+    Assumption,
+    PersonInfo,
+    PlanWorld,
+    Rehearsal,
+    assign,
+    dependency_graph,
+)
+from skills.belief import Belief
+from skills.plan_model import (
+    DELEGATE,
+    PlanError,
+    PlanStep,
+    StepProblem,
+    ToAPlan,
+    ValidationReport,
+    sequential,
+)
+
+__all__ = [
+    "Assumption",
+    "DryRun",
+    "PersonInfo",
+    "PlanWorld",
+    "dry_run",
+    "oracle_plan",
+    "rehearse",
+    "structure_problems",
+]
+
+log = logging.getLogger(__name__)
+
+ORACLE_KEYS = ("skill", "robot")
+"""Keys of a flat oracle step that are not the action's arguments."""
+
+
+@dataclass(frozen=True)
+class DryRun:
+    """Everything a dry run found: the report, and what it assumed or could not check.
+
+    ``requests``: robot steps given to a person, with the ability asked for.
+    ``beliefs``: each robot's belief after the steps that passed.
+    """
+
+    report: ValidationReport
+    assumptions: tuple[Assumption, ...]
+    requests: Mapping[int, str]
+    unchecked: tuple[int, ...]
+    beliefs: Mapping[str, Belief]
+
+
+def structure_problems(plan: ToAPlan) -> list[StepProblem]:
+    """An empty plan, dependencies on unknown steps or on the step itself, and cycles."""
+    if not plan.steps:
+        return [StepProblem(step=None, code="empty_plan", reason="the plan has no steps")]
+    ids = [step.id for step in plan.steps]
+    found = []
+    for step in plan.steps:
+        for before in step.depends_on:
+            if before == step.id:
+                found.append(StepProblem(step=step.id, code="cycle", reason="it depends on itself"))
+            elif before not in ids:
+                found.append(
+                    StepProblem(
+                        step=step.id,
+                        code="unknown_step",
+                        reason=f"it depends on step {before}, which is not in the plan "
+                        f"(steps: {', '.join(map(str, ids))})",
+                    )
+                )
+    graph = dependency_graph(plan)
+    if not nx.is_directed_acyclic_graph(graph):
+        loop = [before for before, _ in nx.find_cycle(graph)]
+        path = " -> ".join(str(step) for step in [*loop, loop[0]])
+        found.append(
+            StepProblem(
+                step=None,
+                code="cycle",
+                reason=f"steps {path} depend on each other in a cycle; order them",
+            )
+        )
+    return found
+
+
+def rehearse(
+    plan: ToAPlan, world: PlanWorld, *, assignments: Mapping[int, str] | None = None
+) -> DryRun:
+    """Dry-run ``plan`` on ``world`` (see the module docs); never raises on a bad plan.
+
+    ``assignments`` (step id -> agent) overrides :func:`~skills.assignment.assign` for the
+    steps it names.
+    """
+    problems = structure_problems(plan)
+    ids = {step.id for step in plan.steps}
+    given = {step: agent for step, agent in (assignments or {}).items() if step in ids}
+    if assignments is not None and len(given) < len(assignments):
+        log.warning("assignments name steps the plan lacks: %s", sorted(set(assignments) - ids))
+    chosen = given if len(given) == len(ids) else {**assign(plan, world), **given}
+    rehearsal = Rehearsal(plan, world)
+    stopped: set[int] = set()
+    unchecked: list[int] = []
+    for step in rehearsal.order():
+        if nx.ancestors(rehearsal.graph, step.id) & stopped:
+            unchecked.append(step.id)
+            stopped.add(step.id)
+            continue
+        found = rehearsal.problems(step, chosen[step.id])
+        if found:
+            problems += [_with_alternatives(rehearsal, step, chosen[step.id], p) for p in found]
+            stopped.add(step.id)
+        else:
+            rehearsal.perform(step, chosen[step.id])
+    for assumption in rehearsal.assumptions:
+        log.debug("step %d assumes: %s", assumption.step, assumption.reason)
+    report = ValidationReport(
+        ok=not problems,
+        problems=problems,
+        assignments={step.id: chosen[step.id] for step in plan.steps},
+    )
+    return DryRun(
+        report=report,
+        assumptions=tuple(rehearsal.assumptions),
+        requests=dict(rehearsal.requests),
+        unchecked=tuple(unchecked),
+        beliefs=dict(rehearsal.beliefs),
+    )
+
+
+def _with_alternatives(
+    rehearsal: Rehearsal, step: PlanStep, agent: str, problem: StepProblem
+) -> StepProblem:
+    """``problem`` of a robot step, saying which other robots could do it or why not."""
+    if not problem.code.startswith("precondition:"):
+        return problem
+    others = {robot: rehearsal.problems(step, robot) for robot in rehearsal.world.robots}
+    able = [robot for robot, found in others.items() if robot != agent and not found]
+    if able:
+        note = f"{' or '.join(able)} could do it"
+    else:
+        why = [
+            f"{robot}: {found[0].code.removeprefix('precondition:')}"
+            for robot, found in others.items()
+            if robot != agent and found
+        ]
+        if not why:
+            return problem
+        note = f"no other robot can ({'; '.join(why)})"
+    return problem.model_copy(update={"reason": f"{problem.reason}; {note}"})
+
+
+def dry_run(
+    plan: ToAPlan, world: PlanWorld, *, assignments: Mapping[int, str] | None = None
+) -> ValidationReport:
+    """The verdict of :func:`rehearse`: ok only when no step has a problem."""
+    return rehearse(plan, world, assignments=assignments).report
+
+
+def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAPlan:
+    """A scenario's flat oracle steps as a plan (source ``oracle``), each after the one before.
+
+    A flat step is a skill call written flat, ``{skill: PICK, object: mug, hand: right}``,
+    with an optional ``robot`` (the assignee), or ``{skill: DELEGATE, person, ability}``
+    (assigned to the person), or ``{skill: LOOK}``. Steps are numbered from 1. Raises
+    :class:`~skills.plan_model.PlanError` naming the step for a malformed one.
+    """
+    built = []
+    for number, flat in enumerate(steps, start=1):
+        if not isinstance(flat, Mapping) or not isinstance(flat.get("skill"), str):
+            raise PlanError(f"oracle step {number} ({flat!r}) needs a `skill` name")
+        args = {key: value for key, value in flat.items() if key not in ORACLE_KEYS}
+        assignee = flat.get("robot")
+        if flat["skill"] == DELEGATE and assignee is None:
+            assignee = args.get("person")
+        try:
+            built.append(
+                PlanStep.model_validate(
+                    {"id": number, "action": flat["skill"], "args": args, "assignee": assignee}
+                )
+            )
+        except ValidationError as error:
+            raise PlanError(
+                f"oracle step {number} ({dict(flat)}): {first_problem(error)}"
+            ) from error
+    try:
+        return ToAPlan(steps=sequential(built), rationale=rationale, source="oracle")
+    except ValidationError as error:
+        raise PlanError(f"oracle plan: {first_problem(error)}") from error

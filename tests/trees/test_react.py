@@ -1,0 +1,204 @@
+"""The ReAct tree on the simulator: the scripted model answers one action per call.
+
+The model's answers are a scenario's oracle plans written as ReAct decisions, one step per
+call, then FINISH (a failed step does not stop the script: the next answer comes anyway, as a
+model that does not adapt would give it). Everything below the tree is real: the world and
+its disruptions, the executor, the people, the belief, the skills' preconditions and HTN.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from py_trees.common import Status
+
+from behaviours.react_step import FINISH, ReActStep
+from sim.executor import SimExecutor
+from sim.scenario import Scenario, load_scenario
+from trees.display import render_text
+from trees.react import create_root
+from trees.testing import BlackboardView, ScriptedLLM, TreeHarness, scripted_llm
+
+DONE = "I have done it."
+
+
+def answer(action: str, **args: Any) -> dict[str, Any]:
+    return {"answer": {"thought": f"next: {action}", "action": action, "args": args}}
+
+
+def oracle_answers(scenario: Scenario) -> list[dict[str, Any]]:
+    """The oracle's plans as one ReAct decision per step, then FINISH."""
+    steps = [step for plan in scenario.oracle["planner"] for step in plan["steps"]]
+    decisions = [
+        answer(step["skill"], **{k: v for k, v in step.items() if k not in ("skill", "robot")})
+        for step in steps
+    ]
+    return [*decisions, answer(FINISH, reply=DONE)]
+
+
+class Run:
+    """A scenario run: its simulator, the scripted model and the tree, ticked together."""
+
+    def __init__(self, scenario: Scenario, replies: list[dict[str, Any]], **tree: Any) -> None:
+        self.scenario = scenario
+        self.sim = SimExecutor.from_scenario(scenario)
+        self.llm: ScriptedLLM = scripted_llm({"by_module": {"planner": replies}})
+        assert self.sim.belief is not None
+        self.harness = TreeHarness(
+            create_root(scenario.main_robot, **tree),
+            llm=self.llm.client,
+            handles={
+                "scene_graph": self.sim.belief,
+                "executor": self.sim,
+                "people": self.sim.people,
+            },
+        )
+
+    @property
+    def step(self) -> ReActStep:
+        node = next(n for n in self.harness.tree.root.iterate() if isinstance(n, ReActStep))
+        return node
+
+    def until_done(self, max_ticks: int = 400) -> None:
+        """One simulated tick, then one tree tick, until the tree ends."""
+        assert self.sim.belief is not None
+        for _ in range(max_ticks):
+            self.sim.step()
+            self.sim.belief.wait_idle(5.0)
+            self.harness.tick()
+            if self.harness.tree.root.status != Status.RUNNING:
+                return
+        pytest.fail(f"{self.scenario.id}: still running after {max_ticks} ticks")
+
+    def sent(self) -> list[str]:
+        return [record.command.name for record in self.sim.log]
+
+    def close(self) -> None:
+        self.llm.client.close()
+        self.sim.close()
+
+
+@pytest.fixture
+def runs(blackboard: BlackboardView) -> Iterator[list[Run]]:
+    made: list[Run] = []
+    yield made
+    for run in made:
+        run.close()
+
+
+def start(
+    runs: list[Run],
+    blackboard: BlackboardView,
+    scenario: Scenario,
+    replies: list[dict[str, Any]],
+    **tree: Any,
+) -> Run:
+    blackboard.set("/turn/utterance", scenario.request.text)
+    if scenario.request.speaker:
+        blackboard.set("/turn/speaker", scenario.request.speaker)
+    run = Run(scenario, replies, **tree)
+    runs.append(run)
+    return run
+
+
+def test_the_tree_builds_and_renders() -> None:
+    text = render_text(create_root())
+    for node in ("ReAct", "AwaitUtterance", "ReActLoop", "ReActStep"):
+        assert node in text
+
+
+def test_it_waits_for_a_request_without_calling_the_model(
+    runs: list[Run], blackboard: BlackboardView
+) -> None:
+    run = Run(load_scenario("mug_to_sink"), oracle_answers(load_scenario("mug_to_sink")))
+    runs.append(run)
+    run.harness.tick(3)
+    assert run.harness.trace.letters("AwaitUtterance") == "RRR"
+    assert run.llm.calls == []
+
+
+def test_robee_bottle_one_action_per_call_reaches_the_goal_without_a_blind_place(
+    runs: list[Run], blackboard: BlackboardView
+) -> None:
+    scenario = load_scenario("robee_bottle")
+    run = start(runs, blackboard, scenario, oracle_answers(scenario))
+    run.until_done()
+
+    assert run.harness.root_status == "SUCCESS"
+    assert scenario.goal.achieved(run.sim.world)
+    assert blackboard.get("/turn/reply") == DONE
+    history = run.step.history
+    assert [turn.describe() for turn in history] == [
+        "GOTO(target=table_1)",
+        "PICK(object=bottle, hand=right)",
+        "GOTO(target=table_2)",
+        "PLACE(object=bottle, target=table_2, hand=right)",
+        "GOTO(target=bedroom)",
+        f"FINISH(reply={DONE})",
+    ]
+    # Anna moved the bottle: PICK failed at the grasp; the PLACE that followed was refused by
+    # its precondition (nothing held), so no put command was ever sent.
+    assert "object_not_visible" in history[1].observation and not history[1].refused
+    assert history[3].refused and "failed precondition holding" in history[3].observation
+    assert "put" not in run.sent()
+    # One model call per step, each with its tokens counted.
+    calls = run.llm.calls
+    assert len(calls) == len(history)
+    assert all(call.module == "planner" and call.prompt_tokens > 0 for call in calls)
+    assert calls[-1].prompt_tokens > calls[0].prompt_tokens  # the history grows the prompt
+
+
+@pytest.mark.parametrize("scenario_id", ["mug_to_sink", "print_agenda", "fridge_closed"])
+def test_oracle_actions_reach_the_goal(
+    runs: list[Run], blackboard: BlackboardView, scenario_id: str
+) -> None:
+    scenario = load_scenario(scenario_id)
+    run = start(runs, blackboard, scenario, oracle_answers(scenario))
+    run.until_done(scenario.limits.max_ticks + 20)
+    assert run.harness.root_status == "SUCCESS"
+    assert scenario.goal.unmet(run.sim.world) == []
+    assert run.step.episode_end == "finished"
+
+
+def test_bad_answers_never_send_a_command(runs: list[Run], blackboard: BlackboardView) -> None:
+    scenario = load_scenario("mug_to_sink")
+    goto, pick, place, finish = oracle_answers(scenario)
+    bad = [
+        {"text": "I would go to the kitchen"},  # malformed, and malformed again on the retry
+        {"text": "{}"},
+        answer("TELEPORT", target="sink"),  # unknown skill
+        answer("PLACE", object="mug", target="sink", hand="right"),  # nothing held yet
+        answer("PICK", object="mug", hand="right", speed="fast"),  # an argument PICK lacks
+    ]
+    run = start(runs, blackboard, scenario, [*bad, goto, pick, place, finish])
+    run.until_done()
+
+    assert scenario.goal.unmet(run.sim.world) == []
+    history = run.step.history
+    assert [turn.refused for turn in history] == [True] * 4 + [False] * 4
+    assert "unknown action 'TELEPORT'" in history[1].observation
+    assert "failed precondition holding" in history[2].observation
+    assert "speed" in history[3].observation
+    # Only the three good skills sent commands: one put, one grasp, no command before GOTO.
+    counts = Counter(run.sent())
+    assert counts["put"] == 1 and counts["grasp"] == 1
+    assert run.sent()[0] == "navigate"
+
+
+def test_the_step_budget_ends_the_run_with_an_honest_reply(
+    runs: list[Run], blackboard: BlackboardView
+) -> None:
+    scenario = load_scenario("mug_to_sink")
+    run = start(runs, blackboard, scenario, [answer("LOOK")] * 10, max_steps=3)
+    run.until_done()
+
+    assert run.harness.root_status == "SUCCESS"
+    assert run.step.episode_end == "gave_up"
+    assert len(run.llm.calls) == 3 and run.sent() == ["observe"] * 3
+    reply = blackboard.get("/turn/reply")
+    assert reply.startswith("I could not finish your request: I used all 3 steps")
+    assert "What I did: LOOK(), LOOK(), LOOK()." in reply
+    assert not scenario.goal.achieved(run.sim.world)
