@@ -285,9 +285,19 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         ]
 
     def safe_decision(self, reason: str) -> IntentDecision:
-        """The matcher's best guess (or no task) with the slots the filler is sure of."""
+        """The pack's open-ended task when the matcher is unsure, else its best guess.
+
+        An unsure guess at a specific task would ask the user about slots of a task they may
+        not mean; the open-ended task (``open_ended: true``) hands the request to the planner
+        instead, whose plan is validated before anything runs. Without either: no task.
+        """
         domain = self._domain()
         guess = self._guess
+        catch_all = domain.pack.open_ended_task if domain is not None else None
+        if domain is not None and catch_all is not None and not (guess and guess.confident):
+            slots = self._filled(domain, catch_all.name, self._utterance()[:MAX_CHARS])
+            why = f"unsure which task: {catch_all.name}, for the planner; {reason}"
+            return self._decision(catch_all.name, slots, 0.5, why)
         if domain is None or guess is None or guess.task is None:
             return self._decision(NO_TASK, {}, 0.0, f"no task recognised: {reason}")
         slots = self._filled(domain, guess.task, self._utterance()[:MAX_CHARS])

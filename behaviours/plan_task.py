@@ -119,6 +119,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self._prepared: _Preparation | None = None
         self._cascade_started = False
         self._from_htn = False
+        self._htn_reason = ""
         self._nothing_to_do = False
 
     def setup(self, **kwargs: Any) -> None:
@@ -135,6 +136,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             raise RuntimeError(f"{self.name}: setup(llm=, domains=, scene_graph=) first")
         self._prepared, self._preparing = None, None
         self._cascade_started = self._from_htn = self._nothing_to_do = False
+        self._htn_reason = ""
         try:
             spec = self._task_spec()
             call = self._template_call(spec) if spec is not None and spec.plan else None
@@ -183,6 +185,11 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self._nothing_to_do = found.ok and not found.skills
         if not found.ok:
             reason = f"I found no way to do it: {found.message}"
+            if self._model_available():
+                self._from_htn = False
+                self._htn_reason = found.message
+                self._notes.append("the task-level methods found no plan; asking the planner model")
+                return None
             return Verdict(_no_plan(reason, "htn"), reason)
         steps = [
             PlanStep(
@@ -212,6 +219,11 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             f"Working context:\n{self._working_text() or '(none)'}",
             f"Scene (the robot's belief):\n{scene_text or '(empty)'}",
         ]
+        if self._htn_reason:
+            sections.append(
+                "The task-level methods found no plan (the plan must not need what they "
+                f"lacked, or must get it first): {self._htn_reason}"
+            )
         previous = self._previous_attempt_text()
         if previous:
             sections.append(
@@ -308,8 +320,12 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """The HTN plan; after a failure also the scene text, in case the model must replan."""
         assert self.scene is not None
         found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot))
-        scene_text = describe_scene(self.scene) if replanning else ""
+        scene_text = describe_scene(self.scene) if replanning or not found.ok else ""
         return _Preparation(htn=found, scene_text=scene_text)
+
+    def _model_available(self) -> bool:
+        """Whether the planner module has a model behind it (not the ``none`` backend)."""
+        return self.llm is not None and self.llm.backend_for(self.module_name).name != "none"
 
     def _repeats_last_failure(self, plan: ToAPlan) -> bool:
         """Whether ``plan`` is the last attempt's plan, which failed as the one before it did.

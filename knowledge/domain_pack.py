@@ -141,6 +141,11 @@ class TaskSpec(_Strict):
     reply: str | None = Field(
         None, description="templated reply; {slot} and {column} fields come from the evidence"
     )
+    open_ended: bool = Field(
+        False,
+        description="the catch-all for requests no other task fits (planned by the planner): "
+        "taken when intent recognition is unsure and no model can decide",
+    )
     plan: PlanTemplate | None = Field(
         None,
         description="physical: the task-level HTN call; none: the task needs the planner "
@@ -204,6 +209,11 @@ class DomainPack:
     def tasks(self) -> list[TaskSpec]:
         """The pack's tasks, in manifest order."""
         return list(self.manifest.tasks)
+
+    @property
+    def open_ended_task(self) -> TaskSpec | None:
+        """The pack's catch-all task (``open_ended: true``), if it has one."""
+        return next((task for task in self.manifest.tasks if task.open_ended), None)
 
     def task(self, name: str) -> TaskSpec:
         """The task called ``name``; KeyError lists the pack's tasks."""
@@ -338,6 +348,9 @@ def _check_references(
     names = [task.name for task in manifest.tasks]
     if len(set(names)) != len(names):
         problems.append(f"task names repeat: {', '.join(names)}")
+    open_ended = [task.name for task in manifest.tasks if task.open_ended]
+    if len(open_ended) > 1:
+        problems.append(f"only one task may be open_ended; found {', '.join(open_ended)}")
     for task in manifest.tasks:
         fields = schemas[task.name].model_fields
         for slot, spec in task.slots.items():

@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
 from behaviours.plan_task import PlanTask
 from behaviours.setup_handles import MissingHandleError
 from knowledge.domain_registry import DomainRegistry
@@ -47,7 +49,9 @@ def run(node: PlanTask, world: SimExecutor, llm: Any, domains: DomainRegistry) -
     """Tick until the node ends (the scene worker and model calls settled between ticks)."""
     assert world.belief is not None
     harness = TreeHarness(
-        node, llm=llm.client, handles={"scene_graph": world.belief, "domains": domains}
+        node,
+        llm=llm if isinstance(llm, LLMClient) else llm.client,
+        handles={"scene_graph": world.belief, "domains": domains},
     )
     for _ in range(10):
         world.belief.wait_idle(5.0)
@@ -80,19 +84,30 @@ def test_a_templated_request_is_planned_by_htn_without_a_model(
 
 
 @pytest.mark.parametrize("world", ["robee_bottle"], indirect=True)
-def test_no_htn_plan_is_the_answer_and_no_model_is_asked(
-    blackboard: BlackboardView, world: SimExecutor, domains: DomainRegistry, make_llm
+def test_without_a_model_no_htn_plan_is_the_answer(
+    blackboard: BlackboardView, world: SimExecutor, domains: DomainRegistry
 ) -> None:
     # The milk is in the closed fridge; a fridge is no place to hand it to.
     preset(blackboard, domains, "Bring", object="milk", destination="kitchen")
-    llm = make_llm()
-    assert run(PlanTask(), world, llm, domains) == "FAILURE"
+    with LLMClient(LLMConfig.load().with_backend("none")) as llm:
+        assert run(PlanTask(), world, llm, domains) == "FAILURE"
+        assert llm.call_log.records() == []
     plan: ToAPlan = blackboard.get("/plan/current")
     assert plan.steps == [] and plan.source == "htn"
     assert "I found no way to do it" in plan.rationale and "kitchen" in plan.rationale
     attempt = blackboard.get("/plan/attempts")[0]
     assert attempt.outcome == "failed" and attempt.failure == plan.rationale
-    assert llm.backend.requests == []
+
+
+@pytest.mark.parametrize("world", ["robee_bottle"], indirect=True)
+def test_with_a_model_no_htn_plan_goes_to_the_planner_with_the_reason(
+    blackboard: BlackboardView, world: SimExecutor, domains: DomainRegistry, make_llm
+) -> None:
+    preset(blackboard, domains, "Bring", object="milk", destination="kitchen")
+    llm = make_llm({"by_module": {"planner": [{"answer": {"steps": [], "rationale": "none"}}]}})
+    assert run(PlanTask(), world, llm, domains) == "FAILURE"
+    prompt = llm.backend.requests[0].prompt_text()
+    assert "The task-level methods found no plan" in prompt and "kitchen" in prompt
 
 
 @pytest.mark.parametrize("world", ["thirsty"], indirect=True)
