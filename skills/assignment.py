@@ -28,7 +28,9 @@ Some results are not known in advance, and the rehearsal does not guess them:
   objects that person holds, and the known objects the step names (its ``object``, ids in
   its ``description``), may be anywhere, e.g. a printout lands on the printer tray by an
   event.
-- What a ``LOOK`` reveals: an object the belief does not know yet may be seen.
+- What a ``LOOK`` reveals: an object the belief does not know yet may be seen, and a known
+  object may be seen somewhere else than the belief says (a plan looks because the belief
+  was wrong: the keys were not on the hall table).
 
 A later robot step that depends on such a step (directly or through others) and names such
 an object as its ``object`` is checked as if the object rests, at an unknown height, in the
@@ -432,6 +434,8 @@ class Rehearsal:
             source = self._results.get(name)
             if source not in nx.ancestors(self.graph, step.id):
                 source = None
+            if source is None and step.action == "PICK" and known.relation != "heldBy":
+                source = self._look_before(step)  # the LOOK may have found it elsewhere
         if source is None:
             return belief, {}
         near = replace(known, relation="on", support=None, room=belief.robot_room or "")

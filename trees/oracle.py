@@ -33,7 +33,7 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from behaviours.llm.scripted import Script, ScriptedReply
+from behaviours.llm.scripted import PromptRule, Script, ScriptedReply
 from behaviours.react_step import FINISH, ReActDecision
 from sim.scenario import Scenario
 from skills.plan_validation import ORACLE_KEYS, oracle_plan
@@ -104,14 +104,39 @@ def oracle_script(scenario: Scenario, *, tree: TreeMode = "gated") -> Script:
             ScriptedReply(answer=readiness_answer(entry)) for entry in readiness
         ]
     plans = scenario.oracle.get(PLANNER_MODULE, [])
+    by_prompt: list[PromptRule] = []
     if plans and tree == "gated":
-        by_module[PLANNER_MODULE] = [ScriptedReply(answer=plan_answer(entry)) for entry in plans]
+        answers = [ScriptedReply(answer=plan_answer(entry)) for entry in plans]
+        by_prompt = _replanning_rules(answers)
+        by_module[PLANNER_MODULE] = answers
     elif plans:
         by_module[PLANNER_MODULE] = [ScriptedReply(answer=a) for a in react_answers(plans)]
     unused = sorted(set(scenario.oracle) - {READINESS_MODULE, PLANNER_MODULE})
     if unused:
         log.info("oracle of %s: no conversion for %s; left unanswered", scenario.id, unused)
-    return Script(by_module=by_module)
+    return Script(by_prompt=by_prompt, by_module=by_module)
+
+
+MAX_ATTEMPT_RULES = 10
+"""Replanning rules cover prompts after this many earlier attempts."""
+
+
+def _replanning_rules(answers: list[ScriptedReply]) -> list[PromptRule]:
+    """The oracle's plan for each attempt: the n-th plan answers the planner's n-th attempt.
+
+    The planner's prompt names the last attempt ("Attempt 2 (failed): ..."), so a replanning
+    call gets the plan the scenario wrote for after that failure, even when the earlier
+    attempts came from the task-level HTN methods and never asked the model; attempts past
+    the oracle's last plan get its last plan.
+    """
+    return [
+        PromptRule(
+            match=rf"\bAttempt {number} \(",
+            reply=answers[min(number, len(answers) - 1)],
+            module=PLANNER_MODULE,
+        )
+        for number in range(1, MAX_ATTEMPT_RULES + 1)
+    ]
 
 
 def oracle_modules(script: Script) -> list[str]:

@@ -325,3 +325,16 @@ def test_oracle_plan_chains_the_flat_steps() -> None:
 def test_oracle_plan_names_the_malformed_step(steps: list[Any]) -> None:
     with pytest.raises(PlanError, match="oracle step 1"):
         oracle_plan(steps)
+
+
+def test_a_pick_after_a_look_may_find_a_known_object_elsewhere(
+    world_of: Callable[[str], PlanWorld],
+) -> None:
+    # The belief still puts the keys on the hall table; the recovery plan looks in the kitchen.
+    steps = load_scenario("keys_moved").oracle["planner"][1]["steps"]
+    looked = rehearse(oracle_plan(steps), world_of("keys_moved"))
+    assert looked.report.ok
+    assert [(a.step, a.thing) for a in looked.assumptions] == [(3, "car_keys")]
+    without = [flat for flat in steps if flat["skill"] != "LOOK"]
+    report = dry_run(oracle_plan(without), world_of("keys_moved"))
+    assert [code for _, code in codes(report)] == ["precondition:out_of_reach"]
