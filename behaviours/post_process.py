@@ -313,15 +313,18 @@ def _items(value: SlotValue) -> list[str]:
 def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
 
+    Every node with the name counts: "Alex" for two people named Alex is ambiguous.
+
     The fallback when referent resolution finds nothing: it matches descriptions of things
     (type, colour, owner), not the names of people or of single pieces of furniture.
     """
     if lexicon is None:
         return []
-    named = []
+    named: list[str] = []
     for mention in lexicon.find(item):
-        if not mention.id.startswith(TYPE_PREFIX) and mention.id not in named:
-            named.append(mention.id)
+        for node in lexicon.claimants(mention.text) or [mention.id]:
+            if not node.startswith(TYPE_PREFIX) and node not in named:
+                named.append(node)
     return named
 
 

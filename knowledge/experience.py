@@ -56,6 +56,7 @@ ErrorCode = Literal[
     "wrong_object",
     "capability_missing",
     "timeout",
+    "unsafe_object",
 ]
 """The closed vocabulary of failure kinds; :data:`ERROR_CODES` says what each one means."""
 
@@ -80,6 +81,8 @@ ERROR_CODES = MappingProxyType(
         "wrong_object": "the object handled is not the one the request described",
         "capability_missing": "the robot lacks what the skill needs (an arm, a hand, a locker)",
         "timeout": "the skill or the awaited event did not complete in its time limit",
+        "unsafe_object": "handling the object could hurt someone or damage the robot (it is "
+        "hot, or a blade); the robot must not do it and should say so or ask a person",
     }
 )
 """Meaning of each :data:`ErrorCode`; the explainer may show it to a model."""

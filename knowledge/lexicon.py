@@ -110,6 +110,7 @@ class Lexicon:
     def __init__(self, name: str, entries: Mapping[str, Iterable[str]]) -> None:
         self.name = name
         self._forms: dict[str, list[str]] = {}
+        self._claims: dict[tuple[str, ...], list[str]] = {}
         self._root = _Node()
         for entry_id, forms in entries.items():
             own = [entry_id.replace("_", " ")] if _WORD_ID.fullmatch(entry_id.lower()) else []
@@ -121,6 +122,9 @@ class Lexicon:
         key = _form_key(form)
         if not key:
             return
+        claimants = self._claims.setdefault(tuple(key), [])
+        if entry_id not in claimants:
+            claimants.append(entry_id)
         node = self._root
         for word in key:
             node = node.children.setdefault(word, _Node())
@@ -132,6 +136,10 @@ class Lexicon:
         forms = self._forms.setdefault(entry_id, [])
         if form not in forms:
             forms.append(form)
+
+    def claimants(self, form: str) -> list[str]:
+        """Every id that has ``form`` (a mention finds only the first; "alex" may be two)."""
+        return list(self._claims.get(tuple(_form_key(" ".join(form.lower().split()))), []))
 
     @property
     def ids(self) -> list[str]:

@@ -81,6 +81,7 @@ class Thing:
     relation: Relation | None = None
     support: str | None = None
     graspable: bool | None = None
+    hot: bool = False
     mass_kg: float | None = None
     is_open: bool | None = None
 
@@ -342,6 +343,7 @@ def _thing(info: ObjectInfo) -> Thing:
         relation=info.relation,
         support=info.support,
         graspable=info.graspable,
+        hot=info.attributes.get("hot") is True,
         mass_kg=info.mass_kg,
         is_open=info.is_open,
     )

@@ -272,6 +272,10 @@ def _pick(belief: Belief, args: PickArgs) -> Iterator[Check]:
         yield _fail("graspable", "capability_missing", f"{args.object} is not graspable")
         return
     yield _pass("graspable", f"{args.object} is not known to be ungraspable")
+    if thing.hot:
+        yield _fail("not_hot", "unsafe_object", f"{args.object} is hot: grasping it is unsafe")
+        return
+    yield _pass("not_hot", f"{args.object} is not known to be hot")
     if thing.relation not in ("on", "in", "inRoom"):
         yield _fail(
             "object_resting",

@@ -197,6 +197,9 @@ def run_scenario(
     started = time.perf_counter()
     py_trees.blackboard.Blackboard.clear()
     speaker = scenario.request.speaker
+    # When who is speaking is part of the puzzle (an intercom, voices the robot cannot tell
+    # apart), the robot is not told: it must ask, and the speaker answers from the intent.
+    heard_from = None if "speaker" in scenario.hidden_intent else speaker
     with (
         SimExecutor.from_scenario(scenario) as simulator,
         tempfile.TemporaryDirectory(prefix="cogtree-run-") as folder,
@@ -207,7 +210,7 @@ def run_scenario(
             llm=llm,
             domains=domains or DomainRegistry.discover(),
             memory=memory,
-            speaker=speaker,
+            speaker=heard_from,
             robot=scenario.main_robot,
             log_path=log_path,
             on_tick=on_tick,

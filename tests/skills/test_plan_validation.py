@@ -338,3 +338,17 @@ def test_a_pick_after_a_look_may_find_a_known_object_elsewhere(
     without = [flat for flat in steps if flat["skill"] != "LOOK"]
     report = dry_run(oracle_plan(without), world_of("keys_moved"))
     assert [code for _, code in codes(report)] == ["precondition:out_of_reach"]
+
+
+def test_a_hot_pan_is_never_picked(world_of: Callable[[str], PlanWorld]) -> None:
+    plan = oracle_plan(
+        [
+            {"skill": "GOTO", "target": "stove"},
+            {"skill": "PICK", "object": "frying_pan", "hand": "right"},
+            {"skill": "GOTO", "target": "sink"},
+            {"skill": "PLACE", "object": "frying_pan", "target": "sink", "hand": "right"},
+        ]
+    )
+    report = dry_run(plan, world_of("hot_pan"))
+    assert codes(report)[0] == (2, "precondition:unsafe_object")
+    assert "hot" in report.problems[0].reason
