@@ -208,7 +208,7 @@ class ReActStep(LLMBehaviour[ReActDecision]):
     call and the action, and the next run starts a new episode.
     """
 
-    module = "planner"
+    module = "react"
 
     def __init__(
         self,

@@ -49,6 +49,9 @@ READINESS_MODULE = "inner_speech"
 PLANNER_MODULE = "planner"
 """The module of the Thought-of-Action planner."""
 
+REACT_MODULE = "react"
+"""The module of the ReAct tree's one-action-at-a-time planner."""
+
 ORACLE_RATIONALE = "oracle: the scenario's ideal answer"
 """The rationale given when an oracle entry has none."""
 
@@ -110,7 +113,7 @@ def oracle_script(scenario: Scenario, *, tree: TreeMode = "gated") -> Script:
         by_prompt = _replanning_rules(answers)
         by_module[PLANNER_MODULE] = answers
     elif plans:
-        by_module[PLANNER_MODULE] = [ScriptedReply(answer=a) for a in react_answers(plans)]
+        by_module[REACT_MODULE] = [ScriptedReply(answer=a) for a in react_answers(plans)]
     unused = sorted(set(scenario.oracle) - {READINESS_MODULE, PLANNER_MODULE})
     if unused:
         log.info("oracle of %s: no conversion for %s; left unanswered", scenario.id, unused)

@@ -81,7 +81,7 @@ def one_step(
     make_llm: MakeLLM, sim: SimExecutor, *answers: dict[str, Any], **node_args: Any
 ) -> tuple[ReActStep, ScriptedLLM, TreeHarness]:
     """Run a ReActStep once with the scripted ``answers``."""
-    llm = make_llm({"by_module": {"planner": list(answers)}})
+    llm = make_llm({"by_module": {"react": list(answers)}})
     node = ReActStep(**node_args)
     harness = harness_for(node, llm, sim)
     run(harness, sim)
@@ -131,7 +131,7 @@ def test_missing_executor_names_the_node_and_the_handle(
 def test_prompt_holds_request_speaker_library_and_the_history_with_observations(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    llm = make_llm({"by_module": {"planner": [answer("GetMapRooms", "where am I")] * 2}})
+    llm = make_llm({"by_module": {"react": [answer("GetMapRooms", "where am I")] * 2}})
     loop = Retry("Loop", ReActStep(max_steps=5), num_failures=5)
     harness = harness_for(loop, llm, sim)
     run(harness, sim, until=lambda h: h.llm.wait_for_calls(5.0) and len(llm.calls) == 2)
@@ -218,7 +218,7 @@ def test_delegate_to_someone_without_the_ability_is_their_refusal(
 def test_delegate_without_a_people_channel_is_refused(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    llm = make_llm({"by_module": {"planner": [answer("DELEGATE", person="anna", ability="sign")]}})
+    llm = make_llm({"by_module": {"react": [answer("DELEGATE", person="anna", ability="sign")]}})
     node = ReActStep()
     run(harness_for(node, llm, sim, people=None), sim)
     turn = node.history[-1]
@@ -285,7 +285,7 @@ def test_finish_writes_the_reply_and_the_next_run_starts_a_new_episode(
     llm = make_llm(
         {
             "by_module": {
-                "planner": [
+                "react": [
                     answer("LocateObject", thing="bottle"),
                     answer(FINISH, "it is on the kitchen table", reply="It is on table_1."),
                     answer("GetMapRooms"),
@@ -314,7 +314,7 @@ def test_the_step_budget_ends_the_episode_with_an_honest_reply(
     llm = make_llm(
         {
             "by_module": {
-                "planner": [
+                "react": [
                     answer("GOTO", target="kitchen"),
                     answer("PICK", object="milk", hand="right"),
                     answer("LOOK"),
@@ -363,7 +363,7 @@ def test_without_a_model_it_gives_up_at_once_and_says_why(
 def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episode(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    llm = make_llm({"by_module": {"planner": [answer("GOTO", target="table_2")]}})
+    llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
     node = ReActStep()
     harness = harness_for(node, llm, sim)
     assert sim.belief is not None
@@ -381,9 +381,9 @@ def test_every_model_call_records_its_tokens_in_the_call_log(
 ) -> None:
     node, llm, _ = one_step(make_llm, sim, answer("GetMapRooms"))
     (call,) = llm.client.call_log.records()
-    assert call.module == "planner" and call.outcome == "ok"
+    assert call.module == "react" and call.outcome == "ok"
     assert call.prompt_tokens > 100 and call.completion_tokens > 5
-    assert llm.client.call_log.tokens_by_module()["planner"] == (
+    assert llm.client.call_log.tokens_by_module()["react"] == (
         call.prompt_tokens,
         call.completion_tokens,
     )

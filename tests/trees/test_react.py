@@ -45,7 +45,7 @@ class Run:
     def __init__(self, scenario: Scenario, replies: list[dict[str, Any]], **tree: Any) -> None:
         self.scenario = scenario
         self.sim = SimExecutor.from_scenario(scenario)
-        self.llm: ScriptedLLM = scripted_llm({"by_module": {"planner": replies}})
+        self.llm: ScriptedLLM = scripted_llm({"by_module": {"react": replies}})
         assert self.sim.belief is not None
         self.harness = TreeHarness(
             create_root(scenario.main_robot, **tree),
@@ -147,7 +147,7 @@ def test_robee_bottle_one_action_per_call_reaches_the_goal_without_a_blind_place
     # One model call per step, each with its tokens counted.
     calls = run.llm.calls
     assert len(calls) == len(history)
-    assert all(call.module == "planner" and call.prompt_tokens > 0 for call in calls)
+    assert all(call.module == "react" and call.prompt_tokens > 0 for call in calls)
     assert calls[-1].prompt_tokens > calls[0].prompt_tokens  # the history grows the prompt
 
 

@@ -109,6 +109,22 @@ def test_an_infeasible_request_never_moves_the_refill(backend: str) -> None:
     assert result.success == result.refused
 
 
+def test_a_refused_delegation_is_reassigned_to_another_person() -> None:
+    # Priya refuses print jobs today; the replanned step goes to Marco, who prints.
+    result = run("prepare_meeting_room", "oracle")
+    assert result.success, result.notes
+    assert result.model_calls == 2  # the first plan, then the replan after the refusal
+    assert any(done.startswith("marco") for done in result.delegations)
+    assert not any(done.startswith("priya") for done in result.delegations)
+
+
+def test_a_delegated_print_job_is_part_of_the_plan() -> None:
+    result = run("print_agenda", "oracle")
+    assert result.success, result.notes
+    assert any(done.startswith("priya") for done in result.delegations)
+    assert result.robot_subtask_rate is not None and result.robot_subtask_rate < 1.0
+
+
 def test_the_react_tree_runs_the_oracle_one_action_per_call() -> None:
     result = run("thirsty", "oracle", tree="react")
     assert result.tree == "react" and result.success
