@@ -148,7 +148,7 @@ ROOMS = KeySpec(
 TARGET_ROOM = KeySpec(
     "/perception/target_room",
     str,
-    "the planner, or a test preset",
+    "ReActStep, or a test preset",
     "scene-graph id of the room GetObjectsInRoom looks in",
 )
 OBJECTS = KeySpec(
@@ -160,7 +160,7 @@ OBJECTS = KeySpec(
 TARGET_OBJECT = KeySpec(
     "/perception/target_object",
     str,
-    "the planner (from /turn/candidates), or a test preset",
+    "ReActStep, or a test preset",
     "scene-graph id of the thing, person or robot LocateObject looks for",
 )
 LOCATION = KeySpec(
@@ -173,7 +173,7 @@ LOCATION = KeySpec(
 SKILL_CALL = KeySpec(
     "/skill/call",
     SkillCall,
-    "the plan executor (later issues), or a test preset",
+    "ReActStep, or a test preset (ExecutePlan gives each SkillAction its call)",
     "the skill a SkillAction built without a fixed call runs next, e.g. PICK(bottle, right)",
 )
 SKILL_OUTCOME = KeySpec(

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from trees.cli_types import positive_int
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -75,30 +76,20 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     )
     modules.add_argument(
         "--clinc-sample",
-        type=_positive,
+        type=positive_int,
         default=200,
         metavar="N",
         help="CLINC150 items evaluated with a real model (seeded sample; default 200)",
     )
     modules.add_argument(
         "--limit",
-        type=_positive,
+        type=positive_int,
         default=None,
         metavar="N",
         help="evaluate at most N items per module (spread over the set)",
     )
     modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
-
-
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"give a number of at least 1, not {number}")
-    return number
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -22,6 +22,7 @@ from sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_sce
 from sim.world_spec import Problem
 from trees.bench import BACKENDS, run_bench
 from trees.cli_llm import add_llm_arguments, client_from_args
+from trees.cli_types import positive_int
 from trees.display import render_tick
 from trees.evaluation.runner import select
 from trees.oracle import TreeMode
@@ -49,7 +50,7 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
         action="store_true",
         help="answer the models from the scenario's oracle (measures the cascade, not a model)",
     )
-    run.add_argument("--max-turns", type=_positive, default=4, metavar="N")
+    run.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     run.add_argument(
         "--explain", action="store_true", help="print each gate's decision and rationale"
     )
@@ -83,20 +84,10 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help=f"comma-separated, of {', '.join(BACKENDS)} (default "
         f"{','.join(DEFAULT_BENCH_BACKENDS)}); unreachable ones are skipped with a note",
     )
-    bench.add_argument("--limit", type=_positive, metavar="N", help="at most N scenarios")
-    bench.add_argument("--max-turns", type=_positive, default=4, metavar="N")
+    bench.add_argument("--limit", type=positive_int, metavar="N", help="at most N scenarios")
+    bench.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     bench.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     bench.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
-
-
-def _positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"give a number of at least 1, not {number}")
-    return number
 
 
 # -- cogtree run ------------------------------------------------------------------------------
