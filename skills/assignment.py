@@ -72,6 +72,10 @@ from skills.specs import SKILL_SPECS, NodeId, SkillCall
 
 log = logging.getLogger(__name__)
 
+GONE = frozenset({"away", "asleep"})
+"""Availabilities that rule a person out of a plan; a busy person may be asked (and may say
+no: the delegation then fails at run time and the plan is repaired)."""
+
 AgentKind = Literal["robot", "person"]
 """What a member of the team is."""
 
@@ -95,6 +99,11 @@ class PersonInfo:
     def is_available(self) -> bool:
         """True when the person is available or their availability is unknown."""
         return self.availability in (None, AVAILABLE)
+
+    @property
+    def can_be_asked(self) -> bool:
+        """False only when they are away or asleep; a busy person may be free by then."""
+        return self.availability not in GONE
 
     def ability_for(self, skill: str) -> str | None:
         """Their ability named like ``skill`` (``pick`` or ``pick_up`` for PICK); None."""
@@ -317,7 +326,7 @@ class Rehearsal:
             return _problem(
                 step, "cannot_do", f"DELEGATE asks {person.id}; it cannot be given to {agent}"
             )
-        if not person.is_available:
+        if not person.can_be_asked:
             return _problem(step, "not_available", f"{person.id} is {person.availability}")
         if args.ability not in person.abilities:
             known = ", ".join(sorted(person.abilities)) or "none"
