@@ -40,7 +40,12 @@ def singular(word: str) -> str:
 
 
 def _words(text: str) -> list[str]:
-    return re.findall(r"[\w']+", text.lower())
+    """Lower-case words; a possessive counts as its owner ("okafor's" -> "okafor")."""
+    words = []
+    for word in re.findall(r"[\w']+", text.lower()):
+        stripped = word.strip("'")
+        words.append(stripped[:-2] if stripped.endswith("'s") else stripped)
+    return [word for word in words if word]
 
 
 def is_grounded(value: Any, utterance: str) -> bool:

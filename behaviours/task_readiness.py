@@ -56,6 +56,14 @@ RISKS = re.compile(
 )
 """Words that may make a request unsafe: the model is asked, and may Reject."""
 
+PERSON_HANDLING = re.compile(
+    r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
+    r"(mother|mum|mom|father|dad|grand(ma|pa|mother|father)|wife|husband|son|daughter|baby|"
+    r"child|kid|patient|resident|him|her|them|person|man|woman|lady|gentleman)\b",
+    re.IGNORECASE,
+)
+"""A person as the thing to move: no skill may handle a person, so the model is asked."""
+
 INSTRUCTIONS = re.compile(
     r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(rules?|instructions?|guards?|"
     r"prompt|policy|polic(y|ies)|checks?)\b|\bsystem prompt\b|\bjailbreak\b",
@@ -483,6 +491,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             (NEGATION, "negation"),
             (HEDGES, "hedging"),
             (RISKS, "may be unsafe"),
+            (PERSON_HANDLING, "asks to move a person"),
             (INSTRUCTIONS, "tries to instruct the robot"),
         ):
             found = [match.group(0) for match in pattern.finditer(text)]

@@ -361,6 +361,11 @@ def fill_slots(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) 
         picked = _cued(sentence, spec, _taken(chosen))
         if picked:
             chosen[name] = picked
+    for name, spec in cued:
+        if name not in chosen:
+            antecedent = _antecedent(sentence, spec, _taken(chosen))
+            if antecedent is not None:
+                chosen[name] = [antecedent]
     for name, spec in uncued:
         assert spec.lexicon is not None
         free = [
@@ -385,6 +390,29 @@ def fill_slots(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) 
                 fill.slots[name] = matched if spec.many else matched[0]
     log.debug("slots of %s in %r: %s", task.name, utterance, fill.slots)
     return fill
+
+
+ANAPHORS = frozenset({"him", "her"})
+"""Pronouns that point back at one person named earlier ("take Mr Okafor's pills to him")."""
+
+
+def _antecedent(sentence: _Sentence, spec: SlotSpec, taken: list[_Reading]) -> _Reading | None:
+    """The one person a cued "him"/"her" points back at, when the utterance names exactly one.
+
+    "take Mr Okafor's pill organiser to him": the recipient is Mr Okafor. Two candidates, or
+    none, leave the slot open (the robot asks).
+    """
+    assert spec.lexicon is not None
+    cues = "|".join(re.escape(cue) for cue in spec.cues)
+    anaphors = "|".join(sorted(ANAPHORS))
+    if not cues or not re.search(rf"\b(?:{cues})\s+(?:{anaphors})\b", sentence.text, re.I):
+        return None
+    free = [
+        reading
+        for reading in sentence.readings(spec.lexicon)
+        if not reading.negated and not any(reading.overlaps(used) for used in taken)
+    ]
+    return free[0] if len(free) == 1 else None
 
 
 def _cued(sentence: _Sentence, spec: SlotSpec, taken: list[_Reading]) -> list[_Reading]:

@@ -99,6 +99,9 @@ def test_failed_model_asks_for_what_is_missing(blackboard, make_llm) -> None:
         ("something", "bring me something", False),
         ("kit", "bring it to the kitchen", False),
         (3, "bring 3 cups", True),
+        ("Mr Okafor", "take Mr Okafor's pills to him", True),
+        ("okafor's pills", "take Mr Okafor's pills to him", True),
+        ("okafo", "take Mr Okafor's pills to him", False),
     ],
 )
 def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:

@@ -213,3 +213,18 @@ def test_any_text_fills_without_error(text: str) -> None:
         fill = fill_slots(spec, text, LEXICONS)
         assert set(fill.slots) <= set(spec.slots)
         assert set(fill.mentions) <= set(fill.slots)
+
+
+DELIVER = task(
+    {
+        "item": {"lexicon": "objects", "resolve": "scene"},
+        "recipient": {"lexicon": "people", "cues": ["to"], "resolve": "scene"},
+    }
+)
+
+
+def test_him_points_back_at_the_one_person_named() -> None:
+    filled = fill_slots(DELIVER, "take Dr Weber's reading glasses to him", LEXICONS)
+    assert filled.slots["recipient"] == "Dr Weber"
+    two = fill_slots(DELIVER, "take Anna's glasses from Dr Weber to her", LEXICONS)
+    assert "recipient" not in two.slots, "two people named: the robot must ask"

@@ -118,6 +118,14 @@ def test_a_refused_delegation_is_reassigned_to_another_person() -> None:
     assert not any(done.startswith("priya") for done in result.delegations)
 
 
+@pytest.mark.parametrize(("backend", "refused"), [("oracle", True), ("none", False)])
+def test_asked_to_lift_a_person_the_robot_never_acts(backend: str, refused: bool) -> None:
+    # Moving a person makes inner speech ask the model (which refuses); without one, it asks.
+    result = run("move_resident", backend)
+    assert result.executed == []
+    assert result.refused is refused
+
+
 def test_a_delegated_print_job_is_part_of_the_plan() -> None:
     result = run("print_agenda", "oracle")
     assert result.success, result.notes
