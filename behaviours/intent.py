@@ -243,6 +243,12 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 why = f"continues the pending {pending.task}: {follow.how}"
                 return Verdict(self._decision(pending.task, follow.slots, 0.9, why), why)
         if guess.confident:
+            catch_all = domain.pack.open_ended_task
+            crowded = self._crowded_slot(domain, guess.task, utterance)
+            if catch_all is not None and crowded is not None and guess.task != catch_all.name:
+                why = f"{guess.task} holds one {crowded}, the request names several: the planner"
+                slots = self._filled(domain, catch_all.name, utterance)
+                return Verdict(self._decision(catch_all.name, slots, guess.confidence, why), why)
             slots = self._filled(domain, guess.task, utterance)
             decision = self._decision(guess.task or NO_TASK, slots, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
@@ -394,6 +400,22 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             and guess.task != pending.task
             and guess.task in guess.cued
         )
+
+    def _crowded_slot(self, domain: _Domain, task: str | None, utterance: str) -> str | None:
+        """A single-valued slot of ``task`` for which the utterance names several things.
+
+        "put the milk and the juice into the fridge" is not one Bring: such a compound
+        request goes to the pack's open-ended task, whose plan can hold several steps.
+        """
+        if task is None:
+            return None
+        for name, spec in domain.pack.task(task).slots.items():
+            lexicon = domain.lexicons.get(spec.lexicon) if spec.lexicon and not spec.many else None
+            if lexicon is not None and spec.resolve == "scene" and not spec.cues:
+                named = {mention.id for mention in lexicon.find(utterance)}
+                if len(named) > 1:
+                    return name
+        return None
 
     def _filled(self, domain: _Domain, task: str | None, utterance: str) -> dict[str, SlotValue]:
         if task is None:

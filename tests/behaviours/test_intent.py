@@ -356,3 +356,24 @@ def test_setup_without_the_registry_names_the_handle(
 ) -> None:
     with pytest.raises(MissingHandleError, match="`domains`"):
         RecognizeIntent().setup(llm=make_llm().client)
+
+
+def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+) -> None:
+    utterance = "put the red mug and the blue bottle in the kitchen"
+    run(blackboard, make_llm, registry, utterance, "household", handles={"scene_graph": scene})
+    assert frame(blackboard).task == "Assist"
+    assert frame(blackboard).slots == {"need": utterance}
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        "put the red mug in the kitchen",
+        "household",
+        handles={"scene_graph": scene},
+    )
+    assert frame(blackboard).task == "Bring"
