@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import py_trees
 import pytest
 from py_trees.common import Status
@@ -15,7 +13,6 @@ from behaviours.task_readiness import TaskReadinessGate
 from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory import MemoryStore
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
 from knowledge.scene_models import Candidate
 from trees.testing import TreeHarness
 
@@ -23,12 +20,6 @@ from trees.testing import TreeHarness
 @pytest.fixture(scope="module")
 def domains() -> DomainRegistry:
     return DomainRegistry.discover()
-
-
-@pytest.fixture(scope="module")
-def scene() -> Iterator[SceneGraph]:
-    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
-        yield graph
 
 
 def ask(blackboard, make_llm, domains, presets, **handles) -> AskClarification:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,29 +13,14 @@ from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import IntentMatcher
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_graph import SceneGraph
+from tests.behaviours.turn_examples import ALLERGY_QUESTION
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
-
-ALLERGY_QUESTION = PendingTask(
-    domain="advisor",
-    task="AddToDatabase",
-    slots={"relation": "allergy"},
-    missing=["targets"],
-    said=["please add to my allergies"],
-    question="Which foods are you allergic to?",
-)
 
 
 @pytest.fixture
 def registry() -> DomainRegistry:
     return DomainRegistry.discover(active="advisor")
-
-
-@pytest.fixture
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
-    yield graph
-    graph.close()
 
 
 @pytest.fixture

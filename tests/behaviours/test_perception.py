@@ -7,7 +7,6 @@ the same on every run: the tick that submits a query is always RUNNING, the next
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 
 import py_trees
 import pytest
@@ -15,14 +14,8 @@ from py_trees.common import Status
 
 from behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject, ResolveReferent
 from behaviours.setup_handles import MissingHandleError
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_graph import SceneGraph
 from trees.testing import TreeHarness
-
-
-@pytest.fixture
-def scene() -> Iterator[SceneGraph]:
-    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
-        yield graph
 
 
 def run(harness: TreeHarness, scene: SceneGraph, ticks: int) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,7 @@ from behaviours.post_process import PostProcess, normalised, quantity
 from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_graph import SceneGraph
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 PANTRY_YAML = """
@@ -45,13 +45,6 @@ class Weigh(BaseModel):
 @pytest.fixture
 def registry() -> DomainRegistry:
     return DomainRegistry.discover()
-
-
-@pytest.fixture
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
-    yield graph
-    graph.close()
 
 
 def run(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from rdflib import Literal, URIRef
 
@@ -12,7 +9,6 @@ from behaviours.query_generation import GenerateQuery, vocabulary_summary
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import Fact, WorkingContext
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
 from trees.testing import TreeHarness
 
 M = "https://example.org/menu#"
@@ -106,13 +102,6 @@ def menu(tmp_path_factory: pytest.TempPathFactory) -> DomainRegistry:
 @pytest.fixture(scope="module")
 def shipped() -> DomainRegistry:
     return DomainRegistry.discover()
-
-
-@pytest.fixture(scope="module")
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(Path(SCENES_DIR) / "home.ttl")
-    yield graph
-    graph.close()
 
 
 def generate(blackboard, llm, domains, presets: dict, scene=None, ticks: int = 1):

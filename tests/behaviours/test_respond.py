@@ -5,9 +5,7 @@ Includes JANUS's Figure 4 through GenerateQuery -> RunQuery -> Respond on the ad
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 from py_trees.composites import Sequence
@@ -19,7 +17,6 @@ from behaviours.run_query import RunQuery
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
 from trees.testing import TreeHarness
 
 FIGURE_4 = "How many carbohydrates are in tiramisu?"
@@ -28,13 +25,6 @@ FIGURE_4 = "How many carbohydrates are in tiramisu?"
 @pytest.fixture(scope="module")
 def domains() -> DomainRegistry:
     return DomainRegistry.discover()
-
-
-@pytest.fixture(scope="module")
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(Path(SCENES_DIR) / "home.ttl")
-    yield graph
-    graph.close()
 
 
 def reply(text: str) -> dict:

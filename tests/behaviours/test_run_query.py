@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from behaviours.run_query import RunQuery
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_graph import SceneGraph
 from trees.testing import TreeHarness
 
 MENU_TTL = """
@@ -50,13 +48,6 @@ def menu(tmp_path_factory: pytest.TempPathFactory) -> DomainRegistry:
 @pytest.fixture(scope="module")
 def shipped() -> DomainRegistry:
     return DomainRegistry.discover()
-
-
-@pytest.fixture(scope="module")
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(Path(SCENES_DIR) / "home.ttl")
-    yield graph
-    graph.close()
 
 
 def run(blackboard, make_llm, domains, query: GeneratedQuery | None, domain: str, scene=None):

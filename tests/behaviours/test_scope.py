@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -12,30 +12,15 @@ from behaviours.scope import DetectScope, scope_decision_model
 from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from knowledge.scene_graph import SceneGraph
 from knowledge.scope_matching import ScopeMatcher
+from tests.behaviours.turn_examples import ALLERGY_QUESTION
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
-
-ALLERGY_QUESTION = PendingTask(
-    domain="advisor",
-    task="AddToDatabase",
-    slots={"relation": "allergy"},
-    missing=["targets"],
-    said=["please add to my allergies"],
-    question="Which foods are you allergic to?",
-)
 
 
 @pytest.fixture
 def registry() -> DomainRegistry:
     return DomainRegistry.discover(active="household")
-
-
-@pytest.fixture
-def scene() -> Iterator[SceneGraph]:
-    graph = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
-    yield graph
-    graph.close()
 
 
 def answer(domain: str, confidence: float = 0.8, rationale: str = "model") -> dict[str, Any]:

@@ -1,0 +1,16 @@
+"""Fixtures shared by the behaviour tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from knowledge.scene_graph import SCENES_DIR, SceneGraph
+
+
+@pytest.fixture
+def scene() -> Iterator[SceneGraph]:
+    """The example apartment (knowledge/scenes/home.ttl) as a fresh belief for each test."""
+    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
+        yield graph
