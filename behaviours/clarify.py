@@ -134,19 +134,25 @@ _PLACEMENT = {"on": "on", "in": "in", "inRoom": "in", "mountedOn": "on", "heldBy
 
 
 def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
-    """A thing as the user would pick it: its label and where it is, from the scene graph.
+    """A thing as the user would pick it, from the scene graph, ready to say.
 
-    ``blue bottle in the fridge``; the id in words when the graph does not know the thing.
+    ``the blue bottle in the fridge``; a person by name and room, ``Alex Rossi in the
+    reception``; the id in words when the graph does not know the thing.
     """
+    people = scene_graph.humans(thing)
+    if people:
+        person = people[0]
+        where = f" in {_with_article(_humanise(person.room))}" if person.room else ""
+        return f"{person.label}{where}"
     location = scene_graph.locate_object(thing)
     if location is None:
-        return _humanise(thing)
+        return _with_article(_humanise(thing))
     labels = {}
     if location.room is not None:
         labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
     support = labels.get(location.support) or _humanise(location.support)
     label = labels.get(thing) or _humanise(thing)
-    return f"{label} {_PLACEMENT[location.relation]} {_with_article(support)}"
+    return _with_article(f"{label} {_PLACEMENT[location.relation]} {_with_article(support)}")
 
 
 def candidate_options(
@@ -154,12 +160,13 @@ def candidate_options(
 ) -> list[str]:
     """How to name each thing an ambiguous referent may mean, for the user to pick from.
 
-    Its description from the scene graph (label and place) when there is one, else the
-    candidate's label (``/turn/candidates``), else the id in words; each with an article.
+    Its description from the scene graph (:func:`describe_in_scene`, ready to say) when
+    there is one, else the candidate's label (``/turn/candidates``) or the id in words, with
+    an article.
     """
     labels = {candidate.id: candidate.label for candidate in candidates}
     return [
-        _with_article(described.get(found) or labels.get(found) or _humanise(found))
+        described.get(found) or _with_article(labels.get(found) or _humanise(found))
         for found in resolution.ids
     ]
 

@@ -274,6 +274,10 @@ class PostProcess(py_trees.behaviour.Behaviour):
                 log.warning("%s: resolving %r failed: %s", self.name, item, error)
                 reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
                 continue
+            if lookup.lexicon is not None and len(lookup.lexicon):
+                # only things of the slot's kind: "Mr Okafor" as a recipient is the person,
+                # not the pill organiser he owns
+                candidates = [c for c in candidates if c.id in lookup.lexicon]
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)

@@ -126,6 +126,13 @@ def test_asked_to_lift_a_person_the_robot_never_acts(backend: str, refused: bool
     assert result.refused is refused
 
 
+def test_him_and_a_possessive_name_the_recipient_without_a_model() -> None:
+    # "take Mr Okafor's pill organiser to him": the recipient is Mr Okafor, not his pills.
+    result = run("pills_to_resident", "none")
+    assert result.success, result.transcript()
+    assert result.turns[0].reply == "I delivered the pill organiser to mr okafor."
+
+
 def test_a_delegated_print_job_is_part_of_the_plan() -> None:
     result = run("print_agenda", "oracle")
     assert result.success, result.notes
