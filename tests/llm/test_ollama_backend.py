@@ -338,7 +338,9 @@ def test_slow_server_is_timeout(httpserver: HTTPServer, backend: OllamaBackend) 
 
 
 def test_cancel_before_start_sends_nothing(httpserver: HTTPServer, backend: OllamaBackend) -> None:
-    settings = ModuleSettings(ollama_host=base_url(httpserver))
+    # A unique model name marks this test's request: the shared test server may still log a
+    # late request of an earlier test (a slow handler released at its end).
+    settings = ModuleSettings(ollama_host=base_url(httpserver), model="never-sent:cancel-test")
     cancel = threading.Event()
     cancel.set()
 
@@ -346,7 +348,8 @@ def test_cancel_before_start_sends_nothing(httpserver: HTTPServer, backend: Olla
         backend.complete(make_request(settings), cancel)
 
     assert caught.value.outcome == "cancelled"
-    assert httpserver.log == []
+    sent = [request.get_data(as_text=True) for request, _ in httpserver.log]
+    assert not any("never-sent:cancel-test" in body for body in sent)
 
 
 # -- probe --------------------------------------------------------------------------------------
