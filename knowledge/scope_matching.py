@@ -257,19 +257,6 @@ class ScopeMatcher:
         )
 
     @classmethod
-    def from_examples(
-        cls,
-        examples: Mapping[str, Sequence[str]],
-        *,
-        accept: float = DEFAULT_ACCEPT,
-        reject: float = DEFAULT_REJECT,
-        margin: float = DEFAULT_MARGIN,
-        neighbours: int = DEFAULT_NEIGHBOURS,
-    ) -> ScopeMatcher:
-        """A matcher over ``examples`` (domain -> texts), e.g. CLINC150's domains."""
-        return cls(examples, accept=accept, reject=reject, margin=margin, neighbours=neighbours)
-
-    @classmethod
     def from_registry(cls, registry: DomainRegistry, **thresholds: Any) -> ScopeMatcher:
         """A matcher over every loaded pack: description, scope examples, task examples.
 

@@ -56,7 +56,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from knowledge.scene_graph import SceneGraph
 from knowledge.validation_errors import first_problem
-from skills.belief import Belief, Thing
+from skills.belief import Belief, Person, Thing
 from skills.effects import project
 from skills.plan_model import (
     ACTION_NAMES,
@@ -67,14 +67,10 @@ from skills.plan_model import (
     StepProblem,
     ToAPlan,
 )
-from skills.preconditions import AVAILABLE, check_preconditions
+from skills.preconditions import check_preconditions
 from skills.specs import SKILL_SPECS, NodeId, SkillCall
 
 log = logging.getLogger(__name__)
-
-GONE = frozenset({"away", "asleep"})
-"""Availabilities that rule a person out of a plan; a busy person may be asked (and may say
-no: the delegation then fails at run time and the plan is repaired)."""
 
 AgentKind = Literal["robot", "person"]
 """What a member of the team is."""
@@ -87,38 +83,6 @@ LISTED_NAMES = 10
 
 
 @dataclass(frozen=True)
-class PersonInfo:
-    """A person of the team: where they are, whether they are available, their abilities."""
-
-    id: str
-    room: str | None
-    availability: str | None
-    abilities: frozenset[str] = frozenset()
-
-    @property
-    def is_available(self) -> bool:
-        """True when the person is available or their availability is unknown."""
-        return self.availability in (None, AVAILABLE)
-
-    @property
-    def can_be_asked(self) -> bool:
-        """False only when they are away or asleep; a busy person may be free by then."""
-        return self.availability not in GONE
-
-    def ability_for(self, skill: str) -> str | None:
-        """Their ability named like ``skill`` (``pick`` or ``pick_up`` for PICK); None."""
-        wanted = skill.lower()
-        return next(
-            (
-                ability
-                for ability in sorted(self.abilities)
-                if wanted in re.split(r"[\s_-]+", ability.lower())
-            ),
-            None,
-        )
-
-
-@dataclass(frozen=True)
 class PlanWorld:
     """The team a plan is checked against: each robot's belief, and the people.
 
@@ -126,7 +90,7 @@ class PlanWorld:
     """
 
     beliefs: Mapping[str, Belief]
-    people: Mapping[str, PersonInfo]
+    people: Mapping[str, Person]
 
     @classmethod
     def from_scene(cls, scene: SceneGraph, robots: Sequence[str] | None = None) -> PlanWorld:
@@ -135,18 +99,9 @@ class PlanWorld:
         Raises :class:`~skills.belief.BeliefError` for a robot the scene does not know.
         """
         team = list(robots) if robots is not None else [r.id for r in scene.robot_state()]
-        return cls(
-            beliefs={robot: Belief.from_scene(scene, robot) for robot in team},
-            people={
-                human.id: PersonInfo(
-                    id=human.id,
-                    room=human.room,
-                    availability=human.availability,
-                    abilities=frozenset(human.abilities),
-                )
-                for human in scene.humans()
-            },
-        )
+        beliefs = {robot: Belief.from_scene(scene, robot) for robot in team}
+        people = next(iter(beliefs.values())).people if beliefs else {}
+        return cls(beliefs=beliefs, people=people)
 
     @property
     def robots(self) -> tuple[str, ...]:
@@ -338,7 +293,7 @@ class Rehearsal:
         return None
 
     def _request_problem(
-        self, step: PlanStep, call: SkillCall, person: PersonInfo
+        self, step: PlanStep, call: SkillCall, person: Person
     ) -> StepProblem | None:
         if not person.is_available:
             return _problem(step, "not_available", f"{person.id} is {person.availability}")

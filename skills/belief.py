@@ -16,6 +16,7 @@ nothing to do; without a hand, any hand not known to hold something else may hol
 from __future__ import annotations
 
 import logging
+import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -91,18 +92,44 @@ class Thing:
         return self.kind in FURNITURE_KINDS
 
 
+AVAILABLE = "available"
+"""The availability a person must have to take a handover (unknown availability is allowed)."""
+
+GONE = frozenset({"away", "asleep"})
+"""Availabilities that rule a person out of a plan; a busy person may be asked (and may say
+no: the delegation then fails at run time and the plan is repaired)."""
+
+
 @dataclass(frozen=True)
 class Person:
-    """A person: where they are believed to be, whether they are available, their abilities.
-
-    ``abilities`` are what they can be asked to do (``print``, ``sign``): a plan's DELEGATE
-    step names one of them.
-    """
+    """A person: where they are believed to be, whether they are available, their abilities."""
 
     id: str
     room: str | None
     availability: str | None
     abilities: frozenset[str] = frozenset()
+
+    @property
+    def is_available(self) -> bool:
+        """True when the person is available or their availability is unknown."""
+        return self.availability in (None, AVAILABLE)
+
+    @property
+    def can_be_asked(self) -> bool:
+        """False only when they are away or asleep; a busy person may be free by then."""
+        return self.availability not in GONE
+
+    def ability_for(self, skill: str) -> str | None:
+        """Their ability named like ``skill`` (``pick`` or ``pick_up`` for PICK); None."""
+        wanted = skill.lower()
+        return next(
+            (
+                ability
+                for ability in sorted(self.abilities)
+                if wanted in re.split(r"[\s_-]+", ability.lower())
+            ),
+            None,
+        )
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,6 @@ from pydantic import ValidationError
 from knowledge.validation_errors import first_problem
 from skills.assignment import (
     Assumption,
-    PersonInfo,
     PlanWorld,
     Rehearsal,
     assign,
@@ -60,7 +59,6 @@ from skills.plan_model import (
 __all__ = [
     "Assumption",
     "DryRun",
-    "PersonInfo",
     "PlanWorld",
     "dry_run",
     "oracle_plan",

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from knowledge.experience import ErrorCode
-from skills.belief import Belief
+from skills.belief import AVAILABLE, Belief
 from skills.specs import (
     CloseArgs,
     GotoArgs,
@@ -30,9 +30,6 @@ from skills.specs import (
     RobotSkill,
     SkillCall,
 )
-
-AVAILABLE = "available"
-"""The availability a person must have to take a handover (unknown availability is allowed)."""
 
 
 class Check(BaseModel):

@@ -43,7 +43,7 @@ EXAMPLES = {
 
 @pytest.fixture(scope="module")
 def matcher() -> ScopeMatcher:
-    return ScopeMatcher.from_examples(EXAMPLES, accept=0.30, reject=0.12, margin=0.08, neighbours=2)
+    return ScopeMatcher(EXAMPLES, accept=0.30, reject=0.12, margin=0.08, neighbours=2)
 
 
 def test_sure_in_scope_guess_names_the_domain(matcher: ScopeMatcher) -> None:
@@ -137,20 +137,20 @@ def test_no_label_can_be_an_unsure_judgement() -> None:
 )
 def test_bad_thresholds_are_refused(kwargs: dict[str, float], message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        ScopeMatcher.from_examples(EXAMPLES, **kwargs)  # type: ignore[arg-type]
+        ScopeMatcher(EXAMPLES, **kwargs)  # type: ignore[arg-type]
 
 
 def test_bad_examples_are_refused_with_the_domain_named() -> None:
     with pytest.raises(ValueError, match="'garden' has no non-empty example text"):
-        ScopeMatcher.from_examples({"kitchen": ["cook pasta"], "garden": ["", "  "]})
+        ScopeMatcher({"kitchen": ["cook pasta"], "garden": ["", "  "]})
     with pytest.raises(ValueError, match="not one string"):
-        ScopeMatcher.from_examples({"kitchen": "cook pasta"})  # type: ignore[dict-item]
+        ScopeMatcher({"kitchen": "cook pasta"})  # type: ignore[dict-item]
     with pytest.raises(ValueError, match="at least one label"):
-        ScopeMatcher.from_examples({})
+        ScopeMatcher({})
 
 
 def test_a_single_domain_and_wordless_examples_still_work() -> None:
-    matcher = ScopeMatcher.from_examples({"emoji": ["🙂 !!", "?? 🙂"]}, accept=0.3, reject=0.1)
+    matcher = ScopeMatcher({"emoji": ["🙂 !!", "?? 🙂"]}, accept=0.3, reject=0.1)
     assert matcher.match("🙂 !!").domain == "emoji"
     assert matcher.match("zzz").domain == OUT_OF_SCOPE
 
@@ -203,7 +203,7 @@ def test_clinc150_domains_are_mostly_right_with_the_default_thresholds() -> None
     examples: dict[str, list[str]] = defaultdict(list)
     for text, intent in data["train"]:
         examples[domain_of[intent]].append(text)
-    matcher = ScopeMatcher.from_examples(examples)
+    matcher = ScopeMatcher(examples)
     val = data["val"][::10]
     guesses = matcher.match_many([text for text, _ in val])
     right = sum(g.domain == domain_of[intent] for g, (_, intent) in zip(guesses, val, strict=True))

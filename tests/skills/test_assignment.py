@@ -10,8 +10,8 @@ import pytest
 from knowledge.scene_graph import SceneGraph
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
-from skills.assignment import PersonInfo, PlanWorld, assign, robot_subtask_rate
-from skills.belief import BeliefError
+from skills.assignment import PlanWorld, assign, robot_subtask_rate
+from skills.belief import BeliefError, Person
 from skills.plan_model import PlanStep, ToAPlan
 from skills.plan_validation import dry_run, oracle_plan, rehearse
 
@@ -40,7 +40,7 @@ def flat_plan(scenario_id: str) -> ToAPlan:
 def test_people_and_their_abilities_reach_the_team(office: SceneGraph) -> None:
     world = PlanWorld.from_scene(office)
     assert world.robots == ("robot1",)
-    assert world.people["priya"] == PersonInfo(
+    assert world.people["priya"] == Person(
         "priya", "open_office", "available", frozenset({"print"})
     )
     assert world.people["marco"].abilities == {"print"} and not world.people["marco"].is_available
@@ -59,7 +59,7 @@ def test_the_team_takes_the_robots_asked_for_in_that_order() -> None:
 
 
 def test_an_ability_is_named_like_a_skill() -> None:
-    helper = PersonInfo("kim", "hallway", None, frozenset({"pick_up", "print"}))
+    helper = Person("kim", "hallway", None, frozenset({"pick_up", "print"}))
     assert helper.is_available
     assert helper.ability_for("PICK") == "pick_up"
     assert helper.ability_for("PLACE") is None
@@ -115,7 +115,7 @@ def test_the_assigned_robot_keeps_a_step_nobody_can_do() -> None:
 
 def test_a_person_with_the_ability_takes_what_no_robot_can() -> None:
     world = team("top_shelf")
-    tall = PersonInfo("ole", "living_room", "available", frozenset({"pick"}))
+    tall = Person("ole", "living_room", "available", frozenset({"pick"}))
     helped = replace(world, people={**world.people, "ole": tall})
     fetch = oracle_plan(
         [
@@ -133,7 +133,7 @@ def test_a_person_with_the_ability_takes_what_no_robot_can() -> None:
 
 def test_a_busy_person_is_not_given_a_robot_step() -> None:
     world = team("top_shelf")
-    busy = PersonInfo("ole", "living_room", "busy", frozenset({"pick"}))
+    busy = Person("ole", "living_room", "busy", frozenset({"pick"}))
     fetch = oracle_plan([{"skill": "PICK", "object": "wedding_album", "hand": "right"}])
     assert assign(fetch, replace(world, people={**world.people, "ole": busy})) == {1: "robot1"}
 

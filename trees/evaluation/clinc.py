@@ -168,7 +168,7 @@ def evaluate_clinc(
     (seeded). ``progress(done, total)`` is called after each item.
     """
     started = time.perf_counter()
-    matcher = matcher or ScopeMatcher.from_examples(data.examples)
+    matcher = matcher or ScopeMatcher(data.examples)
     items = sample_items(data.test, sample, seed)
     guesses = matcher.match_many(utterance for utterance, _ in items)
     with ExitStack() as stack:
