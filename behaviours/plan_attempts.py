@@ -1,0 +1,140 @@
+"""The recovery loop's own nodes: repeat an attempt while it is worth it, then report.
+
+An attempt is PlanTask -> ValidationGate -> ExecutePlan (see :mod:`trees.physical_task`).
+:class:`AttemptLoop` runs it again after a failure while another attempt may change
+something; :class:`ReportOutcome` says in ``/turn/evidence`` what the attempts did and did not.
+"""
+
+from __future__ import annotations
+
+import py_trees
+from py_trees.common import Access, Status
+from py_trees.decorators import Retry
+
+from behaviours import keys
+from behaviours.turn_state import EvidenceBundle, EvidenceItem
+from skills.plan_model import PlanAttempt, PlanStep
+
+
+def _attempts(client: py_trees.blackboard.Client, key: str) -> list[PlanAttempt]:
+    found = keys.read_optional(client, key, list) or []
+    return [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
+
+
+def worth_another_attempt(attempt: PlanAttempt) -> bool:
+    """Whether planning again after ``attempt`` may give a different answer.
+
+    Not when there was no plan (the planner already said why) nor when the task-level HTN
+    plan was rejected (the same belief gives the same plan).
+    """
+    if not attempt.plan.steps:
+        return False
+    return not (attempt.outcome == "rejected" and attempt.plan.source == "htn")
+
+
+class AttemptLoop(Retry):
+    """Run the attempt again after a failure, at most ``max_attempts`` times in all.
+
+    Reads ``/plan/attempts`` to stop early when another attempt is not worth it
+    (:func:`worth_another_attempt`). SUCCESS: an attempt succeeded. FAILURE: the last allowed
+    (or worthwhile) attempt failed. RUNNING: an attempt is running, or the next one starts.
+    """
+
+    def __init__(self, name: str, child: py_trees.behaviour.Behaviour, *, max_attempts: int):
+        if max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+        super().__init__(name, child, num_failures=max_attempts)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.READ)
+
+    def update(self) -> Status:
+        """Retry's decision, unless the last attempt says retrying cannot help."""
+        status = super().update()
+        if status != Status.RUNNING or self.decorated.status != Status.FAILURE:
+            return status
+        attempts = _attempts(self.blackboard, self.attempts_key)
+        if attempts and not worth_another_attempt(attempts[-1]):
+            self.feedback_message = (
+                f"stopped after attempt {attempts[-1].number}: another would not change anything"
+            )
+            return Status.FAILURE
+        self.feedback_message = f"attempt {self.failures} failed; planning again"
+        return status
+
+
+class ReportOutcome(py_trees.behaviour.Behaviour):
+    """Say honestly, in ``/turn/evidence``, what the attempts did and did not do.
+
+    Reads ``/plan/attempts``. Appends one :class:`~behaviours.turn_state.EvidenceItem`
+    (source ``plan``, ``ok`` = ``succeeded``) to ``/turn/evidence``: the steps done, and for
+    each failed attempt why it failed. SUCCESS when built with ``succeeded=True``, FAILURE
+    otherwise (the evidence is written either way). Never RUNNING.
+    """
+
+    def __init__(self, name: str, *, succeeded: bool, max_attempts: int) -> None:
+        super().__init__(name)
+        self.succeeded = succeeded
+        self.max_attempts = max_attempts
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.READ)
+        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+
+    def update(self) -> Status:
+        """Write the evidence item."""
+        attempts = _attempts(self.blackboard, self.attempts_key)
+        text = outcome_text(attempts, succeeded=self.succeeded, max_attempts=self.max_attempts)
+        previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        items = [*(previous.items if previous is not None else []), self._item(text)]
+        self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
+        self.feedback_message = text
+        return Status.SUCCESS if self.succeeded else Status.FAILURE
+
+    def _item(self, text: str) -> EvidenceItem:
+        return EvidenceItem(source="plan", text=text, ok=self.succeeded)
+
+
+def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: int) -> str:
+    """What was done and what was not, attempt by attempt, in plain sentences."""
+    if succeeded and attempts:
+        last = attempts[-1]
+        done = ", ".join(map(step_text, last.plan.steps)) or "nothing was needed"
+        text = f"Done: {done}."
+        if len(attempts) > 1:
+            earlier = " ".join(_attempt_text(attempt) for attempt in attempts[:-1])
+            text += f" It took {len(attempts)} attempts. {earlier}"
+        return text
+    if not attempts:
+        return "I could not do it: no plan was made."
+    ran = [attempt for attempt in attempts if attempt.outcome not in ("rejected",)]
+    tried = f"{len(attempts)} attempt{'s' if len(attempts) > 1 else ''} (at most {max_attempts})"
+    text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
+    if not any(_done_steps(attempt) for attempt in ran):
+        text += " Nothing was done."
+    return text
+
+
+def _done_steps(attempt: PlanAttempt) -> list[str]:
+    achieved = {reflection.step for reflection in attempt.reflections if reflection.achieved}
+    return [step_text(step) for step in attempt.plan.steps if step.id in achieved]
+
+
+def step_text(step: PlanStep) -> str:
+    """``PICK(water_bottle, right)``, with `` by marco`` for a step someone else does."""
+    args = ", ".join(str(value) for value in step.args.values())
+    by = f" by {step.assignee}" if step.action == "DELEGATE" and step.assignee else ""
+    return f"{step.action}({args}){by}"
+
+
+def _attempt_text(attempt: PlanAttempt) -> str:
+    number = f"Attempt {attempt.number}"
+    if not attempt.plan.steps:
+        return f"{number} found no plan: {attempt.failure or attempt.plan.rationale}."
+    if attempt.outcome == "rejected":
+        why = attempt.validation.diagnosis() if attempt.validation else attempt.failure
+        return f"{number} was rejected before anything ran: {why}."
+    if attempt.outcome == "succeeded":
+        return f"{number} succeeded."
+    done = ", ".join(_done_steps(attempt)) or "nothing"
+    hint = f" Suggested next: {attempt.suggestion.rstrip('.')}." if attempt.suggestion else ""
+    failure = (attempt.failure or "no reason given").rstrip(".")
+    return f"{number} did {done}, then failed: {failure}.{hint}"
