@@ -21,13 +21,16 @@ from behaviours import keys
 from behaviours.readiness import singular
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
-from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
+from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
 from knowledge.domain_pack import DomainPack, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
 
 log = logging.getLogger(__name__)
+
+SPEAKER_QUESTION = "Who is speaking, please?"
+"""The question when the robot must know who "my" and "me" are before it acts."""
 
 WH_WORDS = ("which", "what", "who", "whom", "whose", "where", "when", "how")
 """A field description starting with one of these is already the heart of a question."""
@@ -179,6 +182,8 @@ def slot_question(
     described: dict[str, str],
 ) -> str:
     """The question for one slot: pick among candidates, name an unknown value, or ask."""
+    if slot == SPEAKER_SLOT:
+        return SPEAKER_QUESTION
     ask = field_question(slot, schema)
     if resolution is None:
         return ask

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
 from py_trees.common import Access, Status
@@ -24,8 +24,14 @@ from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.readiness import is_grounded, partial_model, required_slots
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, SlotResolution, SlotValue
-from knowledge.domain_pack import DomainPack, SlotSpec, TaskSpec
+from behaviours.turn_state import (
+    OUT_OF_SCOPE,
+    SPEAKER_SLOT,
+    IntentFrame,
+    SlotResolution,
+    SlotValue,
+)
+from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 
@@ -70,6 +76,9 @@ INSTRUCTIONS = re.compile(
     re.IGNORECASE,
 )
 """Prompt-injection phrasing: treated as a doubt, never as an instruction."""
+
+FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
+"""Words whose referent is the speaker: "my mug" needs to know who is speaking."""
 
 
 @dataclass(frozen=True)
@@ -217,6 +226,27 @@ def check_slots(
     return SlotCheck(values=values, issues=issues, task=task, dropped=dropped)
 
 
+def ask_speaker_first(spec: TaskSpec, check: SlotCheck, frame: IntentFrame) -> SlotCheck:
+    """``check`` for a speaker the robot does not know: who is speaking is asked first.
+
+    When the task's plan acts for the speaker (a ``$speaker`` argument) or a slot was said in
+    the first person ("my mug"), :data:`SPEAKER_SLOT` becomes a missing slot ahead of the
+    others, and first-person slots wait for the answer (it may settle them). Otherwise
+    ``check`` is returned as it is.
+    """
+    first_person = {
+        name
+        for name, value in frame.slots.items()
+        if isinstance(value, str | list) and FIRST_PERSON.search(" ".join(_items(value)))
+    }
+    acts_for_speaker = spec.plan is not None and SPEAKER_ARGUMENT in spec.plan.args.values()
+    if not first_person and not acts_for_speaker:
+        return check
+    issues: dict[str, SlotIssue] = {SPEAKER_SLOT: "missing"}
+    issues.update({slot: issue for slot, issue in check.issues.items() if slot not in first_person})
+    return replace(check, issues=issues, task=None)
+
+
 class InnerSpeech(BaseModel):
     """What inner speech decides; specialised per task by :meth:`TaskReadinessGate.decision_for`."""
 
@@ -263,9 +293,13 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
 
+    When ``/turn/speaker`` is unset and the task acts for the speaker or a slot was said in
+    the first person, who is speaking is asked first (:func:`ask_speaker_first`).
+
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
-    ``/memory/working`` (optional). Writes ``/turn/task`` (the schema instance on Proceed, a
-    partial instance otherwise; unset when there is no task), ``/turn/control``,
+    ``/turn/speaker`` and ``/memory/working`` (optional). Writes ``/turn/task`` (the schema
+    instance on Proceed, a partial instance otherwise; unset when there is no task),
+    ``/turn/control``,
     ``/turn/missing``, ``/turn/domain`` (only on SwitchDomain: the target pack),
     ``/rationale/<node>``. SUCCESS: Proceed. FAILURE: Clarify, SwitchDomain or Reject.
     RUNNING: waiting for the model.
@@ -285,6 +319,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.task_key = keys.register(self.blackboard, keys.TASK, Access.WRITE)
         self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.WRITE)
         self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.WRITE)
+        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
         self._turn = _Turn(utterance="", domain=None)
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}
@@ -455,6 +490,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         assert frame is not None
         said = [*frame.said, utterance]
         turn.check = check_slots(turn.schema, turn.spec, frame, turn.resolved, said)
+        if not keys.read_optional(self.blackboard, self.speaker_key, str):
+            turn.check = ask_speaker_first(turn.spec, turn.check, frame)
         turn.doubts = self._doubts(turn)
         self.decision_type = self.decision_for(turn.pack, turn.spec.name)
         return turn

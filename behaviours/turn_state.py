@@ -19,6 +19,7 @@ __all__ = [
     "EvidenceItem",
     "GeneratedQuery",
     "IntentFrame",
+    "SPEAKER_SLOT",
     "PendingTask",
     "ScopeDecision",
     "SlotResolution",
@@ -26,6 +27,10 @@ __all__ = [
     "plain",
 ]
 
+
+SPEAKER_SLOT = "speaker"
+"""What ``/turn/missing`` and a pending question name when the robot must ask who is speaking.
+It is not a slot of any task: the answer sets ``/turn/speaker``."""
 
 SlotValue = str | float | bool | list[str] | None
 """A slot as the user said it (normalised): text, a number, a flag or several words."""

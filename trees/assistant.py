@@ -10,6 +10,7 @@ Tree (``create_root``)::
 
     Assistant (Sequence)
     ├── AwaitUtterance             RUNNING until /turn/utterance is set
+    ├── IdentifySpeaker            /turn/speaker from "it's Jo" when the channel did not say
     ├── DetectScope                /turn/domain; switches the active pack when it changes
     ├── RecognizeIntent            /turn/intent: the pack's task, slots said so far
     ├── PostProcess                normalise, resolve referents -> /turn/resolved
@@ -56,6 +57,7 @@ from behaviours.recall import create_recall_memory
 from behaviours.respond import Respond
 from behaviours.run_query import RunQuery
 from behaviours.scope import DetectScope
+from behaviours.speaker import IdentifySpeaker
 from behaviours.switch_domain import SwitchActiveDomain
 from behaviours.task_readiness import TaskReadinessGate
 from trees.physical_task import create_physical_task
@@ -118,6 +120,7 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
     return _sequence(
         "Assistant",
         AwaitUtterance(),
+        IdentifySpeaker(),
         DetectScope(),
         RecognizeIntent(),
         PostProcess(),

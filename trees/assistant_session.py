@@ -169,6 +169,9 @@ class AssistantSession(Closeable):
             self.runner.root.stop(Status.INVALID)
             log.warning("turn %r stopped: %s", text, run.stopped_because)
         task = storage.get(keys.TASK.name)
+        heard = storage.get(keys.SPEAKER.name)
+        if not self.speaker and isinstance(heard, str) and heard:
+            self.speaker = heard  # identified during the turn: known for the rest of the session
         return TurnResult(
             utterance=text,
             reply=str(storage.get(keys.REPLY.name) or ""),

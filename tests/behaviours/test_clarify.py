@@ -234,3 +234,16 @@ def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, 
         assert [(fact.slot, fact.text) for fact in facts] == [
             ("food.peanuts", "The user is allergic to peanuts")
         ]
+
+
+def test_an_unknown_speaker_is_asked_who_is_speaking(blackboard, make_llm, domains):
+    blackboard.set("/turn/utterance", "bring me my mug")
+    blackboard.set(
+        "/turn/intent",
+        IntentFrame(domain="household", task="Fetch", slots={"object": "my mug"}, said=[]),
+    )
+    blackboard.set("/turn/missing", ["speaker"])
+    TreeHarness(AskClarification(), llm=make_llm().client, handles={"domains": domains}).tick()
+    assert blackboard.get("/turn/reply") == "Who is speaking, please?"
+    pending = blackboard.get("/session/pending")
+    assert pending.missing == ["speaker"] and pending.slots == {"object": "my mug"}

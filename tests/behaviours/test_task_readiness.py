@@ -40,8 +40,12 @@ def answer(control: str, missing=(), domain=None, rationale: str = "r") -> dict:
     }
 
 
-def run_gate(blackboard, make_llm, domains, utterance, intent, resolved=None, replies=()):
+def run_gate(
+    blackboard, make_llm, domains, utterance, intent, resolved=None, replies=(), speaker="alex"
+):
     blackboard.set("/turn/utterance", utterance)
+    if speaker is not None:
+        blackboard.set("/turn/speaker", speaker)
     blackboard.set("/turn/domain", intent.domain if intent else "household")
     if intent is not None:
         blackboard.set("/turn/intent", intent)
@@ -340,3 +344,24 @@ def test_negation_goes_to_the_model_unless_the_frame_is_a_correction(blackboard,
     gate, llm = run_gate(blackboard, make_llm, advisor, said, frame, resolved)
     assert blackboard.get("/turn/control") == "Proceed" and llm.calls == []
     assert blackboard.get("/turn/task").correction is True
+
+
+def test_an_unknown_speaker_is_asked_for_before_a_first_person_slot(blackboard, make_llm, domains):
+    said = "bring me my mug"
+    resolved = {"object": scene("object", "my mug", "mug_white", "mug_blue")}
+    gate, llm = run_gate(
+        blackboard, make_llm, domains, said, fetch(said, "my mug"), resolved, speaker=None
+    )
+    assert gate.status == Status.FAILURE and llm.calls == []
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/missing") == ["speaker"]
+
+
+def test_a_task_done_for_the_speaker_needs_to_know_who_it_is(blackboard, make_llm, domains):
+    said = "bring me the blue bottle"
+    resolved = {"object": scene("object", "the blue bottle", "bottle_blue")}
+    gate, _ = run_gate(
+        blackboard, make_llm, domains, said, fetch(said, "the blue bottle"), resolved, speaker=None
+    )
+    assert gate.status == Status.FAILURE
+    assert blackboard.get("/turn/missing") == ["speaker"]

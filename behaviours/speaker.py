@@ -1,0 +1,120 @@
+"""``IdentifySpeaker``: learn who is speaking from what they say, when the channel did not tell.
+
+A voice over an intercom, or a robot that cannot tell voices apart, leaves ``/turn/speaker``
+unset; "my mug" then means nothing. The readiness gate asks "Who is speaking?" and this node
+reads the answer ("it's Jo"), or a self-introduction in any turn ("this is Jo, bring me my
+mug"), against the people the scene graph knows. Deterministic: a name counts only when it
+names exactly one known person, so a wrong guess never makes "my" someone else's.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import Future
+from typing import Any
+
+import py_trees
+from py_trees.common import Access, Status
+
+from behaviours import keys
+from behaviours.setup_handles import optional_handle
+from behaviours.turn_state import SPEAKER_SLOT, PendingTask
+from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import HumanInfo
+
+INTRODUCTION = re.compile(
+    r"\b(?:this is|it'?s|it is|i'?m|i am|my name is|here is|here's)\s+([a-z][\w'-]*)",
+    re.IGNORECASE,
+)
+"""A speaker naming themselves; the group is the name."""
+
+
+def name_words(person: HumanInfo) -> set[str]:
+    """The words a person answers to: their id and each word of their label, lower case."""
+    words = {person.id.lower()}
+    words.update(word.lower() for word in re.findall(r"[\w'-]+", person.label))
+    return words
+
+
+def named_person(text: str, people: list[HumanInfo]) -> HumanInfo | None:
+    """The one person of ``people`` whose name ``text`` says; None when none or several."""
+    said = {word.lower() for word in re.findall(r"[\w'-]+", text)}
+    found = [person for person in people if name_words(person) & said]
+    return found[0] if len(found) == 1 else None
+
+
+class IdentifySpeaker(py_trees.behaviour.Behaviour):
+    """Set ``/turn/speaker`` from the utterance when the input channel left it unset.
+
+    It looks only when the robot asked who is speaking (``/session/pending`` lists
+    ``speaker``) or the utterance is a self-introduction; the name must match exactly one
+    person the scene graph knows.
+
+    Handles: ``scene_graph`` (optional; without it nobody can be identified).
+    Reads ``/turn/utterance``, ``/turn/speaker``, ``/session/pending``. Writes
+    ``/turn/speaker`` when one person is named. SUCCESS always (identification informs the
+    turn, it never stops it; the feedback says what was found); RUNNING while the scene graph
+    lists its people.
+    """
+
+    def __init__(self, name: str = "IdentifySpeaker") -> None:
+        super().__init__(name)
+        self.blackboard = self.attach_blackboard_client(name=name)
+        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.WRITE)
+        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.READ)
+        self.scene: SceneGraph | None = None
+        self._people: Future[list[HumanInfo]] | None = None
+        self._text = ""
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the optional ``scene_graph`` handle."""
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+
+    def initialise(self) -> None:
+        """Decide whether to look; if so, ask the scene graph for its people."""
+        self._people = None
+        self._text = self._what_to_read()
+        if self._text and self.scene is not None:
+            self._people = self.scene.submit(self.scene.humans)
+
+    def update(self) -> Status:
+        """RUNNING while the people are listed; then SUCCESS, with ``/turn/speaker`` if named."""
+        if self._people is None:
+            if not self._text:
+                self.feedback_message = "speaker known, or nothing says who it is"
+            else:
+                self.feedback_message = "no scene graph: cannot tell who is speaking"
+            return Status.SUCCESS
+        if not self._people.done():
+            self.feedback_message = "listing the people the robot knows"
+            return Status.RUNNING
+        try:
+            people = self._people.result()
+        except Exception as error:  # identification informs the turn; it must not end it
+            self.feedback_message = f"could not list people: {error}"
+            return Status.SUCCESS
+        person = named_person(self._text, people)
+        if person is None:
+            self.feedback_message = f"{self._text!r} names no single person the robot knows"
+            return Status.SUCCESS
+        self.blackboard.set(self.speaker_key, person.id)
+        self.feedback_message = f"the speaker is {person.id}"
+        return Status.SUCCESS
+
+    def terminate(self, new_status: Status) -> None:
+        """Drop a listing still in progress."""
+        if self._people is not None and not self._people.done():
+            self._people.cancel()
+        self._people = None
+
+    def _what_to_read(self) -> str:
+        """The words that may name the speaker: the answer, or the introduced name."""
+        if keys.read_optional(self.blackboard, self.speaker_key, str):
+            return ""
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        if pending is not None and SPEAKER_SLOT in pending.missing:
+            return utterance
+        introduction = INTRODUCTION.search(utterance)
+        return introduction.group(1) if introduction else ""
