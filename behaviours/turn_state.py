@@ -15,11 +15,11 @@ from knowledge.scope_matching import OUT_OF_SCOPE
 
 __all__ = [
     "OUT_OF_SCOPE",
+    "SPEAKER_SLOT",
     "EvidenceBundle",
     "EvidenceItem",
     "GeneratedQuery",
     "IntentFrame",
-    "SPEAKER_SLOT",
     "PendingTask",
     "ScopeDecision",
     "SlotResolution",

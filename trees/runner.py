@@ -20,11 +20,13 @@ from py_trees.common import Status
 from behaviours.llm.client import LLMClient
 from knowledge.closing import Closeable
 from trees.tick_log import (
+    BlackboardRead,
     BlackboardWrite,
     LogHeader,
     NodeState,
     TickEntry,
     TickLogWriter,
+    read_value,
     shape_of,
     to_json_value,
 )
@@ -35,6 +37,11 @@ TERMINAL = (Status.SUCCESS, Status.FAILURE)
 WRITE_ACTIVITIES = {
     py_trees.blackboard.ActivityType.WRITE.value,
     py_trees.blackboard.ActivityType.INITIALISED.value,
+}
+READ_ACTIVITIES = {
+    py_trees.blackboard.ActivityType.READ.value,
+    py_trees.blackboard.ActivityType.ACCESSED.value,
+    py_trees.blackboard.ActivityType.NO_KEY.value,
 }
 
 
@@ -136,6 +143,7 @@ class TreeRunner(Closeable):
         if changed:
             self._signature, self._shape = signature, shape_of(self.root)
         calls, self._call_cursor = self.llm.call_log.since(self._call_cursor)
+        writes, reads = _drain_activity()
         entry = TickEntry(
             tick=self._count,
             wall_time=wall,
@@ -150,7 +158,8 @@ class TreeRunner(Closeable):
                 )
                 for node in self.root.iterate()
             ],
-            writes=_drain_writes(),
+            writes=writes,
+            reads=reads,
             llm_calls=calls,
             structure=self._shape if changed else None,
         )
@@ -204,16 +213,31 @@ def _signature(root: py_trees.behaviour.Behaviour) -> tuple[tuple[object, ...], 
     return tuple((node.id, *(child.id for child in node.children)) for node in root.iterate())
 
 
-def _drain_writes() -> list[BlackboardWrite]:
+def _drain_activity() -> tuple[list[BlackboardWrite], list[BlackboardRead]]:
+    """The writes and reads in the blackboard's activity stream since the last tick.
+
+    Reads are kept once per key and client, in the order they first happened; a read of a
+    key that was not set is marked ``missing``.
+    """
     stream = py_trees.blackboard.Blackboard.activity_stream
     if stream is None:
-        return []
-    writes = [
-        BlackboardWrite(
-            key=item.key, client=item.client_name, value=to_json_value(item.current_value)
-        )
-        for item in stream.data
-        if item.activity_type in WRITE_ACTIVITIES
-    ]
+        return [], []
+    writes: list[BlackboardWrite] = []
+    reads: dict[tuple[str, str], BlackboardRead] = {}
+    for item in stream.data:
+        if item.activity_type in WRITE_ACTIVITIES:
+            value = to_json_value(item.current_value)
+            writes.append(BlackboardWrite(key=item.key, client=item.client_name, value=value))
+        elif item.activity_type in READ_ACTIVITIES:
+            missing = item.activity_type == py_trees.blackboard.ActivityType.NO_KEY.value
+            reads.setdefault(
+                (item.key, item.client_name),
+                BlackboardRead(
+                    key=item.key,
+                    client=item.client_name,
+                    missing=missing,
+                    value=read_value(item.current_value),
+                ),
+            )
     stream.clear()
-    return writes
+    return writes, list(reads.values())

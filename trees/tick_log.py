@@ -1,9 +1,9 @@
 """The tick log: one JSON object per line, a header then one entry per tick.
 
 Each tick entry holds every node's status and feedback (and whether it was visited), the
-blackboard writes of that tick and the model calls that finished during it, so a run can be
-replayed, audited and measured afterwards. The file is flushed after every line: a crash
-loses at most the tick in progress.
+blackboard writes and reads of that tick and the model calls that finished during it, so a
+run can be replayed, audited and measured afterwards. The file is flushed after every line:
+a crash loses at most the tick in progress.
 """
 
 from __future__ import annotations
@@ -52,6 +52,32 @@ class BlackboardWrite(BaseModel):
     value: Any
 
 
+class BlackboardRead(BaseModel):
+    """A blackboard key a client read during a tick (once per key and client).
+
+    ``missing`` is True when the key was not set at the time (the client asked for it
+    anyway). ``value`` is the value read when it is a short scalar (an utterance, an id, a
+    flag), which may have been set outside the tree; larger values are found in the writes.
+    Logs written before reads were recorded simply have none.
+    """
+
+    key: str
+    client: str
+    missing: bool = False
+    value: str | int | float | bool | None = None
+
+
+READ_VALUE_CHARS = 500
+"""Longest string value a :class:`BlackboardRead` records."""
+
+
+def read_value(value: Any) -> str | int | float | bool | None:
+    """What a :class:`BlackboardRead` records of a value: short scalars, else None."""
+    if isinstance(value, str):
+        return value if len(value) <= READ_VALUE_CHARS else None
+    return value if isinstance(value, (int, float, bool)) else None
+
+
 class LogHeader(BaseModel):
     """First line of a tick log."""
 
@@ -74,6 +100,7 @@ class TickEntry(BaseModel):
     root_status: str
     nodes: list[NodeState]
     writes: list[BlackboardWrite] = []
+    reads: list[BlackboardRead] = []
     llm_calls: list[CallRecord] = []
     structure: list[NodeShape] | None = None
 
