@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
@@ -39,6 +40,13 @@ log = logging.getLogger(__name__)
 
 NO_TASK = "none"
 """What the model answers when no task of the domain fits."""
+
+SEQUENCE_MARKERS = re.compile(
+    r",\s*then\b|\band then\b|\bafter that\b|\bafterwards\b|\bonce you'?ve\b", re.IGNORECASE
+)
+"""Words that chain one action after another in a single request: one task's slots cannot
+hold a sequence of actions, whatever their objects are called (the robot may not know them
+yet), so the fast path hands such a request to the planner."""
 
 MAX_PROMPT_CHARS = 600
 """Utterances longer than this are cut for the model (the rationale says so)."""
@@ -245,8 +253,15 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if guess.confident:
             catch_all = domain.pack.open_ended_task
             crowded = self._crowded_slot(domain, guess.task, utterance)
-            if catch_all is not None and crowded is not None and guess.task != catch_all.name:
-                why = f"{guess.task} holds one {crowded}, the request names several: the planner"
+            chained = SEQUENCE_MARKERS.search(utterance)
+            several = crowded is not None or chained is not None
+            if catch_all is not None and several and guess.task != catch_all.name:
+                why = (
+                    f"{guess.task} holds one {crowded}, the request names several: the planner"
+                    if crowded is not None or chained is None
+                    else f"the request chains actions ({chained.group(0).strip(', ')!r}): "
+                    "the planner"
+                )
                 slots = self._filled(domain, catch_all.name, utterance)
                 return Verdict(self._decision(catch_all.name, slots, guess.confidence, why), why)
             slots = self._filled(domain, guess.task, utterance)

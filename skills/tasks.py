@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 from typing_extensions import Self
 
-from skills.belief import Belief
+from skills.belief import Belief, Thing
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
@@ -49,7 +49,7 @@ from skills.specs import (
 
 log = logging.getLogger(__name__)
 
-TaskName = Literal["fetch", "bring", "put_away", "tidy"]
+TaskName = Literal["fetch", "bring", "put_away", "tidy", "open", "close"]
 """The requests the task planner decomposes."""
 
 MAX_REASONS = 3
@@ -92,12 +92,22 @@ class TidyArgs(BaseModel):
     room: NodeId
 
 
+class ContainerArgs(BaseModel):
+    """open / close: a container (a fridge, a wardrobe, a drawer)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    container: NodeId
+
+
 TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
         "bring": CallSpec("bring", BringArgs, "take an object to a person or a place"),
         "put_away": CallSpec("put_away", PutAwayArgs, "take an object to its home place"),
         "tidy": CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
+        "open": CallSpec("open", ContainerArgs, "open a container"),
+        "close": CallSpec("close", ContainerArgs, "close a container"),
     }
 )
 """Every task by name."""
@@ -384,6 +394,29 @@ def _closed_place(belief: Belief, place: str) -> bool:
     return found is not None and found.kind == "container" and found.is_open is False
 
 
+def _container(state: _State, container: str, task: str) -> Thing | None:
+    """The container's belief; None (with the reason recorded) when it is not a container."""
+    found = state.belief.things.get(container)
+    if found is None or found.kind != "container":
+        state.failures.add(f"{task}({container}): {container} is not a container of the belief")
+        return None
+    return found
+
+
+def _open(state: _State, container: str) -> Subtasks:
+    found = _container(state, container, "open")
+    if found is None:
+        return False
+    return [] if found.is_open is True else [("go_to", container), ("OPEN", container)]
+
+
+def _close_container(state: _State, container: str) -> Subtasks:
+    found = _container(state, container, "close")
+    if found is None:
+        return False
+    return [] if found.is_open is False else [("go_to", container), ("CLOSE", container)]
+
+
 def _at_home(state: _State, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
@@ -402,7 +435,26 @@ def _tidy(state: _State, room: str) -> Subtasks:
         known = ", ".join(sorted(belief.rooms))
         state.failures.add(f"tidy({room}): {room} is not a room of the belief (rooms: {known})")
         return False
-    return [("put_away_or_skip", thing) for thing in _out_of_place(belief, room)]
+    out_of_place = _out_of_place(belief, room)
+    homeless = _without_home(belief, room)
+    if not out_of_place and homeless:
+        state.failures.add(
+            f"tidy({room}): no home place known for {', '.join(homeless)}: ask where they go"
+        )
+        return False
+    return [("put_away_or_skip", thing) for thing in out_of_place]
+
+
+def _without_home(belief: Belief, room: str) -> list[str]:
+    """Loose objects in ``room`` (not held by anyone) whose home place the belief lacks."""
+    return [
+        thing.id
+        for thing in sorted(belief.things.values(), key=lambda t: t.id)
+        if thing.kind == "object"
+        and thing.room == room
+        and thing.id not in belief.homes
+        and thing.relation != "heldBy"
+    ]
 
 
 def _out_of_place(belief: Belief, room: str) -> list[str]:
@@ -443,5 +495,7 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "put_away": (_at_home, _to_home),
         "put_away_or_skip": (_put_away, _skip_it),
         "tidy": (_tidy,),
+        "open": (_open,),
+        "close": (_close_container,),
     }
 )

@@ -362,3 +362,30 @@ def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
         handles={"scene_graph": scene},
     )
     assert frame(blackboard).task == "Bring"
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "put the milk and the juice from the counter into the fridge, then shut it",
+        "take the mug to the kitchen and then close the fridge",
+    ],
+)
+def test_a_request_chaining_actions_goes_to_the_planner(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    utterance: str,
+) -> None:
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        utterance,
+        "household",
+        handles={"scene_graph": scene},
+        ticks=5,
+    )
+    assert frame(blackboard).task == "Assist"
+    assert frame(blackboard).slots == {"need": utterance}

@@ -55,6 +55,8 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Tidy": ("physical", "tidy", {"room": "room"}),
         "Assist": ("physical", None, None),
         "WhereIs": ("knowledge_query", None, None),
+        "Open": ("physical", "open", {"container": "container"}),
+        "Close": ("physical", "close", {"container": "container"}),
     }
     for task in pack.tasks:
         schema = pack.schema_for(task.name)

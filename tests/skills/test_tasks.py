@@ -244,3 +244,28 @@ def test_task_call_describes_itself_and_survives_json() -> None:
     call = task_call("bring", {"object": "bottle"}, to="user")
     assert str(call) == "bring(bottle, user)"
     assert TaskCall.model_validate_json(call.model_dump_json()) == call
+
+
+def test_open_and_close_go_to_the_container_unless_it_already_is_so(
+    belief: Belief, task_planner: TaskPlanner
+) -> None:
+    assert _skills(_plan(task_planner, belief, "open", container="fridge"))[-1] == "OPEN(fridge)"
+    assert _skills(_plan(task_planner, belief, "open", container="cupboard")) == []
+    assert _skills(_plan(task_planner, belief, "close", container="cupboard"))[-1] == (
+        "CLOSE(cupboard)"
+    )
+    assert _skills(_plan(task_planner, belief, "close", container="fridge")) == []
+    table = _plan(task_planner, belief, "close", container="table_1")
+    assert not table.ok
+    assert "close(table_1): table_1 is not a container of the belief" in table.failures[0]
+
+
+def test_tidy_that_knows_no_home_for_anything_out_says_so_instead_of_doing_nothing(
+    belief: Belief, task_planner: TaskPlanner
+) -> None:
+    from dataclasses import replace
+
+    homeless = replace(belief, homes={})
+    plan = _plan(task_planner, homeless, "tidy", room="kitchen")
+    assert not plan.ok
+    assert "no home place known for" in plan.failures[0] and "ask where they go" in plan.failures[0]

@@ -1,4 +1,4 @@
-"""Task schemas of the household pack: fetch, bring, put away, tidy, assist, and where-is.
+"""Task schemas of the household pack: fetch, bring, put away, tidy, open, close, assist, where-is.
 
 Every value is what the user said (a referring expression such as "my reading glasses");
 PostProcess resolves it to a node of the robot's scene graph before the task runs.
@@ -42,6 +42,22 @@ class Tidy(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     room: str = Field(description="which room to tidy up")
+
+
+class Open(BaseModel):
+    """Open a container: a fridge, a wardrobe, a cupboard, a drawer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which container to open")
+
+
+class Close(BaseModel):
+    """Close a container that is open."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which container to close")
 
 
 class Assist(BaseModel):
