@@ -33,6 +33,8 @@ setup(
         ],
         "knowledge.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
         "sim": ["scenarios/*.yaml"],
+        # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
+        "trees": ["*.xml"],
     },
     install_requires=[
         "py_trees>=2.6,<2.7",
