@@ -35,6 +35,8 @@ setup(
         "sim": ["scenarios/*.yaml"],
         # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
         "trees": ["*.xml"],
+        # the viewer's own page (py_trees_js itself is read from its installed package)
+        "trees.viewer": ["static/*"],
     },
     install_requires=[
         "py_trees>=2.6,<2.7",

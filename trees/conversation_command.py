@@ -24,8 +24,8 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession, TurnResult
 from trees.cli_llm import add_llm_arguments, client_from_args
-from trees.display import render_tick
 from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.tick_watch import TickWatch, add_watch_arguments
 
 DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
@@ -80,7 +80,7 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
         parser.add_argument(
             "--explain", action="store_true", help="print each gate's decision and rationale"
         )
-        parser.add_argument("--show-ticks", action="store_true", help="print the tree every tick")
+        add_watch_arguments(parser)
         parser.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
 
 
@@ -99,7 +99,7 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         memory_path.parent.mkdir(parents=True, exist_ok=True)
         memory = resources.enter_context(MemoryStore(memory_path))
         llm = resources.enter_context(client_from_args(args))
-        on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
+        watch = resources.enter_context(TickWatch.from_args(args))
         session = resources.enter_context(
             AssistantSession(
                 llm=llm,
@@ -108,12 +108,13 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
                 speaker=args.speaker or scenario.request.speaker,
                 robot=scenario.main_robot,
                 log_path=args.log,
-                on_tick=on_tick,
+                on_tick=watch.on_tick,
                 before_tick=lambda: step_when_busy(simulator),
                 handles=simulator_handles(simulator, experience),
             )
         )
         yield session
+        watch.linger()
 
 
 def print_turn(result: TurnResult, *, explain: bool, out: TextIO | None = None) -> None:

@@ -23,10 +23,10 @@ from sim.world_spec import Problem
 from trees.bench import BACKENDS, run_bench
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.cli_types import positive_int
-from trees.display import render_tick
 from trees.evaluation.runner import select
 from trees.oracle import TreeMode
 from trees.scenario_run import TREE_MODES, ScenarioResult, oracle_client, run_scenario
+from trees.tick_watch import TickWatch, add_watch_arguments
 
 DEFAULT_BENCH_BACKENDS = ("none", "oracle")
 """Backends benchmarked when ``--backends`` is not given."""
@@ -54,7 +54,7 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     run.add_argument(
         "--explain", action="store_true", help="print each gate's decision and rationale"
     )
-    run.add_argument("--show-ticks", action="store_true", help="print the tree every tick")
+    add_watch_arguments(run)
     run.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
 
     bench = commands.add_parser(
@@ -97,21 +97,22 @@ def run_run(args: argparse.Namespace) -> int:
     """Run one scenario; 0 when the goal holds (or the refusal happened), 1 otherwise."""
     scenario = load_scenario(args.scenario)
     tree = cast(TreeMode, args.tree)
-    on_tick = (lambda root, entry: print(render_tick(root, entry))) if args.show_ticks else None
     client = oracle_client(scenario, tree=tree) if args.oracle else client_from_args(args)
-    with client:
-        result = run_scenario(
-            scenario,
-            tree=tree,
-            llm=client,
-            max_turns=args.max_turns,
-            log_path=args.log,
-            backend="oracle" if args.oracle else None,
-            on_tick=on_tick,
-        )
-    print_result(scenario, result, explain=args.explain)
-    if args.log:
-        print(f"tick log: {args.log} (replay with `cogtree replay {args.log}`)")
+    with TickWatch.from_args(args) as watch:
+        with client:
+            result = run_scenario(
+                scenario,
+                tree=tree,
+                llm=client,
+                max_turns=args.max_turns,
+                log_path=args.log,
+                backend="oracle" if args.oracle else None,
+                on_tick=watch.on_tick,
+            )
+        print_result(scenario, result, explain=args.explain)
+        if args.log:
+            print(f"tick log: {args.log} (replay with `cogtree replay {args.log}`)")
+        watch.linger()
     return 0 if result.success else 1
 
 

@@ -1,0 +1,133 @@
+"""Figures of the tree viewer (issue 7) on the assistant tree: snapshot size and build time per
+tick, memory per tick a live feed keeps, and (with chromium) how long the page takes to draw.
+
+Records JANUS's Figure-4 turn ("How many carbohydrates are in tiramisu?", fast paths, no
+model) unless a tick log is given. Prints a table; asserts nothing. A few seconds.
+
+    python benchmarks/viewer_figures.py [LOG]
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from trees.assistant_session import AssistantSession
+from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.testing import mock_blackboard
+from trees.tick_log import read_tick_log
+from trees.viewer.feed import TickFeed
+from trees.viewer.server import ViewerServer
+
+
+def record(folder: Path) -> Path:
+    """A tick log of the assistant answering the Figure-4 question."""
+    log = folder / "assistant.jsonl"
+    scenario = load_scenario("tidy_for_guests")
+    simulator = SimExecutor.from_scenario(scenario)
+    with (
+        mock_blackboard(),
+        LLMClient(LLMConfig.load().with_backend("none")) as llm,
+        MemoryStore(folder / "memory.sqlite") as memory,
+        ExperienceStore() as experience,
+    ):
+        domains = DomainRegistry.discover()
+        with AssistantSession(
+            llm=llm,
+            domains=domains,
+            memory=memory,
+            speaker=scenario.request.speaker,
+            before_tick=lambda: step_when_busy(simulator),
+            rate_hz=None,
+            handles=simulator_handles(simulator, experience),
+            log_path=log,
+        ) as session:
+            session.turn("How many carbohydrates are in tiramisu?")
+    simulator.close()
+    return log
+
+
+def page_load_s(server: ViewerServer, nodes: int) -> float | None:
+    """Seconds from the request to every node drawn, in headless chromium (None without it)."""
+    chromium = shutil.which("chromium")
+    if chromium is None or not Path("/usr/bin/chromedriver").is_file():
+        return None
+    from selenium import webdriver
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1600,1000"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(
+        service=webdriver.ChromeService("/usr/bin/chromedriver"), options=options
+    )
+    try:
+        started = time.perf_counter()
+        driver.get(server.url)
+        count = "return document.querySelectorAll('#canvas .html-element').length"
+        while driver.execute_script(count) < nodes:
+            time.sleep(0.01)
+        return time.perf_counter() - started
+    finally:
+        driver.quit()
+
+
+def main() -> None:
+    """Measure and print."""
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(sys.argv[1]) if len(sys.argv) > 1 else record(Path(folder))
+        header, ticks = read_tick_log(log)
+        feed = TickFeed.from_log(log)
+        raw, packed, build_ms = [], [], []
+        for entry in ticks:
+            started = time.perf_counter()
+            snapshot = feed.snapshot(entry.tick)
+            build_ms.append((time.perf_counter() - started) * 1000)
+            data = json.dumps(snapshot, separators=(",", ":")).encode("utf-8")
+            raw.append(len(data))
+            packed.append(len(gzip.compress(data, compresslevel=5)))
+
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        live = TickFeed(keep=len(ticks))
+        live.push(header)
+        for entry in ticks:
+            live.push(entry.model_copy(deep=True))
+        growth = tracemalloc.take_snapshot().compare_to(before, "filename")
+        held = sum(stat.size_diff for stat in growth)
+        tracemalloc.stop()
+
+        with ViewerServer(feed) as server:
+            load = page_load_s(server, len(header.structure))
+
+    print(f"tree {header.tree}: {len(header.structure)} nodes, {len(ticks)} ticks")
+    print("| figure | min | mean | max |")
+    print("|---|---|---|---|")
+    for name, values in (
+        ("snapshot JSON per tick (bytes)", raw),
+        ("snapshot gzipped (bytes, as served)", packed),
+        ("snapshot build (ms)", build_ms),
+    ):
+        low, mean, high = min(values), statistics.mean(values), max(values)
+        print(f"| {name} | {low:.4g} | {mean:.4g} | {high:.4g} |")
+    print(f"live feed memory per kept tick: {held / len(ticks) / 1024:.1f} KiB")
+    shown = f"{load:.2f} s" if load is not None else "n/a (no chromium)"
+    print(f"page load to every node drawn (headless chromium): {shown}")
+
+
+if __name__ == "__main__":
+    main()

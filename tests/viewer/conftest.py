@@ -1,0 +1,57 @@
+"""Fixtures of the viewer tests: a real tick log of the assistant tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
+from trees.assistant_session import AssistantSession
+from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.testing import mock_blackboard, scripted_llm
+
+
+@pytest.fixture(scope="session")
+def assistant_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real tick log: the assistant tree answers JANUS's Figure-4 question (fast paths),
+    then refuses a doubtful request on a scripted model's advice (a model decision)."""
+    folder = tmp_path_factory.mktemp("assistant-log")
+    log = folder / "assistant.jsonl"
+    refuse = {"answer": {"control": "Reject", "missing": [], "rationale": REFUSAL}}
+    llm = scripted_llm({"by_module": {"inner_speech": [refuse]}})
+    scenario = load_scenario("tidy_for_guests")
+    simulator = SimExecutor.from_scenario(scenario)
+    try:
+        with (
+            mock_blackboard(),
+            MemoryStore(folder / "memory.sqlite") as memory,
+            ExperienceStore() as experience,
+        ):
+            domains = DomainRegistry.discover()
+            domains.switch("household")
+            with AssistantSession(
+                llm=llm.client,
+                domains=domains,
+                memory=memory,
+                speaker=scenario.request.speaker,
+                robot=scenario.main_robot,
+                before_tick=lambda: step_when_busy(simulator),
+                rate_hz=2000.0,
+                handles=simulator_handles(simulator, experience),
+                log_path=log,
+            ) as session:
+                answered = session.turn(TIRAMISU)
+                refused = session.turn(DOUBTFUL)
+    finally:
+        simulator.close()
+        llm.backend.release()
+        llm.client.close()
+    assert answered.control == "Proceed" and refused.control == "Reject"
+    assert refused.rationales["TaskReadinessGate"].source == "model"
+    return log
