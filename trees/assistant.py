@@ -78,7 +78,8 @@ def _selector(name: str, *children: py_trees.behaviour.Behaviour) -> Selector:
     return selector
 
 
-def _apologise(values: Mapping[str, Any]) -> str:
+def apologise(values: Mapping[str, Any]) -> str:
+    """The apology of the last branch of Decide (it reads no blackboard value)."""
     return APOLOGY
 
 
@@ -111,7 +112,7 @@ def create_decide(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
         _sequence("Switch", ControlIs("SwitchDomain"), SwitchActiveDomain()),
         _sequence("Clarify", ControlIs("Clarify"), AskClarification()),
         _sequence("Refuse", ControlIs("Reject"), Decline()),
-        Say("Apologise", _apologise),
+        Say("Apologise", apologise),
     )
 
 

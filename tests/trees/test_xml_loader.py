@@ -213,7 +213,7 @@ BROKEN = [
     ),
     (
         "a bad reference",
-        tree('<Say compose="trees.assistant:apologise"/>'),
+        tree('<Say compose="trees.assistant:no_such_function"/>'),
         [":3: <Say>: port 'compose' has the wrong type: trees.assistant has no attribute"],
     ),
     (

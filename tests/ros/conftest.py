@@ -1,0 +1,124 @@
+"""A private ROS 2 testbed per test: its own domain id, contexts, executors and nodes.
+
+Every node made by :meth:`RosTestbed.node` lives in its own rclpy ``Context`` (its own DDS
+participant, as if in its own process) with a single-threaded executor spinning on a thread;
+everything is shut down after the test. The domain id is random in 1..100 per test and
+discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``,
+``ROS_LOCALHOST_ONLY=1``); :attr:`RosTestbed.env` gives a subprocess the same settings.
+Another test process may draw the same domain: :meth:`RosTestbed.namespace` gives names no
+other test uses.
+Test modules call ``pytest.importorskip("rclpy")`` so the suite runs without the ros extra.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+LOCALHOST_ENV = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_LOCALHOST_ONLY": "1"}
+
+
+@dataclass
+class _Spinner:
+    context: Any
+    executor: Any
+    thread: threading.Thread
+    nodes: list[Any] = field(default_factory=list)
+
+
+class RosTestbed:
+    """Nodes on private contexts in one random ROS domain, and a polling wait."""
+
+    def __init__(self, domain_id: int) -> None:
+        self.domain_id = domain_id
+        self.suffix = uuid.uuid4().hex[:8]
+        self._spinners: list[_Spinner] = []
+
+    def namespace(self, name: str) -> str:
+        """``/<name>_<suffix>``: this test's own namespace, unheard by a test sharing the domain."""
+        return f"/{name}_{self.suffix}"
+
+    @property
+    def env(self) -> dict[str, str]:
+        """The environment of a subprocess that must join this testbed's domain."""
+        return {**os.environ, **LOCALHOST_ENV, "ROS_DOMAIN_ID": str(self.domain_id)}
+
+    def node(self, name: str, *, spin: bool = True) -> Any:
+        """A node on a fresh context; spun on a thread of its own unless ``spin`` is False."""
+        import rclpy
+        from rclpy.context import Context
+        from rclpy.executors import SingleThreadedExecutor
+        from rclpy.signals import SignalHandlerOptions
+
+        context = Context()
+        rclpy.init(
+            context=context,
+            domain_id=self.domain_id,
+            signal_handler_options=SignalHandlerOptions.NO,
+        )
+        node = rclpy.create_node(name, context=context)
+        executor = SingleThreadedExecutor(context=context)
+        thread = threading.Thread(target=executor.spin, name=f"spin-{name}", daemon=True)
+        spinner = _Spinner(context, executor, thread, [node])
+        self._spinners.append(spinner)
+        if spin:
+            self.spin(node)
+        return node
+
+    def spin(self, node: Any) -> None:
+        """Start spinning ``node`` (made with ``spin=False``)."""
+        spinner = next(s for s in self._spinners if node in s.nodes)
+        spinner.executor.add_node(node)
+        spinner.thread.start()
+
+    def close(self) -> None:
+        """Stop every executor, destroy the nodes, shut the contexts down."""
+        import rclpy
+
+        for spinner in self._spinners:
+            spinner.executor.shutdown(timeout_sec=5.0)
+            if spinner.thread.is_alive():
+                spinner.thread.join(timeout=5.0)
+            for node in spinner.nodes:
+                node.destroy_node()
+            rclpy.shutdown(context=spinner.context)
+        self._spinners.clear()
+
+
+def wait_until(condition: Callable[[], Any], *, timeout_s: float = 10.0, what: str = "") -> Any:
+    """Poll ``condition`` until it is truthy (returns it) or fail after ``timeout_s``."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what or condition}")
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def ros(monkeypatch: pytest.MonkeyPatch) -> Iterator[RosTestbed]:
+    """A private ROS 2 testbed (see the module docs), closed after the test."""
+    for name, value in LOCALHOST_ENV.items():
+        monkeypatch.setenv(name, value)
+    testbed = RosTestbed(random.randint(1, 100))
+    monkeypatch.setenv("ROS_DOMAIN_ID", str(testbed.domain_id))
+    try:
+        yield testbed
+    finally:
+        testbed.close()
+
+
+@pytest.fixture
+def until() -> Callable[..., Any]:
+    """The polling wait :func:`wait_until` (conftest helpers are not importable)."""
+    return wait_until

@@ -1,0 +1,117 @@
+"""The host's belief over DDS: the robot's latched state, then its observations."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy")
+
+from std_msgs.msg import String
+
+from knowledge.scene_graph import SceneGraph
+from sim.ros_robot import SimRobotNode
+from sim.scenario import load_scenario
+from skills.commands import Command
+from skills.ros_belief import (
+    BeliefListener,
+    RobotStateError,
+    belief_from_state,
+    fetch_robot_state,
+)
+from skills.ros_executor import RosExecutor
+from skills.ros_protocol import ObservationBatch, encode, reliable_qos
+
+
+def room_of(scene: SceneGraph, robot: str) -> str | None:
+    states = scene.robot_state(robot)
+    return states[0].room if states else None
+
+
+def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
+    ros: Any, until: Callable[..., Any]
+) -> None:
+    robots = {"robot1": ros.namespace("robot1"), "base1": ros.namespace("base1")}
+    robot = SimRobotNode.from_scenario(
+        ros.node("cogtree_sim"),
+        load_scenario("robee_bottle"),
+        namespaces=robots,
+        step_period_s=0.02,
+    )
+    host = ros.node("cogtree", spin=False)
+    state = fetch_robot_state(host, robots["robot1"], timeout_s=10.0)
+    assert state.robot == "robot1"
+    assert state.world_time == robot.simulator.world.now().timestamp()
+    with (
+        robot,
+        belief_from_state(state) as scene,
+        RosExecutor(host, robots=robots) as executor,
+    ):
+        assert room_of(scene, "robot1") == "hallway"
+        assert scene.locate_object("bottle").support == "table_1"  # type: ignore[union-attr]
+        with BeliefListener(host, scene, robots) as listener:
+            ros.spin(host)
+            for name in robots.values():  # the robot side's writers know the listener
+                until(
+                    lambda name=name: robot.node.count_subscribers(f"{name}/observations") > 0,
+                    what="discovery",
+                )
+            # Anna carries the bottle to the bedroom as soon as the robot starts acting.
+            for command in (
+                Command(robot="robot1", skill="GOTO", name="navigate", args={"target": "kitchen"}),
+                Command(robot="robot1", skill="LOOK", name="observe"),
+                Command(robot="base1", skill="GOTO", name="navigate", args={"target": "bedroom"}),
+            ):
+                assert executor.submit(command).result(timeout=15.0).ok
+            until(lambda: listener.batches_applied == 3, what="one batch per command")
+            assert room_of(scene, "base1") == "bedroom"
+            assert room_of(scene, "robot1") == "kitchen"
+            located = scene.locate_object("bottle")  # looked at table_1: the bottle is gone
+            assert located is None or located.support != "table_1"
+
+
+def test_a_batch_the_belief_rejects_is_skipped_whole_and_the_listener_goes_on(
+    ros: Any, until: Callable[..., Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    scene = SceneGraph()
+    host = ros.node("cogtree")
+    namespace = ros.namespace("robot1")
+    with BeliefListener(host, scene, {"robot1": namespace}) as listener:
+        robot = ros.node("fake_robot").create_publisher(
+            String, f"{namespace}/observations", reliable_qos()
+        )
+        until(lambda: robot.get_subscription_count() > 0, what="the listener")
+        seen = {"source": "sim:robot1", "time": "2025-06-02T08:00:00Z"}
+        bad = ObservationBatch.model_validate(
+            {
+                "robot": "robot1",
+                "observations": [
+                    {"subject": "cup", "predicate": "inRoom", "object": "kitchen", **seen}
+                ],
+                "forgotten": ["not an id!"],
+            }
+        )
+        good = ObservationBatch.model_validate(
+            {
+                "robot": "robot1",
+                "observations": [
+                    {"subject": "mug", "predicate": "colour", "object": "red", **seen}
+                ],
+            }
+        )
+        for payload in (encode(bad), "{not json", encode(good)):
+            robot.publish(String(data=payload))
+        until(lambda: listener.batches_applied == 1, what="the good batch")
+    assert "observations of robot1 not applied" in caplog.text
+    assert f"malformed ObservationBatch on {namespace}/observations:" in caplog.text
+    assert scene.observations_of("cup") == []  # the rejected batch changed nothing
+    assert [o.object for o in scene.observations_of("mug")] == ["red"]
+    scene.close()
+
+
+def test_no_robot_state_says_what_to_start(ros: Any) -> None:
+    namespace = ros.namespace("robot1")
+    with pytest.raises(RobotStateError, match=f"no robot state on {namespace}/state within 0.3 s"):
+        fetch_robot_state(ros.node("cogtree", spin=False), namespace, timeout_s=0.3)

@@ -1,0 +1,60 @@
+"""``cogtree sim-ros`` as a separate process, driven from the test process over DDS."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy")
+
+from skills.commands import Command
+from skills.ros_belief import fetch_robot_state
+from skills.ros_executor import RosExecutor
+from trees.cli import main
+
+
+def test_sim_ros_serves_a_command_across_processes_and_stops_cleanly_on_sigint(ros: Any) -> None:
+    robot1, base1 = ros.namespace("robot1"), ros.namespace("base1")
+    process = subprocess.Popen(
+        [
+            *(sys.executable, "-m", "trees.cli", "sim-ros", "robee_bottle", "--rate", "50"),
+            *("--namespace", f"robot1={robot1}", "--namespace", f"base1={base1}"),
+            *("--host-namespace", ros.namespace("cogtree")),
+        ],
+        env=ros.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        host = ros.node("cogtree", spin=False)
+        started = time.perf_counter()
+        state = fetch_robot_state(host, robot1, timeout_s=60.0)  # the process is up
+        print(f"\nsim-ros up and discovered after {time.perf_counter() - started:.2f} s")
+        assert state.robot == "robot1"
+        ros.spin(host)
+        with RosExecutor(host, robots={"robot1": robot1, "base1": base1}) as executor:
+            command = Command(
+                robot="base1", skill="GOTO", name="navigate", args={"target": "kitchen"}
+            )
+            feedback = executor.submit(command).result(timeout=15.0)
+        assert feedback.ok and feedback.message == "base1 is in kitchen"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=15.0)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, err
+    assert f"ROS_DOMAIN_ID {ros.domain_id}: robot1 on {robot1}, base1 on {base1}" in out
+    assert "stopped after 1 goals" in out
+
+
+def test_sim_ros_reports_a_robot_the_scenario_lacks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["sim-ros", "robee_bottle", "--namespace", "robot9=/r9"]) == 2
+    assert "no robot robot9 in the world (robots: robot1, base1)" in capsys.readouterr().err
