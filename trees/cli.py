@@ -27,15 +27,22 @@ from knowledge.scene_graph import SceneGraph
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
+from trees.catalogue_command import add_catalogue_parser, run_catalogue
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.conversation_command import add_conversation_parsers, run_ask, run_chat
-from trees.display import render_dot, render_text, render_tick
+from trees.display import render_dot, render_text
 from trees.eval_command import add_eval_parser, run_eval
-from trees.loading import TreeLoadError, load_tree
+from trees.loading import TreeLoadError
 from trees.replay import Replay
+from trees.ros_command import add_ros_parser, run_ros
 from trees.run_command import add_run_parsers, run_bench_command, run_run
-from trees.runner import TreeRunner
+from trees.runner import RunResult, TreeRunner
+from trees.sim_ros_command import add_sim_ros_parser, run_sim_ros
 from trees.tick_log import TickLogError
+from trees.tick_watch import TickWatch, add_watch_arguments
+from trees.viewer.command import add_view_parser, run_view
+from trees.viewer.errors import ViewerError
+from trees.xml_loader import load_tree_reference
 
 EXAMPLE_TREE = "trees.examples.ask_before_acting:create_root"
 EXIT_CODES = {"SUCCESS": 0, "FAILURE": 1, "RUNNING": 3, "INVALID": 3}
@@ -67,12 +74,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     render = commands.add_parser("render", help="print a tree as text or Graphviz dot")
-    render.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
+    render.add_argument(
+        "tree", help="MODULE:FUNCTION, FILE.py:FUNCTION, or an XML tree FILE.xml[:TREE_ID]"
+    )
     render.add_argument("--format", choices=("text", "dot"), default="text")
     render.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
 
     tick = commands.add_parser("tick", help="run a tree until it finishes")
-    tick.add_argument("tree", help="MODULE:FUNCTION or FILE.py:FUNCTION building the root")
+    tick.add_argument(
+        "tree", help="MODULE:FUNCTION, FILE.py:FUNCTION, or an XML tree FILE.xml[:TREE_ID]"
+    )
     add_llm_arguments(tick)
     tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
     world = tick.add_mutually_exclusive_group()
@@ -96,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=JSON",
         help="preset a blackboard key (repeatable)",
     )
-    tick.add_argument("--show-ticks", action="store_true", help="print the tree every tick")
+    add_watch_arguments(tick)
     tick.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
     tick.add_argument("--max-ticks", type=int, default=200, metavar="N")
     tick.add_argument(
@@ -121,6 +132,10 @@ def build_parser() -> argparse.ArgumentParser:
     add_conversation_parsers(commands)
     add_eval_parser(commands)
     add_run_parsers(commands)
+    add_view_parser(commands)
+    add_sim_ros_parser(commands)
+    add_ros_parser(commands)
+    add_catalogue_parser(commands)
     return parser
 
 
@@ -143,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "eval": run_eval,
         "run": run_run,
         "bench": run_bench_command,
+        "view": run_view,
+        "sim-ros": run_sim_ros,
+        "ros": run_ros,
+        "catalogue": run_catalogue,
     }
     try:
         return handlers[args.command](args)
@@ -156,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ScenarioError,
         PackError,
         MemoryStoreError,
+        ViewerError,
     ) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
@@ -177,7 +197,7 @@ def _doctor(args: argparse.Namespace) -> int:
 
 
 def _render(args: argparse.Namespace) -> int:
-    root = load_tree(args.tree)
+    root = load_tree_reference(args.tree)
     text = render_dot(root) if args.format == "dot" else render_text(root)
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
@@ -189,13 +209,27 @@ def _render(args: argparse.Namespace) -> int:
 
 def _tick(args: argparse.Namespace) -> int:
     client = client_from_args(args)
-    root = load_tree(args.tree)
+    root = load_tree_reference(args.tree)
     scenario = load_scenario(args.scenario) if args.scenario else None
     if scenario is not None and args.say is None:
         args.say = scenario.request.text
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
-    on_tick = (lambda tree, entry: print(render_tick(tree, entry))) if args.show_ticks else None
+    with TickWatch.from_args(args) as watch:
+        result = _run_tree(args, client, root, scenario, watch)
+        _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
+        watch.linger()
+    return EXIT_CODES[result.status.value]
+
+
+def _run_tree(
+    args: argparse.Namespace,
+    client: LLMClient,
+    root: py_trees.behaviour.Behaviour,
+    scenario: Scenario | None,
+    watch: TickWatch,
+) -> RunResult:
+    """Set the tree up with its handles and run it (``cogtree tick``)."""
     with ExitStack() as resources:
         resources.enter_context(client)
         handles: dict[str, Any] = {}
@@ -219,7 +253,7 @@ def _tick(args: argparse.Namespace) -> int:
                 handles=handles,
                 log_path=args.log,
                 tree_name=args.tree,
-                on_tick=on_tick,
+                on_tick=watch.on_tick,
                 before_tick=simulator.step if simulator is not None else None,
             )
         )
@@ -227,8 +261,7 @@ def _tick(args: argparse.Namespace) -> int:
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
         if scenario is not None and simulator is not None:
             print(_goal_report(scenario, simulator))
-    _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
-    return EXIT_CODES[result.status.value]
+    return result
 
 
 def _goal_report(scenario: Scenario, simulator: SimExecutor) -> str:

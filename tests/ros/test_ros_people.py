@@ -1,0 +1,193 @@
+"""RosPeopleChannel over real DDS: answers, refusals, silence, withdrawal, bad messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy")
+
+from std_msgs.msg import String
+
+from sim.ros_robot import SimRobotNode
+from sim.scenario import load_scenario
+from skills.commands import Feedback
+from skills.human_channel import HumanChannel, HumanRequest
+from skills.ros_people import RosPeopleChannel
+from skills.ros_protocol import (
+    PersonAnswer,
+    PersonCancel,
+    PersonRequest,
+    decode,
+    encode,
+    reliable_qos,
+)
+
+RESULT_TIMEOUT_S = 15.0
+PRINT = HumanRequest(ability="print", description="the agenda for 10:00")
+
+
+class PeopleSide:
+    """A hand-made people side on the root namespace: records requests, answers on demand."""
+
+    def __init__(self, ros: Any, until: Callable[..., Any]) -> None:
+        self.until = until
+        node = ros.node("people", spin=False)
+        self.requests: list[PersonRequest] = []
+        self.cancels: list[PersonCancel] = []
+        qos = reliable_qos()
+        self.answers = node.create_publisher(String, "/people/answer", qos)
+        node.create_subscription(
+            String,
+            "/people/request",
+            lambda m: self.requests.append(decode(PersonRequest, m.data)),
+            qos,
+        )
+        node.create_subscription(
+            String,
+            "/people/cancel",
+            lambda m: self.cancels.append(decode(PersonCancel, m.data)),
+            qos,
+        )
+        ros.spin(node)
+
+    def answer(self, payload: PersonAnswer | str) -> None:
+        self.until(lambda: self.answers.get_subscription_count() > 0, what="the channel")
+        data = payload if isinstance(payload, str) else encode(payload)
+        self.answers.publish(String(data=data))
+
+
+@pytest.fixture
+def channel(ros: Any) -> Iterator[Callable[..., RosPeopleChannel]]:
+    """Make the host's channel on its own participant (root namespace)."""
+    made: list[RosPeopleChannel] = []
+
+    def connect(**options: Any) -> RosPeopleChannel:
+        node = ros.node("cogtree", spin=False)
+        made.append(RosPeopleChannel(node, **options))
+        ros.spin(node)
+        return made[-1]
+
+    yield connect
+    for each in made:
+        each.close()
+
+
+def result(future: Future[Feedback]) -> Feedback:
+    return future.result(timeout=RESULT_TIMEOUT_S)
+
+
+def test_the_channel_is_a_human_channel(channel: Callable[..., RosPeopleChannel]) -> None:
+    people = channel()
+    assert isinstance(people, HumanChannel)
+    assert people.request_topic == "/people/request"
+    assert people.answer_topic == "/people/answer"
+
+
+def test_a_done_answer_resolves_the_request(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+) -> None:
+    side = PeopleSide(ros, until)
+    people = channel()
+    future = people.delegate("priya", PRINT)
+    request = until(lambda: side.requests and side.requests[0], what="the request")
+    assert (request.person, request.ability, request.description) == (
+        "priya",
+        "print",
+        "the agenda for 10:00",
+    )
+    side.answer(PersonAnswer(request_id=request.request_id, ok=True, message="printed"))
+    assert result(future) == Feedback(ok=True, message="printed")
+    assert people.pending == 0
+
+
+def test_a_refusal_keeps_its_code_and_reason(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+) -> None:
+    side = PeopleSide(ros, until)
+    future = channel().delegate("priya", PRINT)
+    request = until(lambda: side.requests and side.requests[0], what="the request")
+    side.answer('{"request_id": "not json at all"')  # malformed: dropped, nothing breaks
+    side.answer(PersonAnswer(request_id="0" * 32, ok=True))  # someone else's: ignored
+    side.answer(
+        PersonAnswer(
+            request_id=request.request_id,
+            ok=False,
+            code="person_refused",
+            message="priya refuses to print",
+        )
+    )
+    assert result(future) == Feedback(
+        ok=False, code="person_refused", message="priya refuses to print"
+    )
+
+
+def test_no_people_side_fails_naming_the_request_topic(
+    channel: Callable[..., RosPeopleChannel],
+) -> None:
+    feedback = result(channel(discovery_timeout_s=0.5).delegate("priya", PRINT))
+    assert not feedback.ok and feedback.code == "person_unavailable"
+    assert "nobody subscribes to /people/request after 0.5 s" in feedback.message
+    assert "cogtree sim-ros" in feedback.message
+
+
+def test_a_silent_person_times_out_naming_the_answer_topic_and_is_withdrawn(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+) -> None:
+    side = PeopleSide(ros, until)
+    people = channel(answer_timeout_s=0.5)
+    feedback = result(people.delegate("priya", PRINT))
+    assert not feedback.ok and feedback.code == "person_unavailable"
+    assert "no answer from priya to print: nothing on /people/answer within 0.5 s" in (
+        feedback.message
+    )
+    until(lambda: side.cancels, what="the withdrawal")
+    assert side.cancels[0].request_id == side.requests[0].request_id
+
+
+def test_cancel_withdraws_the_request_and_ignores_a_late_answer(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+) -> None:
+    side = PeopleSide(ros, until)
+    people = channel()
+    future = people.delegate("priya", PRINT)
+    request = until(lambda: side.requests and side.requests[0], what="the request")
+    assert people.cancel(future)
+    assert future.cancelled() and people.pending == 0
+    until(lambda: side.cancels, what="the withdrawal")
+    assert side.cancels[0].request_id == request.request_id
+    side.answer(PersonAnswer(request_id=request.request_id, ok=True))
+    assert not people.cancel(future)  # no longer pending
+    assert future.cancelled()  # the late answer changed nothing
+
+
+def test_close_fails_what_is_pending(channel: Callable[..., RosPeopleChannel]) -> None:
+    people = channel(discovery_timeout_s=60.0)
+    future = people.delegate("priya", PRINT)
+    people.close()
+    feedback = result(future)
+    assert not feedback.ok and "closed" in feedback.message
+    assert "closed" in (result(people.delegate("priya", PRINT)).message)
+
+
+def test_the_simulated_people_answer_through_the_robot_node(
+    ros: Any, channel: Callable[..., RosPeopleChannel]
+) -> None:
+    node = ros.node("cogtree_sim", spin=False)
+    robot = SimRobotNode.from_scenario(
+        node, load_scenario("print_agenda"), host_namespace="/", step_period_s=0.02
+    )
+    try:
+        ros.spin(node)
+        people = channel()
+        done = result(people.delegate("priya", PRINT))
+        refused = result(people.delegate("priya", HumanRequest(ability="juggle")))
+    finally:
+        robot.close()
+    assert done.ok, done.message
+    assert "priya" in done.message
+    assert not refused.ok and refused.code == "person_refused"
+    assert "priya cannot juggle" in refused.message
