@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 from typing_extensions import Self
 
-from skills.belief import Belief, Thing
+from skills.belief import Belief
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
@@ -394,27 +394,23 @@ def _closed_place(belief: Belief, place: str) -> bool:
     return found is not None and found.kind == "container" and found.is_open is False
 
 
-def _container(state: _State, container: str, task: str) -> Thing | None:
-    """The container's belief; None (with the reason recorded) when it is not a container."""
+def _set_open(state: _State, container: str, task: str, is_open: bool) -> Subtasks:
+    """Go to ``container`` and OPEN or CLOSE it, unless the belief already has it so."""
     found = state.belief.things.get(container)
     if found is None or found.kind != "container":
         state.failures.add(f"{task}({container}): {container} is not a container of the belief")
-        return None
-    return found
+        return False
+    if found.is_open is is_open:
+        return []
+    return [("go_to", container), ("OPEN" if is_open else "CLOSE", container)]
 
 
 def _open(state: _State, container: str) -> Subtasks:
-    found = _container(state, container, "open")
-    if found is None:
-        return False
-    return [] if found.is_open is True else [("go_to", container), ("OPEN", container)]
+    return _set_open(state, container, "open", is_open=True)
 
 
 def _close_container(state: _State, container: str) -> Subtasks:
-    found = _container(state, container, "close")
-    if found is None:
-        return False
-    return [] if found.is_open is False else [("go_to", container), ("CLOSE", container)]
+    return _set_open(state, container, "close", is_open=False)
 
 
 def _at_home(state: _State, thing: str) -> Subtasks:
