@@ -14,7 +14,8 @@ namespace ``NS`` (default ``/<robot>``):
 
 People, relative to the host node's namespace (default ``/cogtree``): ``people/request``
 (:class:`PersonRequest`), ``people/answer`` (:class:`PersonAnswer`) and ``people/cancel``
-(:class:`PersonCancel`).
+(:class:`PersonCancel`). The host's tree, for ``cogtree view --ros``: ``tree/snapshot``
+(latched; :mod:`trees.snapshot_stream` messages, default ``/cogtree/tree/snapshot``).
 
 This module does not import rclpy at import time (the ``ros`` extra is optional): only
 :func:`reliable_qos` and :func:`latched_qos` need it. A payload that does not parse is a
@@ -62,8 +63,14 @@ PEOPLE_ANSWER_TOPIC = "people/answer"
 PEOPLE_CANCEL_TOPIC = "people/cancel"
 """Withdrawn requests to people, relative to the host namespace."""
 
+SNAPSHOT_TOPIC = "tree/snapshot"
+"""The tree's snapshots for the viewer (latched), relative to the host namespace."""
+
 DEFAULT_HOST_NAMESPACE = "/cogtree"
 """The namespace of the host node ``cogtree``; the people topics live under it."""
+
+DEFAULT_SNAPSHOT_TOPIC = f"{DEFAULT_HOST_NAMESPACE}/{SNAPSHOT_TOPIC}"
+"""Where ``cogtree ros`` publishes its tree's snapshots unless given another namespace."""
 
 START_HINT = (
     "start the robot side, e.g. `cogtree sim-ros SCENARIO` for the simulated robot, on the same "

@@ -17,13 +17,11 @@ from __future__ import annotations
 import argparse
 import inspect
 import logging
-import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
 import py_trees
@@ -38,6 +36,7 @@ from trees.assistant_session import AssistantSession
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.conversation_command import default_memory_path
 from trees.loading import TreeLoadError, load_factory
+from trees.ros_cli import INSTALL_HINT, RosStartError, init_context, signals_stop
 from trees.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 
 if TYPE_CHECKING:
@@ -53,14 +52,8 @@ NODE_NAME = "cogtree"
 DEFAULT_NAMESPACE = "/cogtree"
 """The host node's namespace unless ``--namespace`` says otherwise."""
 
-INSTALL_HINT = "pip install 'cogtree[ros]'"
-"""How to get rclpy and std_msgs as wheels."""
-
 TREE_NAMES = ("assistant", *TREE_MODES)
 """Turn trees known by name (``assistant`` is the gated assistant tree)."""
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-"""The signals that stop the node cleanly."""
 
 SPIN_PERIOD_S = 0.1
 """How often the main loop looks up from spinning to see whether it must stop."""
@@ -167,9 +160,7 @@ def run_ros(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     import rclpy
-    from rclpy.context import Context
     from rclpy.executors import SingleThreadedExecutor
-    from rclpy.signals import SignalHandlerOptions
 
     from skills.ros_protocol import check_namespace
     from trees.ros_host import UTTERANCE_TOPIC, RosHost
@@ -178,19 +169,13 @@ def _serve(args: argparse.Namespace) -> int:
         check_namespace(args.namespace)
     except ValueError as error:
         raise RosCommandError(f"--namespace: {error}") from error
-    context = Context()
-    ros_args = ["--ros-args", *args.ros_args] if args.ros_args else []
     try:
-        rclpy.init(
-            args=["cogtree", *ros_args],
-            context=context,
-            signal_handler_options=SignalHandlerOptions.NO,
-        )
-    except Exception as error:  # rcl's own message names the bad argument
-        raise RosCommandError(f"ROS could not start: {error}") from error
+        context = init_context(ros_args=args.ros_args)
+    except RosStartError as error:
+        raise RosCommandError(str(error)) from error
     stop = threading.Event()
     with ExitStack() as resources:
-        resources.enter_context(_signals_stop(stop))
+        resources.enter_context(signals_stop(stop))
         resources.callback(rclpy.shutdown, context=context)
         node = rclpy.create_node(NODE_NAME, namespace=args.namespace, context=context)
         resources.callback(node.destroy_node)
@@ -335,24 +320,3 @@ def _tree(name: str) -> Callable[[str], py_trees.behaviour.Behaviour]:
         return root
 
     return build
-
-
-@contextmanager
-def _signals_stop(stop: threading.Event) -> Iterator[None]:
-    """Set ``stop`` on SIGINT and SIGTERM (the main loop then shuts down in order).
-
-    The previous handlers come back on exit.
-    """
-
-    def handler(signum: int, frame: FrameType | None) -> None:
-        log.info("signal %d: stopping", signum)
-        stop.set()
-
-    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
-    for number in STOP_SIGNALS:
-        signal.signal(number, handler)
-    try:
-        yield
-    finally:
-        for number, old in previous.items():
-            signal.signal(number, old)

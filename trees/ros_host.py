@@ -60,6 +60,7 @@ from skills.ros_executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOU
 from skills.ros_json import subscribe_json
 from skills.ros_people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
 from skills.ros_protocol import (
+    SNAPSHOT_TOPIC,
     START_HINT,
     STATE_TOPIC,
     RobotState,
@@ -80,9 +81,6 @@ UTTERANCE_TOPIC = "utterance"
 
 SPEECH_TOPIC = "speech"
 """What the robot says (plain text), relative to the host's namespace."""
-
-SNAPSHOT_TOPIC = "tree/snapshot"
-"""The tree's snapshots for the viewer (latched), relative to the host's namespace."""
 
 DEFAULT_RATE_HZ = 10.0
 """Tree ticks per second (py_trees_ros trees usually tick at 1-10 Hz)."""

@@ -11,19 +11,19 @@ only when the command runs, so the rest of the CLI works without it.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 import threading
 
 from sim.scenario import load_scenario
 from skills.ros_protocol import DEFAULT_HOST_NAMESPACE, parse_robot_namespaces, robot_namespaces
 from skills.ros_routes import CommandRoutes, RoutesError, load_routes
-
-MAX_DOMAIN_ID = 232
-"""The largest ROS_DOMAIN_ID DDS can map to ports (0..101 is the safe range on Linux)."""
-
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-"""The signals that stop the node cleanly."""
+from trees.ros_cli import (
+    INSTALL_HINT,
+    RosStartError,
+    domain_id,
+    init_context,
+    signals_stop,
+)
 
 NODE_NAME = "cogtree_sim"
 """The name of the simulated robot side's node."""
@@ -57,7 +57,7 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     parser.add_argument(
         "--domain-id",
-        type=_domain_id,
+        type=domain_id,
         metavar="N",
         help="the ROS_DOMAIN_ID to join (default: $ROS_DOMAIN_ID, else 0); the host must use "
         "the same one",
@@ -96,58 +96,49 @@ def run_sim_ros(args: argparse.Namespace) -> int:
         return _usage_error(str(error))
     except ImportError as error:
         return _usage_error(
-            f"cogtree sim-ros needs ROS 2's Python client ({error.name} is missing): "
-            "pip install 'cogtree[ros]'"
+            f"cogtree sim-ros needs ROS 2's Python client ({error.name} is missing): {INSTALL_HINT}"
         )
-    from rclpy.context import Context
     from rclpy.executors import SingleThreadedExecutor
-    from rclpy.signals import SignalHandlerOptions
 
     from sim.ros_robot import SimRobotNode
 
-    context = Context()
-    rclpy.init(
-        context=context,
-        domain_id=args.domain_id,
-        signal_handler_options=SignalHandlerOptions.NO,
-    )
+    try:
+        context = init_context(domain_id=args.domain_id)
+    except RosStartError as error:
+        return _usage_error(str(error))
     node = rclpy.create_node(NODE_NAME, context=context)
     stop = threading.Event()
-    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, lambda signum, frame: stop.set())
     try:
-        try:
-            robot = SimRobotNode.from_scenario(
-                node,
-                scenario,
-                seed=args.seed,
-                namespaces=namespaces,
-                routes=routes,
-                host_namespace=args.host_namespace,
-                step_period_s=1.0 / args.rate,
-                stop_answering_after=args.stop_answering_after,
-            )
-        except ValueError as error:
-            return _usage_error(str(error))
-        with robot:
-            served = ", ".join(f"{name} on {ns}" for name, ns in robot.namespaces.items())
-            print(
-                f"cogtree sim-ros: scenario {scenario.id} on ROS_DOMAIN_ID "
-                f"{context.get_domain_id()}: {served}; people on "
-                f"{args.host_namespace.rstrip('/')}/people/*. Ctrl-C to stop.",
-                flush=True,
-            )
-            executor = SingleThreadedExecutor(context=context)
-            executor.add_node(node)
-            while not stop.is_set():
-                executor.spin_once(timeout_sec=0.1)
-            executor.shutdown()
+        with signals_stop(stop):
+            try:
+                robot = SimRobotNode.from_scenario(
+                    node,
+                    scenario,
+                    seed=args.seed,
+                    namespaces=namespaces,
+                    routes=routes,
+                    host_namespace=args.host_namespace,
+                    step_period_s=1.0 / args.rate,
+                    stop_answering_after=args.stop_answering_after,
+                )
+            except ValueError as error:
+                return _usage_error(str(error))
+            with robot:
+                served = ", ".join(f"{name} on {ns}" for name, ns in robot.namespaces.items())
+                print(
+                    f"cogtree sim-ros: scenario {scenario.id} on ROS_DOMAIN_ID "
+                    f"{context.get_domain_id()}: {served}; people on "
+                    f"{args.host_namespace.rstrip('/')}/people/*. Ctrl-C to stop.",
+                    flush=True,
+                )
+                executor = SingleThreadedExecutor(context=context)
+                executor.add_node(node)
+                while not stop.is_set():
+                    executor.spin_once(timeout_sec=0.1)
+                executor.shutdown()
     finally:
         node.destroy_node()
         rclpy.shutdown(context=context)
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     print(f"cogtree sim-ros: stopped after {robot.goals_accepted} goals", flush=True)
     return 0
 
@@ -155,16 +146,6 @@ def run_sim_ros(args: argparse.Namespace) -> int:
 def _usage_error(message: str) -> int:
     print(f"cogtree: error: {message}", file=sys.stderr)
     return 2
-
-
-def _domain_id(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_DOMAIN_ID:
-        raise argparse.ArgumentTypeError(f"give a domain id in 0..{MAX_DOMAIN_ID}, not {value}")
-    return value
 
 
 def _positive_float(text: str) -> float:

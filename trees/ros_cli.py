@@ -1,0 +1,98 @@
+"""What the ROS 2 commands share: ``--domain-id``, starting rclpy, and stopping on signals.
+
+``cogtree ros``, ``cogtree sim-ros`` and ``cogtree view --ros`` each start rclpy on a private
+``Context`` (their own DDS participant, with our own signal handling instead of rclpy's), and
+stop cleanly on SIGINT or SIGTERM. This module does not import rclpy at import time (the
+``ros`` extra is optional): only :func:`init_context` needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rclpy.context import Context
+
+log = logging.getLogger(__name__)
+
+INSTALL_HINT = "pip install 'cogtree[ros]'"
+"""How to get rclpy and std_msgs as wheels."""
+
+MAX_DOMAIN_ID = 232
+"""The largest ROS_DOMAIN_ID DDS can map to ports (0..101 is the safe range on Linux)."""
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a ROS command cleanly."""
+
+
+class RosStartError(ValueError):
+    """rclpy could not start (usually a bad ``--ros-args``); the message says what rcl read."""
+
+
+def domain_id(text: str) -> int:
+    """The ``--domain-id`` option's type: a whole number in 0..:data:`MAX_DOMAIN_ID`."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= value <= MAX_DOMAIN_ID:
+        raise argparse.ArgumentTypeError(f"give a domain id in 0..{MAX_DOMAIN_ID}, not {value}")
+    return value
+
+
+def init_context(*, domain_id: int | None = None, ros_args: Sequence[str] = ()) -> Context:
+    """A fresh, initialised rclpy ``Context`` (rclpy's own signal handlers off).
+
+    ``domain_id`` None takes ``$ROS_DOMAIN_ID`` (else 0); ``ros_args`` are what followed
+    ``--ros-args`` on the command line (remappings, parameters, log levels). Raises
+    :class:`RosStartError` when rcl refuses them. The caller shuts the context down
+    (``rclpy.shutdown(context=...)``).
+    """
+    import rclpy
+    from rclpy.context import Context
+    from rclpy.signals import SignalHandlerOptions
+
+    context = Context()
+    try:
+        rclpy.init(
+            args=["cogtree", *(["--ros-args", *ros_args] if ros_args else [])],
+            context=context,
+            domain_id=domain_id,
+            signal_handler_options=SignalHandlerOptions.NO,
+        )
+    except Exception as error:  # rcl's own message names the bad argument
+        raise RosStartError(f"ROS could not start: {rcl_message(error)}") from error
+    return context
+
+
+def rcl_message(error: BaseException) -> str:
+    """The message of an rcl error without the C source location it ends with (``, at x.c:73``)."""
+    return str(error).split(", at /")[0].strip()
+
+
+@contextmanager
+def signals_stop(stop: threading.Event) -> Iterator[None]:
+    """Set ``stop`` on SIGINT and SIGTERM (the main loop then shuts down in order).
+
+    The previous handlers come back on exit. Call it from the main thread.
+    """
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        log.info("signal %d: stopping", signum)
+        stop.set()
+
+    previous = {number: signal.getsignal(number) for number in STOP_SIGNALS}
+    for number in STOP_SIGNALS:
+        signal.signal(number, handler)
+    try:
+        yield
+    finally:
+        for number, old in previous.items():
+            signal.signal(number, old)
