@@ -31,7 +31,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
 from typing_extensions import Self
 
-from skills.belief import Belief
+from skills.belief import Belief, Thing
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
@@ -441,15 +441,21 @@ def _tidy(state: _State, room: str) -> Subtasks:
     return [("put_away_or_skip", thing) for thing in out_of_place]
 
 
+def _objects_in(belief: Belief, room: str) -> list[Thing]:
+    """The objects the belief places in ``room``, by id."""
+    return [
+        thing
+        for thing in sorted(belief.things.values(), key=lambda t: t.id)
+        if thing.kind == "object" and thing.room == room
+    ]
+
+
 def _without_home(belief: Belief, room: str) -> list[str]:
     """Loose objects in ``room`` (not held by anyone) whose home place the belief lacks."""
     return [
         thing.id
-        for thing in sorted(belief.things.values(), key=lambda t: t.id)
-        if thing.kind == "object"
-        and thing.room == room
-        and thing.id not in belief.homes
-        and thing.relation != "heldBy"
+        for thing in _objects_in(belief, room)
+        if thing.id not in belief.homes and thing.relation != "heldBy"
     ]
 
 
@@ -457,10 +463,8 @@ def _out_of_place(belief: Belief, room: str) -> list[str]:
     """Objects in ``room`` with a home they are not at (held by a person: in use, not out)."""
     return [
         thing.id
-        for thing in sorted(belief.things.values(), key=lambda t: t.id)
-        if thing.kind == "object"
-        and thing.room == room
-        and thing.id in belief.homes
+        for thing in _objects_in(belief, room)
+        if thing.id in belief.homes
         and not belief.is_at_home(thing.id)
         and (thing.relation != "heldBy" or thing.id in belief.held)
     ]

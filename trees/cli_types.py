@@ -5,12 +5,32 @@ from __future__ import annotations
 import argparse
 
 
-def positive_int(text: str) -> int:
-    """A whole number of at least 1 (``--limit 5``); argparse reports anything else."""
+def _whole_number(text: str, least: int) -> int:
     try:
         number = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"give a number of at least 1, not {number}")
+    if number < least:
+        raise argparse.ArgumentTypeError(f"give a number of at least {least}, not {number}")
     return number
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (``--limit 5``); argparse reports anything else."""
+    return _whole_number(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """A whole number of at least 0 (a count that may be none)."""
+    return _whole_number(text, 0)
+
+
+def positive_float(text: str) -> float:
+    """A number above 0 (a rate, a duration)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"give a number above 0, not {text}")
+    return value

@@ -64,24 +64,34 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
         parser.add_argument(
             "--speaker", metavar="ID", help="who is talking (default: the scenario's speaker)"
         )
-        parser.add_argument(
-            "--memory",
-            metavar="FILE",
-            help=f"SQLite memory file (default {default_memory_path()})",
-        )
-        parser.add_argument(
-            "--packs",
-            action="append",
-            default=[],
-            metavar="DIR",
-            help="also load the domain packs in DIR (repeatable)",
-        )
-        parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+        add_pack_arguments(parser)
         parser.add_argument(
             "--explain", action="store_true", help="print each gate's decision and rationale"
         )
         add_watch_arguments(parser)
         parser.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+
+
+def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--memory``, ``--packs`` and ``--domain``: the memory file and the domain packs."""
+    parser.add_argument(
+        "--memory", metavar="FILE", help=f"SQLite memory file (default {default_memory_path()})"
+    )
+    parser.add_argument(
+        "--packs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also load the domain packs in DIR (repeatable)",
+    )
+    parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+
+
+def open_memory(path: str | None) -> MemoryStore:
+    """The memory store at ``path`` (``--memory``), else at the default; folders are made."""
+    memory_path = Path(path) if path else default_memory_path()
+    memory_path.parent.mkdir(parents=True, exist_ok=True)
+    return MemoryStore(memory_path)
 
 
 @contextmanager
@@ -95,9 +105,7 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         simulator = SimExecutor.from_scenario(scenario)
         resources.callback(simulator.close)
         experience = resources.enter_context(ExperienceStore())
-        memory_path = Path(args.memory) if args.memory else default_memory_path()
-        memory_path.parent.mkdir(parents=True, exist_ok=True)
-        memory = resources.enter_context(MemoryStore(memory_path))
+        memory = resources.enter_context(open_memory(args.memory))
         llm = resources.enter_context(client_from_args(args))
         watch = resources.enter_context(TickWatch.from_args(args))
         session = resources.enter_context(

@@ -96,3 +96,15 @@ def signals_stop(stop: threading.Event) -> Iterator[None]:
     finally:
         for number, old in previous.items():
             signal.signal(number, old)
+
+
+def add_ros_args_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--ros-args ...``: everything after it goes to ROS (remapping, parameters, logging)."""
+    parser.add_argument(
+        "--ros-args",
+        nargs=argparse.REMAINDER,
+        default=[],
+        dest="ros_args",
+        metavar="ARGS",
+        help=help,
+    )

@@ -21,7 +21,6 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import py_trees
@@ -30,13 +29,18 @@ from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from knowledge.domain_registry import DomainRegistry
 from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
 from trees.assistant_session import AssistantSession
 from trees.cli_llm import add_llm_arguments, client_from_args
-from trees.conversation_command import default_memory_path
+from trees.conversation_command import add_pack_arguments, open_memory
 from trees.loading import TreeLoadError, load_factory
-from trees.ros_cli import INSTALL_HINT, RosStartError, init_context, signals_stop
+from trees.ros_cli import (
+    INSTALL_HINT,
+    RosStartError,
+    add_ros_args_option,
+    init_context,
+    signals_stop,
+)
 from trees.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 
 if TYPE_CHECKING:
@@ -102,18 +106,8 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     add_llm_arguments(ros)
     ros.add_argument("--model", metavar="TAG", help="Ollama model tag for every module")
-    ros.add_argument(
-        "--packs",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="also load the domain packs in DIR (repeatable)",
-    )
-    ros.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+    add_pack_arguments(ros)
     ros.add_argument("--speaker", metavar="ID", help="who is talking (default: unknown)")
-    ros.add_argument(
-        "--memory", metavar="FILE", help=f"SQLite memory file (default {default_memory_path()})"
-    )
     ros.add_argument("--rate", type=float, default=10.0, metavar="HZ", help="tick rate (10)")
     ros.add_argument(
         "--command-timeout",
@@ -130,13 +124,8 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         help="seconds a person may take to answer a request (300)",
     )
     ros.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
-    ros.add_argument(
-        "--ros-args",
-        nargs=argparse.REMAINDER,
-        default=[],
-        dest="ros_args",
-        metavar="ARGS",
-        help="everything after this goes to ROS, e.g. -r utterance:=/asr/text -p rate_hz:=5.0",
+    add_ros_args_option(
+        ros, "everything after this goes to ROS, e.g. -r utterance:=/asr/text -p rate_hz:=5.0"
     )
 
 
@@ -186,9 +175,7 @@ def _serve(args: argparse.Namespace) -> int:
             print(f"cogtree ros: warning: skipped a domain pack: {problem}", file=sys.stderr)
         belief = _scene(resources, args.scene)
         llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
-        memory_path = Path(args.memory) if args.memory else default_memory_path()
-        memory_path.parent.mkdir(parents=True, exist_ok=True)
-        memory = resources.enter_context(MemoryStore(memory_path))
+        memory = resources.enter_context(open_memory(args.memory))
         experience = resources.enter_context(ExperienceStore())
 
         def open_session(hooks: TreeHooks) -> AssistantSession:

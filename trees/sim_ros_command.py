@@ -17,6 +17,7 @@ import threading
 from sim.scenario import load_scenario
 from skills.ros_protocol import DEFAULT_HOST_NAMESPACE, parse_robot_namespaces, robot_namespaces
 from skills.ros_routes import CommandRoutes, RoutesError, load_routes
+from trees.cli_types import non_negative_int, positive_float
 from trees.ros_cli import (
     INSTALL_HINT,
     RosStartError,
@@ -64,7 +65,7 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
     )
     parser.add_argument(
         "--rate",
-        type=_positive_float,
+        type=positive_float,
         default=10.0,
         metavar="HZ",
         help="simulator ticks per second while a command or a delegated task runs (default 10)",
@@ -78,7 +79,7 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument("--seed", type=int, help="seed of the world (default: the scenario's)")
     parser.add_argument(
         "--stop-answering-after",
-        type=_count,
+        type=non_negative_int,
         metavar="N",
         help="fault injection: answer N goals, then accept every later goal and never finish "
         "it, so the host's command timeout can be tested",
@@ -146,23 +147,3 @@ def run_sim_ros(args: argparse.Namespace) -> int:
 def _usage_error(message: str) -> int:
     print(f"cogtree: error: {message}", file=sys.stderr)
     return 2
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"give a number above 0, not {text}")
-    return value
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"give a number of at least 0, not {value}")
-    return value

@@ -21,7 +21,7 @@ import threading
 import webbrowser
 
 from skills.ros_protocol import DEFAULT_SNAPSHOT_TOPIC
-from trees.ros_cli import INSTALL_HINT, domain_id, signals_stop
+from trees.ros_cli import INSTALL_HINT, add_ros_args_option, domain_id, signals_stop
 from trees.tick_watch import port_number
 from trees.viewer.errors import ViewerError
 from trees.viewer.feed import TickFeed
@@ -71,13 +71,8 @@ def add_view_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     view.add_argument(
         "--no-browser", action="store_true", help="only print the address, open no browser"
     )
-    view.add_argument(
-        "--ros-args",
-        nargs=argparse.REMAINDER,
-        default=[],
-        dest="ros_args",
-        metavar="ARGS",
-        help="with --ros: everything after this goes to ROS, e.g. --ros-args --log-level debug",
+    add_ros_args_option(
+        view, "with --ros: everything after this goes to ROS, e.g. --ros-args --log-level debug"
     )
 
 
