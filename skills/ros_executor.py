@@ -24,8 +24,17 @@ Time limits (wall clock, checked every ``poll_period_s`` by a timer on the node)
 
 :meth:`RosExecutor.cancel` sends a :class:`~skills.ros_protocol.CommandCancel` and cancels
 the future at once, like the simulator's executor; the robot's ``cancelled`` answer then
-arrives for a goal no longer in flight and is ignored. ``submit`` never raises: a robot whose
-name cannot be a namespace fails the future with the reason.
+arrives for a goal no longer in flight and is ignored. ``submit`` never raises: a command for
+a robot whose name cannot be a namespace, or that is not among the robots the executor was
+given, fails at once with the reason (and, for the latter, the ``--robot`` option to add).
+
+The belief is up to date when a future resolves, as with the simulator's executor (which
+updates its belief before it resolves). The robot publishes a command's observations before
+its terminal status, but on another topic, and the node may take the status first; so a
+robot's answer resolves its future from a guard condition, which the node's executor serves
+after the callbacks that were ready with the status. A
+:class:`~skills.ros_belief.BeliefListener` on the same node has then applied every
+observation that reached the host with the status or before it.
 
 Threading: callbacks may run on any executor thread, ``submit``/``cancel`` on any other
 thread (the tree's tick); the goal table is guarded by a lock, and futures are resolved
@@ -45,6 +54,7 @@ from typing import Any
 
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
+from rclpy.guard_condition import GuardCondition
 from rclpy.node import Node
 from rclpy.subscription import Subscription
 from rclpy.timer import Timer
@@ -110,6 +120,8 @@ class _Goal:
 class _Table:
     goals: dict[str, _Goal] = field(default_factory=dict)
     channels: dict[str, _Channel] = field(default_factory=dict)
+    answered: list[tuple[_Goal, Feedback]] = field(default_factory=list)
+    """Goals the robot ended, resolved by the guard condition (see the module docs)."""
 
 
 class RosExecutor(Closeable):
@@ -117,7 +129,8 @@ class RosExecutor(Closeable):
 
     Args:
         node: the rclpy node to create topics and the timer on; spun by its owner.
-        robots: robot name -> namespace (``/robot1``); others get ``/<robot>``.
+        robots: robot name -> namespace (``/robot1``); the only robots it commands (a command
+            for another fails at once, saying how to add it). None: every robot, on ``/<robot>``.
         routes: the goal topic and time limit per command (all on ``command`` by default).
         command_timeout_s: seconds from acceptance to result, unless the route says otherwise.
         accept_timeout_s: seconds to wait for a subscriber, and then for ``accepted``.
@@ -141,6 +154,7 @@ class RosExecutor(Closeable):
             raise ValueError("command_timeout_s and accept_timeout_s must be > 0 seconds")
         self.node = node
         self.robots = {robot: check_namespace(ns) for robot, ns in (robots or {}).items()}
+        self._only_listed = robots is not None
         self.routes = routes if routes is not None else CommandRoutes()
         self.command_timeout_s = command_timeout_s
         self.accept_timeout_s = accept_timeout_s
@@ -153,10 +167,24 @@ class RosExecutor(Closeable):
         self._timer: Timer = node.create_timer(
             poll_period_s, self._check_time_limits, clock=Clock(clock_type=ClockType.STEADY_TIME)
         )
+        self._answers: GuardCondition = node.create_guard_condition(self._resolve_answered)
 
     def namespace_of(self, robot: str) -> str:
-        """The namespace ``robot``'s topics live under (ValueError if it cannot be one)."""
-        return self.robots.get(robot) or default_namespace(robot)
+        """The namespace ``robot``'s topics live under.
+
+        Raises ValueError when ``robot`` cannot be one, or is not among the robots the executor
+        was given (the message says how to give it).
+        """
+        if robot in self.robots:
+            return self.robots[robot]
+        if self._only_listed:
+            given = " ".join(f"--robot {name}={ns}" for name, ns in self.robots.items())
+            raise ValueError(
+                f"no namespace is configured for {robot} (the host's robots: "
+                f"{', '.join(self.robots) or 'none'}); run the host with {robot}'s namespace too, "
+                f"e.g. `cogtree ros {given} --robot {robot}=NS`"
+            )
+        return default_namespace(robot)
 
     def subscribers(self, robot: str) -> int:
         """How many subscribers ``robot``'s least-heard goal topic has (0: no robot side yet)."""
@@ -225,9 +253,11 @@ class RosExecutor(Closeable):
             self._table.goals.clear()
             channels = list(self._table.channels.values())
             self._table.channels.clear()
+        self._resolve_answered()
         for goal in goals:
             _resolve(goal, Feedback(ok=False, message="the ROS executor was closed"))
         self.node.destroy_timer(self._timer)
+        self.node.destroy_guard_condition(self._answers)
         for channel in channels:
             channel.goals.destroy()
             channel.cancels.destroy()
@@ -282,7 +312,7 @@ class RosExecutor(Closeable):
             if status.state not in TERMINAL_STATES:
                 return
             del self._table.goals[goal.goal_id]
-        _resolve(goal, _feedback(goal, status))
+        self._answer(goal, _feedback(goal, status))
 
     def _on_malformed_status(self, data: str, error: ProtocolError) -> None:
         goal_id = _goal_id_in(data)
@@ -291,7 +321,23 @@ class RosExecutor(Closeable):
         if goal is None:
             log.warning("%s; dropped", error)
             return
-        _resolve(goal, Feedback(ok=False, message=f"{goal.command.describe()}: {error}"))
+        self._answer(goal, Feedback(ok=False, message=f"{goal.command.describe()}: {error}"))
+
+    def _answer(self, goal: _Goal, feedback: Feedback) -> None:
+        """Resolve ``goal`` with the robot's answer once the node is done with what came with it."""
+        with self._lock:
+            if not self._closed:  # close() resolves what is left, then drops the guard
+                self._table.answered.append((goal, feedback))
+                self._answers.trigger()
+                return
+        _resolve(goal, feedback)
+
+    def _resolve_answered(self) -> None:
+        """Resolve the goals the robot ended (the guard condition's callback)."""
+        with self._lock:
+            answered, self._table.answered = self._table.answered, []
+        for goal, feedback in answered:
+            _resolve(goal, feedback)
 
     # -- time limits ---------------------------------------------------------------------------
 

@@ -90,8 +90,9 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         default=[],
         dest="robots",
         metavar="NAME=NS",
-        help="a robot and its namespace (repeatable; the first is the one the tree drives; "
-        "default robot1=/robot1)",
+        help="a robot and its namespace (repeatable: give every robot of the team, since a "
+        "step for a robot not given fails; the first is the one the tree drives; default "
+        "robot1=/robot1)",
     )
     ros.add_argument(
         "--scene",

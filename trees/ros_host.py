@@ -112,11 +112,14 @@ class HostSettings:
     """What the host drives and how fast: robots, tick rate and the time limits.
 
     ``robots`` maps robot names to their namespaces (``{"robot1": "/robot1"}``); the first
-    one is the robot the tree drives and whose state gives the belief. The time limits are
-    seconds: a command from acceptance to result, a person's answer, and the robot side's
-    subscribing to and accepting a command (also how long a request to people waits for the
-    people side to subscribe). Raises ValueError for
-    no robots, a bad namespace, or a rate or time limit that is not a positive number.
+    one is the robot the tree drives and whose state gives the belief. They are the only
+    robots the host commands and hears: a plan step for another robot fails at once, saying
+    how to add it (the host logs, when it starts, the belief's robots missing here).
+
+    The time limits are seconds: a command from acceptance to result, a person's answer, and
+    the robot side's subscribing to and accepting a command (also how long a request to people
+    waits for the people side to subscribe). Raises ValueError for no robots, a bad
+    namespace, or a rate or time limit that is not a positive number.
     """
 
     robots: Mapping[str, str] = field(default_factory=lambda: {"robot1": "/robot1"})
@@ -332,6 +335,7 @@ class RosHost(Closeable):
         if self._belief is None:
             assert self._state is not None
             self._belief = belief_from_state(self._state)
+        self._warn_of_robots_without_namespace(self._belief)
         self._listener = BeliefListener(self.node, self._belief, self.settings.robots)
         hooks = TreeHooks(
             robot=self.settings.main_robot,
@@ -351,6 +355,16 @@ class RosHost(Closeable):
         self._thread.start()
         self._ready.set()
         log.info("ready: listening on %s", self.node.resolve_topic_name(UTTERANCE_TOPIC))
+
+    def _warn_of_robots_without_namespace(self, belief: SceneGraph) -> None:
+        """Log the belief's robots the host was not given: steps planned for them will fail."""
+        missing = sorted({robot.id for robot in belief.robot_state()} - set(self.settings.robots))
+        if missing:
+            log.warning(
+                "the belief has robots the host has no namespace for: %s; plan steps for them "
+                "will fail: give each with --robot NAME=NS",
+                ", ".join(missing),
+            )
 
     def _remind(self) -> None:
         """Log, now and then, that the host still waits for the robot's state."""

@@ -7,6 +7,9 @@ discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``,
 ``ROS_LOCALHOST_ONLY=1``); :attr:`RosTestbed.env` gives a subprocess the same settings.
 Another test process may draw the same domain: :meth:`RosTestbed.namespace` gives names no
 other test uses.
+The host tests get a host node (:class:`~trees.ros_host.RosHost`), the simulated robot side
+(:class:`~sim.ros_robot.SimRobotNode`) and the session's parts from the fixtures ``host``,
+``robot_side`` and ``session_parts``.
 Test modules call ``pytest.importorskip("rclpy")`` so the suite runs without the ros extra.
 """
 
@@ -19,9 +22,17 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from trees.testing import BlackboardView
 
 LOCALHOST_ENV = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_LOCALHOST_ONLY": "1"}
 
@@ -122,3 +133,68 @@ def ros(monkeypatch: pytest.MonkeyPatch) -> Iterator[RosTestbed]:
 def until() -> Callable[..., Any]:
     """The polling wait :func:`wait_until` (conftest helpers are not importable)."""
     return wait_until
+
+
+@pytest.fixture
+def session_parts(tmp_path: Path, blackboard: BlackboardView) -> Iterator[dict[str, Any]]:
+    """The no-model client, a fresh memory, the experience store and the shipped packs."""
+    with (
+        LLMClient(LLMConfig.load().with_backend("none")) as llm,
+        MemoryStore(tmp_path / "memory.sqlite") as memory,
+        ExperienceStore() as experience,
+    ):
+        yield {
+            "llm": llm,
+            "memory": memory,
+            "experience": experience,
+            "domains": DomainRegistry.discover(),
+        }
+
+
+@pytest.fixture
+def host(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
+    """Make a :class:`~trees.ros_host.RosHost` on its own participant (root namespace).
+
+    ``host(open_session, belief=None, **settings)``: ``settings`` are the
+    :class:`~trees.ros_host.HostSettings` (``rate_hz`` 50 unless given). Closed after the test.
+    """
+    from trees.ros_host import HostSettings, RosHost
+
+    made: list[RosHost] = []
+
+    def start(open_session: Any, belief: Any = None, **settings: Any) -> RosHost:
+        settings.setdefault("rate_hz", 50.0)
+        node = ros.node("cogtree", spin=False)
+        made.append(RosHost(node, HostSettings(**settings), open_session, belief=belief))
+        ros.spin(node)
+        return made[-1]
+
+    yield start
+    for each in made:
+        each.close()
+
+
+@pytest.fixture
+def robot_side(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
+    """Start the simulated robots of a scenario (people on the root namespace).
+
+    ``robot_side(scenario, **options)``: ``options`` are :class:`~sim.ros_robot.SimRobotNode`'s
+    (``step_period_s`` 0.02 unless given). Closed after the test.
+    """
+    from sim.ros_robot import SimRobotNode
+    from sim.scenario import load_scenario
+
+    made: list[SimRobotNode] = []
+
+    def start(scenario: str, **options: Any) -> SimRobotNode:
+        node = ros.node("cogtree_sim", spin=False)
+        options.setdefault("step_period_s", 0.02)
+        made.append(
+            SimRobotNode.from_scenario(node, load_scenario(scenario), host_namespace="/", **options)
+        )
+        ros.spin(node)
+        return made[-1]
+
+    yield start
+    for each in made:
+        each.close()

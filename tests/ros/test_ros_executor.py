@@ -257,6 +257,19 @@ def test_a_goal_on_another_robots_namespace_fails_and_says_where_it_belongs(
     assert where in feedback.message
 
 
+def test_a_command_for_a_robot_the_executor_was_not_given_fails_at_once_saying_how_to_add_it(
+    ns: dict[str, str], host: Callable[..., RosExecutor]
+) -> None:
+    executor = host(robots={"robot1": ns["robot1"]})
+    future = executor.submit(navigate("kitchen", "base1"))
+    assert future.done() and executor.in_flight == 0  # no waiting for a robot side
+    feedback = future.result()
+    assert not feedback.ok
+    assert "no namespace is configured for base1 (the host's robots: robot1)" in feedback.message
+    assert f"`cogtree ros --robot robot1={ns['robot1']} --robot base1=NS`" in feedback.message
+    assert host(robots=None).namespace_of("base1") == "/base1"  # not given any: the default
+
+
 def test_routes_send_navigation_to_its_own_topic(
     ros: Any,
     ns: dict[str, str],

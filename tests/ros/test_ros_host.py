@@ -8,8 +8,7 @@ does: py_trees' tree setup needs it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import py_trees
@@ -21,101 +20,18 @@ pytest.importorskip("rclpy")
 from std_msgs.msg import String
 
 from behaviours import keys
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from knowledge.scene_graph import SceneGraph
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
 from skills.ros_protocol import reliable_qos
+from tests.ros.host_session import assistant, start
 from tests.ros.ros_user import User
 from trees.assistant_session import AssistantSession
-from trees.ros_host import NOT_READY, HostSettings, RosHost, SessionFactory, TreeHooks
+from trees.ros_host import NOT_READY, RosHost, TreeHooks
 from trees.scenario_run import oracle_client
-from trees.testing import BlackboardView
 from trees.viewer.feed import TickFeed
 
 SCENARIO = "mug_to_sink"  # the no-model fast path solves it: GOTO, PICK, PLACE
 REQUEST = "take the mug from the kitchen table to the sink"
-
-
-@pytest.fixture
-def session_parts(tmp_path: Path, blackboard: BlackboardView) -> Iterator[dict[str, Any]]:
-    """The no-model client, a fresh memory, the experience store and the shipped packs."""
-    with (
-        LLMClient(LLMConfig.load().with_backend("none")) as llm,
-        MemoryStore(tmp_path / "memory.sqlite") as memory,
-        ExperienceStore() as experience,
-    ):
-        yield {
-            "llm": llm,
-            "memory": memory,
-            "experience": experience,
-            "domains": DomainRegistry.discover(),
-        }
-
-
-def assistant(parts: dict[str, Any], llm: LLMClient | None = None) -> SessionFactory:
-    """Builds the assistant session the way ``cogtree ros`` does (``llm`` replaces none)."""
-
-    def open_session(hooks: TreeHooks) -> AssistantSession:
-        return AssistantSession(
-            llm=llm or parts["llm"],
-            domains=parts["domains"],
-            memory=parts["memory"],
-            robot=hooks.robot,
-            before_tick=hooks.before_tick,
-            on_tick=hooks.on_tick,
-            rate_hz=None,
-            handles={**hooks.handles, "experience": parts["experience"]},
-        )
-
-    return open_session
-
-
-@pytest.fixture
-def host(ros: Any) -> Iterator[Callable[..., RosHost]]:
-    """Make a host on its own participant (root namespace); closed after the test."""
-    made: list[RosHost] = []
-
-    def start(
-        open_session: SessionFactory, belief: SceneGraph | None = None, **settings: Any
-    ) -> RosHost:
-        settings.setdefault("rate_hz", 50.0)
-        node = ros.node("cogtree", spin=False)
-        made.append(RosHost(node, HostSettings(**settings), open_session, belief=belief))
-        ros.spin(node)
-        return made[-1]
-
-    yield start
-    for each in made:
-        each.close()
-
-
-@pytest.fixture
-def robot_side(ros: Any) -> Iterator[Callable[..., SimRobotNode]]:
-    """Start the simulated robot of ``SCENARIO`` (people on the root namespace)."""
-    made: list[SimRobotNode] = []
-
-    def start(scenario: str = SCENARIO, **options: Any) -> SimRobotNode:
-        node = ros.node("cogtree_sim", spin=False)
-        options.setdefault("step_period_s", 0.02)
-        made.append(
-            SimRobotNode.from_scenario(node, load_scenario(scenario), host_namespace="/", **options)
-        )
-        ros.spin(node)
-        return made[-1]
-
-    yield start
-    for each in made:
-        each.close()
-
-
-def start(host: RosHost, until: Callable[..., Any]) -> None:
-    until(host.start_if_ready, timeout_s=30.0, what="the host to set its tree up")
-    assert host.ready, host.failure
 
 
 def test_without_a_robot_the_host_says_it_is_not_ready(
@@ -138,7 +54,7 @@ def test_a_request_reaches_the_goal_through_the_robot_and_the_reply_is_said(
     session_parts: dict[str, Any],
     until: Callable[..., Any],
 ) -> None:
-    robot = robot_side()
+    robot = robot_side(SCENARIO)
     serving = host(assistant(session_parts))
     user = User(ros, until)
     start(serving, until)
@@ -183,7 +99,8 @@ def test_a_robot_that_goes_silent_fails_the_skill_and_the_host_goes_on(
     session_parts: dict[str, Any],
     until: Callable[..., Any],
 ) -> None:
-    robot_side(stop_answering_after=1)  # navigate succeeds, the first grasp command never ends
+    # navigate succeeds, the first grasp command never ends
+    robot_side(SCENARIO, stop_answering_after=1)
     serving = host(assistant(session_parts), command_timeout_s=0.5)
     user = User(ros, until)
     start(serving, until)
@@ -200,7 +117,7 @@ def test_a_tree_that_cannot_be_set_up_says_why_on_every_utterance(
     def broken(hooks: TreeHooks) -> AssistantSession:
         raise RuntimeError("no domain packs found in /nowhere")
 
-    robot_side()
+    robot_side(SCENARIO)
     serving = host(broken)
     user = User(ros, until)
     until(serving.start_if_ready, what="the host to try")
@@ -244,7 +161,7 @@ def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(
             handles=hooks.handles,
         )
 
-    robot_side()
+    robot_side(SCENARIO)
     serving = host(exploding)
     user = User(ros, until)
     start(serving, until)
@@ -261,7 +178,8 @@ def test_close_stops_a_turn_in_progress_and_cancels_its_command(
     session_parts: dict[str, Any],
     until: Callable[..., Any],
 ) -> None:
-    robot = robot_side(stop_answering_after=0)  # accepts the navigation, never finishes it
+    # accepts the navigation, never finishes it
+    robot = robot_side(SCENARIO, stop_answering_after=0)
     serving = host(assistant(session_parts), command_timeout_s=60.0)
     user = User(ros, until)
     cancels: list[str] = []
