@@ -20,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, require_handle
 from knowledge.scene_graph import SceneGraph
 from skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
 from skills.plan_validation import PlanWorld, dry_run
@@ -45,8 +45,10 @@ class PlanVerdict(BaseModel):
 class ValidationGate(LLMBehaviour[PlanVerdict]):
     """Let ``/plan/current`` run only when the dry run (and the optional judge) accepts it.
 
-    Handles: ``llm``, ``scene_graph``. The dry run reads the team's beliefs on the scene
-    graph's worker, so no tick blocks.
+    Handles: ``llm``, ``scene_graph``, optionally ``team`` (the ids of the robots the tree can
+    command, e.g. those a ROS 2 host has namespaces for; default: every robot of the belief).
+    Robots outside the team take no step of the plan. The dry run reads the team's beliefs on
+    the scene graph's worker, so no tick blocks.
 
     Reads ``/plan/current``, ``/turn/utterance``. Writes ``/plan/validation`` (the report,
     with the assignment of steps and the judge's verdict) and the current attempt's
@@ -66,6 +68,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.robot = robot
         self.judge = judge
         self.scene: SceneGraph | None = None
+        self.team: tuple[str, ...] | None = None
         board = self.blackboard
         self.plan_key = keys.register(board, keys.PLAN, Access.READ)
         self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
@@ -77,9 +80,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self._cascade_started = False
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm`` and ``scene_graph`` handles."""
+        """Take the ``llm`` and ``scene_graph`` handles, and ``team`` when given."""
         super().setup(**kwargs)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.team = optional_handle(self, kwargs, "team", tuple)
 
     # -- lifecycle: dry run on the worker, then the cascade -------------------------------------
 
@@ -180,7 +184,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     def _dry_run(self, plan: ToAPlan) -> ValidationReport:
         assert self.scene is not None
         team = [robot.id for robot in self.scene.robot_state()]
-        order = [self.robot, *(robot for robot in team if robot != self.robot)]
+        if self.team is not None:
+            team = [robot for robot in team if robot in self.team]
+        first = [self.robot] if self.robot in team else []
+        order = [*first, *(robot for robot in team if robot != self.robot)]
         return dry_run(plan, PlanWorld.from_scene(self.scene, order))
 
     def _dry_run_result(self, future: Future[ValidationReport]) -> ValidationReport:

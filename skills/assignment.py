@@ -10,6 +10,9 @@ the robots do.
 
 The assignment rule, step by step in dependency order:
 
+- A step whose assignee is not on the team (a robot this controller cannot command, or a
+  name nobody has) stays with it, and the dry run rejects it (``unknown_agent``): moving
+  ``GOTO(reception) by base1`` to another robot would not move base1.
 - ``DELEGATE`` goes to the person it names.
 - ``LOOK`` goes to its assignee if that is a robot, else to the robot of the step it depends
   on, else to the first robot of the team.
@@ -434,6 +437,8 @@ class Rehearsal:
         if step.action == DELEGATE:
             person = step.args.get("person")
             return person if isinstance(person, str) else self._fallback(step)
+        if step.assignee is not None and self.world.kind_of(step.assignee) is None:
+            return step.assignee  # not on the team: the dry run says so; never someone else
         if step.action == LOOK:
             if step.assignee is not None and self.world.kind_of(step.assignee) == "robot":
                 return step.assignee

@@ -149,9 +149,10 @@ class TreeHooks:
     """What a session factory must wire into the session it builds for the host.
 
     ``handles`` go to the tree's ``setup`` (``node``, ``scene_graph``, ``executor``,
-    ``people``); ``before_tick`` and ``on_tick`` are the session's hooks of the same names
-    (they gate the ticks and publish the snapshots); the session must not sleep between
-    ticks (``rate_hz=None``: the timer sets the pace).
+    ``people``, ``team``: the robots the host can command); ``before_tick`` and ``on_tick``
+    are the session's hooks of the same names (they gate the ticks and publish the
+    snapshots); the session must not sleep between ticks (``rate_hz=None``: the timer sets
+    the pace).
     """
 
     robot: str
@@ -344,6 +345,7 @@ class RosHost(Closeable):
                 "scene_graph": self._belief,
                 "executor": self.executor,
                 "people": self.people,
+                "team": tuple(self.settings.robots),
             },
             before_tick=self._gate.wait,
             on_tick=self._after_tick,
@@ -357,12 +359,12 @@ class RosHost(Closeable):
         log.info("ready: listening on %s", self.node.resolve_topic_name(UTTERANCE_TOPIC))
 
     def _warn_of_robots_without_namespace(self, belief: SceneGraph) -> None:
-        """Log the belief's robots the host was not given: steps planned for them will fail."""
+        """Log the belief's robots the host was not given: plans that need them are rejected."""
         missing = sorted({robot.id for robot in belief.robot_state()} - set(self.settings.robots))
         if missing:
             log.warning(
-                "the belief has robots the host has no namespace for: %s; plan steps for them "
-                "will fail: give each with --robot NAME=NS",
+                "the belief has robots the host has no namespace for: %s; plans that need them "
+                "are rejected before anything runs: give each with --robot NAME=NS",
                 ", ".join(missing),
             )
 

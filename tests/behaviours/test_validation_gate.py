@@ -38,9 +38,9 @@ def propose(blackboard: BlackboardView, plan: ToAPlan) -> None:
     blackboard.set("/turn/utterance", "I'm thirsty")
 
 
-def run(gate: ValidationGate, world: SimExecutor, llm: Any) -> str:
+def run(gate: ValidationGate, world: SimExecutor, llm: Any, **handles: Any) -> str:
     assert world.belief is not None
-    harness = TreeHarness(gate, llm=llm.client, handles={"scene_graph": world.belief})
+    harness = TreeHarness(gate, llm=llm.client, handles={"scene_graph": world.belief, **handles})
     for _ in range(10):
         world.belief.wait_idle(5.0)
         harness.tick()
@@ -141,3 +141,14 @@ def test_a_judge_rejection_or_silence_rejects_a_passing_plan(
 def test_no_plan_fails(blackboard: BlackboardView, world: SimExecutor, make_llm) -> None:
     assert run(ValidationGate(), world, make_llm()) == "FAILURE"
     assert "no plan to validate" in blackboard.get("/plan/validation").diagnosis()
+
+
+def test_a_robot_outside_the_team_handle_takes_no_step(
+    blackboard: BlackboardView, world: SimExecutor, make_llm
+) -> None:
+    propose(blackboard, thirsty_plan())
+    assert run(ValidationGate(), world, make_llm(), team=("robot1",)) == "SUCCESS"
+    propose(blackboard, thirsty_plan())
+    assert run(ValidationGate(), world, make_llm(), team=()) == "FAILURE"
+    report: ValidationReport = blackboard.get("/plan/validation")
+    assert {problem.code for problem in report.problems} == {"unknown_agent"}

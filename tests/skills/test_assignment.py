@@ -102,6 +102,21 @@ def test_an_assignee_that_cannot_do_the_step_is_replaced() -> None:
     assert dry_run(fetch, world).ok
 
 
+@pytest.mark.parametrize("assignee", ["base1", "robot7"])
+def test_an_assignee_off_the_team_keeps_its_step_and_the_dry_run_rejects_it(
+    assignee: str,
+) -> None:
+    send = oracle_plan([{"skill": "GOTO", "target": "reception", "robot": assignee}])
+    with SimExecutor.from_scenario(load_scenario("parcel_into_base")) as sim:
+        assert sim.belief is not None
+        humanoid_only = PlanWorld.from_scene(sim.belief, ["robot1"])  # base1 is not commandable
+    assert assign(send, humanoid_only) == {1: assignee}
+    report = dry_run(send, humanoid_only)
+    assert not report.ok
+    assert [problem.code for problem in report.problems] == ["unknown_agent"]
+    assert f"'{assignee}' is assigned, but the team is robot1" in report.problems[0].reason
+
+
 def test_the_assigned_robot_keeps_a_step_nobody_can_do() -> None:
     fetch = oracle_plan(
         [
