@@ -244,7 +244,10 @@ class RosExecutor(Closeable):
         log.debug("goal %s cancelled: %s", goal.goal_id, command.describe())
 
     def close(self) -> None:
-        """Fail the goals in flight, and remove the timer and the topics from the node."""
+        """Resolve the goals the robot ended, fail those in flight, and leave the node.
+
+        The timer, the guard condition and the topics are removed from the node.
+        """
         with self._lock:
             if self._closed:
                 return

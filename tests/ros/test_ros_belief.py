@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import Any
 
 import pytest
@@ -12,9 +13,10 @@ pytest.importorskip("rclpy")
 from std_msgs.msg import String
 
 from knowledge.scene_graph import SceneGraph
+from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
-from skills.commands import Command
+from skills.commands import Command, Feedback
 from skills.ros_belief import (
     BeliefListener,
     RobotStateError,
@@ -115,3 +117,88 @@ def test_no_robot_state_says_what_to_start(ros: Any) -> None:
     namespace = ros.namespace("robot1")
     with pytest.raises(RobotStateError, match=f"no robot state on {namespace}/state within 0.3 s"):
         fetch_robot_state(ros.node("cogtree", spin=False), namespace, timeout_s=0.3)
+
+
+MUG_TO_SINK = [
+    Command(robot="robot1", skill="GOTO", name="navigate", args={"target": "kitchen_table"}),
+    Command(robot="robot1", skill="PICK", name="approach", args={"target": "kitchen_table"}),
+    Command(robot="robot1", skill="PICK", name="open_gripper", args={"hand": "right"}),
+    Command(robot="robot1", skill="PICK", name="grasp", args={"object": "mug", "hand": "right"}),
+    Command(robot="robot1", skill="PICK", name="lift", args={"object": "mug", "hand": "right"}),
+    Command(robot="robot1", skill="GOTO", name="navigate", args={"target": "hallway"}),
+]
+"""Moves, a grasp and a move while holding: every kind of change the host must follow."""
+
+
+def believed(scene: SceneGraph) -> tuple[object, ...]:
+    """The robot's room and holdings, and where each object of mug_to_sink is believed to be."""
+    robot = scene.robot_state("robot1")[0]
+    objects = tuple(scene.locate_object(thing) for thing in ("mug", "cereal_bowl", "glass"))
+    return robot.room, robot.holding, objects
+
+
+def in_process_beliefs(answered: int | None) -> list[tuple[object, ...]]:
+    """SimExecutor's own belief after each command; the unanswered ones are cancelled unrun."""
+    scenario = load_scenario("mug_to_sink")
+    beliefs = []
+    with SimExecutor.from_scenario(scenario) as simulator:
+        assert simulator.belief is not None
+        for index, command in enumerate(MUG_TO_SINK):
+            if answered is None or index < answered:
+                assert simulator.run(command).ok, command.describe()
+            else:  # the silent robot never runs it; the host cancels it on its time limit
+                simulator.submit(command)
+                simulator.cancel(command)
+            beliefs.append(believed(simulator.belief))
+    return beliefs
+
+
+def belief_when_done(future: Future[Feedback], scene: SceneGraph) -> Future[tuple[object, ...]]:
+    """What ``scene`` believes at the moment ``future`` resolves."""
+    seen: Future[tuple[object, ...]] = Future()
+    future.add_done_callback(lambda _: seen.set_result(believed(scene)))
+    return seen
+
+
+@pytest.mark.parametrize("answered", [None, 3], ids=["answering", "silent-after-3"])
+def test_when_a_command_is_done_the_host_believes_what_the_simulator_believes(
+    ros: Any, until: Callable[..., Any], answered: int | None
+) -> None:
+    """Each future resolves only once the host's belief holds that command's observations.
+
+    With ``answered=3`` the robot goes silent at the grasp (``cogtree sim-ros
+    --stop-answering-after 3``): the grasp and what follows time out and are cancelled, and
+    the host still believes what the simulator does (robot1 in the kitchen, the mug on the
+    table).
+    """
+    expected = in_process_beliefs(answered)
+    robots = {"robot1": ros.namespace("robot1")}
+    robot = SimRobotNode.from_scenario(
+        ros.node("cogtree_sim"),
+        load_scenario("mug_to_sink"),
+        namespaces=robots,
+        step_period_s=0.02,
+        stop_answering_after=answered,
+    )
+    host = ros.node("cogtree", spin=False)
+    observations = f"{robots['robot1']}/observations"
+    with (
+        robot,
+        belief_from_state(fetch_robot_state(host, robots["robot1"])) as scene,
+        RosExecutor(host, robots=robots, command_timeout_s=0.3) as executor,
+        BeliefListener(host, scene, robots),
+    ):
+        ros.spin(host)
+        until(
+            lambda: (
+                robot.node.count_subscribers(observations) and host.count_publishers(observations)
+            ),
+            what="discovery of the observations topic",
+        )
+        for index, command in enumerate(MUG_TO_SINK):
+            future = executor.submit(command)
+            when_done = belief_when_done(future, scene)
+            feedback = future.result(timeout=15.0)
+            assert feedback.ok == (answered is None or index < answered), feedback.message
+            assert when_done.result(timeout=1.0) == expected[index], f"after {command.describe()}"
+        assert believed(robot.journal) == expected[-1]
