@@ -194,6 +194,15 @@ class Goal(SpecModel):
         """Whether every ``all`` predicate holds and no ``never`` predicate does."""
         return not self.unmet(world)
 
+    def report(self, world: World) -> str:
+        """One line: the goal achieved, not achieved (naming what is unmet), or to refuse."""
+        if self.expect == "refuse":
+            return "the robot had to refuse (see what it said)"
+        unmet = self.unmet(world)
+        if not unmet:
+            return f"goal achieved ({', '.join(map(str, self.all))})"
+        return f"goal NOT achieved; unmet: {', '.join(map(str, unmet))}"
+
 
 class Limits(SpecModel):
     """When a run of the scenario gives up."""

@@ -260,17 +260,8 @@ def _run_tree(
         runner.setup()  # logs a warning, once, when no model is available
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
         if scenario is not None and simulator is not None:
-            print(_goal_report(scenario, simulator))
+            print(f"scenario {scenario.id}: {scenario.goal.report(simulator.world)}")
     return result
-
-
-def _goal_report(scenario: Scenario, simulator: SimExecutor) -> str:
-    if scenario.goal.expect == "refuse":
-        return f"scenario {scenario.id}: the robot had to refuse (see what it said)"
-    unmet = scenario.goal.unmet(simulator.world)
-    if not unmet:
-        return f"scenario {scenario.id}: goal achieved ({', '.join(map(str, scenario.goal.all))})"
-    return f"scenario {scenario.id}: goal NOT achieved; unmet: {', '.join(map(str, unmet))}"
 
 
 def _presets(args: argparse.Namespace) -> dict[str, Any]:

@@ -137,10 +137,15 @@ def run_sim_ros(args: argparse.Namespace) -> int:
                 while not stop.is_set():
                     executor.spin_once(timeout_sec=0.1)
                 executor.shutdown()
+                outcome = scenario.goal.report(robot.simulator.world)
     finally:
         node.destroy_node()
         rclpy.shutdown(context=context)
-    print(f"cogtree sim-ros: stopped after {robot.goals_accepted} goals", flush=True)
+    print(
+        f"cogtree sim-ros: stopped after {robot.goals_accepted} goals; scenario {scenario.id}: "
+        f"{outcome}",
+        flush=True,
+    )
     return 0
 
 

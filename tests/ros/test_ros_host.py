@@ -99,7 +99,7 @@ def test_a_robot_that_goes_silent_fails_the_skill_and_the_host_goes_on(
     session_parts: dict[str, Any],
     until: Callable[..., Any],
 ) -> None:
-    # navigate succeeds, the first grasp command never ends
+    # navigate succeeds; the next command (approach) is accepted and never ends
     robot_side(SCENARIO, stop_answering_after=1)
     serving = host(assistant(session_parts), command_timeout_s=0.5)
     user = User(ros, until)

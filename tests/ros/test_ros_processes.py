@@ -24,9 +24,7 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
 
-from skills.ros_protocol import ObservationBatch, decode, reliable_qos
 from tests.ros.ros_user import User
 from trees.viewer.feed import TickFeed
 
@@ -116,12 +114,6 @@ def names() -> Namespaces:
     return Namespaces(host=f"/cogtree_{unique}", robot=f"/robot1_{unique}")
 
 
-def perceived(raw: list[str]) -> set[tuple[str, str, object]]:
-    """Every (subject, predicate, object) the robot's observation batches reported."""
-    batches = [decode(ObservationBatch, data) for data in list(raw)]
-    return {(o.subject, o.predicate, o.object) for batch in batches for o in batch.observations}
-
-
 def wait_ready(user: User, host: Process, until: Callable[..., Any]) -> None:
     """The host publishes its idle tree once it is ready."""
     until(
@@ -139,12 +131,6 @@ def test_a_request_reaches_the_goal_and_the_reply_is_published(
     tmp_path: Path,
     until: Callable[..., Any],
 ) -> None:
-    raw: list[str] = []
-    spy = ros.node("perception_spy", spin=False)
-    spy.create_subscription(
-        String, f"{names.robot}/observations", lambda m: raw.append(m.data), reliable_qos()
-    )
-    ros.spin(spy)
     user = User(ros, until, namespace=names.host)
     robot = cogtree(*names.sim_ros())
     host = cogtree(*names.ros(tmp_path))
@@ -155,9 +141,6 @@ def test_a_request_reaches_the_goal_and_the_reply_is_published(
     print(f"\nutterance to reply across processes: {time.perf_counter() - started:.2f} s")
 
     assert "mug" in reply and "sink" in reply and "could not" not in reply, reply
-    until(
-        lambda: ("mug", "on", "sink") in perceived(raw), what="the robot to see the mug on the sink"
-    )
     feed = TickFeed()
     for message in user.snapshots:  # what a viewer attached to the topic gets
         feed.push_json(json.loads(message))
@@ -168,6 +151,8 @@ def test_a_request_reaches_the_goal_and_the_reply_is_published(
     assert robot.stop() == 0, robot.output()
     goals = re.search(r"stopped after (\d+) goals", robot.output())
     assert goals is not None and int(goals.group(1)) >= 3  # GOTO, PICK and PLACE at least
+    # the robot side judges the goal on its own world, not on anything the host says
+    assert "goal achieved (on(mug, sink))" in robot.output(), robot.output()
 
 
 def test_a_robot_that_stops_answering_mid_skill_fails_it_and_the_host_goes_on(
