@@ -282,9 +282,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     otherwise :func:`check_slots` decides, when nothing casts doubt on it: a slot missing,
     not said by the user, unresolved (0 ids), ambiguous (several ids) or invalid -> Clarify
     naming them; complete -> Proceed. Doubts send the decision to the model (module
-    ``inner_speech``): intent confidence below ``confident_at``, negation (unless the frame
-    flags a ``correction``), hedging, words that may make the request unsafe, or phrasing
-    that tries to instruct the robot. The model answers in a per-task schema (control,
+    ``inner_speech``): intent confidence below ``confident_at``, a referent that names nothing
+    the robot knows (a typo, another word for it, or a thing that is not here: the model may
+    Reject), negation (unless the frame flags a ``correction``), hedging, words that may make
+    the request unsafe, or phrasing that tries to instruct the robot. The model answers in a per-task schema (control,
     missing as a Literal of the task's required slots, the target domain as a Literal of the
     other loaded packs, rationale); it never supplies slot values.
     Guard (COMP, cannot be overridden): never Proceed unless :func:`check_slots` found the
@@ -521,6 +522,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         doubts = []
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
+        assert turn.check is not None
+        unknown = [slot for slot, issue in turn.check.issues.items() if issue == "unresolved"]
+        if unknown:  # a typo, another word for it, or a thing that does not exist here
+            doubts.append(f"names nothing the robot knows: {', '.join(unknown)}")
         correction = "correction" in turn.schema.model_fields and bool(
             frame.slots.get("correction")
         )

@@ -89,18 +89,37 @@ def test_missing_required_slot_clarifies_and_keeps_a_partial_task(blackboard, ma
     assert task.object == "mug_red" and task.destination is None
 
 
-@pytest.mark.parametrize(
-    ("ids", "issue"), [((), "unresolved"), (("bottle_blue", "bottle_green"), "ambiguous")]
-)
-def test_a_referent_must_resolve_to_exactly_one_thing(
-    blackboard, make_llm, domains, ids, issue
-) -> None:
+def test_an_ambiguous_referent_is_asked_about_without_the_model(blackboard, make_llm, domains):
     said = "bring me the bottle"
-    resolved = {"object": scene("object", "the bottle", *ids)}
+    resolved = {"object": scene("object", "the bottle", "bottle_blue", "bottle_green")}
     gate, llm = run_gate(blackboard, make_llm, domains, said, fetch(said, "the bottle"), resolved)
-    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/control") == "Clarify" and llm.calls == []
     assert blackboard.get("/turn/missing") == ["object"]
-    assert f"object {issue}" in why(blackboard).rationale
+    assert "object ambiguous" in why(blackboard).rationale
+    assert blackboard.get("/turn/task").object is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "control"),
+    [
+        (None, "Clarify"),  # no model answer: the safe decision asks
+        (answer("Reject", rationale="nothing known is an umbrella"), "Reject"),
+        (answer("Proceed"), "Clarify"),  # COMP: the guard never lets it proceed
+    ],
+)
+def test_a_referent_that_names_nothing_known_is_a_doubt_for_the_model(
+    blackboard, make_llm, domains, reply, control
+) -> None:
+    said = "bring me the umbrella"
+    resolved = {"object": scene("object", "the umbrella")}
+    replies = [reply] if reply is not None else []
+    gate, llm = run_gate(
+        blackboard, make_llm, domains, said, fetch(said, "the umbrella"), resolved, replies
+    )
+    assert len(llm.calls) >= 1  # the fast path did not decide alone
+    assert blackboard.get("/turn/control") == control
+    if control == "Clarify":
+        assert blackboard.get("/turn/missing") == ["object"]
     assert blackboard.get("/turn/task").object is None
 
 
