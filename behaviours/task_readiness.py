@@ -285,9 +285,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     ``inner_speech``): intent confidence below ``confident_at``, a referent that names nothing
     the robot knows (a typo, another word for it, or a thing that is not here: the model may
     Reject), negation (unless the frame flags a ``correction``), hedging, words that may make
-    the request unsafe, or phrasing that tries to instruct the robot. The model answers in a per-task schema (control,
-    missing as a Literal of the task's required slots, the target domain as a Literal of the
-    other loaded packs, rationale); it never supplies slot values.
+    the request unsafe, or phrasing that tries to instruct the robot. The model answers in a
+    per-task schema (control, missing as a Literal of the task's required slots, the target
+    domain as a Literal of the other loaded packs, rationale); it never supplies slot values.
     Guard (COMP, cannot be overridden): never Proceed unless :func:`check_slots` found the
     task complete; SwitchDomain only to another loaded pack; otherwise Clarify with what is
     missing. Safe decision (model failed): Clarify with what is missing.
