@@ -130,7 +130,8 @@ REFERENT = KeySpec(
 SPEAKER = KeySpec(
     "/turn/speaker",
     str,
-    "the input channel (speaker identification), or a test preset",
+    "the input channel (voice identification), IdentifySpeaker (from what was said; the "
+    "session keeps it), or a test preset",
     'scene-graph id of the person speaking; who "my" refers to',
 )
 CANDIDATES = KeySpec(

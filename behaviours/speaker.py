@@ -29,17 +29,29 @@ INTRODUCTION = re.compile(
 """A speaker naming themselves; the group is the name."""
 
 
-def name_words(person: HumanInfo) -> set[str]:
-    """The words a person answers to: their id and each word of their label, lower case."""
-    words = {person.id.lower()}
-    words.update(word.lower() for word in re.findall(r"[\w'-]+", person.label))
-    return words
+def _words(text: str) -> list[str]:
+    return [word.lower() for word in re.findall(r"[\w'-]+", text)]
+
+
+def names_of(person: HumanInfo) -> list[list[str]]:
+    """What a person answers to, as lower-case words: their id, their label, its first word.
+
+    "Jo Smith" answers to "jo" and "jo smith"; never to a later word of the label alone, so
+    "nadia at reception" does not answer to "at" or "reception".
+    """
+    label = _words(person.label)
+    names = [_words(person.id), label, label[:1]]
+    return [name for index, name in enumerate(names) if name and name not in names[:index]]
 
 
 def named_person(text: str, people: list[HumanInfo]) -> HumanInfo | None:
     """The one person of ``people`` whose name ``text`` says; None when none or several."""
-    said = {word.lower() for word in re.findall(r"[\w'-]+", text)}
-    found = [person for person in people if name_words(person) & said]
+    said = _words(text)
+
+    def says(name: list[str]) -> bool:
+        return any(said[i : i + len(name)] == name for i in range(len(said) - len(name) + 1))
+
+    found = [person for person in people if any(says(name) for name in names_of(person))]
     return found[0] if len(found) == 1 else None
 
 

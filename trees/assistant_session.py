@@ -40,9 +40,17 @@ TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/", "/plan/")
 NOTHING_HEARD = "I did not catch that. Could you say it again?"
 """The reply to blank input, which never reaches the tree."""
 
-MAX_TICKS_PER_TURN = 20_000
-"""A turn that has not answered after this many ticks is stopped and reported (at the
-default 100 Hz, over three minutes: several slow model calls fit)."""
+TURN_LIMIT_S = 200.0
+"""How long a turn may take before it is stopped and reported: several slow model calls fit."""
+
+MAX_TICKS_PER_TURN = round(TURN_LIMIT_S * 100)
+"""The turn limit in ticks at the default 100 Hz; a session ticking at another rate passes
+``max_ticks_per_turn`` (see :func:`ticks_per_turn`)."""
+
+
+def ticks_per_turn(rate_hz: float) -> int:
+    """The tick budget of one turn at ``rate_hz`` ticks per second (:data:`TURN_LIMIT_S`)."""
+    return max(1, round(TURN_LIMIT_S * rate_hz))
 
 
 @dataclass(frozen=True)

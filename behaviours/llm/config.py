@@ -60,9 +60,16 @@ class LLMConfig(BaseModel):
     def with_backend(self, backend: str) -> LLMConfig:
         """A copy in which every module uses ``backend`` (what ``--llm`` does)."""
         check_backend_name(backend)
-        modules = {name: {**over, "backend": backend} for name, over in self.modules.items()}
-        defaults = self.defaults.model_copy(update={"backend": backend})
-        return LLMConfig(defaults=defaults, modules=modules)
+        return self._everywhere(backend=backend)
+
+    def with_model(self, model: str) -> LLMConfig:
+        """A copy in which every module uses the model tag ``model`` (``cogtree ros --model``)."""
+        return self._everywhere(model=model)
+
+    def _everywhere(self, **setting: Any) -> LLMConfig:
+        """A copy with ``setting`` in the defaults and in every module's overrides."""
+        modules = {name: {**over, **setting} for name, over in self.modules.items()}
+        return LLMConfig(defaults=self.defaults.model_copy(update=setting), modules=modules)
 
     def with_module(self, module: str, **overrides: Any) -> LLMConfig:
         """A copy with ``module`` defined or overridden (used by trees that add modules)."""

@@ -77,8 +77,15 @@ def test_without_a_scene_graph_it_says_it_cannot_tell(blackboard, make_llm):
 
 
 def test_a_person_answers_to_the_words_of_their_label_and_their_id():
-    people = [HumanInfo(id="jo", label="Jo Smith"), HumanInfo(id="max", label="Max")]
-    assert named_person("it's Smith", people) == people[0]
+    people = [
+        HumanInfo(id="jo", label="Jo Smith"),
+        HumanInfo(id="max", label="Max"),
+        HumanInfo(id="nadia", label="nadia at reception"),
+    ]
+    assert named_person("it's Jo Smith", people) == people[0]
+    assert named_person("it's Smith", people) is None  # a later word of a label is no name
+    assert named_person("I'm at the door", people) is None  # nor is "at" of "nadia at ..."
+    assert named_person("this is Nadia", people) == people[2]
     assert named_person("JO here", people) == people[0]
     assert named_person("max and jo", people) is None
     assert named_person("nobody", people) is None
