@@ -1,5 +1,6 @@
 """Figures of the tree viewer (issue 7) on the assistant tree: snapshot size and build time per
-tick, memory per tick a live feed keeps, and (with chromium) how long the page takes to draw.
+tick, memory per tick a live feed keeps, the ROS snapshot stream's bytes and milliseconds per
+message (host and viewer side), and (with chromium) how long the page takes to draw.
 
 Records JANUS's Figure-4 turn ("How many carbohydrates are in tiramisu?", fast paths, no
 model) unless a tick log is given. Prints a table; asserts nothing. A few seconds.
@@ -9,6 +10,7 @@ model) unless a tick log is given. Prints a table; asserts nothing. A few second
 
 from __future__ import annotations
 
+import copy
 import gzip
 import json
 import shutil
@@ -28,14 +30,19 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession
 from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.snapshot_stream import SnapshotStream
 from trees.testing import mock_blackboard
-from trees.tick_log import read_tick_log
+from trees.tick_log import TickEntry, read_tick_log
 from trees.viewer.feed import TickFeed
 from trees.viewer.server import ViewerServer
 
 
-def record(folder: Path) -> Path:
-    """A tick log of the assistant answering the Figure-4 question."""
+def record(folder: Path) -> tuple[Path, SnapshotStream]:
+    """A tick log of the assistant answering the Figure-4 question, and its snapshot stream.
+
+    The stream is made when the ROS host makes it (the session set up, before the turn), so
+    fed the log's ticks it sends what the host would have sent.
+    """
     log = folder / "assistant.jsonl"
     scenario = load_scenario("tidy_for_guests")
     simulator = SimExecutor.from_scenario(scenario)
@@ -56,9 +63,55 @@ def record(folder: Path) -> Path:
             handles=simulator_handles(simulator, experience),
             log_path=log,
         ) as session:
+            runner = session.runner
+            stream = SnapshotStream(runner.root, tree=runner.tree_name, llm=llm.describe())
             session.turn("How many carbohydrates are in tiramisu?")
     simulator.close()
-    return log
+    return log, stream
+
+
+STREAM_REPEATS = 50
+"""How often the snapshot stream is run over the ticks (its figures are each message's median)."""
+
+
+def stream_figures(stream: SnapshotStream, ticks: list[TickEntry]) -> dict[str, list[float]]:
+    """Per message of the ROS snapshot stream: its size, the host's and the viewer's time.
+
+    The times are each message's median over :data:`STREAM_REPEATS` runs of a fresh copy of
+    ``stream`` into a fresh feed (a turn sends only a few messages).
+    """
+    sizes: list[float] = []
+    host_runs: list[list[float]] = []
+    viewer_runs: list[list[float]] = []
+    for _ in range(STREAM_REPEATS):
+        fresh = copy.deepcopy(stream)
+        feed = TickFeed(keep=None)
+        host_ms: list[float] = []
+        viewer_ms: list[float] = []
+        sizes.clear()
+        for entry in ticks:
+            started = time.perf_counter()
+            message = fresh.update(entry)
+            took = (time.perf_counter() - started) * 1000
+            if message is None:
+                continue
+            host_ms.append(took)
+            sizes.append(len(message.encode("utf-8")))
+            started = time.perf_counter()
+            feed.push_json(json.loads(message))
+            viewer_ms.append((time.perf_counter() - started) * 1000)
+        host_runs.append(host_ms)
+        viewer_runs.append(viewer_ms)
+    return {
+        "ROS snapshot message (bytes)": sizes,
+        "ROS snapshot encode on the host (ms/message)": _medians(host_runs),
+        "ROS snapshot parse + push in the viewer (ms/message)": _medians(viewer_runs),
+    }
+
+
+def _medians(runs: list[list[float]]) -> list[float]:
+    """Each position's median over the runs (every run has the same messages)."""
+    return [statistics.median(values) for values in zip(*runs, strict=True)]
 
 
 def page_load_s(server: ViewerServer, nodes: int) -> float | None:
@@ -89,10 +142,17 @@ def page_load_s(server: ViewerServer, nodes: int) -> float | None:
 def main() -> None:
     """Measure and print."""
     with tempfile.TemporaryDirectory() as folder:
-        log = Path(sys.argv[1]) if len(sys.argv) > 1 else record(Path(folder))
+        stream: SnapshotStream | None = None
+        if len(sys.argv) > 1:
+            log = Path(sys.argv[1])
+        else:
+            log, stream = record(Path(folder))
         header, ticks = read_tick_log(log)
+        streamed = stream_figures(stream, ticks) if stream is not None else {}
         feed = TickFeed.from_log(log)
-        raw, packed, build_ms = [], [], []
+        raw: list[float] = []
+        packed: list[float] = []
+        build_ms: list[float] = []
         for entry in ticks:
             started = time.perf_counter()
             snapshot = feed.snapshot(entry.tick)
@@ -115,13 +175,19 @@ def main() -> None:
             load = page_load_s(server, len(header.structure))
 
     print(f"tree {header.tree}: {len(header.structure)} nodes, {len(ticks)} ticks")
+    if stream is None:
+        print("(no ROS snapshot stream figures for a given log: they need the recorded tree)")
+    else:
+        print(f"ROS snapshot stream: {len(streamed['ROS snapshot message (bytes)'])} messages")
     print("| figure | min | mean | max |")
     print("|---|---|---|---|")
-    for name, values in (
-        ("snapshot JSON per tick (bytes)", raw),
-        ("snapshot gzipped (bytes, as served)", packed),
-        ("snapshot build (ms)", build_ms),
-    ):
+    figures: dict[str, list[float]] = {
+        "snapshot JSON per tick (bytes)": raw,
+        "snapshot gzipped (bytes, as served)": packed,
+        "snapshot build (ms)": build_ms,
+        **streamed,
+    }
+    for name, values in figures.items():
         low, mean, high = min(values), statistics.mean(values), max(values)
         print(f"| {name} | {low:.4g} | {mean:.4g} | {high:.4g} |")
     print(f"live feed memory per kept tick: {held / len(ticks) / 1024:.1f} KiB")

@@ -12,7 +12,10 @@ It serves every robot of one simulated world on that robot's namespaced topics (
 - a timer steps the simulator every ``step_period_s`` while a command or a delegated task is
   in progress (so simulated time measures acting, not waiting).
 - every belief update of the robots' perception is published on ``NS/observations`` (before
-  the statuses of the same step), and ``NS/state`` carries the starting belief (latched).
+  the statuses of the same step), and ``NS/state`` carries the current belief (latched): it is
+  published at start and again after the belief changed, at most every
+  :data:`STATE_PERIOD_S` seconds (the last change within that time after it), so a host that
+  starts or restarts after the robots acted gets what they have seen so far.
 - the simulated people answer on the host's people topics (:class:`~sim.ros_people
   .SimPeopleBridge`).
 
@@ -32,6 +35,7 @@ fails the skill on its own time limit.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -75,6 +79,10 @@ log = logging.getLogger(__name__)
 
 DEFAULT_STEP_PERIOD_S = 0.1
 """Wall-clock seconds per simulator tick while something is in progress (10 ticks/s)."""
+
+STATE_PERIOD_S = 1.0
+"""The fewest wall-clock seconds between two publications of the robots' state (the whole
+belief as Turtle): changes in between are published together once that time is up."""
 
 
 @dataclass
@@ -141,6 +149,8 @@ class SimRobotNode(Closeable):
         self._accepted = 0
         self._outbox: list[tuple[JsonPublisher[CommandStatus], CommandStatus]] = []
         self._subscriptions: list[Subscription[Any]] = []
+        self._state_changed = False  # the belief changed since the state was last published
+        self._state_published_at = 0.0
         self._topics = {robot: self._serve(robot, ns) for robot, ns in self.namespaces.items()}
         self.people = SimPeopleBridge(node, simulator.people, host_namespace=host_namespace)
         self._publish_states()
@@ -164,7 +174,11 @@ class SimRobotNode(Closeable):
             belief=JournalingSceneGraph.taking_over(scenario.new_belief(world)),
             owns_belief=True,
         )
-        return cls(node, simulator, owns_simulator=True, **options)
+        try:
+            return cls(node, simulator, owns_simulator=True, **options)
+        except BaseException:
+            simulator.close()
+            raise
 
     @property
     def goals_accepted(self) -> int:
@@ -207,10 +221,18 @@ class SimRobotNode(Closeable):
         )
 
     def _publish_states(self) -> None:
+        """Publish every robot's state: the belief as it is now, and the world's time."""
+        self._state_changed = False
+        self._state_published_at = time.monotonic()
         turtle = self.journal.graph.serialize(format="turtle")
         now = self.simulator.world.now().timestamp()
         for robot, topics in self._topics.items():
             topics.state.publish(RobotState(robot=robot, belief_turtle=turtle, world_time=now))
+
+    def _publish_states_if_due(self) -> None:
+        """Publish the states when the belief changed and :data:`STATE_PERIOD_S` has passed."""
+        if self._state_changed and time.monotonic() - self._state_published_at >= STATE_PERIOD_S:
+            self._publish_states()
 
     # -- goals ---------------------------------------------------------------------------------
 
@@ -274,10 +296,12 @@ class SimRobotNode(Closeable):
         except Exception:
             log.exception("the simulator failed to step; the node goes on")
         self._flush()
+        self._publish_states_if_due()
 
     def _flush(self) -> None:
         """Publish the belief changes, then the statuses, of what just happened."""
         for change in self.journal.drain():
+            self._state_changed = True
             robot = self._robot_of(change)
             self._topics[robot].observations.publish(
                 ObservationBatch(

@@ -215,7 +215,7 @@ def _tick(args: argparse.Namespace) -> int:
         args.say = scenario.request.text
     for key, value in _presets(args).items():
         py_trees.blackboard.Blackboard.set(key, value)
-    with TickWatch.from_args(args) as watch:
+    with TickWatch.from_args(args, tree_name=args.tree) as watch:
         result = _run_tree(args, client, root, scenario, watch)
         _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
         watch.linger()

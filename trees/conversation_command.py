@@ -107,7 +107,7 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         experience = resources.enter_context(ExperienceStore())
         memory = resources.enter_context(open_memory(args.memory))
         llm = resources.enter_context(client_from_args(args))
-        watch = resources.enter_context(TickWatch.from_args(args))
+        watch = resources.enter_context(TickWatch.from_args(args, tree_name="assistant"))
         session = resources.enter_context(
             AssistantSession(
                 llm=llm,

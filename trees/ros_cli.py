@@ -1,9 +1,10 @@
 """What the ROS 2 commands share: ``--domain-id``, starting rclpy, and stopping on signals.
 
 ``cogtree ros``, ``cogtree sim-ros`` and ``cogtree view --ros`` each start rclpy on a private
-``Context`` (their own DDS participant, with our own signal handling instead of rclpy's), and
-stop cleanly on SIGINT or SIGTERM. This module does not import rclpy at import time (the
-``ros`` extra is optional): only :func:`init_context` needs it.
+``Context`` (their own DDS participant, with our own signal handling instead of rclpy's), spin
+their node with :func:`spin_until`, and stop cleanly on SIGINT or SIGTERM. This module does not
+import rclpy at import time (the ``ros`` extra is optional): only :func:`init_context` needs
+it.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import argparse
 import logging
 import signal
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rclpy.context import Context
+    from rclpy.executors import Executor
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,9 @@ MAX_DOMAIN_ID = 232
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 """The signals that stop a ROS command cleanly."""
+
+SPIN_PERIOD_S = 0.1
+"""How long one turn of :func:`spin_until` waits for work (a stop is noticed within it)."""
 
 
 class RosStartError(ValueError):
@@ -75,6 +80,29 @@ def init_context(*, domain_id: int | None = None, ros_args: Sequence[str] = ()) 
 def rcl_message(error: BaseException) -> str:
     """The message of an rcl error without the C source location it ends with (``, at x.c:73``)."""
     return str(error).split(", at /")[0].strip()
+
+
+def spin_until(
+    executor: Executor,
+    stop: threading.Event,
+    context: Context,
+    *,
+    each: Callable[[], object] | None = None,
+    period_s: float = SPIN_PERIOD_S,
+) -> None:
+    """Run ``executor``'s callbacks until ``stop`` is set or ``context`` is shut down.
+
+    ``each`` is called after every turn (up to ``period_s`` seconds of waiting for work), e.g.
+    to start a host once its robot's state arrived. The executor is shut down however the
+    loop ends, an exception from a callback included (it is raised again).
+    """
+    try:
+        while not stop.is_set() and context.ok():
+            executor.spin_once(timeout_sec=period_s)
+            if each is not None:
+                each()
+    finally:
+        executor.shutdown()
 
 
 @contextmanager

@@ -26,11 +26,10 @@ from typing import TYPE_CHECKING, Any
 import py_trees
 
 from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
 from knowledge.domain_registry import DomainRegistry
 from knowledge.experience import ExperienceStore
 from knowledge.scene_graph import SceneGraph
-from trees.assistant_session import AssistantSession
+from trees.assistant_session import AssistantSession, ticks_per_turn
 from trees.cli_llm import add_llm_arguments, client_from_args
 from trees.conversation_command import add_pack_arguments, open_memory
 from trees.loading import TreeLoadError, load_factory
@@ -40,6 +39,7 @@ from trees.ros_cli import (
     add_ros_args_option,
     init_context,
     signals_stop,
+    spin_until,
 )
 from trees.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 
@@ -58,9 +58,6 @@ DEFAULT_NAMESPACE = "/cogtree"
 
 TREE_NAMES = ("assistant", *TREE_MODES)
 """Turn trees known by name (``assistant`` is the gated assistant tree)."""
-
-SPIN_PERIOD_S = 0.1
-"""How often the main loop looks up from spinning to see whether it must stop."""
 
 
 class RosCommandError(ValueError):
@@ -190,6 +187,7 @@ def _serve(args: argparse.Namespace) -> int:
                 on_tick=hooks.on_tick,
                 before_tick=hooks.before_tick,
                 rate_hz=None,
+                max_ticks_per_turn=ticks_per_turn(settings.rate_hz),
                 root_factory=build,
                 tree_name=options["tree"],
                 handles={**hooks.handles, "experience": experience},
@@ -198,8 +196,8 @@ def _serve(args: argparse.Namespace) -> int:
         host = RosHost(node, settings, open_session, belief=belief)
         resources.callback(host.close)
         executor = SingleThreadedExecutor(context=context)
+        resources.callback(executor.shutdown)  # also when something fails before spinning
         executor.add_node(node)
-        resources.callback(executor.shutdown)
         print(
             f"cogtree ros: node {node.get_fully_qualified_name()} on ROS_DOMAIN_ID "
             f"{context.get_domain_id()}; robots "
@@ -207,10 +205,7 @@ def _serve(args: argparse.Namespace) -> int:
             f"{node.resolve_topic_name(UTTERANCE_TOPIC)}",
             file=sys.stderr,
         )
-        started = False
-        while not stop.is_set() and context.ok():
-            executor.spin_once(timeout_sec=SPIN_PERIOD_S)
-            started = started or host.start_if_ready()
+        spin_until(executor, stop, context, each=host.start_if_ready)
         print("cogtree ros: stopping", file=sys.stderr)
     return 0
 
@@ -272,15 +267,8 @@ def _client(args: argparse.Namespace, backend: str, model: str) -> Iterator[LLMC
     args.llm = backend or None
     with client_from_args(args) as client:
         if model:
-            client.config = with_model(client.config, model)
+            client.config = client.config.with_model(model)
         yield client
-
-
-def with_model(config: LLMConfig, model: str) -> LLMConfig:
-    """A copy of ``config`` in which every module uses the Ollama model ``model``."""
-    modules = {name: {**over, "model": model} for name, over in config.modules.items()}
-    defaults = config.defaults.model_copy(update={"model": model})
-    return LLMConfig(defaults=defaults, modules=modules)
 
 
 def _tree(name: str) -> Callable[[str], py_trees.behaviour.Behaviour]:

@@ -10,7 +10,9 @@ node's namespace so ``--ros-args -r`` can remap them:
 - ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
   reply, including the honest report of a failed task, and the host's own notices.
 - ``tree/snapshot`` (published, latched): :class:`~trees.snapshot_stream.SnapshotStream`
-  messages, one after each tick that changed something, for ``cogtree view``.
+  messages, one after each tick that changed something, for ``cogtree view``. They are made
+  and published on the tree's thread after the tick has ended, while the node's other
+  callbacks run.
 - the robots' command topics (:class:`~skills.ros_executor.RosExecutor`), observations
   (:class:`~skills.ros_belief.BeliefListener`) and latched state, and the people topics
   (:class:`~skills.ros_people.RosPeopleChannel`).
@@ -25,7 +27,9 @@ overlaps the node's other callbacks. Model calls, queries and commands run in th
 (the behaviours poll futures), so a tick is short and the node keeps answering.
 
 The belief: given (``--scene FILE``), or built from the main robot's latched ``NS/state`` (the
-first robot of :attr:`HostSettings.robots`), so the host needs no scenario file. Until that
+first robot of :attr:`HostSettings.robots`), so the host needs no scenario file. That state is
+the robot's current belief (the robot side publishes it again after its belief changed), so a
+host that starts, or restarts, after the robot acted knows what the robot has seen. Until that
 state arrives the host is up but not ready: :meth:`RosHost.start_if_ready` (which the owner
 calls from the main thread, since py_trees' tree setup uses signals) logs every
 :data:`STATE_REMINDER_S` seconds what it waits for, and an utterance is answered with
@@ -69,7 +73,7 @@ from skills.ros_protocol import (
     reliable_qos,
     topic,
 )
-from trees.assistant_session import AssistantSession, TurnResult
+from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.snapshot_stream import SnapshotStream
 from trees.tick_gate import TickGate, TickGateClosed
 from trees.tick_log import TickEntry
@@ -311,7 +315,8 @@ class RosHost(Closeable):
             self._inbox.put(text)
 
     def _on_state(self, state: RobotState) -> None:
-        if self._state is not None:
+        """Keep the newest state until the belief is built from it (later ones are ignored)."""
+        if self._belief is not None:
             return
         if state.robot != self.settings.main_robot:
             log.warning(
@@ -410,12 +415,11 @@ class RosHost(Closeable):
         return True
 
     def _after_tick(self, root: py_trees.behaviour.Behaviour, entry: TickEntry) -> None:
-        try:
-            message = self._stream.update(entry) if self._stream is not None else None
-            if message is not None:
-                self._publish_snapshot(message)
-        finally:
-            self._gate.done()
+        """End the tick (the timer callback returns), then publish its snapshot, if any."""
+        self._gate.done()
+        message = self._stream.update(entry) if self._stream is not None else None
+        if message is not None:
+            self._publish_snapshot(message)
 
     def _publish_snapshot(self, message: str) -> None:
         self._snapshots.publish(String(data=message))
@@ -428,7 +432,10 @@ class RosHost(Closeable):
 def _reply(result: TurnResult) -> str:
     """What the robot says after ``result``: its reply, or why the turn was stopped."""
     if result.status == Status.RUNNING.value:
-        why = f"it took more than {result.ticks} ticks"
+        why = (
+            f"it took more than {TURN_LIMIT_S:.0f} s ({result.ticks} ticks); a slow model needs "
+            "a faster backend or a smaller model"
+        )
         return f"{result.reply} {STOPPED.format(why=why)}".strip()
     return result.reply or "I have nothing to say to that."
 

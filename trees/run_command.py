@@ -98,7 +98,7 @@ def run_run(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario)
     tree = cast(TreeMode, args.tree)
     client = oracle_client(scenario, tree=tree) if args.oracle else client_from_args(args)
-    with TickWatch.from_args(args) as watch:
+    with TickWatch.from_args(args, tree_name=f"{tree} ({scenario.id})") as watch:
         with client:
             result = run_scenario(
                 scenario,

@@ -117,15 +117,8 @@ class TreeRunner(Closeable):
             log.warning(notice)
         if self._log is not None:
             self._log.write(
-                LogHeader(
-                    tree=self.tree_name,
-                    started_at=time.time(),
-                    llm=described,
-                    blackboard={
-                        key: to_json_value(value)
-                        for key, value in py_trees.blackboard.Blackboard.storage.items()
-                    },
-                    structure=self._shape,
+                LogHeader.of_tree(
+                    self.root, tree=self.tree_name, started_at=time.time(), llm=described
                 )
             )
 

@@ -24,6 +24,7 @@ from trees.ros_cli import (
     domain_id,
     init_context,
     signals_stop,
+    spin_until,
 )
 
 NODE_NAME = "cogtree_sim"
@@ -134,9 +135,7 @@ def run_sim_ros(args: argparse.Namespace) -> int:
                 )
                 executor = SingleThreadedExecutor(context=context)
                 executor.add_node(node)
-                while not stop.is_set():
-                    executor.spin_once(timeout_sec=0.1)
-                executor.shutdown()
+                spin_until(executor, stop, context)
                 outcome = scenario.goal.report(robot.simulator.world)
     finally:
         node.destroy_node()

@@ -9,6 +9,9 @@ latched topic gets everything it needs from the last message alone:
   *before* the tick (every write of the ticks before, folded in);
 - the tick is the runner's :class:`~trees.tick_log.TickEntry`.
 
+The header's JSON is kept and made again only after a tick that wrote to the blackboard or
+changed the tree's shape, so an unchanged header costs nothing to send again.
+
 A tick is worth a message when the tree's shape, a status, the visited path or a feedback
 message changed, or when it wrote to the blackboard or finished a model call. The stream
 starts with a message for the idle tree (tick 0) so the tree can be seen before any turn.
@@ -17,10 +20,11 @@ starts with a message for the idle tree (tick 0) so the tree can be seen before 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import py_trees
 
-from trees.tick_log import LogHeader, NodeState, TickEntry, shape_of, to_json_value
+from trees.tick_log import LogHeader, NodeState, TickEntry
 from trees.viewer.snapshot import ticks_differ
 
 
@@ -37,14 +41,8 @@ class SnapshotStream:
     def __init__(
         self, root: py_trees.behaviour.Behaviour, *, tree: str, llm: dict[str, str]
     ) -> None:
-        storage = py_trees.blackboard.Blackboard.storage
-        self._header = LogHeader(
-            tree=tree,
-            started_at=time.time(),
-            llm=llm,
-            blackboard={key: to_json_value(value) for key, value in storage.items()},
-            structure=shape_of(root),
-        )
+        self._header = LogHeader.of_tree(root, tree=tree, started_at=time.time(), llm=llm)
+        self._header_json: str | None = None  # the header's JSON until it changes
         self._last: TickEntry | None = None
 
     def first(self, root: py_trees.behaviour.Behaviour) -> str:
@@ -72,15 +70,22 @@ class SnapshotStream:
 
     def _message(self, entry: TickEntry) -> str:
         if entry.structure is not None:
-            self._header = self._header.model_copy(update={"structure": entry.structure})
-        header = self._header.model_dump_json(exclude_none=True)
+            self._change_header(structure=entry.structure)
+        if self._header_json is None:
+            self._header_json = self._header.model_dump_json(exclude_none=True)
+        header = self._header_json
         tick = entry.model_dump_json(exclude_none=True)
         if entry.writes:
             blackboard = dict(self._header.blackboard)
             blackboard.update((write.key, write.value) for write in entry.writes)
-            self._header = self._header.model_copy(update={"blackboard": blackboard})
+            self._change_header(blackboard=blackboard)
         self._last = entry
         return f'{{"header": {header}, "tick": {tick}}}'
+
+    def _change_header(self, **update: Any) -> None:
+        """Change the header's fields; its JSON is made again for the next message."""
+        self._header = self._header.model_copy(update=update)
+        self._header_json = None
 
 
 def _feedback(entry: TickEntry | None) -> dict[str, str]:

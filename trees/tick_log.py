@@ -9,7 +9,7 @@ a crash loses at most the tick in progress.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -88,6 +88,33 @@ class LogHeader(BaseModel):
     llm: dict[str, str] = {}
     blackboard: dict[str, Any] = {}
     structure: list[NodeShape]
+
+    @classmethod
+    def of_tree(
+        cls,
+        root: py_trees.behaviour.Behaviour,
+        *,
+        tree: str,
+        started_at: float,
+        llm: dict[str, str] | None = None,
+        leave_out: Collection[str] = (),
+    ) -> LogHeader:
+        """The header of a run of ``root``: its shape and the blackboard as it is now.
+
+        The blackboard is py_trees' global storage, every value as JSON
+        (:func:`to_json_value`), except the keys in ``leave_out`` (those a tick that already
+        ran wrote: its entry carries them).
+        """
+        storage = py_trees.blackboard.Blackboard.storage
+        return cls(
+            tree=tree,
+            started_at=started_at,
+            llm=dict(llm or {}),
+            blackboard={
+                key: to_json_value(value) for key, value in storage.items() if key not in leave_out
+            },
+            structure=shape_of(root),
+        )
 
 
 class TickEntry(BaseModel):

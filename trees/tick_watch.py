@@ -24,7 +24,7 @@ from trees.compact_ticks import CompactTicks
 from trees.display import render_tick
 from trees.tick_log import TickEntry
 from trees.viewer.feed import DEFAULT_KEEP, TickFeed
-from trees.viewer.server import ViewerServer, is_loopback
+from trees.viewer.server import ViewerServer, warn_if_exposed
 
 SHOW_TICKS_MODES = ("full", "compact")
 
@@ -78,6 +78,7 @@ class TickWatch(Closeable):
         view_port: serve the viewer on this port (0: a free one); None for no viewer.
         view_host: the address the viewer listens on.
         view_keep: ticks the viewer keeps.
+        tree_name: the tree's name in the viewer (the runner's; default the root's name).
         view_wait: keep serving after the run until Ctrl-C, terminal or not.
         out: where ticks and notices are printed (stdout and stderr by default).
 
@@ -91,6 +92,7 @@ class TickWatch(Closeable):
         view_host: str = "127.0.0.1",
         view_keep: int = DEFAULT_KEEP,
         view_wait: bool = False,
+        tree_name: str = "",
         out: TextIO | None = None,
         notices: TextIO | None = None,
     ) -> None:
@@ -102,25 +104,21 @@ class TickWatch(Closeable):
         self.feed: TickFeed | None = None
         self.server: ViewerServer | None = None
         if view_port is not None:
-            if not is_loopback(view_host):
-                print(
-                    f"cogtree: warning: the viewer listens on {view_host}: anyone who can "
-                    "reach it sees the tree and its blackboard (there is no login)",
-                    file=self.notices,
-                )
-            self.feed = TickFeed(view_keep)
+            warn_if_exposed(view_host, self.notices)
+            self.feed = TickFeed(view_keep, tree_name=tree_name)
             self.server = ViewerServer(self.feed, host=view_host, port=view_port)
             print(f"viewer: {self.server.url} (live)", file=self.notices, flush=True)
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> TickWatch:
-        """The watch that :func:`add_watch_arguments`' options ask for."""
+    def from_args(cls, args: argparse.Namespace, tree_name: str = "") -> TickWatch:
+        """The watch that :func:`add_watch_arguments`' options ask for, for ``tree_name``."""
         return cls(
             show_ticks=args.show_ticks,
             view_port=args.view,
             view_host=args.view_host,
             view_keep=args.view_keep,
             view_wait=args.view_wait,
+            tree_name=tree_name,
         )
 
     def on_tick(self, root: py_trees.behaviour.Behaviour, entry: TickEntry) -> None:

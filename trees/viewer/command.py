@@ -25,7 +25,7 @@ from trees.ros_cli import INSTALL_HINT, add_ros_args_option, domain_id, signals_
 from trees.tick_watch import port_number
 from trees.viewer.errors import ViewerError
 from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer, is_loopback
+from trees.viewer.server import ViewerServer, warn_if_exposed
 
 POLL_S = 0.2
 """How often the main loop looks up from waiting to see whether it must stop."""
@@ -79,12 +79,7 @@ def add_view_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
 def run_view(args: argparse.Namespace) -> int:
     """Serve until Ctrl-C or SIGTERM; 0 when stopped, 2 (via main) on a usage error."""
     _check_source(args)
-    if not is_loopback(args.host):
-        print(
-            f"cogtree: warning: the viewer listens on {args.host}: anyone who can reach it "
-            "sees the tree and its blackboard (there is no login)",
-            file=sys.stderr,
-        )
+    warn_if_exposed(args.host, sys.stderr)
     stop = threading.Event()
     with signals_stop(stop):
         if args.ros is None:

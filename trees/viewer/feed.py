@@ -34,8 +34,6 @@ from trees.tick_log import (
     NodeShape,
     TickEntry,
     read_tick_log,
-    shape_of,
-    to_json_value,
 )
 from trees.viewer.errors import ViewerError
 from trees.viewer.snapshot import (
@@ -103,14 +101,19 @@ class TickFeed:
     Args:
         keep: how many tick entries to hold; older ones are dropped.
         source: what the ticks come from, shown on the page (``live``, a log's path).
+        tree_name: the tree's name in the header :meth:`on_tick` makes (as the runner's
+            ``tree_name``); "" takes the root's name.
 
     """
 
-    def __init__(self, keep: int | None = DEFAULT_KEEP, *, source: str = "live") -> None:
+    def __init__(
+        self, keep: int | None = DEFAULT_KEEP, *, source: str = "live", tree_name: str = ""
+    ) -> None:
         if keep is not None and keep < 1:
             raise FeedError(f"a feed must keep at least one tick, not {keep}")
         self.keep = keep
         self.source = source
+        self.tree_name = tree_name
         self._changed = threading.Condition()
         self._header: LogHeader | None = None
         self._entries: deque[_Held] = deque()
@@ -148,14 +151,15 @@ class TickFeed:
     def push_json(self, message: Mapping[str, Any]) -> None:
         """Take ``{"header": ..., "tick": ...}`` (either may be absent) as parsed JSON.
 
-        This is the ROS 2 host's snapshot message; a repeated header is ignored.
+        This is the ROS 2 host's snapshot message; a repeated header (the same tree and
+        start time as the feed's) is ignored without being parsed.
         """
         if not isinstance(message, Mapping):
             raise FeedError(f'expected an object {{"header": ..., "tick": ...}}, not {message!r}')
         unknown = sorted(set(message) - {"header", "tick"})
         if unknown:
             raise FeedError(f"unexpected members {', '.join(unknown)}; expected header and tick")
-        if "header" in message:
+        if "header" in message and not self._is_current(message["header"]):
             self.push(_parse(LogHeader, message["header"], "header"))
         if "tick" in message:
             self.push(_parse(TickEntry, message["tick"], "tick"))
@@ -168,16 +172,12 @@ class TickFeed:
         """
         if self._header is None:
             written = {write.key for write in entry.writes}
-            storage = py_trees.blackboard.Blackboard.storage
-            presets = {
-                key: to_json_value(value) for key, value in storage.items() if key not in written
-            }
             self.push(
-                LogHeader(
-                    tree=root.name,
+                LogHeader.of_tree(
+                    root,
+                    tree=self.tree_name or root.name,
                     started_at=entry.wall_time,
-                    blackboard=presets,
-                    structure=shape_of(root),
+                    leave_out=written,
                 )
             )
         self.push(entry)
@@ -188,12 +188,20 @@ class TickFeed:
             self._finished = True
             self._changed.notify_all()
 
+    def _is_current(self, header: Any) -> bool:
+        """True when ``header`` (parsed JSON) names the run the feed holds: a repeat."""
+        if not isinstance(header, Mapping):
+            return False
+        with self._changed:
+            current = self._header
+        return current is not None and _identity(current) == (
+            header.get("tree"),
+            header.get("started_at"),
+        )
+
     def _start(self, header: LogHeader) -> None:
         current = self._header
-        if current is not None and (current.tree, current.started_at) == (
-            header.tree,
-            header.started_at,
-        ):
+        if current is not None and _identity(current) == _identity(header):
             return
         if not header.structure:
             raise FeedError("a header needs the tree's structure (at least the root)")
@@ -285,6 +293,11 @@ class TickFeed:
         shown = entries[position]
         entry = TickEntry.model_validate_json(shown.json)
         return build_snapshot(structure, entry, state, changed=shown.summary.changed)
+
+
+def _identity(header: LogHeader) -> tuple[str, float]:
+    """What tells one run from another: the tree's name and when the run started."""
+    return header.tree, header.started_at
 
 
 def _summary(entry: TickEntry, changed: bool) -> TickSummary:

@@ -5,7 +5,7 @@ snapshot topic (``cogtree ros`` publishes it: :mod:`trees.snapshot_stream` messa
 so the last one reaches a viewer that starts later) and hands every message to
 :meth:`TickFeed.push_json <trees.viewer.feed.TickFeed.push_json>`. Its node spins on a
 background thread the source owns; :meth:`RosSnapshotSource.close` stops the thread, destroys
-the node and shuts the context down.
+the node and shuts the context down (if starting fails half way, what was made is undone).
 
 A message that is not JSON, or that the feed refuses (a FeedError: a tick before any header,
 a tick out of order, a header without a structure), is logged as a warning naming the topic
@@ -28,7 +28,7 @@ from std_msgs.msg import String
 
 from knowledge.closing import Closeable
 from skills.ros_protocol import latched_qos
-from trees.ros_cli import RosStartError, init_context, rcl_message
+from trees.ros_cli import RosStartError, init_context, rcl_message, spin_until
 from trees.viewer.errors import ViewerError
 from trees.viewer.feed import TickFeed
 
@@ -69,25 +69,26 @@ class RosSnapshotSource(Closeable):
         self.dropped = 0
         """Messages that were not JSON or that the feed refused."""
         self._arrived = threading.Event()
+        self._stop = threading.Event()
+        self._closed = False
         try:
             self._context = init_context(domain_id=domain_id, ros_args=ros_args)
         except RosStartError as error:
             raise ViewerError(f"{error}; check the arguments after --ros-args") from error
-        self._node = rclpy.create_node(NODE_NAME, context=self._context)
-        try:
-            self.topic = self._node.resolve_topic_name(topic)
-        except RuntimeError as error:  # rcl's RCLError names what is wrong with the name
-            self._node.destroy_node()
-            rclpy.shutdown(context=self._context)
-            raise ViewerError(
-                f"--ros {topic!r} is not a ROS topic name ({rcl_message(error)}); give one "
-                "such as /cogtree/tree/snapshot, or leave --ros out to replay a tick log"
-            ) from error
-        self._node.create_subscription(String, self.topic, self._receive, latched_qos())
-        self._executor = SingleThreadedExecutor(context=self._context)
-        self._executor.add_node(self._node)
-        self._thread = threading.Thread(target=self._spin, name="cogtree-viewer-ros", daemon=True)
-        self._thread.start()
+        with contextlib.ExitStack() as undo:  # what is made so far goes if a step fails
+            undo.callback(rclpy.shutdown, context=self._context)
+            self._node = rclpy.create_node(NODE_NAME, context=self._context)
+            undo.callback(self._node.destroy_node)
+            self.topic = self._resolve(topic)
+            self._node.create_subscription(String, self.topic, self._receive, latched_qos())
+            self._executor = SingleThreadedExecutor(context=self._context)
+            undo.callback(self._executor.shutdown)
+            self._executor.add_node(self._node)
+            self._thread = threading.Thread(
+                target=self._spin, name="cogtree-viewer-ros", daemon=True
+            )
+            self._thread.start()
+            undo.pop_all()
 
     @property
     def domain_id(self) -> int:
@@ -99,17 +100,35 @@ class RosSnapshotSource(Closeable):
         return self._arrived.wait(timeout_s)
 
     def close(self) -> None:
-        """Stop spinning, destroy the node and shut the context down (idempotent)."""
-        if not self._context.ok():
+        """Stop spinning, destroy the node and shut the context down (idempotent).
+
+        The node is destroyed even when the context was shut down by someone else.
+        """
+        if self._closed:
             return
-        self._executor.shutdown(timeout_sec=CLOSE_TIMEOUT_S)
+        self._closed = True
+        self._stop.set()
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
+        if self._thread.is_alive():
+            log.warning("the viewer's ROS thread did not stop within %g s", CLOSE_TIMEOUT_S)
+        self._executor.shutdown(timeout_sec=CLOSE_TIMEOUT_S)
         self._node.destroy_node()
-        rclpy.shutdown(context=self._context)
+        if self._context.ok():
+            rclpy.shutdown(context=self._context)
+
+    def _resolve(self, topic: str) -> str:
+        """``topic`` as a full name; ViewerError when it is not a topic name."""
+        try:
+            return str(self._node.resolve_topic_name(topic))
+        except RuntimeError as error:  # rcl's RCLError names what is wrong with the name
+            raise ViewerError(
+                f"--ros {topic!r} is not a ROS topic name ({rcl_message(error)}); give one "
+                "such as /cogtree/tree/snapshot, or leave --ros out to replay a tick log"
+            ) from error
 
     def _spin(self) -> None:
         with contextlib.suppress(ExternalShutdownException):  # the context shut down: closing
-            self._executor.spin()
+            spin_until(self._executor, self._stop, self._context)
 
     def _receive(self, message: Any) -> None:
         try:

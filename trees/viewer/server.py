@@ -28,7 +28,7 @@ import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any
+from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
 from knowledge.closing import Closeable
@@ -109,6 +109,16 @@ class ViewerServer(Closeable):
         self._http.shutdown()
         self._http.server_close()
         self._thread.join(timeout=5.0)
+
+
+def warn_if_exposed(host: str, stream: TextIO) -> None:
+    """Say on ``stream`` that a viewer on a non-loopback ``host`` has no login."""
+    if not is_loopback(host):
+        print(
+            f"cogtree: warning: the viewer listens on {host}: anyone who can reach it sees the "
+            "tree and its blackboard (there is no login)",
+            file=stream,
+        )
 
 
 def is_loopback(host: str) -> bool:

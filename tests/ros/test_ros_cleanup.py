@@ -1,0 +1,146 @@
+"""What the ROS 2 parts undo when they fail half way, and how their spin loop ends."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("rclpy")
+
+import rclpy
+from rclpy.executors import SingleThreadedExecutor
+from rclpy.node import Node
+
+from sim import ros_robot
+from sim.executor import SimExecutor
+from sim.ros_robot import SimRobotNode
+from sim.scenario import load_scenario
+from trees.ros_cli import init_context, spin_until
+from trees.viewer import ros_source
+from trees.viewer.feed import TickFeed
+from trees.viewer.ros_source import RosSnapshotSource
+
+
+def destroyed(node: Node) -> bool:
+    try:
+        node.get_name()
+    except Exception:  # rclpy's InvalidHandle: destruction was requested
+        return True
+    return False
+
+
+@pytest.fixture
+def context(ros: Any) -> Iterator[Any]:
+    made = init_context(domain_id=ros.domain_id)
+    yield made
+    if made.ok():
+        rclpy.shutdown(context=made)
+
+
+def test_spin_until_runs_callbacks_and_each_until_stopped(context: Any) -> None:
+    node = rclpy.create_node("spinner", context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+    stop = threading.Event()
+    fired: list[int] = []
+    node.create_timer(0.01, lambda: fired.append(1))
+    turns: list[int] = []
+
+    def each() -> None:
+        turns.append(1)
+        if len(fired) >= 3:
+            stop.set()
+
+    spin_until(executor, stop, context, each=each, period_s=0.05)
+    assert len(fired) >= 3
+    assert turns
+    assert executor.get_nodes() == []  # shut down
+    node.destroy_node()
+
+
+def test_spin_until_shuts_the_executor_down_when_a_callback_raises(context: Any) -> None:
+    node = rclpy.create_node("failing", context=context)
+    executor = SingleThreadedExecutor(context=context)
+    executor.add_node(node)
+
+    def fail() -> None:
+        raise RuntimeError("a callback failed")
+
+    node.create_timer(0.01, fail)
+    with pytest.raises(RuntimeError, match="a callback failed"):
+        spin_until(executor, threading.Event(), context)
+    assert executor.get_nodes() == []
+    node.destroy_node()
+
+
+def test_spin_until_ends_when_the_context_is_shut_down(context: Any) -> None:
+    executor = SingleThreadedExecutor(context=context)
+    rclpy.shutdown(context=context)
+    spin_until(executor, threading.Event(), context)  # returns at once
+    assert executor.get_nodes() == []
+
+
+def test_a_viewer_source_that_cannot_subscribe_leaves_no_node_or_context(
+    ros: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: dict[str, Any] = {}
+
+    def recording_context(**options: Any) -> Any:
+        made["context"] = init_context(**options)
+        return made["context"]
+
+    def recording_node(*args: Any, **options: Any) -> Node:
+        node = Node(*args, **options)
+        made["node"] = node
+        return node
+
+    def refuse(*args: Any, **options: Any) -> Any:
+        raise RuntimeError("no subscription today")
+
+    monkeypatch.setattr(ros_source, "init_context", recording_context)
+    monkeypatch.setattr(rclpy, "create_node", recording_node)
+    monkeypatch.setattr(Node, "create_subscription", refuse)
+    with pytest.raises(RuntimeError, match="no subscription today"):
+        RosSnapshotSource(TickFeed(), "/cogtree/tree/snapshot")
+    assert destroyed(made["node"])
+    assert not made["context"].ok()
+
+
+def test_closing_a_viewer_source_whose_context_was_shut_down_destroys_its_node(
+    ros: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: dict[str, Any] = {}
+
+    def recording_context(**options: Any) -> Any:
+        made["context"] = init_context(**options)
+        return made["context"]
+
+    monkeypatch.setattr(ros_source, "init_context", recording_context)
+    source = RosSnapshotSource(TickFeed(), "/cogtree/tree/snapshot")
+    node = source._node
+    rclpy.shutdown(context=made["context"])  # e.g. by a signal handler elsewhere
+    source.close()
+    assert destroyed(node)
+    source.close()  # twice does nothing
+
+
+def test_a_robot_side_that_cannot_start_closes_the_simulator_it_made(
+    ros: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    closed: list[SimExecutor] = []
+
+    class RecordingSimulator(SimExecutor):
+        def close(self) -> None:
+            closed.append(self)
+            super().close()
+
+    monkeypatch.setattr(ros_robot, "SimExecutor", RecordingSimulator)
+    node = ros.node("cogtree_sim", spin=False)
+    with pytest.raises(ValueError, match="nobody"):
+        SimRobotNode.from_scenario(
+            node, load_scenario("robee_bottle"), namespaces={"nobody": "/nobody"}
+        )
+    assert len(closed) == 1
