@@ -7,9 +7,10 @@ discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``,
 ``ROS_LOCALHOST_ONLY=1``); :attr:`RosTestbed.env` gives a subprocess the same settings.
 Another test process may draw the same domain: :meth:`RosTestbed.namespace` gives names no
 other test uses.
-The host tests get a host node (:class:`~trees.ros_host.RosHost`), the simulated robot side
-(:class:`~sim.ros_robot.SimRobotNode`) and the session's parts from the fixtures ``host``,
-``robot_side`` and ``session_parts``.
+:meth:`RosTestbed.spy` records a topic from a node subscribed before it spins.
+The simulated robot side (:class:`~sim.ros_robot.SimRobotNode`) comes from ``robot_side``; the
+host tests get the session's parts from ``session_parts`` and hosts, users and robots from
+``host_bench`` (:class:`~tests.ros.host_session.HostBench`).
 Test modules call ``pytest.importorskip("rclpy")`` so the suite runs without the ros extra.
 """
 
@@ -23,7 +24,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -33,6 +34,9 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.experience import ExperienceStore
 from knowledge.memory import MemoryStore
 from trees.testing import BlackboardView
+
+if TYPE_CHECKING:
+    from tests.ros.host_session import HostBench
 
 LOCALHOST_ENV = {"ROS_AUTOMATIC_DISCOVERY_RANGE": "LOCALHOST", "ROS_LOCALHOST_ONLY": "1"}
 
@@ -56,6 +60,10 @@ class RosTestbed:
     def namespace(self, name: str) -> str:
         """``/<name>_<suffix>``: this test's own namespace, unheard by a test sharing the domain."""
         return f"/{name}_{self.suffix}"
+
+    def namespaces(self, *robots: str) -> dict[str, str]:
+        """Each robot's :meth:`namespace` (``{"robot1": "/robot1_<suffix>"}``)."""
+        return {robot: self.namespace(robot) for robot in robots}
 
     @property
     def env(self) -> dict[str, str]:
@@ -89,6 +97,28 @@ class RosTestbed:
         spinner = next(s for s in self._spinners if node in s.nodes)
         spinner.executor.add_node(node)
         spinner.thread.start()
+
+    def spy(self, *topics: str) -> list[list[str]]:
+        """The ``std_msgs/String`` payloads on each of ``topics`` from now on (reliable QoS).
+
+        One node subscribes to them all before it spins (a subscription added to a spinning
+        node may not be served).
+        """
+        from std_msgs.msg import String
+
+        from skills.ros_protocol import reliable_qos
+
+        heard: list[list[str]] = [[] for _ in topics]
+        node = self.node(f"spy_{uuid.uuid4().hex[:8]}", spin=False)
+        for name, payloads in zip(topics, heard, strict=True):
+            node.create_subscription(
+                String,
+                name,
+                lambda message, into=payloads: into.append(message.data),
+                reliable_qos(),
+            )
+        self.spin(node)
+        return heard
 
     def close(self) -> None:
         """Stop every executor, destroy the nodes, shut the contexts down."""
@@ -152,34 +182,12 @@ def session_parts(tmp_path: Path, blackboard: BlackboardView) -> Iterator[dict[s
 
 
 @pytest.fixture
-def host(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
-    """Make a :class:`~trees.ros_host.RosHost` on its own participant (root namespace).
-
-    ``host(open_session, belief=None, **settings)``: ``settings`` are the
-    :class:`~trees.ros_host.HostSettings` (``rate_hz`` 50 unless given). Closed after the test.
-    """
-    from trees.ros_host import HostSettings, RosHost
-
-    made: list[RosHost] = []
-
-    def start(open_session: Any, belief: Any = None, **settings: Any) -> RosHost:
-        settings.setdefault("rate_hz", 50.0)
-        node = ros.node("cogtree", spin=False)
-        made.append(RosHost(node, HostSettings(**settings), open_session, belief=belief))
-        ros.spin(node)
-        return made[-1]
-
-    yield start
-    for each in made:
-        each.close()
-
-
-@pytest.fixture
 def robot_side(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
-    """Start the simulated robots of a scenario (people on the root namespace).
+    """Start the simulated robots of a scenario on a participant of their own.
 
     ``robot_side(scenario, **options)``: ``options`` are :class:`~sim.ros_robot.SimRobotNode`'s
-    (``step_period_s`` 0.02 unless given). Closed after the test.
+    (``step_period_s`` 0.02 and ``host_namespace`` ``/``, the people's, unless given). The node
+    spins once it serves its topics. Closed after the test.
     """
     from sim.ros_robot import SimRobotNode
     from sim.scenario import load_scenario
@@ -189,12 +197,25 @@ def robot_side(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
     def start(scenario: str, **options: Any) -> SimRobotNode:
         node = ros.node("cogtree_sim", spin=False)
         options.setdefault("step_period_s", 0.02)
-        made.append(
-            SimRobotNode.from_scenario(node, load_scenario(scenario), host_namespace="/", **options)
-        )
+        options.setdefault("host_namespace", "/")
+        made.append(SimRobotNode.from_scenario(node, load_scenario(scenario), **options))
         ros.spin(node)
         return made[-1]
 
     yield start
     for each in made:
         each.close()
+
+
+@pytest.fixture
+def host_bench(
+    ros: RosTestbed,
+    until: Callable[..., Any],
+    session_parts: dict[str, Any],
+    robot_side: Callable[..., Any],
+) -> Iterator[HostBench]:
+    """Hosts, users and simulated robots of a host test; the hosts are closed after it."""
+    from tests.ros.host_session import HostBench
+
+    with HostBench(ros, until, session_parts, robot_side) as bench:
+        yield bench

@@ -18,7 +18,8 @@ class User:
 
     ``utterance`` names another topic to speak on (the host remapped its own). The node is
     spun only once its topics exist: a subscription added to a node that is already spinning,
-    with nothing else to wake its executor, may not be served.
+    with nothing else to wake its executor, may not be served. ``mouth`` and ``ears`` are the
+    utterance publisher and the speech subscription.
     """
 
     def __init__(
@@ -33,7 +34,7 @@ class User:
         self.heard: list[str] = []
         self.snapshots: list[str] = []
         node = ros.node(f"user_{uuid.uuid4().hex[:8]}", spin=False)
-        node.create_subscription(
+        self.ears = node.create_subscription(
             String, f"{namespace}/speech", lambda m: self.heard.append(m.data), reliable_qos()
         )
         node.create_subscription(
@@ -48,8 +49,14 @@ class User:
         ros.spin(node)
 
     def speak(self, text: str) -> None:
-        """Say ``text`` once the host listens, without waiting for a reply."""
-        self.until(lambda: self.mouth.get_subscription_count() > 0, what="the host to listen")
+        """Say ``text`` once the host listens and its speech reaches us; no waiting for a reply.
+
+        Both topics are volatile: a message sent before the other end has matched is lost.
+        """
+        self.until(
+            lambda: self.mouth.get_subscription_count() > 0 and self.ears.get_publisher_count() > 0,
+            what="the host to listen and its speech to reach us",
+        )
         self.mouth.publish(String(data=text))
 
     def say(self, text: str, *, timeout_s: float = REPLY_TIMEOUT_S) -> str:

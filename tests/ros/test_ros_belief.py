@@ -33,24 +33,15 @@ def room_of(scene: SceneGraph, robot: str) -> str | None:
 
 
 def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
-    ros: Any, until: Callable[..., Any]
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
 ) -> None:
-    robots = {"robot1": ros.namespace("robot1"), "base1": ros.namespace("base1")}
-    robot = SimRobotNode.from_scenario(
-        ros.node("cogtree_sim"),
-        load_scenario("robee_bottle"),
-        namespaces=robots,
-        step_period_s=0.02,
-    )
+    robots = ros.namespaces("robot1", "base1")
+    robot = robot_side("robee_bottle", namespaces=robots)
     host = ros.node("cogtree", spin=False)
     state = fetch_robot_state(host, robots["robot1"], timeout_s=10.0)
     assert state.robot == "robot1"
     assert state.world_time == robot.simulator.world.now().timestamp()
-    with (
-        robot,
-        belief_from_state(state) as scene,
-        RosExecutor(host, robots=robots) as executor,
-    ):
+    with belief_from_state(state) as scene, RosExecutor(host, robots=robots) as executor:
         assert room_of(scene, "robot1") == "hallway"
         assert scene.locate_object("bottle").support == "table_1"  # type: ignore[union-attr]
         with BeliefListener(host, scene, robots) as listener:
@@ -78,9 +69,10 @@ def test_a_batch_the_belief_rejects_is_skipped_whole_and_the_listener_goes_on(
     ros: Any, until: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     scene = SceneGraph()
-    host = ros.node("cogtree")
+    host = ros.node("cogtree", spin=False)
     namespace = ros.namespace("robot1")
     with BeliefListener(host, scene, {"robot1": namespace}) as listener:
+        ros.spin(host)
         robot = ros.node("fake_robot").create_publisher(
             String, f"{namespace}/observations", reliable_qos()
         )
@@ -162,7 +154,10 @@ def belief_when_done(future: Future[Feedback], scene: SceneGraph) -> Future[tupl
 
 @pytest.mark.parametrize("answered", [None, 3], ids=["answering", "silent-after-3"])
 def test_when_a_command_is_done_the_host_believes_what_the_simulator_believes(
-    ros: Any, until: Callable[..., Any], answered: int | None
+    ros: Any,
+    robot_side: Callable[..., SimRobotNode],
+    until: Callable[..., Any],
+    answered: int | None,
 ) -> None:
     """Each future resolves only once the host's belief holds that command's observations.
 
@@ -172,18 +167,11 @@ def test_when_a_command_is_done_the_host_believes_what_the_simulator_believes(
     table).
     """
     expected = in_process_beliefs(answered)
-    robots = {"robot1": ros.namespace("robot1")}
-    robot = SimRobotNode.from_scenario(
-        ros.node("cogtree_sim"),
-        load_scenario("mug_to_sink"),
-        namespaces=robots,
-        step_period_s=0.02,
-        stop_answering_after=answered,
-    )
+    robots = ros.namespaces("robot1")
+    robot = robot_side("mug_to_sink", namespaces=robots, stop_answering_after=answered)
     host = ros.node("cogtree", spin=False)
     observations = f"{robots['robot1']}/observations"
     with (
-        robot,
         belief_from_state(fetch_robot_state(host, robots["robot1"])) as scene,
         RosExecutor(host, robots=robots, command_timeout_s=0.3) as executor,
         BeliefListener(host, scene, robots),

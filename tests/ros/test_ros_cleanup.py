@@ -83,15 +83,22 @@ def test_spin_until_ends_when_the_context_is_shut_down(context: Any) -> None:
     assert executor.get_nodes() == []
 
 
-def test_a_viewer_source_that_cannot_subscribe_leaves_no_node_or_context(
-    ros: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    made: dict[str, Any] = {}
+@pytest.fixture
+def made(ros: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """What a viewer source makes, as it makes it: its rclpy context under ``context``."""
+    recorded: dict[str, Any] = {}
 
     def recording_context(**options: Any) -> Any:
-        made["context"] = init_context(**options)
-        return made["context"]
+        recorded["context"] = init_context(**options)
+        return recorded["context"]
 
+    monkeypatch.setattr(ros_source, "init_context", recording_context)
+    return recorded
+
+
+def test_a_viewer_source_that_cannot_subscribe_leaves_no_node_or_context(
+    made: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     def recording_node(*args: Any, **options: Any) -> Node:
         node = Node(*args, **options)
         made["node"] = node
@@ -100,7 +107,6 @@ def test_a_viewer_source_that_cannot_subscribe_leaves_no_node_or_context(
     def refuse(*args: Any, **options: Any) -> Any:
         raise RuntimeError("no subscription today")
 
-    monkeypatch.setattr(ros_source, "init_context", recording_context)
     monkeypatch.setattr(rclpy, "create_node", recording_node)
     monkeypatch.setattr(Node, "create_subscription", refuse)
     with pytest.raises(RuntimeError, match="no subscription today"):
@@ -110,15 +116,8 @@ def test_a_viewer_source_that_cannot_subscribe_leaves_no_node_or_context(
 
 
 def test_closing_a_viewer_source_whose_context_was_shut_down_destroys_its_node(
-    ros: Any, monkeypatch: pytest.MonkeyPatch
+    made: dict[str, Any],
 ) -> None:
-    made: dict[str, Any] = {}
-
-    def recording_context(**options: Any) -> Any:
-        made["context"] = init_context(**options)
-        return made["context"]
-
-    monkeypatch.setattr(ros_source, "init_context", recording_context)
     source = RosSnapshotSource(TickFeed(), "/cogtree/tree/snapshot")
     node = source._node
     rclpy.shutdown(context=made["context"])  # e.g. by a signal handler elsewhere

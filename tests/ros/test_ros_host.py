@@ -8,8 +8,6 @@ does: py_trees' tree setup needs it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
 
 import py_trees
 import pytest
@@ -17,16 +15,11 @@ from py_trees.common import Status
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
-
 from behaviours import keys
-from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
-from skills.ros_protocol import reliable_qos
-from tests.ros.host_session import assistant, start
-from tests.ros.ros_user import User
+from tests.ros.host_session import HostBench
 from trees.assistant_session import AssistantSession
-from trees.ros_host import NOT_READY, RosHost, TreeHooks
+from trees.ros_host import NOT_READY, TreeHooks
 from trees.scenario_run import oracle_client
 from trees.viewer.feed import TickFeed
 
@@ -34,31 +27,22 @@ SCENARIO = "mug_to_sink"  # the no-model fast path solves it: GOTO, PICK, PLACE
 REQUEST = "take the mug from the kitchen table to the sink"
 
 
-def test_without_a_robot_the_host_says_it_is_not_ready(
-    ros: Any,
-    host: Callable[..., RosHost],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
-) -> None:
-    waiting = host(assistant(session_parts))
-    user = User(ros, until)
+def test_without_a_robot_the_host_says_it_is_not_ready(host_bench: HostBench) -> None:
+    waiting = host_bench.host()
+    user = host_bench.user()
     assert not waiting.start_if_ready()
     assert user.say(REQUEST) == NOT_READY.format(topic="/robot1/state")
     assert not waiting.ready and waiting.turns == 0
 
 
 def test_a_request_reaches_the_goal_through_the_robot_and_the_reply_is_said(
-    ros: Any,
-    host: Callable[..., RosHost],
-    robot_side: Callable[..., SimRobotNode],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
+    host_bench: HostBench,
 ) -> None:
-    robot = robot_side(SCENARIO)
-    serving = host(assistant(session_parts))
-    user = User(ros, until)
-    start(serving, until)
-    first = until(lambda: user.snapshots and json.loads(user.snapshots[0]), what="a snapshot")
+    robot = host_bench.robot(SCENARIO)
+    _, user = host_bench.serve()
+    first = host_bench.until(
+        lambda: user.snapshots and json.loads(user.snapshots[0]), what="a snapshot"
+    )
     assert first["tick"]["tick"] == 0  # the idle tree, published when the host became ready
     reply = user.say(REQUEST)
     assert "mug" in reply and "sink" in reply, reply
@@ -73,19 +57,13 @@ def test_a_request_reaches_the_goal_through_the_robot_and_the_reply_is_said(
 
 
 def test_a_delegation_reaches_the_simulated_person_over_the_people_topics(
-    ros: Any,
-    host: Callable[..., RosHost],
-    robot_side: Callable[..., SimRobotNode],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
+    host_bench: HostBench,
 ) -> None:
     """The oracle plans (print by Priya, then carry the agenda); Priya answers over DDS."""
     scenario = load_scenario("print_agenda")
-    robot = robot_side("print_agenda")
+    robot = host_bench.robot("print_agenda")
     with oracle_client(scenario) as planner:
-        serving = host(assistant(session_parts, planner))
-        user = User(ros, until)
-        start(serving, until)
+        _, user = host_bench.serve(host_bench.assistant(planner))
         reply = user.say(scenario.request.text)
     assert "could not" not in reply, reply
     assert scenario.goal.unmet(robot.simulator.world) == []  # did(priya, print) among them
@@ -93,17 +71,11 @@ def test_a_delegation_reaches_the_simulated_person_over_the_people_topics(
 
 
 def test_a_robot_that_goes_silent_fails_the_skill_and_the_host_goes_on(
-    ros: Any,
-    host: Callable[..., RosHost],
-    robot_side: Callable[..., SimRobotNode],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
+    host_bench: HostBench,
 ) -> None:
     # navigate succeeds; the next command (approach) is accepted and never ends
-    robot_side(SCENARIO, stop_answering_after=1)
-    serving = host(assistant(session_parts), command_timeout_s=0.5)
-    user = User(ros, until)
-    start(serving, until)
+    host_bench.robot(SCENARIO, stop_answering_after=1)
+    serving, user = host_bench.serve(command_timeout_s=0.5)
     reply = user.say(REQUEST)
     assert "could not" in reply and "timeout" in reply, reply
     assert "stopped answering on /robot1/command/status" in reply
@@ -111,16 +83,14 @@ def test_a_robot_that_goes_silent_fails_the_skill_and_the_host_goes_on(
     assert serving.turns == 2
 
 
-def test_a_tree_that_cannot_be_set_up_says_why_on_every_utterance(
-    ros: Any, host: Callable[..., RosHost], robot_side: Callable[..., SimRobotNode], until: Any
-) -> None:
+def test_a_tree_that_cannot_be_set_up_says_why_on_every_utterance(host_bench: HostBench) -> None:
     def broken(hooks: TreeHooks) -> AssistantSession:
         raise RuntimeError("no domain packs found in /nowhere")
 
-    robot_side(SCENARIO)
-    serving = host(broken)
-    user = User(ros, until)
-    until(serving.start_if_ready, what="the host to try")
+    host_bench.robot(SCENARIO)
+    serving = host_bench.host(broken)
+    user = host_bench.user()
+    host_bench.until(serving.start_if_ready, what="the host to try")
     assert not serving.ready
     assert serving.failure == "no domain packs found in /nowhere"
     assert user.say(REQUEST) == "I cannot take requests: no domain packs found in /nowhere"
@@ -142,18 +112,14 @@ class Exploding(py_trees.behaviour.Behaviour):
         return Status.SUCCESS
 
 
-def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(
-    ros: Any,
-    host: Callable[..., RosHost],
-    robot_side: Callable[..., SimRobotNode],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
-) -> None:
+def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(host_bench: HostBench) -> None:
+    parts = host_bench.parts
+
     def exploding(hooks: TreeHooks) -> AssistantSession:
         return AssistantSession(
-            llm=session_parts["llm"],
-            domains=session_parts["domains"],
-            memory=session_parts["memory"],
+            llm=parts["llm"],
+            domains=parts["domains"],
+            memory=parts["memory"],
             before_tick=hooks.before_tick,
             on_tick=hooks.on_tick,
             rate_hz=None,
@@ -161,52 +127,33 @@ def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(
             handles=hooks.handles,
         )
 
-    robot_side(SCENARIO)
-    serving = host(exploding)
-    user = User(ros, until)
-    start(serving, until)
+    host_bench.robot(SCENARIO)
+    _, user = host_bench.serve(exploding)
     assert user.say("explode") == (
         "Sorry, something went wrong while I was doing that (boom). I stopped it."
     )
     assert user.say("hello") == "fine"
 
 
-def test_close_stops_a_turn_in_progress_and_cancels_its_command(
-    ros: Any,
-    host: Callable[..., RosHost],
-    robot_side: Callable[..., SimRobotNode],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
-) -> None:
+def test_close_stops_a_turn_in_progress_and_cancels_its_command(host_bench: HostBench) -> None:
     # accepts the navigation, never finishes it
-    robot = robot_side(SCENARIO, stop_answering_after=0)
-    serving = host(assistant(session_parts), command_timeout_s=60.0)
-    user = User(ros, until)
-    cancels: list[str] = []
-    spy = ros.node("spy", spin=False)
-    spy.create_subscription(
-        String, "/robot1/command/cancel", lambda m: cancels.append(m.data), reliable_qos()
-    )
-    ros.spin(spy)
-    start(serving, until)
+    robot = host_bench.robot(SCENARIO, stop_answering_after=0)
+    [cancels] = host_bench.ros.spy("/robot1/command/cancel")
+    serving, user = host_bench.serve(command_timeout_s=60.0)
     user.speak(REQUEST)
-    until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
+    host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
     serving.close()
-    until(lambda: cancels, what="the cancel of the navigation")
+    host_bench.until(lambda: cancels, what="the cancel of the navigation")
     assert user.heard == []  # the stopped turn said nothing
 
 
 def test_with_a_given_belief_and_no_robot_the_skill_fails_saying_what_to_start(
-    ros: Any,
-    host: Callable[..., RosHost],
-    session_parts: dict[str, Any],
-    until: Callable[..., Any],
+    host_bench: HostBench,
 ) -> None:
     scenario = load_scenario(SCENARIO)
     with scenario.new_belief(scenario.new_world()) as belief:
-        serving = host(assistant(session_parts), belief=belief, accept_timeout_s=0.5)
-        user = User(ros, until)
-        start(serving, until)  # no robot state needed
+        # no robot state needed to set the tree up
+        _, user = host_bench.serve(belief=belief, accept_timeout_s=0.5)
         reply = user.say(REQUEST)
     assert reply.startswith("I could not do it"), reply
     assert "nobody subscribes to /robot1/command after 0.5 s" in reply

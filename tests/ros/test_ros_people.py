@@ -10,54 +10,20 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
-
-from sim.ros_robot import SimRobotNode
-from sim.scenario import load_scenario
 from skills.commands import Feedback
 from skills.human_channel import HumanChannel, HumanRequest
 from skills.ros_people import RosPeopleChannel
-from skills.ros_protocol import (
-    PersonAnswer,
-    PersonCancel,
-    PersonRequest,
-    decode,
-    encode,
-    reliable_qos,
-)
+from skills.ros_protocol import PersonAnswer
+from tests.ros.people_topics import PeopleEnd
 
 RESULT_TIMEOUT_S = 15.0
 PRINT = HumanRequest(ability="print", description="the agenda for 10:00")
 
 
-class PeopleSide:
-    """A hand-made people side on the root namespace: records requests, answers on demand."""
-
-    def __init__(self, ros: Any, until: Callable[..., Any]) -> None:
-        self.until = until
-        node = ros.node("people", spin=False)
-        self.requests: list[PersonRequest] = []
-        self.cancels: list[PersonCancel] = []
-        qos = reliable_qos()
-        self.answers = node.create_publisher(String, "/people/answer", qos)
-        node.create_subscription(
-            String,
-            "/people/request",
-            lambda m: self.requests.append(decode(PersonRequest, m.data)),
-            qos,
-        )
-        node.create_subscription(
-            String,
-            "/people/cancel",
-            lambda m: self.cancels.append(decode(PersonCancel, m.data)),
-            qos,
-        )
-        ros.spin(node)
-
-    def answer(self, payload: PersonAnswer | str) -> None:
-        self.until(lambda: self.answers.get_subscription_count() > 0, what="the channel")
-        data = payload if isinstance(payload, str) else encode(payload)
-        self.answers.publish(String(data=data))
+@pytest.fixture
+def side(ros: Any, until: Callable[..., Any]) -> PeopleEnd:
+    """A hand-made people side on the root namespace (made before the channel)."""
+    return PeopleEnd(ros, until)
 
 
 @pytest.fixture
@@ -88,12 +54,11 @@ def test_the_channel_is_a_human_channel(channel: Callable[..., RosPeopleChannel]
 
 
 def test_a_done_answer_resolves_the_request(
-    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+    side: PeopleEnd, channel: Callable[..., RosPeopleChannel]
 ) -> None:
-    side = PeopleSide(ros, until)
     people = channel()
     future = people.delegate("priya", PRINT)
-    request = until(lambda: side.requests and side.requests[0], what="the request")
+    request = side.first_request()
     assert (request.person, request.ability, request.description) == (
         "priya",
         "print",
@@ -105,11 +70,10 @@ def test_a_done_answer_resolves_the_request(
 
 
 def test_a_refusal_keeps_its_code_and_reason(
-    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+    side: PeopleEnd, channel: Callable[..., RosPeopleChannel]
 ) -> None:
-    side = PeopleSide(ros, until)
     future = channel().delegate("priya", PRINT)
-    request = until(lambda: side.requests and side.requests[0], what="the request")
+    request = side.first_request()
     side.answer('{"request_id": "not json at all"')  # malformed: dropped, nothing breaks
     side.answer(PersonAnswer(request_id="0" * 32, ok=True))  # someone else's: ignored
     side.answer(
@@ -135,9 +99,8 @@ def test_no_people_side_fails_naming_the_request_topic(
 
 
 def test_a_silent_person_times_out_naming_the_answer_topic_and_is_withdrawn(
-    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+    side: PeopleEnd, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
 ) -> None:
-    side = PeopleSide(ros, until)
     people = channel(answer_timeout_s=0.5)
     feedback = result(people.delegate("priya", PRINT))
     assert not feedback.ok and feedback.code == "person_unavailable"
@@ -149,12 +112,11 @@ def test_a_silent_person_times_out_naming_the_answer_topic_and_is_withdrawn(
 
 
 def test_cancel_withdraws_the_request_and_ignores_a_late_answer(
-    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+    side: PeopleEnd, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
 ) -> None:
-    side = PeopleSide(ros, until)
     people = channel()
     future = people.delegate("priya", PRINT)
-    request = until(lambda: side.requests and side.requests[0], what="the request")
+    request = side.first_request()
     assert people.cancel(future)
     assert future.cancelled() and people.pending == 0
     until(lambda: side.cancels, what="the withdrawal")
@@ -174,19 +136,12 @@ def test_close_fails_what_is_pending(channel: Callable[..., RosPeopleChannel]) -
 
 
 def test_the_simulated_people_answer_through_the_robot_node(
-    ros: Any, channel: Callable[..., RosPeopleChannel]
+    robot_side: Callable[..., Any], channel: Callable[..., RosPeopleChannel]
 ) -> None:
-    node = ros.node("cogtree_sim", spin=False)
-    robot = SimRobotNode.from_scenario(
-        node, load_scenario("print_agenda"), host_namespace="/", step_period_s=0.02
-    )
-    try:
-        ros.spin(node)
-        people = channel()
-        done = result(people.delegate("priya", PRINT))
-        refused = result(people.delegate("priya", HumanRequest(ability="juggle")))
-    finally:
-        robot.close()
+    robot_side("print_agenda")
+    people = channel()
+    done = result(people.delegate("priya", PRINT))
+    refused = result(people.delegate("priya", HumanRequest(ability="juggle")))
     assert done.ok, done.message
     assert "priya" in done.message
     assert not refused.ok and refused.code == "person_refused"

@@ -14,7 +14,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,8 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-
+from knowledge.closing import Closeable
+from tests.cogtree_cli import interruptible_children
 from tests.ros.ros_user import User
 from trees.viewer.feed import TickFeed
 
@@ -57,84 +57,87 @@ class Process:
         return self.out.read_text(encoding="utf-8") + self.err.read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def cogtree(ros: Any, tmp_path: Path) -> Iterator[Callable[..., Process]]:
-    """Start ``cogtree ARGS...`` in the testbed's domain; every process is killed after."""
-    started: list[Process] = []
+class Launcher(Closeable):
+    """Starts ``cogtree`` processes in the testbed's domain, in namespaces of this test's own.
 
-    def start(*args: str) -> Process:
-        name = f"{len(started)}-{args[0]}"
-        out, err = tmp_path / f"{name}.out", tmp_path / f"{name}.err"
-        with out.open("wb") as stdout, err.open("wb") as stderr:
+    The host serves under :attr:`host_namespace` and drives robot1 under
+    :attr:`robot_namespace`; each process writes its output to files in ``folder``.
+    :meth:`close` kills the processes still running.
+    """
+
+    def __init__(self, ros: Any, until: Callable[..., Any], folder: Path) -> None:
+        self.ros = ros
+        self.until = until
+        self.folder = folder
+        self.host_namespace = ros.namespace("cogtree")
+        self.robot_namespace = ros.namespace("robot1")
+        self._started: list[Process] = []
+
+    def cogtree(self, *args: str) -> Process:
+        """Start ``cogtree ARGS...``."""
+        name = f"{len(self._started)}-{args[0]}"
+        out, err = self.folder / f"{name}.out", self.folder / f"{name}.err"
+        with out.open("wb") as stdout, err.open("wb") as stderr, interruptible_children():
             popen = subprocess.Popen(
                 [sys.executable, "-m", "trees.cli", *args],
-                env=ros.env,
+                env=self.ros.env,
                 stdout=stdout,
                 stderr=stderr,
             )
-        started.append(Process(popen, out, err))
-        return started[-1]
+        self._started.append(Process(popen, out, err))
+        return self._started[-1]
 
-    try:
-        yield start
-    finally:
-        for process in started:
+    def sim_ros(self, *extra: str) -> Process:
+        """``cogtree sim-ros`` serving robot1 under :attr:`robot_namespace`."""
+        return self.cogtree(
+            *("sim-ros", SCENARIO, "--rate", "50"),
+            *("--namespace", f"robot1={self.robot_namespace}"),
+            *("--host-namespace", self.host_namespace),
+            *extra,
+        )
+
+    def host(self, *extra: str) -> Process:
+        """``cogtree ros`` with no model, a fresh memory, in :attr:`host_namespace`."""
+        return self.cogtree(
+            *("ros", "--llm", "none", "--memory", str(self.folder / "memory.sqlite")),
+            *("--namespace", self.host_namespace),
+            *("--robot", f"robot1={self.robot_namespace}", "--rate", "20"),
+            *extra,
+        )
+
+    def user(self, *, utterance: str | None = None) -> User:
+        """A user of the host (speaking on ``utterance`` if given)."""
+        return User(self.ros, self.until, namespace=self.host_namespace, utterance=utterance)
+
+    def wait_ready(self, user: User, host: Process) -> None:
+        """The host publishes its idle tree once it is ready."""
+        self.until(
+            lambda: user.snapshots or not host.alive,
+            timeout_s=STARTUP_S,
+            what="the host's first snapshot",
+        )
+        assert host.alive, host.output()
+
+    def close(self) -> None:
+        """Kill the processes still running."""
+        for process in self._started:
             if process.alive:
                 process.popen.kill()
             process.popen.wait(timeout=STOP_S)
 
 
-@dataclass(frozen=True)
-class Namespaces:
-    """This test's own host and robot namespaces."""
-
-    host: str
-    robot: str
-
-    def sim_ros(self, *extra: str) -> list[str]:
-        """``cogtree sim-ros`` arguments serving robot1 under :attr:`robot`."""
-        return [
-            *("sim-ros", SCENARIO, "--rate", "50"),
-            *("--namespace", f"robot1={self.robot}", "--host-namespace", self.host),
-            *extra,
-        ]
-
-    def ros(self, tmp_path: Path, *extra: str) -> list[str]:
-        """``cogtree ros`` arguments with no model, a fresh memory, in :attr:`host`."""
-        return [
-            *("ros", "--llm", "none", "--memory", str(tmp_path / "memory.sqlite")),
-            *("--namespace", self.host, "--robot", f"robot1={self.robot}", "--rate", "20"),
-            *extra,
-        ]
-
-
 @pytest.fixture
-def names() -> Namespaces:
-    unique = uuid.uuid4().hex[:8]
-    return Namespaces(host=f"/cogtree_{unique}", robot=f"/robot1_{unique}")
+def launch(ros: Any, until: Callable[..., Any], tmp_path: Path) -> Iterator[Launcher]:
+    """This test's :class:`Launcher`; its processes are killed after the test."""
+    with Launcher(ros, until, tmp_path) as launcher:
+        yield launcher
 
 
-def wait_ready(user: User, host: Process, until: Callable[..., Any]) -> None:
-    """The host publishes its idle tree once it is ready."""
-    until(
-        lambda: user.snapshots or not host.alive,
-        timeout_s=STARTUP_S,
-        what="the host's first snapshot",
-    )
-    assert host.alive, host.output()
-
-
-def test_a_request_reaches_the_goal_and_the_reply_is_published(
-    ros: Any,
-    cogtree: Callable[..., Process],
-    names: Namespaces,
-    tmp_path: Path,
-    until: Callable[..., Any],
-) -> None:
-    user = User(ros, until, namespace=names.host)
-    robot = cogtree(*names.sim_ros())
-    host = cogtree(*names.ros(tmp_path))
-    wait_ready(user, host, until)
+def test_a_request_reaches_the_goal_and_the_reply_is_published(launch: Launcher) -> None:
+    user = launch.user()
+    robot = launch.sim_ros()
+    host = launch.host()
+    launch.wait_ready(user, host)
 
     started = time.perf_counter()
     reply = user.say(REQUEST)
@@ -156,20 +159,13 @@ def test_a_request_reaches_the_goal_and_the_reply_is_published(
 
 
 def test_a_robot_that_stops_answering_mid_skill_fails_it_and_the_host_goes_on(
-    ros: Any,
-    cogtree: Callable[..., Process],
-    names: Namespaces,
-    tmp_path: Path,
-    until: Callable[..., Any],
+    launch: Launcher,
 ) -> None:
-    asr = f"{names.host}_asr/text"  # the speech recogniser's topic
-    user = User(ros, until, namespace=names.host, utterance=asr)
-    cogtree(*names.sim_ros("--stop-answering-after", "3"))
-    host = cogtree(
-        *names.ros(tmp_path, "--command-timeout", "1"),
-        *("--ros-args", "-r", f"utterance:={asr}"),
-    )
-    wait_ready(user, host, until)
+    asr = f"{launch.host_namespace}_asr/text"  # the speech recogniser's topic
+    user = launch.user(utterance=asr)
+    launch.sim_ros("--stop-answering-after", "3")
+    host = launch.host("--command-timeout", "1", *("--ros-args", "-r", f"utterance:={asr}"))
+    launch.wait_ready(user, host)
 
     started = time.perf_counter()
     reply = user.say(REQUEST)
@@ -177,7 +173,7 @@ def test_a_robot_that_stops_answering_mid_skill_fails_it_and_the_host_goes_on(
 
     assert reply.startswith("I could not do it"), reply
     assert "PICK(mug, right) failed" in reply and "timeout" in reply
-    assert f"stopped answering on {names.robot}/command/status" in reply
+    assert f"stopped answering on {launch.robot_namespace}/command/status" in reply
     assert host.alive
     assert "mug" in user.say("where is the mug?")
     assert host.alive

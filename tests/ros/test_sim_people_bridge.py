@@ -2,89 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
-
 from sim.ros_robot import SimRobotNode
-from sim.scenario import load_scenario
-from skills.ros_protocol import (
-    PersonAnswer,
-    PersonCancel,
-    PersonRequest,
-    decode,
-    encode,
-    reliable_qos,
-)
-
-
-class Host:
-    """The host's end of the people topics, by hand."""
-
-    def __init__(self, node: Any, robot: SimRobotNode, until: Callable[..., Any]) -> None:
-        self.answers: list[PersonAnswer] = []
-        qos = reliable_qos()
-        people = f"{robot.people.host_namespace}/people"
-        self._requests = node.create_publisher(String, f"{people}/request", qos)
-        self._cancels = node.create_publisher(String, f"{people}/cancel", qos)
-        subscription = node.create_subscription(
-            String,
-            f"{people}/answer",
-            lambda m: self.answers.append(decode(PersonAnswer, m.data)),
-            qos,
-        )
-        until(
-            lambda: (
-                self._requests.get_subscription_count() > 0
-                and self._cancels.get_subscription_count() > 0
-                and subscription.get_publisher_count() > 0
-                and robot.node.count_subscribers(f"{people}/answer") > 0
-            ),
-            what="the people side and the host to discover each other",
-        )
-
-    def ask(self, request_id: str, person: str, ability: str) -> None:
-        request = PersonRequest(request_id=request_id, person=person, ability=ability)
-        self._requests.publish(String(data=encode(request)))
-
-    def withdraw(self, request_id: str) -> None:
-        self._cancels.publish(String(data=encode(PersonCancel(request_id=request_id))))
-
-    def answer_to(self, request_id: str) -> PersonAnswer | None:
-        return next((a for a in self.answers if a.request_id == request_id), None)
+from skills.ros_protocol import PersonAnswer
+from tests.ros.people_topics import HostEnd
 
 
 @pytest.fixture
-def people_side(ros: Any) -> Iterator[Callable[..., SimRobotNode]]:
-    made: list[SimRobotNode] = []
+def people_side(
+    ros: Any, robot_side: Callable[..., SimRobotNode]
+) -> Callable[[float], SimRobotNode]:
+    """Start robee_bottle's robot side with its people on this test's host namespace."""
 
     def start(step_period_s: float) -> SimRobotNode:
-        node = ros.node("cogtree_sim")
-        robot = SimRobotNode.from_scenario(
-            node,
-            load_scenario("robee_bottle"),
-            namespaces={"robot1": ros.namespace("robot1"), "base1": ros.namespace("base1")},
+        return robot_side(
+            "robee_bottle",
+            namespaces=ros.namespaces("robot1", "base1"),
             host_namespace=ros.namespace("cogtree"),
             step_period_s=step_period_s,
         )
-        made.append(robot)
-        return robot
 
-    yield start
-    for robot in made:
-        robot.close()
+    return start
 
 
 def test_a_person_does_the_task_and_a_refusal_comes_at_once(
-    ros: Any, people_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+    ros: Any, people_side: Callable[[float], SimRobotNode], until: Callable[..., Any]
 ) -> None:
     robot = people_side(0.02)
-    host = Host(ros.node("cogtree"), robot, until)
+    host = HostEnd(ros, until, robot)
     host.ask("r1", "anna", "sign")  # anna, in the kitchen, can sign
     host.ask("r2", "alex", "sign")  # alex cannot
     host.ask("r3", "nobody", "sign")
@@ -99,10 +50,10 @@ def test_a_person_does_the_task_and_a_refusal_comes_at_once(
 
 
 def test_a_withdrawn_request_frees_the_person_and_gets_no_answer(
-    ros: Any, people_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+    ros: Any, people_side: Callable[[float], SimRobotNode], until: Callable[..., Any]
 ) -> None:
     robot = people_side(1.0)  # slow ticks: the withdrawal arrives long before anna is done
-    host = Host(ros.node("cogtree"), robot, until)
+    host = HostEnd(ros, until, robot)
     host.ask("r1", "anna", "sign")
     until(lambda: robot.people.pending == 1, what="anna to start")
     host.withdraw("r1")

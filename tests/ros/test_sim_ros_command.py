@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
 import time
 from typing import Any
 
@@ -15,42 +12,32 @@ pytest.importorskip("rclpy")
 from skills.commands import Command
 from skills.ros_belief import fetch_robot_state
 from skills.ros_executor import RosExecutor
+from tests.cogtree_cli import interrupt, running
 from trees.cli import main
 
 
 def test_sim_ros_serves_a_command_across_processes_and_stops_cleanly_on_sigint(ros: Any) -> None:
     robot1, base1 = ros.namespace("robot1"), ros.namespace("base1")
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "trees.cli", "sim-ros", "robee_bottle", "--rate", "50"),
-            *("--namespace", f"robot1={robot1}", "--namespace", f"base1={base1}"),
-            *("--host-namespace", ros.namespace("cogtree")),
-        ],
+    with running(
+        *("sim-ros", "robee_bottle", "--rate", "50"),
+        *("--namespace", f"robot1={robot1}", "--namespace", f"base1={base1}"),
+        *("--host-namespace", ros.namespace("cogtree")),
         env=ros.env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
+    ) as process:
         host = ros.node("cogtree", spin=False)
         started = time.perf_counter()
         state = fetch_robot_state(host, robot1, timeout_s=60.0)  # the process is up
         print(f"\nsim-ros up and discovered after {time.perf_counter() - started:.2f} s")
         assert state.robot == "robot1"
-        ros.spin(host)
         with RosExecutor(host, robots={"robot1": robot1, "base1": base1}) as executor:
+            ros.spin(host)
             command = Command(
                 robot="base1", skill="GOTO", name="navigate", args={"target": "kitchen"}
             )
             feedback = executor.submit(command).result(timeout=15.0)
         assert feedback.ok and feedback.message == "base1 is in kitchen"
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=15.0)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 0, err
+        code, out, err = interrupt(process, timeout_s=15.0)
+    assert code == 0, err
     assert f"ROS_DOMAIN_ID {ros.domain_id}: robot1 on {robot1}, base1 on {base1}" in out
     assert "stopped after 1 goals" in out
 

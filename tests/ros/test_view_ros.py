@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import logging
-import signal
-import subprocess
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -22,8 +20,9 @@ pytest.importorskip("rclpy")
 
 from std_msgs.msg import String
 
+from knowledge.closing import Closeable
 from skills.ros_protocol import latched_qos
-from tests.viewer.test_commands import cogtree, line_with, read_json, url_in
+from tests.cogtree_cli import interrupt, line_with, read_json, running, url_in
 from trees.cli import main
 from trees.runner import TreeRunner
 from trees.snapshot_stream import SnapshotStream
@@ -60,46 +59,47 @@ def tick_of(message: str) -> int:
     return int(json.loads(message)["tick"]["tick"])
 
 
-@pytest.fixture
-def topic(ros: Any) -> str:
-    """A snapshot topic no other test uses."""
-    return f"{ros.namespace('cogtree')}/tree/snapshot"
+class SnapshotTopic(Closeable):
+    """A snapshot topic no other test uses: this test publishes on it, viewers attach to it."""
 
+    def __init__(self, ros: Any) -> None:
+        self.name = f"{ros.namespace('cogtree')}/tree/snapshot"
+        self.domain_id: int = ros.domain_id
+        node = ros.node("snapshots")
+        self._publisher = node.create_publisher(String, self.name, latched_qos())
+        self._sources: list[RosSnapshotSource] = []
 
-@pytest.fixture
-def publish(ros: Any, topic: str) -> Callable[[str], None]:
-    """Publish one message on ``topic``, latched as ``cogtree ros`` does."""
-    publisher = ros.node("snapshots").create_publisher(String, topic, latched_qos())
-    return lambda data: publisher.publish(String(data=data))
+    def publish(self, data: str) -> None:
+        """Publish one message, latched as ``cogtree ros`` does."""
+        self._publisher.publish(String(data=data))
 
-
-@pytest.fixture
-def attach(ros: Any, topic: str) -> Iterator[Callable[[], tuple[TickFeed, RosSnapshotSource]]]:
-    """Start a viewer's feed and source on ``topic`` (closed after the test)."""
-    made: list[RosSnapshotSource] = []
-
-    def start() -> tuple[TickFeed, RosSnapshotSource]:
+    def attach(self) -> tuple[TickFeed, RosSnapshotSource]:
+        """Start a viewer's feed and source on the topic (closed by :meth:`close`)."""
         feed = TickFeed()
-        made.append(RosSnapshotSource(feed, topic, domain_id=ros.domain_id))
-        return feed, made[-1]
+        self._sources.append(RosSnapshotSource(feed, self.name, domain_id=self.domain_id))
+        return feed, self._sources[-1]
 
-    yield start
-    for source in made:
-        source.close()
+    def close(self) -> None:
+        """Close the sources attached here."""
+        for source in self._sources:
+            source.close()
+
+
+@pytest.fixture
+def topic(ros: Any) -> Iterator[SnapshotTopic]:
+    """This test's :class:`SnapshotTopic`; its sources are closed after the test."""
+    with SnapshotTopic(ros) as made:
+        yield made
 
 
 def test_the_feed_takes_the_header_and_every_tick_published_while_it_listens(
-    attach: Callable[[], tuple[TickFeed, RosSnapshotSource]],
-    publish: Callable[[str], None],
-    messages: list[str],
-    topic: str,
-    until: Callable[..., Any],
+    topic: SnapshotTopic, messages: list[str], until: Callable[..., Any]
 ) -> None:
-    feed, source = attach()
-    assert source.topic == topic
+    feed, source = topic.attach()
+    assert source.topic == topic.name
     assert not source.wait_for_snapshot(0.0)
     for message in messages:  # one at a time: a latched topic of depth 1 keeps only the last
-        publish(message)
+        topic.publish(message)
         until(lambda m=message: feed.index().last == tick_of(m), what=f"tick {tick_of(message)}")
     assert source.wait_for_snapshot(0.0)
     assert feed.tree == TREE
@@ -113,14 +113,11 @@ def test_the_feed_takes_the_header_and_every_tick_published_while_it_listens(
 
 
 def test_a_viewer_that_attaches_late_gets_the_last_snapshot(
-    attach: Callable[[], tuple[TickFeed, RosSnapshotSource]],
-    publish: Callable[[str], None],
-    messages: list[str],
-    until: Callable[..., Any],
+    topic: SnapshotTopic, messages: list[str], until: Callable[..., Any]
 ) -> None:
     for message in messages:
-        publish(message)
-    feed, source = attach()
+        topic.publish(message)
+    feed, source = topic.attach()
     until(lambda: source.wait_for_snapshot(0.0), what="the latched snapshot")
     index = feed.index()
     assert index.first == index.last == tick_of(messages[-1])
@@ -131,26 +128,24 @@ def test_a_viewer_that_attaches_late_gets_the_last_snapshot(
 
 
 def test_malformed_snapshots_are_logged_and_dropped_and_the_source_goes_on(
-    attach: Callable[[], tuple[TickFeed, RosSnapshotSource]],
-    publish: Callable[[str], None],
+    topic: SnapshotTopic,
     messages: list[str],
-    topic: str,
     until: Callable[..., Any],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     tick_alone = json.dumps({"tick": json.loads(messages[1])["tick"]})
     bad = ["{not json", "[1, 2]", tick_alone, '{"header": {}, "extra": 1}']
-    feed, source = attach()
+    feed, source = topic.attach()
     with caplog.at_level(logging.WARNING, logger="trees.viewer.ros_source"):
         for count, message in enumerate(bad, start=1):
-            publish(message)
+            topic.publish(message)
             until(lambda c=count: source.dropped == c, what=f"bad message {count} to be dropped")
-        publish(messages[-1])
+        topic.publish(messages[-1])
         until(lambda: source.received == 1, what="the good message")
     assert feed.index().last == tick_of(messages[-1])
     warnings = [record.getMessage() for record in caplog.records]
     assert len(warnings) == len(bad)
-    assert all(text.startswith(f"dropped a snapshot on {topic}: ") for text in warnings)
+    assert all(text.startswith(f"dropped a snapshot on {topic.name}: ") for text in warnings)
     assert "not JSON" in warnings[0]
     assert "expected an object" in warnings[1]
     assert "came before any header" in warnings[2]
@@ -167,26 +162,18 @@ def test_a_topic_that_is_no_topic_name_says_so(
 
 
 def test_view_ros_serves_the_robots_tree_over_http_until_ctrl_c(
-    ros: Any, topic: str, publish: Callable[[str], None], messages: list[str]
+    ros: Any, topic: SnapshotTopic, messages: list[str]
 ) -> None:
-    process = subprocess.Popen(
-        [cogtree(), "view", "--ros", topic, "--no-browser", "--port", "0"],
-        env={**ros.env, "DISPLAY": ""},
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert process.stdout is not None
+    env = {**ros.env, "DISPLAY": ""}
+    with running("view", "--ros", topic.name, "--no-browser", "--port", "0", env=env) as process:
         url = url_in(line_with(process.stdout, "viewer: http://127.0.0.1:"))
         waiting = line_with(process.stdout, "waiting for the first snapshot")
         assert waiting.strip() == (
-            f"viewer: waiting for the first snapshot on {topic} (is `cogtree ros` running on "
-            f"domain {ros.domain_id}?)"
+            f"viewer: waiting for the first snapshot on {topic.name} (is `cogtree ros` running "
+            f"on domain {ros.domain_id}?)"
         )
         for message in messages:
-            publish(message)  # the viewer gets the last one at least (latched)
+            topic.publish(message)  # the viewer gets the last one at least (latched)
         for _ in range(6):  # a long poll: each request waits up to 10 s for a tick
             index = read_json(f"{url}api/ticks?since=-1&wait=10")
             ticks = index["ticks"]
@@ -194,15 +181,10 @@ def test_view_ros_serves_the_robots_tree_over_http_until_ctrl_c(
                 break
         assert index["tree"] == TREE and ticks[-1]["root_status"] == "SUCCESS"
         assert line_with(process.stdout, "viewer: showing").strip() == (
-            f"viewer: showing {TREE} from {topic}"
+            f"viewer: showing {TREE} from {topic.name}"
         )
         info = read_json(f"{url}api/info")
-        assert info["live"] and info["source"] == f"ROS 2 topic {topic}"
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.communicate()
-    assert process.returncode == 0, err
+        assert info["live"] and info["source"] == f"ROS 2 topic {topic.name}"
+        code, out, err = interrupt(process)
+    assert code == 0, err
     assert "viewer: stopped" in out

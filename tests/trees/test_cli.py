@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests.cogtree_cli import CLARIFY, EXAMPLE, TAKE_IT, clarify_script, cogtree_script, tick_argv
 from trees.cli import main
-
-EXAMPLE = "trees.examples.ask_before_acting:create_root"
-CLARIFY = {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which one?"}
+from trees.testing import BlackboardView
 
 
-def test_help_lists_the_commands(capsys) -> None:
+def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as raised:
         main(["--help"])
     assert raised.value.code == 0
@@ -26,28 +23,16 @@ def test_help_lists_the_commands(capsys) -> None:
 
 
 def test_console_script_is_installed() -> None:
-    script = shutil.which("cogtree") or str(Path(sys.executable).with_name("cogtree"))
-    done = subprocess.run([script, "keys"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([cogtree_script(), "keys"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "/turn/utterance" in done.stdout
 
 
-def test_tick_fast_path_without_any_model(blackboard, capsys, tmp_path) -> None:
+def test_tick_fast_path_without_any_model(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     log = tmp_path / "run.jsonl"
-    code = main(
-        [
-            "tick",
-            EXAMPLE,
-            "--llm",
-            "none",
-            "--say",
-            "bring the cup to the kitchen",
-            "--log",
-            str(log),
-            "--rate",
-            "100",
-        ]
-    )
+    code = main(tick_argv("--llm", "none", "--log", str(log), "--rate", "100"))
     out = capsys.readouterr()
     assert code == 0
     assert "robot says: I will bring the cup to the kitchen." in out.out
@@ -55,25 +40,13 @@ def test_tick_fast_path_without_any_model(blackboard, capsys, tmp_path) -> None:
     assert log.is_file()
 
 
-def test_tick_with_script_and_show_ticks_then_replay(blackboard, capsys, tmp_path) -> None:
-    script = tmp_path / "script.yaml"
-    script.write_text(yaml.safe_dump({"by_module": {"inner_speech": [{"answer": CLARIFY}]}}))
+def test_tick_with_script_and_show_ticks_then_replay(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    script = clarify_script(tmp_path)
     log = tmp_path / "run.jsonl"
-    code = main(
-        [
-            "tick",
-            EXAMPLE,
-            "--script",
-            str(script),
-            "--say",
-            "take it to the kitchen",
-            "--show-ticks",
-            "--log",
-            str(log),
-            "--rate",
-            "100",
-        ]
-    )
+    options = ("--script", str(script), "--show-ticks", "--log", str(log), "--rate", "100")
+    code = main(tick_argv(*options, say=TAKE_IT))
     out = capsys.readouterr().out
     assert code == 0
     assert out.startswith("--- tick 1: RUNNING")
@@ -88,23 +61,13 @@ def test_tick_with_script_and_show_ticks_then_replay(blackboard, capsys, tmp_pat
     assert "the log has ticks 1.." in capsys.readouterr().err
 
 
-def test_tick_with_faults_stays_safe(blackboard, capsys, tmp_path) -> None:
+def test_tick_with_faults_stays_safe(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     script = tmp_path / "script.yaml"
     script.write_text(yaml.safe_dump({"in_order": [{"answer": CLARIFY}] * 2}))
-    code = main(
-        [
-            "tick",
-            EXAMPLE,
-            "--script",
-            str(script),
-            "--faults",
-            "rate=1,kinds=malformed",
-            "--say",
-            "take it to the kitchen",
-            "--rate",
-            "100",
-        ]
-    )
+    faults = ("--faults", "rate=1,kinds=malformed")
+    code = main(tick_argv("--script", str(script), *faults, "--rate", "100", say=TAKE_IT))
     out = capsys.readouterr().out
     assert code == 0
     assert "What should I bring?" in out  # the safe decision asks
@@ -125,12 +88,14 @@ def test_tick_with_faults_stays_safe(blackboard, capsys, tmp_path) -> None:
         (["replay", "/nonexistent.jsonl"], "cannot read tick log"),
     ],
 )
-def test_bad_input_gets_a_clear_error(blackboard, capsys, argv, message) -> None:
+def test_bad_input_gets_a_clear_error(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
 
 
-def test_unknown_backend_lists_the_valid_ones(capsys) -> None:
+def test_unknown_backend_lists_the_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["tick", EXAMPLE, "--llm", "gpt"])
     assert (
@@ -138,7 +103,7 @@ def test_unknown_backend_lists_the_valid_ones(capsys) -> None:
     )
 
 
-def test_render_text_and_dot(capsys, tmp_path) -> None:
+def test_render_text_and_dot(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["render", EXAMPLE]) == 0
     assert "ReadinessGate" in capsys.readouterr().out
     dot = tmp_path / "tree.dot"
@@ -146,7 +111,7 @@ def test_render_text_and_dot(capsys, tmp_path) -> None:
     assert dot.read_text().startswith("digraph")
 
 
-def test_render_a_tree_from_a_file(capsys, tmp_path) -> None:
+def test_render_a_tree_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     tree_file = tmp_path / "mytree.py"
     tree_file.write_text(
         "import py_trees\n"
@@ -157,7 +122,9 @@ def test_render_a_tree_from_a_file(capsys, tmp_path) -> None:
     assert "Hello" in capsys.readouterr().out
 
 
-def test_doctor_says_what_to_run_when_ollama_is_down(capsys, monkeypatch) -> None:
+def test_doctor_says_what_to_run_when_ollama_is_down(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")
     code = main(["doctor"])
     out = capsys.readouterr().out
@@ -167,7 +134,9 @@ def test_doctor_says_what_to_run_when_ollama_is_down(capsys, monkeypatch) -> Non
     assert "auto picks" in out
 
 
-def test_tick_without_an_utterance_says_what_is_missing(blackboard, capsys) -> None:
+def test_tick_without_an_utterance_says_what_is_missing(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["tick", EXAMPLE, "--llm", "none", "--max-ticks", "3", "--rate", "100"])
     out = capsys.readouterr().out
     assert code == 3
@@ -175,7 +144,9 @@ def test_tick_without_an_utterance_says_what_is_missing(blackboard, capsys) -> N
     assert "--say TEXT" in out
 
 
-def test_tick_hands_a_scene_graph_to_perception_nodes(blackboard, capsys, tmp_path) -> None:
+def test_tick_hands_a_scene_graph_to_perception_nodes(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     tree_file = tmp_path / "rooms.py"
     tree_file.write_text(
         "from behaviours.perception import GetMapRooms\n"
@@ -194,7 +165,7 @@ def test_tick_hands_a_scene_graph_to_perception_nodes(blackboard, capsys, tmp_pa
     assert "bad.ttl line 2: malformed Turtle" in capsys.readouterr().err
 
 
-def test_sim_show_and_list(capsys) -> None:
+def test_sim_show_and_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["sim", "show", "robee_bottle"]) == 0
     shown = capsys.readouterr().out
     assert "robee_bottle" in shown and "on(bottle, table_2)" in shown
@@ -205,7 +176,9 @@ def test_sim_show_and_list(capsys) -> None:
     assert "no such file or shipped scenario" in capsys.readouterr().err
 
 
-def test_tick_runs_a_tree_in_the_simulator(blackboard, capsys, tmp_path) -> None:
+def test_tick_runs_a_tree_in_the_simulator(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     log = tmp_path / "robee.jsonl"
     argv = ["tick", "trees.examples.robee_recovery:create_root", "--scenario", "robee_bottle"]
     assert main([*argv, "--llm", "none", "--rate", "100", "--log", str(log)]) == 0

@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import py_trees
-import yaml
+import pytest
 from py_trees.common import Status
 
+from tests.cogtree_cli import TAKE_IT, clarify_script, tick_argv
 from tests.viewer.small_run import GATE_NAME, gate_rationale, small_tick
 from trees.cli import main
 from trees.compact_ticks import CompactTicks, compact_line
+from trees.testing import BlackboardView
 from trees.tick_log import BlackboardWrite
-
-EXAMPLE = "trees.examples.ask_before_acting:create_root"
-CLARIFY = {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which one?"}
 
 
 def test_a_line_has_the_visited_leaves_and_the_decision() -> None:
@@ -53,23 +53,11 @@ def test_repeated_ticks_are_folded_into_a_count() -> None:
     ]
 
 
-def test_tick_prints_compact_lines(blackboard, capsys, tmp_path) -> None:
-    script = tmp_path / "script.yaml"
-    script.write_text(yaml.safe_dump({"by_module": {"inner_speech": [{"answer": CLARIFY}]}}))
-    code = main(
-        [
-            "tick",
-            EXAMPLE,
-            "--script",
-            str(script),
-            "--say",
-            "take it to the kitchen",
-            "--show-ticks",
-            "compact",
-            "--rate",
-            "100",
-        ]
-    )
+def test_tick_prints_compact_lines(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    options = ("--script", str(clarify_script(tmp_path)), "--show-ticks", "compact")
+    code = main(tick_argv(*options, "--rate", "100", say=TAKE_IT))
     out = capsys.readouterr().out
     assert code == 0
     ticks = [line for line in out.splitlines() if line.startswith("tick ")]
@@ -81,7 +69,8 @@ def test_tick_prints_compact_lines(blackboard, capsys, tmp_path) -> None:
     assert "--- tick" not in out  # not the full tree
 
 
-def test_plain_show_ticks_still_prints_the_full_tree(blackboard, capsys) -> None:
-    argv = ["tick", EXAMPLE, "--llm", "none", "--say", "bring the cup to the kitchen"]
-    assert main([*argv, "--show-ticks", "--rate", "0"]) == 0
+def test_plain_show_ticks_still_prints_the_full_tree(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(tick_argv("--llm", "none", "--show-ticks", "--rate", "0")) == 0
     assert capsys.readouterr().out.startswith("--- tick 1: SUCCESS")

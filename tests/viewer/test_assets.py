@@ -6,6 +6,7 @@ import importlib.util
 import subprocess
 import sys
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -80,13 +81,15 @@ def test_loading_does_not_import_qt() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_a_missing_package_says_how_to_install_it(monkeypatch) -> None:
+def test_a_missing_package_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     with pytest.raises(AssetsMissingError, match="pip install py-trees-js"):
         load_assets()
 
 
-def test_a_module_that_is_not_a_resource_module_is_refused(monkeypatch, tmp_path) -> None:
+def test_a_module_that_is_not_a_resource_module_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     fake = tmp_path / "resources.py"
     fake.write_text("qt_resource_data = b''\n")
     monkeypatch.setattr(assets_module, "resource_module_path", lambda: fake)

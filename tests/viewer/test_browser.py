@@ -21,7 +21,8 @@ from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from tests.viewer.small_run import REFUSAL
 from trees.runner import TreeRunner
-from trees.tick_log import read_tick_log
+from trees.testing import BlackboardView
+from trees.tick_log import LogHeader, read_tick_log
 from trees.viewer.feed import TickFeed
 from trees.viewer.server import ViewerServer
 
@@ -83,7 +84,7 @@ def shown_tick(driver: Any) -> int | None:
 
 def drawn_status(driver: Any, name: str) -> str | None:
     """A node's status as py_trees_js drew it (its tooltip), found by the node's name."""
-    return driver.execute_script(
+    status: str | None = driver.execute_script(
         """
         for (const box of document.querySelectorAll('#canvas .html-element')) {
             const name = box.querySelector('.html-name');
@@ -97,6 +98,7 @@ def drawn_status(driver: Any, name: str) -> str | None:
         """,
         name,
     )
+    return status
 
 
 def click_node(driver: Any, name: str) -> None:
@@ -152,12 +154,11 @@ def test_the_page_loads_from_the_local_server_and_draws_the_tree(
 def test_replay_scrubs_back_and_forth(
     browser: Any, replay: ViewerServer, assistant_log: Path
 ) -> None:
-    _, ticks = read_tick_log(assistant_log)
+    header, ticks = read_tick_log(assistant_log)
     numbers = [entry.tick for entry in ticks]
+    gate = gate_id(header)
     gate_status = {
-        entry.tick: next(
-            state.status for state in entry.nodes if state.id == gate_id(assistant_log)
-        )
+        entry.tick: next(state.status for state in entry.nodes if state.id == gate)
         for entry in ticks
     }
     browser.get(replay.url)
@@ -222,7 +223,9 @@ def test_clicking_a_gate_shows_its_decision_and_rationale(
     browser.save_screenshot(str(artifacts() / "viewer-gate-rationale.png"))
 
 
-def test_a_live_feed_updates_the_statuses_as_the_tree_ticks(browser: Any, blackboard) -> None:
+def test_a_live_feed_updates_the_statuses_as_the_tree_ticks(
+    browser: Any, blackboard: BlackboardView
+) -> None:
     wait_leaf = py_trees.behaviours.StatusQueue(
         name="WaitForModel", queue=[Status.RUNNING, Status.SUCCESS], eventually=Status.SUCCESS
     )
@@ -254,8 +257,8 @@ def test_a_live_feed_updates_the_statuses_as_the_tree_ticks(browser: Any, blackb
         browser.save_screenshot(str(artifacts() / "viewer-live.png"))
 
 
-def gate_id(log: Path) -> str:
-    header, _ = read_tick_log(log)
+def gate_id(header: LogHeader) -> str:
+    """The readiness gate's node id in a run of the assistant tree."""
     return next(shape.id for shape in header.structure if shape.name == "TaskReadinessGate")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import py_trees
 import pytest
@@ -13,6 +14,7 @@ from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from tests.viewer.small_run import GATE_NAME, gate_rationale, small_header, small_tick
 from trees.runner import TreeRunner
+from trees.testing import BlackboardView
 from trees.tick_log import BlackboardWrite, read_tick_log
 from trees.viewer.feed import FeedError, TickFeed
 
@@ -93,7 +95,7 @@ def test_json_messages_as_the_ros_host_publishes_them() -> None:
         ({"heder": {}}, "unexpected members heder"),
     ],
 )
-def test_bad_json_messages_are_refused_with_the_reason(message, problem) -> None:
+def test_bad_json_messages_are_refused_with_the_reason(message: Any, problem: str) -> None:
     feed = TickFeed()
     with pytest.raises(FeedError, match=problem):
         feed.push_json(message)
@@ -119,7 +121,7 @@ def test_finishing_releases_waiting_readers() -> None:
     assert got == [True]
 
 
-def test_a_runner_feeds_it_directly(blackboard) -> None:
+def test_a_runner_feeds_it_directly(blackboard: BlackboardView) -> None:
     blackboard.set("/turn/utterance", "hi")
     gate = py_trees.behaviours.StatusQueue(
         name="Gate", queue=[Status.RUNNING, Status.SUCCESS], eventually=Status.SUCCESS

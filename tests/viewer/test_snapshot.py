@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from tests.viewer.small_run import (
     GATE,
@@ -15,7 +16,7 @@ from tests.viewer.small_run import (
     small_header,
     small_tick,
 )
-from trees.tick_log import BlackboardRead, BlackboardWrite, read_tick_log
+from trees.tick_log import BlackboardRead, BlackboardWrite, TickEntry, read_tick_log
 from trees.viewer.feed import TickFeed
 from trees.viewer.snapshot import (
     apply_writes,
@@ -26,7 +27,7 @@ from trees.viewer.snapshot import (
 )
 
 
-def decided_tick(number: int = 1):
+def decided_tick(number: int = 1) -> TickEntry:
     """The gate decides Reject on the model's advice; it read the utterance and a missing key."""
     call = call_record()
     return small_tick(
@@ -47,7 +48,7 @@ def decided_tick(number: int = 1):
     )
 
 
-def snapshot_of(entry, previous=None):
+def snapshot_of(entry: TickEntry, previous: TickEntry | None = None) -> dict[str, Any]:
     state = initial_state(small_header().blackboard)
     apply_writes(state, entry.tick, entry.writes)
     return build_snapshot(

@@ -1,8 +1,9 @@
-"""``cogtree view``: exactly one source (LOG or --ros), and --ros without ROS 2 installed."""
+"""``cogtree view``: exactly one source (LOG or --ros), and a domain id in range.
+
+``view --ros`` without ROS 2 installed: tests/trees/test_ros_command.py, with ``cogtree ros``.
+"""
 
 from __future__ import annotations
-
-import sys
 
 import pytest
 
@@ -39,13 +40,3 @@ def test_a_domain_id_out_of_range_is_refused_by_the_parser(
         main(["view", "--ros", "--domain-id", "300"])
     assert raised.value.code == 2
     assert "give a domain id in 0..232, not 300" in capsys.readouterr().err
-
-
-def test_view_ros_without_rclpy_says_how_to_install_it(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setitem(sys.modules, "rclpy", None)  # import rclpy now raises ImportError
-    assert main(["view", "--ros", "--no-browser"]) == 2
-    err = capsys.readouterr().err
-    assert "--ros needs ROS 2's Python client (rclpy is missing)" in err
-    assert "pip install 'cogtree[ros]'" in err
