@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
+import threading
 from typing import TextIO
 
 import py_trees
@@ -22,6 +22,7 @@ from knowledge.closing import Closeable
 from trees.cli_types import positive_int
 from trees.compact_ticks import CompactTicks
 from trees.display import render_tick
+from trees.ros_cli import signals_stop
 from trees.tick_log import TickEntry
 from trees.viewer.feed import DEFAULT_KEEP, TickFeed
 from trees.viewer.server import ViewerServer, warn_if_exposed
@@ -145,11 +146,13 @@ class TickWatch(Closeable):
         try:
             if interactive:
                 input()
-            else:
-                while True:
-                    time.sleep(3600)
+            else:  # also stops when started with SIGINT ignored (a background job of a script)
+                stopped = threading.Event()
+                with signals_stop(stopped):
+                    stopped.wait()
         except (EOFError, KeyboardInterrupt):
-            print(file=self.notices)
+            pass
+        print(file=self.notices)
 
     def close(self) -> None:
         """Print what is pending and stop the viewer."""
