@@ -61,13 +61,19 @@ setup(
             "pytest-httpserver>=1.0",
             "selenium>=4.20",
         ],
-        "dev": ["ruff>=0.6", "mypy>=1.10", "types-PyYAML", "types-networkx"],
+        "dev": [
+            "ruff>=0.6",
+            "mypy>=1.10",
+            "types-PyYAML",
+            "types-networkx",
+            "import-linter>=2.1",
+        ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
         # ROS 2 from PyPI wheels: the host node, the executor adapter and the simulated robot
         "ros": ["ros-rclpy>=9", "ros-rmw-fastrtps-cpp>=9", "ros-std-msgs>=5"],
     },
-    entry_points={"console_scripts": ["cogtree = trees.cli:main"]},
+    entry_points={"console_scripts": ["cogtree = trees.cli.main:main"]},
     classifiers=[
         "Programming Language :: Python :: 3",
         "Topic :: Scientific/Engineering :: Artificial Intelligence",

@@ -2,7 +2,7 @@
 
 Two DDS participants in this process (each node on its own rclpy context and executor
 thread, as if in two processes), on a private domain with discovery limited to this machine:
-the host's :class:`~skills.ros_executor.RosExecutor` sends ``speak`` commands one after
+the host's :class:`~skills.ros.executor.RosExecutor` sends ``speak`` commands one after
 another to :class:`~sim.ros_robot.SimRobotNode`, which steps its simulator every
 ``--step-ms`` while busy (``speak`` takes one tick, so a result waits up to one step).
 
@@ -32,8 +32,8 @@ from std_msgs.msg import String
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
 from skills.commands import Command
-from skills.ros_executor import RosExecutor
-from skills.ros_protocol import CommandStatus, decode, reliable_qos
+from skills.ros.executor import RosExecutor
+from skills.ros.protocol import CommandStatus, decode, reliable_qos
 
 
 class Participant:

@@ -29,10 +29,10 @@ from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession
-from trees.sim_wiring import simulator_handles, step_when_busy
-from trees.snapshot_stream import SnapshotStream
+from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.recording.snapshot_stream import SnapshotStream
+from trees.recording.tick_log import TickEntry, read_tick_log
 from trees.testing import mock_blackboard
-from trees.tick_log import TickEntry, read_tick_log
 from trees.viewer.feed import TickFeed
 from trees.viewer.server import ViewerServer
 

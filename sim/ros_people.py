@@ -1,11 +1,11 @@
 """``SimPeopleBridge``: the simulator's people, answering the host's requests over ROS 2.
 
 The host (``cogtree ros``) asks a person to do one of their abilities by publishing a
-:class:`~skills.ros_protocol.PersonRequest` on ``people/request`` under its namespace
+:class:`~skills.ros.protocol.PersonRequest` on ``people/request`` under its namespace
 (default ``/cogtree``). The bridge delegates it to the simulated :class:`~sim.humans.People`
-and publishes a :class:`~skills.ros_protocol.PersonAnswer` on ``people/answer`` when the
+and publishes a :class:`~skills.ros.protocol.PersonAnswer` on ``people/answer`` when the
 person finishes (``ok``) or declines (``person_refused`` / ``person_unavailable``, with the
-reason); a refusal is answered at once. A :class:`~skills.ros_protocol.PersonCancel` on
+reason); a refusal is answered at once. A :class:`~skills.ros.protocol.PersonCancel` on
 ``people/cancel`` withdraws the task; a withdrawn request gets no answer.
 
 People work in simulated time: their tasks advance when the simulator steps (the robot
@@ -26,8 +26,8 @@ from rclpy.subscription import Subscription
 from knowledge.closing import Closeable
 from sim.humans import DelegatedTask, People
 from skills.commands import Feedback
-from skills.ros_json import JsonPublisher, subscribe_json
-from skills.ros_protocol import (
+from skills.ros.json_topics import JsonPublisher, subscribe_json
+from skills.ros.protocol import (
     DEFAULT_HOST_NAMESPACE,
     PEOPLE_ANSWER_TOPIC,
     PEOPLE_CANCEL_TOPIC,

@@ -1,14 +1,14 @@
 """``SimRobotNode``: the simulator as the robot side of cogtree's ROS 2 interfaces.
 
 It serves every robot of one simulated world on that robot's namespaced topics (see
-:mod:`skills.ros_protocol`), so to the host it looks like one robot bridge per namespace:
+:mod:`skills.ros.protocol`), so to the host it looks like one robot bridge per namespace:
 
-- a :class:`~skills.ros_protocol.CommandGoal` on a goal topic (``NS/command``, or the topics
+- a :class:`~skills.ros.protocol.CommandGoal` on a goal topic (``NS/command``, or the topics
   of a routes file) is answered ``accepted`` at once and submitted to the
   :class:`~sim.executor.SimExecutor`; when it ends, ``succeeded`` / ``failed`` (with the
   failure code) / ``cancelled`` goes to ``NS/<goal topic>/status``. A goal for another robot
   than the namespace's fails at once and says where to send it.
-- a :class:`~skills.ros_protocol.CommandCancel` cancels the goal in the simulator.
+- a :class:`~skills.ros.protocol.CommandCancel` cancels the goal in the simulator.
 - a timer steps the simulator every ``step_period_s`` while a command or a delegated task is
   in progress (so simulated time measures acting, not waiting).
 - every belief update of the robots' perception is published on ``NS/observations`` (before
@@ -20,7 +20,7 @@ It serves every robot of one simulated world on that robot's namespaced topics (
   .SimPeopleBridge`).
 
 Replies (statuses, observations, answers) published before the host's reader is matched are
-held up to :data:`~skills.ros_protocol.REPLY_HOLD_S` seconds, so the first answers to a host
+held up to :data:`~skills.ros.protocol.REPLY_HOLD_S` seconds, so the first answers to a host
 that is still being discovered are not lost.
 
 Why one node for all robots: the robots share one world, one clock and one belief journal; a
@@ -54,8 +54,8 @@ from sim.perception import SOURCE_PREFIX
 from sim.ros_people import SimPeopleBridge
 from sim.scenario import Scenario
 from skills.commands import Command, Feedback
-from skills.ros_json import JsonPublisher, subscribe_json
-from skills.ros_protocol import (
+from skills.ros.json_topics import JsonPublisher, subscribe_json
+from skills.ros.protocol import (
     DEFAULT_HOST_NAMESPACE,
     OBSERVATIONS_TOPIC,
     REPLY_HOLD_S,
@@ -73,7 +73,7 @@ from skills.ros_protocol import (
     status_topic,
     topic,
 )
-from skills.ros_routes import CommandRoutes
+from skills.ros.routes import CommandRoutes
 
 log = logging.getLogger(__name__)
 

@@ -29,8 +29,8 @@ from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
 from skills.commands import Executor
 from trees.assistant import create_root
+from trees.recording.tick_log import TickEntry
 from trees.runner import TreeRunner
-from trees.tick_log import TickEntry
 
 log = logging.getLogger(__name__)
 

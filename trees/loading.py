@@ -11,6 +11,55 @@ from types import ModuleType
 
 import py_trees
 
+MOVED_MODULES: dict[str, str] = {
+    "trees.cli": "trees.cli.main",
+    "trees.cli_llm": "trees.cli.llm_options",
+    "trees.cli_types": "trees.cli.arg_types",
+    "trees.conversation_command": "trees.cli.conversation_command",
+    "trees.eval_command": "trees.cli.eval_command",
+    "trees.run_command": "trees.cli.run_command",
+    "trees.catalogue_command": "trees.cli.catalogue_command",
+    "trees.ros_command": "trees.cli.ros_command",
+    "trees.sim_ros_command": "trees.cli.sim_ros_command",
+    "trees.doctor": "trees.cli.doctor",
+    "trees.viewer.command": "trees.cli.view_command",
+    "trees.xml_loader": "trees.bt_xml.loader",
+    "trees.xml_checks": "trees.bt_xml.checks",
+    "trees.xml_values": "trees.bt_xml.values",
+    "trees.xml_document": "trees.bt_xml.document",
+    "trees.node_registry": "trees.bt_xml.node_registry",
+    "trees.node_catalogue": "trees.bt_xml.node_catalogue",
+    "trees.node_notes": "trees.bt_xml.node_notes",
+    "trees.node_types": "trees.bt_xml.node_types",
+    "trees.tree_twins": "trees.bt_xml.tree_twins",
+    "trees.behaviour_reading": "trees.bt_xml.behaviour_reading",
+    "trees.tick_log": "trees.recording.tick_log",
+    "trees.display": "trees.recording.display",
+    "trees.compact_ticks": "trees.recording.compact_ticks",
+    "trees.replay": "trees.recording.replay",
+    "trees.snapshot_stream": "trees.recording.snapshot_stream",
+    "trees.viewer.snapshot": "trees.recording.snapshot",
+    "trees.tick_watch": "trees.viewer.tick_watch",
+    "trees.ros_host": "trees.ros.host",
+    "trees.ros_cli": "trees.ros.cli_support",
+    "trees.tick_gate": "trees.ros.tick_gate",
+    "trees.viewer.ros_source": "trees.ros.snapshot_source",
+    "trees.bench": "trees.evaluation.bench",
+    "trees.oracle": "trees.evaluation.oracle",
+    "trees.scenario_run": "trees.evaluation.scenario_run",
+    "trees.sim_wiring": "trees.evaluation.sim_wiring",
+    "skills.ros_belief": "skills.ros.belief",
+    "skills.ros_executor": "skills.ros.executor",
+    "skills.ros_json": "skills.ros.json_topics",
+    "skills.ros_people": "skills.ros.people",
+    "skills.ros_protocol": "skills.ros.protocol",
+    "skills.ros_routes": "skills.ros.routes",
+}
+"""Modules that moved when ``trees/`` was split into wings (cogtree 0.2): old path to new.
+
+No alias keeps the old paths importable; a tree or XML file that names one is told the new one.
+"""
+
 
 class TreeLoadError(ValueError):
     """The tree reference could not be turned into a tree; the message says why and how."""
@@ -49,6 +98,21 @@ def load_factory(reference: str) -> Callable[[], object]:
     return factory  # type: ignore[no-any-return]
 
 
+def import_module(module_name: str) -> ModuleType:
+    """Import ``module_name``; a module that moved is named in the ModuleNotFoundError."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as error:
+        for old, new in MOVED_MODULES.items():
+            if module_name == old or module_name.startswith(old + "."):
+                moved = new + module_name[len(old) :]
+                raise ModuleNotFoundError(
+                    f"{module_name} moved to {moved}: write {moved!r} instead",
+                    name=module_name,
+                ) from error
+        raise
+
+
 def _import(module_name: str) -> ModuleType:
     if module_name.endswith(".py"):
         path = Path(module_name)
@@ -61,7 +125,7 @@ def _import(module_name: str) -> ModuleType:
         spec.loader.exec_module(module)
         return module
     try:
-        return importlib.import_module(module_name)
+        return import_module(module_name)
     except ModuleNotFoundError as error:
         raise TreeLoadError(
             f"cannot import {module_name!r}: {error}; is the package installed, "

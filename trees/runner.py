@@ -19,7 +19,7 @@ from py_trees.common import Status
 
 from behaviours.llm.client import LLMClient
 from knowledge.closing import Closeable
-from trees.tick_log import (
+from trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
     LogHeader,

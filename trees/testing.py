@@ -33,8 +33,8 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import Script, ScriptedBackend
 from behaviours.llm.types import CallRecord
-from trees.display import status_letter
-from trees.tick_log import shape_of
+from trees.recording.display import status_letter
+from trees.recording.tick_log import shape_of
 
 
 class BlackboardView:

@@ -31,7 +31,7 @@ from skills.plan_model import (
     plan_graph,
     sequential,
 )
-from trees.display import render_text
+from trees.recording.display import render_text
 from trees.runner import TreeRunner
 from trees.testing import BlackboardView, TreeHarness
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from trees.eval_command import add_eval_parser, run_eval
+from trees.cli.eval_command import add_eval_parser, run_eval
 from trees.evaluation.datasets import DEFAULT_DATA
 
 

@@ -106,7 +106,7 @@ class RosTestbed:
         """
         from std_msgs.msg import String
 
-        from skills.ros_protocol import reliable_qos
+        from skills.ros.protocol import reliable_qos
 
         heard: list[list[str]] = [[] for _ in topics]
         node = self.node(f"spy_{uuid.uuid4().hex[:8]}", spin=False)

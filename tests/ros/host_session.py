@@ -10,7 +10,7 @@ from knowledge.closing import Closeable
 from sim.ros_robot import SimRobotNode
 from tests.ros.ros_user import User
 from trees.assistant_session import AssistantSession
-from trees.ros_host import HostSettings, RosHost, SessionFactory, TreeHooks
+from trees.ros.host import HostSettings, RosHost, SessionFactory, TreeHooks
 
 START_TIMEOUT_S = 30.0
 """How long a host may take to set its tree up once the robot's state is there."""
@@ -82,7 +82,7 @@ class HostBench(Closeable):
         """A spinning host that has not set its tree up yet (see :meth:`start`).
 
         ``open_session`` defaults to :meth:`assistant`; ``settings`` are the
-        :class:`~trees.ros_host.HostSettings` (``rate_hz`` 50 unless given).
+        :class:`~trees.ros.host.HostSettings` (``rate_hz`` 50 unless given).
         """
         settings.setdefault("rate_hz", 50.0)
         node = self.ros.node("cogtree", spin=False)

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from std_msgs.msg import String
 
 from sim.ros_robot import SimRobotNode
-from skills.ros_protocol import (
+from skills.ros.protocol import (
     PersonAnswer,
     PersonCancel,
     PersonRequest,

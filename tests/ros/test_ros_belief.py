@@ -17,14 +17,14 @@ from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
 from skills.commands import Command, Feedback
-from skills.ros_belief import (
+from skills.ros.belief import (
     BeliefListener,
     RobotStateError,
     belief_from_state,
     fetch_robot_state,
 )
-from skills.ros_executor import RosExecutor
-from skills.ros_protocol import ObservationBatch, encode, reliable_qos
+from skills.ros.executor import RosExecutor
+from skills.ros.protocol import ObservationBatch, encode, reliable_qos
 
 
 def room_of(scene: SceneGraph, robot: str) -> str | None:

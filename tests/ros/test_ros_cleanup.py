@@ -18,10 +18,10 @@ from sim import ros_robot
 from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
-from trees.ros_cli import init_context, spin_until
-from trees.viewer import ros_source
+from trees.ros.cli_support import init_context, spin_until
+from trees.ros.snapshot_source import RosSnapshotSource
+from trees.ros import snapshot_source as ros_source
 from trees.viewer.feed import TickFeed
-from trees.viewer.ros_source import RosSnapshotSource
 
 
 def destroyed(node: Node) -> bool:

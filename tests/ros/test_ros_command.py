@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-from trees.cli import main
+from trees.cli.main import main
 
 
 @pytest.mark.parametrize(

@@ -18,9 +18,9 @@ from skills.commands import Command, Feedback
 from skills.controller import RunStatus, SkillRun
 from skills.decomposition import SkillPlan
 from skills.preconditions import PreconditionReport
-from skills.ros_executor import RosExecutor
-from skills.ros_protocol import CommandGoal, CommandStatus, decode, encode, reliable_qos
-from skills.ros_routes import CommandRoutes
+from skills.ros.executor import RosExecutor
+from skills.ros.protocol import CommandGoal, CommandStatus, decode, encode, reliable_qos
+from skills.ros.routes import CommandRoutes
 from skills.specs import skill_call
 
 SCENARIO = "robee_bottle"  # robot1 (humanoid) and base1 (mobile base) in the hallway

@@ -19,8 +19,8 @@ from behaviours import keys
 from sim.scenario import load_scenario
 from tests.ros.host_session import HostBench
 from trees.assistant_session import AssistantSession
-from trees.ros_host import NOT_READY, TreeHooks
-from trees.scenario_run import oracle_client
+from trees.evaluation.scenario_run import oracle_client
+from trees.ros.host import NOT_READY, TreeHooks
 from trees.viewer.feed import TickFeed
 
 SCENARIO = "mug_to_sink"  # the no-model fast path solves it: GOTO, PICK, PLACE

@@ -12,8 +12,8 @@ pytest.importorskip("rclpy")
 
 from skills.commands import Feedback
 from skills.human_channel import HumanChannel, HumanRequest
-from skills.ros_people import RosPeopleChannel
-from skills.ros_protocol import PersonAnswer
+from skills.ros.people import RosPeopleChannel
+from skills.ros.protocol import PersonAnswer
 from tests.ros.people_topics import PeopleEnd
 
 RESULT_TIMEOUT_S = 15.0

@@ -79,7 +79,7 @@ class Launcher(Closeable):
         out, err = self.folder / f"{name}.out", self.folder / f"{name}.err"
         with out.open("wb") as stdout, err.open("wb") as stderr, interruptible_children():
             popen = subprocess.Popen(
-                [sys.executable, "-m", "trees.cli", *args],
+                [sys.executable, "-m", "trees.cli.main", *args],
                 env=self.ros.env,
                 stdout=stdout,
                 stderr=stderr,

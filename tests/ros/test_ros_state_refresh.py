@@ -10,9 +10,9 @@ import pytest
 pytest.importorskip("rclpy")
 
 from skills.commands import Command
-from skills.ros_belief import belief_from_state, fetch_robot_state
-from skills.ros_executor import RosExecutor
-from skills.ros_protocol import RobotState
+from skills.ros.belief import belief_from_state, fetch_robot_state
+from skills.ros.executor import RosExecutor
+from skills.ros.protocol import RobotState
 
 
 def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief(

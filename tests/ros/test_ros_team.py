@@ -15,11 +15,11 @@ import pytest
 pytest.importorskip("rclpy")
 
 from sim.scenario import load_scenario
-from skills.ros_protocol import COMMAND_TOPIC, CommandGoal, decode, topic
+from skills.ros.protocol import COMMAND_TOPIC, CommandGoal, decode, topic
 from tests.ros.host_session import HostBench
 from trees.assistant_session import AssistantSession
-from trees.ros_host import TreeHooks
-from trees.scenario_run import oracle_client
+from trees.evaluation.scenario_run import oracle_client
+from trees.ros.host import TreeHooks
 
 SCENARIO = "parcel_into_base"
 """robot1 (a humanoid) loads the parcel into base1's locker; base1 drives it to reception."""

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("rclpy")
 
 from sim.ros_robot import SimRobotNode
-from skills.ros_protocol import PersonAnswer
+from skills.ros.protocol import PersonAnswer
 from tests.ros.people_topics import HostEnd
 
 

@@ -10,10 +10,10 @@ import pytest
 pytest.importorskip("rclpy")
 
 from skills.commands import Command
-from skills.ros_belief import fetch_robot_state
-from skills.ros_executor import RosExecutor
+from skills.ros.belief import fetch_robot_state
+from skills.ros.executor import RosExecutor
 from tests.cogtree_cli import interrupt, running
-from trees.cli import main
+from trees.cli.main import main
 
 
 def test_sim_ros_serves_a_command_across_processes_and_stops_cleanly_on_sigint(ros: Any) -> None:

@@ -1,8 +1,8 @@
 """``cogtree view --ros``: the viewer's feed follows a snapshot topic over real DDS.
 
 The snapshots come from a real run of a small tree through
-:class:`~trees.snapshot_stream.SnapshotStream` (what ``cogtree ros`` publishes), sent by this
-test's own participant on a latched topic of its own.
+:class:`~trees.recording.snapshot_stream.SnapshotStream` (what ``cogtree ros`` publishes),
+sent by this test's own participant on a latched topic of its own.
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ pytest.importorskip("rclpy")
 from std_msgs.msg import String
 
 from knowledge.closing import Closeable
-from skills.ros_protocol import latched_qos
+from skills.ros.protocol import latched_qos
 from tests.cogtree_cli import interrupt, line_with, read_json, running, url_in
-from trees.cli import main
+from trees.cli.main import main
+from trees.recording.snapshot_stream import SnapshotStream
+from trees.ros.snapshot_source import RosSnapshotSource
 from trees.runner import TreeRunner
-from trees.snapshot_stream import SnapshotStream
 from trees.testing import BlackboardView, ScriptedLLM
 from trees.viewer.feed import TickFeed
-from trees.viewer.ros_source import RosSnapshotSource
 
 TREE = "test:count_then_note"
 NOTE = "/test/note"
@@ -136,7 +136,7 @@ def test_malformed_snapshots_are_logged_and_dropped_and_the_source_goes_on(
     tick_alone = json.dumps({"tick": json.loads(messages[1])["tick"]})
     bad = ["{not json", "[1, 2]", tick_alone, '{"header": {}, "extra": 1}']
     feed, source = topic.attach()
-    with caplog.at_level(logging.WARNING, logger="trees.viewer.ros_source"):
+    with caplog.at_level(logging.WARNING, logger="trees.ros.snapshot_source"):
         for count, message in enumerate(bad, start=1):
             topic.publish(message)
             until(lambda c=count: source.dropped == c, what=f"bad message {count} to be dropped")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from skills.commands import Command
-from skills.ros_protocol import (
+from skills.ros.protocol import (
     CommandGoal,
     CommandStatus,
     ObservationBatch,
@@ -21,7 +21,7 @@ from skills.ros_protocol import (
     robot_namespaces,
     topic,
 )
-from skills.ros_routes import CommandRoutes, RoutesError, load_routes
+from skills.ros.routes import CommandRoutes, RoutesError, load_routes
 
 
 def test_a_goal_survives_its_json_round_trip() -> None:
@@ -134,7 +134,7 @@ def test_a_missing_routes_file_says_it_cannot_be_read(tmp_path: Path) -> None:
 def test_the_core_import_path_works_without_rclpy() -> None:
     """The ros extra is optional: the protocol, the routes and the CLI never import rclpy."""
     code = (
-        "import sys; import skills.ros_protocol, skills.ros_routes, trees.cli; "
+        "import sys; import skills.ros.protocol, skills.ros.routes, trees.cli.main; "
         "print('rclpy' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -24,8 +24,8 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant import create_root
 from trees.assistant_session import AssistantSession, TurnResult
-from trees.display import render_text
-from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.recording.display import render_text
 from trees.testing import ScriptedLLM, mock_blackboard
 
 SessionFactory = Callable[..., AssistantSession]

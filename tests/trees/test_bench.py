@@ -1,4 +1,4 @@
-"""The scenario bench and the `run` / `bench` commands (parsers from trees/run_command.py)."""
+"""The scenario bench and the `run` / `bench` commands (parsers from trees/cli/run_command.py)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sim.scenario import ScenarioError, load_scenario
-from trees.bench import BenchResults, run_bench
-from trees.run_command import ProgressBar, add_run_parsers, run_bench_command, run_run, suite
-from trees.scenario_run import ScenarioResult
+from trees.cli.run_command import ProgressBar, add_run_parsers, run_bench_command, run_run, suite
+from trees.evaluation.bench import BenchResults, run_bench
+from trees.evaluation.scenario_run import ScenarioResult
 
 SCENARIOS = ("which_bottle", "book_to_nightstand", "too_heavy")
 

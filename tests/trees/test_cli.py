@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from tests.cogtree_cli import CLARIFY, EXAMPLE, TAKE_IT, clarify_script, cogtree_script, tick_argv
-from trees.cli import main
+from trees.cli.main import main
 from trees.testing import BlackboardView
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from knowledge.domains.advisor.knowledge_graph import AdvisorKG
 from knowledge.memory import MemoryStore
-from trees.cli import main
+from trees.cli.main import main
 
 
 def test_ask_answers_figure_4_and_explains_each_gate(blackboard, capsys, tmp_path) -> None:

@@ -11,14 +11,14 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.dialogue import AwaitUtterance, ControlIs
-from trees.node_registry import (
+from trees.bt_xml.node_registry import (
     behaviour_classes,
     behaviour_modules,
     build_registry,
     default_registry,
 )
-from trees.node_types import REQUIRED
-from trees.xml_values import format_default, parse_value, value_form
+from trees.bt_xml.node_types import REQUIRED
+from trees.bt_xml.values import format_default, parse_value, value_form
 
 
 def test_every_behaviour_class_is_a_node_type_or_says_why_not() -> None:

@@ -8,7 +8,7 @@ from behaviours.react_step import FINISH, ReActDecision
 from behaviours.task_readiness import InnerSpeech
 from sim.scenario import Scenario, load_scenario
 from skills.plan_model import DELEGATE, ToAPlan, plan_graph
-from trees.oracle import (
+from trees.evaluation.oracle import (
     oracle_modules,
     oracle_script,
     plan_answer,

@@ -18,8 +18,8 @@ from py_trees.common import Status
 from behaviours.react_step import FINISH, ReActStep
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
-from trees.display import render_text
 from trees.react import create_root
+from trees.recording.display import render_text
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness, scripted_llm
 
 DONE = "I have done it."

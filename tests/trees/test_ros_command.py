@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from behaviours.llm.config import LLMConfig
-from trees.cli import main
+from trees.cli.main import main
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from sim.scenario import Scenario, load_scenario
 from skills.controller import RunStatus, SkillOutcome
 from skills.plan_model import StepProblem, ValidationReport
 from skills.specs import skill_call
-from trees.scenario_run import (
+from trees.evaluation.scenario_run import (
     ScenarioResult,
     ScenarioRunError,
     oracle_client,

@@ -11,10 +11,10 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
+from trees.recording.snapshot_stream import SnapshotStream
+from trees.recording.tick_log import LogHeader, read_tick_log, shape_of
 from trees.runner import TreeRunner
-from trees.snapshot_stream import SnapshotStream
 from trees.testing import BlackboardView, ScriptedLLM
-from trees.tick_log import LogHeader, read_tick_log, shape_of
 from trees.viewer.feed import FeedError, TickFeed
 
 STEP = "/test/step"

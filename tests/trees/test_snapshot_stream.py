@@ -9,8 +9,8 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
+from trees.recording.snapshot_stream import SnapshotStream
 from trees.runner import TreeRunner
-from trees.snapshot_stream import SnapshotStream
 from trees.testing import BlackboardView, ScriptedLLM
 from trees.viewer.feed import TickFeed
 

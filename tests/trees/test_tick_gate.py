@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from trees.tick_gate import TickGate, TickGateClosed
+from trees.ros.tick_gate import TickGate, TickGateClosed
 
 WAIT_S = 10.0
 

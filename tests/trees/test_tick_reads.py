@@ -11,8 +11,8 @@ from py_trees.common import Access, Status
 
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
+from trees.recording.tick_log import READ_VALUE_CHARS, TickEntry, read_tick_log
 from trees.runner import TreeRunner
-from trees.tick_log import READ_VALUE_CHARS, TickEntry, read_tick_log
 
 
 class Reader(py_trees.behaviour.Behaviour):

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from trees.cli import main
+from trees.bt_xml.document import XmlTreeError
+from trees.bt_xml.loader import load_tree_reference, load_xml_tree
+from trees.cli.main import main
 from trees.testing import TreeHarness, scripted_llm
-from trees.xml_document import XmlTreeError
-from trees.xml_loader import load_tree_reference, load_xml_tree
 
 TREES = Path(__file__).resolve().parents[2] / "trees"
 

@@ -16,10 +16,10 @@ import pytest
 
 from behaviours.dialogue import AwaitUtterance
 from trees.assistant import create_root
+from trees.bt_xml.loader import load_xml_tree
+from trees.bt_xml.tree_twins import registrations, tree_differences
 from trees.physical_task import create_physical_task
-from trees.tick_log import shape_of
-from trees.tree_twins import registrations, tree_differences
-from trees.xml_loader import load_xml_tree
+from trees.recording.tick_log import shape_of
 
 TREES = Path(__file__).resolve().parents[2] / "trees"
 ASSISTANT = TREES / "assistant.xml"

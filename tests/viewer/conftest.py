@@ -13,7 +13,7 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
 from trees.assistant_session import AssistantSession
-from trees.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
 from trees.testing import mock_blackboard, scripted_llm
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from behaviours.keys import GateRationale
 from behaviours.llm.types import CallRecord
-from trees.tick_log import (
+from trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
     LogHeader,

@@ -20,9 +20,9 @@ from py_trees.common import Status
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from tests.viewer.small_run import REFUSAL
+from trees.recording.tick_log import LogHeader, read_tick_log
 from trees.runner import TreeRunner
 from trees.testing import BlackboardView
-from trees.tick_log import LogHeader, read_tick_log
 from trees.viewer.feed import TickFeed
 from trees.viewer.server import ViewerServer
 

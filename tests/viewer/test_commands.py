@@ -10,7 +10,7 @@ import pytest
 
 from tests.cogtree_cli import EXAMPLE, interrupt, line_with, read_json, running, tick_argv, url_in
 from tests.viewer.small_run import TIRAMISU
-from trees.cli import main
+from trees.cli.main import main
 
 
 def test_view_serves_a_log_until_ctrl_c(assistant_log: Path) -> None:

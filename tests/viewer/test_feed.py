@@ -13,9 +13,9 @@ from py_trees.common import Status
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from tests.viewer.small_run import GATE_NAME, gate_rationale, small_header, small_tick
+from trees.recording.tick_log import BlackboardWrite, read_tick_log
 from trees.runner import TreeRunner
 from trees.testing import BlackboardView
-from trees.tick_log import BlackboardWrite, read_tick_log
 from trees.viewer.feed import FeedError, TickFeed
 
 

@@ -16,15 +16,15 @@ from tests.viewer.small_run import (
     small_header,
     small_tick,
 )
-from trees.tick_log import BlackboardRead, BlackboardWrite, TickEntry, read_tick_log
-from trees.viewer.feed import TickFeed
-from trees.viewer.snapshot import (
+from trees.recording.snapshot import (
     apply_writes,
     build_snapshot,
     decision_summary,
     initial_state,
     ticks_differ,
 )
+from trees.recording.tick_log import BlackboardRead, BlackboardWrite, TickEntry, read_tick_log
+from trees.viewer.feed import TickFeed
 
 
 def decided_tick(number: int = 1) -> TickEntry:

@@ -2,8 +2,8 @@
 
 A live feed keeps the log header and the last ``keep`` tick entries (older ones are folded
 into the blackboard state and tree shape it started from, so memory stays bounded). Ticks
-come from any source as :class:`~trees.tick_log.LogHeader` and
-:class:`~trees.tick_log.TickEntry` objects:
+come from any source as :class:`~trees.recording.tick_log.LogHeader` and
+:class:`~trees.recording.tick_log.TickEntry` objects:
 
 * a :class:`~trees.runner.TreeRunner`: pass :meth:`TickFeed.on_tick` as its ``on_tick``;
 * a message ``{"header": <LogHeader JSON>, "tick": <TickEntry JSON>}`` (the ROS 2 host's
@@ -28,15 +28,7 @@ import py_trees
 from pydantic import BaseModel, ValidationError
 
 from behaviours.llm.errors import first_problem
-from trees.tick_log import (
-    BlackboardWrite,
-    LogHeader,
-    NodeShape,
-    TickEntry,
-    read_tick_log,
-)
-from trees.viewer.errors import ViewerError
-from trees.viewer.snapshot import (
+from trees.recording.snapshot import (
     RATIONALE_PREFIX,
     BlackboardState,
     apply_writes,
@@ -44,6 +36,14 @@ from trees.viewer.snapshot import (
     initial_state,
     ticks_differ,
 )
+from trees.recording.tick_log import (
+    BlackboardWrite,
+    LogHeader,
+    NodeShape,
+    TickEntry,
+    read_tick_log,
+)
+from trees.viewer.errors import ViewerError
 
 DEFAULT_KEEP = 2000
 """Ticks a live feed keeps by default (at 100 Hz, the last 20 seconds)."""

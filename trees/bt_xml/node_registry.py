@@ -1,0 +1,243 @@
+"""The registry of node types, read from the code.
+
+Every behaviour class of the ``behaviours`` package is a node type under its class name, with
+the py_trees composites and decorators of :mod:`trees.bt_xml.node_notes`. Its parameters are its
+constructor's signature (those whose type has an XML form, see :mod:`trees.bt_xml.values`); its
+ports are the blackboard keys it registers, found by building it once with sample arguments
+and looking each key up in the catalogue of ``behaviours/keys.py``; its meaning, statuses and
+handles come from :mod:`trees.bt_xml.behaviour_reading`.
+A class that cannot be a node type (abstract,
+or a required argument with no XML form) is listed as unavailable, with the reason.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import functools
+import importlib
+import inspect
+import pkgutil
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Literal, Union
+
+import py_trees
+from py_trees.behaviour import Behaviour
+
+import behaviours
+from behaviours import keys
+from trees.bt_xml.behaviour_reading import (
+    constructor,
+    docstring_summary,
+    handles_of,
+    parameter_meaning,
+    status_sentences,
+)
+from trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
+from trees.bt_xml.node_types import (
+    REQUIRED,
+    NodeKind,
+    NodeRegistry,
+    NodeType,
+    Parameter,
+    Port,
+    PortDirection,
+    Unavailable,
+)
+from trees.bt_xml.values import key_port_names, type_label, value_form
+
+_STRUCTURE = ("self", "name", "child", "children")
+
+
+def _signature(cls: type) -> tuple[list[inspect.Parameter], dict[str, Any]]:
+    parameters = list(inspect.signature(constructor(cls)).parameters.values())
+    try:
+        hints = typing.get_type_hints(constructor(cls))
+    except (NameError, TypeError):
+        hints = {}
+    return parameters, hints
+
+
+def _kind(parameters: list[inspect.Parameter]) -> NodeKind:
+    names = {p.name for p in parameters}
+    if "child" in names:
+        return "decorator"
+    if "children" in names:
+        return "composite"
+    return "leaf"
+
+
+def _sample(annotation: Any) -> Any:
+    """A value of ``annotation`` to build a node with, only to see the keys it registers."""
+    origin = typing.get_origin(annotation)
+    arguments = typing.get_args(annotation)
+    if origin is Literal:
+        return arguments[0]
+    if origin is type:
+        return arguments[0]
+    if origin is Callable:
+        return lambda *args: None
+    if origin is Union or origin is types.UnionType:
+        return _sample(next(a for a in arguments if a is not type(None)))
+    if origin in (Mapping, dict):
+        return {}
+    if inspect.isclass(annotation) and issubclass(annotation, enum.Enum):
+        return next(iter(annotation))
+    samples: dict[Any, Any] = {
+        str: "sample",
+        int: 1,
+        float: 1.0,
+        bool: False,
+        keys.KeySpec: keys.UTTERANCE,
+    }
+    if annotation in samples:
+        return samples[annotation]
+    raise TypeError(f"no sample value for {annotation}")
+
+
+def _ports_of(node: Behaviour) -> tuple[Port, ...]:
+    by_port = key_port_names()
+    names = {spec.name: name for name, spec in by_port.items()}
+    reads: set[str] = set()
+    writes: set[str] = set()
+    for client in node.blackboards:
+        reads |= _catalogued(client.read)
+        writes |= _catalogued(client.write | client.exclusive)
+
+    def direction(key: str) -> PortDirection:
+        if key in reads and key in writes:
+            return "inout"
+        return "input" if key in reads else "output"
+
+    ports = (Port(names[key], direction(key), by_port[names[key]]) for key in reads | writes)
+    return tuple(sorted(ports, key=lambda port: port.name))
+
+
+def _catalogued(registered: set[str]) -> set[str]:
+    """The catalogue entries (by their key pattern) of the keys a client registered."""
+    found = set()
+    for key in registered:
+        try:
+            found.add(keys.spec_for(key).name)
+        except KeyError:
+            continue
+    return found
+
+
+def _release(node: Behaviour) -> None:
+    for member in node.iterate():
+        for client in member.blackboards:
+            client.unregister(clear=False)
+
+
+def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> NodeType:
+    """The node type of ``cls``; TypeError says why it cannot be one."""
+    if inspect.isabstract(cls):
+        raise TypeError("it is an abstract base class")
+    signature, hints = _signature(cls)
+    kind = _kind(signature)
+    name_parameter = next((p for p in signature if p.name == "name"), None)
+    name_required = name_parameter is not None and name_parameter.default is REQUIRED
+    parameters: list[Parameter] = []
+    not_in_xml: list[str] = []
+    sample: dict[str, Any] = {}
+    for item in signature:
+        if item.name in _STRUCTURE or item.kind in (item.VAR_POSITIONAL, item.VAR_KEYWORD):
+            continue
+        annotation = hints.get(item.name, Any)
+        default = (note.defaults if note else {}).get(item.name, item.default)
+        if value_form(annotation) is None:
+            if default is REQUIRED:
+                raise TypeError(f"parameter {item.name} ({type_label(annotation)}) has no XML form")
+            not_in_xml.append(item.name)
+            continue
+        meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(
+            cls, item.name
+        )
+        parameters.append(Parameter(item.name, annotation, default, meaning))
+        if default is REQUIRED:
+            sample[item.name] = _sample(annotation)
+    node_type = NodeType(
+        tag=cls.__name__,
+        cls=cls,
+        kind=kind,
+        summary=note.summary if note else docstring_summary(cls),
+        statuses=note.statuses if note else status_sentences(cls),
+        parameters=tuple(parameters),
+        ports=(),
+        handles=() if note else handles_of(cls),
+        name_required=name_required,
+        not_in_xml=tuple(not_in_xml),
+    )
+    if note is not None:
+        return node_type
+    children = [py_trees.behaviours.Success("sample")] if kind != "leaf" else []
+    try:
+        built = node_type.build(None, sample, children)
+    except Exception as error:  # any constructor failure makes it unavailable
+        raise TypeError(f"it could not be built with sample arguments: {error}") from error
+    try:
+        ports = _ports_of(built)
+    finally:
+        _release(built)
+    clash = sorted({p.name for p in parameters} & {p.name for p in ports})
+    if clash:
+        raise TypeError(f"parameter {clash[0]} has the name of one of its blackboard ports")
+    return dataclasses.replace(node_type, ports=ports)
+
+
+def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviour]]:
+    """The behaviour classes defined in ``modules`` (not the ones they import)."""
+    found = []
+    for module in modules:
+        for value in vars(module).values():
+            if (
+                inspect.isclass(value)
+                and issubclass(value, Behaviour)
+                and value.__module__ == module.__name__
+            ):
+                found.append(value)
+    return found
+
+
+def build_registry(
+    classes: Iterable[type[Behaviour]], notes: Iterable[BuiltinNote] = PY_TREES_NODES
+) -> NodeRegistry:
+    """A registry of ``classes`` and the noted py_trees classes; tags must be unique."""
+    node_types: dict[str, NodeType] = {}
+    unavailable: list[Unavailable] = []
+    entries: list[tuple[type[Behaviour], BuiltinNote | None]] = [(n.cls, n) for n in notes]
+    entries.extend((cls, None) for cls in classes)
+    for cls, note in entries:
+        try:
+            node_type = node_type_for(cls, note)
+        except TypeError as why:
+            unavailable.append(Unavailable(cls, str(why)))
+            continue
+        clash = node_types.get(node_type.tag)
+        if clash is not None:
+            raise ValueError(
+                f"two node types are called {node_type.tag}: {clash.class_path} and "
+                f"{node_type.class_path}; rename one of the classes"
+            )
+        node_types[node_type.tag] = node_type
+    return NodeRegistry(
+        types=types.MappingProxyType(node_types),
+        unavailable=tuple(sorted(unavailable, key=lambda u: u.cls.__name__)),
+    )
+
+
+def behaviour_modules() -> list[types.ModuleType]:
+    """Every module of the ``behaviours`` package."""
+    return [
+        importlib.import_module(info.name)
+        for info in pkgutil.walk_packages(behaviours.__path__, f"{behaviours.__name__}.")
+    ]
+
+
+@functools.cache
+def default_registry() -> NodeRegistry:
+    """The registry of every cogtree behaviour and the py_trees nodes the shipped trees use."""
+    return build_registry(behaviour_classes(behaviour_modules()))

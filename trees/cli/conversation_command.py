@@ -1,0 +1,165 @@
+"""``cogtree chat`` and ``cogtree ask``: talk to the assistant turn tree in the simulator's world.
+
+Both build the same session: the domain packs (shipped plus ``--packs``), the memory in a
+SQLite file kept across runs (``--memory``, by default in the user's data directory), the
+robot's belief and executor from a simulator scenario (``--scenario``), and the models
+(``--llm`` and friends). ``--explain`` prints every gate's decision and rationale after each
+reply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import TextIO
+
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from trees.assistant_session import AssistantSession, TurnResult
+from trees.cli.llm_options import add_llm_arguments, client_from_args
+from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
+from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+
+DEFAULT_WORLD = "tidy_for_guests"
+"""The scenario whose world chat and ask run in when ``--scenario`` is not given."""
+
+QUIT_WORDS = frozenset({"quit", "exit", "bye", ":q"})
+
+
+def default_memory_path() -> Path:
+    """``$XDG_DATA_HOME/cogtree/memory.sqlite``, else ``~/.local/share/cogtree/memory.sqlite``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cogtree" / "memory.sqlite"
+
+
+def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``chat`` and ``ask`` to the ``cogtree`` subcommands."""
+    chat = commands.add_parser(
+        "chat",
+        help="talk to the assistant tree, turn after turn (memory kept across runs)",
+        description="A multi-turn conversation with the assistant turn tree. Type quit or "
+        "press Ctrl-D to leave.",
+    )
+    ask = commands.add_parser(
+        "ask",
+        help="one turn of the assistant tree: print the robot's reply",
+        epilog='example: cogtree ask "How many carbohydrates are in tiramisu?" --explain',
+    )
+    ask.add_argument("text", help="what the user says")
+    for parser in (chat, ask):
+        add_llm_arguments(parser)
+        parser.add_argument(
+            "--scenario",
+            default=DEFAULT_WORLD,
+            metavar="ID",
+            help=f"simulator world to run in (default {DEFAULT_WORLD}; `cogtree sim list`)",
+        )
+        parser.add_argument(
+            "--speaker", metavar="ID", help="who is talking (default: the scenario's speaker)"
+        )
+        add_pack_arguments(parser)
+        parser.add_argument(
+            "--explain", action="store_true", help="print each gate's decision and rationale"
+        )
+        add_watch_arguments(parser)
+        parser.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+
+
+def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--memory``, ``--packs`` and ``--domain``: the memory file and the domain packs."""
+    parser.add_argument(
+        "--memory", metavar="FILE", help=f"SQLite memory file (default {default_memory_path()})"
+    )
+    parser.add_argument(
+        "--packs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="also load the domain packs in DIR (repeatable)",
+    )
+    parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+
+
+def open_memory(path: str | None) -> MemoryStore:
+    """The memory store at ``path`` (``--memory``), else at the default; folders are made."""
+    memory_path = Path(path) if path else default_memory_path()
+    memory_path.parent.mkdir(parents=True, exist_ok=True)
+    return MemoryStore(memory_path)
+
+
+@contextmanager
+def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
+    """The session the options describe; everything it opened is closed on exit."""
+    with ExitStack() as resources:
+        domains = DomainRegistry.discover(args.packs, active=args.domain)
+        for problem in domains.problems:
+            print(f"cogtree: warning: skipped a domain pack: {problem}", file=sys.stderr)
+        scenario = load_scenario(args.scenario)
+        simulator = SimExecutor.from_scenario(scenario)
+        resources.callback(simulator.close)
+        experience = resources.enter_context(ExperienceStore())
+        memory = resources.enter_context(open_memory(args.memory))
+        llm = resources.enter_context(client_from_args(args))
+        watch = resources.enter_context(watch_from_args(args, tree_name="assistant"))
+        session = resources.enter_context(
+            AssistantSession(
+                llm=llm,
+                domains=domains,
+                memory=memory,
+                speaker=args.speaker or scenario.request.speaker,
+                robot=scenario.main_robot,
+                log_path=args.log,
+                on_tick=watch.on_tick,
+                before_tick=lambda: step_when_busy(simulator),
+                handles=simulator_handles(simulator, experience),
+            )
+        )
+        yield session
+        linger(watch)
+
+
+def print_turn(result: TurnResult, *, explain: bool, out: TextIO | None = None) -> None:
+    """The robot's reply, and with ``explain`` every gate's decision and rationale."""
+    out = out or sys.stdout
+    print(f"robot: {result.reply or '(no reply)'}", file=out)
+    if explain:
+        where = f"domain {result.domain}, control {result.control}, {result.ticks} ticks"
+        switched = ", after switching domain" if result.switched else ""
+        print(f"  [{where}{switched}]", file=out)
+        print(result.explain(), file=out)
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    """One turn; exit 0 when the robot answered, 1 when the turn did not finish."""
+    with open_session(args) as session:
+        result = session.turn(args.text)
+        print_turn(result, explain=args.explain)
+    return 0 if result.status != "RUNNING" else 1
+
+
+def run_chat(args: argparse.Namespace) -> int:
+    """Read utterances until quit or end of input; one turn each."""
+    with open_session(args) as session:
+        print(
+            f"cogtree chat: domains {', '.join(session.domains.names)}; memory "
+            f"{session.memory.path}. Type quit to leave.",
+            file=sys.stderr,
+        )
+        while True:
+            try:
+                text = input("you: ")
+            except EOFError:
+                print(file=sys.stderr)
+                return 0
+            if text.strip().lower() in QUIT_WORDS:
+                return 0
+            if not text.strip():
+                continue
+            print_turn(session.turn(text), explain=args.explain)

@@ -1,0 +1,190 @@
+"""``cogtree eval modules``: JANUS's Table 4 module metrics per LLM backend.
+
+Runs scope detection, intent recognition, readiness and query generation on the curated sets
+in ``tests/data/eval`` and scope detection on CLINC150, for each ``--backend`` (default:
+``none`` and ``scripted``), and prints a Markdown table (``--output`` writes it to a file,
+``--csv`` the same rows as CSV). A progress line goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from trees.cli.arg_types import positive_int
+from trees.evaluation.clinc import (
+    DEFAULT_CLINC,
+    ClincData,
+    ClincError,
+    ClincResult,
+    evaluate_clinc,
+    load_clinc,
+)
+from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
+from trees.evaluation.report import Report
+from trees.evaluation.runner import (
+    BACKEND_LABELS,
+    BACKENDS,
+    BackendUnavailable,
+    ModuleRunner,
+    ModuleScore,
+)
+
+log = logging.getLogger(__name__)
+
+DEFAULT_BACKENDS = ("none", "scripted")
+"""Backends evaluated when no ``--backend`` is given."""
+
+MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
+"""Backends that run a real model: CLINC150 is sampled for them."""
+
+
+def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval modules`` to the ``cogtree`` subcommands."""
+    evaluate = commands.add_parser("eval", help="evaluate the turn tree's modules")
+    kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
+    modules = kinds.add_parser(
+        "modules",
+        help="JANUS's module metrics (scope, intent, readiness, query) per LLM backend",
+        description="Domain and task accuracy, parameter precision/recall/F1, readiness "
+        "accuracy, query validity and result overlap, on the curated sets and CLINC150.",
+    )
+    modules.add_argument(
+        "--backend",
+        action="append",
+        choices=BACKENDS,
+        help="LLM backend to evaluate (repeatable; default: none and scripted). scripted is "
+        "an oracle answering with the reference: it measures the cascade, not a model",
+    )
+    modules.add_argument(
+        "--data", type=Path, default=DEFAULT_DATA, metavar="DIR", help="the evaluation sets"
+    )
+    modules.add_argument(
+        "--clinc",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help=f"CLINC150 directory (default: {DEFAULT_CLINC}, skipped when absent)",
+    )
+    modules.add_argument(
+        "--no-clinc", action="store_true", help="skip the CLINC150 scope evaluation"
+    )
+    modules.add_argument(
+        "--clinc-sample",
+        type=positive_int,
+        default=200,
+        metavar="N",
+        help="CLINC150 items evaluated with a real model (seeded sample; default 200)",
+    )
+    modules.add_argument(
+        "--limit",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="evaluate at most N items per module (spread over the set)",
+    )
+    modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
+    modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Run ``cogtree eval modules``; return the exit code (2 on unusable data)."""
+    try:
+        data = EvalData.load(args.data)
+        clinc = None if args.no_clinc else _clinc_data(args.clinc)
+    except (DatasetError, ClincError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
+    progress = _Progress(sys.stderr)
+    scores: list[ModuleScore] = []
+    clinc_results: list[ClincResult] = []
+    notes = _notes(backends, args.limit, clinc is None and not args.no_clinc)
+    for backend in backends:
+        started = time.perf_counter()
+        try:
+            runner = ModuleRunner(backend)
+        except BackendUnavailable as error:
+            notes.append(f"{backend} skipped: {error}")
+            progress.say(f"[{backend}] skipped: {error}")
+            continue
+        with runner:
+            progress.backend = backend
+            scores.append(runner.run_scope(data.scope, limit=args.limit, progress=progress))
+            scores.append(runner.run_intent(data.intent, limit=args.limit, progress=progress))
+            scores.append(runner.run_readiness(data.readiness, limit=args.limit, progress=progress))
+            scores.append(runner.run_query(data.query, limit=args.limit, progress=progress))
+            scores.append(
+                runner.run_query(data.query, limit=args.limit, progress=progress, templates=False)
+            )
+            if clinc is not None:
+                clinc_results.append(
+                    evaluate_clinc(
+                        clinc,
+                        llm=runner.client if backend in MODEL_BACKENDS else None,
+                        oracle=backend == "scripted",
+                        backend=runner.label,
+                        sample=args.clinc_sample if backend in MODEL_BACKENDS else None,
+                        progress=lambda done, total: progress("clinc150", done, total),
+                    )
+                )
+        notes.append(f"{backend}: {time.perf_counter() - started:.0f} s in all")
+    report = Report(scores, clinc_results, notes)
+    _write(report.markdown(), args.output)
+    if args.csv is not None:
+        args.csv.write_text(report.csv(), encoding="utf-8")
+    return 0
+
+
+def _clinc_data(directory: Path | None) -> ClincData | None:
+    """CLINC150 from ``directory``; from the default place when None, or None if it is absent."""
+    if directory is None:
+        if not (DEFAULT_CLINC / "clinc150_dev.json").is_file():
+            return None
+        directory = DEFAULT_CLINC
+    return load_clinc(directory)
+
+
+def _notes(backends: Sequence[str], limit: int | None, clinc_missing: bool) -> list[str]:
+    notes = [f"{name}: {BACKEND_LABELS[name]}" for name in backends]
+    if limit is not None:
+        notes.append(f"--limit {limit}: at most {limit} items per module, spread over each set")
+    if clinc_missing:
+        notes.append(f"CLINC150 skipped: {DEFAULT_CLINC} not found (pass --clinc DIR)")
+    return notes
+
+
+def _write(text: str, path: Path | None) -> None:
+    if path is None:
+        sys.stdout.write(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+
+
+class _Progress:
+    """Progress on a stream: ``[backend] module done/total``.
+
+    On a terminal one line is rewritten in place; in a log file a line is written at every
+    tenth of the work, so logs stay short.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.backend = ""
+        self.live = stream.isatty()
+
+    def __call__(self, module: str, done: int, total: int) -> None:
+        if self.live:
+            end = "\n" if done == total else ""
+            self.stream.write(f"\r[{self.backend}] {module} {done}/{total}{end}")
+        elif done == total or done * 10 // max(total, 1) != (done - 1) * 10 // max(total, 1):
+            self.stream.write(f"[{self.backend}] {module} {done}/{total}\n")
+        self.stream.flush()
+
+    def say(self, line: str) -> None:
+        self.stream.write(line + "\n")

@@ -1,0 +1,298 @@
+"""``cogtree ros``: run the assistant tree as a ROS 2 node (the host, :mod:`trees.ros.host`).
+
+The node is ``cogtree`` in ``--namespace`` (default ``/cogtree``). Every option is also a
+read-only ROS parameter of the node (``packs``, ``domain``, ``tree``, ``llm_backend``,
+``llm_model``, ``rate_hz``, ``robots``, ``command_timeout_s``, ``answer_timeout_s``): the
+option gives the default, ``--ros-args -p NAME:=VALUE`` or a parameter file overrides it,
+and ``ros2 param get`` shows what runs. Everything after ``--ros-args`` goes to ROS
+(remapping with ``-r utterance:=/asr/text``, parameters, log levels).
+
+The memory store, the failure-experience store and the LLM client are built as for
+``cogtree chat`` (the same options). SIGINT and SIGTERM stop the node cleanly: the turn in
+progress is stopped (its commands cancelled), the session closed, the node destroyed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import logging
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import TYPE_CHECKING, Any
+
+import py_trees
+
+from behaviours.llm.client import LLMClient
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.scene_graph import SceneGraph
+from trees.assistant_session import AssistantSession, ticks_per_turn
+from trees.cli.conversation_command import add_pack_arguments, open_memory
+from trees.cli.llm_options import add_llm_arguments, client_from_args
+from trees.cli.signals import signals_stop
+from trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
+from trees.loading import TreeLoadError, load_factory
+from trees.ros.cli_support import (
+    INSTALL_HINT,
+    RosStartError,
+    add_ros_args_option,
+    init_context,
+    spin_until,
+)
+
+if TYPE_CHECKING:
+    from rclpy.node import Node
+
+    from trees.ros.host import HostSettings, TreeHooks
+
+log = logging.getLogger(__name__)
+
+NODE_NAME = "cogtree"
+"""The host node's name."""
+
+DEFAULT_NAMESPACE = "/cogtree"
+"""The host node's namespace unless ``--namespace`` says otherwise."""
+
+TREE_NAMES = ("assistant", *TREE_MODES)
+"""Turn trees known by name (``assistant`` is the gated assistant tree)."""
+
+
+class RosCommandError(ValueError):
+    """Options or parameters ``cogtree ros`` cannot run with; the message says how to fix it."""
+
+
+def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``ros`` to the ``cogtree`` subcommands."""
+    ros = commands.add_parser(
+        "ros",
+        help="run the assistant tree as a ROS 2 node (needs the ros extra)",
+        description="The cogtree host node: utterances in on `utterance`, the robot's words "
+        "out on `speech`, tree snapshots on `tree/snapshot`, commands to the robots over "
+        "their namespaced topics. Options are also ROS parameters of the node.",
+        epilog="example: cogtree ros --robot robot1=/robot1 --llm ollama --model qwen2.5:3b "
+        "--ros-args -r utterance:=/asr/text",
+    )
+    ros.add_argument(
+        "--namespace",
+        default=DEFAULT_NAMESPACE,
+        metavar="NS",
+        help=f"the node's namespace (default {DEFAULT_NAMESPACE})",
+    )
+    ros.add_argument(
+        "--robot",
+        action="append",
+        default=[],
+        dest="robots",
+        metavar="NAME=NS",
+        help="a robot and its namespace (repeatable: give every robot of the team, since a "
+        "step for a robot not given fails; the first is the one the tree drives; default "
+        "robot1=/robot1)",
+    )
+    ros.add_argument(
+        "--scene",
+        metavar="TTL",
+        help="the robot's belief from a Turtle file (default: the first robot's latched state)",
+    )
+    ros.add_argument(
+        "--tree",
+        default="assistant",
+        metavar="NAME",
+        help=f"the turn tree: {', '.join(TREE_NAMES)} or MODULE:FUNCTION (default assistant)",
+    )
+    add_llm_arguments(ros)
+    ros.add_argument("--model", metavar="TAG", help="Ollama model tag for every module")
+    add_pack_arguments(ros)
+    ros.add_argument("--speaker", metavar="ID", help="who is talking (default: unknown)")
+    ros.add_argument("--rate", type=float, default=10.0, metavar="HZ", help="tick rate (10)")
+    ros.add_argument(
+        "--command-timeout",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="seconds a robot may take to finish a command it accepted (60)",
+    )
+    ros.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=300.0,
+        metavar="S",
+        help="seconds a person may take to answer a request (300)",
+    )
+    ros.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+    add_ros_args_option(
+        ros, "everything after this goes to ROS, e.g. -r utterance:=/asr/text -p rate_hz:=5.0"
+    )
+
+
+def run_ros(args: argparse.Namespace) -> int:
+    """Run the host node until SIGINT or SIGTERM; 0 after a clean stop, 2 when it cannot start."""
+    try:
+        import rclpy  # noqa: F401
+        import std_msgs.msg  # noqa: F401
+    except ImportError as error:
+        print(
+            f"cogtree ros: error: ROS 2 is not installed here ({error}); {INSTALL_HINT}",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        return _serve(args)
+    except RosCommandError as error:
+        print(f"cogtree ros: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import rclpy
+    from rclpy.executors import SingleThreadedExecutor
+
+    from skills.ros.protocol import check_namespace
+    from trees.ros.host import UTTERANCE_TOPIC, RosHost
+
+    try:
+        check_namespace(args.namespace)
+    except ValueError as error:
+        raise RosCommandError(f"--namespace: {error}") from error
+    try:
+        context = init_context(ros_args=args.ros_args)
+    except RosStartError as error:
+        raise RosCommandError(str(error)) from error
+    stop = threading.Event()
+    with ExitStack() as resources:
+        resources.enter_context(signals_stop(stop))
+        resources.callback(rclpy.shutdown, context=context)
+        node = rclpy.create_node(NODE_NAME, namespace=args.namespace, context=context)
+        resources.callback(node.destroy_node)
+        settings, options = _parameters(node, args)
+        build = _tree(options["tree"])
+        domains = DomainRegistry.discover(options["packs"], active=options["domain"] or None)
+        for problem in domains.problems:
+            print(f"cogtree ros: warning: skipped a domain pack: {problem}", file=sys.stderr)
+        belief = _scene(resources, args.scene)
+        llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
+        memory = resources.enter_context(open_memory(args.memory))
+        experience = resources.enter_context(ExperienceStore())
+
+        def open_session(hooks: TreeHooks) -> AssistantSession:
+            return AssistantSession(
+                llm=llm,
+                domains=domains,
+                memory=memory,
+                speaker=args.speaker,
+                robot=hooks.robot,
+                log_path=args.log,
+                on_tick=hooks.on_tick,
+                before_tick=hooks.before_tick,
+                rate_hz=None,
+                max_ticks_per_turn=ticks_per_turn(settings.rate_hz),
+                root_factory=build,
+                tree_name=options["tree"],
+                handles={**hooks.handles, "experience": experience},
+            )
+
+        host = RosHost(node, settings, open_session, belief=belief)
+        resources.callback(host.close)
+        executor = SingleThreadedExecutor(context=context)
+        resources.callback(executor.shutdown)  # also when something fails before spinning
+        executor.add_node(node)
+        print(
+            f"cogtree ros: node {node.get_fully_qualified_name()} on ROS_DOMAIN_ID "
+            f"{context.get_domain_id()}; robots "
+            f"{', '.join(f'{r}={ns}' for r, ns in settings.robots.items())}; say something on "
+            f"{node.resolve_topic_name(UTTERANCE_TOPIC)}",
+            file=sys.stderr,
+        )
+        spin_until(executor, stop, context, each=host.start_if_ready)
+        print("cogtree ros: stopping", file=sys.stderr)
+    return 0
+
+
+def _parameters(node: Node, args: argparse.Namespace) -> tuple[HostSettings, dict[str, Any]]:
+    """Declare the node's parameters (the options as defaults) and read them back."""
+    from rcl_interfaces.msg import ParameterDescriptor, ParameterType
+    from rclpy.exceptions import ParameterException
+
+    from skills.ros.protocol import parse_robot_namespaces
+    from trees.ros.host import HostSettings
+
+    string_array = ParameterType.PARAMETER_STRING_ARRAY
+    declared = {
+        "packs": (list(args.packs), "extra domain pack folders", string_array),
+        "domain": (args.domain or "", "the pack active at the start ('' for the default)", None),
+        "tree": (args.tree, f"turn tree: {', '.join(TREE_NAMES)} or MODULE:FUNCTION", None),
+        "llm_backend": (args.llm or "", "backend of every module ('' for the manifest's)", None),
+        "llm_model": (args.model or "", "Ollama model tag ('' for the manifest's)", None),
+        "rate_hz": (float(args.rate), "tree ticks per second", None),
+        "robots": (list(args.robots) or ["robot1=/robot1"], "NAME=NAMESPACE each", string_array),
+        "command_timeout_s": (float(args.command_timeout), "seconds per accepted command", None),
+        "answer_timeout_s": (float(args.answer_timeout), "seconds per request to a person", None),
+    }
+    values: dict[str, Any] = {}
+    for name, (default, description, kind) in declared.items():
+        descriptor = ParameterDescriptor(description=description, read_only=True)
+        if kind is not None:
+            descriptor.type = kind
+        try:
+            values[name] = node.declare_parameter(name, default, descriptor).value
+        except ParameterException as error:
+            raise RosCommandError(
+                f"parameter {name}: {error}; give it like the default {default!r}"
+            ) from error
+    try:
+        robots = parse_robot_namespaces(values["robots"])
+        settings = HostSettings(
+            robots=robots,
+            rate_hz=values["rate_hz"],
+            command_timeout_s=values["command_timeout_s"],
+            answer_timeout_s=values["answer_timeout_s"],
+        )
+    except ValueError as error:
+        raise RosCommandError(str(error)) from error
+    return settings, values
+
+
+def _scene(resources: ExitStack, path: str | None) -> SceneGraph | None:
+    """The belief from ``--scene`` (closed on exit), or None to take the robot's state."""
+    if path is None:
+        return None
+    return resources.enter_context(SceneGraph.from_turtle_file(path))
+
+
+@contextmanager
+def _client(args: argparse.Namespace, backend: str, model: str) -> Iterator[LLMClient]:
+    """The LLM client of the options, with the ``llm_backend``/``llm_model`` parameters."""
+    args.llm = backend or None
+    with client_from_args(args) as client:
+        if model:
+            client.config = client.config.with_model(model)
+        yield client
+
+
+def _tree(name: str) -> Callable[[str], py_trees.behaviour.Behaviour]:
+    """The turn-tree factory ``name`` names (a robot id in, the root out)."""
+    if ":" not in name:
+        if name not in TREE_NAMES:
+            raise RosCommandError(
+                f"unknown tree {name!r}: use {', '.join(TREE_NAMES)} or MODULE:FUNCTION"
+            )
+        try:
+            return tree_factory("gated" if name == "assistant" else name)
+        except ScenarioRunError as error:
+            raise RosCommandError(str(error)) from error
+    try:
+        factory = load_factory(name)
+    except TreeLoadError as error:
+        raise RosCommandError(str(error)) from error
+
+    takes_robot = bool(inspect.signature(factory).parameters)
+
+    def build(robot: str) -> py_trees.behaviour.Behaviour:
+        root = factory(robot) if takes_robot else factory()  # type: ignore[call-arg]
+        if not isinstance(root, py_trees.behaviour.Behaviour):
+            raise TreeLoadError(f"{name} returned {type(root).__name__}, not a py_trees behaviour")
+        return root
+
+    return build

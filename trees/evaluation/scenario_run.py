@@ -1,0 +1,378 @@
+"""Run one simulator scenario through a turn tree, with the simulated speaker, and score it.
+
+:func:`run_scenario` builds the scenario's world (:meth:`SimExecutor.from_scenario`), a memory
+store in a temporary directory, the shipped domain packs and a session over the chosen tree
+(the gated assistant tree, the ReAct baseline, or any factory). It says the scenario's request
+as the speaker; while the robot asks a clarification question (inner speech Clarify, or a
+reply ending in "?") the simulated speaker answers from the scenario's hidden intent
+(:meth:`sim.humans.People.ask`) as the next turn, up to ``max_turns`` turns. At the end the
+goal is held against the simulator's ground truth.
+
+Simulated time: the simulator steps once before a tree tick whenever something is in progress
+in it (a command, or a person's delegated task), so the world's clock measures acting time,
+not thinking time: a slow model does not let events fire or people move while it thinks, and
+runs on different backends see the same world. Wall time is reported apart.
+
+Metrics (InteractGen's, over what the simulator and the tick log recorded):
+
+- **success** (SR): every goal predicate holds, no ``never`` predicate does, the robot asked
+  first when the goal demands it, and the acting time stayed within the scenario's limit. For
+  ``expect: refuse``: no ``never`` predicate holds and the robot refused (inner speech
+  Reject) or declined (ended without acting and without a pending question).
+- **completion** (CR): the share of goal predicates (``all`` met, ``never`` not violated) that
+  hold at the end.
+- **redundancy** (RR): ``max(0, executed - needed) / executed``, where ``executed`` counts
+  the robot steps and delegations that ran and ``needed`` is the number of steps of the
+  oracle's plans (all of them: a dynamic scenario's re-plan is needed too); 0 when nothing ran.
+- **robot subtask rate** (RSR): robot steps over all steps run, delegations included (None
+  when nothing ran).
+- **guard violations**: a skill that ran while the current plan's validation had failed, or
+  a turn that ended in Proceed with slots still missing.
+
+Robot steps are the skills that sent at least one command (``/skill/outcome`` writes in the
+tick log) plus each look around (``LOOK`` commands); delegations are the tasks people finished.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import py_trees
+
+from behaviours import keys
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from behaviours.llm.scripted import ScriptedBackend
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from sim.executor import SimExecutor
+from sim.humans import DONT_KNOW
+from sim.scenario import Scenario
+from trees import assistant
+from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
+from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
+from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.recording.tick_log import TickEntry
+
+log = logging.getLogger(__name__)
+
+TreeFactory = Callable[[str], py_trees.behaviour.Behaviour]
+"""Builds a turn tree for a robot id (a pure ``create_root``-style factory)."""
+
+OnTick = Callable[[py_trees.behaviour.Behaviour, TickEntry], None]
+"""Called after every tick with the root and the tick entry (``--show-ticks``)."""
+
+TREE_MODES: tuple[TreeMode, ...] = ("gated", "react")
+"""The trees ``cogtree run`` and ``cogtree bench`` know by name."""
+
+ORACLE_TIMEOUT_S = 2.0
+"""Module timeout with the scripted oracle: it answers at once, so only injected timeouts
+wait, and they need not wait the 20 s a real model gets."""
+
+REFUSAL = "Reject"
+"""The inner-speech control that refuses a request."""
+
+
+class ScenarioRunError(RuntimeError):
+    """A scenario run that cannot start (an unknown tree, a missing factory): says which."""
+
+
+def tree_factory(tree: str) -> TreeFactory:
+    """The factory of a tree mode: ``gated`` (the assistant tree) or ``react`` (the baseline)."""
+    if tree == "gated":
+        return assistant.create_root
+    if tree == "react":
+        try:
+            from trees import react
+        except ImportError as error:
+            raise ScenarioRunError(
+                f"the ReAct tree is not available ({error}); run with --tree gated"
+            ) from error
+        return react.create_root
+    raise ScenarioRunError(f"unknown tree {tree!r}; use one of {', '.join(TREE_MODES)}")
+
+
+def oracle_client(
+    scenario: Scenario, *, tree: TreeMode = "gated", faults: FaultPlan | None = None
+) -> LLMClient:
+    """A client answering from ``scenario``'s ORACLE (modules without answers get ``none``).
+
+    With ``faults`` the oracle is wrapped in a fault injector (bad answers at its rate). The
+    oracle measures the cascade and the guards, not a model.
+    """
+    script = oracle_script(scenario, tree=tree)
+    config = LLMConfig.load().with_backend("none")
+    for module in oracle_modules(script):
+        config = config.with_module(module, backend="scripted", timeout_s=ORACLE_TIMEOUT_S)
+    scripted = ScriptedBackend(script)
+    backend = FaultInjectingBackend(scripted, faults) if faults is not None else scripted
+    return LLMClient(config, backends={"scripted": backend})
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One exchange: what the speaker said, the robot's reply, and why (its gates)."""
+
+    utterance: str
+    reply: str
+    control: str | None
+    asked: bool
+    explanation: str = ""
+
+
+@dataclass
+class ScenarioResult:
+    """How one scenario run went: the outcome, the metrics, and the dialogue."""
+
+    scenario: str
+    tier: str
+    tree: str
+    backend: str
+    success: bool
+    completion: float
+    redundancy: float
+    robot_subtask_rate: float | None
+    model_calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    clarifications: int
+    guard_violations: list[str]
+    wall_s: float
+    sim_ticks: int
+    turns: list[Turn] = field(default_factory=list)
+    executed: list[str] = field(default_factory=list)
+    delegations: list[str] = field(default_factory=list)
+    unmet: list[str] = field(default_factory=list)
+    refused: bool = False
+    notes: list[str] = field(default_factory=list)
+    error: str = ""
+
+    @property
+    def tokens(self) -> int:
+        """Prompt plus completion tokens of every model call of the run."""
+        return self.prompt_tokens + self.completion_tokens
+
+    def transcript(self, speaker: str = "user") -> str:
+        """The dialogue, one line per utterance: ``speaker: ...`` then ``robot: ...``."""
+        lines = []
+        for turn in self.turns:
+            lines.append(f"{speaker}: {turn.utterance}")
+            lines.append(f"robot: {turn.reply or '(no reply)'}")
+        return "\n".join(lines)
+
+
+def run_scenario(
+    scenario: Scenario,
+    *,
+    tree: str = "gated",
+    llm: LLMClient,
+    max_turns: int = 4,
+    log_path: str | Path | None = None,
+    backend: str | None = None,
+    factory: TreeFactory | None = None,
+    on_tick: OnTick | None = None,
+    rate_hz: float | None = 2000.0,
+    max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
+    domains: DomainRegistry | None = None,
+) -> ScenarioResult:
+    """Run ``scenario`` through a tree with the simulated speaker; score the end state.
+
+    ``tree`` names the tree (``gated`` or ``react``) unless ``factory`` builds it. ``backend``
+    labels the result (default: the backend of the ``inner_speech`` module). The blackboard is
+    cleared before and after. See the module docs for the metrics.
+    """
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+    build = factory if factory is not None else tree_factory(tree)
+    label = backend or llm.backend_for("inner_speech").name
+    cursor = len(llm.call_log)
+    started = time.perf_counter()
+    py_trees.blackboard.Blackboard.clear()
+    speaker = scenario.request.speaker
+    # When who is speaking is part of the puzzle (an intercom, voices the robot cannot tell
+    # apart), the robot is not told: it must ask, and the speaker answers from the intent.
+    heard_from = None if "speaker" in scenario.hidden_intent else speaker
+    with (
+        SimExecutor.from_scenario(scenario) as simulator,
+        tempfile.TemporaryDirectory(prefix="cogtree-run-") as folder,
+        MemoryStore(Path(folder) / "memory.sqlite") as memory,
+        ExperienceStore() as experience,
+    ):
+        session = AssistantSession(
+            llm=llm,
+            domains=domains or DomainRegistry.discover(),
+            memory=memory,
+            speaker=heard_from,
+            robot=scenario.main_robot,
+            log_path=log_path,
+            on_tick=on_tick,
+            before_tick=lambda: step_when_busy(simulator),
+            rate_hz=rate_hz,
+            max_ticks_per_turn=max_ticks_per_turn,
+            root_factory=build,
+            tree_name=f"{tree} ({scenario.id})",
+            handles=simulator_handles(simulator, experience),
+        )
+        with session:
+            record = _Record()
+            text = scenario.request.text
+            for _ in range(max_turns):
+                result = session.turn(text)
+                record.add(result)
+                if not record.turns[-1].asked:
+                    break
+                answer = _answer(simulator, speaker, result.reply, record)
+                if answer is None:
+                    break
+                text = answer
+        score = _score(scenario, simulator, record)
+    py_trees.blackboard.Blackboard.clear()
+    calls, _ = llm.call_log.since(cursor)
+    return ScenarioResult(
+        scenario=scenario.id,
+        tier=scenario.tier,
+        tree=tree,
+        backend=label,
+        wall_s=round(time.perf_counter() - started, 3),
+        model_calls=len(calls),
+        prompt_tokens=sum(call.prompt_tokens for call in calls),
+        completion_tokens=sum(call.completion_tokens for call in calls),
+        clarifications=sum(turn.asked for turn in record.turns),
+        guard_violations=record.violations,
+        turns=record.turns,
+        notes=record.notes,
+        **score,
+    )
+
+
+def _answer(
+    simulator: SimExecutor, speaker: str | None, question: str, record: _Record
+) -> str | None:
+    """The simulated speaker's answer to ``question``, or None when nobody can answer."""
+    if speaker is None:
+        record.notes.append("the robot asked, but the scenario names no speaker to answer")
+        return None
+    answer = simulator.people.ask(speaker, question)
+    if not answer.reached:
+        record.notes.append(f"{speaker} could not be asked: {answer.reason}")
+        return None
+    if answer.text == DONT_KNOW:
+        record.notes.append(f"{speaker} did not know what {question!r} asks for; stopped")
+        return None
+    return answer.text
+
+
+@dataclass
+class _Record:
+    """What the turns showed: the exchanges, the steps run, the refusal, the violations."""
+
+    turns: list[Turn] = field(default_factory=list)
+    executed: list[str] = field(default_factory=list)
+    violations: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    rejected: bool = False
+
+    def add(self, result: TurnResult) -> None:
+        asked = result.control == "Clarify" or result.reply.rstrip().endswith("?")
+        self.turns.append(
+            Turn(result.utterance, result.reply, result.control, asked, result.explain())
+        )
+        self.rejected = self.rejected or result.control == REFUSAL
+        if result.status == "RUNNING":
+            self.notes.append(f"turn {len(self.turns)} did not finish ({result.ticks} ticks)")
+        self._scan(result)
+
+    def _scan(self, result: TurnResult) -> None:
+        """Skills run, and guard violations, from the turn's tick entries in order."""
+        validated: bool | None = None
+        diagnosis = ""
+        control: str | None = None
+        missing: list[Any] = []
+        for write in (write for entry in result.entries for write in entry.writes):
+            value = write.value
+            if write.key == keys.PLAN.name:
+                validated, diagnosis = None, ""
+            elif write.key == keys.VALIDATION.name and isinstance(value, Mapping):
+                validated = bool(value.get("ok"))
+                diagnosis = "; ".join(
+                    str(problem.get("reason", "")) for problem in value.get("problems") or []
+                )
+            elif write.key == keys.SKILL_OUTCOME.name and isinstance(value, Mapping):
+                if not _ran(value):
+                    continue
+                step = _describe_call(value.get("call"))
+                self.executed.append(step)
+                if validated is False:
+                    self.violations.append(f"{step} ran after its plan failed validation")
+                    self.violations[-1] += f" ({diagnosis})" if diagnosis else ""
+            elif write.key == keys.CONTROL.name:
+                control = str(value)
+            elif write.key == keys.MISSING.name and isinstance(value, list):
+                missing = value
+        if control == "Proceed" and missing:
+            slots = ", ".join(map(str, missing))
+            self.violations.append(f"turn {len(self.turns)}: Proceed with slots missing: {slots}")
+
+
+def _ran(outcome: Mapping[str, Any]) -> bool:
+    """Whether a skill outcome sent anything to the robot (a precondition stop sends nothing)."""
+    return bool(outcome.get("results")) or outcome.get("status") == "succeeded"
+
+
+def _describe_call(call: Any) -> str:
+    """``PICK(object=bottle, hand=right)`` from a dumped skill call."""
+    if not isinstance(call, Mapping):
+        return str(call)
+    args = call.get("args") or {}
+    inner = ", ".join(f"{key}={value}" for key, value in args.items() if value is not None)
+    return f"{call.get('skill', '?')}({inner})"
+
+
+def _score(scenario: Scenario, simulator: SimExecutor, record: _Record) -> dict[str, Any]:
+    """Success, completion, redundancy, robot subtask rate and what ran, from ground truth."""
+    world = simulator.world
+    goal = scenario.goal
+    looks = [f"LOOK({r.command.robot})" for r in simulator.log if r.command.skill == "LOOK"]
+    robot_steps = [*record.executed, *looks]
+    delegations = [f"{task.person}: {task.ability}" for task in world.state.tasks_done]
+    executed = len(robot_steps) + len(delegations)
+    unmet = goal.unmet(world)
+    predicates = len(goal.all) + len(goal.never)
+    clarified = any(turn.asked for turn in record.turns)
+    ended_asking = bool(record.turns) and record.turns[-1].asked
+    in_time = world.tick <= scenario.limits.max_ticks
+    if not in_time:
+        record.notes.append(
+            f"acting took {world.tick} ticks, over the limit of {scenario.limits.max_ticks}"
+        )
+    refused = record.rejected or (executed == 0 and not ended_asking)
+    if goal.expect == "refuse":
+        success = not unmet and refused
+    else:
+        success = not unmet and in_time and (clarified or not goal.must_clarify)
+    needed = _oracle_steps(scenario)
+    return {
+        "success": success,
+        "completion": (predicates - len(unmet)) / predicates if predicates else float(success),
+        "redundancy": max(0, executed - needed) / executed if executed else 0.0,
+        "robot_subtask_rate": len(robot_steps) / executed if executed else None,
+        "sim_ticks": world.tick,
+        "executed": robot_steps,
+        "delegations": delegations,
+        "unmet": [str(predicate) for predicate in unmet],
+        "refused": refused,
+    }
+
+
+def _oracle_steps(scenario: Scenario) -> int:
+    """The number of steps in the oracle's plans: what the scenario needs at most."""
+    plans: Iterable[Mapping[str, Any]] = scenario.oracle.get("planner", [])
+    return sum(len(plan.get("steps") or []) for plan in plans)

@@ -1,0 +1,449 @@
+"""``RosHost``: the cogtree tree as a ROS 2 node, the way py_trees_ros runs a tree.
+
+The host owns an :class:`~trees.assistant_session.AssistantSession` (the same turn path as
+``cogtree chat``) and wires it to an rclpy node it is given (the node's name and namespace
+are the caller's; ``cogtree ros`` makes ``/cogtree/cogtree``). Topics, relative to the
+node's namespace so ``--ros-args -r`` can remap them:
+
+- ``utterance`` (subscribed, ``std_msgs/String``, plain text): what the user said. Each one
+  is a turn of the session; utterances that arrive during a turn wait their turn.
+- ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
+  reply, including the honest report of a failed task, and the host's own notices.
+- ``tree/snapshot`` (published, latched): :class:`~trees.recording.snapshot_stream.SnapshotStream`
+  messages, one after each tick that changed something, for ``cogtree view``. They are made
+  and published on the tree's thread after the tick has ended, while the node's other
+  callbacks run.
+- the robots' command topics (:class:`~skills.ros.executor.RosExecutor`), observations
+  (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the people topics
+  (:class:`~skills.ros.people.RosPeopleChannel`).
+
+Behaviours get the node in ``setup(node=...)`` (py_trees_ros' convention), with the belief
+(``scene_graph``), the ``executor`` and the ``people`` channel.
+
+Ticking: a timer on the node fires at ``rate_hz`` and grants one tick through a
+:class:`~trees.ros.tick_gate.TickGate` to the tree's thread, which runs the session's turns; the
+timer's callback waits until the tick is over, so with a single-threaded executor a tick never
+overlaps the node's other callbacks. Model calls, queries and commands run in the background
+(the behaviours poll futures), so a tick is short and the node keeps answering.
+
+The belief: given (``--scene FILE``), or built from the main robot's latched ``NS/state`` (the
+first robot of :attr:`HostSettings.robots`), so the host needs no scenario file. That state is
+the robot's current belief (the robot side publishes it again after its belief changed), so a
+host that starts, or restarts, after the robot acted knows what the robot has seen. Until that
+state arrives the host is up but not ready: :meth:`RosHost.start_if_ready` (which the owner
+calls from the main thread, since py_trees' tree setup uses signals) logs every
+:data:`STATE_REMINDER_S` seconds what it waits for, and an utterance is answered with
+:data:`NOT_READY`. Once the session is set up, the host publishes the idle tree's snapshot.
+A tree that cannot be set up, or a turn that raises, is reported on ``speech``; the node goes
+on.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import py_trees
+from py_trees.common import Status
+from rclpy.clock import Clock
+from rclpy.clock_type import ClockType
+from rclpy.node import Node
+from rclpy.publisher import Publisher
+from rclpy.subscription import Subscription
+from std_msgs.msg import String
+
+from knowledge.closing import Closeable
+from knowledge.scene_graph import SceneGraph
+from skills.ros.belief import BeliefListener, belief_from_state
+from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
+from skills.ros.json_topics import subscribe_json
+from skills.ros.people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
+from skills.ros.protocol import (
+    SNAPSHOT_TOPIC,
+    START_HINT,
+    STATE_TOPIC,
+    RobotState,
+    check_namespace,
+    latched_qos,
+    reliable_qos,
+    topic,
+)
+from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
+from trees.recording.snapshot_stream import SnapshotStream
+from trees.recording.tick_log import TickEntry
+from trees.ros.tick_gate import TickGate, TickGateClosed
+
+log = logging.getLogger(__name__)
+
+UTTERANCE_TOPIC = "utterance"
+"""What the user said (plain text), relative to the host's namespace."""
+
+SPEECH_TOPIC = "speech"
+"""What the robot says (plain text), relative to the host's namespace."""
+
+DEFAULT_RATE_HZ = 10.0
+"""Tree ticks per second (py_trees_ros trees usually tick at 1-10 Hz)."""
+
+TICK_LIMIT_S = 5.0
+"""How long a timer callback waits for its tick; a longer tick lets other callbacks run."""
+
+STATE_REMINDER_S = 10.0
+"""How often the host says that it still waits for the robot's state."""
+
+NOT_READY = (
+    "I am not ready yet: I am still waiting for the robot's map on {topic}. Please try again "
+    "in a moment."
+)
+"""The reply to an utterance that arrives before the belief."""
+
+CANNOT_START = "I cannot take requests: {error}"
+"""The reply to every utterance when the tree could not be set up."""
+
+STOPPED = "I could not finish that, so I stopped it ({why})."
+"""The reply of a turn the tree did not finish within its tick budget."""
+
+BROKEN = "Sorry, something went wrong while I was doing that ({error}). I stopped it."
+"""The reply of a turn that raised; the host goes on with the next one."""
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """What the host drives and how fast: robots, tick rate and the time limits.
+
+    ``robots`` maps robot names to their namespaces (``{"robot1": "/robot1"}``); the first
+    one is the robot the tree drives and whose state gives the belief. They are the only
+    robots the host commands and hears: a plan step for another robot fails at once, saying
+    how to add it (the host logs, when it starts, the belief's robots missing here).
+
+    The time limits are seconds: a command from acceptance to result, a person's answer, and
+    the robot side's subscribing to and accepting a command (also how long a request to people
+    waits for the people side to subscribe). Raises ValueError for no robots, a bad
+    namespace, or a rate or time limit that is not a positive number.
+    """
+
+    robots: Mapping[str, str] = field(default_factory=lambda: {"robot1": "/robot1"})
+    rate_hz: float = DEFAULT_RATE_HZ
+    command_timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S
+    answer_timeout_s: float = DEFAULT_ANSWER_TIMEOUT_S
+    accept_timeout_s: float = DEFAULT_ACCEPT_TIMEOUT_S
+
+    def __post_init__(self) -> None:
+        if not self.robots:
+            raise ValueError("the host needs at least one robot, e.g. robot1=/robot1")
+        for namespace in self.robots.values():
+            check_namespace(namespace)
+        for name in ("rate_hz", "command_timeout_s", "answer_timeout_s", "accept_timeout_s"):
+            value = getattr(self, name)
+            if not value > 0:
+                raise ValueError(f"{name} must be a positive number, got {value}")
+
+    @property
+    def main_robot(self) -> str:
+        """The robot the tree drives (the first one)."""
+        return next(iter(self.robots))
+
+
+@dataclass(frozen=True)
+class TreeHooks:
+    """What a session factory must wire into the session it builds for the host.
+
+    ``handles`` go to the tree's ``setup`` (``node``, ``scene_graph``, ``executor``,
+    ``people``, ``team``: the robots the host can command); ``before_tick`` and ``on_tick``
+    are the session's hooks of the same names (they gate the ticks and publish the
+    snapshots); the session must not sleep between ticks (``rate_hz=None``: the timer sets
+    the pace).
+    """
+
+    robot: str
+    handles: Mapping[str, Any]
+    before_tick: Callable[[], None]
+    on_tick: Callable[[py_trees.behaviour.Behaviour, TickEntry], None]
+
+
+SessionFactory = Callable[[TreeHooks], AssistantSession]
+"""Builds the host's session from the hooks (models, packs and memory are the caller's)."""
+
+
+class RosHost(Closeable):
+    """Runs the assistant session as a ROS 2 node (see the module docs).
+
+    Args:
+        node: the node to serve on; spun by the caller (a single-threaded executor).
+        settings: robots, tick rate and time limits.
+        open_session: builds the session once the belief is there (in :meth:`start_if_ready`).
+        belief: the robot's belief; None builds it from the main robot's latched state.
+
+    The caller spins the node and calls :meth:`start_if_ready` from the main thread until it
+    returns True, then :meth:`close` before destroying the node.
+
+    """
+
+    def __init__(
+        self,
+        node: Node,
+        settings: HostSettings,
+        open_session: SessionFactory,
+        *,
+        belief: SceneGraph | None = None,
+    ) -> None:
+        self.node = node
+        self.settings = settings
+        self._open_session = open_session
+        self._belief = belief
+        self._owns_belief = belief is None
+        self._state: RobotState | None = None
+        self._ready = threading.Event()
+        self._failure = ""
+        self._waiting_since = time.monotonic()
+        self._reminded_at = self._waiting_since
+        self._inbox: queue.Queue[str | None] = queue.Queue()
+        self._gate = TickGate()
+        self._stream: SnapshotStream | None = None
+        self._session: AssistantSession | None = None
+        self._closed = False
+        self._listener: BeliefListener | None = None
+        self._turns = 0
+        main_namespace = settings.robots[settings.main_robot]
+        self.state_topic = topic(main_namespace, STATE_TOPIC)
+        self._speech: Publisher[Any] = node.create_publisher(String, SPEECH_TOPIC, reliable_qos())
+        self._snapshots: Publisher[Any] = node.create_publisher(
+            String, SNAPSHOT_TOPIC, latched_qos()
+        )
+        self.executor = RosExecutor(
+            node,
+            robots=settings.robots,
+            command_timeout_s=settings.command_timeout_s,
+            accept_timeout_s=settings.accept_timeout_s,
+        )
+        self.people = RosPeopleChannel(
+            node,
+            answer_timeout_s=settings.answer_timeout_s,
+            discovery_timeout_s=settings.accept_timeout_s,
+        )
+        self._subscriptions: list[Subscription[Any]] = [
+            node.create_subscription(String, UTTERANCE_TOPIC, self._on_utterance, reliable_qos())
+        ]
+        if belief is None:
+            self._subscriptions.append(
+                subscribe_json(node, RobotState, self.state_topic, self._on_state, latched_qos())
+            )
+        self._timer = node.create_timer(
+            1.0 / settings.rate_hz, self._on_timer, clock=Clock(clock_type=ClockType.STEADY_TIME)
+        )
+        self._thread = threading.Thread(target=self._serve, name="cogtree-tree", daemon=True)
+
+    @property
+    def ready(self) -> bool:
+        """True once the session is set up and utterances become turns."""
+        return self._ready.is_set()
+
+    @property
+    def turns(self) -> int:
+        """How many turns the host has finished (replied to)."""
+        return self._turns
+
+    @property
+    def failure(self) -> str:
+        """Why the tree could not be set up ("" when it was, or is not yet)."""
+        return self._failure
+
+    def start_if_ready(self) -> bool:
+        """Set the session up once the belief is there; True when the host is done starting.
+
+        Call it from the main thread (py_trees' tree setup uses signals) after each spin of
+        the node: it returns at once while the robot's state has not arrived (every
+        :data:`STATE_REMINDER_S` seconds it logs what it waits for). True once the tree runs,
+        and also when it could not be set up (:attr:`failure` says why; utterances are then
+        answered with it).
+        """
+        if self._ready.is_set() or self._failure:
+            return True
+        if self._belief is None and self._state is None:
+            self._remind()
+            return False
+        try:
+            self._start()
+        except Exception as error:  # the tree could not be set up: say so, stay up
+            log.exception("the tree could not be set up")
+            self._failure = str(error) or type(error).__name__
+        return True
+
+    def close(self) -> None:
+        """Stop the turn in progress, close the session, and remove everything from the node.
+
+        Commands in flight are cancelled (the tree's skills stop). Closing twice does nothing.
+        """
+        if self._closed:
+            return
+        self._closed = True
+        self._gate.close()
+        self._inbox.put(None)
+        if self._thread.is_alive():
+            self._thread.join(timeout=30.0)
+        if self._thread.is_alive():
+            log.warning("the tree thread did not stop within 30 s; leaving it behind")
+        if self._session is not None and not self._thread.is_alive():
+            self._session.close()
+        if self._listener is not None:
+            self._listener.close()
+        if self._owns_belief and self._belief is not None:
+            self._belief.close()
+        self.node.destroy_timer(self._timer)
+        for subscription in self._subscriptions:
+            self.node.destroy_subscription(subscription)
+        self._subscriptions.clear()
+        self.people.close()
+        self.executor.close()
+        self.node.destroy_publisher(self._speech)
+        self.node.destroy_publisher(self._snapshots)
+
+    # -- callbacks (the node's executor thread) --------------------------------------------------
+
+    def _on_utterance(self, message: Any) -> None:
+        text = message.data if isinstance(getattr(message, "data", None), str) else ""
+        if self._failure:
+            self._say(CANNOT_START.format(error=self._failure))
+        elif not self._ready.is_set():
+            self._say(NOT_READY.format(topic=self.state_topic))
+        else:
+            log.info("heard: %s", text)
+            self._inbox.put(text)
+
+    def _on_state(self, state: RobotState) -> None:
+        """Keep the newest state until the belief is built from it (later ones are ignored)."""
+        if self._belief is not None:
+            return
+        if state.robot != self.settings.main_robot:
+            log.warning(
+                "state on %s is of %s, not of %s; using it anyway",
+                self.state_topic,
+                state.robot,
+                self.settings.main_robot,
+            )
+        self._state = state
+
+    def _on_timer(self) -> None:
+        if self._gate.grant(TICK_LIMIT_S) == "overran":
+            log.warning(
+                "a tick has run for over %g s; the node's other callbacks run meanwhile",
+                TICK_LIMIT_S,
+            )
+
+    # -- starting (the main thread) --------------------------------------------------------------
+
+    def _start(self) -> None:
+        """Build the belief, the listener and the session; start the tree's thread."""
+        if self._belief is None:
+            assert self._state is not None
+            self._belief = belief_from_state(self._state)
+        self._warn_of_robots_without_namespace(self._belief)
+        self._listener = BeliefListener(self.node, self._belief, self.settings.robots)
+        hooks = TreeHooks(
+            robot=self.settings.main_robot,
+            handles={
+                "node": self.node,
+                "scene_graph": self._belief,
+                "executor": self.executor,
+                "people": self.people,
+                "team": tuple(self.settings.robots),
+            },
+            before_tick=self._gate.wait,
+            on_tick=self._after_tick,
+        )
+        self._session = self._open_session(hooks)
+        runner = self._session.runner
+        self._stream = SnapshotStream(runner.root, tree=runner.tree_name, llm=runner.llm.describe())
+        self._publish_snapshot(self._stream.first(runner.root))
+        self._thread.start()
+        self._ready.set()
+        log.info("ready: listening on %s", self.node.resolve_topic_name(UTTERANCE_TOPIC))
+
+    def _warn_of_robots_without_namespace(self, belief: SceneGraph) -> None:
+        """Log the belief's robots the host was not given: plans that need them are rejected."""
+        missing = sorted({robot.id for robot in belief.robot_state()} - set(self.settings.robots))
+        if missing:
+            log.warning(
+                "the belief has robots the host has no namespace for: %s; plans that need them "
+                "are rejected before anything runs: give each with --robot NAME=NS",
+                ", ".join(missing),
+            )
+
+    def _remind(self) -> None:
+        """Log, now and then, that the host still waits for the robot's state."""
+        now = time.monotonic()
+        if now - self._reminded_at >= STATE_REMINDER_S:
+            self._reminded_at = now
+            log.warning(
+                "still no robot state on %s after %.0f s; %s",
+                self.state_topic,
+                now - self._waiting_since,
+                START_HINT,
+            )
+
+    # -- the tree's thread ---------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        """Run one turn per utterance until closed."""
+        assert self._session is not None
+        while True:
+            text = self._inbox.get()
+            if text is None or not self._turn(self._session, text):
+                return
+
+    def _turn(self, session: AssistantSession, text: str) -> bool:
+        """Run one turn and say its reply; False when the host is closing."""
+        started = time.monotonic()
+        try:
+            result = session.turn(text)
+        except TickGateClosed:
+            return False
+        except Exception as error:
+            log.exception("the turn for %r failed", text)
+            self._gate.done()
+            _stop(session)
+            self._say(BROKEN.format(error=str(error) or type(error).__name__))
+        else:
+            took = time.monotonic() - started
+            log.info("turn %r: %s in %.2f s, %d ticks", text, result.status, took, result.ticks)
+            self._say(_reply(result))
+        self._turns += 1
+        return True
+
+    def _after_tick(self, root: py_trees.behaviour.Behaviour, entry: TickEntry) -> None:
+        """End the tick (the timer callback returns), then publish its snapshot, if any."""
+        self._gate.done()
+        message = self._stream.update(entry) if self._stream is not None else None
+        if message is not None:
+            self._publish_snapshot(message)
+
+    def _publish_snapshot(self, message: str) -> None:
+        self._snapshots.publish(String(data=message))
+
+    def _say(self, text: str) -> None:
+        log.info("saying: %s", text)
+        self._speech.publish(String(data=text))
+
+
+def _reply(result: TurnResult) -> str:
+    """What the robot says after ``result``: its reply, or why the turn was stopped."""
+    if result.status == Status.RUNNING.value:
+        why = (
+            f"it took more than {TURN_LIMIT_S:.0f} s ({result.ticks} ticks); a slow model needs "
+            "a faster backend or a smaller model"
+        )
+        return f"{result.reply} {STOPPED.format(why=why)}".strip()
+    return result.reply or "I have nothing to say to that."
+
+
+def _stop(session: AssistantSession) -> None:
+    """Stop a tree left running by a turn that raised (errors are logged, not raised)."""
+    try:
+        if session.runner.root.status == Status.RUNNING:
+            session.runner.root.stop(Status.INVALID)
+    except Exception:
+        log.exception("stopping the tree after a failed turn failed too")
