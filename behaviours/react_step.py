@@ -46,6 +46,7 @@ from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.skill_action import SkillAction
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo, Room
+from knowledge.wording import clip
 from skills.commands import ArgValue, Executor, Feedback
 from skills.controller import SkillOutcome
 from skills.human_channel import HumanChannel, HumanRequest
@@ -453,7 +454,8 @@ class ReActStep(LLMBehaviour[ReActDecision]):
         done = f"What I did: {', '.join(acted)}." if acted else "I did not do anything."
         failed = next((turn for turn in reversed(self._history) if not turn.ok), None)
         problem = (
-            f" The last problem: {failed.describe()}: {_clip(failed.observation, 200)}"
+            f" The last problem: {failed.describe()}: "
+            f"{clip(failed.observation, 200, one_line=False)}"
             if failed is not None
             else ""
         )
@@ -475,7 +477,7 @@ class ReActStep(LLMBehaviour[ReActDecision]):
         self.feedback_message = (
             f"step {len(self._history)}/{self.max_steps}: {turn.describe()} -> "
             f"{'ok' if turn.ok else 'refused' if turn.refused else 'failed'}: "
-            f"{_clip(turn.observation, 200)}{ending}"
+            f"{clip(turn.observation, 200, one_line=False)}{ending}"
         )
         return status
 
@@ -615,7 +617,7 @@ def _turn_text(number: int, turn: ReActTurn) -> str:
     thought = f"Thought: {turn.thought} " if turn.thought else ""
     return (
         f"{number}. {thought}Action: {turn.describe()} "
-        f"Observation ({state}): {_clip(turn.observation, OBSERVATION_CHARS)}"
+        f"Observation ({state}): {clip(turn.observation, OBSERVATION_CHARS, one_line=False)}"
     )
 
 
@@ -644,7 +646,3 @@ def _object_text(thing: ObjectInfo) -> str:
     if thing.is_open is not None:
         details.append("open" if thing.is_open else "closed")
     return f"{thing.id} ({', '.join(details)})"
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -25,11 +25,11 @@ from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.memory_io import MemoryCall
-from behaviours.readiness import required_slots
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory import MemoryStore, WorkingContext
+from knowledge.task_schema import required_slots
 
 log = logging.getLogger(__name__)
 

@@ -31,6 +31,7 @@ from rdflib.term import Identifier, Node
 
 from knowledge.named_queries import Binding
 from knowledge.scene_models import Candidate, ThingKind
+from knowledge.wording import singular_forms
 
 FILLER_WORDS = frozenset(
     [
@@ -149,18 +150,6 @@ class Description:
         if self.place is None:
             return str(self.thing)
         return f"{self.thing} {self.preposition} {self.place}"
-
-
-def singular_forms(word: str) -> list[str]:
-    """``word`` and, for a plausible plural, its singular forms ("bottles" -> "bottle")."""
-    forms = [word]
-    if len(word) > 3 and word.endswith("ies"):
-        forms.append(word[:-3] + "y")
-    elif len(word) > 3 and word.endswith("es"):
-        forms.extend([word[:-1], word[:-2]])
-    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        forms.append(word[:-1])
-    return forms
 
 
 def _strip_possessive(word: str) -> str:

@@ -27,6 +27,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon_book import LexiconBook
 from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
+from knowledge.wording import clip
 from skills.commands import Executor
 from trees.assistant import create_root
 from trees.recording.tick_log import TickEntry
@@ -73,7 +74,7 @@ class TurnResult:
         lines = []
         for node, rationale in self.rationales.items():
             decision = ", ".join(
-                f"{k}={_clipped(v)}"
+                f"{k}={clip(str(v), 80)}"
                 for k, v in rationale.decision.items()
                 if v not in (None, "", [], {}) and k != "rationale"
             )
@@ -195,9 +196,3 @@ class AssistantSession(Closeable):
             ticks=len(run.entries),
             entries=run.entries,
         )
-
-
-def _clipped(value: Any, limit: int = 80) -> str:
-    """``value`` on one line, cut to ``limit`` characters (queries are long)."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

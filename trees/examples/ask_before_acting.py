@@ -35,7 +35,7 @@ from pydantic import BaseModel, Field
 
 from behaviours import keys
 from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from behaviours.readiness import ReadinessGate
+from trees.examples.readiness_gate import ReadinessGate
 
 ITEMS = ("water bottle", "glass of water", "cup", "mug", "book", "phone", "apple", "remote")
 PLACES = ("kitchen", "bedroom", "living room", "bathroom", "hallway", "office")
