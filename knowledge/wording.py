@@ -31,7 +31,8 @@ def singular(word: str) -> str:
 def singular_forms(word: str) -> list[str]:
     """``word`` and, for a plausible plural, its singular forms ("bottles" -> "bottle").
 
-    Every candidate, for lookups that try them all: ``dishes`` gives ``dishe`` and ``dish``.
+    Every candidate, for lookups that try them all: ``dishes`` gives ``dishe`` and ``dish``,
+    ``bottles`` ``bottle`` and ``bottl``.
     """
     forms = [word]
     if len(word) > 3 and word.endswith("ies"):
