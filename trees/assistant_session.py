@@ -26,9 +26,7 @@ from knowledge.closing import Closeable
 from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon_book import LexiconBook
 from knowledge.memory import MemoryStore
-from knowledge.scene_graph import SceneGraph
 from knowledge.wording import clip
-from skills.commands import Executor
 from trees.assistant import create_root
 from trees.recording.tick_log import TickEntry
 from trees.runner import TreeRunner
@@ -86,9 +84,11 @@ class TurnResult:
 class AssistantSession(Closeable):
     """Runs the assistant turn tree turn after turn over shared handles.
 
-    ``scene_graph`` and ``executor`` are the robot's belief and the command executor (the
-    simulator's for ``cogtree chat``); without them physical requests fail honestly. Further
-    ``handles`` (``people``, ``experience``, ``clock``) go to the tree's ``setup`` too;
+    ``handles`` (built with :class:`~trees.handles.Handles`, ``as_kwargs()``) go to the
+    tree's ``setup``; they must hold ``domains`` and ``memory``. ``scene_graph`` and
+    ``executor`` are the robot's belief and the command executor (the simulator's for
+    ``cogtree chat``); without them physical requests fail honestly. The session adds a
+    ``lexicons`` book over the domains and the belief unless one is given.
     ``root_factory(robot)`` builds the tree (the assistant tree by default, or e.g. the ReAct
     tree). The session does not own the handles: close them yourself (it closes only its
     runner).
@@ -98,10 +98,7 @@ class AssistantSession(Closeable):
         self,
         *,
         llm: LLMClient,
-        domains: DomainRegistry,
-        memory: MemoryStore,
-        scene_graph: SceneGraph | None = None,
-        executor: Executor | None = None,
+        handles: Mapping[str, Any],
         speaker: str | None = None,
         robot: str = "robot1",
         log_path: str | Path | None = None,
@@ -111,18 +108,19 @@ class AssistantSession(Closeable):
         max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
         root_factory: Callable[[str], py_trees.behaviour.Behaviour] = create_root,
         tree_name: str = "trees.assistant:create_root",
-        handles: Mapping[str, Any] | None = None,
     ) -> None:
+        domains, memory = handles.get("domains"), handles.get("memory")
+        if not isinstance(domains, DomainRegistry) or not isinstance(memory, MemoryStore):
+            raise ValueError(
+                "AssistantSession needs the `domains` and `memory` handles: build them with "
+                "trees.handles.Handles(domains=...) and open_memory()"
+            )
         self.domains = domains
         self.memory = memory
         self.speaker = speaker
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
-        given: dict[str, Any] = {"domains": domains, "memory": memory, **(handles or {})}
-        if scene_graph is not None:
-            given["scene_graph"] = scene_graph
-        if executor is not None:
-            given["executor"] = executor
+        given = dict(handles)
         given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
         self.runner = TreeRunner(
             root_factory(robot),

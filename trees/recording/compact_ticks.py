@@ -16,9 +16,9 @@ from typing import Any, TextIO
 
 import py_trees
 
-from knowledge.wording import counted
+from knowledge.wording import clip, counted
 from trees.recording.display import status_letter
-from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, clip, decision_summary
+from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
 from trees.recording.tick_log import TickEntry
 
 RATIONALE_CHARS = 100
