@@ -30,6 +30,7 @@ from sim.show import render_scenario
 from trees.bt_xml.loader import load_tree_reference
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
 from trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
+from trees.cli.errors import CLIError
 from trees.cli.eval_command import add_eval_parser, run_eval
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.ros_command import add_ros_parser, run_ros
@@ -47,10 +48,6 @@ from trees.viewer.tick_watch import TickWatch
 
 EXAMPLE_TREE = "trees.examples.ask_before_acting:create_root"
 EXIT_CODES = {"SUCCESS": 0, "FAILURE": 1, "RUNNING": 3, "INVALID": 3}
-
-
-class CLIError(Exception):
-    """A user error: printed as ``cogtree: error: ...`` with exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
