@@ -31,7 +31,7 @@ from typing import Any
 
 import networkx as nx
 import py_trees
-from py_trees.common import Access, ParallelPolicy, Status
+from py_trees.common import ParallelPolicy, Status
 
 from behaviours import keys
 from behaviours.delegate import DelegateToHuman
@@ -256,7 +256,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
 # -- the behaviour -----------------------------------------------------------------------------
 
 
-class ExecutePlan(py_trees.composites.Sequence):
+class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     """Run ``/plan/current`` as a subtree compiled at initialise (see the module docs).
 
     Handles: ``scene_graph`` (the belief: reflections, and who is a person), and whatever
@@ -280,6 +280,9 @@ class ExecutePlan(py_trees.composites.Sequence):
     steps cancel their work.
     """
 
+    reads = (keys.PLAN, keys.VALIDATION)
+    writes = (keys.REFLECTIONS, keys.ATTEMPTS, keys.SKILL_OUTCOME)
+
     def __init__(
         self,
         name: str = "ExecutePlan",
@@ -298,12 +301,11 @@ class ExecutePlan(py_trees.composites.Sequence):
         self._staged: list[py_trees.behaviour.Behaviour] = []
         self._preparing: Future[None] | None = None
         self._reflections: list[Reflection] = []
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.plan_key = keys.register(self.blackboard, keys.PLAN, Access.READ)
-        self.validation_key = keys.register(self.blackboard, keys.VALIDATION, Access.READ)
-        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.WRITE)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.WRITE)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.validation_key = self.key_of(keys.VALIDATION)
+        self.reflections_key = self.key_of(keys.REFLECTIONS)
+        self.attempts_key = self.key_of(keys.ATTEMPTS)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` handle; keep every handle for the leaves built later."""

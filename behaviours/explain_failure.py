@@ -11,7 +11,7 @@ in ``/plan/attempts``, where :class:`~behaviours.plan_task.PlanTask` reads them.
 from __future__ import annotations
 
 from py_trees.behaviour import Behaviour
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.keys import Explanation
@@ -22,7 +22,7 @@ UNKNOWN_FAILURE = "a step of the plan failed, and no skill outcome says why"
 """The failure recorded when execution failed without a failed ``/skill/outcome``."""
 
 
-class ExplainFailure(Behaviour):
+class ExplainFailure(keys.DeclaredKeys, Behaviour):
     """Record the current attempt's failure, suggestion and reflections in ``/plan/attempts``.
 
     Reads ``/skill/outcome`` (the failed skill), ``/skill/explanation`` (used only when it
@@ -35,13 +35,15 @@ class ExplainFailure(Behaviour):
     when an attempt starts, so an older attempt's failure is never recorded again.
     """
 
+    reads = (keys.SKILL_OUTCOME, keys.EXPLANATION, keys.REFLECTIONS)
+    writes = (keys.ATTEMPTS,)
+
     def __init__(self, name: str = "ExplainFailure") -> None:
         super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.READ)
-        self.explanation_key = keys.register(self.blackboard, keys.EXPLANATION, Access.READ)
-        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.READ)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.explanation_key = self.key_of(keys.EXPLANATION)
+        self.reflections_key = self.key_of(keys.REFLECTIONS)
+        self.attempts_key = self.key_of(keys.ATTEMPTS)
 
     def update(self) -> Status:
         """Update the last attempt from what the attempt's nodes left on the blackboard."""

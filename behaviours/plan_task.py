@@ -20,7 +20,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -98,6 +98,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     RUNNING: reading the scene, planning on the worker, or waiting for the model.
     """
 
+    reads = (keys.DOMAIN, keys.TASK, keys.INTENT, keys.UTTERANCE, keys.SPEAKER, keys.WORKING)
+    writes = (keys.PLAN, keys.ATTEMPTS)
+
     module = "planner"
 
     def __init__(self, name: str = "PlanTask", *, robot: str = "robot1") -> None:
@@ -106,15 +109,14 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self.task_planner = TaskPlanner()
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        board = self.blackboard
-        self.domain_key = keys.register(board, keys.DOMAIN, Access.READ)
-        self.task_key = keys.register(board, keys.TASK, Access.READ)
-        self.intent_key = keys.register(board, keys.INTENT, Access.READ)
-        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
-        self.speaker_key = keys.register(board, keys.SPEAKER, Access.READ)
-        self.working_key = keys.register(board, keys.WORKING, Access.READ)
-        self.plan_key = keys.register(board, keys.PLAN, Access.WRITE)
-        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.task_key = self.key_of(keys.TASK)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.working_key = self.key_of(keys.WORKING)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.attempts_key = self.key_of(keys.ATTEMPTS)
         self._preparing: Future[_Preparation] | None = None
         self._prepared: _Preparation | None = None
         self._cascade_started = False

@@ -14,7 +14,7 @@ import logging
 from concurrent.futures import Future
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from behaviours import keys
@@ -59,6 +59,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     or the judge is under way.
     """
 
+    reads = (keys.PLAN, keys.UTTERANCE)
+    writes = (keys.VALIDATION, keys.ATTEMPTS)
+
     module = "plan_validation"
 
     def __init__(
@@ -69,11 +72,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.judge = judge
         self.scene: SceneGraph | None = None
         self.team: tuple[str, ...] | None = None
-        board = self.blackboard
-        self.plan_key = keys.register(board, keys.PLAN, Access.READ)
-        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
-        self.validation_key = keys.register(board, keys.VALIDATION, Access.WRITE)
-        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.validation_key = self.key_of(keys.VALIDATION)
+        self.attempts_key = self.key_of(keys.ATTEMPTS)
         self._checking: Future[ValidationReport] | None = None
         self._report: ValidationReport | None = None
         self._plan: ToAPlan | None = None
