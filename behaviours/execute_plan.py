@@ -36,6 +36,7 @@ from py_trees.common import ParallelPolicy, Status
 from behaviours import keys
 from behaviours.delegate import DelegateToHuman
 from behaviours.look_around import LookAround
+from behaviours.plan_attempts import update_last_attempt
 from behaviours.reflection import needs_belief, reflect
 from behaviours.setup_handles import MissingHandleError, require_handle
 from behaviours.skill_action import SkillAction
@@ -43,7 +44,6 @@ from knowledge.scene_graph import SceneGraph
 from skills.plan_model import (
     DELEGATE,
     LOOK,
-    PlanAttempt,
     PlanError,
     PlanStep,
     Reflection,
@@ -304,7 +304,6 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.plan_key = self.key_of(keys.PLAN)
         self.validation_key = self.key_of(keys.VALIDATION)
         self.reflections_key = self.key_of(keys.REFLECTIONS)
-        self.attempts_key = self.key_of(keys.ATTEMPTS)
         self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
 
     def setup(self, **kwargs: Any) -> None:
@@ -509,18 +508,13 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         return [node for node in self.iterate() if isinstance(node, ReflectedStep)]
 
     def _update_attempt(self) -> None:
-        attempts = keys.read(self.blackboard, self.attempts_key)
-        if not isinstance(attempts, list) or not attempts or self._plan is None:
-            return
-        last = attempts[-1]
-        if not isinstance(last, PlanAttempt) or last.plan != self._plan:
-            return
         succeeded = self.status == Status.SUCCESS
-        updated = last.model_copy(
-            update={
-                "outcome": "succeeded" if succeeded else "failed",
-                "failure": "" if succeeded else self.feedback_message,
-                "reflections": list(self._reflections),
-            }
+        update = {
+            "outcome": "succeeded" if succeeded else "failed",
+            "failure": "" if succeeded else self.feedback_message,
+            "reflections": list(self._reflections),
+        }
+        update_last_attempt(
+            self.blackboard,
+            lambda last: last.model_copy(update=update) if last.plan == self._plan else None,
         )
-        self.blackboard.set(self.attempts_key, [*attempts[:-1], updated])

@@ -15,6 +15,7 @@ from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.keys import Explanation
+from behaviours.plan_attempts import update_last_attempt
 from skills.controller import RunStatus, SkillOutcome
 from skills.plan_model import PlanAttempt, Reflection
 
@@ -43,19 +44,13 @@ class ExplainFailure(keys.DeclaredKeys, Behaviour):
         self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
         self.explanation_key = self.key_of(keys.EXPLANATION)
         self.reflections_key = self.key_of(keys.REFLECTIONS)
-        self.attempts_key = self.key_of(keys.ATTEMPTS)
 
     def update(self) -> Status:
         """Update the last attempt from what the attempt's nodes left on the blackboard."""
-        found = keys.read_optional(self.blackboard, self.attempts_key, list) or []
-        attempts = [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
-        if not attempts:
+        recorded = update_last_attempt(self.blackboard, self._recorded)
+        if recorded is None:
             self.feedback_message = "no attempt to record (/plan/attempts is empty)"
             return Status.FAILURE
-        last = attempts[-1]
-        recorded = self._recorded(last)
-        attempts[-1] = recorded
-        self.blackboard.set(self.attempts_key, attempts)
         suggestion = f"; suggestion: {recorded.suggestion}" if recorded.suggestion else ""
         self.feedback_message = (
             f"attempt {recorded.number} {recorded.outcome}: {recorded.failure}{suggestion}"

@@ -26,6 +26,7 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.plan_attempts import add_attempt, read_attempts
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_pack import SPEAKER_ARGUMENT, PlanTemplate, TaskSpec
@@ -116,7 +117,6 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.working_key = self.key_of(keys.WORKING)
         self.plan_key = self.key_of(keys.PLAN)
-        self.attempts_key = self.key_of(keys.ATTEMPTS)
         self._preparing: Future[_Preparation] | None = None
         self._prepared: _Preparation | None = None
         self._cascade_started = False
@@ -256,17 +256,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """Write the plan and record the attempt; SUCCESS when there is something to do."""
         plan = decision if self._from_htn else decision.model_copy(update={"source": "model"})
         ok = bool(plan.steps) or self._nothing_to_do
-        attempts = self._attempts()
-        attempts.append(
-            PlanAttempt(
-                number=len(attempts) + 1,
-                plan=plan,
-                outcome="running" if ok else "failed",
-                failure="" if ok else plan.rationale or "no plan",
-            )
-        )
         self.blackboard.set(self.plan_key, plan)
-        self.blackboard.set(self.attempts_key, attempts)
+        add_attempt(self.blackboard, plan, failure="" if ok else plan.rationale or "no plan")
         return Status.SUCCESS if ok else Status.FAILURE
 
     def summary(self, decision: ToAPlan) -> str:
@@ -357,8 +348,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             return _Preparation(problem=f"I could not read my map: {type(error).__name__}: {error}")
 
     def _attempts(self) -> list[PlanAttempt]:
-        found = keys.read_optional(self.blackboard, self.attempts_key, list)
-        return [attempt for attempt in found or [] if isinstance(attempt, PlanAttempt)]
+        return read_attempts(self.blackboard)
 
     def _request(self) -> str:
         said = keys.read(self.blackboard, self.utterance_key)
