@@ -427,6 +427,7 @@ class DeclaredKeys:
 
     reads: tuple[KeySpec, ...] = ()
     writes: tuple[KeySpec, ...] = ()
+    name: str
     blackboard: py_trees.blackboard.Client
 
     def __init__(
@@ -449,15 +450,14 @@ class DeclaredKeys:
 
     def key_of(self, spec: KeySpec) -> str:
         """The concrete key this node registered for ``spec``; KeyError when not declared."""
-        node = getattr(self, "name", "")
         for mine in (*self.reads, *self.writes):
             if spec in (mine, catalogue_entry(mine)):
-                return mine.for_node(node).name
-        raise KeyError(f"{node}: {spec.name} is not among the keys it declares")
+                return mine.for_node(self.name).name
+        raise KeyError(f"{self.name}: {spec.name} is not among the keys it declares")
 
 
 def read(client: py_trees.blackboard.Client, key: str) -> Any:
-    """The value at ``key``, or None when it is unset (never raises)."""
+    """The value at ``key``, or None when it is unset (raises only for an undeclared key)."""
     return client.get(key) if client.exists(key) else None
 
 
