@@ -28,6 +28,7 @@ from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
 from trees.bt_xml.loader import load_tree_reference
+from trees.bt_xml.node_registry import default_registry
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
 from trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
 from trees.cli.errors import CLIError
@@ -212,7 +213,7 @@ def _tick(args: argparse.Namespace) -> int:
     if scenario is not None and args.say is None:
         args.say = scenario.request.text
     for key, value in _presets(args).items():
-        py_trees.blackboard.Blackboard.set(key, value)
+        keys.preset(key, value)
     with watch_from_args(args, tree_name=args.tree) as watch:
         result = _run_tree(args, client, root, scenario, watch)
         _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
@@ -331,7 +332,8 @@ def _sim(args: argparse.Namespace) -> int:
 
 
 def _keys(args: argparse.Namespace) -> int:
-    print(keys.catalogue_markdown())
+    declared_by = {node.tag: keys.declared(node.cls) for node in default_registry()}
+    print(keys.catalogue_markdown(declared_by))
     return 0
 
 
