@@ -21,7 +21,7 @@ from concurrent.futures import Future
 from typing import Any, Generic, TypeVar
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -37,18 +37,19 @@ class InputMissing(ValueError):
     """A node's input is not on the blackboard, or is blank; the message names the key."""
 
 
-class SceneQuery(py_trees.behaviour.Behaviour, ABC, Generic[A]):
+class SceneQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[A]):
     """Base of the perception nodes: one scene-graph query per run, polled without blocking.
 
     Subclasses implement :meth:`query` (read inputs, return the call to run) and
-    :meth:`deliver` (write the answer, pick the status, describe it). The output key is
-    declared by passing its spec as ``output``.
+    :meth:`deliver` (write the answer, pick the status, describe it). A subclass declares
+    its one output key as ``writes`` and its inputs as ``reads``; a node whose input is a
+    constant rather than a key passes ``reads=()``.
     """
 
-    def __init__(self, name: str, output: keys.KeySpec) -> None:
-        super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.output_key = keys.register(self.blackboard, output, Access.WRITE)
+    def __init__(self, name: str, *, reads: tuple[keys.KeySpec, ...] | None = None) -> None:
+        super().__init__(name, reads=reads)
+        (output,) = self.writes
+        self.output_key = self.key_of(output)
         self.scene_graph: SceneGraph | None = None
         self._future: Future[A] | None = None
         self._problem: str | None = None
@@ -133,9 +134,12 @@ class _TargetInput:
     def __init__(self, node: SceneQuery[Any], target: str | keys.KeySpec) -> None:
         self.node = node
         self.target = target
-        self.key = (
-            None if isinstance(target, str) else keys.register(node.blackboard, target, Access.READ)
-        )
+        self.key = None if isinstance(target, str) else node.key_of(target)
+
+    @staticmethod
+    def reads(target: str | keys.KeySpec) -> tuple[keys.KeySpec, ...]:
+        """The keys a node with this target reads: none for a constant id."""
+        return () if isinstance(target, str) else (target,)
 
     def value(self) -> str:
         """The id to query (InputMissing when the key is unset or blank)."""
@@ -153,8 +157,10 @@ class GetMapRooms(SceneQuery[list[Room]]):
     unset); RUNNING while the query runs.
     """
 
+    writes = (keys.ROOMS,)
+
     def __init__(self, name: str = "GetMapRooms") -> None:
-        super().__init__(name, keys.ROOMS)
+        super().__init__(name)
 
     def query(self, scene_graph: SceneGraph) -> Callable[[], list[Room]]:
         """All rooms."""
@@ -178,10 +184,13 @@ class GetObjectsInRoom(SceneQuery[list[ObjectInfo]]):
     lists the rooms; the key is unset); RUNNING while the query runs.
     """
 
+    reads = (keys.TARGET_ROOM,)
+    writes = (keys.OBJECTS,)
+
     def __init__(
         self, name: str = "GetObjectsInRoom", room: str | keys.KeySpec = keys.TARGET_ROOM
     ) -> None:
-        super().__init__(name, keys.OBJECTS)
+        super().__init__(name, reads=_TargetInput.reads(room))
         self.room = _TargetInput(self, room)
         self._asked = ""
 
@@ -206,10 +215,13 @@ class LocateObject(SceneQuery[Location | None]):
     belief has no placement for it (the key is unset); RUNNING while the query runs.
     """
 
+    reads = (keys.TARGET_OBJECT,)
+    writes = (keys.LOCATION,)
+
     def __init__(
         self, name: str = "LocateObject", thing: str | keys.KeySpec = keys.TARGET_OBJECT
     ) -> None:
-        super().__init__(name, keys.LOCATION)
+        super().__init__(name, reads=_TargetInput.reads(thing))
         self.thing = _TargetInput(self, thing)
         self._asked = ""
 
@@ -240,10 +252,13 @@ class ResolveReferent(SceneQuery[list[Candidate]]):
     while the query runs.
     """
 
+    reads = (keys.REFERENT, keys.SPEAKER)
+    writes = (keys.CANDIDATES,)
+
     def __init__(self, name: str = "ResolveReferent") -> None:
-        super().__init__(name, keys.CANDIDATES)
-        self.referent_key = keys.register(self.blackboard, keys.REFERENT, Access.READ)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
+        super().__init__(name)
+        self.referent_key = self.key_of(keys.REFERENT)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self._asked = ""
 
     def query(self, scene_graph: SceneGraph) -> Callable[[], list[Candidate]]:

@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.evidence import MODEL_QUERY
@@ -30,7 +30,7 @@ from knowledge.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 
 
-class RunQuery(py_trees.behaviour.Behaviour):
+class RunQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Run ``/turn/query`` read-only and append its rows to ``/turn/evidence``.
 
     Handles: ``domains``; ``scene_graph`` (optional: needed for queries on the scene graph).
@@ -43,14 +43,16 @@ class RunQuery(py_trees.behaviour.Behaviour):
     the result (a running query cannot be stopped; the runner bounds it).
     """
 
+    reads = (keys.DOMAIN, keys.QUERY)
+    writes = (keys.EVIDENCE,)
+
     def __init__(self, name: str = "RunQuery") -> None:
         super().__init__(name)
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.query_key = keys.register(self.blackboard, keys.QUERY, Access.READ)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.query_key = self.key_of(keys.QUERY)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
         self._pool: WorkerPool | None = None
         self._runners: dict[str, ReadOnlyQueryRunner] = {}
         self._query: GeneratedQuery | None = None

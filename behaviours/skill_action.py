@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -22,7 +22,7 @@ from skills.specs import SkillCall
 from skills.stepping import SkillStepper
 
 
-class SkillAction(py_trees.behaviour.Behaviour):
+class SkillAction(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Run a skill (``call``, or the one at ``/skill/call`` when ``call`` is None).
 
     Handles: ``scene_graph`` (:class:`SceneGraph`, the belief) and ``executor``
@@ -34,6 +34,9 @@ class SkillAction(py_trees.behaviour.Behaviour):
     RUNNING: planning, or a command is in flight. Interrupted, it cancels the command.
     """
 
+    reads = (keys.SKILL_CALL,)
+    writes = (keys.SKILL_OUTCOME,)
+
     def __init__(
         self,
         name: str,
@@ -42,17 +45,14 @@ class SkillAction(py_trees.behaviour.Behaviour):
         robot: str = "robot1",
         facts: SupplementaryFacts | None = None,
     ) -> None:
-        super().__init__(name)
+        super().__init__(name, reads=None if call is None else ())  # a fixed call reads no key
         self.call = call
         self.robot = robot
         self.facts = facts
         self.stepper: SkillStepper | None = None
         self._started = False
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.WRITE)
-        self.call_key = (
-            keys.register(self.blackboard, keys.SKILL_CALL, Access.READ) if call is None else ""
-        )
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.call_key = self.key_of(keys.SKILL_CALL) if call is None else ""
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` and ``executor`` handles."""
