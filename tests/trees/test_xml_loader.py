@@ -119,15 +119,6 @@ BROKEN = [
         [":3: <Fallback>: unknown node type 'Fallback'; cogtree calls it Selector"],
     ),
     (
-        "former node type",
-        tree('<ReadinessGate task_schema="x:Y" extract="x:f"/>'),
-        [
-            ":3: <ReadinessGate>: unknown node type 'ReadinessGate'; it is an example node now "
-            "(trees.examples.readiness_gate)",
-            "in XML use TaskReadinessGate",
-        ],
-    ),
-    (
         "unknown port",
         tree('<Sequence name="S">\n<AwaitUtterance utterence="{x}"/>\n</Sequence>'),
         [":4: <AwaitUtterance>: unknown port 'utterence'", "did you mean 'utterance'"],

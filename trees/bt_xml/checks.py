@@ -32,15 +32,6 @@ BTCPP_NAMES = {
 }
 """BehaviorTree.CPP tags and the cogtree tag that does the same (error hints only)."""
 
-FORMER_NODE_TYPES = {
-    "ReadinessGate": (
-        "it is an example node now (trees.examples.readiness_gate), built in Python by "
-        "trees.examples.ask_before_acting; in XML use TaskReadinessGate, which reads the task "
-        "from the domain pack"
-    ),
-}
-"""Node types that left the catalogue, and where they went (error hints only)."""
-
 
 def check_document(
     document: XmlDocument,
@@ -104,12 +95,11 @@ def _check_node(
         _check_subtree(document, element, trees)
         return
     if element.tag not in registry:
-        if element.tag in BTCPP_NAMES:
-            hint = f"; cogtree calls it {BTCPP_NAMES[element.tag]}"
-        elif element.tag in FORMER_NODE_TYPES:
-            hint = f"; {FORMER_NODE_TYPES[element.tag]}"
-        else:
-            hint = registry.suggest(element.tag)
+        hint = (
+            f"; cogtree calls it {BTCPP_NAMES[element.tag]}"
+            if element.tag in BTCPP_NAMES
+            else registry.suggest(element.tag)
+        )
         raise site.error(
             f"unknown node type {element.tag!r}{hint}",
             "see docs/node_catalogue.md (`cogtree catalogue`) for every node type",

@@ -102,6 +102,9 @@ PARAMETER_MEANINGS: Mapping[str, str] = {
     "PostProcess.timeout_s": "seconds to wait for scene-graph lookups before a slot is left "
     "unresolved",
     "Decline.gate": "the name of the readiness gate node whose rationale explains a refusal",
+    "ReadinessGate.purpose": "what the task is for, said to the model",
+    "ReadinessGate.task_schema": "the pydantic model of the task whose slots are checked",
+    "ReadinessGate.extract": "the deterministic slot extractor: utterance -> slots it is sure of",
     "Say.compose": "the function that composes the sentence from the values read",
     "Say.reads": "the keys read, each under the short name compose receives",
     "SkillAction.call": "the skill to run (leave out to run the one at /skill/call)",
