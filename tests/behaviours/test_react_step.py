@@ -18,13 +18,8 @@ from py_trees.decorators import Retry
 from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
-from behaviours.react_step import (
-    ACTION_LIBRARY,
-    FINISH,
-    NO_REQUEST,
-    ReActDecision,
-    ReActStep,
-)
+from behaviours.react_model import ACTION_LIBRARY, FINISH, NO_REQUEST, ReActDecision
+from behaviours.react_step import ReActStep
 from behaviours.setup_handles import MissingHandleError
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
@@ -121,7 +116,7 @@ def test_max_steps_below_one_is_refused() -> None:
 def test_missing_executor_names_the_node_and_the_handle(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    with pytest.raises(MissingHandleError, match=r"ReActStep .*`executor`"):
+    with pytest.raises(MissingHandleError, match=r"ReActStep\.Act \(ReActAct\) .*`executor`"):
         harness_for(ReActStep(), make_llm(), sim, executor=None)
 
 
@@ -259,7 +254,7 @@ def test_a_skill_whose_precondition_fails_is_not_sent(
     assert turn.refused and not turn.ok
     assert "failed precondition holding" in turn.observation
     assert commands(sim) == []
-    rationale = board.get("/rationale/reactstep")
+    rationale = board.get("/rationale/reactstep_decide")
     assert isinstance(rationale, GateRationale) and rationale.vetoed
     assert rationale.notes[-1].startswith("observation: PLACE(bottle, table_2, right) failed")
 

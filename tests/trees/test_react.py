@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.react_step import FINISH, ReActStep
+from behaviours.react_model import FINISH
+from behaviours.react_step import ReActStep
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
 from trees.react import create_root
