@@ -5,7 +5,8 @@ the py_trees composites and decorators of :mod:`trees.bt_xml.node_notes`. Its pa
 constructor's signature (those whose type has an XML form, see :mod:`trees.bt_xml.values`); its
 ports are the blackboard keys it registers, found by building it once with sample arguments
 and looking each key up in the catalogue of ``behaviours/keys.py``; its meaning, statuses and
-handles come from :mod:`trees.bt_xml.behaviour_reading`.
+handles come from :mod:`trees.bt_xml.behaviour_reading`. A node built with children of its own
+(``ReActStep``: its decision gate and its action node) has their ports and handles too.
 A class that cannot be a node type (abstract,
 or a required argument with no XML form) is listed as unavailable, with the reason.
 """
@@ -38,6 +39,7 @@ from trees.bt_xml.behaviour_reading import (
 from trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
 from trees.bt_xml.node_types import (
     REQUIRED,
+    Handle,
     NodeKind,
     NodeRegistry,
     NodeType,
@@ -102,7 +104,7 @@ def _ports_of(node: Behaviour) -> tuple[Port, ...]:
     names = {spec.name: name for name, spec in by_port.items()}
     reads: set[str] = set()
     writes: set[str] = set()
-    for client in node.blackboards:
+    for client in (client for member in node.iterate() for client in member.blackboards):
         reads |= _catalogued(client.read)
         writes |= _catalogued(client.write | client.exclusive)
 
@@ -113,6 +115,17 @@ def _ports_of(node: Behaviour) -> tuple[Port, ...]:
 
     ports = (Port(names[key], direction(key), by_port[names[key]]) for key in reads | writes)
     return tuple(sorted(ports, key=lambda port: port.name))
+
+
+def _handles_of(node: Behaviour) -> tuple[Handle, ...]:
+    """The handles of ``node`` and of the nodes it was built with, required ones first."""
+    found: dict[str, Handle] = {}
+    for member in node.iterate():
+        for handle in handles_of(type(member)):
+            known = found.get(handle.name)
+            if known is None or (handle.required and not known.required):
+                found[handle.name] = handle
+    return tuple(sorted(found.values(), key=lambda handle: not handle.required))
 
 
 def _catalogued(registered: set[str]) -> set[str]:
@@ -179,13 +192,13 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
     except Exception as error:  # any constructor failure makes it unavailable
         raise TypeError(f"it could not be built with sample arguments: {error}") from error
     try:
-        ports = _ports_of(built)
+        ports, handles = _ports_of(built), _handles_of(built)
     finally:
         _release(built)
     clash = sorted({p.name for p in parameters} & {p.name for p in ports})
     if clash:
         raise TypeError(f"parameter {clash[0]} has the name of one of its blackboard ports")
-    return dataclasses.replace(node_type, ports=ports)
+    return dataclasses.replace(node_type, ports=ports, handles=handles)
 
 
 def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviour]]:
