@@ -26,7 +26,8 @@ class DelegateToHuman(py_trees.behaviour.Behaviour):
     ``SimExecutor.people``) and, optionally, ``clock`` (a callable giving seconds; the default
     is :func:`time.monotonic`, the simulator passes its simulated time) for the timeout.
 
-    Blackboard: none. The outcome is in :attr:`outcome` and ``feedback_message``.
+    Blackboard: none. The outcome is in :attr:`outcome` and ``feedback_message``; the person's
+    own answer, once there is one, in :attr:`answer`.
     SUCCESS: the person reported the task done. FAILURE: they refused, were unavailable, or
     had not finished after ``timeout_s`` seconds (the request is then withdrawn); the feedback
     message says which and why. RUNNING: waiting for them (the feedback says who and for how
@@ -54,6 +55,7 @@ class DelegateToHuman(py_trees.behaviour.Behaviour):
         self.request = HumanRequest(ability=ability, description=description)
         self.timeout_s = timeout_s
         self.outcome: DelegationOutcome | None = None
+        self.answer: Feedback | None = None
         self.channel: HumanChannel | None = None
         self.clock: Clock = time.monotonic
         self._pending: Future[Feedback] | None = None
@@ -74,7 +76,7 @@ class DelegateToHuman(py_trees.behaviour.Behaviour):
         """Send the request."""
         if self.channel is None:
             raise RuntimeError(f"{self.name}: setup(people=...) was not called")
-        self.outcome = None
+        self.outcome, self.answer = None, None
         self._started_at = self.clock()
         try:
             self._pending = self.channel.delegate(self.person, self.request)
@@ -113,6 +115,7 @@ class DelegateToHuman(py_trees.behaviour.Behaviour):
             return self._end("person_unavailable", f"the request to {self.person} was withdrawn")
         except Exception as error:  # a channel that failed instead of answering
             return self._end("person_unavailable", f"no answer from {self.person}: {error}")
+        self.answer = feedback
         if feedback.ok:
             message = feedback.message or f"{self.person} did {self.request.ability}"
             self.outcome = DelegationOutcome(

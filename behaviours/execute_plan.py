@@ -27,8 +27,9 @@ from behaviours.delegate import DelegateToHuman
 from behaviours.look_around import LookAround
 from behaviours.plan_attempts import update_last_attempt
 from behaviours.reflection import needs_belief, reflect
-from behaviours.setup_handles import MissingHandleError, require_handle
+from behaviours.setup_handles import require_handle
 from behaviours.skill_action import SkillAction
+from behaviours.staged_children import StagedChildren
 from knowledge.scene_graph import SceneGraph
 from skills.plan_blocks import Block, Series, Step, Together, decompose, label
 from skills.plan_model import (
@@ -182,8 +183,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.steps: dict[str, PlanStep] = {}
         self._plan: ToAPlan | None = None
         self._problem: str | None = None
-        self._staged: list[py_trees.behaviour.Behaviour] = []
-        self._preparing: Future[None] | None = None
+        self.staging = StagedChildren(self, "the steps")
         self._reflections: list[Reflection] = []
         self.plan_key = self.key_of(keys.PLAN)
         self.validation_key = self.key_of(keys.VALIDATION)
@@ -199,12 +199,8 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         """Compile the plan into steps and start setting them up (see the class docs)."""
         if self.scene is None:
             raise RuntimeError(f"{self.name}: setup(scene_graph=..., ...) was not called")
-        for child in self.children:
-            if child.status != Status.INVALID:
-                child.stop(Status.INVALID)
-        self.remove_all_children()
+        self.staging.clear()
         self.steps, self._plan, self._problem = {}, None, None
-        self._staged, self._preparing = [], None
         self._reflections = []
         self.blackboard.set(self.reflections_key, [])
         self.blackboard.unset(self.outcome_key)
@@ -212,24 +208,23 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
             plan, assignments = self._validated_plan()
             self._plan = plan
             block = decompose(plan_graph(plan), assignments)
-            self._staged = self._build(block, plan, assignments) if block is not None else []
+            staged = self._build(block, plan, assignments) if block is not None else []
         except (PlanError, LookupError, ValueError) as error:
             self._problem = str(error)
             return
-        if self._staged:
-            self._preparing = self.scene.submit(self._set_up, list(self._staged), self.handles)
+        self.staging.replace(staged, self.handles, self.scene.submit)
 
     def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
         """Prepare the steps, then tick them; say how it went after every tick."""
         if self.status != Status.RUNNING:
             self.initialise()
-        if self._preparing is not None:
-            if not self._preparing.done():
+        if self.staging.staged:
+            if self.staging.preparing:
                 self.status = Status.RUNNING
                 self.feedback_message = f"preparing {len(self.steps)} steps"
                 yield self
                 return
-            self._adopt(self._preparing)
+            self._problem = self.staging.adopt()
         if self._problem is not None:
             self.stop(Status.FAILURE)
             self._conclude()
@@ -243,29 +238,8 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
 
     def terminate(self, new_status: Status) -> None:
         """Drop steps still being prepared when interrupted."""
-        if new_status == Status.INVALID and self._preparing is not None:
-            self._preparing.cancel()
-            self._staged, self._preparing = [], None
-
-    @staticmethod
-    def _set_up(nodes: list[py_trees.behaviour.Behaviour], handles: dict[str, Any]) -> None:
-        for top in nodes:
-            for node in top.iterate():
-                node.setup(**handles)
-
-    def _adopt(self, preparing: Future[None]) -> None:
-        """Make the prepared steps the children (or record why they could not be set up)."""
-        self._preparing = None
-        try:
-            preparing.result(timeout=0)
-        except (MissingHandleError, ValueError) as error:
-            self._problem = str(error)
-        except Exception as error:  # a leaf whose setup broke on its handles
-            self._problem = f"could not prepare the steps: {type(error).__name__}: {error}"
-        if self._problem is None:
-            self.add_children(self._staged)
-        self._staged = []
-        self.current_child = self.children[0] if self.children else None
+        if new_status == Status.INVALID:
+            self.staging.cancel()
 
     # -- compiling -----------------------------------------------------------------------------
 

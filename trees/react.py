@@ -10,10 +10,17 @@ the belief is never sent (see :mod:`behaviours.react_step`).
 Tree (``create_root``)::
 
     ReAct (Sequence)
-    ├── AwaitUtterance        RUNNING until /turn/utterance is set
-    └── ReActLoop (Retry)     runs ReActStep again after each step that did not end the episode
-        └── ReActStep         one model call and one action; SUCCESS when the episode is over
-                              and /turn/reply holds the model's reply or an honest give-up
+    ├── AwaitUtterance            RUNNING until /turn/utterance is set
+    └── ReActLoop (Retry)         runs ReActStep again after each step that does not end
+                                  the episode
+        └── ReActStep (Sequence)  one step; SUCCESS when the episode is over and /turn/reply
+            │                     holds the model's reply or an honest give-up
+            ├── ReActStep.Decide  the gate: one model call picks ONE action, checked
+            └── ReActStep.Act     runs the chosen action as its child, records the observation
+                └── 3:PICK(object=bottle, hand=right)   inserted at run time, replaced next step
+
+The chosen action (a perception query, LookAround, SkillAction or DelegateToHuman) is a real
+node of the tree: the tick log, ``--show-ticks`` and the viewer show it with its own status.
 
 The root succeeds once the robot has something to say (read ``/turn/reply``); whether the task
 was done is for the world to tell (the benchmark checks the scenario's goal).

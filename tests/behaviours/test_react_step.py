@@ -18,14 +18,12 @@ from py_trees.decorators import Retry
 from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
-from behaviours.react_step import (
-    ACTION_LIBRARY,
-    FINISH,
-    NO_REQUEST,
-    ReActDecision,
-    ReActStep,
-)
+from behaviours.look_around import LookAround
+from behaviours.perception import LocateObject
+from behaviours.react_model import ACTION_LIBRARY, FINISH, NO_REQUEST, ReActDecision
+from behaviours.react_step import ReActStep
 from behaviours.setup_handles import MissingHandleError
+from behaviours.skill_action import SkillAction
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
@@ -121,7 +119,7 @@ def test_max_steps_below_one_is_refused() -> None:
 def test_missing_executor_names_the_node_and_the_handle(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    with pytest.raises(MissingHandleError, match=r"ReActStep .*`executor`"):
+    with pytest.raises(MissingHandleError, match=r"ReActStep\.Act \(ReActAct\) .*`executor`"):
         harness_for(ReActStep(), make_llm(), sim, executor=None)
 
 
@@ -259,7 +257,7 @@ def test_a_skill_whose_precondition_fails_is_not_sent(
     assert turn.refused and not turn.ok
     assert "failed precondition holding" in turn.observation
     assert commands(sim) == []
-    rationale = board.get("/rationale/reactstep")
+    rationale = board.get("/rationale/reactstep_decide")
     assert isinstance(rationale, GateRationale) and rationale.vetoed
     assert rationale.notes[-1].startswith("observation: PLACE(bottle, table_2, right) failed")
 
@@ -387,3 +385,44 @@ def test_every_model_call_records_its_tokens_in_the_call_log(
         call.prompt_tokens,
         call.completion_tokens,
     )
+
+
+# -- the action is a node of the tree -------------------------------------------------------------
+
+
+def test_the_step_is_a_gate_and_an_action_node_whose_child_is_the_chosen_action(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    llm = make_llm(
+        {"by_module": {"react": [answer("LocateObject", thing="bottle"), answer("LOOK")]}}
+    )
+    node = ReActStep(max_steps=5)
+    harness = harness_for(Retry("Loop", node, num_failures=5), llm, sim)
+    assert [child.name for child in node.children] == ["ReActStep.Decide", "ReActStep.Act"]
+    run(harness, sim, until=lambda h: node.status == Status.FAILURE)
+    (located,) = node.act.children
+    assert isinstance(located, LocateObject) and located.name == "1:LocateObject(thing=bottle)"
+    assert located.status == Status.SUCCESS
+
+    run(harness, sim, until=lambda h: len(node.history) == 2)
+    (looked,) = node.act.children  # the next step replaced it
+    assert isinstance(looked, LookAround) and looked.name == "2:LOOK()"
+    assert looked.status == Status.SUCCESS and located.parent is None
+
+
+def test_stopping_the_step_stops_the_action_child_and_cancels_its_command(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
+    node = ReActStep()
+    harness = harness_for(node, llm, sim)
+    assert sim.belief is not None
+    for _ in range(5):
+        harness.tick()  # the simulator does not step: the drive never ends
+        sim.belief.wait_idle(5.0)
+    (drive,) = node.act.children
+    assert isinstance(drive, SkillAction) and drive.status == Status.RUNNING
+    assert drive.feedback_message.startswith("running navigate")
+    node.stop(Status.INVALID)
+    assert drive.status == Status.INVALID and drive.feedback_message == "cancelled"
+    assert sim.log[-1].cancelled

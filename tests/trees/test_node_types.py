@@ -55,7 +55,8 @@ def test_ports_are_the_keys_the_node_registers() -> None:
         if node_type.kind != "leaf" or any(p.required for p in node_type.parameters):
             continue
         built = node_type.build(None, {})
-        registered = {k for c in built.blackboards for k in c.read | c.write | c.exclusive}
+        clients = [c for member in built.iterate() for c in member.blackboards]
+        registered = {k for c in clients for k in c.read | c.write | c.exclusive}
         assert {keys.spec_for(k).name for k in registered} == {
             p.spec.name for p in node_type.ports
         }, node_type.tag
@@ -105,6 +106,20 @@ def test_handles_are_read_from_setup() -> None:
         "clock",
     ]
     assert registry["AwaitUtterance"].handles == ()
+
+
+def test_a_node_built_with_children_has_their_ports_and_handles() -> None:
+    step = default_registry()["ReActStep"]
+    assert {h.name: h.required for h in step.handles} == {
+        "llm": True,  # its decision gate's
+        "scene_graph": True,  # its action node's
+        "executor": True,
+        "people": False,
+        "clock": False,
+    }
+    ports = {p.name: p.direction for p in step.ports}
+    assert ports["utterance"] == "input" and ports["rationale"] == "output"  # the gate's
+    assert ports["skill_call"] == "output" and ports["reply"] == "output"  # the action node's
 
 
 def test_two_classes_with_one_name_are_refused() -> None:

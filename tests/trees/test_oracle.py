@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from behaviours.react_step import FINISH, ReActDecision
+from behaviours.react_model import FINISH, ReActDecision
 from behaviours.task_readiness import InnerSpeech
 from sim.scenario import Scenario, load_scenario
 from skills.plan_model import DELEGATE, ToAPlan, plan_graph

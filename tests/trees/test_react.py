@@ -8,18 +8,26 @@ its disruptions, the executor, the people, the belief, the skills' preconditions
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
 from py_trees.common import Status
 
-from behaviours.react_step import FINISH, ReActStep
+from behaviours.react_model import FINISH, ReActDecision
+from behaviours.react_step import ReActStep
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
+from trees.evaluation.oracle import react_answers
+from trees.evaluation.scenario_run import oracle_client, run_scenario
 from trees.react import create_root
-from trees.recording.display import render_text
+from trees.recording.display import render_text, render_tick
+from trees.recording.snapshot import apply_writes, build_snapshot, initial_state
+from trees.recording.tick_log import read_tick_log
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness, scripted_llm
 
 DONE = "I have done it."
@@ -202,3 +210,104 @@ def test_the_step_budget_ends_the_run_with_an_honest_reply(
     assert reply.startswith("I could not finish your request: I used all 3 steps")
     assert "What I did: LOOK(), LOOK(), LOOK()." in reply
     assert not scenario.goal.achieved(run.sim.world)
+
+
+# -- what ReAct did, as the tick log, --show-ticks and the viewer show it -------------------------
+
+ACTION_NODE = re.compile(r"\d+:.+")
+"""The name of an action node ReActAct inserts: ``2:PICK(object=bottle, hand=right)``."""
+
+
+@dataclass
+class ActionNode:
+    """One inserted action node, from the tick log: its name, parent and statuses when ticked."""
+
+    name: str
+    parent: str
+    statuses: list[str] = field(default_factory=list)
+    in_snapshot: list[str] = field(default_factory=list)
+
+
+def action_nodes(log: Path) -> list[ActionNode]:
+    """Every action node of the log in the order it was inserted, with what each tick showed.
+
+    The statuses are those of the ticks that visited the node; ``in_snapshot`` the statuses the
+    viewer's snapshot gives it on those ticks.
+    """
+    header, entries = read_tick_log(log)
+    names: dict[str, str] = {}
+    parents: dict[str, str] = {}
+    found: dict[str, ActionNode] = {}
+    structure = header.structure
+    state = initial_state(header.blackboard)
+    for entry in entries:
+        structure = entry.structure or structure
+        apply_writes(state, entry.tick, entry.writes)
+        snapshot = build_snapshot(structure, entry, state, changed=entry.structure is not None)
+        for shape in structure:
+            names[shape.id] = shape.name
+            parents.update(dict.fromkeys(shape.children, shape.id))
+        for node in entry.nodes:
+            name = names[node.id]
+            if not node.visited or not ACTION_NODE.fullmatch(name):
+                continue
+            action = found.setdefault(node.id, ActionNode(name, names[parents[node.id]]))
+            action.statuses.append(node.status)
+            action.in_snapshot.append(snapshot["behaviours"][node.id]["status"])
+    return list(found.values())
+
+
+FAILED = {
+    # Anna moved the bottle: the grasp fails; PLACE is then refused by its precondition.
+    "robee_bottle": {
+        "2:PICK(object=bottle, hand=right)",
+        "4:PLACE(object=bottle, target=table_2, hand=right)",
+    },
+    # Weber is busy at first; later Tom holds the contract, so PICK and HANDOVER fail.
+    "signer_busy": {
+        "3:DELEGATE(person=weber, ability=sign)",
+        "8:PICK(object=contract, hand=right)",
+        "9:HANDOVER(object=contract, person=tom, hand=right)",
+    },
+    "print_agenda": set(),
+}
+"""The actions of each scenario's oracle run that end in FAILURE; every other one succeeds."""
+
+AT_ONCE = {"3:DELEGATE(person=weber, ability=sign)"}
+"""Actions that end on their first tick (Weber refuses at once); every other one runs first."""
+
+
+@pytest.mark.parametrize("scenario_id", sorted(FAILED))
+def test_each_chosen_action_is_a_child_node_with_its_own_status_in_the_tick_log(
+    tmp_path: Path, scenario_id: str
+) -> None:
+    scenario = load_scenario(scenario_id)
+    log = tmp_path / "ticks.jsonl"
+    shown: list[str] = []
+    with oracle_client(scenario, tree="react") as client:
+        result = run_scenario(
+            scenario,
+            tree="react",
+            llm=client,
+            log_path=log,
+            on_tick=lambda root, entry: shown.append(render_tick(root, entry)),
+        )
+    assert result.success
+
+    chosen = [
+        ReActDecision.model_validate(reply)
+        for reply in react_answers(scenario.oracle["planner"])
+        if reply["action"] != FINISH
+    ]
+    nodes = action_nodes(log)
+    assert [node.name for node in nodes] == [
+        f"{number}:{decision.describe()}" for number, decision in enumerate(chosen, 1)
+    ]
+    for node in nodes:
+        assert node.parent == "ReActStep.Act", node.name
+        *before, last = node.statuses
+        assert last in ("SUCCESS", "FAILURE") and set(before) <= {"RUNNING"}, node
+        assert bool(before) == (node.name not in AT_ONCE), node  # RUNNING, then its outcome
+        assert node.in_snapshot == node.statuses, node
+        assert any(node.name in text for text in shown), node.name  # --show-ticks
+    assert {node.name for node in nodes if node.statuses[-1] == "FAILURE"} == FAILED[scenario_id]

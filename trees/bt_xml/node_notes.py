@@ -2,7 +2,7 @@
 
 The py_trees composites and decorators the shipped trees use (their docstrings do not say
 what each status means in cogtree's words), parameter meanings no docstring gives, and the
-handles ExecutePlan passes on to the steps it compiles.
+handles ExecutePlan and ReActAct pass on to the nodes they insert.
 """
 
 from __future__ import annotations
@@ -115,6 +115,10 @@ HANDLES_PASSED_ON: Mapping[str, tuple[Handle, ...]] = {
     "ExecutePlan": (
         Handle("executor", False, "for the robot steps it compiles"),
         Handle("people", False, "for the steps it delegates to people"),
+        Handle("clock", False, "the delegations' time source"),
+    ),
+    "ReActAct": (
+        Handle("people", False, "for the DELEGATE actions it runs"),
         Handle("clock", False, "the delegations' time source"),
     ),
 }

@@ -6,7 +6,9 @@ the py_trees composites and decorators of :mod:`trees.bt_xml.node_notes`. Its pa
 constructor's signature (those whose type has an XML form, see :mod:`trees.bt_xml.values`); its
 ports are the blackboard keys its class declares (``reads`` and ``writes``, entries of the
 catalogue in ``behaviours/keys.py``); its meaning, statuses and handles come from
-:mod:`trees.bt_xml.behaviour_reading`.
+:mod:`trees.bt_xml.behaviour_reading`. A class built of nodes of its own declares their classes
+in ``parts`` (``ReActStep``: its decision gate and its action node) and has their ports and
+handles too.
 A class that cannot be a node type (abstract,
 or a required argument with no XML form) is listed as unavailable, with the reason.
 """
@@ -37,6 +39,7 @@ from trees.bt_xml.behaviour_reading import (
 from trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
 from trees.bt_xml.node_types import (
     REQUIRED,
+    Handle,
     NodeKind,
     NodeRegistry,
     NodeType,
@@ -68,16 +71,23 @@ def _kind(parameters: list[inspect.Parameter]) -> NodeKind:
     return "leaf"
 
 
+def _members(cls: type[Behaviour]) -> tuple[type[Behaviour], ...]:
+    """``cls`` and the classes of the nodes it is built of (its ``parts``)."""
+    parts: tuple[type[Behaviour], ...] = getattr(cls, "parts", ())
+    return (cls, *parts)
+
+
 def _ports_of(cls: type[Behaviour]) -> tuple[Port, ...]:
     """The ports of ``cls``: the keys its class declares, named after their catalogue constants.
 
-    The declarations are the ``reads``/``writes`` of :class:`~behaviours.keys.DeclaredKeys`.
+    The declarations are the ``reads``/``writes`` of :class:`~behaviours.keys.DeclaredKeys`,
+    of ``cls`` and of its parts.
     """
     by_port = key_port_names()
     names = {spec: name for name, spec in by_port.items()}
-    contract = keys.declared(cls)
-    reads = set(map(keys.catalogue_entry, contract.reads))
-    writes = set(map(keys.catalogue_entry, contract.writes))
+    contracts = [keys.declared(member) for member in _members(cls)]
+    reads = {keys.catalogue_entry(spec) for contract in contracts for spec in contract.reads}
+    writes = {keys.catalogue_entry(spec) for contract in contracts for spec in contract.writes}
 
     def direction(spec: keys.KeySpec) -> PortDirection:
         if spec in reads and spec in writes:
@@ -86,6 +96,17 @@ def _ports_of(cls: type[Behaviour]) -> tuple[Port, ...]:
 
     ports = (Port(names[spec], direction(spec), spec) for spec in reads | writes)
     return tuple(sorted(ports, key=lambda port: port.name))
+
+
+def _handles_of(cls: type[Behaviour]) -> tuple[Handle, ...]:
+    """The handles of ``cls`` and of its parts, required ones first."""
+    found: dict[str, Handle] = {}
+    for member in _members(cls):
+        for handle in handles_of(member):
+            known = found.get(handle.name)
+            if known is None or (handle.required and not known.required):
+                found[handle.name] = handle
+    return tuple(sorted(found.values(), key=lambda handle: not handle.required))
 
 
 def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> NodeType:
@@ -124,7 +145,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
         statuses=note.statuses if note else status_sentences(cls),
         parameters=tuple(parameters),
         ports=ports,
-        handles=() if note else handles_of(cls),
+        handles=() if note else _handles_of(cls),
         name_required=name_required,
         not_in_xml=tuple(not_in_xml),
     )

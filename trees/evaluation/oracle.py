@@ -13,7 +13,7 @@ today:
   (:class:`~skills.plan_model.ToAPlan`), converted by
   :func:`skills.plan_validation.oracle_plan`, for the gated tree's planner. For the ReAct
   tree (whose step node answers for the same module, one action per call) the same steps
-  become one :class:`~behaviours.react_step.ReActDecision` each, in order, and a final
+  become one :class:`~behaviours.react_model.ReActDecision` each, in order, and a final
   ``FINISH``.
 
 Modules without oracle answers get no scripted answer: route them to the ``none`` backend
@@ -34,7 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from behaviours.llm.scripted import PromptRule, Script, ScriptedReply
-from behaviours.react_step import FINISH, ReActDecision
+from behaviours.react_model import FINISH, ReActDecision
 from sim.scenario import Scenario
 from skills.plan_validation import ORACLE_KEYS, oracle_plan
 
