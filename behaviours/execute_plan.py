@@ -16,7 +16,7 @@ series-parallel blocks (:func:`decompose`), deterministically:
 **Leaves.** A robot skill runs as :class:`~behaviours.skill_action.SkillAction` on its robot,
 LOOK as :class:`~behaviours.look_around.LookAround`, and DELEGATE (or a robot skill assigned to
 a person) as :class:`~behaviours.delegate.DelegateToHuman`. Each leaf sits under a
-:class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the scene graph's
+:class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the ``workers``
 worker) to record whether the step achieved its intended effect (:mod:`behaviours.reflection`).
 """
 
@@ -40,6 +40,7 @@ from behaviours.reflection import needs_belief, reflect
 from behaviours.setup_handles import MissingHandleError, require_handle
 from behaviours.skill_action import SkillAction
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.plan_model import (
     DELEGATE,
     LOOK,
@@ -179,6 +180,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
         child: py_trees.behaviour.Behaviour,
         *,
         scene: SceneGraph,
+        workers: WorkerPool,
         record: Callable[[Reflection], None],
         by_person: bool,
     ) -> None:
@@ -186,6 +188,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
         self.step = step
         self.agent = agent
         self.scene = scene
+        self.workers = workers
         self.record = record
         self.by_person = by_person
         self._result: Status | None = None
@@ -241,7 +244,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
             by_person=self.by_person,
         )
         if needs_belief(self.step, by_person=self.by_person):
-            self._checking = self.scene.submit(check)
+            self._checking = self.workers.submit(check)
         else:
             self.record(check())
 
@@ -259,7 +262,8 @@ class ReflectedStep(py_trees.decorators.Decorator):
 class ExecutePlan(py_trees.composites.Sequence):
     """Run ``/plan/current`` as a subtree compiled at initialise (see the module docs).
 
-    Handles: ``scene_graph`` (the belief: reflections, and who is a person), and whatever
+    Handles: ``scene_graph`` (the belief: reflections, and who is a person), ``workers``
+    (reflections and the steps' setup run there), and whatever
     the compiled leaves need, passed on to them when they are built: ``executor`` for robot
     skills and LOOK, ``people`` (a :class:`~skills.human_channel.HumanChannel`) and optionally
     ``clock`` for delegations.
@@ -291,6 +295,7 @@ class ExecutePlan(py_trees.composites.Sequence):
         self.robot = robot
         self.delegation_timeout_s = delegation_timeout_s
         self.scene: SceneGraph | None = None
+        self.workers: WorkerPool | None = None
         self.handles: dict[str, Any] = {}
         self.steps: dict[str, PlanStep] = {}
         self._plan: ToAPlan | None = None
@@ -308,12 +313,13 @@ class ExecutePlan(py_trees.composites.Sequence):
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` handle; keep every handle for the leaves built later."""
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.handles = dict(kwargs)
 
     def initialise(self) -> None:
         """Compile the plan into steps and start setting them up (see the class docs)."""
-        if self.scene is None:
-            raise RuntimeError(f"{self.name}: setup(scene_graph=..., ...) was not called")
+        if self.scene is None or self.workers is None:
+            raise RuntimeError(f"{self.name}: setup(scene_graph=, workers=, ...) was not called")
         for child in self.children:
             if child.status != Status.INVALID:
                 child.stop(Status.INVALID)
@@ -332,7 +338,7 @@ class ExecutePlan(py_trees.composites.Sequence):
             self._problem = str(error)
             return
         if self._staged:
-            self._preparing = self.scene.submit(self._set_up, list(self._staged), self.handles)
+            self._preparing = self.workers.submit(self._set_up, list(self._staged), self.handles)
 
     def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
         """Prepare the steps, then tick them; say how it went after every tick."""
@@ -473,9 +479,15 @@ class ExecutePlan(py_trees.composites.Sequence):
         else:
             leaf = SkillAction(name, step.skill_call(), robot=agent)
         self.steps[name] = step
-        assert self.scene is not None
+        assert self.scene is not None and self.workers is not None
         return ReflectedStep(
-            step, agent, leaf, scene=self.scene, record=self._record, by_person=by_person
+            step,
+            agent,
+            leaf,
+            scene=self.scene,
+            workers=self.workers,
+            record=self._record,
+            by_person=by_person,
         )
 
     # -- reporting -----------------------------------------------------------------------------

@@ -273,20 +273,19 @@ class ReActStep(LLMBehaviour[ReActDecision]):
         for node in self._nodes.values():
             node.setup(**kwargs)
 
-    def initialise(self) -> None:
+    # -- LLMBehaviour hooks --------------------------------------------------------------------
+
+    def prepare(self) -> None:
         """Start a new episode if the last one ended, then ask the model for the next action."""
         if self._episode_end is not None:
             self._history = []
             self._episode_end = None
         self._decision, self._running, self._no_answer, self._turn = None, None, None, None
-        super().initialise()
 
-    def update(self) -> Status:
-        """Wait for the decision, then for the action; record the observation."""
+    def act(self, applied: Status) -> Status:
+        """Wait for the action ``apply()`` started; record the observation."""
         if self._running is None:
-            status = super().update()
-            if self._running is None:
-                return self._report(status)
+            return self._report(applied)
         observation = self._running.poll()
         if observation is None:
             assert self._decision is not None
@@ -298,16 +297,13 @@ class ReActStep(LLMBehaviour[ReActDecision]):
         self._running = None
         return self._report(self._conclude(observation))
 
-    def terminate(self, new_status: Status) -> None:
-        """Interrupted (RUNNING -> INVALID): cancel the model call and the action."""
-        interrupted = self.status == Status.RUNNING and new_status == Status.INVALID
-        super().terminate(new_status)
-        if interrupted:
-            if self._running is not None:
-                self._running.cancel()
-                self._running = None
-            self._episode_end = "gave_up"
-            self.feedback_message = "interrupted: the episode is abandoned"
+    def on_interrupt(self) -> None:
+        """Cancel the action; the episode is abandoned."""
+        if self._running is not None:
+            self._running.cancel()
+            self._running = None
+        self._episode_end = "gave_up"
+        self.feedback_message = "interrupted: the episode is abandoned"
 
     # -- LLMBehaviour hooks --------------------------------------------------------------------
 

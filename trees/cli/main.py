@@ -244,6 +244,7 @@ def _run_tree(
             resources.callback(simulator.close)
             handles.update(
                 scene_graph=simulator.belief,
+                workers=simulator.workers,
                 executor=simulator,
                 experience=resources.enter_context(ExperienceStore()),
             )
