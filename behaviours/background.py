@@ -34,7 +34,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 import py_trees
 from py_trees.common import Status
 
-from behaviours.setup_handles import missing_handle, optional_handle
+from behaviours.setup_handles import missing_handle
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -78,8 +78,8 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
 
     Subclasses implement :meth:`start` and :meth:`finish`, and where needed :meth:`on_cancel`,
     :meth:`on_error`, :meth:`on_timeout` and :meth:`waiting`. A subclass with handles takes
-    them in its own ``setup`` and calls ``super().setup(**kwargs)``, which takes the optional
-    ``workers`` pool and marks the node as set up.
+    them in its own ``setup`` (``workers`` when it calls :meth:`submit`) and calls
+    ``super().setup(**kwargs)``, which marks the node as set up.
 
     Status: what :meth:`start` decided (no work needed); RUNNING while the work runs; then
     what :meth:`finish` returns, or FAILURE (by default) when the work raised or timed out.
@@ -146,8 +146,11 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
     # -- handles -------------------------------------------------------------------------------
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the optional ``workers`` pool; the node may be ticked from now on."""
-        self.workers = optional_handle(self, kwargs, "workers", WorkerPool)
+        """Mark the node as set up: it may be ticked from now on.
+
+        A subclass takes its handles (``workers`` among them when it calls :meth:`submit`)
+        in its own ``setup`` and calls ``super().setup(**kwargs)``.
+        """
         self._set_up = True
 
     def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:

@@ -47,7 +47,7 @@ from behaviours.keys import RationaleSource
 from behaviours.llm.client import LLMClient, PendingCall
 from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from behaviours.llm.types import CallRecord, Message
-from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.setup_handles import require_handle
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -72,8 +72,8 @@ class Verdict(Generic[D]):
 class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
     """Base class of LLM-backed gates and nodes (see the module docstring for the cascade).
 
-    Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required;
-    ``workers`` (:class:`~knowledge.worker_pool.WorkerPool`) for work ``prepare()`` starts.
+    Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required; a subclass
+    whose ``prepare()`` starts work takes ``workers`` (:attr:`workers`) as well.
 
     Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.keys.GateRationale`);
     subclasses declare the rest.
@@ -178,14 +178,13 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
     # -- py_trees lifecycle -------------------------------------------------------------------
 
     def setup(self, **kwargs: Any) -> None:
-        """Take ``llm`` (and ``workers`` when given), check the module is in the manifest.
+        """Take the ``llm`` handle, check the module is in its manifest, prepare its backend.
 
         Resolving ``auto`` (probing Ollama) and loading an in-process model happen here, so
         that I/O stays out of the ticks.
         """
         self.llm = require_handle(self, kwargs, "llm", LLMClient)
         self.llm.prepare(self.module_name)
-        self.workers = optional_handle(self, kwargs, "workers", WorkerPool)
 
     @final
     def initialise(self) -> None:

@@ -44,7 +44,7 @@ def run(harness: TreeHarness, executor: SimExecutor, max_ticks: int = 300) -> No
     assert executor.belief is not None
     for _ in range(max_ticks):
         executor.step()
-        executor.belief.wait_idle(5.0)  # planning runs on the scene graph's worker
+        executor.workers.wait_idle(5.0)  # planning runs on the simulator's workers
         harness.tick()
         if harness.tree.root.status in (Status.SUCCESS, Status.FAILURE):
             return

@@ -91,9 +91,11 @@ def test_handles_are_read_from_setup() -> None:
     registry = default_registry()
     scope = {h.name: h.required for h in registry["DetectScope"].handles}
     assert scope == {"llm": True, "domains": True, "scene_graph": False, "lexicons": False}
-    assert {h.name: h.required for h in registry["Consolidate"].handles} == {"memory": True}
+    consolidate = {h.name: h.required for h in registry["Consolidate"].handles}
+    assert consolidate == {"memory": True, "workers": True}
     assert [h.name for h in registry["ExecutePlan"].handles] == [
         "scene_graph",
+        "workers",
         "executor",
         "people",
         "clock",

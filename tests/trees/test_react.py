@@ -67,7 +67,7 @@ class Run:
         assert self.sim.belief is not None
         for _ in range(max_ticks):
             self.sim.step()
-            self.sim.belief.wait_idle(5.0)
+            self.sim.workers.wait_idle(5.0)
             self.harness.tick()
             if self.harness.tree.root.status != Status.RUNNING:
                 return
