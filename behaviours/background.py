@@ -101,10 +101,9 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
         self.clock: Clock = time.monotonic
         self.workers: WorkerPool | None = None
         self._set_up = False
-        self._work: Pending[R] | None = None
+        self._work: InFlight[R] | None = None
         self._decided: Status | None = None
         self._started_at = 0.0
-        self._fresh = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -169,13 +168,13 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
                 f"{self.name} ({type(self).__name__}) was ticked before setup: call "
                 "tree.setup(**handles) (or TreeRunner.setup()) first"
             )
-        self._work, self._decided, self._fresh = None, None, False
+        self._work, self._decided = None, None
         self._started_at = self.clock()
         started = self.start()
         if isinstance(started, Status):
             self._decided = started
         else:
-            self._work, self._fresh = started, self.first_poll_next_tick
+            self._work = InFlight(started, poll_next_tick=self.first_poll_next_tick)
 
     @final
     def update(self) -> Status:
@@ -185,16 +184,15 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
         work = self._work
         assert work is not None, "initialise() started the work or decided"
         waited = self.clock() - self._started_at
-        if self._fresh or not work.done():
-            self._fresh = False
+        if not work.ended():
             if self.timeout_s is not None and waited >= self.timeout_s:
                 self._work = None
-                return self.on_timeout(work, waited)
+                return self.on_timeout(work.work, waited)
             self.feedback_message = self.waiting(waited)
             return Status.RUNNING
         self._work = None
         try:
-            result = work.result(timeout=0)
+            result = work.result()
         except Exception as error:  # the work's failure is a status, never a crashed tick
             return self.on_error(error)
         return self.finish(result)
@@ -204,7 +202,35 @@ class BackgroundWork(py_trees.behaviour.Behaviour, ABC, Generic[R]):
         """Cancel the work still in flight (interrupted while RUNNING)."""
         work, self._work = self._work, None
         if work is not None and new_status == Status.INVALID:
-            self.on_cancel(work)
+            self.on_cancel(work.work)
+
+
+class InFlight(Generic[R]):
+    """Work started from a tick and polled from later ones: the waiting rules, written once.
+
+    :class:`BackgroundWork` keeps one for its leaf. A composite or decorator that waits for
+    work of its own (``ExecutePlan`` setting its steps up, ``ReflectedStep`` checking the
+    belief) ticks children, so it cannot be a ``BackgroundWork`` leaf: it keeps one too.
+    """
+
+    def __init__(self, work: Pending[R], *, poll_next_tick: bool) -> None:
+        self.work = work
+        self._fresh = poll_next_tick
+
+    def ended(self) -> bool:
+        """Whether the work has ended; never in the tick it started when ``poll_next_tick``."""
+        if self._fresh:
+            self._fresh = False
+            return False
+        return self.work.done()
+
+    def result(self) -> R:
+        """The ended work's result; raises what the work raised."""
+        return self.work.result(timeout=0)
+
+    def cancel(self) -> bool:
+        """Stop the work if it has not started; whether it was stopped."""
+        return self.work.cancel()
 
 
 class AllDone:

@@ -388,5 +388,5 @@ class AskClarification(BackgroundWork[dict[str, str]]):
 
 
 def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
-    """:func:`describe_in_scene` for each thing (runs on the scene graph's worker)."""
+    """:func:`describe_in_scene` for each thing (runs on the ``workers`` pool)."""
     return {thing: describe_in_scene(scene_graph, thing) for thing in things}

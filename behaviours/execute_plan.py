@@ -25,7 +25,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ import py_trees
 from py_trees.common import Access, ParallelPolicy, Status
 
 from behaviours import keys
+from behaviours.background import InFlight
 from behaviours.delegate import DelegateToHuman
 from behaviours.look_around import LookAround
 from behaviours.reflection import needs_belief, reflect
@@ -167,7 +167,7 @@ def label(block: Block) -> str:
 class ReflectedStep(py_trees.decorators.Decorator):
     """Run one plan step's node, then record whether the step achieved its intended effect.
 
-    The leaf is ticked until it ends; then the belief check runs on the scene graph's worker
+    The leaf is ticked until it ends; then the belief check runs on the ``workers`` pool
     (RUNNING meanwhile, so the next step does not change the belief first), the
     :class:`~skills.plan_model.Reflection` goes to ``record``, and this node ends with the
     leaf's status and message. Interrupted, it stops the leaf (which cancels its work).
@@ -192,7 +192,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
         self.record = record
         self.by_person = by_person
         self._result: Status | None = None
-        self._checking: Future[Reflection] | None = None
+        self._checking: InFlight[Reflection] | None = None
 
     def initialise(self) -> None:
         """Forget the last run."""
@@ -219,7 +219,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
             self.feedback_message = self.decorated.feedback_message
             return Status.RUNNING
         if self._checking is not None:
-            if not self._checking.done():
+            if not self._checking.ended():
                 self.feedback_message = f"checking the belief: did step {self.step.id} work?"
                 return Status.RUNNING
             self.record(self._reflection(self._checking))
@@ -244,13 +244,13 @@ class ReflectedStep(py_trees.decorators.Decorator):
             by_person=self.by_person,
         )
         if needs_belief(self.step, by_person=self.by_person):
-            self._checking = self.workers.submit(check)
+            self._checking = InFlight(self.workers.submit(check), poll_next_tick=False)
         else:
             self.record(check())
 
-    def _reflection(self, checking: Future[Reflection]) -> Reflection:
+    def _reflection(self, checking: InFlight[Reflection]) -> Reflection:
         try:
-            return checking.result(timeout=0)
+            return checking.result()
         except Exception as error:  # a belief the check cannot read
             observed = f"could not read the belief: {type(error).__name__}: {error}"
             return Reflection(step=self.step.id, achieved=False, observed=observed)
@@ -275,7 +275,7 @@ class ExecutePlan(py_trees.composites.Sequence):
     of ``/plan/attempts`` is for this plan, its outcome, failure and reflections.
 
     The leaves are built at initialise and set up (a SkillAction builds its HTN planner, tens
-    of milliseconds) on the scene graph's worker; they become this node's children once set
+    of milliseconds) on the ``workers`` pool; they become this node's children once set
     up, so no tick waits for them.
 
     SUCCESS: every step succeeded. FAILURE: a step failed (the feedback message names the
@@ -301,7 +301,7 @@ class ExecutePlan(py_trees.composites.Sequence):
         self._plan: ToAPlan | None = None
         self._problem: str | None = None
         self._staged: list[py_trees.behaviour.Behaviour] = []
-        self._preparing: Future[None] | None = None
+        self._preparing: InFlight[None] | None = None
         self._reflections: list[Reflection] = []
         self.blackboard = self.attach_blackboard_client(name=name)
         self.plan_key = keys.register(self.blackboard, keys.PLAN, Access.READ)
@@ -338,14 +338,17 @@ class ExecutePlan(py_trees.composites.Sequence):
             self._problem = str(error)
             return
         if self._staged:
-            self._preparing = self.workers.submit(self._set_up, list(self._staged), self.handles)
+            self._preparing = InFlight(
+                self.workers.submit(self._set_up, list(self._staged), self.handles),
+                poll_next_tick=False,
+            )
 
     def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
         """Prepare the steps, then tick them; say how it went after every tick."""
         if self.status != Status.RUNNING:
             self.initialise()
         if self._preparing is not None:
-            if not self._preparing.done():
+            if not self._preparing.ended():
                 self.status = Status.RUNNING
                 self.feedback_message = f"preparing {len(self.steps)} steps"
                 yield self
@@ -374,11 +377,11 @@ class ExecutePlan(py_trees.composites.Sequence):
             for node in top.iterate():
                 node.setup(**handles)
 
-    def _adopt(self, preparing: Future[None]) -> None:
+    def _adopt(self, preparing: InFlight[None]) -> None:
         """Make the prepared steps the children (or record why they could not be set up)."""
         self._preparing = None
         try:
-            preparing.result(timeout=0)
+            preparing.result()
         except (MissingHandleError, ValueError) as error:
             self._problem = str(error)
         except Exception as error:  # a leaf whose setup broke on its handles

@@ -9,7 +9,7 @@ thirsty", an errand with people in it) goes to the ``planner`` model, which answ
 context, a summary of the scene and the action library, and, after a failed attempt, that
 attempt's diagnosis, failure and the explainer's suggestion.
 
-The scene is read on the scene graph's worker before the cascade starts (the HTN search, or
+The scene is read on the ``workers`` pool before the cascade starts (the HTN search, or
 the scene summary for the prompt), so no tick blocks.
 """
 
@@ -409,7 +409,7 @@ def _structural_problem(plan: ToAPlan) -> str | None:
 def describe_scene(scene: SceneGraph) -> str:
     """A compact text of the belief for a prompt: rooms, furniture, objects, people, robots.
 
-    Runs several scene-graph queries: call it on the scene graph's worker.
+    Runs several scene-graph queries: call it on the ``workers`` pool.
     """
     rooms = scene.rooms()
     lines = [

@@ -6,7 +6,7 @@ arguments and a thought (:class:`ReActDecision`). The node then checks it and ru
 blocking a tick:
 
 - perception (``GetMapRooms()``, ``GetObjectsInRoom(room)``, ``LocateObject(thing)``) runs the
-  perception nodes of :mod:`behaviours.perception` on the scene graph's worker;
+  perception nodes of :mod:`behaviours.perception` on the ``workers`` pool;
 - ``LOOK()`` runs :class:`~behaviours.look_around.LookAround` (the belief is refreshed);
 - a robot skill of :data:`~skills.specs.SKILL_SPECS` runs :class:`~behaviours.skill_action.
   SkillAction` (its preconditions are checked on the current belief first; when one fails no

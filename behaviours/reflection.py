@@ -11,7 +11,7 @@ holds there:
 - DELEGATE (and robot skills done by a person): the person reported the task done;
 - LOOK, SAY, WAIT: nothing to check in the belief; achieved when the step succeeded.
 
-Each check costs one or two scene-graph queries: call it on the scene graph's worker
+Each check costs one or two scene-graph queries: call it on the ``workers`` pool
 (``scene.submit``) from a behaviour.
 """
 

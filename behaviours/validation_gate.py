@@ -49,7 +49,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     Handles: ``llm``, ``scene_graph``, optionally ``team`` (the ids of the robots the tree can
     command, e.g. those a ROS 2 host has namespaces for; default: every robot of the belief).
     Robots outside the team take no step of the plan. The dry run reads the team's beliefs on
-    the scene graph's worker, so no tick blocks.
+    the ``workers`` pool, so no tick blocks.
 
     Reads ``/plan/current``, ``/turn/utterance``. Writes ``/plan/validation`` (the report,
     with the assignment of steps and the judge's verdict) and the current attempt's

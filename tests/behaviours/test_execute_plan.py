@@ -194,7 +194,7 @@ def test_compiled_subtree_becomes_the_children_and_renders(
     blackboard.set("/plan/validation", ValidationReport(ok=True, assignments=agents))
     run = runs("parcel_into_base")
     assert run.root.children == []
-    run.tick()  # compiles; the steps are set up on the scene graph's worker
+    run.tick()  # compiles; the steps are set up on the workers
     run.tick()
     assert shape(run.root) == (
         "seq",

@@ -75,7 +75,7 @@ def run(
     assert sim.belief is not None
     for _ in range(max_ticks):
         sim.step()
-        sim.workers.wait_idle(5.0)  # queries and skill planning run on the scene graph's worker
+        sim.workers.wait_idle(5.0)  # queries and skill planning run on the simulator's workers
         harness.tick()
         if until(harness) if until else harness.tree.root.status != Status.RUNNING:
             return
