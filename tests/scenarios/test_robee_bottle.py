@@ -61,7 +61,12 @@ def test_robee_bottle_moved_pick_fails_explain_look_again_succeeds(
         harness = TreeHarness(
             create_root(),
             llm=llm.client,
-            handles={"scene_graph": belief, "executor": executor, "experience": experience},
+            handles={
+                "scene_graph": belief,
+                "workers": executor.workers,
+                "executor": executor,
+                "experience": experience,
+            },
         )
         run(harness, executor)
 
@@ -102,6 +107,7 @@ def test_without_the_disruption_the_plan_itself_succeeds(
             llm=llm.client,
             handles={
                 "scene_graph": executor.belief,
+                "workers": executor.workers,
                 "executor": executor,
                 "experience": experience,
             },

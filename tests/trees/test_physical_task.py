@@ -67,6 +67,7 @@ def run_task(
         llm = make_llm({"by_module": {"planner": planner}})
         handles = {
             "scene_graph": sim.belief,
+            "workers": sim.workers,
             "executor": sim,
             "domains": domains,
             "experience": experience,

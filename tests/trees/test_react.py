@@ -52,6 +52,7 @@ class Run:
             llm=self.llm.client,
             handles={
                 "scene_graph": self.sim.belief,
+                "workers": self.sim.workers,
                 "executor": self.sim,
                 "people": self.sim.people,
             },
