@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -240,7 +240,7 @@ class _Request:
     candidates: list[Candidate] = field(default_factory=list)
 
 
-class AskClarification(BackgroundWork[dict[str, str]]):
+class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     """Ask the user for exactly what the task still needs, and remember the task meanwhile.
 
     Deterministic, no model: the question names every slot of ``/turn/missing`` from the
@@ -263,19 +263,21 @@ class AskClarification(BackgroundWork[dict[str, str]]):
     is written (always); RUNNING while the candidates are located.
     """
 
+    reads = (keys.UTTERANCE, keys.DOMAIN, keys.INTENT, keys.MISSING, keys.RESOLVED, keys.CANDIDATES)
+    writes = (keys.REPLY, keys.PENDING)
+
     def __init__(self, name: str = "AskClarification") -> None:
         super().__init__(name)
         self.domains: DomainRegistry | None = None
         self.scene_graph: SceneGraph | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
-        self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.READ)
-        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, Access.READ)
-        self.candidates_key = keys.register(self.blackboard, keys.CANDIDATES, Access.READ)
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
-        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.missing_key = self.key_of(keys.MISSING)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.candidates_key = self.key_of(keys.CANDIDATES)
+        self.reply_key = self.key_of(keys.REPLY)
+        self.pending_key = self.key_of(keys.PENDING)
         self._request = _Request()
 
     def setup(self, **kwargs: Any) -> None:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -29,7 +29,7 @@ def _and_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-class Decline(py_trees.behaviour.Behaviour):
+class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Refuse politely and say why.
 
     Out of scope (``/turn/domain`` is OutOfScope): say what the robot can help with instead
@@ -42,16 +42,17 @@ class Decline(py_trees.behaviour.Behaviour):
     the readiness gate node). Writes ``/turn/reply``. SUCCESS always.
     """
 
+    reads = (keys.DOMAIN, keys.CONTROL, keys.RATIONALE)
+    writes = (keys.REPLY,)
+
     def __init__(self, name: str = "Decline", *, gate: str = "TaskReadinessGate") -> None:
-        super().__init__(name)
+        # the rationale read is the gate's, not this node's
+        super().__init__(name, reads=(spec.for_node(gate) for spec in Decline.reads))
         self.domains: DomainRegistry | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
-        self.rationale_key = keys.register(
-            self.blackboard, keys.RATIONALE, Access.READ, node=keys.node_slug(gate)
-        )
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.control_key = self.key_of(keys.CONTROL)
+        self.rationale_key = self.key_of(keys.RATIONALE)
+        self.reply_key = self.key_of(keys.REPLY)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle."""

@@ -6,22 +6,23 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 
 
-class AwaitUtterance(py_trees.behaviour.Behaviour):
+class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Wait until the user has said something.
 
     Reads ``/turn/utterance``. RUNNING while it is unset or blank; SUCCESS once it holds text.
     Never FAILURE.
     """
 
+    reads = (keys.UTTERANCE,)
+
     def __init__(self, name: str = "AwaitUtterance") -> None:
         super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
 
     def update(self) -> Status:
         """SUCCESS when an utterance is waiting, RUNNING otherwise."""
@@ -37,7 +38,7 @@ class AwaitUtterance(py_trees.behaviour.Behaviour):
         return Status.RUNNING
 
 
-class Say(py_trees.behaviour.Behaviour):
+class Say(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Say a sentence composed from blackboard values.
 
     Reads the keys given in ``reads`` (their short names are the arguments of ``compose``);
@@ -45,46 +46,45 @@ class Say(py_trees.behaviour.Behaviour):
     reads is not on the blackboard (the feedback message names it).
     """
 
+    writes = (keys.REPLY,)
+
     def __init__(
         self,
         name: str,
         compose: Callable[[Mapping[str, Any]], str],
         reads: Mapping[str, keys.KeySpec] | None = None,
     ) -> None:
-        super().__init__(name)
+        super().__init__(name, reads=(reads or {}).values())
         self.compose = compose
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.reads = {
-            short: keys.register(self.blackboard, spec, Access.READ)
-            for short, spec in (reads or {}).items()
-        }
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self.inputs = {short: self.key_of(spec) for short, spec in (reads or {}).items()}
+        self.reply_key = self.key_of(keys.REPLY)
 
     def update(self) -> Status:
         """Compose and write the reply."""
-        missing = [key for key in self.reads.values() if not self.blackboard.exists(key)]
+        missing = [key for key in self.inputs.values() if not self.blackboard.exists(key)]
         if missing:
             self.feedback_message = f"cannot speak: {', '.join(missing)} not on the blackboard"
             return Status.FAILURE
-        values = {short: self.blackboard.get(key) for short, key in self.reads.items()}
+        values = {short: self.blackboard.get(key) for short, key in self.inputs.items()}
         sentence = self.compose(values)
         self.blackboard.set(self.reply_key, sentence)
         self.feedback_message = f"said: {sentence!r}"
         return Status.SUCCESS
 
 
-class ControlIs(py_trees.behaviour.Behaviour):
+class ControlIs(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Condition: the readiness decision equals ``expected``.
 
     Reads ``/turn/control``. SUCCESS when it equals ``expected``; FAILURE when it differs or is
     unset. Never RUNNING.
     """
 
+    reads = (keys.CONTROL,)
+
     def __init__(self, expected: keys.Control, name: str | None = None) -> None:
         super().__init__(name or f"ControlIs{expected}")
         self.expected = expected
-        self.blackboard = self.attach_blackboard_client(name=self.name)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
+        self.control_key = self.key_of(keys.CONTROL)
 
     def update(self) -> Status:
         """Compare the decision with ``expected``."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -107,7 +107,7 @@ def answered(evidence: EvidenceBundle | None, task: TurnTask) -> bool:
     return evidence is not None and any(item.source in task.sources for item in evidence.items)
 
 
-class NeedsEvidence(py_trees.behaviour.Behaviour):
+class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Condition, JANUS's tool-grounding decision: must a query fetch the task's evidence.
 
     Handles: ``domains``. Reads ``/turn/domain``, ``/turn/intent``, ``/turn/evidence``,
@@ -118,17 +118,17 @@ class NeedsEvidence(py_trees.behaviour.Behaviour):
     already there; the feedback says which. Never RUNNING.
     """
 
+    reads = (keys.DOMAIN, keys.INTENT, keys.EVIDENCE, keys.WORKING)
+    writes = (keys.RATIONALE,)
+
     def __init__(self, name: str = "NeedsEvidence") -> None:
         super().__init__(name)
         self.domains: DomainRegistry | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.READ)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, Access.READ)
-        self.rationale_key = keys.register(
-            self.blackboard, keys.RATIONALE, Access.WRITE, node=keys.node_slug(name)
-        )
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.working_key = self.key_of(keys.WORKING)
+        self.rationale_key = self.key_of(keys.RATIONALE)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle."""

@@ -30,12 +30,13 @@ from typing import Any
 
 import networkx as nx
 import py_trees
-from py_trees.common import Access, ParallelPolicy, Status
+from py_trees.common import ParallelPolicy, Status
 
 from behaviours import keys
 from behaviours.background import InFlight
 from behaviours.delegate import DelegateToHuman
 from behaviours.look_around import LookAround
+from behaviours.plan_attempts import update_last_attempt
 from behaviours.reflection import needs_belief, reflect
 from behaviours.setup_handles import MissingHandleError, require_handle
 from behaviours.skill_action import SkillAction
@@ -44,7 +45,6 @@ from knowledge.worker_pool import WorkerPool
 from skills.plan_model import (
     DELEGATE,
     LOOK,
-    PlanAttempt,
     PlanError,
     PlanStep,
     Reflection,
@@ -259,7 +259,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
 # -- the behaviour -----------------------------------------------------------------------------
 
 
-class ExecutePlan(py_trees.composites.Sequence):
+class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     """Run ``/plan/current`` as a subtree compiled at initialise (see the module docs).
 
     Handles: ``scene_graph`` (the belief: reflections, and who is a person), ``workers``
@@ -284,6 +284,9 @@ class ExecutePlan(py_trees.composites.Sequence):
     steps cancel their work.
     """
 
+    reads = (keys.PLAN, keys.VALIDATION)
+    writes = (keys.REFLECTIONS, keys.ATTEMPTS, keys.SKILL_OUTCOME)
+
     def __init__(
         self,
         name: str = "ExecutePlan",
@@ -303,12 +306,10 @@ class ExecutePlan(py_trees.composites.Sequence):
         self._staged: list[py_trees.behaviour.Behaviour] = []
         self._preparing: InFlight[None] | None = None
         self._reflections: list[Reflection] = []
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.plan_key = keys.register(self.blackboard, keys.PLAN, Access.READ)
-        self.validation_key = keys.register(self.blackboard, keys.VALIDATION, Access.READ)
-        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.WRITE)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.WRITE)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.validation_key = self.key_of(keys.VALIDATION)
+        self.reflections_key = self.key_of(keys.REFLECTIONS)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` handle; keep every handle for the leaves built later."""
@@ -522,18 +523,13 @@ class ExecutePlan(py_trees.composites.Sequence):
         return [node for node in self.iterate() if isinstance(node, ReflectedStep)]
 
     def _update_attempt(self) -> None:
-        attempts = keys.read(self.blackboard, self.attempts_key)
-        if not isinstance(attempts, list) or not attempts or self._plan is None:
-            return
-        last = attempts[-1]
-        if not isinstance(last, PlanAttempt) or last.plan != self._plan:
-            return
         succeeded = self.status == Status.SUCCESS
-        updated = last.model_copy(
-            update={
-                "outcome": "succeeded" if succeeded else "failed",
-                "failure": "" if succeeded else self.feedback_message,
-                "reflections": list(self._reflections),
-            }
+        update = {
+            "outcome": "succeeded" if succeeded else "failed",
+            "failure": "" if succeeded else self.feedback_message,
+            "reflections": list(self._reflections),
+        }
+        update_last_attempt(
+            self.blackboard,
+            lambda last: last.model_copy(update=update) if last.plan == self._plan else None,
         )
-        self.blackboard.set(self.attempts_key, [*attempts[:-1], updated])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -13,7 +13,7 @@ from knowledge.experience import ExperienceStore
 from skills.controller import RunStatus
 
 
-class Explain(py_trees.behaviour.Behaviour):
+class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Suggest fixes for the last failed skill from the failure-experience store.
 
     Handle: ``experience`` (:class:`~knowledge.experience.ExperienceStore`). Retrieval is an
@@ -24,14 +24,16 @@ class Explain(py_trees.behaviour.Behaviour):
     to explain, a failure without a code, or no record matches. Never RUNNING.
     """
 
+    reads = (keys.SKILL_OUTCOME, keys.UTTERANCE)
+    writes = (keys.EXPLANATION,)
+
     def __init__(self, name: str = "Explain", *, k: int = 3) -> None:
         super().__init__(name)
         self.k = k
         self.store: ExperienceStore | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.READ)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.explanation_key = keys.register(self.blackboard, keys.EXPLANATION, Access.WRITE)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.explanation_key = self.key_of(keys.EXPLANATION)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``experience`` handle."""

@@ -11,10 +11,11 @@ in ``/plan/attempts``, where :class:`~behaviours.plan_task.PlanTask` reads them.
 from __future__ import annotations
 
 from py_trees.behaviour import Behaviour
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.keys import Explanation
+from behaviours.plan_attempts import update_last_attempt
 from skills.controller import RunStatus, SkillOutcome
 from skills.plan_model import PlanAttempt, Reflection
 
@@ -22,7 +23,7 @@ UNKNOWN_FAILURE = "a step of the plan failed, and no skill outcome says why"
 """The failure recorded when execution failed without a failed ``/skill/outcome``."""
 
 
-class ExplainFailure(Behaviour):
+class ExplainFailure(keys.DeclaredKeys, Behaviour):
     """Record the current attempt's failure, suggestion and reflections in ``/plan/attempts``.
 
     Reads ``/skill/outcome`` (the failed skill), ``/skill/explanation`` (used only when it
@@ -35,25 +36,21 @@ class ExplainFailure(Behaviour):
     when an attempt starts, so an older attempt's failure is never recorded again.
     """
 
+    reads = (keys.SKILL_OUTCOME, keys.EXPLANATION, keys.REFLECTIONS)
+    writes = (keys.ATTEMPTS,)
+
     def __init__(self, name: str = "ExplainFailure") -> None:
         super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.READ)
-        self.explanation_key = keys.register(self.blackboard, keys.EXPLANATION, Access.READ)
-        self.reflections_key = keys.register(self.blackboard, keys.REFLECTIONS, Access.READ)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.WRITE)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.explanation_key = self.key_of(keys.EXPLANATION)
+        self.reflections_key = self.key_of(keys.REFLECTIONS)
 
     def update(self) -> Status:
         """Update the last attempt from what the attempt's nodes left on the blackboard."""
-        found = keys.read_optional(self.blackboard, self.attempts_key, list) or []
-        attempts = [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
-        if not attempts:
+        recorded = update_last_attempt(self.blackboard, self._recorded)
+        if recorded is None:
             self.feedback_message = "no attempt to record (/plan/attempts is empty)"
             return Status.FAILURE
-        last = attempts[-1]
-        recorded = self._recorded(last)
-        attempts[-1] = recorded
-        self.blackboard.set(self.attempts_key, attempts)
         suggestion = f"; suggestion: {recorded.suggestion}" if recorded.suggestion else ""
         self.feedback_message = (
             f"attempt {recorded.number} {recorded.outcome}: {recorded.failure}{suggestion}"

@@ -6,26 +6,55 @@ phrases the speaking node itself produces (its marked safe defaults). Pure funct
 
 Numbers. Every run of digits counts, also inside a word ("table_2" states 2), with a decimal
 point and thousands commas ("1,200.5"); numbers in words count as well ("twelve",
-"forty-one", "two hundred"), except "one" and "zero" on their own, which are mostly pronouns
-("the one on the left"). Signs are ignored. A stated number is supported when a number of the
-support equals it ("41.20" and "41.2"), or rounds to it at the precision it is written with:
-"41.2" and "41" are supported by "41.23"; "41.3" is not, and "41.24" is not supported by
-"41.2" (a reply may round, never add precision).
+"forty-one", "two hundred", "a dozen"), except "one" and "zero" on their own, which are mostly
+pronouns ("the one on the left"). So do fractions ("½", "3¼", "1/2"), powers written with
+superscripts ("10⁶" is a million) and Roman numerals of two letters or more ("IV", "XII"; a
+lone "I" is the pronoun). A minus sign ("-5", "−5", "minus five") makes a number negative, in
+the reply and in the support alike, so a flipped sign is unsupported; a hyphen between two
+numbers ("2-3") or after a word ("table-2") is no sign. A stated number is supported when a
+number of the support equals it ("41.20" and "41.2"), or rounds to it at the precision it is
+written with: "41.2" and "41" are supported by "41.23"; "41.3" is not, and "41.24" is not
+supported by "41.2" (a reply may round, never add precision). A unit written right after a
+number ("32.7 g", "5 mg", "20 °C") must not contradict the support: when every support number
+that backs it carries a unit, one of them must be the same unit.
 
 Entities. ``entity_forms`` maps the surface forms of known entities (lexicon forms of the active
 pack and of the scene, case-folded) to the ids they name. A form named in the reply (whole
 words, an optional plural "s"/"es") is supported when one of its ids is among the support's ids
-or the form itself occurs in a support text.
+or the form itself occurs in a support text. Names no lexicon knows count too: a capitalised
+word inside a sentence ("take it with Ibuprofen") and a word that reads like a drug or a
+chemical (by its ending, "-profen", "-cillin", "-azepam", or as a known substance, "bleach",
+"codeine") are unsupported unless a support text contains them.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
-_DIGITS = re.compile(r"\d+(?:,\d{3}(?!\d))*(?:\.\d+)?|\.\d+")
+_FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
+_SUPERSCRIPTS = {glyph: str(digit) for digit, glyph in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+_MINUS = "-\u2212"
+_DIGITS = re.compile(
+    rf"(?P<sign>(?<![\w.,/{_MINUS}])[{_MINUS}]|(?<![\w])minus\s+)?"
+    rf"(?:(?<![/\d])(?P<over>\d+/\d+)(?![/\d])"
+    rf"|(?P<number>\d+(?:,\d{{3}}(?!\d))*(?:\.\d+)?|\.\d+)?(?P<glyph>[{_FRACTION_GLYPHS}])?"
+    rf"(?P<power>[{''.join(_SUPERSCRIPTS)}]+)?)",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(
+    r"(?<![\w'])(?=[MDCLXVI]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\w'])"
+)
+_NEGATED = re.compile(r"(?<!\w)(?:minus|negative)\s+$", re.IGNORECASE)
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+_UNIT = re.compile(
+    r"\s?(?P<unit>°\s?[CF]\b|%|(?:kcal|cal|mg|mcg|µg|ug|kg|g|ml|cl|dl|l|km|cm|mm|m|h|min|s|"
+    r"tablets?|pills?|drops?|doses?|puffs?|units?)(?![\w]))",
+    re.IGNORECASE,
+)
 _UNIT_WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen"
@@ -33,7 +62,7 @@ _UNIT_WORDS = (
 _TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
 _UNITS = {word: value for value, word in enumerate(_UNIT_WORDS.split())}
 _TENS = {word: 10 * value for value, word in enumerate(_TENS_WORDS.split(), start=2)}
-_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 1_000_000}
 _UNCHECKED_WORDS = frozenset({"zero", "one"})
 _WORD = re.compile(r"[A-Za-z]+")
 _WORD_GAP = re.compile(r"[ \t-]+")
@@ -44,11 +73,12 @@ _PRECISION = 200
 
 @dataclass(frozen=True)
 class StatedNumber:
-    """A number as a text states it: the characters and their value."""
+    """A number as a text states it: the characters, its value and the unit written after it."""
 
     written: str
     value: Decimal
     places: int = 0
+    unit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -64,12 +94,16 @@ class Support:
 
     def numbers(self) -> list[Decimal]:
         """Every number of the support texts (a text that is one number counts as that)."""
-        found: list[Decimal] = []
+        return [number.value for number in self.stated()]
+
+    def stated(self) -> list[StatedNumber]:
+        """Every number of the support texts, with the unit written after it if any."""
+        found: list[StatedNumber] = []
         for text in self.texts:
-            whole = parse_number(text)
+            whole = parse_number(text, signed=True)
             if whole is not None:
-                found.append(whole)
-            found.extend(number.value for number in stated_numbers(text))
+                found.append(StatedNumber(text.strip(), whole))
+            found.extend(stated_numbers(text))
         return found
 
 
@@ -119,17 +153,65 @@ class _Forms:
 
 
 def stated_numbers(text: str) -> list[StatedNumber]:
-    """The numbers ``text`` states, in digits or (from two upwards) in words."""
-    found = []
-    for match in _DIGITS.finditer(text):
-        written = match.group(0)
-        digits = written.replace(",", "")
-        places = len(digits.partition(".")[2])
-        found.append(StatedNumber(written, Decimal(digits), places))
-    for written, words in _number_phrases(text):
+    """The numbers ``text`` states: digits, fractions, powers, Roman numerals, words."""
+    found = [number for match in _DIGITS.finditer(text) if (number := _digits(text, match))]
+    for match in _ROMAN.finditer(text):
+        found.append(_with_unit(text, match.end(), match.group(0), _roman_value(match.group(0))))
+    for written, words, end in _number_phrases(text):
         if written.casefold() not in _UNCHECKED_WORDS:
-            found.append(StatedNumber(written, Decimal(_word_value(words))))
+            value = Decimal(_word_value(words))
+            if _NEGATED.search(text, 0, end - len(written)):
+                value = -value
+            found.append(_with_unit(text, end, written, value))
     return found
+
+
+def _digits(text: str, match: re.Match[str]) -> StatedNumber | None:
+    """The number one match of :data:`_DIGITS` states (None for a bare sign)."""
+    over, number, glyph, power = match.group("over", "number", "glyph", "power")
+    if not (over or number or glyph):
+        return None
+    places = 0
+    if over:
+        numerator, _, denominator = over.partition("/")
+        value = Decimal(numerator) / Decimal(denominator) if int(denominator) else Decimal(0)
+        places = 2
+    else:
+        digits = (number or "").replace(",", "")
+        places = len(digits.partition(".")[2])
+        value = Decimal(digits or 0)
+        if glyph:
+            value += Decimal(str(unicodedata.numeric(glyph)))
+            places = max(places, 2)
+        if power:
+            exponent = int("".join(_SUPERSCRIPTS[glyph] for glyph in power))
+            value = value ** min(exponent, 100)
+    if match.group("sign"):
+        value = -value
+    return _with_unit(text, match.end(), match.group(0), value, places)
+
+
+def _with_unit(text: str, end: int, written: str, value: Decimal, places: int = 0) -> StatedNumber:
+    """A stated number, with the unit written right after ``end`` in ``text`` (if any)."""
+    unit = _UNIT.match(text, end)
+    named = unit.group("unit").replace(" ", "").casefold() if unit else None
+    if named is not None:
+        named = _UNIT_NAMES.get(named, named)
+    return StatedNumber(written, value, places, named)
+
+
+_UNIT_NAMES = {"ug": "µg", "mcg": "µg", "tablet": "tablets", "pill": "pills", "drop": "drops"}
+_UNIT_NAMES |= {"dose": "doses", "puff": "puffs", "unit": "units"}
+
+
+def _roman_value(numeral: str) -> Decimal:
+    """The value of a valid Roman numeral ("XIV" 14)."""
+    total = 0
+    for index, letter in enumerate(numeral):
+        value = _ROMAN_VALUES[letter]
+        following = _ROMAN_VALUES[numeral[index + 1]] if index + 1 < len(numeral) else 0
+        total += -value if value < following else value
+    return Decimal(total)
 
 
 def is_supported(number: StatedNumber, known: Iterable[Decimal]) -> bool:
@@ -152,29 +234,140 @@ def is_supported(number: StatedNumber, known: Iterable[Decimal]) -> bool:
 
 
 def unsupported_numbers(reply: str, support: Support) -> list[str]:
-    """The numbers of ``reply`` that no number of ``support`` equals or rounds to."""
-    known = support.numbers()
-    return _unique(
-        number.written for number in stated_numbers(reply) if not is_supported(number, known)
-    )
+    """The numbers of ``reply`` that no number of ``support`` backs (value, sign and unit).
+
+    A number with a unit is listed with it ("32.7 mg") when the support has the value only
+    with other units.
+    """
+    known = support.stated()
+    values = [number.value for number in known]
+    missing = []
+    for number in stated_numbers(reply):
+        if not is_supported(number, values):
+            missing.append(number.written)
+        elif number.unit is not None:
+            backing = [item for item in known if is_supported(number, [item.value])]
+            if all(item.unit not in (None, number.unit) for item in backing):
+                missing.append(f"{number.written} {number.unit}")
+    return _unique(missing)
 
 
 def unsupported_entities(
     reply: str, support: Support, entity_forms: Mapping[str, frozenset[str]]
 ) -> list[str]:
-    """The entity forms ``reply`` names that neither the support's ids nor texts contain."""
+    """The names ``reply`` states that neither the support's ids nor texts contain.
+
+    Names are the forms of ``entity_forms``, and the words no lexicon knows that read as
+    names: capitalised inside a sentence, or drug and chemical words (module docstring).
+    """
     forms = _Forms(entity_forms)
     said = "\n".join(support.texts)
     ids = {identifier.casefold() for identifier in support.ids}
     missing = []
     for written, form in forms.mentions(reply):
         named = {identifier.casefold() for identifier in entity_forms.get(form, frozenset())}
-        if named & ids:
-            continue
-        if re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", said, re.IGNORECASE):
+        if named & ids or _occurs(form, said):
             continue
         missing.append(written)
+    known = {form.casefold() for form in entity_forms}
+    for word in _name_like_words(reply):
+        if word.casefold() not in known and not _occurs(word, said):
+            missing.append(word)
     return _unique(missing)
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(\[]\s*)$")
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:[-'][A-Za-z]+)*(?![\w])")
+_DRUG_ENDINGS = [
+    "profen",
+    "cillin",
+    "mycin",
+    "azole",
+    "prazole",
+    "statin",
+    "olol",
+    "pril",
+    "sartan",
+    "azepam",
+    "azolam",
+    "oxetine",
+    "tidine",
+    "dronate",
+    "codone",
+    "morphine",
+    "caine",
+    "barbital",
+    "triptan",
+    "floxacin",
+    "cycline",
+    "dipine",
+    "gliptin",
+    "glitazone",
+    "parin",
+    "thiazide",
+    "semide",
+    "setron",
+    "lukast",
+    "pramine",
+    "zepine",
+    "peridol",
+    "tadine",
+    "fenac",
+    "coxib",
+]
+_SUBSTANCES = frozenset(
+    [
+        "aspirin",
+        "paracetamol",
+        "acetaminophen",
+        "insulin",
+        "warfarin",
+        "digoxin",
+        "lithium",
+        "opioid",
+        "opiate",
+        "fentanyl",
+        "heroin",
+        "cocaine",
+        "nicotine",
+        "codeine",
+        "morphine",
+        "methadone",
+        "benzodiazepine",
+        "steroid",
+        "antibiotic",
+        "sedative",
+        "bleach",
+        "ammonia",
+        "chlorine",
+        "peroxide",
+        "lye",
+        "solvent",
+        "pesticide",
+        "antifreeze",
+        "arsenic",
+        "cyanide",
+        "mercury",
+    ]
+)
+
+
+def _name_like_words(reply: str) -> Iterator[str]:
+    """Capitalised words inside a sentence, and drug or chemical words anywhere."""
+    for match in _CAPITALISED.finditer(reply):
+        if match.group(0) != "I" and not _SENTENCE_START.search(reply[: match.start()]):
+            yield match.group(0)
+    for match in _WORD.finditer(reply):
+        word = match.group(0).casefold()
+        if word in _SUBSTANCES or any(
+            word.endswith(ending) and len(word) > len(ending) + 2 for ending in _DRUG_ENDINGS
+        ):
+            yield match.group(0)
+
+
+def _occurs(form: str, text: str) -> bool:
+    """Whether ``form`` (or its plural) is a whole word or phrase of ``text``."""
+    return re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", text, re.IGNORECASE) is not None
 
 
 def check_reply(
@@ -189,20 +382,25 @@ def check_reply(
     )
 
 
-def parse_number(text: str) -> Decimal | None:
-    """``text`` as one number, unsigned (also "4.123E1", as a store renders doubles), or None."""
-    stripped = text.strip()
+def parse_number(text: str, *, signed: bool = False) -> Decimal | None:
+    """``text`` as one number (also "4.123E1", as a store renders doubles), or None.
+
+    Unsigned unless ``signed``: "-4.5" is 4.5, or -4.5 with ``signed``.
+    """
+    stripped = text.strip().replace("\u2212", "-")
     if len(stripped) > _MAX_WHOLE_CHARS or not _WHOLE_NUMBER.fullmatch(stripped):
         return None
     try:
-        value = abs(Decimal(stripped))
+        value = Decimal(stripped)
     except InvalidOperation:
         return None
-    return value if value.is_finite() else None
+    if not value.is_finite():
+        return None
+    return value if signed else abs(value)
 
 
-def _number_phrases(text: str) -> Iterator[tuple[str, list[str]]]:
-    """Runs of number words that make one number ("forty-one"): as written, and its words.
+def _number_phrases(text: str) -> Iterator[tuple[str, list[str], int]]:
+    """Runs of number words that make one number ("forty-one"): as written, its words, its end.
 
     A word joins the run before it only where English composes numbers: a unit after a tens
     word, a scale word after a number, a units or tens word after a scale word; so "four five"
@@ -219,11 +417,11 @@ def _number_phrases(text: str) -> Iterator[tuple[str, list[str]]]:
             words.append(word)
         else:
             if words:
-                yield text[start:end], words
+                yield text[start:end], words, end
             start, words = match.start(), [word]
         end = match.end()
     if words:
-        yield text[start:end], words
+        yield text[start:end], words, end
 
 
 def _composes(previous: str, word: str) -> bool:

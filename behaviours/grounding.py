@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.evidence import task_on_blackboard
@@ -14,7 +14,7 @@ from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
 
 
-class GroundingIs(py_trees.behaviour.Behaviour):
+class GroundingIs(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Condition: the task of this turn is grounded the way ``expected`` says.
 
     Handles: ``domains``. Reads ``/turn/domain`` and ``/turn/intent``.
@@ -23,13 +23,14 @@ class GroundingIs(py_trees.behaviour.Behaviour):
     domain or task (the feedback says which). Never RUNNING.
     """
 
+    reads = (keys.DOMAIN, keys.INTENT)
+
     def __init__(self, expected: Grounding, name: str | None = None) -> None:
         super().__init__(name or f"GroundingIs_{expected}")
         self.expected = expected
         self.domains: DomainRegistry | None = None
-        self.blackboard = self.attach_blackboard_client(name=self.name)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle."""

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
 from behaviours import keys
@@ -192,14 +192,17 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     the model.
     """
 
+    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING)
+    writes = (keys.INTENT,)
+
     module = "intent"
 
     def __init__(self, name: str = "RecognizeIntent", *, module: str | None = None) -> None:
         super().__init__(name, IntentDecision, module=module)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.pending_key = self.key_of(keys.PENDING)
+        self.intent_key = self.key_of(keys.INTENT)
         self.registry: DomainRegistry | None = None
         self._domains: dict[str, _Domain] = {}
         self._guess: IntentGuess | None = None

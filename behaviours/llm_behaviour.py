@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar, final
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -69,18 +69,20 @@ class Verdict(Generic[D]):
     reason: str
 
 
-class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
+class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[D]):
     """Base class of LLM-backed gates and nodes (see the module docstring for the cascade).
 
     Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required; a subclass
     whose ``prepare()`` starts work takes ``workers`` (:attr:`workers`) as well.
 
     Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.keys.GateRationale`);
-    subclasses declare the rest.
+    subclasses declare the rest (their ``reads`` and ``writes`` add to this class's).
 
     Status: RUNNING while the preparation or the model call is in flight; otherwise what
     ``apply()`` returns.
     """
+
+    writes: tuple[keys.KeySpec, ...] = (keys.RATIONALE,)
 
     module: ClassVar[str]
     max_attempts: ClassVar[int] = 2
@@ -95,10 +97,7 @@ class LLMBehaviour(py_trees.behaviour.Behaviour, ABC, Generic[D]):
         self.module_name = module or type(self).module
         self.llm: LLMClient | None = None
         self.workers: WorkerPool | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.rationale_key = keys.register(
-            self.blackboard, keys.RATIONALE, Access.WRITE, node=keys.node_slug(name)
-        )
+        self.rationale_key = self.key_of(keys.RATIONALE)
         self._preparing: Future[Any] | None = None
         self._prepared_this_tick = False
         self._pending: PendingCall | None = None

@@ -12,7 +12,7 @@ from concurrent.futures import Future
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -61,7 +61,7 @@ def claims_text(claims: list[Claim]) -> str:
     return " ".join(claim.text if claim.text[-1] in ".!?" else f"{claim.text}." for claim in claims)
 
 
-class StageClaims(py_trees.behaviour.Behaviour):
+class StageClaims(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Stage what a memory_write task will store as evidence, for Respond to confirm.
 
     Reads ``/turn/task`` (a schema with ``claims()``) and ``/turn/evidence`` (kept, appended
@@ -71,11 +71,13 @@ class StageClaims(py_trees.behaviour.Behaviour):
     which). Never RUNNING. Consolidate writes the claims to memory at the end of the turn.
     """
 
+    reads = (keys.TASK,)
+    writes = (keys.EVIDENCE,)
+
     def __init__(self, name: str = "StageClaims") -> None:
         super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.task_key = keys.register(self.blackboard, keys.TASK, Access.READ)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+        self.task_key = self.key_of(keys.TASK)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
 
     def update(self) -> Status:
         """Read the claims and stage them."""
@@ -102,7 +104,7 @@ class StageClaims(py_trees.behaviour.Behaviour):
         return Status.SUCCESS
 
 
-class Consolidate(BackgroundWork[TurnTrace]):
+class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     """Write the turn to memory, and close the clarification dialogue once its task ran.
 
     Writes one :class:`~knowledge.memory_model.TurnTrace` (what the user said, the reply, the
@@ -120,16 +122,18 @@ class Consolidate(BackgroundWork[TurnTrace]):
     lost silently). RUNNING: writing.
     """
 
+    reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK)
+    writes = (keys.PENDING,)
+
     def __init__(self, name: str = "Consolidate") -> None:
         super().__init__(name)
         self.memory: MemoryStore | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
-        self.task_key = keys.register(self.blackboard, keys.TASK, Access.READ)
-        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.reply_key = self.key_of(keys.REPLY)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.control_key = self.key_of(keys.CONTROL)
+        self.task_key = self.key_of(keys.TASK)
+        self.pending_key = self.key_of(keys.PENDING)
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
@@ -40,18 +40,19 @@ class InputMissing(ValueError):
     """A node's input is not on the blackboard, or is blank; the message names the key."""
 
 
-class SceneQuery(BackgroundWork[A], ABC):
+class SceneQuery(keys.DeclaredKeys, BackgroundWork[A], ABC):
     """Base of the perception nodes: one scene-graph query per run, polled without blocking.
 
     Subclasses implement :meth:`query` (read inputs, return the call to run) and
-    :meth:`deliver` (write the answer, pick the status, describe it). The output key is
-    declared by passing its spec as ``output``.
+    :meth:`deliver` (write the answer, pick the status, describe it). A subclass declares
+    its one output key as ``writes`` and its inputs as ``reads``; a node whose input is a
+    constant rather than a key passes ``reads=()``.
     """
 
-    def __init__(self, name: str, output: keys.KeySpec) -> None:
-        super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.output_key = keys.register(self.blackboard, output, Access.WRITE)
+    def __init__(self, name: str, *, reads: tuple[keys.KeySpec, ...] | None = None) -> None:
+        super().__init__(name, reads=reads)
+        (output,) = self.writes
+        self.output_key = self.key_of(output)
         self.scene_graph: SceneGraph | None = None
 
     # -- hooks for subclasses ----------------------------------------------------------------
@@ -128,9 +129,12 @@ class _TargetInput:
     def __init__(self, node: SceneQuery[Any], target: str | keys.KeySpec) -> None:
         self.node = node
         self.target = target
-        self.key = (
-            None if isinstance(target, str) else keys.register(node.blackboard, target, Access.READ)
-        )
+        self.key = None if isinstance(target, str) else node.key_of(target)
+
+    @staticmethod
+    def reads(target: str | keys.KeySpec) -> tuple[keys.KeySpec, ...]:
+        """The keys a node with this target reads: none for a constant id."""
+        return () if isinstance(target, str) else (target,)
 
     def value(self) -> str:
         """The id to query (InputMissing when the key is unset or blank)."""
@@ -148,8 +152,10 @@ class GetMapRooms(SceneQuery[list[Room]]):
     unset); RUNNING while the query runs.
     """
 
+    writes = (keys.ROOMS,)
+
     def __init__(self, name: str = "GetMapRooms") -> None:
-        super().__init__(name, keys.ROOMS)
+        super().__init__(name)
 
     def query(self, scene_graph: SceneGraph) -> Callable[[], list[Room]]:
         """All rooms."""
@@ -173,10 +179,13 @@ class GetObjectsInRoom(SceneQuery[list[ObjectInfo]]):
     lists the rooms; the key is unset); RUNNING while the query runs.
     """
 
+    reads = (keys.TARGET_ROOM,)
+    writes = (keys.OBJECTS,)
+
     def __init__(
         self, name: str = "GetObjectsInRoom", room: str | keys.KeySpec = keys.TARGET_ROOM
     ) -> None:
-        super().__init__(name, keys.OBJECTS)
+        super().__init__(name, reads=_TargetInput.reads(room))
         self.room = _TargetInput(self, room)
         self._asked = ""
 
@@ -201,10 +210,13 @@ class LocateObject(SceneQuery[Location | None]):
     belief has no placement for it (the key is unset); RUNNING while the query runs.
     """
 
+    reads = (keys.TARGET_OBJECT,)
+    writes = (keys.LOCATION,)
+
     def __init__(
         self, name: str = "LocateObject", thing: str | keys.KeySpec = keys.TARGET_OBJECT
     ) -> None:
-        super().__init__(name, keys.LOCATION)
+        super().__init__(name, reads=_TargetInput.reads(thing))
         self.thing = _TargetInput(self, thing)
         self._asked = ""
 
@@ -235,10 +247,13 @@ class ResolveReferent(SceneQuery[list[Candidate]]):
     while the query runs.
     """
 
+    reads = (keys.REFERENT, keys.SPEAKER)
+    writes = (keys.CANDIDATES,)
+
     def __init__(self, name: str = "ResolveReferent") -> None:
-        super().__init__(name, keys.CANDIDATES)
-        self.referent_key = keys.register(self.blackboard, keys.REFERENT, Access.READ)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
+        super().__init__(name)
+        self.referent_key = self.key_of(keys.REFERENT)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self._asked = ""
 
     def query(self, scene_graph: SceneGraph) -> Callable[[], list[Candidate]]:

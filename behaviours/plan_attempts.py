@@ -1,24 +1,57 @@
-"""The recovery loop's own nodes: repeat an attempt while it is worth it, then report.
+"""The recovery loop: the ``/plan/attempts`` record, and the nodes that repeat and report.
 
 An attempt is PlanTask -> ValidationGate -> ExecutePlan (see :mod:`trees.physical_task`).
-:class:`AttemptLoop` runs it again after a failure while another attempt may change
-something; :class:`ReportOutcome` says in ``/turn/evidence`` what the attempts did and did not.
+Every node that touches ``/plan/attempts`` goes through :func:`attempts`, :func:`add_attempt`
+and :func:`update_last_attempt` (the client must have declared the key: reading for the
+first, writing for the others). :class:`AttemptLoop` runs an attempt again after a failure
+while another attempt may change something; :class:`ReportOutcome` says in ``/turn/evidence``
+what the attempts did and did not.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from py_trees.decorators import Retry
 
 from behaviours import keys
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
-from skills.plan_model import PlanAttempt, PlanStep
+from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
 
 
-def _attempts(client: py_trees.blackboard.Client, key: str) -> list[PlanAttempt]:
-    found = keys.read_optional(client, key, list) or []
+def read_attempts(client: py_trees.blackboard.Client) -> list[PlanAttempt]:
+    """Every attempt of this turn so far, oldest first (empty when there is none)."""
+    found = keys.read_optional(client, keys.ATTEMPTS.name, list) or []
     return [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
+
+
+def add_attempt(client: py_trees.blackboard.Client, plan: ToAPlan, *, failure: str = "") -> None:
+    """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given."""
+    so_far = read_attempts(client)
+    attempt = PlanAttempt(
+        number=len(so_far) + 1,
+        plan=plan,
+        outcome="failed" if failure else "running",
+        failure=failure,
+    )
+    client.set(keys.ATTEMPTS.name, [*so_far, attempt])
+
+
+def update_last_attempt(
+    client: py_trees.blackboard.Client, change: Callable[[PlanAttempt], PlanAttempt | None]
+) -> PlanAttempt | None:
+    """Replace the last attempt by ``change(last)``; return the new one.
+
+    Nothing is written when there is no attempt or ``change`` returns None (it may refuse,
+    e.g. when the last attempt is for another plan); the result is then None.
+    """
+    so_far = read_attempts(client)
+    updated = change(so_far[-1]) if so_far else None
+    if updated is not None:
+        client.set(keys.ATTEMPTS.name, [*so_far[:-1], updated])
+    return updated
 
 
 def worth_another_attempt(attempt: PlanAttempt) -> bool:
@@ -32,7 +65,7 @@ def worth_another_attempt(attempt: PlanAttempt) -> bool:
     return not (attempt.outcome == "rejected" and attempt.plan.source == "htn")
 
 
-class AttemptLoop(Retry):
+class AttemptLoop(keys.DeclaredKeys, Retry):
     """Run the attempt again after a failure, at most ``max_attempts`` times in all.
 
     Reads ``/plan/attempts`` to stop early when another attempt is not worth it
@@ -40,19 +73,19 @@ class AttemptLoop(Retry):
     (or worthwhile) attempt failed. RUNNING: an attempt is running, or the next one starts.
     """
 
+    reads = (keys.ATTEMPTS,)
+
     def __init__(self, name: str, child: py_trees.behaviour.Behaviour, *, max_attempts: int):
         if max_attempts < 1:
             raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
         super().__init__(name, child, num_failures=max_attempts)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.READ)
 
     def update(self) -> Status:
         """Retry's decision, unless the last attempt says retrying cannot help."""
         status = super().update()
         if status != Status.RUNNING or self.decorated.status != Status.FAILURE:
             return status
-        attempts = _attempts(self.blackboard, self.attempts_key)
+        attempts = read_attempts(self.blackboard)
         if attempts and not worth_another_attempt(attempts[-1]):
             self.feedback_message = (
                 f"stopped after attempt {attempts[-1].number}: another would not change anything"
@@ -62,7 +95,7 @@ class AttemptLoop(Retry):
         return status
 
 
-class ReportOutcome(py_trees.behaviour.Behaviour):
+class ReportOutcome(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Say honestly, in ``/turn/evidence``, what the attempts did and did not do.
 
     Reads ``/plan/attempts``. Appends one :class:`~behaviours.turn_state.EvidenceItem`
@@ -71,17 +104,18 @@ class ReportOutcome(py_trees.behaviour.Behaviour):
     otherwise (the evidence is written either way). Never RUNNING.
     """
 
+    reads = (keys.ATTEMPTS,)
+    writes = (keys.EVIDENCE,)
+
     def __init__(self, name: str, *, succeeded: bool, max_attempts: int) -> None:
         super().__init__(name)
         self.succeeded = succeeded
         self.max_attempts = max_attempts
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.attempts_key = keys.register(self.blackboard, keys.ATTEMPTS, Access.READ)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
 
     def update(self) -> Status:
         """Write the evidence item."""
-        attempts = _attempts(self.blackboard, self.attempts_key)
+        attempts = read_attempts(self.blackboard)
         text = outcome_text(attempts, succeeded=self.succeeded, max_attempts=self.max_attempts)
         previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
         items = [*(previous.items if previous is not None else []), self._item(text)]

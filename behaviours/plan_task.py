@@ -20,12 +20,13 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.plan_attempts import add_attempt, read_attempts
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_pack import SPEAKER_ARGUMENT, PlanTemplate, TaskSpec
@@ -99,6 +100,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     RUNNING: reading the scene, planning on the worker, or waiting for the model.
     """
 
+    reads = (keys.DOMAIN, keys.TASK, keys.INTENT, keys.UTTERANCE, keys.SPEAKER, keys.WORKING)
+    writes = (keys.PLAN, keys.ATTEMPTS)
+
     module = "planner"
 
     def __init__(self, name: str = "PlanTask", *, robot: str = "robot1") -> None:
@@ -107,15 +111,13 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self.task_planner = TaskPlanner()
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        board = self.blackboard
-        self.domain_key = keys.register(board, keys.DOMAIN, Access.READ)
-        self.task_key = keys.register(board, keys.TASK, Access.READ)
-        self.intent_key = keys.register(board, keys.INTENT, Access.READ)
-        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
-        self.speaker_key = keys.register(board, keys.SPEAKER, Access.READ)
-        self.working_key = keys.register(board, keys.WORKING, Access.READ)
-        self.plan_key = keys.register(board, keys.PLAN, Access.WRITE)
-        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.task_key = self.key_of(keys.TASK)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.working_key = self.key_of(keys.WORKING)
+        self.plan_key = self.key_of(keys.PLAN)
         self._prepared: _Preparation | None = None
         self._from_htn = False
         self._htn_reason = ""
@@ -246,17 +248,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """Write the plan and record the attempt; SUCCESS when there is something to do."""
         plan = decision if self._from_htn else decision.model_copy(update={"source": "model"})
         ok = bool(plan.steps) or self._nothing_to_do
-        attempts = self._attempts()
-        attempts.append(
-            PlanAttempt(
-                number=len(attempts) + 1,
-                plan=plan,
-                outcome="running" if ok else "failed",
-                failure="" if ok else plan.rationale or "no plan",
-            )
-        )
         self.blackboard.set(self.plan_key, plan)
-        self.blackboard.set(self.attempts_key, attempts)
+        add_attempt(self.blackboard, plan, failure="" if ok else plan.rationale or "no plan")
         return Status.SUCCESS if ok else Status.FAILURE
 
     def summary(self, decision: ToAPlan) -> str:
@@ -340,8 +333,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         return _Preparation(scene_text=describe_scene(self.scene))
 
     def _attempts(self) -> list[PlanAttempt]:
-        found = keys.read_optional(self.blackboard, self.attempts_key, list)
-        return [attempt for attempt in found or [] if isinstance(attempt, PlanAttempt)]
+        return read_attempts(self.blackboard)
 
     def _request(self) -> str:
         said = keys.read(self.blackboard, self.utterance_key)

@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import AllDone, BackgroundWork, Pending
@@ -135,7 +135,7 @@ class _SceneLookup:
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
 
-class PostProcess(BackgroundWork[None]):
+class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     """Normalise ``/turn/intent`` and resolve each slot to scene-graph or knowledge ids.
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`), optional
@@ -151,15 +151,16 @@ class PostProcess(BackgroundWork[None]):
     """
 
     first_poll_next_tick = False
+    reads = (keys.DOMAIN, keys.SPEAKER)
+    writes = (keys.INTENT, keys.RESOLVED, keys.CANDIDATES)
 
     def __init__(self, name: str = "PostProcess", *, timeout_s: float = 5.0) -> None:
         super().__init__(name, timeout_s=timeout_s)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.WRITE)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
-        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, Access.WRITE)
-        self.candidates_key = keys.register(self.blackboard, keys.CANDIDATES, Access.WRITE)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.candidates_key = self.key_of(keys.CANDIDATES)
         self.registry: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}

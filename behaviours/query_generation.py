@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, Field
 from rdflib import Graph, Namespace, URIRef
 from rdflib import Literal as RdfLiteral
@@ -107,20 +107,22 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
     rationale says why. RUNNING: waiting for the model.
     """
 
+    reads = (keys.DOMAIN, keys.INTENT, keys.TASK, keys.RESOLVED, keys.SPEAKER, keys.WORKING)
+    writes = (keys.QUERY,)
+
     module = "query_generation"
 
     def __init__(self, name: str = "GenerateQuery") -> None:
         super().__init__(name, QueryDecision)
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        read = Access.READ
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, read)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, read)
-        self.task_key = keys.register(self.blackboard, keys.TASK, read)
-        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, read)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, read)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, read)
-        self.query_key = keys.register(self.blackboard, keys.QUERY, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.task_key = self.key_of(keys.TASK)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.working_key = self.key_of(keys.WORKING)
+        self.query_key = self.key_of(keys.QUERY)
         self._vocabulary: dict[str, str] = {}
         self._checkers: dict[str, ReadOnlyQueryRunner] = {}
         self._checked: dict[str, str | None] = {}

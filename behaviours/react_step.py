@@ -33,7 +33,7 @@ from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from behaviours import keys
@@ -208,6 +208,9 @@ class ReActStep(LLMBehaviour[ReActDecision]):
     call and the action, and the next run starts a new episode.
     """
 
+    reads = (keys.UTTERANCE, keys.SPEAKER, keys.SKILL_OUTCOME, keys.ROOMS, keys.OBJECTS)
+    writes = (keys.REPLY, keys.TARGET_ROOM, keys.TARGET_OBJECT, keys.SKILL_CALL)
+
     module = "react"
 
     def __init__(
@@ -226,16 +229,15 @@ class ReActStep(LLMBehaviour[ReActDecision]):
         self.max_steps = max_steps
         self.delegation_timeout_s = delegation_timeout_s
         self.people: HumanChannel | None = None
-        board = self.blackboard
-        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
-        self.speaker_key = keys.register(board, keys.SPEAKER, Access.READ)
-        self.reply_key = keys.register(board, keys.REPLY, Access.WRITE)
-        self.target_room_key = keys.register(board, keys.TARGET_ROOM, Access.WRITE)
-        self.target_object_key = keys.register(board, keys.TARGET_OBJECT, Access.WRITE)
-        self.skill_call_key = keys.register(board, keys.SKILL_CALL, Access.WRITE)
-        self.outcome_key = keys.register(board, keys.SKILL_OUTCOME, Access.READ)
-        self.rooms_key = keys.register(board, keys.ROOMS, Access.READ)
-        self.objects_key = keys.register(board, keys.OBJECTS, Access.READ)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.reply_key = self.key_of(keys.REPLY)
+        self.target_room_key = self.key_of(keys.TARGET_ROOM)
+        self.target_object_key = self.key_of(keys.TARGET_OBJECT)
+        self.skill_call_key = self.key_of(keys.SKILL_CALL)
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.rooms_key = self.key_of(keys.ROOMS)
+        self.objects_key = self.key_of(keys.OBJECTS)
         self._nodes: dict[str, py_trees.behaviour.Behaviour] = {
             GET_MAP_ROOMS: GetMapRooms(f"{name}.{GET_MAP_ROOMS}"),
             GET_OBJECTS_IN_ROOM: GetObjectsInRoom(f"{name}.{GET_OBJECTS_IN_ROOM}"),

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Literal, Optional, TypeVar
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
@@ -140,6 +140,9 @@ class ReadinessGate(LLMBehaviour[ReadinessDecision]):
     SUCCESS: Proceed. FAILURE: Clarify or Reject. RUNNING: waiting for the model.
     """
 
+    reads = (keys.UTTERANCE,)
+    writes = (keys.TASK, keys.CONTROL, keys.MISSING)
+
     module = "inner_speech"
 
     def __init__(
@@ -157,10 +160,10 @@ class ReadinessGate(LLMBehaviour[ReadinessDecision]):
         self.required = required_slots(task_schema)
         self.extract = extract
         self.purpose = purpose or (task_schema.__doc__ or task_schema.__name__).strip()
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.task_key = keys.register(self.blackboard, keys.TASK, Access.WRITE)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.WRITE)
-        self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.task_key = self.key_of(keys.TASK)
+        self.control_key = self.key_of(keys.CONTROL)
+        self.missing_key = self.key_of(keys.MISSING)
 
     # -- cascade hooks --------------------------------------------------------------------------
 

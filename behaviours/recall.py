@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, Field
 
 from behaviours import keys
@@ -138,15 +138,18 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
     RUNNING: reading memory or waiting for the model.
     """
 
+    reads = (keys.UTTERANCE, keys.INTENT)
+    writes = (keys.WORKING,)
+
     module = "sufficiency"
 
     def __init__(self, name: str = "SufficiencyGate") -> None:
         super().__init__(name, Sufficiency)
         self.memory: MemoryStore | None = None
         self.domains: DomainRegistry | None = None
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.working_key = self.key_of(keys.WORKING)
         self._snapshot: _Snapshot | None = None
         self._read_error: str | None = None
 
@@ -273,7 +276,7 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
         ]
 
 
-class RetrieveArchive(BackgroundWork[WorkingContext]):
+class RetrieveArchive(keys.DeclaredKeys, BackgroundWork[WorkingContext]):
     """Read memory with archive recall: the facts of earlier sessions relevant to the request.
 
     Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``. Runs
@@ -285,14 +288,16 @@ class RetrieveArchive(BackgroundWork[WorkingContext]):
     memory rather than with an older turn's). RUNNING: reading.
     """
 
+    reads = (keys.UTTERANCE, keys.INTENT)
+    writes = (keys.WORKING,)
+
     def __init__(self, name: str = "RetrieveArchive", *, k: int | None = None) -> None:
         super().__init__(name)
         self.k = k
         self.memory: MemoryStore | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.working_key = self.key_of(keys.WORKING)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``memory`` and ``workers`` handles."""

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, Field
 
 from behaviours import keys
@@ -132,6 +132,18 @@ class Respond(LLMBehaviour[ReplyDecision]):
     model); the templated answer is then only the fallback.
     """
 
+    reads = (
+        keys.UTTERANCE,
+        keys.SPEAKER,
+        keys.DOMAIN,
+        keys.INTENT,
+        keys.TASK,
+        keys.RESOLVED,
+        keys.EVIDENCE,
+        keys.WORKING,
+    )
+    writes = (keys.REPLY,)
+
     module = "outer_speech"
 
     def __init__(self, name: str = "Respond", *, templated_first: bool = True) -> None:
@@ -139,16 +151,15 @@ class Respond(LLMBehaviour[ReplyDecision]):
         self.templated_first = templated_first
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        read = Access.READ
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, read)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, read)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, read)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, read)
-        self.task_key = keys.register(self.blackboard, keys.TASK, read)
-        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, read)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, read)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, read)
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.task_key = self.key_of(keys.TASK)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.working_key = self.key_of(keys.WORKING)
+        self.reply_key = self.key_of(keys.REPLY)
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._turn = _Turn()
         self._templated = Templated("", fits=False)

@@ -15,7 +15,7 @@ import logging
 from concurrent.futures import Future
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
@@ -31,7 +31,7 @@ from knowledge.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 
 
-class RunQuery(BackgroundWork[QueryOutcome]):
+class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
     """Run ``/turn/query`` read-only and append its rows to ``/turn/evidence``.
 
     Handles: ``domains``, ``workers``; ``scene_graph`` (optional: needed for queries on the
@@ -46,15 +46,16 @@ class RunQuery(BackgroundWork[QueryOutcome]):
     """
 
     first_poll_next_tick = False
+    reads = (keys.DOMAIN, keys.QUERY)
+    writes = (keys.EVIDENCE,)
 
     def __init__(self, name: str = "RunQuery") -> None:
         super().__init__(name)
         self.domains: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.query_key = keys.register(self.blackboard, keys.QUERY, Access.READ)
-        self.evidence_key = keys.register(self.blackboard, keys.EVIDENCE, Access.WRITE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.query_key = self.key_of(keys.QUERY)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
         self._runners: dict[str, ReadOnlyQueryRunner] = {}
         self._query: GeneratedQuery | None = None
 

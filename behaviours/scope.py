@@ -13,7 +13,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import Field, create_model
 
 from behaviours import keys
@@ -65,13 +65,16 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     FAILURE: never. RUNNING: waiting for the model.
     """
 
+    reads = (keys.UTTERANCE, keys.PENDING)
+    writes = (keys.DOMAIN,)
+
     module = "scope_detection"
 
     def __init__(self, name: str = "DetectScope", *, module: str | None = None) -> None:
         super().__init__(name, ScopeDecision, module=module)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.WRITE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.pending_key = self.key_of(keys.PENDING)
+        self.domain_key = self.key_of(keys.DOMAIN)
         self.registry: DomainRegistry | None = None
         self.matcher: ScopeMatcher | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}

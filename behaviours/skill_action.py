@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
@@ -23,7 +23,7 @@ from skills.specs import SkillCall
 from skills.stepping import SkillStepper
 
 
-class SkillAction(BackgroundWork[SkillOutcome]):
+class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
     """Run a skill (``call``, or the one at ``/skill/call`` when ``call`` is None).
 
     Handles: ``scene_graph`` (:class:`SceneGraph`, the belief), ``executor``
@@ -36,6 +36,8 @@ class SkillAction(BackgroundWork[SkillOutcome]):
     """
 
     first_poll_next_tick = False
+    reads = (keys.SKILL_CALL,)
+    writes = (keys.SKILL_OUTCOME,)
 
     def __init__(
         self,
@@ -45,16 +47,13 @@ class SkillAction(BackgroundWork[SkillOutcome]):
         robot: str = "robot1",
         facts: SupplementaryFacts | None = None,
     ) -> None:
-        super().__init__(name)
+        super().__init__(name, reads=None if call is None else ())  # a fixed call reads no key
         self.call = call
         self.robot = robot
         self.facts = facts
         self.stepper: SkillStepper | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.outcome_key = keys.register(self.blackboard, keys.SKILL_OUTCOME, Access.WRITE)
-        self.call_key = (
-            keys.register(self.blackboard, keys.SKILL_CALL, Access.READ) if call is None else ""
-        )
+        self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
+        self.call_key = self.key_of(keys.SKILL_CALL) if call is None else ""
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph``, ``executor`` and ``workers`` handles."""

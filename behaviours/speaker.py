@@ -13,7 +13,7 @@ import re
 from concurrent.futures import Future
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import BackgroundWork
@@ -56,7 +56,7 @@ def named_person(text: str, people: list[HumanInfo]) -> HumanInfo | None:
     return found[0] if len(found) == 1 else None
 
 
-class IdentifySpeaker(BackgroundWork[list[HumanInfo]]):
+class IdentifySpeaker(keys.DeclaredKeys, BackgroundWork[list[HumanInfo]]):
     """Set ``/turn/speaker`` from the utterance when the input channel left it unset.
 
     It looks only when the robot asked who is speaking (``/session/pending`` lists
@@ -72,13 +72,14 @@ class IdentifySpeaker(BackgroundWork[list[HumanInfo]]):
     """
 
     first_poll_next_tick = False
+    reads = (keys.UTTERANCE, keys.PENDING)
+    writes = (keys.SPEAKER,)
 
     def __init__(self, name: str = "IdentifySpeaker") -> None:
         super().__init__(name)
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.WRITE)
-        self.pending_key = keys.register(self.blackboard, keys.PENDING, Access.READ)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.pending_key = self.key_of(keys.PENDING)
         self.scene: SceneGraph | None = None
         self._text = ""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import py_trees
-from py_trees.common import Access, Status
+from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.setup_handles import require_handle
@@ -21,7 +21,7 @@ def spoken_title(title: str) -> str:
     return text if text.lower().startswith("the ") else f"the {text}"
 
 
-class SwitchActiveDomain(py_trees.behaviour.Behaviour):
+class SwitchActiveDomain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """On SwitchDomain, switch the registry to the pack in ``/turn/domain`` and say so.
 
     The session then runs the turn once more in the new domain (the tree owner's job).
@@ -33,13 +33,15 @@ class SwitchActiveDomain(py_trees.behaviour.Behaviour):
     domain is unset or not a loaded pack (nothing changes; the message says which).
     """
 
+    reads = (keys.CONTROL, keys.DOMAIN)
+    writes = (keys.REPLY,)
+
     def __init__(self, name: str = "SwitchActiveDomain") -> None:
         super().__init__(name)
         self.domains: DomainRegistry | None = None
-        self.blackboard = self.attach_blackboard_client(name=name)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.READ)
-        self.reply_key = keys.register(self.blackboard, keys.REPLY, Access.WRITE)
+        self.control_key = self.key_of(keys.CONTROL)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.reply_key = self.key_of(keys.REPLY)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle."""

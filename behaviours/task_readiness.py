@@ -15,7 +15,7 @@ import types
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
@@ -306,21 +306,24 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     RUNNING: waiting for the model.
     """
 
+    reads = (keys.UTTERANCE, keys.INTENT, keys.RESOLVED, keys.WORKING, keys.SPEAKER)
+    writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING)
+
     module = "inner_speech"
 
     def __init__(self, name: str = "TaskReadinessGate", *, confident_at: float = 0.5) -> None:
         super().__init__(name, InnerSpeech)
         self.confident_at = confident_at
         self.domains: DomainRegistry | None = None
-        self.utterance_key = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
-        self.domain_key = keys.register(self.blackboard, keys.DOMAIN, Access.WRITE)
-        self.intent_key = keys.register(self.blackboard, keys.INTENT, Access.READ)
-        self.resolved_key = keys.register(self.blackboard, keys.RESOLVED, Access.READ)
-        self.working_key = keys.register(self.blackboard, keys.WORKING, Access.READ)
-        self.task_key = keys.register(self.blackboard, keys.TASK, Access.WRITE)
-        self.control_key = keys.register(self.blackboard, keys.CONTROL, Access.WRITE)
-        self.missing_key = keys.register(self.blackboard, keys.MISSING, Access.WRITE)
-        self.speaker_key = keys.register(self.blackboard, keys.SPEAKER, Access.READ)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.working_key = self.key_of(keys.WORKING)
+        self.task_key = self.key_of(keys.TASK)
+        self.control_key = self.key_of(keys.CONTROL)
+        self.missing_key = self.key_of(keys.MISSING)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self._turn = _Turn(utterance="", domain=None)
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}

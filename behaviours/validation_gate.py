@@ -14,16 +14,17 @@ import logging
 from concurrent.futures import Future
 from typing import Any
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel, ConfigDict, Field
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.plan_attempts import read_attempts, update_last_attempt
 from behaviours.setup_handles import optional_handle, require_handle
 from knowledge.scene_graph import SceneGraph
 from knowledge.worker_pool import WorkerPool
-from skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
+from skills.plan_model import StepProblem, ToAPlan, ValidationReport
 from skills.plan_validation import PlanWorld, dry_run
 
 log = logging.getLogger(__name__)
@@ -60,6 +61,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     or the judge is under way.
     """
 
+    reads = (keys.PLAN, keys.UTTERANCE)
+    writes = (keys.VALIDATION, keys.ATTEMPTS)
+
     module = "plan_validation"
 
     def __init__(
@@ -70,11 +74,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.judge = judge
         self.scene: SceneGraph | None = None
         self.team: tuple[str, ...] | None = None
-        board = self.blackboard
-        self.plan_key = keys.register(board, keys.PLAN, Access.READ)
-        self.utterance_key = keys.register(board, keys.UTTERANCE, Access.READ)
-        self.validation_key = keys.register(board, keys.VALIDATION, Access.WRITE)
-        self.attempts_key = keys.register(board, keys.ATTEMPTS, Access.WRITE)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.validation_key = self.key_of(keys.VALIDATION)
         self._report: ValidationReport | None = None
         self._plan: ToAPlan | None = None
 
@@ -182,26 +184,17 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         order = [*first, *(robot for robot in team if robot != self.robot)]
         return dry_run(plan, PlanWorld.from_scene(self.scene, order))
 
-    def _attempts(self) -> list[PlanAttempt]:
-        found = keys.read_optional(self.blackboard, self.attempts_key, list)
-        return [attempt for attempt in found or [] if isinstance(attempt, PlanAttempt)]
-
     def _planned_nothing_to_do(self) -> bool:
         """The planner succeeded with no steps: the task-level HTN found nothing to do."""
-        attempts = self._attempts()
+        attempts = read_attempts(self.blackboard)
         last = attempts[-1] if attempts else None
         return last is not None and last.plan.source == "htn" and last.outcome == "running"
 
     def _record_attempt(self, report: ValidationReport) -> None:
-        attempts = self._attempts()
-        if not attempts:
-            return
-        last = attempts[-1]
         update: dict[str, Any] = {"validation": report}
         if not report.ok:
             update |= {"outcome": "rejected", "failure": f"rejected: {report.diagnosis()}"}
-        attempts[-1] = last.model_copy(update=update)
-        self.blackboard.set(self.attempts_key, attempts)
+        update_last_attempt(self.blackboard, lambda last: last.model_copy(update=update))
 
 
 def _rejected(reason: str) -> ValidationReport:

@@ -178,7 +178,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="CI: 100 items, 20 queries")
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.queries = [100], 20
     print(format_table(run(args.sizes, queries=args.queries)))
 
 

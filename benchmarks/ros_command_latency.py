@@ -117,7 +117,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=200)
     parser.add_argument("--step-ms", type=float, default=1.0, help="simulator step while busy")
+    parser.add_argument("--quick", action="store_true", help="CI: 20 commands")
     args = parser.parse_args()
+    if args.quick:
+        args.commands = 20
     rows = measure(args.commands, args.step_ms / 1000)
     print(f"command round trip over DDS, simulator step {args.step_ms:g} ms (ms)")
     print("| path | n | p50 | p95 | max |")

@@ -82,6 +82,10 @@ class Row:
     p95_ms: float
 
 
+QUICK_SIZE = 1000
+"""Triples of the one scene ``--quick`` measures (CI: it must run, not measure well)."""
+
+
 def flat_turtle(flat: int, rng: random.Random) -> str:
     """The Turtle of one flat: rooms, doors, furniture, objects with provenance, a resident."""
     lines = []
@@ -159,25 +163,30 @@ def copy_to_memory(scene: SceneGraph) -> SceneGraph:
 
 
 def perception_queries(scene: SceneGraph) -> dict[str, Callable[[], object]]:
-    """The queries the tree runs, with arguments taken from flat 3 of the synthetic home.
+    """The queries the tree runs, with arguments taken from one flat of the synthetic home.
 
-    The referent descriptions name a real object of flat 3's kitchen: by its type with "my"
-    (the resident's), by its label (ambiguous across the building, as colour and type repeat),
-    and by its type and room.
+    The flat is flat 3, or the last one of a smaller home. The referent descriptions name a
+    real object of its kitchen: by its type with "my" (the resident's), by its label (ambiguous
+    across the building, as colour and type repeat), and by its type and room.
     """
-    target = next(o for o in scene.objects_in_room("f3_kitchen") if o.kind == "object")
+    flats = sum(1 for room in scene.rooms() if room.id.endswith("_kitchen"))
+    flat = min(3, flats - 1)
+    kitchen = f"f{flat}_kitchen"
+    target = next(o for o in scene.objects_in_room(kitchen) if o.kind == "object")
     kind = (target.type or "thing").lower()
     return {
         "rooms": scene.rooms,
-        "objects_in_room": lambda: scene.objects_in_room("f3_kitchen"),
+        "objects_in_room": lambda: scene.objects_in_room(kitchen),
         "locate_object": lambda: scene.locate_object(target.id),
         "robot_state": lambda: scene.robot_state("robot1"),
         "humans (all)": scene.humans,
-        "humans (one)": lambda: scene.humans("resident3"),
-        f"resolve 'my {kind}'": lambda: scene.resolve_referent(f"my {kind}", speaker="resident3"),
+        "humans (one)": lambda: scene.humans(f"resident{flat}"),
+        f"resolve 'my {kind}'": lambda: scene.resolve_referent(
+            f"my {kind}", speaker=f"resident{flat}"
+        ),
         f"resolve 'the {target.label}'": lambda: scene.resolve_referent(f"the {target.label}"),
-        f"resolve '{kind} in kitchen 3'": lambda: scene.resolve_referent(
-            f"the {kind} in kitchen 3"
+        f"resolve '{kind} in kitchen {flat}'": lambda: scene.resolve_referent(
+            f"the {kind} in kitchen {flat}"
         ),
     }
 
@@ -262,7 +271,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,50000", help="comma-separated triples")
     parser.add_argument("--repetitions", type=int, default=200)
     parser.add_argument("--slow-budget", type=float, default=1.5, help="s per rdflib query")
+    parser.add_argument("--quick", action="store_true", help=f"CI: {QUICK_SIZE} triples, 5 runs")
     args = parser.parse_args()
+    if args.quick:
+        args.sizes, args.repetitions = str(QUICK_SIZE), 5
     sizes = [int(size) for size in args.sizes.split(",")]
     rows = run(sizes, repetitions=args.repetitions, slow_budget_s=args.slow_budget)
     print(format_table(rows))

@@ -10,7 +10,7 @@ same machine, so the ratios are meaningful even on a shared, noisy computer:
 
 Prints a table; asserts nothing.
 
-    python benchmarks/tick_latency.py [--ticks 200] [--delay 2.0]
+    python benchmarks/tick_latency.py [--ticks 200] [--delay 2.0] [--quick]
 """
 
 from __future__ import annotations
@@ -70,7 +70,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ticks", type=int, default=200)
     parser.add_argument("--delay", type=float, default=2.0, help="scripted think time in s")
+    parser.add_argument("--quick", action="store_true", help="CI: 20 ticks, 0.2 s, no llama-cpp")
     args = parser.parse_args()
+    if args.quick:
+        args.ticks, args.delay = 20, 0.2
 
     rows: dict[str, list[float]] = {}
     idle = scripted_llm()
@@ -83,7 +86,9 @@ def main() -> None:
     with slow.client:
         samples, running = measure(slow.client, INCOMPLETE, args.ticks)
         rows[f"scripted {args.delay:g} s call ({running} RUNNING)"] = samples[:running]
-    if LlamaCppBackend().probe(LLMConfig.load().defaults).ready:
+    if args.quick:
+        print("llama-cpp row skipped in --quick mode")
+    elif LlamaCppBackend().probe(LLMConfig.load().defaults).ready:
         config = LLMConfig.load().with_backend("llama-cpp")
         with LLMClient(config) as local:
             samples, running = measure(local, INCOMPLETE, args.ticks * 50)

@@ -297,10 +297,12 @@ def _import_schemas(path: Path, pack: str) -> ModuleType:
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as error:  # a broken schema file must not take the other packs down
+    except (Exception, SystemExit) as error:
+        # a broken schema file must not take the other packs, nor the program, down
         del sys.modules[module_name]
         raise PackError(
-            f"domain {pack}: {path} failed to import: {type(error).__name__}: {error}"
+            f"domain {pack}: {path} failed to import: {type(error).__name__}: {error}; "
+            "a schema file defines pydantic models and must not exit or run a program"
         ) from error
     return module
 

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from knowledge.closing import Closeable
 from knowledge.memory_archive import ArchiveIndex
 from knowledge.memory_context import build_context
-from knowledge.memory_db import MemoryDatabase, MemoryStoreError
+from knowledge.memory_db import MemoryDatabase, MemoryStoreError, MemoryWrite, Snapshot
 from knowledge.memory_ledger import FactLedger
 from knowledge.memory_model import (
     TRUSTED_SOURCES,
@@ -108,15 +108,13 @@ class MemoryStore(Closeable):
         self.summariser: Summariser = summariser or extract_facts
         self._lock = threading.Lock()
         self._db = MemoryDatabase(path, busy_timeout_s=self.config.busy_timeout_s)
+        self._embedder = embedder
+        self._history: tuple[TurnTrace, ...] = ()
+        self._last_turn = 0
+        self._ledger = FactLedger()
+        self._archive = ArchiveIndex(embedder)
         try:
-            snapshot = self._db.load()
-            self._history = snapshot.history
-            self._last_turn = snapshot.last_turn
-            self._ledger = FactLedger(snapshot.records)
-            self._archive = ArchiveIndex(embedder)
-            archived = [(record.id, record.fact.text) for record in self._ledger.archive()]
-            self._prepare_archive([text for _, text in archived])
-            self._archive.add(archived)
+            self._restore(self._db.load())
         except BaseException:
             self._db.close()
             raise
@@ -169,44 +167,64 @@ class MemoryStore(Closeable):
         """Record one turn: append it to H, consolidate overflow into C, evict C into A.
 
         Returns the trace as stored (numbered). One transaction: when it fails (a locked or
-        broken database, or a failing embedder: :class:`MemoryStoreError`) neither the file
-        nor this store changes. The summariser runs under the store's lock, so a slow model
-        delays concurrent reads; call ``write`` off the tick thread.
+        broken database, or a failing embedder: :class:`MemoryStoreError`) the file does not
+        change. When another process wrote to the file since this store last did, the store
+        first reloads what is there, inside the same transaction, so nothing either wrote is
+        lost and turns stay numbered in order. The summariser runs under the store's lock, so
+        a slow model delays concurrent reads; call ``write`` off the tick thread.
         """
         with self._lock:
             self._check_open()
-            if trace.turn is not None and trace.turn <= self._last_turn:
-                raise ValueError(
-                    f"trace turn {trace.turn} is not after the last stored turn "
-                    f"{self._last_turn}: leave turn unset and the memory numbers turns"
-                )
-            number = trace.turn or self._last_turn + 1
-            stored = trace.model_copy(update={"turn": number})
-            history = (*self._history, stored)
-            overflow = history[: max(0, len(history) - self.config.history_capacity)]
-            ledger = self._ledger.copy()
-            if overflow:
-                for fact in self._consolidate(overflow):
-                    ledger.admit(fact)
-            ledger.evict_to_budget(self.config.core_budget_chars)
-            touched = ledger.touched()
-            newly_archived = [
-                (record.id, record.fact.text)
-                for record in touched
-                if record.tier == "archive"
-                and (record.id not in self._ledger or self._ledger[record.id].tier == "core")
-            ]
-            self._prepare_archive([text for _, text in newly_archived])
-            self._db.commit_turn(
-                stored,
-                dropped_turns=[item.turn or 0 for item in overflow],
-                records=touched,
-            )
-            self._history = history[len(overflow) :]
-            self._last_turn = number
-            self._ledger = ledger
-            self._archive.add(newly_archived)
+            with self._db.writing() as transaction:
+                if transaction.last_turn() != self._last_turn:  # another process wrote
+                    self._restore(transaction.snapshot())
+                stored = self._plan_and_store(trace, transaction)
             return stored
+
+    def _plan_and_store(self, trace: TurnTrace, transaction: MemoryWrite) -> TurnTrace:
+        """Plan the turn on a copy of the ledger, store it, then adopt the plan."""
+        if trace.turn is not None and trace.turn <= self._last_turn:
+            raise ValueError(
+                f"trace turn {trace.turn} is not after the last stored turn "
+                f"{self._last_turn}: leave turn unset and the memory numbers turns"
+            )
+        number = trace.turn or self._last_turn + 1
+        stored = trace.model_copy(update={"turn": number})
+        history = (*self._history, stored)
+        overflow = history[: max(0, len(history) - self.config.history_capacity)]
+        ledger = self._ledger.copy()
+        if overflow:
+            for fact in self._consolidate(overflow):
+                ledger.admit(fact)
+        ledger.evict_to_budget(self.config.core_budget_chars)
+        touched = ledger.touched()
+        newly_archived = [
+            (record.id, record.fact.text)
+            for record in touched
+            if record.tier == "archive"
+            and (record.id not in self._ledger or self._ledger[record.id].tier == "core")
+        ]
+        self._prepare_archive([text for _, text in newly_archived])
+        transaction.commit_turn(
+            stored,
+            dropped_turns=[item.turn or 0 for item in overflow],
+            records=touched,
+        )
+        self._history = history[len(overflow) :]
+        self._last_turn = number
+        self._ledger = ledger
+        self._archive.add(newly_archived)
+        return stored
+
+    def _restore(self, snapshot: Snapshot) -> None:
+        """Take H, C and A from ``snapshot`` and rebuild the archive's similarity index."""
+        self._history = snapshot.history
+        self._last_turn = snapshot.last_turn
+        self._ledger = FactLedger(snapshot.records)
+        self._archive = ArchiveIndex(self._embedder)
+        archived = [(record.id, record.fact.text) for record in self._ledger.archive()]
+        self._prepare_archive([text for _, text in archived])
+        self._archive.add(archived)
 
     def _prepare_archive(self, texts: list[str]) -> None:
         """Embed texts about to be archived; an embedder failure is a MemoryStoreError."""

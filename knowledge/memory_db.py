@@ -5,6 +5,11 @@ the process or of the machine, and a turn whose write did not commit leaves noth
 On open the file must be a SQLite database that passes ``PRAGMA integrity_check`` and holds
 the schema of :data:`SCHEMA_VERSION` (an empty file or a missing one gets the schema). Any
 problem is a :class:`MemoryStoreError` that names the file and the fix.
+
+Several processes may use one file. A turn is written inside :meth:`MemoryDatabase.writing`,
+a ``BEGIN IMMEDIATE`` transaction: one writer at a time (the next waits up to the busy
+timeout), and inside it the writer reads the stored last turn, so a store whose view is
+stale reloads what the others wrote before it numbers its own turn and facts.
 """
 
 from __future__ import annotations
@@ -92,6 +97,43 @@ class Snapshot:
     last_turn: int
 
 
+class MemoryWrite:
+    """What a turn's write transaction may do (from :meth:`MemoryDatabase.writing`).
+
+    A handle of the database's own, in this module: it uses the database's row helpers.
+    """
+
+    def __init__(self, database: MemoryDatabase) -> None:
+        self._database = database
+
+    def last_turn(self) -> int:
+        """The last turn stored, by any process, as this transaction sees it."""
+        return self._database._last_turn()
+
+    def snapshot(self) -> Snapshot:
+        """Everything stored, as this transaction sees it."""
+        return self._database._snapshot()
+
+    def commit_turn(
+        self, trace: TurnTrace, *, dropped_turns: Sequence[int], records: Sequence[FactRecord]
+    ) -> None:
+        """Store one turn: ``trace``, the ``dropped_turns`` and the fact ``records``.
+
+        Appends the trace to history, removes the consolidated turns and inserts or updates
+        the records; all of it is committed when the transaction ends.
+        """
+        if trace.turn is None:
+            raise ValueError("the trace has no turn number: the memory store numbers turns")
+        self._database._insert_trace(trace)
+        self._database._drop_traces(dropped_turns)
+        self._database._upsert_facts(records)
+        self._database._connection.execute(
+            "INSERT INTO meta (key, value) VALUES ('last_turn', ?) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (str(trace.turn),),
+        )
+
+
 class MemoryDatabase:
     """One SQLite file holding the memory of every domain; see the module docstring."""
 
@@ -124,49 +166,42 @@ class MemoryDatabase:
         """Read the whole memory, in one read transaction."""
         try:
             with self._transaction("BEGIN"):
-                history = [
-                    self._trace_from_row(row)
-                    for row in self._connection.execute(
-                        "SELECT turn, timestamp, domain, user, robot, claims "
-                        "FROM history ORDER BY turn"
-                    )
-                ]
-                records = [
-                    self._record_from_row(row)
-                    for row in self._connection.execute(
-                        f"SELECT {', '.join(_COLUMNS['facts'])} FROM facts ORDER BY id"
-                    )
-                ]
-                row = self._connection.execute(
-                    "SELECT value FROM meta WHERE key = 'last_turn'"
-                ).fetchone()
+                return self._snapshot()
         except sqlite3.Error as error:
             raise self._explain(error) from error
-        last_turn = int(row[0]) if row else 0
-        return Snapshot(tuple(history), tuple(records), last_turn)
 
-    def commit_turn(
-        self, trace: TurnTrace, *, dropped_turns: Sequence[int], records: Sequence[FactRecord]
-    ) -> None:
-        """Store one turn in one transaction, all of it or (on any error) none of it.
+    @contextmanager
+    def writing(self) -> Iterator[MemoryWrite]:
+        """The one write transaction of a turn: all of it is committed, or (on error) none.
 
-        Appends ``trace`` to history, removes the consolidated ``dropped_turns`` and inserts
-        or updates the fact ``records``.
+        Waits up to the busy timeout while another connection writes; a lock not freed by
+        then, and any SQLite error, is a :class:`MemoryStoreError`.
         """
-        if trace.turn is None:
-            raise ValueError("the trace has no turn number: the memory store numbers turns")
         try:
             with self._transaction("BEGIN IMMEDIATE"):
-                self._insert_trace(trace)
-                self._drop_traces(dropped_turns)
-                self._upsert_facts(records)
-                self._connection.execute(
-                    "INSERT INTO meta (key, value) VALUES ('last_turn', ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    (str(trace.turn),),
-                )
+                yield MemoryWrite(self)
         except sqlite3.Error as error:
             raise self._explain(error) from error
+
+    def _snapshot(self) -> Snapshot:
+        """Everything stored, read inside the caller's transaction."""
+        history = [
+            self._trace_from_row(row)
+            for row in self._connection.execute(
+                "SELECT turn, timestamp, domain, user, robot, claims FROM history ORDER BY turn"
+            )
+        ]
+        records = [
+            self._record_from_row(row)
+            for row in self._connection.execute(
+                f"SELECT {', '.join(_COLUMNS['facts'])} FROM facts ORDER BY id"
+            )
+        ]
+        return Snapshot(tuple(history), tuple(records), self._last_turn())
+
+    def _last_turn(self) -> int:
+        row = self._connection.execute("SELECT value FROM meta WHERE key = 'last_turn'").fetchone()
+        return int(row[0]) if row else 0
 
     # -- steps of a turn's transaction -------------------------------------------------------
 

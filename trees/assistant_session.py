@@ -2,10 +2,11 @@
 
 :class:`AssistantSession` owns the turn tree and its runner. :meth:`AssistantSession.turn`
 puts the utterance on the blackboard, ticks until the tree has answered, and returns what the
-robot said with every gate's decision and rationale. Between turns every ``/turn/*`` and
-``/rationale/*`` key is unset; ``/session/*`` keys (a pending clarification) and the memory
-store persist. When inner speech decides SwitchDomain, the session switches and runs the same
-utterance once more in the new domain, so the user never has to repeat themselves.
+robot said with every gate's decision and rationale. Before each turn every key the catalogue
+(:mod:`behaviours.keys`) gives a ``turn`` lifetime is unset; ``session`` keys (a pending
+clarification, the working memory) and the memory store persist. When inner speech decides
+SwitchDomain, the session switches and runs the same utterance once more in the new domain, so
+the user never has to repeat themselves.
 """
 
 from __future__ import annotations
@@ -33,9 +34,6 @@ from trees.recording.tick_log import TickEntry
 from trees.runner import TreeRunner
 
 log = logging.getLogger(__name__)
-
-TURN_PREFIXES = ("/turn/", "/rationale/", "/perception/", "/skill/", "/plan/")
-"""Blackboard keys that belong to one turn and are cleared before the next."""
 
 NOTHING_HEARD = "I did not catch that. Could you say it again?"
 """The reply to blank input, which never reaches the tree."""
@@ -164,18 +162,17 @@ class AssistantSession(Closeable):
         self.runner.close()
 
     def _run(self, text: str, *, domain: str | None = None) -> TurnResult:
-        storage = py_trees.blackboard.Blackboard.storage
-        for key in [key for key in storage if key.startswith(TURN_PREFIXES)]:
-            py_trees.blackboard.Blackboard.unset(key)
-        py_trees.blackboard.Blackboard.set(keys.UTTERANCE.name, text)
+        keys.clear("turn")
+        keys.preset(keys.UTTERANCE, text)
         if domain is not None:
-            py_trees.blackboard.Blackboard.set(keys.DOMAIN.name, domain)
+            keys.preset(keys.DOMAIN, domain)
         if self.speaker:
-            py_trees.blackboard.Blackboard.set(keys.SPEAKER.name, self.speaker)
+            keys.preset(keys.SPEAKER, self.speaker)
         run = self.runner.run(max_ticks=self.max_ticks_per_turn, rate_hz=self.rate_hz)
         if run.status == Status.RUNNING:
             self.runner.root.stop(Status.INVALID)
             log.warning("turn %r stopped: %s", text, run.stopped_because)
+        storage = py_trees.blackboard.Blackboard.storage
         task = storage.get(keys.TASK.name)
         heard = storage.get(keys.SPEAKER.name)
         if not self.speaker and isinstance(heard, str) and heard:
@@ -189,7 +186,7 @@ class AssistantSession(Closeable):
             rationales={
                 value.node: value
                 for key, value in storage.items()
-                if key.startswith("/rationale/") and isinstance(value, GateRationale)
+                if keys.RATIONALE.matches(key) and isinstance(value, GateRationale)
             },
             status=run.status.value,
             ticks=len(run.entries),

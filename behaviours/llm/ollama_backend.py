@@ -13,6 +13,11 @@ How ``ollama`` 0.6 reports failures (read from its ``_client.py``):
   is a 404 whose error names the model;
 * timeouts and other transport failures are not wrapped: ``httpx.TimeoutException``
   (``ConnectTimeout``, ``ReadTimeout``, ...) and other ``httpx.TransportError`` escape as is.
+
+httpx bounds each read, not a call, so the clients here run on a
+:class:`~behaviours.llm.deadline_transport.DeadlineNetwork`: a call ends at ``timeout_s`` in
+all (a server that drips bytes included), or soon after its cancel event is set, and its
+worker thread is free again.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import httpx
 import ollama
 
 from behaviours.llm.backend import BackendStatus
+from behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
 from behaviours.llm.errors import (
     LLMCancelledError,
     LLMConfigError,
@@ -131,6 +137,7 @@ class OllamaBackend:
 
     One ``ollama.Client`` is kept per (host, timeout) so connections are reused across
     calls; the cache is per instance and guarded by a lock (calls run on worker threads).
+    Every call has a total deadline of its module's ``timeout_s`` (see the module).
     """
 
     name = "ollama"
@@ -138,6 +145,7 @@ class OllamaBackend:
     def __init__(self) -> None:
         self._clients: dict[tuple[str, float], ollama.Client] = {}
         self._lock = threading.Lock()
+        self._network = DeadlineNetwork()
 
     def _client(self, host: str, timeout_s: float) -> ollama.Client:
         key = (host, timeout_s)
@@ -145,7 +153,9 @@ class OllamaBackend:
             client = self._clients.get(key)
             if client is None:
                 log.debug("creating Ollama client for %s (timeout %ss)", host, timeout_s)
-                client = ollama.Client(host=host, timeout=timeout_s)
+                client = ollama.Client(
+                    host=host, timeout=timeout_s, transport=deadline_transport(self._network)
+                )
                 self._clients[key] = client
             return client
 
@@ -171,7 +181,8 @@ class OllamaBackend:
             LLMCancelledError: ``cancel`` was already set before the request was sent.
             LLMUnavailableError: the server cannot be reached (or the host is misconfigured).
             ModelMissingError: the server answered 404 naming ``settings.model``.
-            LLMTimeoutError: no answer within ``settings.timeout_s``.
+            LLMTimeoutError: no whole answer within ``settings.timeout_s``.
+            LLMCancelledError: ``cancel`` was set while the call was under way.
             LLMError: any other error status or an unreadable response.
 
         """
@@ -192,14 +203,15 @@ class OllamaBackend:
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
         client = self._client(host, settings.timeout_s)
         try:
-            response = client.chat(
-                model=settings.model,
-                messages=messages,
-                format=request.schema.model_json_schema(),
-                options=options,
-                keep_alive=settings.keep_alive,
-                stream=False,
-            )
+            with self._network.call(settings.timeout_s, cancel):
+                response = client.chat(
+                    model=settings.model,
+                    messages=messages,
+                    format=request.schema.model_json_schema(),
+                    options=options,
+                    keep_alive=settings.keep_alive,
+                    stream=False,
+                )
         except ollama.ResponseError as error:
             raise _response_error(error, settings.model, host) from error
         except httpx.ConnectTimeout as error:
@@ -207,6 +219,8 @@ class OllamaBackend:
                 f"{_unreachable(host)} (connecting timed out after {settings.timeout_s}s)"
             ) from error
         except httpx.TimeoutException as error:
+            if cancel.is_set():
+                raise LLMCancelledError("cancelled while waiting for Ollama") from error
             raise LLMTimeoutError(
                 f"Ollama did not answer within {settings.timeout_s}s (model {settings.model!r} "
                 f"at {host}); raise `timeout_s` for module {request.module!r} in a --config "
@@ -243,7 +257,9 @@ class OllamaBackend:
             )
         serve_fix = "run `ollama serve` (or set OLLAMA_HOST to where it runs)"
         try:
-            listing = self._client(host, min(PROBE_TIMEOUT_S, settings.timeout_s)).list()
+            limit_s = min(PROBE_TIMEOUT_S, settings.timeout_s)
+            with self._network.call(limit_s, threading.Event()):
+                listing = self._client(host, limit_s).list()
         except ollama.ResponseError as error:
             return BackendStatus(
                 self.name,

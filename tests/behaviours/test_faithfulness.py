@@ -122,3 +122,68 @@ def test_check_reply_reports_both_kinds_and_describes_them() -> None:
 
 def test_without_entity_forms_only_numbers_are_checked() -> None:
     assert check_reply("mascarpone", Support(texts=())).faithful
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("Take ½ a tablet", ["0.5"]),
+        ("3¼ cups", ["3.25"]),
+        ("1/2 cup, on 1/2/2025", ["0.5", "1", "2", "2025"]),
+        ("10⁶ units", ["1000000"]),
+        ("Chapter IV, part XII; I think so", ["4", "12"]),
+        ("It is -5 °C, or −5°C, minus five", ["-5", "-5", "-5"]),
+        ("2-3 tablets at table-2", ["2", "3", "2"]),
+        ("a dozen eggs, two dozen rolls", ["12", "24"]),
+    ],
+)
+def test_fractions_powers_roman_numerals_signs_and_dozens_are_numbers(
+    text: str, values: list[str]
+) -> None:
+    assert [number.value for number in stated_numbers(text)] == [Decimal(v) for v in values]
+
+
+@pytest.mark.parametrize(
+    ("reply", "unsupported"),
+    [
+        ("Take 1 tablet.", []),
+        ("Take ½ tablet.", ["½"]),
+        ("Take II tablets.", ["II"]),
+        ("Take a dozen tablets.", ["dozen"]),
+        ("Take 10² tablets.", ["10²"]),
+        ("It has 32.7 g of carbohydrate.", []),
+        ("It has 32.7 mg of carbohydrate.", ["32.7 mg"]),
+        ("It is -5 °C outside.", []),
+        ("It is 5 °C outside.", ["5"]),
+        ("It is minus five outside.", []),
+    ],
+)
+def test_numbers_keep_their_value_sign_and_unit(reply: str, unsupported: list[str]) -> None:
+    support = Support(texts=("32.7 g", "-5 °C", "take 1 tablet"))
+    assert unsupported_numbers(reply, support) == unsupported
+
+
+def test_a_number_the_support_gives_without_a_unit_may_take_one() -> None:
+    assert unsupported_numbers("It has 32.7 g.", Support(texts=("32.7",))) == []
+
+
+def test_a_signed_cell_counts_with_its_sign() -> None:
+    assert parse_number("-4.5", signed=True) == Decimal("-4.5")
+    assert unsupported_numbers("It is 4.5 degrees.", Support(texts=("-4.5",))) == ["4.5"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "unsupported"),
+    [
+        ("Take it with Ibuprofen.", ["Ibuprofen"]),
+        ("Mix the tiramisu with warfarin.", ["warfarin"]),
+        ("Try some diclofenac or naproxen.", ["diclofenac"]),
+        ("I put the bleach in the cupboard.", ["bleach"]),
+        ("Anna asked for it. Tiramisu has cream.", []),
+        ("Ask Priya about the cream.", ["Priya"]),
+        ("Ask Anna about it.", []),
+    ],
+)
+def test_names_no_lexicon_knows_must_be_in_the_support(reply: str, unsupported: list[str]) -> None:
+    support = Support(texts=("Anna likes tiramisu with cream",))
+    assert unsupported_entities(reply, support, FORMS) == unsupported

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -21,11 +21,12 @@ class DoorDecision(BaseModel):
 class DoorGate(LLMBehaviour[DoorDecision]):
     """Open the door? Fast path: the utterance says 'open'. Guard: never open for 'stranger'."""
 
+    reads = (keys.UTTERANCE,)
     module = "inner_speech"
 
     def __init__(self) -> None:
         super().__init__("DoorGate", DoorDecision)
-        self.utterance = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.utterance = self.key_of(keys.UTTERANCE)
         self.applied: list[DoorDecision] = []
 
     def said(self) -> str:

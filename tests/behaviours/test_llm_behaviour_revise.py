@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from py_trees.common import Access, Status
+from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
@@ -21,11 +21,12 @@ class CupCount(BaseModel):
 class CupGate(LLMBehaviour[CupCount]):
     """How many cups to bring. Revise and guard both refuse more than LIMIT cups."""
 
+    reads = (keys.UTTERANCE,)
     module = "inner_speech"
 
     def __init__(self) -> None:
         super().__init__("CupGate", CupCount)
-        self.utterance = keys.register(self.blackboard, keys.UTTERANCE, Access.READ)
+        self.utterance = self.key_of(keys.UTTERANCE)
         self.revised: list[int] = []
 
     def fast_path(self) -> Verdict[CupCount] | None:

@@ -141,6 +141,13 @@ def test_a_schema_file_that_raises_on_import(tmp_path: Path) -> None:
         load_pack(folder)
 
 
+def test_a_schema_file_that_exits_is_a_pack_error_not_the_end(tmp_path: Path) -> None:
+    folder = write_pack(tmp_path / "testing")
+    (folder / "tasks.py").write_text("import sys\nsys.exit(3)\n")
+    with pytest.raises(PackError, match=r"tasks\.py failed to import: SystemExit: 3.*must not"):
+        load_pack(folder)
+
+
 def test_a_missing_schema_file_and_knowledge_file(tmp_path: Path) -> None:
     folder = write_pack(tmp_path / "testing")
     (folder / "tasks.py").unlink()

@@ -230,3 +230,14 @@ def test_a_lexicon_query_that_fails_is_a_pack_error(tmp_path: Path) -> None:
     pack = load_pack(tiny_pack(tmp_path, "SELECT ?id ?label WHERE { ?id ?label }\n"))
     with pytest.raises(PackError, match="lexicon dishes: query dishes.rq failed"):
         build_lexicons(pack, None)
+
+
+def test_claimants_keep_every_id_once_in_entry_order() -> None:
+    lexicon = Lexicon(
+        "people",
+        {"alex_k": ["alex", "Alex"], "alex_m": ["alex", "alex m"], "priya": ["priya"]},
+    )
+    assert lexicon.claimants("Alex") == ["alex_k", "alex_m"]
+    assert lexicon.claimants("alex m") == ["alex_m"]
+    assert lexicon.claimants("nobody") == []
+    assert [mention.id for mention in lexicon.find("ask alex")] == ["alex_k"]

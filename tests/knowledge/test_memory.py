@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from knowledge.memory import MemoryConfig, MemoryStore, MemoryStoreError
+from knowledge.memory import MemoryConfig, MemoryStore, MemoryStoreError, extract_facts
 from knowledge.memory_archive import MIN_FRESH
 from knowledge.memory_db import SCHEMA_VERSION, MemoryDatabase
 from knowledge.memory_model import Claim, Fact, FactKind, FactSource, TurnTrace
@@ -621,6 +621,66 @@ def test_an_error_in_the_middle_of_a_write_leaves_file_and_store_as_before(
     monkeypatch.undo()
     assert store.write(turn("three")).turn == 3
     assert texts(store.core) == ["Name: Ana."]
+
+
+def test_two_stores_on_one_file_lose_nothing_and_number_turns_in_order(
+    open_store: OpenStore,
+) -> None:
+    first = open_store(history_capacity=2)
+    second = open_store(history_capacity=2)
+    for index in range(3):
+        first.write(turn(f"a{index}", claim(f"Fact a{index}.")))
+        second.write(turn(f"b{index}", claim(f"Fact b{index}.")))
+    assert [trace.turn for trace in second.history] == [5, 6]
+    fresh = open_store(history_capacity=2)
+    assert [(trace.turn, trace.user) for trace in fresh.history] == [(5, "a2"), (6, "b2")]
+    assert texts(fresh.core) == [f"Fact {side}{index}." for index in (0, 1) for side in "ab"]
+    assert first.write(turn("a3")).turn == 7
+
+
+CONCURRENT_WRITER = """
+import pathlib, sys, time
+from knowledge.memory import MemoryConfig, MemoryStore
+from knowledge.memory_model import Claim, TurnTrace
+
+name, turns, start = sys.argv[2], int(sys.argv[3]), pathlib.Path(sys.argv[4])
+config = MemoryConfig(history_capacity=3, core_budget_chars=100_000, busy_timeout_s=30)
+with MemoryStore(sys.argv[1], config=config) as store:
+    print("open", flush=True)  # both stores have read the file before either writes
+    while not start.exists():
+        time.sleep(0.01)
+    for index in range(turns):
+        claim = Claim(text=f"Fact {name}{index}.", source="stated")
+        store.write(TurnTrace(user=f"{name}{index}", claims=(claim,)))
+        time.sleep(0.005)  # let the other process in between
+"""
+
+
+def test_two_processes_writing_one_file_lose_nothing(
+    db_path: Path, open_store: OpenStore, tmp_path: Path
+) -> None:
+    start = tmp_path / "start"
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONCURRENT_WRITER, str(db_path), name, "25", str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
+    for writer in writers:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "open\n"
+    start.touch()
+    for writer in writers:
+        _, errors = writer.communicate(timeout=120)
+        assert writer.returncode == 0, errors
+    store = open_store(history_capacity=3, core_budget_chars=100_000)
+    turns = [trace.turn for trace in store.history]
+    assert turns == [48, 49, 50]
+    facts = texts(store.core) + [fact.text for fact in extract_facts(store.history)]
+    assert sorted(facts) == sorted(f"Fact {name}{index}." for name in "ab" for index in range(25))
 
 
 # -- locked and corrupt databases -----------------------------------------------------------------

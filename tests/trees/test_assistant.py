@@ -14,6 +14,7 @@ from typing import Any
 import py_trees
 import pytest
 
+from behaviours import keys
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from knowledge.domain_registry import DomainRegistry
@@ -126,6 +127,25 @@ def test_a_clarification_is_completed_by_the_next_turn(open_session: SessionFact
     facts = session.memory.read("peanuts").facts
     assert [fact.slot for fact in facts] == ["food.peanuts"]
     assert facts[0].kind == "hard_constraint"
+
+
+def test_a_turn_starts_without_the_last_turns_keys_but_with_the_sessions(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    first = session.turn("Please add something to my profile")
+    assert first.control == "Clarify"
+    storage = py_trees.blackboard.Blackboard.storage
+    keys.preset(keys.TARGET_ROOM, "attic")  # a turn key no node of the assistant tree writes
+    keys.preset(keys.RATIONALE.for_node("Gone Gate"), first.rationales["TaskReadinessGate"])
+    assert "/session/pending" in storage and "/memory/working" in storage
+
+    second = session.turn("peanuts, I'm allergic to them")
+    assert second.control == "Proceed"  # the pending task was there to complete
+    assert "/perception/target_room" not in storage
+    assert "/rationale/gone_gate" not in storage
+    assert "TaskReadinessGate" in second.rationales
+    assert "/memory/working" in storage
 
 
 def test_a_domain_switch_keeps_identity_and_constraints(open_session: SessionFactory) -> None:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from behaviours.llm.errors import LLMConfigError
 from sim.scenario import ScenarioError, load_scenario
+from trees.cli.errors import CLIError
 from trees.cli.run_command import ProgressBar, add_run_parsers, run_bench_command, run_run, suite
 from trees.evaluation.bench import BenchResults, run_bench
 from trees.evaluation.scenario_run import ScenarioResult
@@ -125,6 +127,31 @@ def test_run_exits_0_when_the_goal_holds(capsys: pytest.CaptureFixture[str]) -> 
 def test_run_exits_1_when_it_does_not(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_run(parse("run", "which_bottle", "--llm", "none", "--max-turns", "1")) == 1
     assert "goal NOT MET" in capsys.readouterr().out
+
+
+def test_run_composes_faults_with_the_oracle(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_run(parse("run", "thirsty", "--oracle")) == 0
+    assert "goal MET" in capsys.readouterr().out
+    spoiled = ("--faults", "rate=1,kinds=malformed", "--explain")
+    assert run_run(parse("run", "thirsty", "--oracle", *spoiled)) == 1
+    out = capsys.readouterr().out
+    assert "gated tree, faults" in out
+    assert "PlanTask [safe_default]" in out
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--faults", "rate=2"), "bad fault spec"),
+        (("--llm", "none"), "--oracle answers the models from the scenario; drop --llm"),
+        (("--config", "x.yaml"), "drop --config"),
+    ],
+)
+def test_run_with_the_oracle_refuses_what_it_would_ignore(
+    extra: tuple[str, ...], message: str
+) -> None:
+    with pytest.raises((CLIError, LLMConfigError), match=message):
+        run_run(parse("run", "which_bottle", "--oracle", *extra))
 
 
 def test_bench_writes_markdown_and_csv(tmp_path: Path) -> None:

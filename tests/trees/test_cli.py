@@ -28,6 +28,20 @@ def test_console_script_is_installed() -> None:
     assert "/turn/utterance" in done.stdout
 
 
+def test_keys_lists_lifetimes_and_the_nodes_that_declare_each_key(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["keys"]) == 0
+    rows = {line.split(" | ")[0]: line for line in capsys.readouterr().out.splitlines()}
+    control = rows["| `/turn/control`"].split(" | ")
+    assert control[2:3] == ["turn"]
+    assert control[4:6] == [
+        "ReadinessGate, TaskReadinessGate",
+        "Consolidate, ControlIs, Decline, SwitchActiveDomain",
+    ]
+    assert rows["| `/session/pending`"].split(" | ")[2] == "session"
+
+
 def test_tick_fast_path_without_any_model(
     blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -280,6 +280,50 @@ def test_garbage_is_an_error_not_a_crash(source: str) -> None:
         load_xml_tree(source)
 
 
+def nested_sequences(levels: int) -> str:
+    """A main tree whose leaf sits ``levels`` Sequences down."""
+    opened = '<Sequence name="S">' * levels
+    return tree(f'{opened}<ControlIs expected="Proceed"/>{"</Sequence>" * levels}')
+
+
+def chained_subtrees(length: int) -> str:
+    """A main tree that reaches its leaf through ``length`` subtrees, each in a Sequence."""
+    links = [
+        f'<BehaviorTree ID="C{i}"><Sequence name="S"><SubTree ID="C{i + 1}"/></Sequence>'
+        "</BehaviorTree>"
+        for i in range(length)
+    ]
+    leaf = f'<BehaviorTree ID="C{length}"><ControlIs expected="Proceed"/></BehaviorTree>'
+    return tree('<SubTree ID="C0"/>', *links, leaf)
+
+
+def leaf_depth(root: Any) -> int:
+    """How many nodes lie above the tree's one leaf."""
+    (leaf,) = [node for node in root.iterate() if not node.children]
+    depth = 0
+    while leaf.parent is not None:
+        leaf, depth = leaf.parent, depth + 1
+    return depth
+
+
+def test_deep_trees_load_up_to_the_nesting_limit() -> None:
+    assert leaf_depth(load_xml_tree(nested_sequences(90))) == 90
+    assert leaf_depth(load_xml_tree(chained_subtrees(30))) >= 30
+
+
+@pytest.mark.parametrize(
+    ("source", "fragment"),
+    [
+        (nested_sequences(900), "elements nest more than 100 deep; split the tree"),
+        (chained_subtrees(900), "with its subtrees inlined the tree nests more than 100 deep"),
+    ],
+    ids=["nested elements", "chained subtrees"],
+)
+def test_a_tree_nested_too_deep_is_refused_with_the_limit(source: str, fragment: str) -> None:
+    with pytest.raises(XmlTreeError, match=fragment):
+        load_xml_tree(source)
+
+
 def test_render_takes_an_xml_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["render", str(TREES / "assistant.xml")]) == 0
     text = capsys.readouterr().out

@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from trees.bt_xml.document import Site, XmlDocument
+from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
 from trees.bt_xml.node_types import NodeRegistry, NodeType
 from trees.bt_xml.values import did_you_mean, parse_value
 
@@ -56,7 +56,7 @@ def check_document(
     for tree in trees.values():
         _check_tree(document, tree, registry, trees)
     _check_arguments(document, trees[chosen], arguments or {})
-    _check_no_cycle(document, trees, chosen, [])
+    _check_nesting(document, trees, chosen, ("", 1), {})
     return chosen
 
 
@@ -242,14 +242,50 @@ def _check_arguments(document: XmlDocument, tree: ET.Element, arguments: Mapping
             )
 
 
-def _check_no_cycle(
-    document: XmlDocument, trees: Mapping[str, ET.Element], tree_id: str, path: list[str]
-) -> None:
-    for element in trees[tree_id].iter(SUBTREE):
-        target = element.get("ID", "")
-        if target in path or target == tree_id:
-            chain = " -> ".join([*path, tree_id, target])
-            raise document.site(element).error(
-                f"subtree {target} includes itself ({chain})", "a tree cannot contain itself"
+def _check_nesting(
+    document: XmlDocument,
+    trees: Mapping[str, ET.Element],
+    tree_id: str,
+    above: tuple[str, int],
+    heights: dict[str, int],
+) -> int:
+    """The height of ``tree_id`` with its subtrees inlined; raise on a cycle or past MAX_DEPTH.
+
+    ``above`` is the chain of trees that include this one (joined by " -> ") and how deep
+    it is included; ``heights`` remembers the trees already measured, so a tree used many
+    times is walked once, and the recursion stops :data:`~trees.bt_xml.document.MAX_DEPTH`
+    levels down at the latest.
+    """
+    chain, depth_above = above
+    if tree_id in heights:
+        return heights[tree_id]
+    path = [*chain.split(" -> "), tree_id] if chain else [tree_id]
+    height = 0
+    stack = [(trees[tree_id], 1)]
+    while stack:
+        element, depth = stack.pop()
+        if element.tag == SUBTREE:
+            target = element.get("ID", "")
+            route = " -> ".join([*path, target])
+            if target in path:
+                raise document.site(element).error(
+                    f"subtree {target} includes itself ({route})", "a tree cannot contain itself"
+                )
+            if depth_above + depth > MAX_DEPTH:
+                raise document.site(element).error(
+                    f"with its subtrees inlined the tree nests more than {MAX_DEPTH} deep "
+                    f"({route})",
+                    "flatten the chain of subtrees",
+                )
+            depth += _check_nesting(
+                document, trees, target, (" -> ".join(path), depth_above + depth), heights
             )
-        _check_no_cycle(document, trees, target, [*path, tree_id])
+        height = max(height, depth)
+        stack.extend((child, depth + 1) for child in element)
+    heights[tree_id] = height
+    if depth_above + height > MAX_DEPTH:
+        raise document.site(trees[tree_id]).error(
+            f"with its subtrees inlined the tree nests more than {MAX_DEPTH} deep",
+            "flatten the chain of subtrees",
+        )
+    return height

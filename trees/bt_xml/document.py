@@ -20,6 +20,8 @@ from trees.loading import TreeLoadError
 TEXT_SOURCE = "<xml text>"
 INCLUDE_TAGS = ("include", "import")
 INCLUDE_ATTRIBUTES = ("path", "src", "file")
+MAX_DEPTH = 100
+"""The deepest element nesting a tree file may have (deeper is refused before anything is built)."""
 
 
 class XmlTreeError(TreeLoadError):
@@ -130,13 +132,26 @@ def _parse(text: str, file: str) -> XmlDocument:
     builder = ET.TreeBuilder()
     parser = xml.parsers.expat.ParserCreate()
     sites: dict[ET.Element, Site] = {}
+    depth = 0
 
     def start(tag: str, attributes: dict[str, str]) -> None:
-        element = builder.start(tag, attributes)
-        sites[element] = Site(file, parser.CurrentLineNumber, tag, dict(attributes))
+        nonlocal depth
+        depth += 1
+        site = Site(file, parser.CurrentLineNumber, tag, dict(attributes))
+        if depth > MAX_DEPTH:
+            raise site.error(
+                f"elements nest more than {MAX_DEPTH} deep",
+                "split the tree into <BehaviorTree>s joined by <SubTree ID=...>",
+            )
+        sites[builder.start(tag, attributes)] = site
+
+    def end(tag: str) -> None:
+        nonlocal depth
+        depth -= 1
+        builder.end(tag)
 
     parser.StartElementHandler = start
-    parser.EndElementHandler = builder.end
+    parser.EndElementHandler = end
     try:
         parser.Parse(text, True)
     except xml.parsers.expat.ExpatError as error:

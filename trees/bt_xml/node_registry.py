@@ -3,27 +3,24 @@
 Every behaviour class of the ``behaviours`` package is a node type under its class name, with
 the py_trees composites and decorators of :mod:`trees.bt_xml.node_notes`. Its parameters are its
 constructor's signature (those whose type has an XML form, see :mod:`trees.bt_xml.values`); its
-ports are the blackboard keys it registers, found by building it once with sample arguments
-and looking each key up in the catalogue of ``behaviours/keys.py``; its meaning, statuses and
-handles come from :mod:`trees.bt_xml.behaviour_reading`.
+ports are the blackboard keys its class declares (``reads`` and ``writes``, entries of the
+catalogue in ``behaviours/keys.py``); its meaning, statuses and handles come from
+:mod:`trees.bt_xml.behaviour_reading`.
 A class that cannot be a node type (abstract,
 or a required argument with no XML form) is listed as unavailable, with the reason.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import functools
 import importlib
 import inspect
 import pkgutil
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, Union
+from collections.abc import Iterable
+from typing import Any
 
-import py_trees
 from py_trees.behaviour import Behaviour
 
 import behaviours
@@ -69,67 +66,24 @@ def _kind(parameters: list[inspect.Parameter]) -> NodeKind:
     return "leaf"
 
 
-def _sample(annotation: Any) -> Any:
-    """A value of ``annotation`` to build a node with, only to see the keys it registers."""
-    origin = typing.get_origin(annotation)
-    arguments = typing.get_args(annotation)
-    if origin is Literal:
-        return arguments[0]
-    if origin is type:
-        return arguments[0]
-    if origin is Callable:
-        return lambda *args: None
-    if origin is Union or origin is types.UnionType:
-        return _sample(next(a for a in arguments if a is not type(None)))
-    if origin in (Mapping, dict):
-        return {}
-    if inspect.isclass(annotation) and issubclass(annotation, enum.Enum):
-        return next(iter(annotation))
-    samples: dict[Any, Any] = {
-        str: "sample",
-        int: 1,
-        float: 1.0,
-        bool: False,
-        keys.KeySpec: keys.UTTERANCE,
-    }
-    if annotation in samples:
-        return samples[annotation]
-    raise TypeError(f"no sample value for {annotation}")
+def _ports_of(cls: type[Behaviour]) -> tuple[Port, ...]:
+    """The ports of ``cls``: the keys its class declares, named after their catalogue constants.
 
-
-def _ports_of(node: Behaviour) -> tuple[Port, ...]:
+    The declarations are the ``reads``/``writes`` of :class:`~behaviours.keys.DeclaredKeys`.
+    """
     by_port = key_port_names()
-    names = {spec.name: name for name, spec in by_port.items()}
-    reads: set[str] = set()
-    writes: set[str] = set()
-    for client in node.blackboards:
-        reads |= _catalogued(client.read)
-        writes |= _catalogued(client.write | client.exclusive)
+    names = {spec: name for name, spec in by_port.items()}
+    contract = keys.declared(cls)
+    reads = set(map(keys.catalogue_entry, contract.reads))
+    writes = set(map(keys.catalogue_entry, contract.writes))
 
-    def direction(key: str) -> PortDirection:
-        if key in reads and key in writes:
+    def direction(spec: keys.KeySpec) -> PortDirection:
+        if spec in reads and spec in writes:
             return "inout"
-        return "input" if key in reads else "output"
+        return "input" if spec in reads else "output"
 
-    ports = (Port(names[key], direction(key), by_port[names[key]]) for key in reads | writes)
+    ports = (Port(names[spec], direction(spec), spec) for spec in reads | writes)
     return tuple(sorted(ports, key=lambda port: port.name))
-
-
-def _catalogued(registered: set[str]) -> set[str]:
-    """The catalogue entries (by their key pattern) of the keys a client registered."""
-    found = set()
-    for key in registered:
-        try:
-            found.add(keys.spec_for(key).name)
-        except KeyError:
-            continue
-    return found
-
-
-def _release(node: Behaviour) -> None:
-    for member in node.iterate():
-        for client in member.blackboards:
-            client.unregister(clear=False)
 
 
 def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> NodeType:
@@ -142,7 +96,6 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
     name_required = name_parameter is not None and name_parameter.default is REQUIRED
     parameters: list[Parameter] = []
     not_in_xml: list[str] = []
-    sample: dict[str, Any] = {}
     for item in signature:
         if item.name in _STRUCTURE or item.kind in (item.VAR_POSITIONAL, item.VAR_KEYWORD):
             continue
@@ -157,35 +110,22 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
             cls, item.name
         )
         parameters.append(Parameter(item.name, annotation, default, meaning))
-        if default is REQUIRED:
-            sample[item.name] = _sample(annotation)
-    node_type = NodeType(
+    ports = () if note else _ports_of(cls)
+    clash = sorted({p.name for p in parameters} & {p.name for p in ports})
+    if clash:
+        raise TypeError(f"parameter {clash[0]} has the name of one of its blackboard ports")
+    return NodeType(
         tag=cls.__name__,
         cls=cls,
         kind=kind,
         summary=note.summary if note else docstring_summary(cls),
         statuses=note.statuses if note else status_sentences(cls),
         parameters=tuple(parameters),
-        ports=(),
+        ports=ports,
         handles=() if note else handles_of(cls),
         name_required=name_required,
         not_in_xml=tuple(not_in_xml),
     )
-    if note is not None:
-        return node_type
-    children = [py_trees.behaviours.Success("sample")] if kind != "leaf" else []
-    try:
-        built = node_type.build(None, sample, children)
-    except Exception as error:  # any constructor failure makes it unavailable
-        raise TypeError(f"it could not be built with sample arguments: {error}") from error
-    try:
-        ports = _ports_of(built)
-    finally:
-        _release(built)
-    clash = sorted({p.name for p in parameters} & {p.name for p in ports})
-    if clash:
-        raise TypeError(f"parameter {clash[0]} has the name of one of its blackboard ports")
-    return dataclasses.replace(node_type, ports=ports)
 
 
 def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviour]]:

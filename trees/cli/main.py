@@ -29,8 +29,10 @@ from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
 from trees.bt_xml.loader import load_tree_reference
+from trees.bt_xml.node_registry import default_registry
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
 from trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
+from trees.cli.errors import CLIError
 from trees.cli.eval_command import add_eval_parser, run_eval
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.ros_command import add_ros_parser, run_ros
@@ -48,10 +50,6 @@ from trees.viewer.tick_watch import TickWatch
 
 EXAMPLE_TREE = "trees.examples.ask_before_acting:create_root"
 EXIT_CODES = {"SUCCESS": 0, "FAILURE": 1, "RUNNING": 3, "INVALID": 3}
-
-
-class CLIError(Exception):
-    """A user error: printed as ``cogtree: error: ...`` with exit code 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,7 +214,7 @@ def _tick(args: argparse.Namespace) -> int:
     if scenario is not None and args.say is None:
         args.say = scenario.request.text
     for key, value in _presets(args).items():
-        py_trees.blackboard.Blackboard.set(key, value)
+        keys.preset(key, value)
     with watch_from_args(args, tree_name=args.tree) as watch:
         result = _run_tree(args, client, root, scenario, watch)
         _summarise(result.status.value, result.ticks, result.stopped_because, client, args.log)
@@ -338,7 +336,8 @@ def _sim(args: argparse.Namespace) -> int:
 
 
 def _keys(args: argparse.Namespace) -> int:
-    print(keys.catalogue_markdown())
+    declared_by = {node.tag: keys.declared(node.cls) for node in default_registry()}
+    print(keys.catalogue_markdown(declared_by))
     return 0
 
 

@@ -4,7 +4,8 @@
 clarification questions from the scenario's hidden intent), the steps the robot ran, the
 goal predicates at the end and the run's figures; it exits 0 when the goal holds (or the
 required refusal happened), 1 otherwise. ``--oracle`` answers the models from the scenario's
-oracle (it measures the cascade and the guards, not a model).
+oracle (it measures the cascade and the guards, not a model); with ``--faults SPEC`` the
+oracle's answers are spoiled as the spec says (the bench's ``faults`` backend).
 
 ``cogtree bench [SUITE]`` runs a suite (``all``, a tier, or comma-separated scenario ids) for
 each tree and backend, with a progress bar on stderr, and writes the tables of
@@ -18,9 +19,12 @@ import sys
 from pathlib import Path
 from typing import TextIO, cast, get_args
 
+from behaviours.llm.client import LLMClient
+from behaviours.llm.faults import FaultPlan
 from sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
 from sim.world_spec import Problem
 from trees.cli.arg_types import positive_int
+from trees.cli.errors import CLIError
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.evaluation.bench import BACKENDS, run_bench
@@ -97,7 +101,7 @@ def run_run(args: argparse.Namespace) -> int:
     """Run one scenario; 0 when the goal holds (or the refusal happened), 1 otherwise."""
     scenario = load_scenario(args.scenario)
     tree = cast(TreeMode, args.tree)
-    client = oracle_client(scenario, tree=tree) if args.oracle else client_from_args(args)
+    client = _oracle_from_args(args, scenario, tree) if args.oracle else client_from_args(args)
     with watch_from_args(args, tree_name=f"{tree} ({scenario.id})") as watch:
         with client:
             result = run_scenario(
@@ -106,7 +110,7 @@ def run_run(args: argparse.Namespace) -> int:
                 llm=client,
                 max_turns=args.max_turns,
                 log_path=args.log,
-                backend="oracle" if args.oracle else None,
+                backend=("faults" if args.faults else "oracle") if args.oracle else None,
                 on_tick=watch.on_tick,
             )
         print_result(scenario, result, explain=args.explain)
@@ -114,6 +118,26 @@ def run_run(args: argparse.Namespace) -> int:
             print(f"tick log: {args.log} (replay with `cogtree replay {args.log}`)")
         linger(watch)
     return 0 if result.success else 1
+
+
+def _oracle_from_args(args: argparse.Namespace, scenario: Scenario, tree: TreeMode) -> LLMClient:
+    """The scenario's oracle, behind ``--faults`` when given; other model options conflict."""
+    conflicting = [
+        option
+        for option, given in (
+            ("--llm", args.llm),
+            ("--script", args.script),
+            ("--config", args.config),
+        )
+        if given
+    ]
+    if conflicting:
+        raise CLIError(
+            f"--oracle answers the models from the scenario; drop {' and '.join(conflicting)} "
+            "(or drop --oracle to use them)"
+        )
+    faults = FaultPlan.parse(args.faults) if args.faults else None
+    return oracle_client(scenario, tree=tree, faults=faults)
 
 
 def print_result(

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
+from behaviours import keys
 from behaviours.llm.types import CallRecord
 from trees.recording.tick_log import (
     BlackboardRead,
@@ -30,7 +31,7 @@ from trees.recording.tick_log import (
     TickEntry,
 )
 
-RATIONALE_PREFIX = "/rationale/"
+RATIONALE_PREFIX = keys.RATIONALE.name.removesuffix(keys.NODE)
 """Where every LLM-backed node writes its :class:`~behaviours.keys.GateRationale`."""
 
 KIND_COLOURS = {
