@@ -20,6 +20,7 @@ The lifecycle is written once, here (like py_trees_ros's action client, Nav2's
 refused when it is defined. Ticking a node whose ``setup`` was not called is an error that
 says so. Work on a thread goes to the ``workers`` handle
 (:class:`~knowledge.worker_pool.WorkerPool`) through :meth:`~BackgroundWork.submit`.
+:class:`InFlight` holds the polling rules, for composites and decorators that wait too.
 """
 
 from __future__ import annotations
