@@ -24,7 +24,7 @@ from knowledge.worker_pool import WorkerPool
 
 
 class Square(BackgroundWork[int]):
-    """Squares ``value`` on a worker; FAILURE for a negative square root (never) or odd results."""
+    """Runs ``work`` on a worker; SUCCESS for an even result, FAILURE for an odd one."""
 
     def __init__(self, work: Callable[[], int], *, timeout_s: float | None = None) -> None:
         super().__init__("Square", timeout_s=timeout_s)
@@ -113,7 +113,7 @@ def test_the_timeout_cancels_the_work_and_fails(workers) -> None:
     assert node.finished == []
 
 
-def test_interrupting_cancels_work_not_yet_started(blackboard) -> None:
+def test_interrupting_cancels_work_not_yet_started() -> None:
     with WorkerPool(1, "test-one-worker") as one:
         release = threading.Event()
         one.submit(release.wait, 10.0)  # the only worker is busy: the node's work waits
