@@ -24,6 +24,7 @@ from knowledge.experience import ExperienceStore
 from knowledge.memory_db import MemoryStoreError
 from knowledge.rdf_store import TurtleError
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
@@ -242,9 +243,12 @@ def _run_tree(
             resources.callback(simulator.close)
             handles.update(
                 scene_graph=simulator.belief,
+                workers=simulator.workers,
                 executor=simulator,
                 experience=resources.enter_context(ExperienceStore()),
             )
+        else:
+            handles["workers"] = resources.enter_context(WorkerPool(2, "cogtree-workers"))
         runner = resources.enter_context(
             TreeRunner(
                 root,

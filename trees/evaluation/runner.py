@@ -63,6 +63,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.memory import MemoryStore
 from knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, load_scenario
 from trees.evaluation import metrics
@@ -227,7 +228,7 @@ def backend_label(backend: str, client: LLMClient | None) -> str:
 
 
 class ModuleRunner(Closeable):
-    """Runs the module sets on one backend; owns the worlds, the memory and the client."""
+    """Runs the module sets on one backend; owns the worlds, memory, client and ``workers``."""
 
     def __init__(self, backend: str, *, domains: DomainRegistry | None = None) -> None:
         if backend not in BACKENDS:
@@ -240,6 +241,7 @@ class ModuleRunner(Closeable):
         self._scenarios: dict[str, Scenario] = {}
         self._folder = tempfile.TemporaryDirectory(prefix="cogtree-eval-")
         self.memory = MemoryStore(Path(self._folder.name) / "memory.sqlite")
+        self.workers = WorkerPool(2, "cogtree-eval")
         settle = 10.0
         if self.client is not None and backend != "none":
             settings = self.client.settings_for("intent")
@@ -247,10 +249,11 @@ class ModuleRunner(Closeable):
         self.settle_timeout_s = settle
 
     def close(self) -> None:
-        """Close the worlds, the memory, the client and the temporary directory."""
+        """Close the worlds, the workers, the memory, the client and the temporary directory."""
         for world in self._worlds.values():
             world.close()
         self._worlds = {}
+        self.workers.close()
         self.memory.close()
         if self.client is not None:
             self.client.close()
@@ -483,7 +486,11 @@ class ModuleRunner(Closeable):
         client = scripted.client if scripted is not None else self.client
         assert client is not None
         cursor = len(client.call_log)
-        handles: dict[str, Any] = {"domains": domains or self.domains, "memory": self.memory}
+        handles: dict[str, Any] = {
+            "domains": domains or self.domains,
+            "memory": self.memory,
+            "workers": self.workers,
+        }
         if scenario is not None:
             handles["scene_graph"] = self._belief(scenario)
         try:

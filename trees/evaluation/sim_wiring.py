@@ -11,13 +11,14 @@ from sim.executor import SimExecutor
 def simulator_handles(simulator: SimExecutor, experience: ExperienceStore) -> dict[str, Any]:
     """The ``setup`` handles a tree needs to act in ``simulator``.
 
-    The belief (``scene_graph``), the command ``executor``, the simulated ``people`` (for
-    delegation), the simulated ``clock`` (seconds; delegation timeouts count simulated time)
-    and the failure-``experience`` store.
+    The belief (``scene_graph``), the ``workers`` pool, the command ``executor``, the
+    simulated ``people`` (for delegation), the simulated ``clock`` (seconds; delegation
+    timeouts count simulated time) and the failure-``experience`` store.
     """
     world = simulator.world
     return {
         "scene_graph": simulator.belief,
+        "workers": simulator.workers,
         "executor": simulator,
         "people": simulator.people,
         "clock": lambda: world.now().timestamp(),
