@@ -13,11 +13,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
-import py_trees
 from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
+from behaviours.background import BackgroundWork
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
@@ -26,6 +26,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
 from knowledge.wording import joined, singular
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ class _Request:
     candidates: list[Candidate] = field(default_factory=list)
 
 
-class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     """Ask the user for exactly what the task still needs, and remember the task meanwhile.
 
     Deterministic, no model: the question names every slot of ``/turn/missing`` from the
@@ -246,7 +247,8 @@ class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the
-    candidates of an ambiguous scene referent are (looked up on its workers).
+    candidates of an ambiguous scene referent are (looked up on the ``workers`` pool, a
+    handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
     ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes ``/turn/reply`` and, when
@@ -271,18 +273,21 @@ class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.reply_key = self.key_of(keys.REPLY)
         self.pending_key = self.key_of(keys.PENDING)
         self._request = _Request()
-        self._described: Future[dict[str, str]] | None = None
-        self._submitted_this_tick = False
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``domains`` handle, and ``scene_graph`` when given."""
+        """Take the ``domains`` handle, and ``scene_graph`` (with ``workers``) when given."""
+        super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene_graph = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene_graph is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def initialise(self) -> None:
-        """Read the request; start locating the candidates of ambiguous scene referents."""
+    def start(self) -> Future[dict[str, str]] | Status:
+        """Read the request; start locating the candidates of ambiguous scene referents.
+
+        With none to locate (or no scene graph), the question is written at once.
+        """
         self._request = self._read()
-        self._described, self._submitted_this_tick = None, False
         to_place = [
             found
             for slot in self._request.missing
@@ -292,21 +297,20 @@ class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             for found in resolution.ids
         ]
         if to_place and self.scene_graph is not None:
-            self._described = self.scene_graph.submit(_describe_all, self.scene_graph, to_place)
-            self._submitted_this_tick = True
+            return self.submit(_describe_all, self.scene_graph, to_place)
+        return self.finish({})
 
-    def update(self) -> Status:
-        """RUNNING while locating; then write the question and the pending task."""
-        described: dict[str, str] = {}
-        if self._described is not None:
-            if self._submitted_this_tick or not self._described.done():
-                self._submitted_this_tick = False
-                self.feedback_message = "looking up where the candidates are"
-                return Status.RUNNING
-            try:
-                described = self._described.result()
-            except Exception as error:  # the question can do without the places they are in
-                log.warning("%s: locating candidates failed: %s", self.name, error)
+    def waiting(self, waited: float) -> str:
+        """The candidates are being located."""
+        return "looking up where the candidates are"
+
+    def on_error(self, error: Exception) -> Status:
+        """Ask without saying where the candidates are (the lookup failed; logged)."""
+        log.warning("%s: locating candidates failed: %s", self.name, error)
+        return self.finish({})
+
+    def finish(self, described: dict[str, str]) -> Status:
+        """Write the question and the pending task; SUCCESS."""
         request = self._request
         question = self._question(described)
         self.blackboard.set(self.reply_key, question)
@@ -314,12 +318,6 @@ class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             self.blackboard.set(self.pending_key, self._pending(question))
         self.feedback_message = f"asked: {question!r}"
         return Status.SUCCESS
-
-    def terminate(self, new_status: Status) -> None:
-        """Drop the lookup when interrupted (RUNNING -> INVALID)."""
-        if self.status == Status.RUNNING and new_status == Status.INVALID and self._described:
-            self._described.cancel()
-            self._described = None
 
     def _read(self) -> _Request:
         bb = self.blackboard
@@ -386,5 +384,5 @@ class AskClarification(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
 
 def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
-    """:func:`describe_in_scene` for each thing (runs on the scene graph's worker)."""
+    """:func:`describe_in_scene` for each thing (runs on the ``workers`` pool)."""
     return {thing: describe_in_scene(scene_graph, thing) for thing in things}

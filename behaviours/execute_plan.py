@@ -8,7 +8,7 @@ series-parallel blocks by :func:`skills.plan_blocks.decompose` (see there how): 
 **Leaves.** A robot skill runs as :class:`~behaviours.skill_action.SkillAction` on its robot,
 LOOK as :class:`~behaviours.look_around.LookAround`, and DELEGATE (or a robot skill assigned to
 a person) as :class:`~behaviours.delegate.DelegateToHuman`. Each leaf sits under a
-:class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the scene graph's
+:class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the ``workers``
 worker) to record whether the step achieved its intended effect (:mod:`behaviours.reflection`).
 """
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Future
 from typing import Any
 
 import py_trees
 from py_trees.common import ParallelPolicy, Status
 
 from behaviours import keys
+from behaviours.background import InFlight
 from behaviours.delegate import DelegateToHuman
 from behaviours.look_around import LookAround
 from behaviours.plan_attempts import update_last_attempt
@@ -31,6 +31,7 @@ from behaviours.setup_handles import require_handle
 from behaviours.skill_action import SkillAction
 from behaviours.staged_children import StagedChildren
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.plan_blocks import Block, Series, Step, Together, decompose, label
 from skills.plan_model import (
     DELEGATE,
@@ -51,7 +52,7 @@ TERMINAL = (Status.SUCCESS, Status.FAILURE)
 class ReflectedStep(py_trees.decorators.Decorator):
     """Run one plan step's node, then record whether the step achieved its intended effect.
 
-    The leaf is ticked until it ends; then the belief check runs on the scene graph's worker
+    The leaf is ticked until it ends; then the belief check runs on the ``workers`` pool
     (RUNNING meanwhile, so the next step does not change the belief first), the
     :class:`~skills.plan_model.Reflection` goes to ``record``, and this node ends with the
     leaf's status and message. Interrupted, it stops the leaf (which cancels its work).
@@ -64,6 +65,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
         child: py_trees.behaviour.Behaviour,
         *,
         scene: SceneGraph,
+        workers: WorkerPool,
         record: Callable[[Reflection], None],
         by_person: bool,
     ) -> None:
@@ -71,10 +73,11 @@ class ReflectedStep(py_trees.decorators.Decorator):
         self.step = step
         self.agent = agent
         self.scene = scene
+        self.workers = workers
         self.record = record
         self.by_person = by_person
         self._result: Status | None = None
-        self._checking: Future[Reflection] | None = None
+        self._checking: InFlight[Reflection] | None = None
 
     def initialise(self) -> None:
         """Forget the last run."""
@@ -101,7 +104,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
             self.feedback_message = self.decorated.feedback_message
             return Status.RUNNING
         if self._checking is not None:
-            if not self._checking.done():
+            if not self._checking.ended():
                 self.feedback_message = f"checking the belief: did step {self.step.id} work?"
                 return Status.RUNNING
             self.record(self._reflection(self._checking))
@@ -126,13 +129,13 @@ class ReflectedStep(py_trees.decorators.Decorator):
             by_person=self.by_person,
         )
         if needs_belief(self.step, by_person=self.by_person):
-            self._checking = self.scene.submit(check)
+            self._checking = InFlight(self.workers.submit(check), poll_next_tick=False)
         else:
             self.record(check())
 
-    def _reflection(self, checking: Future[Reflection]) -> Reflection:
+    def _reflection(self, checking: InFlight[Reflection]) -> Reflection:
         try:
-            return checking.result(timeout=0)
+            return checking.result()
         except Exception as error:  # a belief the check cannot read
             observed = f"could not read the belief: {type(error).__name__}: {error}"
             return Reflection(step=self.step.id, achieved=False, observed=observed)
@@ -144,7 +147,8 @@ class ReflectedStep(py_trees.decorators.Decorator):
 class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     """Run ``/plan/current`` as a subtree compiled at initialise (see the module docs).
 
-    Handles: ``scene_graph`` (the belief: reflections, and who is a person), and whatever
+    Handles: ``scene_graph`` (the belief: reflections, and who is a person), ``workers``
+    (reflections and the steps' setup run there), and whatever
     the compiled leaves need, passed on to them when they are built: ``executor`` for robot
     skills and LOOK, ``people`` (a :class:`~skills.human_channel.HumanChannel`) and optionally
     ``clock`` for delegations.
@@ -156,7 +160,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     of ``/plan/attempts`` is for this plan, its outcome, failure and reflections.
 
     The leaves are built at initialise and set up (a SkillAction builds its HTN planner, tens
-    of milliseconds) on the scene graph's worker; they become this node's children once set
+    of milliseconds) on the ``workers`` pool; they become this node's children once set
     up, so no tick waits for them.
 
     SUCCESS: every step succeeded. FAILURE: a step failed (the feedback message names the
@@ -179,6 +183,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.robot = robot
         self.delegation_timeout_s = delegation_timeout_s
         self.scene: SceneGraph | None = None
+        self.workers: WorkerPool | None = None
         self.handles: dict[str, Any] = {}
         self.steps: dict[str, PlanStep] = {}
         self._plan: ToAPlan | None = None
@@ -193,12 +198,13 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` handle; keep every handle for the leaves built later."""
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.handles = dict(kwargs)
 
     def initialise(self) -> None:
         """Compile the plan into steps and start setting them up (see the class docs)."""
-        if self.scene is None:
-            raise RuntimeError(f"{self.name}: setup(scene_graph=..., ...) was not called")
+        if self.scene is None or self.workers is None:
+            raise RuntimeError(f"{self.name}: setup(scene_graph=, workers=, ...) was not called")
         self.staging.clear()
         self.steps, self._plan, self._problem = {}, None, None
         self._reflections = []
@@ -212,7 +218,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         except (PlanError, LookupError, ValueError) as error:
             self._problem = str(error)
             return
-        self.staging.replace(staged, self.handles, self.scene.submit)
+        self.staging.replace(staged, self.handles, self.workers.submit)
 
     def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
         """Prepare the steps, then tick them; say how it went after every tick."""
@@ -332,9 +338,15 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         else:
             leaf = SkillAction(name, step.skill_call(), robot=agent)
         self.steps[name] = step
-        assert self.scene is not None
+        assert self.scene is not None and self.workers is not None
         return ReflectedStep(
-            step, agent, leaf, scene=self.scene, record=self._record, by_person=by_person
+            step,
+            agent,
+            leaf,
+            scene=self.scene,
+            workers=self.workers,
+            record=self._record,
+            by_person=by_person,
         )
 
     # -- reporting -----------------------------------------------------------------------------

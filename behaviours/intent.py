@@ -221,12 +221,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             for pack in self.registry.packs
         }
 
-    def initialise(self) -> None:
+    def prepare(self) -> None:
         """Answer in the schema of this turn's domain, then run the cascade."""
         self._guess = None
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
-        super().initialise()
 
     # -- cascade hooks --------------------------------------------------------------------------
 

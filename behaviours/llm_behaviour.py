@@ -1,7 +1,10 @@
 """``LLMBehaviour``: the base of every LLM-backed node, a cascade that never blocks a tick.
 
+0. ``prepare()`` reads the turn once per run and may start work the cascade needs on the
+   ``workers`` pool (a scene summary, a dry run, a memory read); the node is RUNNING until it
+   is done, and ``prepared()`` (or ``preparation_failed()``) receives its result.
 1. ``fast_path()`` may decide on its own (no model call) when a deterministic check is sure.
-2. Otherwise ``initialise()`` submits a schema-constrained call to a worker; ``update()``
+2. Otherwise the base submits a schema-constrained call to a worker; ``update()``
    polls it and returns RUNNING until it is done. Malformed output is retried once; a
    timeout, a failed call or a second malformed answer falls back to ``safe_decision()``.
 3. ``revise()`` may reject a model answer once: the prompt is sent again with the rejected
@@ -13,7 +16,15 @@
    ``feedback_message``.
 
 Subclasses set ``module`` (a module of the LLM manifest), pass ``decision_type`` (a pydantic
-model: the JSON schema the model must answer in) and implement the hooks.
+model: the JSON schema the model must answer in) and implement the hooks; ``initialise``,
+``update`` and ``terminate`` are final, as in :class:`~behaviours.background.BackgroundWork`.
+
+Why it is not built on ``BackgroundWork``: that base waits for one piece of work and hands its
+one result to ``finish``. A model-backed decision is a cascade: an optional preparation, then
+possibly several model calls (a retry of malformed output, a revision asked for by
+``revise()``), each with its own deadline, call record and fallback, decided between ticks. It
+shares the base's rules (final lifecycle, work polled and cancelled, never blocking a tick)
+and keeps the cascade's state machine here, in one place.
 """
 
 from __future__ import annotations
@@ -21,19 +32,22 @@ from __future__ import annotations
 import logging
 import time
 from abc import ABC, abstractmethod
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, final
 
 import py_trees
 from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
+from behaviours.background import LIFECYCLE, refuse_overrides
 from behaviours.keys import RationaleSource
 from behaviours.llm.client import LLMClient, PendingCall
 from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from behaviours.llm.types import CallRecord, Message
 from behaviours.setup_handles import require_handle
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -57,33 +71,64 @@ class Verdict(Generic[D]):
 class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[D]):
     """Base class of LLM-backed gates and nodes (see the module docstring for the cascade).
 
-    Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required.
+    Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required; a subclass
+    whose ``prepare()`` starts work takes ``workers`` (:attr:`workers`) as well.
 
     Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.keys.GateRationale`);
     subclasses declare the rest (their ``reads`` and ``writes`` add to this class's).
 
-    Status: RUNNING while the model call is in flight; otherwise what ``apply()`` returns.
+    Status: RUNNING while the preparation or the model call is in flight; otherwise what
+    ``apply()`` returns.
     """
 
     writes: tuple[keys.KeySpec, ...] = (keys.RATIONALE,)
 
     module: ClassVar[str]
     max_attempts: ClassVar[int] = 2
+    preparing: ClassVar[str] = "preparing"
+    """The ``feedback_message`` while the work ``prepare()`` started runs."""
+    prepare_polled_next_tick: ClassVar[bool] = False
+    """Whether the preparation is first polled on the next tick (else in the same tick)."""
 
     def __init__(self, name: str, decision_type: type[D], *, module: str | None = None) -> None:
         super().__init__(name)
         self.decision_type = decision_type
         self.module_name = module or type(self).module
         self.llm: LLMClient | None = None
+        self.workers: WorkerPool | None = None
         self.rationale_key = self.key_of(keys.RATIONALE)
+        self._preparing: Future[Any] | None = None
+        self._prepared_this_tick = False
         self._pending: PendingCall | None = None
         self._submitted_this_tick = False
         self._verdict: tuple[Verdict[D], RationaleSource] | None = None
+        self._applied: Status | None = None
         self._notes: list[str] = []
         self._calls: list[CallRecord] = []
         self._feedback: list[Message] = []
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        hooks = "prepare(), fast_path(), messages() and apply() (behaviours/llm_behaviour.py)"
+        refuse_overrides(cls, LLMBehaviour, LIFECYCLE, hooks)
+
     # -- hooks for subclasses ----------------------------------------------------------------
+
+    def prepare(self) -> Future[Any] | None:
+        """Work done once per run before the cascade (read the turn here, on the tick thread).
+
+        Return the future of work started on the ``workers`` pool that the cascade needs (the
+        node is RUNNING until it is done), or None when nothing runs in the background.
+        """
+        return None
+
+    def prepared(self, result: Any) -> None:
+        """Take the result of the work ``prepare()`` started."""
+
+    def preparation_failed(self, error: Exception) -> None:
+        """The work ``prepare()`` started raised ``error``; the cascade runs all the same."""
+        log.error("%s: the preparation failed", self.name, exc_info=error)
+        self._notes.append(f"preparation failed: {type(error).__name__}: {error}")
 
     def fast_path(self) -> Verdict[D] | None:
         """Decide without the model when a deterministic check is confident; else None."""
@@ -129,13 +174,22 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self.llm = require_handle(self, kwargs, "llm", LLMClient)
         self.llm.prepare(self.module_name)
 
+    @final
     def initialise(self) -> None:
-        """Decide by the fast path, or send the request to a worker."""
+        """Prepare; then (now, or once the preparation is done) start the cascade."""
         self._pending = None
         self._verdict = None
+        self._applied = None
         self._notes = []
         self._calls = []
         self._feedback = []
+        self._preparing = self.prepare()
+        self._prepared_this_tick = self.prepare_polled_next_tick
+        if self._preparing is None:
+            self._start_cascade()
+
+    def _start_cascade(self) -> None:
+        """Decide by the fast path, or send the request to a worker."""
         verdict = self.fast_path()
         if verdict is not None:
             self._verdict = (verdict, "fast_path")
@@ -144,12 +198,28 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         else:
             self._submit(attempt=1)
 
+    @final
     def update(self) -> Status:
-        """Poll the model call; once a decision exists, guard it, apply it and report.
+        """Wait for the preparation; poll the model call; guard, apply and report the decision.
 
-        A call submitted in this tick's ``initialise`` is first polled on the next tick, so a
-        model-backed decision always spans at least two ticks, whatever the model's speed.
+        A call submitted in this tick is first polled on the next tick, so a model-backed
+        decision always spans at least two ticks, whatever the model's speed.
         """
+        if self._applied is not None:
+            return self._applied
+        if self._preparing is not None:
+            if self._prepared_this_tick or not self._preparing.done():
+                self._prepared_this_tick = False
+                self.feedback_message = self.preparing
+                return Status.RUNNING
+            done, self._preparing = self._preparing, None
+            try:
+                result = done.result(timeout=0)
+            except Exception as error:  # a preparation's failure must not escape the tick
+                self.preparation_failed(error)
+            else:
+                self.prepared(result)
+            self._start_cascade()
         if self._verdict is None and not self._submitted_this_tick:
             self._verdict = self._poll()
         self._submitted_this_tick = False
@@ -162,11 +232,17 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
             )
             return Status.RUNNING
         verdict, source = self._verdict
-        return self._finish(verdict, source)
+        self._applied = self._finish(verdict, source)
+        return self._applied
 
+    @final
     def terminate(self, new_status: Status) -> None:
-        """Cancel the in-flight call when interrupted (RUNNING -> INVALID)."""
-        if self.status == Status.RUNNING and new_status == Status.INVALID and self._pending:
+        """Cancel the preparation or the in-flight call when interrupted (RUNNING -> INVALID)."""
+        if self._preparing is not None and new_status == Status.INVALID:
+            self._preparing.cancel()
+            self._preparing = None
+        interrupted = self.status == Status.RUNNING and new_status == Status.INVALID
+        if interrupted and self._pending:
             self._pending.cancel()
             self._pending = None
             self.feedback_message = f"cancelled while waiting for the {self.module_name} model"

@@ -8,6 +8,7 @@ worker, and closes a clarification dialogue once its task ran.
 from __future__ import annotations
 
 import logging
+from concurrent.futures import Future
 from typing import Any
 
 import py_trees
@@ -15,11 +16,13 @@ from py_trees.common import Status
 from pydantic import BaseModel
 
 from behaviours import keys
-from behaviours.memory_io import MemoryCall
+from behaviours.background import BackgroundWork, Pending
+from behaviours.memory_io import memory_failure
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, PendingTask
 from knowledge.memory import MemoryStore
 from knowledge.memory_model import Claim, TurnTrace
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +104,7 @@ class StageClaims(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         return Status.SUCCESS
 
 
-class Consolidate(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     """Write the turn to memory, and close the clarification dialogue once its task ran.
 
     Writes one :class:`~knowledge.memory_model.TurnTrace` (what the user said, the reply, the
@@ -110,7 +113,7 @@ class Consolidate(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     it clears ``/session/pending`` (the task the robot asked about has run, or the user moved
     on to a new one); on Clarify, Reject or SwitchDomain it keeps it.
 
-    Handle: ``memory`` (:class:`~knowledge.memory.MemoryStore`).
+    Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed).
@@ -131,64 +134,60 @@ class Consolidate(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.control_key = self.key_of(keys.CONTROL)
         self.task_key = self.key_of(keys.TASK)
         self.pending_key = self.key_of(keys.PENDING)
-        self._write: MemoryCall[TurnTrace] = MemoryCall(name)
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``memory`` handle."""
+        """Take the ``memory`` and ``workers`` handles."""
+        super().setup(**kwargs)
         self.memory = require_handle(self, kwargs, "memory", MemoryStore)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def initialise(self) -> None:
-        """Build the turn's trace and start writing it on the worker."""
-        if self.memory is None:
-            raise RuntimeError(f"{self.name}: setup(memory=...) was not called before ticking")
+    def start(self) -> Future[TurnTrace] | Status:
+        """Build the turn's trace and start writing it; FAILURE at once without an utterance."""
+        assert self.memory is not None
         self._trace, self._notes = None, []
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         if not utterance.strip():
-            return
+            self.feedback_message = "no utterance this turn: nothing to remember"
+            return Status.FAILURE
         self._trace = TurnTrace(
             user=utterance,
             robot=keys.read_optional(self.blackboard, self.reply_key, str) or "",
             domain=keys.read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
             claims=tuple(self._claims()),
         )
-        memory, trace = self.memory, self._trace
-        self._write.start(lambda: memory.write(trace))
+        return self.submit(self.memory.write, self._trace)
 
-    def update(self) -> Status:
-        """RUNNING while the write runs; then settle the pending task and report."""
-        if self._trace is None:
-            self.feedback_message = "no utterance this turn: nothing to remember"
-            return Status.FAILURE
-        outcome = self._write.poll()
-        if outcome is None:
-            self.feedback_message = "writing the turn to memory"
-            return Status.RUNNING
+    def waiting(self, waited: float) -> str:
+        """The write runs."""
+        return "writing the turn to memory"
+
+    def on_error(self, error: Exception) -> Status:
+        """FAILURE: the memory refused the write (the whole turn goes to the log)."""
+        assert self._trace is not None
+        self._settle_pending()
+        reason = memory_failure(self.name, error)
+        log.warning(
+            "%s: memory refused the turn (%s); the turn was: %s",
+            self.name,
+            reason,
+            self._trace.model_dump_json(),
+        )
+        self.feedback_message = f"turn not stored: {reason}"
+        return Status.FAILURE
+
+    def on_cancel(self, work: Pending[TurnTrace]) -> None:
+        """Stop waiting (a write already running still commits)."""
+        work.cancel()
+        self.feedback_message = "interrupted while writing the turn to memory"
+
+    def finish(self, stored: TurnTrace) -> Status:
+        """Settle the pending task; SUCCESS with what was stored."""
         closed = self._settle_pending()
-        if outcome.value is None:
-            log.warning(
-                "%s: memory refused the turn (%s); the turn was: %s",
-                self.name,
-                outcome.error,
-                self._trace.model_dump_json(),
-            )
-            self.feedback_message = f"turn not stored: {outcome.error}"
-            return Status.FAILURE
-        stored = outcome.value
         said = f"turn {stored.turn} stored with {len(stored.claims)} claim(s)"
         self.feedback_message = "; ".join([said, *closed, *self._notes])
         return Status.SUCCESS
-
-    def terminate(self, new_status: Status) -> None:
-        """Stop waiting when interrupted (a write already running still commits)."""
-        if self.status == Status.RUNNING and new_status == Status.INVALID:
-            self._write.cancel()
-            self.feedback_message = "interrupted while writing the turn to memory"
-
-    def shutdown(self) -> None:
-        """Stop the memory worker."""
-        self._write.close()
 
     def _claims(self) -> list[Claim]:
         """The claims of a Proceeded memory_write task; none for any other turn."""

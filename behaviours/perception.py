@@ -1,15 +1,17 @@
 """Perception actions over the scene graph: rooms, objects in a room, locate, resolve a referent.
 
-Each node runs one :class:`~knowledge.scene_graph.SceneGraph` query on the graph's worker pool
-and never blocks a tick: ``initialise`` reads its inputs and submits the query, ``update``
-returns RUNNING until the answer is in (a query submitted in this tick's ``initialise`` is
-first polled on the next tick, so a node always spans at least two ticks), then writes the
-answer to its blackboard key. Interrupted while RUNNING, a node cancels its query (one that has
-already started finishes on the worker and its answer is dropped).
+Each node is a :class:`~behaviours.background.BackgroundWork`: it runs one
+:class:`~knowledge.scene_graph.SceneGraph` query on the ``workers`` pool and never blocks a
+tick. ``start`` reads its inputs and submits the query; the node is RUNNING until the answer
+is in (a query submitted in this tick is first polled on the next tick, so a node always spans
+at least two ticks), then ``finish`` writes the answer to its blackboard key. Interrupted while
+RUNNING, a node cancels its query (one that has already started finishes on the worker and its
+answer is dropped).
 
 On FAILURE a node *unsets* its output key, so a later node never reads a previous answer as
 if it were this one. Handles (``setup`` keyword arguments): ``scene_graph``
-(:class:`~knowledge.scene_graph.SceneGraph`), required.
+(:class:`~knowledge.scene_graph.SceneGraph`) and ``workers``
+(:class:`~knowledge.worker_pool.WorkerPool`), required.
 """
 
 from __future__ import annotations
@@ -18,15 +20,16 @@ import logging
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
-import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
+from behaviours.background import BackgroundWork, Pending
 from behaviours.setup_handles import require_handle
 from knowledge.scene_graph import SceneGraph, UnknownEntityError
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ class InputMissing(ValueError):
     """A node's input is not on the blackboard, or is blank; the message names the key."""
 
 
-class SceneQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[A]):
+class SceneQuery(keys.DeclaredKeys, BackgroundWork[A], ABC):
     """Base of the perception nodes: one scene-graph query per run, polled without blocking.
 
     Subclasses implement :meth:`query` (read inputs, return the call to run) and
@@ -51,9 +54,6 @@ class SceneQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[A
         (output,) = self.writes
         self.output_key = self.key_of(output)
         self.scene_graph: SceneGraph | None = None
-        self._future: Future[A] | None = None
-        self._problem: str | None = None
-        self._submitted_this_tick = False
 
     # -- hooks for subclasses ----------------------------------------------------------------
 
@@ -68,50 +68,45 @@ class SceneQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic[A
     # -- py_trees lifecycle -------------------------------------------------------------------
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``scene_graph`` handle."""
+        """Take the ``scene_graph`` and ``workers`` handles."""
+        super().setup(**kwargs)
         self.scene_graph = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def initialise(self) -> None:
-        """Read the inputs and submit the query to the scene graph's workers."""
-        self._future, self._problem = None, None
-        if self.scene_graph is None:
-            raise RuntimeError(f"{self.name}: setup(scene_graph=...) was not called before ticking")
+    # -- the background work --------------------------------------------------------------------
+
+    def start(self) -> Future[A] | Status:
+        """Read the inputs and submit the query; FAILURE at once when an input is missing."""
+        assert self.scene_graph is not None
         try:
             call = self.query(self.scene_graph)
         except InputMissing as error:
-            self._problem = str(error)
-            return
-        self._future = self.scene_graph.submit(call)
-        self._submitted_this_tick = True
-
-    def update(self) -> Status:
-        """RUNNING while the query runs; then SUCCESS or FAILURE as :meth:`deliver` decides."""
-        if self._problem is not None:
-            return self._fail(self._problem)
-        assert self._future is not None
-        if self._submitted_this_tick or not self._future.done():
-            self._submitted_this_tick = False
-            self.feedback_message = f"waiting for the {type(self).__name__} query"
-            return Status.RUNNING
-        try:
-            answer = self._future.result()
-        except (UnknownEntityError, ValueError) as error:
             return self._fail(str(error))
-        except Exception as error:  # a query bug must not escape the tick
-            log.exception("%s: the scene-graph query failed", self.name)
-            return self._fail(f"query failed: {type(error).__name__}: {error}")
-        status, message = self.deliver(answer)
+        return self.submit(call)
+
+    def finish(self, result: A) -> Status:
+        """SUCCESS or FAILURE as :meth:`deliver` decides."""
+        status, message = self.deliver(result)
         if status == Status.FAILURE:
             return self._fail(message)
         self.feedback_message = message
         return status
 
-    def terminate(self, new_status: Status) -> None:
-        """Cancel the query when interrupted (RUNNING -> INVALID)."""
-        if self.status == Status.RUNNING and new_status == Status.INVALID and self._future:
-            self._future.cancel()
-            self._future = None
-            self.feedback_message = "cancelled while the query was running"
+    def on_error(self, error: Exception) -> Status:
+        """FAILURE with the query's reason (an unknown entity, a bad id, or a bug, logged)."""
+        if isinstance(error, (UnknownEntityError, ValueError)):
+            return self._fail(str(error))
+        log.error("%s: the scene-graph query failed", self.name, exc_info=error)
+        return self._fail(f"query failed: {type(error).__name__}: {error}")
+
+    def on_cancel(self, work: Pending[A]) -> None:
+        """Cancel the query (interrupted)."""
+        work.cancel()
+        self.feedback_message = "cancelled while the query was running"
+
+    def waiting(self, waited: float) -> str:
+        """Which query runs."""
+        return f"waiting for the {type(self).__name__} query"
 
     # -- helpers -------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ thirsty", an errand with people in it) goes to the ``planner`` model, which answ
 context, a summary of the scene and the action library, and, after a failed attempt, that
 attempt's diagnosis, failure and the explainer's suggestion.
 
-The scene is read on the scene graph's worker before the cascade starts (the HTN search, or
+The scene is read on the ``workers`` pool before the cascade starts (the HTN search, or
 the scene summary for the prompt), so no tick blocks.
 """
 
@@ -34,6 +34,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo
+from knowledge.worker_pool import WorkerPool
 from skills.belief import Belief, RobotProfile
 from skills.plan_model import (
     DELEGATE,
@@ -117,59 +118,50 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.working_key = self.key_of(keys.WORKING)
         self.plan_key = self.key_of(keys.PLAN)
-        self._preparing: Future[_Preparation] | None = None
         self._prepared: _Preparation | None = None
-        self._cascade_started = False
         self._from_htn = False
         self._htn_reason = ""
         self._nothing_to_do = False
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm``, ``domains`` and ``scene_graph`` handles."""
+        """Take the ``llm``, ``domains``, ``scene_graph`` and ``workers`` handles."""
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    # -- lifecycle: read the scene on the worker, then run the cascade --------------------------
+    # -- preparation: read the scene on a worker, before the cascade -----------------------------
 
-    def initialise(self) -> None:
-        """Start the HTN search (templated task) or the scene summary (model) on the worker."""
-        if self.scene is None or self.domains is None:
-            raise RuntimeError(f"{self.name}: setup(llm=, domains=, scene_graph=) first")
-        self._prepared, self._preparing = None, None
-        self._cascade_started = self._from_htn = self._nothing_to_do = False
+    preparing = "reading the scene to plan"
+
+    def prepare(self) -> Future[_Preparation] | None:
+        """Start the HTN search (templated task) or the scene summary (model) on a worker."""
+        if self.scene is None or self.domains is None or self.workers is None:
+            raise RuntimeError(f"{self.name}: setup(llm=, domains=, scene_graph=, workers=) first")
+        self._prepared = None
+        self._from_htn = self._nothing_to_do = False
         self._htn_reason = ""
         try:
             spec = self._task_spec()
             call = self._template_call(spec) if spec is not None and spec.plan else None
         except (LookupError, ValueError) as problem:
             self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
-            return
+            return None
         if call is not None:
-            self._preparing = self.scene.submit(self._plan_htn, call, bool(self._attempts()))
-        else:
-            self._preparing = self.scene.submit(self._scene_summary)
+            return self.workers.submit(self._plan_htn, call, bool(self._attempts()))
+        return self.workers.submit(self._scene_summary)
 
-    def update(self) -> Status:
-        """Wait for the worker, then run the fast path / model / guard cascade."""
-        if not self._cascade_started:
-            if self._prepared is None:
-                assert self._preparing is not None
-                if not self._preparing.done():
-                    self.feedback_message = "reading the scene to plan"
-                    return Status.RUNNING
-                self._prepared = self._preparation_result(self._preparing)
-                self._preparing = None
-            self._cascade_started = True
-            super().initialise()
-        return super().update()
+    def prepared(self, result: Any) -> None:
+        """Keep the HTN plan or the scene summary."""
+        assert isinstance(result, _Preparation)
+        self._prepared = result
 
-    def terminate(self, new_status: Status) -> None:
-        """Cancel the worker job or the model call when interrupted."""
-        if self._preparing is not None and new_status == Status.INVALID:
-            self._preparing.cancel()
-            self._preparing = None
-        super().terminate(new_status)
+    def preparation_failed(self, error: Exception) -> None:
+        """A belief the planner cannot read: no plan, with the reason (logged)."""
+        log.error("%s: reading the scene failed", self.name, exc_info=error)
+        self._prepared = _Preparation(
+            problem=f"I could not read my map: {type(error).__name__}: {error}"
+        )
 
     # -- the cascade's hooks --------------------------------------------------------------------
 
@@ -340,13 +332,6 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         assert self.scene is not None
         return _Preparation(scene_text=describe_scene(self.scene))
 
-    def _preparation_result(self, future: Future[_Preparation]) -> _Preparation:
-        try:
-            return future.result()
-        except Exception as error:  # a belief the planner cannot read must not crash the tick
-            log.exception("%s: reading the scene failed", self.name)
-            return _Preparation(problem=f"I could not read my map: {type(error).__name__}: {error}")
-
     def _attempts(self) -> list[PlanAttempt]:
         return read_attempts(self.blackboard)
 
@@ -416,7 +401,7 @@ def _structural_problem(plan: ToAPlan) -> str | None:
 def describe_scene(scene: SceneGraph) -> str:
     """A compact text of the belief for a prompt: rooms, furniture, objects, people, robots.
 
-    Runs several scene-graph queries: call it on the scene graph's worker.
+    Runs several scene-graph queries: call it on the ``workers`` pool.
     """
     rooms = scene.rooms()
     lines = [

@@ -5,7 +5,7 @@ JANUS's intent post-processing, deterministic and without a model. Values are ti
 every slot is looked up where its pack says (:attr:`~knowledge.domain_pack.SlotSpec.resolve`):
 
 - ``scene``: referent resolution in the robot's scene graph
-  (:meth:`~knowledge.scene_graph.SceneGraph.resolve_referent`, on the graph's worker pool so
+  (:meth:`~knowledge.scene_graph.SceneGraph.resolve_referent`, on the ``workers`` pool so
   the tick never blocks), 0, 1 or several candidates with reasons;
 - ``kg`` and ``value``: the mentions of the slot's lexicon in the value (their canonical ids;
   a word the lexicon does not know gives no id);
@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
+from behaviours.background import AllDone, BackgroundWork, Pending
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec
@@ -36,6 +35,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
+from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -135,12 +135,12 @@ class _SceneLookup:
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
 
-class PostProcess(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     """Normalise ``/turn/intent`` and resolve each slot to scene-graph or knowledge ids.
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`), optional
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`; without it scene slots stay
-    unresolved and say why).
+    unresolved and say why) and, with it, ``workers`` (the lookups run there).
 
     Reads ``/turn/intent``, ``/turn/domain``, ``/turn/speaker``. Writes ``/turn/intent``
     (normalised), ``/turn/resolved`` (slot -> :class:`~behaviours.turn_state.SlotResolution`)
@@ -150,12 +150,12 @@ class PostProcess(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     (given up after ``timeout_s``, the slot then unresolved with the reason).
     """
 
+    first_poll_next_tick = False
     reads = (keys.DOMAIN, keys.SPEAKER)
     writes = (keys.INTENT, keys.RESOLVED, keys.CANDIDATES)
 
     def __init__(self, name: str = "PostProcess", *, timeout_s: float = 5.0) -> None:
-        super().__init__(name)
-        self.timeout_s = timeout_s
+        super().__init__(name, timeout_s=timeout_s)
         self.intent_key = self.key_of(keys.INTENT)
         self.domain_key = self.key_of(keys.DOMAIN)
         self.speaker_key = self.key_of(keys.SPEAKER)
@@ -168,19 +168,59 @@ class PostProcess(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self._lookups: list[_SceneLookup] = []
         self._first_scene_slot: str | None = None
         self._candidates: list[Candidate] = []
-        self._started = 0.0
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``domains`` and optional ``scene_graph`` handles; build the lexicons."""
+        """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
+        super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self._lexicons = pack_lexicons(self, kwargs, self.registry)
 
-    def initialise(self) -> None:
-        """Normalise the frame, resolve lexicon and text slots, start the scene lookups."""
+    def start(self) -> AllDone | Status:
+        """Normalise the frame, resolve lexicon and text slots, start the scene lookups.
+
+        Without scene lookups to wait for, the resolutions are written at once.
+        """
         self._resolved, self._lookups, self._first_scene_slot = {}, [], None
         self._candidates = []
-        self._started = time.monotonic()
+        self._normalise()
+        futures = [future for lookup in self._lookups for future in lookup.futures]
+        return AllDone(futures) if futures else self.finish(None)
+
+    def waiting(self, waited: float) -> str:
+        """How many lookups are still running."""
+        running = sum(not f.done() for lookup in self._lookups for f in lookup.futures)
+        return f"resolving {running} referent(s) in the scene graph"
+
+    def finish(self, result: None) -> Status:
+        """Write the resolutions (and the first scene slot's candidates); SUCCESS."""
+        for lookup in self._lookups:
+            self._resolved[lookup.slot], first = self._finish(lookup)
+            if lookup.slot == self._first_scene_slot:
+                self._candidates = first
+        self._lookups = []
+        self.blackboard.set(self.resolved_key, dict(self._resolved))
+        if self._first_scene_slot is not None:
+            self.blackboard.set(self.candidates_key, list(self._candidates))
+        self.feedback_message = self._describe()
+        return Status.SUCCESS
+
+    def on_timeout(self, work: Pending[None], waited: float) -> Status:
+        """SUCCESS all the same: the lookups not done are cancelled and say so."""
+        return self.finish(None)
+
+    def on_cancel(self, work: Pending[None]) -> None:
+        """Cancel the lookups that have not started (interrupted)."""
+        work.cancel()
+        self._lookups = []
+        self.feedback_message = "interrupted while resolving referents"
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _normalise(self) -> None:
+        """Normalise the frame's slots and write it back, resolving or starting each slot."""
         frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         pack = self._pack(frame)
         if frame is None or frame.task is None or pack is None:
@@ -200,37 +240,8 @@ class PostProcess(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             self._start(pack, slot, spec, slots[slot])
         self.blackboard.set(self.intent_key, frame.model_copy(update={"slots": slots}))
 
-    def update(self) -> Status:
-        """RUNNING while scene lookups run; then write the resolutions and succeed."""
-        waiting = [f for lookup in self._lookups for f in lookup.futures if not f.done()]
-        if waiting and time.monotonic() - self._started < self.timeout_s:
-            self.feedback_message = f"resolving {len(waiting)} referent(s) in the scene graph"
-            return Status.RUNNING
-        for lookup in self._lookups:
-            self._resolved[lookup.slot], first = self._finish(lookup)
-            if lookup.slot == self._first_scene_slot:
-                self._candidates = first
-        self._lookups = []
-        self.blackboard.set(self.resolved_key, dict(self._resolved))
-        if self._first_scene_slot is not None:
-            self.blackboard.set(self.candidates_key, list(self._candidates))
-        self.feedback_message = self._describe()
-        return Status.SUCCESS
-
-    def terminate(self, new_status: Status) -> None:
-        """Cancel lookups that have not started when interrupted (RUNNING -> INVALID)."""
-        if self.status == Status.RUNNING and new_status == Status.INVALID:
-            for lookup in self._lookups:
-                for future in lookup.futures:
-                    future.cancel()
-            self._lookups = []
-            self.feedback_message = "interrupted while resolving referents"
-
-    # -- helpers ------------------------------------------------------------------------------
-
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
-        if self.registry is None:
-            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
+        assert self.registry is not None
         domain = frame.domain if frame is not None else None
         domain = domain or keys.read_optional(self.blackboard, self.domain_key, str)
         return self.registry.get(domain) if domain and domain in self.registry else None
@@ -252,7 +263,7 @@ class PostProcess(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             lookup = _SceneLookup(slot, said, items, lexicon)
             for item in items:
-                lookup.futures.append(self.scene.submit(self.scene.resolve_referent, item, speaker))
+                lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
             self._lookups.append(lookup)
         elif kind in ("kg", "value"):
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None

@@ -153,13 +153,12 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         if self.scene is not None:
             self._vocabulary[""] = vocabulary_summary(self.scene.graph, SCENE_PREFIXES)
 
-    def initialise(self) -> None:
+    def prepare(self) -> None:
         """Forget the last turn's query, then decide (template, or ask the model)."""
         self._task = None
         self._template = None
         self._unbound = ""
         self._checked = {}
-        super().initialise()
 
     def shutdown(self) -> None:
         """Release the checkers' worker threads."""

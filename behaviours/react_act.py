@@ -50,6 +50,7 @@ from behaviours.staged_children import StagedChildren
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo, Room
 from knowledge.wording import clip
+from knowledge.worker_pool import WorkerPool
 from skills.commands import Executor
 from skills.controller import SkillOutcome
 from skills.plan_model import LOOK
@@ -63,9 +64,9 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     """Run the choice of the step's gate as this node's child; record the observation.
 
     Built by :class:`~behaviours.react_step.ReActStep`, which gives it the ``episode`` and the
-    name of its ``gate`` (whose rationale it annotates). Handles: ``scene_graph`` (the belief) and
-    ``executor``, and whatever the inserted child needs, passed on when it is built (``people``
-    and optionally ``clock`` for DELEGATE).
+    name of its ``gate`` (whose rationale it annotates). Handles: ``scene_graph`` (the belief),
+    ``workers`` and ``executor``, and whatever the inserted child needs, passed on when it is
+    built (``people`` and optionally ``clock`` for DELEGATE).
 
     Writes ``/perception/target_room`` / ``/perception/target_object`` / ``/skill/call`` as
     the inputs of the child it inserts (which writes ``/perception/*`` or ``/skill/outcome``),
@@ -97,6 +98,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.robot = robot
         self.delegation_timeout_s = delegation_timeout_s
         self.scene: SceneGraph | None = None
+        self.workers: WorkerPool | None = None
         self.handles: dict[str, Any] = {}
         self.staging = StagedChildren(self, "the action")
         self._observe: Observe | None = None
@@ -113,15 +115,18 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     # -- py_trees lifecycle -------------------------------------------------------------------
 
     def setup(self, **kwargs: Any) -> None:
-        """Take ``scene_graph`` and ``executor``; keep every handle for the children it builds."""
+        """Take ``scene_graph``, ``workers`` and ``executor``; keep every handle for children."""
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         require_handle(self, kwargs, "executor", Executor)  # type: ignore[type-abstract]
         self.handles = dict(kwargs)
 
     def initialise(self) -> None:
         """Replace the last step's child with the node of the chosen action (being set up)."""
-        if self.scene is None:
-            raise RuntimeError(f"{self.name}: setup(scene_graph=..., executor=...) was not called")
+        if self.scene is None or self.workers is None:
+            raise RuntimeError(
+                f"{self.name}: setup(scene_graph=, workers=, executor=...) was not called"
+            )
         choice = self.episode.choice
         if choice is None:
             raise RuntimeError(f"{self.name}: ticked before its gate chose an action")
@@ -131,7 +136,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
             step = f"{len(self.episode.history) + 1}:{choice.decision.describe()}"
             node, self._observe = self._build(step, choice.decision.action, choice.args)
             nodes.append(node)
-        self.staging.replace(nodes, self.handles, self.scene.submit)
+        self.staging.replace(nodes, self.handles, self.workers.submit)
 
     def tick(self) -> Iterator[py_trees.behaviour.Behaviour]:
         """Set the child up, then tick it until it ends; record the step once it is over."""

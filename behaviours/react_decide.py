@@ -79,11 +79,10 @@ class ReActDecide(LLMBehaviour[ReActDecision]):
         super().setup(**kwargs)
         self.people = optional_handle(self, kwargs, "people", HumanChannel)  # type: ignore[type-abstract]
 
-    def initialise(self) -> None:
-        """Begin the step (a new episode if the last one ended) and ask for the next action."""
+    def prepare(self) -> None:
+        """Begin the step (a new episode if the last one ended); nothing runs in the background."""
         self.episode.begin_step()
         self._no_answer = None
-        super().initialise()
 
     # -- LLMBehaviour hooks --------------------------------------------------------------------
 

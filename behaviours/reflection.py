@@ -11,8 +11,8 @@ holds there:
 - DELEGATE (and robot skills done by a person): the person reported the task done;
 - LOOK, SAY, WAIT: nothing to check in the belief; achieved when the step succeeded.
 
-Each check costs one or two scene-graph queries: call it on the scene graph's worker
-(``scene.submit``) from a behaviour.
+Each check costs one or two scene-graph queries: a behaviour calls it on its ``workers``
+pool.
 """
 
 from __future__ import annotations

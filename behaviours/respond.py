@@ -175,12 +175,11 @@ class Respond(LLMBehaviour[ReplyDecision]):
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._lexicons = pack_lexicons(self, kwargs, self.domains)
 
-    def initialise(self) -> None:
+    def prepare(self) -> None:
         """Read the turn, compose the templated answer, then decide."""
         self._turn = self._read_turn()
         self._templated = _compose(self._turn)
         self._support = self._supporting(self._turn)
-        super().initialise()
 
     # -- the cascade --------------------------------------------------------------------------
 

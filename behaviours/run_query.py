@@ -4,7 +4,8 @@ Every query, a bound template or a model's, goes through a
 :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` (SELECT/ASK only, whitelisted
 namespaces, at most 200 rows, a time limit): the pack's own knowledge graph with the pack's
 prefixes, or the scene graph (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it
-is. The query runs on a worker; the node polls it and never blocks a tick. An ASK query's
+is. The query runs on the ``workers`` pool; the node (a
+:class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK query's
 answer is kept as one row ``{"answer": "yes" | "no"}``.
 """
 
@@ -14,10 +15,10 @@ import logging
 from concurrent.futures import Future
 from typing import Any
 
-import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
+from behaviours.background import BackgroundWork, Pending
 from behaviours.evidence import MODEL_QUERY
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
@@ -30,10 +31,11 @@ from knowledge.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 
 
-class RunQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
     """Run ``/turn/query`` read-only and append its rows to ``/turn/evidence``.
 
-    Handles: ``domains``; ``scene_graph`` (optional: needed for queries on the scene graph).
+    Handles: ``domains``, ``workers``; ``scene_graph`` (optional: needed for queries on the
+    scene graph).
     Reads ``/turn/domain``, ``/turn/query``, ``/turn/evidence``. Writes ``/turn/evidence``:
     the bundle so far plus one :class:`EvidenceItem` (source: the template's name or
     ``model-query``; the query text; the rows).
@@ -43,6 +45,7 @@ class RunQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     the result (a running query cannot be stopped; the runner bounds it).
     """
 
+    first_poll_next_tick = False
     reads = (keys.DOMAIN, keys.QUERY)
     writes = (keys.EVIDENCE,)
 
@@ -53,60 +56,55 @@ class RunQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.query_key = self.key_of(keys.QUERY)
         self.evidence_key = self.key_of(keys.EVIDENCE)
-        self._pool: WorkerPool | None = None
         self._runners: dict[str, ReadOnlyQueryRunner] = {}
         self._query: GeneratedQuery | None = None
-        self._future: Future[QueryOutcome] | None = None
-        self._verdict: Status | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take ``domains`` and the optional ``scene_graph``; start the query worker."""
+        """Take ``domains``, ``workers`` and the optional ``scene_graph``."""
+        super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
-        if self._pool is None:
-            self._pool = WorkerPool(1, "cogtree-evidence")
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def initialise(self) -> None:
-        """Submit the query to the graph it targets."""
-        if self.domains is None or self._pool is None:
-            raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
-        self._future, self._verdict = None, None
+    def start(self) -> Future[QueryOutcome] | Status:
+        """Submit the query to the graph it targets; FAILURE at once when it cannot run."""
+        assert self.domains is not None
         query = keys.read(self.blackboard, self.query_key)
         if not isinstance(query, GeneratedQuery):
-            self._verdict = self._fail("no query on /turn/query (GenerateQuery writes it)")
-            return
+            return self._fail("no query on /turn/query (GenerateQuery writes it)")
         self._query = query
         if query.target == "scene_graph":
             if self.scene is None:
-                self._verdict = self._fail(
+                return self._fail(
                     "the query targets the scene graph, and no `scene_graph` handle was given"
                 )
-                return
-            self._future = self.scene.submit(self.scene.query_readonly, query.text)
-            return
+            return self.submit(self.scene.query_readonly, query.text)
         domain = keys.read(self.blackboard, self.domain_key)
         if not isinstance(domain, str) or domain not in self.domains:
-            self._verdict = self._fail(f"domain {domain!r} is not loaded")
-            return
-        self._future = self._pool.submit(self._run_on_pack, self.domains.get(domain), query.text)
+            return self._fail(f"domain {domain!r} is not loaded")
+        return self.submit(self._run_on_pack, self.domains.get(domain), query.text)
 
-    def update(self) -> Status:
-        """RUNNING until the worker is done; then keep the rows as evidence."""
-        if self._verdict is not None:
-            return self._verdict
-        assert self._future is not None and self._query is not None
-        if not self._future.done():
-            self.feedback_message = f"running the {self._describe(self._query)}"
-            return Status.RUNNING
-        try:
-            outcome = self._future.result()
-        except (QueryRefused, PackError) as refusal:
-            return self._fail(f"the {self._describe(self._query)} did not run: {refusal}")
-        except Exception as error:  # a store bug must not escape a tick
-            log.exception("%s: the query crashed", self.name)
-            return self._fail(f"the query crashed: {type(error).__name__}: {error}")
-        finally:
-            self._future = None
+    def waiting(self, waited: float) -> str:
+        """Which query runs on which graph."""
+        assert self._query is not None
+        return f"running the {self._describe(self._query)}"
+
+    def on_error(self, error: Exception) -> Status:
+        """FAILURE: the query was refused, its pack could not load, or it crashed (logged)."""
+        assert self._query is not None
+        if isinstance(error, (QueryRefused, PackError)):
+            return self._fail(f"the {self._describe(self._query)} did not run: {error}")
+        log.error("%s: the query crashed", self.name, exc_info=error)
+        return self._fail(f"the query crashed: {type(error).__name__}: {error}")
+
+    def on_cancel(self, work: Pending[QueryOutcome]) -> None:
+        """Forget the query (its result is discarded)."""
+        work.cancel()
+        self.feedback_message = "interrupted; the query's result is discarded"
+
+    def finish(self, outcome: QueryOutcome) -> Status:
+        """SUCCESS: the rows are kept as evidence (none is an answer too)."""
+        assert self._query is not None
         self._remember(self._query, outcome)
         rows = len(outcome.rows)
         more = " (more rows were cut off)" if outcome.truncated else ""
@@ -115,18 +113,8 @@ class RunQuery(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         )
         return Status.SUCCESS
 
-    def terminate(self, new_status: Status) -> None:
-        """Interrupted while running: forget the query (its result is discarded)."""
-        if new_status == Status.INVALID and self._future is not None:
-            self._future.cancel()
-            self._future = None
-            self.feedback_message = "interrupted; the query's result is discarded"
-
     def shutdown(self) -> None:
-        """Stop the worker and release the runners."""
-        if self._pool is not None:
-            self._pool.close()
-            self._pool = None
+        """Release the runners."""
         for runner in self._runners.values():
             runner.close()
         self._runners = {}

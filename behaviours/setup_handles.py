@@ -40,18 +40,25 @@ def require_handle(
     """Return ``kwargs[name]`` if it is a ``kind``; otherwise raise naming node, handle and fix."""
     handle = kwargs.get(name)
     if handle is None:
-        raise MissingHandleError(
-            f"{behaviour.name} ({type(behaviour).__name__}) needs the `{name}` handle: call "
-            f"tree.setup({name}=...) with a {kind.__name__}, or give it to "
-            f"trees.runner.TreeRunner(handles={{'{name}': ...}}); `cogtree tick` passes `llm`, "
-            "and `scene_graph` with --scene FILE.ttl"
-        )
+        raise missing_handle(behaviour, name, kind)
     if not isinstance(handle, kind):
         raise MissingHandleError(
             f"{behaviour.name}: handle `{name}` must be a {kind.__name__}, "
             f"got {type(handle).__name__}"
         )
     return handle
+
+
+def missing_handle(
+    behaviour: py_trees.behaviour.Behaviour, name: str, kind: type
+) -> MissingHandleError:
+    """The error for a handle ``behaviour`` needs and was not given, naming the fix."""
+    return MissingHandleError(
+        f"{behaviour.name} ({type(behaviour).__name__}) needs the `{name}` handle: call "
+        f"tree.setup({name}=...) with a {kind.__name__}, or give it to "
+        f"trees.runner.TreeRunner(handles={{'{name}': ...}}); `cogtree tick` passes `llm`, "
+        "and `scene_graph` and `workers` with --scene FILE.ttl"
+    )
 
 
 def pack_lexicons(

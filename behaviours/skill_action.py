@@ -1,7 +1,7 @@
 """``SkillAction``: run one skill on the robot across ticks, never blocking a tick.
 
-The skill's preconditions are checked and its HTN decomposition planned on the scene graph's
-worker (a belief snapshot costs a few queries); then the controller submits one command at a
+The skill's preconditions are checked and its HTN decomposition planned on the ``workers``
+pool (a belief snapshot costs a few queries); then the controller submits one command at a
 time to the executor and each tick polls it (:class:`~skills.stepping.SkillStepper`).
 """
 
@@ -9,24 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
+from behaviours.background import BackgroundWork, Pending
 from behaviours.setup_handles import require_handle
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.belief import SupplementaryFacts
 from skills.commands import Executor
-from skills.controller import RunStatus
+from skills.controller import RunStatus, SkillOutcome
 from skills.specs import SkillCall
 from skills.stepping import SkillStepper
 
 
-class SkillAction(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
     """Run a skill (``call``, or the one at ``/skill/call`` when ``call`` is None).
 
-    Handles: ``scene_graph`` (:class:`SceneGraph`, the belief) and ``executor``
-    (:class:`~skills.commands.Executor`).
+    Handles: ``scene_graph`` (:class:`SceneGraph`, the belief), ``executor``
+    (:class:`~skills.commands.Executor`) and ``workers`` (the planning runs there).
 
     Reads ``/skill/call`` (only without a fixed ``call``). Writes ``/skill/outcome``.
     SUCCESS: every command succeeded. FAILURE: a precondition failed (no command was sent)
@@ -34,6 +35,7 @@ class SkillAction(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     RUNNING: planning, or a command is in flight. Interrupted, it cancels the command.
     """
 
+    first_poll_next_tick = False
     reads = (keys.SKILL_CALL,)
     writes = (keys.SKILL_OUTCOME,)
 
@@ -50,50 +52,44 @@ class SkillAction(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.robot = robot
         self.facts = facts
         self.stepper: SkillStepper | None = None
-        self._started = False
         self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
         self.call_key = self.key_of(keys.SKILL_CALL) if call is None else ""
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``scene_graph`` and ``executor`` handles."""
+        """Take the ``scene_graph``, ``executor`` and ``workers`` handles."""
+        super().setup(**kwargs)
         scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
         executor = require_handle(self, kwargs, "executor", Executor)  # type: ignore[type-abstract]
-        self.stepper = SkillStepper(scene, executor, robot=self.robot, facts=self.facts)
+        workers = require_handle(self, kwargs, "workers", WorkerPool)
+        self.stepper = SkillStepper(
+            scene, executor, workers=workers, robot=self.robot, facts=self.facts
+        )
 
-    def initialise(self) -> None:
-        """Start planning the skill on the scene graph's worker."""
-        if self.stepper is None:
-            raise RuntimeError(f"{self.name}: setup(scene_graph=..., executor=...) was not called")
-        call = self.call or self._call_from_blackboard()
-        self._started = call is not None
-        if call is not None:
-            self.stepper.start(call)
-
-    def update(self) -> Status:
-        """Wait for the plan, then step the controller one command at a time."""
+    def start(self) -> _SkillRun | Status:
+        """Start planning the skill on a worker; FAILURE at once when no skill is given."""
         assert self.stepper is not None
-        if not self._started:
+        call = self.call or self._call_from_blackboard()
+        if call is None:
             self.feedback_message = "no skill to run: /skill/call is not set"
             return Status.FAILURE
-        status = self.stepper.step()
-        if status == RunStatus.RUNNING:
-            command = self.stepper.in_flight
-            self.feedback_message = (
-                f"running {command.describe()}"
-                if command
-                else "checking preconditions and planning"
-            )
-            return Status.RUNNING
-        outcome = self.stepper.outcome
-        assert outcome is not None
+        self.stepper.start(call)
+        return _SkillRun(self.stepper)
+
+    def waiting(self, waited: float) -> str:
+        """The command in flight, or the planning."""
+        assert self.stepper is not None
+        command = self.stepper.in_flight
+        return f"running {command.describe()}" if command else "checking preconditions and planning"
+
+    def finish(self, outcome: SkillOutcome) -> Status:
+        """Write ``/skill/outcome``; SUCCESS when the skill succeeded, else FAILURE."""
         self.blackboard.set(self.outcome_key, outcome)
         self.feedback_message = outcome.message
-        return Status.SUCCESS if status == RunStatus.SUCCEEDED else Status.FAILURE
+        return Status.SUCCESS if outcome.status == RunStatus.SUCCEEDED else Status.FAILURE
 
-    def terminate(self, new_status: Status) -> None:
-        """Cancel the command in flight when interrupted (RUNNING -> INVALID)."""
-        interrupted = self.status == Status.RUNNING and new_status == Status.INVALID
-        if interrupted and self.stepper is not None and self.stepper.cancel():
+    def on_cancel(self, work: Pending[SkillOutcome]) -> None:
+        """Cancel the command in flight (interrupted)."""
+        if work.cancel():
             self.feedback_message = "cancelled"
 
     def _call_from_blackboard(self) -> SkillCall | None:
@@ -101,3 +97,23 @@ class SkillAction(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             return None
         value = self.blackboard.get(self.call_key)
         return value if isinstance(value, SkillCall) else None
+
+
+class _SkillRun:
+    """A :class:`SkillStepper`'s skill as pollable work: each ``done()`` advances it a step."""
+
+    def __init__(self, stepper: SkillStepper) -> None:
+        self.stepper = stepper
+
+    def done(self) -> bool:
+        """Advance the skill by at most one command; whether it has ended."""
+        return self.stepper.step() != RunStatus.RUNNING
+
+    def result(self, timeout: float | None = None) -> SkillOutcome:
+        """How the skill ended."""
+        assert self.stepper.outcome is not None
+        return self.stepper.outcome
+
+    def cancel(self) -> bool:
+        """Stop the skill; whether something stopped."""
+        return self.stepper.cancel()

@@ -13,14 +13,15 @@ import re
 from concurrent.futures import Future
 from typing import Any
 
-import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
-from behaviours.setup_handles import optional_handle
+from behaviours.background import BackgroundWork
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import SPEAKER_SLOT, PendingTask
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import HumanInfo
+from knowledge.worker_pool import WorkerPool
 
 INTRODUCTION = re.compile(
     r"\b(?:this is|it'?s|it is|i'?m|i am|my name is|here is|here's)\s+([a-z][\w'-]*)",
@@ -55,20 +56,22 @@ def named_person(text: str, people: list[HumanInfo]) -> HumanInfo | None:
     return found[0] if len(found) == 1 else None
 
 
-class IdentifySpeaker(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class IdentifySpeaker(keys.DeclaredKeys, BackgroundWork[list[HumanInfo]]):
     """Set ``/turn/speaker`` from the utterance when the input channel left it unset.
 
     It looks only when the robot asked who is speaking (``/session/pending`` lists
     ``speaker``) or the utterance is a self-introduction; the name must match exactly one
     person the scene graph knows.
 
-    Handles: ``scene_graph`` (optional; without it nobody can be identified).
+    Handles: ``scene_graph`` (optional; without it nobody can be identified) and, with it,
+    ``workers`` (the people are listed on a worker).
     Reads ``/turn/utterance``, ``/turn/speaker``, ``/session/pending``. Writes
     ``/turn/speaker`` when one person is named. SUCCESS always (identification informs the
     turn, it never stops it; the feedback says what was found); RUNNING while the scene graph
     lists its people.
     """
 
+    first_poll_next_tick = False
     reads = (keys.UTTERANCE, keys.PENDING)
     writes = (keys.SPEAKER,)
 
@@ -78,36 +81,37 @@ class IdentifySpeaker(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.pending_key = self.key_of(keys.PENDING)
         self.scene: SceneGraph | None = None
-        self._people: Future[list[HumanInfo]] | None = None
         self._text = ""
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the optional ``scene_graph`` handle."""
+        """Take the optional ``scene_graph`` handle, and ``workers`` with it."""
+        super().setup(**kwargs)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def initialise(self) -> None:
+    def start(self) -> Future[list[HumanInfo]] | Status:
         """Decide whether to look; if so, ask the scene graph for its people."""
-        self._people = None
         self._text = self._what_to_read()
-        if self._text and self.scene is not None:
-            self._people = self.scene.submit(self.scene.humans)
+        if not self._text:
+            self.feedback_message = "speaker known, or nothing says who it is"
+            return Status.SUCCESS
+        if self.scene is None:
+            self.feedback_message = "no scene graph: cannot tell who is speaking"
+            return Status.SUCCESS
+        return self.submit(self.scene.humans)
 
-    def update(self) -> Status:
-        """RUNNING while the people are listed; then SUCCESS, with ``/turn/speaker`` if named."""
-        if self._people is None:
-            if not self._text:
-                self.feedback_message = "speaker known, or nothing says who it is"
-            else:
-                self.feedback_message = "no scene graph: cannot tell who is speaking"
-            return Status.SUCCESS
-        if not self._people.done():
-            self.feedback_message = "listing the people the robot knows"
-            return Status.RUNNING
-        try:
-            people = self._people.result()
-        except Exception as error:  # identification informs the turn; it must not end it
-            self.feedback_message = f"could not list people: {error}"
-            return Status.SUCCESS
+    def waiting(self, waited: float) -> str:
+        """The people are being listed."""
+        return "listing the people the robot knows"
+
+    def on_error(self, error: Exception) -> Status:
+        """SUCCESS all the same: identification informs the turn, it never ends it."""
+        self.feedback_message = f"could not list people: {error}"
+        return Status.SUCCESS
+
+    def finish(self, people: list[HumanInfo]) -> Status:
+        """SUCCESS, with ``/turn/speaker`` written when the words name one of ``people``."""
         person = named_person(self._text, people)
         if person is None:
             self.feedback_message = f"{self._text!r} names no single person the robot knows"
@@ -115,12 +119,6 @@ class IdentifySpeaker(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.blackboard.set(self.speaker_key, person.id)
         self.feedback_message = f"the speaker is {person.id}"
         return Status.SUCCESS
-
-    def terminate(self, new_status: Status) -> None:
-        """Drop a listing still in progress."""
-        if self._people is not None and not self._people.done():
-            self._people.cancel()
-        self._people = None
 
     def _what_to_read(self) -> str:
         """The words that may name the speaker: the answer, or the introduced name."""

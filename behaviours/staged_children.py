@@ -16,10 +16,11 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
+from behaviours.background import InFlight
 from behaviours.setup_handles import MissingHandleError
 
 Submit = Callable[..., Future[None]]
-"""Runs a call on a worker and returns its future (e.g. ``SceneGraph.submit``)."""
+"""Runs a call on a worker and returns its future (``WorkerPool.submit``)."""
 
 
 class StagedChildren:
@@ -32,7 +33,7 @@ class StagedChildren:
         self.parent = parent
         self.what = what
         self._staged: list[py_trees.behaviour.Behaviour] = []
-        self._preparing: Future[None] | None = None
+        self._preparing: InFlight[None] | None = None
 
     def replace(
         self,
@@ -44,7 +45,8 @@ class StagedChildren:
         self.clear()
         self._staged = list(nodes)
         if self._staged:
-            self._preparing = submit(_set_up, list(self._staged), dict(handles))
+            work = submit(_set_up, list(self._staged), dict(handles))
+            self._preparing = InFlight(work, poll_next_tick=False)
 
     def clear(self) -> None:
         """Stop the children still active, remove them all and drop nodes still being set up."""
@@ -62,7 +64,7 @@ class StagedChildren:
     @property
     def preparing(self) -> bool:
         """Nodes are still being set up on the worker."""
-        return self._preparing is not None and not self._preparing.done()
+        return self._preparing is not None and not self._preparing.ended()
 
     def adopt(self) -> str | None:
         """Make the set-up nodes the children (first child current); else say why they are not.
@@ -75,7 +77,7 @@ class StagedChildren:
         problem: str | None = None
         if preparing is not None:
             try:
-                preparing.result(timeout=0)
+                preparing.result()
             except (MissingHandleError, ValueError) as error:
                 problem = str(error)
             except Exception as error:  # a node whose setup broke on its handles

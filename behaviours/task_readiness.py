@@ -334,10 +334,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
 
-    def initialise(self) -> None:
+    def prepare(self) -> None:
         """Read the turn, check its slots, then run the cascade."""
         self._turn = self._read_turn()
-        super().initialise()
 
     # -- cascade hooks --------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.plan_attempts import read_attempts, update_last_attempt
 from behaviours.setup_handles import optional_handle, require_handle
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.plan_model import StepProblem, ToAPlan, ValidationReport
 from skills.plan_validation import PlanWorld, dry_run
 
@@ -49,7 +50,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     Handles: ``llm``, ``scene_graph``, optionally ``team`` (the ids of the robots the tree can
     command, e.g. those a ROS 2 host has namespaces for; default: every robot of the belief).
     Robots outside the team take no step of the plan. The dry run reads the team's beliefs on
-    the scene graph's worker, so no tick blocks.
+    the ``workers`` pool, so no tick blocks.
 
     Reads ``/plan/current``, ``/turn/utterance``. Writes ``/plan/validation`` (the report,
     with the assignment of steps and the judge's verdict) and the current attempt's
@@ -76,52 +77,43 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.plan_key = self.key_of(keys.PLAN)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.validation_key = self.key_of(keys.VALIDATION)
-        self._checking: Future[ValidationReport] | None = None
         self._report: ValidationReport | None = None
         self._plan: ToAPlan | None = None
-        self._cascade_started = False
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm`` and ``scene_graph`` handles, and ``team`` when given."""
+        """Take the ``llm``, ``scene_graph`` and ``workers`` handles, and ``team`` when given."""
         super().setup(**kwargs)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.team = optional_handle(self, kwargs, "team", tuple)
 
-    # -- lifecycle: dry run on the worker, then the cascade -------------------------------------
+    # -- preparation: the dry run on a worker, before the cascade --------------------------------
 
-    def initialise(self) -> None:
-        """Start the dry run of ``/plan/current`` on the scene graph's worker."""
-        if self.scene is None:
-            raise RuntimeError(f"{self.name}: setup(llm=, scene_graph=) first")
-        self._checking, self._report, self._cascade_started = None, None, False
+    preparing = "dry-running the plan"
+
+    def prepare(self) -> Future[ValidationReport] | None:
+        """Start the dry run of ``/plan/current`` on a worker (None: nothing to run)."""
+        if self.scene is None or self.workers is None:
+            raise RuntimeError(f"{self.name}: setup(llm=, scene_graph=, workers=) first")
+        self._report = None
         self._plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
         if self._plan is None:
             self._report = _rejected("there is no plan to validate (/plan/current is not set)")
         elif not self._plan.steps and self._planned_nothing_to_do():
             self._report = ValidationReport(ok=True)
         else:
-            self._checking = self.scene.submit(self._dry_run, self._plan)
+            return self.workers.submit(self._dry_run, self._plan)
+        return None
 
-    def update(self) -> Status:
-        """Wait for the dry run, then decide (fast path, or the judge)."""
-        if not self._cascade_started:
-            if self._report is None:
-                assert self._checking is not None
-                if not self._checking.done():
-                    self.feedback_message = "dry-running the plan"
-                    return Status.RUNNING
-                self._report = self._dry_run_result(self._checking)
-                self._checking = None
-            self._cascade_started = True
-            super().initialise()
-        return super().update()
+    def prepared(self, result: Any) -> None:
+        """Keep the dry run's report."""
+        assert isinstance(result, ValidationReport)
+        self._report = result
 
-    def terminate(self, new_status: Status) -> None:
-        """Cancel the dry run or the judge's call when interrupted."""
-        if self._checking is not None and new_status == Status.INVALID:
-            self._checking.cancel()
-            self._checking = None
-        super().terminate(new_status)
+    def preparation_failed(self, error: Exception) -> None:
+        """A belief the dry run cannot read: the plan is rejected with the reason (logged)."""
+        log.error("%s: the dry run failed", self.name, exc_info=error)
+        self._report = _rejected(f"the dry run could not run: {type(error).__name__}: {error}")
 
     # -- the cascade's hooks --------------------------------------------------------------------
 
@@ -191,13 +183,6 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         first = [self.robot] if self.robot in team else []
         order = [*first, *(robot for robot in team if robot != self.robot)]
         return dry_run(plan, PlanWorld.from_scene(self.scene, order))
-
-    def _dry_run_result(self, future: Future[ValidationReport]) -> ValidationReport:
-        try:
-            return future.result()
-        except Exception as error:  # a belief the dry run cannot read must not crash the tick
-            log.exception("%s: the dry run failed", self.name)
-            return _rejected(f"the dry run could not run: {type(error).__name__}: {error}")
 
     def _planned_nothing_to_do(self) -> bool:
         """The planner succeeded with no steps: the task-level HTN found nothing to do."""

@@ -145,7 +145,7 @@ ROBOTS = """
 def build_oxigraph(target_triples: int, seed: int = 7) -> SceneGraph:
     """A scene graph on Oxigraph with flats added until it holds ``target_triples``."""
     rng = random.Random(seed)
-    scene = SceneGraph(new_graph(), workers=1)
+    scene = SceneGraph(new_graph())
     scene.load_text(PREFIXES + ROBOTS, source="robots")
     flat = 0
     while len(scene) < target_triples:
@@ -159,7 +159,7 @@ def copy_to_memory(scene: SceneGraph) -> SceneGraph:
     graph = Graph()
     for triple in scene.graph:
         graph.add(triple)
-    return SceneGraph(graph, workers=1)
+    return SceneGraph(graph)
 
 
 def perception_queries(scene: SceneGraph) -> dict[str, Callable[[], object]]:

@@ -36,9 +36,10 @@ evaluated over the whole graph, so such facts come from ``UNION`` branches or a 
 query); and answers stay small, because rdflib converts every returned term to a Python
 object (about 10 us a literal).
 
-pyoxigraph reads are thread-safe: the tree's behaviours run queries on the graph's small
-worker pool (:meth:`SceneGraph.submit`) and poll them; writes are serialised by a lock (a
-reader running during a batch of observations may see part of it).
+pyoxigraph reads are thread-safe: the tree's behaviours run queries on the ``workers`` pool
+they are given (:class:`~knowledge.worker_pool.WorkerPool`; the scene graph owns no threads)
+and poll them; writes are serialised by a lock (a reader running during a batch of
+observations may see part of it).
 """
 
 from __future__ import annotations
@@ -47,14 +48,13 @@ import hashlib
 import logging
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Future
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from rdflib import OWL, RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.query import ResultRow
@@ -77,7 +77,6 @@ from knowledge.scene_models import (
     Room,
     ThingKind,
 )
-from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -114,8 +113,6 @@ RELATIONS: Mapping[Node, Relation] = {
 }
 PLACEMENT_PRIORITY: tuple[Relation, ...] = ("heldBy", "on", "in", "mountedOn", "inRoom")
 """When the belief holds several placements for one thing, the most specific one wins."""
-
-T = TypeVar("T")
 
 
 class UnknownEntityError(LookupError):
@@ -187,11 +184,10 @@ class SceneGraph(Closeable):
     Args:
         graph: the rdflib graph to use; a new Oxigraph-backed one when omitted. The ontology
             is loaded into it unless it is already there.
-        workers: threads of the pool that runs queries for behaviours (:meth:`submit`).
 
     """
 
-    def __init__(self, graph: Graph | None = None, *, workers: int = 2) -> None:
+    def __init__(self, graph: Graph | None = None) -> None:
         self.graph = graph if graph is not None else new_graph()
         if (ONTOLOGY_IRI, RDF.type, OWL.Ontology) not in self.graph:
             load_turtle(self.graph, ONTOLOGY_PATH)
@@ -199,20 +195,17 @@ class SceneGraph(Closeable):
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
         self._version = 0
-        self._pool = WorkerPool(workers, "cogtree-scene")
         self._readonly = ReadOnlyQueryRunner(self.graph, {"cog": str(COG), "scene": str(SCENE)})
 
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
-    def from_turtle_file(
-        cls, path: str | Path, *, graph: Graph | None = None, workers: int = 2
-    ) -> SceneGraph:
+    def from_turtle_file(cls, path: str | Path, *, graph: Graph | None = None) -> SceneGraph:
         """A scene graph holding the ontology and the scene in the Turtle file ``path``.
 
         Raises :class:`~knowledge.rdf_store.TurtleError` (with the line) for malformed Turtle.
         """
-        scene = cls(graph, workers=workers)
+        scene = cls(graph)
         scene.load_file(path)
         return scene
 
@@ -223,10 +216,9 @@ class SceneGraph(Closeable):
         *,
         source: str = "<text>",
         graph: Graph | None = None,
-        workers: int = 2,
     ) -> SceneGraph:
         """A scene graph holding the ontology and the scene in ``text`` (named ``source``)."""
-        scene = cls(graph, workers=workers)
+        scene = cls(graph)
         scene.load_text(text, source=source)
         return scene
 
@@ -623,8 +615,8 @@ class SceneGraph(Closeable):
 
         Raises :class:`~knowledge.readonly_query.QueryRefused` (a ValueError) with the reason
         for anything else (an update, SERVICE, a foreign namespace, a syntax error, a query
-        over its time limit). Blocks up to the runner's time limit: call it through
-        :meth:`submit` from a behaviour.
+        over its time limit). Blocks up to the runner's time limit: a behaviour runs it on
+        its ``workers`` pool.
         """
         return self._readonly.run(text)
 
@@ -635,19 +627,8 @@ class SceneGraph(Closeable):
         text = self._queries[name].bind(**params)
         return [row.asdict() for row in self.graph.query(text) if isinstance(row, ResultRow)]
 
-    # -- the worker pool for behaviours --------------------------------------------------------
-
-    def submit(self, fn: Callable[..., T], /, *args: Any) -> Future[T]:
-        """Run ``fn(*args)`` (usually one of this graph's queries) on a worker thread."""
-        return self._pool.submit(fn, *args)
-
-    def wait_idle(self, timeout_s: float) -> bool:
-        """Wait until no submitted query is running (for tests); False if some still are."""
-        return self._pool.wait_idle(timeout_s)
-
     def close(self) -> None:
-        """Stop the worker pools; queries already running finish in the background."""
-        self._pool.close()
+        """Stop the read-only query runner; a query already running finishes in the background."""
         self._readonly.close()
 
 

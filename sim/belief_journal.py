@@ -49,8 +49,8 @@ class JournalingSceneGraph(SceneGraph):
     UNKNOWN_SOURCE = "unknown"
     """The source of a forgotten placement with no observation before it."""
 
-    def __init__(self, graph: Graph | None = None, *, workers: int = 2) -> None:
-        super().__init__(graph, workers=workers)
+    def __init__(self, graph: Graph | None = None) -> None:
+        super().__init__(graph)
         self._journal: list[BeliefChange] = []
         self._journal_lock = threading.Lock()
         self._last_source = self.UNKNOWN_SOURCE

@@ -42,6 +42,7 @@ from types import MappingProxyType
 
 from knowledge.closing import Closeable
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.events import EventEngine
 from sim.humans import People
 from sim.perception import facts_about, update_belief, visible
@@ -115,6 +116,9 @@ class SimExecutor(Closeable):
         belief: the scene graph that ``observe`` and first-hand knowledge update.
         owns_belief: close ``belief`` in :meth:`close`.
 
+    It owns :attr:`workers`, the pool a tree acting in this simulator runs its background
+    work on (the tree's ``workers`` handle); :meth:`close` stops it.
+
     """
 
     def __init__(
@@ -131,6 +135,7 @@ class SimExecutor(Closeable):
         self.people = people if people is not None else People(world)
         self.belief = belief
         self._owns_belief = owns_belief
+        self.workers = WorkerPool(2, "cogtree-workers")
         self.log: list[CommandRecord] = []
         self._queues = _Queues()
         self._lock = threading.Lock()
@@ -233,7 +238,8 @@ class SimExecutor(Closeable):
         return not busy and not self.people.working
 
     def close(self) -> None:
-        """Close the belief if this executor owns it."""
+        """Stop the workers; close the belief if this executor owns it."""
+        self.workers.close()
         if self._owns_belief and self.belief is not None:
             self.belief.close()
 

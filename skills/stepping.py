@@ -1,8 +1,8 @@
-"""One skill driven by polling: plan it on the scene graph's worker, then step its commands.
+"""One skill driven by polling: plan it on a worker, then step its commands.
 
 A behaviour's ``update()`` must never block, so :class:`SkillStepper` splits a skill into what
 a tick can afford: :meth:`SkillStepper.start` sends the precondition check and the HTN
-decomposition to the scene graph's worker (a belief snapshot costs a few queries); each
+decomposition to the ``workers`` pool (a belief snapshot costs a few queries); each
 :meth:`SkillStepper.step` then either finds the plan still being made, or advances the
 controller's :class:`~skills.controller.SkillRun` by at most one command.
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 from concurrent.futures import Future
 
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.belief import Belief, SupplementaryFacts
 from skills.commands import Command, Executor
 from skills.controller import RunStatus, SkillOutcome, SkillRun
@@ -20,18 +21,23 @@ from skills.specs import SkillCall
 
 
 class SkillStepper:
-    """Runs one skill call at a time for ``robot`` on ``scene`` through ``executor``."""
+    """Runs one skill call at a time for ``robot`` on ``scene`` through ``executor``.
+
+    The planning runs on ``workers`` (the pool the tree's behaviours share).
+    """
 
     def __init__(
         self,
         scene: SceneGraph,
         executor: Executor,
         *,
+        workers: WorkerPool,
         robot: str = "robot1",
         facts: SupplementaryFacts | None = None,
     ) -> None:
         self.scene = scene
         self.executor = executor
+        self.workers = workers
         self.robot = robot
         self.facts = facts
         self.decomposer = SkillDecomposer()
@@ -60,7 +66,7 @@ class SkillStepper:
         self._call = call
         self._run = None
         self._outcome = None
-        self._planning = self.scene.submit(self._plan, call)
+        self._planning = self.workers.submit(self._plan, call)
 
     def step(self) -> RunStatus:
         """Advance without blocking; RUNNING until :attr:`outcome` says how the skill ended."""

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from knowledge.worker_pool import WorkerPool
 from trees.testing import BlackboardView, ScriptedLLM, mock_blackboard, scripted_llm
 
 
@@ -31,3 +32,10 @@ def make_llm() -> Iterator[Callable[..., ScriptedLLM]]:
     for llm in made:
         llm.backend.release()
         llm.client.close()
+
+
+@pytest.fixture
+def workers() -> Iterator[WorkerPool]:
+    """The ``workers`` handle: a pool for the behaviours' background work, closed after."""
+    with WorkerPool(2, "test-workers") as pool:
+        yield pool

@@ -27,6 +27,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.experience import ExperienceStore
 from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.humans import People
 from skills.commands import Executor
@@ -47,6 +48,7 @@ class Handles(Closeable):
     ``scene_graph``: the robot's belief; ``executor``: runs robot commands; ``people``:
     delegates tasks to people (a :class:`~skills.human_channel.HumanChannel`, or the
     simulator's :class:`~sim.humans.People`); ``clock``: the time delegation timeouts count;
+    ``workers``: the thread pool slow work (model calls, queries) is submitted to;
     ``extra``: the handles of one host only, by name (the ROS node, the team of robots).
     """
 
@@ -57,6 +59,7 @@ class Handles(Closeable):
     executor: Executor | None = None
     people: HumanChannel | People | None = None
     clock: Clock | None = None
+    workers: WorkerPool | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     opened: ExitStack = field(default_factory=ExitStack, repr=False, compare=False)
 
@@ -84,6 +87,11 @@ class Handles(Closeable):
         self.experience = self.opened.enter_context(ExperienceStore())
         return self.experience
 
+    def open_workers(self, threads: int = 2, name: str = "cogtree-workers") -> WorkerPool:
+        """A pool of ``threads`` worker threads (named ``name``) for the tree's slow work."""
+        self.workers = self.opened.enter_context(WorkerPool(threads, name))
+        return self.workers
+
     def load_scene(self, path: str | Path) -> SceneGraph:
         """The belief from the Turtle file ``path`` (TurtleError names the line)."""
         self.scene_graph = self.opened.enter_context(SceneGraph.from_turtle_file(path))
@@ -92,12 +100,14 @@ class Handles(Closeable):
     # -- handles given ------------------------------------------------------------------------
 
     def attach_simulator(self, simulator: SimExecutor) -> None:
-        """Act in ``simulator`` (the caller closes it): its belief, executor, people and clock.
+        """Act in ``simulator`` (the caller closes it): its belief, workers, executor and more.
 
-        Delegation timeouts then count simulated seconds.
+        The handles become its belief, its worker pool, the simulator as executor, its people
+        and its clock: delegation timeouts then count simulated seconds.
         """
         world = simulator.world
         self.scene_graph = simulator.belief
+        self.workers = simulator.workers
         self.executor = simulator
         self.people = simulator.people
         self.clock = lambda: world.now().timestamp()

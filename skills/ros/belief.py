@@ -69,11 +69,9 @@ def fetch_robot_state(node: Node, namespace: str, *, timeout_s: float = 10.0) ->
         raise RobotStateError(str(error)) from error
 
 
-def belief_from_state(state: RobotState, *, workers: int = 2) -> SceneGraph:
+def belief_from_state(state: RobotState) -> SceneGraph:
     """A belief holding the ontology and ``state``'s Turtle (TurtleError names the line)."""
-    return SceneGraph.from_turtle_text(
-        state.belief_turtle, source=f"<state of {state.robot}>", workers=workers
-    )
+    return SceneGraph.from_turtle_text(state.belief_turtle, source=f"<state of {state.robot}>")
 
 
 class BeliefListener(Closeable):

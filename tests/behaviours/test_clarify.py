@@ -53,9 +53,9 @@ def fetch_bottle(said: str = "bring me the bottle") -> dict:
 
 
 def test_ambiguous_referent_lists_the_candidates_and_where_they_are(
-    blackboard, make_llm, domains, scene
+    blackboard, make_llm, domains, scene, workers
 ):
-    node = ask(blackboard, make_llm, domains, fetch_bottle(), scene_graph=scene)
+    node = ask(blackboard, make_llm, domains, fetch_bottle(), scene_graph=scene, workers=workers)
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == (
         "Which bottle do you mean: the blue bottle in the fridge or the green bottle on the "
@@ -181,11 +181,11 @@ def clarify_or_proceed() -> py_trees.behaviour.Behaviour:
     return turn
 
 
-def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, tmp_path):
+def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, tmp_path, workers):
     first = "please remember something about me"
     second = "I'm allergic to peanuts"
     with MemoryStore(tmp_path / "memory.db") as memory:
-        handles = {"domains": domains, "memory": memory}
+        handles = {"domains": domains, "memory": memory, "workers": workers}
         new_turn(
             blackboard,
             {

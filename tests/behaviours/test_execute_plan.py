@@ -77,6 +77,7 @@ class Run:
             llm=make_llm().client,
             handles={
                 "scene_graph": self.sim.belief,
+                "workers": self.sim.workers,
                 "executor": self.sim,
                 "people": self.sim.people,
             },
@@ -85,7 +86,7 @@ class Run:
     def tick(self) -> Status:
         assert self.sim.belief is not None
         self.sim.step()
-        self.sim.belief.wait_idle(5.0)
+        self.sim.workers.wait_idle(5.0)
         self.harness.tick()
         return self.root.status
 
@@ -130,7 +131,7 @@ def test_compiled_subtree_becomes_the_children_and_renders(
     blackboard.set("/plan/validation", ValidationReport(ok=True, assignments=agents))
     run = runs("parcel_into_base")
     assert run.root.children == []
-    run.tick()  # compiles; the steps are set up on the scene graph's worker
+    run.tick()  # compiles; the steps are set up on the workers
     run.tick()
     assert shape(run.root) == (
         "seq",
@@ -317,7 +318,9 @@ def test_a_delegation_without_the_people_handle_fails_with_the_fix(
     with SimExecutor.from_scenario(load_scenario("print_agenda")) as sim:
         root = ExecutePlan()
         harness = TreeHarness(
-            root, llm=make_llm().client, handles={"scene_graph": sim.belief, "executor": sim}
+            root,
+            llm=make_llm().client,
+            handles={"scene_graph": sim.belief, "workers": sim.workers, "executor": sim},
         )
         harness.tick_until(max_ticks=10)
         assert root.status == Status.FAILURE
@@ -397,14 +400,19 @@ def test_the_tick_log_records_the_compiled_structure(
         runner = TreeRunner(
             ExecutePlan(),
             llm=make_llm().client,
-            handles={"scene_graph": sim.belief, "executor": sim, "people": sim.people},
+            handles={
+                "scene_graph": sim.belief,
+                "workers": sim.workers,
+                "executor": sim,
+                "people": sim.people,
+            },
             before_tick=sim.step,
         )
         runner.setup()
         entries = []
         try:
             for _ in range(3):
-                assert sim.belief is not None and sim.belief.wait_idle(5.0)
+                assert sim.belief is not None and sim.workers.wait_idle(5.0)
                 entries.append(runner.tick())
         finally:
             runner.close()

@@ -111,6 +111,7 @@ def test_household_request_uses_the_scene_lexicons(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     run(
         blackboard,
@@ -118,7 +119,7 @@ def test_household_request_uses_the_scene_lexicons(
         registry,
         "bring me the blue bottle",
         "household",
-        handles={"scene_graph": scene},
+        handles={"scene_graph": scene, "workers": workers},
     )
     assert frame(blackboard).task == "Fetch"
     assert frame(blackboard).slots == {"object": "the blue bottle"}
@@ -156,6 +157,7 @@ def test_pending_task_of_another_domain_is_ignored(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     run(
         blackboard,
@@ -164,7 +166,7 @@ def test_pending_task_of_another_domain_is_ignored(
         "tidy up the living room",
         "household",
         pending=ALLERGY_QUESTION,
-        handles={"scene_graph": scene},
+        handles={"scene_graph": scene, "workers": workers},
     )
     result = frame(blackboard)
     assert result.task == "Tidy" and result.said == ["tidy up the living room"]
@@ -348,9 +350,17 @@ def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     utterance = "put the red mug and the blue bottle in the kitchen"
-    run(blackboard, make_llm, registry, utterance, "household", handles={"scene_graph": scene})
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        utterance,
+        "household",
+        handles={"scene_graph": scene, "workers": workers},
+    )
     assert frame(blackboard).task == "Assist"
     assert frame(blackboard).slots == {"need": utterance}
     run(
@@ -359,7 +369,7 @@ def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
         registry,
         "put the red mug in the kitchen",
         "household",
-        handles={"scene_graph": scene},
+        handles={"scene_graph": scene, "workers": workers},
     )
     assert frame(blackboard).task == "Bring"
 
@@ -376,6 +386,7 @@ def test_a_request_chaining_actions_goes_to_the_planner(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
     utterance: str,
 ) -> None:
     run(
@@ -384,7 +395,7 @@ def test_a_request_chaining_actions_goes_to_the_planner(
         registry,
         utterance,
         "household",
-        handles={"scene_graph": scene},
+        handles={"scene_graph": scene, "workers": workers},
         ticks=5,
     )
     assert frame(blackboard).task == "Assist"

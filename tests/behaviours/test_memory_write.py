@@ -115,12 +115,12 @@ def turn(blackboard, domains, control: str, task: BaseModel | None = None) -> No
 
 
 def test_consolidate_stores_the_claims_of_a_proceeded_memory_write(
-    blackboard, make_llm, domains, memory
+    blackboard, make_llm, domains, memory, workers
 ):
     blackboard.set("/session/pending", PendingTask(domain="advisor", task="AddToDatabase"))
     turn(blackboard, domains, "Proceed", add_to_database(domains, targets=["peanuts"]))
     node = Consolidate()
-    run(node, make_llm, {"memory": memory})
+    run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.SUCCESS
     stored = memory.history[-1]
     assert (stored.user, stored.robot, stored.domain) == (
@@ -133,45 +133,45 @@ def test_consolidate_stores_the_claims_of_a_proceeded_memory_write(
 
 
 def test_consolidate_stores_no_claims_for_a_clarify_and_keeps_pending(
-    blackboard, make_llm, domains, memory
+    blackboard, make_llm, domains, memory, workers
 ):
     pending = PendingTask(domain="advisor", task="AddToDatabase", missing=["targets"])
     blackboard.set("/session/pending", pending)
     turn(blackboard, domains, "Clarify", add_to_database(domains, targets=["peanuts"]))
     node = Consolidate()
-    run(node, make_llm, {"memory": memory})
+    run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.SUCCESS
     assert memory.history[-1].claims == ()
     assert blackboard.get("/session/pending") == pending
 
 
-def test_consolidate_records_a_turn_whose_claims_fail(blackboard, make_llm, memory):
+def test_consolidate_records_a_turn_whose_claims_fail(blackboard, make_llm, memory, workers):
     turn(blackboard, None, "Proceed", Broken())
     node = Consolidate()
-    run(node, make_llm, {"memory": memory})
+    run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.SUCCESS
     assert memory.history[-1].claims == ()
     assert "no claims stored" in node.feedback_message
 
 
 def test_a_memory_error_fails_with_the_reason_and_loses_nothing_silently(
-    blackboard, make_llm, domains, tmp_path, caplog
+    blackboard, make_llm, domains, tmp_path, caplog, workers
 ):
     store = MemoryStore(tmp_path / "closed.db")
     store.close()
     blackboard.set("/session/pending", PendingTask(domain="advisor", task="AddToDatabase"))
     turn(blackboard, domains, "Proceed", add_to_database(domains, targets=["peanuts"]))
     node = Consolidate()
-    run(node, make_llm, {"memory": store})
+    run(node, make_llm, {"memory": store, "workers": workers})
     assert node.status == Status.FAILURE
     assert "turn not stored" in node.feedback_message and "closed" in node.feedback_message
     assert "I'm allergic to peanuts" in caplog.text  # the whole trace is in the log
     assert blackboard.get("/session/pending") is None  # the task did run
 
 
-def test_no_utterance_nothing_to_store(blackboard, make_llm, memory):
+def test_no_utterance_nothing_to_store(blackboard, make_llm, memory, workers):
     node = Consolidate()
-    run(node, make_llm, {"memory": memory})
+    run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.FAILURE
     assert memory.history == ()
 
@@ -197,10 +197,12 @@ def say(blackboard, utterance: str, slots: dict, resolved: dict) -> None:
     blackboard.set("/turn/resolved", resolved)
 
 
-def test_a_correction_replaces_the_stored_fact(blackboard, make_llm, domains, memory):
+def test_a_correction_replaces_the_stored_fact(blackboard, make_llm, domains, memory, workers):
     peanuts = SlotResolution(slot="targets", said=["peanuts"], kind="kg", ids=["peanuts"])
     harness = TreeHarness(
-        remember(), llm=make_llm().client, handles={"domains": domains, "memory": memory}
+        remember(),
+        llm=make_llm().client,
+        handles={"domains": domains, "memory": memory, "workers": workers},
     )
     say(
         blackboard,

@@ -51,10 +51,10 @@ def run(node: PlanTask, world: SimExecutor, llm: Any, domains: DomainRegistry) -
     harness = TreeHarness(
         node,
         llm=llm if isinstance(llm, LLMClient) else llm.client,
-        handles={"scene_graph": world.belief, "domains": domains},
+        handles={"scene_graph": world.belief, "workers": world.workers, "domains": domains},
     )
     for _ in range(10):
-        world.belief.wait_idle(5.0)
+        world.workers.wait_idle(5.0)
         harness.tick()
         if harness.root_status != "RUNNING":
             break

@@ -166,9 +166,10 @@ def test_scene_slot_resolves_in_the_scene_graph(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the Blue bottle"})
-    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
     found = resolved(blackboard)["object"]
     assert (found.kind, found.ids, found.said) == ("scene", ["bottle_blue"], "the blue bottle")
     assert "colour blue" in found.reasons[0]
@@ -180,13 +181,16 @@ def test_ambiguous_referent_lists_every_candidate(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     intent = IntentFrame(
         domain="household",
         task="Bring",
         slots={"object": "the bottle", "destination": "the kitchen"},
     )
-    harness, node = run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    harness, node = run(
+        blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers}
+    )
     assert node.status == Status.SUCCESS
     found = resolved(blackboard)
     assert found["object"].ambiguous and found["object"].ids == ["bottle_blue", "bottle_green"]
@@ -199,9 +203,17 @@ def test_my_means_the_speaker(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": "my mug"})
-    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, speaker="anna")
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        intent,
+        handles={"scene_graph": scene, "workers": workers},
+        speaker="anna",
+    )
     assert resolved(blackboard)["object"].ids == ["mug_white"]
 
 
@@ -220,6 +232,7 @@ def test_a_failing_lookup_leaves_the_slot_unresolved(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     def broken(description: str, speaker: str | None = None) -> list[Any]:
@@ -227,7 +240,9 @@ def test_a_failing_lookup_leaves_the_slot_unresolved(
 
     monkeypatch.setattr(scene, "resolve_referent", broken)
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the mug"})
-    harness, node = run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene})
+    harness, node = run(
+        blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers}
+    )
     assert node.status == Status.SUCCESS
     found = resolved(blackboard)["object"]
     assert found.unresolved
@@ -239,6 +254,7 @@ def test_running_while_the_lookup_runs_then_success(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
@@ -251,13 +267,18 @@ def test_running_while_the_lookup_runs_then_success(
     monkeypatch.setattr(scene, "resolve_referent", held)
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the green bottle"})
     harness, node = run(
-        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, ticks=2
+        blackboard,
+        make_llm,
+        registry,
+        intent,
+        handles={"scene_graph": scene, "workers": workers},
+        ticks=2,
     )
     assert harness.trace.letters("PostProcess") == "RR"
     assert "resolving 1 referent" in node.feedback_message
     assert blackboard.get("/turn/resolved") is None
     gate.set()
-    assert scene.wait_idle(10)
+    assert workers.wait_idle(10)
     harness.tick()
     assert node.status == Status.SUCCESS
     assert resolved(blackboard)["object"].ids == ["bottle_green"]
@@ -268,6 +289,7 @@ def test_a_lookup_past_the_time_limit_is_given_up(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
@@ -275,7 +297,13 @@ def test_a_lookup_past_the_time_limit_is_given_up(
     intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
     node = PostProcess("PostProcess", timeout_s=0.05)
     harness, node = run(
-        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, node=node, ticks=1
+        blackboard,
+        make_llm,
+        registry,
+        intent,
+        handles={"scene_graph": scene, "workers": workers},
+        node=node,
+        ticks=1,
     )
     time.sleep(0.1)
     harness.tick()
@@ -289,13 +317,19 @@ def test_interrupting_cancels_and_says_so(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
     monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
     intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
     harness, node = run(
-        blackboard, make_llm, registry, intent, handles={"scene_graph": scene}, ticks=1
+        blackboard,
+        make_llm,
+        registry,
+        intent,
+        handles={"scene_graph": scene, "workers": workers},
+        ticks=1,
     )
     node.stop(Status.INVALID)
     gate.set()

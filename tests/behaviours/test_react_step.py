@@ -54,7 +54,12 @@ MakeLLM = Callable[..., ScriptedLLM]
 
 
 def harness_for(node: Any, llm: ScriptedLLM, sim: SimExecutor, **handles: Any) -> TreeHarness:
-    defaults: dict[str, Any] = {"scene_graph": sim.belief, "executor": sim, "people": sim.people}
+    defaults: dict[str, Any] = {
+        "scene_graph": sim.belief,
+        "workers": sim.workers,
+        "executor": sim,
+        "people": sim.people,
+    }
     return TreeHarness(node, llm=llm.client, handles={**defaults, **handles})
 
 
@@ -68,7 +73,7 @@ def run(
     assert sim.belief is not None
     for _ in range(max_ticks):
         sim.step()
-        sim.belief.wait_idle(5.0)  # queries and skill planning run on the scene graph's worker
+        sim.workers.wait_idle(5.0)  # queries and skill planning run on the simulator's workers
         harness.tick()
         if until(harness) if until else harness.tree.root.status != Status.RUNNING:
             return
@@ -346,7 +351,9 @@ def test_without_a_model_it_gives_up_at_once_and_says_why(
     with LLMClient(LLMConfig.load().with_backend("none")) as client:
         node = ReActStep()
         harness = TreeHarness(
-            node, llm=client, handles={"scene_graph": sim.belief, "executor": sim}
+            node,
+            llm=client,
+            handles={"scene_graph": sim.belief, "workers": sim.workers, "executor": sim},
         )
         run(harness, sim)
         assert client.call_log.records() == []
@@ -367,7 +374,7 @@ def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episo
     assert sim.belief is not None
     for _ in range(5):
         harness.tick()  # the simulator does not step: the drive never ends
-        sim.belief.wait_idle(5.0)
+        sim.workers.wait_idle(5.0)
     assert node.status == Status.RUNNING and sim.log
     harness.tree.root.stop(Status.INVALID)
     assert sim.log[-1].cancelled
@@ -419,7 +426,7 @@ def test_stopping_the_step_stops_the_action_child_and_cancels_its_command(
     assert sim.belief is not None
     for _ in range(5):
         harness.tick()  # the simulator does not step: the drive never ends
-        sim.belief.wait_idle(5.0)
+        sim.workers.wait_idle(5.0)
     (drive,) = node.act.children
     assert isinstance(drive, SkillAction) and drive.status == Status.RUNNING
     assert drive.feedback_message.startswith("running navigate")

@@ -76,11 +76,18 @@ def test_refers_to_past(utterance, past):
     assert refers_to_past(utterance) is past
 
 
-def test_a_request_that_needs_nothing_from_the_past_is_served(blackboard, make_llm, memory):
+def test_a_request_that_needs_nothing_from_the_past_is_served(
+    blackboard, make_llm, memory, workers
+):
     tell(memory, NAME)
     gate = SufficiencyGate()
     harness, llm = run(
-        gate, blackboard, make_llm, "how many carbohydrates are in tiramisu?", memory=memory
+        gate,
+        blackboard,
+        make_llm,
+        "how many carbohydrates are in tiramisu?",
+        memory=memory,
+        workers=workers,
     )
     assert gate.status == Status.SUCCESS and llm.calls == []
     working = blackboard.get("/memory/working")
@@ -90,18 +97,25 @@ def test_a_request_that_needs_nothing_from_the_past_is_served(blackboard, make_l
     assert harness.trace.letters("SufficiencyGate")[0] == "R"  # the read ran off the tick
 
 
-def test_past_reference_served_when_memory_holds_the_topic(blackboard, make_llm, memory):
+def test_past_reference_served_when_memory_holds_the_topic(blackboard, make_llm, memory, workers):
     tell(memory, ALLERGY)
     gate = SufficiencyGate()
-    run(gate, blackboard, make_llm, "as I said, I'm allergic: what can I eat?", memory=memory)
+    run(
+        gate,
+        blackboard,
+        make_llm,
+        "as I said, I'm allergic: what can I eat?",
+        memory=memory,
+        workers=workers,
+    )
     assert gate.status == Status.SUCCESS
     assert "aller" in gate_why(blackboard).rationale
 
 
-def test_past_reference_without_the_topic_needs_the_archive(blackboard, make_llm, memory):
+def test_past_reference_without_the_topic_needs_the_archive(blackboard, make_llm, memory, workers):
     chat(memory, "bring me the book")
     gate = SufficiencyGate()
-    run(gate, blackboard, make_llm, "make me my usual tea", memory=memory)
+    run(gate, blackboard, make_llm, "make me my usual tea", memory=memory, workers=workers)
     assert gate.status == Status.FAILURE
     assert blackboard.get("/memory/working") is None
     assert gate_why(blackboard).decision == {
@@ -116,73 +130,108 @@ def substitute(said: str) -> IntentFrame:
     )
 
 
-def test_unfilled_slots_with_an_archive_ask_the_model(blackboard, make_llm, memory, domains):
+def test_unfilled_slots_with_an_archive_ask_the_model(
+    blackboard, make_llm, memory, domains, workers
+):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
     assert memory.archive, "the fixture should have archived something"
     said = "something instead of tiramisu"
     script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
     gate = SufficiencyGate()
-    run(gate, blackboard, make_llm, said, substitute(said), script, memory=memory, domains=domains)
+    run(
+        gate,
+        blackboard,
+        make_llm,
+        said,
+        substitute(said),
+        script,
+        memory=memory,
+        workers=workers,
+        domains=domains,
+    )
     assert gate.status == Status.SUCCESS
     assert gate_why(blackboard).source == "model"
 
 
-def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, domains):
+def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, domains, workers):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
     said = "something instead of tiramisu"
     script = {"by_module": {"sufficiency": [{"text": "yes"}, {"text": "yes!"}]}}
     gate = SufficiencyGate()
-    run(gate, blackboard, make_llm, said, substitute(said), script, memory=memory, domains=domains)
+    run(
+        gate,
+        blackboard,
+        make_llm,
+        said,
+        substitute(said),
+        script,
+        memory=memory,
+        workers=workers,
+        domains=domains,
+    )
     assert gate.status == Status.FAILURE
     assert gate_why(blackboard).source == "safe_default"
 
 
-def test_unfilled_slots_with_an_empty_archive_are_served(blackboard, make_llm, memory, domains):
+def test_unfilled_slots_with_an_empty_archive_are_served(
+    blackboard, make_llm, memory, domains, workers
+):
     said = "something instead of tiramisu"
     gate = SufficiencyGate()
     harness, llm = run(
-        gate, blackboard, make_llm, said, substitute(said), memory=memory, domains=domains
+        gate,
+        blackboard,
+        make_llm,
+        said,
+        substitute(said),
+        memory=memory,
+        workers=workers,
+        domains=domains,
     )
     assert gate.status == Status.SUCCESS and llm.calls == []
 
 
-def test_a_memory_error_means_retrieval_with_the_reason(blackboard, make_llm, tmp_path):
+def test_a_memory_error_means_retrieval_with_the_reason(blackboard, make_llm, tmp_path, workers):
     store = MemoryStore(tmp_path / "gone.db")
     store.close()
     gate = SufficiencyGate()
-    run(gate, blackboard, make_llm, "bring it again", memory=store)
+    run(gate, blackboard, make_llm, "bring it again", memory=store, workers=workers)
     assert gate.status == Status.FAILURE
     assert "memory could not be read" in gate_why(blackboard).rationale
 
 
-def test_retrieve_archive_recalls_archived_facts(blackboard, make_llm, memory):
+def test_retrieve_archive_recalls_archived_facts(blackboard, make_llm, memory, workers):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
     node = RetrieveArchive()
-    run(node, blackboard, make_llm, "could I have some jasmine tea?", memory=memory)
+    run(
+        node, blackboard, make_llm, "could I have some jasmine tea?", memory=memory, workers=workers
+    )
     assert node.status == Status.SUCCESS
     working = blackboard.get("/memory/working")
     assert [recall.fact.text for recall in working.recalled][:1] == ["Anna likes jasmine tea"]
 
 
-def test_retrieve_archive_failure_leaves_no_stale_context(blackboard, make_llm, tmp_path):
+def test_retrieve_archive_failure_leaves_no_stale_context(blackboard, make_llm, tmp_path, workers):
     blackboard.set("/memory/working", WorkingContext(text="old", budget_chars=10))
     store = MemoryStore(tmp_path / "gone.db")
     store.close()
     node = RetrieveArchive()
-    run(node, blackboard, make_llm, "tea again", memory=store)
+    run(node, blackboard, make_llm, "tea again", memory=store, workers=workers)
     assert node.status == Status.FAILURE
     assert "closed" in node.feedback_message
     assert blackboard.get("/memory/working") is None
 
 
-def test_recall_memory_falls_back_to_the_archive(blackboard, make_llm, memory):
+def test_recall_memory_falls_back_to_the_archive(blackboard, make_llm, memory, workers):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
     root = create_recall_memory()
-    harness, llm = run(root, blackboard, make_llm, "make me my usual jasmine tea", memory=memory)
+    harness, llm = run(
+        root, blackboard, make_llm, "make me my usual jasmine tea", memory=memory, workers=workers
+    )
     assert harness.root_status == "SUCCESS" and llm.calls == []
     assert "F" in harness.trace.letters("SufficiencyGate")
     assert harness.trace.letters("RetrieveArchive")[-1] == "S"

@@ -71,20 +71,21 @@ def numbers(text: str) -> list[Decimal]:
 # -- JANUS Figure 4 ------------------------------------------------------------------------------
 
 
-def figure_4(blackboard, llm, domains, **respond_options):
+def figure_4(blackboard, llm, domains, workers, **respond_options):
     for key, value in dish_info(domains).items():
         blackboard.set(key, value)
     root = Sequence("Inform", memory=True)
     root.add_children([GenerateQuery(), RunQuery(), Respond(**respond_options)])
-    harness = TreeHarness(root, llm=llm.client, handles={"domains": domains})
+    handles = {"domains": domains, "workers": workers}
+    harness = TreeHarness(root, llm=llm.client, handles=handles)
     harness.tick_until(max_ticks=2000, period_s=0.005)
     assert harness.trace.letters("Inform").endswith("S")
     return harness
 
 
-def test_figure_4_states_the_retrieved_value_and_only_that(blackboard, make_llm, domains):
+def test_figure_4_states_the_retrieved_value_and_only_that(blackboard, make_llm, domains, workers):
     llm = make_llm()
-    figure_4(blackboard, llm, domains)
+    figure_4(blackboard, llm, domains, workers)
     assert llm.calls == []  # template, query and reply: no model at all
     query = blackboard.get("/turn/query")
     assert (query.source, query.template) == ("template", "dish_info")
@@ -97,7 +98,7 @@ def test_figure_4_states_the_retrieved_value_and_only_that(blackboard, make_llm,
 
 
 def test_figure_4_an_invented_number_is_caught_revised_then_templated(
-    blackboard, make_llm, domains
+    blackboard, make_llm, domains, workers
 ):
     llm = make_llm(
         {
@@ -109,7 +110,7 @@ def test_figure_4_an_invented_number_is_caught_revised_then_templated(
             }
         }
     )
-    figure_4(blackboard, llm, domains, templated_first=False)
+    figure_4(blackboard, llm, domains, workers, templated_first=False)
     value = Decimal(blackboard.get("/turn/evidence").items[0].rows[0]["value"])
     assert value == Decimal("32.7")
     said = blackboard.get("/turn/reply")
@@ -123,10 +124,10 @@ def test_figure_4_an_invented_number_is_caught_revised_then_templated(
     assert any("asked the model to revise" in note for note in why.notes)
 
 
-def test_figure_4_a_faithful_model_reply_is_kept(blackboard, make_llm, domains) -> None:
+def test_figure_4_a_faithful_model_reply_is_kept(blackboard, make_llm, domains, workers) -> None:
     text = "A serving of tiramisu has about 33 g of carbs."
     llm = make_llm({"by_module": {"outer_speech": [reply(text)]}})
-    figure_4(blackboard, llm, domains, templated_first=False)
+    figure_4(blackboard, llm, domains, workers, templated_first=False)
     assert blackboard.get("/turn/reply") == text
     why = blackboard.get("/rationale/respond")
     assert why.source == "model" and not why.vetoed
@@ -326,7 +327,9 @@ def test_an_empty_or_failed_model_reply_is_templated(
     assert blackboard.get("/turn/reply") == "Here is what I found: dish tiramisu, carbs 32.7."
 
 
-def test_a_substitution_end_to_end_never_suggests_the_excluded(blackboard, make_llm, domains):
+def test_a_substitution_end_to_end_never_suggests_the_excluded(
+    blackboard, make_llm, domains, workers
+):
     presets = {
         "/turn/utterance": "What could I have instead of tiramisu without eggs?",
         "/turn/domain": "advisor",
@@ -339,7 +342,8 @@ def test_a_substitution_end_to_end_never_suggests_the_excluded(blackboard, make_
         blackboard.set(key, value)
     root = Sequence("Inform", memory=True)
     root.add_children([GenerateQuery(), RunQuery(), Respond()])
-    harness = TreeHarness(root, llm=make_llm().client, handles={"domains": domains})
+    handles = {"domains": domains, "workers": workers}
+    harness = TreeHarness(root, llm=make_llm().client, handles=handles)
     harness.tick_until(max_ticks=2000, period_s=0.005)
     assert harness.trace.letters("Inform").endswith("S")
     rows = blackboard.get("/turn/evidence").items[0].rows

@@ -50,12 +50,14 @@ def shipped() -> DomainRegistry:
     return DomainRegistry.discover()
 
 
-def run(blackboard, make_llm, domains, query: GeneratedQuery | None, domain: str, scene=None):
+def run(
+    blackboard, make_llm, workers, domains, query: GeneratedQuery | None, domain: str, scene=None
+):
     blackboard.set("/turn/domain", domain)
     if query is not None:
         blackboard.set("/turn/query", query)
     node = RunQuery()
-    handles = {"domains": domains, **({"scene_graph": scene} if scene else {})}
+    handles = {"domains": domains, "workers": workers, **({"scene_graph": scene} if scene else {})}
     harness = TreeHarness(node, llm=make_llm().client, handles=handles)
     harness.tick_until(lambda h: node.status.value != "RUNNING", max_ticks=2000, period_s=0.005)
     node.shutdown()
@@ -68,10 +70,10 @@ def model_query(text: str, target: str = "domain_kg") -> GeneratedQuery:
     return GeneratedQuery(text=text, source="model", target=target)
 
 
-def test_where_is_runs_on_the_scene_graph(blackboard, make_llm, shipped, scene) -> None:
+def test_where_is_runs_on_the_scene_graph(blackboard, make_llm, shipped, scene, workers) -> None:
     text = shipped.get("household").query("where_is").bind(object=SceneGraph.iri("mug_red"))
     query = GeneratedQuery(text=text, source="template", template="where_is", target="scene_graph")
-    status, node = run(blackboard, make_llm, shipped, query, "household", scene)
+    status, node = run(blackboard, make_llm, workers, shipped, query, "household", scene)
     assert status == "S" and "1 row(s)" in node.feedback_message
     (item,) = blackboard.get("/turn/evidence").items
     assert (item.source, item.query) == ("where_is", text)
@@ -80,27 +82,29 @@ def test_where_is_runs_on_the_scene_graph(blackboard, make_llm, shipped, scene) 
 
 
 def test_a_model_query_on_the_pack_graph_appends_to_the_evidence(
-    blackboard, make_llm, menu
+    blackboard, make_llm, workers, menu
 ) -> None:
     earlier = EvidenceItem(source="plan", text="Done.")
     blackboard.set("/turn/evidence", EvidenceBundle(items=[earlier]))
     query = model_query("SELECT ?dish ?kcal WHERE { ?dish m:kcal ?kcal } ORDER BY ?kcal")
-    status, _ = run(blackboard, make_llm, menu, query, "menu")
+    status, _ = run(blackboard, make_llm, workers, menu, query, "menu")
     assert status == "S"
     first, item = blackboard.get("/turn/evidence").items
     assert first == earlier and item.source == "model-query"
     assert item.rows == [{"dish": "m:soup", "kcal": "120"}, {"dish": "m:stew", "kcal": "450"}]
 
 
-def test_nothing_found_is_evidence_too(blackboard, make_llm, menu) -> None:
+def test_nothing_found_is_evidence_too(blackboard, make_llm, workers, menu) -> None:
     query = model_query('SELECT ?dish WHERE { ?dish rdfs:label "cake" }')
-    status, node = run(blackboard, make_llm, menu, query, "menu")
+    status, node = run(blackboard, make_llm, workers, menu, query, "menu")
     assert status == "S" and "0 row(s)" in node.feedback_message
     assert blackboard.get("/turn/evidence").items[0].rows == []
 
 
-def test_an_ask_answer_is_one_row(blackboard, make_llm, menu) -> None:
-    status, _ = run(blackboard, make_llm, menu, model_query("ASK { m:soup a m:Dish }"), "menu")
+def test_an_ask_answer_is_one_row(blackboard, make_llm, workers, menu) -> None:
+    status, _ = run(
+        blackboard, make_llm, workers, menu, model_query("ASK { m:soup a m:Dish }"), "menu"
+    )
     assert status == "S"
     assert blackboard.get("/turn/evidence").items[0].rows == [{"answer": "yes"}]
 
@@ -114,9 +118,11 @@ def test_an_ask_answer_is_one_row(blackboard, make_llm, menu) -> None:
     ],
 )
 def test_a_refused_query_fails_with_the_reason(
-    blackboard, make_llm, menu, scene, text, target, reason
+    blackboard, make_llm, menu, scene, workers, text, target, reason
 ) -> None:
-    status, node = run(blackboard, make_llm, menu, model_query(text, target), "menu", scene)
+    status, node = run(
+        blackboard, make_llm, workers, menu, model_query(text, target), "menu", scene
+    )
     assert status == "F" and reason in node.feedback_message
     assert blackboard.get("/turn/evidence") is None
 
@@ -129,16 +135,20 @@ def test_a_refused_query_fails_with_the_reason(
         (model_query("ASK {}"), "OutOfScope", "not loaded"),
     ],
 )
-def test_nothing_to_run_fails_at_once(blackboard, make_llm, menu, query, domain, reason) -> None:
-    status, node = run(blackboard, make_llm, menu, query, domain)
+def test_nothing_to_run_fails_at_once(
+    blackboard, make_llm, workers, menu, query, domain, reason
+) -> None:
+    status, node = run(blackboard, make_llm, workers, menu, query, domain)
     assert status == "F" and reason in node.feedback_message
 
 
-def test_the_tick_never_waits_for_the_query(blackboard, make_llm, menu) -> None:
+def test_the_tick_never_waits_for_the_query(blackboard, make_llm, workers, menu) -> None:
     blackboard.set("/turn/domain", "menu")
     blackboard.set("/turn/query", model_query("ASK { m:soup a m:Dish }"))
     node = RunQuery()
-    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": menu})
+    harness = TreeHarness(
+        node, llm=make_llm().client, handles={"domains": menu, "workers": workers}
+    )
     release = threading.Event()
     run_on_pack = node._run_on_pack
 
@@ -155,11 +165,11 @@ def test_the_tick_never_waits_for_the_query(blackboard, make_llm, menu) -> None:
     node.shutdown()
 
 
-def test_interrupted_it_drops_the_result(blackboard, make_llm, menu) -> None:
+def test_interrupted_it_drops_the_result(blackboard, make_llm, workers, menu) -> None:
     blackboard.set("/turn/domain", "menu")
     blackboard.set("/turn/query", model_query("ASK { m:soup a m:Dish }"))
     node = RunQuery()
-    node.setup(domains=menu)
+    node.setup(domains=menu, workers=workers)
     release = threading.Event()
     node._run_on_pack = lambda pack, text: release.wait(10)  # type: ignore[method-assign]
     node.tick_once()

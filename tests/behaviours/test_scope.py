@@ -263,6 +263,7 @@ def test_short_answer_about_a_scene_object_continues_with_the_scene_graph(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
+    workers,
 ) -> None:
     registry.switch("advisor")
     pending = PendingTask(
@@ -278,7 +279,7 @@ def test_short_answer_about_a_scene_object_continues_with_the_scene_graph(
         registry,
         "the blue bottle",
         pending=pending,
-        handles={"scene_graph": scene},
+        handles={"scene_graph": scene, "workers": workers},
     )
     assert blackboard.get("/turn/domain") == "household"
     assert "fills object" in blackboard.get("/rationale/detectscope").rationale

@@ -29,7 +29,12 @@ def harness_for(node, executor: SimExecutor, make_llm, **handles) -> TreeHarness
     return TreeHarness(
         node,
         llm=make_llm().client,
-        handles={"scene_graph": executor.belief, "executor": executor, **handles},
+        handles={
+            "scene_graph": executor.belief,
+            "workers": executor.workers,
+            "executor": executor,
+            **handles,
+        },
     )
 
 
@@ -39,7 +44,7 @@ def run(harness: TreeHarness, executor: SimExecutor, max_ticks: int = 20) -> lis
     statuses = []
     for _ in range(max_ticks):
         executor.step()
-        executor.belief.wait_idle(5.0)
+        executor.workers.wait_idle(5.0)
         harness.tick()
         statuses.append(harness.root_status)
         if statuses[-1] != "RUNNING":

@@ -20,30 +20,34 @@ ASKED_WHO = PendingTask(
 )
 
 
-def identify(blackboard, make_llm, scene, utterance, *, pending=None, speaker=None):
+def identify(blackboard, make_llm, scene, workers, utterance, *, pending=None, speaker=None):
     blackboard.set("/turn/utterance", utterance)
     if pending is not None:
         blackboard.set("/session/pending", pending)
     if speaker is not None:
         blackboard.set("/turn/speaker", speaker)
     node = IdentifySpeaker()
-    harness = TreeHarness(node, llm=make_llm().client, handles={"scene_graph": scene})
+    harness = TreeHarness(
+        node, llm=make_llm().client, handles={"scene_graph": scene, "workers": workers}
+    )
     harness.tick()
-    assert scene.wait_idle(10.0)
+    assert workers.wait_idle(10.0)
     if node.status == Status.RUNNING:
         harness.tick_until(max_ticks=500, period_s=0.01)
     assert node.status == Status.SUCCESS
     return node
 
 
-def test_the_answer_to_who_is_speaking_sets_the_speaker(blackboard, make_llm, scene):
-    node = identify(blackboard, make_llm, scene, "it's Alex", pending=ASKED_WHO)
+def test_the_answer_to_who_is_speaking_sets_the_speaker(blackboard, make_llm, scene, workers):
+    node = identify(blackboard, make_llm, scene, workers, "it's Alex", pending=ASKED_WHO)
     assert blackboard.get("/turn/speaker") == "user"
     assert "user" in node.feedback_message
 
 
-def test_a_self_introduction_sets_the_speaker_without_a_question(blackboard, make_llm, scene):
-    identify(blackboard, make_llm, scene, "this is Anna, could you bring me my glasses?")
+def test_a_self_introduction_sets_the_speaker_without_a_question(
+    blackboard, make_llm, scene, workers
+):
+    identify(blackboard, make_llm, scene, workers, "this is Anna, could you bring me my glasses?")
     assert blackboard.get("/turn/speaker") == "anna"
 
 
@@ -51,19 +55,21 @@ def test_a_self_introduction_sets_the_speaker_without_a_question(blackboard, mak
     "utterance",
     ["it's cold in here", "I'm thirsty", "bring me the bottle"],
 )
-def test_no_name_of_a_known_person_leaves_the_speaker_unset(blackboard, make_llm, scene, utterance):
-    node = identify(blackboard, make_llm, scene, utterance)
+def test_no_name_of_a_known_person_leaves_the_speaker_unset(
+    blackboard, make_llm, scene, workers, utterance
+):
+    node = identify(blackboard, make_llm, scene, workers, utterance)
     assert blackboard.get("/turn/speaker") is None
     assert node.feedback_message
 
 
-def test_an_answer_naming_two_people_identifies_nobody(blackboard, make_llm, scene):
-    identify(blackboard, make_llm, scene, "Anna or Alex, I forget", pending=ASKED_WHO)
+def test_an_answer_naming_two_people_identifies_nobody(blackboard, make_llm, scene, workers):
+    identify(blackboard, make_llm, scene, workers, "Anna or Alex, I forget", pending=ASKED_WHO)
     assert blackboard.get("/turn/speaker") is None
 
 
-def test_a_known_speaker_is_never_replaced(blackboard, make_llm, scene):
-    identify(blackboard, make_llm, scene, "this is Anna", speaker="user")
+def test_a_known_speaker_is_never_replaced(blackboard, make_llm, scene, workers):
+    identify(blackboard, make_llm, scene, workers, "this is Anna", speaker="user")
     assert blackboard.get("/turn/speaker") == "user"
 
 

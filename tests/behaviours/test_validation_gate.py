@@ -40,9 +40,13 @@ def propose(blackboard: BlackboardView, plan: ToAPlan) -> None:
 
 def run(gate: ValidationGate, world: SimExecutor, llm: Any, **handles: Any) -> str:
     assert world.belief is not None
-    harness = TreeHarness(gate, llm=llm.client, handles={"scene_graph": world.belief, **handles})
+    harness = TreeHarness(
+        gate,
+        llm=llm.client,
+        handles={"scene_graph": world.belief, "workers": world.workers, **handles},
+    )
     for _ in range(10):
-        world.belief.wait_idle(5.0)
+        world.workers.wait_idle(5.0)
         harness.tick()
         if harness.root_status != "RUNNING":
             break

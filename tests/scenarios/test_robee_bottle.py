@@ -44,7 +44,7 @@ def run(harness: TreeHarness, executor: SimExecutor, max_ticks: int = 300) -> No
     assert executor.belief is not None
     for _ in range(max_ticks):
         executor.step()
-        executor.belief.wait_idle(5.0)  # planning runs on the scene graph's worker
+        executor.workers.wait_idle(5.0)  # planning runs on the simulator's workers
         harness.tick()
         if harness.tree.root.status in (Status.SUCCESS, Status.FAILURE):
             return
@@ -61,7 +61,12 @@ def test_robee_bottle_moved_pick_fails_explain_look_again_succeeds(
         harness = TreeHarness(
             create_root(),
             llm=llm.client,
-            handles={"scene_graph": belief, "executor": executor, "experience": experience},
+            handles={
+                "scene_graph": belief,
+                "workers": executor.workers,
+                "executor": executor,
+                "experience": experience,
+            },
         )
         run(harness, executor)
 
@@ -102,6 +107,7 @@ def test_without_the_disruption_the_plan_itself_succeeds(
             llm=llm.client,
             handles={
                 "scene_graph": executor.belief,
+                "workers": executor.workers,
                 "executor": executor,
                 "experience": experience,
             },

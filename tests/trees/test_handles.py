@@ -56,13 +56,23 @@ def test_given_handles_stay_open_opened_ones_are_closed(tmp_path: Path) -> None:
     given.close()
 
 
+def test_opened_workers_run_work_until_the_handles_close() -> None:
+    with Handles() as handles:
+        workers = handles.open_workers(1, "test-handles")
+        assert handles.as_kwargs() == {"workers": workers}
+        assert workers.submit(sum, [1, 2]).result(timeout=10) == 3
+    with pytest.raises(RuntimeError):
+        workers.submit(sum, [1, 2])
+
+
 def test_a_simulator_gives_belief_executor_people_and_its_clock() -> None:
     with SimExecutor.from_scenario(load_scenario("tidy_for_guests")) as simulator:
         handles = Handles()
         handles.attach_simulator(simulator)
         kwargs = handles.as_kwargs()
-        assert set(kwargs) == {"scene_graph", "executor", "people", "clock"}
+        assert set(kwargs) == {"scene_graph", "workers", "executor", "people", "clock"}
         assert kwargs["scene_graph"] is simulator.belief
+        assert kwargs["workers"] is simulator.workers
         assert kwargs["executor"] is simulator
         assert kwargs["people"] is simulator.people
         assert kwargs["clock"]() == simulator.world.now().timestamp()

@@ -98,9 +98,11 @@ def test_handles_are_read_from_setup() -> None:
     registry = default_registry()
     scope = {h.name: h.required for h in registry["DetectScope"].handles}
     assert scope == {"llm": True, "domains": True, "scene_graph": False, "lexicons": False}
-    assert {h.name: h.required for h in registry["Consolidate"].handles} == {"memory": True}
+    consolidate = {h.name: h.required for h in registry["Consolidate"].handles}
+    assert consolidate == {"memory": True, "workers": True}
     assert [h.name for h in registry["ExecutePlan"].handles] == [
         "scene_graph",
+        "workers",
         "executor",
         "people",
         "clock",
@@ -113,6 +115,7 @@ def test_a_node_built_with_children_has_their_ports_and_handles() -> None:
     assert {h.name: h.required for h in step.handles} == {
         "llm": True,  # its decision gate's
         "scene_graph": True,  # its action node's
+        "workers": True,
         "executor": True,
         "people": False,
         "clock": False,

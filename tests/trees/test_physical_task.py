@@ -67,6 +67,7 @@ def run_task(
         llm = make_llm({"by_module": {"planner": planner}})
         handles = {
             "scene_graph": sim.belief,
+            "workers": sim.workers,
             "executor": sim,
             "domains": domains,
             "experience": experience,
@@ -75,7 +76,7 @@ def run_task(
         harness = TreeHarness(create_physical_task(**options), llm=llm.client, handles=handles)
         for _ in range(scenario.limits.max_ticks):
             sim.step()
-            sim.belief.wait_idle(5.0)
+            sim.workers.wait_idle(5.0)
             harness.tick()
             if harness.root_status != "RUNNING":
                 break

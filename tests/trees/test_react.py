@@ -60,6 +60,7 @@ class Run:
             llm=self.llm.client,
             handles={
                 "scene_graph": self.sim.belief,
+                "workers": self.sim.workers,
                 "executor": self.sim,
                 "people": self.sim.people,
             },
@@ -75,7 +76,7 @@ class Run:
         assert self.sim.belief is not None
         for _ in range(max_ticks):
             self.sim.step()
-            self.sim.belief.wait_idle(5.0)
+            self.sim.workers.wait_idle(5.0)
             self.harness.tick()
             if self.harness.tree.root.status != Status.RUNNING:
                 return

@@ -239,6 +239,8 @@ def _run_tree(
             resources.callback(simulator.close)
             handles.open_experience()
             handles.attach_simulator(simulator)
+        else:
+            handles.open_workers()
         runner = resources.enter_context(
             TreeRunner(
                 root,

@@ -226,7 +226,7 @@ def backend_label(backend: str, client: LLMClient | None) -> str:
 
 
 class ModuleRunner(Closeable):
-    """Runs the module sets on one backend; owns the worlds, the memory and the client."""
+    """Runs the module sets on one backend; owns the worlds, memory, client and ``workers``."""
 
     def __init__(self, backend: str, *, domains: DomainRegistry | None = None) -> None:
         if backend not in BACKENDS:
@@ -239,6 +239,7 @@ class ModuleRunner(Closeable):
         self._scenarios: dict[str, Scenario] = {}
         self.handles = Handles(domains=self.domains)
         self.handles.open_memory()
+        self.handles.open_workers(name="cogtree-eval")
         settle = 10.0
         if self.client is not None and backend != "none":
             settings = self.client.settings_for("intent")
@@ -246,7 +247,7 @@ class ModuleRunner(Closeable):
         self.settle_timeout_s = settle
 
     def close(self) -> None:
-        """Close the worlds, the handles (the memory and its folder) and the client."""
+        """Close the worlds, the handles (workers, memory and its folder) and the client."""
         for world in self._worlds.values():
             world.close()
         self._worlds = {}

@@ -59,6 +59,7 @@ from std_msgs.msg import String
 
 from knowledge.closing import Closeable
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from skills.ros.belief import BeliefListener, belief_from_state
 from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
 from skills.ros.json_topics import subscribe_json
@@ -196,6 +197,7 @@ class RosHost(Closeable):
         self._open_session = open_session
         self._belief = belief
         self._owns_belief = belief is None
+        self._workers = WorkerPool(2, "cogtree-workers")
         self._state: RobotState | None = None
         self._ready = threading.Event()
         self._failure = ""
@@ -293,6 +295,7 @@ class RosHost(Closeable):
             self._listener.close()
         if self._owns_belief and self._belief is not None:
             self._belief.close()
+        self._workers.close()
         self.node.destroy_timer(self._timer)
         for subscription in self._subscriptions:
             self.node.destroy_subscription(subscription)
@@ -348,6 +351,7 @@ class RosHost(Closeable):
             handles={
                 "node": self.node,
                 "scene_graph": self._belief,
+                "workers": self._workers,
                 "executor": self.executor,
                 "people": self.people,
                 "team": tuple(self.settings.robots),
