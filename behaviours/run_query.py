@@ -4,8 +4,9 @@ Every query, a bound template or a model's, goes through a
 :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` (SELECT/ASK only, whitelisted
 namespaces, at most 200 rows, a time limit): the pack's own knowledge graph with the pack's
 prefixes, or the scene graph (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it
-is. The query runs on a worker; the node polls it and never blocks a tick. An ASK query's
-answer is kept as one row ``{"answer": "yes" | "no"}``.
+is. A model's query runs in the runner's worker process (killed at its time limit), a
+template in-process. The node waits on a worker thread, polls it and never blocks a tick. An
+ASK query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 """
 
 from __future__ import annotations
@@ -80,13 +81,15 @@ class RunQuery(py_trees.behaviour.Behaviour):
                     "the query targets the scene graph, and no `scene_graph` handle was given"
                 )
                 return
-            self._future = self.scene.submit(self.scene.query_readonly, query.text)
+            self._future = self.scene.submit(
+                self.scene.query_readonly, query.text, query.source == "template"
+            )
             return
         domain = keys.read(self.blackboard, self.domain_key)
         if not isinstance(domain, str) or domain not in self.domains:
             self._verdict = self._fail(f"domain {domain!r} is not loaded")
             return
-        self._future = self._pool.submit(self._run_on_pack, self.domains.get(domain), query.text)
+        self._future = self._pool.submit(self._run_on_pack, self.domains.get(domain), query)
 
     def update(self) -> Status:
         """RUNNING until the worker is done; then keep the rows as evidence."""
@@ -129,13 +132,13 @@ class RunQuery(py_trees.behaviour.Behaviour):
             runner.close()
         self._runners = {}
 
-    def _run_on_pack(self, pack: DomainPack, text: str) -> QueryOutcome:
+    def _run_on_pack(self, pack: DomainPack, query: GeneratedQuery) -> QueryOutcome:
         """On the worker: the pack's runner (made, and its graph loaded, on first use) runs."""
         runner = self._runners.get(pack.name)
         if runner is None:
             runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
             self._runners[pack.name] = runner
-        return runner.run(text)
+        return runner.run(query.text, template=query.source == "template")
 
     def _remember(self, query: GeneratedQuery, outcome: QueryOutcome) -> None:
         rows = outcome.rows

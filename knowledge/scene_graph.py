@@ -203,7 +203,9 @@ class SceneGraph(Closeable):
         self._write_lock = threading.Lock()
         self._version = 0
         self._pool = WorkerPool(workers, "cogtree-scene")
-        self._readonly = ReadOnlyQueryRunner(self.graph, {"cog": str(COG), "scene": str(SCENE)})
+        self._readonly = ReadOnlyQueryRunner(
+            self.graph, {"cog": str(COG), "scene": str(SCENE)}, version=lambda: self._version
+        )
 
     # -- construction ------------------------------------------------------------------------
 
@@ -695,15 +697,17 @@ class SceneGraph(Closeable):
             return f"'{where}': {said.preposition} {self.short_id(URIRef(term))}"
         return f"{quoted}: called {term}"
 
-    def query_readonly(self, text: str) -> QueryOutcome:
+    def query_readonly(self, text: str, template: bool = False) -> QueryOutcome:
         """Run SPARQL that a model wrote: SELECT/ASK only, ``cog:``/``scene:`` IRIs, bounded.
 
-        Raises :class:`~knowledge.readonly_query.QueryRefused` (a ValueError) with the reason
-        for anything else (an update, SERVICE, a foreign namespace, a syntax error, a query
-        over its time limit). Blocks up to the runner's time limit: call it through
-        :meth:`submit` from a behaviour.
+        A model's query runs in the runner's worker process over a snapshot of this graph
+        (re-sent when :attr:`version` changes); ``template=True`` (a pack's own template) runs
+        in-process. Raises :class:`~knowledge.readonly_query.QueryRefused` (a ValueError) with
+        the reason for anything else (an update, SERVICE, a foreign namespace, a syntax error,
+        a query over its time or memory limit). Blocks up to the runner's time limit: call it
+        through :meth:`submit` from a behaviour.
         """
-        return self._readonly.run(text)
+        return self._readonly.run(text, template=template)
 
     # -- running queries -----------------------------------------------------------------------
 
