@@ -5,7 +5,10 @@ that the parent can kill. :class:`QuerySandbox` starts the child on first use (t
 a script, ``python -I query_sandbox.py FD``: the child imports nothing but the standard library
 and pyoxigraph, nor re-imports the parent's program), sends it a snapshot of the graph
 (N-Triples, loaded into the child's own in-memory Oxigraph store, default graph only) whenever
-the snapshot's key changes, then the query. The child
+the snapshot's key changes, then the query. Oxigraph's memory store iterates newest first, and
+the snapshot lists triples in the parent's iteration order: the child inserts them in reverse,
+so it iterates them in the parent's order and aggregates (a SUM of doubles, say) add in the same
+order, giving the same figures in-process and in the sandbox. The child
 
 - caps its address space (``RLIMIT_AS``) at its size after start-up plus ``memory_mb`` MiB,
   so an allocation bomb fails inside the child (Rust aborts, Python raises MemoryError);
@@ -276,7 +279,8 @@ def _serve(fd: int, memory_mb: int) -> None:
             if request["op"] == "load":
                 store = pyoxigraph.Store()
                 data = channel.recv_bytes()
-                store.extend(pyoxigraph.parse(data, format=pyoxigraph.RdfFormat.N_TRIPLES))
+                triples = list(pyoxigraph.parse(data, format=pyoxigraph.RdfFormat.N_TRIPLES))
+                store.extend(reversed(triples))
                 reply: dict[str, Any] = {"loaded": len(store)}
             else:
                 _limit_cpu(int(request["cpu_s"]))
