@@ -10,6 +10,10 @@ the snapshot lists triples in the parent's iteration order: the child inserts th
 so it iterates them in the parent's order and aggregates (a SUM of doubles, say) add in the same
 order, giving the same figures in-process and in the sandbox. The child
 
+- leaves the network where the kernel allows it (a new, empty network namespace, Linux), so
+  that even a query that reached Oxigraph with a ``SERVICE`` call could not connect anywhere
+  (pyoxigraph has no option to turn SERVICE off); :attr:`QuerySandbox.offline` says whether it
+  did;
 - caps its address space (``RLIMIT_AS``) at its size after start-up plus ``memory_mb`` MiB,
   so an allocation bomb fails inside the child (Rust aborts, Python raises MemoryError);
 - caps its CPU time (``RLIMIT_CPU``) at what it has used plus the query's budget, so a runaway
@@ -26,6 +30,7 @@ a fresh child (and re-sends the snapshot): the sandbox recovers from every kill.
 
 from __future__ import annotations
 
+import ctypes
 import json
 import math
 import os
@@ -42,6 +47,8 @@ from typing import Any, Literal
 QueryKind = Literal["select", "ask"]
 
 _MIB = 1024 * 1024
+_CLONE_NEWUSER = 0x10000000
+_CLONE_NEWNET = 0x40000000
 _REPLY_SLACK = 64 * 1024
 """Bytes of JSON framing allowed in a reply on top of ``max_bytes`` of rendered terms."""
 
@@ -129,6 +136,8 @@ class QuerySandbox:
         self._channel: Connection | None = None
         self._loaded: Hashable | None = None
         self._exit_status: int | None = None
+        self.offline: bool | None = None
+        """Whether the last worker started has no network (None before the first start)."""
 
     def run(
         self,
@@ -203,7 +212,7 @@ class QuerySandbox:
         finally:
             child.close()
         self._channel = Connection(parent.detach())
-        self._reply(self.limits.startup_s, "starting the query worker")
+        self.offline = bool(self._reply(self.limits.startup_s, "starting the worker")["offline"])
         return self._channel
 
     def _reply(self, timeout_s: float, doing: str) -> dict[str, Any]:
@@ -261,6 +270,7 @@ def _serve(fd: int, memory_mb: int) -> None:
     """The worker's loop: apply the limits, then answer load and query requests until EOF."""
     import pyoxigraph
 
+    offline = _leave_network()
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     page = os.sysconf("SC_PAGE_SIZE")
     with open("/proc/self/statm", encoding="ascii") as statm:
@@ -269,7 +279,7 @@ def _serve(fd: int, memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (size + memory_mb * _MIB, hard))
     channel = Connection(fd)
     store = pyoxigraph.Store()
-    channel.send_bytes(b'{"ready": true}')
+    channel.send_bytes(json.dumps({"ready": True, "offline": offline}).encode())
     while True:
         try:
             request = json.loads(channel.recv_bytes())
@@ -290,6 +300,17 @@ def _serve(fd: int, memory_mb: int) -> None:
         except (SyntaxError, ValueError, OSError) as error:
             reply = {"error": f"Oxigraph could not run the query: {error}"}
         channel.send_bytes(json.dumps(reply).encode())
+
+
+def _leave_network() -> bool:
+    """Move into a new network namespace (as root, or in a new user namespace); True if done."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return False
+    return any(
+        libc.unshare(flags) == 0 for flags in (_CLONE_NEWNET, _CLONE_NEWUSER | _CLONE_NEWNET)
+    )
 
 
 def _limit_cpu(seconds: int) -> None:
