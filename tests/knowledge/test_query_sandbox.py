@@ -8,8 +8,8 @@ text differently), so the refusals are not vacuous.
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

@@ -18,9 +18,9 @@ from sim import ros_robot
 from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
+from trees.ros import snapshot_source as ros_source
 from trees.ros.cli_support import init_context, spin_until
 from trees.ros.snapshot_source import RosSnapshotSource
-from trees.ros import snapshot_source as ros_source
 from trees.viewer.feed import TickFeed
 
 
