@@ -301,7 +301,8 @@ class ReadOnlyQueryRunner(Closeable):
 
     :meth:`run` returns a :class:`QueryOutcome` or raises :class:`QueryRefused`; a model's query
     runs in a worker process over a snapshot of ``graph`` (taken again when ``version()``
-    changes; without ``version``, when the snapshot's bytes change), a template query in-process.
+    changes, read before the snapshot is taken; without ``version``, when the snapshot's bytes
+    change), a template query in-process.
     Calls are serialised; call :meth:`close` (or use the runner as a context manager) to stop
     the worker process and thread.
     """

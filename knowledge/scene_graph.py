@@ -252,7 +252,11 @@ class SceneGraph(Closeable):
 
     @property
     def version(self) -> int:
-        """A counter that changes with every write to the belief (to refresh derived data)."""
+        """A counter that changes with every write to the belief (to refresh derived data).
+
+        It changes when a write starts and again when it ends, so data derived while a write
+        was under way (read the version first) is never labelled with the final version.
+        """
         return self._version
 
     @contextmanager
@@ -260,7 +264,10 @@ class SceneGraph(Closeable):
         """Hold the write lock for one change of the belief, and count the change."""
         with self._write_lock:
             self._version += 1
-            yield
+            try:
+                yield
+            finally:
+                self._version += 1
 
     # -- ids -----------------------------------------------------------------------------------
 
