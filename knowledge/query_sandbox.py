@@ -154,11 +154,10 @@ class QuerySandbox:
         ``variables`` (None for ``SELECT *``) is what the caller's checker read: Oxigraph must
         read the same. Raises :class:`SandboxRefused` or :class:`SandboxStopped`.
         """
-        channel = self._ready()
+        self._ready()
         if self._loaded != snapshot_key:
             self._loaded = None
-            channel.send_bytes(json.dumps({"op": "load"}).encode())
-            channel.send_bytes(snapshot())
+            self._send("loading the graph", json.dumps({"op": "load"}).encode(), snapshot())
             self._reply(self.limits.startup_s, "loading the graph")
             self._loaded = snapshot_key
         request = {
@@ -171,7 +170,7 @@ class QuerySandbox:
             "max_bytes": self.limits.max_bytes,
             "cpu_s": math.ceil(self.limits.timeout_s) + 1,
         }
-        channel.send_bytes(json.dumps(request).encode())
+        self._send("the query", json.dumps(request).encode())
         reply = self._reply(self.limits.timeout_s, "the query")
         return SandboxResult(
             variables=list(reply["variables"]),
@@ -189,10 +188,10 @@ class QuerySandbox:
         """The worker process's id, or None while none runs (for tests and benchmarks)."""
         return self._process.pid if self._process is not None else None
 
-    def _ready(self) -> Connection:
-        """The channel to a live worker, starting one (and waiting for it) if needed."""
+    def _ready(self) -> None:
+        """Make sure a worker runs, starting one (and waiting for it) if needed."""
         if self._process is not None and self._process.poll() is None and self._channel:
-            return self._channel
+            return
         self._stop()
         parent, child = socket.socketpair()
         try:
@@ -213,7 +212,15 @@ class QuerySandbox:
             child.close()
         self._channel = Connection(parent.detach())
         self.offline = bool(self._reply(self.limits.startup_s, "starting the worker")["offline"])
-        return self._channel
+
+    def _send(self, doing: str, *frames: bytes) -> None:
+        """Send ``frames`` to the worker; raise :class:`SandboxStopped` if it is gone."""
+        assert self._channel is not None
+        try:
+            for frame in frames:
+                self._channel.send_bytes(frame)
+        except OSError:
+            raise SandboxStopped(self._death(doing)) from None
 
     def _reply(self, timeout_s: float, doing: str) -> dict[str, Any]:
         """The worker's next reply within ``timeout_s``; kill it and raise when none comes."""
@@ -223,8 +230,15 @@ class QuerySandbox:
                 self._stop()
                 raise SandboxStopped(f"exceeded its time limit of {timeout_s:g} s")
             data = self._channel.recv_bytes(self.limits.max_bytes + _REPLY_SLACK)
-        except (EOFError, OSError) as error:
-            raise SandboxStopped(self._death(doing, error)) from None
+        except EOFError:
+            raise SandboxStopped(self._death(doing)) from None
+        except OSError:  # a reply over the cap, or a broken channel
+            if self._process.poll() is None:
+                self._stop()
+                raise SandboxStopped(
+                    f"sent a reply larger than {self.limits.max_bytes} bytes while {doing}"
+                ) from None
+            raise SandboxStopped(self._death(doing)) from None
         reply: dict[str, Any] = json.loads(data)
         if reply.get("error"):
             if reply.get("stopped"):
@@ -233,14 +247,10 @@ class QuerySandbox:
             raise SandboxRefused(str(reply["error"]))
         return reply
 
-    def _death(self, doing: str, error: Exception) -> str:
+    def _death(self, doing: str) -> str:
         """Why the worker stopped answering while ``doing``; the worker is gone afterwards."""
-        assert self._process is not None
-        oversized = isinstance(error, OSError) and self._process.poll() is None
         self._stop()
         code = self._exit_status
-        if oversized:
-            return f"sent a reply larger than {self.limits.max_bytes} bytes while {doing}"
         if code in (-signal.SIGABRT, -signal.SIGSEGV, -signal.SIGBUS):
             return (
                 f"ran out of its memory limit of {self.limits.memory_mb} MiB while {doing} "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -377,3 +378,21 @@ def test_the_scene_graph_runs_model_queries_in_the_sandbox_over_its_current_beli
         assert scene.query_readonly(ask, template=True).boolean is True
     finally:
         scene.close()
+
+
+def test_a_worker_killed_from_outside_is_replaced(runner: ReadOnlyQueryRunner) -> None:
+    ask = "ASK { home:mug a cog:Object }"
+    assert runner.run(ask).boolean is True
+    worker = runner.sandbox.worker_pid
+    assert worker is not None
+
+    os.kill(worker, signal.SIGKILL)
+    try:  # the kill may land before the next query or while it is sent
+        first = runner.run(ask).boolean
+    except QueryRefused as refusal:
+        assert "the query worker stopped" in str(refusal)
+        first = None
+
+    assert first in (True, None)
+    assert runner.run(ask).boolean is True
+    assert runner.sandbox.worker_pid != worker
