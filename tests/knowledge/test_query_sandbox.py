@@ -396,3 +396,9 @@ def test_a_worker_killed_from_outside_is_replaced(runner: ReadOnlyQueryRunner) -
     assert first in (True, None)
     assert runner.run(ask).boolean is True
     assert runner.sandbox.worker_pid != worker
+
+
+@pytest.mark.parametrize("option", ["max_bytes", "memory_mb"])
+def test_sandbox_limits_must_be_positive(scene: Graph, option: str) -> None:
+    with pytest.raises(ValueError, match=f"{option} must be positive, got 0"):
+        ReadOnlyQueryRunner(scene, PREFIXES, **{option: 0})
