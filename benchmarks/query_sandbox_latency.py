@@ -13,7 +13,8 @@ On the advisor pack's knowledge graph (about 2,600 triples) and a scene graph:
   and runs on its worker thread). No tick may take over 50 ms because of query checking; the
   checks table counts the checks over 50 ms, the cost GenerateQuery pays on its tick.
 
-Prints tables; asserts nothing. About half a minute on two cores; ``--quick`` (CI) a few s.
+Prints tables; asserts nothing. A few seconds on two cores (mostly the runaway query's 0.5 s
+deadline and worker starts); ``--quick`` (CI) repeats each measurement 5 times instead of 50.
 
     python benchmarks/query_sandbox_latency.py [--quick]
 """
