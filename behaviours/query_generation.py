@@ -17,11 +17,11 @@ a SELECT or ASK query, given the pack's prefixes, a compact summary of the graph
 (classes and properties with their labels), the task with its slot ids and the template.
 
 Guard: a model's query must pass the read-only runner's static checks (it parses, is one
-SELECT or ASK, names only whitelisted namespaces, fits the size limit). The check *is* the
-runner's: the query is run by a :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` over an
-empty graph with the same prefixes, so nothing but the checks costs time (about 10 ms, on the
-tick the answer arrives). A refused query is sent back to the model once with the refusal
-(``revise``); refused again, the node takes its safe decision: no query. Template queries are
+SELECT or ASK over the default graph, names only whitelisted namespaces, fits the size limit).
+The check *is* the runner's: a :class:`~knowledge.readonly_query.QueryChecker` with the same
+prefixes, which runs nothing (a few ms, on the tick the answer arrives). A refused query is
+sent back to the model once with the refusal (``revise``); refused again, the node takes its
+safe decision: no query. Template queries are
 the pack author's and are checked by the runner when RunQuery runs them, off the tick.
 """
 
@@ -54,8 +54,7 @@ from knowledge.domain_pack import PackError
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.named_queries import Binding, Term
-from knowledge.rdf_store import new_graph
-from knowledge.readonly_query import STANDARD_PREFIXES, QueryRefused, ReadOnlyQueryRunner
+from knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
 from knowledge.scene_graph import COG, SCENE, SceneGraph
 
 log = logging.getLogger(__name__)
@@ -124,7 +123,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         self.working_key = self.key_of(keys.WORKING)
         self.query_key = self.key_of(keys.QUERY)
         self._vocabulary: dict[str, str] = {}
-        self._checkers: dict[str, ReadOnlyQueryRunner] = {}
+        self._checkers: dict[str, QueryChecker] = {}
         self._checked: dict[str, str | None] = {}
         self._task: TurnTask | None = None
         self._template: GeneratedQuery | None = None
@@ -159,12 +158,6 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         self._template = None
         self._unbound = ""
         self._checked = {}
-
-    def shutdown(self) -> None:
-        """Release the checkers' worker threads."""
-        for checker in self._checkers.values():
-            checker.close()
-        self._checkers = {}
 
     # -- the cascade --------------------------------------------------------------------------
 
@@ -383,14 +376,14 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         return self._checked[text]
 
     def _check(self, task: TurnTask, text: str) -> str | None:
-        """Run ``text`` on an empty graph with the target's prefixes: the runner's checks."""
+        """The runner's checks of ``text`` with the target's prefixes (nothing runs)."""
         key = task.pack.name if task.pack.has_own_knowledge else ""
         checker = self._checkers.get(key)
         if checker is None:
-            checker = ReadOnlyQueryRunner(new_graph(), self._prefixes(task), max_rows=1)
+            checker = QueryChecker(self._prefixes(task))
             self._checkers[key] = checker
         try:
-            checker.run(text)
+            checker.check(text)
         except QueryRefused as refusal:
             return str(refusal)
         return None

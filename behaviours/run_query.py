@@ -4,9 +4,10 @@ Every query, a bound template or a model's, goes through a
 :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` (SELECT/ASK only, whitelisted
 namespaces, at most 200 rows, a time limit): the pack's own knowledge graph with the pack's
 prefixes, or the scene graph (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it
-is. The query runs on the ``workers`` pool; the node (a
-:class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK query's
-answer is kept as one row ``{"answer": "yes" | "no"}``.
+is. A model's query runs in the runner's worker process (killed at its time limit), a
+template in-process; either way the call waits on the ``workers`` pool, and the node (a
+:class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
+query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 """
 
 from __future__ import annotations
@@ -78,11 +79,11 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
                 return self._fail(
                     "the query targets the scene graph, and no `scene_graph` handle was given"
                 )
-            return self.submit(self.scene.query_readonly, query.text)
+            return self.submit(self.scene.query_readonly, query.text, query.source == "template")
         domain = keys.read(self.blackboard, self.domain_key)
         if not isinstance(domain, str) or domain not in self.domains:
             return self._fail(f"domain {domain!r} is not loaded")
-        return self.submit(self._run_on_pack, self.domains.get(domain), query.text)
+        return self.submit(self._run_on_pack, self.domains.get(domain), query)
 
     def waiting(self, waited: float) -> str:
         """Which query runs on which graph."""
@@ -119,13 +120,13 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
             runner.close()
         self._runners = {}
 
-    def _run_on_pack(self, pack: DomainPack, text: str) -> QueryOutcome:
+    def _run_on_pack(self, pack: DomainPack, query: GeneratedQuery) -> QueryOutcome:
         """On the worker: the pack's runner (made, and its graph loaded, on first use) runs."""
         runner = self._runners.get(pack.name)
         if runner is None:
             runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
             self._runners[pack.name] = runner
-        return runner.run(text)
+        return runner.run(query.text, template=query.source == "template")
 
     def _remember(self, query: GeneratedQuery, outcome: QueryOutcome) -> None:
         rows = outcome.rows

@@ -1,31 +1,57 @@
-"""A read-only, bounded and time-limited runner for SPARQL that a language model wrote.
+r"""Checks for SPARQL that a language model wrote, and a bounded runner for checked queries.
 
-The model's text is parsed with rdflib's SPARQL parser before anything runs, and refused with a
-reason unless it is a single SELECT or ASK query that
+:class:`QueryChecker` decides, without running anything, whether a text may run. It refuses,
+with a reason, anything but a single SELECT or ASK query over the default graph that
 
-- calls no remote endpoint (no ``SERVICE``, at any depth),
-- declares only prefixes that map to the allowed namespaces, uses no ``BASE``,
+- calls no remote endpoint (no ``SERVICE`` at any depth; the word appears nowhere in the text),
+- declares only prefixes that map to the allowed namespaces, uses no ``BASE``, ``FROM``,
+  ``FROM NAMED`` or ``GRAPH``,
 - names only IRIs inside the allowed namespaces or the rdf, rdfs, owl and xsd vocabularies,
 - fits in ``max_chars`` characters.
 
-The allowed prefixes may be used without declaring them: their declarations are prepended. The
-query is then executed as a *string* through ``graph.query`` (a prepared query would make rdflib
-leave the Oxigraph store for its own, much slower engine) on a worker thread owned by the runner.
-At most ``max_rows`` rows come back, whatever the query's own LIMIT says: iteration stops at the
-first row past the cap and the outcome is marked ``truncated``. A query that is not finished after
-``timeout_s`` is refused. Python cannot stop the worker thread: a streaming query notices the
-refusal at its next row and stops, but a query whose engine is busy before producing a row (a
-large join under a COUNT or ORDER BY, say) runs on until Oxigraph is done, and its result is
-discarded. Until then the runner refuses new queries as busy instead of queueing them.
+The allowed prefixes may be used without declaring them: their declarations are prepended.
+
+**Two parsers, one reading.** The checker walks rdflib's parse tree; Oxigraph runs the query.
+The two tokenisers differ in exactly the places where text can mean two things, so the checker
+removes those places instead of hoping the parsers agree:
+
+- ``\r`` ends a ``#`` comment for Oxigraph and not for rdflib (a ``SERVICE`` after ``\r``
+  is code to one and a comment to the other): line ends are normalised to ``\n`` and the
+  normalised text is the one that runs;
+- ``\uXXXX``/``\UXXXXXXXX`` escapes are expanded over the whole text by rdflib (SPARQL 1.1
+  §19.2) and only inside IRIs and strings by Oxigraph: they are refused anywhere (a model can
+  write the character itself); so are control, format and line-separator characters;
+- ``SERVICE`` is Oxigraph's only way to reach the network from a query (updates, ``LOAD``
+  included, cannot be run by ``Store.query`` at all): the word is refused anywhere in the
+  text, case-insensitively, whether a parser would read it as a keyword, a name, a string or a
+  comment, so no difference between parsers can turn it into a call.
+
+Refusing is chosen over normalising more (re-writing strings and comments) because the
+refusals cost a model nothing it needs, and a normaliser would be a third tokeniser that can be
+wrong. What remains, Oxigraph checks itself where it runs the query: the sandbox refuses the
+query when Oxigraph reads another form (SELECT/ASK) or other projected variables than rdflib.
+
+:class:`ReadOnlyQueryRunner` runs checked queries on one graph. A model's query (the default)
+runs in a :class:`~knowledge.query_sandbox.QuerySandbox`: a worker process over a snapshot of
+the graph, with memory and CPU limits, killed at ``timeout_s``; the next query starts a new
+worker. A pack's template query (``template=True``) is the pack author's and runs in-process as
+a *string* through ``graph.query`` (a prepared query would make rdflib leave the Oxigraph store
+for its own, much slower engine) on a worker thread owned by the runner; one not finished after
+``timeout_s`` is refused, and until it ends (Python cannot stop the thread) the runner refuses
+new template queries as busy instead of queueing them. Either way at most ``max_rows`` rows and
+``max_bytes`` bytes of rendered terms come back, whatever the query's own LIMIT says, and the
+outcome is marked ``truncated``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+import unicodedata
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -41,6 +67,14 @@ from rdflib.query import Result, ResultRow
 from rdflib.term import Node
 
 from knowledge.closing import Closeable
+from knowledge.query_sandbox import (
+    QuerySandbox,
+    ResultCap,
+    SandboxLimits,
+    SandboxRefused,
+    SandboxStopped,
+    compact_iri,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +113,11 @@ _UPDATE_VERBS = frozenset(
 )
 _PREFIX_NAME = re.compile(r"(?:[A-Za-z][\w.-]*)?")
 _IRI_TEXT = re.compile(r'[^\s<>"{}|^`\\]+')
+_LINE_END = re.compile(r"\r\n?")
+_CODEPOINT_ESCAPE = re.compile(r"\\[uU]")
+_SERVICE_WORD = re.compile("service", re.IGNORECASE)
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+_ALLOWED_CONTROLS = frozenset("\t\n")
 
 
 class QueryRefused(ValueError):
@@ -98,8 +137,21 @@ class QueryOutcome(BaseModel):
     variables: list[str] = Field(description="SELECT's projected variables, without '?'")
     rows: list[dict[str, str | None]] = Field(description="at most max_rows rows, variable → term")
     boolean: bool | None = Field(description="ASK's answer; None for SELECT")
-    truncated: bool = Field(description="the query had more rows than max_rows")
+    truncated: bool = Field(description="the query had more rows than max_rows, or more bytes")
     elapsed_ms: float = Field(description="wall time of run(), parsing and checks included")
+
+
+@dataclass(frozen=True)
+class CheckedQuery:
+    """A query that passed every check, as it will run.
+
+    ``text``: the normalised text with the allowed prefixes it uses declared; ``variables``:
+    the projected variables rdflib read (None for ``SELECT *`` and for ASK).
+    """
+
+    kind: Literal["select", "ask"]
+    text: str
+    variables: list[str] | None
 
 
 @dataclass
@@ -109,32 +161,21 @@ class _Inspection:
     declared: dict[str, str] = field(default_factory=dict)
     bases: list[str] = field(default_factory=list)
     services: list[str] = field(default_factory=list)
+    datasets: list[str] = field(default_factory=list)
+    graphs: list[str] = field(default_factory=list)
     prefixes_used: set[str] = field(default_factory=set)
     iris: set[str] = field(default_factory=set)
 
 
-class ReadOnlyQueryRunner(Closeable):
-    """Runs model-written SPARQL against ``graph``: SELECT/ASK only, whitelisted, bounded, timed.
+class QueryChecker:
+    """Decides whether model-written SPARQL may run, without running it (see the module).
 
     ``prefixes`` maps prefix names to the namespace IRIs a query may touch (for example
     ``{"cog": "https://cogtree.dev/ontology#"}``); rdf, rdfs, owl and xsd are always allowed.
-    :meth:`run` returns a :class:`QueryOutcome` or raises :class:`QueryRefused`. Calls are
-    serialised; call :meth:`close` (or use the runner as a context manager) to release the worker.
+    Cheap enough for a tick: it parses and walks the text once.
     """
 
-    def __init__(
-        self,
-        graph: Graph,
-        prefixes: Mapping[str, str],
-        *,
-        max_rows: int = 200,
-        timeout_s: float = 0.5,
-        max_chars: int = 4000,
-    ) -> None:
-        if max_rows < 1:
-            raise ValueError(f"max_rows must be at least 1, got {max_rows}")
-        if not timeout_s > 0:
-            raise ValueError(f"timeout_s must be a positive number of seconds, got {timeout_s}")
+    def __init__(self, prefixes: Mapping[str, str], *, max_chars: int = 4000) -> None:
         if max_chars < 1:
             raise ValueError(f"max_chars must be at least 1, got {max_chars}")
         for name, namespace in prefixes.items():
@@ -148,27 +189,13 @@ class ReadOnlyQueryRunner(Closeable):
                     f"namespace {namespace!r} for prefix {name!r} is not an absolute IRI "
                     'without spaces or <>"{}|^`\\'
                 )
-        self.graph = graph
-        self.max_rows = max_rows
-        self.timeout_s = timeout_s
         self.max_chars = max_chars
         self.prefixes: dict[str, str] = {**STANDARD_PREFIXES, **prefixes}
         self._own_prefixes = dict(prefixes)
         self._allowed_namespaces = set(self.prefixes.values())
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readonly-sparql")
-        self._lock = threading.Lock()
-        self._runaway: Future[QueryOutcome] | None = None
-        self._closed = False
 
-    def run(self, text: str) -> QueryOutcome:
-        """Check ``text`` and run it; raise :class:`QueryRefused` naming the reason if refused."""
-        try:
-            return self._run(text, started=time.perf_counter())
-        except QueryRefused as refusal:
-            logger.info("refused a read-only query: %s", refusal)
-            raise
-
-    def _run(self, text: str, *, started: float) -> QueryOutcome:
+    def check(self, text: str) -> CheckedQuery:
+        """The query as it will run, or :class:`QueryRefused` naming the reason."""
         if not isinstance(text, str):
             raise QueryRefused(f"expected the query as a string, got {type(text).__name__}")
         if len(text) > self.max_chars:
@@ -178,39 +205,14 @@ class ReadOnlyQueryRunner(Closeable):
             )
         if not text.strip():
             raise QueryRefused(f"query is empty. {ALLOWED_FORMS}")
-        kind, inspection = self._parse(text)
+        text = _normalised(text)
+        kind, variables, inspection = self._parse(text)
         self._check_whitelist(inspection)
-        executed = self._header(inspection) + text
-        with self._lock:
-            if self._closed:
-                raise RuntimeError(
-                    "this ReadOnlyQueryRunner is closed; create a new one to run queries"
-                )
-            if self._runaway is not None and not self._runaway.done():
-                raise QueryRefused(
-                    "the previous query is still running after exceeding its time limit; "
-                    "try again once it has finished"
-                )
-            cancelled = threading.Event()
-            future = self._executor.submit(self._execute, kind, executed, cancelled, started)
-            try:
-                return future.result(timeout=self.timeout_s)
-            except FutureTimeout:
-                cancelled.set()
-                self._runaway = future
-                raise QueryRefused(
-                    f"query exceeded its time limit of {self.timeout_s:g} s and its result was "
-                    "discarded; use more selective patterns, fewer joins or a LIMIT"
-                ) from None
+        _refuse_service_word(text)
+        return CheckedQuery(kind=kind, text=self._header(inspection) + text, variables=variables)
 
-    def close(self) -> None:
-        """Stop accepting queries; a query still running past its time limit finishes on its own."""
-        with self._lock:
-            self._closed = True
-        self._executor.shutdown(wait=False, cancel_futures=True)
-
-    def _parse(self, text: str) -> tuple[Literal["select", "ask"], _Inspection]:
-        """The query form and what the whitelist checks need, or a refusal."""
+    def _parse(self, text: str) -> tuple[Literal["select", "ask"], list[str] | None, _Inspection]:
+        """The query form, its projection and what the whitelist checks need, or a refusal."""
         try:
             parsed = parseQuery(text)
         except ParseBaseException as error:
@@ -225,7 +227,7 @@ class ReadOnlyQueryRunner(Closeable):
             raise QueryRefused(f"{form}. {ALLOWED_FORMS}")
         if body.name not in _QUERY_FORMS:
             raise QueryRefused(f"unsupported query form {body.name}. {ALLOWED_FORMS}")
-        return _QUERY_FORMS[body.name], _inspect([prologue, body])
+        return _QUERY_FORMS[body.name], _projection(body), _inspect([prologue, body])
 
     def _not_a_query(self, text: str, query_error: ParseBaseException) -> QueryRefused:
         """Why ``text``, which is not a query, is refused: an update or a syntax error."""
@@ -245,7 +247,7 @@ class ReadOnlyQueryRunner(Closeable):
         )
 
     def _check_whitelist(self, inspection: _Inspection) -> None:
-        """Refuse BASE, SERVICE, foreign prefixes and IRIs outside the allowed namespaces."""
+        """Refuse BASE, SERVICE, foreign prefixes and IRIs, and graphs but the default one."""
         allowed = self._describe_allowed()
         if inspection.bases:
             raise QueryRefused(
@@ -274,26 +276,171 @@ class ReadOnlyQueryRunner(Closeable):
             raise QueryRefused(
                 f"IRI <{outside[0]}> is outside the allowed namespaces; use {allowed}"
             )
+        for clause in (*inspection.datasets, *inspection.graphs):
+            raise QueryRefused(
+                f"{clause} names a graph; only the default graph may be queried, so write the "
+                "patterns without FROM, FROM NAMED or GRAPH"
+            )
 
     def _header(self, inspection: _Inspection) -> str:
         """PREFIX declarations for the allowed prefixes the query uses without declaring them."""
         missing = sorted(inspection.prefixes_used - inspection.declared.keys())
         return "".join(f"PREFIX {name}: <{self.prefixes[name]}>\n" for name in missing)
 
-    def _execute(
+    def _is_allowed(self, iri: str) -> bool:
+        return any(iri.startswith(namespace) for namespace in self._allowed_namespaces)
+
+    def _describe_allowed(self) -> str:
+        own = ", ".join(f"{name}: <{iri}>" for name, iri in self._own_prefixes.items())
+        standard = ", ".join(STANDARD_PREFIXES)
+        return f"{own} (and {standard})" if own else standard
+
+
+class ReadOnlyQueryRunner(Closeable):
+    """Runs checked SPARQL against ``graph``: SELECT/ASK only, whitelisted, bounded, timed.
+
+    :meth:`run` returns a :class:`QueryOutcome` or raises :class:`QueryRefused`; a model's query
+    runs in a worker process over a snapshot of ``graph`` (taken again when ``version()``
+    changes, read before the snapshot is taken; without ``version``, when the snapshot's bytes
+    change), a template query in-process.
+    Calls are serialised; call :meth:`close` (or use the runner as a context manager) to stop
+    the worker process and thread.
+    """
+
+    def __init__(
         self,
-        kind: Literal["select", "ask"],
-        executed: str,
-        cancelled: threading.Event,
-        started: float,
+        graph: Graph,
+        prefixes: Mapping[str, str],
+        *,
+        max_rows: int = 200,
+        timeout_s: float = 0.5,
+        max_chars: int = 4000,
+        max_bytes: int = 256 * 1024,
+        memory_mb: int = 1024,
+        version: Callable[[], Hashable] | None = None,
+    ) -> None:
+        if max_rows < 1:
+            raise ValueError(f"max_rows must be at least 1, got {max_rows}")
+        if not timeout_s > 0:
+            raise ValueError(f"timeout_s must be a positive number of seconds, got {timeout_s}")
+        self.checker = QueryChecker(prefixes, max_chars=max_chars)
+        self.limits = SandboxLimits(
+            timeout_s=timeout_s, memory_mb=memory_mb, max_rows=max_rows, max_bytes=max_bytes
+        )
+        self.graph = graph
+        self.max_rows = max_rows
+        self.timeout_s = timeout_s
+        self.max_chars = max_chars
+        self.prefixes = self.checker.prefixes
+        self._version = version
+        self._sandbox = QuerySandbox(self.limits, self.prefixes)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readonly-sparql")
+        self._lock = threading.Lock()
+        self._runaway: Future[QueryOutcome] | None = None
+        self._closed = False
+
+    def run(self, text: str, *, template: bool = False) -> QueryOutcome:
+        """Check ``text`` and run it; raise :class:`QueryRefused` naming the reason if refused.
+
+        ``template=True`` for a pack's own query template (runs in-process); otherwise the text
+        is a model's and runs in the sandbox process. Blocks up to ``timeout_s`` (plus the
+        worker's start and the snapshot's loading): never call it on the tick thread.
+        """
+        started = time.perf_counter()
+        try:
+            checked = self.checker.check(text)
+            with self._lock:
+                if self._closed:
+                    raise RuntimeError(
+                        "this ReadOnlyQueryRunner is closed; create a new one to run queries"
+                    )
+                if template:
+                    return self._run_in_process(checked, started)
+                return self._run_in_sandbox(checked, started)
+        except QueryRefused as refusal:
+            logger.info("refused a read-only query: %s", refusal)
+            raise
+
+    def close(self) -> None:
+        """Stop accepting queries and the worker; a template query past its limit runs on."""
+        with self._lock:
+            self._closed = True
+            self._sandbox.close()
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+    @property
+    def sandbox(self) -> QuerySandbox:
+        """The worker process's handle (for tests and benchmarks)."""
+        return self._sandbox
+
+    def _run_in_sandbox(self, checked: CheckedQuery, started: float) -> QueryOutcome:
+        """A model's query, in the worker process over an up-to-date snapshot of the graph."""
+        if self._version is not None:
+            key: Hashable = self._version()
+
+            def snapshot() -> bytes:
+                return _ntriples(self.graph)
+
+        else:
+            data = _ntriples(self.graph)
+            key = hashlib.sha256(data).hexdigest()
+
+            def snapshot() -> bytes:
+                return data
+
+        try:
+            result = self._sandbox.run(
+                checked.text,
+                kind=checked.kind,
+                variables=checked.variables,
+                snapshot_key=key,
+                snapshot=snapshot,
+            )
+        except SandboxStopped as stopped:
+            raise QueryRefused(
+                f"query {stopped}; it was stopped and its result discarded. Use more selective "
+                "patterns, fewer joins or a LIMIT"
+            ) from None
+        except SandboxRefused as refused:
+            raise QueryRefused(f"{refused}. {ALLOWED_FORMS}") from None
+        return QueryOutcome(
+            kind=checked.kind,
+            variables=result.variables,
+            rows=result.rows,
+            boolean=result.boolean,
+            truncated=result.truncated,
+            elapsed_ms=_ms_since(started),
+        )
+
+    def _run_in_process(self, checked: CheckedQuery, started: float) -> QueryOutcome:
+        """A template query on the runner's thread, waited for up to ``timeout_s``."""
+        if self._runaway is not None and not self._runaway.done():
+            raise QueryRefused(
+                "the previous query is still running after exceeding its time limit; "
+                "try again once it has finished"
+            )
+        cancelled = threading.Event()
+        future = self._executor.submit(self._execute, checked, cancelled, started)
+        try:
+            return future.result(timeout=self.timeout_s)
+        except FutureTimeout:
+            cancelled.set()
+            self._runaway = future
+            raise QueryRefused(
+                f"query exceeded its time limit of {self.timeout_s:g} s and its result was "
+                "discarded; use more selective patterns, fewer joins or a LIMIT"
+            ) from None
+
+    def _execute(
+        self, checked: CheckedQuery, cancelled: threading.Event, started: float
     ) -> QueryOutcome:
-        """Run the checked query on the worker thread and render at most ``max_rows`` rows."""
+        """Run the checked query on the worker thread and render the rows the caps admit."""
         variables: list[str] = []
         rows: list[dict[str, str | None]] = []
         truncated = False
         try:
-            result = self.graph.query(executed)
-            if kind == "select":
+            result = self.graph.query(checked.text)
+            if checked.kind == "select":
                 variables = [str(variable) for variable in result.vars or []]
                 try:
                     truncated = self._take_rows(result, variables, rows, cancelled)
@@ -302,10 +449,10 @@ class ReadOnlyQueryRunner(Closeable):
         except (SyntaxError, ValueError, OSError) as error:
             raise QueryRefused(f"the store could not run the query: {error}") from error
         return QueryOutcome(
-            kind=kind,
+            kind=checked.kind,
             variables=variables,
             rows=rows,
-            boolean=bool(result.askAnswer) if kind == "ask" else None,
+            boolean=bool(result.askAnswer) if checked.kind == "ask" else None,
             truncated=truncated,
             elapsed_ms=_ms_since(started),
         )
@@ -317,16 +464,18 @@ class ReadOnlyQueryRunner(Closeable):
         rows: list[dict[str, str | None]],
         cancelled: threading.Event,
     ) -> bool:
-        """Append up to ``max_rows`` rendered rows; True when the result had more."""
+        """Append the rendered rows the caps admit; True when the result had more."""
+        cap = ResultCap(self.limits.max_rows, self.limits.max_bytes)
         for row in result:
             if cancelled.is_set():
                 return False
-            if len(rows) == self.max_rows:
-                return True
             if isinstance(row, ResultRow):
-                rows.append(
-                    {name: self._render(value) for name, value in zip(variables, row, strict=True)}
-                )
+                rendered = {
+                    name: self._render(value) for name, value in zip(variables, row, strict=True)
+                }
+                if not cap.admit(rendered):
+                    return True
+                rows.append(rendered)
         return False
 
     def _render(self, term: Node | None) -> str | None:
@@ -334,32 +483,57 @@ class ReadOnlyQueryRunner(Closeable):
         if term is None:
             return None
         if isinstance(term, URIRef):
-            return self._compact(str(term))
+            return compact_iri(str(term), self.prefixes)
         if isinstance(term, BNode):
             return f"_:{term}"
         return str(term)
 
-    def _compact(self, iri: str) -> str:
-        """``prefix:local`` for the longest allowed namespace that starts ``iri``, else ``iri``."""
-        best: tuple[str, str] | None = None
-        for name, namespace in self.prefixes.items():
-            if iri.startswith(namespace) and (best is None or len(namespace) > len(best[1])):
-                best = (name, namespace)
-        if best is None:
-            return iri
-        return f"{best[0]}:{iri[len(best[1]) :]}"
 
-    def _is_allowed(self, iri: str) -> bool:
-        return any(iri.startswith(namespace) for namespace in self._allowed_namespaces)
+def _normalised(text: str) -> str:
+    """``text`` with newline line ends, or a refusal of escapes and invisible characters."""
+    if _CODEPOINT_ESCAPE.search(text):
+        raise QueryRefused(
+            "\\u and \\U escapes are not allowed (parsers expand them in different places); "
+            "write the character itself"
+        )
+    text = _LINE_END.sub("\n", text)
+    for position, char in enumerate(text):
+        if char not in _ALLOWED_CONTROLS and unicodedata.category(char) in _REFUSED_CATEGORIES:
+            raise QueryRefused(
+                f"character U+{ord(char):04X} at offset {position} is not allowed in a query; "
+                "use plain spaces, tabs and line breaks"
+            )
+    return text
 
-    def _describe_allowed(self) -> str:
-        own = ", ".join(f"{name}: <{iri}>" for name, iri in self._own_prefixes.items())
-        standard = ", ".join(STANDARD_PREFIXES)
-        return f"{own} (and {standard})" if own else standard
+
+def _refuse_service_word(text: str) -> None:
+    """Refuse ``SERVICE`` anywhere: no parser may read it as a remote call (see the module)."""
+    found = _SERVICE_WORD.search(text)
+    if found is not None:
+        raise QueryRefused(
+            f"the word {found.group()!r} at offset {found.start()} is not allowed anywhere in a "
+            "query (not in a name, a string or a comment): SERVICE would query a remote "
+            "endpoint, and only the local graph may be queried"
+        )
+
+
+def _projection(body: CompValue) -> list[str] | None:
+    """The SELECT's projected variable names in order; None for ``SELECT *`` and ASK."""
+    projection = _field(body, "projection")
+    if body.name != "SelectQuery" or not projection:
+        return None
+    return [str(_field(item, "evar") or _field(item, "var")) for item in projection]
+
+
+def _ntriples(graph: Graph) -> bytes:
+    """``graph``'s triples as N-Triples (blank node labels kept), serialised by Oxigraph."""
+    data = graph.serialize(format="ox-nt", encoding="utf-8")
+    assert isinstance(data, bytes)
+    return data
 
 
 def _inspect(tree: Any) -> _Inspection:
-    """Walk a parse tree without recursion, collecting prefixes, IRIs, BASE and SERVICE."""
+    """Walk a parse tree without recursion: prefixes, IRIs, BASE, SERVICE, FROM and GRAPH."""
     inspection = _Inspection()
     for node in _nodes(tree):
         if isinstance(node, CompValue):
@@ -369,6 +543,12 @@ def _inspect(tree: Any) -> _Inspection:
                 inspection.bases.append(str(node["iri"]))
             elif node.name == "ServiceGraphPattern":
                 inspection.services.append(_field(node, "term").n3())
+            elif node.name == "DatasetClause":
+                named = _field(node, "named")
+                clause = f"FROM NAMED {named.n3()}" if named is not None else None
+                inspection.datasets.append(clause or f"FROM {_field(node, 'default').n3()}")
+            elif node.name == "GraphGraphPattern":
+                inspection.graphs.append(f"GRAPH {_field(node, 'term').n3()}")
             elif node.name == "pname":
                 inspection.prefixes_used.add(str(_field(node, "prefix") or ""))
         elif isinstance(node, URIRef):

@@ -195,7 +195,9 @@ class SceneGraph(Closeable):
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
         self._version = 0
-        self._readonly = ReadOnlyQueryRunner(self.graph, {"cog": str(COG), "scene": str(SCENE)})
+        self._readonly = ReadOnlyQueryRunner(
+            self.graph, {"cog": str(COG), "scene": str(SCENE)}, version=lambda: self._version
+        )
 
     # -- construction ------------------------------------------------------------------------
 
@@ -239,7 +241,11 @@ class SceneGraph(Closeable):
 
     @property
     def version(self) -> int:
-        """A counter that changes with every write to the belief (to refresh derived data)."""
+        """A counter that changes with every write to the belief (to refresh derived data).
+
+        It changes when a write starts and again when it ends, so data derived while a write
+        was under way (read the version first) is never labelled with the final version.
+        """
         return self._version
 
     @contextmanager
@@ -247,7 +253,10 @@ class SceneGraph(Closeable):
         """Hold the write lock for one change of the belief, and count the change."""
         with self._write_lock:
             self._version += 1
-            yield
+            try:
+                yield
+            finally:
+                self._version += 1
 
     # -- ids -----------------------------------------------------------------------------------
 
@@ -610,15 +619,17 @@ class SceneGraph(Closeable):
         """
         return resolve_referent(self, description, speaker)
 
-    def query_readonly(self, text: str) -> QueryOutcome:
+    def query_readonly(self, text: str, template: bool = False) -> QueryOutcome:
         """Run SPARQL that a model wrote: SELECT/ASK only, ``cog:``/``scene:`` IRIs, bounded.
 
-        Raises :class:`~knowledge.readonly_query.QueryRefused` (a ValueError) with the reason
-        for anything else (an update, SERVICE, a foreign namespace, a syntax error, a query
-        over its time limit). Blocks up to the runner's time limit: a behaviour runs it on
-        its ``workers`` pool.
+        A model's query runs in the runner's worker process over a snapshot of this graph
+        (re-sent when :attr:`version` changes); ``template=True`` (a pack's own template) runs
+        in-process. Raises :class:`~knowledge.readonly_query.QueryRefused` (a ValueError) with
+        the reason for anything else (an update, SERVICE, a foreign namespace, a syntax error,
+        a query over its time or memory limit). Blocks up to the runner's time limit: a behaviour
+        runs it on its ``workers`` pool.
         """
-        return self._readonly.run(text)
+        return self._readonly.run(text, template=template)
 
     # -- running queries -----------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ def run(
     query = pack.query(template)
     text = query.bind(**{**dict.fromkeys(query.parameters), **given})
     assert len(text) <= runner.max_chars
-    return runner.run(text).rows
+    return runner.run(text, template=True).rows
 
 
 def ids(*local: str) -> list[URIRef]:

@@ -148,8 +148,8 @@ def test_where_is_names_where_the_object_is_believed_to_be(
     query = pack.query("where_is")
     assert set(query.parameters) == {"object"}
     with ReadOnlyQueryRunner(robee.graph, pack.manifest.prefixes) as runner:
-        rows = runner.run(query.bind(object=robee.iri("bottle"))).rows
-        every = runner.run(query.bind(object=None)).rows
+        rows = runner.run(query.bind(object=robee.iri("bottle")), template=True).rows
+        every = runner.run(query.bind(object=None), template=True).rows
     assert len(rows) == 1
     row = rows[0]
     assert (row["label"], row["relation"], row["support_label"], row["room_label"]) == (
@@ -184,8 +184,8 @@ def test_where_is_follows_the_belief(pack: DomainPack) -> None:
         belief.forget_placement("bottle")
         with ReadOnlyQueryRunner(belief.graph, pack.manifest.prefixes) as runner:
             query = pack.query("where_is")
-            mug = runner.run(query.bind(object=belief.iri("mug"))).rows
-            bottle = runner.run(query.bind(object=belief.iri("bottle"))).rows
+            mug = runner.run(query.bind(object=belief.iri("mug")), template=True).rows
+            bottle = runner.run(query.bind(object=belief.iri("bottle")), template=True).rows
     finally:
         executor.close()
     assert [(row["where"], row["source"]) for row in mug] == [

@@ -165,6 +165,7 @@ def test_a_limit_above_the_cap_is_capped_too(make_runner: Any) -> None:
 def test_a_half_read_result_is_freed_on_the_worker_thread(
     make_runner: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # (template queries run in-process, on the runner's thread)
     # pyoxigraph's cursor may only be dropped on the thread that made it; a leftover reference
     # cycle collected here, on the main thread, would report "unsendable" and leak it.
     unraisable: list[Any] = []
@@ -172,7 +173,8 @@ def test_a_half_read_result_is_freed_on_the_worker_thread(
     runner = make_runner(items_graph(300), max_rows=5)
 
     for _ in range(3):
-        assert runner.run("SELECT ?item WHERE { ?item cog:mass ?mass }").truncated is True
+        query = "SELECT ?item WHERE { ?item cog:mass ?mass }"
+        assert runner.run(query, template=True).truncated is True
     gc.collect()
 
     assert [str(event.exc_value) for event in unraisable] == []
@@ -227,21 +229,21 @@ class GatedGraph(Graph):
         return super().query(*args, **kwargs)
 
 
-def test_a_runaway_query_makes_the_runner_busy_until_it_ends(make_runner: Any) -> None:
+def test_a_runaway_template_query_makes_the_runner_busy_until_it_ends(make_runner: Any) -> None:
     graph = GatedGraph()
     graph.add((URIRef(f"{HOME}mug"), RDFS.label, Literal("mug")))
     runner = make_runner(graph, timeout_s=0.05)
 
     with pytest.raises(QueryRefused, match="exceeded its time limit"):
-        runner.run("SELECT ?label WHERE { home:mug rdfs:label ?label }")
+        runner.run("SELECT ?label WHERE { home:mug rdfs:label ?label }", template=True)
     with pytest.raises(QueryRefused, match="previous query is still running"):
-        runner.run("ASK { home:mug rdfs:label ?label }")
+        runner.run("ASK { home:mug rdfs:label ?label }", template=True)
 
     graph.gate.set()
     outcome = None
     for _ in range(500):  # the abandoned query ends on its own once the gate is open
         try:
-            outcome = runner.run("ASK { home:mug rdfs:label ?label }")
+            outcome = runner.run("ASK { home:mug rdfs:label ?label }", template=True)
             break
         except QueryRefused as refusal:
             assert "still running" in str(refusal)

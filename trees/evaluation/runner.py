@@ -443,7 +443,7 @@ class ModuleRunner(Closeable):
             graph, prefixes = self._target(item, query)
             try:
                 with ReadOnlyQueryRunner(graph, prefixes, timeout_s=10.0) as runner:
-                    rows = runner.run(query.text).rows
+                    rows = runner.run(query.text, template=query.source == "template").rows
                 valid = True
             except QueryRefused as refusal:
                 problem = f"refused: {refusal}"
