@@ -18,7 +18,6 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.background import BackgroundWork
-from behaviours.readiness import singular
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
@@ -26,6 +25,7 @@ from knowledge.domain_pack import DomainPack, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
+from knowledge.wording import joined, singular
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -59,12 +59,6 @@ def _clause(text: str) -> str:
     """``text`` ready to sit inside a sentence: first letter lowered, end punctuation dropped."""
     text = text.strip().rstrip(".!?")
     return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
-
-
-def _or_list(options: list[str]) -> str:
-    if len(options) <= 1:
-        return "".join(options)
-    return f"{', '.join(options[:-1])} or {options[-1]}"
 
 
 def noun_for(slot: str, description: str | None) -> str:
@@ -192,7 +186,7 @@ def slot_question(
     info = schema.model_fields.get(slot) if schema is not None else None
     noun = noun_for(slot, info.description if info is not None else None)
     if resolution.ambiguous:
-        options = _or_list(candidate_options(resolution, candidates, described))
+        options = joined(candidate_options(resolution, candidates, described), "or")
         return f"Which {said or noun} do you mean: {options}?"
     if resolution.unresolved and said:
         one = " ".join(singular(word) for word in noun.split())

@@ -12,6 +12,7 @@ from behaviours import keys
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE
 from knowledge.domain_registry import DomainRegistry
+from knowledge.wording import joined
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 
@@ -23,10 +24,6 @@ def plain_reason(rationale: str) -> str:
         text = _MACHINE_PREFIX.sub("", text, count=1)
     text = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].strip().rstrip(".!?")
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
-
-
-def _and_list(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -69,7 +66,7 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         """The sentence for this turn's refusal."""
         if keys.read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
             titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
-            offer = f" I can help you as {_and_list(titles)}." if titles else ""
+            offer = f" I can help you as {joined(titles)}." if titles else ""
             return f"Sorry, I can't help with that: it is outside what I do.{offer}"
         why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
         reason = plain_reason(why.rationale) if why is not None else ""

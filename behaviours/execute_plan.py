@@ -1,17 +1,9 @@
 """``ExecutePlan``: compile the validated plan into a subtree at run time, run it, reflect.
 
 **Compiling.** The plan's dependency graph (:func:`~skills.plan_model.plan_graph`) is cut into
-series-parallel blocks (:func:`decompose`), deterministically:
-
-1. steps with no dependency path between them (the weakly connected parts of the graph) run
-   side by side in a ``Parallel`` (policy SuccessOnAll) -- unless they share an agent: the
-   parts of one agent run one after another, since a robot or a person does one thing at a
-   time;
-2. otherwise, the graph is cut where every step before the cut must precede every step after
-   it (a series cut; found on the lexicographic topological order), and the pieces run in a
-   ``Sequence``;
-3. a piece with neither cut is not series-parallel (e.g. 1 -> 3, 2 -> 3, 2 -> 4): its steps run
-   one by one in topological order -- correct, only less parallel.
+series-parallel blocks by :func:`skills.plan_blocks.decompose` (see there how): a
+:class:`~skills.plan_blocks.Together` block runs in a ``Parallel`` (policy SuccessOnAll), a
+:class:`~skills.plan_blocks.Series` in a ``Sequence``.
 
 **Leaves.** A robot skill runs as :class:`~behaviours.skill_action.SkillAction` on its robot,
 LOOK as :class:`~behaviours.look_around.LookAround`, and DELEGATE (or a robot skill assigned to
@@ -23,12 +15,9 @@ worker) to record whether the step achieved its intended effect (:mod:`behaviour
 from __future__ import annotations
 
 import functools
-import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-import networkx as nx
 import py_trees
 from py_trees.common import ParallelPolicy, Status
 
@@ -43,6 +32,7 @@ from behaviours.skill_action import SkillAction
 from behaviours.staged_children import StagedChildren
 from knowledge.scene_graph import SceneGraph
 from knowledge.worker_pool import WorkerPool
+from skills.plan_blocks import Block, Series, Step, Together, decompose, label
 from skills.plan_model import (
     DELEGATE,
     LOOK,
@@ -55,112 +45,6 @@ from skills.plan_model import (
 )
 
 TERMINAL = (Status.SUCCESS, Status.FAILURE)
-
-# -- series-parallel blocks (pure) -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    """One plan step, as a leaf of the block structure."""
-
-    id: int
-
-
-@dataclass(frozen=True)
-class Series:
-    """Blocks that run one after another; ``exact`` False: a fallback order for a non-SP piece."""
-
-    parts: tuple[Block, ...]
-    exact: bool = True
-
-
-@dataclass(frozen=True)
-class Together:
-    """Blocks that run at the same time (different agents, no dependency between them)."""
-
-    parts: tuple[Block, ...]
-
-
-Block = Step | Series | Together
-"""A series-parallel decomposition of a plan's dependency graph."""
-
-
-def decompose(graph: nx.DiGraph[int], agents: Mapping[int, str]) -> Block | None:
-    """The series-parallel blocks of ``graph`` (None when it has no steps); see the module docs.
-
-    ``agents`` gives who does each step: parts that share an agent are not run side by side.
-    """
-    order = list(nx.lexicographical_topological_sort(graph))
-    if not order:
-        return None
-    reach = {node: nx.descendants(graph, node) for node in order}
-    return _block(order, graph, reach, agents)
-
-
-def _block(
-    nodes: list[int],
-    graph: nx.DiGraph[int],
-    reach: Mapping[int, set[int]],
-    agents: Mapping[int, str],
-) -> Block:
-    """Blocks of ``nodes`` (in topological order; a convex part of ``graph``)."""
-    if len(nodes) == 1:
-        return Step(nodes[0])
-    position = {node: index for index, node in enumerate(nodes)}
-    parts = sorted(
-        (sorted(part, key=position.__getitem__) for part in _weak_parts(graph, nodes)),
-        key=lambda part: position[part[0]],
-    )
-    if len(parts) > 1:
-        groups = _by_shared_agent(parts, agents)
-        blocks = [
-            _series([_block(part, graph, reach, agents) for part in group]) for group in groups
-        ]
-        return Together(tuple(blocks)) if len(blocks) > 1 else blocks[0]
-    cuts = [
-        index
-        for index in range(1, len(nodes))
-        if all(after in reach[before] for before in nodes[:index] for after in nodes[index:])
-    ]
-    if cuts:
-        bounds = [0, *cuts, len(nodes)]
-        pieces = [nodes[start:end] for start, end in itertools.pairwise(bounds)]
-        return _series([_block(piece, graph, reach, agents) for piece in pieces])
-    return Series(tuple(Step(node) for node in nodes), exact=False)
-
-
-def _weak_parts(graph: nx.DiGraph[int], nodes: list[int]) -> list[set[int]]:
-    return [set(part) for part in nx.weakly_connected_components(graph.subgraph(nodes))]
-
-
-def _by_shared_agent(parts: list[list[int]], agents: Mapping[int, str]) -> list[list[list[int]]]:
-    """Group ``parts`` so that parts sharing an agent land in one group, keeping their order."""
-    groups: list[tuple[set[str], list[int]]] = []  # (agents, indices of the parts)
-    for index, part in enumerate(parts):
-        who = {agents[node] for node in part if node in agents}
-        joined = [group for group in groups if group[0] & who]
-        kept = [group for group in groups if not group[0] & who]
-        members = sorted([member for group in joined for member in group[1]] + [index])
-        groups = [*kept, (who.union(*(group[0] for group in joined)), members)]
-    groups.sort(key=lambda group: group[1][0])
-    return [[parts[member] for member in members] for _, members in groups]
-
-
-def _series(blocks: Sequence[Block]) -> Block:
-    """``blocks`` one after another, nested exact series flattened; a single block as is."""
-    flat: list[Block] = []
-    for block in blocks:
-        flat.extend(block.parts if isinstance(block, Series) and block.exact else [block])
-    return flat[0] if len(flat) == 1 else Series(tuple(flat))
-
-
-def label(block: Block) -> str:
-    """``1 > (2 | 3) > 4``: the block's steps, ``>`` for in order and ``|`` for at once."""
-    if isinstance(block, Step):
-        return str(block.id)
-    inner = [label(part) if isinstance(part, Step) else f"({label(part)})" for part in block.parts]
-    return (" | " if isinstance(block, Together) else " > ").join(inner)
-
 
 # -- the reflecting wrapper of each step -------------------------------------------------------
 

@@ -26,7 +26,6 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import is_grounded
 from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
@@ -34,7 +33,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
 from knowledge.scope_matching import MAX_CHARS
-from knowledge.slot_filling import fill_slots
+from knowledge.slot_filling import fill_slots, is_grounded
 
 log = logging.getLogger(__name__)
 

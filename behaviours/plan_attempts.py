@@ -18,6 +18,7 @@ from py_trees.decorators import Retry
 
 from behaviours import keys
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
+from knowledge.wording import counted
 from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
 
 
@@ -140,7 +141,7 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
     if not attempts:
         return "I could not do it: no plan was made."
     ran = [attempt for attempt in attempts if attempt.outcome not in ("rejected",)]
-    tried = f"{len(attempts)} attempt{'s' if len(attempts) > 1 else ''} (at most {max_attempts})"
+    tried = f"{counted(len(attempts), 'attempt')} (at most {max_attempts})"
     text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
     if not any(_done_steps(attempt) for attempt in ran):
         text += " Nothing was done."

@@ -43,13 +43,13 @@ from behaviours.react_model import (
     ReActTurn,
     RoomArgs,
     ThingArgs,
-    clip,
 )
 from behaviours.setup_handles import require_handle
 from behaviours.skill_action import SkillAction
 from behaviours.staged_children import StagedChildren
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo, Room
+from knowledge.wording import clip
 from knowledge.worker_pool import WorkerPool
 from skills.commands import Executor
 from skills.controller import SkillOutcome
@@ -235,7 +235,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         ending = {"finished": "; finished", "gave_up": "; gave up", None: ""}[self.episode.end]
         self.feedback_message = (
             f"step {len(self.episode.history)}/{self.episode.max_steps}: {turn.describe()} -> "
-            f"{turn.state()}: {clip(turn.observation, 200)}{ending}"
+            f"{turn.state()}: {clip(turn.observation, 200, one_line=False)}{ending}"
         )
         return Status.FAILURE if reply is None else Status.SUCCESS
 

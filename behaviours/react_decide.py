@@ -28,10 +28,10 @@ from behaviours.react_model import (
     ReActDecision,
     ReActEpisode,
     ReActTurn,
-    clip,
     refusal,
 )
 from behaviours.setup_handles import optional_handle
+from knowledge.wording import clip
 from skills.human_channel import HumanChannel
 from skills.specs import SkillArgumentError, find_spec
 
@@ -168,5 +168,5 @@ def _turn_text(number: int, turn: ReActTurn) -> str:
     thought = f"Thought: {turn.thought} " if turn.thought else ""
     return (
         f"{number}. {thought}Action: {turn.describe()} "
-        f"Observation ({turn.state()}): {clip(turn.observation, OBSERVATION_CHARS)}"
+        f"Observation ({turn.state()}): {clip(turn.observation, OBSERVATION_CHARS, one_line=False)}"
     )

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.wording import clip
 from skills.commands import ArgValue
 from skills.plan_model import DELEGATE, LOOK
 from skills.specs import SKILL_SPECS, CallSpec, NodeId
@@ -243,7 +244,8 @@ class ReActEpisode:
         done = f"What I did: {', '.join(acted)}." if acted else "I did not do anything."
         failed = next((turn for turn in reversed(self.history) if not turn.ok), None)
         problem = (
-            f" The last problem: {failed.describe()}: {clip(failed.observation, 200)}"
+            f" The last problem: {failed.describe()}: "
+            f"{clip(failed.observation, 200, one_line=False)}"
             if failed is not None
             else ""
         )
@@ -253,8 +255,3 @@ class ReActEpisode:
 def call_text(action: str, args: Mapping[str, Any]) -> str:
     """``PICK(object=bottle, hand=right)``."""
     return f"{action}({', '.join(f'{key}={value}' for key, value in args.items())})"
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters, an ellipsis marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"

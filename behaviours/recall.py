@@ -27,11 +27,11 @@ from behaviours.background import BackgroundWork, Pending
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.memory_io import memory_failure
-from behaviours.readiness import required_slots
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory import MemoryStore, WorkingContext
+from knowledge.task_schema import required_slots
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)

@@ -48,6 +48,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
+from knowledge.wording import joined
 
 log = logging.getLogger(__name__)
 
@@ -406,7 +407,7 @@ def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]
     for name in fields:
         column = _column_values(turn, rows, name)
         if column:
-            values[name] = _joined(column)
+            values[name] = joined(column)
         elif turn.slots.get(name) not in (None, [], ""):
             values[name] = _label_of(turn, name, turn.slots[name])
         else:
@@ -493,7 +494,7 @@ def _label_of(turn: _Turn, slot: str, value: object) -> str:
             elif text not in turn.people and not label.lower().startswith(("the ", "my ")):
                 label = f"the {label}"
         labels.append(label)
-    return _joined(labels)
+    return joined(labels)
 
 
 def _asked(turn: _Turn) -> str:
@@ -514,13 +515,6 @@ def _spoken_number(number: Decimal) -> str:
     except ArithmeticError:
         return format(number, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _joined(items: Sequence[str]) -> str:
-    """Items joined naturally: "a", "a and b", "a, b and c"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def _capitalised(text: str) -> str:

@@ -22,7 +22,6 @@ from behaviours import keys
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.readiness import is_grounded, partial_model, required_slots
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import (
     OUT_OF_SCOPE,
@@ -34,6 +33,8 @@ from behaviours.turn_state import (
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
+from knowledge.slot_filling import is_grounded
+from knowledge.task_schema import partial_model, required_slots
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches

@@ -29,7 +29,8 @@ from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession
-from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry, read_tick_log
 from trees.testing import mock_blackboard
@@ -52,15 +53,14 @@ def record(folder: Path) -> tuple[Path, SnapshotStream]:
         MemoryStore(folder / "memory.sqlite") as memory,
         ExperienceStore() as experience,
     ):
-        domains = DomainRegistry.discover()
+        handles = Handles(domains=DomainRegistry.discover(), memory=memory, experience=experience)
+        handles.attach_simulator(simulator)
         with AssistantSession(
             llm=llm,
-            domains=domains,
-            memory=memory,
+            handles=handles.as_kwargs(),
             speaker=scenario.request.speaker,
             before_tick=lambda: step_when_busy(simulator),
             rate_hz=None,
-            handles=simulator_handles(simulator, experience),
             log_path=log,
         ) as session:
             runner = session.runner

@@ -27,8 +27,8 @@ from rdflib import Literal, URIRef
 from rdflib.query import ResultRow
 
 from knowledge.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
-from knowledge.referents import singular_forms
 from knowledge.scene_graph import SceneGraph
+from knowledge.wording import singular_forms
 
 log = logging.getLogger(__name__)
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from knowledge.memory_model import Fact, Recall, TurnTrace, WorkingContext, normalise_text
+from knowledge.wording import clip
 
 FACTS_HEADER = "Known facts:"
 HISTORY_HEADER = "Recent turns:"
 RECALLED_HEADER = "Recalled from earlier:"
-ELLIPSIS = "…"
 
 
 class _Section:
@@ -68,9 +68,9 @@ def _fact_line(fact: Fact) -> str:
 
 def _turn_line(trace: TurnTrace, line_chars: int) -> str:
     """How a recent turn appears in the working context, each side clipped to ``line_chars``."""
-    line = f"- user: {_clip(trace.user, line_chars)}"
+    line = f"- user: {clip(trace.user, line_chars, trim=True)}"
     if trace.robot.strip():
-        line += f" | robot: {_clip(trace.robot, line_chars)}"
+        line += f" | robot: {clip(trace.robot, line_chars, trim=True)}"
     return line
 
 
@@ -126,8 +126,3 @@ def build_context(
         recalled=tuple(kept_recalls),
         omitted=omitted,
     )
-
-
-def _clip(text: str, limit: int) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + ELLIPSIS

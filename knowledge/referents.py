@@ -13,12 +13,25 @@ Parsing is deterministic and lexical; the scene graph does the matching:
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
   speaker if the phrase says "my", and it is in one of the places the place part names; the
   scene graph checks all of it in one SPARQL query (``referent_matches.rq``).
+
+:func:`resolve_referent` runs that query, and ``referent_details.rq`` for what the matching
+things are, on a :class:`ReferentStore` (the scene graph), and says in words why each
+candidate matched.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
+
+from rdflib import Literal, URIRef
+from rdflib.term import Identifier, Node
+
+from knowledge.named_queries import Binding
+from knowledge.scene_models import Candidate, ThingKind
+from knowledge.wording import singular_forms
 
 FILLER_WORDS = frozenset(
     [
@@ -63,6 +76,9 @@ MAX_TERM_WORDS = 4
 """The longest run of words sent as one term."""
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+UNIT_SEPARATOR, RECORD_SEPARATOR = "\u001f", "\u001e"
+"""Separators of the match records that ``referent_matches.rq`` concatenates."""
 
 
 @dataclass(frozen=True)
@@ -136,17 +152,136 @@ class Description:
         return f"{self.thing} {self.preposition} {self.place}"
 
 
-def singular_forms(word: str) -> list[str]:
-    """``word`` and, for a plausible plural, its singular forms ("bottles" -> "bottle")."""
-    forms = [word]
-    if len(word) > 3 and word.endswith("ies"):
-        forms.append(word[:-3] + "y")
-    elif len(word) > 3 and word.endswith("es"):
-        forms.extend([word[:-1], word[:-2]])
-    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        forms.append(word[:-1])
-    return forms
-
-
 def _strip_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") and len(word) > 2 else word
+
+
+class ReferentStore(Protocol):
+    """What resolution needs of a belief (the scene graph): named queries and node ids."""
+
+    def select(self, name: str, **params: Binding) -> list[dict[str, Identifier]]:
+        """Rows of the named query with ``params`` bound."""
+        ...
+
+    def iri(self, node_id: str) -> URIRef:
+        """The node of a short id."""
+        ...
+
+    def short_id(self, node: Node) -> str:
+        """The short id of a node."""
+        ...
+
+    def kind_of(self, node_class: Node) -> ThingKind:
+        """What a thing of an ontology class is."""
+        ...
+
+
+def resolve_referent(
+    store: ReferentStore, description: str, speaker: str | None = None
+) -> list[Candidate]:
+    """The nodes of ``store`` that ``description`` may refer to, with why, sorted by id.
+
+    Zero, one or several candidates are all normal answers; a description with no words to
+    match, or with a word nothing matches, gives []. ``speaker`` (a person's id) is who "my"
+    refers to; without it ownership is not checked and the reasons say so.
+    """
+    speaker_node = None if speaker is None else store.iri(speaker)
+    return list(_resolve(store, Description.parse(description), speaker_node).values())
+
+
+def _resolve(
+    store: ReferentStore, description: Description, speaker: URIRef | None
+) -> dict[Node, Candidate]:
+    """Candidates for ``description`` by node, in id order.
+
+    One query finds the things whose matches cover every word, the speaker's ownership
+    for "my" and the place, if the description names one (resolved first, the same way);
+    a second says what the survivors are and drops non-things such as the type
+    ``cog:Bottle`` itself.
+    """
+    phrase = description.thing
+    if not phrase.content:
+        return {}
+    terms: list[tuple[URIRef | Literal, int]] = [
+        (Literal(term.text), position)
+        for term in phrase.terms()
+        for position in sorted(term.covers)
+    ]
+    notes: list[str] = []
+    if phrase.possessive is not None and speaker is not None:
+        terms.append((speaker, phrase.possessive))
+    elif phrase.possessive is not None:
+        notes.append("'my': speaker unknown, ownership not checked")
+    if description.place is not None:
+        places = _resolve(store, description.place, speaker)
+        if not places:
+            return {}
+        terms += [(place, len(phrase.words)) for place in _iris(places)]
+    needed = Literal(len({position for _, position in terms}))
+    order: dict[str, int] = {}
+    for term, position in terms:
+        order[str(term)] = min(position, order.get(str(term), position))
+    matches = {
+        row["thing"]: _records(str(row["matches"]))
+        for row in store.select(
+            "referent_matches",
+            term_position_needed=[(term, Literal(at), needed) for term, at in terms],
+        )
+    }
+    if not matches:
+        return {}
+    candidates = {}
+    for row in store.select("referent_details", thing=list(_iris(matches))):
+        thing = row["thing"]
+        own_type = str(row.get("typeLabel", ""))
+        records = sorted(matches[thing], key=lambda record: (order[record[0]], record))
+        reasons = [_reason(store, record, own_type, description) for record in records]
+        candidates[thing] = Candidate(
+            id=store.short_id(thing),
+            label=str(row.get("label", store.short_id(thing))),
+            kind=store.kind_of(row["class"]),
+            type=store.short_id(row["type"]) if "type" in row else None,
+            reasons=[*_unique(reasons), *notes],
+        )
+    return dict(sorted(candidates.items(), key=lambda item: item[1].id))
+
+
+def _reason(
+    store: ReferentStore, record: tuple[str, str, str], own_type: str, said: Description
+) -> str:
+    """Why one term of ``said`` matched, in words (``own_type``: the thing's type label)."""
+    term, how, detail = record
+    quoted = f"'{term}'"
+    if how == "type":
+        if own_type in ("", detail):
+            return f"{quoted}: a {detail}"
+        return f"{quoted}: {own_type} is a kind of {detail}"
+    if how == "attribute":
+        return f"{quoted}: {detail} {term}"
+    if how == "flag":
+        return f"{quoted}: {detail} is true"
+    if how == "owner":
+        return f"{quoted}: owned by {term}"
+    if how == "speaker":
+        return f"'my': owned by {store.short_id(URIRef(term))}"
+    if how == "place":
+        where = f"{said.preposition} {said.place}"
+        return f"'{where}': {said.preposition} {store.short_id(URIRef(term))}"
+    return f"{quoted}: called {term}"
+
+
+def _records(matches: str) -> list[tuple[str, str, str]]:
+    """(term, how, detail) from ``referent_matches.rq``: "term US how US detail" joined by RS."""
+    records = []
+    for record in sorted(matches.split(RECORD_SEPARATOR)):
+        term, how, detail = [*record.split(UNIT_SEPARATOR), "", ""][:3]
+        records.append((term, how, detail))
+    return records
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _iris(nodes: Iterable[Node]) -> Iterator[URIRef]:
+    return (node for node in nodes if isinstance(node, URIRef))

@@ -61,10 +61,10 @@ from rdflib.query import ResultRow
 from rdflib.term import Identifier, Node
 
 from knowledge.closing import Closeable
-from knowledge.named_queries import Binding, QueryLibrary, Term
+from knowledge.named_queries import Binding, QueryLibrary
 from knowledge.rdf_store import load_turtle, new_graph
 from knowledge.readonly_query import QueryOutcome, ReadOnlyQueryRunner
-from knowledge.referents import Description
+from knowledge.referents import resolve_referent
 from knowledge.scene_models import (
     AttributeValue,
     Candidate,
@@ -88,9 +88,6 @@ SCENE = Namespace("https://cogtree.dev/scene#")
 
 OBSERVATION_NS = "urn:cogtree:observation:"
 """Prefix of the observation nodes this module creates."""
-
-UNIT_SEPARATOR, RECORD_SEPARATOR = "\u001f", "\u001e"
-"""Separators of the match records that ``referent_matches.rq`` concatenates."""
 
 ONTOLOGY_IRI = URIRef("https://cogtree.dev/ontology")
 ONTOLOGY_PATH = Path(__file__).with_name("ontology.ttl")
@@ -290,6 +287,11 @@ class SceneGraph(Closeable):
                 return text[len(str(namespace)) :]
         return text
 
+    @staticmethod
+    def kind_of(node_class: Node) -> ThingKind:
+        """What a thing of the ontology class ``node_class`` is (object, surface, ...)."""
+        return KINDS[node_class]
+
     # -- observations --------------------------------------------------------------------------
 
     def observe(self, observations: Iterable[Observation]) -> None:
@@ -338,7 +340,7 @@ class SceneGraph(Closeable):
                 "older_than must be timezone-aware, e.g. datetime.now(timezone.utc) - delta"
             )
         with self._writing():
-            rows = self._select(
+            rows = self.select(
                 "stale_observations",
                 cutoff=Literal(older_than.astimezone(timezone.utc)),
                 source=None if source is None else Literal(source),
@@ -467,7 +469,7 @@ class SceneGraph(Closeable):
         """Every room with the rooms it opens onto, sorted by id."""
         labels: dict[str, str] = {}
         neighbours: dict[str, set[str]] = {}
-        for row in self._select("rooms"):
+        for row in self.select("rooms"):
             room = self.short_id(row["room"])
             labels[room] = str(row.get("label", room))
             neighbours.setdefault(room, set())
@@ -489,14 +491,14 @@ class SceneGraph(Closeable):
             known = ", ".join(r.id for r in self.rooms())
             raise UnknownEntityError(f"no room {room!r} in the scene graph; rooms: {known}")
         found: dict[str, dict[str, Any]] = {}
-        for row in self._select("objects_in_room", room=node):
+        for row in self.select("objects_in_room", room=node):
             thing = self.short_id(row["thing"])
             info = found.setdefault(
                 thing,
                 {
                     "id": thing,
                     "label": str(row.get("label", thing)),
-                    "kind": KINDS[row["class"]],
+                    "kind": self.kind_of(row["class"]),
                     "room": self.short_id(node),
                     "attributes": {},
                 },
@@ -527,7 +529,7 @@ class SceneGraph(Closeable):
         node = self.iri(thing)
         placements: dict[tuple[Relation, str], dict[str, Any]] = {}
         believed_keys: set[tuple[Relation, str]] = set()
-        for row in self._select("locate_object", thing=node):
+        for row in self.select("locate_object", thing=node):
             key = (RELATIONS[row["relation"]], self.short_id(row["support"]))
             fields = placements.setdefault(key, {})
             if "source" in row:
@@ -537,7 +539,7 @@ class SceneGraph(Closeable):
         if not believed_keys:
             return None
         relation, support = min(believed_keys, key=lambda k: (PLACEMENT_PRIORITY.index(k[0]), k[1]))
-        rooms = self._select("room_of", thing=node)
+        rooms = self.select("room_of", thing=node)
         return Location(
             thing=self.short_id(node),
             relation=relation,
@@ -550,7 +552,7 @@ class SceneGraph(Closeable):
         """The state of ``robot``, or of every robot when omitted; [] for an unknown robot."""
         found: dict[str, dict[str, Any]] = {}
         node = None if robot is None else self.iri(robot)
-        for row in self._select("robot_state", robot=node):
+        for row in self.select("robot_state", robot=node):
             robot_id = self.short_id(row["robot"])
             state = found.setdefault(
                 robot_id,
@@ -593,7 +595,7 @@ class SceneGraph(Closeable):
         node = None if human is None else self.iri(human)
         found: dict[str, HumanInfo] = {}
         abilities: dict[str, set[str]] = {}
-        for row in self._select("humans", human=node):
+        for row in self.select("humans", human=node):
             human_id = self.short_id(row["human"])
             found[human_id] = HumanInfo(
                 id=human_id,
@@ -611,90 +613,11 @@ class SceneGraph(Closeable):
         ]
 
     def resolve_referent(self, description: str, speaker: str | None = None) -> list[Candidate]:
-        """The nodes ``description`` may refer to, each with why it matched, sorted by id.
+        """The nodes ``description`` may refer to (``speaker`` owns "my"), with why, by id.
 
-        Zero, one or several candidates are all normal answers; a description with no words
-        to match, or with a word nothing matches, gives []. ``speaker`` (a person's id) is
-        who "my" refers to; without it ownership is not checked and the reasons say so.
-        Matching is lexical (see :mod:`knowledge.referents` and ``referent_matches.rq``).
+        Parsing and matching: :func:`knowledge.referents.resolve_referent`.
         """
-        speaker_node = None if speaker is None else self.iri(speaker)
-        return list(self._resolve(Description.parse(description), speaker_node).values())
-
-    def _resolve(self, description: Description, speaker: URIRef | None) -> dict[Node, Candidate]:
-        """Candidates for ``description`` by node, in id order.
-
-        One query finds the things whose matches cover every word, the speaker's ownership
-        for "my" and the place, if the description names one (resolved first, the same way);
-        a second says what the survivors are and drops non-things such as the type
-        ``cog:Bottle`` itself.
-        """
-        phrase = description.thing
-        if not phrase.content:
-            return {}
-        terms: list[tuple[Term, int]] = [
-            (Literal(term.text), position)
-            for term in phrase.terms()
-            for position in sorted(term.covers)
-        ]
-        notes: list[str] = []
-        if phrase.possessive is not None and speaker is not None:
-            terms.append((speaker, phrase.possessive))
-        elif phrase.possessive is not None:
-            notes.append("'my': speaker unknown, ownership not checked")
-        if description.place is not None:
-            places = self._resolve(description.place, speaker)
-            if not places:
-                return {}
-            terms += [(place, len(phrase.words)) for place in _iris(places)]
-        needed = Literal(len({position for _, position in terms}))
-        order: dict[str, int] = {}
-        for term, position in terms:
-            order[str(term)] = min(position, order.get(str(term), position))
-        matches = {
-            row["thing"]: _records(str(row["matches"]))
-            for row in self._select(
-                "referent_matches",
-                term_position_needed=[(term, Literal(at), needed) for term, at in terms],
-            )
-        }
-        if not matches:
-            return {}
-        candidates = {}
-        for row in self._select("referent_details", thing=list(_iris(matches))):
-            thing = row["thing"]
-            own_type = str(row.get("typeLabel", ""))
-            records = sorted(matches[thing], key=lambda record: (order[record[0]], record))
-            reasons = [self._reason(record, own_type, description) for record in records]
-            candidates[thing] = Candidate(
-                id=self.short_id(thing),
-                label=str(row.get("label", self.short_id(thing))),
-                kind=KINDS[row["class"]],
-                type=self.short_id(row["type"]) if "type" in row else None,
-                reasons=[*_unique(reasons), *notes],
-            )
-        return dict(sorted(candidates.items(), key=lambda item: item[1].id))
-
-    def _reason(self, record: tuple[str, str, str], own_type: str, said: Description) -> str:
-        """Why one term of ``said`` matched, in words (``own_type``: the thing's type label)."""
-        term, how, detail = record
-        quoted = f"'{term}'"
-        if how == "type":
-            if own_type in ("", detail):
-                return f"{quoted}: a {detail}"
-            return f"{quoted}: {own_type} is a kind of {detail}"
-        if how == "attribute":
-            return f"{quoted}: {detail} {term}"
-        if how == "flag":
-            return f"{quoted}: {detail} is true"
-        if how == "owner":
-            return f"{quoted}: owned by {term}"
-        if how == "speaker":
-            return f"'my': owned by {self.short_id(URIRef(term))}"
-        if how == "place":
-            where = f"{said.preposition} {said.place}"
-            return f"'{where}': {said.preposition} {self.short_id(URIRef(term))}"
-        return f"{quoted}: called {term}"
+        return resolve_referent(self, description, speaker)
 
     def query_readonly(self, text: str, template: bool = False) -> QueryOutcome:
         """Run SPARQL that a model wrote: SELECT/ASK only, ``cog:``/``scene:`` IRIs, bounded.
@@ -710,7 +633,7 @@ class SceneGraph(Closeable):
 
     # -- running queries -----------------------------------------------------------------------
 
-    def _select(self, name: str, **params: Binding) -> list[dict[str, Identifier]]:
+    def select(self, name: str, **params: Binding) -> list[dict[str, Identifier]]:
         """Run the named query with ``params`` bound; rows as {variable: term} (bound only)."""
         text = self._queries[name].bind(**params)
         return [row.asdict() for row in self.graph.query(text) if isinstance(row, ResultRow)]
@@ -718,23 +641,6 @@ class SceneGraph(Closeable):
     def close(self) -> None:
         """Stop the read-only query runner; a query already running finishes in the background."""
         self._readonly.close()
-
-
-def _records(matches: str) -> list[tuple[str, str, str]]:
-    """(term, how, detail) from ``referent_matches.rq``: "term US how US detail" joined by RS."""
-    records = []
-    for record in sorted(matches.split(RECORD_SEPARATOR)):
-        term, how, detail = [*record.split(UNIT_SEPARATOR), "", ""][:3]
-        records.append((term, how, detail))
-    return records
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
-
-
-def _iris(nodes: Iterable[Node]) -> Iterator[URIRef]:
-    return (node for node in nodes if isinstance(node, URIRef))
 
 
 def _python_value(value: Node) -> AttributeValue:

@@ -24,6 +24,9 @@ fills a slot only through a negative cue ("without", "no", "not"). Values are wh
 said: for ``scene`` slots the whole noun phrase, with a place phrase after it when that names
 a known place no other slot took ("the bottle on the kitchen table"), so referent resolution
 sees every word; for ``kg``, ``value`` and ``text`` slots the mention's own words.
+
+:func:`is_grounded` is the check the readiness gates hold a model's slot values to: a value
+must name, in whole words, something the user said.
 """
 
 from __future__ import annotations
@@ -32,12 +35,14 @@ import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel, Field
 
 from knowledge.domain_pack import SlotSpec, TaskSpec
 from knowledge.lexicon import Lexicon, Mention, Token, tokenize
 from knowledge.referents import PLACE_PREPOSITIONS
+from knowledge.wording import singular
 
 log = logging.getLogger(__name__)
 
@@ -495,3 +500,32 @@ def _words(text: str) -> list[str]:
 def _is_vague(words: Sequence[str]) -> bool:
     """True when ``words`` name nothing: empty, or only pronouns, vague words, determiners."""
     return all(word in VAGUE_WORDS or word in PRONOUNS or word in DETERMINERS for word in words)
+
+
+def is_grounded(value: Any, utterance: str) -> bool:
+    """True when ``value`` names something the user said, as whole words, and is not vague.
+
+    ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
+    and ``"a"`` never are, even though the user said them. Plural and singular forms match
+    (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits.
+    """
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    words = _said_words(str(value))
+    while words and words[0] in ("a", "an", "the", "my", "some"):
+        words = words[1:]
+    if not words or all(word in VAGUE_WORDS for word in words):
+        return False
+    words = [singular(word) for word in words]
+    said = [singular(word) for word in _said_words(utterance)]
+    size = len(words)
+    return any(said[start : start + size] == words for start in range(len(said) - size + 1))
+
+
+def _said_words(text: str) -> list[str]:
+    """Lower-case words; a possessive counts as its owner ("okafor's" -> "okafor")."""
+    words = []
+    for word in re.findall(r"[\w']+", text.lower()):
+        stripped = word.strip("'")
+        words.append(stripped[:-2] if stripped.endswith("'s") else stripped)
+    return [word for word in words if word]

@@ -27,8 +27,7 @@ from knowledge.closing import Closeable
 from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon_book import LexiconBook
 from knowledge.memory import MemoryStore
-from knowledge.scene_graph import SceneGraph
-from skills.commands import Executor
+from knowledge.wording import clip
 from trees.assistant import create_root
 from trees.recording.tick_log import TickEntry
 from trees.runner import TreeRunner
@@ -71,7 +70,7 @@ class TurnResult:
         lines = []
         for node, rationale in self.rationales.items():
             decision = ", ".join(
-                f"{k}={_clipped(v)}"
+                f"{k}={clip(str(v), 80)}"
                 for k, v in rationale.decision.items()
                 if v not in (None, "", [], {}) and k != "rationale"
             )
@@ -83,9 +82,11 @@ class TurnResult:
 class AssistantSession(Closeable):
     """Runs the assistant turn tree turn after turn over shared handles.
 
-    ``scene_graph`` and ``executor`` are the robot's belief and the command executor (the
-    simulator's for ``cogtree chat``); without them physical requests fail honestly. Further
-    ``handles`` (``people``, ``experience``, ``clock``) go to the tree's ``setup`` too;
+    ``handles`` (built with :class:`~trees.handles.Handles`, ``as_kwargs()``) go to the
+    tree's ``setup``; they must hold ``domains`` and ``memory``. ``scene_graph`` and
+    ``executor`` are the robot's belief and the command executor (the simulator's for
+    ``cogtree chat``); without them physical requests fail honestly. The session adds a
+    ``lexicons`` book over the domains and the belief unless one is given.
     ``root_factory(robot)`` builds the tree (the assistant tree by default, or e.g. the ReAct
     tree). The session does not own the handles: close them yourself (it closes only its
     runner).
@@ -95,10 +96,7 @@ class AssistantSession(Closeable):
         self,
         *,
         llm: LLMClient,
-        domains: DomainRegistry,
-        memory: MemoryStore,
-        scene_graph: SceneGraph | None = None,
-        executor: Executor | None = None,
+        handles: Mapping[str, Any],
         speaker: str | None = None,
         robot: str = "robot1",
         log_path: str | Path | None = None,
@@ -108,18 +106,19 @@ class AssistantSession(Closeable):
         max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
         root_factory: Callable[[str], py_trees.behaviour.Behaviour] = create_root,
         tree_name: str = "trees.assistant:create_root",
-        handles: Mapping[str, Any] | None = None,
     ) -> None:
+        domains, memory = handles.get("domains"), handles.get("memory")
+        if not isinstance(domains, DomainRegistry) or not isinstance(memory, MemoryStore):
+            raise ValueError(
+                "AssistantSession needs the `domains` and `memory` handles: build them with "
+                "trees.handles.Handles(domains=...) and open_memory()"
+            )
         self.domains = domains
         self.memory = memory
         self.speaker = speaker
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
-        given: dict[str, Any] = {"domains": domains, "memory": memory, **(handles or {})}
-        if scene_graph is not None:
-            given["scene_graph"] = scene_graph
-        if executor is not None:
-            given["executor"] = executor
+        given = dict(handles)
         given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
         self.runner = TreeRunner(
             root_factory(robot),
@@ -192,9 +191,3 @@ class AssistantSession(Closeable):
             ticks=len(run.entries),
             entries=run.entries,
         )
-
-
-def _clipped(value: Any, limit: int = 80) -> str:
-    """``value`` on one line, cut to ``limit`` characters (queries are long)."""
-    text = " ".join(str(value).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from knowledge.domain_pack import TaskSpec
 from knowledge.lexicon import Lexicon
-from knowledge.slot_filling import VAGUE_WORDS, SlotFill, fill_slots
+from knowledge.slot_filling import VAGUE_WORDS, SlotFill, fill_slots, is_grounded
 
 LEXICONS = {
     "objects": Lexicon(
@@ -228,3 +228,24 @@ def test_him_points_back_at_the_one_person_named() -> None:
     assert filled.slots["recipient"] == "Dr Weber"
     two = fill_slots(DELIVER, "take Anna's glasses from Dr Weber to her", LEXICONS)
     assert "recipient" not in two.slots, "two people named: the robot must ask"
+
+
+@pytest.mark.parametrize(
+    ("value", "utterance", "grounded"),
+    [
+        ("water bottle", "bring the water bottle here", True),
+        ("the Water Bottle", "bring the water bottle here", True),
+        ("bottle", "bring the water bottle here", True),
+        ("beer", "bring the water bottle here", False),
+        ("it", "bring it to the kitchen", False),
+        ("a", "bring a cup", False),
+        ("something", "bring me something", False),
+        ("kit", "bring it to the kitchen", False),
+        (3, "bring 3 cups", True),
+        ("Mr Okafor", "take Mr Okafor's pills to him", True),
+        ("okafor's pills", "take Mr Okafor's pills to him", True),
+        ("okafo", "take Mr Okafor's pills to him", False),
+    ],
+)
+def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:
+    assert is_grounded(value, utterance) is grounded

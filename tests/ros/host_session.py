@@ -10,6 +10,7 @@ from knowledge.closing import Closeable
 from sim.ros_robot import SimRobotNode
 from tests.ros.ros_user import User
 from trees.assistant_session import AssistantSession
+from trees.handles import Handles
 from trees.ros.host import HostSettings, RosHost, SessionFactory, TreeHooks
 
 START_TIMEOUT_S = 30.0
@@ -27,14 +28,17 @@ def assistant(
     def open_session(hooks: TreeHooks) -> AssistantSession:
         return AssistantSession(
             llm=llm or parts["llm"],
-            domains=parts["domains"],
-            memory=parts["memory"],
             speaker=speaker,
             robot=hooks.robot,
             before_tick=hooks.before_tick,
             on_tick=hooks.on_tick,
             rate_hz=None,
-            handles={**hooks.handles, "experience": parts["experience"]},
+            handles={
+                **Handles(
+                    domains=parts["domains"], memory=parts["memory"], experience=parts["experience"]
+                ).as_kwargs(),
+                **hooks.handles,
+            },
         )
 
     return open_session

@@ -118,13 +118,11 @@ def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(host_bench: HostB
     def exploding(hooks: TreeHooks) -> AssistantSession:
         return AssistantSession(
             llm=parts["llm"],
-            domains=parts["domains"],
-            memory=parts["memory"],
             before_tick=hooks.before_tick,
             on_tick=hooks.on_tick,
             rate_hz=None,
             root_factory=lambda robot: Exploding(),
-            handles=hooks.handles,
+            handles={"domains": parts["domains"], "memory": parts["memory"], **hooks.handles},
         )
 
     host_bench.robot(SCENARIO)

@@ -25,7 +25,8 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant import create_root
 from trees.assistant_session import AssistantSession, TurnResult
-from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
 from trees.recording.display import render_text
 from trees.testing import ScriptedLLM, mock_blackboard
 
@@ -56,15 +57,15 @@ def open_session(tmp_path: Path, domains: DomainRegistry) -> Iterator[SessionFac
         store = memory or MemoryStore(tmp_path / "memory.sqlite")
         experience = ExperienceStore()
         domains.switch("household")
+        handles = Handles(domains=domains, memory=store, experience=experience)
+        handles.attach_simulator(simulator)
         session = AssistantSession(
             llm=client,
-            domains=domains,
-            memory=store,
+            handles=handles.as_kwargs(),
             speaker=scenario.request.speaker,
             robot=scenario.main_robot,
             before_tick=lambda: step_when_busy(simulator),
             rate_hz=2000.0,
-            handles=simulator_handles(simulator, experience),
         )
         session.simulator = simulator  # type: ignore[attr-defined]
         opened.extend([session, simulator, experience])

@@ -37,6 +37,12 @@ def test_every_behaviour_class_is_a_node_type_or_says_why_not() -> None:
     )
 
 
+def test_the_example_trees_nodes_are_node_types_too() -> None:
+    gate = default_registry()["ReadinessGate"]
+    assert gate.class_path == "trees.examples.readiness_gate.ReadinessGate"
+    assert {p.name: p.direction for p in gate.ports}["control"] == "output"
+
+
 def test_ports_are_the_keys_the_node_registers() -> None:
     registry = default_registry()
     assert [(p.name, p.direction, p.spec) for p in registry["AwaitUtterance"].ports] == [

@@ -13,7 +13,8 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
 from trees.assistant_session import AssistantSession
-from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
 from trees.testing import mock_blackboard, scripted_llm
 
 
@@ -35,15 +36,15 @@ def assistant_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ):
             domains = DomainRegistry.discover()
             domains.switch("household")
+            handles = Handles(domains=domains, memory=memory, experience=experience)
+            handles.attach_simulator(simulator)
             with AssistantSession(
                 llm=llm.client,
-                domains=domains,
-                memory=memory,
+                handles=handles.as_kwargs(),
                 speaker=scenario.request.speaker,
                 robot=scenario.main_robot,
                 before_tick=lambda: step_when_busy(simulator),
                 rate_hz=2000.0,
-                handles=simulator_handles(simulator, experience),
                 log_path=log,
             ) as session:
                 answered = session.turn(TIRAMISU)

@@ -1,6 +1,7 @@
 """The registry of node types, read from the code.
 
-Every behaviour class of the ``behaviours`` package is a node type under its class name, with
+Every behaviour class of the ``behaviours`` package and of the example trees
+(:mod:`trees.examples`, e.g. its ``ReadinessGate``) is a node type under its class name, with
 the py_trees composites and decorators of :mod:`trees.bt_xml.node_notes`. Its parameters are its
 constructor's signature (those whose type has an XML form, see :mod:`trees.bt_xml.values`); its
 ports are the blackboard keys its class declares (``reads`` and ``writes``, entries of the
@@ -26,6 +27,7 @@ from typing import Any
 from py_trees.behaviour import Behaviour
 
 import behaviours
+import trees.examples
 from behaviours import keys
 from trees.bt_xml.behaviour_reading import (
     constructor,
@@ -191,10 +193,11 @@ def build_registry(
 
 
 def behaviour_modules() -> list[types.ModuleType]:
-    """Every module of the ``behaviours`` package."""
+    """Every module of the ``behaviours`` package, then of the example trees' package."""
     return [
         importlib.import_module(info.name)
-        for info in pkgutil.walk_packages(behaviours.__path__, f"{behaviours.__name__}.")
+        for package in (behaviours, trees.examples)
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
     ]
 
 

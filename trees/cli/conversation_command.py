@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import TextIO
 
 from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession, TurnResult
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
 
 DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
@@ -87,13 +86,6 @@ def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
 
 
-def open_memory(path: str | None) -> MemoryStore:
-    """The memory store at ``path`` (``--memory``), else at the default; folders are made."""
-    memory_path = Path(path) if path else default_memory_path()
-    memory_path.parent.mkdir(parents=True, exist_ok=True)
-    return MemoryStore(memory_path)
-
-
 @contextmanager
 def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
     """The session the options describe; everything it opened is closed on exit."""
@@ -104,21 +96,21 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         scenario = load_scenario(args.scenario)
         simulator = SimExecutor.from_scenario(scenario)
         resources.callback(simulator.close)
-        experience = resources.enter_context(ExperienceStore())
-        memory = resources.enter_context(open_memory(args.memory))
+        handles = resources.enter_context(Handles(domains=domains))
+        handles.open_experience()
+        handles.open_memory(args.memory or default_memory_path())
+        handles.attach_simulator(simulator)
         llm = resources.enter_context(client_from_args(args))
         watch = resources.enter_context(watch_from_args(args, tree_name="assistant"))
         session = resources.enter_context(
             AssistantSession(
                 llm=llm,
-                domains=domains,
-                memory=memory,
+                handles=handles.as_kwargs(),
                 speaker=args.speaker or scenario.request.speaker,
                 robot=scenario.main_robot,
                 log_path=args.log,
                 on_tick=watch.on_tick,
                 before_tick=lambda: step_when_busy(simulator),
-                handles=simulator_handles(simulator, experience),
             )
         )
         yield session

@@ -20,11 +20,8 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.errors import LLMConfigError
 from behaviours.setup_handles import MissingHandleError
 from knowledge.domain_pack import PackError
-from knowledge.experience import ExperienceStore
 from knowledge.memory_db import MemoryStoreError
 from knowledge.rdf_store import TurtleError
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
@@ -40,6 +37,7 @@ from trees.cli.run_command import add_run_parsers, run_bench_command, run_run
 from trees.cli.sim_ros_command import add_sim_ros_parser, run_sim_ros
 from trees.cli.view_command import add_view_parser, run_view
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
+from trees.handles import Handles
 from trees.loading import TreeLoadError
 from trees.recording.display import render_dot, render_text
 from trees.recording.replay import Replay
@@ -232,28 +230,22 @@ def _run_tree(
     """Set the tree up with its handles and run it (``cogtree tick``)."""
     with ExitStack() as resources:
         resources.enter_context(client)
-        handles: dict[str, Any] = {}
+        handles = resources.enter_context(Handles())
         simulator: SimExecutor | None = None
         if args.scene:
-            handles["scene_graph"] = resources.enter_context(
-                SceneGraph.from_turtle_file(args.scene)
-            )
+            handles.load_scene(args.scene)
         if scenario is not None:
             simulator = SimExecutor.from_scenario(scenario)
             resources.callback(simulator.close)
-            handles.update(
-                scene_graph=simulator.belief,
-                workers=simulator.workers,
-                executor=simulator,
-                experience=resources.enter_context(ExperienceStore()),
-            )
+            handles.open_experience()
+            handles.attach_simulator(simulator)
         else:
-            handles["workers"] = resources.enter_context(WorkerPool(2, "cogtree-workers"))
+            handles.open_workers()
         runner = resources.enter_context(
             TreeRunner(
                 root,
                 llm=client,
-                handles=handles,
+                handles=handles.as_kwargs(),
                 log_path=args.log,
                 tree_name=args.tree,
                 on_tick=watch.on_tick,

@@ -8,8 +8,9 @@ and ``ros2 param get`` shows what runs. Everything after ``--ros-args`` goes to 
 (remapping with ``-r utterance:=/asr/text``, parameters, log levels).
 
 The memory store, the failure-experience store and the LLM client are built as for
-``cogtree chat`` (the same options). SIGINT and SIGTERM stop the node cleanly: the turn in
-progress is stopped (its commands cancelled), the session closed, the node destroyed.
+``cogtree chat`` (the same options, the same :class:`~trees.handles.Handles`). SIGINT and
+SIGTERM stop the node cleanly: the turn in progress is stopped (its commands cancelled), the
+session closed, the node destroyed.
 """
 
 from __future__ import annotations
@@ -27,13 +28,12 @@ import py_trees
 
 from behaviours.llm.client import LLMClient
 from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.scene_graph import SceneGraph
 from trees.assistant_session import AssistantSession, ticks_per_turn
-from trees.cli.conversation_command import add_pack_arguments, open_memory
+from trees.cli.conversation_command import add_pack_arguments, default_memory_path
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.signals import signals_stop
 from trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
+from trees.handles import Handles
 from trees.loading import TreeLoadError, load_factory
 from trees.ros.cli_support import (
     INSTALL_HINT,
@@ -171,16 +171,16 @@ def _serve(args: argparse.Namespace) -> int:
         domains = DomainRegistry.discover(options["packs"], active=options["domain"] or None)
         for problem in domains.problems:
             print(f"cogtree ros: warning: skipped a domain pack: {problem}", file=sys.stderr)
-        belief = _scene(resources, args.scene)
+        handles = resources.enter_context(Handles(domains=domains))
+        belief = handles.load_scene(args.scene) if args.scene else None
         llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
-        memory = resources.enter_context(open_memory(args.memory))
-        experience = resources.enter_context(ExperienceStore())
+        handles.open_memory(args.memory or default_memory_path())
+        handles.open_experience()
 
         def open_session(hooks: TreeHooks) -> AssistantSession:
             return AssistantSession(
                 llm=llm,
-                domains=domains,
-                memory=memory,
+                handles={**handles.as_kwargs(), **hooks.handles},
                 speaker=args.speaker,
                 robot=hooks.robot,
                 log_path=args.log,
@@ -190,7 +190,6 @@ def _serve(args: argparse.Namespace) -> int:
                 max_ticks_per_turn=ticks_per_turn(settings.rate_hz),
                 root_factory=build,
                 tree_name=options["tree"],
-                handles={**hooks.handles, "experience": experience},
             )
 
         host = RosHost(node, settings, open_session, belief=belief)
@@ -252,13 +251,6 @@ def _parameters(node: Node, args: argparse.Namespace) -> tuple[HostSettings, dic
     except ValueError as error:
         raise RosCommandError(str(error)) from error
     return settings, values
-
-
-def _scene(resources: ExitStack, path: str | None) -> SceneGraph | None:
-    """The belief from ``--scene`` (closed on exit), or None to take the robot's state."""
-    if path is None:
-        return None
-    return resources.enter_context(SceneGraph.from_turtle_file(path))
 
 
 @contextmanager

@@ -18,8 +18,9 @@ Every item builds its node(s) afresh on a cleared blackboard and ticks them with
   scenario's belief) and its rows are compared with the reference rows. A second run withholds
   the packs' templates, so that every query is model-written (JANUS's query generation).
 
-Handles: ``domains`` (the shipped packs), ``scene_graph`` (the belief of the item's scenario,
-built once per scenario), ``memory`` (a MemoryStore in a temporary directory) and ``llm``.
+Handles (:class:`~trees.handles.Handles`): ``domains`` (the shipped packs), ``scene_graph``
+(the belief of the item's scenario, built once per scenario), ``memory`` (a MemoryStore in a
+temporary directory) and ``llm``.
 
 Backends: ``none`` (fast paths alone; where a model is needed the node's safe decision is its
 answer), ``scripted`` (an ORACLE: every model call is answered with the item's reference in
@@ -30,12 +31,10 @@ the node's decision schema, so it measures the cascade and the guards, not a mod
 from __future__ import annotations
 
 import logging
-import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import py_trees
@@ -60,10 +59,8 @@ from behaviours.turn_state import (
 )
 from knowledge.closing import Closeable
 from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryStore
 from knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
 from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, load_scenario
 from trees.evaluation import metrics
@@ -74,6 +71,7 @@ from trees.evaluation.datasets import (
     ReadinessItem,
     ScopeItem,
 )
+from trees.handles import Handles
 from trees.testing import BlackboardView, TreeHarness, mock_blackboard, scripted_llm
 
 log = logging.getLogger(__name__)
@@ -239,9 +237,9 @@ class ModuleRunner(Closeable):
         self.label = backend_label(backend, self.client)
         self._worlds: dict[str, SimExecutor] = {}
         self._scenarios: dict[str, Scenario] = {}
-        self._folder = tempfile.TemporaryDirectory(prefix="cogtree-eval-")
-        self.memory = MemoryStore(Path(self._folder.name) / "memory.sqlite")
-        self.workers = WorkerPool(2, "cogtree-eval")
+        self.handles = Handles(domains=self.domains)
+        self.handles.open_memory()
+        self.handles.open_workers(name="cogtree-eval")
         settle = 10.0
         if self.client is not None and backend != "none":
             settings = self.client.settings_for("intent")
@@ -249,15 +247,13 @@ class ModuleRunner(Closeable):
         self.settle_timeout_s = settle
 
     def close(self) -> None:
-        """Close the worlds, the workers, the memory, the client and the temporary directory."""
+        """Close the worlds, the handles (workers, memory and its folder) and the client."""
         for world in self._worlds.values():
             world.close()
         self._worlds = {}
-        self.workers.close()
-        self.memory.close()
+        self.handles.close()
         if self.client is not None:
             self.client.close()
-        self._folder.cleanup()
 
     # -- modules ------------------------------------------------------------------------------
 
@@ -486,11 +482,7 @@ class ModuleRunner(Closeable):
         client = scripted.client if scripted is not None else self.client
         assert client is not None
         cursor = len(client.call_log)
-        handles: dict[str, Any] = {
-            "domains": domains or self.domains,
-            "memory": self.memory,
-            "workers": self.workers,
-        }
+        handles = {**self.handles.as_kwargs(), "domains": domains or self.domains}
         if scenario is not None:
             handles["scene_graph"] = self._belief(scenario)
         try:

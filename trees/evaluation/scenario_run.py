@@ -36,7 +36,6 @@ tick log) plus each look around (``LOOK`` commands); delegations are the tasks p
 from __future__ import annotations
 
 import logging
-import tempfile
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -51,15 +50,14 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import ScriptedBackend
 from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
 from sim.scenario import Scenario
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
 from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
-from trees.evaluation.sim_wiring import simulator_handles, step_when_busy
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
 from trees.recording.tick_log import TickEntry
 
 log = logging.getLogger(__name__)
@@ -202,14 +200,14 @@ def run_scenario(
     heard_from = None if "speaker" in scenario.hidden_intent else speaker
     with (
         SimExecutor.from_scenario(scenario) as simulator,
-        tempfile.TemporaryDirectory(prefix="cogtree-run-") as folder,
-        MemoryStore(Path(folder) / "memory.sqlite") as memory,
-        ExperienceStore() as experience,
+        Handles(domains=domains or DomainRegistry.discover()) as handles,
     ):
+        handles.open_memory()
+        handles.open_experience()
+        handles.attach_simulator(simulator)
         session = AssistantSession(
             llm=llm,
-            domains=domains or DomainRegistry.discover(),
-            memory=memory,
+            handles=handles.as_kwargs(),
             speaker=heard_from,
             robot=scenario.main_robot,
             log_path=log_path,
@@ -219,7 +217,6 @@ def run_scenario(
             max_ticks_per_turn=max_ticks_per_turn,
             root_factory=build,
             tree_name=f"{tree} ({scenario.id})",
-            handles=simulator_handles(simulator, experience),
         )
         with session:
             record = _Record()

@@ -1,29 +1,11 @@
-"""Handles and stepping that connect a tree to the simulator (chat, ask, run and bench)."""
+"""Stepping the simulator while a tree acts in it (chat, ask, run and bench).
+
+The simulator's handles come from :meth:`trees.handles.Handles.attach_simulator`.
+"""
 
 from __future__ import annotations
 
-from typing import Any
-
-from knowledge.experience import ExperienceStore
 from sim.executor import SimExecutor
-
-
-def simulator_handles(simulator: SimExecutor, experience: ExperienceStore) -> dict[str, Any]:
-    """The ``setup`` handles a tree needs to act in ``simulator``.
-
-    The belief (``scene_graph``), the ``workers`` pool, the command ``executor``, the
-    simulated ``people`` (for delegation), the simulated ``clock`` (seconds; delegation
-    timeouts count simulated time) and the failure-``experience`` store.
-    """
-    world = simulator.world
-    return {
-        "scene_graph": simulator.belief,
-        "workers": simulator.workers,
-        "executor": simulator,
-        "people": simulator.people,
-        "clock": lambda: world.now().timestamp(),
-        "experience": experience,
-    }
 
 
 def step_when_busy(simulator: SimExecutor) -> None:

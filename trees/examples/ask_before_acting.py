@@ -3,10 +3,11 @@ r"""Ask before acting: the smallest complete cogtree tree, written to be read an
 What it shows a tree author:
 
 - a leaf that waits for input (``AwaitUtterance``) without blocking the tick;
-- an LLM-backed gate (``ReadinessGate``) over a pydantic task schema, with the cascade:
-  a deterministic fast path (the slot extractor below fills every required slot -> Proceed,
-  no model call), a schema-constrained model call otherwise, and the COMP guard that never
-  lets the model Proceed while a slot is missing;
+- an LLM-backed gate (``ReadinessGate``, :mod:`trees.examples.readiness_gate`) over a
+  pydantic task schema, with the cascade: a deterministic fast path (the slot extractor
+  below fills every required slot -> Proceed, no model call), a schema-constrained model
+  call otherwise, and the COMP guard that never lets the model Proceed while a slot is
+  missing;
 - a Selector that branches on the gate's decision: act, ask for what is missing, or decline.
 
 Run it::
@@ -35,7 +36,7 @@ from pydantic import BaseModel, Field
 
 from behaviours import keys
 from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from behaviours.readiness import ReadinessGate
+from trees.examples.readiness_gate import ReadinessGate
 
 ITEMS = ("water bottle", "glass of water", "cup", "mug", "book", "phone", "apple", "remote")
 PLACES = ("kitchen", "bedroom", "living room", "bathroom", "hallway", "office")

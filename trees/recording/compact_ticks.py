@@ -16,8 +16,9 @@ from typing import Any, TextIO
 
 import py_trees
 
+from knowledge.wording import clip, counted
 from trees.recording.display import status_letter
-from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, clip, decision_summary
+from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
 from trees.recording.tick_log import TickEntry
 
 RATIONALE_CHARS = 100
@@ -78,6 +79,5 @@ class CompactTicks:
     def flush(self) -> None:
         """Print how many ticks repeated the last printed one, if any."""
         if self._repeats:
-            plural = "s" if self._repeats > 1 else ""
-            print(f"  ({self._repeats} more tick{plural} like that)", file=self.out)
+            print(f"  ({counted(self._repeats, 'more tick')} like that)", file=self.out)
             self._repeats = 0

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.llm.types import CallRecord
+from knowledge.wording import clip
 from trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
@@ -128,12 +129,6 @@ def decision_summary(decision: Mapping[str, Any], limit: int = 80) -> str:
         for key, value in decision.items()
         if value not in (None, "", [], {}) and key != "rationale"
     )
-
-
-def clip(text: str, limit: int) -> str:
-    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def build_snapshot(

@@ -1,18 +1,16 @@
-"""``ReadinessGate``: JANUS's inner speech over a task schema, with the COMP guard.
+"""``ReadinessGate``: JANUS's inner speech over one task schema, with the COMP guard.
 
-The gate decides whether the robot may act on the user's request now (Proceed), must ask
-for something (Clarify), or must refuse (Reject). It is a condition: SUCCESS only on Proceed.
-The helpers (:func:`is_grounded`, :func:`required_slots`, :func:`partial_model`,
-:func:`slot_problems`, :func:`read_optional`) are shared with the domain packs' gate,
-:class:`~behaviours.task_readiness.TaskReadinessGate`.
+The example gate of :mod:`trees.examples.ask_before_acting`: it decides whether the robot
+may act on the user's request now (Proceed), must ask for something (Clarify), or must refuse
+(Reject). It is a condition: SUCCESS only on Proceed. The assistant's gate, which reads the
+task from the active domain pack, is :class:`~behaviours.task_readiness.TaskReadinessGate`.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
-from typing import Any, Literal, Optional, TypeVar
+from typing import Any, Literal
 
 from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
@@ -20,66 +18,11 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from knowledge.slot_filling import VAGUE_WORDS
-
-T = TypeVar("T")
+from knowledge.slot_filling import is_grounded
+from knowledge.task_schema import partial_model, required_slots
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
-
-
-def singular(word: str) -> str:
-    """``word`` without a plural ending (``peanuts`` -> ``peanut``, ``berries`` -> ``berry``)."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is", "us")):
-        return word[:-1]
-    return word
-
-
-def _words(text: str) -> list[str]:
-    """Lower-case words; a possessive counts as its owner ("okafor's" -> "okafor")."""
-    words = []
-    for word in re.findall(r"[\w']+", text.lower()):
-        stripped = word.strip("'")
-        words.append(stripped[:-2] if stripped.endswith("'s") else stripped)
-    return [word for word in words if word]
-
-
-def is_grounded(value: Any, utterance: str) -> bool:
-    """True when ``value`` names something the user said, as whole words, and is not vague.
-
-    ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
-    and ``"a"`` never are, even though the user said them. Plural and singular forms match
-    (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits.
-    """
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    words = _words(str(value))
-    while words and words[0] in ("a", "an", "the", "my", "some"):
-        words = words[1:]
-    if not words or all(word in VAGUE_WORDS for word in words):
-        return False
-    words = [singular(word) for word in words]
-    said = [singular(word) for word in _words(utterance)]
-    size = len(words)
-    return any(said[start : start + size] == words for start in range(len(said) - size + 1))
-
-
-def required_slots(task_schema: type[BaseModel]) -> list[str]:
-    """Names of the task schema's required fields, in declaration order."""
-    return [name for name, info in task_schema.model_fields.items() if info.is_required()]
-
-
-def partial_model(task_schema: type[BaseModel]) -> type[BaseModel]:
-    """The task schema with every field optional (None = not said yet)."""
-    fields: dict[str, Any] = {
-        name: (Optional[info.annotation], Field(None, description=info.description))  # noqa: UP045
-        for name, info in task_schema.model_fields.items()
-    }
-    return create_model(f"Partial{task_schema.__name__}", **fields)
 
 
 def slot_problems(task_schema: type[BaseModel], slots: dict[str, Any]) -> tuple[list[str], str]:

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from py_trees.common import Status
 
-from behaviours.readiness import (
-    ReadinessGate,
-    is_grounded,
-    readiness_decision_model,
-    required_slots,
-)
+from knowledge.task_schema import required_slots
 from trees.examples.ask_before_acting import FetchTask, extract_fetch_slots
+from trees.examples.readiness_gate import ReadinessGate, readiness_decision_model
 from trees.testing import TreeHarness
 
 
@@ -85,27 +80,6 @@ def test_failed_model_asks_for_what_is_missing(blackboard, make_llm) -> None:
     assert blackboard.get("/turn/control") == "Clarify"
     assert blackboard.get("/turn/missing") == ["destination"]
     assert blackboard.get("/turn/task").item == "book"
-
-
-@pytest.mark.parametrize(
-    ("value", "utterance", "grounded"),
-    [
-        ("water bottle", "bring the water bottle here", True),
-        ("the Water Bottle", "bring the water bottle here", True),
-        ("bottle", "bring the water bottle here", True),
-        ("beer", "bring the water bottle here", False),
-        ("it", "bring it to the kitchen", False),
-        ("a", "bring a cup", False),
-        ("something", "bring me something", False),
-        ("kit", "bring it to the kitchen", False),
-        (3, "bring 3 cups", True),
-        ("Mr Okafor", "take Mr Okafor's pills to him", True),
-        ("okafor's pills", "take Mr Okafor's pills to him", True),
-        ("okafo", "take Mr Okafor's pills to him", False),
-    ],
-)
-def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:
-    assert is_grounded(value, utterance) is grounded
 
 
 def test_a_pronoun_never_fills_a_slot(blackboard, make_llm) -> None:

@@ -1,0 +1,70 @@
+"""Small English helpers every layer shares: singular and plural forms, lists, clipped text.
+
+These are the one home of phrasing that used to be written again in each module that needed
+it; what they produce is part of what the robot says and of what the tick log shows, so a
+change here changes both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+ELLIPSIS = "…"
+"""What :func:`clip` puts where it cut."""
+
+
+def singular(word: str) -> str:
+    """``word`` without a plural ending (``peanuts`` -> ``peanut``, ``berries`` -> ``berry``).
+
+    One best guess: ``-ies`` -> ``-y``, ``-es`` after s, x, z, ch or sh, and a final ``-s``
+    unless the word ends in ss, is or us; anything else is left as is.
+    """
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("es") and word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is", "us")):
+        return word[:-1]
+    return word
+
+
+def singular_forms(word: str) -> list[str]:
+    """``word`` and, for a plausible plural, its singular forms ("bottles" -> "bottle").
+
+    Every candidate, for lookups that try them all: ``dishes`` gives ``dishe`` and ``dish``,
+    ``bottles`` ``bottle`` and ``bottl``.
+    """
+    forms = [word]
+    if len(word) > 3 and word.endswith("ies"):
+        forms.append(word[:-3] + "y")
+    elif len(word) > 3 and word.endswith("es"):
+        forms.extend([word[:-1], word[:-2]])
+    elif len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        forms.append(word[:-1])
+    return forms
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, with a plural ``s`` unless it is one: "1 attempt", "3 ticks"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def joined(items: Sequence[str], conjunction: str = "and") -> str:
+    """``items`` as a phrase: "", "a", "a and b", "a, b and c" (``conjunction``: and, or)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
+
+
+def clip(text: str, limit: int, *, one_line: bool = True, trim: bool = False) -> str:
+    """``text`` cut to ``limit`` characters, the last of them :data:`ELLIPSIS`; as is if it fits.
+
+    ``one_line``: every run of whitespace (newlines too) becomes one space first.
+    ``trim``: whitespace at the end of the cut is dropped before the ellipsis ("word…").
+    """
+    if one_line:
+        text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    return (cut.rstrip() if trim else cut) + ELLIPSIS

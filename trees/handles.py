@@ -1,0 +1,117 @@
+"""``Handles``: what a tree's ``setup(**kwargs)`` receives, built in one place for every command.
+
+Each field is one handle, under the name the behaviours ask for (``require_handle(self,
+kwargs, "scene_graph", SceneGraph)``); :meth:`Handles.as_kwargs` gives the ones that are
+set, for :class:`~trees.runner.TreeRunner`, :class:`~trees.assistant_session.AssistantSession`
+or :class:`~trees.testing.TreeHarness`. The LLM client is not a field: the runner and the
+session take it on its own, as ``llm``.
+
+A handle is either given (``Handles(domains=..., memory=...)``, or
+:meth:`~Handles.attach_simulator`): the caller keeps it and closes it; or opened by the
+``open_*`` and :meth:`~Handles.load_scene` methods: :meth:`~Handles.close` closes it, the
+last opened first. A new handle is one more field, and an ``open_*`` method if the handles
+should own it.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from knowledge.closing import Closeable
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryStore
+from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
+from sim.executor import SimExecutor
+from sim.humans import People
+from skills.commands import Executor
+from skills.human_channel import HumanChannel
+
+Clock = Callable[[], float]
+"""Seconds now, on the clock delegation timeouts count (the simulator's, or the wall's)."""
+
+_NOT_HANDLES = ("extra", "opened")
+
+
+@dataclass
+class Handles(Closeable):
+    """The handles of one run (see the module docs); None means "not given to ``setup``".
+
+    ``domains``: the domain packs (:class:`~knowledge.domain_registry.DomainRegistry`);
+    ``memory``: the dialogue memory; ``experience``: the failure-experience store;
+    ``scene_graph``: the robot's belief; ``executor``: runs robot commands; ``people``:
+    delegates tasks to people (a :class:`~skills.human_channel.HumanChannel`, or the
+    simulator's :class:`~sim.humans.People`); ``clock``: the time delegation timeouts count;
+    ``workers``: the thread pool slow work (model calls, queries) is submitted to;
+    ``extra``: the handles of one host only, by name (the ROS node, the team of robots).
+    """
+
+    domains: DomainRegistry | None = None
+    memory: MemoryStore | None = None
+    experience: ExperienceStore | None = None
+    scene_graph: SceneGraph | None = None
+    executor: Executor | None = None
+    people: HumanChannel | People | None = None
+    clock: Clock | None = None
+    workers: WorkerPool | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+    opened: ExitStack = field(default_factory=ExitStack, repr=False, compare=False)
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The handles that are set, by name, then ``extra``: ``setup(**handles.as_kwargs())``."""
+        named = {spec.name: getattr(self, spec.name) for spec in fields(self)}
+        given = {name: value for name, value in named.items() if name not in _NOT_HANDLES}
+        return {**{name: value for name, value in given.items() if value is not None}, **self.extra}
+
+    # -- handles these handles open, and close --------------------------------------------------
+
+    def open_memory(self, path: str | Path | None = None) -> MemoryStore:
+        """The memory in the SQLite file ``path`` (folders are made); None: a temporary file."""
+        if path is None:
+            folder = self.opened.enter_context(tempfile.TemporaryDirectory(prefix="cogtree-"))
+            memory_path = Path(folder) / "memory.sqlite"
+        else:
+            memory_path = Path(path)
+            memory_path.parent.mkdir(parents=True, exist_ok=True)
+        self.memory = self.opened.enter_context(MemoryStore(memory_path))
+        return self.memory
+
+    def open_experience(self) -> ExperienceStore:
+        """A failure-experience store of the shipped seed records (nothing written to disk)."""
+        self.experience = self.opened.enter_context(ExperienceStore())
+        return self.experience
+
+    def open_workers(self, threads: int = 2, name: str = "cogtree-workers") -> WorkerPool:
+        """A pool of ``threads`` worker threads (named ``name``) for the tree's slow work."""
+        self.workers = self.opened.enter_context(WorkerPool(threads, name))
+        return self.workers
+
+    def load_scene(self, path: str | Path) -> SceneGraph:
+        """The belief from the Turtle file ``path`` (TurtleError names the line)."""
+        self.scene_graph = self.opened.enter_context(SceneGraph.from_turtle_file(path))
+        return self.scene_graph
+
+    # -- handles given ------------------------------------------------------------------------
+
+    def attach_simulator(self, simulator: SimExecutor) -> None:
+        """Act in ``simulator`` (the caller closes it): its belief, workers, executor and more.
+
+        The handles become its belief, its worker pool, the simulator as executor, its people
+        and its clock: delegation timeouts then count simulated seconds.
+        """
+        world = simulator.world
+        self.scene_graph = simulator.belief
+        self.workers = simulator.workers
+        self.executor = simulator
+        self.people = simulator.people
+        self.clock = lambda: world.now().timestamp()
+
+    def close(self) -> None:
+        """Close what these handles opened, the last opened first; given handles stay open."""
+        self.opened.close()
