@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -210,12 +211,16 @@ def task_question(pack: DomainPack | None) -> str:
     return f"What would you like me to do? I can {offers}."
 
 
-def confirmation_question(utterance: str) -> str:
-    """Nothing is missing but the robot is unsure: ask the user to confirm the request."""
+def confirmation_question(utterance: str, safety: Sequence[str] = ()) -> str:
+    """Nothing is missing but the robot is unsure: ask the user to confirm the request.
+
+    ``safety`` names the safety doubts the question asks about (the gate's ``/turn/safety``).
+    """
     if not utterance.strip():
         return "Sorry, I did not get that. Could you say it another way?"
+    careful = f" I want to be careful ({'; '.join(safety)})." if safety else ""
     return (
-        f'Just to be sure: should I go ahead with "{utterance.strip()}"? '
+        f'Just to be sure: should I go ahead with "{utterance.strip()}"?{careful} '
         "Please say yes, or say it another way."
     )
 
@@ -230,6 +235,7 @@ class _Request:
     spec: TaskSpec | None = None
     schema: type[BaseModel] | None = None
     missing: list[str] = field(default_factory=list)
+    safety: list[str] = field(default_factory=list)
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
 
@@ -243,7 +249,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
     ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
     when none was recognised, and asks to confirm when nothing is missing but the gate was
-    unsure.
+    unsure (naming the safety doubts of ``/turn/safety``: an explicit yes to that question,
+    in the next turn, is the confirmation the gate needs).
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the
@@ -251,13 +258,22 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
-    ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes ``/turn/reply`` and, when
-    a task is known, ``/session/pending`` (:class:`~behaviours.turn_state.PendingTask`: the
-    settled slots, the missing ones, what was said, the question). SUCCESS once the question
+    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes
+    ``/turn/reply`` and, when a task is known, ``/session/pending``
+    (:class:`~behaviours.turn_state.PendingTask`: the settled slots, the missing ones, what
+    was said, the question, the safety doubts it asks to confirm). SUCCESS once the question
     is written (always); RUNNING while the candidates are located.
     """
 
-    reads = (keys.UTTERANCE, keys.DOMAIN, keys.INTENT, keys.MISSING, keys.RESOLVED, keys.CANDIDATES)
+    reads = (
+        keys.UTTERANCE,
+        keys.DOMAIN,
+        keys.INTENT,
+        keys.MISSING,
+        keys.SAFETY,
+        keys.RESOLVED,
+        keys.CANDIDATES,
+    )
     writes = (keys.REPLY, keys.PENDING)
 
     def __init__(self, name: str = "AskClarification") -> None:
@@ -268,6 +284,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.intent_key = self.key_of(keys.INTENT)
         self.missing_key = self.key_of(keys.MISSING)
+        self.safety_key = self.key_of(keys.SAFETY)
         self.resolved_key = self.key_of(keys.RESOLVED)
         self.candidates_key = self.key_of(keys.CANDIDATES)
         self.reply_key = self.key_of(keys.REPLY)
@@ -331,6 +348,11 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
                 for m in keys.read_optional(bb, self.missing_key, list) or []
                 if isinstance(m, str)
             ],
+            safety=[
+                doubt
+                for doubt in keys.read_optional(bb, self.safety_key, list) or []
+                if isinstance(doubt, str)
+            ],
             resolved={
                 slot: value
                 for slot, value in (keys.read_optional(bb, self.resolved_key, dict) or {}).items()
@@ -357,7 +379,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         if request.spec is None or NO_TASK in request.missing:
             return task_question(request.pack)
         if not request.missing:
-            return confirmation_question(request.utterance)
+            return confirmation_question(request.utterance, request.safety)
         questions: list[str] = []
         for slot in request.missing:
             question = slot_question(
@@ -380,6 +402,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             missing=[slot for slot in request.missing if slot != NO_TASK],
             said=said,
             question=question,
+            confirm=[] if request.missing else list(request.safety),
         )
 
 
