@@ -232,9 +232,7 @@ def runs(domains: DomainRegistry) -> Iterator[Callable[[str], Run]]:
                 stack.callback(llm.close)
                 observer = Observer(labels=scene_labels(scenario))
                 session, simulator = stack.enter_context(
-                    scenario_session(
-                        scenario, llm=llm, domains=domains, on_tick=observer, rate_hz=None
-                    )
+                    scenario_session(scenario, llm=llm, domains=domains, on_tick=observer)
                 )
                 opened[name] = Run(scenario, session, simulator, backend, observer)
             return opened[name]
