@@ -365,18 +365,24 @@ def test_without_a_model_it_gives_up_at_once_and_says_why(
 # -- interruption and cost ------------------------------------------------------------------------
 
 
-def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episode(
-    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
-) -> None:
+def driving_forever(make_llm: MakeLLM, sim: SimExecutor) -> ReActStep:
+    """A step whose model said GOTO, ticked five times: the simulator never ends the drive."""
     llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
     node = ReActStep()
     harness = harness_for(node, llm, sim)
     assert sim.belief is not None
     for _ in range(5):
-        harness.tick()  # the simulator does not step: the drive never ends
+        harness.tick()
         sim.workers.wait_idle(5.0)
+    return node
+
+
+def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episode(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    node = driving_forever(make_llm, sim)
     assert node.status == Status.RUNNING and sim.log
-    harness.tree.root.stop(Status.INVALID)
+    node.stop(Status.INVALID)  # the root of its harness
     assert sim.log[-1].cancelled
     assert node.episode_end == "gave_up"
 
@@ -420,13 +426,7 @@ def test_the_step_is_a_gate_and_an_action_node_whose_child_is_the_chosen_action(
 def test_stopping_the_step_stops_the_action_child_and_cancels_its_command(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
-    node = ReActStep()
-    harness = harness_for(node, llm, sim)
-    assert sim.belief is not None
-    for _ in range(5):
-        harness.tick()  # the simulator does not step: the drive never ends
-        sim.workers.wait_idle(5.0)
+    node = driving_forever(make_llm, sim)
     (drive,) = node.act.children
     assert isinstance(drive, SkillAction) and drive.status == Status.RUNNING
     assert drive.feedback_message.startswith("running navigate")
