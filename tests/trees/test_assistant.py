@@ -242,6 +242,24 @@ def test_bad_input_gets_an_answer_and_never_acts(
         assert result.task is not None and all(value for value in result.task.values())
 
 
+def test_a_megabyte_utterance_is_refused_before_any_prompt_or_memory(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    huge = "please remember that I like tea. " * 33_334  # 1.1 MB
+    result = session.turn(huge)
+    assert len(huge) > 1_100_000
+    assert result.reply == (
+        f"That was too long for me ({len(huge)} characters); please say it in fewer words."
+    )
+    assert result.status == "FAILURE" and result.control is None
+    assert result.rationales == {}, "no gate, so no prompt, saw the text"
+    assert session.memory.history == ()
+    assert nothing_was_done(session)
+    assert session.turn("I like tea").reply  # the next turn is heard as usual
+    assert [trace.user for trace in session.memory.history] == ["I like tea"]
+
+
 def test_a_model_cannot_make_the_gate_proceed_without_the_slot(
     open_session: SessionFactory, make_llm: Callable[..., ScriptedLLM]
 ) -> None:
