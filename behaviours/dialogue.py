@@ -9,49 +9,28 @@ import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
-from knowledge.wording import clip
-
-MAX_UTTERANCE_CHARS = 16_000
-"""The longest utterance a turn takes: the one limit on what the user says, held at the turn's
-input (:class:`AwaitUtterance`), so a longer text never reaches a prompt or memory. A spoken
-request is a few hundred characters; the gates are tested to answer 12,000 characters of
-rambling sensibly (the matchers read the first 1,000), and pasted pages beyond that are
-refused rather than cut, so the robot never acts on half of what was said."""
-
-TOO_LONG = "That was too long for me ({count} characters); please say it in fewer words."
-"""The reply to an utterance over :data:`MAX_UTTERANCE_CHARS`."""
 
 
 class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
-    """Wait until the user has said something, and refuse what is too long to take.
+    """Wait until the user has said something.
 
     Reads ``/turn/utterance``. RUNNING while it is unset or blank; SUCCESS once it holds text.
-    FAILURE when it is longer than :data:`MAX_UTTERANCE_CHARS`: writes ``/turn/reply``
-    (:data:`TOO_LONG`), and nothing after this node sees the text.
+    Never FAILURE.
     """
 
     reads = (keys.UTTERANCE,)
-    writes = (keys.REPLY,)
 
     def __init__(self, name: str = "AwaitUtterance") -> None:
         super().__init__(name)
         self.utterance_key = self.key_of(keys.UTTERANCE)
-        self.reply_key = self.key_of(keys.REPLY)
 
     def update(self) -> Status:
-        """SUCCESS when an utterance is waiting, FAILURE when it is too long, else RUNNING."""
+        """SUCCESS when an utterance is waiting, RUNNING otherwise."""
         utterance = (
             self.blackboard.get(self.utterance_key)
             if self.blackboard.exists(self.utterance_key)
             else None
         )
-        if isinstance(utterance, str) and len(utterance) > MAX_UTTERANCE_CHARS:
-            self.blackboard.set(self.reply_key, TOO_LONG.format(count=len(utterance)))
-            self.feedback_message = (
-                f"refused {len(utterance)} characters (limit {MAX_UTTERANCE_CHARS}): "
-                f"{clip(utterance, 80)!r}"
-            )
-            return Status.FAILURE
         if isinstance(utterance, str) and utterance.strip():
             self.feedback_message = f"heard: {utterance.strip()!r}"
             return Status.SUCCESS

@@ -5,7 +5,7 @@ import pytest
 from py_trees.common import Access
 
 from behaviours import keys
-from behaviours.dialogue import MAX_UTTERANCE_CHARS, AwaitUtterance, ControlIs, Say
+from behaviours.dialogue import AwaitUtterance, ControlIs, Say
 from trees.testing import TreeHarness
 
 
@@ -17,20 +17,6 @@ def test_await_utterance_runs_until_text_arrives(blackboard, make_llm) -> None:
     blackboard.set("/turn/utterance", "hello")
     harness.tick()
     assert harness.trace.letters("AwaitUtterance") == "RRS"
-
-
-def test_await_utterance_refuses_a_text_over_the_limit_and_says_so(blackboard, make_llm) -> None:
-    harness = TreeHarness(AwaitUtterance(), llm=make_llm().client)
-    blackboard.set("/turn/utterance", "x" * MAX_UTTERANCE_CHARS)
-    harness.tick()
-    assert blackboard.get("/turn/reply") is None
-    blackboard.set("/turn/utterance", "x" * (MAX_UTTERANCE_CHARS + 1))
-    harness.tick()
-    assert harness.trace.letters("AwaitUtterance") == "SF"
-    assert blackboard.get("/turn/reply") == (
-        f"That was too long for me ({MAX_UTTERANCE_CHARS + 1} characters); "
-        "please say it in fewer words."
-    )
 
 
 def test_say_composes_from_blackboard_and_fails_when_a_key_is_missing(blackboard, make_llm) -> None:

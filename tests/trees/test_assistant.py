@@ -24,7 +24,7 @@ from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant import create_root
-from trees.assistant_session import AssistantSession, TurnResult
+from trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
 from trees.evaluation.sim_wiring import step_when_busy
 from trees.handles import Handles
 from trees.recording.display import render_text
@@ -252,12 +252,14 @@ def test_a_megabyte_utterance_is_refused_before_any_prompt_or_memory(
     assert result.reply == (
         f"That was too long for me ({len(huge)} characters); please say it in fewer words."
     )
-    assert result.status == "FAILURE" and result.control is None
-    assert result.rationales == {}, "no gate, so no prompt, saw the text"
+    assert (result.status, result.ticks, result.control) == ("NOT_RUN", 0, None)
+    assert len(result.utterance) <= 200, "the result does not carry the megabyte either"
     assert session.memory.history == ()
     assert nothing_was_done(session)
+    at_limit = session.turn("tea " * (MAX_UTTERANCE_CHARS // 4))
+    assert at_limit.status == "SUCCESS" and at_limit.ticks > 0
     assert session.turn("I like tea").reply  # the next turn is heard as usual
-    assert [trace.user for trace in session.memory.history] == ["I like tea"]
+    assert [len(trace.user) for trace in session.memory.history] == [MAX_UTTERANCE_CHARS, 10]
 
 
 def test_a_model_cannot_make_the_gate_proceed_without_the_slot(
