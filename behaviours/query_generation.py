@@ -56,6 +56,7 @@ from knowledge.memory_model import WorkingContext
 from knowledge.named_queries import Binding, Term
 from knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
 from knowledge.scene_graph import COG, SCENE, SceneGraph
+from knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ _SYSTEM = (
 )
 
 
-class QueryDecision(BaseModel):
+class QueryDecision(BoundedText):
     """The query for the task (empty when there is none) and why."""
 
     sparql: str = Field("", description="one SPARQL SELECT or ASK query; empty if none fits")

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.wording import clip
+from knowledge.wording import BoundedText, clip
 from skills.commands import ArgValue
 from skills.plan_model import DELEGATE, LOOK
 from skills.specs import SKILL_SPECS, CallSpec, NodeId
@@ -94,8 +94,10 @@ PERCEPTION_ACTIONS: tuple[str, ...] = (GET_MAP_ROOMS, GET_OBJECTS_IN_ROOM, LOCAT
 """Actions that only read the belief."""
 
 
-class ReActDecision(BaseModel):
+class ReActDecision(BoundedText):
     """The model's answer for one step: a thought, ONE action and its arguments."""
+
+    free_text = ("thought",)
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 

@@ -48,7 +48,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
-from knowledge.wording import joined
+from knowledge.wording import BoundedText, joined
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ _SYSTEM = (
 )
 
 
-class ReplyDecision(BaseModel):
+class ReplyDecision(BoundedText):
     """What the robot says, and why."""
 
     reply: str = Field(description="what the robot says: one to three short sentences")

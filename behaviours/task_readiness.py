@@ -35,6 +35,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
+from knowledge.wording import BoundedText
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
@@ -248,7 +249,7 @@ def ask_speaker_first(spec: TaskSpec, check: SlotCheck, frame: IntentFrame) -> S
     return replace(check, issues=issues, task=None)
 
 
-class InnerSpeech(BaseModel):
+class InnerSpeech(BoundedText):
     """What inner speech decides; specialised per task by :meth:`TaskReadinessGate.decision_for`."""
 
     control: Control = Field(description="Proceed, Clarify, SwitchDomain or Reject")
@@ -390,9 +391,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def safe_decision(self, reason: str) -> InnerSpeech:
         """Clarify, naming what is missing (nothing: the question asks to confirm)."""
-        return InnerSpeech(
-            control="Clarify", missing=self._to_ask(), rationale=f"asking: {reason}"[:300]
-        )
+        return InnerSpeech(control="Clarify", missing=self._to_ask(), rationale=f"asking: {reason}")
 
     def guard(self, decision: InnerSpeech) -> Verdict[InnerSpeech] | None:
         """COMP: never Proceed unless complete; SwitchDomain only to another loaded pack."""

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.scope_matching import OUT_OF_SCOPE
+from knowledge.wording import BoundedText
 
 __all__ = [
     "OUT_OF_SCOPE",
@@ -36,7 +37,7 @@ SlotValue = str | float | bool | list[str] | None
 """A slot as the user said it (normalised): text, a number, a flag or several words."""
 
 
-class ScopeDecision(BaseModel):
+class ScopeDecision(BoundedText):
     """Which domain pack an utterance belongs to (or ``OutOfScope``), and how sure that is."""
 
     domain: str = Field(description="a domain pack name, or OutOfScope")
