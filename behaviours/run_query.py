@@ -8,11 +8,20 @@ is. A model's query runs in the runner's worker process (killed at its time limi
 template in-process; either way the call waits on the ``workers`` pool, and the node (a
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
+
+Constraints hold on every path: when the query carries the pack's bound constraints query (what
+the person must not be offered: dishes with their allergens, say), that query runs on the same
+worker after it, in-process, and every row with a cell naming one of its things (its id, or its
+label as whole words) is dropped before the rows become evidence, a template's rows and a
+model's alike. If the constraints cannot be checked, the query fails: unfiltered rows are no
+evidence.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Sequence
 from concurrent.futures import Future
 from typing import Any
 
@@ -126,7 +135,21 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
         if runner is None:
             runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
             self._runners[pack.name] = runner
-        return runner.run(query.text, template=query.source == "template")
+        outcome = runner.run(query.text, template=query.source == "template")
+        if query.constraints is None or outcome.kind == "ask":
+            return outcome
+        try:
+            forbidden = runner.run(query.constraints, template=True)
+        except QueryRefused as refusal:
+            raise QueryRefused(f"the user's constraints could not be checked: {refusal}") from None
+        rows = allowed_rows(outcome.rows, forbidden.rows)
+        if len(rows) < len(outcome.rows):
+            log.info(
+                "%s: dropped %d row(s) naming what the user must not be offered",
+                self.name,
+                len(outcome.rows) - len(rows),
+            )
+        return outcome.model_copy(update={"rows": rows})
 
     def _remember(self, query: GeneratedQuery, outcome: QueryOutcome) -> None:
         rows = outcome.rows
@@ -147,3 +170,27 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
     def _fail(self, reason: str) -> Status:
         self.feedback_message = reason
         return Status.FAILURE
+
+
+def allowed_rows(
+    rows: Sequence[dict[str, str | None]], forbidden: Sequence[dict[str, str | None]]
+) -> list[dict[str, str | None]]:
+    """``rows`` without those naming a thing of ``forbidden`` (the constraints query's rows).
+
+    A cell names a thing when it is one of the thing's cells (its id, its label) or contains one
+    as whole words, case-insensitively ("Chicken satay, Pad thai" names "pad thai").
+    """
+    names = sorted(
+        {cell.strip().lower() for row in forbidden for cell in row.values() if cell},
+        key=len,
+        reverse=True,
+    )
+    names = [name for name in names if name]
+    if not names:
+        return list(rows)
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE
+    )
+    return [
+        row for row in rows if not any(cell and pattern.search(cell) for cell in row.values())
+    ]

@@ -133,6 +133,11 @@ class GeneratedQuery(BaseModel):
     source: Literal["template", "model"]
     template: str | None = Field(None, description="the pack's query template, if any")
     target: Literal["domain_kg", "scene_graph"] = "domain_kg"
+    constraints: str | None = Field(
+        None,
+        description="the pack's constraints query, bound for this turn: what the person must "
+        "not be offered; RunQuery drops every row that names one of its rows",
+    )
 
 
 class PendingTask(BaseModel):
