@@ -25,6 +25,11 @@ or the form itself occurs in a support text. Names no lexicon knows count too: a
 word inside a sentence ("take it with Ibuprofen") and a word that reads like a drug or a
 chemical (by its ending, "-profen", "-cillin", "-azepam", or as a known substance, "bleach",
 "codeine") are unsupported unless a support text contains them.
+
+Every node that speaks holds its sentence to the turn: Respond builds its own support;
+Decline, AskClarification and ReAct's final reply use :func:`turn_support` and :func:`held_to`,
+say a safe sentence of their own when the check fails, and record why
+(:func:`speech_rationale`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+
+from behaviours.keys import GateRationale
+from behaviours.turn_state import EvidenceBundle
+from knowledge.memory_model import WorkingContext
+from knowledge.wording import clip
 
 _FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
 _SUPERSCRIPTS = {glyph: str(digit) for digit, glyph in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
@@ -452,3 +462,41 @@ def _word_value(words: list[str]) -> int:
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+# -- holding a node's speech to the turn ---------------------------------------------------------
+
+
+def turn_support(
+    *texts: str | None,
+    evidence: EvidenceBundle | None = None,
+    working: WorkingContext | None = None,
+) -> Support:
+    """What a node may say this turn: ``texts`` (the utterance, the node's own phrases, what
+    the robot observed), every cell and sentence of ``evidence`` and the working context."""
+    found = [text for text in texts if text and text.strip()]
+    if evidence is not None:
+        found.extend(evidence.values())
+    if working is not None and working.text.strip():
+        found.append(working.text)
+    return Support(texts=tuple(found))
+
+
+def held_to(text: str, support: Support, fallback: str) -> tuple[str, str | None]:
+    """``text`` and None when ``support`` backs it; else ``fallback`` and why it was not said."""
+    report = check_reply(text, support)
+    if report.faithful:
+        return text, None
+    return fallback, f"{clip(text, 120)!r} states unsupported {report.describe()}"
+
+
+def speech_rationale(node: str, module: str, reply: str, why: str) -> GateRationale:
+    """The rationale of a node whose sentence failed the check: what it said instead, and why."""
+    return GateRationale(
+        node=node,
+        module=module,
+        source="fast_path",
+        vetoed=True,
+        decision={"reply": reply},
+        rationale=f"said a safe sentence instead: {why}",
+    )

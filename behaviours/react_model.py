@@ -234,8 +234,16 @@ class ReActEpisode:
         """The episode was interrupted: it is over."""
         self.end = "gave_up"
 
+    def finished_reply(self) -> str:
+        """An honest reply for a finished episode whose own reply cannot be said: what it did."""
+        return f"I have finished, but I cannot tell you more than what I did. {self.account()}"
+
     def _give_up_reply(self, why: str) -> str:
         """An honest reply: ``why`` it stopped, what it did, and the last problem."""
+        return f"I could not finish your request: {why}. {self.account()}"
+
+    def account(self) -> str:
+        """What the episode did (its actions that worked) and its last problem, in words."""
         acted = [
             turn.describe()
             for turn in self.history
@@ -249,7 +257,7 @@ class ReActEpisode:
             if failed is not None
             else ""
         )
-        return f"I could not finish your request: {why}. {done}{problem}"
+        return f"{done}{problem}"
 
 
 def call_text(action: str, args: Mapping[str, Any]) -> str:
