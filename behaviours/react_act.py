@@ -267,9 +267,13 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         )
 
     def _support(self) -> Support:
-        """What the final reply may state: the request and what the episode did and saw."""
-        said = [turn.observation for turn in self.episode.history]
-        said.extend(turn.describe() for turn in self.episode.history if turn.ok)
+        """What the final reply may state: the request and what the episode did and saw.
+
+        The last step is FINISH itself (its observation is the reply): it supports nothing.
+        """
+        steps = self.episode.history[:-1]
+        said = [turn.observation for turn in steps]
+        said.extend(turn.describe() for turn in steps if turn.ok)
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
         return turn_support(utterance, *said)
 

@@ -247,7 +247,7 @@ class ReActEpisode:
         acted = [
             turn.describe()
             for turn in self.history
-            if turn.ok and turn.action not in PERCEPTION_ACTIONS
+            if turn.ok and turn.action not in (*PERCEPTION_ACTIONS, FINISH)
         ]
         done = f"What I did: {', '.join(acted)}." if acted else "I did not do anything."
         failed = next((turn for turn in reversed(self.history) if not turn.ok), None)
