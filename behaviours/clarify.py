@@ -393,8 +393,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         return " ".join(dict.fromkeys(asked))
 
     def _support(self, described: dict[str, str]) -> Support:
-        """What the question may state: the utterance, the schema's own questions, the
-        candidates' labels and where they are."""
+        """What the question may state: utterance, schema questions, candidates and places."""
         request = self._request
         named = [candidate.label for candidate in request.candidates]
         named.extend(

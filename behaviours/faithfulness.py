@@ -472,8 +472,10 @@ def turn_support(
     evidence: EvidenceBundle | None = None,
     working: WorkingContext | None = None,
 ) -> Support:
-    """What a node may say this turn: ``texts`` (the utterance, the node's own phrases, what
-    the robot observed), every cell and sentence of ``evidence`` and the working context."""
+    """What a node may say this turn: ``texts``, ``evidence``'s cells and the working context.
+
+    ``texts``: the utterance, the node's own phrases, what the robot observed.
+    """
     found = [text for text in texts if text and text.strip()]
     if evidence is not None:
         found.extend(evidence.values())

@@ -10,7 +10,12 @@ filled from what it is named after:
   binds several terms (an empty list leaves the parameter unbound);
 - ``avoid``, ``favour``, ``diet``: the working context's facts (see
   :func:`behaviours.evidence.memory_bindings`), as kg IRIs;
-- ``speaker``: ``/turn/speaker``, an IRI of the graph the query runs on.
+- ``speaker``: ``/turn/speaker``, an IRI of the graph the query runs on, or a literal when it
+  is no id of it (any name binds: "zoë", "o'brien"; rdflib escapes it, the runner checks it).
+
+Every query, template or model's, carries the pack's *constraints* query (``constraints:`` in
+``pack.yaml``) bound the same way and leniently (what nothing fills stays unbound, ``?asked``
+takes the kg ids the request names): RunQuery drops the rows naming what it lists.
 
 Model path (a template that cannot be bound, e.g. a parameter nothing fills): the model writes
 a SELECT or ASK query, given the pack's prefixes, a compact summary of the graph's vocabulary

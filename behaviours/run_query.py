@@ -191,6 +191,4 @@ def allowed_rows(
     pattern = re.compile(
         r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE
     )
-    return [
-        row for row in rows if not any(cell and pattern.search(cell) for cell in row.values())
-    ]
+    return [row for row in rows if not any(cell and pattern.search(cell) for cell in row.values())]

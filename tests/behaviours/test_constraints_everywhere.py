@@ -170,7 +170,9 @@ def test_any_speaker_id_binds_the_template_and_its_allergies_hold(
     presets = {
         "/turn/domain": "advisor",
         "/turn/intent": IntentFrame(domain="advisor", task="SubstituteDish"),
-        "/turn/task": advisor.get("advisor").schema_for("SubstituteDish")(dish="spaghetti_carbonara"),
+        "/turn/task": advisor.get("advisor").schema_for("SubstituteDish")(
+            dish="spaghetti_carbonara"
+        ),
         "/turn/speaker": speaker,
         "/memory/working": allergic("food.peanuts"),
     }
