@@ -119,15 +119,19 @@ class Support:
 
 @dataclass(frozen=True)
 class FaithfulnessReport:
-    """The claims of a reply its support does not back: numbers and entity names, as written."""
+    """The claims of a reply its support does not back: numbers and entity names, as written.
+
+    ``withheld``: names of what the person must not be offered (an allergy, an exclusion).
+    """
 
     numbers: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
 
     @property
     def faithful(self) -> bool:
-        """Nothing unsupported."""
-        return not (self.numbers or self.entities)
+        """Nothing unsupported, nothing withheld."""
+        return not (self.numbers or self.entities or self.withheld)
 
     def describe(self) -> str:
         """The unsupported claims in words: ``numbers 7, 12.5; names cream``."""
@@ -136,6 +140,8 @@ class FaithfulnessReport:
             parts.append("numbers " + ", ".join(self.numbers))
         if self.entities:
             parts.append("names " + ", ".join(self.entities))
+        if self.withheld:
+            parts.append("names the person must not be offered " + ", ".join(self.withheld))
         return "; ".join(parts) or "nothing unsupported"
 
 
@@ -384,12 +390,38 @@ def check_reply(
     reply: str,
     support: Support,
     entity_forms: Mapping[str, frozenset[str]] | None = None,
+    withheld: Iterable[str] = (),
 ) -> FaithfulnessReport:
-    """The numbers and entity names of ``reply`` that ``support`` does not back."""
+    """The numbers and names of ``reply`` that ``support`` does not back, and withheld names.
+
+    ``withheld``: ids or labels of what the person must not be offered.
+    """
     return FaithfulnessReport(
         numbers=tuple(unsupported_numbers(reply, support)),
         entities=tuple(unsupported_entities(reply, support, entity_forms or {})),
+        withheld=tuple(withheld_mentions(reply, withheld, entity_forms or {})),
     )
+
+
+def withheld_mentions(
+    reply: str, withheld: Iterable[str], entity_forms: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """The names ``reply`` gives to ``withheld`` things (ids or labels).
+
+    A form of an entity whose id is withheld (``adv:chicken_satay`` or ``chicken_satay``), or a
+    withheld label as whole words.
+    """
+    names = [name for name in withheld if name.strip()]
+    if not names:
+        return []
+    ids = {name.rpartition(":")[2].casefold() for name in names}
+    found = [
+        written
+        for written, form in _Forms(entity_forms).mentions(reply)
+        if {identifier.casefold() for identifier in entity_forms.get(form, ())} & ids
+    ]
+    found.extend(name for name in names if _occurs(name, reply))
+    return _unique(found)
 
 
 def parse_number(text: str, *, signed: bool = False) -> Decimal | None:

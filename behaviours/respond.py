@@ -19,7 +19,8 @@ a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``term
 are closed sets of words (aspects, relations such as "like"), not things, and are not checked.
 An unfaithful reply is sent back once with the unsupported claims named (``revise``);
 unfaithful again, the templated answer is said instead and the rationale lists what was
-unsupported.
+unsupported. A reply that names what the evidence withheld (the pack's constraints: a dish
+the person is allergic to) is refused the same way, even when the utterance names it.
 """
 
 from __future__ import annotations
@@ -349,7 +350,9 @@ class Respond(LLMBehaviour[ReplyDecision]):
     # -- checks -------------------------------------------------------------------------------
 
     def _check(self, reply: str) -> FaithfulnessReport:
-        return check_reply(reply, self._support, self._turn.entity_forms)
+        evidence = self._turn.evidence
+        withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
+        return check_reply(reply, self._support, self._turn.entity_forms, withheld)
 
     def _said_instead(self) -> str:
         text = self._templated.text

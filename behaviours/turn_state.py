@@ -100,6 +100,11 @@ class EvidenceItem(BaseModel):
     ok: bool | None = Field(
         None, description="for actions (source 'plan'): whether it was done; None otherwise"
     )
+    withheld: list[str] = Field(
+        default_factory=list,
+        description="ids and labels of what the person must not be offered (the pack's "
+        "constraints query): rows naming them were dropped, and no reply may name them",
+    )
 
 
 class EvidenceBundle(BaseModel):

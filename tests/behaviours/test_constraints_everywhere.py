@@ -9,6 +9,7 @@ import re
 import pytest
 
 from behaviours.query_generation import GenerateQuery
+from behaviours.respond import Respond
 from behaviours.run_query import RunQuery, allowed_rows
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
@@ -198,3 +199,36 @@ def test_allowed_rows_matches_ids_labels_and_whole_words_only() -> None:
     ]
     assert allowed_rows(rows, forbidden) == [rows[3]]
     assert allowed_rows(rows, []) == rows
+
+
+def test_the_evidence_says_what_was_withheld_and_no_reply_names_it(
+    blackboard, make_llm, workers, advisor
+) -> None:
+    utterance = "Instead of the spaghetti carbonara, something like chicken satay?"
+    presets = {
+        "/turn/utterance": utterance,
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="SubstituteDish"),
+        "/turn/task": advisor.get("advisor").schema_for("SubstituteDish")(
+            dish="spaghetti_carbonara"
+        ),
+        "/memory/working": allergic("food.peanuts"),
+    }
+    assert generate(blackboard, make_llm(), advisor, presets).startswith("S")
+    run(blackboard, make_llm, workers, advisor)
+    (item,) = blackboard.get("/turn/evidence").items
+    assert "adv:chicken_satay" in item.withheld
+    # The user named it, so it is "supported"; it is withheld all the same.
+    said = "You could have chicken satay."
+    llm = make_llm({"by_module": {"outer_speech": [reply_with(said), reply_with(said)]}})
+    node = Respond(templated_first=False)
+    harness = TreeHarness(node, llm=llm.client, handles={"domains": advisor})
+    harness.tick(3)
+    why = blackboard.get("/rationale/respond")
+    assert why.vetoed and "must not be offered chicken satay" in why.rationale
+    spoken = blackboard.get("/turn/reply")
+    assert "satay" not in spoken.lower() and spoken.startswith("Instead of")
+
+
+def reply_with(text: str) -> dict:
+    return {"answer": {"reply": text, "rationale": "from the evidence"}}
