@@ -433,3 +433,30 @@ def test_stopping_the_step_stops_the_action_child_and_cancels_its_command(
     node.stop(Status.INVALID)
     assert drive.status == Status.INVALID and drive.feedback_message == "cancelled"
     assert sim.log[-1].cancelled
+
+
+def test_an_unfaithful_final_reply_is_not_said(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    invented = "It is on table_7; take 400 mg of Ibuprofen with it."
+    llm = make_llm(
+        {
+            "by_module": {
+                "react": [
+                    answer("LocateObject", thing="bottle"),
+                    answer(FINISH, "done", reply=invented),
+                ]
+            }
+        }
+    )
+    node = ReActStep()
+    harness = harness_for(Retry("Loop", node, num_failures=5), llm, sim)
+    run(harness, sim)
+    assert harness.root_status == "SUCCESS" and node.episode_end == "finished"
+    said = board.get("/turn/reply")
+    assert said.startswith("I have finished, but I cannot tell you more than what I did.")
+    assert "400" not in said and "Ibuprofen" not in said and "7" not in said
+    rationale = board.get("/rationale/reactstep_decide")
+    assert rationale.vetoed
+    (note,) = [n for n in rationale.notes if n.startswith("final reply not said")]
+    assert "numbers 7, 400" in note and "Ibuprofen" in note
