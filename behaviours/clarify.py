@@ -3,6 +3,10 @@
 The question is composed deterministically from the task schema of the domain pack: the
 ``description`` of each missing field, the candidates of an ambiguous referent, or the value
 that matched nothing. No model writes it, so it always names what is missing and nothing else.
+What it quotes (a value said, a candidate) came through recognition, which a model may have
+written: the question goes through the faithfulness check like any reply, and one that states
+a number or name the utterance, the candidates and the schema lack is replaced by the schema's
+own question.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.background import BackgroundWork
+from behaviours.faithfulness import Support, held_to, speech_rationale, turn_support
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
@@ -261,8 +266,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes
     ``/turn/reply`` and, when a task is known, ``/session/pending``
     (:class:`~behaviours.turn_state.PendingTask`: the settled slots, the missing ones, what
-    was said, the question, the safety doubts it asks to confirm). SUCCESS once the question
-    is written (always); RUNNING while the candidates are located.
+    was said, the question, the safety doubts it asks to confirm); ``/rationale/<node>`` when
+    the question failed the faithfulness check (why). SUCCESS once the question is written
+    (always); RUNNING while the candidates are located.
     """
 
     reads = (
@@ -274,7 +280,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         keys.RESOLVED,
         keys.CANDIDATES,
     )
-    writes = (keys.REPLY, keys.PENDING)
+    writes = (keys.REPLY, keys.PENDING, keys.RATIONALE)
 
     def __init__(self, name: str = "AskClarification") -> None:
         super().__init__(name)
@@ -289,6 +295,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         self.candidates_key = self.key_of(keys.CANDIDATES)
         self.reply_key = self.key_of(keys.REPLY)
         self.pending_key = self.key_of(keys.PENDING)
+        self.rationale_key = self.key_of(keys.RATIONALE)
         self._request = _Request()
 
     def setup(self, **kwargs: Any) -> None:
@@ -329,10 +336,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     def finish(self, described: dict[str, str]) -> Status:
         """Write the question and the pending task; SUCCESS."""
         request = self._request
-        question = self._question(described)
+        question, unsaid = held_to(
+            self._question(described), self._support(described), self._safe_question()
+        )
+        if unsaid is not None:
+            rationale = speech_rationale(self.name, "clarification", question, unsaid)
+            self.blackboard.set(self.rationale_key, rationale)
         self.blackboard.set(self.reply_key, question)
         if request.pack is not None and request.spec is not None and request.intent is not None:
-            self.blackboard.set(self.pending_key, self._pending(question))
+            self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
         self.feedback_message = f"asked: {question!r}"
         return Status.SUCCESS
 
@@ -389,7 +401,34 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
                 questions.append(question)
         return " ".join(questions)
 
-    def _pending(self, question: str) -> PendingTask:
+    def _safe_question(self) -> str:
+        """The question from the pack's schema alone (no value said, no candidate named)."""
+        request = self._request
+        if request.spec is None or NO_TASK in request.missing:
+            return task_question(request.pack)
+        if not request.missing:
+            return "Sorry, I did not get that. Could you say it another way?"
+        asked = (
+            SPEAKER_QUESTION if slot == SPEAKER_SLOT else field_question(slot, request.schema)
+            for slot in request.missing
+        )
+        return " ".join(dict.fromkeys(asked))
+
+    def _support(self, described: dict[str, str]) -> Support:
+        """What the question may state: utterance, schema questions, candidates and places."""
+        request = self._request
+        named = [candidate.label for candidate in request.candidates]
+        named.extend(
+            _humanise(found) for resolution in request.resolved.values() for found in resolution.ids
+        )
+        return turn_support(request.utterance, self._safe_question(), *described.values(), *named)
+
+    def _pending(self, question: str, as_written: bool) -> PendingTask:
+        """The task waiting for the answer to ``question``.
+
+        It confirms the safety doubts only when nothing is missing and the question was asked
+        as written (naming them).
+        """
         request = self._request
         assert request.pack is not None and request.spec is not None and request.intent
         said = list(request.intent.said)
@@ -402,7 +441,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             missing=[slot for slot in request.missing if slot != NO_TASK],
             said=said,
             question=question,
-            confirm=[] if request.missing else list(request.safety),
+            confirm=list(request.safety) if as_written and not request.missing else [],
         )
 
 

@@ -1,4 +1,12 @@
-"""``Decline``: a polite refusal that says why, in plain words."""
+"""``Decline``: a polite refusal that says why, in plain words.
+
+The reason is the readiness gate's, held to the evidence: a rationale the gate took without a
+model is the robot's own and is said; one a model wrote is said only when the faithfulness
+check finds every number and name in it in the utterance, the evidence or the working context
+(a model must not make the robot recite dosages). Otherwise the robot gives a reason of its
+own, from what the request itself shows (a word that may hurt, a person to move, an attempt to
+override its rules), and records why in ``/rationale/<node>``.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,12 @@ import py_trees
 from py_trees.common import Status
 
 from behaviours import keys
+from behaviours.faithfulness import held_to, speech_rationale, turn_support
+from behaviours.safety_doubts import INSTRUCTIONS, PERSON_HANDLING, RISKS
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import OUT_OF_SCOPE
+from behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
 from knowledge.domain_registry import DomainRegistry
+from knowledge.memory_model import WorkingContext
 from knowledge.wording import joined
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
@@ -26,21 +37,43 @@ def plain_reason(rationale: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
+def known_reason(utterance: str) -> str:
+    """A reason to refuse that the robot knows from the request itself, as a clause."""
+    if PERSON_HANDLING.search(utterance):
+        return "I cannot safely move or lift a person"
+    if RISKS.search(utterance):
+        return "it could hurt someone"
+    if INSTRUCTIONS.search(utterance):
+        return "I keep to my safety rules whatever a request says"
+    return "it is not something I can do safely"
+
+
 class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Refuse politely and say why.
 
     Out of scope (``/turn/domain`` is OutOfScope): say what the robot can help with instead
     (the loaded packs' titles). Reject: give the readiness gate's rationale in plain words
-    (read from ``/rationale/<gate>``). Anything else: a short apology.
+    (read from ``/rationale/<gate>``) when the robot decided it or the faithfulness check
+    backs it, else a reason of the robot's own (:func:`known_reason`). Anything else: a short
+    apology.
 
     Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
 
     Reads ``/turn/domain``, ``/turn/control``, ``/rationale/<gate>`` (``gate``: the name of
-    the readiness gate node). Writes ``/turn/reply``. SUCCESS always.
+    the readiness gate node), ``/turn/utterance``, ``/turn/evidence``, ``/memory/working``.
+    Writes ``/turn/reply``, and ``/rationale/<node>`` when the gate's reason was not said.
+    SUCCESS always.
     """
 
-    reads = (keys.DOMAIN, keys.CONTROL, keys.RATIONALE)
-    writes = (keys.REPLY,)
+    reads = (
+        keys.DOMAIN,
+        keys.CONTROL,
+        keys.RATIONALE,
+        keys.UTTERANCE,
+        keys.EVIDENCE,
+        keys.WORKING,
+    )
+    writes = (keys.REPLY, keys.RATIONALE)
 
     def __init__(self, name: str = "Decline", *, gate: str = "TaskReadinessGate") -> None:
         # the rationale read is the gate's, not this node's
@@ -49,27 +82,45 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.control_key = self.key_of(keys.CONTROL)
         self.rationale_key = self.key_of(keys.RATIONALE)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.working_key = self.key_of(keys.WORKING)
         self.reply_key = self.key_of(keys.REPLY)
+        self.own_rationale_key = keys.RATIONALE.for_node(name).name
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle."""
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
 
     def update(self) -> Status:
-        """Write the refusal."""
-        reply = self.refusal()
+        """Write the refusal (and why the gate's reason was not said, if it was not)."""
+        reply, why = self.refusal()
         self.blackboard.set(self.reply_key, reply)
-        self.feedback_message = f"declined: {reply!r}"
+        if why is not None:
+            self.blackboard.set(
+                self.own_rationale_key, speech_rationale(self.name, "outer_speech", reply, why)
+            )
+        self.feedback_message = f"declined: {reply!r}" + (f" ({why})" if why else "")
         return Status.SUCCESS
 
-    def refusal(self) -> str:
-        """The sentence for this turn's refusal."""
+    def refusal(self) -> tuple[str, str | None]:
+        """The sentence for this turn's refusal, and why the gate's reason was not said."""
         if keys.read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
             titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
             offer = f" I can help you as {joined(titles)}." if titles else ""
-            return f"Sorry, I can't help with that: it is outside what I do.{offer}"
+            return f"Sorry, I can't help with that: it is outside what I do.{offer}", None
         why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
         reason = plain_reason(why.rationale) if why is not None else ""
-        if keys.read_optional(self.blackboard, self.control_key, str) == "Reject" and reason:
-            return f"Sorry, I won't do that: {reason}."
-        return "Sorry, I can't do that."
+        if keys.read_optional(self.blackboard, self.control_key, str) != "Reject" or not reason:
+            return "Sorry, I can't do that.", None
+        assert why is not None
+        sentence = f"Sorry, I won't do that: {reason}."
+        if why.source == "fast_path" and not why.vetoed:
+            return sentence, None  # the robot's own reason, decided without a model
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
+        support = turn_support(
+            utterance,
+            evidence=keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle),
+            working=keys.read_optional(self.blackboard, self.working_key, WorkingContext),
+        )
+        return held_to(sentence, support, f"Sorry, I won't do that: {known_reason(utterance)}.")

@@ -33,6 +33,9 @@ SPEAKER_PARAMETER = "speaker"
 MEMORY_PARAMETERS = ("avoid", "favour", "diet")
 """Template parameters bound from the working context's facts."""
 
+ASKED_PARAMETER = "asked"
+"""The constraints query's parameter bound to the kg ids the request's slots name."""
+
 _FOOD_SLOT = "food."
 _DIET_SLOT = "diet."
 

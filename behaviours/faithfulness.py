@@ -25,6 +25,11 @@ or the form itself occurs in a support text. Names no lexicon knows count too: a
 word inside a sentence ("take it with Ibuprofen") and a word that reads like a drug or a
 chemical (by its ending, "-profen", "-cillin", "-azepam", or as a known substance, "bleach",
 "codeine") are unsupported unless a support text contains them.
+
+Every node that speaks holds its sentence to the turn: Respond builds its own support;
+Decline, AskClarification and ReAct's final reply use :func:`turn_support` and :func:`held_to`,
+say a safe sentence of their own when the check fails, and record why
+(:func:`speech_rationale`).
 """
 
 from __future__ import annotations
@@ -34,6 +39,11 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+
+from behaviours.keys import GateRationale
+from behaviours.turn_state import EvidenceBundle
+from knowledge.memory_model import WorkingContext
+from knowledge.wording import clip
 
 _FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
 _SUPERSCRIPTS = {glyph: str(digit) for digit, glyph in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
@@ -109,15 +119,19 @@ class Support:
 
 @dataclass(frozen=True)
 class FaithfulnessReport:
-    """The claims of a reply its support does not back: numbers and entity names, as written."""
+    """The claims of a reply its support does not back: numbers and entity names, as written.
+
+    ``withheld``: names of what the person must not be offered (an allergy, an exclusion).
+    """
 
     numbers: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
 
     @property
     def faithful(self) -> bool:
-        """Nothing unsupported."""
-        return not (self.numbers or self.entities)
+        """Nothing unsupported, nothing withheld."""
+        return not (self.numbers or self.entities or self.withheld)
 
     def describe(self) -> str:
         """The unsupported claims in words: ``numbers 7, 12.5; names cream``."""
@@ -126,6 +140,8 @@ class FaithfulnessReport:
             parts.append("numbers " + ", ".join(self.numbers))
         if self.entities:
             parts.append("names " + ", ".join(self.entities))
+        if self.withheld:
+            parts.append("names the person must not be offered " + ", ".join(self.withheld))
         return "; ".join(parts) or "nothing unsupported"
 
 
@@ -374,12 +390,38 @@ def check_reply(
     reply: str,
     support: Support,
     entity_forms: Mapping[str, frozenset[str]] | None = None,
+    withheld: Iterable[str] = (),
 ) -> FaithfulnessReport:
-    """The numbers and entity names of ``reply`` that ``support`` does not back."""
+    """The numbers and names of ``reply`` that ``support`` does not back, and withheld names.
+
+    ``withheld``: ids or labels of what the person must not be offered.
+    """
     return FaithfulnessReport(
         numbers=tuple(unsupported_numbers(reply, support)),
         entities=tuple(unsupported_entities(reply, support, entity_forms or {})),
+        withheld=tuple(withheld_mentions(reply, withheld, entity_forms or {})),
     )
+
+
+def withheld_mentions(
+    reply: str, withheld: Iterable[str], entity_forms: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """The names ``reply`` gives to ``withheld`` things (ids or labels).
+
+    A form of an entity whose id is withheld (``adv:chicken_satay`` or ``chicken_satay``), or a
+    withheld label as whole words.
+    """
+    names = [name for name in withheld if name.strip()]
+    if not names:
+        return []
+    ids = {name.rpartition(":")[2].casefold() for name in names}
+    found = [
+        written
+        for written, form in _Forms(entity_forms).mentions(reply)
+        if {identifier.casefold() for identifier in entity_forms.get(form, ())} & ids
+    ]
+    found.extend(name for name in names if _occurs(name, reply))
+    return _unique(found)
 
 
 def parse_number(text: str, *, signed: bool = False) -> Decimal | None:
@@ -452,3 +494,43 @@ def _word_value(words: list[str]) -> int:
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
+
+
+# -- holding a node's speech to the turn ---------------------------------------------------------
+
+
+def turn_support(
+    *texts: str | None,
+    evidence: EvidenceBundle | None = None,
+    working: WorkingContext | None = None,
+) -> Support:
+    """What a node may say this turn: ``texts``, ``evidence``'s cells and the working context.
+
+    ``texts``: the utterance, the node's own phrases, what the robot observed.
+    """
+    found = [text for text in texts if text and text.strip()]
+    if evidence is not None:
+        found.extend(evidence.values())
+    if working is not None and working.text.strip():
+        found.append(working.text)
+    return Support(texts=tuple(found))
+
+
+def held_to(text: str, support: Support, fallback: str) -> tuple[str, str | None]:
+    """``text`` and None when ``support`` backs it; else ``fallback`` and why it was not said."""
+    report = check_reply(text, support)
+    if report.faithful:
+        return text, None
+    return fallback, f"{clip(text, 120)!r} states unsupported {report.describe()}"
+
+
+def speech_rationale(node: str, module: str, reply: str, why: str) -> GateRationale:
+    """The rationale of a node whose sentence failed the check: what it said instead, and why."""
+    return GateRationale(
+        node=node,
+        module=module,
+        source="fast_path",
+        vetoed=True,
+        decision={"reply": reply},
+        rationale=f"said a safe sentence instead: {why}",
+    )

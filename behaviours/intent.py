@@ -35,6 +35,7 @@ from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, 
 from knowledge.lexicon import Lexicon
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots, is_grounded
+from knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +84,7 @@ class NoSlots(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class IntentDecision(BaseModel):
+class IntentDecision(BoundedText):
     """What the intent model answers; specialised per domain by :func:`intent_decision_model`."""
 
     task: str = Field(description='a task of the domain, or "none"')

@@ -15,9 +15,12 @@
    the call records go to ``/rationale/<node>`` and every return path sets
    ``feedback_message``.
 
-Subclasses set ``module`` (a module of the LLM manifest), pass ``decision_type`` (a pydantic
-model: the JSON schema the model must answer in) and implement the hooks; ``initialise``,
-``update`` and ``terminate`` are final, as in :class:`~behaviours.background.BackgroundWork`.
+Subclasses set ``module`` (a module of the LLM manifest), pass ``decision_type`` (a
+:class:`~knowledge.wording.BoundedText` model: the JSON schema the model must answer in) and
+implement the hooks. The base takes only bounded decisions, so a rationale (the model's, or a
+safe decision quoting a long error) is cut to its field's limit, never a validation error out
+of a tick. ``initialise``, ``update`` and ``terminate`` are final, as in
+:class:`~behaviours.background.BackgroundWork`.
 
 Why it is not built on ``BackgroundWork``: that base waits for one piece of work and hands its
 one result to ``finish``. A model-backed decision is a cascade: an optional preparation, then
@@ -38,7 +41,6 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 
 import py_trees
 from py_trees.common import Status
-from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.background import LIFECYCLE, refuse_overrides
@@ -47,11 +49,12 @@ from behaviours.llm.client import LLMClient, PendingCall
 from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from behaviours.llm.types import CallRecord, Message
 from behaviours.setup_handles import require_handle
+from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
-D = TypeVar("D", bound=BaseModel)
+D = TypeVar("D", bound=BoundedText)
 
 REVISION_REQUEST = (
     "That answer was not accepted: {reason}. Answer again in the same JSON format, "

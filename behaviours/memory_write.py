@@ -29,6 +29,13 @@ log = logging.getLogger(__name__)
 GENERAL_DOMAIN = "general"
 """The domain a turn is recorded under when no domain was detected."""
 
+NOT_REMEMBERED = (
+    "I could not remember that: my memory could not be written just now. "
+    "Please tell me again later."
+)
+"""The reply that replaces the confirmation of claims the memory refused to store (the
+reason, which names files and fixes, goes to the feedback message and the log)."""
+
 
 class ClaimsError(ValueError):
     """A task that cannot say what to remember; the message names the task and the problem."""
@@ -119,14 +126,16 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed, its
-    ``confirm`` dropped after the turn that asked).
+    ``confirm`` dropped after the turn that asked) and, when a write carrying claims fails,
+    ``/turn/reply``: the confirmation Respond gave ("Noted: ...") is replaced by
+    :data:`NOT_REMEMBERED` with the reason, so the robot never says it noted what it lost.
     SUCCESS: the turn is stored. FAILURE: no utterance this turn, or the memory refused the
     write (the reason is the feedback message and the log holds the whole trace: nothing is
     lost silently). RUNNING: writing.
     """
 
     reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK)
-    writes = (keys.PENDING,)
+    writes = (keys.PENDING, keys.REPLY)
 
     def __init__(self, name: str = "Consolidate") -> None:
         super().__init__(name)
@@ -167,7 +176,10 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         return "writing the turn to memory"
 
     def on_error(self, error: Exception) -> Status:
-        """FAILURE: the memory refused the write (the whole turn goes to the log)."""
+        """FAILURE: the memory refused the write (the whole turn goes to the log).
+
+        A refused turn with claims takes back the reply's confirmation (:data:`NOT_REMEMBERED`).
+        """
         assert self._trace is not None
         self._settle_pending()
         reason = memory_failure(self.name, error)
@@ -178,6 +190,9 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             self._trace.model_dump_json(),
         )
         self.feedback_message = f"turn not stored: {reason}"
+        if self._trace.claims:
+            self.blackboard.set(self.reply_key, NOT_REMEMBERED)
+            self.feedback_message += "; the reply's confirmation is taken back"
         return Status.FAILURE
 
     def on_cancel(self, work: Pending[TurnTrace]) -> None:

@@ -379,7 +379,7 @@ def _actions(plan: ToAPlan) -> list[tuple[str, dict[str, Any]]]:
 
 def _no_plan(reason: str, source: str) -> ToAPlan:
     """An empty plan carrying why there is none."""
-    return ToAPlan.model_validate({"steps": [], "rationale": reason[:500], "source": source})
+    return ToAPlan.model_validate({"steps": [], "rationale": reason, "source": source})
 
 
 def _structural_problem(plan: ToAPlan) -> str | None:

@@ -10,7 +10,12 @@ filled from what it is named after:
   binds several terms (an empty list leaves the parameter unbound);
 - ``avoid``, ``favour``, ``diet``: the working context's facts (see
   :func:`behaviours.evidence.memory_bindings`), as kg IRIs;
-- ``speaker``: ``/turn/speaker``, an IRI of the graph the query runs on.
+- ``speaker``: ``/turn/speaker``, an IRI of the graph the query runs on, or a literal when it
+  is no id of it (any name binds: "zoë", "o'brien"; rdflib escapes it, the runner checks it).
+
+Every query, template or model's, carries the pack's *constraints* query (``constraints:`` in
+``pack.yaml``) bound the same way and leniently (what nothing fills stays unbound, ``?asked``
+takes the kg ids the request names): RunQuery drops the rows naming what it lists.
 
 Model path (a template that cannot be bound, e.g. a parameter nothing fills): the model writes
 a SELECT or ASK query, given the pack's prefixes, a compact summary of the graph's vocabulary
@@ -40,6 +45,7 @@ from rdflib import Literal as RdfLiteral
 
 from behaviours import keys
 from behaviours.evidence import (
+    ASKED_PARAMETER,
     MEMORY_PARAMETERS,
     SPEAKER_PARAMETER,
     TurnTask,
@@ -56,6 +62,7 @@ from knowledge.memory_model import WorkingContext
 from knowledge.named_queries import Binding, Term
 from knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
 from knowledge.scene_graph import COG, SCENE, SceneGraph
+from knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +90,7 @@ _SYSTEM = (
 )
 
 
-class QueryDecision(BaseModel):
+class QueryDecision(BoundedText):
     """The query for the task (empty when there is none) and why."""
 
     sparql: str = Field("", description="one SPARQL SELECT or ASK query; empty if none fits")
@@ -234,16 +241,28 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         return Verdict(self.safe_decision(f"query refused: {refusal}"), f"refused: {refusal}")
 
     def apply(self, decision: QueryDecision) -> Status:
-        """Write ``/turn/query``; FAILURE when there is no query."""
+        """Write ``/turn/query`` with the pack's constraints bound; FAILURE when there is no query.
+
+        FAILURE too when the constraints cannot be bound: rows nothing filters are no evidence.
+        """
         if not decision.sparql.strip():
+            return Status.FAILURE
+        task = self._task
+        assert task is not None
+        try:
+            constraints = self._constraints(task)
+        except BindingError as problem:
+            self.feedback_message = f"no query: the user's constraints cannot be bound: {problem}"
             return Status.FAILURE
         template = self._template
         if template is not None and template.text == decision.sparql:
-            query = template
+            query = template.model_copy(update={"constraints": constraints})
         else:
-            assert self._task is not None
             query = GeneratedQuery(
-                text=decision.sparql, source="model", target=self._target(self._task)
+                text=decision.sparql,
+                source="model",
+                target=self._target(task),
+                constraints=constraints,
             )
         self.blackboard.set(self.query_key, query)
         return Status.SUCCESS
@@ -258,24 +277,26 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
 
     # -- binding ------------------------------------------------------------------------------
 
-    def _bind(self, task: TurnTask, template_name: str) -> str:
-        """The template with every parameter bound; BindingError names what could not be."""
+    def _bind(self, task: TurnTask, template_name: str, *, lenient: bool = False) -> str:
+        """The template with every parameter bound; BindingError names what could not be.
+
+        ``lenient`` (the constraints query): a parameter nothing fills stays unbound, a memory
+        id that is no kg id is skipped, and ``?asked`` takes the kg ids of the task's slots.
+        """
         template = task.pack.query(template_name)
         memory = memory_bindings(self._working())
         values: dict[str, Binding] = {}
         for parameter in template.parameters:
-            if parameter in task.spec.slots or parameter in self._slot_values():
-                values[parameter] = self._slot_terms(task, parameter)
+            if parameter in task.spec.slots or parameter in self._slot_values(lenient=lenient):
+                values[parameter] = self._slot_terms(task, parameter, lenient=lenient)
             elif parameter == SPEAKER_PARAMETER:
-                speaker = keys.read(self.blackboard, self.speaker_key)
-                values[parameter] = (
-                    self._iri(task, "scene" if not task.pack.has_own_knowledge else "kg", speaker)
-                    if isinstance(speaker, str) and speaker
-                    else None
-                )
+                values[parameter] = self._speaker_term(task)
             elif parameter in MEMORY_PARAMETERS:
-                ids = memory[parameter]
-                values[parameter] = [self._iri(task, "kg", i) for i in ids] if ids else None
+                values[parameter] = self._kg_terms(task, memory[parameter], lenient=lenient)
+            elif lenient and parameter == ASKED_PARAMETER:
+                values[parameter] = self._asked_terms(task)
+            elif lenient:
+                values[parameter] = None
             else:
                 raise BindingError(
                     f"template {template_name} takes ?{parameter}, which is neither a slot of "
@@ -286,15 +307,63 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         except (TypeError, ValueError) as error:
             raise BindingError(f"template {template_name}: {error}") from error
 
-    def _slot_terms(self, task: TurnTask, slot: str) -> Binding:
-        value = self._slot_values().get(slot)
-        kind = self._kind(task, slot)
-        if value is None:
+    def _speaker_term(self, task: TurnTask) -> Term | None:
+        """``/turn/speaker`` as an IRI of the target graph, or as text when it is no id.
+
+        A name such as "zoë" or "o'brien" binds as a literal (rdflib escapes it): templates
+        compare the speaker with people's ids and names as text.
+        """
+        speaker = keys.read(self.blackboard, self.speaker_key)
+        if not isinstance(speaker, str) or not speaker.strip():
             return None
+        try:
+            return self._iri(task, "scene" if not task.pack.has_own_knowledge else "kg", speaker)
+        except BindingError:
+            return RdfLiteral(speaker)
+
+    def _kg_terms(self, task: TurnTask, ids: Sequence[str], *, lenient: bool) -> Binding:
+        """``ids`` as kg IRIs; ``lenient``: ids that are no kg id are skipped."""
+        terms: list[Term] = []
+        for identifier in ids:
+            try:
+                terms.append(self._iri(task, "kg", identifier))
+            except BindingError:
+                if not lenient:
+                    raise
+        return terms or None
+
+    def _asked_terms(self, task: TurnTask) -> Binding:
+        """The kg ids the request names in its slots (what the user asks about)."""
+        values = self._slot_values(lenient=True)
+        ids = [
+            str(item)
+            for slot, value in values.items()
+            if self._kind(task, slot) == "kg"
+            for item in _listed(value)
+        ]
+        return self._kg_terms(task, ids, lenient=True)
+
+    def _constraints(self, task: TurnTask) -> str | None:
+        """The pack's constraints query bound for this turn (None: the pack declares none)."""
+        name = task.pack.manifest.constraints
+        if name is None or not task.pack.has_own_knowledge:
+            return None
+        return self._bind(task, name, lenient=True)
+
+    def _slot_terms(self, task: TurnTask, slot: str, *, lenient: bool = False) -> Binding:
+        """The slot's value as terms; ``lenient``: values that cannot be bound are left out."""
+        value = self._slot_values(lenient=lenient).get(slot)
+        kind = self._kind(task, slot)
+        terms: list[Term] = []
+        for item in _listed(value):
+            try:
+                terms.append(self._term(task, kind, slot, item))
+            except BindingError:
+                if not lenient:
+                    raise
         if isinstance(value, list | tuple):
-            terms = [self._term(task, kind, slot, item) for item in value]
             return terms or None
-        return self._term(task, kind, slot, value)
+        return terms[0] if terms else None
 
     def _term(self, task: TurnTask, kind: str, slot: str, value: object) -> Term:
         if kind in ("scene", "kg"):
@@ -331,8 +400,16 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         resolution = self._resolved().get(slot)
         return resolution.kind if resolution is not None else "text"
 
-    def _slot_values(self) -> dict[str, object]:
-        """Slot -> value: the task instance's fields, else the resolutions (one id, or all)."""
+    def _slot_values(self, *, lenient: bool = False) -> dict[str, object]:
+        """Slot -> value: the task instance's fields, else the resolutions (one id, or all).
+
+        ``lenient``: an ambiguous slot gives no values instead of a BindingError.
+        """
+        if lenient:
+            try:
+                return self._slot_values()
+            except BindingError:
+                return {}
         task = keys.read(self.blackboard, self.task_key)
         if isinstance(task, BaseModel):
             return dict(task)
@@ -431,6 +508,12 @@ def vocabulary_summary(graph: Graph, prefixes: Mapping[str, str]) -> str:
             names = [shelf[key] for key in sorted(shelf)][:VOCABULARY_LIMIT]
             parts.append(f"{title}: " + ", ".join(names))
     return "\n".join(parts)
+
+
+def _listed(value: object) -> list[object]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple) else [value]
 
 
 def _row(row: object) -> tuple[object, object, object]:

@@ -16,7 +16,10 @@ The tree ticks the child, so the tick log, ``--show-ticks`` and the viewer show 
 status; it stays (with its last status) until the next step replaces it. Once it ends, its
 result is the step's observation. A step settled by the gate (a refusal, no usable answer,
 FINISH) runs no child. Then the step is recorded on the episode, and when the episode is over
-this node writes the reply.
+this node writes the reply. The model's final reply (FINISH) is held to the episode: every
+number and name it states must be in the request or in what the steps did and observed
+(:mod:`behaviours.faithfulness`); otherwise the robot says what it did instead and notes why
+on the gate's rationale.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.delegate import DelegateToHuman
+from behaviours.faithfulness import Support, held_to, turn_support
 from behaviours.keys import GateRationale
 from behaviours.look_around import LookAround
 from behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject
@@ -70,8 +74,10 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
 
     Writes ``/perception/target_room`` / ``/perception/target_object`` / ``/skill/call`` as
     the inputs of the child it inserts (which writes ``/perception/*`` or ``/skill/outcome``),
-    and reads its results; writes ``/turn/reply`` when the episode ends, and adds the
-    observation to the gate's ``/rationale/<node>`` (vetoed when the action was refused).
+    and reads its results; reads ``/turn/utterance``; writes ``/turn/reply`` when the episode
+    ends (a final reply the faithfulness check refuses is replaced by what was done), and adds
+    the observation to the gate's ``/rationale/<node>`` (vetoed when the action was refused or
+    the final reply was not said, with why).
 
     SUCCESS: the episode is over and ``/turn/reply`` says so (the model finished, or the step
     budget is spent or there is no model to ask: an honest reply with what was done).
@@ -79,7 +85,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     is running. Interrupted, it stops the child (which cancels its work).
     """
 
-    reads = (keys.SKILL_OUTCOME, keys.ROOMS, keys.OBJECTS)
+    reads = (keys.SKILL_OUTCOME, keys.ROOMS, keys.OBJECTS, keys.UTTERANCE)
     writes = (keys.REPLY, keys.TARGET_ROOM, keys.TARGET_OBJECT, keys.SKILL_CALL, keys.RATIONALE)
 
     def __init__(
@@ -110,6 +116,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.outcome_key = self.key_of(keys.SKILL_OUTCOME)
         self.rooms_key = self.key_of(keys.ROOMS)
         self.objects_key = self.key_of(keys.OBJECTS)
+        self.utterance_key = self.key_of(keys.UTTERANCE)
         self.rationale_key = self.key_of(keys.RATIONALE)
 
     # -- py_trees lifecycle -------------------------------------------------------------------
@@ -228,10 +235,16 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         choice = self.episode.choice
         assert choice is not None
         turn = self.episode.record(observation)
-        reply = self.episode.reply()
+        reply, unsaid = self.episode.reply(), None
+        if reply is not None and self.episode.end == "finished":
+            reply, unsaid = held_to(reply, self._support(), self.episode.finished_reply())
         if reply is not None:
             self.blackboard.set(self.reply_key, reply)
-        self._annotate_rationale(turn, vetoed=turn.refused and not choice.no_answer)
+        self._annotate_rationale(
+            turn, vetoed=(turn.refused and not choice.no_answer) or unsaid is not None
+        )
+        if unsaid is not None:
+            self._note(f"final reply not said: {unsaid}")
         ending = {"finished": "; finished", "gave_up": "; gave up", None: ""}[self.episode.end]
         self.feedback_message = (
             f"step {len(self.episode.history)}/{self.episode.max_steps}: {turn.describe()} -> "
@@ -240,14 +253,29 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
         return Status.FAILURE if reply is None else Status.SUCCESS
 
     def _annotate_rationale(self, turn: ReActTurn, *, vetoed: bool) -> None:
+        self._note(f"observation: {turn.observation}", vetoed=vetoed)
+
+    def _note(self, note: str, *, vetoed: bool = False) -> None:
+        """Add ``note`` to the gate's rationale (and mark it vetoed when ``vetoed``)."""
         rationale = keys.read_optional(self.blackboard, self.rationale_key, GateRationale)
         if rationale is None:
             return
-        notes = [*rationale.notes, f"observation: {turn.observation}"]
+        notes = [*rationale.notes, note]
         self.blackboard.set(
             self.rationale_key,
             rationale.model_copy(update={"vetoed": rationale.vetoed or vetoed, "notes": notes}),
         )
+
+    def _support(self) -> Support:
+        """What the final reply may state: the request and what the episode did and saw.
+
+        The last step is FINISH itself (its observation is the reply): it supports nothing.
+        """
+        steps = self.episode.history[:-1]
+        said = [turn.observation for turn in steps]
+        said.extend(turn.describe() for turn in steps if turn.ok)
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
+        return turn_support(utterance, *said)
 
     def _doing(self) -> str:
         choice = self.episode.choice

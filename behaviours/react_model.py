@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.wording import clip
+from knowledge.wording import BoundedText, clip
 from skills.commands import ArgValue
 from skills.plan_model import DELEGATE, LOOK
 from skills.specs import SKILL_SPECS, CallSpec, NodeId
@@ -94,8 +94,10 @@ PERCEPTION_ACTIONS: tuple[str, ...] = (GET_MAP_ROOMS, GET_OBJECTS_IN_ROOM, LOCAT
 """Actions that only read the belief."""
 
 
-class ReActDecision(BaseModel):
+class ReActDecision(BoundedText):
     """The model's answer for one step: a thought, ONE action and its arguments."""
+
+    free_text = ("thought",)
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -234,12 +236,20 @@ class ReActEpisode:
         """The episode was interrupted: it is over."""
         self.end = "gave_up"
 
+    def finished_reply(self) -> str:
+        """An honest reply for a finished episode whose own reply cannot be said: what it did."""
+        return f"I have finished, but I cannot tell you more than what I did. {self.account()}"
+
     def _give_up_reply(self, why: str) -> str:
         """An honest reply: ``why`` it stopped, what it did, and the last problem."""
+        return f"I could not finish your request: {why}. {self.account()}"
+
+    def account(self) -> str:
+        """What the episode did (its actions that worked) and its last problem, in words."""
         acted = [
             turn.describe()
             for turn in self.history
-            if turn.ok and turn.action not in PERCEPTION_ACTIONS
+            if turn.ok and turn.action not in (*PERCEPTION_ACTIONS, FINISH)
         ]
         done = f"What I did: {', '.join(acted)}." if acted else "I did not do anything."
         failed = next((turn for turn in reversed(self.history) if not turn.ok), None)
@@ -249,7 +259,7 @@ class ReActEpisode:
             if failed is not None
             else ""
         )
-        return f"I could not finish your request: {why}. {done}{problem}"
+        return f"{done}{problem}"
 
 
 def call_text(action: str, args: Mapping[str, Any]) -> str:

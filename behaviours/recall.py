@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import py_trees
 from py_trees.common import Status
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
@@ -32,6 +32,7 @@ from behaviours.turn_state import IntentFrame
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory import MemoryStore, WorkingContext
 from knowledge.task_schema import required_slots
+from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -102,7 +103,7 @@ def context_topics(context: WorkingContext) -> set[str]:
     return topic_stems(" ".join(texts))
 
 
-class Sufficiency(BaseModel):
+class Sufficiency(BoundedText):
     """Whether core memory and the recent turns are enough to serve this turn."""
 
     sufficient: bool = Field(
@@ -229,7 +230,7 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
 
     def safe_decision(self, reason: str) -> Sufficiency:
         """Insufficient: search the archive as well."""
-        return Sufficiency(sufficient=False, rationale=f"retrieving to be safe: {reason}"[:300])
+        return Sufficiency(sufficient=False, rationale=f"retrieving to be safe: {reason}")
 
     def apply(self, decision: Sufficiency) -> Status:
         """SUCCESS with the context written when sufficient; FAILURE sends to retrieval."""

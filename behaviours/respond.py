@@ -19,7 +19,8 @@ a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``term
 are closed sets of words (aspects, relations such as "like"), not things, and are not checked.
 An unfaithful reply is sent back once with the unsupported claims named (``revise``);
 unfaithful again, the templated answer is said instead and the rationale lists what was
-unsupported.
+unsupported. A reply that names what the evidence withheld (the pack's constraints: a dish
+the person is allergic to) is refused the same way, even when the utterance names it.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
-from knowledge.wording import joined
+from knowledge.wording import BoundedText, joined
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +87,7 @@ _SYSTEM = (
 )
 
 
-class ReplyDecision(BaseModel):
+class ReplyDecision(BoundedText):
     """What the robot says, and why."""
 
     reply: str = Field(description="what the robot says: one to three short sentences")
@@ -184,12 +185,21 @@ class Respond(LLMBehaviour[ReplyDecision]):
     # -- the cascade --------------------------------------------------------------------------
 
     def fast_path(self) -> Verdict[ReplyDecision] | None:
-        """The templated answer when a template fits the evidence (or nothing can be said)."""
+        """The templated answer when a template fits the evidence (or nothing can be said).
+
+        The templated answer is checked like the model's: one that states something the
+        support lacks (a sign lost, a label that names more) is not said; the last-resort
+        sentence is, and the rationale names what was unsupported.
+        """
         templated = self._templated
         if not templated.text:
             reason = "nothing to say: no task and no evidence this turn"
             return Verdict(ReplyDecision(reply="", rationale=reason), reason)
         if templated.fits and self.templated_first:
+            report = self._check(templated.text)
+            if not report.faithful:
+                reason = f"the templated answer states unsupported {report.describe()}"
+                return Verdict(ReplyDecision(reply=CANNOT_SAY, rationale=reason), reason)
             decision = ReplyDecision(reply=templated.text, rationale="templated from evidence")
             return Verdict(decision, "templated answer from the evidence")
         return None
@@ -236,8 +246,10 @@ class Respond(LLMBehaviour[ReplyDecision]):
             if report.faithful:
                 return None
             why = f"unsupported {report.describe()}"
-        reason = f"{why}; said the templated answer instead"
-        return Verdict(ReplyDecision(reply=self._said_instead(), rationale=reason), reason)
+        instead = self._said_instead()
+        said = "the templated answer" if instead == self._templated.text else repr(instead)
+        reason = f"{why}; said {said} instead"
+        return Verdict(ReplyDecision(reply=instead, rationale=reason), reason)
 
     def apply(self, decision: ReplyDecision) -> Status:
         """Write ``/turn/reply``; FAILURE when there is nothing to say."""
@@ -338,7 +350,9 @@ class Respond(LLMBehaviour[ReplyDecision]):
     # -- checks -------------------------------------------------------------------------------
 
     def _check(self, reply: str) -> FaithfulnessReport:
-        return check_reply(reply, self._support, self._turn.entity_forms)
+        evidence = self._turn.evidence
+        withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
+        return check_reply(reply, self._support, self._turn.entity_forms, withheld)
 
     def _said_instead(self) -> str:
         text = self._templated.text
@@ -460,7 +474,7 @@ def _cell(turn: _Turn, row: Mapping[str, str | None], column: str) -> str:
 
 def _label(turn: _Turn, value: str) -> str:
     """An id's label (lexicon, else its local name in words); a number rounded sensibly."""
-    number = parse_number(value)
+    number = parse_number(value, signed=True)
     if number is not None:
         return _spoken_number(number)
     match = _ID.fullmatch(value.strip())
@@ -509,7 +523,7 @@ def _asked(turn: _Turn) -> str:
 
 def _spoken_number(number: Decimal) -> str:
     """One decimal from 10 up, two below; trailing zeros dropped: 41.2345 -> 41.2."""
-    places = Decimal("0.1") if number >= 10 else Decimal("0.01")
+    places = Decimal("0.1") if abs(number) >= 10 else Decimal("0.01")
     try:
         text = format(number.quantize(places), "f")
     except ArithmeticError:

@@ -8,12 +8,22 @@ is. A model's query runs in the runner's worker process (killed at its time limi
 template in-process; either way the call waits on the ``workers`` pool, and the node (a
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
+
+Constraints hold on every path: when the query carries the pack's bound constraints query (what
+the person must not be offered: dishes with their allergens, say), that query runs on the same
+worker after it, in-process, and every row with a cell naming one of its things (its id, or its
+label as whole words) is dropped before the rows become evidence, a template's rows and a
+model's alike. If the constraints cannot be checked, the query fails: unfiltered rows are no
+evidence.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+from collections.abc import Sequence
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 from py_trees.common import Status
@@ -32,7 +42,15 @@ from knowledge.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 
 
-class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
+@dataclass(frozen=True)
+class Answer:
+    """A query's outcome (constrained rows) and the ids and labels its constraints withheld."""
+
+    outcome: QueryOutcome
+    withheld: tuple[str, ...] = ()
+
+
+class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
     """Run ``/turn/query`` read-only and append its rows to ``/turn/evidence``.
 
     Handles: ``domains``, ``workers``; ``scene_graph`` (optional: needed for queries on the
@@ -67,7 +85,7 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def start(self) -> Future[QueryOutcome] | Status:
+    def start(self) -> Future[Answer] | Status:
         """Submit the query to the graph it targets; FAILURE at once when it cannot run."""
         assert self.domains is not None
         query = keys.read(self.blackboard, self.query_key)
@@ -79,7 +97,7 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
                 return self._fail(
                     "the query targets the scene graph, and no `scene_graph` handle was given"
                 )
-            return self.submit(self.scene.query_readonly, query.text, query.source == "template")
+            return self.submit(_on_scene, self.scene, query)
         domain = keys.read(self.blackboard, self.domain_key)
         if not isinstance(domain, str) or domain not in self.domains:
             return self._fail(f"domain {domain!r} is not loaded")
@@ -98,15 +116,16 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
         log.error("%s: the query crashed", self.name, exc_info=error)
         return self._fail(f"the query crashed: {type(error).__name__}: {error}")
 
-    def on_cancel(self, work: Pending[QueryOutcome]) -> None:
+    def on_cancel(self, work: Pending[Answer]) -> None:
         """Forget the query (its result is discarded)."""
         work.cancel()
         self.feedback_message = "interrupted; the query's result is discarded"
 
-    def finish(self, outcome: QueryOutcome) -> Status:
+    def finish(self, answer: Answer) -> Status:
         """SUCCESS: the rows are kept as evidence (none is an answer too)."""
         assert self._query is not None
-        self._remember(self._query, outcome)
+        outcome = answer.outcome
+        self._remember(self._query, answer)
         rows = len(outcome.rows)
         more = " (more rows were cut off)" if outcome.truncated else ""
         self.feedback_message = (
@@ -120,21 +139,39 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
             runner.close()
         self._runners = {}
 
-    def _run_on_pack(self, pack: DomainPack, query: GeneratedQuery) -> QueryOutcome:
+    def _run_on_pack(self, pack: DomainPack, query: GeneratedQuery) -> Answer:
         """On the worker: the pack's runner (made, and its graph loaded, on first use) runs."""
         runner = self._runners.get(pack.name)
         if runner is None:
             runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
             self._runners[pack.name] = runner
-        return runner.run(query.text, template=query.source == "template")
+        outcome = runner.run(query.text, template=query.source == "template")
+        if query.constraints is None or outcome.kind == "ask":
+            return Answer(outcome)
+        try:
+            forbidden = runner.run(query.constraints, template=True)
+        except QueryRefused as refusal:
+            raise QueryRefused(f"the user's constraints could not be checked: {refusal}") from None
+        rows = allowed_rows(outcome.rows, forbidden.rows)
+        if len(rows) < len(outcome.rows):
+            log.info(
+                "%s: dropped %d row(s) naming what the user must not be offered",
+                self.name,
+                len(outcome.rows) - len(rows),
+            )
+        withheld = {cell for row in forbidden.rows for cell in row.values() if cell}
+        return Answer(outcome.model_copy(update={"rows": rows}), tuple(sorted(withheld)))
 
-    def _remember(self, query: GeneratedQuery, outcome: QueryOutcome) -> None:
+    def _remember(self, query: GeneratedQuery, answer: Answer) -> None:
+        outcome = answer.outcome
         rows = outcome.rows
         if outcome.kind == "ask":
             rows = [{"answer": "yes" if outcome.boolean else "no"}]
         from_template = query.source == "template" and query.template
         source = query.template if from_template and query.template else MODEL_QUERY
-        item = EvidenceItem(source=source, query=query.text, rows=rows)
+        item = EvidenceItem(
+            source=source, query=query.text, rows=rows, withheld=list(answer.withheld)
+        )
         bundle = keys.read(self.blackboard, self.evidence_key)
         items = list(bundle.items) if isinstance(bundle, EvidenceBundle) else []
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=[*items, item]))
@@ -147,3 +184,30 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[QueryOutcome]):
     def _fail(self, reason: str) -> Status:
         self.feedback_message = reason
         return Status.FAILURE
+
+
+def _on_scene(scene: SceneGraph, query: GeneratedQuery) -> Answer:
+    """On the worker: run ``query`` on the scene graph (no constraints apply there)."""
+    return Answer(scene.query_readonly(query.text, query.source == "template"))
+
+
+def allowed_rows(
+    rows: Sequence[dict[str, str | None]], forbidden: Sequence[dict[str, str | None]]
+) -> list[dict[str, str | None]]:
+    """``rows`` without those naming a thing of ``forbidden`` (the constraints query's rows).
+
+    A cell names a thing when it is one of the thing's cells (its id, its label) or contains one
+    as whole words, case-insensitively ("Chicken satay, Pad thai" names "pad thai").
+    """
+    names = sorted(
+        {cell.strip().lower() for row in forbidden for cell in row.values() if cell},
+        key=len,
+        reverse=True,
+    )
+    names = [name for name in names if name]
+    if not names:
+        return list(rows)
+    pattern = re.compile(
+        r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE
+    )
+    return [row for row in rows if not any(cell and pattern.search(cell) for cell in row.values())]

@@ -44,6 +44,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
+from knowledge.wording import BoundedText
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
@@ -235,7 +236,7 @@ def ask_speaker_first(spec: TaskSpec, check: SlotCheck, frame: IntentFrame) -> S
     return replace(check, issues=issues, task=None)
 
 
-class InnerSpeech(BaseModel):
+class InnerSpeech(BoundedText):
     """What inner speech decides; specialised per task by :meth:`TaskReadinessGate.decision_for`."""
 
     control: Control = Field(description="Proceed, Clarify, SwitchDomain or Reject")
@@ -415,9 +416,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def safe_decision(self, reason: str) -> InnerSpeech:
         """Clarify, naming what is missing (nothing: the question asks to confirm)."""
-        return InnerSpeech(
-            control="Clarify", missing=self._to_ask(), rationale=f"asking: {reason}"[:300]
-        )
+        return InnerSpeech(control="Clarify", missing=self._to_ask(), rationale=f"asking: {reason}")
 
     def guard(self, decision: InnerSpeech) -> Verdict[InnerSpeech] | None:
         """The safety floor, then COMP: never Proceed on a standing doubt or unless complete."""

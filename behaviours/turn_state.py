@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.scope_matching import OUT_OF_SCOPE
+from knowledge.wording import BoundedText
 
 __all__ = [
     "OUT_OF_SCOPE",
@@ -36,7 +37,7 @@ SlotValue = str | float | bool | list[str] | None
 """A slot as the user said it (normalised): text, a number, a flag or several words."""
 
 
-class ScopeDecision(BaseModel):
+class ScopeDecision(BoundedText):
     """Which domain pack an utterance belongs to (or ``OutOfScope``), and how sure that is."""
 
     domain: str = Field(description="a domain pack name, or OutOfScope")
@@ -100,6 +101,11 @@ class EvidenceItem(BaseModel):
     ok: bool | None = Field(
         None, description="for actions (source 'plan'): whether it was done; None otherwise"
     )
+    withheld: list[str] = Field(
+        default_factory=list,
+        description="ids and labels of what the person must not be offered (the pack's "
+        "constraints query): rows naming them were dropped, and no reply may name them",
+    )
 
 
 class EvidenceBundle(BaseModel):
@@ -133,6 +139,11 @@ class GeneratedQuery(BaseModel):
     source: Literal["template", "model"]
     template: str | None = Field(None, description="the pack's query template, if any")
     target: Literal["domain_kg", "scene_graph"] = "domain_kg"
+    constraints: str | None = Field(
+        None,
+        description="the pack's constraints query, bound for this turn: what the person must "
+        "not be offered; RunQuery drops every row that names one of its rows",
+    )
 
 
 class PendingTask(BaseModel):

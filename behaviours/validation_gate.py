@@ -15,7 +15,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from py_trees.common import Status
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from behaviours import keys
 from behaviours.llm.types import Message
@@ -23,6 +23,7 @@ from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.plan_attempts import read_attempts, update_last_attempt
 from behaviours.setup_handles import optional_handle, require_handle
 from knowledge.scene_graph import SceneGraph
+from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
 from skills.plan_model import StepProblem, ToAPlan, ValidationReport
 from skills.plan_validation import PlanWorld, dry_run
@@ -35,8 +36,10 @@ asked, safely and without needless steps. Answer one JSON object:
 {"valid": true or false, "reason": "one sentence"}. Reject only with a concrete reason."""
 
 
-class PlanVerdict(BaseModel):
+class PlanVerdict(BoundedText):
     """Whether the plan may run, and why (the judge's answer, or the dry run's summary)."""
+
+    free_text = ("reason",)
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -144,14 +147,14 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
 
     def safe_decision(self, reason: str) -> PlanVerdict:
         """The judge could not answer: reject (the safe direction)."""
-        return PlanVerdict(valid=False, reason=f"the judge could not answer: {reason}"[:300])
+        return PlanVerdict(valid=False, reason=f"the judge could not answer: {reason}")
 
     def guard(self, decision: PlanVerdict) -> Verdict[PlanVerdict] | None:
         """Nothing approves a plan the dry run rejected."""
         report = self._report
         if decision.valid and (report is None or not report.ok):
             why = report.diagnosis() if report is not None else "no dry run"
-            return Verdict(PlanVerdict(valid=False, reason=why[:300]), f"dry run rejected: {why}")
+            return Verdict(PlanVerdict(valid=False, reason=why), f"dry run rejected: {why}")
         return None
 
     def apply(self, decision: PlanVerdict) -> Status:

@@ -179,6 +179,11 @@ class PackManifest(_Strict):
         default_factory=dict, description="namespaces model-written queries may use"
     )
     lexicons: dict[str, LexiconSpec] = Field(default_factory=dict)
+    constraints: str | None = Field(
+        None,
+        description="query in queries/ listing what the person's constraints forbid (one "
+        "thing per row, with its label): rows of any query that name one are not evidence",
+    )
     tasks: list[TaskSpec] = Field(min_length=1)
     prompt_examples: list[PromptExample] = Field(default_factory=list)
 
@@ -347,6 +352,8 @@ def _check_references(
                 f"lexicon {name}: a query lexicon runs over the pack's knowledge graph; list "
                 "its Turtle files under `knowledge:` or use `scene:` or `terms:` instead"
             )
+    if manifest.constraints and manifest.constraints not in queries:
+        problems.append(f"constraints: query {manifest.constraints!r} is not in queries/")
     names = [task.name for task in manifest.tasks]
     if len(set(names)) != len(names):
         problems.append(f"task names repeat: {', '.join(names)}")

@@ -8,6 +8,9 @@ change here changes both.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, model_validator
 
 ELLIPSIS = "…"
 """What :func:`clip` puts where it cut."""
@@ -68,3 +71,34 @@ def clip(text: str, limit: int, *, one_line: bool = True, trim: bool = False) ->
         return text
     cut = text[: limit - 1]
     return (cut.rstrip() if trim else cut) + ELLIPSIS
+
+
+class BoundedText(BaseModel):
+    """A model whose free text is cut to its limit instead of refused.
+
+    The fields named in :attr:`free_text` (a rationale, a thought, a reason) are clipped
+    (:func:`clip`, keeping newlines) to their ``max_length`` before validation, so a long
+    rationale written by a model, or a fallback quoting a long error, never fails the model.
+    The limit stays in the JSON schema the model is asked to answer in.
+    """
+
+    free_text: ClassVar[tuple[str, ...]] = ("rationale",)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cut_free_text(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        cut = dict(data)
+        for name in cls.free_text:
+            value, limit = cut.get(name), _max_length(cls, name)
+            if isinstance(value, str) and limit is not None:
+                cut[name] = clip(value, limit, one_line=False)
+        return cut
+
+
+def _max_length(model: type[BaseModel], name: str) -> int | None:
+    """The ``max_length`` of field ``name`` of ``model``, or None without one."""
+    field = model.model_fields.get(name)
+    limits = [getattr(item, "max_length", None) for item in (field.metadata if field else [])]
+    return next((limit for limit in limits if isinstance(limit, int)), None)

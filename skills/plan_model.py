@@ -17,6 +17,7 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
+from knowledge.wording import BoundedText
 from skills.specs import SKILL_SPECS, SkillCall, skill_call
 
 LOOK = "LOOK"
@@ -38,8 +39,10 @@ class PlanError(ValueError):
     """A plan whose structure is wrong: unknown step ids, a dependency cycle, bad arguments."""
 
 
-class PlanStep(BaseModel):
+class PlanStep(BoundedText):
     """One step: who does what, after which steps, and why (the thought)."""
+
+    free_text = ("thought",)
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -70,7 +73,7 @@ class PlanStep(BaseModel):
         return f"{self.id}: {self.action}({args}){who}"
 
 
-class ToAPlan(BaseModel):
+class ToAPlan(BoundedText):
     """A Thought-of-Action plan: steps in a valid order, each after its dependencies."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)

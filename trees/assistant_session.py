@@ -37,6 +37,17 @@ log = logging.getLogger(__name__)
 NOTHING_HEARD = "I did not catch that. Could you say it again?"
 """The reply to blank input, which never reaches the tree."""
 
+MAX_UTTERANCE_CHARS = 16_000
+"""The longest utterance a turn takes: the one limit on what the user says, held at the turn's
+input (:meth:`AssistantSession.turn`, the path of ``cogtree chat``, ``ask`` and the ROS
+host), so a longer text never reaches the tree, a prompt or memory. A spoken request is a few
+hundred characters; the gates are tested to answer 12,000 characters of rambling sensibly
+(the matchers read the first 1,000). Longer text is refused, not cut, so the robot never acts
+on part of what was said."""
+
+TOO_LONG = "That was too long for me ({count} characters); please say it in fewer words."
+"""The reply to an utterance over :data:`MAX_UTTERANCE_CHARS`, which never reaches the tree."""
+
 TURN_LIMIT_S = 200.0
 """How long a turn may take before it is stopped and reported: several slow model calls fit."""
 
@@ -134,20 +145,15 @@ class AssistantSession(Closeable):
     def turn(self, text: str) -> TurnResult:
         """Run one turn for ``text`` and return what the robot said and why.
 
-        Blank text is not a turn (the tree would wait for speech): the reply asks the user
-        to say it again, and nothing is ticked or remembered.
+        Blank text is not a turn (the tree would wait for speech), nor is text over
+        :data:`MAX_UTTERANCE_CHARS`: the reply asks the user to say it again (in fewer
+        words), and nothing is ticked or remembered.
         """
         if not text.strip():
-            return TurnResult(
-                utterance=text,
-                reply=NOTHING_HEARD,
-                domain=None,
-                control=None,
-                task=None,
-                rationales={},
-                status="NOT_RUN",
-                ticks=0,
-            )
+            return _not_run(text, NOTHING_HEARD)
+        if len(text) > MAX_UTTERANCE_CHARS:
+            log.warning("refused an utterance of %d characters: %r", len(text), clip(text, 80))
+            return _not_run(clip(text, 200), TOO_LONG.format(count=len(text)))
         result = self._run(text)
         if result.control == "SwitchDomain":
             target = self.domains.active.name
@@ -191,3 +197,17 @@ class AssistantSession(Closeable):
             ticks=len(run.entries),
             entries=run.entries,
         )
+
+
+def _not_run(utterance: str, reply: str) -> TurnResult:
+    """The result of input that never reached the tree: ``reply`` says why."""
+    return TurnResult(
+        utterance=utterance,
+        reply=reply,
+        domain=None,
+        control=None,
+        task=None,
+        rationales={},
+        status="NOT_RUN",
+        ticks=0,
+    )

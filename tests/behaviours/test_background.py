@@ -14,12 +14,12 @@ from typing import Any
 import py_trees
 import pytest
 from py_trees.common import Status
-from pydantic import BaseModel
 
 from behaviours.background import AllDone, BackgroundWork, Pending
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import MissingHandleError, require_handle
+from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
 
 
@@ -220,7 +220,7 @@ def test_all_done_waits_for_every_future_and_cancels_them() -> None:
 # -- LLMBehaviour.prepare() -----------------------------------------------------------------------
 
 
-class Answer(BaseModel):
+class Answer(BoundedText):
     found: bool
     rationale: str = ""
 

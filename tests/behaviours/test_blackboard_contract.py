@@ -44,8 +44,15 @@ def test_a_subclass_adds_to_its_bases_declarations() -> None:
 def test_constructor_arguments_override_the_class_declaration(blackboard: BlackboardView) -> None:
     decline = Decline("No", gate="Readiness Gate")
     reads, writes = registered(decline)
-    assert reads == {"/turn/domain", "/turn/control", "/rationale/readiness_gate"}
-    assert writes == {"/turn/reply"}
+    assert reads == {
+        "/turn/domain",
+        "/turn/control",
+        "/rationale/readiness_gate",
+        "/turn/utterance",
+        "/turn/evidence",
+        "/memory/working",
+    }
+    assert writes == {"/turn/reply", "/rationale/no"}
     assert decline.key_of(keys.RATIONALE) == "/rationale/readiness_gate"
     assert keys.RATIONALE in keys.declared(Decline).reads
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 from py_trees.common import Status
-from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import MissingHandleError
+from knowledge.wording import BoundedText
 from trees.testing import TreeHarness
 
 
-class DoorDecision(BaseModel):
+class DoorDecision(BoundedText):
     open_door: bool
     rationale: str = ""
 

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from py_trees.common import Status
-from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from knowledge.wording import BoundedText
 from trees.testing import TreeHarness
 
 LIMIT = 10
 
 
-class CupCount(BaseModel):
+class CupCount(BoundedText):
     cups: int
     rationale: str = ""
 

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import py_trees
 import pytest
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours.memory_write import Consolidate, StageClaims
+from behaviours.memory_write import NOT_REMEMBERED, Consolidate, StageClaims
 from behaviours.task_readiness import TaskReadinessGate
 from behaviours.turn_state import (
     EvidenceBundle,
@@ -167,6 +173,55 @@ def test_a_memory_error_fails_with_the_reason_and_loses_nothing_silently(
     assert "turn not stored" in node.feedback_message and "closed" in node.feedback_message
     assert "I'm allergic to peanuts" in caplog.text  # the whole trace is in the log
     assert blackboard.get("/session/pending") is None  # the task did run
+
+
+LOCKER = """
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN IMMEDIATE")
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextmanager
+def locked_by_another_process(path: Path) -> Iterator[None]:
+    """Another process holds the memory file's write lock until the block ends."""
+    locker = subprocess.Popen(
+        [sys.executable, "-c", LOCKER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert locker.stdout is not None and locker.stdout.readline().strip() == "locked"
+        yield
+    finally:
+        locker.communicate("")
+
+
+@pytest.mark.parametrize(
+    ("control", "claims"), [("Proceed", True), ("Clarify", False)], ids=["claims", "no-claims"]
+)
+def test_a_write_that_fails_is_never_followed_by_noted(
+    blackboard, make_llm, domains, tmp_path, workers, control, claims
+):
+    path = tmp_path / "shared.db"
+    config = MemoryConfig(busy_timeout_s=0.05)
+    with MemoryStore(path, config=config) as store, locked_by_another_process(path):
+        turn(blackboard, domains, control, add_to_database(domains, targets=["peanuts"]))
+        node = Consolidate()
+        run(node, make_llm, {"memory": store, "workers": workers})
+        assert node.status == Status.FAILURE
+        assert store.history == ()
+    reply = blackboard.get("/turn/reply")
+    if claims:
+        assert reply == NOT_REMEMBERED and "Noted" not in reply
+        assert reply.startswith("I could not remember that")
+        assert "locked by another connection" in node.feedback_message
+    else:  # no claim was to be stored, so the reply promised nothing: it stands
+        assert reply == "Noted: you are allergic to peanuts."
+    assert "turn not stored" in node.feedback_message
 
 
 def test_no_utterance_nothing_to_store(blackboard, make_llm, memory, workers):

@@ -365,18 +365,24 @@ def test_without_a_model_it_gives_up_at_once_and_says_why(
 # -- interruption and cost ------------------------------------------------------------------------
 
 
-def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episode(
-    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
-) -> None:
+def driving_forever(make_llm: MakeLLM, sim: SimExecutor) -> ReActStep:
+    """A step whose model said GOTO, ticked five times: the simulator never ends the drive."""
     llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
     node = ReActStep()
     harness = harness_for(node, llm, sim)
     assert sim.belief is not None
     for _ in range(5):
-        harness.tick()  # the simulator does not step: the drive never ends
+        harness.tick()
         sim.workers.wait_idle(5.0)
+    return node
+
+
+def test_interrupted_while_driving_it_cancels_the_command_and_abandons_the_episode(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    node = driving_forever(make_llm, sim)
     assert node.status == Status.RUNNING and sim.log
-    harness.tree.root.stop(Status.INVALID)
+    node.stop(Status.INVALID)  # the root of its harness
     assert sim.log[-1].cancelled
     assert node.episode_end == "gave_up"
 
@@ -420,16 +426,37 @@ def test_the_step_is_a_gate_and_an_action_node_whose_child_is_the_chosen_action(
 def test_stopping_the_step_stops_the_action_child_and_cancels_its_command(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    llm = make_llm({"by_module": {"react": [answer("GOTO", target="table_2")]}})
-    node = ReActStep()
-    harness = harness_for(node, llm, sim)
-    assert sim.belief is not None
-    for _ in range(5):
-        harness.tick()  # the simulator does not step: the drive never ends
-        sim.workers.wait_idle(5.0)
+    node = driving_forever(make_llm, sim)
     (drive,) = node.act.children
     assert isinstance(drive, SkillAction) and drive.status == Status.RUNNING
     assert drive.feedback_message.startswith("running navigate")
     node.stop(Status.INVALID)
     assert drive.status == Status.INVALID and drive.feedback_message == "cancelled"
     assert sim.log[-1].cancelled
+
+
+def test_an_unfaithful_final_reply_is_not_said(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    invented = "It is on table_7; take 400 mg of Ibuprofen with it."
+    llm = make_llm(
+        {
+            "by_module": {
+                "react": [
+                    answer("LocateObject", thing="bottle"),
+                    answer(FINISH, "done", reply=invented),
+                ]
+            }
+        }
+    )
+    node = ReActStep()
+    harness = harness_for(Retry("Loop", node, num_failures=5), llm, sim)
+    run(harness, sim)
+    assert harness.root_status == "SUCCESS" and node.episode_end == "finished"
+    said = board.get("/turn/reply")
+    assert said.startswith("I have finished, but I cannot tell you more than what I did.")
+    assert "400" not in said and "Ibuprofen" not in said and "7" not in said
+    rationale = board.get("/rationale/reactstep_decide")
+    assert rationale.vetoed
+    (note,) = [n for n in rationale.notes if n.startswith("final reply not said")]
+    assert "numbers 7, 400" in note and "Ibuprofen" in note

@@ -83,20 +83,6 @@ def scene() -> Graph:
 
 
 @pytest.fixture
-def make_runner() -> Iterator[Any]:
-    made: list[ReadOnlyQueryRunner] = []
-
-    def make(graph: Graph, **options: Any) -> ReadOnlyQueryRunner:
-        runner = ReadOnlyQueryRunner(graph, PREFIXES, **options)
-        made.append(runner)
-        return runner
-
-    yield make
-    for runner in made:
-        runner.close()
-
-
-@pytest.fixture
 def runner(scene: Graph, make_runner: Any) -> ReadOnlyQueryRunner:
     return make_runner(scene, timeout_s=5.0)
 

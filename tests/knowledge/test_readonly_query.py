@@ -6,7 +6,6 @@ import gc
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -43,21 +42,6 @@ def items_graph(count: int) -> Graph:
 @pytest.fixture
 def scene() -> Graph:
     return load_turtle(new_graph(), "scene.ttl", text=SCENE)
-
-
-@pytest.fixture
-def make_runner() -> Iterator[Any]:
-    """Factory of runners; every runner is closed after the test."""
-    made: list[ReadOnlyQueryRunner] = []
-
-    def make(graph: Graph, **options: Any) -> ReadOnlyQueryRunner:
-        runner = ReadOnlyQueryRunner(graph, PREFIXES, **options)
-        made.append(runner)
-        return runner
-
-    yield make
-    for runner in made:
-        runner.close()
 
 
 @pytest.fixture

@@ -24,7 +24,7 @@ from knowledge.memory import MemoryStore
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant import create_root
-from trees.assistant_session import AssistantSession, TurnResult
+from trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
 from trees.evaluation.sim_wiring import step_when_busy
 from trees.handles import Handles
 from trees.recording.display import render_text
@@ -240,6 +240,26 @@ def test_bad_input_gets_an_answer_and_never_acts(
     assert nothing_was_done(session)
     if result.control == "Proceed":
         assert result.task is not None and all(value for value in result.task.values())
+
+
+def test_a_megabyte_utterance_is_refused_before_any_prompt_or_memory(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    huge = "please remember that I like tea. " * 33_334  # 1.1 MB
+    result = session.turn(huge)
+    assert len(huge) > 1_100_000
+    assert result.reply == (
+        f"That was too long for me ({len(huge)} characters); please say it in fewer words."
+    )
+    assert (result.status, result.ticks, result.control) == ("NOT_RUN", 0, None)
+    assert len(result.utterance) <= 200, "the result does not carry the megabyte either"
+    assert session.memory.history == ()
+    assert nothing_was_done(session)
+    at_limit = session.turn("tea " * (MAX_UTTERANCE_CHARS // 4))
+    assert at_limit.status == "SUCCESS" and at_limit.ticks > 0
+    assert session.turn("I like tea").reply  # the next turn is heard as usual
+    assert [len(trace.user) for trace in session.memory.history] == [MAX_UTTERANCE_CHARS, 10]
 
 
 def test_a_model_cannot_make_the_gate_proceed_without_the_slot(

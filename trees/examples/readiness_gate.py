@@ -20,6 +20,7 @@ from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
+from knowledge.wording import BoundedText
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""
@@ -42,7 +43,7 @@ def slot_problems(task_schema: type[BaseModel], slots: dict[str, Any]) -> tuple[
     return [], ""
 
 
-class ReadinessDecision(BaseModel):
+class ReadinessDecision(BoundedText):
     """What inner speech decides; specialised per task schema by ``readiness_decision_model``."""
 
     control: Literal["Proceed", "Clarify", "Reject"] = Field(description="the decision")

@@ -6,7 +6,9 @@ are the caller's; ``cogtree ros`` makes ``/cogtree/cogtree``). Topics, relative 
 node's namespace so ``--ros-args -r`` can remap them:
 
 - ``utterance`` (subscribed, ``std_msgs/String``, plain text): what the user said. Each one
-  is a turn of the session; utterances that arrive during a turn wait their turn.
+  is a turn of the session; utterances that arrive during a turn wait their turn in a
+  bounded :class:`~trees.ros.inbox.UtteranceInbox`: past its capacity the oldest waiting one
+  is dropped (the newest request wins), logged, and said on ``speech`` before the next turn.
 - ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
   reply, including the honest report of a failed task, and the host's own notices.
 - ``tree/snapshot`` (published, latched): :class:`~trees.recording.snapshot_stream.SnapshotStream`
@@ -41,7 +43,6 @@ on.
 from __future__ import annotations
 
 import logging
-import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -59,6 +60,7 @@ from std_msgs.msg import String
 
 from knowledge.closing import Closeable
 from knowledge.scene_graph import SceneGraph
+from knowledge.wording import clip
 from knowledge.worker_pool import WorkerPool
 from skills.ros.belief import BeliefListener, belief_from_state
 from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
@@ -77,6 +79,7 @@ from skills.ros.protocol import (
 from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry
+from trees.ros.inbox import UtteranceInbox
 from trees.ros.tick_gate import TickGate, TickGateClosed
 
 log = logging.getLogger(__name__)
@@ -203,7 +206,7 @@ class RosHost(Closeable):
         self._failure = ""
         self._waiting_since = time.monotonic()
         self._reminded_at = self._waiting_since
-        self._inbox: queue.Queue[str | None] = queue.Queue()
+        self._inbox = UtteranceInbox()
         self._gate = TickGate()
         self._stream: SnapshotStream | None = None
         self._session: AssistantSession | None = None
@@ -284,7 +287,7 @@ class RosHost(Closeable):
             return
         self._closed = True
         self._gate.close()
-        self._inbox.put(None)
+        self._inbox.close()
         if self._thread.is_alive():
             self._thread.join(timeout=30.0)
         if self._thread.is_alive():
@@ -314,8 +317,10 @@ class RosHost(Closeable):
         elif not self._ready.is_set():
             self._say(NOT_READY.format(topic=self.state_topic))
         else:
-            log.info("heard: %s", text)
-            self._inbox.put(text)
+            log.info("heard: %s", clip(text, 200))
+            dropped = self._inbox.put(text)
+            if dropped is not None:
+                log.warning("busy: dropped the waiting utterance %r", clip(dropped, 200))
 
     def _on_state(self, state: RobotState) -> None:
         """Keep the newest state until the belief is built from it (later ones are ignored)."""
@@ -395,8 +400,13 @@ class RosHost(Closeable):
         """Run one turn per utterance until closed."""
         assert self._session is not None
         while True:
-            text = self._inbox.get()
-            if text is None or not self._turn(self._session, text):
+            taken = self._inbox.take()
+            if taken is None:
+                return
+            notice = taken.notice()
+            if notice is not None:
+                self._say(notice)
+            if not self._turn(self._session, taken.text):
                 return
 
     def _turn(self, session: AssistantSession, text: str) -> bool:
@@ -407,13 +417,19 @@ class RosHost(Closeable):
         except TickGateClosed:
             return False
         except Exception as error:
-            log.exception("the turn for %r failed", text)
+            log.exception("the turn for %r failed", clip(text, 200))
             self._gate.done()
             _stop(session)
             self._say(BROKEN.format(error=str(error) or type(error).__name__))
         else:
             took = time.monotonic() - started
-            log.info("turn %r: %s in %.2f s, %d ticks", text, result.status, took, result.ticks)
+            log.info(
+                "turn %r: %s in %.2f s, %d ticks",
+                clip(text, 200),
+                result.status,
+                took,
+                result.ticks,
+            )
             self._say(_reply(result))
         self._turns += 1
         return True

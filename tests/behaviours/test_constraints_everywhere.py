@@ -1,0 +1,234 @@
+"""Allergies and exclusions hold on every query path: GenerateQuery binds the advisor's
+constraints with the turn's query, RunQuery drops the rows that name what the person must not
+be offered (a model's query as much as a template's), and any speaker id binds in templates."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from behaviours.query_generation import GenerateQuery
+from behaviours.respond import Respond
+from behaviours.run_query import RunQuery, allowed_rows
+from behaviours.turn_state import IntentFrame, SlotResolution
+from knowledge.domain_registry import DomainRegistry
+from knowledge.domains.advisor import AdvisorKG
+from knowledge.memory_model import Fact, WorkingContext
+from knowledge.readonly_query import QueryChecker
+from trees.testing import TreeHarness
+
+ALL_DISHES = (
+    "SELECT ?dish ?label WHERE { ?dish a adv:Dish ; rdfs:label ?label } ORDER BY ?label LIMIT 100"
+)
+CONCATENATED = (
+    "SELECT (GROUP_CONCAT(?label; separator=', ') AS ?labels) "
+    "WHERE { ?dish a adv:Dish ; rdfs:label ?label }"
+)
+
+
+@pytest.fixture(scope="module")
+def advisor() -> DomainRegistry:
+    return DomainRegistry.discover(only=["advisor"])
+
+
+@pytest.fixture(scope="module")
+def peanut_dishes(advisor: DomainRegistry) -> set[str]:
+    kg = AdvisorKG(advisor.get("advisor").knowledge_graph())
+    found = {
+        dish.label
+        for dish in kg.dishes()
+        if any(trace.component.id == "Peanuts" for trace in kg.allergens_of(dish.id))
+    }
+    assert found, "the advisor graph has dishes with peanuts"
+    return found
+
+
+def allergic(*slots: str) -> WorkingContext:
+    facts = tuple(
+        Fact(
+            text=f"allergic to {slot}",
+            kind="hard_constraint",
+            slot=slot,
+            source="stated",
+            turn=1,
+            timestamp=0,
+            domain="advisor",
+        )
+        for slot in slots
+    )
+    return WorkingContext(text="The user is allergic to peanuts.", budget_chars=200, facts=facts)
+
+
+def substitute(advisor: DomainRegistry, **presets: object) -> dict[str, object]:
+    """A SubstituteDish turn whose dish is ambiguous: the template cannot bind, a model writes."""
+    return {
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="SubstituteDish"),
+        "/turn/resolved": {
+            "dish": SlotResolution(
+                slot="dish", said="curry", kind="kg", ids=["chicken_tikka_masala", "chana_masala"]
+            )
+        },
+        **presets,
+    }
+
+
+def generate(blackboard, llm, advisor: DomainRegistry, presets: dict[str, object]) -> str:
+    for key, value in presets.items():
+        blackboard.set(key, value)
+    node = GenerateQuery()
+    harness = TreeHarness(node, llm=llm.client, handles={"domains": advisor})
+    harness.tick(2)
+    node.shutdown()
+    return harness.trace.letters("GenerateQuery")
+
+
+def run(blackboard, make_llm, workers, advisor: DomainRegistry) -> list[dict[str, str | None]]:
+    node = RunQuery()
+    harness = TreeHarness(
+        node, llm=make_llm().client, handles={"domains": advisor, "workers": workers}
+    )
+    harness.tick_until(lambda h: node.status.value != "RUNNING", max_ticks=4000, period_s=0.005)
+    node.shutdown()
+    assert harness.trace.letters("RunQuery")[-1] == "S", node.feedback_message
+    return blackboard.get("/turn/evidence").items[-1].rows
+
+
+def model(sparql: str) -> dict:
+    return {"by_module": {"query_generation": [{"answer": {"sparql": sparql, "rationale": "all"}}]}}
+
+
+def named(rows: list[dict[str, str | None]], labels: set[str]) -> set[str]:
+    text = " | ".join(cell or "" for row in rows for cell in row.values()).lower()
+    return {label for label in labels if label.lower() in text}
+
+
+@pytest.mark.parametrize("sparql", [ALL_DISHES, CONCATENATED])
+def test_a_model_query_never_offers_a_peanut_dish_to_a_peanut_allergy(
+    blackboard, make_llm, workers, advisor, peanut_dishes, sparql
+) -> None:
+    presets = substitute(advisor, **{"/memory/working": allergic("food.peanuts")})
+    assert generate(blackboard, make_llm(model(sparql)), advisor, presets) == "RS"
+    query = blackboard.get("/turn/query")
+    assert query.source == "model" and query.constraints is not None
+    rows = run(blackboard, make_llm, workers, advisor)
+    assert not named(rows, peanut_dishes)
+    assert bool(rows) == (sparql == ALL_DISHES)  # one row naming them all is dropped whole
+
+
+def test_the_graph_s_allergies_of_the_speaker_filter_a_model_query(
+    blackboard, make_llm, workers, advisor, peanut_dishes
+) -> None:
+    # Alice is allergic to peanuts in the advisor graph; nothing is in memory.
+    presets = substitute(advisor, **{"/turn/speaker": "alice"})
+    assert generate(blackboard, make_llm(model(ALL_DISHES)), advisor, presets) == "RS"
+    rows = run(blackboard, make_llm, workers, advisor)
+    assert rows and not named(rows, peanut_dishes)
+    assert any("carbonara" in (row["label"] or "").lower() for row in rows)  # others stay
+
+
+def test_without_constraints_the_same_query_keeps_every_dish(
+    blackboard, make_llm, workers, advisor, peanut_dishes
+) -> None:
+    assert generate(blackboard, make_llm(model(ALL_DISHES)), advisor, substitute(advisor)) == "RS"
+    rows = run(blackboard, make_llm, workers, advisor)
+    assert named(rows, peanut_dishes) == peanut_dishes
+
+
+def test_the_dish_asked_about_is_not_filtered(
+    blackboard, make_llm, workers, advisor, peanut_dishes
+) -> None:
+    # "What is in the chicken satay?" from someone allergic to peanuts must be answered.
+    presets = {
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="DishInfo"),
+        "/turn/task": advisor.get("advisor").schema_for("DishInfo")(
+            dish="chicken_satay", aspect="allergens"
+        ),
+        "/memory/working": allergic("food.peanuts"),
+    }
+    assert generate(blackboard, make_llm(), advisor, presets).startswith("S")
+    rows = run(blackboard, make_llm, workers, advisor)
+    assert rows and "peanuts (in satay sauce)" in (rows[0]["value"] or "")
+
+
+@pytest.mark.parametrize(
+    "speaker",
+    [
+        "zoë",
+        "o'brien",
+        "Ådne Ødegård",
+        'x" } ?s ?p ?o . FILTER(true) { "',
+        "back\\slash\\",
+        "new\nline # comment",
+        "<https://evil.example/p>",
+    ],
+)
+def test_any_speaker_id_binds_the_template_and_its_allergies_hold(
+    blackboard, make_llm, workers, advisor, peanut_dishes, speaker
+) -> None:
+    presets = {
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="SubstituteDish"),
+        "/turn/task": advisor.get("advisor").schema_for("SubstituteDish")(
+            dish="spaghetti_carbonara"
+        ),
+        "/turn/speaker": speaker,
+        "/memory/working": allergic("food.peanuts"),
+    }
+    llm = make_llm()
+    assert generate(blackboard, llm, advisor, presets).startswith("S")
+    assert not llm.calls  # the template bound: no model query
+    query = blackboard.get("/turn/query")
+    assert query.source == "template"
+    spoken = re.search(r"VALUES \?speaker \{ (.*?) \}\n", query.text, re.DOTALL)
+    assert spoken and spoken.group(1).startswith('"')  # a literal, never code
+    QueryChecker(advisor.get("advisor").manifest.prefixes).check(query.text)
+    rows = run(blackboard, make_llm, workers, advisor)
+    assert rows and not named(rows, peanut_dishes)
+
+
+def test_allowed_rows_matches_ids_labels_and_whole_words_only() -> None:
+    forbidden = [{"dish": "adv:pad_thai", "dish_label": "Pad thai"}]
+    rows = [
+        {"dish": "adv:pad_thai", "label": None},
+        {"dish": "adv:x", "label": "PAD THAI"},
+        {"dish": "adv:y", "label": "Soup, pad thai, stew"},
+        {"dish": "adv:pad_thai_2", "label": "Pad thaiish"},
+    ]
+    assert allowed_rows(rows, forbidden) == [rows[3]]
+    assert allowed_rows(rows, []) == rows
+
+
+def test_the_evidence_says_what_was_withheld_and_no_reply_names_it(
+    blackboard, make_llm, workers, advisor
+) -> None:
+    utterance = "Instead of the spaghetti carbonara, something like chicken satay?"
+    presets = {
+        "/turn/utterance": utterance,
+        "/turn/domain": "advisor",
+        "/turn/intent": IntentFrame(domain="advisor", task="SubstituteDish"),
+        "/turn/task": advisor.get("advisor").schema_for("SubstituteDish")(
+            dish="spaghetti_carbonara"
+        ),
+        "/memory/working": allergic("food.peanuts"),
+    }
+    assert generate(blackboard, make_llm(), advisor, presets).startswith("S")
+    run(blackboard, make_llm, workers, advisor)
+    (item,) = blackboard.get("/turn/evidence").items
+    assert "adv:chicken_satay" in item.withheld
+    # The user named it, so it is "supported"; it is withheld all the same.
+    said = "You could have chicken satay."
+    llm = make_llm({"by_module": {"outer_speech": [reply_with(said), reply_with(said)]}})
+    node = Respond(templated_first=False)
+    harness = TreeHarness(node, llm=llm.client, handles={"domains": advisor})
+    harness.tick(3)
+    why = blackboard.get("/rationale/respond")
+    assert why.vetoed and "must not be offered chicken satay" in why.rationale
+    spoken = blackboard.get("/turn/reply")
+    assert "satay" not in spoken.lower() and spoken.startswith("Instead of")
+
+
+def reply_with(text: str) -> dict:
+    return {"answer": {"reply": text, "rationale": "from the evidence"}}
