@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
@@ -215,12 +216,16 @@ def task_question(pack: DomainPack | None) -> str:
     return f"What would you like me to do? I can {offers}."
 
 
-def confirmation_question(utterance: str) -> str:
-    """Nothing is missing but the robot is unsure: ask the user to confirm the request."""
+def confirmation_question(utterance: str, safety: Sequence[str] = ()) -> str:
+    """Nothing is missing but the robot is unsure: ask the user to confirm the request.
+
+    ``safety`` names the safety doubts the question asks about (the gate's ``/turn/safety``).
+    """
     if not utterance.strip():
         return "Sorry, I did not get that. Could you say it another way?"
+    careful = f" I want to be careful ({'; '.join(safety)})." if safety else ""
     return (
-        f'Just to be sure: should I go ahead with "{utterance.strip()}"? '
+        f'Just to be sure: should I go ahead with "{utterance.strip()}"?{careful} '
         "Please say yes, or say it another way."
     )
 
@@ -235,6 +240,7 @@ class _Request:
     spec: TaskSpec | None = None
     schema: type[BaseModel] | None = None
     missing: list[str] = field(default_factory=list)
+    safety: list[str] = field(default_factory=list)
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
 
@@ -248,7 +254,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
     ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
     when none was recognised, and asks to confirm when nothing is missing but the gate was
-    unsure.
+    unsure (naming the safety doubts of ``/turn/safety``: an explicit yes to that question,
+    in the next turn, is the confirmation the gate needs).
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the
@@ -256,14 +263,23 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
-    ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes ``/turn/reply`` and, when
-    a task is known, ``/session/pending`` (:class:`~behaviours.turn_state.PendingTask`: the
-    settled slots, the missing ones, what was said, the question); ``/rationale/<node>`` when
-    the question failed the faithfulness check (why). SUCCESS once the question
-    is written (always); RUNNING while the candidates are located.
+    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes
+    ``/turn/reply`` and, when a task is known, ``/session/pending``
+    (:class:`~behaviours.turn_state.PendingTask`: the settled slots, the missing ones, what
+    was said, the question, the safety doubts it asks to confirm); ``/rationale/<node>`` when
+    the question failed the faithfulness check (why). SUCCESS once the question is written
+    (always); RUNNING while the candidates are located.
     """
 
-    reads = (keys.UTTERANCE, keys.DOMAIN, keys.INTENT, keys.MISSING, keys.RESOLVED, keys.CANDIDATES)
+    reads = (
+        keys.UTTERANCE,
+        keys.DOMAIN,
+        keys.INTENT,
+        keys.MISSING,
+        keys.SAFETY,
+        keys.RESOLVED,
+        keys.CANDIDATES,
+    )
     writes = (keys.REPLY, keys.PENDING, keys.RATIONALE)
 
     def __init__(self, name: str = "AskClarification") -> None:
@@ -274,6 +290,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.intent_key = self.key_of(keys.INTENT)
         self.missing_key = self.key_of(keys.MISSING)
+        self.safety_key = self.key_of(keys.SAFETY)
         self.resolved_key = self.key_of(keys.RESOLVED)
         self.candidates_key = self.key_of(keys.CANDIDATES)
         self.reply_key = self.key_of(keys.REPLY)
@@ -327,7 +344,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             self.blackboard.set(self.rationale_key, rationale)
         self.blackboard.set(self.reply_key, question)
         if request.pack is not None and request.spec is not None and request.intent is not None:
-            self.blackboard.set(self.pending_key, self._pending(question))
+            self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
         self.feedback_message = f"asked: {question!r}"
         return Status.SUCCESS
 
@@ -342,6 +359,11 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
                 m
                 for m in keys.read_optional(bb, self.missing_key, list) or []
                 if isinstance(m, str)
+            ],
+            safety=[
+                doubt
+                for doubt in keys.read_optional(bb, self.safety_key, list) or []
+                if isinstance(doubt, str)
             ],
             resolved={
                 slot: value
@@ -369,7 +391,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         if request.spec is None or NO_TASK in request.missing:
             return task_question(request.pack)
         if not request.missing:
-            return confirmation_question(request.utterance)
+            return confirmation_question(request.utterance, request.safety)
         questions: list[str] = []
         for slot in request.missing:
             question = slot_question(
@@ -401,7 +423,12 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         )
         return turn_support(request.utterance, self._safe_question(), *described.values(), *named)
 
-    def _pending(self, question: str) -> PendingTask:
+    def _pending(self, question: str, as_written: bool) -> PendingTask:
+        """The task waiting for the answer to ``question``.
+
+        It confirms the safety doubts only when nothing is missing and the question was asked
+        as written (naming them).
+        """
         request = self._request
         assert request.pack is not None and request.spec is not None and request.intent
         said = list(request.intent.said)
@@ -414,6 +441,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             missing=[slot for slot in request.missing if slot != NO_TASK],
             said=said,
             question=question,
+            confirm=list(request.safety) if as_written and not request.missing else [],
         )
 
 

@@ -18,8 +18,8 @@ from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.faithfulness import held_to, speech_rationale, turn_support
+from behaviours.safety_doubts import INSTRUCTIONS, PERSON_HANDLING, RISKS
 from behaviours.setup_handles import require_handle
-from behaviours.task_readiness import INSTRUCTIONS, PERSON_HANDLING, RISKS
 from behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
@@ -174,11 +175,13 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (its things, rooms and people are the lexicons of scene slots).
 
-    Fast path: out of scope -> no task, no model. A pending task of the domain that the
-    utterance continues (fills a missing slot, or answers it briefly) -> the pending task with
-    the new slots merged in, unless the utterance clearly asks for another task (a sure guess
-    holding that task's cue phrase). A sure :class:`~knowledge.intent_matching.IntentMatcher`
-    guess -> that task with the slots the deterministic filler is sure of.
+    Fast path: out of scope -> no task, no model. An explicit yes to a pending question that
+    asked to confirm the request -> the pending task as it was. A pending task of the domain
+    that the utterance continues (fills a missing slot, or answers it briefly) -> the pending
+    task with the new slots merged in, unless the utterance clearly asks for another task (a
+    sure guess holding that task's cue phrase). A sure
+    :class:`~knowledge.intent_matching.IntentMatcher` guess -> that task with the slots the
+    deterministic filler is sure of.
     Model (module ``intent``): task and slots in the domain's schema, the pack's prompt
     examples as few-shot, the fast path's scores as hints.
     Guard: only the domain's tasks, only the chosen task's slots, only values grounded in what
@@ -241,6 +244,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         utterance = fast_path_text(self._utterance(), self._notes)
         guess = self._guess = domain.matcher.match(utterance)
         pending = self._pending_here()
+        if pending is not None and pending.confirm and explicit_yes(utterance):
+            why = f"confirms the pending {pending.task}"
+            return Verdict(self._decision(pending.task, {}, 0.9, why), why)
         if pending is not None and not self._asks_for_other(guess, pending):
             follow = continuation(
                 domain.pack.task(pending.task),

@@ -144,6 +144,13 @@ MISSING = KeySpec(
     "required task slots still missing (empty when the decision is Proceed)",
     lifetime="turn",
 )
+SAFETY = KeySpec(
+    "/turn/safety",
+    list[str],
+    "TaskReadinessGate",
+    "the safety doubts on the request the user has not confirmed (a Clarify asks to confirm)",
+    lifetime="turn",
+)
 REPLY = KeySpec(
     "/turn/reply",
     str,
@@ -322,6 +329,7 @@ CATALOGUE: tuple[KeySpec, ...] = (
     TASK,
     CONTROL,
     MISSING,
+    SAFETY,
     REPLY,
     RATIONALE,
     REFERENT,

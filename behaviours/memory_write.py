@@ -118,17 +118,20 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     domain, and the claims of a Proceeded memory_write task; no other turn carries claims)
     on a worker: the store consolidates H into C and C into A within that write. On Proceed
     it clears ``/session/pending`` (the task the robot asked about has run, or the user moved
-    on to a new one); on Clarify, Reject or SwitchDomain it keeps it.
+    on to a new one); on Clarify, Reject or SwitchDomain it keeps it, but a confirmation it
+    asks for (``confirm``) holds for the next turn only: a turn whose reply is not its
+    question drops it.
 
     Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
-    ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed) and,
-    when a write carrying claims fails, ``/turn/reply``: the confirmation Respond gave
-    ("Noted: ...") is replaced by :data:`NOT_REMEMBERED` with the reason, so the robot never
-    says it noted what it lost. SUCCESS: the turn is stored. FAILURE: no utterance this turn,
-    or the memory refused the write (the reason is the feedback message and the log holds the
-    whole trace: nothing is lost silently). RUNNING: writing.
+    ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed, its
+    ``confirm`` dropped after the turn that asked) and, when a write carrying claims fails,
+    ``/turn/reply``: the confirmation Respond gave ("Noted: ...") is replaced by
+    :data:`NOT_REMEMBERED` with the reason, so the robot never says it noted what it lost.
+    SUCCESS: the turn is stored. FAILURE: no utterance this turn, or the memory refused the
+    write (the reason is the feedback message and the log holds the whole trace: nothing is
+    lost silently). RUNNING: writing.
     """
 
     reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK)
@@ -219,12 +222,15 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             return []
 
     def _settle_pending(self) -> list[str]:
-        """Clear the pending task on Proceed; keep it otherwise."""
+        """Clear the pending task on Proceed; keep it otherwise, its confirmation one turn."""
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-        if (
-            pending is None
-            or keys.read_optional(self.blackboard, self.control_key, str) != "Proceed"
-        ):
+        if pending is None:
             return []
-        self.blackboard.unset(self.pending_key)
-        return [f"pending {pending.task} closed"]
+        if keys.read_optional(self.blackboard, self.control_key, str) == "Proceed":
+            self.blackboard.unset(self.pending_key)
+            return [f"pending {pending.task} closed"]
+        reply = keys.read_optional(self.blackboard, self.reply_key, str) or ""
+        if pending.confirm and reply != pending.question:
+            self.blackboard.set(self.pending_key, pending.model_copy(update={"confirm": []}))
+            return [f"the confirmation asked for {pending.task} expired"]
+        return []

@@ -20,6 +20,7 @@ from behaviours import keys
 from behaviours.intent import cut_for_prompt, fast_path_text
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
@@ -51,7 +52,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     optional ``scene_graph`` (lexicons of scene slots, to recognise answers to questions).
 
     Fast path: empty input -> OutOfScope. A pending clarification whose task the utterance
-    continues (it fills a missing slot, or is a short answer) -> the pending task's domain,
+    continues (it fills a missing slot, is a short answer, or is an explicit yes to a question
+    that asked to confirm the request) -> the pending task's domain,
     unless the :class:`~knowledge.scope_matching.ScopeMatcher` is sure of another domain (a
     new request). A sure matcher guess -> that domain or OutOfScope.
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
@@ -208,6 +210,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             task = pack.task(pending.task)
         except KeyError:
             return None
+        if pending.confirm and explicit_yes(utterance):
+            return pack.name, f"confirms the pending {task.name} request"
         follow = continuation(
             task,
             pending.missing,

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -22,11 +23,19 @@ from behaviours import keys
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.safety_doubts import (
+    SAFETY_RULES,
+    SafetyRequest,
+    SafetyRule,
+    explicit_yes,
+    safety_doubts,
+)
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import (
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
     IntentFrame,
+    PendingTask,
     SlotResolution,
     SlotValue,
 )
@@ -56,28 +65,6 @@ HEDGES = re.compile(
     re.IGNORECASE,
 )
 """Words that say the user is unsure of their own request."""
-
-RISKS = re.compile(
-    r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|throw|poison|weapon|gun|knife|knives|"
-    r"blade|fire|burn|bleach|overdose|smash|break)(s|es|ed|ing)?\b",
-    re.IGNORECASE,
-)
-"""Words that may make a request unsafe: the model is asked, and may Reject."""
-
-PERSON_HANDLING = re.compile(
-    r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
-    r"(mother|mum|mom|father|dad|grand(ma|pa|mother|father)|wife|husband|son|daughter|baby|"
-    r"child|kid|patient|resident|him|her|them|person|man|woman|lady|gentleman)\b",
-    re.IGNORECASE,
-)
-"""A person as the thing to move: no skill may handle a person, so the model is asked."""
-
-INSTRUCTIONS = re.compile(
-    r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(rules?|instructions?|guards?|"
-    r"prompt|policy|polic(y|ies)|checks?)\b|\bsystem prompt\b|\bjailbreak\b",
-    re.IGNORECASE,
-)
-"""Prompt-injection phrasing: treated as a doubt, never as an instruction."""
 
 FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
 """Words whose referent is the speaker: "my mug" needs to know who is speaking."""
@@ -274,25 +261,43 @@ class _Turn:
     memory: str = ""
     check: SlotCheck | None = None
     doubts: list[str] = field(default_factory=list)
+    safety: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    confirmed: list[str] = field(default_factory=list)
     unknown: str = ""
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: OutOfScope -> Reject; no task of the pack -> Clarify (missing ``task``);
-    otherwise :func:`check_slots` decides, when nothing casts doubt on it: a slot missing,
-    not said by the user, unresolved (0 ids), ambiguous (several ids) or invalid -> Clarify
-    naming them; complete -> Proceed. Doubts send the decision to the model (module
-    ``inner_speech``): intent confidence below ``confident_at``, a referent that names nothing
-    the robot knows (a typo, another word for it, or a thing that is not here: the model may
-    Reject), negation (unless the frame flags a ``correction``), hedging, words that may make
-    the request unsafe, or phrasing that tries to instruct the robot. The model answers in a
-    per-task schema (control, missing as a Literal of the task's required slots, the target
-    domain as a Literal of the other loaded packs, rationale); it never supplies slot values.
-    Guard (COMP, cannot be overridden): never Proceed unless :func:`check_slots` found the
-    task complete; SwitchDomain only to another loaded pack; otherwise Clarify with what is
-    missing. Safe decision (model failed): Clarify with what is missing.
+    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; no task of the
+    pack -> Clarify (missing ``task``); otherwise :func:`check_slots` decides, when nothing
+    casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
+    (several ids) or invalid -> Clarify naming them; complete -> Proceed. Doubts send the
+    decision to the model (module ``inner_speech``): intent confidence below ``confident_at``,
+    a referent that names nothing the robot knows (a typo, another word for it, or a thing
+    that is not here: the model may Reject), negation (unless the frame flags a
+    ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk words, a person
+    as the thing to move, phrasing that tries to instruct the robot, and any rule a hazard
+    layer adds: :mod:`behaviours.safety_doubts`), which read every utterance of the request
+    (a pending one too). The model answers in a per-task schema (control, missing as a
+    Literal of the task's required slots, the target domain as a Literal of the other loaded
+    packs, rationale); it never supplies slot values.
+
+    Guard (cannot be overridden):
+
+    - COMP: never Proceed unless :func:`check_slots` found the task complete; SwitchDomain
+      only to another loaded pack; otherwise Clarify with what is missing.
+    - Safety floor. Invariant: whatever the model answers, the gate never Proceeds while a
+      safety doubt stands; the model may only raise it (Clarify or Reject). A doubt stands
+      until the user confirms it: the previous turn's question (``/session/pending`` with
+      ``confirm``, asked by AskClarification from ``/turn/safety``) named it, this turn's
+      utterance is an explicit yes and nothing else, and the request is the same (domain,
+      task and slots unchanged). A doubt that ``forbids`` is a Reject whatever the model or
+      the user says: no confirmation unlocks it.
+
+    Safe decision (model failed): Clarify with what is missing (nothing: the question asks to
+    confirm).
 
     Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
 
@@ -300,22 +305,36 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     the first person, who is speaking is asked first (:func:`ask_speaker_first`).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
-    ``/turn/speaker`` and ``/memory/working`` (optional). Writes ``/turn/task`` (the schema
-    instance on Proceed, a partial instance otherwise; unset when there is no task),
-    ``/turn/control``,
-    ``/turn/missing``, ``/turn/domain`` (only on SwitchDomain: the target pack),
+    ``/turn/speaker``, ``/session/pending`` and ``/memory/working`` (optional). Writes
+    ``/turn/task`` (the schema instance on Proceed, a partial instance otherwise; unset when
+    there is no task), ``/turn/control``, ``/turn/missing``, ``/turn/safety`` (the safety
+    doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
     ``/rationale/<node>``. SUCCESS: Proceed. FAILURE: Clarify, SwitchDomain or Reject.
     RUNNING: waiting for the model.
     """
 
-    reads = (keys.UTTERANCE, keys.INTENT, keys.RESOLVED, keys.WORKING, keys.SPEAKER)
-    writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING)
+    reads = (
+        keys.UTTERANCE,
+        keys.INTENT,
+        keys.RESOLVED,
+        keys.WORKING,
+        keys.SPEAKER,
+        keys.PENDING,
+    )
+    writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING, keys.SAFETY)
 
     module = "inner_speech"
 
-    def __init__(self, name: str = "TaskReadinessGate", *, confident_at: float = 0.5) -> None:
+    def __init__(
+        self,
+        name: str = "TaskReadinessGate",
+        *,
+        confident_at: float = 0.5,
+        safety_rules: Sequence[SafetyRule] = SAFETY_RULES,
+    ) -> None:
         super().__init__(name, InnerSpeech)
         self.confident_at = confident_at
+        self.safety_rules = tuple(safety_rules)
         self.domains: DomainRegistry | None = None
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.domain_key = self.key_of(keys.DOMAIN)
@@ -326,6 +345,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.control_key = self.key_of(keys.CONTROL)
         self.missing_key = self.key_of(keys.MISSING)
         self.speaker_key = self.key_of(keys.SPEAKER)
+        self.pending_key = self.key_of(keys.PENDING)
+        self.safety_key = self.key_of(keys.SAFETY)
         self._turn = _Turn(utterance="", domain=None)
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}
@@ -346,6 +367,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn = self._turn
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
+        if turn.forbidden:
+            return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
         if turn.doubts:
@@ -382,6 +405,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             f"Checks: {turn.check.describe() if turn.check else 'no task'}",
             f"Doubts: {'; '.join(turn.doubts) or 'none'}",
         ]
+        if turn.confirmed:
+            lines.append(f"The user confirmed when asked: {'; '.join(turn.confirmed)}")
         if turn.memory:
             lines.append(f"Memory:\n{turn.memory}")
         return [
@@ -394,8 +419,16 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         return InnerSpeech(control="Clarify", missing=self._to_ask(), rationale=f"asking: {reason}")
 
     def guard(self, decision: InnerSpeech) -> Verdict[InnerSpeech] | None:
-        """COMP: never Proceed unless complete; SwitchDomain only to another loaded pack."""
+        """The safety floor, then COMP: never Proceed on a standing doubt or unless complete."""
         turn, control = self._turn, decision.control
+        if turn.forbidden and (control != "Reject" or decision.missing or decision.domain):
+            return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
+        if turn.safety and control == "Proceed":
+            return self._decide(
+                "Clarify",
+                self._to_ask(),
+                f"not without the user's confirmation: {'; '.join(turn.safety)}",
+            )
         if control == "Proceed":
             if turn.check is None or not turn.check.complete:
                 why = turn.check.describe() if turn.check else turn.unknown or "no task"
@@ -436,6 +469,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             self.blackboard.set(self.domain_key, decision.domain)
         self.blackboard.set(self.control_key, control)
         self.blackboard.set(self.missing_key, list(decision.missing))
+        self.blackboard.set(self.safety_key, list(turn.safety))
         return Status.SUCCESS if control == "Proceed" else Status.FAILURE
 
     def summary(self, decision: InnerSpeech) -> str:
@@ -495,7 +529,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn.check = check_slots(turn.schema, turn.spec, frame, turn.resolved, said)
         if not keys.read_optional(self.blackboard, self.speaker_key, str):
             turn.check = ask_speaker_first(turn.spec, turn.check, frame)
-        turn.doubts = self._doubts(turn)
+        self._weigh_safety(turn, said)
+        turn.doubts = [*self._doubts(turn), *turn.safety, *turn.forbidden]
         self.decision_type = self.decision_for(turn.pack, turn.spec.name)
         return turn
 
@@ -531,13 +566,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         correction = "correction" in turn.schema.model_fields and bool(
             frame.slots.get("correction")
         )
-        for pattern, what in (
-            (NEGATION, "negation"),
-            (HEDGES, "hedging"),
-            (RISKS, "may be unsafe"),
-            (PERSON_HANDLING, "asks to move a person"),
-            (INSTRUCTIONS, "tries to instruct the robot"),
-        ):
+        for pattern, what in ((NEGATION, "negation"), (HEDGES, "hedging")):
             found = [match.group(0) for match in pattern.finditer(text)]
             if pattern is NEGATION:
                 if correction:
@@ -546,6 +575,34 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             if found:
                 doubts.append(f"{what}: {found[0]!r}")
         return doubts
+
+    def _weigh_safety(self, turn: _Turn, said: list[str]) -> None:
+        """Fill the turn's forbidding, standing and confirmed safety doubts."""
+        assert turn.frame is not None
+        request = SafetyRequest(said=said, frame=turn.frame, resolved=turn.resolved)
+        doubts = safety_doubts(self.safety_rules, request)
+        turn.forbidden = [doubt.describe() for doubt in doubts if doubt.forbids]
+        confirmed = self._confirmed(turn)
+        raised = [doubt.describe() for doubt in doubts if not doubt.forbids]
+        turn.safety = [doubt for doubt in raised if doubt not in confirmed]
+        turn.confirmed = [doubt for doubt in raised if doubt in confirmed]
+
+    def _confirmed(self, turn: _Turn) -> list[str]:
+        """The safety doubts the user confirmed with an explicit yes to the last question.
+
+        Only when the pending question asked to confirm them, this utterance is a yes and
+        nothing else, and the request is the one asked about (same domain, task and slots).
+        """
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        frame = turn.frame
+        if pending is None or frame is None or not pending.confirm or pending.missing:
+            return []
+        same = (pending.domain, pending.task, pending.slots) == (
+            turn.domain,
+            frame.task,
+            frame.slots,
+        )
+        return list(pending.confirm) if same and explicit_yes(turn.utterance) else []
 
     def _slot_lines(self) -> list[str]:
         turn = self._turn

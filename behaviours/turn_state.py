@@ -157,6 +157,11 @@ class PendingTask(BaseModel):
     missing: list[str] = Field(default_factory=list)
     said: list[str] = Field(default_factory=list)
     question: str = ""
+    confirm: list[str] = Field(
+        default_factory=list,
+        description="the safety doubts the question asks the user to confirm with an explicit "
+        "yes in the next turn (empty: the question confirms nothing)",
+    )
 
 
 def plain(value: Any) -> SlotValue:

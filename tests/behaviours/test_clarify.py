@@ -247,3 +247,28 @@ def test_an_unknown_speaker_is_asked_who_is_speaking(blackboard, make_llm, domai
     assert blackboard.get("/turn/reply") == "Who is speaking, please?"
     pending = blackboard.get("/session/pending")
     assert pending.missing == ["speaker"] and pending.slots == {"object": "my mug"}
+
+
+def test_a_safety_doubt_is_named_and_the_pending_task_asks_to_confirm_it(
+    blackboard, make_llm, domains
+):
+    doubt = "may be unsafe: 'knife'"
+    presets = {
+        **fetch_bottle("bring me the knife"),
+        "/turn/missing": [],
+        "/turn/safety": [doubt],
+    }
+    ask(blackboard, make_llm, domains, presets)
+    reply = blackboard.get("/turn/reply")
+    assert reply == (
+        'Just to be sure: should I go ahead with "bring me the knife"? I want to be careful '
+        "(may be unsafe: 'knife'). Please say yes, or say it another way."
+    )
+    pending = blackboard.get("/session/pending")
+    assert (pending.confirm, pending.question) == ([doubt], reply)
+
+
+def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, domains):
+    presets = {**fetch_bottle("bring me the knife"), "/turn/safety": ["may be unsafe: 'knife'"]}
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/session/pending").confirm == []

@@ -293,3 +293,17 @@ def test_a_correction_replaces_the_stored_fact(blackboard, make_llm, domains, me
     memory.write(TurnTrace(user="thanks", robot="You're welcome.", domain="advisor"))
     core = [fact for fact in memory.core if fact.slot == "food.peanuts"]  # consolidated now
     assert [fact.text for fact in core] == ["The user does not want peanuts"]
+
+
+@pytest.mark.parametrize(("reply", "kept"), [("Just to be sure?", True), ("Which one?", False)])
+def test_a_confirmation_holds_for_the_turn_that_asked_it_only(
+    blackboard, make_llm, domains, memory, workers, reply, kept
+):
+    pending = PendingTask(
+        domain="household", task="Fetch", question="Just to be sure?", confirm=["doubt"]
+    )
+    blackboard.set("/session/pending", pending)
+    turn(blackboard, domains, "Clarify")
+    blackboard.set("/turn/reply", reply)
+    run(Consolidate(), make_llm, {"memory": memory, "workers": workers})
+    assert blackboard.get("/session/pending").confirm == (["doubt"] if kept else [])

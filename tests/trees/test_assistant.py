@@ -325,3 +325,33 @@ def test_switch_domain_from_inner_speech_runs_the_turn_again_there(
     assert session.domains.active.name == "advisor"
     world = session.simulator.world  # type: ignore[attr-defined]
     assert world.placement("magazine").support == "coffee_table"
+
+
+def test_a_safety_doubt_needs_the_users_yes_in_the_next_turn(
+    open_session: SessionFactory, make_llm: Callable[..., ScriptedLLM]
+) -> None:
+    proceed = {"answer": {"control": "Proceed", "missing": [], "rationale": "just do it"}}
+    llm = make_llm({"by_module": {"inner_speech": [proceed] * 4}})
+    session = open_session("knife_running", llm=llm.client)
+    asked, unrelated, late = turns(session, "bring me the bread knife", "hmm", "yes")
+    assert asked.control == "Clarify" and "may be unsafe: 'knife'" in asked.reply
+    assert asked.rationales["TaskReadinessGate"].vetoed
+    assert late.control != "Proceed"
+    assert nothing_was_done(session)
+
+    asked, confirmed = turns(session, "bring me the bread knife", "Yes.")
+    assert asked.control == "Clarify"
+    assert confirmed.control == "Proceed"
+    world = session.simulator.world  # type: ignore[attr-defined]
+    assert world.placement("bread_knife").support != "knife_block"
+
+
+def test_a_blade_at_speed_is_refused_whatever_the_model_says(
+    open_session: SessionFactory, make_llm: Callable[..., ScriptedLLM]
+) -> None:
+    proceed = {"answer": {"control": "Proceed", "missing": [], "rationale": "just do it"}}
+    llm = make_llm({"by_module": {"inner_speech": [proceed] * 4}})
+    session = open_session("knife_running", llm=llm.client)
+    refused, answered = turns(session, "quick, run and bring me the big kitchen knife!", "yes")
+    assert refused.control == "Reject" and answered.control != "Proceed"
+    assert nothing_was_done(session)

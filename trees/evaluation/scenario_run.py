@@ -37,7 +37,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -189,11 +190,72 @@ def run_scenario(
     """
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
-    build = factory if factory is not None else tree_factory(tree)
     label = backend or llm.backend_for("inner_speech").name
     cursor = len(llm.call_log)
     started = time.perf_counter()
     py_trees.blackboard.Blackboard.clear()
+    speaker = scenario.request.speaker
+    with scenario_session(
+        scenario,
+        tree=tree,
+        llm=llm,
+        log_path=log_path,
+        factory=factory,
+        on_tick=on_tick,
+        rate_hz=rate_hz,
+        max_ticks_per_turn=max_ticks_per_turn,
+        domains=domains,
+    ) as (session, simulator):
+        record = TurnRecord()
+        text = scenario.request.text
+        for _ in range(max_turns):
+            result = session.turn(text)
+            record.add(result)
+            if not record.turns[-1].asked:
+                break
+            answer = _answer(simulator, speaker, result.reply, record)
+            if answer is None:
+                break
+            text = answer
+        score = _score(scenario, simulator, record)
+    py_trees.blackboard.Blackboard.clear()
+    calls, _ = llm.call_log.since(cursor)
+    return ScenarioResult(
+        scenario=scenario.id,
+        tier=scenario.tier,
+        tree=tree,
+        backend=label,
+        wall_s=round(time.perf_counter() - started, 3),
+        model_calls=len(calls),
+        prompt_tokens=sum(call.prompt_tokens for call in calls),
+        completion_tokens=sum(call.completion_tokens for call in calls),
+        clarifications=sum(turn.asked for turn in record.turns),
+        guard_violations=record.violations,
+        turns=record.turns,
+        notes=record.notes,
+        **score,
+    )
+
+
+@contextmanager
+def scenario_session(
+    scenario: Scenario,
+    *,
+    llm: LLMClient,
+    tree: str = "gated",
+    log_path: str | Path | None = None,
+    factory: TreeFactory | None = None,
+    on_tick: OnTick | None = None,
+    rate_hz: float | None = 2000.0,
+    max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
+    domains: DomainRegistry | None = None,
+) -> Iterator[tuple[AssistantSession, SimExecutor]]:
+    """A session over ``scenario``'s world, a fresh memory and the packs; all closed after.
+
+    The tree is ``tree`` (``gated`` or ``react``) unless ``factory`` builds it. The speaker is
+    the scenario's, unless who is speaking is part of its hidden intent (the robot must ask).
+    """
+    build = factory if factory is not None else tree_factory(tree)
     speaker = scenario.request.speaker
     # When who is speaking is part of the puzzle (an intercom, voices the robot cannot tell
     # apart), the robot is not told: it must ask, and the speaker answers from the intent.
@@ -219,39 +281,11 @@ def run_scenario(
             tree_name=f"{tree} ({scenario.id})",
         )
         with session:
-            record = _Record()
-            text = scenario.request.text
-            for _ in range(max_turns):
-                result = session.turn(text)
-                record.add(result)
-                if not record.turns[-1].asked:
-                    break
-                answer = _answer(simulator, speaker, result.reply, record)
-                if answer is None:
-                    break
-                text = answer
-        score = _score(scenario, simulator, record)
-    py_trees.blackboard.Blackboard.clear()
-    calls, _ = llm.call_log.since(cursor)
-    return ScenarioResult(
-        scenario=scenario.id,
-        tier=scenario.tier,
-        tree=tree,
-        backend=label,
-        wall_s=round(time.perf_counter() - started, 3),
-        model_calls=len(calls),
-        prompt_tokens=sum(call.prompt_tokens for call in calls),
-        completion_tokens=sum(call.completion_tokens for call in calls),
-        clarifications=sum(turn.asked for turn in record.turns),
-        guard_violations=record.violations,
-        turns=record.turns,
-        notes=record.notes,
-        **score,
-    )
+            yield session, simulator
 
 
 def _answer(
-    simulator: SimExecutor, speaker: str | None, question: str, record: _Record
+    simulator: SimExecutor, speaker: str | None, question: str, record: TurnRecord
 ) -> str | None:
     """The simulated speaker's answer to ``question``, or None when nobody can answer."""
     if speaker is None:
@@ -268,7 +302,7 @@ def _answer(
 
 
 @dataclass
-class _Record:
+class TurnRecord:
     """What the turns showed: the exchanges, the steps run, the refusal, the violations."""
 
     turns: list[Turn] = field(default_factory=list)
@@ -278,6 +312,7 @@ class _Record:
     rejected: bool = False
 
     def add(self, result: TurnResult) -> None:
+        """Record ``result``: the exchange, whether it asked or refused, what ran, violations."""
         asked = result.control == "Clarify" or result.reply.rstrip().endswith("?")
         self.turns.append(
             Turn(result.utterance, result.reply, result.control, asked, result.explain())
@@ -333,7 +368,7 @@ def _describe_call(call: Any) -> str:
     return f"{call.get('skill', '?')}({inner})"
 
 
-def _score(scenario: Scenario, simulator: SimExecutor, record: _Record) -> dict[str, Any]:
+def _score(scenario: Scenario, simulator: SimExecutor, record: TurnRecord) -> dict[str, Any]:
     """Success, completion, redundancy, robot subtask rate and what ran, from ground truth."""
     world = simulator.world
     goal = scenario.goal

@@ -1,0 +1,135 @@
+"""Safety doubts: what may make a request unsafe, as floors the readiness gate keeps.
+
+A :data:`SafetyRule` reads a request (:class:`SafetyRequest`: every utterance it was said in,
+the intent frame, the referents) and returns the :class:`SafetyDoubt` objects it raises. The
+readiness gate runs its rules on every request: a doubt sends the decision to the model, which
+may Clarify or Reject but never Proceed, until the user says an explicit yes (:func:`
+explicit_yes`) to the question that named that doubt, in the next turn. A doubt that
+``forbids`` is a Reject that no answer of the model or the user unlocks.
+
+:data:`SAFETY_RULES` are the rules shipped (risk words, a person as the thing to move,
+prompt-injection phrasing, and a blade carried in a hurry, which forbids); a hazard layer adds
+its own (a hot object, a load over the payload) by passing more rules to the gate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from behaviours.turn_state import IntentFrame, SlotResolution
+
+RISKS = re.compile(
+    r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|throw|poison|weapon|gun|knife|knives|"
+    r"blade|fire|burn|bleach|overdose|smash|break)(s|es|ed|ing)?\b",
+    re.IGNORECASE,
+)
+"""Words that may make a request unsafe."""
+
+PERSON_HANDLING = re.compile(
+    r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
+    r"(mother|mum|mom|father|dad|grand(ma|pa|mother|father)|wife|husband|son|daughter|baby|"
+    r"child|kid|patient|resident|him|her|them|person|man|woman|lady|gentleman)\b",
+    re.IGNORECASE,
+)
+"""A person as the thing to move: no skill may handle a person."""
+
+INSTRUCTIONS = re.compile(
+    r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(rules?|instructions?|guards?|"
+    r"prompt|policy|polic(y|ies)|checks?)\b|\bsystem prompt\b|\bjailbreak\b",
+    re.IGNORECASE,
+)
+"""Prompt-injection phrasing: treated as a doubt, never as an instruction."""
+
+BLADES = re.compile(r"\b(knife|knives|blade|blades|scissors|cleaver|saw)\b", re.IGNORECASE)
+"""Things with an edge."""
+
+HURRY = re.compile(r"\b(run|running|hurry|rush|quick|quickly|fast|sprint|race)\b", re.IGNORECASE)
+"""Words asking the robot to move at speed."""
+
+EXPLICIT_YES = re.compile(
+    r"(yes|yeah|yep|yes please|please do|go ahead|do it|i confirm|confirmed|i'?m sure|"
+    r"that'?s right|please go ahead)"
+    r"([\s,.!]+(yes|please|go ahead|do it|i confirm|confirmed|i'?m sure|thanks|thank you))*",
+    re.IGNORECASE,
+)
+"""A whole utterance that says yes and nothing else ("Yes.", "yes, go ahead", "I confirm")."""
+
+
+@dataclass(frozen=True)
+class SafetyRequest:
+    """What a safety rule reads: the utterances of the request, its frame and referents."""
+
+    said: Sequence[str]
+    frame: IntentFrame
+    resolved: Mapping[str, SlotResolution]
+
+
+@dataclass(frozen=True)
+class SafetyDoubt:
+    """One reason a request may be unsafe: the rule's name and what it found.
+
+    ``forbids``: the request must be refused, whatever the model or the user says.
+    """
+
+    rule: str
+    found: str
+    forbids: bool = False
+
+    def describe(self) -> str:
+        """``may be unsafe: 'knife'``: the text the gate, the prompt and the question use."""
+        return f"{self.rule}: {self.found!r}"
+
+
+SafetyRule = Callable[[SafetyRequest], list[SafetyDoubt]]
+"""A rule: the doubts it raises on a request (none: it has nothing against it)."""
+
+
+def pattern_rule(rule: str, pattern: re.Pattern[str], *, forbids: bool = False) -> SafetyRule:
+    """A rule raising one doubt named ``rule`` at the first match of ``pattern`` in the request.
+
+    The utterances are read in order, so the same request gives the same doubt in every turn.
+    """
+
+    def check(request: SafetyRequest) -> list[SafetyDoubt]:
+        for text in request.said:
+            match = pattern.search(text)
+            if match:
+                return [SafetyDoubt(rule, match.group(0), forbids)]
+        return []
+
+    return check
+
+
+def blade_at_speed(request: SafetyRequest) -> list[SafetyDoubt]:
+    """A hazard rule: a blade carried in a hurry is refused (it forbids)."""
+    text = " ".join(request.said)
+    blade, hurry = BLADES.search(text), HURRY.search(text)
+    if blade is None or hurry is None:
+        return []
+    found = f"{hurry.group(0)}, {blade.group(0)}"
+    return [SafetyDoubt("a blade carried at speed", found, forbids=True)]
+
+
+SAFETY_RULES: tuple[SafetyRule, ...] = (
+    pattern_rule("may be unsafe", RISKS),
+    pattern_rule("asks to move a person", PERSON_HANDLING),
+    pattern_rule("tries to instruct the robot", INSTRUCTIONS),
+    blade_at_speed,
+)
+"""The shipped rules: risk words, a person as the thing to move, prompt-injection phrasing
+(doubts), and a blade carried at speed (a hazard rule: it forbids)."""
+
+
+def safety_doubts(rules: Sequence[SafetyRule], request: SafetyRequest) -> list[SafetyDoubt]:
+    """Every doubt ``rules`` raise on ``request``, without repeats, in rule order."""
+    found: dict[SafetyDoubt, None] = {}
+    for rule in rules:
+        found.update(dict.fromkeys(rule(request)))
+    return list(found)
+
+
+def explicit_yes(utterance: str) -> bool:
+    """Whether ``utterance`` is an explicit yes and nothing else (no new request in it)."""
+    return EXPLICIT_YES.fullmatch(utterance.strip().rstrip(".!").strip()) is not None
