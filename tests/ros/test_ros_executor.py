@@ -244,5 +244,6 @@ def test_routes_send_navigation_to_its_own_topic(bench: ExecutorBench) -> None:
     bench.until(lambda: executor.subscribers("robot1") == 2, what="the robot side and the spies")
     assert result(executor.submit(navigate("kitchen"))).ok
     result(executor.submit(grasp("mug")))
+    bench.until(lambda: navigation and other, what="the spies' copies of both goals")
     assert [decode(CommandGoal, g).command.name for g in navigation] == ["navigate"]
     assert [decode(CommandGoal, g).command.name for g in other] == ["grasp"]
