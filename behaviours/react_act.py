@@ -73,7 +73,8 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     built (``people`` and optionally ``clock`` for DELEGATE).
 
     Writes ``/perception/target_room`` / ``/perception/target_object`` / ``/skill/call`` as
-    the inputs of the child it inserts (which writes ``/perception/*`` or ``/skill/outcome``),
+    the inputs of the child it inserts (which writes ``/perception/*`` or ``/skill/outcome``,
+    cleared before each step),
     and reads its results; reads ``/turn/utterance``; writes ``/turn/reply`` when the episode
     ends (a final reply the faithfulness check refuses is replaced by what was done), and adds
     the observation to the gate's ``/rationale/<node>`` (vetoed when the action was refused or
@@ -86,7 +87,14 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     """
 
     reads = (keys.SKILL_OUTCOME, keys.ROOMS, keys.OBJECTS, keys.UTTERANCE)
-    writes = (keys.REPLY, keys.TARGET_ROOM, keys.TARGET_OBJECT, keys.SKILL_CALL, keys.RATIONALE)
+    writes = (
+        keys.REPLY,
+        keys.TARGET_ROOM,
+        keys.TARGET_OBJECT,
+        keys.SKILL_CALL,
+        keys.SKILL_OUTCOME,
+        keys.RATIONALE,
+    )
 
     def __init__(
         self,
@@ -183,6 +191,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
     def _build(
         self, name: str, action: str, args: BaseModel
     ) -> tuple[py_trees.behaviour.Behaviour, Observe]:
+        self.blackboard.unset(self.outcome_key)  # the last step's outcome is not this one's
         if isinstance(args, RoomArgs):
             self.blackboard.set(self.target_room_key, args.room)
         elif isinstance(args, ThingArgs):

@@ -30,7 +30,7 @@ from behaviours.react_model import EpisodeEnd, ReActEpisode, ReActTurn
 class ReActStep(py_trees.composites.Sequence):
     """One ReAct step: the gate asks the model for one action, the action node runs it.
 
-    Handles: ``llm``, ``scene_graph`` (the belief), ``executor``; ``people`` (a
+    Handles: ``llm``, ``scene_graph`` (the belief), ``workers``, ``executor``; ``people`` (a
     :class:`~skills.human_channel.HumanChannel`) is optional: without it DELEGATE is refused.
 
     Reads ``/turn/utterance`` and ``/turn/speaker``. Writes ``/turn/reply`` when the episode

@@ -9,18 +9,21 @@ template in-process; either way the call waits on the ``workers`` pool, and the 
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 
-Constraints hold on every path: when the query carries the pack's bound constraints query (what
-the person must not be offered: dishes with their allergens, say), that query runs on the same
-worker after it, in-process, and every row with a cell naming one of its things (its id, or its
-label as whole words) is dropped before the rows become evidence, a template's rows and a
-model's alike. If the constraints cannot be checked, the query fails: unfiltered rows are no
-evidence.
+Constraints hold on every pack query that returns rows: when the query carries the pack's
+bound constraints query (what the person must not be offered: dishes with their allergens,
+say), that query runs on the same worker after it, in-process, and every row with a cell
+naming one of its things (its id, its label or the id's local name, as whole words) is dropped
+before the rows become evidence, a template's rows and a model's alike. If the constraints
+cannot be checked, or name more things than one answer holds, the query fails: unfiltered rows
+are no evidence. An ASK query's yes or no names nothing and is kept; scene-graph queries have
+no constraints query yet.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -76,6 +79,7 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
         self.query_key = self.key_of(keys.QUERY)
         self.evidence_key = self.key_of(keys.EVIDENCE)
         self._runners: dict[str, ReadOnlyQueryRunner] = {}
+        self._runners_lock = threading.Lock()  # runners are made on worker threads
         self._query: GeneratedQuery | None = None
 
     def setup(self, **kwargs: Any) -> None:
@@ -135,16 +139,21 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
 
     def shutdown(self) -> None:
         """Release the runners."""
-        for runner in self._runners.values():
+        with self._runners_lock:
+            runners, self._runners = list(self._runners.values()), {}
+        for runner in runners:
             runner.close()
-        self._runners = {}
 
     def _run_on_pack(self, pack: DomainPack, query: GeneratedQuery) -> Answer:
         """On the worker: the pack's runner (made, and its graph loaded, on first use) runs."""
-        runner = self._runners.get(pack.name)
-        if runner is None:
-            runner = ReadOnlyQueryRunner(pack.knowledge_graph(), pack.manifest.prefixes)
-            self._runners[pack.name] = runner
+        with self._runners_lock:
+            runner = self._runners.get(pack.name)
+            if runner is None:
+                # a pack's graph does not change: its snapshot is sent to the sandbox once
+                runner = ReadOnlyQueryRunner(
+                    pack.knowledge_graph(), pack.manifest.prefixes, version=lambda: pack.name
+                )
+                self._runners[pack.name] = runner
         outcome = runner.run(query.text, template=query.source == "template")
         if query.constraints is None or outcome.kind == "ask":
             return Answer(outcome)
@@ -152,6 +161,11 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
             forbidden = runner.run(query.constraints, template=True)
         except QueryRefused as refusal:
             raise QueryRefused(f"the user's constraints could not be checked: {refusal}") from None
+        if forbidden.truncated:  # an incomplete list of what is forbidden filters nothing safely
+            raise QueryRefused(
+                "the user's constraints could not be checked: they name more things than the "
+                "runner returns at once"
+            )
         rows = allowed_rows(outcome.rows, forbidden.rows)
         if len(rows) < len(outcome.rows):
             log.info(
@@ -196,18 +210,33 @@ def allowed_rows(
 ) -> list[dict[str, str | None]]:
     """``rows`` without those naming a thing of ``forbidden`` (the constraints query's rows).
 
-    A cell names a thing when it is one of the thing's cells (its id, its label) or contains one
-    as whole words, case-insensitively ("Chicken satay, Pad thai" names "pad thai").
+    A cell names a thing when it holds one of the thing's cells (its id, its label) or the id's
+    local name as whole words, whatever the case, punctuation or spacing: "Chicken satay, Pad
+    thai", "PAD-THAI", "pad_thai" and the full IRI ``https://…#pad_thai`` all name the dish
+    ``adv:pad_thai`` labelled "Pad thai" (``adv:pad_thai_2`` does not).
     """
     names = sorted(
-        {cell.strip().lower() for row in forbidden for cell in row.values() if cell},
+        {
+            name
+            for row in forbidden
+            for cell in row.values()
+            if cell
+            for name in (_words(cell), _words(re.split(r"[#/:]", cell)[-1]))
+            if name
+        },
         key=len,
         reverse=True,
     )
-    names = [name for name in names if name]
     if not names:
         return list(rows)
-    pattern = re.compile(
-        r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)", re.IGNORECASE
-    )
-    return [row for row in rows if not any(cell and pattern.search(cell) for cell in row.values())]
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(name) for name in names) + r")(?!\w)")
+    return [
+        row
+        for row in rows
+        if not any(cell and pattern.search(_words(cell)) for cell in row.values())
+    ]
+
+
+def _words(text: str) -> str:
+    """``text`` lowercased, every run of punctuation and spaces one space (``_`` is kept)."""
+    return re.sub(r"\W+", " ", text.lower()).strip()

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -178,11 +179,14 @@ class MemoryStore(Closeable):
             with self._db.writing() as transaction:
                 if transaction.last_turn() != self._last_turn:  # another process wrote
                     self._restore(transaction.snapshot())
-                stored = self._plan_and_store(trace, transaction)
+                stored, adopt = self._plan_and_store(trace, transaction)
+            adopt()  # only once the transaction has committed
             return stored
 
-    def _plan_and_store(self, trace: TurnTrace, transaction: MemoryWrite) -> TurnTrace:
-        """Plan the turn on a copy of the ledger, store it, then adopt the plan."""
+    def _plan_and_store(
+        self, trace: TurnTrace, transaction: MemoryWrite
+    ) -> tuple[TurnTrace, Callable[[], None]]:
+        """Plan the turn on a copy of the ledger and store it; return it and how to adopt it."""
         if trace.turn is not None and trace.turn <= self._last_turn:
             raise ValueError(
                 f"trace turn {trace.turn} is not after the last stored turn "
@@ -210,11 +214,14 @@ class MemoryStore(Closeable):
             dropped_turns=[item.turn or 0 for item in overflow],
             records=touched,
         )
-        self._history = history[len(overflow) :]
-        self._last_turn = number
-        self._ledger = ledger
-        self._archive.add(newly_archived)
-        return stored
+
+        def adopt() -> None:
+            self._history = history[len(overflow) :]
+            self._last_turn = number
+            self._ledger = ledger
+            self._archive.add(newly_archived)
+
+        return stored, adopt
 
     def _restore(self, snapshot: Snapshot) -> None:
         """Take H, C and A from ``snapshot`` and rebuild the archive's similarity index."""

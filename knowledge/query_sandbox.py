@@ -208,6 +208,9 @@ class QuerySandbox:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
+        except BaseException:
+            parent.close()
+            raise
         finally:
             child.close()
         self._channel = Connection(parent.detach())
@@ -297,6 +300,7 @@ def _serve(fd: int, memory_mb: int) -> None:
             return
         try:
             if request["op"] == "load":
+                _lift_cpu_limit()  # a query's CPU limit does not bound loading the next graph
                 store = pyoxigraph.Store()
                 data = channel.recv_bytes()
                 triples = list(pyoxigraph.parse(data, format=pyoxigraph.RdfFormat.N_TRIPLES))
@@ -321,6 +325,12 @@ def _leave_network() -> bool:
     return any(
         libc.unshare(flags) == 0 for flags in (_CLONE_NEWNET, _CLONE_NEWUSER | _CLONE_NEWNET)
     )
+
+
+def _lift_cpu_limit() -> None:
+    """Take back the soft CPU limit :func:`_limit_cpu` set (up to the hard limit)."""
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    resource.setrlimit(resource.RLIMIT_CPU, (hard, hard))
 
 
 def _limit_cpu(seconds: int) -> None:

@@ -12,7 +12,6 @@ from types import ModuleType
 import py_trees
 
 MOVED_MODULES: dict[str, str] = {
-    "trees.cli": "trees.cli.main",
     "trees.cli_llm": "trees.cli.llm_options",
     "trees.cli_types": "trees.cli.arg_types",
     "trees.conversation_command": "trees.cli.conversation_command",

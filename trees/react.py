@@ -25,7 +25,7 @@ node of the tree: the tick log, ``--show-ticks`` and the viewer show it with its
 The root succeeds once the robot has something to say (read ``/turn/reply``); whether the task
 was done is for the world to tell (the benchmark checks the scenario's goal).
 
-Handles (``setup``): ``llm``, ``scene_graph``, ``executor``, and optionally ``people``.
+Handles (``setup``): ``llm``, ``scene_graph``, ``workers``, ``executor``, and optionally ``people``.
 """
 
 from __future__ import annotations

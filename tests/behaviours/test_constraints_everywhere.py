@@ -201,6 +201,17 @@ def test_allowed_rows_matches_ids_labels_and_whole_words_only() -> None:
     assert allowed_rows(rows, []) == rows
 
 
+def test_allowed_rows_sees_through_iris_local_names_and_punctuation() -> None:
+    forbidden = [{"dish": "adv:pad_thai", "dish_label": "Pad thai"}]
+    rows = [
+        {"x": "https://cogtree.dev/advisor#pad_thai"},
+        {"x": "pad_thai"},
+        {"x": "PAD-THAI!"},
+        {"x": "https://cogtree.dev/advisor#pad_thai_2"},
+    ]
+    assert allowed_rows(rows, forbidden) == [rows[3]]
+
+
 def test_the_evidence_says_what_was_withheld_and_no_reply_names_it(
     blackboard, make_llm, workers, advisor
 ) -> None:

@@ -41,14 +41,6 @@ def key_port_names() -> dict[str, keys.KeySpec]:
     }
 
 
-def port_name(spec: keys.KeySpec) -> str:
-    """The port name of a catalogue entry (see :func:`key_port_names`)."""
-    for name, candidate in key_port_names().items():
-        if candidate == spec:
-            return name
-    raise KeyError(f"{spec.name} is not in the blackboard catalogue (behaviours/keys.py)")
-
-
 def type_label(annotation: Any) -> str:
     """A short readable name of a type: ``list[Candidate]``, ``int | None``."""
     if annotation is type(None):
