@@ -11,11 +11,11 @@ import pytest
 from behaviours.query_generation import GenerateQuery
 from behaviours.respond import Respond
 from behaviours.run_query import RunQuery, allowed_rows
-from behaviours.turn_state import IntentFrame, SlotResolution
+from behaviours.turn_state import GeneratedQuery, IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.domains.advisor import AdvisorKG
 from knowledge.memory_model import Fact, WorkingContext
-from knowledge.readonly_query import QueryChecker
+from knowledge.readonly_query import QueryChecker, QueryRefused
 from trees.testing import TreeHarness
 
 ALL_DISHES = (
@@ -243,3 +243,18 @@ def test_the_evidence_says_what_was_withheld_and_no_reply_names_it(
 
 def reply_with(text: str) -> dict:
     return {"answer": {"reply": text, "rationale": "from the evidence"}}
+
+
+def test_a_forbidden_list_longer_than_one_answer_refuses_the_query(advisor) -> None:
+    values = " ".join(f'"dish {number}"' for number in range(300))
+    query = GeneratedQuery(
+        text="SELECT ?dish WHERE { ?dish a adv:Dish }",
+        source="model",
+        constraints=f"SELECT ?dish WHERE {{ VALUES ?dish {{ {values} }} }}",
+    )
+    node = RunQuery()
+    try:
+        with pytest.raises(QueryRefused, match="name more things than the runner returns"):
+            node._run_on_pack(advisor.get("advisor"), query)
+    finally:
+        node.shutdown()
