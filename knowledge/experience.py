@@ -35,7 +35,22 @@ from knowledge.validation_errors import first_problem
 log = logging.getLogger(__name__)
 
 Skill = Literal[
-    "GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "LOOK", "DELEGATE"
+    "GOTO",
+    "PICK",
+    "PLACE",
+    "OPEN",
+    "CLOSE",
+    "HANDOVER",
+    "DISPOSE",
+    "SWITCH_ON",
+    "SWITCH_OFF",
+    "FILL",
+    "POUR",
+    "WIPE",
+    "SAY",
+    "WAIT",
+    "LOOK",
+    "DELEGATE",
 ]
 """What a failure can belong to: the skill library's actions, looking around (perception)
 and human delegation."""

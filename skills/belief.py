@@ -72,9 +72,32 @@ class SupplementaryFacts(BaseModel):
     hand_holding: dict[str, Hand] = Field(default_factory=dict)
 
 
+HazardFlag = Literal[
+    "sharp",
+    "fragile",
+    "electrical",
+    "food",
+    "drink",
+    "chemical",
+    "heat_source",
+    "appliance",
+    "bin",
+    "cleaning_tool",
+    "water_source",
+]
+"""Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
+
+
 @dataclass(frozen=True)
 class Thing:
-    """An object or a piece of furniture, and where it is believed to rest."""
+    """An object or a piece of furniture, where it is believed to rest, and what it is like.
+
+    ``material`` (metal, foil, glass, plastic, paper, cardboard, organic, ceramic, …) and
+    ``flags`` (:data:`HazardFlag`) describe it; ``powered`` says whether an appliance, tap or
+    light is switched on; ``liquid`` / ``liquid_ml`` / ``capacity_ml`` what it contains and
+    holds; ``clean`` whether a surface is clean; ``beside`` the spatial relations it was
+    placed in relative to landmarks, e.g. ``(("next_to", "apple"),)`` (None: unknown).
+    """
 
     id: str
     kind: ThingKind
@@ -85,6 +108,14 @@ class Thing:
     hot: bool = False
     mass_kg: float | None = None
     is_open: bool | None = None
+    material: str | None = None
+    flags: frozenset[HazardFlag] = frozenset()
+    powered: bool | None = None
+    liquid: str | None = None
+    liquid_ml: float = 0.0
+    capacity_ml: float | None = None
+    clean: bool | None = None
+    beside: tuple[tuple[str, str], ...] = ()
 
     @property
     def is_furniture(self) -> bool:

@@ -28,8 +28,30 @@ from pydantic import (
 
 from knowledge.validation_errors import first_problem
 
-RobotSkill = Literal["GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT"]
+RobotSkill = Literal[
+    "GOTO",
+    "PICK",
+    "PLACE",
+    "OPEN",
+    "CLOSE",
+    "HANDOVER",
+    "DISPOSE",
+    "SWITCH_ON",
+    "SWITCH_OFF",
+    "FILL",
+    "POUR",
+    "WIPE",
+    "SAY",
+    "WAIT",
+]
 """The skills a robot runs: :data:`knowledge.experience.Skill` less LOOK and DELEGATE."""
+
+SpatialRelation = Literal[
+    "on", "in", "next_to", "near", "left_of", "right_of", "behind", "in_front_of"
+]
+"""Where PLACE puts an object relative to its target: on or in a piece of furniture (the
+target's kind decides when the relation is not given), or beside a landmark (an object, a
+place or a piece of furniture) on the surface the landmark stands on."""
 
 Hand = Literal["right", "left"]
 """A robot hand; see :data:`HAND_NAMES`."""
@@ -74,15 +96,19 @@ class PickArgs(_Args):
 
 
 class PlaceArgs(_Args):
-    """PLACE: put the held ``object`` on a surface or in a container (``target``)."""
+    """PLACE: put the held ``object`` on/in ``target``, or ``relation`` to it (next_to, …).
+
+    Without ``relation`` the target's kind decides: in a container, on a surface.
+    """
 
     object: NodeId
     target: NodeId
     hand: Hand
+    relation: SpatialRelation | None = None
 
 
 class OpenArgs(_Args):
-    """OPEN: open a container (fridge, cupboard, drawer)."""
+    """OPEN: open a container, an appliance's door, a drawer, a cupboard or a door."""
 
     container: NodeId
 
@@ -98,6 +124,46 @@ class HandoverArgs(_Args):
 
     object: NodeId
     person: NodeId
+    hand: Hand
+
+
+class DisposeArgs(_Args):
+    """DISPOSE: drop the held ``object`` into the waste ``bin`` (recycling, compost, landfill)."""
+
+    object: NodeId
+    bin: NodeId
+    hand: Hand
+
+
+class SwitchArgs(_Args):
+    """SWITCH_ON / SWITCH_OFF: switch an appliance, a tap or a light on or off."""
+
+    appliance: NodeId
+
+
+class FillArgs(_Args):
+    """FILL: fill the held ``container`` from ``source`` (a tap), up to ``amount_ml`` if given."""
+
+    container: NodeId
+    source: NodeId
+    hand: Hand
+    amount_ml: float | None = Field(None, gt=0, le=20000)
+
+
+class PourArgs(_Args):
+    """POUR: pour from the held ``source`` container into ``target``, ``amount_ml`` or all."""
+
+    source: NodeId
+    target: NodeId
+    hand: Hand
+    amount_ml: float | None = Field(None, gt=0, le=20000)
+
+
+class WipeArgs(_Args):
+    """WIPE: wipe ``surface`` with the held ``tool`` (a cloth or a sponge)."""
+
+    surface: NodeId
+    tool: NodeId
     hand: Hand
 
 
@@ -158,6 +224,12 @@ SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "OPEN": CallSpec("OPEN", OpenArgs, "open a container"),
         "CLOSE": CallSpec("CLOSE", CloseArgs, "close a container"),
         "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
+        "DISPOSE": CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
+        "SWITCH_ON": CallSpec("SWITCH_ON", SwitchArgs, "switch an appliance, tap or light on"),
+        "SWITCH_OFF": CallSpec("SWITCH_OFF", SwitchArgs, "switch an appliance, tap or light off"),
+        "FILL": CallSpec("FILL", FillArgs, "fill a held container from a tap"),
+        "POUR": CallSpec("POUR", PourArgs, "pour from a held container into another"),
+        "WIPE": CallSpec("WIPE", WipeArgs, "wipe a surface with a held cloth or sponge"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
     }
@@ -200,8 +272,15 @@ class SkillCall(BaseModel):
 
     @property
     def values(self) -> tuple[Any, ...]:
-        """The argument values in the spec's order (how HTN tasks carry them)."""
-        return tuple(getattr(self.args, name) for name in SKILL_SPECS[self.skill].parameters)
+        """The argument values in the spec's order (how HTN tasks carry them).
+
+        Trailing optional arguments that are unset (None) are left out, so ``PLACE`` without a
+        relation keeps its three values.
+        """
+        values = [getattr(self.args, name) for name in SKILL_SPECS[self.skill].parameters]
+        while values and values[-1] is None:
+            values.pop()
+        return tuple(values)
 
     def describe(self) -> str:
         """``PICK(bottle_blue, right)``: the skill and its argument values in order."""
@@ -224,11 +303,15 @@ def skill_call(name: str, args: Mapping[str, Any] | None = None, /, **kwargs: An
 
 
 def skill_call_from_values(name: str, values: tuple[Any, ...]) -> SkillCall:
-    """A validated call from positional values in the spec's order (an HTN task's arguments)."""
+    """A validated call from positional values in the spec's order (an HTN task's arguments).
+
+    Trailing optional arguments (PLACE's ``relation``) may be left out.
+    """
     spec = find_spec("skill", SKILL_SPECS, name)
-    if len(values) != len(spec.parameters):
+    required = sum(1 for field in spec.args.model_fields.values() if field.is_required())
+    if not required <= len(values) <= len(spec.parameters):
         raise SkillArgumentError(
-            f"{name}: expected {len(spec.parameters)} values for {spec.signature()}, "
-            f"got {len(values)}"
+            f"{name}: expected {required} to {len(spec.parameters)} values for "
+            f"{spec.signature()}, got {len(values)}"
         )
-    return skill_call(name, dict(zip(spec.parameters, values, strict=True)))
+    return skill_call(name, dict(zip(spec.parameters, values, strict=False)))
