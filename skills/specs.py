@@ -193,8 +193,12 @@ class CallSpec:
         return tuple(self.args.model_fields)
 
     def signature(self) -> str:
-        """``PICK(object, hand)``."""
-        return f"{self.name}({', '.join(self.parameters)})"
+        """``PICK(object, hand)``; an optional argument ends in ``?``: ``PLACE(…, relation?)``."""
+        names = (
+            name if field.is_required() else f"{name}?"
+            for name, field in self.args.model_fields.items()
+        )
+        return f"{self.name}({', '.join(names)})"
 
     def validate(self, args: Mapping[str, Any]) -> BaseModel:
         """``args`` as this spec's model; :class:`SkillArgumentError` names the bad field."""
@@ -310,8 +314,12 @@ def skill_call_from_values(name: str, values: tuple[Any, ...]) -> SkillCall:
     spec = find_spec("skill", SKILL_SPECS, name)
     required = sum(1 for field in spec.args.model_fields.values() if field.is_required())
     if not required <= len(values) <= len(spec.parameters):
+        counts = (
+            f"{required} to {len(spec.parameters)}"
+            if required < len(spec.parameters)
+            else str(required)
+        )
         raise SkillArgumentError(
-            f"{name}: expected {required} to {len(spec.parameters)} values for "
-            f"{spec.signature()}, got {len(values)}"
+            f"{name}: expected {counts} values for {spec.signature()}, got {len(values)}"
         )
     return skill_call(name, dict(zip(spec.parameters, values, strict=False)))

@@ -106,8 +106,11 @@ def test_library_lists_perception_look_every_skill_delegate_and_finish() -> None
         "LocateObject(thing)",
         "LOOK()",
     ]
-    assert "PICK(object, hand)" in signatures and "PLACE(object, target, hand)" in signatures
-    assert signatures[-2:] == ["DELEGATE(person, ability, description)", "FINISH(reply)"]
+    assert (
+        "PICK(object, hand)" in signatures
+        and "PLACE(object, target, hand, relation?)" in signatures
+    )
+    assert signatures[-2:] == ["DELEGATE(person, ability, description?)", "FINISH(reply)"]
 
 
 def test_decision_schema_constrains_the_action_to_the_library() -> None:

@@ -21,7 +21,7 @@ from skills.specs import (
 def test_registry_has_every_robot_skill_and_they_are_failure_experience_skills() -> None:
     assert tuple(SKILL_SPECS) == get_args(RobotSkill)
     assert set(get_args(RobotSkill)) == set(get_args(Skill)) - {"DELEGATE", "LOOK"}
-    assert SKILL_SPECS["PLACE"].signature() == "PLACE(object, target, hand)"
+    assert SKILL_SPECS["PLACE"].signature() == "PLACE(object, target, hand, relation?)"
     assert SKILL_SPECS["HANDOVER"].parameters == ("object", "person", "hand")
 
 
@@ -31,6 +31,17 @@ def test_skill_call_validates_and_describes_in_parameter_order() -> None:
     assert call.values == ("bottle", "left")
     assert call.describe() == "PICK(bottle, left)"
     assert str(skill_call("WAIT", {"seconds": 2})) == "WAIT(2.0)"
+
+
+def test_an_unset_trailing_optional_is_left_out_of_the_values() -> None:
+    plain = skill_call("PLACE", object="cup", target="table_2", hand="right")
+    beside = skill_call_from_values("PLACE", ("cup", "plate", "right", "next_to"))
+    assert plain.values == ("cup", "table_2", "right")
+    assert plain.describe() == "PLACE(cup, table_2, right)"
+    assert beside.values == ("cup", "plate", "right", "next_to")
+    assert skill_call_from_values("PLACE", plain.values) == plain
+    with pytest.raises(SkillArgumentError, match="expected 3 to 4 values"):
+        skill_call_from_values("PLACE", ("cup", "plate"))
 
 
 def test_mapping_and_keywords_combine() -> None:
