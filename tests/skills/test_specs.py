@@ -21,7 +21,7 @@ from skills.specs import (
 def test_registry_has_every_robot_skill_and_they_are_failure_experience_skills() -> None:
     assert tuple(SKILL_SPECS) == get_args(RobotSkill)
     assert set(get_args(RobotSkill)) == set(get_args(Skill)) - {"DELEGATE", "LOOK"}
-    assert SKILL_SPECS["PLACE"].signature() == "PLACE(object, target, hand)"
+    assert SKILL_SPECS["PLACE"].signature() == "PLACE(object, target, hand, relation)"
     assert SKILL_SPECS["HANDOVER"].parameters == ("object", "person", "hand")
 
 
@@ -90,8 +90,12 @@ def test_wrong_arguments_name_the_field_and_what_the_skill_takes(
 
 
 def test_wrong_number_of_values_says_what_is_expected() -> None:
-    with pytest.raises(SkillArgumentError, match=r"expected 2 values for PICK\(object, hand\)"):
+    with pytest.raises(
+        SkillArgumentError, match=r"expected 2 to 2 values for PICK\(object, hand\)"
+    ):
         skill_call_from_values("PICK", ("bottle",))
+    with pytest.raises(SkillArgumentError, match=r"expected 3 to 4 values for PLACE"):
+        skill_call_from_values("PLACE", ("cup", "plate", "right", "next_to", "extra"))
 
 
 def test_hand_names_put_right_first() -> None:
