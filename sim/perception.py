@@ -335,6 +335,7 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
             if placement.relation == "held_by" and placement.support == robot:
                 placement = world.placement(obj)
             facts.append(seen(_placement_fact(obj, placement)))
+            facts += [seen(fact) for fact in _kitchen_state(world, obj)]
     for person in spec.people:
         if belief.knows_person(person):
             facts += [seen(fact) for fact in _facts(world, person, identity=False)]
