@@ -106,8 +106,7 @@ ERROR_CODES = MappingProxyType(
         "hot, or a blade); the robot must not do it and should say so or ask a person",
         "no_free_space": "the surface where the object should go (on it, or beside a landmark "
         "on it) has no free place left",
-        "not_an_appliance": "the thing to switch on or off is not an appliance, a tap or a "
-        "light",
+        "not_an_appliance": "the thing to switch on or off is not an appliance, a tap or a light",
         "container_full": "the container to fill or pour into is already full",
         "container_empty": "the container to pour from holds no liquid",
         "wrong_tool": "the held tool or source does not fit the skill (wiping needs a cloth or "

@@ -419,10 +419,7 @@ def _object_facts(spec: WorldSpec, obj: str) -> list[tuple[Node, Node, Node]]:
         (subject, COG.massKg, _decimal(item.mass_kg)),
     ]
     triples += [(subject, COG[name], Literal(value)) for name, value in item.attributes().items()]
-    triples += [
-        (subject, COG[name], _typed(value))
-        for name, value in _kitchen_identity(item)
-    ]
+    triples += [(subject, COG[name], _typed(value)) for name, value in _kitchen_identity(item)]
     if item.owner is not None:
         triples.append((subject, COG.ownedBy, SceneGraph.iri(item.owner)))
     return triples

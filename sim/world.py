@@ -671,9 +671,7 @@ class World:
         if surface is None:
             kind = self.kind_of(landmark)
             what = f"{landmark} is a {kind} that rests on nothing" if kind else "not found"
-            return fail(
-                "object_not_found", f"cannot put {obj} {relation} {landmark}: {what}"
-            )
+            return fail("object_not_found", f"cannot put {obj} {relation} {landmark}: {what}")
         pose = self.state.robots[robot]
         if self.room_of(surface) != pose.room or not self.visible_to(robot, landmark):
             return fail("object_not_visible", f"{robot} does not see {landmark} in {pose.room}")
@@ -682,11 +680,11 @@ class World:
         refused = self._room_on(robot, surface, beside=landmark)
         if refused:
             return refused
-        kind = "on" if self.spec.furniture[surface].kind == "surface" else "in"
-        self._set_down(obj, Placement(relation=kind, support=surface))
+        rests: Relation = "on" if self.spec.furniture[surface].kind == "surface" else "in"
+        self._set_down(obj, Placement(relation=rests, support=surface))
         self.state.beside[obj] = (relation, landmark)
-        self.note(f"{robot} put {obj} {relation} {landmark} ({kind} {surface})")
-        return ok(f"{obj} is {relation.replace('_', ' ')} {landmark}, {kind} {surface}")
+        self.note(f"{robot} put {obj} {relation} {landmark} ({rests} {surface})")
+        return ok(f"{obj} is {relation.replace('_', ' ')} {landmark}, {rests} {surface}")
 
     def _landmark_surface(self, landmark: str) -> str | None:
         kind = self.kind_of(landmark)
@@ -916,7 +914,9 @@ class World:
             self.note(f"{robot} switched {appliance} {'on' if on else 'off'}")
         return ok(f"{appliance} is {'on' if on else 'off'}")
 
-    def fill(self, robot: str, container: str, source: str, hand: str, amount_ml: float) -> Feedback:
+    def fill(
+        self, robot: str, container: str, source: str, hand: str, amount_ml: float
+    ) -> Feedback:
         """Hold a container under a tap until ``amount_ml`` ran in; more than fits spills.
 
         Fails: not_holding, object_not_found, object_not_visible, out_of_reach, wrong_tool

@@ -384,12 +384,16 @@ class Belief:
     def contents_of(self, furniture: str) -> list[str]:
         """The objects believed on or in ``furniture``."""
         return sorted(
-            t.id for t in self.things.values() if t.relation in ("on", "in") and t.support == furniture
+            t.id
+            for t in self.things.values()
+            if t.relation in ("on", "in") and t.support == furniture
         )
 
     def landmark_surface(self, landmark: str) -> str | None:
-        """Where something set beside ``landmark`` goes: the furniture the landmark rests on
-        (or the landmark itself, when it is a surface); None when that is unknown."""
+        """Where something set beside ``landmark`` goes; None when that is unknown.
+
+        That is the furniture the landmark rests on, or the landmark itself for a surface.
+        """
         found = self.things.get(landmark)
         if found is None:
             return None

@@ -7,8 +7,9 @@ room,) approach the person, handover, release (a sharp object: speak a warning a
 present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
 ``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``FILL`` → approach the tap, fill (the
 amount decided from the belief); ``POUR`` → approach the target, pour; ``WIPE`` → approach the
-surface, wipe; ``SAY`` → speak; ``WAIT`` → wait. Which method applies depends on the belief: an object on the floor is approached
-itself, one on furniture through its furniture; a person in another room is reached first.
+surface, wipe; ``SAY`` → speak; ``WAIT`` → wait. Which method applies depends on the belief:
+an object on the floor is approached itself, one on furniture through its furniture; a person
+in another room is reached first.
 
 The gtpyhop state has four variables: ``belief`` (the immutable :class:`~skills.belief.Belief`
 snapshot: robot room, holdings, object places, container states), ``near`` (what the robot

@@ -90,6 +90,4 @@ def _placed(belief: Belief, args: PlaceArgs) -> Belief:
 def _poured(belief: Belief, args: PourArgs) -> Belief:
     amount = pour_amount(belief, args)
     liquid = belief.things[args.source].liquid
-    return belief.with_liquid(args.source, liquid, -amount).with_liquid(
-        args.target, liquid, amount
-    )
+    return belief.with_liquid(args.source, liquid, -amount).with_liquid(args.target, liquid, amount)

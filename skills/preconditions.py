@@ -354,8 +354,10 @@ def _relation_fits(belief: Belief, target: str, relation: SpatialRelation) -> Ch
 def _put_down_on(
     belief: Belief, thing: str, furniture: str, landmark: str | None = None
 ) -> Iterator[Check]:
-    """Checks for setting ``thing`` down on or in ``furniture`` (beside ``landmark``): here,
-    open, in reach, and a free place when the furniture has a limit of objects."""
+    """Checks for setting ``thing`` down on or in ``furniture`` (beside ``landmark``).
+
+    It must be here, open, in reach, with a free place when the furniture has a limit.
+    """
     yield _in_robot_room(belief, furniture)
     if belief.things[furniture].kind == "container":
         yield _container_open(belief, furniture, f"{thing} must go into")

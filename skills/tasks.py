@@ -612,8 +612,7 @@ def _switch(powered: bool) -> Method:
         found = state.belief.things.get(appliance)
         if found is None or "appliance" not in found.flags:
             state.failures.add(
-                f"{task}({appliance}): {appliance} is not an appliance, tap or light of the "
-                "belief"
+                f"{task}({appliance}): {appliance} is not an appliance, tap or light of the belief"
             )
             return False
         if found.powered is powered:

@@ -55,7 +55,9 @@ def pick(sim: SimExecutor, thing: str, support: str) -> None:
 
 def test_pour_moves_liquid_and_an_overflow_spills_on_the_table(sim: SimExecutor) -> None:
     world = sim.world
-    assert holds(world, "contains(milk_jug, milk)") and not holds(world, "contains(cereal_bowl, milk)")
+    assert holds(world, "contains(milk_jug, milk)") and not holds(
+        world, "contains(cereal_bowl, milk)"
+    )
     pick(sim, "milk_jug", "counter")
     assert run(sim, "approach", target="kitchen_table").ok
     poured = run(sim, "pour", source="milk_jug", target="cereal_bowl", hand="right", amount_ml=200)
@@ -121,9 +123,12 @@ def test_put_beside_records_the_relation_and_a_full_table_refuses() -> None:
             executor, "put_beside", object="cup", landmark="plate", relation="next_to", hand="right"
         )
         assert full.code == "no_free_space" and "next to plate on dining_table" in full.message
-        executor.world.move_object("fork", executor.world.placement("cup").model_copy(
-            update={"relation": "room", "support": "dining_room", "hand": None}
-        ))
+        executor.world.move_object(
+            "fork",
+            executor.world.placement("cup").model_copy(
+                update={"relation": "room", "support": "dining_room", "hand": None}
+            ),
+        )
         placed = run(
             executor, "put_beside", object="cup", landmark="plate", relation="left_of", hand="right"
         )

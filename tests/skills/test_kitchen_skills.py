@@ -109,7 +109,9 @@ def test_place_beside_goes_on_the_landmarks_surface_and_records_the_relation(
     belief = holding(kitchen, "cup")
     call = skill_call("PLACE", object="cup", target="salt", hand="right", relation="left_of")
     assert check_preconditions(call, belief).ok
-    assert commands(belief, "PLACE", object="cup", target="salt", hand="right", relation="left_of") == [
+    assert commands(
+        belief, "PLACE", object="cup", target="salt", hand="right", relation="left_of"
+    ) == [
         "approach(target=shelf)",
         "put_beside(object=cup, landmark=salt, relation=left_of, hand=right)",
         "release(hand=right)",
@@ -135,7 +137,12 @@ def test_no_free_space_next_to_a_landmark_names_the_surface_and_what_is_on_it(
     kitchen: Belief,
 ) -> None:
     name, code, reason = failure(
-        holding(kitchen, "cup"), "PLACE", object="cup", target="plate", hand="right", relation="next_to"
+        holding(kitchen, "cup"),
+        "PLACE",
+        object="cup",
+        target="plate",
+        hand="right",
+        relation="next_to",
     )
     assert (name, code) == ("free_space", "no_free_space")
     assert "no free space next to plate on table" in reason and "fork, plate" in reason
@@ -153,7 +160,12 @@ def test_a_relation_that_cannot_be_satisfied_fails_with_a_reason(
     kitchen: Belief, target: str, relation: str, name: str, words: str
 ) -> None:
     failed = failure(
-        holding(kitchen, "cup"), "PLACE", object="cup", target=target, hand="right", relation=relation
+        holding(kitchen, "cup"),
+        "PLACE",
+        object="cup",
+        target=target,
+        hand="right",
+        relation=relation,
     )
     assert failed[:2] == (name, "object_not_found") and words in failed[2]
 
@@ -210,11 +222,16 @@ def test_switch_sets_power(kitchen: Belief, skill: str, powered: bool) -> None:
         "approach(target=kettle)",
         f"{skill.lower()}(appliance=kettle)",
     ]
-    assert project(skill_call(skill, appliance="kettle"), kitchen).things["kettle"].powered is powered
+    assert (
+        project(skill_call(skill, appliance="kettle"), kitchen).things["kettle"].powered is powered
+    )
 
 
 def test_switch_failures(kitchen: Belief) -> None:
-    assert failure(kitchen, "SWITCH_ON", appliance="plate")[:2] == ("is_appliance", "not_an_appliance")
+    assert failure(kitchen, "SWITCH_ON", appliance="plate")[:2] == (
+        "is_appliance",
+        "not_an_appliance",
+    )
     assert failure(kitchen, "SWITCH_ON", appliance="toaster")[:2] == (
         "is_appliance",
         "object_not_found",
@@ -323,7 +340,7 @@ def test_wipe_failures(kitchen: Belief) -> None:
     )
 
 
-# -- HANDOVER of a sharp object ----------------------------------------------------------------------
+# -- HANDOVER of a sharp object -----------------------------------------------------------------
 
 
 def test_a_sharp_object_is_announced_and_handed_handle_first(kitchen: Belief) -> None:
@@ -335,7 +352,9 @@ def test_a_sharp_object_is_announced_and_handed_handle_first(kitchen: Belief) ->
         "handover(object=knife, person=sam, hand=right)",
         "release(hand=right)",
     ]
-    assert commands(holding(kitchen, "cup"), "HANDOVER", object="cup", person="sam", hand="right") == [
+    assert commands(
+        holding(kitchen, "cup"), "HANDOVER", object="cup", person="sam", hand="right"
+    ) == [
         "approach(target=sam)",
         "handover(object=cup, person=sam, hand=right)",
         "release(hand=right)",

@@ -39,7 +39,12 @@ def reasons(belief: Belief, task: str, **args: str) -> str:
 
 @pytest.mark.parametrize(
     ("said", "relation"),
-    [("next to", "next_to"), ("beside", "next_to"), ("to the left of", "left_of"), ("in front of", "in_front_of")],
+    [
+        ("next to", "next_to"),
+        ("beside", "next_to"),
+        ("to the left of", "left_of"),
+        ("in front of", "in_front_of"),
+    ],
 )
 def test_relation_words_become_relations(said: str, relation: str) -> None:
     call = task_call("place_relative", object="cup", relation=said, landmark="salt")
@@ -76,7 +81,10 @@ def test_place_relative_with_no_room_says_so(kitchen: Belief) -> None:
 
 
 def test_dispose_chooses_the_bin_from_the_table(kitchen: Belief) -> None:
-    assert plan(kitchen, "dispose", object="can") == ["PICK(can, right)", "DISPOSE(can, recycling, right)"]
+    assert plan(kitchen, "dispose", object="can") == [
+        "PICK(can, right)",
+        "DISPOSE(can, recycling, right)",
+    ]
 
 
 def test_dispose_of_an_unknown_material_goes_to_landfill_and_says_so(kitchen: Belief) -> None:
