@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -319,20 +319,7 @@ class RobotProfile(SpecModel):
 PROFILES: Mapping[str, RobotProfile] = MappingProxyType(
     {
         "humanoid": RobotProfile(
-            skills=(
-                "Goto",
-                "Pick",
-                "Place",
-                "Open",
-                "Close",
-                "Handover",
-                "Dispose",
-                "SwitchOn",
-                "SwitchOff",
-                "Fill",
-                "Pour",
-                "Wipe",
-            ),
+            skills=tuple(skill for skill in get_args(RobotSkill) if skill != "Carry"),
             hands=("left", "right"),
             payload_kg=3.0,
             min_reach_m=0.1,
@@ -345,7 +332,8 @@ PROFILES: Mapping[str, RobotProfile] = MappingProxyType(
         ),
     }
 )
-"""Built-in robot profiles: a two-armed humanoid and a mobile base with no arm."""
+"""Built-in robot profiles: a two-armed humanoid (every skill but Carry) and a mobile base
+with no arm."""
 
 
 def _with_profile(value: Any) -> Any:

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
@@ -110,8 +110,6 @@ FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
 """The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the
 ``bin`` flag comes from ``cog:binKind`` instead."""
 
-assert set(FLAG_ATTRIBUTES.values()) | {"bin"} == set(get_args(HazardFlag))
-
 
 @dataclass(frozen=True)
 class Thing:
@@ -123,7 +121,7 @@ class Thing:
     holds; ``clean`` whether a surface is clean; ``beside`` the spatial relations it was
     placed in relative to landmarks, e.g. ``(("next_to", "apple"),)``. ``bin_kind`` is the
     waste a bin takes (recycling, compost, landfill); ``slots`` how many objects a surface or
-    container takes at once (None: unlimited); ``spilled_ml`` liquid a plan spilled on it.
+    container takes at once (None: unlimited).
     """
 
     id: str
@@ -145,7 +143,6 @@ class Thing:
     beside: tuple[tuple[str, str], ...] = ()
     bin_kind: str | None = None
     slots: int | None = None
-    spilled_ml: float = 0.0
 
     @property
     def is_furniture(self) -> bool:
@@ -483,14 +480,9 @@ class Belief:
         total = max(found.liquid_ml + amount_ml, 0.0)
         return self._changed(container, liquid=liquid if total > 0 else None, liquid_ml=total)
 
-    def with_spill(self, place: str, amount_ml: float) -> Belief:
-        """The belief after ``amount_ml`` of liquid spilled on ``place`` (it is not clean)."""
-        found = self.things[place]
-        return self._changed(place, spilled_ml=found.spilled_ml + amount_ml, clean=False)
-
     def with_clean(self, surface: str) -> Belief:
-        """The belief after ``surface`` was wiped clean (a spill on it is wiped up)."""
-        return self._changed(surface, clean=True, spilled_ml=0.0)
+        """The belief after ``surface`` was wiped clean."""
+        return self._changed(surface, clean=True)
 
     def with_disposed(self, thing: str, bin_id: str) -> Belief:
         """The belief after the robot dropped ``thing`` into the waste bin ``bin_id``."""

@@ -6,7 +6,8 @@ preconditions are checked against the world as the plan will have left it. The h
 read the same projection, so the effects keep every property they look at up to date: PLACE
 beside a landmark puts the object on the landmark's surface and records the relation;
 SWITCH_ON/OFF set ``powered``; FILL and POUR move liquid without clamping (an overfill shows
-as ``liquid_ml > capacity_ml``); WIPE makes a surface clean; DISPOSE puts the object in the bin.
+as ``liquid_ml > capacity_ml``: the amount that would spill); WIPE makes a surface clean;
+DISPOSE puts the object in the bin.
 """
 
 from __future__ import annotations

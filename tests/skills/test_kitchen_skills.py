@@ -4,12 +4,12 @@ of PLACE beside a landmark, DISPOSE, SWITCH_ON/OFF, FILL, POUR, WIPE and a sharp
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from knowledge.scene_graph import SceneGraph
-from skills.belief import Belief
+from skills.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
 from skills.decomposition import SHARP_WARNING, SkillDecomposer
 from skills.effects import DEFAULT_FILL_ML, project
 from skills.preconditions import check_preconditions
@@ -84,6 +84,10 @@ def commands(belief: Belief, skill: str, **args: Any) -> list[str]:
     plan = SkillDecomposer().decompose(skill_call(skill, args), belief)
     assert plan.ok, plan.message
     return [command.describe() for command in plan.commands]
+
+
+def test_every_hazard_flag_but_bin_has_an_ontology_attribute() -> None:
+    assert set(FLAG_ATTRIBUTES.values()) | {"bin"} == set(get_args(HazardFlag))
 
 
 def test_the_belief_reads_the_kitchen_properties(kitchen: Belief) -> None:
@@ -317,15 +321,15 @@ def test_pour_failures(kitchen: Belief) -> None:
 # -- WIPE ------------------------------------------------------------------------------------------
 
 
-def test_wipe_makes_the_surface_clean_and_wipes_up_a_spill(kitchen: Belief) -> None:
-    belief = holding(kitchen, "sponge").with_spill("counter", 50)
-    assert belief.things["counter"].spilled_ml == 50
+def test_wipe_makes_the_surface_clean(kitchen: Belief) -> None:
+    belief = holding(kitchen, "sponge")
+    assert belief.things["counter"].clean is False
     assert commands(belief, "WIPE", surface="counter", tool="sponge", hand="right") == [
         "approach(target=counter)",
         "wipe(surface=counter, tool=sponge, hand=right)",
     ]
     after = project(skill_call("WIPE", surface="counter", tool="sponge", hand="right"), belief)
-    assert after.things["counter"].clean is True and after.things["counter"].spilled_ml == 0
+    assert after.things["counter"].clean is True
 
 
 def test_wipe_failures(kitchen: Belief) -> None:
