@@ -190,7 +190,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 id=number,
                 thought=f"part of {found.task}",
                 action=call.skill,
-                args=call.args.model_dump(mode="json"),
+                args=call.args.model_dump(mode="json", exclude_none=True),
                 assignee=self.robot,
             )
             for number, call in enumerate(found.skills, start=1)

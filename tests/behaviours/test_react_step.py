@@ -106,7 +106,8 @@ def test_library_lists_perception_look_every_skill_delegate_and_finish() -> None
         "LocateObject(thing)",
         "LOOK()",
     ]
-    assert "PICK(object, hand)" in signatures and "PLACE(object, target, hand)" in signatures
+    assert "PICK(object, hand)" in signatures
+    assert "PLACE(object, target, hand, relation)" in signatures
     assert signatures[-2:] == ["DELEGATE(person, ability, description)", "FINISH(reply)"]
 
 
