@@ -25,6 +25,8 @@ setup(
             "queries/*.rq",
             "scenes/*.ttl",
             "experience/*.yaml",
+            "disposal.yaml",
+            "unsupported_skills.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
             "domains/*/pack.yaml",
             "domains/*/*.py",

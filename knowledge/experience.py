@@ -72,6 +72,12 @@ ErrorCode = Literal[
     "capability_missing",
     "timeout",
     "unsafe_object",
+    "no_free_space",
+    "not_an_appliance",
+    "container_full",
+    "container_empty",
+    "wrong_tool",
+    "wrong_bin",
 ]
 """The closed vocabulary of failure kinds; :data:`ERROR_CODES` says what each one means."""
 
@@ -98,6 +104,14 @@ ERROR_CODES = MappingProxyType(
         "timeout": "the skill or the awaited event did not complete in its time limit",
         "unsafe_object": "handling the object could hurt someone or damage the robot (it is "
         "hot, or a blade); the robot must not do it and should say so or ask a person",
+        "no_free_space": "the surface where the object should go (on it, or beside a landmark "
+        "on it) has no free place left",
+        "not_an_appliance": "the thing to switch on or off is not an appliance, a tap or a light",
+        "container_full": "the container to fill or pour into is already full",
+        "container_empty": "the container to pour from holds no liquid",
+        "wrong_tool": "the held tool or source does not fit the skill (wiping needs a cloth or "
+        "a sponge, filling needs a tap)",
+        "wrong_bin": "the waste bin does not take that object according to the disposal table",
     }
 )
 """Meaning of each :data:`ErrorCode`; the explainer may show it to a model."""

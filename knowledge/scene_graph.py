@@ -23,8 +23,10 @@ furniture, robot profiles) and are never retracted as stale.
 
 Observations follow the ontology: functional properties (``inRoom``, ``colour``,
 ``isOpen``, ...) replace their old value; a new placement (``on``, ``in``, ``inRoom``)
-replaces the old one and ends any ``holds``; ``holds`` ends the object's placement and any
-other holder. Replaced facts lose their observation nodes with them.
+replaces the old one and ends any ``holds`` and any side relation (``nextTo``, ``leftOf``,
+...: so a placement is observed before the side relation it comes with); ``holds`` ends the
+object's placement, its side relation and any other holder; a side relation replaces the
+object's other one. Replaced facts lose their observation nodes with them.
 
 Queries are strings with parameters bound as RDF terms (see :mod:`knowledge.named_queries`),
 so text from a user is only ever a literal. Their shapes follow what keeps Oxigraph's planner
@@ -104,6 +106,16 @@ KINDS: Mapping[Node, ThingKind] = {
     COG.Container: "container",
     COG.Room: "room",
 }
+SIDE_RELATIONS: Mapping[Node, str] = {
+    COG.nextTo: "next_to",
+    COG.near: "near",
+    COG.leftOf: "left_of",
+    COG.rightOf: "right_of",
+    COG.behind: "behind",
+    COG.inFrontOf: "in_front_of",
+}
+"""Side relations of the ontology and the spatial relation (``skills.specs``) each one is."""
+
 RELATIONS: Mapping[Node, Relation] = {
     COG.on: "on",
     COG["in"]: "in",
@@ -128,6 +140,7 @@ class _Vocabulary:
     functional: frozenset[URIRef]
     inverse_functional: frozenset[URIRef]
     placement: frozenset[URIRef]
+    side: frozenset[URIRef]
     ranges: Mapping[URIRef, URIRef]
 
     @classmethod
@@ -137,7 +150,7 @@ class _Vocabulary:
                 s for s in graph.subjects(RDF.type, kind) if isinstance(s, URIRef) and s in COG
             )
 
-        abstract = {COG.placement, COG.attribute, COG.source, COG.lastSeen}
+        abstract = {COG.placement, COG.side, COG.attribute, COG.source, COG.lastSeen}
         object_properties = declared(OWL.ObjectProperty) - abstract
         datatype_properties = declared(OWL.DatatypeProperty) - abstract
         ranges = {
@@ -148,12 +161,16 @@ class _Vocabulary:
         placement = frozenset(
             s for s in graph.subjects(RDFS.subPropertyOf, COG.placement) if isinstance(s, URIRef)
         )
+        side = frozenset(
+            s for s in graph.subjects(RDFS.subPropertyOf, COG.side) if isinstance(s, URIRef)
+        )
         return cls(
             object_properties=object_properties,
             datatype_properties=datatype_properties,
             functional=declared(OWL.FunctionalProperty),
             inverse_functional=declared(OWL.InverseFunctionalProperty),
             placement=placement,
+            side=side,
             ranges=ranges,
         )
 
@@ -407,9 +424,13 @@ class SceneGraph(Closeable):
         patterns: list[tuple[Node | None, Node | None, Node | None]] = []
         if predicate in vocabulary.placement:
             patterns += [(subject, other, None) for other in vocabulary.placement]
+            patterns += [(subject, side, None) for side in vocabulary.side]
             patterns.append((None, COG.holds, subject))
         if predicate == COG.holds:
             patterns += [(obj, other, None) for other in vocabulary.placement]
+            patterns += [(obj, side, None) for side in vocabulary.side]
+        if predicate in vocabulary.side:
+            patterns += [(subject, side, None) for side in vocabulary.side]
         if predicate in vocabulary.inverse_functional:
             patterns.append((None, predicate, obj))
         if predicate in vocabulary.functional:
@@ -522,6 +543,10 @@ class SceneGraph(Closeable):
                 info["home"] = self.short_id(row["home"])
             if "attribute" in row:
                 info["attributes"][self.short_id(row["attribute"])] = _python_value(row["value"])
+            if "side" in row:
+                side = (SIDE_RELATIONS[row["side"]], self.short_id(row["landmark"]))
+                if side not in info.setdefault("beside", []):
+                    info["beside"].append(side)
         return [ObjectInfo.model_validate(found[thing]) for thing in sorted(found)]
 
     def locate_object(self, thing: str) -> Location | None:

@@ -64,6 +64,10 @@ class ObjectInfo(BaseModel):
     height_m: float | None = Field(None, description="furniture only: height above the floor")
     home: str | None = Field(None, description="objects only: where it is put away")
     attributes: dict[str, AttributeValue] = Field(default_factory=dict)
+    beside: list[tuple[str, str]] = Field(
+        default_factory=list,
+        description="objects only: (relation, landmark) it was set beside, e.g. next_to apple",
+    )
 
 
 class Location(BaseModel):

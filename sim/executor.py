@@ -66,6 +66,14 @@ COMMAND_TICKS: Mapping[str, int] = MappingProxyType(
         "open": 1,
         "close": 1,
         "handover": 2,
+        "present_handle": 1,
+        "put_beside": 1,
+        "drop_in": 1,
+        "switch_on": 1,
+        "switch_off": 1,
+        "fill": 3,
+        "pour": 2,
+        "wipe": 3,
         "store": 1,
         "speak": 1,
         "wait": 1,  # at least; its seconds in ticks otherwise
@@ -73,7 +81,20 @@ COMMAND_TICKS: Mapping[str, int] = MappingProxyType(
 )
 """How many ticks each command takes (see the module docs for navigate and wait)."""
 
-HANDLED_ARGUMENTS = ("object", "target", "container", "door", "person", "storage")
+HANDLED_ARGUMENTS = (
+    "object",
+    "target",
+    "container",
+    "door",
+    "person",
+    "storage",
+    "landmark",
+    "bin",
+    "appliance",
+    "source",
+    "surface",
+    "tool",
+)
 """Arguments naming things whose state the robot reports after a command on them."""
 
 
@@ -318,6 +339,38 @@ class SimExecutor(Closeable):
                 _text(args, "person"),
                 _text(args, "hand") if "hand" in args else None,
             ),
+            "present_handle": lambda: world.present_handle(
+                robot, _text(args, "object"), _text(args, "hand")
+            ),
+            "put_beside": lambda: world.put_beside(
+                robot,
+                _text(args, "object"),
+                _text(args, "landmark"),
+                _text(args, "relation"),
+                _text(args, "hand"),
+            ),
+            "drop_in": lambda: world.drop_in(
+                robot, _text(args, "object"), _text(args, "bin"), _text(args, "hand")
+            ),
+            "switch_on": lambda: world.switch(robot, _text(args, "appliance"), on=True),
+            "switch_off": lambda: world.switch(robot, _text(args, "appliance"), on=False),
+            "fill": lambda: world.fill(
+                robot,
+                _text(args, "container"),
+                _text(args, "source"),
+                _text(args, "hand"),
+                _amount(args),
+            ),
+            "pour": lambda: world.pour(
+                robot,
+                _text(args, "source"),
+                _text(args, "target"),
+                _text(args, "hand"),
+                _amount(args),
+            ),
+            "wipe": lambda: world.wipe(
+                robot, _text(args, "surface"), _text(args, "tool"), _text(args, "hand")
+            ),
             "store": lambda: world.store(robot, _text(args, "object"), _text(args, "storage")),
             "speak": lambda: world.speak(robot, _text(args, "text")),
             "wait": lambda: self._wait(robot, args),
@@ -366,6 +419,13 @@ def _text(args: Mapping[str, ArgValue], key: str) -> str:
     if not isinstance(value, str) or not value:
         raise _BadArgument(f"needs a `{key}` argument naming a thing (got {value!r})")
     return value
+
+
+def _amount(args: Mapping[str, ArgValue]) -> float:
+    value = args.get("amount_ml")
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise _BadArgument(f"`amount_ml` must be a number of millilitres > 0, got {value!r}")
+    return float(value)
 
 
 def _openable(args: Mapping[str, ArgValue]) -> str:

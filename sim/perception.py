@@ -40,7 +40,21 @@ from rdflib.term import Node
 from knowledge.scene_graph import COG, SceneGraph
 from knowledge.scene_models import AttributeValue, ObjectInfo, Observation
 from sim.world import World
-from sim.world_spec import Id, Placement, PlacementSpec, Problem, SpecModel, WorldSpec
+from sim.world_spec import (
+    Furniture,
+    Id,
+    Kitchen,
+    Placement,
+    PlacementSpec,
+    Problem,
+    SpecModel,
+    WorldObject,
+    WorldSpec,
+)
+from skills.belief import FLAG_ATTRIBUTES
+
+FLAG_PROPERTIES = {flag: name for name, flag in FLAG_ATTRIBUTES.items()}
+"""The ontology attribute of each hazard flag (``heat_source`` → ``heatSource``)."""
 
 SOURCE_PREFIX = "sim:"
 """Observations a robot makes in the simulator have the source ``sim:<robot>``."""
@@ -190,12 +204,20 @@ Fact = tuple[str, str, AttributeValue]
 def _facts(world: World, thing: str, *, identity: bool) -> Iterator[Fact]:
     """What can be seen of ``thing``: its state, and its identity if asked."""
     spec, kind = world.spec, world.kind_of(thing)
-    if kind == "container":
-        yield thing, "isOpen", world.is_open(thing)
+    if kind in ("surface", "container"):
+        if kind == "container":
+            yield thing, "isOpen", world.is_open(thing)
+        yield from _kitchen_state(world, thing)
+        if thing in world.state.clean:
+            yield thing, "clean", world.state.clean[thing]
     elif kind == "object":
         if identity:
             yield from _object_identity(spec, thing)
         yield _placement_fact(thing, world.placement(thing))
+        beside = world.state.beside.get(thing)
+        if beside is not None:
+            yield thing, SIDE_PREDICATES[beside[0]], beside[1]
+        yield from _kitchen_state(world, thing)
     elif kind == "person":
         if identity:
             yield thing, "type", "Human"
@@ -208,12 +230,52 @@ def _facts(world: World, thing: str, *, identity: bool) -> Iterator[Fact]:
         yield thing, "inRoom", world.state.robots[thing].room
 
 
+SIDE_PREDICATES = {
+    "next_to": "nextTo",
+    "near": "near",
+    "left_of": "leftOf",
+    "right_of": "rightOf",
+    "behind": "behind",
+    "in_front_of": "inFrontOf",
+}
+"""The ontology property of each side relation a robot can see (``next_to`` → ``nextTo``)."""
+
+
+def _kitchen_state(world: World, thing: str) -> Iterator[Fact]:
+    """Whether an appliance is on; what liquid a container holds ("" and 0 when empty)."""
+    if "appliance" in world.flags_of(thing):
+        yield thing, "powered", world.is_powered(thing)
+    item = world.spec.objects.get(thing)
+    if item is not None and (item.capacity_ml is not None or item.liquid is not None):
+        held = world.liquid_in(thing)
+        yield thing, "liquid", held.liquid if held is not None else ""
+        yield thing, "liquidMl", held.ml if held is not None else 0.0
+
+
+def _kitchen_identity(item: Kitchen) -> list[tuple[str, AttributeValue]]:
+    """The ontology attributes of a thing's hazard flags, bin kind and free places."""
+    facts: list[tuple[str, AttributeValue]] = [
+        (FLAG_PROPERTIES[flag], True) for flag in item.flags if flag in FLAG_PROPERTIES
+    ]
+    if isinstance(item, Furniture):
+        if item.bin is not None:
+            facts.append(("binKind", item.bin))
+        if item.slots is not None:
+            facts.append(("slots", item.slots))
+        if item.material is not None:
+            facts.append(("material", item.material))
+    if isinstance(item, WorldObject) and item.capacity_ml is not None:
+        facts.append(("capacityMl", item.capacity_ml))
+    return facts
+
+
 def _object_identity(spec: WorldSpec, obj: str) -> Iterator[Fact]:
     item = spec.objects[obj]
     yield obj, "type", "Object"
     yield obj, "objectType", item.type
     yield obj, "label", spec.label(obj)
     yield from ((obj, name, value) for name, value in item.attributes().items())
+    yield from ((obj, name, value) for name, value in _kitchen_identity(item))
     yield obj, "graspable", item.graspable
     yield obj, "massKg", item.mass_kg
     if item.owner is not None:
@@ -264,7 +326,8 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
             subject=subject, predicate=predicate, object=value, source=source, time=time
         )
 
-    facts = [seen(fact) for c in spec.ids("container") for fact in _facts(world, c, identity=False)]
+    furniture = spec.ids("surface", "container")
+    facts = [seen(fact) for f in furniture for fact in _facts(world, f, identity=False)]
     for obj in spec.objects:
         if belief.knows_object(obj):
             place = belief.misplaced.get(obj)
@@ -272,6 +335,7 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
             if placement.relation == "held_by" and placement.support == robot:
                 placement = world.placement(obj)
             facts.append(seen(_placement_fact(obj, placement)))
+            facts += [seen(fact) for fact in _kitchen_state(world, obj)]
     for person in spec.people:
         if belief.knows_person(person):
             facts += [seen(fact) for fact in _facts(world, person, identity=False)]
@@ -316,6 +380,10 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
             triples.append((node(furniture_id), COG.inRoom, node(furniture.room)))
         if furniture.mounted_on is not None:
             triples.append((node(furniture_id), COG.mountedOn, node(furniture.mounted_on)))
+        triples += [
+            (node(furniture_id), COG[name], _typed(value))
+            for name, value in _kitchen_identity(furniture)
+        ]
     for robot_id, robot in spec.robots.items():
         labelled(robot_id, COG.Robot)
         subject = node(robot_id)
@@ -351,6 +419,7 @@ def _object_facts(spec: WorldSpec, obj: str) -> list[tuple[Node, Node, Node]]:
         (subject, COG.massKg, _decimal(item.mass_kg)),
     ]
     triples += [(subject, COG[name], Literal(value)) for name, value in item.attributes().items()]
+    triples += [(subject, COG[name], _typed(value)) for name, value in _kitchen_identity(item)]
     if item.owner is not None:
         triples.append((subject, COG.ownedBy, SceneGraph.iri(item.owner)))
     return triples
@@ -377,6 +446,11 @@ def _type_declarations(spec: WorldSpec, scene: SceneGraph) -> list[tuple[Node, N
 def _words(type_name: str) -> str:
     """``CoffeeTable`` -> ``coffee table``."""
     return re.sub(r"(?<!^)(?=[A-Z])", " ", type_name).lower()
+
+
+def _typed(value: AttributeValue) -> Literal:
+    """A prior-map literal: numbers that are not whole counts become decimals."""
+    return _decimal(value) if isinstance(value, float) else Literal(value)
 
 
 def _decimal(value: float) -> Literal:

@@ -10,6 +10,12 @@ A predicate is written ``name(arg, ...)``, optionally after ``not``::
     at(robot1, kitchen)        the robot or person is in that room
     delivered(bottle, alex)    the person holds the object (it was handed over, or taken)
     did(anna, sign)            the person finished a delegated task of that ability
+    next_to(cup, plate)        the object was set next to the landmark (also near, left_of,
+                               right_of, behind, in_front_of)
+    powered(kettle)            the appliance, tap or light is switched on
+    contains(glass, water)     the container holds that liquid (any amount)
+    clean(counter)             the surface is clean (wiped, and nothing spilled on it since)
+    spilled(counter)           liquid spilled on the thing
     not on(bottle, table_1)    negation
 
 Parsing checks the syntax, the name and the number of arguments
@@ -31,8 +37,30 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 from sim.world import World
 from sim.world_spec import Kind, Problem, WorldSpec
 
-PredicateName = Literal["on", "in", "in_room", "holds", "is_open", "at", "delivered", "did"]
+PredicateName = Literal[
+    "on",
+    "in",
+    "in_room",
+    "holds",
+    "is_open",
+    "at",
+    "delivered",
+    "did",
+    "next_to",
+    "near",
+    "left_of",
+    "right_of",
+    "behind",
+    "in_front_of",
+    "powered",
+    "contains",
+    "clean",
+    "spilled",
+]
 """The predicates goals and event conditions may use."""
+
+SIDE_RELATIONS = ("next_to", "near", "left_of", "right_of", "behind", "in_front_of")
+"""Predicates that an object was set beside a landmark in that relation."""
 
 Parameter = tuple[str, tuple[Kind, ...]]
 """A predicate's parameter: its role in words, and the kinds of thing it accepts (none: a word)."""
@@ -50,6 +78,14 @@ SIGNATURES: Mapping[str, tuple[Parameter, ...]] = MappingProxyType(
         "at": (("agent", ("robot", "person")), ("room", ("room",))),
         "delivered": (("object", ("object",)), ("person", ("person",))),
         "did": (("person", ("person",)), ("ability", ())),
+        **{
+            relation: (("object", ("object",)), ("landmark", ("object", "surface")))
+            for relation in SIDE_RELATIONS
+        },
+        "powered": (("appliance", ("object", "surface", "container")),),
+        "contains": (("container", ("object",)), ("liquid", ())),
+        "clean": (("surface", ("surface",)),),
+        "spilled": (("thing", ("object", "surface", "container")),),
     }
 )
 """Each predicate's parameters, in order."""
@@ -140,6 +176,17 @@ class Predicate(BaseModel):
             return world.is_open(first)
         if self.name == "did":
             return world.did(first, second)
+        if self.name in SIDE_RELATIONS:
+            return world.state.beside.get(first) == (self.name, second)
+        if self.name == "powered":
+            return world.is_powered(first)
+        if self.name == "contains":
+            held = world.liquid_in(first)
+            return held is not None and second in held.liquid.split(" and ")
+        if self.name == "clean":
+            return world.state.clean.get(first, False)
+        if self.name == "spilled":
+            return any(spill.place == first for spill in world.state.spills)
         if self.name == "holds":
             first, second = second, first
         placement = world.state.placements.get(first)

@@ -85,12 +85,41 @@ def _open(world: World, thing: str) -> str:
 def _furniture(world: World, furniture_id: str) -> _Node:
     furniture = world.spec.furniture[furniture_id]
     state = f", {_open(world, furniture_id)}" if furniture.kind == "container" else ""
+    if furniture.bin is not None:
+        state += f", {furniture.bin} bin"
+    if furniture.slots is not None:
+        state += f", takes {furniture.slots}"
+    state += "".join(f", {detail}" for detail in _kitchen(world, furniture_id))
     node = _Node(
         f"{furniture_id}{_label(world, furniture_id)} "
         f"[{furniture.kind} {furniture.type}, {furniture.height_m:g} m{state}]"
     )
     node.children = [_object(world, obj) for obj in world.contents(furniture_id)]
     return node
+
+
+def _kitchen(world: World, thing: str) -> list[str]:
+    """Flags, power, liquid, cleanliness, spills and side relation of a thing, in words."""
+    item = world.spec.furniture.get(thing) or world.spec.objects.get(thing)
+    details = [flag.replace("_", " ") for flag in item.flags] if item is not None else []
+    if thing in world.state.powered:
+        details.append("switched on" if world.is_powered(thing) else "switched off")
+    held = world.liquid_in(thing)
+    obj = world.spec.objects.get(thing)
+    if held is not None:
+        capacity = f" of {obj.capacity_ml:g}" if obj is not None and obj.capacity_ml else ""
+        details.append(f"{held.ml:g}{capacity} ml {held.liquid}")
+    elif obj is not None and obj.capacity_ml is not None:
+        details.append(f"empty, holds {obj.capacity_ml:g} ml")
+    if thing in world.state.clean:
+        details.append("clean" if world.state.clean[thing] else "dirty")
+    spilled = sum(spill.ml for spill in world.state.spills if spill.place == thing)
+    if spilled:
+        details.append(f"{spilled:g} ml spilled")
+    beside = world.state.beside.get(thing)
+    if beside is not None:
+        details.append(f"{beside[0].replace('_', ' ')} {beside[1]}")
+    return details
 
 
 def _on_floor(world: World, room: str) -> list[str]:
@@ -110,6 +139,7 @@ def _object(world: World, obj: str) -> _Node:
         else:
             details.append(value)
     details.append(f"{item.mass_kg:g} kg")
+    details += _kitchen(world, obj)
     if not item.graspable:
         details.append("not graspable")
     if item.owner:

@@ -17,6 +17,12 @@ a person, a robot, or an object on the floor) after ``approach`` or after naviga
 of furniture; grasping and putting need the robot near the object's support or the target.
 Heights: an object on a surface or in a container is at that furniture's ``height_m``, on the
 floor at 0 m; a robot reaches heights from ``min_reach_m`` to ``max_reach_m``.
+
+Kitchen state: what each object was set beside (``next_to`` a landmark, on the landmark's
+surface), which appliances are switched on, what liquid each container holds and how much
+(filling or pouring past the capacity spills the rest onto the furniture below, which is then
+not clean), which surfaces are clean, and free space (a piece of furniture with ``slots``
+takes that many objects at once).
 """
 
 from __future__ import annotations
@@ -70,6 +76,24 @@ class TaskDone(BaseModel):
     tick: int
 
 
+class Liquid(BaseModel):
+    """What liquid a container holds and how much (millilitres)."""
+
+    liquid: str
+    ml: float
+
+
+class Spill(BaseModel):
+    """Liquid that ran over: where it landed, what it was, how much, and when."""
+
+    model_config = ConfigDict(frozen=True)
+
+    place: str
+    liquid: str
+    ml: float
+    tick: int
+
+
 class WorldState(BaseModel):
     """Everything about the world that changes. Dump it to compare two runs."""
 
@@ -88,6 +112,13 @@ class WorldState(BaseModel):
     )
     tasks_done: list[TaskDone] = Field(default_factory=list)
     history: list[str] = Field(default_factory=list, description="'[tick] what happened'")
+    beside: dict[str, tuple[str, str]] = Field(
+        default_factory=dict, description="object -> (relation, landmark) it was set in"
+    )
+    powered: dict[str, bool] = Field(default_factory=dict, description="appliances: on?")
+    liquids: dict[str, Liquid] = Field(default_factory=dict, description="non-empty containers")
+    clean: dict[str, bool] = Field(default_factory=dict, description="surfaces with a state")
+    spills: list[Spill] = Field(default_factory=list)
 
     @classmethod
     def initial(cls, spec: WorldSpec) -> WorldState:
@@ -114,6 +145,17 @@ class WorldState(BaseModel):
             },
             locked={d: door.locked for d, door in doors.items()},
             blocked={d: door.blocked for d, door in doors.items()},
+            powered={
+                thing: bool(item.powered)
+                for thing, item in [*furniture.items(), *spec.objects.items()]
+                if "appliance" in item.flags
+            },
+            liquids={
+                obj: Liquid(liquid=item.liquid, ml=item.liquid_ml)
+                for obj, item in spec.objects.items()
+                if item.liquid is not None
+            },
+            clean={f: item.clean for f, item in furniture.items() if item.clean is not None},
         )
 
 
@@ -225,6 +267,19 @@ class World:
             for obj, placement in self.state.placements.items()
             if placement.relation in ("on", "in") and placement.support == furniture
         ]
+
+    def flags_of(self, thing: str) -> tuple[str, ...]:
+        """The hazard flags of furniture or an object (none for anything else)."""
+        item = self.spec.furniture.get(thing) or self.spec.objects.get(thing)
+        return item.flags if item is not None else ()
+
+    def liquid_in(self, container: str) -> Liquid | None:
+        """The liquid ``container`` holds now; None when empty."""
+        return self.state.liquids.get(container)
+
+    def is_powered(self, thing: str) -> bool:
+        """Whether an appliance, tap or light is switched on."""
+        return self.state.powered.get(thing, False)
 
     def carried_mass(self, robot: str) -> float:
         """Mass the robot carries: what it holds and what is in its mounted storage."""
@@ -575,20 +630,75 @@ class World:
             return fail("object_not_visible", f"{target} is not in {pose.room}")
         if pose.near != target:
             return fail("out_of_reach", f"{robot} is not near {target}: approach it first")
+        refused = self._room_on(robot, target)
+        if refused:
+            return refused
+        relation: Relation = "on" if self.spec.furniture[target].kind == "surface" else "in"
+        self._set_down(obj, Placement(relation=relation, support=target))
+        self.note(f"{robot} put {obj} {relation} {target}")
+        return ok(f"{obj} is {relation} {target}")
+
+    def _room_on(self, robot: str, target: str, beside: str | None = None) -> Feedback | None:
+        """Why nothing more can be set on or in ``target`` now: closed, out of reach, full."""
         furniture = self.spec.furniture[target]
         if not self.is_open(target):
             return fail("container_closed", f"{target} is closed")
         reach = self._reach_problem(robot, furniture.height_m, target)
         if reach:
             return reach
-        relation: Relation = "on" if furniture.kind == "surface" else "in"
-        self._set_down(obj, Placement(relation=relation, support=target))
-        self.note(f"{robot} put {obj} {relation} {target}")
-        return ok(f"{obj} is {relation} {target}")
+        if furniture.slots is not None and len(self.contents(target)) >= furniture.slots:
+            where = f"next to {beside} on {target}" if beside else f"on {target}"
+            return fail(
+                "no_free_space",
+                f"no free space {where}: it holds {', '.join(self.contents(target))}",
+            )
+        return None
+
+    def put_beside(self, robot: str, obj: str, landmark: str, relation: str, hand: str) -> Feedback:
+        """Set a held object down ``relation`` (next_to, left_of, ...) ``landmark``.
+
+        It goes on the furniture the landmark rests on (or on the landmark, a surface), and the
+        relation is recorded. Fails: not_holding, object_not_found (no such landmark, or it
+        rests nowhere), object_not_visible (not in this room), out_of_reach (not near that
+        furniture, or too high or low), container_closed, no_free_space.
+        """
+        refused = self._robot(robot, "Place", "put things down") or self._hand(robot, hand)
+        if refused:
+            return refused
+        if self.held(robot).get(hand) != obj:
+            return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
+        surface = self._landmark_surface(landmark)
+        if surface is None:
+            kind = self.kind_of(landmark)
+            what = f"{landmark} is a {kind} that rests on nothing" if kind else "not found"
+            return fail("object_not_found", f"cannot put {obj} {relation} {landmark}: {what}")
+        pose = self.state.robots[robot]
+        if self.room_of(surface) != pose.room or not self.visible_to(robot, landmark):
+            return fail("object_not_visible", f"{robot} does not see {landmark} in {pose.room}")
+        if pose.near != surface:
+            return fail("out_of_reach", f"{robot} is not near {surface}: approach it first")
+        refused = self._room_on(robot, surface, beside=landmark)
+        if refused:
+            return refused
+        rests: Relation = "on" if self.spec.furniture[surface].kind == "surface" else "in"
+        self._set_down(obj, Placement(relation=rests, support=surface))
+        self.state.beside[obj] = (relation, landmark)
+        self.note(f"{robot} put {obj} {relation} {landmark} ({rests} {surface})")
+        return ok(f"{obj} is {relation.replace('_', ' ')} {landmark}, {rests} {surface}")
+
+    def _landmark_surface(self, landmark: str) -> str | None:
+        kind = self.kind_of(landmark)
+        if kind == "surface":
+            return landmark
+        if kind == "object":
+            placement = self.state.placements[landmark]
+            return placement.support if placement.relation in ("on", "in") else None
+        return None
 
     def _set_down(self, obj: str, placement: Placement) -> None:
         self.state.placements[obj] = placement
         self.state.grasped_from.pop(obj, None)
+        self.state.beside.pop(obj, None)
 
     def release(self, robot: str, hand: str) -> Feedback:
         """Open ``hand``; whatever it still holds drops to the floor of the robot's room."""
@@ -728,6 +838,166 @@ class World:
         self._set_down(obj, Placement(relation="in", support=storage))
         self.note(f"{robot} stored {obj} in {storage}")
         return ok(f"{obj} is in {storage}")
+
+    def present_handle(self, robot: str, obj: str, hand: str) -> Feedback:
+        """Turn a held object so its handle points to the person. Fails: not_holding."""
+        refused = self._robot(robot, "Handover", "present a handle") or self._hand(robot, hand)
+        if refused:
+            return refused
+        if self.held(robot).get(hand) != obj:
+            return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
+        self.note(f"{robot} turned {obj} handle first")
+        return ok(f"{obj} is handle first")
+
+    def _holding_near(
+        self, robot: str, skill: RobotSkill, action: str, obj: str, hand: str, place: str
+    ) -> Feedback | None:
+        """Why ``robot`` cannot use ``obj`` in ``hand`` at ``place`` (a thing of its room)."""
+        refused = self._robot(robot, skill, action) or self._hand(robot, hand)
+        if refused:
+            return refused
+        if self.held(robot).get(hand) != obj:
+            return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
+        pose = self.state.robots[robot]
+        if self.kind_of(place) is None:
+            return fail("object_not_found", f"there is no {place!r}")
+        if not self.visible_to(robot, place):
+            return fail("object_not_visible", f"{robot} does not see {place} in {pose.room}")
+        support = self._landmark_surface(place) if self.kind_of(place) == "object" else place
+        if pose.near not in (place, support):
+            return fail("out_of_reach", f"{robot} is not near {place}: approach it first")
+        return None
+
+    def drop_in(self, robot: str, obj: str, bin_id: str, hand: str) -> Feedback:
+        """Drop a held object into a waste bin the robot is near.
+
+        Fails: not_holding, object_not_found (not a bin), object_not_visible, out_of_reach,
+        container_closed. The world does not judge the bin: goals do (``in(can, recycling)``).
+        """
+        refused = self._holding_near(robot, "Dispose", "throw things away", obj, hand, bin_id)
+        if refused:
+            return refused
+        furniture = self.spec.furniture.get(bin_id)
+        if furniture is None or furniture.bin is None:
+            return fail("object_not_found", f"{bin_id} is not a waste bin")
+        if not self.is_open(bin_id):
+            return fail("container_closed", f"{bin_id} is closed: open its lid first")
+        self._set_down(obj, Placement(relation="in", support=bin_id))
+        self.note(f"{robot} threw {obj} into {bin_id} ({furniture.bin})")
+        return ok(f"{obj} is in {bin_id}")
+
+    def switch(self, robot: str, appliance: str, *, on: bool) -> Feedback:
+        """Switch an appliance, tap or light on or off (idempotent); needs a free hand.
+
+        Fails: object_not_found, not_an_appliance, object_not_visible, out_of_reach (not near
+        it), hand_full.
+        """
+        skill: RobotSkill = "SwitchOn" if on else "SwitchOff"
+        refused = self._robot(robot, skill, "switch things")
+        if refused:
+            return refused
+        if self.kind_of(appliance) is None:
+            return fail("object_not_found", f"there is no {appliance!r}")
+        if "appliance" not in self.flags_of(appliance):
+            return fail("not_an_appliance", f"{appliance} does not switch on or off")
+        pose = self.state.robots[robot]
+        if not self.visible_to(robot, appliance):
+            return fail("object_not_visible", f"{robot} does not see {appliance} in {pose.room}")
+        support = self._landmark_surface(appliance) if self.kind_of(appliance) == "object" else None
+        if pose.near not in (appliance, support):
+            return fail("out_of_reach", f"{robot} is not near {appliance}: approach it first")
+        hands = self.spec.robots[robot].hands
+        if not hands or len(self.held(robot)) >= len(hands):
+            return fail("hand_full", f"{robot} has no free hand to switch {appliance}")
+        if self.is_powered(appliance) != on:
+            self.state.powered[appliance] = on
+            self.note(f"{robot} switched {appliance} {'on' if on else 'off'}")
+        return ok(f"{appliance} is {'on' if on else 'off'}")
+
+    def fill(
+        self, robot: str, container: str, source: str, hand: str, amount_ml: float
+    ) -> Feedback:
+        """Hold a container under a tap until ``amount_ml`` ran in; more than fits spills.
+
+        Fails: not_holding, object_not_found, object_not_visible, out_of_reach, wrong_tool
+        (the source is not a tap), container_full.
+        """
+        refused = self._holding_near(robot, "Fill", "fill things", container, hand, source)
+        if refused:
+            return refused
+        if "water_source" not in self.flags_of(source):
+            return fail("wrong_tool", f"{source} is not a tap: nothing to fill {container} from")
+        self.note(f"{robot} filled {container} at {source}")
+        return self._pour_into(container, "water", amount_ml, spill_on=source)
+
+    def pour(self, robot: str, source: str, target: str, hand: str, amount_ml: float) -> Feedback:
+        """Tip ``amount_ml`` from a held container into ``target``; more than fits spills.
+
+        Fails: not_holding, object_not_found, object_not_visible, out_of_reach,
+        container_empty, container_full.
+        """
+        refused = self._holding_near(robot, "Pour", "pour", source, hand, target)
+        if refused:
+            return refused
+        held = self.liquid_in(source)
+        if held is None:
+            return fail("container_empty", f"{source} is empty: nothing to pour")
+        if self._is_full(target):
+            return fail("container_full", f"{target} is already full")
+        amount = min(amount_ml, held.ml)
+        held.ml -= amount
+        if held.ml <= 0:
+            del self.state.liquids[source]
+        self.note(f"{robot} poured {amount:g} ml of {held.liquid} from {source} into {target}")
+        under = self._landmark_surface(target) if self.kind_of(target) == "object" else target
+        return self._pour_into(target, held.liquid, amount, spill_on=under or target)
+
+    def _pour_into(self, container: str, liquid: str, amount: float, *, spill_on: str) -> Feedback:
+        """Add liquid to ``container`` up to its capacity; the rest spills on ``spill_on``."""
+        if self._is_full(container):
+            return fail("container_full", f"{container} is already full")
+        capacity = self._capacity(container)
+        now = self.liquid_in(container)
+        have = now.ml if now is not None else 0.0
+        fits = amount if capacity is None else min(amount, capacity - have)
+        mixed = liquid if now is None or now.liquid == liquid else f"{now.liquid} and {liquid}"
+        self.state.liquids[container] = Liquid(liquid=mixed, ml=have + fits)
+        spilled = amount - fits
+        if spilled > 0:
+            self.state.spills.append(
+                Spill(place=spill_on, liquid=liquid, ml=spilled, tick=self.state.tick)
+            )
+            if self.spec.furniture.get(spill_on) is not None:
+                self.state.clean[spill_on] = False
+            self.note(f"{spilled:g} ml of {liquid} spilled on {spill_on}")
+            return ok(f"{container} is full of {mixed}; {spilled:g} ml spilled on {spill_on}")
+        return ok(f"{container} holds {have + fits:g} ml of {mixed}")
+
+    def _capacity(self, container: str) -> float | None:
+        item = self.spec.objects.get(container)
+        return item.capacity_ml if item is not None else None
+
+    def _is_full(self, container: str) -> bool:
+        capacity, now = self._capacity(container), self.liquid_in(container)
+        return capacity is not None and now is not None and now.ml >= capacity
+
+    def wipe(self, robot: str, surface: str, tool: str, hand: str) -> Feedback:
+        """Wipe a surface with a held cloth or sponge: it is clean, its spills wiped up.
+
+        Fails: not_holding, object_not_found (not a surface), object_not_visible,
+        out_of_reach, wrong_tool (the held thing is not a cloth or a sponge).
+        """
+        refused = self._holding_near(robot, "Wipe", "wipe", tool, hand, surface)
+        if refused:
+            return refused
+        if self.kind_of(surface) != "surface":
+            return fail("object_not_found", f"{surface} is not a surface to wipe")
+        if "cleaning_tool" not in self.flags_of(tool):
+            return fail("wrong_tool", f"{tool} is not a cloth or a sponge")
+        self.state.clean[surface] = True
+        self.state.spills = [spill for spill in self.state.spills if spill.place != surface]
+        self.note(f"{robot} wiped {surface} with {tool}")
+        return ok(f"{surface} is clean")
 
     def speak(self, robot: str, text: str) -> Feedback:
         """Say ``text`` (recorded in the history)."""

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -27,6 +27,9 @@ from pydantic import (
     model_validator,
 )
 from typing_extensions import Self
+
+from knowledge.disposal import BinKind
+from skills.belief import HazardFlag
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 _TYPE_ID = re.compile(r"[A-Z][A-Za-z0-9]*")
@@ -65,7 +68,21 @@ TypeId = Annotated[str, AfterValidator(_check_type_id)]
 Label = Annotated[str, AfterValidator(_normalise_label)]
 """A name people use, stored lowercase with single spaces (the ontology's convention)."""
 
-RobotSkill = Literal["Goto", "Pick", "Place", "Open", "Close", "Handover", "Carry"]
+RobotSkill = Literal[
+    "Goto",
+    "Pick",
+    "Place",
+    "Open",
+    "Close",
+    "Handover",
+    "Carry",
+    "Dispose",
+    "SwitchOn",
+    "SwitchOff",
+    "Fill",
+    "Pour",
+    "Wipe",
+]
 """The skills of the ontology (``cog:Skill`` instances) a robot profile may list."""
 
 Availability = Literal["available", "busy", "away", "asleep"]
@@ -142,10 +159,30 @@ class Door(SpecModel):
         return self
 
 
-class Furniture(SpecModel):
+class Kitchen(SpecModel):
+    """What makes a thing part of a kitchen: flags, material and the state it starts in.
+
+    ``flags`` are the belief's hazard flags (sharp, appliance, water_source, ...); ``powered``
+    is the start state of something with the ``appliance`` flag (default off).
+    """
+
+    flags: tuple[HazardFlag, ...] = ()
+    material: Label | None = None
+    powered: bool | None = Field(None, description="appliances only: on at the start")
+
+    @model_validator(mode="after")
+    def _switchable(self) -> Self:
+        if self.powered is not None and "appliance" not in self.flags:
+            raise ValueError("only an appliance is powered: add `appliance` to `flags`")
+        return self
+
+
+class Furniture(Kitchen):
     """A surface things are put on or a container things are put in (which opens and closes).
 
-    A piece of furniture stands in a ``room``, or is ``mounted_on`` a robot (a locker).
+    A piece of furniture stands in a ``room``, or is ``mounted_on`` a robot (a locker). A
+    kitchen adds: ``bin`` (a waste bin and the waste it takes), ``slots`` (how many objects
+    it takes at once: free space, modelled simply), ``clean`` (a surface's start state).
     """
 
     kind: Literal["surface", "container"]
@@ -156,9 +193,16 @@ class Furniture(SpecModel):
     open: bool | None = Field(None, description="containers only; default closed")
     label: Label | None = None
     synonyms: tuple[Label, ...] = ()
+    bin: BinKind | None = Field(None, description="a waste bin: recycling, compost, landfill")
+    slots: int | None = Field(None, ge=1, description="objects it takes at once (None: any)")
+    clean: bool | None = Field(None, description="surfaces: clean at the start")
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
+        if self.bin is not None and self.kind != "container":
+            raise ValueError("a bin is a container: set kind: container")
+        if self.clean is not None and self.kind != "surface":
+            raise ValueError("only a surface is wiped clean: remove `clean`")
         if (self.room is None) == (self.mounted_on is None):
             raise ValueError("give exactly one of `room` or `mounted_on`")
         if self.kind == "surface" and self.open is not None:
@@ -221,20 +265,34 @@ class PlacementSpec(SpecModel):
         return Placement(relation=relation, support=support, hand=self.hand)
 
 
-class WorldObject(PlacementSpec):
-    """A portable item, where it starts, and what it is like."""
+class WorldObject(PlacementSpec, Kitchen):
+    """A portable item, where it starts, and what it is like.
+
+    A kitchen adds ``flags`` and ``material`` (:class:`Kitchen`), and for a container of
+    liquid its ``capacity_ml`` and the ``liquid`` / ``liquid_ml`` it starts with.
+    """
 
     type: TypeId
     label: Label | None = None
     synonyms: tuple[Label, ...] = ()
     colour: Label | None = None
     flavour: Label | None = None
-    material: Label | None = None
     caffeinated: bool | None = None
+    liquid: Label | None = None
+    liquid_ml: float = Field(0.0, ge=0.0)
+    capacity_ml: float | None = Field(None, gt=0.0)
     hot: bool | None = None
     mass_kg: float = Field(0.3, gt=0.0)
     graspable: bool = True
     owner: Id | None = Field(None, description="a person")
+
+    @model_validator(mode="after")
+    def _liquid(self) -> Self:
+        if (self.liquid is None) != (self.liquid_ml == 0):
+            raise ValueError("give `liquid` and `liquid_ml` together (or neither, for empty)")
+        if self.capacity_ml is not None and self.liquid_ml > self.capacity_ml:
+            raise ValueError(f"liquid_ml ({self.liquid_ml}) is over capacity_ml")
+        return self
 
     def attributes(self) -> dict[str, str | bool]:
         """The descriptive attributes that are set, by ontology property name."""
@@ -261,7 +319,7 @@ class RobotProfile(SpecModel):
 PROFILES: Mapping[str, RobotProfile] = MappingProxyType(
     {
         "humanoid": RobotProfile(
-            skills=("Goto", "Pick", "Place", "Open", "Close", "Handover"),
+            skills=tuple(skill for skill in get_args(RobotSkill) if skill != "Carry"),
             hands=("left", "right"),
             payload_kg=3.0,
             min_reach_m=0.1,
@@ -274,7 +332,8 @@ PROFILES: Mapping[str, RobotProfile] = MappingProxyType(
         ),
     }
 )
-"""Built-in robot profiles: a two-armed humanoid and a mobile base with no arm."""
+"""Built-in robot profiles: a two-armed humanoid (every skill but Carry) and a mobile base
+with no arm."""
 
 
 def _with_profile(value: Any) -> Any:

@@ -40,6 +40,12 @@ ONTOLOGY_SKILLS: Mapping[str, RobotSkill] = MappingProxyType(
         "Open": "OPEN",
         "Close": "CLOSE",
         "Handover": "HANDOVER",
+        "Dispose": "DISPOSE",
+        "SwitchOn": "SWITCH_ON",
+        "SwitchOff": "SWITCH_OFF",
+        "Fill": "FILL",
+        "Pour": "POUR",
+        "Wipe": "WIPE",
     }
 )
 """Skill individuals of the ontology (``cog:Pick``) and the skill each one grants."""
@@ -87,6 +93,23 @@ HazardFlag = Literal[
 ]
 """Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
 
+FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
+    {
+        "sharp": "sharp",
+        "fragile": "fragile",
+        "electrical": "electrical",
+        "food": "food",
+        "drink": "drink",
+        "chemical": "chemical",
+        "heatSource": "heat_source",
+        "appliance": "appliance",
+        "cleaningTool": "cleaning_tool",
+        "waterSource": "water_source",
+    }
+)
+"""The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the
+``bin`` flag comes from ``cog:binKind`` instead."""
+
 
 @dataclass(frozen=True)
 class Thing:
@@ -96,7 +119,9 @@ class Thing:
     ``flags`` (:data:`HazardFlag`) describe it; ``powered`` says whether an appliance, tap or
     light is switched on; ``liquid`` / ``liquid_ml`` / ``capacity_ml`` what it contains and
     holds; ``clean`` whether a surface is clean; ``beside`` the spatial relations it was
-    placed in relative to landmarks, e.g. ``(("next_to", "apple"),)`` (None: unknown).
+    placed in relative to landmarks, e.g. ``(("next_to", "apple"),)``. ``bin_kind`` is the
+    waste a bin takes (recycling, compost, landfill); ``slots`` how many objects a surface or
+    container takes at once (None: unlimited).
     """
 
     id: str
@@ -116,11 +141,23 @@ class Thing:
     capacity_ml: float | None = None
     clean: bool | None = None
     beside: tuple[tuple[str, str], ...] = ()
+    bin_kind: str | None = None
+    slots: int | None = None
 
     @property
     def is_furniture(self) -> bool:
         """True for surfaces and containers."""
         return self.kind in FURNITURE_KINDS
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether it holds no liquid (what the disposal table asks)."""
+        return self.liquid_ml <= 0
+
+    @property
+    def free_ml(self) -> float | None:
+        """How much more liquid fits; None when the capacity is unknown."""
+        return None if self.capacity_ml is None else max(self.capacity_ml - self.liquid_ml, 0.0)
 
 
 AVAILABLE = "available"
@@ -341,6 +378,35 @@ class Belief:
         held_in = self.held[thing]
         return held_in == hand or (held_in is None and not self.objects_in(hand))
 
+    def contents_of(self, furniture: str) -> list[str]:
+        """The objects believed on or in ``furniture``."""
+        return sorted(
+            t.id
+            for t in self.things.values()
+            if t.relation in ("on", "in") and t.support == furniture
+        )
+
+    def landmark_surface(self, landmark: str) -> str | None:
+        """Where something set beside ``landmark`` goes; None when that is unknown.
+
+        That is the furniture the landmark rests on, or the landmark itself for a surface.
+        """
+        found = self.things.get(landmark)
+        if found is None:
+            return None
+        if found.kind == "surface":
+            return landmark
+        if found.kind == "object" and found.relation in ("on", "in"):
+            return found.support
+        return None
+
+    def free_places(self, furniture: str) -> int | None:
+        """How many more objects fit on or in ``furniture``; None when it has no limit."""
+        found = self.things.get(furniture)
+        if found is None or found.slots is None:
+            return None
+        return max(found.slots - len(self.contents_of(furniture)), 0)
+
     def load_kg(self) -> float:
         """The known mass of everything the robot holds (unknown masses count as 0)."""
         return sum(self.things[t].mass_kg or 0.0 for t in self.held if t in self.things)
@@ -372,11 +438,20 @@ class Belief:
         )
         return replace(self, held={**self.held, thing: hand}, things={**self.things, thing: picked})
 
-    def with_placed(self, thing: str, target: str) -> Belief:
-        """The belief after the robot set ``thing`` down on or in ``target``."""
+    def with_placed(self, thing: str, target: str, beside: tuple[str, str] | None = None) -> Belief:
+        """The belief after the robot set ``thing`` down on or in ``target``.
+
+        ``beside`` is the (relation, landmark) it was set in, e.g. ``("next_to", "apple")``.
+        """
         support = self.things[target]
         relation: Relation = "in" if support.kind == "container" else "on"
-        placed = replace(self.things[thing], relation=relation, support=target, room=support.room)
+        placed = replace(
+            self.things[thing],
+            relation=relation,
+            support=target,
+            room=support.room,
+            beside=() if beside is None else (beside,),
+        )
         held = {t: h for t, h in self.held.items() if t != thing}
         return replace(self, held=held, things={**self.things, thing: placed})
 
@@ -389,11 +464,41 @@ class Belief:
 
     def with_container(self, container: str, is_open: bool) -> Belief:
         """The belief after ``container`` was opened or closed."""
-        changed = replace(self.things[container], is_open=is_open)
-        return replace(self, things={**self.things, container: changed})
+        return self._changed(container, is_open=is_open)
+
+    def with_powered(self, appliance: str, powered: bool) -> Belief:
+        """The belief after ``appliance`` was switched on or off."""
+        return self._changed(appliance, powered=powered)
+
+    def with_liquid(self, container: str, liquid: str | None, amount_ml: float) -> Belief:
+        """The belief after ``container`` got ``amount_ml`` of ``liquid`` (or lost it, < 0).
+
+        Nothing is clamped: filling past the capacity shows as ``liquid_ml > capacity_ml``,
+        which is how a projected plan makes an overfill visible. Emptied, it holds no liquid.
+        """
+        found = self.things[container]
+        total = max(found.liquid_ml + amount_ml, 0.0)
+        return self._changed(container, liquid=liquid if total > 0 else None, liquid_ml=total)
+
+    def with_clean(self, surface: str) -> Belief:
+        """The belief after ``surface`` was wiped clean."""
+        return self._changed(surface, clean=True)
+
+    def with_disposed(self, thing: str, bin_id: str) -> Belief:
+        """The belief after the robot dropped ``thing`` into the waste bin ``bin_id``."""
+        return self.with_placed(thing, bin_id)
+
+    def _changed(self, thing: str, **fields: Any) -> Belief:
+        changed = replace(self.things[thing], **fields)
+        return replace(self, things={**self.things, thing: changed})
 
 
 def _thing(info: ObjectInfo) -> Thing:
+    attributes = info.attributes
+    flags = {flag for name, flag in FLAG_ATTRIBUTES.items() if attributes.get(name) is True}
+    bin_kind = attributes.get("binKind")
+    if isinstance(bin_kind, str):
+        flags.add("bin")
     return Thing(
         id=info.id,
         kind=info.kind,
@@ -401,10 +506,37 @@ def _thing(info: ObjectInfo) -> Thing:
         relation=info.relation,
         support=info.support,
         graspable=info.graspable,
-        hot=info.attributes.get("hot") is True,
+        hot=attributes.get("hot") is True,
         mass_kg=info.mass_kg,
         is_open=info.is_open,
+        material=_text(attributes.get("material")),
+        flags=frozenset(flags),
+        powered=_flag(attributes.get("powered")),
+        liquid=_text(attributes.get("liquid")),
+        liquid_ml=_number(attributes.get("liquidMl")) or 0.0,
+        capacity_ml=_number(attributes.get("capacityMl")),
+        clean=_flag(attributes.get("clean")),
+        beside=tuple(info.beside),
+        bin_kind=bin_kind if isinstance(bin_kind, str) else None,
+        slots=_whole(attributes.get("slots")),
     )
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _flag(value: object) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _whole(value: object) -> int | None:
+    number = _number(value)
+    return None if number is None else int(number)
 
 
 def _check_facts(facts: SupplementaryFacts, robot: RobotState, things: Mapping[str, Thing]) -> None:

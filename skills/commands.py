@@ -29,6 +29,14 @@ CommandName = Literal[
     "open",  # container (or door)
     "close",  # container (or door)
     "handover",  # object, person, hand
+    "present_handle",  # object, hand: turn a sharp object so its handle points out
+    "put_beside",  # object, landmark, relation, hand: set it down beside a landmark
+    "drop_in",  # object, bin, hand: drop a held object into a waste bin
+    "switch_on",  # appliance (an appliance, a tap, a light)
+    "switch_off",  # appliance
+    "fill",  # container, source, hand, amount_ml: hold a container under a running tap
+    "pour",  # source, target, hand, amount_ml: tip a held container into another
+    "wipe",  # surface, tool, hand: wipe a surface with a held cloth or sponge
     "store",  # object, storage (a locker on a mobile base)
     "speak",  # text
     "wait",  # seconds

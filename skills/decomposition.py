@@ -1,10 +1,15 @@
 """HTN decomposition of one skill call into the low-level commands an executor runs.
 
 ``GOTO`` → navigate; ``PICK`` → approach, open_gripper, grasp, verify_grasp, lift; ``PLACE`` →
-approach, put, release; ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate
-to the person's room,) approach the person, handover, release; ``SAY`` → speak; ``WAIT`` →
-wait. Which method applies depends on the belief: an object on the floor is approached
-itself, one on furniture through its furniture; a person in another room is reached first.
+approach, put, release (beside a landmark: approach the landmark's surface, put_beside,
+release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate to the person's
+room,) approach the person, handover, release (a sharp object: speak a warning and
+present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
+``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``FILL`` → approach the tap, fill (the
+amount decided from the belief); ``POUR`` → approach the target, pour; ``WIPE`` → approach the
+surface, wipe; ``SAY`` → speak; ``WAIT`` → wait. Which method applies depends on the belief:
+an object on the floor is approached itself, one on furniture through its furniture; a person
+in another room is reached first.
 
 The gtpyhop state has four variables: ``belief`` (the immutable :class:`~skills.belief.Belief`
 snapshot: robot room, holdings, object places, container states), ``near`` (what the robot
@@ -29,9 +34,10 @@ from pydantic import BaseModel, ConfigDict
 
 from skills.belief import Belief
 from skills.commands import ArgValue, Command, CommandName
+from skills.effects import FILLED_LIQUID, fill_amount, pour_amount
 from skills.htn import Action, HtnPlanner, Method, Step
-from skills.preconditions import Check, PreconditionReport, check_preconditions
-from skills.specs import Hand, SkillCall
+from skills.preconditions import SIDE_RELATIONS, Check, PreconditionReport, check_preconditions
+from skills.specs import FillArgs, Hand, PourArgs, SkillCall
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +55,14 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "open": ("container",),
         "close": ("container",),
         "handover": ("object", "person", "hand"),
+        "present_handle": ("object", "hand"),
+        "put_beside": ("object", "landmark", "relation", "hand"),
+        "drop_in": ("object", "bin", "hand"),
+        "switch_on": ("appliance",),
+        "switch_off": ("appliance",),
+        "fill": ("container", "source", "hand", "amount_ml"),
+        "pour": ("source", "target", "hand", "amount_ml"),
+        "wipe": ("surface", "tool", "hand"),
         "store": ("object", "storage"),
         "speak": ("text",),
         "wait": ("seconds",),
@@ -206,6 +220,69 @@ def _handover(state: _State, thing: str, person: str, hand: Hand) -> Outcome:
     return _done(state)
 
 
+def _put_beside(state: _State, thing: str, landmark: str, relation: str, hand: Hand) -> Outcome:
+    surface = state.belief.landmark_surface(landmark)
+    if surface is None or state.near != surface or not state.belief.may_hold_in(thing, hand):
+        return False
+    state.belief = state.belief.with_placed(thing, surface, (relation, landmark))
+    return _done(state)
+
+
+def _present_handle(state: _State, thing: str, hand: Hand) -> Outcome:
+    return _done(state) if state.belief.may_hold_in(thing, hand) else False
+
+
+def _drop_in(state: _State, thing: str, bin_id: str, hand: Hand) -> Outcome:
+    if state.near != bin_id or not state.belief.may_hold_in(thing, hand):
+        return False
+    state.belief = state.belief.with_disposed(thing, bin_id)
+    return _done(state)
+
+
+def _switch(powered: bool) -> Action:
+    def switch(state: _State, appliance: str) -> Outcome:
+        if state.near != appliance:
+            return False
+        state.belief = state.belief.with_powered(appliance, powered)
+        return _done(state)
+
+    return switch
+
+
+def _fill(state: _State, container: str, source: str, hand: Hand, amount: float) -> Outcome:
+    if state.near != source or not state.belief.may_hold_in(container, hand):
+        return False
+    state.belief = state.belief.with_liquid(container, FILLED_LIQUID, amount)
+    return _done(state)
+
+
+def _pour(state: _State, source: str, target: str, hand: Hand, amount: float) -> Outcome:
+    if state.near not in (target, _resting_on(state.belief, target)):
+        return False
+    if not state.belief.may_hold_in(source, hand):
+        return False
+    liquid = state.belief.things[source].liquid
+    state.belief = state.belief.with_liquid(source, liquid, -amount).with_liquid(
+        target, liquid, amount
+    )
+    return _done(state)
+
+
+def _wipe(state: _State, surface: str, tool: str, hand: Hand) -> Outcome:
+    if state.near != surface or not state.belief.may_hold_in(tool, hand):
+        return False
+    state.belief = state.belief.with_clean(surface)
+    return _done(state)
+
+
+def _resting_on(belief: Belief, thing: str) -> str | None:
+    """The furniture ``thing`` rests on or in (None: on the floor, held, or furniture)."""
+    found = belief.things.get(thing)
+    if found is None or found.relation not in ("on", "in"):
+        return None
+    return found.support
+
+
 def _emit(state: _State, value: str | float) -> Outcome:
     return _done(state)
 
@@ -223,6 +300,14 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "open": _set_open(True),
         "close": _set_open(False),
         "handover": _handover,
+        "present_handle": _present_handle,
+        "put_beside": _put_beside,
+        "drop_in": _drop_in,
+        "switch_on": _switch(True),
+        "switch_off": _switch(False),
+        "fill": _fill,
+        "pour": _pour,
+        "wipe": _wipe,
         "speak": _emit,
         "wait": _emit,
     }
@@ -277,8 +362,53 @@ def _pick_from_floor(state: _State, thing: str, hand: Hand) -> list[Step] | Lite
     return _grasp_steps(thing, thing, hand)
 
 
-def _place(state: _State, thing: str, target: str, hand: Hand) -> list[Step]:
-    return [("approach", target), ("put", thing, target, hand), ("release", hand)]
+def _place(
+    state: _State, thing: str, target: str, hand: Hand, relation: str | None = None
+) -> list[Step] | Literal[False]:
+    if relation not in SIDE_RELATIONS:
+        return [("approach", target), ("put", thing, target, hand), ("release", hand)]
+    surface = state.belief.landmark_surface(target)
+    if surface is None:
+        return False
+    return [
+        ("approach", surface),
+        ("put_beside", thing, target, relation, hand),
+        ("release", hand),
+    ]
+
+
+def _dispose(state: _State, thing: str, bin_id: str, hand: Hand) -> list[Step]:
+    return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
+
+
+def _switch_steps(command: CommandName) -> Method:
+    def switch(state: _State, appliance: str) -> list[Step]:
+        return [("approach", appliance), (command, appliance)]
+
+    switch.__name__ = f"{command}_method"
+    return switch
+
+
+def _fill_method(
+    state: _State, container: str, source: str, hand: Hand, amount: float | None = None
+) -> list[Step]:
+    args = FillArgs(container=container, source=source, hand=hand, amount_ml=amount)
+    return [
+        ("approach", source),
+        ("fill", container, source, hand, fill_amount(state.belief, args)),
+    ]
+
+
+def _pour_method(
+    state: _State, source: str, target: str, hand: Hand, amount: float | None = None
+) -> list[Step]:
+    args = PourArgs(source=source, target=target, hand=hand, amount_ml=amount)
+    near = _resting_on(state.belief, target) or target
+    return [("approach", near), ("pour", source, target, hand, pour_amount(state.belief, args))]
+
+
+def _wipe_method(state: _State, surface: str, tool: str, hand: Hand) -> list[Step]:
+    return [("approach", surface), ("wipe", surface, tool, hand)]
 
 
 def _open(state: _State, container: str) -> list[Step]:
@@ -289,8 +419,22 @@ def _close(state: _State, container: str) -> list[Step]:
     return [("approach", container), ("close", container)]
 
 
-def _give_steps(thing: str, person: str, hand: Hand) -> list[Step]:
-    return [("approach", person), ("handover", thing, person, hand), ("release", hand)]
+SHARP_WARNING = "Careful, {object} is sharp: I am handing it to you handle first."
+"""What the robot says before handing over a sharp object."""
+
+
+def _give_steps(belief: Belief, thing: str, person: str, hand: Hand) -> list[Step]:
+    """Approach, hand over, let go; a sharp object is announced and turned handle first."""
+    found = belief.things.get(thing)
+    if found is None or "sharp" not in found.flags:
+        return [("approach", person), ("handover", thing, person, hand), ("release", hand)]
+    return [
+        ("approach", person),
+        ("speak", SHARP_WARNING.format(object=thing)),
+        ("present_handle", thing, hand),
+        ("handover", thing, person, hand),
+        ("release", hand),
+    ]
 
 
 def _handover_here(
@@ -298,7 +442,7 @@ def _handover_here(
 ) -> list[Step] | Literal[False]:
     if state.belief.room_of(person) != state.belief.robot_room:
         return False
-    return _give_steps(thing, person, hand)
+    return _give_steps(state.belief, thing, person, hand)
 
 
 def _handover_elsewhere(
@@ -307,7 +451,7 @@ def _handover_elsewhere(
     room = state.belief.room_of(person)
     if room is None or room == state.belief.robot_room:
         return False
-    return [("navigate", room), *_give_steps(thing, person, hand)]
+    return [("navigate", room), *_give_steps(state.belief, thing, person, hand)]
 
 
 def _say(state: _State, text: str) -> list[Step]:
@@ -326,6 +470,12 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "OPEN": (_open,),
         "CLOSE": (_close,),
         "HANDOVER": (_handover_here, _handover_elsewhere),
+        "DISPOSE": (_dispose,),
+        "SWITCH_ON": (_switch_steps("switch_on"),),
+        "SWITCH_OFF": (_switch_steps("switch_off"),),
+        "FILL": (_fill_method,),
+        "POUR": (_pour_method,),
+        "WIPE": (_wipe_method,),
         "SAY": (_say,),
         "WAIT": (_wait,),
     }

@@ -2,21 +2,38 @@
 
 The task planner projects a plan forward with these effects (after PICK the object is in
 the hand, after GOTO the robot is in the target's room), so each later skill's
-preconditions are checked against the world as the plan will have left it.
+preconditions are checked against the world as the plan will have left it. The hazard rules
+read the same projection, so the effects keep every property they look at up to date: PLACE
+beside a landmark puts the object on the landmark's surface and records the relation;
+SWITCH_ON/OFF set ``powered``; FILL and POUR move liquid without clamping (an overfill shows
+as ``liquid_ml > capacity_ml``: the amount that would spill); WIPE makes a surface clean;
+DISPOSE puts the object in the bin.
 """
 
 from __future__ import annotations
 
 from skills.belief import Belief
+from skills.preconditions import SIDE_RELATIONS
 from skills.specs import (
     CloseArgs,
+    DisposeArgs,
+    FillArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
     PickArgs,
     PlaceArgs,
+    PourArgs,
     SkillCall,
+    SwitchArgs,
+    WipeArgs,
 )
+
+DEFAULT_FILL_ML = 250.0
+"""How much FILL runs into a container whose capacity the belief does not know (a glassful)."""
+
+FILLED_LIQUID = "water"
+"""What FILL takes from a tap."""
 
 
 def project(call: SkillCall, belief: Belief) -> Belief:
@@ -28,11 +45,50 @@ def project(call: SkillCall, belief: Belief) -> Belief:
     if isinstance(args, PickArgs):
         return belief.with_picked(args.object, args.hand)
     if isinstance(args, PlaceArgs):
-        return belief.with_placed(args.object, args.target)
+        return _placed(belief, args)
     if isinstance(args, OpenArgs | CloseArgs):
         return belief.with_container(args.container, isinstance(args, OpenArgs))
     if isinstance(args, HandoverArgs):
         room = belief.people[args.person].room
         moved = belief if room is None else belief.with_robot_in(room)
         return moved.with_given(args.object, args.person)
+    if isinstance(args, DisposeArgs):
+        return belief.with_disposed(args.object, args.bin)
+    if isinstance(args, SwitchArgs):
+        return belief.with_powered(args.appliance, call.skill == "SWITCH_ON")
+    if isinstance(args, FillArgs):
+        return belief.with_liquid(args.container, FILLED_LIQUID, fill_amount(belief, args))
+    if isinstance(args, PourArgs):
+        return _poured(belief, args)
+    if isinstance(args, WipeArgs):
+        return belief.with_clean(args.surface)
     return belief
+
+
+def fill_amount(belief: Belief, args: FillArgs) -> float:
+    """How much FILL runs: the amount asked for, else up to the capacity, else a glassful."""
+    if args.amount_ml is not None:
+        return args.amount_ml
+    free = belief.things[args.container].free_ml
+    return DEFAULT_FILL_ML if free is None else free
+
+
+def pour_amount(belief: Belief, args: PourArgs) -> float:
+    """How much POUR tips out: the amount asked for (at most what is there), else everything."""
+    held = belief.things[args.source].liquid_ml
+    return held if args.amount_ml is None else min(args.amount_ml, held)
+
+
+def _placed(belief: Belief, args: PlaceArgs) -> Belief:
+    if args.relation not in SIDE_RELATIONS:
+        return belief.with_placed(args.object, args.target)
+    surface = belief.landmark_surface(args.target)
+    if surface is None:
+        return belief
+    return belief.with_placed(args.object, surface, (args.relation or "next_to", args.target))
+
+
+def _poured(belief: Belief, args: PourArgs) -> Belief:
+    amount = pour_amount(belief, args)
+    liquid = belief.things[args.source].liquid
+    return belief.with_liquid(args.source, liquid, -amount).with_liquid(args.target, liquid, amount)

@@ -6,8 +6,12 @@ at the first failure, since later ones rely on earlier ones (there is no reach t
 unknown object). A failed report's :attr:`PreconditionReport.message` is the skill's FAILURE
 reason; no command is sent for it.
 
-Unknown quantities (a furniture height, a mass, a payload) do not fail a check: it passes and
-says what it could not check, so the belief's gaps stay visible in the reasons.
+Unknown quantities (a furniture height, a mass, a payload, a capacity) do not fail a check: it
+passes and says what it could not check, so the belief's gaps stay visible in the reasons.
+
+Free space is modelled simply: a surface or container may say how many objects it takes at
+once (``cog:slots``); it is full when the belief puts that many on or in it. PLACE beside a
+landmark needs a free place on the surface the landmark rests on.
 """
 
 from __future__ import annotations
@@ -17,19 +21,31 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from knowledge.disposal import disposal_table
 from knowledge.experience import ErrorCode
-from skills.belief import AVAILABLE, Belief
+from skills.belief import AVAILABLE, Belief, HazardFlag
 from skills.specs import (
     CloseArgs,
+    DisposeArgs,
+    FillArgs,
     GotoArgs,
     Hand,
     HandoverArgs,
     OpenArgs,
     PickArgs,
     PlaceArgs,
+    PourArgs,
     RobotSkill,
     SkillCall,
+    SpatialRelation,
+    SwitchArgs,
+    WipeArgs,
 )
+
+SIDE_RELATIONS: frozenset[SpatialRelation] = frozenset(
+    {"next_to", "near", "left_of", "right_of", "behind", "in_front_of"}
+)
+"""PLACE relations that put an object beside a landmark, on the surface the landmark rests on."""
 
 
 class Check(BaseModel):
@@ -309,13 +325,201 @@ def _place(belief: Belief, args: PlaceArgs) -> Iterator[Check]:
     yield _has_hands(belief)
     yield _hand_exists(belief, args.hand)
     yield _holding(belief, args.object, args.hand)
+    if args.relation in SIDE_RELATIONS:
+        yield from _place_beside(belief, args)
+        return
     yield (target := _furniture(belief, args.target, ("surface", "container"), "target_is_place"))
     if not target.ok:
         return
+    if args.relation is not None:
+        yield (fits := _relation_fits(belief, args.target, args.relation))
+        if not fits.ok:
+            return
+    yield from _put_down_on(belief, args.object, args.target)
+
+
+def _relation_fits(belief: Belief, target: str, relation: SpatialRelation) -> Check:
+    kind = belief.things[target].kind
+    wanted = "container" if relation == "in" else "surface"
+    if kind == wanted:
+        return _pass("relation_fits", f"things go {relation} a {kind} like {target}")
+    return _fail(
+        "relation_fits",
+        "object_not_found",
+        f"{target} is a {kind}: things go {'in' if kind == 'container' else 'on'} it, "
+        f"not {relation} it",
+    )
+
+
+def _put_down_on(
+    belief: Belief, thing: str, furniture: str, landmark: str | None = None
+) -> Iterator[Check]:
+    """Checks for setting ``thing`` down on or in ``furniture`` (beside ``landmark``).
+
+    It must be here, open, in reach, with a free place when the furniture has a limit.
+    """
+    yield _in_robot_room(belief, furniture)
+    if belief.things[furniture].kind == "container":
+        yield _container_open(belief, furniture, f"{thing} must go into")
+    yield _reachable(belief, furniture)
+    if belief.things[furniture].slots is not None:
+        yield _free_place(belief, furniture, landmark or furniture)
+
+
+def _place_beside(belief: Belief, args: PlaceArgs) -> Iterator[Check]:
+    landmark = belief.things.get(args.target)
+    relation = (args.relation or "next_to").replace("_", " ")
+    if landmark is None or landmark.kind not in ("object", "surface"):
+        what = "not found in the belief" if landmark is None else f"a {landmark.kind}"
+        yield _fail(
+            "landmark_known",
+            "object_not_found",
+            f"{args.target} is {what}: cannot put {args.object} {relation} it (look for "
+            f"{args.target} first, or name an object or a surface)",
+        )
+        return
+    yield _pass("landmark_known", f"{args.target} is a {landmark.kind}")
+    surface = belief.landmark_surface(args.target)
+    if surface is None:
+        where = f"held by {landmark.support}" if landmark.relation == "heldBy" else "not placed"
+        yield _fail(
+            "landmark_placed",
+            "object_not_found",
+            f"{args.target} is {where}: there is no surface to put {args.object} {relation} it",
+        )
+        return
+    yield _pass("landmark_placed", f"{args.target} rests on {surface}")
+    yield from _put_down_on(belief, args.object, surface, args.target)
+
+
+def _free_place(belief: Belief, furniture: str, landmark: str) -> Check:
+    free = belief.free_places(furniture) or 0
+    if free > 0:
+        return _pass("free_space", f"{furniture} has {free} free place(s)")
+    beside = f"next to {landmark} on {furniture}" if landmark != furniture else f"on {furniture}"
+    held = ", ".join(belief.contents_of(furniture))
+    return _fail(
+        "free_space",
+        "no_free_space",
+        f"no free space {beside}: it takes {belief.things[furniture].slots} objects and holds "
+        f"{held}; clear a place or choose another spot",
+    )
+
+
+def _flagged(belief: Belief, thing: str, flag: HazardFlag, code: ErrorCode, what: str) -> Check:
+    """Whether ``thing`` is in the belief and has ``flag`` (a bin, an appliance, a tap, ...)."""
+    name = f"is_{flag}"
+    found = belief.things.get(thing)
+    if found is None:
+        return _fail(name, "object_not_found", f"{thing} is not in the belief")
+    if flag not in found.flags:
+        return _fail(name, code, f"{thing} is not {what}")
+    return _pass(name, f"{thing} is {what}")
+
+
+def _held_tool(belief: Belief, thing: str, hand: Hand, skill: RobotSkill) -> Iterator[Check]:
+    """The checks every skill with a held object starts with."""
+    yield _has_skill(belief, skill)
+    yield _has_hands(belief)
+    yield _hand_exists(belief, hand)
+    yield _holding(belief, thing, hand)
+
+
+def _dispose(belief: Belief, args: DisposeArgs) -> Iterator[Check]:
+    yield from _held_tool(belief, args.object, args.hand, "DISPOSE")
+    yield (is_bin := _flagged(belief, args.bin, "bin", "object_not_found", "a waste bin"))
+    if not is_bin.ok:
+        return
+    yield _in_robot_room(belief, args.bin)
+    if belief.things[args.bin].kind == "container":
+        yield _container_open(belief, args.bin, f"{args.object} must go into")
+    yield _reachable(belief, args.bin)
+    yield _right_bin(belief, args.object, args.bin)
+
+
+def _right_bin(belief: Belief, thing: str, bin_id: str) -> Check:
+    found, bin_kind = belief.things[thing], belief.things[bin_id].bin_kind
+    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    if decision.bin == bin_kind:
+        return _pass("right_bin", decision.reason)
+    return _fail(
+        "right_bin",
+        "wrong_bin",
+        f"{bin_id} is a {bin_kind} bin, but {decision.reason}: use a {decision.bin} bin",
+    )
+
+
+def _switch(skill: RobotSkill) -> Callable[[Belief, SwitchArgs], Iterator[Check]]:
+    def checks(belief: Belief, args: SwitchArgs) -> Iterator[Check]:
+        yield _has_skill(belief, skill)
+        yield _has_hands(belief)
+        yield (
+            appliance := _flagged(
+                belief,
+                args.appliance,
+                "appliance",
+                "not_an_appliance",
+                "an appliance, a tap or a light that switches on and off",
+            )
+        )
+        if not appliance.ok:
+            return
+        yield _in_robot_room(belief, args.appliance)
+        yield _reachable(belief, args.appliance)
+        yield _free_hand(belief, None)
+
+    return checks
+
+
+def _fill(belief: Belief, args: FillArgs) -> Iterator[Check]:
+    yield from _held_tool(belief, args.container, args.hand, "FILL")
+    yield (tap := _flagged(belief, args.source, "water_source", "wrong_tool", "a tap"))
+    if not tap.ok:
+        return
+    yield _in_robot_room(belief, args.source)
+    yield _reachable(belief, args.source)
+    yield _room_for_liquid(belief, args.container)
+
+
+def _room_for_liquid(belief: Belief, container: str) -> Check:
+    free = belief.things[container].free_ml
+    if free is None:
+        return _pass("not_full", f"capacity of {container} unknown: not checked")
+    if free <= 0:
+        return _fail("not_full", "container_full", f"{container} is already full")
+    return _pass("not_full", f"{container} takes {free:g} ml more")
+
+
+def _pour(belief: Belief, args: PourArgs) -> Iterator[Check]:
+    yield from _held_tool(belief, args.source, args.hand, "POUR")
+    source = belief.things[args.source]
+    if source.liquid_ml <= 0:
+        yield _fail("has_liquid", "container_empty", f"{args.source} holds no liquid to pour")
+        return
+    yield _pass("has_liquid", f"{args.source} holds {source.liquid_ml:g} ml of {source.liquid}")
+    target = belief.things.get(args.target)
+    if target is None or target.kind not in ("object", "container") or args.target in belief.held:
+        what = "not in the belief" if target is None else "not something to pour into here"
+        yield _fail("target_known", "object_not_found", f"{args.target} is {what}")
+        return
+    yield _pass("target_known", f"{args.target} is a {target.kind}")
     yield _in_robot_room(belief, args.target)
-    if belief.things[args.target].kind == "container":
-        yield _container_open(belief, args.target, f"{args.object} must go into")
+    if target.kind == "container":
+        yield _container_open(belief, args.target, "the liquid must go into")
+    elif target.relation == "in" and target.support is not None:
+        yield _container_open(belief, target.support, f"{args.target} is in")
     yield _reachable(belief, args.target)
+    yield _room_for_liquid(belief, args.target)
+
+
+def _wipe(belief: Belief, args: WipeArgs) -> Iterator[Check]:
+    yield from _held_tool(belief, args.tool, args.hand, "WIPE")
+    yield _flagged(belief, args.tool, "cleaning_tool", "wrong_tool", "a cloth or a sponge")
+    yield (surface := _furniture(belief, args.surface, ("surface",), "is_surface"))
+    if not surface.ok:
+        return
+    yield _in_robot_room(belief, args.surface)
+    yield _reachable(belief, args.surface)
 
 
 def _open_or_close(skill: RobotSkill) -> Callable[[Belief, OpenArgs | CloseArgs], Iterator[Check]]:
@@ -374,6 +578,12 @@ _CHECKS: Mapping[RobotSkill, Callable[[Belief, Any], Iterator[Check]]] = {
     "OPEN": _open_or_close("OPEN"),
     "CLOSE": _open_or_close("CLOSE"),
     "HANDOVER": _handover,
+    "DISPOSE": _dispose,
+    "SWITCH_ON": _switch("SWITCH_ON"),
+    "SWITCH_OFF": _switch("SWITCH_OFF"),
+    "FILL": _fill,
+    "POUR": _pour,
+    "WIPE": _wipe,
     "SAY": _skill_only("SAY"),
     "WAIT": _skill_only("WAIT"),
 }

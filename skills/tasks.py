@@ -3,7 +3,13 @@
 Tasks: ``fetch(object)`` (have it in a hand), ``bring(object, to)`` (to a person or onto a
 place), ``put_away(object)`` (to its home place, when the belief has one) and ``tidy(room)``
 (put away every object of the room that is out of place; those that cannot be put away are
-left where they are and reported). The primitive actions are the skills themselves: each
+left where they are and reported), ``open``/``close(container)`` (appliances, cupboards,
+drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark)`` (next to,
+left of, ... an object or on/in a place), ``dispose(object)`` (into the bin the disposal
+table chooses; an unknown material goes to the cautious bin and the plan says so first),
+``switch_on``/``switch_off(appliance)``, ``fill(container)`` (at the tap the belief knows),
+``pour(source, target)`` and ``wipe(surface)`` (with a cloth or sponge the belief knows,
+fetched first). The primitive actions are the skills themselves: each
 checks its preconditions (:mod:`skills.preconditions`) on the belief the plan has led to so
 far and applies its expected effect (:mod:`skills.effects`), so a plan only contains skills
 whose preconditions hold when their turn comes.
@@ -24,14 +30,23 @@ action, so gtpyhop keeps every action in the plan).
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    model_validator,
+)
 from typing_extensions import Self
 
-from skills.belief import Belief, Thing
+from knowledge.disposal import disposal_table
+from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
@@ -42,6 +57,7 @@ from skills.specs import (
     Hand,
     NodeId,
     SkillCall,
+    SpatialRelation,
     find_spec,
     skill_call_from_values,
     typed_args,
@@ -49,7 +65,21 @@ from skills.specs import (
 
 log = logging.getLogger(__name__)
 
-TaskName = Literal["fetch", "bring", "put_away", "tidy", "open", "close"]
+TaskName = Literal[
+    "fetch",
+    "bring",
+    "put_away",
+    "tidy",
+    "open",
+    "close",
+    "place_relative",
+    "dispose",
+    "switch_on",
+    "switch_off",
+    "fill",
+    "pour",
+    "wipe",
+]
 """The requests the task planner decomposes."""
 
 MAX_REASONS = 3
@@ -100,6 +130,86 @@ class ContainerArgs(BaseModel):
     container: NodeId
 
 
+RELATION_WORDS: Mapping[str, SpatialRelation] = MappingProxyType(
+    {
+        "beside": "next_to",
+        "by": "next_to",
+        "alongside": "next_to",
+        "next": "next_to",
+        "close to": "near",
+        "nearby": "near",
+        "left": "left_of",
+        "right": "right_of",
+        "in front": "in_front_of",
+        "at the back of": "behind",
+        "onto": "on",
+        "on top of": "on",
+        "into": "in",
+        "inside": "in",
+    }
+)
+"""Words for a spatial relation besides its own name with spaces (``next to``, ``left of``)."""
+
+
+def _relation(value: object) -> object:
+    """``"to the left of"`` → ``left_of``; other values are left for validation to judge."""
+    if not isinstance(value, str):
+        return value
+    words = re.sub(r"^(?:to|on) the ", "", " ".join(value.lower().replace("-", " ").split()))
+    return RELATION_WORDS.get(words, words.replace(" ", "_"))
+
+
+class PlaceRelativeArgs(BaseModel):
+    """place_relative: put ``object`` ``relation`` ``landmark`` (next_to the plate, in the bowl)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+    relation: Annotated[SpatialRelation, BeforeValidator(_relation)]
+    landmark: NodeId
+
+
+class ObjectArgs(BaseModel):
+    """dispose: throw ``object`` away into the right bin."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+
+
+class ApplianceArgs(BaseModel):
+    """switch_on / switch_off: an appliance, a tap or a light."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    appliance: NodeId
+
+
+class FillTaskArgs(BaseModel):
+    """fill: fill ``container`` with water at a tap."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    container: NodeId
+
+
+class PourTaskArgs(BaseModel):
+    """pour: pour what ``source`` holds into ``target``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    source: NodeId
+    target: NodeId
+
+
+class SurfaceArgs(BaseModel):
+    """wipe: wipe ``surface`` clean with a cloth or a sponge."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    surface: NodeId
+
+
 TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
@@ -108,6 +218,17 @@ TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
         "tidy": CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
         "open": CallSpec("open", ContainerArgs, "open a container"),
         "close": CallSpec("close", ContainerArgs, "close a container"),
+        "place_relative": CallSpec(
+            "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
+        ),
+        "dispose": CallSpec("dispose", ObjectArgs, "throw an object away into the right bin"),
+        "switch_on": CallSpec("switch_on", ApplianceArgs, "switch an appliance, tap or light on"),
+        "switch_off": CallSpec(
+            "switch_off", ApplianceArgs, "switch an appliance, tap or light off"
+        ),
+        "fill": CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
+        "pour": CallSpec("pour", PourTaskArgs, "pour from one container into another"),
+        "wipe": CallSpec("wipe", SurfaceArgs, "wipe a surface clean with a cloth or sponge"),
     }
 )
 """Every task by name."""
@@ -413,6 +534,136 @@ def _close_container(state: _State, container: str) -> Subtasks:
     return _set_open(state, container, "close", is_open=False)
 
 
+def _place_relative(state: _State, thing: str, relation: str, landmark: str) -> Subtasks:
+    if relation in ("on", "in"):
+        return [("bring", thing, landmark)]
+    if state.belief.landmark_surface(landmark) is None:
+        found = state.belief.things.get(landmark)
+        why = "not in the belief" if found is None else "not resting on a surface"
+        state.failures.add(
+            f"place_relative({thing}, {relation}, {landmark}): {landmark} is {why}: "
+            f"look for {landmark} first"
+        )
+        return False
+    return [("fetch", thing), ("set_beside", thing, relation, landmark)]
+
+
+def _set_beside(state: _State, hand: Hand, thing: str, relation: str, landmark: str) -> Subtasks:
+    surface = state.belief.landmark_surface(landmark)
+    if surface is None or not state.belief.may_hold_in(thing, hand):
+        return False
+    return [("go_to", surface), ("PLACE", thing, landmark, hand, relation)]
+
+
+def _nearest(belief: Belief, candidates: list[Thing], near: str | None) -> list[str]:
+    """``candidates`` by id, those in the room of ``near`` (or the robot's) first."""
+    room = belief.room_of(near) if near is not None else None
+    here = room or belief.robot_room
+    return [t.id for t in sorted(candidates, key=lambda t: (t.room != here, t.id))]
+
+
+def _with_flag(belief: Belief, flag: HazardFlag) -> list[Thing]:
+    return [thing for thing in belief.things.values() if flag in thing.flags]
+
+
+def _disposed(state: _State, thing: str) -> Subtasks:
+    found = state.belief.things.get(thing)
+    if found is None or found.support is None:
+        return False
+    holder = state.belief.things.get(found.support)
+    return [] if holder is not None and "bin" in holder.flags else False
+
+
+def _dispose(state: _State, thing: str) -> Subtasks:
+    belief = state.belief
+    found = belief.things.get(thing)
+    if found is None or found.kind != "object":
+        state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
+        return False
+    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    bins = [t for t in _with_flag(belief, "bin") if t.bin_kind == decision.bin]
+    if not bins:
+        state.failures.add(
+            f"dispose({thing}): {decision.reason}, and the belief has no {decision.bin} bin"
+        )
+        return False
+    bin_id = _nearest(belief, bins, thing)[0]
+    say = [("SAY", decision.reason)] if decision.cautious else []
+    return [*say, ("fetch", thing), ("drop_into", thing, bin_id)]
+
+
+def _drop_into(state: _State, hand: Hand, thing: str, bin_id: str) -> Subtasks:
+    if not state.belief.may_hold_in(thing, hand):
+        return False
+    if _closed_place(state.belief, bin_id):
+        return [
+            ("go_to", bin_id),
+            ("OPEN", bin_id),
+            ("DISPOSE", thing, bin_id, hand),
+            ("close_if_possible", bin_id),
+        ]
+    return [("go_to", bin_id), ("DISPOSE", thing, bin_id, hand)]
+
+
+def _switch(powered: bool) -> Method:
+    skill, task = ("SWITCH_ON", "switch_on") if powered else ("SWITCH_OFF", "switch_off")
+
+    def switch(state: _State, appliance: str) -> Subtasks:
+        found = state.belief.things.get(appliance)
+        if found is None or "appliance" not in found.flags:
+            state.failures.add(
+                f"{task}({appliance}): {appliance} is not an appliance, tap or light of the belief"
+            )
+            return False
+        if found.powered is powered:
+            return []
+        return [("go_to", appliance), (skill, appliance)]
+
+    switch.__name__ = task
+    return switch
+
+
+def _fill(state: _State, container: str) -> Subtasks:
+    taps = _nearest(state.belief, _with_flag(state.belief, "water_source"), container)
+    if not taps:
+        state.failures.add(f"fill({container}): the belief knows no tap to fill it at")
+        return False
+    return [("fetch", container), ("fill_at", container, taps[0])]
+
+
+def _fill_at(state: _State, hand: Hand, container: str, tap: str) -> Subtasks:
+    if not state.belief.may_hold_in(container, hand):
+        return False
+    return [("go_to", tap), ("FILL", container, tap, hand)]
+
+
+def _pour(state: _State, source: str, target: str) -> Subtasks:
+    return [("fetch", source), ("pour_into", source, target)]
+
+
+def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
+    if not state.belief.may_hold_in(source, hand):
+        return False
+    return [("go_to", target), ("POUR", source, target, hand)]
+
+
+def _wipe(state: _State, surface: str) -> Subtasks:
+    belief = state.belief
+    tools = _with_flag(belief, "cleaning_tool")
+    held = [tool.id for tool in tools if tool.id in belief.held]
+    ordered = held or _nearest(belief, tools, surface)
+    if not ordered:
+        state.failures.add(f"wipe({surface}): the belief knows no cloth or sponge to wipe with")
+        return False
+    return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
+
+
+def _wipe_with(state: _State, hand: Hand, surface: str, tool: str) -> Subtasks:
+    if not state.belief.may_hold_in(tool, hand):
+        return False
+    return [("go_to", surface), ("WIPE", surface, tool, hand)]
+
+
 def _at_home(state: _State, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
@@ -497,5 +748,17 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "tidy": (_tidy,),
         "open": (_open,),
         "close": (_close_container,),
+        "place_relative": (_place_relative,),
+        "set_beside": _per_hand("set_beside", _set_beside),
+        "dispose": (_disposed, _dispose),
+        "drop_into": _per_hand("drop_into", _drop_into),
+        "switch_on": (_switch(True),),
+        "switch_off": (_switch(False),),
+        "fill": (_fill,),
+        "fill_at": _per_hand("fill_at", _fill_at),
+        "pour": (_pour,),
+        "pour_into": _per_hand("pour_into", _pour_into),
+        "wipe": (_wipe,),
+        "wipe_with": _per_hand("wipe_with", _wipe_with),
     }
 )

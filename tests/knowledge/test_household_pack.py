@@ -57,13 +57,26 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "WhereIs": ("knowledge_query", None, None),
         "Open": ("physical", "open", {"container": "container"}),
         "Close": ("physical", "close", {"container": "container"}),
+        "PlaceRelative": (
+            "physical",
+            "place_relative",
+            {"object": "object", "relation": "relation", "landmark": "landmark"},
+        ),
+        "Dispose": ("physical", "dispose", {"object": "object"}),
+        "SwitchOn": ("physical", "switch_on", {"appliance": "appliance"}),
+        "SwitchOff": ("physical", "switch_off", {"appliance": "appliance"}),
+        "Fill": ("physical", "fill", {"container": "container"}),
+        "Pour": ("physical", "pour", {"source": "source", "target": "target"}),
+        "Wipe": ("physical", "wipe", {"surface": "surface"}),
     }
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
         assert required == list(task.slots), task.name
-        resolve = {spec.resolve for spec in task.slots.values()}
-        assert resolve == ({"text"} if task.name == "Assist" else {"scene"}), task.name
+        resolve = {name: spec.resolve for name, spec in task.slots.items()}
+        expected = "text" if task.name == "Assist" else "scene"
+        relation = {"relation": "kg"} if task.name == "PlaceRelative" else {}
+        assert resolve == {name: expected for name in task.slots} | relation, task.name
         assert all(info.description for info in schema.model_fields.values())
         assert len(task.examples) >= 6 and task.reply
         if task.plan:

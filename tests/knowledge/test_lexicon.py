@@ -162,8 +162,10 @@ def test_people_are_found_by_the_words_of_their_name() -> None:
 def test_scene_lexicons_are_empty_without_a_scene() -> None:
     pack = DomainRegistry.discover(only=["household"]).get("household")
     lexicons = build_lexicons(pack, None)
-    assert set(lexicons) == {"objects", "rooms", "places", "destinations", "people"}
-    assert all(len(lexicon) == 0 for lexicon in lexicons.values())
+    scene = {"objects", "rooms", "places", "destinations", "people", "things"}
+    assert set(lexicons) == scene | {"relations"}
+    assert all(len(lexicons[name]) == 0 for name in scene)
+    assert len(lexicons["relations"]) == 6  # inline terms need no scene
 
 
 PACK = """\

@@ -103,6 +103,8 @@ def test_wrong_arguments_name_the_field_and_what_the_skill_takes(
 def test_wrong_number_of_values_says_what_is_expected() -> None:
     with pytest.raises(SkillArgumentError, match=r"expected 2 values for PICK\(object, hand\)"):
         skill_call_from_values("PICK", ("bottle",))
+    with pytest.raises(SkillArgumentError, match=r"expected 3 to 4 values for PLACE"):
+        skill_call_from_values("PLACE", ("cup", "plate", "right", "next_to", "extra"))
 
 
 def test_hand_names_put_right_first() -> None:

@@ -1,4 +1,7 @@
-"""Task schemas of the household pack: fetch, bring, put away, tidy, open, close, assist, where-is.
+"""Task schemas of the household pack: errands, tidying, questions and the kitchen.
+
+Fetch, bring, put away, tidy, open, close, assist, where-is, and the kitchen tasks: place
+beside, dispose, switch on/off, fill, pour, wipe.
 
 Every value is what the user said (a referring expression such as "my reading glasses");
 PostProcess resolves it to a node of the robot's scene graph before the task runs.
@@ -74,3 +77,62 @@ class WhereIs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     object: str = Field(description="which object the person is looking for")
+
+
+class PlaceRelative(BaseModel):
+    """Put an object beside another thing: next to, near, left of, right of, behind, in front."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to put down")
+    relation: str = Field(description="where relative to the landmark: next to, left of, ...")
+    landmark: str = Field(description="the object or piece of furniture to put it beside")
+
+
+class Dispose(BaseModel):
+    """Throw an object away into the right bin (recycling, compost or general waste)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to throw away")
+
+
+class SwitchOn(BaseModel):
+    """Switch on an appliance, a tap or a light."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    appliance: str = Field(description="which appliance, tap or light to switch on")
+
+
+class SwitchOff(BaseModel):
+    """Switch off an appliance, a tap or a light."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    appliance: str = Field(description="which appliance, tap or light to switch off")
+
+
+class Fill(BaseModel):
+    """Fill a container with water at the tap."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which cup, glass, jug or pot to fill")
+
+
+class Pour(BaseModel):
+    """Pour what one container holds into another."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str = Field(description="the container to pour from")
+    target: str = Field(description="the container to pour into")
+
+
+class Wipe(BaseModel):
+    """Wipe a surface clean with a cloth or a sponge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    surface: str = Field(description="which table, counter or worktop to wipe")
