@@ -30,7 +30,22 @@ ACTION_NAMES: tuple[str, ...] = (*SKILL_SPECS, LOOK, DELEGATE)
 """Every action a plan step may name."""
 
 Action = Literal[
-    "GOTO", "PICK", "PLACE", "OPEN", "CLOSE", "HANDOVER", "SAY", "WAIT", "LOOK", "DELEGATE"
+    "GOTO",
+    "PICK",
+    "PLACE",
+    "OPEN",
+    "CLOSE",
+    "HANDOVER",
+    "DISPOSE",
+    "SWITCH_ON",
+    "SWITCH_OFF",
+    "FILL",
+    "POUR",
+    "WIPE",
+    "SAY",
+    "WAIT",
+    "LOOK",
+    "DELEGATE",
 ]
 """The JSON-schema type of a step's action (the same names as :data:`ACTION_NAMES`)."""
 
