@@ -32,6 +32,7 @@ from behaviours.plan_attempts import read_attempts, update_last_attempt
 from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import IntentFrame, PendingTask
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from knowledge.scene_graph import SceneGraph
 from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
@@ -90,6 +91,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.judge = judge
         self.scene: SceneGraph | None = None
         self.team: tuple[str, ...] | None = None
+        self.rules: HazardRules | None = None
         self.plan_key = self.key_of(keys.PLAN)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.validation_key = self.key_of(keys.VALIDATION)
@@ -102,11 +104,15 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self._plan: ToAPlan | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm``, ``scene_graph`` and ``workers`` handles, and ``team`` when given."""
+        """Take the ``llm``, ``scene_graph`` and ``workers`` handles, ``team`` and
+        ``hazard_rules`` when given (default: the shipped rules, loaded and checked now)."""
         super().setup(**kwargs)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.team = optional_handle(self, kwargs, "team", tuple)
+        self.rules = optional_handle(self, kwargs, "hazard_rules", HazardRules)
+        if self.rules is None:
+            self.rules = shipped_hazard_rules()  # a rule file with an error is refused here
 
     # -- preparation: the dry run on a worker, before the cascade --------------------------------
 
@@ -187,6 +193,8 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             )
         elif self.judge and report.ok:
             report = report.model_copy(update={"judge": decision.reason})
+        if report.ok and self._lifted:
+            report = report.model_copy(update={"lifted": list(self._lifted)})
         self.blackboard.set(self.validation_key, report)
         self._record_attempt(report)
         question = hazard_question(report)
@@ -208,7 +216,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         first = [self.robot] if self.robot in team else []
         order = [*first, *(robot for robot in team if robot != self.robot)]
         world = PlanWorld.from_scene(self.scene, order)
-        return dry_run(plan, world, said=self._said, lifted=self._lifted)
+        return dry_run(plan, world, rules=self.rules, said=self._said, lifted=self._lifted)
 
     def _request(self) -> tuple[list[str], list[str]]:
         """The request's utterances, and the hazards the user confirmed (an explicit yes to

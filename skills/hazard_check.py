@@ -31,7 +31,7 @@ caught.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,6 +40,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from knowledge.hazard_rules import HAZ, HazardRules, Severity
 from skills.belief import Belief, Thing
+from skills.preconditions import Check
 from skills.specs import SkillCall
 
 _NS = str(HAZ)
@@ -299,3 +300,20 @@ class PlanHazards:
             if name in belief.things and belief.things[name].powered != on
         }
         return replace(belief, things={**belief.things, **changed}) if changed else belief
+
+
+def hazard_refusal(
+    rules: HazardRules, belief: Belief, call: SkillCall, *, lifted: Collection[str] = ()
+) -> Check | None:
+    """The failed check that stops ``call`` at run time: its first hazard, unless the user
+    lifted it (an ask-first hazard whose doubt is in ``lifted``); None when none stands.
+
+    The last guard before any command moves: whatever path chose the skill (a validated
+    plan, a ReAct step), a forbidden hazard, or an ask-first one nobody confirmed, fails it.
+    """
+    for hazard in step_hazards(rules, belief, call):
+        if hazard.forbids or hazard.doubt not in lifted:
+            return Check(
+                name=f"hazard {hazard.rule}", ok=False, reason=hazard.sentence, code="unsafe_object"
+            )
+    return None

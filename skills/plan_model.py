@@ -173,6 +173,10 @@ class ValidationReport(BaseModel):
         default_factory=dict, description="step id -> the robot or person who will do it"
     )
     judge: str = Field("", description="the LLM judge's verdict, when one was asked")
+    lifted: list[str] = Field(
+        default_factory=list,
+        description="the ask-first hazards the user confirmed with an explicit yes (their doubts)",
+    )
 
     def diagnosis(self) -> str:
         """The problems as text for the planner's next attempt."""
