@@ -3,8 +3,9 @@
 The rules live in Turtle (``knowledge/hazards/rules.ttl``): each ``haz:Rule`` has a
 ``haz:severity`` (``forbidden``: never done; ``ask_first``: done only after the user's explicit
 yes), ``haz:catches`` (what it is about, for the docs), ``haz:says`` (the sentence, with
-``{variable}`` placeholders the query selects) and ``haz:query`` (a SPARQL SELECT over one plan
-step's graph, see :mod:`skills.hazard_check`; every row is one hazard). ``haz:Manner`` entries
+``{variable}`` placeholders the query selects), ``haz:query`` (a SPARQL SELECT over one plan
+step's graph, see :mod:`skills.hazard_check`; every row is one hazard) and, optionally,
+``haz:appliesTo`` (the skills whose steps it runs on; without it, every step). ``haz:Manner`` entries
 list the cue phrases (``haz:cue``, and ``haz:unlessCue`` that cancel them) that say how the user
 wants a thing done ("run", "blade first"); :meth:`HazardRules.manners_of` reads them from a
 request.
@@ -35,6 +36,7 @@ import pyoxigraph
 from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.term import Node
 
+from knowledge.experience import Skill
 from knowledge.rdf_store import TurtleError, load_turtle
 
 HAZ = Namespace("https://cogtree.dev/hazard#")
@@ -65,6 +67,11 @@ class HazardRule:
     catches: str
     says: str
     query: str
+    applies_to: frozenset[str] = frozenset()
+
+    def applies(self, skill: str) -> bool:
+        """Whether the rule runs on a step of ``skill`` (no ``haz:appliesTo``: every step)."""
+        return not self.applies_to or skill in self.applies_to
 
     @property
     def placeholders(self) -> tuple[str, ...]:
@@ -176,8 +183,19 @@ def _rule(graph: Graph, label: str, node: Node) -> HazardRule:
         graph, label, rule, node, HAZ.query, 'add a SPARQL SELECT (haz:query """SELECT ...""")'
     )
     found = HazardRule(
-        id=rule, severity=severity, catches=catches, says=says, query=QUERY_PROLOGUE + query
+        id=rule,
+        severity=severity,
+        catches=catches,
+        says=says,
+        query=QUERY_PROLOGUE + query,
+        applies_to=frozenset(str(skill) for skill in graph.objects(node, HAZ.appliesTo)),
     )
+    unknown = sorted(found.applies_to - set(get_args(Skill)))
+    if unknown:
+        raise HazardRuleError(
+            f"{label}: rule {rule}: haz:appliesTo names {', '.join(map(repr, unknown))}, not "
+            f"a skill; use skill names ({', '.join(get_args(Skill))}) or leave it out"
+        )
     selected = _selected_variables(label, found)
     try:
         found.says.format(**dict.fromkeys(found.placeholders, ""))

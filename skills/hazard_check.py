@@ -174,7 +174,9 @@ def _related(belief: Belief, names: Iterable[str]) -> set[str]:
     wanted = set(names)
     found: set[str] = set()
     for thing in belief.things.values():
-        if thing.support in wanted or any(landmark in wanted for _, landmark in thing.beside):
+        if thing.support in wanted or (
+            thing.beside and any(landmark in wanted for _, landmark in thing.beside)
+        ):
             found.add(thing.id)
     for name in wanted:
         thing = belief.things.get(name)
@@ -263,6 +265,8 @@ def step_hazards(
     store = step_graph(belief, call, manners)
     found: dict[tuple[str, str], Hazard] = {}
     for rule in rules.rules:
+        if not rule.applies(call.skill):
+            continue
         answer = store.query(rule.query)
         assert isinstance(answer, pyoxigraph.QuerySolutions)
         for row in answer:

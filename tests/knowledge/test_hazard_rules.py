@@ -52,6 +52,7 @@ def test_a_good_rule_file_loads() -> None:
         (GOOD.replace("{thing} is hot", "{thing is hot"), r"rule hot_pan: its sentence .* is malformed"),
         (GOOD.replace('haz:severity "ask_first" ;', 'haz:severity "ask_first", "forbidden" ;'), r"rule hot_pan has 2 haz:severity values; keep one"),
         ("", r"my_rules\.ttl: no haz:Rule in the file"),
+        (GOOD.replace('haz:catches', 'haz:appliesTo "FLY" ;\n    haz:catches'), r"rule hot_pan: haz:appliesTo names 'FLY', not a skill"),
     ],
 )
 def test_a_rule_file_with_an_error_is_refused_naming_file_rule_and_fix(broken: str, message: str) -> None:
