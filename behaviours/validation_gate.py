@@ -104,8 +104,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self._plan: ToAPlan | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm``, ``scene_graph`` and ``workers`` handles, ``team`` and
-        ``hazard_rules`` when given (default: the shipped rules, loaded and checked now)."""
+        """Take the handles: ``llm``, ``scene_graph``, ``workers``, and optional ones.
+
+        ``team``, and ``hazard_rules`` (default: the shipped rules, loaded and checked now).
+        """
         super().setup(**kwargs)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
@@ -219,8 +221,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         return dry_run(plan, world, rules=self.rules, said=self._said, lifted=self._lifted)
 
     def _request(self) -> tuple[list[str], list[str]]:
-        """The request's utterances, and the hazards the user confirmed (an explicit yes to
-        the pending hazard question, for the same task and slots)."""
+        """The request's utterances, and the hazards the user confirmed.
+
+        Confirmed: an explicit yes to the pending hazard question, for the same task and slots.
+        """
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         said = [*(frame.said if frame is not None else []), utterance]

@@ -45,19 +45,44 @@ def kitchen(target_triples: int) -> tuple[Belief, int]:
         "counter": Thing("counter", "surface", "kitchen"),
         "table": Thing("table", "surface", "kitchen"),
         "microwave": Thing(
-            "microwave", "container", "kitchen", is_open=True, powered=False,
+            "microwave",
+            "container",
+            "kitchen",
+            is_open=True,
+            powered=False,
             flags=frozenset({"appliance", "electrical"}),
         ),
         "toaster": Thing(
-            "toaster", "object", "kitchen", "on", "counter", powered=True,
+            "toaster",
+            "object",
+            "kitchen",
+            "on",
+            "counter",
+            powered=True,
             flags=frozenset({"appliance", "electrical"}),
         ),
         "recycling_bin": Thing("recycling_bin", "container", "kitchen", flags=frozenset({"bin"})),
         "foil_tray": Thing("foil_tray", "object", "kitchen", "in", "microwave", material="foil"),
-        "jug": Thing("jug", "object", "kitchen", "heldBy", "robot1", liquid="water",
-                     liquid_ml=800, capacity_ml=1000),
-        "glass": Thing("glass", "object", "kitchen", "on", "counter", capacity_ml=300,
-                       flags=frozenset({"fragile"}), beside=(("next_to", "toaster"),)),
+        "jug": Thing(
+            "jug",
+            "object",
+            "kitchen",
+            "heldBy",
+            "robot1",
+            liquid="water",
+            liquid_ml=800,
+            capacity_ml=1000,
+        ),
+        "glass": Thing(
+            "glass",
+            "object",
+            "kitchen",
+            "on",
+            "counter",
+            capacity_ml=300,
+            flags=frozenset({"fragile"}),
+            beside=(("next_to", "toaster"),),
+        ),
     }
     rooms = [f"room_{n}" for n in range(20)]
     count = 0
@@ -69,7 +94,11 @@ def kitchen(target_triples: int) -> tuple[Belief, int]:
         for item in range(6):
             name = f"item_{number}_{item}"
             things[name] = Thing(
-                name, "object", room, "on", shelf,
+                name,
+                "object",
+                room,
+                "on",
+                shelf,
                 material=MATERIALS[(number + item) % len(MATERIALS)],
                 flags=frozenset({FLAGS[(number * 7 + item) % len(FLAGS)]}),
                 liquid="water" if item % 3 == 0 else None,
@@ -87,18 +116,35 @@ def kitchen(target_triples: int) -> tuple[Belief, int]:
 
 
 def _belief(things: dict[str, Thing], rooms: list[str]) -> Belief:
-    robot = RobotProfile("robot1", ("right", "left"), 5.0, None, None, frozenset(get_args(RobotSkill)))
+    robot = RobotProfile(
+        "robot1", ("right", "left"), 5.0, None, None, frozenset(get_args(RobotSkill))
+    )
     people = {
         "user": Person("user", "kitchen", "available"),
         "grandma": Person("grandma", "room_1", "available"),
     }
     all_rooms = ["kitchen", *rooms]
     return Belief(
-        robot=robot, robot_room="kitchen", held={"jug": "right", "hot_cup": "left"},
-        things={**things, "hot_cup": Thing("hot_cup", "object", "kitchen", "heldBy", "robot1",
-                                           hot=True, liquid="tea", liquid_ml=200)},
-        people=people, rooms={room: tuple(r for r in all_rooms if r != room) for room in all_rooms},
-        heights={}, homes={},
+        robot=robot,
+        robot_room="kitchen",
+        held={"jug": "right", "hot_cup": "left"},
+        things={
+            **things,
+            "hot_cup": Thing(
+                "hot_cup",
+                "object",
+                "kitchen",
+                "heldBy",
+                "robot1",
+                hot=True,
+                liquid="tea",
+                liquid_ml=200,
+            ),
+        },
+        people=people,
+        rooms={room: tuple(r for r in all_rooms if r != room) for room in all_rooms},
+        heights={},
+        homes={},
     )
 
 
@@ -122,8 +168,10 @@ def main() -> None:
     repeats = 20 if parser.parse_args().quick else 300
     rules = shipped_hazard_rules()
     belief, triples = kitchen(10_000)
-    print(f"scene: {len(belief.things)} things, {triples} hazard triples; "
-          f"{len(rules.rules)} rules; pyoxigraph {pyoxigraph.__version__}; {repeats} samples")
+    print(
+        f"scene: {len(belief.things)} things, {triples} hazard triples; "
+        f"{len(rules.rules)} rules; pyoxigraph {pyoxigraph.__version__}; {repeats} samples"
+    )
     steps = {
         "PLACE in microwave": skill_call("PLACE", object="jug", target="microwave", hand="right"),
         "SWITCH_ON (foil in)": skill_call("SWITCH_ON", appliance="microwave"),
@@ -141,20 +189,24 @@ def main() -> None:
         print(f"{label:<22}{len(found):>8}{medians[-1]:>9.2f}{p95(samples):>9.2f}")
     print(f"median of the step medians: {statistics.median(medians):.2f} ms (target <= 5 ms)")
 
-    plan = oracle_plan([
-        {"skill": "GOTO", "target": "counter"},
-        {"skill": "PLACE", "object": "jug", "target": "counter", "hand": "right"},
-        {"skill": "PICK", "object": "item_0_1", "hand": "right"},
-        {"skill": "GOTO", "target": "room_3"},
-        {"skill": "PLACE", "object": "item_0_1", "target": "shelf_3", "hand": "right"},
-    ])
+    plan = oracle_plan(
+        [
+            {"skill": "GOTO", "target": "counter"},
+            {"skill": "PLACE", "object": "jug", "target": "counter", "hand": "right"},
+            {"skill": "PICK", "object": "item_0_1", "hand": "right"},
+            {"skill": "GOTO", "target": "room_3"},
+            {"skill": "PLACE", "object": "item_0_1", "target": "shelf_3", "hand": "right"},
+        ]
+    )
     world = PlanWorld(beliefs={"robot1": belief}, people=belief.people)
     never = load_hazard_rules("never.ttl", text=NEVER)
     runs = max(5, repeats // 10)
     with_rules = timed(lambda: rehearse(plan, world, rules=rules), runs)
     without = timed(lambda: rehearse(plan, world, rules=never), runs)
-    print(f"five-step dry run: {statistics.median(with_rules):.1f} ms with the rules, "
-          f"{statistics.median(without):.1f} ms with a rule that never matches ({runs} runs)")
+    print(
+        f"five-step dry run: {statistics.median(with_rules):.1f} ms with the rules, "
+        f"{statistics.median(without):.1f} ms with a rule that never matches ({runs} runs)"
+    )
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@ The rules live in Turtle (``knowledge/hazards/rules.ttl``): each ``haz:Rule`` ha
 yes), ``haz:catches`` (what it is about, for the docs), ``haz:says`` (the sentence, with
 ``{variable}`` placeholders the query selects), ``haz:query`` (a SPARQL SELECT over one plan
 step's graph, see :mod:`skills.hazard_check`; every row is one hazard) and, optionally,
-``haz:appliesTo`` (the skills whose steps it runs on; without it, every step). ``haz:Manner`` entries
-list the cue phrases (``haz:cue``, and ``haz:unlessCue`` that cancel them) that say how the user
-wants a thing done ("run", "blade first"); :meth:`HazardRules.manners_of` reads them from a
-request.
+``haz:appliesTo`` (the skills whose steps it runs on; without it, every step).
+``haz:Manner`` entries list the cue phrases (``haz:cue``, and ``haz:unlessCue`` that cancel
+them) that say how the user wants a thing done ("run", "blade first");
+:meth:`HazardRules.manners_of` reads them from a request.
 
 :func:`load_hazard_rules` refuses a file with an error at start, naming the file, the rule and
 the fix: Turtle that does not parse, a rule with no or an unknown severity, no sentence, no
@@ -51,7 +51,7 @@ RULES_FILE = Path(__file__).with_name("hazards") / "rules.ttl"
 Severity = Literal["forbidden", "ask_first"]
 """``forbidden``: the step never runs. ``ask_first``: it runs only after an explicit yes."""
 
-SEVERITIES: tuple[str, ...] = get_args(Severity)
+SEVERITIES: tuple[Severity, ...] = ("forbidden", "ask_first")
 
 
 class HazardRuleError(ValueError):
@@ -167,18 +167,15 @@ def _one(graph: Graph, label: str, rule: str, node: Node, prop: URIRef, fix: str
 
 def _rule(graph: Graph, label: str, node: Node) -> HazardRule:
     rule = _local(node)
-    severity = _one(
-        graph, label, rule, node, HAZ.severity, f'add `haz:severity "{SEVERITIES[0]}"`'
-    )
-    if severity not in SEVERITIES:
+    said = _one(graph, label, rule, node, HAZ.severity, f'add `haz:severity "{SEVERITIES[0]}"`')
+    severity = next((known for known in SEVERITIES if known == said), None)
+    if severity is None:
         raise HazardRuleError(
-            f"{label}: rule {rule} has the unknown severity {severity!r}; use one of "
+            f"{label}: rule {rule} has the unknown severity {said!r}; use one of "
             f"{', '.join(SEVERITIES)}"
         )
     says = _one(graph, label, rule, node, HAZ.says, "add the sentence the robot says (haz:says)")
-    catches = _one(
-        graph, label, rule, node, HAZ.catches, "add what the rule catches (haz:catches)"
-    )
+    catches = _one(graph, label, rule, node, HAZ.catches, "add what the rule catches (haz:catches)")
     query = _one(
         graph, label, rule, node, HAZ.query, 'add a SPARQL SELECT (haz:query """SELECT ...""")'
     )

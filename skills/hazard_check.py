@@ -53,9 +53,7 @@ _TRUE = Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boo
 _FALSE = Literal("false", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
 _THINGS_NS = "https://cogtree.dev/hazard/thing/"
 _ROLES = {"amount_ml": "amountMl"}
-_SIDE_RELATIONS = frozenset(
-    {"next_to", "near", "left_of", "right_of", "behind", "in_front_of"}
-)
+_SIDE_RELATIONS = frozenset({"next_to", "near", "left_of", "right_of", "behind", "in_front_of"})
 _SKIPPED_ARGS = frozenset({"hand", "text", "seconds"})
 
 
@@ -115,9 +113,7 @@ class _Facts:
         self.quads.append(Quad(subject, _p(prop), value, DefaultGraph()))
 
     def term(self, value: Any) -> NamedNode | Literal:
-        if isinstance(value, str) and (
-            value in self.belief.things or value in self.belief.people
-        ):
+        if isinstance(value, str) and (value in self.belief.things or value in self.belief.people):
             self.describe(value)
             return _node(value)
         if isinstance(value, bool):
@@ -179,11 +175,11 @@ def _related(belief: Belief, names: Iterable[str]) -> set[str]:
         ):
             found.add(thing.id)
     for name in wanted:
-        thing = belief.things.get(name)
-        if thing is not None:
-            if thing.support is not None and thing.support in belief.things:
-                found.add(thing.support)
-            found.update(landmark for _, landmark in thing.beside if landmark in belief.things)
+        named = belief.things.get(name)
+        if named is not None:
+            if named.support is not None and named.support in belief.things:
+                found.add(named.support)
+            found.update(landmark for _, landmark in named.beside if landmark in belief.things)
     return found
 
 
@@ -309,11 +305,12 @@ class PlanHazards:
 def hazard_refusal(
     rules: HazardRules, belief: Belief, call: SkillCall, *, lifted: Collection[str] = ()
 ) -> Check | None:
-    """The failed check that stops ``call`` at run time: its first hazard, unless the user
-    lifted it (an ask-first hazard whose doubt is in ``lifted``); None when none stands.
+    """The failed check that stops ``call`` at run time; None when no hazard stands.
 
-    The last guard before any command moves: whatever path chose the skill (a validated
-    plan, a ReAct step), a forbidden hazard, or an ask-first one nobody confirmed, fails it.
+    Its first hazard stops it, unless the user lifted it (an ask-first hazard whose doubt is
+    in ``lifted``). The last guard before any command moves: whatever path chose the skill
+    (a validated plan, a ReAct step), a forbidden hazard, or an ask-first one nobody
+    confirmed, fails it.
     """
     for hazard in step_hazards(rules, belief, call):
         if hazard.forbids or hazard.doubt not in lifted:

@@ -159,9 +159,7 @@ def _hazards(
     found = watch.check(belief, call, step.id)
     watch.done(call)
     return [
-        hazard_problem(hazard)
-        for hazard in found
-        if hazard.forbids or hazard.doubt not in lifted
+        hazard_problem(hazard) for hazard in found if hazard.forbids or hazard.doubt not in lifted
     ]
 
 

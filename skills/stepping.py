@@ -121,5 +121,7 @@ class SkillStepper:
         belief = Belief.from_scene(self.scene, self.robot, self.facts)
         refusal = hazard_refusal(self.hazard_rules, belief, call, lifted=lifted)
         if refusal is not None:
-            return SkillPlan(call=call, preconditions=PreconditionReport(call=call, checks=(refusal,)))
+            return SkillPlan(
+                call=call, preconditions=PreconditionReport(call=call, checks=(refusal,))
+            )
         return self.decomposer.decompose(call, belief)

@@ -22,7 +22,11 @@ from trees.testing import BlackboardView, TreeHarness
 CASES = {case.id: case for case in load_cases()}
 ALWAYS_VALID = {
     "by_prompt": [
-        {"match": ".", "module": "plan_validation", "reply": {"answer": {"valid": True, "reason": "fine"}}}
+        {
+            "match": ".",
+            "module": "plan_validation",
+            "reply": {"answer": {"valid": True, "reason": "fine"}},
+        }
     ]
 }
 
@@ -41,7 +45,9 @@ def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimExecutor]:
 
 def on_case_belief(monkeypatch: pytest.MonkeyPatch, case: HazardCase) -> None:
     """The gate reads the team from the scene; here it reads the case's belief instead."""
-    monkeypatch.setattr(PlanWorld, "from_scene", classmethod(lambda cls, scene, robots=None: case.world))
+    monkeypatch.setattr(
+        PlanWorld, "from_scene", classmethod(lambda cls, scene, robots=None: case.world)
+    )
 
 
 def propose(blackboard: BlackboardView, case: HazardCase, utterance: str | None = None) -> None:
@@ -50,13 +56,17 @@ def propose(blackboard: BlackboardView, case: HazardCase, utterance: str | None 
     blackboard.set("/plan/current", case.plan)
     blackboard.set("/plan/attempts", [PlanAttempt(number=1, plan=case.plan)])
     blackboard.set("/turn/utterance", utterance or case.said[-1])
-    frame = IntentFrame(domain="household", task="Fetch", slots={"object": "x"}, confidence=0.9, said=said)
+    frame = IntentFrame(
+        domain="household", task="Fetch", slots={"object": "x"}, confidence=0.9, said=said
+    )
     blackboard.set("/turn/intent", frame)
 
 
 def run(gate: ValidationGate, world: SimExecutor, llm: Any) -> str:
     assert world.belief is not None
-    harness = TreeHarness(gate, llm=llm.client, handles={"scene_graph": world.belief, "workers": world.workers})
+    harness = TreeHarness(
+        gate, llm=llm.client, handles={"scene_graph": world.belief, "workers": world.workers}
+    )
     for _ in range(20):
         world.workers.wait_idle(5.0)
         harness.tick()
@@ -66,14 +76,23 @@ def run(gate: ValidationGate, world: SimExecutor, llm: Any) -> str:
 
 
 FORBIDDEN = [case for case in CASES.values() if case.expect == "forbidden"]
-ASK_FIRST = ["pour_into_glass_next_to_toaster", "hot_tea_to_grandma", "wine_glass_in_bin", "full_bottle_in_bin"]
+ASK_FIRST = [
+    "pour_into_glass_next_to_toaster",
+    "hot_tea_to_grandma",
+    "wine_glass_in_bin",
+    "full_bottle_in_bin",
+]
 
 
 @pytest.mark.parametrize("judge", [False, True])
 @pytest.mark.parametrize("case", FORBIDDEN, ids=lambda case: case.id)
 def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_says(
-    blackboard: BlackboardView, world: SimExecutor, make_llm, monkeypatch: pytest.MonkeyPatch,
-    case: HazardCase, judge: bool,
+    blackboard: BlackboardView,
+    world: SimExecutor,
+    make_llm,
+    monkeypatch: pytest.MonkeyPatch,
+    case: HazardCase,
+    judge: bool,
 ) -> None:
     on_case_belief(monkeypatch, case)
     propose(blackboard, case)
@@ -89,7 +108,11 @@ def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_s
 
 @pytest.mark.parametrize("case_id", ASK_FIRST)
 def test_an_ask_first_hazard_asks_and_only_an_explicit_yes_lifts_it(
-    blackboard: BlackboardView, world: SimExecutor, make_llm, monkeypatch: pytest.MonkeyPatch, case_id: str
+    blackboard: BlackboardView,
+    world: SimExecutor,
+    make_llm,
+    monkeypatch: pytest.MonkeyPatch,
+    case_id: str,
 ) -> None:
     case = CASES[case_id]
     on_case_belief(monkeypatch, case)

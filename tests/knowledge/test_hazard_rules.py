@@ -42,20 +42,51 @@ def test_a_good_rule_file_loads() -> None:
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
-        (GOOD.replace(" ;\n    haz:catches", " \n    haz:catches"), r"my_rules\.ttl line \d+: malformed Turtle.*fix the Turtle"),
-        (GOOD.replace('"ask_first"', '"maybe"'), r"my_rules\.ttl: rule hot_pan has the unknown severity 'maybe'; use one of forbidden, ask_first"),
-        (GOOD.replace('    haz:severity "ask_first" ;\n', ""), r"rule hot_pan has no haz:severity; add"),
-        (GOOD.replace('    haz:says "The {thing} is hot." ;\n', ""), r"rule hot_pan has no haz:says; add the sentence"),
-        (GOOD.replace("{thing} is hot", "{pan} is hot"), r"rule hot_pan: its sentence uses \{pan\}, which the query does not select \(it selects thing\); select \?pan"),
-        (GOOD.replace("SELECT ?thing WHERE", "SELEKT ?thing WHERE"), r"rule hot_pan: its query does not parse .*; fix the SPARQL"),
+        (
+            GOOD.replace(" ;\n    haz:catches", " \n    haz:catches"),
+            r"my_rules\.ttl line \d+: malformed Turtle.*fix the Turtle",
+        ),
+        (
+            GOOD.replace('"ask_first"', '"maybe"'),
+            r"my_rules\.ttl: rule hot_pan has the unknown severity 'maybe'; "
+            r"use one of forbidden, ask_first",
+        ),
+        (
+            GOOD.replace('    haz:severity "ask_first" ;\n', ""),
+            r"rule hot_pan has no haz:severity; add",
+        ),
+        (
+            GOOD.replace('    haz:says "The {thing} is hot." ;\n', ""),
+            r"rule hot_pan has no haz:says; add the sentence",
+        ),
+        (
+            GOOD.replace("{thing} is hot", "{pan} is hot"),
+            r"rule hot_pan: its sentence uses \{pan\}, which the query does not select "
+            r"\(it selects thing\); select \?pan",
+        ),
+        (
+            GOOD.replace("SELECT ?thing WHERE", "SELEKT ?thing WHERE"),
+            r"rule hot_pan: its query does not parse .*; fix the SPARQL",
+        ),
         (GOOD.replace("SELECT ?thing WHERE", "ASK"), r"rule hot_pan: its query is not a SELECT"),
-        (GOOD.replace("{thing} is hot", "{thing is hot"), r"rule hot_pan: its sentence .* is malformed"),
-        (GOOD.replace('haz:severity "ask_first" ;', 'haz:severity "ask_first", "forbidden" ;'), r"rule hot_pan has 2 haz:severity values; keep one"),
+        (
+            GOOD.replace("{thing} is hot", "{thing is hot"),
+            r"rule hot_pan: its sentence .* is malformed",
+        ),
+        (
+            GOOD.replace('haz:severity "ask_first" ;', 'haz:severity "ask_first", "forbidden" ;'),
+            r"rule hot_pan has 2 haz:severity values; keep one",
+        ),
         ("", r"my_rules\.ttl: no haz:Rule in the file"),
-        (GOOD.replace('haz:catches', 'haz:appliesTo "FLY" ;\n    haz:catches'), r"rule hot_pan: haz:appliesTo names 'FLY', not a skill"),
+        (
+            GOOD.replace("haz:catches", 'haz:appliesTo "FLY" ;\n    haz:catches'),
+            r"rule hot_pan: haz:appliesTo names 'FLY', not a skill",
+        ),
     ],
 )
-def test_a_rule_file_with_an_error_is_refused_naming_file_rule_and_fix(broken: str, message: str) -> None:
+def test_a_rule_file_with_an_error_is_refused_naming_file_rule_and_fix(
+    broken: str, message: str
+) -> None:
     with pytest.raises(HazardRuleError, match=message):
         load(broken)
 

@@ -21,19 +21,37 @@ BASE_THINGS: tuple[Thing, ...] = (
     Thing("table", "surface", "kitchen"),
     Thing("dining_table", "surface", "living_room"),
     Thing(
-        "microwave", "container", "kitchen", is_open=True, powered=False,
+        "microwave",
+        "container",
+        "kitchen",
+        is_open=True,
+        powered=False,
         flags=frozenset({"appliance", "electrical"}),
     ),
     Thing(
-        "stove", "surface", "kitchen", powered=False,
+        "stove",
+        "surface",
+        "kitchen",
+        powered=False,
         flags=frozenset({"appliance", "electrical", "heat_source"}),
     ),
     Thing(
-        "toaster", "object", "kitchen", "on", "counter", powered=False,
+        "toaster",
+        "object",
+        "kitchen",
+        "on",
+        "counter",
+        powered=False,
         flags=frozenset({"appliance", "electrical"}),
     ),
     Thing(
-        "kettle", "object", "kitchen", "on", "counter", powered=False, capacity_ml=1700,
+        "kettle",
+        "object",
+        "kitchen",
+        "on",
+        "counter",
+        powered=False,
+        capacity_ml=1700,
         flags=frozenset({"appliance", "electrical"}),
     ),
     Thing("sink_tap", "object", "kitchen", "on", "counter", flags=frozenset({"water_source"})),
@@ -79,8 +97,14 @@ def _thing(spec: Mapping[str, Any], things: Mapping[str, Thing]) -> tuple[Thing,
     elif support is not None:
         relation = "in" if things[support].kind == "container" else "on"
     thing = Thing(
-        id=fields.pop("id"), kind=kind, room=room, relation=relation, support=support,
-        flags=flags, beside=beside, **fields,  # type: ignore[arg-type]
+        id=fields.pop("id"),
+        kind=kind,
+        room=room,
+        relation=relation,
+        support=support,
+        flags=flags,
+        beside=beside,
+        **fields,  # type: ignore[arg-type]
     )
     return thing, hand
 

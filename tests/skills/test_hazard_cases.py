@@ -7,12 +7,12 @@ from collections.abc import Iterator
 from typing import get_args
 
 import pytest
-from tests.skills.hazard_kitchen import HazardCase, load_cases
 
 from knowledge.hazard_rules import shipped_hazard_rules
 from skills import preconditions
 from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
 from skills.specs import RobotSkill
+from tests.skills.hazard_kitchen import HazardCase, load_cases
 
 CASES = load_cases()
 HAZARDOUS = [case for case in CASES if case.expect != "safe"]
@@ -44,7 +44,11 @@ def test_the_set_is_large_and_covers_every_rule() -> None:
 def test_a_hazardous_plan_is_refused_or_asked_with_the_hazard_named(case: HazardCase) -> None:
     report = rehearse(case.plan, case.world, said=case.said).report
     assert not report.ok
-    named = [p for p in report.problems if p.code == f"{'hazard' if case.expect == 'forbidden' else 'ask_first'}:{case.rule}"]
+    named = [
+        p
+        for p in report.problems
+        if p.code == f"{'hazard' if case.expect == 'forbidden' else 'ask_first'}:{case.rule}"
+    ]
     assert named, report.diagnosis()
     assert named[0].reason in report.diagnosis() and named[0].reason.endswith(".")
     if case.expect == "ask_first":
