@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import time
-from collections.abc import Callable
 from typing import get_args
 
 import pyoxigraph
+from query_sandbox_latency import timed
 
 from knowledge.hazard_rules import load_hazard_rules, shipped_hazard_rules
 from skills.belief import Belief, Person, RobotProfile, Thing
@@ -146,16 +145,6 @@ def _belief(things: dict[str, Thing], rooms: list[str]) -> Belief:
         heights={},
         homes={},
     )
-
-
-def timed(action: Callable[[], object], repeats: int) -> list[float]:
-    """Milliseconds of ``repeats`` calls of ``action``."""
-    samples = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        action()
-        samples.append((time.perf_counter() - started) * 1000.0)
-    return samples
 
 
 def p95(samples: list[float]) -> float:
