@@ -24,6 +24,7 @@ setup(
             "*.ttl",
             "queries/*.rq",
             "scenes/*.ttl",
+            "hazards/*.ttl",
             "experience/*.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
             "domains/*/pack.yaml",
