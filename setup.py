@@ -24,6 +24,7 @@ setup(
             "*.ttl",
             "queries/*.rq",
             "scenes/*.ttl",
+            "hazards/*.ttl",
             "experience/*.yaml",
             "disposal.yaml",
             "unsupported_skills.yaml",

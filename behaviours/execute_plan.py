@@ -188,6 +188,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         self.steps: dict[str, PlanStep] = {}
         self._plan: ToAPlan | None = None
         self._problem: str | None = None
+        self._lifted: tuple[str, ...] = ()
         self.staging = StagedChildren(self, "the steps")
         self._reflections: list[Reflection] = []
         self.plan_key = self.key_of(keys.PLAN)
@@ -268,6 +269,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
                 f"/plan/validation is for another plan: it assigns steps {stale} that "
                 f"/plan/current does not have (validate the current plan again)"
             )
+        self._lifted = tuple(report.lifted)
         return plan, {step.id: self._agent(step, report.assignments) for step in plan.steps}
 
     def _agent(self, step: PlanStep, assignments: Mapping[int, str]) -> str:
@@ -336,7 +338,7 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
         elif step.action == LOOK:
             leaf = LookAround(name, robot=agent)
         else:
-            leaf = SkillAction(name, step.skill_call(), robot=agent)
+            leaf = SkillAction(name, step.skill_call(), robot=agent, lifted=self._lifted)
         self.steps[name] = step
         assert self.scene is not None and self.workers is not None
         return ReflectedStep(

@@ -20,6 +20,7 @@ from behaviours import keys
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
 from knowledge.wording import counted
 from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
+from skills.plan_validation import hazard_question
 
 
 def read_attempts(client: py_trees.blackboard.Client) -> list[PlanAttempt]:
@@ -58,10 +59,11 @@ def update_last_attempt(
 def worth_another_attempt(attempt: PlanAttempt) -> bool:
     """Whether planning again after ``attempt`` may give a different answer.
 
-    Not when there was no plan (the planner already said why) nor when the task-level HTN
-    plan was rejected (the same belief gives the same plan).
+    Not when there was no plan (the planner already said why), when the task-level HTN
+    plan was rejected (the same belief gives the same plan), nor when the plan waits for the
+    user's yes to an ask-first hazard (the question is the answer of the turn).
     """
-    if not attempt.plan.steps:
+    if not attempt.plan.steps or _asks(attempt) is not None:
         return False
     return not (attempt.outcome == "rejected" and attempt.plan.source == "htn")
 
@@ -140,12 +142,20 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
         return text
     if not attempts:
         return "I could not do it: no plan was made."
+    question = _asks(attempts[-1])
+    if question is not None:
+        return question
     ran = [attempt for attempt in attempts if attempt.outcome not in ("rejected",)]
     tried = f"{counted(len(attempts), 'attempt')} (at most {max_attempts})"
     text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
     if not any(_done_steps(attempt) for attempt in ran):
         text += " Nothing was done."
     return text
+
+
+def _asks(attempt: PlanAttempt) -> str | None:
+    """The hazard question ``attempt``'s validation asks the user; None when it asks none."""
+    return hazard_question(attempt.validation) if attempt.validation is not None else None
 
 
 def _done_steps(attempt: PlanAttempt) -> list[str]:

@@ -7,9 +7,11 @@ may Clarify or Reject but never Proceed, until the user says an explicit yes (:f
 explicit_yes`) to the question that named that doubt, in the next turn. A doubt that
 ``forbids`` is a Reject that no answer of the model or the user unlocks.
 
-:data:`SAFETY_RULES` are the rules shipped (risk words, a person as the thing to move,
-prompt-injection phrasing, and a blade carried in a hurry, which forbids); a hazard layer adds
-its own (a hot object, a load over the payload) by passing more rules to the gate.
+:data:`SAFETY_RULES` are the rules shipped (words of harm, a person as the thing to move,
+prompt-injection phrasing, and a blade carried in a hurry, which forbids). Hazards of things
+(a sharp, hot, fragile or chemical object, for the action asked) are not judged here from
+words: the hazard rules judge every step of the plan on the belief's knowledge of the thing
+(:mod:`skills.hazard_check`), and the validation gate refuses or asks.
 """
 
 from __future__ import annotations
@@ -21,11 +23,16 @@ from dataclasses import dataclass
 from behaviours.turn_state import IntentFrame, SlotResolution
 
 RISKS = re.compile(
-    r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|throw|poison|weapon|gun|knife|knives|"
-    r"blade|fire|burn|bleach|overdose|smash|break)(s|es|ed|ing)?\b",
+    r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|poison|weapon|gun|overdose)"
+    r"(s|es|ed|ing)?\b",
     re.IGNORECASE,
 )
-"""Words that may make a request unsafe."""
+"""Words that say a request means harm to someone (a verb of harm, a weapon).
+
+Not the names of things: whether a knife, bleach, a fire or a glass is a hazard depends on
+what the robot is asked to do with it, which the hazard rules judge on the plan, with what
+the belief knows of the thing (:mod:`skills.hazard_check`): "bring me the knife" is handed
+over handle first with no question; "hand it blade first" is refused."""
 
 PERSON_HANDLING = re.compile(
     r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
@@ -118,8 +125,8 @@ SAFETY_RULES: tuple[SafetyRule, ...] = (
     pattern_rule("tries to instruct the robot", INSTRUCTIONS),
     blade_at_speed,
 )
-"""The shipped rules: risk words, a person as the thing to move, prompt-injection phrasing
-(doubts), and a blade carried at speed (a hazard rule: it forbids)."""
+"""The shipped rules: words of harm, a person as the thing to move, prompt-injection phrasing
+(doubts), and a blade carried at speed (it forbids)."""
 
 
 def safety_doubts(rules: Sequence[SafetyRule], request: SafetyRequest) -> list[SafetyDoubt]:

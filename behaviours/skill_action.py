@@ -7,6 +7,7 @@ time to the executor and each tick polls it (:class:`~skills.stepping.SkillStepp
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from py_trees.common import Status
@@ -33,6 +34,10 @@ class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
     SUCCESS: every command succeeded. FAILURE: a precondition failed (no command was sent)
     or a command failed; the outcome's message names skill, command, code and reason.
     RUNNING: planning, or a command is in flight. Interrupted, it cancels the command.
+
+    The hazard rules check the call first (:class:`~skills.stepping.SkillStepper`): a hazard
+    fails it, unless it is an ask-first hazard in ``lifted`` (the user's yes, passed on by
+    ExecutePlan from the validation report).
     """
 
     first_poll_next_tick = False
@@ -46,9 +51,11 @@ class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
         *,
         robot: str = "robot1",
         facts: SupplementaryFacts | None = None,
+        lifted: Collection[str] = (),
     ) -> None:
         super().__init__(name, reads=None if call is None else ())  # a fixed call reads no key
         self.call = call
+        self.lifted = tuple(lifted)
         self.robot = robot
         self.facts = facts
         self.stepper: SkillStepper | None = None
@@ -72,7 +79,7 @@ class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
         if call is None:
             self.feedback_message = "no skill to run: /skill/call is not set"
             return Status.FAILURE
-        self.stepper.start(call)
+        self.stepper.start(call, lifted=self.lifted)
         return _SkillRun(self.stepper)
 
     def waiting(self, waited: float) -> str:

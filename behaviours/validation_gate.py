@@ -6,6 +6,14 @@ effects are applied, each step's agent can do it. A plan the dry run rejects is 
 with its diagnosis for the planner; no model is asked and none can overrule it. When the dry
 run passes and the gate was built with ``judge=True``, the ``plan_validation`` model sees the
 request, the plan and the dry run's result and may still reject the plan with a reason.
+
+The dry run checks every step against the hazard rules (:mod:`skills.hazard_check`): a
+``forbidden`` hazard rejects the plan, and the diagnosis (what the robot says) is the rule's
+sentence. When only ``ask_first`` hazards stop the plan, the gate asks: it writes the question
+(:func:`~skills.plan_validation.hazard_question`) as a pending task whose ``confirm`` lists the
+hazards (the mechanism of :mod:`behaviours.safety_doubts`), and ``/turn/control`` Clarify. Only
+an explicit yes to that question, in the next turn, for the same task and slots, lifts those
+hazards; nothing a model says does.
 """
 
 from __future__ import annotations
@@ -21,12 +29,15 @@ from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.plan_attempts import read_attempts, update_last_attempt
+from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import optional_handle, require_handle
+from behaviours.turn_state import IntentFrame, PendingTask
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from knowledge.scene_graph import SceneGraph
 from knowledge.wording import BoundedText
 from knowledge.worker_pool import WorkerPool
 from skills.plan_model import StepProblem, ToAPlan, ValidationReport
-from skills.plan_validation import PlanWorld, dry_run
+from skills.plan_validation import PlanWorld, ask_first_doubts, dry_run, hazard_question
 
 log = logging.getLogger(__name__)
 
@@ -55,17 +66,20 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     Robots outside the team take no step of the plan. The dry run reads the team's beliefs on
     the ``workers`` pool, so no tick blocks.
 
-    Reads ``/plan/current``, ``/turn/utterance``. Writes ``/plan/validation`` (the report,
-    with the assignment of steps and the judge's verdict) and the current attempt's
-    ``validation`` (and ``outcome`` ``rejected``) in ``/plan/attempts``.
+    Reads ``/plan/current``, ``/turn/utterance``, ``/turn/intent`` (the request's utterances
+    and task), ``/session/pending`` (a hazard question the user may be answering). Writes
+    ``/plan/validation`` (the report, with the assignment of steps and the judge's verdict)
+    and the current attempt's ``validation`` (and ``outcome`` ``rejected``) in
+    ``/plan/attempts``; when ask-first hazards stop the plan, ``/session/pending`` (the
+    question, confirming them) and ``/turn/control`` Clarify.
 
-    SUCCESS: the plan is valid. FAILURE: no plan, the dry run found problems, or the judge
-    rejected it (or could not answer: the safe decision is to reject). RUNNING: the dry run
-    or the judge is under way.
+    SUCCESS: the plan is valid. FAILURE: no plan, the dry run found problems or hazards, or the
+    judge rejected it (or could not answer: the safe decision is to reject). RUNNING: the dry
+    run or the judge is under way.
     """
 
-    reads = (keys.PLAN, keys.UTTERANCE)
-    writes = (keys.VALIDATION, keys.ATTEMPTS)
+    reads = (keys.PLAN, keys.UTTERANCE, keys.INTENT, keys.PENDING)
+    writes = (keys.VALIDATION, keys.ATTEMPTS, keys.PENDING, keys.CONTROL)
 
     module = "plan_validation"
 
@@ -77,18 +91,30 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.judge = judge
         self.scene: SceneGraph | None = None
         self.team: tuple[str, ...] | None = None
+        self.rules: HazardRules | None = None
         self.plan_key = self.key_of(keys.PLAN)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.validation_key = self.key_of(keys.VALIDATION)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.pending_key = self.key_of(keys.PENDING)
+        self.control_key = self.key_of(keys.CONTROL)
+        self._said: list[str] = []
+        self._lifted: list[str] = []
         self._report: ValidationReport | None = None
         self._plan: ToAPlan | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm``, ``scene_graph`` and ``workers`` handles, and ``team`` when given."""
+        """Take the handles: ``llm``, ``scene_graph``, ``workers``, and optional ones.
+
+        ``team``, and ``hazard_rules`` (default: the shipped rules, loaded and checked now).
+        """
         super().setup(**kwargs)
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.team = optional_handle(self, kwargs, "team", tuple)
+        self.rules = optional_handle(self, kwargs, "hazard_rules", HazardRules)
+        if self.rules is None:
+            self.rules = shipped_hazard_rules()  # a rule file with an error is refused here
 
     # -- preparation: the dry run on a worker, before the cascade --------------------------------
 
@@ -100,6 +126,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             raise RuntimeError(f"{self.name}: setup(llm=, scene_graph=, workers=) first")
         self._report = None
         self._plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
+        self._said, self._lifted = self._request()
         if self._plan is None:
             self._report = _rejected("there is no plan to validate (/plan/current is not set)")
         elif not self._plan.steps and self._planned_nothing_to_do():
@@ -168,8 +195,13 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             )
         elif self.judge and report.ok:
             report = report.model_copy(update={"judge": decision.reason})
+        if report.ok and self._lifted:
+            report = report.model_copy(update={"lifted": list(self._lifted)})
         self.blackboard.set(self.validation_key, report)
         self._record_attempt(report)
+        question = hazard_question(report)
+        if question is not None:
+            self._ask(question, ask_first_doubts(report))
         return Status.SUCCESS if report.ok else Status.FAILURE
 
     def summary(self, decision: PlanVerdict) -> str:
@@ -185,7 +217,39 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             team = [robot for robot in team if robot in self.team]
         first = [self.robot] if self.robot in team else []
         order = [*first, *(robot for robot in team if robot != self.robot)]
-        return dry_run(plan, PlanWorld.from_scene(self.scene, order))
+        world = PlanWorld.from_scene(self.scene, order)
+        return dry_run(plan, world, rules=self.rules, said=self._said, lifted=self._lifted)
+
+    def _request(self) -> tuple[list[str], list[str]]:
+        """The request's utterances, and the hazards the user confirmed.
+
+        Confirmed: an explicit yes to the pending hazard question, for the same task and slots.
+        """
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        said = [*(frame.said if frame is not None else []), utterance]
+        pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        if pending is None or frame is None or not explicit_yes(utterance):
+            return said, []
+        same = (pending.task, pending.slots) == (frame.task, frame.slots)
+        return [*pending.said, *said], (list(pending.confirm) if same else [])
+
+    def _ask(self, question: str, doubts: list[str]) -> None:
+        """Ask the hazard question: a pending task that confirms ``doubts``; control Clarify."""
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        if frame is None or frame.task is None:
+            return
+        said = list(dict.fromkeys([*frame.said, *self._said]))
+        pending = PendingTask(
+            domain=frame.domain,
+            task=frame.task,
+            slots=dict(frame.slots),
+            said=said,
+            question=question,
+            confirm=doubts,
+        )
+        self.blackboard.set(self.pending_key, pending)
+        self.blackboard.set(self.control_key, "Clarify")
 
     def _planned_nothing_to_do(self) -> bool:
         """The planner succeeded with no steps: the task-level HTN found nothing to do."""

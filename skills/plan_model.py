@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
 from knowledge.wording import BoundedText
-from skills.specs import SKILL_SPECS, SkillCall, skill_call
+from skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
 
 LOOK = "LOOK"
 """The perception action: look around the current room (updates the belief)."""
@@ -29,24 +29,7 @@ DELEGATE = "DELEGATE"
 ACTION_NAMES: tuple[str, ...] = (*SKILL_SPECS, LOOK, DELEGATE)
 """Every action a plan step may name."""
 
-Action = Literal[
-    "GOTO",
-    "PICK",
-    "PLACE",
-    "OPEN",
-    "CLOSE",
-    "HANDOVER",
-    "DISPOSE",
-    "SWITCH_ON",
-    "SWITCH_OFF",
-    "FILL",
-    "POUR",
-    "WIPE",
-    "SAY",
-    "WAIT",
-    "LOOK",
-    "DELEGATE",
-]
+Action = Literal[RobotSkill, "LOOK", "DELEGATE"]
 """The JSON-schema type of a step's action (the same names as :data:`ACTION_NAMES`)."""
 
 
@@ -173,6 +156,10 @@ class ValidationReport(BaseModel):
         default_factory=dict, description="step id -> the robot or person who will do it"
     )
     judge: str = Field("", description="the LLM judge's verdict, when one was asked")
+    lifted: list[str] = Field(
+        default_factory=list,
+        description="the ask-first hazards the user confirmed with an explicit yes (their doubts)",
+    )
 
     def diagnosis(self) -> str:
         """The problems as text for the planner's next attempt."""

@@ -15,7 +15,13 @@ StepProblem` with a code, and nothing raises. It checks
    ``precondition:capability_missing`` for a skill outside its profile); a person asked to
    ``DELEGATE`` is available (``not_available``) and has the ability (``no_ability``); a step
    given to the wrong kind of agent is ``cannot_do``. A step that passes is applied
-   (:func:`skills.effects.project`) before the next one is checked.
+   (:func:`skills.effects.project`) before the next one is checked;
+3. each robot step against the hazard rules (:mod:`skills.hazard_check`), on the belief as the
+   earlier steps leave it: a ``forbidden`` hazard is ``hazard:<rule>`` and an ``ask_first`` one
+   is ``ask_first:<rule>`` (unless its doubt is in ``lifted``: the user said yes to it),
+   both with the rule's sentence as the reason. This runs on every dry run, whoever wrote the
+   plan, before the step's other checks, so a hazard is named even when the step is also
+   impossible (a person as the object to pick).
 
 A step that depends on a step with a problem is not checked (it is listed in
 :attr:`DryRun.unchecked`): its problems would only echo the first one. What people do is
@@ -30,13 +36,14 @@ ToAPlan`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import networkx as nx
 from pydantic import ValidationError
 
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from knowledge.validation_errors import first_problem
 from skills.assignment import (
     Assumption,
@@ -46,8 +53,10 @@ from skills.assignment import (
     dependency_graph,
 )
 from skills.belief import Belief
+from skills.hazard_check import Hazard, PlanHazards, hazard_doubt
 from skills.plan_model import (
     DELEGATE,
+    LOOK,
     PlanError,
     PlanStep,
     StepProblem,
@@ -57,10 +66,14 @@ from skills.plan_model import (
 )
 
 __all__ = [
+    "HAZARD_CODES",
     "Assumption",
     "DryRun",
     "PlanWorld",
+    "ask_first_doubts",
     "dry_run",
+    "hazard_problem",
+    "hazard_question",
     "oracle_plan",
     "rehearse",
     "structure_problems",
@@ -120,14 +133,74 @@ def structure_problems(plan: ToAPlan) -> list[StepProblem]:
     return found
 
 
+HAZARD_CODES = ("hazard:", "ask_first:")
+"""Prefixes of the problem codes of a forbidden and of an ask-first hazard."""
+
+
+def hazard_problem(hazard: Hazard) -> StepProblem:
+    """A hazard as a step problem: ``hazard:<rule>`` or ``ask_first:<rule>``, the sentence."""
+    prefix = HAZARD_CODES[0] if hazard.forbids else HAZARD_CODES[1]
+    return StepProblem(step=hazard.step, code=f"{prefix}{hazard.rule}", reason=hazard.sentence)
+
+
+def _hazards(
+    watch: PlanHazards, rehearsal: Rehearsal, step: PlanStep, agent: str, lifted: Collection[str]
+) -> list[StepProblem]:
+    """The hazard problems of ``step`` (ask-first ones the user lifted are left out)."""
+    if step.action in (LOOK, DELEGATE):
+        return []
+    try:
+        call = step.skill_call()
+    except PlanError:
+        return []
+    belief = rehearsal.beliefs.get(agent) or next(iter(rehearsal.beliefs.values()), None)
+    if belief is None:
+        return []
+    found = watch.check(belief, call, step.id)
+    watch.done(call)
+    return [
+        hazard_problem(hazard) for hazard in found if hazard.forbids or hazard.doubt not in lifted
+    ]
+
+
+def hazard_question(report: ValidationReport) -> str | None:
+    """The question to ask when only ask-first hazards stop the plan; None otherwise.
+
+    It says every hazard's sentence and asks for an explicit yes.
+    """
+    codes = [problem.code for problem in report.problems]
+    if report.ok or not codes or not all(code.startswith(HAZARD_CODES[1]) for code in codes):
+        return None
+    said = " ".join(dict.fromkeys(problem.reason for problem in report.problems))
+    return f"Before I do that: {said} Shall I still do it? Please say yes to confirm."
+
+
+def ask_first_doubts(report: ValidationReport) -> list[str]:
+    """The doubts of the ask-first hazards of ``report``, for ``/session/pending.confirm``."""
+    return [
+        hazard_doubt(problem.code.removeprefix(HAZARD_CODES[1]), problem.reason)
+        for problem in report.problems
+        if problem.code.startswith(HAZARD_CODES[1])
+    ]
+
+
 def rehearse(
-    plan: ToAPlan, world: PlanWorld, *, assignments: Mapping[int, str] | None = None
+    plan: ToAPlan,
+    world: PlanWorld,
+    *,
+    assignments: Mapping[int, str] | None = None,
+    rules: HazardRules | None = None,
+    said: Iterable[str] = (),
+    lifted: Collection[str] = (),
 ) -> DryRun:
     """Dry-run ``plan`` on ``world`` (see the module docs); never raises on a bad plan.
 
     ``assignments`` (step id -> agent) overrides :func:`~skills.assignment.assign` for the
-    steps it names.
+    steps it names. ``rules``: the hazard rules (default: the shipped ones); ``said``: the
+    request's utterances (how the user wants it done); ``lifted``: the doubts of ask-first
+    hazards the user confirmed with an explicit yes (:func:`~skills.hazard_check.hazard_doubt`).
     """
+    watch = PlanHazards(rules or shipped_hazard_rules(), said)
     problems = structure_problems(plan)
     ids = {step.id for step in plan.steps}
     given = {step: agent for step, agent in (assignments or {}).items() if step in ids}
@@ -142,7 +215,8 @@ def rehearse(
             unchecked.append(step.id)
             stopped.add(step.id)
             continue
-        found = rehearsal.problems(step, chosen[step.id])
+        found = _hazards(watch, rehearsal, step, chosen[step.id], lifted)
+        found += rehearsal.problems(step, chosen[step.id])
         if found:
             problems += [_with_alternatives(rehearsal, step, chosen[step.id], p) for p in found]
             stopped.add(step.id)
@@ -187,10 +261,18 @@ def _with_alternatives(
 
 
 def dry_run(
-    plan: ToAPlan, world: PlanWorld, *, assignments: Mapping[int, str] | None = None
+    plan: ToAPlan,
+    world: PlanWorld,
+    *,
+    assignments: Mapping[int, str] | None = None,
+    rules: HazardRules | None = None,
+    said: Iterable[str] = (),
+    lifted: Collection[str] = (),
 ) -> ValidationReport:
-    """The verdict of :func:`rehearse`: ok only when no step has a problem."""
-    return rehearse(plan, world, assignments=assignments).report
+    """The verdict of :func:`rehearse`: ok only when no step has a problem or hazard."""
+    return rehearse(
+        plan, world, assignments=assignments, rules=rules, said=said, lifted=lifted
+    ).report
 
 
 def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAPlan:

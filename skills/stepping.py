@@ -9,21 +9,28 @@ controller's :class:`~skills.controller.SkillRun` by at most one command.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from concurrent.futures import Future
 
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from knowledge.scene_graph import SceneGraph
 from knowledge.worker_pool import WorkerPool
 from skills.belief import Belief, SupplementaryFacts
 from skills.commands import Command, Executor
 from skills.controller import RunStatus, SkillOutcome, SkillRun
 from skills.decomposition import SkillDecomposer, SkillPlan
+from skills.hazard_check import hazard_refusal
+from skills.preconditions import PreconditionReport
 from skills.specs import SkillCall
 
 
 class SkillStepper:
     """Runs one skill call at a time for ``robot`` on ``scene`` through ``executor``.
 
-    The planning runs on ``workers`` (the pool the tree's behaviours share).
+    The planning runs on ``workers`` (the pool the tree's behaviours share). Before it, the
+    hazard rules (``hazard_rules``, default the shipped ones) check the call on the belief of
+    that moment: a hazard fails the skill like a precondition (code ``unsafe_object``, the
+    rule's sentence as the reason) unless the user lifted it (see :meth:`start`).
     """
 
     def __init__(
@@ -34,8 +41,10 @@ class SkillStepper:
         workers: WorkerPool,
         robot: str = "robot1",
         facts: SupplementaryFacts | None = None,
+        hazard_rules: HazardRules | None = None,
     ) -> None:
         self.scene = scene
+        self.hazard_rules = hazard_rules or shipped_hazard_rules()
         self.executor = executor
         self.workers = workers
         self.robot = robot
@@ -61,12 +70,15 @@ class SkillStepper:
         """The command the executor is running now, if any."""
         return self._run.in_flight if self._run is not None else None
 
-    def start(self, call: SkillCall) -> None:
-        """Begin ``call``: its preconditions and decomposition are computed on the worker."""
+    def start(self, call: SkillCall, *, lifted: Collection[str] = ()) -> None:
+        """Begin ``call``: its hazards, preconditions and decomposition run on the worker.
+
+        ``lifted``: the doubts of ask-first hazards the user confirmed (a validated plan's).
+        """
         self._call = call
         self._run = None
         self._outcome = None
-        self._planning = self.workers.submit(self._plan, call)
+        self._planning = self.workers.submit(self._plan, call, tuple(lifted))
 
     def step(self) -> RunStatus:
         """Advance without blocking; RUNNING until :attr:`outcome` says how the skill ended."""
@@ -105,6 +117,11 @@ class SkillStepper:
             return True
         return False
 
-    def _plan(self, call: SkillCall) -> SkillPlan:
+    def _plan(self, call: SkillCall, lifted: tuple[str, ...]) -> SkillPlan:
         belief = Belief.from_scene(self.scene, self.robot, self.facts)
+        refusal = hazard_refusal(self.hazard_rules, belief, call, lifted=lifted)
+        if refusal is not None:
+            return SkillPlan(
+                call=call, preconditions=PreconditionReport(call=call, checks=(refusal,))
+            )
         return self.decomposer.decompose(call, belief)

@@ -333,15 +333,26 @@ def test_a_safety_doubt_needs_the_users_yes_in_the_next_turn(
     proceed = {"answer": {"control": "Proceed", "missing": [], "rationale": "just do it"}}
     llm = make_llm({"by_module": {"inner_speech": [proceed] * 4}})
     session = open_session("knife_running", llm=llm.client)
-    asked, unrelated, late = turns(session, "bring me the bread knife", "hmm", "yes")
-    assert asked.control == "Clarify" and "may be unsafe: 'knife'" in asked.reply
+    said = "bring me the bread knife to kill the wasp"
+    asked, unrelated, late = turns(session, said, "hmm", "yes")
+    assert asked.control == "Clarify" and "may be unsafe: 'kill'" in asked.reply
     assert asked.rationales["TaskReadinessGate"].vetoed
     assert late.control != "Proceed"
     assert nothing_was_done(session)
 
-    asked, confirmed = turns(session, "bring me the bread knife", "Yes.")
+    asked, confirmed = turns(session, said, "Yes.")
     assert asked.control == "Clarify"
     assert confirmed.control == "Proceed"
+    world = session.simulator.world  # type: ignore[attr-defined]
+    assert world.placement("bread_knife").support != "knife_block"
+
+
+def test_naming_a_knife_is_no_reason_to_ask(
+    open_session: SessionFactory, make_llm: Callable[..., ScriptedLLM]
+) -> None:
+    session = open_session("knife_running", llm=make_llm().client)
+    (brought,) = turns(session, "bring me the bread knife")
+    assert brought.control == "Proceed" and "sure" not in brought.reply.lower()
     world = session.simulator.world  # type: ignore[attr-defined]
     assert world.placement("bread_knife").support != "knife_block"
 

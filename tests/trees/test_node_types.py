@@ -72,7 +72,7 @@ def test_parameters_come_from_the_signature() -> None:
     control = registry["ControlIs"].parameter("expected")
     assert control is not None and control.required and control.default is REQUIRED
     assert registry["Sequence"].parameter("memory").default is True  # type: ignore[union-attr]
-    assert registry["SkillAction"].not_in_xml == ("call", "facts")
+    assert registry["SkillAction"].not_in_xml == ("call", "facts", "lifted")
 
 
 def test_every_node_type_says_what_it_means() -> None:

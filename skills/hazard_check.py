@@ -1,0 +1,320 @@
+"""The hazard check: each plan step's predicted state as a small RDF graph, run by the rules.
+
+For a step (a :class:`~skills.specs.SkillCall`) and the belief the plan predicts just before it,
+:func:`step_graph` builds an Oxigraph store of what matters: the step, the things and people it
+names, what rests on or in them, what they rest on, what stands beside them, what the robot
+holds and the people near the robot or the step's destination. The rules of
+:mod:`knowledge.hazard_rules` run over it; every row of a rule is a :class:`Hazard`. A small
+graph per step keeps the cost flat however big the scene is.
+
+The step's graph (prefix ``haz:``):
+
+- ``haz:step``: ``haz:skill "PLACE"``; one property per argument (``haz:object``,
+  ``haz:target``, ``haz:container``, ``haz:source``, ``haz:appliance``, ``haz:bin``,
+  ``haz:surface``, ``haz:tool``, ``haz:person``, ``haz:relation``, ``haz:amountMl``), a node for
+  a thing or person of the belief, else a literal; PLACE always has its relation (``on`` or
+  ``in`` from the target's kind when the step does not say); ``haz:manner`` for each manner
+  the request asked for (``hurried``, ``blade_first``, ``thrown``).
+- a thing (``a haz:Thing``): ``haz:kind``, ``haz:word`` (each word of its id), ``haz:material``,
+  ``haz:flag`` (each hazard flag), ``haz:hot``, ``haz:powered``, ``haz:liquid``,
+  ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and ``haz:relation``, ``haz:beside``
+  (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
+  object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
+  side relation, or what already rests on or in the target).
+- a person (``a haz:Person``): ``haz:word``.
+
+A plan is checked step by step with :class:`PlanHazards`, which also remembers what earlier
+steps switched on or off (the effects of SWITCH_ON / SWITCH_OFF may not be projected on the
+belief): "put the foil tray in the microwave, then switch it on" and the reverse order are both
+caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import pyoxigraph
+from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
+
+from knowledge.hazard_rules import HAZ, HazardRules, Severity
+from skills.belief import Belief, Thing
+from skills.preconditions import Check
+from skills.specs import SkillCall
+
+_NS = str(HAZ)
+_STEP = NamedNode(_NS + "step")
+_TYPE = NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+_THING = NamedNode(_NS + "Thing")
+_PERSON = NamedNode(_NS + "Person")
+_XSD_DOUBLE = NamedNode("http://www.w3.org/2001/XMLSchema#double")
+_TRUE = Literal("true", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
+_FALSE = Literal("false", datatype=NamedNode("http://www.w3.org/2001/XMLSchema#boolean"))
+_THINGS_NS = "https://cogtree.dev/hazard/thing/"
+_ROLES = {"amount_ml": "amountMl"}
+_SIDE_RELATIONS = frozenset({"next_to", "near", "left_of", "right_of", "behind", "in_front_of"})
+_SKIPPED_ARGS = frozenset({"hand", "text", "seconds"})
+
+
+@dataclass(frozen=True)
+class Hazard:
+    """One hazard a rule found in a step: the rule, its severity and the sentence said."""
+
+    rule: str
+    severity: Severity
+    sentence: str
+    step: int | None = None
+
+    @property
+    def forbids(self) -> bool:
+        """Whether the step must never run."""
+        return self.severity == "forbidden"
+
+    @property
+    def doubt(self) -> str:
+        """``hazard <rule>: '<sentence>'``: how a question names it for the user to confirm."""
+        return hazard_doubt(self.rule, self.sentence)
+
+
+def hazard_doubt(rule: str, sentence: str) -> str:
+    """The safety doubt an ask-first hazard raises, as ``/session/pending.confirm`` lists it.
+
+    The same form as :meth:`behaviours.safety_doubts.SafetyDoubt.describe`.
+    """
+    return f"hazard {rule}: {sentence!r}"
+
+
+def _p(name: str) -> NamedNode:
+    return NamedNode(_NS + name)
+
+
+def _node(name: str) -> NamedNode:
+    return NamedNode(_THINGS_NS + name)
+
+
+def _number(value: float) -> Literal:
+    return Literal(repr(float(value)), datatype=_XSD_DOUBLE)
+
+
+def _words(name: str) -> list[str]:
+    return [word for word in name.lower().replace("-", "_").split("_") if word.isalpha()]
+
+
+class _Facts:
+    """The triples of one step's graph, each thing described once."""
+
+    def __init__(self, belief: Belief) -> None:
+        self.belief = belief
+        self.quads: list[Quad] = []
+        self.described: set[str] = set()
+
+    def add(self, subject: NamedNode, prop: str, value: Any) -> None:
+        self.quads.append(Quad(subject, _p(prop), value, DefaultGraph()))
+
+    def term(self, value: Any) -> NamedNode | Literal:
+        if isinstance(value, str) and (value in self.belief.things or value in self.belief.people):
+            self.describe(value)
+            return _node(value)
+        if isinstance(value, bool):
+            return _TRUE if value else _FALSE
+        if isinstance(value, int | float):
+            return _number(value)
+        return Literal(str(value))
+
+    def describe(self, name: str) -> None:
+        if name in self.described:
+            return
+        self.described.add(name)
+        node = _node(name)
+        for word in _words(name):
+            self.add(node, "word", Literal(word))
+        if name in self.belief.people:
+            self.quads.append(Quad(node, _TYPE, _PERSON, DefaultGraph()))
+            return
+        thing = self.belief.things.get(name)
+        if thing is None:
+            return
+        self.quads.append(Quad(node, _TYPE, _THING, DefaultGraph()))
+        self._properties(node, thing)
+
+    def _properties(self, node: NamedNode, thing: Thing) -> None:
+        self.add(node, "kind", Literal(thing.kind))
+        for flag in sorted(thing.flags):
+            self.add(node, "flag", Literal(flag))
+        if thing.material:
+            self.add(node, "material", Literal(thing.material.lower()))
+        if thing.hot:
+            self.add(node, "hot", _TRUE)
+        if thing.powered is not None:
+            self.add(node, "powered", _TRUE if thing.powered else _FALSE)
+        if thing.liquid:
+            self.add(node, "liquid", Literal(thing.liquid))
+        if thing.liquid_ml:
+            self.add(node, "liquidMl", _number(thing.liquid_ml))
+        if thing.capacity_ml is not None:
+            self.add(node, "capacityMl", _number(thing.capacity_ml))
+        if thing.relation is not None:
+            self.add(node, "relation", Literal(thing.relation))
+        if thing.support is not None:
+            self.add(node, "support", _node(thing.support))
+        if thing.id in self.belief.held:
+            self.add(node, "held", _TRUE)
+        for _, landmark in thing.beside:
+            self.add(node, "beside", _node(landmark))
+            self.add(_node(landmark), "beside", node)
+
+
+def _related(belief: Belief, names: Iterable[str]) -> set[str]:
+    """The things resting on or in ``names``, what they rest on, and what stands beside them."""
+    wanted = set(names)
+    found: set[str] = set()
+    for thing in belief.things.values():
+        if thing.support in wanted or (
+            thing.beside and any(landmark in wanted for _, landmark in thing.beside)
+        ):
+            found.add(thing.id)
+    for name in wanted:
+        named = belief.things.get(name)
+        if named is not None:
+            if named.support is not None and named.support in belief.things:
+                found.add(named.support)
+            found.update(landmark for _, landmark in named.beside if landmark in belief.things)
+    return found
+
+
+def _destination_room(belief: Belief, call: SkillCall) -> str | None:
+    for key in ("target", "person"):
+        name = getattr(call.args, key, None)
+        if isinstance(name, str):
+            return belief.room_of(name)
+    return None
+
+
+def step_graph(belief: Belief, call: SkillCall, manners: Iterable[str] = ()) -> pyoxigraph.Store:
+    """The step's graph (see the module docs) for ``call`` in ``belief``."""
+    facts = _Facts(belief)
+    args = call.args.model_dump()
+    facts.add(_STEP, "skill", Literal(call.skill))
+    named = []
+    for key, value in args.items():
+        if value is None or key in _SKIPPED_ARGS:
+            continue
+        facts.add(_STEP, _ROLES.get(key, key), facts.term(value))
+        if isinstance(value, str) and value in belief.things:
+            named.append(value)
+    relation = args.get("relation")
+    if call.skill == "PLACE":
+        target = belief.things.get(args["target"])
+        if relation is None:
+            relation = "in" if target is not None and target.kind == "container" else "on"
+            facts.add(_STEP, "relation", Literal(relation))
+        facts.describe(args["object"])
+        after = (
+            [args["target"]]
+            if relation in _SIDE_RELATIONS
+            else [t.id for t in belief.things.values() if t.support == args["target"]]
+        )
+        for neighbour in after:
+            if neighbour != args["object"] and neighbour in belief.things:
+                facts.describe(neighbour)
+                facts.add(_node(args["object"]), "besideAfter", _node(neighbour))
+    for manner in sorted(manners):
+        facts.add(_STEP, "manner", Literal(manner))
+    for name in sorted(_related(belief, named)) + sorted(belief.held):
+        facts.describe(name)
+    rooms = {belief.robot_room, _destination_room(belief, call)} - {None}
+    for person in belief.people.values():
+        if person.room in rooms:
+            facts.describe(person.id)
+    store = pyoxigraph.Store()
+    store.extend(facts.quads)
+    return store
+
+
+def _spoken(term: Any) -> str:
+    if isinstance(term, NamedNode):
+        return " ".join(term.value.removeprefix(_THINGS_NS).split("_"))
+    if isinstance(term, Literal) and term.datatype == _XSD_DOUBLE:
+        return f"{float(term.value):g}"
+    return str(getattr(term, "value", term))
+
+
+def _sentence(template: str, row: pyoxigraph.QuerySolution, names: Sequence[str]) -> str:
+    values = {name: _spoken(row[name]) if row[name] is not None else "it" for name in names}
+    text = template.format(**values)
+    return text[:1].upper() + text[1:]
+
+
+def step_hazards(
+    rules: HazardRules,
+    belief: Belief,
+    call: SkillCall,
+    *,
+    manners: Iterable[str] = (),
+    step: int | None = None,
+) -> list[Hazard]:
+    """Every hazard the rules find in ``call`` done in ``belief`` (none: it is safe to try).
+
+    Forbidden hazards come first; a rule gives one hazard per distinct sentence.
+    """
+    store = step_graph(belief, call, manners)
+    found: dict[tuple[str, str], Hazard] = {}
+    for rule in rules.rules:
+        if not rule.applies(call.skill):
+            continue
+        answer = store.query(rule.query)
+        assert isinstance(answer, pyoxigraph.QuerySolutions)
+        for row in answer:
+            sentence = _sentence(rule.says, row, rule.placeholders)
+            found.setdefault((rule.id, sentence), Hazard(rule.id, rule.severity, sentence, step))
+    return sorted(found.values(), key=lambda hazard: not hazard.forbids)
+
+
+class PlanHazards:
+    """A plan's hazards, step by step, remembering what earlier steps switched on or off.
+
+    ``said``: the request's utterances (they give the manners: a blade carried "running").
+    """
+
+    def __init__(self, rules: HazardRules, said: Iterable[str] = ()) -> None:
+        self.rules = rules
+        self.manners = rules.manners_of(said)
+        self._powered: dict[str, bool] = {}
+
+    def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
+        """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
+        return step_hazards(
+            self.rules, self._with_switches(belief), call, manners=self.manners, step=step
+        )
+
+    def done(self, call: SkillCall) -> None:
+        """Remember what ``call`` switched on or off for the later steps."""
+        if call.skill in ("SWITCH_ON", "SWITCH_OFF"):
+            self._powered[call.args.model_dump()["appliance"]] = call.skill == "SWITCH_ON"
+
+    def _with_switches(self, belief: Belief) -> Belief:
+        changed = {
+            name: replace(belief.things[name], powered=on)
+            for name, on in self._powered.items()
+            if name in belief.things and belief.things[name].powered != on
+        }
+        return replace(belief, things={**belief.things, **changed}) if changed else belief
+
+
+def hazard_refusal(
+    rules: HazardRules, belief: Belief, call: SkillCall, *, lifted: Collection[str] = ()
+) -> Check | None:
+    """The failed check that stops ``call`` at run time; None when no hazard stands.
+
+    Its first hazard stops it, unless the user lifted it (an ask-first hazard whose doubt is
+    in ``lifted``). The last guard before any command moves: whatever path chose the skill
+    (a validated plan, a ReAct step), a forbidden hazard, or an ask-first one nobody
+    confirmed, fails it.
+    """
+    for hazard in step_hazards(rules, belief, call):
+        if hazard.forbids or hazard.doubt not in lifted:
+            return Check(
+                name=f"hazard {hazard.rule}", ok=False, reason=hazard.sentence, code="unsafe_object"
+            )
+    return None

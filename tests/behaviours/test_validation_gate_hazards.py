@@ -1,0 +1,153 @@
+"""ValidationGate and the hazard rules: a forbidden step is rejected whatever the judge says,
+with the hazard named; an ask-first hazard becomes a question only an explicit yes lifts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, get_args
+
+import pytest
+
+from behaviours.turn_state import IntentFrame, PendingTask
+from behaviours.validation_gate import ValidationGate
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from skills import preconditions
+from skills.assignment import PlanWorld
+from skills.plan_model import PlanAttempt, ValidationReport
+from skills.specs import RobotSkill
+from tests.skills.hazard_kitchen import HazardCase, load_cases
+from trees.testing import BlackboardView, TreeHarness
+
+CASES = {case.id: case for case in load_cases()}
+ALWAYS_VALID = {
+    "by_prompt": [
+        {
+            "match": ".",
+            "module": "plan_validation",
+            "reply": {"answer": {"valid": True, "reason": "fine"}},
+        }
+    ]
+}
+
+
+@pytest.fixture
+def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimExecutor]:
+    """A running simulator (the gate needs a scene and workers); skills whose preconditions
+    the kitchen-skills branch writes get the "has the skill" check meanwhile."""
+    for skill in get_args(RobotSkill):
+        if skill not in preconditions._CHECKS:
+            monkeypatch.setitem(preconditions._CHECKS, skill, preconditions._skill_only(skill))  # type: ignore[index]
+    running = SimExecutor.from_scenario(load_scenario("thirsty"))
+    yield running
+    running.close()
+
+
+def on_case_belief(monkeypatch: pytest.MonkeyPatch, case: HazardCase) -> None:
+    """The gate reads the team from the scene; here it reads the case's belief instead."""
+    monkeypatch.setattr(
+        PlanWorld, "from_scene", classmethod(lambda cls, scene, robots=None: case.world)
+    )
+
+
+def propose(blackboard: BlackboardView, case: HazardCase, utterance: str | None = None) -> None:
+    """What the turn leaves before the gate: the request, its intent frame, the plan."""
+    said = case.said[:-1] if utterance is None else case.said
+    blackboard.set("/plan/current", case.plan)
+    blackboard.set("/plan/attempts", [PlanAttempt(number=1, plan=case.plan)])
+    blackboard.set("/turn/utterance", utterance or case.said[-1])
+    frame = IntentFrame(
+        domain="household", task="Fetch", slots={"object": "x"}, confidence=0.9, said=said
+    )
+    blackboard.set("/turn/intent", frame)
+
+
+def run(gate: ValidationGate, world: SimExecutor, llm: Any) -> str:
+    assert world.belief is not None
+    harness = TreeHarness(
+        gate, llm=llm.client, handles={"scene_graph": world.belief, "workers": world.workers}
+    )
+    for _ in range(20):
+        world.workers.wait_idle(5.0)
+        harness.tick()
+        if harness.root_status != "RUNNING":
+            break
+    return harness.root_status
+
+
+FORBIDDEN = [case for case in CASES.values() if case.expect == "forbidden"]
+ASK_FIRST = [
+    "pour_into_glass_next_to_toaster",
+    "hot_tea_to_grandma",
+    "wine_glass_in_bin",
+    "full_bottle_in_bin",
+]
+
+
+@pytest.mark.parametrize("judge", [False, True])
+@pytest.mark.parametrize("case", FORBIDDEN, ids=lambda case: case.id)
+def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_says(
+    blackboard: BlackboardView,
+    world: SimExecutor,
+    make_llm,
+    monkeypatch: pytest.MonkeyPatch,
+    case: HazardCase,
+    judge: bool,
+) -> None:
+    on_case_belief(monkeypatch, case)
+    propose(blackboard, case)
+    llm = make_llm(ALWAYS_VALID)
+    assert run(ValidationGate(judge=judge), world, llm) == "FAILURE"
+    report: ValidationReport = blackboard.get("/plan/validation")
+    hazard = next(p for p in report.problems if p.code == f"hazard:{case.rule}")
+    assert hazard.reason in report.diagnosis()
+    assert blackboard.get("/plan/attempts")[0].outcome == "rejected"
+    assert llm.backend.requests == []  # the judge is never asked about a rejected plan
+    assert blackboard.get("/session/pending") is None
+
+
+@pytest.mark.parametrize("case_id", ASK_FIRST)
+def test_an_ask_first_hazard_asks_and_only_an_explicit_yes_lifts_it(
+    blackboard: BlackboardView,
+    world: SimExecutor,
+    make_llm,
+    monkeypatch: pytest.MonkeyPatch,
+    case_id: str,
+) -> None:
+    case = CASES[case_id]
+    on_case_belief(monkeypatch, case)
+    propose(blackboard, case)
+    llm = make_llm(ALWAYS_VALID)
+    assert run(ValidationGate(judge=True), world, llm) == "FAILURE"
+    report: ValidationReport = blackboard.get("/plan/validation")
+    assert [p.code for p in report.problems] == [f"ask_first:{case.rule}"]
+    pending: PendingTask = blackboard.get("/session/pending")
+    assert pending.question.startswith("Before I do that: " + report.problems[0].reason)
+    assert pending.confirm == [f"hazard {case.rule}: {report.problems[0].reason!r}"]
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert llm.backend.requests == []
+
+    # Anything but an explicit yes keeps the question standing (a model's "valid" included).
+    propose(blackboard, case, utterance="sure, whatever, and also tidy up")
+    assert run(ValidationGate(judge=True), world, llm) == "FAILURE"
+
+    # The explicit yes, same request: the plan may run; the judge (always valid) is asked.
+    blackboard.set("/session/pending", pending)
+    propose(blackboard, case, utterance="Yes, go ahead")
+    assert run(ValidationGate(judge=True), world, llm) == "SUCCESS"
+    report = blackboard.get("/plan/validation")
+    assert report.ok and report.lifted == pending.confirm
+
+
+def test_a_yes_to_another_task_lifts_nothing(
+    blackboard: BlackboardView, world: SimExecutor, make_llm, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = CASES["wine_glass_in_bin"]
+    on_case_belief(monkeypatch, case)
+    propose(blackboard, case)
+    llm = make_llm(ALWAYS_VALID)
+    assert run(ValidationGate(), world, llm) == "FAILURE"
+    pending: PendingTask = blackboard.get("/session/pending")
+    blackboard.set("/session/pending", pending.model_copy(update={"task": "Tidy"}))
+    propose(blackboard, case, utterance="yes")
+    assert run(ValidationGate(), world, llm) == "FAILURE"

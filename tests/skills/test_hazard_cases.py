@@ -1,0 +1,92 @@
+"""The hazard set: every hazardous plan is refused or asked with its hazard named; the safe
+look-alikes pass. No model is involved: the hazard check is part of the dry run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import get_args
+
+import pytest
+
+from knowledge.hazard_rules import shipped_hazard_rules
+from skills import preconditions
+from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
+from skills.specs import RobotSkill
+from tests.skills.hazard_kitchen import HazardCase, load_cases
+
+CASES = load_cases()
+HAZARDOUS = [case for case in CASES if case.expect != "safe"]
+SAFE = [case for case in CASES if case.expect == "safe"]
+
+
+@pytest.fixture(autouse=True)
+def new_skills_have_preconditions(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Skills whose preconditions are not written yet (the kitchen-skills branch writes them)
+    get the "the robot has the skill" check, so the dry run can reach the later steps."""
+    for skill in get_args(RobotSkill):
+        if skill not in preconditions._CHECKS:
+            monkeypatch.setitem(preconditions._CHECKS, skill, preconditions._skill_only(skill))  # type: ignore[index]
+    yield
+
+
+def hazard_codes(case: HazardCase, lifted: list[str] | None = None) -> list[str]:
+    report = rehearse(case.plan, case.world, said=case.said, lifted=lifted or []).report
+    return [p.code for p in report.problems if p.code.startswith(("hazard:", "ask_first:"))]
+
+
+def test_the_set_is_large_and_covers_every_rule() -> None:
+    assert len(HAZARDOUS) >= 60 and len(SAFE) >= 20
+    assert {case.rule for case in HAZARDOUS} == {rule.id for rule in shipped_hazard_rules().rules}
+    assert len({case.id for case in CASES}) == len(CASES)
+
+
+@pytest.mark.parametrize("case", HAZARDOUS, ids=lambda case: case.id)
+def test_a_hazardous_plan_is_refused_or_asked_with_the_hazard_named(case: HazardCase) -> None:
+    report = rehearse(case.plan, case.world, said=case.said).report
+    assert not report.ok
+    named = [
+        p
+        for p in report.problems
+        if p.code == f"{'hazard' if case.expect == 'forbidden' else 'ask_first'}:{case.rule}"
+    ]
+    assert named, report.diagnosis()
+    assert named[0].reason in report.diagnosis() and named[0].reason.endswith(".")
+    if case.expect == "ask_first":
+        assert not any(code.startswith("hazard:") for code in hazard_codes(case))
+        only_hazards = all(p.code.startswith("ask_first:") for p in report.problems)
+        assert (hazard_question(report) is not None) == only_hazards
+
+
+@pytest.mark.parametrize("case", SAFE, ids=lambda case: case.id)
+def test_a_safe_look_alike_raises_no_hazard(case: HazardCase) -> None:
+    assert hazard_codes(case) == []
+
+
+@pytest.mark.parametrize(
+    "case", [case for case in HAZARDOUS if case.expect == "ask_first"], ids=lambda c: c.id
+)
+def test_only_the_users_yes_to_that_hazard_lifts_an_ask_first_hazard(case: HazardCase) -> None:
+    report = rehearse(case.plan, case.world, said=case.said).report
+    doubts = ask_first_doubts(report)
+    assert doubts and hazard_codes(case, lifted=doubts) == []
+    other = ["hazard some_rule: 'Something else entirely.'"]
+    assert hazard_codes(case, lifted=other) == hazard_codes(case)
+
+
+@pytest.mark.parametrize(
+    "case", [case for case in HAZARDOUS if case.expect == "forbidden"], ids=lambda c: c.id
+)
+def test_no_yes_lifts_a_forbidden_hazard(case: HazardCase) -> None:
+    report = rehearse(case.plan, case.world, said=case.said).report
+    sentences = [p.reason for p in report.problems]
+    lifted = [f"hazard {case.rule}: {sentence!r}" for sentence in sentences]
+    assert f"hazard:{case.rule}" in hazard_codes(case, lifted=lifted)
+
+
+def test_the_foil_tray_is_named_in_the_sentence() -> None:
+    case = next(case for case in CASES if case.id == "foil_tray_by_reference")
+    report = rehearse(case.plan, case.world, said=case.said).report
+    assert report.problems[0].step == 3
+    assert report.problems[0].reason == (
+        "The foil tray is foil, and foil in a running microwave sparks and can start a fire."
+    )
