@@ -42,7 +42,12 @@ log = logging.getLogger(__name__)
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
-STATIC_FILES = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
+STATIC_FILES = {
+    "focus.js": "text/javascript",
+    "story.js": "text/javascript",
+    "viewer.js": "text/javascript",
+    "viewer.css": "text/css",
+}
 """The page's own files in ``trees/viewer/static/``, with their content types."""
 
 CONTENT_SECURITY_POLICY = (
