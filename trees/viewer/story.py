@@ -159,7 +159,9 @@ class StoryBuilder:
             return [StoryEntry(kind="said", headline="robot said", text=value, **base)]
         return []
 
-    def _decision(self, value: Mapping[str, Any], base: dict[str, Any], ids: _NodeIds) -> StoryEntry:
+    def _decision(
+        self, value: Mapping[str, Any], base: dict[str, Any], ids: _NodeIds
+    ) -> StoryEntry:
         node = str(value.get("node") or base["node_name"])
         module = str(value.get("module", ""))
         if module:

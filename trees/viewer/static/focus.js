@@ -115,7 +115,7 @@ function boxAround(elements) {
 /*
  * Fit the view: what is drawn if that is readable, else the visited path (and the node
  * `include` with its children) at the readable scale, with as much around it as fits; when
- * even that overflows, on `include` or the last visited node, with its ancestors above it.
+ * even that overflows, on `include` or the tick's focal node, with its ancestors above it.
  */
 function fitView(include) {
   const elements = canvas_graph.getElements();
@@ -140,7 +140,7 @@ function fitView(include) {
     area = boxAround(kept) || everything;
     scale = READABLE_SCALE;
   }
-  const anchorId = include || (tree.visited_path || []).slice(-1)[0];
+  const anchorId = include || focalNode(tree);
   const anchor = anchorId !== undefined ? elementOf(anchorId) : null;
   const centre = area.center();
   const seen = { width: room.width / scale, height: room.height / scale };
@@ -163,6 +163,22 @@ function fitView(include) {
   }
   canvas_paper.scale(scale, scale);
   canvas_paper.translate(size.width / 2 - centre.x * scale, size.height / 2 - centre.y * scale);
+}
+
+/*
+ * Where the eye should go in a tick: the last node that decided in it, else the last visited
+ * node that failed, else the last one running, else the last one visited.
+ */
+function focalNode(tree) {
+  const path = tree.visited_path || [];
+  const nodes = (tree.cogtree && tree.cogtree.nodes) || {};
+  const last = (wanted) => [...path].reverse().find((id) => nodes[id] && wanted(nodes[id]));
+  return (
+    last((node) => node.rationale && node.rationale.fresh) ||
+    last((node) => node.status === "FAILURE") ||
+    last((node) => node.status === "RUNNING" && node.kind === "leaf") ||
+    path[path.length - 1]
+  );
 }
 
 /* Move the view (at a readable scale) so the node is in the middle of the canvas. */

@@ -56,6 +56,7 @@ function storyItem(entry) {
   const item = element("li", undefined, `entry ${entry.kind}`);
   item.dataset.tick = String(entry.tick);
   item.dataset.node = entry.node;
+  item.dataset.nodeName = entry.node_name;
   item.dataset.kind = entry.kind;
   const head = element("div", undefined, "entry-head");
   head.append(element("span", `${entry.tick}`, "entry-tick"), element("span", entry.headline));

@@ -209,8 +209,11 @@ async function togglePlay() {
     await show(viewer.ticks[0]);
   }
   updateBar();
+  // Keep the pace: when a tick takes longer to draw than the speed allows, skip ticks.
+  let frame = performance.now();
   while (viewer.playing) {
-    await sleep(1000 / Number(byId("speed").value));
+    const speed = Number(byId("speed").value);
+    await sleep(Math.max(0, 1000 / speed - (performance.now() - frame)));
     const position = positionOf(viewer.cursor);
     if (!viewer.playing) {
       break;
@@ -220,7 +223,9 @@ async function togglePlay() {
       viewer.following = viewer.live && !viewer.finished;
       break;
     }
-    await show(viewer.ticks[position + 1]);
+    const due = Math.max(1, Math.floor(((performance.now() - frame) * speed) / 1000));
+    frame = performance.now();
+    await show(viewer.ticks[Math.min(position + due, viewer.ticks.length - 1)]);
   }
   updateBar();
 }
