@@ -104,20 +104,20 @@ async function showEntry(entry) {
   centreOn(entry.node);
 }
 
-/* Highlight the entries of the shown tick, dim those still to come. */
+/* Highlight the entries of the shown tick, dim those still to come, keep the latest in view. */
 function markStoryCursor() {
   const cursor = viewer.cursor;
-  let current = null;
+  let latest = null;
   for (const item of byId("story-entries").children) {
     const tick = Number(item.dataset.tick);
     item.classList.toggle("later", cursor !== null && tick > cursor);
     item.classList.toggle("now", tick === cursor);
-    if (tick === cursor && current === null) {
-      current = item;
+    if (cursor !== null && tick <= cursor) {
+      latest = item;
     }
   }
-  if (current) {
-    current.scrollIntoView({ block: "nearest" });
+  if (latest) {
+    latest.scrollIntoView({ block: "nearest" });
   }
 }
 
