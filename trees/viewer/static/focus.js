@@ -218,7 +218,7 @@ function toggleFold(id, snapshot) {
   const visited = new Set(snapshot.visited_path);
   const node = snapshot.behaviours[id];
   if (!node || (node.children || []).length === 0) {
-    return false;
+    return;
   }
   const folded = focus.folded.has(id);
   if (visited.has(id)) {
@@ -227,7 +227,6 @@ function toggleFold(id, snapshot) {
     folded ? focus.opened.add(id) : focus.opened.delete(id);
   }
   drawTree(snapshot, id);
-  return true;
 }
 
 function zoomBy(factor, originX, originY) {
