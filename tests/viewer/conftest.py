@@ -1,4 +1,4 @@
-"""Fixtures of the viewer tests: a real tick log of the assistant tree."""
+"""Fixtures of the viewer tests: real tick logs of the assistant tree."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
 from trees.assistant_session import AssistantSession
+from trees.cli.main import main as cogtree
 from trees.evaluation.sim_wiring import step_when_busy
 from trees.handles import Handles
 from trees.testing import mock_blackboard, scripted_llm
@@ -55,4 +56,12 @@ def assistant_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
         llm.client.close()
     assert answered.control == "Proceed" and refused.control == "Reject"
     assert refused.rationales["TaskReadinessGate"].source == "model"
+    return log
+
+
+@pytest.fixture(scope="session")
+def thirsty_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tick log of ``cogtree run thirsty --oracle --log FILE``, as a user records it."""
+    log = tmp_path_factory.mktemp("thirsty-log") / "thirsty.jsonl"
+    assert cogtree(["run", "thirsty", "--oracle", "--log", str(log)]) == 0
     return log

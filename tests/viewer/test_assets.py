@@ -83,7 +83,7 @@ def test_loading_does_not_import_qt() -> None:
 
 def test_a_missing_package_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
-    with pytest.raises(AssetsMissingError, match="pip install py-trees-js"):
+    with pytest.raises(AssetsMissingError, match="pip install --no-deps 'py-trees-js"):
         load_assets()
 
 

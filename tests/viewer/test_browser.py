@@ -1,6 +1,8 @@
 """The viewer page in headless Chromium (Selenium): it loads from the local server, draws the
 tree with py_trees_js, follows a live feed, replays a log with scrubbing, and shows a gate's
-rationale when the gate is clicked. Screenshots go to ``$COGTREE_ARTIFACTS/viewer`` (by
+rationale when the gate is clicked. A log opens at its last tick with what ran in focus
+(readable labels, the rest folded), the story panel lists the turn's decisions, and the arrow
+keys jump between the timeline's marks. Screenshots go to ``$COGTREE_ARTIFACTS/viewer`` (by
 default ``test-artifacts/viewer`` at the repository root).
 """
 
@@ -30,12 +32,14 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.common.exceptions import TimeoutException  # noqa: E402
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 WAIT_S = 30
-TIMELINE_MARKERS = '#timeline [data-type="trees.EventMarker"]'
+MARKS = "#marks .mark"
+READABLE_PX = 11.0
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(
@@ -133,15 +137,15 @@ def test_the_page_loads_from_the_local_server_and_draws_the_tree(
         element.get_attribute("textContent")
         for element in browser.find_elements(By.CSS_SELECTOR, "#canvas .html-name")
     }
-    assert len(drawn) == len(header.structure)
-    assert {"Assistant", "TaskReadinessGate", "Respond"} <= names
-    assert wait_for(browser, shown_tick, "the first tick") == ticks[0].tick
-    markers = wait_for(
+    assert 0 < len(drawn) < len(header.structure)  # what did not run is folded
+    assert {"Assistant", "Decide"} <= names
+    wait_for(browser, lambda driver: shown_tick(driver) == ticks[-1].tick, "the last tick")
+    marks = wait_for(
         browser,
-        lambda driver: driver.find_elements(By.CSS_SELECTOR, TIMELINE_MARKERS),
-        "markers on the py_trees_js timeline",
+        lambda driver: driver.find_elements(By.CSS_SELECTOR, MARKS),
+        "marks on the timeline",
     )
-    assert markers
+    assert marks
     loaded = browser.execute_script(
         "return performance.getEntriesByType('resource').map((entry) => entry.name)"
     )
@@ -162,12 +166,12 @@ def test_replay_scrubs_back_and_forth(
         for entry in ticks
     }
     browser.get(replay.url)
-    wait_for(browser, lambda driver: shown_tick(driver) == numbers[0], "the first tick")
+    wait_for(browser, lambda driver: shown_tick(driver) == numbers[-1], "the last tick")
 
-    browser.find_element(By.ID, "next").click()
-    wait_for(browser, lambda driver: shown_tick(driver) == numbers[1], "the second tick")
     browser.find_element(By.ID, "prev").click()
-    wait_for(browser, lambda driver: shown_tick(driver) == numbers[0], "the first tick again")
+    wait_for(browser, lambda driver: shown_tick(driver) == numbers[-2], "the tick before")
+    browser.find_element(By.ID, "next").click()
+    wait_for(browser, lambda driver: shown_tick(driver) == numbers[-1], "the last tick again")
 
     target = decision_tick(assistant_log)
     slider = browser.find_element(By.ID, "slider")
@@ -184,6 +188,8 @@ def test_replay_scrubs_back_and_forth(
     )
     assert "tick " + str(target) in browser.find_element(By.ID, "tick-label").text
 
+    browser.find_element(By.ID, "first").click()
+    wait_for(browser, lambda driver: shown_tick(driver) == numbers[0], "the first tick")
     browser.find_element(By.ID, "live").click()  # "end" in a replay
     wait_for(browser, lambda driver: shown_tick(driver) == numbers[-1], "the last tick")
     browser.find_element(By.ID, "first").click()
@@ -198,7 +204,7 @@ def test_clicking_a_gate_shows_its_decision_and_rationale(
 ) -> None:
     target = decision_tick(assistant_log)
     browser.get(replay.url)
-    wait_for(browser, shown_tick, "the first tick")
+    wait_for(browser, shown_tick, "a tick")
     browser.execute_script(
         "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
         browser.find_element(By.ID, "slider"),
@@ -271,3 +277,227 @@ def decision_tick(log: Path) -> int:
         for write in entry.writes
         if write.key == "/rationale/taskreadinessgate" and write.value["source"] == "model"
     )
+
+
+# -- what ran in focus, the story, the marks (the thirsty log, at the sizes users have) ---------
+
+
+@pytest.fixture
+def thirsty(thirsty_log: Path) -> Iterator[ViewerServer]:
+    with ViewerServer(TickFeed.from_log(thirsty_log)) as server:
+        yield server
+
+
+@pytest.fixture
+def laptop(browser: Any) -> Iterator[Any]:
+    """The browser window at 1400×900 (the size of the issue's first try); restored after."""
+    browser.set_window_size(1400, 900)
+    yield browser
+    browser.set_window_size(1600, 1000)
+
+
+def open_at_end(driver: Any, server: ViewerServer, log: Path) -> tuple[LogHeader, list[Any]]:
+    """Open ``log`` in the page and wait until its last tick is drawn and told."""
+    header, ticks = read_tick_log(log)
+    driver.get(server.url)
+    wait_for(driver, lambda d: shown_tick(d) == ticks[-1].tick, "the last tick")
+    wait_for(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#story-entries .entry"), "a story")
+    return header, ticks
+
+
+def labels(driver: Any) -> dict[str, dict[str, Any]]:
+    """Each drawn node's label by name: font size in px, box on screen, detail text."""
+    found: dict[str, dict[str, Any]] = driver.execute_script(
+        """
+        const found = {};
+        for (const box of document.querySelectorAll('#canvas .html-element')) {
+            const name = box.querySelector('.html-name');
+            const rect = name.getBoundingClientRect();
+            found[name.textContent] = {
+                px: parseFloat(getComputedStyle(name).fontSize),
+                left: rect.left, right: rect.right, top: rect.top, bottom: rect.bottom,
+                detail: box.querySelector('.html-detail').textContent,
+            };
+        }
+        return found;
+        """
+    )
+    return found
+
+
+def canvas_rect(driver: Any) -> dict[str, float]:
+    rect: dict[str, float] = driver.execute_script(
+        "return document.getElementById('canvas').getBoundingClientRect().toJSON()"
+    )
+    return rect
+
+
+def inside(label: dict[str, Any], rect: dict[str, float]) -> bool:
+    return bool(
+        label["left"] >= rect["left"] - 1
+        and label["right"] <= rect["right"] + 1
+        and label["top"] >= rect["top"] - 1
+        and label["bottom"] <= rect["bottom"] + 1
+    )
+
+
+def names_by_id(log: Path) -> dict[str, str]:
+    header, ticks = read_tick_log(log)
+    names = {shape.id: shape.name for shape in header.structure}
+    for entry in ticks:
+        names.update({shape.id: shape.name for shape in entry.structure or []})
+    return names
+
+
+def visited_names(log: Path, tick: int) -> list[str]:
+    _, ticks = read_tick_log(log)
+    names = names_by_id(log)
+    entry = next(entry for entry in ticks if entry.tick == tick)
+    return [names[state.id] for state in entry.nodes if state.visited]
+
+
+def assert_visited_path_readable(driver: Any, log: Path, tick: int) -> None:
+    shown = wait_for(
+        driver,
+        lambda d: (found := labels(d)) and set(visited_names(log, tick)) <= set(found) and found,
+        "the visited path's labels",
+    )
+    rect = canvas_rect(driver)
+    for name in visited_names(log, tick):
+        assert shown[name]["px"] >= READABLE_PX, f"{name}: {shown[name]['px']} px"
+        assert inside(shown[name], rect), f"{name} is outside the canvas: {shown[name]}"
+
+
+def test_a_log_opens_at_its_last_tick_with_the_visited_path_readable(
+    laptop: Any, thirsty: ViewerServer, thirsty_log: Path
+) -> None:
+    header, ticks = open_at_end(laptop, thirsty, thirsty_log)
+    assert_visited_path_readable(laptop, thirsty_log, ticks[-1].tick)
+    laptop.save_screenshot(str(artifacts() / "viewer-thirsty-default.png"))
+
+
+def test_labels_are_readable_at_1920_by_1080(
+    browser: Any, thirsty: ViewerServer, thirsty_log: Path
+) -> None:
+    browser.set_window_size(1920, 1080)
+    try:
+        _, ticks = open_at_end(browser, thirsty, thirsty_log)
+        assert_visited_path_readable(browser, thirsty_log, ticks[-1].tick)
+    finally:
+        browser.set_window_size(1600, 1000)
+
+
+def test_subtrees_that_did_not_run_are_folded_and_open_on_click(
+    laptop: Any, thirsty: ViewerServer, thirsty_log: Path
+) -> None:
+    header, ticks = open_at_end(laptop, thirsty, thirsty_log)
+    last = ticks[-1]
+    visited = {state.id for state in last.nodes if state.visited}
+    shapes = {shape.id: shape for shape in header.structure}
+    for entry in ticks:
+        shapes.update({shape.id: shape for shape in entry.structure or []})
+    root = header.structure[0]
+    folded = [shapes[child] for child in root.children if child not in visited]
+    folded = [shape for shape in folded if shape.children]
+    assert folded, "the last tick of the thirsty run should leave a composite unvisited"
+    drawn = wait_for(laptop, lambda d: labels(d), "the drawn nodes")
+    for shape in folded:  # each drawn as one marked node; nothing under it drawn
+        assert "did not run" in drawn[shape.name]["detail"]
+        assert not {shapes[child].name for child in shape.children} & set(drawn)
+    decide = next(shape for shape in folded if shape.name == "Decide")
+
+    click_node(laptop, "Decide")
+    children = {shapes[child].name for child in decide.children}
+    opened = wait_for(
+        laptop, lambda d: children <= set(labels(d)) and labels(d), "Decide's children"
+    )
+    assert "did not run" not in opened["Decide"]["detail"]
+
+    laptop.find_element(By.ID, "whole").click()
+    wait_for(
+        laptop,
+        lambda d: len(labels(d)) == len(last.structure or shapes),
+        "the whole tree",
+    )
+
+
+def rationale_writes(log: Path) -> list[tuple[int, str]]:
+    """Every gate decision in the log: (tick, node), in order."""
+    _, ticks = read_tick_log(log)
+    return [
+        (entry.tick, write.value["node"])
+        for entry in ticks
+        for write in entry.writes
+        if write.key.startswith("/rationale/")
+    ]
+
+
+def test_the_story_lists_every_decision_and_an_entry_moves_the_view(
+    laptop: Any, thirsty: ViewerServer, thirsty_log: Path
+) -> None:
+    open_at_end(laptop, thirsty, thirsty_log)
+    items = laptop.find_elements(By.CSS_SELECTOR, "#story-entries .entry.decision")
+    listed = [
+        (int(item.get_attribute("data-tick")), item.get_attribute("data-node-name"))
+        for item in items
+    ]
+    assert listed == rationale_writes(thirsty_log)
+    said = laptop.find_element(By.CSS_SELECTOR, "#story-entries .entry.said").text
+    assert "I took care of it." in said
+    plan = laptop.find_element(By.CSS_SELECTOR, "#story-entries .entry.plan").text
+    assert "HANDOVER(object=water_bottle, person=alex, hand=right)" in plan
+    assert "SUCCESS" in plan
+
+    gate = next(
+        item for item in items if item.get_attribute("data-node-name") == "TaskReadinessGate"
+    )
+    tick = int(gate.get_attribute("data-tick"))
+    before = laptop.execute_script("return canvas_paper.translate()")
+    gate.click()
+    wait_for(laptop, lambda d: shown_tick(d) == tick, f"tick {tick}")
+    wait_for(
+        laptop,
+        lambda d: d.find_element(By.ID, "details-name").text == "TaskReadinessGate",
+        "the gate's details",
+    )
+    assert laptop.execute_script("return document.body.dataset.selected") == gate.get_attribute(
+        "data-node"
+    )
+    assert laptop.execute_script("return canvas_paper.translate()") != before
+    shown = labels(laptop)["TaskReadinessGate"]
+    assert inside(shown, canvas_rect(laptop)) and shown["px"] >= READABLE_PX
+    assert "now" in gate.get_attribute("class")
+
+
+def marked_ticks(log: Path) -> list[int]:
+    """Ticks where a gate decided, a plan was made, a skill failed or the robot spoke."""
+    _, ticks = read_tick_log(log)
+
+    def marks(write: Any) -> bool:
+        if write.key in ("/plan/current", "/turn/reply") or write.key.startswith("/rationale/"):
+            return True
+        return write.key == "/skill/outcome" and write.value["status"] != "succeeded"
+
+    return [entry.tick for entry in ticks if any(marks(write) for write in entry.writes)]
+
+
+def test_the_arrow_keys_jump_between_the_marks(
+    laptop: Any, thirsty: ViewerServer, thirsty_log: Path
+) -> None:
+    _, ticks = open_at_end(laptop, thirsty, thirsty_log)
+    expected = marked_ticks(thirsty_log)
+    drawn = [
+        int(mark.get_attribute("data-tick"))
+        for mark in laptop.find_elements(By.CSS_SELECTOR, MARKS)
+    ]
+    assert drawn == expected
+    body = laptop.find_element(By.TAG_NAME, "body")
+    for wanted in reversed(expected[-3:]):
+        body.send_keys(Keys.ARROW_LEFT)
+        wait_for(laptop, lambda d, wanted=wanted: shown_tick(d) == wanted, f"mark {wanted}")
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_for(laptop, lambda d: shown_tick(d) == expected[-2], f"mark {expected[-2]}")
+    body.send_keys(".")
+    numbers = [entry.tick for entry in ticks]
+    following = numbers[numbers.index(expected[-2]) + 1]
+    wait_for(laptop, lambda d: shown_tick(d) == following, f"tick {following}")

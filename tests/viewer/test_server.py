@@ -89,6 +89,13 @@ def test_ticks_after_a_cursor_and_snapshots_by_number(server: ViewerServer) -> N
     assert get_json(server, "/api/snapshot")[1]["cogtree"]["tick"] == 2
 
 
+def test_the_story_of_the_ticks_held(server: ViewerServer) -> None:
+    status, story = get_json(server, "/api/story")
+    assert status == 200 and story["tree"] == "small"
+    assert [(entry["kind"], entry["tick"]) for entry in story["entries"]] == [("turn", 1)]
+    assert story["entries"][0]["headline"] == "turn 1"
+
+
 def test_a_long_poll_answers_when_the_next_tick_arrives(
     server: ViewerServer, feed: TickFeed
 ) -> None:

@@ -5,6 +5,11 @@ Qt resource module (``py_trees_js/resources.py``, written by ``pyrcc5``). Import
 module would load Qt, so the module's byte strings are parsed instead and the resource
 tree is decoded here (the rcc format: a tree of 14-byte entries, names in UTF-16, data
 blobs optionally zlib-compressed). Nothing is copied into the repository or cached on disk.
+
+Qt itself is never needed: py-trees-js declares PyQt5 and PyQtWebEngine as dependencies (for
+its own demo app), but ``pip install --no-deps py-trees-js`` is enough for this viewer. Every
+py-trees-js release on PyPI (0.6.1 to 0.7.0) declares them, and py_trees.js itself is on no
+other registry (npm has jointjs, dagre, graphlib, jquery, lodash and backbone, not it).
 """
 
 from __future__ import annotations
@@ -91,7 +96,9 @@ def resource_module_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise AssetsMissingError(
             "the viewer draws trees with py_trees_js, which is not installed: "
-            "`pip install py-trees-js` (or `pip install 'cogtree[viewer]'`)"
+            "`pip install --no-deps 'py-trees-js>=0.7,<0.8'` (2.5 MB; the viewer reads its "
+            "files without Qt) or `pip install 'cogtree[viewer]'` (also installs PyQt5, "
+            "about 350 MB)"
         )
     return Path(next(iter(spec.submodule_search_locations))) / RESOURCE_MODULE
 

@@ -44,6 +44,7 @@ from trees.recording.tick_log import (
     read_tick_log,
 )
 from trees.viewer.errors import ViewerError
+from trees.viewer.story import MARK_KINDS, StoryBuilder, StoryEntry
 
 DEFAULT_KEEP = 2000
 """Ticks a live feed keeps by default (at 100 Hz, the last 20 seconds)."""
@@ -66,6 +67,8 @@ class TickSummary(BaseModel):
     changed: bool
     calls: int
     decided: list[str]
+    marks: list[str] = []
+    """What makes the tick worth a mark on the timeline (kinds of :data:`MARK_KINDS`)."""
 
 
 class TickIndex(BaseModel):
@@ -76,6 +79,13 @@ class TickIndex(BaseModel):
     last: int | None
     finished: bool
     ticks: list[TickSummary]
+
+
+class Story(BaseModel):
+    """The story entries of the ticks a feed holds, oldest first."""
+
+    tree: str
+    entries: list[StoryEntry]
 
 
 class _Held(NamedTuple):
@@ -120,6 +130,8 @@ class TickFeed:
         self._last: TickEntry | None = None  # the newest tick, to tell what changed
         self._base_state: BlackboardState = {}
         self._base_structure: list[NodeShape] = []
+        self._structure: list[NodeShape] = []  # the shape after the newest tick
+        self._story = StoryBuilder()
         self._finished = False
 
     @classmethod
@@ -210,6 +222,8 @@ class TickFeed:
         self._last = None
         self._base_state = initial_state(header.blackboard)
         self._base_structure = list(header.structure)
+        self._structure = list(header.structure)
+        self._story = StoryBuilder()
         self._finished = False
 
     def _append(self, entry: TickEntry) -> None:
@@ -222,7 +236,11 @@ class TickFeed:
                 f"tick {entry.tick} came after tick {self._entries[-1].tick}; "
                 "ticks must arrive in order"
             )
+        if entry.structure:
+            self._structure = list(entry.structure)
+        told = self._story.add(self._structure, entry)
         summary = _summary(entry, ticks_differ(self._last, entry))
+        summary.marks = sorted({item.kind for item in told if item.kind in MARK_KINDS})
         json = entry.model_dump_json(exclude_none=True).encode("utf-8")
         self._entries.append(_Held(summary, entry.writes, entry.structure, json))
         self._last = entry
@@ -231,6 +249,7 @@ class TickFeed:
             apply_writes(self._base_state, dropped.tick, dropped.writes)
             if dropped.structure:
                 self._base_structure = list(dropped.structure)
+            self._story.forget_before(self._entries[0].tick)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -271,6 +290,13 @@ class TickFeed:
             finished=finished,
             ticks=summaries,
         )
+
+    def story(self) -> Story:
+        """The story of the ticks held: turns, decisions, plans, model calls, speech."""
+        with self._changed:
+            tree = self._header.tree if self._header is not None else ""
+            entries = [entry.model_copy(deep=True) for entry in self._story.entries]
+        return Story(tree=tree, entries=entries)
 
     def snapshot(self, tick: int | None = None) -> dict[str, Any]:
         """The py_trees_js snapshot of ``tick`` (the newest when None); FeedError if not held."""

@@ -10,6 +10,8 @@ Routes (GET only):
   :meth:`~trees.viewer.feed.TickFeed.index`); with ``wait`` the request is held up to S
   seconds until a newer tick arrives (long poll).
 * ``/api/snapshot?tick=N``: the py_trees_js snapshot of tick N (the newest without N).
+* ``/api/story``: the story of the ticks held (:class:`~trees.viewer.story.StoryEntry`:
+  turns, gate decisions, plans with their steps' statuses, model calls, what was said).
 
 The server binds to 127.0.0.1 unless told otherwise and then answers only requests whose
 ``Host`` is a loopback name, so a web page elsewhere cannot read the tree through the
@@ -40,7 +42,12 @@ log = logging.getLogger(__name__)
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
-STATIC_FILES = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
+STATIC_FILES = {
+    "focus.js": "text/javascript",
+    "story.js": "text/javascript",
+    "viewer.js": "text/javascript",
+    "viewer.css": "text/css",
+}
 """The page's own files in ``trees/viewer/static/``, with their content types."""
 
 CONTENT_SECURITY_POLICY = (
@@ -207,6 +214,8 @@ class _Handler(BaseHTTPRequestHandler):
                 limit=_number(query, "limit", 500),
             )
             self._send_json(index.model_dump(mode="json"))
+        elif path == "/api/story":
+            self._send_json(feed.story().model_dump(mode="json"))
         elif path == "/api/snapshot":
             tick = _number(query, "tick", None) if "tick" in query else None
             self._send_json(feed.snapshot(tick))

@@ -1,23 +1,16 @@
 /*
- * cogtree viewer: draws tick snapshots from the local server with py_trees_js, scrubs
- * through the ticks the server holds, and shows why the selected node did what it did.
+ * cogtree viewer: draws tick snapshots from the local server with py_trees_js (what ran in
+ * focus, see focus.js), scrubs through the ticks the server holds, tells the turn's story
+ * (story.js) and shows why the selected node did what it did.
  *
- * Following the newest tick (live) or playing forwards, snapshots go through the
- * py_trees_js timeline (its markers keep the recent stream); stepping or scrubbing draws
- * the chosen tick on the canvas directly. Every text from the tree is set as text.
+ * A tick log opens at its last tick; a live feed follows the newest. Every text from the
+ * tree is set as text.
  */
 "use strict";
 
-// py_trees_js refers to these four by their global names.
+// py_trees_js refers to these two by their global names.
 var canvas_graph = py_trees.canvas.create_graph();
 var canvas_paper = py_trees.canvas.create_paper({ graph: canvas_graph });
-const TIMELINE_EVENTS = 100;
-var timeline_graph = py_trees.timeline.create_graph({ event_cache_limit: TIMELINE_EVENTS });
-var timeline_paper = py_trees.timeline.create_paper({
-  timeline_graph: timeline_graph,
-  canvas_graph: canvas_graph,
-  canvas_paper: canvas_paper,
-});
 
 const POLL_WAIT_S = 10;
 const INDEX_PAGE = 1000;
@@ -30,13 +23,14 @@ const viewer = {
   summaries: new Map(), // tick number -> summary from the tick index
   cursor: null, // the tick shown
   following: false, // show each new tick as it arrives
+  opening: true, // a tick log: show its last tick once it is known, until the user moves
   playing: false,
   selected: null, // id of the selected node
   snapshot: null, // the snapshot shown
-  timelineLast: -Infinity, // newest tick given to the py_trees_js timeline
   request: 0, // a newer snapshot request makes older answers obsolete
 };
 window.cogtreeViewer = viewer; // for tests and for the curious, from the console
+window.cogtreeFocus = focus;
 
 const byId = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -77,7 +71,6 @@ async function start() {
 
 async function poll() {
   let since = 0;
-  let preloaded = viewer.live;
   for (;;) {
     const wait = viewer.finished ? 0 : POLL_WAIT_S;
     let index;
@@ -88,10 +81,6 @@ async function poll() {
       return;
     }
     absorb(index);
-    if (!preloaded) {
-      preloaded = true;
-      await preloadTimeline(index.ticks);
-    }
     if (index.ticks.length > 0) {
       since = index.ticks[index.ticks.length - 1].tick;
       if (!index.finished) {
@@ -117,31 +106,14 @@ function absorb(index) {
   }
   viewer.finished = index.finished;
   const newest = viewer.ticks[viewer.ticks.length - 1];
-  if (newest !== undefined && (viewer.cursor === null || viewer.following)) {
-    show(viewer.following ? newest : viewer.ticks[0]);
+  if (newest !== undefined && (viewer.following || viewer.opening) && newest !== viewer.cursor) {
+    show(newest);
+  }
+  if (index.ticks.length > 0 || viewer.finished) {
+    renderMarks();
+    storyNoticesTicks(index.ticks);
   }
   updateBar();
-}
-
-/* A tick log: put the ticks where something changed on the py_trees_js timeline. */
-async function preloadTimeline(summaries) {
-  const changed = summaries.filter((summary) => summary.changed).slice(0, TIMELINE_EVENTS);
-  for (const summary of changed) {
-    let snapshot;
-    try {
-      snapshot = await getJSON(`/api/snapshot?tick=${summary.tick}`);
-    } catch (error) {
-      return;
-    }
-    timeline_graph.set("streaming", false);
-    py_trees.timeline.add_tree_to_cache({
-      timeline_graph: timeline_graph,
-      canvas_graph: canvas_graph,
-      canvas_paper: canvas_paper,
-      tree: snapshot,
-    });
-    viewer.timelineLast = summary.tick;
-  }
 }
 
 async function show(tick) {
@@ -157,49 +129,21 @@ async function show(tick) {
     return; // the user moved on while this one loaded
   }
   setMessage("");
-  if ((viewer.following || viewer.playing) && tick > viewer.timelineLast) {
-    viewer.timelineLast = tick;
-    timeline_graph.set("streaming", true);
-    py_trees.timeline.add_tree_to_cache({
-      timeline_graph: timeline_graph,
-      canvas_graph: canvas_graph,
-      canvas_paper: canvas_paper,
-      tree: snapshot,
-    });
-  } else {
-    timeline_graph.set("streaming", false);
-    drawOnCanvas(snapshot);
-  }
+  drawTree(snapshot);
   present(snapshot);
-}
-
-/* What py_trees_js does for a streamed tree, for a tree picked by hand. */
-function drawOnCanvas(tree) {
-  canvas_paper.freeze();
-  const added = py_trees.canvas.update_graph({ graph: canvas_graph, tree: tree }) || [];
-  if (added.length > 0) {
-    py_trees.canvas.layout_graph({ graph: canvas_graph });
-    for (const cell of added) {
-      const view = canvas_paper.findViewByModel(cell);
-      if (view && view.updateBox) {
-        view.listenTo(canvas_paper, "translate", view.updateBox);
-        view.listenTo(canvas_paper, "scale", view.updateBox);
-      }
-    }
-    canvas_paper.updateViews();
-  }
-  if (canvas_graph.get("scale_content_to_fit")) {
-    py_trees.canvas.scale_content_to_fit(canvas_paper);
-  }
-  canvas_paper.unfreeze();
 }
 
 function present(snapshot) {
   viewer.snapshot = snapshot;
   viewer.cursor = snapshot.cogtree.tick;
+  if (viewer.selected && !snapshot.cogtree.nodes[viewer.selected]) {
+    viewer.selected = null; // the node left the tree (a plan was replaced)
+  }
   document.body.dataset.tick = String(snapshot.cogtree.tick);
   updateBar();
   renderDetails();
+  markCursor();
+  markStoryCursor();
 }
 
 // -- moving through the ticks -----------------------------------------------------------
@@ -220,14 +164,15 @@ function positionOf(tick) {
   return Math.min(low, viewer.ticks.length - 1);
 }
 
-function goTo(position) {
+async function goTo(position) {
   viewer.following = false;
+  viewer.opening = false;
   viewer.playing = false;
   const tick = viewer.ticks[Math.max(0, Math.min(position, viewer.ticks.length - 1))];
-  if (tick !== undefined) {
-    show(tick);
-  }
   updateBar();
+  if (tick !== undefined) {
+    await show(tick);
+  }
 }
 
 function step(delta) {
@@ -258,13 +203,17 @@ async function togglePlay() {
     return;
   }
   viewer.following = false;
+  viewer.opening = false;
   viewer.playing = true;
   if (viewer.cursor === null || positionOf(viewer.cursor) >= viewer.ticks.length - 1) {
     await show(viewer.ticks[0]);
   }
   updateBar();
+  // Keep the pace: when a tick takes longer to draw than the speed allows, skip ticks.
+  let frame = performance.now();
   while (viewer.playing) {
-    await sleep(1000 / Number(byId("speed").value));
+    const speed = Number(byId("speed").value);
+    await sleep(Math.max(0, 1000 / speed - (performance.now() - frame)));
     const position = positionOf(viewer.cursor);
     if (!viewer.playing) {
       break;
@@ -274,7 +223,9 @@ async function togglePlay() {
       viewer.following = viewer.live && !viewer.finished;
       break;
     }
-    await show(viewer.ticks[position + 1]);
+    const due = Math.max(1, Math.floor(((performance.now() - frame) * speed) / 1000));
+    frame = performance.now();
+    await show(viewer.ticks[Math.min(position + due, viewer.ticks.length - 1)]);
   }
   updateBar();
 }
@@ -304,6 +255,7 @@ function updateBar() {
   byId("play").innerHTML = viewer.playing ? "&#10074;&#10074;" : "&#9654;";
   byId("play").classList.toggle("active", viewer.playing);
   byId("live").classList.toggle("active", viewer.following);
+  byId("whole").classList.toggle("active", focus.whole);
 }
 
 // -- details of the tick and of the selected node ----------------------------------------
@@ -335,6 +287,7 @@ function isEmpty(value) {
 function selectNode(id) {
   viewer.selected = id;
   renderDetails();
+  document.body.dataset.selected = id;
 }
 
 function renderDetails() {
@@ -451,25 +404,33 @@ function renderKeys(list, accesses, reading) {
 
 // -- wiring ---------------------------------------------------------------------------------
 
+// A click selects the node and opens it when it is folded; a double click folds it.
 canvas_paper.on("element:pointerclick", (view) => {
   const id = view.model.get("behaviour_id");
-  if (id !== undefined) {
-    selectNode(id);
-  }
-});
-
-// A marker or button of the py_trees_js timeline was clicked: show what it shows.
-timeline_paper.on("element:pointerclick", () => {
-  const selected = timeline_graph.get("cache").get("selected");
-  const tree = selected && selected.get("tree");
-  if (!tree || !tree.cogtree) {
+  if (id === undefined) {
     return;
   }
-  viewer.request++;
-  viewer.playing = false;
-  viewer.following = viewer.live && timeline_graph.get("streaming");
-  present(tree);
+  selectNode(id);
+  if (focus.folded.has(id) && viewer.snapshot) {
+    toggleFold(id, viewer.snapshot);
+  }
 });
+canvas_paper.on("element:pointerdblclick", (view) => {
+  const id = view.model.get("behaviour_id");
+  if (id !== undefined && !focus.folded.has(id) && viewer.snapshot) {
+    toggleFold(id, viewer.snapshot);
+  }
+});
+wireFocus();
+
+function toggleWhole() {
+  focus.whole = !focus.whole;
+  focus.autoFit = true;
+  if (viewer.snapshot) {
+    drawTree(viewer.snapshot);
+  }
+  updateBar();
+}
 
 byId("first").addEventListener("click", () => goTo(0));
 byId("prev").addEventListener("click", () => step(-1));
@@ -477,27 +438,47 @@ byId("next").addEventListener("click", () => step(1));
 byId("live").addEventListener("click", followNewest);
 byId("play").addEventListener("click", togglePlay);
 byId("slider").addEventListener("input", (event) => goTo(Number(event.target.value)));
+byId("fit").addEventListener("click", fitAgain);
+byId("whole").addEventListener("click", toggleWhole);
+byId("zoom-in").addEventListener("click", () => zoomAtCentre(ZOOM_STEP));
+byId("zoom-out").addEventListener("click", () => zoomAtCentre(1 / ZOOM_STEP));
+
+/* Keys: the arrows jump between marks (with Shift they pan), comma and period step a tick. */
+const KEYS = {
+  ArrowLeft: () => jumpToMark(-1),
+  ArrowRight: () => jumpToMark(1),
+  "Shift+ArrowLeft": () => panBy(PAN_STEP, 0),
+  "Shift+ArrowRight": () => panBy(-PAN_STEP, 0),
+  "Shift+ArrowUp": () => panBy(0, PAN_STEP),
+  "Shift+ArrowDown": () => panBy(0, -PAN_STEP),
+  ",": () => step(-1),
+  ".": () => step(1),
+  Home: () => goTo(0),
+  End: followNewest,
+  " ": togglePlay,
+  "+": () => zoomAtCentre(ZOOM_STEP),
+  "=": () => zoomAtCentre(ZOOM_STEP),
+  "-": () => zoomAtCentre(1 / ZOOM_STEP),
+  0: fitAgain,
+  w: toggleWhole,
+};
 
 document.addEventListener("keydown", (event) => {
   if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) {
     return;
   }
-  const actions = {
-    ArrowLeft: () => step(-1),
-    ArrowRight: () => step(1),
-    Home: () => goTo(0),
-    End: followNewest,
-    " ": togglePlay,
-  };
-  if (actions[event.key]) {
+  const arrow = event.key.startsWith("Arrow");
+  const action = KEYS[event.shiftKey && arrow ? `Shift+${event.key}` : event.key];
+  if (action && !event.ctrlKey && !event.metaKey && !event.altKey) {
     event.preventDefault();
-    actions[event.key]();
+    action();
   }
 });
 
 window.addEventListener("resize", () => {
-  py_trees.canvas.on_window_resize(canvas_paper);
-  py_trees.timeline.on_window_resize(timeline_paper);
+  if (focus.autoFit) {
+    fitView();
+  }
 });
 
 start();
