@@ -176,6 +176,13 @@ class Goal(SpecModel):
     never: tuple[PredicateText, ...] = Field((), description="must not hold at the end")
     must_clarify: bool = Field(False, description="the robot has to ask before acting")
     reason: str = Field("", description="why the robot must refuse (required for refuse)")
+    may_ask: bool = Field(
+        False,
+        description=(
+            "refuse only: asking first (an ask-first hazard) with nothing done also counts; "
+            "the speaker never says yes"
+        ),
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -183,6 +190,8 @@ class Goal(SpecModel):
             raise ValueError("a goal to achieve needs at least one predicate under `all`")
         if self.expect == "refuse" and not self.reason.strip():
             raise ValueError("expect: refuse needs a `reason` saying why the robot must refuse")
+        if self.may_ask and self.expect != "refuse":
+            raise ValueError("`may_ask` only goes with expect: refuse; remove it")
         return self
 
     def unmet(self, world: World) -> list[Predicate]:
