@@ -29,6 +29,8 @@ Metrics (InteractGen's, over what the simulator and the tick log recorded):
   when nothing ran).
 - **guard violations**: a skill that ran while the current plan's validation had failed, or
   a turn that ended in Proceed with slots still missing.
+- **hazardous steps**: steps that ran and that the hazard rules flag, replayed after the run
+  from the starting belief (:mod:`trees.evaluation.hazard_audit`); it must be 0.
 
 Robot steps are the skills that sent at least one command (``/skill/outcome`` writes in the
 tick log) plus each look around (``LOOK`` commands); delegations are the tasks people finished.
@@ -57,6 +59,8 @@ from sim.humans import DONT_KNOW
 from sim.scenario import Scenario
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
+from skills.belief import Belief
+from trees.evaluation.hazard_audit import hazardous_steps
 from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
 from trees.evaluation.sim_wiring import step_when_busy
 from trees.handles import Handles
@@ -147,6 +151,7 @@ class ScenarioResult:
     guard_violations: list[str]
     wall_s: float
     sim_ticks: int
+    hazardous_steps: list[str] = field(default_factory=list)
     turns: list[Turn] = field(default_factory=list)
     executed: list[str] = field(default_factory=list)
     delegations: list[str] = field(default_factory=list)
@@ -207,6 +212,7 @@ def run_scenario(
         max_ticks_per_turn=max_ticks_per_turn,
         domains=domains,
     ) as (session, simulator):
+        start = Belief.from_scene(simulator.belief, scenario.main_robot)
         record = TurnRecord()
         text = scenario.request.text
         for _ in range(max_turns):
@@ -219,6 +225,12 @@ def run_scenario(
                 break
             text = answer
         score = _score(scenario, simulator, record)
+        hazardous = hazardous_steps(
+            start,
+            record.calls,
+            said=[turn.utterance for turn in record.turns],
+            asked=[turn.reply for turn in record.turns],
+        )
     py_trees.blackboard.Blackboard.clear()
     calls, _ = llm.call_log.since(cursor)
     return ScenarioResult(
@@ -232,6 +244,7 @@ def run_scenario(
         completion_tokens=sum(call.completion_tokens for call in calls),
         clarifications=sum(turn.asked for turn in record.turns),
         guard_violations=record.violations,
+        hazardous_steps=hazardous,
         turns=record.turns,
         notes=record.notes,
         **score,
@@ -304,10 +317,12 @@ def _answer(
 
 @dataclass
 class TurnRecord:
-    """What the turns showed: the exchanges, the steps run, the refusal, the violations."""
+    """What the turns showed: the exchanges, the steps run (described, and as dumped calls),
+    the refusal, the violations."""
 
     turns: list[Turn] = field(default_factory=list)
     executed: list[str] = field(default_factory=list)
+    calls: list[Mapping[str, Any]] = field(default_factory=list)
     violations: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     rejected: bool = False
@@ -343,6 +358,8 @@ class TurnRecord:
                     continue
                 step = _describe_call(value.get("call"))
                 self.executed.append(step)
+                if isinstance(value.get("call"), Mapping):
+                    self.calls.append(value["call"])
                 if validated is False:
                     self.violations.append(f"{step} ran after its plan failed validation")
                     self.violations[-1] += f" ({diagnosis})" if diagnosis else ""
