@@ -152,7 +152,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
 
 
 def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviour]]:
-    """The behaviour classes defined in ``modules`` (not the ones they import)."""
+    """The public behaviour classes defined in ``modules`` (not the ones they import)."""
     found = []
     for module in modules:
         for value in vars(module).values():
@@ -160,6 +160,7 @@ def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviou
                 inspect.isclass(value)
                 and issubclass(value, Behaviour)
                 and value.__module__ == module.__name__
+                and not value.__name__.startswith("_")
             ):
                 found.append(value)
     return found

@@ -30,15 +30,8 @@ _MODULE_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
 
 
 def key_port_names() -> dict[str, keys.KeySpec]:
-    """Port name -> catalogue entry: each key of ``behaviours/keys.py`` by its constant's name.
-
-    ``keys.UTTERANCE`` is the port ``utterance``, ``keys.SKILL_OUTCOME`` is ``skill_outcome``.
-    """
-    return {
-        name.lower(): spec
-        for name, spec in vars(keys).items()
-        if isinstance(spec, keys.KeySpec) and spec in keys.CATALOGUE
-    }
+    """Port name -> catalogue entry (:func:`behaviours.keys.by_port_name`)."""
+    return keys.by_port_name()
 
 
 def type_label(annotation: Any) -> str:
