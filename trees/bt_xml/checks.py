@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
 from trees.bt_xml.node_types import NodeRegistry, NodeType
+from trees.bt_xml.scripts import CONDITION_ATTRIBUTES, GROOT_ATTRIBUTES, check_scripts
 from trees.bt_xml.values import did_you_mean, parse_value
 
 SUBTREE = "SubTree"
@@ -22,14 +23,7 @@ REFERENCE = re.compile(r"^\{(?P<key>[^{}]+)\}$")
 TOP_LEVEL = ("BehaviorTree", "TreeNodesModel")
 """What ``<root>`` may hold (includes are already inlined; Groot's models are ignored)."""
 
-BTCPP_NAMES = {
-    "Fallback": "Selector",
-    "ForceSuccess": "FailureIsSuccess",
-    "ForceFailure": "SuccessIsFailure",
-    "ReactiveSequence": "Sequence",
-    "SequenceWithMemory": "Sequence",
-    "SubTreePlus": "SubTree",
-}
+BTCPP_NAMES = {"SubTreePlus": "SubTree"}
 """BehaviorTree.CPP tags and the cogtree tag that does the same (error hints only)."""
 
 
@@ -82,6 +76,7 @@ def _check_tree(
             "wrap its nodes in a <Sequence> or <Selector>",
         )
     _check_node(document, children[0], registry, trees)
+    check_scripts(document, tree, registry)
 
 
 def _check_node(
@@ -106,7 +101,9 @@ def _check_node(
         )
     node_type = registry[element.tag]
     for attribute, value in element.attrib.items():
-        if attribute != "name":
+        if attribute.startswith("_"):
+            _check_reserved(site, attribute, CONDITION_ATTRIBUTES)
+        elif attribute != "name":
             _check_attribute(site, node_type, attribute, value)
     missing = [p.name for p in node_type.parameters if p.required and p.name not in element.attrib]
     if missing:
@@ -145,6 +142,17 @@ def _check_attribute(site: Site, node_type: NodeType, attribute: str, value: str
             f'write {attribute}="{{name}}" for an entry of this tree, or an absolute key '
             f'such as {attribute}="{port.spec.name if port else "/turn/utterance"}"',
         )
+
+
+def _check_reserved(site: Site, attribute: str, allowed: Iterable[str]) -> None:
+    """A BT.CPP attribute (``_skipIf``) or one Groot2 adds (``_uid``); others are errors."""
+    if attribute in GROOT_ATTRIBUTES or attribute in allowed:
+        return
+    known = sorted(set(allowed) | GROOT_ATTRIBUTES)
+    raise site.error(
+        f"unknown attribute {attribute!r}{did_you_mean(attribute, known)}",
+        f"attributes starting with _ are BT.CPP's: {', '.join(known)}",
+    )
 
 
 def _takes(node_type: NodeType, name: str) -> str:
@@ -203,9 +211,12 @@ def _check_subtree(
         )
     if len(element):
         raise site.error("a SubTree takes no children", "its nodes are in its BehaviorTree")
-    declared = _subtree_ports(trees[subtree_id])
+    declared = subtree_ports(trees[subtree_id])
     for attribute, value in element.attrib.items():
         if attribute in ("ID", "name"):
+            continue
+        if attribute.startswith("_"):
+            _check_reserved(site, attribute, ("_autoremap",))
             continue
         if attribute not in declared:
             raise site.error(
@@ -217,9 +228,9 @@ def _check_subtree(
         _check_braces(site, attribute, value)
 
 
-def _subtree_ports(tree: ET.Element) -> set[str]:
+def subtree_ports(tree: ET.Element) -> set[str]:
     """The ports of a subtree: its BehaviorTree's attributes and the ``{keys}`` it uses."""
-    ports = {name for name in tree.attrib if name not in ("ID", "name")}
+    ports = {name for name in tree.attrib if name not in ("ID", "name") and name[:1] != "_"}
     for element in tree.iter():
         if element is tree:
             continue
@@ -231,7 +242,7 @@ def _subtree_ports(tree: ET.Element) -> set[str]:
 
 
 def _check_arguments(document: XmlDocument, tree: ET.Element, arguments: Mapping[str, str]) -> None:
-    declared = sorted(name for name in tree.attrib if name not in ("ID", "name"))
+    declared = sorted(n for n in tree.attrib if n not in ("ID", "name") and n[:1] != "_")
     for name in arguments:
         if name not in declared:
             raise document.site(tree).error(

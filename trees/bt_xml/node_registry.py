@@ -119,6 +119,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
     name_required = name_parameter is not None and name_parameter.default is REQUIRED
     parameters: list[Parameter] = []
     not_in_xml: list[str] = []
+    xml_names: dict[str, str] = getattr(cls, "xml_names", {})
     for item in signature:
         if item.name in _STRUCTURE or item.kind in (item.VAR_POSITIONAL, item.VAR_KEYWORD):
             continue
@@ -132,7 +133,9 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
         meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(
             cls, item.name
         )
-        parameters.append(Parameter(item.name, annotation, default, meaning))
+        xml_name = xml_names.get(item.name, item.name)
+        argument = item.name if xml_name != item.name else ""
+        parameters.append(Parameter(xml_name, annotation, default, meaning, argument))
     ports = () if note else _ports_of(cls)
     clash = sorted({p.name for p in parameters} & {p.name for p in ports})
     if clash:
