@@ -78,7 +78,7 @@ class _Control(py_trees.composites.Composite, ABC):
         py_trees.composites.Composite.stop(self, new_status)
 
 
-class SequenceWithMemory(_Control):
+class SequenceWithMemory(_Control, py_trees.composites.Sequence):
     """Run the children in order; after a failure, resume at the child that failed.
 
     BT.CPP ``SequenceWithMemory``: the children that succeeded are not run again until the
@@ -88,7 +88,7 @@ class SequenceWithMemory(_Control):
     """
 
     def __init__(self, children: Sequence[Behaviour] = (), name: str = "SequenceWithMemory"):
-        super().__init__(name=name, children=list(children))
+        super().__init__(name=name, memory=True, children=list(children))
         self.index = 0
 
     def steer(self) -> Ticking:
@@ -104,12 +104,16 @@ class SequenceWithMemory(_Control):
         return Status.SUCCESS
 
 
+_ALL = py_trees.common.ParallelPolicy.SuccessOnAll(synchronise=False)
+"""py_trees' policy, unused: a BT.CPP parallel keeps its own counts (kept for display)."""
+
+
 def _threshold(count: int, children: int) -> int:
     """BT.CPP's thresholds: a count, or counted from the end (-1: all children)."""
     return max(children + count + 1, 0) if count < 0 else count
 
 
-class Parallel(_Control):
+class Parallel(_Control, py_trees.composites.Parallel):
     """Tick every child each tick until ``success_count`` succeed or ``failure_count`` fail.
 
     BT.CPP ``Parallel``: a negative count is counted from the number of children (-1: all).
@@ -125,7 +129,7 @@ class Parallel(_Control):
         success_count: int = -1,
         failure_count: int = 1,
     ) -> None:
-        super().__init__(name=name, children=list(children))
+        super().__init__(name=name, policy=_ALL, children=list(children))
         self.success_count = success_count
         self.failure_count = failure_count
         for label, count in (("success_count", success_count), ("failure_count", failure_count)):
@@ -161,7 +165,7 @@ class Parallel(_Control):
         return Status.RUNNING
 
 
-class ParallelAll(_Control):
+class ParallelAll(_Control, py_trees.composites.Parallel):
     """Tick every child until all have finished (BT.CPP ``ParallelAll``).
 
     SUCCESS: every child finished and fewer than ``max_failures`` failed. FAILURE: every
@@ -172,7 +176,7 @@ class ParallelAll(_Control):
     def __init__(
         self, children: Sequence[Behaviour] = (), name: str = "ParallelAll", max_failures: int = 1
     ) -> None:
-        super().__init__(name=name, children=list(children))
+        super().__init__(name=name, policy=_ALL, children=list(children))
         self.max_failures = max_failures
         if _threshold(max_failures, len(self.children)) > len(self.children):
             raise ValueError(

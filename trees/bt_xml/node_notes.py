@@ -140,6 +140,9 @@ PARAMETER_MEANINGS: Mapping[str, str] = {
     "Sleep.msec": "milliseconds of the tree's clock to wait",
 }
 
+EXPORT_ATTRIBUTES: Mapping[str, str] = {"AttemptLoop.max_attempts": "num_failures"}
+"""``Tag.parameter`` -> the node attribute holding its value, where the names differ (export)."""
+
 HANDLES_PASSED_ON: Mapping[str, tuple[Handle, ...]] = {
     "ExecutePlan": (
         Handle("executor", False, "for the robot steps it compiles"),

@@ -41,6 +41,7 @@ from trees.handles import Handles
 from trees.loading import TreeLoadError
 from trees.recording.display import render_dot, render_text
 from trees.recording.replay import Replay
+from trees.bt_xml.export import export_tree
 from trees.recording.tick_log import TickLogError
 from trees.runner import RunResult, TreeRunner
 from trees.viewer.errors import ViewerError
@@ -71,11 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="LLM manifest layered on the packaged one (repeatable)",
     )
 
-    render = commands.add_parser("render", help="print a tree as text or Graphviz dot")
+    render = commands.add_parser(
+        "render", help="print a tree as text, Graphviz dot or BT.CPP v4 XML (Groot2)"
+    )
     render.add_argument(
         "tree", help="MODULE:FUNCTION, FILE.py:FUNCTION, or an XML tree FILE.xml[:TREE_ID]"
     )
-    render.add_argument("--format", choices=("text", "dot"), default="text")
+    render.add_argument(
+        "--format",
+        choices=("text", "dot", "xml"),
+        default="text",
+        help="xml: BehaviorTree.CPP v4 with its Groot2 models, checked to rebuild the same tree",
+    )
     render.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
 
     tick = commands.add_parser("tick", help="run a tree until it finishes")
@@ -196,7 +204,8 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     root = load_tree_reference(args.tree)
-    text = render_dot(root) if args.format == "dot" else render_text(root)
+    renderers = {"dot": render_dot, "text": render_text, "xml": export_tree}
+    text = renderers[args.format](root).rstrip("\n")
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
         print(f"wrote {args.output}")
