@@ -13,7 +13,13 @@ from collections.abc import Iterable, Mapping
 
 from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
 from trees.bt_xml.node_types import NodeRegistry, NodeType
-from trees.bt_xml.scripts import CONDITION_ATTRIBUTES, GROOT_ATTRIBUTES, check_scripts
+from trees.bt_xml.scripts import (
+    CONDITION_ATTRIBUTES,
+    GROOT_ATTRIBUTES,
+    check_scripts,
+    is_script,
+    script_entry_names,
+)
 from trees.bt_xml.values import did_you_mean, parse_value
 
 SUBTREE = "SubTree"
@@ -87,7 +93,7 @@ def _check_node(
 ) -> None:
     site = document.site(element)
     if element.tag == SUBTREE:
-        _check_subtree(document, element, trees)
+        _check_subtree(document, element, trees, registry)
         return
     if element.tag not in registry:
         hint = (
@@ -128,6 +134,8 @@ def _check_attribute(site: Site, node_type: NodeType, attribute: str, value: str
     _check_braces(site, attribute, value)
     if is_reference(value):
         return  # resolved when the tree is built: a subtree port, or a blackboard key
+    if parameter is not None and is_script(parameter):
+        return  # parsed and checked with the tree's entries by check_scripts
     if parameter is not None:
         try:
             parse_value(value, parameter.annotation)
@@ -198,7 +206,10 @@ def _check_sibling_names(document: XmlDocument, children: list[ET.Element]) -> N
 
 
 def _check_subtree(
-    document: XmlDocument, element: ET.Element, trees: Mapping[str, ET.Element]
+    document: XmlDocument,
+    element: ET.Element,
+    trees: Mapping[str, ET.Element],
+    registry: NodeRegistry,
 ) -> None:
     site = document.site(element)
     subtree_id = element.get("ID")
@@ -211,7 +222,7 @@ def _check_subtree(
         )
     if len(element):
         raise site.error("a SubTree takes no children", "its nodes are in its BehaviorTree")
-    declared = subtree_ports(trees[subtree_id])
+    declared = subtree_ports(trees[subtree_id], registry)
     for attribute, value in element.attrib.items():
         if attribute in ("ID", "name"):
             continue
@@ -228,12 +239,14 @@ def _check_subtree(
         _check_braces(site, attribute, value)
 
 
-def subtree_ports(tree: ET.Element) -> set[str]:
-    """The ports of a subtree: its BehaviorTree's attributes and the ``{keys}`` it uses."""
+def subtree_ports(tree: ET.Element, registry: NodeRegistry) -> set[str]:
+    """The ports of a subtree: its BehaviorTree's attributes, the ``{keys}`` it uses and the
+    entries its scripts name."""
     ports = {name for name in tree.attrib if name not in ("ID", "name") and name[:1] != "_"}
     for element in tree.iter():
         if element is tree:
             continue
+        ports |= script_entry_names(element, registry.types.get(element.tag))
         for value in element.attrib.values():
             found = REFERENCE.match(value)
             if found:

@@ -205,7 +205,7 @@ def _prepare_for_py_trees(document: XmlDocument, registry: NodeRegistry) -> None
     trees = document.trees()
     for element, site in document.sites.items():
         if element.tag == SUBTREE and site.attributes.get("_autoremap", "").lower() == "true":
-            for port in sorted(subtree_ports(trees[element.get("ID", "")])):
+            for port in sorted(subtree_ports(trees[element.get("ID", "")], registry)):
                 element.attrib.setdefault(port, f"{{{port}}}")
         node_type = registry.types.get(element.tag)
         if node_type is not None:

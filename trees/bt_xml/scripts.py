@@ -19,7 +19,7 @@ from behaviours.btcpp.script_nodes import ScriptCode
 from behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry, catalogue_names
 from behaviours.btcpp.scripting import ScriptError, ScriptProgram, parse_script
 from trees.bt_xml.document import Site, XmlDocument
-from trees.bt_xml.node_types import NodeRegistry, NodeType
+from trees.bt_xml.node_types import NodeRegistry, NodeType, Parameter
 from trees.bt_xml.values import did_you_mean
 
 GROOT_ATTRIBUTES = frozenset({"_description", "_uid", "_fullpath"})
@@ -34,9 +34,14 @@ def scripts_of(element: ET.Element, node_type: NodeType | None) -> dict[str, str
     found = {a: v for a, v in element.attrib.items() if a in CONDITION_ATTRIBUTES}
     if node_type is not None:
         for parameter in node_type.parameters:
-            if parameter.annotation is ScriptCode and parameter.name in element.attrib:
+            if is_script(parameter) and parameter.name in element.attrib:
                 found[parameter.name] = element.attrib[parameter.name]
     return found
+
+
+def is_script(parameter: Parameter) -> bool:
+    """Whether ``parameter`` holds a BT.CPP script."""
+    return parameter.annotation is ScriptCode
 
 
 def entry_parameters(node_type: NodeType) -> list[str]:
@@ -73,9 +78,23 @@ def tree_entries(
     return frozenset(names - set(catalogue_names()))
 
 
+def passed_in(document: XmlDocument, tree: ET.Element, registry: NodeRegistry) -> set[str]:
+    """The entries a ``<SubTree>`` of ``tree`` passes in: its ports, and with ``_autoremap``
+    the entries of the tree that holds it."""
+    names: set[str] = set()
+    for holder in document.trees().values():
+        for element in holder.iter("SubTree"):
+            if element.get("ID") != tree.get("ID"):
+                continue
+            names |= {a for a in element.attrib if a not in ("ID", "name") and a[:1] != "_"}
+            if element.get("_autoremap", "").lower() == "true" and holder is not tree:
+                names |= tree_entries(document, holder, registry)
+    return names
+
+
 def check_scripts(document: XmlDocument, tree: ET.Element, registry: NodeRegistry) -> None:
     """Parse every script of ``tree`` and check the names it reads are known."""
-    entries = tree_entries(document, tree, registry)
+    entries = tree_entries(document, tree, registry) | passed_in(document, tree, registry)
     catalogue = set(catalogue_names())
     known = sorted(entries | catalogue | set(SCRIPT_ENUMS))
     for element in _nodes(tree):
