@@ -1,5 +1,7 @@
-"""BT.CPP v4's control nodes: Fallback, ReactiveSequence, ReactiveFallback, SequenceWithMemory,
-Parallel, ParallelAll, IfThenElse, WhileDoElse and Switch2-Switch6.
+"""BT.CPP v4's control nodes (Fallback, Parallel, IfThenElse, Switch2-Switch6, ...).
+
+Here: Fallback, ReactiveSequence, ReactiveFallback, SequenceWithMemory, Parallel, ParallelAll,
+IfThenElse, WhileDoElse and Switch2-Switch6.
 
 ``Sequence`` is py_trees' own (with memory, BT.CPP's ``Sequence``); ``Fallback``,
 ``ReactiveSequence`` and ``ReactiveFallback`` are py_trees' Selector and Sequence with the
@@ -44,7 +46,7 @@ class ReactiveFallback(py_trees.composites.Selector):
 
 
 class ReactiveSequence(py_trees.composites.Sequence):
-    """Run the children from the first on every tick while they succeed (BT.CPP ``ReactiveSequence``).
+    """Run the children from the first, every tick, while they succeed (``ReactiveSequence``).
 
     SUCCESS: every child succeeded. FAILURE: a child failed; a later child left running is
     halted. RUNNING: a child is running; the earlier ones are ticked again on the next tick.

@@ -1,6 +1,8 @@
-"""BT.CPP v4's decorators: ForceSuccess, ForceFailure, Repeat, RetryUntilSuccessful,
-KeepRunningUntilFailure and RunOnce (timing decorators are in :mod:`behaviours.btcpp.timing`;
-``Inverter`` is py_trees' own, which means the same).
+"""BT.CPP v4's decorators that count or force: Repeat, RetryUntilSuccessful, RunOnce, ...
+
+Here: ForceSuccess, ForceFailure, Repeat, RetryUntilSuccessful, KeepRunningUntilFailure and
+RunOnce (timing decorators are in :mod:`behaviours.btcpp.timing`; ``Inverter`` is py_trees'
+own, which means the same).
 
 A loop ticks its child again in the same tick when the child finished at once (as BT.CPP
 does), but a loop without end (``-1``) hands the tick back after each round, so it never
@@ -150,4 +152,3 @@ class RunOnce(SteeredDecorator):
         if status != Status.RUNNING:
             self.outcome = status
         return status
-

@@ -11,7 +11,7 @@ FAILURE that says why, never an exception out of the tick.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal, NewType
+from typing import ClassVar, Literal, NewType
 
 import py_trees
 from py_trees.behaviour import Behaviour
@@ -27,9 +27,10 @@ ScriptCode = NewType("ScriptCode", str)
 
 
 class Script(py_trees.behaviour.Behaviour):
-    """Run a script on the blackboard, e.g. ``tries := 0; reply := 'on my way'`` (BT.CPP ``Script``).
+    """Run a script on the blackboard, e.g. ``tries := 0; reply := 'on my way'``.
 
-    SUCCESS: the script ran. FAILURE: it could not run (the feedback says why).
+    BT.CPP ``Script``. SUCCESS: the script ran. FAILURE: it could not run (the feedback says
+    why).
     """
 
     def __init__(
@@ -52,10 +53,10 @@ class Script(py_trees.behaviour.Behaviour):
 
 
 class ScriptCondition(py_trees.behaviour.Behaviour):
-    """Condition: evaluate a script, e.g. ``tries < 3 && control == Proceed`` (BT.CPP ``ScriptCondition``).
+    """Condition: evaluate a script, e.g. ``tries < 3 && control == Proceed``.
 
-    SUCCESS: its value is true. FAILURE: it is false, or it could not be evaluated (the
-    feedback says why).
+    BT.CPP ``ScriptCondition``. SUCCESS: its value is true. FAILURE: it is false, or it could
+    not be evaluated (the feedback says why).
     """
 
     def __init__(
@@ -109,15 +110,15 @@ ElseStatus = Literal["SUCCESS", "FAILURE", "RUNNING", "SKIPPED"]
 
 
 class Precondition(SteeredDecorator):
-    """Run the child only if the script ``if`` is true, else report ``else`` (BT.CPP ``Precondition``).
+    """Run the child only if the script ``if`` is true, else report ``else``.
 
-    The script is checked when the child is not running; once started the child runs to its
-    end. SUCCESS, FAILURE or RUNNING: the child's, or ``else`` (default FAILURE; SKIPPED is
-    success, or failure under a fallback) when the script is false or cannot be evaluated
-    (then FAILURE).
+    BT.CPP ``Precondition``. The script is checked when the child is not running; once
+    started the child runs to its end. SUCCESS, FAILURE or RUNNING: the child's, or
+    ``else`` when the script is false (default FAILURE; SKIPPED is success, or failure under
+    a fallback). FAILURE: the script cannot be evaluated.
     """
 
-    xml_names = {"if_": "if", "else_": "else"}
+    xml_names: ClassVar[Mapping[str, str]] = {"if_": "if", "else_": "else"}
     """XML attribute names that are Python keywords."""
 
     def __init__(

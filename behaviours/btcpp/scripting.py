@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from lark import Lark, Token, Tree
+from lark import Lark, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
 
 GRAMMAR = r"""
@@ -94,7 +94,7 @@ class ScriptProgram:
     """A parsed script: its text, its syntax tree and the names it uses."""
 
     text: str
-    tree: Tree[Token]
+    tree: Tree
     reads: frozenset[str]
     created: frozenset[str]
     assigned: frozenset[str]
@@ -180,8 +180,8 @@ _COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
 }
 
 
-def _evaluate(node: Tree[Token] | Token, env: Environment) -> Any:
-    if isinstance(node, Token):  # an operator-less pass-through cannot happen (rules are named)
+def _evaluate(node: Tree | str, env: Environment) -> Any:
+    if not isinstance(node, Tree):  # every rule is named: a bare token is not an expression
         raise ScriptError(f"unexpected token {node!r}")
     kind = node.data
     children = node.children
@@ -218,7 +218,7 @@ def _name(name: str, env: Environment) -> Any:
     return enum_value if enum_value is not None else env.get(name)
 
 
-def _assign(target: str, op: str, expression: Tree[Token] | Token, env: Environment) -> Any:
+def _assign(target: str, op: str, expression: Tree | str, env: Environment) -> Any:
     value = _evaluate(expression, env)
     if op in (":=", "="):
         env.set(target, value, create=op == ":=")
@@ -255,7 +255,9 @@ def _binary(kind: str, op: str, left: Any, right: Any) -> Any:
     if op == "/" and b == 0:
         raise ScriptError(f"division by zero ({left!r} / {right!r})")
     result = _ARITHMETIC[op](a, b)
-    return int(result) if isinstance(result, float) and result.is_integer() and op != "/" else result
+    return (
+        int(result) if isinstance(result, float) and result.is_integer() and op != "/" else result
+    )
 
 
 def _compare(op: str, left: Any, right: Any) -> bool:

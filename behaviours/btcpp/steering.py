@@ -1,5 +1,7 @@
-"""What BT.CPP's controls and decorators share: halting a child, a skipped child, a decorator
-that decides each tick whether (and how often) to tick its child, and the tree's clock.
+"""What BT.CPP's controls and decorators share: halting, skipping, steering, the clock.
+
+Halting a child, a skipped child, a decorator that decides each tick whether (and how
+often) to tick its child, and the tree's clock.
 
 BT.CPP's ``SKIPPED`` status has no py_trees twin: a node skipped by a pre-condition
 (:class:`~behaviours.btcpp.conditions.PrePostConditions`) sets ``skipped`` and reports the

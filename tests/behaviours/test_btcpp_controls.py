@@ -62,9 +62,7 @@ def test_reactive_sequence_reticks_earlier_children_and_halts_the_running_one(
 
 def test_sequence_with_memory_does_not_restart_after_a_failure(harness: Harness) -> None:
     # A would fail if ticked again: the second tick resumes at B, the one that failed
-    root = SequenceWithMemory(
-        [child("A", S, then=F), child("B", F, S), child("C", S)], name="Seq"
-    )
+    root = SequenceWithMemory([child("A", S, then=F), child("B", F, S), child("C", S)], name="Seq")
     h = harness(root)
     h.tick(2).expect("""
         tick  Seq  A  B  C
@@ -153,9 +151,7 @@ def test_parallel_all_finishes_every_child_then_counts_failures(
 
 
 def test_if_then_else_checks_the_condition_once_per_run(harness: Harness) -> None:
-    root = IfThenElse(
-        [child("If", S, then=F), child("Then", R, S), child("Else", S)], name="Ite"
-    )
+    root = IfThenElse([child("If", S, then=F), child("Then", R, S), child("Else", S)], name="Ite")
     h = harness(root)
     h.tick(2).expect("""
         tick  Ite  If  Then  Else

@@ -287,4 +287,3 @@ def test_an_unparsable_script_is_refused_when_the_node_is_built(blackboard: Any)
         Script("x :=")
     with pytest.raises(ScriptError):
         PrePostConditions(child("A", S), skip_if="&&")
-

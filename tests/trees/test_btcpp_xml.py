@@ -100,7 +100,7 @@ def _tree(body: str) -> str:
         (
             '<Sequence name="S">\n<Script code="tries := 0"/>\n'
             '<ScriptCondition name="C" code="trys &lt; 3"/>\n</Sequence>',
-            [":4: <ScriptCondition name=\"C\">", "unknown key 'trys'", "did you mean 'tries'"],
+            [':4: <ScriptCondition name="C">', "unknown key 'trys'", "did you mean 'tries'"],
         ),
         (
             '<AwaitUtterance _skipIf="contol == Clarify"/>',
@@ -154,7 +154,7 @@ def test_switch_and_set_blackboard_name_entries_as_bt_cpp_does(blackboard: Any) 
             '<Sequence><SetBlackboard value="b" output_key="mode"/>'
             '<Switch2 variable="{mode}" case_1="a" case_2="b">'
             '<Script name="A" code="reply := \'a\'"/><Script name="B" code="reply := \'b\'"/>'
-            '<AlwaysFailure/></Switch2>'
+            "<AlwaysFailure/></Switch2>"
             '<SetBlackboard name="Go" value="Proceed" output_key="control"/></Sequence>'
         )
     )

@@ -11,10 +11,10 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 
+from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
 from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
 from trees.bt_xml.node_types import NodeRegistry, NodeType
 from trees.bt_xml.scripts import (
-    CONDITION_ATTRIBUTES,
     GROOT_ATTRIBUTES,
     check_scripts,
     is_script,
@@ -240,8 +240,7 @@ def _check_subtree(
 
 
 def subtree_ports(tree: ET.Element, registry: NodeRegistry) -> set[str]:
-    """The ports of a subtree: its BehaviorTree's attributes, the ``{keys}`` it uses and the
-    entries its scripts name."""
+    """The ports of a subtree: its tree's attributes, ``{keys}`` and the names of its scripts."""
     ports = {name for name in tree.attrib if name not in ("ID", "name") and name[:1] != "_"}
     for element in tree.iter():
         if element is tree:

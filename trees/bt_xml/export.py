@@ -65,9 +65,9 @@ def _element(
 ) -> ET.Element:
     if isinstance(node, PrePostConditions):
         element = _element(node.decorated, by_class, used)
-        for attribute, parameter in CONDITION_ATTRIBUTES.items():
-            if parameter in node.scripts:
-                element.set(attribute, node.scripts[parameter])
+        for attribute, setting in CONDITION_ATTRIBUTES.items():
+            if setting in node.scripts:
+                element.set(attribute, node.scripts[setting])
         return element
     node_type = by_class.get(type(node))
     if node_type is None:

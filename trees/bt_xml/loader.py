@@ -38,6 +38,7 @@ from py_trees.ports import CONST_PREFIX, PortInformation, PortsMixin, decode_con
 from py_trees.ports_utils import PortsLogger
 
 from behaviours import keys
+from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
 from behaviours.btcpp.conditions import PrePostConditions
 from behaviours.btcpp.script_scope import BlackboardEntry, catalogue_names
 from trees.bt_xml.checks import SUBTREE, check_document, subtree_ports
@@ -45,7 +46,6 @@ from trees.bt_xml.document import Site, XmlDocument, XmlTreeError, read_document
 from trees.bt_xml.node_registry import default_registry
 from trees.bt_xml.node_types import NodeRegistry, NodeType, Port
 from trees.bt_xml.scripts import (
-    CONDITION_ATTRIBUTES,
     KEY_ATTRIBUTE,
     entry_parameters,
     script_entry_names,
@@ -161,10 +161,8 @@ def _stand_in_class(node_type: NodeType, script_keys: tuple[str, ...] = ()) -> t
 
     ``script_keys`` are the attributes the loader added for the names its scripts use.
     """
-    inputs = {
-        p.name: PortInformation(data_type=object, required=False)
-        for p in (*node_type.parameters, *(_Named(name) for name in script_keys))
-    }
+    names = [p.name for p in node_type.parameters] + list(script_keys)
+    inputs = {name: PortInformation(data_type=object, required=False) for name in names}
     inputs.update(
         {
             p.name: PortInformation(data_type=object, required=False)
@@ -184,13 +182,6 @@ def _stand_in_class(node_type: NodeType, script_keys: tuple[str, ...] = ()) -> t
     base = _STAND_IN_BASES[node_type.kind]
     made: type[_Recorder] = types.new_class(node_type.tag, (base,), {"register": False}, body)
     return made
-
-
-class _Named:
-    """Something with a name (a script's key attribute, declared as a stand-in's input)."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
 
 
 def _prepare_for_py_trees(document: XmlDocument, registry: NodeRegistry) -> None:

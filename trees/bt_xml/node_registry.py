@@ -131,9 +131,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
             not_in_xml.append(item.name)
             continue
         xml_name = xml_names.get(item.name, item.name)
-        meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(
-            cls, xml_name
-        )
+        meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(cls, xml_name)
         argument = item.name if xml_name != item.name else ""
         parameters.append(Parameter(xml_name, annotation, default, meaning, argument))
     ports = () if note else _ports_of(cls)

@@ -60,9 +60,7 @@ def parse_at(site: Site, attribute: str, text: str) -> ScriptProgram:
         ) from None
 
 
-def tree_entries(
-    document: XmlDocument, tree: ET.Element, registry: NodeRegistry
-) -> frozenset[str]:
+def tree_entries(document: XmlDocument, tree: ET.Element, registry: NodeRegistry) -> frozenset[str]:
     """The entries of ``tree`` a script may read (see the module docs)."""
     names = {a for a in tree.attrib if a not in ("ID", "name") and not a.startswith("_")}
     for element in _nodes(tree):
@@ -70,17 +68,22 @@ def tree_entries(
         for attribute, value in element.attrib.items():
             if value.startswith("{") and value.endswith("}"):
                 names.add(value[1:-1])
-            elif node_type is not None and attribute in entry_parameters(node_type):
-                if not value.startswith("/"):
-                    names.add(value)
+            elif (
+                node_type is not None
+                and attribute in entry_parameters(node_type)
+                and not value.startswith("/")
+            ):
+                names.add(value)
         for attribute, text in scripts_of(element, node_type).items():
             names |= parse_at(document.site(element), attribute, text).created
     return frozenset(names - set(catalogue_names()))
 
 
 def passed_in(document: XmlDocument, tree: ET.Element, registry: NodeRegistry) -> set[str]:
-    """The entries a ``<SubTree>`` of ``tree`` passes in: its ports, and with ``_autoremap``
-    the entries of the tree that holds it."""
+    """The entries a ``<SubTree>`` of ``tree`` passes in.
+
+    Its ports, and with ``_autoremap`` the entries of the tree that holds it.
+    """
     names: set[str] = set()
     for holder in document.trees().values():
         for element in holder.iter("SubTree"):

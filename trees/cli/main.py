@@ -25,6 +25,7 @@ from knowledge.rdf_store import TurtleError
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
+from trees.bt_xml.export import export_tree
 from trees.bt_xml.loader import load_tree_reference
 from trees.bt_xml.node_registry import default_registry
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
@@ -41,7 +42,6 @@ from trees.handles import Handles
 from trees.loading import TreeLoadError
 from trees.recording.display import render_dot, render_text
 from trees.recording.replay import Replay
-from trees.bt_xml.export import export_tree
 from trees.recording.tick_log import TickLogError
 from trees.runner import RunResult, TreeRunner
 from trees.viewer.errors import ViewerError
