@@ -6,7 +6,6 @@ Children are scripted leaves; a child given a status it would return only if tic
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import py_trees
@@ -24,13 +23,8 @@ from behaviours.btcpp.controls import (
     Switch3,
     WhileDoElse,
 )
-from tests.behaviours.btcpp_kit import F, Harness, R, S, child, harness_factory
-from trees.testing import BlackboardView, ScriptedLLM
-
-
-@pytest.fixture
-def harness(make_llm: Callable[..., ScriptedLLM], blackboard: BlackboardView) -> Harness:
-    return harness_factory(make_llm().client)
+from tests.behaviours.btcpp.kit import F, Harness, R, S, child
+from trees.testing import BlackboardView
 
 
 def test_sequence_resumes_the_running_child_and_restarts_after_a_failure(harness: Harness) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import py_trees
 import pytest
 
@@ -18,13 +16,8 @@ from behaviours.btcpp.decorators import (
 )
 from behaviours.btcpp.leaves import AlwaysFailure, AlwaysSuccess
 from behaviours.btcpp.timing import Delay, Sleep, Timeout
-from tests.behaviours.btcpp_kit import F, HandClock, Harness, R, S, child, harness_factory
-from trees.testing import BlackboardView, ScriptedLLM
-
-
-@pytest.fixture
-def harness(make_llm: Callable[..., ScriptedLLM], blackboard: BlackboardView) -> Harness:
-    return harness_factory(make_llm().client)
+from tests.behaviours.btcpp.kit import F, HandClock, Harness, R, S, child
+from trees.testing import BlackboardView
 
 
 def test_inverter_force_success_and_force_failure(harness: Harness) -> None:

@@ -1,9 +1,8 @@
-"""Shared pieces of the BT.CPP built-in tests: scripted children, a hand-set clock, a harness."""
+"""Shared pieces of the BT.CPP built-in tests: scripted children and a hand-set clock."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import py_trees
 from py_trees.behaviour import Behaviour
@@ -30,12 +29,4 @@ class HandClock:
 
 
 Harness = Callable[..., TreeHarness]
-
-
-def harness_factory(llm_client: Any) -> Harness:
-    """``make(root, **handles)``: a TreeHarness of ``root`` with these handles."""
-
-    def make(root: Behaviour, **handles: Any) -> TreeHarness:
-        return TreeHarness(root, llm=llm_client, handles=handles)
-
-    return make
+"""``harness(root, **handles)``: a TreeHarness of ``root`` (the ``harness`` fixture)."""

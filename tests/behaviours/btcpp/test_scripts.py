@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -11,13 +10,8 @@ from behaviours.btcpp.conditions import PrePostConditions
 from behaviours.btcpp.controls import Fallback, ReactiveSequence
 from behaviours.btcpp.script_nodes import Precondition, Script, ScriptCondition, SetBlackboard
 from behaviours.btcpp.scripting import ScriptError, parse_script
-from tests.behaviours.btcpp_kit import F, Harness, R, S, child, harness_factory
-from trees.testing import BlackboardView, ScriptedLLM
-
-
-@pytest.fixture
-def harness(make_llm: Callable[..., ScriptedLLM], blackboard: BlackboardView) -> Harness:
-    return harness_factory(make_llm().client)
+from tests.behaviours.btcpp.kit import F, Harness, R, S, child
+from trees.testing import BlackboardView
 
 
 class Entries:
