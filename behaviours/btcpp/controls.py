@@ -12,15 +12,15 @@ until they are ticked again.
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+import inspect
+from collections.abc import Sequence
 
 import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Access, Status
 
 from behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry
-from behaviours.btcpp.steering import Ticking, halt, tick_child, was_skipped
+from behaviours.btcpp.steering import Steered, Ticking, halt, tick_child, was_skipped
 
 
 class Fallback(py_trees.composites.Selector):
@@ -56,28 +56,8 @@ class ReactiveSequence(py_trees.composites.Sequence):
         super().__init__(name=name, memory=False, children=list(children))
 
 
-class _Control(py_trees.composites.Composite, ABC):
+class _Control(Steered, py_trees.composites.Composite):
     """A composite whose :meth:`steer` generator ticks the children and returns its status."""
-
-    def tick(self) -> Iterator[Behaviour]:
-        """Initialise when not running, steer, then settle the status."""
-        if self.status != Status.RUNNING:
-            self.initialise()
-        status = yield from self.steer()
-        if status == Status.RUNNING:
-            self.status = status
-        else:
-            halt(self.children)
-            self.stop(status)
-        yield self
-
-    @abstractmethod
-    def steer(self) -> Ticking:
-        """Tick the children as the control's rule says; its status."""
-
-    def stop(self, new_status: Status = Status.INVALID) -> None:
-        """Keep ``current_child`` for display; halt everything on INVALID."""
-        py_trees.composites.Composite.stop(self, new_status)
 
 
 class SequenceWithMemory(_Control, py_trees.composites.Sequence):
@@ -316,97 +296,56 @@ class _Switch(_Control):
         return status
 
 
-class Switch2(_Switch):
-    """BT.CPP ``Switch2``: two cases and a default (see the statuses of a switch below).
+def _switch_class(cases: int) -> type[_Switch]:
+    """BT.CPP's ``Switch<cases>``: ``variable``, ``case_1``..``case_<cases>``, and a default.
 
-    SUCCESS or FAILURE: what the chosen child ended with. RUNNING: it is running.
+    The constructor's signature names each case, so the node registry (and Groot2's palette)
+    sees BT.CPP's ports.
     """
+    tag = f"Switch{cases}"
+    case_names = [f"case_{number}" for number in range(1, cases + 1)]
 
     def __init__(
-        self,
+        self: _Switch,
         children: Sequence[Behaviour],
         variable: BlackboardEntry,
-        case_1: str,
-        case_2: str,
-        name: str = "Switch2",
+        name: str = tag,
+        **values: str,
     ) -> None:
-        super().__init__(name, children, variable, (case_1, case_2))
+        if sorted(values) != sorted(case_names):
+            raise TypeError(f"{tag} takes the cases {', '.join(case_names)}, got {sorted(values)}")
+        _Switch.__init__(self, name, children, variable, [values[case] for case in case_names])
+
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    positional = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    __init__.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("self", positional),
+            inspect.Parameter("children", positional, annotation=Sequence[Behaviour]),
+            inspect.Parameter("variable", positional, annotation=BlackboardEntry),
+            *(inspect.Parameter(case, keyword, annotation=str) for case in case_names),
+            inspect.Parameter("name", keyword, default=tag, annotation=str),
+        ]
+    )
+    __init__.__annotations__ = {
+        "children": Sequence[Behaviour],
+        "variable": BlackboardEntry,
+        **dict.fromkeys(case_names, str),
+        "name": str,
+        "return": None,
+    }
+    doc = (
+        f"Run the child of the first of {cases} cases equal to ``variable`` (BT.CPP ``{tag}``).\n\n"
+        "    The last child is the default. The entry is read every tick; when the matching\n"
+        "    case changes, the child that was running is halted. SUCCESS or FAILURE: what the\n"
+        "    chosen child ended with. RUNNING: it is running.\n    "
+    )
+    namespace = {"__init__": __init__, "__doc__": doc, "__module__": __name__, "__qualname__": tag}
+    return type(tag, (_Switch,), namespace)
 
 
-class Switch3(_Switch):
-    """BT.CPP ``Switch3``: three cases and a default.
-
-    SUCCESS or FAILURE: what the chosen child ended with. RUNNING: it is running.
-    """
-
-    def __init__(
-        self,
-        children: Sequence[Behaviour],
-        variable: BlackboardEntry,
-        case_1: str,
-        case_2: str,
-        case_3: str,
-        name: str = "Switch3",
-    ) -> None:
-        super().__init__(name, children, variable, (case_1, case_2, case_3))
-
-
-class Switch4(_Switch):
-    """BT.CPP ``Switch4``: four cases and a default.
-
-    SUCCESS or FAILURE: what the chosen child ended with. RUNNING: it is running.
-    """
-
-    def __init__(
-        self,
-        children: Sequence[Behaviour],
-        variable: BlackboardEntry,
-        case_1: str,
-        case_2: str,
-        case_3: str,
-        case_4: str,
-        name: str = "Switch4",
-    ) -> None:
-        super().__init__(name, children, variable, (case_1, case_2, case_3, case_4))
-
-
-class Switch5(_Switch):
-    """BT.CPP ``Switch5``: five cases and a default.
-
-    SUCCESS or FAILURE: what the chosen child ended with. RUNNING: it is running.
-    """
-
-    def __init__(
-        self,
-        children: Sequence[Behaviour],
-        variable: BlackboardEntry,
-        case_1: str,
-        case_2: str,
-        case_3: str,
-        case_4: str,
-        case_5: str,
-        name: str = "Switch5",
-    ) -> None:
-        super().__init__(name, children, variable, (case_1, case_2, case_3, case_4, case_5))
-
-
-class Switch6(_Switch):
-    """BT.CPP ``Switch6``: six cases and a default.
-
-    SUCCESS or FAILURE: what the chosen child ended with. RUNNING: it is running.
-    """
-
-    def __init__(
-        self,
-        children: Sequence[Behaviour],
-        variable: BlackboardEntry,
-        case_1: str,
-        case_2: str,
-        case_3: str,
-        case_4: str,
-        case_5: str,
-        case_6: str,
-        name: str = "Switch6",
-    ) -> None:
-        cases = (case_1, case_2, case_3, case_4, case_5, case_6)
-        super().__init__(name, children, variable, cases)
+Switch2 = _switch_class(2)
+Switch3 = _switch_class(3)
+Switch4 = _switch_class(4)
+Switch5 = _switch_class(5)
+Switch6 = _switch_class(6)

@@ -11,6 +11,8 @@ blocks a tick.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
@@ -38,76 +40,66 @@ class ForceFailure(py_trees.decorators.SuccessIsFailure):
         super().__init__(name=name, child=child)
 
 
-def _cycles(name: str, label: str, value: int) -> int:
-    if value < -1:
-        raise ValueError(f"{name}: {label} is a count, or -1 for no end; got {value}")
-    return value
+class _Loop(SteeredDecorator):
+    """Tick the child again each time it ends with ``again``, ``limit`` times in all (-1: no end).
+
+    Another ending is passed on at once (and the count starts again); ``limit`` endings with
+    ``again`` are ``again``.
+    """
+
+    again: ClassVar[Status]
+
+    def __init__(self, name: str, child: Behaviour, limit: int, label: str) -> None:
+        super().__init__(name=name, child=child)
+        if limit < -1:
+            raise ValueError(f"{name}: {label} is a count, or -1 for no end; got {limit}")
+        self.limit = limit
+        self.count = 0
+
+    def terminate(self, new_status: Status) -> None:
+        """A halt starts the count again."""
+        if new_status == Status.INVALID:
+            self.count = 0
+
+    def steer(self) -> Ticking:
+        """Tick the child while it ends with ``again`` and the limit is not reached."""
+        while self.limit == -1 or self.count < self.limit:
+            status = yield from tick_child(self.decorated)
+            if status != self.again:
+                if status != Status.RUNNING:
+                    self.count = 0
+                return status
+            self.count += 1
+            if self.limit == -1:
+                return Status.RUNNING  # a loop without end hands the tick back
+        self.count = 0
+        return self.again
 
 
-class Repeat(SteeredDecorator):
+class Repeat(_Loop):
     """Run the child ``num_cycles`` times while it succeeds (BT.CPP ``Repeat``; -1: forever).
 
     SUCCESS: the child succeeded ``num_cycles`` times. FAILURE: the child failed (the count
     starts again). RUNNING: the child is running, or a round of a loop without end is done.
     """
 
+    again = Status.SUCCESS
+
     def __init__(self, child: Behaviour, num_cycles: int, name: str = "Repeat") -> None:
-        super().__init__(name=name, child=child)
-        self.num_cycles = _cycles(name, "num_cycles", num_cycles)
-        self.done = 0
-
-    def terminate(self, new_status: Status) -> None:
-        """A halt starts the count again."""
-        if new_status == Status.INVALID:
-            self.done = 0
-
-    def steer(self) -> Ticking:
-        """Tick the child until it has succeeded ``num_cycles`` times, fails or runs."""
-        while self.num_cycles == -1 or self.done < self.num_cycles:
-            status = yield from tick_child(self.decorated)
-            if status == Status.RUNNING:
-                return status
-            if status == Status.FAILURE:
-                self.done = 0
-                return status
-            self.done += 1
-            if self.num_cycles == -1:
-                return Status.RUNNING
-        self.done = 0
-        return Status.SUCCESS
+        super().__init__(name, child, num_cycles, "num_cycles")
 
 
-class RetryUntilSuccessful(SteeredDecorator):
+class RetryUntilSuccessful(_Loop):
     """Run the child again after a failure, up to ``num_attempts`` times (-1: no limit).
 
     SUCCESS: the child succeeded. FAILURE: it failed ``num_attempts`` times. RUNNING: the
     child is running, or an attempt of a retry without limit failed.
     """
 
+    again = Status.FAILURE
+
     def __init__(self, child: Behaviour, num_attempts: int, name: str = "RetryUntilSuccessful"):
-        super().__init__(name=name, child=child)
-        self.num_attempts = _cycles(name, "num_attempts", num_attempts)
-        self.failed = 0
-
-    def terminate(self, new_status: Status) -> None:
-        """A halt starts the count again."""
-        if new_status == Status.INVALID:
-            self.failed = 0
-
-    def steer(self) -> Ticking:
-        """Tick the child until it succeeds, runs or has failed ``num_attempts`` times."""
-        while self.num_attempts == -1 or self.failed < self.num_attempts:
-            status = yield from tick_child(self.decorated)
-            if status == Status.RUNNING:
-                return status
-            if status == Status.SUCCESS:
-                self.failed = 0
-                return status
-            self.failed += 1
-            if self.num_attempts == -1:
-                return Status.RUNNING
-        self.failed = 0
-        return Status.FAILURE
+        super().__init__(name, child, num_attempts, "num_attempts")
 
 
 class KeepRunningUntilFailure(SteeredDecorator):

@@ -2,33 +2,38 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import py_trees
 from py_trees.common import Status
 
 
-class AlwaysSuccess(py_trees.behaviour.Behaviour):
+class _Constant(py_trees.behaviour.Behaviour):
+    """A leaf that returns ``outcome`` at once; named after its class unless told."""
+
+    outcome: ClassVar[Status]
+
+    def __init__(self, name: str | None = None) -> None:
+        super().__init__(name or type(self).__name__)
+
+    def update(self) -> Status:
+        """``outcome``."""
+        return self.outcome
+
+
+class AlwaysSuccess(_Constant):
     """Succeed at once (BT.CPP ``AlwaysSuccess``).
 
     SUCCESS: always.
     """
 
-    def __init__(self, name: str = "AlwaysSuccess") -> None:
-        super().__init__(name)
-
-    def update(self) -> Status:
-        """SUCCESS."""
-        return Status.SUCCESS
+    outcome = Status.SUCCESS
 
 
-class AlwaysFailure(py_trees.behaviour.Behaviour):
+class AlwaysFailure(_Constant):
     """Fail at once (BT.CPP ``AlwaysFailure``).
 
     FAILURE: always.
     """
 
-    def __init__(self, name: str = "AlwaysFailure") -> None:
-        super().__init__(name)
-
-    def update(self) -> Status:
-        """FAILURE."""
-        return Status.FAILURE
+    outcome = Status.FAILURE

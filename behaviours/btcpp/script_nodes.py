@@ -26,20 +26,24 @@ ScriptCode = NewType("ScriptCode", str)
 """A node parameter holding a BT.CPP script (checked when the tree is loaded)."""
 
 
-class Script(py_trees.behaviour.Behaviour):
+class _ScriptLeaf(py_trees.behaviour.Behaviour):
+    """A leaf that runs the script ``code``; named after its class unless told."""
+
+    def __init__(
+        self, code: ScriptCode, name: str | None = None, keys: Mapping[str, str] | None = None
+    ) -> None:
+        super().__init__(name or type(self).__name__)
+        self.code = code
+        self.program = parse_script(code)
+        self.scope = ScriptScope(self, [self.program], keys)
+
+
+class Script(_ScriptLeaf):
     """Run a script on the blackboard, e.g. ``tries := 0; reply := 'on my way'``.
 
     BT.CPP ``Script``. SUCCESS: the script ran. FAILURE: it could not run (the feedback says
     why).
     """
-
-    def __init__(
-        self, code: ScriptCode, name: str = "Script", keys: Mapping[str, str] | None = None
-    ) -> None:
-        super().__init__(name)
-        self.code = code
-        self.program = parse_script(code)
-        self.scope = ScriptScope(self, [self.program], keys)
 
     def update(self) -> Status:
         """Run the script."""
@@ -52,20 +56,12 @@ class Script(py_trees.behaviour.Behaviour):
         return Status.SUCCESS
 
 
-class ScriptCondition(py_trees.behaviour.Behaviour):
+class ScriptCondition(_ScriptLeaf):
     """Condition: evaluate a script, e.g. ``tries < 3 && control == Proceed``.
 
     BT.CPP ``ScriptCondition``. SUCCESS: its value is true. FAILURE: it is false, or it could
     not be evaluated (the feedback says why).
     """
-
-    def __init__(
-        self, code: ScriptCode, name: str = "ScriptCondition", keys: Mapping[str, str] | None = None
-    ) -> None:
-        super().__init__(name)
-        self.code = code
-        self.program = parse_script(code)
-        self.scope = ScriptScope(self, [self.program], keys)
 
     def update(self) -> Status:
         """True: SUCCESS; false or an error: FAILURE."""

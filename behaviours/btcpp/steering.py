@@ -68,11 +68,12 @@ def take_clock(owner: Behaviour, kwargs: dict[str, Any]) -> Clock:
     return clock  # type: ignore[no-any-return]
 
 
-class SteeredDecorator(py_trees.decorators.Decorator, ABC):
-    """Base of decorators that decide each tick whether, and how often, to tick their child.
+class Steered(py_trees.behaviour.Behaviour, ABC):
+    """Base of the BT.CPP controls and decorators written here: :meth:`steer` decides.
 
-    Subclasses implement :meth:`steer`, a generator that ticks the child as it sees fit
-    (through :func:`tick_child`) and returns the decorator's status.
+    Each tick, :meth:`steer` (a generator) ticks the children as the node's rule says,
+    through :func:`tick_child`, and returns the node's status; a status that ends the node
+    halts the children still running.
     """
 
     def tick(self) -> Iterator[Behaviour]:
@@ -83,6 +84,7 @@ class SteeredDecorator(py_trees.decorators.Decorator, ABC):
         if status == Status.RUNNING:
             self.status = status
         else:
+            halt(self.children)
             self.stop(status)
         yield self
 
@@ -92,4 +94,8 @@ class SteeredDecorator(py_trees.decorators.Decorator, ABC):
 
     @abstractmethod
     def steer(self) -> Ticking:
-        """Tick the child as needed; the decorator's status."""
+        """Tick the children as needed; the node's status."""
+
+
+class SteeredDecorator(Steered, py_trees.decorators.Decorator):
+    """Base of decorators that decide each tick whether, and how often, to tick their child."""

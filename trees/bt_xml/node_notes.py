@@ -140,7 +140,11 @@ PARAMETER_MEANINGS: Mapping[str, str] = {
     "Sleep.msec": "milliseconds of the tree's clock to wait",
 }
 
-EXPORT_ATTRIBUTES: Mapping[str, str] = {"AttemptLoop.max_attempts": "num_failures"}
+EXPORT_ATTRIBUTES: Mapping[str, str] = {
+    "AttemptLoop.max_attempts": "num_failures",
+    "Repeat.num_cycles": "limit",
+    "RetryUntilSuccessful.num_attempts": "limit",
+}
 """``Tag.parameter`` -> the node attribute holding its value, where the names differ (export)."""
 
 HANDLES_PASSED_ON: Mapping[str, tuple[Handle, ...]] = {
