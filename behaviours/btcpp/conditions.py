@@ -5,8 +5,8 @@ as a decorator around the node (the XML loader puts it there for the attributes)
 node starts: ``_failureIf``, ``_successIf``, ``_skipIf`` (true: FAILURE, SUCCESS, skip,
 without ticking it), then ``_while`` (false: skip). While it runs, ``_while`` turning false
 halts it (skip). After it ends: ``_onSuccess`` or ``_onFailure``, then ``_post``; when it is
-halted: ``_onHalted``. A skipped node reports SUCCESS (FAILURE under a fallback), the way a
-sequence or fallback passes over BT.CPP's SKIPPED.
+halted (by its parent or by ``_while``): ``_onHalted``. A skipped node reports SUCCESS
+(FAILURE under a fallback), the way a sequence or fallback passes over BT.CPP's SKIPPED.
 """
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ class PrePostConditions(SteeredDecorator):
         if not self._holds("while_", default=True):
             if running:
                 halt([self.decorated])
+                self._run("on_halted")
             self.feedback_message = f"while_ is false: {self.scripts['while_']}"
             return _SKIP
         return None

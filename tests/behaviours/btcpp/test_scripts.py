@@ -222,7 +222,7 @@ def test_while_halts_the_running_child_and_runs_on_halted(
         1     R    R       R      -
         2     S    S       -      S
     """)
-    assert blackboard.get("/log") is None  # halted by _while: a skip, not a halt from above
+    assert blackboard.get("/log") == "stopped"  # BT.CPP halts the node: _onHalted runs
 
 
 def test_on_halted_runs_when_a_parent_halts_the_node(
