@@ -16,7 +16,10 @@ from behaviours.btcpp.decorators import (
 )
 from behaviours.btcpp.leaves import AlwaysFailure, AlwaysSuccess
 from behaviours.btcpp.timing import Delay, Sleep, Timeout
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
 from tests.behaviours.btcpp.kit import F, HandClock, Harness, R, S, child
+from trees.handles import Handles
 from trees.testing import BlackboardView
 
 
@@ -188,3 +191,22 @@ def test_timing_nodes_refuse_negative_times_and_a_clock_that_is_not_callable(
         RetryUntilSuccessful(child("X", S), num_attempts=-2)
     with pytest.raises(Exception, match="handle `clock` must be a callable"):
         Sleep(msec=1).setup(clock="noon")
+
+
+def test_timing_nodes_count_the_simulators_clock_in_a_scenario_run(harness: Harness) -> None:
+    """With the simulator's handles, a Sleep of 3 s ends after 3 simulated seconds of steps."""
+    with SimExecutor.from_scenario(load_scenario("print_agenda")) as sim:
+        handles = Handles()
+        handles.attach_simulator(sim)
+        seconds = sim.world.spec.clock.seconds_per_tick
+        h = harness(Sleep(msec=int(3000 * seconds), name="Nap"), **handles.as_kwargs())
+        for _ in range(4):
+            h.tick()
+            sim.step()
+        h.trace.expect("""
+            tick  Nap
+            1     R
+            2     R
+            3     R
+            4     S
+        """)
