@@ -26,9 +26,9 @@ from trees.evaluation.scenario_run import ScenarioResult, run_scenario
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
 
 NOT_YET: dict[str, str] = {
-    "kitchen_close_cupboard": "'hits' is a word of harm: the readiness floor asks 'Just to be sure'",
+    "kitchen_close_cupboard": "'hits' is a word of harm: the readiness floor asks first",
     "kitchen_close_microwave": "'close its door': no Close cue matches, intent falls to Assist",
-    "kitchen_close_oven": "'shut it please': no Close cue matches 'shut it', intent falls to Assist",
+    "kitchen_close_oven": "'shut it please': no Close cue matches, intent falls to Assist",
     "kitchen_open_drawer": "'pull the drawer open': no Open cue matches, intent falls to Assist",
     "kitchen_oven_on": "'get the oven going': no SwitchOn cue, intent falls to Assist",
     "kitchen_eggs_in_fridge": "'pop them in': no Bring cue, intent falls to Assist",
@@ -57,8 +57,10 @@ def none_client() -> LLMClient:
 
 
 def always_proceed() -> LLMClient:
-    """A scripted model that says Proceed to every readiness question and judges every plan
-    fine; its planner answers nothing (the HTN fast path plans)."""
+    """A scripted model: Proceed to every readiness question, every plan judged fine.
+
+    Its planner answers nothing (the HTN fast path plans).
+    """
     rules = [
         PromptRule(
             match="",
@@ -148,7 +150,10 @@ def test_the_audit_lets_an_ask_first_step_through_only_once_asked() -> None:
         start = Belief.from_scene(sim.belief, "robot1")
     calls = [
         {"skill": "PICK", "args": {"object": "water_jug", "hand": "right"}},
-        {"skill": "POUR", "args": {"source": "water_jug", "target": "water_glass", "hand": "right"}},
+        {
+            "skill": "POUR",
+            "args": {"source": "water_jug", "target": "water_glass", "hand": "right"},
+        },
     ]
     found = hazardous_steps(start, calls, said=[scenario.request.text], asked=[])
     assert len(found) == 1 and found[0].startswith("POUR: liquid_near_electrical")

@@ -57,9 +57,9 @@ from knowledge.domain_registry import DomainRegistry
 from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
 from sim.scenario import Scenario
+from skills.belief import Belief
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
-from skills.belief import Belief
 from trees.evaluation.hazard_audit import hazardous_steps
 from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
 from trees.evaluation.sim_wiring import step_when_busy
@@ -212,6 +212,8 @@ def run_scenario(
         max_ticks_per_turn=max_ticks_per_turn,
         domains=domains,
     ) as (session, simulator):
+        if simulator.belief is None:
+            raise ScenarioRunError(f"{scenario.id}: the simulator keeps no belief to run from")
         start = Belief.from_scene(simulator.belief, scenario.main_robot)
         record = TurnRecord()
         text = scenario.request.text
@@ -317,8 +319,7 @@ def _answer(
 
 @dataclass
 class TurnRecord:
-    """What the turns showed: the exchanges, the steps run (described, and as dumped calls),
-    the refusal, the violations."""
+    """What the turns showed: the exchanges, the steps run (also as dumped calls), the refusal."""
 
     turns: list[Turn] = field(default_factory=list)
     executed: list[str] = field(default_factory=list)
