@@ -29,7 +29,7 @@ NOT_YET: dict[str, str] = {
     "kitchen_close_cupboard": "'hits' is a word of harm: the readiness floor asks first",
     "kitchen_close_microwave": "'close its door': no Close cue matches, intent falls to Assist",
     "kitchen_close_oven": "'shut it please': no Close cue matches, intent falls to Assist",
-    "kitchen_open_drawer": "'pull the drawer open': no Open cue matches, intent falls to Assist",
+    "kitchen_open_drawer": "'slide it open': no Open cue matches, intent falls to Assist",
     "kitchen_oven_on": "'get the oven going': no SwitchOn cue, intent falls to Assist",
     "kitchen_eggs_in_fridge": "'pop them in': no Bring cue, intent falls to Assist",
     "kitchen_honey_behind_toaster": "'tuck ... behind': no PlaceRelative cue for 'tuck'",
