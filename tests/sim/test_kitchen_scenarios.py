@@ -27,9 +27,7 @@ KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith(
 
 NOT_YET: dict[str, str] = {
     "kitchen_close_cupboard": "'hits' is a word of harm: the readiness floor asks first",
-    "kitchen_close_microwave": "'close its door': no Close cue matches, intent falls to Assist",
-    "kitchen_close_oven": "'shut it please': no Close cue matches, intent falls to Assist",
-    "kitchen_open_drawer": "'slide it open': no Open cue matches, intent falls to Assist",
+    "kitchen_open_drawer": "'slide it open': no Open cue ('it open' would make 'is it open?' act)",
     "kitchen_oven_on": "'get the oven going': no SwitchOn cue, intent falls to Assist",
     "kitchen_eggs_in_fridge": "'pop them in': no Bring cue, intent falls to Assist",
     "kitchen_honey_behind_toaster": "'tuck ... behind': no PlaceRelative cue for 'tuck'",
@@ -159,3 +157,20 @@ def test_the_audit_lets_an_ask_first_step_through_only_once_asked() -> None:
     assert len(found) == 1 and found[0].startswith("POUR: liquid_near_electrical")
     question = "Before I do that: The water glass is next to the toaster; a spill could reach it."
     assert hazardous_steps(start, calls, said=[scenario.request.text], asked=[question]) == []
+
+
+def test_an_object_can_start_next_to_another_and_the_belief_knows_it() -> None:
+    scenario = load_scenario("kitchen_hazard_water_near_toaster")
+    with SimExecutor.from_scenario(scenario) as sim:
+        assert sim.world.state.beside == {"water_glass": ("next_to", "toaster")}
+        assert sim.belief is not None
+        glass = Belief.from_scene(sim.belief, "robot1").things["water_glass"]
+    assert glass.beside == (("next_to", "toaster"),)
+
+
+def test_a_start_next_to_on_another_surface_is_refused() -> None:
+    spec = load_scenario("kitchen_hazard_water_near_toaster").world
+    moved = spec.objects["water_glass"].model_copy(update={"on": "kitchen_table"})
+    broken = spec.model_copy(update={"objects": {**spec.objects, "water_glass": moved}})
+    problems = [str(problem) for problem in broken.problems()]
+    assert any("toaster is not on the same surface" in problem for problem in problems)
