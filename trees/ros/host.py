@@ -15,9 +15,9 @@ node's namespace so ``--ros-args -r`` can remap them:
   messages, one after each tick that changed something, for ``cogtree view``. They are made
   and published on the tree's thread after the tick has ended, while the node's other
   callbacks run.
-- the robots' command topics (:class:`~skills.ros.executor.RosExecutor`), observations
-  (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the people topics
-  (:class:`~skills.ros.people.RosPeopleChannel`).
+- the robots' ``execute_skill`` actions (:class:`~skills.ros.executor.RosExecutor`),
+  observations (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the
+  people's ``people/delegate`` action (:class:`~skills.ros.people.RosPeopleChannel`).
 
 Behaviours get the node in ``setup(node=...)`` (py_trees_ros' convention), with the belief
 (``scene_graph``), the ``executor`` and the ``people`` channel.
@@ -56,6 +56,7 @@ from rclpy.clock_type import ClockType
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.subscription import Subscription
+from cogtree_interfaces.msg import RobotState
 from std_msgs.msg import String
 
 from knowledge.closing import Closeable
@@ -64,13 +65,11 @@ from knowledge.wording import clip
 from knowledge.worker_pool import WorkerPool
 from skills.ros.belief import BeliefListener, belief_from_state
 from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
-from skills.ros.json_topics import subscribe_json
 from skills.ros.people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
 from skills.ros.protocol import (
     SNAPSHOT_TOPIC,
     START_HINT,
     STATE_TOPIC,
-    RobotState,
     check_namespace,
     latched_qos,
     reliable_qos,
@@ -235,7 +234,9 @@ class RosHost(Closeable):
         ]
         if belief is None:
             self._subscriptions.append(
-                subscribe_json(node, RobotState, self.state_topic, self._on_state, latched_qos())
+                node.create_subscription(
+                    RobotState, self.state_topic, self._on_state, latched_qos()
+                )
             )
         self._timer = node.create_timer(
             1.0 / settings.rate_hz, self._on_timer, clock=Clock(clock_type=ClockType.STEADY_TIME)
@@ -350,7 +351,10 @@ class RosHost(Closeable):
             assert self._state is not None
             self._belief = belief_from_state(self._state)
         self._warn_of_robots_without_namespace(self._belief)
-        self._listener = BeliefListener(self.node, self._belief, self.settings.robots)
+        applied = {self._state.robot: self._state.sequence} if self._state is not None else {}
+        self._listener = BeliefListener(
+            self.node, self._belief, self.settings.robots, applied=applied
+        )
         hooks = TreeHooks(
             robot=self.settings.main_robot,
             handles={
