@@ -18,8 +18,8 @@ It serves every robot of one simulated world under that robot's namespace (see
 - a timer steps the simulator every ``step_period_s`` while a command or a delegated task is
   in progress (so simulated time measures acting, not waiting).
 - every belief update of the robots' perception is published on ``NS/observations`` as an
-  ``ObservationBatch`` numbered per robot (1, 2, ...) and before the goal of the same step
-  ends, and ``NS/state`` carries the current belief (latched) with the number of the last
+  ``ObservationBatch`` numbered per robot (1, 2, ...), one step before the goal of that
+  step ends, and ``NS/state`` carries the current belief (latched) with the number of the last
   batch it includes: it is published at start and again after the belief changed, at most
   every :data:`STATE_PERIOD_S` seconds, so a host that starts or restarts after the robots
   acted gets what they have seen so far.
@@ -149,7 +149,8 @@ class SimRobotNode(Closeable):
         self._owns_simulator = owns_simulator
         self._accepted = 0
         self._silent = 0
-        self._ended: list[tuple[_Goal, Any]] = []
+        self._ended: list[tuple[_Goal, Any]] = []  # ended in this step
+        self._ending: list[tuple[_Goal, Any]] = []  # their observations are out: end them
         self._running: dict[bytes, _Goal] = {}  # by goal id, for cancel requests
         self._servers: list[ActionServer] = []
         self._state_changed = False  # the belief changed since the state was last published
@@ -326,7 +327,13 @@ class SimRobotNode(Closeable):
         self._publish_states_if_due()
 
     def _flush(self) -> None:
-        """Publish the belief changes, then end the goals, of what just happened."""
+        """Publish the belief changes of what just happened; end the goals a step later.
+
+        Observations go on a topic and results through the action's service, so DDS may
+        deliver them in any order; one step between them lets the host hear the
+        observations of a command before its result (the host's executor then resolves the
+        result after what arrived with it, see :mod:`skills.ros.executor`).
+        """
         stamp = self.node.get_clock().now().to_msg()
         for change in self.journal.drain():
             self._state_changed = True
@@ -336,9 +343,10 @@ class SimRobotNode(Closeable):
             topics.observations.publish(
                 batch_msg(robot, topics.sequence, change.observations, change.forgotten, stamp)
             )
-        ended, self._ended = self._ended, []
-        for goal, future in ended:
+        ending, self._ending = self._ending, []
+        for goal, future in ending:
             goal.ended.set_result(future)
+        self._ending, self._ended = self._ended, []
 
     def _robot_of(self, change: BeliefChange) -> str:
         """The robot whose perception made ``change`` (the first robot when unknown)."""
