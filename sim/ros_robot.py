@@ -149,6 +149,7 @@ class SimRobotNode(Closeable):
         self._owns_simulator = owns_simulator
         self._accepted = 0
         self._silent = 0
+        self._cancels = 0
         self._ended: list[tuple[_Goal, Any]] = []  # ended in this step
         self._ending: list[tuple[_Goal, Any]] = []  # their observations are out: end them
         self._running: dict[bytes, _Goal] = {}  # by goal id, for cancel requests
@@ -188,6 +189,11 @@ class SimRobotNode(Closeable):
     def goals_accepted(self) -> int:
         """How many goals were accepted so far (silent ones included)."""
         return self._accepted
+
+    @property
+    def cancels_requested(self) -> int:
+        """How many cancel requests arrived (for silent goals too)."""
+        return self._cancels
 
     # -- topics and actions ----------------------------------------------------------------------
 
@@ -247,6 +253,7 @@ class SimRobotNode(Closeable):
         return GoalResponse.ACCEPT
 
     def _on_cancel_request(self, handle: ServerGoalHandle) -> CancelResponse:
+        self._cancels += 1
         goal = self._running.get(bytes(handle.goal_id.uuid))
         if goal is None:  # silent (fault injection) or not started: nothing to stop
             return CancelResponse.REJECT

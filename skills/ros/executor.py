@@ -260,7 +260,8 @@ class RosExecutor(Closeable):
                 return
             goal.sent_at = time.monotonic()
         sent = goal.client.send_goal_async(
-            goal_msg(goal.command), feedback_callback=lambda message: self._on_feedback(goal, message)
+            goal_msg(goal.command),
+            feedback_callback=lambda message: self._on_feedback(goal, message),
         )
         sent.add_done_callback(lambda done: self._on_response(goal, done))
 

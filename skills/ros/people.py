@@ -252,8 +252,7 @@ class RosPeopleChannel(Closeable):
         if now - request.accepted_at < self.answer_timeout_s:
             return None
         return _unavailable(
-            f"{what}: it did not end within {self.answer_timeout_s:g} s; the request was "
-            "withdrawn"
+            f"{what}: it did not end within {self.answer_timeout_s:g} s; the request was withdrawn"
         )
 
 

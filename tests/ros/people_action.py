@@ -58,7 +58,9 @@ class PeopleEnd:
         else:
             handle.abort()
         outcome = DelegateTask.Result.DONE if answer.done else DelegateTask.Result.REFUSED
-        return DelegateTask.Result(outcome=outcome, failure_code=answer.code, message=answer.message)
+        return DelegateTask.Result(
+            outcome=outcome, failure_code=answer.code, message=answer.message
+        )
 
     def _on_cancel(self, handle: Any) -> CancelResponse:
         self.cancels += 1

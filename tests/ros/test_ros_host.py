@@ -78,7 +78,7 @@ def test_a_robot_that_goes_silent_fails_the_skill_and_the_host_goes_on(
     serving, user = host_bench.serve(command_timeout_s=0.5)
     reply = user.say(REQUEST)
     assert "could not" in reply and "timeout" in reply, reply
-    assert "stopped answering on /robot1/command/status" in reply
+    assert "stopped answering on /robot1/execute_skill" in reply
     assert "mug" in user.say("where is the mug?")
     assert serving.turns == 2
 
@@ -136,12 +136,11 @@ def test_a_turn_that_raises_is_reported_and_the_next_turn_runs(host_bench: HostB
 def test_close_stops_a_turn_in_progress_and_cancels_its_command(host_bench: HostBench) -> None:
     # accepts the navigation, never finishes it
     robot = host_bench.robot(SCENARIO, stop_answering_after=0)
-    [cancels] = host_bench.ros.spy("/robot1/command/cancel")
     serving, user = host_bench.serve(command_timeout_s=60.0)
     user.speak(REQUEST)
     host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
     serving.close()
-    host_bench.until(lambda: cancels, what="the cancel of the navigation")
+    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
     assert user.heard == []  # the stopped turn said nothing
 
 
@@ -154,5 +153,5 @@ def test_with_a_given_belief_and_no_robot_the_skill_fails_saying_what_to_start(
         _, user = host_bench.serve(belief=belief, accept_timeout_s=0.5)
         reply = user.say(REQUEST)
     assert reply.startswith("I could not do it"), reply
-    assert "nobody subscribes to /robot1/command after 0.5 s" in reply
+    assert "no action server on /robot1/execute_skill after 0.5 s" in reply
     assert "cogtree sim-ros" in reply

@@ -173,7 +173,7 @@ def test_a_robot_that_stops_answering_mid_skill_fails_it_and_the_host_goes_on(
 
     assert reply.startswith("I could not do it"), reply
     assert "PICK(mug, right) failed" in reply and "timeout" in reply
-    assert f"stopped answering on {launch.robot_namespace}/command/status" in reply
+    assert f"stopped answering on {launch.robot_namespace}/execute_skill" in reply
     assert host.alive
     assert "mug" in user.say("where is the mug?")
     assert host.alive
