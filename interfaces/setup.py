@@ -39,6 +39,7 @@ class BinaryDistribution(Distribution):
     """The wheel holds compiled libraries: tag it for this platform and Python."""
 
     def has_ext_modules(self) -> bool:
+        """Always: the type support libraries are compiled."""
         return True
 
 
@@ -46,6 +47,7 @@ class BuildInterfaces(build):
     """Run the CMake build into a staging prefix and take its products from there."""
 
     def run(self) -> None:
+        """Build as usual, then the interfaces with CMake into the build folder."""
         super().run()
         stage = self._cmake(Path(self.build_base).resolve() / "cmake")
         built = stage / "lib" / PYTHON / "site-packages" / PACKAGE

@@ -218,6 +218,13 @@ class RosExecutor(Closeable):
         goal.future.cancel()
         log.debug("goal cancelled: %s", command.describe())
 
+    def cancel_all(self) -> None:
+        """Cancel every goal in flight (as :meth:`cancel` does for one)."""
+        with self._lock:
+            commands = [goal.command for goal in self._table.goals]
+        for command in commands:
+            self.cancel(command)
+
     def close(self) -> None:
         """Resolve the goals the robot ended, cancel and fail those in flight, leave the node.
 

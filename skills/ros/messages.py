@@ -106,9 +106,8 @@ def failure_code_of(code: str) -> ErrorCode | None:
     if not code:
         return None
     if code not in ERROR_CODES:
-        raise MessageError(
-            f"failure code {code!r} is not in cogtree's vocabulary ({', '.join(sorted(ERROR_CODES))})"
-        )
+        known = ", ".join(sorted(ERROR_CODES))
+        raise MessageError(f"failure code {code!r} is not in cogtree's vocabulary ({known})")
     return code  # type: ignore[return-value]  # checked against the Literal's values above
 
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from rclpy.qos import QoSProfile
 
 EXECUTE_ACTION = "execute_skill"
-"""The action that runs commands, relative to the robot's namespace (see :mod:`skills.ros.routes`)."""
+"""The action that runs commands, relative to the robot's namespace (:mod:`skills.ros.routes`)."""
 
 OBSERVATIONS_TOPIC = "observations"
 """The robot's belief updates, relative to its namespace."""

@@ -27,7 +27,7 @@ from skills.ros.belief import (
     fetch_robot_state,
 )
 from skills.ros.executor import RosExecutor
-from skills.ros.messages import batch_msg, time_of, time_msg
+from skills.ros.messages import batch_msg, time_msg, time_of
 from skills.ros.protocol import reliable_qos
 
 

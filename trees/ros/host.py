@@ -50,13 +50,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import py_trees
+from cogtree_interfaces.msg import RobotState
 from py_trees.common import Status
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.subscription import Subscription
-from cogtree_interfaces.msg import RobotState
 from std_msgs.msg import String
 
 from knowledge.closing import Closeable
@@ -79,7 +79,7 @@ from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry
 from trees.ros.inbox import UtteranceInbox
-from trees.ros.tick_gate import TickGate, TickGateClosed
+from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +103,12 @@ NOT_READY = (
     "in a moment."
 )
 """The reply to an utterance that arrives before the belief."""
+
+PAUSED = "I am paused: my operator has not activated me. Please ask them to, or try later."
+"""The reply to an utterance while the host's lifecycle node is not active."""
+
+INTERRUPTED = "I stopped what I was doing ({why})."
+"""What the host says when a turn was interrupted."""
 
 CANNOT_START = "I cannot take requests: {error}"
 """The reply to every utterance when the tree could not be set up."""
@@ -180,6 +186,8 @@ class RosHost(Closeable):
         settings: robots, tick rate and time limits.
         open_session: builds the session once the belief is there (in :meth:`start_if_ready`).
         belief: the robot's belief; None builds it from the main robot's latched state.
+        active: take requests and tick from the start (a lifecycle node starts inactive and
+            calls :meth:`activate`).
 
     The caller spins the node and calls :meth:`start_if_ready` from the main thread until it
     returns True, then :meth:`close` before destroying the node.
@@ -193,6 +201,7 @@ class RosHost(Closeable):
         open_session: SessionFactory,
         *,
         belief: SceneGraph | None = None,
+        active: bool = True,
     ) -> None:
         self.node = node
         self.settings = settings
@@ -212,6 +221,10 @@ class RosHost(Closeable):
         self._closed = False
         self._listener: BeliefListener | None = None
         self._turns = 0
+        self._active = threading.Event()
+        if active:
+            self._active.set()
+        self._in_turn = threading.Event()
         main_namespace = settings.robots[settings.main_robot]
         self.state_topic = topic(main_namespace, STATE_TOPIC)
         self._speech: Publisher[Any] = node.create_publisher(String, SPEECH_TOPIC, reliable_qos())
@@ -257,6 +270,28 @@ class RosHost(Closeable):
     def failure(self) -> str:
         """Why the tree could not be set up ("" when it was, or is not yet)."""
         return self._failure
+
+    @property
+    def active(self) -> bool:
+        """True while utterances become turns and the timer ticks the tree."""
+        return self._active.is_set()
+
+    def activate(self) -> None:
+        """Take requests and tick (the lifecycle's ``activate``)."""
+        self._active.set()
+        log.info("active")
+
+    def deactivate(self) -> None:
+        """Stop taking requests, stop the turn in progress and cancel the robots' goals.
+
+        The lifecycle's ``deactivate``: the stopped turn's skills cancel their commands, and
+        every goal still in flight is cancelled on its robot.
+        """
+        self._active.clear()
+        if self._in_turn.is_set():
+            self._gate.interrupt()
+        self.executor.cancel_all()
+        log.info("inactive")
 
     def start_if_ready(self) -> bool:
         """Set the session up once the belief is there; True when the host is done starting.
@@ -313,7 +348,9 @@ class RosHost(Closeable):
 
     def _on_utterance(self, message: Any) -> None:
         text = message.data if isinstance(getattr(message, "data", None), str) else ""
-        if self._failure:
+        if not self._active.is_set():
+            self._say(PAUSED)
+        elif self._failure:
             self._say(CANNOT_START.format(error=self._failure))
         elif not self._ready.is_set():
             self._say(NOT_READY.format(topic=self.state_topic))
@@ -337,6 +374,8 @@ class RosHost(Closeable):
         self._state = state
 
     def _on_timer(self) -> None:
+        if not self._active.is_set():
+            return
         if self._gate.grant(TICK_LIMIT_S) == "overran":
             log.warning(
                 "a tick has run for over %g s; the node's other callbacks run meanwhile",
@@ -416,10 +455,15 @@ class RosHost(Closeable):
     def _turn(self, session: AssistantSession, text: str) -> bool:
         """Run one turn and say its reply; False when the host is closing."""
         started = time.monotonic()
+        self._gate.clear_interrupt()
+        self._in_turn.set()
         try:
             result = session.turn(text)
         except TickGateClosed:
             return False
+        except TurnInterrupted:
+            _stop(session)
+            self._say(INTERRUPTED.format(why="I was deactivated"))
         except Exception as error:
             log.exception("the turn for %r failed", clip(text, 200))
             self._gate.done()
@@ -435,6 +479,8 @@ class RosHost(Closeable):
                 result.ticks,
             )
             self._say(_reply(result))
+        finally:
+            self._in_turn.clear()
         self._turns += 1
         return True
 
