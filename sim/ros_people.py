@@ -20,8 +20,7 @@ from concurrent.futures import Future
 from typing import Any
 
 from cogtree_interfaces.action import DelegateTask
-from rclpy.action import ActionServer, CancelResponse
-from rclpy.action.server import ServerGoalHandle
+from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.node import Node
 from rclpy.task import Future as RosFuture
 
@@ -56,17 +55,18 @@ class SimPeopleBridge(Closeable):
         """Requests a person is still working on."""
         return len(self._pending)
 
-    async def _execute(self, handle: ServerGoalHandle) -> Any:
+    async def _execute(self, handle: ServerGoalHandle[Any, Any, Any]) -> Any:
         request: DelegateTask.Goal = handle.request
         task = DelegatedTask(ability=request.ability, description=request.description)
         future = self.people.delegate(request.person, task)
         goal_id = bytes(handle.goal_id.uuid)
         self._pending[goal_id] = future
         handle.publish_feedback(DelegateTask.Feedback(accepted=True, message="asked"))
-        ended = RosFuture()
+        ended: RosFuture[Future[Feedback]] = RosFuture()
         future.add_done_callback(lambda done: ended.set_result(done))
         log.debug("asked %s to %s", request.person, request.ability)
-        done: Future[Feedback] = await ended
+        done = await ended
+        assert done is not None  # set only with the person's future
         self._pending.pop(goal_id, None)
         if done.cancelled():
             handle.canceled()
@@ -85,7 +85,7 @@ class SimPeopleBridge(Closeable):
             outcome=outcome, failure_code=feedback.code or "", message=feedback.message
         )
 
-    def _on_cancel_request(self, handle: ServerGoalHandle) -> CancelResponse:
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
         future = self._pending.get(bytes(handle.goal_id.uuid))
         if future is None:
             return CancelResponse.REJECT

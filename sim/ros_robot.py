@@ -47,8 +47,7 @@ from typing import Any
 
 from cogtree_interfaces.action import ExecuteSkill
 from cogtree_interfaces.msg import ObservationBatch, RobotState
-from rclpy.action import ActionServer, CancelResponse, GoalResponse
-from rclpy.action.server import ServerGoalHandle
+from rclpy.action.server import ActionServer, CancelResponse, GoalResponse, ServerGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
@@ -102,7 +101,7 @@ class _Goal:
     """An accepted goal: its command, and what ends the action's execute coroutine."""
 
     command: Command
-    ended: RosFuture = field(default_factory=RosFuture)
+    ended: RosFuture[Any] = field(default_factory=RosFuture)
 
 
 class SimRobotNode(Closeable):
@@ -153,7 +152,7 @@ class SimRobotNode(Closeable):
         self._ended: list[tuple[_Goal, Any]] = []  # ended in this step
         self._ending: list[tuple[_Goal, Any]] = []  # their observations are out: end them
         self._running: dict[bytes, _Goal] = {}  # by goal id, for cancel requests
-        self._servers: list[ActionServer] = []
+        self._servers: list[ActionServer[Any, Any, Any]] = []
         self._state_changed = False  # the belief changed since the state was last published
         self._state_published_at = 0.0
         self._topics = {robot: self._serve(robot, ns) for robot, ns in self.namespaces.items()}
@@ -252,7 +251,7 @@ class SimRobotNode(Closeable):
             return GoalResponse.REJECT
         return GoalResponse.ACCEPT
 
-    def _on_cancel_request(self, handle: ServerGoalHandle) -> CancelResponse:
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
         self._cancels += 1
         goal = self._running.get(bytes(handle.goal_id.uuid))
         if goal is None:  # silent (fault injection) or not started: nothing to stop
@@ -261,7 +260,9 @@ class SimRobotNode(Closeable):
         self._flush()
         return CancelResponse.ACCEPT
 
-    async def _execute(self, robot: str, action: str, handle: ServerGoalHandle) -> Any:
+    async def _execute(
+        self, robot: str, action: str, handle: ServerGoalHandle[Any, Any, Any]
+    ) -> Any:
         """Run one accepted goal to its end (a coroutine: the node keeps spinning meanwhile)."""
         command = command_of(handle.request)
         self._accepted += 1
@@ -291,7 +292,8 @@ class SimRobotNode(Closeable):
             ExecuteSkill.Feedback(current_command=command.describe(), progress=0.0)
         )
         self.simulator.submit(command).add_done_callback(partial(self._finished, goal))
-        outcome: Future[Feedback] = await goal.ended
+        outcome = await goal.ended
+        assert outcome is not None  # set only with the simulator's future
         del self._running[goal_id]
         if outcome.cancelled():
             handle.canceled()

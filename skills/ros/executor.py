@@ -50,8 +50,7 @@ from typing import Any
 
 from action_msgs.msg import GoalStatus
 from cogtree_interfaces.action import ExecuteSkill
-from rclpy.action import ActionClient
-from rclpy.action.client import ClientGoalHandle
+from rclpy.action.client import ActionClient, ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.guard_condition import GuardCondition
@@ -78,13 +77,13 @@ DEFAULT_ACCEPT_TIMEOUT_S = 5.0
 class _Goal:
     command: Command
     future: Future[Feedback]
-    client: ActionClient
+    client: ActionClient[Any, Any, Any]
     action: str
     timeout_s: float
     submitted_at: float
     sent_at: float | None = None
     accepted_at: float | None = None
-    handle: ClientGoalHandle | None = None
+    handle: ClientGoalHandle[Any, Any, Any] | None = None
     cancelled: bool = False
     last_feedback: str = ""
 
@@ -92,7 +91,7 @@ class _Goal:
 @dataclass
 class _Table:
     goals: list[_Goal] = field(default_factory=list)
-    clients: dict[str, ActionClient] = field(default_factory=dict)
+    clients: dict[str, ActionClient[Any, Any, Any]] = field(default_factory=dict)
     answered: list[tuple[_Goal, Feedback]] = field(default_factory=list)
     """Goals the robot ended, resolved by the guard condition (see the module docs)."""
 
@@ -250,7 +249,7 @@ class RosExecutor(Closeable):
 
     # -- goals ---------------------------------------------------------------------------------
 
-    def _client(self, action: str) -> ActionClient:
+    def _client(self, action: str) -> ActionClient[Any, Any, Any]:
         """The action client of ``action``, made on first use (call with the lock held)."""
         client = self._table.clients.get(action)
         if client is None:
@@ -277,8 +276,8 @@ class RosExecutor(Closeable):
         goal.last_feedback = f"{news.current_command} {news.progress:.0%} {news.message}".strip()
         log.debug("%s: %s", goal.command.describe(), goal.last_feedback)
 
-    def _on_response(self, goal: _Goal, response: RosFuture) -> None:
-        handle: ClientGoalHandle | None = response.result()
+    def _on_response(self, goal: _Goal, response: RosFuture[Any]) -> None:
+        handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
         if handle is None or not handle.accepted:
             self._end(goal, _failed(goal, f"{goal.action} rejected the goal"))
             return
@@ -291,7 +290,7 @@ class RosExecutor(Closeable):
             return
         handle.get_result_async().add_done_callback(lambda done: self._on_result(goal, done))
 
-    def _on_result(self, goal: _Goal, response: RosFuture) -> None:
+    def _on_result(self, goal: _Goal, response: RosFuture[Any]) -> None:
         answer = response.result()
         if answer is None:
             self._end(goal, _failed(goal, f"{goal.action} gave no result"))

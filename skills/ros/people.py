@@ -27,11 +27,11 @@ import threading
 import time
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
+from typing import Any
 
 from action_msgs.msg import GoalStatus
 from cogtree_interfaces.action import DelegateTask
-from rclpy.action import ActionClient
-from rclpy.action.client import ClientGoalHandle
+from rclpy.action.client import ActionClient, ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
@@ -69,7 +69,7 @@ class _Request:
     made_at: float
     sent_at: float | None = None
     accepted_at: float | None = None
-    handle: ClientGoalHandle | None = None
+    handle: ClientGoalHandle[Any, Any, Any] | None = None
     withdrawn: bool = False
 
 
@@ -102,7 +102,9 @@ class RosPeopleChannel(Closeable):
         self.answer_timeout_s = answer_timeout_s
         self.discovery_timeout_s = discovery_timeout_s
         self.action = node.resolve_topic_name(DELEGATE_ACTION)
-        self._client = ActionClient(node, DelegateTask, DELEGATE_ACTION)
+        self._client: ActionClient[Any, Any, Any] = ActionClient(
+            node, DelegateTask, DELEGATE_ACTION
+        )
         self._lock = threading.Lock()
         self._pending: list[_Request] = []
         self._closed = False
@@ -177,8 +179,8 @@ class RosPeopleChannel(Closeable):
         sent = self._client.send_goal_async(goal)
         sent.add_done_callback(lambda done: self._on_response(request, done))
 
-    def _on_response(self, request: _Request, response: RosFuture) -> None:
-        handle: ClientGoalHandle | None = response.result()
+    def _on_response(self, request: _Request, response: RosFuture[Any]) -> None:
+        handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
         if handle is None or not handle.accepted:
             self._end(request, _unavailable(f"{self.action} rejected the request"))
             return
@@ -191,7 +193,7 @@ class RosPeopleChannel(Closeable):
             return
         handle.get_result_async().add_done_callback(lambda done: self._on_result(request, done))
 
-    def _on_result(self, request: _Request, response: RosFuture) -> None:
+    def _on_result(self, request: _Request, response: RosFuture[Any]) -> None:
         answer = response.result()
         if answer is None:
             self._end(request, _unavailable(f"{self.action} gave no result"))
