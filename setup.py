@@ -35,6 +35,8 @@ setup(
         "sim": ["scenarios/*.yaml"],
         # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
         "trees": ["*.xml"],
+        # the host node's example parameters file (docs/ros.md)
+        "trees.ros": ["*.yaml"],
         # the viewer's own page (py_trees_js itself is read from its installed package)
         "trees.viewer": ["static/*"],
     },

@@ -155,3 +155,20 @@ def test_with_a_given_belief_and_no_robot_the_skill_fails_saying_what_to_start(
     assert reply.startswith("I could not do it"), reply
     assert "no action server on /robot1/execute_skill after 0.5 s" in reply
     assert "cogtree sim-ros" in reply
+
+
+def test_deactivate_stops_the_turn_cancels_the_robots_goal_and_pauses(
+    host_bench: HostBench,
+) -> None:
+    robot = host_bench.robot(SCENARIO, stop_answering_after=0)  # accepts, never finishes
+    serving, user = host_bench.serve(command_timeout_s=60.0)
+    user.speak(REQUEST)
+    host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
+    before = len(user.heard)
+    serving.deactivate()
+    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
+    host_bench.until(lambda: len(user.heard) > before, what="the interrupted turn's words")
+    assert user.heard[before] == "I stopped what I was doing (I was deactivated)."
+    assert user.say("where is the mug?").startswith("I am paused")
+    serving.activate()
+    assert "mug" in user.say("where is the mug?")
