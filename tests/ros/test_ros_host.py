@@ -7,6 +7,8 @@ does: py_trees' tree setup needs it.
 
 from __future__ import annotations
 
+import time
+
 import json
 
 import py_trees
@@ -172,3 +174,31 @@ def test_deactivate_stops_the_turn_cancels_the_robots_goal_and_pauses(
     assert user.say("where is the mug?").startswith("I am paused")
     serving.activate()
     assert "mug" in user.say("where is the mug?")
+
+
+def test_a_flood_of_utterances_leaves_the_next_request_answered_within_one_turn(
+    host_bench: HostBench,
+) -> None:
+    from std_msgs.msg import String
+
+    host_bench.robot(SCENARIO)
+    serving, user = host_bench.serve()
+    user.speak("hello")  # the host and the user know each other
+    host_bench.until(lambda: user.heard, what="the first reply")
+    started = time.perf_counter()
+    for n in range(3000):
+        user.mouth.publish(String(data=f"junk {n}"))
+    flooded = time.perf_counter()
+    before, turns = len(user.heard), serving.turns
+    user.speak("where is the mug?")
+    host_bench.until(
+        lambda: any("mug" in words for words in user.heard[before:]), what="the request's reply"
+    )
+    answered = time.perf_counter()
+    print(
+        f"\nflood of 3000 published in {flooded - started:.2f} s; the request answered "
+        f"{answered - flooded:.2f} s later, after {serving.turns - turns} turn(s)"
+    )
+    assert serving.turns - turns <= 2, user.heard[
+        before:
+    ]  # at most the turn in progress, then the request

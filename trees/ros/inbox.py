@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from knowledge.wording import clip, counted, joined
 
-INBOX_CAPACITY = 3
-"""How many utterances wait for a turn at most; the newest are kept."""
+INBOX_CAPACITY = 1
+"""How many utterances wait for a turn at most; the newest are kept. One: whatever floods
+the topic, the newest request waits behind at most the turn in progress."""
 
 DROPPED_SHOWN = 3
 """How many of the dropped utterances the notice quotes (the most recent ones)."""
