@@ -7,9 +7,8 @@ does: py_trees' tree setup needs it.
 
 from __future__ import annotations
 
-import time
-
 import json
+import time
 
 import py_trees
 import pytest
@@ -202,3 +201,57 @@ def test_a_flood_of_utterances_leaves_the_next_request_answered_within_one_turn(
     assert serving.turns - turns <= 2, user.heard[
         before:
     ]  # at most the turn in progress, then the request
+
+
+def request_client(host_bench: HostBench) -> Any:
+    """An action client of the host's ``request`` action, on a participant of its own."""
+    from cogtree_interfaces.action import HandleRequest
+    from rclpy.action.client import ActionClient
+
+    client = ActionClient(host_bench.ros.node("requester"), HandleRequest, "/request")
+    assert client.wait_for_server(timeout_sec=30.0)
+    return client
+
+
+def send(client: Any, text: str) -> Any:
+    """Send a request; its goal handle once accepted."""
+    from cogtree_interfaces.action import HandleRequest
+
+    sent = client.send_goal_async(HandleRequest.Goal(utterance=text))
+    handle = wait_for(sent)
+    assert handle.accepted
+    return handle
+
+
+def wait_for(future: Any, timeout_s: float = 60.0) -> Any:
+    """The result of an rclpy future (spun by its node's thread)."""
+    deadline = time.monotonic() + timeout_s
+    while not future.done():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.01)
+    return future.result()
+
+
+def test_a_request_action_returns_the_dialogue_and_the_outcome(host_bench: HostBench) -> None:
+    host_bench.robot(SCENARIO)
+    host_bench.serve()
+    client = request_client(host_bench)
+    answer = wait_for(send(client, REQUEST).get_result_async())
+    assert answer.result.outcome == "SUCCESS" and answer.result.ticks > 0
+    [reply] = answer.result.dialogue
+    assert "mug" in reply and "sink" in reply and "could not" not in reply, reply
+
+
+def test_cancelling_a_request_stops_its_turn_and_cancels_the_robots_goal(
+    host_bench: HostBench,
+) -> None:
+    robot = host_bench.robot(SCENARIO, stop_answering_after=0)  # accepts, never finishes
+    serving, _ = host_bench.serve(command_timeout_s=60.0)
+    handle = send(request_client(host_bench), REQUEST)
+    host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
+    wait_for(handle.cancel_goal_async())
+    answer = wait_for(handle.get_result_async())
+    assert answer.result.outcome == "INVALID"
+    assert answer.result.dialogue == ["I stopped what I was doing (the request was cancelled)."]
+    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
+    assert serving.executor.in_flight == 0

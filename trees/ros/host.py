@@ -50,8 +50,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import py_trees
+from cogtree_interfaces.action import HandleRequest
 from cogtree_interfaces.msg import RobotState
 from py_trees.common import Status
+from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
@@ -78,13 +80,17 @@ from skills.ros.protocol import (
 from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry
-from trees.ros.inbox import UtteranceInbox
+from trees.ros.inbox import UtteranceInbox, Waiting
+from trees.ros.request_ticket import NOT_RUN, RequestTicket
 from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
 
 log = logging.getLogger(__name__)
 
 UTTERANCE_TOPIC = "utterance"
 """What the user said (plain text), relative to the host's namespace."""
+
+REQUEST_ACTION = "request"
+"""The action that runs one request (``HandleRequest``), relative to the host's namespace."""
 
 SPEECH_TOPIC = "speech"
 """What the robot says (plain text), relative to the host's namespace."""
@@ -109,6 +115,9 @@ PAUSED = "I am paused: my operator has not activated me. Please ask them to, or 
 
 INTERRUPTED = "I stopped what I was doing ({why})."
 """What the host says when a turn was interrupted."""
+
+DROPPED = "Dropped: a newer request came in before this one's turn."
+"""The dialogue of a request the inbox dropped."""
 
 CANNOT_START = "I cannot take requests: {error}"
 """The reply to every utterance when the tree could not be set up."""
@@ -225,6 +234,9 @@ class RosHost(Closeable):
         if active:
             self._active.set()
         self._in_turn = threading.Event()
+        self._current: RequestTicket | None = None  # the request whose turn runs
+        self._tickets: dict[bytes, RequestTicket] = {}  # by goal id, for cancel requests
+        self._interrupted_because = "I was deactivated"
         main_namespace = settings.robots[settings.main_robot]
         self.state_topic = topic(main_namespace, STATE_TOPIC)
         self._speech: Publisher[Any] = node.create_publisher(String, SPEECH_TOPIC, reliable_qos())
@@ -253,6 +265,13 @@ class RosHost(Closeable):
             )
         self._timer = node.create_timer(
             1.0 / settings.rate_hz, self._on_timer, clock=Clock(clock_type=ClockType.STEADY_TIME)
+        )
+        self._requests: ActionServer[Any, Any, Any] = ActionServer(
+            node,
+            HandleRequest,
+            REQUEST_ACTION,
+            execute_callback=self._execute_request,
+            cancel_callback=self._on_cancel_request,
         )
         self._thread = threading.Thread(target=self._serve, name="cogtree-tree", daemon=True)
 
@@ -289,6 +308,7 @@ class RosHost(Closeable):
         """
         self._active.clear()
         if self._in_turn.is_set():
+            self._interrupted_because = "I was deactivated"
             self._gate.interrupt()
         self.executor.cancel_all()
         log.info("inactive")
@@ -336,6 +356,9 @@ class RosHost(Closeable):
             self._belief.close()
         self._workers.close()
         self.node.destroy_timer(self._timer)
+        self._requests.destroy()
+        for ticket in list(self._tickets.values()):
+            ticket.end(NOT_RUN, said="the host is shutting down")
         for subscription in self._subscriptions:
             self.node.destroy_subscription(subscription)
         self._subscriptions.clear()
@@ -346,19 +369,64 @@ class RosHost(Closeable):
 
     # -- callbacks (the node's executor thread) --------------------------------------------------
 
+    def _refusal(self) -> str | None:
+        """Why a request cannot be taken now (paused, broken, not ready), or None."""
+        if not self._active.is_set():
+            return PAUSED
+        if self._failure:
+            return CANNOT_START.format(error=self._failure)
+        if not self._ready.is_set():
+            return NOT_READY.format(topic=self.state_topic)
+        return None
+
     def _on_utterance(self, message: Any) -> None:
         text = message.data if isinstance(getattr(message, "data", None), str) else ""
-        if not self._active.is_set():
-            self._say(PAUSED)
-        elif self._failure:
-            self._say(CANNOT_START.format(error=self._failure))
-        elif not self._ready.is_set():
-            self._say(NOT_READY.format(topic=self.state_topic))
+        refusal = self._refusal()
+        if refusal is not None:
+            self._say(refusal)
+            return
+        log.info("heard: %s", clip(text, 200))
+        self._dropped(self._inbox.put(text))
+
+    def _dropped(self, dropped: Waiting | None) -> None:
+        """Log an utterance the inbox dropped; end its request, if it was one."""
+        if dropped is None:
+            return
+        log.warning("busy: dropped the waiting utterance %r", clip(dropped.text, 200))
+        if isinstance(dropped.ticket, RequestTicket):
+            dropped.ticket.end(NOT_RUN, said=DROPPED)
+
+    async def _execute_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> Any:
+        """Run a HandleRequest goal: queue its utterance, wait for its turn's end."""
+        ticket = RequestTicket(handle.request.utterance)
+        refusal = self._refusal()
+        if refusal is not None:
+            handle.abort()
+            return HandleRequest.Result(outcome=NOT_RUN, dialogue=[refusal])
+        goal_id = bytes(handle.goal_id.uuid)
+        self._tickets[goal_id] = ticket
+        log.info("request: %s", clip(ticket.utterance, 200))
+        self._dropped(self._inbox.put(ticket.utterance, ticket))
+        result = await ticket.ended
+        del self._tickets[goal_id]
+        if ticket.cancelled:
+            handle.canceled()
+        elif result.outcome == Status.SUCCESS.value:
+            handle.succeed()
         else:
-            log.info("heard: %s", clip(text, 200))
-            dropped = self._inbox.put(text)
-            if dropped is not None:
-                log.warning("busy: dropped the waiting utterance %r", clip(dropped, 200))
+            handle.abort()
+        return result
+
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
+        """Cancel a request: stop its turn if it runs, skip it if it waits."""
+        ticket = self._tickets.get(bytes(handle.goal_id.uuid))
+        if ticket is None:
+            return CancelResponse.REJECT
+        ticket.cancelled = True
+        if self._current is ticket:
+            self._interrupted_because = "the request was cancelled"
+            self._gate.interrupt()
+        return CancelResponse.ACCEPT
 
     def _on_state(self, state: RobotState) -> None:
         """Keep the newest state until the belief is built from it (later ones are ignored)."""
@@ -446,24 +514,34 @@ class RosHost(Closeable):
             taken = self._inbox.take()
             if taken is None:
                 return
+            ticket = taken.ticket if isinstance(taken.ticket, RequestTicket) else None
+            if ticket is not None and ticket.cancelled:
+                ticket.end(NOT_RUN, said="cancelled before its turn")
+                continue
+            self._current = ticket
             notice = taken.notice()
             if notice is not None:
                 self._say(notice)
-            if not self._turn(self._session, taken.text):
+            ended = self._turn(self._session, taken.text)
+            self._current = None
+            if ended is None:
                 return
+            if ticket is not None:
+                ticket.end(*ended)
 
-    def _turn(self, session: AssistantSession, text: str) -> bool:
-        """Run one turn and say its reply; False when the host is closing."""
+    def _turn(self, session: AssistantSession, text: str) -> tuple[str, int] | None:
+        """Run one turn and say its reply: its outcome and ticks; None when the host closes."""
         started = time.monotonic()
         self._gate.clear_interrupt()
         self._in_turn.set()
+        ended: tuple[str, int] = (NOT_RUN, 0)
         try:
             result = session.turn(text)
         except TickGateClosed:
-            return False
+            return None
         except TurnInterrupted:
             _stop(session)
-            self._say(INTERRUPTED.format(why="I was deactivated"))
+            self._say(INTERRUPTED.format(why=self._interrupted_because))
         except Exception as error:
             log.exception("the turn for %r failed", clip(text, 200))
             self._gate.done()
@@ -479,10 +557,11 @@ class RosHost(Closeable):
                 result.ticks,
             )
             self._say(_reply(result))
+            ended = (result.status, result.ticks)
         finally:
             self._in_turn.clear()
         self._turns += 1
-        return True
+        return ended
 
     def _after_tick(self, root: py_trees.behaviour.Behaviour, entry: TickEntry) -> None:
         """End the tick (the timer callback returns), then publish its snapshot, if any."""
@@ -496,6 +575,9 @@ class RosHost(Closeable):
 
     def _say(self, text: str) -> None:
         log.info("saying: %s", text)
+        current = self._current
+        if current is not None:
+            current.dialogue.append(text)
         self._speech.publish(String(data=text))
 
 
