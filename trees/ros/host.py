@@ -409,6 +409,8 @@ class RosHost(Closeable):
         self._dropped(self._inbox.put(ticket.utterance, ticket))
         result = await ticket.ended
         del self._tickets[goal_id]
+        if result is None:  # never: a ticket ends with a result
+            raise RuntimeError("a request ended without a result")
         if ticket.cancelled:
             handle.canceled()
         elif result.outcome == Status.SUCCESS.value:
