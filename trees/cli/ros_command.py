@@ -91,9 +91,10 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     ros = commands.add_parser(
         "ros",
         help="run the assistant tree as a ROS 2 node (needs the ros extra)",
-        description="The cogtree host node: utterances in on `utterance`, the robot's words "
-        "out on `speech`, tree snapshots on `tree/snapshot`, commands to the robots over "
-        "their namespaced topics. Options are also ROS parameters of the node.",
+        description="The cogtree host, a lifecycle node: requests in on the `request` action "
+        "or the `utterance` topic, the robot's words out on `speech`, tree snapshots on "
+        "`tree/snapshot`, commands to the robots over their `execute_skill` actions. Options "
+        "are also ROS parameters of the node (--ros-args --params-file FILE).",
         epilog="example: cogtree ros --robot robot1=/robot1 --llm ollama --model qwen2.5:3b "
         "--ros-args -r utterance:=/asr/text",
     )

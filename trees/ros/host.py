@@ -9,6 +9,11 @@ node's namespace so ``--ros-args -r`` can remap them:
   is a turn of the session; utterances that arrive during a turn wait their turn in a
   bounded :class:`~trees.ros.inbox.UtteranceInbox`: past its capacity the oldest waiting one
   is dropped (the newest request wins), logged, and said on ``speech`` before the next turn.
+- ``request`` (action ``cogtree_interfaces/action/HandleRequest``): a request with its
+  answer: the goal's utterance shares the inbox with the topic's; the result carries what the
+  robot said during its turn, the tree's final status and the ticks; cancelling the goal
+  stops its turn (its skills cancel their robot goals); a request the inbox drops ends at
+  once saying so.
 - ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
   reply, including the honest report of a failed task, and the host's own notices.
 - ``tree/snapshot`` (published, latched): :class:`~trees.recording.snapshot_stream.SnapshotStream`
@@ -18,6 +23,10 @@ node's namespace so ``--ros-args -r`` can remap them:
 - the robots' ``execute_skill`` actions (:class:`~skills.ros.executor.RosExecutor`),
   observations (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the
   people's ``people/delegate`` action (:class:`~skills.ros.people.RosPeopleChannel`).
+
+Activation: a host made with ``active=False`` (the lifecycle node's, :mod:`trees.ros.lifecycle`)
+neither ticks nor takes requests (it answers :data:`PAUSED`) until :meth:`RosHost.activate`;
+:meth:`RosHost.deactivate` interrupts the turn in progress and cancels every robot goal.
 
 Behaviours get the node in ``setup(node=...)`` (py_trees_ros' convention), with the belief
 (``scene_graph``), the ``executor`` and the ``people`` channel.
