@@ -78,6 +78,7 @@ PARAMETERS = (
     "command_timeout_s",
     "answer_timeout_s",
     "accept_timeout_s",
+    "routes",
 )
 """The host node's parameters (what each means: docs/ros.md)."""
 
@@ -145,6 +146,12 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         help="seconds a person may take to answer a request (300)",
     )
     ros.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+    ros.add_argument(
+        "--routes",
+        metavar="FILE",
+        help="YAML file mapping commands to the robot's action names (skills/ros/routes.py); "
+        "give the robot side the same file",
+    )
     add_ros_args_option(
         ros, "everything after this goes to ROS, e.g. -r utterance:=/asr/text -p rate_hz:=5.0"
     )
@@ -283,6 +290,7 @@ def _declare_parameters(node: Node, args: argparse.Namespace) -> None:
             "seconds to find a robot's action and have a goal accepted",
             None,
         ),
+        "routes": (args.routes or "", "routes file: commands to action names ('' for none)", None),
     }
     assert tuple(declared) == PARAMETERS
     for name, (default, description, kind) in declared.items():
@@ -300,16 +308,19 @@ def _declare_parameters(node: Node, args: argparse.Namespace) -> None:
 def _parameters(node: Node) -> tuple[HostSettings, dict[str, Any]]:
     """The parameters' values now, and the host settings they make (RosCommandError if bad)."""
     from skills.ros.protocol import parse_robot_namespaces
+    from skills.ros.routes import CommandRoutes, load_routes
     from trees.ros.host import HostSettings
 
     values = {name: node.get_parameter(name).value for name in PARAMETERS}
     try:
+        routes = load_routes(values["routes"]) if values["routes"] else CommandRoutes()
         settings = HostSettings(
             robots=parse_robot_namespaces(values["robots"]),
             rate_hz=values["rate_hz"],
             command_timeout_s=values["command_timeout_s"],
             answer_timeout_s=values["answer_timeout_s"],
             accept_timeout_s=values["accept_timeout_s"],
+            routes=routes,
         )
     except ValueError as error:
         raise RosCommandError(str(error)) from error

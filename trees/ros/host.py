@@ -86,6 +86,7 @@ from skills.ros.protocol import (
     reliable_qos,
     topic,
 )
+from skills.ros.routes import CommandRoutes
 from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry
@@ -149,7 +150,8 @@ class HostSettings:
 
     The time limits are seconds: a command from acceptance to result, a person's answer, and
     the robot side's subscribing to and accepting a command (also how long a request to people
-    waits for the people side to subscribe). Raises ValueError for no robots, a bad
+    waits for the people side to subscribe). ``routes`` sends commands to other action names
+    (the robot side's routes file). Raises ValueError for no robots, a bad
     namespace, or a rate or time limit that is not a positive number.
     """
 
@@ -158,6 +160,7 @@ class HostSettings:
     command_timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S
     answer_timeout_s: float = DEFAULT_ANSWER_TIMEOUT_S
     accept_timeout_s: float = DEFAULT_ACCEPT_TIMEOUT_S
+    routes: CommandRoutes = field(default_factory=CommandRoutes)
 
     def __post_init__(self) -> None:
         if not self.robots:
@@ -255,6 +258,7 @@ class RosHost(Closeable):
         self.executor = RosExecutor(
             node,
             robots=settings.robots,
+            routes=settings.routes,
             command_timeout_s=settings.command_timeout_s,
             accept_timeout_s=settings.accept_timeout_s,
         )
