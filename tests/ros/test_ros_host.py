@@ -256,3 +256,31 @@ def test_cancelling_a_request_stops_its_turn_and_cancels_the_robots_goal(
     assert answer.result.dialogue == ["I stopped what I was doing (the request was cancelled)."]
     host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
     assert serving.executor.in_flight == 0
+
+
+def test_the_tree_is_published_and_served_as_typed_snapshots(host_bench: HostBench) -> None:
+    from cogtree_interfaces.msg import Behaviour, BehaviourTree
+    from cogtree_interfaces.srv import GetTree
+
+    from skills.ros.protocol import latched_qos
+
+    host_bench.robot(SCENARIO)
+    _, user = host_bench.serve()
+    watcher = host_bench.ros.node("tree_watcher", spin=False)
+    trees: list[Any] = []
+    watcher.create_subscription(BehaviourTree, "/tree/snapshots", trees.append, latched_qos())
+    getter = watcher.create_client(GetTree, "/tree/get")
+    host_bench.ros.spin(watcher)
+    assert "mug" in user.say(REQUEST)
+    host_bench.until(lambda: any(tree.tick > 0 for tree in trees), what="a ticked snapshot")
+    assert getter.wait_for_service(timeout_sec=30.0)
+    answer = getter.call(GetTree.Request(), timeout_sec=30.0)
+    assert answer is not None and answer.ready
+    tree = answer.tree
+    assert tree.tree_name == "trees.assistant:create_root" and tree.tick > 0
+    by_id = {behaviour.own_id: behaviour for behaviour in tree.behaviours}
+    [root] = [behaviour for behaviour in tree.behaviours if behaviour.parent_id == ""]
+    assert root.child_ids and all(by_id[child].parent_id == root.own_id for child in root.child_ids)
+    assert root.is_active and root.status == Behaviour.SUCCESS
+    assert any(behaviour.blackboard_access for behaviour in tree.behaviours)
+    assert tree.blackboard_on_visited_path  # the keys the visited behaviours use, with values

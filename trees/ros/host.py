@@ -16,6 +16,10 @@ node's namespace so ``--ros-args -r`` can remap them:
   once saying so.
 - ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
   reply, including the honest report of a failed task, and the host's own notices.
+- ``tree/snapshots`` (published, latched, ``cogtree_interfaces/msg/BehaviourTree``, shaped
+  like py_trees_ros's snapshot: behaviours with ids, parents, children, status, message, the
+  visited path, blackboard activity; :mod:`trees.ros.tree_message`) after each tick that
+  changed something, and the service ``tree/get`` (``GetTree``) with the latest one.
 - ``tree/snapshot`` (published, latched): :class:`~trees.recording.snapshot_stream.SnapshotStream`
   messages, one after each tick that changed something, for ``cogtree view``. They are made
   and published on the tree's thread after the tick has ended, while the node's other
@@ -60,7 +64,8 @@ from typing import Any
 
 import py_trees
 from cogtree_interfaces.action import HandleRequest
-from cogtree_interfaces.msg import RobotState
+from cogtree_interfaces.msg import BehaviourTree, RobotState
+from cogtree_interfaces.srv import GetTree
 from py_trees.common import Status
 from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.clock import Clock
@@ -93,6 +98,7 @@ from trees.recording.tick_log import TickEntry
 from trees.ros.inbox import UtteranceInbox, Waiting
 from trees.ros.request_ticket import NOT_RUN, RequestTicket
 from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
+from trees.ros.tree_message import tree_message
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +107,12 @@ UTTERANCE_TOPIC = "utterance"
 
 REQUEST_ACTION = "request"
 """The action that runs one request (``HandleRequest``), relative to the host's namespace."""
+
+TREE_TOPIC = "tree/snapshots"
+"""The tree after each tick that changed something, as ``BehaviourTree`` (latched)."""
+
+GET_TREE_SERVICE = "tree/get"
+"""The service that returns the tree as it is now (``GetTree``)."""
 
 SPEECH_TOPIC = "speech"
 """What the robot says (plain text), relative to the host's namespace."""
@@ -255,6 +267,11 @@ class RosHost(Closeable):
         self._snapshots: Publisher[Any] = node.create_publisher(
             String, SNAPSHOT_TOPIC, latched_qos()
         )
+        self._trees: Publisher[Any] = node.create_publisher(
+            BehaviourTree, TREE_TOPIC, latched_qos()
+        )
+        self._last_tree: BehaviourTree | None = None
+        self._get_tree = node.create_service(GetTree, GET_TREE_SERVICE, self._on_get_tree)
         self.executor = RosExecutor(
             node,
             robots=settings.robots,
@@ -379,6 +396,8 @@ class RosHost(Closeable):
         self.executor.close()
         self.node.destroy_publisher(self._speech)
         self.node.destroy_publisher(self._snapshots)
+        self.node.destroy_publisher(self._trees)
+        self.node.destroy_service(self._get_tree)
 
     # -- callbacks (the node's executor thread) --------------------------------------------------
 
@@ -494,6 +513,7 @@ class RosHost(Closeable):
         runner = self._session.runner
         self._stream = SnapshotStream(runner.root, tree=runner.tree_name, llm=runner.llm.describe())
         self._publish_snapshot(self._stream.first(runner.root))
+        self._publish_tree(runner.root, None)
         self._thread.start()
         self._ready.set()
         log.info("ready: listening on %s", self.node.resolve_topic_name(UTTERANCE_TOPIC))
@@ -584,6 +604,26 @@ class RosHost(Closeable):
         message = self._stream.update(entry) if self._stream is not None else None
         if message is not None:
             self._publish_snapshot(message)
+            self._publish_tree(root, entry)
+
+    def _publish_tree(self, root: py_trees.behaviour.Behaviour, entry: TickEntry | None) -> None:
+        """Publish the typed snapshot of ``root`` after ``entry`` (and keep it for GetTree)."""
+        assert self._session is not None
+        self._last_tree = tree_message(
+            root,
+            tree_name=self._session.runner.tree_name,
+            entry=entry,
+            stamp=self.node.get_clock().now().to_msg(),
+        )
+        self._trees.publish(self._last_tree)
+
+    def _on_get_tree(self, request: Any, response: Any) -> Any:
+        """GetTree: the last typed snapshot (``ready`` False before the tree is set up)."""
+        tree = self._last_tree
+        response.ready = tree is not None
+        if tree is not None:
+            response.tree = tree
+        return response
 
     def _publish_snapshot(self, message: str) -> None:
         self._snapshots.publish(String(data=message))
