@@ -160,6 +160,7 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 def run_ros(args: argparse.Namespace) -> int:
     """Run the host node until SIGINT or SIGTERM; 0 after a clean stop, 2 when it cannot start."""
     try:
+        import cogtree_interfaces.action  # noqa: F401
         import rclpy  # noqa: F401
         import std_msgs.msg  # noqa: F401
     except ImportError as error:

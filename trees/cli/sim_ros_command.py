@@ -93,6 +93,7 @@ def run_sim_ros(args: argparse.Namespace) -> int:
     try:
         namespaces = robot_namespaces(scenario.world.robots, parse_robot_namespaces(args.namespace))
         routes = load_routes(args.routes) if args.routes else CommandRoutes()
+        import cogtree_interfaces.action  # noqa: F401  # built from interfaces/
         import rclpy  # the ros extra, only now
     except (ValueError, RoutesError) as error:
         return _usage_error(str(error))
