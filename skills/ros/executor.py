@@ -227,7 +227,10 @@ class RosExecutor(Closeable):
     def close(self) -> None:
         """Resolve the goals the robot ended, cancel and fail those in flight, leave the node.
 
-        The timer, the guard condition and the action clients are removed from the node.
+        The timer, the guard condition and the action clients are removed from the node. A
+        goal sent but not yet accepted is cancelled when the robot's acceptance arrives
+        (``_on_response``), so its client stays with the node until the node is destroyed:
+        destroying it now would lose the acceptance and leave the robot moving.
         """
         with self._lock:
             if self._closed:
@@ -235,6 +238,13 @@ class RosExecutor(Closeable):
             self._closed = True
             goals = list(self._table.goals)
             self._table.goals.clear()
+            for goal in goals:
+                goal.cancelled = True
+            awaiting = {
+                id(goal.client)
+                for goal in goals
+                if goal.sent_at is not None and goal.handle is None
+            }
             clients = list(self._table.clients.values())
             self._table.clients.clear()
         self._resolve_answered()
@@ -245,7 +255,8 @@ class RosExecutor(Closeable):
         self.node.destroy_timer(self._timer)
         self.node.destroy_guard_condition(self._answers)
         for client in clients:
-            client.destroy()
+            if id(client) not in awaiting:
+                client.destroy()
 
     # -- goals ---------------------------------------------------------------------------------
 
