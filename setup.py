@@ -22,6 +22,7 @@ setup(
         "behaviours.llm": ["*.yaml"],
         "knowledge": [
             "*.ttl",
+            "request_words.yaml",
             "queries/*.rq",
             "scenes/*.ttl",
             "experience/*.yaml",
