@@ -27,7 +27,8 @@ from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.scope_matching import ScopeGuess, ScopeMatcher
+from knowledge.request_frame import parse_request
+from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,12 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     continues (it fills a missing slot, is a short answer, or is an explicit yes to a question
     that asked to confirm the request) -> the pending task's domain,
     unless the :class:`~knowledge.scope_matching.ScopeMatcher` is sure of another domain (a
-    new request). A sure matcher guess -> that domain or OutOfScope.
+    new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
+    robot lacks ("cut the bread") -> OutOfScope, and Decline names the skill. A sure
+    in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
+    serve, or a thing its scene lexicons know -> that pack (the best-scoring one when
+    several connect; :func:`~knowledge.scope_matching.frame_signal`). A sure out-of-scope
+    guess -> OutOfScope: only when nothing in the request connects.
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
     and the matcher's scores. Guard: a domain that is not a loaded pack becomes OutOfScope,
     and so does anything for an empty utterance. Safe decision when the model fails: the
@@ -115,6 +121,15 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
+        signal = frame_signal(parse_request(utterance), self._registry().packs, self._lexicons)
+        if signal.missing_skills:
+            return Verdict(self._decision(OUT_OF_SCOPE, 0.9, signal.reason), signal.reason)
+        if guess.confident and guess.in_scope:
+            return Verdict(self._decision(guess.domain, guess.confidence, guess.reason), guess.reason)
+        if signal.domains:
+            domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0))
+            why = f"the request's frame connects: {signal.reason}"
+            return Verdict(self._decision(domain, 0.8, why), why)
         if guess.confident:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)

@@ -62,7 +62,8 @@ class ObjectPhrase:
     the user does not want it ("not chips"); ``alternative``: joined to the previous phrase
     by "or"; ``pronoun``: it names nothing on its own ("it", "that one"); ``person``:
     :data:`SPEAKER` for me/us, the name for a named person, else empty. ``where``: a place
-    phrase that only says where the thing is ("on the kitchen table").
+    phrase that only says where the thing is ("on the kitchen table"); ``preposition``: the
+    words before the phrase as said ("next to", "out of"), when it followed one.
     """
 
     text: str
@@ -75,6 +76,7 @@ class ObjectPhrase:
     pronoun: bool = False
     person: str = ""
     where: str = ""
+    preposition: str = ""
 
     @property
     def described(self) -> str:
@@ -553,8 +555,9 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         if preposition:
             words = tuple(clause.word(offset) for offset in range(preposition))
             role, relation = lexicon.prepositions[words]
+            said = clause.text(clause.at, clause.at + preposition)
             clause.at += preposition
-            _prepositional(clause, state, role, relation)
+            _prepositional(clause, state, role, relation, said)
             continue
         if word in INLINE_FILLERS or word in lexicon.copulas or word == "to":
             clause.at += 1
@@ -582,11 +585,14 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
     return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
 
 
-def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str) -> None:
-    """Give the phrase after a preposition its role in the step."""
+def _prepositional(
+    clause: _Clause, state: _StepState, role: str, relation: str, said: str
+) -> None:
+    """Give the phrase after a preposition (``said``) its role in the step."""
     phrase = _noun_phrase(clause)
     if phrase is None:
         return
+    phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
     if role in ("destination", "recipient") and _names_someone(clause, phrase):
         phrase = ObjectPhrase(**{**phrase.__dict__, "person": phrase.text})
     if role == "tool":
@@ -598,7 +604,7 @@ def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str)
     elif role == "recipient":
         state.objects.append(phrase) if not state.objects else None
     elif state.landmark is not None or _describes_object(state):
-        _locate(state, phrase, relation)
+        _locate(state, phrase)
     else:
         state.relation = relation or "to"
         state.landmark = phrase
@@ -627,18 +633,13 @@ def _describes_object(state: _StepState) -> bool:
     )
 
 
-def _locate(state: _StepState, phrase: ObjectPhrase, relation: str) -> None:
+def _locate(state: _StepState, phrase: ObjectPhrase) -> None:
     """Attach a place phrase to the thing it locates (the last object, or the landmark)."""
-    where = f"{_preposition_of(relation)} {phrase.described}".strip()
+    where = f"{phrase.preposition} {phrase.described}".strip()
     if state.landmark is not None:
         state.landmark = _extend(state.landmark, where)
     elif state.objects:
         state.objects[-1] = _extend(state.objects[-1], where)
-
-
-def _preposition_of(relation: str) -> str:
-    return {"next_to": "next to", "in_front_of": "in front of", "left_of": "left of",
-            "right_of": "right of"}.get(relation, relation or "at")  # fmt: skip
 
 
 def _extend(phrase: ObjectPhrase, where: str) -> ObjectPhrase:
