@@ -50,6 +50,9 @@ SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
 several things, or fails the schema."""
 
+PLANNER_MODULE = "planner"
+"""The module that plans tasks without a plan template (``behaviours.plan_task``)."""
+
 NO_TASK = "task"
 """The ``/turn/missing`` entry when the request names no task of the domain."""
 
@@ -271,7 +274,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
     Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; no task of the
-    pack -> Clarify (missing ``task``); otherwise :func:`check_slots` decides, when nothing
+    pack -> Clarify (missing ``task``); a physical task with no plan template (the pack's
+    open-ended task) while the ``planner`` module has no model -> Clarify (missing ``task``:
+    the question lists what the robot can do) rather than Proceed into a turn where nothing
+    can be done; otherwise :func:`check_slots` decides, when nothing
     casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
     (several ids) or invalid -> Clarify naming them; complete -> Proceed. Doubts send the
     decision to the model (module ``inner_speech``): intent confidence below ``confident_at``,
@@ -371,6 +377,13 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
+        if self._needs_absent_planner(turn):
+            assert turn.spec is not None
+            why = (
+                f"{turn.spec.name} needs the planner model to work out the steps and none is "
+                "available: asking what to do instead"
+            )
+            return self._decide("Clarify", [NO_TASK], why)
         if turn.doubts:
             return None
         if turn.check.complete:
@@ -551,6 +564,17 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return f"the domain {turn.domain} has no task {frame.task!r}"
         turn.schema = turn.pack.schema_for(frame.task)
         return ""
+
+    def _needs_absent_planner(self, turn: _Turn) -> bool:
+        """A physical task without a plan template, and no planner model to plan it.
+
+        Proceeding would end in "Nothing was done"; asking what to do, with what the robot
+        can do listed, is the honest answer.
+        """
+        spec = turn.spec
+        if spec is None or spec.grounding != "physical" or spec.plan is not None:
+            return False
+        return self.llm is None or self.llm.backend_for(PLANNER_MODULE).name == "none"
 
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
