@@ -687,7 +687,7 @@ def _noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
-        if word in lexicon.pronouns and content:
+        if word in lexicon.pronouns and content and word not in ("one", "ones"):
             break
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
