@@ -23,6 +23,7 @@ setup(
         "knowledge": [
             "*.ttl",
             "queries/*.rq",
+            "taxonomy/*.ttl",
             "scenes/*.ttl",
             "experience/*.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
