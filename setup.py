@@ -24,6 +24,7 @@ setup(
             "*.ttl",
             "request_words.yaml",
             "queries/*.rq",
+            "taxonomy/*.ttl",
             "scenes/*.ttl",
             "experience/*.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
