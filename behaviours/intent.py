@@ -31,10 +31,10 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import step_task
+from knowledge.frame_tasks import step_task, task_key
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request
+from knowledge.request_frame import action_tasks, parse_request
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots, is_grounded
 from knowledge.wording import BoundedText
@@ -445,14 +445,34 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         frame = parse_request(utterance)
         if len(frame.steps) != 1:
             return None
-        found = step_task(frame.steps[0], domain.pack, utterance)
+        step = frame.steps[0]
+        found = step_task(step, domain.pack, utterance)
         if found is None:
-            return None
+            return self._other_action(domain, guess, step.action, utterance)
         slots = {**self._filled(domain, found.task, utterance), **found.slots}
         agrees = not guess.confident or guess.task == found.task
         confidence = max(guess.confidence, 0.8) if agrees else 0.7
         why = found.reason + ("" if agrees else f" (the similarity guess was {guess.task})")
         return Verdict(self._decision(found.task, slots, confidence, why), why)
+
+    def _other_action(
+        self, domain: _Domain, guess: IntentGuess, action: str, utterance: str
+    ) -> Verdict[IntentDecision] | None:
+        """The open-ended task when the similarity guess would do something else than asked.
+
+        "dispose of the can" in a pack with no disposal task must not become Fetch because
+        the words look alike: the request goes to the planner (or, without one, the robot
+        asks what to do). None when the guess serves the frame's action, or there is none.
+        """
+        catch_all = domain.pack.open_ended_task
+        serving = action_tasks().get(action, ())
+        if not action or catch_all is None or guess.task is None:
+            return None
+        if task_key(domain.pack.task(guess.task)) in serving or guess.task == catch_all.name:
+            return None
+        why = f"the request asks to {action}, which {guess.task} does not do: the planner"
+        slots = self._filled(domain, catch_all.name, utterance)
+        return Verdict(self._decision(catch_all.name, slots, 0.6, why), why)
 
     def _crowded_slot(self, domain: _Domain, task: str | None, utterance: str) -> str | None:
         """A single-valued slot of ``task`` for which the utterance names several things.

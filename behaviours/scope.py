@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from py_trees.common import Status
 from pydantic import Field, create_model
@@ -27,10 +27,14 @@ from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request
+from knowledge.request_frame import parse_request, skill_actions
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
+from skills.specs import RobotSkill
 
 log = logging.getLogger(__name__)
+
+ROBOT_ACTIONS = skill_actions(get_args(RobotSkill))
+"""The capabilities the skill library covers: a request for one is in a physical pack's scope."""
 
 PROMPT_EXAMPLES = 3
 """How many scope examples of each pack the prompt shows."""
@@ -59,7 +63,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
     robot lacks ("cut the bread") -> OutOfScope, and Decline names the skill. A sure
     in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
-    serve, or a thing its scene lexicons know -> that pack (the best-scoring one when
+    serve or the skill library covers, or a thing its scene lexicons know -> that pack (the best-scoring one when
     several connect; :func:`~knowledge.scope_matching.frame_signal`). A sure out-of-scope
     guess -> OutOfScope: only when nothing in the request connects.
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
@@ -121,7 +125,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        signal = frame_signal(parse_request(utterance), self._registry().packs, self._lexicons)
+        signal = frame_signal(
+            parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
+        )
         if signal.missing_skills:
             return Verdict(self._decision(OUT_OF_SCOPE, 0.9, signal.reason), signal.reason)
         if guess.confident and guess.in_scope:

@@ -168,6 +168,7 @@ class _Words:
     verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
+    skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
     determiners: frozenset[str]
@@ -181,6 +182,7 @@ class _Words:
     sequencers: frozenset[tuple[str, ...]]
     copulas: frozenset[str]
     other_verbs: frozenset[str]
+    subjects: frozenset[str]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
@@ -214,6 +216,7 @@ def request_words() -> _Words:
         raise WordsError(f"{WORDS_FILE.name}: expected a mapping of word lists")
     verbs: dict[tuple[str, ...], tuple[str, str]] = {}
     tasks: dict[str, tuple[str, ...]] = {}
+    skills: dict[str, frozenset[str]] = {}
     says: dict[str, str] = {}
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
@@ -226,6 +229,7 @@ def request_words() -> _Words:
                 verbs.setdefault(_phrase(verb), (kind, str(key)))
             if kind == "actions":
                 tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
+                skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
             else:
                 says[str(key)] = str(entry.get("says") or key)
     prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
@@ -249,7 +253,7 @@ def request_words() -> _Words:
             particles.setdefault(words[0], set()).add(words[1])
     words_of = {key: frozenset(str(w).lower() for w in _list(data, key)) for key in (
         "determiners", "quantities", "measures", "pronouns", "speaker", "people_pronouns",
-        "copulas", "other_verbs")}  # fmt: skip
+        "copulas", "other_verbs", "subjects")}  # fmt: skip
     phrases_of = {
         key: frozenset(_phrase(w) for w in _list(data, key))
         for key in ("openers", "wants", "negations", "conjunctions", "sequencers")
@@ -258,6 +262,7 @@ def request_words() -> _Words:
         verbs=verbs,
         says=says,
         tasks=tasks,
+        skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
         **words_of,
@@ -268,6 +273,12 @@ def request_words() -> _Words:
 def action_tasks() -> Mapping[str, tuple[str, ...]]:
     """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
     return request_words().tasks
+
+
+def skill_actions(available: Iterable[str]) -> frozenset[str]:
+    """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
+    have = frozenset(available)
+    return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
 
 
 # -- the grammar --------------------------------------------------------------------------------
@@ -463,6 +474,8 @@ def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
         and word not in lexicon.speaker
         and word not in lexicon.copulas
         and word not in lexicon.other_verbs
+        and word not in lexicon.subjects
+        and "'" not in word
         and word not in lexicon.quantities
         and not word.isdigit()
         and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)

@@ -325,11 +325,14 @@ def frame_signal(
     frame: RequestFrame,
     packs: Iterable[DomainPack],
     lexicons: Mapping[str, Mapping[str, Lexicon]],
+    robot_actions: frozenset[str] = frozenset(),
 ) -> FrameSignal:
     """Which physical packs ``frame`` connects to (see :class:`FrameSignal`).
 
-    Only packs with a physical task count: a knowledge pack's scope is its examples'. A
-    thing the belief holds connects only through a pack's scene-built lexicons.
+    Only packs with a physical task count: a knowledge pack's scope is its examples'. An
+    action connects when a task of the pack serves it or the robot's skill library covers
+    it (``robot_actions``, :func:`~knowledge.request_frame.skill_actions`); a thing the
+    belief holds connects only through a pack's scene-built lexicons.
     """
     if frame.missing_skills:
         skills = tuple(frame.missing_skills)
@@ -339,7 +342,7 @@ def frame_signal(
     for pack in packs:
         if not any(task.grounding == "physical" for task in pack.tasks):
             continue
-        served = sorted(set(frame.actions) & pack_actions(pack))
+        served = sorted(set(frame.actions) & (pack_actions(pack) | robot_actions))
         scene = {
             name: lexicon
             for name, lexicon in lexicons.get(pack.name, {}).items()
