@@ -63,8 +63,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
     robot lacks ("cut the bread") -> OutOfScope, and Decline names the skill. A sure
     in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
-    serve or the skill library covers, or a thing its scene lexicons know -> that pack (the best-scoring one when
-    several connect; :func:`~knowledge.scope_matching.frame_signal`). A sure out-of-scope
+    serve or the skill library covers, or a thing its scene lexicons know -> that pack when
+    it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
+    the model chooses among them, and the safe decision is the closest of them. A sure out-of-scope
     guess -> OutOfScope: only when nothing in the request connects.
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
     and the matcher's scores. Guard: a domain that is not a loaded pack becomes OutOfScope,
@@ -91,6 +92,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self.matcher: ScopeMatcher | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
+        self._connected: tuple[str, ...] = ()
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
@@ -111,6 +113,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         """
         utterance = self._utterance()
         self._guess = None
+        self._connected = ()
         given = keys.read_optional(self.blackboard, self.domain_key, str)
         if given is not None and given in self._registry():
             why = f"the domain was given for this turn ({given}): kept"
@@ -132,11 +135,11 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return Verdict(self._decision(OUT_OF_SCOPE, 0.9, signal.reason), signal.reason)
         if guess.confident and guess.in_scope:
             return Verdict(self._decision(guess.domain, guess.confidence, guess.reason), guess.reason)
-        if signal.domains:
-            domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0))
+        self._connected = signal.domains
+        if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
-            return Verdict(self._decision(domain, 0.8, why), why)
-        if guess.confident:
+            return Verdict(self._decision(signal.domains[0], 0.8, why), why)
+        if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
         return None
@@ -173,8 +176,16 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         ]
 
     def safe_decision(self, reason: str) -> ScopeDecision:
-        """The matcher's guess, at most half sure; OutOfScope when there is none."""
+        """The matcher's guess, at most half sure; OutOfScope when there is none.
+
+        When the request's frame connects to packs the guess is not one of, the closest of
+        those packs instead.
+        """
         guess = self._guess
+        if guess is not None and self._connected and guess.domain not in self._connected:
+            domain = max(self._connected, key=lambda name: guess.scores.get(name, 0.0))
+            why = f"the request's frame connects to {domain}, the closest of them; {reason}"
+            return self._decision(domain, 0.5, why)
         if guess is None or not guess.in_scope:
             return self._decision(OUT_OF_SCOPE, 0.5, f"out of scope by default: {reason}")
         why = f"similarity guess {guess.domain} ({guess.reason}); {reason}"
