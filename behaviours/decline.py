@@ -54,10 +54,10 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     Out of scope (``/turn/domain`` is OutOfScope): name the skill the request asks for that
     the robot lacks ("I can't cut things yet"), when its frame names one, and say what the
-    robot can help with instead (the loaded packs' titles). Reject: give the readiness gate's rationale in plain words
-    (read from ``/rationale/<gate>``) when the robot decided it or the faithfulness check
-    backs it, else a reason of the robot's own (:func:`known_reason`). Anything else: a short
-    apology.
+    robot can help with instead (the loaded packs' titles). Reject: give the readiness gate's
+    rationale in plain words (read from ``/rationale/<gate>``) when the robot decided it or
+    the faithfulness check backs it, else a reason of the robot's own (:func:`known_reason`).
+    Anything else: a short apology.
 
     Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
 

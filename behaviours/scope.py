@@ -134,7 +134,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if signal.missing_skills:
             return Verdict(self._decision(OUT_OF_SCOPE, 0.9, signal.reason), signal.reason)
         if guess.confident and guess.in_scope:
-            return Verdict(self._decision(guess.domain, guess.confidence, guess.reason), guess.reason)
+            return Verdict(
+                self._decision(guess.domain, guess.confidence, guess.reason), guess.reason
+            )
         self._connected = signal.domains
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"

@@ -78,9 +78,7 @@ class StepTask:
         return not self.missing
 
 
-def frame_tasks(
-    frame: RequestFrame, pack: DomainPack, utterance: str
-) -> list[StepTask | None]:
+def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask | None]:
     """The task of ``pack`` for each step of ``frame`` (None where no task holds the step)."""
     return [step_task(step, pack, utterance) for step in frame.steps]
 

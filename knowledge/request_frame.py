@@ -598,9 +598,7 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
     return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
 
 
-def _prepositional(
-    clause: _Clause, state: _StepState, role: str, relation: str, said: str
-) -> None:
+def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
     """Give the phrase after a preposition (``said``) its role in the step."""
     phrase = _noun_phrase(clause)
     if phrase is None:
@@ -612,7 +610,7 @@ def _prepositional(
         state.tool = state.tool or phrase
     elif role == "source":
         state.source = state.source or phrase
-    elif phrase.person or role == "recipient" and phrase.pronoun:
+    elif phrase.person or (role == "recipient" and phrase.pronoun):
         state.recipient = state.recipient or _as_person(phrase)
     elif role == "recipient":
         state.objects.append(phrase) if not state.objects else None
@@ -676,9 +674,7 @@ def _noun_phrase(
     if clause.word() in lexicon.speaker:
         word = clause.word()
         clause.at += 1
-        return ObjectPhrase(
-            text=word, head=word, pronoun=True, person=SPEAKER, negated=negated
-        )
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER, negated=negated)
     if clause.word() in lexicon.people_pronouns:
         word = clause.word()
         clause.at += 1
