@@ -251,13 +251,13 @@ def request_words() -> _Words:
     for words in verbs:
         if len(words) == 2 and words[1] in PARTICLES:
             particles.setdefault(words[0], set()).add(words[1])
-    words_of = {key: frozenset(str(w).lower() for w in _list(data, key)) for key in (
-        "determiners", "quantities", "measures", "pronouns", "speaker", "people_pronouns",
-        "copulas", "other_verbs", "subjects")}  # fmt: skip
-    phrases_of = {
-        key: frozenset(_phrase(w) for w in _list(data, key))
-        for key in ("openers", "wants", "negations", "conjunctions", "sequencers")
-    }
+
+    def word_set(key: str) -> frozenset[str]:
+        return frozenset(str(word).lower() for word in _list(data, key))
+
+    def phrase_set(key: str) -> frozenset[tuple[str, ...]]:
+        return frozenset(_phrase(word) for word in _list(data, key))
+
     return _Words(
         verbs=verbs,
         says=says,
@@ -265,8 +265,20 @@ def request_words() -> _Words:
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
-        **words_of,
-        **phrases_of,
+        openers=phrase_set("openers"),
+        wants=phrase_set("wants"),
+        negations=phrase_set("negations"),
+        conjunctions=phrase_set("conjunctions"),
+        sequencers=phrase_set("sequencers"),
+        determiners=word_set("determiners"),
+        quantities=word_set("quantities"),
+        measures=word_set("measures"),
+        pronouns=word_set("pronouns"),
+        speaker=word_set("speaker"),
+        people_pronouns=word_set("people_pronouns"),
+        copulas=word_set("copulas"),
+        other_verbs=word_set("other_verbs"),
+        subjects=word_set("subjects"),
     )
 
 
