@@ -440,9 +440,17 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
         The frame's roles fill the slots (:func:`~knowledge.frame_tasks.step_task`); the
         deterministic filler's values complete the slots the frame left open. A request of
-        several steps, or one no task of the pack holds whole, is left to the other paths.
+        several steps goes to the pack's open-ended task, whose plan holds them in order (one
+        task's slots cannot: no step is dropped); one no task of the pack holds whole is left
+        to the other paths.
         """
         frame = parse_request(utterance)
+        if len(frame.steps) > 1 and domain.pack.open_ended_task is not None:
+            catch_all = domain.pack.open_ended_task.name
+            steps = ", ".join(step.verb or "?" for step in frame.steps)
+            why = f"the request has {len(frame.steps)} steps ({steps}): the planner"
+            slots = self._filled(domain, catch_all, utterance)
+            return Verdict(self._decision(catch_all, slots, 0.8, why), why)
         if len(frame.steps) != 1:
             return None
         step = frame.steps[0]
