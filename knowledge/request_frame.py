@@ -403,7 +403,7 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
             index += sequencer
             continue
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
-            opens_with_tool = bool(clauses[-1]) and clauses[-1][0].text in ("use", "using")
+            opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
             if word.text != "to" or not opens_with_tool:
                 clauses.append([])
                 index += 1

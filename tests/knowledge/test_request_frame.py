@@ -123,7 +123,7 @@ def test_every_spatial_relation_has_its_landmark(text: str, relation: str, landm
 def test_a_tool_with_using_and_use_to() -> None:
     wiped = only_step("clean the hob using the blue cloth")
     assert wiped.tool is not None and wiped.tool.text == "the blue cloth"
-    moved = only_step("use the tongs to lift the hot bread roll")
+    moved = only_step("could you use the tongs to lift the hot bread roll")
     assert moved.action == "bring"
     assert objects(moved) == ["the hot bread roll"]
     assert moved.tool is not None and moved.tool.text == "the tongs"
