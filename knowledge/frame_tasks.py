@@ -8,8 +8,8 @@ one of them. :func:`pack_actions` lists what a pack can do; :func:`step_task` pi
 task that holds every phrase of a step and fills its slots by role:
 
 - the object phrase(s) go to the task's first slot that names no other role (``object``,
-  ``item``, ``container``, ``room``...), with the place it was said to be in or come from
-  ("the bottle from the fridge");
+  ``item``, ``container``, ``room``...; else its ``source`` slot, what a pour pours), with
+  the place it was said to be in or come from ("the bottle from the fridge");
 - the landmark goes to a destination slot (``destination``, ``landmark``, ``target``,
   ``place``...); a relation other than on / in / to needs a ``relation`` slot;
 - a recipient goes to a recipient slot (``recipient``, ``person``), else to the destination;
@@ -114,6 +114,8 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     slots: dict[str, SlotValue] = {}
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
     theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    if theme is None and step.source is None:
+        theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
     destination = _first(fields, DESTINATION_SLOTS)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
     if step.excluded:
