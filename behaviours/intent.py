@@ -438,13 +438,18 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     ) -> Verdict[IntentDecision] | None:
         """The task and slots the request's frame gives, when one task holds its one step.
 
-        The frame's roles fill the slots (:func:`~knowledge.frame_tasks.step_task`); the
-        deterministic filler's values complete the slots the frame left open. A request of
+        A request for a skill the robot lacks names no task (the readiness gate refuses it,
+        naming the skill). The frame's roles fill the slots
+        (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
+        the slots the frame left open. A request of
         several steps goes to the pack's open-ended task, whose plan holds them in order (one
         task's slots cannot: no step is dropped); one no task of the pack holds whole is left
         to the other paths.
         """
         frame = parse_request(utterance)
+        if frame.missing_skills:
+            why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
+            return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1 and domain.pack.open_ended_task is not None:
             catch_all = domain.pack.open_ended_task.name
             steps = ", ".join(step.verb or "?" for step in frame.steps)

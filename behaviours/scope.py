@@ -61,7 +61,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     that asked to confirm the request) -> the pending task's domain,
     unless the :class:`~knowledge.scope_matching.ScopeMatcher` is sure of another domain (a
     new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
-    robot lacks ("cut the bread") -> OutOfScope, and Decline names the skill. A sure
+    robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate refuses
+    by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
     in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
@@ -132,7 +133,10 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
         )
         if signal.missing_skills:
-            return Verdict(self._decision(OUT_OF_SCOPE, 0.9, signal.reason), signal.reason)
+            domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")
+            return Verdict(
+                self._decision(domain or OUT_OF_SCOPE, 0.9, signal.reason), signal.reason
+            )
         if guess.confident and guess.in_scope:
             return Verdict(
                 self._decision(guess.domain, guess.confidence, guess.reason), guess.reason

@@ -42,9 +42,10 @@ from behaviours.turn_state import (
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
+from knowledge.request_frame import parse_request
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
-from knowledge.wording import BoundedText
+from knowledge.wording import BoundedText, joined
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
@@ -273,11 +274,12 @@ class _Turn:
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; no task of the
-    pack -> Clarify (missing ``task``); a physical task with no plan template (the pack's
-    open-ended task) while the ``planner`` module has no model -> Clarify (missing ``task``:
-    the question lists what the robot can do) rather than Proceed into a turn where nothing
-    can be done; otherwise :func:`check_slots` decides, when nothing
+    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
+    frame asks for a skill the robot lacks -> Reject naming it ("I can't cut things yet");
+    no task of the pack -> Clarify (missing ``task``); a physical task with no plan template
+    (the pack's open-ended task) while the ``planner`` module has no model -> Clarify
+    (missing ``task``: the question lists what the robot can do) rather than Proceed into a
+    turn where nothing can be done; otherwise :func:`check_slots` decides, when nothing
     casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
     (several ids) or invalid -> Clarify naming them; complete -> Proceed. Doubts send the
     decision to the model (module ``inner_speech``): intent confidence below ``confident_at``,
@@ -375,6 +377,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
         if turn.forbidden:
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
+        lacking = parse_request(turn.utterance).missing_skills
+        if lacking:
+            return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
         if self._needs_absent_planner(turn):

@@ -312,8 +312,9 @@ class FrameSignal:
 
     ``domains``: the packs the frame connects to, by an action one of their tasks serves or a
     thing their scene lexicons know (an object, place or person the belief holds);
-    ``missing_skills``: skills the request asks for that the robot lacks ("cut things");
-    ``reason``: one sentence.
+    ``missing_skills``: skills the request asks for that the robot lacks ("cut things"; the
+    physical packs are then the ones that answer, by naming the skill); ``reason``: one
+    sentence.
     """
 
     domains: tuple[str, ...] = ()
@@ -334,13 +335,16 @@ def frame_signal(
     it (``robot_actions``, :func:`~knowledge.request_frame.skill_actions`); a thing the
     belief holds connects only through a pack's scene-built lexicons.
     """
-    if frame.missing_skills:
+    if frame.missing_skills:  # about the robot's physical work: the physical packs answer
         skills = tuple(frame.missing_skills)
-        return FrameSignal((), skills, f"asks for what the robot cannot do: {', '.join(skills)}")
+        physical = tuple(pack.name for pack in packs if _physical(pack))
+        return FrameSignal(
+            physical, skills, f"asks for what the robot cannot do: {', '.join(skills)}"
+        )
     domains: list[str] = []
     reasons: list[str] = []
     for pack in packs:
-        if not any(task.grounding == "physical" for task in pack.tasks):
+        if not _physical(pack):
             continue
         served = sorted(set(frame.actions) & (pack_actions(pack) | robot_actions))
         scene = {
@@ -355,6 +359,10 @@ def frame_signal(
             what += [f"names {', '.join(repr(k) for k in known[:3])}"] if known else []
             reasons.append(f"{pack.name}: {'; '.join(what)}")
     return FrameSignal(tuple(domains), (), "; ".join(reasons))
+
+
+def _physical(pack: DomainPack) -> bool:
+    return any(task.grounding == "physical" for task in pack.tasks)
 
 
 def domain_examples(registry: DomainRegistry) -> dict[str, list[str]]:
