@@ -206,9 +206,16 @@ def frame_names(frame: RequestFrame) -> list[str]:
 
 
 def known_phrases(frame: RequestFrame, lexicons: Mapping[str, Lexicon]) -> list[str]:
-    """The phrases of ``frame`` that name something a lexicon knows (the belief's things)."""
-    return [
+    """What ``frame`` names that a lexicon knows (the belief's things).
+
+    Its phrases that name one, and the mentions in its clauses without an action ("the
+    teapot is empty").
+    """
+    found = [
         phrase.text
         for phrase in frame.phrases()
         if not phrase.pronoun and any(lexicon.find(phrase.text) for lexicon in lexicons.values())
     ]
+    for clause in frame.context:
+        found += [mention.text for lexicon in lexicons.values() for mention in lexicon.find(clause)]
+    return list(dict.fromkeys(found))

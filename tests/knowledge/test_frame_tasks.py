@@ -7,7 +7,9 @@ import pytest
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import StepTask, pack_actions, step_task, task_key
+from knowledge.lexicon import Lexicon
 from knowledge.request_frame import parse_request
+from knowledge.scope_matching import frame_signal
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +72,22 @@ def test_no_action_no_task(household: DomainPack) -> None:
     assert parse_request("I'm a bit peckish").steps == ()
     frame = parse_request("slice the loaf")
     assert step_task(frame.steps[0], household, "slice the loaf") is None
+
+
+def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> None:
+    registry = DomainRegistry.discover(active="household")
+    packs = registry.packs
+    by_action = frame_signal(parse_request("could you shut the larder"), packs, {})
+    assert "household" in by_action.domains and "advisor" not in by_action.domains
+    lexicon = Lexicon("objects", {"teapot_1": ["teapot"]})
+    household = registry.get("household")
+    scene_lexicon = next(name for name, spec in household.manifest.lexicons.items() if spec.scene)
+    by_thing = frame_signal(
+        parse_request("the teapot is empty"), packs, {"household": {scene_lexicon: lexicon}}
+    )
+    assert by_thing.domains == ("household",) and "teapot" in by_thing.reason
+    lacking = frame_signal(parse_request("chop the leeks"), packs, {})
+    assert lacking.missing_skills == ("cut things",) and "household" in lacking.domains
+    assert frame_signal(parse_request("what's the capital of Peru"), packs, {}).domains == ()
+    skills = frame_signal(parse_request("recycle the jar"), packs, {}, frozenset({"dispose"}))
+    assert "household" in skills.domains
