@@ -31,6 +31,12 @@ import yaml
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
 
+SKILL_CATALOGUE_FILE: Final = Path(__file__).with_name("unsupported_skills.yaml")
+"""The skill catalogue's list of skills the robot lacks (``skills``: name, verbs, say). When
+the file is there its entries win over the grammar's own ``unsupported`` list."""
+
+_CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
+
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
 
@@ -232,6 +238,7 @@ def request_words() -> _Words:
                 skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
             else:
                 says[str(key)] = str(entry.get("says") or key)
+    _add_catalogue(verbs, says)
     prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
     relations = data.get("relations")
     if not isinstance(relations, dict):
@@ -280,6 +287,28 @@ def request_words() -> _Words:
         other_verbs=word_set("other_verbs"),
         subjects=word_set("subjects"),
     )
+
+
+def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
+    """Put the skill catalogue's unsupported skills over the grammar's own, when it has them.
+
+    A catalogue that cannot be read is named in the error, like the word file.
+    """
+    if not SKILL_CATALOGUE_FILE.exists():
+        return
+    try:
+        data = yaml.safe_load(SKILL_CATALOGUE_FILE.read_text(encoding="utf-8"))
+        entries = data["skills"]
+        for entry in entries:
+            name = f"catalogue:{entry['name']}"
+            for verb in entry["verbs"]:
+                verbs[_phrase(verb)] = ("unsupported", name)
+            says[name] = _CANT.sub("", str(entry["say"])).strip() or str(entry["name"])
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
+        raise WordsError(
+            f"{SKILL_CATALOGUE_FILE}: cannot read the unsupported skills ({error}); each entry "
+            "needs name, verbs and say"
+        ) from error
 
 
 def action_tasks() -> Mapping[str, tuple[str, ...]]:

@@ -199,3 +199,25 @@ def test_a_broken_word_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
     finally:
         monkeypatch.undo()
         request_frame.request_words.cache_clear()
+
+
+def test_the_skill_catalogues_unsupported_skills_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    catalogue = tmp_path / "unsupported_skills.yaml"
+    entry = {"name": "sew", "verbs": ["sew", "darn", "wipe"], "say": "I can't sew yet."}
+    catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
+    monkeypatch.setattr(request_frame, "SKILL_CATALOGUE_FILE", catalogue)
+    request_frame.request_words.cache_clear()
+    request_frame._parse.cache_clear()
+    try:
+        assert parse_request("darn the sock").missing_skills == ["sew"]
+        assert parse_request("wipe the shelf").missing_skills == ["sew"]  # the catalogue wins
+        catalogue.write_text("skills: [{name: sew}]")
+        request_frame.request_words.cache_clear()
+        with pytest.raises(WordsError, match="unsupported skills"):
+            request_frame.request_words()
+    finally:
+        monkeypatch.undo()
+        request_frame.request_words.cache_clear()
+        request_frame._parse.cache_clear()
