@@ -442,15 +442,17 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         naming the skill). The frame's roles fill the slots
         (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
         the slots the frame left open. A request of
-        several steps goes to the pack's open-ended task, whose plan holds them in order (one
-        task's slots cannot: no step is dropped); one no task of the pack holds whole is left
+        several steps with actions goes to the pack's open-ended task, whose plan holds them
+        in order (one task's slots cannot: no step is dropped); one no task of the pack holds
+        whole, or that leaves the task incomplete while the similarity guess is sure, is left
         to the other paths.
         """
         frame = parse_request(utterance)
         if frame.missing_skills:
             why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
-        if len(frame.steps) > 1 and domain.pack.open_ended_task is not None:
+        acting = [step for step in frame.steps if step.action]
+        if len(acting) > 1 and domain.pack.open_ended_task is not None:
             catch_all = domain.pack.open_ended_task.name
             steps = ", ".join(step.verb or "?" for step in frame.steps)
             why = f"the request has {len(frame.steps)} steps ({steps}): the planner"
@@ -462,6 +464,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         found = step_task(step, domain.pack, utterance)
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
+        if not found.complete and guess.confident:
+            return None  # the frame says little ("bring it"): the other paths decide
         slots = {**self._filled(domain, found.task, utterance), **found.slots}
         agrees = not guess.confident or guess.task == found.task
         confidence = max(guess.confidence, 0.8) if agrees else 0.7
@@ -475,14 +479,16 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
         "dispose of the can" in a pack with no disposal task must not become Fetch because
         the words look alike: the request goes to the planner (or, without one, the robot
-        asks what to do). None when the guess serves the frame's action, or there is none.
+        asks what to do). None when the guess serves the frame's action, when the guess is a
+        task the planner plans (no template: it may), or when there is none.
         """
         catch_all = domain.pack.open_ended_task
         serving = action_tasks().get(action, ())
         if not action or catch_all is None or guess.task is None:
             return None
-        if task_key(domain.pack.task(guess.task)) in serving or guess.task == catch_all.name:
-            return None
+        guessed = domain.pack.task(guess.task)
+        if guessed.plan is None or task_key(guessed) in serving:
+            return None  # a task the planner plans may do it; or the guess does it
         why = f"the request asks to {action}, which {guess.task} does not do: the planner"
         slots = self._filled(domain, catch_all.name, utterance)
         return Verdict(self._decision(catch_all.name, slots, 0.6, why), why)

@@ -276,8 +276,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
     frame asks for a skill the robot lacks -> Reject naming it ("I can't cut things yet");
-    no task of the pack -> Clarify (missing ``task``); a physical task with no plan template
-    (the pack's open-ended task) while the ``planner`` module has no model -> Clarify
+    no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
+    template) while the ``planner`` module has no model -> Clarify
     (missing ``task``: the question lists what the robot can do) rather than Proceed into a
     turn where nothing can be done; otherwise :func:`check_slots` decides, when nothing
     casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
@@ -571,13 +571,13 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         return ""
 
     def _needs_absent_planner(self, turn: _Turn) -> bool:
-        """A physical task without a plan template, and no planner model to plan it.
+        """The pack's open-ended task (no plan template), and no planner model to plan it.
 
         Proceeding would end in "Nothing was done"; asking what to do, with what the robot
         can do listed, is the honest answer.
         """
         spec = turn.spec
-        if spec is None or spec.grounding != "physical" or spec.plan is not None:
+        if spec is None or not spec.open_ended or spec.plan is not None:
             return False
         return self.llm is None or self.llm.backend_for(PLANNER_MODULE).name == "none"
 

@@ -189,6 +189,9 @@ class _Words:
     copulas: frozenset[str]
     other_verbs: frozenset[str]
     subjects: frozenset[str]
+    idioms: frozenset[tuple[str, ...]]
+    subordinators: frozenset[str]
+    vague_places: frozenset[str]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
@@ -286,6 +289,9 @@ def request_words() -> _Words:
         copulas=word_set("copulas"),
         other_verbs=word_set("other_verbs"),
         subjects=word_set("subjects"),
+        idioms=phrase_set("idioms"),
+        subordinators=word_set("subordinators"),
+        vague_places=word_set("vague_places"),
     )
 
 
@@ -380,8 +386,10 @@ class _Clause:
             or bool(self.match(lexicon.negations))
             or bool(self.match(lexicon.conjunctions))
             or word in lexicon.copulas
+            or word in lexicon.subordinators
+            or word in lexicon.vague_places
             or word in INLINE_FILLERS
-            or word == "to"
+            or word in ("to", "back")
         )
 
 
@@ -499,6 +507,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
 def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
     """The verb at the cursor (phrasal verbs whole, longest first), or none."""
     lexicon = clause.lexicon
+    if clause.match(lexicon.idioms):
+        return "", ("", "")
     size = clause.match(lexicon.verbs)
     word = clause.word()
     if size and not (size == 1 and word in lexicon.measures and clause.word(1) in ("you", "i")):
@@ -589,6 +599,14 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
     negated = alternative = False
     while not clause.done:
         word = clause.word()
+        if word in lexicon.subordinators:
+            return  # "... back where it belongs": the rest says more, asks for nothing
+        if word in lexicon.vague_places:
+            said = clause.words[clause.at].said
+            state.relation = state.relation or "to"
+            state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
+            clause.at += 1
+            continue
         negation = clause.match(lexicon.negations)
         if negation:
             clause.at += negation
@@ -636,6 +654,10 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
     if word not in PARTICLES or word not in clause.lexicon.particles.get(verb, ()):
         return False
     after = clause.word(1)
+    if word in ("away", "back") and not _longest(
+        clause.words, clause.at + 1, clause.lexicon.prepositions
+    ):
+        return True  # "put the mug back where it belongs": never a preposition here
     return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
 
 
@@ -747,6 +769,8 @@ def _noun_phrase(
         content.append(word)
         clause.at += 1
         if word in lexicon.pronouns and word not in ("one", "ones"):
+            if word in ("something", "anything", "everything"):
+                continue  # "something printed", "anything sweet": still names nothing
             break
     words = [word for word in content if word != "of"]
     if not words and not determiner and not quantity:
@@ -759,7 +783,7 @@ def _noun_phrase(
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     head = _head(clause.words[content_start : clause.at], lexicon)
     modifiers = tuple(word for word in words if word != head)
-    pronoun = head in lexicon.pronouns
+    pronoun = head in lexicon.pronouns or words[0] in ("something", "anything", "everything")
     return ObjectPhrase(
         text=text,
         head=head,
