@@ -131,10 +131,12 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         if any(value is None for value in values):
             return None
         slots[theme] = [str(v) for v in values] if many else values[0]
-    if step.landmark is not None and not step.landmark.pronoun:
-        relation_slot = _first(fields, RELATION_SLOTS)
-        if destination is None or (step.relation not in PLAIN_RELATIONS and not relation_slot):
-            return None
+    relation_slot = _first(fields, RELATION_SLOTS)
+    if step.landmark is not None and (
+        destination is None or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+    ):
+        return None
+    if step.landmark is not None and destination and not step.landmark.pronoun:
         value = _said(utterance, step.landmark.described, step.landmark.text)
         if value is None:
             return None

@@ -146,6 +146,28 @@ class RequestFrame:
         return [step.action for step in self.steps if step.action]
 
     @property
+    def clear_actions(self) -> list[str]:
+        """The capabilities of the steps that clearly ask the robot to act.
+
+        A step does when its verb says what to do on its own, or when it names a place, a
+        person, a source or a tool beside a verb of many senses ("set an alarm" asks nothing
+        of the robot, "set the cup on the tray" does).
+        """
+        weak = request_words().weak_verbs
+        return [
+            step.action
+            for step in self.steps
+            if step.action
+            and (
+                tuple(step.verb.split()) not in weak
+                or any(
+                    role is not None
+                    for role in (step.landmark, step.recipient, step.source, step.tool)
+                )
+            )
+        ]
+
+    @property
     def missing_skills(self) -> list[str]:
         """How to say each missing skill the request asks for ("cut things")."""
         return _unique(step.missing_skill for step in self.steps if step.missing_skill)
@@ -192,6 +214,7 @@ class _Words:
     idioms: frozenset[tuple[str, ...]]
     subordinators: frozenset[str]
     vague_places: frozenset[str]
+    weak_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
@@ -292,6 +315,7 @@ def request_words() -> _Words:
         idioms=phrase_set("idioms"),
         subordinators=word_set("subordinators"),
         vague_places=word_set("vague_places"),
+        weak_verbs=phrase_set("weak_verbs"),
     )
 
 

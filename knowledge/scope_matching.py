@@ -310,8 +310,9 @@ class ScopeMatcher:
 class FrameSignal:
     """What a request's frame says about scope, besides similarity to examples.
 
-    ``domains``: the packs the frame connects to, by an action one of their tasks serves or a
-    thing their scene lexicons know (an object, place or person the belief holds);
+    ``domains``: the packs the frame connects to, by a clear action one of their tasks serves
+    (:attr:`~knowledge.request_frame.RequestFrame.clear_actions`) or a thing their scene
+    lexicons know (an object, place or person the belief holds);
     ``missing_skills``: skills the request asks for that the robot lacks ("cut things"; the
     physical packs are then the ones that answer, by naming the skill); ``reason``: one
     sentence.
@@ -346,7 +347,7 @@ def frame_signal(
     for pack in packs:
         if not _physical(pack):
             continue
-        served = sorted(set(frame.actions) & (pack_actions(pack) | robot_actions))
+        served = sorted(set(frame.clear_actions) & (pack_actions(pack) | robot_actions))
         scene = {
             name: lexicon
             for name, lexicon in lexicons.get(pack.name, {}).items()
