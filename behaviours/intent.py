@@ -441,23 +441,15 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         A request for a skill the robot lacks names no task (the readiness gate refuses it,
         naming the skill). The frame's roles fill the slots
         (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
-        the slots the frame left open. A request of
-        several steps with actions goes to the pack's open-ended task, whose plan holds them
-        in order (one task's slots cannot: no step is dropped); one no task of the pack holds
-        whole, or that leaves the task incomplete while the similarity guess is sure, is left
-        to the other paths.
+        the slots the frame left open. A request of several steps (the matcher and the
+        filler often read "go to the table, pick up the cup and put it on the shelf" as one
+        task), one no task of the pack holds whole, or one that leaves the task incomplete
+        while the similarity guess is sure, is left to the other paths.
         """
         frame = parse_request(utterance)
         if frame.missing_skills:
             why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
-        acting = [step for step in frame.steps if step.action]
-        if len(acting) > 1 and domain.pack.open_ended_task is not None:
-            catch_all = domain.pack.open_ended_task.name
-            steps = ", ".join(step.verb or "?" for step in frame.steps)
-            why = f"the request has {len(frame.steps)} steps ({steps}): the planner"
-            slots = self._filled(domain, catch_all, utterance)
-            return Verdict(self._decision(catch_all, slots, 0.8, why), why)
         if len(frame.steps) != 1:
             return None
         step = frame.steps[0]

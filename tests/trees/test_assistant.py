@@ -403,12 +403,3 @@ def test_an_action_no_task_serves_never_becomes_a_look_alike_task(
     result = session.turn("could you throw the magazine away")
     assert result.domain == "household" and result.control != "Proceed"
     assert nothing_was_done(session)
-
-
-def test_a_request_of_two_steps_keeps_both_for_the_planner(open_session: SessionFactory) -> None:
-    session = open_session()
-    result = session.turn("open the wardrobe and then fetch me the magazine")
-    assert result.domain == "household" and result.control == "Clarify"
-    intent = py_trees.blackboard.Blackboard.storage["/turn/intent"]
-    assert intent.task == "Assist" and "fetch me the magazine" in str(intent.slots["need"])
-    assert nothing_was_done(session)
