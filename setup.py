@@ -22,7 +22,9 @@ setup(
         "behaviours.llm": ["*.yaml"],
         "knowledge": [
             "*.ttl",
+            "request_words.yaml",
             "queries/*.rq",
+            "taxonomy/*.ttl",
             "scenes/*.ttl",
             "hazards/*.ttl",
             "experience/*.yaml",
