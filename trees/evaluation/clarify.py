@@ -134,15 +134,15 @@ class Decision:
             return self.right_object if self.intended else self.acted and not self.asked
         if self.expected == "ask":
             return self.asked and not self.acted and self.right_question
+        if self.expected == "missing_skill":
+            return self.missing_skill and not self.acted and not self.asked
+        return (self.declined or self.refused) and not self.acted
 
     @property
     def right_question(self) -> bool:
         """It asked, and the question names one of the item's ``ask_about`` words (if any)."""
         said = self.reply.lower()
         return self.asked and (not self.ask_about or any(w.lower() in said for w in self.ask_about))
-        if self.expected == "missing_skill":
-            return self.missing_skill and not self.acted and not self.asked
-        return (self.declined or self.refused) and not self.acted
 
 
 def decide(
