@@ -232,6 +232,7 @@ class WorldObject(PlacementSpec):
     material: Label | None = None
     caffeinated: bool | None = None
     hot: bool | None = None
+    empty: bool | None = Field(None, description="it holds nothing any more")
     mass_kg: float = Field(0.3, gt=0.0)
     graspable: bool = True
     owner: Id | None = Field(None, description="a person")
@@ -244,6 +245,7 @@ class WorldObject(PlacementSpec):
             "material": self.material,
             "caffeinated": self.caffeinated,
             "hot": self.hot,
+            "empty": self.empty,
         }
         return {name: value for name, value in values.items() if value is not None}
 
