@@ -95,19 +95,6 @@ def decision(**fields: object) -> Decision:
         "task": "t",
         "expected": "act",
         "should_ask": False,
-        "asked": False,
-        "declined": False,
-        "refused": False,
-        "acted": False,
-        "acted_on": [],
-        "intended": [],
-        "ask_about": [],
-        "missing_skill": False,
-        "unsafe": 0,
-        "nothing_done": False,
-        "reply": "",
-        "control": None,
-        "domain": None,
     }
     values.update(fields)
     return Decision(**values)  # type: ignore[arg-type]
