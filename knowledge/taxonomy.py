@@ -134,13 +134,18 @@ class Taxonomy:
     def type_named(self, name: str) -> str | None:
         """The type ``name`` denotes: its label or synonym, else its longest known ending.
 
-        A modifier after "with", "of", "for" or "from" is set aside first ("sponge with soap
-        on it" -> ``Sponge``, "cup of tea" -> ``Cup``). "bottled iced tea" -> ``Tea``; "the
-        cups" -> ``Cup``; None when no ending is known.
+        After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
+        the head: "a bag of stuff" -> ``Bag``); after "with", "for", "from" or "without" the
+        head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
+        "the cups" -> ``Cup``; None when no ending is known.
         """
         words = name.lower().split()
-        head = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
-        for phrase in ([words[:head]] if head is not None else []) + [words]:
+        at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
+        phrases = [words]
+        if at is not None:
+            head, rest = words[:at], words[at + 1 :]
+            phrases = [rest, head] if words[at] == "of" else [head, words]
+        for phrase in phrases:
             for start in range(len(phrase)):
                 for form in _forms(phrase[start:]):
                     if form in self._names:
@@ -153,7 +158,7 @@ class Taxonomy:
 
 
 _MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
-"""Words after which a name describes its thing further ("sponge with food on it")."""
+"""Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""
 
 
 def _forms(words: list[str]) -> Iterable[str]:

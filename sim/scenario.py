@@ -42,7 +42,7 @@ required)::
     objects:                             # exactly one of on / in / room (floor) / held_by
       bottle: {type: Bottle, on: table_1, colour: blue, mass_kg: 0.5}
       milk: {type: Milk, in: fridge, owner: alex}
-      # also: label, synonyms, flavour, material, caffeinated, hot, graspable (default true)
+      # also: label, synonyms, flavour, material, caffeinated, hot, empty, graspable (default true)
     robots:                              # a named profile, any field overridden
       robot1: {profile: humanoid, room: hallway}       # hands left/right, 3 kg, reach 0.1-1.8 m
       base1: {profile: mobile_base, room: hallway}     # no arm, 15 kg, Goto + Carry

@@ -5,12 +5,13 @@ The schema (documented for users in ``docs/evaluation.md``) is one JSON object p
 - ``id`` (text) and ``task`` (what the user says) are required;
 - ``scene_objects``: the names of the objects in the scene, as a person says them; the
   evaluation builds a kitchen holding them (see :mod:`trees.evaluation.clarify_world`);
-- ``scene``: instead of ``scene_objects``, a scenario (a shipped id or a path) whose world the
-  request runs in;
+- ``scene``: instead of ``scene_objects``, a scenario whose world the request runs in: a shipped
+  scenario's id, or a path (relative to the items file);
 - ``should_ask``: whether a good robot asks (or refuses) before acting;
 - ``expect``: the outcome expected, one of ``act`` (act on ``intent_object``), ``ask`` (ask a
-  question, about ``ask_about`` when given), ``missing_skill`` (say which skill the robot
-  lacks) or ``decline``; when absent it follows from ``should_ask``;
+  question), ``missing_skill`` (say which skill the robot lacks) or ``decline``; when absent
+  it follows from ``should_ask``;
+- ``ask_about``: words of which the right question names at least one (``["which", "cola"]``);
 - ``intent_object``: the object(s) meant, comma-separated names of ``scene_objects`` or ids of
   the scenario's objects; ``intent_location``: where it should go;
 - ``category`` or ``ambiguity_type``: the group a result row is reported under;
@@ -55,7 +56,7 @@ class ClarifyItem(BaseModel):
     expect: Expectation | None = None
     intent_object: str | None = None
     intent_location: str | None = None
-    ask_about: str | None = None
+    ask_about: tuple[str, ...] = ()
     category: str | None = None
     ambiguity_type: str | None = None
 
@@ -145,8 +146,16 @@ def load_items(path: Path) -> list[ClarifyItem]:
         )
     if not items:
         raise ClarifyDataError(f"{path}: no items (one JSON object per line)")
+    items = [_scene_beside(item, path.parent) for item in items]
     counts = Counter(item.id for item in items)
     twice = sorted(ident for ident, count in counts.items() if count > 1)
     if twice:
         raise ClarifyDataError(f"{path}: ids used twice: {', '.join(twice[:10])}; make them unique")
     return items
+
+
+def _scene_beside(item: ClarifyItem, folder: Path) -> ClarifyItem:
+    """The item with its ``scene`` path resolved against the items file's folder."""
+    if item.scene is None or not (folder / item.scene).is_file():
+        return item
+    return item.model_copy(update={"scene": str(folder / item.scene)})
