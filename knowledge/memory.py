@@ -37,6 +37,7 @@ from knowledge.memory_archive import ArchiveIndex
 from knowledge.memory_context import build_context
 from knowledge.memory_db import MemoryDatabase, MemoryStoreError, MemoryWrite, Snapshot
 from knowledge.memory_ledger import FactLedger
+from knowledge.memory_polarity import inadmissible
 from knowledge.memory_model import (
     TRUSTED_SOURCES,
     Claim,
@@ -199,7 +200,17 @@ class MemoryStore(Closeable):
         ledger = self._ledger.copy()
         if overflow:
             for fact in self._consolidate(overflow):
-                ledger.admit(fact)
+                held = ledger.current(fact.key)
+                record = ledger.admit(fact)
+                if not fact.holds:
+                    log.info(
+                        "memory: fact %d withdraws %s (%s by the user in turn %d, domain %s)",
+                        record.id,
+                        repr(held.fact.text) if held else f"nothing held on {fact.key}",
+                        fact.source,
+                        fact.turn,
+                        fact.domain,
+                    )
         ledger.evict_to_budget(self.config.core_budget_chars)
         touched = ledger.touched()
         newly_archived = [
@@ -256,17 +267,19 @@ class MemoryStore(Closeable):
                 error,
             )
             return extract_facts(traces)
-        turns = {trace.turn for trace in traces}
+        said = {trace.turn: trace.user for trace in traces}
         accepted = []
         for fact in produced:
             if not isinstance(fact, Fact):
                 log.warning("summariser returned %r, not a Fact: ignored", fact)
             elif fact.source not in TRUSTED_SOURCES:
                 log.info("not keeping a %s fact in core memory: %r", fact.source, fact.text)
-            elif fact.turn not in turns:
+            elif fact.turn not in said:
                 log.warning(
                     "summariser fact %r cites turn %d, not consolidated", fact.text, fact.turn
                 )
+            elif (why := inadmissible(fact, [said[fact.turn]])) is not None:
+                log.info("not keeping a summariser fact: %s", why)
             else:
                 accepted.append(fact)
         return accepted

@@ -50,9 +50,9 @@ class _Task(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-def _id_list(value: object, field: str, *, required: bool) -> object:
+def _id_list(value: object) -> object:
     """One id or several as distinct non-empty strings; other input is left to pydantic."""
-    if value is None and not required:
+    if value is None:
         return []
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list | tuple):
@@ -64,10 +64,6 @@ def _id_list(value: object, field: str, *, required: bool) -> object:
         text = item.strip()
         if text and text not in ids:
             ids.append(text)
-    if required and not ids:
-        raise ValueError(
-            f"{field} needs at least one food, allergen, intolerance or diet, e.g. ['Peanuts']"
-        )
     return ids
 
 
@@ -100,9 +96,9 @@ class AddToDatabase(_Task):
     """Remember what the user said about a food, allergen, intolerance or diet."""
 
     targets: list[str] = Field(
-        min_length=1,
+        default_factory=list,
         description="what to remember: the foods, allergens, intolerances or diets the user "
-        "talks about, e.g. peanuts, lactose, vegetarian",
+        "talks about, e.g. peanuts, lactose, vegetarian (none when the user only gives a name)",
     )
     relation: Relation | None = Field(
         None,
@@ -113,13 +109,18 @@ class AddToDatabase(_Task):
         None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
     )
     correction: bool = Field(
-        False, description="the user corrects something said before ('actually', 'not anymore')"
+        False, description="the user corrects something said before ('actually', 'I meant')"
+    )
+    retract: bool = Field(
+        False,
+        description="the user takes it back: it no longer holds ('no longer', 'not anymore', "
+        "'I'm not allergic to ...'); the memory withdraws it, never stores its opposite",
     )
 
     @field_validator("targets", mode="before")
     @classmethod
     def _targets(cls, value: object) -> object:
-        return _id_list(value, "targets", required=True)
+        return _id_list(value)
 
     @field_validator("relation", mode="before")
     @classmethod
@@ -131,16 +132,21 @@ class AddToDatabase(_Task):
     def _person(cls, value: str | None) -> str | None:
         return _name(value)
 
-    @field_validator("correction", mode="before")
+    @field_validator("correction", "retract", mode="before")
     @classmethod
-    def _correction(cls, value: object) -> object:
-        """A correction word as said ("actually") means True, like ``"true"``."""
+    def _flag(cls, value: object) -> object:
+        """A cue word as said ("actually", "no longer") means True, like ``"true"``."""
         if isinstance(value, str):
             return value.strip().casefold() not in ("", "false", "no", "0", "none")
         return value
 
     @model_validator(mode="after")
     def _relation_fits_targets(self) -> AddToDatabase:
+        if not self.targets and not self.person:
+            raise ValueError(
+                "targets needs at least one food, allergen, intolerance or diet, e.g. "
+                "['Peanuts'] (or give the user's name as person)"
+            )
         for target in self.targets:
             is_diet = target.casefold() in DIETS
             if self.relation == "diet" and not is_diet:
@@ -165,7 +171,8 @@ class AddToDatabase(_Task):
 
         A followed diet goes to ``diet.<id>``, everything else to ``food.<id>`` (one slot per
         food, so a later correction replaces it). Allergies, intolerances, exclusions and diets
-        are hard constraints; preferences are preferences.
+        are hard constraints; preferences are preferences. A retraction withdraws the fact on
+        each slot (negative claims, "Anna is no longer allergic to peanuts").
         """
         who = self.person or "The user"
         found: list[Claim] = []
@@ -177,26 +184,44 @@ class AddToDatabase(_Task):
             relation = self.relation_of(target)
             kind: FactKind = "preference" if relation == "prefer" else "hard_constraint"
             slot = f"{'diet' if relation == 'diet' else 'food'}.{target}"
-            found.append(self._claim(_sentence(who, relation, target), kind, slot))
+            claim = self._claim(_sentence(who, relation, target), kind, slot)
+            if self.retract:
+                claim = claim.model_copy(
+                    update={
+                        "polarity": "negative",
+                        "correction": True,
+                        "text": _sentence(who, relation, target, no_longer=True),
+                    }
+                )
+            found.append(claim)
         return found
 
     def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
         return Claim(text=text, kind=kind, slot=slot, source="stated", correction=self.correction)
 
 
-def _sentence(who: str, relation: Relation, target: str) -> str:
-    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``."""
+def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = False) -> str:
+    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``.
+
+    ``no_longer``: the sentence of its withdrawal, ``Anna is no longer allergic to peanuts``.
+    """
     food = words(target)
+    verb, be, have = (
+        ("no longer ", "is no longer", "no longer has") if no_longer else ("", "is", "has")
+    )
     if relation == "prefer":
-        return f"{who} likes {food} food" if target.casefold() in DIETS else f"{who} likes {food}"
+        thing = f"{food} food" if target.casefold() in DIETS else food
+        return f"{who} {verb}likes {thing}"
     if relation == "diet":
-        return f"{who} follows a {food} diet"
+        return f"{who} {verb}follows a {food} diet"
     if relation == "allergy":
-        return f"{who} is allergic to {food}"
+        return f"{who} {be} allergic to {food}"
     if relation == "intolerance":
         if food.endswith(("intolerance", "disease")):
-            return f"{who} has {food}"
-        return f"{who} is intolerant to {food}"
+            return f"{who} {have} {food}"
+        return f"{who} {be} intolerant to {food}"
+    if no_longer:
+        return f"{who} no longer avoids {food}"
     return f"{who} does not want {food}"
 
 
@@ -245,7 +270,7 @@ class SubstituteDish(_Task):
     @field_validator("excluded", "preferred", "only", mode="before")
     @classmethod
     def _ingredients(cls, value: object) -> object:
-        return _id_list(value, "ingredients", required=False)
+        return _id_list(value)
 
     @field_validator("person")
     @classmethod
