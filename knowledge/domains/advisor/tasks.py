@@ -19,6 +19,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from knowledge.memory_model import Claim, FactKind
+from knowledge.memory_questions import MemoryQuery
+
+__all__ = ["AddToDatabase", "DishInfo", "MemoryQuery", "SubstituteDish"]
 
 Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
 """How a person stands toward a food or diet."""

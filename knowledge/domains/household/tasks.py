@@ -8,6 +8,22 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.memory_note import Note
+from knowledge.memory_questions import MemoryQuery
+
+__all__ = [
+    "Assist",
+    "Bring",
+    "Close",
+    "Fetch",
+    "MemoryQuery",
+    "Note",
+    "Open",
+    "PutAway",
+    "Tidy",
+    "WhereIs",
+]
+
 
 class Fetch(BaseModel):
     """Bring an object to the person who asked."""
