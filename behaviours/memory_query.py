@@ -91,5 +91,8 @@ class AnswerFromMemory(keys.DeclaredKeys, BackgroundWork[MemoryAnswer]):
 
     def _add_evidence(self, text: str) -> None:
         held = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
-        items = [*(held.items if held is not None else []), EvidenceItem(source=MEMORY_ANSWER, text=text)]
+        items = [
+            *(held.items if held is not None else []),
+            EvidenceItem(source=MEMORY_ANSWER, text=text),
+        ]
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))

@@ -95,7 +95,11 @@ class Claim(BaseModel):
         if not self.holds:
             return self
         return self.model_copy(
-            update={"polarity": "negative", "correction": True, "text": f"No longer true: {self.text}"}
+            update={
+                "polarity": "negative",
+                "correction": True,
+                "text": f"No longer true: {self.text}",
+            }
         )
 
     @property

@@ -65,7 +65,7 @@ _RETRACTIONS = re.compile(
 """Words that take back something said before."""
 
 _DENIALS = re.compile(
-    r"\b(not|n't|never|no|without)\s+(\w+\s+){0,3}?(allergic|allergy|allergies|intolerant|"
+    r"(\b(not|never|no|without)|n't)\s+(\w+\s+){0,3}?(allergic|allergy|allergies|intolerant|"
     r"intolerance|coeliac|celiac|diabetic|vegetarian|vegan|pescatarian|"
     r"on (any )?(medication|medicine|tablets|pills))\b",
     re.IGNORECASE,

@@ -37,9 +37,7 @@ class Conversation:
     def __init__(self, domains: DomainRegistry, folder: Path, llm: LLMClient) -> None:
         scenario = load_scenario("tidy_for_guests")
         self.simulator = SimExecutor.from_scenario(scenario)
-        self.memory = MemoryStore(
-            folder / "memory.sqlite", config=MemoryConfig(history_capacity=2)
-        )
+        self.memory = MemoryStore(folder / "memory.sqlite", config=MemoryConfig(history_capacity=2))
         self.experience = ExperienceStore()
         domains.switch("advisor")
         handles = Handles(domains=domains, memory=self.memory, experience=self.experience)
