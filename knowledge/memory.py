@@ -37,7 +37,6 @@ from knowledge.memory_archive import ArchiveIndex
 from knowledge.memory_context import build_context
 from knowledge.memory_db import MemoryDatabase, MemoryStoreError, MemoryWrite, Snapshot
 from knowledge.memory_ledger import FactLedger
-from knowledge.memory_polarity import inadmissible
 from knowledge.memory_model import (
     TRUSTED_SOURCES,
     Claim,
@@ -47,6 +46,7 @@ from knowledge.memory_model import (
     TurnTrace,
     WorkingContext,
 )
+from knowledge.memory_polarity import inadmissible
 from knowledge.memory_revision import reconcile
 from knowledge.memory_summariser import Summariser, extract_facts
 from knowledge.similarity import Embedder

@@ -181,8 +181,34 @@ def _said(facts: Sequence[Fact]) -> MemoryAnswer:
 
 _WORD = re.compile(r"[a-z]{3,}")
 _COMMON = frozenset(
-    "the and you your are what when where who how does did will can about this that with "
-    "for from have has user coming come comes".split()
+    [
+        "the",
+        "and",
+        "you",
+        "your",
+        "are",
+        "what",
+        "when",
+        "where",
+        "who",
+        "how",
+        "does",
+        "did",
+        "will",
+        "can",
+        "about",
+        "this",
+        "that",
+        "with",
+        "for",
+        "from",
+        "have",
+        "has",
+        "user",
+        "coming",
+        "come",
+        "comes",
+    ]
 )
 
 

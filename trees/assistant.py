@@ -58,8 +58,8 @@ from behaviours.post_process import PostProcess
 from behaviours.query_generation import GenerateQuery
 from behaviours.recall import create_recall_memory
 from behaviours.respond import Respond
-from behaviours.safety_doubts import SAFETY_RULES
 from behaviours.run_query import RunQuery
+from behaviours.safety_doubts import SAFETY_RULES
 from behaviours.scope import DetectScope
 from behaviours.speaker import IdentifySpeaker
 from behaviours.switch_domain import SwitchActiveDomain
