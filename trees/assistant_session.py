@@ -75,9 +75,27 @@ class TurnResult:
     ticks: int
     switched: bool = False
     entries: list[TickEntry] = field(default_factory=list, repr=False)
+    first_pass: TurnResult | None = field(default=None, repr=False)
+    """After a domain switch: the pass that decided to switch (this result is the second)."""
 
     def explain(self) -> str:
-        """Each gate's decision and rationale, one line per gate, in the order they ran."""
+        """Each gate's decision and rationale, one line per gate, in the order they ran.
+
+        After a domain switch both passes are shown, the one that switched first.
+        """
+        if self.first_pass is None:
+            return self._gate_lines()
+        first = self.first_pass
+        return "\n".join(
+            [
+                f"  pass 1 in {first.domain}: {first.control}",
+                first._gate_lines(),
+                f"  pass 2 in {self.domain}: {self.control}",
+                self._gate_lines(),
+            ]
+        )
+
+    def _gate_lines(self) -> str:
         lines = []
         for node, rationale in self.rationales.items():
             decision = ", ".join(
@@ -159,7 +177,7 @@ class AssistantSession(Closeable):
             target = self.domains.active.name
             log.info("switched to %s; running the turn again there", target)
             again = self._run(text, domain=target)
-            return TurnResult(**{**again.__dict__, "switched": True})
+            return TurnResult(**{**again.__dict__, "switched": True, "first_pass": result})
         return result
 
     def close(self) -> None:

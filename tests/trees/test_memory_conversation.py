@@ -178,3 +178,16 @@ def test_an_eager_model_cannot_turn_a_retraction_into_its_opposite(converse) -> 
     believed = talk.believed("peanuts")
     assert not [text for text, polarity in believed if polarity == "positive"]
     llm.client.close()
+
+
+def test_explain_shows_the_pass_that_switched_domain() -> None:
+    from trees.assistant_session import TurnResult
+
+    common = {"utterance": "hi", "reply": "", "task": None, "rationales": {}, "status": "SUCCESS"}
+    first = TurnResult(**common, domain="household", control="SwitchDomain", ticks=3)
+    second = TurnResult(
+        **common, domain="advisor", control="Proceed", ticks=5, switched=True, first_pass=first
+    )
+    text = second.explain()
+    assert "pass 1 in household: SwitchDomain" in text
+    assert "pass 2 in advisor: Proceed" in text
