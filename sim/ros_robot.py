@@ -35,6 +35,7 @@ fails the skill on its own time limit.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -144,6 +145,11 @@ class SimRobotNode(Closeable):
         self.routes = routes if routes is not None else CommandRoutes()
         self.stop_answering_after = stop_answering_after
         self._owns_simulator = owns_simulator
+        # The executor's threads run the callbacks; close() may run on another thread. Every
+        # callback that publishes holds this lock and does nothing once the node is closed,
+        # so no publisher is used after close() destroyed it.
+        self._lock = threading.Lock()
+        self._closed = False
         self._goals: dict[str, _Goal] = {}
         self._silent: set[str] = set()
         self._accepted = 0
@@ -239,6 +245,13 @@ class SimRobotNode(Closeable):
     def _on_goal(
         self, robot: str, statuses: JsonPublisher[CommandStatus], goal: CommandGoal
     ) -> None:
+        with self._lock:
+            if not self._closed:
+                self._accept(robot, statuses, goal)
+
+    def _accept(
+        self, robot: str, statuses: JsonPublisher[CommandStatus], goal: CommandGoal
+    ) -> None:
         if goal.goal_id in self._goals or goal.goal_id in self._silent:
             log.debug("goal %s is already known: ignored", goal.goal_id)
             return
@@ -264,12 +277,15 @@ class SimRobotNode(Closeable):
         future.add_done_callback(partial(self._finished, goal.goal_id))
 
     def _on_cancel(self, cancel: CommandCancel) -> None:
-        goal = self._goals.get(cancel.goal_id)
-        if goal is None:
-            log.debug("cancel of goal %s, which is not running: ignored", cancel.goal_id)
-            return
-        self.simulator.cancel(goal.command)
-        self._flush()
+        with self._lock:
+            goal = self._goals.get(cancel.goal_id)
+            if self._closed:
+                return
+            if goal is None:
+                log.debug("cancel of goal %s, which is not running: ignored", cancel.goal_id)
+                return
+            self.simulator.cancel(goal.command)
+            self._flush()
 
     def _finished(self, goal_id: str, future: Future[Feedback]) -> None:
         """Queue the terminal status of a goal (published after the step's observations)."""
@@ -290,13 +306,16 @@ class SimRobotNode(Closeable):
     # -- the clock -----------------------------------------------------------------------------
 
     def _tick(self) -> None:
-        try:
-            if not self.simulator.idle:
-                self.simulator.step()
-        except Exception:
-            log.exception("the simulator failed to step; the node goes on")
-        self._flush()
-        self._publish_states_if_due()
+        with self._lock:
+            if self._closed:
+                return
+            try:
+                if not self.simulator.idle:
+                    self.simulator.step()
+            except Exception:
+                log.exception("the simulator failed to step; the node goes on")
+            self._flush()
+            self._publish_states_if_due()
 
     def _flush(self) -> None:
         """Publish the belief changes, then the statuses, of what just happened."""
@@ -318,7 +337,14 @@ class SimRobotNode(Closeable):
         return robot if robot in self._topics else next(iter(self._topics))
 
     def close(self) -> None:
-        """Stop stepping, unsubscribe, and close the simulator if this node owns it."""
+        """Stop stepping, unsubscribe, and close the simulator if this node owns it.
+
+        A callback running meanwhile finishes first; later ones do nothing.
+        """
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
         self.node.destroy_timer(self._timer)
         for subscription in self._subscriptions:
             self.node.destroy_subscription(subscription)
