@@ -56,7 +56,16 @@ def ollama_embedder(settings: ModuleSettings, model: str = DEFAULT_EMBED_MODEL) 
 def llama_cpp_embedder(gguf: Path) -> Embedder:
     """Texts -> vectors from llama.cpp's pooled embeddings of the GGUF ``gguf``."""
     llama_cpp = import_llama_cpp()
-    model = llama_cpp.Llama(model_path=str(gguf), embedding=True, verbose=False, n_ctx=512)
+    # one thread: short texts gain nothing from more, and on a shared CPU llama.cpp's
+    # spinning worker threads made each text take seconds instead of a fraction of one
+    model = llama_cpp.Llama(
+        model_path=str(gguf),
+        embedding=True,
+        verbose=False,
+        n_ctx=512,
+        n_threads=1,
+        n_threads_batch=1,
+    )
     lock = threading.Lock()  # one llama context: one call at a time
 
     def embed(texts: Sequence[str]) -> Sequence[Sequence[float]]:

@@ -191,3 +191,10 @@ def test_explain_shows_the_pass_that_switched_domain() -> None:
     text = second.explain()
     assert "pass 1 in household: SwitchDomain" in text
     assert "pass 2 in advisor: Proceed" in text
+
+
+def test_another_language_is_told_the_robot_only_understands_english(converse) -> None:
+    talk = converse()
+    result = talk.session.turn("¿Dónde está mi taza?")
+    assert result.reply == "Sorry, I only understand English for now."
+    assert talk.memory.history == ()  # nothing ticked, nothing remembered
