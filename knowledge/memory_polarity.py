@@ -23,10 +23,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
-if TYPE_CHECKING:
-    from knowledge.memory_model import Claim
+
+class Claim(Protocol):
+    """What the guard reads of a claim (:class:`knowledge.memory_model.Claim` has it)."""
+
+    @property
+    def text(self) -> str:
+        """The claim in words."""
+        ...
+
+    @property
+    def source(self) -> str:
+        """Who vouches for it: stated, confirmed or inferred."""
+        ...
+
+    @property
+    def holds(self) -> bool:
+        """True for a positive claim, False for a withdrawal."""
+        ...
+
 
 Stance = Literal["asserts", "retracts", "hedges", "asks"]
 """What a request does to memory (module docstring)."""

@@ -51,7 +51,6 @@ from behaviours.dialogue import AwaitUtterance, ControlIs, Say
 from behaviours.evidence import NeedsEvidence
 from behaviours.grounding import GroundingIs
 from behaviours.intent import RecognizeIntent
-from behaviours.memory_doubts import withdrawal_doubts
 from behaviours.memory_query import AnswerFromMemory
 from behaviours.memory_write import Consolidate, StageClaims
 from behaviours.post_process import PostProcess
@@ -59,7 +58,6 @@ from behaviours.query_generation import GenerateQuery
 from behaviours.recall import create_recall_memory
 from behaviours.respond import Respond
 from behaviours.run_query import RunQuery
-from behaviours.safety_doubts import SAFETY_RULES
 from behaviours.scope import DetectScope
 from behaviours.speaker import IdentifySpeaker
 from behaviours.switch_domain import SwitchActiveDomain
@@ -113,12 +111,7 @@ def create_decide(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
     """The decision on the request: proceed, switch domain, clarify, refuse, or apologise."""
     return _selector(
         "Decide",
-        _sequence(
-            "Proceed",
-            TaskReadinessGate(safety_rules=(*SAFETY_RULES, withdrawal_doubts)),
-            create_ground(robot),
-            Respond(),
-        ),
+        _sequence("Proceed", TaskReadinessGate(), create_ground(robot), Respond()),
         _sequence("Switch", ControlIs("SwitchDomain"), SwitchActiveDomain()),
         _sequence("Clarify", ControlIs("Clarify"), AskClarification()),
         _sequence("Refuse", ControlIs("Reject"), Decline()),
