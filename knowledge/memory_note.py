@@ -1,7 +1,8 @@
-"""``Note``: the task schema of a pack's plain memory write ("remember that Mia comes on Sunday").
+"""Task schemas of plain memory writes that any pack may offer.
 
-What the user asks the robot to remember is kept as they said it, as an ``other`` fact with
-its own text as key, so a memory question ("when is Mia coming?") can find it later.
+- :class:`Note`: "remember that Mia comes on Sunday": kept as the user said it, an ``other``
+  fact with its own text as key, so a memory question ("when is Mia coming?") finds it later;
+- :class:`Introduction`: "my name is Sam": the user's name, an identifier on ``user.name``.
 """
 
 from __future__ import annotations
@@ -25,3 +26,24 @@ class Note(BaseModel):
     def claims(self) -> list[Claim]:
         """One stated claim: ``The user said: <fact>``."""
         return [Claim(text=f"The user said: {self.fact.rstrip('.')}", source="stated")]
+
+
+class Introduction(BaseModel):
+    """The user says who they are: remember their name."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    name: str = Field(
+        min_length=1, max_length=80, description="the user's name, as they say it (e.g. Sam)"
+    )
+
+    def claims(self) -> list[Claim]:
+        """One stated identifier on ``user.name``: ``The user's name is <name>``."""
+        return [
+            Claim(
+                text=f"The user's name is {self.name}",
+                kind="identifier",
+                slot="user.name",
+                source="stated",
+            )
+        ]

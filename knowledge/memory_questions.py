@@ -101,7 +101,7 @@ TOPICS: tuple[_Topic, ...] = (
             re.I,
         ),
         lambda fact: True,
-        "Nothing yet: you have not told me anything about yourself.",
+        "Nothing that I know of.",
     ),
 )
 """The topics, most specific first: the first whose question pattern matches is answered."""

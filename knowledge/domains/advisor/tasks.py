@@ -19,9 +19,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from knowledge.memory_model import Claim, FactKind
+from knowledge.memory_note import Introduction
 from knowledge.memory_questions import MemoryQuery
 
-__all__ = ["AddToDatabase", "DishInfo", "MemoryQuery", "SubstituteDish"]
+__all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
 
 Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
 """How a person stands toward a food or diet."""
@@ -53,9 +54,9 @@ class _Task(BaseModel):
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
 
 
-def _id_list(value: object) -> object:
+def _id_list(value: object, field: str, *, required: bool) -> object:
     """One id or several as distinct non-empty strings; other input is left to pydantic."""
-    if value is None:
+    if value is None and not required:
         return []
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list | tuple):
@@ -67,6 +68,10 @@ def _id_list(value: object) -> object:
         text = item.strip()
         if text and text not in ids:
             ids.append(text)
+    if required and not ids:
+        raise ValueError(
+            f"{field} needs at least one food, allergen, intolerance or diet, e.g. ['Peanuts']"
+        )
     return ids
 
 
@@ -99,9 +104,9 @@ class AddToDatabase(_Task):
     """Remember what the user said about a food, allergen, intolerance or diet."""
 
     targets: list[str] = Field(
-        default_factory=list,
+        min_length=1,
         description="what to remember: the foods, allergens, intolerances or diets the user "
-        "talks about, e.g. peanuts, lactose, vegetarian (none when the user only gives a name)",
+        "talks about, e.g. peanuts, lactose, vegetarian",
     )
     relation: Relation | None = Field(
         None,
@@ -123,7 +128,7 @@ class AddToDatabase(_Task):
     @field_validator("targets", mode="before")
     @classmethod
     def _targets(cls, value: object) -> object:
-        return _id_list(value)
+        return _id_list(value, "targets", required=True)
 
     @field_validator("relation", mode="before")
     @classmethod
@@ -145,11 +150,6 @@ class AddToDatabase(_Task):
 
     @model_validator(mode="after")
     def _relation_fits_targets(self) -> AddToDatabase:
-        if not self.targets and not self.person:
-            raise ValueError(
-                "targets needs at least one food, allergen, intolerance or diet, e.g. "
-                "['Peanuts'] (or give the user's name as person)"
-            )
         for target in self.targets:
             is_diet = target.casefold() in DIETS
             if self.relation == "diet" and not is_diet:
@@ -273,7 +273,7 @@ class SubstituteDish(_Task):
     @field_validator("excluded", "preferred", "only", mode="before")
     @classmethod
     def _ingredients(cls, value: object) -> object:
-        return _id_list(value)
+        return _id_list(value, "ingredients", required=False)
 
     @field_validator("person")
     @classmethod

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.memory_note import Note
+from knowledge.memory_note import Introduction, Note
 from knowledge.memory_questions import MemoryQuery
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "Bring",
     "Close",
     "Fetch",
+    "Introduction",
     "MemoryQuery",
     "Note",
     "Open",
