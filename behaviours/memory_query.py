@@ -33,7 +33,8 @@ class AnswerFromMemory(keys.DeclaredKeys, BackgroundWork[MemoryAnswer]):
 
     Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``. Reads memory
     for the question (``memory.read(utterance, k)``: core facts, recent turns, archive recall)
-    on a worker and answers from it alone.
+    on a worker and answers from it alone. ``k`` is how many archived facts are recalled for
+    the question (default 5).
 
     Reads ``/turn/utterance``, ``/turn/evidence`` (kept, appended to). Writes
     ``/turn/evidence`` with one item of source ``memory_answer`` (the answer, or
