@@ -67,6 +67,7 @@ _QUESTION_START = re.compile(
 
 _HEDGES = re.compile(
     r"\b(i don'?t think|i do not think|i'?m not sure|i am not sure|not sure if|maybe|perhaps|"
+    r"i don'?t know|i do not know|no idea|i dunno|"
     r"possibly|probably|i guess|i suppose|i might be|i may be|might be|could be|i think i might|"
     r"i'?m not certain|i am not certain|i doubt)\b",
     re.IGNORECASE,
