@@ -316,11 +316,12 @@ class ScenarioError(ValueError):
     def __init__(self, source: str, problems: list[Problem]) -> None:
         self.source = source
         self.problems = problems
+        said = [str(problem) if problem.field else problem.message for problem in problems]
         if len(problems) == 1:
-            text = f"{source}: {problems[0]}"
+            text = f"{source}: {said[0]}"
         else:
             text = f"{source}: {len(problems)} problems\n" + "\n".join(
-                f"  - {problem}" for problem in problems
+                f"  - {line}" for line in said
             )
         super().__init__(text)
 
@@ -430,10 +431,18 @@ def _locate(name_or_path: str | Path) -> Path:
     shipped = SCENARIOS_DIR / f"{name_or_path}.yaml"
     if isinstance(name_or_path, str) and "/" not in name_or_path and shipped.is_file():
         return shipped
-    known = ", ".join(p.stem for p in list_scenarios()) or "none"
+    known = [p.stem for p in list_scenarios()]
+    close = difflib.get_close_matches(str(name_or_path), known, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
     raise ScenarioError(
         str(name_or_path),
-        [Problem("", f"no such file or shipped scenario (shipped: {known})")],
+        [
+            Problem(
+                "",
+                f"no such file or shipped scenario; {hint}(`cogtree sim list` lists the "
+                f"{len(known)} shipped ones)",
+            )
+        ],
     )
 
 

@@ -11,6 +11,23 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.memory_note import Introduction, Note
+from knowledge.memory_questions import MemoryQuery
+
+__all__ = [
+    "Assist",
+    "Bring",
+    "Close",
+    "Fetch",
+    "Introduction",
+    "MemoryQuery",
+    "Note",
+    "Open",
+    "PutAway",
+    "Tidy",
+    "WhereIs",
+]
+
 
 class Fetch(BaseModel):
     """Bring an object to the person who asked."""
