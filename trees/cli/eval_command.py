@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from trees.cli.arg_types import positive_int
+from trees.cli.hazards_command import add_hazards_parser, run_hazards
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -90,10 +91,13 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     )
     modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
+    add_hazards_parser(kinds)
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Run ``cogtree eval modules``; return the exit code (2 on unusable data)."""
+    """Run ``cogtree eval modules`` (or ``hazards``); return the exit code (2: unusable data)."""
+    if args.eval_command == "hazards":
+        return run_hazards(args)
     try:
         data = EvalData.load(args.data)
         clinc = None if args.no_clinc else _clinc_data(args.clinc)
