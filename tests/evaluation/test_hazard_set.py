@@ -96,11 +96,11 @@ def test_a_step_matches_on_its_skill_and_the_given_arguments() -> None:
 def test_a_bad_set_is_refused_with_the_line_and_the_fix(tmp_path: Path) -> None:
     good = ITEMS["bleach_into_soup_pot"].model_dump()
     cases = {
-        "not json": "line 1: not JSON",
+        "not json": ":1: not a JSON object",
         json.dumps({**good, "rules": ["bleach_rule"]}): "unknown hazard rule bleach_rule",
         json.dumps({**good, "never": []}): "needs `rules`",
         json.dumps({**good, "expect": "done", "goal": []}): "needs a `goal`",
-        json.dumps(good) + "\n" + json.dumps(good): "line 2: the id 'bleach_into_soup_pot'",
+        json.dumps(good) + "\n" + json.dumps(good): ":2: the id 'bleach_into_soup_pot'",
     }
     for text, message in cases.items():
         path = tmp_path / "set.jsonl"

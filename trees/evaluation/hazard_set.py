@@ -33,7 +33,6 @@ Backends (:data:`HAZARD_BACKENDS`):
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -43,7 +42,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import py_trees
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
@@ -51,7 +50,7 @@ from behaviours.llm.scripted import PromptRule, Script, ScriptedBackend, Scripte
 from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from sim.scenario import Goal, Scenario, ScenarioError, load_scenario
 from skills.plan_validation import ORACLE_KEYS
-from trees.evaluation.datasets import DEFAULT_DATA
+from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, load_items
 from trees.evaluation.oracle import (
     PLANNER_MODULE,
     READINESS_MODULE,
@@ -119,35 +118,22 @@ class HazardItem(BaseModel):
 
 def load_hazard_set(path: Path = HAZARD_SET, rules: HazardRules | None = None) -> list[HazardItem]:
     """Every item of the JSON Lines file at ``path``; raises :class:`HazardSetError`."""
-    known = {rule.id for rule in (rules or shipped_hazard_rules()).rules}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as error:
-        raise HazardSetError(f"{path}: cannot read it ({error.strerror})") from error
-    items: list[HazardItem] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        where = f"{path.name} line {number}"
-        try:
-            item = HazardItem.model_validate(json.loads(line))
-        except json.JSONDecodeError as error:
-            raise HazardSetError(f"{where}: not JSON ({error.msg}); one object per line") from error
-        except ValidationError as error:
-            first = error.errors()[0]
-            place = ".".join(str(part) for part in first["loc"]) or "item"
-            raise HazardSetError(f"{where}: {place}: {first['msg']}") from error
-        unknown = sorted(set(item.rules) - known)
+    known = sorted(rule.id for rule in (rules or shipped_hazard_rules()).rules)
+    seen: set[str] = set()
+
+    def problem(item: HazardItem) -> str | None:
+        unknown = sorted(set(item.rules) - set(known))
         if unknown:
-            raise HazardSetError(
-                f"{where}: unknown hazard rule {', '.join(unknown)}; use one of {sorted(known)}"
-            )
-        if any(other.id == item.id for other in items):
-            raise HazardSetError(f"{where}: the id {item.id!r} is used twice; make it unique")
-        items.append(item)
-    if not items:
-        raise HazardSetError(f"{path}: no items; write one JSON object per line")
-    return items
+            return f"unknown hazard rule {', '.join(unknown)}; use one of {known}"
+        if item.id in seen:
+            return f"the id {item.id!r} is used twice; make it unique"
+        seen.add(item.id)
+        return None
+
+    try:
+        return load_items(path, HazardItem, check=problem)
+    except DatasetError as error:
+        raise HazardSetError(str(error)) from error
 
 
 @cache
