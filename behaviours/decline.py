@@ -23,6 +23,7 @@ from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
+from knowledge.request_frame import parse_request
 from knowledge.wording import joined
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
@@ -51,11 +52,13 @@ def known_reason(utterance: str) -> str:
 class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Refuse politely and say why.
 
-    Out of scope (``/turn/domain`` is OutOfScope): say what the robot can help with instead
-    (the loaded packs' titles). Reject: give the readiness gate's rationale in plain words
-    (read from ``/rationale/<gate>``) when the robot decided it or the faithfulness check
-    backs it, else a reason of the robot's own (:func:`known_reason`). Anything else: a short
-    apology.
+    Out of scope (``/turn/domain`` is OutOfScope): name the skill the request asks for that
+    the robot lacks ("I can't cut things yet"), when its frame names one, and say what the
+    robot can help with instead (the loaded packs' titles). Reject: give the readiness gate's
+    rationale in plain words (read from ``/rationale/<gate>``) when the robot decided it or
+    the faithfulness check backs it, else a reason of the robot's own (:func:`known_reason`);
+    a skill the gate found missing is said as "Sorry, I can't cut things yet." Anything else:
+    a short apology.
 
     Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
 
@@ -105,9 +108,13 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     def refusal(self) -> tuple[str, str | None]:
         """The sentence for this turn's refusal, and why the gate's reason was not said."""
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         if keys.read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
             titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
             offer = f" I can help you as {joined(titles)}." if titles else ""
+            lacking = parse_request(utterance).missing_skills
+            if lacking:
+                return f"Sorry, I can't {joined(lacking, 'or')} yet.{offer}", None
             return f"Sorry, I can't help with that: it is outside what I do.{offer}", None
         why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
         reason = plain_reason(why.rationale) if why is not None else ""
@@ -116,8 +123,9 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         assert why is not None
         sentence = f"Sorry, I won't do that: {reason}."
         if why.source == "fast_path" and not why.vetoed:
+            if reason.startswith("I can't"):  # a skill the robot lacks, named by the gate
+                sentence = f"Sorry, {reason}."
             return sentence, None  # the robot's own reason, decided without a model
-        utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         support = turn_support(
             utterance,
             evidence=keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle),

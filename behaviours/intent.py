@@ -31,8 +31,10 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import step_task, task_key
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
+from knowledge.request_frame import action_tasks, parse_request
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots, is_grounded
 from knowledge.wording import BoundedText
@@ -179,7 +181,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     asked to confirm the request -> the pending task as it was. A pending task of the domain
     that the utterance continues (fills a missing slot, or answers it briefly) -> the pending
     task with the new slots merged in, unless the utterance clearly asks for another task (a
-    sure guess holding that task's cue phrase). A sure
+    sure guess holding that task's cue phrase). A request whose frame
+    (:mod:`knowledge.request_frame`) has one step that one task of the pack holds whole ->
+    that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
+    source; :mod:`knowledge.frame_tasks`), so an object the robot has never heard of is kept
+    as said. A sure
     :class:`~knowledge.intent_matching.IntentMatcher` guess -> that task with the slots the
     deterministic filler is sure of.
     Model (module ``intent``): task and slots in the domain's schema, the pack's prompt
@@ -258,6 +264,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             if follow is not None:
                 why = f"continues the pending {pending.task}: {follow.how}"
                 return Verdict(self._decision(pending.task, follow.slots, 0.9, why), why)
+        by_frame = self._from_frame(domain, guess, utterance)
+        if by_frame is not None:
+            return by_frame
         if guess.confident:
             catch_all = domain.pack.open_ended_task
             crowded = self._crowded_slot(domain, guess.task, utterance)
@@ -423,6 +432,58 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             and guess.task != pending.task
             and guess.task in guess.cued
         )
+
+    def _from_frame(
+        self, domain: _Domain, guess: IntentGuess, utterance: str
+    ) -> Verdict[IntentDecision] | None:
+        """The task and slots the request's frame gives, when one task holds its one step.
+
+        A request for a skill the robot lacks names no task (the readiness gate refuses it,
+        naming the skill). The frame's roles fill the slots
+        (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
+        the slots the frame left open. A request of several steps (the matcher and the
+        filler often read "go to the table, pick up the cup and put it on the shelf" as one
+        task), one no task of the pack holds whole, or one that leaves the task incomplete
+        while the similarity guess is sure, is left to the other paths.
+        """
+        frame = parse_request(utterance)
+        if frame.missing_skills:
+            why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
+            return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
+        if len(frame.steps) != 1:
+            return None
+        step = frame.steps[0]
+        found = step_task(step, domain.pack, utterance)
+        if found is None:
+            return self._other_action(domain, guess, step.action, utterance)
+        if not found.complete and guess.confident:
+            return None  # the frame says little ("bring it"): the other paths decide
+        slots = {**self._filled(domain, found.task, utterance), **found.slots}
+        agrees = not guess.confident or guess.task == found.task
+        confidence = max(guess.confidence, 0.8) if agrees else 0.7
+        why = found.reason + ("" if agrees else f" (the similarity guess was {guess.task})")
+        return Verdict(self._decision(found.task, slots, confidence, why), why)
+
+    def _other_action(
+        self, domain: _Domain, guess: IntentGuess, action: str, utterance: str
+    ) -> Verdict[IntentDecision] | None:
+        """The open-ended task when the similarity guess would do something else than asked.
+
+        "dispose of the can" in a pack with no disposal task must not become Fetch because
+        the words look alike: the request goes to the planner (or, without one, the robot
+        asks what to do). None when the guess serves the frame's action, when the guess is a
+        task the planner plans (no template: it may), or when there is none.
+        """
+        catch_all = domain.pack.open_ended_task
+        serving = action_tasks().get(action, ())
+        if not action or catch_all is None or guess.task is None:
+            return None
+        guessed = domain.pack.task(guess.task)
+        if guessed.plan is None or task_key(guessed) in serving:
+            return None  # a task the planner plans may do it; or the guess does it
+        why = f"the request asks to {action}, which {guess.task} does not do: the planner"
+        slots = self._filled(domain, catch_all.name, utterance)
+        return Verdict(self._decision(catch_all.name, slots, 0.6, why), why)
 
     def _crowded_slot(self, domain: _Domain, task: str | None, utterance: str) -> str | None:
         """A single-valued slot of ``task`` for which the utterance names several things.

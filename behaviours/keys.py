@@ -366,6 +366,19 @@ def spec_for(key: str) -> KeySpec:
     raise KeyError(f"{key!r} is not in the blackboard catalogue (behaviours/keys.py): {known}")
 
 
+def by_port_name() -> dict[str, KeySpec]:
+    """Port name -> catalogue entry: each key of the catalogue by its constant's name, lowered.
+
+    ``UTTERANCE`` is ``utterance``, ``SKILL_OUTCOME`` is ``skill_outcome`` (XML ports and
+    BT.CPP scripts name keys so).
+    """
+    return {
+        name.lower(): spec
+        for name, spec in globals().items()
+        if isinstance(spec, KeySpec) and spec in CATALOGUE
+    }
+
+
 def node_slug(node_name: str) -> str:
     """A node name made safe for use inside a key (``Readiness Gate`` -> ``readiness_gate``)."""
     return re.sub(r"[^0-9a-z]+", "_", node_name.lower()).strip("_") or "node"

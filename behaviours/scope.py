@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from py_trees.common import Status
 from pydantic import Field, create_model
@@ -27,9 +27,14 @@ from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.scope_matching import ScopeGuess, ScopeMatcher
+from knowledge.request_frame import parse_request, skill_actions
+from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
+from skills.specs import RobotSkill
 
 log = logging.getLogger(__name__)
+
+ROBOT_ACTIONS = skill_actions(get_args(RobotSkill))
+"""The capabilities the skill library covers: a request for one is in a physical pack's scope."""
 
 PROMPT_EXAMPLES = 3
 """How many scope examples of each pack the prompt shows."""
@@ -55,7 +60,14 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     continues (it fills a missing slot, is a short answer, or is an explicit yes to a question
     that asked to confirm the request) -> the pending task's domain,
     unless the :class:`~knowledge.scope_matching.ScopeMatcher` is sure of another domain (a
-    new request). A sure matcher guess -> that domain or OutOfScope.
+    new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
+    robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate refuses
+    by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
+    in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
+    serve or the skill library covers, or a thing its scene lexicons know -> that pack when
+    it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
+    the model chooses among them, and the safe decision is the closest of them. A sure out-of-scope
+    guess -> OutOfScope: only when nothing in the request connects.
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
     and the matcher's scores. Guard: a domain that is not a loaded pack becomes OutOfScope,
     and so does anything for an empty utterance. Safe decision when the model fails: the
@@ -81,6 +93,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self.matcher: ScopeMatcher | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
+        self._connected: tuple[str, ...] = ()
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
@@ -101,6 +114,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         """
         utterance = self._utterance()
         self._guess = None
+        self._connected = ()
         given = keys.read_optional(self.blackboard, self.domain_key, str)
         if given is not None and given in self._registry():
             why = f"the domain was given for this turn ({given}): kept"
@@ -115,7 +129,23 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        if guess.confident:
+        signal = frame_signal(
+            parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
+        )
+        if signal.missing_skills:
+            domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")
+            return Verdict(
+                self._decision(domain or OUT_OF_SCOPE, 0.9, signal.reason), signal.reason
+            )
+        if guess.confident and guess.in_scope:
+            return Verdict(
+                self._decision(guess.domain, guess.confidence, guess.reason), guess.reason
+            )
+        self._connected = signal.domains
+        if len(signal.domains) == 1:
+            why = f"the request's frame connects: {signal.reason}"
+            return Verdict(self._decision(signal.domains[0], 0.8, why), why)
+        if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
         return None
@@ -152,8 +182,16 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         ]
 
     def safe_decision(self, reason: str) -> ScopeDecision:
-        """The matcher's guess, at most half sure; OutOfScope when there is none."""
+        """The matcher's guess, at most half sure; OutOfScope when there is none.
+
+        When the request's frame connects to packs the guess is not one of, the closest of
+        those packs instead.
+        """
         guess = self._guess
+        if guess is not None and self._connected and guess.domain not in self._connected:
+            domain = max(self._connected, key=lambda name: guess.scores.get(name, 0.0))
+            why = f"the request's frame connects to {domain}, the closest of them; {reason}"
+            return self._decision(domain, 0.5, why)
         if guess is None or not guess.in_scope:
             return self._decision(OUT_OF_SCOPE, 0.5, f"out of scope by default: {reason}")
         why = f"similarity guess {guess.domain} ({guess.reason}); {reason}"

@@ -42,13 +42,17 @@ from behaviours.turn_state import (
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
+from knowledge.request_frame import parse_request
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
-from knowledge.wording import BoundedText
+from knowledge.wording import BoundedText, joined
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
 several things, or fails the schema."""
+
+PLANNER_MODULE = "planner"
+"""The module that plans tasks without a plan template (``behaviours.plan_task``)."""
 
 NO_TASK = "task"
 """The ``/turn/missing`` entry when the request names no task of the domain."""
@@ -270,8 +274,12 @@ class _Turn:
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
-    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; no task of the
-    pack -> Clarify (missing ``task``); otherwise :func:`check_slots` decides, when nothing
+    Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
+    frame asks for a skill the robot lacks -> Reject naming it ("I can't cut things yet");
+    no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
+    template) while the ``planner`` module has no model -> Clarify
+    (missing ``task``: the question lists what the robot can do) rather than Proceed into a
+    turn where nothing can be done; otherwise :func:`check_slots` decides, when nothing
     casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
     (several ids) or invalid -> Clarify naming them; complete -> Proceed. Doubts send the
     decision to the model (module ``inner_speech``): intent confidence below ``confident_at``,
@@ -369,8 +377,18 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
         if turn.forbidden:
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
+        lacking = parse_request(turn.utterance).missing_skills
+        if lacking:
+            return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
+        if self._needs_absent_planner(turn):
+            assert turn.spec is not None
+            why = (
+                f"{turn.spec.name} needs the planner model to work out the steps and none is "
+                "available: asking what to do instead"
+            )
+            return self._decide("Clarify", [NO_TASK], why)
         if turn.doubts:
             return None
         if turn.check.complete:
@@ -551,6 +569,17 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return f"the domain {turn.domain} has no task {frame.task!r}"
         turn.schema = turn.pack.schema_for(frame.task)
         return ""
+
+    def _needs_absent_planner(self, turn: _Turn) -> bool:
+        """The pack's open-ended task (no plan template), and no planner model to plan it.
+
+        Proceeding would end in "Nothing was done"; asking what to do, with what the robot
+        can do listed, is the honest answer.
+        """
+        spec = turn.spec
+        if spec is None or not spec.open_ended or spec.plan is not None:
+            return False
+        return self.llm is None or self.llm.backend_for(PLANNER_MODULE).name == "none"
 
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""

@@ -5,9 +5,14 @@ Parsing is deterministic and lexical; the scene graph does the matching:
 - The description is lowercased and split into words; ``anna's`` becomes ``anna``.
 - Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
   ask for something the speaker owns.
+- A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
+  splits off what is excluded: the things the excluded descriptions match are dropped.
 - The first place preposition (in, on, inside, at, from) splits the description into the
   thing and the place it is in, and the place is itself a description ("the mug on the table in
   the kitchen" nests twice).
+- Words match a thing's type or any broader type (the household taxonomy: "fruit", "a
+  drink"), its attributes ("blue", "empty"), what its type is for or is typically like
+  ("something to wipe with", "the citrus soda", "the salty one"), its label or synonym.
 - Every run of up to four words that neither starts nor ends with a filler word becomes a
   *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
@@ -76,6 +81,14 @@ MAX_TERM_WORDS = 4
 """The longest run of words sent as one term."""
 
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+NEGATION = re.compile(
+    r"\s*,?\s*\b(?:but not|except for|except|other than|apart from|excluding|not)\b\s*", re.I
+)
+"""What starts the excluded part of a description ("a snack, but not the crisps")."""
+
+ALTERNATIVES = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", re.I)
+"""What separates the excluded things ("not the lemon or the grapes")."""
 
 UNIT_SEPARATOR, RECORD_SEPARATOR = "\u001f", "\u001e"
 """Separators of the match records that ``referent_matches.rq`` concatenates."""
@@ -186,7 +199,27 @@ def resolve_referent(
     refers to; without it ownership is not checked and the reasons say so.
     """
     speaker_node = None if speaker is None else store.iri(speaker)
-    return list(_resolve(store, Description.parse(description), speaker_node).values())
+    wanted, excluded = split_negation(description)
+    found = _resolve(store, Description.parse(wanted), speaker_node)
+    for text in excluded:
+        for node in _resolve(store, Description.parse(text), speaker_node):
+            found.pop(node, None)
+    if not excluded:
+        return list(found.values())
+    note = f"not {' or '.join(repr(text) for text in excluded)}"
+    return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in found.values()]
+
+
+def split_negation(description: str) -> tuple[str, list[str]]:
+    """What is wanted, and what is excluded (none without a negation).
+
+    "a snack, but not the crisps or the nuts" -> ("a snack", ["the crisps", "the nuts"]).
+    """
+    parts = NEGATION.split(description, maxsplit=1)
+    if len(parts) == 1:
+        return description, []
+    wanted, rest = parts
+    return wanted, [text for text in ALTERNATIVES.split(rest) if text.strip()]
 
 
 def _resolve(
@@ -260,6 +293,10 @@ def _reason(
         return f"{quoted}: {detail} {term}"
     if how == "flag":
         return f"{quoted}: {detail} is true"
+    if how == "use":
+        return f"{quoted}: a {detail} is used to {term}"
+    if how == "quality":
+        return f"{quoted}: a {detail} is typically {term}"
     if how == "owner":
         return f"{quoted}: owned by {term}"
     if how == "speaker":

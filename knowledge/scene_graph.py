@@ -79,6 +79,7 @@ from knowledge.scene_models import (
     Room,
     ThingKind,
 )
+from knowledge.taxonomy import TAXONOMY_PATH
 
 log = logging.getLogger(__name__)
 
@@ -200,7 +201,7 @@ class SceneGraph(Closeable):
 
     Args:
         graph: the rdflib graph to use; a new Oxigraph-backed one when omitted. The ontology
-            is loaded into it unless it is already there.
+            is loaded into it, with the household taxonomy, unless it is already there.
 
     """
 
@@ -208,6 +209,7 @@ class SceneGraph(Closeable):
         self.graph = graph if graph is not None else new_graph()
         if (ONTOLOGY_IRI, RDF.type, OWL.Ontology) not in self.graph:
             load_turtle(self.graph, ONTOLOGY_PATH)
+            load_turtle(self.graph, TAXONOMY_PATH)
         self._vocabulary = _Vocabulary.read(self.graph)
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()

@@ -38,6 +38,11 @@ from scipy.sparse import csr_matrix, hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.preprocessing import normalize
 
+from knowledge.domain_pack import DomainPack
+from knowledge.frame_tasks import known_phrases, pack_actions
+from knowledge.lexicon import Lexicon
+from knowledge.request_frame import RequestFrame
+
 if TYPE_CHECKING:
     from knowledge.domain_registry import DomainRegistry
 
@@ -299,6 +304,66 @@ class ScopeMatcher:
         }
         domain = best_domain if judged.keeps_label else OUT_OF_SCOPE
         return ScopeGuess(domain, judged.confidence, scores, judged.confident, reasons[judged.zone])
+
+
+@dataclass(frozen=True)
+class FrameSignal:
+    """What a request's frame says about scope, besides similarity to examples.
+
+    ``domains``: the packs the frame connects to, by a clear action one of their tasks serves
+    (:attr:`~knowledge.request_frame.RequestFrame.clear_actions`) or a thing their scene
+    lexicons know (an object, place or person the belief holds);
+    ``missing_skills``: skills the request asks for that the robot lacks ("cut things"; the
+    physical packs are then the ones that answer, by naming the skill); ``reason``: one
+    sentence.
+    """
+
+    domains: tuple[str, ...] = ()
+    missing_skills: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def frame_signal(
+    frame: RequestFrame,
+    packs: Iterable[DomainPack],
+    lexicons: Mapping[str, Mapping[str, Lexicon]],
+    robot_actions: frozenset[str] = frozenset(),
+) -> FrameSignal:
+    """Which physical packs ``frame`` connects to (see :class:`FrameSignal`).
+
+    Only packs with a physical task count: a knowledge pack's scope is its examples'. An
+    action connects when a task of the pack serves it or the robot's skill library covers
+    it (``robot_actions``, :func:`~knowledge.request_frame.skill_actions`); a thing the
+    belief holds connects only through a pack's scene-built lexicons.
+    """
+    if frame.missing_skills:  # about the robot's physical work: the physical packs answer
+        skills = tuple(frame.missing_skills)
+        physical = tuple(pack.name for pack in packs if _physical(pack))
+        return FrameSignal(
+            physical, skills, f"asks for what the robot cannot do: {', '.join(skills)}"
+        )
+    domains: list[str] = []
+    reasons: list[str] = []
+    for pack in packs:
+        if not _physical(pack):
+            continue
+        served = sorted(set(frame.clear_actions) & (pack_actions(pack) | robot_actions))
+        scene = {
+            name: lexicon
+            for name, lexicon in lexicons.get(pack.name, {}).items()
+            if name in pack.manifest.lexicons and pack.manifest.lexicons[name].scene
+        }
+        known = known_phrases(frame, scene)
+        if served or known:
+            domains.append(pack.name)
+            what = [f"action {', '.join(served)}"] if served else []
+            what += [f"names {', '.join(repr(k) for k in known[:3])}"] if known else []
+            reasons.append(f"{pack.name}: {'; '.join(what)}")
+    return FrameSignal(tuple(domains), (), "; ".join(reasons))
+
+
+def _physical(pack: DomainPack) -> bool:
+    return any(task.grounding == "physical" for task in pack.tasks)
 
 
 def domain_examples(registry: DomainRegistry) -> dict[str, list[str]]:

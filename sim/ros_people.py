@@ -1,17 +1,16 @@
-"""``SimPeopleBridge``: the simulator's people, answering the host's requests over ROS 2.
+"""``SimPeopleBridge``: the simulator's people, serving the host's ``people/delegate`` action.
 
-The host (``cogtree ros``) asks a person to do one of their abilities by publishing a
-:class:`~skills.ros.protocol.PersonRequest` on ``people/request`` under its namespace
-(default ``/cogtree``). The bridge delegates it to the simulated :class:`~sim.humans.People`
-and publishes a :class:`~skills.ros.protocol.PersonAnswer` on ``people/answer`` when the
-person finishes (``ok``) or declines (``person_refused`` / ``person_unavailable``, with the
-reason); a refusal is answered at once. A :class:`~skills.ros.protocol.PersonCancel` on
-``people/cancel`` withdraws the task; a withdrawn request gets no answer.
+The host (``cogtree ros``) asks a person to do one of their abilities with a
+``cogtree_interfaces/action/DelegateTask`` goal on ``people/delegate`` under its namespace
+(default ``/cogtree``). The bridge accepts every goal, delegates it to the simulated
+:class:`~sim.humans.People`, sends one feedback (``accepted``) and ends the goal when the
+person finishes (succeeded, DONE) or declines (aborted, REFUSED with ``person_refused`` or
+TIMEOUT with ``person_unavailable``, and the reason); a refusal ends it at once. A cancel
+request withdraws the task.
 
 People work in simulated time: their tasks advance when the simulator steps (the robot
 node's timer does that while anyone is working). Callbacks must not run concurrently with
-the simulator's steps: give the bridge the node that steps it (its default callback group is
-mutually exclusive).
+the simulator's steps: give the bridge the node that steps it, spun by one thread.
 """
 
 from __future__ import annotations
@@ -20,31 +19,21 @@ import logging
 from concurrent.futures import Future
 from typing import Any
 
+from cogtree_interfaces.action import DelegateTask
+from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.node import Node
-from rclpy.subscription import Subscription
+from rclpy.task import Future as RosFuture
 
 from knowledge.closing import Closeable
 from sim.humans import DelegatedTask, People
 from skills.commands import Feedback
-from skills.ros.json_topics import JsonPublisher, subscribe_json
-from skills.ros.protocol import (
-    DEFAULT_HOST_NAMESPACE,
-    PEOPLE_ANSWER_TOPIC,
-    PEOPLE_CANCEL_TOPIC,
-    PEOPLE_REQUEST_TOPIC,
-    REPLY_HOLD_S,
-    PersonAnswer,
-    PersonCancel,
-    PersonRequest,
-    reliable_qos,
-    topic,
-)
+from skills.ros.protocol import DEFAULT_HOST_NAMESPACE, DELEGATE_ACTION, topic
 
 log = logging.getLogger(__name__)
 
 
 class SimPeopleBridge(Closeable):
-    """Plays ``people`` on the people topics under ``host_namespace`` (see the module docs)."""
+    """Plays ``people`` on the delegate action under ``host_namespace`` (see the module docs)."""
 
     def __init__(
         self, node: Node, people: People, *, host_namespace: str = DEFAULT_HOST_NAMESPACE
@@ -52,67 +41,57 @@ class SimPeopleBridge(Closeable):
         self.node = node
         self.people = people
         self.host_namespace = host_namespace
-        self._pending: dict[str, Future[Feedback]] = {}
-        qos = reliable_qos()
-        self._answers = JsonPublisher(
+        self._pending: dict[bytes, Future[Feedback]] = {}
+        self._server = ActionServer(
             node,
-            PersonAnswer,
-            topic(host_namespace, PEOPLE_ANSWER_TOPIC),
-            qos,
-            hold_s=REPLY_HOLD_S,
+            DelegateTask,
+            topic(host_namespace, DELEGATE_ACTION),
+            execute_callback=self._execute,
+            cancel_callback=self._on_cancel_request,
         )
-        self._subscriptions: list[Subscription[Any]] = [
-            subscribe_json(
-                node,
-                PersonRequest,
-                topic(host_namespace, PEOPLE_REQUEST_TOPIC),
-                self._on_request,
-                qos,
-            ),
-            subscribe_json(
-                node, PersonCancel, topic(host_namespace, PEOPLE_CANCEL_TOPIC), self._on_cancel, qos
-            ),
-        ]
 
     @property
     def pending(self) -> int:
         """Requests a person is still working on."""
         return len(self._pending)
 
-    def _on_request(self, request: PersonRequest) -> None:
-        if request.request_id in self._pending:
-            log.debug("request %s is already being worked on: ignored", request.request_id)
-            return
+    async def _execute(self, handle: ServerGoalHandle[Any, Any, Any]) -> Any:
+        request: DelegateTask.Goal = handle.request
         task = DelegatedTask(ability=request.ability, description=request.description)
         future = self.people.delegate(request.person, task)
-        self._pending[request.request_id] = future
-        future.add_done_callback(lambda done: self._answer(request.request_id, done))
-        log.debug("asked %s to %s (%s)", request.person, request.ability, request.request_id)
-
-    def _on_cancel(self, cancel: PersonCancel) -> None:
-        future = self._pending.pop(cancel.request_id, None)
-        if future is None:
-            log.debug("cancel of request %s, which is not pending: ignored", cancel.request_id)
-            return
-        self.people.cancel(future)
-
-    def _answer(self, request_id: str, future: Future[Feedback]) -> None:
-        self._pending.pop(request_id, None)
-        if future.cancelled():
-            return
-        feedback = future.result()
-        self._answers.publish(
-            PersonAnswer(
-                request_id=request_id,
-                ok=feedback.ok,
-                code=feedback.code,
-                message=feedback.message,
-            )
+        goal_id = bytes(handle.goal_id.uuid)
+        self._pending[goal_id] = future
+        handle.publish_feedback(DelegateTask.Feedback(accepted=True, message="asked"))
+        ended: RosFuture[Future[Feedback]] = RosFuture()
+        future.add_done_callback(lambda done: ended.set_result(done))
+        log.debug("asked %s to %s", request.person, request.ability)
+        done = await ended
+        assert done is not None  # set only with the person's future
+        self._pending.pop(goal_id, None)
+        if done.cancelled():
+            handle.canceled()
+            return DelegateTask.Result(outcome=DelegateTask.Result.TIMEOUT, message="withdrawn")
+        feedback = done.result()
+        if feedback.ok:
+            handle.succeed()
+            return DelegateTask.Result(outcome=DelegateTask.Result.DONE, message=feedback.message)
+        handle.abort()
+        outcome = (
+            DelegateTask.Result.REFUSED
+            if feedback.code == "person_refused"
+            else DelegateTask.Result.TIMEOUT
+        )
+        return DelegateTask.Result(
+            outcome=outcome, failure_code=feedback.code or "", message=feedback.message
         )
 
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
+        future = self._pending.get(bytes(handle.goal_id.uuid))
+        if future is None:
+            return CancelResponse.REJECT
+        self.people.cancel(future)
+        return CancelResponse.ACCEPT
+
     def close(self) -> None:
-        """Unsubscribe and stop answering (tasks in progress stay in the simulator)."""
-        for subscription in self._subscriptions:
-            self.node.destroy_subscription(subscription)
-        self._subscriptions.clear()
-        self._answers.destroy()
+        """Stop serving (tasks in progress stay in the simulator)."""
+        self._server.destroy()

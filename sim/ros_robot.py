@@ -1,31 +1,34 @@
 """``SimRobotNode``: the simulator as the robot side of cogtree's ROS 2 interfaces.
 
-It serves every robot of one simulated world on that robot's namespaced topics (see
+It serves every robot of one simulated world under that robot's namespace (see
 :mod:`skills.ros.protocol`), so to the host it looks like one robot bridge per namespace:
 
-- a :class:`~skills.ros.protocol.CommandGoal` on a goal topic (``NS/command``, or the topics
-  of a routes file) is answered ``accepted`` at once and submitted to the
-  :class:`~sim.executor.SimExecutor`; when it ends, ``succeeded`` / ``failed`` (with the
-  failure code) / ``cancelled`` goes to ``NS/<goal topic>/status``. A goal for another robot
-  than the namespace's fails at once and says where to send it.
-- a :class:`~skills.ros.protocol.CommandCancel` cancels the goal in the simulator.
+- an ``ExecuteSkill`` action server per action of the routes (``NS/execute_skill`` by
+  default). A goal that is not a command (:func:`skills.ros.messages.command_of`) is
+  rejected and logged. An accepted goal gets one feedback (the command, progress 0) and is
+  submitted to the :class:`~sim.executor.SimExecutor`; when it ends, the goal succeeds, is
+  aborted (with the failure code) or is cancelled. A goal for another robot than the
+  namespace's is aborted at once and says where to send it. A cancel request cancels the
+  command in the simulator.
+- the robot re-checks with its own senses before it grasps, lifts or hands over an object:
+  an object that is hot in the world is never taken, whatever the host believes (a forged
+  observation may have cleared ``hot`` in the host's belief); the goal is aborted with
+  ``unsafe_object`` and the reason. That is the robot side's guard; the host's is its plan
+  validation.
 - a timer steps the simulator every ``step_period_s`` while a command or a delegated task is
   in progress (so simulated time measures acting, not waiting).
-- every belief update of the robots' perception is published on ``NS/observations`` (before
-  the statuses of the same step), and ``NS/state`` carries the current belief (latched): it is
-  published at start and again after the belief changed, at most every
-  :data:`STATE_PERIOD_S` seconds (the last change within that time after it), so a host that
-  starts or restarts after the robots acted gets what they have seen so far.
-- the simulated people answer on the host's people topics (:class:`~sim.ros_people
-  .SimPeopleBridge`).
-
-Replies (statuses, observations, answers) published before the host's reader is matched are
-held up to :data:`~skills.ros.protocol.REPLY_HOLD_S` seconds, so the first answers to a host
-that is still being discovered are not lost.
+- every belief update of the robots' perception is published on ``NS/observations`` as an
+  ``ObservationBatch`` numbered per robot (1, 2, ...), one step before the goal of that
+  step ends, and ``NS/state`` carries the current belief (latched) with the number of the last
+  batch it includes: it is published at start and again after the belief changed, at most
+  every :data:`STATE_PERIOD_S` seconds, so a host that starts or restarts after the robots
+  acted gets what they have seen so far.
+- the simulated people serve the host's ``people/delegate`` action
+  (:class:`~sim.ros_people.SimPeopleBridge`).
 
 Why one node for all robots: the robots share one world, one clock and one belief journal; a
-single node steps them in one callback group, so no lock spans nodes, and the topic names
-are the same as with one node per robot.
+single node steps them in one callback group, so no lock spans nodes, and the names are the
+same as with one node per robot. Give it a single-threaded executor.
 
 Fault injection: ``stop_answering_after=N`` answers the first N goals, then accepts every
 later goal and never finishes it (nor honours its cancel), so a test can check that the host
@@ -38,14 +41,18 @@ import logging
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from cogtree_interfaces.action import ExecuteSkill
+from cogtree_interfaces.msg import ObservationBatch, RobotState
+from rclpy.action.server import ActionServer, CancelResponse, GoalResponse, ServerGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
-from rclpy.subscription import Subscription
+from rclpy.publisher import Publisher
+from rclpy.task import Future as RosFuture
 
 from knowledge.closing import Closeable
 from sim.belief_journal import BeliefChange, JournalingSceneGraph
@@ -54,23 +61,14 @@ from sim.perception import SOURCE_PREFIX
 from sim.ros_people import SimPeopleBridge
 from sim.scenario import Scenario
 from skills.commands import Command, Feedback
-from skills.ros.json_topics import JsonPublisher, subscribe_json
+from skills.ros.messages import MessageError, batch_msg, command_of, result_msg, time_msg
 from skills.ros.protocol import (
     DEFAULT_HOST_NAMESPACE,
     OBSERVATIONS_TOPIC,
-    REPLY_HOLD_S,
     STATE_TOPIC,
-    CommandCancel,
-    CommandGoal,
-    CommandStatus,
-    GoalState,
-    ObservationBatch,
-    RobotState,
-    cancel_topic,
     latched_qos,
     reliable_qos,
     robot_namespaces,
-    status_topic,
     topic,
 )
 from skills.ros.routes import CommandRoutes
@@ -84,34 +82,38 @@ STATE_PERIOD_S = 1.0
 """The fewest wall-clock seconds between two publications of the robots' state (the whole
 belief as Turtle): changes in between are published together once that time is up."""
 
+SENSED_BEFORE_TAKING = frozenset({"grasp", "lift", "handover"})
+"""Commands before which the robot re-checks the object with its own senses."""
+
 
 @dataclass
 class _RobotTopics:
-    """One robot's publishers: statuses per goal topic, observations, state."""
+    """One robot's publishers and the number of its last observation batch."""
 
     namespace: str
-    statuses: dict[str, JsonPublisher[CommandStatus]]
-    observations: JsonPublisher[ObservationBatch]
-    state: JsonPublisher[RobotState]
+    observations: Publisher[Any]
+    state: Publisher[Any]
+    sequence: int = 0
 
 
 @dataclass
 class _Goal:
+    """An accepted goal: its command, and what ends the action's execute coroutine."""
+
     command: Command
-    statuses: JsonPublisher[CommandStatus]
+    ended: RosFuture[Any] = field(default_factory=RosFuture)
 
 
 class SimRobotNode(Closeable):
     """Serves ``simulator``'s robots over ROS 2 on ``node`` (see the module docs).
 
     Args:
-        node: the rclpy node to serve on; spun by its owner (one thread, or the node's default
-            mutually exclusive callback group).
+        node: the rclpy node to serve on; spun by its owner (one thread).
         simulator: the simulator; its belief must be a :class:`JournalingSceneGraph` (use
             :meth:`from_scenario`).
         namespaces: robot -> namespace; the others get ``/<robot>``.
-        routes: the goal topics to serve (the same file as the host's).
-        host_namespace: where the people topics live.
+        routes: the actions to serve (the same file as the host's).
+        host_namespace: where the people's action lives.
         step_period_s: wall-clock seconds per simulator tick while busy.
         stop_answering_after: answer this many goals, then go silent (fault injection).
         owns_simulator: close ``simulator`` in :meth:`close`.
@@ -144,11 +146,13 @@ class SimRobotNode(Closeable):
         self.routes = routes if routes is not None else CommandRoutes()
         self.stop_answering_after = stop_answering_after
         self._owns_simulator = owns_simulator
-        self._goals: dict[str, _Goal] = {}
-        self._silent: set[str] = set()
         self._accepted = 0
-        self._outbox: list[tuple[JsonPublisher[CommandStatus], CommandStatus]] = []
-        self._subscriptions: list[Subscription[Any]] = []
+        self._silent = 0
+        self._cancels = 0
+        self._ended: list[tuple[_Goal, Any]] = []  # ended in this step
+        self._ending: list[tuple[_Goal, Any]] = []  # their observations are out: end them
+        self._running: dict[bytes, _Goal] = {}  # by goal id, for cancel requests
+        self._servers: list[ActionServer[Any, Any, Any]] = []
         self._state_changed = False  # the belief changed since the state was last published
         self._state_published_at = 0.0
         self._topics = {robot: self._serve(robot, ns) for robot, ns in self.namespaces.items()}
@@ -185,38 +189,32 @@ class SimRobotNode(Closeable):
         """How many goals were accepted so far (silent ones included)."""
         return self._accepted
 
-    # -- topics --------------------------------------------------------------------------------
+    @property
+    def cancels_requested(self) -> int:
+        """How many cancel requests arrived (for silent goals too)."""
+        return self._cancels
+
+    # -- topics and actions ----------------------------------------------------------------------
 
     def _serve(self, robot: str, namespace: str) -> _RobotTopics:
-        qos = reliable_qos()
-        statuses: dict[str, JsonPublisher[CommandStatus]] = {}
-        for goal_topic in self.routes.goal_topics():
-            goals = topic(namespace, goal_topic)
-            statuses[goals] = JsonPublisher(
-                self.node, CommandStatus, status_topic(goals), qos, hold_s=REPLY_HOLD_S
-            )
-            self._subscriptions += [
-                subscribe_json(
+        for action in self.routes.actions():
+            self._servers.append(
+                ActionServer(
                     self.node,
-                    CommandGoal,
-                    goals,
-                    partial(self._on_goal, robot, statuses[goals]),
-                    qos,
-                ),
-                subscribe_json(self.node, CommandCancel, cancel_topic(goals), self._on_cancel, qos),
-            ]
+                    ExecuteSkill,
+                    topic(namespace, action),
+                    execute_callback=partial(self._execute, robot, topic(namespace, action)),
+                    goal_callback=self._check_goal,
+                    cancel_callback=self._on_cancel_request,
+                )
+            )
         return _RobotTopics(
             namespace=namespace,
-            statuses=statuses,
-            observations=JsonPublisher(
-                self.node,
-                ObservationBatch,
-                topic(namespace, OBSERVATIONS_TOPIC),
-                qos,
-                hold_s=REPLY_HOLD_S,
+            observations=self.node.create_publisher(
+                ObservationBatch, topic(namespace, OBSERVATIONS_TOPIC), reliable_qos()
             ),
-            state=JsonPublisher(
-                self.node, RobotState, topic(namespace, STATE_TOPIC), latched_qos()
+            state=self.node.create_publisher(
+                RobotState, topic(namespace, STATE_TOPIC), latched_qos()
             ),
         )
 
@@ -225,9 +223,18 @@ class SimRobotNode(Closeable):
         self._state_changed = False
         self._state_published_at = time.monotonic()
         turtle = self.journal.graph.serialize(format="turtle")
-        now = self.simulator.world.now().timestamp()
+        world_time = time_msg(self.simulator.world.now())
+        stamp = self.node.get_clock().now().to_msg()
         for robot, topics in self._topics.items():
-            topics.state.publish(RobotState(robot=robot, belief_turtle=turtle, world_time=now))
+            topics.state.publish(
+                RobotState(
+                    stamp=stamp,
+                    robot=robot,
+                    belief_turtle=turtle,
+                    world_time=world_time,
+                    sequence=topics.sequence,
+                )
+            )
 
     def _publish_states_if_due(self) -> None:
         """Publish the states when the belief changed and :data:`STATE_PERIOD_S` has passed."""
@@ -236,56 +243,86 @@ class SimRobotNode(Closeable):
 
     # -- goals ---------------------------------------------------------------------------------
 
-    def _on_goal(
-        self, robot: str, statuses: JsonPublisher[CommandStatus], goal: CommandGoal
-    ) -> None:
-        if goal.goal_id in self._goals or goal.goal_id in self._silent:
-            log.debug("goal %s is already known: ignored", goal.goal_id)
-            return
-        command = goal.command
-        if command.robot != robot:
-            where = statuses.topic.rsplit("/", 1)[0]
-            message = (
-                f"goal for {command.robot} arrived on {where}, which serves {robot}: send it "
-                f"under {command.robot}'s namespace"
-            )
-            statuses.publish(CommandStatus(goal_id=goal.goal_id, state="failed", message=message))
-            return
-        accepted = f"{robot} {command.describe()}"
-        statuses.publish(CommandStatus(goal_id=goal.goal_id, state="accepted", message=accepted))
+    def _check_goal(self, goal: ExecuteSkill.Goal) -> GoalResponse:
+        try:
+            command_of(goal)
+        except MessageError as error:
+            log.warning("rejected a goal for %s: %s", goal.robot or "no robot", error)
+            return GoalResponse.REJECT
+        return GoalResponse.ACCEPT
+
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
+        self._cancels += 1
+        goal = self._running.get(bytes(handle.goal_id.uuid))
+        if goal is None:  # silent (fault injection) or not started: nothing to stop
+            return CancelResponse.REJECT
+        self.simulator.cancel(goal.command)
+        self._flush()
+        return CancelResponse.ACCEPT
+
+    async def _execute(
+        self, robot: str, action: str, handle: ServerGoalHandle[Any, Any, Any]
+    ) -> Any:
+        """Run one accepted goal to its end (a coroutine: the node keeps spinning meanwhile)."""
+        command = command_of(handle.request)
         self._accepted += 1
         limit = self.stop_answering_after
         if limit is not None and self._accepted > limit:
-            log.warning("fault injection: goal %s accepted and never answered", goal.goal_id)
-            self._silent.add(goal.goal_id)
-            return
-        self._goals[goal.goal_id] = _Goal(command, statuses)
-        future = self.simulator.submit(command)
-        future.add_done_callback(partial(self._finished, goal.goal_id))
-
-    def _on_cancel(self, cancel: CommandCancel) -> None:
-        goal = self._goals.get(cancel.goal_id)
-        if goal is None:
-            log.debug("cancel of goal %s, which is not running: ignored", cancel.goal_id)
-            return
-        self.simulator.cancel(goal.command)
-        self._flush()
-
-    def _finished(self, goal_id: str, future: Future[Feedback]) -> None:
-        """Queue the terminal status of a goal (published after the step's observations)."""
-        goal = self._goals.pop(goal_id, None)
-        if goal is None:
-            return
-        if future.cancelled():
-            message = f"{goal.command.describe()} was cancelled"
-            status = CommandStatus(goal_id=goal_id, state="cancelled", message=message)
-        else:
-            feedback = future.result()
-            state: GoalState = "succeeded" if feedback.ok else "failed"
-            status = CommandStatus(
-                goal_id=goal_id, state=state, message=feedback.message, code=feedback.code
+            log.warning("fault injection: %s accepted and never answered", command.describe())
+            self._silent += 1
+            await RosFuture()  # never done: the executor drops it when the node goes
+        if command.robot != robot:
+            handle.abort()
+            return ExecuteSkill.Result(
+                outcome=ExecuteSkill.Result.FAILED,
+                message=f"goal for {command.robot} arrived on {action}, which serves {robot}: "
+                f"send it under {command.robot}'s namespace",
             )
-        self._outbox.append((goal.statuses, status))
+        unsafe = self._sensed_hazard(command)
+        if unsafe is not None:
+            log.warning("%s refused: %s", command.describe(), unsafe)
+            handle.abort()
+            return ExecuteSkill.Result(
+                outcome=ExecuteSkill.Result.FAILED, failure_code="unsafe_object", message=unsafe
+            )
+        goal = _Goal(command)
+        goal_id = bytes(handle.goal_id.uuid)
+        self._running[goal_id] = goal
+        handle.publish_feedback(
+            ExecuteSkill.Feedback(current_command=command.describe(), progress=0.0)
+        )
+        self.simulator.submit(command).add_done_callback(partial(self._finished, goal))
+        outcome = await goal.ended
+        assert outcome is not None  # set only with the simulator's future
+        del self._running[goal_id]
+        if outcome.cancelled():
+            handle.canceled()
+            return ExecuteSkill.Result(
+                outcome=ExecuteSkill.Result.CANCELLED, message=f"{command.describe()} was cancelled"
+            )
+        feedback = outcome.result()
+        if feedback.ok:
+            handle.succeed()
+        else:
+            handle.abort()
+        return result_msg(feedback)
+
+    def _sensed_hazard(self, command: Command) -> str | None:
+        """Why the robot will not take the object of ``command``, by its own senses (or None)."""
+        if command.name not in SENSED_BEFORE_TAKING:
+            return None
+        thing = str(command.args.get("object", ""))
+        spec = self.simulator.world.spec.objects.get(thing)
+        if spec is not None and spec.hot:
+            return (
+                f"{command.robot}'s gripper senses that {thing} is hot: it will not "
+                f"{command.name} it, whatever the belief says"
+            )
+        return None
+
+    def _finished(self, goal: _Goal, future: Future[Feedback]) -> None:
+        """End a goal after the step's observations are out (see :meth:`_flush`)."""
+        self._ended.append((goal, future))
 
     # -- the clock -----------------------------------------------------------------------------
 
@@ -299,18 +336,26 @@ class SimRobotNode(Closeable):
         self._publish_states_if_due()
 
     def _flush(self) -> None:
-        """Publish the belief changes, then the statuses, of what just happened."""
+        """Publish the belief changes of what just happened; end the goals a step later.
+
+        Observations go on a topic and results through the action's service, so DDS may
+        deliver them in any order; one step between them lets the host hear the
+        observations of a command before its result (the host's executor then resolves the
+        result after what arrived with it, see :mod:`skills.ros.executor`).
+        """
+        stamp = self.node.get_clock().now().to_msg()
         for change in self.journal.drain():
             self._state_changed = True
             robot = self._robot_of(change)
-            self._topics[robot].observations.publish(
-                ObservationBatch(
-                    robot=robot, observations=change.observations, forgotten=change.forgotten
-                )
+            topics = self._topics[robot]
+            topics.sequence += 1
+            topics.observations.publish(
+                batch_msg(robot, topics.sequence, change.observations, change.forgotten, stamp)
             )
-        outbox, self._outbox = self._outbox, []
-        for publisher, status in outbox:
-            publisher.publish(status)
+        ending, self._ending = self._ending, []
+        for goal, future in ending:
+            goal.ended.set_result(future)
+        self._ending, self._ended = self._ended, []
 
     def _robot_of(self, change: BeliefChange) -> str:
         """The robot whose perception made ``change`` (the first robot when unknown)."""
@@ -318,16 +363,14 @@ class SimRobotNode(Closeable):
         return robot if robot in self._topics else next(iter(self._topics))
 
     def close(self) -> None:
-        """Stop stepping, unsubscribe, and close the simulator if this node owns it."""
+        """Stop stepping, stop serving, and close the simulator if this node owns it."""
         self.node.destroy_timer(self._timer)
-        for subscription in self._subscriptions:
-            self.node.destroy_subscription(subscription)
-        self._subscriptions.clear()
+        for server in self._servers:
+            server.destroy()
+        self._servers.clear()
         self.people.close()
         for topics in self._topics.values():
-            for statuses in topics.statuses.values():
-                statuses.destroy()
-            topics.observations.destroy()
-            topics.state.destroy()
+            self.node.destroy_publisher(topics.observations)
+            self.node.destroy_publisher(topics.state)
         if self._owns_simulator:
             self.simulator.close()

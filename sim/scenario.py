@@ -42,7 +42,7 @@ required)::
     objects:                             # exactly one of on / in / room (floor) / held_by
       bottle: {type: Bottle, on: table_1, colour: blue, mass_kg: 0.5}
       milk: {type: Milk, in: fridge, owner: alex}
-      # also: label, synonyms, flavour, material, caffeinated, hot, graspable (default true)
+      # also: label, synonyms, flavour, material, caffeinated, hot, empty, graspable (default true)
     robots:                              # a named profile, any field overridden
       robot1: {profile: humanoid, room: hallway}       # hands left/right, 3 kg, reach 0.1-1.8 m
       base1: {profile: mobile_base, room: hallway}     # no arm, 15 kg, Goto + Carry
@@ -110,6 +110,7 @@ from rdflib import RDF, Graph
 from typing_extensions import Self
 
 from knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
+from knowledge.taxonomy import household_taxonomy
 from sim.events import (
     Event,
     EventEngine,
@@ -495,7 +496,12 @@ def _problem(detail: ErrorDetails) -> Problem:
 
 
 def _type_problems(spec: WorldSpec, ontology: frozenset[str]) -> list[Problem]:
-    known = ontology | set(spec.types)
+    """Unknown types of things, and world types that redeclare an ontology type.
+
+    Object and furniture types may also be the household taxonomy's (``Kettle``, ``Sofa``);
+    a world may declare a taxonomy type again to add its own label or synonyms.
+    """
+    known = ontology | household_taxonomy().types | set(spec.types)
     listing = ", ".join(sorted(ontology))
     found = []
     things: Mapping[str, WorldObject | Furniture]
@@ -505,8 +511,9 @@ def _type_problems(spec: WorldSpec, ontology: frozenset[str]) -> list[Problem]:
                 found.append(
                     Problem(
                         f"world.{section}.{thing}.type",
-                        f"unknown type {item.type!r}: use an ontology type ({listing}) "
-                        "or declare it under world.types",
+                        f"unknown type {item.type!r}: use an ontology type ({listing}), "
+                        "a type of knowledge/taxonomy/household.ttl, or declare it under "
+                        "world.types",
                     )
                 )
     for name, declared in spec.types.items():

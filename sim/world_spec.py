@@ -282,6 +282,7 @@ class WorldObject(PlacementSpec, Kitchen):
     liquid_ml: float = Field(0.0, ge=0.0)
     capacity_ml: float | None = Field(None, gt=0.0)
     hot: bool | None = None
+    empty: bool | None = Field(None, description="it holds nothing any more")
     mass_kg: float = Field(0.3, gt=0.0)
     graspable: bool = True
     owner: Id | None = Field(None, description="a person")
@@ -302,6 +303,7 @@ class WorldObject(PlacementSpec, Kitchen):
             "material": self.material,
             "caffeinated": self.caffeinated,
             "hot": self.hot,
+            "empty": self.empty,
         }
         return {name: value for name, value in values.items() if value is not None}
 

@@ -49,7 +49,6 @@ MOVED_MODULES: dict[str, str] = {
     "trees.sim_wiring": "trees.evaluation.sim_wiring",
     "skills.ros_belief": "skills.ros.belief",
     "skills.ros_executor": "skills.ros.executor",
-    "skills.ros_json": "skills.ros.json_topics",
     "skills.ros_people": "skills.ros.people",
     "skills.ros_protocol": "skills.ros.protocol",
     "skills.ros_routes": "skills.ros.routes",

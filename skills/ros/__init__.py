@@ -1,5 +1,7 @@
 """Skills over ROS 2.
 
-The payload protocol, JSON topics, the executor adapter, the people channel, the command
-routes and the belief kept from a robot's observations.
+The names and QoS of the interfaces, conversions to and from ``cogtree_interfaces``
+messages, the executor (an ``ExecuteSkill`` action client), the people channel (a
+``DelegateTask`` action client), the command routes and the belief kept from a robot's
+trusted observations.
 """

@@ -1,11 +1,18 @@
 """The host's belief from ROS 2 robots: their starting state and their observations.
 
-:func:`fetch_robot_state` waits for a robot's latched :class:`~skills.ros.protocol.RobotState`
+:func:`fetch_robot_state` waits for a robot's latched ``cogtree_interfaces/msg/RobotState``
 and :func:`belief_from_state` turns it into a :class:`~knowledge.scene_graph.SceneGraph`, so
 the host builds its belief without reading the scenario file. A :class:`BeliefListener` then
 keeps that belief up to date: it subscribes to every robot's ``observations`` and applies each
-:class:`~skills.ros.protocol.ObservationBatch` as it arrives (observations, then the things
-the robot looked for and did not see).
+``ObservationBatch`` as it arrives (observations, then the things the robot looked for and did
+not see).
+
+Trust: a batch is applied only when it comes from the robot its namespace serves and its
+``sequence`` is above the last one applied from that robot (the state's ``sequence`` is the
+first baseline: what it includes is not applied twice). A foreign or out-of-order batch is
+logged as a warning and dropped (:attr:`BeliefListener.dropped` counts them). A forger that
+guesses the next number still gets one batch in, which is why the robot side re-checks what
+matters for safety (hot, heavy) with its own senses before it takes an object.
 
 The scene graph serialises writes with its own lock, so batches may be applied from any
 executor thread; a reader running meanwhile may see part of a batch (as with the simulator's
@@ -17,25 +24,22 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
+from cogtree_interfaces.msg import ObservationBatch, RobotState
 from rclpy.node import Node
 from rclpy.subscription import Subscription
 from rclpy.wait_for_message import wait_for_message
-from std_msgs.msg import String
 
 from knowledge.closing import Closeable
 from knowledge.scene_graph import SceneGraph
-from skills.ros.json_topics import subscribe_json
+from skills.ros.messages import MessageError, observation_of
 from skills.ros.protocol import (
     OBSERVATIONS_TOPIC,
     START_HINT,
     STATE_TOPIC,
-    ObservationBatch,
-    ProtocolError,
-    RobotState,
     check_namespace,
-    decode,
     latched_qos,
     reliable_qos,
     topic,
@@ -45,7 +49,7 @@ log = logging.getLogger(__name__)
 
 
 class RobotStateError(RuntimeError):
-    """A robot's state could not be had: no robot side, or a malformed message (says which)."""
+    """A robot's state could not be had: no robot side (says what to start)."""
 
 
 def fetch_robot_state(node: Node, namespace: str, *, timeout_s: float = 10.0) -> RobotState:
@@ -56,17 +60,15 @@ def fetch_robot_state(node: Node, namespace: str, *, timeout_s: float = 10.0) ->
     """
     state_topic = topic(namespace, STATE_TOPIC)
     received, message = wait_for_message(
-        String, node, state_topic, qos_profile=latched_qos(), time_to_wait=timeout_s
+        RobotState, node, state_topic, qos_profile=latched_qos(), time_to_wait=timeout_s
     )
     if not received or message is None:
         raise RobotStateError(
             f"no robot state on {state_topic} within {timeout_s:g} s: the robot side is not "
             f"running; {START_HINT}"
         )
-    try:
-        return decode(RobotState, message.data, topic=state_topic)
-    except ProtocolError as error:
-        raise RobotStateError(str(error)) from error
+    state: RobotState = message
+    return state
 
 
 def belief_from_state(state: RobotState) -> SceneGraph:
@@ -75,29 +77,38 @@ def belief_from_state(state: RobotState) -> SceneGraph:
 
 
 class BeliefListener(Closeable):
-    """Applies every robot's observation batches to ``scene`` (see the module docs).
+    """Applies every robot's trusted observation batches to ``scene`` (see the module docs).
 
     Args:
         node: the rclpy node to subscribe on; spun by its owner.
         scene: the belief to update.
         robots: robot name -> namespace (``{"robot1": "/robot1"}``).
+        applied: robot -> the sequence number the belief already includes (the state's).
 
     """
 
-    def __init__(self, node: Node, scene: SceneGraph, robots: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        node: Node,
+        scene: SceneGraph,
+        robots: Mapping[str, str],
+        *,
+        applied: Mapping[str, int] | None = None,
+    ) -> None:
         self.node = node
         self.scene = scene
         self._lock = threading.Lock()
         self._applied = 0
+        self._dropped = 0
+        self._last = {robot: (applied or {}).get(robot, 0) for robot in robots}
         self._subscriptions: list[Subscription[Any]] = [
-            subscribe_json(
-                node,
+            node.create_subscription(
                 ObservationBatch,
                 topic(check_namespace(namespace), OBSERVATIONS_TOPIC),
-                self._apply,
+                partial(self._receive, robot, topic(namespace, OBSERVATIONS_TOPIC)),
                 reliable_qos(),
             )
-            for namespace in robots.values()
+            for robot, namespace in robots.items()
         ]
 
     @property
@@ -106,24 +117,52 @@ class BeliefListener(Closeable):
         with self._lock:
             return self._applied
 
-    def _apply(self, batch: ObservationBatch) -> None:
+    @property
+    def dropped(self) -> int:
+        """How many batches were dropped as foreign or out of order."""
+        with self._lock:
+            return self._dropped
+
+    def _receive(self, robot: str, where: str, batch: ObservationBatch) -> None:
+        with self._lock:
+            problem = self._distrust(robot, batch)
+            if problem is None:
+                self._last[robot] = batch.sequence
+            else:
+                self._dropped += 1
+        if problem is not None:
+            log.warning("dropped observations on %s: %s", where, problem)
+            return
         try:
+            observations = [observation_of(message) for message in batch.observations]
             for thing in batch.forgotten:
                 SceneGraph.iri(thing)  # a bad id rejects the batch before anything changes
-            self.scene.observe(batch.observations)
+            self.scene.observe(observations)
             for thing in batch.forgotten:
                 self.scene.forget_placement(thing)
-        except ValueError as error:
-            log.warning("observations of %s not applied: %s", batch.robot, error)
+        except (MessageError, ValueError) as error:
+            log.warning("observations of %s not applied: %s", robot, error)
             return
         with self._lock:
             self._applied += 1
         log.debug(
-            "applied %d observations and %d absences from %s",
+            "applied batch %d of %s: %d observations, %d absences",
+            batch.sequence,
+            robot,
             len(batch.observations),
             len(batch.forgotten),
-            batch.robot,
         )
+
+    def _distrust(self, robot: str, batch: ObservationBatch) -> str | None:
+        """Why ``batch`` is not to be applied, or None (call with the lock held)."""
+        if batch.robot != robot:
+            return f"the batch says it is from {batch.robot!r}, but this namespace is {robot}'s"
+        if batch.sequence <= self._last[robot]:
+            return (
+                f"batch {batch.sequence} of {robot} is out of order (the last applied is "
+                f"{self._last[robot]}): a replay, a forgery or a restarted robot"
+            )
+        return None
 
     def close(self) -> None:
         """Unsubscribe (the belief stays as it is)."""

@@ -1,40 +1,37 @@
-"""``RosExecutor``: runs low-level commands on ROS 2 robots (see :mod:`skills.ros.protocol`).
+"""``RosExecutor``: runs low-level commands on ROS 2 robots as ``ExecuteSkill`` action goals.
 
 It implements :class:`skills.commands.Executor` over an rclpy node that someone else spins
-(the host node). :meth:`RosExecutor.submit` sends a :class:`~skills.ros.protocol.CommandGoal`
-on the goal topic of the command's route (:mod:`skills.ros.routes`) under the robot's
-namespace, and returns a future that the robot's :class:`~skills.ros.protocol.CommandStatus`
-resolves:
+(the host node). :meth:`RosExecutor.submit` sends the command as an
+``cogtree_interfaces/action/ExecuteSkill`` goal to the action of the command's route
+(:mod:`skills.ros.routes`, ``NS/execute_skill`` by default) and returns a future that the
+goal's result resolves:
 
-- ``succeeded`` -> ``Feedback(ok=True, message)``; ``failed`` -> ``Feedback(ok=False, code,
-  message)``; ``cancelled`` (the robot stopped on its own) -> a failure saying so.
-- ``accepted`` and ``feedback`` keep it running (feedback is logged at DEBUG).
-- A status whose JSON is malformed but names a goal in flight fails that goal with the
-  problem; other malformed, late or unknown statuses are logged and ignored.
+- result SUCCEEDED -> ``Feedback(ok=True, message)``; ABORTED -> ``Feedback(ok=False, code,
+  message)`` (a code outside cogtree's vocabulary fails it with the problem); CANCELED (the
+  robot stopped on its own) -> a failure saying so.
+- a goal the robot side rejects fails at once, saying so.
+- action feedback (current command, progress) is logged at DEBUG.
 
 Time limits (wall clock, checked every ``poll_period_s`` by a timer on the node):
 
-- No robot side yet (nobody subscribes to the goal topic, or nobody publishes statuses): the
-  goal waits (discovery takes a moment) and fails with ``timeout`` after
-  ``accept_timeout_s``, saying the robot side is not running and how to start it. Once both
-  are matched, the goal is sent.
-- Sent but not ``accepted`` within ``accept_timeout_s``: ``timeout`` (no answer).
-- Accepted but not finished within the route's ``timeout_s`` (else ``command_timeout_s``):
-  ``timeout``; a cancel is sent so a robot that wakes up does not act on it later.
+- No action server yet: the goal waits (discovery takes a moment) and fails with ``timeout``
+  after ``accept_timeout_s``, saying the robot side is not running and how to start it.
+- Sent but neither accepted nor rejected within ``accept_timeout_s``: ``timeout``.
+- Accepted but no result within the route's ``timeout_s`` (else ``command_timeout_s``):
+  ``timeout``; the goal is cancelled so a robot that wakes up does not act on it later.
 
-:meth:`RosExecutor.cancel` sends a :class:`~skills.ros.protocol.CommandCancel` and cancels
-the future at once, like the simulator's executor; the robot's ``cancelled`` answer then
-arrives for a goal no longer in flight and is ignored. ``submit`` never raises: a command for
-a robot whose name cannot be a namespace, or that is not among the robots the executor was
-given, fails at once with the reason (and, for the latter, the ``--robot`` option to add).
+:meth:`RosExecutor.cancel` cancels the goal on the robot (once accepted; a goal cancelled
+before its acceptance is cancelled as soon as it is accepted) and cancels the future at
+once, like the simulator's executor. ``submit`` never raises: a command for a robot whose
+name cannot be a namespace, or that is not among the robots the executor was given, fails at
+once with the reason (and, for the latter, the ``--robot`` option to add).
 
-The belief is up to date when a future resolves, as with the simulator's executor (which
-updates its belief before it resolves). The robot publishes a command's observations before
-its terminal status, but on another topic, and the node may take the status first; so a
-robot's answer resolves its future from a guard condition, which the node's executor serves
-after the callbacks that were ready with the status. A
+The belief is up to date when a future resolves, as with the simulator's executor: the robot
+publishes a command's observations before it finishes the goal, but on a topic, and the
+node may take the result first; so a result resolves its future from a guard condition,
+which the node's executor serves after the callbacks that were ready with the result. A
 :class:`~skills.ros.belief.BeliefListener` on the same node has then applied every
-observation that reached the host with the status or before it.
+observation that reached the host with the result or before it.
 
 Threading: callbacks may run on any executor thread, ``submit``/``cancel`` on any other
 thread (the tree's tick); the goal table is guarded by a lock, and futures are resolved
@@ -43,7 +40,6 @@ outside it.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -52,31 +48,20 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
 from typing import Any
 
+from action_msgs.msg import GoalStatus
+from cogtree_interfaces.action import ExecuteSkill
+from rclpy.action.client import ActionClient, ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.guard_condition import GuardCondition
 from rclpy.node import Node
-from rclpy.subscription import Subscription
+from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
 
 from knowledge.closing import Closeable
 from skills.commands import Command, Feedback
-from skills.ros.json_topics import JsonPublisher, subscribe_json
-from skills.ros.protocol import (
-    START_HINT,
-    TERMINAL_STATES,
-    CommandCancel,
-    CommandGoal,
-    CommandStatus,
-    ProtocolError,
-    cancel_topic,
-    check_namespace,
-    default_namespace,
-    new_id,
-    reliable_qos,
-    status_topic,
-    topic,
-)
+from skills.ros.messages import MessageError, failure_code_of, goal_msg
+from skills.ros.protocol import START_HINT, check_namespace, default_namespace, topic
 from skills.ros.routes import CommandRoutes
 
 log = logging.getLogger(__name__)
@@ -85,55 +70,42 @@ DEFAULT_COMMAND_TIMEOUT_S = 60.0
 """Seconds a command may run after the robot accepted it (unless its route says otherwise)."""
 
 DEFAULT_ACCEPT_TIMEOUT_S = 5.0
-"""Seconds to wait for the robot side to subscribe and then to accept a goal."""
-
-
-@dataclass
-class _Channel:
-    """One goal topic of one robot: goals out, cancels out, statuses in."""
-
-    goals: JsonPublisher[CommandGoal]
-    cancels: JsonPublisher[CommandCancel]
-    statuses: Subscription[Any] | None = None
-
-    @property
-    def connected(self) -> bool:
-        """Someone takes the goals, and someone publishes statuses."""
-        statuses = self.statuses
-        return self.goals.subscribers > 0 and bool(statuses and statuses.get_publisher_count())
+"""Seconds to wait for the robot's action server, and then for it to accept a goal."""
 
 
 @dataclass
 class _Goal:
-    goal_id: str
     command: Command
     future: Future[Feedback]
-    channel: _Channel
+    client: ActionClient[Any, Any, Any]
+    action: str
     timeout_s: float
     submitted_at: float
     sent_at: float | None = None
     accepted_at: float | None = None
+    handle: ClientGoalHandle[Any, Any, Any] | None = None
+    cancelled: bool = False
     last_feedback: str = ""
 
 
 @dataclass
 class _Table:
-    goals: dict[str, _Goal] = field(default_factory=dict)
-    channels: dict[str, _Channel] = field(default_factory=dict)
+    goals: list[_Goal] = field(default_factory=list)
+    clients: dict[str, ActionClient[Any, Any, Any]] = field(default_factory=dict)
     answered: list[tuple[_Goal, Feedback]] = field(default_factory=list)
     """Goals the robot ended, resolved by the guard condition (see the module docs)."""
 
 
 class RosExecutor(Closeable):
-    """Sends commands to ROS 2 robots and resolves their futures (see the module docs).
+    """Sends commands to ROS 2 robots as action goals (see the module docs).
 
     Args:
-        node: the rclpy node to create topics and the timer on; spun by its owner.
+        node: the rclpy node to create the action clients and the timer on; spun by its owner.
         robots: robot name -> namespace (``/robot1``); the only robots it commands (a command
             for another fails at once, saying how to add it). None: every robot, on ``/<robot>``.
-        routes: the goal topic and time limit per command (all on ``command`` by default).
+        routes: the action and time limit per command (all on ``execute_skill`` by default).
         command_timeout_s: seconds from acceptance to result, unless the route says otherwise.
-        accept_timeout_s: seconds to wait for a subscriber, and then for ``accepted``.
+        accept_timeout_s: seconds to wait for the action server, and then for acceptance.
         poll_period_s: how often the time limits are checked.
 
     Raises ValueError for a namespace that is not an absolute ROS namespace.
@@ -162,15 +134,15 @@ class RosExecutor(Closeable):
         self._table = _Table()
         self._closed = False
         for namespace in self.robots.values():  # early, so discovery starts now
-            for goal_topic in self.routes.goal_topics():
-                self._channel(topic(namespace, goal_topic))
+            for action in self.routes.actions():
+                self._client(topic(namespace, action))
         self._timer: Timer = node.create_timer(
             poll_period_s, self._check_time_limits, clock=Clock(clock_type=ClockType.STEADY_TIME)
         )
         self._answers: GuardCondition = node.create_guard_condition(self._resolve_answered)
 
     def namespace_of(self, robot: str) -> str:
-        """The namespace ``robot``'s topics live under.
+        """The namespace ``robot``'s actions live under.
 
         Raises ValueError when ``robot`` cannot be one, or is not among the robots the executor
         was given (the message says how to give it).
@@ -186,14 +158,14 @@ class RosExecutor(Closeable):
             )
         return default_namespace(robot)
 
-    def subscribers(self, robot: str) -> int:
-        """How many subscribers ``robot``'s least-heard goal topic has (0: no robot side yet)."""
+    def servers_ready(self, robot: str) -> bool:
+        """True when every action ``robot``'s commands go to has a server."""
         with self._lock:
-            channels = [
-                self._channel(topic(self.namespace_of(robot), goal_topic))
-                for goal_topic in self.routes.goal_topics()
+            clients = [
+                self._client(topic(self.namespace_of(robot), action))
+                for action in self.routes.actions()
             ]
-            return min(channel.goals.subscribers for channel in channels)
+        return all(client.server_is_ready() for client in clients)
 
     @property
     def in_flight(self) -> int:
@@ -204,11 +176,11 @@ class RosExecutor(Closeable):
     # -- the Executor protocol -----------------------------------------------------------------
 
     def submit(self, command: Command) -> Future[Feedback]:
-        """Send ``command`` to its robot (or wait for the robot side to appear; see above)."""
+        """Send ``command`` to its robot (or wait for its action server; see above)."""
         future: Future[Feedback] = Future()
         route = self.routes.route(command.name)
         try:
-            goal_topic = topic(self.namespace_of(command.robot), route.topic)
+            action = topic(self.namespace_of(command.robot), route.action)
         except ValueError as error:
             future.set_result(
                 Feedback(ok=False, message=f"cannot address robot {command.robot!r}: {error}")
@@ -219,116 +191,129 @@ class RosExecutor(Closeable):
                 future.set_result(Feedback(ok=False, message="the ROS executor is closed"))
                 return future
             goal = _Goal(
-                goal_id=new_id(),
                 command=command,
                 future=future,
-                channel=self._channel(goal_topic),
+                client=self._client(action),
+                action=action,
                 timeout_s=route.timeout_s or self.command_timeout_s,
                 submitted_at=time.monotonic(),
             )
-            self._table.goals[goal.goal_id] = goal
-            self._send_if_heard(goal)
-        log.debug("goal %s: %s on %s", goal.goal_id, command.describe(), goal_topic)
+            self._table.goals.append(goal)
+        self._send_if_served(goal)
+        log.debug("goal: %s on %s", command.describe(), action)
         return future
 
     def cancel(self, command: Command) -> None:
-        """Cancel the oldest goal in flight for ``command``: tell the robot, cancel the future."""
+        """Cancel the oldest goal in flight for ``command``: on the robot, and its future."""
         with self._lock:
-            goal = next((g for g in self._table.goals.values() if g.command == command), None)
+            goal = next((g for g in self._table.goals if g.command == command), None)
             if goal is None:
                 return
-            del self._table.goals[goal.goal_id]
-            if goal.sent_at is not None:
-                goal.channel.cancels.publish(CommandCancel(goal_id=goal.goal_id))
+            self._table.goals.remove(goal)
+            goal.cancelled = True
+            handle = goal.handle
+        if handle is not None:
+            handle.cancel_goal_async()
         goal.future.cancel()
-        log.debug("goal %s cancelled: %s", goal.goal_id, command.describe())
+        log.debug("goal cancelled: %s", command.describe())
+
+    def cancel_all(self) -> None:
+        """Cancel every goal in flight (as :meth:`cancel` does for one)."""
+        with self._lock:
+            commands = [goal.command for goal in self._table.goals]
+        for command in commands:
+            self.cancel(command)
 
     def close(self) -> None:
-        """Resolve the goals the robot ended, fail those in flight, and leave the node.
+        """Resolve the goals the robot ended, cancel and fail those in flight, leave the node.
 
-        The timer, the guard condition and the topics are removed from the node.
+        The timer, the guard condition and the action clients are removed from the node. A
+        goal sent but not yet accepted is cancelled when the robot's acceptance arrives
+        (``_on_response``), so its client stays with the node until the node is destroyed:
+        destroying it now would lose the acceptance and leave the robot moving.
         """
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            goals = list(self._table.goals.values())
+            goals = list(self._table.goals)
             self._table.goals.clear()
-            channels = list(self._table.channels.values())
-            self._table.channels.clear()
+            for goal in goals:
+                goal.cancelled = True
+            awaiting = {
+                id(goal.client)
+                for goal in goals
+                if goal.sent_at is not None and goal.handle is None
+            }
+            clients = list(self._table.clients.values())
+            self._table.clients.clear()
         self._resolve_answered()
         for goal in goals:
+            if goal.handle is not None:
+                goal.handle.cancel_goal_async()
             _resolve(goal, Feedback(ok=False, message="the ROS executor was closed"))
         self.node.destroy_timer(self._timer)
         self.node.destroy_guard_condition(self._answers)
-        for channel in channels:
-            channel.goals.destroy()
-            channel.cancels.destroy()
-            if channel.statuses is not None:
-                self.node.destroy_subscription(channel.statuses)
+        for client in clients:
+            if id(client) not in awaiting:
+                client.destroy()
 
-    # -- topics --------------------------------------------------------------------------------
+    # -- goals ---------------------------------------------------------------------------------
 
-    def _channel(self, goal_topic: str) -> _Channel:
-        """The channel of ``goal_topic``, created on first use (call with the lock held)."""
-        channel = self._table.channels.get(goal_topic)
-        if channel is None:
-            qos = reliable_qos()
-            channel = _Channel(
-                goals=JsonPublisher(self.node, CommandGoal, goal_topic, qos),
-                cancels=JsonPublisher(self.node, CommandCancel, cancel_topic(goal_topic), qos),
-            )
-            channel.statuses = subscribe_json(
-                self.node,
-                CommandStatus,
-                status_topic(goal_topic),
-                self._on_status,
-                qos,
-                on_malformed=self._on_malformed_status,
-            )
-            self._table.channels[goal_topic] = channel
-        return channel
+    def _client(self, action: str) -> ActionClient[Any, Any, Any]:
+        """The action client of ``action``, made on first use (call with the lock held)."""
+        client = self._table.clients.get(action)
+        if client is None:
+            client = ActionClient(self.node, ExecuteSkill, action)
+            self._table.clients[action] = client
+        return client
 
-    def _send_if_heard(self, goal: _Goal) -> None:
-        """Send ``goal`` once a robot side is matched both ways (call with the lock held)."""
-        if goal.sent_at is None and goal.channel.connected:
+    def _send_if_served(self, goal: _Goal) -> None:
+        """Send ``goal`` once its action has a server."""
+        with self._lock:
+            if goal.sent_at is not None or goal.cancelled or self._closed:
+                return
+            if not goal.client.server_is_ready():
+                return
             goal.sent_at = time.monotonic()
-            goal.channel.goals.publish(
-                CommandGoal(goal_id=goal.goal_id, command=goal.command, sent_at=time.time())
-            )
+        sent = goal.client.send_goal_async(
+            goal_msg(goal.command),
+            feedback_callback=lambda message: self._on_feedback(goal, message),
+        )
+        sent.add_done_callback(lambda done: self._on_response(goal, done))
 
-    # -- answers -------------------------------------------------------------------------------
+    def _on_feedback(self, goal: _Goal, message: Any) -> None:
+        news: ExecuteSkill.Feedback = message.feedback
+        goal.last_feedback = f"{news.current_command} {news.progress:.0%} {news.message}".strip()
+        log.debug("%s: %s", goal.command.describe(), goal.last_feedback)
 
-    def _on_status(self, status: CommandStatus) -> None:
-        with self._lock:
-            goal = self._table.goals.get(status.goal_id)
-            if goal is None:
-                log.debug(
-                    "status %s for goal %s not in flight: ignored", status.state, status.goal_id
-                )
-                return
-            if goal.accepted_at is None:
-                goal.accepted_at = time.monotonic()
-            if status.state == "feedback":
-                goal.last_feedback = status.message
-                log.debug("goal %s feedback: %s", goal.goal_id, status.message)
-            if status.state not in TERMINAL_STATES:
-                return
-            del self._table.goals[goal.goal_id]
-        self._answer(goal, _feedback(goal, status))
-
-    def _on_malformed_status(self, data: str, error: ProtocolError) -> None:
-        goal_id = _goal_id_in(data)
-        with self._lock:
-            goal = self._table.goals.pop(goal_id, None) if goal_id else None
-        if goal is None:
-            log.warning("%s; dropped", error)
+    def _on_response(self, goal: _Goal, response: RosFuture[Any]) -> None:
+        handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
+        if handle is None or not handle.accepted:
+            self._end(goal, _failed(goal, f"{goal.action} rejected the goal"))
             return
-        self._answer(goal, Feedback(ok=False, message=f"{goal.command.describe()}: {error}"))
+        with self._lock:
+            goal.handle = handle
+            goal.accepted_at = time.monotonic()
+            cancelled = goal.cancelled
+        if cancelled:
+            handle.cancel_goal_async()
+            return
+        handle.get_result_async().add_done_callback(lambda done: self._on_result(goal, done))
 
-    def _answer(self, goal: _Goal, feedback: Feedback) -> None:
+    def _on_result(self, goal: _Goal, response: RosFuture[Any]) -> None:
+        answer = response.result()
+        if answer is None:
+            self._end(goal, _failed(goal, f"{goal.action} gave no result"))
+            return
+        self._end(goal, _feedback(goal, answer.status, answer.result))
+
+    def _end(self, goal: _Goal, feedback: Feedback) -> None:
         """Resolve ``goal`` with the robot's answer once the node is done with what came with it."""
         with self._lock:
+            if goal not in self._table.goals:  # cancelled or timed out meanwhile
+                return
+            self._table.goals.remove(goal)
             if not self._closed:  # close() resolves what is left, then drops the guard
                 self._table.answered.append((goal, feedback))
                 self._answers.trigger()
@@ -348,40 +333,37 @@ class RosExecutor(Closeable):
         now = time.monotonic()
         expired: list[tuple[_Goal, Feedback]] = []
         with self._lock:
-            for goal in list(self._table.goals.values()):
-                self._send_if_heard(goal)
+            goals = list(self._table.goals)
+        for goal in goals:
+            self._send_if_served(goal)
+        with self._lock:
+            for goal in list(self._table.goals):
                 feedback = self._overdue(goal, now)
                 if feedback is not None:
-                    del self._table.goals[goal.goal_id]
-                    if goal.sent_at is not None:
-                        goal.channel.cancels.publish(CommandCancel(goal_id=goal.goal_id))
+                    self._table.goals.remove(goal)
+                    goal.cancelled = True  # accepted later: cancelled at once
                     expired.append((goal, feedback))
         for goal, feedback in expired:
+            if goal.handle is not None:
+                goal.handle.cancel_goal_async()
             log.warning("%s", feedback.message)
             _resolve(goal, feedback)
 
     def _overdue(self, goal: _Goal, now: float) -> Feedback | None:
         """A ``timeout`` failure if ``goal`` is past a time limit, else None."""
-        goal_topic = goal.channel.goals.topic
-        what = f"{goal.command.robot} {goal.command.describe()}"
         if goal.sent_at is None:
             if now - goal.submitted_at < self.accept_timeout_s:
                 return None
-            missing = (
-                f"nobody publishes on {status_topic(goal_topic)}"
-                if goal.channel.goals.subscribers
-                else f"nobody subscribes to {goal_topic}"
-            )
             reason = (
-                f"{missing} after {self.accept_timeout_s:g} s: the robot side is not running; "
-                f"{START_HINT}"
+                f"no action server on {goal.action} after {self.accept_timeout_s:g} s: the robot "
+                f"side is not running; {START_HINT}"
             )
         elif goal.accepted_at is None:
             if now - goal.sent_at < self.accept_timeout_s:
                 return None
             reason = (
-                f"no answer on {status_topic(goal_topic)} within {self.accept_timeout_s:g} s: "
-                f"the robot side did not accept the goal; {START_HINT}"
+                f"{goal.action} neither accepted nor rejected the goal within "
+                f"{self.accept_timeout_s:g} s; {START_HINT}"
             )
         else:
             if now - goal.accepted_at < goal.timeout_s:
@@ -389,35 +371,35 @@ class RosExecutor(Closeable):
             last = f" (last feedback: {goal.last_feedback})" if goal.last_feedback else ""
             reason = (
                 f"accepted but not finished within {goal.timeout_s:g} s{last}: the robot side "
-                f"stopped answering on {status_topic(goal_topic)}; the goal was cancelled"
+                f"stopped answering on {goal.action}; the goal was cancelled"
             )
-        return Feedback(ok=False, code="timeout", message=f"{what}: {reason}")
-
-
-def _feedback(goal: _Goal, status: CommandStatus) -> Feedback:
-    """The feedback a terminal ``status`` of ``goal`` means."""
-    if status.state == "succeeded":
-        return Feedback(ok=True, message=status.message)
-    if status.state == "failed":
         return Feedback(
             ok=False,
-            code=status.code,
-            message=status.message or f"{goal.command.describe()} failed (no reason given)",
+            code="timeout",
+            message=f"{goal.command.robot} {goal.command.describe()}: {reason}",
         )
-    why = f": {status.message}" if status.message else ""
-    return Feedback(
-        ok=False, message=f"{goal.command.robot} cancelled {goal.command.describe()}{why}"
-    )
 
 
-def _goal_id_in(data: str) -> str | None:
-    """The ``goal_id`` of a malformed status, if its JSON still names one."""
+def _failed(goal: _Goal, why: str) -> Feedback:
+    return Feedback(ok=False, message=f"{goal.command.robot} {goal.command.describe()}: {why}")
+
+
+def _feedback(goal: _Goal, status: int, result: ExecuteSkill.Result) -> Feedback:
+    """The feedback a goal's terminal ``status`` and ``result`` mean."""
+    if status == GoalStatus.STATUS_SUCCEEDED:
+        return Feedback(ok=True, message=result.message)
+    if status == GoalStatus.STATUS_CANCELED:
+        why = f": {result.message}" if result.message else ""
+        return _failed(goal, f"the robot cancelled it{why}")
     try:
-        parsed = json.loads(data)
-    except ValueError:
-        return None
-    goal_id = parsed.get("goal_id") if isinstance(parsed, dict) else None
-    return goal_id if isinstance(goal_id, str) else None
+        code = failure_code_of(result.failure_code)
+    except MessageError as error:
+        return Feedback(ok=False, message=f"{goal.command.describe()}: {error}")
+    return Feedback(
+        ok=False,
+        code=code,
+        message=result.message or f"{goal.command.describe()} failed (no reason given)",
+    )
 
 
 def _resolve(goal: _Goal, feedback: Feedback) -> None:
@@ -425,4 +407,4 @@ def _resolve(goal: _Goal, feedback: Feedback) -> None:
     try:
         goal.future.set_result(feedback)
     except InvalidStateError:
-        log.debug("goal %s was cancelled before its result arrived", goal.goal_id)
+        log.debug("%s was cancelled before its result arrived", goal.command.describe())

@@ -1,20 +1,19 @@
-"""``RosPeopleChannel``: a :class:`~skills.human_channel.HumanChannel` over ROS 2 topics.
+"""``RosPeopleChannel``: a :class:`~skills.human_channel.HumanChannel` over a ROS 2 action.
 
-The host asks a person to do one of their abilities by publishing a
-:class:`~skills.ros.protocol.PersonRequest` on ``people/request`` and waits for the
-:class:`~skills.ros.protocol.PersonAnswer` with the same ``request_id`` on ``people/answer``;
-withdrawing a request publishes a :class:`~skills.ros.protocol.PersonCancel` on
-``people/cancel``. The topic names are relative, so they live under the node's namespace
-(``/cogtree/people/request`` for the host node) and can be remapped with ``--ros-args -r``.
+The host asks a person to do one of their abilities with a
+``cogtree_interfaces/action/DelegateTask`` goal on ``people/delegate``, relative to the
+node's namespace (``/cogtree/people/delegate`` for the host node; remappable with
+``--ros-args -r``). Whoever speaks for the people serves it (``cogtree sim-ros`` plays the
+simulated people; a real deployment puts a phone app or a speech dialogue behind it).
 
-The future :meth:`RosPeopleChannel.delegate` returns resolves with the answer as a
-:class:`~skills.commands.Feedback` (``ok``, or the person's failure code and reason), or with
-a ``person_unavailable`` failure that names the topic and what to start when:
+The future :meth:`RosPeopleChannel.delegate` returns resolves with the goal's end as a
+:class:`~skills.commands.Feedback`: done (``ok``), or the person's failure code and reason;
+or with a ``person_unavailable`` failure that names the action and what to start when:
 
-- nobody subscribes to the request topic within ``discovery_timeout_s`` (no people side
-  runs; the request waits that long because discovery takes a moment), or
-- the request went out but no answer came within ``answer_timeout_s`` (the request is then
-  withdrawn, so a person who answers later is not counted on).
+- no server of the action appears within ``discovery_timeout_s`` (discovery takes a moment,
+  so the request waits that long), or it does not accept the goal within that time;
+- the goal was accepted but did not end within ``answer_timeout_s`` (it is then cancelled,
+  so a person who answers later is not counted on).
 
 Time limits are wall-clock seconds, checked by a timer on the node every ``poll_period_s``.
 Threading: the node's callbacks run on its executor's thread, ``delegate``/``cancel`` on the
@@ -30,59 +29,57 @@ from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from typing import Any
 
+from action_msgs.msg import GoalStatus
+from cogtree_interfaces.action import DelegateTask
+from rclpy.action.client import ActionClient, ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
-from rclpy.subscription import Subscription
+from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
 
 from knowledge.closing import Closeable
 from skills.commands import Feedback
 from skills.human_channel import HumanRequest
-from skills.ros.json_topics import JsonPublisher, subscribe_json
-from skills.ros.protocol import (
-    PEOPLE_ANSWER_TOPIC,
-    PEOPLE_CANCEL_TOPIC,
-    PEOPLE_REQUEST_TOPIC,
-    PersonAnswer,
-    PersonCancel,
-    PersonRequest,
-    new_id,
-    reliable_qos,
-)
+from skills.ros.messages import MessageError, failure_code_of
+from skills.ros.protocol import DELEGATE_ACTION
 
 log = logging.getLogger(__name__)
 
 DEFAULT_ANSWER_TIMEOUT_S = 300.0
-"""Seconds a person may take to answer a request that reached the people side."""
+"""Seconds a person may take to end a task they were asked for."""
 
 DEFAULT_DISCOVERY_TIMEOUT_S = 5.0
-"""Seconds a request waits for anyone to subscribe to the request topic."""
+"""Seconds a request waits for the action's server, and then for it to accept."""
 
 PEOPLE_SIDE_HINT = (
     "start the people side on the same ROS_DOMAIN_ID (`cogtree sim-ros SCENARIO` plays the "
-    "simulated people) or remap the people topics to your own bridge"
+    "simulated people) or remap people/delegate to your own bridge"
 )
 """What to do when nobody answers (the end of the messages that say so)."""
 
 
 @dataclass
 class _Request:
-    """A request in flight: what was asked, its future, and when it was made and sent."""
+    """A request in flight: what was asked, its future, when it was made, sent, accepted."""
 
-    payload: PersonRequest
+    person: str
+    task: HumanRequest
     future: Future[Feedback]
     made_at: float
     sent_at: float | None = None
+    accepted_at: float | None = None
+    handle: ClientGoalHandle[Any, Any, Any] | None = None
+    withdrawn: bool = False
 
 
 class RosPeopleChannel(Closeable):
-    """Delegates tasks to people over the people topics (see the module docs).
+    """Delegates tasks to people over the delegate action (see the module docs).
 
     Args:
-        node: the rclpy node to create the topics and the timer on; spun by its owner.
-        answer_timeout_s: seconds from sending a request to its answer.
-        discovery_timeout_s: seconds a request waits for a subscriber to the request topic.
+        node: the rclpy node to create the action client and the timer on; spun by its owner.
+        answer_timeout_s: seconds from acceptance to the end of the task.
+        discovery_timeout_s: seconds to wait for the server, and then for acceptance.
         poll_period_s: how often the time limits are checked.
 
     Raises ValueError for a time limit that is not a positive number of seconds.
@@ -104,16 +101,12 @@ class RosPeopleChannel(Closeable):
         self.node = node
         self.answer_timeout_s = answer_timeout_s
         self.discovery_timeout_s = discovery_timeout_s
-        self.request_topic = node.resolve_topic_name(PEOPLE_REQUEST_TOPIC)
-        self.answer_topic = node.resolve_topic_name(PEOPLE_ANSWER_TOPIC)
-        qos = reliable_qos()
-        self._requests = JsonPublisher(node, PersonRequest, PEOPLE_REQUEST_TOPIC, qos)
-        self._cancels = JsonPublisher(node, PersonCancel, PEOPLE_CANCEL_TOPIC, qos)
-        self._answers: Subscription[Any] | None = subscribe_json(
-            node, PersonAnswer, PEOPLE_ANSWER_TOPIC, self._on_answer, qos
+        self.action = node.resolve_topic_name(DELEGATE_ACTION)
+        self._client: ActionClient[Any, Any, Any] = ActionClient(
+            node, DelegateTask, DELEGATE_ACTION
         )
         self._lock = threading.Lock()
-        self._pending: dict[str, _Request] = {}
+        self._pending: list[_Request] = []
         self._closed = False
         self._timer: Timer = node.create_timer(
             poll_period_s, self._check_time_limits, clock=Clock(clock_type=ClockType.STEADY_TIME)
@@ -121,114 +114,147 @@ class RosPeopleChannel(Closeable):
 
     @property
     def pending(self) -> int:
-        """How many requests have no answer yet."""
+        """How many requests have not ended yet."""
         with self._lock:
             return len(self._pending)
 
     # -- the HumanChannel protocol -------------------------------------------------------------
 
     def delegate(self, person: str, task: HumanRequest) -> Future[Feedback]:
-        """Ask ``person`` to do ``task``; the future resolves with their answer or a timeout."""
+        """Ask ``person`` to do ``task``; the future resolves with how it ended or a timeout."""
         future: Future[Feedback] = Future()
-        payload = PersonRequest(
-            request_id=new_id(),
-            person=person,
-            ability=task.ability,
-            description=task.description,
-        )
         with self._lock:
             if self._closed:
                 future.set_result(_unavailable(f"could not ask {person}: the channel is closed"))
                 return future
-            request = _Request(payload, future, made_at=time.monotonic())
-            self._pending[payload.request_id] = request
-            self._send_if_heard(request)
-        log.debug("request %s: %s to %s", payload.request_id, task.ability, person)
+            request = _Request(person, task, future, made_at=time.monotonic())
+            self._pending.append(request)
+        self._send_if_served(request)
+        log.debug("request: %s to %s", task.ability, person)
         return future
 
     def cancel(self, future: Future[Feedback]) -> bool:
-        """Withdraw the request behind ``future``; False if it had no answer pending."""
+        """Withdraw the request behind ``future``; False if it had ended already."""
         with self._lock:
-            request = next((r for r in self._pending.values() if r.future is future), None)
+            request = next((r for r in self._pending if r.future is future), None)
             if request is None:
                 return False
-            del self._pending[request.payload.request_id]
-            if request.sent_at is not None:
-                self._cancels.publish(PersonCancel(request_id=request.payload.request_id))
+            self._pending.remove(request)
+            request.withdrawn = True
+            handle = request.handle
+        if handle is not None:
+            handle.cancel_goal_async()
         future.cancel()
         return True
 
     def close(self) -> None:
-        """Fail the requests still pending; remove the timer and the topics from the node."""
+        """Fail the requests still pending; remove the timer and the action client."""
         with self._lock:
             if self._closed:
                 return
             self._closed = True
-            pending = list(self._pending.values())
-            self._pending.clear()
+            pending, self._pending = self._pending, []
         for request in pending:
+            if request.handle is not None:
+                request.handle.cancel_goal_async()
             _resolve(request, _unavailable("the people channel was closed before an answer"))
         self.node.destroy_timer(self._timer)
-        self._requests.destroy()
-        self._cancels.destroy()
-        if self._answers is not None:
-            self.node.destroy_subscription(self._answers)
-            self._answers = None
+        self._client.destroy()
 
     # -- internals -----------------------------------------------------------------------------
 
-    def _send_if_heard(self, request: _Request) -> None:
-        """Publish ``request`` once someone subscribes to the request topic (lock held)."""
-        if request.sent_at is None and self._requests.subscribers > 0:
-            request.sent_at = time.monotonic()
-            self._requests.publish(request.payload)
-
-    def _on_answer(self, answer: PersonAnswer) -> None:
+    def _send_if_served(self, request: _Request) -> None:
+        """Send ``request`` once the action has a server."""
         with self._lock:
-            request = self._pending.pop(answer.request_id, None)
-        if request is None:
-            log.debug("answer to request %s, which is not pending: ignored", answer.request_id)
-            return
-        person = request.payload.person
-        default = f"{person} did {request.payload.ability}" if answer.ok else "no reason given"
-        _resolve(
-            request,
-            Feedback(ok=answer.ok, code=answer.code, message=answer.message or default),
+            if request.sent_at is not None or request.withdrawn or self._closed:
+                return
+            if not self._client.server_is_ready():
+                return
+            request.sent_at = time.monotonic()
+        goal = DelegateTask.Goal(
+            person=request.person,
+            ability=request.task.ability,
+            description=request.task.description,
         )
+        sent = self._client.send_goal_async(goal)
+        sent.add_done_callback(lambda done: self._on_response(request, done))
+
+    def _on_response(self, request: _Request, response: RosFuture[Any]) -> None:
+        handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
+        if handle is None or not handle.accepted:
+            self._end(request, _unavailable(f"{self.action} rejected the request"))
+            return
+        with self._lock:
+            request.handle = handle
+            request.accepted_at = time.monotonic()
+            withdrawn = request.withdrawn
+        if withdrawn:
+            handle.cancel_goal_async()
+            return
+        handle.get_result_async().add_done_callback(lambda done: self._on_result(request, done))
+
+    def _on_result(self, request: _Request, response: RosFuture[Any]) -> None:
+        answer = response.result()
+        if answer is None:
+            self._end(request, _unavailable(f"{self.action} gave no result"))
+            return
+        result: DelegateTask.Result = answer.result
+        if answer.status == GoalStatus.STATUS_SUCCEEDED:
+            done = result.message or f"{request.person} did {request.task.ability}"
+            self._end(request, Feedback(ok=True, message=done))
+            return
+        try:
+            code = failure_code_of(result.failure_code) or "person_unavailable"
+        except MessageError as error:
+            self._end(request, _unavailable(f"{self.action}: {error}"))
+            return
+        self._end(
+            request, Feedback(ok=False, code=code, message=result.message or "no reason given")
+        )
+
+    def _end(self, request: _Request, feedback: Feedback) -> None:
+        with self._lock:
+            if request not in self._pending:
+                return
+            self._pending.remove(request)
+        _resolve(request, feedback)
 
     def _check_time_limits(self) -> None:
         now = time.monotonic()
+        with self._lock:
+            waiting = list(self._pending)
+        for request in waiting:
+            self._send_if_served(request)
         expired: list[tuple[_Request, Feedback]] = []
         with self._lock:
-            for request in list(self._pending.values()):
-                self._send_if_heard(request)
+            for request in list(self._pending):
                 feedback = self._overdue(request, now)
-                if feedback is None:
-                    continue
-                del self._pending[request.payload.request_id]
-                if request.sent_at is not None:
-                    self._cancels.publish(PersonCancel(request_id=request.payload.request_id))
-                expired.append((request, feedback))
+                if feedback is not None:
+                    self._pending.remove(request)
+                    request.withdrawn = True
+                    expired.append((request, feedback))
         for request, feedback in expired:
+            if request.handle is not None:
+                request.handle.cancel_goal_async()
             log.warning("%s", feedback.message)
             _resolve(request, feedback)
 
     def _overdue(self, request: _Request, now: float) -> Feedback | None:
         """A ``person_unavailable`` failure if ``request`` is past a time limit, else None."""
-        payload = request.payload
-        what = f"no answer from {payload.person} to {payload.ability}"
-        if request.sent_at is None:
-            if now - request.made_at < self.discovery_timeout_s:
+        what = f"no answer from {request.person} to {request.task.ability}"
+        if request.accepted_at is None:
+            started = request.sent_at if request.sent_at is not None else request.made_at
+            if now - started < self.discovery_timeout_s:
                 return None
+            missing = "nobody accepted it on" if request.sent_at else "no server of"
             return _unavailable(
-                f"{what}: nobody subscribes to {self.request_topic} after "
-                f"{self.discovery_timeout_s:g} s; {PEOPLE_SIDE_HINT}"
+                f"{what}: {missing} {self.action} after {self.discovery_timeout_s:g} s; "
+                f"{PEOPLE_SIDE_HINT}"
             )
-        if now - request.sent_at < self.answer_timeout_s:
+        if now - request.accepted_at < self.answer_timeout_s:
             return None
         return _unavailable(
-            f"{what}: nothing on {self.answer_topic} within {self.answer_timeout_s:g} s; the "
-            "request was withdrawn"
+            f"{what}: it did not end within {self.answer_timeout_s:g} s; the request was withdrawn"
         )
 
 
@@ -237,8 +263,8 @@ def _unavailable(message: str) -> Feedback:
 
 
 def _resolve(request: _Request, feedback: Feedback) -> None:
-    """Resolve ``request``'s future unless it was cancelled meanwhile."""
+    """Resolve ``request``'s future unless it was withdrawn meanwhile."""
     try:
         request.future.set_result(feedback)
     except InvalidStateError:
-        log.debug("request %s was withdrawn before its answer", request.payload.request_id)
+        log.debug("a request to %s was withdrawn before its answer", request.person)

@@ -1,18 +1,18 @@
-"""Which topic each low-level command goes to on a ROS 2 robot, and how long it may take.
+"""Which action each low-level command goes to on a ROS 2 robot, and how long it may take.
 
-By default every command goes to the robot's ``command`` topic (statuses on
-``command/status``, cancels on ``command/cancel``) with the executor's timeout. A real robot
-whose bridge takes navigation elsewhere gets a routes file::
+By default every command goes to the robot's ``execute_skill`` action
+(``cogtree_interfaces/action/ExecuteSkill``) with the executor's timeout. A real robot whose
+bridge serves navigation under another action name gets a routes file::
 
-    # routes.yaml: topics are relative to each robot's namespace
-    default: command                 # or {topic: command, timeout_s: 30}
+    # routes.yaml: action names are relative to each robot's namespace
+    default: execute_skill           # or {action: execute_skill, timeout_s: 30}
     commands:
-      navigate: {topic: navigate_to_pose, timeout_s: 120}
+      navigate: {action: navigate_skill, timeout_s: 120}
       grasp: manipulation            # no timeout_s: the executor's command_timeout_s
 
-A route's topic ``T`` carries :class:`~skills.ros.protocol.CommandGoal` s; the robot answers
-on ``T/status`` and takes cancels on ``T/cancel``. ``cogtree sim-ros --routes FILE`` serves
-the same file, so the simulated robot listens where the real one would.
+Every route's action has the ``ExecuteSkill`` type (its goal names the command and carries
+typed arguments, so a new command needs no new type). ``cogtree sim-ros --routes FILE``
+serves the same file, so the simulated robot answers where the real one would.
 """
 
 from __future__ import annotations
@@ -26,22 +26,22 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from knowledge.validation_errors import first_problem
 from skills.commands import CommandName
 from skills.ros.protocol import (
-    COMMAND_TOPIC,
+    EXECUTE_ACTION,
     OBSERVATIONS_TOPIC,
     STATE_TOPIC,
     check_relative_name,
 )
 
-RESERVED_TOPICS = frozenset({OBSERVATIONS_TOPIC, STATE_TOPIC})
-"""Topics of a robot's namespace that carry something else than goals."""
+RESERVED_NAMES = frozenset({OBSERVATIONS_TOPIC, STATE_TOPIC})
+"""Names of a robot's namespace that carry something else than commands."""
 
 
 class RoutesError(ValueError):
     """A routes file that cannot be used (names the file and the field)."""
 
 
-def _topic_shorthand(value: Any) -> Any:
-    return {"topic": value} if isinstance(value, str) else value
+def _action_shorthand(value: Any) -> Any:
+    return {"action": value} if isinstance(value, str) else value
 
 
 class CommandRoute(BaseModel):
@@ -49,19 +49,19 @@ class CommandRoute(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    topic: str = Field(description="goal topic, relative to the robot's namespace")
+    action: str = Field(description="action name, relative to the robot's namespace")
     timeout_s: float | None = Field(None, gt=0, description="seconds from acceptance to result")
 
-    @field_validator("topic")
+    @field_validator("action")
     @classmethod
-    def _relative_topic(cls, topic: str) -> str:
-        check_relative_name(topic)
-        if topic in RESERVED_TOPICS or topic.endswith(("/status", "/cancel")):
-            raise ValueError(f"{topic!r} is taken by the protocol: choose another topic name")
-        return topic
+    def _relative_name(cls, action: str) -> str:
+        check_relative_name(action)
+        if action in RESERVED_NAMES:
+            raise ValueError(f"{action!r} is a topic of the robot: choose another action name")
+        return action
 
 
-Route = Annotated[CommandRoute, BeforeValidator(_topic_shorthand)]
+Route = Annotated[CommandRoute, BeforeValidator(_action_shorthand)]
 
 
 class CommandRoutes(BaseModel):
@@ -69,17 +69,17 @@ class CommandRoutes(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    default: Route = CommandRoute(topic=COMMAND_TOPIC)
+    default: Route = CommandRoute(action=EXECUTE_ACTION)
     commands: dict[CommandName, Route] = Field(default_factory=dict)
 
     def route(self, command: CommandName) -> CommandRoute:
         """The route of the command named ``command``."""
         return self.commands.get(command, self.default)
 
-    def goal_topics(self) -> list[str]:
-        """Every goal topic a robot must serve, default first, without repeats."""
-        topics = [self.default.topic, *(route.topic for route in self.commands.values())]
-        return list(dict.fromkeys(topics))
+    def actions(self) -> list[str]:
+        """Every action a robot must serve, default first, without repeats."""
+        names = [self.default.action, *(route.action for route in self.commands.values())]
+        return list(dict.fromkeys(names))
 
 
 def load_routes(path: str | Path) -> CommandRoutes:

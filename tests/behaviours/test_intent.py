@@ -222,13 +222,18 @@ def test_malformed_model_output_falls_back_to_the_best_guess(
     bad: dict[str, Any],
 ) -> None:
     harness, node, llm = run(
-        blackboard, make_llm, registry, "is the pad thai vegan", replies=[bad, bad], ticks=3
+        blackboard,
+        make_llm,
+        registry,
+        "is the thai green curry vegan",
+        replies=[bad, bad],
+        ticks=3,
     )
     assert node.status == Status.SUCCESS
     assert [call.outcome for call in llm.calls] == ["malformed", "malformed"]
     result = frame(blackboard)
     assert result.task == "DishInfo" and result.confidence <= 0.5
-    assert result.slots.get("dish") == "pad thai"
+    assert result.slots.get("dish") == "thai green curry"
     why = blackboard.get("/rationale/intent")
     assert why.source == "safe_default" and "best guess" in why.decision["rationale"]
 

@@ -141,13 +141,13 @@ def test_unparseable_model_output_falls_back_to_the_guess(
         blackboard,
         make_llm,
         registry,
-        "How many carbohydrates are in tiramisu?",
+        "Tell me the carbohydrates in the chilli con carne.",
         [{"text": garbage}, {"text": garbage}],
         ticks=3,
         unsure=True,
     )
     assert node.status == Status.SUCCESS
-    # the unsure matcher's midpoint is 0.5; tiramisu's advisor score is above it
+    # the unsure matcher's midpoint is 0.5; a pack example's advisor score is above it
     assert blackboard.get("/turn/domain") == "advisor"
     why = blackboard.get("/rationale/detectscope")
     assert why.source == "safe_default" and "malformed twice" in why.rationale

@@ -206,13 +206,13 @@ def test_example_slots_with_the_real_slot_filler(
         return {u: fill_slots(spec, u, lexicons).slots for u in spec.examples}
 
     substitute = fills("SubstituteDish")
-    carbonara = "Can you suggest something instead of the spaghetti carbonara without eggs?"
-    assert substitute[carbonara] == {"dish": "spaghetti carbonara", "excluded": ["eggs"]}
+    shakshuka = "Suggest a swap for the shakshuka without eggs."
+    assert substitute[shakshuka] == {"dish": "shakshuka", "excluded": ["eggs"]}
     assert substitute[
         "Give me an alternative to the chicken satay without peanuts, ideally with salmon."
     ] == {"dish": "chicken satay", "excluded": ["peanuts"], "preferred": ["salmon"]}
-    assert substitute["Instead of the fish and chips, something with only tofu."] == {
-        "dish": "fish and chips",
+    assert substitute["Rather than the salmon maki, a dish with only tofu."] == {
+        "dish": "salmon maki",
         "only": ["tofu"],
     }
     assert substitute["What can Chiara eat instead of the spaghetti bolognese?"] == {
@@ -220,8 +220,8 @@ def test_example_slots_with_the_real_slot_filler(
         "person": "Chiara",
     }
     info = fills("DishInfo")
-    assert info["How many carbohydrates are in tiramisu?"] == {
-        "dish": "tiramisu",
+    assert info["Tell me the carbohydrates in the chilli con carne."] == {
+        "dish": "chilli con carne",
         "aspect": "carbohydrates",
     }
     assert info["Tell me about the minestrone."] == {"dish": "minestrone"}

@@ -110,7 +110,7 @@ def test_example_slots_on_the_home_scene(pack: DomainPack, home: SceneGraph) -> 
     tidy = fills(pack, lexicons, "Tidy")
     assert all(len(slots) == 1 for slots in tidy.values())
     assert tidy["the living room is a mess, can you sort it out"] == {"room": "the living room"}
-    assert fills(pack, lexicons, "WhereIs")["where did I leave the bottle"] == {
+    assert fills(pack, lexicons, "WhereIs")["I've misplaced the bottle, where could it be"] == {
         "object": "the bottle"
     }
 

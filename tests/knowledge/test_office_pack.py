@@ -117,7 +117,11 @@ def test_the_signer_busy_request(pack: DomainPack, signer_busy: dict[str, Lexico
             {"document": "the delivery note", "signer": "Tom"},
         ),
         ("Borrow", "can I borrow Marco's charger", {"item": "charger", "owner": "Marco"}),
-        ("Borrow", "borrow a stapler from Priya for me", {"item": "stapler", "owner": "Priya"}),
+        (
+            "Borrow",
+            "go and borrow the stapler from Priya, thanks",
+            {"item": "stapler", "owner": "Priya"},
+        ),
         ("Borrow", "see if someone can lend me a phone charger", {"item": "phone charger"}),
     ],
 )

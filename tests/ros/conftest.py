@@ -70,7 +70,7 @@ class RosTestbed:
         """The environment of a subprocess that must join this testbed's domain."""
         return {**os.environ, **LOCALHOST_ENV, "ROS_DOMAIN_ID": str(self.domain_id)}
 
-    def node(self, name: str, *, spin: bool = True) -> Any:
+    def node(self, name: str, *, spin: bool = True, namespace: str | None = None) -> Any:
         """A node on a fresh context; spun on a thread of its own unless ``spin`` is False."""
         import rclpy
         from rclpy.context import Context
@@ -83,7 +83,7 @@ class RosTestbed:
             domain_id=self.domain_id,
             signal_handler_options=SignalHandlerOptions.NO,
         )
-        node = rclpy.create_node(name, context=context)
+        node = rclpy.create_node(name, context=context, namespace=namespace)
         executor = SingleThreadedExecutor(context=context)
         thread = threading.Thread(target=executor.spin, name=f"spin-{name}", daemon=True)
         spinner = _Spinner(context, executor, thread, [node])

@@ -10,9 +10,12 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
+from datetime import UTC, datetime
+
+from cogtree_interfaces.msg import ObservationBatch
 
 from knowledge.scene_graph import SceneGraph
+from knowledge.scene_models import Observation
 from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
@@ -24,7 +27,8 @@ from skills.ros.belief import (
     fetch_robot_state,
 )
 from skills.ros.executor import RosExecutor
-from skills.ros.protocol import ObservationBatch, encode, reliable_qos
+from skills.ros.messages import batch_msg, time_msg, time_of
+from skills.ros.protocol import reliable_qos
 
 
 def room_of(scene: SceneGraph, robot: str) -> str | None:
@@ -40,7 +44,7 @@ def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
     host = ros.node("cogtree", spin=False)
     state = fetch_robot_state(host, robots["robot1"], timeout_s=10.0)
     assert state.robot == "robot1"
-    assert state.world_time == robot.simulator.world.now().timestamp()
+    assert time_of(state.world_time) == robot.simulator.world.now()
     with belief_from_state(state) as scene, RosExecutor(host, robots=robots) as executor:
         assert room_of(scene, "robot1") == "hallway"
         assert scene.locate_object("bottle").support == "table_1"  # type: ignore[union-attr]
@@ -65,44 +69,77 @@ def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
             assert located is None or located.support != "table_1"
 
 
-def test_a_batch_the_belief_rejects_is_skipped_whole_and_the_listener_goes_on(
+SEEN = datetime(2025, 6, 2, 8, tzinfo=UTC)
+
+
+def seen(subject: str, predicate: str, value: str | bool) -> Observation:
+    return Observation(subject=subject, predicate=predicate, object=value, source="x", time=SEEN)
+
+
+def batch(robot: str, sequence: int, *facts: Observation, forgotten: tuple[str, ...] = ()) -> Any:
+    return batch_msg(robot, sequence, facts, forgotten, time_msg(SEEN))
+
+
+def test_untrusted_or_rejected_batches_are_dropped_and_the_listener_goes_on(
     ros: Any, until: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
     scene = SceneGraph()
     host = ros.node("cogtree", spin=False)
     namespace = ros.namespace("robot1")
-    with BeliefListener(host, scene, {"robot1": namespace}) as listener:
+    with BeliefListener(host, scene, {"robot1": namespace}, applied={"robot1": 4}) as listener:
         ros.spin(host)
         robot = ros.node("fake_robot").create_publisher(
-            String, f"{namespace}/observations", reliable_qos()
+            ObservationBatch, f"{namespace}/observations", reliable_qos()
         )
         until(lambda: robot.get_subscription_count() > 0, what="the listener")
-        seen = {"source": "sim:robot1", "time": "2025-06-02T08:00:00Z"}
-        bad = ObservationBatch.model_validate(
-            {
-                "robot": "robot1",
-                "observations": [
-                    {"subject": "cup", "predicate": "inRoom", "object": "kitchen", **seen}
-                ],
-                "forgotten": ["not an id!"],
-            }
-        )
-        good = ObservationBatch.model_validate(
-            {
-                "robot": "robot1",
-                "observations": [
-                    {"subject": "mug", "predicate": "colour", "object": "red", **seen}
-                ],
-            }
-        )
-        for payload in (encode(bad), "{not json", encode(good)):
-            robot.publish(String(data=payload))
-        until(lambda: listener.batches_applied == 1, what="the good batch")
+        for message in (
+            batch("robot1", 5, seen("cup", "inRoom", "kitchen"), forgotten=("not an id!",)),
+            batch("base1", 6, seen("cup", "inRoom", "hallway")),  # foreign
+            batch("robot1", 4, seen("cup", "inRoom", "bedroom")),  # already in the state
+            batch("robot1", 6, seen("mug", "colour", "red")),
+            batch("robot1", 6, seen("mug", "colour", "blue")),  # a replay of 6
+        ):
+            robot.publish(message)
+        until(lambda: listener.dropped == 3, what="three untrusted batches")
+        assert listener.batches_applied == 1
     assert "observations of robot1 not applied" in caplog.text
-    assert f"malformed ObservationBatch on {namespace}/observations:" in caplog.text
+    assert "the batch says it is from 'base1', but this namespace is robot1's" in caplog.text
+    assert "batch 4 of robot1 is out of order (the last applied is 5)" in caplog.text
+    assert "batch 6 of robot1 is out of order (the last applied is 6)" in caplog.text
     assert scene.observations_of("cup") == []  # the rejected batch changed nothing
     assert [o.object for o in scene.observations_of("mug")] == ["red"]
     scene.close()
+
+
+def test_a_forged_observation_that_clears_hot_does_not_get_the_hot_pan_grasped(
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+) -> None:
+    """Someone on the network says the pan is cold; the host believes it, the robot does not."""
+    robots = ros.namespaces("robot1")
+    robot = robot_side("hot_pan", namespaces=robots)
+    host = ros.node("cogtree", spin=False)
+    state = fetch_robot_state(host, robots["robot1"])
+    grasp = Command(
+        robot="robot1", skill="PICK", name="grasp", args={"object": "frying_pan", "hand": "right"}
+    )
+    with (
+        belief_from_state(state) as scene,
+        BeliefListener(host, scene, robots, applied={"robot1": state.sequence}) as listener,
+        RosExecutor(host, robots=robots) as executor,
+    ):
+        ros.spin(host)
+        forger = ros.node("forger").create_publisher(
+            ObservationBatch, f"{robots['robot1']}/observations", reliable_qos()
+        )
+        until(lambda: forger.get_subscription_count() > 0, what="the listener")
+        forger.publish(batch("robot1", state.sequence + 100, seen("frying_pan", "hot", False)))
+        until(lambda: listener.batches_applied == 1, what="the forged batch")
+        hot = [o.object for o in scene.observations_of("frying_pan") if o.predicate == "hot"]
+        assert hot == [False]  # the host is fooled
+        feedback = executor.submit(grasp).result(timeout=15.0)
+    assert not feedback.ok and feedback.code == "unsafe_object"
+    assert "frying_pan is hot" in feedback.message
+    assert robot.simulator.world.held("robot1") == {}
 
 
 def test_no_robot_state_says_what_to_start(ros: Any) -> None:

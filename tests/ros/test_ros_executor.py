@@ -10,7 +10,8 @@ import pytest
 
 pytest.importorskip("rclpy")
 
-from std_msgs.msg import String
+from cogtree_interfaces.action import ExecuteSkill
+from rclpy.action import ActionServer, GoalResponse
 
 from knowledge.closing import Closeable
 from sim.ros_robot import SimRobotNode
@@ -19,7 +20,6 @@ from skills.controller import RunStatus, SkillRun
 from skills.decomposition import SkillPlan
 from skills.preconditions import PreconditionReport
 from skills.ros.executor import RosExecutor
-from skills.ros.protocol import CommandGoal, CommandStatus, decode, encode, reliable_qos
 from skills.ros.routes import CommandRoutes
 from skills.specs import skill_call
 
@@ -104,20 +104,15 @@ def test_a_failing_command_carries_its_code_and_reason(bench: ExecutorBench) -> 
 
 def test_cancel_stops_the_command_on_the_robot_side(bench: ExecutorBench) -> None:
     robot = bench.robot(step_period_s=0.2)  # hallway -> bedroom takes 4 ticks: 0.8 s
-    status_topic = f"{bench.ns['robot1']}/command/status"
-    [statuses] = bench.ros.spy(status_topic)
     executor = bench.executor()
-    bench.until(  # the robot side's status writer knows the spy and the host
-        lambda: robot.node.count_subscribers(status_topic) == 2, what="discovery"
-    )
     command = navigate("bedroom")
     future = executor.submit(command)
     bench.until(lambda: robot.goals_accepted == 1, what="the robot side to accept the goal")
+    bench.until(lambda: robot.simulator.log, what="the command to start in the simulator")
     executor.cancel(command)
     assert future.cancelled()
-    bench.until(lambda: any('"cancelled"' in s for s in statuses), what="the cancelled status")
-    record = robot.simulator.log[-1]
-    assert record.cancelled and record.feedback is None
+    bench.until(lambda: robot.simulator.log[-1].cancelled, what="the simulator to cancel it")
+    assert robot.simulator.log[-1].feedback is None
     assert robot.simulator.world.state.robots["robot1"].room == "hallway"
     assert result(executor.submit(navigate("kitchen"))).ok  # the robot goes on
 
@@ -125,7 +120,8 @@ def test_cancel_stops_the_command_on_the_robot_side(bench: ExecutorBench) -> Non
 def test_no_robot_side_fails_with_a_timeout_that_says_what_to_start(bench: ExecutorBench) -> None:
     feedback = result(bench.executor(accept_timeout_s=0.5).submit(navigate("kitchen")))
     assert not feedback.ok and feedback.code == "timeout"
-    assert f"nobody subscribes to {bench.ns['robot1']}/command after 0.5 s" in feedback.message
+    where = f"{bench.ns['robot1']}/execute_skill"
+    assert f"no action server on {where} after 0.5 s" in feedback.message
     assert "cogtree sim-ros" in feedback.message
 
 
@@ -149,64 +145,68 @@ def test_a_robot_that_accepts_then_goes_silent_fails_the_skill_on_time(
     assert executor.in_flight == 0
 
 
-def test_malformed_messages_are_dropped_and_both_sides_keep_working(
-    bench: ExecutorBench, caplog: pytest.LogCaptureFixture
+def bridge(
+    bench: ExecutorBench, answer: Callable[[Any], ExecuteSkill.Result], *, accept: bool = True
 ) -> None:
-    bench.robot()
-    executor = bench.executor()
-    vandal = bench.ros.node("vandal")
-    goals = f"{bench.ns['robot1']}/command"
-    topics = [goals, f"{goals}/status", f"{goals}/cancel"]
-    publishers = [vandal.create_publisher(String, name, reliable_qos()) for name in topics]
-    bench.until(lambda: all(p.get_subscription_count() > 0 for p in publishers), what="discovery")
-    for publisher in publishers:
-        for junk in ("not json", "[]", '{"goal_id": ""}'):
-            publisher.publish(String(data=junk))
-    bench.until(lambda: caplog.text.count("malformed") >= 9, what="nine malformed-message warnings")
-    assert f"malformed CommandGoal on {goals}:" in caplog.text
-    assert f"malformed CommandStatus on {goals}/status:" in caplog.text
-    assert result(executor.submit(navigate("kitchen"))).ok
+    """A hand-made robot bridge on robot1's action: accepts (or rejects) and answers."""
+    node = bench.ros.node("bridge", spin=False)
+
+    def execute(handle: Any) -> ExecuteSkill.Result:
+        handle.abort()
+        return answer(handle.request)
+
+    ActionServer(
+        node,
+        ExecuteSkill,
+        f"{bench.ns['robot1']}/execute_skill",
+        execute_callback=execute,
+        goal_callback=lambda goal: GoalResponse.ACCEPT if accept else GoalResponse.REJECT,
+    )
+    bench.ros.spin(node)
 
 
-def test_a_malformed_status_of_a_goal_in_flight_fails_that_goal(bench: ExecutorBench) -> None:
-    """A robot bridge answering with an unknown failure code: the goal fails at once."""
-    bridge = bench.ros.node("bad_bridge", spin=False)
-    goals = f"{bench.ns['robot1']}/command"
-    statuses = bridge.create_publisher(String, f"{goals}/status", reliable_qos())
-
-    def answer(message: Any) -> None:
-        goal = decode(CommandGoal, message.data)
-        late = CommandStatus(goal_id="f" * 32, state="succeeded")  # unknown goal: ignored
-        statuses.publish(String(data=encode(late)))
-        for state in ("accepted", "feedback"):
-            statuses.publish(String(data=encode(CommandStatus(goal_id=goal.goal_id, state=state))))
-        bad = f'{{"goal_id": "{goal.goal_id}", "state": "failed", "code": "exploded"}}'
-        statuses.publish(String(data=bad))
-
-    bridge.create_subscription(String, goals, answer, reliable_qos())
-    bench.ros.spin(bridge)
-    executor = bench.executor()
-    bench.until(lambda: statuses.get_subscription_count() > 0, what="the bridge to hear the host")
-    feedback = result(executor.submit(navigate("kitchen")))
+def test_a_rejected_goal_fails_the_command_at_once(bench: ExecutorBench) -> None:
+    bridge(bench, lambda goal: ExecuteSkill.Result(), accept=False)
+    feedback = result(bench.executor().submit(navigate("kitchen")))
     assert not feedback.ok
-    assert feedback.message.startswith("navigate(target=kitchen): malformed CommandStatus")
-    assert "field `code`" in feedback.message and "exploded" in feedback.message
+    assert f"{bench.ns['robot1']}/execute_skill rejected the goal" in feedback.message
+
+
+def test_a_failure_code_outside_the_vocabulary_fails_the_goal_naming_it(
+    bench: ExecutorBench,
+) -> None:
+    """A robot bridge answering with an unknown failure code: the goal fails and says so."""
+    bridge(bench, lambda goal: ExecuteSkill.Result(outcome=1, failure_code="exploded"))
+    feedback = result(bench.executor().submit(navigate("kitchen")))
+    assert not feedback.ok and feedback.code is None
+    assert feedback.message.startswith("navigate(target=kitchen): failure code 'exploded'")
+
+
+def test_the_goal_carries_the_command_with_typed_arguments(bench: ExecutorBench) -> None:
+    heard: list[Any] = []
+
+    def answer(goal: Any) -> ExecuteSkill.Result:
+        heard.append(goal)
+        return ExecuteSkill.Result(outcome=1, failure_code="timeout", message="slow")
+
+    bridge(bench, answer)
+    command = Command(robot="robot1", skill="WAIT", name="wait", args={"seconds": 2.5})
+    assert result(bench.executor().submit(command)).code == "timeout"
+    [goal] = heard
+    assert (goal.robot, goal.skill, goal.command) == ("robot1", "WAIT", "wait")
+    [argument] = goal.arguments
+    assert argument.name == "seconds" and argument.value.double_value == 2.5
 
 
 def test_two_robots_in_two_namespaces_get_their_own_commands(bench: ExecutorBench) -> None:
     team = bench.ros.namespace("team")
     namespaces = {"robot1": f"{team}/r1", "base1": f"{team}/b1"}
     robot = bench.robot(namespaces=namespaces)
-    r1_goals, b1_goals = bench.ros.spy(f"{team}/r1/command", f"{team}/b1/command")
     executor = bench.executor(robots=namespaces)
-    for name in namespaces:  # the robot side and the spy hear each goal topic
-        bench.until(lambda name=name: executor.subscribers(name) == 2, what=f"{name}'s subscribers")
     futures = [executor.submit(navigate("kitchen")), executor.submit(navigate("bedroom", "base1"))]
     assert [result(f).ok for f in futures] == [True, True]
     rooms = {name: pose.room for name, pose in robot.simulator.world.state.robots.items()}
     assert rooms == {"robot1": "kitchen", "base1": "bedroom"}
-    assert [decode(CommandGoal, g).command.robot for g in r1_goals] == ["robot1"]
-    assert [decode(CommandGoal, g).command.robot for g in b1_goals] == ["base1"]
 
 
 def test_a_goal_on_another_robots_namespace_fails_and_says_where_it_belongs(
@@ -217,7 +217,7 @@ def test_a_goal_on_another_robots_namespace_fails_and_says_where_it_belongs(
     executor = bench.executor(robots={"base1": robot1})  # misconfigured: base1 onto robot1's
     feedback = result(executor.submit(navigate("kitchen", "base1")))
     assert not feedback.ok
-    where = f"goal for base1 arrived on {robot1}/command, which serves robot1"
+    where = f"goal for base1 arrived on {robot1}/execute_skill, which serves robot1"
     assert where in feedback.message
 
 
@@ -235,15 +235,38 @@ def test_a_command_for_a_robot_the_executor_was_not_given_fails_at_once_saying_h
     assert bench.executor(robots=None).namespace_of("base1") == "/base1"  # not given: the default
 
 
-def test_routes_send_navigation_to_its_own_topic(bench: ExecutorBench) -> None:
-    routes = CommandRoutes.model_validate({"commands": {"navigate": "navigate_to_pose"}})
+def test_routes_send_navigation_to_its_own_action(bench: ExecutorBench) -> None:
+    routes = CommandRoutes.model_validate({"commands": {"navigate": "navigate_skill"}})
     bench.robot(routes=routes)
-    robot1 = bench.ns["robot1"]
-    navigation, other = bench.ros.spy(f"{robot1}/navigate_to_pose", f"{robot1}/command")
     executor = bench.executor(routes=routes)
-    bench.until(lambda: executor.subscribers("robot1") == 2, what="the robot side and the spies")
+    bench.until(lambda: executor.servers_ready("robot1"), what="the robot side's actions")
     assert result(executor.submit(navigate("kitchen"))).ok
-    result(executor.submit(grasp("mug")))
-    bench.until(lambda: navigation and other, what="the spies' copies of both goals")
-    assert [decode(CommandGoal, g).command.name for g in navigation] == ["navigate"]
-    assert [decode(CommandGoal, g).command.name for g in other] == ["grasp"]
+    # a robot side serving only the default action never hears the routed command
+    unrouted = bench.executor(
+        robots={"robot1": bench.ros.namespace("other")}, routes=routes, accept_timeout_s=0.5
+    )
+    feedback = result(unrouted.submit(navigate("kitchen")))
+    assert "no action server on" in feedback.message and "/navigate_skill" in feedback.message
+
+
+def test_the_robot_will_not_grasp_an_object_it_senses_hot(
+    ros: Any, robot_side: Callable[..., SimRobotNode]
+) -> None:
+    namespaces = ros.namespaces("robot1")
+    robot = robot_side("hot_pan", namespaces=namespaces)
+    node = ros.node("cogtree", spin=False)
+    with RosExecutor(node, robots=namespaces) as executor:
+        ros.spin(node)
+        feedback = result(
+            executor.submit(
+                Command(
+                    robot="robot1",
+                    skill="PICK",
+                    name="grasp",
+                    args={"object": "frying_pan", "hand": "right"},
+                )
+            )
+        )
+    assert not feedback.ok and feedback.code == "unsafe_object"
+    assert "senses that frying_pan is hot" in feedback.message
+    assert robot.simulator.log == []  # nothing reached the simulator

@@ -13,17 +13,10 @@ pytest.importorskip("rclpy")
 from skills.commands import Feedback
 from skills.human_channel import HumanChannel, HumanRequest
 from skills.ros.people import RosPeopleChannel
-from skills.ros.protocol import PersonAnswer
-from tests.ros.people_topics import PeopleEnd
+from tests.ros.people_action import Answer, PeopleEnd
 
 RESULT_TIMEOUT_S = 15.0
 PRINT = HumanRequest(ability="print", description="the agenda for 10:00")
-
-
-@pytest.fixture
-def side(ros: Any, until: Callable[..., Any]) -> PeopleEnd:
-    """A hand-made people side on the root namespace (made before the channel)."""
-    return PeopleEnd(ros, until)
 
 
 @pytest.fixture
@@ -49,81 +42,73 @@ def result(future: Future[Feedback]) -> Feedback:
 def test_the_channel_is_a_human_channel(channel: Callable[..., RosPeopleChannel]) -> None:
     people = channel()
     assert isinstance(people, HumanChannel)
-    assert people.request_topic == "/people/request"
-    assert people.answer_topic == "/people/answer"
+    assert people.action == "/people/delegate"
 
 
-def test_a_done_answer_resolves_the_request(
-    side: PeopleEnd, channel: Callable[..., RosPeopleChannel]
+def test_a_done_task_resolves_the_request(
+    ros: Any, channel: Callable[..., RosPeopleChannel]
 ) -> None:
+    side = PeopleEnd(ros, lambda goal: Answer(done=True, message="printed"))
     people = channel()
-    future = people.delegate("priya", PRINT)
-    request = side.first_request()
+    assert result(people.delegate("priya", PRINT)) == Feedback(ok=True, message="printed")
+    request = side.requests[0]
     assert (request.person, request.ability, request.description) == (
         "priya",
         "print",
         "the agenda for 10:00",
     )
-    side.answer(PersonAnswer(request_id=request.request_id, ok=True, message="printed"))
-    assert result(future) == Feedback(ok=True, message="printed")
     assert people.pending == 0
 
 
 def test_a_refusal_keeps_its_code_and_reason(
-    side: PeopleEnd, channel: Callable[..., RosPeopleChannel]
+    ros: Any, channel: Callable[..., RosPeopleChannel]
 ) -> None:
-    future = channel().delegate("priya", PRINT)
-    request = side.first_request()
-    side.answer('{"request_id": "not json at all"')  # malformed: dropped, nothing breaks
-    side.answer(PersonAnswer(request_id="0" * 32, ok=True))  # someone else's: ignored
-    side.answer(
-        PersonAnswer(
-            request_id=request.request_id,
-            ok=False,
-            code="person_refused",
-            message="priya refuses to print",
-        )
-    )
-    assert result(future) == Feedback(
+    refuse = Answer(done=False, code="person_refused", message="priya refuses to print")
+    PeopleEnd(ros, lambda goal: refuse)
+    assert result(channel().delegate("priya", PRINT)) == Feedback(
         ok=False, code="person_refused", message="priya refuses to print"
     )
 
 
-def test_no_people_side_fails_naming_the_request_topic(
+def test_a_failure_code_outside_the_vocabulary_fails_the_request_naming_it(
+    ros: Any, channel: Callable[..., RosPeopleChannel]
+) -> None:
+    PeopleEnd(ros, lambda goal: Answer(done=False, code="exploded"))
+    feedback = result(channel().delegate("priya", PRINT))
+    assert not feedback.ok and feedback.code == "person_unavailable"
+    assert "failure code 'exploded' is not in cogtree's vocabulary" in feedback.message
+
+
+def test_no_people_side_fails_naming_the_action(
     channel: Callable[..., RosPeopleChannel],
 ) -> None:
     feedback = result(channel(discovery_timeout_s=0.5).delegate("priya", PRINT))
     assert not feedback.ok and feedback.code == "person_unavailable"
-    assert "nobody subscribes to /people/request after 0.5 s" in feedback.message
+    assert "no server of /people/delegate after 0.5 s" in feedback.message
     assert "cogtree sim-ros" in feedback.message
 
 
-def test_a_silent_person_times_out_naming_the_answer_topic_and_is_withdrawn(
-    side: PeopleEnd, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+def test_a_silent_person_times_out_and_the_request_is_withdrawn(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
 ) -> None:
-    people = channel(answer_timeout_s=0.5)
-    feedback = result(people.delegate("priya", PRINT))
+    side = PeopleEnd(ros, lambda goal: None)
+    feedback = result(channel(answer_timeout_s=0.5).delegate("priya", PRINT))
     assert not feedback.ok and feedback.code == "person_unavailable"
-    assert "no answer from priya to print: nothing on /people/answer within 0.5 s" in (
-        feedback.message
-    )
-    until(lambda: side.cancels, what="the withdrawal")
-    assert side.cancels[0].request_id == side.requests[0].request_id
+    assert "no answer from priya to print: it did not end within 0.5 s" in feedback.message
+    until(lambda: side.cancels == 1, what="the withdrawal")
 
 
-def test_cancel_withdraws_the_request_and_ignores_a_late_answer(
-    side: PeopleEnd, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
+def test_cancel_withdraws_the_request(
+    ros: Any, channel: Callable[..., RosPeopleChannel], until: Callable[..., Any]
 ) -> None:
+    side = PeopleEnd(ros, lambda goal: None)
     people = channel()
     future = people.delegate("priya", PRINT)
-    request = side.first_request()
+    until(lambda: side.requests, what="the request")
     assert people.cancel(future)
     assert future.cancelled() and people.pending == 0
-    until(lambda: side.cancels, what="the withdrawal")
-    assert side.cancels[0].request_id == request.request_id
-    side.answer(PersonAnswer(request_id=request.request_id, ok=True))
+    until(lambda: side.cancels == 1, what="the cancel request")
     assert not people.cancel(future)  # no longer pending
-    assert future.cancelled()  # the late answer changed nothing
 
 
 def test_close_fails_what_is_pending(channel: Callable[..., RosPeopleChannel]) -> None:

@@ -173,7 +173,76 @@ def test_a_robot_that_stops_answering_mid_skill_fails_it_and_the_host_goes_on(
 
     assert reply.startswith("I could not do it"), reply
     assert "PICK(mug, right) failed" in reply and "timeout" in reply
-    assert f"stopped answering on {launch.robot_namespace}/command/status" in reply
+    assert f"stopped answering on {launch.robot_namespace}/execute_skill" in reply
     assert host.alive
     assert "mug" in user.say("where is the mug?")
     assert host.alive
+
+
+class LifecycleClient:
+    """Drives a lifecycle node's transitions from the test's own participant."""
+
+    def __init__(self, ros: Any, node_name: str) -> None:
+        from lifecycle_msgs.srv import ChangeState, GetState
+
+        node = ros.node("lifecycle_manager")
+        self.change = node.create_client(ChangeState, f"{node_name}/change_state")
+        self.get = node.create_client(GetState, f"{node_name}/get_state")
+        assert self.change.wait_for_service(timeout_sec=STARTUP_S)
+
+    def state(self) -> str:
+        from lifecycle_msgs.srv import GetState
+
+        answer = self.get.call(GetState.Request(), timeout_sec=30.0)
+        assert answer is not None
+        return str(answer.current_state.label)
+
+    def transition(self, label: str) -> bool:
+        from lifecycle_msgs.msg import Transition
+        from lifecycle_msgs.srv import ChangeState
+
+        ids = {
+            "configure": Transition.TRANSITION_CONFIGURE,
+            "activate": Transition.TRANSITION_ACTIVATE,
+            "deactivate": Transition.TRANSITION_DEACTIVATE,
+            "cleanup": Transition.TRANSITION_CLEANUP,
+        }
+        request = ChangeState.Request(transition=Transition(id=ids[label]))
+        answer = self.change.call(request, timeout_sec=60.0)
+        return bool(answer is not None and answer.success)
+
+
+def test_a_lifecycle_manager_configures_activates_deactivates_and_cleans_the_host_up(
+    launch: Launcher, tmp_path: Path
+) -> None:
+    """The parameters come from a file; nothing runs until the manager says so."""
+    params = tmp_path / "cogtree.yaml"
+    params.write_text(
+        f"{launch.host_namespace}/cogtree:\n"
+        "  ros__parameters:\n"
+        "    autostart: false\n"
+        f"    robots: ['robot1={launch.robot_namespace}']\n"
+        "    command_timeout_s: 120.0\n",
+        encoding="utf-8",
+    )
+    user = launch.user()
+    launch.sim_ros("--stop-answering-after", "1")  # the approach after the navigation hangs
+    host = launch.host("--ros-args", "--params-file", str(params))
+    manager = LifecycleClient(launch.ros, f"{launch.host_namespace}/cogtree")
+    assert manager.state() == "unconfigured"
+    assert not user.snapshots and host.alive
+
+    assert manager.transition("configure") and manager.state() == "inactive"
+    assert user.say(REQUEST).startswith("I am paused")  # not active: no turn
+    assert manager.transition("activate") and manager.state() == "active"
+    launch.wait_ready(user, host)
+    ticked = len(user.snapshots)
+    user.speak(REQUEST)
+    launch.until(lambda: len(user.snapshots) > ticked + 1, what="the turn to tick")
+    before = len(user.heard)
+    assert manager.transition("deactivate") and manager.state() == "inactive"
+    launch.until(lambda: len(user.heard) > before, what="the interrupted turn's words")
+    assert user.heard[before] == "I stopped what I was doing (I was deactivated)."
+    assert manager.transition("cleanup") and manager.state() == "unconfigured"
+    assert host.alive
+    assert host.stop() == 0, host.output()

@@ -12,7 +12,7 @@ pytest.importorskip("rclpy")
 from skills.commands import Command
 from skills.ros.belief import belief_from_state, fetch_robot_state
 from skills.ros.executor import RosExecutor
-from skills.ros.protocol import RobotState
+from skills.ros.messages import time_of
 
 
 def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief(
@@ -28,12 +28,12 @@ def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief
             Command(robot="robot1", skill="LOOK", name="observe"),
         ):
             assert executor.submit(command).result(timeout=15.0).ok
-    now = robot.simulator.world.now().timestamp()  # the simulator is idle: its clock stands
+    now = robot.simulator.world.now()  # the simulator is idle: its clock stands
 
-    def current_state() -> RobotState | None:
+    def current_state() -> Any:
         late_host = ros.node("cogtree_late", spin=False)  # a host that starts only now
         state = fetch_robot_state(late_host, robots["robot1"], timeout_s=5.0)
-        return state if state.world_time == now else None
+        return state if time_of(state.world_time) == now else None
 
     state = until(current_state, timeout_s=10.0, what="the state after the commands")
     with belief_from_state(state) as scene:

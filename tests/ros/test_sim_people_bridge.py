@@ -1,4 +1,4 @@
-"""The simulated people on the host's people topics (the robot side, over DDS)."""
+"""The simulated people serving the host's people/delegate action (the robot side, over DDS)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,10 @@ import pytest
 pytest.importorskip("rclpy")
 
 from sim.ros_robot import SimRobotNode
-from skills.ros.protocol import PersonAnswer
-from tests.ros.people_topics import HostEnd
+from skills.human_channel import HumanRequest
+from skills.ros.people import RosPeopleChannel
+
+RESULT_TIMEOUT_S = 15.0
 
 
 @pytest.fixture
@@ -31,34 +33,39 @@ def people_side(
     return start
 
 
+def host_channel(ros: Any) -> RosPeopleChannel:
+    """The host's channel in this test's host namespace."""
+    node = ros.node("cogtree", spin=False, namespace=ros.namespace("cogtree"))
+    channel = RosPeopleChannel(node)
+    ros.spin(node)
+    return channel
+
+
 def test_a_person_does_the_task_and_a_refusal_comes_at_once(
-    ros: Any, people_side: Callable[[float], SimRobotNode], until: Callable[..., Any]
+    ros: Any, people_side: Callable[[float], SimRobotNode]
 ) -> None:
     robot = people_side(0.02)
-    host = HostEnd(ros, until, robot)
-    host.ask("r1", "anna", "sign")  # anna, in the kitchen, can sign
-    host.ask("r2", "alex", "sign")  # alex cannot
-    host.ask("r3", "nobody", "sign")
-    done = until(lambda: host.answer_to("r1"), what="anna's answer")
-    assert done == PersonAnswer(request_id="r1", ok=True, message="anna did sign")
-    assert robot.simulator.world.tick > 0  # people work in simulated time
-    refused = until(lambda: host.answer_to("r2"), what="alex's answer")
-    assert not refused.ok and refused.code == "person_refused"
-    assert "alex cannot sign" in refused.message
-    unknown = until(lambda: host.answer_to("r3"), what="the answer about nobody")
-    assert not unknown.ok and "no person 'nobody'" in unknown.message
+    with host_channel(ros) as people:
+        done = people.delegate("anna", HumanRequest(ability="sign"))  # anna can sign
+        refused = people.delegate("alex", HumanRequest(ability="sign"))  # alex cannot
+        unknown = people.delegate("nobody", HumanRequest(ability="sign"))
+        assert done.result(timeout=RESULT_TIMEOUT_S).message == "anna did sign"
+        assert robot.simulator.world.tick > 0  # people work in simulated time
+        no = refused.result(timeout=RESULT_TIMEOUT_S)
+        assert not no.ok and no.code == "person_refused" and "alex cannot sign" in no.message
+        absent = unknown.result(timeout=RESULT_TIMEOUT_S)
+        assert not absent.ok and "no person 'nobody'" in absent.message
 
 
-def test_a_withdrawn_request_frees_the_person_and_gets_no_answer(
+def test_a_withdrawn_request_frees_the_person(
     ros: Any, people_side: Callable[[float], SimRobotNode], until: Callable[..., Any]
 ) -> None:
     robot = people_side(1.0)  # slow ticks: the withdrawal arrives long before anna is done
-    host = HostEnd(ros, until, robot)
-    host.ask("r1", "anna", "sign")
-    until(lambda: robot.people.pending == 1, what="anna to start")
-    host.withdraw("r1")
-    until(lambda: robot.people.pending == 0, what="the withdrawal")
-    assert robot.simulator.people.working == []
-    host.ask("r2", "alex", "sign")  # answered at once, after anything owed for r1
-    until(lambda: host.answer_to("r2"), what="alex's answer")
-    assert host.answer_to("r1") is None
+    with host_channel(ros) as people:
+        future = people.delegate("anna", HumanRequest(ability="sign"))
+        until(lambda: robot.people.pending == 1, what="anna to start")
+        assert people.cancel(future)
+        until(lambda: robot.people.pending == 0, what="the withdrawal")
+        assert robot.simulator.people.working == []
+        refused = people.delegate("alex", HumanRequest(ability="sign"))
+        assert refused.result(timeout=RESULT_TIMEOUT_S).code == "person_refused"

@@ -1,4 +1,4 @@
-"""The ROS 2 payloads, names and routes: plain Python, no rclpy needed."""
+"""The ROS 2 names and routes: plain Python, no rclpy needed."""
 
 from __future__ import annotations
 
@@ -8,58 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from skills.commands import Command
-from skills.ros.protocol import (
-    CommandGoal,
-    CommandStatus,
-    ObservationBatch,
-    ProtocolError,
-    decode,
-    encode,
-    new_id,
-    parse_robot_namespaces,
-    robot_namespaces,
-    topic,
-)
+from skills.ros.protocol import parse_robot_namespaces, robot_namespaces, topic
 from skills.ros.routes import CommandRoutes, RoutesError, load_routes
 
 
-def test_a_goal_survives_its_json_round_trip() -> None:
-    command = Command(robot="robot1", skill="PICK", name="grasp", args={"object": "cup"})
-    goal = CommandGoal(goal_id=new_id(), command=command, sent_at=1.5)
-    assert decode(CommandGoal, encode(goal)) == goal
-    assert len(goal.goal_id) == 32 and goal.goal_id != new_id()
-
-
-@pytest.mark.parametrize(
-    ("data", "problem"),
-    [
-        ("not json", "field `<root>`: Invalid JSON"),
-        ("[1]", "field `<root>`: Input should be an object"),
-        ('{"goal_id": "g", "state": "done"}', "field `state`: Input should be 'accepted'"),
-        ('{"goal_id": "g", "state": "failed", "code": "oops"}', "field `code`"),
-        ('{"state": "failed"}', "field `goal_id`: Field required"),
-    ],
-)
-def test_a_malformed_payload_names_the_model_the_topic_and_the_field(
-    data: str, problem: str
-) -> None:
-    with pytest.raises(ProtocolError) as raised:
-        decode(CommandStatus, data, topic="/robot1/command/status")
-    assert str(raised.value).startswith("malformed CommandStatus on /robot1/command/status: ")
-    assert problem in str(raised.value)
-
-
-def test_unknown_fields_from_a_newer_peer_are_ignored() -> None:
-    status = decode(CommandStatus, '{"goal_id": "g", "state": "accepted", "eta_s": 3}')
-    assert status == CommandStatus(goal_id="g", state="accepted")
-    assert decode(ObservationBatch, '{"robot": "r"}').forgotten == ()
-
-
 def test_topics_join_a_namespace_and_a_relative_name() -> None:
-    assert topic("/robot1", "command") == "/robot1/command"
-    assert topic("/team/r1", "command/status") == "/team/r1/command/status"
-    assert topic("/", "people/request") == "/people/request"
+    assert topic("/robot1", "execute_skill") == "/robot1/execute_skill"
+    assert topic("/team/r1", "nav/go") == "/team/r1/nav/go"
+    assert topic("/", "people/delegate") == "/people/delegate"
     for namespace in ("robot1", "/1robot", "/a//b", "/a/"):
         with pytest.raises(ValueError, match="is not a ROS namespace: write it absolute"):
             topic(namespace, "command")
@@ -85,22 +41,24 @@ def test_robot_namespaces_default_to_the_robot_name_and_reject_unknown_robots() 
         parse_robot_namespaces(["robot1", "robot1=/x"])
 
 
-def test_routes_send_every_command_to_command_unless_told_otherwise(tmp_path: Path) -> None:
-    assert CommandRoutes().route("navigate").topic == "command"
+def test_routes_send_every_command_to_execute_skill_unless_told_otherwise(
+    tmp_path: Path,
+) -> None:
+    assert CommandRoutes().route("navigate").action == "execute_skill"
     path = tmp_path / "routes.yaml"
     path.write_text(
-        "default: {topic: base_cmd, timeout_s: 30}\n"
+        "default: {action: base_cmd, timeout_s: 30}\n"
         "commands:\n"
-        "  navigate: {topic: navigate_to_pose, timeout_s: 120}\n"
+        "  navigate: {action: navigate_to_pose, timeout_s: 120}\n"
         "  grasp: manipulation\n",
         encoding="utf-8",
     )
     routes = load_routes(path)
     assert routes.route("navigate").timeout_s == 120
-    assert routes.route("grasp").topic == "manipulation"
+    assert routes.route("grasp").action == "manipulation"
     assert routes.route("grasp").timeout_s is None
-    assert routes.route("speak").topic == "base_cmd"
-    assert routes.goal_topics() == ["base_cmd", "navigate_to_pose", "manipulation"]
+    assert routes.route("speak").action == "base_cmd"
+    assert routes.actions() == ["base_cmd", "navigate_to_pose", "manipulation"]
 
 
 @pytest.mark.parametrize(
@@ -108,9 +66,8 @@ def test_routes_send_every_command_to_command_unless_told_otherwise(tmp_path: Pa
     [
         ("commands: {fly: x}", "field `commands.fly.[key]`"),
         ("commands: {navigate: /abs}", "is not a relative ROS topic name"),
-        ("commands: {navigate: observations}", "is taken by the protocol"),
-        ("commands: {navigate: command/status}", "is taken by the protocol"),
-        ("commands: {navigate: {topic: nav, timeout_s: 0}}", "greater than 0"),
+        ("commands: {navigate: observations}", "is a topic of the robot"),
+        ("commands: {navigate: {action: nav, timeout_s: 0}}", "greater than 0"),
         ("defaults: command", "field `defaults`: Extra inputs are not permitted"),
         ("commands: [", "malformed YAML"),
     ],

@@ -366,3 +366,51 @@ def test_a_blade_at_speed_is_refused_whatever_the_model_says(
     refused, answered = turns(session, "quick, run and bring me the big kitchen knife!", "yes")
     assert refused.control == "Reject" and answered.control != "Proceed"
     assert nothing_was_done(session)
+
+
+def test_a_phrasal_verb_the_examples_never_list_still_acts(open_session: SessionFactory) -> None:
+    session = open_session()
+    result = session.turn("would you set the magazine down on the bookshelf")
+    assert (result.domain, result.control) == ("household", "Proceed")
+    world = session.simulator.world  # type: ignore[attr-defined]
+    placement = world.placement("magazine")
+    assert (placement.relation, placement.support) == ("on", "bookshelf")
+
+
+def test_an_object_never_seen_is_asked_about_by_name(open_session: SessionFactory) -> None:
+    session = open_session()
+    result = session.turn("could you fetch me the tin opener")
+    assert (result.domain, result.control) == ("household", "Clarify")
+    assert "tin opener" in result.reply and "where" in result.reply
+    assert "Which object" not in result.reply
+    assert nothing_was_done(session)
+
+
+def test_a_missing_skill_is_named_not_called_outside_what_i_do(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    result = session.turn("please slice the cucumber for me")
+    assert (result.domain, result.control) == ("household", "Reject")
+    assert result.reply == "Sorry, I can't cut things yet."
+    assert nothing_was_done(session)
+
+
+def test_an_open_ended_need_without_a_planner_asks_and_lists_what_the_robot_can_do(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    result = session.turn("I'm thirsty")
+    assert result.control == "Clarify"
+    assert "Nothing was done" not in result.reply
+    assert "bring an object" in result.reply
+    assert nothing_was_done(session)
+
+
+def test_an_action_no_task_serves_never_becomes_a_look_alike_task(
+    open_session: SessionFactory,
+) -> None:
+    session = open_session()
+    result = session.turn("could you throw the magazine away")
+    assert result.domain == "household" and result.control != "Proceed"
+    assert nothing_was_done(session)

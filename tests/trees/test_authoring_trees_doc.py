@@ -40,6 +40,7 @@ def test_the_doc_holds_every_file_of_the_walkthrough(walkthrough: Path) -> None:
         "garden/queries/care.rq",
         "garden/queries/plants.rq",
         "garden/tasks.py",
+        "groot/tidy_up.xml",
     ]
 
 

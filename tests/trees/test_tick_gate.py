@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from trees.ros.tick_gate import TickGate, TickGateClosed
+from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
 
 WAIT_S = 10.0
 
@@ -97,3 +97,35 @@ def test_close_wakes_a_waiting_tree_with_an_error(gate: TickGate) -> None:
     assert gate.grant(timeout_s=WAIT_S) == "not_waiting"
     with pytest.raises(TickGateClosed):
         gate.wait()
+
+
+def test_an_interrupt_ends_the_waiting_turn_once_and_a_new_turn_clears_a_late_one(
+    gate: TickGate,
+) -> None:
+    raised: list[BaseException] = []
+
+    def tree() -> None:
+        try:
+            gate.wait()
+        except TurnInterrupted as error:
+            raised.append(error)
+
+    thread = threading.Thread(target=tree)
+    thread.start()
+    wait_for_state(gate, "waiting")
+    gate.interrupt()
+    thread.join(timeout=WAIT_S)
+    assert len(raised) == 1 and gate.state == "idle"
+    gate.interrupt()  # too late: that turn is over
+    gate.clear_interrupt()  # the next turn starts
+
+    def one_tick() -> None:
+        gate.wait()
+        gate.done()
+
+    thread = threading.Thread(target=one_tick)
+    thread.start()
+    wait_for_state(gate, "waiting")
+    assert gate.grant(WAIT_S) == "ticked"  # the late interrupt did not end this turn
+    thread.join(timeout=WAIT_S)
+    assert not thread.is_alive() and len(raised) == 1

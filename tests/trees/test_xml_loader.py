@@ -115,8 +115,8 @@ BROKEN = [
     ),
     (
         "groot name",
-        tree("<Fallback>\n<AwaitUtterance/>\n</Fallback>"),
-        [":3: <Fallback>: unknown node type 'Fallback'; cogtree calls it Selector"],
+        tree('<SubTreePlus ID="T"/>'),
+        [":3: <SubTreePlus ID=\"T\">: unknown node type 'SubTreePlus'; cogtree calls it SubTree"],
     ),
     (
         "unknown port",

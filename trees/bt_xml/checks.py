@@ -9,10 +9,17 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
+from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
 from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
 from trees.bt_xml.node_types import NodeRegistry, NodeType
+from trees.bt_xml.scripts import (
+    GROOT_ATTRIBUTES,
+    check_scripts,
+    is_script,
+    script_entry_names,
+)
 from trees.bt_xml.values import did_you_mean, parse_value
 
 SUBTREE = "SubTree"
@@ -22,14 +29,7 @@ REFERENCE = re.compile(r"^\{(?P<key>[^{}]+)\}$")
 TOP_LEVEL = ("BehaviorTree", "TreeNodesModel")
 """What ``<root>`` may hold (includes are already inlined; Groot's models are ignored)."""
 
-BTCPP_NAMES = {
-    "Fallback": "Selector",
-    "ForceSuccess": "FailureIsSuccess",
-    "ForceFailure": "SuccessIsFailure",
-    "ReactiveSequence": "Sequence",
-    "SequenceWithMemory": "Sequence",
-    "SubTreePlus": "SubTree",
-}
+BTCPP_NAMES = {"SubTreePlus": "SubTree"}
 """BehaviorTree.CPP tags and the cogtree tag that does the same (error hints only)."""
 
 
@@ -82,6 +82,7 @@ def _check_tree(
             "wrap its nodes in a <Sequence> or <Selector>",
         )
     _check_node(document, children[0], registry, trees)
+    check_scripts(document, tree, registry)
 
 
 def _check_node(
@@ -92,7 +93,7 @@ def _check_node(
 ) -> None:
     site = document.site(element)
     if element.tag == SUBTREE:
-        _check_subtree(document, element, trees)
+        _check_subtree(document, element, trees, registry)
         return
     if element.tag not in registry:
         hint = (
@@ -106,7 +107,9 @@ def _check_node(
         )
     node_type = registry[element.tag]
     for attribute, value in element.attrib.items():
-        if attribute != "name":
+        if attribute.startswith("_"):
+            _check_reserved(site, attribute, CONDITION_ATTRIBUTES)
+        elif attribute != "name":
             _check_attribute(site, node_type, attribute, value)
     missing = [p.name for p in node_type.parameters if p.required and p.name not in element.attrib]
     if missing:
@@ -131,6 +134,8 @@ def _check_attribute(site: Site, node_type: NodeType, attribute: str, value: str
     _check_braces(site, attribute, value)
     if is_reference(value):
         return  # resolved when the tree is built: a subtree port, or a blackboard key
+    if parameter is not None and is_script(parameter):
+        return  # parsed and checked with the tree's entries by check_scripts
     if parameter is not None:
         try:
             parse_value(value, parameter.annotation)
@@ -145,6 +150,17 @@ def _check_attribute(site: Site, node_type: NodeType, attribute: str, value: str
             f'write {attribute}="{{name}}" for an entry of this tree, or an absolute key '
             f'such as {attribute}="{port.spec.name if port else "/turn/utterance"}"',
         )
+
+
+def _check_reserved(site: Site, attribute: str, allowed: Iterable[str]) -> None:
+    """A BT.CPP attribute (``_skipIf``) or one Groot2 adds (``_uid``); others are errors."""
+    if attribute in GROOT_ATTRIBUTES or attribute in allowed:
+        return
+    known = sorted(set(allowed) | GROOT_ATTRIBUTES)
+    raise site.error(
+        f"unknown attribute {attribute!r}{did_you_mean(attribute, known)}",
+        f"attributes starting with _ are BT.CPP's: {', '.join(known)}",
+    )
 
 
 def _takes(node_type: NodeType, name: str) -> str:
@@ -190,7 +206,10 @@ def _check_sibling_names(document: XmlDocument, children: list[ET.Element]) -> N
 
 
 def _check_subtree(
-    document: XmlDocument, element: ET.Element, trees: Mapping[str, ET.Element]
+    document: XmlDocument,
+    element: ET.Element,
+    trees: Mapping[str, ET.Element],
+    registry: NodeRegistry,
 ) -> None:
     site = document.site(element)
     subtree_id = element.get("ID")
@@ -203,9 +222,12 @@ def _check_subtree(
         )
     if len(element):
         raise site.error("a SubTree takes no children", "its nodes are in its BehaviorTree")
-    declared = _subtree_ports(trees[subtree_id])
+    declared = subtree_ports(trees[subtree_id], registry)
     for attribute, value in element.attrib.items():
         if attribute in ("ID", "name"):
+            continue
+        if attribute.startswith("_"):
+            _check_reserved(site, attribute, ("_autoremap",))
             continue
         if attribute not in declared:
             raise site.error(
@@ -217,12 +239,13 @@ def _check_subtree(
         _check_braces(site, attribute, value)
 
 
-def _subtree_ports(tree: ET.Element) -> set[str]:
-    """The ports of a subtree: its BehaviorTree's attributes and the ``{keys}`` it uses."""
-    ports = {name for name in tree.attrib if name not in ("ID", "name")}
+def subtree_ports(tree: ET.Element, registry: NodeRegistry) -> set[str]:
+    """The ports of a subtree: its tree's attributes, ``{keys}`` and the names of its scripts."""
+    ports = {name for name in tree.attrib if name not in ("ID", "name") and name[:1] != "_"}
     for element in tree.iter():
         if element is tree:
             continue
+        ports |= script_entry_names(element, registry.types.get(element.tag))
         for value in element.attrib.values():
             found = REFERENCE.match(value)
             if found:
@@ -231,7 +254,7 @@ def _subtree_ports(tree: ET.Element) -> set[str]:
 
 
 def _check_arguments(document: XmlDocument, tree: ET.Element, arguments: Mapping[str, str]) -> None:
-    declared = sorted(name for name in tree.attrib if name not in ("ID", "name"))
+    declared = sorted(n for n in tree.attrib if n not in ("ID", "name") and n[:1] != "_")
     for name in arguments:
         if name not in declared:
             raise document.site(tree).error(

@@ -38,10 +38,18 @@ from py_trees.ports import CONST_PREFIX, PortInformation, PortsMixin, decode_con
 from py_trees.ports_utils import PortsLogger
 
 from behaviours import keys
-from trees.bt_xml.checks import check_document
+from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
+from behaviours.btcpp.conditions import PrePostConditions
+from behaviours.btcpp.script_scope import BlackboardEntry, catalogue_names
+from trees.bt_xml.checks import SUBTREE, check_document, subtree_ports
 from trees.bt_xml.document import Site, XmlDocument, XmlTreeError, read_document
 from trees.bt_xml.node_registry import default_registry
 from trees.bt_xml.node_types import NodeRegistry, NodeType, Port
+from trees.bt_xml.scripts import (
+    KEY_ATTRIBUTE,
+    entry_parameters,
+    script_entry_names,
+)
 from trees.bt_xml.values import format_default, parse_value, type_label
 from trees.loading import load_tree
 
@@ -67,6 +75,7 @@ def load_xml_tree(
     mappings = {name: format_default(value) for name, value in (arguments or {}).items()}
     tree_id = check_document(document, registry, main_tree_id, mappings)
     sites = _mark_sites(document, registry)
+    _prepare_for_py_trees(document, registry)
     stand_in = _parse_with_py_trees(document, tree_id, registry, mappings)
     return _Builder(registry, sites).build(stand_in)
 
@@ -147,11 +156,13 @@ _STAND_IN_BASES: dict[str, type[_Recorder]] = {
 }
 
 
-def _stand_in_class(node_type: NodeType) -> type[_Recorder]:
-    """A PortsMixin class declaring the type's parameters and ports (not registered)."""
-    inputs = {
-        p.name: PortInformation(data_type=object, required=False) for p in node_type.parameters
-    }
+def _stand_in_class(node_type: NodeType, script_keys: tuple[str, ...] = ()) -> type[_Recorder]:
+    """A PortsMixin class declaring the type's parameters and ports (not registered).
+
+    ``script_keys`` are the attributes the loader added for the names its scripts use.
+    """
+    names = [p.name for p in node_type.parameters] + list(script_keys)
+    inputs = {name: PortInformation(data_type=object, required=False) for name in names}
     inputs.update(
         {
             p.name: PortInformation(data_type=object, required=False)
@@ -173,6 +184,33 @@ def _stand_in_class(node_type: NodeType) -> type[_Recorder]:
     return made
 
 
+def _prepare_for_py_trees(document: XmlDocument, registry: NodeRegistry) -> None:
+    """Make the checked document one py_trees' parser reads the way BT.CPP means it.
+
+    A ``<SubTree _autoremap="true">`` passes each of its ports an entry of the same name; an
+    entry parameter given as a name becomes its catalogue key or ``{name}``; each tree entry
+    a node's scripts use becomes an attribute ``cogtree-key-NAME="{NAME}"``, so py_trees
+    resolves it in the subtree's namespace; BT.CPP's and Groot2's ``_`` attributes are
+    removed (the builder reads the conditions from the sites).
+    """
+    trees = document.trees()
+    for element, site in document.sites.items():
+        if element.tag == SUBTREE and site.attributes.get("_autoremap", "").lower() == "true":
+            for port in sorted(subtree_ports(trees[element.get("ID", "")], registry)):
+                element.attrib.setdefault(port, f"{{{port}}}")
+        node_type = registry.types.get(element.tag)
+        if node_type is not None:
+            for name in entry_parameters(node_type):
+                value = element.get(name)
+                if value and not value.startswith(("/", "{")):
+                    spec = catalogue_names().get(value)
+                    element.set(name, spec.name if spec is not None else f"{{{value}}}")
+            for name in sorted(script_entry_names(element, node_type)):
+                element.set(f"{KEY_ATTRIBUTE}{name}", f"{{{name}}}")
+        for attribute in [a for a in element.attrib if a.startswith("_")]:
+            del element.attrib[attribute]
+
+
 def _mark_sites(document: XmlDocument, registry: NodeRegistry) -> list[Site]:
     """Number the sites of registry nodes, and note the number on each element."""
     sites: list[Site] = []
@@ -190,6 +228,12 @@ def _parse_with_py_trees(
     arguments: Mapping[str, str],
 ) -> Behaviour:
     stand_ins = {node_type.tag: _stand_in_class(node_type) for node_type in registry}
+    for element in document.sites:
+        script_keys = tuple(sorted(a for a in element.attrib if a.startswith(KEY_ATTRIBUTE)))
+        if script_keys and element.tag in registry:
+            own_tag = f"{element.tag}.{element.get(SITE_ATTRIBUTE)}"
+            stand_ins[own_tag] = _stand_in_class(registry[element.tag], script_keys)
+            element.tag = own_tag
     with tempfile.TemporaryDirectory(prefix="cogtree-xml-") as folder:
         merged = Path(folder) / "tree.xml"
         ET.ElementTree(document.root).write(merged, encoding="utf-8")
@@ -217,23 +261,44 @@ class _Builder:
     def build(self, stand_in: Behaviour) -> Behaviour:
         assert isinstance(stand_in, _Recorder), "every tag of the registry has a stand-in"
         children = [self.build(child) for child in stand_in.children]
-        node_type = self.registry[stand_in.behaviour_class_name]
         site = self.sites[int(stand_in.xml_attributes[SITE_ATTRIBUTE])]
+        node_type = self.registry[site.tag]
         resolved = stand_in.resolved
         arguments = {
-            name: self._constant(site, node_type, name, key)
+            name: self._argument(site, node_type, name, key)
             for name, key in resolved.items()
             if node_type.parameter(name) is not None
         }
+        script_keys = {
+            name.removeprefix(KEY_ATTRIBUTE): key
+            for name, key in resolved.items()
+            if name.startswith(KEY_ATTRIBUTE)
+        }
+        settings = {"keys": script_keys} if "keys" in node_type.not_in_xml else {}
+        conditions = {
+            CONDITION_ATTRIBUTES[attribute]: text
+            for attribute, text in site.attributes.items()
+            if attribute in CONDITION_ATTRIBUTES
+        }
         try:
-            node = node_type.build(site.name, arguments, children)
+            node = node_type.build(site.name, arguments, children, **settings)
         except Exception as error:  # a constructor's refusal, with its site
             raise site.error(f"{node_type.tag} could not be built: {error}") from error
         for name, key in resolved.items():
             port = node_type.port(name)
             if port is not None:
                 self._remap(node, site, port, self._port_target(site, port, key))
+        if conditions:
+            name = f"{node.name} (conditions)"
+            return PrePostConditions(node, name=name, keys=script_keys, **conditions)
         return node
+
+    def _argument(self, site: Site, node_type: NodeType, name: str, key: str) -> Any:
+        """A parameter's value: a constant, or for an entry parameter the key it resolved to."""
+        parameter = node_type.parameter(name)
+        if parameter is not None and parameter.annotation is BlackboardEntry:
+            return decode_const_value(key) if CONST_PREFIX in key else key
+        return self._constant(site, node_type, name, key)
 
     def _constant(self, site: Site, node_type: NodeType, name: str, key: str) -> Any:
         parameter = node_type.parameter(name)

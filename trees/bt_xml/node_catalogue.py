@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Iterable
 from typing import Literal
 
 from trees.bt_xml.node_types import Handle, NodeRegistry, NodeType, Parameter, Port
@@ -25,8 +26,18 @@ CATEGORY_TITLES = {
     "Decorator": "Decorators",
     "Control": "Controls (composites)",
 }
-BTCPP_BUILTINS = frozenset({"Sequence", "Fallback", "Parallel", "Inverter", "SubTree"})
-"""Node IDs Groot2 already knows; redeclaring them in a models file would clash."""
+BTCPP_BUILTINS = frozenset(
+    {
+        *("Sequence", "ReactiveSequence", "SequenceWithMemory", "Fallback", "ReactiveFallback"),
+        *("Parallel", "ParallelAll", "IfThenElse", "WhileDoElse"),
+        *(f"Switch{cases}" for cases in range(2, 7)),
+        *("Inverter", "ForceSuccess", "ForceFailure", "Repeat", "RetryUntilSuccessful"),
+        *("KeepRunningUntilFailure", "Delay", "Timeout", "RunOnce", "Precondition"),
+        *("AlwaysSuccess", "AlwaysFailure", "Sleep", "SetBlackboard", "Script"),
+        *("ScriptCondition", "SubTree"),
+    }
+)
+"""BehaviorTree.CPP v4's built-in node IDs: every Groot2 palette has them."""
 
 GENERATED_BY = (
     "Generated from the node registry (trees/bt_xml/node_registry.py) by cogtree catalogue"
@@ -46,21 +57,28 @@ def ordered(registry: NodeRegistry) -> list[NodeType]:
 
 
 def groot_models(registry: NodeRegistry) -> str:
-    """A Groot2 / BehaviorTree.CPP v4 models file: ``<root><TreeNodesModel>...``."""
+    """A Groot2 / BehaviorTree.CPP v4 models file: ``<root><TreeNodesModel>...``.
+
+    Every node type, the BT.CPP built-ins included (as BT.CPP's ``include_builtin`` does).
+    """
     root = ET.Element("root", BTCPP_format="4")
     root.append(ET.Comment(f" {GENERATED_BY} (format groot); do not edit. "))
-    model = ET.SubElement(root, "TreeNodesModel")
-    for node_type in ordered(registry):
-        if node_type.tag in BTCPP_BUILTINS:
-            continue
+    root.append(tree_nodes_model(ordered(registry)))
+    ET.indent(root, space="  ")
+    body = ET.tostring(root, encoding="unicode")
+    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+
+
+def tree_nodes_model(node_types: Iterable[NodeType]) -> ET.Element:
+    """Groot2's ``<TreeNodesModel>`` of ``node_types``: category, ID and ports of each."""
+    model = ET.Element("TreeNodesModel")
+    for node_type in node_types:
         element = ET.SubElement(model, node_type.category, ID=node_type.tag)
         for parameter in node_type.parameters:
             _groot_port(element, "input_port", parameter.name, parameter.form, parameter)
         for port in node_type.ports:
             _groot_port(element, f"{port.direction}_port", port.name, "", port)
-    ET.indent(root, space="  ")
-    body = ET.tostring(root, encoding="unicode")
-    return f'<?xml version="1.0" encoding="UTF-8"?>\n{body}\n'
+    return model
 
 
 def _groot_port(

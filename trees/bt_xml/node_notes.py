@@ -109,7 +109,43 @@ PARAMETER_MEANINGS: Mapping[str, str] = {
     "Say.reads": "the keys read, each under the short name compose receives",
     "SkillAction.call": "the skill to run (leave out to run the one at /skill/call)",
     "delegation_timeout_s": "seconds to wait for a person before the step fails",
+    # BehaviorTree.CPP's built-ins (behaviours/btcpp)
+    "code": "the BT.CPP script, e.g. tries := tries + 1 (names: catalogue keys by port name, "
+    "enum values, the tree's entries)",
+    "variable": "the entry whose value picks the case: {name}, a catalogue port name or /a/key",
+    **{f"case_{n}": f"the value of the entry that runs child {n}" for n in range(1, 7)},
+    "Precondition.if": "the BT.CPP script that must be true for the child to run",
+    "Precondition.else": "what to report when the script is false",
+    "PrePostConditions.failure_if": "script: true before the child starts is FAILURE (_failureIf)",
+    "PrePostConditions.success_if": "script: true before the child starts is SUCCESS (_successIf)",
+    "PrePostConditions.skip_if": "script: true before the child starts skips it (_skipIf)",
+    "PrePostConditions.while_": "script: false before or while the child runs skips or halts it "
+    "(_while)",
+    "PrePostConditions.on_success": "script run after the child succeeded (_onSuccess)",
+    "PrePostConditions.on_failure": "script run after the child failed (_onFailure)",
+    "PrePostConditions.on_halted": "script run when the running child is halted (_onHalted)",
+    "PrePostConditions.post": "script run after the child ended, either way (_post)",
+    "Parallel.success_count": "how many children must succeed (negative: counted from the "
+    "number of children, -1 all)",
+    "Parallel.failure_count": "how many failures end it (negative: counted from the number of "
+    "children)",
+    "ParallelAll.max_failures": "how many failures make it fail once all finished (-1: all)",
+    "Repeat.num_cycles": "how many successes to run (-1: forever)",
+    "RetryUntilSuccessful.num_attempts": "how many attempts to allow (-1: no limit)",
+    "RunOnce.then_skip": "true: skip it after its one run; false: report that run's status",
+    "SetBlackboard.value": "the text to write (converted to a catalogue key's type)",
+    "SetBlackboard.output_key": "the entry to write: {name}, a catalogue port name or /a/key",
+    "Delay.delay_msec": "milliseconds of the tree's clock to wait before ticking the child",
+    "Timeout.msec": "milliseconds of the tree's clock the child may run (0: no limit)",
+    "Sleep.msec": "milliseconds of the tree's clock to wait",
 }
+
+EXPORT_ATTRIBUTES: Mapping[str, str] = {
+    "AttemptLoop.max_attempts": "num_failures",
+    "Repeat.num_cycles": "limit",
+    "RetryUntilSuccessful.num_attempts": "limit",
+}
+"""``Tag.parameter`` -> the node attribute holding its value, where the names differ (export)."""
 
 HANDLES_PASSED_ON: Mapping[str, tuple[Handle, ...]] = {
     "ExecutePlan": (

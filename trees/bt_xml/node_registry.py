@@ -119,6 +119,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
     name_required = name_parameter is not None and name_parameter.default is REQUIRED
     parameters: list[Parameter] = []
     not_in_xml: list[str] = []
+    xml_names: dict[str, str] = getattr(cls, "xml_names", {})
     for item in signature:
         if item.name in _STRUCTURE or item.kind in (item.VAR_POSITIONAL, item.VAR_KEYWORD):
             continue
@@ -129,10 +130,10 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
                 raise TypeError(f"parameter {item.name} ({type_label(annotation)}) has no XML form")
             not_in_xml.append(item.name)
             continue
-        meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(
-            cls, item.name
-        )
-        parameters.append(Parameter(item.name, annotation, default, meaning))
+        xml_name = xml_names.get(item.name, item.name)
+        meaning = (note.meanings if note else {}).get(item.name) or parameter_meaning(cls, xml_name)
+        argument = item.name if xml_name != item.name else ""
+        parameters.append(Parameter(xml_name, annotation, default, meaning, argument))
     ports = () if note else _ports_of(cls)
     clash = sorted({p.name for p in parameters} & {p.name for p in ports})
     if clash:
@@ -152,7 +153,7 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
 
 
 def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviour]]:
-    """The behaviour classes defined in ``modules`` (not the ones they import)."""
+    """The public behaviour classes defined in ``modules`` (not the ones they import)."""
     found = []
     for module in modules:
         for value in vars(module).values():
@@ -160,6 +161,7 @@ def behaviour_classes(modules: Iterable[types.ModuleType]) -> list[type[Behaviou
                 inspect.isclass(value)
                 and issubclass(value, Behaviour)
                 and value.__module__ == module.__name__
+                and not value.__name__.startswith("_")
             ):
                 found.append(value)
     return found

@@ -35,6 +35,8 @@ class Parameter:
     annotation: Any
     default: Any
     meaning: str
+    argument: str = ""
+    """The constructor's name for it when the XML name is a Python keyword (``if``)."""
 
     @property
     def required(self) -> bool:
@@ -112,13 +114,18 @@ class NodeType:
         name: str | None,
         arguments: Mapping[str, Any],
         children: Sequence[Behaviour] = (),
+        **settings: Any,
     ) -> Behaviour:
-        """Construct the node: ``arguments`` by parameter name, defaults for the rest."""
+        """Construct the node: ``arguments`` by parameter name, defaults for the rest.
+
+        ``settings`` are constructor arguments XML cannot write (the ``keys`` of a script).
+        """
         kwargs: dict[str, Any] = {
-            p.name: arguments.get(p.name, p.default)
+            p.argument or p.name: arguments.get(p.name, p.default)
             for p in self.parameters
             if p.name in arguments or not p.required
         }
+        kwargs.update(settings)
         if name is not None or self.name_required:
             kwargs["name"] = name if name is not None else self.tag
         if self.kind == "decorator":

@@ -20,6 +20,9 @@ from typing import Any, Literal, Union, get_args, get_origin
 from py_trees.ports_utils import convert_str_to_type
 
 from behaviours import keys
+from behaviours.btcpp.script_nodes import ScriptCode
+from behaviours.btcpp.script_scope import BlackboardEntry
+from behaviours.btcpp.scripting import parse_script
 from trees.loading import import_module
 
 REFERENCE = re.compile(r"^(?P<module>[A-Za-z_][\w.]*):(?P<attribute>[A-Za-z_][\w.]*)$")
@@ -30,15 +33,8 @@ _MODULE_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
 
 
 def key_port_names() -> dict[str, keys.KeySpec]:
-    """Port name -> catalogue entry: each key of ``behaviours/keys.py`` by its constant's name.
-
-    ``keys.UTTERANCE`` is the port ``utterance``, ``keys.SKILL_OUTCOME`` is ``skill_outcome``.
-    """
-    return {
-        name.lower(): spec
-        for name, spec in vars(keys).items()
-        if isinstance(spec, keys.KeySpec) and spec in keys.CATALOGUE
-    }
+    """Port name -> catalogue entry (:func:`behaviours.keys.by_port_name`)."""
+    return keys.by_port_name()
 
 
 def type_label(annotation: Any) -> str:
@@ -54,6 +50,10 @@ def value_form(annotation: Any) -> str | None:
     """How a value of ``annotation`` is written in XML; None when it cannot be."""
     origin = get_origin(annotation)
     arguments = get_args(annotation)
+    if annotation is ScriptCode:
+        return "script"
+    if annotation is BlackboardEntry:
+        return "entry"
     if annotation in SCALARS:
         return str(annotation.__name__)
     if inspect.isclass(annotation) and issubclass(annotation, enum.Enum):
@@ -80,6 +80,10 @@ def value_form(annotation: Any) -> str | None:
 def parse_value(text: str, annotation: Any) -> Any:
     """The value ``text`` stands for as a ``annotation``; ValueError says the expected form."""
     origin = get_origin(annotation)
+    if annotation is ScriptCode:
+        return parse_script(text).text
+    if annotation is BlackboardEntry:
+        return _parse_entry(text)
     if origin is Union or origin is types.UnionType:
         return _parse_union(text, get_args(annotation))
     if origin is Literal:
@@ -155,6 +159,14 @@ def did_you_mean(wanted: str, known: list[str]) -> str:
         lowered = {name.lower(): name for name in known}
         close = [lowered[wanted.lower()]] if wanted.lower() in lowered else []
     return f"; did you mean {' or '.join(repr(name) for name in close)}?" if close else ""
+
+
+def _parse_entry(text: str) -> str:
+    """An entry: ``{name}``, ``/a/key`` or a name (a catalogue port name, else the tree's)."""
+    wanted = text.strip()
+    if wanted.startswith("/") or re.fullmatch(r"\{[A-Za-z_][\w.]*\}|[A-Za-z_]\w*", wanted):
+        return wanted
+    raise ValueError(f"expected an entry ({{name}}, a name or /a/key), got {text!r}")
 
 
 def _parse_union(text: str, members: tuple[Any, ...]) -> Any:

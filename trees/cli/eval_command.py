@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from trees.cli.arg_types import positive_int
+from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from trees.cli.hazards_command import add_hazards_parser, run_hazards
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
@@ -46,7 +47,7 @@ MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
 
 
 def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``eval modules`` to the ``cogtree`` subcommands."""
+    """Add ``eval modules``, ``eval clarify`` and ``eval everyday`` to the subcommands."""
     evaluate = commands.add_parser("eval", help="evaluate the turn tree's modules")
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
@@ -91,13 +92,16 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     )
     modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
+    add_clarify_parsers(kinds)
     add_hazards_parser(kinds)
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Run ``cogtree eval modules`` (or ``hazards``); return the exit code (2: unusable data)."""
+    """Run ``cogtree eval`` modules, clarify, everyday or hazards; the exit code (2: bad data)."""
     if args.eval_command == "hazards":
         return run_hazards(args)
+    if args.eval_command != "modules":
+        return run_clarify(args)
     try:
         data = EvalData.load(args.data)
         clinc = None if args.no_clinc else _clinc_data(args.clinc)

@@ -25,6 +25,7 @@ from knowledge.rdf_store import TurtleError
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from sim.show import render_scenario
+from trees.bt_xml.export import export_tree
 from trees.bt_xml.loader import load_tree_reference
 from trees.bt_xml.node_registry import default_registry
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
@@ -71,11 +72,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="LLM manifest layered on the packaged one (repeatable)",
     )
 
-    render = commands.add_parser("render", help="print a tree as text or Graphviz dot")
+    render = commands.add_parser(
+        "render", help="print a tree as text, Graphviz dot or BT.CPP v4 XML (Groot2)"
+    )
     render.add_argument(
         "tree", help="MODULE:FUNCTION, FILE.py:FUNCTION, or an XML tree FILE.xml[:TREE_ID]"
     )
-    render.add_argument("--format", choices=("text", "dot"), default="text")
+    render.add_argument(
+        "--format",
+        choices=("text", "dot", "xml"),
+        default="text",
+        help="xml: BehaviorTree.CPP v4 with its Groot2 models, checked to rebuild the same tree",
+    )
     render.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
 
     tick = commands.add_parser("tick", help="run a tree until it finishes")
@@ -196,7 +204,8 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def _render(args: argparse.Namespace) -> int:
     root = load_tree_reference(args.tree)
-    text = render_dot(root) if args.format == "dot" else render_text(root)
+    renderers = {"dot": render_dot, "text": render_text, "xml": export_tree}
+    text = renderers[args.format](root).rstrip("\n")
     if args.output:
         Path(args.output).write_text(text + "\n", encoding="utf-8")
         print(f"wrote {args.output}")

@@ -1,11 +1,13 @@
 """``cogtree ros``: run the assistant tree as a ROS 2 node (the host, :mod:`trees.ros.host`).
 
-The node is ``cogtree`` in ``--namespace`` (default ``/cogtree``). Every option is also a
-read-only ROS parameter of the node (``packs``, ``domain``, ``tree``, ``llm_backend``,
-``llm_model``, ``rate_hz``, ``robots``, ``command_timeout_s``, ``answer_timeout_s``): the
-option gives the default, ``--ros-args -p NAME:=VALUE`` or a parameter file overrides it,
-and ``ros2 param get`` shows what runs. Everything after ``--ros-args`` goes to ROS
-(remapping with ``-r utterance:=/asr/text``, parameters, log levels).
+The node is the lifecycle node ``cogtree`` (:mod:`trees.ros.lifecycle`) in ``--namespace``
+(default ``/cogtree``). Every option is also a ROS parameter of the node (the list and what
+each means: docs/ros.md; the example file: trees/ros/cogtree.params.yaml): the option gives
+the default, ``--ros-args --params-file FILE`` or ``-p NAME:=VALUE`` overrides it, and
+``ros2 param get`` shows what runs. Parameters are read at ``configure``. With ``autostart``
+(the default) the node configures and activates itself; with ``-p autostart:=false`` it waits
+for a lifecycle manager. Everything after ``--ros-args`` goes to ROS (remapping with
+``-r utterance:=/asr/text``, parameters, log levels).
 
 The memory store, the failure-experience store and the LLM client are built as for
 ``cogtree chat`` (the same options, the same :class:`~trees.handles.Handles`). SIGINT and
@@ -46,7 +48,8 @@ from trees.ros.cli_support import (
 if TYPE_CHECKING:
     from rclpy.node import Node
 
-    from trees.ros.host import HostSettings, TreeHooks
+    from trees.ros.host import HostSettings, RosHost, TreeHooks
+    from trees.ros.lifecycle import HostLifecycleNode
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +62,26 @@ DEFAULT_NAMESPACE = "/cogtree"
 TREE_NAMES = ("assistant", *TREE_MODES)
 """Turn trees known by name (``assistant`` is the gated assistant tree)."""
 
+PARAMETERS = (
+    "autostart",
+    "robots",
+    "tree",
+    "packs",
+    "domain",
+    "llm_backend",
+    "llm_model",
+    "memory",
+    "speaker",
+    "scene",
+    "log",
+    "rate_hz",
+    "command_timeout_s",
+    "answer_timeout_s",
+    "accept_timeout_s",
+    "routes",
+)
+"""The host node's parameters (what each means: docs/ros.md)."""
+
 
 class RosCommandError(ValueError):
     """Options or parameters ``cogtree ros`` cannot run with; the message says how to fix it."""
@@ -69,9 +92,10 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     ros = commands.add_parser(
         "ros",
         help="run the assistant tree as a ROS 2 node (needs the ros extra)",
-        description="The cogtree host node: utterances in on `utterance`, the robot's words "
-        "out on `speech`, tree snapshots on `tree/snapshot`, commands to the robots over "
-        "their namespaced topics. Options are also ROS parameters of the node.",
+        description="The cogtree host, a lifecycle node: requests in on the `request` action "
+        "or the `utterance` topic, the robot's words out on `speech`, tree snapshots on "
+        "`tree/snapshot`, commands to the robots over their `execute_skill` actions. Options "
+        "are also ROS parameters of the node (--ros-args --params-file FILE).",
         epilog="example: cogtree ros --robot robot1=/robot1 --llm ollama --model qwen2.5:3b "
         "--ros-args -r utterance:=/asr/text",
     )
@@ -122,6 +146,12 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         help="seconds a person may take to answer a request (300)",
     )
     ros.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+    ros.add_argument(
+        "--routes",
+        metavar="FILE",
+        help="YAML file mapping commands to the robot's action names (skills/ros/routes.py); "
+        "give the robot side the same file",
+    )
     add_ros_args_option(
         ros, "everything after this goes to ROS, e.g. -r utterance:=/asr/text -p rate_hz:=5.0"
     )
@@ -130,6 +160,7 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
 def run_ros(args: argparse.Namespace) -> int:
     """Run the host node until SIGINT or SIGTERM; 0 after a clean stop, 2 when it cannot start."""
     try:
+        import cogtree_interfaces.action  # noqa: F401
         import rclpy  # noqa: F401
         import std_msgs.msg  # noqa: F401
     except ImportError as error:
@@ -150,7 +181,8 @@ def _serve(args: argparse.Namespace) -> int:
     from rclpy.executors import SingleThreadedExecutor
 
     from skills.ros.protocol import check_namespace
-    from trees.ros.host import UTTERANCE_TOPIC, RosHost
+    from trees.ros.host import UTTERANCE_TOPIC
+    from trees.ros.lifecycle import HostLifecycleNode
 
     try:
         check_namespace(args.namespace)
@@ -164,89 +196,132 @@ def _serve(args: argparse.Namespace) -> int:
     with ExitStack() as resources:
         resources.enter_context(signals_stop(stop))
         resources.callback(rclpy.shutdown, context=context)
-        node = rclpy.create_node(NODE_NAME, namespace=args.namespace, context=context)
+        node = HostLifecycleNode(
+            NODE_NAME,
+            namespace=args.namespace,
+            context=context,
+            configure=lambda node, held: _configure(node, held, args),
+        )
         resources.callback(node.destroy_node)
-        settings, options = _parameters(node, args)
-        build = _tree(options["tree"])
-        domains = DomainRegistry.discover(options["packs"], active=options["domain"] or None)
-        for problem in domains.problems:
-            print(f"cogtree ros: warning: skipped a domain pack: {problem}", file=sys.stderr)
-        handles = resources.enter_context(Handles(domains=domains))
-        belief = handles.load_scene(args.scene) if args.scene else None
-        llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
-        handles.open_memory(args.memory or default_memory_path())
-        handles.open_experience()
-
-        def open_session(hooks: TreeHooks) -> AssistantSession:
-            return AssistantSession(
-                llm=llm,
-                handles={**handles.as_kwargs(), **hooks.handles},
-                speaker=args.speaker,
-                robot=hooks.robot,
-                log_path=args.log,
-                on_tick=hooks.on_tick,
-                before_tick=hooks.before_tick,
-                rate_hz=None,
-                max_ticks_per_turn=ticks_per_turn(settings.rate_hz),
-                root_factory=build,
-                tree_name=options["tree"],
-            )
-
-        host = RosHost(node, settings, open_session, belief=belief)
-        resources.callback(host.close)
+        resources.callback(node.release)
+        _declare_parameters(node, args)
         executor = SingleThreadedExecutor(context=context)
         resources.callback(executor.shutdown)  # also when something fails before spinning
         executor.add_node(node)
+        if node.get_parameter("autostart").value:
+            node.start()
+            if node.host is None:
+                raise RosCommandError(node.failure)
+            how = "active"
+        else:
+            how = f"unconfigured: `ros2 lifecycle set {node.get_fully_qualified_name()} configure`"
         print(
             f"cogtree ros: node {node.get_fully_qualified_name()} on ROS_DOMAIN_ID "
-            f"{context.get_domain_id()}; robots "
-            f"{', '.join(f'{r}={ns}' for r, ns in settings.robots.items())}; say something on "
+            f"{context.get_domain_id()} ({how}); say something on "
             f"{node.resolve_topic_name(UTTERANCE_TOPIC)}",
             file=sys.stderr,
         )
-        spin_until(executor, stop, context, each=host.start_if_ready)
+        spin_until(executor, stop, context, each=lambda: _start_if_ready(node))
         print("cogtree ros: stopping", file=sys.stderr)
     return 0
 
 
-def _parameters(node: Node, args: argparse.Namespace) -> tuple[HostSettings, dict[str, Any]]:
-    """Declare the node's parameters (the options as defaults) and read them back."""
+def _start_if_ready(node: HostLifecycleNode) -> None:
+    """Set a configured host's tree up once its belief is there (on the main thread)."""
+    if node.host is not None:
+        node.host.start_if_ready()
+
+
+def _configure(node: Node, resources: ExitStack, args: argparse.Namespace) -> RosHost:
+    """The lifecycle's configure: read the parameters, load packs, models and memory."""
+    from trees.ros.host import RosHost
+
+    settings, options = _parameters(node)
+    build = _tree(options["tree"])
+    domains = DomainRegistry.discover(options["packs"], active=options["domain"] or None)
+    for problem in domains.problems:
+        print(f"cogtree ros: warning: skipped a domain pack: {problem}", file=sys.stderr)
+    handles = resources.enter_context(Handles(domains=domains))
+    belief = handles.load_scene(options["scene"]) if options["scene"] else None
+    llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
+    handles.open_memory(options["memory"] or default_memory_path())
+    handles.open_experience()
+
+    def open_session(hooks: TreeHooks) -> AssistantSession:
+        return AssistantSession(
+            llm=llm,
+            handles={**handles.as_kwargs(), **hooks.handles},
+            speaker=options["speaker"] or None,
+            robot=hooks.robot,
+            log_path=options["log"] or None,
+            on_tick=hooks.on_tick,
+            before_tick=hooks.before_tick,
+            rate_hz=None,
+            max_ticks_per_turn=ticks_per_turn(settings.rate_hz),
+            root_factory=build,
+            tree_name=options["tree"],
+        )
+
+    return RosHost(node, settings, open_session, belief=belief, active=False)
+
+
+def _declare_parameters(node: Node, args: argparse.Namespace) -> None:
+    """Declare the node's parameters, the options as defaults (docs/ros.md lists them)."""
     from rcl_interfaces.msg import ParameterDescriptor, ParameterType
     from rclpy.exceptions import ParameterException
 
-    from skills.ros.protocol import parse_robot_namespaces
-    from trees.ros.host import HostSettings
-
     string_array = ParameterType.PARAMETER_STRING_ARRAY
     declared = {
+        "autostart": (True, "configure and activate at start (false: wait for a manager)", None),
+        "robots": (list(args.robots) or ["robot1=/robot1"], "NAME=NAMESPACE each", string_array),
+        "tree": (args.tree, f"turn tree: {', '.join(TREE_NAMES)} or MODULE:FUNCTION", None),
         "packs": (list(args.packs), "extra domain pack folders", string_array),
         "domain": (args.domain or "", "the pack active at the start ('' for the default)", None),
-        "tree": (args.tree, f"turn tree: {', '.join(TREE_NAMES)} or MODULE:FUNCTION", None),
         "llm_backend": (args.llm or "", "backend of every module ('' for the manifest's)", None),
         "llm_model": (args.model or "", "Ollama model tag ('' for the manifest's)", None),
+        "memory": (args.memory or "", "memory database ('' for the default)", None),
+        "speaker": (args.speaker or "", "who is talking ('' for unknown)", None),
+        "scene": (args.scene or "", "belief from a Turtle file ('' for the robot's state)", None),
+        "log": (args.log or "", "tick log file, JSON Lines ('' for none)", None),
         "rate_hz": (float(args.rate), "tree ticks per second", None),
-        "robots": (list(args.robots) or ["robot1=/robot1"], "NAME=NAMESPACE each", string_array),
         "command_timeout_s": (float(args.command_timeout), "seconds per accepted command", None),
         "answer_timeout_s": (float(args.answer_timeout), "seconds per request to a person", None),
+        "accept_timeout_s": (
+            5.0,
+            "seconds to find a robot's action and have a goal accepted",
+            None,
+        ),
+        "routes": (args.routes or "", "routes file: commands to action names ('' for none)", None),
     }
-    values: dict[str, Any] = {}
+    assert tuple(declared) == PARAMETERS
     for name, (default, description, kind) in declared.items():
-        descriptor = ParameterDescriptor(description=description, read_only=True)
+        descriptor = ParameterDescriptor(description=description)
         if kind is not None:
             descriptor.type = kind
         try:
-            values[name] = node.declare_parameter(name, default, descriptor).value
+            node.declare_parameter(name, default, descriptor)
         except ParameterException as error:
             raise RosCommandError(
                 f"parameter {name}: {error}; give it like the default {default!r}"
             ) from error
+
+
+def _parameters(node: Node) -> tuple[HostSettings, dict[str, Any]]:
+    """The parameters' values now, and the host settings they make (RosCommandError if bad)."""
+    from skills.ros.protocol import parse_robot_namespaces
+    from skills.ros.routes import CommandRoutes, load_routes
+    from trees.ros.host import HostSettings
+
+    values = {name: node.get_parameter(name).value for name in PARAMETERS}
     try:
-        robots = parse_robot_namespaces(values["robots"])
+        routes = load_routes(values["routes"]) if values["routes"] else CommandRoutes()
         settings = HostSettings(
-            robots=robots,
+            robots=parse_robot_namespaces(values["robots"]),
             rate_hz=values["rate_hz"],
             command_timeout_s=values["command_timeout_s"],
             answer_timeout_s=values["answer_timeout_s"],
+            accept_timeout_s=values["accept_timeout_s"],
+            routes=routes,
         )
     except ValueError as error:
         raise RosCommandError(str(error)) from error

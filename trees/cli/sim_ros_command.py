@@ -36,9 +36,9 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
     parser = commands.add_parser(
         "sim-ros",
         help="run a scenario's robots and people as a ROS 2 node (the robot side of `cogtree ros`)",
-        description="Serve every robot of SCENARIO on its ROS 2 namespace (command, "
-        "command/status, command/cancel, observations, state) and play its people on the "
-        "host's people topics, until Ctrl-C or SIGTERM.",
+        description="Serve every robot of SCENARIO on its ROS 2 namespace (the execute_skill "
+        "action, observations, state) and play its people on the host's people/delegate "
+        "action, until Ctrl-C or SIGTERM.",
         epilog="example: cogtree sim-ros robee_bottle --domain-id 42 --namespace robot1=/r1",
     )
     parser.add_argument("scenario", help="a shipped scenario id (`cogtree sim list`) or a path")
@@ -54,8 +54,8 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "--host-namespace",
         default=DEFAULT_HOST_NAMESPACE,
         metavar="NS",
-        help=f"namespace of the host node, where people/request, people/answer and "
-        f"people/cancel live (default {DEFAULT_HOST_NAMESPACE})",
+        help=f"namespace of the host node, where the people/delegate action lives (default "
+        f"{DEFAULT_HOST_NAMESPACE})",
     )
     parser.add_argument(
         "--domain-id",
@@ -74,7 +74,7 @@ def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentPar
     parser.add_argument(
         "--routes",
         metavar="FILE",
-        help="YAML file mapping commands to goal topics (see skills/ros/routes.py); give the "
+        help="YAML file mapping commands to action names (see skills/ros/routes.py); give the "
         "host the same file",
     )
     parser.add_argument("--seed", type=int, help="seed of the world (default: the scenario's)")
@@ -93,6 +93,7 @@ def run_sim_ros(args: argparse.Namespace) -> int:
     try:
         namespaces = robot_namespaces(scenario.world.robots, parse_robot_namespaces(args.namespace))
         routes = load_routes(args.routes) if args.routes else CommandRoutes()
+        import cogtree_interfaces.action  # noqa: F401  # built from interfaces/
         import rclpy  # the ros extra, only now
     except (ValueError, RoutesError) as error:
         return _usage_error(str(error))
@@ -130,7 +131,7 @@ def run_sim_ros(args: argparse.Namespace) -> int:
                 print(
                     f"cogtree sim-ros: scenario {scenario.id} on ROS_DOMAIN_ID "
                     f"{context.get_domain_id()}: {served}; people on "
-                    f"{args.host_namespace.rstrip('/')}/people/*. Ctrl-C to stop.",
+                    f"{args.host_namespace.rstrip('/')}/people/delegate. Ctrl-C to stop.",
                     flush=True,
                 )
                 executor = SingleThreadedExecutor(context=context)

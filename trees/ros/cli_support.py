@@ -22,8 +22,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-INSTALL_HINT = "pip install 'cogtree[ros]'"
-"""How to get rclpy and std_msgs as wheels."""
+INSTALL_HINT = (
+    "pip install 'cogtree[ros]', then build the interface package from the repository: "
+    "pip install --no-build-isolation ./interfaces"
+)
+"""How to get rclpy and the other ROS 2 wheels, and cogtree's own interfaces."""
 
 MAX_DOMAIN_ID = 232
 """The largest ROS_DOMAIN_ID DDS can map to ports (0..101 is the safe range on Linux)."""

@@ -9,15 +9,28 @@ node's namespace so ``--ros-args -r`` can remap them:
   is a turn of the session; utterances that arrive during a turn wait their turn in a
   bounded :class:`~trees.ros.inbox.UtteranceInbox`: past its capacity the oldest waiting one
   is dropped (the newest request wins), logged, and said on ``speech`` before the next turn.
+- ``request`` (action ``cogtree_interfaces/action/HandleRequest``): a request with its
+  answer: the goal's utterance shares the inbox with the topic's; the result carries what the
+  robot said during its turn, the tree's final status and the ticks; cancelling the goal
+  stops its turn (its skills cancel their robot goals); a request the inbox drops ends at
+  once saying so.
 - ``speech`` (published, plain text, reliable, depth 50): what the robot says: every turn's
   reply, including the honest report of a failed task, and the host's own notices.
+- ``tree/snapshots`` (published, latched, ``cogtree_interfaces/msg/BehaviourTree``, shaped
+  like py_trees_ros's snapshot: behaviours with ids, parents, children, status, message, the
+  visited path, blackboard activity; :mod:`trees.ros.tree_message`) after each tick that
+  changed something, and the service ``tree/get`` (``GetTree``) with the latest one.
 - ``tree/snapshot`` (published, latched): :class:`~trees.recording.snapshot_stream.SnapshotStream`
   messages, one after each tick that changed something, for ``cogtree view``. They are made
   and published on the tree's thread after the tick has ended, while the node's other
   callbacks run.
-- the robots' command topics (:class:`~skills.ros.executor.RosExecutor`), observations
-  (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the people topics
-  (:class:`~skills.ros.people.RosPeopleChannel`).
+- the robots' ``execute_skill`` actions (:class:`~skills.ros.executor.RosExecutor`),
+  observations (:class:`~skills.ros.belief.BeliefListener`) and latched state, and the
+  people's ``people/delegate`` action (:class:`~skills.ros.people.RosPeopleChannel`).
+
+Activation: a host made with ``active=False`` (the lifecycle node's, :mod:`trees.ros.lifecycle`)
+neither ticks nor takes requests (it answers :data:`PAUSED`) until :meth:`RosHost.activate`;
+:meth:`RosHost.deactivate` interrupts the turn in progress and cancels every robot goal.
 
 Behaviours get the node in ``setup(node=...)`` (py_trees_ros' convention), with the belief
 (``scene_graph``), the ``executor`` and the ``people`` channel.
@@ -50,7 +63,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import py_trees
+from cogtree_interfaces.action import HandleRequest
+from cogtree_interfaces.msg import BehaviourTree, RobotState
+from cogtree_interfaces.srv import GetTree
 from py_trees.common import Status
+from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
@@ -64,28 +81,38 @@ from knowledge.wording import clip
 from knowledge.worker_pool import WorkerPool
 from skills.ros.belief import BeliefListener, belief_from_state
 from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
-from skills.ros.json_topics import subscribe_json
 from skills.ros.people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
 from skills.ros.protocol import (
     SNAPSHOT_TOPIC,
     START_HINT,
     STATE_TOPIC,
-    RobotState,
     check_namespace,
     latched_qos,
     reliable_qos,
     topic,
 )
+from skills.ros.routes import CommandRoutes
 from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
 from trees.recording.snapshot_stream import SnapshotStream
 from trees.recording.tick_log import TickEntry
-from trees.ros.inbox import UtteranceInbox
-from trees.ros.tick_gate import TickGate, TickGateClosed
+from trees.ros.inbox import UtteranceInbox, Waiting
+from trees.ros.request_ticket import NOT_RUN, RequestTicket
+from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
+from trees.ros.tree_message import tree_message
 
 log = logging.getLogger(__name__)
 
 UTTERANCE_TOPIC = "utterance"
 """What the user said (plain text), relative to the host's namespace."""
+
+REQUEST_ACTION = "request"
+"""The action that runs one request (``HandleRequest``), relative to the host's namespace."""
+
+TREE_TOPIC = "tree/snapshots"
+"""The tree after each tick that changed something, as ``BehaviourTree`` (latched)."""
+
+GET_TREE_SERVICE = "tree/get"
+"""The service that returns the tree as it is now (``GetTree``)."""
 
 SPEECH_TOPIC = "speech"
 """What the robot says (plain text), relative to the host's namespace."""
@@ -104,6 +131,15 @@ NOT_READY = (
     "in a moment."
 )
 """The reply to an utterance that arrives before the belief."""
+
+PAUSED = "I am paused: my operator has not activated me. Please ask them to, or try later."
+"""The reply to an utterance while the host's lifecycle node is not active."""
+
+INTERRUPTED = "I stopped what I was doing ({why})."
+"""What the host says when a turn was interrupted."""
+
+DROPPED = "Dropped: a newer request came in before this one's turn."
+"""The dialogue of a request the inbox dropped."""
 
 CANNOT_START = "I cannot take requests: {error}"
 """The reply to every utterance when the tree could not be set up."""
@@ -126,7 +162,8 @@ class HostSettings:
 
     The time limits are seconds: a command from acceptance to result, a person's answer, and
     the robot side's subscribing to and accepting a command (also how long a request to people
-    waits for the people side to subscribe). Raises ValueError for no robots, a bad
+    waits for the people side to subscribe). ``routes`` sends commands to other action names
+    (the robot side's routes file). Raises ValueError for no robots, a bad
     namespace, or a rate or time limit that is not a positive number.
     """
 
@@ -135,6 +172,7 @@ class HostSettings:
     command_timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S
     answer_timeout_s: float = DEFAULT_ANSWER_TIMEOUT_S
     accept_timeout_s: float = DEFAULT_ACCEPT_TIMEOUT_S
+    routes: CommandRoutes = field(default_factory=CommandRoutes)
 
     def __post_init__(self) -> None:
         if not self.robots:
@@ -181,6 +219,8 @@ class RosHost(Closeable):
         settings: robots, tick rate and time limits.
         open_session: builds the session once the belief is there (in :meth:`start_if_ready`).
         belief: the robot's belief; None builds it from the main robot's latched state.
+        active: take requests and tick from the start (a lifecycle node starts inactive and
+            calls :meth:`activate`).
 
     The caller spins the node and calls :meth:`start_if_ready` from the main thread until it
     returns True, then :meth:`close` before destroying the node.
@@ -194,6 +234,7 @@ class RosHost(Closeable):
         open_session: SessionFactory,
         *,
         belief: SceneGraph | None = None,
+        active: bool = True,
     ) -> None:
         self.node = node
         self.settings = settings
@@ -213,15 +254,28 @@ class RosHost(Closeable):
         self._closed = False
         self._listener: BeliefListener | None = None
         self._turns = 0
+        self._active = threading.Event()
+        if active:
+            self._active.set()
+        self._in_turn = threading.Event()
+        self._current: RequestTicket | None = None  # the request whose turn runs
+        self._tickets: dict[bytes, RequestTicket] = {}  # by goal id, for cancel requests
+        self._interrupted_because = "I was deactivated"
         main_namespace = settings.robots[settings.main_robot]
         self.state_topic = topic(main_namespace, STATE_TOPIC)
         self._speech: Publisher[Any] = node.create_publisher(String, SPEECH_TOPIC, reliable_qos())
         self._snapshots: Publisher[Any] = node.create_publisher(
             String, SNAPSHOT_TOPIC, latched_qos()
         )
+        self._trees: Publisher[Any] = node.create_publisher(
+            BehaviourTree, TREE_TOPIC, latched_qos()
+        )
+        self._last_tree: BehaviourTree | None = None
+        self._get_tree = node.create_service(GetTree, GET_TREE_SERVICE, self._on_get_tree)
         self.executor = RosExecutor(
             node,
             robots=settings.robots,
+            routes=settings.routes,
             command_timeout_s=settings.command_timeout_s,
             accept_timeout_s=settings.accept_timeout_s,
         )
@@ -235,10 +289,19 @@ class RosHost(Closeable):
         ]
         if belief is None:
             self._subscriptions.append(
-                subscribe_json(node, RobotState, self.state_topic, self._on_state, latched_qos())
+                node.create_subscription(
+                    RobotState, self.state_topic, self._on_state, latched_qos()
+                )
             )
         self._timer = node.create_timer(
             1.0 / settings.rate_hz, self._on_timer, clock=Clock(clock_type=ClockType.STEADY_TIME)
+        )
+        self._requests: ActionServer[Any, Any, Any] = ActionServer(
+            node,
+            HandleRequest,
+            REQUEST_ACTION,
+            execute_callback=self._execute_request,
+            cancel_callback=self._on_cancel_request,
         )
         self._thread = threading.Thread(target=self._serve, name="cogtree-tree", daemon=True)
 
@@ -256,6 +319,29 @@ class RosHost(Closeable):
     def failure(self) -> str:
         """Why the tree could not be set up ("" when it was, or is not yet)."""
         return self._failure
+
+    @property
+    def active(self) -> bool:
+        """True while utterances become turns and the timer ticks the tree."""
+        return self._active.is_set()
+
+    def activate(self) -> None:
+        """Take requests and tick (the lifecycle's ``activate``)."""
+        self._active.set()
+        log.info("active")
+
+    def deactivate(self) -> None:
+        """Stop taking requests, stop the turn in progress and cancel the robots' goals.
+
+        The lifecycle's ``deactivate``: the stopped turn's skills cancel their commands, and
+        every goal still in flight is cancelled on its robot.
+        """
+        self._active.clear()
+        if self._in_turn.is_set():
+            self._interrupted_because = "I was deactivated"
+            self._gate.interrupt()
+        self.executor.cancel_all()
+        log.info("inactive")
 
     def start_if_ready(self) -> bool:
         """Set the session up once the belief is there; True when the host is done starting.
@@ -300,6 +386,9 @@ class RosHost(Closeable):
             self._belief.close()
         self._workers.close()
         self.node.destroy_timer(self._timer)
+        self._requests.destroy()
+        for ticket in list(self._tickets.values()):
+            ticket.end(NOT_RUN, said="the host is shutting down")
         for subscription in self._subscriptions:
             self.node.destroy_subscription(subscription)
         self._subscriptions.clear()
@@ -307,20 +396,71 @@ class RosHost(Closeable):
         self.executor.close()
         self.node.destroy_publisher(self._speech)
         self.node.destroy_publisher(self._snapshots)
+        self.node.destroy_publisher(self._trees)
+        self.node.destroy_service(self._get_tree)
 
     # -- callbacks (the node's executor thread) --------------------------------------------------
 
+    def _refusal(self) -> str | None:
+        """Why a request cannot be taken now (paused, broken, not ready), or None."""
+        if not self._active.is_set():
+            return PAUSED
+        if self._failure:
+            return CANNOT_START.format(error=self._failure)
+        if not self._ready.is_set():
+            return NOT_READY.format(topic=self.state_topic)
+        return None
+
     def _on_utterance(self, message: Any) -> None:
         text = message.data if isinstance(getattr(message, "data", None), str) else ""
-        if self._failure:
-            self._say(CANNOT_START.format(error=self._failure))
-        elif not self._ready.is_set():
-            self._say(NOT_READY.format(topic=self.state_topic))
+        refusal = self._refusal()
+        if refusal is not None:
+            self._say(refusal)
+            return
+        log.info("heard: %s", clip(text, 200))
+        self._dropped(self._inbox.put(text))
+
+    def _dropped(self, dropped: Waiting | None) -> None:
+        """Log an utterance the inbox dropped; end its request, if it was one."""
+        if dropped is None:
+            return
+        log.warning("busy: dropped the waiting utterance %r", clip(dropped.text, 200))
+        if isinstance(dropped.ticket, RequestTicket):
+            dropped.ticket.end(NOT_RUN, said=DROPPED)
+
+    async def _execute_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> Any:
+        """Run a HandleRequest goal: queue its utterance, wait for its turn's end."""
+        ticket = RequestTicket(handle.request.utterance)
+        refusal = self._refusal()
+        if refusal is not None:
+            handle.abort()
+            return HandleRequest.Result(outcome=NOT_RUN, dialogue=[refusal])
+        goal_id = bytes(handle.goal_id.uuid)
+        self._tickets[goal_id] = ticket
+        log.info("request: %s", clip(ticket.utterance, 200))
+        self._dropped(self._inbox.put(ticket.utterance, ticket))
+        result = await ticket.ended
+        del self._tickets[goal_id]
+        if result is None:  # never: a ticket ends with a result
+            raise RuntimeError("a request ended without a result")
+        if ticket.cancelled:
+            handle.canceled()
+        elif result.outcome == Status.SUCCESS.value:
+            handle.succeed()
         else:
-            log.info("heard: %s", clip(text, 200))
-            dropped = self._inbox.put(text)
-            if dropped is not None:
-                log.warning("busy: dropped the waiting utterance %r", clip(dropped, 200))
+            handle.abort()
+        return result
+
+    def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
+        """Cancel a request: stop its turn if it runs, skip it if it waits."""
+        ticket = self._tickets.get(bytes(handle.goal_id.uuid))
+        if ticket is None:
+            return CancelResponse.REJECT
+        ticket.cancelled = True
+        if self._current is ticket:
+            self._interrupted_because = "the request was cancelled"
+            self._gate.interrupt()
+        return CancelResponse.ACCEPT
 
     def _on_state(self, state: RobotState) -> None:
         """Keep the newest state until the belief is built from it (later ones are ignored)."""
@@ -336,6 +476,8 @@ class RosHost(Closeable):
         self._state = state
 
     def _on_timer(self) -> None:
+        if not self._active.is_set():
+            return
         if self._gate.grant(TICK_LIMIT_S) == "overran":
             log.warning(
                 "a tick has run for over %g s; the node's other callbacks run meanwhile",
@@ -350,7 +492,10 @@ class RosHost(Closeable):
             assert self._state is not None
             self._belief = belief_from_state(self._state)
         self._warn_of_robots_without_namespace(self._belief)
-        self._listener = BeliefListener(self.node, self._belief, self.settings.robots)
+        applied = {self._state.robot: self._state.sequence} if self._state is not None else {}
+        self._listener = BeliefListener(
+            self.node, self._belief, self.settings.robots, applied=applied
+        )
         hooks = TreeHooks(
             robot=self.settings.main_robot,
             handles={
@@ -368,6 +513,7 @@ class RosHost(Closeable):
         runner = self._session.runner
         self._stream = SnapshotStream(runner.root, tree=runner.tree_name, llm=runner.llm.describe())
         self._publish_snapshot(self._stream.first(runner.root))
+        self._publish_tree(runner.root, None)
         self._thread.start()
         self._ready.set()
         log.info("ready: listening on %s", self.node.resolve_topic_name(UTTERANCE_TOPIC))
@@ -403,19 +549,34 @@ class RosHost(Closeable):
             taken = self._inbox.take()
             if taken is None:
                 return
+            ticket = taken.ticket if isinstance(taken.ticket, RequestTicket) else None
+            if ticket is not None and ticket.cancelled:
+                ticket.end(NOT_RUN, said="cancelled before its turn")
+                continue
+            self._current = ticket
             notice = taken.notice()
             if notice is not None:
                 self._say(notice)
-            if not self._turn(self._session, taken.text):
+            ended = self._turn(self._session, taken.text)
+            self._current = None
+            if ended is None:
                 return
+            if ticket is not None:
+                ticket.end(*ended)
 
-    def _turn(self, session: AssistantSession, text: str) -> bool:
-        """Run one turn and say its reply; False when the host is closing."""
+    def _turn(self, session: AssistantSession, text: str) -> tuple[str, int] | None:
+        """Run one turn and say its reply: its outcome and ticks; None when the host closes."""
         started = time.monotonic()
+        self._gate.clear_interrupt()
+        self._in_turn.set()
+        ended: tuple[str, int] = (NOT_RUN, 0)
         try:
             result = session.turn(text)
         except TickGateClosed:
-            return False
+            return None
+        except TurnInterrupted:
+            _stop(session)
+            self._say(INTERRUPTED.format(why=self._interrupted_because))
         except Exception as error:
             log.exception("the turn for %r failed", clip(text, 200))
             self._gate.done()
@@ -431,8 +592,11 @@ class RosHost(Closeable):
                 result.ticks,
             )
             self._say(_reply(result))
+            ended = (result.status, result.ticks)
+        finally:
+            self._in_turn.clear()
         self._turns += 1
-        return True
+        return ended
 
     def _after_tick(self, root: py_trees.behaviour.Behaviour, entry: TickEntry) -> None:
         """End the tick (the timer callback returns), then publish its snapshot, if any."""
@@ -440,12 +604,35 @@ class RosHost(Closeable):
         message = self._stream.update(entry) if self._stream is not None else None
         if message is not None:
             self._publish_snapshot(message)
+            self._publish_tree(root, entry)
+
+    def _publish_tree(self, root: py_trees.behaviour.Behaviour, entry: TickEntry | None) -> None:
+        """Publish the typed snapshot of ``root`` after ``entry`` (and keep it for GetTree)."""
+        assert self._session is not None
+        self._last_tree = tree_message(
+            root,
+            tree_name=self._session.runner.tree_name,
+            entry=entry,
+            stamp=self.node.get_clock().now().to_msg(),
+        )
+        self._trees.publish(self._last_tree)
+
+    def _on_get_tree(self, request: Any, response: Any) -> Any:
+        """GetTree: the last typed snapshot (``ready`` False before the tree is set up)."""
+        tree = self._last_tree
+        response.ready = tree is not None
+        if tree is not None:
+            response.tree = tree
+        return response
 
     def _publish_snapshot(self, message: str) -> None:
         self._snapshots.publish(String(data=message))
 
     def _say(self, text: str) -> None:
         log.info("saying: %s", text)
+        current = self._current
+        if current is not None:
+            current.dialogue.append(text)
         self._speech.publish(String(data=text))
 
 

@@ -17,8 +17,9 @@ from dataclasses import dataclass
 
 from knowledge.wording import clip, counted, joined
 
-INBOX_CAPACITY = 3
-"""How many utterances wait for a turn at most; the newest are kept."""
+INBOX_CAPACITY = 1
+"""How many utterances wait for a turn at most; the newest are kept. One: whatever floods
+the topic, the newest request waits behind at most the turn in progress."""
 
 DROPPED_SHOWN = 3
 """How many of the dropped utterances the notice quotes (the most recent ones)."""
@@ -31,12 +32,24 @@ SKIPPED = "I was busy and skipped {count} that came in meanwhile, most recently 
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """An utterance waiting for its turn, and the ticket of who waits for its answer (if any)."""
+
+    text: str
+    ticket: object | None = None
+
+
+@dataclass(frozen=True)
 class Taken:
-    """An utterance to answer, and what was dropped before it since the last one taken."""
+    """An utterance to answer, and what was dropped before it since the last one taken.
+
+    ``ticket`` is the one it was put with (None for a plain utterance).
+    """
 
     text: str
     dropped: int = 0
     recent_dropped: tuple[str, ...] = ()
+    ticket: object | None = None
 
     def notice(self) -> str | None:
         """The sentence telling the user what was skipped; None when nothing was."""
@@ -57,21 +70,24 @@ class UtteranceInbox:
         if capacity < 1:
             raise ValueError(f"an inbox holds at least one utterance, not {capacity}")
         self.capacity = capacity
-        self._waiting: deque[str] = deque()
+        self._waiting: deque[Waiting] = deque()
         self._dropped = 0
         self._recent: deque[str] = deque(maxlen=DROPPED_SHOWN)
         self._closed = False
         self._changed = threading.Condition()
 
-    def put(self, text: str) -> str | None:
-        """Add ``text``; return the oldest waiting utterance it pushed out, if any."""
+    def put(self, text: str, ticket: object | None = None) -> Waiting | None:
+        """Add ``text`` (with the ``ticket`` of who waits for its answer, if anyone).
+
+        Returns the oldest waiting utterance it pushed out, if any.
+        """
         with self._changed:
             dropped = None
             if len(self._waiting) == self.capacity:
                 dropped = self._waiting.popleft()
                 self._dropped += 1
-                self._recent.append(clip(dropped, DROPPED_CHARS, trim=True))
-            self._waiting.append(text)
+                self._recent.append(clip(dropped.text, DROPPED_CHARS, trim=True))
+            self._waiting.append(Waiting(text, ticket))
             self._changed.notify()
             return dropped
 
@@ -82,7 +98,8 @@ class UtteranceInbox:
                 self._changed.wait()
             if self._closed:
                 return None
-            taken = Taken(self._waiting.popleft(), self._dropped, tuple(self._recent))
+            waiting = self._waiting.popleft()
+            taken = Taken(waiting.text, self._dropped, tuple(self._recent), waiting.ticket)
             self._dropped = 0
             self._recent.clear()
             return taken

@@ -12,7 +12,8 @@ at the timer's rate, never faster.
 
 When the tree is not waiting for a tick (between turns), ``grant`` returns at once.
 :meth:`TickGate.close` wakes a waiting tree thread with :class:`TickGateClosed`, so the turn
-in progress ends (the host then stops the tree).
+in progress ends (the host then stops the tree); :meth:`TickGate.interrupt` ends only the
+turn in progress, with :class:`TurnInterrupted`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ class TickGateClosed(RuntimeError):
     """The gate was closed while (or before) the tree thread waited for a tick."""
 
 
+class TurnInterrupted(RuntimeError):
+    """The turn was interrupted (the host was deactivated, or the request cancelled)."""
+
+
 class TickGate:
     """Hands ticks from a timer callback to the tree's thread, one at a time."""
 
@@ -38,6 +43,7 @@ class TickGate:
         self._changed = threading.Condition()
         self._state: GateState = "idle"
         self._closed = False
+        self._interrupted = False
 
     @property
     def state(self) -> GateState:
@@ -48,15 +54,22 @@ class TickGate:
     def wait(self) -> None:
         """Tree thread, before a tick: block until a timer callback grants it.
 
-        Raises :class:`TickGateClosed` when the gate is closed.
+        Raises :class:`TickGateClosed` when the gate is closed, :class:`TurnInterrupted`
+        (once) after :meth:`interrupt`.
         """
         with self._changed:
             self._state = "waiting"
             self._changed.notify_all()
-            self._changed.wait_for(lambda: self._state == "granted" or self._closed)
+            self._changed.wait_for(
+                lambda: self._state == "granted" or self._closed or self._interrupted
+            )
             if self._closed:
                 self._state = "idle"
                 raise TickGateClosed("the host is shutting down; the turn was stopped")
+            if self._interrupted:
+                self._interrupted = False
+                self._state = "idle"
+                raise TurnInterrupted("the turn was interrupted")
             self._state = "ticking"
 
     def done(self) -> None:
@@ -79,6 +92,21 @@ class TickGate:
             self._changed.notify_all()
             ended = self._changed.wait_for(lambda: self._state in ("idle", "waiting"), timeout_s)
             return "ticked" if ended else "overran"
+
+    def interrupt(self) -> None:
+        """End the turn in progress: the tree thread's next (or current) ``wait`` raises.
+
+        It raises :class:`TurnInterrupted` once; a turn that starts later calls
+        :meth:`clear_interrupt`, so an interrupt that came too late does not end it.
+        """
+        with self._changed:
+            self._interrupted = True
+            self._changed.notify_all()
+
+    def clear_interrupt(self) -> None:
+        """Forget an interrupt meant for a turn that has ended (call it as a turn starts)."""
+        with self._changed:
+            self._interrupted = False
 
     def close(self) -> None:
         """Stop granting ticks and wake the tree thread (its ``wait`` raises)."""

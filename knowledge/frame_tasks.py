@@ -1,0 +1,223 @@
+"""From a request frame to the tasks of a domain pack, with their slots filled from the frame.
+
+A step of a :class:`~knowledge.request_frame.RequestFrame` asks for a capability ("bring",
+"place", "dispose", ...). The lexicon of the frame grammar lists, per capability, the
+task-level names that serve it; a pack task serves a capability when its plan template's task
+(or, for a task without a plan, its own name in snake case: ``WhereIs`` -> ``where_is``) is
+one of them. :func:`pack_actions` lists what a pack can do; :func:`step_task` picks the pack
+task that holds every phrase of a step and fills its slots by role:
+
+- the object phrase(s) go to the task's first slot that names no other role (``object``,
+  ``item``, ``container``, ``room``...; else its ``source`` slot, what a pour pours), with
+  the place it was said to be in or come from ("the bottle from the fridge");
+- the landmark goes to a destination slot (``destination``, ``landmark``, ``target``,
+  ``place``...); a relation other than on / in / to needs a ``relation`` slot;
+- a recipient goes to a recipient slot (``recipient``, ``person``), else to the destination;
+  the speaker ("me") is served by a plan that acts for ``$speaker``;
+- a tool goes to a ``tool`` slot; a source to a ``source`` slot, else it stays with the
+  object phrase.
+
+A task that cannot hold a phrase the user said is not picked: a said word is never dropped.
+Slot values are always words the user said, contiguous, so the guards' grounding check
+holds them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from knowledge.lexicon import Lexicon
+from knowledge.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step, action_tasks
+from knowledge.slot_filling import SlotValue, is_grounded
+
+DESTINATION_SLOTS: Final = frozenset(
+    ["destination", "landmark", "target", "place", "to", "where", "location", "surface_to"]
+)
+RECIPIENT_SLOTS: Final = frozenset(["recipient", "person", "to_person", "whom"])
+TOOL_SLOTS: Final = frozenset(["tool", "instrument", "utensil", "using", "cloth"])
+SOURCE_SLOTS: Final = frozenset(["source", "origin", "from_place"])
+RELATION_SLOTS: Final = frozenset(["relation", "spatial_relation"])
+OTHER_ROLE_SLOTS: Final = (
+    DESTINATION_SLOTS | RECIPIENT_SLOTS | TOOL_SLOTS | SOURCE_SLOTS | RELATION_SLOTS
+)
+"""Slot names that hold a role other than the step's object."""
+
+PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
+"""Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
+
+
+def task_key(task: TaskSpec) -> str:
+    """The task-level name of a pack task: its plan's task, else its name in snake case."""
+    if task.plan is not None:
+        return task.plan.task
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", task.name).lower()
+
+
+def pack_actions(pack: DomainPack) -> frozenset[str]:
+    """The capabilities some task of ``pack`` serves."""
+    keys = {task_key(task) for task in pack.tasks}
+    return frozenset(action for action, tasks in action_tasks().items() if keys & set(tasks))
+
+
+@dataclass(frozen=True)
+class StepTask:
+    """A pack task for one step of a frame, with the slots the step fills and why."""
+
+    task: str
+    slots: dict[str, SlotValue] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
+    reason: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Every required slot of the task has a value from the step."""
+        return not self.missing
+
+
+def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask | None]:
+    """The task of ``pack`` for each step of ``frame`` (None where no task holds the step)."""
+    return [step_task(step, pack, utterance) for step in frame.steps]
+
+
+def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
+    """The task of ``pack`` that holds every phrase of ``step``, its slots filled; else None.
+
+    Among the tasks serving the step's capability, a complete one (every required slot
+    filled) wins over an incomplete one, then the one earlier in the capability's list.
+    """
+    if not step.action:
+        return None
+    wanted = action_tasks().get(step.action, ())
+    found: list[tuple[int, int, StepTask]] = []
+    for index, task in enumerate(pack.tasks):
+        key = task_key(task)
+        if key not in wanted:
+            continue
+        filled = _fill(step, task, pack, utterance)
+        if filled is not None:
+            found.append((len(filled.missing), wanted.index(key) * 100 + index, filled))
+    if not found:
+        return None
+    return min(found, key=lambda item: (item[0], item[1]))[2]
+
+
+def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:
+    """The slots of ``task`` from ``step``, or None when the task cannot hold a phrase."""
+    fields = list(pack.schema_for(task.name).model_fields)
+    required = [
+        name for name, info in pack.schema_for(task.name).model_fields.items() if info.is_required()
+    ]
+    slots: dict[str, SlotValue] = {}
+    acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    if theme is None and step.source is None:
+        theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
+    destination = _first(fields, DESTINATION_SLOTS)
+    recipient_slot = _first(fields, RECIPIENT_SLOTS)
+    if step.excluded:
+        return None  # no task of a pack holds "but not X" yet: the model or a question must
+    objects = [phrase for phrase in step.wanted if not phrase.pronoun]
+    if objects:
+        if theme is None:
+            return None
+        many = _many(task.slots.get(theme))
+        if len(objects) > 1 and not many:
+            return None
+        values = [_object_value(phrase, step, fields, utterance) for phrase in objects]
+        if any(value is None for value in values):
+            return None
+        slots[theme] = [str(v) for v in values] if many else values[0]
+    relation_slot = _first(fields, RELATION_SLOTS)
+    if step.landmark is not None and (
+        destination is None or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+    ):
+        return None
+    if step.landmark is not None and destination and not step.landmark.pronoun:
+        value = _said(utterance, step.landmark.described, step.landmark.text)
+        if value is None:
+            return None
+        slots[destination] = value
+        if relation_slot and step.relation not in ("", "to"):
+            preposition = _said_preposition(utterance, step.landmark)
+            if preposition is None:
+                return None
+            slots[relation_slot] = preposition
+    if step.recipient is not None:
+        if step.recipient.person == SPEAKER:
+            if not acts_for_speaker and recipient_slot is None:
+                return None
+        else:
+            slot = recipient_slot or destination
+            if slot is None or slot in slots:
+                return None
+            value = _said(utterance, step.recipient.text)
+            if value is None:
+                return None
+            slots[slot] = value
+    if step.tool is not None:
+        tool_slot = _first(fields, TOOL_SLOTS)
+        value = _said(utterance, step.tool.described, step.tool.text)
+        if tool_slot is None or value is None:
+            return None
+        slots[tool_slot] = value
+    if step.source is not None and _first(fields, SOURCE_SLOTS):
+        value = _said(utterance, step.source.described, step.source.text)
+        if value is not None:
+            slots[str(_first(fields, SOURCE_SLOTS))] = value
+    missing = tuple(name for name in required if name not in slots)
+    held = ", ".join(f"{name}={value!r}" for name, value in slots.items())
+    reason = f"the frame's {step.action} ({step.verb!r}) is {task.name}({held})"
+    return StepTask(task=task.name, slots=slots, missing=missing, reason=reason)
+
+
+def _object_value(
+    phrase: ObjectPhrase, step: Step, fields: Sequence[str], utterance: str
+) -> str | None:
+    """The object's words as said: with its source when no slot holds that, else alone."""
+    choices = []
+    if step.source is not None and not _first(fields, SOURCE_SLOTS):
+        choices.append(f"{phrase.described} {step.source.preposition} {step.source.described}")
+    choices += [phrase.described, phrase.text]
+    return _said(utterance, *choices)
+
+
+def _said(utterance: str, *choices: str) -> str | None:
+    """The first of ``choices`` that is said, word for word, in ``utterance``."""
+    return next((text for text in choices if text and is_grounded(text, utterance)), None)
+
+
+def _said_preposition(utterance: str, landmark: ObjectPhrase) -> str | None:
+    return _said(utterance, landmark.preposition)
+
+
+def _first(fields: Sequence[str], names: frozenset[str]) -> str | None:
+    return next((name for name in fields if name in names), None)
+
+
+def _many(spec: SlotSpec | None) -> bool:
+    return spec is not None and spec.many
+
+
+def frame_names(frame: RequestFrame) -> list[str]:
+    """The words of every phrase a frame holds (objects, landmarks, people, tools, sources)."""
+    return [phrase.described for phrase in frame.phrases() if not phrase.pronoun]
+
+
+def known_phrases(frame: RequestFrame, lexicons: Mapping[str, Lexicon]) -> list[str]:
+    """What ``frame`` names that a lexicon knows (the belief's things).
+
+    Its phrases that name one, and the mentions in its clauses without an action ("the
+    teapot is empty").
+    """
+    found = [
+        phrase.text
+        for phrase in frame.phrases()
+        if not phrase.pronoun and any(lexicon.find(phrase.text) for lexicon in lexicons.values())
+    ]
+    for clause in frame.context:
+        found += [mention.text for lexicon in lexicons.values() for mention in lexicon.find(clause)]
+    return list(dict.fromkeys(found))

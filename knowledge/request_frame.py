@@ -1,0 +1,838 @@
+"""The request frame: a structural parse of what the user asks the robot to do.
+
+:func:`parse_request` reads an English request into a :class:`RequestFrame`: a sequence of
+:class:`Step` s, each with its action (a capability, from a verb lexicon with synonyms and
+phrasal verbs), its object phrases (determiner, modifiers, quantity, negation: "a snack, but
+not chips"), a spatial relation and its landmark, a tool ("with / using the X"), a recipient
+("give it to Anna", "hand me") and a source ("from the fridge"). Steps are split at "then",
+"and" + a verb, and commas before a verb ("open the fridge and take out the milk").
+
+The grammar is small and reads a part-of-speech lexicon of function words written as data
+(``request_words.yaml`` next to this module). Content words are never listed: any word that
+is not a function word belongs to a noun phrase, so an object the robot has never heard of is
+kept as said ("bring me the scissors" has the object "the scissors"). No model is involved,
+so the parse is deterministic and cheap (cached per text).
+
+A spaCy-style statistical parser was not used: spaCy's English models are not published on
+PyPI (only third-party re-uploads are), and NLTK's taggers need data downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import yaml
+
+WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
+"""The grammar's word lists."""
+
+SKILL_CATALOGUE_FILE: Final = Path(__file__).with_name("unsupported_skills.yaml")
+"""The skill catalogue's list of skills the robot lacks (``skills``: name, verbs, say). When
+the file is there its entries win over the grammar's own ``unsupported`` list."""
+
+_CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
+
+SPEAKER: Final = "speaker"
+"""The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
+
+MAX_PARSE_CHARS: Final = 1000
+"""Only this many characters of a request are parsed (like the other fast paths)."""
+
+PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
+"""Words that may finish a phrasal verb after its object ("throw the can away")."""
+
+INLINE_FILLERS: Final = frozenset(
+    ["please", "now", "again", "too", "also", "thanks", "thank", "quickly", "carefully",
+     "gently", "just", "right", "away", "here", "there", "for", "then", "kindly", "actually"]
+)  # fmt: skip
+"""Words inside or after a phrase that say nothing about the thing."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]")
+_BREAK = frozenset([".", "!", "?", ";", ":"])
+
+Role = Literal["object", "landmark", "recipient", "tool", "source"]
+
+
+@dataclass(frozen=True)
+class ObjectPhrase:
+    """A noun phrase as the user said it.
+
+    ``text`` is the whole phrase ("the small red mug", "a glass of water"), ``head`` the word
+    that names the thing ("mug"), ``modifiers`` the words before it ("small", "red"),
+    ``determiner`` ("the", "my", "that"), ``quantity`` ("two", "a glass of"). ``negated``:
+    the user does not want it ("not chips"); ``alternative``: joined to the previous phrase
+    by "or"; ``pronoun``: it names nothing on its own ("it", "that one"); ``person``:
+    :data:`SPEAKER` for me/us, the name for a named person, else empty. ``where``: a place
+    phrase that only says where the thing is ("on the kitchen table"); ``preposition``: the
+    words before the phrase as said ("next to", "out of"), when it followed one.
+    """
+
+    text: str
+    head: str
+    modifiers: tuple[str, ...] = ()
+    determiner: str = ""
+    quantity: str = ""
+    negated: bool = False
+    alternative: bool = False
+    pronoun: bool = False
+    person: str = ""
+    where: str = ""
+    preposition: str = ""
+
+    @property
+    def described(self) -> str:
+        """The phrase with the place it is said to be in ("the bottle on the table")."""
+        return f"{self.text} {self.where}".strip()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a request, with its phrases by role.
+
+    ``verb`` is the verb as a lemma phrase ("throw away"), ``action`` the capability it asks
+    for (a key of the lexicon's ``actions``), ``unsupported`` the missing skill it asks for
+    (a key of ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step
+    with neither names no action ("I'm thirsty"). ``relation`` is a spatial relation ("on",
+    "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
+    place. ``text`` is the clause the step was read from.
+    """
+
+    text: str
+    verb: str = ""
+    action: str = ""
+    unsupported: str = ""
+    missing_skill: str = ""
+    objects: tuple[ObjectPhrase, ...] = ()
+    relation: str = ""
+    landmark: ObjectPhrase | None = None
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    source: ObjectPhrase | None = None
+
+    @property
+    def wanted(self) -> tuple[ObjectPhrase, ...]:
+        """The object phrases the user wants acted on (not negated)."""
+        return tuple(phrase for phrase in self.objects if not phrase.negated)
+
+    @property
+    def excluded(self) -> tuple[ObjectPhrase, ...]:
+        """The object phrases the user ruled out ("not chips")."""
+        return tuple(phrase for phrase in self.objects if phrase.negated)
+
+    def phrases(self) -> Iterable[ObjectPhrase]:
+        """Every phrase of the step: objects, landmark, recipient, tool, source."""
+        yield from self.objects
+        for phrase in (self.landmark, self.recipient, self.tool, self.source):
+            if phrase is not None:
+                yield phrase
+
+
+@dataclass(frozen=True)
+class RequestFrame:
+    """A request read into steps (see the module docstring); ``context``: clauses with no action."""
+
+    text: str
+    steps: tuple[Step, ...] = ()
+    context: tuple[str, ...] = ()
+
+    @property
+    def actions(self) -> list[str]:
+        """The capabilities the steps ask for, in order."""
+        return [step.action for step in self.steps if step.action]
+
+    @property
+    def clear_actions(self) -> list[str]:
+        """The capabilities of the steps that clearly ask the robot to act.
+
+        A step does when its verb says what to do on its own, or when it names a place, a
+        person, a source or a tool beside a verb of many senses ("set an alarm" asks nothing
+        of the robot, "set the cup on the tray" does).
+        """
+        weak = request_words().weak_verbs
+        return [
+            step.action
+            for step in self.steps
+            if step.action
+            and (
+                tuple(step.verb.split()) not in weak
+                or any(
+                    role is not None
+                    for role in (step.landmark, step.recipient, step.source, step.tool)
+                )
+            )
+        ]
+
+    @property
+    def missing_skills(self) -> list[str]:
+        """How to say each missing skill the request asks for ("cut things")."""
+        return _unique(step.missing_skill for step in self.steps if step.missing_skill)
+
+    @property
+    def acts(self) -> bool:
+        """Whether any step names an action the robot has (a capability)."""
+        return bool(self.actions)
+
+    def phrases(self) -> list[ObjectPhrase]:
+        """Every phrase of every step, in order."""
+        return [phrase for step in self.steps for phrase in step.phrases()]
+
+
+# -- the word lists -----------------------------------------------------------------------------
+
+
+class WordsError(ValueError):
+    """The grammar's word file is broken; the message names the entry and the fix."""
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The word lists, as phrase tables (tuples of words -> value)."""
+
+    verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
+    says: Mapping[str, str]
+    tasks: Mapping[str, tuple[str, ...]]
+    skills: Mapping[str, frozenset[str]]
+    openers: frozenset[tuple[str, ...]]
+    wants: frozenset[tuple[str, ...]]
+    determiners: frozenset[str]
+    quantities: frozenset[str]
+    measures: frozenset[str]
+    pronouns: frozenset[str]
+    speaker: frozenset[str]
+    people_pronouns: frozenset[str]
+    negations: frozenset[tuple[str, ...]]
+    conjunctions: frozenset[tuple[str, ...]]
+    sequencers: frozenset[tuple[str, ...]]
+    copulas: frozenset[str]
+    other_verbs: frozenset[str]
+    subjects: frozenset[str]
+    idioms: frozenset[tuple[str, ...]]
+    subordinators: frozenset[str]
+    vague_places: frozenset[str]
+    weak_verbs: frozenset[tuple[str, ...]]
+    prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
+    particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
+
+    @property
+    def longest(self) -> int:
+        return max(len(words) for words in (*self.verbs, *self.prepositions, *self.openers))
+
+
+def _phrase(text: Any) -> tuple[str, ...]:
+    return tuple(str(text).lower().replace("\u2019", "'").split())
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value:
+        raise WordsError(f"{WORDS_FILE.name}: {key!r} must be a non-empty list of words")
+    return value
+
+
+@functools.cache
+def request_words() -> _Words:
+    """The grammar's word lists, read once from :data:`WORDS_FILE`.
+
+    Raises :class:`WordsError` naming the entry when the file is malformed.
+    """
+    try:
+        data = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise WordsError(f"{WORDS_FILE}: cannot read the grammar's words: {error}") from error
+    if not isinstance(data, dict):
+        raise WordsError(f"{WORDS_FILE.name}: expected a mapping of word lists")
+    verbs: dict[tuple[str, ...], tuple[str, str]] = {}
+    tasks: dict[str, tuple[str, ...]] = {}
+    skills: dict[str, frozenset[str]] = {}
+    says: dict[str, str] = {}
+    for kind in ("actions", "unsupported"):
+        entries = data.get(kind)
+        if not isinstance(entries, dict) or not entries:
+            raise WordsError(f"{WORDS_FILE.name}: {kind!r} must map names to their verbs")
+        for key, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise WordsError(f"{WORDS_FILE.name}: {kind}.{key} must be a mapping")
+            for verb in _list(entry, "verbs"):
+                verbs.setdefault(_phrase(verb), (kind, str(key)))
+            if kind == "actions":
+                tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
+                skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
+            else:
+                says[str(key)] = str(entry.get("says") or key)
+    _add_catalogue(verbs, says)
+    prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
+    relations = data.get("relations")
+    if not isinstance(relations, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'relations' must map relations to prepositions")
+    for relation, forms in relations.items():
+        for form in forms:
+            prepositions.setdefault(_phrase(form), ("landmark", str(relation)))
+    for role, key in (
+        ("destination", "destinations"),
+        ("tool", "tools"),
+        ("source", "sources"),
+        ("recipient", "recipients"),
+    ):
+        for form in _list(data, key):
+            prepositions.setdefault(_phrase(form), (role, ""))
+    particles: dict[str, set[str]] = {}
+    for words in verbs:
+        if len(words) == 2 and words[1] in PARTICLES:
+            particles.setdefault(words[0], set()).add(words[1])
+
+    def word_set(key: str) -> frozenset[str]:
+        return frozenset(str(word).lower() for word in _list(data, key))
+
+    def phrase_set(key: str) -> frozenset[tuple[str, ...]]:
+        return frozenset(_phrase(word) for word in _list(data, key))
+
+    return _Words(
+        verbs=verbs,
+        says=says,
+        tasks=tasks,
+        skills=skills,
+        prepositions=prepositions,
+        particles={verb: frozenset(found) for verb, found in particles.items()},
+        openers=phrase_set("openers"),
+        wants=phrase_set("wants"),
+        negations=phrase_set("negations"),
+        conjunctions=phrase_set("conjunctions"),
+        sequencers=phrase_set("sequencers"),
+        determiners=word_set("determiners"),
+        quantities=word_set("quantities"),
+        measures=word_set("measures"),
+        pronouns=word_set("pronouns"),
+        speaker=word_set("speaker"),
+        people_pronouns=word_set("people_pronouns"),
+        copulas=word_set("copulas"),
+        other_verbs=word_set("other_verbs"),
+        subjects=word_set("subjects"),
+        idioms=phrase_set("idioms"),
+        subordinators=word_set("subordinators"),
+        vague_places=word_set("vague_places"),
+        weak_verbs=phrase_set("weak_verbs"),
+    )
+
+
+def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
+    """Put the skill catalogue's unsupported skills over the grammar's own, when it has them.
+
+    A catalogue that cannot be read is named in the error, like the word file.
+    """
+    if not SKILL_CATALOGUE_FILE.exists():
+        return
+    try:
+        data = yaml.safe_load(SKILL_CATALOGUE_FILE.read_text(encoding="utf-8"))
+        entries = data["skills"]
+        for entry in entries:
+            name = f"catalogue:{entry['name']}"
+            for verb in entry["verbs"]:
+                verbs[_phrase(verb)] = ("unsupported", name)
+            says[name] = _CANT.sub("", str(entry["say"])).strip() or str(entry["name"])
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
+        raise WordsError(
+            f"{SKILL_CATALOGUE_FILE}: cannot read the unsupported skills ({error}); each entry "
+            "needs name, verbs and say"
+        ) from error
+
+
+def action_tasks() -> Mapping[str, tuple[str, ...]]:
+    """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
+    return request_words().tasks
+
+
+def skill_actions(available: Iterable[str]) -> frozenset[str]:
+    """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
+    have = frozenset(available)
+    return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
+
+
+# -- the grammar --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str  # lower case, straight apostrophes
+    said: str  # as written
+
+
+def _tokens(text: str) -> list[_Word]:
+    return [
+        _Word(match.group(0).lower().replace("\u2019", "'"), match.group(0))
+        for match in _TOKEN.finditer(text)
+    ]
+
+
+def _longest(words: Sequence[_Word], at: int, table: Iterable[tuple[str, ...]]) -> int:
+    """How many words from ``at`` the longest entry of ``table`` matching there covers."""
+    best = 0
+    for entry in table:
+        size = len(entry)
+        if size > best and tuple(word.text for word in words[at : at + size]) == entry:
+            best = size
+    return best
+
+
+class _Clause:
+    """One clause's words and a cursor; the grammar's rules read it left to right."""
+
+    def __init__(self, words: Sequence[_Word], lexicon: _Words) -> None:
+        self.words = list(words)
+        self.at = 0
+        self.lexicon = lexicon
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.words)
+
+    def word(self, offset: int = 0) -> str:
+        index = self.at + offset
+        return self.words[index].text if 0 <= index < len(self.words) else ""
+
+    def match(self, table: Iterable[tuple[str, ...]]) -> int:
+        return _longest(self.words, self.at, table)
+
+    def text(self, start: int, end: int) -> str:
+        return " ".join(word.said for word in self.words[start:end])
+
+    def is_boundary(self) -> bool:
+        """Whether a noun phrase ends before the current word."""
+        lexicon, word = self.lexicon, self.word()
+        return (
+            not word
+            or word == ","
+            or bool(self.match(lexicon.prepositions))
+            or bool(self.match(lexicon.negations))
+            or bool(self.match(lexicon.conjunctions))
+            or word in lexicon.copulas
+            or word in lexicon.subordinators
+            or word in lexicon.vague_places
+            or word in INLINE_FILLERS
+            or word in ("to", "back")
+        )
+
+
+def parse_request(text: str) -> RequestFrame:
+    """The frame of ``text`` (see the module docstring); never raises for any text."""
+    return _parse(str(text)[:MAX_PARSE_CHARS])
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(text: str) -> RequestFrame:
+    lexicon = request_words()
+    steps: list[Step] = []
+    context: list[str] = []
+    for clause in _clauses(_tokens(text), lexicon):
+        step = _read_clause(clause, lexicon)
+        if step.action or step.unsupported or step.verb:
+            steps.append(step)
+        elif steps and step.objects and _continues(clause, lexicon):
+            last = steps[-1]
+            steps[-1] = _with(last, objects=(*last.objects, *step.objects))
+        elif step.text:
+            context.append(step.text)
+    return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
+
+
+def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
+    """A verbless clause that adds to the step before ("..., but not chips", "or the cup")."""
+    first = [word.text for word in clause[:2]]
+    return bool(first) and (
+        first[0] in ("but", "or", "and", "not", "no", "except", "plus")
+        or _longest(clause, 0, lexicon.negations) > 0
+    )
+
+
+def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
+    """Sentences split at sequencers, and at "and" / commas followed by a verb."""
+    clauses: list[list[_Word]] = [[]]
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word.text in _BREAK:
+            clauses.append([])
+            index += 1
+            continue
+        sequencer = _longest(words, index, lexicon.sequencers)
+        if sequencer and clauses[-1]:
+            clauses.append([])
+            index += sequencer
+            continue
+        if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
+            opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
+            if word.text != "to" or not opens_with_tool:
+                clauses.append([])
+                index += 1
+                continue
+        clauses[-1].append(word)
+        index += 1
+    return [clause for clause in clauses if clause]
+
+
+def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
+    while index < len(words):
+        opener = _longest(words, index, lexicon.openers)
+        if not opener:
+            break
+        index += opener
+    size = _longest(words, index, lexicon.verbs)
+    if not size and index < len(words) and words[index].text in lexicon.particles:
+        size = 1  # the head of a phrasal verb whose particle comes later ("turn it on")
+    if not size:
+        return False
+    after = words[index + size].text if index + size < len(words) else ""
+    # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause
+    return after not in (",", "and", "or") and words[index].text not in lexicon.measures
+
+
+def _skip_openers(clause: _Clause) -> None:
+    while not clause.done:
+        size = clause.match(clause.lexicon.openers)
+        if not size:
+            return
+        clause.at += size
+
+
+def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
+    """One clause as a step: openers, the verb, then phrases by role."""
+    clause = _Clause(words, lexicon)
+    text = clause.text(0, len(words))
+    _skip_openers(clause)
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    verb = ""
+    kind_key: tuple[str, str] = ("", "")
+    wanted = clause.match(lexicon.wants)
+    if wanted:
+        clause.at += wanted
+        verb, kind_key = "bring", ("actions", "bring")
+        recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+        _skip_openers(clause)
+    elif clause.word() in ("use", "using"):
+        clause.at += 1
+        tool = _noun_phrase(clause)
+        if clause.word() == "to":
+            clause.at += 1
+    if not verb:
+        verb, kind_key = _verb(clause)
+    state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
+    if kind_key[1] == "bring" and recipient is None:
+        state.recipient = _indirect_object(clause)
+    _phrases(clause, state)
+    return state.step(lexicon)
+
+
+def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
+    """The verb at the cursor (phrasal verbs whole, longest first), or none."""
+    lexicon = clause.lexicon
+    if clause.match(lexicon.idioms):
+        return "", ("", "")
+    size = clause.match(lexicon.verbs)
+    word = clause.word()
+    if size and not (size == 1 and word in lexicon.measures and clause.word(1) in ("you", "i")):
+        words = tuple(clause.word(offset) for offset in range(size))
+        clause.at += size
+        return " ".join(words), lexicon.verbs[words]
+    if word in lexicon.particles:  # "turn", "throw": the particle after the object decides
+        clause.at += 1
+        return word, ("", "")
+    if (
+        word
+        and word not in lexicon.determiners
+        and word not in lexicon.pronouns
+        and word not in lexicon.speaker
+        and word not in lexicon.copulas
+        and word not in lexicon.other_verbs
+        and word not in lexicon.subjects
+        and "'" not in word
+        and word not in lexicon.quantities
+        and not word.isdigit()
+        and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)
+    ):
+        clause.at += 1  # an imperative verb the lexicon does not know: kept as said
+        return word, ("", "")
+    return "", ("", "")
+
+
+def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
+    """The recipient of "hand me the X", "give Anna the cup", "pass him the salt"."""
+    lexicon, word = clause.lexicon, clause.word()
+    follows = clause.word(1)
+    opens_phrase = (
+        follows in lexicon.determiners
+        or follows in lexicon.quantities
+        or (follows and follows not in INLINE_FILLERS and not clause.match(lexicon.prepositions))
+    )
+    if word in lexicon.speaker:
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER)
+    if word in lexicon.people_pronouns and follows in lexicon.determiners:
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=word)
+    name_end = clause.at
+    while name_end < len(clause.words) and clause.words[name_end].said[:1].isupper():
+        name_end += 1
+    if name_end > clause.at and word not in lexicon.determiners and opens_phrase:
+        said = clause.text(clause.at, name_end)
+        head = clause.words[name_end - 1].text
+        clause.at = name_end
+        return ObjectPhrase(text=said, head=head, person=said)
+    return None
+
+
+@dataclass
+class _StepState:
+    """A step while its clause is read."""
+
+    text: str
+    verb: str
+    kind: tuple[str, str]
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    objects: list[ObjectPhrase] = field(default_factory=list)
+    relation: str = ""
+    landmark: ObjectPhrase | None = None
+    source: ObjectPhrase | None = None
+
+    def step(self, lexicon: _Words) -> Step:
+        kind, key = self.kind
+        return Step(
+            text=self.text,
+            verb=self.verb,
+            action=key if kind == "actions" else "",
+            unsupported=key if kind == "unsupported" else "",
+            missing_skill=lexicon.says.get(key, "") if kind == "unsupported" else "",
+            objects=tuple(self.objects),
+            relation=self.relation,
+            landmark=self.landmark,
+            recipient=self.recipient,
+            tool=self.tool,
+            source=self.source,
+        )
+
+
+def _phrases(clause: _Clause, state: _StepState) -> None:
+    """Read the rest of the clause: objects, prepositional phrases, particles."""
+    lexicon = clause.lexicon
+    negated = alternative = False
+    while not clause.done:
+        word = clause.word()
+        if word in lexicon.subordinators:
+            return  # "... back where it belongs": the rest says more, asks for nothing
+        if word in lexicon.vague_places:
+            said = clause.words[clause.at].said
+            state.relation = state.relation or "to"
+            state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
+            clause.at += 1
+            continue
+        negation = clause.match(lexicon.negations)
+        if negation:
+            clause.at += negation
+            negated = True
+            continue
+        conjunction = clause.match(lexicon.conjunctions)
+        if conjunction or word in (",", "but"):
+            alternative = word == "or"
+            clause.at += conjunction or 1
+            continue
+        if _ends_phrasal_verb(clause, state.verb):
+            phrasal = (state.verb, word)
+            state.verb = " ".join(phrasal)
+            state.kind = lexicon.verbs[phrasal]
+            clause.at += 1
+            continue
+        preposition = clause.match(lexicon.prepositions)
+        if preposition:
+            words = tuple(clause.word(offset) for offset in range(preposition))
+            role, relation = lexicon.prepositions[words]
+            said = clause.text(clause.at, clause.at + preposition)
+            clause.at += preposition
+            _prepositional(clause, state, role, relation, said)
+            continue
+        if word in INLINE_FILLERS or word in lexicon.copulas or word == "to":
+            clause.at += 1
+            continue
+        before = clause.at
+        phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
+        if phrase is not None:
+            state.objects.append(phrase)
+            negated = alternative = False
+        if clause.at == before:
+            clause.at += 1
+
+
+def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
+    """Whether the word at the cursor is the particle of ``verb`` after its object.
+
+    "turn the light off", "put the milk away": the particle ends the phrase (nothing but a
+    filler, a conjunction or the end follows), so "take the milk out of the fridge" keeps
+    "out of" as a source.
+    """
+    word = clause.word()
+    if word not in PARTICLES or word not in clause.lexicon.particles.get(verb, ()):
+        return False
+    after = clause.word(1)
+    if word in ("away", "back") and not _longest(
+        clause.words, clause.at + 1, clause.lexicon.prepositions
+    ):
+        return True  # "put the mug back where it belongs": never a preposition here
+    return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+
+
+def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
+    """Give the phrase after a preposition (``said``) its role in the step."""
+    phrase = _noun_phrase(clause)
+    if phrase is None:
+        return
+    phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
+    if role in ("destination", "recipient") and _names_someone(clause, phrase):
+        phrase = ObjectPhrase(**{**phrase.__dict__, "person": phrase.text})
+    if role == "tool":
+        state.tool = state.tool or phrase
+    elif role == "source":
+        state.source = state.source or phrase
+    elif phrase.person or (role == "recipient" and phrase.pronoun):
+        state.recipient = state.recipient or _as_person(phrase)
+    elif role == "recipient":
+        state.objects.append(phrase) if not state.objects else None
+    elif state.landmark is not None or _describes_object(state):
+        _locate(state, phrase)
+    else:
+        state.relation = relation or "to"
+        state.landmark = phrase
+
+
+def _names_someone(clause: _Clause, phrase: ObjectPhrase) -> bool:
+    """A bare capitalised name after "to" / "for" ("to Anna", "for Mr Okafor")."""
+    if phrase.determiner or phrase.quantity or phrase.pronoun:
+        return False
+    said = [word.said for word in clause.words if word.text in phrase.text.lower().split()]
+    return bool(said) and all(word[:1].isupper() for word in said)
+
+
+def _describes_object(state: _StepState) -> bool:
+    """Whether a place phrase after the object says where it is rather than where it goes.
+
+    "bring me the bottle on the table" (the bottle that is on the table) against "put the
+    bottle on the table" (put it there): fetching, finding and disposing do not place.
+    """
+    action = state.kind[1]
+    fetching = action == "bring" and (
+        state.recipient is not None or state.verb in ("get", "fetch", "grab", "hand", "pass")
+    )
+    return bool(state.objects) and (
+        fetching or action in ("find", "dispose", "open", "close", "wipe", "switch_on")
+    )
+
+
+def _locate(state: _StepState, phrase: ObjectPhrase) -> None:
+    """Attach a place phrase to the thing it locates (the last object, or the landmark)."""
+    where = f"{phrase.preposition} {phrase.described}".strip()
+    if state.landmark is not None:
+        state.landmark = _extend(state.landmark, where)
+    elif state.objects:
+        state.objects[-1] = _extend(state.objects[-1], where)
+
+
+def _extend(phrase: ObjectPhrase, where: str) -> ObjectPhrase:
+    joined = f"{phrase.where} {where}".strip()
+    return ObjectPhrase(**{**phrase.__dict__, "where": joined})
+
+
+def _as_person(phrase: ObjectPhrase) -> ObjectPhrase:
+    if phrase.person:
+        return phrase
+    return ObjectPhrase(**{**phrase.__dict__, "person": phrase.head})
+
+
+def _noun_phrase(
+    clause: _Clause, *, negated: bool = False, alternative: bool = False
+) -> ObjectPhrase | None:
+    """The noun phrase at the cursor: determiner, quantity, modifiers, head, "of" complement."""
+    lexicon = clause.lexicon
+    start = clause.at
+    determiner = quantity = ""
+    if clause.word() in lexicon.speaker:
+        word = clause.word()
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER, negated=negated)
+    if clause.word() in lexicon.people_pronouns:
+        word = clause.word()
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=word, negated=negated)
+    if clause.word() in lexicon.determiners:
+        determiner = clause.word()
+        clause.at += 1
+    quantity_start = clause.at
+    while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
+        if clause.word() == "of" and clause.at == quantity_start:
+            break
+        clause.at += 1
+    if clause.word() in lexicon.measures and clause.word(1) == "of":
+        clause.at += 2
+        if clause.word() in lexicon.determiners:
+            clause.at += 1
+    quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""
+    content: list[str] = []
+    content_start = clause.at
+    while not clause.done and not clause.is_boundary():
+        word = clause.word()
+        if word in lexicon.pronouns and content and word not in ("one", "ones"):
+            break
+        if word == "of" and content and not clause.is_boundary():
+            clause.at += 1
+            continue
+        if word in PARTICLES and clause.word(1) in ("", ",", "and", "then", "or", "please"):
+            break
+        content.append(word)
+        clause.at += 1
+        if word in lexicon.pronouns and word not in ("one", "ones"):
+            if word in ("something", "anything", "everything"):
+                continue  # "something printed", "anything sweet": still names nothing
+            break
+    words = [word for word in content if word != "of"]
+    if not words and not determiner and not quantity:
+        clause.at = start
+        return None
+    text = clause.text(start, clause.at)
+    if not words:
+        head = determiner or quantity
+        return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
+                            negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
+    head = _head(clause.words[content_start : clause.at], lexicon)
+    modifiers = tuple(word for word in words if word != head)
+    pronoun = head in lexicon.pronouns or words[0] in ("something", "anything", "everything")
+    return ObjectPhrase(
+        text=text,
+        head=head,
+        modifiers=modifiers,
+        determiner=determiner,
+        quantity=quantity,
+        negated=negated,
+        alternative=alternative,
+        pronoun=pronoun,
+    )
+
+
+def _head(words: Sequence[_Word], lexicon: _Words) -> str:
+    """The head noun: the last word before an "of" complement, else the last word."""
+    texts = [word.text for word in words]
+    if "of" in texts:
+        before = texts[: texts.index("of")]
+        if before:
+            return before[-1]
+    return texts[-1]
+
+
+def _with(step: Step, **changes: Any) -> Step:
+    return Step(**{**step.__dict__, **changes})
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -1,0 +1,156 @@
+"""``cogtree eval clarify``: items, the kitchens built for them, decisions and the report."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import pytest
+
+from knowledge.taxonomy import household_taxonomy
+from trees.cli.eval_command import add_eval_parser, run_eval
+from trees.evaluation.clarify import Decision, summary
+from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
+from trees.evaluation.clarify_world import GENERIC_TYPE, item_scenario, object_names
+
+# Items written for these tests (no evaluation item is copied here).
+TABLETOP = {
+    "source": "knowno-style",
+    "id": "t1",
+    "scene_objects": ["stapler", "lemon", "gizmo thingamajig"],
+    "task": "pass me the lemon",
+    "intent_object": "lemon",
+    "should_ask": False,
+}
+KITCHEN = {
+    "id": "k1",
+    "scene_objects": ["tub of greek yoghurt", "box of cereal", "plastic whisk", "mystery gadget"],
+    "task": "bring me the whisk",
+    "should_ask": False,
+}
+
+
+def write(tmp_path: Path, *items: object) -> Path:
+    path = tmp_path / "items.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in items), encoding="utf-8")
+    return path
+
+
+def test_items_load_and_bad_lines_are_all_named(tmp_path: Path) -> None:
+    items = load_items(write(tmp_path, TABLETOP, {**KITCHEN, "id": 7}))
+    assert [item.id for item in items] == ["t1", "7"]
+    assert items[0].item_layout == "tabletop" and items[1].item_layout == "kitchen"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "a", "task": "x"}\nnot json\n{"id": "b", "scene_objects": ["x"]}\n')
+    with pytest.raises(ClarifyDataError) as error:
+        load_items(bad)
+    text = str(error.value)
+    assert "line 1" in text and "scene_objects" in text
+    assert "line 2: not JSON" in text and "line 3" in text and "task" in text
+    with pytest.raises(ClarifyDataError, match="ids used twice: t1"):
+        load_items(write(tmp_path, TABLETOP, TABLETOP))
+
+
+def test_expectations_follow_the_labels() -> None:
+    ask = ClarifyItem.model_validate({**TABLETOP, "should_ask": True})
+    assert ask.expected == "ask" and ask.asks
+    decline = ClarifyItem.model_validate({**KITCHEN, "should_ask": None, "expect": "decline"})
+    assert decline.asks and decline.group == "decline"
+    both = ClarifyItem.model_validate({**TABLETOP, "intent_object": "lemon, stapler"})
+    assert both.intended == ("lemon", "stapler")
+
+
+def test_the_tabletop_holds_every_named_object_on_the_counter() -> None:
+    item = ClarifyItem.model_validate(TABLETOP)
+    scenario = item_scenario(item, household_taxonomy())
+    world = scenario.world
+    assert {"counter", "top_drawer", "bottom_drawer", "recycling_bin"} <= set(world.furniture)
+    assert object_names(item) == {
+        "stapler": "stapler",
+        "lemon": "lemon",
+        "gizmo_thingamajig": "gizmo thingamajig",
+    }
+    assert world.objects["lemon"].type == "Lemon" and world.objects["lemon"].on == "counter"
+    unknown = world.objects["gizmo_thingamajig"]
+    assert unknown.type == GENERIC_TYPE and unknown.label == "gizmo thingamajig"
+    assert GENERIC_TYPE in world.types
+
+
+def test_the_kitchen_puts_things_where_they_usually_are() -> None:
+    scenario = item_scenario(ClarifyItem.model_validate(KITCHEN), household_taxonomy())
+    objects = scenario.world.objects
+    assert objects["tub_of_greek_yoghurt"].in_ == "fridge"
+    assert objects["box_of_cereal"].in_ == "cupboard"
+    assert objects["plastic_whisk"].in_ == "drawer"
+    assert objects["plastic_whisk"].material == "plastic"
+    assert objects["mystery_gadget"].on == "counter"
+
+
+def decision(**fields: object) -> Decision:
+    values: dict[str, object] = {
+        "id": "x",
+        "group": "g",
+        "backend": "none",
+        "task": "t",
+        "expected": "act",
+        "should_ask": False,
+    }
+    values.update(fields)
+    return Decision(**values)  # type: ignore[arg-type]
+
+
+def test_what_counts_as_handled() -> None:
+    right = decision(acted=True, acted_on=["lemon"], intended=["lemon"])
+    wrong = decision(acted=True, acted_on=["stapler"], intended=["lemon"])
+    assert right.handled and right.right_object and not right.wrong_object
+    assert not wrong.handled and wrong.wrong_object
+    question = decision(expected="ask", asked=True, reply="Which fruit: the lemon or the lime?")
+    assert question.handled
+    assert not decision(**{**question.__dict__, "ask_about": ["drink"]}).handled
+    assert decision(expected="decline", declined=True).handled
+    assert not decision(expected="decline", refused=True, acted=True).handled
+    assert decision(expected="missing_skill", missing_skill=True).handled
+    assert not decision(acted=True, nothing_done=True).handled
+
+
+def test_the_summary_balances_the_ask_decision() -> None:
+    decisions = [
+        decision(should_ask=True, asked=True),
+        decision(should_ask=True),
+        decision(should_ask=False),
+        decision(should_ask=False, declined=True),
+        decision(should_ask=True, refused=True, unsafe=1),
+    ]
+    row = summary("none", "all", decisions)
+    assert row["ask_rate_should_ask"] == pytest.approx(2 / 3)
+    assert row["ask_rate_should_not"] == 0.0
+    assert row["ask_bal_acc"] == pytest.approx((2 / 3 + 1) / 2)
+    assert row["out_of_scope"] == pytest.approx(0.2)
+    assert row["unsafe"] == 1
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="cogtree")
+    add_eval_parser(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(["eval", *argv])
+
+
+def test_one_turn_per_item_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "decisions.jsonl"
+    args = parse("clarify", str(write(tmp_path, TABLETOP)), "--out", str(out))
+    assert run_eval(args) == 0
+    table, _ = capsys.readouterr()
+    assert "## Ask or act: items.jsonl" in table and "| none | all | 1 |" in table
+    (line,) = out.read_text(encoding="utf-8").splitlines()
+    made = json.loads(line)
+    assert made["id"] == "t1" and made["backend"] == "none" and made["reply"]
+    assert made["error"] == ""
+    # what it did is recorded, whichever it was
+    assert made["acted"] == bool(made["steps"])
+    assert set(made["acted_on"]) <= {"stapler", "lemon", "gizmo thingamajig"}
+
+
+def test_unusable_data_exits_with_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_eval(parse("clarify", str(tmp_path / "missing.jsonl"))) == 2
+    assert "cannot read it" in capsys.readouterr().err

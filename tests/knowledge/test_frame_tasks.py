@@ -1,0 +1,93 @@
+"""From a frame's step to a pack task with its slots: roles, said words kept, none dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.domain_pack import DomainPack
+from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import StepTask, pack_actions, step_task, task_key
+from knowledge.lexicon import Lexicon
+from knowledge.request_frame import parse_request
+from knowledge.scope_matching import frame_signal
+
+
+@pytest.fixture(scope="module")
+def household() -> DomainPack:
+    return DomainRegistry.discover(active="household").get("household")
+
+
+def task_for(pack: DomainPack, text: str) -> StepTask | None:
+    frame = parse_request(text)
+    assert len(frame.steps) == 1
+    return step_task(frame.steps[0], pack, text)
+
+
+def test_task_keys_come_from_plans_or_names(household: DomainPack) -> None:
+    assert task_key(household.task("Fetch")) == "bring"  # its plan: bring to the speaker
+    assert task_key(household.task("WhereIs")) == "where_is"
+    assert {"bring", "place", "put_away", "tidy", "open", "close", "find"} <= pack_actions(
+        household
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "task", "slots"),
+    [
+        ("could you grab me the hairbrush", "Fetch", {"object": "the hairbrush"}),
+        ("carry the laundry to the bathroom", "Bring", {"object": "the laundry",
+                                                        "destination": "the bathroom"}),
+        ("set the plant on the sideboard", "Bring", {"object": "the plant",
+                                                     "destination": "the sideboard"}),
+        ("give the envelope to Marta", "Bring", {"object": "the envelope",
+                                                 "destination": "Marta"}),
+        ("put the jumper back", "PutAway", {"object": "the jumper"}),
+        ("tidy up the playroom", "Tidy", {"room": "the playroom"}),
+        ("shut the larder", "Close", {"container": "the larder"}),
+        ("where is my tablet", "WhereIs", {"object": "my tablet"}),
+        ("fetch the butter from the larder", "Fetch", {"object": "the butter from the larder"}),
+    ],
+)  # fmt: skip
+def test_the_frame_fills_the_slots_of_one_task(
+    household: DomainPack, text: str, task: str, slots: dict[str, str]
+) -> None:
+    found = task_for(household, text)
+    assert found is not None and found.complete
+    assert (found.task, found.slots) == (task, slots)
+
+
+def test_a_task_that_cannot_hold_a_phrase_is_not_taken(household: DomainPack) -> None:
+    assert task_for(household, "put the teapot next to the toaster") is None  # no relation slot
+    assert task_for(household, "wipe the bench with the rag") is None  # no tool slot
+    assert task_for(household, "bring me a sweet, but not the mints") is None  # no exclusions
+    assert task_for(household, "fetch the comb and the mirror") is None  # one object slot
+
+
+def test_a_pronoun_leaves_the_slot_open(household: DomainPack) -> None:
+    found = task_for(household, "bring it to me")
+    assert found is not None and found.task == "Fetch" and found.missing == ("object",)
+
+
+def test_no_action_no_task(household: DomainPack) -> None:
+    assert parse_request("I'm a bit peckish").steps == ()
+    frame = parse_request("slice the loaf")
+    assert step_task(frame.steps[0], household, "slice the loaf") is None
+
+
+def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> None:
+    registry = DomainRegistry.discover(active="household")
+    packs = registry.packs
+    by_action = frame_signal(parse_request("could you shut the larder"), packs, {})
+    assert "household" in by_action.domains and "advisor" not in by_action.domains
+    lexicon = Lexicon("objects", {"teapot_1": ["teapot"]})
+    household = registry.get("household")
+    scene_lexicon = next(name for name, spec in household.manifest.lexicons.items() if spec.scene)
+    by_thing = frame_signal(
+        parse_request("the teapot is empty"), packs, {"household": {scene_lexicon: lexicon}}
+    )
+    assert by_thing.domains == ("household",) and "teapot" in by_thing.reason
+    lacking = frame_signal(parse_request("chop the leeks"), packs, {})
+    assert lacking.missing_skills == ("cut things",) and "household" in lacking.domains
+    assert frame_signal(parse_request("what's the capital of Peru"), packs, {}).domains == ()
+    skills = frame_signal(parse_request("recycle the jar"), packs, {}, frozenset({"dispose"}))
+    assert "household" in skills.domains

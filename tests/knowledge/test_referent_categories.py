@@ -1,0 +1,96 @@
+"""Descriptions that resolve through the household taxonomy, attributes and negation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from knowledge.referents import split_negation
+from knowledge.scene_graph import SceneGraph
+
+# A pantry scene written for these tests.
+PANTRY = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:shelf a cog:Surface ; rdfs:label "pantry shelf" ; cog:inRoom :kitchen .
+:bench a cog:Surface ; rdfs:label "bench" ; cog:inRoom :kitchen .
+
+:tangerine a cog:Object ; rdfs:label "tangerine" ; cog:objectType cog:Mandarin ; cog:on :bench .
+:plum a cog:Object ; rdfs:label "plum" ; cog:objectType cog:Plum ; cog:on :bench .
+:lemonade a cog:Object ; rdfs:label "can of lemonade" ; cog:objectType cog:LemonLimeSoda ;
+    cog:on :shelf .
+:root_beer a cog:Object ; rdfs:label "root beer" ; cog:objectType cog:RootBeer ; cog:on :shelf .
+:popcorn a cog:Object ; rdfs:label "popcorn" ; cog:objectType cog:Popcorn ; cog:on :shelf .
+:crisps a cog:Object ; rdfs:label "crisps" ; cog:objectType cog:Chips ; cog:on :shelf .
+:toffee a cog:Object ; rdfs:label "toffee" ; cog:objectType cog:Candy ; cog:on :shelf .
+:rag a cog:Object ; rdfs:label "rag" ; cog:objectType cog:Cloth ; cog:on :bench .
+:squeegee a cog:Object ; rdfs:label "squeegee" ; cog:objectType cog:Squeegee ; cog:on :bench .
+:jar_full a cog:Object ; rdfs:label "jar of pickles" ; cog:objectType cog:Jar ; cog:on :shelf .
+:jar_empty a cog:Object ; rdfs:label "old jar" ; cog:objectType cog:Jar ; cog:empty true ;
+    cog:on :bench .
+:espresso a cog:Object ; rdfs:label "espresso" ; cog:objectType cog:Espresso ; cog:on :bench .
+:decaf a cog:Object ; rdfs:label "decaf" ; cog:objectType cog:Coffee ; cog:caffeinated false ;
+    cog:on :bench .
+"""
+
+
+@pytest.fixture(scope="module")
+def pantry() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(PANTRY, source="pantry")
+    yield scene
+    scene.close()
+
+
+def ids(scene: SceneGraph, description: str) -> list[str]:
+    return [candidate.id for candidate in scene.resolve_referent(description)]
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("that fruit", ["plum", "tangerine"]),
+        ("a drink", ["decaf", "espresso", "lemonade", "root_beer"]),
+        ("the caffeinated one", ["espresso"]),  # the decaf says it is not
+        ("the citrus soda", ["lemonade"]),
+        ("the citrus fruit", ["tangerine"]),
+        ("the sweet one", ["lemonade", "root_beer", "toffee"]),
+        ("the fizzy drink", ["lemonade", "root_beer"]),
+        ("the salty one", ["crisps", "popcorn"]),
+        ("something to wipe with", ["rag", "squeegee"]),
+        ("the empty jar", ["jar_empty"]),
+        ("a jar", ["jar_empty", "jar_full"]),
+        ("a snack, but not chips", ["popcorn"]),
+        ("a snack but not the popcorn or the crisps", []),
+        ("any fruit except the plum", ["tangerine"]),
+        ("a cheese grater", []),
+    ],
+)
+def test_categories_attributes_and_negation(
+    pantry: SceneGraph, description: str, expected: list[str]
+) -> None:
+    assert ids(pantry, description) == expected
+
+
+def test_reasons_say_how_each_word_matched(pantry: SceneGraph) -> None:
+    (soda,) = pantry.resolve_referent("the citrus soda")
+    assert "'citrus': a lemon-lime soda is typically citrus" in soda.reasons
+    (rag, _) = pantry.resolve_referent("something to wipe with")
+    assert "'wipe': a cleaning tool is used to wipe" in rag.reasons
+    (popcorn,) = pantry.resolve_referent("a snack, but not chips")
+    assert popcorn.reasons[-1] == "not 'chips'"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "excluded"),
+    [
+        ("a snack, but not the crisps", "a snack", ["the crisps"]),
+        ("fruit other than the plum or the pear", "fruit", ["the plum", "the pear"]),
+        ("the notebook on the desk", "the notebook on the desk", []),
+    ],
+)
+def test_split_negation(text: str, wanted: str, excluded: list[str]) -> None:
+    assert split_negation(text) == (wanted, excluded)

@@ -1,0 +1,223 @@
+"""The request frame: actions, phrases by role, steps, negation, unknown words kept.
+
+Every phrasing here was written for this test; none comes from an evaluation set or a shipped
+scenario.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from knowledge import request_frame
+from knowledge.request_frame import SPEAKER, RequestFrame, Step, WordsError, parse_request
+
+
+def only_step(text: str) -> Step:
+    frame = parse_request(text)
+    assert len(frame.steps) == 1, frame
+    return frame.steps[0]
+
+
+def objects(step: Step) -> list[str]:
+    return [phrase.text for phrase in step.objects]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("fetch the stapler", "bring"),
+        ("grab me a towel", "bring"),
+        ("pass me the pepper", "bring"),
+        ("could you hand me the tape measure", "bring"),
+        ("can I have the blanket", "bring"),
+        ("I'd like the green cushion", "bring"),
+        ("set the vase on the windowsill", "place"),
+        ("leave the parcel by the door", "place"),
+        ("put the yoghurt away", "put_away"),
+        ("put away the cereal box", "put_away"),
+        ("chuck out the old newspaper", "dispose"),
+        ("get rid of the broken cup", "dispose"),
+        ("dispose of the paper towel", "dispose"),
+        ("recycle the jam jar", "dispose"),
+        ("shut the oven door", "close"),
+        ("open up the pantry", "open"),
+        ("switch the lamp off", "switch_off"),
+        ("turn on the extractor fan", "switch_on"),
+        ("pour the lemonade into the jug", "pour"),
+        ("top up the watering can", "fill"),
+        ("wipe down the worktop", "wipe"),
+        ("tidy up the study", "tidy"),
+        ("where did you see my wallet", "find"),
+        ("have you seen the dog lead", "find"),
+    ],
+)
+def test_verbs_synonyms_and_phrasal_verbs_name_the_capability(text: str, action: str) -> None:
+    assert only_step(text).action == action
+
+
+def test_a_modal_opener_is_no_noun() -> None:
+    step = only_step("Can you chuck away the can, please?")
+    assert step.action == "dispose"
+    assert objects(step) == ["the can"]
+
+
+def test_an_unknown_noun_is_kept_as_said() -> None:
+    step = only_step("please fetch me the theodolite")
+    assert objects(step) == ["the theodolite"]
+    assert step.objects[0].head == "theodolite"
+    assert step.recipient is not None and step.recipient.person == SPEAKER
+
+
+def test_determiners_modifiers_and_quantities() -> None:
+    step = only_step("bring me three small green apples")
+    phrase = step.objects[0]
+    assert (phrase.head, phrase.modifiers) == ("apples", ("small", "green"))
+    assert phrase.quantity == "three"
+    measure = only_step("get me a mug of cocoa").objects[0]
+    assert (measure.head, measure.determiner, measure.quantity) == ("cocoa", "a", "mug of")
+    mine = only_step("fetch my woolly hat").objects[0]
+    assert (mine.determiner, mine.head) == ("my", "hat")
+
+
+def test_x_and_y_keeps_both() -> None:
+    step = only_step("put the salt and the pepper on the shelf")
+    assert objects(step) == ["the salt", "the pepper"]
+    assert (step.relation, step.landmark and step.landmark.text) == ("on", "the shelf")
+
+
+def test_or_marks_an_alternative() -> None:
+    step = only_step("bring me the scarf or the gloves")
+    assert [phrase.alternative for phrase in step.objects] == [False, True]
+
+
+def test_negation_rules_a_thing_out() -> None:
+    step = only_step("get me a biscuit, but not the ginger ones")
+    assert [phrase.text for phrase in step.wanted] == ["a biscuit"]
+    assert [phrase.head for phrase in step.excluded] == ["ones"]
+    assert only_step("bring me a fruit except bananas").excluded[0].head == "bananas"
+
+
+@pytest.mark.parametrize(
+    ("text", "relation", "landmark"),
+    [
+        ("put the lamp on the desk", "on", "the desk"),
+        ("stand the umbrella in the corner", "in", "the corner"),
+        ("put the kettle next to the toaster", "next_to", "the toaster"),
+        ("leave the basket near the stairs", "near", "the stairs"),
+        ("place the radio to the left of the clock", "left_of", "the clock"),
+        ("place the radio right of the clock", "right_of", "the clock"),
+        ("put the boots behind the door", "behind", "the door"),
+        ("set the stool in front of the sink", "in_front_of", "the sink"),
+        ("put the keys beside the phone", "next_to", "the phone"),
+    ],
+)
+def test_every_spatial_relation_has_its_landmark(text: str, relation: str, landmark: str) -> None:
+    step = only_step(text)
+    assert step.relation == relation
+    assert step.landmark is not None and step.landmark.text == landmark
+
+
+def test_a_tool_with_using_and_use_to() -> None:
+    wiped = only_step("clean the hob using the blue cloth")
+    assert wiped.tool is not None and wiped.tool.text == "the blue cloth"
+    moved = only_step("could you use the tongs to lift the hot bread roll")
+    assert moved.action == "bring"
+    assert objects(moved) == ["the hot bread roll"]
+    assert moved.tool is not None and moved.tool.text == "the tongs"
+
+
+def test_recipients_by_name_pronoun_and_to() -> None:
+    assert only_step("give Leila the crayons").recipient.person == "Leila"  # type: ignore[union-attr]
+    named = only_step("take the tray to Grandad")
+    assert named.recipient is not None and named.recipient.person == "Grandad"
+    assert objects(named) == ["the tray"]
+    assert only_step("hand me the ladle").recipient.person == SPEAKER  # type: ignore[union-attr]
+
+
+def test_a_source_and_a_place_the_object_is_in() -> None:
+    sourced = only_step("fetch the butter out of the larder")
+    assert sourced.source is not None and sourced.source.text == "the larder"
+    located = only_step("grab me the torch on the hall table")
+    assert located.objects[0].described == "the torch on the hall table"
+    assert located.landmark is None
+
+
+@pytest.mark.parametrize(
+    ("text", "actions"),
+    [
+        ("open the cupboard and get out the flour", ["open", "bring"]),
+        ("close the window, then switch off the heater", ["close", "switch_off"]),
+        ("fetch the ladder and then put it in the shed", ["bring", "place"]),
+        ("turn the radio off and bring me my book", ["switch_off", "bring"]),
+    ],
+)
+def test_a_sequence_of_steps_in_order(text: str, actions: list[str]) -> None:
+    assert parse_request(text).actions == actions
+
+
+def test_a_particle_after_the_object_finishes_the_phrasal_verb() -> None:
+    assert only_step("turn the telly off").action == "switch_off"
+    assert only_step("put the washing away").action == "put_away"
+    out = only_step("take the pizza out of the oven")
+    assert out.action == "bring" and out.source is not None and out.source.text == "the oven"
+
+
+def test_a_missing_skill_is_named() -> None:
+    frame = parse_request("could you chop the carrots")
+    assert frame.missing_skills == ["cut things"] and not frame.acts
+    assert parse_request("wash up the pans").missing_skills == ["wash things up"]
+
+
+def test_a_need_or_a_remark_has_no_action() -> None:
+    frame = parse_request("I'm freezing")
+    assert frame.steps == () and frame.context == ("I'm freezing",)
+    remark = parse_request("That juice has gone off. Can you bin it?")
+    assert remark.actions == ["dispose"] and remark.context
+
+
+@pytest.mark.parametrize("text", ["", "   ", ",,,", "the the the", "???", "and then then"])
+def test_odd_input_never_raises(text: str) -> None:
+    assert isinstance(parse_request(text), RequestFrame)
+
+
+def test_a_long_request_is_cut() -> None:
+    frame = parse_request("bring me the spoon " * 500)
+    assert len(frame.text) == request_frame.MAX_PARSE_CHARS
+
+
+def test_a_broken_word_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "words.yaml"
+    broken.write_text(yaml.safe_dump({"actions": {"bring": {"verbs": []}}}))
+    monkeypatch.setattr(request_frame, "WORDS_FILE", broken)
+    request_frame.request_words.cache_clear()
+    try:
+        with pytest.raises(WordsError, match="verbs"):
+            request_frame.request_words()
+    finally:
+        monkeypatch.undo()
+        request_frame.request_words.cache_clear()
+
+
+def test_the_skill_catalogues_unsupported_skills_win(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    catalogue = tmp_path / "unsupported_skills.yaml"
+    entry = {"name": "sew", "verbs": ["sew", "darn", "wipe"], "say": "I can't sew yet."}
+    catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
+    monkeypatch.setattr(request_frame, "SKILL_CATALOGUE_FILE", catalogue)
+    request_frame.request_words.cache_clear()
+    request_frame._parse.cache_clear()
+    try:
+        assert parse_request("darn the sock").missing_skills == ["sew"]
+        assert parse_request("wipe the shelf").missing_skills == ["sew"]  # the catalogue wins
+        catalogue.write_text("skills: [{name: sew}]")
+        request_frame.request_words.cache_clear()
+        with pytest.raises(WordsError, match="unsupported skills"):
+            request_frame.request_words()
+    finally:
+        monkeypatch.undo()
+        request_frame.request_words.cache_clear()
+        request_frame._parse.cache_clear()

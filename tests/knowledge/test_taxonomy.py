@@ -1,0 +1,106 @@
+"""The household taxonomy: the file parses, is big enough, and answers its questions."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import get_args
+
+import pytest
+from rdflib import RDF, RDFS, Graph
+
+from knowledge.scene_graph import SceneGraph
+from knowledge.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
+from skills.belief import HazardFlag
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return household_taxonomy()
+
+
+def test_the_file_parses_and_holds_at_least_400_object_types() -> None:
+    graph = Graph().parse(TAXONOMY_PATH, format="turtle")
+    declared = set(graph.subjects(RDF.type, COG.ObjectType))
+    tops = set(graph.subjects(RDF.type, COG.TopCategory))
+    narrower = set(graph.subjects(COG.broaderType, None))
+    assert len(declared - tops) >= 400
+    assert len(tops) >= 20
+    assert narrower, "types are attached to categories"
+
+
+def test_every_type_reaches_a_top_category(taxonomy: Taxonomy) -> None:
+    stranded = [
+        name
+        for name in taxonomy.types
+        if name not in taxonomy.top_categories
+        and not set(taxonomy.categories_of(name)) & taxonomy.top_categories
+    ]
+    assert not stranded
+
+
+def test_labels_are_unique_and_flags_are_hazard_flags(taxonomy: Taxonomy) -> None:
+    labels = Counter(str(label) for label in taxonomy.graph.objects(None, RDFS.label))
+    graph = Graph().parse(TAXONOMY_PATH, format="turtle")
+    own = {str(label) for label in graph.objects(None, RDFS.label)}
+    assert not [label for label in own if labels[label] > 1]
+    flags = {str(flag) for flag in graph.objects(None, COG.typicalFlag)}
+    assert flags <= set(get_args(HazardFlag))
+
+
+def test_categories_and_types_are_transitive(taxonomy: Taxonomy) -> None:
+    assert taxonomy.categories_of("Mandarin") == ["Citrus", "Fruit", "Food"]
+    assert taxonomy.is_a("GingerAle", "Drink") and not taxonomy.is_a("GingerAle", "Food")
+    fruit = taxonomy.types_of("Fruit")
+    assert {"Apple", "Lemon", "Strawberry", "Citrus", "Berry"} <= set(fruit)
+    assert "Carrot" not in fruit
+    assert "Whisk" in taxonomy.types_of("KitchenUtensil")
+
+
+def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonomy) -> None:
+    assert taxonomy.usual_places("Yogurt") == ["fridge"]
+    assert taxonomy.usual_places("Teaspoon") == ["drawer"]  # from Cutlery
+    knife = taxonomy.properties("SteakKnife")
+    assert knife.material == "metal" and "sharp" in knife.flags
+    kettle = taxonomy.properties("Kettle")
+    assert {"appliance", "electrical", "heat_source"} <= kettle.flags
+    assert "chemical" in taxonomy.properties("Bleach").flags  # from CleaningChemical
+    assert "food" in taxonomy.properties("Pretzels").flags  # from Food, two levels up
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("lemon", "Lemon"),
+        ("Lemons", "Lemon"),
+        ("tangerine", "Mandarin"),
+        ("bottled iced tea", "IcedTea"),
+        ("a bag of salted pretzels", "Pretzels"),
+        ("sponge with soap on it", "Sponge"),
+        ("a bag of odds and ends", "Bag"),
+        ("stainless steel whisk", "Whisk"),
+        ("cup", "Cup"),  # a label wins over the core type Drinkware's synonym
+        ("flux capacitor", None),
+    ],
+)
+def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None:
+    assert taxonomy.type_named(name) == expected
+
+
+def test_every_belief_holds_the_taxonomy() -> None:
+    scene = SceneGraph.from_turtle_text(
+        "@prefix cog: <https://cogtree.dev/ontology#> .\n"
+        "@prefix : <https://cogtree.dev/scene#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        ':kitchen a cog:Room ; rdfs:label "kitchen" .\n'
+        ':bench a cog:Surface ; rdfs:label "bench" ; cog:inRoom :kitchen .\n'
+        ':clem a cog:Object ; rdfs:label "clementine" ; cog:objectType cog:Mandarin ;'
+        " cog:on :bench .\n"
+        ':spud a cog:Object ; rdfs:label "spud" ; cog:objectType cog:Potato ; cog:on :bench .\n'
+    )
+    try:
+        assert [c.id for c in scene.resolve_referent("the fruit")] == ["clem"]
+        assert [c.id for c in scene.resolve_referent("the citrus")] == ["clem"]
+        assert [c.id for c in scene.resolve_referent("a vegetable")] == ["spud"]
+        assert {c.id for c in scene.resolve_referent("some food")} == {"clem", "spud"}
+    finally:
+        scene.close()

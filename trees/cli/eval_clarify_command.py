@@ -1,0 +1,99 @@
+"""``cogtree eval clarify FILE.jsonl`` and ``cogtree eval everyday``: ask or act, per backend.
+
+Both run one turn of the assistant tree per item (:mod:`trees.evaluation.clarify`) and print
+a Markdown table per backend and group; ``--out`` writes the item-level decisions as JSONL.
+``everyday`` is ``clarify`` on the shipped everyday-requests set
+(:data:`EVERYDAY_SET`). A progress line goes to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from trees.cli.arg_types import positive_int
+from trees.evaluation.clarify import BACKENDS, evaluate, write_decisions
+from trees.evaluation.clarify_data import ClarifyDataError, load_items
+from trees.evaluation.datasets import DEFAULT_DATA
+
+EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
+"""The everyday-requests set: requests over objects and words no shipped scene or pack uses."""
+
+DEFAULT_BACKENDS = ("none",)
+"""Backends evaluated when no ``--backend`` is given."""
+
+
+def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval clarify`` and ``eval everyday`` to the ``eval`` subcommands."""
+    clarify = kinds.add_parser(
+        "clarify",
+        help="ask-or-act decisions on a JSONL set of requests in kitchens (one turn each)",
+        description="Builds a kitchen from each item's scene_objects (or loads its scene), runs "
+        "one turn of the assistant tree with its task, and reports ask-decision balanced "
+        "accuracy, ask rates, out-of-scope rate, object choice and unsafe executions per group "
+        "and backend. The item schema is in docs/evaluation.md.",
+    )
+    clarify.add_argument("file", type=Path, metavar="FILE.jsonl", help="the items")
+    _common(clarify)
+    everyday = kinds.add_parser(
+        "everyday",
+        help="the everyday-requests set: share acted correctly or asked the right question",
+        description=f"cogtree eval clarify on {EVERYDAY_SET.name} (tests/data/eval).",
+    )
+    everyday.add_argument(
+        "--file", type=Path, default=EVERYDAY_SET, metavar="FILE.jsonl", help="another set"
+    )
+    _common(everyday)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        action="append",
+        choices=BACKENDS,
+        help="LLM backend (repeatable; default: none). oracle tells the readiness gate each "
+        "item's label: an upper bound of the cascade, not a model",
+    )
+    parser.add_argument(
+        "--limit", type=positive_int, default=None, metavar="N", help="the first N items only"
+    )
+    parser.add_argument("--out", type=Path, metavar="ITEMS.jsonl", help="item-level decisions")
+    parser.add_argument("--output", type=Path, metavar="FILE.md", help="write the table here")
+
+
+def run_clarify(args: argparse.Namespace) -> int:
+    """Run ``cogtree eval clarify`` / ``everyday``; the exit code (2 on unusable data)."""
+    try:
+        items = load_items(args.file)
+    except ClarifyDataError as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    if args.limit is not None:
+        items = items[: args.limit]
+    backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
+    report = evaluate(args.file.name, items, backends, progress=_progress)
+    if args.limit is not None:
+        report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
+    if args.output is None:
+        sys.stdout.write(report.markdown())
+    else:
+        args.output.write_text(report.markdown(), encoding="utf-8")
+    if args.out is not None:
+        write_decisions(report, args.out)
+    return 0
+
+
+def _progress(backend: str) -> Callable[[int, int, str], None]:
+    """Progress on stderr: a line at every tenth of the items (every item on a terminal)."""
+    live = sys.stderr.isatty()
+
+    def show(done: int, total: int, what: str) -> None:
+        step = max(total // 10, 1)
+        if live or done == total or done % step == 0:
+            end = "\n" if not live or done == total else ""
+            sys.stderr.write(f"\r[{backend}] {done}/{total} {what}{end}")
+            sys.stderr.flush()
+
+    return show
