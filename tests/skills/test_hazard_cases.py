@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from knowledge.hazard_rules import shipped_hazard_rules
-from skills.hazard_check import step_hazards
+from skills.hazard_check import step_graph, step_hazards
 from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
 from skills.specs import skill_call
 from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases
@@ -117,3 +117,14 @@ def test_microwaves_and_stoves_are_known_by_their_type_not_their_id() -> None:
     hob = {"id": "hot_plate_1", "kind": "surface", "type": "Hob", **appliance}
     on_hob = {"object": "tea_towel", "hand": "right", "target": "hot_plate_1"}
     assert _rules_of({"things": [cloth, hob]}, **on_hob) == ["unsafe_on_stove"]
+
+
+def test_a_things_graph_holds_its_type_and_the_taxonomys_broader_types() -> None:
+    belief = build_belief({})
+    graph = step_graph(belief, skill_call("SWITCH_ON", appliance="stove"))
+    rows = graph.query(
+        "SELECT ?type WHERE { <https://cogtree.dev/hazard/thing/stove> "
+        "<https://cogtree.dev/hazard#type> ?type }"
+    )
+    types = {row["type"].value for row in rows}  # type: ignore[union-attr,index]
+    assert {"Stove", "LargeAppliance"} <= types
