@@ -64,6 +64,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         ),
         "Dispose": ("physical", "dispose", {"object": "object"}),
         "SwitchOn": ("physical", "switch_on", {"appliance": "appliance"}),
+        "Heat": ("physical", "heat", {"object": "object", "appliance": "appliance"}),
         "SwitchOff": ("physical", "switch_off", {"appliance": "appliance"}),
         "Fill": ("physical", "fill", {"container": "container"}),
         "Pour": ("physical", "pour", {"source": "source", "target": "target"}),

@@ -3,30 +3,19 @@ look-alikes pass. No model is involved: the hazard check is part of the dry run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import get_args
+from typing import Any
 
 import pytest
 
 from knowledge.hazard_rules import shipped_hazard_rules
-from skills import preconditions
+from skills.hazard_check import step_graph, step_hazards
 from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
-from skills.specs import RobotSkill
-from tests.skills.hazard_kitchen import HazardCase, load_cases
+from skills.specs import skill_call
+from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases
 
 CASES = load_cases()
 HAZARDOUS = [case for case in CASES if case.expect != "safe"]
 SAFE = [case for case in CASES if case.expect == "safe"]
-
-
-@pytest.fixture(autouse=True)
-def new_skills_have_preconditions(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Skills whose preconditions are not written yet (the kitchen-skills branch writes them)
-    get the "the robot has the skill" check, so the dry run can reach the later steps."""
-    for skill in get_args(RobotSkill):
-        if skill not in preconditions._CHECKS:
-            monkeypatch.setitem(preconditions._CHECKS, skill, preconditions._skill_only(skill))  # type: ignore[index]
-    yield
 
 
 def hazard_codes(case: HazardCase, lifted: list[str] | None = None) -> list[str]:
@@ -63,6 +52,20 @@ def test_a_safe_look_alike_raises_no_hazard(case: HazardCase) -> None:
 
 
 @pytest.mark.parametrize(
+    "case", [case for case in CASES if case.rule != "person_as_object"], ids=lambda c: c.id
+)
+def test_only_the_hazard_stops_a_plan_the_real_preconditions_accept(case: HazardCase) -> None:
+    """Each case's belief satisfies every real precondition of its plan, so what stops a
+    hazardous plan is the hazard (a person is never a valid object, so those cases are left
+    out); a safe look-alike, or an ask-first case once the user said yes, passes the dry run."""
+    report = rehearse(case.plan, case.world, said=case.said).report
+    assert hazard_codes(case) == [p.code for p in report.problems], report.diagnosis()
+    if case.expect != "forbidden":
+        lifted = ask_first_doubts(report)
+        assert rehearse(case.plan, case.world, said=case.said, lifted=lifted).report.ok
+
+
+@pytest.mark.parametrize(
     "case", [case for case in HAZARDOUS if case.expect == "ask_first"], ids=lambda c: c.id
 )
 def test_only_the_users_yes_to_that_hazard_lifts_an_ask_first_hazard(case: HazardCase) -> None:
@@ -90,3 +93,38 @@ def test_the_foil_tray_is_named_in_the_sentence() -> None:
     assert report.problems[0].reason == (
         "The foil tray is foil, and foil in a running microwave sparks and can start a fire."
     )
+
+
+def _rules_of(case: dict[str, Any], **step: str) -> list[str]:
+    belief = build_belief(case)
+    found = step_hazards(shipped_hazard_rules(), belief, skill_call("PLACE", step))
+    return [hazard.rule for hazard in found]
+
+
+def test_microwaves_and_stoves_are_known_by_their_type_not_their_id() -> None:
+    foil = {"id": "foil_tray", "material": "foil", "held": "right"}
+    appliance = {"at": None, "room": "kitchen", "powered": True, "is_open": True}
+    typed = {
+        "set": {"microwave": {"type": "Cupboard", "powered": True}},
+        "things": [foil, {"id": "heater_2", "kind": "container", "type": "Microwave", **appliance}],
+    }
+    into = {"object": "foil_tray", "hand": "right"}
+    assert _rules_of(typed, target="heater_2", **into) == ["metal_in_microwave"]
+    assert _rules_of(typed, target="microwave", **into) == []  # called so, but a cupboard
+    untyped = {"things": [foil, {"id": "old_microwave", "kind": "container", **appliance}]}
+    assert _rules_of(untyped, target="old_microwave", **into) == ["metal_in_microwave"]
+    cloth = {"id": "tea_towel", "material": "fabric", "held": "right"}
+    hob = {"id": "hot_plate_1", "kind": "surface", "type": "Hob", **appliance}
+    on_hob = {"object": "tea_towel", "hand": "right", "target": "hot_plate_1"}
+    assert _rules_of({"things": [cloth, hob]}, **on_hob) == ["unsafe_on_stove"]
+
+
+def test_a_things_graph_holds_its_type_and_the_taxonomys_broader_types() -> None:
+    belief = build_belief({})
+    graph = step_graph(belief, skill_call("SWITCH_ON", appliance="stove"))
+    rows = graph.query(
+        "SELECT ?type WHERE { <https://cogtree.dev/hazard/thing/stove> "
+        "<https://cogtree.dev/hazard#type> ?type }"
+    )
+    types = {row["type"].value for row in rows}  # type: ignore[union-attr,index]
+    assert {"Stove", "LargeAppliance"} <= types

@@ -122,6 +122,15 @@ class SwitchOn(BaseModel):
     appliance: str = Field(description="which appliance, tap or light to switch on")
 
 
+class Heat(BaseModel):
+    """Put an object in an appliance and switch the appliance on (warm it in the microwave)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="the object to warm")
+    appliance: str = Field(description="the appliance it goes in, e.g. the microwave")
+
+
 class SwitchOff(BaseModel):
     """Switch off an appliance, a tap or a light."""
 
