@@ -500,9 +500,9 @@ class World:
         robot is looking (object_not_visible: "bottle is not on table_1 in kitchen"), it is not
         shut in a container (container_closed), the robot is near it (out_of_reach), it is not
         on or in a switched-on heat source (unsafe_object: ground truth, whatever the host
-        believes), it can be grasped (capability_missing), its height is within reach (out_of_reach), the load
-        stays within the payload (payload_exceeded), and the grasp does not slip
-        (grasp_slipped: a seeded draw; the object stays where it was).
+        believes), it can be grasped (capability_missing), its height is within reach
+        (out_of_reach), the load stays within the payload (payload_exceeded), and the grasp
+        does not slip (grasp_slipped: a seeded draw; the object stays where it was).
         """
         refused = (
             self._robot(robot, "Pick", "grasp") or self._hand(robot, hand) or self._object(obj)
@@ -813,12 +813,12 @@ class World:
         container filled to its capacity would spill on the person. From the robot's storage
         the person takes the object out themselves, so only the brimful check applies.
         """
-        if from_hand is not None and "sharp" in self.flags_of(obj):
-            if obj not in self.state.handle_first:
-                return fail(
-                    "unsafe_object",
-                    f"{obj} is sharp and would be handed over blade first: present its handle",
-                )
+        sharp = from_hand is not None and "sharp" in self.flags_of(obj)
+        if sharp and obj not in self.state.handle_first:
+            return fail(
+                "unsafe_object",
+                f"{obj} is sharp and would be handed over blade first: present its handle",
+            )
         if self._is_full(obj):
             held = self.liquid_in(obj)
             assert held is not None  # a full container holds liquid

@@ -6,19 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.scenario import SCENARIOS_DIR, load_scenario
+from sim.scenario import load_scenario
 from sim.world import Liquid, Placement, World
-
-KNIFE = "chef_knife: {type: Knife, on: knife_block, material: steel, mass_kg: 0.25,"
-
-
-def sharp_knife_scenario(directory: Path) -> Path:
-    """knife_running with its chef's knife flagged sharp (no shipped scenario flags a blade)."""
-    text = (SCENARIOS_DIR / "knife_running.yaml").read_text(encoding="utf-8")
-    assert KNIFE in text
-    path = directory / "knife_running.yaml"
-    path.write_text(text.replace(KNIFE, KNIFE + " flags: [sharp],"), encoding="utf-8")
-    return path
 
 
 def holding(world: World, obj: str, person: str) -> None:
@@ -27,8 +16,8 @@ def holding(world: World, obj: str, person: str) -> None:
     world.move_person(person, world.state.robots["robot1"].room)
 
 
-def test_a_sharp_object_is_handed_over_only_handle_first(tmp_path: Path) -> None:
-    world = World(load_scenario(sharp_knife_scenario(tmp_path)).world)
+def test_a_sharp_object_is_handed_over_only_handle_first(sharp_knife_scenario: Path) -> None:
+    world = World(load_scenario(sharp_knife_scenario).world)
     holding(world, "chef_knife", "sam")
     refused = world.handover("robot1", "chef_knife", "sam", "right")
     assert not refused.ok and refused.code == "unsafe_object"
