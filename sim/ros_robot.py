@@ -13,8 +13,10 @@ It serves every robot of one simulated world under that robot's namespace (see
 - the robot re-checks with its own senses before it grasps, lifts or hands over an object:
   an object that is hot in the world is never taken, whatever the host believes (a forged
   observation may have cleared ``hot`` in the host's belief); the goal is aborted with
-  ``unsafe_object`` and the reason. That is the robot side's guard; the host's is its plan
-  validation.
+  ``unsafe_object`` and the reason. The world itself refuses a blade-first handover, a
+  brimful container's handover, a grasp from a switched-on heat source and a grasp over the
+  payload (see :class:`~sim.world.World`). That is the robot side's guard; the host's is its
+  plan validation.
 - a timer steps the simulator every ``step_period_s`` while a command or a delegated task is
   in progress (so simulated time measures acting, not waiting).
 - every belief update of the robots' perception is published on ``NS/observations`` as an

@@ -119,6 +119,9 @@ class WorldState(BaseModel):
     liquids: dict[str, Liquid] = Field(default_factory=dict, description="non-empty containers")
     clean: dict[str, bool] = Field(default_factory=dict, description="surfaces with a state")
     spills: list[Spill] = Field(default_factory=list)
+    handle_first: list[str] = Field(
+        default_factory=list, description="held objects turned handle first (present_handle)"
+    )
 
     @classmethod
     def initial(cls, spec: WorldSpec) -> WorldState:
@@ -500,10 +503,11 @@ class World:
         Checks, in order: the robot and hand (capability_missing), the hand is free
         (hand_full), the object exists (object_not_found), nobody holds it and it is where the
         robot is looking (object_not_visible: "bottle is not on table_1 in kitchen"), it is not
-        shut in a container (container_closed), the robot is near it (out_of_reach), it can be
-        grasped (capability_missing), its height is within reach (out_of_reach), the load
-        stays within the payload (payload_exceeded), and the grasp does not slip
-        (grasp_slipped: a seeded draw; the object stays where it was).
+        shut in a container (container_closed), the robot is near it (out_of_reach), it is not
+        on or in a switched-on heat source (unsafe_object: ground truth, whatever the host
+        believes), it can be grasped (capability_missing), its height is within reach
+        (out_of_reach), the load stays within the payload (payload_exceeded), and the grasp
+        does not slip (grasp_slipped: a seeded draw; the object stays where it was).
         """
         refused = (
             self._robot(robot, "Pick", "grasp") or self._hand(robot, hand) or self._object(obj)
@@ -526,7 +530,19 @@ class World:
             return fail("object_not_visible", f"{obj} is not {where}")
         if pose.near is None:
             return fail("out_of_reach", f"{robot} is not near {obj}: approach it first")
+        heated = self._heated_by(obj)
+        if heated is not None:
+            return fail(
+                "unsafe_object", f"{obj} is {placement.relation} {heated}, which is on: too hot"
+            )
         return self._take(robot, obj, hand)
+
+    def _heated_by(self, obj: str) -> str | None:
+        """The switched-on heat source (stove, microwave, ...) ``obj`` is on or in, if any."""
+        support = self.state.placements[obj].support
+        if "heat_source" in self.flags_of(support) and self.is_powered(support):
+            return support
+        return None
 
     def _looking_at(self, pose: RobotPose) -> str:
         """Where the robot is looking, in words: ``on table_1 in kitchen`` or ``in kitchen``."""
@@ -702,6 +718,8 @@ class World:
 
     def _set_down(self, obj: str, placement: Placement) -> None:
         self.state.placements[obj] = placement
+        if obj in self.state.handle_first:
+            self.state.handle_first.remove(obj)
         self.state.grasped_from.pop(obj, None)
         self.state.beside.pop(obj, None)
 
@@ -763,7 +781,8 @@ class World:
         ``hand`` may be omitted: the hand that holds the object is used, else the robot's
         open storage. Fails: not_holding, container_closed (storage shut), object_not_found
         (no such person), person_unavailable (elsewhere, unreachable, busy, away, asleep),
-        person_refused (the person refuses that object or its type).
+        person_refused (the person refuses that object or its type), unsafe_object (a sharp
+        object from a hand not turned handle first, or a container filled to its capacity).
         """
         refused = self._robot(robot, None, "hand over") or self._object(obj)
         if refused:
@@ -785,12 +804,34 @@ class World:
             return refused
         if hand is None and from_storage and not self.is_open(placement.support):
             return fail("container_closed", f"{placement.support} is closed: open it first")
-        refused = self._receiver(robot, obj, person)
+        refused = self._receiver(robot, obj, person) or self._unsafe_to_hand(obj, from_hand=hand)
         if refused:
             return refused
         self._set_down(obj, Placement(relation="held_by", support=person))
         self.note(f"{robot} handed {obj} to {person}")
         return ok(f"{person} took {obj}")
+
+    def _unsafe_to_hand(self, obj: str, *, from_hand: str | None) -> Feedback | None:
+        """Why handing ``obj`` to a person would hurt them (unsafe_object), or None.
+
+        From a hand, a sharp object must have been turned handle first (present_handle); a
+        container filled to its capacity would spill on the person. From the robot's storage
+        the person takes the object out themselves, so only the brimful check applies.
+        """
+        sharp = from_hand is not None and "sharp" in self.flags_of(obj)
+        if sharp and obj not in self.state.handle_first:
+            return fail(
+                "unsafe_object",
+                f"{obj} is sharp and would be handed over blade first: present its handle",
+            )
+        if self._is_full(obj):
+            held = self.liquid_in(obj)
+            assert held is not None  # a full container holds liquid
+            return fail(
+                "unsafe_object",
+                f"{obj} is filled to the brim with {held.liquid}: it would spill on the person",
+            )
+        return None
 
     def _receiver(self, robot: str, obj: str, person: str) -> Feedback | None:
         if self.kind_of(person) != "person":
@@ -851,6 +892,8 @@ class World:
             return refused
         if self.held(robot).get(hand) != obj:
             return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
+        if obj not in self.state.handle_first:
+            self.state.handle_first.append(obj)
         self.note(f"{robot} turned {obj} handle first")
         return ok(f"{obj} is handle first")
 

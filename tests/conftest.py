@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,3 +40,18 @@ def workers() -> Iterator[WorkerPool]:
     """The ``workers`` handle: a pool for the behaviours' background work, closed after."""
     with WorkerPool(2, "test-workers") as pool:
         yield pool
+
+
+KNIFE = "chef_knife: {type: Knife, on: knife_block, material: steel, mass_kg: 0.25,"
+
+
+@pytest.fixture
+def sharp_knife_scenario(tmp_path: Path) -> Path:
+    """knife_running with its chef's knife flagged sharp (no shipped scenario flags a blade)."""
+    from sim.scenario import SCENARIOS_DIR
+
+    text = (SCENARIOS_DIR / "knife_running.yaml").read_text(encoding="utf-8")
+    assert KNIFE in text
+    path = tmp_path / "knife_running.yaml"
+    path.write_text(text.replace(KNIFE, KNIFE + " flags: [sharp],"), encoding="utf-8")
+    return path

@@ -12,7 +12,8 @@ Trust: a batch is applied only when it comes from the robot its namespace serves
 first baseline: what it includes is not applied twice). A foreign or out-of-order batch is
 logged as a warning and dropped (:attr:`BeliefListener.dropped` counts them). A forger that
 guesses the next number still gets one batch in, which is why the robot side re-checks what
-matters for safety (hot, heavy) with its own senses before it takes an object.
+matters for safety (hot, sharp, heavy, brimful, on a heat source that is on) with its
+own senses before it takes an object.
 
 The scene graph serialises writes with its own lock, so batches may be applied from any
 executor thread; a reader running meanwhile may see part of a batch (as with the simulator's

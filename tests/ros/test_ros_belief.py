@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,10 +16,11 @@ from datetime import UTC, datetime
 from cogtree_interfaces.msg import ObservationBatch
 
 from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Observation
+from knowledge.scene_models import AttributeValue, Observation
 from sim.executor import SimExecutor
 from sim.ros_robot import SimRobotNode
 from sim.scenario import load_scenario
+from sim.world import Liquid, Placement
 from skills.commands import Command, Feedback
 from skills.ros.belief import (
     BeliefListener,
@@ -72,7 +74,7 @@ def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
 SEEN = datetime(2025, 6, 2, 8, tzinfo=UTC)
 
 
-def seen(subject: str, predicate: str, value: str | bool) -> Observation:
+def seen(subject: str, predicate: str, value: AttributeValue) -> Observation:
     return Observation(subject=subject, predicate=predicate, object=value, source="x", time=SEEN)
 
 
@@ -111,17 +113,16 @@ def test_untrusted_or_rejected_batches_are_dropped_and_the_listener_goes_on(
     scene.close()
 
 
-def test_a_forged_observation_that_clears_hot_does_not_get_the_hot_pan_grasped(
-    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
-) -> None:
-    """Someone on the network says the pan is cold; the host believes it, the robot does not."""
+def forge_then_submit(
+    ros: Any, robot: SimRobotNode, until: Callable[..., Any], forged: Observation, command: Command
+) -> Feedback:
+    """Have a forger clear a property in the host's belief, then send ``command`` to robot1.
+
+    Asserts that the host is fooled (it applied the forged fact) and returns the robot's answer.
+    """
     robots = ros.namespaces("robot1")
-    robot = robot_side("hot_pan", namespaces=robots)
     host = ros.node("cogtree", spin=False)
     state = fetch_robot_state(host, robots["robot1"])
-    grasp = Command(
-        robot="robot1", skill="PICK", name="grasp", args={"object": "frying_pan", "hand": "right"}
-    )
     with (
         belief_from_state(state) as scene,
         BeliefListener(host, scene, robots, applied={"robot1": state.sequence}) as listener,
@@ -132,14 +133,89 @@ def test_a_forged_observation_that_clears_hot_does_not_get_the_hot_pan_grasped(
             ObservationBatch, f"{robots['robot1']}/observations", reliable_qos()
         )
         until(lambda: forger.get_subscription_count() > 0, what="the listener")
-        forger.publish(batch("robot1", state.sequence + 100, seen("frying_pan", "hot", False)))
+        forger.publish(batch("robot1", state.sequence + 100, forged))
         until(lambda: listener.batches_applied == 1, what="the forged batch")
-        hot = [o.object for o in scene.observations_of("frying_pan") if o.predicate == "hot"]
-        assert hot == [False]  # the host is fooled
-        feedback = executor.submit(grasp).result(timeout=15.0)
+        believed = [
+            o.object
+            for o in scene.observations_of(forged.subject)
+            if o.predicate == forged.predicate
+        ]
+        assert believed == [forged.object]  # the host is fooled
+        return executor.submit(command).result(timeout=15.0)
+
+
+def robot1(name: str, **args: str) -> Command:
+    return Command(robot="robot1", skill="PICK", name=name, args=args)  # type: ignore[arg-type]
+
+
+def test_a_forged_observation_that_clears_hot_does_not_get_the_hot_pan_grasped(
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+) -> None:
+    """Someone on the network says the pan is cold; the host believes it, the robot does not."""
+    robot = robot_side("hot_pan", namespaces=ros.namespaces("robot1"))
+    grasp = robot1("grasp", object="frying_pan", hand="right")
+    feedback = forge_then_submit(ros, robot, until, seen("frying_pan", "hot", False), grasp)
     assert not feedback.ok and feedback.code == "unsafe_object"
     assert "frying_pan is hot" in feedback.message
     assert robot.simulator.world.held("robot1") == {}
+
+
+def test_a_forged_observation_that_clears_sharp_does_not_get_a_blade_handed_over(
+    ros: Any,
+    robot_side: Callable[..., SimRobotNode],
+    until: Callable[..., Any],
+    sharp_knife_scenario: Path,
+) -> None:
+    """The host believes the knife blunt and skips present_handle; the robot will not hand it."""
+    robot = robot_side(str(sharp_knife_scenario), namespaces=ros.namespaces("robot1"))
+    world = robot.simulator.world
+    world.move_object("chef_knife", Placement(relation="held_by", support="robot1", hand="right"))
+    world.move_person("sam", "kitchen")
+    handover = robot1("handover", object="chef_knife", person="sam", hand="right")
+    feedback = forge_then_submit(ros, robot, until, seen("chef_knife", "sharp", False), handover)
+    assert not feedback.ok and feedback.code == "unsafe_object"
+    assert "blade first" in feedback.message
+    assert world.held("robot1") == {"right": "chef_knife"}
+
+
+def test_a_forged_observation_that_the_stove_is_off_does_not_get_the_pan_grasped(
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+) -> None:
+    robot = robot_side("kitchen_stove_off", namespaces=ros.namespaces("robot1"))
+    world = robot.simulator.world
+    world.state.robots["robot1"].near = "stove"
+    grasp = robot1("grasp", object="pan", hand="right")
+    feedback = forge_then_submit(ros, robot, until, seen("stove", "powered", False), grasp)
+    assert not feedback.ok and feedback.code == "unsafe_object"
+    assert "stove, which is on" in feedback.message
+    assert world.held("robot1") == {}
+
+
+def test_a_forged_light_mass_does_not_get_an_over_payload_grasp_done(
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+) -> None:
+    robot = robot_side("too_heavy", namespaces=ros.namespaces("robot1"))
+    world = robot.simulator.world
+    world.state.robots["robot1"].room = "storeroom"
+    world.state.robots["robot1"].near = "storeroom_shelf"
+    grasp = robot1("grasp", object="cooler_refill", hand="right")
+    feedback = forge_then_submit(ros, robot, until, seen("cooler_refill", "massKg", 1.0), grasp)
+    assert not feedback.ok and feedback.code == "payload_exceeded"
+    assert world.held("robot1") == {}
+
+
+def test_a_forged_empty_glass_is_not_handed_over_brimful(
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
+) -> None:
+    robot = robot_side("kitchen_fill_glass", namespaces=ros.namespaces("robot1"))
+    world = robot.simulator.world
+    world.move_object("glass", Placement(relation="held_by", support="robot1", hand="right"))
+    world.state.liquids["glass"] = Liquid(liquid="water", ml=300.0)
+    handover = robot1("handover", object="glass", person="sam", hand="right")
+    feedback = forge_then_submit(ros, robot, until, seen("glass", "empty", True), handover)
+    assert not feedback.ok and feedback.code == "unsafe_object"
+    assert "filled to the brim" in feedback.message
+    assert world.held("robot1") == {"right": "glass"}
 
 
 def test_no_robot_state_says_what_to_start(ros: Any) -> None:
