@@ -133,9 +133,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         slots[theme] = [str(v) for v in values] if many else values[0]
     relation_slot = _first(fields, RELATION_SLOTS)
     if step.landmark is not None and (
-        destination is None or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+        destination is None
+        or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+        or (step.relation in PLAIN_RELATIONS and relation_slot in required)
     ):
-        return None
+        return None  # on / in / to go to a plain destination, not to a relative placement
     if step.landmark is not None and destination and not step.landmark.pronoun:
         value = _said(utterance, step.landmark.described, step.landmark.text)
         if value is None:
