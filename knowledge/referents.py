@@ -261,6 +261,7 @@ def _resolve(
             term_position_needed=[(term, Literal(at), needed) for term, at in terms],
         )
     }
+    matches = _named_over_typed(matches)
     if not matches:
         return {}
     candidates = {}
@@ -277,6 +278,29 @@ def _resolve(
             reasons=[*_unique(reasons), *notes],
         )
     return dict(sorted(candidates.items(), key=lambda item: item[1].id))
+
+
+def _named_over_typed(
+    matches: dict[Node, list[tuple[str, str, str]]],
+) -> dict[Node, list[tuple[str, str, str]]]:
+    """Drop things that match a term only through a synonym of their type when another thing
+    is called by that term: a type's synonym never makes a named thing ambiguous.
+
+    "the frying pan" names the thing labelled frying pan, not every pan (the taxonomy lists
+    "frying pan" as a synonym of pan); "the pan", the type's own label, still matches both.
+    """
+    named = {term for records in matches.values() for term, how, _ in records if how == "label"}
+    if not named:
+        return matches
+
+    def only_by_synonym(records: list[tuple[str, str, str]]) -> bool:
+        for term in named:
+            ways = [(how, detail) for said, how, detail in records if said == term]
+            if ways and all(how == "type" and detail != term for how, detail in ways):
+                return True
+        return False
+
+    return {thing: records for thing, records in matches.items() if not only_by_synonym(records)}
 
 
 def _reason(
