@@ -261,7 +261,6 @@ def _resolve(
             term_position_needed=[(term, Literal(at), needed) for term, at in terms],
         )
     }
-    matches = _named_over_typed(matches)
     if not matches:
         return {}
     candidates = {}
@@ -277,7 +276,12 @@ def _resolve(
             type=store.short_id(row["type"]) if "type" in row else None,
             reasons=[*_unique(reasons), *notes],
         )
-    return dict(sorted(candidates.items(), key=lambda item: item[1].id))
+    kept = _named_over_typed({thing: matches[thing] for thing in candidates})
+    return dict(sorted(((t, c) for t, c in candidates.items() if t in kept), key=_by_id))
+
+
+def _by_id(item: tuple[Node, Candidate]) -> str:
+    return item[1].id
 
 
 def _named_over_typed(

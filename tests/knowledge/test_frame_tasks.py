@@ -56,8 +56,19 @@ def test_the_frame_fills_the_slots_of_one_task(
     assert (found.task, found.slots) == (task, slots)
 
 
+def test_a_relation_goes_to_the_task_that_holds_it(household: DomainPack) -> None:
+    beside = task_for(household, "put the teapot next to the toaster")
+    assert beside is not None and beside.task == "PlaceRelative"
+    assert beside.slots["relation"] == "next to"
+    # on / in / to are a plain destination: PlaceRelative's relations do not hold them
+    onto = task_for(household, "put the teapot on the toaster")
+    assert onto is not None and (onto.task, onto.slots) == (
+        "Bring",
+        {"object": "the teapot", "destination": "the toaster"},
+    )
+
+
 def test_a_task_that_cannot_hold_a_phrase_is_not_taken(household: DomainPack) -> None:
-    assert task_for(household, "put the teapot next to the toaster") is None  # no relation slot
     assert task_for(household, "wipe the bench with the rag") is None  # no tool slot
     assert task_for(household, "bring me a sweet, but not the mints") is None  # no exclusions
     assert task_for(household, "fetch the comb and the mirror") is None  # one object slot
