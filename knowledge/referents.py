@@ -287,11 +287,12 @@ def _by_id(item: tuple[Node, Candidate]) -> str:
 def _named_over_typed(
     matches: dict[Node, list[tuple[str, str, str]]],
 ) -> dict[Node, list[tuple[str, str, str]]]:
-    """Drop things that match a term only through a synonym of their type when another thing
-    is called by that term: a type's synonym never makes a named thing ambiguous.
+    """A type's synonym never makes a named thing ambiguous.
 
-    "the frying pan" names the thing labelled frying pan, not every pan (the taxonomy lists
-    "frying pan" as a synonym of pan); "the pan", the type's own label, still matches both.
+    Things that match a term only through a synonym of their type are dropped when another
+    thing is called by that term: "the frying pan" names the thing labelled frying pan, not
+    every pan (the taxonomy lists "frying pan" as a synonym of pan); "the pan", the type's own
+    label, still matches both.
     """
     named = {term for records in matches.values() for term, how, _ in records if how == "label"}
     if not named:
