@@ -178,7 +178,8 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
 
 CONTEXT_SUBJECT: Final = re.compile(
     r"^(?:(?:it|this|that|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
-    r"has gone|went|got)\s+(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
+    r"has gone|went|got)\s+"
+    r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
     r"(?P<quality>[a-z-]+)"
     r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems))"
     r"\b",
