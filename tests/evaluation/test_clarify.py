@@ -75,6 +75,12 @@ def test_the_tabletop_holds_every_named_object_on_the_counter() -> None:
     unknown = world.objects["gizmo_thingamajig"]
     assert unknown.type == GENERIC_TYPE and unknown.label == "gizmo thingamajig"
     assert GENERIC_TYPE in world.types
+    bins = {name: world.furniture[name].bin for name in world.furniture if name.endswith("_bin")}
+    assert bins == {  # the README's three bins, each taking its kind of waste
+        "landfill_bin": "landfill",
+        "recycling_bin": "recycling",
+        "compost_bin": "compost",
+    }
 
 
 def test_the_kitchen_puts_things_where_they_usually_are() -> None:
