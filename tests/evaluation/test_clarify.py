@@ -136,6 +136,19 @@ def test_the_summary_balances_the_ask_decision() -> None:
     assert row["unsafe"] == 1
 
 
+def test_a_missing_skill_is_its_own_outcome_not_an_ask() -> None:
+    decisions = [
+        decision(should_ask=True, missing_skill=True),  # "I can't cook yet": no question
+        decision(should_ask=True, asked=True),
+        decision(should_ask=False),
+        decision(should_ask=False, missing_skill=True),
+    ]
+    row = summary("none", "all", decisions)
+    assert row["missing_skill"] == pytest.approx(0.5)
+    assert row["ask_rate_should_ask"] == pytest.approx(0.5)
+    assert row["covered"] == 2 and row["ask_bal_acc_covered"] == pytest.approx(1.0)
+
+
 def parse(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="cogtree")
     add_eval_parser(parser.add_subparsers(dest="command", required=True))
