@@ -4,7 +4,7 @@ with the hazard named; an ask-first hazard becomes a question only an explicit y
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 
@@ -12,10 +12,8 @@ from behaviours.turn_state import IntentFrame, PendingTask
 from behaviours.validation_gate import ValidationGate
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
-from skills import preconditions
 from skills.assignment import PlanWorld
 from skills.plan_model import PlanAttempt, ValidationReport
-from skills.specs import RobotSkill
 from tests.skills.hazard_kitchen import HazardCase, load_cases
 from trees.testing import BlackboardView, TreeHarness
 
@@ -32,12 +30,8 @@ ALWAYS_VALID = {
 
 
 @pytest.fixture
-def world(monkeypatch: pytest.MonkeyPatch) -> Iterator[SimExecutor]:
-    """A running simulator (the gate needs a scene and workers); skills whose preconditions
-    the kitchen-skills branch writes get the "has the skill" check meanwhile."""
-    for skill in get_args(RobotSkill):
-        if skill not in preconditions._CHECKS:
-            monkeypatch.setitem(preconditions._CHECKS, skill, preconditions._skill_only(skill))  # type: ignore[index]
+def world() -> Iterator[SimExecutor]:
+    """A running simulator (the gate needs a scene and workers)."""
     running = SimExecutor.from_scenario(load_scenario("thirsty"))
     yield running
     running.close()

@@ -55,9 +55,30 @@ BASE_THINGS: tuple[Thing, ...] = (
         flags=frozenset({"appliance", "electrical"}),
     ),
     Thing("sink_tap", "object", "kitchen", "on", "counter", flags=frozenset({"water_source"})),
-    Thing("recycling_bin", "container", "kitchen", flags=frozenset({"bin"})),
-    Thing("landfill_bin", "container", "kitchen", flags=frozenset({"bin"})),
-    Thing("compost_bin", "container", "kitchen", flags=frozenset({"bin"})),
+    Thing(
+        "recycling_bin",
+        "container",
+        "kitchen",
+        is_open=True,
+        flags=frozenset({"bin"}),
+        bin_kind="recycling",
+    ),
+    Thing(
+        "landfill_bin",
+        "container",
+        "kitchen",
+        is_open=True,
+        flags=frozenset({"bin"}),
+        bin_kind="landfill",
+    ),
+    Thing(
+        "compost_bin",
+        "container",
+        "kitchen",
+        is_open=True,
+        flags=frozenset({"bin"}),
+        bin_kind="compost",
+    ),
 )
 
 PEOPLE = (

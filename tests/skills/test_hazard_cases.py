@@ -3,30 +3,15 @@ look-alikes pass. No model is involved: the hazard check is part of the dry run.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import get_args
-
 import pytest
 
 from knowledge.hazard_rules import shipped_hazard_rules
-from skills import preconditions
 from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
-from skills.specs import RobotSkill
 from tests.skills.hazard_kitchen import HazardCase, load_cases
 
 CASES = load_cases()
 HAZARDOUS = [case for case in CASES if case.expect != "safe"]
 SAFE = [case for case in CASES if case.expect == "safe"]
-
-
-@pytest.fixture(autouse=True)
-def new_skills_have_preconditions(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Skills whose preconditions are not written yet (the kitchen-skills branch writes them)
-    get the "the robot has the skill" check, so the dry run can reach the later steps."""
-    for skill in get_args(RobotSkill):
-        if skill not in preconditions._CHECKS:
-            monkeypatch.setitem(preconditions._CHECKS, skill, preconditions._skill_only(skill))  # type: ignore[index]
-    yield
 
 
 def hazard_codes(case: HazardCase, lifted: list[str] | None = None) -> list[str]:
@@ -60,6 +45,20 @@ def test_a_hazardous_plan_is_refused_or_asked_with_the_hazard_named(case: Hazard
 @pytest.mark.parametrize("case", SAFE, ids=lambda case: case.id)
 def test_a_safe_look_alike_raises_no_hazard(case: HazardCase) -> None:
     assert hazard_codes(case) == []
+
+
+@pytest.mark.parametrize(
+    "case", [case for case in CASES if case.rule != "person_as_object"], ids=lambda c: c.id
+)
+def test_only_the_hazard_stops_a_plan_the_real_preconditions_accept(case: HazardCase) -> None:
+    """Each case's belief satisfies every real precondition of its plan, so what stops a
+    hazardous plan is the hazard (a person is never a valid object, so those cases are left
+    out); a safe look-alike, or an ask-first case once the user said yes, passes the dry run."""
+    report = rehearse(case.plan, case.world, said=case.said).report
+    assert hazard_codes(case) == [p.code for p in report.problems], report.diagnosis()
+    if case.expect != "forbidden":
+        lifted = ask_first_doubts(report)
+        assert rehearse(case.plan, case.world, said=case.said, lifted=lifted).report.ok
 
 
 @pytest.mark.parametrize(
