@@ -87,14 +87,15 @@ def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
 
     Facts on ``food.<id>`` slots: hard constraints (allergies, intolerances, exclusions) bind
     ``avoid``, preferences bind ``favour``; facts on ``diet.<id>`` bind ``diet``. Recalled
-    archive facts count unless a newer fact replaced them.
+    archive facts count unless a newer fact replaced them; a withdrawal ("no longer allergic")
+    binds nothing.
     """
     bound: dict[str, list[str]] = {name: [] for name in MEMORY_PARAMETERS}
     if working is None:
         return bound
     facts: list[Fact] = [*working.facts]
     facts.extend(recall.fact for recall in working.recalled if not recall.superseded)
-    for fact in facts:
+    for fact in (fact for fact in facts if fact.holds):
         slot = fact.slot or ""
         if slot.startswith(_FOOD_SLOT) and fact.kind == "hard_constraint":
             _add(bound["avoid"], slot[len(_FOOD_SLOT) :])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 import py_trees
@@ -18,10 +19,12 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
 from behaviours.memory_io import memory_failure
+from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, PendingTask
+from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, PendingTask
 from knowledge.memory import MemoryStore
 from knowledge.memory_model import Claim, TurnTrace
+from knowledge.memory_polarity import Stance, inadmissible, request_stance
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -63,6 +66,71 @@ def task_claims(task: BaseModel) -> list[Claim]:
     return list(claims)
 
 
+NOT_NOTED: dict[str, str] = {
+    "asks": "That sounds like a question, so I have not noted anything.",
+    "hedges": "You don't sound sure, so I have not noted it. Tell me once you know.",
+    "retracts": "I have not changed what I remember: I change it only once you confirm.",
+    "asserts": "I have not noted anything from that.",
+}
+"""What the robot says, by the request's stance, when the guard kept no claim."""
+
+
+@dataclass(frozen=True)
+class GuardedClaims:
+    """The claims a turn may store after the guard, why the others were not, and the stance."""
+
+    kept: list[Claim]
+    refused: list[str]
+    stance: Stance
+
+
+def guard_claims(claims: list[Claim], said: list[str], *, confirmed: bool) -> GuardedClaims:
+    """The claims of a request said as ``said``, as the user's words allow them to be kept.
+
+    Whatever the task (a model's reading) says: nothing from a question or a doubt; in a
+    retraction each positive claim becomes its withdrawal (a name is dropped), never a
+    stated fact; ``confirmed`` (the user's explicit yes to the robot's question) makes the
+    claims ``confirmed``, which a withdrawal needs. The rest of the guard is
+    :func:`knowledge.memory_polarity.inadmissible`, which the memory applies again on write.
+    """
+    stance = request_stance(said)
+    kept: list[Claim] = []
+    refused: list[str] = []
+    for claim in claims:
+        if stance == "retracts" and claim.holds:
+            if claim.kind == "identifier":
+                refused.append(f"{claim.text!r} is not kept from a retraction")
+                continue
+            claim = claim.withdrawn()
+        if confirmed:
+            claim = claim.model_copy(update={"source": "confirmed"})
+        why = inadmissible(claim, said)
+        if why is None:
+            kept.append(claim)
+        else:
+            refused.append(why)
+    return GuardedClaims(kept, list(dict.fromkeys(refused)), stance)
+
+
+def request_claims(node: keys.DeclaredKeys, task: BaseModel) -> GuardedClaims:
+    """:func:`guard_claims` of ``task`` for the request on the blackboard of ``node``.
+
+    The node declares reads of ``/turn/utterance``, ``/turn/intent`` (the utterances of the
+    request) and ``/session/pending`` (the user confirms when the pending question asked to
+    confirm and this utterance is an explicit yes). Raises :class:`ClaimsError` like
+    :func:`task_claims`.
+    """
+    board = node.blackboard
+    utterance = keys.read_optional(board, node.key_of(keys.UTTERANCE), str) or ""
+    intent = keys.read_optional(board, node.key_of(keys.INTENT), IntentFrame)
+    said = list(intent.said) if intent is not None else []
+    if utterance.strip() and utterance not in said:
+        said.append(utterance)
+    pending = keys.read_optional(board, node.key_of(keys.PENDING), PendingTask)
+    confirmed = pending is not None and bool(pending.confirm) and explicit_yes(utterance)
+    return guard_claims(task_claims(task), said, confirmed=confirmed)
+
+
 def claims_text(claims: list[Claim]) -> str:
     """The claims' texts as sentences: ``Anna is allergic to peanuts. Anna is vegan.``."""
     return " ".join(claim.text if claim.text[-1] in ".!?" else f"{claim.text}." for claim in claims)
@@ -71,14 +139,18 @@ def claims_text(claims: list[Claim]) -> str:
 class StageClaims(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Stage what a memory_write task will store as evidence, for Respond to confirm.
 
-    Reads ``/turn/task`` (a schema with ``claims()``) and ``/turn/evidence`` (kept, appended
-    to). Writes ``/turn/evidence`` with one :class:`~behaviours.turn_state.EvidenceItem`
-    (source ``memory``, text: the claims' texts). SUCCESS: claims staged. FAILURE: no task,
-    a task without ``claims()``, a failing ``claims()``, or no claim at all (the message says
-    which). Never RUNNING. Consolidate writes the claims to memory at the end of the turn.
+    Reads ``/turn/task`` (a schema with ``claims()``), ``/turn/utterance``, ``/turn/intent``
+    and ``/session/pending`` (what the user said and confirmed: :func:`guard_claims` keeps
+    only what the words allow), and ``/turn/evidence`` (kept, appended to). Writes
+    ``/turn/evidence`` with one :class:`~behaviours.turn_state.EvidenceItem`: source
+    ``memory`` with the kept claims' texts, or, when the guard kept none, source
+    ``memory_guard`` with what the robot says instead (:data:`NOT_NOTED`). SUCCESS: claims
+    staged. FAILURE: no task, a task without ``claims()``, a failing ``claims()``, no claim at
+    all, or none the guard kept (the message says which). Never RUNNING. Consolidate writes
+    the claims to memory at the end of the turn.
     """
 
-    reads = (keys.TASK,)
+    reads = (keys.TASK, keys.UTTERANCE, keys.INTENT, keys.PENDING)
     writes = (keys.EVIDENCE,)
 
     def __init__(self, name: str = "StageClaims") -> None:
@@ -93,22 +165,27 @@ class StageClaims(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             self.feedback_message = "no task on /turn/task: nothing to remember"
             return Status.FAILURE
         try:
-            claims = task_claims(task)
+            guarded = request_claims(self, task)
         except ClaimsError as error:
             self.feedback_message = str(error)
             return Status.FAILURE
-        if not claims:
+        if not guarded.kept and not guarded.refused:
             self.feedback_message = f"{type(task).__name__} states nothing to remember"
             return Status.FAILURE
-        text = claims_text(claims)
-        held = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
-        items = [
-            *(held.items if held is not None else []),
-            EvidenceItem(source="memory", text=text),
-        ]
-        self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
-        self.feedback_message = f"will remember: {text}"
+        if not guarded.kept:
+            self._add_evidence(EvidenceItem(source="memory_guard", text=NOT_NOTED[guarded.stance]))
+            self.feedback_message = f"nothing to remember: {'; '.join(guarded.refused)}"
+            return Status.FAILURE
+        text = claims_text(guarded.kept)
+        self._add_evidence(EvidenceItem(source="memory", text=text))
+        refused = f" (not kept: {'; '.join(guarded.refused)})" if guarded.refused else ""
+        self.feedback_message = f"will remember: {text}{refused}"
         return Status.SUCCESS
+
+    def _add_evidence(self, item: EvidenceItem) -> None:
+        held = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        items = [*(held.items if held is not None else []), item]
+        self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
 
 
 class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
@@ -125,7 +202,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
-    ``/turn/task``, ``/session/pending``. Writes ``/session/pending`` (cleared on Proceed, its
+    ``/turn/task``, ``/turn/intent``, ``/session/pending`` (the claims pass
+    :func:`guard_claims`, as in StageClaims). Writes ``/session/pending`` (cleared on Proceed, its
     ``confirm`` dropped after the turn that asked) and, when a write carrying claims fails,
     ``/turn/reply``: the confirmation Respond gave ("Noted: ...") is replaced by
     :data:`NOT_REMEMBERED` with the reason, so the robot never says it noted what it lost.
@@ -134,7 +212,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     lost silently). RUNNING: writing.
     """
 
-    reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK)
+    reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK, keys.INTENT)
     writes = (keys.PENDING, keys.REPLY)
 
     def __init__(self, name: str = "Consolidate") -> None:
@@ -215,11 +293,13 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         if task is None or not hasattr(task, "claims"):
             return []
         try:
-            return task_claims(task)
+            guarded = request_claims(self, task)
         except ClaimsError as error:
             log.warning("%s: storing the turn without claims: %s", self.name, error)
             self._notes.append(f"no claims stored: {error}")
             return []
+        self._notes += [f"not kept: {why}" for why in guarded.refused]
+        return guarded.kept
 
     def _settle_pending(self) -> list[str]:
         """Clear the pending task on Proceed; keep it otherwise, its confirmation one turn."""

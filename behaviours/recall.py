@@ -48,16 +48,6 @@ PAST_CUES = re.compile(
 )
 """Phrases that point back at earlier turns or at what the user told the robot before."""
 
-_STOP_WORDS = frozenset(
-    re.findall(
-        r"\w+",
-        "a an the and or but to of in on at for with from by is are was were be been am i me my "
-        "you your it its this that these those what which who how when where can could would "
-        "should will do does did please some any again usual usually remember recall told said "
-        "last time earlier before previous same like know tell give get make want need just",
-    )
-)
-
 
 def memory_request(utterance: str, intent: IntentFrame | None) -> str:
     """The text memory is searched with: what the user said this turn and in the pending one."""
@@ -78,29 +68,15 @@ def refers_to_past(utterance: str) -> bool:
     return PAST_CUES.search(utterance) is not None
 
 
-def _stem(word: str) -> str:
-    """A crude stem good enough for topic overlap: plural dropped, first five letters."""
-    for suffix, replacement in (("ies", "y"), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
-            word = word[: -len(suffix)] + replacement
-            break
-    return word[:5]
+RELEVANT_AT = 0.1
+"""The cosine (the archive's own measure) at which a context text is on the request's topic."""
 
 
-def topic_stems(text: str) -> set[str]:
-    """The content words of ``text`` (stop words and past cues left out), stemmed."""
-    words = re.findall(r"[a-z]+", text.lower())
-    return {_stem(word) for word in words if word not in _STOP_WORDS and len(word) > 2}
-
-
-def context_topics(context: WorkingContext) -> set[str]:
-    """What a working context speaks about: its facts (text and slot) and its recent turns."""
-    texts = [
-        f"{fact.text} {(fact.slot or '').replace('.', ' ').replace('_', ' ')}"
-        for fact in context.facts
-    ]
+def context_texts(context: WorkingContext) -> list[str]:
+    """What a working context speaks about: its facts and its recent turns, as texts."""
+    texts = [fact.text for fact in context.facts]
     texts += [f"{trace.user} {trace.robot}" for trace in context.history]
-    return topic_stems(" ".join(texts))
+    return texts
 
 
 class Sufficiency(BoundedText):
@@ -116,6 +92,8 @@ class Sufficiency(BoundedText):
 class _Snapshot:
     context: WorkingContext
     archived: int
+    relevance: float
+    closest: str
 
 
 class SufficiencyGate(LLMBehaviour[Sufficiency]):
@@ -126,7 +104,9 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
     turns, preferences, "usual", "again", "as I said", "remember", and no slot of its task
     still unfilled) is served; a request that refers to the past is served when the context
     holds something on its topic and needs the archive when it does not; an unfilled slot
-    with an empty archive is served (nothing more to find). Otherwise the model (module
+    with an empty archive is served (nothing more to find). "On its topic" is the archive's
+    own measure (:meth:`~knowledge.memory.MemoryStore.relevance`: the embedder, else TF-IDF with
+    synonyms) of the closest fact or turn, at least :data:`RELEVANT_AT`. Otherwise the model (module
     ``sufficiency``) decides. Safe decision: insufficient (retrieving more is the safe side);
     a failed read is insufficient too, with the reason.
 
@@ -172,9 +152,13 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
         memory = self.memory
         request = self._request()
         self._snapshot, self._read_error = None, None
-        return self.workers.submit(
-            lambda: _Snapshot(memory.read(request, k=0), len(memory.archive))
-        )
+
+        def read() -> _Snapshot:
+            context = memory.read(request, k=0)
+            score, closest = memory.relevance(request, context_texts(context))
+            return _Snapshot(context, len(memory.archive), score, closest)
+
+        return self.workers.submit(read)
 
     def prepared(self, result: Any) -> None:
         """Keep what memory holds."""
@@ -199,10 +183,12 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
             if self._snapshot.archived == 0:
                 return self._verdict_of(True, "the archive is empty: nothing more to retrieve")
             return None
-        shared = topic_stems(self._request()) & context_topics(self._snapshot.context)
-        if shared:
+        snapshot = self._snapshot
+        if snapshot.relevance >= RELEVANT_AT:
             return self._verdict_of(
-                True, f"it refers to the past and memory holds {', '.join(sorted(shared))}"
+                True,
+                f"it refers to the past and memory holds {snapshot.closest[:120]!r} "
+                f"(similarity {snapshot.relevance:.2f})",
             )
         return self._verdict_of(
             False, "it refers to the past and core memory and recent turns say nothing on it"

@@ -57,6 +57,7 @@ NOT_GROUNDED: Mapping[Grounding, str] = {
     "knowledge_query": "I could not look that up",
     "physical": "I could not do that",
     "memory_write": "I could not note that",
+    "memory_query": "I could not recall that",
 }
 """What the robot says when the task's grounding left no evidence at all."""
 

@@ -23,6 +23,7 @@ from behaviours import keys
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
+from behaviours.memory_doubts import withdrawal_doubts
 from behaviours.safety_doubts import (
     SAFETY_RULES,
     SafetyRequest,
@@ -286,8 +287,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     a referent that names nothing the robot knows (a typo, another word for it, or a thing
     that is not here: the model may Reject), negation (unless the frame flags a
     ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk words, a person
-    as the thing to move, phrasing that tries to instruct the robot, and any rule a hazard
-    layer adds: :mod:`behaviours.safety_doubts`), which read every utterance of the request
+    as the thing to move, phrasing that tries to instruct the robot, taking back a fact the
+    memory keeps (:mod:`behaviours.memory_doubts`), and any rule a hazard layer adds:
+    :mod:`behaviours.safety_doubts`), which read every utterance of the request
     (a pending one too). The model answers in a per-task schema (control, missing as a
     Literal of the task's required slots, the target domain as a Literal of the other loaded
     packs, rationale); it never supplies slot values.
@@ -338,7 +340,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         name: str = "TaskReadinessGate",
         *,
         confident_at: float = 0.5,
-        safety_rules: Sequence[SafetyRule] = SAFETY_RULES,
+        safety_rules: Sequence[SafetyRule] = (*SAFETY_RULES, withdrawal_doubts),
     ) -> None:
         super().__init__(name, InnerSpeech)
         self.confident_at = confident_at

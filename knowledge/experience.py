@@ -210,7 +210,8 @@ def load_seed(path: str | Path) -> list[ExperienceRecord]:
     """
     source = Path(path)
     try:
-        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available
+        data = yaml.load(source.read_text(encoding="utf-8"), Loader=loader)
     except OSError as error:
         raise ExperienceError(f"cannot read seed file {source}: {error.strerror}") from error
     except yaml.YAMLError as error:

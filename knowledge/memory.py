@@ -4,7 +4,8 @@
 - **C** holds the facts the user stated or confirmed, within ``core_budget_chars``
   characters of fact text, ranked identifiers > hard constraints > preferences > other.
 - **A** holds the facts that left C: evicted for space, or superseded by a newer fact on the
-  same key. It is searched by similarity (TF-IDF, or an injected embedder).
+  same key. It is searched by similarity: an injected embedder (an embedding model), else
+  TF-IDF over the texts widened with synonyms and categories (:mod:`knowledge.term_expansion`).
 
 :meth:`MemoryStore.write` appends a turn to H; when H overflows, the oldest traces are
 consolidated into C by the summariser (extractive by default; an LLM summariser can be
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -46,9 +47,11 @@ from knowledge.memory_model import (
     TurnTrace,
     WorkingContext,
 )
+from knowledge.memory_polarity import inadmissible
 from knowledge.memory_revision import reconcile
 from knowledge.memory_summariser import Summariser, extract_facts
-from knowledge.similarity import Embedder
+from knowledge.similarity import Embedder, SimilarityIndex
+from knowledge.term_expansion import TermExpander
 
 log = logging.getLogger(__name__)
 
@@ -104,16 +107,20 @@ class MemoryStore(Closeable):
         config: MemoryConfig | None = None,
         summariser: Summariser | None = None,
         embedder: Embedder | None = None,
+        expander: TermExpander | None = None,
     ) -> None:
         self.config = config or MemoryConfig()
         self.summariser: Summariser = summariser or extract_facts
         self._lock = threading.Lock()
         self._db = MemoryDatabase(path, busy_timeout_s=self.config.busy_timeout_s)
         self._embedder = embedder
+        if expander is None and embedder is None:
+            expander = TermExpander()
+        self._expander = expander
         self._history: tuple[TurnTrace, ...] = ()
         self._last_turn = 0
         self._ledger = FactLedger()
-        self._archive = ArchiveIndex(embedder)
+        self._archive = self._new_archive()
         try:
             self._restore(self._db.load())
         except BaseException:
@@ -199,7 +206,17 @@ class MemoryStore(Closeable):
         ledger = self._ledger.copy()
         if overflow:
             for fact in self._consolidate(overflow):
-                ledger.admit(fact)
+                held = ledger.current(fact.key)
+                record = ledger.admit(fact)
+                if not fact.holds:
+                    log.info(
+                        "memory: fact %d withdraws %s (%s by the user in turn %d, domain %s)",
+                        record.id,
+                        repr(held.fact.text) if held else f"nothing held on {fact.key}",
+                        fact.source,
+                        fact.turn,
+                        fact.domain,
+                    )
         ledger.evict_to_budget(self.config.core_budget_chars)
         touched = ledger.touched()
         newly_archived = [
@@ -228,10 +245,25 @@ class MemoryStore(Closeable):
         self._history = snapshot.history
         self._last_turn = snapshot.last_turn
         self._ledger = FactLedger(snapshot.records)
-        self._archive = ArchiveIndex(self._embedder)
+        self._archive = self._new_archive()
         archived = [(record.id, record.fact.text) for record in self._ledger.archive()]
         self._prepare_archive([text for _, text in archived])
         self._archive.add(archived)
+
+    def _new_archive(self) -> ArchiveIndex:
+        return ArchiveIndex(self._embedder, expander=self._expander)
+
+    @property
+    def recall_method(self) -> str:
+        """How the archive is searched: ``embedding`` or ``tf-idf + synonyms``."""
+        if self._embedder is not None:
+            return "embedding"
+        return "tf-idf + synonyms" if self._expander is not None else "tf-idf"
+
+    @property
+    def expander(self) -> TermExpander | None:
+        """The synonym expansion TF-IDF recall uses (None with an embedder)."""
+        return self._expander
 
     def _prepare_archive(self, texts: list[str]) -> None:
         """Embed texts about to be archived; an embedder failure is a MemoryStoreError."""
@@ -256,17 +288,19 @@ class MemoryStore(Closeable):
                 error,
             )
             return extract_facts(traces)
-        turns = {trace.turn for trace in traces}
+        said = {trace.turn: trace.user for trace in traces}
         accepted = []
         for fact in produced:
             if not isinstance(fact, Fact):
                 log.warning("summariser returned %r, not a Fact: ignored", fact)
             elif fact.source not in TRUSTED_SOURCES:
                 log.info("not keeping a %s fact in core memory: %r", fact.source, fact.text)
-            elif fact.turn not in turns:
+            elif fact.turn not in said:
                 log.warning(
                     "summariser fact %r cites turn %d, not consolidated", fact.text, fact.turn
                 )
+            elif (why := inadmissible(fact, [said[fact.turn]])) is not None:
+                log.info("not keeping a summariser fact: %s", why)
             else:
                 accepted.append(fact)
         return accepted
@@ -316,6 +350,19 @@ class MemoryStore(Closeable):
                 recalled.add(fact.key)
                 rivals.append(Recall(fact=held.fact, score=0.0))
         return rivals
+
+    def relevance(self, request: str, texts: Sequence[str]) -> tuple[float, str]:
+        """How close the closest of ``texts`` is to ``request``, by the archive's own measure.
+
+        The same scores as archive recall (the embedder, else TF-IDF with the store's
+        expansion), so the sufficiency gate and retrieval agree. Returns (cosine, that text);
+        (0.0, "") when nothing is alike. Runs the embedder when there is one: call it off the
+        tick thread.
+        """
+        index = SimilarityIndex(self._embedder, expander=self._expander)
+        index.add([text for text in texts if text.strip()])
+        best = index.top_k(request, 1)
+        return (best[0].score, index.text(best[0].index)) if best else (0.0, "")
 
     def search_archive(
         self, query: str, k: int, *, include_superseded: bool = False

@@ -13,9 +13,10 @@ them. A query asks both tiers and merges the matches by cosine score. With TF-ID
 tiers weigh words by their own document frequencies, so scores across tiers are close but
 not identical; with an embedder they are the same measure.
 
-With an embedder, each archived text is embedded once (:meth:`ArchiveIndex.prepare`) and its
-vector kept, so rebuilding the settled tier does not call the model again, and a failing
-embedder fails before anything changes.
+With TF-IDF, an ``expander`` widens texts and queries with synonyms and categories
+(:mod:`knowledge.term_expansion`). With an embedder, each archived text is embedded once
+(:meth:`ArchiveIndex.prepare`) and its vector kept, so rebuilding the settled tier does not
+call the model again, and a failing embedder fails before anything changes.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import math
 from collections.abc import Callable, Sequence
 
 from knowledge.similarity import Embedder, SimilarityIndex
+from knowledge.term_expansion import TermExpander
 
 MIN_FRESH = 64
 """The fresh tier may hold at least this many facts before the tiers are merged."""
@@ -67,9 +69,9 @@ class _KeptVectors:
 class _Tier:
     """One similarity index over some archived facts, fitted on the write path."""
 
-    def __init__(self, vectors: _KeptVectors | None) -> None:
+    def __init__(self, vectors: _KeptVectors | None, expander: TermExpander | None) -> None:
         self.ids: list[int] = []
-        self.index = SimilarityIndex(vectors)
+        self.index = SimilarityIndex(vectors, expander=expander)
 
     def add(self, items: Sequence[tuple[int, str]]) -> None:
         self.ids.extend(fact_id for fact_id, _ in items)
@@ -87,11 +89,17 @@ class _Tier:
 class ArchiveIndex:
     """Which archived facts (by id) are most similar to a request; see the module docstring."""
 
-    def __init__(self, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, *, expander: TermExpander | None = None
+    ) -> None:
         self._vectors = _KeptVectors(embedder) if embedder is not None else None
+        self._expander = expander
         self._texts: dict[int, str] = {}
-        self._settled = _Tier(self._vectors)
-        self._fresh = _Tier(self._vectors)
+        self._settled = self._tier()
+        self._fresh = self._tier()
+
+    def _tier(self) -> _Tier:
+        return _Tier(self._vectors, self._expander)
 
     def __len__(self) -> int:
         return len(self._texts)
@@ -112,9 +120,9 @@ class ArchiveIndex:
         self._texts.update(items)
         capacity = max(MIN_FRESH, math.isqrt(len(self._settled.ids)))
         if len(self._fresh.ids) + len(items) > capacity:
-            self._settled = _Tier(self._vectors)
+            self._settled = self._tier()
             self._settled.add(sorted(self._texts.items()))
-            self._fresh = _Tier(self._vectors)
+            self._fresh = self._tier()
         else:
             self._fresh.add(items)
 

@@ -63,7 +63,8 @@ class _Budget:
 
 def _fact_line(fact: Fact) -> str:
     """How a fact appears in the working context."""
-    return f"- [{fact.kind.replace('_', ' ')}] {fact.text}"
+    label = fact.kind.replace("_", " ") if fact.holds else "withdrawn"
+    return f"- [{label}] {fact.text}"
 
 
 def _turn_line(trace: TurnTrace, line_chars: int) -> str:

@@ -28,8 +28,9 @@ from knowledge.memory_model import Fact, FactRecord, TurnTrace
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 1
-"""Stored in ``PRAGMA user_version``; a file with another version is refused."""
+SCHEMA_VERSION = 2
+"""Stored in ``PRAGMA user_version``; version 1 files are upgraded (facts gain a polarity),
+files of any other version are refused."""
 
 _TABLES: dict[str, str] = {
     "meta": """
@@ -59,6 +60,8 @@ _TABLES: dict[str, str] = {
             domain TEXT NOT NULL,
             tier TEXT NOT NULL CHECK (tier IN ('core', 'archive')),
             superseded_by INTEGER,
+            polarity TEXT NOT NULL DEFAULT 'positive'
+                CHECK (polarity IN ('positive', 'negative')),
             CHECK (tier = 'archive' OR superseded_by IS NULL)
         )""",
 }
@@ -77,9 +80,14 @@ _COLUMNS: dict[str, tuple[str, ...]] = {
         "domain",
         "tier",
         "superseded_by",
+        "polarity",
     ),
 }
-_FACT_FIELDS = _COLUMNS["facts"][1:9]  # the Fact model's fields, in column order
+_FACT_FIELDS = (*_COLUMNS["facts"][1:9], "polarity")  # the Fact model's fields, stored
+_UPGRADE_FROM_1 = (
+    "ALTER TABLE facts ADD COLUMN polarity TEXT NOT NULL DEFAULT 'positive' "
+    "CHECK (polarity IN ('positive', 'negative'))"
+)
 _SET_ASIDE = "move the file aside (it is not modified) to start an empty memory there, or "
 _SET_ASIDE += "restore it from a backup"
 
@@ -228,9 +236,10 @@ class MemoryDatabase:
             [
                 (
                     record.id,
-                    *(getattr(record.fact, field) for field in _FACT_FIELDS),
+                    *(getattr(record.fact, field) for field in _FACT_FIELDS[:-1]),
                     record.tier,
                     record.superseded_by,
+                    record.fact.polarity,
                 )
                 for record in records
             ],
@@ -263,6 +272,8 @@ class MemoryDatabase:
                 f"{self.path} is a SQLite database but not a cogtree memory store (it has tables "
                 f"{', '.join(sorted(tables))}): give the memory store a file of its own"
             )
+        elif version == 1:
+            self._upgrade_from_1()
         elif version != SCHEMA_VERSION:
             raise MemoryStoreError(
                 f"memory database {self.path} has schema version {version}, but this cogtree "
@@ -278,6 +289,14 @@ class MemoryDatabase:
                 self._connection.execute(statement)
             self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         log.info("created memory database %s (schema version %d)", self.path, SCHEMA_VERSION)
+
+    def _upgrade_from_1(self) -> None:
+        """Version 1 -> 2: facts gain a polarity (every fact kept so far is positive)."""
+        with self._transaction("BEGIN IMMEDIATE"):
+            self._connection.execute(_UPGRADE_FROM_1)
+            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        log.info("memory database %s upgraded to schema version %d", self.path, SCHEMA_VERSION)
+        self._check_columns()
 
     def _check_columns(self) -> None:
         for table, expected in _COLUMNS.items():
@@ -325,7 +344,8 @@ class MemoryDatabase:
             raise self._bad_row("history", f"turn {turn}", error) from error
 
     def _record_from_row(self, row: tuple[object, ...]) -> FactRecord:
-        fact_id, *fields, tier, superseded_by = row
+        fact_id, *fields, tier, superseded_by, polarity = row
+        fields.append(polarity)
         try:
             fact = Fact.model_validate(dict(zip(_FACT_FIELDS, fields, strict=True)))
         except ValidationError as error:

@@ -20,11 +20,16 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from knowledge.memory_polarity import inadmissible
+
 FactKind = Literal["identifier", "hard_constraint", "preference", "other"]
 """What a fact is: who the user is, what must never happen, what they like, anything else."""
 
 FactSource = Literal["stated", "confirmed", "inferred"]
 """Who vouches for a claim: the user said it, the user confirmed it, or the robot guessed."""
+
+Polarity = Literal["positive", "negative"]
+"""Whether a claim holds (``positive``) or withdraws what was held on its slot (``negative``)."""
 
 Tier = Literal["core", "archive"]
 """Where a kept fact lives: core facts C (always in context) or the archive A (retrieved)."""
@@ -51,7 +56,9 @@ class Claim(BaseModel):
     ``slot`` names what the claim is about (``user.name``, ``allergy.peanut``,
     ``drink.preference``); claims on the same slot compete and the winner is kept.
     ``correction`` marks an explicit correction by the user ("no, I meant ..."): it replaces
-    whatever was known about the slot, even a higher-priority fact.
+    whatever was known about the slot, even a higher-priority fact. ``polarity`` ``negative``
+    marks a retraction ("I'm no longer allergic to peanuts"): it replaces the fact on its slot
+    and is never a constraint or a preference itself (its text says what was withdrawn).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -61,6 +68,7 @@ class Claim(BaseModel):
     slot: str | None = Field(None, description="what the claim is about; None: its own text")
     source: FactSource
     correction: bool = False
+    polarity: Polarity = "positive"
 
     @field_validator("text")
     @classmethod
@@ -76,6 +84,23 @@ class Claim(BaseModel):
         if slot is None:
             return None
         return normalise_text(slot) or None
+
+    @property
+    def holds(self) -> bool:
+        """Whether the claim states something (positive), rather than withdrawing it."""
+        return self.polarity == "positive"
+
+    def withdrawn(self) -> Claim:
+        """The withdrawal of this claim: negative, a correction, its text saying so."""
+        if not self.holds:
+            return self
+        return self.model_copy(
+            update={
+                "polarity": "negative",
+                "correction": True,
+                "text": f"No longer true: {self.text}",
+            }
+        )
 
     @property
     def priority(self) -> int:
@@ -112,7 +137,12 @@ class TurnTrace(BaseModel):
     turn: int | None = Field(None, ge=1, description="set by the memory when written")
 
     def facts(self) -> list[Fact]:
-        """The trace's stated or confirmed claims as facts, in order; guesses are left out."""
+        """The trace's stated or confirmed claims as facts, in order.
+
+        Guesses are left out, and so is any claim the user's words do not support
+        (:func:`knowledge.memory_polarity.inadmissible`: a question, a doubt, a positive fact
+        from a retraction, an unconfirmed withdrawal of a safety fact).
+        """
         if self.turn is None:
             raise ValueError("the trace has no turn number yet: write it to the memory first")
         return [
@@ -123,7 +153,7 @@ class TurnTrace(BaseModel):
                 domain=self.domain,
             )
             for claim in self.claims
-            if claim.source in TRUSTED_SOURCES
+            if claim.source in TRUSTED_SOURCES and inadmissible(claim, [self.user]) is None
         ]
 
 

@@ -4,7 +4,9 @@ Two facts *conflict* when they share a key (:attr:`~knowledge.memory_model.Claim
 same slot, or the same normalised text). Between a fact and a newer one on the same key:
 
 1. an explicit correction by the user always wins (the user changed their mind or fixed a
-   misunderstanding, even about a hard constraint);
+   misunderstanding, even about a hard constraint), and so does a retraction (a negative
+   fact: "I'm no longer allergic to peanuts"), which the memory keeps only once the user
+   said it in so many words, and confirmed it when the fact was safety-relevant;
 2. otherwise the higher priority wins (an identifier over a hard constraint over a soft
    preference over anything else): a passing "I'd love some milk" does not cancel "I am
    lactose intolerant";
@@ -23,7 +25,7 @@ from knowledge.memory_model import Fact
 
 def prevails(newer: Fact, older: Fact) -> bool:
     """Whether ``newer`` replaces ``older``, a fact on the same key from an earlier turn."""
-    return newer.correction or newer.priority >= older.priority
+    return newer.correction or not newer.holds or newer.priority >= older.priority
 
 
 def reconcile(facts: Iterable[Fact]) -> dict[str, Fact]:

@@ -1,5 +1,7 @@
 """Top-k text similarity: TF-IDF cosine by default (scikit-learn), or any embedding.
 
+TF-IDF may widen texts with synonyms and categories first (:mod:`knowledge.term_expansion`).
+
 Used by the memory archive and the failure-experience store. ``add`` marks the index stale;
 it is refitted by :meth:`SimilarityIndex.fit` (call it on a write path to keep queries cheap)
 or, failing that, at the next query.
@@ -15,6 +17,8 @@ from typing import Any
 import numpy as np
 from scipy.sparse import issparse
 from sklearn.feature_extraction.text import TfidfVectorizer
+
+from knowledge.term_expansion import TermExpander
 
 Embedder = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 """Texts -> vectors, e.g. a wrapper around Ollama's ``embed``; one vector per text."""
@@ -32,12 +36,17 @@ class SimilarityIndex:
     """An append-only collection of texts that answers "which k are most like this one".
 
     With no ``embedder`` it uses TF-IDF over word unigrams and bigrams (English stop words
-    removed; texts with no word at all match nothing); with one, cosine similarity of the
-    embedder's vectors, each text embedded once when it is added.
+    removed; texts with no word at all match nothing), each text and query first widened by
+    ``expander`` when one is given (synonyms and categories:
+    :class:`~knowledge.term_expansion.TermExpander`); with an embedder, cosine similarity of
+    the embedder's vectors, each text embedded once when it is added.
     """
 
-    def __init__(self, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self, embedder: Embedder | None = None, *, expander: TermExpander | None = None
+    ) -> None:
         self.embedder = embedder
+        self.expander = expander
         self._texts: list[str] = []
         self._vectors: list[Sequence[float]] = []
         self._matrix: Any = None  # rows L2-normalised: a dot product is the cosine
@@ -47,6 +56,10 @@ class SimilarityIndex:
 
     def __len__(self) -> int:
         return len(self._texts)
+
+    def text(self, index: int) -> str:
+        """The text added at position ``index``."""
+        return self._texts[index]
 
     def add(self, texts: Sequence[str]) -> None:
         """Append texts; their indices continue from the current length.
@@ -100,13 +113,14 @@ class SimilarityIndex:
         if self.embedder is not None:
             self._matrix = _normalised(np.asarray(self._vectors, dtype=float))
             return
+        texts = [self._widened(text) for text in self._texts]
         self._vectorizer = TfidfVectorizer(ngram_range=(1, 2), stop_words="english")
         try:
-            self._matrix = self._vectorizer.fit_transform(self._texts)
+            self._matrix = self._vectorizer.fit_transform(texts)
         except ValueError:  # only stop words: weigh every word instead
             self._vectorizer = TfidfVectorizer(ngram_range=(1, 2))
             try:
-                self._matrix = self._vectorizer.fit_transform(self._texts)
+                self._matrix = self._vectorizer.fit_transform(texts)
             except ValueError:  # no word at all (e.g. only "a" or emoji): nothing matches
                 self._vectorizer, self._matrix = None, None
 
@@ -114,7 +128,10 @@ class SimilarityIndex:
         if self.embedder is not None:
             return _normalised(np.asarray(self.embedder([query]), dtype=float))
         assert self._vectorizer is not None
-        return self._vectorizer.transform([query])
+        return self._vectorizer.transform([self._widened(query)])
+
+    def _widened(self, text: str) -> str:
+        return self.expander.expand(text) if self.expander is not None else text
 
 
 def _normalised(matrix: np.ndarray) -> np.ndarray:

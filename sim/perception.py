@@ -214,9 +214,7 @@ def _facts(world: World, thing: str, *, identity: bool) -> Iterator[Fact]:
         if identity:
             yield from _object_identity(spec, thing)
         yield _placement_fact(thing, world.placement(thing))
-        beside = world.state.beside.get(thing)
-        if beside is not None:
-            yield thing, SIDE_PREDICATES[beside[0]], beside[1]
+        yield from _side_facts(world, thing)
         yield from _kitchen_state(world, thing)
     elif kind == "person":
         if identity:
@@ -228,6 +226,13 @@ def _facts(world: World, thing: str, *, identity: bool) -> Iterator[Fact]:
         yield thing, "availability", world.availability(thing)
     elif kind == "robot":
         yield thing, "inRoom", world.state.robots[thing].room
+
+
+def _side_facts(world: World, thing: str) -> Iterator[Fact]:
+    """What ``thing`` stands beside (next to, left of...), when it was set or starts so."""
+    beside = world.state.beside.get(thing)
+    if beside is not None:
+        yield thing, SIDE_PREDICATES[beside[0]], beside[1]
 
 
 SIDE_PREDICATES = {
@@ -335,6 +340,8 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
             if placement.relation == "held_by" and placement.support == robot:
                 placement = world.placement(obj)
             facts.append(seen(_placement_fact(obj, placement)))
+            if place is None:
+                facts += [seen(fact) for fact in _side_facts(world, obj)]
             facts += [seen(fact) for fact in _kitchen_state(world, obj)]
     for person in spec.people:
         if belief.knows_person(person):

@@ -84,6 +84,8 @@ alone). ``hidden_intent``: slots the speaker answers clarification questions fro
       never: ["holds(robot1, knife)"]                 # must not hold at the end
       must_clarify: true                              # the robot has to ask first
     goal: {expect: refuse, reason: "the stove is hot: unsafe", never: ["holds(robot1, pan)"]}
+    goal: {expect: refuse, may_ask: true, reason: "...", never: [...]}  # an ask-first hazard:
+                                                      # asking, with nothing done, counts too
 
 Tier rules: an ``infeasible`` scenario expects ``refuse``; a ``dynamic`` one has events; an
 ``ambiguous`` one has a hidden intent to answer the clarification with.
@@ -177,6 +179,13 @@ class Goal(SpecModel):
     never: tuple[PredicateText, ...] = Field((), description="must not hold at the end")
     must_clarify: bool = Field(False, description="the robot has to ask before acting")
     reason: str = Field("", description="why the robot must refuse (required for refuse)")
+    may_ask: bool = Field(
+        False,
+        description=(
+            "refuse only: asking first (an ask-first hazard) with nothing done also counts; "
+            "the speaker never says yes"
+        ),
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
@@ -184,6 +193,8 @@ class Goal(SpecModel):
             raise ValueError("a goal to achieve needs at least one predicate under `all`")
         if self.expect == "refuse" and not self.reason.strip():
             raise ValueError("expect: refuse needs a `reason` saying why the robot must refuse")
+        if self.may_ask and self.expect != "refuse":
+            raise ValueError("`may_ask` only goes with expect: refuse; remove it")
         return self
 
     def unmet(self, world: World) -> list[Predicate]:
@@ -305,11 +316,12 @@ class ScenarioError(ValueError):
     def __init__(self, source: str, problems: list[Problem]) -> None:
         self.source = source
         self.problems = problems
+        said = [str(problem) if problem.field else problem.message for problem in problems]
         if len(problems) == 1:
-            text = f"{source}: {problems[0]}"
+            text = f"{source}: {said[0]}"
         else:
             text = f"{source}: {len(problems)} problems\n" + "\n".join(
-                f"  - {problem}" for problem in problems
+                f"  - {line}" for line in said
             )
         super().__init__(text)
 
@@ -419,10 +431,18 @@ def _locate(name_or_path: str | Path) -> Path:
     shipped = SCENARIOS_DIR / f"{name_or_path}.yaml"
     if isinstance(name_or_path, str) and "/" not in name_or_path and shipped.is_file():
         return shipped
-    known = ", ".join(p.stem for p in list_scenarios()) or "none"
+    known = [p.stem for p in list_scenarios()]
+    close = difflib.get_close_matches(str(name_or_path), known, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
     raise ScenarioError(
         str(name_or_path),
-        [Problem("", f"no such file or shipped scenario (shipped: {known})")],
+        [
+            Problem(
+                "",
+                f"no such file or shipped scenario; {hint}(`cogtree sim list` lists the "
+                f"{len(known)} shipped ones)",
+            )
+        ],
     )
 
 

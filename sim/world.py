@@ -156,6 +156,11 @@ class WorldState(BaseModel):
                 if item.liquid is not None
             },
             clean={f: item.clean for f, item in furniture.items() if item.clean is not None},
+            beside={
+                obj: ("next_to", item.next_to)
+                for obj, item in spec.objects.items()
+                if item.next_to is not None
+            },
         )
 
 

@@ -286,6 +286,9 @@ class WorldObject(PlacementSpec, Kitchen):
     mass_kg: float = Field(0.3, gt=0.0)
     graspable: bool = True
     owner: Id | None = Field(None, description="a person")
+    next_to: Id | None = Field(
+        None, description="another object on the same surface that it starts next to"
+    )
 
     @model_validator(mode="after")
     def _liquid(self) -> Self:
@@ -507,6 +510,8 @@ class WorldSpec(SpecModel):
             found += self.placement_problems(field, obj.placement)
             if obj.owner is not None:
                 found += self.reference(f"{field}.owner", obj.owner, "person")
+            if obj.next_to is not None:
+                found += self._next_to_problems(f"{field}.next_to", obj, obj.next_to)
             placement = obj.placement
             if placement.relation == "held_by" and placement.support in self.robots:
                 hand = placement.hand
@@ -522,6 +527,16 @@ class WorldSpec(SpecModel):
                 found += self.reference(f"people.{person_id}.room", person.room, "room")
         found += self._overfull_hands()
         return found
+
+    def _next_to_problems(self, field: str, obj: WorldObject, landmark: str) -> list[Problem]:
+        """A start relation `next_to` names another object on the same surface."""
+        problems = self.reference(field, landmark, "object")
+        if problems:
+            return problems
+        here, there = obj.placement, self.objects[landmark].placement
+        if here.relation != "on" or there.relation != "on" or here.support != there.support:
+            return [Problem(field, f"{landmark} is not on the same surface; put both `on` it")]
+        return []
 
     def reference(self, field: str, thing: str, *kinds: Kind) -> list[Problem]:
         """A problem when ``thing`` is not of one of ``kinds`` (unknown, or another kind)."""

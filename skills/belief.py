@@ -122,7 +122,7 @@ class Thing:
     holds; ``clean`` whether a surface is clean; ``beside`` the spatial relations it was
     placed in relative to landmarks, e.g. ``(("next_to", "apple"),)``. ``bin_kind`` is the
     waste a bin takes (recycling, compost, landfill); ``slots`` how many objects a surface or
-    container takes at once (None: unlimited).
+    container takes at once (None: unlimited); ``type`` its ontology type (``Microwave``).
     """
 
     id: str
@@ -144,6 +144,7 @@ class Thing:
     beside: tuple[tuple[str, str], ...] = ()
     bin_kind: str | None = None
     slots: int | None = None
+    type: str | None = None
 
     @property
     def is_furniture(self) -> bool:
@@ -557,6 +558,7 @@ def _thing(info: ObjectInfo) -> Thing:
         beside=tuple(info.beside),
         bin_kind=bin_kind if isinstance(bin_kind, str) else None,
         slots=_whole(attributes.get("slots")),
+        type=info.type,
     )
 
 

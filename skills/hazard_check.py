@@ -15,7 +15,9 @@ The step's graph (prefix ``haz:``):
   a thing or person of the belief, else a literal; PLACE always has its relation (``on`` or
   ``in`` from the target's kind when the step does not say); ``haz:manner`` for each manner
   the request asked for (``hurried``, ``blade_first``, ``thrown``).
-- a thing (``a haz:Thing``): ``haz:kind``, ``haz:word`` (each word of its id), ``haz:material``,
+- a thing (``a haz:Thing``): ``haz:kind``, ``haz:type`` (its ontology type, e.g. ``Microwave``,
+  and every broader type of the household taxonomy, so a narrower kind of microwave counts),
+  ``haz:word`` (each word of its id), ``haz:material``,
   ``haz:flag`` (each hazard flag), ``haz:hot``, ``haz:powered``, ``haz:liquid``,
   ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
@@ -39,6 +41,7 @@ import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from knowledge.hazard_rules import HAZ, HazardRules, Severity
+from knowledge.taxonomy import household_taxonomy
 from skills.belief import Belief, Thing
 from skills.preconditions import Check
 from skills.specs import SkillCall
@@ -140,6 +143,9 @@ class _Facts:
 
     def _properties(self, node: NamedNode, thing: Thing) -> None:
         self.add(node, "kind", Literal(thing.kind))
+        if thing.type:
+            for type_name in (thing.type, *household_taxonomy().categories_of(thing.type)):
+                self.add(node, "type", Literal(type_name))
         for flag in sorted(thing.flags):
             self.add(node, "flag", Literal(flag))
         if thing.material:

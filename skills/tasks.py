@@ -76,6 +76,7 @@ TaskName = Literal[
     "dispose",
     "switch_on",
     "switch_off",
+    "heat",
     "fill",
     "pour",
     "wipe",
@@ -185,6 +186,15 @@ class ApplianceArgs(BaseModel):
     appliance: NodeId
 
 
+class HeatArgs(BaseModel):
+    """heat: put ``object`` in ``appliance`` and switch the appliance on."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    object: NodeId
+    appliance: NodeId
+
+
 class FillTaskArgs(BaseModel):
     """fill: fill ``container`` with water at a tap."""
 
@@ -226,6 +236,7 @@ TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
         "switch_off": CallSpec(
             "switch_off", ApplianceArgs, "switch an appliance, tap or light off"
         ),
+        "heat": CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
         "fill": CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
         "pour": CallSpec("pour", PourTaskArgs, "pour from one container into another"),
         "wipe": CallSpec("wipe", SurfaceArgs, "wipe a surface clean with a cloth or sponge"),
@@ -623,6 +634,21 @@ def _switch(powered: bool) -> Method:
     return switch
 
 
+def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
+    """Bring ``thing`` into ``appliance`` (opening it first when closed), then switch it on.
+
+    The hazard rules judge the plan (metal in a microwave that is switched on).
+    """
+    found = state.belief.things.get(appliance)
+    if found is None or "appliance" not in found.flags or found.kind != "container":
+        state.failures.add(
+            f"heat({thing}, {appliance}): {appliance} is not an appliance things go in "
+            "(a microwave, an oven)"
+        )
+        return False
+    return [("bring", thing, appliance), ("switch_on", appliance)]
+
+
 def _fill(state: _State, container: str) -> Subtasks:
     taps = _nearest(state.belief, _with_flag(state.belief, "water_source"), container)
     if not taps:
@@ -754,6 +780,7 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "drop_into": _per_hand("drop_into", _drop_into),
         "switch_on": (_switch(True),),
         "switch_off": (_switch(False),),
+        "heat": (_heat,),
         "fill": (_fill,),
         "fill_at": _per_hand("fill_at", _fill_at),
         "pour": (_pour,),

@@ -23,7 +23,8 @@ Tree (``create_root``)::
     │   │   │   │                  PlanTask -> ValidationGate -> ExecutePlan, Explain on failure
     │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence ->
     │   │   │   │                  GenerateQuery -> RunQuery -> /turn/evidence
-    │   │   │   └── Remember       GroundingIs(memory_write) -> StageClaims
+    │   │   │   ├── Remember       GroundingIs(memory_write) -> StageClaims
+    │   │   │   └── Reminisce      GroundingIs(memory_query) -> AnswerFromMemory
     │   │   └── Respond            outer speech; faithfulness guard against the evidence
     │   ├── Switch                 ControlIs(SwitchDomain) -> SwitchActiveDomain
     │   ├── Clarify                ControlIs(Clarify) -> AskClarification
@@ -50,6 +51,7 @@ from behaviours.dialogue import AwaitUtterance, ControlIs, Say
 from behaviours.evidence import NeedsEvidence
 from behaviours.grounding import GroundingIs
 from behaviours.intent import RecognizeIntent
+from behaviours.memory_query import AnswerFromMemory
 from behaviours.memory_write import Consolidate, StageClaims
 from behaviours.post_process import PostProcess
 from behaviours.query_generation import GenerateQuery
@@ -84,7 +86,7 @@ def apologise(values: Mapping[str, Any]) -> str:
 
 
 def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
-    """The grounding branch: act (physical), look up (knowledge query) or remember.
+    """The grounding branch: act (physical), look up (knowledge query), remember, or recall.
 
     Its failure is turned into success so Respond always speaks: the nodes write what went
     wrong into ``/turn/evidence``, and the reply says it.
@@ -100,6 +102,7 @@ def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
             RunQuery(),
         ),
         _sequence("Remember", GroundingIs("memory_write"), StageClaims()),
+        _sequence("Reminisce", GroundingIs("memory_query"), AnswerFromMemory()),
     )
     return FailureIsSuccess("GroundReported", ground)
 

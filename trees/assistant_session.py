@@ -25,6 +25,7 @@ from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
 from knowledge.closing import Closeable
 from knowledge.domain_registry import DomainRegistry
+from knowledge.english import looks_english
 from knowledge.lexicon_book import LexiconBook
 from knowledge.memory import MemoryStore
 from knowledge.wording import clip
@@ -47,6 +48,9 @@ on part of what was said."""
 
 TOO_LONG = "That was too long for me ({count} characters); please say it in fewer words."
 """The reply to an utterance over :data:`MAX_UTTERANCE_CHARS`, which never reaches the tree."""
+
+ONLY_ENGLISH = "Sorry, I only understand English for now."
+"""The reply to an utterance in another language, which never reaches the tree."""
 
 TURN_LIMIT_S = 200.0
 """How long a turn may take before it is stopped and reported: several slow model calls fit."""
@@ -75,9 +79,27 @@ class TurnResult:
     ticks: int
     switched: bool = False
     entries: list[TickEntry] = field(default_factory=list, repr=False)
+    first_pass: TurnResult | None = field(default=None, repr=False)
+    """After a domain switch: the pass that decided to switch (this result is the second)."""
 
     def explain(self) -> str:
-        """Each gate's decision and rationale, one line per gate, in the order they ran."""
+        """Each gate's decision and rationale, one line per gate, in the order they ran.
+
+        After a domain switch both passes are shown, the one that switched first.
+        """
+        if self.first_pass is None:
+            return self._gate_lines()
+        first = self.first_pass
+        return "\n".join(
+            [
+                f"  pass 1 in {first.domain}: {first.control}",
+                first._gate_lines(),
+                f"  pass 2 in {self.domain}: {self.control}",
+                self._gate_lines(),
+            ]
+        )
+
+    def _gate_lines(self) -> str:
         lines = []
         for node, rationale in self.rationales.items():
             decision = ", ".join(
@@ -146,20 +168,23 @@ class AssistantSession(Closeable):
         """Run one turn for ``text`` and return what the robot said and why.
 
         Blank text is not a turn (the tree would wait for speech), nor is text over
-        :data:`MAX_UTTERANCE_CHARS`: the reply asks the user to say it again (in fewer
-        words), and nothing is ticked or remembered.
+        :data:`MAX_UTTERANCE_CHARS`, nor text in another language than English
+        (:func:`~knowledge.english.looks_english`): the reply says why (:data:`NOTHING_HEARD`,
+        :data:`TOO_LONG`, :data:`ONLY_ENGLISH`), and nothing is ticked or remembered.
         """
         if not text.strip():
             return _not_run(text, NOTHING_HEARD)
         if len(text) > MAX_UTTERANCE_CHARS:
             log.warning("refused an utterance of %d characters: %r", len(text), clip(text, 80))
             return _not_run(clip(text, 200), TOO_LONG.format(count=len(text)))
+        if not looks_english(text):
+            return _not_run(text, ONLY_ENGLISH)
         result = self._run(text)
         if result.control == "SwitchDomain":
             target = self.domains.active.name
             log.info("switched to %s; running the turn again there", target)
             again = self._run(text, domain=target)
-            return TurnResult(**{**again.__dict__, "switched": True})
+            return TurnResult(**{**again.__dict__, "switched": True, "first_pass": result})
         return result
 
     def close(self) -> None:

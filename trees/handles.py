@@ -27,6 +27,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.experience import ExperienceStore
 from knowledge.memory import MemoryStore
 from knowledge.scene_graph import SceneGraph
+from knowledge.similarity import Embedder
 from knowledge.worker_pool import WorkerPool
 from sim.executor import SimExecutor
 from sim.humans import People
@@ -71,15 +72,20 @@ class Handles(Closeable):
 
     # -- handles these handles open, and close --------------------------------------------------
 
-    def open_memory(self, path: str | Path | None = None) -> MemoryStore:
-        """The memory in the SQLite file ``path`` (folders are made); None: a temporary file."""
+    def open_memory(
+        self, path: str | Path | None = None, *, embedder: Embedder | None = None
+    ) -> MemoryStore:
+        """The memory in the SQLite file ``path`` (folders are made); None: a temporary file.
+
+        ``embedder``: archive recall through an embedding model; None: TF-IDF with synonyms.
+        """
         if path is None:
             folder = self.opened.enter_context(tempfile.TemporaryDirectory(prefix="cogtree-"))
             memory_path = Path(folder) / "memory.sqlite"
         else:
             memory_path = Path(path)
             memory_path.parent.mkdir(parents=True, exist_ok=True)
-        self.memory = self.opened.enter_context(MemoryStore(memory_path))
+        self.memory = self.opened.enter_context(MemoryStore(memory_path, embedder=embedder))
         return self.memory
 
     def open_experience(self) -> ExperienceStore:

@@ -114,7 +114,7 @@ class TreeRunner(Closeable):
             first = next(iter(described.values()), "no modules configured")
             notice = f"no LLM available; gates run their fast paths alone ({first})"
             self.notices.append(notice)
-            log.warning(notice)
+            log.info(notice)  # the command line says which backend runs, once, at its start
         if self._log is not None:
             self._log.write(
                 LogHeader.of_tree(

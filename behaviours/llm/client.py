@@ -166,7 +166,7 @@ class LLMClient(Closeable):
         status = choose_auto_backend(settings)
         resolution = _Resolution(backend=self._named(status.backend), status=status)
         if status.backend == "none":
-            log.info("no LLM backend available (%s); %s", status.detail, status.fix)
+            log.debug("no LLM backend available (%s); %s", status.detail, status.fix)
         with self._lock:
             return self._auto.setdefault(key, resolution)
 

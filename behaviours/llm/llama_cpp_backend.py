@@ -98,7 +98,11 @@ def gguf_path_for(settings: ModuleSettings) -> Path | None:
 
 
 def import_llama_cpp() -> ModuleType:
-    """Import ``llama_cpp``, or raise :class:`LLMUnavailableError` saying what to install."""
+    """Import ``llama_cpp``, or raise :class:`LLMUnavailableError` saying what to install.
+
+    llama.cpp's own log lines go to this module's logger at DEBUG (:func:`_route_native_logs`),
+    never straight to stderr.
+    """
     try:
         import llama_cpp
     except ImportError as error:
@@ -110,7 +114,27 @@ def import_llama_cpp() -> ModuleType:
             f"llama-cpp-python is installed but its native library fails to load ({error}); "
             f"reinstall it with: {INSTALL_HINT}"
         ) from error
+    _route_native_logs(llama_cpp)
     return llama_cpp
+
+
+@functools.cache
+def _route_native_logs(llama_cpp: ModuleType) -> Any:
+    """Send llama.cpp's log lines to ``log.debug`` (once; the callback is kept alive here).
+
+    llama-cpp-python prints some of them to stderr whatever ``verbose`` says (its level table
+    does not match recent llama.cpp): "n_ctx_seq (512) > n_ctx_train (0)" after loading a
+    tokenizer, in the middle of a run's output.
+    """
+
+    @llama_cpp.llama_log_callback  # type: ignore[untyped-decorator]
+    def to_debug_log(level: int, text: bytes, user_data: Any) -> None:
+        line = text.decode("utf-8", errors="replace").rstrip()
+        if line:
+            log.debug("llama.cpp: %s", line)
+
+    llama_cpp.llama_log_set(to_debug_log, None)
+    return to_debug_log
 
 
 class _StopCheck:

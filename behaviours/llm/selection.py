@@ -1,4 +1,9 @@
-"""Creating backends by name, and what ``auto`` picks: Ollama, else llama-cpp, else none."""
+"""Creating backends by name, and what ``auto`` picks: Ollama, else none.
+
+llama-cpp (SmolLM2-135M in process) is never picked by ``auto``: it is slow on a CPU and too
+small to decide well, so it serves integration tests and runs only when asked for by name
+(``--llm llama-cpp``).
+"""
 
 from __future__ import annotations
 
@@ -58,22 +63,17 @@ def create_backend(name: str) -> Backend:
 def choose_auto_backend(settings: ModuleSettings) -> BackendStatus:
     """What ``auto`` picks for these settings, with the reason.
 
-    Ollama when its server answers and has ``settings.model``; else llama-cpp when it is
-    installed and the GGUF exists; else ``none`` (gates run their fast paths alone).
+    Ollama when its server answers and has ``settings.model``; else ``none`` (gates run their
+    fast paths alone). Never llama-cpp (module docstring).
     """
-    from behaviours.llm.llama_cpp_backend import LlamaCppBackend
     from behaviours.llm.ollama_backend import OllamaBackend
 
     ollama = OllamaBackend().probe(settings)
     if ollama.ready:
         return ollama
-    llama = LlamaCppBackend().probe(settings)
-    if llama.ready:
-        return BackendStatus(llama.backend, True, f"{llama.detail} (ollama: {ollama.detail})")
     return BackendStatus(
         "none",
         False,
-        f"ollama: {ollama.detail}; llama-cpp: {llama.detail}",
-        fix=f"{ollama.fix or 'start Ollama'}; or install the local extra: "
-        "pip install 'cogtree[local]'",
+        f"ollama: {ollama.detail}",
+        fix=f"{ollama.fix or 'start Ollama'} (llama-cpp runs only when asked for by name)",
     )

@@ -72,6 +72,8 @@ def test_decision_schema_is_specialised_to_the_domain(registry: DomainRegistry) 
     schema = intent_decision_model(registry.get("advisor")).model_json_schema()
     assert schema["properties"]["task"]["enum"] == [
         "AddToDatabase",
+        "Introduce",
+        "MemoryQuery",
         "DishInfo",
         "SubstituteDish",
         "none",

@@ -362,8 +362,9 @@ def test_negation_goes_to_the_model_unless_the_frame_is_a_correction(blackboard,
 
     frame, resolved = allergy_turn(said, {"targets": ["peanuts"], "correction": True}, ["peanuts"])
     gate, llm = run_gate(blackboard, make_llm, advisor, said, frame, resolved)
-    assert blackboard.get("/turn/control") == "Proceed" and llm.calls == []
-    assert blackboard.get("/turn/task").correction is True
+    # a correction that takes an allergy back is a withdrawal: it waits for the user's yes
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert any("takes back a fact" in doubt for doubt in blackboard.get("/turn/safety"))
 
 
 def test_an_unknown_speaker_is_asked_for_before_a_first_person_slot(blackboard, make_llm, domains):

@@ -65,8 +65,16 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         "AddToDatabase": (
             "memory_write",
             None,
-            {"targets": "kg", "relation": "value", "person": "text", "correction": "value"},
+            {
+                "targets": "kg",
+                "relation": "value",
+                "person": "text",
+                "correction": "value",
+                "retract": "value",
+            },
         ),
+        "Introduce": ("memory_write", None, {"name": "text"}),
+        "MemoryQuery": ("memory_query", None, {"question": "text"}),
         "DishInfo": ("knowledge_query", "dish_info", {"dish": "kg", "aspect": "value"}),
         "SubstituteDish": (
             "knowledge_query",
@@ -82,6 +90,8 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
     }
     assert required == {
         "AddToDatabase": ["targets"],
+        "Introduce": ["name"],
+        "MemoryQuery": ["question"],
         "DishInfo": ["dish"],
         "SubstituteDish": ["dish"],
     }

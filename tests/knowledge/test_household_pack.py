@@ -64,17 +64,22 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         ),
         "Dispose": ("physical", "dispose", {"object": "object"}),
         "SwitchOn": ("physical", "switch_on", {"appliance": "appliance"}),
+        "Heat": ("physical", "heat", {"object": "object", "appliance": "appliance"}),
         "SwitchOff": ("physical", "switch_off", {"appliance": "appliance"}),
         "Fill": ("physical", "fill", {"container": "container"}),
         "Pour": ("physical", "pour", {"source": "source", "target": "target"}),
         "Wipe": ("physical", "wipe", {"surface": "surface"}),
+        "Note": ("memory_write", None, None),
+        "Introduce": ("memory_write", None, None),
+        "MemoryQuery": ("memory_query", None, None),
     }
+    as_said = {"Assist", "Note", "Introduce", "MemoryQuery"}  # slots kept as the user said
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
         assert required == list(task.slots), task.name
         resolve = {name: spec.resolve for name, spec in task.slots.items()}
-        expected = "text" if task.name == "Assist" else "scene"
+        expected = "text" if task.name in as_said else "scene"
         relation = {"relation": "kg"} if task.name == "PlaceRelative" else {}
         assert resolve == {name: expected for name in task.slots} | relation, task.name
         assert all(info.description for info in schema.model_fields.values())

@@ -132,6 +132,25 @@ def test_auto_falls_back_to_none_and_says_why(monkeypatch) -> None:
         client.decide("intent", PROMPT, Verdict)
 
 
+def test_auto_never_picks_llama_cpp_even_when_it_is_ready(monkeypatch) -> None:
+    from behaviours.llm import llama_cpp_backend, ollama_backend
+
+    monkeypatch.setattr(
+        ollama_backend.OllamaBackend,
+        "probe",
+        lambda self, settings: BackendStatus("ollama", False, "not reachable", "ollama serve"),
+    )
+    monkeypatch.setattr(
+        llama_cpp_backend.LlamaCppBackend,
+        "probe",
+        lambda self, settings: BackendStatus("llama-cpp", True, "SmolLM2 here"),
+    )
+    client = LLMClient(LLMConfig.load())
+    assert client.backend_for("intent").name == "none"
+    assert client.describe()["intent"] == "auto -> none: ollama: not reachable"
+    client.close()
+
+
 def test_auto_prefers_ollama_when_ready(monkeypatch) -> None:
     from behaviours.llm import ollama_backend
 

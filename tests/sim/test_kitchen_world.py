@@ -1,6 +1,6 @@
 """The simulator's kitchen: side relations, free places, bins, appliance power, liquids and
-spills, wiping; the goal predicates over them; perception and `sim show`; and every kitchen
-scenario reaching its goal with the HTN fast path and no model."""
+spills, wiping; the goal predicates over them; perception and `sim show`. Every kitchen
+scenario with no model: tests/sim/test_kitchen_scenarios.py."""
 
 from __future__ import annotations
 
@@ -15,21 +15,6 @@ from sim.show import render_world
 from sim.world import Liquid, World
 from skills.belief import Belief
 from skills.commands import Command, Feedback
-from trees.evaluation.bench import run_bench
-
-KITCHEN_SCENARIOS = (
-    "kitchen_cup_beside_plate",
-    "kitchen_no_room_beside_plate",
-    "kitchen_can_to_recycling",
-    "kitchen_peel_to_compost",
-    "kitchen_unknown_material_to_landfill",
-    "kitchen_kettle_on",
-    "kitchen_stove_off",
-    "kitchen_open_microwave",
-    "kitchen_fill_glass",
-    "kitchen_pour_milk",
-    "kitchen_wipe_counter",
-)
 
 
 @pytest.fixture
@@ -167,11 +152,3 @@ def test_bad_kitchen_specs_are_refused() -> None:
         WorldObject.model_validate({"type": "Cup", "on": "table", "liquid": "tea"})
     with pytest.raises(ValueError, match="a bin is a container"):
         Furniture.model_validate({"kind": "surface", "type": "Bin", "room": "k", "bin": "compost"})
-
-
-def test_every_kitchen_scenario_reaches_its_goal_with_no_model() -> None:
-    scenarios = [load_scenario(name) for name in KITCHEN_SCENARIOS]
-    results = run_bench(scenarios, ["gated"], ["none"])
-    failed = [(r.scenario, r.error) for r in results.results if not r.success]
-    assert not failed
-    assert all(r.model_calls == 0 for r in results.results)

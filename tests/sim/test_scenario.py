@@ -229,8 +229,12 @@ def test_yaml_problems(tmp_path: Path) -> None:
         parse_scenario("id: [unclosed\n")
     with pytest.raises(ScenarioError, match="expected a mapping of scenario fields"):
         parse_scenario("- a list\n")
-    with pytest.raises(ScenarioError, match=r"no such file or shipped scenario \(shipped: "):
+    with pytest.raises(ScenarioError, match=r"no such file or shipped scenario; \(`cogtree"):
         load_scenario("no_such_scenario")
+    with pytest.raises(
+        ScenarioError, match=r"^tidy_for_guest: no such .* did you mean tidy_for_guests\?"
+    ):
+        load_scenario("tidy_for_guest")
     binary = tmp_path / "binary.yaml"
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(ScenarioError, match="cannot read it: not UTF-8 text"):

@@ -3,11 +3,15 @@ look-alikes pass. No model is involved: the hazard check is part of the dry run.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from knowledge.hazard_rules import shipped_hazard_rules
+from skills.hazard_check import step_graph, step_hazards
 from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
-from tests.skills.hazard_kitchen import HazardCase, load_cases
+from skills.specs import skill_call
+from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases
 
 CASES = load_cases()
 HAZARDOUS = [case for case in CASES if case.expect != "safe"]
@@ -89,3 +93,38 @@ def test_the_foil_tray_is_named_in_the_sentence() -> None:
     assert report.problems[0].reason == (
         "The foil tray is foil, and foil in a running microwave sparks and can start a fire."
     )
+
+
+def _rules_of(case: dict[str, Any], **step: str) -> list[str]:
+    belief = build_belief(case)
+    found = step_hazards(shipped_hazard_rules(), belief, skill_call("PLACE", step))
+    return [hazard.rule for hazard in found]
+
+
+def test_microwaves_and_stoves_are_known_by_their_type_not_their_id() -> None:
+    foil = {"id": "foil_tray", "material": "foil", "held": "right"}
+    appliance = {"at": None, "room": "kitchen", "powered": True, "is_open": True}
+    typed = {
+        "set": {"microwave": {"type": "Cupboard", "powered": True}},
+        "things": [foil, {"id": "heater_2", "kind": "container", "type": "Microwave", **appliance}],
+    }
+    into = {"object": "foil_tray", "hand": "right"}
+    assert _rules_of(typed, target="heater_2", **into) == ["metal_in_microwave"]
+    assert _rules_of(typed, target="microwave", **into) == []  # called so, but a cupboard
+    untyped = {"things": [foil, {"id": "old_microwave", "kind": "container", **appliance}]}
+    assert _rules_of(untyped, target="old_microwave", **into) == ["metal_in_microwave"]
+    cloth = {"id": "tea_towel", "material": "fabric", "held": "right"}
+    hob = {"id": "hot_plate_1", "kind": "surface", "type": "Hob", **appliance}
+    on_hob = {"object": "tea_towel", "hand": "right", "target": "hot_plate_1"}
+    assert _rules_of({"things": [cloth, hob]}, **on_hob) == ["unsafe_on_stove"]
+
+
+def test_a_things_graph_holds_its_type_and_the_taxonomys_broader_types() -> None:
+    belief = build_belief({})
+    graph = step_graph(belief, skill_call("SWITCH_ON", appliance="stove"))
+    rows = graph.query(
+        "SELECT ?type WHERE { <https://cogtree.dev/hazard/thing/stove> "
+        "<https://cogtree.dev/hazard#type> ?type }"
+    )
+    types = {row["type"].value for row in rows}  # type: ignore[union-attr,index]
+    assert {"Stove", "LargeAppliance"} <= types

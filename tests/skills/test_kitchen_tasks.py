@@ -112,6 +112,19 @@ def test_switch_tasks(kitchen: Belief) -> None:
     assert "plate is not an appliance" in reasons(kitchen, "switch_on", appliance="plate")
 
 
+def test_heat_brings_the_object_in_closing_the_door_then_switches_on(kitchen: Belief) -> None:
+    assert plan(kitchen, "heat", object="cup", appliance="microwave") == [
+        "PICK(cup, right)",
+        "OPEN(microwave)",
+        "PLACE(cup, microwave, right)",
+        "CLOSE(microwave)",
+        "SWITCH_ON(microwave)",
+    ]
+    assert "kettle is not an appliance things go in" in reasons(
+        kitchen, "heat", object="cup", appliance="kettle"
+    )
+
+
 def test_fill_finds_the_tap(kitchen: Belief) -> None:
     assert plan(kitchen, "fill", container="cup") == ["PICK(cup, right)", "FILL(cup, sink, right)"]
 

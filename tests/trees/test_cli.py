@@ -73,6 +73,11 @@ def test_tick_with_script_and_show_ticks_then_replay(
     assert "AskMissing [✓]" in replayed
     assert main(["replay", str(log), "--tick", "99"]) == 2
     assert "the log has ticks 1.." in capsys.readouterr().err
+    assert main(["replay", str(log)]) == 0  # compact by default: a line per tick
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("tick 1 RUNNING") and len(lines) <= last + 2
+    assert main(["replay", str(log), "--full"]) == 0
+    assert capsys.readouterr().out.count("--- tick") == last
 
 
 def test_tick_with_faults_stays_safe(

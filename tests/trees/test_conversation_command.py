@@ -62,3 +62,34 @@ def test_bad_options_name_the_problem(blackboard, capsys, tmp_path, argv, messag
     code = main([*argv, "--llm", "none", "--memory", str(tmp_path / "m.db")])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--llm", "ollama"], ["--recall", "ollama"]])
+def test_ollama_by_name_without_a_server_fails_at_start_with_the_fix(
+    blackboard, capsys, monkeypatch, tmp_path, option: list[str]
+) -> None:
+    from behaviours.llm import ollama_backend
+    from behaviours.llm.backend import BackendStatus
+
+    monkeypatch.setattr(
+        ollama_backend.OllamaBackend,
+        "probe",
+        lambda self, settings: BackendStatus(
+            "ollama", False, "not reachable", "run `ollama serve`"
+        ),
+    )
+    memory = tmp_path / "memory.sqlite"
+    code = main(["ask", "where is the magazine?", "--memory", str(memory), *option])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "run `ollama serve`" in captured.err
+    assert "robot:" not in captured.out  # nothing was said to the user
+
+
+def test_every_ask_says_which_backend_and_recall_it_uses(blackboard, capsys, tmp_path) -> None:
+    memory = tmp_path / "memory.sqlite"
+    assert main(["ask", "where is the magazine?", "--llm", "none", "--memory", str(memory)]) == 0
+    captured = capsys.readouterr()
+    assert "cogtree: LLM: no model" in captured.err
+    assert "cogtree: memory recall: " in captured.err
+    assert "magazine" in captured.out

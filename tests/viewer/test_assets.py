@@ -13,6 +13,11 @@ import pytest
 from trees.viewer import assets as assets_module
 from trees.viewer.assets import AssetsMissingError, decode_resource_tree, load_assets
 
+needs_viewer_extra = pytest.mark.skipif(
+    importlib.util.find_spec("py_trees_js") is None,
+    reason="needs the viewer extra (py-trees-js): pip install 'cogtree[viewer]'",
+)
+
 
 def rcc_tree() -> tuple[bytes, bytes, bytes]:
     """An rcc (format 1) tree: / -> js/ -> {a.js (stored), b.css (zlib)}."""
@@ -60,6 +65,7 @@ def test_the_decoder_reads_folders_plain_and_compressed_files() -> None:
     assert decode_resource_tree(*rcc_tree()) == {"js/a.js": b"var a = 1;", "js/b.css": b"body { }"}
 
 
+@needs_viewer_extra
 def test_the_installed_package_yields_the_scripts_in_dependency_order() -> None:
     found = load_assets()
     stems = [path.rsplit("/", 1)[-1].split("-")[0] for path in found.scripts]
@@ -73,6 +79,7 @@ def test_the_installed_package_yields_the_scripts_in_dependency_order() -> None:
     assert all(path.startswith("js/") for path in found.files)  # not the Qt demo page
 
 
+@needs_viewer_extra
 def test_loading_does_not_import_qt() -> None:
     code = "import sys; from trees.viewer.assets import load_assets; load_assets(); "
     code += "print([name for name in sys.modules if name.startswith(('PyQt5', 'py_trees_js'))])"

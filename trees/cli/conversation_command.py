@@ -17,10 +17,19 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TextIO
 
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.embedding import (
+    DEFAULT_EMBED_MODEL,
+    RECALL_METHODS,
+    RecallChoice,
+    choose_recall,
+)
+from behaviours.llm.errors import LLMError
 from knowledge.domain_registry import DomainRegistry
 from sim.executor import SimExecutor
 from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession, TurnResult
+from trees.cli.errors import CLIError
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.evaluation.sim_wiring import step_when_busy
@@ -84,6 +93,31 @@ def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
         help="also load the domain packs in DIR (repeatable)",
     )
     parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+    parser.add_argument(
+        "--recall",
+        choices=RECALL_METHODS,
+        default="auto",
+        help="how old facts are found: auto (Ollama's embedding model when it has it, else "
+        "TF-IDF with synonyms), tfidf, ollama, or llama-cpp (SmolLM2 embeddings: integration "
+        "only)",
+    )
+    parser.add_argument(
+        "--embed-model",
+        default=DEFAULT_EMBED_MODEL,
+        metavar="NAME",
+        help=f"Ollama embedding model for --recall (default {DEFAULT_EMBED_MODEL})",
+    )
+
+
+def recall_from_args(args: argparse.Namespace) -> RecallChoice:
+    """The recall method ``--recall`` asks for; one that cannot run here is a CLIError."""
+    settings = LLMConfig.load(*getattr(args, "config", [])).defaults
+    try:
+        choice = choose_recall(args.recall, settings, embed_model=args.embed_model)
+    except LLMError as error:
+        raise CLIError(f"--recall {args.recall}: {error}") from error
+    print(f"cogtree: memory recall: {choice.method} ({choice.detail})", file=sys.stderr)
+    return choice
 
 
 @contextmanager
@@ -98,7 +132,9 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         resources.callback(simulator.close)
         handles = resources.enter_context(Handles(domains=domains))
         handles.open_experience()
-        handles.open_memory(args.memory or default_memory_path())
+        handles.open_memory(
+            args.memory or default_memory_path(), embedder=recall_from_args(args).embedder
+        )
         handles.attach_simulator(simulator)
         llm = resources.enter_context(client_from_args(args))
         watch = resources.enter_context(watch_from_args(args, tree_name="assistant"))

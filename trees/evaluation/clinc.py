@@ -39,8 +39,8 @@ from trees.testing import scripted_llm
 
 log = logging.getLogger(__name__)
 
-DEFAULT_CLINC = Path(__file__).resolve().parents[3] / "shared" / "data" / "clinc150"
-"""The development splits shipped beside the checkout (``../shared/data/clinc150``)."""
+DEFAULT_CLINC = Path(__file__).resolve().parents[2] / "data" / "clinc150"
+"""The development splits shipped in the repository (``data/clinc150``, CC BY 3.0)."""
 
 MODULE = "scope_detection"
 """The LLM module the model step uses (its settings come from the LLM manifest)."""

@@ -19,6 +19,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from knowledge.memory_model import Claim, FactKind
+from knowledge.memory_note import Introduction
+from knowledge.memory_questions import MemoryQuery
+
+__all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
 
 Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
 """How a person stands toward a food or diet."""
@@ -113,7 +117,12 @@ class AddToDatabase(_Task):
         None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
     )
     correction: bool = Field(
-        False, description="the user corrects something said before ('actually', 'not anymore')"
+        False, description="the user corrects something said before ('actually', 'I meant')"
+    )
+    retract: bool = Field(
+        False,
+        description="the user takes it back: it no longer holds ('no longer', 'not anymore', "
+        "'I'm not allergic to ...'); the memory withdraws it, never stores its opposite",
     )
 
     @field_validator("targets", mode="before")
@@ -131,10 +140,10 @@ class AddToDatabase(_Task):
     def _person(cls, value: str | None) -> str | None:
         return _name(value)
 
-    @field_validator("correction", mode="before")
+    @field_validator("correction", "retract", mode="before")
     @classmethod
-    def _correction(cls, value: object) -> object:
-        """A correction word as said ("actually") means True, like ``"true"``."""
+    def _flag(cls, value: object) -> object:
+        """A cue word as said ("actually", "no longer") means True, like ``"true"``."""
         if isinstance(value, str):
             return value.strip().casefold() not in ("", "false", "no", "0", "none")
         return value
@@ -165,7 +174,8 @@ class AddToDatabase(_Task):
 
         A followed diet goes to ``diet.<id>``, everything else to ``food.<id>`` (one slot per
         food, so a later correction replaces it). Allergies, intolerances, exclusions and diets
-        are hard constraints; preferences are preferences.
+        are hard constraints; preferences are preferences. A retraction withdraws the fact on
+        each slot (negative claims, "Anna is no longer allergic to peanuts").
         """
         who = self.person or "The user"
         found: list[Claim] = []
@@ -177,26 +187,44 @@ class AddToDatabase(_Task):
             relation = self.relation_of(target)
             kind: FactKind = "preference" if relation == "prefer" else "hard_constraint"
             slot = f"{'diet' if relation == 'diet' else 'food'}.{target}"
-            found.append(self._claim(_sentence(who, relation, target), kind, slot))
+            claim = self._claim(_sentence(who, relation, target), kind, slot)
+            if self.retract:
+                claim = claim.model_copy(
+                    update={
+                        "polarity": "negative",
+                        "correction": True,
+                        "text": _sentence(who, relation, target, no_longer=True),
+                    }
+                )
+            found.append(claim)
         return found
 
     def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
         return Claim(text=text, kind=kind, slot=slot, source="stated", correction=self.correction)
 
 
-def _sentence(who: str, relation: Relation, target: str) -> str:
-    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``."""
+def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = False) -> str:
+    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``.
+
+    ``no_longer``: the sentence of its withdrawal, ``Anna is no longer allergic to peanuts``.
+    """
     food = words(target)
+    verb, be, have = (
+        ("no longer ", "is no longer", "no longer has") if no_longer else ("", "is", "has")
+    )
     if relation == "prefer":
-        return f"{who} likes {food} food" if target.casefold() in DIETS else f"{who} likes {food}"
+        thing = f"{food} food" if target.casefold() in DIETS else food
+        return f"{who} {verb}likes {thing}"
     if relation == "diet":
-        return f"{who} follows a {food} diet"
+        return f"{who} {verb}follows a {food} diet"
     if relation == "allergy":
-        return f"{who} is allergic to {food}"
+        return f"{who} {be} allergic to {food}"
     if relation == "intolerance":
         if food.endswith(("intolerance", "disease")):
-            return f"{who} has {food}"
-        return f"{who} is intolerant to {food}"
+            return f"{who} {have} {food}"
+        return f"{who} {be} intolerant to {food}"
+    if no_longer:
+        return f"{who} no longer avoids {food}"
     return f"{who} does not want {food}"
 
 

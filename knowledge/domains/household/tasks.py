@@ -11,6 +11,23 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from knowledge.memory_note import Introduction, Note
+from knowledge.memory_questions import MemoryQuery
+
+__all__ = [
+    "Assist",
+    "Bring",
+    "Close",
+    "Fetch",
+    "Introduction",
+    "MemoryQuery",
+    "Note",
+    "Open",
+    "PutAway",
+    "Tidy",
+    "WhereIs",
+]
+
 
 class Fetch(BaseModel):
     """Bring an object to the person who asked."""
@@ -103,6 +120,15 @@ class SwitchOn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     appliance: str = Field(description="which appliance, tap or light to switch on")
+
+
+class Heat(BaseModel):
+    """Put an object in an appliance and switch the appliance on (warm it in the microwave)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="the object to warm")
+    appliance: str = Field(description="the appliance it goes in, e.g. the microwave")
 
 
 class SwitchOff(BaseModel):

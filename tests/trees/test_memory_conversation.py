@@ -1,0 +1,200 @@
+"""Memory a person can trust and question: scripted conversations through the whole turn tree.
+
+Real packs, memory (SQLite), simulator; no model (backend ``none``) unless a scripted model
+stands in to show that whatever it answers, no question, doubt or retraction becomes a stated
+fact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from behaviours.llm.client import LLMClient
+from behaviours.llm.config import LLMConfig
+from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore
+from knowledge.memory import MemoryConfig, MemoryStore
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from trees.assistant_session import AssistantSession
+from trees.evaluation.sim_wiring import step_when_busy
+from trees.handles import Handles
+from trees.testing import ScriptedLLM, mock_blackboard, scripted_llm
+
+
+@pytest.fixture(scope="module")
+def domains() -> DomainRegistry:
+    """The shipped packs."""
+    return DomainRegistry.discover()
+
+
+class Conversation:
+    """One session in the default world with its own memory (small H, so C fills quickly)."""
+
+    def __init__(self, domains: DomainRegistry, folder: Path, llm: LLMClient) -> None:
+        scenario = load_scenario("tidy_for_guests")
+        self.simulator = SimExecutor.from_scenario(scenario)
+        self.memory = MemoryStore(folder / "memory.sqlite", config=MemoryConfig(history_capacity=2))
+        self.experience = ExperienceStore()
+        domains.switch("advisor")
+        handles = Handles(domains=domains, memory=self.memory, experience=self.experience)
+        handles.attach_simulator(self.simulator)
+        self.session = AssistantSession(
+            llm=llm,
+            handles=handles.as_kwargs(),
+            speaker=scenario.request.speaker,
+            robot=scenario.main_robot,
+            before_tick=lambda: step_when_busy(self.simulator),
+            rate_hz=2000.0,
+        )
+
+    def say(self, utterance: str) -> str:
+        return self.session.turn(utterance).reply
+
+    def believed(self, request: str) -> list[tuple[str, str]]:
+        """(text, polarity) of every fact memory believes now, core and recent."""
+        return [(fact.text, fact.polarity) for fact in self.memory.read(request).facts]
+
+    def close(self) -> None:
+        for item in (self.session, self.simulator, self.experience, self.memory):
+            item.close()
+
+
+@pytest.fixture
+def converse(tmp_path: Path, domains: DomainRegistry) -> Iterator[type[Conversation]]:
+    made: list[Conversation] = []
+    clients: list[LLMClient] = []
+
+    def start(llm: LLMClient | None = None) -> Conversation:
+        client = llm
+        if client is None:
+            client = LLMClient(LLMConfig.load().with_backend("none"))
+            clients.append(client)
+        folder = tmp_path / str(len(made))
+        folder.mkdir()
+        conversation = Conversation(domains, folder, client)
+        made.append(conversation)
+        return conversation
+
+    with mock_blackboard():
+        yield start  # type: ignore[misc]
+    for conversation in made:
+        conversation.close()
+    for client in clients:
+        client.close()
+
+
+def test_a_retraction_is_confirmed_and_the_memory_then_answers_from_it(converse) -> None:
+    talk = converse()
+    assert "Anna" in talk.say("My name is Anna")
+    assert "allergic to peanuts" in talk.say("I'm allergic to peanuts")
+    asked = talk.say("I'm no longer allergic to peanuts")
+    assert "yes" in asked.lower()  # the robot asks to confirm before it forgets an allergy
+    assert ("The user is allergic to peanuts", "positive") in talk.believed("peanuts")
+    assert "no longer allergic to peanuts" in talk.say("yes")
+
+    allergies = talk.say("What am I allergic to?")
+    name = talk.say("What's my name?")
+
+    assert allergies.startswith("Nothing that I know of")
+    assert "Anna" in name and "turn 1" in name
+    talk.say("thanks")  # H holds two turns: everything above is consolidated into C now
+    core = [(fact.text, fact.polarity) for fact in talk.memory.core]
+    assert not [text for text, polarity in core if "allergic" in text and polarity == "positive"]
+    assert ("The user is no longer allergic to peanuts", "negative") in core
+    assert ("The user's name is Anna", "positive") in core
+
+
+def test_a_retraction_the_user_does_not_confirm_changes_nothing(converse) -> None:
+    talk = converse()
+    talk.say("I'm allergic to peanuts")
+    talk.say("Actually, I'm not allergic to peanuts anymore")
+    talk.say("How many calories does the lasagne have?")  # moves on instead of saying yes
+    assert talk.believed("peanuts") == [("The user is allergic to peanuts", "positive")]
+    assert talk.say("What am I allergic to?").startswith("You told me: you are allergic")
+
+
+def test_questions_are_answered_not_stored(converse) -> None:
+    talk = converse()
+    for question in ("What am I allergic to?", "what do you know about me?", "What's my name?"):
+        talk.say(question)
+    assert talk.believed("allergic name") == []
+    assert talk.say("what do you know about me?") == "Nothing that I know of."
+
+
+def test_a_note_is_found_by_a_question_in_other_words(converse) -> None:
+    talk = converse()
+    talk.session.turn("remember that my granddaughter Mia comes on Sunday")
+    reply = talk.say("When is Mia coming?")
+    assert "Mia comes on Sunday" in reply and "(turn 1)" in reply
+
+
+def proceed_with_everything(task: str, slots: dict[str, object]) -> ScriptedLLM:
+    """A model that reads every utterance as ``task`` with ``slots`` and says Proceed."""
+    intent = {"answer": {"task": task, "slots": slots, "confidence": 0.99, "rationale": "sure"}}
+    proceed = {"answer": {"control": "Proceed", "missing": [], "rationale": "go"}}
+    return scripted_llm({"by_module": {"intent": [intent] * 8, "inner_speech": [proceed] * 8}})
+
+
+@pytest.mark.parametrize(
+    "utterance",
+    [
+        "I don't think I'm allergic to shrimp",
+        "What am I allergic to?",
+        "Am I allergic to shrimp?",
+        "maybe I'm allergic to shrimp",
+    ],
+)
+def test_an_eager_model_cannot_store_a_question_or_a_doubt_as_a_fact(
+    converse, utterance: str
+) -> None:
+    llm = proceed_with_everything("AddToDatabase", {"targets": ["prawns"], "relation": "allergy"})
+    talk = converse(llm.client)
+    result = talk.session.turn(utterance)
+    assert "Noted" not in result.reply
+    assert talk.believed("shrimp prawns allergic") == []
+    llm.client.close()
+
+
+def test_a_doubt_the_model_proceeds_with_is_still_not_noted(converse) -> None:
+    llm = proceed_with_everything("AddToDatabase", {"targets": ["prawns"], "relation": "allergy"})
+    talk = converse(llm.client)
+    result = talk.session.turn("I don't think I'm allergic to shrimp")
+    assert result.control == "Proceed"  # the gate let the model's reading through...
+    assert any(call.module == "inner_speech" and call.outcome == "ok" for call in llm.calls)
+    assert result.reply.startswith("You don't sound sure")  # ...and the memory guard did not
+    assert talk.believed("shrimp prawns") == []
+    llm.client.close()
+
+
+def test_an_eager_model_cannot_turn_a_retraction_into_its_opposite(converse) -> None:
+    llm = proceed_with_everything("AddToDatabase", {"targets": ["peanuts"], "relation": "allergy"})
+    talk = converse(llm.client)
+    talk.say("Actually, I'm not allergic to peanuts anymore")
+    talk.say("yes")
+    believed = talk.believed("peanuts")
+    assert not [text for text, polarity in believed if polarity == "positive"]
+    llm.client.close()
+
+
+def test_explain_shows_the_pass_that_switched_domain() -> None:
+    from trees.assistant_session import TurnResult
+
+    common = {"utterance": "hi", "reply": "", "task": None, "rationales": {}, "status": "SUCCESS"}
+    first = TurnResult(**common, domain="household", control="SwitchDomain", ticks=3)
+    second = TurnResult(
+        **common, domain="advisor", control="Proceed", ticks=5, switched=True, first_pass=first
+    )
+    text = second.explain()
+    assert "pass 1 in household: SwitchDomain" in text
+    assert "pass 2 in advisor: Proceed" in text
+
+
+def test_another_language_is_told_the_robot_only_understands_english(converse) -> None:
+    talk = converse()
+    result = talk.session.turn("¿Dónde está mi taza?")
+    assert result.reply == "Sorry, I only understand English for now."
+    assert talk.memory.history == ()  # nothing ticked, nothing remembered
