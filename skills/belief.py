@@ -523,11 +523,11 @@ def _words(identifier: str) -> str:
 
 
 def _thing(info: ObjectInfo) -> Thing:
-    """The Thing of ``info``: what the scene says, else what its type typically is.
+    """The Thing of ``info``: what the scene says, plus the flags its type typically has.
 
-    The scene's material and flags win; a material the scene does not give is the
-    taxonomy's typical one, and the taxonomy's typical flags are added (a knife is sharp even
-    when the scene never said so).
+    The taxonomy's typical flags are added (a knife is sharp even when the scene never said
+    so). Its typical material is not: disposal treats a material the scene does not give as
+    unknown (the general waste), as the kitchen scenarios expect.
     """
     attributes = info.attributes
     typical = typical_properties(info)
@@ -548,7 +548,7 @@ def _thing(info: ObjectInfo) -> Thing:
         hot=attributes.get("hot") is True,
         mass_kg=info.mass_kg,
         is_open=info.is_open,
-        material=_text(attributes.get("material")) or typical.material,
+        material=_text(attributes.get("material")),
         flags=frozenset(flags),
         powered=_flag(attributes.get("powered")),
         liquid=_text(attributes.get("liquid")),

@@ -175,7 +175,7 @@ def test_the_taxonomy_says_what_the_scene_does_not() -> None:
     assert typical_properties(unknown).material is None
 
 
-def test_a_belief_thing_carries_typical_material_unless_the_scene_says_one() -> None:
+def test_a_belief_thing_keeps_an_unsaid_material_unknown() -> None:
     with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as scene:
         home = Belief.from_scene(scene, "robot1")
-    assert home.things["book"].material == "paper"  # the scene gives no material
+    assert home.things["book"].material is None  # the scene gives none: disposal is cautious

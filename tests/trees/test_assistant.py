@@ -413,6 +413,6 @@ def test_disposal_is_its_own_task_and_says_which_bin_is_missing(
     session = open_session()  # a living room without a recycling bin
     result = session.turn("could you throw the magazine away")
     assert result.domain == "household" and result.task == {"object": "magazine"}
-    # the magazine is paper by the taxonomy (the scene never said so): the recycling bin
-    assert "paper" in result.reply and "no recycling bin" in result.reply
+    # the scene never says what the magazine is made of: the general waste, which is missing
+    assert "material unknown" in result.reply and "no landfill bin" in result.reply
     assert not session.simulator.log  # type: ignore[attr-defined]
