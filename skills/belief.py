@@ -21,14 +21,13 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal, cast, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
 
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo, Relation, RobotState, ThingKind
-from knowledge.taxonomy import TypeProperties, household_taxonomy
 from skills.specs import HAND_NAMES, Hand, RobotSkill
 
 log = logging.getLogger(__name__)
@@ -495,46 +494,9 @@ class Belief:
         return replace(self, things={**self.things, thing: changed})
 
 
-def typical_properties(info: ObjectInfo) -> TypeProperties:
-    """What the household taxonomy says things of ``info``'s type are usually like.
-
-    The type is the scene's ontology type when the taxonomy knows it, else the one its label
-    names ("paper cup" -> ``Cup``); nothing when neither is known.
-    """
-    taxonomy = household_taxonomy()
-    found = info.type if info.type in taxonomy.types else None
-    found = found or taxonomy.type_named(info.label) or taxonomy.type_named(_words(info.id))
-    if found is None:
-        return TypeProperties(None, frozenset())
-    return taxonomy.properties(found)
-
-
-def _typical_flags(names: frozenset[str]) -> set[HazardFlag]:
-    """The flags a type typically has that a Thing carries (a bin is one by its bin kind)."""
-    return {cast(HazardFlag, name) for name in names if name in _TYPICAL_FLAGS}
-
-
-_TYPICAL_FLAGS: frozenset[str] = frozenset(get_args(HazardFlag)) - {"bin"}
-
-
-def _words(identifier: str) -> str:
-    """A short id in words: ``paper_cup_2`` -> ``paper cup``."""
-    return " ".join(part for part in identifier.split("_") if not part.isdigit())
-
-
 def _thing(info: ObjectInfo) -> Thing:
-    """The Thing of ``info``: what the scene says, plus the flags its type typically has.
-
-    The taxonomy's typical flags are added (a knife is sharp even when the scene never said
-    so). Its typical material is not: disposal treats a material the scene does not give as
-    unknown (the general waste), as the kitchen scenarios expect.
-    """
     attributes = info.attributes
-    typical = typical_properties(info)
-    flags: set[HazardFlag] = {
-        flag for name, flag in FLAG_ATTRIBUTES.items() if attributes.get(name) is True
-    }
-    flags.update(_typical_flags(typical.flags))
+    flags = {flag for name, flag in FLAG_ATTRIBUTES.items() if attributes.get(name) is True}
     bin_kind = attributes.get("binKind")
     if isinstance(bin_kind, str):
         flags.add("bin")

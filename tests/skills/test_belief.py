@@ -160,22 +160,3 @@ def test_reads_the_shipped_home_scene() -> None:
     assert home.place_height("bottle_blue") == 0.5  # the fridge's cog:heightM
     assert home.homes["book"] == "bookshelf"  # cog:homePlace
     assert not home.is_at_home("book")  # it lies on the coffee table
-
-
-def test_the_taxonomy_says_what_the_scene_does_not() -> None:
-    """A thing's typical material and flags come from its type when the scene is silent."""
-    from knowledge.scene_models import ObjectInfo
-    from skills.belief import typical_properties
-
-    knife = ObjectInfo(id="knife_1", label="knife", kind="object", type="Knife", room="kitchen")
-    assert "sharp" in typical_properties(knife).flags
-    magazine = ObjectInfo(id="magazine", label="magazine", kind="object", room="lounge")
-    assert typical_properties(magazine).material == "paper"  # by its label, no type given
-    unknown = ObjectInfo(id="thingamajig", label="thingamajig", kind="object", room="lounge")
-    assert typical_properties(unknown).material is None
-
-
-def test_a_belief_thing_keeps_an_unsaid_material_unknown() -> None:
-    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as scene:
-        home = Belief.from_scene(scene, "robot1")
-    assert home.things["book"].material is None  # the scene gives none: disposal is cautious
