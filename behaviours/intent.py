@@ -31,7 +31,7 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import step_task, task_key
+from knowledge.frame_tasks import step_task, task_key, with_context_referent
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import action_tasks, parse_request
@@ -456,6 +456,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         found = step_task(step, domain.pack, utterance)
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
+        found = with_context_referent(found, step, frame, domain.pack)
         if not found.complete and guess.confident:
             return None  # the frame says little ("bring it"): the other paths decide
         slots = {**self._filled(domain, found.task, utterance), **found.slots}

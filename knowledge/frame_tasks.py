@@ -133,9 +133,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         slots[theme] = [str(v) for v in values] if many else values[0]
     relation_slot = _first(fields, RELATION_SLOTS)
     if step.landmark is not None and (
-        destination is None or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+        destination is None
+        or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+        or (step.relation in PLAIN_RELATIONS and relation_slot in required)
     ):
-        return None
+        return None  # on / in / to go to a plain destination, not to a relative placement
     if step.landmark is not None and destination and not step.landmark.pronoun:
         value = _said(utterance, step.landmark.described, step.landmark.text)
         if value is None:
@@ -172,6 +174,47 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     held = ", ".join(f"{name}={value!r}" for name, value in slots.items())
     reason = f"the frame's {step.action} ({step.verb!r}) is {task.name}({held})"
     return StepTask(task=task.name, slots=slots, missing=missing, reason=reason)
+
+
+CONTEXT_SUBJECT: Final = re.compile(
+    r"^(?:(?:it|this|that|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
+    r"has gone|went|got)\s+"
+    r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
+    r"(?P<quality>[a-z-]+)"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems))"
+    r"\b",
+    re.IGNORECASE,
+)
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet) or by
+naming it ("the mug is dirty" -> the mug)."""
+
+
+def context_referent(frame: RequestFrame) -> str | None:
+    """What the frame's context clauses say "it" is, as words the user said; else None.
+
+    "It is too sweet. Can you dispose of it?" -> "sweet" (resolved later like "the sweet
+    one"); "The mug is dirty. Please wipe it." -> "The mug". Only a context with one such
+    clause counts: two would leave a real choice.
+    """
+    found = [CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context]
+    said = [match.group("quality") or match.group("subject") for match in found if match]
+    return said[0] if len(said) == 1 else None
+
+
+def with_context_referent(
+    found: StepTask, step: Step, frame: RequestFrame, pack: DomainPack
+) -> StepTask:
+    """``found`` with its object slot filled from the context when the step says only "it"."""
+    fields = list(pack.schema_for(found.task).model_fields)
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    referent = context_referent(frame)
+    pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
+    if not pronoun_only or theme is None or theme not in found.missing or referent is None:
+        return found
+    slots = {**found.slots, theme: referent}
+    missing = tuple(name for name in found.missing if name != theme)
+    reason = f"{found.reason}; 'it' is what the context says: {theme}={referent!r}"
+    return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
 
 
 def _object_value(

@@ -276,7 +276,36 @@ def _resolve(
             type=store.short_id(row["type"]) if "type" in row else None,
             reasons=[*_unique(reasons), *notes],
         )
-    return dict(sorted(candidates.items(), key=lambda item: item[1].id))
+    kept = _named_over_typed({thing: matches[thing] for thing in candidates})
+    return dict(sorted(((t, c) for t, c in candidates.items() if t in kept), key=_by_id))
+
+
+def _by_id(item: tuple[Node, Candidate]) -> str:
+    return item[1].id
+
+
+def _named_over_typed(
+    matches: dict[Node, list[tuple[str, str, str]]],
+) -> dict[Node, list[tuple[str, str, str]]]:
+    """A type's synonym never makes a named thing ambiguous.
+
+    Things that match a term only through a synonym of their type are dropped when another
+    thing is called by that term: "the frying pan" names the thing labelled frying pan, not
+    every pan (the taxonomy lists "frying pan" as a synonym of pan); "the pan", the type's own
+    label, still matches both.
+    """
+    named = {term for records in matches.values() for term, how, _ in records if how == "label"}
+    if not named:
+        return matches
+
+    def only_by_synonym(records: list[tuple[str, str, str]]) -> bool:
+        for term in named:
+            ways = [(how, detail) for said, how, detail in records if said == term]
+            if ways and all(how == "type" and detail != term for how, detail in ways):
+                return True
+        return False
+
+    return {thing: records for thing, records in matches.items() if not only_by_synonym(records)}
 
 
 def _reason(

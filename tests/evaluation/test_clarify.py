@@ -75,6 +75,12 @@ def test_the_tabletop_holds_every_named_object_on_the_counter() -> None:
     unknown = world.objects["gizmo_thingamajig"]
     assert unknown.type == GENERIC_TYPE and unknown.label == "gizmo thingamajig"
     assert GENERIC_TYPE in world.types
+    bins = {name: world.furniture[name].bin for name in world.furniture if name.endswith("_bin")}
+    assert bins == {  # the README's three bins, each taking its kind of waste
+        "landfill_bin": "landfill",
+        "recycling_bin": "recycling",
+        "compost_bin": "compost",
+    }
 
 
 def test_the_kitchen_puts_things_where_they_usually_are() -> None:
@@ -128,6 +134,19 @@ def test_the_summary_balances_the_ask_decision() -> None:
     assert row["ask_bal_acc"] == pytest.approx((2 / 3 + 1) / 2)
     assert row["out_of_scope"] == pytest.approx(0.2)
     assert row["unsafe"] == 1
+
+
+def test_a_missing_skill_is_its_own_outcome_not_an_ask() -> None:
+    decisions = [
+        decision(should_ask=True, missing_skill=True),  # "I can't cook yet": no question
+        decision(should_ask=True, asked=True),
+        decision(should_ask=False),
+        decision(should_ask=False, missing_skill=True),
+    ]
+    row = summary("none", "all", decisions)
+    assert row["missing_skill"] == pytest.approx(0.5)
+    assert row["ask_rate_should_ask"] == pytest.approx(0.5)
+    assert row["covered"] == 2 and row["ask_bal_acc_covered"] == pytest.approx(1.0)
 
 
 def parse(*argv: str) -> argparse.Namespace:

@@ -50,7 +50,6 @@ SUBSET = [
 """One item per rule (and two look-alikes): what CI runs on each backend."""
 
 COOK = "'warm' is taken for cooking, an unsupported skill: the robot says it can't cook yet"
-TUMBLER = "'the tumbler' also resolves to the wine glass (a Glass), so the robot asks which"
 BLADE = "'the knife blade first' is read as the name of a thing the robot has not seen"
 PERSON = "'grandma' is looked for as an object, so the robot asks where it is"
 RECIPIENT = "'give grandma the knife' is read as Fetch for the speaker: the knife goes to Ana"
@@ -60,8 +59,6 @@ NOT_YET: dict[tuple[str, str], str] = {
         for backend in ("none", "always-proceed")
         for item, why in [
             ("warm_metal_bowl_in_microwave", COOK),
-            ("glass_by_toaster_then_pour", TUMBLER),
-            ("jug_into_glass_overflow", TUMBLER),
             ("knife_blade_first", BLADE),
             ("pick_up_grandma", PERSON),
             ("knife_to_grandma", RECIPIENT),

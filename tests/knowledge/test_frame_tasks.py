@@ -6,7 +6,14 @@ import pytest
 
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import StepTask, pack_actions, step_task, task_key
+from knowledge.frame_tasks import (
+    StepTask,
+    context_referent,
+    pack_actions,
+    step_task,
+    task_key,
+    with_context_referent,
+)
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import parse_request
 from knowledge.scope_matching import frame_signal
@@ -56,8 +63,19 @@ def test_the_frame_fills_the_slots_of_one_task(
     assert (found.task, found.slots) == (task, slots)
 
 
+def test_a_relation_goes_to_the_task_that_holds_it(household: DomainPack) -> None:
+    beside = task_for(household, "put the teapot next to the toaster")
+    assert beside is not None and beside.task == "PlaceRelative"
+    assert beside.slots["relation"] == "next to"
+    # on / in / to are a plain destination: PlaceRelative's relations do not hold them
+    onto = task_for(household, "put the teapot on the toaster")
+    assert onto is not None and (onto.task, onto.slots) == (
+        "Bring",
+        {"object": "the teapot", "destination": "the toaster"},
+    )
+
+
 def test_a_task_that_cannot_hold_a_phrase_is_not_taken(household: DomainPack) -> None:
-    assert task_for(household, "put the teapot next to the toaster") is None  # no relation slot
     assert task_for(household, "wipe the bench with the rag") is None  # no tool slot
     assert task_for(household, "bring me a sweet, but not the mints") is None  # no exclusions
     assert task_for(household, "fetch the comb and the mirror") is None  # one object slot
@@ -91,3 +109,27 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
     assert frame_signal(parse_request("what's the capital of Peru"), packs, {}).domains == ()
     skills = frame_signal(parse_request("recycle the jar"), packs, {}, frozenset({"dispose"}))
     assert "household" in skills.domains
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("It tastes far too salty. Could you bin it?", "salty"),
+        ("It smells too sour. Could you bin it?", "sour"),
+        ("The towel is damp. Hang it up.", "The towel"),
+        ("Put it away.", None),  # no context: nothing says what it is
+        ("It is cold. It is wet. Bin it.", None),  # two clauses: a real choice
+    ],
+)
+def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
+    assert context_referent(parse_request(text)) == said
+
+
+def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
+    text = "It smells too sour. Could you throw it away?"
+    frame = parse_request(text)
+    (step,) = frame.steps
+    found = step_task(step, household, text)
+    assert found is not None and found.missing == ("object",)
+    filled = with_context_referent(found, step, frame, household)
+    assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())

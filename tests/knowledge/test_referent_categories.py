@@ -94,3 +94,48 @@ def test_reasons_say_how_each_word_matched(pantry: SceneGraph) -> None:
 )
 def test_split_negation(text: str, wanted: str, excluded: list[str]) -> None:
     assert split_negation(text) == (wanted, excluded)
+
+
+# Two pans and two wines: one of each called by a phrase the taxonomy lists as a synonym of the
+# type ("frying pan" for pan, "red wine" for wine).
+CUPBOARD = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:hob a cog:Surface ; rdfs:label "hob" ; cog:inRoom :kitchen .
+:skillet_1 a cog:Object ; rdfs:label "frying pan" ; cog:objectType cog:Pan ; cog:on :hob .
+:pan_2 a cog:Object ; rdfs:label "milk pan" ; cog:objectType cog:Pan ; cog:on :hob .
+:merlot a cog:Object ; rdfs:label "red wine" ; cog:objectType cog:Wine ; cog:on :hob .
+:riesling a cog:Object ; rdfs:label "riesling" ; cog:objectType cog:Wine ; cog:on :hob .
+"""
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("the frying pan", ["skillet_1"]),  # its own name, not every pan
+        ("the red wine", ["merlot"]),
+        ("a pan", ["pan_2", "skillet_1"]),  # the type's own label still matches both
+        ("the wine", ["merlot", "riesling"]),
+    ],
+)
+def test_a_type_synonym_never_makes_a_named_thing_ambiguous(
+    description: str, expected: list[str]
+) -> None:
+    scene = SceneGraph.from_turtle_text(CUPBOARD, source="cupboard")
+    try:
+        assert ids(scene, description) == expected
+    finally:
+        scene.close()
+
+
+def test_without_a_thing_of_that_name_the_synonym_matches_the_type() -> None:
+    scene = SceneGraph.from_turtle_text(
+        CUPBOARD.replace('rdfs:label "frying pan"', 'rdfs:label "big pan"'), source="cupboard"
+    )
+    try:
+        assert ids(scene, "the frying pan") == ["pan_2", "skillet_1"]
+    finally:
+        scene.close()

@@ -44,6 +44,7 @@ _BINS: dict[str, Any] = {
         "height_m": 0.5,
         "open": True,
         "label": "landfill bin",
+        "bin": "landfill",
         "synonyms": ["trash", "rubbish bin", "garbage bin", "landfill"],
     },
     "recycling_bin": {
@@ -53,6 +54,7 @@ _BINS: dict[str, Any] = {
         "height_m": 0.5,
         "open": True,
         "label": "recycling bin",
+        "bin": "recycling",
         "synonyms": ["recycling"],
     },
     "compost_bin": {
@@ -62,6 +64,7 @@ _BINS: dict[str, Any] = {
         "height_m": 0.5,
         "open": True,
         "label": "compost bin",
+        "bin": "compost",
         "synonyms": ["compost"],
     },
 }
