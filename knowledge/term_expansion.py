@@ -20,6 +20,7 @@ from pathlib import Path
 
 import yaml
 from rdflib import RDFS, Graph, Namespace
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +105,7 @@ def _index(
     related: dict[str, set[str]] = {}
     for group in groups:
         terms = {" ".join(term.casefold().split()) for term in group if term.strip()}
+        terms -= ENGLISH_STOP_WORDS  # "can" names a tin, but "can she eat..." asks
         for term in terms:
             related.setdefault(term, set()).update(terms - {term})
     if not related:

@@ -165,7 +165,7 @@ def test_scene_lexicons_are_empty_without_a_scene() -> None:
     scene = {"objects", "rooms", "places", "destinations", "people", "things"}
     assert set(lexicons) == scene | {"relations"}
     assert all(len(lexicons[name]) == 0 for name in scene)
-    assert len(lexicons["relations"]) == 6  # inline terms need no scene
+    assert len(lexicons["relations"]) == 8  # inline terms need no scene
 
 
 PACK = """\

@@ -43,6 +43,7 @@ from behaviours.task_readiness import NEGATION
 from behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import TRUSTED_SOURCES, WorkingContext
+from knowledge.memory_polarity import inadmissible
 from knowledge.slot_filling import is_grounded
 from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
@@ -152,6 +153,9 @@ class Observer:
             for word in (match.group(0) for match in NEGATION.finditer(text))
             if not any(word.lower() in str(value).lower() for value in frame.slots.values())
         ]
+        # What reaches core memory is what the write guard admits (it runs on every write,
+        # whatever the task says): a claim it refuses is never stored.
+        claims = [claim for claim in claims if inadmissible(claim, said) is None]
         for claim in claims:
             if claim.source not in TRUSTED_SOURCES:
                 self.violations.append(f"claim {claim.text!r} is {claim.source}")
