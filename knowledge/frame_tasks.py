@@ -192,7 +192,7 @@ naming it ("the mug is dirty" -> the mug)."""
 def context_referent(frame: RequestFrame) -> str | None:
     """What the frame's context clauses say "it" is, as words the user said; else None.
 
-    "It is too sweet. Can you dispose of it?" -> "sweet" (resolved later like "the sweet
+    "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
     one"); "The mug is dirty. Please wipe it." -> "The mug". Only a context with one such
     clause counts: two would leave a real choice.
     """
