@@ -28,13 +28,26 @@ from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import pack_lexicons, require_handle
-from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
+from behaviours.turn_state import (
+    OUT_OF_SCOPE,
+    IntentFrame,
+    IntentStep,
+    PendingTask,
+    SlotValue,
+    plain,
+)
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import step_task, task_key, with_context_referent
+from knowledge.frame_tasks import (
+    StepTask,
+    sequence_tasks,
+    step_task,
+    task_key,
+    with_context_referent,
+)
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import action_tasks, parse_request
+from knowledge.request_frame import RequestFrame, action_tasks, parse_request
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots, is_grounded
 from knowledge.wording import BoundedText
@@ -215,6 +228,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self.registry: DomainRegistry | None = None
         self._domains: dict[str, _Domain] = {}
         self._guess: IntentGuess | None = None
+        self._steps: list[IntentStep] = []
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
@@ -234,6 +248,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     def prepare(self) -> None:
         """Answer in the schema of this turn's domain, then run the cascade."""
         self._guess = None
+        self._steps = []
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
 
@@ -385,12 +400,21 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             slots = {**pending.slots, **slots}
             said = [*pending.said, *said]
             self._notes.append(f"merged with the pending {pending.task}")
+        steps = self._steps if self._steps and task == self._steps[0].task else []
+        if pending is not None and pending.steps and task == pending.task:
+            steps = [
+                step.model_copy(update={"slots": slots}) if index == pending.focus else step
+                for index, step in enumerate(pending.steps)
+            ]
+            self._notes.append(f"the answer completes step {pending.focus + 1} of the request")
         frame = IntentFrame(
             domain=domain_name,
             task=task,
             slots=slots,
             confidence=decision.confidence,
             said=said,
+            steps=steps,
+            focus=pending.focus if steps and pending is not None and pending.steps else 0,
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS
@@ -441,15 +465,17 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         A request for a skill the robot lacks names no task (the readiness gate refuses it,
         naming the skill). The frame's roles fill the slots
         (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
-        the slots the frame left open. A request of several steps (the matcher and the
-        filler often read "go to the table, pick up the cup and put it on the shelf" as one
-        task), one no task of the pack holds whole, or one that leaves the task incomplete
-        while the similarity guess is sure, is left to the other paths.
+        the slots the frame left open. A request of several steps is a sequence of tasks
+        when every step has a planned task (:meth:`_from_sequence`). A request some step of
+        which no task of the pack holds whole, or one that leaves the task incomplete while
+        the similarity guess is sure, is left to the other paths.
         """
         frame = parse_request(utterance)
         if frame.missing_skills:
             why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
+        if len(frame.steps) > 1:
+            return self._from_sequence(domain, guess, frame, utterance)
         if len(frame.steps) != 1:
             return None
         step = frame.steps[0]
@@ -457,6 +483,12 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_context_referent(found, step, frame, domain.pack)
+        return self._one_task(domain, guess, found, utterance)
+
+    def _one_task(
+        self, domain: _Domain, guess: IntentGuess, found: StepTask, utterance: str
+    ) -> Verdict[IntentDecision] | None:
+        """The frame's one task, its slots completed by the deterministic filler."""
         if not found.complete and guess.confident:
             return None  # the frame says little ("bring it"): the other paths decide
         slots = {**self._filled(domain, found.task, utterance), **found.slots}
@@ -464,6 +496,30 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         confidence = max(guess.confidence, 0.8) if agrees else 0.7
         why = found.reason + ("" if agrees else f" (the similarity guess was {guess.task})")
         return Verdict(self._decision(found.task, slots, confidence, why), why)
+
+    def _from_sequence(
+        self, domain: _Domain, guess: IntentGuess, frame: RequestFrame, utterance: str
+    ) -> Verdict[IntentDecision] | None:
+        """A request of several steps as a sequence of the pack's planned tasks.
+
+        Every step must become a task with a plan template
+        (:func:`~knowledge.frame_tasks.sequence_tasks`); otherwise the other paths decide.
+        Steps folded into one ("take the mug and put it in the sink") give one task. The
+        decision names the first task; the steps go to the frame in :meth:`apply`.
+        """
+        tasks = sequence_tasks(frame, domain.pack, utterance)
+        if not tasks or any(domain.pack.task(found.task).plan is None for found in tasks):
+            return None
+        if len(tasks) == 1:
+            return self._one_task(domain, guess, tasks[0], utterance)
+        self._steps = [
+            IntentStep(task=found.task, slots=dict(found.slots), said=found.said)
+            for found in tasks
+        ]
+        names = ", then ".join(f"{found.task} ({found.said!r})" for found in tasks)
+        why = f"a sequence of {len(tasks)} tasks: {names}"
+        first = self._steps[0]
+        return Verdict(self._decision(first.task, first.slots, 0.8, why), why)
 
     def _other_action(
         self, domain: _Domain, guess: IntentGuess, action: str, utterance: str

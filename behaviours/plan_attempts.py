@@ -10,6 +10,7 @@ what the attempts did and did not.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import py_trees
@@ -18,7 +19,7 @@ from py_trees.decorators import Retry
 
 from behaviours import keys
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
-from knowledge.wording import counted
+from knowledge.wording import counted, joined
 from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
 from skills.plan_validation import hazard_question
 
@@ -130,12 +131,58 @@ class ReportOutcome(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         return EvidenceItem(source="plan", text=text, ok=self.succeeded)
 
 
+SEQUENCE_THOUGHT = re.compile(r"^step (?P<number>\d+) of (?P<total>\d+) \((?P<said>.*?)\): ")
+"""The thought of a plan step that belongs to one task of a request's sequence."""
+
+
+def sequence_thought(number: int, total: int, said: str, task: str) -> str:
+    """The thought of the skills of a sequence's ``number``-th task (``said``: its clause)."""
+    return f"step {number} of {total} ({said or task}): {task}"[:300]
+
+
+def request_steps(plan: ToAPlan) -> list[tuple[str, list[PlanStep]]]:
+    """The request's steps (their clause as said) with the plan steps of each, in order.
+
+    Empty when the plan is not for a sequence of tasks (its thoughts do not say so).
+    """
+    found: dict[int, tuple[str, list[PlanStep]]] = {}
+    for step in plan.steps:
+        part = SEQUENCE_THOUGHT.match(step.thought)
+        if part is None:
+            return []
+        found.setdefault(int(part["number"]), (part["said"], []))[1].append(step)
+    return [found[number] for number in sorted(found)]
+
+
+def _sequence_done(plan: ToAPlan, done: set[int]) -> str:
+    """Which of the request's steps were done and which were not ("" for no sequence)."""
+    parts = request_steps(plan)
+    if len(parts) < 2:
+        return ""
+    finished = [said for said, steps in parts if all(step.id in done for step in steps)]
+    left = [said for said, steps in parts if not all(step.id in done for step in steps)]
+    text = f"Done: {joined([repr(said) for said in finished])}." if finished else ""
+    if left:
+        text += f" Not done: {joined([repr(said) for said in left])}."
+    return text.strip()
+
+
 def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: int) -> str:
-    """What was done and what was not, attempt by attempt, in plain sentences."""
+    """What was done and what was not, attempt by attempt, in plain sentences.
+
+    For a request of several tasks it also says which of its steps were done.
+    """
     if succeeded and attempts:
         last = attempts[-1]
         done = ", ".join(map(step_text, last.plan.steps)) or "nothing was needed"
         text = f"Done: {done}."
+        parts = request_steps(last.plan)
+        if len(parts) > 1:
+            listed = "; ".join(
+                f"{number}. {said} ({', '.join(map(step_text, steps))})"
+                for number, (said, steps) in enumerate(parts, start=1)
+            )
+            text = f"Done, step by step: {listed}."
         if len(attempts) > 1:
             earlier = " ".join(_attempt_text(attempt) for attempt in attempts[:-1])
             text += f" It took {len(attempts)} attempts. {earlier}"
@@ -149,8 +196,11 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
     tried = f"{counted(len(attempts), 'attempt')} (at most {max_attempts})"
     text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
     if not any(_done_steps(attempt) for attempt in ran):
-        text += " Nothing was done."
-    return text
+        return text + " Nothing was done."
+    last = ran[-1]
+    achieved = {reflection.step for reflection in last.reflections if reflection.achieved}
+    steps_done = _sequence_done(last.plan, achieved)
+    return f"{text} {steps_done}" if steps_done else text
 
 
 def _asks(attempt: PlanAttempt) -> str | None:

@@ -26,10 +26,10 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.plan_attempts import add_attempt, read_attempts
+from behaviours.plan_attempts import add_attempt, read_attempts, sequence_thought
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import IntentFrame
-from knowledge.domain_pack import SPEAKER_ARGUMENT, PlanTemplate, TaskSpec
+from behaviours.turn_state import IntentFrame, TaskSequence
+from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
@@ -122,6 +122,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self._from_htn = False
         self._htn_reason = ""
         self._nothing_to_do = False
+        self._steps_said: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``llm``, ``domains``, ``scene_graph`` and ``workers`` handles."""
@@ -141,14 +142,14 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self._prepared = None
         self._from_htn = self._nothing_to_do = False
         self._htn_reason = ""
+        self._steps_said = []
         try:
-            spec = self._task_spec()
-            call = self._template_call(spec) if spec is not None and spec.plan else None
+            calls = self._template_calls()
         except (LookupError, ValueError) as problem:
             self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
             return None
-        if call is not None:
-            return self.workers.submit(self._plan_htn, call, bool(self._attempts()))
+        if calls:
+            return self.workers.submit(self._plan_htn, calls, bool(self._attempts()))
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -185,15 +186,27 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 self._notes.append("the task-level methods found no plan; asking the planner model")
                 return None
             return Verdict(_no_plan(reason, "htn"), reason)
+        parts = found.by_task()
+        thoughts = [
+            sequence_thought(number, len(parts), said, str(task)) if len(parts) > 1 else ""
+            for number, ((task, _), said) in enumerate(
+                zip(parts, self._steps_said or [""] * len(parts), strict=True), start=1
+            )
+        ]
+        calls = [
+            (thought or f"part of {task}", call)
+            for (task, skills), thought in zip(parts, thoughts, strict=True)
+            for call in skills
+        ]
         steps = [
             PlanStep(
                 id=number,
-                thought=f"part of {found.task}",
+                thought=thought,
                 action=call.skill,
                 args=call.args.model_dump(mode="json", exclude_none=True),
                 assignee=self.robot,
             )
-            for number, call in enumerate(found.skills, start=1)
+            for number, (thought, call) in enumerate(calls, start=1)
         ]
         plan = ToAPlan(steps=sequential(steps), rationale=found.message[:500], source="htn")
         if self._repeats_last_failure(plan):
@@ -264,21 +277,45 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """The pack's spec of ``/turn/task``; None when there is no task (the model plans)."""
         assert self.domains is not None
         task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
-        domain = keys.read(self.blackboard, self.domain_key)
-        if task is None or not domain:
+        if task is None or not keys.read(self.blackboard, self.domain_key):
             return None
+        name = type(task).__name__
+        return next((spec for spec in self._pack().tasks if spec.schema_name == name), None)
+
+    def _pack(self) -> DomainPack:
+        """The turn's domain pack; LookupError when it is not loaded."""
+        assert self.domains is not None
+        domain = keys.read(self.blackboard, self.domain_key)
         try:
-            pack = self.domains.get(str(domain))
+            return self.domains.get(str(domain))
         except KeyError as error:
             raise LookupError(f"{domain} is not a loaded domain pack") from error
-        name = type(task).__name__
-        return next((spec for spec in pack.tasks if spec.schema_name == name), None)
 
-    def _template_call(self, spec: TaskSpec) -> TaskCall:
-        """The task-level call of ``spec``'s plan template, with the task's slot values."""
-        assert spec.plan is not None
+    def _template_calls(self) -> list[TaskCall]:
+        """The task-level calls of ``/turn/task``: one, one per step of a sequence, or none.
+
+        None when the task has no plan template (the model plans). A sequence whose step
+        has no template cannot be planned by the HTN methods: ValueError naming the step.
+        """
         task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
-        assert task is not None
+        if isinstance(task, TaskSequence):
+            pack = self._pack()
+            calls = []
+            for step in task.steps:
+                spec = pack.task(step.task)
+                if spec.plan is None:
+                    raise ValueError(f"{step.task} ({step.said!r}) has no plan template")
+                calls.append(self._template_call(spec, step.values))
+            self._steps_said = [step.said for step in task.steps]
+            return calls
+        spec = self._task_spec()
+        if task is None or spec is None or spec.plan is None:
+            return []
+        return [self._template_call(spec, task)]
+
+    def _template_call(self, spec: TaskSpec, task: BaseModel) -> TaskCall:
+        """The task-level call of ``spec``'s plan template, with ``task``'s slot values."""
+        assert spec.plan is not None
         try:
             return task_call(spec.plan.task, self._template_arguments(spec.plan, task))
         except SkillArgumentError as error:
@@ -301,10 +338,11 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             arguments[argument] = str(value)
         return arguments
 
-    def _plan_htn(self, call: TaskCall, replanning: bool) -> _Preparation:
-        """The HTN plan; after a failure also the scene text, in case the model must replan."""
+    def _plan_htn(self, calls: list[TaskCall], replanning: bool) -> _Preparation:
+        """The HTN plan of the task (or the sequence, as one todo list); after a failure
+        also the scene text, in case the model must replan."""
         assert self.scene is not None
-        found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot))
+        found = self.task_planner.plan_sequence(calls, Belief.from_scene(self.scene, self.robot))
         scene_text = describe_scene(self.scene) if replanning or not found.ok else ""
         return _Preparation(htn=found, scene_text=scene_text)
 

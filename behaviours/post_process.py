@@ -22,19 +22,20 @@ import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.background import AllDone, BackgroundWork, Pending
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
+from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
 from knowledge.domain_pack import DomainPack, SlotSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
+from knowledge.task_schema import required_slots
 from knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -124,13 +125,21 @@ def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue
     return text if keep_case else text.lower()
 
 
+ONE_TASK: Final = -1
+"""The step key of a request of one task (its slots are the frame's own)."""
+
+
 @dataclass
 class _SceneLookup:
-    """Referent resolutions of one scene slot in flight: one future per item said."""
+    """Referent resolutions of one scene slot in flight: one future per item said.
+
+    ``step`` is the index of the sequence step the slot belongs to, or :data:`ONE_TASK`.
+    """
 
     slot: str
     said: str | list[str]
     items: list[str]
+    step: int = ONE_TASK
     lexicon: Lexicon | None = None
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
@@ -141,6 +150,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`), optional
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`; without it scene slots stay
     unresolved and say why) and, with it, ``workers`` (the lookups run there).
+
+    A request of several tasks (the frame's ``steps``) has every step's slots normalised
+    and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``
+    and ``/turn/candidates`` are then those of the first step that needs the user (a slot
+    missing, or matching nothing or several things), else of the first step (``focus``).
 
     Reads ``/turn/intent``, ``/turn/domain``, ``/turn/speaker``. Writes ``/turn/intent``
     (normalised), ``/turn/resolved`` (slot -> :class:`~behaviours.turn_state.SlotResolution`)
@@ -164,10 +178,12 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         self.registry: DomainRegistry | None = None
         self.scene: SceneGraph | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
-        self._resolved: dict[str, SlotResolution] = {}
+        self._resolved: dict[int, dict[str, SlotResolution]] = {}
         self._lookups: list[_SceneLookup] = []
-        self._first_scene_slot: str | None = None
-        self._candidates: list[Candidate] = []
+        self._first_scene_slot: dict[int, str] = {}
+        self._candidates: dict[int, list[Candidate]] = {}
+        self._sequence: IntentFrame | None = None
+        self._pack_of_turn: DomainPack | None = None
 
     def setup(self, **kwargs: Any) -> None:
         """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
@@ -183,8 +199,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
 
         Without scene lookups to wait for, the resolutions are written at once.
         """
-        self._resolved, self._lookups, self._first_scene_slot = {}, [], None
-        self._candidates = []
+        self._resolved, self._lookups, self._first_scene_slot = {}, [], {}
+        self._candidates, self._sequence, self._pack_of_turn = {}, None, None
         self._normalise()
         futures = [future for lookup in self._lookups for future in lookup.futures]
         return AllDone(futures) if futures else self.finish(None)
@@ -197,15 +213,33 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     def finish(self, result: None) -> Status:
         """Write the resolutions (and the first scene slot's candidates); SUCCESS."""
         for lookup in self._lookups:
-            self._resolved[lookup.slot], first = self._finish(lookup)
-            if lookup.slot == self._first_scene_slot:
-                self._candidates = first
+            resolution, first = self._finish(lookup)
+            self._resolved.setdefault(lookup.step, {})[lookup.slot] = resolution
+            if lookup.slot == self._first_scene_slot.get(lookup.step):
+                self._candidates[lookup.step] = first
         self._lookups = []
-        self.blackboard.set(self.resolved_key, dict(self._resolved))
-        if self._first_scene_slot is not None:
-            self.blackboard.set(self.candidates_key, list(self._candidates))
-        self.feedback_message = self._describe()
+        shown = self._write_sequence() if self._sequence is not None else ONE_TASK
+        self.blackboard.set(self.resolved_key, dict(self._resolved.get(shown, {})))
+        if shown in self._first_scene_slot:
+            self.blackboard.set(self.candidates_key, list(self._candidates.get(shown, [])))
+        self.feedback_message = self._describe(self._resolved.get(shown, {}))
         return Status.SUCCESS
+
+    def _write_sequence(self) -> int:
+        """Write the sequence with each step's resolutions; return the step it shows."""
+        frame, pack = self._sequence, self._pack_of_turn
+        assert frame is not None and pack is not None
+        steps = [
+            step.model_copy(update={"resolved": self._resolved.get(index, {})})
+            for index, step in enumerate(frame.steps)
+        ]
+        focus = next(
+            (index for index, step in enumerate(steps) if _needs_the_user(pack, step)), 0
+        )
+        shown = steps[focus]
+        update = {"steps": steps, "focus": focus, "task": shown.task, "slots": shown.slots}
+        self.blackboard.set(self.intent_key, frame.model_copy(update=update))
+        return focus
 
     def on_timeout(self, work: Pending[None], waited: float) -> Status:
         """SUCCESS all the same: the lookups not done are cancelled and say so."""
@@ -225,20 +259,37 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         pack = self._pack(frame)
         if frame is None or frame.task is None or pack is None:
             return
-        try:
-            task = pack.task(frame.task)
-        except KeyError:
+        if frame.sequence:
+            known = {task.name for task in pack.tasks}
+            if any(step.task not in known for step in frame.steps):
+                return
+            steps = [
+                step.model_copy(update={"slots": self._normalised(pack, step.task, step.slots, i)})
+                for i, step in enumerate(frame.steps)
+            ]
+            self._sequence = frame.model_copy(update={"steps": steps})
+            self._pack_of_turn = pack
             return
+        if frame.task not in {task.name for task in pack.tasks}:
+            return
+        slots = self._normalised(pack, frame.task, frame.slots, ONE_TASK)
+        self.blackboard.set(self.intent_key, frame.model_copy(update={"slots": slots}))
+
+    def _normalised(
+        self, pack: DomainPack, task_name: str, said: Mapping[str, SlotValue], step: int
+    ) -> dict[str, SlotValue]:
+        """The slots of one task normalised, each resolved now or its lookups started."""
+        task = pack.task(task_name)
         schema_fields = pack.schema_for(task.name).model_fields
         slots: dict[str, SlotValue] = {}
-        for slot, value in frame.slots.items():
+        for slot, value in said.items():
             spec = task.slots.get(slot)
             kind = spec.resolve if spec is not None else "text"
             info = schema_fields.get(slot)
             numeric = info is not None and _numeric(info.annotation)
             slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
-            self._start(pack, slot, spec, slots[slot])
-        self.blackboard.set(self.intent_key, frame.model_copy(update={"slots": slots}))
+            self._start(pack, slot, spec, slots[slot], step)
+        return slots
 
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
         assert self.registry is not None
@@ -246,30 +297,32 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         domain = domain or keys.read_optional(self.blackboard, self.domain_key, str)
         return self.registry.get(domain) if domain and domain in self.registry else None
 
-    def _start(self, pack: DomainPack, slot: str, spec: SlotSpec | None, value: SlotValue) -> None:
-        """Resolve one slot now (lexicon, text) or start its scene lookups."""
+    def _start(
+        self, pack: DomainPack, slot: str, spec: SlotSpec | None, value: SlotValue, step: int
+    ) -> None:
+        """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups."""
         items = _items(value)
         said: str | list[str] = items if isinstance(value, list) else " ".join(items)
         kind = spec.resolve if spec is not None else "text"
+        resolved = self._resolved.setdefault(step, {})
         if kind == "scene":
-            if self._first_scene_slot is None:
-                self._first_scene_slot = slot
+            self._first_scene_slot.setdefault(step, slot)
             if self.scene is None:
-                self._resolved[slot] = SlotResolution(
+                resolved[slot] = SlotResolution(
                     slot=slot, said=said, kind="scene", reasons=["no scene graph to resolve in"]
                 )
                 return
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
-            lookup = _SceneLookup(slot, said, items, lexicon)
+            lookup = _SceneLookup(slot, said, items, step, lexicon)
             for item in items:
                 lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
             self._lookups.append(lookup)
         elif kind in ("kg", "value"):
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
-            self._resolved[slot] = _from_lexicon(slot, said, items, kind, lexicon)
+            resolved[slot] = _from_lexicon(slot, said, items, kind, lexicon)
         else:
-            self._resolved[slot] = SlotResolution(slot=slot, said=said, kind="text")
+            resolved[slot] = SlotResolution(slot=slot, said=said, kind="text")
 
     def _finish(self, lookup: _SceneLookup) -> tuple[SlotResolution, list[Candidate]]:
         """The slot's resolution, and the candidates of its first item."""
@@ -307,16 +360,28 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         )
         return resolution, first or []
 
-    def _describe(self) -> str:
-        if not self._resolved:
+    def _describe(self, resolved: Mapping[str, SlotResolution]) -> str:
+        if not resolved:
             return "nothing to resolve"
         parts = []
-        for slot, resolution in self._resolved.items():
+        for slot, resolution in resolved.items():
             if resolution.kind == "text":
                 parts.append(f"{slot}: text")
             else:
                 parts.append(f"{slot}: {len(resolution.ids)} id(s)")
         return "; ".join(parts)
+
+
+def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:
+    """A required slot of the step's task unsaid, or a referent matching nothing or several."""
+    said = [name for name, value in step.slots.items() if value not in (None, "", [])]
+    if set(required_slots(pack.schema_for(step.task))) - set(said):
+        return True
+    many = {name for name, spec in pack.task(step.task).slots.items() if spec.many}
+    return any(
+        resolution.unresolved or (resolution.ambiguous and name not in many)
+        for name, resolution in step.resolved.items()
+    )
 
 
 def _items(value: SlotValue) -> list[str]:

@@ -36,9 +36,12 @@ from behaviours.turn_state import (
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
     IntentFrame,
+    IntentStep,
     PendingTask,
+    SequencedTask,
     SlotResolution,
     SlotValue,
+    TaskSequence,
 )
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
@@ -270,6 +273,7 @@ class _Turn:
     forbidden: list[str] = field(default_factory=list)
     confirmed: list[str] = field(default_factory=list)
     unknown: str = ""
+    steps: list[tuple[IntentStep, SlotCheck]] = field(default_factory=list)
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
@@ -313,6 +317,11 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     When ``/turn/speaker`` is unset and the task acts for the speaker or a slot was said in
     the first person, who is speaking is asked first (:func:`ask_speaker_first`).
+
+    A request of several tasks (the frame's ``steps``) is checked step by step: it proceeds
+    only when every step is complete (``/turn/task`` is then a
+    :class:`~behaviours.turn_state.TaskSequence`), every step's safety doubts count, and
+    a step that leaves a choice is asked about (the question names the step).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
     ``/turn/speaker``, ``/session/pending`` and ``/memory/working`` (optional). Writes
@@ -479,7 +488,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """Write task, control, missing (and the domain on SwitchDomain); SUCCESS on Proceed."""
         turn, control = self._turn, decision.control
         check = turn.check
-        if control == "Proceed" and check is not None and check.task is not None:
+        if control == "Proceed" and turn.steps:
+            self.blackboard.set(self.task_key, _sequence(turn.steps))
+        elif control == "Proceed" and check is not None and check.task is not None:
             self.blackboard.set(self.task_key, check.task)
         elif turn.schema is not None and check is not None:
             self.blackboard.set(self.task_key, self._partial(turn.schema, check))
@@ -547,12 +558,32 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         assert frame is not None
         said = [*frame.said, utterance]
         turn.check = check_slots(turn.schema, turn.spec, frame, turn.resolved, said)
+        if frame.sequence:
+            self._check_steps(turn, said)
         if not keys.read_optional(self.blackboard, self.speaker_key, str):
             turn.check = ask_speaker_first(turn.spec, turn.check, frame)
         self._weigh_safety(turn, said)
         turn.doubts = [*self._doubts(turn), *turn.safety, *turn.forbidden]
         self.decision_type = self.decision_for(turn.pack, turn.spec.name)
         return turn
+
+    def _check_steps(self, turn: _Turn, said: list[str]) -> None:
+        """Check every step of a sequence; the turn's check is the first that stops it.
+
+        The focus step (the one the frame shows, PostProcess's choice) is checked above;
+        a sequence proceeds only when every step is complete, so a step PostProcess thought
+        ready that the check stops becomes the turn's check instead.
+        """
+        frame, pack = turn.frame, turn.pack
+        assert frame is not None and pack is not None and turn.check is not None
+        for index, step in enumerate(frame.steps):
+            spec = pack.task(step.task)
+            step_frame = _step_frame(frame, step)
+            schema = pack.schema_for(step.task)
+            check = check_slots(schema, spec, step_frame, step.resolved, said)
+            turn.steps.append((step, check))
+            if index != frame.focus and not check.complete and turn.check.complete:
+                turn.check = check
 
     def _find_task(self, turn: _Turn) -> str:
         """Fill pack, spec and schema; return why not when the turn names no task."""
@@ -610,8 +641,16 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _weigh_safety(self, turn: _Turn, said: list[str]) -> None:
         """Fill the turn's forbidding, standing and confirmed safety doubts."""
         assert turn.frame is not None
-        request = SafetyRequest(said=said, frame=turn.frame, resolved=turn.resolved)
-        doubts = safety_doubts(self.safety_rules, request)
+        requests = [SafetyRequest(said=said, frame=turn.frame, resolved=turn.resolved)]
+        requests += [
+            SafetyRequest(said=said, frame=_step_frame(turn.frame, step), resolved=step.resolved)
+            for step, _ in turn.steps
+        ]
+        doubts = list(
+            dict.fromkeys(
+                doubt for request in requests for doubt in safety_doubts(self.safety_rules, request)
+            )
+        )
         turn.forbidden = [doubt.describe() for doubt in doubts if doubt.forbids]
         confirmed = self._confirmed(turn)
         raised = [doubt.describe() for doubt in doubts if not doubt.forbids]
@@ -683,6 +722,20 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             control=control, missing=list(missing), domain=domain, rationale=reason[:300]
         )
         return Verdict(decision, reason)
+
+
+def _step_frame(frame: IntentFrame, step: IntentStep) -> IntentFrame:
+    """The frame of one step of a sequence, as if the request asked for that task alone."""
+    return frame.model_copy(update={"task": step.task, "slots": step.slots, "steps": []})
+
+
+def _sequence(steps: Sequence[tuple[IntentStep, SlotCheck]]) -> TaskSequence:
+    """The task instance of a sequence whose every step is complete."""
+    done = []
+    for step, check in steps:
+        assert check.task is not None, "a sequence proceeds only when every step is complete"
+        done.append(SequencedTask(task=step.task, said=step.said, values=check.task))
+    return TaskSequence(steps=done)
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from knowledge.scope_matching import OUT_OF_SCOPE
 from knowledge.wording import BoundedText
@@ -21,10 +21,13 @@ __all__ = [
     "EvidenceItem",
     "GeneratedQuery",
     "IntentFrame",
+    "IntentStep",
     "PendingTask",
     "ScopeDecision",
+    "SequencedTask",
     "SlotResolution",
     "SlotValue",
+    "TaskSequence",
     "plain",
 ]
 
@@ -43,24 +46,6 @@ class ScopeDecision(BoundedText):
     domain: str = Field(description="a domain pack name, or OutOfScope")
     confidence: float = Field(ge=0.0, le=1.0, description="0: a guess, 1: certain")
     rationale: str = Field("", max_length=300, description="one sentence: why this domain")
-
-
-class IntentFrame(BaseModel):
-    """The task the user asked for in the active domain, with the slots they filled so far.
-
-    ``slots`` holds values as the user said them (normalised: "carbs" stays "carbs"; units
-    converted); :class:`SlotResolution` maps them to knowledge ids. ``task`` is None when no
-    task of the domain matches. ``said`` lists the utterances the slots come from (this turn,
-    and a pending turn it completes), so guards can check a value was really said.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    domain: str
-    task: str | None
-    slots: dict[str, SlotValue] = Field(default_factory=dict)
-    confidence: float = Field(0.0, ge=0.0, le=1.0)
-    said: list[str] = Field(default_factory=list)
 
 
 class SlotResolution(BaseModel):
@@ -87,6 +72,56 @@ class SlotResolution(BaseModel):
     def unresolved(self) -> bool:
         """Nothing matches (only meaningful for ``scene`` and ``kg`` slots)."""
         return self.kind in ("scene", "kg") and not self.ids
+
+
+class IntentStep(BaseModel):
+    """One task of a request of several steps: its pack task, slots as said, and resolutions.
+
+    ``said`` is the clause of the request it comes from ("switch it on"); ``resolved`` is
+    filled by PostProcess like ``/turn/resolved`` is for a one-task request.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    slots: dict[str, SlotValue] = Field(default_factory=dict)
+    said: str = ""
+    resolved: dict[str, SlotResolution] = Field(default_factory=dict)
+
+
+class IntentFrame(BaseModel):
+    """The task the user asked for in the active domain, with the slots they filled so far.
+
+    ``slots`` holds values as the user said them (normalised: "carbs" stays "carbs"; units
+    converted); :class:`SlotResolution` maps them to knowledge ids. ``task`` is None when no
+    task of the domain matches. ``said`` lists the utterances the slots come from (this turn,
+    and a pending turn it completes), so guards can check a value was really said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    task: str | None
+    slots: dict[str, SlotValue] = Field(default_factory=dict)
+    confidence: float = Field(0.0, ge=0.0, le=1.0)
+    said: list[str] = Field(default_factory=list)
+    steps: list[IntentStep] = Field(
+        default_factory=list,
+        description="a request several tasks cover, one step per task in the order said "
+        "(empty for a request of one task); task and slots are those of steps[focus]",
+    )
+    focus: int = Field(
+        0, ge=0, description="the step task and slots show: the first that needs the user"
+    )
+
+    @property
+    def sequence(self) -> bool:
+        """Whether the request is a sequence of several tasks."""
+        return len(self.steps) > 1
+
+    def step_named(self) -> str:
+        """The focus step as the user said it, for a question ("switch it on"); "" if none."""
+        return self.steps[self.focus].said if self.sequence else ""
 
 
 class EvidenceItem(BaseModel):
@@ -146,6 +181,28 @@ class GeneratedQuery(BaseModel):
     )
 
 
+class SequencedTask(BaseModel):
+    """One task of a :class:`TaskSequence`: the pack task's name, the clause, the instance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    task: str
+    said: str = ""
+    values: SerializeAsAny[BaseModel]
+
+
+class TaskSequence(BaseModel):
+    """``/turn/task`` for a request of several tasks: each task's schema instance, in order.
+
+    The readiness gate writes it on Proceed once every step is complete; the planner plans
+    the tasks as one sequence (one todo list), so the dry run sees all of it.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    steps: list[SequencedTask]
+
+
 class PendingTask(BaseModel):
     """A task the robot asked about and is waiting to complete in a later turn."""
 
@@ -162,6 +219,12 @@ class PendingTask(BaseModel):
         description="the safety doubts the question asks the user to confirm with an explicit "
         "yes in the next turn (empty: the question confirms nothing)",
     )
+    steps: list[IntentStep] = Field(
+        default_factory=list,
+        description="the request's steps when it is a sequence of tasks; the question is "
+        "about steps[focus], and the answer completes it",
+    )
+    focus: int = Field(0, ge=0, description="the step the question is about")
 
 
 def plain(value: Any) -> SlotValue:

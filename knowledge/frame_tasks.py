@@ -20,13 +20,18 @@ task that holds every phrase of a step and fills its slots by role:
 A task that cannot hold a phrase the user said is not picked: a said word is never dropped.
 Slot values are always words the user said, contiguous, so the guards' grounding check
 holds them.
+
+A frame of several steps becomes a sequence of tasks (:func:`sequence_tasks`): each step's
+task in order, "it" / "them" in a step standing for a thing the step before named ("take the
+mug and put it in the sink"), and a bare pick-up whose object the next step refers back to
+folded into that step (the next task fetches it anyway).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
@@ -71,6 +76,8 @@ class StepTask:
     slots: dict[str, SlotValue] = field(default_factory=dict)
     missing: tuple[str, ...] = ()
     reason: str = ""
+    said: str = ""
+    """The clause of the request the step was read from ("switch it on")."""
 
     @property
     def complete(self) -> bool:
@@ -91,6 +98,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """
     if not step.action:
         return None
+    step = water_as_fill(step)
     wanted = action_tasks().get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
@@ -102,7 +110,103 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
             found.append((len(filled.missing), wanted.index(key) * 100 + index, filled))
     if not found:
         return None
-    return min(found, key=lambda item: (item[0], item[1]))[2]
+    best = min(found, key=lambda item: (item[0], item[1]))[2]
+    return replace(best, said=LINKING_WORDS.sub("", step.text).strip())
+
+
+LINKING_WORDS: Final = re.compile(
+    r"^(?:\s*(?:,|and|then|after that|afterwards|finally|next)\b)+|(?:\s*(?:,|and|then)\s*)+$",
+    re.IGNORECASE,
+)
+"""Words that join a clause to its neighbours ("and", "then"), not part of what it asks."""
+
+
+def water_as_fill(step: Step) -> Step:
+    """"put water in the kettle", "pour some water into the glass": fill it at the tap.
+
+    Water named with no article (or "some") is the tap's: the step fills its landmark.
+    Any other step is returned as it is.
+    """
+    objects = step.wanted
+    if (
+        step.action not in ("place", "pour")
+        or step.landmark is None
+        or step.relation not in ("", "in", "to")
+        or len(objects) != 1
+    ):
+        return step
+    water = objects[0]
+    if water.head != "water" or water.modifiers or water.quantity:
+        return step
+    if water.determiner not in ("", "some"):
+        return step
+    return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
+
+
+REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
+"""Actions whose "it", after a step that put something in a container, is the container:
+"put the pie in the oven and switch it on"."""
+
+
+def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask] | None:
+    """The tasks of ``pack`` for the steps of ``frame``, in order; None when a step has none.
+
+    A step that says only "it" / "them" is about what the step before it named: its object
+    ("take the mug and put it in the sink"), or the container it put something in when the
+    step opens, closes or switches ("put the tray in the microwave and start it"). A step
+    that only picks a thing up ("take the mug"), followed by a step about it, is folded into
+    that step, whose task fetches the thing anyway. Every said word stays in some task.
+    """
+    steps = _with_antecedents([water_as_fill(step) for step in frame.steps])
+    tasks: list[StepTask] = []
+    for index, step in enumerate(steps):
+        following = frame.steps[index + 1] if index + 1 < len(steps) else None
+        if following is not None and _only_picks_up(step) and _refers_back(following):
+            continue
+        found = step_task(step, pack, utterance)
+        if found is None:
+            return None
+        tasks.append(found)
+    return tasks
+
+
+def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
+    """``steps`` with each "it" / "them" replaced by what the step before named."""
+    done: list[Step] = []
+    for step in steps:
+        antecedent = _antecedent(done[-1], step) if done and _refers_back(step) else ()
+        if antecedent:
+            step = replace(step, objects=(*antecedent, *step.excluded))
+        done.append(step)
+    return done
+
+
+def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
+    """What "it" (one thing) or "them" (all) in ``step`` stands for, from ``previous``."""
+    objects = [phrase for phrase in previous.wanted if not phrase.pronoun]
+    landmark = [] if previous.landmark is None or previous.landmark.pronoun else [previous.landmark]
+    into = previous.relation == "in" and step.action in REFERS_TO_CONTAINER
+    ordered = [*landmark, *objects] if into else [*objects, *landmark]
+    if not ordered:
+        return ()
+    plural = any(phrase.head in ("them", "those", "these") for phrase in step.wanted)
+    return tuple(objects) if plural and len(objects) > 1 and not into else (ordered[0],)
+
+
+def _refers_back(step: Step) -> bool:
+    """The step's only object is a pronoun for a thing ("switch it on"), not a person."""
+    wanted = step.wanted
+    return bool(wanted) and all(phrase.pronoun and not phrase.person for phrase in wanted)
+
+
+def _only_picks_up(step: Step) -> bool:
+    """A bring step that names a thing but no one and nowhere ("take the mug")."""
+    return (
+        step.action == "bring"
+        and step.recipient is None
+        and step.landmark is None
+        and any(not phrase.pronoun for phrase in step.wanted)
+    )
 
 
 def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:

@@ -788,8 +788,11 @@ def _noun_phrase(
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
             continue
-        if word in PARTICLES and clause.word(1) in ("", ",", "and", "then", "or", "please"):
-            break
+        if word in PARTICLES and (
+            clause.word(1) in ("", ",", "and", "then", "or", "please")
+            or _longest(clause.words, clause.at + 1, lexicon.prepositions)
+        ):
+            break  # "take the butter out onto the table": the verb's particle, not the thing
         content.append(word)
         clause.at += 1
         if word in lexicon.pronouns and word not in ("one", "ones"):

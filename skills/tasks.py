@@ -21,7 +21,8 @@ the destination is opened after fetching or, when the fetch leaves no hand free 
 before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
 of reach).
 
-The gtpyhop state has four variables: ``belief`` (the immutable snapshot), ``failures``
+The gtpyhop state has five variables: ``belief`` (the immutable snapshot), ``start`` (the
+belief planning started from, never changed: where a fetched thing was), ``failures``
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
 ``skipped`` (objects ``tidy`` left out of place on this branch) and ``steps`` (one more per
 action, so gtpyhop keeps every action in the plan).
@@ -31,7 +32,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Annotated, Any, Literal, Protocol
 
@@ -88,6 +89,9 @@ MAX_REASONS = 3
 
 SKIP = "skip"
 """The bookkeeping action that records an object ``tidy`` leaves out of place."""
+
+TASK_DONE = "task_done"
+"""The bookkeeping action that ends one task of a sequence (where its skills stop)."""
 
 
 class FetchArgs(BaseModel):
@@ -292,22 +296,44 @@ class TaskPlan(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     task: TaskCall
+    then: tuple[TaskCall, ...] = Field(
+        (), description="a sequence: the tasks after ``task``, planned in order with it"
+    )
     ok: bool = Field(description="a plan was found")
     skills: tuple[SkillCall, ...] = ()
+    parts: tuple[int, ...] = Field(
+        (), description="a sequence: how many of ``skills`` each task takes, in order"
+    )
     skipped: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
 
     @property
+    def tasks(self) -> tuple[TaskCall, ...]:
+        """Every task the plan is for, in order (one, or a sequence)."""
+        return (self.task, *self.then)
+
+    def by_task(self) -> list[tuple[TaskCall, tuple[SkillCall, ...]]]:
+        """Each task with its skills, in order (one task: all of them)."""
+        if not self.parts:
+            return [(self.task, self.skills)]
+        found, start = [], 0
+        for task, count in zip(self.tasks, self.parts, strict=True):
+            found.append((task, self.skills[start : start + count]))
+            start += count
+        return found
+
+    @property
     def message(self) -> str:
         """The skills in order, or why there is no plan."""
+        asked = ", then ".join(str(task) for task in self.tasks)
         if not self.ok:
             reasons = "; ".join(self.failures[:MAX_REASONS]) or "no method applies"
             more = len(self.failures) - MAX_REASONS
             suffix = f" (and {more} more)" if more > 0 else ""
-            return f"no plan for {self.task}: {reasons}{suffix}"
+            return f"no plan for {asked}: {reasons}{suffix}"
         skills = ", ".join(str(skill) for skill in self.skills) or "nothing to do"
         left = f"; left out of place: {', '.join(self.skipped)}" if self.skipped else ""
-        return f"{self.task} → {skills}{left}"
+        return f"{asked} → {skills}{left}"
 
 
 class TaskPlanner:
@@ -318,20 +344,49 @@ class TaskPlanner:
 
     def plan(self, task: TaskCall, belief: Belief) -> TaskPlan:
         """The skills that accomplish ``task`` from ``belief``, or why there are none."""
+        return self.plan_sequence([task], belief)
+
+    def plan_sequence(self, tasks: Sequence[TaskCall], belief: Belief) -> TaskPlan:
+        """The skills that accomplish ``tasks`` in order from ``belief``, or why there are none.
+
+        One todo list: each task is planned from the belief the tasks before it lead to,
+        and the search backtracks across tasks (a hand used in the first may be chosen
+        again so that the second can be done). A sequence's plan records which skills
+        each task takes (``parts``).
+        """
+        if not tasks:
+            raise ValueError("plan_sequence needs at least one task")
+        first, *then = tasks
         failures = _FailureLog()
-        state = {"belief": belief, "failures": failures, "skipped": (), "steps": 0}
-        steps = self._planner.plan(state, [(task.task, *task.values)])
+        state = {
+            "belief": belief,
+            "start": belief,
+            "failures": failures,
+            "skipped": (),
+            "steps": 0,
+        }
+        todo = [step for task in tasks for step in ((task.task, *task.values), (TASK_DONE,))]
+        steps = self._planner.plan(state, todo)
         if steps is None:
-            plan = TaskPlan(task=task, ok=False, failures=failures.messages())
+            plan = TaskPlan(task=first, then=tuple(then), ok=False, failures=failures.messages())
             log.info("%s", plan.message)
             return plan
-        skills = tuple(skill_call_from_values(s[0], s[1:]) for s in steps if s[0] != SKIP)
-        skipped = tuple(s[1] for s in steps if s[0] == SKIP)
+        skills: list[SkillCall] = []
+        parts: list[int] = []
+        counted = 0
+        for name, *values in steps:
+            if name == TASK_DONE:
+                parts.append(len(skills) - counted)
+                counted = len(skills)
+            elif name != SKIP:
+                skills.append(skill_call_from_values(name, values))
         return TaskPlan(
-            task=task,
+            task=first,
+            then=tuple(then),
             ok=True,
-            skills=skills,
-            skipped=skipped,
+            skills=tuple(skills),
+            parts=tuple(parts) if then else (),
+            skipped=tuple(s[1] for s in steps if s[0] == SKIP),
             failures=failures.messages(),
         )
 
@@ -356,6 +411,7 @@ class _State(Protocol):
     """The gtpyhop state of task planning (see the module docstring)."""
 
     belief: Belief
+    start: Belief
     failures: _FailureLog
     skipped: tuple[str, ...]
     steps: int
@@ -388,8 +444,17 @@ def _skip(state: _State, thing: str) -> Outcome:
     return state
 
 
+def _task_done(state: _State) -> Outcome:
+    state.steps += 1
+    return state
+
+
 _ACTIONS: Mapping[str, Action] = MappingProxyType(
-    {**{skill: _skill_action(skill) for skill in SKILL_SPECS}, SKIP: _skip}
+    {
+        **{skill: _skill_action(skill) for skill in SKILL_SPECS},
+        SKIP: _skip,
+        TASK_DONE: _task_done,
+    }
 )
 
 
@@ -628,10 +693,24 @@ def _switch(powered: bool) -> Method:
             return False
         if found.powered is powered:
             return []
+        if appliance in state.belief.held:  # just filled: it is switched where it stood
+            origin = _taken_from(state, appliance)
+            if origin is None:
+                state.failures.add(f"{task}({appliance}): it is in hand; put it down first")
+                return False
+            return [("deliver", appliance, origin), ("go_to", appliance), (skill, appliance)]
         return [("go_to", appliance), (skill, appliance)]
 
     switch.__name__ = task
     return switch
+
+
+def _taken_from(state: _State, thing: str) -> str | None:
+    """The surface or container ``thing`` stood on or in when planning started, if any."""
+    found = state.start.things.get(thing)
+    if found is None or found.relation not in ("on", "in") or found.support is None:
+        return None
+    return found.support
 
 
 def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
