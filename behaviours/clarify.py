@@ -263,8 +263,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     ambiguous referent with where they are ("Which bottle do you mean: the blue bottle on the
     kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
     ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
-    when none was recognised, and asks to confirm when nothing is missing but the gate was
-    unsure (naming the safety doubts of ``/turn/safety``: an explicit yes to that question,
+    when none was recognised, names the step a question is about when the request is a
+    sequence of tasks ('About "switch it on": Which kettle do you mean: ...?'), and asks to
+    confirm when nothing is missing but the gate was unsure (naming the safety doubts of ``/turn/safety``: an explicit yes to that question,
     in the next turn, is the confirmation the gate needs).
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
@@ -409,7 +410,13 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             )
             if question not in questions:
                 questions.append(question)
-        return " ".join(questions)
+        return self._about_step(" ".join(questions))
+
+    def _about_step(self, question: str) -> str:
+        """``question`` naming the step it is about, for a request of several tasks."""
+        intent = self._request.intent
+        step = intent.step_named() if intent is not None else ""
+        return f'About "{step}": {question}' if step else question
 
     def _safe_question(self) -> str:
         """The question from the pack's schema alone (no value said, no candidate named)."""
@@ -422,7 +429,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             SPEAKER_QUESTION if slot == SPEAKER_SLOT else field_question(slot, request.schema)
             for slot in request.missing
         )
-        return " ".join(dict.fromkeys(asked))
+        return self._about_step(" ".join(dict.fromkeys(asked)))
 
     def _support(self, described: dict[str, str]) -> Support:
         """What the question may state: utterance, schema questions, candidates and places."""
@@ -452,6 +459,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             said=said,
             question=question,
             confirm=list(request.safety) if as_written and not request.missing else [],
+            steps=list(request.intent.steps),
+            focus=request.intent.focus,
         )
 
 

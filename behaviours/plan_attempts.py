@@ -226,7 +226,7 @@ def _attempt_text(attempt: PlanAttempt) -> str:
         return f"{number} found no plan: {attempt.failure or attempt.plan.rationale}."
     if attempt.outcome == "rejected":
         why = attempt.validation.diagnosis() if attempt.validation else attempt.failure
-        return f"{number} was rejected before anything ran: {why}."
+        return f"{number} was rejected before anything ran: {why.rstrip('.')}."
     if attempt.outcome == "succeeded":
         return f"{number} succeeded."
     done = ", ".join(_done_steps(attempt)) or "nothing"

@@ -171,14 +171,27 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
 
 
 def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
-    """``steps`` with each "it" / "them" replaced by what the step before named."""
+    """``steps`` with each "it" / "them" replaced by what the step before named.
+
+    As the object ("switch it on") or as the landmark ("wipe the tray, then set the cup on
+    it": the tray).
+    """
     done: list[Step] = []
     for step in steps:
         antecedent = _antecedent(done[-1], step) if done and _refers_back(step) else ()
         if antecedent:
             step = replace(step, objects=(*antecedent, *step.excluded))
+        elif done and step.landmark is not None and step.landmark.head in THING_PRONOUNS:
+            before = [phrase for phrase in done[-1].wanted if not phrase.pronoun]
+            if len(before) == 1:
+                landmark = replace(before[0], preposition=step.landmark.preposition)
+                step = replace(step, landmark=landmark)
         done.append(step)
     return done
+
+
+THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
+"""Pronouns that stand for a thing said before."""
 
 
 def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
