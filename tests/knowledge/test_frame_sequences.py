@@ -1,0 +1,131 @@
+"""A request of several steps as a sequence of pack tasks: "and", "then", commas; "it"
+carried from the step before; a bare pick-up folded into the step about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.domain_pack import DomainPack
+from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import sequence_tasks, step_task, water_as_fill
+from knowledge.request_frame import parse_request
+
+Tasks = list[tuple[str, dict[str, object]]]
+
+
+@pytest.fixture(scope="module")
+def household() -> DomainPack:
+    return DomainRegistry.discover(active="household").get("household")
+
+
+def tasks_of(pack: DomainPack, text: str) -> Tasks | None:
+    found = sequence_tasks(parse_request(text), pack, text)
+    return None if found is None else [(task.task, task.slots) for task in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "open the larder and get out the jam",
+            [("Open", {"container": "the larder"}), ("Fetch", {"object": "the jam"})],
+        ),
+        (
+            "switch off the radio then wipe the windowsill",
+            [("SwitchOff", {"appliance": "the radio"}), ("Wipe", {"surface": "the windowsill"})],
+        ),
+        (
+            "close the dishwasher, then throw away the peel",
+            [("Close", {"container": "the dishwasher"}), ("Dispose", {"object": "the peel"})],
+        ),
+    ],
+)
+def test_two_steps_joined_by_and_then_or_a_comma(
+    household: DomainPack, text: str, expected: Tasks
+) -> None:
+    assert tasks_of(household, text) == expected
+
+
+def test_three_steps_with_a_comma_and_then(household: DomainPack) -> None:
+    text = "open the bread bin, take the rolls to the dining table and then shut the bread bin"
+    assert tasks_of(household, text) == [
+        ("Open", {"container": "the bread bin"}),
+        ("Bring", {"object": "the rolls", "destination": "the dining table"}),
+        ("Close", {"container": "the bread bin"}),
+    ]
+
+
+def test_it_is_the_thing_the_step_before_acted_on(household: DomainPack) -> None:
+    assert tasks_of(household, "fill the watering can and then empty it into the planter") == [
+        ("Fill", {"container": "the watering can"}),
+        ("Pour", {"source": "the watering can", "target": "the planter"}),
+    ]
+
+
+def test_it_carries_through_three_steps(household: DomainPack) -> None:
+    text = "fill the flask, put it on the tray and then switch it on"
+    assert tasks_of(household, text) == [
+        ("Fill", {"container": "the flask"}),
+        ("Bring", {"object": "the flask", "destination": "the tray"}),
+        ("SwitchOn", {"appliance": "the flask"}),
+    ]
+
+
+def test_it_after_putting_something_in_a_container_that_is_switched_is_the_container(
+    household: DomainPack,
+) -> None:
+    assert tasks_of(household, "put the pie dish in the oven and turn it on") == [
+        ("Bring", {"object": "the pie dish", "destination": "the oven"}),
+        ("SwitchOn", {"appliance": "the oven"}),
+    ]
+
+
+def test_it_as_a_landmark_is_the_thing_said_before(household: DomainPack) -> None:
+    assert tasks_of(household, "wipe the bench, then stand the vase on it") == [
+        ("Wipe", {"surface": "the bench"}),
+        ("Bring", {"object": "the vase", "destination": "the bench"}),
+    ]
+
+
+def test_a_bare_pick_up_is_folded_into_the_step_about_it(household: DomainPack) -> None:
+    found = sequence_tasks(
+        parse_request("grab the colander and put it in the sink"),
+        household,
+        "grab the colander and put it in the sink",
+    )
+    assert found is not None and len(found) == 1
+    assert (found[0].task, found[0].slots) == (
+        "Bring",
+        {"object": "the colander", "destination": "the sink"},
+    )
+    assert found[0].said == "put it in the sink"
+
+
+def test_each_task_keeps_its_clause_without_the_joining_words(household: DomainPack) -> None:
+    text = "fill the jug, and after that switch on the lamp"
+    found = sequence_tasks(parse_request(text), household, text)
+    assert found is not None
+    assert [task.said for task in found] == ["fill the jug", "switch on the lamp"]
+
+
+def test_a_step_no_task_holds_leaves_no_sequence(household: DomainPack) -> None:
+    assert tasks_of(household, "go to the porch, then sweep the step") is None
+
+
+def test_water_put_in_a_container_fills_it() -> None:
+    step = water_as_fill(parse_request("pour some water into the teapot").steps[0])
+    assert step.action == "fill" and [phrase.text for phrase in step.objects] == ["the teapot"]
+    kept = parse_request("pour the water into the teapot").steps[0]
+    assert water_as_fill(kept) == kept  # the water of some jug, not the tap's
+
+
+def test_one_step_water_request_is_fill(household: DomainPack) -> None:
+    text = "put water in the vase"
+    found = step_task(parse_request(text).steps[0], household, text)
+    assert found is not None and (found.task, found.slots) == ("Fill", {"container": "the vase"})
+
+
+def test_the_particle_before_a_place_is_not_part_of_the_thing() -> None:
+    step = parse_request("take the cheese out onto the board").steps[0]
+    assert [phrase.text for phrase in step.objects] == ["the cheese"]
+    assert step.landmark is not None and step.landmark.text == "the board"
