@@ -265,8 +265,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
     when none was recognised, names the step a question is about when the request is a
     sequence of tasks ('About "switch it on": Which kettle do you mean: ...?'), and asks to
-    confirm when nothing is missing but the gate was unsure (naming the safety doubts of ``/turn/safety``: an explicit yes to that question,
-    in the next turn, is the confirmation the gate needs).
+    confirm when nothing is missing but the gate was unsure (naming the safety doubts of
+    ``/turn/safety``: an explicit yes to that question, in the next turn, is the
+    confirmation the gate needs).
 
     Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the

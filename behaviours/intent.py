@@ -513,8 +513,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if len(tasks) == 1:
             return self._one_task(domain, guess, tasks[0], utterance)
         self._steps = [
-            IntentStep(task=found.task, slots=dict(found.slots), said=found.said)
-            for found in tasks
+            IntentStep(task=found.task, slots=dict(found.slots), said=found.said) for found in tasks
         ]
         names = ", then ".join(f"{found.task} ({found.said!r})" for found in tasks)
         why = f"a sequence of {len(tasks)} tasks: {names}"

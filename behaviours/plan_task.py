@@ -294,7 +294,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     def _template_calls(self) -> list[TaskCall]:
         """The task-level calls of ``/turn/task``: one, one per step of a sequence, or none.
 
-        None when the task has no plan template (the model plans). A sequence whose step
+        Empty when the task has no plan template (the model plans). A sequence whose step
         has no template cannot be planned by the HTN methods: ValueError naming the step.
         """
         task = keys.read_optional(self.blackboard, self.task_key, BaseModel)
@@ -302,10 +302,10 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             pack = self._pack()
             calls = []
             for step in task.steps:
-                spec = pack.task(step.task)
-                if spec.plan is None:
+                step_spec = pack.task(step.task)
+                if step_spec.plan is None:
                     raise ValueError(f"{step.task} ({step.said!r}) has no plan template")
-                calls.append(self._template_call(spec, step.values))
+                calls.append(self._template_call(step_spec, step.values))
             self._steps_said = [step.said for step in task.steps]
             return calls
         spec = self._task_spec()
@@ -339,8 +339,10 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         return arguments
 
     def _plan_htn(self, calls: list[TaskCall], replanning: bool) -> _Preparation:
-        """The HTN plan of the task (or the sequence, as one todo list); after a failure
-        also the scene text, in case the model must replan."""
+        """The HTN plan of the task, or of the sequence as one todo list.
+
+        After a failure also the scene text, in case the model must replan.
+        """
         assert self.scene is not None
         found = self.task_planner.plan_sequence(calls, Belief.from_scene(self.scene, self.robot))
         scene_text = describe_scene(self.scene) if replanning or not found.ok else ""

@@ -233,9 +233,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             step.model_copy(update={"resolved": self._resolved.get(index, {})})
             for index, step in enumerate(frame.steps)
         ]
-        focus = next(
-            (index for index, step in enumerate(steps) if _needs_the_user(pack, step)), 0
-        )
+        focus = next((index for index, step in enumerate(steps) if _needs_the_user(pack, step)), 0)
         shown = steps[focus]
         update = {"steps": steps, "focus": focus, "task": shown.task, "slots": shown.slots}
         self.blackboard.set(self.intent_key, frame.model_copy(update=update))

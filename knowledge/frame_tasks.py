@@ -122,7 +122,7 @@ LINKING_WORDS: Final = re.compile(
 
 
 def water_as_fill(step: Step) -> Step:
-    """"put water in the kettle", "pour some water into the glass": fill it at the tap.
+    """Water put in a container ("put water in the kettle"): fill it at the tap.
 
     Water named with no article (or "some") is the tap's: the step fills its landmark.
     Any other step is returned as it is.

@@ -379,7 +379,7 @@ class TaskPlanner:
                 parts.append(len(skills) - counted)
                 counted = len(skills)
             elif name != SKIP:
-                skills.append(skill_call_from_values(name, values))
+                skills.append(skill_call_from_values(name, tuple(values)))
         return TaskPlan(
             task=first,
             then=tuple(then),
