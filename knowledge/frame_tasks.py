@@ -155,8 +155,11 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
     ("take the mug and put it in the sink"), or the container it put something in when the
     step opens, closes or switches ("put the tray in the microwave and start it"). A step
     that only picks a thing up ("take the mug"), followed by a step about it, is folded into
-    that step, whose task fetches the thing anyway. Every said word stays in some task.
+    that step, whose task fetches the thing anyway. Every said word stays in some task. A
+    step that says what another is for ("to clean the leaves") is no task of a sequence.
     """
+    if any(step.purpose for step in frame.steps):
+        return None  # "pour it in to clean the leaves": why, not a second task
     steps = _with_antecedents([water_as_fill(step) for step in frame.steps])
     tasks: list[StepTask] = []
     for index, step in enumerate(steps):
@@ -196,7 +199,7 @@ THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 
 def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
     """What "it" (one thing) or "them" (all) in ``step`` stands for, from ``previous``."""
-    objects = [phrase for phrase in previous.wanted if not phrase.pronoun]
+    objects = [_from_source(phrase, previous) for phrase in previous.wanted if not phrase.pronoun]
     landmark = [] if previous.landmark is None or previous.landmark.pronoun else [previous.landmark]
     into = previous.relation == "in" and step.action in REFERS_TO_CONTAINER
     ordered = [*landmark, *objects] if into else [*objects, *landmark]
@@ -206,6 +209,14 @@ def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
     return tuple(objects) if plural and len(objects) > 1 and not into else (ordered[0],)
 
 
+def _from_source(phrase: ObjectPhrase, step: Step) -> ObjectPhrase:
+    """``phrase`` with the place ``step`` takes it from ("the roll out of the toaster")."""
+    if step.source is None:
+        return phrase
+    where = f"{phrase.where} {step.source.preposition} {step.source.described}".strip()
+    return replace(phrase, where=where)
+
+
 def _refers_back(step: Step) -> bool:
     """The step's only object is a pronoun for a thing ("switch it on"), not a person."""
     wanted = step.wanted
@@ -213,11 +224,12 @@ def _refers_back(step: Step) -> bool:
 
 
 def _only_picks_up(step: Step) -> bool:
-    """A bring step that names a thing but no one and nowhere ("take the mug")."""
+    """A bring step that names a thing but no one, nowhere and no tool ("take the mug")."""
     return (
         step.action == "bring"
         and step.recipient is None
         and step.landmark is None
+        and step.tool is None
         and any(not phrase.pronoun for phrase in step.wanted)
     )
 

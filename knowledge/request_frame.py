@@ -99,7 +99,9 @@ class Step:
     (a key of ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step
     with neither names no action ("I'm thirsty"). ``relation`` is a spatial relation ("on",
     "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
-    place. ``text`` is the clause the step was read from.
+    place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
+    with "to" and says what the step before is for ("... to clean the leaves"), not a next
+    action.
     """
 
     text: str
@@ -113,6 +115,7 @@ class Step:
     recipient: ObjectPhrase | None = None
     tool: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
+    purpose: bool = False
 
     @property
     def wanted(self) -> tuple[ObjectPhrase, ...]:
@@ -466,7 +469,7 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
             opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
             if word.text != "to" or not opens_with_tool:
-                clauses.append([])
+                clauses.append([word] if word.text == "to" else [])  # "to": a purpose
                 index += 1
                 continue
         clauses[-1].append(word)
@@ -500,7 +503,12 @@ def _skip_openers(clause: _Clause) -> None:
 
 
 def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
-    """One clause as a step: openers, the verb, then phrases by role."""
+    """One clause as a step: openers, the verb, then phrases by role.
+
+    A clause that opens with "to" says what the step before is for (``purpose``).
+    """
+    purpose = bool(words) and words[0].text == "to"
+    words = words[1:] if purpose else words
     clause = _Clause(words, lexicon)
     text = clause.text(0, len(words))
     _skip_openers(clause)
@@ -522,6 +530,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if not verb:
         verb, kind_key = _verb(clause)
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
+    state.purpose = purpose
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
@@ -599,6 +608,7 @@ class _StepState:
     relation: str = ""
     landmark: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
+    purpose: bool = False
 
     def step(self, lexicon: _Words) -> Step:
         kind, key = self.kind
@@ -614,6 +624,7 @@ class _StepState:
             recipient=self.recipient,
             tool=self.tool,
             source=self.source,
+            purpose=self.purpose,
         )
 
 

@@ -129,3 +129,18 @@ def test_the_particle_before_a_place_is_not_part_of_the_thing() -> None:
     step = parse_request("take the cheese out onto the board").steps[0]
     assert [phrase.text for phrase in step.objects] == ["the cheese"]
     assert step.landmark is not None and step.landmark.text == "the board"
+
+
+def test_a_purpose_clause_is_no_task_of_a_sequence(household: DomainPack) -> None:
+    frame = parse_request("tip the oil into the pan to fry the onions")
+    assert [step.purpose for step in frame.steps] == [False, True]
+    assert tasks_of(household, "pour the vinegar in the bucket to clean the floor") is None
+
+
+def test_folding_a_pick_up_keeps_where_it_comes_from_and_never_drops_a_tool(
+    household: DomainPack,
+) -> None:
+    assert tasks_of(household, "take the yoghurt out of the fridge and put it on the tray") == [
+        ("Bring", {"object": "the yoghurt out of the fridge", "destination": "the tray"})
+    ]
+    assert tasks_of(household, "use the tongs to lift the bun and put it on the plate") is None
