@@ -156,7 +156,9 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
     step opens, closes or switches ("put the tray in the microwave and start it"). A step
     that only picks a thing up ("take the mug"), followed by a step about it, is folded into
     that step, whose task fetches the thing anyway. Every said word stays in some task. A
-    step that says what another is for ("to clean the leaves") is no task of a sequence.
+    step that says what another is for ("to clean the leaves") is no task of a sequence. The
+    same task twice in a row is one. A step whose task the frame leaves incomplete, or fills
+    with a bare pronoun ("hand it to him"), leaves the request to the other paths (None).
     """
     if any(step.purpose for step in frame.steps):
         return None  # "pour it in to clean the leaves": why, not a second task
@@ -167,10 +169,21 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
         if following is not None and _only_picks_up(step) and _refers_back(following):
             continue
         found = step_task(step, pack, utterance)
-        if found is None:
-            return None
-        tasks.append(found)
+        if found is None or not found.complete or _pronoun_value(found):
+            return None  # the other paths read it (a step the frame leaves open is theirs)
+        if not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
+            tasks.append(found)  # "I need the knife, pass it to me": one task, not two
     return tasks
+
+
+def _pronoun_value(found: StepTask) -> bool:
+    """A slot of the task holds only a pronoun ("to him"): who that is, the frame cannot say."""
+    values = [value for value in found.slots.values() if isinstance(value, str)]
+    return any(value.lower() in PRONOUN_VALUES for value in values)
+
+
+PRONOUN_VALUES: Final = frozenset(["it", "them", "him", "her", "this", "that", "these", "those"])
+"""Slot values that name nothing on their own."""
 
 
 def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
@@ -218,9 +231,21 @@ def _from_source(phrase: ObjectPhrase, step: Step) -> ObjectPhrase:
 
 
 def _refers_back(step: Step) -> bool:
-    """The step's only object is a pronoun for a thing ("switch it on"), not a person."""
+    """The step's only object is a pronoun for a thing ("switch it on"), not a person.
+
+    "them", "him", "her" may be either: after a step that named someone or something, it
+    is what that step named ("pick up Leo and drop him in the bin": Leo, whom the safety
+    rules then judge as a person to move).
+    """
     wanted = step.wanted
-    return bool(wanted) and all(phrase.pronoun and not phrase.person for phrase in wanted)
+    return bool(wanted) and all(
+        phrase.pronoun and (not phrase.person or phrase.head in OBJECT_OR_PERSON)
+        for phrase in wanted
+    )
+
+
+OBJECT_OR_PERSON: Final = frozenset(["them", "him", "her"])
+"""Pronouns that may stand for a thing or a person named before."""
 
 
 def _only_picks_up(step: Step) -> bool:
