@@ -124,13 +124,15 @@ LINKING_WORDS: Final = re.compile(
 def water_as_fill(step: Step) -> Step:
     """Water put in a container ("put water in the kettle"): fill it at the tap.
 
-    Water named with no article (or "some") is the tap's: the step fills its landmark.
-    Any other step is returned as it is.
+    Water named with no article (or "some") and no source is the tap's: the step fills its
+    landmark. Any other step is returned as it is.
     """
     objects = step.wanted
     if (
         step.action not in ("place", "pour")
         or step.landmark is None
+        or step.landmark.pronoun
+        or step.source is not None  # "water from the jug": that jug's, not the tap's
         or step.relation not in ("", "in", "to")
         or len(objects) != 1
     ):
@@ -154,8 +156,9 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
     A step that says only "it" / "them" is about what the step before it named: its object
     ("take the mug and put it in the sink"), or the container it put something in when the
     step opens, closes or switches ("put the tray in the microwave and start it"). A step
-    that only picks a thing up ("take the mug"), followed by a step about it, is folded into
-    that step, whose task fetches the thing anyway. Every said word stays in some task. A
+    that only picks a thing up ("take the mug"), followed by a step about it (as its object
+    or its place: "grab the bowl and put the pear in it"), is folded into that step, whose
+    task reaches the thing anyway. Every said word stays in some task. A
     step that says what another is for ("to clean the leaves") is no task of a sequence. The
     same task twice in a row is one. A step whose task the frame leaves incomplete, or fills
     with a bare pronoun ("hand it to him"), leaves the request to the other paths (None).
@@ -166,8 +169,10 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
     tasks: list[StepTask] = []
     for index, step in enumerate(steps):
         following = frame.steps[index + 1] if index + 1 < len(steps) else None
-        if following is not None and _only_picks_up(step) and _refers_back(following):
+        if following is not None and _only_picks_up(step) and _about_before(following):
             continue
+        if step.action == "place" and step.landmark is None:
+            return None  # "place a slice inside": where, the frame cannot say
         found = step_task(step, pack, utterance)
         if found is None or not found.complete or _pronoun_value(found):
             return None  # the other paths read it (a step the frame leaves open is theirs)
@@ -177,9 +182,15 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
 
 
 def _pronoun_value(found: StepTask) -> bool:
-    """A slot of the task holds only a pronoun ("to him"): who that is, the frame cannot say."""
-    values = [value for value in found.slots.values() if isinstance(value, str)]
-    return any(value.lower() in PRONOUN_VALUES for value in values)
+    """Whether a slot holds only a pronoun ("to him") or a thing of one ("its contents").
+
+    Who or what that is, the frame cannot say.
+    """
+    values = [value.lower().split() for value in found.slots.values() if isinstance(value, str)]
+    return any(
+        words and (" ".join(words) in PRONOUN_VALUES or words[0] in ("its", "their"))
+        for words in values
+    )
 
 
 PRONOUN_VALUES: Final = frozenset(["it", "them", "him", "her", "this", "that", "these", "those"])
@@ -246,6 +257,12 @@ def _refers_back(step: Step) -> bool:
 
 OBJECT_OR_PERSON: Final = frozenset(["them", "him", "her"])
 """Pronouns that may stand for a thing or a person named before."""
+
+
+def _about_before(step: Step) -> bool:
+    """The step's object or place is "it": what the step before named."""
+    landmark = step.landmark
+    return _refers_back(step) or (landmark is not None and landmark.head in THING_PRONOUNS)
 
 
 def _only_picks_up(step: Step) -> bool:

@@ -144,3 +144,20 @@ def test_folding_a_pick_up_keeps_where_it_comes_from_and_never_drops_a_tool(
         ("Bring", {"object": "the yoghurt out of the fridge", "destination": "the tray"})
     ]
     assert tasks_of(household, "use the tongs to lift the bun and put it on the plate") is None
+
+
+def test_water_from_somewhere_or_into_it_is_not_the_taps() -> None:
+    for text in ("pour some water from the jug into the pan", "put water in it"):
+        step = parse_request(text).steps[0]
+        assert water_as_fill(step) == step
+
+
+def test_a_pick_up_before_a_step_about_its_place_is_folded(household: DomainPack) -> None:
+    assert tasks_of(household, "grab the fruit bowl and put the kiwi in it") == [
+        ("Bring", {"object": "the kiwi", "destination": "the fruit bowl"})
+    ]
+
+
+def test_no_sequence_when_the_frame_cannot_say_where_or_what(household: DomainPack) -> None:
+    assert tasks_of(household, "fetch the tray and place the scone inside") is None
+    assert tasks_of(household, "take the teapot and pour its contents into the mug") is None
