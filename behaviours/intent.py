@@ -198,7 +198,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     (:mod:`knowledge.request_frame`) has one step that one task of the pack holds whole ->
     that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
     source; :mod:`knowledge.frame_tasks`), so an object the robot has never heard of is kept
-    as said. A sure
+    as said. A request whose steps are each a planned task of the pack -> a sequence: the
+    frame's ``steps``, one task per step in order, ``task`` and ``slots`` the first's (an
+    answer to a question about one step completes that step of the pending sequence). A sure
     :class:`~knowledge.intent_matching.IntentMatcher` guess -> that task with the slots the
     deterministic filler is sure of.
     Model (module ``intent``): task and slots in the domain's schema, the pack's prompt
@@ -401,12 +403,14 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             said = [*pending.said, *said]
             self._notes.append(f"merged with the pending {pending.task}")
         steps = self._steps if self._steps and task == self._steps[0].task else []
-        if pending is not None and pending.steps and task == pending.task:
+        focus = 0
+        if not steps and pending is not None and pending.steps and task == pending.task:
+            focus = pending.focus
             steps = [
-                step.model_copy(update={"slots": slots}) if index == pending.focus else step
+                step.model_copy(update={"slots": slots}) if index == focus else step
                 for index, step in enumerate(pending.steps)
             ]
-            self._notes.append(f"the answer completes step {pending.focus + 1} of the request")
+            self._notes.append(f"the answer completes step {focus + 1} of the request")
         frame = IntentFrame(
             domain=domain_name,
             task=task,
@@ -414,7 +418,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             confidence=decision.confidence,
             said=said,
             steps=steps,
-            focus=pending.focus if steps and pending is not None and pending.steps else 0,
+            focus=focus,
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS

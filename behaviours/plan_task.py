@@ -3,11 +3,13 @@
 A complete request whose task has a plan template in its domain pack is planned by the
 task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
 call, and when the methods find no plan their reason is the answer (the model is not asked to
-do better than the preconditions allow). Anything else (an open-ended need such as "I'm
-thirsty", an errand with people in it) goes to the ``planner`` model, which answers a
-:class:`~skills.plan_model.ToAPlan` given the request, the task and its slots, the working
-context, a summary of the scene and the action library, and, after a failed attempt, that
-attempt's diagnosis, failure and the explainer's suggestion.
+do better than the preconditions allow). A request of several tasks (``/turn/task`` a
+:class:`~behaviours.turn_state.TaskSequence`) is planned the same way as one todo list, each
+plan step's thought naming the request step it serves. Anything else (an open-ended need
+such as "I'm thirsty", an errand with people in it) goes to the ``planner`` model, which
+answers a :class:`~skills.plan_model.ToAPlan` given the request, the task and its slots, the
+working context, a summary of the scene and the action library, and, after a failed
+attempt, that attempt's diagnosis, failure and the explainer's suggestion.
 
 The scene is read on the ``workers`` pool before the cascade starts (the HTN search, or
 the scene summary for the prompt), so no tick blocks.
