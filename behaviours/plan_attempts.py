@@ -220,12 +220,28 @@ def step_text(step: PlanStep) -> str:
     return f"{step.action}({args}){by}"
 
 
+def _rejection(attempt: PlanAttempt) -> str:
+    """Why the validation rejected ``attempt``; for a sequence, by the request's step."""
+    validation = attempt.validation
+    if validation is None:
+        return attempt.failure
+    clause = {step.id: said for said, steps in request_steps(attempt.plan) for step in steps}
+    if len(set(clause.values())) < 2 or validation.judge:
+        return validation.diagnosis()
+    return "; ".join(
+        f"in {clause[problem.step]!r}: {problem.reason}"
+        if problem.step in clause
+        else problem.reason
+        for problem in validation.problems
+    )
+
+
 def _attempt_text(attempt: PlanAttempt) -> str:
     number = f"Attempt {attempt.number}"
     if not attempt.plan.steps:
         return f"{number} found no plan: {attempt.failure or attempt.plan.rationale}."
     if attempt.outcome == "rejected":
-        why = attempt.validation.diagnosis() if attempt.validation else attempt.failure
+        why = _rejection(attempt)
         return f"{number} was rejected before anything ran: {why.rstrip('.')}."
     if attempt.outcome == "succeeded":
         return f"{number} succeeded."

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from behaviours.plan_attempts import outcome_text, request_steps, sequence_thought
-from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
+from skills.plan_model import (
+    PlanAttempt,
+    PlanStep,
+    Reflection,
+    StepProblem,
+    ToAPlan,
+    ValidationReport,
+)
 
 
 def sequence_plan() -> ToAPlan:
@@ -56,3 +63,12 @@ def test_a_sequence_that_failed_half_way_says_which_steps_were_done() -> None:
     text = outcome_text([attempt], succeeded=False, max_attempts=1)
     assert text.endswith("Done: 'fill the jug'. Not done: 'switch on the lamp'.")
     assert "Nothing was done" not in text
+
+
+def test_a_rejected_sequence_names_the_requests_step_with_the_hazard() -> None:
+    problem = StepProblem(step=3, code="hazard", reason="The lamp is wet.")
+    validation = ValidationReport(ok=False, problems=[problem])
+    attempt = PlanAttempt(number=1, plan=sequence_plan(), validation=validation, outcome="rejected")
+    text = outcome_text([attempt], succeeded=False, max_attempts=3)
+    assert "rejected before anything ran: in 'switch on the lamp': The lamp is wet." in text
+    assert text.endswith("Nothing was done.")

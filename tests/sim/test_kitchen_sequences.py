@@ -40,7 +40,8 @@ def test_a_hazard_in_the_second_step_refuses_before_the_first_moves(
     assert result.unmet == [], "the bleach was not even moved to the counter"
     assert result.success, result.transcript()
     reply = result.transcript().splitlines()[-1]
-    assert "must never go into the soup pot" in reply and "Nothing was done" in reply
+    assert "in 'pour it into the soup pot': The bleach is a chemical" in reply
+    assert "Nothing was done" in reply
 
 
 def test_a_choice_in_a_step_is_asked_naming_the_step_then_the_sequence_runs() -> None:
