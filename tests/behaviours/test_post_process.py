@@ -13,7 +13,7 @@ from py_trees.common import Status
 
 from behaviours.post_process import PostProcess, normalised, quantity
 from behaviours.setup_handles import MissingHandleError
-from behaviours.turn_state import IntentFrame, SlotResolution
+from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
@@ -372,3 +372,31 @@ def test_numeric_slots_are_converted_to_grams(
 def test_setup_without_the_registry_names_the_handle() -> None:
     with pytest.raises(MissingHandleError, match="`domains`"):
         PostProcess().setup()
+
+
+def test_every_step_of_a_sequence_is_resolved_and_the_frame_shows_the_one_to_ask_about(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    steps = [
+        IntentStep(task="Fetch", slots={"object": "the Blue bottle"}, said="get the blue bottle"),
+        IntentStep(
+            task="Bring",
+            slots={"object": "the bottle", "destination": "the kitchen"},
+            said="take the bottle to the kitchen",
+        ),
+    ]
+    intent = IntentFrame(
+        domain="household", task="Fetch", slots=steps[0].slots, steps=steps, confidence=0.8
+    )
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    frame = blackboard.get("/turn/intent")
+    assert isinstance(frame, IntentFrame)
+    assert frame.steps[0].resolved["object"].ids == ["bottle_blue"]
+    assert frame.steps[0].slots == {"object": "the blue bottle"}  # normalised
+    assert frame.steps[1].resolved["object"].ambiguous
+    assert (frame.focus, frame.task, frame.step_named()) == (1, "Bring", steps[1].said)
+    assert resolved(blackboard)["object"].ids == ["bottle_blue", "bottle_green"]

@@ -7,7 +7,14 @@ from py_trees.common import Status
 
 from behaviours.safety_doubts import SAFETY_RULES, SafetyDoubt, SafetyRequest, explicit_yes
 from behaviours.task_readiness import TaskReadinessGate, check_slots
-from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotResolution
+from behaviours.turn_state import (
+    OUT_OF_SCOPE,
+    IntentFrame,
+    IntentStep,
+    PendingTask,
+    SlotResolution,
+    TaskSequence,
+)
 from knowledge.domain_registry import DomainRegistry
 from trees.testing import TreeHarness
 
@@ -610,3 +617,53 @@ def test_naming_a_thing_that_can_be_a_hazard_raises_no_doubt(
     assert gate.status == Status.SUCCESS
     assert blackboard.get("/turn/control") == "Proceed"
     assert blackboard.get("/turn/safety") == []
+
+
+def sequence_frame(said: str, second_ids: tuple[str, ...]) -> tuple[IntentFrame, dict]:
+    """'open the fridge, then bring me the bottle': Open, then Fetch with ``second_ids``."""
+    first = IntentStep(
+        task="Open",
+        slots={"container": "the fridge"},
+        said="open the fridge",
+        resolved={"container": scene("container", "the fridge", "fridge")},
+    )
+    second = IntentStep(
+        task="Fetch",
+        slots={"object": "the bottle"},
+        said="bring me the bottle",
+        resolved={"object": scene("object", "the bottle", *second_ids)},
+    )
+    intent = IntentFrame(
+        domain="household",
+        task="Open",
+        slots=first.slots,
+        confidence=0.8,
+        said=[said],
+        steps=[first, second],
+    )
+    return intent, first.resolved
+
+
+def test_a_sequence_proceeds_when_every_step_is_complete(blackboard, make_llm, domains):
+    said = "open the fridge, then bring me the bottle"
+    intent, resolved = sequence_frame(said, ("bottle_blue",))
+    gate, llm = run_gate(blackboard, make_llm, domains, said, intent, resolved)
+    assert gate.status == Status.SUCCESS and llm.calls == []
+    task = blackboard.get("/turn/task")
+    assert isinstance(task, TaskSequence)
+    assert [(step.task, step.said) for step in task.steps] == [
+        ("Open", "open the fridge"),
+        ("Fetch", "bring me the bottle"),
+    ]
+    assert task.steps[1].values.object == "bottle_blue"  # type: ignore[attr-defined]
+
+
+def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_llm, domains):
+    said = "open the fridge, then bring me the bottle"
+    intent, resolved = sequence_frame(said, ("bottle_blue", "bottle_green"))
+    gate, llm = run_gate(
+        blackboard, make_llm, domains, said, intent, resolved, replies=[answer("Proceed")]
+    )
+    assert gate.status == Status.FAILURE
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/missing") == ["object"]
