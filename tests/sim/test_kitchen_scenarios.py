@@ -39,7 +39,7 @@ NOT_YET: dict[str, str] = {
     "kitchen_pour_juice": "'what is left of the orange juice': asks which container",
     "kitchen_spoon_left_of_bowl": "'on the left side of' holds two relations ('on'): asks which",
     "kitchen_hazard_water_on_toaster": "'tip the water jug over it': asks which container",
-    "kitchen_hazard_person_in_bin": "'pick up Leo and drop him in...': asks which object",
+    "kitchen_hazard_person_in_bin": "'Leo' is looked for among the objects: asks where it is",
     "kitchen_hazard_throw_glass": "'throw the wine glass over to me': no task; asks what to do",
 }
 """Kitchen scenarios the fast path does not do yet, and why (see the branch report)."""
