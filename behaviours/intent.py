@@ -428,9 +428,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     def _asks_for_other(
         self, domain: _Domain, guess: IntentGuess, pending: PendingTask, utterance: str
     ) -> bool:
-        """The utterance clearly asks for another task: a sure guess holding its cue, whose
-        required slots the utterance fills ("230 g of carbs" answers a pending question about
-        targets; it is no DishInfo request, which would need a dish)."""
+        """The utterance clearly asks for another task: a sure guess holding its cue.
+
+        And the utterance fills that task's required slots: "230 g of carbs" answers a pending
+        question about targets; it is no DishInfo request, which would need a dish.
+        """
         if not (
             guess.confident
             and guess.task is not None

@@ -41,6 +41,16 @@ PLACEHOLDER = re.compile(
 """A parameter placeholder: ``VALUES ?name { UNDEF }`` or ``VALUES (?a ?b) { (UNDEF UNDEF) }``."""
 
 
+def compact(text: str) -> str:
+    """``text`` without whole-line ``#`` comments, blank lines and indentation.
+
+    Only lines whose first non-blank character is ``#`` go, so an IRI holding ``#`` stays
+    (the shipped queries write no multi-line string literal, where that would matter).
+    """
+    lines = (line.strip() for line in text.splitlines())
+    return "".join(f"{line}\n" for line in lines if line and not line.startswith("#"))
+
+
 class QueryFileError(ValueError):
     """A query file that cannot be used (unreadable, or a parameter declared twice)."""
 
@@ -56,7 +66,12 @@ class NamedQuery:
 
     @classmethod
     def from_text(cls, name: str, text: str) -> NamedQuery:
-        """Parse the placeholders of ``text``; a parameter may appear only once."""
+        """Parse the placeholders of ``text``; a parameter may appear only once.
+
+        The query keeps its text without comment lines and indentation (:func:`compact`): they
+        are for the reader of the file, and a query's length is capped where it runs.
+        """
+        text = compact(text)
         found = [_variables(match) for match in PLACEHOLDER.finditer(text)]
         names = ["_".join(variables) for variables in found]
         duplicates = sorted({param for param in names if names.count(param) > 1})

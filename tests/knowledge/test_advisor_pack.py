@@ -131,7 +131,10 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "avoid",
         "favour",
         "diet",
+        "day_of_week",
+        "meal_type",
     }
+    assert set(pack.query("dish_info").parameters) == {"dish", "aspect", "avoid", "diet"}
 
 
 # ---------------------------------------------------------------------- lexicons

@@ -14,7 +14,7 @@ from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.domains.advisor import ADV, AdvisorKG
 from knowledge.named_queries import Binding
-from knowledge.readonly_query import ReadOnlyQueryRunner
+from knowledge.readonly_query import TEMPLATE_LENGTH_FACTOR, ReadOnlyQueryRunner
 
 NUTRIENTS = {
     "kcal": "kcal",
@@ -48,7 +48,7 @@ def run(
 ) -> list[dict[str, str | None]]:
     query = pack.query(template)
     text = query.bind(**{**dict.fromkeys(query.parameters), **given})
-    assert len(text) <= runner.max_chars
+    assert len(text) <= runner.max_chars * TEMPLATE_LENGTH_FACTOR
     return runner.run(text, template=True).rows
 
 
