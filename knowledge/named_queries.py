@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from rdflib import Literal, URIRef
 
@@ -142,10 +143,32 @@ class NamedQuery:
             raise ValueError(f"query {self.name}: cannot bind {name}: {error}") from error
 
 
-class QueryLibrary(Mapping[str, NamedQuery]):
-    """The named queries of a directory of ``.rq`` files, read once."""
+class QueryTemplate(Protocol):
+    """A query read from a file with named parameters.
 
-    def __init__(self, queries: Mapping[str, NamedQuery]) -> None:
+    SPARQL (:class:`NamedQuery`) or SQL (:class:`~knowledge.sql_query.SqlTemplate`).
+    """
+
+    @property
+    def name(self) -> str:
+        """The query's name (its file's stem)."""
+
+    @property
+    def text(self) -> str:
+        """The query text, parameters unbound."""
+
+    @property
+    def parameters(self) -> Mapping[str, tuple[str, ...]]:
+        """Parameter name -> the variables it binds."""
+
+    def bind(self, **values: Binding) -> str:
+        """The query text with every parameter bound (None: unbound)."""
+
+
+class QueryLibrary(Mapping[str, QueryTemplate]):
+    """The named queries of a directory of ``.rq`` files, read once (a pack may add SQL ones)."""
+
+    def __init__(self, queries: Mapping[str, QueryTemplate]) -> None:
         self._queries = dict(queries)
 
     @classmethod
@@ -156,7 +179,7 @@ class QueryLibrary(Mapping[str, NamedQuery]):
             raise QueryFileError(f"no .rq query files in {directory}")
         return cls({path.stem: NamedQuery.from_file(path) for path in paths})
 
-    def __getitem__(self, name: str) -> NamedQuery:
+    def __getitem__(self, name: str) -> QueryTemplate:
         try:
             return self._queries[name]
         except KeyError:
