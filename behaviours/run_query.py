@@ -7,8 +7,9 @@ a time limit), a :class:`~knowledge.sql_query.ReadOnlySqlRunner` on its SQLite d
 only by the engine, declared tables, a deadline, capped rows), or the scene graph
 (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it is. A model's SPARQL runs in
 the runner's worker process (killed at its time limit), a template in-process; either way the
-call waits on the ``workers`` pool, and the node (a :class:`~behaviours.background.BackgroundWork`)
-polls it and never blocks a tick. An ASK query's answer is kept as one row ``{"answer": "yes" | "no"}``.
+call waits on the ``workers`` pool, and the node (a
+:class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
+query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 
 Constraints hold on every pack query that returns rows: when the query carries the pack's
 bound constraints query (what the person must not be offered: dishes with their allergens,
