@@ -42,6 +42,19 @@ PLACEHOLDER = re.compile(
 """A parameter placeholder: ``VALUES ?name { UNDEF }`` or ``VALUES (?a ?b) { (UNDEF UNDEF) }``."""
 
 
+def check_arguments(
+    query: str, parameters: Mapping[str, object], values: Mapping[str, object]
+) -> None:
+    """TypeError unless ``values`` names every parameter of ``query`` and nothing else."""
+    missing = [name for name in parameters if name not in values]
+    unknown = [name for name in values if name not in parameters]
+    if missing or unknown:
+        raise TypeError(
+            f"query {query} takes parameters {sorted(parameters)}: "
+            f"missing {missing}, unknown {unknown}"
+        )
+
+
 def compact(text: str) -> str:
     """``text`` without whole-line ``#`` comments, blank lines and indentation.
 
@@ -98,13 +111,7 @@ class NamedQuery:
         Raises TypeError when a parameter is missing or unknown, or a value is not an RDF
         term; ValueError when rdflib cannot serialise a term (e.g. an IRI with a space).
         """
-        missing = [name for name in self.parameters if name not in values]
-        unknown = [name for name in values if name not in self.parameters]
-        if missing or unknown:
-            raise TypeError(
-                f"query {self.name} takes parameters {sorted(self.parameters)}: "
-                f"missing {missing}, unknown {unknown}"
-            )
+        check_arguments(self.name, self.parameters, values)
         blocks = {name: self._values_block(name, value) for name, value in values.items()}
 
         def substitute(match: re.Match[str]) -> str:

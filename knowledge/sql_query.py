@@ -35,7 +35,7 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from knowledge.named_queries import Binding, QueryFileError
+from knowledge.named_queries import Binding, QueryFileError, check_arguments
 from knowledge.readonly_query import QueryOutcome, QueryRefused
 
 PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
@@ -87,13 +87,7 @@ class SqlTemplate:
         A kg id bound as an IRI becomes its local name (``pantry#rice`` -> ``'rice'``), a
         literal its Python value. A parameter takes one value: several raise TypeError.
         """
-        missing = [name for name in self.parameters if name not in values]
-        unknown = [name for name in values if name not in self.parameters]
-        if missing or unknown:
-            raise TypeError(
-                f"query {self.name} takes parameters {sorted(self.parameters)}: "
-                f"missing {missing}, unknown {unknown}"
-            )
+        check_arguments(self.name, self.parameters, values)
         rendered = {name: _sql_literal(self.name, name, value) for name, value in values.items()}
         parts: list[str] = []
         last = 0
