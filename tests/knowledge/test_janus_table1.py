@@ -27,6 +27,7 @@ from knowledge.lexicon import Lexicon, build_lexicons
 from knowledge.readonly_query import ReadOnlyQueryRunner
 from knowledge.slot_filling import fill_slots
 from knowledge.task_schema import required_slots
+from tests.knowledge.advisor_queries import advisor_runner, run
 
 TARGETS = ["daily_kcal", "daily_protein_g", "daily_carbohydrate_g", "daily_fat_g"]
 
@@ -43,18 +44,8 @@ def lexicons(pack: DomainPack) -> dict[str, Lexicon]:
 
 @pytest.fixture(scope="module")
 def runner(pack: DomainPack) -> Iterator[ReadOnlyQueryRunner]:
-    with ReadOnlyQueryRunner(
-        pack.knowledge_graph(), pack.manifest.prefixes, timeout_s=10.0, max_rows=1000
-    ) as running:
+    with advisor_runner(pack) as running:
         yield running
-
-
-def rows(
-    pack: DomainPack, runner: ReadOnlyQueryRunner, template: str, **given: Any
-) -> list[dict[str, str | None]]:
-    query = pack.query(template)
-    text = query.bind(**{**dict.fromkeys(query.parameters), **given})
-    return runner.run(text, template=True).rows
 
 
 def check(pack: DomainPack, task: str, slots: dict[str, Any], said: str) -> Any:
@@ -135,7 +126,7 @@ def test_dish_info_reports_compatibility_with_the_stored_profile_at_any_depth(
     pack: DomainPack, runner: ReadOnlyQueryRunner
 ) -> None:
     def profile(dish: str, **memory: list[URIRef]) -> list[str | None]:
-        found = rows(pack, runner, "dish_info", dish=ADV[dish], aspect=Literal("kcal"), **memory)
+        found = run(pack, runner, "dish_info", dish=ADV[dish], aspect=Literal("kcal"), **memory)
         return [row["statement"] for row in found if row["topic"] == "profile"]
 
     assert profile("pad_thai") == []  # no profile: nothing to compare with
@@ -176,14 +167,14 @@ def test_only_is_filled_only_when_the_user_says_only(
 def suggestions(pack: DomainPack, runner: ReadOnlyQueryRunner, **given: Any) -> list[str]:
     return [
         str(row["suggestion"]).removeprefix("adv:")
-        for row in rows(pack, runner, "substitute_dish", **given)
+        for row in run(pack, runner, "substitute_dish", **given)
     ]
 
 
 def test_the_weekly_plan_names_the_dish_of_a_day_and_meal(
     pack: DomainPack, runner: ReadOnlyQueryRunner
 ) -> None:
-    found = rows(
+    found = run(
         pack,
         runner,
         "substitute_dish",
@@ -193,7 +184,7 @@ def test_the_weekly_plan_names_the_dish_of_a_day_and_meal(
     )
     assert found and {row["dish"] for row in found} == {"adv:chicken_tikka_masala"}
     # another person's plan, or no person at all, names no dish
-    assert not rows(
+    assert not run(
         pack,
         runner,
         "substitute_dish",
