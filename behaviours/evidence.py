@@ -158,7 +158,13 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     def _requirement(self, task: TurnTask) -> str:
         """What the query needs, in words: its template and what memory fills in."""
-        target = "its knowledge graph" if task.pack.has_own_knowledge else "the scene graph"
+        target = (
+            "its database"
+            if task.pack.on_database
+            else "its knowledge graph"
+            if task.pack.has_own_knowledge
+            else "the scene graph"
+        )
         text = f"{task.spec.name} needs the rows of {task.spec.query} on {target}"
         working = keys.read(self.blackboard, self.working_key)
         context = working if isinstance(working, WorkingContext) else None

@@ -50,6 +50,7 @@ from knowledge.lexicon import Lexicon
 from knowledge.request_frame import RequestFrame, action_tasks, parse_request
 from knowledge.scope_matching import MAX_CHARS
 from knowledge.slot_filling import fill_slots, is_grounded
+from knowledge.task_schema import required_slots
 from knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
@@ -270,7 +271,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if pending is not None and pending.confirm and explicit_yes(utterance):
             why = f"confirms the pending {pending.task}"
             return Verdict(self._decision(pending.task, {}, 0.9, why), why)
-        if pending is not None and not self._asks_for_other(guess, pending):
+        if pending is not None and not self._asks_for_other(domain, guess, pending, utterance):
             follow = continuation(
                 domain.pack.task(pending.task),
                 pending.missing,
@@ -452,14 +453,24 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         known = {task.name for task in domain.pack.tasks}
         return pending if pending.task in known else None
 
-    def _asks_for_other(self, guess: IntentGuess, pending: PendingTask) -> bool:
-        """The utterance clearly asks for another task: a sure guess holding its cue."""
-        return (
+    def _asks_for_other(
+        self, domain: _Domain, guess: IntentGuess, pending: PendingTask, utterance: str
+    ) -> bool:
+        """The utterance clearly asks for another task: a sure guess holding its cue.
+
+        And the utterance fills that task's required slots: "230 g of carbs" answers a pending
+        question about targets; it is no DishInfo request, which would need a dish.
+        """
+        if not (
             guess.confident
             and guess.task is not None
             and guess.task != pending.task
             and guess.task in guess.cued
-        )
+        ):
+            return False
+        filled = self._filled(domain, guess.task, utterance)
+        required = required_slots(domain.pack.schema_for(guess.task), filled)
+        return all(filled.get(slot) not in (None, "", []) for slot in required)
 
     def _from_frame(
         self, domain: _Domain, guess: IntentGuess, utterance: str

@@ -383,10 +383,13 @@ def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:
 
 
 def _items(value: SlotValue) -> list[str]:
+    """The value's items as text; a number as the user would say it (``1900.0`` -> ``1900``)."""
     if value is None:
         return []
     if isinstance(value, list):
         return [str(item) for item in value if str(item).strip()]
+    if isinstance(value, float) and not isinstance(value, bool):
+        return [f"{value:g}"]
     return [str(value)] if str(value).strip() else []
 
 

@@ -148,7 +148,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._vocabulary = {}
         for pack in self.domains.packs:
-            if not pack.has_own_knowledge:
+            if not pack.has_own_knowledge or pack.on_database:
                 continue
             try:
                 graph = pack.knowledge_graph()
@@ -190,6 +190,11 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         try:
             text = self._bind(task, task.spec.query)
         except BindingError as problem:
+            if task.pack.on_database:
+                return self._no_query(
+                    f"{problem}; domain {task.pack.name} grounds on SQL, which only its "
+                    "templates write (no model-written SQL from the tree)"
+                )
             self._unbound = str(problem)
             log.info("%s: %s; asking the model", self.name, problem)
             return None

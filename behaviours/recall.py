@@ -255,7 +255,7 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
         except KeyError:
             return []
         said = {name for name, value in intent.slots.items() if value not in (None, "", [])}
-        required = set(required_slots(schema))
+        required = set(required_slots(schema, intent.slots))
         return [
             name
             for name, info in schema.model_fields.items()

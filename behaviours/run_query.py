@@ -1,11 +1,13 @@
 """``RunQuery``: run the turn's query read-only, in the background, and keep its rows as evidence.
 
-Every query, a bound template or a model's, goes through a
-:class:`~knowledge.readonly_query.ReadOnlyQueryRunner` (SELECT/ASK only, whitelisted
-namespaces, at most 200 rows, a time limit): the pack's own knowledge graph with the pack's
-prefixes, or the scene graph (:meth:`SceneGraph.query_readonly`) for packs whose knowledge it
-is. A model's query runs in the runner's worker process (killed at its time limit), a
-template in-process; either way the call waits on the ``workers`` pool, and the node (a
+Every query, a bound template or a model's, goes through the pack's grounding backend
+(:mod:`knowledge.grounding_backend`): a :class:`~knowledge.readonly_query.ReadOnlyQueryRunner`
+on the pack's own knowledge graph (SELECT/ASK only, whitelisted namespaces, at most 200 rows,
+a time limit), a :class:`~knowledge.sql_query.ReadOnlySqlRunner` on its SQLite database (read
+only by the engine, declared tables, a deadline, capped rows), or the scene graph
+(:meth:`SceneGraph.query_readonly`) for packs whose knowledge it is. A model's SPARQL runs in
+the runner's worker process (killed at its time limit), a template in-process; either way the
+call waits on the ``workers`` pool, and the node (a
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 
@@ -38,7 +40,8 @@ from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from knowledge.domain_pack import DomainPack, PackError
 from knowledge.domain_registry import DomainRegistry
-from knowledge.readonly_query import QueryOutcome, QueryRefused, ReadOnlyQueryRunner
+from knowledge.grounding_backend import GroundingBackend
+from knowledge.readonly_query import QueryOutcome, QueryRefused
 from knowledge.scene_graph import SceneGraph
 from knowledge.worker_pool import WorkerPool
 
@@ -78,7 +81,7 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.query_key = self.key_of(keys.QUERY)
         self.evidence_key = self.key_of(keys.EVIDENCE)
-        self._runners: dict[str, ReadOnlyQueryRunner] = {}
+        self._runners: dict[str, GroundingBackend] = {}
         self._runners_lock = threading.Lock()  # runners are made on worker threads
         self._query: GeneratedQuery | None = None
 
@@ -149,10 +152,8 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
         with self._runners_lock:
             runner = self._runners.get(pack.name)
             if runner is None:
-                # a pack's graph does not change: its snapshot is sent to the sandbox once
-                runner = ReadOnlyQueryRunner(
-                    pack.knowledge_graph(), pack.manifest.prefixes, version=lambda: pack.name
-                )
+                # a pack's graph or database does not change: opened once, kept for the session
+                runner = pack.open_backend()
                 self._runners[pack.name] = runner
         outcome = runner.run(query.text, template=query.source == "template")
         if query.constraints is None or outcome.kind == "ask":

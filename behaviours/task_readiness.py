@@ -48,7 +48,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import WorkingContext
 from knowledge.request_frame import parse_request
 from knowledge.slot_filling import is_grounded
-from knowledge.task_schema import partial_model, required_slots
+from knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
 from knowledge.wording import BoundedText, joined
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
@@ -131,7 +131,9 @@ def _takes_list(annotation: Any) -> bool:
 
 
 def _grounded(value: Any, said: list[str]) -> bool:
-    items = _items(value)
+    """Whether every item of ``value`` is in ``said``; a number as itself (1900.0 is "1900")."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    items: list[Any] = [value] if number else _items(value)
     return bool(items) and all(any(is_grounded(item, text) for text in said) for item in items)
 
 
@@ -184,7 +186,7 @@ def check_slots(
     values: dict[str, Any] = {}
     issues: dict[str, SlotIssue] = {}
     dropped: list[str] = []
-    required = set(required_slots(schema))
+    required = set(required_slots(schema, frame.slots))
     for name, info in schema.model_fields.items():
         slot_spec = spec.slots.get(name)
         said_value = frame.slots.get(name)
@@ -518,7 +520,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         others = tuple(other.name for other in self._other_domains(pack.name))
         cache_key = (pack.name, task, others)
         if cache_key not in self._decision_types:
-            required = required_slots(pack.schema_for(task))
+            required = slots_that_may_be_required(pack.schema_for(task))
             slot_name: Any = Literal.__getitem__(tuple(required)) if required else None
             target: Any = Literal.__getitem__(others) if others else None
             missing: Any = (
@@ -677,7 +679,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _slot_lines(self) -> list[str]:
         turn = self._turn
         assert turn.schema is not None and turn.frame is not None
-        required = set(required_slots(turn.schema))
+        required = set(required_slots(turn.schema, turn.frame.slots))
         lines = []
         for name, info in turn.schema.model_fields.items():
             said = turn.frame.slots.get(name)

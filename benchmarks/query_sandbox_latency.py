@@ -8,6 +8,8 @@ On the advisor pack's knowledge graph (about 2,600 triples) and a scene graph:
   on the runner's thread): the runner's added latency;
 - model query: the same text in the sandbox process (warm worker, snapshot loaded), a cold
   start (new worker and snapshot), and a snapshot sent again after a change of the graph;
+- SQL: the larder pack's SQLite backend: a bound template, a statement the authorizer
+  refuses (a DELETE), and a runaway self-join interrupted at its deadline;
 - ticks: a tree with RunQuery ticked every 5 ms while a runaway model query runs in the sandbox
   until it is killed at its deadline, then while a normal model query runs (RunQuery checks
   and runs on its worker thread). No tick may take over 50 ms because of query checking; the
@@ -30,11 +32,13 @@ from pathlib import Path
 
 import py_trees
 from py_trees.common import Status
+from rdflib import Literal
 
 from behaviours.run_query import RunQuery
 from behaviours.turn_state import GeneratedQuery
-from knowledge.domain_registry import DomainRegistry
-from knowledge.readonly_query import QueryChecker, ReadOnlyQueryRunner
+from knowledge.domain_pack import load_pack
+from knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from knowledge.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
 from knowledge.scene_graph import SceneGraph
 from knowledge.worker_pool import WorkerPool
 from trees.testing import mock_blackboard
@@ -132,6 +136,33 @@ def queries(domains: DomainRegistry, repeats: int) -> list[str]:
     return lines
 
 
+def sql_rows(repeats: int) -> list[str]:
+    """The SQLite backend of the larder pack: a template, a refusal, a deadline."""
+    larder = load_pack(OPTIONAL_PACKS / "larder")
+    backend = larder.open_backend()
+    text = larder.query("stock_level").bind(item=Literal("basmati_rice"))
+    runaway = "SELECT count(*) FROM " + ", ".join(f"stock s{n}" for n in range(30))
+
+    def refused(statement: str) -> None:
+        try:
+            backend.run(statement)
+        except QueryRefused:
+            return
+        raise AssertionError(f"the SQL backend ran {statement!r}")
+
+    try:
+        return [
+            row("SQL template (stock_level)", timed(lambda: backend.run(text), repeats)),
+            row(
+                "SQL write refused by the authorizer",
+                timed(lambda: refused("DELETE FROM stock"), repeats),
+            ),
+            row("SQL runaway join interrupted at its deadline", timed(lambda: refused(runaway), 2)),
+        ]
+    finally:
+        backend.close()
+
+
 def ticks(domains: DomainRegistry, query: str, limit_s: float) -> tuple[list[float], str]:
     """Tick a RunQuery tree every 5 ms until the query ends; per-tick ms and how it ended."""
     samples: list[float] = []
@@ -182,6 +213,9 @@ def main() -> None:
     print()
     print(header("queries (ms)"))
     print("\n".join(queries(domains, repeats)))
+    print()
+    print(header("SQL on SQLite (ms)"))
+    print("\n".join(sql_rows(repeats)))
     print()
     print(header("ticks of a RunQuery tree (ms)"))
     print("\n".join(tick_rows(domains)))

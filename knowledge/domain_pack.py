@@ -28,15 +28,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from rdflib import Graph
 
-from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary
+from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary, QueryTemplate
 from knowledge.rdf_store import TurtleError, load_turtle, new_graph
+from knowledge.readonly_query import ReadOnlyQueryRunner
+from knowledge.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
 from knowledge.validation_errors import first_problem
+
+if TYPE_CHECKING:
+    from knowledge.grounding_backend import GroundingBackend
 
 log = logging.getLogger(__name__)
 
@@ -165,6 +170,16 @@ class PromptExample(_Strict):
     slots: dict[str, Any] = Field(default_factory=dict)
 
 
+class DatabaseSpec(_Strict):
+    """A pack grounded on SQLite: the script that builds its database, the tables it reads.
+
+    Queries may read only the declared tables (the engine denies every other).
+    """
+
+    script: str = Field(description="SQL file next to pack.yaml: CREATE TABLE and INSERT rows")
+    tables: list[str] = Field(min_length=1, description="the tables queries may read")
+
+
 class PackManifest(_Strict):
     """The contents of ``pack.yaml``."""
 
@@ -181,6 +196,11 @@ class PackManifest(_Strict):
         default_factory=dict, description="namespaces model-written queries may use"
     )
     lexicons: dict[str, LexiconSpec] = Field(default_factory=dict)
+    database: DatabaseSpec | None = Field(
+        None,
+        description="SQLite grounding: the pack's knowledge tasks run its queries/*.sql "
+        "templates on this database (read-only, declared tables only)",
+    )
     constraints: str | None = Field(
         None,
         description="query in queries/ listing what the person's constraints forbid (one "
@@ -234,14 +254,36 @@ class DomainPack:
         """The pydantic schema of ``task``."""
         return self.schemas[self.task(task).name]
 
-    def query(self, name: str) -> NamedQuery:
-        """The query template ``queries/<name>.rq``."""
+    def query(self, name: str) -> QueryTemplate:
+        """The query template ``queries/<name>.rq`` (or ``<name>.sql`` for a database pack)."""
         return self.queries[name]
 
     @property
     def has_own_knowledge(self) -> bool:
-        """Whether the pack ships a knowledge graph (else its knowledge is the scene graph)."""
-        return bool(self.manifest.knowledge)
+        """Whether the pack ships its knowledge (a graph or a database; else: the scene graph)."""
+        return bool(self.manifest.knowledge) or self.manifest.database is not None
+
+    @property
+    def on_database(self) -> bool:
+        """Whether the pack grounds on its SQLite database (SQL templates) rather than RDF."""
+        return self.manifest.database is not None
+
+    def open_backend(self) -> GroundingBackend:
+        """A read-only runner over the pack's knowledge: its database, else its graph.
+
+        The caller closes it. PackError when the pack has neither (it uses the scene graph) or
+        its database script does not run.
+        """
+        spec = self.manifest.database
+        if spec is None:
+            return ReadOnlyQueryRunner(
+                self.knowledge_graph(), self.manifest.prefixes, version=lambda: self.name
+            )
+        try:
+            database = build_database(self.directory / spec.script)
+        except QueryFileError as error:
+            raise PackError(f"domain {self.name}: {error}") from error
+        return ReadOnlySqlRunner(database, spec.tables)
 
     def knowledge_graph(self) -> Graph:
         """The pack's knowledge graph (Oxigraph), loaded on first use; PackError if it has none."""
@@ -265,7 +307,7 @@ def load_pack(directory: str | Path) -> DomainPack:
     manifest = _read_manifest(manifest_path)
     schemas_module = _import_schemas(folder / manifest.schemas, manifest.name)
     schemas = {task.name: _schema(schemas_module, task, manifest_path) for task in manifest.tasks}
-    queries = _load_queries(folder / "queries", manifest.name)
+    queries = _load_queries(folder / "queries", manifest.name, sql=manifest.database is not None)
     _check_references(manifest, schemas, queries, manifest_path, folder)
     log.debug("loaded domain pack %s from %s", manifest.name, folder)
     return DomainPack(manifest=manifest, directory=folder, schemas=schemas, queries=queries)
@@ -326,13 +368,19 @@ def _schema(module: ModuleType, task: TaskSpec, manifest: Path) -> type[BaseMode
     return found
 
 
-def _load_queries(folder: Path, pack: str) -> QueryLibrary:
+def _load_queries(folder: Path, pack: str, *, sql: bool) -> QueryLibrary:
+    """The pack's ``.rq`` templates, and its ``.sql`` ones when it grounds on a database."""
     if not folder.is_dir():
         return QueryLibrary({})
     try:
-        return QueryLibrary.load(folder)
+        found: dict[str, QueryTemplate] = {
+            path.stem: NamedQuery.from_file(path) for path in sorted(folder.glob("*.rq"))
+        }
+        if sql:
+            found.update((path.stem, SqlTemplate.from_file(path)) for path in folder.glob("*.sql"))
     except QueryFileError as error:
         raise PackError(f"domain {pack}: {error}") from error
+    return QueryLibrary(found)
 
 
 def _check_references(
@@ -388,6 +436,10 @@ def _check_references(
             ]
             if unknown:
                 problems.append(f"task {task.name}: plan uses unknown slot(s) {unknown}")
+    if manifest.database is not None and not (folder / manifest.database.script).is_file():
+        problems.append(f"database script {manifest.database.script} not found next to {MANIFEST}")
+    if manifest.database is not None and manifest.knowledge:
+        problems.append("a pack grounds on `knowledge` (RDF) or on `database` (SQLite), not both")
     for name in manifest.knowledge:
         if not (folder / name).is_file():
             problems.append(f"knowledge file {name} not found next to {MANIFEST}")

@@ -21,6 +21,10 @@ log = logging.getLogger(__name__)
 SHIPPED_PACKS = Path(__file__).with_name("domains")
 """Where the packs that ship with cogtree live."""
 
+OPTIONAL_PACKS = Path(__file__).with_name("optional_packs")
+"""Packs that ship with cogtree but load only when asked (``--packs``): the SQLite-grounded
+``larder``."""
+
 SHIPPED_NAMES = ("household", "advisor", "office")
 """The shipped packs, in the order the registry lists them."""
 

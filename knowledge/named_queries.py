@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from rdflib import Literal, URIRef
 
@@ -41,6 +42,29 @@ PLACEHOLDER = re.compile(
 """A parameter placeholder: ``VALUES ?name { UNDEF }`` or ``VALUES (?a ?b) { (UNDEF UNDEF) }``."""
 
 
+def check_arguments(
+    query: str, parameters: Mapping[str, object], values: Mapping[str, object]
+) -> None:
+    """TypeError unless ``values`` names every parameter of ``query`` and nothing else."""
+    missing = [name for name in parameters if name not in values]
+    unknown = [name for name in values if name not in parameters]
+    if missing or unknown:
+        raise TypeError(
+            f"query {query} takes parameters {sorted(parameters)}: "
+            f"missing {missing}, unknown {unknown}"
+        )
+
+
+def compact(text: str) -> str:
+    """``text`` without whole-line ``#`` comments, blank lines and indentation.
+
+    Only lines whose first non-blank character is ``#`` go, so an IRI holding ``#`` stays
+    (the shipped queries write no multi-line string literal, where that would matter).
+    """
+    lines = (line.strip() for line in text.splitlines())
+    return "".join(f"{line}\n" for line in lines if line and not line.startswith("#"))
+
+
 class QueryFileError(ValueError):
     """A query file that cannot be used (unreadable, or a parameter declared twice)."""
 
@@ -56,7 +80,12 @@ class NamedQuery:
 
     @classmethod
     def from_text(cls, name: str, text: str) -> NamedQuery:
-        """Parse the placeholders of ``text``; a parameter may appear only once."""
+        """Parse the placeholders of ``text``; a parameter may appear only once.
+
+        The query keeps its text without comment lines and indentation (:func:`compact`): they
+        are for the reader of the file, and a query's length is capped where it runs.
+        """
+        text = compact(text)
         found = [_variables(match) for match in PLACEHOLDER.finditer(text)]
         names = ["_".join(variables) for variables in found]
         duplicates = sorted({param for param in names if names.count(param) > 1})
@@ -82,13 +111,7 @@ class NamedQuery:
         Raises TypeError when a parameter is missing or unknown, or a value is not an RDF
         term; ValueError when rdflib cannot serialise a term (e.g. an IRI with a space).
         """
-        missing = [name for name in self.parameters if name not in values]
-        unknown = [name for name in values if name not in self.parameters]
-        if missing or unknown:
-            raise TypeError(
-                f"query {self.name} takes parameters {sorted(self.parameters)}: "
-                f"missing {missing}, unknown {unknown}"
-            )
+        check_arguments(self.name, self.parameters, values)
         blocks = {name: self._values_block(name, value) for name, value in values.items()}
 
         def substitute(match: re.Match[str]) -> str:
@@ -127,10 +150,32 @@ class NamedQuery:
             raise ValueError(f"query {self.name}: cannot bind {name}: {error}") from error
 
 
-class QueryLibrary(Mapping[str, NamedQuery]):
-    """The named queries of a directory of ``.rq`` files, read once."""
+class QueryTemplate(Protocol):
+    """A query read from a file with named parameters.
 
-    def __init__(self, queries: Mapping[str, NamedQuery]) -> None:
+    SPARQL (:class:`NamedQuery`) or SQL (:class:`~knowledge.sql_query.SqlTemplate`).
+    """
+
+    @property
+    def name(self) -> str:
+        """The query's name (its file's stem)."""
+
+    @property
+    def text(self) -> str:
+        """The query text, parameters unbound."""
+
+    @property
+    def parameters(self) -> Mapping[str, tuple[str, ...]]:
+        """Parameter name -> the variables it binds."""
+
+    def bind(self, **values: Binding) -> str:
+        """The query text with every parameter bound (None: unbound)."""
+
+
+class QueryLibrary(Mapping[str, QueryTemplate]):
+    """The named queries of a directory of ``.rq`` files, read once (a pack may add SQL ones)."""
+
+    def __init__(self, queries: Mapping[str, QueryTemplate]) -> None:
         self._queries = dict(queries)
 
     @classmethod
@@ -141,7 +186,7 @@ class QueryLibrary(Mapping[str, NamedQuery]):
             raise QueryFileError(f"no .rq query files in {directory}")
         return cls({path.stem: NamedQuery.from_file(path) for path in paths})
 
-    def __getitem__(self, name: str) -> NamedQuery:
+    def __getitem__(self, name: str) -> QueryTemplate:
         try:
             return self._queries[name]
         except KeyError:

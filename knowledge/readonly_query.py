@@ -167,6 +167,11 @@ class _Inspection:
     iris: set[str] = field(default_factory=set)
 
 
+TEMPLATE_LENGTH_FACTOR = 2
+"""A bound template may be this many times a model query's ``max_chars`` (its parameters'
+values are terms the memory and the slots supply, several per parameter)."""
+
+
 class QueryChecker:
     """Decides whether model-written SPARQL may run, without running it (see the module).
 
@@ -194,13 +199,18 @@ class QueryChecker:
         self._own_prefixes = dict(prefixes)
         self._allowed_namespaces = set(self.prefixes.values())
 
-    def check(self, text: str) -> CheckedQuery:
-        """The query as it will run, or :class:`QueryRefused` naming the reason."""
+    def check(self, text: str, *, template: bool = False) -> CheckedQuery:
+        """The query as it will run, or :class:`QueryRefused` naming the reason.
+
+        ``template``: a pack's own template, whose length is the pack author's; it may be up to
+        :data:`TEMPLATE_LENGTH_FACTOR` times ``max_chars`` once its parameters are bound.
+        """
         if not isinstance(text, str):
             raise QueryRefused(f"expected the query as a string, got {type(text).__name__}")
-        if len(text) > self.max_chars:
+        limit = self.max_chars * (TEMPLATE_LENGTH_FACTOR if template else 1)
+        if len(text) > limit:
             raise QueryRefused(
-                f"query is {len(text)} characters long; the limit is {self.max_chars}. "
+                f"query is {len(text)} characters long; the limit is {limit}. "
                 "Ask a smaller question, one query at a time."
             )
         if not text.strip():
@@ -348,7 +358,7 @@ class ReadOnlyQueryRunner(Closeable):
         """
         started = time.perf_counter()
         try:
-            checked = self.checker.check(text)
+            checked = self.checker.check(text, template=template)
             with self._lock:
                 if self._closed:
                     raise RuntimeError(

@@ -16,6 +16,7 @@ from knowledge.domains.advisor import ADV, AdvisorKG
 from knowledge.lexicon import Lexicon, build_lexicons
 from knowledge.memory_model import Claim
 from knowledge.slot_filling import SlotValue, fill_slots
+from knowledge.task_schema import required_slots
 
 
 @pytest.fixture(scope="module")
@@ -71,6 +72,10 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
                 "person": "text",
                 "correction": "value",
                 "retract": "value",
+                "daily_kcal": "text",
+                "daily_protein_g": "text",
+                "daily_carbohydrate_g": "text",
+                "daily_fat_g": "text",
             },
         ),
         "Introduce": ("memory_write", None, {"name": "text"}),
@@ -79,21 +84,25 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         "SubstituteDish": (
             "knowledge_query",
             "substitute_dish",
-            {"dish": "kg", "excluded": "kg", "preferred": "kg", "only": "kg", "person": "text"},
+            {
+                "dish": "kg",
+                "excluded": "kg",
+                "preferred": "kg",
+                "only": "kg",
+                "person": "text",
+                "day_of_week": "value",
+                "meal_type": "value",
+                "weekly_plan": "value",
+            },
         ),
     }
-    required = {
-        task.name: [
-            n for n, f in pack.schema_for(task.name).model_fields.items() if f.is_required()
-        ]
-        for task in pack.tasks
-    }
+    required = {task.name: required_slots(pack.schema_for(task.name)) for task in pack.tasks}
     assert required == {
-        "AddToDatabase": ["targets"],
+        "AddToDatabase": ["targets"],  # or all four daily targets, once one is said
         "Introduce": ["name"],
         "MemoryQuery": ["question"],
         "DishInfo": ["dish"],
-        "SubstituteDish": ["dish"],
+        "SubstituteDish": ["dish"],  # or the day and meal of the weekly plan
     }
     for task in pack.tasks:
         fields = pack.schema_for(task.name).model_fields
@@ -122,7 +131,10 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "avoid",
         "favour",
         "diet",
+        "day_of_week",
+        "meal_type",
     }
+    assert set(pack.query("dish_info").parameters) == {"dish", "aspect", "avoid", "diet"}
 
 
 # ---------------------------------------------------------------------- lexicons
@@ -393,6 +405,9 @@ def test_dish_info_and_substitute_dish_validation(pack: DomainPack) -> None:
         "preferred": [],
         "only": [],
         "person": None,
+        "day_of_week": None,
+        "meal_type": None,
+        "weekly_plan": False,
     }
     with pytest.raises(ValidationError, match="only"):
         make(pack, "SubstituteDish", dish="lasagne", only=[3])

@@ -13,8 +13,8 @@ from rdflib import Literal, URIRef
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.domains.advisor import ADV, AdvisorKG
-from knowledge.named_queries import Binding
 from knowledge.readonly_query import ReadOnlyQueryRunner
+from tests.knowledge.advisor_queries import advisor_runner, run
 
 NUTRIENTS = {
     "kcal": "kcal",
@@ -36,20 +36,8 @@ def kg(pack: DomainPack) -> AdvisorKG:
 
 @pytest.fixture(scope="module")
 def runner(pack: DomainPack) -> Iterator[ReadOnlyQueryRunner]:
-    # A generous time limit (the tests check answers, not speed), and room for every dish.
-    with ReadOnlyQueryRunner(
-        pack.knowledge_graph(), pack.manifest.prefixes, timeout_s=10.0, max_rows=1000
-    ) as running:
+    with advisor_runner(pack) as running:
         yield running
-
-
-def run(
-    pack: DomainPack, runner: ReadOnlyQueryRunner, template: str, **given: Binding
-) -> list[dict[str, str | None]]:
-    query = pack.query(template)
-    text = query.bind(**{**dict.fromkeys(query.parameters), **given})
-    assert len(text) <= runner.max_chars
-    return runner.run(text, template=True).rows
 
 
 def ids(*local: str) -> list[URIRef]:

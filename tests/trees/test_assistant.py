@@ -17,7 +17,7 @@ import pytest
 from behaviours import keys
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import DomainRegistry
+from knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
 from knowledge.domains.advisor.knowledge_graph import AdvisorKG
 from knowledge.experience import ExperienceStore
 from knowledge.memory import MemoryStore
@@ -50,14 +50,16 @@ def open_session(tmp_path: Path, domains: DomainRegistry) -> Iterator[SessionFac
         *,
         llm: LLMClient | None = None,
         memory: MemoryStore | None = None,
+        packs: DomainRegistry | None = None,
     ) -> AssistantSession:
         scenario = load_scenario(scenario_id)
         simulator = SimExecutor.from_scenario(scenario)
         client = llm or LLMClient(LLMConfig.load().with_backend("none"))
         store = memory or MemoryStore(tmp_path / "memory.sqlite")
         experience = ExperienceStore()
-        domains.switch("household")
-        handles = Handles(domains=domains, memory=store, experience=experience)
+        registry = packs or domains
+        registry.switch("household")
+        handles = Handles(domains=registry, memory=store, experience=experience)
         handles.attach_simulator(simulator)
         session = AssistantSession(
             llm=client,
@@ -416,3 +418,17 @@ def test_disposal_is_its_own_task_and_says_which_bin_is_missing(
     # the scene never says what the magazine is made of: the general waste, which is missing
     assert "material unknown" in result.reply and "no landfill bin" in result.reply
     assert not session.simulator.log  # type: ignore[attr-defined]
+
+
+def test_the_sqlite_grounded_larder_answers_with_no_model(open_session: SessionFactory) -> None:
+    """The optional larder pack, next to the shipped ones: every gate on its fast path."""
+    session = open_session(packs=DomainRegistry.discover(extra=[OPTIONAL_PACKS]))
+    rice = session.turn("how much basmati rice have we got left")
+    assert rice.reply == (
+        "We have 1200 g of basmati rice in the top cupboard, good until 2027-03-01."
+    )
+    fridge = session.turn("which food in the fridge goes off first")
+    assert fridge.reply.startswith("Use these first: Greek yoghurt, semi-skimmed milk and eggs")
+    for turn in (rice, fridge):
+        assert turn.control == "Proceed" and turn.domain == "larder"
+        assert all(r.source == "fast_path" for r in turn.rationales.values()), turn.explain()

@@ -198,3 +198,20 @@ def test_another_language_is_told_the_robot_only_understands_english(converse) -
     result = talk.session.turn("¿Dónde está mi taza?")
     assert result.reply == "Sorry, I only understand English for now."
     assert talk.memory.history == ()  # nothing ticked, nothing remembered
+
+
+def test_daily_targets_are_asked_for_never_assumed_then_stored_together(converse) -> None:
+    """JANUS's clarification-then-complete flow for AddToDatabase's four daily targets."""
+    talk = converse()
+    asked = talk.say("Set my daily targets to 1900 kcal and 85 g of protein.")
+    assert "carbohydrate" in asked.lower() and "fat" in asked.lower()
+    assert not [text for text, _ in talk.believed("daily target") if "target" in text]
+    done = talk.say("230 g of carbs and 62 g of fat")
+    assert "Noted" in done
+    stored = {text for text, _ in talk.believed("daily target energy protein carbohydrate fat")}
+    assert {
+        "The user's daily energy target is 1900 kcal",
+        "The user's daily protein target is 85 g",
+        "The user's daily carbohydrate target is 230 g",
+        "The user's daily fat target is 62 g",
+    } <= stored

@@ -1,11 +1,17 @@
 """Task schemas of the advisor domain pack (JANUS's dietary advisor, Table 1).
 
 - :class:`AddToDatabase` (memory write): remember what the user said about foods, allergens,
-  intolerances or diets; :meth:`AddToDatabase.claims` turns it into memory claims.
+  intolerances or diets, or their four daily targets (energy, protein, carbohydrate, fat);
+  :meth:`AddToDatabase.claims` turns it into memory claims.
 - :class:`DishInfo` (knowledge query ``dish_info``): nutrition, ingredients, allergens or diets
-  of one dish.
-- :class:`SubstituteDish` (knowledge query ``substitute_dish``): other dishes instead of one,
-  with excluded, preferred and only-these ingredients; allergies always win.
+  of one dish, and whether it suits the stored profile when there is one.
+- :class:`SubstituteDish` (knowledge query ``substitute_dish``): other dishes instead of one
+  (named, or the weekly plan's at a day and meal), with excluded, preferred and only-these
+  ingredients and the meal's context; allergies always win.
+
+Mandatory fields are never defaulted: a schema that needs one of two groups of fields
+(``required_alternatives``, see :mod:`knowledge.task_schema`) has the readiness gate ask for
+the rest of the group the user started.
 
 Ids are local names of the advisor graph (``Peanuts``, ``cows_milk``, ``tiramisu``). The field
 descriptions are what the robot reads when it has to ask for a missing value.
@@ -14,7 +20,7 @@ descriptions are what the robot reads when it has to ask for a missing value.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -32,6 +38,22 @@ Aspect = Literal[
 ]
 """What DishInfo can say about a dish."""
 
+DayOfWeek = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+"""A day of the weekly plan."""
+
+MealType = Literal["breakfast", "lunch", "dinner", "snack"]
+"""A meal of the day (vocabulary.ttl says which courses each one serves)."""
+
+DAILY_TARGETS = ("daily_kcal", "daily_protein_g", "daily_carbohydrate_g", "daily_fat_g")
+"""AddToDatabase's four daily targets: set together, never one by default."""
+
+_TARGET_WORDS = {
+    "daily_kcal": ("energy", "kcal"),
+    "daily_protein_g": ("protein", "g"),
+    "daily_carbohydrate_g": ("carbohydrate", "g"),
+    "daily_fat_g": ("fat", "g"),
+}
+
 RELATIONS: tuple[Relation, ...] = ("allergy", "intolerance", "diet", "exclude", "prefer")
 ASPECTS: tuple[Aspect, ...] = (
     "kcal",
@@ -43,6 +65,8 @@ ASPECTS: tuple[Aspect, ...] = (
     "diets",
     "nutrition",
 )
+DAYS: tuple[str, ...] = get_args(DayOfWeek)
+MEALS: tuple[str, ...] = get_args(MealType)
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
 """Case-folded ids of the diets in vocabulary.ttl (a test keeps them equal to the graph's)."""
 
@@ -87,6 +111,13 @@ def _choice(value: object, allowed: tuple[str, ...], field: str) -> object:
     return folded
 
 
+def _flag(value: object) -> object:
+    """A cue word as said ("actually", "no longer") means True, like ``"true"``."""
+    if isinstance(value, str):
+        return value.strip().casefold() not in ("", "false", "no", "0", "none")
+    return value
+
+
 def _name(value: str | None) -> str | None:
     if value is None or not value:
         return None
@@ -101,10 +132,17 @@ def words(kg_id: str) -> str:
 
 
 class AddToDatabase(_Task):
-    """Remember what the user said about a food, allergen, intolerance or diet."""
+    """Remember what the user said about foods, allergens, intolerances, diets or daily targets.
+
+    Either ``targets`` (what the user is allergic to, avoids, likes, ...) or all four daily
+    targets must be given; a user who gives some targets is asked for the others, none is
+    assumed (``required_alternatives``).
+    """
+
+    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (("targets",), DAILY_TARGETS)
 
     targets: list[str] = Field(
-        min_length=1,
+        default_factory=list,
         description="what to remember: the foods, allergens, intolerances or diets the user "
         "talks about, e.g. peanuts, lactose, vegetarian",
     )
@@ -124,11 +162,23 @@ class AddToDatabase(_Task):
         description="the user takes it back: it no longer holds ('no longer', 'not anymore', "
         "'I'm not allergic to ...'); the memory withdraws it, never stores its opposite",
     )
+    daily_kcal: float | None = Field(
+        None, gt=0, le=10000, description="What is your daily energy target, in kcal?"
+    )
+    daily_protein_g: float | None = Field(
+        None, gt=0, le=1000, description="What is your daily protein target, in grams?"
+    )
+    daily_carbohydrate_g: float | None = Field(
+        None, gt=0, le=2000, description="What is your daily carbohydrate target, in grams?"
+    )
+    daily_fat_g: float | None = Field(
+        None, gt=0, le=1000, description="What is your daily fat target, in grams?"
+    )
 
     @field_validator("targets", mode="before")
     @classmethod
     def _targets(cls, value: object) -> object:
-        return _id_list(value, "targets", required=True)
+        return _id_list(value, "targets", required=False)
 
     @field_validator("relation", mode="before")
     @classmethod
@@ -142,14 +192,23 @@ class AddToDatabase(_Task):
 
     @field_validator("correction", "retract", mode="before")
     @classmethod
-    def _flag(cls, value: object) -> object:
-        """A cue word as said ("actually", "no longer") means True, like ``"true"``."""
-        if isinstance(value, str):
-            return value.strip().casefold() not in ("", "false", "no", "0", "none")
-        return value
+    def _flags(cls, value: object) -> object:
+        return _flag(value)
 
     @model_validator(mode="after")
     def _relation_fits_targets(self) -> AddToDatabase:
+        given = [name for name in DAILY_TARGETS if getattr(self, name) is not None]
+        if given and len(given) < len(DAILY_TARGETS):
+            lacking = [name for name in DAILY_TARGETS if name not in given]
+            raise ValueError(
+                f"daily targets come as four: {', '.join(lacking)} missing; ask the user, "
+                "never assume a target"
+            )
+        if not self.targets and not given:
+            raise ValueError(
+                "targets needs at least one food, allergen, intolerance or diet, e.g. "
+                "['Peanuts'], or give all four daily targets"
+            )
         for target in self.targets:
             is_diet = target.casefold() in DIETS
             if self.relation == "diet" and not is_diet:
@@ -197,6 +256,18 @@ class AddToDatabase(_Task):
                     }
                 )
             found.append(claim)
+        found.extend(self._target_claims(who))
+        return found
+
+    def _target_claims(self, who: str) -> list[Claim]:
+        """One preference claim per daily target, on ``target.<nutrient>`` slots."""
+        found = []
+        for name, (nutrient, unit) in _TARGET_WORDS.items():
+            amount = getattr(self, name)
+            if amount is None:
+                continue
+            text = f"{who}'s daily {nutrient} target is {amount:g} {unit}"
+            found.append(self._claim(text, "preference", f"target.{nutrient}"))
         return found
 
     def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
@@ -252,10 +323,19 @@ class SubstituteDish(_Task):
     Excluded ingredients never appear, at any depth; preferred ones rank a dish higher but never
     let in one that is excluded; ``only`` keeps just dishes holding one of those ingredients and
     is set only when the user says "only", "just" or "nothing but". The allergies and
-    intolerances of the person (and of the user, from memory) always win.
+    intolerances of the person (and of the user, from memory) always win: the day and the meal
+    rank suggestions, never let one in. The dish to replace is named, or is the one the weekly
+    plan has at ``day_of_week`` and ``meal_type`` (both then required).
     """
 
-    dish: str = Field(min_length=1, description="the dish to replace, e.g. spaghetti carbonara")
+    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("dish",),
+        ("day_of_week", "meal_type"),
+    )
+
+    dish: str | None = Field(
+        None, min_length=1, description="the dish to replace, e.g. spaghetti carbonara"
+    )
     excluded: list[str] = Field(
         default_factory=list, description="ingredients the suggestion must not contain"
     )
@@ -269,6 +349,38 @@ class SubstituteDish(_Task):
     person: str | None = Field(
         None, description="who will eat it, when it is not the user (e.g. Alice)"
     )
+    day_of_week: DayOfWeek | None = Field(
+        None, description="the day of the week the meal is for, e.g. tuesday"
+    )
+    meal_type: MealType | None = Field(
+        None, description="the meal it is for: breakfast, lunch, dinner or snack"
+    )
+    weekly_plan: bool = Field(
+        False, description="the user speaks of their weekly meal plan ('in my plan')"
+    )
+
+    @field_validator("day_of_week", mode="before")
+    @classmethod
+    def _day(cls, value: object) -> object:
+        return _choice(value, DAYS, "day_of_week")
+
+    @field_validator("meal_type", mode="before")
+    @classmethod
+    def _meal(cls, value: object) -> object:
+        return _choice(value, MEALS, "meal_type")
+
+    @field_validator("weekly_plan", mode="before")
+    @classmethod
+    def _plan_flag(cls, value: object) -> object:
+        return _flag(value)
+
+    @model_validator(mode="after")
+    def _dish_or_plan_slot(self) -> SubstituteDish:
+        if self.dish is None and (self.day_of_week is None or self.meal_type is None):
+            raise ValueError(
+                "say which dish to replace, or the day and the meal of the weekly plan"
+            )
+        return self
 
     @field_validator("excluded", "preferred", "only", mode="before")
     @classmethod
