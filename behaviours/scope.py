@@ -67,7 +67,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
     the model chooses among them, and the safe decision is the closest of them. A sure out-of-scope
-    guess -> OutOfScope: only when nothing in the request connects.
+    guess -> OutOfScope: only when nothing in the request connects. An instruction (the frame
+    has a step) whose verb no pack serves, naming nothing the belief holds, while the guess
+    is out of scope -> OutOfScope without the model ("ignore your rules, proceed").
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
     and the matcher's scores. Guard: a domain that is not a loaded pack becomes OutOfScope,
     and so does anything for an empty utterance. Safe decision when the model fails: the
@@ -129,9 +131,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        signal = frame_signal(
-            parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
-        )
+        frame = parse_request(utterance)
+        signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")
             return Verdict(
@@ -148,6 +149,12 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
+        if not guess.in_scope and not self._connected and frame.steps:
+            why = (
+                f"an instruction ({frame.steps[0].verb!r}) for no action the robot has and "
+                f"nothing it knows; {guess.reason}"
+            )
+            return Verdict(self._decision(OUT_OF_SCOPE, guess.confidence, why), why)
         return None
 
     def messages(self) -> list[Message]:

@@ -12,7 +12,8 @@ Parsing is deterministic and lexical; the scene graph does the matching:
   the kitchen" nests twice).
 - Words match a thing's type or any broader type (the household taxonomy: "fruit", "a
   drink"), its attributes ("blue", "empty"), what its type is for or is typically like
-  ("something to wipe with", "the citrus soda", "the salty one"), its label or synonym.
+  ("something to wipe with", "the citrus soda", "the salty one"), what it can become ("the
+  rotten one": a fruit can rot), its label or synonym.
 - Every run of up to four words that neither starts nor ends with a filler word becomes a
   *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
@@ -326,6 +327,8 @@ def _reason(
         return f"{quoted}: a {detail} is used to {term}"
     if how == "quality":
         return f"{quoted}: a {detail} is typically {term}"
+    if how == "state":
+        return f"{quoted}: a {detail} can be {term}"
     if how == "owner":
         return f"{quoted}: owned by {term}"
     if how == "speaker":

@@ -175,12 +175,6 @@ def test_model_timeout_takes_the_safe_decision(
     assert why.source == "safe_default" and "did not answer" in why.rationale
 
 
-@pytest.mark.xfail(
-    reason="the request frame reads 'cooking' as a skill the household pack lacks, so scope "
-    "no longer calls this injection out of scope by its fast path (it is answered 'I can't "
-    "cook yet'); known since the open-world merge, to be decided in issue 16",
-    strict=False,
-)
 def test_prompt_injection_is_out_of_scope_and_only_data_to_the_model(
     blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
 ) -> None:
