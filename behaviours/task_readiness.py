@@ -42,6 +42,7 @@ from behaviours.turn_state import (
 )
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import describing_clause
 from knowledge.memory_model import WorkingContext
 from knowledge.request_frame import parse_request
 from knowledge.slot_filling import is_grounded
@@ -602,7 +603,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             if pattern is NEGATION:
                 if correction:
                     continue
-                found = [word for word in found if not _inside_a_slot(word, frame)]
+                described = describing_clause(parse_request(text)) or ""
+                found = [
+                    word
+                    for word in found
+                    if not _inside_a_slot(word, frame) and not _said_in(word, described)
+                ]
             if found:
                 doubts.append(f"{what}: {found[0]!r}")
         return doubts
@@ -683,6 +689,15 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             control=control, missing=list(missing), domain=domain, rationale=reason[:300]
         )
         return Verdict(decision, reason)
+
+
+def _said_in(word: str, clause: str) -> bool:
+    """Whether ``word`` is a whole word of ``clause``.
+
+    A negation in the clause that only says what "it" is ("I don't want to use it for dusting
+    any more. Bin it.") describes the thing; it does not turn the request around.
+    """
+    return bool(clause) and re.search(rf"\b{re.escape(word.lower())}\b", clause.lower()) is not None
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

@@ -181,24 +181,44 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"has gone|went|got)\s+"
     r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
     r"(?P<quality>[a-z-]+)"
-    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems))"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
+    r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
+    r"\s+(?:it|this|that)"
+    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+))"
     r"\b",
     re.IGNORECASE,
 )
-"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet) or by
-naming it ("the mug is dirty" -> the mug)."""
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
+naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
+a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
     """What the frame's context clauses say "it" is, as words the user said; else None.
 
     "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
-    one"); "The mug is dirty. Please wipe it." -> "The mug". Only a context with one such
-    clause counts: two would leave a real choice.
+    one"); "The mug is dirty. Please wipe it." -> "The mug"; "I drank it." -> "drank" (resolved
+    as "drink"). Only a context with one such clause counts: two would leave a real choice.
     """
-    found = [CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context]
-    said = [match.group("quality") or match.group("subject") for match in found if match]
-    return said[0] if len(said) == 1 else None
+    found = _describing(frame)
+    if len(found) != 1:
+        return None
+    match = found[0]
+    return (
+        match.group("quality") or match.group("subject") or match.group("act") or match.group("use")
+    )
+
+
+def describing_clause(frame: RequestFrame) -> str | None:
+    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
+    found = _describing(frame)
+    return found[0].string if len(found) == 1 else None
+
+
+def _describing(frame: RequestFrame) -> list[re.Match[str]]:
+    matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
+    return [match for match in matches if match]
 
 
 def with_context_referent(

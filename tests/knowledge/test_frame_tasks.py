@@ -119,6 +119,10 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
         ("The towel is damp. Hang it up.", "The towel"),
         ("Put it away.", None),  # no context: nothing says what it is
         ("It is cold. It is wet. Bin it.", None),  # two clauses: a real choice
+        ("We drank it at lunch. Please recycle it.", "drank"),
+        ("I have eaten it. Bin it.", "eaten"),
+        ("I no longer use it for dusting. Throw it away.", "dusting"),
+        ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
