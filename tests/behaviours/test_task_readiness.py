@@ -610,3 +610,19 @@ def test_naming_a_thing_that_can_be_a_hazard_raises_no_doubt(
     assert gate.status == Status.SUCCESS
     assert blackboard.get("/turn/control") == "Proceed"
     assert blackboard.get("/turn/safety") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "control"),
+    [
+        # the negation is in the clause that only says what "it" is
+        ("I don't use it for dusting now. Bring it to me.", "Proceed"),
+        ("Don't bring me the dusting cloth.", "Clarify"),  # it turns the request around
+    ],
+)
+def test_a_negation_that_describes_it_does_not_stop_the_fast_path(
+    blackboard, make_llm, domains, said, control
+):
+    resolved = {"object": scene("object", "dusting", "cloth")}
+    gate, llm = run_gate(blackboard, make_llm, domains, said, fetch(said, "dusting"), resolved)
+    assert blackboard.get("/turn/control") == control
