@@ -118,10 +118,17 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
     destination = _first(fields, DESTINATION_SLOTS)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
-    if step.excluded:
-        return None  # no task of a pack holds "but not X" yet: the model or a question must
     objects = [phrase for phrase in step.wanted if not phrase.pronoun]
-    if objects:
+    if step.excluded:
+        # "the cola, not the ginger ale": the scene's referent resolution drops what is excluded
+        theme_spec = task.slots.get(theme) if theme is not None else None
+        folded = _with_exclusions(objects, step.excluded, utterance)
+        if theme is None or theme_spec is None or theme_spec.resolve != "scene":
+            return None
+        if folded is None or theme_spec.many:
+            return None
+        slots[theme] = folded
+    elif objects:
         if theme is None:
             return None
         many = _many(task.slots.get(theme))
@@ -246,6 +253,23 @@ def _object_value(
         choices.append(f"{phrase.described} {step.source.preposition} {step.source.described}")
     choices += [phrase.described, phrase.text]
     return _said(utterance, *choices)
+
+
+def _with_exclusions(
+    wanted: Sequence[ObjectPhrase], excluded: Sequence[ObjectPhrase], utterance: str
+) -> str | None:
+    """One wanted thing with what is excluded, as said ("the cola, not the ginger ale")."""
+    lowered = utterance.lower()
+    start = lowered.find(wanted[0].text.lower()) if len(wanted) == 1 else -1
+    if start < 0:
+        return None
+    end = start
+    for phrase in excluded:
+        at = lowered.find(phrase.text.lower(), start)
+        if at < 0:
+            return None
+        end = max(end, at + len(phrase.text))
+    return utterance[start:end]
 
 
 def _said(utterance: str, *choices: str) -> str | None:

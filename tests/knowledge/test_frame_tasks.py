@@ -77,8 +77,14 @@ def test_a_relation_goes_to_the_task_that_holds_it(household: DomainPack) -> Non
 
 def test_a_task_that_cannot_hold_a_phrase_is_not_taken(household: DomainPack) -> None:
     assert task_for(household, "wipe the bench with the rag") is None  # no tool slot
-    assert task_for(household, "bring me a sweet, but not the mints") is None  # no exclusions
     assert task_for(household, "fetch the comb and the mirror") is None  # one object slot
+
+
+def test_an_exclusion_stays_with_the_object_for_the_scene_to_drop(household: DomainPack) -> None:
+    found = task_for(household, "bring me a sweet, but not the mints")
+    assert found is not None and found.complete
+    assert found.slots == {"object": "a sweet, but not the mints"}  # as said, for resolution
+    assert task_for(household, "bring me a sweet or a biscuit, not the mints") is None
 
 
 def test_a_pronoun_leaves_the_slot_open(household: DomainPack) -> None:
