@@ -25,9 +25,10 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import step_task
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request, skill_actions
+from knowledge.request_frame import RequestFrame, parse_request, skill_actions
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
 from skills.specs import RobotSkill
 
@@ -65,8 +66,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
     in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
-    it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
-    the model chooses among them, and the safe decision is the closest of them. A sure out-of-scope
+    it is the only one (:func:`~knowledge.scope_matching.frame_signal`), or the only one of
+    them with a task that holds the whole one-step request; else the model chooses among
+    them, and the safe decision is the closest of them. A sure out-of-scope
     guess -> OutOfScope: only when nothing in the request connects. An instruction (the frame
     has a step) whose verb no pack serves, naming nothing the belief holds, while the guess
     is out of scope -> OutOfScope without the model ("ignore your rules, proceed").
@@ -146,6 +148,10 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
             return Verdict(self._decision(signal.domains[0], 0.8, why), why)
+        holder = self._only_holder(frame, utterance, signal.domains)
+        if holder is not None:
+            domain, why = holder
+            return Verdict(self._decision(domain, 0.8, why), why)
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
@@ -243,6 +249,27 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if self.matcher is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         return self.matcher
+
+    def _only_holder(
+        self, frame: RequestFrame, utterance: str, domains: tuple[str, ...]
+    ) -> tuple[str, str] | None:
+        """The one connected pack whose task holds the whole one-step request, and why.
+
+        "hand me the honey" connects to a home pack (Fetch holds it, "me" included) and to an
+        office pack (Deliver, which would still ask who receives it): the home pack.
+        """
+        if len(frame.steps) != 1 or len(domains) < 2:
+            return None
+        registry = self._registry()
+        holders = []
+        for name in domains:
+            found = step_task(frame.steps[0], registry.get(name), utterance)
+            if found is not None and found.complete:
+                holders.append((name, found.task))
+        if len(holders) != 1:
+            return None
+        name, task = holders[0]
+        return name, f"of the packs the frame connects to, only {name}'s {task} holds it whole"
 
     def _continued_domain(self, utterance: str) -> tuple[str, str] | None:
         """The pending question's domain and why, when ``utterance`` answers it."""
