@@ -178,9 +178,19 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         if value is not None:
             slots[str(_first(fields, SOURCE_SLOTS))] = value
     missing = tuple(name for name in required if name not in slots)
+    if step.action == PLACING and step.landmark is None:
+        # "put the cards" says no place: a task with a destination asks where, never brings
+        if destination is None:
+            return None
+        if destination not in slots and destination not in missing:
+            missing += (destination,)
     held = ", ".join(f"{name}={value!r}" for name, value in slots.items())
     reason = f"the frame's {step.action} ({step.verb!r}) is {task.name}({held})"
     return StepTask(task=task.name, slots=slots, missing=missing, reason=reason)
+
+
+PLACING: Final = "place"
+"""The capability of put / place / move: a place to put the thing is the point of the request."""
 
 
 CONTEXT_SUBJECT: Final = re.compile(

@@ -143,3 +143,10 @@ def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
     assert found is not None and found.missing == ("object",)
     filled = with_context_referent(found, step, frame, household)
     assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())
+
+
+def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPack) -> None:
+    found = task_for(household, "could you move the vase")
+    assert found is not None and found.task == "Bring" and found.missing == ("destination",)
+    placed = task_for(household, "move the vase onto the windowsill")
+    assert placed is not None and placed.complete
