@@ -28,7 +28,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import step_task
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import RequestFrame, parse_request, skill_actions
+from knowledge.request_frame import SPEAKER, RequestFrame, parse_request, skill_actions
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
 from skills.specs import RobotSkill
 
@@ -253,12 +253,17 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     def _only_holder(
         self, frame: RequestFrame, utterance: str, domains: tuple[str, ...]
     ) -> tuple[str, str] | None:
-        """The one connected pack whose task holds the whole one-step request, and why.
+        """The one connected pack whose task holds the whole one-step request for the speaker.
 
         "hand me the honey" connects to a home pack (Fetch holds it, "me" included) and to an
-        office pack (Deliver, which would still ask who receives it): the home pack.
+        office pack (Deliver, which would still ask who receives it): the home pack. Only a
+        request whose recipient is the speaker is decided so; "hand this letter to Ada" is
+        left to the similarity of each pack's examples.
         """
         if len(frame.steps) != 1 or len(domains) < 2:
+            return None
+        recipient = frame.steps[0].recipient
+        if recipient is None or recipient.person != SPEAKER:
             return None
         registry = self._registry()
         holders = []
