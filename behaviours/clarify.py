@@ -193,7 +193,7 @@ def slot_question(
     noun = noun_for(slot, info.description if info is not None else None)
     if resolution.ambiguous:
         options = joined(candidate_options(resolution, candidates, described), "or")
-        return f"Which {said or noun} do you mean: {options}?"
+        return f"Which {_kind_word(said, resolution) or noun} do you mean: {options}?"
     if resolution.unresolved and said and resolution.kind == "scene":
         return unseen_question(_said_text(resolution.said))
     if resolution.unresolved and said:
@@ -201,6 +201,28 @@ def slot_question(
         article = "an" if one[:1] in "aeiou" else "a"
         return f"I don't know {article} {one} called '{said}'. {ask}"
     return ask
+
+
+_DESCRIBED_BY = (" is typically ", " can be ", " is used to ")
+"""How a reason says a word matched by what a thing is like, can become or is for."""
+
+
+def _kind_word(said: str, resolution: SlotResolution) -> str:
+    """``said`` when it names a kind of thing; "one" for a lone word that only describes.
+
+    "Which drink do you mean" but "Which one do you mean" for "it is too sweet" (sweet) or
+    "I drank it" (drank, matched as drink): a lone word that no candidate matched by its
+    type or name (without reasons to tell, ``said`` stays).
+    """
+    words = said.split()
+    if len(words) != 1:
+        return said
+    prefix = f"'{words[0].lower()}': "
+    parts = [part for reason in resolution.reasons for part in reason.split("; ")]
+    named = [part for part in parts if prefix in part]
+    if not parts or any(not any(how in part for how in _DESCRIBED_BY) for part in named):
+        return said
+    return "one"
 
 
 def unseen_question(said: str) -> str:

@@ -25,9 +25,10 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import step_task
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request, skill_actions
+from knowledge.request_frame import SPEAKER, RequestFrame, parse_request, skill_actions
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
 from skills.specs import RobotSkill
 
@@ -65,9 +66,12 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
     in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
-    it is the only one (:func:`~knowledge.scope_matching.frame_signal`); when several connect
-    the model chooses among them, and the safe decision is the closest of them. A sure out-of-scope
-    guess -> OutOfScope: only when nothing in the request connects.
+    it is the only one (:func:`~knowledge.scope_matching.frame_signal`), or the only one of
+    them with a task that holds the whole one-step request; else the model chooses among
+    them, and the safe decision is the closest of them. A sure out-of-scope
+    guess -> OutOfScope: only when nothing in the request connects. An instruction (the frame
+    has a step) whose verb no pack serves, naming nothing the belief holds, while the guess
+    is out of scope -> OutOfScope without the model ("ignore your rules, proceed").
     Model (module ``scope_detection``): the packs' titles, descriptions and a few examples,
     and the matcher's scores. Guard: a domain that is not a loaded pack becomes OutOfScope,
     and so does anything for an empty utterance. Safe decision when the model fails: the
@@ -129,9 +133,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        signal = frame_signal(
-            parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
-        )
+        frame = parse_request(utterance)
+        signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")
             return Verdict(
@@ -145,9 +148,19 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
             return Verdict(self._decision(signal.domains[0], 0.8, why), why)
+        holder = self._only_holder(frame, utterance, signal.domains)
+        if holder is not None:
+            domain, why = holder
+            return Verdict(self._decision(domain, 0.8, why), why)
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
+        if not guess.in_scope and not self._connected and frame.steps:
+            why = (
+                f"an instruction ({frame.steps[0].verb!r}) for no action the robot has and "
+                f"nothing it knows; {guess.reason}"
+            )
+            return Verdict(self._decision(OUT_OF_SCOPE, guess.confidence, why), why)
         return None
 
     def messages(self) -> list[Message]:
@@ -236,6 +249,32 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if self.matcher is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         return self.matcher
+
+    def _only_holder(
+        self, frame: RequestFrame, utterance: str, domains: tuple[str, ...]
+    ) -> tuple[str, str] | None:
+        """The one connected pack whose task holds the whole one-step request for the speaker.
+
+        "hand me the honey" connects to a home pack (Fetch holds it, "me" included) and to an
+        office pack (Deliver, which would still ask who receives it): the home pack. Only a
+        request whose recipient is the speaker is decided so; "hand this letter to Ada" is
+        left to the similarity of each pack's examples.
+        """
+        if len(frame.steps) != 1 or len(domains) < 2:
+            return None
+        recipient = frame.steps[0].recipient
+        if recipient is None or recipient.person != SPEAKER:
+            return None
+        registry = self._registry()
+        holders = []
+        for name in domains:
+            found = step_task(frame.steps[0], registry.get(name), utterance)
+            if found is not None and found.complete:
+                holders.append((name, found.task))
+        if len(holders) != 1:
+            return None
+        name, task = holders[0]
+        return name, f"of the packs the frame connects to, only {name}'s {task} holds it whole"
 
     def _continued_domain(self, utterance: str) -> tuple[str, str] | None:
         """The pending question's domain and why, when ``utterance`` answers it."""

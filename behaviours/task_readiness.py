@@ -45,6 +45,7 @@ from behaviours.turn_state import (
 )
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import describing_clause
 from knowledge.memory_model import WorkingContext
 from knowledge.request_frame import parse_request
 from knowledge.slot_filling import is_grounded
@@ -635,7 +636,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             if pattern is NEGATION:
                 if correction:
                     continue
-                found = [word for word in found if not _inside_a_slot(word, frame)]
+                described = describing_clause(parse_request(text)) or ""
+                found = [
+                    word
+                    for word in found
+                    if not _inside_a_slot(word, frame) and not _said_in(word, described)
+                ]
             if found:
                 doubts.append(f"{what}: {found[0]!r}")
         return doubts
@@ -738,6 +744,15 @@ def _sequence(steps: Sequence[tuple[IntentStep, SlotCheck]]) -> TaskSequence:
         assert check.task is not None, "a sequence proceeds only when every step is complete"
         done.append(SequencedTask(task=step.task, said=step.said, values=check.task))
     return TaskSequence(steps=done)
+
+
+def _said_in(word: str, clause: str) -> bool:
+    """Whether ``word`` is a whole word of ``clause``.
+
+    A negation in the clause that only says what "it" is ("I don't want to use it for dusting
+    any more. Bin it.") describes the thing; it does not turn the request around.
+    """
+    return bool(clause) and re.search(rf"\b{re.escape(word.lower())}\b", clause.lower()) is not None
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

@@ -289,10 +289,17 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
     destination = _first(fields, DESTINATION_SLOTS)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
-    if step.excluded:
-        return None  # no task of a pack holds "but not X" yet: the model or a question must
     objects = [phrase for phrase in step.wanted if not phrase.pronoun]
-    if objects:
+    if step.excluded:
+        # "the cola, not the ginger ale": the scene's referent resolution drops what is excluded
+        theme_spec = task.slots.get(theme) if theme is not None else None
+        folded = _with_exclusions(objects, step.excluded, utterance)
+        if theme is None or theme_spec is None or theme_spec.resolve != "scene":
+            return None
+        if folded is None or theme_spec.many:
+            return None
+        slots[theme] = folded
+    elif objects:
         if theme is None:
             return None
         many = _many(task.slots.get(theme))
@@ -342,9 +349,19 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         if value is not None:
             slots[str(_first(fields, SOURCE_SLOTS))] = value
     missing = tuple(name for name in required if name not in slots)
+    if step.action == PLACING and step.landmark is None:
+        # "put the cards" says no place: a task with a destination asks where, never brings
+        if destination is None:
+            return None
+        if destination not in slots and destination not in missing:
+            missing += (destination,)
     held = ", ".join(f"{name}={value!r}" for name, value in slots.items())
     reason = f"the frame's {step.action} ({step.verb!r}) is {task.name}({held})"
     return StepTask(task=task.name, slots=slots, missing=missing, reason=reason)
+
+
+PLACING: Final = "place"
+"""The capability of put / place / move: a place to put the thing is the point of the request."""
 
 
 CONTEXT_SUBJECT: Final = re.compile(
@@ -352,24 +369,44 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"has gone|went|got)\s+"
     r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
     r"(?P<quality>[a-z-]+)"
-    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems))"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
+    r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
+    r"\s+(?:it|this|that)"
+    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+))"
     r"\b",
     re.IGNORECASE,
 )
-"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet) or by
-naming it ("the mug is dirty" -> the mug)."""
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
+naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
+a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
     """What the frame's context clauses say "it" is, as words the user said; else None.
 
     "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
-    one"); "The mug is dirty. Please wipe it." -> "The mug". Only a context with one such
-    clause counts: two would leave a real choice.
+    one"); "The mug is dirty. Please wipe it." -> "The mug"; "I drank it." -> "drank" (resolved
+    as "drink"). Only a context with one such clause counts: two would leave a real choice.
     """
-    found = [CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context]
-    said = [match.group("quality") or match.group("subject") for match in found if match]
-    return said[0] if len(said) == 1 else None
+    found = _describing(frame)
+    if len(found) != 1:
+        return None
+    match = found[0]
+    return (
+        match.group("quality") or match.group("subject") or match.group("act") or match.group("use")
+    )
+
+
+def describing_clause(frame: RequestFrame) -> str | None:
+    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
+    found = _describing(frame)
+    return found[0].string if len(found) == 1 else None
+
+
+def _describing(frame: RequestFrame) -> list[re.Match[str]]:
+    matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
+    return [match for match in matches if match]
 
 
 def with_context_referent(
@@ -397,6 +434,23 @@ def _object_value(
         choices.append(f"{phrase.described} {step.source.preposition} {step.source.described}")
     choices += [phrase.described, phrase.text]
     return _said(utterance, *choices)
+
+
+def _with_exclusions(
+    wanted: Sequence[ObjectPhrase], excluded: Sequence[ObjectPhrase], utterance: str
+) -> str | None:
+    """One wanted thing with what is excluded, as said ("the cola, not the ginger ale")."""
+    lowered = utterance.lower()
+    start = lowered.find(wanted[0].text.lower()) if len(wanted) == 1 else -1
+    if start < 0:
+        return None
+    end = start
+    for phrase in excluded:
+        at = lowered.find(phrase.text.lower(), start)
+        if at < 0:
+            return None
+        end = max(end, at + len(phrase.text))
+    return utterance[start:end]
 
 
 def _said(utterance: str, *choices: str) -> str | None:

@@ -12,7 +12,8 @@ Parsing is deterministic and lexical; the scene graph does the matching:
   the kitchen" nests twice).
 - Words match a thing's type or any broader type (the household taxonomy: "fruit", "a
   drink"), its attributes ("blue", "empty"), what its type is for or is typically like
-  ("something to wipe with", "the citrus soda", "the salty one"), its label or synonym.
+  ("something to wipe with", "the citrus soda", "the salty one"), what it can become ("the
+  rotten one": a fruit can rot), its label or synonym.
 - Every run of up to four words that neither starts nor ends with a filler word becomes a
   *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
@@ -36,7 +37,7 @@ from rdflib.term import Identifier, Node
 
 from knowledge.named_queries import Binding
 from knowledge.scene_models import Candidate, ThingKind
-from knowledge.wording import singular_forms
+from knowledge.wording import singular_forms, verb_bases
 
 FILLER_WORDS = frozenset(
     [
@@ -119,15 +120,23 @@ class Phrase:
         return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
 
     def terms(self) -> list[Term]:
-        """Every run of words to look up (with singular forms), in order of first position."""
+        """Every run of words to look up (with singular forms), in order of first position.
+
+        A phrase of one word that is a verb form ("drank", "dusting": what a context said was
+        done with "it") is also looked up by its base forms ("drink", "dust").
+        """
         content = self.content
         found: dict[str, set[int]] = {}
+        alone = len(content) == 1
         for start in range(len(self.words)):
             for end in range(start + 1, min(len(self.words), start + MAX_TERM_WORDS) + 1):
                 run = self.words[start:end]
                 if run[0] in FILLER_WORDS or run[-1] in FILLER_WORDS:
                     continue
-                for last in singular_forms(run[-1]):
+                forms = singular_forms(run[-1])
+                if alone and len(run) == 1:
+                    forms += verb_bases(run[-1])
+                for last in forms:
                     text = " ".join((*run[:-1], last))
                     found.setdefault(text, set()).update(content.intersection(range(start, end)))
         return [Term(text, frozenset(covers)) for text, covers in found.items()]
@@ -326,6 +335,8 @@ def _reason(
         return f"{quoted}: a {detail} is used to {term}"
     if how == "quality":
         return f"{quoted}: a {detail} is typically {term}"
+    if how == "state":
+        return f"{quoted}: a {detail} can be {term}"
     if how == "owner":
         return f"{quoted}: owned by {term}"
     if how == "speaker":

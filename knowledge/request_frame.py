@@ -468,13 +468,30 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
             continue
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
             opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
-            if word.text != "to" or not opens_with_tool:
+            describes_the_thing = word.text == "to" and _purpose(words, index + 1)
+            if word.text != "to" or not (opens_with_tool or describes_the_thing):
                 clauses.append([word] if word.text == "to" else [])  # "to": a purpose
                 index += 1
                 continue
         clauses[-1].append(word)
         index += 1
     return [clause for clause in clauses if clause]
+
+
+PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
+"""The stranded preposition that makes "to <verb> ..." describe a thing ("something to cut
+paper with", "a box to put them in") instead of starting a step."""
+
+
+def _purpose(words: list[_Word], index: int) -> bool:
+    """Whether the words from ``index`` on close on a :data:`PURPOSE_ENDINGS` preposition.
+
+    The words up to the next comma or sentence end are read.
+    """
+    end = index
+    while end < len(words) and words[end].text not in (",", *_BREAK):
+        end += 1
+    return end > index and words[end - 1].text in PURPOSE_ENDINGS
 
 
 def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:

@@ -128,6 +128,35 @@ PLACEMENT_PRIORITY: tuple[Relation, ...] = ("heldBy", "on", "in", "mountedOn", "
 """When the belief holds several placements for one thing, the most specific one wins."""
 
 
+def materialise_kinds(graph: Graph) -> int:
+    """Add ``?type cog:kindOf ?category`` for every type and each broader type, itself included.
+
+    The closure of ``cog:broaderType`` is computed once per load (the taxonomy, a scene that
+    declares types), so that referent matching joins on one triple instead of walking a
+    property path for every term. Returns how many triples were added (0 when up to date).
+    """
+    broader: dict[Node, set[Node]] = {
+        node: set() for node in graph.subjects(RDF.type, COG.ObjectType)
+    }
+    for narrower, wider in graph.subject_objects(COG.broaderType):
+        broader.setdefault(narrower, set()).add(wider)
+        broader.setdefault(wider, set())
+    known = set(graph.subject_objects(COG.kindOf))
+    missing = []
+    for node in broader:
+        seen = {node}
+        frontier = [node]
+        while frontier:
+            for wider in broader.get(frontier.pop(), ()):
+                if wider not in seen:
+                    seen.add(wider)
+                    frontier.append(wider)
+        missing += [(node, COG.kindOf, kind) for kind in seen if (node, kind) not in known]
+    if missing:
+        graph.addN((s, p, o, graph) for s, p, o in missing)
+    return len(missing)
+
+
 class UnknownEntityError(LookupError):
     """A query named a node that is not in the scene graph (the message lists known ones)."""
 
@@ -211,6 +240,7 @@ class SceneGraph(Closeable):
             load_turtle(self.graph, ONTOLOGY_PATH)
             load_turtle(self.graph, TAXONOMY_PATH)
         self._vocabulary = _Vocabulary.read(self.graph)
+        materialise_kinds(self.graph)
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
         self._version = 0
@@ -248,12 +278,14 @@ class SceneGraph(Closeable):
         with self._writing():
             load_turtle(self.graph, path)
             self._vocabulary = _Vocabulary.read(self.graph)
+            materialise_kinds(self.graph)
 
     def load_text(self, text: str, *, source: str = "<text>") -> None:
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
         with self._writing():
             load_turtle(self.graph, source, text=text)
             self._vocabulary = _Vocabulary.read(self.graph)
+            materialise_kinds(self.graph)
 
     def __len__(self) -> int:
         return len(self.graph)

@@ -47,6 +47,33 @@ def singular_forms(word: str) -> list[str]:
     return forms
 
 
+IRREGULAR_VERBS: dict[str, str] = {
+    "ate": "eat",
+    "eaten": "eat",
+    "drank": "drink",
+    "drunk": "drink",
+}
+"""Past forms of the verbs a context says "it" by ("I drank it"), and their base form."""
+
+
+def verb_bases(word: str) -> list[str]:
+    """The base forms ``word`` may be the past or -ing form of ("drank" -> "drink").
+
+    Every candidate, for lookups that try them all: ``dusting`` gives ``dust`` and ``duste``,
+    ``wiped`` ``wip`` and ``wipe``, ``cutting`` also ``cut``. Empty when ``word`` is neither.
+    """
+    if word in IRREGULAR_VERBS:
+        return [IRREGULAR_VERBS[word]]
+    for ending in ("ing", "ed"):
+        stem = word.removesuffix(ending)
+        if stem != word and len(stem) >= 3:
+            forms = [stem, stem + "e"]
+            if len(stem) > 3 and stem[-1] == stem[-2]:
+                forms.append(stem[:-1])
+            return forms
+    return []
+
+
 def counted(count: int, noun: str) -> str:
     """``count`` and ``noun``, with a plural ``s`` unless it is one: "1 attempt", "3 ticks"."""
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

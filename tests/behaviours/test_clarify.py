@@ -6,7 +6,7 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.clarify import AskClarification
+from behaviours.clarify import AskClarification, slot_question
 from behaviours.dialogue import ControlIs
 from behaviours.memory_write import Consolidate
 from behaviours.task_readiness import TaskReadinessGate
@@ -272,3 +272,20 @@ def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, domains)
     presets = {**fetch_bottle("bring me the knife"), "/turn/safety": ["may be unsafe: 'knife'"]}
     ask(blackboard, make_llm, domains, presets)
     assert blackboard.get("/session/pending").confirm == []
+
+
+@pytest.mark.parametrize(
+    ("said", "reasons", "word"),
+    [
+        ("sweet", ["'sweet' -> sprite: 'sweet': a soda is typically sweet"], "one"),
+        ("drank", ["'drank' -> tea: 'drink': tea is a kind of drink"], "one"),
+        ("drink", ["'drink' -> tea: 'drink': tea is a kind of drink"], "drink"),
+        ("the bottle", [], "bottle"),
+    ],
+)
+def test_a_lone_describing_word_asks_which_one(said: str, reasons: list[str], word: str) -> None:
+    resolution = SlotResolution(
+        slot="object", said=said, kind="scene", ids=["a", "b"], reasons=reasons
+    )
+    question = slot_question("object", None, resolution, [], {"a": "the A", "b": "the B"})
+    assert question == f"Which {word} do you mean: the A or the B?"

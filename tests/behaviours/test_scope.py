@@ -175,12 +175,6 @@ def test_model_timeout_takes_the_safe_decision(
     assert why.source == "safe_default" and "did not answer" in why.rationale
 
 
-@pytest.mark.xfail(
-    reason="the request frame reads 'cooking' as a skill the household pack lacks, so scope "
-    "no longer calls this injection out of scope by its fast path (it is answered 'I can't "
-    "cook yet'); known since the open-world merge, to be decided in issue 16",
-    strict=False,
-)
 def test_prompt_injection_is_out_of_scope_and_only_data_to_the_model(
     blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
 ) -> None:
@@ -297,3 +291,16 @@ def test_setup_without_the_registry_names_the_handle(
     llm = make_llm()
     with pytest.raises(MissingHandleError, match="`domains`"):
         DetectScope().setup(llm=llm.client)
+
+
+def test_of_several_connected_packs_the_one_whose_task_holds_the_request_is_taken(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
+) -> None:
+    # "hand" connects to the household's Fetch and the office's Deliver; only Fetch holds
+    # "me" as the one who receives it
+    harness, node, llm = run(blackboard, make_llm, registry, "hand me the teapot")
+    assert blackboard.get("/turn/domain") == "household" and llm.calls == []
+    assert (
+        "only household's Fetch holds it whole"
+        in blackboard.get("/rationale/detectscope").rationale
+    )

@@ -667,3 +667,19 @@ def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_
     assert gate.status == Status.FAILURE
     assert blackboard.get("/turn/control") == "Clarify"
     assert blackboard.get("/turn/missing") == ["object"]
+
+
+@pytest.mark.parametrize(
+    ("said", "control"),
+    [
+        # the negation is in the clause that only says what "it" is
+        ("I don't use it for dusting now. Bring it to me.", "Proceed"),
+        ("Don't bring me the dusting cloth.", "Clarify"),  # it turns the request around
+    ],
+)
+def test_a_negation_that_describes_it_does_not_stop_the_fast_path(
+    blackboard, make_llm, domains, said, control
+):
+    resolved = {"object": scene("object", "dusting", "cloth")}
+    gate, llm = run_gate(blackboard, make_llm, domains, said, fetch(said, "dusting"), resolved)
+    assert blackboard.get("/turn/control") == control

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from trees.evaluation.leakage import (
     THRESHOLD,
     Text,
+    code_sentences,
     evaluation_requests,
     find_leaks,
+    find_sentence_leaks,
+    markdown_sentences,
     pack_examples,
     scenario_requests,
+    sentences,
+    shipped_sentences,
+    yaml_sentences,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,3 +50,53 @@ def test_a_reworded_copy_is_found_and_a_new_sentence_is_not() -> None:
         ("bring me the blue bottle please", "please bring me the blue bottle")
     ]
     assert leaks[0].similarity >= THRESHOLD
+
+
+def test_nothing_shipped_copies_a_development_item() -> None:
+    """Lexicons, scenario requests, docs and code strings, sentence by sentence (>= 5 words)."""
+    items = sorted(SHARED_CLARIFY.glob("*.jsonl"))
+    if not items:
+        pytest.skip(
+            f"no development sets at {SHARED_CLARIFY}: this check needs the shared data next to "
+            "the repository (CI clones it there); nothing to compare against here"
+        )
+    shipped = shipped_sentences(ROOT)
+    origins = {text.origin.split(":")[0] for text in shipped}
+    assert len(shipped) > 1000 and any(o.endswith(".md") for o in origins)
+    assert any(o.endswith(".py") for o in origins) and any(o.endswith(".yaml") for o in origins)
+    leaks = find_sentence_leaks(shipped, evaluation_requests(items))
+    assert not leaks, f"{len(leaks)} shipped sentence(s) copy a development item:\n" + (
+        "\n".join(map(str, leaks))
+    )
+
+
+def test_sentences_keep_only_those_of_five_words_or_more() -> None:
+    text = "Apple. Bring the striped towel to the porch please! Soap\n\n- a list item of six words"
+    assert sentences(text) == [
+        "Bring the striped towel to the porch please!",
+        "a list item of six words",
+    ]
+
+
+def test_every_kind_of_shipped_text_is_read(tmp_path: Path) -> None:
+    (tmp_path / "words.yaml").write_text(
+        "verbs: {carry: [carry the heavy parcel to the shed]}\nsay: [ok]\n", encoding="utf-8"
+    )
+    (tmp_path / "doc.md").write_text("# Title\n\nThe robot waters the fern every morning.\n")
+    (tmp_path / "code.py").write_text(
+        '"""Module docstring with enough words in it."""\nX = "polish the brass door knocker now"\n'
+    )
+    found = [
+        *yaml_sentences([tmp_path / "words.yaml"]),
+        *markdown_sentences([tmp_path / "doc.md"]),
+        *code_sentences([tmp_path / "code.py"]),
+    ]
+    assert [t.text for t in found] == [
+        "carry the heavy parcel to the shed",
+        "The robot waters the fern every morning.",
+        "Module docstring with enough words in it.",
+        "polish the brass door knocker now",
+    ]
+    items = [Text("First do this. Then polish the brass door knocker now please.", "dev")]
+    leaks = find_sentence_leaks(found, items)
+    assert [leak.example.text for leak in leaks] == ["polish the brass door knocker now"]

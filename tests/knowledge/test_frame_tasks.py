@@ -77,8 +77,14 @@ def test_a_relation_goes_to_the_task_that_holds_it(household: DomainPack) -> Non
 
 def test_a_task_that_cannot_hold_a_phrase_is_not_taken(household: DomainPack) -> None:
     assert task_for(household, "wipe the bench with the rag") is None  # no tool slot
-    assert task_for(household, "bring me a sweet, but not the mints") is None  # no exclusions
     assert task_for(household, "fetch the comb and the mirror") is None  # one object slot
+
+
+def test_an_exclusion_stays_with_the_object_for_the_scene_to_drop(household: DomainPack) -> None:
+    found = task_for(household, "bring me a sweet, but not the mints")
+    assert found is not None and found.complete
+    assert found.slots == {"object": "a sweet, but not the mints"}  # as said, for resolution
+    assert task_for(household, "bring me a sweet or a biscuit, not the mints") is None
 
 
 def test_a_pronoun_leaves_the_slot_open(household: DomainPack) -> None:
@@ -119,6 +125,10 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
         ("The towel is damp. Hang it up.", "The towel"),
         ("Put it away.", None),  # no context: nothing says what it is
         ("It is cold. It is wet. Bin it.", None),  # two clauses: a real choice
+        ("We drank it at lunch. Please recycle it.", "drank"),
+        ("I have eaten it. Bin it.", "eaten"),
+        ("I no longer use it for dusting. Throw it away.", "dusting"),
+        ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
@@ -133,3 +143,10 @@ def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
     assert found is not None and found.missing == ("object",)
     filled = with_context_referent(found, step, frame, household)
     assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())
+
+
+def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPack) -> None:
+    found = task_for(household, "could you move the vase")
+    assert found is not None and found.task == "Bring" and found.missing == ("destination",)
+    placed = task_for(household, "move the vase onto the windowsill")
+    assert placed is not None and placed.complete

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from knowledge.referents import split_negation
-from knowledge.scene_graph import SceneGraph
+from knowledge.scene_graph import COG, SceneGraph, materialise_kinds
 
 # A pantry scene written for these tests.
 PANTRY = """
@@ -67,6 +67,10 @@ def ids(scene: SceneGraph, description: str) -> list[str]:
         ("a snack but not the popcorn or the crisps", []),
         ("any fruit except the plum", ["tangerine"]),
         ("a cheese grater", []),
+        ("the rotten one", ["plum", "tangerine"]),  # fruit can rot; a drink cannot
+        ("flat", ["lemonade", "root_beer"]),
+        ("drank", ["decaf", "espresso", "lemonade", "root_beer"]),  # "I drank it": a drink
+        ("wiping", ["rag", "squeegee"]),  # "we use it for wiping"
     ],
 )
 def test_categories_attributes_and_negation(
@@ -137,5 +141,38 @@ def test_without_a_thing_of_that_name_the_synonym_matches_the_type() -> None:
     )
     try:
         assert ids(scene, "the frying pan") == ["pan_2", "skillet_1"]
+    finally:
+        scene.close()
+
+
+def test_a_state_says_what_the_type_can_become(pantry: SceneGraph) -> None:
+    (plum, _) = pantry.resolve_referent("the rotten one")
+    assert "'rotten': a fruit can be rotten" in plum.reasons
+
+
+def test_brand_names_are_synonyms_of_their_type() -> None:
+    scene = SceneGraph.from_turtle_text(
+        PANTRY.replace('rdfs:label "root beer"', 'rdfs:label "dr root"')
+        + ':can a cog:Object ; rdfs:label "my usual" ; cog:objectType cog:Cola ; cog:on :shelf .\n',
+        source="pantry with a cola",
+    )
+    try:
+        assert ids(scene, "a pepsi") == ["can"] and ids(scene, "the coke") == ["can"]
+    finally:
+        scene.close()
+
+
+def test_the_kind_closure_is_added_once_per_load() -> None:
+    scene = SceneGraph.from_turtle_text(PANTRY, source="pantry")
+    try:
+        assert (COG.Plum, COG.kindOf, COG.Food) in scene.graph
+        assert (COG.Plum, COG.kindOf, COG.Plum) in scene.graph
+        assert materialise_kinds(scene.graph) == 0  # already complete
+        scene.load_text(
+            "@prefix cog: <https://cogtree.dev/ontology#> .\n"
+            "cog:Greengage a cog:ObjectType ; cog:broaderType cog:Plum .\n",
+            source="a new type",
+        )
+        assert (COG.Greengage, COG.kindOf, COG.Fruit) in scene.graph
     finally:
         scene.close()

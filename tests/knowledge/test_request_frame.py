@@ -221,3 +221,16 @@ def test_the_skill_catalogues_unsupported_skills_win(
         monkeypatch.undo()
         request_frame.request_words.cache_clear()
         request_frame._parse.cache_clear()
+
+
+@pytest.mark.parametrize(
+    ("text", "objects"),
+    [
+        ("hand me something to dig with", ["something"]),
+        ("fetch a tray to carry them on", ["a tray", "them"]),
+    ],
+)
+def test_a_purpose_infinitive_is_no_step(text: str, objects: list[str]) -> None:
+    frame = parse_request(text)
+    assert [step.action for step in frame.steps] == ["bring"] and not frame.missing_skills
+    assert [phrase.text for phrase in frame.steps[0].objects] == objects

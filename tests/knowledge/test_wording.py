@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.wording import clip, counted, joined, singular, singular_forms
+from knowledge.wording import clip, counted, joined, singular, singular_forms, verb_bases
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,19 @@ def test_clip_puts_text_on_one_line_unless_told_not_to() -> None:
 def test_clip_trim_drops_the_space_before_the_ellipsis() -> None:
     assert clip("word word word", 6) == "word …"
     assert clip("word word word", 6, trim=True) == "word…"
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("drank", ["drink"]),
+        ("ate", ["eat"]),
+        ("dusting", ["dust", "duste"]),
+        ("wiped", ["wip", "wipe"]),
+        ("cutting", ["cutt", "cutte", "cut"]),
+        ("apple", []),
+        ("red", []),  # too short a stem to be a past form
+    ],
+)
+def test_verb_bases_gives_every_candidate_base_form(word: str, expected: list[str]) -> None:
+    assert verb_bases(word) == expected

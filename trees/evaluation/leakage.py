@@ -12,11 +12,19 @@ of its ``prompt_examples``) may be a near-duplicate of:
 
 Near-duplicate: cosine similarity of TF-IDF word vectors (scikit-learn, fitted on all the
 texts together) of at least :data:`THRESHOLD`. :func:`find_leaks` lists every such pair.
+
+Everything else the repository ships is held against the development sets sentence by
+sentence (:func:`shipped_sentences`, :func:`find_sentence_leaks`): the lexicons and other
+YAML data under ``knowledge/``, the scenario requests, ``docs/*.md``, and the string literals
+(docstrings included) of the Python code. Sentences have at least :data:`MIN_WORDS` words, so
+single words (a taxonomy label, "apple") never count as a copy.
 """
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +44,14 @@ EVAL_FIELDS = ("utterance", "question", "clear_twin")
 
 ASK_OR_ACT_FIELD = "task"
 """What the user says in an ask-or-act item (elsewhere ``task`` names a pack task)."""
+
+MIN_WORDS = 5
+"""The fewest words a sentence needs to be compared sentence by sentence."""
+
+SENTENCE_END = re.compile(r"\n\s*[-*|#]\s*|(?<=[.!?;:])\s+|\n\s*\n")
+"""Where a text splits into sentences: after . ! ? ; : and at paragraph, list or table starts."""
+
+WORD = re.compile(r"[A-Za-z']+")
 
 
 @dataclass(frozen=True)
@@ -124,3 +140,76 @@ def find_leaks(
         for row, column in np.argwhere(similarity >= threshold)
     ]
     return sorted(leaks, key=lambda leak: (-leak.similarity, leak.example.origin))
+
+
+def sentences(text: str, min_words: int = MIN_WORDS) -> list[str]:
+    """The sentences of ``text`` with at least ``min_words`` words, whitespace collapsed."""
+    found = []
+    for part in SENTENCE_END.split(text):
+        sentence = " ".join(part.split())
+        if len(WORD.findall(sentence)) >= min_words:
+            found.append(sentence)
+    return found
+
+
+def _split(texts: Iterable[Text]) -> list[Text]:
+    return [Text(sentence, t.origin) for t in texts for sentence in sentences(t.text)]
+
+
+def yaml_sentences(yaml_files: Iterable[Path]) -> list[Text]:
+    """The sentences of every string in the given YAML files (keys and values)."""
+    found: list[Text] = []
+    for path in yaml_files:
+        stack = [yaml.safe_load(path.read_text(encoding="utf-8"))]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                stack += [*value.keys(), *value.values()]
+            elif isinstance(value, list):
+                stack += value
+            elif isinstance(value, str):
+                found += _split([Text(value, str(path))])
+    return found
+
+
+def markdown_sentences(markdown_files: Iterable[Path]) -> list[Text]:
+    """The sentences of the given Markdown files."""
+    return _split(Text(path.read_text(encoding="utf-8"), str(path)) for path in markdown_files)
+
+
+def code_sentences(python_files: Iterable[Path]) -> list[Text]:
+    """The sentences of every string literal (docstrings included) of the given Python files."""
+    found: list[Text] = []
+    for path in python_files:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        found += _split(
+            Text(node.value, f"{path}:{node.lineno}")
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        )
+    return found
+
+
+def shipped_sentences(root: Path) -> list[Text]:
+    """What the repository at ``root`` ships besides pack examples, sentence by sentence.
+
+    The YAML data under ``knowledge/`` (lexicons, word lists, packs), the scenario requests,
+    ``docs/*.md`` and the string literals of the Python code (package, benchmarks, scripts
+    and tests).
+    """
+    code_dirs = ("behaviours", "knowledge", "skills", "sim", "trees", "benchmarks", "scripts")
+    python_files = [path for name in code_dirs for path in sorted((root / name).rglob("*.py"))]
+    python_files += sorted((root / "tests").rglob("*.py"))
+    return [
+        *yaml_sentences(sorted((root / "knowledge").rglob("*.yaml"))),
+        *_split(scenario_requests(sorted((root / "sim" / "scenarios").glob("*.yaml")))),
+        *markdown_sentences(sorted((root / "docs").glob("*.md"))),
+        *code_sentences(python_files),
+    ]
+
+
+def find_sentence_leaks(
+    shipped: Sequence[Text], requests: Sequence[Text], threshold: float = THRESHOLD
+) -> list[Leak]:
+    """:func:`find_leaks` between sentences: each request is split as the shipped texts are."""
+    return find_leaks(shipped, _split(requests), threshold)
