@@ -265,8 +265,11 @@ def run_bench(
     *,
     max_turns: int = 4,
     fault_seed: int = 0,
+    judge: bool | None = None,
 ) -> BenchResults:
     """Run every scenario with every tree on every backend that can run here.
+
+    ``judge`` switches the validation gate's LLM judge on or off (None: as the manifest says).
 
     Unknown backends raise ValueError; unavailable ones (no Ollama, no GGUF) are skipped
     with a note. A run that crashes is reported as a failed row with its error.
@@ -278,7 +281,7 @@ def run_bench(
     ready: list[tuple[str, LLMClient | None, str]] = []
     for backend in dict.fromkeys(backends):
         try:
-            client = None if backend in ("oracle", "faults") else client_for(backend)
+            client = None if backend in ("oracle", "faults") else client_for(backend, judge)
         except BackendUnavailable as error:
             bench.notes.append(f"{backend} skipped: {error}")
             continue
@@ -294,7 +297,7 @@ def run_bench(
                     if progress is not None:
                         progress(done, total, f"{label} {tree} {scenario.id}")
                     faults = _fault_plan(scenario, fault_seed) if backend == "faults" else None
-                    with _client(scenario, tree, backend, shared, faults) as client:
+                    with _client(scenario, tree, backend, shared, faults, judge) as client:
                         bench.results.append(
                             _run_one(
                                 scenario,
@@ -327,12 +330,13 @@ def _client(
     backend: str,
     shared: LLMClient | None,
     faults: FaultPlan | None,
+    judge: bool | None,
 ) -> Iterator[LLMClient]:
     """The shared client of a model backend, or a fresh oracle client for this run."""
     if shared is not None:
         yield shared
         return
-    with oracle_client(scenario, tree=tree, faults=faults) as client:
+    with oracle_client(scenario, tree=tree, faults=faults, judge=judge) as client:
         yield client
 
 
