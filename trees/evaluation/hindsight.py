@@ -71,7 +71,10 @@ OUTCOMES: tuple[Outcome, ...] = (
     ),
     Outcome(
         "someone's absence",
-        re.compile(r"\b(busy|on a call|in a call|away|has left|left for|gone|unavailable)\b"),
+        re.compile(
+            r"\b(busy|on a call|in a call|(?:is|are|was|were|went|gone) away|has left|"
+            r"left for|has gone|unavailable)\b"
+        ),
         re.compile(r"unavailable|not available|busy|away|on a call|in a call|gone|has left"),
     ),
     Outcome(
