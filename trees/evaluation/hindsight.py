@@ -292,7 +292,8 @@ def _plan_problems(scenario: Scenario, team: PlanWorld, plan: ToAPlan) -> list[s
     ]
     if problems:
         return [
-            f"relies on facts the belief does not hold: step {problem.step}: {problem.reason}"
+            f"fails the dry run on the robot's belief at the call (it relies on facts the "
+            f"robot did not have): step {problem.step}: {problem.reason}"
             for problem in problems
         ]
     if any(step.action == LOOK for step in plan.steps) or rehearsal.report.problems:
