@@ -57,7 +57,8 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     run.add_argument(
         "--oracle",
         action="store_true",
-        help="answer the models from the scenario's oracle (measures the cascade, not a model)",
+        help="answer the models from the scenario's oracle, an ideal model with the robot's "
+        "knowledge (measures the cascade, not a model)",
     )
     run.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     run.add_argument(

@@ -11,9 +11,10 @@ Backends:
 
 - ``none``: no model; the fast paths alone, and each node's safe decision where they cannot
   decide.
-- ``oracle``: the scripted ORACLE (:mod:`trees.evaluation.oracle`): each module that the
-  scenario has ideal answers for is answered from them, the others get ``none``. It measures
-  the cascade and the guards, not a model.
+- ``oracle``: the scripted ORACLE (:mod:`trees.evaluation.oracle`), an *ideal model with the
+  robot's knowledge*: each module that the scenario has ideal answers for is answered from
+  them, the others get ``none``; the answers use only what the robot knew when asked
+  (:mod:`trees.evaluation.hindsight`). It measures the cascade and the guards, not a model.
 - ``faults``: the oracle behind a fault injector: 20% of its answers are malformed, wrong but
   valid, late or lost (seeded per scenario, so runs repeat).
 - ``llama-cpp``: SmolLM2-135M in-process: a tiny model, a cost figure, not a quality figure.
@@ -48,7 +49,8 @@ BACKENDS = ("none", "oracle", "faults", "llama-cpp", "ollama")
 
 BACKEND_LABELS = {
     "none": "none (fast paths only)",
-    "oracle": "scripted oracle (measures the cascade and guards, not a model)",
+    "oracle": "ideal model with the robot's knowledge (the scenarios' oracle answers, checked "
+    "for hindsight; it measures the cascade and guards, not a model)",
     "faults": "oracle with 20% injected faults",
     "llama-cpp": "llama-cpp SmolLM2-135M (tiny model: not a quality figure)",
     "ollama": "ollama",
