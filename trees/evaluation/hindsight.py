@@ -35,8 +35,8 @@ from typing import Any
 import py_trees
 
 from behaviours import keys
-from behaviours.llm.backend import Backend, BackendStatus
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from behaviours.llm.backend import Backend, WrappedBackend
+from behaviours.llm.types import Completion, LLMRequest
 from behaviours.turn_state import IntentFrame
 from knowledge.scene_graph import SceneGraph
 from sim.executor import SimExecutor
@@ -120,7 +120,7 @@ class OracleCall:
         )
 
 
-class OracleWitness:
+class OracleWitness(WrappedBackend):
     """A backend wrapper that records each call's answer with the belief of that moment.
 
     ``belief`` reads the team's belief (set it with :meth:`watch` once the simulator runs);
@@ -128,8 +128,7 @@ class OracleWitness:
     """
 
     def __init__(self, inner: Backend) -> None:
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
         self.calls: list[OracleCall] = []
         self.belief: BeliefSource = lambda: None
         self._lock = threading.Lock()
@@ -153,18 +152,6 @@ class OracleWitness:
         with self._lock:
             self.calls.append(call)
         return completion
-
-    def prepare(self, settings: ModuleSettings) -> None:
-        """As the oracle does."""
-        self.inner.prepare(settings)
-
-    def model_name(self, settings: ModuleSettings) -> str:
-        """As the oracle says."""
-        return self.inner.model_name(settings)
-
-    def probe(self, settings: ModuleSettings) -> BackendStatus:
-        """As the oracle answers."""
-        return self.inner.probe(settings)
 
     def _conversation(self) -> tuple[str, ...]:
         frame = keys.read_optional(self._blackboard, keys.INTENT.name, IntentFrame)
