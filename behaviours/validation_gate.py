@@ -4,8 +4,11 @@ First the deterministic dry run (:func:`skills.plan_validation.dry_run`) on the 
 beliefs as the scene graph holds them: every referent exists, preconditions hold in order,
 effects are applied, each step's agent can do it. A plan the dry run rejects is rejected,
 with its diagnosis for the planner; no model is asked and none can overrule it. When the dry
-run passes and the gate was built with ``judge=True``, the ``plan_validation`` model sees the
-request, the plan and the dry run's result and may still reject the plan with a reason.
+run passes and the judge is on, the ``plan_validation`` model sees the request, the plan and
+the dry run's result and may still reject the plan with a reason. The judge is on when the
+gate is built with ``judge=True``; with ``judge=None`` (the default) the LLM manifest decides
+(``modules.plan_validation.enabled``, off in the packaged manifest; ``--judge`` on the command
+line turns it on).
 
 The dry run checks every step against the hazard rules (:mod:`skills.hazard_check`): a
 ``forbidden`` hazard rejects the plan, and the diagnosis (what the robot says) is the rule's
@@ -61,6 +64,9 @@ class PlanVerdict(BoundedText):
 class ValidationGate(LLMBehaviour[PlanVerdict]):
     """Let ``/plan/current`` run only when the dry run (and the optional judge) accepts it.
 
+    ``judge``: True or False switches the LLM judge on or off for this gate; None (the
+    default) leaves it to the LLM manifest (``modules.plan_validation.enabled``).
+
     Handles: ``llm``, ``scene_graph``, optionally ``team`` (the ids of the robots the tree can
     command, e.g. those a ROS 2 host has namespaces for; default: every robot of the belief).
     Robots outside the team take no step of the plan. The dry run reads the team's beliefs on
@@ -84,11 +90,12 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     module = "plan_validation"
 
     def __init__(
-        self, name: str = "ValidationGate", *, robot: str = "robot1", judge: bool = False
+        self, name: str = "ValidationGate", *, robot: str = "robot1", judge: bool | None = None
     ) -> None:
         super().__init__(name, PlanVerdict)
         self.robot = robot
         self.judge = judge
+        self.judging = bool(judge)
         self.scene: SceneGraph | None = None
         self.team: tuple[str, ...] | None = None
         self.rules: HazardRules | None = None
@@ -107,8 +114,12 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         """Take the handles: ``llm``, ``scene_graph``, ``workers``, and optional ones.
 
         ``team``, and ``hazard_rules`` (default: the shipped rules, loaded and checked now).
+        With ``judge=None`` the judge is on when the manifest enables ``plan_validation``.
         """
         super().setup(**kwargs)
+        assert self.llm is not None
+        manifest = self.llm.settings_for(self.module_name).enabled
+        self.judging = manifest if self.judge is None else self.judge
         self.scene = require_handle(self, kwargs, "scene_graph", SceneGraph)
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.team = optional_handle(self, kwargs, "team", tuple)
@@ -154,7 +165,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         if not report.ok:
             reason = f"the dry run rejected the plan: {report.diagnosis()}"
             return Verdict(PlanVerdict(valid=False, reason=reason[:300]), reason)
-        if not self.judge or self._plan is None or not self._plan.steps:
+        if not self.judging or self._plan is None or not self._plan.steps:
             return Verdict(PlanVerdict(valid=True, reason="the dry run passed"), "dry run passed")
         return None
 
@@ -193,7 +204,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             report = report.model_copy(
                 update={"ok": False, "problems": [*report.problems, judged], "judge": ""}
             )
-        elif self.judge and report.ok:
+        elif self.judging and report.ok:
             report = report.model_copy(update={"judge": decision.reason})
         if report.ok and self._lifted:
             report = report.model_copy(update={"lifted": list(self._lifted)})

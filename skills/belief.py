@@ -203,7 +203,7 @@ class Person:
 
 @dataclass(frozen=True)
 class RobotProfile:
-    """What a robot is: its hands, payload, reach and skills (never changes while planning)."""
+    """What a robot is: hands, payload, reach, skills, mounted storage (fixed while planning)."""
 
     id: str
     hands: tuple[Hand, ...]
@@ -211,6 +211,8 @@ class RobotProfile:
     min_reach_m: float | None
     max_reach_m: float | None
     skills: frozenset[RobotSkill]
+    storage: frozenset[str] = frozenset()
+    """The containers mounted on it (a delivery base's locker): they go where it goes."""
 
     @classmethod
     def from_state(cls, state: RobotState) -> RobotProfile:
@@ -230,6 +232,7 @@ class RobotProfile:
             min_reach_m=state.min_reach_m,
             max_reach_m=state.max_reach_m,
             skills=frozenset(granted) | BUILT_IN_SKILLS,
+            storage=frozenset(state.storage),
         )
 
 
@@ -421,12 +424,15 @@ class Belief:
     # -- effects (the belief after an action) --------------------------------------------------
 
     def with_robot_in(self, room: str) -> Belief:
-        """The belief after the robot moved to ``room`` (held objects move with it)."""
-        moved = {
-            thing: replace(self.things[thing], room=room)
-            for thing in self.held
-            if thing in self.things
-        }
+        """The belief after the robot moved to ``room``.
+
+        What it carries moves with it: the objects it holds, the storage mounted on it (a
+        delivery base's locker) and what is in that storage.
+        """
+        storage = self.robot.storage
+        stored = {t.id for t in self.things.values() if t.relation == "in" and t.support in storage}
+        carried = (set(self.held) | storage | stored) & set(self.things)
+        moved = {thing: replace(self.things[thing], room=room) for thing in carried}
         return replace(self, robot_room=room, things={**self.things, **moved})
 
     def with_picked(self, thing: str, hand: Hand) -> Belief:

@@ -62,7 +62,6 @@ from skills.plan_model import (
     StepProblem,
     ToAPlan,
     ValidationReport,
-    sequential,
 )
 
 __all__ = [
@@ -81,7 +80,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-ORACLE_KEYS = ("skill", "robot")
+ORACLE_KEYS = ("skill", "robot", "after")
 """Keys of a flat oracle step that are not the action's arguments."""
 
 
@@ -276,11 +275,13 @@ def dry_run(
 
 
 def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAPlan:
-    """A scenario's flat oracle steps as a plan (source ``oracle``), each after the one before.
+    """A scenario's flat oracle steps as a plan (source ``oracle``).
 
     A flat step is a skill call written flat, ``{skill: PICK, object: mug, hand: right}``,
     with an optional ``robot`` (the assignee), or ``{skill: DELEGATE, person, ability}``
-    (assigned to the person), or ``{skill: LOOK}``. Steps are numbered from 1. Raises
+    (assigned to the person), or ``{skill: LOOK}``. Steps are numbered from 1. A step runs
+    after the one before it unless it says ``after``: the numbers of the steps it waits for
+    (``after: []``: none, so steps of other agents may run at the same time). Raises
     :class:`~skills.plan_model.PlanError` naming the step for a malformed one.
     """
     built = []
@@ -291,10 +292,17 @@ def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAP
         assignee = flat.get("robot")
         if flat["skill"] == DELEGATE and assignee is None:
             assignee = args.get("person")
+        before = flat.get("after", [number - 1] if number > 1 else [])
         try:
             built.append(
                 PlanStep.model_validate(
-                    {"id": number, "action": flat["skill"], "args": args, "assignee": assignee}
+                    {
+                        "id": number,
+                        "action": flat["skill"],
+                        "args": args,
+                        "assignee": assignee,
+                        "depends_on": before,
+                    }
                 )
             )
         except ValidationError as error:
@@ -302,6 +310,6 @@ def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAP
                 f"oracle step {number} ({dict(flat)}): {first_problem(error)}"
             ) from error
     try:
-        return ToAPlan(steps=sequential(built), rationale=rationale, source="oracle")
+        return ToAPlan(steps=built, rationale=rationale, source="oracle")
     except ValidationError as error:
         raise PlanError(f"oracle plan: {first_problem(error)}") from error

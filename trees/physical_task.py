@@ -47,13 +47,14 @@ from behaviours.validation_gate import ValidationGate
 
 
 def create_physical_task(
-    robot: str = "robot1", max_attempts: int = 3, judge: bool = False
+    robot: str = "robot1", max_attempts: int = 3, judge: bool | None = None
 ) -> py_trees.behaviour.Behaviour:
     """Build the recovery loop for ``robot`` (a pure factory: handles come in ``setup``).
 
-    ``max_attempts`` bounds plan -> validate -> execute rounds; ``judge`` adds the LLM judge
-    to the validation gate. The subtree ends in SUCCESS or FAILURE with ``/turn/evidence``
-    written either way.
+    ``max_attempts`` bounds plan -> validate -> execute rounds; ``judge`` switches the LLM
+    judge of the validation gate on or off (None: as the LLM manifest says, see
+    :class:`~behaviours.validation_gate.ValidationGate`). The subtree ends in SUCCESS or
+    FAILURE with ``/turn/evidence`` written either way.
     """
     plan_validate_execute = Sequence(
         "PlanValidateExecute",

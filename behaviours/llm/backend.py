@@ -50,3 +50,27 @@ class Backend(Protocol):
     def probe(self, settings: ModuleSettings) -> BackendStatus:
         """Check, cheaply, whether ``complete`` could succeed with these settings."""
         ...
+
+
+class WrappedBackend:
+    """A backend around another one: subclasses change :meth:`complete`; the rest passes on."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.name = inner.name
+
+    def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
+        """The inner backend's completion."""
+        return self.inner.complete(request, cancel)
+
+    def prepare(self, settings: ModuleSettings) -> None:
+        """Prepare the inner backend."""
+        self.inner.prepare(settings)
+
+    def model_name(self, settings: ModuleSettings) -> str:
+        """The inner backend's model."""
+        return self.inner.model_name(settings)
+
+    def probe(self, settings: ModuleSettings) -> BackendStatus:
+        """The inner backend's status."""
+        return self.inner.probe(settings)

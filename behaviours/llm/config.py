@@ -18,6 +18,12 @@ from behaviours.llm.types import BACKEND_NAMES, ModuleSettings
 
 DEFAULT_MANIFEST = Path(__file__).with_name("modules.yaml")
 
+JUDGE_MODULE = "plan_validation"
+"""The ValidationGate's LLM judge: the one module that may be switched off (``enabled``)."""
+
+SWITCHABLE_MODULES = (JUDGE_MODULE,)
+"""Modules whose node works without them: ``enabled: false`` leaves them out."""
+
 
 class LLMConfig(BaseModel):
     """Validated manifest. ``settings_for(module)`` is the only way modules read it."""
@@ -70,6 +76,10 @@ class LLMConfig(BaseModel):
         """A copy with ``setting`` in the defaults and in every module's overrides."""
         modules = {name: {**over, **setting} for name, over in self.modules.items()}
         return LLMConfig(defaults=self.defaults.model_copy(update=setting), modules=modules)
+
+    def with_judge(self, on: bool) -> LLMConfig:
+        """A copy with the plan judge switched on or off (what ``--judge/--no-judge`` do)."""
+        return self.with_module(JUDGE_MODULE, enabled=on)
 
     def with_module(self, module: str, **overrides: Any) -> LLMConfig:
         """A copy with ``module`` defined or overridden (used by trees that add modules)."""
@@ -129,7 +139,13 @@ def _validate(data: dict[str, Any], source: Path) -> LLMConfig:
     for name, overrides in modules.items():
         if not isinstance(overrides, dict):
             raise LLMConfigError(f"{source}: field `modules.{name}` must be a mapping")
-        _settings({**defaults.model_dump(), **overrides}, source, f"modules.{name}")
+        settings = _settings({**defaults.model_dump(), **overrides}, source, f"modules.{name}")
+        if not settings.enabled and name not in SWITCHABLE_MODULES:
+            raise LLMConfigError(
+                f"{source}: field `modules.{name}.enabled`: only {', '.join(SWITCHABLE_MODULES)} "
+                f"can be switched off; {name}'s node needs an answer (set its backend to none "
+                "to run it on its fast path and safe decision)"
+            )
     return LLMConfig(defaults=defaults, modules={name: dict(o) for name, o in modules.items()})
 
 

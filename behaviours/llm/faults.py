@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from behaviours.llm.backend import Backend, BackendStatus
+from behaviours.llm.backend import Backend, BackendStatus, WrappedBackend
 from behaviours.llm.errors import (
     LLMConfigError,
     LLMTimeoutError,
@@ -57,16 +57,15 @@ class FaultPlan(BaseModel):
             ) from error
 
 
-class FaultInjectingBackend:
+class FaultInjectingBackend(WrappedBackend):
     """Wraps a backend; each call is faulted with probability ``plan.rate``.
 
     ``injected`` lists (module, kind) for every fault, so tests can check what happened.
     """
 
     def __init__(self, inner: Backend, plan: FaultPlan) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.plan = plan
-        self.name = inner.name
         self.injected: list[tuple[str, FaultKind]] = []
         self._random = random.Random(plan.seed)
         self._lock = threading.Lock()
@@ -91,14 +90,6 @@ class FaultInjectingBackend:
                 wrong = wrong_but_valid(completion.text, request.schema, self._random)
             return replace(completion, text=wrong)
         return completion
-
-    def prepare(self, settings: ModuleSettings) -> None:
-        """Prepare the inner backend."""
-        self.inner.prepare(settings)
-
-    def model_name(self, settings: ModuleSettings) -> str:
-        """The inner backend's model."""
-        return self.inner.model_name(settings)
 
     def probe(self, settings: ModuleSettings) -> BackendStatus:
         """The inner backend's status, marked as fault-injected."""

@@ -45,6 +45,11 @@ class ModuleSettings(BaseModel):
     seed: int | None = Field(0, description="sampling seed; None lets the backend choose")
     keep_alive: str = Field("30m", description="how long Ollama keeps the model loaded")
     ollama_host: str | None = Field(None, description="Ollama URL; None reads $OLLAMA_HOST")
+    enabled: bool = Field(
+        True,
+        description="whether the node asks this module at all; only an optional module (the "
+        "plan judge, plan_validation) may be switched off",
+    )
 
 
 class CallRecord(BaseModel):

@@ -22,6 +22,7 @@ from skills.plan_model import (
     ValidationReport,
     sequential,
 )
+from skills.plan_validation import oracle_plan as flat_plan
 from trees.recording.display import render_text
 from trees.runner import TreeRunner
 from trees.testing import BlackboardView, TreeHarness
@@ -32,16 +33,8 @@ def step(step_id: int, action: str, after: tuple[int, ...] = (), **args: Any) ->
 
 
 def oracle_plan(scenario: Scenario, index: int = 0) -> ToAPlan:
-    """The scenario's oracle plan as a ToAPlan: flat steps, one after another."""
-    steps = [
-        PlanStep(
-            id=number,
-            action=raw["skill"],
-            args={key: value for key, value in raw.items() if key not in ("skill", "robot")},
-            assignee=raw.get("robot"),
-        )
-        for number, raw in enumerate(scenario.oracle["planner"][index]["steps"], start=1)
-    ]
+    """The scenario's oracle plan as a ToAPlan, its steps one after another."""
+    steps = flat_plan(scenario.oracle["planner"][index]["steps"]).steps
     return ToAPlan(steps=sequential(steps), source="oracle")
 
 

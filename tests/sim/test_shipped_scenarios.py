@@ -39,6 +39,7 @@ from sim.world_spec import WorldSpec
 from skills.belief import Belief
 from skills.commands import Command, Feedback
 from skills.decomposition import SkillDecomposer
+from skills.plan_validation import ORACLE_KEYS
 from skills.specs import SKILL_SPECS, skill_call
 
 SHIPPED = list_scenarios()
@@ -265,7 +266,7 @@ def run_step(
     sim: SimExecutor, scenario: Scenario, decomposer: SkillDecomposer, step: dict[str, Any]
 ) -> Feedback:
     """Run one plan step to its end: a skill's commands, a delegation, or a look around."""
-    args = {key: value for key, value in step.items() if key not in ("skill", "robot")}
+    args = {key: value for key, value in step.items() if key not in ORACLE_KEYS}
     name, robot = step["skill"], step.get("robot", scenario.main_robot)
     if name == "DELEGATE":
         future = sim.people.delegate(args["person"], DelegatedTask(ability=args["ability"]))
@@ -317,7 +318,7 @@ def test_oracle_steps_are_well_formed(path: Path, scenarios: dict[str, Scenario]
             if name == "DELEGATE":
                 assert step["ability"] in spec.people[step["person"]].abilities
             elif name in SKILL_SPECS:
-                args = {k: v for k, v in step.items() if k not in ("skill", "robot")}
+                args = {k: v for k, v in step.items() if k not in ORACLE_KEYS}
                 call = skill_call(name, args)
                 things = [v for k, v in args.items() if k in ("target", "object", "container")]
                 things += [args["person"]] if "person" in args else []

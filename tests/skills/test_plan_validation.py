@@ -120,14 +120,15 @@ def test_a_step_that_does_not_wait_for_the_person_gets_no_assumption(
 def test_an_object_a_look_may_reveal_needs_the_look_first(
     world_of: Callable[[str], PlanWorld],
 ) -> None:
-    steps = load_scenario("feeling_cold").oracle["planner"][0]["steps"]
-    with_look = rehearse(oracle_plan(steps), world_of("feeling_cold"))
+    # The shopping was unpacked after the robot last looked: milk and juice are new to it.
+    steps = load_scenario("groceries_into_fridge").oracle["planner"][0]["steps"]
+    with_look = rehearse(oracle_plan(steps), world_of("groceries_into_fridge"))
     assert with_look.report.ok
-    assert [a.thing for a in with_look.assumptions] == ["wool_blanket"]
+    assert [a.thing for a in with_look.assumptions] == ["milk", "juice"]
     without = [flat for flat in steps if flat["skill"] != "LOOK"]
-    report = dry_run(oracle_plan(without), world_of("feeling_cold"))
-    assert codes(report) == [(3, "unknown_object")]
-    assert "wool_blanket" in report.problems[0].reason
+    report = dry_run(oracle_plan(without), world_of("groceries_into_fridge"))
+    assert codes(report) == [(4, "unknown_object")]
+    assert "milk" in report.problems[0].reason
 
 
 def test_two_robots_share_the_effects_of_each_others_steps(
@@ -136,12 +137,17 @@ def test_two_robots_share_the_effects_of_each_others_steps(
     steps = load_scenario("parcel_into_base").oracle["planner"][0]["steps"]
     run = rehearse(oracle_plan(steps), world_of("parcel_into_base"))
     assert run.report.ok
-    assert run.report.assignments == {1: "robot1", 2: "robot1", 3: "robot1", 4: "robot1"} | {
+    assert run.report.assignments == {1: "robot1", 2: "robot1", 3: "base1", 4: "robot1"} | {
         5: "robot1",
-        6: "base1",
+        6: "robot1",
+        7: "base1",
     }
     assert run.beliefs["base1"].things["parcel"].support == "base1_locker"
     assert run.beliefs["base1"].robot_room == "reception"
+    # the locker (and the parcel in it) go where the base goes, in every robot's belief
+    for belief in run.beliefs.values():
+        assert belief.things["base1_locker"].room == "reception"
+        assert belief.things["parcel"].room == "reception"
 
 
 # -- infeasible scenarios ----------------------------------------------------------------------

@@ -67,7 +67,7 @@ def test_parameters_come_from_the_signature() -> None:
     gate = registry["ValidationGate"]
     assert [(p.name, p.annotation, p.default) for p in gate.parameters] == [
         ("robot", str, "robot1"),
-        ("judge", bool, False),
+        ("judge", bool | None, None),
     ]
     control = registry["ControlIs"].parameter("expected")
     assert control is not None and control.required and control.default is REQUIRED

@@ -22,6 +22,7 @@ from behaviours.react_model import FINISH, ReActDecision
 from behaviours.react_step import ReActStep
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
+from skills.plan_validation import ORACLE_KEYS
 from trees.evaluation.oracle import react_answers
 from trees.evaluation.scenario_run import oracle_client, run_scenario
 from trees.react import create_root
@@ -41,7 +42,7 @@ def oracle_answers(scenario: Scenario) -> list[dict[str, Any]]:
     """The oracle's plans as one ReAct decision per step, then FINISH."""
     steps = [step for plan in scenario.oracle["planner"] for step in plan["steps"]]
     decisions = [
-        answer(step["skill"], **{k: v for k, v in step.items() if k not in ("skill", "robot")})
+        answer(step["skill"], **{k: v for k, v in step.items() if k not in ORACLE_KEYS})
         for step in steps
     ]
     return [*decisions, answer(FINISH, reply=DONE)]

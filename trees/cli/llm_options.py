@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
+from behaviours.llm.config import JUDGE_MODULE, LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import Script, ScriptedBackend
 from behaviours.llm.types import BACKEND_NAMES
@@ -18,8 +18,9 @@ NAMED_AT_START = ("ollama", "llama-cpp")
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--llm``, ``--config``, ``--script`` and ``--faults`` to ``parser``."""
+    """Add ``--llm``, ``--config``, ``--script``, ``--faults`` and the judge switch."""
     parser.add_argument("--llm", choices=BACKEND_NAMES, help="backend for every module")
+    add_judge_argument(parser)
     parser.add_argument(
         "--config",
         action="append",
@@ -39,9 +40,26 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_judge_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--judge/--no-judge``: the plan judge on or off (default: as the manifest says)."""
+    parser.add_argument(
+        "--judge",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="switch the validation gate's LLM judge on or off (default: the manifest's "
+        "plan_validation.enabled, off as packaged); it may reject a plan the dry run "
+        "accepted, never approve one it refused",
+    )
+
+
+def with_judge_switch(config: LLMConfig, judge: bool | None) -> LLMConfig:
+    """``config`` with the judge as ``--judge/--no-judge`` say (None: unchanged)."""
+    return config if judge is None else config.with_judge(judge)
+
+
 def client_from_args(args: argparse.Namespace) -> LLMClient:
     """The LLM client the options of :func:`add_llm_arguments` describe."""
-    config = LLMConfig.load(*args.config)
+    config = with_judge_switch(LLMConfig.load(*args.config), args.judge)
     backend = "scripted" if args.script and not args.llm else args.llm
     if backend:
         config = config.with_backend(backend)
@@ -60,7 +78,20 @@ def client_from_args(args: argparse.Namespace) -> LLMClient:
         client.close()
         raise
     print(f"cogtree: {backend_summary(client)}", file=sys.stderr)
+    warn_judge_without_model(client)
     return client
+
+
+def warn_judge_without_model(client: LLMClient) -> None:
+    """Say on stderr when the judge is on but no model serves it: every plan is rejected."""
+    if not client.settings_for(JUDGE_MODULE).enabled:
+        return
+    if client.backend_for(JUDGE_MODULE).name == "none":
+        print(
+            f"cogtree: the plan judge is on but no model serves {JUDGE_MODULE}: it cannot "
+            "answer, so every plan the dry run accepts is rejected (the safe decision)",
+            file=sys.stderr,
+        )
 
 
 def check_named_backends(client: LLMClient) -> None:

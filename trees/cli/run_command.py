@@ -25,7 +25,12 @@ from sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_sce
 from sim.world_spec import Problem
 from trees.cli.arg_types import positive_int
 from trees.cli.errors import CLIError
-from trees.cli.llm_options import add_llm_arguments, client_from_args
+from trees.cli.llm_options import (
+    add_judge_argument,
+    add_llm_arguments,
+    client_from_args,
+    warn_judge_without_model,
+)
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.evaluation.bench import BACKENDS, run_bench
 from trees.evaluation.oracle import TreeMode
@@ -52,7 +57,8 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     run.add_argument(
         "--oracle",
         action="store_true",
-        help="answer the models from the scenario's oracle (measures the cascade, not a model)",
+        help="answer the models from the scenario's oracle, an ideal model with the robot's "
+        "knowledge (measures the cascade, not a model)",
     )
     run.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     run.add_argument(
@@ -88,6 +94,7 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
         help=f"comma-separated, of {', '.join(BACKENDS)} (default "
         f"{','.join(DEFAULT_BENCH_BACKENDS)}); unreachable ones are skipped with a note",
     )
+    add_judge_argument(bench)
     bench.add_argument("--limit", type=positive_int, metavar="N", help="at most N scenarios")
     bench.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     bench.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
@@ -137,7 +144,9 @@ def _oracle_from_args(args: argparse.Namespace, scenario: Scenario, tree: TreeMo
             "(or drop --oracle to use them)"
         )
     faults = FaultPlan.parse(args.faults) if args.faults else None
-    return oracle_client(scenario, tree=tree, faults=faults)
+    client = oracle_client(scenario, tree=tree, faults=faults, judge=args.judge)
+    warn_judge_without_model(client)
+    return client
 
 
 def print_result(
@@ -196,6 +205,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
         args.backends,
         ProgressBar(sys.stderr),
         max_turns=args.max_turns,
+        judge=args.judge,
     )
     markdown = results.to_markdown()
     if args.output is None:

@@ -11,9 +11,10 @@ Backends:
 
 - ``none``: no model; the fast paths alone, and each node's safe decision where they cannot
   decide.
-- ``oracle``: the scripted ORACLE (:mod:`trees.evaluation.oracle`): each module that the
-  scenario has ideal answers for is answered from them, the others get ``none``. It measures
-  the cascade and the guards, not a model.
+- ``oracle``: the scripted ORACLE (:mod:`trees.evaluation.oracle`), an *ideal model with the
+  robot's knowledge*: each module that the scenario has ideal answers for is answered from
+  them, the others get ``none``; the answers use only what the robot knew when asked
+  (:mod:`trees.evaluation.hindsight`). It measures the cascade and the guards, not a model.
 - ``faults``: the oracle behind a fault injector: 20% of its answers are malformed, wrong but
   valid, late or lost (seeded per scenario, so runs repeat).
 - ``llama-cpp``: SmolLM2-135M in-process: a tiny model, a cost figure, not a quality figure.
@@ -48,7 +49,8 @@ BACKENDS = ("none", "oracle", "faults", "llama-cpp", "ollama")
 
 BACKEND_LABELS = {
     "none": "none (fast paths only)",
-    "oracle": "scripted oracle (measures the cascade and guards, not a model)",
+    "oracle": "ideal model with the robot's knowledge (the scenarios' oracle answers, checked "
+    "for hindsight; it measures the cascade and guards, not a model)",
     "faults": "oracle with 20% injected faults",
     "llama-cpp": "llama-cpp SmolLM2-135M (tiny model: not a quality figure)",
     "ollama": "ollama",
@@ -265,8 +267,11 @@ def run_bench(
     *,
     max_turns: int = 4,
     fault_seed: int = 0,
+    judge: bool | None = None,
 ) -> BenchResults:
     """Run every scenario with every tree on every backend that can run here.
+
+    ``judge`` switches the validation gate's LLM judge on or off (None: as the manifest says).
 
     Unknown backends raise ValueError; unavailable ones (no Ollama, no GGUF) are skipped
     with a note. A run that crashes is reported as a failed row with its error.
@@ -278,7 +283,7 @@ def run_bench(
     ready: list[tuple[str, LLMClient | None, str]] = []
     for backend in dict.fromkeys(backends):
         try:
-            client = None if backend in ("oracle", "faults") else client_for(backend)
+            client = None if backend in ("oracle", "faults") else client_for(backend, judge)
         except BackendUnavailable as error:
             bench.notes.append(f"{backend} skipped: {error}")
             continue
@@ -294,7 +299,7 @@ def run_bench(
                     if progress is not None:
                         progress(done, total, f"{label} {tree} {scenario.id}")
                     faults = _fault_plan(scenario, fault_seed) if backend == "faults" else None
-                    with _client(scenario, tree, backend, shared, faults) as client:
+                    with _client(scenario, tree, backend, shared, faults, judge) as client:
                         bench.results.append(
                             _run_one(
                                 scenario,
@@ -327,12 +332,13 @@ def _client(
     backend: str,
     shared: LLMClient | None,
     faults: FaultPlan | None,
+    judge: bool | None,
 ) -> Iterator[LLMClient]:
     """The shared client of a model backend, or a fresh oracle client for this run."""
     if shared is not None:
         yield shared
         return
-    with oracle_client(scenario, tree=tree, faults=faults) as client:
+    with oracle_client(scenario, tree=tree, faults=faults, judge=judge) as client:
         yield client
 
 

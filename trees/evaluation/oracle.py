@@ -20,11 +20,18 @@ Modules without oracle answers get no scripted answer: route them to the ``none`
 (:func:`oracle_modules` names the scripted ones) and their nodes take their fast path or safe
 decision.
 
+A ``planner`` step runs after the one before it unless it says ``after`` (the numbers of the
+steps it waits for; ``after: []`` for none): independent branches of different agents then
+run at the same time.
+
 This is an ORACLE, not a model: it answers with the scenario author's ideal answers, in
-order, whatever the prompt says. Benchmarks run on it measure the cascade (fast paths,
-guards, recovery) and its costs, never a model's quality. Its answers are a queue per
-module, so a node that asks at a different moment than the author expected gets the next
-answer anyway (a re-plan after an unexpected failure, for example).
+order, whatever the prompt says. It stands for an *ideal model with the robot's knowledge*:
+the answers may use only what the robot's belief and the conversation hold when the module
+is asked, which :mod:`trees.evaluation.hindsight` checks for every shipped scenario.
+Benchmarks run on it measure the cascade (fast paths, guards, recovery) and its costs, never
+a model's quality. Its answers are a queue per module, so a node that asks at a different
+moment than the author expected gets the next answer anyway (a re-plan after an unexpected
+failure, for example).
 """
 
 from __future__ import annotations

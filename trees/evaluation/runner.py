@@ -200,14 +200,17 @@ class BackendUnavailable(RuntimeError):
     """The backend cannot run here (no server, no model file); the message says why."""
 
 
-def client_for(backend: str) -> LLMClient | None:
+def client_for(backend: str, judge: bool | None = None) -> LLMClient | None:
     """A client whose every module uses ``backend``; None for ``scripted`` (one per item).
 
-    Raises :class:`BackendUnavailable` when a model backend does not answer its probe.
+    ``judge`` switches the plan judge on or off (None: as the manifest says). Raises
+    :class:`BackendUnavailable` when a model backend does not answer its probe.
     """
     if backend == "scripted":
         return None
     config = LLMConfig.load().with_backend(backend)
+    if judge is not None:
+        config = config.with_judge(judge)
     client = LLMClient(config)
     if backend != "none":
         module = config.module_names[0]

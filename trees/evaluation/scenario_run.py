@@ -49,6 +49,7 @@ from typing import Any
 import py_trees
 
 from behaviours import keys
+from behaviours.llm.backend import Backend
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
@@ -105,19 +106,33 @@ def tree_factory(tree: str) -> TreeFactory:
 
 
 def oracle_client(
-    scenario: Scenario, *, tree: TreeMode = "gated", faults: FaultPlan | None = None
+    scenario: Scenario,
+    *,
+    tree: TreeMode = "gated",
+    faults: FaultPlan | None = None,
+    wrap: Callable[[Backend], Backend] | None = None,
+    judge: bool | None = None,
 ) -> LLMClient:
     """A client answering from ``scenario``'s ORACLE (modules without answers get ``none``).
 
-    With ``faults`` the oracle is wrapped in a fault injector (bad answers at its rate). The
-    oracle measures the cascade and the guards, not a model.
+    With ``faults`` the oracle is wrapped in a fault injector (bad answers at its rate);
+    ``wrap`` wraps the oracle's backend (an :class:`~trees.evaluation.hindsight.OracleWitness`
+    recording what the robot knew at each call). ``judge`` switches the plan judge on or off
+    (None: as the manifest says); the oracle has no judge's answers, so a judge that is on
+    rejects every plan (its safe decision). The oracle measures the cascade and the guards,
+    not a model.
     """
     script = oracle_script(scenario, tree=tree)
     config = LLMConfig.load().with_backend("none")
+    if judge is not None:
+        config = config.with_judge(judge)
     for module in oracle_modules(script):
         config = config.with_module(module, backend="scripted", timeout_s=ORACLE_TIMEOUT_S)
-    scripted = ScriptedBackend(script)
-    backend = FaultInjectingBackend(scripted, faults) if faults is not None else scripted
+    backend: Backend = ScriptedBackend(script)
+    if wrap is not None:
+        backend = wrap(backend)
+    if faults is not None:
+        backend = FaultInjectingBackend(backend, faults)
     return LLMClient(config, backends={"scripted": backend})
 
 
@@ -187,12 +202,14 @@ def run_scenario(
     rate_hz: float | None = 2000.0,
     max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
     domains: DomainRegistry | None = None,
+    on_start: Callable[[SimExecutor], None] | None = None,
 ) -> ScenarioResult:
     """Run ``scenario`` through a tree with the simulated speaker; score the end state.
 
     ``tree`` names the tree (``gated`` or ``react``) unless ``factory`` builds it. ``backend``
-    labels the result (default: the backend of the ``inner_speech`` module). The blackboard is
-    cleared before and after. See the module docs for the metrics.
+    labels the result (default: the backend of the ``inner_speech`` module). ``on_start``
+    sees the simulator before the first turn (to watch its belief or keep its command log).
+    The blackboard is cleared before and after. See the module docs for the metrics.
     """
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -214,6 +231,8 @@ def run_scenario(
     ) as (session, simulator):
         if simulator.belief is None:
             raise ScenarioRunError(f"{scenario.id}: the simulator keeps no belief to run from")
+        if on_start is not None:
+            on_start(simulator)
         start = Belief.from_scene(simulator.belief, scenario.main_robot)
         record = TurnRecord()
         text = scenario.request.text
