@@ -2,8 +2,10 @@
 
 A complete request whose task has a plan template in its domain pack is planned by the
 task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
-call, and when the methods find no plan their reason is the answer (the model is not asked to
-do better than the preconditions allow). Anything else (an open-ended need such as "I'm
+call; after a failure whose explained recovery only moves, looks or waits
+(:mod:`skills.recovery`), the plan starts with that recovery. When the methods find no plan
+their reason is the answer (the model is not asked to do better than the preconditions
+allow). Anything else (an open-ended need such as "I'm
 thirsty", an errand with people in it) goes to the ``planner`` model, which answers a
 :class:`~skills.plan_model.ToAPlan` given the request, the task and its slots, the working
 context, a summary of the scene and the action library, and, after a failed attempt, that
@@ -31,6 +33,7 @@ from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame
 from knowledge.domain_pack import SPEAKER_ARGUMENT, PlanTemplate, TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import RecoveryStep, recovery_text
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo
@@ -46,6 +49,7 @@ from skills.plan_model import (
     plan_graph,
     sequential,
 )
+from skills.recovery import belief_after_recovery, usable_recovery
 from skills.specs import SKILL_SPECS, SkillArgumentError
 from skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
 
@@ -76,11 +80,17 @@ ACTION_LINES = (
 
 @dataclass(frozen=True)
 class _Preparation:
-    """What the worker read from the scene before the cascade starts."""
+    """What the worker read from the scene before the cascade starts.
+
+    ``recovery``: the steps from experience the HTN plan starts with (``htn`` was planned
+    as if they had run); ``recovered_with``: the whole recovery they come from.
+    """
 
     htn: TaskPlan | None = None
     scene_text: str = ""
     problem: str = ""
+    recovery: tuple[RecoveryStep, ...] = ()
+    recovered_with: tuple[RecoveryStep, ...] = ()
 
 
 class PlanTask(LLMBehaviour[ToAPlan]):
@@ -148,7 +158,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
             return None
         if call is not None:
-            return self.workers.submit(self._plan_htn, call, bool(self._attempts()))
+            attempts = self._attempts()
+            last = attempts[-1] if attempts else None
+            return self.workers.submit(self._plan_htn, call, last)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -185,6 +197,16 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 self._notes.append("the task-level methods found no plan; asking the planner model")
                 return None
             return Verdict(_no_plan(reason, "htn"), reason)
+        recovery = [
+            PlanStep(
+                id=number,
+                thought="the explainer's suggestion from past failures",
+                action=step.action,
+                args=dict(step.args),
+                assignee=self.robot,
+            )
+            for number, step in enumerate(prepared.recovery, start=1)
+        ]
         steps = [
             PlanStep(
                 id=number,
@@ -193,9 +215,14 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 args=call.args.model_dump(mode="json", exclude_none=True),
                 assignee=self.robot,
             )
-            for number, call in enumerate(found.skills, start=1)
+            for number, call in enumerate(found.skills, start=len(recovery) + 1)
         ]
-        plan = ToAPlan(steps=sequential(steps), rationale=found.message[:500], source="htn")
+        first = f"recovery {recovery_text(prepared.recovery)}, then " if recovery else ""
+        plan = ToAPlan(
+            steps=sequential([*recovery, *steps]),
+            rationale=f"{first}{found.message}"[:500],
+            source="htn",
+        )
         if self._repeats_last_failure(plan):
             self._from_htn = self._nothing_to_do = False
             self._notes.append("the HTN plan failed twice the same way; asking the planner model")
@@ -249,7 +276,13 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         plan = decision if self._from_htn else decision.model_copy(update={"source": "model"})
         ok = bool(plan.steps) or self._nothing_to_do
         self.blackboard.set(self.plan_key, plan)
-        add_attempt(self.blackboard, plan, failure="" if ok else plan.rationale or "no plan")
+        recovered = self._prepared.recovered_with if self._prepared and self._from_htn else ()
+        add_attempt(
+            self.blackboard,
+            plan,
+            failure="" if ok else plan.rationale or "no plan",
+            recovered_with=recovered,
+        )
         return Status.SUCCESS if ok else Status.FAILURE
 
     def summary(self, decision: ToAPlan) -> str:
@@ -301,11 +334,29 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             arguments[argument] = str(value)
         return arguments
 
-    def _plan_htn(self, call: TaskCall, replanning: bool) -> _Preparation:
-        """The HTN plan; after a failure also the scene text, in case the model must replan."""
+    def _plan_htn(self, call: TaskCall, last: PlanAttempt | None) -> _Preparation:
+        """The HTN plan; after a failure also the scene text, in case the model must replan.
+
+        When the last attempt failed with a recovery the HTN replan can use
+        (:func:`~skills.recovery.usable_recovery`), the plan starts with it and the task is
+        planned on the belief as the recovery will leave it.
+        """
         assert self.scene is not None
-        found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot))
-        scene_text = describe_scene(self.scene) if replanning or not found.ok else ""
+        belief = Belief.from_scene(self.scene, self.robot)
+        recovery = usable_recovery(last.recovery, belief) if last is not None else None
+        if last is not None and recovery is not None:
+            planned_on = belief_after_recovery(belief, recovery, last.context)
+            found = self.task_planner.plan(call, planned_on)
+            if found.ok:
+                return _Preparation(
+                    htn=found,
+                    scene_text=describe_scene(self.scene),
+                    recovery=recovery,
+                    recovered_with=last.recovery,
+                )
+            log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
+        found = self.task_planner.plan(call, belief)
+        scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
         return _Preparation(htn=found, scene_text=scene_text)
 
     def _model_available(self) -> bool:
@@ -370,6 +421,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             lines.append(f"Failure: {last.failure}")
         if last.suggestion:
             lines.append(f"Suggestion: {last.suggestion}")
+        if last.recovery:
+            lines.append(f"Suggested first steps: {recovery_text(last.recovery)}")
         return "\n".join(lines)
 
 

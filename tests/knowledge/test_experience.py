@@ -429,7 +429,7 @@ def test_a_newer_schema_version_is_refused(seed: Path, tmp_path: Path) -> None:
     db = tmp_path / "experience.db"
     with sqlite3.connect(db) as other:
         other.execute("PRAGMA user_version = 99")
-    with pytest.raises(ExperienceError, match="schema version 99.*reads version 1"):
+    with pytest.raises(ExperienceError, match="schema version 99.*reads versions 1 and 2"):
         ExperienceStore(db, seeds=[seed])
 
 
