@@ -83,7 +83,9 @@ class _Preparation:
     """What the worker read from the scene before the cascade starts.
 
     ``recovery``: the steps from experience the HTN plan starts with (``htn`` was planned
-    as if they had run); ``recovered_with``: the whole recovery they come from.
+    as if they had run); ``recovered_with``: the whole recovery they come from;
+    ``recovery_left``: the last failure's recovery is one the HTN replan cannot run (it
+    changes the world: OPEN, DELEGATE, ...), so the planner model should have it.
     """
 
     htn: TaskPlan | None = None
@@ -91,6 +93,7 @@ class _Preparation:
     problem: str = ""
     recovery: tuple[RecoveryStep, ...] = ()
     recovered_with: tuple[RecoveryStep, ...] = ()
+    recovery_left: bool = False
 
 
 class PlanTask(LLMBehaviour[ToAPlan]):
@@ -197,6 +200,13 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 self._notes.append("the task-level methods found no plan; asking the planner model")
                 return None
             return Verdict(_no_plan(reason, "htn"), reason)
+        if prepared.recovery_left and self._model_available():
+            self._from_htn = self._nothing_to_do = False
+            self._notes.append(
+                "the explainer's recovery does more than move, look or wait; asking the "
+                "planner model with it"
+            )
+            return None
         recovery = [
             PlanStep(
                 id=number,
@@ -357,7 +367,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
         found = self.task_planner.plan(call, belief)
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
-        return _Preparation(htn=found, scene_text=scene_text)
+        left = last is not None and bool(last.recovery) and recovery is None
+        return _Preparation(htn=found, scene_text=scene_text, recovery_left=left)
 
     def _model_available(self) -> bool:
         """Whether the planner module has a model behind it (not the ``none`` backend)."""

@@ -15,7 +15,11 @@ from skills.specs import SkillCall
 
 
 def skill_context(call: SkillCall, belief: Belief) -> FailureContext:
-    """The facets of ``call`` in ``belief`` (only those that apply and are known)."""
+    """The facets of ``call`` in ``belief`` (only those that apply and are known).
+
+    ``room`` is where the call's person is believed to be, else its object (unless the
+    robot holds it), else its target.
+    """
     args = call.args
     facets: dict[str, str] = {}
     obj = getattr(args, "object", None)
@@ -35,13 +39,12 @@ def skill_context(call: SkillCall, belief: Belief) -> FailureContext:
         facets["target"] = target
     if isinstance(person, str):
         facets["person"] = person
+    resting = obj if isinstance(obj, str) and obj not in belief.held else None
     located = next(
-        (node for node in (obj, person, target) if isinstance(node, str) and belief.room_of(node)),
+        (node for node in (person, resting, target) if isinstance(node, str)),
         None,
     )
     room = belief.room_of(located) if located is not None else None
-    if call.skill == "GOTO" and isinstance(target, str):
-        room = belief.room_of(target)
     if room:
         facets["room"] = room
     return facets

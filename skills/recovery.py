@@ -51,8 +51,8 @@ def belief_after_recovery(
 
     When the steps look around, the object the failed skill handled (``context["object"]``)
     is assumed found in the room the robot looked in, resting at an unknown place (so at an
-    unknown height): the plan validation checks the steps after a LOOK the same way, and
-    execution confirms it.
+    unknown height), and so is the person it was for (``context["person"]``): the plan
+    validation checks the steps after a LOOK the same way, and execution confirms it.
     """
     room = belief.robot_room
     for step in steps:
@@ -60,11 +60,13 @@ def belief_after_recovery(
         if step.action == "GOTO" and isinstance(target, str):
             room = belief.room_of(target) or room
     moved = replace(belief, robot_room=room)
-    obj = context.get("object")
-    thing = belief.things.get(obj) if obj else None
-    if thing is None or thing.kind != "object" or not any(s.action == "LOOK" for s in steps):
+    if room is None or not any(step.action == "LOOK" for step in steps):
         return moved
-    if thing.relation == "heldBy" or room is None:
+    person = belief.people.get(context.get("person", ""))
+    if person is not None:
+        moved = replace(moved, people={**belief.people, person.id: replace(person, room=room)})
+    thing = belief.things.get(context.get("object", ""))
+    if thing is None or thing.kind != "object" or thing.relation == "heldBy":
         return moved
     found = replace(thing, room=room, relation="on", support=None)
     return replace(moved, things={**belief.things, thing.id: found})
