@@ -361,7 +361,8 @@ def load_seed(path: str | Path) -> list[ExperienceRecord]:
 class ExperienceStore(Closeable):
     """Seed records plus learnt recoveries, with RoBee-style retrieval.
 
-    ``db_path``: the SQLite file recoveries are persisted in (created if missing; WAL).
+    ``db_path``: the SQLite file recoveries are persisted in (created, with its folders, if
+    missing; WAL).
     Without it recoveries live only as long as the store. ``seeds``: seed files to load
     (the shipped one by default). ``embedder``: vectors for similarity instead of TF-IDF.
     ``lock_timeout``: seconds an add waits for another process's write lock before failing.
@@ -572,6 +573,13 @@ class _RecordTable:
 
     def __init__(self, path: Path, lock_timeout: float) -> None:
         self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ExperienceError(
+                f"cannot make the folder of experience database {path}: {error.strerror}; "
+                "check the path and its permissions"
+            ) from error
         try:
             self._connection = sqlite3.connect(
                 path, timeout=lock_timeout, isolation_level=None, check_same_thread=False

@@ -97,8 +97,6 @@ class Handles(Closeable):
         the seeds only, and what this run learns is forgotten when it ends. ``scenario``:
         the simulator scenario the run plays, kept in the provenance of what it learns.
         """
-        if path is not None:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.experience = self.opened.enter_context(ExperienceStore(path, scenario=scenario))
         return self.experience
 
