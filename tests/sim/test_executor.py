@@ -234,17 +234,23 @@ def test_observe_and_first_hand_knowledge_update_the_belief(world: World, cmd: M
 # -- RoBee's example --------------------------------------------------------------------------
 
 
+def grasp_at_table_1(sim: SimExecutor) -> Callable[..., Any]:
+    """Drive robot1 to table_1 and grasp the bottle there; the command runner, for more."""
+
+    def run(name: str, **args: Any) -> Any:
+        return sim.run(Command(robot="robot1", skill="PICK", name=name, args=args))
+
+    assert run("navigate", target="table_1").ok  # the first command: Anna moves the bottle
+    assert run("approach", target="table_1").ok
+    assert run("open_gripper", hand="right").ok
+    return run
+
+
 def test_robee_example_carried_pick_fails_then_looking_again_finds_the_goal_met() -> None:
     scenario = load_scenario("robee_bottle_carried")
     with SimExecutor.from_scenario(scenario) as sim:
         assert sim.belief is not None
-
-        def run(name: str, **args: Any) -> Any:
-            return sim.run(Command(robot="robot1", skill="PICK", name=name, args=args))
-
-        assert run("navigate", target="table_1").ok  # the first command: Anna moves the bottle
-        assert run("approach", target="table_1").ok
-        assert run("open_gripper", hand="right").ok
+        run = grasp_at_table_1(sim)
         failed = run("grasp", object="bottle", hand="right")
         assert (failed.code, failed.message) == (
             "object_not_visible",
@@ -269,13 +275,7 @@ def test_robee_example_a_failed_grasp_does_not_reveal_where_the_bottle_went() ->
     scenario = load_scenario("robee_bottle")
     with SimExecutor.from_scenario(scenario) as sim:
         assert sim.belief is not None
-
-        def run(name: str, **args: Any) -> Any:
-            return sim.run(Command(robot="robot1", skill="PICK", name=name, args=args))
-
-        assert run("navigate", target="table_1").ok
-        assert run("approach", target="table_1").ok
-        assert run("open_gripper", hand="right").ok
+        run = grasp_at_table_1(sim)
         assert run("grasp", object="bottle", hand="right").code == "object_not_visible"
         believed = sim.belief.locate_object("bottle")
         assert believed is not None and believed.support == "table_1"  # stale, not revealed

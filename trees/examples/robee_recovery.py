@@ -43,15 +43,7 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
     plan.add_children(
         [
             SkillAction("GotoKitchenTable", skill_call("GOTO", target="table_1"), robot=robot),
-            SkillAction(
-                "PickBottle", skill_call("PICK", object="bottle", hand="right"), robot=robot
-            ),
-            SkillAction("GotoBedroomTable", skill_call("GOTO", target="table_2"), robot=robot),
-            SkillAction(
-                "PlaceBottle",
-                skill_call("PLACE", object="bottle", target="table_2", hand="right"),
-                robot=robot,
-            ),
+            *_carry_bottle(robot, "PickBottle", "GotoBedroomTable", "PlaceBottle"),
         ]
     )
     recover = py_trees.composites.Sequence("Recover", memory=True)
@@ -59,17 +51,22 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
         [
             Explain(),
             LookAround("LookAgain", robot=robot),
-            SkillAction(
-                "PickBottleAgain", skill_call("PICK", object="bottle", hand="right"), robot=robot
-            ),
-            SkillAction("GoToBedroomTable", skill_call("GOTO", target="table_2"), robot=robot),
-            SkillAction(
-                "PlaceBottleThere",
-                skill_call("PLACE", object="bottle", target="table_2", hand="right"),
-                robot=robot,
-            ),
+            *_carry_bottle(robot, "PickBottleAgain", "GoToBedroomTable", "PlaceBottleThere"),
         ]
     )
     root = py_trees.composites.Selector("RoBee", memory=True)
     root.add_children([plan, recover])
     return root
+
+
+def _carry_bottle(robot: str, pick: str, go: str, place: str) -> list[SkillAction]:
+    """PICK the bottle where the belief puts it, GOTO table_2, PLACE it there (node names)."""
+    return [
+        SkillAction(pick, skill_call("PICK", object="bottle", hand="right"), robot=robot),
+        SkillAction(go, skill_call("GOTO", target="table_2"), robot=robot),
+        SkillAction(
+            place,
+            skill_call("PLACE", object="bottle", target="table_2", hand="right"),
+            robot=robot,
+        ),
+    ]
