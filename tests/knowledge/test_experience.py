@@ -503,8 +503,18 @@ def test_a_file_that_is_not_a_database_gives_a_clear_error(seed: Path, tmp_path:
 def test_a_database_path_that_cannot_be_opened_gives_a_clear_error(
     seed: Path, tmp_path: Path
 ) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(ExperienceError, match="experience database .*permissions"):
+        ExperienceStore(blocker / "x.db", seeds=[seed])
     with pytest.raises(ExperienceError, match="cannot open experience database .*permissions"):
-        ExperienceStore(tmp_path / "no" / "such" / "dir" / "x.db", seeds=[seed])
+        ExperienceStore(tmp_path, seeds=[seed])  # a folder, not a file
+
+
+def test_missing_folders_of_the_database_are_made(seed: Path, tmp_path: Path) -> None:
+    path = tmp_path / "new" / "data" / "x.db"
+    ExperienceStore(path, seeds=[seed]).close()
+    assert path.is_file()
 
 
 def test_a_bad_row_is_named_with_its_row_and_id(seed: Path, tmp_path: Path) -> None:
