@@ -19,8 +19,10 @@ class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     Handle: ``experience`` (:class:`~knowledge.experience.ExperienceStore`). Retrieval is an
     in-memory similarity lookup (about a millisecond), so it runs within the tick.
 
-    Reads ``/skill/outcome`` and ``/turn/utterance`` (the request, to rank similar cases).
-    Writes ``/skill/explanation``. SUCCESS: at least one suggestion. FAILURE: no failed skill
+    Reads ``/skill/outcome`` (the failed skill, its code and context: only records whose
+    context fits are kept) and ``/turn/utterance`` (the request, to rank similar cases).
+    Writes ``/skill/explanation`` (the suggestions, their record ids, and the first one's
+    recovery in the plan vocabulary). SUCCESS: at least one suggestion. FAILURE: no failed skill
     to explain, a failure without a code, or no record matches. Never RUNNING.
     """
 
@@ -59,7 +61,12 @@ class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             else ""
         )
         found = self.store.retrieve(
-            outcome.call.skill, outcome.code, request, self.k, error_text=outcome.message
+            outcome.call.skill,
+            outcome.code,
+            request,
+            self.k,
+            error_text=outcome.message,
+            context=outcome.context,
         )
         if not found:
             self.feedback_message = f"no experience with {outcome.call.skill}/{outcome.code}"
@@ -73,7 +80,10 @@ class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
                 suggestions=[suggestion.text for suggestion in found],
                 scores=[round(suggestion.score, 4) for suggestion in found],
                 fallback=any(suggestion.fallback for suggestion in found),
+                records=[suggestion.record.id for suggestion in found],
+                context=dict(outcome.context),
+                recovery=list(found[0].recovery),
             ),
         )
-        self.feedback_message = f"suggest: {found[0].text}"
+        self.feedback_message = f"suggest ({found[0].record.id}): {found[0].text}"
         return Status.SUCCESS

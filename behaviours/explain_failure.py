@@ -28,7 +28,8 @@ class ExplainFailure(keys.DeclaredKeys, Behaviour):
 
     Reads ``/skill/outcome`` (the failed skill), ``/skill/explanation`` (used only when it
     explains that same failure), ``/plan/reflections`` and ``/plan/attempts``. Writes
-    ``/plan/attempts`` (the last attempt: ``failure``, ``suggestion``, ``reflections``,
+    ``/plan/attempts`` (the last attempt: ``failure``, ``suggestion`` and its ``recovery``
+    steps and ``experience`` record, the failed skill, code and context, ``reflections``,
     ``outcome`` ``failed`` unless validation already marked it ``rejected``).
 
     SUCCESS: the attempt was updated. FAILURE: there is no attempt to record. Never RUNNING.
@@ -65,15 +66,19 @@ class ExplainFailure(keys.DeclaredKeys, Behaviour):
         failed = outcome if outcome is not None and outcome.status != RunStatus.SUCCEEDED else None
         failure = failed.message if failed is not None else attempt.failure or UNKNOWN_FAILURE
         explanation = keys.read_optional(self.blackboard, self.explanation_key, Explanation)
-        suggestion = ""
-        if explanation is not None and failed is not None and explanation.failure == failed.message:
-            suggestion = explanation.suggestions[0] if explanation.suggestions else ""
+        if explanation is None or failed is None or explanation.failure != failed.message:
+            explanation = None
         reflections = keys.read_optional(self.blackboard, self.reflections_key, list) or []
         return attempt.model_copy(
             update={
                 "outcome": "failed",
                 "failure": failure,
-                "suggestion": suggestion,
+                "suggestion": explanation.suggestions[0] if explanation else "",
                 "reflections": [r for r in reflections if isinstance(r, Reflection)],
+                "failed_skill": failed.call.skill if failed is not None else "",
+                "error_code": failed.code or "" if failed is not None else "",
+                "context": dict(failed.context) if failed is not None else {},
+                "recovery": tuple(explanation.recovery) if explanation else (),
+                "experience": explanation.records[:1] if explanation else [],
             }
         )

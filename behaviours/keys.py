@@ -28,6 +28,7 @@ from behaviours.turn_state import (
     PendingTask,
     SlotResolution,
 )
+from knowledge.experience import RecoveryStep
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 from skills.controller import SkillOutcome
@@ -73,6 +74,13 @@ class Explanation(BaseModel):
     suggestions: list[str] = Field(description="fixes to give the planner, best first")
     scores: list[float] = Field(description="cosine similarity of each suggestion's case")
     fallback: bool = Field(False, description="suggestions come from other skills' failures")
+    records: list[str] = Field(
+        default_factory=list, description="the id of each suggestion's experience record"
+    )
+    context: dict[str, str] = Field(default_factory=dict, description="the failure's facets")
+    recovery: list[RecoveryStep] = Field(
+        default_factory=list, description="the first suggestion in the plan vocabulary"
+    )
 
 
 NODE = "{node}"

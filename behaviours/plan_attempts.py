@@ -11,7 +11,7 @@ what the attempts did and did not.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import py_trees
 from py_trees.common import Status
@@ -19,6 +19,7 @@ from py_trees.decorators import Retry
 
 from behaviours import keys
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
+from knowledge.experience import RecoveryStep
 from knowledge.wording import counted, joined
 from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
 from skills.plan_validation import hazard_question
@@ -30,14 +31,24 @@ def read_attempts(client: py_trees.blackboard.Client) -> list[PlanAttempt]:
     return [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
 
 
-def add_attempt(client: py_trees.blackboard.Client, plan: ToAPlan, *, failure: str = "") -> None:
-    """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given."""
+def add_attempt(
+    client: py_trees.blackboard.Client,
+    plan: ToAPlan,
+    *,
+    failure: str = "",
+    recovered_with: Sequence[RecoveryStep] = (),
+) -> None:
+    """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given.
+
+    ``recovered_with``: the recovery from experience the plan starts with, if any.
+    """
     so_far = read_attempts(client)
     attempt = PlanAttempt(
         number=len(so_far) + 1,
         plan=plan,
         outcome="failed" if failure else "running",
         failure=failure,
+        recovered_with=tuple(recovered_with),
     )
     client.set(keys.ATTEMPTS.name, [*so_far, attempt])
 

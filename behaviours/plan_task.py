@@ -2,8 +2,10 @@
 
 A complete request whose task has a plan template in its domain pack is planned by the
 task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
-call, and when the methods find no plan their reason is the answer (the model is not asked to
-do better than the preconditions allow). A request of several tasks (``/turn/task`` a
+call; after a failure whose explained recovery only moves, looks or waits
+(:mod:`skills.recovery`), the plan starts with that recovery. When the methods find no plan
+their reason is the answer (the model is not asked to do better than the preconditions
+allow). A request of several tasks (``/turn/task`` a
 :class:`~behaviours.turn_state.TaskSequence`) is planned the same way as one todo list, each
 plan step's thought naming the request step it serves. Anything else (an open-ended need
 such as "I'm thirsty", an errand with people in it) goes to the ``planner`` model, which
@@ -33,6 +35,7 @@ from behaviours.setup_handles import require_handle
 from behaviours.turn_state import IntentFrame, TaskSequence
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import RecoveryStep, recovery_text
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo
@@ -48,6 +51,7 @@ from skills.plan_model import (
     plan_graph,
     sequential,
 )
+from skills.recovery import belief_after_recovery, usable_recovery
 from skills.specs import SKILL_SPECS, SkillArgumentError
 from skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
 
@@ -78,11 +82,20 @@ ACTION_LINES = (
 
 @dataclass(frozen=True)
 class _Preparation:
-    """What the worker read from the scene before the cascade starts."""
+    """What the worker read from the scene before the cascade starts.
+
+    ``recovery``: the steps from experience the HTN plan starts with (``htn`` was planned
+    as if they had run); ``recovered_with``: the whole recovery they come from;
+    ``recovery_left``: the last failure's recovery is one the HTN replan cannot run (it
+    changes the world: OPEN, DELEGATE, ...), so the planner model should have it.
+    """
 
     htn: TaskPlan | None = None
     scene_text: str = ""
     problem: str = ""
+    recovery: tuple[RecoveryStep, ...] = ()
+    recovered_with: tuple[RecoveryStep, ...] = ()
+    recovery_left: bool = False
 
 
 class PlanTask(LLMBehaviour[ToAPlan]):
@@ -151,7 +164,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
             return None
         if calls:
-            return self.workers.submit(self._plan_htn, calls, bool(self._attempts()))
+            attempts = self._attempts()
+            last = attempts[-1] if attempts else None
+            return self.workers.submit(self._plan_htn, calls, last)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -188,6 +203,23 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 self._notes.append("the task-level methods found no plan; asking the planner model")
                 return None
             return Verdict(_no_plan(reason, "htn"), reason)
+        if prepared.recovery_left and self._model_available():
+            self._from_htn = self._nothing_to_do = False
+            self._notes.append(
+                "the explainer's recovery does more than move, look or wait; asking the "
+                "planner model with it"
+            )
+            return None
+        recovery = [
+            PlanStep(
+                id=number,
+                thought="the explainer's suggestion from past failures",
+                action=step.action,
+                args=dict(step.args),
+                assignee=self.robot,
+            )
+            for number, step in enumerate(prepared.recovery, start=1)
+        ]
         parts = found.by_task()
         thoughts = [
             sequence_thought(number, len(parts), said, str(task)) if len(parts) > 1 else ""
@@ -208,9 +240,14 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 args=call.args.model_dump(mode="json", exclude_none=True),
                 assignee=self.robot,
             )
-            for number, (thought, call) in enumerate(calls, start=1)
+            for number, (thought, call) in enumerate(calls, start=len(recovery) + 1)
         ]
-        plan = ToAPlan(steps=sequential(steps), rationale=found.message[:500], source="htn")
+        first = f"recovery {recovery_text(prepared.recovery)}, then " if recovery else ""
+        plan = ToAPlan(
+            steps=sequential([*recovery, *steps]),
+            rationale=f"{first}{found.message}"[:500],
+            source="htn",
+        )
         if self._repeats_last_failure(plan):
             self._from_htn = self._nothing_to_do = False
             self._notes.append("the HTN plan failed twice the same way; asking the planner model")
@@ -264,7 +301,13 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         plan = decision if self._from_htn else decision.model_copy(update={"source": "model"})
         ok = bool(plan.steps) or self._nothing_to_do
         self.blackboard.set(self.plan_key, plan)
-        add_attempt(self.blackboard, plan, failure="" if ok else plan.rationale or "no plan")
+        recovered = self._prepared.recovered_with if self._prepared and self._from_htn else ()
+        add_attempt(
+            self.blackboard,
+            plan,
+            failure="" if ok else plan.rationale or "no plan",
+            recovered_with=recovered,
+        )
         return Status.SUCCESS if ok else Status.FAILURE
 
     def summary(self, decision: ToAPlan) -> str:
@@ -340,15 +383,32 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             arguments[argument] = str(value)
         return arguments
 
-    def _plan_htn(self, calls: list[TaskCall], replanning: bool) -> _Preparation:
+    def _plan_htn(self, calls: list[TaskCall], last: PlanAttempt | None) -> _Preparation:
         """The HTN plan of the task, or of the sequence as one todo list.
 
-        After a failure also the scene text, in case the model must replan.
+        After a failure also the scene text, in case the model must replan. When the last
+        attempt failed with a recovery the HTN replan can use
+        (:func:`~skills.recovery.usable_recovery`), the plan starts with it and the tasks are
+        planned on the belief as the recovery will leave it.
         """
         assert self.scene is not None
-        found = self.task_planner.plan_sequence(calls, Belief.from_scene(self.scene, self.robot))
-        scene_text = describe_scene(self.scene) if replanning or not found.ok else ""
-        return _Preparation(htn=found, scene_text=scene_text)
+        belief = Belief.from_scene(self.scene, self.robot)
+        recovery = usable_recovery(last.recovery, belief) if last is not None else None
+        if last is not None and recovery is not None:
+            planned_on = belief_after_recovery(belief, recovery, last.context)
+            found = self.task_planner.plan_sequence(calls, planned_on)
+            if found.ok:
+                return _Preparation(
+                    htn=found,
+                    scene_text=describe_scene(self.scene),
+                    recovery=recovery,
+                    recovered_with=last.recovery,
+                )
+            log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
+        found = self.task_planner.plan_sequence(calls, belief)
+        scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
+        left = last is not None and bool(last.recovery) and recovery is None
+        return _Preparation(htn=found, scene_text=scene_text, recovery_left=left)
 
     def _model_available(self) -> bool:
         """Whether the planner module has a model behind it (not the ``none`` backend)."""
@@ -412,6 +472,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             lines.append(f"Failure: {last.failure}")
         if last.suggestion:
             lines.append(f"Suggestion: {last.suggestion}")
+        if last.recovery:
+            lines.append(f"Suggested first steps: {recovery_text(last.recovery)}")
         return "\n".join(lines)
 
 

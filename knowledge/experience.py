@@ -1,32 +1,50 @@
 """Failure experience (RoBee's explainer memory): what failed, and the fix that worked.
 
-A record says: this *skill* failed with this *error code* (and *error text*) while serving
-this *request*; here is the *suggestion* to give the planner. Hand-written seed records ship
-in ``knowledge/experience/seed.yaml``; recoveries that worked at run time are added with
-their provenance and persisted in SQLite (WAL, one transaction per record), so the robot
-keeps what it learnt across restarts.
+A record says: this *skill* failed with this *error code* (and *error text*) in this
+*context* (facets of the failure: the object's type, the room and place it was believed in,
+the person; see :data:`CONTEXT_FACETS`) while serving this *request*; here is the
+*suggestion* for the planner, in words and as *recovery* steps in the plan vocabulary
+(``GOTO(kitchen)``, ``LOOK()``), which the task-level HTN replan puts before its plan.
+Hand-written seed records ship in ``knowledge/experience/seed.yaml`` (their recovery may
+name facets, ``{room}``, filled from the failure); recoveries that reached the goal at run
+time are added with their provenance (which run or scenario, what worked) and persisted in
+SQLite (WAL, one transaction per record), so the robot keeps what it learnt across restarts.
 
-Retrieval follows RoBee: keep the records of the same skill and error code (or, when there
-are none, the same error code on any skill, flagged as a fallback), then rank them by cosine
-similarity between the request and error text of the failure and those of each record.
+Retrieval: keep the records of the same skill and error code (or, when there are none, the
+same error code on any skill, flagged as a fallback) whose context fits the failure: every
+facet a record names must have that value in the failure, and every facet its suggestion
+names must be known. Records that do not fit are dropped, however similar their words. The
+rest are ranked by how many facets they matched, then learnt before seed records, then by
+cosine similarity between the request and error text of the failure and each record's.
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 import sqlite3
 import threading
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
 from typing import Annotated, Any, Literal, get_args
 
 import yaml
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from typing_extensions import Self
 
 from knowledge.closing import Closeable
 from knowledge.similarity import Embedder, SimilarityIndex
@@ -122,8 +140,27 @@ SKILLS: tuple[str, ...] = get_args(Skill)
 DEFAULT_SEED = Path(__file__).with_name("experience") / "seed.yaml"
 """The hand-written records shipped with cogtree (package data of ``knowledge``)."""
 
-SCHEMA_VERSION = 1
-"""``PRAGMA user_version`` of the experience database this module writes."""
+SCHEMA_VERSION = 2
+"""``PRAGMA user_version`` of the experience database this module writes (1 is upgraded)."""
+
+CONTEXT_FACETS = MappingProxyType(
+    {
+        "object": "the object the skill handles (its id)",
+        "object_type": "the object's type, lower case (bottle, keys)",
+        "room": "the room the skill's object, target or person was believed in when it "
+        "started: where the object was last seen",
+        "place": "the furniture the object was believed on or in",
+        "place_type": "that furniture's type, lower case (table, fridge)",
+        "person": "the person the skill hands to or asks",
+        "target": "the skill's target (a place, a room, a container)",
+    }
+)
+"""The facets of a failure's context a record may require or its recovery may name."""
+
+FailureContext = Mapping[str, str]
+"""Facet name to value, for one failure (the facets that apply)."""
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 MatchKind = Literal["skill_and_error", "error_only"]
 """How a retrieved record matched: same skill and error, or same error on another skill."""
@@ -144,7 +181,7 @@ class SeedProvenance(BaseModel):
 
 
 class RecoveredProvenance(BaseModel):
-    """A record learnt from a recovery that worked: which run (and scenario), and when."""
+    """A record learnt from a recovery that reached the goal: which run, when, what worked."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -152,6 +189,48 @@ class RecoveredProvenance(BaseModel):
     run_id: NonBlank
     scenario: str | None = Field(None, description="the simulator scenario, if any")
     recorded_at: AwareDatetime
+    worked: str = Field("", description="the plan that reached the goal after the failure")
+    suggested_by: tuple[str, ...] = Field((), description="records whose suggestion it used")
+
+
+class RecoveryStep(BaseModel):
+    """One step of a recovery in the plan vocabulary: ``GOTO(target=kitchen)``, ``LOOK()``.
+
+    String arguments may name a context facet as ``{room}``; :meth:`bound` fills them.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Skill
+    args: dict[str, str | float] = Field(default_factory=dict)
+
+    def placeholders(self) -> set[str]:
+        """The facets the arguments name."""
+        return {
+            name
+            for value in self.args.values()
+            if isinstance(value, str)
+            for name in _PLACEHOLDER.findall(value)
+        }
+
+    def bound(self, context: FailureContext) -> RecoveryStep:
+        """The step with its placeholders filled from ``context`` (KeyError when missing)."""
+        args = {
+            key: _PLACEHOLDER.sub(lambda m: context[m.group(1)], value)
+            if isinstance(value, str)
+            else value
+            for key, value in self.args.items()
+        }
+        return self.model_copy(update={"args": args})
+
+    def text(self) -> str:
+        """``GOTO(kitchen)``, ``LOOK()``."""
+        return f"{self.action}({', '.join(str(value) for value in self.args.values())})"
+
+
+def recovery_text(steps: Sequence[RecoveryStep]) -> str:
+    """``GOTO(kitchen), LOOK()``."""
+    return ", ".join(step.text() for step in steps)
 
 
 Provenance = Annotated[SeedProvenance | RecoveredProvenance, Field(discriminator="kind")]
@@ -169,27 +248,67 @@ class ExperienceRecord(BaseModel):
     error_code: ErrorCode
     error_text: NonBlank = Field(description="the failure message, as the controller words it")
     request: str = Field(description="what the user asked for when the skill failed")
-    suggestion: NonBlank = Field(description="the concrete fix for the planner")
+    context: dict[str, str] = Field(
+        default_factory=dict, description="facets the failure must have for the record to apply"
+    )
+    suggestion: NonBlank = Field(description="the concrete fix for the planner, in words")
+    recovery: tuple[RecoveryStep, ...] = Field(
+        (), description="the fix in the plan vocabulary, done before planning the task again"
+    )
     provenance: Provenance
+
+    @model_validator(mode="after")
+    def _known_facets(self) -> Self:
+        named = set(self.context) | {f for step in self.recovery for f in step.placeholders()}
+        named |= set(_PLACEHOLDER.findall(self.suggestion))
+        unknown = sorted(named - set(CONTEXT_FACETS))
+        if unknown:
+            raise ValueError(
+                f"unknown context facet(s) {', '.join(unknown)}; use {', '.join(CONTEXT_FACETS)}"
+            )
+        return self
 
     @property
     def similarity_text(self) -> str:
         """The text compared with a new failure: the request, then the error text."""
         return failure_text(self.request, self.error_text)
 
+    @property
+    def learnt(self) -> bool:
+        """Whether the record was learnt from a recovery (not written by hand)."""
+        return self.provenance.kind == "recovered"
+
+    def fits(self, context: FailureContext) -> bool:
+        """Whether ``context`` has every facet value this record requires and its fix names."""
+        given = {key: value.lower() for key, value in context.items() if value}
+        if any(given.get(key) != value.lower() for key, value in self.context.items()):
+            return False
+        needed = {f for step in self.recovery for f in step.placeholders()}
+        needed |= set(_PLACEHOLDER.findall(self.suggestion))
+        return needed <= set(given)
+
 
 @dataclass(frozen=True)
 class Suggestion:
-    """A retrieved record with its cosine similarity to the failure and how it matched."""
+    """A retrieved record with its cosine similarity to the failure and how it matched.
+
+    ``context``: the failure's facets, which fill the record's placeholders.
+    """
 
     record: ExperienceRecord
     score: float
     match: MatchKind
+    context: FailureContext = field(default_factory=dict)
 
     @property
     def text(self) -> str:
-        """The fix to give the planner."""
-        return self.record.suggestion
+        """The fix to give the planner, its placeholders filled."""
+        return _PLACEHOLDER.sub(lambda m: self.context[m.group(1)], self.record.suggestion)
+
+    @property
+    def recovery(self) -> tuple[RecoveryStep, ...]:
+        """The fix in the plan vocabulary, its placeholders filled."""
+        return tuple(step.bound(self.context) for step in self.record.recovery)
 
     @property
     def fallback(self) -> bool:
@@ -242,10 +361,13 @@ def load_seed(path: str | Path) -> list[ExperienceRecord]:
 class ExperienceStore(Closeable):
     """Seed records plus learnt recoveries, with RoBee-style retrieval.
 
-    ``db_path``: the SQLite file recoveries are persisted in (created if missing; WAL).
+    ``db_path``: the SQLite file recoveries are persisted in (created, with its folders, if
+    missing; WAL).
     Without it recoveries live only as long as the store. ``seeds``: seed files to load
     (the shipped one by default). ``embedder``: vectors for similarity instead of TF-IDF.
     ``lock_timeout``: seconds an add waits for another process's write lock before failing.
+    ``scenario``: the simulator scenario this store serves, if any (the provenance of what
+    it learns; ``run_id`` identifies the run or session, a new one by default).
     Records another process adds become visible when the store is opened again.
     Raises :class:`ExperienceError` for a malformed seed file or database.
     """
@@ -257,8 +379,12 @@ class ExperienceStore(Closeable):
         seeds: Sequence[str | Path] = (DEFAULT_SEED,),
         embedder: Embedder | None = None,
         lock_timeout: float = 5.0,
+        scenario: str | None = None,
+        run_id: str | None = None,
     ) -> None:
         self.db_path = Path(db_path) if db_path is not None else None
+        self.scenario = scenario
+        self.run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
         self._lock = threading.Lock()
         self._records: list[ExperienceRecord] = []
         self._index = SimilarityIndex(embedder)
@@ -290,15 +416,24 @@ class ExperienceStore(Closeable):
             return tuple(self._records)
 
     def retrieve(
-        self, skill: str, error_code: str, request: str, k: int = 3, *, error_text: str = ""
+        self,
+        skill: str,
+        error_code: str,
+        request: str,
+        k: int = 3,
+        *,
+        error_text: str = "",
+        context: FailureContext | None = None,
     ) -> list[Suggestion]:
-        """Up to ``k`` suggestions for a failure, most similar first, distinct fixes only.
+        """Up to ``k`` suggestions for a failure, best first, distinct fixes only.
 
-        Candidates are the records of the same skill and error code; when there are none,
-        the records of the same error code on any skill (each marked ``error_only``). They
-        are ranked by cosine similarity of ``request`` and ``error_text`` with the record's;
-        records that share no words keep score 0 and their store order. An unknown skill or
-        error code gives an empty list (and a warning naming the known values).
+        Candidates are the records of the same skill and error code that fit ``context``
+        (:meth:`ExperienceRecord.fits`); when there are none, the fitting records of the same
+        error code on any skill (each marked ``error_only``). They are ranked by the number
+        of facets they matched, then learnt records first, then by cosine similarity of
+        ``request`` and ``error_text`` with the record's (0 when they share no words; store
+        order then). An unknown skill or error code gives an empty list (and a warning
+        naming the known values).
         """
         if skill not in SKILLS or error_code not in ERROR_CODES:
             log.warning(
@@ -313,16 +448,19 @@ class ExperienceStore(Closeable):
             return []
         with self._lock:
             records = list(self._records)
+        facets = dict(context or {})
         match: MatchKind = "skill_and_error"
-        candidates = [
-            i for i, r in enumerate(records) if r.skill == skill and r.error_code == error_code
+        same_code = [
+            i for i, r in enumerate(records) if r.error_code == error_code and r.fits(facets)
         ]
+        candidates = [i for i in same_code if records[i].skill == skill]
         if not candidates:
             match = "error_only"
-            candidates = [i for i, r in enumerate(records) if r.error_code == error_code]
+            candidates = same_code
             if candidates:
                 log.info("no %s experience for %s; using other skills' records", error_code, skill)
-        return self._ranked(records, candidates, failure_text(request, error_text), k, match)
+        query = failure_text(request, error_text)
+        return self._ranked(records, candidates, query, k, match, facets)
 
     def add_recovery(
         self,
@@ -332,14 +470,22 @@ class ExperienceStore(Closeable):
         error_text: str,
         request: str,
         suggestion: str,
-        run_id: str,
+        run_id: str | None = None,
         scenario: str | None = None,
         recorded_at: datetime | None = None,
+        context: FailureContext | None = None,
+        recovery: Sequence[RecoveryStep] = (),
+        worked: str = "",
+        suggested_by: Sequence[str] = (),
     ) -> ExperienceRecord:
-        """Record a recovery that worked; it is retrievable at once and after reopening.
+        """Record a recovery that reached the goal; retrievable at once and after reopening.
 
-        ``recorded_at`` defaults to now (UTC). Raises :class:`ExperienceError` naming the
-        bad field, or the database problem; nothing is stored then.
+        ``run_id`` and ``scenario`` default to the store's; ``recorded_at`` to now (UTC).
+        ``context``: the failure's facets the record will require; ``recovery``: what worked,
+        in the plan vocabulary; ``worked``: the whole plan that reached the goal;
+        ``suggested_by``: the records whose suggestion the recovery followed. Raises
+        :class:`ExperienceError` naming the bad field, or the database problem; nothing is
+        stored then.
         """
         fields = {
             "id": f"recovered-{uuid.uuid4().hex}",
@@ -347,12 +493,16 @@ class ExperienceStore(Closeable):
             "error_code": error_code,
             "error_text": error_text,
             "request": request,
+            "context": dict(context or {}),
             "suggestion": suggestion,
+            "recovery": [step.model_dump() for step in recovery],
             "provenance": {
                 "kind": "recovered",
-                "run_id": run_id,
-                "scenario": scenario,
+                "run_id": self.run_id if run_id is None else run_id,
+                "scenario": scenario if scenario is not None else self.scenario,
                 "recorded_at": recorded_at or datetime.now(timezone.utc),
+                "worked": worked,
+                "suggested_by": tuple(suggested_by),
             },
         }
         try:
@@ -388,23 +538,31 @@ class ExperienceStore(Closeable):
         query: str,
         k: int,
         match: MatchKind,
+        context: FailureContext,
     ) -> list[Suggestion]:
         allowed = set(candidates)
-        scored = [
-            (m.index, m.score)
+        similarity = {
+            m.index: m.score
             for m in self._index.top_k(query, len(candidates), allowed=allowed.__contains__)
-        ]
-        seen_positive = {index for index, _ in scored}
-        scored.extend((index, 0.0) for index in candidates if index not in seen_positive)
+        }
+        order = sorted(
+            candidates,
+            key=lambda i: (
+                -len(records[i].context),
+                not records[i].learnt,
+                -similarity.get(i, 0.0),
+                i,
+            ),
+        )
         suggestions: list[Suggestion] = []
         fixes: set[str] = set()
-        for index, score in scored:
-            record = records[index]
-            fix = " ".join(record.suggestion.lower().split())
+        for index in order:
+            suggestion = Suggestion(records[index], similarity.get(index, 0.0), match, context)
+            fix = " ".join(suggestion.text.lower().split())
             if fix in fixes:
                 continue
             fixes.add(fix)
-            suggestions.append(Suggestion(record, score, match))
+            suggestions.append(suggestion)
             if len(suggestions) == k:
                 break
         return suggestions
@@ -415,6 +573,13 @@ class _RecordTable:
 
     def __init__(self, path: Path, lock_timeout: float) -> None:
         self.path = path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ExperienceError(
+                f"cannot make the folder of experience database {path}: {error.strerror}; "
+                "check the path and its permissions"
+            ) from error
         try:
             self._connection = sqlite3.connect(
                 path, timeout=lock_timeout, isolation_level=None, check_same_thread=False
@@ -441,10 +606,10 @@ class _RecordTable:
                 "%s: SQLite kept journal mode %r (no WAL on this file system)", self.path, mode
             )
         version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-        if version not in (0, SCHEMA_VERSION):
+        if version not in (0, 1, SCHEMA_VERSION):
             raise ExperienceError(
                 f"{self.path}: experience database schema version {version}, this cogtree "
-                f"reads version {SCHEMA_VERSION}; use another file or upgrade cogtree"
+                f"reads versions 1 and {SCHEMA_VERSION}; use another file or upgrade cogtree"
             )
         with self._transaction():
             connection.execute(
@@ -456,16 +621,24 @@ class _RecordTable:
                 " error_text TEXT NOT NULL,"
                 " request TEXT NOT NULL,"
                 " suggestion TEXT NOT NULL,"
-                " provenance TEXT NOT NULL)"
+                " provenance TEXT NOT NULL,"
+                " context TEXT NOT NULL DEFAULT '{}',"
+                " recovery TEXT NOT NULL DEFAULT '[]')"
             )
+            if version == 1:  # version 1 had no context and no recovery
+                for column, empty in (("context", "{}"), ("recovery", "[]")):
+                    connection.execute(
+                        f"ALTER TABLE experience ADD COLUMN {column} TEXT NOT NULL "
+                        f"DEFAULT '{empty}'"
+                    )
             connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def load(self) -> list[ExperienceRecord]:
         """Every stored record, oldest first; a bad row raises naming the file and row."""
         try:
             rows = self._connection.execute(
-                "SELECT seq, id, skill, error_code, error_text, request, suggestion, provenance"
-                " FROM experience ORDER BY seq"
+                "SELECT seq, id, skill, error_code, error_text, request, suggestion, context,"
+                " recovery, provenance FROM experience ORDER BY seq"
             ).fetchall()
         except sqlite3.Error as error:
             raise ExperienceError(self._explain(error)) from error
@@ -477,7 +650,8 @@ class _RecordTable:
             with self._transaction():
                 self._connection.execute(
                     "INSERT INTO experience (id, skill, error_code, error_text, request,"
-                    " suggestion, provenance) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    " suggestion, context, recovery, provenance)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         record.id,
                         record.skill,
@@ -485,6 +659,8 @@ class _RecordTable:
                         record.error_text,
                         record.request,
                         record.suggestion,
+                        json.dumps(record.context),
+                        json.dumps([step.model_dump() for step in record.recovery]),
                         record.provenance.model_dump_json(),
                     ),
                 )
@@ -496,14 +672,22 @@ class _RecordTable:
         self._connection.close()
 
     def _record(self, row: tuple[Any, ...]) -> ExperienceRecord:
-        seq, *values, provenance = row
-        fields = dict(
+        seq, *values, context, recovery, provenance = row
+        fields: dict[str, Any] = dict(
             zip(
                 ("id", "skill", "error_code", "error_text", "request", "suggestion"),
                 values,
                 strict=True,
             )
         )
+        try:
+            fields["context"] = json.loads(context)
+            fields["recovery"] = json.loads(recovery)
+        except json.JSONDecodeError as error:
+            raise ExperienceError(
+                f"{self.path}: row {seq} (id {fields['id']!r}): context or recovery is not "
+                f"JSON ({error}); delete the row or use another database file"
+            ) from error
         try:
             fields["provenance"] = _PROVENANCE.validate_json(provenance)
             return ExperienceRecord.model_validate(fields)

@@ -26,7 +26,9 @@ generator. Events fire on the hooks of :class:`~sim.events.EventEngine` (a comma
 a robot arrived, a tick). When the executor has a belief (a
 :class:`~knowledge.scene_graph.SceneGraph`), ``observe`` updates it through
 :mod:`sim.perception`, and every finished command reports what the robot knows first-hand
-(where it is, what it holds, the things it just handled, as they are now).
+(where it is, what it holds, the things it just handled, as they are now; an object a
+command failed to find where the belief put it, ``object_not_visible``, is not reported: the
+robot did not see where it went, and must look).
 """
 
 from __future__ import annotations
@@ -307,7 +309,7 @@ class SimExecutor(Closeable):
         if room_after is not None and room_after != room_before:
             self.events.robot_arrived(command.robot, room_after, self.world)
         if self.belief is not None and command.robot in self.world.spec.robots:
-            self._tell_belief(command, self.belief)
+            self._tell_belief(command, self.belief, feedback)
         return feedback
 
     def _room(self, robot: str) -> str | None:
@@ -400,16 +402,25 @@ class SimExecutor(Closeable):
             raise _BadArgument(f"`seconds` must be a number >= 0, got {seconds!r}")
         return ok(f"{robot} waited {seconds} s")
 
-    def _tell_belief(self, command: Command, belief: SceneGraph) -> None:
+    def _tell_belief(self, command: Command, belief: SceneGraph, feedback: Feedback) -> None:
+        """Tell the belief what the robot knows first-hand after ``command``.
+
+        That is itself, what it holds, and the things the command handled, unless it failed
+        because it could not see them there (``object_not_visible``): it then knows they are
+        not there, not where they are.
+        """
         robot = command.robot
         if command.name == "observe":
             update_belief(belief, self.world, robot)
             return
+        unseen = not feedback.ok and feedback.code == "object_not_visible"
         handled = [
             value
             for key, value in command.args.items()
             if key in HANDLED_ARGUMENTS and isinstance(value, str) and self.world.kind_of(value)
         ]
+        if unseen:
+            handled = [thing for thing in handled if self.world.kind_of(thing) != "object"]
         things = [robot, *self.world.held(robot).values(), *handled]
         belief.observe(facts_about(self.world, dict.fromkeys(things), robot=robot, scene=belief))
 

@@ -15,7 +15,7 @@ import threading
 from concurrent.futures import Future
 from enum import Enum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.experience import ErrorCode
 from skills.commands import Command, Executor, Feedback
@@ -60,6 +60,10 @@ class SkillOutcome(BaseModel):
     failed_command: Command | None = None
     failed_precondition: Check | None = None
     results: tuple[CommandResult, ...] = ()
+    context: dict[str, str] = Field(
+        default_factory=dict,
+        description="the call's facets when it started (skills.failure_context), for the explainer",
+    )
 
 
 class SkillRun:
@@ -192,6 +196,7 @@ class SkillRun:
             failed_command=failed_command,
             failed_precondition=failed_precondition,
             results=tuple(self._results),
+            context=dict(self.plan.context),
         )
         log.log(logging.INFO if status is RunStatus.SUCCEEDED else logging.WARNING, "%s", message)
 

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from skills.belief import Belief
 from skills.commands import ArgValue, Command, CommandName
@@ -94,6 +94,9 @@ class SkillPlan(BaseModel):
     call: SkillCall
     preconditions: PreconditionReport
     commands: tuple[Command, ...] = ()
+    context: dict[str, str] = Field(
+        default_factory=dict, description="the call's facets in the belief it was planned on"
+    )
 
     @property
     def ok(self) -> bool:

@@ -17,6 +17,7 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
+from knowledge.experience import RecoveryStep
 from knowledge.wording import BoundedText
 from skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
 
@@ -194,3 +195,17 @@ class PlanAttempt(BaseModel):
     failure: str = ""
     suggestion: str = Field("", description="the explainer's suggestion for the next attempt")
     reflections: list[Reflection] = Field(default_factory=list)
+    failed_skill: str = Field("", description="the skill that failed, when one did")
+    error_code: str = Field("", description="its failure code")
+    context: dict[str, str] = Field(
+        default_factory=dict, description="the failed call's facets (skills.failure_context)"
+    )
+    recovery: tuple[RecoveryStep, ...] = Field(
+        (), description="the suggestion in the plan vocabulary, for the next attempt"
+    )
+    experience: list[str] = Field(
+        default_factory=list, description="ids of the experience records the suggestion is from"
+    )
+    recovered_with: tuple[RecoveryStep, ...] = Field(
+        (), description="the recovery steps this attempt's plan starts with (from experience)"
+    )

@@ -19,6 +19,7 @@ from skills.belief import Belief, SupplementaryFacts
 from skills.commands import Command, Executor
 from skills.controller import RunStatus, SkillOutcome, SkillRun
 from skills.decomposition import SkillDecomposer, SkillPlan
+from skills.failure_context import skill_context
 from skills.hazard_check import hazard_refusal
 from skills.preconditions import PreconditionReport
 from skills.specs import SkillCall
@@ -119,9 +120,13 @@ class SkillStepper:
 
     def _plan(self, call: SkillCall, lifted: tuple[str, ...]) -> SkillPlan:
         belief = Belief.from_scene(self.scene, self.robot, self.facts)
+        context = dict(skill_context(call, belief))
         refusal = hazard_refusal(self.hazard_rules, belief, call, lifted=lifted)
         if refusal is not None:
             return SkillPlan(
-                call=call, preconditions=PreconditionReport(call=call, checks=(refusal,))
+                call=call,
+                preconditions=PreconditionReport(call=call, checks=(refusal,)),
+                context=context,
             )
-        return self.decomposer.decompose(call, belief)
+        plan = self.decomposer.decompose(call, belief)
+        return plan.model_copy(update={"context": context})

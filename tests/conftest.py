@@ -12,6 +12,18 @@ from knowledge.worker_pool import WorkerPool
 from trees.testing import BlackboardView, ScriptedLLM, mock_blackboard, scripted_llm
 
 
+@pytest.fixture(autouse=True)
+def user_data_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
+    """No test touches the user's data directory: ``XDG_DATA_HOME`` is a fresh folder, and
+    ``COGTREE_EXPERIENCE`` is unset (simulator runs keep nothing unless a test says so)."""
+    home = tmp_path_factory.mktemp("data-home")
+    monkeypatch.setenv("XDG_DATA_HOME", str(home))
+    monkeypatch.delenv("COGTREE_EXPERIENCE", raising=False)
+    return home
+
+
 @pytest.fixture
 def blackboard() -> Iterator[BlackboardView]:
     """A cleared py_trees blackboard, cleared again after the test."""

@@ -88,9 +88,16 @@ class Handles(Closeable):
         self.memory = self.opened.enter_context(MemoryStore(memory_path, embedder=embedder))
         return self.memory
 
-    def open_experience(self) -> ExperienceStore:
-        """A failure-experience store of the shipped seed records (nothing written to disk)."""
-        self.experience = self.opened.enter_context(ExperienceStore())
+    def open_experience(
+        self, path: str | Path | None = None, *, scenario: str | None = None
+    ) -> ExperienceStore:
+        """The failure-experience store: the shipped seeds plus what was learnt in ``path``.
+
+        ``path``: the SQLite file learnt recoveries persist in (folders are made); None:
+        the seeds only, and what this run learns is forgotten when it ends. ``scenario``:
+        the simulator scenario the run plays, kept in the provenance of what it learns.
+        """
+        self.experience = self.opened.enter_context(ExperienceStore(path, scenario=scenario))
         return self.experience
 
     def open_workers(self, threads: int = 2, name: str = "cogtree-workers") -> WorkerPool:

@@ -18,16 +18,18 @@ loop as one subtree, bounded by ``max_attempts``::
     │   │               └── Explain then record (Sequence)
     │   │                   ├── ExplainReported    Explain (experience store), failure is fine
     │   │                   └── ExplainFailure     failure + suggestion -> /plan/attempts
+    │   ├── LearnRecovery                          what fixed a failure -> experience store
     │   └── ReportDone                             /turn/evidence: what was done (ok True)
     └── ReportGaveUp                               /turn/evidence: what was and was not done
 
 A rejected plan goes back to the planner with its diagnosis, a failed skill with the
-controller's message and the explainer's suggestion (both through ``/plan/attempts``). The
+controller's message and the explainer's suggestion (both through ``/plan/attempts``); when
+an attempt succeeds after a failed skill, what worked is learnt (``LearnRecovery``). The
 loop stops early when another attempt cannot change anything: the planner found no plan (the
 HTN methods' reason, or no usable model answer), or the HTN plan itself was rejected.
 
-Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``, and
-``people`` when plans delegate to people.
+Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``,
+``workers``, and ``people`` when plans delegate to people.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from behaviours import keys
 from behaviours.execute_plan import ExecutePlan
 from behaviours.explain import Explain
 from behaviours.explain_failure import ExplainFailure
+from behaviours.learn_recovery import LearnRecovery
 from behaviours.plan_attempts import AttemptLoop, ReportOutcome
 from behaviours.plan_task import PlanTask
 from behaviours.validation_gate import ValidationGate
@@ -88,6 +91,7 @@ def create_physical_task(
         memory=True,
         children=[
             AttemptLoop("Attempts", attempt, max_attempts=max_attempts),
+            LearnRecovery(),
             ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts),
         ],
     )

@@ -20,6 +20,7 @@ from knowledge.experience import (
     ExperienceError,
     ExperienceStore,
     RecoveredProvenance,
+    RecoveryStep,
     load_seed,
 )
 
@@ -120,18 +121,127 @@ def test_error_code_vocabulary_is_documented_once_for_each_code() -> None:
     assert "DELEGATE" in SKILLS and "PICK" in SKILLS
 
 
-def test_default_store_answers_robees_example_with_its_own_record() -> None:
+BOTTLE_ON_TABLE = {
+    "object": "bottle",
+    "object_type": "bottle",
+    "room": "kitchen",
+    "place": "table_1",
+    "place_type": "table",
+    "target": "bottle",
+}
+
+
+def test_the_shipped_seed_suggests_looking_where_a_moved_object_was_last_seen() -> None:
     store = ExperienceStore()
     results = store.retrieve(
         "PICK",
         "object_not_visible",
-        "pick up the bottle on the kitchen table and put it on the bedroom table",
-        error_text="PICK(bottle_1) failed: bottle_1 not visible on kitchen_table_1",
+        "take the bottle from the kitchen table",
+        error_text="PICK(bottle, right) failed at grasp: object_not_visible",
+        context=BOTTLE_ON_TABLE,
     )
-    assert results[0].record.id == "pick-not-visible-moved"
-    assert "GetObjectsInRoom(kitchen)" in results[0].text
+    assert results[0].record.id == "pick-not-visible-look-where-last-seen"
+    assert "Look for it in kitchen, where it was last seen" in results[0].text
+    assert [step.text() for step in results[0].recovery] == ["GOTO(kitchen)", "LOOK()"]
+    # The records about a sofa and a sink do not fit a bottle on a table.
+    assert ids(results) == ["pick-not-visible-look-where-last-seen"]
     fridge = store.retrieve("PICK", "container_closed", "get me the milk from the fridge", k=1)
     assert "OPEN(fridge_1) before PICK(milk_1)" in fridge[0].text
+
+
+def test_no_seed_request_repeats_a_shipped_scenarios_request() -> None:
+    shipped = {
+        " ".join(str(yaml.safe_load(path.read_text())["request"]["text"]).lower().split())
+        for path in (ROOT / "sim" / "scenarios").glob("*.yaml")
+    }
+    requests = {" ".join(record.request.lower().split()) for record in load_seed(DEFAULT_SEED)}
+    assert not requests & shipped
+
+
+def test_suggestions_speak_the_plan_vocabulary_not_perception_queries() -> None:
+    queries = ("GetObjectsInRoom", "LocateObject", "ResolveReferent", "GetMapRooms")
+    for record in load_seed(DEFAULT_SEED):
+        assert not any(query in record.suggestion for query in queries), record.id
+
+
+def test_a_closed_bedroom_door_gets_no_advice_about_bathrooms_or_garages() -> None:
+    store = ExperienceStore()
+    found = store.retrieve(
+        "GOTO",
+        "door_closed",
+        "take the hot-water bottle to my bedroom and put it on the bed",
+        error_text="GOTO(bed) failed at navigate: door_closed — bedroom_door",
+        context={"room": "bedroom", "target": "bed"},
+    )
+    assert found == []
+    bathroom = store.retrieve(
+        "GOTO", "door_closed", "bring the soap", context={"room": "bathroom", "target": "sink"}
+    )
+    assert ids(bathroom) == ["goto-bathroom-door-closed"]
+
+
+def test_a_learnt_record_fitting_more_facets_comes_before_the_generic_seed(tmp_path: Path) -> None:
+    store = ExperienceStore(tmp_path / "experience.sqlite")
+    learnt = store.add_recovery(
+        skill="PICK",
+        error_code="object_not_visible",
+        error_text="PICK(car_keys, right) failed at grasp: object_not_visible",
+        request="hand me my keys",
+        context={"object_type": "keys", "room": "hallway"},
+        suggestion="Last time the keys were in the kitchen.",
+        recovery=[
+            RecoveryStep(action="GOTO", args={"target": "kitchen"}),
+            RecoveryStep(action="LOOK"),
+        ],
+        run_id="run-1",
+    )
+    keys = {"object": "car_keys", "object_type": "keys", "room": "hallway", "place_type": "table"}
+    found = store.retrieve("PICK", "object_not_visible", "bring the keys", context=keys)
+    assert ids(found) == [learnt.id, "pick-not-visible-look-where-last-seen"]
+    assert [step.text() for step in found[0].recovery] == ["GOTO(kitchen)", "LOOK()"]
+    # The lesson about keys is dropped for a bottle, however similar the words.
+    bottle = store.retrieve("PICK", "object_not_visible", "bring the keys", context=BOTTLE_ON_TABLE)
+    assert learnt.id not in ids(bottle)
+    store.close()
+    # It persists, context, recovery and provenance included.
+    reopened = ExperienceStore(tmp_path / "experience.sqlite")
+    (again,) = [record for record in reopened.records if record.learnt]
+    assert again == learnt
+    assert again.provenance.run_id == "run-1"
+    reopened.close()
+
+
+def test_a_version_1_database_is_upgraded_and_its_records_kept(seed: Path, tmp_path: Path) -> None:
+    db = tmp_path / "experience.db"
+    with sqlite3.connect(db) as old:
+        old.execute(
+            "CREATE TABLE experience (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL"
+            " UNIQUE, skill TEXT NOT NULL, error_code TEXT NOT NULL, error_text TEXT NOT NULL,"
+            " request TEXT NOT NULL, suggestion TEXT NOT NULL, provenance TEXT NOT NULL)"
+        )
+        provenance = RecoveredProvenance(
+            run_id="old", recorded_at=datetime(2025, 1, 1, tzinfo=timezone.utc)
+        )
+        old.execute(
+            "INSERT INTO experience (id, skill, error_code, error_text, request, suggestion,"
+            " provenance) VALUES ('recovered-old', 'PICK', 'grasp_slipped', 'slipped', 'cup',"
+            " 'retry', ?)",
+            (provenance.model_dump_json(),),
+        )
+        old.execute("PRAGMA user_version = 1")
+    store = ExperienceStore(db, seeds=[seed])
+    (record,) = [r for r in store.records if r.learnt]
+    assert (record.id, record.context, record.recovery) == ("recovered-old", {}, ())
+    store.add_recovery(**recovery())
+    store.close()
+    with sqlite3.connect(db) as check:
+        assert check.execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+def test_a_record_naming_an_unknown_facet_is_refused(tmp_path: Path) -> None:
+    bad = entry("x", "PICK", "object_not_visible", "r", context={"colour": "red"})
+    with pytest.raises(ExperienceError, match="unknown context facet"):
+        load_seed(write_seed(tmp_path / "bad.yaml", [bad]))
 
 
 # --- malformed seed files ---------------------------------------------------------------
@@ -393,8 +503,18 @@ def test_a_file_that_is_not_a_database_gives_a_clear_error(seed: Path, tmp_path:
 def test_a_database_path_that_cannot_be_opened_gives_a_clear_error(
     seed: Path, tmp_path: Path
 ) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(ExperienceError, match="experience database .*permissions"):
+        ExperienceStore(blocker / "x.db", seeds=[seed])
     with pytest.raises(ExperienceError, match="cannot open experience database .*permissions"):
-        ExperienceStore(tmp_path / "no" / "such" / "dir" / "x.db", seeds=[seed])
+        ExperienceStore(tmp_path, seeds=[seed])  # a folder, not a file
+
+
+def test_missing_folders_of_the_database_are_made(seed: Path, tmp_path: Path) -> None:
+    path = tmp_path / "new" / "data" / "x.db"
+    ExperienceStore(path, seeds=[seed]).close()
+    assert path.is_file()
 
 
 def test_a_bad_row_is_named_with_its_row_and_id(seed: Path, tmp_path: Path) -> None:
@@ -429,7 +549,7 @@ def test_a_newer_schema_version_is_refused(seed: Path, tmp_path: Path) -> None:
     db = tmp_path / "experience.db"
     with sqlite3.connect(db) as other:
         other.execute("PRAGMA user_version = 99")
-    with pytest.raises(ExperienceError, match="schema version 99.*reads version 1"):
+    with pytest.raises(ExperienceError, match="schema version 99.*reads versions 1 and 2"):
         ExperienceStore(db, seeds=[seed])
 
 

@@ -57,7 +57,7 @@ def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
                     lambda name=name: robot.node.count_subscribers(f"{name}/observations") > 0,
                     what="discovery",
                 )
-            # Anna carries the bottle to the bedroom as soon as the robot starts acting.
+            # Anna moves the bottle to the counter as soon as the robot starts acting.
             for command in (
                 Command(robot="robot1", skill="GOTO", name="navigate", args={"target": "kitchen"}),
                 Command(robot="robot1", skill="LOOK", name="observe"),
@@ -67,7 +67,7 @@ def test_the_host_builds_its_belief_from_the_state_and_follows_the_observations(
             until(lambda: listener.batches_applied == 3, what="one batch per command")
             assert room_of(scene, "base1") == "bedroom"
             assert room_of(scene, "robot1") == "kitchen"
-            located = scene.locate_object("bottle")  # looked at table_1: the bottle is gone
+            located = scene.locate_object("bottle")  # looked: the bottle is no longer on table_1
             assert located is None or located.support != "table_1"
 
 

@@ -38,5 +38,5 @@ def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief
     state = until(current_state, timeout_s=10.0, what="the state after the commands")
     with belief_from_state(state) as scene:
         assert [pose.room for pose in scene.robot_state("robot1")] == ["kitchen"]
-        located = scene.locate_object("bottle")  # looked at table_1: the bottle is gone
+        located = scene.locate_object("bottle")  # looked: the bottle is no longer on table_1
         assert located is None or located.support != "table_1"

@@ -40,7 +40,7 @@ def test_changes_are_journaled_by_source_in_order_and_merged_only_when_order_hol
 
 def test_replaying_the_journal_on_a_copy_of_the_start_gives_the_same_belief() -> None:
     """What the host does: start from the robot's starting belief, apply every change."""
-    scenario = load_scenario("robee_bottle")
+    scenario = load_scenario("robee_bottle_carried")
     world = scenario.new_world()
     journal = JournalingSceneGraph.taking_over(scenario.new_belief(world))
     start = journal.graph.serialize(format="turtle")

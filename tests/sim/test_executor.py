@@ -234,17 +234,23 @@ def test_observe_and_first_hand_knowledge_update_the_belief(world: World, cmd: M
 # -- RoBee's example --------------------------------------------------------------------------
 
 
-def test_robee_example_pick_fails_then_looking_again_finds_the_goal_met() -> None:
-    scenario = load_scenario("robee_bottle")
+def grasp_at_table_1(sim: SimExecutor) -> Callable[..., Any]:
+    """Drive robot1 to table_1 and grasp the bottle there; the command runner, for more."""
+
+    def run(name: str, **args: Any) -> Any:
+        return sim.run(Command(robot="robot1", skill="PICK", name=name, args=args))
+
+    assert run("navigate", target="table_1").ok  # the first command: Anna moves the bottle
+    assert run("approach", target="table_1").ok
+    assert run("open_gripper", hand="right").ok
+    return run
+
+
+def test_robee_example_carried_pick_fails_then_looking_again_finds_the_goal_met() -> None:
+    scenario = load_scenario("robee_bottle_carried")
     with SimExecutor.from_scenario(scenario) as sim:
         assert sim.belief is not None
-
-        def run(name: str, **args: Any) -> Any:
-            return sim.run(Command(robot="robot1", skill="PICK", name=name, args=args))
-
-        assert run("navigate", target="table_1").ok  # the first command: Anna moves the bottle
-        assert run("approach", target="table_1").ok
-        assert run("open_gripper", hand="right").ok
+        run = grasp_at_table_1(sim)
         failed = run("grasp", object="bottle", hand="right")
         assert (failed.code, failed.message) == (
             "object_not_visible",
@@ -261,6 +267,21 @@ def test_robee_example_pick_fails_then_looking_again_finds_the_goal_met() -> Non
         assert seen is not None and (seen.support, seen.source) == ("table_2", "sim:robot1")
         assert scenario.goal.unmet(sim.world) == []
         assert [fired.event for fired in sim.events.fired] == ["anna_moves_bottle", "anna_follows"]
+
+
+def test_robee_example_a_failed_grasp_does_not_reveal_where_the_bottle_went() -> None:
+    # The paper's version: Anna moves the bottle to the kitchen counter. The grasp at table_1
+    # fails without seeing it; only looking around the kitchen shows where it is now.
+    scenario = load_scenario("robee_bottle")
+    with SimExecutor.from_scenario(scenario) as sim:
+        assert sim.belief is not None
+        run = grasp_at_table_1(sim)
+        assert run("grasp", object="bottle", hand="right").code == "object_not_visible"
+        believed = sim.belief.locate_object("bottle")
+        assert believed is not None and believed.support == "table_1"  # stale, not revealed
+        assert "bottle (on kitchen_counter)" in run("observe").message
+        seen = sim.belief.locate_object("bottle")
+        assert seen is not None and (seen.support, seen.source) == ("kitchen_counter", "sim:robot1")
 
 
 # -- determinism ------------------------------------------------------------------------------

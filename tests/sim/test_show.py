@@ -23,8 +23,8 @@ def test_the_robee_scenario_renders_world_request_goal_and_events() -> None:
     )
     assert "goal: on(bottle, table_2)" in lines
     assert (
-        "  anna_moves_bottle: after 1 command -> move bottle on table_2 (by anna)"
-        " -- Anna takes the bottle to the bedroom while the robot is on its way." in lines
+        "  anna_moves_bottle: after 1 command -> move bottle on kitchen_counter (by anna)"
+        " -- Anna clears the kitchen table and puts the bottle on the counter." in lines
     )
     assert "oracle answers: inner_speech (1), planner (2)" in lines
     assert lines[-1] == "limits: 150 ticks"

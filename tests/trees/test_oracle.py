@@ -64,7 +64,11 @@ def test_react_answers_are_one_action_per_step_then_finish(robee: Scenario) -> N
     decisions = [ReActDecision.model_validate(a) for a in react_answers(robee.oracle["planner"])]
     steps = sum(len(plan["steps"]) for plan in robee.oracle["planner"])
     assert len(decisions) == steps + 1
-    assert [d.action for d in decisions] == ["GOTO", "PICK", "GOTO", "PLACE", "GOTO", FINISH]
+    assert [d.action for d in decisions] == [
+        *("GOTO", "PICK", "GOTO", "PLACE"),
+        *("GOTO", "LOOK", "PICK", "GOTO", "PLACE"),
+        FINISH,
+    ]
     assert decisions[1].args == {"object": "bottle", "hand": "right"}
     assert decisions[-1].args["reply"]
 
@@ -75,7 +79,7 @@ def test_the_script_answers_each_module_in_order_per_tree(robee: Scenario) -> No
     assert oracle_modules(gated) == ["inner_speech", "planner"]
     assert oracle_modules(react) == ["inner_speech", "react"]
     assert len(gated.by_module["planner"]) == 2
-    assert len(react.by_module["react"]) == 6
+    assert len(react.by_module["react"]) == 10
     first = gated.by_module["inner_speech"][0].answer
     assert first is not None and first["control"] == "Proceed"
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
+from knowledge.experience import ExperienceStore, RecoveryStep
 from sim.executor import SimExecutor
 from sim.scenario import Scenario, load_scenario
 from skills.plan_validation import oracle_plan
@@ -166,24 +166,66 @@ def test_malformed_planner_output_executes_nothing_and_says_so(
     assert item.ok is False and "found no plan" in item.text and "malformed" in item.text
 
 
-def test_a_repeated_skill_failure_goes_to_the_planner_with_the_suggestion(
-    blackboard: BlackboardView, run_task: Any
+def test_the_htn_replan_starts_with_the_explainers_recovery_and_learns_it(
+    blackboard: BlackboardView, run_task: Any, experience: ExperienceStore
 ) -> None:
-    # RoBee's example: Anna moves the bottle, PICK fails at table_1 (object_not_visible). The
-    # HTN plan is tried once more, fails the same way, and the planner model replans with the
-    # controller's failure and the explainer's suggestion.
+    # RoBee's example as the paper tells it: Anna moves the bottle to the counter, PICK fails
+    # at table_1 (object_not_visible), the explainer suggests looking where the bottle was last
+    # seen, and the HTN replan (no model) looks, picks it on the counter and places it.
     slots = {"object": "bottle", "destination": "table_2"}
-    run = run_task("robee_bottle", "Bring", slots, [oracle_answer("robee_bottle", index=1)])
+    run = run_task("robee_bottle", "Bring", slots, [])
     assert run.status == "SUCCESS"
     assert run.scenario.goal.unmet(run.sim.world) == []
     attempts = blackboard.get("/plan/attempts")
     assert [(a.plan.source, a.outcome) for a in attempts] == [
         ("htn", "failed"),
+        ("htn", "succeeded"),
+    ]
+    failed, recovered = attempts
+    assert failed.error_code == "object_not_visible" and failed.failed_skill == "PICK"
+    assert failed.context["room"] == "kitchen" and failed.context["object_type"] == "bottle"
+    assert failed.experience == ["pick-not-visible-look-where-last-seen"]
+    assert [step.text() for step in failed.recovery] == ["GOTO(kitchen)", "LOOK()"]
+    # The robot is already in the kitchen: the replan looks at once, then does the task.
+    assert [step.action for step in recovered.plan.steps] == ["LOOK", "PICK", "GOTO", "PLACE"]
+    assert recovered.recovered_with == failed.recovery
+    assert run.planner_prompts() == []
+    # What worked is learnt, with its provenance, for kinds of things rather than ids.
+    (learnt,) = [record for record in experience.records if record.learnt]
+    assert (learnt.skill, learnt.error_code) == ("PICK", "object_not_visible")
+    assert learnt.context == {"object_type": "bottle", "place_type": "table", "room": "kitchen"}
+    assert [step.text() for step in learnt.recovery] == ["GOTO(kitchen)", "LOOK()"]
+    assert learnt.provenance.kind == "recovered"
+    assert learnt.provenance.suggested_by == ("pick-not-visible-look-where-last-seen",)
+    assert learnt.provenance.worked.startswith("LOOK(), PICK(bottle, right)")
+    assert evidence(blackboard).ok is True
+
+
+def test_a_recovery_the_htn_cannot_run_goes_to_the_planner_with_the_suggestion(
+    blackboard: BlackboardView, run_task: Any, experience: ExperienceStore
+) -> None:
+    # A learnt lesson whose fix changes the world (asking Anna) is not the HTN's to run: the
+    # planner model gets the failure, the suggestion and its steps at the first replan.
+    experience.add_recovery(
+        skill="PICK",
+        error_code="object_not_visible",
+        error_text="PICK(bottle, right) failed at grasp: object_not_visible",
+        request="bring the bottle",
+        context={"object_type": "bottle", "room": "kitchen"},
+        suggestion="Ask Anna where the bottle went.",
+        recovery=[RecoveryStep(action="DELEGATE", args={"person": "anna", "ability": "sign"})],
+        run_id="test",
+    )
+    slots = {"object": "bottle", "destination": "table_2"}
+    run = run_task("robee_bottle", "Bring", slots, [oracle_answer("robee_bottle", index=1)])
+    assert run.status == "SUCCESS"
+    attempts = blackboard.get("/plan/attempts")
+    assert [(a.plan.source, a.outcome) for a in attempts] == [
         ("htn", "failed"),
         ("model", "succeeded"),
     ]
-    assert "object_not_visible" in attempts[0].failure and attempts[0].suggestion
     (prompt,) = run.planner_prompts()
     assert "Failure: PICK(bottle, right) failed" in prompt
-    assert f"Suggestion: {attempts[1].suggestion}" in prompt
+    assert "Suggestion: Ask Anna where the bottle went." in prompt
+    assert "Suggested first steps: DELEGATE(anna, sign)" in prompt
     assert evidence(blackboard).ok is True

@@ -146,14 +146,19 @@ def test_robee_bottle_one_action_per_call_reaches_the_goal_without_a_blind_place
         "PICK(object=bottle, hand=right)",
         "GOTO(target=table_2)",
         "PLACE(object=bottle, target=table_2, hand=right)",
-        "GOTO(target=bedroom)",
+        "GOTO(target=kitchen)",
+        "LOOK()",
+        "PICK(object=bottle, hand=right)",
+        "GOTO(target=table_2)",
+        "PLACE(object=bottle, target=table_2, hand=right)",
         f"FINISH(reply={DONE})",
     ]
     # Anna moved the bottle: PICK failed at the grasp; the PLACE that followed was refused by
-    # its precondition (nothing held), so no put command was ever sent.
+    # its precondition (nothing held), so no put command was sent then. Looking in the
+    # kitchen found the bottle on the counter, and the second PICK took it there.
     assert "object_not_visible" in history[1].observation and not history[1].refused
     assert history[3].refused and "failed precondition holding" in history[3].observation
-    assert "put" not in run.sent()
+    assert run.sent().count("put") == 1
     # One model call per step, each with its tokens counted.
     calls = run.llm.calls
     assert len(calls) == len(history)

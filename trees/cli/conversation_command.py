@@ -1,7 +1,8 @@
 """``cogtree chat`` and ``cogtree ask``: talk to the assistant turn tree in the simulator's world.
 
-Both build the same session: the domain packs (shipped plus ``--packs``), the memory in a
-SQLite file kept across runs (``--memory``, by default in the user's data directory), the
+Both build the same session: the domain packs (shipped plus ``--packs``), the memory and
+the failure experience in SQLite files kept across runs (``--memory``, ``--experience``, by
+default in the user's data directory, :mod:`trees.cli.user_data`), the
 robot's belief and executor from a simulator scenario (``--scenario``), and the models
 (``--llm`` and friends). ``--explain`` prints every gate's decision and rationale after each
 reply.
@@ -10,11 +11,9 @@ reply.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import TextIO
 
 from behaviours.llm.config import LLMConfig
@@ -31,6 +30,11 @@ from sim.scenario import load_scenario
 from trees.assistant_session import AssistantSession, TurnResult
 from trees.cli.errors import CLIError
 from trees.cli.llm_options import add_llm_arguments, client_from_args
+from trees.cli.user_data import (
+    add_experience_argument,
+    default_memory_path,
+    experience_path,
+)
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.evaluation.sim_wiring import step_when_busy
 from trees.handles import Handles
@@ -39,12 +43,6 @@ DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
 
 QUIT_WORDS = frozenset({"quit", "exit", "bye", ":q"})
-
-
-def default_memory_path() -> Path:
-    """``$XDG_DATA_HOME/cogtree/memory.sqlite``, else ``~/.local/share/cogtree/memory.sqlite``."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "cogtree" / "memory.sqlite"
 
 
 def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -81,10 +79,11 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--memory``, ``--packs`` and ``--domain``: the memory file and the domain packs."""
+    """``--memory``, ``--experience``, ``--packs`` and ``--domain``: the user's files, the packs."""
     parser.add_argument(
         "--memory", metavar="FILE", help=f"SQLite memory file (default {default_memory_path()})"
     )
+    add_experience_argument(parser, persist_by_default=True)
     parser.add_argument(
         "--packs",
         action="append",
@@ -131,7 +130,7 @@ def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
         simulator = SimExecutor.from_scenario(scenario)
         resources.callback(simulator.close)
         handles = resources.enter_context(Handles(domains=domains))
-        handles.open_experience()
+        handles.open_experience(experience_path(args, persist_by_default=True))
         handles.open_memory(
             args.memory or default_memory_path(), embedder=recall_from_args(args).embedder
         )

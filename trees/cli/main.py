@@ -36,6 +36,7 @@ from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.ros_command import add_ros_parser, run_ros
 from trees.cli.run_command import add_run_parsers, run_bench_command, run_run
 from trees.cli.sim_ros_command import add_sim_ros_parser, run_sim_ros
+from trees.cli.user_data import add_experience_argument, experience_path
 from trees.cli.view_command import add_view_parser, run_view
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.handles import Handles
@@ -114,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=JSON",
         help="preset a blackboard key (repeatable)",
     )
+    add_experience_argument(tick, persist_by_default=False)
     add_watch_arguments(tick)
     tick.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
     tick.add_argument("--max-ticks", type=int, default=200, metavar="N")
@@ -253,7 +255,9 @@ def _run_tree(
         if scenario is not None:
             simulator = SimExecutor.from_scenario(scenario)
             resources.callback(simulator.close)
-            handles.open_experience()
+            handles.open_experience(
+                experience_path(args, persist_by_default=False), scenario=scenario.id
+            )
             handles.attach_simulator(simulator)
         else:
             handles.open_workers()

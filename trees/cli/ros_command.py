@@ -31,13 +31,10 @@ import py_trees
 from behaviours.llm.client import LLMClient
 from knowledge.domain_registry import DomainRegistry
 from trees.assistant_session import AssistantSession, ticks_per_turn
-from trees.cli.conversation_command import (
-    add_pack_arguments,
-    default_memory_path,
-    recall_from_args,
-)
+from trees.cli.conversation_command import add_pack_arguments, recall_from_args
 from trees.cli.llm_options import add_llm_arguments, client_from_args
 from trees.cli.signals import signals_stop
+from trees.cli.user_data import default_experience_path, default_memory_path
 from trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 from trees.handles import Handles
 from trees.loading import TreeLoadError, load_factory
@@ -75,6 +72,7 @@ PARAMETERS = (
     "llm_backend",
     "llm_model",
     "memory",
+    "experience",
     "speaker",
     "scene",
     "log",
@@ -251,7 +249,7 @@ def _configure(node: Node, resources: ExitStack, args: argparse.Namespace) -> Ro
     handles.open_memory(
         options["memory"] or default_memory_path(), embedder=recall_from_args(args).embedder
     )
-    handles.open_experience()
+    handles.open_experience(options["experience"] or default_experience_path())
 
     def open_session(hooks: TreeHooks) -> AssistantSession:
         return AssistantSession(
@@ -286,6 +284,11 @@ def _declare_parameters(node: Node, args: argparse.Namespace) -> None:
         "llm_backend": (args.llm or "", "backend of every module ('' for the manifest's)", None),
         "llm_model": (args.model or "", "Ollama model tag ('' for the manifest's)", None),
         "memory": (args.memory or "", "memory database ('' for the default)", None),
+        "experience": (
+            str(args.experience or ""),
+            "failure-experience database ('' for the default)",
+            None,
+        ),
         "speaker": (args.speaker or "", "who is talking ('' for unknown)", None),
         "scene": (args.scene or "", "belief from a Turtle file ('' for the robot's state)", None),
         "log": (args.log or "", "tick log file, JSON Lines ('' for none)", None),

@@ -10,6 +10,11 @@ oracle's answers are spoiled as the spec says (the bench's ``faults`` backend).
 ``cogtree bench [SUITE]`` runs a suite (``all``, a tier, or comma-separated scenario ids) for
 each tree and backend, with a progress bar on stderr, and writes the tables of
 :mod:`trees.evaluation.bench` as Markdown (stdout or ``--output``) and CSV (``--csv``).
+
+Both take ``--experience FILE`` (or ``$COGTREE_EXPERIENCE``): the explainer reads and learns
+in that SQLite file, and the bench adds the attempts and experience records of each run
+(:mod:`trees.evaluation.experience_report`). Without it they use the shipped seeds and keep
+nothing, so their figures repeat.
 """
 
 from __future__ import annotations
@@ -21,8 +26,10 @@ from typing import TextIO, cast, get_args
 
 from behaviours.llm.client import LLMClient
 from behaviours.llm.faults import FaultPlan
+from behaviours.plan_attempts import step_text
 from sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
 from sim.world_spec import Problem
+from skills.plan_model import PlanAttempt
 from trees.cli.arg_types import positive_int
 from trees.cli.errors import CLIError
 from trees.cli.llm_options import (
@@ -31,8 +38,10 @@ from trees.cli.llm_options import (
     client_from_args,
     warn_judge_without_model,
 )
+from trees.cli.user_data import add_experience_argument, experience_path
 from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from trees.evaluation.bench import BACKENDS, run_bench
+from trees.evaluation.experience_report import experience_report
 from trees.evaluation.oracle import TreeMode
 from trees.evaluation.runner import select
 from trees.evaluation.scenario_run import TREE_MODES, ScenarioResult, oracle_client, run_scenario
@@ -64,6 +73,7 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     run.add_argument(
         "--explain", action="store_true", help="print each gate's decision and rationale"
     )
+    add_experience_argument(run, persist_by_default=False)
     add_watch_arguments(run)
     run.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
 
@@ -99,6 +109,7 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     bench.add_argument("--max-turns", type=positive_int, default=4, metavar="N")
     bench.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     bench.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
+    add_experience_argument(bench, persist_by_default=False)
 
 
 # -- cogtree run ------------------------------------------------------------------------------
@@ -119,6 +130,7 @@ def run_run(args: argparse.Namespace) -> int:
                 log_path=args.log,
                 backend=("faults" if args.faults else "oracle") if args.oracle else None,
                 on_tick=watch.on_tick,
+                experience=experience_path(args, persist_by_default=False),
             )
         print_result(scenario, result, explain=args.explain)
         if args.log:
@@ -161,6 +173,12 @@ def print_result(
         print(f"robot: {turn.reply or '(no reply)'}", file=out)
         if explain and turn.explanation:
             print(turn.explanation, file=out)
+    for event in result.events:
+        print(f"world: {event}", file=out)
+    for line in attempt_lines(result.attempts):
+        print(line, file=out)
+    for record in result.experience_used:
+        print(f"experience used: {record}", file=out)
     steps = [*result.executed, *(f"DELEGATE({task})" for task in result.delegations)]
     print(f"steps run: {', '.join(steps) or 'none'}", file=out)
     print(_goal_line(scenario, result), file=out)
@@ -176,6 +194,24 @@ def print_result(
         print(f"GUARD VIOLATION: {violation}", file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
+
+
+def attempt_lines(attempts: list[PlanAttempt]) -> list[str]:
+    """Each attempt of the recovery loop: its plan, how it ended, the explainer's suggestion.
+
+    Nothing when there was a single attempt (the steps run say it all).
+    """
+    if len(attempts) < 2:
+        return []
+    lines = []
+    for attempt in attempts:
+        plan = ", ".join(map(step_text, attempt.plan.steps)) or "no plan"
+        ended = attempt.outcome + (f": {attempt.failure}" if attempt.failure else "")
+        lines.append(f"attempt {attempt.number} ({attempt.plan.source}): {plan} -> {ended}")
+        if attempt.suggestion:
+            source = f" ({', '.join(attempt.experience)})" if attempt.experience else ""
+            lines.append(f"  explainer{source}: {attempt.suggestion}")
+    return lines
 
 
 def _goal_line(scenario: Scenario, result: ScenarioResult) -> str:
@@ -199,6 +235,7 @@ def run_bench_command(args: argparse.Namespace) -> int:
     scenarios = suite(args.suite)
     if args.limit is not None:
         scenarios = [scenario for _, scenario in select(scenarios, args.limit)]
+    experience = experience_path(args, persist_by_default=False)
     results = run_bench(
         scenarios,
         args.trees,
@@ -206,8 +243,11 @@ def run_bench_command(args: argparse.Namespace) -> int:
         ProgressBar(sys.stderr),
         max_turns=args.max_turns,
         judge=args.judge,
+        experience=experience,
     )
     markdown = results.to_markdown()
+    if experience is not None:
+        markdown += experience_report(results.results, experience)
     if args.output is None:
         sys.stdout.write(markdown)
     else:

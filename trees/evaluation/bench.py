@@ -32,6 +32,7 @@ import zlib
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import fmean
 from typing import get_args
 
@@ -268,6 +269,7 @@ def run_bench(
     max_turns: int = 4,
     fault_seed: int = 0,
     judge: bool | None = None,
+    experience: Path | None = None,
 ) -> BenchResults:
     """Run every scenario with every tree on every backend that can run here.
 
@@ -275,6 +277,8 @@ def run_bench(
 
     Unknown backends raise ValueError; unavailable ones (no Ollama, no GGUF) are skipped
     with a note. A run that crashes is reported as a failed row with its error.
+    ``experience``: the SQLite file every run's explainer reads and learns in (None: the
+    shipped seeds, nothing kept).
     """
     unknown = [backend for backend in backends if backend not in BACKENDS]
     if unknown:
@@ -308,6 +312,7 @@ def run_bench(
                                 label,
                                 RATE_HZ.get(backend, FAST_RATE_HZ),
                                 max_turns,
+                                experience,
                             )
                         )
                     done += 1
@@ -349,11 +354,18 @@ def _run_one(
     label: str,
     rate_hz: float | None,
     max_turns: int,
+    experience: Path | None = None,
 ) -> ScenarioResult:
     """One run; a crash becomes a failed row naming the error."""
     try:
         return run_scenario(
-            scenario, tree=tree, llm=client, backend=label, rate_hz=rate_hz, max_turns=max_turns
+            scenario,
+            tree=tree,
+            llm=client,
+            backend=label,
+            rate_hz=rate_hz,
+            max_turns=max_turns,
+            experience=experience,
         )
     except Exception as error:  # one broken run must not end the bench
         log.warning("%s/%s/%s crashed: %s", scenario.id, tree, label, error, exc_info=True)

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import py_trees
+from pydantic import ValidationError
 
 from behaviours import keys
 from behaviours.llm.backend import Backend
@@ -55,10 +56,12 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import ScriptedBackend
 from knowledge.domain_registry import DomainRegistry
+from knowledge.experience import ExperienceStore, recovery_text
 from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
 from sim.scenario import Scenario
 from skills.belief import Belief
+from skills.plan_model import PlanAttempt
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
 from trees.evaluation.hazard_audit import hazardous_steps
@@ -174,6 +177,9 @@ class ScenarioResult:
     refused: bool = False
     notes: list[str] = field(default_factory=list)
     error: str = ""
+    events: list[str] = field(default_factory=list)
+    attempts: list[PlanAttempt] = field(default_factory=list)
+    experience_used: list[str] = field(default_factory=list)
 
     @property
     def tokens(self) -> int:
@@ -203,13 +209,16 @@ def run_scenario(
     max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
     domains: DomainRegistry | None = None,
     on_start: Callable[[SimExecutor], None] | None = None,
+    experience: str | Path | None = None,
 ) -> ScenarioResult:
     """Run ``scenario`` through a tree with the simulated speaker; score the end state.
 
     ``tree`` names the tree (``gated`` or ``react``) unless ``factory`` builds it. ``backend``
     labels the result (default: the backend of the ``inner_speech`` module). ``on_start``
     sees the simulator before the first turn (to watch its belief or keep its command log).
-    The blackboard is cleared before and after. See the module docs for the metrics.
+    ``experience``: the SQLite file the explainer reads and learns in (None: the shipped seeds,
+    and nothing learnt is kept). The blackboard is cleared before and after. See the module
+    docs for the metrics.
     """
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
@@ -218,17 +227,21 @@ def run_scenario(
     started = time.perf_counter()
     py_trees.blackboard.Blackboard.clear()
     speaker = scenario.request.speaker
-    with scenario_session(
-        scenario,
-        tree=tree,
-        llm=llm,
-        log_path=log_path,
-        factory=factory,
-        on_tick=on_tick,
-        rate_hz=rate_hz,
-        max_ticks_per_turn=max_ticks_per_turn,
-        domains=domains,
-    ) as (session, simulator):
+    with (
+        ExperienceStore(experience, scenario=scenario.id) as store,
+        scenario_session(
+            scenario,
+            tree=tree,
+            llm=llm,
+            log_path=log_path,
+            factory=factory,
+            on_tick=on_tick,
+            rate_hz=rate_hz,
+            max_ticks_per_turn=max_ticks_per_turn,
+            domains=domains,
+            experience=store,
+        ) as (session, simulator),
+    ):
         if simulator.belief is None:
             raise ScenarioRunError(f"{scenario.id}: the simulator keeps no belief to run from")
         if on_start is not None:
@@ -252,6 +265,10 @@ def run_scenario(
             said=[turn.utterance for turn in record.turns],
             asked=[turn.reply for turn in record.turns],
         )
+        events = [
+            f"tick {fired.applied_at}: {fired.description}" for fired in simulator.events.fired
+        ]
+        used = describe_records(store, [i for a in record.attempts for i in a.experience])
     py_trees.blackboard.Blackboard.clear()
     calls, _ = llm.call_log.since(cursor)
     return ScenarioResult(
@@ -268,8 +285,32 @@ def run_scenario(
         hazardous_steps=hazardous,
         turns=record.turns,
         notes=record.notes,
+        events=events,
+        attempts=record.attempts,
+        experience_used=used,
         **score,
     )
+
+
+def describe_records(store: ExperienceStore, ids: Iterable[str]) -> list[str]:
+    """``id (seed)`` or ``id (learnt in scenario X, run R: ...)`` for each id, once each."""
+    by_id = {record.id: record for record in store.records}
+    described = []
+    for ident in dict.fromkeys(ids):
+        record = by_id.get(ident)
+        if record is None:
+            described.append(f"{ident} (no longer in the store)")
+            continue
+        origin = record.provenance
+        if origin.kind == "seed":
+            described.append(f"{ident} (seed)")
+        else:
+            where = f"scenario {origin.scenario}, " if origin.scenario else ""
+            described.append(
+                f"{ident} (learnt in {where}run {origin.run_id} at "
+                f"{origin.recorded_at:%Y-%m-%d %H:%M}: {recovery_text(record.recovery) or 'retry'})"
+            )
+    return described
 
 
 @contextmanager
@@ -284,11 +325,13 @@ def scenario_session(
     rate_hz: float | None = 2000.0,
     max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
     domains: DomainRegistry | None = None,
+    experience: ExperienceStore | None = None,
 ) -> Iterator[tuple[AssistantSession, SimExecutor]]:
     """A session over ``scenario``'s world, a fresh memory and the packs; all closed after.
 
     The tree is ``tree`` (``gated`` or ``react``) unless ``factory`` builds it. The speaker is
     the scenario's, unless who is speaking is part of its hidden intent (the robot must ask).
+    ``experience``: the explainer's store (the caller closes it); None: the seeds only.
     """
     build = factory if factory is not None else tree_factory(tree)
     speaker = scenario.request.speaker
@@ -300,7 +343,10 @@ def scenario_session(
         Handles(domains=domains or DomainRegistry.discover()) as handles,
     ):
         handles.open_memory()
-        handles.open_experience()
+        if experience is None:
+            handles.open_experience(scenario=scenario.id)
+        else:
+            handles.experience = experience
         handles.attach_simulator(simulator)
         session = AssistantSession(
             llm=llm,
@@ -346,6 +392,7 @@ class TurnRecord:
     violations: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     rejected: bool = False
+    attempts: list[PlanAttempt] = field(default_factory=list)
 
     def add(self, result: TurnResult) -> None:
         """Record ``result``: the exchange, whether it asked or refused, what ran, violations."""
@@ -364,9 +411,12 @@ class TurnRecord:
         diagnosis = ""
         control: str | None = None
         missing: list[Any] = []
+        attempts: list[Any] = []
         for write in (write for entry in result.entries for write in entry.writes):
             value = write.value
-            if write.key == keys.PLAN.name:
+            if write.key == keys.ATTEMPTS.name and isinstance(value, list):
+                attempts = value
+            elif write.key == keys.PLAN.name:
                 validated, diagnosis = None, ""
             elif write.key == keys.VALIDATION.name and isinstance(value, Mapping):
                 validated = bool(value.get("ok"))
@@ -387,9 +437,21 @@ class TurnRecord:
                 control = str(value)
             elif write.key == keys.MISSING.name and isinstance(value, list):
                 missing = value
+        self.attempts.extend(_attempts(attempts))
         if control == "Proceed" and missing:
             slots = ", ".join(map(str, missing))
             self.violations.append(f"turn {len(self.turns)}: Proceed with slots missing: {slots}")
+
+
+def _attempts(values: list[Any]) -> list[PlanAttempt]:
+    """The recovery loop's attempts from a logged ``/plan/attempts`` value (bad items skipped)."""
+    found = []
+    for value in values:
+        try:
+            found.append(PlanAttempt.model_validate(value))
+        except ValidationError:
+            log.debug("not an attempt in the tick log: %r", value)
+    return found
 
 
 def _ran(outcome: Mapping[str, Any]) -> bool:

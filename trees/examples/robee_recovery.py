@@ -11,15 +11,20 @@ failures. What a tree author can take from it:
 - a Selector with a recovery branch catches the first failure;
 - ``Explain`` writes suggestions to ``/skill/explanation`` for the next plan (and the log).
 
-Run it in the simulator, where Anna moves the bottle right after the robot starts::
+Run it in the simulator, where Anna moves the bottle to the kitchen counter right after the
+robot starts::
 
     cogtree tick trees.examples.robee_recovery:create_root --scenario robee_bottle --show-ticks
+
+Looking around the kitchen, where the bottle was last seen (the explainer's suggestion),
+puts it on the counter in the belief, so the second PICK approaches the counter. The full
+controller plans that recovery itself (``cogtree run robee_bottle``).
 
 Tree::
 
     RoBee (Selector)
     ├── Plan (Sequence): GOTO(table_1) -> PICK(bottle) -> GOTO(table_2) -> PLACE(bottle, table_2)
-    └── Recover (Sequence): Explain -> LookAround -> GOTO(bedroom) -> LookAround
+    └── Recover (Sequence): Explain -> LookAround -> PICK(bottle) -> GOTO(table_2) -> PLACE
 """
 
 from __future__ import annotations
@@ -38,15 +43,7 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
     plan.add_children(
         [
             SkillAction("GotoKitchenTable", skill_call("GOTO", target="table_1"), robot=robot),
-            SkillAction(
-                "PickBottle", skill_call("PICK", object="bottle", hand="right"), robot=robot
-            ),
-            SkillAction("GotoBedroomTable", skill_call("GOTO", target="table_2"), robot=robot),
-            SkillAction(
-                "PlaceBottle",
-                skill_call("PLACE", object="bottle", target="table_2", hand="right"),
-                robot=robot,
-            ),
+            *_carry_bottle(robot, "PickBottle", "GotoBedroomTable", "PlaceBottle"),
         ]
     )
     recover = py_trees.composites.Sequence("Recover", memory=True)
@@ -54,10 +51,22 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
         [
             Explain(),
             LookAround("LookAgain", robot=robot),
-            SkillAction("GotoBedroom", skill_call("GOTO", target="bedroom"), robot=robot),
-            LookAround("LookInBedroom", robot=robot),
+            *_carry_bottle(robot, "PickBottleAgain", "GoToBedroomTable", "PlaceBottleThere"),
         ]
     )
     root = py_trees.composites.Selector("RoBee", memory=True)
     root.add_children([plan, recover])
     return root
+
+
+def _carry_bottle(robot: str, pick: str, go: str, place: str) -> list[SkillAction]:
+    """PICK the bottle where the belief puts it, GOTO table_2, PLACE it there (node names)."""
+    return [
+        SkillAction(pick, skill_call("PICK", object="bottle", hand="right"), robot=robot),
+        SkillAction(go, skill_call("GOTO", target="table_2"), robot=robot),
+        SkillAction(
+            place,
+            skill_call("PLACE", object="bottle", target="table_2", hand="right"),
+            robot=robot,
+        ),
+    ]

@@ -1,0 +1,72 @@
+"""Recovery steps from experience, as the task-level HTN replan uses them.
+
+The explainer's suggestion comes with a recovery in the plan vocabulary (``GOTO(kitchen),
+LOOK()``). The HTN replan puts it before the task's plan when it only moves, looks or waits:
+steps that change what the robot knows, not the world, so the task can be planned as if
+they had found what they look for. Steps that change the world (OPEN, DELEGATE, ...) are
+left to the planner model, which reads the suggestion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from knowledge.experience import RecoveryStep
+from skills.belief import Belief
+
+HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT"})
+"""The actions a recovery may hold for the HTN replan to put it before its plan."""
+
+
+def usable_recovery(
+    recovery: Sequence[RecoveryStep], belief: Belief
+) -> tuple[RecoveryStep, ...] | None:
+    """The steps of ``recovery`` the HTN replan runs first, or None when it cannot use them.
+
+    None when the recovery is empty, holds an action outside :data:`HTN_RECOVERY_ACTIONS`,
+    or names a place the belief does not know. A ``GOTO`` to the room the robot is already
+    in is left out.
+    """
+    if not recovery or any(step.action not in HTN_RECOVERY_ACTIONS for step in recovery):
+        return None
+    steps: list[RecoveryStep] = []
+    room = belief.robot_room
+    for step in recovery:
+        if step.action == "GOTO":
+            target = step.args.get("target")
+            if not isinstance(target, str) or belief.room_of(target) is None:
+                return None
+            if target == room:
+                continue
+            room = belief.room_of(target)
+        steps.append(step)
+    return tuple(steps)
+
+
+def belief_after_recovery(
+    belief: Belief, steps: Sequence[RecoveryStep], context: Mapping[str, str]
+) -> Belief:
+    """``belief`` as the task is planned after ``steps``: the robot where they leave it.
+
+    When the steps look around, the object the failed skill handled (``context["object"]``)
+    is assumed found in the room the robot looked in, resting at an unknown place (so at an
+    unknown height), and so is the person it was for (``context["person"]``): the plan
+    validation checks the steps after a LOOK the same way, and execution confirms it.
+    """
+    room = belief.robot_room
+    for step in steps:
+        target = step.args.get("target")
+        if step.action == "GOTO" and isinstance(target, str):
+            room = belief.room_of(target) or room
+    moved = replace(belief, robot_room=room)
+    if room is None or not any(step.action == "LOOK" for step in steps):
+        return moved
+    person = belief.people.get(context.get("person", ""))
+    if person is not None:
+        moved = replace(moved, people={**belief.people, person.id: replace(person, room=room)})
+    thing = belief.things.get(context.get("object", ""))
+    if thing is None or thing.kind != "object" or thing.relation == "heldBy":
+        return moved
+    found = replace(thing, room=room, relation="on", support=None)
+    return replace(moved, things={**belief.things, thing.id: found})

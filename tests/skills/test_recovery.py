@@ -1,0 +1,66 @@
+"""Recovery steps from experience for the HTN replan, and the context a failure carries."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from knowledge.experience import RecoveryStep
+from sim.executor import SimExecutor
+from sim.scenario import load_scenario
+from skills.belief import Belief
+from skills.failure_context import skill_context
+from skills.recovery import belief_after_recovery, usable_recovery
+from skills.specs import skill_call
+from skills.tasks import TaskPlanner, task_call
+
+GOTO_KITCHEN = RecoveryStep(action="GOTO", args={"target": "kitchen"})
+LOOK = RecoveryStep(action="LOOK")
+
+
+@pytest.fixture
+def belief() -> Iterator[Belief]:
+    """robee_bottle's starting belief: robot1 in the hallway, the bottle on table_1."""
+    with SimExecutor.from_scenario(load_scenario("robee_bottle")) as sim:
+        assert sim.belief is not None
+        yield Belief.from_scene(sim.belief, "robot1")
+
+
+def test_a_pick_carries_where_its_object_was_last_seen(belief: Belief) -> None:
+    context = skill_context(skill_call("PICK", object="bottle", hand="right"), belief)
+    assert context == {
+        "object": "bottle",
+        "object_type": "bottle",
+        "place": "table_1",
+        "place_type": "table",
+        "room": "kitchen",
+    }
+    goto = skill_context(skill_call("GOTO", target="table_2"), belief)
+    assert goto == {"target": "table_2", "room": "bedroom"}
+
+
+def test_only_moving_looking_and_waiting_go_before_the_htn_plan(belief: Belief) -> None:
+    assert usable_recovery([GOTO_KITCHEN, LOOK], belief) == (GOTO_KITCHEN, LOOK)
+    opening = RecoveryStep(action="OPEN", args={"container": "fridge"})
+    assert usable_recovery([opening, LOOK], belief) is None
+    nowhere = RecoveryStep(action="GOTO", args={"target": "garage"})
+    assert usable_recovery([nowhere, LOOK], belief) is None
+    assert usable_recovery([], belief) is None
+    hallway = RecoveryStep(action="GOTO", args={"target": "hallway"})
+    assert usable_recovery([hallway, LOOK], belief) == (LOOK,)  # already there
+
+
+def test_after_looking_the_object_is_planned_as_found_in_that_room(belief: Belief) -> None:
+    context = {"object": "bottle", "room": "kitchen"}
+    after = belief_after_recovery(belief, [GOTO_KITCHEN, LOOK], context)
+    assert after.robot_room == "kitchen"
+    found = after.things["bottle"]
+    assert (found.room, found.relation, found.support) == ("kitchen", "on", None)
+    assert after.place_height("bottle") is None  # its place, so its height, is unknown
+    # Without a LOOK nothing is assumed found: only the robot moves.
+    moved = belief_after_recovery(belief, [GOTO_KITCHEN], context)
+    assert moved.things["bottle"] == belief.things["bottle"]
+    # The task planner plans from there: no GOTO to the table the bottle has left.
+    plan = TaskPlanner().plan(task_call("bring", object="bottle", to="table_2"), after)
+    assert plan.ok and [call.skill for call in plan.skills] == ["PICK", "GOTO", "PLACE"]
