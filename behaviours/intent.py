@@ -31,7 +31,14 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask, SlotValue, plain
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import step_task, task_key, with_context_referent
+from knowledge.frame_tasks import (
+    TalkedAbout,
+    step_task,
+    talked_about,
+    task_key,
+    with_context_referent,
+    with_earlier_referent,
+)
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import action_tasks, parse_request
@@ -201,8 +208,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     the model.
     """
 
-    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING)
-    writes = (keys.INTENT,)
+    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING, keys.TALKED_ABOUT)
+    writes = (keys.INTENT, keys.TALKED_ABOUT)
 
     module = "intent"
 
@@ -212,9 +219,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.pending_key = self.key_of(keys.PENDING)
         self.intent_key = self.key_of(keys.INTENT)
+        self.talked_key = self.key_of(keys.TALKED_ABOUT)
         self.registry: DomainRegistry | None = None
         self._domains: dict[str, _Domain] = {}
         self._guess: IntentGuess | None = None
+        self._earlier: TalkedAbout | None = None  # what the last turn's words filled, if used
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
@@ -234,6 +243,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     def prepare(self) -> None:
         """Answer in the schema of this turn's domain, then run the cascade."""
         self._guess = None
+        self._earlier = None
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
 
@@ -358,6 +368,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             domain.pack.schema_for(decision.task).model_fields if decision.task != NO_TASK else {}
         )
         said = [self._utterance(), *said_before(self._pending_here(), domain.pack.name)]
+        said += self._earlier.said if self._earlier is not None else []
         kept: dict[str, SlotValue] = {}
         dropped: list[str] = []
         for slot, value in decision.slot_values().items():
@@ -385,6 +396,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             slots = {**pending.slots, **slots}
             said = [*pending.said, *said]
             self._notes.append(f"merged with the pending {pending.task}")
+        if self._earlier is not None and task is not None:
+            said = [*self._earlier.said, *said]
+        self._remember_what_was_talked_about()
         frame = IntentFrame(
             domain=domain_name,
             task=task,
@@ -394,6 +408,24 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS
+
+    def _remember_what_was_talked_about(self) -> None:
+        """Write what this request named, for "it" in the next; a request naming nothing
+        keeps what the last one named (it is still what the user talks about)."""
+        domain = self._domain()
+        if domain is None:
+            return
+        now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
+        earlier = self._earlier
+        if earlier is not None:  # "put it in the microwave": it stays first
+            now = TalkedAbout(
+                said=[*earlier.said, *now.said][-3:],
+                things=list(dict.fromkeys([*earlier.things[:1], *now.things])),
+                people=list(dict.fromkeys([*now.people, *earlier.people])),
+            )
+        elif not now.things and not now.people:
+            return
+        self.blackboard.set(self.talked_key, now)
 
     def summary(self, decision: IntentDecision) -> str:
         """``DishInfo(dish='tiramisu')`` or ``no task``."""
@@ -457,6 +489,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_context_referent(found, step, frame, domain.pack)
+        earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        found, earlier_said = with_earlier_referent(found, step, domain.pack, earlier)
+        if earlier_said:
+            self._earlier = earlier
         if not found.complete and guess.confident:
             return None  # the frame says little ("bring it"): the other paths decide
         slots = {**self._filled(domain, found.task, utterance), **found.slots}

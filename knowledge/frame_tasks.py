@@ -29,9 +29,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step, action_tasks
+from knowledge.request_frame import (
+    SPEAKER,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+    action_tasks,
+    names_destination,
+)
 from knowledge.slot_filling import SlotValue, is_grounded
 
 DESTINATION_SLOTS: Final = frozenset(
@@ -41,6 +50,11 @@ RECIPIENT_SLOTS: Final = frozenset(["recipient", "person", "to_person", "whom"])
 TOOL_SLOTS: Final = frozenset(["tool", "instrument", "utensil", "using", "cloth"])
 SOURCE_SLOTS: Final = frozenset(["source", "origin", "from_place"])
 RELATION_SLOTS: Final = frozenset(["relation", "spatial_relation"])
+APPLIANCE_SLOTS: Final = frozenset(["appliance"])
+"""Slots of an appliance: the thing acted on ("switch on the kettle"), or, when the task has
+another object, where that object goes ("warm the bowl in the microwave")."""
+TAP_LIQUID: Final = "water"
+"""What a fill takes from the tap: "fill the glass with water" names it, no tool."""
 OTHER_ROLE_SLOTS: Final = (
     DESTINATION_SLOTS | RECIPIENT_SLOTS | TOOL_SLOTS | SOURCE_SLOTS | RELATION_SLOTS
 )
@@ -116,11 +130,15 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
     if theme is None and step.source is None:
         theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
-    destination = _first(fields, DESTINATION_SLOTS)
+    destination = _first(fields, DESTINATION_SLOTS) or next(
+        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
+    )
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
     if step.excluded:
         return None  # no task of a pack holds "but not X" yet: the model or a question must
     objects = [phrase for phrase in step.wanted if not phrase.pronoun]
+    if objects and theme is None and step.source is not None and _first(fields, SOURCE_SLOTS):
+        objects = []  # "pour some water from the jug": what is poured is what the source holds
     if objects:
         if theme is None:
             return None
@@ -148,7 +166,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if preposition is None:
                 return None
             slots[relation_slot] = preposition
-    if step.recipient is not None:
+    if step.landmark is None and destination and names_destination(step):
+        value = _said(utterance, step.verb)
+        if value is not None:
+            slots[destination] = value  # "microwave the tray": in the microwave
+    if step.recipient is not None and not _for_the_speaker(step):
         if step.recipient.person == SPEAKER:
             if not acts_for_speaker and recipient_slot is None:
                 return None
@@ -160,7 +182,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if value is None:
                 return None
             slots[slot] = value
-    if step.tool is not None:
+    if step.tool is not None and not (step.action == "fill" and step.tool.head == TAP_LIQUID):
         tool_slot = _first(fields, TOOL_SLOTS)
         value = _said(utterance, step.tool.described, step.tool.text)
         if tool_slot is None or value is None:
@@ -215,6 +237,97 @@ def with_context_referent(
     missing = tuple(name for name in found.missing if name != theme)
     reason = f"{found.reason}; 'it' is what the context says: {theme}={referent!r}"
     return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
+
+
+PERSON_PRONOUNS: Final = frozenset(["her", "him", "she", "he"])
+"""Pronouns that stand for a person talked about before ("grandma is tired"... "help her")."""
+
+
+class TalkedAbout(BaseModel):
+    """What a turn talked about: the words that named things and people, in order of mention.
+
+    ``said`` holds the utterances the words come from, so a slot filled with them in a later
+    turn is still grounded in what the user said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    said: list[str] = Field(default_factory=list)
+    things: list[str] = Field(default_factory=list)
+    people: list[str] = Field(default_factory=list)
+
+
+def talked_about(
+    utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]
+) -> TalkedAbout:
+    """The things and people ``utterance`` names, through the pack's scene lexicons."""
+    people_only = {
+        name for name, spec in pack.manifest.lexicons.items() if spec.scene == ["people"]
+    }
+    scene = {
+        name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
+    }
+    mentions = sorted(
+        (mention for name in sorted(scene) for mention in lexicons[name].find(utterance)),
+        key=lambda mention: (mention.start, -mention.end),
+    )
+    things: dict[str, str] = {}
+    people: dict[str, str] = {}
+    for mention in mentions:
+        found = people if mention.lexicon in people_only else things
+        if mention.id not in things and mention.id not in people:
+            found[mention.id] = mention.text
+    return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
+
+
+def with_earlier_referent(
+    found: StepTask, step: Step, pack: DomainPack, earlier: TalkedAbout | None
+) -> tuple[StepTask, list[str]]:
+    """``found`` with "it" / "her" filled from what the previous turn talked about.
+
+    The step's object (or its landmark) said only as a pronoun takes the first thing (a
+    person, for "her" / "him") the previous turn named that the step does not name already.
+    Returns the task and the earlier utterances the filled words come from (none: unchanged).
+    """
+    if earlier is None or not found.missing:
+        return found, []
+    fields = list(pack.schema_for(found.task).model_fields)
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    destination = _first(fields, DESTINATION_SLOTS) or next(
+        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
+    )
+    pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
+    wanted = [] if [p for p in step.wanted if not p.pronoun] else pronouns
+    slots = dict(found.slots)
+    notes = []
+    for slot, phrase in (
+        (theme, wanted[0] if wanted else None),
+        (destination, step.landmark if step.landmark and step.landmark.pronoun else None),
+    ):
+        if slot is None or phrase is None or slot not in found.missing:
+            continue
+        choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
+        named = {str(value).lower() for value in slots.values()}
+        referent = next((words for words in choices if words.lower() not in named), None)
+        if referent is not None:
+            slots[slot] = referent
+            notes.append(f"{phrase.text!r} is {referent!r}, talked about before")
+    if not notes:
+        return found, []
+    missing = tuple(name for name in found.missing if name not in slots)
+    reason = f"{found.reason}; {'; '.join(notes)}"
+    return StepTask(task=found.task, slots=slots, missing=missing, reason=reason), earlier.said
+
+
+def _for_the_speaker(step: Step) -> bool:
+    """"Microwave the tray for me": done on the speaker's behalf, not handed to them."""
+    recipient = step.recipient
+    return (
+        recipient is not None
+        and recipient.person == SPEAKER
+        and recipient.preposition == "for"
+        and step.action != "bring"
+    )
 
 
 def _object_value(

@@ -196,6 +196,7 @@ class _Words:
     verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
+    place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
@@ -215,6 +216,7 @@ class _Words:
     subordinators: frozenset[str]
     vague_places: frozenset[str]
     weak_verbs: frozenset[tuple[str, ...]]
+    adverbials: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
@@ -250,6 +252,7 @@ def request_words() -> _Words:
     tasks: dict[str, tuple[str, ...]] = {}
     skills: dict[str, frozenset[str]] = {}
     says: dict[str, str] = {}
+    place_verbs: dict[str, frozenset[str]] = {}
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -262,6 +265,8 @@ def request_words() -> _Words:
             if kind == "actions":
                 tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
                 skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
+                named = entry.get("place_verbs", [])
+                place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -295,6 +300,7 @@ def request_words() -> _Words:
         verbs=verbs,
         says=says,
         tasks=tasks,
+        place_verbs=place_verbs,
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
@@ -316,6 +322,7 @@ def request_words() -> _Words:
         subordinators=word_set("subordinators"),
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
+        adverbials=phrase_set("adverbials"),
     )
 
 
@@ -344,6 +351,11 @@ def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str
 def action_tasks() -> Mapping[str, tuple[str, ...]]:
     """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
     return request_words().tasks
+
+
+def names_destination(step: Step) -> bool:
+    """Whether the step's verb also names where its object goes ("microwave the tray")."""
+    return step.verb in request_words().place_verbs.get(step.action, frozenset())
 
 
 def skill_actions(available: Iterable[str]) -> frozenset[str]:
@@ -409,6 +421,7 @@ class _Clause:
             or bool(self.match(lexicon.prepositions))
             or bool(self.match(lexicon.negations))
             or bool(self.match(lexicon.conjunctions))
+            or bool(self.match(lexicon.adverbials))
             or word in lexicon.copulas
             or word in lexicon.subordinators
             or word in lexicon.vague_places
@@ -525,6 +538,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
+    if kind_key == ("actions", "dispose") and state.recipient is not None:
+        state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
 
 
@@ -583,7 +598,27 @@ def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
         head = clause.words[name_end - 1].text
         clause.at = name_end
         return ObjectPhrase(text=said, head=head, person=said)
+    if _bare_word(word, lexicon) and follows in lexicon.determiners:
+        said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
+        clause.at += 1  # the object's determiner: the bare noun is who receives it
+        return ObjectPhrase(text=said, head=word, person=said)
     return None
+
+
+def _bare_word(word: str, lexicon: _Words) -> bool:
+    """A content word: not a function word the lexicon lists (nor a number)."""
+    return bool(word) and not (
+        word in lexicon.determiners
+        or word in lexicon.pronouns
+        or word in lexicon.people_pronouns
+        or word in lexicon.quantities
+        or word in lexicon.copulas
+        or word in INLINE_FILLERS
+        or word in PARTICLES
+        or word.isdigit()
+        or "'" in word
+        or not word.isalpha()
+    )
 
 
 @dataclass
@@ -636,6 +671,10 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += negation
             negated = True
             continue
+        adverbial = clause.match(lexicon.adverbials)
+        if adverbial:
+            clause.at += adverbial  # "blade first": how, not what
+            continue
         conjunction = clause.match(lexicon.conjunctions)
         if conjunction or word in (",", "but"):
             alternative = word == "or"
@@ -682,7 +721,12 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
         clause.words, clause.at + 1, clause.lexicon.prepositions
     ):
         return True  # "put the mug back where it belongs": never a preposition here
-    return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+    return (
+        not after
+        or after in (",", "and", "then", "or")
+        or after in INLINE_FILLERS
+        or bool(_longest(clause.words, clause.at + 1, clause.lexicon.prepositions))
+    )
 
 
 def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
@@ -701,6 +745,8 @@ def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str,
         state.recipient = state.recipient or _as_person(phrase)
     elif role == "recipient":
         state.objects.append(phrase) if not state.objects else None
+    elif role == "destination" and state.landmark is not None and not phrase.determiner:
+        return  # "put it on the stove to dry": a purpose, not a place
     elif state.landmark is not None or _describes_object(state):
         _locate(state, phrase)
     else:
@@ -788,8 +834,11 @@ def _noun_phrase(
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
             continue
-        if word in PARTICLES and clause.word(1) in ("", ",", "and", "then", "or", "please"):
-            break
+        if word in PARTICLES and (
+            clause.word(1) in ("", ",", "and", "then", "or", "please")
+            or _longest(clause.words, clause.at + 1, lexicon.prepositions)
+        ):
+            break  # "set the board down on the stove": the particle ends the phrase
         content.append(word)
         clause.at += 1
         if word in lexicon.pronouns and word not in ("one", "ones"):
