@@ -148,7 +148,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             self._prepared = _Preparation(problem=f"I cannot plan that: {problem}")
             return None
         if call is not None:
-            return self.workers.submit(self._plan_htn, call, bool(self._attempts()))
+            intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+            said = tuple(intent.said) if intent is not None else (self._request(),)
+            return self.workers.submit(self._plan_htn, call, bool(self._attempts()), said)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -301,10 +303,10 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             arguments[argument] = str(value)
         return arguments
 
-    def _plan_htn(self, call: TaskCall, replanning: bool) -> _Preparation:
+    def _plan_htn(self, call: TaskCall, replanning: bool, said: tuple[str, ...]) -> _Preparation:
         """The HTN plan; after a failure also the scene text, in case the model must replan."""
         assert self.scene is not None
-        found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot))
+        found = self.task_planner.plan(call, Belief.from_scene(self.scene, self.robot), said)
         scene_text = describe_scene(self.scene) if replanning or not found.ok else ""
         return _Preparation(htn=found, scene_text=scene_text)
 

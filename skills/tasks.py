@@ -19,7 +19,9 @@ closed container is opened first and closed again afterwards when a hand is free
 otherwise); a person is handed the object, a place receives it; a closed container that is
 the destination is opened after fetching or, when the fetch leaves no hand free to open it,
 before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
-of reach).
+of reach), after the hazards of what the task asks for (:mod:`skills.task_hazards`: picking
+up a person, handing over hot tea), so a request that fails for another reason still names
+its hazard.
 
 The gtpyhop state has four variables: ``belief`` (the immutable snapshot), ``failures``
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
@@ -46,10 +48,12 @@ from pydantic import (
 from typing_extensions import Self
 
 from knowledge.disposal import disposal_table
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
+from skills.task_hazards import task_hazards
 from skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,
@@ -311,18 +315,30 @@ class TaskPlan(BaseModel):
 
 
 class TaskPlanner:
-    """Plans tasks into skill calls with gtpyhop (backtracking); create once, thread-safe."""
+    """Plans tasks into skill calls with gtpyhop (backtracking); create once, thread-safe.
 
-    def __init__(self) -> None:
+    ``rules``: the hazard rules a plan-less task's hazards are named by (default: shipped).
+    """
+
+    def __init__(self, rules: HazardRules | None = None) -> None:
         self._planner = HtnPlanner("cogtree-tasks", _ACTIONS, _METHODS)
+        self._rules = rules
 
-    def plan(self, task: TaskCall, belief: Belief) -> TaskPlan:
-        """The skills that accomplish ``task`` from ``belief``, or why there are none."""
+    def plan(self, task: TaskCall, belief: Belief, said: tuple[str, ...] = ()) -> TaskPlan:
+        """The skills that accomplish ``task`` from ``belief``, or why there are none.
+
+        ``said``: the request's utterances; with no plan, the hazards of what the task asks
+        for (in the manner ``said`` asks for it) come first among the reasons.
+        """
         failures = _FailureLog()
         state = {"belief": belief, "failures": failures, "skipped": (), "steps": 0}
         steps = self._planner.plan(state, [(task.task, *task.values)])
         if steps is None:
-            plan = TaskPlan(task=task, ok=False, failures=failures.messages())
+            rules = self._rules or shipped_hazard_rules()
+            args = {name: str(value) for name, value in task.args.model_dump().items()}
+            hazards = task_hazards(rules, task.task, args, belief, said)
+            reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
+            plan = TaskPlan(task=task, ok=False, failures=reasons)
             log.info("%s", plan.message)
             return plan
         skills = tuple(skill_call_from_values(s[0], s[1:]) for s in steps if s[0] != SKIP)
