@@ -25,6 +25,7 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
+from knowledge.frame_tasks import holds_every_step
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import parse_request, skill_actions
@@ -129,9 +130,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        signal = frame_signal(
-            parse_request(utterance), self._registry().packs, self._lexicons, ROBOT_ACTIONS
-        )
+        frame = parse_request(utterance)
+        signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")
             return Verdict(
@@ -145,6 +145,15 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
             return Verdict(self._decision(signal.domains[0], 0.8, why), why)
+        holding = [
+            name
+            for name in signal.domains
+            if holds_every_step(frame, self._registry().get(name), utterance)
+        ]
+        if len(holding) == 1:
+            why = f"the request's frame connects to {', '.join(signal.domains)}; only "
+            why += f"{holding[0]} has a task that holds it whole"
+            return Verdict(self._decision(holding[0], 0.8, why), why)
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)

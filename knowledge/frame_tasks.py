@@ -97,6 +97,13 @@ def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[S
     return [step_task(step, pack, utterance) for step in frame.steps]
 
 
+def holds_every_step(frame: RequestFrame, pack: DomainPack, utterance: str) -> bool:
+    """Whether a task of ``pack`` holds each step of ``frame`` whole, every required slot
+    filled from the words ("set the board down on the stove": the household's Bring)."""
+    found = frame_tasks(frame, pack, utterance)
+    return bool(found) and all(task is not None and task.complete for task in found)
+
+
 def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """The task of ``pack`` that holds every phrase of ``step``, its slots filled; else None.
 
@@ -119,6 +126,22 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     return min(found, key=lambda item: (item[0], item[1]))[2]
 
 
+def _theme_and_destination(fields: Sequence[str], step: Step) -> tuple[str | None, str | None]:
+    """The slot the step's object goes to, and the slot its landmark goes to.
+
+    The object: the first slot of no other role; else, with no source phrase, the source slot
+    ("pour the juice into ...": what is poured). The landmark: a destination slot; else an
+    appliance slot that is not the object's ("warm the bowl in the microwave").
+    """
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    if theme is None and step.source is None:
+        theme = _first(fields, SOURCE_SLOTS)
+    destination = _first(fields, DESTINATION_SLOTS) or next(
+        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
+    )
+    return theme, destination
+
+
 def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:
     """The slots of ``task`` from ``step``, or None when the task cannot hold a phrase."""
     fields = list(pack.schema_for(task.name).model_fields)
@@ -127,12 +150,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     ]
     slots: dict[str, SlotValue] = {}
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
-    if theme is None and step.source is None:
-        theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
-    destination = _first(fields, DESTINATION_SLOTS) or next(
-        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
-    )
+    theme, destination = _theme_and_destination(fields, step)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
     if step.excluded:
         return None  # no task of a pack holds "but not X" yet: the model or a question must
@@ -261,8 +279,11 @@ def talked_about(
     utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]
 ) -> TalkedAbout:
     """The things and people ``utterance`` names, through the pack's scene lexicons."""
-    people_only = {
-        name for name, spec in pack.manifest.lexicons.items() if spec.scene == ["people"]
+    person_ids = {
+        entry
+        for name, spec in pack.manifest.lexicons.items()
+        if spec.scene == ["people"] and name in lexicons
+        for entry in lexicons[name].ids
     }
     scene = {
         name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
@@ -274,7 +295,7 @@ def talked_about(
     things: dict[str, str] = {}
     people: dict[str, str] = {}
     for mention in mentions:
-        found = people if mention.lexicon in people_only else things
+        found = people if mention.id in person_ids else things
         if mention.id not in things and mention.id not in people:
             found[mention.id] = mention.text
     return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
@@ -291,11 +312,7 @@ def with_earlier_referent(
     """
     if earlier is None or not found.missing:
         return found, []
-    fields = list(pack.schema_for(found.task).model_fields)
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
-    destination = _first(fields, DESTINATION_SLOTS) or next(
-        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
-    )
+    theme, destination = _theme_and_destination(list(pack.schema_for(found.task).model_fields), step)
     pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
     wanted = [] if [p for p in step.wanted if not p.pronoun] else pronouns
     slots = dict(found.slots)
