@@ -58,6 +58,9 @@ SEQUENCE_MARKERS = re.compile(
 hold a sequence of actions, whatever their objects are called (the robot may not know them
 yet), so the fast path hands such a request to the planner."""
 
+REMEMBERED = 4
+"""How many utterances, things and people of earlier requests "it" and "her" may refer to."""
+
 MAX_PROMPT_CHARS = 600
 """Utterances longer than this are cut for the model (the rationale says so)."""
 
@@ -410,22 +413,25 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         return Status.SUCCESS
 
     def _remember_what_was_talked_about(self) -> None:
-        """Write what this request named, for "it" in the next; a request naming nothing
-        keeps what the last one named (it is still what the user talks about)."""
+        """Add what this request named to what was talked about, most recent first, for "it"
+        in the next request; what "it" stood for in this one stays first."""
         domain = self._domain()
         if domain is None:
             return
         now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
-        earlier = self._earlier
-        if earlier is not None:  # "put it in the microwave": it stays first
-            now = TalkedAbout(
-                said=[*earlier.said, *now.said][-3:],
-                things=list(dict.fromkeys([*earlier.things[:1], *now.things])),
-                people=list(dict.fromkeys([*now.people, *earlier.people])),
-            )
-        elif not now.things and not now.people:
-            return
-        self.blackboard.set(self.talked_key, now)
+        before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        if before is None:
+            before = TalkedAbout()
+        carried = self._earlier.things[:1] if self._earlier is not None else []
+        things = [*carried, *now.things, *before.things]
+        self.blackboard.set(
+            self.talked_key,
+            TalkedAbout(
+                said=[*before.said, *now.said][-REMEMBERED:],
+                things=list(dict.fromkeys(things))[:REMEMBERED],
+                people=list(dict.fromkeys([*now.people, *before.people]))[:REMEMBERED],
+            ),
+        )
 
     def summary(self, decision: IntentDecision) -> str:
         """``DishInfo(dish='tiramisu')`` or ``no task``."""

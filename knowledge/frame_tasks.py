@@ -324,7 +324,7 @@ def with_earlier_referent(
         if slot is None or phrase is None or slot not in found.missing:
             continue
         choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
-        named = {str(value).lower() for value in slots.values()}
+        named = " ".join(str(value).lower() for value in slots.values())
         referent = next((words for words in choices if words.lower() not in named), None)
         if referent is not None:
             slots[slot] = referent

@@ -13,10 +13,10 @@ refusal says the hazard. Nothing here ever runs a skill.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from knowledge.hazard_rules import HazardRules
-from skills.belief import Belief
+from skills.belief import Belief, Thing
 from skills.effects import project
 from skills.hazard_check import Hazard, PlanHazards
 from skills.specs import SkillArgumentError, SkillCall, skill_call
@@ -81,6 +81,22 @@ OUTLINES: dict[str, _Outline] = {
 
 _WITH_HAND = frozenset(["PICK", "PLACE", "HANDOVER", "DISPOSE", "FILL", "POUR"])
 
+FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
+    ("heat", "appliance"): lambda thing: "appliance" in thing.flags and thing.kind == "container",
+    ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
+    ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
+    ("pour", "source"): lambda thing: thing.liquid_ml > 0,
+}
+"""Per task argument: which things of the belief it can take, for an argument the user left
+unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not
+listed are never guessed."""
+
+
+def fitting(belief: Belief, task: str, argument: str) -> list[str]:
+    """The things of ``belief`` that ``task``'s ``argument`` can take (see :data:`FITS`)."""
+    fits = FITS.get((task, argument))
+    return [] if fits is None else sorted(t.id for t in belief.things.values() if fits(t))
+
 
 def intended_skills(task: str, args: dict[str, str], belief: Belief) -> list[SkillCall]:
     """The skill calls ``task`` with ``args`` stands for (see the module docs); [] if unknown.
@@ -102,18 +118,19 @@ def intended_skills(task: str, args: dict[str, str], belief: Belief) -> list[Ski
 
 def task_hazards(
     rules: HazardRules,
-    task: str,
-    args: dict[str, str],
+    tasks: Sequence[tuple[str, dict[str, str]]],
     belief: Belief,
     said: Iterable[str] = (),
 ) -> list[Hazard]:
-    """The hazards of the skills ``task`` stands for, each rule sentence once, forbidden first.
+    """The hazards of the skills ``tasks`` (one after the other) stand for, each sentence
+    once, forbidden first.
 
     ``said``: the request's utterances (the manners they ask for: "throw it to me").
     """
     checker = PlanHazards(rules, said)
     found: dict[str, Hazard] = {}
-    for number, call in enumerate(intended_skills(task, args, belief), start=1):
+    calls = [call for task, args in tasks for call in intended_skills(task, args, belief)]
+    for number, call in enumerate(calls, start=1):
         for hazard in checker.check(belief, call, step=number):
             found.setdefault(hazard.sentence, hazard)
         checker.done(call)

@@ -336,7 +336,7 @@ class TaskPlanner:
         if steps is None:
             rules = self._rules or shipped_hazard_rules()
             args = {name: str(value) for name, value in task.args.model_dump().items()}
-            hazards = task_hazards(rules, task.task, args, belief, said)
+            hazards = task_hazards(rules, [(task.task, args)], belief, said)
             reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
             plan = TaskPlan(task=task, ok=False, failures=reasons)
             log.info("%s", plan.message)
