@@ -89,13 +89,13 @@ def frame_readings(
 ) -> list[Reading]:
     """The request's steps as one reading, each step's words looked up (see module docs).
 
-    "it" said alone is first what was talked about before (``earlier``). A step no task
+    "it" said alone in the first step is what was talked about before (``earlier``). A step no task
     holds, or whose words do not name one thing each, is left out; no step left: no reading.
     """
     reading: Reading = []
     for step in parse_request(utterance).steps:
         found = step_task(step, pack, utterance)
-        if found is not None:
+        if found is not None and not reading:  # later: "it" is what the step before acted on
             found = with_earlier_referent(found, step, pack, earlier)[0]
         spec = pack.task(found.task) if found is not None else None
         if found is None or spec is None or spec.plan is None:
