@@ -106,9 +106,9 @@ def frame_readings(
             lexicon = lexicons.get(spec.slots[slot].lexicon or "") if slot in spec.slots else None
             named = _one_thing(str(value), lexicon) if value and lexicon else None
             if named is None and reading:  # "start it": what the step before acted on
-                earlier = [v for _, before in reading for v in before.values()]
+                acted_on = [v for _, before in reading for v in before.values()]
                 fits = set(fitting(belief, spec.plan.task, argument))
-                named = next((thing for thing in reversed(earlier) if thing in fits), None)
+                named = next((thing for thing in reversed(acted_on) if thing in fits), None)
             if named is None:
                 break
             args[argument] = named

@@ -413,8 +413,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         return Status.SUCCESS
 
     def _remember_what_was_talked_about(self) -> None:
-        """Add what this request named to what was talked about, most recent first, for "it"
-        in the next request; what "it" stood for in this one stays first."""
+        """Add what this request named to what was talked about, most recent first.
+
+        "it" in the next request takes the first; what "it" stood for in this one stays first.
+        """
         domain = self._domain()
         if domain is None:
             return

@@ -20,6 +20,12 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
+from behaviours.hazard_readings import (
+    forbidden_in_every_reading,
+    frame_readings,
+    scene_belief,
+    slot_readings,
+)
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
@@ -30,12 +36,6 @@ from behaviours.safety_doubts import (
     SafetyRule,
     explicit_yes,
     safety_doubts,
-)
-from behaviours.hazard_readings import (
-    forbidden_in_every_reading,
-    frame_readings,
-    scene_belief,
-    slot_readings,
 )
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import (
@@ -52,8 +52,8 @@ from knowledge.frame_tasks import TalkedAbout
 from knowledge.hazard_rules import shipped_hazard_rules
 from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
-from knowledge.scene_graph import SceneGraph
 from knowledge.request_frame import parse_request
+from knowledge.scene_graph import SceneGraph
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots
 from knowledge.wording import BoundedText, joined
@@ -650,7 +650,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _hazards_of_every_reading(self, turn: _Turn) -> list[str]:
         """The forbidden hazards every reading of the unclear request shares (none: ask)."""
         belief = scene_belief(self.scene)
-        pack = turn.pack or (self.domains.get(turn.domain) if self._known(turn.domain) else None)
+        pack = turn.pack
+        if pack is None and self.domains is not None and turn.domain in self.domains:
+            pack = self.domains.get(str(turn.domain))
         if belief is None or pack is None:
             return []
         frame = turn.frame
@@ -664,9 +666,6 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             assert turn.spec is not None
             readings = slot_readings(turn.spec, turn.resolved, turn.speaker, belief)
         return forbidden_in_every_reading(shipped_hazard_rules(), readings, belief, said)
-
-    def _known(self, domain: str | None) -> bool:
-        return self.domains is not None and domain is not None and domain in self.domains
 
     def _confirmed(self, turn: _Turn) -> list[str]:
         """The safety doubts the user confirmed with an explicit yes to the last question.

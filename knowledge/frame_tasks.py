@@ -98,8 +98,10 @@ def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[S
 
 
 def holds_every_step(frame: RequestFrame, pack: DomainPack, utterance: str) -> bool:
-    """Whether a task of ``pack`` holds each step of ``frame`` whole, every required slot
-    filled from the words ("set the board down on the stove": the household's Bring)."""
+    """Whether a task of ``pack`` holds each step of ``frame`` whole.
+
+    Every required slot filled from the words ("set the board down on the stove": Bring).
+    """
     found = frame_tasks(frame, pack, utterance)
     return bool(found) and all(task is not None and task.complete for task in found)
 
@@ -275,9 +277,7 @@ class TalkedAbout(BaseModel):
     people: list[str] = Field(default_factory=list)
 
 
-def talked_about(
-    utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]
-) -> TalkedAbout:
+def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
     """The things and people ``utterance`` names, through the pack's scene lexicons."""
     person_ids = {
         entry
@@ -312,7 +312,9 @@ def with_earlier_referent(
     """
     if earlier is None or not found.missing:
         return found, []
-    theme, destination = _theme_and_destination(list(pack.schema_for(found.task).model_fields), step)
+    theme, destination = _theme_and_destination(
+        list(pack.schema_for(found.task).model_fields), step
+    )
     pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
     wanted = [] if [p for p in step.wanted if not p.pronoun] else pronouns
     slots = dict(found.slots)
@@ -337,7 +339,7 @@ def with_earlier_referent(
 
 
 def _for_the_speaker(step: Step) -> bool:
-    """"Microwave the tray for me": done on the speaker's behalf, not handed to them."""
+    """Whether "for me" asks for a favour ("microwave it for me"), not to be handed it."""
     recipient = step.recipient
     return (
         recipient is not None

@@ -71,9 +71,11 @@ def project(call: SkillCall, belief: Belief) -> Belief:
 
 
 def fill_amount(belief: Belief, args: FillArgs) -> float:
-    """How much FILL runs: the amount asked for; else up to the usual level of a container
-    whose capacity is known (:data:`USUAL_FILL`; nothing when it is already that full);
-    else a glassful."""
+    """How much FILL runs.
+
+    The amount asked for; else up to the usual level of a container whose capacity is known
+    (:data:`USUAL_FILL`; nothing when it is already that full); else a glassful.
+    """
     if args.amount_ml is not None:
         return args.amount_ml
     container = belief.things[args.container]

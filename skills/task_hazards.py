@@ -122,10 +122,10 @@ def task_hazards(
     belief: Belief,
     said: Iterable[str] = (),
 ) -> list[Hazard]:
-    """The hazards of the skills ``tasks`` (one after the other) stand for, each sentence
-    once, forbidden first.
+    """The hazards of the skills ``tasks`` (one after the other) stand for, forbidden first.
 
-    ``said``: the request's utterances (the manners they ask for: "throw it to me").
+    Each sentence once. ``said``: the request's utterances (the manners they ask for:
+    "throw it to me").
     """
     checker = PlanHazards(rules, said)
     found: dict[str, Hazard] = {}

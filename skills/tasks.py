@@ -53,7 +53,6 @@ from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
-from skills.task_hazards import task_hazards
 from skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,
@@ -66,6 +65,7 @@ from skills.specs import (
     skill_call_from_values,
     typed_args,
 )
+from skills.task_hazards import task_hazards
 
 log = logging.getLogger(__name__)
 
