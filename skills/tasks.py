@@ -51,6 +51,7 @@ from knowledge.disposal import disposal_table
 from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
+from skills.hazard_check import Hazard
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
 from skills.specs import (
@@ -328,15 +329,18 @@ class TaskPlanner:
         """The skills that accomplish ``task`` from ``belief``, or why there are none.
 
         ``said``: the request's utterances; with no plan, the hazards of what the task asks
-        for (in the manner ``said`` asks for it) come first among the reasons.
+        for (in the manner ``said`` asks for it) come first among the reasons. Nothing to do
+        is no plan either when what the task asks for is forbidden ("throw me the vase" when
+        the speaker holds it).
         """
         failures = _FailureLog()
         state = {"belief": belief, "failures": failures, "skipped": (), "steps": 0}
         steps = self._planner.plan(state, [(task.task, *task.values)])
+        hazards = self._hazards(task, belief, said) if not steps else []
+        if steps == [] and any(hazard.forbids for hazard in hazards):
+            steps = None  # "throw it to me" when it is already given: still never thrown
+            hazards = [hazard for hazard in hazards if hazard.forbids]
         if steps is None:
-            rules = self._rules or shipped_hazard_rules()
-            args = {name: str(value) for name, value in task.args.model_dump().items()}
-            hazards = task_hazards(rules, [(task.task, args)], belief, said)
             reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
             plan = TaskPlan(task=task, ok=False, failures=reasons)
             log.info("%s", plan.message)
@@ -350,6 +354,12 @@ class TaskPlanner:
             skipped=skipped,
             failures=failures.messages(),
         )
+
+
+    def _hazards(self, task: TaskCall, belief: Belief, said: tuple[str, ...]) -> list[Hazard]:
+        rules = self._rules or shipped_hazard_rules()
+        args = {name: str(value) for name, value in task.args.model_dump().items()}
+        return task_hazards(rules, [(task.task, args)], belief, said)
 
 
 class _FailureLog:

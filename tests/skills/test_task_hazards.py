@@ -75,3 +75,15 @@ def test_no_plan_names_the_hazard_before_the_failed_preconditions(kitchen: Belie
     assert any("not_hot" in failure for failure in plan.failures[1:])
     safe = TaskPlanner().plan(task_call("bring", object="ceramic_bowl", to="ana"), kitchen)
     assert safe.ok and not any("hot" in failure for failure in safe.failures)
+
+
+def test_nothing_to_do_is_still_refused_when_the_manner_is_forbidden(kitchen: Belief) -> None:
+    given = kitchen.with_given("vase", "ana")
+    call = task_call("bring", object="vase", to="ana")
+    thrown = TaskPlanner().plan(call, given, ("throw it to me",))
+    assert not thrown.ok
+    assert thrown.failures == (
+        "The vase is fragile; I set it down gently and never throw or drop it.",
+    )
+    handed = TaskPlanner().plan(call, given, ("bring it to me",))
+    assert handed.ok and handed.skills == ()
