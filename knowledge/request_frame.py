@@ -219,6 +219,9 @@ class _Words:
     adverbials: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
+        default_factory=dict
+    )  # the verb's first word -> (the words after the object, (kind, key))
 
     @property
     def longest(self) -> int:
@@ -285,6 +288,14 @@ def request_words() -> _Words:
     ):
         for form in _list(data, key):
             prepositions.setdefault(_phrase(form), (role, ""))
+    split_verbs: dict[str, list[tuple[tuple[str, ...], tuple[str, str]]]] = {}
+    for words in [words for words in verbs if "*" in words]:
+        star = words.index("*")
+        if star != 1 or len(words) < 3:
+            raise WordsError(
+                f"{WORDS_FILE.name}: {' '.join(words)!r}: write one verb, *, then words"
+            )
+        split_verbs.setdefault(words[0], []).append((words[2:], verbs.pop(words)))
     particles: dict[str, set[str]] = {}
     for words in verbs:
         if len(words) == 2 and words[1] in PARTICLES:
@@ -304,6 +315,7 @@ def request_words() -> _Words:
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
+        split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
         openers=phrase_set("openers"),
         wants=phrase_set("wants"),
         negations=phrase_set("negations"),
@@ -660,6 +672,12 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         word = clause.word()
         if word in lexicon.subordinators:
             return  # "... back where it belongs": the rest says more, asks for nothing
+        split = _verb_tail(clause, state.verb.split(" ")[0])
+        if split is not None:  # "get the oven going": the verb ends after its object
+            tail, state.kind = split
+            state.verb = f"{state.verb} {' '.join(tail)}"
+            clause.at += len(tail)
+            continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
             state.relation = state.relation or "to"
@@ -704,6 +722,19 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             negated = alternative = False
         if clause.at == before:
             clause.at += 1
+
+
+def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
+    """The words that finish ``verb`` after its object, and the capability they make.
+
+    Only when they are at the cursor and end the clause ("give the hob a wipe"); else None.
+    """
+    for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
+        after = clause.word(len(tail))
+        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        if ends and clause.match([tail]) == len(tail):
+            return tail, kind
+    return None
 
 
 def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
@@ -834,6 +865,8 @@ def _noun_phrase(
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
             continue
+        if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
+            break  # "get the oven going": the verb's last words are no part of the thing
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
             or _longest(clause.words, clause.at + 1, lexicon.prepositions)

@@ -355,7 +355,6 @@ class TaskPlanner:
             failures=failures.messages(),
         )
 
-
     def _hazards(self, task: TaskCall, belief: Belief, said: tuple[str, ...]) -> list[Hazard]:
         rules = self._rules or shipped_hazard_rules()
         args = {name: str(value) for name, value in task.args.model_dump().items()}

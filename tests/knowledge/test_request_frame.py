@@ -257,3 +257,13 @@ def test_warming_in_an_appliance_is_heating_not_cooking() -> None:
     assert step.action == "heat" and not step.unsupported
     assert only_step("reheat the stew").action == "heat"
     assert only_step("fry an egg").missing_skill == "cook"
+
+
+def test_a_verb_whose_last_words_follow_the_object() -> None:
+    oven = only_step("get the oven going")
+    assert (oven.verb, oven.action, objects(oven)) == ("get going", "switch_on", ["the oven"])
+    wipe = only_step("give the counter a wipe please")
+    assert (wipe.action, objects(wipe)) == ("wipe", ["the counter"])
+    assert only_step("give it a clean").action == "wipe"
+    towel = only_step("give nana a clean towel")  # not at the end: a thing, not the verb
+    assert (towel.action, objects(towel)) == ("bring", ["a clean towel"])
