@@ -16,6 +16,10 @@ from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
+from sim.perception import belief_from_world
+from sim.scenario import load_scenario
+from sim.world import World
+from trees.evaluation.hazard_set import HAZARD_WORLDS
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 PANTRY_YAML = """
@@ -372,3 +376,18 @@ def test_numeric_slots_are_converted_to_grams(
 def test_setup_without_the_registry_names_the_handle() -> None:
     with pytest.raises(MissingHandleError, match="`domains`"):
         PostProcess().setup()
+
+
+def test_an_object_slot_that_names_a_person_resolves_to_the_person(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+) -> None:
+    kitchen = load_scenario(HAZARD_WORLDS / "kitchen.yaml")  # grandma owns nothing there
+    scene = belief_from_world(World(kitchen.world), "robot1", kitchen.belief)
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "grandma"})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    found = resolved(blackboard)["object"]
+    assert found.ids == ["grandma"] and found.reasons == ["'grandma' names grandma, a person"]
+    scene.close()
