@@ -40,10 +40,13 @@ from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import (
     StepTask,
+    TalkedAbout,
     sequence_tasks,
     step_task,
+    talked_about,
     task_key,
     with_context_referent,
+    with_earlier_referent,
 )
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
@@ -64,6 +67,9 @@ SEQUENCE_MARKERS = re.compile(
 """Words that chain one action after another in a single request: one task's slots cannot
 hold a sequence of actions, whatever their objects are called (the robot may not know them
 yet), so the fast path hands such a request to the planner."""
+
+REMEMBERED = 4
+"""How many utterances, things and people of earlier requests "it" and "her" may refer to."""
 
 MAX_PROMPT_CHARS = 600
 """Utterances longer than this are cut for the model (the rationale says so)."""
@@ -217,8 +223,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     the model.
     """
 
-    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING)
-    writes = (keys.INTENT,)
+    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING, keys.TALKED_ABOUT)
+    writes = (keys.INTENT, keys.TALKED_ABOUT)
 
     module = "intent"
 
@@ -228,10 +234,12 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.pending_key = self.key_of(keys.PENDING)
         self.intent_key = self.key_of(keys.INTENT)
+        self.talked_key = self.key_of(keys.TALKED_ABOUT)
         self.registry: DomainRegistry | None = None
         self._domains: dict[str, _Domain] = {}
         self._guess: IntentGuess | None = None
         self._steps: list[IntentStep] = []
+        self._earlier: TalkedAbout | None = None  # what the last turn's words filled, if used
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
@@ -252,6 +260,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """Answer in the schema of this turn's domain, then run the cascade."""
         self._guess = None
         self._steps = []
+        self._earlier = None
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
 
@@ -376,6 +385,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             domain.pack.schema_for(decision.task).model_fields if decision.task != NO_TASK else {}
         )
         said = [self._utterance(), *said_before(self._pending_here(), domain.pack.name)]
+        said += self._earlier.said if self._earlier is not None else []
         kept: dict[str, SlotValue] = {}
         dropped: list[str] = []
         for slot, value in decision.slot_values().items():
@@ -412,6 +422,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 for index, step in enumerate(pending.steps)
             ]
             self._notes.append(f"the answer completes step {focus + 1} of the request")
+        if self._earlier is not None and task is not None:
+            said = [*self._earlier.said, *said]
+        self._remember_what_was_talked_about()
         frame = IntentFrame(
             domain=domain_name,
             task=task,
@@ -423,6 +436,29 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS
+
+    def _remember_what_was_talked_about(self) -> None:
+        """Add what this request named to what was talked about, most recent first.
+
+        "it" in the next request takes the first; what "it" stood for in this one stays first.
+        """
+        domain = self._domain()
+        if domain is None:
+            return
+        now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
+        before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        if before is None:
+            before = TalkedAbout()
+        carried = self._earlier.things[:1] if self._earlier is not None else []
+        things = [*carried, *now.things, *before.things]
+        self.blackboard.set(
+            self.talked_key,
+            TalkedAbout(
+                said=[*before.said, *now.said][-REMEMBERED:],
+                things=list(dict.fromkeys(things))[:REMEMBERED],
+                people=list(dict.fromkeys([*now.people, *before.people]))[:REMEMBERED],
+            ),
+        )
 
     def summary(self, decision: IntentDecision) -> str:
         """``DishInfo(dish='tiramisu')`` or ``no task``."""
@@ -498,6 +534,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_context_referent(found, step, frame, domain.pack)
+        earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        found, earlier_said = with_earlier_referent(found, step, domain.pack, earlier)
+        if earlier_said:
+            self._earlier = earlier
         return self._one_task(domain, guess, found, utterance)
 
     def _one_task(

@@ -29,6 +29,7 @@ from behaviours.turn_state import (
     SlotResolution,
 )
 from knowledge.experience import RecoveryStep
+from knowledge.frame_tasks import TalkedAbout
 from knowledge.memory_model import WorkingContext
 from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
 from skills.controller import SkillOutcome
@@ -303,6 +304,14 @@ PENDING = KeySpec(
     "a task waiting for the user's answer to a clarification question",
     lifetime="session",
 )
+TALKED_ABOUT = KeySpec(
+    "/session/talked_about",
+    TalkedAbout,
+    "RecognizeIntent",
+    'the words that named things and people in the last request, for "it" and "her" in the '
+    "next one",
+    lifetime="session",
+)
 PLAN = KeySpec(
     "/plan/current",
     ToAPlan,
@@ -358,6 +367,7 @@ CATALOGUE: tuple[KeySpec, ...] = (
     QUERY,
     EVIDENCE,
     PENDING,
+    TALKED_ABOUT,
     PLAN,
     VALIDATION,
     ATTEMPTS,

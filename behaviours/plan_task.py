@@ -166,7 +166,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         if calls:
             attempts = self._attempts()
             last = attempts[-1] if attempts else None
-            return self.workers.submit(self._plan_htn, calls, last)
+            intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+            said = tuple(intent.said) if intent is not None else (self._request(),)
+            return self.workers.submit(self._plan_htn, calls, last, said)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -383,20 +385,23 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             arguments[argument] = str(value)
         return arguments
 
-    def _plan_htn(self, calls: list[TaskCall], last: PlanAttempt | None) -> _Preparation:
+    def _plan_htn(
+        self, calls: list[TaskCall], last: PlanAttempt | None, said: tuple[str, ...]
+    ) -> _Preparation:
         """The HTN plan of the task, or of the sequence as one todo list.
 
         After a failure also the scene text, in case the model must replan. When the last
         attempt failed with a recovery the HTN replan can use
         (:func:`~skills.recovery.usable_recovery`), the plan starts with it and the tasks are
-        planned on the belief as the recovery will leave it.
+        planned on the belief as the recovery will leave it. ``said``: the request's utterances,
+        whose hazards a plan-less task names first.
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
         recovery = usable_recovery(last.recovery, belief) if last is not None else None
         if last is not None and recovery is not None:
             planned_on = belief_after_recovery(belief, recovery, last.context)
-            found = self.task_planner.plan_sequence(calls, planned_on)
+            found = self.task_planner.plan_sequence(calls, planned_on, said)
             if found.ok:
                 return _Preparation(
                     htn=found,
@@ -405,7 +410,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                     recovered_with=last.recovery,
                 )
             log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
-        found = self.task_planner.plan_sequence(calls, belief)
+        found = self.task_planner.plan_sequence(calls, belief, said)
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
         left = last is not None and bool(last.recovery) and recovery is None
         return _Preparation(htn=found, scene_text=scene_text, recovery_left=left)

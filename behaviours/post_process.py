@@ -141,6 +141,7 @@ class _SceneLookup:
     items: list[str]
     step: int = ONE_TASK
     lexicon: Lexicon | None = None
+    people: Lexicon | None = None
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
 
@@ -312,7 +313,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 return
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
-            lookup = _SceneLookup(slot, said, items, step, lexicon)
+            lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack))
             for item in items:
                 lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
             self._lookups.append(lookup)
@@ -345,6 +346,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
+                people = [] if named else _named_nodes(item, lookup.people)
+                if people:  # "pick up grandma": the words name a person, whom the plan's
+                    ids.extend(people)  # hazard rules then refuse to treat as an object
+                    reasons.extend(f"'{item}' names {node}, a person" for node in people)
+                    continue
                 if named:
                     ids.extend(named)
                     reasons.extend(f"'{item}' names {node} in the scene graph" for node in named)
@@ -357,6 +363,14 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             slot=lookup.slot, said=lookup.said, kind="scene", ids=ids, reasons=reasons
         )
         return resolution, first or []
+
+    def _people(self, pack: DomainPack) -> Lexicon | None:
+        """The pack's lexicon of the scene's people, if it has one."""
+        lexicons = self._lexicons.get(pack.name, {})
+        for name, spec in pack.manifest.lexicons.items():
+            if spec.scene == ["people"] and name in lexicons:
+                return lexicons[name]
+        return None
 
     def _describe(self, resolved: Mapping[str, SlotResolution]) -> str:
         if not resolved:

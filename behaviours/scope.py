@@ -25,10 +25,10 @@ from behaviours.setup_handles import pack_lexicons, require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import step_task
+from knowledge.frame_tasks import holds_every_step
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import SPEAKER, RequestFrame, parse_request, skill_actions
+from knowledge.request_frame import parse_request, skill_actions
 from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
 from skills.specs import RobotSkill
 
@@ -148,10 +148,15 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
             return Verdict(self._decision(signal.domains[0], 0.8, why), why)
-        holder = self._only_holder(frame, utterance, signal.domains)
-        if holder is not None:
-            domain, why = holder
-            return Verdict(self._decision(domain, 0.8, why), why)
+        holding = [
+            name
+            for name in signal.domains
+            if holds_every_step(frame, self._registry().get(name), utterance)
+        ]
+        if len(holding) == 1:
+            why = f"the request's frame connects to {', '.join(signal.domains)}; only "
+            why += f"{holding[0]} has a task that holds it whole"
+            return Verdict(self._decision(holding[0], 0.8, why), why)
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
@@ -249,32 +254,6 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if self.matcher is None:
             raise RuntimeError(f"{self.name}: setup(domains=...) was not called before ticking")
         return self.matcher
-
-    def _only_holder(
-        self, frame: RequestFrame, utterance: str, domains: tuple[str, ...]
-    ) -> tuple[str, str] | None:
-        """The one connected pack whose task holds the whole one-step request for the speaker.
-
-        "hand me the honey" connects to a home pack (Fetch holds it, "me" included) and to an
-        office pack (Deliver, which would still ask who receives it): the home pack. Only a
-        request whose recipient is the speaker is decided so; "hand this letter to Ada" is
-        left to the similarity of each pack's examples.
-        """
-        if len(frame.steps) != 1 or len(domains) < 2:
-            return None
-        recipient = frame.steps[0].recipient
-        if recipient is None or recipient.person != SPEAKER:
-            return None
-        registry = self._registry()
-        holders = []
-        for name in domains:
-            found = step_task(frame.steps[0], registry.get(name), utterance)
-            if found is not None and found.complete:
-                holders.append((name, found.task))
-        if len(holders) != 1:
-            return None
-        name, task = holders[0]
-        return name, f"of the packs the frame connects to, only {name}'s {task} holds it whole"
 
     def _continued_domain(self, utterance: str) -> tuple[str, str] | None:
         """The pending question's domain and why, when ``utterance`` answers it."""

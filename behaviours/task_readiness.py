@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 import types
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -20,6 +20,12 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
+from behaviours.hazard_readings import (
+    forbidden_in_every_reading,
+    frame_readings,
+    scene_belief,
+    slot_readings,
+)
 from behaviours.keys import Control
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
@@ -31,7 +37,7 @@ from behaviours.safety_doubts import (
     explicit_yes,
     safety_doubts,
 )
-from behaviours.setup_handles import require_handle
+from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import (
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
@@ -45,9 +51,12 @@ from behaviours.turn_state import (
 )
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import describing_clause
+from knowledge.frame_tasks import TalkedAbout, describing_clause
+from knowledge.hazard_rules import shipped_hazard_rules
+from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.request_frame import parse_request
+from knowledge.scene_graph import SceneGraph
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
 from knowledge.wording import BoundedText, joined
@@ -277,6 +286,7 @@ class _Turn:
     confirmed: list[str] = field(default_factory=list)
     unknown: str = ""
     steps: list[tuple[IntentStep, SlotCheck]] = field(default_factory=list)
+    speaker: str | None = None
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
@@ -313,10 +323,17 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
       task and slots unchanged). A doubt that ``forbids`` is a Reject whatever the model or
       the user says: no confirmation unlocks it.
 
+    Hazards before a question: when the fast path would Clarify (a slot unsaid or ambiguous,
+    no task, no planner model for the open-ended task), the readings of the request are
+    checked against the hazard rules (:mod:`behaviours.hazard_readings`); when every reading
+    has a forbidden hazard, Reject with the rule's sentence instead of asking.
+
     Safe decision (model failed): Clarify with what is missing (nothing: the question asks to
     confirm).
 
-    Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
+    Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
+    optional ``scene_graph`` (the belief the readings' hazards are judged on; without it
+    they are not checked) and ``lexicons``.
 
     When ``/turn/speaker`` is unset and the task acts for the speaker or a slot was said in
     the first person, who is speaking is asked first (:func:`ask_speaker_first`).
@@ -342,6 +359,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         keys.WORKING,
         keys.SPEAKER,
         keys.PENDING,
+        keys.TALKED_ABOUT,
     )
     writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING, keys.SAFETY)
 
@@ -369,14 +387,19 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.pending_key = self.key_of(keys.PENDING)
         self.safety_key = self.key_of(keys.SAFETY)
+        self.talked_key = self.key_of(keys.TALKED_ABOUT)
         self._turn = _Turn(utterance="", domain=None)
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}
+        self.scene: SceneGraph | None = None
+        self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm`` and ``domains`` handles."""
+        """Take the ``llm``, ``domains`` and optional ``scene_graph`` handles."""
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        self._lexicons = pack_lexicons(self, kwargs, self.domains)
 
     def prepare(self) -> None:
         """Read the turn, check its slots, then run the cascade."""
@@ -394,6 +417,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         lacking = parse_request(turn.utterance).missing_skills
         if lacking:
             return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
+        unclear = turn.check is None or self._needs_absent_planner(turn) or not turn.check.complete
+        hazards = self._hazards_of_every_reading(turn) if unclear else []
+        if hazards:
+            return self._decide("Reject", [], " ".join(hazards))
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
         if self._needs_absent_planner(turn):
@@ -552,6 +579,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn = _Turn(utterance=utterance, domain=domain, frame=frame)
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
+        turn.speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
         self.decision_type = InnerSpeech
         if domain == OUT_OF_SCOPE:
             return turn
@@ -664,6 +692,26 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         raised = [doubt.describe() for doubt in doubts if not doubt.forbids]
         turn.safety = [doubt for doubt in raised if doubt not in confirmed]
         turn.confirmed = [doubt for doubt in raised if doubt in confirmed]
+
+    def _hazards_of_every_reading(self, turn: _Turn) -> list[str]:
+        """The forbidden hazards every reading of the unclear request shares (none: ask)."""
+        belief = scene_belief(self.scene)
+        pack = turn.pack
+        if pack is None and self.domains is not None and turn.domain in self.domains:
+            pack = self.domains.get(str(turn.domain))
+        if belief is None or pack is None:
+            return []
+        frame = turn.frame
+        said = [*(frame.said if frame is not None else []), turn.utterance]
+        needs_steps = turn.check is None or self._needs_absent_planner(turn)
+        if needs_steps:
+            lexicons = self._lexicons.get(pack.name, {})
+            earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+            readings = frame_readings(turn.utterance, pack, lexicons, belief, earlier)
+        else:
+            assert turn.spec is not None
+            readings = slot_readings(turn.spec, turn.resolved, turn.speaker, belief)
+        return forbidden_in_every_reading(shipped_hazard_rules(), readings, belief, said)
 
     def _confirmed(self, turn: _Turn) -> list[str]:
         """The safety doubts the user confirmed with an explicit yes to the last question.

@@ -34,9 +34,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step, action_tasks
+from knowledge.request_frame import (
+    SPEAKER,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+    action_tasks,
+    names_destination,
+)
 from knowledge.slot_filling import SlotValue, is_grounded
 
 DESTINATION_SLOTS: Final = frozenset(
@@ -46,6 +55,11 @@ RECIPIENT_SLOTS: Final = frozenset(["recipient", "person", "to_person", "whom"])
 TOOL_SLOTS: Final = frozenset(["tool", "instrument", "utensil", "using", "cloth"])
 SOURCE_SLOTS: Final = frozenset(["source", "origin", "from_place"])
 RELATION_SLOTS: Final = frozenset(["relation", "spatial_relation"])
+APPLIANCE_SLOTS: Final = frozenset(["appliance"])
+"""Slots of an appliance: the thing acted on ("switch on the kettle"), or, when the task has
+another object, where that object goes ("warm the bowl in the microwave")."""
+TAP_LIQUID: Final = "water"
+"""What a fill takes from the tap: "fill the glass with water" names it, no tool."""
 OTHER_ROLE_SLOTS: Final = (
     DESTINATION_SLOTS | RECIPIENT_SLOTS | TOOL_SLOTS | SOURCE_SLOTS | RELATION_SLOTS
 )
@@ -88,6 +102,15 @@ class StepTask:
 def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask | None]:
     """The task of ``pack`` for each step of ``frame`` (None where no task holds the step)."""
     return [step_task(step, pack, utterance) for step in frame.steps]
+
+
+def holds_every_step(frame: RequestFrame, pack: DomainPack, utterance: str) -> bool:
+    """Whether a task of ``pack`` holds each step of ``frame`` whole.
+
+    Every required slot filled from the words ("set the board down on the stove": Bring).
+    """
+    found = frame_tasks(frame, pack, utterance)
+    return bool(found) and all(task is not None and task.complete for task in found)
 
 
 def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
@@ -276,6 +299,22 @@ def _only_picks_up(step: Step) -> bool:
     )
 
 
+def _theme_and_destination(fields: Sequence[str], step: Step) -> tuple[str | None, str | None]:
+    """The slot the step's object goes to, and the slot its landmark goes to.
+
+    The object: the first slot of no other role; else, with no source phrase, the source slot
+    ("pour the juice into ...": what is poured). The landmark: a destination slot; else an
+    appliance slot that is not the object's ("warm the bowl in the microwave").
+    """
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    if theme is None and step.source is None:
+        theme = _first(fields, SOURCE_SLOTS)
+    destination = _first(fields, DESTINATION_SLOTS) or next(
+        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
+    )
+    return theme, destination
+
+
 def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:
     """The slots of ``task`` from ``step``, or None when the task cannot hold a phrase."""
     fields = list(pack.schema_for(task.name).model_fields)
@@ -284,12 +323,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     ]
     slots: dict[str, SlotValue] = {}
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
-    if theme is None and step.source is None:
-        theme = _first(fields, SOURCE_SLOTS)  # "pour the juice into ...": what is poured
-    destination = _first(fields, DESTINATION_SLOTS)
+    theme, destination = _theme_and_destination(fields, step)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
     objects = [phrase for phrase in step.wanted if not phrase.pronoun]
+    if objects and theme is None and step.source is not None and _first(fields, SOURCE_SLOTS):
+        objects = []  # "pour some water from the jug": what is poured is what the source holds
     if step.excluded:
         # "the cola, not the ginger ale": the scene's referent resolution drops what is excluded
         theme_spec = task.slots.get(theme) if theme is not None else None
@@ -326,7 +364,11 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if preposition is None:
                 return None
             slots[relation_slot] = preposition
-    if step.recipient is not None:
+    if step.landmark is None and destination and names_destination(step):
+        value = _said(utterance, step.verb)
+        if value is not None:
+            slots[destination] = value  # "microwave the tray": in the microwave
+    if step.recipient is not None and not _for_the_speaker(step):
         if step.recipient.person == SPEAKER:
             if not acts_for_speaker and recipient_slot is None:
                 return None
@@ -338,7 +380,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if value is None:
                 return None
             slots[slot] = value
-    if step.tool is not None:
+    if step.tool is not None and not (step.action == "fill" and step.tool.head == TAP_LIQUID):
         tool_slot = _first(fields, TOOL_SLOTS)
         value = _said(utterance, step.tool.described, step.tool.text)
         if tool_slot is None or value is None:
@@ -423,6 +465,96 @@ def with_context_referent(
     missing = tuple(name for name in found.missing if name != theme)
     reason = f"{found.reason}; 'it' is what the context says: {theme}={referent!r}"
     return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
+
+
+PERSON_PRONOUNS: Final = frozenset(["her", "him", "she", "he"])
+"""Pronouns that stand for a person talked about before ("grandma is tired"... "help her")."""
+
+
+class TalkedAbout(BaseModel):
+    """What a turn talked about: the words that named things and people, in order of mention.
+
+    ``said`` holds the utterances the words come from, so a slot filled with them in a later
+    turn is still grounded in what the user said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    said: list[str] = Field(default_factory=list)
+    things: list[str] = Field(default_factory=list)
+    people: list[str] = Field(default_factory=list)
+
+
+def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
+    """The things and people ``utterance`` names, through the pack's scene lexicons."""
+    person_ids = {
+        entry
+        for name, spec in pack.manifest.lexicons.items()
+        if spec.scene == ["people"] and name in lexicons
+        for entry in lexicons[name].ids
+    }
+    scene = {
+        name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
+    }
+    mentions = sorted(
+        (mention for name in sorted(scene) for mention in lexicons[name].find(utterance)),
+        key=lambda mention: (mention.start, -mention.end),
+    )
+    things: dict[str, str] = {}
+    people: dict[str, str] = {}
+    for mention in mentions:
+        found = people if mention.id in person_ids else things
+        if mention.id not in things and mention.id not in people:
+            found[mention.id] = mention.text
+    return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
+
+
+def with_earlier_referent(
+    found: StepTask, step: Step, pack: DomainPack, earlier: TalkedAbout | None
+) -> tuple[StepTask, list[str]]:
+    """``found`` with "it" / "her" filled from what the previous turn talked about.
+
+    The step's object (or its landmark) said only as a pronoun takes the first thing (a
+    person, for "her" / "him") the previous turn named that the step does not name already.
+    Returns the task and the earlier utterances the filled words come from (none: unchanged).
+    """
+    if earlier is None or not found.missing:
+        return found, []
+    theme, destination = _theme_and_destination(
+        list(pack.schema_for(found.task).model_fields), step
+    )
+    pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
+    wanted = [] if [p for p in step.wanted if not p.pronoun] else pronouns
+    slots = dict(found.slots)
+    notes = []
+    for slot, phrase in (
+        (theme, wanted[0] if wanted else None),
+        (destination, step.landmark if step.landmark and step.landmark.pronoun else None),
+    ):
+        if slot is None or phrase is None or slot not in found.missing:
+            continue
+        choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
+        named = " ".join(str(value).lower() for value in slots.values())
+        referent = next((words for words in choices if words.lower() not in named), None)
+        if referent is not None:
+            slots[slot] = referent
+            notes.append(f"{phrase.text!r} is {referent!r}, talked about before")
+    if not notes:
+        return found, []
+    missing = tuple(name for name in found.missing if name not in slots)
+    reason = f"{found.reason}; {'; '.join(notes)}"
+    return StepTask(task=found.task, slots=slots, missing=missing, reason=reason), earlier.said
+
+
+def _for_the_speaker(step: Step) -> bool:
+    """Whether "for me" asks for a favour ("microwave it for me"), not to be handed it."""
+    recipient = step.recipient
+    return (
+        recipient is not None
+        and recipient.person == SPEAKER
+        and recipient.preposition == "for"
+        and step.action != "bring"
+    )
 
 
 def _object_value(

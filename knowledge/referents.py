@@ -68,9 +68,12 @@ FILLER_WORDS = frozenset(
         "sort",
         "my",
         "mine",
+        "all",
+        "whole",
+        "entire",
     ]
 )
-"""Words that need no match in the scene graph."""
+"""Words that need no match in the scene graph ("all of the milk": the milk)."""
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""

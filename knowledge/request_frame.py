@@ -199,6 +199,7 @@ class _Words:
     verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
+    place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
@@ -218,8 +219,12 @@ class _Words:
     subordinators: frozenset[str]
     vague_places: frozenset[str]
     weak_verbs: frozenset[tuple[str, ...]]
+    adverbials: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
+        default_factory=dict
+    )  # the verb's first word -> (the words after the object, (kind, key))
 
     @property
     def longest(self) -> int:
@@ -253,6 +258,7 @@ def request_words() -> _Words:
     tasks: dict[str, tuple[str, ...]] = {}
     skills: dict[str, frozenset[str]] = {}
     says: dict[str, str] = {}
+    place_verbs: dict[str, frozenset[str]] = {}
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -265,6 +271,8 @@ def request_words() -> _Words:
             if kind == "actions":
                 tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
                 skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
+                named = entry.get("place_verbs", [])
+                place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -283,6 +291,14 @@ def request_words() -> _Words:
     ):
         for form in _list(data, key):
             prepositions.setdefault(_phrase(form), (role, ""))
+    split_verbs: dict[str, list[tuple[tuple[str, ...], tuple[str, str]]]] = {}
+    for words in [words for words in verbs if "*" in words]:
+        star = words.index("*")
+        if star != 1 or len(words) < 3:
+            raise WordsError(
+                f"{WORDS_FILE.name}: {' '.join(words)!r}: write one verb, *, then words"
+            )
+        split_verbs.setdefault(words[0], []).append((words[2:], verbs.pop(words)))
     particles: dict[str, set[str]] = {}
     for words in verbs:
         if len(words) == 2 and words[1] in PARTICLES:
@@ -298,9 +314,11 @@ def request_words() -> _Words:
         verbs=verbs,
         says=says,
         tasks=tasks,
+        place_verbs=place_verbs,
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
+        split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
         openers=phrase_set("openers"),
         wants=phrase_set("wants"),
         negations=phrase_set("negations"),
@@ -319,6 +337,7 @@ def request_words() -> _Words:
         subordinators=word_set("subordinators"),
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
+        adverbials=phrase_set("adverbials"),
     )
 
 
@@ -347,6 +366,11 @@ def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str
 def action_tasks() -> Mapping[str, tuple[str, ...]]:
     """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
     return request_words().tasks
+
+
+def names_destination(step: Step) -> bool:
+    """Whether the step's verb also names where its object goes ("microwave the tray")."""
+    return step.verb in request_words().place_verbs.get(step.action, frozenset())
 
 
 def skill_actions(available: Iterable[str]) -> frozenset[str]:
@@ -412,6 +436,7 @@ class _Clause:
             or bool(self.match(lexicon.prepositions))
             or bool(self.match(lexicon.negations))
             or bool(self.match(lexicon.conjunctions))
+            or bool(self.match(lexicon.adverbials))
             or word in lexicon.copulas
             or word in lexicon.subordinators
             or word in lexicon.vague_places
@@ -551,6 +576,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
+    if kind_key == ("actions", "dispose") and state.recipient is not None:
+        state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
 
 
@@ -609,7 +636,27 @@ def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
         head = clause.words[name_end - 1].text
         clause.at = name_end
         return ObjectPhrase(text=said, head=head, person=said)
+    if _bare_word(word, lexicon) and follows in lexicon.determiners:
+        said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
+        clause.at += 1  # the object's determiner: the bare noun is who receives it
+        return ObjectPhrase(text=said, head=word, person=said)
     return None
+
+
+def _bare_word(word: str, lexicon: _Words) -> bool:
+    """A content word: not a function word the lexicon lists (nor a number)."""
+    return bool(word) and not (
+        word in lexicon.determiners
+        or word in lexicon.pronouns
+        or word in lexicon.people_pronouns
+        or word in lexicon.quantities
+        or word in lexicon.copulas
+        or word in INLINE_FILLERS
+        or word in PARTICLES
+        or word.isdigit()
+        or "'" in word
+        or not word.isalpha()
+    )
 
 
 @dataclass
@@ -653,6 +700,12 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         word = clause.word()
         if word in lexicon.subordinators:
             return  # "... back where it belongs": the rest says more, asks for nothing
+        split = _verb_tail(clause, state.verb.split(" ")[0])
+        if split is not None:  # "get the oven going": the verb ends after its object
+            tail, state.kind = split
+            state.verb = f"{state.verb} {' '.join(tail)}"
+            clause.at += len(tail)
+            continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
             state.relation = state.relation or "to"
@@ -663,6 +716,10 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         if negation:
             clause.at += negation
             negated = True
+            continue
+        adverbial = clause.match(lexicon.adverbials)
+        if adverbial:
+            clause.at += adverbial  # "blade first": how, not what
             continue
         conjunction = clause.match(lexicon.conjunctions)
         if conjunction or word in (",", "but"):
@@ -695,6 +752,19 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += 1
 
 
+def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
+    """The words that finish ``verb`` after its object, and the capability they make.
+
+    Only when they are at the cursor and end the clause ("give the hob a wipe"); else None.
+    """
+    for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
+        after = clause.word(len(tail))
+        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        if ends and clause.match([tail]) == len(tail):
+            return tail, kind
+    return None
+
+
 def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
     """Whether the word at the cursor is the particle of ``verb`` after its object.
 
@@ -710,7 +780,12 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
         clause.words, clause.at + 1, clause.lexicon.prepositions
     ):
         return True  # "put the mug back where it belongs": never a preposition here
-    return not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+    return (
+        not after
+        or after in (",", "and", "then", "or")
+        or after in INLINE_FILLERS
+        or bool(_longest(clause.words, clause.at + 1, clause.lexicon.prepositions))
+    )
 
 
 def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
@@ -729,6 +804,8 @@ def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str,
         state.recipient = state.recipient or _as_person(phrase)
     elif role == "recipient":
         state.objects.append(phrase) if not state.objects else None
+    elif role == "destination" and state.landmark is not None and not phrase.determiner:
+        return  # "put it on the stove to dry": a purpose, not a place
     elif state.landmark is not None or _describes_object(state):
         _locate(state, phrase)
     else:
@@ -816,11 +893,13 @@ def _noun_phrase(
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
             continue
+        if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
+            break  # "get the oven going": the verb's last words are no part of the thing
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
             or _longest(clause.words, clause.at + 1, lexicon.prepositions)
         ):
-            break  # "take the butter out onto the table": the verb's particle, not the thing
+            break  # "set the board down on the stove": the verb's particle, not the thing
         content.append(word)
         clause.at += 1
         if word in lexicon.pronouns and word not in ("one", "ones"):

@@ -32,6 +32,11 @@ from skills.specs import (
 DEFAULT_FILL_ML = 250.0
 """How much FILL runs into a container whose capacity the belief does not know (a glassful)."""
 
+USUAL_FILL = 0.8
+"""How full a FILL with no amount leaves a container whose capacity the belief knows: as
+people fill a glass or a jug, short of the brim, so it can be carried and handed over without
+spilling (a brimful container is never handed to a person)."""
+
 FILLED_LIQUID = "water"
 """What FILL takes from a tap."""
 
@@ -66,11 +71,17 @@ def project(call: SkillCall, belief: Belief) -> Belief:
 
 
 def fill_amount(belief: Belief, args: FillArgs) -> float:
-    """How much FILL runs: the amount asked for, else up to the capacity, else a glassful."""
+    """How much FILL runs.
+
+    The amount asked for; else up to the usual level of a container whose capacity is known
+    (:data:`USUAL_FILL`; nothing when it is already that full); else a glassful.
+    """
     if args.amount_ml is not None:
         return args.amount_ml
-    free = belief.things[args.container].free_ml
-    return DEFAULT_FILL_ML if free is None else free
+    container = belief.things[args.container]
+    if container.capacity_ml is None:
+        return DEFAULT_FILL_ML
+    return max(USUAL_FILL * container.capacity_ml - container.liquid_ml, 0.0)
 
 
 def pour_amount(belief: Belief, args: PourArgs) -> float:

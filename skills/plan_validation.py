@@ -24,7 +24,9 @@ StepProblem` with a code, and nothing raises. It checks
    impossible (a person as the object to pick).
 
 A step that depends on a step with a problem is not checked (it is listed in
-:attr:`DryRun.unchecked`): its problems would only echo the first one. What people do is
+:attr:`DryRun.unchecked`): its problems would only echo the first one. Its hazards are still
+named, on the belief as the steps before it left it: "bring me the hot tea" fails at PICK (a
+hot mug is not grasped), and handing it over would burn the person all the same. What people do is
 not known in advance; the rule for objects a person may move or produce is in
 :mod:`skills.assignment` (the robot step that fetches them relies on an assumption, recorded
 in :attr:`DryRun.assumptions`).
@@ -213,6 +215,7 @@ def rehearse(
         if nx.ancestors(rehearsal.graph, step.id) & stopped:
             unchecked.append(step.id)
             stopped.add(step.id)
+            problems += _hazards(watch, rehearsal, step, chosen[step.id], lifted)
             continue
         found = _hazards(watch, rehearsal, step, chosen[step.id], lifted)
         found += rehearsal.problems(step, chosen[step.id])

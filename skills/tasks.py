@@ -19,7 +19,9 @@ closed container is opened first and closed again afterwards when a hand is free
 otherwise); a person is handed the object, a place receives it; a closed container that is
 the destination is opened after fetching or, when the fetch leaves no hand free to open it,
 before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
-of reach).
+of reach), after the hazards of what the task asks for (:mod:`skills.task_hazards`: picking
+up a person, handing over hot tea), so a request that fails for another reason still names
+its hazard.
 
 The gtpyhop state has five variables: ``belief`` (the immutable snapshot), ``start`` (the
 belief planning started from, never changed: where a fetched thing was), ``failures``
@@ -47,8 +49,10 @@ from pydantic import (
 from typing_extensions import Self
 
 from knowledge.disposal import disposal_table
+from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
 from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
+from skills.hazard_check import Hazard
 from skills.htn import Action, HtnPlanner, Method, Step
 from skills.preconditions import check_preconditions
 from skills.specs import (
@@ -63,6 +67,7 @@ from skills.specs import (
     skill_call_from_values,
     typed_args,
 )
+from skills.task_hazards import task_hazards
 
 log = logging.getLogger(__name__)
 
@@ -337,22 +342,33 @@ class TaskPlan(BaseModel):
 
 
 class TaskPlanner:
-    """Plans tasks into skill calls with gtpyhop (backtracking); create once, thread-safe."""
+    """Plans tasks into skill calls with gtpyhop (backtracking); create once, thread-safe.
 
-    def __init__(self) -> None:
+    ``rules``: the hazard rules a plan-less task's hazards are named by (default: shipped).
+    """
+
+    def __init__(self, rules: HazardRules | None = None) -> None:
         self._planner = HtnPlanner("cogtree-tasks", _ACTIONS, _METHODS)
+        self._rules = rules
 
-    def plan(self, task: TaskCall, belief: Belief) -> TaskPlan:
+    def plan(self, task: TaskCall, belief: Belief, said: tuple[str, ...] = ()) -> TaskPlan:
         """The skills that accomplish ``task`` from ``belief``, or why there are none."""
-        return self.plan_sequence([task], belief)
+        return self.plan_sequence([task], belief, said)
 
-    def plan_sequence(self, tasks: Sequence[TaskCall], belief: Belief) -> TaskPlan:
+    def plan_sequence(
+        self, tasks: Sequence[TaskCall], belief: Belief, said: tuple[str, ...] = ()
+    ) -> TaskPlan:
         """The skills that accomplish ``tasks`` in order from ``belief``, or why there are none.
 
         One todo list: each task is planned from the belief the tasks before it lead to,
         and the search backtracks across tasks (a hand used in the first may be chosen
         again so that the second can be done). A sequence's plan records which skills
         each task takes (``parts``).
+
+        ``said``: the request's utterances; with no plan, the hazards of what the tasks ask
+        for (in the manner ``said`` asks for it) come first among the reasons. Nothing to do
+        is no plan either when what a task asks for is forbidden ("throw me the vase" when
+        the speaker holds it).
         """
         if not tasks:
             raise ValueError("plan_sequence needs at least one task")
@@ -367,8 +383,14 @@ class TaskPlanner:
         }
         todo = [step for task in tasks for step in ((task.task, *task.values), (TASK_DONE,))]
         steps = self._planner.plan(state, todo)
+        done = steps is not None and all(name == TASK_DONE for name, *_ in steps)
+        hazards = self._hazards(tasks, belief, said) if steps is None or done else []
+        if done and any(hazard.forbids for hazard in hazards):
+            steps = None  # "throw it to me" when it is already given: still never thrown
+            hazards = [hazard for hazard in hazards if hazard.forbids]
         if steps is None:
-            plan = TaskPlan(task=first, then=tuple(then), ok=False, failures=failures.messages())
+            reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
+            plan = TaskPlan(task=first, then=tuple(then), ok=False, failures=reasons)
             log.info("%s", plan.message)
             return plan
         skills: list[SkillCall] = []
@@ -389,6 +411,17 @@ class TaskPlanner:
             skipped=tuple(s[1] for s in steps if s[0] == SKIP),
             failures=failures.messages(),
         )
+
+    def _hazards(
+        self, tasks: Sequence[TaskCall], belief: Belief, said: tuple[str, ...]
+    ) -> list[Hazard]:
+        """The hazards of what ``tasks`` ask for, whatever plan would do them."""
+        rules = self._rules or shipped_hazard_rules()
+        asked = [
+            (task.task, {name: str(value) for name, value in task.args.model_dump().items()})
+            for task in tasks
+        ]
+        return task_hazards(rules, asked, belief, said)
 
 
 class _FailureLog:

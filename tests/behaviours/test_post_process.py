@@ -16,6 +16,10 @@ from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
 from knowledge.domain_registry import DomainRegistry
 from knowledge.scene_graph import SceneGraph
+from sim.perception import belief_from_world
+from sim.scenario import load_scenario
+from sim.world import World
+from trees.evaluation.hazard_set import HAZARD_WORLDS
 from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 PANTRY_YAML = """
@@ -400,3 +404,18 @@ def test_every_step_of_a_sequence_is_resolved_and_the_frame_shows_the_one_to_ask
     assert frame.steps[1].resolved["object"].ambiguous
     assert (frame.focus, frame.task, frame.step_named()) == (1, "Bring", steps[1].said)
     assert resolved(blackboard)["object"].ids == ["bottle_blue", "bottle_green"]
+
+
+def test_an_object_slot_that_names_a_person_resolves_to_the_person(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+) -> None:
+    kitchen = load_scenario(HAZARD_WORLDS / "kitchen.yaml")  # grandma owns nothing there
+    scene = belief_from_world(World(kitchen.world), "robot1", kitchen.belief)
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": "grandma"})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    found = resolved(blackboard)["object"]
+    assert found.ids == ["grandma"] and found.reasons == ["'grandma' names grandma, a person"]
+    scene.close()

@@ -70,7 +70,7 @@ def test_unreadable_yaml_is_refused(tmp_path: Path) -> None:
     [
         ("could you slice the bread", "cut", "I can't cut things yet."),
         ("please do the dishes", "wash_up", "I can't wash up yet."),
-        ("heat up the soup", "cook", "I can't cook yet."),
+        ("boil the pasta", "cook", "I can't cook yet."),
     ],
 )
 def test_unsupported_skills_are_named(request_text: str, name: str, say: str) -> None:

@@ -8,11 +8,15 @@ from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import (
     StepTask,
+    TalkedAbout,
     context_referent,
+    holds_every_step,
     pack_actions,
     step_task,
+    talked_about,
     task_key,
     with_context_referent,
+    with_earlier_referent,
 )
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import parse_request
@@ -150,3 +154,67 @@ def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPa
     assert found is not None and found.task == "Bring" and found.missing == ("destination",)
     placed = task_for(household, "move the vase onto the windowsill")
     assert placed is not None and placed.complete
+
+
+@pytest.mark.parametrize(
+    ("text", "task", "slots"),
+    [
+        ("warm the plate in the oven", "Heat", {"object": "the plate", "appliance": "the oven"}),
+        ("microwave the lasagne for me", "Heat", {"object": "the lasagne",
+                                                  "appliance": "microwave"}),
+        ("fill the flask with water", "Fill", {"container": "the flask"}),
+        ("add some cream to the jug", "Pour", {"source": "some cream", "target": "the jug"}),
+        ("give nana the teapot", "Bring", {"object": "the teapot", "destination": "nana"}),
+    ],
+)  # fmt: skip
+def test_kitchen_phrasings_fill_their_task(
+    household: DomainPack, text: str, task: str, slots: dict[str, str]
+) -> None:
+    found = task_for(household, text)
+    assert found is not None and (found.task, found.slots) == (task, slots)
+
+
+def test_what_is_poured_from_a_source_is_what_the_source_holds(household: DomainPack) -> None:
+    found = task_for(household, "pour some juice from the carton into it")
+    assert found is not None and found.slots == {"source": "the carton"}
+    assert found.missing == ("target",)
+
+
+def test_it_and_her_take_what_the_last_request_talked_about(household: DomainPack) -> None:
+    earlier = TalkedAbout(said=["the teapot is by the sink"], things=["teapot", "sink"])
+    text = "pour the milk into it"
+    (step,) = parse_request(text).steps
+    found = step_task(step, household, text)
+    assert found is not None and found.missing == ("target",)
+    filled, said = with_earlier_referent(found, step, household, earlier)
+    assert filled.slots == {"source": "the milk", "target": "teapot"} and not filled.missing
+    assert said == ["the teapot is by the sink"]
+    people = TalkedAbout(said=["nana is cold"], people=["nana"])
+    text = "take her to the sofa"
+    (step,) = parse_request(text).steps
+    found = step_task(step, household, text)
+    assert found is not None
+    filled, _ = with_earlier_referent(found, step, household, people)
+    assert filled.slots["object"] == "nana"
+    unchanged, none = with_earlier_referent(found, step, household, None)
+    assert unchanged == found and none == []
+
+
+def test_what_a_request_talks_about_is_read_through_the_scene_lexicons(
+    household: DomainPack,
+) -> None:
+    things = next(n for n, s in household.manifest.lexicons.items() if s.scene == ["objects"])
+    people = next(n for n, s in household.manifest.lexicons.items() if s.scene == ["people"])
+    lexicons = {
+        things: Lexicon(things, {"teapot_1": ["teapot"], "sink_1": ["sink"]}),
+        people: Lexicon(people, {"nana": ["nana"]}),
+    }
+    found = talked_about("nana says the teapot is in the sink", household, lexicons)
+    assert (found.things, found.people) == (["teapot", "sink"], ["nana"])
+
+
+def test_a_pack_holds_a_request_when_a_task_holds_every_step(household: DomainPack) -> None:
+    text = "set the tray down on the bench"
+    assert holds_every_step(parse_request(text), household, text)
+    text = "put the tray on the bench and start it"
+    assert not holds_every_step(parse_request(text), household, text)  # "it": unsaid

@@ -234,3 +234,49 @@ def test_a_purpose_infinitive_is_no_step(text: str, objects: list[str]) -> None:
     frame = parse_request(text)
     assert [step.action for step in frame.steps] == ["bring"] and not frame.missing_skills
     assert [phrase.text for phrase in frame.steps[0].objects] == objects
+
+
+def test_a_bare_noun_before_the_object_is_who_receives_it() -> None:
+    step = only_step("give nana the teapot")
+    assert step.action == "bring" and objects(step) == ["the teapot"]
+    assert step.recipient is not None and step.recipient.person == "nana"
+
+
+def test_how_to_hand_it_over_is_not_part_of_the_thing() -> None:
+    step = only_step("pass me the scissors point first")
+    assert objects(step) == ["the scissors"] and step.recipient is not None
+    assert objects(only_step("give it to me handle first")) == ["it"]
+
+
+def test_a_particle_before_a_place_ends_the_object() -> None:
+    step = only_step("set the tray down on the bench")
+    assert (step.verb, objects(step), step.relation) == ("set down", ["the tray"], "on")
+    assert step.landmark is not None and step.landmark.text == "the bench"
+
+
+def test_a_purpose_after_the_place_is_no_place() -> None:
+    step = only_step("put it on the radiator to dry")
+    assert step.landmark is not None and step.landmark.described == "the radiator"
+
+
+def test_throwing_to_someone_is_a_handover_not_a_disposal() -> None:
+    assert only_step("chuck it over to me, the ball").action == "bring"
+    assert only_step("toss me the keys").action == "bring"
+    assert only_step("chuck the peel").action == "dispose"
+
+
+def test_warming_in_an_appliance_is_heating_not_cooking() -> None:
+    step = only_step("warm the plate up in the oven")
+    assert step.action == "heat" and not step.unsupported
+    assert only_step("reheat the stew").action == "heat"
+    assert only_step("fry an egg").missing_skill == "cook"
+
+
+def test_a_verb_whose_last_words_follow_the_object() -> None:
+    oven = only_step("get the oven going")
+    assert (oven.verb, oven.action, objects(oven)) == ("get going", "switch_on", ["the oven"])
+    wipe = only_step("give the counter a wipe please")
+    assert (wipe.action, objects(wipe)) == ("wipe", ["the counter"])
+    assert only_step("give it a clean").action == "wipe"
+    towel = only_step("give nana a clean towel")  # not at the end: a thing, not the verb
+    assert (towel.action, objects(towel)) == ("bring", ["a clean towel"])

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sim.perception import belief_from_world
 from sim.scenario import load_scenario
 from sim.world import Liquid, Placement, World
+from skills.belief import Belief
+from skills.effects import fill_amount
+from skills.specs import FillArgs
 
 
 def holding(world: World, obj: str, person: str) -> None:
@@ -42,6 +46,20 @@ def test_a_container_filled_to_the_brim_is_not_handed_over() -> None:
     assert not refused.ok and refused.code == "unsafe_object"
     assert "filled to the brim with water" in refused.message
     world.state.liquids["glass"] = Liquid(liquid="water", ml=250.0)
+    assert world.handover("robot1", "glass", "sam", "right").ok
+
+
+def test_a_glass_filled_with_no_amount_asked_is_not_brimful_and_is_handed_over() -> None:
+    scenario = load_scenario("kitchen_fill_glass")
+    world = World(scenario.world)
+    holding(world, "glass", "sam")
+    scene = belief_from_world(world, "robot1", scenario.belief)
+    belief = Belief.from_scene(scene, "robot1")
+    amount = fill_amount(belief, FillArgs(container="glass", source="sink", hand="right"))
+    assert amount == 240.0  # 80% of its 300 ml
+    assert world.approach("robot1", "sink").ok
+    assert world.fill("robot1", "glass", "sink", "right", amount).ok
+    assert not world.state.spills
     assert world.handover("robot1", "glass", "sam", "right").ok
 
 

@@ -247,14 +247,17 @@ def test_switch_failures(kitchen: Belief) -> None:
 # -- FILL and POUR ---------------------------------------------------------------------------------
 
 
-def test_fill_runs_up_to_the_capacity_at_the_tap(kitchen: Belief) -> None:
-    belief = holding(kitchen, "cup")
+def test_fill_with_no_amount_runs_to_the_usual_level_short_of_the_brim(kitchen: Belief) -> None:
+    belief = holding(kitchen, "cup")  # 250 ml: filled to 80%
     assert commands(belief, "FILL", container="cup", source="sink", hand="right") == [
         "approach(target=sink)",
-        "fill(container=cup, source=sink, hand=right, amount_ml=250.0)",
+        "fill(container=cup, source=sink, hand=right, amount_ml=200.0)",
     ]
     after = project(skill_call("FILL", container="cup", source="sink", hand="right"), belief)
-    assert after.things["cup"].liquid == "water" and after.things["cup"].liquid_ml == 250
+    cup = after.things["cup"]
+    assert cup.liquid == "water" and cup.liquid_ml == 200 and cup.free_ml == 50
+    topped = project(skill_call("FILL", container="cup", source="sink", hand="right"), after)
+    assert topped.things["cup"].liquid_ml == 200  # already at its usual level: nothing runs
 
 
 def test_fill_more_than_fits_shows_as_an_overfill(kitchen: Belief) -> None:

@@ -1,0 +1,146 @@
+"""The hazards of what a task asks for, judged on the skills it stands for.
+
+When the task planner finds no plan, its reasons are the preconditions that failed ("the mug
+of tea is hot: grasping it is unsafe", "grandma is not in the belief"), which may hide that
+the request itself is unsafe: handing hot tea to a person, picking up a person. For a task
+(``bring(tea_mug, ana)``) :func:`intended_skills` lists the skill calls the task means in
+the simplest case (PICK the mug, HANDOVER it to Ana), without checking whether they can run,
+and :func:`task_hazards` runs the hazard rules over them, as the dry run would over a plan
+(:class:`~skills.hazard_check.PlanHazards`, the belief projected step by step where a step's
+effects can be projected). The hazards found are named with the reasons for no plan, so a
+refusal says the hazard. Nothing here ever runs a skill.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from knowledge.hazard_rules import HazardRules
+from skills.belief import Belief, Thing
+from skills.effects import project
+from skills.hazard_check import Hazard, PlanHazards
+from skills.specs import SkillArgumentError, SkillCall, skill_call
+
+HAND = "right"
+"""The hand the intended skills name (the rules do not look at it)."""
+
+_Outline = Callable[[Belief, dict[str, str]], list[tuple[str, dict[str, str]]]]
+
+
+def _bring(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    thing, to = args["object"], args["to"]
+    if to in belief.people:
+        return [("PICK", {"object": thing}), ("HANDOVER", {"object": thing, "person": to})]
+    return [("PICK", {"object": thing}), ("PLACE", {"object": thing, "target": to})]
+
+
+def _place_relative(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    thing, relation = args["object"], args["relation"]
+    place = {"object": thing, "target": args["landmark"], "relation": relation}
+    return [("PICK", {"object": thing}), ("PLACE", place)]
+
+
+def _dispose(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    bins = sorted(thing.id for thing in belief.things.values() if "bin" in thing.flags)
+    drop = [("DISPOSE", {"object": args["object"], "bin": bins[0]})] if bins else []
+    return [("PICK", {"object": args["object"]}), *drop]
+
+
+def _heat(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    thing, appliance = args["object"], args["appliance"]
+    return [
+        ("PICK", {"object": thing}),
+        ("PLACE", {"object": thing, "target": appliance}),
+        ("SWITCH_ON", {"appliance": appliance}),
+    ]
+
+
+def _fill(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    taps = sorted(thing.id for thing in belief.things.values() if "water_source" in thing.flags)
+    fill = [("FILL", {"container": args["container"], "source": taps[0]})] if taps else []
+    return [("PICK", {"object": args["container"]}), *fill]
+
+
+def _pour(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+    source, target = args["source"], args["target"]
+    return [("PICK", {"object": source}), ("POUR", {"source": source, "target": target})]
+
+
+OUTLINES: dict[str, _Outline] = {
+    "fetch": lambda belief, args: [("PICK", {"object": args["object"]})],
+    "bring": _bring,
+    "put_away": lambda belief, args: [("PICK", {"object": args["object"]})],
+    "place_relative": _place_relative,
+    "dispose": _dispose,
+    "switch_on": lambda belief, args: [("SWITCH_ON", {"appliance": args["appliance"]})],
+    "heat": _heat,
+    "fill": _fill,
+    "pour": _pour,
+}
+"""Per task: the skills it stands for in the simplest case (tasks not listed: none)."""
+
+_WITH_HAND = frozenset(["PICK", "PLACE", "HANDOVER", "DISPOSE", "FILL", "POUR"])
+
+FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
+    ("heat", "appliance"): lambda thing: "appliance" in thing.flags and thing.kind == "container",
+    ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
+    ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
+    ("pour", "source"): lambda thing: thing.liquid_ml > 0,
+}
+"""Per task argument: which things of the belief it can take, for an argument the user left
+unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not
+listed are never guessed."""
+
+
+def fitting(belief: Belief, task: str, argument: str) -> list[str]:
+    """The things of ``belief`` that ``task``'s ``argument`` can take (see :data:`FITS`)."""
+    fits = FITS.get((task, argument))
+    return [] if fits is None else sorted(t.id for t in belief.things.values() if fits(t))
+
+
+def intended_skills(task: str, args: dict[str, str], belief: Belief) -> list[SkillCall]:
+    """The skill calls ``task`` with ``args`` stands for (see the module docs); [] if unknown.
+
+    A call whose arguments the skill's spec refuses is left out.
+    """
+    outline = OUTLINES.get(task)
+    if outline is None:
+        return []
+    calls = []
+    for skill, values in outline(belief, args):
+        given = {**values, "hand": HAND} if skill in _WITH_HAND else values
+        try:
+            calls.append(skill_call(skill, given))
+        except SkillArgumentError:
+            continue
+    return calls
+
+
+def task_hazards(
+    rules: HazardRules,
+    tasks: Sequence[tuple[str, dict[str, str]]],
+    belief: Belief,
+    said: Iterable[str] = (),
+) -> list[Hazard]:
+    """The hazards of the skills ``tasks`` (one after the other) stand for, forbidden first.
+
+    Each sentence once. ``said``: the request's utterances (the manners they ask for:
+    "throw it to me").
+    """
+    checker = PlanHazards(rules, said)
+    found: dict[str, Hazard] = {}
+    calls = [call for task, args in tasks for call in intended_skills(task, args, belief)]
+    for number, call in enumerate(calls, start=1):
+        for hazard in checker.check(belief, call, step=number):
+            found.setdefault(hazard.sentence, hazard)
+        checker.done(call)
+        belief = _projected(call, belief)
+    return sorted(found.values(), key=lambda hazard: not hazard.forbids)
+
+
+def _projected(call: SkillCall, belief: Belief) -> Belief:
+    """The belief after ``call``, or as it was when the call's effects cannot be projected."""
+    try:
+        return project(call, belief)
+    except (KeyError, ValueError):  # a person picked up, a thing the belief lacks
+        return belief
