@@ -8,7 +8,9 @@ Fast path, the templated answer, when one fits the evidence:
   ``<column>_label`` column, the pack's lexicons, else the id in words);
 - an empty result: "I could not find anything for ..." naming what was asked;
 - memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
-  plan was carried out, else what failed;
+  robot or its delegates made every goal fact hold and no slot names something the outcome
+  does not let it claim (:func:`claimable`), else the outcome read from the belief: what
+  holds, who made it hold, what was not done;
 - no query evidence for a knowledge task: "I could not look that up (...)".
 
 The model speaks when no template fits (rows of a model-written query, a template field the
@@ -395,10 +397,12 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
                 return rendered, True
         return (f"Noted: {text}." if text else "Noted."), True
     task = turn.task
-    if item.source == "plan" and item.ok and task is not None and task.spec.reply:
-        rendered = _render(turn, task.spec.reply, [])
-        if rendered is not None:
-            return rendered, True
+    if item.source == "plan":
+        if item.ok and task is not None and task.spec.reply and claimable(turn.slots, item):
+            rendered = _render(turn, task.spec.reply, [])
+            if rendered is not None:
+                return rendered, True
+        return item.text.strip() or f"{NOT_GROUNDED['physical']} ({_asked(turn)}).", True
     if not item.rows:
         if item.text:
             return item.text.strip(), True
@@ -410,6 +414,17 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
         if rendered is not None:
             return rendered, True
     return _generic(turn, item.rows), False
+
+
+def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
+    """Whether the task's reply template may be said for the plan evidence ``item``.
+
+    Not when a slot names something the outcome does not let the robot claim as done
+    (``item.unclaimed``: "signed by lena" when Carlos signed, "I brought the bottle" when
+    someone else carried it).
+    """
+    named = {str(value) for slot in slots.values() for value in _as_list(slot)}
+    return not named & set(item.unclaimed)
 
 
 def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]) -> str | None:

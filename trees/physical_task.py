@@ -18,7 +18,8 @@ loop as one subtree, bounded by ``max_attempts``::
     │   │               └── Explain then record (Sequence)
     │   │                   ├── ExplainReported    Explain (experience store), failure is fine
     │   │                   └── ExplainFailure     failure + suggestion -> /plan/attempts
-    │   └── ReportDone                             /turn/evidence: what was done (ok True)
+    │   └── ReportDone                             /turn/evidence: the facts after execution,
+    │                                              who made them hold, the steps run
     └── ReportGaveUp                               /turn/evidence: what was and was not done
 
 A rejected plan goes back to the planner with its diagnosis, a failed skill with the
@@ -26,8 +27,12 @@ controller's message and the explainer's suggestion (both through ``/plan/attemp
 loop stops early when another attempt cannot change anything: the planner found no plan (the
 HTN methods' reason, or no usable model answer), or the HTN plan itself was rejected.
 
-Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``, and
-``people`` when plans delegate to people.
+The reports read the belief after execution (:mod:`skills.outcome`): a fact the plan was for
+is said to be done by the robot or a person only when the belief holds it and one of their
+steps achieved it; a fact someone else made hold is said as such.
+
+Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``,
+``workers``, and ``people`` when plans delegate to people.
 """
 
 from __future__ import annotations
@@ -87,7 +92,7 @@ def create_physical_task(
         memory=True,
         children=[
             AttemptLoop("Attempts", attempt, max_attempts=max_attempts),
-            ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts),
+            ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts, robot=robot),
         ],
     )
     return Selector(
@@ -95,6 +100,6 @@ def create_physical_task(
         memory=True,
         children=[
             done,
-            ReportOutcome("ReportGaveUp", succeeded=False, max_attempts=max_attempts),
+            ReportOutcome("ReportGaveUp", succeeded=False, max_attempts=max_attempts, robot=robot),
         ],
     )
