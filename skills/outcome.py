@@ -76,9 +76,9 @@ class Fact:
 
     def names(self) -> set[str]:
         """The ids the fact names."""
-        if self.kind == "beside":
+        if self.kind in ("where", "beside"):
             return {self.subject, self.value.partition(":")[2]}
-        return {self.subject, self.value} if self.kind in ("where", "at", "did") else {self.subject}
+        return {self.subject, self.value} if self.kind in ("at", "did") else {self.subject}
 
 
 @dataclass(frozen=True)
@@ -228,7 +228,7 @@ class TaskOutcome:
         """One evidence row per fact (:data:`OUTCOME_COLUMNS`), labels instead of ids."""
         return [
             {
-                "fact": self.clause(outcome.fact),
+                "fact": self.clause(outcome.fact, negated=outcome.holds is False),
                 "holds": {True: "yes", False: "no", None: "unknown"}[outcome.holds],
                 "made_by": self._who(outcome.made_by) if outcome.made_by else None,
                 "goal": "yes" if outcome.goal else "superseded",
@@ -254,40 +254,45 @@ class TaskOutcome:
             clauses = joined([self.clause(o.fact) for o in others])
             parts.append(f"Already so, but not by me or anyone I asked: {clauses}.")
         if missing:
-            not_done = [self._not(o) for o in missing]
-            parts.append(f"Not done: {joined(not_done)}.")
+            parts.append(f"Not done: {joined([self._not(o) for o in missing])}.")
         if superseded:
             dropped = joined([self._not(o) for o in superseded])
-            parts.append(f"Planned at first but not so: {dropped}.")
+            parts.append(f"Planned at first, not done: {dropped}.")
         return " ".join(parts)
 
-    def clause(self, fact: Fact) -> str:
-        """The fact in words: "the bottle is on the bedroom table", "carlos did sign"."""
+    def clause(self, fact: Fact, *, negated: bool = False) -> str:
+        """The fact in words: "the bottle is on the bedroom table", "carlos did sign".
+
+        ``negated``: that it does not hold ("the bottle is not on the bedroom table").
+        """
         subject = self._who(fact.subject) if fact.kind == "at" else self._thing(fact.subject)
+        me = fact.subject == self.robot
+        be = ("am" if me else "is") + (" not" if negated else "")
         if fact.kind == "where":
             relation, _, support = fact.value.partition(":")
             if relation == "heldBy":
-                return (
-                    f"{self._who(support)} {'have' if support == self.robot else 'has'} {subject}"
-                )
+                mine = support == self.robot
+                have = ("do not have" if mine else "does not have") if negated else "has"
+                return f"{self._who(support)} {'have' if mine and not negated else have} {subject}"
             if relation == "onto":
                 relation = "in" if support in self.containers else "on"
-            return f"{subject} is {relation} {self._thing(support)}"
+            return f"{subject} {be} {relation} {self._thing(support)}"
         if fact.kind == "beside":
             relation, _, landmark = fact.value.partition(":")
-            return f"{subject} is {relation.replace('_', ' ')} {self._thing(landmark)}"
+            return f"{subject} {be} {relation.replace('_', ' ')} {self._thing(landmark)}"
         if fact.kind == "at":
-            verb = "am" if fact.subject == self.robot else "is"
-            return f"{subject} {verb} in {self._thing(fact.value)}"
+            return f"{subject} {be} in {self._thing(fact.value)}"
         if fact.kind == "did":
-            return f"{self._who(fact.value)} did {fact.subject.replace('_', ' ')}"
+            did = "did not" if negated else "did"
+            return f"{self._who(fact.value)} {did} {fact.subject.replace('_', ' ')}"
         if fact.kind == "filled":
-            return f"{subject} has liquid in it"
-        return f"{subject} is {fact.value if fact.kind != 'clean' else 'clean'}"
+            return f"{subject} {'has no' if negated else 'has'} liquid in it"
+        return f"{subject} {be} {fact.value if fact.kind != 'clean' else 'clean'}"
 
     def _not(self, outcome: FactOutcome) -> str:
-        unknown = " (I cannot tell)" if outcome.holds is None else ""
-        return f"{self.clause(outcome.fact)}{unknown}"
+        if outcome.holds is None:
+            return f"I cannot tell whether {self.clause(outcome.fact)}"
+        return self.clause(outcome.fact, negated=True)
 
     def _who(self, agent: str | None) -> str:
         if agent is None:
