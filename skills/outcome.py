@@ -382,10 +382,16 @@ def plan_facts(
 def planned_facts(
     attempts: Sequence[PlanAttempt], robot: str, rooms: Mapping[str, str | None]
 ) -> list[tuple[Fact, bool]]:
-    """Every attempt's facts, each with whether it is a goal now (module docs), oldest first."""
+    """Every attempt's facts, each with whether it is a goal now (module docs), oldest first.
+
+    A plan the validation rejected never ran and states no goal (it may name things that do
+    not exist).
+    """
     goals: dict[tuple[str, str], Fact] = {}
     superseded: dict[Fact, None] = {}
     for attempt in attempts:
+        if attempt.outcome == "rejected":
+            continue
         for key, fact in plan_facts(attempt, robot, rooms).items():
             earlier = goals.get(key)
             if earlier is not None and earlier != fact:

@@ -186,4 +186,9 @@ def test_a_repeated_skill_failure_goes_to_the_planner_with_the_suggestion(
     (prompt,) = run.planner_prompts()
     assert "Failure: PICK(bottle, right) failed" in prompt
     assert f"Suggestion: {attempts[1].suggestion}" in prompt
-    assert evidence(blackboard).ok is True
+    # The replan only went to the bedroom: Anna carried the bottle, the robot never held it,
+    # so the report must not say it was brought (issue 17), and the template is not said.
+    item = evidence(blackboard)
+    assert item.ok is False
+    assert "Done by me: I am in the bedroom." in item.text
+    assert "I brought" not in item.text and {"bottle", "table_2"} <= set(item.unclaimed)
