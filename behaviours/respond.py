@@ -19,7 +19,10 @@ and every entity it names must be in the evidence, the working context, the utte
 task's slots or the node's own safe phrases. Entities are the forms of the lexicons drawn from
 a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``terms`` lexicons
 are closed sets of words (aspects, relations such as "like"), not things, and are not checked.
-An unfaithful reply is sent back once with the unsupported claims named (``revise``);
+A reply that says the task was done when the plan evidence says it was not (not ``ok``, or
+naming what the outcome does not let the robot claim: Lena when Carlos signed) is unfaithful
+too (:func:`unbacked_claims`). An unfaithful reply is sent back once with the unsupported
+claims named (``revise``);
 unfaithful again, the templated answer is said instead and the rationale lists what was
 unsupported. A reply that names what the evidence withheld (the pack's constraints: a dish
 the person is allergic to) is refused the same way, even when the utterance names it.
@@ -32,7 +35,7 @@ import logging
 import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -45,6 +48,7 @@ from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, pa
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from behaviours.success_claims import success_sentences
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
@@ -355,7 +359,9 @@ class Respond(LLMBehaviour[ReplyDecision]):
     def _check(self, reply: str) -> FaithfulnessReport:
         evidence = self._turn.evidence
         withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
-        return check_reply(reply, self._support, self._turn.entity_forms, withheld)
+        report = check_reply(reply, self._support, self._turn.entity_forms, withheld)
+        unbacked = unbacked_claims(reply, self._turn)
+        return replace(report, claims=tuple(unbacked)) if unbacked else report
 
     def _said_instead(self) -> str:
         text = self._templated.text
@@ -414,6 +420,30 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
         if rendered is not None:
             return rendered, True
     return _generic(turn, item.rows), False
+
+
+def unbacked_claims(reply: str, turn: _Turn) -> list[str]:
+    """The sentences of ``reply`` that say the task was done when the plan evidence does not.
+
+    With plan evidence, a success sentence (:mod:`behaviours.success_claims`) is backed only
+    when every plan item is ``ok`` and the sentence names nothing the outcome keeps the robot
+    from claiming (an ``unclaimed`` id, by id or label). Without plan evidence: none.
+    """
+    plans = [item for item in turn.evidence.items if item.source == "plan"] if turn.evidence else []
+    claims = success_sentences(reply) if plans else []
+    if not claims or not all(item.ok for item in plans):
+        return claims
+    forms = {
+        form.casefold()
+        for item in plans
+        for name in item.unclaimed
+        for form in (name, name.replace("_", " "), _label(turn, name))
+    }
+    return [
+        claim
+        for claim in claims
+        if any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", claim.casefold()) for form in forms)
+    ]
 
 
 def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:

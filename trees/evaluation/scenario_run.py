@@ -61,6 +61,7 @@ from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from behaviours.llm.scripted import ScriptedBackend
+from behaviours.success_claims import success_sentences
 from knowledge.domain_registry import DomainRegistry
 from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
@@ -68,7 +69,7 @@ from sim.scenario import Scenario
 from skills.belief import Belief
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
-from trees.evaluation.claims import false_claims, success_sentences
+from trees.evaluation.claims import false_claims
 from trees.evaluation.hazard_audit import hazardous_steps
 from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
 from trees.evaluation.sim_wiring import step_when_busy
