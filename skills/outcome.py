@@ -89,7 +89,8 @@ class Observed:
     ``(relation, landmark)``; ``open`` / ``powered`` / ``clean``: the known states;
     ``liquid_ml``: how much liquid a container holds; ``robots``: robot -> room (None when
     unknown); ``rooms``: thing or room -> its room; ``labels``: id -> what people call it;
-    ``containers``: the things one puts things in.
+    ``containers``: the things one puts things in; ``did``: (person, ability) pairs known to be
+    done, or None when only the people's own reports say (the robot's belief).
     """
 
     placements: Mapping[str, tuple[str, str]] = field(default_factory=dict)
@@ -102,6 +103,7 @@ class Observed:
     rooms: Mapping[str, str] = field(default_factory=dict)
     labels: Mapping[str, str] = field(default_factory=dict)
     containers: frozenset[str] = frozenset()
+    did: frozenset[tuple[str, str]] | None = None
 
     @classmethod
     def from_scene(cls, scene: SceneGraph) -> Observed:
@@ -459,7 +461,10 @@ def assess(
                 doer = doer_of(attempt, step, robot)
                 for fact in step_facts(step, doer, rooms):
                     made[fact] = doer
-    reported = {fact for fact in made if fact.kind == "did"}
+    if observed.did is None:
+        reported = {fact for fact in made if fact.kind == "did"}
+    else:
+        reported = {Fact("did", ability, person) for person, ability in observed.did}
     outcomes = []
     for fact, goal in planned_facts(attempts, robot, rooms):
         state, why = holds(fact, observed, reported)

@@ -55,6 +55,7 @@ from pathlib import Path
 from typing import Any
 
 import py_trees
+from pydantic import ValidationError
 
 from behaviours import keys
 from behaviours.llm.client import LLMClient
@@ -67,6 +68,7 @@ from sim.executor import SimExecutor
 from sim.humans import DONT_KNOW
 from sim.scenario import Scenario
 from skills.belief import Belief
+from skills.plan_model import PlanAttempt
 from trees import assistant
 from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
 from trees.evaluation.claims import false_claims
@@ -355,6 +357,7 @@ class TurnRecord:
     rejected: bool = False
     timeouts: int = 0
     unanswered: bool = False
+    attempts: list[list[PlanAttempt]] = field(default_factory=list)
 
     def add(self, result: TurnResult) -> None:
         """Record ``result``: the exchange, whether it asked or refused, what ran, violations."""
@@ -374,9 +377,12 @@ class TurnRecord:
         diagnosis = ""
         control: str | None = None
         missing: list[Any] = []
+        self.attempts.append([])
         for write in (write for entry in result.entries for write in entry.writes):
             value = write.value
-            if write.key == keys.PLAN.name:
+            if write.key == keys.ATTEMPTS.name and isinstance(value, list):
+                self.attempts[-1] = _attempts(value)
+            elif write.key == keys.PLAN.name:
                 validated, diagnosis = None, ""
             elif write.key == keys.VALIDATION.name and isinstance(value, Mapping):
                 validated = bool(value.get("ok"))
@@ -400,6 +406,17 @@ class TurnRecord:
         if control == "Proceed" and missing:
             slots = ", ".join(map(str, missing))
             self.violations.append(f"turn {len(self.turns)}: Proceed with slots missing: {slots}")
+
+
+def _attempts(dumped: list[Any]) -> list[PlanAttempt]:
+    """The plan attempts of a tick-log write (an unreadable one is left out, with a warning)."""
+    attempts = []
+    for value in dumped:
+        try:
+            attempts.append(PlanAttempt.model_validate(value))
+        except ValidationError as error:
+            log.warning("an unreadable plan attempt in the tick log: %s", error)
+    return attempts
 
 
 def _ran(outcome: Mapping[str, Any]) -> bool:
@@ -458,13 +475,15 @@ def _score(
         )
         if credit in ("others", "already"):
             record.notes.append(f"goal {_CREDIT_NOTES[credit]}: not the robot's success")
-    people = {person: spec.label or person for person, spec in world.spec.people.items()}
     claims = false_claims(
-        [turn.reply for turn in record.turns],
+        [
+            (turn.reply, attempts)
+            for turn, attempts in zip(record.turns, record.attempts, strict=True)
+        ],
+        world=world,
+        robot=scenario.main_robot,
         credit=credit,
         refuse=goal.expect == "refuse",
-        people=people,
-        helped={task.person for task in world.state.tasks_done},
     )
     needed = _oracle_steps(scenario)
     return {
