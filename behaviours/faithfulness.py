@@ -122,16 +122,18 @@ class FaithfulnessReport:
     """The claims of a reply its support does not back: numbers and entity names, as written.
 
     ``withheld``: names of what the person must not be offered (an allergy, an exclusion).
+    ``claims``: sentences that say a task was done when the plan evidence says it was not.
     """
 
     numbers: tuple[str, ...] = ()
     entities: tuple[str, ...] = ()
     withheld: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()
 
     @property
     def faithful(self) -> bool:
-        """Nothing unsupported, nothing withheld."""
-        return not (self.numbers or self.entities or self.withheld)
+        """Nothing unsupported, nothing withheld, no task claimed done that was not."""
+        return not (self.numbers or self.entities or self.withheld or self.claims)
 
     def describe(self) -> str:
         """The unsupported claims in words: ``numbers 7, 12.5; names cream``."""
@@ -142,6 +144,10 @@ class FaithfulnessReport:
             parts.append("names " + ", ".join(self.entities))
         if self.withheld:
             parts.append("names the person must not be offered " + ", ".join(self.withheld))
+        if self.claims:
+            parts.append(
+                "the task done, which the outcome does not back: " + "; ".join(self.claims)
+            )
         return "; ".join(parts) or "nothing unsupported"
 
 

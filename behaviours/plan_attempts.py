@@ -5,24 +5,33 @@ Every node that touches ``/plan/attempts`` goes through :func:`attempts`, :func:
 and :func:`update_last_attempt` (the client must have declared the key: reading for the
 first, writing for the others). :class:`AttemptLoop` runs an attempt again after a failure
 while another attempt may change something; :class:`ReportOutcome` says in ``/turn/evidence``
-what the attempts did and did not.
+what the attempts did and did not, and what the belief holds after them (:mod:`skills.outcome`).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import py_trees
 from py_trees.common import Status
 from py_trees.decorators import Retry
 
 from behaviours import keys
+from behaviours.background import BackgroundWork, Pending
+from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem
 from knowledge.experience import RecoveryStep
+from knowledge.scene_graph import SceneGraph
 from knowledge.wording import counted, joined
+from knowledge.worker_pool import WorkerPool
+from skills.outcome import Observed, TaskOutcome, assess
 from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
 from skills.plan_validation import hazard_question
+
+log = logging.getLogger(__name__)
 
 
 def read_attempts(client: py_trees.blackboard.Client) -> list[PlanAttempt]:
@@ -110,36 +119,96 @@ class AttemptLoop(keys.DeclaredKeys, Retry):
         return status
 
 
-class ReportOutcome(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
-    """Say honestly, in ``/turn/evidence``, what the attempts did and did not do.
+class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
+    """Say honestly, in ``/turn/evidence``, what the attempts did and what the belief now holds.
 
-    Reads ``/plan/attempts``. Appends one :class:`~behaviours.turn_state.EvidenceItem`
-    (source ``plan``, ``ok`` = ``succeeded``) to ``/turn/evidence``: the steps done, and for
-    each failed attempt why it failed. SUCCESS when built with ``succeeded=True``, FAILURE
-    otherwise (the evidence is written either way). Never RUNNING.
+    Reads ``/plan/attempts``; on the ``workers`` pool reads the belief (``scene_graph``) after
+    execution and holds every fact the plans were for against it (:func:`skills.outcome.assess`:
+    whether it holds, and whether ``robot``, someone it delegated to, or nobody it knows of made
+    it hold). Appends one :class:`~behaviours.turn_state.EvidenceItem` (source ``plan``) to
+    ``/turn/evidence``: the facts as rows and sentences, then the attempts. Its ``ok`` is True
+    only when built with ``succeeded=True`` and every goal fact was made to hold by the robot or
+    its delegates. Without a ``scene_graph`` handle only the attempts are reported.
+
+    SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
+    way, also when the belief cannot be read). RUNNING while the belief is read.
     """
 
     reads = (keys.ATTEMPTS,)
     writes = (keys.EVIDENCE,)
 
-    def __init__(self, name: str, *, succeeded: bool, max_attempts: int) -> None:
+    def __init__(
+        self, name: str, *, succeeded: bool, max_attempts: int, robot: str = "robot1"
+    ) -> None:
         super().__init__(name)
         self.succeeded = succeeded
         self.max_attempts = max_attempts
+        self.robot = robot
+        self.scene: SceneGraph | None = None
         self.evidence_key = self.key_of(keys.EVIDENCE)
+        self._attempts: list[PlanAttempt] = []
 
-    def update(self) -> Status:
-        """Write the evidence item."""
-        attempts = read_attempts(self.blackboard)
-        text = outcome_text(attempts, succeeded=self.succeeded, max_attempts=self.max_attempts)
+    def setup(self, **kwargs: Any) -> None:
+        """Take the optional ``scene_graph`` and, with it, the ``workers`` pool."""
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+        super().setup(**kwargs)
+
+    def start(self) -> Pending[TaskOutcome | None] | Status:
+        """Read the attempts; read the belief on the workers (or report the attempts alone)."""
+        self._attempts = read_attempts(self.blackboard)
+        if self.scene is None:
+            return self.finish(None)
+        return self.submit(_assess, self._attempts, self.robot, self.scene)
+
+    def finish(self, result: TaskOutcome | None) -> Status:
+        """Write the evidence item; the status says whether the attempts succeeded."""
+        item = outcome_item(
+            self._attempts, result, succeeded=self.succeeded, max_attempts=self.max_attempts
+        )
         previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
-        items = [*(previous.items if previous is not None else []), self._item(text)]
+        items = [*(previous.items if previous is not None else []), item]
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
-        self.feedback_message = text
+        self.feedback_message = item.text
         return Status.SUCCESS if self.succeeded else Status.FAILURE
 
-    def _item(self, text: str) -> EvidenceItem:
-        return EvidenceItem(source="plan", text=text, ok=self.succeeded)
+    def on_error(self, error: Exception) -> Status:
+        """The belief could not be read: report the attempts alone, saying so."""
+        log.warning("%s: cannot read the belief after execution: %s", self.name, error)
+        return self.finish(None)
+
+
+def _assess(attempts: list[PlanAttempt], robot: str, scene: SceneGraph) -> TaskOutcome:
+    return assess(attempts, robot, Observed.from_scene(scene))
+
+
+def outcome_item(
+    attempts: list[PlanAttempt],
+    outcome: TaskOutcome | None,
+    *,
+    succeeded: bool,
+    max_attempts: int,
+) -> EvidenceItem:
+    """The evidence of a physical task: the facts after execution, then the attempts.
+
+    ``ok`` is ``succeeded``, and with an ``outcome`` that has goal facts, also whether the
+    robot or its delegates made every one of them hold. Without an outcome (no belief) the
+    attempts alone are reported.
+    """
+    history = outcome_text(attempts, succeeded=succeeded, max_attempts=max_attempts)
+    if outcome is None or not outcome.facts:
+        return EvidenceItem(source="plan", text=history, ok=succeeded)
+    ok = succeeded and (outcome.achieved or not outcome.goals)
+    said = outcome.sentences()
+    text = f"{said} {history}" if succeeded else f"{history} {said}"
+    return EvidenceItem(
+        source="plan",
+        text=text.strip(),
+        rows=outcome.rows(),
+        ok=ok,
+        unclaimed=sorted(outcome.unclaimable()),
+    )
 
 
 SEQUENCE_THOUGHT = re.compile(r"^step (?P<number>\d+) of (?P<total>\d+) \((?P<said>.*?)\): ")
@@ -186,14 +255,14 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
     if succeeded and attempts:
         last = attempts[-1]
         done = ", ".join(map(step_text, last.plan.steps)) or "nothing was needed"
-        text = f"Done: {done}."
+        text = f"Steps run: {done}."
         parts = request_steps(last.plan)
         if len(parts) > 1:
             listed = "; ".join(
                 f"{number}. {said} ({', '.join(map(step_text, steps))})"
                 for number, (said, steps) in enumerate(parts, start=1)
             )
-            text = f"Done, step by step: {listed}."
+            text = f"Steps run, step by step: {listed}."
         if len(attempts) > 1:
             earlier = " ".join(_attempt_text(attempt) for attempt in attempts[:-1])
             text += f" It took {len(attempts)} attempts. {earlier}"

@@ -8,7 +8,9 @@ Fast path, the templated answer, when one fits the evidence:
   ``<column>_label`` column, the pack's lexicons, else the id in words);
 - an empty result: "I could not find anything for ..." naming what was asked;
 - memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
-  plan was carried out, else what failed;
+  robot or its delegates made every goal fact hold and no slot names something the outcome
+  does not let it claim (:func:`claimable`), else the outcome read from the belief: what
+  holds, who made it hold, what was not done;
 - no query evidence for a knowledge task: "I could not look that up (...)".
 
 The model speaks when no template fits (rows of a model-written query, a template field the
@@ -17,7 +19,10 @@ and every entity it names must be in the evidence, the working context, the utte
 task's slots or the node's own safe phrases. Entities are the forms of the lexicons drawn from
 a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``terms`` lexicons
 are closed sets of words (aspects, relations such as "like"), not things, and are not checked.
-An unfaithful reply is sent back once with the unsupported claims named (``revise``);
+A reply that says the task was done when the plan evidence says it was not (not ``ok``, or
+naming what the outcome does not let the robot claim: Lena when Carlos signed) is unfaithful
+too (:func:`unbacked_claims`). An unfaithful reply is sent back once with the unsupported
+claims named (``revise``);
 unfaithful again, the templated answer is said instead and the rationale lists what was
 unsupported. A reply that names what the evidence withheld (the pack's constraints: a dish
 the person is allergic to) is refused the same way, even when the utterance names it.
@@ -30,7 +35,7 @@ import logging
 import re
 import string
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -43,6 +48,7 @@ from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, pa
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from behaviours.success_claims import success_sentences
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
@@ -353,7 +359,9 @@ class Respond(LLMBehaviour[ReplyDecision]):
     def _check(self, reply: str) -> FaithfulnessReport:
         evidence = self._turn.evidence
         withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
-        return check_reply(reply, self._support, self._turn.entity_forms, withheld)
+        report = check_reply(reply, self._support, self._turn.entity_forms, withheld)
+        unbacked = unbacked_claims(reply, self._turn)
+        return replace(report, claims=tuple(unbacked)) if unbacked else report
 
     def _said_instead(self) -> str:
         text = self._templated.text
@@ -395,10 +403,12 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
                 return rendered, True
         return (f"Noted: {text}." if text else "Noted."), True
     task = turn.task
-    if item.source == "plan" and item.ok and task is not None and task.spec.reply:
-        rendered = _render(turn, task.spec.reply, [])
-        if rendered is not None:
-            return rendered, True
+    if item.source == "plan":
+        if item.ok and task is not None and task.spec.reply and claimable(turn.slots, item):
+            rendered = _render(turn, task.spec.reply, [])
+            if rendered is not None:
+                return rendered, True
+        return item.text.strip() or f"{NOT_GROUNDED['physical']} ({_asked(turn)}).", True
     if not item.rows:
         if item.text:
             return item.text.strip(), True
@@ -410,6 +420,41 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
         if rendered is not None:
             return rendered, True
     return _generic(turn, item.rows), False
+
+
+def unbacked_claims(reply: str, turn: _Turn) -> list[str]:
+    """The sentences of ``reply`` that say the task was done when the plan evidence does not.
+
+    With plan evidence, a success sentence (:mod:`behaviours.success_claims`) is backed only
+    when every plan item is ``ok`` and the sentence names nothing the outcome keeps the robot
+    from claiming (an ``unclaimed`` id, by id or label). Without plan evidence: none.
+    """
+    plans = [item for item in turn.evidence.items if item.source == "plan"] if turn.evidence else []
+    claims = success_sentences(reply) if plans else []
+    if not claims or not all(item.ok for item in plans):
+        return claims
+    forms = {
+        form.casefold()
+        for item in plans
+        for name in item.unclaimed
+        for form in (name, name.replace("_", " "), _label(turn, name))
+    }
+    return [
+        claim
+        for claim in claims
+        if any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", claim.casefold()) for form in forms)
+    ]
+
+
+def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
+    """Whether the task's reply template may be said for the plan evidence ``item``.
+
+    Not when a slot names something the outcome does not let the robot claim as done
+    (``item.unclaimed``: "signed by lena" when Carlos signed, "I brought the bottle" when
+    someone else carried it).
+    """
+    named = {str(value) for slot in slots.values() for value in _as_list(slot)}
+    return not named & set(item.unclaimed)
 
 
 def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]) -> str | None:

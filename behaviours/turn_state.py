@@ -141,6 +141,11 @@ class EvidenceItem(BaseModel):
         description="ids and labels of what the person must not be offered (the pack's "
         "constraints query): rows naming them were dropped, and no reply may name them",
     )
+    unclaimed: list[str] = Field(
+        default_factory=list,
+        description="for actions: ids a plan named that the robot may not say it got done "
+        "(the fact does not hold, or someone it did not ask made it hold)",
+    )
 
 
 class EvidenceBundle(BaseModel):

@@ -301,6 +301,16 @@ class EventEngine:
         done = {fired.event for fired in self.fired}
         return [event_id for event_id in self.ids if event_id not in done]
 
+    def replay_on(self, world: World) -> None:
+        """Apply the events that fired here to ``world``, in the order they fired (nothing else).
+
+        What the world alone did during a run: replayed on a fresh world, it shows whether the
+        goal would hold without the robot (:meth:`sim.scenario.Scenario.credit`).
+        """
+        by_id = dict(zip(self.ids, self._events, strict=True))
+        for fired in self.fired:
+            by_id[fired.event].apply(world)
+
     def command_submitted(self, command: Command, world: World) -> None:
         """Count ``command`` and fire ``after_commands`` / ``on_command`` events it triggers."""
         self._submitted[command.robot] += 1

@@ -223,6 +223,10 @@ class Limits(SpecModel):
     max_commands: int | None = Field(None, ge=1)
 
 
+GoalCredit = Literal["robot", "others", "already", "unmet"]
+"""Who made a run's goal hold (:meth:`Scenario.credit`)."""
+
+
 class Scenario(SpecModel):
     """One scenario: see the module docs for every field."""
 
@@ -292,6 +296,35 @@ class Scenario(SpecModel):
         return []
 
     # -- running it ----------------------------------------------------------------------------
+
+    def credit(self, world: World, events: EventEngine) -> GoalCredit:
+        """Who made the goal hold at the end of a run on ``world`` with ``events``.
+
+        ``unmet``: it does not hold. ``already``: it held in the scenario's starting world.
+        ``others``: the events that fired, replayed alone on a fresh world (no robot, no one it
+        asked), make it hold too: the world met it. ``robot``: otherwise, the robot or the
+        people it delegated to made it hold. A goal to refuse is ``unmet`` when a ``never``
+        predicate holds, else ``robot`` (the robot's refusal is judged by what it said).
+        """
+        if not self.goal.achieved(world):
+            return "unmet"
+        if self.goal.expect == "refuse":
+            return "robot"
+        if self.goal.achieved(self.new_world()):
+            return "already"
+        alone = self.new_world()
+        events.replay_on(alone)
+        return "others" if self.goal.achieved(alone) else "robot"
+
+    def report(self, world: World, events: EventEngine) -> str:
+        """The goal's one-line report (:meth:`Goal.report`), saying when it is not the robot's."""
+        said = self.goal.report(world)
+        credit = self.credit(world, events)
+        if credit == "others":
+            return f"{said}, but met by others: the world's events alone make it hold"
+        if credit == "already":
+            return f"{said}, but it already held at the start"
+        return said
 
     def new_world(self, seed: int | None = None) -> World:
         """A fresh world at the start of the scenario (``seed`` overrides the scenario's)."""

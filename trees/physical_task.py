@@ -19,7 +19,8 @@ loop as one subtree, bounded by ``max_attempts``::
     │   │                   ├── ExplainReported    Explain (experience store), failure is fine
     │   │                   └── ExplainFailure     failure + suggestion -> /plan/attempts
     │   ├── LearnRecovery                          what fixed a failure -> experience store
-    │   └── ReportDone                             /turn/evidence: what was done (ok True)
+    │   └── ReportDone                             /turn/evidence: the facts after execution,
+    │                                              who made them hold, the steps run
     └── ReportGaveUp                               /turn/evidence: what was and was not done
 
 A rejected plan goes back to the planner with its diagnosis, a failed skill with the
@@ -27,6 +28,10 @@ controller's message and the explainer's suggestion (both through ``/plan/attemp
 an attempt succeeds after a failed skill, what worked is learnt (``LearnRecovery``). The
 loop stops early when another attempt cannot change anything: the planner found no plan (the
 HTN methods' reason, or no usable model answer), or the HTN plan itself was rejected.
+
+The reports read the belief after execution (:mod:`skills.outcome`): a fact the plan was for
+is said to be done by the robot or a person only when the belief holds it and one of their
+steps achieved it; a fact someone else made hold is said as such.
 
 Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``,
 ``workers``, and ``people`` when plans delegate to people.
@@ -92,7 +97,7 @@ def create_physical_task(
         children=[
             AttemptLoop("Attempts", attempt, max_attempts=max_attempts),
             LearnRecovery(),
-            ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts),
+            ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts, robot=robot),
         ],
     )
     return Selector(
@@ -100,6 +105,6 @@ def create_physical_task(
         memory=True,
         children=[
             done,
-            ReportOutcome("ReportGaveUp", succeeded=False, max_attempts=max_attempts),
+            ReportOutcome("ReportGaveUp", succeeded=False, max_attempts=max_attempts, robot=robot),
         ],
     )

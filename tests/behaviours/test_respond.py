@@ -198,6 +198,59 @@ def test_a_plan_that_was_carried_out_is_said_with_the_pack_template(
     assert status == "S" and blackboard.get("/turn/reply") == "I brought you the mug."
 
 
+BROUGHT_BY_OTHERS = EvidenceItem(
+    source="plan",
+    text="Done by me: I am in the bedroom. Not done: the bottle is not on the bedroom table.",
+    ok=False,
+    unclaimed=["bottle", "table_2"],
+)
+"""The outcome of RoBee's bottle when someone else carried it: the robot never held it."""
+
+SIGNED_BY_ANOTHER = EvidenceItem(
+    source="plan",
+    text="Done by carlos: carlos did sign. Planned at first, not done: lena did not sign.",
+    ok=True,
+    unclaimed=["lena"],
+)
+"""The outcome of a signature Carlos gave when Lena was asked first."""
+
+
+def bring_presets(domains, item: EvidenceItem) -> dict:
+    task = domains.get("household").schema_for("Bring")(object="bottle", destination="table_2")
+    return {
+        "/turn/utterance": "put the bottle on the table in the bedroom",
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(domain="household", task="Bring"),
+        "/turn/task": task,
+        "/turn/evidence": EvidenceBundle(items=[item]),
+    }
+
+
+def test_a_goal_someone_else_met_is_not_said_as_done(blackboard, make_llm, domains) -> None:
+    status, _ = respond(blackboard, make_llm(), domains, bring_presets(domains, BROUGHT_BY_OTHERS))
+    said = blackboard.get("/turn/reply")
+    assert status == "S" and "I brought" not in said
+    assert said == BROUGHT_BY_OTHERS.text
+
+
+def test_a_model_reply_claiming_the_task_done_is_refused(blackboard, make_llm, domains) -> None:
+    boast = "I brought the bottle to the bedroom table."
+    llm = make_llm({"by_module": {"outer_speech": [reply(boast), reply(boast)]}})
+    presets = bring_presets(domains, BROUGHT_BY_OTHERS)
+    status, why = respond(blackboard, llm, domains, presets, ticks=3, templated_first=False)
+    assert status.endswith("S") and blackboard.get("/turn/reply") == BROUGHT_BY_OTHERS.text
+    assert why.vetoed and "the task done" in why.rationale
+
+
+def test_a_model_reply_naming_the_wrong_signer_is_refused(blackboard, make_llm, domains) -> None:
+    wrong = "I got the expense form signed by lena."
+    llm = make_llm({"by_module": {"outer_speech": [reply(wrong), reply(wrong)]}})
+    presets = bring_presets(domains, SIGNED_BY_ANOTHER)
+    status, why = respond(blackboard, llm, domains, presets, ticks=3, templated_first=False)
+    assert status.endswith("S") and "signed by lena" not in blackboard.get("/turn/reply")
+    assert why.vetoed
+
+
 def test_a_failed_plan_is_said_as_it_is(blackboard, make_llm, domains) -> None:
     done = EvidenceItem(source="plan", text="I could not finish: PICK(mug_red) failed.", ok=False)
     presets = {

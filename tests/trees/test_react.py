@@ -280,6 +280,9 @@ FAILED = {
 }
 """The actions of each scenario's oracle run that end in FAILURE; every other one succeeds."""
 
+MET_BY_OTHERS = {"robee_bottle"}
+"""Scenarios whose goal the world's events meet (Anna carries the bottle): never a success."""
+
 AT_ONCE = {"3:DELEGATE(person=weber, ability=sign)"}
 """Actions that end on their first tick (Weber refuses at once); every other one runs first."""
 
@@ -299,7 +302,10 @@ def test_each_chosen_action_is_a_child_node_with_its_own_status_in_the_tick_log(
             log_path=log,
             on_tick=lambda root, entry: shown.append(render_tick(root, entry)),
         )
-    assert result.success
+    if scenario_id in MET_BY_OTHERS:
+        assert result.met_by_others and not result.success and not result.false_claims
+    else:
+        assert result.success
 
     chosen = [
         ReActDecision.model_validate(reply)

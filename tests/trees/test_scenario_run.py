@@ -7,13 +7,14 @@ from typing import Any
 
 import py_trees
 import pytest
-from py_trees.behaviours import SetBlackboardVariable
+from py_trees.behaviours import Running, SetBlackboardVariable
 from py_trees.composites import Sequence
 
 from behaviours import keys
 from behaviours.dialogue import AwaitUtterance, Say
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
+from sim.events import Event
 from sim.scenario import Scenario, load_scenario
 from skills.controller import RunStatus, SkillOutcome
 from skills.plan_model import StepProblem, ValidationReport
@@ -81,12 +82,60 @@ def test_the_speaker_answers_the_clarification_and_the_goal_is_met(backend: str)
     assert result.guard_violations == [] and result.completion == 1.0
 
 
-def test_a_failed_skill_counts_as_run_and_the_ground_truth_decides() -> None:
-    result = run("robee_bottle", "oracle")
+def world_meets_the_goal() -> Scenario:
+    """RoBee's bottle, where Anna carries the bottle onto the destination table herself."""
+    scenario = load_scenario("robee_bottle")
+    anna = Event.model_validate(
+        {
+            "id": "anna_moves_bottle",
+            "after_commands": 1,
+            "move_object": {"object": "bottle", "on": "table_2", "by": "anna"},
+        }
+    )
+    return scenario.model_copy(update={"events": (anna,)})
+
+
+def test_a_goal_the_world_met_is_met_by_others_never_a_success() -> None:
+    scenario = world_meets_the_goal()
+    with oracle_client(scenario) as client:
+        result = run_scenario(scenario, llm=client, backend="oracle")
     assert result.executed[:2] == ["GOTO(target=table_1)", "PICK(object=bottle, hand=right)"]
-    assert result.success, "anna put the bottle on table_2: the goal holds"
-    assert result.robot_subtask_rate == 1.0 and result.redundancy == 0.0
+    assert result.completion == 1.0, "the goal holds: anna put the bottle on table_2"
+    assert not result.success and result.met_by_others and result.verdict == "met by others"
+    assert result.false_claims == [], result.turns[-1].reply
+    assert "I brought" not in result.turns[-1].reply
     assert result.guard_violations == []
+
+
+def test_a_goal_already_true_at_the_start_is_no_success(no_model: LLMClient) -> None:
+    scenario = load_scenario("robee_bottle")
+    placed = scenario.world.objects["bottle"].model_copy(update={"on": "table_2"})
+    objects = {**scenario.world.objects, "bottle": placed}
+    world = scenario.world.model_copy(update={"objects": objects})
+    already = scenario.model_copy(update={"world": world, "events": ()})
+    factory = tree_of(say("I brought the bottle to the bedroom table."))
+    result = run_scenario(already, tree="boaster", llm=no_model, factory=factory)
+    assert result.credit == "already" and not result.success
+    assert len(result.false_claims) == 1 and "already met" in result.false_claims[0]
+
+
+def test_silence_is_no_refusal(no_model: LLMClient) -> None:
+    factory = tree_of(write(keys.CONTROL, "Reject"))
+    result = run_scenario(load_scenario("too_heavy"), tree="mute", llm=no_model, factory=factory)
+    assert not result.refused and not result.success
+    assert any("said nothing" in note for note in result.notes)
+
+
+def test_a_turn_that_runs_out_of_ticks_is_a_timeout_and_a_failure(no_model: LLMClient) -> None:
+    factory = tree_of(say("I will not carry that."), lambda: Running("Forever"))
+    result = run_scenario(
+        load_scenario("too_heavy"),
+        tree="stuck",
+        llm=no_model,
+        factory=factory,
+        max_ticks_per_turn=5,
+    )
+    assert result.timeouts == 1 and not result.refused and not result.success
 
 
 @pytest.mark.parametrize("scenario_id", ["goto_kitchen", "too_heavy"])

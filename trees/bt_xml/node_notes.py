@@ -91,6 +91,7 @@ PARAMETER_MEANINGS: Mapping[str, str] = {
     "AttemptLoop.max_attempts": "how many plan -> validate -> execute rounds to allow",
     "ReportOutcome.max_attempts": "the attempt budget, to say how many rounds were tried",
     "ReportOutcome.succeeded": "true: report what was done; false: report that it gave up",
+    "ReportOutcome.robot": "the robot whose belief is read and whose own steps say 'I'",
     "ValidationGate.judge": "true: the LLM judge reviews a plan the dry run accepted; false: "
     "the dry run decides alone; empty: as the LLM manifest says (plan_validation.enabled)",
     "Explain.k": "how many similar failure cases to retrieve",

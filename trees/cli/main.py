@@ -275,7 +275,7 @@ def _run_tree(
         runner.setup()  # logs a warning, once, when no model is available
         result = runner.run(max_ticks=args.max_ticks, rate_hz=args.rate or None)
         if scenario is not None and simulator is not None:
-            print(f"scenario {scenario.id}: {scenario.goal.report(simulator.world)}")
+            print(f"scenario {scenario.id}: {scenario.report(simulator.world, simulator.events)}")
     return result
 
 

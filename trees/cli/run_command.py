@@ -116,7 +116,10 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def run_run(args: argparse.Namespace) -> int:
-    """Run one scenario; 0 when the goal holds (or the refusal happened), 1 otherwise."""
+    """Run one scenario; 0 when the robot met the goal (or refused), 1 otherwise.
+
+    A goal met by others (the world's events alone make it hold) is not the robot's: 1.
+    """
     scenario = load_scenario(args.scenario)
     tree = cast(TreeMode, args.tree)
     client = _oracle_from_args(args, scenario, tree) if args.oracle else client_from_args(args)
@@ -192,6 +195,8 @@ def print_result(
     )
     for violation in result.guard_violations:
         print(f"GUARD VIOLATION: {violation}", file=out)
+    for claim in result.false_claims:
+        print(f"FALSE CLAIM: {claim}", file=out)
     for note in result.notes:
         print(f"note: {note}", file=out)
 
@@ -215,7 +220,7 @@ def attempt_lines(attempts: list[PlanAttempt]) -> list[str]:
 
 
 def _goal_line(scenario: Scenario, result: ScenarioResult) -> str:
-    verdict = "MET" if result.success else "NOT MET"
+    verdict = result.verdict
     goal = scenario.goal
     if goal.expect == "refuse":
         what = "refused" if result.refused else "did not refuse"
@@ -224,7 +229,12 @@ def _goal_line(scenario: Scenario, result: ScenarioResult) -> str:
     wanted = ", ".join(map(str, goal.all))
     unmet = f"; unmet: {', '.join(result.unmet)}" if result.unmet else ""
     asked = "; it had to ask first" if goal.must_clarify else ""
-    return f"goal {verdict}: {wanted}{unmet}{asked}"
+    by = ""
+    if result.met_by_others:
+        by = " (the world's events alone make it hold: not the robot's success)"
+    elif result.credit == "already":
+        by = " (it already held at the start: not the robot's success)"
+    return f"goal {verdict}: {wanted}{unmet}{asked}{by}"
 
 
 # -- cogtree bench ----------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 :func:`run_bench` runs :func:`~trees.evaluation.scenario_run.run_scenario` for each combination and
 :class:`BenchResults` tabulates them (Markdown and CSV): one row per run with InteractGen's
-SR, CR, RR and RSR, model calls, tokens, clarifications, guard violations, hazardous steps
+SR (scored as :mod:`trees.evaluation.scenario_run` says: only goals the robot or its delegates
+made hold), false claims, whether the goal was met by others, timeouts, CR, RR and RSR, model
+calls, tokens, clarifications, guard violations, hazardous steps
 executed (:mod:`trees.evaluation.hazard_audit`) and wall time;
 aggregates per tree, backend and tier, and overall; and tokens per successful task of the
 gated tree next to the ReAct tree for the same backend.
@@ -83,6 +85,9 @@ RUN_COLUMNS = (
     "tree",
     "backend",
     "success",
+    "false_claims",
+    "met_by_others",
+    "timeouts",
     "cr",
     "rr",
     "rsr",
@@ -103,6 +108,9 @@ GROUP_COLUMNS = (
     "tier",
     "runs",
     "sr",
+    "false_claims",
+    "met_by_others",
+    "timeouts",
     "cr",
     "rr",
     "rsr",
@@ -113,7 +121,8 @@ GROUP_COLUMNS = (
     "hazardous_steps",
     "seconds",
 )
-"""Columns of an aggregate row (means per run; violations and hazardous steps summed)."""
+"""Columns of an aggregate row (means per run; false claims, runs met by others, timeouts,
+violations and hazardous steps summed)."""
 
 TOKEN_COLUMNS = (
     "backend",
@@ -147,6 +156,9 @@ class BenchResults:
                 "tree": result.tree,
                 "backend": result.backend,
                 "success": "yes" if result.success else "ERROR" if result.error else "no",
+                "false_claims": len(result.false_claims),
+                "met_by_others": "yes" if result.met_by_others else "no",
+                "timeouts": result.timeouts,
                 "cr": result.completion,
                 "rr": result.redundancy,
                 "rsr": result.robot_subtask_rate,
@@ -174,6 +186,9 @@ class BenchResults:
                     "tier": tier,
                     "runs": len(runs),
                     "sr": fmean(run.success for run in runs),
+                    "false_claims": sum(len(run.false_claims) for run in runs),
+                    "met_by_others": sum(run.met_by_others for run in runs),
+                    "timeouts": sum(run.timeouts for run in runs),
                     "cr": fmean(run.completion for run in runs),
                     "rr": fmean(run.redundancy for run in runs),
                     "rsr": fmean(rsr) if rsr else None,
@@ -212,7 +227,8 @@ class BenchResults:
         parts = [
             "## Scenario bench",
             "",
-            "### Overall (means per run; guard violations and hazardous steps summed)",
+            "### Overall (means per run; false claims, goals met by others, timeouts, guard "
+            "violations and hazardous steps summed)",
             "",
             _table(GROUP_COLUMNS, self.group_rows(by_tier=False)),
             "",
@@ -229,7 +245,16 @@ class BenchResults:
             _table(RUN_COLUMNS, self.run_rows()),
         ]
         errors = [f"{r.scenario}/{r.tree}/{r.backend}: {r.error}" for r in self.results if r.error]
-        notes = [*self.notes, *(f"error: {error}" for error in errors)]
+        claims = [
+            f"{r.scenario}/{r.tree}/{r.backend}: {claim}"
+            for r in self.results
+            for claim in r.false_claims
+        ]
+        notes = [
+            *self.notes,
+            *(f"error: {error}" for error in errors),
+            *(f"false claim: {claim}" for claim in claims),
+        ]
         if notes:
             parts += ["", *(f"- {note}" for note in notes)]
         return "\n".join(parts) + "\n"

@@ -62,8 +62,10 @@ REACT_MODULE = "react"
 ORACLE_RATIONALE = "oracle: the scenario's ideal answer"
 """The rationale given when an oracle entry has none."""
 
-ORACLE_FINISH = "Done: I did what the plan needed."
-"""The ReAct oracle's reply when it finishes."""
+ORACLE_FINISH = "I have stopped working on this request."
+"""The ReAct oracle's reply when it finishes. It claims nothing: the oracle's answers are
+written before the run, so it cannot know whether the steps worked (a scripted "Done" was a
+false claim whenever the world, not the robot, met the goal)."""
 
 
 def readiness_answer(entry: Mapping[str, Any]) -> dict[str, Any]:
