@@ -36,10 +36,6 @@ WHOLE_PLAN = [
     {"skill": "CLOSE", "container": "base1_locker"},
     {"skill": "GOTO", "target": "reception", "robot": "base1"},
 ]
-REWRITTEN_BY_OTHERS = {
-    "robee_bottle": "its re-plan GOTO(bedroom) goes where only the disruption put the bottle "
-    "(the scenario is being rewritten into the paper's version on its own branch)",
-}
 
 
 @pytest.fixture(scope="module")
@@ -131,17 +127,7 @@ def test_a_plan_that_stops_short_of_the_goal_knew_the_world_would_finish_it(
     assert hindsight_problems(parcel, [planned(start, searching)]) == []
 
 
-def oracle_scenarios() -> list[Any]:
-    found = []
-    for path in list_scenarios():
-        marks = []
-        if path.stem in REWRITTEN_BY_OTHERS:
-            marks.append(pytest.mark.xfail(reason=REWRITTEN_BY_OTHERS[path.stem], strict=True))
-        found.append(pytest.param(path.stem, marks=marks, id=path.stem))
-    return found
-
-
-@pytest.mark.parametrize("scenario_id", oracle_scenarios())
+@pytest.mark.parametrize("scenario_id", [path.stem for path in list_scenarios()])
 def test_no_shipped_oracle_answer_uses_hindsight(scenario_id: str) -> None:
     scenario = load_scenario(scenario_id)
     if not scenario.oracle:

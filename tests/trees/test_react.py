@@ -265,7 +265,8 @@ def action_nodes(log: Path) -> list[ActionNode]:
 
 
 FAILED = {
-    # Anna moved the bottle: the grasp fails; PLACE is then refused by its precondition.
+    # Anna moved the bottle within the kitchen: the grasp fails; PLACE is then refused by its
+    # precondition; the oracle looks and finds it.
     "robee_bottle": {
         "2:PICK(object=bottle, hand=right)",
         "4:PLACE(object=bottle, target=table_2, hand=right)",
@@ -279,9 +280,6 @@ FAILED = {
     "print_agenda": set(),
 }
 """The actions of each scenario's oracle run that end in FAILURE; every other one succeeds."""
-
-MET_BY_OTHERS = {"robee_bottle"}
-"""Scenarios whose goal the world's events meet (Anna carries the bottle): never a success."""
 
 AT_ONCE = {"3:DELEGATE(person=weber, ability=sign)"}
 """Actions that end on their first tick (Weber refuses at once); every other one runs first."""
@@ -302,10 +300,7 @@ def test_each_chosen_action_is_a_child_node_with_its_own_status_in_the_tick_log(
             log_path=log,
             on_tick=lambda root, entry: shown.append(render_tick(root, entry)),
         )
-    if scenario_id in MET_BY_OTHERS:
-        assert result.met_by_others and not result.success and not result.false_claims
-    else:
-        assert result.success
+    assert result.success and not result.met_by_others and not result.false_claims
 
     chosen = [
         ReActDecision.model_validate(reply)

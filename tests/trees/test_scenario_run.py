@@ -107,6 +107,13 @@ def test_a_goal_the_world_met_is_met_by_others_never_a_success() -> None:
     assert result.guard_violations == []
 
 
+def test_the_shipped_carried_bottle_is_met_by_others_with_no_model(no_model: LLMClient) -> None:
+    result = run_scenario(load_scenario("robee_bottle_carried"), llm=no_model, backend="none")
+    assert result.completion == 1.0, "anna carried the bottle onto table_2"
+    assert not result.success and result.met_by_others
+    assert result.false_claims == [] and "I brought" not in result.turns[-1].reply
+
+
 def test_a_goal_already_true_at_the_start_is_no_success(no_model: LLMClient) -> None:
     scenario = load_scenario("robee_bottle")
     placed = scenario.world.objects["bottle"].model_copy(update={"on": "table_2"})
