@@ -162,6 +162,11 @@ class PendingTask(BaseModel):
         description="the safety doubts the question asks the user to confirm with an explicit "
         "yes in the next turn (empty: the question confirms nothing)",
     )
+    asked_again: bool = Field(
+        False,
+        description="the user moved on once and the question was asked again after the reply "
+        "(behaviours/pending_question.py): moving on again drops it",
+    )
 
 
 def plain(value: Any) -> SlotValue:
