@@ -68,7 +68,9 @@ def test_readme_test_snippet_runs() -> None:
 def test_example_with_the_real_smollm2_model_stays_safe(blackboard) -> None:
     """A real open-weight model in the loop: whatever it answers, the item was never named,
     so the tree must end by asking (or declining), never by acting."""
-    pytest.importorskip("llama_cpp")
+    pytest.importorskip(
+        "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
+    )
     from behaviours.llm.client import LLMClient
     from behaviours.llm.config import LLMConfig
     from behaviours.llm.llama_cpp_backend import default_gguf_path
