@@ -1,9 +1,9 @@
 """How long `cogtree ask "where is the magazine?"` takes from the shell, with no model.
 
 Runs the command as a user types it (a fresh Python process each time, the default ``auto``
-backend: no model where Ollama does not answer; a throwaway memory file) and prints, per run, the wall
-time and the CPU time of the process (user + system): on a shared machine the wall time
-follows the load, the CPU time much less. It also prints the CPU time of importing what the
+backend: no model where Ollama does not answer; a throwaway memory file) and prints, per run,
+the wall time and the CPU time of the process (user + system): on a shared machine the wall
+time follows the load, the CPU time much less. It also prints the CPU time of importing what the
 command imports (``trees.cli.main``), the part of the start that no turn can avoid. The
 target is under 3 s of wall time on an idle machine. Asserts nothing.
 
