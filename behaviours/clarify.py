@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.background import BackgroundWork
 from behaviours.faithfulness import Support, held_to, speech_rationale, turn_support
+from behaviours.pending_question import dropped_note, moves_on
 from behaviours.setup_handles import optional_handle, require_handle
 from behaviours.task_readiness import NO_TASK
 from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
@@ -297,10 +298,12 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
-    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates`` (all optional). Writes
-    ``/turn/reply`` and, when a task is known, ``/session/pending``
+    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending`` (all
+    optional). Writes ``/turn/reply`` and, when a task is known, ``/session/pending``
     (:class:`~behaviours.turn_state.PendingTask`: the settled slots, the missing ones, what
-    was said, the question, the safety doubts it asks to confirm); ``/rationale/<node>`` when
+    was said, the question, the safety doubts it asks to confirm); a pending question of
+    another request that this one replaces is dropped, and the reply says so first
+    (:func:`~behaviours.pending_question.dropped_note`); ``/rationale/<node>`` when
     the question failed the faithfulness check (why). SUCCESS once the question is written
     (always); RUNNING while the candidates are located.
     """
@@ -313,6 +316,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         keys.SAFETY,
         keys.RESOLVED,
         keys.CANDIDATES,
+        keys.PENDING,
     )
     writes = (keys.REPLY, keys.PENDING, keys.RATIONALE)
 
@@ -376,10 +380,14 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         if unsaid is not None:
             rationale = speech_rationale(self.name, "clarification", question, unsaid)
             self.blackboard.set(self.rationale_key, rationale)
-        self.blackboard.set(self.reply_key, question)
+        reply = question
         if request.pack is not None and request.spec is not None and request.intent is not None:
+            earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+            if earlier is not None and moves_on(earlier, request.intent):
+                reply = f"{dropped_note(earlier)} {question}"
             self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
-        self.feedback_message = f"asked: {question!r}"
+        self.blackboard.set(self.reply_key, reply)
+        self.feedback_message = f"asked: {reply!r}"
         return Status.SUCCESS
 
     def _read(self) -> _Request:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.background import BackgroundWork, Pending
 from behaviours.memory_io import memory_failure
+from behaviours.pending_question import moves_on, settle_moved_on
 from behaviours.safety_doubts import explicit_yes
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, PendingTask
@@ -193,20 +194,24 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
 
     Writes one :class:`~knowledge.memory_model.TurnTrace` (what the user said, the reply, the
     domain, and the claims of a Proceeded memory_write task; no other turn carries claims)
-    on a worker: the store consolidates H into C and C into A within that write. On Proceed
-    it clears ``/session/pending`` (the task the robot asked about has run, or the user moved
-    on to a new one); on Clarify, Reject or SwitchDomain it keeps it, but a confirmation it
-    asks for (``confirm``) holds for the next turn only: a turn whose reply is not its
-    question drops it.
+    on a worker: the store consolidates H into C and C into A within that write. A turn that
+    asked for something else than the pending task and was answered or refused (Proceed,
+    Reject) settles it as :mod:`behaviours.pending_question` says: kept and asked again after
+    the reply once, else dropped, and the reply says which. Otherwise, on Proceed it clears
+    ``/session/pending`` (the task the robot asked about has run); on Clarify, Reject or
+    SwitchDomain it keeps it, but a confirmation it asks for (``confirm``) holds for the next
+    turn only: a turn whose reply does not end with its question drops it.
 
     Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/turn/intent``, ``/session/pending`` (the claims pass
     :func:`guard_claims`, as in StageClaims). Writes ``/session/pending`` (cleared on Proceed, its
-    ``confirm`` dropped after the turn that asked) and, when a write carrying claims fails,
-    ``/turn/reply``: the confirmation Respond gave ("Noted: ...") is replaced by
-    :data:`NOT_REMEMBERED` with the reason, so the robot never says it noted what it lost.
+    ``confirm`` dropped after the turn that asked; kept, asked again or dropped after a new
+    request) and ``/turn/reply``: the pending question asked again, or that it was dropped,
+    after the reply; when a write carrying claims fails, the confirmation Respond gave
+    ("Noted: ...") is replaced by :data:`NOT_REMEMBERED` with the reason, so the robot never
+    says it noted what it lost.
     SUCCESS: the turn is stored. FAILURE: no utterance this turn, or the memory refused the
     write (the reason is the feedback message and the log holds the whole trace: nothing is
     lost silently). RUNNING: writing.
@@ -224,8 +229,10 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         self.control_key = self.key_of(keys.CONTROL)
         self.task_key = self.key_of(keys.TASK)
         self.pending_key = self.key_of(keys.PENDING)
+        self.intent_key = self.key_of(keys.INTENT)
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
+        self._settled: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``memory`` and ``workers`` handles."""
@@ -236,16 +243,18 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     def start(self) -> Future[TurnTrace] | Status:
         """Build the turn's trace and start writing it; FAILURE at once without an utterance."""
         assert self.memory is not None
-        self._trace, self._notes = None, []
+        self._trace, self._notes, self._settled = None, [], []
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         if not utterance.strip():
             self.feedback_message = "no utterance this turn: nothing to remember"
             return Status.FAILURE
+        claims = tuple(self._claims())  # before settling: a confirmation reads the pending task
+        self._settled = self._settle_pending()
         self._trace = TurnTrace(
             user=utterance,
             robot=keys.read_optional(self.blackboard, self.reply_key, str) or "",
             domain=keys.read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
-            claims=tuple(self._claims()),
+            claims=claims,
         )
         return self.submit(self.memory.write, self._trace)
 
@@ -259,7 +268,6 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         A refused turn with claims takes back the reply's confirmation (:data:`NOT_REMEMBERED`).
         """
         assert self._trace is not None
-        self._settle_pending()
         reason = memory_failure(self.name, error)
         log.warning(
             "%s: memory refused the turn (%s); the turn was: %s",
@@ -280,9 +288,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
 
     def finish(self, stored: TurnTrace) -> Status:
         """Settle the pending task; SUCCESS with what was stored."""
-        closed = self._settle_pending()
         said = f"turn {stored.turn} stored with {len(stored.claims)} claim(s)"
-        self.feedback_message = "; ".join([said, *closed, *self._notes])
+        self.feedback_message = "; ".join([said, *self._settled, *self._notes])
         return Status.SUCCESS
 
     def _claims(self) -> list[Claim]:
@@ -302,15 +309,26 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         return guarded.kept
 
     def _settle_pending(self) -> list[str]:
-        """Clear the pending task on Proceed; keep it otherwise, its confirmation one turn."""
+        """Settle the pending task after the turn (class docstring); notes on what happened."""
         pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
         if pending is None:
             return []
-        if keys.read_optional(self.blackboard, self.control_key, str) == "Proceed":
+        control = keys.read_optional(self.blackboard, self.control_key, str)
+        intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        if control in ("Proceed", "Reject") and moves_on(pending, intent):
+            reply = keys.read_optional(self.blackboard, self.reply_key, str) or ""
+            settled = settle_moved_on(pending, reply)
+            self.blackboard.set(self.reply_key, settled.reply)
+            if settled.pending is None:
+                self.blackboard.unset(self.pending_key)
+            else:
+                self.blackboard.set(self.pending_key, settled.pending)
+            return [settled.note]
+        if control == "Proceed":
             self.blackboard.unset(self.pending_key)
             return [f"pending {pending.task} closed"]
         reply = keys.read_optional(self.blackboard, self.reply_key, str) or ""
-        if pending.confirm and reply != pending.question:
+        if pending.confirm and not reply.endswith(pending.question):
             self.blackboard.set(self.pending_key, pending.model_copy(update={"confirm": []}))
             return [f"the confirmation asked for {pending.task} expired"]
         return []

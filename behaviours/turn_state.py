@@ -230,6 +230,11 @@ class PendingTask(BaseModel):
         "about steps[focus], and the answer completes it",
     )
     focus: int = Field(0, ge=0, description="the step the question is about")
+    asked_again: bool = Field(
+        False,
+        description="the user moved on once and the question was asked again after the reply "
+        "(behaviours/pending_question.py): moving on again drops it",
+    )
 
 
 def plain(value: Any) -> SlotValue:

@@ -31,6 +31,7 @@ from typing import Any, Final
 
 from knowledge.domain_pack import DomainPack, TaskSpec
 from knowledge.lexicon import Lexicon, tokenize
+from knowledge.question_form import asks_the_robot
 from knowledge.scope_matching import MAX_CHARS, NearestExamples, Thresholds
 from knowledge.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
 
@@ -230,13 +231,16 @@ def continuation(
 ) -> Continuation | None:
     """Whether ``utterance`` continues ``task``, asked about its ``missing`` slots; else None.
 
-    It does when it fills a missing slot (:func:`~knowledge.slot_filling.fill_slots` with the
-    pack's lexicons), or when it is a short answer (at most :data:`SHORT_ANSWER_WORDS` words,
-    not a dismissal, none of ``other_cues``: the cue phrases of the domain's other tasks),
-    which then fills the one missing slot with its words. Never raises for any text.
+    A question to the robot (:func:`~knowledge.question_form.asks_the_robot`: "where is the
+    magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
+    Otherwise it does when it fills a missing slot (:func:`~knowledge.slot_filling.fill_slots`
+    with the pack's lexicons), or when it is a short answer (at most
+    :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of ``other_cues``: the cue phrases
+    of the domain's other tasks), which then fills the one missing slot with its words. Never
+    raises for any text.
     """
     words = [token.text for token in tokenize(utterance)]
-    if not words:
+    if not words or asks_the_robot(utterance):
         return None
     fill: SlotFill = fill_slots(task, utterance, lexicons)
     answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]

@@ -5,7 +5,8 @@
   characters of fact text, ranked identifiers > hard constraints > preferences > other.
 - **A** holds the facts that left C: evicted for space, or superseded by a newer fact on the
   same key. It is searched by similarity: an injected embedder (an embedding model), else
-  TF-IDF over the texts widened with synonyms and categories (:mod:`knowledge.term_expansion`).
+  TF-IDF over the texts and, weighed less, their synonyms and categories
+  (:mod:`knowledge.term_expansion`).
 
 :meth:`MemoryStore.write` appends a turn to H; when H overflows, the oldest traces are
 consolidated into C by the summariser (extractive by default; an LLM summariser can be

@@ -13,7 +13,7 @@ them. A query asks both tiers and merges the matches by cosine score. With TF-ID
 tiers weigh words by their own document frequencies, so scores across tiers are close but
 not identical; with an embedder they are the same measure.
 
-With TF-IDF, an ``expander`` widens texts and queries with synonyms and categories
+With TF-IDF, an ``expander`` adds the synonyms and categories of texts and queries, weighed less
 (:mod:`knowledge.term_expansion`). With an embedder, each archived text is embedded once
 (:meth:`ArchiveIndex.prepare`) and its vector kept, so rebuilding the settled tier does not
 call the model again, and a failing embedder fails before anything changes.

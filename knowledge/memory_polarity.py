@@ -25,6 +25,8 @@ import re
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
+from knowledge.question_form import QUESTION_START
+
 
 class Claim(Protocol):
     """What the guard reads of a claim (:class:`knowledge.memory_model.Claim` has it)."""
@@ -56,14 +58,6 @@ _REMEMBER_REQUEST = re.compile(
     re.IGNORECASE,
 )
 """A request to remember phrased as a question: it states what follows."""
-
-_QUESTION_START = re.compile(
-    r"^\s*(what|what's|whats|who|who's|whom|whose|when|when's|where|which|why|how|"
-    r"am i|do i|did i|have i|was i|were i|is my|are my|do you|did you|have you|can you tell|"
-    r"could you tell|tell me|remind me)\b",
-    re.IGNORECASE,
-)
-"""How a question to the robot starts (a wh-word, an inverted verb, "tell me", "remind me")."""
 
 _HEDGES = re.compile(
     r"\b(i don'?t think|i do not think|i'?m not sure|i am not sure|not sure if|maybe|perhaps|"
@@ -113,7 +107,7 @@ def stance_of(text: str) -> Stance:
     remember = _REMEMBER_REQUEST.search(said)
     if remember is not None:
         said = said[remember.end() :]
-    elif said.rstrip().endswith("?") or _QUESTION_START.search(said):
+    elif said.rstrip().endswith("?") or QUESTION_START.search(said):
         return "asks"
     if _HEDGES.search(said):
         return "hedges"

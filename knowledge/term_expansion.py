@@ -1,8 +1,8 @@
 """Synonym and category expansion for TF-IDF recall without a model.
 
 "Is shrimp ok?" shares no word with "The user is allergic to prawns"; TF-IDF alone cannot
-match them. A :class:`TermExpander` adds to a text the other words of every synonym group one
-of its words or phrases belongs to (shrimp -> prawn, prawns, shellfish...), so the index and
+match them. A :class:`TermExpander` gives the terms of every synonym group one of a text's
+words or phrases belongs to (shrimp -> shrimp, prawn, prawns, shellfish...), so the index and
 the query meet on shared terms. Groups come from ``knowledge/memory_synonyms.yaml`` and, when
 it is present, from the household taxonomy (``knowledge/taxonomy/household.ttl``: a type's
 label and ``cog:synonym`` values, with the labels of its ``cog:broaderType`` categories).
@@ -75,18 +75,21 @@ class TermExpander:
         self._related: dict[str, frozenset[str]] | None = None
         self._pattern: re.Pattern[str] | None = None
 
-    def expand(self, text: str) -> str:
-        """``text`` followed by the related terms it does not already hold."""
+    def related(self, text: str) -> list[str]:
+        """The terms of every group a word or phrase of ``text`` belongs to, itself included.
+
+        "is shrimp ok" -> shrimp, prawn, prawns, shellfish...: the terms a text and a query
+        meet on, kept apart from the text's own words so that a similarity can weigh them
+        less (:class:`~knowledge.similarity.SimilarityIndex`).
+        """
         related, pattern = self._loaded()
         if pattern is None:
-            return text
-        lowered = text.casefold()
-        extra: dict[str, None] = {}
-        for match in pattern.finditer(lowered):
-            for term in sorted(related[match.group(0)]):
-                if term not in lowered:
-                    extra[term] = None
-        return f"{text} {' '.join(extra)}" if extra else text
+            return []
+        terms: dict[str, None] = {}
+        for match in pattern.finditer(text.casefold()):
+            terms[match.group(0)] = None
+            terms.update(dict.fromkeys(sorted(related[match.group(0)])))
+        return list(terms)
 
     def _loaded(self) -> tuple[dict[str, frozenset[str]], re.Pattern[str] | None]:
         with self._lock:

@@ -215,6 +215,8 @@ class OllamaBackend:
         except ollama.ResponseError as error:
             raise _response_error(error, settings.model, host) from error
         except httpx.ConnectTimeout as error:
+            if cancel.is_set():  # cancelled while still connecting (a busy machine): not down
+                raise LLMCancelledError("cancelled while connecting to Ollama") from error
             raise LLMUnavailableError(
                 f"{_unreachable(host)} (connecting timed out after {settings.timeout_s}s)"
             ) from error

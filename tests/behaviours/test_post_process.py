@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -300,6 +299,8 @@ def test_a_lookup_past_the_time_limit_is_given_up(
     monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
     intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
     node = PostProcess("PostProcess", timeout_s=0.05)
+    now = [0.0]  # the node's clock, moved by the test: a slow first tick cannot time out
+    node.clock = lambda: now[0]
     harness, node = run(
         blackboard,
         make_llm,
@@ -309,7 +310,8 @@ def test_a_lookup_past_the_time_limit_is_given_up(
         node=node,
         ticks=1,
     )
-    time.sleep(0.1)
+    assert node.status == Status.RUNNING
+    now[0] = 0.1
     harness.tick()
     gate.set()
     assert node.status == Status.SUCCESS

@@ -185,11 +185,25 @@ def test_a_short_answer_fills_the_one_missing_slot(garden: IntentMatcher) -> Non
         "no",
         "prune the hedge",  # another task's cue: a new request, not an answer
         "well I was thinking that maybe we could talk about something else entirely",
+        "what time is it",  # a question to the robot: a new request, however short
+        "how many calories does lasagne have?",
     ],
 )
 def test_what_does_not_continue_a_pending_task(answer: str) -> None:
     other = [cue for spec in TASKS if spec.name != "Ask" for cue in spec.cues]
     assert continuation(TASKS[2], ["person"], answer, {}, other_cues=other) is None
+
+
+def test_a_question_never_continues_even_when_it_fills_the_missing_slot(
+    advisor: tuple[IntentMatcher, dict[str, Lexicon]],
+) -> None:
+    _, lexicons = advisor
+    pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
+    task = pack.task("AddToDatabase")
+    assert continuation(task, ["targets"], "peanuts and eggs?", lexicons) is not None  # hesitant
+    assert continuation(task, ["targets"], "what about peanuts and eggs?", lexicons) is not None
+    assert continuation(task, ["targets"], "are there peanuts and eggs in it?", lexicons) is None
+    assert continuation(task, ["targets"], "which dishes have peanuts?", lexicons) is None
 
 
 def test_a_short_answer_needs_exactly_one_missing_slot() -> None:

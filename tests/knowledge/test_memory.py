@@ -338,12 +338,6 @@ def fill_archive(store: MemoryStore, facts: Sequence[str]) -> None:
     store.write(turn("..."))
 
 
-@pytest.mark.xfail(
-    reason="with the household taxonomy's expansion (peanut -> snack, eat -> meal, breakfast) "
-    "a breakfast fact outranks the peanut allergy for 'can she eat peanut butter?'; recall@3 "
-    "on the recall set is unchanged; known since the taxonomy merge (issue 18 follow-up)",
-    strict=False,
-)
 def test_archive_search_returns_the_k_most_relevant_facts_best_first(open_store: OpenStore) -> None:
     store = open_store(history_capacity=1, core_budget_chars=1)
     fill_archive(store, TOPICS)

@@ -11,7 +11,8 @@ other test uses.
 The simulated robot side (:class:`~sim.ros_robot.SimRobotNode`) comes from ``robot_side``; the
 host tests get the session's parts from ``session_parts`` and hosts, users and robots from
 ``host_bench`` (:class:`~tests.ros.host_session.HostBench`).
-Test modules call ``pytest.importorskip("rclpy")`` so the suite runs without the ros extra.
+Test modules call ``pytest.importorskip("rclpy", reason=ROS_EXTRA)`` (tests/ros/ros_extra.py) so
+the suite runs without the ros extra, each skipped with the reason naming it.
 """
 
 from __future__ import annotations

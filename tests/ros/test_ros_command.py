@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from trees.cli.main import main
 

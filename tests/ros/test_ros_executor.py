@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree_interfaces.action import ExecuteSkill
 from rclpy.action import ActionServer, GoalResponse

@@ -15,7 +15,9 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from behaviours import keys
 from sim.scenario import load_scenario

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from skills.commands import Feedback
 from skills.human_channel import HumanChannel, HumanRequest

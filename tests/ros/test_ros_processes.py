@@ -21,7 +21,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from knowledge.closing import Closeable
 from tests.cogtree_cli import interruptible_children

@@ -12,7 +12,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from sim.scenario import load_scenario
 from tests.ros.host_session import HostBench

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from sim.ros_robot import SimRobotNode
 from skills.human_channel import HumanRequest

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from skills.commands import Command
 from skills.ros.belief import fetch_robot_state

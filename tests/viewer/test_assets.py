@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.viewer.viewer_extra import needs_viewer_extra
 from trees.viewer import assets as assets_module
 from trees.viewer.assets import AssetsMissingError, decode_resource_tree, load_assets
-
-needs_viewer_extra = pytest.mark.skipif(
-    importlib.util.find_spec("py_trees_js") is None,
-    reason="needs the viewer extra (py-trees-js): pip install 'cogtree[viewer]'",
-)
 
 
 def rcc_tree() -> tuple[bytes, bytes, bytes]:

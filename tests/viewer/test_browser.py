@@ -22,6 +22,7 @@ from py_trees.common import Status
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from tests.viewer.small_run import REFUSAL
+from tests.viewer.viewer_extra import needs_viewer_extra
 from trees.recording.tick_log import LogHeader, read_tick_log
 from trees.runner import TreeRunner
 from trees.testing import BlackboardView
@@ -42,11 +43,14 @@ MARKS = "#marks .mark"
 READABLE_PX = 11.0
 REPOSITORY = Path(__file__).resolve().parents[2]
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or not Path(CHROMEDRIVER).is_file(),
-    reason="needs Debian's chromium and chromium-driver (`apt-get install chromium "
-    "chromium-driver`; .ci/run installs them)",
-)
+pytestmark = [
+    needs_viewer_extra,
+    pytest.mark.skipif(
+        CHROMIUM is None or not Path(CHROMEDRIVER).is_file(),
+        reason="needs Debian's chromium and chromium-driver (`apt-get install chromium "
+        "chromium-driver`; .ci/run installs them)",
+    ),
+]
 
 
 def artifacts() -> Path:

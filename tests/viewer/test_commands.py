@@ -10,9 +10,11 @@ import pytest
 
 from tests.cogtree_cli import EXAMPLE, interrupt, line_with, read_json, running, tick_argv, url_in
 from tests.viewer.small_run import TIRAMISU
+from tests.viewer.viewer_extra import needs_viewer_extra
 from trees.cli.main import main
 
 
+@needs_viewer_extra
 def test_view_serves_a_log_until_ctrl_c(assistant_log: Path) -> None:
     env = {**os.environ, "DISPLAY": ""}
     with running("view", str(assistant_log), "--no-browser", env=env) as process:
@@ -39,6 +41,7 @@ def test_a_bad_port_is_refused_by_the_parser(capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.usefixtures("blackboard")
+@needs_viewer_extra
 def test_tick_with_view_serves_while_running_and_stops_after_without_a_terminal(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -49,6 +52,7 @@ def test_tick_with_view_serves_while_running_and_stops_after_without_a_terminal(
         read_json(url_in(line) + "api/info")  # stdin is no terminal: it did not wait
 
 
+@needs_viewer_extra
 def test_view_wait_keeps_the_finished_run_up_until_ctrl_c() -> None:
     with running(*tick_argv("--llm", "none", "--view", "0", "--view-wait")) as process:
         url = url_in(line_with(process.stderr, "viewer: http://127.0.0.1:"))
@@ -63,6 +67,7 @@ def test_view_wait_keeps_the_finished_run_up_until_ctrl_c() -> None:
 
 
 @pytest.mark.usefixtures("blackboard")
+@needs_viewer_extra
 def test_ask_with_view(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     memory = str(tmp_path / "memory.sqlite")
     code = main(

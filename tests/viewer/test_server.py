@@ -13,9 +13,12 @@ from typing import Any
 import pytest
 
 from tests.viewer.small_run import small_header, small_tick
+from tests.viewer.viewer_extra import needs_viewer_extra
 from trees.viewer.errors import ViewerError
 from trees.viewer.feed import TickFeed
 from trees.viewer.server import ViewerServer, is_loopback
+
+pytestmark = needs_viewer_extra
 
 
 @pytest.fixture
