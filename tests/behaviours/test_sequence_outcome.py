@@ -44,7 +44,7 @@ def test_the_plan_steps_are_grouped_by_the_requests_steps() -> None:
 def test_a_done_sequence_lists_each_step() -> None:
     attempt = PlanAttempt(number=1, plan=sequence_plan(), outcome="succeeded")
     text = outcome_text([attempt], succeeded=True, max_attempts=3)
-    assert text.startswith("Done, step by step: 1. fill the jug (PICK(jug, right), FILL(")
+    assert text.startswith("Steps run, step by step: 1. fill the jug (PICK(jug, right), FILL(")
     assert "2. switch on the lamp (SWITCH_ON(lamp))" in text
 
 

@@ -26,7 +26,7 @@ def test_a_sequence_is_done_in_order_and_the_reply_says_each_step(scenario_id: s
     assert result.success, f"{result.unmet}\n{result.transcript()}"
     assert result.model_calls == 0 and result.hazardous_steps == []
     reply = result.transcript().splitlines()[-1]
-    assert reply.startswith("robot: Done, step by step: 1. ")
+    assert reply.startswith("robot: Done by me: ") and "Steps run, step by step: 1. " in reply
     assert "2. " in reply
 
 
