@@ -15,7 +15,7 @@ import re
 SUCCESS = re.compile(
     r"\b(?:I|we)\s+(?:have\s+|'ve\s+)?(?:brought|delivered|got|put|placed|took|moved|handed|"
     r"gave|opened|closed|switched|turned|filled|poured|wiped|cleaned|threw|disposed|had|"
-    r"borrowed|fetched|carried|set|prepared|finished|completed|did)\b|^\s*done\s*[:.!]",
+    r"borrowed|fetched|carried|set(?!\s+aside)|prepared|finished|completed|did)\b|^\s*done\s*[:.!]",
     re.IGNORECASE,
 )
 """A sentence that says the robot did the task."""

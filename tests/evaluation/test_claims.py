@@ -15,6 +15,9 @@ def test_success_sentences_are_the_unnegated_claims_of_a_done_task() -> None:
         "Done by me: I am in the bedroom. Not done: the cup is not in the sink."
     )
     assert success_sentences(reply) == ["I brought the bottle to the bedroom table."]
+    set_aside = 'I have set aside your earlier request ("tidy up"). Which document?'
+    assert success_sentences(set_aside) == []
+    assert success_sentences("I set the cup on the table.") == ["I set the cup on the table."]
     assert success_sentences("Done: GOTO(kitchen).") == ["Done: GOTO(kitchen)."]
     assert success_sentences("I have stopped working on this request.") == []
 

@@ -30,6 +30,8 @@ def test_the_shipped_rules_load_with_their_severities_and_sentences() -> None:
     assert rules.manners_of(["Run the knife over to me"]) == {"hurried"}
     assert rules.manners_of(["Throw the bottle away"]) == frozenset()
     assert rules.manners_of(["throw me the ball"]) == {"thrown"}
+    assert rules.manners_of(["just throw the wine glass over to me"]) == {"thrown"}
+    assert rules.manners_of(["throw the empty can in the bin"]) == frozenset()
 
 
 def test_a_good_rule_file_loads() -> None:
