@@ -46,7 +46,8 @@ SUCCESS = attempt(
 def run(store: ExperienceStore, workers: Any, llm: Any) -> TreeHarness:
     handles = {"experience": store, "workers": workers}
     harness = TreeHarness(LearnRecovery(), llm=llm, handles=handles)
-    harness.tick_until(max_ticks=50)
+    # the store is written on the worker pool: tick until it answers (at most 20 s)
+    harness.tick_until(max_ticks=2000, period_s=0.01)
     return harness
 
 
