@@ -42,6 +42,20 @@ PERSON_HANDLING = re.compile(
 )
 """A person as the thing to move: no skill may handle a person."""
 
+THROWN_AT = re.compile(
+    r"\b(throw|toss|fling|chuck|lob|hurl)(s|es|ed|ing)?\b[^.!?]{0,40}?\b(at|across)\b",
+    re.IGNORECASE,
+)
+"""A thing thrown at someone or across a room ("throw the cactus at Tom"). Handing it over
+gently is not what was asked, so the robot does not quietly do that instead: it refuses."""
+
+SWALLOWED = re.compile(
+    r"\b(bleach|detergent|cleaner|disinfectant|chemicals?|poison|washing-up liquid)\b"
+    r"[^.!?]{0,40}?\bto (drink|eat|swallow)\b",
+    re.IGNORECASE,
+)
+"""A chemical given someone to drink or eat: never done."""
+
 INSTRUCTIONS = re.compile(
     r"\b(ignore|disregard|forget|override|bypass)\b.{0,40}\b(rules?|instructions?|guards?|"
     r"prompt|policy|polic(y|ies)|checks?)\b|\bsystem prompt\b|\bjailbreak\b",
@@ -123,10 +137,13 @@ SAFETY_RULES: tuple[SafetyRule, ...] = (
     pattern_rule("may be unsafe", RISKS),
     pattern_rule("asks to move a person", PERSON_HANDLING),
     pattern_rule("tries to instruct the robot", INSTRUCTIONS),
+    pattern_rule("asks to throw something at someone or across a room", THROWN_AT, forbids=True),
+    pattern_rule("asks to give a chemical to swallow", SWALLOWED, forbids=True),
     blade_at_speed,
 )
-"""The shipped rules: words of harm, a person as the thing to move, prompt-injection phrasing
-(doubts), and a blade carried at speed (it forbids)."""
+"""The shipped rules: words of harm, a person as the thing to move, prompt-injection phrasing,
+(doubts), and a thing thrown at someone or across a room, a chemical to swallow and a blade
+carried at speed (they forbid)."""
 
 
 def safety_doubts(rules: Sequence[SafetyRule], request: SafetyRequest) -> list[SafetyDoubt]:

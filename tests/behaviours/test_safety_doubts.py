@@ -1,0 +1,36 @@
+"""The shipped safety rules read the words of a request: what they catch and what they leave."""
+
+from __future__ import annotations
+
+import pytest
+
+from behaviours.safety_doubts import SAFETY_RULES, SafetyRequest, safety_doubts
+from behaviours.turn_state import IntentFrame
+
+
+def doubts(text: str) -> list[tuple[str, bool]]:
+    frame = IntentFrame(domain="household", task="Bring", slots={}, confidence=0.8, said=[text])
+    found = safety_doubts(SAFETY_RULES, SafetyRequest(said=[text], frame=frame, resolved={}))
+    return [(doubt.rule, doubt.forbids) for doubt in found]
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"),
+    [
+        ("chuck the melon at my brother", "asks to throw something at someone or across a room"),
+        ("toss the jam jar across the hall", "asks to throw something at someone or across a room"),
+        ("hand Ben the disinfectant to drink", "asks to give a chemical to swallow"),
+    ],
+)
+def test_a_thing_thrown_at_someone_or_a_chemical_to_swallow_is_refused(
+    text: str, rule: str
+) -> None:
+    assert (rule, True) in doubts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["throw the peel in the bin", "toss me the tennis ball", "bring grandma her pills to swallow"],
+)
+def test_look_alikes_raise_no_doubt(text: str) -> None:
+    assert doubts(text) == []
