@@ -199,9 +199,28 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
         found = step_task(step, pack, utterance)
         if found is None or not found.complete or _pronoun_value(found):
             return None  # the other paths read it (a step the frame leaves open is theirs)
-        if not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
+        if tasks and _carried_further(tasks[-1], found):
+            said = f"{tasks[-1].said} and {found.said}"
+            tasks[-1] = replace(found, said=said)  # "take it to my room and put it on the bed"
+        elif not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
             tasks.append(found)  # "I need the knife, pass it to me": one task, not two
     return tasks
+
+
+def _carried_further(before: StepTask, after: StepTask) -> bool:
+    """Whether ``after`` takes the thing ``before`` moves on to another place, with nothing between.
+
+    "take the bottle to my bedroom and put it on the bed": the bed is where it goes; the room
+    on the way is no task of its own.
+    """
+    thing = before.slots.get("object")
+    return (
+        before.task == after.task
+        and thing is not None
+        and after.slots.get("object") == thing
+        and "destination" in before.slots
+        and "destination" in after.slots
+    )
 
 
 def _pronoun_value(found: StepTask) -> bool:

@@ -101,6 +101,17 @@ def test_a_bare_pick_up_is_folded_into_the_step_about_it(household: DomainPack) 
     assert found[0].said == "put it in the sink"
 
 
+def test_a_thing_carried_on_to_another_place_is_one_task(household: DomainPack) -> None:
+    text = "carry the lamp to the study and set it on the desk"
+    found = sequence_tasks(parse_request(text), household, text)
+    assert found is not None and len(found) == 1
+    assert (found[0].task, found[0].slots) == (
+        "Bring",
+        {"object": "the lamp", "destination": "the desk"},
+    )
+    assert found[0].said == "carry the lamp to the study and set it on the desk"
+
+
 def test_each_task_keeps_its_clause_without_the_joining_words(household: DomainPack) -> None:
     text = "fill the jug, and after that switch on the lamp"
     found = sequence_tasks(parse_request(text), household, text)
