@@ -14,8 +14,9 @@ dropped, and the robot says which:
 - when the new request needs a question of its own, that question replaces the pending one,
   and the reply says so (:func:`dropped_note`).
 
-A turn *continues* the pending question when its intent frame is the pending task in the
-pending domain (the intent node merged them); without an intent frame nothing is judged.
+A turn *continues* the pending question when its intent frame is the pending task (for a
+sequence, one of its steps' tasks) in the pending domain (the intent node merged them);
+without an intent frame nothing is judged.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def moves_on(pending: PendingTask, intent: IntentFrame | None) -> bool:
     """Whether the turn of ``intent`` asked for something else than ``pending`` waits for."""
     if intent is None:
         return False
+    if pending.steps:  # a sequence: the answer completes one step, the frame names the first
+        tasks = {step.task for step in pending.steps}
+        return intent.domain != pending.domain or intent.task not in tasks
     return (intent.domain, intent.task) != (pending.domain, pending.task)
 
 

@@ -576,9 +576,18 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
-    if kind_key == ("actions", "dispose") and state.recipient is not None:
+    if (
+        kind_key == ("actions", "dispose")
+        and state.recipient is not None
+        and state.recipient.preposition != "for"  # "dispose of it for me": on my behalf
+        and verb.split()[0] in THROWING_VERBS
+    ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
+
+
+THROWING_VERBS: Final = frozenset(["chuck", "throw", "toss", "fling", "lob"])
+"""Disposal verbs that also say a throw to someone when a recipient follows ("chuck it to me")."""
 
 
 def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:

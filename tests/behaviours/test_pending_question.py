@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from behaviours.pending_question import BACK_TO_IT, dropped_note, moves_on, settle_moved_on
-from behaviours.turn_state import IntentFrame, PendingTask
+from behaviours.turn_state import IntentFrame, IntentStep, PendingTask
 
 WHICH_MUG = PendingTask(
     domain="household",
@@ -20,6 +20,16 @@ def test_only_an_intent_of_another_task_or_domain_moves_on() -> None:
     assert moves_on(WHICH_MUG, IntentFrame(domain="household", task="FindObject"))
     assert moves_on(WHICH_MUG, IntentFrame(domain="advisor", task="Fetch"))
     assert moves_on(WHICH_MUG, IntentFrame(domain="OutOfScope", task=None))
+
+
+def test_the_answer_to_a_step_of_a_sequence_does_not_move_on() -> None:
+    steps = [
+        IntentStep(task="Wipe", slots={"surface": "the counter"}, said="wipe the counter"),
+        IntentStep(task="Bring", slots={"object": "the tray"}, said="set the tray on it"),
+    ]
+    which_tray = WHICH_MUG.model_copy(update={"task": "Bring", "steps": steps, "focus": 1})
+    assert not moves_on(which_tray, IntentFrame(domain="household", task="Wipe", steps=steps))
+    assert moves_on(which_tray, IntentFrame(domain="household", task="FindObject"))
 
 
 def test_a_detail_question_is_asked_again_once_then_dropped() -> None:
