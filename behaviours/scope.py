@@ -148,12 +148,12 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"
             return Verdict(self._decision(signal.domains[0], 0.8, why), why)
-        holding = [
-            name
-            for name in signal.domains
-            if holds_every_step(frame, self._registry().get(name), utterance)
-        ]
-        if len(holding) == 1:
+        packs = {name: self._registry().get(name) for name in signal.domains}
+        physical = all(
+            any(task.grounding == "physical" for task in pack.tasks) for pack in packs.values()
+        )  # a pack of knowledge or memory tasks holds nothing "whole": its words decide
+        holding = [name for name, pack in packs.items() if holds_every_step(frame, pack, utterance)]
+        if physical and len(holding) == 1:
             why = f"the request's frame connects to {', '.join(signal.domains)}; only "
             why += f"{holding[0]} has a task that holds it whole"
             return Verdict(self._decision(holding[0], 0.8, why), why)

@@ -163,7 +163,7 @@ def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPa
         ("microwave the lasagne for me", "Heat", {"object": "the lasagne",
                                                   "appliance": "microwave"}),
         ("fill the flask with water", "Fill", {"container": "the flask"}),
-        ("add some cream to the jug", "Pour", {"source": "some cream", "target": "the jug"}),
+        ("tip some cream into the jug", "Pour", {"source": "some cream", "target": "the jug"}),
         ("give nana the teapot", "Bring", {"object": "the teapot", "destination": "nana"}),
     ],
 )  # fmt: skip
