@@ -40,7 +40,7 @@ from behaviours.memory_write import ClaimsError, task_claims
 from behaviours.respond import SAFE_PHRASES
 from behaviours.safety_doubts import SAFETY_RULES, SafetyRequest, explicit_yes, safety_doubts
 from behaviours.task_readiness import NEGATION
-from behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution
+from behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution, TaskSequence
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import TRUSTED_SOURCES, WorkingContext
 from knowledge.memory_polarity import inadmissible
@@ -96,9 +96,19 @@ class Observer:
             if isinstance(value, SlotResolution)
         }
         said = [*frame.said, utterance]
-        self._slots(frame, task, resolved, said, bb.get(keys.MISSING.name))
+        if isinstance(task, TaskSequence):  # every step's task is judged like a one-task request
+            if len(task.steps) != len(frame.steps):
+                self.violations.append(f"Proceed with {len(task.steps)} tasks for {frame.steps}")
+            for sequenced, step in zip(task.steps, frame.steps, strict=False):
+                step_frame = frame.model_copy(update={"task": step.task, "slots": step.slots})
+                self._slots(step_frame, sequenced.values, step.resolved, said, None)
+                self._claims(sequenced.values, said, step_frame)
+            if bb.get(keys.MISSING.name):
+                self.violations.append(f"Proceed with /turn/missing = {bb[keys.MISSING.name]}")
+        else:
+            self._slots(frame, task, resolved, said, bb.get(keys.MISSING.name))
+            self._claims(task, said, frame)
         self._safety(frame, resolved, said, utterance)
-        self._claims(task, said, frame)
 
     def _slots(
         self,
