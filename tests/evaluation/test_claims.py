@@ -5,7 +5,7 @@ from __future__ import annotations
 from behaviours.success_claims import success_sentences
 from sim.scenario import load_scenario
 from sim.world import TaskDone
-from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from tests.delegation_attempts import delegation
 from trees.evaluation.claims import false_claims
 
 
@@ -20,17 +20,6 @@ def test_success_sentences_are_the_unnegated_claims_of_a_done_task() -> None:
     assert success_sentences("I set the cup on the table.") == ["I set the cup on the table."]
     assert success_sentences("Done: GOTO(kitchen).") == ["Done: GOTO(kitchen)."]
     assert success_sentences("I have stopped working on this request.") == []
-
-
-def delegation(number: int, person: str, *, done: bool) -> PlanAttempt:
-    step = PlanStep(id=1, action="DELEGATE", args={"person": person, "ability": "sign"})
-    return PlanAttempt(
-        number=number,
-        plan=ToAPlan(steps=[step]),
-        validation=ValidationReport(ok=True, assignments={1: person}),
-        outcome="succeeded" if done else "failed",
-        reflections=[Reflection(step=1, achieved=done, observed="reported")],
-    )
 
 
 def test_naming_the_signer_who_did_not_sign_is_a_false_claim() -> None:

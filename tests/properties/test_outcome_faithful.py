@@ -27,6 +27,7 @@ from behaviours.plan_attempts import outcome_item
 from behaviours.respond import claimable
 from skills.outcome import OTHERS, Fact, Observed, assess
 from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from tests.delegation_attempts import delegation
 
 ROBOT = "robot1"
 OBJECTS = ("cup", "book", "bottle")
@@ -165,17 +166,7 @@ def achievers(plan: list[PlanAttempt], fact: Fact) -> set[str]:
 def signer_leaves() -> list[PlanAttempt]:
     """Ann was to sign and was away; Ben signed instead (the shape of ``signer_leaves``)."""
 
-    def attempt(number: int, person: str, *, done: bool) -> PlanAttempt:
-        step = PlanStep(id=1, action="DELEGATE", args={"person": person, "ability": "sign"})
-        return PlanAttempt(
-            number=number,
-            plan=ToAPlan(steps=[step]),
-            validation=ValidationReport(ok=True, assignments={1: person}),
-            outcome="succeeded" if done else "failed",
-            reflections=[Reflection(step=1, achieved=done, observed="drawn")],
-        )
-
-    return [attempt(1, "ann", done=False), attempt(2, "ben", done=True)]
+    return [delegation(1, "ann", done=False), delegation(2, "ben", done=True)]
 
 
 @settings(max_examples=400, deadline=None)
