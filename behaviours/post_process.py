@@ -30,7 +30,8 @@ from behaviours import keys
 from behaviours.background import AllDone, BackgroundWork, Pending
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
-from knowledge.domain_pack import DomainPack, SlotSpec
+from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from knowledge.fit_for_use import fit_for_use
 from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.scene_graph import SceneGraph
@@ -133,7 +134,9 @@ ONE_TASK: Final = -1
 class _SceneLookup:
     """Referent resolutions of one scene slot in flight: one future per item said.
 
-    ``step`` is the index of the sequence step the slot belongs to, or :data:`ONE_TASK`.
+    ``step`` is the index of the sequence step the slot belongs to, or :data:`ONE_TASK`;
+    ``for_use``: the slot holds what is brought to the speaker, so of several things that fit,
+    the one fit for use is taken (:func:`~knowledge.fit_for_use.fit_for_use`).
     """
 
     slot: str
@@ -142,6 +145,7 @@ class _SceneLookup:
     step: int = ONE_TASK
     lexicon: Lexicon | None = None
     people: Lexicon | None = None
+    for_use: bool = False
     futures: list[Future[list[Candidate]]] = field(default_factory=list)
 
 
@@ -287,7 +291,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             info = schema_fields.get(slot)
             numeric = info is not None and _numeric(info.annotation)
             slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
-            self._start(pack, slot, spec, slots[slot], step)
+            self._start(pack, slot, spec, slots[slot], step, for_use=_for_speaker(task, slot))
         return slots
 
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
@@ -297,7 +301,14 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         return self.registry.get(domain) if domain and domain in self.registry else None
 
     def _start(
-        self, pack: DomainPack, slot: str, spec: SlotSpec | None, value: SlotValue, step: int
+        self,
+        pack: DomainPack,
+        slot: str,
+        spec: SlotSpec | None,
+        value: SlotValue,
+        step: int,
+        *,
+        for_use: bool = False,
     ) -> None:
         """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups."""
         items = _items(value)
@@ -313,7 +324,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 return
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
-            lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack))
+            lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
             for item in items:
                 lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
             self._lookups.append(lookup)
@@ -343,6 +354,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # only things of the slot's kind: "Mr Okafor" as a recipient is the person,
                 # not the pill organiser he owns
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
+            if lookup.for_use:
+                candidates = fit_for_use(candidates, item)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
@@ -382,6 +395,12 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             else:
                 parts.append(f"{slot}: {len(resolution.ids)} id(s)")
         return "; ".join(parts)
+
+
+def _for_speaker(task: TaskSpec, slot: str) -> bool:
+    """Whether ``slot`` holds what the task's plan brings to the person speaking."""
+    args = task.plan.args.values() if task.plan is not None else ()
+    return SPEAKER_ARGUMENT in args and slot in args
 
 
 def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:

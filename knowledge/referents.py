@@ -4,7 +4,8 @@ Parsing is deterministic and lexical; the scene graph does the matching:
 
 - The description is lowercased and split into words; ``anna's`` becomes ``anna``.
 - Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
-  ask for something the speaker owns.
+  ask for something the speaker owns; "flavoured" needs no match either, the word before it
+  is the flavour ("a lime-flavoured soda" is a lime soda).
 - A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
   splits off what is excluded: the things the excluded descriptions match are dropped.
 - The first place preposition (in, on, inside, at, from) splits the description into the
@@ -74,6 +75,11 @@ FILLER_WORDS = frozenset(
     ]
 )
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
+
+FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scented", "tasting"])
+"""Words that say the word before them is a flavour or smell: "a lime-flavoured soda" is a
+soda that is typically lime, "the vanilla-scented candle" a vanilla candle. They need no
+match themselves ("a flavoured drink" is a drink)."""
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""
@@ -161,7 +167,7 @@ class Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
         words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(words)
+        return cls._from_words(_without_flavour_words(words))
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Description:
@@ -175,6 +181,11 @@ class Description:
         if self.place is None:
             return str(self.thing)
         return f"{self.thing} {self.preposition} {self.place}"
+
+
+def _without_flavour_words(words: list[str]) -> list[str]:
+    """``words`` without the flavour words ("lime flavoured soda" -> "lime soda")."""
+    return [word for word in words if word not in FLAVOUR_WORDS]
 
 
 def _strip_possessive(word: str) -> str:

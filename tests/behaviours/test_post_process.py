@@ -421,3 +421,47 @@ def test_an_object_slot_that_names_a_person_resolves_to_the_person(
     found = resolved(blackboard)["object"]
     assert found.ids == ["grandma"] and found.reasons == ["'grandma' names grandma, a person"]
     scene.close()
+
+
+LAUNDRY = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:utility a cog:Room ; rdfs:label "utility room" .
+:ledge a cog:Surface ; rdfs:label "ledge" ; cog:inRoom :utility .
+:towel a cog:Object ; rdfs:label "hand towel" ; cog:objectType cog:Towel ; cog:on :ledge .
+:towel_soiled a cog:Object ; rdfs:label "dirty hand towel" ; cog:objectType cog:Towel ;
+    cog:on :ledge .
+"""
+
+
+@pytest.mark.parametrize(
+    ("task", "slots", "ids"),
+    [
+        ("Fetch", {"object": "a towel"}, ["towel"]),  # handed over: for use
+        ("Bring", {"object": "a towel", "destination": "the ledge"}, ["towel", "towel_soiled"]),
+    ],
+)
+def test_what_is_handed_to_the_speaker_is_the_one_fit_for_use(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    task: str,
+    slots: dict[str, str],
+    ids: list[str],
+) -> None:
+    with SceneGraph.from_turtle_text(LAUNDRY, source="laundry") as scene:
+        intent = IntentFrame(domain="household", task=task, slots=slots)
+        run(
+            blackboard,
+            make_llm,
+            registry,
+            intent,
+            handles={"scene_graph": scene, "workers": workers},
+        )
+    found = resolved(blackboard)["object"]
+    assert found.ids == ids
+    if len(ids) == 1:
+        assert "set aside: dirty hand towel" in " ".join(found.reasons)

@@ -1,0 +1,41 @@
+"""Of several things that fit a request to be handed something, the one fit for use."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.fit_for_use import fit_for_use, states_in
+from knowledge.scene_models import Candidate
+
+
+def thing(label: str) -> Candidate:
+    return Candidate(id=label.replace(" ", "_"), label=label, kind="object", reasons=["a towel"])
+
+
+@pytest.mark.parametrize(
+    ("labels", "said", "kept"),
+    [
+        (["tea towel", "dirty tea towel"], "the tea towel", ["tea towel"]),
+        (["cracked jug", "jug", "broken jug"], "a jug", ["jug"]),
+        (["tea towel", "striped tea towel"], "the tea towel", ["tea towel", "striped tea towel"]),
+        (
+            ["dirty tea towel", "used tea towel"],
+            "a tea towel",
+            ["dirty tea towel", "used tea towel"],
+        ),
+        (["tea towel", "dirty tea towel"], "the dirty tea towel", ["tea towel", "dirty tea towel"]),
+        (["tea towel"], "the tea towel", ["tea towel"]),
+    ],
+)
+def test_only_the_one_usable_thing_is_kept(labels: list[str], said: str, kept: list[str]) -> None:
+    assert [c.label for c in fit_for_use([thing(label) for label in labels], said)] == kept
+
+
+def test_the_kept_thing_says_what_was_set_aside() -> None:
+    [kept] = fit_for_use([thing("jug"), thing("cracked jug")], "the jug")
+    assert kept.reasons == ["a towel", "fit for use; set aside: cracked jug"]
+
+
+def test_state_words_are_whole_words() -> None:
+    assert states_in("Dirty sponge, used twice") == {"dirty", "used"}
+    assert states_in("flatbread") == frozenset()
