@@ -31,8 +31,8 @@ from behaviours.background import AllDone, BackgroundWork, Pending
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from knowledge.fit_for_use import fit_for_use
 from knowledge.domain_registry import DomainRegistry
+from knowledge.fit_for_use import fit_for_use
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import Candidate
