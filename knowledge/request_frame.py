@@ -492,7 +492,7 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
             index += sequencer
             continue
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
-            opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
+            opens_with_tool = any(said.text in TOOL_OPENERS for said in clauses[-1])
             describes_the_thing = word.text == "to" and _purpose(words, index + 1)
             if word.text != "to" or not (opens_with_tool or describes_the_thing):
                 clauses.append([word] if word.text == "to" else [])  # "to": a purpose
@@ -501,6 +501,10 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
         clauses[-1].append(word)
         index += 1
     return [clause for clause in clauses if clause]
+
+
+TOOL_OPENERS: Final = frozenset({"use", "using"})
+"""Words that open a clause with its tool: "use the tongs to lift the roll"."""
 
 
 PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
@@ -526,6 +530,8 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
         if not opener:
             break
         index += opener
+    if index < len(words) and words[index].text in TOOL_OPENERS:
+        return True  # "..., use the whisk to ...": the tool, then the verb
     size = _longest(words, index, lexicon.verbs)
     if not size and index < len(words) and words[index].text in lexicon.particles:
         size = 1  # the head of a phrasal verb whose particle comes later ("turn it on")
@@ -537,8 +543,9 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
 
 
 def _skip_openers(clause: _Clause) -> None:
+    """Skip openers and the commas after them ("Please, use ...", "Then, put ...")."""
     while not clause.done:
-        size = clause.match(clause.lexicon.openers)
+        size = clause.match(clause.lexicon.openers) or int(clause.word() == ",")
         if not size:
             return
         clause.at += size
@@ -564,7 +571,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
         verb, kind_key = "bring", ("actions", "bring")
         recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
         _skip_openers(clause)
-    elif clause.word() in ("use", "using"):
+    elif clause.word() in TOOL_OPENERS:
         clause.at += 1
         tool = _noun_phrase(clause)
         if clause.word() == "to":

@@ -129,6 +129,21 @@ def test_a_tool_with_using_and_use_to() -> None:
     assert moved.tool is not None and moved.tool.text == "the tongs"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please, use the ladle to move the soup into the flask.",
+        "Helper robot, please use the ladle to move the soup into the flask.",
+        "Open the larder. Then, use the ladle to move the soup into the flask.",
+        "open the larder and use the ladle to move the soup into the flask",
+    ],
+)
+def test_a_comma_after_an_opener_or_an_address_keeps_the_tool_and_the_verb(text: str) -> None:
+    moved = parse_request(text).steps[-1]
+    assert (moved.verb, moved.action, objects(moved)) == ("move", "place", ["the soup"])
+    assert moved.tool is not None and moved.tool.text == "the ladle"
+
+
 def test_recipients_by_name_pronoun_and_to() -> None:
     assert only_step("give Leila the crayons").recipient.person == "Leila"  # type: ignore[union-attr]
     named = only_step("take the tray to Grandad")
