@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Final, Protocol
 
 from rdflib import Literal, URIRef
 from rdflib.term import Identifier, Node
@@ -300,7 +300,64 @@ def _resolve(
             reasons=[*_unique(reasons), *notes],
         )
     kept = _named_over_typed({thing: matches[thing] for thing in candidates})
+    kept = _head_by_kind(_whole_name_wins(kept, phrase), phrase)
     return dict(sorted(((t, c) for t, c in candidates.items() if t in kept), key=_by_id))
+
+
+Matches = dict[Node, list[tuple[str, str, str]]]
+"""Each candidate's match records (term, how, detail)."""
+
+
+def _whole_name_wins(matches: Matches, phrase: Phrase) -> Matches:
+    """A thing called by the whole description wins over things matched word by word.
+
+    "the ceramic dinner plate" is the thing labelled so, not the ceramic salad plate that
+    matches "ceramic" by its material and "dinner plate" by its type's synonym. Only for
+    descriptions of two words or more: "the mug" still matches every mug.
+    """
+    if len(phrase.content) < 2:
+        return matches
+    whole = {term.text for term in phrase.terms() if term.covers == phrase.content}
+    named = {
+        thing
+        for thing, records in matches.items()
+        if any(term in whole and how == "label" for term, how, _ in records)
+    }
+    return {thing: matches[thing] for thing in named} if named else matches
+
+
+PRONOUN_NOUNS: Final = frozenset(
+    ["one", "ones", "something", "anything", "thing", "things", "stuff"]
+)
+"""Filler words that stand for the noun: the other words only describe the thing."""
+
+BY_KIND: Final = frozenset(["type", "label"])
+"""How a term matches when it names what the thing is (its type or its own name)."""
+
+
+def _head_by_kind(matches: Matches, phrase: Phrase) -> Matches:
+    """The last word names what the thing is: "a glass" is a glass, not a glass bottle.
+
+    Things that match the description's last word only by an attribute (a material, a
+    colour) are dropped when other things are of that kind or called so. A description
+    whose noun is "one" or "something" ("the glass one", "something glass") describes by
+    every word and is left alone.
+    """
+    if not phrase.content or PRONOUN_NOUNS & set(phrase.words):
+        return matches
+    last = max(phrase.content)
+    heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
+
+    def head_ways(records: list[tuple[str, str, str]]) -> set[str]:
+        return {how for term, how, _ in records if term in heads}
+
+    if not any(head_ways(records) & BY_KIND for records in matches.values()):
+        return matches
+    return {
+        thing: records
+        for thing, records in matches.items()
+        if not head_ways(records) or head_ways(records) - {"attribute", "flag"}
+    }
 
 
 def _by_id(item: tuple[Node, Candidate]) -> str:

@@ -176,3 +176,39 @@ def test_the_kind_closure_is_added_once_per_load() -> None:
         assert (COG.Greengage, COG.kindOf, COG.Fruit) in scene.graph
     finally:
         scene.close()
+
+
+# A dresser: two enamel plates (one called a dinner plate, a synonym of the plate type), a
+# tumbler, and a glass jug that only its material makes "glass".
+DRESSER = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:dining a cog:Room ; rdfs:label "dining room" .
+:dresser a cog:Surface ; rdfs:label "dresser" ; cog:inRoom :dining .
+:big_plate a cog:Object ; rdfs:label "enamel dinner plate" ; cog:objectType cog:Plate ;
+    cog:material "enamel" ; cog:on :dresser .
+:small_plate a cog:Object ; rdfs:label "enamel side plate" ; cog:objectType cog:SidePlate ;
+    cog:material "enamel" ; cog:on :dresser .
+:tumbler a cog:Object ; rdfs:label "tumbler" ; cog:objectType cog:Glass ; cog:on :dresser .
+:jug a cog:Object ; rdfs:label "water jug" ; cog:objectType cog:Jug ; cog:material "glass" ;
+    cog:on :dresser .
+"""
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        # the whole name wins over word-by-word matches ("dinner plate": the plate type)
+        ("the enamel dinner plate", ["big_plate"]),
+        ("an enamel plate", ["big_plate", "small_plate"]),
+        # the last word says what the thing is: the jug is only made of glass
+        ("a glass", ["tumbler"]),
+        ("something glass", ["jug", "tumbler"]),
+        ("the glass jug", ["jug"]),
+    ],
+)
+def test_the_whole_name_and_the_head_word_decide(description: str, expected: list[str]) -> None:
+    with SceneGraph.from_turtle_text(DRESSER, source="dresser") as scene:
+        assert ids(scene, description) == expected
