@@ -144,6 +144,12 @@ def test_a_comma_after_an_opener_or_an_address_keeps_the_tool_and_the_verb(text:
     assert moved.tool is not None and moved.tool.text == "the ladle"
 
 
+def test_a_manner_adverb_is_not_part_of_the_thing() -> None:
+    step = only_step("lay the place mats tidily on the dining table")
+    assert objects(step) == ["the place mats"]
+    assert step.landmark is not None and step.landmark.text == "the dining table"
+
+
 def test_recipients_by_name_pronoun_and_to() -> None:
     assert only_step("give Leila the crayons").recipient.person == "Leila"  # type: ignore[union-attr]
     named = only_step("take the tray to Grandad")
