@@ -491,7 +491,10 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
             clauses.append([])
             index += sequencer
             continue
-        if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
+        if word.text in (",", "and", "to") and (
+            _verb_follows(words, index + 1, lexicon)
+            or (word.text != "to" and _tool_follows(words, index + 1, lexicon))
+        ):
             opens_with_tool = any(said.text in TOOL_OPENERS for said in clauses[-1])
             describes_the_thing = word.text == "to" and _purpose(words, index + 1)
             if word.text != "to" or not (opens_with_tool or describes_the_thing):
@@ -525,13 +528,7 @@ def _purpose(words: list[_Word], index: int) -> bool:
 
 def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
-    while index < len(words):
-        opener = _longest(words, index, lexicon.openers)
-        if not opener:
-            break
-        index += opener
-    if index < len(words) and words[index].text in TOOL_OPENERS:
-        return True  # "..., use the whisk to ...": the tool, then the verb
+    index = _after_openers(words, index, lexicon)
     size = _longest(words, index, lexicon.verbs)
     if not size and index < len(words) and words[index].text in lexicon.particles:
         size = 1  # the head of a phrasal verb whose particle comes later ("turn it on")
@@ -540,6 +537,22 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     after = words[index + size].text if index + size < len(words) else ""
     # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause
     return after not in (",", "and", "or") and words[index].text not in lexicon.measures
+
+
+def _tool_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether "use" / "using" (after openers) starts at ``index``: "..., use the whisk to ..."."""
+    index = _after_openers(words, index, lexicon)
+    return index < len(words) and words[index].text in TOOL_OPENERS
+
+
+def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
+    """The index of the first word from ``index`` on that is no opener."""
+    while index < len(words):
+        opener = _longest(words, index, lexicon.openers)
+        if not opener:
+            break
+        index += opener
+    return index
 
 
 def _skip_openers(clause: _Clause) -> None:

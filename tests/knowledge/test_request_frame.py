@@ -144,6 +144,12 @@ def test_a_comma_after_an_opener_or_an_address_keeps_the_tool_and_the_verb(text:
     assert moved.tool is not None and moved.tool.text == "the ladle"
 
 
+def test_to_use_it_for_something_is_context_not_a_tool_step() -> None:
+    frame = parse_request("We no longer want to use it for polishing. Please bin it.")
+    assert [step.action for step in frame.steps] == ["dispose"]
+    assert frame.context == ("We no longer want to use it for polishing",)
+
+
 def test_a_manner_adverb_is_not_part_of_the_thing() -> None:
     step = only_step("lay the place mats tidily on the dining table")
     assert objects(step) == ["the place mats"]
