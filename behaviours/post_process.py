@@ -156,6 +156,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`; without it scene slots stay
     unresolved and say why) and, with it, ``workers`` (the lookups run there).
 
+    Of several things that fit a slot whose thing is brought to the speaker (a plan acting
+    for ``$speaker``), the one fit for use is kept when exactly one is: "bring me the sponge"
+    with a clean and a dirty sponge resolves to the clean one
+    (:func:`~knowledge.fit_for_use.fit_for_use`).
+
     A request of several tasks (the frame's ``steps``) has every step's slots normalised
     and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``
     and ``/turn/candidates`` are then those of the first step that needs the user (a slot
