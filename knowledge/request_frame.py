@@ -584,7 +584,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
         verb, kind_key = "bring", ("actions", "bring")
         recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
         _skip_openers(clause)
-    elif clause.word() in TOOL_OPENERS:
+    elif clause.word() in ("use", "using"):
         clause.at += 1
         tool = _noun_phrase(clause)
         if clause.word() == "to":
