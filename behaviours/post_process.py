@@ -157,8 +157,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     unresolved and say why) and, with it, ``workers`` (the lookups run there).
 
     Of several things that fit a slot whose thing is brought to the speaker (a plan acting
-    for ``$speaker``), the one fit for use is kept when exactly one is: "bring me the sponge"
-    with a clean and a dirty sponge resolves to the clean one
+    for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
+    with a clean and a dirty brush resolves to the clean one
     (:func:`~knowledge.fit_for_use.fit_for_use`).
 
     A request of several tasks (the frame's ``steps``) has every step's slots normalised

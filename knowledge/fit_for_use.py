@@ -1,14 +1,14 @@
 """Of several things that fit a request to be handed something, the one that is fit for use.
 
-"Bring me the sponge" with a clean sponge and a dirty one: what a person asks to be handed is
-for use, so the clean one. A thing whose name says it is in a state that spoils its use
+"Pass me the dish brush" with a clean brush and a dirty one: what a person asks to be handed
+is for use, so the clean one. A thing whose name says it is in a state that spoils its use
 (:data:`UNFIT_STATES`: dirty, broken, empty, expired, ...) is set aside when exactly one of
 the things that fit is not in such a state, and the request names no such state itself
-("bring me the dirty sponge" is resolved by its words already). With two usable things, or
+("pass me the dirty brush" is resolved by its words already). With two usable things, or
 none, nothing is narrowed: the choice stays the user's.
 
 Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
-putting away are not (the dirty sponge may well be the one meant there).
+putting away are not (the dirty brush may well be the one meant there).
 """
 
 from __future__ import annotations

@@ -37,5 +37,5 @@ def test_the_kept_thing_says_what_was_set_aside() -> None:
 
 
 def test_state_words_are_whole_words() -> None:
-    assert states_in("Dirty sponge, used twice") == {"dirty", "used"}
+    assert states_in("Dirty brush, used twice") == {"dirty", "used"}
     assert states_in("flatbread") == frozenset()
