@@ -28,6 +28,8 @@ from typing import Any, Final, Literal
 
 import yaml
 
+from knowledge.taxonomy import household_taxonomy
+
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
 
@@ -200,6 +202,7 @@ class _Words:
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
     place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
+    thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
@@ -259,6 +262,7 @@ def request_words() -> _Words:
     skills: dict[str, frozenset[str]] = {}
     says: dict[str, str] = {}
     place_verbs: dict[str, frozenset[str]] = {}
+    thing_verbs: set[str] = set()
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -273,6 +277,7 @@ def request_words() -> _Words:
                 skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
                 named = entry.get("place_verbs", [])
                 place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
+                thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -315,6 +320,7 @@ def request_words() -> _Words:
         says=says,
         tasks=tasks,
         place_verbs=place_verbs,
+        thing_verbs=frozenset(thing_verbs),
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
@@ -576,6 +582,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
+    if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
+        state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (
         kind_key == ("actions", "dispose")
         and state.recipient is not None
@@ -584,6 +592,23 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
+
+
+def _goes_into_a_thing(state: _StepState) -> bool:
+    """Whether the step's place is a physical thing: a type the household taxonomy knows.
+
+    "add the cream to the jug" (a jug), "add the milk to it" (the milk is a thing, so "it"
+    is one too); not "add walnuts to my profile" nor "add this to the list".
+    """
+    landmark = state.landmark
+    if landmark is None:
+        return False
+    if not landmark.pronoun:
+        return household_taxonomy().type_named(landmark.text) is not None
+    return any(
+        not phrase.pronoun and household_taxonomy().type_named(phrase.text) is not None
+        for phrase in state.objects
+    )
 
 
 THROWING_VERBS: Final = frozenset(["chuck", "throw", "toss", "fling", "lob"])
