@@ -22,7 +22,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -103,7 +103,8 @@ class Step:
     "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
     place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
     with "to" and says what the step before is for ("... to clean the leaves"), not a next
-    action.
+    action. ``statement``: read from a statement of where a thing should be ("the milk goes
+    in the fridge"); it is a step only when the request asks for nothing else.
     """
 
     text: str
@@ -118,6 +119,7 @@ class Step:
     tool: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
     purpose: bool = False
+    statement: bool = False
 
     @property
     def wanted(self) -> tuple[ObjectPhrase, ...]:
@@ -223,6 +225,8 @@ class _Words:
     vague_places: frozenset[str]
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
+    statement_modals: frozenset[tuple[str, ...]]
+    statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
     split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
@@ -344,6 +348,8 @@ def request_words() -> _Words:
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
+        statement_modals=phrase_set("statement_modals"),
+        statement_verbs=phrase_set("statement_verbs"),
     )
 
 
@@ -470,6 +476,10 @@ def _parse(text: str) -> RequestFrame:
             steps[-1] = _with(last, objects=(*last.objects, *step.objects))
         elif step.text:
             context.append(step.text)
+    if len(steps) > 1 and any(step.statement for step in steps):
+        # "the eggs belong in the fridge, pop them in": the statement says why, the rest asks
+        context += [step.text for step in steps if step.statement]
+        steps = [step for step in steps if not step.statement]
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
 
 
@@ -496,6 +506,10 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
         if sequencer and clauses[-1]:
             clauses.append([])
             index += sequencer
+            continue
+        if word.text == "," and _statement_follows(words, index + 1, lexicon):
+            clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
+            index += 1
             continue
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
             opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
@@ -542,6 +556,67 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     return after not in (",", "and", "or") and words[index].text not in lexicon.measures
 
 
+SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
+"""Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
+
+
+def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether a statement, not more of the step, starts at ``index`` (after a comma).
+
+    A subject pronoun ("..., we eat at six"; not "I want": what the speaker wants is the
+    step's), or "it" / "there" / a short noun phrase followed by a copula, a modal or a verb
+    of being somewhere ("..., it is cold", "..., dinner goes in soon").
+    """
+    first = words[index].text if index < len(words) else ""
+    if _longest(words, index, lexicon.wants):
+        return False
+    if first in SUBJECT_PRONOUNS:
+        return True
+    for at in range(index + 1, min(index + 5, len(words))):
+        text = words[at].text
+        if text in lexicon.copulas or _longest(words, at, lexicon.statement_modals):
+            return _subject_words(words[index:at], lexicon)
+        if _longest(words, at, lexicon.statement_verbs):
+            return _subject_words(words[index:at], lexicon)
+        if text in (",", "and", "or", *_BREAK):
+            return False
+    return False
+
+
+def _subject_words(words: Sequence[_Word], lexicon: _Words) -> bool:
+    """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
+    texts = [word.text for word in words]
+    if texts in (["it"], ["there"], ["this"], ["that"]):
+        return True
+    if texts and texts[0] in lexicon.determiners:
+        texts = texts[1:]
+    return bool(texts) and all(_bare_word(text, lexicon) for text in texts)
+
+
+def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
+    """The thing and the verb of "<thing> [modal] <verb of being somewhere> <place>".
+
+    "the serviette should sit on the right of the plate" -> (the serviette, "should sit");
+    the cursor moves past the verb. None (cursor kept) when the clause is no such statement.
+    """
+    lexicon = clause.lexicon
+    start = clause.at
+    for at in range(start + 1, min(start + 6, len(clause.words))):
+        clause.at = at
+        modal = clause.match(lexicon.statement_modals)
+        clause.at += modal
+        verb = clause.match(lexicon.statement_verbs)
+        if not verb or not _subject_words(clause.words[start:at], lexicon):
+            continue
+        said = clause.text(at, clause.at + verb)
+        thing = _noun_phrase(_Clause(clause.words[start:at], lexicon))
+        clause.at += verb
+        if thing is not None and clause.match(lexicon.prepositions):
+            return thing, said
+    clause.at = start
+    return None
+
+
 def _skip_openers(clause: _Clause) -> None:
     while not clause.done:
         size = clause.match(clause.lexicon.openers)
@@ -575,6 +650,9 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
         tool = _noun_phrase(clause)
         if clause.word() == "to":
             clause.at += 1
+    statement = None if verb else _placement_statement(clause)
+    if statement is not None:
+        return _statement_step(clause, text, *statement)
     if not verb:
         verb, kind_key = _verb(clause)
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
@@ -592,6 +670,19 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
+
+
+def _statement_step(clause: _Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
+    """The place step of a statement of where ``thing`` should be, or a step of nothing.
+
+    Only a place with a determiner counts ("in the fridge", not "in soon").
+    """
+    state = _StepState(text=text, verb=verb, kind=("actions", "place"), objects=[thing])
+    _phrases(clause, state)
+    landmark = state.landmark
+    if landmark is None or not landmark.determiner or len(state.objects) > 1:
+        return Step(text=text)
+    return replace(state.step(clause.lexicon), statement=True)
 
 
 def _goes_into_a_thing(state: _StepState) -> bool:
