@@ -433,14 +433,17 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
     r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     r"\s+(?:it|this|that)"
-    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+))"
+    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
+    r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
+    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
     r"\b",
     re.IGNORECASE,
 )
 """A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
 naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
 a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
-:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says)."""
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
+holds a thing the speaker needs ("I need something from that drawer" -> that drawer)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
@@ -455,7 +458,11 @@ def context_referent(frame: RequestFrame) -> str | None:
         return None
     match = found[0]
     return (
-        match.group("quality") or match.group("subject") or match.group("act") or match.group("use")
+        match.group("quality")
+        or match.group("subject")
+        or match.group("act")
+        or match.group("use")
+        or match.group("holder")
     )
 
 

@@ -104,7 +104,8 @@ class Step:
     place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
     with "to" and says what the step before is for ("... to clean the leaves"), not a next
     action. ``statement``: read from a statement of where a thing should be ("the milk goes
-    in the fridge"); it is a step only when the request asks for nothing else.
+    in the fridge") or of a need that names no thing ("I need something from that drawer");
+    it is a step only when the request asks for nothing else.
     """
 
     text: str
@@ -226,6 +227,7 @@ class _Words:
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
     statement_modals: frozenset[tuple[str, ...]]
+    results: Mapping[str, str]  # a word after the object -> the action it makes
     statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -349,8 +351,23 @@ def request_words() -> _Words:
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
         statement_modals=phrase_set("statement_modals"),
+        results=_results(data, frozenset(tasks)),
         statement_verbs=phrase_set("statement_verbs"),
     )
+
+
+def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
+    """The ``results`` table (word -> action), each action checked against ``actions``."""
+    results = data.get("results")
+    if not isinstance(results, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'results' must map words to actions")
+    for word, action in results.items():
+        if action not in actions:
+            raise WordsError(
+                f"{WORDS_FILE.name}: results.{word} names {action!r}, not an action; use one "
+                f"of {', '.join(sorted(actions))}"
+            )
+    return {str(word).lower(): str(action) for word, action in results.items()}
 
 
 def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
@@ -556,6 +573,9 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     return after not in (",", "and", "or") and words[index].text not in lexicon.measures
 
 
+VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
+"""Pronouns of a need that names no thing ("I need something from the drawer")."""
+
 SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 """Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
 
@@ -660,6 +680,9 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
+    vague = all(phrase.head in VAGUE_THINGS for phrase in state.objects)
+    if wanted and state.objects and vague:
+        return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
         state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (
@@ -851,6 +874,11 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             alternative = word == "or"
             clause.at += conjunction or 1
             continue
+        if _leaves_it(clause, state):  # "slide it open": open it
+            state.kind = ("actions", lexicon.results[word])
+            state.verb = f"{state.verb} {word}"
+            clause.at += 1
+            continue
         if _ends_phrasal_verb(clause, state.verb):
             phrasal = (state.verb, word)
             state.verb = " ".join(phrasal)
@@ -888,6 +916,23 @@ def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, 
         if ends and clause.match([tail]) == len(tail):
             return tail, kind
     return None
+
+
+def _leaves_it(clause: _Clause, state: _StepState) -> bool:
+    """Whether the word at the cursor is a result word after the verb's object.
+
+    "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
+    ends the clause.
+    """
+    return bool(state.verb) and bool(state.objects) and _result_word(clause)
+
+
+def _result_word(clause: _Clause) -> bool:
+    """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
+    after = clause.word(1)
+    return clause.word() in clause.lexicon.results and (
+        not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+    )
 
 
 def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
@@ -1020,6 +1065,8 @@ def _noun_phrase(
             continue
         if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
             break  # "get the oven going": the verb's last words are no part of the thing
+        if content and _result_word(clause):
+            break  # "push the door shut": the state it is left in, no part of the thing
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
             or _longest(clause.words, clause.at + 1, lexicon.prepositions)
