@@ -435,7 +435,9 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"\s+(?:it|this|that)"
     r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
     r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
-    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
+    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
+    r"|there\s+(?:is|are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
+    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
     r"\b",
     re.IGNORECASE,
 )
@@ -443,7 +445,8 @@ CONTEXT_SUBJECT: Final = re.compile(
 naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
 a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
 :func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
-holds a thing the speaker needs ("I need something from that drawer" -> that drawer)."""
+holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
+where something is spilt or lies ("there is jam all over the table" -> the table)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
@@ -463,6 +466,7 @@ def context_referent(frame: RequestFrame) -> str | None:
         or match.group("act")
         or match.group("use")
         or match.group("holder")
+        or match.group("spot")
     )
 
 

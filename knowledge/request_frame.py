@@ -908,11 +908,17 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
 def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
     """The words that finish ``verb`` after its object, and the capability they make.
 
-    Only when they are at the cursor and end the clause ("give the hob a wipe"); else None.
+    Only when they are at the cursor and end the clause, or a phrase with a preposition
+    follows ("give the hob a wipe", "give it a clean with the cloth"); else None.
     """
     for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
         after = clause.word(len(tail))
-        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        ends = (
+            not after
+            or after in (",", "and", "then", "or")
+            or after in INLINE_FILLERS
+            or bool(_longest(clause.words, clause.at + len(tail), clause.lexicon.prepositions))
+        )
         if ends and clause.match([tail]) == len(tail):
             return tail, kind
     return None
