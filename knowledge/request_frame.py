@@ -228,6 +228,7 @@ class _Words:
     adverbials: frozenset[tuple[str, ...]]
     statement_modals: frozenset[tuple[str, ...]]
     results: Mapping[str, str]  # a word after the object -> the action it makes
+    openings: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -352,6 +353,7 @@ def request_words() -> _Words:
         adverbials=phrase_set("adverbials"),
         statement_modals=phrase_set("statement_modals"),
         results=_results(data, frozenset(tasks)),
+        openings=word_set("openings"),
         statement_verbs=phrase_set("statement_verbs"),
     )
 
@@ -683,6 +685,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     vague = all(phrase.head in VAGUE_THINGS for phrase in state.objects)
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
+    if state.kind[1] in OPENING_ACTIONS:
+        state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
         state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (
@@ -706,6 +710,17 @@ def _statement_step(clause: _Clause, text: str, thing: ObjectPhrase, verb: str) 
     if landmark is None or not landmark.determiner or len(state.objects) > 1:
         return Step(text=text)
     return replace(state.step(clause.lexicon), statement=True)
+
+
+OPENING_ACTIONS: Final = frozenset(["open", "close"])
+"""Actions a thing undergoes through its door or lid."""
+
+
+def _opened_by_its_part(phrase: ObjectPhrase, lexicon: _Words) -> ObjectPhrase:
+    """"its door" when opening or closing: "it", said by its part (a pronoun phrase)."""
+    if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
+        return replace(phrase, pronoun=True)
+    return phrase
 
 
 def _goes_into_a_thing(state: _StepState) -> bool:
