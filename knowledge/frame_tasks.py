@@ -484,16 +484,23 @@ def _describing(frame: RequestFrame) -> list[re.Match[str]]:
 def with_context_referent(
     found: StepTask, step: Step, frame: RequestFrame, pack: DomainPack
 ) -> StepTask:
-    """``found`` with its object slot filled from the context when the step says only "it"."""
+    """``found`` with "it" filled from the context: its object, else its place.
+
+    The object when the step says only "it" ("the mug is dirty, wipe it"); the place when
+    the step's landmark is "it" ("the toaster is smoking, tip the jug over it").
+    """
     fields = list(pack.schema_for(found.task).model_fields)
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    theme, destination = _theme_and_destination(fields, step)
     referent = context_referent(frame)
     pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
-    if not pronoun_only or theme is None or theme not in found.missing or referent is None:
+    slot = theme if pronoun_only else None
+    if slot is None and step.landmark is not None and step.landmark.pronoun:
+        slot = destination
+    if slot is None or slot not in found.missing or referent is None:
         return found
-    slots = {**found.slots, theme: referent}
-    missing = tuple(name for name in found.missing if name != theme)
-    reason = f"{found.reason}; 'it' is what the context says: {theme}={referent!r}"
+    slots = {**found.slots, slot: referent}
+    missing = tuple(name for name in found.missing if name != slot)
+    reason = f"{found.reason}; 'it' is what the context says: {slot}={referent!r}"
     return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
 
 

@@ -229,6 +229,8 @@ class _Words:
     statement_modals: frozenset[tuple[str, ...]]
     results: Mapping[str, str]  # a word after the object -> the action it makes
     openings: frozenset[str]
+    remains: frozenset[tuple[str, ...]]
+    waste_words: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
@@ -354,6 +356,8 @@ def request_words() -> _Words:
         statement_modals=phrase_set("statement_modals"),
         results=_results(data, frozenset(tasks)),
         openings=word_set("openings"),
+        remains=phrase_set("remains"),
+        waste_words=word_set("waste_words"),
         statement_verbs=phrase_set("statement_verbs"),
     )
 
@@ -862,12 +866,23 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
     while not clause.done:
         word = clause.word()
         if word in lexicon.subordinators:
+            if word == "where" and state.kind[1] == "place" and state.landmark is None:
+                state.kind = ("actions", _where_it_goes(state, lexicon))
             return  # "... back where it belongs": the rest says more, asks for nothing
+        remains = clause.match(lexicon.remains)
+        if remains:
+            clause.at += remains  # "what is left of the juice": the juice
+            continue
         split = _verb_tail(clause, state.verb.split(" ")[0])
         if split is not None:  # "get the oven going": the verb ends after its object
             tail, state.kind = split
             state.verb = f"{state.verb} {' '.join(tail)}"
             clause.at += len(tail)
+            continue
+        if word in lexicon.vague_places and _longest(
+            clause.words, clause.at + 1, lexicon.prepositions
+        ):
+            clause.at += 1  # "somewhere near the bowl": near the bowl
             continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
@@ -918,6 +933,14 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             negated = alternative = False
         if clause.at == before:
             clause.at += 1
+
+
+def _where_it_goes(state: _StepState, lexicon: _Words) -> str:
+    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
+    rubbish = any(
+        word in lexicon.waste_words for phrase in state.objects for word in phrase.modifiers
+    )
+    return "dispose" if rubbish else "put_away"
 
 
 def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
