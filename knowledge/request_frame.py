@@ -29,6 +29,7 @@ from typing import Any, Final, Literal
 import yaml
 
 from knowledge.taxonomy import household_taxonomy
+from knowledge.wording import verb_bases
 
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
@@ -105,7 +106,9 @@ class Step:
     with "to" and says what the step before is for ("... to clean the leaves"), not a next
     action. ``statement``: read from a statement of where a thing should be ("the milk goes
     in the fridge") or of a need that names no thing ("I need something from that drawer");
-    it is a step only when the request asks for nothing else.
+    it is a step only when the request asks for nothing else. ``means``: the clause opened
+    with "by" and a verb's -ing form says how to do the step before ("warm the soup by
+    setting the pot on the hob"): that is what the robot is asked to do.
     """
 
     text: str
@@ -121,6 +124,7 @@ class Step:
     source: ObjectPhrase | None = None
     purpose: bool = False
     statement: bool = False
+    means: bool = False
 
     @property
     def wanted(self) -> tuple[ObjectPhrase, ...]:
@@ -492,6 +496,8 @@ def _parse(text: str) -> RequestFrame:
     context: list[str] = []
     for clause in _clauses(_tokens(text), lexicon):
         step = _read_clause(clause, lexicon)
+        if clause[0].text == "by" and step.action:
+            step = replace(step, means=True)
         if step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
@@ -499,6 +505,10 @@ def _parse(text: str) -> RequestFrame:
             steps[-1] = _with(last, objects=(*last.objects, *step.objects))
         elif step.text:
             context.append(step.text)
+    if any(step.means for step in steps):
+        # "warm my lunch by setting the box on the hob": the means is what to do, the rest why
+        context += [step.text for step in steps if not step.means]
+        steps = [replace(step, means=False) for step in steps if step.means]
     if len(steps) > 1 and any(step.statement for step in steps):
         # "the eggs belong in the fridge, pop them in": the statement says why, the rest asks
         context += [step.text for step in steps if step.statement]
@@ -529,6 +539,11 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
         if sequencer and clauses[-1]:
             clauses.append([])
             index += sequencer
+            continue
+        base = _gerund(words, index + 1, lexicon) if word.text == "by" else None
+        if base is not None and clauses[-1]:
+            clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
+            index += 2
             continue
         if word.text == "," and _statement_follows(words, index + 1, lexicon):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
@@ -581,6 +596,16 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
 
 VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
 """Pronouns of a need that names no thing ("I need something from the drawer")."""
+
+def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
+    """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
+    if index >= len(words) or not words[index].text.endswith("ing"):
+        return None
+    return next(
+        (base for base in verb_bases(words[index].text) if any(v[0] == base for v in lexicon.verbs)),
+        None,
+    )
+
 
 SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 """Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
@@ -654,10 +679,12 @@ def _skip_openers(clause: _Clause) -> None:
 def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
-    A clause that opens with "to" says what the step before is for (``purpose``).
+    A clause that opens with "to" says what the step before is for (``purpose``); one that
+    opens with "by" (and a verb's base form, see :func:`_clauses`) says how.
     """
     purpose = bool(words) and words[0].text == "to"
-    words = words[1:] if purpose else words
+    means = bool(words) and words[0].text == "by"
+    words = words[1:] if purpose or means else words
     clause = _Clause(words, lexicon)
     text = clause.text(0, len(words))
     _skip_openers(clause)
