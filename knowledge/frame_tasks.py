@@ -436,7 +436,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
     r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
     r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
-    r"|there\s+(?:is|are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
+    r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
     r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
     r"\b",
     re.IGNORECASE,

@@ -552,7 +552,8 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
         if word.text in (",", "and", "to") and _verb_follows(words, index + 1, lexicon):
             opens_with_tool = any(said.text in ("use", "using") for said in clauses[-1])
             describes_the_thing = word.text == "to" and _purpose(words, index + 1)
-            if word.text != "to" or not (opens_with_tool or describes_the_thing):
+            modal = word.text == "to" and _ends_modal(words, index, lexicon)  # "is meant to"
+            if word.text != "to" or not (opens_with_tool or describes_the_thing or modal):
                 clauses.append([word] if word.text == "to" else [])  # "to": a purpose
                 index += 1
                 continue
@@ -596,6 +597,16 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
 
 VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
 """Pronouns of a need that names no thing ("I need something from the drawer")."""
+
+def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
+    return any(
+        modal[-1] == "to"
+        and index + 1 >= len(modal)
+        and tuple(word.text for word in words[index + 1 - len(modal) : index + 1]) == modal
+        for modal in lexicon.statement_modals
+    )
+
 
 def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
     """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""

@@ -133,6 +133,9 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
         ("I have eaten it. Bin it.", "eaten"),
         ("I no longer use it for dusting. Throw it away.", "dusting"),
         ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
+        ("I need something from the top shelf, clear it", "the top shelf"),
+        ("There are crumbs on the bench, wipe it", "the bench"),
+        ("there's gravy all over the hob. Clean it.", "the hob"),
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
@@ -147,6 +150,16 @@ def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
     assert found is not None and found.missing == ("object",)
     filled = with_context_referent(found, step, frame, household)
     assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())
+
+
+def test_it_as_the_place_takes_what_the_context_names(household: DomainPack) -> None:
+    text = "The kettle is dusty. Pour the milk jug over it."
+    frame = parse_request(text)
+    (step,) = frame.steps
+    found = step_task(step, household, text)
+    assert found is not None and found.missing == ("target",)
+    filled = with_context_referent(found, step, frame, household)
+    assert (filled.task, filled.slots["target"], filled.missing) == ("Pour", "The kettle", ())
 
 
 def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPack) -> None:
