@@ -25,7 +25,11 @@ from trees.evaluation.scenario_run import ScenarioResult, run_scenario
 
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
 
-NOT_YET: dict[str, str] = {}
+NOT_YET: dict[str, str] = {
+    "kitchen_wipe_table": "'give it a clean with the cloth' reads as a wipe of the kitchen table, "
+    "but the Wipe task has no tool slot to hold 'with the cloth' (the HTN wipe picks its own "
+    "cloth); asks what to do",
+}
 """Kitchen scenarios the fast path does not do yet, and why (see the branch report)."""
 
 
