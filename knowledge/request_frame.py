@@ -598,6 +598,7 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
 VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
 """Pronouns of a need that names no thing ("I need something from the drawer")."""
 
+
 def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
     """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
     return any(
@@ -612,10 +613,8 @@ def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
     """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
     if index >= len(words) or not words[index].text.endswith("ing"):
         return None
-    return next(
-        (base for base in verb_bases(words[index].text) if any(v[0] == base for v in lexicon.verbs)),
-        None,
-    )
+    heads = {verb[0] for verb in lexicon.verbs}
+    return next((base for base in verb_bases(words[index].text) if base in heads), None)
 
 
 SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
@@ -759,7 +758,7 @@ OPENING_ACTIONS: Final = frozenset(["open", "close"])
 
 
 def _opened_by_its_part(phrase: ObjectPhrase, lexicon: _Words) -> ObjectPhrase:
-    """"its door" when opening or closing: "it", said by its part (a pronoun phrase)."""
+    """Said when opening or closing, "its door" is "it", named by its part (a pronoun)."""
     if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
         return replace(phrase, pronoun=True)
     return phrase
