@@ -157,3 +157,11 @@ def test_a_start_next_to_on_another_surface_is_refused() -> None:
     broken = spec.model_copy(update={"objects": {**spec.objects, "water_glass": moved}})
     problems = [str(problem) for problem in broken.problems()]
     assert any("toaster is not on the same surface" in problem for problem in problems)
+
+
+def test_a_side_placement_is_the_robots_own_and_said_so(scenarios: dict[str, Scenario]) -> None:
+    """The reflection checks a side relation, and "in front of" replaces "held by me"."""
+    result = run(scenarios["kitchen_salt_in_front_of_pepper"], none_client())
+    assert result.success and not result.met_by_others
+    reply = result.turns[-1].reply
+    assert reply.startswith("I put the salt shaker in front of the pepper mill"), reply
