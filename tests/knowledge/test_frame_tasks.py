@@ -142,24 +142,23 @@ def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
     assert context_referent(parse_request(text)) == said
 
 
-def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
-    text = "It smells too sour. Could you throw it away?"
+@pytest.mark.parametrize(
+    ("text", "missing", "task", "value"),
+    [
+        ("It smells too sour. Could you throw it away?", "object", "Dispose", "sour"),
+        # "it" as the place
+        ("The kettle is dusty. Pour the milk jug over it.", "target", "Pour", "The kettle"),
+    ],
+)
+def test_it_takes_what_the_context_names(
+    household: DomainPack, text: str, missing: str, task: str, value: str
+) -> None:
     frame = parse_request(text)
     (step,) = frame.steps
     found = step_task(step, household, text)
-    assert found is not None and found.missing == ("object",)
+    assert found is not None and found.missing == (missing,)
     filled = with_context_referent(found, step, frame, household)
-    assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())
-
-
-def test_it_as_the_place_takes_what_the_context_names(household: DomainPack) -> None:
-    text = "The kettle is dusty. Pour the milk jug over it."
-    frame = parse_request(text)
-    (step,) = frame.steps
-    found = step_task(step, household, text)
-    assert found is not None and found.missing == ("target",)
-    filled = with_context_referent(found, step, frame, household)
-    assert (filled.task, filled.slots["target"], filled.missing) == ("Pour", "The kettle", ())
+    assert (filled.task, filled.slots[missing], filled.missing) == (task, value, ())
 
 
 def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPack) -> None:
