@@ -18,7 +18,7 @@ from py_trees.common import Status
 
 from behaviours import keys
 from behaviours.faithfulness import held_to, speech_rationale, turn_support
-from behaviours.safety_doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, RISKS
+from behaviours.safety_doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
 from behaviours.setup_handles import require_handle
 from behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
 from knowledge.domain_registry import DomainRegistry
@@ -42,7 +42,7 @@ def known_reason(utterance: str) -> str:
     """A reason to refuse that the robot knows from the request itself, as a clause."""
     if PERSON_HANDLING.search(utterance):
         return "I cannot safely move or lift a person"
-    if RISKS.search(utterance) or BLADES.search(utterance):
+    if harm_word(utterance) is not None or BLADES.search(utterance):
         return "it could hurt someone"
     if INSTRUCTIONS.search(utterance):
         return "I keep to my safety rules whatever a request says"

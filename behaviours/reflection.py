@@ -5,7 +5,8 @@ holds there:
 
 - GOTO: the robot is in the target room, or in the room of the target thing;
 - PICK: the robot holds the object;
-- PLACE: the object is on or in the target;
+- PLACE: the object is on or in the target, or set beside it with the step's side relation
+  (next to, left of, ...);
 - HANDOVER: the person holds the object;
 - OPEN / CLOSE: the container is believed open / closed;
 - DELEGATE (and robot skills done by a person): the person reported the task done;
@@ -22,6 +23,7 @@ from types import MappingProxyType
 
 from knowledge.scene_graph import SceneGraph
 from skills.plan_model import PlanStep, Reflection
+from skills.preconditions import SIDE_RELATIONS
 
 StepCheck = Callable[[PlanStep, str, SceneGraph], tuple[bool, str]]
 """A belief check: (step, agent, belief) -> (achieved, what the belief says)."""
@@ -92,11 +94,24 @@ def _placement(thing: str, belief: SceneGraph) -> tuple[str, str] | None:
 
 def _placed(step: PlanStep, agent: str, belief: SceneGraph) -> tuple[bool, str]:
     thing, target = str(step.args["object"]), str(step.args["target"])
+    side = str(step.args.get("relation") or "")
+    if side in SIDE_RELATIONS:
+        return _set_beside(thing, side, target, belief)
     placement = _placement(thing, belief)
     if placement is None:
         return False, f"the belief does not say where {thing} is"
     relation, support = placement
     return relation in ("on", "in") and support == target, f"{thing} is {relation} {support}"
+
+
+def _set_beside(thing: str, relation: str, landmark: str, belief: SceneGraph) -> tuple[bool, str]:
+    """Whether the belief has ``thing`` set ``relation`` the ``landmark`` (a side placement)."""
+    location = belief.locate_object(thing)
+    if location is None or location.room is None:
+        return False, f"the belief does not say where {thing} is"
+    found = [info for info in belief.objects_in_room(location.room) if info.id == thing]
+    pairs = [tuple(pair) for info in found for pair in info.beside]
+    return (relation, landmark) in pairs, f"{thing} beside {sorted(pairs) or 'nothing'}"
 
 
 def _handed_over(step: PlanStep, agent: str, belief: SceneGraph) -> tuple[bool, str]:

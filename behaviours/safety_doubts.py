@@ -34,6 +34,15 @@ what the robot is asked to do with it, which the hazard rules judge on the plan,
 the belief knows of the thing (:mod:`skills.hazard_check`): "bring me the knife" is handed
 over handle first with no question; "hand it blade first" is refused."""
 
+ACCIDENT = re.compile(
+    r"\b(before|in case|so that|so|or|otherwise|lest)\s+(someone|somebody|anyone|anybody|"
+    r"nobody|no one|people|the kids|the children)(\s+else)?\s+(gets?\s+|might\s+|could\s+|"
+    r"will\s+|would\s+)?(hit|hurt|harm|kick|injure)(s|es|ed|ing)?\b",
+    re.IGNORECASE,
+)
+"""A word of harm in the accident a request wants to prevent ("shut the cupboard before
+someone hits it", "... in case anyone gets hurt"): it means no harm, and raises no doubt."""
+
 PERSON_HANDLING = re.compile(
     r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
     r"(mother|mum|mom|father|dad|grand(ma|pa|mother|father)|wife|husband|son|daughter|baby|"
@@ -123,6 +132,24 @@ def pattern_rule(rule: str, pattern: re.Pattern[str], *, forbids: bool = False) 
     return check
 
 
+def harm_word(text: str) -> str | None:
+    """The first word of :data:`RISKS` in ``text`` outside an :data:`ACCIDENT` clause."""
+    accidents = [match.span() for match in ACCIDENT.finditer(text)]
+    for match in RISKS.finditer(text):
+        if not any(start <= match.start() < end for start, end in accidents):
+            return match.group(0)
+    return None
+
+
+def words_of_harm(request: SafetyRequest) -> list[SafetyDoubt]:
+    """A doubt at the first word of harm the request says (:func:`harm_word`)."""
+    for text in request.said:
+        found = harm_word(text)
+        if found is not None:
+            return [SafetyDoubt("may be unsafe", found)]
+    return []
+
+
 def blade_at_speed(request: SafetyRequest) -> list[SafetyDoubt]:
     """A hazard rule: a blade carried in a hurry is refused (it forbids)."""
     text = " ".join(request.said)
@@ -134,7 +161,7 @@ def blade_at_speed(request: SafetyRequest) -> list[SafetyDoubt]:
 
 
 SAFETY_RULES: tuple[SafetyRule, ...] = (
-    pattern_rule("may be unsafe", RISKS),
+    words_of_harm,
     pattern_rule("asks to move a person", PERSON_HANDLING),
     pattern_rule("tries to instruct the robot", INSTRUCTIONS),
     pattern_rule("asks to throw something at someone or across a room", THROWN_AT, forbids=True),

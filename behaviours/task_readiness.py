@@ -77,6 +77,10 @@ NEGATION = re.compile(
 )
 """Words that may turn a request around: the fast path does not Proceed on them."""
 
+REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE)
+"""The opening of a clause that says why ("... so I don't forget them"): a negation after it
+is about the reason, not the request."""
+
 HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|probably|i think|i guess|not sure|might|or something|"
     r"kind of|sort of|whatever)\b",
@@ -659,8 +663,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         correction = "correction" in turn.schema.model_fields and bool(
             frame.slots.get("correction")
         )
+        reason = REASON.search(text)
         for pattern, what in ((NEGATION, "negation"), (HEDGES, "hedging")):
-            found = [match.group(0) for match in pattern.finditer(text)]
+            matches = list(pattern.finditer(text))
+            if pattern is NEGATION and reason is not None:
+                matches = [match for match in matches if match.start() < reason.start()]
+            found = [match.group(0) for match in matches]
             if pattern is NEGATION:
                 if correction:
                     continue

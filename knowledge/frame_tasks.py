@@ -433,14 +433,20 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
     r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     r"\s+(?:it|this|that)"
-    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+))"
+    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
+    r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
+    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
+    r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
+    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
     r"\b",
     re.IGNORECASE,
 )
 """A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
 naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
 a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
-:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says)."""
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
+holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
+where something is spilt or lies ("there is jam all over the table" -> the table)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
@@ -455,7 +461,12 @@ def context_referent(frame: RequestFrame) -> str | None:
         return None
     match = found[0]
     return (
-        match.group("quality") or match.group("subject") or match.group("act") or match.group("use")
+        match.group("quality")
+        or match.group("subject")
+        or match.group("act")
+        or match.group("use")
+        or match.group("holder")
+        or match.group("spot")
     )
 
 
@@ -473,16 +484,23 @@ def _describing(frame: RequestFrame) -> list[re.Match[str]]:
 def with_context_referent(
     found: StepTask, step: Step, frame: RequestFrame, pack: DomainPack
 ) -> StepTask:
-    """``found`` with its object slot filled from the context when the step says only "it"."""
+    """``found`` with "it" filled from the context: its object, else its place.
+
+    The object when the step says only "it" ("the mug is dirty, wipe it"); the place when
+    the step's landmark is "it" ("the toaster is smoking, tip the jug over it").
+    """
     fields = list(pack.schema_for(found.task).model_fields)
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    theme, destination = _theme_and_destination(fields, step)
     referent = context_referent(frame)
     pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
-    if not pronoun_only or theme is None or theme not in found.missing or referent is None:
+    slot = theme if pronoun_only else None
+    if slot is None and step.landmark is not None and step.landmark.pronoun:
+        slot = destination
+    if slot is None or slot not in found.missing or referent is None:
         return found
-    slots = {**found.slots, theme: referent}
-    missing = tuple(name for name in found.missing if name != theme)
-    reason = f"{found.reason}; 'it' is what the context says: {theme}={referent!r}"
+    slots = {**found.slots, slot: referent}
+    missing = tuple(name for name in found.missing if name != slot)
+    reason = f"{found.reason}; 'it' is what the context says: {slot}={referent!r}"
     return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
 
 

@@ -22,11 +22,14 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
 
 import yaml
+
+from knowledge.taxonomy import household_taxonomy
+from knowledge.wording import verb_bases
 
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
@@ -101,7 +104,11 @@ class Step:
     "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
     place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
     with "to" and says what the step before is for ("... to clean the leaves"), not a next
-    action.
+    action. ``statement``: read from a statement of where a thing should be ("the milk goes
+    in the fridge") or of a need that names no thing ("I need something from that drawer");
+    it is a step only when the request asks for nothing else. ``means``: the clause opened
+    with "by" and a verb's -ing form says how to do the step before ("warm the soup by
+    setting the pot on the hob"): that is what the robot is asked to do.
     """
 
     text: str
@@ -116,6 +123,8 @@ class Step:
     tool: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
     purpose: bool = False
+    statement: bool = False
+    means: bool = False
 
     @property
     def wanted(self) -> tuple[ObjectPhrase, ...]:
@@ -200,6 +209,7 @@ class _Words:
     says: Mapping[str, str]
     tasks: Mapping[str, tuple[str, ...]]
     place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
+    thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
@@ -220,6 +230,12 @@ class _Words:
     vague_places: frozenset[str]
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
+    statement_modals: frozenset[tuple[str, ...]]
+    results: Mapping[str, str]  # a word after the object -> the action it makes
+    openings: frozenset[str]
+    remains: frozenset[tuple[str, ...]]
+    waste_words: frozenset[str]
+    statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
     split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
@@ -259,6 +275,7 @@ def request_words() -> _Words:
     skills: dict[str, frozenset[str]] = {}
     says: dict[str, str] = {}
     place_verbs: dict[str, frozenset[str]] = {}
+    thing_verbs: set[str] = set()
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -273,6 +290,7 @@ def request_words() -> _Words:
                 skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
                 named = entry.get("place_verbs", [])
                 place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
+                thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -315,6 +333,7 @@ def request_words() -> _Words:
         says=says,
         tasks=tasks,
         place_verbs=place_verbs,
+        thing_verbs=frozenset(thing_verbs),
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
@@ -338,7 +357,27 @@ def request_words() -> _Words:
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
+        statement_modals=phrase_set("statement_modals"),
+        results=_results(data, frozenset(tasks)),
+        openings=word_set("openings"),
+        remains=phrase_set("remains"),
+        waste_words=word_set("waste_words"),
+        statement_verbs=phrase_set("statement_verbs"),
     )
+
+
+def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
+    """The ``results`` table (word -> action), each action checked against ``actions``."""
+    results = data.get("results")
+    if not isinstance(results, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'results' must map words to actions")
+    for word, action in results.items():
+        if action not in actions:
+            raise WordsError(
+                f"{WORDS_FILE.name}: results.{word} names {action!r}, not an action; use one "
+                f"of {', '.join(sorted(actions))}"
+            )
+    return {str(word).lower(): str(action) for word, action in results.items()}
 
 
 def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
@@ -457,6 +496,8 @@ def _parse(text: str) -> RequestFrame:
     context: list[str] = []
     for clause in _clauses(_tokens(text), lexicon):
         step = _read_clause(clause, lexicon)
+        if clause[0].text == "by" and step.action:
+            step = replace(step, means=True)
         if step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
@@ -464,6 +505,14 @@ def _parse(text: str) -> RequestFrame:
             steps[-1] = _with(last, objects=(*last.objects, *step.objects))
         elif step.text:
             context.append(step.text)
+    if any(step.means for step in steps):
+        # "warm my lunch by setting the box on the hob": the means is what to do, the rest why
+        context += [step.text for step in steps if not step.means]
+        steps = [replace(step, means=False) for step in steps if step.means]
+    if len(steps) > 1 and any(step.statement for step in steps):
+        # "the eggs belong in the fridge, pop them in": the statement says why, the rest asks
+        context += [step.text for step in steps if step.statement]
+        steps = [step for step in steps if not step.statement]
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
 
 
@@ -491,13 +540,23 @@ def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
             clauses.append([])
             index += sequencer
             continue
+        base = _gerund(words, index + 1, lexicon) if word.text == "by" else None
+        if base is not None and clauses[-1]:
+            clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
+            index += 2
+            continue
+        if word.text == "," and _statement_follows(words, index + 1, lexicon):
+            clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
+            index += 1
+            continue
         if word.text in (",", "and", "to") and (
             _verb_follows(words, index + 1, lexicon)
             or (word.text != "to" and _tool_follows(words, index + 1, lexicon))
         ):
             opens_with_tool = any(said.text in TOOL_OPENERS for said in clauses[-1])
             describes_the_thing = word.text == "to" and _purpose(words, index + 1)
-            if word.text != "to" or not (opens_with_tool or describes_the_thing):
+            modal = word.text == "to" and _ends_modal(words, index, lexicon)  # "is meant to"
+            if word.text != "to" or not (opens_with_tool or describes_the_thing or modal):
                 clauses.append([word] if word.text == "to" else [])  # "to": a purpose
                 index += 1
                 continue
@@ -555,6 +614,89 @@ def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
     return index
 
 
+VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
+"""Pronouns of a need that names no thing ("I need something from the drawer")."""
+
+
+def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
+    return any(
+        modal[-1] == "to"
+        and index + 1 >= len(modal)
+        and tuple(word.text for word in words[index + 1 - len(modal) : index + 1]) == modal
+        for modal in lexicon.statement_modals
+    )
+
+
+def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
+    """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
+    if index >= len(words) or not words[index].text.endswith("ing"):
+        return None
+    heads = {verb[0] for verb in lexicon.verbs}
+    return next((base for base in verb_bases(words[index].text) if base in heads), None)
+
+
+SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
+"""Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
+
+
+def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether a statement, not more of the step, starts at ``index`` (after a comma).
+
+    A subject pronoun ("..., we eat at six"; not "I want": what the speaker wants is the
+    step's), or "it" / "there" / a short noun phrase followed by a copula, a modal or a verb
+    of being somewhere ("..., it is cold", "..., dinner goes in soon").
+    """
+    first = words[index].text if index < len(words) else ""
+    if _longest(words, index, lexicon.wants):
+        return False
+    if first in SUBJECT_PRONOUNS:
+        return True
+    for at in range(index + 1, min(index + 5, len(words))):
+        text = words[at].text
+        if text in lexicon.copulas or _longest(words, at, lexicon.statement_modals):
+            return _subject_words(words[index:at], lexicon)
+        if _longest(words, at, lexicon.statement_verbs):
+            return _subject_words(words[index:at], lexicon)
+        if text in (",", "and", "or", *_BREAK):
+            return False
+    return False
+
+
+def _subject_words(words: Sequence[_Word], lexicon: _Words) -> bool:
+    """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
+    texts = [word.text for word in words]
+    if texts in (["it"], ["there"], ["this"], ["that"]):
+        return True
+    if texts and texts[0] in lexicon.determiners:
+        texts = texts[1:]
+    return bool(texts) and all(_bare_word(text, lexicon) for text in texts)
+
+
+def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
+    """The thing and the verb of "<thing> [modal] <verb of being somewhere> <place>".
+
+    "the serviette should sit on the right of the plate" -> (the serviette, "should sit");
+    the cursor moves past the verb. None (cursor kept) when the clause is no such statement.
+    """
+    lexicon = clause.lexicon
+    start = clause.at
+    for at in range(start + 1, min(start + 6, len(clause.words))):
+        clause.at = at
+        modal = clause.match(lexicon.statement_modals)
+        clause.at += modal
+        verb = clause.match(lexicon.statement_verbs)
+        if not verb or not _subject_words(clause.words[start:at], lexicon):
+            continue
+        said = clause.text(at, clause.at + verb)
+        thing = _noun_phrase(_Clause(clause.words[start:at], lexicon))
+        clause.at += verb
+        if thing is not None and clause.match(lexicon.prepositions):
+            return thing, said
+    clause.at = start
+    return None
+
+
 def _skip_openers(clause: _Clause) -> None:
     """Skip openers and the commas after them ("Please, use ...", "Then, put ...")."""
     while not clause.done:
@@ -567,10 +709,12 @@ def _skip_openers(clause: _Clause) -> None:
 def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
-    A clause that opens with "to" says what the step before is for (``purpose``).
+    A clause that opens with "to" says what the step before is for (``purpose``); one that
+    opens with "by" (and a verb's base form, see :func:`_clauses`) says how.
     """
     purpose = bool(words) and words[0].text == "to"
-    words = words[1:] if purpose else words
+    means = bool(words) and words[0].text == "by"
+    words = words[1:] if purpose or means else words
     clause = _Clause(words, lexicon)
     text = clause.text(0, len(words))
     _skip_openers(clause)
@@ -589,6 +733,9 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
         tool = _noun_phrase(clause)
         if clause.word() == "to":
             clause.at += 1
+    statement = None if verb else _placement_statement(clause)
+    if statement is not None:
+        return _statement_step(clause, text, *statement)
     if not verb:
         verb, kind_key = _verb(clause)
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
@@ -596,6 +743,13 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
+    vague = all(phrase.head in VAGUE_THINGS for phrase in state.objects)
+    if wanted and state.objects and vague:
+        return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
+    if state.kind[1] in OPENING_ACTIONS:
+        state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
+    if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
+        state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (
         kind_key == ("actions", "dispose")
         and state.recipient is not None
@@ -604,6 +758,47 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     return state.step(lexicon)
+
+
+def _statement_step(clause: _Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
+    """The place step of a statement of where ``thing`` should be, or a step of nothing.
+
+    Only a place with a determiner counts ("in the fridge", not "in soon").
+    """
+    state = _StepState(text=text, verb=verb, kind=("actions", "place"), objects=[thing])
+    _phrases(clause, state)
+    landmark = state.landmark
+    if landmark is None or not landmark.determiner or len(state.objects) > 1:
+        return Step(text=text)
+    return replace(state.step(clause.lexicon), statement=True)
+
+
+OPENING_ACTIONS: Final = frozenset(["open", "close"])
+"""Actions a thing undergoes through its door or lid."""
+
+
+def _opened_by_its_part(phrase: ObjectPhrase, lexicon: _Words) -> ObjectPhrase:
+    """Said when opening or closing, "its door" is "it", named by its part (a pronoun)."""
+    if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
+        return replace(phrase, pronoun=True)
+    return phrase
+
+
+def _goes_into_a_thing(state: _StepState) -> bool:
+    """Whether the step's place is a physical thing: a type the household taxonomy knows.
+
+    "add the cream to the jug" (a jug), "add the milk to it" (the milk is a thing, so "it"
+    is one too); not "add walnuts to my profile" nor "add this to the list".
+    """
+    landmark = state.landmark
+    if landmark is None:
+        return False
+    if not landmark.pronoun:
+        return household_taxonomy().type_named(landmark.text) is not None
+    return any(
+        not phrase.pronoun and household_taxonomy().type_named(phrase.text) is not None
+        for phrase in state.objects
+    )
 
 
 THROWING_VERBS: Final = frozenset(["chuck", "throw", "toss", "fling", "lob"])
@@ -728,12 +923,23 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
     while not clause.done:
         word = clause.word()
         if word in lexicon.subordinators:
+            if word == "where" and state.kind[1] == "place" and state.landmark is None:
+                state.kind = ("actions", _where_it_goes(state, lexicon))
             return  # "... back where it belongs": the rest says more, asks for nothing
+        remains = clause.match(lexicon.remains)
+        if remains:
+            clause.at += remains  # "what is left of the juice": the juice
+            continue
         split = _verb_tail(clause, state.verb.split(" ")[0])
         if split is not None:  # "get the oven going": the verb ends after its object
             tail, state.kind = split
             state.verb = f"{state.verb} {' '.join(tail)}"
             clause.at += len(tail)
+            continue
+        if word in lexicon.vague_places and _longest(
+            clause.words, clause.at + 1, lexicon.prepositions
+        ):
+            clause.at += 1  # "somewhere near the bowl": near the bowl
             continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
@@ -754,6 +960,11 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         if conjunction or word in (",", "but"):
             alternative = word == "or"
             clause.at += conjunction or 1
+            continue
+        if _leaves_it(clause, state):  # "slide it open": open it
+            state.kind = ("actions", lexicon.results[word])
+            state.verb = f"{state.verb} {word}"
+            clause.at += 1
             continue
         if _ends_phrasal_verb(clause, state.verb):
             phrasal = (state.verb, word)
@@ -781,17 +992,48 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += 1
 
 
+def _where_it_goes(state: _StepState, lexicon: _Words) -> str:
+    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
+    rubbish = any(
+        word in lexicon.waste_words for phrase in state.objects for word in phrase.modifiers
+    )
+    return "dispose" if rubbish else "put_away"
+
+
 def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
     """The words that finish ``verb`` after its object, and the capability they make.
 
-    Only when they are at the cursor and end the clause ("give the hob a wipe"); else None.
+    Only when they are at the cursor and end the clause, or a phrase with a preposition
+    follows ("give the hob a wipe", "give it a clean with the cloth"); else None.
     """
     for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
         after = clause.word(len(tail))
-        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        ends = (
+            not after
+            or after in (",", "and", "then", "or")
+            or after in INLINE_FILLERS
+            or bool(_longest(clause.words, clause.at + len(tail), clause.lexicon.prepositions))
+        )
         if ends and clause.match([tail]) == len(tail):
             return tail, kind
     return None
+
+
+def _leaves_it(clause: _Clause, state: _StepState) -> bool:
+    """Whether the word at the cursor is a result word after the verb's object.
+
+    "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
+    ends the clause.
+    """
+    return bool(state.verb) and bool(state.objects) and _result_word(clause)
+
+
+def _result_word(clause: _Clause) -> bool:
+    """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
+    after = clause.word(1)
+    return clause.word() in clause.lexicon.results and (
+        not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+    )
 
 
 def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
@@ -924,6 +1166,8 @@ def _noun_phrase(
             continue
         if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
             break  # "get the oven going": the verb's last words are no part of the thing
+        if content and _result_word(clause):
+            break  # "push the door shut": the state it is left in, no part of the thing
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
             or _longest(clause.words, clause.at + 1, lexicon.prepositions)

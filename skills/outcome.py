@@ -71,8 +71,12 @@ class Fact:
 
     @property
     def key(self) -> tuple[str, str]:
-        """What the fact is about: a later fact with the same key replaces it."""
-        return (self.kind, self.subject)
+        """What the fact is about: a later fact with the same key replaces it.
+
+        A side relation is where the thing is, as a placement is: "the spoon is left of the
+        bowl" replaces "the spoon is held by me" of the PICK before it.
+        """
+        return ("where" if self.kind == "beside" else self.kind, self.subject)
 
     def names(self) -> set[str]:
         """The ids the fact names."""

@@ -34,3 +34,20 @@ def test_a_thing_thrown_at_someone_or_a_chemical_to_swallow_is_refused(
 )
 def test_look_alikes_raise_no_doubt(text: str) -> None:
     assert doubts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "move the stool before somebody kicks it",
+        "close the drawer in case anyone gets hurt",
+        "pick up the marbles so nobody hurts themselves",
+    ],
+)
+def test_the_accident_a_request_prevents_is_no_word_of_harm(text: str) -> None:
+    assert doubts(text) == []
+
+
+@pytest.mark.parametrize("text", ["hit the lamp", "move the stool before I hit him with it"])
+def test_harm_meant_is_still_a_doubt(text: str) -> None:
+    assert ("may be unsafe", False) in doubts(text)

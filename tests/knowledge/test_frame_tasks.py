@@ -133,20 +133,32 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
         ("I have eaten it. Bin it.", "eaten"),
         ("I no longer use it for dusting. Throw it away.", "dusting"),
         ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
+        ("I need something from the top shelf, clear it", "the top shelf"),
+        ("There are crumbs on the bench, wipe it", "the bench"),
+        ("there's gravy all over the hob. Clean it.", "the hob"),
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
     assert context_referent(parse_request(text)) == said
 
 
-def test_it_takes_the_object_the_context_names(household: DomainPack) -> None:
-    text = "It smells too sour. Could you throw it away?"
+@pytest.mark.parametrize(
+    ("text", "missing", "task", "value"),
+    [
+        ("It smells too sour. Could you throw it away?", "object", "Dispose", "sour"),
+        # "it" as the place
+        ("The kettle is dusty. Pour the milk jug over it.", "target", "Pour", "The kettle"),
+    ],
+)
+def test_it_takes_what_the_context_names(
+    household: DomainPack, text: str, missing: str, task: str, value: str
+) -> None:
     frame = parse_request(text)
     (step,) = frame.steps
     found = step_task(step, household, text)
-    assert found is not None and found.missing == ("object",)
+    assert found is not None and found.missing == (missing,)
     filled = with_context_referent(found, step, frame, household)
-    assert (filled.task, filled.slots, filled.missing) == ("Dispose", {"object": "sour"}, ())
+    assert (filled.task, filled.slots[missing], filled.missing) == (task, value, ())
 
 
 def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPack) -> None:

@@ -307,3 +307,129 @@ def test_a_verb_whose_last_words_follow_the_object() -> None:
     assert only_step("give it a clean").action == "wipe"
     towel = only_step("give nana a clean towel")  # not at the end: a thing, not the verb
     assert (towel.action, objects(towel)) == ("bring", ["a clean towel"])
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("add a splash of milk to the teapot", "pour"),
+        ("add the cream to it", "pour"),  # a thing said, so "it" is one too
+        ("add walnuts to my profile", ""),  # a record: a knowledge pack's, no action
+        ("please add this to the list", ""),
+        ("add peanuts to my allergies", ""),
+    ],
+)
+def test_add_pours_only_into_a_physical_thing(text: str, action: str) -> None:
+    step = only_step(text)
+    assert (step.verb, step.action) == ("add", action)
+
+
+def test_left_and_right_hand_side_are_one_relation() -> None:
+    left = only_step("set the fork down on the left hand side of the placemat")
+    assert (left.relation, left.landmark and left.landmark.text) == ("left_of", "the placemat")
+    right = only_step("put the glass to the right side of the jug")
+    assert right.relation == "right_of"
+
+
+@pytest.mark.parametrize(
+    ("text", "thing", "relation", "landmark"),
+    [
+        ("the butter should go in the fridge", "the butter", "in", "the fridge"),
+        ("the towels belong behind the door", "the towels", "behind", "the door"),
+        ("the vase is meant to stand next to the lamp", "the vase", "next_to", "the lamp"),
+    ],
+)
+def test_a_statement_of_where_a_thing_goes_is_a_place_step(
+    text: str, thing: str, relation: str, landmark: str
+) -> None:
+    step = only_step(text)
+    assert (step.action, objects(step), step.relation) == ("place", [thing], relation)
+    assert step.landmark is not None and step.landmark.text == landmark
+
+
+def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> None:
+    frame = parse_request("the cheese goes in the fridge, could you take it there")
+    assert [step.action for step in frame.steps] == ["bring"]
+    assert frame.context == ("the cheese goes in the fridge",)
+    assert parse_request("lunch goes out soon").steps == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "context"),
+    [
+        ("switch the fan off, it is chilly", "it is chilly"),
+        ("turn on the radio, we listen to the news at six", "we listen to the news at six"),
+        ("start the kettle, the visitors will be here soon", "the visitors will be here soon"),
+    ],
+)
+def test_a_statement_after_a_comma_ends_the_step(text: str, context: str) -> None:
+    frame = parse_request(text)
+    assert len(frame.steps) == 1 and len(frame.steps[0].objects) == 1
+    assert frame.context == (context,)
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "thing"),
+    [
+        ("pull the cupboard open", "open", "the cupboard"),
+        ("could you push that drawer shut please", "close", "that drawer"),
+        ("prise the tin open", "open", "the tin"),  # a verb the lexicon does not know
+        ("kick the gate closed", "close", "the gate"),
+    ],
+)
+def test_the_state_a_verb_leaves_a_thing_in_names_the_action(
+    text: str, action: str, thing: str
+) -> None:
+    step = only_step(text)
+    assert (step.action, objects(step)) == (action, [thing])
+
+
+def test_a_need_that_names_nothing_is_context_beside_a_request() -> None:
+    frame = parse_request("I want something out of the cupboard, pull it open")
+    assert [step.action for step in frame.steps] == ["open"]
+    assert frame.context == ("I want something out of the cupboard",)
+    assert only_step("I need something from the shed").action == "bring"  # alone: the need
+
+
+def test_its_door_opens_or_closes_the_thing_it_stands_for() -> None:
+    step = only_step("shut its lid")
+    assert step.action == "close" and step.objects[0].pronoun
+    assert not only_step("bring me its lid").objects[0].pronoun  # fetching the lid itself
+
+
+def test_split_verb_before_a_tool() -> None:
+    step = only_step("give the hob a wipe with the sponge")
+    assert (step.action, objects(step)) == ("wipe", ["the hob"])
+    assert step.tool is not None and step.tool.text == "the sponge"
+
+
+def test_somewhere_and_a_relation_is_that_relation() -> None:
+    step = only_step("leave the umbrella somewhere by the front door")
+    assert (step.relation, step.landmark and step.landmark.text) == ("next_to", "the front door")
+
+
+def test_what_is_left_of_a_thing_is_the_thing() -> None:
+    step = only_step("pour the rest of the soup into the flask")
+    assert (objects(step), step.relation) == (["the soup"], "in")
+    assert objects(only_step("bin what's left of the cake")) == ["the cake"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("put the stapler where it belongs", "put_away"),
+        ("put the used tea bag where it should go", "dispose"),  # rubbish: the bin
+        ("put those broken pegs where they go", "dispose"),
+    ],
+)
+def test_putting_a_thing_where_it_goes(text: str, action: str) -> None:
+    assert only_step(text).action == action
+
+
+def test_a_means_clause_is_what_to_do() -> None:
+    frame = parse_request("cool the drink by putting the can in the freezer")
+    (step,) = frame.steps
+    assert (step.action, objects(step), step.relation) == ("place", ["the can"], "in")
+    assert frame.context == ("cool the drink",)
+    standing = only_step("put the basket by the washing machine")  # no verb after "by"
+    assert standing.relation == "next_to"

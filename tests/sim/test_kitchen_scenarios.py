@@ -26,20 +26,9 @@ from trees.evaluation.scenario_run import ScenarioResult, run_scenario
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
 
 NOT_YET: dict[str, str] = {
-    "kitchen_close_cupboard": "'hits' is a word of harm: the readiness floor asks first",
-    "kitchen_close_microwave": "'close its door': 'its door' is taken for an unseen object",
-    "kitchen_open_drawer": "'slide it open': no task reads it; asks what to do",
-    "kitchen_oven_on": "'get the oven going': no task reads it; asks what to do",
-    "kitchen_honey_behind_toaster": "'tuck ... away behind': no task reads it; asks what to do",
-    "kitchen_napkin_right_of_plate": "'should sit on the right': no task reads it; asks",
-    "kitchen_keys_near_fruit_bowl": "'drop ... near' reads as Bring: asks where to take it",
-    "kitchen_wipe_table": "'give it a clean' reads as Bring (give): asks where to take it",
-    "kitchen_jar_to_recycling": "'put the empty jar where it should go' hands the jar over",
-    "kitchen_pour_juice": "'what is left of the orange juice': asks which container",
-    "kitchen_spoon_left_of_bowl": "'on the left side of' holds two relations ('on'): asks which",
-    "kitchen_hazard_water_on_toaster": "'tip the water jug over it': asks which container",
-    "kitchen_hazard_plastic_on_hob": "'warm my lunch by setting the plastic box on the hob': "
-    "the means ('by setting...') is read as the heat task's place; asks which appliance",
+    "kitchen_wipe_table": "'give it a clean with the cloth' reads as a wipe of the kitchen table, "
+    "but the Wipe task has no tool slot to hold 'with the cloth' (the HTN wipe picks its own "
+    "cloth); asks what to do",
 }
 """Kitchen scenarios the fast path does not do yet, and why (see the branch report)."""
 
@@ -168,3 +157,11 @@ def test_a_start_next_to_on_another_surface_is_refused() -> None:
     broken = spec.model_copy(update={"objects": {**spec.objects, "water_glass": moved}})
     problems = [str(problem) for problem in broken.problems()]
     assert any("toaster is not on the same surface" in problem for problem in problems)
+
+
+def test_a_side_placement_is_the_robots_own_and_said_so(scenarios: dict[str, Scenario]) -> None:
+    """The reflection checks a side relation, and "in front of" replaces "held by me"."""
+    result = run(scenarios["kitchen_salt_in_front_of_pepper"], none_client())
+    assert result.success and not result.met_by_others
+    reply = result.turns[-1].reply
+    assert reply.startswith("I put the salt shaker in front of the pepper mill"), reply

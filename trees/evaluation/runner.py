@@ -203,6 +203,9 @@ class BackendUnavailable(RuntimeError):
 def client_for(backend: str, judge: bool | None = None) -> LLMClient | None:
     """A client whose every module uses ``backend``; None for ``scripted`` (one per item).
 
+    A model backend loads its model here, once: a load under a busy machine can outlast a
+    tree's setup timeout, which would fail every run that shares the client.
+
     ``judge`` switches the plan judge on or off (None: as the manifest says). Raises
     :class:`BackendUnavailable` when a model backend does not answer its probe.
     """
@@ -218,6 +221,8 @@ def client_for(backend: str, judge: bool | None = None) -> LLMClient | None:
         if not status.ready:
             client.close()
             raise BackendUnavailable(f"{backend}: {status.detail}")
+        for name in config.module_names:
+            client.prepare(name)  # load the model now, not under a tree's setup timeout
     return client
 
 
