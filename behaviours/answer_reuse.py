@@ -134,9 +134,7 @@ def _part_of(part: EvidencePart, answer: HeldAnswer, asked: list[str]) -> Eviden
     return answer.item.model_copy(update={"rows": rows})
 
 
-def hold(
-    held: Sequence[HeldAnswer], answer: HeldAnswer, limit: int = MAX_HELD
-) -> list[HeldAnswer]:
+def hold(held: Sequence[HeldAnswer], answer: HeldAnswer, limit: int = MAX_HELD) -> list[HeldAnswer]:
     """``held`` with ``answer`` added last; an answer for the same key is replaced."""
     kept = [
         old

@@ -82,7 +82,11 @@ def test_a_stale_answer_is_not_reused(dish_info: TaskSpec) -> None:
 def test_where_is_is_never_reused(domains: DomainRegistry) -> None:
     spec = domains.get("household").task("WhereIs")
     answer = HeldAnswer(
-        domain="household", task="WhereIs", key={"object": ["mug"]}, item=EvidenceItem(source="w"), at=0
+        domain="household",
+        task="WhereIs",
+        key={"object": ["mug"]},
+        item=EvidenceItem(source="w"),
+        at=0,
     )
     reuse = find_reusable(spec, "household", {"object": ["mug"]}, [answer], 1)
     assert isinstance(reuse, str) and "never reused" in reuse
