@@ -368,10 +368,10 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
     def _constraint_sensitive(self) -> bool:
         """Whether the intent's query is shaped by the person's constraints (avoid, diet)."""
         found = self._task()
-        if found is None or found[1].query is None:
+        query = found[1].query if found is not None else None
+        if found is None or query is None:
             return False
-        pack, spec = found
-        return bool({"avoid", "diet"} & set(pack.query(spec.query).parameters))
+        return bool({"avoid", "diet"} & set(found[0].query(query).parameters))
 
     def _said(self) -> dict[str, Any]:
         intent = self._intent()

@@ -36,7 +36,9 @@ def held_answers(
     for earlier in item.held:
         spec = pack.task(earlier.task)
         parameters = list(pack.query(spec.query).parameters) if spec.query else []
-        key = answer_key(spec, parameters, earlier.slots, earlier.profile, earlier.speaker or speaker)
+        key = answer_key(
+            spec, parameters, earlier.slots, earlier.profile, earlier.speaker or speaker
+        )
         answers.append(
             HeldAnswer(
                 domain=pack.name,

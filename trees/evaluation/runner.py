@@ -43,13 +43,13 @@ import py_trees
 from pydantic import ValidationError
 
 from behaviours import keys
+from behaviours.evidence import NeedsEvidence
 from behaviours.intent import NO_TASK, RecognizeIntent
 from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.scripted import Script, ScriptedReply
 from behaviours.llm.types import CallRecord
-from behaviours.evidence import NeedsEvidence
 from behaviours.post_process import PostProcess
 from behaviours.query_generation import SCENE_PREFIXES, GenerateQuery
 from behaviours.recall import SufficiencyGate
@@ -540,11 +540,13 @@ class ModuleRunner(Closeable):
                 said=[item.utterance],
             ),
         }
-        with tempfile.TemporaryDirectory(prefix="cogtree-sufficiency-") as folder:
-            with remembering(Path(folder), item) as memory:
-                gate = SufficiencyGate()
-                with self._ticked(gate, presets, oracle, None, extra={"memory": memory}) as run:
-                    rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
+        gate = SufficiencyGate()
+        with (
+            tempfile.TemporaryDirectory(prefix="cogtree-sufficiency-") as folder,
+            remembering(Path(folder), item) as memory,
+            self._ticked(gate, presets, oracle, None, extra={"memory": memory}) as run,
+        ):
+            rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
         sufficient = isinstance(rationale, GateRationale) and rationale.decision.get("sufficient")
         predicted = "sufficient" if sufficient else "archive"
         return ItemResult(
