@@ -13,9 +13,10 @@ from its facts (``?avoid`` and ``?favour`` from ``food.<id>`` facts, ``?diet`` f
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import py_trees
 from py_trees.common import Status
@@ -23,8 +24,10 @@ from pydantic import BaseModel
 
 from behaviours import keys
 from behaviours.answer_reuse import Reuse, answer_key, find_reusable
+from behaviours.background import Clock
+from behaviours.btcpp.steering import take_clock
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, IntentFrame
+from behaviours.turn_state import EvidenceBundle, HeldAnswer, IntentFrame
 from knowledge.domain_pack import DomainPack, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import Fact, WorkingContext
@@ -40,9 +43,6 @@ MEMORY_PARAMETERS = ("avoid", "favour", "diet")
 
 ASKED_PARAMETER = "asked"
 """The constraints query's parameter bound to the kg ids the request's slots name."""
-
-Clock = Callable[[], float]
-"""Seconds now: when answers are held, and how old they are."""
 
 _FOOD_SLOT = "food."
 _DIET_SLOT = "diet."
@@ -119,7 +119,63 @@ def answered(evidence: EvidenceBundle | None, task: TurnTask) -> bool:
     return evidence is not None and any(item.source in task.sources for item in evidence.items)
 
 
-class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class TurnAnswerNode(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC):
+    """What ``NeedsEvidence`` and ``HoldAnswer`` share: the turn's task, its answer key, a clock.
+
+    Handles: ``domains``; ``clock`` optional (seconds; default the monotonic clock).
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.clock: Clock = time.monotonic
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.task_key = self.key_of(keys.TASK)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.working_key = self.key_of(keys.WORKING)
+        self.held_key = self.key_of(keys.HELD)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle and the optional ``clock``."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.clock = take_clock(self, kwargs)
+
+    @abstractmethod
+    def update(self) -> Status:
+        """Decide (``NeedsEvidence``) or hold (``HoldAnswer``)."""
+
+    def turn_task(self) -> TurnTask:
+        """The pack and task of this turn; LookupError says what lacks."""
+        return task_on_blackboard(self.domains, self.blackboard, self.domain_key, self.intent_key)
+
+    def key_now(self, task: TurnTask) -> dict[str, list[str]] | None:
+        """What an answer to this turn depends on; None without a task instance."""
+        instance = keys.read(self.blackboard, self.task_key)
+        if not isinstance(instance, BaseModel):
+            return None
+        parameters = list(task.pack.query(task.spec.query).parameters) if task.spec.query else []
+        return answer_key(
+            task.spec,
+            parameters,
+            dict(instance),
+            memory_bindings(self.working()),
+            keys.read_optional(self.blackboard, self.speaker_key, str),
+        )
+
+    def working(self) -> WorkingContext | None:
+        """``/memory/working``, when it is set."""
+        working = keys.read(self.blackboard, self.working_key)
+        return working if isinstance(working, WorkingContext) else None
+
+    def held(self) -> list[HeldAnswer]:
+        """``/session/held_answers`` (empty when unset)."""
+        held = keys.read(self.blackboard, self.held_key)
+        return held if isinstance(held, list) else []
+
+
+class NeedsEvidence(TurnAnswerNode):
     """Condition, JANUS's tool-grounding decision (ρ): must a query fetch the task's evidence.
 
     A ``knowledge_query`` task is grounded (its query runs) unless the working context already
@@ -129,7 +185,7 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     speaker, young enough, holding the part asked for. Then that answer's rows become this
     turn's evidence and no query runs; the rationale says which answer it was.
 
-    Handles: ``domains``; ``clock`` optional (seconds; default the wall clock: the clock
+    Handles: ``domains``; ``clock`` optional (seconds; the clock
     :class:`~behaviours.hold_answer.HoldAnswer` stamps answers with). Reads ``/turn/domain``,
     ``/turn/intent``, ``/turn/task``, ``/turn/speaker``, ``/turn/evidence``,
     ``/memory/working``, ``/session/held_answers``. Writes ``/rationale/<node>``
@@ -153,28 +209,12 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     def __init__(self, name: str = "NeedsEvidence") -> None:
         super().__init__(name)
-        self.domains: DomainRegistry | None = None
-        self.clock: Clock = time.time
-        self.domain_key = self.key_of(keys.DOMAIN)
-        self.intent_key = self.key_of(keys.INTENT)
-        self.task_key = self.key_of(keys.TASK)
-        self.speaker_key = self.key_of(keys.SPEAKER)
-        self.evidence_key = self.key_of(keys.EVIDENCE)
-        self.working_key = self.key_of(keys.WORKING)
-        self.held_key = self.key_of(keys.HELD)
         self.rationale_key = self.key_of(keys.RATIONALE)
-
-    def setup(self, **kwargs: Any) -> None:
-        """Take the ``domains`` handle and the optional ``clock``."""
-        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-        self.clock = optional_clock(self, kwargs)
 
     def update(self) -> Status:
         """Compare the task's evidence needs with what this turn and the context hold."""
         try:
-            task = task_on_blackboard(
-                self.domains, self.blackboard, self.domain_key, self.intent_key
-            )
+            task = self.turn_task()
         except LookupError as problem:
             return self._decide(False, str(problem), {})
         facts = {"task": task.spec.name, "grounding": task.spec.grounding}
@@ -200,23 +240,10 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     def _reusable(self, task: TurnTask) -> Reuse | str:
         """The held answer that serves this request, or why none does."""
-        instance = keys.read(self.blackboard, self.task_key)
-        if not isinstance(instance, BaseModel):
+        key = self.key_now(task)
+        if key is None:
             return "no task instance to compare with held answers"
-        held = keys.read(self.blackboard, self.held_key)
-        key = turn_answer_key(
-            task,
-            dict(instance),
-            self._working(),
-            keys.read_optional(self.blackboard, self.speaker_key, str),
-        )
-        return find_reusable(
-            task.spec, task.pack.name, key, held if isinstance(held, list) else [], self.clock()
-        )
-
-    def _working(self) -> WorkingContext | None:
-        working = keys.read(self.blackboard, self.working_key)
-        return working if isinstance(working, WorkingContext) else None
+        return find_reusable(task.spec, task.pack.name, key, self.held(), self.clock())
 
     def _requirement(self, task: TurnTask) -> str:
         """What the query needs, in words: its template and what memory fills in."""
@@ -228,7 +255,7 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             else "the scene graph"
         )
         text = f"{task.spec.name} needs the rows of {task.spec.query} on {target}"
-        context = self._working()
+        context = self.working()
         parameters = task.pack.query(task.spec.query).parameters if task.spec.query else {}
         wanted = [name for name in MEMORY_PARAMETERS if name in parameters]
         if wanted and context is None:
@@ -250,30 +277,6 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         )
         self.feedback_message = why
         return Status.SUCCESS if needed else Status.FAILURE
-
-
-def turn_answer_key(
-    task: TurnTask,
-    values: Mapping[str, object],
-    working: WorkingContext | None,
-    speaker: str | None,
-) -> dict[str, list[str]]:
-    """:func:`~behaviours.answer_reuse.answer_key` of ``task`` for this turn's values."""
-    parameters = list(task.pack.query(task.spec.query).parameters) if task.spec.query else []
-    return answer_key(task.spec, parameters, values, memory_bindings(working), speaker)
-
-
-def optional_clock(node: py_trees.behaviour.Behaviour, handles: Mapping[str, Any]) -> Clock:
-    """The ``clock`` handle (a callable giving seconds), else the wall clock."""
-    clock = handles.get("clock")
-    if clock is None:
-        return time.time
-    if not callable(clock):
-        raise TypeError(
-            f"{node.name}: handle `clock` must be a callable giving seconds, "
-            f"got {type(clock).__name__}"
-        )
-    return cast(Clock, clock)
 
 
 def _key_text(key: Mapping[str, list[str]]) -> str:

@@ -8,6 +8,7 @@ import pytest
 from behaviours.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
 from behaviours.evidence import NeedsEvidence
 from behaviours.hold_answer import HoldAnswer
+from behaviours.setup_handles import MissingHandleError
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer, IntentFrame
 from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
@@ -190,5 +191,5 @@ def test_a_model_written_answer_is_not_held(blackboard, make_llm, domains) -> No
 
 
 def test_a_clock_that_is_no_callable_is_refused(domains) -> None:
-    with pytest.raises(TypeError, match="clock"):
+    with pytest.raises(MissingHandleError, match="clock"):
         NeedsEvidence().setup(domains=domains, clock=5)
