@@ -135,16 +135,11 @@ def substitute(said: str) -> IntentFrame:
     )
 
 
-def test_unfilled_slots_with_an_archive_ask_the_model(
-    blackboard, make_llm, memory, domains, workers
-):
-    tell(memory, NAME, TEA, BASIL)
-    chat(memory, "hello", "thanks")
-    assert memory.archive, "the fixture should have archived something"
+def ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script=None):
+    """Tick the gate on "something instead of tiramisu" (SubstituteDish, slots unsaid)."""
     said = "something instead of tiramisu"
-    script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
     gate = SufficiencyGate()
-    run(
+    _, llm = run(
         gate,
         blackboard,
         make_llm,
@@ -155,6 +150,17 @@ def test_unfilled_slots_with_an_archive_ask_the_model(
         workers=workers,
         domains=domains,
     )
+    return gate, llm
+
+
+def test_unfilled_slots_with_an_archive_ask_the_model(
+    blackboard, make_llm, memory, domains, workers
+):
+    tell(memory, NAME, TEA, BASIL)
+    chat(memory, "hello", "thanks")
+    assert memory.archive, "the fixture should have archived something"
+    script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
     assert gate.status == Status.SUCCESS
     assert gate_why(blackboard).source == "model"
 
@@ -162,20 +168,8 @@ def test_unfilled_slots_with_an_archive_ask_the_model(
 def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, domains, workers):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
-    said = "something instead of tiramisu"
     script = {"by_module": {"sufficiency": [{"text": "yes"}, {"text": "yes!"}]}}
-    gate = SufficiencyGate()
-    run(
-        gate,
-        blackboard,
-        make_llm,
-        said,
-        substitute(said),
-        script,
-        memory=memory,
-        workers=workers,
-        domains=domains,
-    )
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
     assert gate.status == Status.FAILURE
     assert gate_why(blackboard).source == "safe_default"
 
@@ -183,18 +177,7 @@ def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, doma
 def test_unfilled_slots_with_an_empty_archive_are_served(
     blackboard, make_llm, memory, domains, workers
 ):
-    said = "something instead of tiramisu"
-    gate = SufficiencyGate()
-    harness, llm = run(
-        gate,
-        blackboard,
-        make_llm,
-        said,
-        substitute(said),
-        memory=memory,
-        workers=workers,
-        domains=domains,
-    )
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers)
     assert gate.status == Status.SUCCESS and llm.calls == []
 
 
@@ -288,20 +271,8 @@ def test_the_model_cannot_skip_an_archived_allergy_for_a_substitution(
 ):
     tell(memory, ALLERGY, NAME, TEA)  # the allergy is archived, the name stays in core
     chat(memory, "hello", "thanks")
-    said = "something instead of tiramisu"
     script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
-    gate = SufficiencyGate()
-    run(
-        gate,
-        blackboard,
-        make_llm,
-        said,
-        substitute(said),
-        script,
-        memory=memory,
-        workers=workers,
-        domains=domains,
-    )
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
     why = gate_why(blackboard)
     assert gate.status == Status.FAILURE and why.source == "model" and why.vetoed
     assert "Anna is allergic to peanuts" in why.rationale
