@@ -1,25 +1,33 @@
-"""Tool grounding (JANUS): which evidence a task needs, and ``NeedsEvidence``, the gate on it.
+"""Tool grounding (JANUS's ρ): which evidence a task needs, and ``NeedsEvidence``, the gate on it.
 
 A ``knowledge_query`` task is answered from the rows of its pack's query template, run on the
-pack's knowledge graph (or the scene graph). The working context cannot stand in for them: it
-holds what the user said about themselves, not the domain's knowledge. It does shape the
-query: a template may take *memory-bound parameters* filled from the working context's facts
-(``?avoid`` and ``?favour`` from ``food.<id>`` facts, ``?diet`` from ``diet.<id>`` facts), and
-``?speaker`` from ``/turn/speaker``.
+pack's knowledge graph (or the scene graph). The working context cannot stand in for the
+domain's knowledge in general: it holds what the user said about themselves. It can hold an
+answer, though: one an earlier turn of the conversation fetched, for the same things and the
+same profile (:mod:`behaviours.answer_reuse`); then the task is not grounded again. The
+working context also shapes the query: a template may take *memory-bound parameters* filled
+from its facts (``?avoid`` and ``?favour`` from ``food.<id>`` facts, ``?diet`` from
+``diet.<id>`` facts), and ``?speaker`` from ``/turn/speaker``.
 """
 
 from __future__ import annotations
 
+import time
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import py_trees
 from py_trees.common import Status
+from pydantic import BaseModel
 
 from behaviours import keys
+from behaviours.answer_reuse import Reuse, answer_key, find_reusable
+from behaviours.background import Clock
+from behaviours.btcpp.steering import take_clock
 from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, IntentFrame
+from behaviours.turn_state import EvidenceBundle, HeldAnswer, IntentFrame
 from knowledge.domain_pack import DomainPack, TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.memory_model import Fact, WorkingContext
@@ -111,39 +119,102 @@ def answered(evidence: EvidenceBundle | None, task: TurnTask) -> bool:
     return evidence is not None and any(item.source in task.sources for item in evidence.items)
 
 
-class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
-    """Condition, JANUS's tool-grounding decision: must a query fetch the task's evidence.
+class TurnAnswerNode(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC):
+    """What ``NeedsEvidence`` and ``HoldAnswer`` share: the turn's task, its answer key, a clock.
 
-    Handles: ``domains``. Reads ``/turn/domain``, ``/turn/intent``, ``/turn/evidence``,
-    ``/memory/working``. Writes ``/rationale/<node>`` (deterministic, source ``fast_path``).
-    SUCCESS: the task is a ``knowledge_query`` task and no query has answered it this turn
-    (the feedback names the template and the memory-bound parameters the working context
-    fills). FAILURE: no task, an unknown domain or task, another grounding, or the evidence is
-    already there; the feedback says which. Never RUNNING.
+    Handles: ``domains``; ``clock`` optional (seconds; default the monotonic clock).
     """
 
-    reads = (keys.DOMAIN, keys.INTENT, keys.EVIDENCE, keys.WORKING)
-    writes = (keys.RATIONALE,)
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.clock: Clock = time.monotonic
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.task_key = self.key_of(keys.TASK)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.working_key = self.key_of(keys.WORKING)
+        self.held_key = self.key_of(keys.HELD)
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle and the optional ``clock``."""
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.clock = take_clock(self, kwargs)
+
+    @abstractmethod
+    def update(self) -> Status:
+        """Decide (``NeedsEvidence``) or hold (``HoldAnswer``)."""
+
+    def turn_task(self) -> TurnTask:
+        """The pack and task of this turn; LookupError says what lacks."""
+        return task_on_blackboard(self.domains, self.blackboard, self.domain_key, self.intent_key)
+
+    def key_now(self, task: TurnTask) -> dict[str, list[str]] | None:
+        """What an answer to this turn depends on; None without a task instance."""
+        instance = keys.read(self.blackboard, self.task_key)
+        if not isinstance(instance, BaseModel):
+            return None
+        parameters = list(task.pack.query(task.spec.query).parameters) if task.spec.query else []
+        return answer_key(
+            task.spec,
+            parameters,
+            dict(instance),
+            memory_bindings(self.working()),
+            keys.read_optional(self.blackboard, self.speaker_key, str),
+        )
+
+    def working(self) -> WorkingContext | None:
+        """``/memory/working``, when it is set."""
+        working = keys.read(self.blackboard, self.working_key)
+        return working if isinstance(working, WorkingContext) else None
+
+    def held(self) -> list[HeldAnswer]:
+        """``/session/held_answers`` (empty when unset)."""
+        held = keys.read(self.blackboard, self.held_key)
+        return held if isinstance(held, list) else []
+
+
+class NeedsEvidence(TurnAnswerNode):
+    """Condition, JANUS's tool-grounding decision (ρ): must a query fetch the task's evidence.
+
+    A ``knowledge_query`` task is grounded (its query runs) unless the working context already
+    satisfies its evidence needs (``evidence`` in ``pack.yaml``): an answer held from an
+    earlier turn of the conversation (``/session/held_answers``) for the same slot ids, the
+    same profile in memory (the template's ``avoid``/``favour``/``diet``) and the same
+    speaker, young enough, holding the part asked for. Then that answer's rows become this
+    turn's evidence and no query runs; the rationale says which answer it was.
+
+    Handles: ``domains``; ``clock`` optional (seconds; the clock
+    :class:`~behaviours.hold_answer.HoldAnswer` stamps answers with). Reads ``/turn/domain``,
+    ``/turn/intent``, ``/turn/task``, ``/turn/speaker``, ``/turn/evidence``,
+    ``/memory/working``, ``/session/held_answers``. Writes ``/rationale/<node>``
+    (deterministic, source ``fast_path``) and, on reuse, ``/turn/evidence``.
+    SUCCESS: a query must run (the feedback names the template, the memory-bound parameters
+    the working context fills, and why no held answer serves). FAILURE: no task, an unknown
+    domain or task, another grounding, the evidence is already there this turn, or a held
+    answer serves it ("already known from ...: no query"). Never RUNNING.
+    """
+
+    reads = (
+        keys.DOMAIN,
+        keys.INTENT,
+        keys.TASK,
+        keys.SPEAKER,
+        keys.EVIDENCE,
+        keys.WORKING,
+        keys.HELD,
+    )
+    writes = (keys.RATIONALE, keys.EVIDENCE)
 
     def __init__(self, name: str = "NeedsEvidence") -> None:
         super().__init__(name)
-        self.domains: DomainRegistry | None = None
-        self.domain_key = self.key_of(keys.DOMAIN)
-        self.intent_key = self.key_of(keys.INTENT)
-        self.evidence_key = self.key_of(keys.EVIDENCE)
-        self.working_key = self.key_of(keys.WORKING)
         self.rationale_key = self.key_of(keys.RATIONALE)
 
-    def setup(self, **kwargs: Any) -> None:
-        """Take the ``domains`` handle."""
-        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
-
     def update(self) -> Status:
-        """Compare the task's evidence requirement with what this turn already holds."""
+        """Compare the task's evidence needs with what this turn and the context hold."""
         try:
-            task = task_on_blackboard(
-                self.domains, self.blackboard, self.domain_key, self.intent_key
-            )
+            task = self.turn_task()
         except LookupError as problem:
             return self._decide(False, str(problem), {})
         facts = {"task": task.spec.name, "grounding": task.spec.grounding}
@@ -154,7 +225,25 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         bundle = evidence if isinstance(evidence, EvidenceBundle) else None
         if answered(bundle, task):
             return self._decide(False, f"{task.spec.name} is already answered this turn", facts)
-        return self._decide(True, self._requirement(task), {**facts, "template": task.spec.query})
+        reuse = self._reusable(task)
+        if isinstance(reuse, Reuse):
+            items = [*(bundle.items if bundle else []), reuse.item]
+            self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
+            asked = f" to {reuse.held.utterance!r}" if reuse.held.utterance else ""
+            why = (
+                f"already known from the answer{asked} {reuse.age_s:.0f} s ago "
+                f"({_key_text(reuse.held.key)}): no query"
+            )
+            return self._decide(False, why, {**facts, "reused": True})
+        why = f"{self._requirement(task)}; {reuse}"
+        return self._decide(True, why, {**facts, "template": task.spec.query})
+
+    def _reusable(self, task: TurnTask) -> Reuse | str:
+        """The held answer that serves this request, or why none does."""
+        key = self.key_now(task)
+        if key is None:
+            return "no task instance to compare with held answers"
+        return find_reusable(task.spec, task.pack.name, key, self.held(), self.clock())
 
     def _requirement(self, task: TurnTask) -> str:
         """What the query needs, in words: its template and what memory fills in."""
@@ -166,8 +255,7 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             else "the scene graph"
         )
         text = f"{task.spec.name} needs the rows of {task.spec.query} on {target}"
-        working = keys.read(self.blackboard, self.working_key)
-        context = working if isinstance(working, WorkingContext) else None
+        context = self.working()
         parameters = task.pack.query(task.spec.query).parameters if task.spec.query else {}
         wanted = [name for name in MEMORY_PARAMETERS if name in parameters]
         if wanted and context is None:
@@ -189,6 +277,10 @@ class NeedsEvidence(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         )
         self.feedback_message = why
         return Status.SUCCESS if needed else Status.FAILURE
+
+
+def _key_text(key: Mapping[str, list[str]]) -> str:
+    return ", ".join(f"{name}={'+'.join(ids)}" for name, ids in key.items() if ids) or "no slots"
 
 
 def _add(found: list[str], identifier: str) -> None:

@@ -24,6 +24,7 @@ from behaviours.llm.types import CallRecord
 from behaviours.turn_state import (
     EvidenceBundle,
     GeneratedQuery,
+    HeldAnswer,
     IntentFrame,
     PendingTask,
     SlotResolution,
@@ -297,6 +298,14 @@ EVIDENCE = KeySpec(
     "what the reply may claim besides the working context: query rows, what was done",
     lifetime="turn",
 )
+HELD = KeySpec(
+    "/session/held_answers",
+    list[HeldAnswer],
+    "HoldAnswer",
+    "the last knowledge answers of the session, newest last, that a later turn may reuse "
+    "instead of querying again (NeedsEvidence decides)",
+    lifetime="session",
+)
 PENDING = KeySpec(
     "/session/pending",
     PendingTask,
@@ -366,6 +375,7 @@ CATALOGUE: tuple[KeySpec, ...] = (
     WORKING,
     QUERY,
     EVIDENCE,
+    HELD,
     PENDING,
     TALKED_ABOUT,
     PLAN,

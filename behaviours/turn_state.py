@@ -20,6 +20,7 @@ __all__ = [
     "EvidenceBundle",
     "EvidenceItem",
     "GeneratedQuery",
+    "HeldAnswer",
     "IntentFrame",
     "IntentStep",
     "PendingTask",
@@ -168,6 +169,23 @@ class EvidenceBundle(BaseModel):
     def empty(self) -> bool:
         """No item holds a row or a sentence."""
         return not self.values()
+
+
+class HeldAnswer(BaseModel):
+    """A knowledge task's answer kept after its turn, so a later turn may reuse it (JANUS's ρ).
+
+    ``key`` is what the answer depends on: the values of the task's evidence slots and of the
+    template's memory-bound and speaker parameters when it ran (sorted ids; empty: unbound).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    domain: str
+    task: str
+    key: dict[str, list[str]] = Field(description="slot or parameter -> the ids it bound")
+    item: EvidenceItem = Field(description="the evidence the query gave (its rows)")
+    at: float = Field(description="when the query ran, in seconds on the session's clock")
+    utterance: str = Field("", description="what the user asked, for the rationale")
 
 
 class GeneratedQuery(BaseModel):

@@ -31,7 +31,14 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from rdflib import Graph
 
 from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary, QueryTemplate
@@ -134,6 +141,46 @@ class PlanTemplate(_Strict):
     args: dict[str, str] = Field(default_factory=dict, description="task argument -> slot")
 
 
+class EvidencePart(_Strict):
+    """Which rows of a held answer serve a request that asks for one part of it.
+
+    A request whose ``slot`` holds value ``v`` needs the rows whose ``column`` is one of
+    ``expands[v]`` (just ``v`` when not listed); rows whose column is in ``always`` (a
+    profile row, say) come along. A request that leaves ``slot`` unfilled asks for every
+    part: only a held answer that left it unfilled too serves it.
+    """
+
+    slot: str = Field(description="the task slot that picks a part of the answer")
+    column: str = Field(description="the row column that says which part a row is")
+    expands: dict[str, list[str]] = Field(
+        default_factory=dict, description="a slot value asking for several parts: its parts"
+    )
+    always: list[str] = Field(
+        default_factory=list, description="column values of rows that every answer carries"
+    )
+
+
+class EvidenceNeeds(_Strict):
+    """What a knowledge task's answer depends on, so a held answer can serve it (JANUS's ρ).
+
+    A held answer (the rows an earlier turn's query returned, kept on the blackboard) serves
+    a request of the same task when: it is at most ``reusable_s`` seconds old, its ``slots``
+    hold the same values, the memory-bound parameters of the template (``avoid``, ``favour``,
+    ``diet``) bind the same ids now as then, and it holds the ``part`` asked for. Otherwise
+    the task is grounded: its query runs.
+    """
+
+    slots: list[str] = Field(description="slots whose values fix the answer (the same ids)")
+    part: EvidencePart | None = Field(
+        None, description="a slot asking for a part of the answer, when the rows are split so"
+    )
+    reusable_s: float = Field(
+        ge=0,
+        description="how long a held answer stays good, in seconds; 0: never (the data "
+        "changes under the robot, e.g. where things are)",
+    )
+
+
 class TaskSpec(_Strict):
     """One task of the domain: its schema, how it is grounded, and its deterministic paths."""
 
@@ -158,8 +205,29 @@ class TaskSpec(_Strict):
         description="physical: the task-level HTN call; none: the task needs the planner "
         "(people in the plan, several steps)",
     )
+    evidence: EvidenceNeeds | None = Field(
+        None,
+        description="knowledge_query: what the answer depends on, so that a held answer may "
+        "serve it; none: every request of the task runs its query",
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @model_validator(mode="after")
+    def _evidence_names_slots(self) -> TaskSpec:
+        """The evidence needs speak of the task's own slots, and only of a query task."""
+        if self.evidence is None:
+            return self
+        if self.grounding != "knowledge_query":
+            raise ValueError(f"task {self.name}: evidence needs are for knowledge_query tasks")
+        named = [*self.evidence.slots, *([self.evidence.part.slot] if self.evidence.part else [])]
+        unknown = [slot for slot in named if slot not in self.slots]
+        if unknown:
+            raise ValueError(
+                f"task {self.name}: evidence names slots it does not have: {', '.join(unknown)} "
+                f"(its slots: {', '.join(self.slots) or 'none'})"
+            )
+        return self
 
 
 class PromptExample(_Strict):

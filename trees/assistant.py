@@ -21,8 +21,9 @@ Tree (``create_root``)::
     │   │   ├── Ground (Selector)  its failure is reported, not fatal
     │   │   │   ├── Physical       GroundingIs(physical) -> PhysicalTask: attempts of
     │   │   │   │                  PlanTask -> ValidationGate -> ExecutePlan, Explain on failure
-    │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence ->
-    │   │   │   │                  GenerateQuery -> RunQuery -> /turn/evidence
+    │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence (a held
+    │   │   │   │                  answer may serve) -> GenerateQuery -> RunQuery ->
+    │   │   │   │                  HoldAnswer -> /turn/evidence, /session/held_answers
     │   │   │   ├── Remember       GroundingIs(memory_write) -> StageClaims
     │   │   │   └── Reminisce      GroundingIs(memory_query) -> AnswerFromMemory
     │   │   └── Respond            outer speech; faithfulness guard against the evidence
@@ -50,6 +51,7 @@ from behaviours.decline import Decline
 from behaviours.dialogue import AwaitUtterance, ControlIs, Say
 from behaviours.evidence import NeedsEvidence
 from behaviours.grounding import GroundingIs
+from behaviours.hold_answer import HoldAnswer
 from behaviours.intent import RecognizeIntent
 from behaviours.memory_query import AnswerFromMemory
 from behaviours.memory_write import Consolidate, StageClaims
@@ -100,6 +102,7 @@ def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
             NeedsEvidence(),
             GenerateQuery(),
             RunQuery(),
+            HoldAnswer(),
         ),
         _sequence("Remember", GroundingIs("memory_write"), StageClaims()),
         _sequence("Reminisce", GroundingIs("memory_query"), AnswerFromMemory()),

@@ -121,10 +121,13 @@ def test_for_node_fills_the_placeholder_and_leaves_other_keys() -> None:
         keys.catalogue_entry(keys.RATIONALE.__class__("/rationale/x", int, "w", "m"))
 
 
-def test_every_key_has_a_lifetime_and_only_pending_talk_and_working_live_for_a_session() -> None:
+def test_every_key_has_a_lifetime_and_only_pending_talk_held_and_working_live_for_a_session() -> (
+    None
+):
     assert {spec.name for spec in keys.CATALOGUE if spec.lifetime == "session"} == {
         "/session/pending",
         "/session/talked_about",
+        "/session/held_answers",
         "/memory/working",
     }
     assert {spec.lifetime for spec in keys.CATALOGUE} == {"turn", "session"}

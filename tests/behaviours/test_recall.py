@@ -5,10 +5,14 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
+from behaviours.llm.faults import FaultPlan
 from behaviours.recall import (
+    MemoryEvidence,
     RetrieveArchive,
     SufficiencyGate,
     create_recall_memory,
+    fast_sufficiency,
+    read_evidence,
     refers_to_past,
 )
 from behaviours.turn_state import IntentFrame
@@ -22,6 +26,7 @@ ALLERGY = Claim(
 )
 NAME = Claim(text="The user's name is Anna", kind="identifier", slot="user.name", source="stated")
 TEA = Claim(text="Anna likes jasmine tea", kind="preference", slot="food.tea", source="stated")
+BASIL = Claim(text="Anna likes basil", kind="preference", slot="food.basil", source="stated")
 
 
 @pytest.fixture(scope="module")
@@ -130,16 +135,11 @@ def substitute(said: str) -> IntentFrame:
     )
 
 
-def test_unfilled_slots_with_an_archive_ask_the_model(
-    blackboard, make_llm, memory, domains, workers
-):
-    tell(memory, ALLERGY, NAME, TEA)
-    chat(memory, "hello", "thanks")
-    assert memory.archive, "the fixture should have archived something"
+def ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script=None):
+    """Tick the gate on "something instead of tiramisu" (SubstituteDish, slots unsaid)."""
     said = "something instead of tiramisu"
-    script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
     gate = SufficiencyGate()
-    run(
+    _, llm = run(
         gate,
         blackboard,
         make_llm,
@@ -150,6 +150,17 @@ def test_unfilled_slots_with_an_archive_ask_the_model(
         workers=workers,
         domains=domains,
     )
+    return gate, llm
+
+
+def test_unfilled_slots_with_an_archive_ask_the_model(
+    blackboard, make_llm, memory, domains, workers
+):
+    tell(memory, NAME, TEA, BASIL)
+    chat(memory, "hello", "thanks")
+    assert memory.archive, "the fixture should have archived something"
+    script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
     assert gate.status == Status.SUCCESS
     assert gate_why(blackboard).source == "model"
 
@@ -157,20 +168,8 @@ def test_unfilled_slots_with_an_archive_ask_the_model(
 def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, domains, workers):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
-    said = "something instead of tiramisu"
     script = {"by_module": {"sufficiency": [{"text": "yes"}, {"text": "yes!"}]}}
-    gate = SufficiencyGate()
-    run(
-        gate,
-        blackboard,
-        make_llm,
-        said,
-        substitute(said),
-        script,
-        memory=memory,
-        workers=workers,
-        domains=domains,
-    )
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
     assert gate.status == Status.FAILURE
     assert gate_why(blackboard).source == "safe_default"
 
@@ -178,18 +177,7 @@ def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, doma
 def test_unfilled_slots_with_an_empty_archive_are_served(
     blackboard, make_llm, memory, domains, workers
 ):
-    said = "something instead of tiramisu"
-    gate = SufficiencyGate()
-    harness, llm = run(
-        gate,
-        blackboard,
-        make_llm,
-        said,
-        substitute(said),
-        memory=memory,
-        workers=workers,
-        domains=domains,
-    )
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers)
     assert gate.status == Status.SUCCESS and llm.calls == []
 
 
@@ -238,3 +226,76 @@ def test_recall_memory_falls_back_to_the_archive(blackboard, make_llm, memory, w
     assert gate_why(blackboard).decision["sufficient"] is False
     working = blackboard.get("/memory/working")
     assert "Anna likes jasmine tea" in working.text
+
+
+def evidence(**fields) -> MemoryEvidence:
+    base = {
+        "context": WorkingContext(text="", budget_chars=100),
+        "archived": 3,
+        "relevance": 0.0,
+        "closest": "",
+        "archive_best": 0.0,
+        "archive_closest": "Anna likes jasmine tea",
+    }
+    return MemoryEvidence(**{**base, **fields})
+
+
+@pytest.mark.parametrize(
+    ("fields", "past", "unfilled", "decided"),
+    [
+        ({"archive_best": 0.6}, False, [], False),  # surely on the topic, in the archive only
+        ({"archive_best": 0.6, "relevance": 0.7}, False, [], True),  # the context is closer
+        ({"archive_best": 0.2}, False, [], None),  # on the topic, not surely: the model
+        ({"archive_best": 0.05}, False, [], True),  # nothing close anywhere
+        ({"archived": 0}, False, ["excluded"], True),  # nothing to retrieve
+        ({"archive_best": 0.05}, False, ["excluded"], None),  # unsaid slots: the model
+        ({"relevance": 0.05}, True, [], False),  # the past, and nothing on it here
+        ({"relevance": 0.3, "archive_best": 0.2}, True, [], True),
+        ({"relevance": 0.15, "archive_best": 0.3}, True, [], None),  # the archive is closer
+    ],
+)
+def test_the_fast_path_reads_the_retrieval_scores(fields, past, unfilled, decided) -> None:
+    assert fast_sufficiency(evidence(**fields), past, unfilled)[0] is decided
+
+
+def test_the_archive_best_match_is_read_with_the_context(memory) -> None:
+    tell(memory, NAME, TEA, BASIL)
+    chat(memory, "hello", "thanks")
+    found = read_evidence(memory, "could I have some jasmine tea?")
+    assert found.archive_closest == "Anna likes jasmine tea" and found.archive_best > 0.35
+    assert found.hidden_constraints == ()
+
+
+def test_the_model_cannot_skip_an_archived_allergy_for_a_substitution(
+    blackboard, make_llm, memory, domains, workers
+):
+    tell(memory, ALLERGY, NAME, TEA)  # the allergy is archived, the name stays in core
+    chat(memory, "hello", "thanks")
+    script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
+    why = gate_why(blackboard)
+    assert gate.status == Status.FAILURE and why.source == "model" and why.vetoed
+    assert "Anna is allergic to peanuts" in why.rationale
+
+
+@pytest.mark.parametrize("kind", ["malformed", "timeout", "connection"])
+def test_a_broken_model_means_retrieval(
+    kind, blackboard, make_llm, memory, domains, workers
+) -> None:
+    tell(memory, NAME, TEA, BASIL)
+    chat(memory, "hello", "thanks")
+    said = "something instead of tiramisu"
+    gate = SufficiencyGate()
+    llm = make_llm(
+        {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}] * 3}},
+        modules={"sufficiency": {"timeout_s": 0.3}},
+        faults=FaultPlan(rate=1.0, seed=1, kinds=(kind,)),
+    )
+    blackboard.set("/turn/utterance", said)
+    blackboard.set("/turn/intent", substitute(said))
+    harness = TreeHarness(
+        gate, llm=llm.client, handles={"memory": memory, "workers": workers, "domains": domains}
+    )
+    harness.tick_until(max_ticks=4000, period_s=0.005)
+    assert gate.status == Status.FAILURE
+    assert gate_why(blackboard).source == "safe_default"

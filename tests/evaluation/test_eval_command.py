@@ -22,10 +22,18 @@ def parse(*argv: str) -> argparse.Namespace:
 
 @pytest.fixture
 def small_data(tmp_path: Path) -> Path:
-    """Two items of each shipped set (one advisor query, one household query)."""
+    """Two items of each shipped set (one advisor query, one household query; ρ: a reuse, a
+    location asked again; sufficiency: one served, one with an archived allergy)."""
     folder = tmp_path / "eval"
     folder.mkdir()
-    picks = {"scope": [0, 30], "intent": [0, 25], "readiness": [0, 26], "query": [0, 13]}
+    picks = {
+        "scope": [0, 30],
+        "intent": [0, 25],
+        "readiness": [0, 26],
+        "query": [0, 13],
+        "grounding": [1, 40],
+        "sufficiency": [0, 20],
+    }
     for name, lines in picks.items():
         source = (DEFAULT_DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()
         (folder / f"{name}.jsonl").write_text("\n".join(source[i] for i in lines) + "\n")
@@ -61,7 +69,10 @@ def test_prints_a_table_per_backend_and_writes_csv(
     assert "## Scope detection on CLINC150" in out
     assert "[none] scope 2/2" in err and "[scripted] clinc150 3/3" in err
     rows = list(csv.DictReader(io.StringIO(table.read_text())))
-    assert [row["table"] for row in rows].count("modules") == 2 * 5
+    assert [row["table"] for row in rows].count("modules") == 2 * 7
+    scripted = {row["module"]: row for row in rows if row["backend"].startswith("scripted")}
+    assert float(scripted["grounding"]["accuracy"]) == 1.0  # a held answer reused, a query run
+    assert float(scripted["sufficiency"]["accuracy"]) == 1.0
     assert [row["table"] for row in rows].count("clinc150") == 2
     scripted_query = next(
         row for row in rows if row["backend"].startswith("scripted") and row["module"] == "query"

@@ -256,3 +256,24 @@ def test_a_new_request_that_needs_its_own_question_replaces_the_pending_one(conv
     assert replaced.startswith('I have set aside your earlier request ("bring me the mug").')
     # "it" is the mug the last request talked about; the new request asks its own question
     assert WHICH_MUG in replaced
+
+
+def test_an_answer_the_conversation_holds_is_not_fetched_again(converse) -> None:
+    """Tool grounding from the working context: reuse held rows, ground when they do not fit."""
+    talk = converse()
+
+    def grounding(utterance: str) -> tuple[str, str]:
+        result = talk.session.turn(utterance)
+        return result.reply, result.rationales["NeedsEvidence"].rationale
+
+    whole, why = grounding("Give me the nutrition facts for the lasagne.")
+    assert "31.8 g of protein" in whole and "no earlier answer" in why
+    part, why = grounding("How much protein is in the lasagne?")
+    assert part == "Lasagne alla bolognese has 31.8 g of protein per serving."
+    assert why.startswith("already known from the answer to 'Give me the nutrition facts")
+    assert why.endswith("no query")
+    other, why = grounding("How many calories does tiramisu have?")
+    assert "Tiramisu has" in other and "dish=lasagne, now dish=tiramisu" in why
+    talk.say("I'm allergic to peanuts")
+    _, why = grounding("How many calories does tiramisu have?")
+    assert "avoid=nothing, now avoid=peanuts" in why  # the profile changed: asked again

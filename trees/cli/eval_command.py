@@ -1,6 +1,7 @@
 """``cogtree eval modules``: JANUS's Table 4 module metrics per LLM backend.
 
-Runs scope detection, intent recognition, readiness and query generation on the curated sets
+Runs scope detection, intent recognition, readiness, query generation, tool grounding (ρ)
+and information sufficiency on the curated sets
 in ``tests/data/eval`` and scope detection on CLINC150, for each ``--backend`` (default:
 ``none`` and ``scripted``), and prints a Markdown table (``--output`` writes it to a file,
 ``--csv`` the same rows as CSV). A progress line goes to stderr.
@@ -52,9 +53,11 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
         "modules",
-        help="JANUS's module metrics (scope, intent, readiness, query) per LLM backend",
+        help="JANUS's module metrics (scope, intent, readiness, query, grounding, sufficiency) "
+        "per LLM backend",
         description="Domain and task accuracy, parameter precision/recall/F1, readiness "
-        "accuracy, query validity and result overlap, on the curated sets and CLINC150.",
+        "accuracy, query validity and result overlap, ρ (tool grounding) accuracy and "
+        "sufficiency accuracy, on the curated sets and CLINC150.",
     )
     modules.add_argument(
         "--backend",
@@ -129,6 +132,10 @@ def run_eval(args: argparse.Namespace) -> int:
             scores.append(runner.run_query(data.query, limit=args.limit, progress=progress))
             scores.append(
                 runner.run_query(data.query, limit=args.limit, progress=progress, templates=False)
+            )
+            scores.append(runner.run_grounding(data.grounding, limit=args.limit, progress=progress))
+            scores.append(
+                runner.run_sufficiency(data.sufficiency, limit=args.limit, progress=progress)
             )
             if clinc is not None:
                 clinc_results.append(

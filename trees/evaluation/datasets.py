@@ -26,8 +26,8 @@ DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval"
 SCENE_DOMAINS = frozenset({"household", "office"})
 """Domains whose knowledge is the scene graph: their items name a simulator scenario."""
 
-Module = Literal["scope", "intent", "readiness", "query"]
-MODULES: tuple[Module, ...] = ("scope", "intent", "readiness", "query")
+Module = Literal["scope", "intent", "readiness", "query", "grounding", "sufficiency"]
+MODULES: tuple[Module, ...] = ("scope", "intent", "readiness", "query", "grounding", "sufficiency")
 """The evaluated modules, in report order; each has ``<module>.jsonl``."""
 
 ItemT = TypeVar("ItemT", bound=BaseModel)
@@ -138,11 +138,76 @@ class QueryItem(_WorldItem):
     rows: list[dict[str, str | None]]
 
 
+class HeldItem(BaseModel):
+    """An answer an earlier turn of the conversation fetched (becomes a held answer)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    utterance: str = Field(description="what the user asked then")
+    task: str
+    slots: dict[str, str | list[str]] = Field(
+        default_factory=dict, description="the ids its slots resolved to then"
+    )
+    profile: dict[str, list[str]] = Field(
+        default_factory=dict, description="avoid / favour / diet ids memory bound then"
+    )
+    speaker: str | None = Field(None, description="who asked; default: this turn's speaker")
+    age_s: float = Field(ge=0, description="how long ago it was fetched, in seconds")
+    rows: list[dict[str, str | None]] = Field(default_factory=list)
+
+
+class ClaimItem(BaseModel):
+    """A fact the user told the robot (core memory, or the archive)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    text: str
+    kind: Literal["identifier", "hard_constraint", "preference", "other"] = "other"
+    slot: str | None = None
+
+
+class GroundingItem(IntentItem):
+    """A turn in a conversation and JANUS's ρ decision: run the task's query, or not.
+
+    ``held`` are the answers earlier turns fetched; ``facts`` the profile memory holds now
+    (the working context); ``ground`` whether the task's query must run. ``task`` and
+    ``slots`` are the frame the turn means, as said (what an oracle intent module answers).
+    """
+
+    held: list[HeldItem] = Field(default_factory=list)
+    facts: list[ClaimItem] = Field(default_factory=list)
+    ground: bool
+
+
+class SufficiencyItem(_Item):
+    """A request, what memory holds, and whether core memory and recent turns suffice.
+
+    ``core`` facts stay in core memory, ``archive`` facts were archived (older sessions),
+    ``recent`` are the user's last turns. ``task`` and ``slots`` are the intent (preset).
+    """
+
+    utterance: str
+    domain: str
+    task: str | None = None
+    slots: dict[str, SlotValue] = Field(default_factory=dict)
+    core: list[ClaimItem] = Field(default_factory=list)
+    archive: list[ClaimItem] = Field(default_factory=list)
+    recent: list[str] = Field(default_factory=list)
+    expected: Literal["sufficient", "archive"]
+
+    @field_validator("domain")
+    @classmethod
+    def _domain(cls, domain: str) -> str:
+        return _known_domain(domain, out_of_scope=False)
+
+
 ITEM_MODELS: dict[Module, type[BaseModel]] = {
     "scope": ScopeItem,
     "intent": IntentItem,
     "readiness": ReadinessItem,
     "query": QueryItem,
+    "grounding": GroundingItem,
+    "sufficiency": SufficiencyItem,
 }
 
 
@@ -202,16 +267,18 @@ def _scenario_named(item: BaseModel) -> str | None:
 
 @dataclass(frozen=True)
 class EvalData:
-    """The four evaluation sets of one directory."""
+    """The six evaluation sets of one directory."""
 
     scope: list[ScopeItem]
     intent: list[IntentItem]
     readiness: list[ReadinessItem]
     query: list[QueryItem]
+    grounding: list[GroundingItem]
+    sufficiency: list[SufficiencyItem]
 
     @classmethod
     def load(cls, directory: str | Path = DEFAULT_DATA) -> EvalData:
-        """Load ``scope.jsonl``, ``intent.jsonl``, ``readiness.jsonl``, ``query.jsonl``."""
+        """Load ``scope``, ``intent``, ``readiness``, ``query``, ``grounding``, ``sufficiency``."""
         folder = Path(directory)
         if not folder.is_dir():
             raise DatasetError(
@@ -222,6 +289,8 @@ class EvalData:
             intent=load_items(folder / "intent.jsonl", IntentItem, check=_scenario_named),
             readiness=load_items(folder / "readiness.jsonl", ReadinessItem, check=_scenario_named),
             query=load_items(folder / "query.jsonl", QueryItem, check=_scenario_named),
+            grounding=load_items(folder / "grounding.jsonl", GroundingItem, check=_scenario_named),
+            sufficiency=load_items(folder / "sufficiency.jsonl", SufficiencyItem),
         )
 
     def count(self, module: Module) -> int:

@@ -31,16 +31,19 @@ the node's decision schema, so it measures the cascade and the guards, not a mod
 from __future__ import annotations
 
 import logging
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import py_trees
 from pydantic import ValidationError
 
 from behaviours import keys
+from behaviours.evidence import NeedsEvidence
 from behaviours.intent import NO_TASK, RecognizeIntent
 from behaviours.keys import GateRationale
 from behaviours.llm.client import LLMClient
@@ -49,6 +52,7 @@ from behaviours.llm.scripted import Script, ScriptedReply
 from behaviours.llm.types import CallRecord
 from behaviours.post_process import PostProcess
 from behaviours.query_generation import SCENE_PREFIXES, GenerateQuery
+from behaviours.recall import SufficiencyGate
 from behaviours.scope import DetectScope
 from behaviours.task_readiness import TaskReadinessGate
 from behaviours.turn_state import (
@@ -65,12 +69,15 @@ from sim.executor import SimExecutor
 from sim.scenario import Scenario, ScenarioError, load_scenario
 from trees.evaluation import metrics
 from trees.evaluation.datasets import (
+    GroundingItem,
     IntentItem,
     Module,
     QueryItem,
     ReadinessItem,
     ScopeItem,
+    SufficiencyItem,
 )
+from trees.evaluation.memory_worlds import EVAL_NOW, held_answers, remembering, working_context
 from trees.handles import Handles
 from trees.testing import BlackboardView, TreeHarness, mock_blackboard, scripted_llm
 
@@ -317,6 +324,26 @@ class ModuleRunner(Closeable):
         score.variant = "" if templates else WITHHELD
         return score
 
+    def run_grounding(
+        self,
+        items: Sequence[GroundingItem],
+        *,
+        limit: int | None = None,
+        progress: Progress | None = None,
+    ) -> ModuleScore:
+        """ρ accuracy: NeedsEvidence's ground / reuse decision after the turn's gates."""
+        return self._run("grounding", items, self._grounding_item, limit, progress)
+
+    def run_sufficiency(
+        self,
+        items: Sequence[SufficiencyItem],
+        *,
+        limit: int | None = None,
+        progress: Progress | None = None,
+    ) -> ModuleScore:
+        """Sufficiency accuracy: SufficiencyGate's sufficient / archive decision."""
+        return self._run("sufficiency", items, self._sufficiency_item, limit, progress)
+
     def _run(
         self,
         module: Module,
@@ -469,6 +496,74 @@ class ModuleRunner(Closeable):
             why=problem or run.why,
         )
 
+    def _grounding_item(self, index: int, item: GroundingItem) -> ItemResult:
+        oracle = {
+            "intent": _intent_answer(item),
+            "inner_speech": {"control": "Proceed", "missing": [], "domain": None},
+        }
+        speaker = self._speaker(item.scenario, item.speaker)
+        presets: dict[str, Any] = {
+            keys.UTTERANCE.name: item.utterance,
+            keys.DOMAIN.name: item.domain,
+            keys.HELD.name: held_answers(
+                self.domains, item, speaker.get(keys.SPEAKER.name), EVAL_NOW
+            ),
+            keys.WORKING.name: working_context(item.facts),
+            **speaker,
+        }
+        gate, ready = NeedsEvidence(), TaskReadinessGate()
+        chain = py_trees.composites.Sequence(
+            "Grounding", memory=True, children=[RecognizeIntent(), PostProcess(), ready, gate]
+        )
+        with self._ticked(
+            chain, presets, oracle, item.scenario, judged=gate, extra={"clock": lambda: EVAL_NOW}
+        ) as run:
+            rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
+            control = run.board.get(keys.CONTROL.name)
+            readiness = run.board.get(keys.RATIONALE.key(node=keys.node_slug(ready.name)))
+        if isinstance(rationale, GateRationale):
+            predicted = "query" if rationale.decision.get("needs_evidence") else "no query"
+            why = rationale.rationale
+        else:
+            said = readiness.rationale if isinstance(readiness, GateRationale) else run.why
+            predicted, why = f"not reached ({control})", said
+        expected = "query" if item.ground else "no query"
+        return ItemResult(
+            index, expected, predicted, predicted == expected, run.source, run.calls, why=why
+        )
+
+    def _sufficiency_item(self, index: int, item: SufficiencyItem) -> ItemResult:
+        oracle = {"sufficiency": {"sufficient": item.expected == "sufficient"}}
+        presets: dict[str, Any] = {
+            keys.UTTERANCE.name: item.utterance,
+            keys.DOMAIN.name: item.domain,
+            keys.INTENT.name: IntentFrame(
+                domain=item.domain,
+                task=item.task,
+                slots=dict(item.slots),
+                confidence=1.0,
+                said=[item.utterance],
+            ),
+        }
+        gate = SufficiencyGate()
+        with (
+            tempfile.TemporaryDirectory(prefix="cogtree-sufficiency-") as folder,
+            remembering(Path(folder), item) as memory,
+            self._ticked(gate, presets, oracle, None, extra={"memory": memory}) as run,
+        ):
+            rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
+        sufficient = isinstance(rationale, GateRationale) and rationale.decision.get("sufficient")
+        predicted = "sufficient" if sufficient else "archive"
+        return ItemResult(
+            index,
+            item.expected,
+            predicted,
+            predicted == item.expected,
+            run.source,
+            run.calls,
+            why=rationale.rationale if isinstance(rationale, GateRationale) else run.why,
+        )
+
     # -- shared machinery ---------------------------------------------------------------------
 
     @contextmanager
@@ -481,6 +576,7 @@ class ModuleRunner(Closeable):
         *,
         judged: py_trees.behaviour.Behaviour | None = None,
         domains: DomainRegistry | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Iterator[_Run]:
         """Tick ``root`` to the end on a fresh blackboard; yield what it wrote and cost.
 
@@ -490,7 +586,7 @@ class ModuleRunner(Closeable):
         client = scripted.client if scripted is not None else self.client
         assert client is not None
         cursor = len(client.call_log)
-        handles = {**self.handles.as_kwargs(), "domains": domains or self.domains}
+        handles = {**self.handles.as_kwargs(), "domains": domains or self.domains, **(extra or {})}
         if scenario is not None:
             handles["scene_graph"] = self._belief(scenario)
         try:
