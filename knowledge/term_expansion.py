@@ -20,7 +20,8 @@ from pathlib import Path
 
 import yaml
 from rdflib import RDFS, Graph, Namespace
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+from knowledge.tfidf import english_stop_words
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +109,7 @@ def _index(
     related: dict[str, set[str]] = {}
     for group in groups:
         terms = {" ".join(term.casefold().split()) for term in group if term.strip()}
-        terms -= ENGLISH_STOP_WORDS  # "can" names a tin, but "can she eat..." asks
+        terms -= english_stop_words()  # "can" names a tin, but "can she eat..." asks
         for term in terms:
             related.setdefault(term, set()).update(terms - {term})
     if not related:
