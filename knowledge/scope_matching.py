@@ -35,13 +35,12 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 from scipy.sparse import csr_matrix, hstack
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 from knowledge.domain_pack import DomainPack
 from knowledge.frame_tasks import known_phrases, pack_actions
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import RequestFrame
+from knowledge.tfidf import TfidfVectors, unit_rows
 
 if TYPE_CHECKING:
     from knowledge.domain_registry import DomainRegistry
@@ -408,17 +407,15 @@ def _collect(examples: Mapping[str, Sequence[str]]) -> tuple[list[str], dict[str
 
 def _fitted_vectorizers(
     texts: Sequence[str],
-) -> tuple[list[tuple[TfidfVectorizer, float]], list[tuple[Any, float]]]:
+) -> tuple[list[tuple[TfidfVectors, float]], list[tuple[csr_matrix, float]]]:
     """Word (1-2 grams) and character (2-5 grams) TF-IDF fitted on ``texts``, with weights.
 
     Returns the vectorizers that found a vocabulary and the texts' matrix of each.
     """
     candidates = [
-        (TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32), 1.0),
+        (TfidfVectors("word", ngram_range=(1, 2), sublinear_tf=True, dtype=np.float32), 1.0),
         (
-            TfidfVectorizer(
-                analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, dtype=np.float32
-            ),
+            TfidfVectors("char_wb", ngram_range=(2, 5), sublinear_tf=True, dtype=np.float32),
             _CHAR_WEIGHT,
         ),
     ]
@@ -434,10 +431,10 @@ def _fitted_vectorizers(
     return fitted, blocks
 
 
-def _joined(blocks: Sequence[tuple[Any, float]]) -> csr_matrix:
+def _joined(blocks: Sequence[tuple[csr_matrix, float]]) -> csr_matrix:
     """Weighted, row-normalised TF-IDF blocks side by side, rows normalised again."""
-    weighted = [normalize(matrix) * weight for matrix, weight in blocks]
-    return csr_matrix(normalize(hstack(weighted).tocsr()), dtype=np.float32)
+    weighted = [unit_rows(matrix) * weight for matrix, weight in blocks]
+    return csr_matrix(unit_rows(csr_matrix(hstack(weighted), dtype=np.float32)))
 
 
 def _fraction(value: float, width: float) -> float:

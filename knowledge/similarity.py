@@ -1,4 +1,4 @@
-"""Top-k text similarity: TF-IDF cosine by default (scikit-learn), or any embedding.
+"""Top-k text similarity: TF-IDF cosine by default (:mod:`knowledge.tfidf`), or any embedding.
 
 TF-IDF may add the synonyms and categories of a text's words (:mod:`knowledge.term_expansion`)
 as features of their own, weighed less than the text's own words (:data:`RELATED_WEIGHT`).
@@ -17,10 +17,9 @@ from typing import Any
 
 import numpy as np
 from scipy.sparse import hstack, issparse
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.preprocessing import normalize
 
 from knowledge.term_expansion import TermExpander
+from knowledge.tfidf import TfidfVectors, english_stop_words, unit_rows
 
 RELATED_WEIGHT = 0.85
 """How much the block of related terms (synonyms and categories from the expander) weighs
@@ -61,8 +60,8 @@ class SimilarityIndex:
         self._texts: list[str] = []
         self._vectors: list[Sequence[float]] = []
         self._matrix: Any = None  # rows L2-normalised: a dot product is the cosine
-        self._vectorizer: TfidfVectorizer | None = None
-        self._related: TfidfVectorizer | None = None
+        self._vectorizer: TfidfVectors | None = None
+        self._related: TfidfVectors | None = None
         self._stale = False
         self._lock = threading.Lock()
 
@@ -145,38 +144,34 @@ class SimilarityIndex:
         words = self._vectorizer.transform(texts)
         if self._related is None or self.expander is None:
             return words
-        related = self._related.transform([self.expander.related(text) for text in texts])
-        return normalize(hstack([words, RELATED_WEIGHT * related], format="csr"))
+        related = self._related.transform_terms([self.expander.related(t) for t in texts])
+        return unit_rows(hstack([words, RELATED_WEIGHT * related], format="csr"))
 
 
-def _fitted_words(texts: Sequence[str]) -> TfidfVectorizer | None:
+def _fitted_words(texts: Sequence[str]) -> TfidfVectors | None:
     """TF-IDF of word unigrams and bigrams, English stop words out.
 
     All words count when the texts hold only stop words; None when they hold no word at all
     (e.g. only "a" or emoji).
     """
-    for stop_words in ("english", None):
-        vectorizer = TfidfVectorizer(ngram_range=(1, 2), stop_words=stop_words)
+    for stop_words in (english_stop_words(), frozenset[str]()):
+        vectorizer = TfidfVectors("word", ngram_range=(1, 2), stop_words=stop_words)
         try:
-            vectorizer.fit(texts)
+            vectorizer.fit_transform(texts)
         except ValueError:
             continue
         return vectorizer
     return None
 
 
-def _fitted_related(terms: Sequence[list[str]]) -> TfidfVectorizer | None:
+def _fitted_related(terms: Sequence[list[str]]) -> TfidfVectors | None:
     """TF-IDF over related terms, each term one feature ("peanut butter" too); None if none."""
-    vectorizer = TfidfVectorizer(analyzer=_as_is)
+    vectorizer = TfidfVectors()
     try:
-        vectorizer.fit(terms)
+        vectorizer.fit_terms(terms)
     except ValueError:  # no text has a related term
         return None
     return vectorizer
-
-
-def _as_is(terms: list[str]) -> list[str]:
-    return terms
 
 
 def _normalised(matrix: np.ndarray) -> np.ndarray:

@@ -29,6 +29,7 @@ from pathlib import Path
 from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 from rdflib.term import Node
 
+from knowledge.rdf_store import load_turtle, new_graph
 from knowledge.wording import singular_forms
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
@@ -71,11 +72,11 @@ class Taxonomy:
     @classmethod
     def load(cls, path: Path = TAXONOMY_PATH, *, ontology: Path | None = None) -> Taxonomy:
         """The taxonomy in ``path`` with the ontology's own types (``ontology``: its file)."""
-        graph = Graph()
         if ontology is None:
             ontology = Path(__file__).with_name("ontology.ttl")
-        graph.parse(ontology, format="turtle")
-        graph.parse(path, format="turtle")
+        graph = new_graph()
+        load_turtle(graph, ontology)
+        load_turtle(graph, path)
         return cls(graph)
 
     @property

@@ -19,8 +19,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
-from rdflib import RDFS, Graph, Namespace
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from rdflib import RDFS, Namespace
+
+from knowledge.rdf_store import load_turtle, new_graph
+from knowledge.tfidf import english_stop_words
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +48,7 @@ def taxonomy_groups(path: Path = TAXONOMY_FILE) -> list[list[str]]:
     """One group per object type of the taxonomy: its label, synonyms and categories' labels."""
     if not path.is_file():
         return []
-    graph = Graph()
-    graph.parse(path, format="turtle")
+    graph = load_turtle(new_graph(), path)
 
     def names(node: object) -> list[str]:
         return [str(label) for label in graph.objects(node, RDFS.label)] + [  # type: ignore[arg-type]
@@ -108,7 +109,7 @@ def _index(
     related: dict[str, set[str]] = {}
     for group in groups:
         terms = {" ".join(term.casefold().split()) for term in group if term.strip()}
-        terms -= ENGLISH_STOP_WORDS  # "can" names a tin, but "can she eat..." asks
+        terms -= english_stop_words()  # "can" names a tin, but "can she eat..." asks
         for term in terms:
             related.setdefault(term, set()).update(terms - {term})
     if not related:

@@ -40,6 +40,7 @@ fails the skill on its own time limit.
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future
@@ -157,6 +158,11 @@ class SimRobotNode(Closeable):
         self._servers: list[ActionServer[Any, Any, Any]] = []
         self._state_changed = False  # the belief changed since the state was last published
         self._state_published_at = 0.0
+        # close() may come from another thread while the executor runs a callback: callbacks
+        # that publish hold this lock and do nothing once closed, so no publisher is destroyed
+        # under them (rclpy's destroy_timer does not wait for a running callback)
+        self._publishing = threading.Lock()
+        self._closed = False
         self._topics = {robot: self._serve(robot, ns) for robot, ns in self.namespaces.items()}
         self.people = SimPeopleBridge(node, simulator.people, host_namespace=host_namespace)
         self._publish_states()
@@ -255,11 +261,12 @@ class SimRobotNode(Closeable):
 
     def _on_cancel_request(self, handle: ServerGoalHandle[Any, Any, Any]) -> CancelResponse:
         self._cancels += 1
-        goal = self._running.get(bytes(handle.goal_id.uuid))
-        if goal is None:  # silent (fault injection) or not started: nothing to stop
-            return CancelResponse.REJECT
-        self.simulator.cancel(goal.command)
-        self._flush()
+        with self._publishing:
+            goal = self._running.get(bytes(handle.goal_id.uuid))
+            if goal is None or self._closed:  # silent, not started, or closing: nothing to stop
+                return CancelResponse.REJECT
+            self.simulator.cancel(goal.command)
+            self._flush()
         return CancelResponse.ACCEPT
 
     async def _execute(
@@ -329,13 +336,16 @@ class SimRobotNode(Closeable):
     # -- the clock -----------------------------------------------------------------------------
 
     def _tick(self) -> None:
-        try:
-            if not self.simulator.idle:
-                self.simulator.step()
-        except Exception:
-            log.exception("the simulator failed to step; the node goes on")
-        self._flush()
-        self._publish_states_if_due()
+        with self._publishing:
+            if self._closed:  # the timer fired as close() began: publish nothing
+                return
+            try:
+                if not self.simulator.idle:
+                    self.simulator.step()
+            except Exception:
+                log.exception("the simulator failed to step; the node goes on")
+            self._flush()
+            self._publish_states_if_due()
 
     def _flush(self) -> None:
         """Publish the belief changes of what just happened; end the goals a step later.
@@ -365,7 +375,15 @@ class SimRobotNode(Closeable):
         return robot if robot in self._topics else next(iter(self._topics))
 
     def close(self) -> None:
-        """Stop stepping, stop serving, and close the simulator if this node owns it."""
+        """Stop stepping, stop serving, and close the simulator if this node owns it.
+
+        Safe while the node spins on another thread: a callback under way ends first, and
+        later ones publish nothing.
+        """
+        with self._publishing:
+            if self._closed:
+                return
+            self._closed = True
         self.node.destroy_timer(self._timer)
         for server in self._servers:
             server.destroy()

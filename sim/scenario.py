@@ -108,9 +108,10 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, BeforeValidator, Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails
-from rdflib import RDF, Graph
+from rdflib import RDF
 from typing_extensions import Self
 
+from knowledge.rdf_store import load_turtle, new_graph
 from knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
 from knowledge.taxonomy import household_taxonomy
 from sim.events import (
@@ -399,7 +400,7 @@ _ScenarioLoader.add_constructor(
 
 def ontology_types(path: Path = ONTOLOGY_PATH) -> frozenset[str]:
     """The object types the ontology declares (``Bottle``, ``Table``, ...)."""
-    graph = Graph().parse(path, format="turtle")
+    graph = load_turtle(new_graph(), path)
     return frozenset(SceneGraph.short_id(node) for node in graph.subjects(RDF.type, COG.ObjectType))
 
 

@@ -18,19 +18,24 @@ httpx bounds each read, not a call, so the clients here run on a
 :class:`~behaviours.llm.deadline_transport.DeadlineNetwork`: a call ends at ``timeout_s`` in
 all (a server that drips bytes included), or soon after its cancel event is set, and its
 worker thread is free again.
+
+:meth:`OllamaBackend.probe` asks ``/api/tags`` with httpx itself, and ``ollama`` is imported
+only when a client is made: importing it (its pydantic models) costs a quarter of a second of
+CPU, which every command would pay at start to learn that no server runs.
 """
 
 from __future__ import annotations
 
+import importlib
 import ipaddress
+import json
 import logging
 import os
 import threading
 import urllib.parse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-import ollama
 
 from behaviours.llm.backend import BackendStatus
 from behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
@@ -43,6 +48,9 @@ from behaviours.llm.errors import (
     ModelMissingError,
 )
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+
+if TYPE_CHECKING:
+    import ollama
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +156,8 @@ class OllamaBackend:
         self._network = DeadlineNetwork()
 
     def _client(self, host: str, timeout_s: float) -> ollama.Client:
+        import ollama
+
         key = (host, timeout_s)
         with self._lock:
             client = self._clients.get(key)
@@ -168,7 +178,11 @@ class OllamaBackend:
             client.close()  # type: ignore[no-untyped-call]
 
     def prepare(self, settings: ModuleSettings) -> None:
-        """Nothing to load here: the server loads the model and ``keep_alive`` keeps it."""
+        """Import the ``ollama`` library now, so that no call pays for it.
+
+        The server loads the model (``keep_alive`` keeps it); a probe needs no library.
+        """
+        importlib.import_module("ollama")
 
     def model_name(self, settings: ModuleSettings) -> str:
         """The Ollama model tag of these settings."""
@@ -202,6 +216,8 @@ class OllamaBackend:
             options["seed"] = settings.seed
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
         client = self._client(host, settings.timeout_s)
+        import ollama  # imported by prepare() or _client() already: this binds the name
+
         try:
             with self._network.call(settings.timeout_s, cancel):
                 response = client.chat(
@@ -259,17 +275,17 @@ class OllamaBackend:
             )
         serve_fix = "run `ollama serve` (or set OLLAMA_HOST to where it runs)"
         try:
-            limit_s = min(PROBE_TIMEOUT_S, settings.timeout_s)
-            with self._network.call(limit_s, threading.Event()):
-                listing = self._client(host, limit_s).list()
-        except ollama.ResponseError as error:
-            return BackendStatus(
-                self.name,
-                False,
-                f"{host} answered /api/tags with {error.status_code}: {error.error}",
-                fix=f"check that OLLAMA_HOST ({host}) points at an Ollama server",
-            )
-        except (ConnectionError, httpx.TransportError):
+            response = self._tags(host, min(PROBE_TIMEOUT_S, settings.timeout_s))
+            if response.status_code >= 400:
+                return BackendStatus(
+                    self.name,
+                    False,
+                    f"{host} answered /api/tags with {response.status_code}: "
+                    f"{_error_text(response.text)}",
+                    fix=f"check that OLLAMA_HOST ({host}) points at an Ollama server",
+                )
+            names = [str(e["model"]) for e in response.json()["models"] if e.get("model")]
+        except httpx.TransportError:
             return BackendStatus(self.name, False, f"not reachable at {host}", fix=serve_fix)
         except Exception as error:  # a probe must never raise
             log.debug("Ollama probe of %s failed", host, exc_info=True)
@@ -279,7 +295,6 @@ class OllamaBackend:
                 f"probe of {host} failed: {type(error).__name__}: {error}",
                 fix=serve_fix,
             )
-        names = [entry.model for entry in listing.models if entry.model]
         if any(_model_matches(settings.model, name) for name in names):
             return BackendStatus(self.name, True, f"{settings.model} on {host}")
         if names:
@@ -294,6 +309,23 @@ class OllamaBackend:
             f"model {settings.model} is not on {host}; {has}",
             fix=f"run `ollama pull {settings.model}`",
         )
+
+    def _tags(self, host: str, limit_s: float) -> httpx.Response:
+        """The answer to ``GET /api/tags`` within ``limit_s`` in all (raises httpx's errors)."""
+        with (
+            httpx.Client(transport=deadline_transport(self._network), timeout=limit_s) as client,
+            self._network.call(limit_s, threading.Event()),
+        ):
+            return client.get(f"{host}/api/tags")
+
+
+def _error_text(body: str) -> str:
+    """The ``error`` of a JSON error body, else the body (as ``ollama.ResponseError`` reads it)."""
+    try:
+        parsed = json.loads(body)
+    except json.JSONDecodeError:
+        return body
+    return str(parsed.get("error", body)) if isinstance(parsed, dict) else body
 
 
 def _response_error(error: ollama.ResponseError, model: str, host: str) -> LLMError:

@@ -148,6 +148,7 @@ def test_a_dripping_server_is_cut_off_at_the_deadline(
 
 def test_cancelling_a_call_ends_it_before_its_deadline(drip_body: DripServer) -> None:
     backend = OllamaBackend()
+    backend.prepare(chat_request(drip_body.url, 60.0).settings)  # as LLMClient does at setup
     cancel = threading.Event()
     timer = threading.Timer(0.3, cancel.set)
     timer.start()

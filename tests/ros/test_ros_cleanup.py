@@ -145,3 +145,45 @@ def test_a_robot_side_that_cannot_start_closes_the_simulator_it_made(
             node, load_scenario("robee_bottle"), namespaces={"nobody": "/nobody"}
         )
     assert len(closed) == 1
+
+
+def test_closing_the_robot_side_during_a_tick_waits_for_it_and_publishes_nothing_after(
+    ros: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = ros.node("cogtree_sim", spin=False)  # ticks are run by hand here
+    robot = SimRobotNode.from_scenario(node, load_scenario("robee_bottle"), step_period_s=60.0)
+    in_tick, release = threading.Event(), threading.Event()
+    flush = robot._flush
+
+    def slow_flush() -> None:
+        in_tick.set()
+        release.wait(10.0)
+        flush()
+
+    monkeypatch.setattr(robot, "_flush", slow_flush)
+    robot._state_changed, robot._state_published_at = True, float("-inf")  # the tick publishes
+    errors: list[BaseException] = []
+
+    def run(target: Any) -> threading.Thread:
+        def catching() -> None:
+            try:
+                target()
+            except BaseException as error:  # e.g. rclpy's InvalidHandle from a destroyed topic
+                errors.append(error)
+
+        thread = threading.Thread(target=catching)
+        thread.start()
+        return thread
+
+    tick = run(robot._tick)
+    assert in_tick.wait(10.0)
+    closing = run(robot.close)
+    closing.join(0.2)
+    assert closing.is_alive()  # close() waits for the tick under way
+    release.set()
+    tick.join(10.0)
+    closing.join(10.0)
+    assert not tick.is_alive() and not closing.is_alive()
+    assert errors == []
+    robot._tick()  # a timer callback that fires after close(): nothing to publish on, no error
+    robot.close()  # twice does nothing
