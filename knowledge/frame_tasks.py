@@ -123,7 +123,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """
     if not step.action:
         return None
-    step = water_as_fill(step)
+    step = back_to_a_place(water_as_fill(step))
     wanted = action_tasks().get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
@@ -144,6 +144,17 @@ LINKING_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 """Words that join a clause to its neighbours ("and", "then"), not part of what it asks."""
+
+
+def back_to_a_place(step: Step) -> Step:
+    """Putting a thing back on or in a place said ("put the jam back in the larder"): place it
+    there. Putting away with no place said is the home place's task; any other step is
+    returned as it is."""
+    if step.action != "put_away" or step.landmark is None or step.landmark.pronoun:
+        return step
+    if step.relation not in ("", "in", "on", "to"):
+        return step
+    return replace(step, action="place")
 
 
 def water_as_fill(step: Step) -> Step:

@@ -455,8 +455,10 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    for clause in _clauses(_tokens(text), lexicon):
-        step = _read_clause(clause, lexicon)
+    clauses = _clauses(_tokens(text), lexicon)
+    bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
+    for clause in clauses:
+        step = _read_clause(clause, lexicon, bare_want=bare)
         if step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
@@ -465,6 +467,21 @@ def _parse(text: str) -> RequestFrame:
         elif step.text:
             context.append(step.text)
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
+
+
+def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
+    """A request that is only a thing asked for ("a biscuit please", "some grapes, not the
+    green ones"): it opens with a determiner or a quantity and holds no verb of the lexicon,
+    subject or copula, so it says "I'd like ..." without the words. ("a drink" is a thing
+    here, so the verbs that are not requests, which are also nouns, do not count.)"""
+    words = [word.text for word in clause]
+    if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
+        return False
+    if words[0] in ("which", "what", "whichever"):
+        return False
+    if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
+        return False
+    return not any(word in lexicon.copulas or word in lexicon.subjects for word in words)
 
 
 def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
@@ -544,10 +561,11 @@ def _skip_openers(clause: _Clause) -> None:
         clause.at += size
 
 
-def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
+def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = False) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
-    A clause that opens with "to" says what the step before is for (``purpose``).
+    A clause that opens with "to" says what the step before is for (``purpose``). A
+    ``bare_want`` clause is read as if it opened with "I'd like" (:func:`_bare_want`).
     """
     purpose = bool(words) and words[0].text == "to"
     words = words[1:] if purpose else words
@@ -559,7 +577,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     verb = ""
     kind_key: tuple[str, str] = ("", "")
     wanted = clause.match(lexicon.wants)
-    if wanted:
+    if wanted or bare_want:
         clause.at += wanted
         verb, kind_key = "bring", ("actions", "bring")
         recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)

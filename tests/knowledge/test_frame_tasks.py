@@ -218,3 +218,14 @@ def test_a_pack_holds_a_request_when_a_task_holds_every_step(household: DomainPa
     assert holds_every_step(parse_request(text), household, text)
     text = "put the tray on the bench and start it"
     assert not holds_every_step(parse_request(text), household, text)  # "it": unsaid
+
+
+def test_putting_a_thing_back_in_a_place_said_takes_it_there(household: DomainPack) -> None:
+    found = task_for(household, "put the marmalade back in the cupboard")
+    assert found is not None
+    assert (found.task, found.slots) == (
+        "Bring",
+        {"object": "the marmalade", "destination": "the cupboard"},
+    )
+    away = task_for(household, "put the marmalade away")
+    assert away is not None and away.task == "PutAway"  # no place said: its home

@@ -280,3 +280,29 @@ def test_a_verb_whose_last_words_follow_the_object() -> None:
     assert only_step("give it a clean").action == "wipe"
     towel = only_step("give nana a clean towel")  # not at the end: a thing, not the verb
     assert (towel.action, objects(towel)) == ("bring", ["a clean towel"])
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "excluded"),
+    [
+        ("a biscuit please", ["a biscuit"], []),
+        ("some oranges, but not the blood oranges", ["some oranges"], ["the blood oranges"]),
+        ("a hot drink, not the cocoa", ["a hot drink"], ["the cocoa"]),
+        ("two clothes pegs please", ["two clothes pegs"], []),
+    ],
+)
+def test_a_thing_asked_for_without_a_verb_is_wanted(
+    text: str, wanted: list[str], excluded: list[str]
+) -> None:
+    (step,) = parse_request(text).steps
+    assert step.action == "bring" and step.recipient is not None
+    assert step.recipient.person == "speaker"
+    assert [phrase.text for phrase in step.wanted] == wanted
+    assert [phrase.text for phrase in step.excluded] == excluded
+
+
+@pytest.mark.parametrize(
+    "text", ["the kettle is still warm", "a biscuit?", "which one", "thanks a lot", "the tea I like"]
+)
+def test_a_verbless_remark_or_question_is_no_request(text: str) -> None:
+    assert parse_request(text).steps == ()
