@@ -481,7 +481,10 @@ def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
         return False
     if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
         return False
-    return not any(word in lexicon.copulas or word in lexicon.subjects for word in words)
+    return not any(
+        word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
+        for word in words
+    )
 
 
 def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
@@ -722,7 +725,7 @@ class _StepState:
 def _phrases(clause: _Clause, state: _StepState) -> None:
     """Read the rest of the clause: objects, prepositional phrases, particles."""
     lexicon = clause.lexicon
-    negated = alternative = False
+    negated = alternative = after_negated = False
     while not clause.done:
         word = clause.word()
         if word in lexicon.subordinators:
@@ -751,6 +754,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         conjunction = clause.match(lexicon.conjunctions)
         if conjunction or word in (",", "but"):
             alternative = word == "or"
+            negated = negated or (after_negated and word in ("or", "nor"))  # "not A or B"
             clause.at += conjunction or 1
             continue
         if _ends_phrasal_verb(clause, state.verb):
@@ -774,6 +778,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
         if phrase is not None:
             state.objects.append(phrase)
+            after_negated = phrase.negated
             negated = alternative = False
         if clause.at == before:
             clause.at += 1

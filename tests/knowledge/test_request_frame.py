@@ -289,6 +289,7 @@ def test_a_verb_whose_last_words_follow_the_object() -> None:
         ("some oranges, but not the blood oranges", ["some oranges"], ["the blood oranges"]),
         ("a hot drink, not the cocoa", ["a hot drink"], ["the cocoa"]),
         ("two clothes pegs please", ["two clothes pegs"], []),
+        ("a sweet, not the toffee or the mints, thanks", ["a sweet"], ["the toffee", "the mints"]),
     ],
 )
 def test_a_thing_asked_for_without_a_verb_is_wanted(
