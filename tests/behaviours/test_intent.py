@@ -352,7 +352,7 @@ def test_setup_without_the_registry_names_the_handle(
         RecognizeIntent().setup(llm=make_llm().client)
 
 
-def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
+def test_several_known_things_for_one_slot_are_one_task_each(
     blackboard: BlackboardView,
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
@@ -360,6 +360,28 @@ def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
     workers,
 ) -> None:
     utterance = "put the red mug and the blue bottle in the kitchen"
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        utterance,
+        "household",
+        handles={"scene_graph": scene, "workers": workers},
+    )
+    assert [(step.task, step.slots) for step in frame(blackboard).steps] == [
+        ("Bring", {"object": "the red mug", "destination": "the kitchen"}),
+        ("Bring", {"object": "the blue bottle", "destination": "the kitchen"}),
+    ]
+
+
+def test_several_things_one_of_them_unseen_go_to_the_planner(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    utterance = "put the red mug and the saxophone in the kitchen"
     run(
         blackboard,
         make_llm,
