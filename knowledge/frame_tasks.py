@@ -147,9 +147,11 @@ LINKING_WORDS: Final = re.compile(
 
 
 def back_to_a_place(step: Step) -> Step:
-    """Putting a thing back on or in a place said ("put the jam back in the larder"): place it
-    there. Putting away with no place said is the home place's task; any other step is
-    returned as it is."""
+    """Putting a thing back on or in a place said is placing it there.
+
+    "put the jam back in the larder" places the jam in the larder. Putting away with no place
+    said is the home place's task; any other step is returned as it is.
+    """
     if step.action != "put_away" or step.landmark is None or step.landmark.pronoun:
         return step
     if step.relation not in ("", "in", "on", "to"):

@@ -239,8 +239,10 @@ def split_negation(description: str) -> tuple[str, list[str]]:
 def _resolve(
     store: ReferentStore, description: Description, speaker: URIRef | None
 ) -> dict[Node, Candidate]:
-    """Candidates for ``description`` (see :func:`_matching`); for "my" with nothing the
-    speaker owns, the fitting things nobody is known to own."""
+    """Candidates for ``description`` (see :func:`_matching`).
+
+    For "my" with nothing the speaker owns: the fitting things nobody is known to own.
+    """
     found = _matching(store, description, speaker)
     if found or speaker is None or description.thing.possessive is None:
         return found
@@ -261,8 +263,9 @@ def _matching(
     *,
     owners: bool = True,
 ) -> dict[Node, Candidate]:
-    """Candidates for ``description`` by node, in id order (``owners=False``: only things
-    nobody is known to own).
+    """Candidates for ``description`` by node, in id order.
+
+    ``owners=False``: only things nobody is known to own.
 
     One query finds the things whose matches cover every word, the speaker's ownership
     for "my" and the place, if the description names one (resolved first, the same way);

@@ -470,10 +470,13 @@ def _parse(text: str) -> RequestFrame:
 
 
 def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
-    """A request that is only a thing asked for ("a biscuit please", "some grapes, not the
-    green ones"): it opens with a determiner or a quantity and holds no verb of the lexicon,
-    subject or copula, so it says "I'd like ..." without the words. ("a drink" is a thing
-    here, so the verbs that are not requests, which are also nouns, do not count.)"""
+    """Whether the request is only a thing asked for ("a biscuit please").
+
+    It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
+    copula ("some grapes, not the green ones"), so it says "I'd like ..." without the words.
+    "a drink" is a thing here, so the verbs that are not requests, which are also nouns, do
+    not count.
+    """
     words = [word.text for word in clause]
     if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
         return False

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
@@ -524,7 +524,7 @@ def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
     if found is None:
         return frozenset()
     named = taxonomy.properties(found).flags
-    return frozenset(cast(HazardFlag, flag) for flag in named if flag in TYPICAL_FLAGS)
+    return frozenset(flag for flag in named if flag in TYPICAL_FLAGS)
 
 
 def _thing(info: ObjectInfo) -> Thing:

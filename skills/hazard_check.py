@@ -174,8 +174,11 @@ class _Facts:
 
 
 def _typical_material(thing: Thing) -> str | None:
-    """What things of ``thing``'s type are usually made of (a fork: metal), for a thing whose
-    material the belief does not know: a hazard judged on the usual case, never on none."""
+    """What things of ``thing``'s type are usually made of (a fork: metal).
+
+    For a thing whose material the belief does not know: a hazard is judged on the usual
+    case, never on none.
+    """
     taxonomy = household_taxonomy()
     if thing.type is None or thing.type not in taxonomy.types:
         return None

@@ -303,7 +303,8 @@ def test_a_thing_asked_for_without_a_verb_is_wanted(
 
 
 @pytest.mark.parametrize(
-    "text", ["the kettle is still warm", "a biscuit?", "which one", "thanks a lot", "the tea I like"]
+    "text",
+    ["the kettle is still warm", "a biscuit?", "which one", "thanks a lot", "the tea I like"],
 )
 def test_a_verbless_remark_or_question_is_no_request(text: str) -> None:
     assert parse_request(text).steps == ()
