@@ -618,24 +618,15 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """A single-valued slot of ``task`` for which the utterance names several things.
 
         "put the milk and the juice into the fridge" is not one Bring: such a compound
-        request goes to the pack's open-ended task, whose plan can hold several steps. The
-        things are those the slot's lexicon finds, or, when more, the things one step of the
-        request's frame names ("the mug and the saxophone": one of them never seen).
+        request goes to the pack's open-ended task, whose plan can hold several steps.
         """
         if task is None:
             return None
-        said = max(
-            (
-                len([p for p in step.wanted if not p.pronoun and not p.alternative])
-                for step in parse_request(utterance).steps
-            ),
-            default=0,
-        )
         for name, spec in domain.pack.task(task).slots.items():
             lexicon = domain.lexicons.get(spec.lexicon) if spec.lexicon and not spec.many else None
             if lexicon is not None and spec.resolve == "scene" and not spec.cues:
                 named = {mention.id for mention in lexicon.find(utterance)}
-                if max(len(named), said) > 1:
+                if len(named) > 1:
                     return name
         return None
 
