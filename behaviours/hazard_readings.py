@@ -96,7 +96,7 @@ def frame_readings(
     for step in parse_request(utterance).steps:
         found = step_task(step, pack, utterance)
         if found is not None and not reading:  # later: "it" is what the step before acted on
-            found = with_earlier_referent(found, step, pack, earlier)[0]
+            found = with_earlier_referent(found, step, pack, earlier)
         spec = pack.task(found.task) if found is not None else None
         if found is None or spec is None or spec.plan is None:
             continue

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -41,6 +41,7 @@ from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import (
     StepTask,
     TalkedAbout,
+    one_per_thing,
     sequence_tasks,
     step_task,
     talked_about,
@@ -530,14 +531,15 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if len(frame.steps) != 1:
             return None
         step = frame.steps[0]
+        if len(one_per_thing(step, domain.pack, utterance, self._known_thing(domain))) > 1:
+            return self._from_sequence(domain, guess, frame, utterance)
         found = step_task(step, domain.pack, utterance)
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_context_referent(found, step, frame, domain.pack)
-        earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
-        found, earlier_said = with_earlier_referent(found, step, domain.pack, earlier)
-        if earlier_said:
-            self._earlier = earlier
+        found = with_earlier_referent(found, step, domain.pack, self._talked_about())
+        if found.said_before:
+            self._earlier = self._talked_about()
         return self._one_task(domain, guess, found, utterance)
 
     def _one_task(
@@ -562,9 +564,12 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         Steps folded into one ("take the mug and put it in the sink") give one task. The
         decision names the first task; the steps go to the frame in :meth:`apply`.
         """
-        tasks = sequence_tasks(frame, domain.pack, utterance)
+        earlier = self._talked_about()
+        tasks = sequence_tasks(frame, domain.pack, utterance, self._known_thing(domain), earlier)
         if not tasks or any(domain.pack.task(found.task).plan is None for found in tasks):
             return None
+        if any(found.said_before for found in tasks):
+            self._earlier = earlier
         if len(tasks) == 1:
             return self._one_task(domain, guess, tasks[0], utterance)
         self._steps = [
@@ -574,6 +579,19 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         why = f"a sequence of {len(tasks)} tasks: {names}"
         first = self._steps[0]
         return Verdict(self._decision(first.task, first.slots, 0.8, why), why)
+
+    def _talked_about(self) -> TalkedAbout | None:
+        return keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+
+    @staticmethod
+    def _known_thing(domain: _Domain) -> Callable[[str], bool]:
+        """Whether words name a thing the pack's scene lexicons know (the belief's things)."""
+        scene = [
+            lexicon
+            for name, lexicon in domain.lexicons.items()
+            if (spec := domain.pack.manifest.lexicons.get(name)) is not None and spec.scene
+        ]
+        return lambda words: any(lexicon.find(words) for lexicon in scene)
 
     def _other_action(
         self, domain: _Domain, guess: IntentGuess, action: str, utterance: str

@@ -327,10 +327,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
       task and slots unchanged). A doubt that ``forbids`` is a Reject whatever the model or
       the user says: no confirmation unlocks it.
 
-    Hazards before a question: when the fast path would Clarify (a slot unsaid or ambiguous,
-    no task, no planner model for the open-ended task), the readings of the request are
-    checked against the hazard rules (:mod:`behaviours.hazard_readings`); when every reading
-    has a forbidden hazard, Reject with the rule's sentence instead of asking.
+    Hazards first: the readings of the request (:mod:`behaviours.hazard_readings`: the task
+    with its resolved things when the check is complete; when the fast path would Clarify, one
+    reading per thing an unsaid or ambiguous slot may mean, or the frame's steps) are checked
+    against the hazard rules; when every reading has a forbidden hazard, Reject with the
+    rule's sentence, before any question or plan ("put the tablet in the sink" is refused
+    naming the hazard, not planned and then given up).
 
     Safe decision (model failed): Clarify with what is missing (nothing: the question asks to
     confirm).
@@ -421,8 +423,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         lacking = parse_request(turn.utterance).missing_skills
         if lacking:
             return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
-        unclear = turn.check is None or self._needs_absent_planner(turn) or not turn.check.complete
-        hazards = self._hazards_of_every_reading(turn) if unclear else []
+        hazards = self._hazards_of_every_reading(turn)
         if hazards:
             return self._decide("Reject", [], " ".join(hazards))
         if turn.check is None:

@@ -30,7 +30,7 @@ folded into that step (the next task fetches it anyway).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
@@ -92,6 +92,8 @@ class StepTask:
     reason: str = ""
     said: str = ""
     """The clause of the request the step was read from ("switch it on")."""
+    said_before: tuple[str, ...] = ()
+    """Earlier utterances some slot's words come from ("it": what was talked about before)."""
 
     @property
     def complete(self) -> bool:
@@ -121,7 +123,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """
     if not step.action:
         return None
-    step = water_as_fill(step)
+    step = back_to_a_place(water_as_fill(step))
     wanted = action_tasks().get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
@@ -142,6 +144,19 @@ LINKING_WORDS: Final = re.compile(
     re.IGNORECASE,
 )
 """Words that join a clause to its neighbours ("and", "then"), not part of what it asks."""
+
+
+def back_to_a_place(step: Step) -> Step:
+    """Putting a thing back on or in a place said is placing it there.
+
+    "put the jam back in the larder" places the jam in the larder. Putting away with no place
+    said is the home place's task; any other step is returned as it is.
+    """
+    if step.action != "put_away" or step.landmark is None or step.landmark.pronoun:
+        return step
+    if step.relation not in ("", "in", "on", "to"):
+        return step
+    return replace(step, action="place")
 
 
 def water_as_fill(step: Step) -> Step:
@@ -173,7 +188,13 @@ REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "clos
 "put the pie in the oven and switch it on"."""
 
 
-def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask] | None:
+def sequence_tasks(
+    frame: RequestFrame,
+    pack: DomainPack,
+    utterance: str,
+    known: Callable[[str], bool] | None = None,
+    earlier: TalkedAbout | None = None,
+) -> list[StepTask] | None:
     """The tasks of ``pack`` for the steps of ``frame``, in order; None when a step has none.
 
     A step that says only "it" / "them" is about what the step before it named: its object
@@ -181,30 +202,66 @@ def sequence_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> lis
     step opens, closes or switches ("put the tray in the microwave and start it"). A step
     that only picks a thing up ("take the mug"), followed by a step about it (as its object
     or its place: "grab the bowl and put the pear in it"), is folded into that step, whose
-    task reaches the thing anyway. Every said word stays in some task. A
-    step that says what another is for ("to clean the leaves") is no task of a sequence. The
-    same task twice in a row is one. A step whose task the frame leaves incomplete, or fills
-    with a bare pronoun ("hand it to him"), leaves the request to the other paths (None).
+    task reaches the thing anyway. A step about several things that no task holds at once
+    ("put the milk and the juice in the fridge") is one task per thing, when ``known`` says
+    each is a thing the robot knows (:func:`one_per_thing`). "It" that no step before names
+    is what the previous turn talked about (``earlier``, :func:`with_earlier_referent`), as
+    in a request of one step. Every said word stays in some
+    task. A step that says what another is for ("to clean the leaves") is no task of a
+    sequence. The same task twice in a row is one. A step whose task the frame leaves
+    incomplete, or fills with a bare pronoun ("hand it to him"), leaves the request to the
+    other paths (None).
     """
     if any(step.purpose for step in frame.steps):
         return None  # "pour it in to clean the leaves": why, not a second task
     steps = _with_antecedents([water_as_fill(step) for step in frame.steps])
     tasks: list[StepTask] = []
-    for index, step in enumerate(steps):
+    for index, whole in enumerate(steps):
         following = frame.steps[index + 1] if index + 1 < len(steps) else None
-        if following is not None and _only_picks_up(step) and _about_before(following):
+        if following is not None and _only_picks_up(whole) and _about_before(following):
             continue
-        if step.action == "place" and step.landmark is None:
-            return None  # "place a slice inside": where, the frame cannot say
-        found = step_task(step, pack, utterance)
-        if found is None or not found.complete or _pronoun_value(found):
-            return None  # the other paths read it (a step the frame leaves open is theirs)
-        if tasks and _carried_further(tasks[-1], found):
-            said = f"{tasks[-1].said} and {found.said}"
-            tasks[-1] = replace(found, said=said)  # "take it to my room and put it on the bed"
-        elif not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
-            tasks.append(found)  # "I need the knife, pass it to me": one task, not two
+        for step in one_per_thing(whole, pack, utterance, known):
+            if step.action == "place" and step.landmark is None:
+                return None  # "place a slice inside": where, the frame cannot say
+            found = step_task(step, pack, utterance)
+            if found is not None:  # "it" that no step before names: the last turn's
+                found = with_earlier_referent(found, step, pack, earlier)
+            if found is None or not found.complete or _pronoun_value(found):
+                return None  # the other paths read it (a step the frame leaves open is theirs)
+            if tasks and _carried_further(tasks[-1], found):
+                said = f"{tasks[-1].said} and {found.said}"
+                tasks[-1] = replace(found, said=said)  # "take it to my room and put it on the bed"
+            elif not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
+                tasks.append(found)  # "I need the knife, pass it to me": one task, not two
     return tasks
+
+
+def one_per_thing(
+    step: Step, pack: DomainPack, utterance: str, known: Callable[[str], bool] | None
+) -> list[Step]:
+    """``step`` as one step per thing it names, when no task of ``pack`` holds them at once.
+
+    "put the milk and the juice in the fridge": two puts, one thing each. Only when every thing
+    is one the robot knows (``known`` of its words; None: never split): a thing it has not
+    seen is the planner's to look for, so the request stays whole. Alternatives ("the cola or
+    the ginger ale") are one choice, not several things, and stay whole; so does a step a
+    task holds whole (a slot that takes several things).
+    """
+    wanted = step.wanted
+    if (
+        known is None
+        or len(wanted) < 2
+        or any(phrase.pronoun or phrase.alternative for phrase in wanted)
+        or not all(known(phrase.text) for phrase in wanted)
+    ):
+        return [step]
+    whole = step_task(step, pack, utterance)
+    if whole is not None and whole.complete:
+        return [step]
+    return [
+        replace(step, objects=(phrase, *step.excluded), text=f"{step.text.strip()}: {phrase.text}")
+        for phrase in wanted
+    ]
 
 
 def _carried_further(before: StepTask, after: StepTask) -> bool:
@@ -548,15 +605,15 @@ def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexico
 
 def with_earlier_referent(
     found: StepTask, step: Step, pack: DomainPack, earlier: TalkedAbout | None
-) -> tuple[StepTask, list[str]]:
+) -> StepTask:
     """``found`` with "it" / "her" filled from what the previous turn talked about.
 
     The step's object (or its landmark) said only as a pronoun takes the first thing (a
     person, for "her" / "him") the previous turn named that the step does not name already.
-    Returns the task and the earlier utterances the filled words come from (none: unchanged).
+    The task's ``said_before`` lists the earlier utterances the filled words come from.
     """
     if earlier is None or not found.missing:
-        return found, []
+        return found
     theme, destination = _theme_and_destination(
         list(pack.schema_for(found.task).model_fields), step
     )
@@ -577,10 +634,12 @@ def with_earlier_referent(
             slots[slot] = referent
             notes.append(f"{phrase.text!r} is {referent!r}, talked about before")
     if not notes:
-        return found, []
+        return found
     missing = tuple(name for name in found.missing if name not in slots)
     reason = f"{found.reason}; {'; '.join(notes)}"
-    return StepTask(task=found.task, slots=slots, missing=missing, reason=reason), earlier.said
+    return replace(
+        found, slots=slots, missing=missing, reason=reason, said_before=tuple(earlier.said)
+    )
 
 
 def _for_the_speaker(step: Step) -> bool:

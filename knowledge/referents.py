@@ -4,13 +4,15 @@ Parsing is deterministic and lexical; the scene graph does the matching:
 
 - The description is lowercased and split into words; ``anna's`` becomes ``anna``.
 - Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
-  ask for something the speaker owns; "flavoured" needs no match either, the word before it
-  is the flavour ("a lime-flavoured soda" is a lime soda).
+  ask for something the speaker owns; when the belief knows of no such thing, the things
+  that fit and that nobody is known to own are the candidates ("my purse" with one purse
+  whose owner the robot does not know), each with a reason that says so. "flavoured" needs
+  no match either: the word before it is the flavour ("a lime-flavoured soda" is a lime soda).
 - A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
   splits off what is excluded: the things the excluded descriptions match are dropped.
-- The first place preposition (in, on, inside, at, from) splits the description into the
-  thing and the place it is in, and the place is itself a description ("the mug on the table in
-  the kitchen" nests twice).
+- The first place preposition (in, on, inside, at, from, off, by, out of) splits the
+  description into the thing and the place it is in or on, and the place is itself a
+  description ("the mug on the table in the kitchen" nests twice; "the towel off the sofa").
 - Words match a thing's type or any broader type (the household taxonomy: "fruit", "a
   drink"), its attributes ("blue", "empty"), what its type is for or is typically like
   ("something to wipe with", "the citrus soda", "the salty one"), what it can become ("the
@@ -84,7 +86,7 @@ match themselves ("a flavoured drink" is a drink)."""
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""
 
-PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from"])
+PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
 
 MAX_TERM_WORDS = 4
@@ -248,7 +250,33 @@ def split_negation(description: str) -> tuple[str, list[str]]:
 def _resolve(
     store: ReferentStore, description: Description, speaker: URIRef | None
 ) -> dict[Node, Candidate]:
+    """Candidates for ``description`` (see :func:`_matching`).
+
+    For "my" with nothing the speaker owns: the fitting things nobody is known to own.
+    """
+    found = _matching(store, description, speaker)
+    if found or speaker is None or description.thing.possessive is None:
+        return found
+    unowned = _matching(store, description, None, owners=False)
+    note = "'my': nothing is known to be yours; nobody is known to own this"
+    return {
+        thing: candidate.model_copy(
+            update={"reasons": [*candidate.reasons[:-1], note]}  # the last: ownership unchecked
+        )
+        for thing, candidate in unowned.items()
+    }
+
+
+def _matching(
+    store: ReferentStore,
+    description: Description,
+    speaker: URIRef | None,
+    *,
+    owners: bool = True,
+) -> dict[Node, Candidate]:
     """Candidates for ``description`` by node, in id order.
+
+    ``owners=False``: only things nobody is known to own.
 
     One query finds the things whose matches cover every word, the speaker's ownership
     for "my" and the place, if the description names one (resolved first, the same way);
@@ -289,6 +317,8 @@ def _resolve(
     candidates = {}
     for row in store.select("referent_details", thing=list(_iris(matches))):
         thing = row["thing"]
+        if not owners and "owner" in row:
+            continue
         own_type = str(row.get("typeLabel", ""))
         records = sorted(matches[thing], key=lambda record: (order[record[0]], record))
         reasons = [_reason(store, record, own_type, description) for record in records]

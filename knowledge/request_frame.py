@@ -494,8 +494,10 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    for clause in _clauses(_tokens(text), lexicon):
-        step = _read_clause(clause, lexicon)
+    clauses = _clauses(_tokens(text), lexicon)
+    bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
+    for clause in clauses:
+        step = _read_clause(clause, lexicon, bare_want=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
         if step.action or step.unsupported or step.verb:
@@ -514,6 +516,27 @@ def _parse(text: str) -> RequestFrame:
         context += [step.text for step in steps if step.statement]
         steps = [step for step in steps if not step.statement]
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
+
+
+def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
+    """Whether the request is only a thing asked for ("a biscuit please").
+
+    It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
+    copula ("some grapes, not the green ones"), so it says "I'd like ..." without the words.
+    "a drink" is a thing here, so the verbs that are not requests, which are also nouns, do
+    not count.
+    """
+    words = [word.text for word in clause]
+    if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
+        return False
+    if words[0] in ("which", "what", "whichever"):
+        return False
+    if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
+        return False
+    return not any(
+        word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
+        for word in words
+    )
 
 
 def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
@@ -706,11 +729,12 @@ def _skip_openers(clause: _Clause) -> None:
         clause.at += size
 
 
-def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
+def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = False) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
     A clause that opens with "to" says what the step before is for (``purpose``); one that
-    opens with "by" (and a verb's base form, see :func:`_clauses`) says how.
+    opens with "by" (and a verb's base form, see :func:`_clauses`) says how. A ``bare_want``
+    clause is read as if it opened with "I'd like" (:func:`_bare_want`).
     """
     purpose = bool(words) and words[0].text == "to"
     means = bool(words) and words[0].text == "by"
@@ -723,7 +747,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words) -> Step:
     verb = ""
     kind_key: tuple[str, str] = ("", "")
     wanted = clause.match(lexicon.wants)
-    if wanted:
+    if wanted or bare_want:
         clause.at += wanted
         verb, kind_key = "bring", ("actions", "bring")
         recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
@@ -919,7 +943,7 @@ class _StepState:
 def _phrases(clause: _Clause, state: _StepState) -> None:
     """Read the rest of the clause: objects, prepositional phrases, particles."""
     lexicon = clause.lexicon
-    negated = alternative = False
+    negated = alternative = after_negated = False
     while not clause.done:
         word = clause.word()
         if word in lexicon.subordinators:
@@ -959,6 +983,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         conjunction = clause.match(lexicon.conjunctions)
         if conjunction or word in (",", "but"):
             alternative = word == "or"
+            negated = negated or (after_negated and word in ("or", "nor"))  # "not A or B"
             clause.at += conjunction or 1
             continue
         if _leaves_it(clause, state):  # "slide it open": open it
@@ -987,6 +1012,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
         phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
         if phrase is not None:
             state.objects.append(phrase)
+            after_negated = phrase.negated
             negated = alternative = False
         if clause.at == before:
             clause.at += 1

@@ -262,6 +262,7 @@ def _kitchen_identity(item: Kitchen) -> list[tuple[str, AttributeValue]]:
     facts: list[tuple[str, AttributeValue]] = [
         (FLAG_PROPERTIES[flag], True) for flag in item.flags if flag in FLAG_PROPERTIES
     ]
+    facts.extend((FLAG_PROPERTIES[flag], False) for flag in item.not_flags)
     if isinstance(item, Furniture):
         if item.bin is not None:
             facts.append(("binKind", item.bin))

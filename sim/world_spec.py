@@ -162,11 +162,16 @@ class Door(SpecModel):
 class Kitchen(SpecModel):
     """What makes a thing part of a kitchen: flags, material and the state it starts in.
 
-    ``flags`` are the belief's hazard flags (sharp, appliance, water_source, ...); ``powered``
-    is the start state of something with the ``appliance`` flag (default off).
+    ``flags`` are the belief's hazard flags (sharp, appliance, water_source, ...); a thing also
+    has the flags its type typically has in the household taxonomy (a knife is sharp), except
+    those in ``not_flags`` (a toy knife: ``not_flags: [sharp]``). ``powered`` is the start
+    state of something with the ``appliance`` flag (default off).
     """
 
     flags: tuple[HazardFlag, ...] = ()
+    not_flags: tuple[HazardFlag, ...] = Field(
+        (), description="flags its type typically has that this thing lacks"
+    )
     material: Label | None = None
     powered: bool | None = Field(None, description="appliances only: on at the start")
 
@@ -174,6 +179,9 @@ class Kitchen(SpecModel):
     def _switchable(self) -> Self:
         if self.powered is not None and "appliance" not in self.flags:
             raise ValueError("only an appliance is powered: add `appliance` to `flags`")
+        both = sorted(set(self.flags) & set(self.not_flags))
+        if both:
+            raise ValueError(f"{', '.join(both)} in both `flags` and `not_flags`: keep one")
         return self
 
 

@@ -28,6 +28,7 @@ from typing_extensions import Self
 
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo, Relation, RobotState, ThingKind
+from knowledge.taxonomy import household_taxonomy
 from skills.specs import HAND_NAMES, Hand, RobotSkill
 
 log = logging.getLogger(__name__)
@@ -109,6 +110,18 @@ FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
 )
 """The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the
 ``bin`` flag comes from ``cog:binKind`` instead."""
+
+TYPICAL_FLAGS: frozenset[HazardFlag] = frozenset(
+    {"sharp", "electrical", "food", "drink", "chemical", "heat_source"}
+)
+"""The flags a thing takes from its type in the household taxonomy when the scene does not
+say them (a bottle of bleach is a chemical, cheese is food, a tablet is electrical).
+
+These say what a thing *is*. The others stay the scene's to give: ``appliance``,
+``water_source``, ``cleaning_tool`` and ``bin`` grant skills (switch it on, fill at it, wipe
+with it, drop waste in it), which only the world can confirm; ``fragile`` depends on the
+particular thing (an empty jam jar for the recycling is glass, and nobody asks before binning
+it; a wine glass is), so a scene marks it where it matters."""
 
 
 @dataclass(frozen=True)
@@ -500,9 +513,30 @@ class Belief:
         return replace(self, things={**self.things, thing: changed})
 
 
+def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
+    """The :data:`TYPICAL_FLAGS` the household taxonomy gives things of ``info``'s type.
+
+    The type is the scene's ontology type when the taxonomy knows it, else the one its label
+    names ("bottle of bleach" -> ``Bleach``); no flags when neither is known.
+    """
+    taxonomy = household_taxonomy()
+    found = info.type if info.type in taxonomy.types else taxonomy.type_named(info.label)
+    if found is None:
+        return frozenset()
+    named = taxonomy.properties(found).flags
+    return frozenset(flag for flag in named if flag in TYPICAL_FLAGS)
+
+
 def _thing(info: ObjectInfo) -> Thing:
+    """The Thing of ``info``: what the scene says, over what its type is typically like.
+
+    A flag the scene sets (``cog:chemical true``) holds; one it denies (``cog:food false``)
+    does not, whatever the type; otherwise the type's typical flags hold (:func:`typical_flags`).
+    """
     attributes = info.attributes
+    denied = {flag for name, flag in FLAG_ATTRIBUTES.items() if attributes.get(name) is False}
     flags = {flag for name, flag in FLAG_ATTRIBUTES.items() if attributes.get(name) is True}
+    flags.update(typical_flags(info) - denied)
     bin_kind = attributes.get("binKind")
     if isinstance(bin_kind, str):
         flags.add("bin")

@@ -17,7 +17,8 @@ The step's graph (prefix ``haz:``):
   the request asked for (``hurried``, ``blade_first``, ``thrown``).
 - a thing (``a haz:Thing``): ``haz:kind``, ``haz:type`` (its ontology type, e.g. ``Microwave``,
   and every broader type of the household taxonomy, so a narrower kind of microwave counts),
-  ``haz:word`` (each word of its id), ``haz:material``,
+  ``haz:word`` (each word of its id), ``haz:material`` (the belief's, else the one the
+  taxonomy gives its type: a fork of no known material is judged as metal),
   ``haz:flag`` (each hazard flag), ``haz:hot``, ``haz:powered``, ``haz:liquid``,
   ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
@@ -148,8 +149,9 @@ class _Facts:
                 self.add(node, "type", Literal(type_name))
         for flag in sorted(thing.flags):
             self.add(node, "flag", Literal(flag))
-        if thing.material:
-            self.add(node, "material", Literal(thing.material.lower()))
+        material = thing.material or _typical_material(thing)
+        if material:
+            self.add(node, "material", Literal(material.lower()))
         if thing.hot:
             self.add(node, "hot", _TRUE)
         if thing.powered is not None:
@@ -169,6 +171,18 @@ class _Facts:
         for _, landmark in thing.beside:
             self.add(node, "beside", _node(landmark))
             self.add(_node(landmark), "beside", node)
+
+
+def _typical_material(thing: Thing) -> str | None:
+    """What things of ``thing``'s type are usually made of (a fork: metal).
+
+    For a thing whose material the belief does not know: a hazard is judged on the usual
+    case, never on none.
+    """
+    taxonomy = household_taxonomy()
+    if thing.type is None or thing.type not in taxonomy.types:
+        return None
+    return taxonomy.properties(thing.type).material
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:

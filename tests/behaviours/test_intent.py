@@ -352,31 +352,37 @@ def test_setup_without_the_registry_names_the_handle(
         RecognizeIntent().setup(llm=make_llm().client)
 
 
-def test_a_request_naming_several_things_for_one_slot_goes_to_the_planner(
+@pytest.mark.parametrize(
+    ("utterance", "steps"),
+    [
+        (  # known things: one task each
+            "put the red mug and the blue bottle in the kitchen",
+            [
+                ("Bring", {"object": "the red mug", "destination": "the kitchen"}),
+                ("Bring", {"object": "the blue bottle", "destination": "the kitchen"}),
+            ],
+        ),
+    ],
+)
+def test_several_things_for_one_slot(
     blackboard: BlackboardView,
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
     workers,
+    utterance: str,
+    steps: list[tuple[str, dict[str, str]]],
 ) -> None:
-    utterance = "put the red mug and the blue bottle in the kitchen"
-    run(
-        blackboard,
-        make_llm,
-        registry,
-        utterance,
-        "household",
-        handles={"scene_graph": scene, "workers": workers},
-    )
-    assert frame(blackboard).task == "Assist"
-    assert frame(blackboard).slots == {"need": utterance}
+    handles = {"scene_graph": scene, "workers": workers}
+    run(blackboard, make_llm, registry, utterance, "household", handles=handles)
+    assert [(step.task, step.slots) for step in frame(blackboard).steps] == steps
     run(
         blackboard,
         make_llm,
         registry,
         "put the red mug in the kitchen",
         "household",
-        handles={"scene_graph": scene, "workers": workers},
+        handles=handles,
     )
     assert frame(blackboard).task == "Bring"
 

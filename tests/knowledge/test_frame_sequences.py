@@ -3,11 +3,19 @@ carried from the step before; a bare pick-up folded into the step about it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import sequence_tasks, step_task, water_as_fill
+from knowledge.frame_tasks import (
+    TalkedAbout,
+    one_per_thing,
+    sequence_tasks,
+    step_task,
+    water_as_fill,
+)
 from knowledge.request_frame import parse_request
 
 Tasks = list[tuple[str, dict[str, object]]]
@@ -172,3 +180,44 @@ def test_a_pick_up_before_a_step_about_its_place_is_folded(household: DomainPack
 def test_no_sequence_when_the_frame_cannot_say_where_or_what(household: DomainPack) -> None:
     assert tasks_of(household, "fetch the tray and place the scone inside") is None
     assert tasks_of(household, "take the teapot and pour its contents into the mug") is None
+
+
+def _knows(*names: str) -> Callable[[str], bool]:
+    return lambda words: any(name in words for name in names)
+
+
+def test_several_things_for_a_one_thing_task_are_one_task_each(household: DomainPack) -> None:
+    text = "put the oat milk and the orange squash in the fridge"
+    found = sequence_tasks(parse_request(text), household, text, _knows("oat milk", "squash"))
+    assert found is not None
+    assert [(task.task, task.slots) for task in found] == [
+        ("Bring", {"object": "the oat milk", "destination": "the fridge"}),
+        ("Bring", {"object": "the orange squash", "destination": "the fridge"}),
+    ]
+    assert [task.said for task in found] == [f"{text}: the oat milk", f"{text}: the orange squash"]
+    text = "pick up the saucer and the teaspoon and put them in the sink"
+    found = sequence_tasks(parse_request(text), household, text, _knows("saucer", "teaspoon"))
+    assert found is not None
+    assert [task.slots["object"] for task in found] == ["the saucer", "the teaspoon"]
+
+
+def test_several_things_stay_whole_when_one_is_unknown_or_a_choice(household: DomainPack) -> None:
+    text = "put the oat milk and the orange squash in the fridge"
+    assert sequence_tasks(parse_request(text), household, text, _knows("oat milk")) is None
+    assert sequence_tasks(parse_request(text), household, text) is None  # nothing known
+    text = "bring me the lime cordial or the tonic"
+    step = parse_request(text).steps[0]
+    assert one_per_thing(step, household, text, _knows("cordial", "tonic")) == [step]
+
+
+def test_it_in_a_sequence_is_what_the_last_turn_talked_about(household: DomainPack) -> None:
+    earlier = TalkedAbout(said=["the flask is on the landing"], things=["flask"])
+    text = "fetch it and then close the larder"
+    found = sequence_tasks(parse_request(text), household, text, earlier=earlier)
+    assert found is not None
+    assert [(task.task, task.slots) for task in found] == [
+        ("Fetch", {"object": "flask"}),
+        ("Close", {"container": "the larder"}),
+    ]
+    assert found[0].said_before == ("the flask is on the landing",)
+    assert sequence_tasks(parse_request(text), household, text) is None  # "it": unsaid

@@ -198,18 +198,18 @@ def test_it_and_her_take_what_the_last_request_talked_about(household: DomainPac
     (step,) = parse_request(text).steps
     found = step_task(step, household, text)
     assert found is not None and found.missing == ("target",)
-    filled, said = with_earlier_referent(found, step, household, earlier)
+    filled = with_earlier_referent(found, step, household, earlier)
     assert filled.slots == {"source": "the milk", "target": "teapot"} and not filled.missing
-    assert said == ["the teapot is by the sink"]
+    assert filled.said_before == ("the teapot is by the sink",)
     people = TalkedAbout(said=["nana is cold"], people=["nana"])
     text = "take her to the sofa"
     (step,) = parse_request(text).steps
     found = step_task(step, household, text)
     assert found is not None
-    filled, _ = with_earlier_referent(found, step, household, people)
+    filled = with_earlier_referent(found, step, household, people)
     assert filled.slots["object"] == "nana"
-    unchanged, none = with_earlier_referent(found, step, household, None)
-    assert unchanged == found and none == []
+    unchanged = with_earlier_referent(found, step, household, None)
+    assert unchanged == found and unchanged.said_before == ()
 
 
 def test_what_a_request_talks_about_is_read_through_the_scene_lexicons(
@@ -230,3 +230,14 @@ def test_a_pack_holds_a_request_when_a_task_holds_every_step(household: DomainPa
     assert holds_every_step(parse_request(text), household, text)
     text = "put the tray on the bench and start it"
     assert not holds_every_step(parse_request(text), household, text)  # "it": unsaid
+
+
+def test_putting_a_thing_back_in_a_place_said_takes_it_there(household: DomainPack) -> None:
+    found = task_for(household, "put the marmalade back in the cupboard")
+    assert found is not None
+    assert (found.task, found.slots) == (
+        "Bring",
+        {"object": "the marmalade", "destination": "the cupboard"},
+    )
+    away = task_for(household, "put the marmalade away")
+    assert away is not None and away.task == "PutAway"  # no place said: its home

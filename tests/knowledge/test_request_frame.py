@@ -433,3 +433,31 @@ def test_a_means_clause_is_what_to_do() -> None:
     assert frame.context == ("cool the drink",)
     standing = only_step("put the basket by the washing machine")  # no verb after "by"
     assert standing.relation == "next_to"
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted", "excluded"),
+    [
+        ("a biscuit please", ["a biscuit"], []),
+        ("some oranges, but not the blood oranges", ["some oranges"], ["the blood oranges"]),
+        ("a hot drink, not the cocoa", ["a hot drink"], ["the cocoa"]),
+        ("two clothes pegs please", ["two clothes pegs"], []),
+        ("a sweet, not the toffee or the mints, thanks", ["a sweet"], ["the toffee", "the mints"]),
+    ],
+)
+def test_a_thing_asked_for_without_a_verb_is_wanted(
+    text: str, wanted: list[str], excluded: list[str]
+) -> None:
+    (step,) = parse_request(text).steps
+    assert step.action == "bring" and step.recipient is not None
+    assert step.recipient.person == "speaker"
+    assert [phrase.text for phrase in step.wanted] == wanted
+    assert [phrase.text for phrase in step.excluded] == excluded
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the kettle is still warm", "a biscuit?", "which one", "thanks a lot", "the tea I like"],
+)
+def test_a_verbless_remark_or_question_is_no_request(text: str) -> None:
+    assert parse_request(text).steps == ()

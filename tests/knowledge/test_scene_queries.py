@@ -228,8 +228,13 @@ def test_descriptions_are_parsed_into_thing_and_nested_places() -> None:
 
 def test_my_needs_the_speaker_to_own_it(home: SceneGraph) -> None:
     assert ids(home.resolve_referent("my mug", speaker="anna")) == ["mug_white"]
-    assert home.resolve_referent("my bottle", speaker="user") == []
-    assert home.resolve_referent("my mug", speaker="nobody") == []
+    assert home.resolve_referent("my mug", speaker="nobody") == []  # both mugs are others'
+
+
+def test_my_with_nothing_owned_is_what_nobody_is_known_to_own(home: SceneGraph) -> None:
+    bottles = home.resolve_referent("my bottle", speaker="user")  # no bottle has an owner
+    assert ids(bottles) == ["bottle_blue", "bottle_green"]  # several: the robot asks which
+    assert all("nobody is known to own" in candidate.reasons[-1] for candidate in bottles)
 
 
 def test_my_without_a_speaker_keeps_every_candidate_and_says_so(home: SceneGraph) -> None:
