@@ -533,6 +533,8 @@ def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
         return False
     if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
         return False
+    if _placement_statement(_Clause(clause, lexicon)) is not None:
+        return False  # "the towels belong behind the door": a statement of where a thing goes
     return not any(
         word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
         for word in words
