@@ -120,15 +120,20 @@ def frame_readings(
 def forbidden_in_every_reading(
     rules: HazardRules, readings: Sequence[Reading], belief: Belief, said: Sequence[str]
 ) -> list[str]:
-    """The forbidden hazards' sentences of the first reading, when every reading has one."""
+    """The hazards' sentences of the first reading, when every reading has a forbidden one.
+
+    The forbidden sentences come first, then the reading's ask-first ones, so a refusal names
+    every hazard it saw ("it would overflow the tumbler", and "water near the toaster").
+    """
     if not readings:
         return []
     sentences = []
     for reading in readings:
-        forbidden = [h.sentence for h in task_hazards(rules, reading, belief, said) if h.forbids]
+        hazards = task_hazards(rules, reading, belief, said)
+        forbidden = [hazard.sentence for hazard in hazards if hazard.forbids]
         if not forbidden:
             return []
-        sentences.append(forbidden)
+        sentences.append(forbidden + [h.sentence for h in hazards if not h.forbids])
     return sentences[0]
 
 
