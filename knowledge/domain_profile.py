@@ -127,8 +127,8 @@ def load_profiles(
         profile = read_profile(path)
         if profile.name in seen:
             raise ProfileError(
-                f"{path}: the domain {profile.name!r} is already described by {seen[profile.name]}; "
-                "rename it"
+                f"{path}: the domain {profile.name!r} is already described by "
+                f"{seen[profile.name]}; rename it"
             )
         seen[profile.name] = str(path)
         profiles.append(profile)

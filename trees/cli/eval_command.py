@@ -19,6 +19,10 @@ from typing import TextIO
 from trees.cli.arg_types import positive_int
 from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from trees.cli.hazards_command import add_hazards_parser, run_hazards
+from trees.cli.scope_similarity_command import (
+    add_scope_similarity_parser,
+    run_scope_similarity,
+)
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -47,7 +51,7 @@ MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
 
 
 def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``eval modules``, ``eval clarify`` and ``eval everyday`` to the subcommands."""
+    """Add ``eval modules``, ``clarify``, ``everyday``, ``hazards`` and ``scope-similarity``."""
     evaluate = commands.add_parser("eval", help="evaluate the turn tree's modules")
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
@@ -94,12 +98,18 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
     add_clarify_parsers(kinds)
     add_hazards_parser(kinds)
+    add_scope_similarity_parser(kinds)
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Run ``cogtree eval`` modules, clarify, everyday or hazards; the exit code (2: bad data)."""
+    """Run an ``eval`` subcommand (modules, clarify, everyday, hazards, scope-similarity).
+
+    Returns the exit code (2: bad data).
+    """
     if args.eval_command == "hazards":
         return run_hazards(args)
+    if args.eval_command == "scope-similarity":
+        return run_scope_similarity(args)
     if args.eval_command != "modules":
         return run_clarify(args)
     try:
