@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from knowledge.domain_profile import ProfileError
+from knowledge.domain_registry import DomainRegistry
 from trees.cli.arg_types import positive_int
 from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from trees.cli.hazards_command import add_hazards_parser, run_hazards
@@ -32,6 +34,8 @@ from trees.evaluation.clinc import (
     load_clinc,
 )
 from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
+from trees.evaluation.janus_sets import JanusSets, run_janus_sets, speech_section
+from trees.evaluation.outer_speech import OuterSpeechScore
 from trees.evaluation.report import Report
 from trees.evaluation.runner import (
     BACKEND_LABELS,
@@ -114,15 +118,17 @@ def run_eval(args: argparse.Namespace) -> int:
         return run_clarify(args)
     try:
         data = EvalData.load(args.data)
+        janus = JanusSets.load(args.data, DomainRegistry.discover())
         clinc = None if args.no_clinc else _clinc_data(args.clinc)
-    except (DatasetError, ClincError) as error:
+    except (DatasetError, ClincError, ProfileError) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
     progress = _Progress(sys.stderr)
     scores: list[ModuleScore] = []
     clinc_results: list[ClincResult] = []
-    notes = _notes(backends, args.limit, clinc is None and not args.no_clinc)
+    speech: list[OuterSpeechScore] = []
+    notes = _notes(backends, args.limit, clinc is None and not args.no_clinc) + janus.notes()
     for backend in backends:
         started = time.perf_counter()
         try:
@@ -140,6 +146,11 @@ def run_eval(args: argparse.Namespace) -> int:
             scores.append(
                 runner.run_query(data.query, limit=args.limit, progress=progress, templates=False)
             )
+            janus_scope, janus_speech = run_janus_sets(
+                runner, janus, limit=args.limit, progress=progress
+            )
+            scores += janus_scope
+            speech += janus_speech
             if clinc is not None:
                 clinc_results.append(
                     evaluate_clinc(
@@ -152,7 +163,7 @@ def run_eval(args: argparse.Namespace) -> int:
                     )
                 )
         notes.append(f"{backend}: {time.perf_counter() - started:.0f} s in all")
-    report = Report(scores, clinc_results, notes)
+    report = Report(scores, clinc_results, notes, sections=[speech_section(speech)])
     _write(report.markdown(), args.output)
     if args.csv is not None:
         args.csv.write_text(report.csv(), encoding="utf-8")
