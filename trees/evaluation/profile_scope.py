@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from behaviours.llm.client import LLMClient
 from behaviours.turn_state import OUT_OF_SCOPE
 from knowledge.domain_profile import DomainProfile
-from knowledge.scope_matching import PACK_THRESHOLDS, ScopeMatcher
+from knowledge.scope_matching import ScopeMatcher
 from trees.evaluation.clinc import ClincData, route_items
 from trees.evaluation.datasets import DatasetError, load_items
 from trees.evaluation.runner import ItemResult, ModuleScore, select
@@ -57,8 +57,8 @@ def load_profile_scope(path: Path, profiles: Sequence[DomainProfile]) -> list[Pr
 
 def profile_matcher(profiles: Sequence[DomainProfile]) -> ScopeMatcher:
     """The scope matcher over ``profiles``, with the thresholds chosen for domain packs."""
-    return ScopeMatcher(
-        {profile.name: profile.scope_texts() for profile in profiles}, **PACK_THRESHOLDS
+    return ScopeMatcher.sized_like_packs(
+        {profile.name: profile.scope_texts() for profile in profiles}
     )
 
 
