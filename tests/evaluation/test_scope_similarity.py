@@ -26,6 +26,12 @@ from trees.evaluation.scope_similarity import (
 )
 
 
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="cogtree")
+    add_eval_parser(parser.add_subparsers(dest="command", required=True))
+    return parser.parse_args(["eval", "scope-similarity", *argv])
+
+
 def profile(name: str, description: str) -> DomainProfile:
     task = ProfileTask(name="Do", description=description, examples=["a", "b", "c"])
     return DomainProfile(name=name, title=name, description=description, tasks=[task])
@@ -108,20 +114,14 @@ def test_the_heatmap_is_a_png(tmp_path: Path) -> None:
 def test_the_command_prints_the_table_and_writes_the_heatmap(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    parser = argparse.ArgumentParser(prog="cogtree")
-    add_eval_parser(parser.add_subparsers(dest="command", required=True))
     heatmap = tmp_path / "heat.png"
-    args = parser.parse_args(
-        [
-            "eval",
-            "scope-similarity",
-            "--backend",
-            "none",
-            "--embedding",
-            "tfidf",
-            "--heatmap",
-            str(heatmap),
-        ]
+    args = parse(
+        "--backend",
+        "none",
+        "--embedding",
+        "tfidf",
+        "--heatmap",
+        str(heatmap),
     )
     assert run_eval(args) == 0
     out = capsys.readouterr().out
@@ -134,10 +134,8 @@ def test_the_command_prints_the_table_and_writes_the_heatmap(
 def test_the_command_names_a_bad_scope_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    parser = argparse.ArgumentParser(prog="cogtree")
-    add_eval_parser(parser.add_subparsers(dest="command", required=True))
     bad = tmp_path / "scope.jsonl"
     bad.write_text('{"utterance": "x", "domain": "nowhere"}\n')
-    args = parser.parse_args(["eval", "scope-similarity", "--data", str(bad), "--no-heatmap"])
+    args = parse("--data", str(bad), "--no-heatmap")
     assert run_eval(args) == 2
     assert "'nowhere' is no domain profile" in capsys.readouterr().err
