@@ -44,6 +44,7 @@ from behaviours.faithfulness import (
     unsupported_entities,
     unsupported_numbers,
 )
+from behaviours.llm.types import CallRecord
 from behaviours.respond import Respond
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_registry import DomainRegistry
@@ -261,7 +262,7 @@ def score_outer_speech(
 
 def _spoken(
     runner: ModuleRunner, book: LexiconBook, item: OuterSpeechItem
-) -> tuple[str, str | None, list[Any]]:
+) -> tuple[str, str | None, list[CallRecord]]:
     """Respond's reply to the item, who decided it, and the model calls."""
     pack = runner.domains.get(item.domain)
     spec = pack.task(item.task)
