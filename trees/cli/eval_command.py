@@ -1,9 +1,10 @@
 """``cogtree eval modules``: JANUS's Table 4 module metrics per LLM backend.
 
 Runs scope detection, intent recognition, readiness and query generation on the curated sets
-in ``tests/data/eval`` and scope detection on CLINC150, for each ``--backend`` (default:
-``none`` and ``scripted``), and prints a Markdown table (``--output`` writes it to a file,
-``--csv`` the same rows as CSV). A progress line goes to stderr.
+in ``tests/data/eval``, scope over the 11 domain profiles and outer speech when their sets are
+there (:mod:`trees.evaluation.janus_sets`), and scope detection on CLINC150, for each
+``--backend`` (default: ``none`` and ``scripted``), and prints Markdown tables (``--output``
+writes them to a file, ``--csv`` the same rows as CSV). A progress line goes to stderr.
 """
 
 from __future__ import annotations
