@@ -28,6 +28,7 @@ setup(
             "scenes/*.ttl",
             "hazards/*.ttl",
             "experience/*.yaml",
+            "domain_profiles/*.yaml",
             "disposal.yaml",
             "unsupported_skills.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
@@ -83,6 +84,8 @@ setup(
         ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
+        # the heatmap of `cogtree eval scope-similarity`
+        "plots": ["matplotlib>=3.8"],
         # ROS 2 (Kilted) from PyPI wheels: the host node, the executor adapter and the
         # simulated robot, plus what building the interface package needs. The versions are
         # the ones interfaces/ is built and tested against; after this extra, install the

@@ -42,6 +42,7 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, l
 
 from behaviours.keys import GateRationale
 from behaviours.turn_state import EvidenceBundle
+from knowledge.lexicon import Lexicon
 from knowledge.memory_model import WorkingContext
 from knowledge.wording import clip
 
@@ -288,14 +289,38 @@ def unsupported_entities(
     missing = []
     for written, form in forms.mentions(reply):
         named = {identifier.casefold() for identifier in entity_forms.get(form, frozenset())}
-        if named & ids or _occurs(form, said):
+        if named & ids or occurs(form, said):
             continue
         missing.append(written)
     known = {form.casefold() for form in entity_forms}
     for word in _name_like_words(reply):
-        if word.casefold() not in known and not _occurs(word, said):
+        if word.casefold() not in known and not occurs(word, said):
             missing.append(word)
     return _unique(missing)
+
+
+def stated_names(reply: str, entity_forms: Mapping[str, frozenset[str]]) -> list[str]:
+    """Every name ``reply`` states, as written: known entity forms and name-like words.
+
+    The claims :func:`unsupported_entities` checks, whether supported or not; a capitalised
+    word inside a known form ("Thai" in "pad Thai") is part of that name, not one of its own.
+    """
+    forms = _Forms(entity_forms)
+    names = [written for written, _ in forms.mentions(reply)]
+    rest = forms.pattern.sub(" ", reply) if forms.pattern is not None else reply
+    known = {form.casefold() for form in entity_forms}
+    names += [word for word in _name_like_words(rest) if word.casefold() not in known]
+    return _unique(names)
+
+
+def entity_forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
+    """Surface form (case-folded) -> the ids it names, over ``lexicons``."""
+    forms: dict[str, set[str]] = {}
+    for lexicon in lexicons:
+        for identifier in lexicon.ids:
+            for form in lexicon.forms(identifier):
+                forms.setdefault(form.casefold(), set()).add(identifier)
+    return {form: frozenset(ids) for form, ids in forms.items()}
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(\[]\s*)$")
@@ -387,8 +412,8 @@ def _name_like_words(reply: str) -> Iterator[str]:
             yield match.group(0)
 
 
-def _occurs(form: str, text: str) -> bool:
-    """Whether ``form`` (or its plural) is a whole word or phrase of ``text``."""
+def occurs(form: str, text: str) -> bool:
+    """Whether ``form`` (or its plural) is a whole word or phrase of ``text`` (any case)."""
     return re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", text, re.IGNORECASE) is not None
 
 
@@ -426,7 +451,7 @@ def withheld_mentions(
         for written, form in _Forms(entity_forms).mentions(reply)
         if {identifier.casefold() for identifier in entity_forms.get(form, ())} & ids
     ]
-    found.extend(name for name in names if _occurs(name, reply))
+    found.extend(name for name in names if occurs(name, reply))
     return _unique(found)
 
 

@@ -34,7 +34,7 @@ import json
 import logging
 import re
 import string
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
@@ -44,7 +44,13 @@ from pydantic import BaseModel, Field
 
 from behaviours import keys
 from behaviours.evidence import TurnTask, find_task, memory_bindings
-from behaviours.faithfulness import FaithfulnessReport, Support, check_reply, parse_number
+from behaviours.faithfulness import (
+    FaithfulnessReport,
+    Support,
+    check_reply,
+    entity_forms_of,
+    parse_number,
+)
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
@@ -314,7 +320,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
             and name in self._lexicons[candidate.name]
             and (spec.scene or (candidate.name == pack and spec.source() != "terms"))
         ]
-        return _forms_of(chosen)
+        return entity_forms_of(chosen)
 
     def _people(self) -> frozenset[str]:
         """Ids of the people the scene graph knows (named without an article)."""
@@ -618,16 +624,6 @@ def _slot_values(
         elif resolution.ids:
             values[slot] = resolution.ids if len(resolution.ids) > 1 else resolution.ids[0]
     return {slot: value for slot, value in values.items() if not declared or slot in declared}
-
-
-def _forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
-    """Surface form (case-folded) -> the ids it names, over ``lexicons``."""
-    forms: dict[str, set[str]] = {}
-    for lexicon in lexicons:
-        for identifier in lexicon.ids:
-            for form in lexicon.forms(identifier):
-                forms.setdefault(form.casefold(), set()).add(identifier)
-    return {form: frozenset(ids) for form, ids in forms.items()}
 
 
 def _local_ids(value: str) -> list[str]:

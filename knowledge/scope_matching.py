@@ -266,7 +266,17 @@ class ScopeMatcher:
 
         ``thresholds`` (the constructor's keywords) override :data:`PACK_THRESHOLDS`.
         """
-        return cls(domain_examples(registry), **{**PACK_THRESHOLDS, **thresholds})
+        return cls.sized_like_packs(domain_examples(registry), **thresholds)
+
+    @classmethod
+    def sized_like_packs(
+        cls, examples: Mapping[str, Sequence[str]], **thresholds: Any
+    ) -> ScopeMatcher:
+        """A matcher over example sets the size of a pack's (domain profiles too).
+
+        ``thresholds`` (the constructor's keywords) override :data:`PACK_THRESHOLDS`.
+        """
+        return cls(examples, **{**PACK_THRESHOLDS, **thresholds})
 
     @property
     def domains(self) -> list[str]:

@@ -1,10 +1,11 @@
 """``cogtree eval modules``: JANUS's Table 4 module metrics per LLM backend.
 
 Runs scope detection, intent recognition, readiness, query generation, tool grounding (ρ)
-and information sufficiency on the curated sets
-in ``tests/data/eval`` and scope detection on CLINC150, for each ``--backend`` (default:
-``none`` and ``scripted``), and prints a Markdown table (``--output`` writes it to a file,
-``--csv`` the same rows as CSV). A progress line goes to stderr.
+and information sufficiency on the curated sets in ``tests/data/eval``, scope over the 11
+domain profiles and outer speech when their sets are there (:mod:`trees.evaluation.janus_sets`),
+and scope detection on CLINC150, for each ``--backend`` (default: ``none`` and ``scripted``),
+and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the same rows as CSV).
+A progress line goes to stderr.
 """
 
 from __future__ import annotations
@@ -17,9 +18,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from knowledge.domain_profile import ProfileError
+from knowledge.domain_registry import DomainRegistry
 from trees.cli.arg_types import positive_int
 from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from trees.cli.hazards_command import add_hazards_parser, run_hazards
+from trees.cli.scope_similarity_command import (
+    add_scope_similarity_parser,
+    run_scope_similarity,
+)
 from trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -29,6 +36,8 @@ from trees.evaluation.clinc import (
     load_clinc,
 )
 from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
+from trees.evaluation.janus_sets import JanusSets, run_janus_sets, speech_section
+from trees.evaluation.outer_speech import OuterSpeechScore
 from trees.evaluation.report import Report
 from trees.evaluation.runner import (
     BACKEND_LABELS,
@@ -48,7 +57,7 @@ MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
 
 
 def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``eval modules``, ``eval clarify`` and ``eval everyday`` to the subcommands."""
+    """Add ``eval modules``, ``clarify``, ``everyday``, ``hazards`` and ``scope-similarity``."""
     evaluate = commands.add_parser("eval", help="evaluate the turn tree's modules")
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
@@ -97,25 +106,33 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
     add_clarify_parsers(kinds)
     add_hazards_parser(kinds)
+    add_scope_similarity_parser(kinds)
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    """Run ``cogtree eval`` modules, clarify, everyday or hazards; the exit code (2: bad data)."""
+    """Run an ``eval`` subcommand (modules, clarify, everyday, hazards, scope-similarity).
+
+    Returns the exit code (2: bad data).
+    """
     if args.eval_command == "hazards":
         return run_hazards(args)
+    if args.eval_command == "scope-similarity":
+        return run_scope_similarity(args)
     if args.eval_command != "modules":
         return run_clarify(args)
     try:
         data = EvalData.load(args.data)
+        janus = JanusSets.load(args.data, DomainRegistry.discover())
         clinc = None if args.no_clinc else _clinc_data(args.clinc)
-    except (DatasetError, ClincError) as error:
+    except (DatasetError, ClincError, ProfileError) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
     progress = _Progress(sys.stderr)
     scores: list[ModuleScore] = []
     clinc_results: list[ClincResult] = []
-    notes = _notes(backends, args.limit, clinc is None and not args.no_clinc)
+    speech: list[OuterSpeechScore] = []
+    notes = _notes(backends, args.limit, clinc is None and not args.no_clinc) + janus.notes()
     for backend in backends:
         started = time.perf_counter()
         try:
@@ -137,6 +154,11 @@ def run_eval(args: argparse.Namespace) -> int:
             scores.append(
                 runner.run_sufficiency(data.sufficiency, limit=args.limit, progress=progress)
             )
+            janus_scope, janus_speech = run_janus_sets(
+                runner, janus, limit=args.limit, progress=progress
+            )
+            scores += janus_scope
+            speech += janus_speech
             if clinc is not None:
                 clinc_results.append(
                     evaluate_clinc(
@@ -149,7 +171,7 @@ def run_eval(args: argparse.Namespace) -> int:
                     )
                 )
         notes.append(f"{backend}: {time.perf_counter() - started:.0f} s in all")
-    report = Report(scores, clinc_results, notes)
+    report = Report(scores, clinc_results, notes, sections=[speech_section(speech)])
     _write(report.markdown(), args.output)
     if args.csv is not None:
         args.csv.write_text(report.csv(), encoding="utf-8")

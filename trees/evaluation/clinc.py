@@ -168,16 +168,13 @@ def evaluate_clinc(
     (seeded). ``progress(done, total)`` is called after each item.
     """
     started = time.perf_counter()
-    matcher = matcher or ScopeMatcher(data.examples)
     items = sample_items(data.test, sample, seed)
-    guesses = matcher.match_many(utterance for utterance, _ in items)
-    with ExitStack() as stack:
-        if oracle:
-            uncertain = [
-                pair for pair, guess in zip(items, guesses, strict=True) if not guess.confident
-            ]
-            llm = stack.enter_context(closing(scripted_llm(oracle_script(uncertain)).client))
-        predicted, sources, records = _run_cascade(data, items, guesses, llm, progress)
+    routed = route_items(data, items, matcher=matcher, llm=llm, oracle=oracle, progress=progress)
+    predicted = [item.domain for item in routed]
+    sources: dict[str, int] = {}
+    for item in routed:
+        sources[item.source] = sources.get(item.source, 0) + 1
+    records = [call for item in routed for call in item.calls]
     gold = [domain for _, domain in items]
     in_scope = [(p, g) for p, g in zip(predicted, gold, strict=True) if g != OUT_OF_SCOPE]
     out_calls = [g for p, g in zip(predicted, gold, strict=True) if p == OUT_OF_SCOPE]
@@ -197,25 +194,48 @@ def evaluate_clinc(
     )
 
 
-def _run_cascade(
+@dataclass(frozen=True)
+class Routed:
+    """One utterance routed by the cascade: the domain, who decided, the model calls made."""
+
+    domain: str
+    source: RationaleSource
+    calls: list[CallRecord]
+
+
+def route_items(
     data: ClincData,
     items: Sequence[tuple[str, str]],
-    guesses: Sequence[ScopeGuess],
-    llm: LLMClient | None,
-    progress: Callable[[int, int], None] | None,
-) -> tuple[list[str], dict[str, int], list[CallRecord]]:
+    *,
+    matcher: ScopeMatcher | None = None,
+    llm: LLMClient | None = None,
+    oracle: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Routed]:
+    """Route each ``(utterance, gold domain)`` among ``data``'s domains, one result per item.
+
+    The matcher (default: fitted on ``data.examples`` with the CLINC150 thresholds) decides
+    when confident; otherwise ``llm`` (or, with ``oracle``, a scripted client answering with
+    the gold domain), else the matcher's guess as the safe default.
+    """
+    matcher = matcher or ScopeMatcher(data.examples)
+    guesses = matcher.match_many(utterance for utterance, _ in items)
     decision_type = scope_decision_model(data.domains)
-    calls_before = len(llm.call_log) if llm is not None else 0
-    predicted: list[str] = []
-    sources: dict[str, int] = {}
-    for number, ((utterance, _), guess) in enumerate(zip(items, guesses, strict=True), 1):
-        domain, source = _decide(data, utterance, guess, llm, decision_type)
-        predicted.append(domain)
-        sources[source] = sources.get(source, 0) + 1
-        if progress is not None:
-            progress(number, len(items))
-    records = llm.call_log.records()[calls_before:] if llm is not None else []
-    return predicted, sources, records
+    routed: list[Routed] = []
+    with ExitStack() as stack:
+        if oracle:
+            uncertain = [
+                pair for pair, guess in zip(items, guesses, strict=True) if not guess.confident
+            ]
+            llm = stack.enter_context(closing(scripted_llm(oracle_script(uncertain)).client))
+        for number, ((utterance, _), guess) in enumerate(zip(items, guesses, strict=True), 1):
+            cursor = len(llm.call_log) if llm is not None else 0
+            domain, source = _decide(data, utterance, guess, llm, decision_type)
+            calls = llm.call_log.since(cursor)[0] if llm is not None else []
+            routed.append(Routed(domain, source, calls))
+            if progress is not None:
+                progress(number, len(items))
+    return routed
 
 
 def _decide(

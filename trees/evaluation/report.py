@@ -59,12 +59,25 @@ Cell = str | int | float | None
 
 
 @dataclass(frozen=True)
+class Section:
+    """A table of its own in the report: a title, its columns, and rows of raw values."""
+
+    title: str
+    columns: Sequence[str]
+    rows: Sequence[dict[str, Cell]]
+
+
+@dataclass(frozen=True)
 class Report:
-    """Everything one ``cogtree eval modules`` run measured, and notes to print with it."""
+    """Everything one ``cogtree eval modules`` run measured, and notes to print with it.
+
+    ``sections``: further tables (outer speech), printed after CLINC150.
+    """
 
     modules: Sequence[ModuleScore]
     clinc: Sequence[ClincResult]
     notes: Sequence[str] = ()
+    sections: Sequence[Section] = ()
 
     def module_rows(self) -> list[dict[str, Cell]]:
         """One row per backend and module (raw numbers, None where not applicable)."""
@@ -123,17 +136,23 @@ class Report:
         if self.clinc:
             parts += ["", "## Scope detection on CLINC150 (val + oos_val)", ""]
             parts.append(_table(CLINC_COLUMNS, self.clinc_rows()))
+        for section in self.sections:
+            if section.rows:
+                parts += ["", f"## {section.title}", "", _table(section.columns, section.rows)]
         if self.notes:
             parts += ["", *(f"- {note}" for note in self.notes)]
         return "\n".join(parts) + "\n"
 
     def csv(self) -> str:
-        """Module rows then CLINC150 rows as CSV (a ``table`` column says which)."""
+        """Module, CLINC150 and section rows as CSV (a ``table`` column says which)."""
         buffer = io.StringIO()
-        columns = ["table", *dict.fromkeys([*MODULE_COLUMNS, *CLINC_COLUMNS])]
+        extra = [column for section in self.sections for column in section.columns]
+        columns = ["table", *dict.fromkeys([*MODULE_COLUMNS, *CLINC_COLUMNS, *extra])]
         writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
         writer.writeheader()
-        for table, rows in (("modules", self.module_rows()), ("clinc150", self.clinc_rows())):
+        tables = [("modules", self.module_rows()), ("clinc150", self.clinc_rows())]
+        tables += [(section.title, list(section.rows)) for section in self.sections]
+        for table, rows in tables:
             for row in rows:
                 writer.writerow(
                     {"table": table, **{key: _raw(value) for key, value in row.items()}}

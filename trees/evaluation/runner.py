@@ -368,6 +368,22 @@ class ModuleRunner(Closeable):
         elapsed = round(time.perf_counter() - started, 3)
         return ModuleScore(module, self.backend, results, elapsed, label=self.label)
 
+    @contextmanager
+    def run_node(
+        self,
+        node: py_trees.behaviour.Behaviour,
+        presets: Mapping[str, Any],
+        oracle: Mapping[str, Mapping[str, Any]],
+        *,
+        extra_handles: Mapping[str, Any] | None = None,
+    ) -> Iterator[_Run]:
+        """Tick ``node`` on ``presets`` as the module sets are ticked (no world).
+
+        For sets evaluated outside this class. ``oracle``: module -> the scripted answer.
+        """
+        with self._ticked(node, presets, oracle, None, extra_handles=extra_handles) as run:
+            yield run
+
     # -- one item per module ------------------------------------------------------------------
 
     def _scope_item(self, index: int, item: ScopeItem) -> ItemResult:
@@ -516,7 +532,12 @@ class ModuleRunner(Closeable):
             "Grounding", memory=True, children=[RecognizeIntent(), PostProcess(), ready, gate]
         )
         with self._ticked(
-            chain, presets, oracle, item.scenario, judged=gate, extra={"clock": lambda: EVAL_NOW}
+            chain,
+            presets,
+            oracle,
+            item.scenario,
+            judged=gate,
+            extra_handles={"clock": lambda: EVAL_NOW},
         ) as run:
             rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
             control = run.board.get(keys.CONTROL.name)
@@ -549,7 +570,7 @@ class ModuleRunner(Closeable):
         with (
             tempfile.TemporaryDirectory(prefix="cogtree-sufficiency-") as folder,
             remembering(Path(folder), item) as memory,
-            self._ticked(gate, presets, oracle, None, extra={"memory": memory}) as run,
+            self._ticked(gate, presets, oracle, None, extra_handles={"memory": memory}) as run,
         ):
             rationale = run.board.get(keys.RATIONALE.key(node=keys.node_slug(gate.name)))
         sufficient = isinstance(rationale, GateRationale) and rationale.decision.get("sufficient")
@@ -576,7 +597,7 @@ class ModuleRunner(Closeable):
         *,
         judged: py_trees.behaviour.Behaviour | None = None,
         domains: DomainRegistry | None = None,
-        extra: Mapping[str, Any] | None = None,
+        extra_handles: Mapping[str, Any] | None = None,
     ) -> Iterator[_Run]:
         """Tick ``root`` to the end on a fresh blackboard; yield what it wrote and cost.
 
@@ -586,7 +607,11 @@ class ModuleRunner(Closeable):
         client = scripted.client if scripted is not None else self.client
         assert client is not None
         cursor = len(client.call_log)
-        handles = {**self.handles.as_kwargs(), "domains": domains or self.domains, **(extra or {})}
+        handles = {
+            **self.handles.as_kwargs(),
+            "domains": domains or self.domains,
+            **(extra_handles or {}),
+        }
         if scenario is not None:
             handles["scene_graph"] = self._belief(scenario)
         try:

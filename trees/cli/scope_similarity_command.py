@@ -1,0 +1,184 @@
+"""``cogtree eval scope-similarity``: domain overlap against routing accuracy (JANUS Table 3).
+
+Prints the pairwise similarity of the 11 domains' descriptions (TF-IDF; embeddings too when
+``--embedding`` finds an embedding function, else it says they were skipped), five 3-domain
+configurations from low to high overlap with their routing accuracy per backend, and writes
+the similarity heatmap as a PNG (``--heatmap``). See :mod:`trees.evaluation.scope_similarity`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from behaviours.llm.config import LLMConfig
+from behaviours.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
+from behaviours.llm.errors import LLMError
+from knowledge.domain_profile import (
+    SHIPPED_PROFILES,
+    DomainProfile,
+    ProfileError,
+    load_profiles,
+)
+from knowledge.domain_registry import DomainRegistry
+from trees.evaluation.datasets import DEFAULT_DATA, DatasetError
+from trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
+from trees.evaluation.runner import (
+    BACKENDS,
+    BackendUnavailable,
+    backend_label,
+    client_for,
+)
+from trees.evaluation.scope_similarity import (
+    ConfigurationResult,
+    SimilarityMatrix,
+    configuration_table,
+    embedding_similarity,
+    evaluate_configurations,
+    similarity_table,
+    spread_configurations,
+    tfidf_similarity,
+    write_heatmap,
+)
+
+DEFAULT_BACKENDS = ("none", "scripted")
+"""Backends evaluated when no ``--backend`` is given."""
+
+DEFAULT_HEATMAP = Path("scope_similarity.png")
+"""Where the heatmap goes unless ``--heatmap`` says otherwise."""
+
+
+def add_scope_similarity_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval scope-similarity`` to the ``eval`` subcommands."""
+    parser = kinds.add_parser(
+        "scope-similarity",
+        help="domain-description similarity and routing accuracy of 3-domain configurations",
+        description="Pairwise similarity of the domain profiles' descriptions (TF-IDF, and "
+        "embeddings when available), five 3-domain configurations from low to high overlap, "
+        "and each one's routing accuracy on the profile scope set (JANUS Table 3, Figure 5).",
+    )
+    parser.add_argument(
+        "--backend",
+        action="append",
+        choices=BACKENDS,
+        help="LLM backend behind the scope matcher (repeatable; default: none and scripted, "
+        "an ORACLE answering with the label)",
+    )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DEFAULT_DATA / PROFILE_SCOPE_FILE,
+        metavar="FILE.jsonl",
+        help="the scope items over the profiles",
+    )
+    parser.add_argument(
+        "--profiles",
+        type=Path,
+        default=SHIPPED_PROFILES,
+        metavar="DIR",
+        help="profile files of the domains without a pack (the shipped packs are added)",
+    )
+    parser.add_argument(
+        "--embedding",
+        choices=RECALL_METHODS,
+        default="auto",
+        help="embedding function for a second similarity matrix: auto (Ollama's when it "
+        "answers, else skipped), ollama, llama-cpp, or tfidf (skip embeddings)",
+    )
+    parser.add_argument(
+        "--heatmap",
+        type=Path,
+        default=DEFAULT_HEATMAP,
+        metavar="FILE.png",
+        help=f"where to write the heatmap (default: {DEFAULT_HEATMAP})",
+    )
+    parser.add_argument("--no-heatmap", action="store_true", help="write no image")
+    parser.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
+
+
+def run_scope_similarity(args: argparse.Namespace) -> int:
+    """Run the study; the exit code (2: bad data or an embedding asked for that cannot run)."""
+    try:
+        profiles = load_profiles(DomainRegistry.discover().packs, args.profiles)
+        items = load_profile_scope(args.data, profiles)
+    except (ProfileError, DatasetError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    notes: list[str] = []
+    matrices = [tfidf_similarity(profiles)]
+    try:
+        embedded = _embedding_matrix(args.embedding, profiles, notes)
+    except LLMError as error:
+        print(f"cogtree: error: --embedding {args.embedding}: {error}", file=sys.stderr)
+        return 2
+    if embedded is not None:
+        matrices.append(embedded)
+    configurations = spread_configurations(matrices[0])
+    results: list[ConfigurationResult] = []
+    for backend in dict.fromkeys(args.backend or DEFAULT_BACKENDS):
+        try:
+            client = client_for(backend)
+        except BackendUnavailable as error:
+            notes.append(f"{backend} skipped: {error}")
+            continue
+        try:
+            print(f"[{backend}] routing {len(configurations)} configurations", file=sys.stderr)
+            results += evaluate_configurations(
+                profiles,
+                items,
+                configurations,
+                backend=backend,
+                llm=client,
+                label=backend_label(backend, client),
+                embedded=embedded,
+            )
+        finally:
+            if client is not None:
+                client.close()
+    if not args.no_heatmap:
+        try:
+            notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
+        except ImportError as error:
+            notes.append(f"heatmap skipped: {error}")
+    text = _markdown(len(profiles), matrices, results, notes)
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        args.output.write_text(text, encoding="utf-8")
+    return 0
+
+
+def _embedding_matrix(
+    method: RecallMethod, profiles: list[DomainProfile], notes: list[str]
+) -> SimilarityMatrix | None:
+    """The embedding similarity matrix, or None with a note saying why it was skipped."""
+    if method == "tfidf":
+        notes.append("embeddings skipped: --embedding tfidf")
+        return None
+    choice = choose_recall(method, LLMConfig.load().defaults)
+    if choice.embedder is None:
+        notes.append(f"embeddings skipped: no embedding function ({choice.detail})")
+        return None
+    notes.append(f"embeddings: {choice.method}")
+    return embedding_similarity(profiles, choice.embedder, choice.method)
+
+
+def _markdown(
+    domains: int,
+    matrices: list[SimilarityMatrix],
+    results: list[ConfigurationResult],
+    notes: list[str],
+) -> str:
+    parts = [
+        f"## Similarity of the {domains} domain descriptions",
+        "",
+        similarity_table(matrices),
+        "",
+        "## Routing accuracy by overlap (3 domains + OutOfScope per configuration)",
+        "",
+        configuration_table(results) if results else "no backend could run",
+    ]
+    if notes:
+        parts += ["", *(f"- {note}" for note in notes)]
+    return "\n".join(parts) + "\n"
