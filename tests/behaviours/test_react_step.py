@@ -335,8 +335,9 @@ def test_the_step_budget_ends_the_episode_with_an_honest_reply(
     assert node.episode_end == "gave_up" and len(node.history) == 3 and len(llm.calls) == 3
     reply = board.get("/turn/reply")
     assert reply.startswith("I could not finish your request: I used all 3 steps")
-    assert "What I did: GOTO(target=kitchen), LOOK()." in reply
+    assert "Steps run: GOTO(target=kitchen), LOOK()." in reply
     assert "The last problem: PICK(object=milk, hand=right)" in reply
+    assert reply.endswith("OPEN fridge first. Not done: I do not have the milk.")  # the belief
 
 
 def test_without_a_request_it_finishes_at_once_without_asking_the_model(
@@ -414,7 +415,11 @@ def test_the_step_is_a_gate_and_an_action_node_whose_child_is_the_chosen_action(
     )
     node = ReActStep(max_steps=5)
     harness = harness_for(Retry("Loop", node, num_failures=5), llm, sim)
-    assert [child.name for child in node.children] == ["ReActStep.Decide", "ReActStep.Act"]
+    assert [child.name for child in node.children] == [
+        "ReActStep.Decide",
+        "ReActStep.Act",
+        "ReActStep.Report",
+    ]
     run(harness, sim, until=lambda h: node.status == Status.FAILURE)
     (located,) = node.act.children
     assert isinstance(located, LocateObject) and located.name == "1:LocateObject(thing=bottle)"
@@ -463,3 +468,95 @@ def test_an_unfaithful_final_reply_is_not_said(
     assert rationale.vetoed
     (note,) = [n for n in rationale.notes if n.startswith("final reply not said")]
     assert "numbers 7, 400" in note and "Ibuprofen" in note
+
+
+# -- the final reply held to the belief (ReActReport) ---------------------------------------------
+
+
+def finished_with(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, *answers: dict[str, Any]
+) -> tuple[ReActStep, str]:
+    """Run an episode of ``answers`` (the last a FINISH) to its end; the step and the reply."""
+    llm = make_llm({"by_module": {"react": list(answers)}})
+    node = ReActStep()
+    harness = harness_for(Retry("Loop", node, num_failures=len(answers)), llm, sim)
+    run(harness, sim)
+    assert harness.root_status == "SUCCESS" and node.episode_end == "finished"
+    return node, str(board.get("/turn/reply"))
+
+
+def final_note(board: BlackboardView) -> str:
+    rationale = board.get("/rationale/reactstep_decide")
+    assert isinstance(rationale, GateRationale)
+    return rationale.notes[-1]
+
+
+def test_a_claim_with_no_action_run_is_not_said(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    claim = "I brought the bottle to the bedroom table."
+    _, said = finished_with(board, make_llm, sim, answer(FINISH, reply=claim))
+    assert said == "I have finished, but I cannot tell you more than what I did. " + (
+        "I did not do anything."
+    )
+    assert board.get("/rationale/reactstep_decide").vetoed
+    assert final_note(board) == "final reply not said: no robot action was run"
+
+
+def test_a_claim_the_belief_contradicts_becomes_the_outcome_read_from_the_belief(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    claim = "I brought the bottle to the bedroom table."
+    node, said = finished_with(
+        board,
+        make_llm,
+        sim,
+        answer("GOTO", target="table_1"),
+        answer("PLACE", object="bottle", target="table_2", hand="right"),  # nothing held
+        answer(FINISH, reply=claim),
+    )
+    assert "brought" not in said
+    assert said.startswith("I have stopped. Not done: the bottle is not on the bedroom table.")
+    assert "Steps run: GOTO(target=table_1)." in said
+    assert final_note(board) == f"final reply not said: the belief does not back: {claim}"
+    assert sim.world.state.placements["bottle"].support == "table_1"
+
+
+def test_a_claim_the_belief_backs_is_said(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    claim = "I brought the bottle to the bedroom table."
+    _, said = finished_with(
+        board,
+        make_llm,
+        sim,
+        answer("GOTO", target="table_1"),
+        answer("PICK", object="bottle", hand="right"),
+        answer("GOTO", target="table_2"),
+        answer("PLACE", object="bottle", target="table_2", hand="right"),
+        answer(FINISH, reply=claim),
+    )
+    assert said == claim
+    assert final_note(board) == "final reply backed by the belief"
+    assert not board.get("/rationale/reactstep_decide").vetoed
+
+
+@pytest.mark.parametrize(("signer", "said_as_is"), [("anna", True), ("alex", False)])
+def test_a_delegated_claim_may_name_only_who_did_it(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, signer: str, said_as_is: bool
+) -> None:
+    claim = f"I got the form signed by {signer}."
+    _, said = finished_with(
+        board,
+        make_llm,
+        sim,
+        answer("DELEGATE", person="alex", ability="sign"),  # alex cannot sign: refuses
+        answer("DELEGATE", person="anna", ability="sign"),
+        answer(FINISH, reply=claim),
+    )
+    assert (said == claim) is said_as_is
+    if not said_as_is:
+        assert said.startswith(
+            "I have stopped. Done by anna: anna did sign. Planned at first, not done: alex did "
+            "not sign."
+        )
