@@ -278,7 +278,7 @@ class ReActEpisode:
                         PlanStep(
                             id=number,
                             thought=clip(turn.thought, 300),
-                            action=turn.action,  # type: ignore[arg-type]
+                            action=turn.action,
                             args=dict(turn.args),
                         )
                         for number, turn in run

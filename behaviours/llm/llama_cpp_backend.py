@@ -248,6 +248,8 @@ class LlamaCppBackend:
         llama_cpp = import_llama_cpp()
         path = self._existing_gguf(settings)
         slot = self._slot(path, settings.num_ctx)
+        if slot.llama is not None:  # loaded: never wait for a call still holding the model
+            return
         with slot.lock:
             if slot.llama is None:
                 slot.llama = self._load(llama_cpp, path, settings)
