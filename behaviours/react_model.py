@@ -44,6 +44,10 @@ FINISH = "FINISH"
 NO_REQUEST = "I did not hear a request, so I did nothing."
 """The reply when the step runs with no utterance on the blackboard."""
 
+MAX_UNANSWERED = 3
+"""The episode gives up after this many steps in a row without a usable answer (a model that
+keeps timing out or writing nonsense is not waited for until the step budget is spent)."""
+
 
 class _ActionArgs(BaseModel):
     """Base of the non-skill action arguments: immutable, unknown fields are errors."""
@@ -210,8 +214,9 @@ class ReActEpisode:
     def record(self, observation: Observation) -> ReActTurn:
         """Record the chosen decision with ``observation`` as the next step.
 
-        The episode ends when the choice finishes, when there is no model to ask, or when the
-        step budget is spent.
+        The episode ends when the choice finishes, when there is no model to ask, when the
+        model gave no usable answer :data:`MAX_UNANSWERED` times in a row, or when the step
+        budget is spent.
         """
         choice = self.choice
         assert choice is not None, "record() before the gate chose"
@@ -226,7 +231,11 @@ class ReActEpisode:
         self.history.append(turn)
         if choice.reply is not None:
             self.end = "finished"
-        elif (choice.no_answer and choice.offline) or len(self.history) >= self.max_steps:
+        elif (
+            (choice.no_answer and choice.offline)
+            or self._unanswered() >= MAX_UNANSWERED
+            or len(self.history) >= self.max_steps
+        ):
             self.end = "gave_up"
         return turn
 
@@ -238,7 +247,19 @@ class ReActEpisode:
             return self.choice.reply
         if self.choice.offline:
             return self._give_up_reply("I have no language model to plan with")
+        if self._unanswered() >= MAX_UNANSWERED:
+            unanswered = f"my language model gave no usable answer {MAX_UNANSWERED} times in a row"
+            return self._give_up_reply(unanswered)
         return self._give_up_reply(f"I used all {self.max_steps} steps I may take")
+
+    def _unanswered(self) -> int:
+        """How many of the last steps in a row had no usable answer (no action)."""
+        count = 0
+        for turn in reversed(self.history):
+            if turn.action:
+                break
+            count += 1
+        return count
 
     def abandon(self) -> None:
         """The episode was interrupted: it is over."""

@@ -340,6 +340,23 @@ def test_the_step_budget_ends_the_episode_with_an_honest_reply(
     assert reply.endswith("OPEN fridge first. Not done: I do not have the milk.")  # the belief
 
 
+def test_three_steps_in_a_row_without_a_usable_answer_end_the_episode(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    garbage = {"text": "GOTO the kitchen!"}
+    llm = make_llm({"by_module": {"react": [answer("LOOK"), *[garbage] * 6, answer("LOOK")]}})
+    node = ReActStep(max_steps=20)
+    harness = harness_for(Retry("Loop", node, num_failures=20), llm, sim)
+    run(harness, sim)
+    assert node.episode_end == "gave_up" and len(node.history) == 4  # LOOK, then three misses
+    reply = board.get("/turn/reply")
+    assert reply.startswith(
+        "I could not finish your request: my language model gave no usable answer 3 times in "
+        "a row. Steps run: LOOK()."
+    )
+    assert len(llm.calls) == 7  # each miss was asked again once
+
+
 def test_without_a_request_it_finishes_at_once_without_asking_the_model(
     blackboard: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
