@@ -490,16 +490,19 @@ def test_an_unfaithful_final_reply_is_not_said(
 # -- the final reply held to the belief (ReActReport) ---------------------------------------------
 
 
+CLAIM = "I brought the bottle to the bedroom table."
+
+
 def finished_with(
-    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, *answers: dict[str, Any]
-) -> tuple[ReActStep, str]:
-    """Run an episode of ``answers`` (the last a FINISH) to its end; the step and the reply."""
-    llm = make_llm({"by_module": {"react": list(answers)}})
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, *steps: dict[str, Any], said: str
+) -> str:
+    """Run an episode of ``steps``, then FINISH saying ``said``; what the robot said."""
+    llm = make_llm({"by_module": {"react": [*steps, answer(FINISH, reply=said)]}})
     node = ReActStep()
-    harness = harness_for(Retry("Loop", node, num_failures=len(answers)), llm, sim)
+    harness = harness_for(Retry("Loop", node, num_failures=len(steps) + 1), llm, sim)
     run(harness, sim)
     assert harness.root_status == "SUCCESS" and node.episode_end == "finished"
-    return node, str(board.get("/turn/reply"))
+    return str(board.get("/turn/reply"))
 
 
 def final_note(board: BlackboardView) -> str:
@@ -511,8 +514,7 @@ def final_note(board: BlackboardView) -> str:
 def test_a_claim_with_no_action_run_is_not_said(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
 ) -> None:
-    claim = "I brought the bottle to the bedroom table."
-    _, said = finished_with(board, make_llm, sim, answer(FINISH, reply=claim))
+    said = finished_with(board, make_llm, sim, said=CLAIM)
     assert said == "I have finished, but I cannot tell you more than what I did. " + (
         "I did not do anything."
     )
@@ -520,42 +522,28 @@ def test_a_claim_with_no_action_run_is_not_said(
     assert final_note(board) == "final reply not said: no robot action was run"
 
 
-def test_a_claim_the_belief_contradicts_becomes_the_outcome_read_from_the_belief(
-    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+GOTO_TABLE_1 = answer("GOTO", target="table_1")
+PICK_BOTTLE = answer("PICK", object="bottle", hand="right")
+GOTO_TABLE_2 = answer("GOTO", target="table_2")
+PLACE_BOTTLE = answer("PLACE", object="bottle", target="table_2", hand="right")
+
+
+@pytest.mark.parametrize("picked", [True, False])
+def test_a_claim_is_said_only_when_the_belief_backs_it(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, picked: bool
 ) -> None:
-    claim = "I brought the bottle to the bedroom table."
-    node, said = finished_with(
-        board,
-        make_llm,
-        sim,
-        answer("GOTO", target="table_1"),
-        answer("PLACE", object="bottle", target="table_2", hand="right"),  # nothing held
-        answer(FINISH, reply=claim),
-    )
-    assert "brought" not in said
+    steps = [GOTO_TABLE_1, PICK_BOTTLE, GOTO_TABLE_2] if picked else [GOTO_TABLE_1]
+    said = finished_with(board, make_llm, sim, *steps, PLACE_BOTTLE, said=CLAIM)
+    if picked:
+        assert said == CLAIM
+        assert final_note(board) == "final reply backed by the belief"
+        assert not board.get("/rationale/reactstep_decide").vetoed
+        return
+    # PLACE was refused (nothing held): the reply is the outcome read from the belief.
     assert said.startswith("I have stopped. Not done: the bottle is not on the bedroom table.")
-    assert "Steps run: GOTO(target=table_1)." in said
-    assert final_note(board) == f"final reply not said: the belief does not back: {claim}"
+    assert "Steps run: GOTO(target=table_1)." in said and "brought" not in said
+    assert final_note(board) == f"final reply not said: the belief does not back: {CLAIM}"
     assert sim.world.state.placements["bottle"].support == "table_1"
-
-
-def test_a_claim_the_belief_backs_is_said(
-    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
-) -> None:
-    claim = "I brought the bottle to the bedroom table."
-    _, said = finished_with(
-        board,
-        make_llm,
-        sim,
-        answer("GOTO", target="table_1"),
-        answer("PICK", object="bottle", hand="right"),
-        answer("GOTO", target="table_2"),
-        answer("PLACE", object="bottle", target="table_2", hand="right"),
-        answer(FINISH, reply=claim),
-    )
-    assert said == claim
-    assert final_note(board) == "final reply backed by the belief"
-    assert not board.get("/rationale/reactstep_decide").vetoed
 
 
 @pytest.mark.parametrize(("signer", "said_as_is"), [("anna", True), ("alex", False)])
@@ -563,13 +551,13 @@ def test_a_delegated_claim_may_name_only_who_did_it(
     board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, signer: str, said_as_is: bool
 ) -> None:
     claim = f"I got the form signed by {signer}."
-    _, said = finished_with(
+    said = finished_with(
         board,
         make_llm,
         sim,
         answer("DELEGATE", person="alex", ability="sign"),  # alex cannot sign: refuses
         answer("DELEGATE", person="anna", ability="sign"),
-        answer(FINISH, reply=claim),
+        said=claim,
     )
     assert (said == claim) is said_as_is
     if not said_as_is:
