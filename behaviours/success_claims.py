@@ -4,8 +4,10 @@ A sentence claims success when it says the robot did it ("I brought the bottle t
 table", "I got the form signed by lena", "I got it done", "Done: ...") and does not negate it
 ("I could not bring ..."). The physical task's outcome sentences ("Done by me: ...", "Not
 done: ...", read from the belief by :mod:`skills.outcome`) state facts one by one and are not
-task-level claims. Respond refuses a success claim the plan evidence does not back; the bench
-counts the ones the ground truth contradicts (:mod:`trees.evaluation.claims`).
+task-level claims. Respond refuses a success claim the plan evidence does not back, and
+ReActReport one the belief does not back in a ReAct episode's final reply (both with
+:func:`unbacked`); the bench counts the ones the ground truth contradicts
+(:mod:`trees.evaluation.claims`).
 """
 
 from __future__ import annotations
