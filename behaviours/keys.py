@@ -516,6 +516,20 @@ def read_optional(client: py_trees.blackboard.Client, key: str, kind: type[T]) -
     return value if isinstance(value, kind) else None
 
 
+def add_note(
+    client: py_trees.blackboard.Client, key: str, note: str, *, vetoed: bool = False
+) -> None:
+    """Add ``note`` to the gate rationale at ``key`` (and mark it vetoed when ``vetoed``).
+
+    Nothing is written when ``key`` holds no :class:`GateRationale`.
+    """
+    rationale = read_optional(client, key, GateRationale)
+    if rationale is None:
+        return
+    update = {"vetoed": rationale.vetoed or vetoed, "notes": [*rationale.notes, note]}
+    client.set(key, rationale.model_copy(update=update))
+
+
 def preset(key: str | KeySpec, value: Any, *, uncatalogued: bool = False) -> None:
     """Write ``value`` at ``key`` from outside the tree (a turn's input, a CLI or test preset).
 

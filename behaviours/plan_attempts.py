@@ -160,7 +160,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
         self._attempts = read_attempts(self.blackboard)
         if self.scene is None:
             return self.finish(None)
-        return self.submit(_assess, self._attempts, self.robot, self.scene)
+        return self.submit(assess_belief, self._attempts, self.robot, self.scene)
 
     def finish(self, result: TaskOutcome | None) -> Status:
         """Write the evidence item; the status says whether the attempts succeeded."""
@@ -179,7 +179,8 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
         return self.finish(None)
 
 
-def _assess(attempts: list[PlanAttempt], robot: str, scene: SceneGraph) -> TaskOutcome:
+def assess_belief(attempts: list[PlanAttempt], robot: str, scene: SceneGraph) -> TaskOutcome:
+    """Every fact ``attempts`` were for, held against the belief ``scene`` (run it off the tick)."""
     return assess(attempts, robot, Observed.from_scene(scene))
 
 

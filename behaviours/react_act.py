@@ -34,7 +34,6 @@ from pydantic import BaseModel
 from behaviours import keys
 from behaviours.delegate import DelegateToHuman
 from behaviours.faithfulness import Support, held_to, turn_support
-from behaviours.keys import GateRationale
 from behaviours.look_around import LookAround
 from behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject
 from behaviours.react_model import (
@@ -266,14 +265,7 @@ class ReActAct(keys.DeclaredKeys, py_trees.composites.Sequence):
 
     def _note(self, note: str, *, vetoed: bool = False) -> None:
         """Add ``note`` to the gate's rationale (and mark it vetoed when ``vetoed``)."""
-        rationale = keys.read_optional(self.blackboard, self.rationale_key, GateRationale)
-        if rationale is None:
-            return
-        notes = [*rationale.notes, note]
-        self.blackboard.set(
-            self.rationale_key,
-            rationale.model_copy(update={"vetoed": rationale.vetoed or vetoed, "notes": notes}),
-        )
+        keys.add_note(self.blackboard, self.rationale_key, note, vetoed=vetoed)
 
     def _support(self) -> Support:
         """What the final reply may state: the request and what the episode did and saw.

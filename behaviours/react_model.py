@@ -18,7 +18,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.wording import BoundedText, clip
 from skills.commands import ArgValue
-from skills.plan_model import DELEGATE, LOOK
+from skills.plan_model import (
+    ACTION_NAMES,
+    DELEGATE,
+    LOOK,
+    PlanAttempt,
+    PlanStep,
+    Reflection,
+    ToAPlan,
+)
 from skills.specs import SKILL_SPECS, CallSpec, NodeId
 
 GET_MAP_ROOMS = "GetMapRooms"
@@ -35,6 +43,10 @@ FINISH = "FINISH"
 
 NO_REQUEST = "I did not hear a request, so I did nothing."
 """The reply when the step runs with no utterance on the blackboard."""
+
+MAX_UNANSWERED = 3
+"""The episode gives up after this many steps in a row without a usable answer (a model that
+keeps timing out or writing nonsense is not waited for until the step budget is spent)."""
 
 
 class _ActionArgs(BaseModel):
@@ -202,8 +214,9 @@ class ReActEpisode:
     def record(self, observation: Observation) -> ReActTurn:
         """Record the chosen decision with ``observation`` as the next step.
 
-        The episode ends when the choice finishes, when there is no model to ask, or when the
-        step budget is spent.
+        The episode ends when the choice finishes, when there is no model to ask, when the
+        model gave no usable answer :data:`MAX_UNANSWERED` times in a row, or when the step
+        budget is spent.
         """
         choice = self.choice
         assert choice is not None, "record() before the gate chose"
@@ -218,7 +231,11 @@ class ReActEpisode:
         self.history.append(turn)
         if choice.reply is not None:
             self.end = "finished"
-        elif (choice.no_answer and choice.offline) or len(self.history) >= self.max_steps:
+        elif (
+            (choice.no_answer and choice.offline)
+            or self._unanswered() >= MAX_UNANSWERED
+            or len(self.history) >= self.max_steps
+        ):
             self.end = "gave_up"
         return turn
 
@@ -230,7 +247,19 @@ class ReActEpisode:
             return self.choice.reply
         if self.choice.offline:
             return self._give_up_reply("I have no language model to plan with")
+        if self._unanswered() >= MAX_UNANSWERED:
+            unanswered = f"my language model gave no usable answer {MAX_UNANSWERED} times in a row"
+            return self._give_up_reply(unanswered)
         return self._give_up_reply(f"I used all {self.max_steps} steps I may take")
+
+    def _unanswered(self) -> int:
+        """How many of the last steps in a row had no usable answer (no action)."""
+        count = 0
+        for turn in reversed(self.history):
+            if turn.action:
+                break
+            count += 1
+        return count
 
     def abandon(self) -> None:
         """The episode was interrupted: it is over."""
@@ -240,18 +269,69 @@ class ReActEpisode:
         """An honest reply for a finished episode whose own reply cannot be said: what it did."""
         return f"I have finished, but I cannot tell you more than what I did. {self.account()}"
 
+    def as_attempts(self) -> list[PlanAttempt]:
+        """The episode's robot actions as plan attempts (source ``react``); empty if none.
+
+        Every skill, LOOK and DELEGATE the model chose is a step, in order, also those that
+        were refused or failed: they say what the episode was for (:mod:`skills.outcome`
+        reads the facts a plan is for from its steps). A failed or refused step ends an
+        attempt, as it ends one of the gated tree's plans: what the model chose after it is a
+        new plan, so a fact it changed (anna signs after alex refused) supersedes the earlier
+        one. A step that worked has an achieved reflection, so its effect counts as the
+        robot's (or the person's) doing.
+        """
+        numbered = [
+            (number, turn)
+            for number, turn in enumerate(self.history, start=1)
+            if turn.action in ACTION_NAMES
+        ]
+        runs: list[list[tuple[int, ReActTurn]]] = []
+        for number, turn in numbered:
+            if not runs or not runs[-1][-1][1].ok:
+                runs.append([])
+            runs[-1].append((number, turn))
+        finished = self.end == "finished"
+        return [
+            PlanAttempt(
+                number=index,
+                plan=ToAPlan(
+                    steps=[
+                        PlanStep(
+                            id=number,
+                            thought=clip(turn.thought, 300),
+                            action=turn.action,
+                            args=dict(turn.args),
+                        )
+                        for number, turn in run
+                    ],
+                    source="react",
+                    rationale="the actions of a ReAct episode",
+                ),
+                outcome="succeeded" if finished and run[-1][1].ok else "failed",
+                reflections=[
+                    Reflection(step=number, achieved=turn.ok, observed=clip(turn.observation, 300))
+                    for number, turn in run
+                ],
+            )
+            for index, run in enumerate(runs, start=1)
+        ]
+
     def _give_up_reply(self, why: str) -> str:
         """An honest reply: ``why`` it stopped, what it did, and the last problem."""
         return f"I could not finish your request: {why}. {self.account()}"
 
     def account(self) -> str:
-        """What the episode did (its actions that worked) and its last problem, in words."""
+        """What the episode did (its actions that worked) and its last problem, in words.
+
+        The actions are listed as "Steps run: ...", as the gated tree's report lists its plan's
+        steps: a list of what ran, not a claim that the request was done.
+        """
         acted = [
             turn.describe()
             for turn in self.history
             if turn.ok and turn.action not in (*PERCEPTION_ACTIONS, FINISH)
         ]
-        done = f"What I did: {', '.join(acted)}." if acted else "I did not do anything."
+        done = f"Steps run: {', '.join(acted)}." if acted else "I did not do anything."
         failed = next((turn for turn in reversed(self.history) if not turn.ok), None)
         problem = (
             f" The last problem: {failed.describe()}: "

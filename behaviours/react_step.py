@@ -1,18 +1,21 @@
 """``ReActStep``: one step of RoBee's ReAct planner: the model picks an action, the robot acts.
 
-Each run of the node is one step of an episode, in two children that share the episode
+Each run of the node is one step of an episode, in three children that share the episode
 (:class:`~behaviours.react_model.ReActEpisode`)::
 
     ReActStep (Sequence)
     ├── <name>.Decide   ReActDecide: the model picks ONE action; the gate checks it
-    └── <name>.Act      ReActAct: runs it as its child, records the observation
-        └── 2:PICK(object=bottle, hand=right)    the chosen action, a real node of the tree
+    ├── <name>.Act      ReActAct: runs it as its child, records the observation
+    │   └── 2:PICK(object=bottle, hand=right)    the chosen action, a real node of the tree
+    └── <name>.Report   ReActReport: once the episode is over, the reply held to the belief
 
 The action is a real node: the tree ticks it, the tick log and the viewer show it with its
 status, and stopping the step stops it. An unknown action or arguments that do not fit are
 refused with the reason as the observation: nothing is sent and the step is spent. The
 episode ends when the model finishes or when the step budget is spent; then the step writes an
-honest reply saying what was done.
+honest reply saying what was done, and holds it to the belief: a claim that the task was done
+is said only when the facts the episode's actions were for hold, made so by the robot or the
+people it asked (:mod:`behaviours.react_report`).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from py_trees.common import Status
 from behaviours.react_act import ReActAct
 from behaviours.react_decide import ReActDecide
 from behaviours.react_model import EpisodeEnd, ReActEpisode, ReActTurn
+from behaviours.react_report import ReActReport
 
 
 class ReActStep(py_trees.composites.Sequence):
@@ -37,17 +41,20 @@ class ReActStep(py_trees.composites.Sequence):
     ends, ``/perception/target_room`` / ``/perception/target_object`` / ``/skill/call`` as the
     inputs of the perception and skill nodes it runs (which write ``/perception/*`` and
     ``/skill/outcome``), and its gate's ``/rationale/<node>`` (``/rationale/reactstep_decide``)
-    with the decision and its observation. The episode's history is :attr:`history`.
+    with the decision, its observation and, at the end, whether the reply was backed. The
+    episode's history is :attr:`history`.
 
     SUCCESS: the episode is over and ``/turn/reply`` says so: the model finished
-    (:attr:`episode_end` ``finished``), or the step budget is spent or there is no model to ask
-    (``gave_up``: an honest reply with what was done). FAILURE: one step was taken and the
+    (:attr:`episode_end` ``finished``; its reply, unless it claims what the belief does not
+    back), or the step budget is spent or there is no model to ask (``gave_up``: an honest
+    reply with what was done and what the belief holds). FAILURE: one step was taken and the
     episode goes on; the run after it starts the next step (a ``Retry`` decorator loops it).
-    RUNNING: the model is deciding or the action is running. Interrupted, it cancels the model
-    call and the action, and the next run starts a new episode.
+    RUNNING: the model is deciding, the action is running or the belief is being read.
+    Interrupted, it cancels the model call and the action, and the next run starts a new
+    episode.
     """
 
-    parts = (ReActDecide, ReActAct)
+    parts = (ReActDecide, ReActAct, ReActReport)
     """The classes of the nodes it is built of (the node catalogue shows their ports)."""
 
     def __init__(
@@ -70,7 +77,10 @@ class ReActStep(py_trees.composites.Sequence):
             robot=robot,
             delegation_timeout_s=delegation_timeout_s,
         )
-        super().__init__(name, memory=True, children=[self.decide, self.act])
+        self.report = ReActReport(
+            f"{name}.Report", self.episode, gate=self.decide.name, robot=robot
+        )
+        super().__init__(name, memory=True, children=[self.decide, self.act, self.report])
 
     @property
     def history(self) -> list[ReActTurn]:

@@ -54,7 +54,7 @@ from behaviours.faithfulness import (
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from behaviours.success_claims import success_sentences
+from behaviours.success_claims import success_sentences, unbacked
 from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
 from knowledge.domain_pack import Grounding
 from knowledge.domain_registry import DomainRegistry
@@ -437,19 +437,13 @@ def unbacked_claims(reply: str, turn: _Turn) -> list[str]:
     """
     plans = [item for item in turn.evidence.items if item.source == "plan"] if turn.evidence else []
     claims = success_sentences(reply) if plans else []
-    if not claims or not all(item.ok for item in plans):
-        return claims
     forms = {
-        form.casefold()
+        form
         for item in plans
         for name in item.unclaimed
         for form in (name, name.replace("_", " "), _label(turn, name))
     }
-    return [
-        claim
-        for claim in claims
-        if any(re.search(rf"(?<!\w){re.escape(form)}(?!\w)", claim.casefold()) for form in forms)
-    ]
+    return unbacked(claims, done=all(item.ok for item in plans), unclaimed=forms)
 
 
 def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:

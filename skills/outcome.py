@@ -230,6 +230,13 @@ class TaskOutcome:
         named = {name for outcome in self.facts for name in outcome.fact.names()}
         return named - self.claimable()
 
+    def unclaimable_forms(self) -> dict[str, set[str]]:
+        """Each unclaimable id with the forms a sentence may name it by: id, words, label."""
+        return {
+            name: {name, name.replace("_", " "), self.labels.get(name) or name}
+            for name in self.unclaimable()
+        }
+
     def rows(self) -> list[dict[str, str | None]]:
         """One evidence row per fact (:data:`OUTCOME_COLUMNS`), labels instead of ids."""
         return [

@@ -264,7 +264,10 @@ class LLMClient(Closeable):
         )
 
     def wait_for_calls(self, timeout_s: float) -> bool:
-        """Wait until no submitted call is running (for tests); False if some still are."""
+        """Wait until no submitted call is running; False if some still are after ``timeout_s``.
+
+        Tests wait for calls; a scenario run waits before it counts its calls.
+        """
         return self._pool.wait_idle(timeout_s)
 
     def close(self) -> None:

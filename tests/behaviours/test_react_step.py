@@ -335,8 +335,26 @@ def test_the_step_budget_ends_the_episode_with_an_honest_reply(
     assert node.episode_end == "gave_up" and len(node.history) == 3 and len(llm.calls) == 3
     reply = board.get("/turn/reply")
     assert reply.startswith("I could not finish your request: I used all 3 steps")
-    assert "What I did: GOTO(target=kitchen), LOOK()." in reply
+    assert "Steps run: GOTO(target=kitchen), LOOK()." in reply
     assert "The last problem: PICK(object=milk, hand=right)" in reply
+    assert reply.endswith("OPEN fridge first. Not done: I do not have the milk.")  # the belief
+
+
+def test_three_steps_in_a_row_without_a_usable_answer_end_the_episode(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    garbage = {"text": "GOTO the kitchen!"}
+    llm = make_llm({"by_module": {"react": [answer("LOOK"), *[garbage] * 6, answer("LOOK")]}})
+    node = ReActStep(max_steps=20)
+    harness = harness_for(Retry("Loop", node, num_failures=20), llm, sim)
+    run(harness, sim)
+    assert node.episode_end == "gave_up" and len(node.history) == 4  # LOOK, then three misses
+    reply = board.get("/turn/reply")
+    assert reply.startswith(
+        "I could not finish your request: my language model gave no usable answer 3 times in "
+        "a row. Steps run: LOOK()."
+    )
+    assert len(llm.calls) == 7  # each miss was asked again once
 
 
 def test_without_a_request_it_finishes_at_once_without_asking_the_model(
@@ -414,7 +432,11 @@ def test_the_step_is_a_gate_and_an_action_node_whose_child_is_the_chosen_action(
     )
     node = ReActStep(max_steps=5)
     harness = harness_for(Retry("Loop", node, num_failures=5), llm, sim)
-    assert [child.name for child in node.children] == ["ReActStep.Decide", "ReActStep.Act"]
+    assert [child.name for child in node.children] == [
+        "ReActStep.Decide",
+        "ReActStep.Act",
+        "ReActStep.Report",
+    ]
     run(harness, sim, until=lambda h: node.status == Status.FAILURE)
     (located,) = node.act.children
     assert isinstance(located, LocateObject) and located.name == "1:LocateObject(thing=bottle)"
@@ -463,3 +485,83 @@ def test_an_unfaithful_final_reply_is_not_said(
     assert rationale.vetoed
     (note,) = [n for n in rationale.notes if n.startswith("final reply not said")]
     assert "numbers 7, 400" in note and "Ibuprofen" in note
+
+
+# -- the final reply held to the belief (ReActReport) ---------------------------------------------
+
+
+CLAIM = "I brought the bottle to the bedroom table."
+
+
+def finished_with(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, *steps: dict[str, Any], said: str
+) -> str:
+    """Run an episode of ``steps``, then FINISH saying ``said``; what the robot said."""
+    llm = make_llm({"by_module": {"react": [*steps, answer(FINISH, reply=said)]}})
+    node = ReActStep()
+    harness = harness_for(Retry("Loop", node, num_failures=len(steps) + 1), llm, sim)
+    run(harness, sim)
+    assert harness.root_status == "SUCCESS" and node.episode_end == "finished"
+    return str(board.get("/turn/reply"))
+
+
+def final_note(board: BlackboardView) -> str:
+    rationale = board.get("/rationale/reactstep_decide")
+    assert isinstance(rationale, GateRationale)
+    return rationale.notes[-1]
+
+
+def test_a_claim_with_no_action_run_is_not_said(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor
+) -> None:
+    said = finished_with(board, make_llm, sim, said=CLAIM)
+    assert said == "I have finished, but I cannot tell you more than what I did. " + (
+        "I did not do anything."
+    )
+    assert board.get("/rationale/reactstep_decide").vetoed
+    assert final_note(board) == "final reply not said: no robot action was run"
+
+
+GOTO_TABLE_1 = answer("GOTO", target="table_1")
+PICK_BOTTLE = answer("PICK", object="bottle", hand="right")
+GOTO_TABLE_2 = answer("GOTO", target="table_2")
+PLACE_BOTTLE = answer("PLACE", object="bottle", target="table_2", hand="right")
+
+
+@pytest.mark.parametrize("picked", [True, False])
+def test_a_claim_is_said_only_when_the_belief_backs_it(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, picked: bool
+) -> None:
+    steps = [GOTO_TABLE_1, PICK_BOTTLE, GOTO_TABLE_2] if picked else [GOTO_TABLE_1]
+    said = finished_with(board, make_llm, sim, *steps, PLACE_BOTTLE, said=CLAIM)
+    if picked:
+        assert said == CLAIM
+        assert final_note(board) == "final reply backed by the belief"
+        assert not board.get("/rationale/reactstep_decide").vetoed
+        return
+    # PLACE was refused (nothing held): the reply is the outcome read from the belief.
+    assert said.startswith("I have stopped. Not done: the bottle is not on the bedroom table.")
+    assert "Steps run: GOTO(target=table_1)." in said and "brought" not in said
+    assert final_note(board) == f"final reply not said: the belief does not back: {CLAIM}"
+    assert sim.world.state.placements["bottle"].support == "table_1"
+
+
+@pytest.mark.parametrize(("signer", "said_as_is"), [("anna", True), ("alex", False)])
+def test_a_delegated_claim_may_name_only_who_did_it(
+    board: BlackboardView, make_llm: MakeLLM, sim: SimExecutor, signer: str, said_as_is: bool
+) -> None:
+    claim = f"I got the form signed by {signer}."
+    said = finished_with(
+        board,
+        make_llm,
+        sim,
+        answer("DELEGATE", person="alex", ability="sign"),  # alex cannot sign: refuses
+        answer("DELEGATE", person="anna", ability="sign"),
+        said=claim,
+    )
+    assert (said == claim) is said_as_is
+    if not said_as_is:
+        assert said.startswith(
+            "I have stopped. Done by anna: anna did sign. Planned at first, not done: alex did "
+            "not sign."
+        )

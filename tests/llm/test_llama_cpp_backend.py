@@ -287,6 +287,21 @@ def test_prepare_loads_the_model_on_the_callers_thread() -> None:
     fresh.close()
 
 
+@pytest.mark.model
+def test_prepare_of_a_loaded_model_does_not_wait_for_a_call_holding_it() -> None:
+    """A call still evaluating its prompt holds the model; a new tree's setup must not wait."""
+    fresh = LlamaCppBackend()
+    settings = ModuleSettings(backend="llama-cpp")
+    fresh.prepare(settings)
+    (slot,) = fresh._slots.values()
+    with slot.lock:  # a call in flight
+        preparing = threading.Thread(target=fresh.prepare, args=(settings,))
+        preparing.start()
+        preparing.join(timeout=5.0)
+        assert not preparing.is_alive()
+    fresh.close()
+
+
 def test_client_prepare_logs_a_backend_that_cannot_load(caplog) -> None:
     config = LLMConfig.from_mapping(
         {"defaults": {"backend": "llama-cpp", "gguf_path": "/nonexistent/model.gguf"}}

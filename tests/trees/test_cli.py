@@ -195,6 +195,24 @@ def test_sim_show_and_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert "no such file or shipped scenario" in capsys.readouterr().err
 
 
+def test_run_robee_bottle_with_no_model_recovers_by_looking(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The README's main job: the bottle moved, the explainer's suggestion, a LOOK, success."""
+    assert main(["run", "robee_bottle", "--llm", "none"]) == 0
+    out = capsys.readouterr().out
+    assert "world: tick 0: move bottle on kitchen_counter (by anna)" in out
+    assert "-> failed: PICK(bottle, right) failed at grasp: object_not_visible" in out
+    assert "explainer (pick-not-visible-look-where-last-seen): " in out
+    assert "Look for it in kitchen, where it was last seen (GOTO(kitchen), LOOK())" in out
+    assert (
+        "attempt 2 (htn): LOOK(), PICK(bottle, right), GOTO(table_2), "
+        "PLACE(bottle, table_2, right) -> succeeded"
+    ) in out
+    assert "goal MET: on(bottle, table_2)" in out and "0 model calls" in out
+    assert "robot: I brought the bottle to the bedroom table." in out
+
+
 def test_tick_runs_a_tree_in_the_simulator(
     blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -122,7 +122,8 @@ def test_a_node_built_with_children_has_their_ports_and_handles() -> None:
     }
     ports = {p.name: p.direction for p in step.ports}
     assert ports["utterance"] == "input" and ports["rationale"] == "output"  # the gate's
-    assert ports["skill_call"] == "output" and ports["reply"] == "output"  # the action node's
+    assert ports["skill_call"] == "output"  # the action node's
+    assert ports["reply"] == "inout"  # the action node writes it; the report holds it to the belief
 
 
 def test_two_classes_with_one_name_are_refused() -> None:

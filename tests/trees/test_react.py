@@ -139,7 +139,10 @@ def test_robee_bottle_one_action_per_call_reaches_the_goal_without_a_blind_place
 
     assert run.harness.root_status == "SUCCESS"
     assert scenario.goal.achieved(run.sim.world)
-    assert blackboard.get("/turn/reply") == DONE
+    assert blackboard.get("/turn/reply") == DONE  # the belief backs it
+    assert blackboard.get("/rationale/reactstep_decide").notes[-1] == (
+        "final reply backed by the belief"
+    )
     history = run.step.history
     assert [turn.describe() for turn in history] == [
         "GOTO(target=table_1)",
@@ -164,6 +167,27 @@ def test_robee_bottle_one_action_per_call_reaches_the_goal_without_a_blind_place
     assert len(calls) == len(history)
     assert all(call.module == "react" and call.prompt_tokens > 0 for call in calls)
     assert calls[-1].prompt_tokens > calls[0].prompt_tokens  # the history grows the prompt
+
+
+def test_a_goal_someone_else_met_is_never_claimed(
+    runs: list[Run], blackboard: BlackboardView
+) -> None:
+    scenario = load_scenario("robee_bottle_carried")  # Anna carries the bottle there herself
+    claim = "I brought the bottle to the bedroom table."
+    script = [
+        answer("GOTO", target="table_1"),
+        answer("PICK", object="bottle", hand="right"),
+        answer("GOTO", target="table_2"),
+        answer(FINISH, reply=claim),
+    ]
+    run = start(runs, blackboard, scenario, script)
+    run.until_done(scenario.limits.max_ticks + 20)
+
+    assert scenario.goal.achieved(run.sim.world)  # the world holds the goal, Anna made it so
+    reply = blackboard.get("/turn/reply")
+    assert claim not in reply and reply.startswith("I have stopped.")
+    assert "Not done: I do not have the bottle." in reply
+    assert blackboard.get("/rationale/reactstep_decide").vetoed
 
 
 @pytest.mark.parametrize("scenario_id", ["mug_to_sink", "print_agenda", "fridge_closed"])
@@ -215,7 +239,7 @@ def test_the_step_budget_ends_the_run_with_an_honest_reply(
     assert len(run.llm.calls) == 3 and run.sent() == ["observe"] * 3
     reply = blackboard.get("/turn/reply")
     assert reply.startswith("I could not finish your request: I used all 3 steps")
-    assert "What I did: LOOK(), LOOK(), LOOK()." in reply
+    assert "Steps run: LOOK(), LOOK(), LOOK()." in reply
     assert not scenario.goal.achieved(run.sim.world)
 
 

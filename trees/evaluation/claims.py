@@ -17,10 +17,9 @@ is a failed run, not a false claim.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
-from behaviours.success_claims import success_sentences
+from behaviours.success_claims import mentions, success_sentences
 from sim.scenario import GoalCredit
 from sim.world import World
 from skills.outcome import Observed, TaskOutcome, assess
@@ -66,9 +65,8 @@ def _why_false(
         )
     named = [
         name
-        for name in sorted(outcome.unclaimable())
-        if re.search(rf"(?<!\w){re.escape(outcome.labels.get(name, name))}(?!\w)", sentence, re.I)
-        or re.search(rf"(?<!\w){re.escape(name)}(?!\w)", sentence, re.I)
+        for name, forms in sorted(outcome.unclaimable_forms().items())
+        if any(mentions(sentence, form) for form in forms)
     ]
     return f"names {', '.join(named)}, who did not do it" if named else ""
 

@@ -95,6 +95,11 @@ ORACLE_TIMEOUT_S = 2.0
 """Module timeout with the scripted oracle: it answers at once, so only injected timeouts
 wait, and they need not wait the 20 s a real model gets."""
 
+CALLS_SETTLE_S = 600.0
+"""How long a run waits, after the robot is done, for model calls still running: a call the
+tree gave up on (a timeout) may still hold an in-process model, and must neither leak into the
+next run (busy, so its calls time out) nor go uncounted."""
+
 REFUSAL = "Reject"
 """The inner-speech control that refuses a request."""
 
@@ -296,13 +301,16 @@ def run_scenario(
         used = describe_records(store, [i for a in attempts for i in a.experience])
         score = _score(scenario, simulator, record, hazardous=bool(hazardous))
     py_trees.blackboard.Blackboard.clear()
+    wall_s = round(time.perf_counter() - started, 3)
+    if not llm.wait_for_calls(CALLS_SETTLE_S):
+        record.notes.append(f"model calls still running {CALLS_SETTLE_S:g}s after the run")
     calls, _ = llm.call_log.since(cursor)
     return ScenarioResult(
         scenario=scenario.id,
         tier=scenario.tier,
         tree=tree,
         backend=label,
-        wall_s=round(time.perf_counter() - started, 3),
+        wall_s=wall_s,
         model_calls=len(calls),
         prompt_tokens=sum(call.prompt_tokens for call in calls),
         completion_tokens=sum(call.completion_tokens for call in calls),
