@@ -141,3 +141,14 @@ def _one_thing(words: str, lexicon: Lexicon) -> str | None:
     """The one scene node ``words`` name in ``lexicon`` (not a type), else None."""
     ids = {mention.id for mention in lexicon.find(words) if not mention.id.startswith(TYPE_PREFIX)}
     return ids.pop() if len(ids) == 1 else None
+
+
+def one_sentence(sentences: Sequence[str]) -> str:
+    """Hazard sentences as one, so a refusal that says its first sentence says them all.
+
+    "The tumbler holds only 300 ml; ..." and "The tumbler is next to the toaster; ..." ->
+    "The tumbler holds only 300 ml; ...; and the tumbler is next to the toaster; ...".
+    """
+    clauses = [sentence.strip().rstrip(".") for sentence in sentences if sentence.strip()]
+    rest = [clause[:1].lower() + clause[1:] for clause in clauses[1:]]
+    return "; and ".join(clauses[:1] + rest) + ("." if clauses else "")

@@ -23,6 +23,7 @@ from behaviours import keys
 from behaviours.hazard_readings import (
     forbidden_in_every_reading,
     frame_readings,
+    one_sentence,
     scene_belief,
     slot_readings,
 )
@@ -425,7 +426,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
         hazards = self._hazards_of_every_reading(turn)
         if hazards:
-            return self._decide("Reject", [], " ".join(hazards))
+            return self._decide("Reject", [], one_sentence(hazards))
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
         if self._needs_absent_planner(turn):

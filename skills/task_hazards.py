@@ -82,7 +82,9 @@ OUTLINES: dict[str, _Outline] = {
 _WITH_HAND = frozenset(["PICK", "PLACE", "HANDOVER", "DISPOSE", "FILL", "POUR"])
 
 FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
-    ("heat", "appliance"): lambda thing: "appliance" in thing.flags and thing.kind == "container",
+    ("heat", "appliance"): lambda thing: (
+        {"appliance", "heat_source"} <= thing.flags and thing.kind == "container"
+    ),  # what heats and takes things in (not a fridge)
     ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
     ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
     ("pour", "source"): lambda thing: thing.liquid_ml > 0,

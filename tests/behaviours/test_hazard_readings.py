@@ -9,6 +9,7 @@ import pytest
 from behaviours.hazard_readings import (
     forbidden_in_every_reading,
     frame_readings,
+    one_sentence,
     scene_belief,
     slot_readings,
 )
@@ -102,3 +103,11 @@ def test_the_steps_of_a_request_are_one_reading(
     text = "put it in the microwave and start it"
     assert frame_readings(text, household, lexicons, belief) == []  # "it": nothing known
     assert frame_readings(text, household, lexicons, belief, earlier) == readings
+
+
+def test_several_hazards_are_said_as_one_sentence() -> None:
+    said = one_sentence(
+        ["The jug is full.", "The glass is next to the kettle; a spill could reach it."]
+    )
+    assert said == "The jug is full; and the glass is next to the kettle; a spill could reach it."
+    assert one_sentence([]) == ""
