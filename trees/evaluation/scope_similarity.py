@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.metrics.pairwise import cosine_similarity
 
 from behaviours.llm.client import LLMClient
 from behaviours.turn_state import OUT_OF_SCOPE
@@ -61,11 +59,11 @@ class SimilarityMatrix:
 
 def tfidf_similarity(profiles: Sequence[DomainProfile]) -> SimilarityMatrix:
     """Cosine similarity of TF-IDF vectors of words (English stop words dropped)."""
+    from sklearn.feature_extraction.text import TfidfVectorizer  # the eval's only; slow import
+
     vectorizer = TfidfVectorizer(sublinear_tf=True, stop_words="english")
     vectors = vectorizer.fit_transform([profile.document() for profile in profiles])
-    return SimilarityMatrix(
-        "TF-IDF", tuple(profile.name for profile in profiles), cosine_similarity(vectors)
-    )
+    return SimilarityMatrix("TF-IDF", tuple(profile.name for profile in profiles), _cosine(vectors))
 
 
 def embedding_similarity(
@@ -77,9 +75,14 @@ def embedding_similarity(
         raise ValueError(
             f"the embedder returned {len(vectors)} vectors for {len(profiles)} descriptions"
         )
-    return SimilarityMatrix(
-        method, tuple(profile.name for profile in profiles), cosine_similarity(vectors)
-    )
+    return SimilarityMatrix(method, tuple(profile.name for profile in profiles), _cosine(vectors))
+
+
+def _cosine(vectors: object) -> np.ndarray:
+    """Pairwise cosine similarity of the rows of ``vectors`` (dense or sparse)."""
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    return np.asarray(cosine_similarity(vectors), dtype=float)
 
 
 @dataclass(frozen=True)
