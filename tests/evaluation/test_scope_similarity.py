@@ -105,7 +105,11 @@ def test_each_configuration_routes_its_domains_and_out_of_scope_items(
     assert "| low |" in table and "mean similarity (embedding)" in table
 
 
+NEEDS_PLOTS = "the heatmap needs the plots extra: pip install 'cogtree[plots]'"
+
+
 def test_the_heatmap_is_a_png(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_PLOTS)
     matrix = SimilarityMatrix("toy", ("a", "b"), np.array([[1.0, 0.3], [0.3, 1.0]]))
     path = write_heatmap([matrix, matrix], tmp_path / "out" / "heat.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -114,6 +118,7 @@ def test_the_heatmap_is_a_png(tmp_path: Path) -> None:
 def test_the_command_prints_the_table_and_writes_the_heatmap(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    pytest.importorskip("matplotlib", reason=NEEDS_PLOTS)
     heatmap = tmp_path / "heat.png"
     args = parse(
         "--backend",
