@@ -46,12 +46,12 @@ from behaviours.faithfulness import (
 )
 from behaviours.llm.types import CallRecord
 from behaviours.respond import Respond
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from knowledge.domain_registry import DomainRegistry
 from knowledge.lexicon_book import LexiconBook
 from trees.evaluation import metrics
 from trees.evaluation.datasets import load_items
-from trees.evaluation.runner import ModuleRunner, select
+from trees.evaluation.runner import ModuleRunner, preset_resolutions, select
 
 OUTER_SPEECH_FILE = "outer_speech.jsonl"
 """The set's file name in the evaluation directory."""
@@ -272,16 +272,9 @@ def _spoken(
         keys.INTENT.name: IntentFrame(
             domain=item.domain, task=item.task, slots=dict(item.slots), confidence=1.0
         ),
-        keys.RESOLVED.name: {
-            slot: SlotResolution(
-                slot=slot,
-                said=value,
-                kind=spec.slots[slot].resolve if slot in spec.slots else "text",
-                ids=value if isinstance(value, list) else [value],
-            )
-            for slot, value in item.slots.items()
-            if isinstance(value, str) or (isinstance(value, list) and value)
-        },
+        keys.RESOLVED.name: preset_resolutions(
+            spec, {slot: value for slot, value in item.slots.items() if value}
+        ),
         keys.EVIDENCE.name: EvidenceBundle(
             items=[
                 EvidenceItem(

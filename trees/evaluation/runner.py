@@ -62,6 +62,7 @@ from behaviours.turn_state import (
     SlotResolution,
 )
 from knowledge.closing import Closeable
+from knowledge.domain_pack import TaskSpec
 from knowledge.domain_registry import DomainRegistry
 from knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
 from knowledge.scene_graph import SceneGraph
@@ -238,6 +239,21 @@ def backend_label(backend: str, client: LLMClient | None) -> str:
     if backend == "ollama" and client is not None:
         return f"ollama {client.settings_for('intent').model}"
     return BACKEND_LABELS.get(backend, backend)
+
+
+def preset_resolutions(
+    spec: TaskSpec, slots: Mapping[str, str | list[str]]
+) -> dict[str, SlotResolution]:
+    """An item's slots (ids as the reference resolved them) as PostProcess would write them."""
+    return {
+        slot: SlotResolution(
+            slot=slot,
+            said=value,
+            kind=spec.slots[slot].resolve if slot in spec.slots else "text",
+            ids=value if isinstance(value, list) else [value],
+        )
+        for slot, value in slots.items()
+    }
 
 
 class ModuleRunner(Closeable):
@@ -461,16 +477,7 @@ class ModuleRunner(Closeable):
     def _query_item(self, index: int, item: QueryItem, domains: DomainRegistry) -> ItemResult:
         oracle = {"query_generation": {"sparql": item.reference_query}}
         pack = domains.get(item.domain)
-        spec = pack.task(item.task)
-        resolved = {
-            slot: SlotResolution(
-                slot=slot,
-                said=value,
-                kind=spec.slots[slot].resolve if slot in spec.slots else "text",
-                ids=value if isinstance(value, list) else [value],
-            )
-            for slot, value in item.slots.items()
-        }
+        resolved = preset_resolutions(pack.task(item.task), item.slots)
         presets: dict[str, Any] = {
             keys.DOMAIN.name: item.domain,
             keys.INTENT.name: IntentFrame(
