@@ -26,6 +26,13 @@ from behaviours.llm.errors import (
     MalformedOutputError,
     first_problem,
 )
+from behaviours.llm.option_scores import (
+    LetterScoringBackend,
+    LogprobsUnavailableError,
+    OptionPrompt,
+    OptionScores,
+    letter_probabilities,
+)
 from behaviours.llm.selection import choose_auto_backend, create_backend
 from behaviours.llm.types import (
     CallRecord,
@@ -49,7 +56,9 @@ class PendingCall:
 
     module: str
     attempt: int
-    future: Future[Decision[Any]]
+    future: Future[Any]
+    """A :class:`Decision` from :meth:`LLMClient.submit`, :class:`OptionScores` from
+    :meth:`LLMClient.submit_scores`."""
     cancel_event: threading.Event
     started: float
     deadline: float
@@ -172,24 +181,10 @@ class LLMClient(Closeable):
 
     # -- calls ---------------------------------------------------------------------------------
 
-    def decide(
-        self,
-        module: str,
-        messages: Sequence[Message],
-        schema: type[T],
-        *,
-        cancel: threading.Event | None = None,
-        attempt: int = 1,
-    ) -> Decision[T]:
-        """Call the model of ``module`` and return a validated ``schema`` instance (blocking).
-
-        Raises an :class:`LLMError` subclass (with ``record`` set) when the call fails or the
-        output does not validate. Every attempt is appended to :attr:`call_log`.
-        """
-        settings = self.settings_for(module)
-        backend = self.backend_for(module)
-        request = LLMRequest(module, tuple(messages), schema, settings)
-        cancel = cancel if cancel is not None else threading.Event()
+    def _recorder(
+        self, module: str, backend: Backend, settings: ModuleSettings, attempt: int
+    ) -> Callable[..., CallRecord]:
+        """A function that appends one record of this call to :attr:`call_log` and returns it."""
         started_at = time.time()
         clock = time.perf_counter()
 
@@ -210,6 +205,27 @@ class LLMClient(Closeable):
             self.call_log.append(entry)
             return entry
 
+        return record
+
+    def decide(
+        self,
+        module: str,
+        messages: Sequence[Message],
+        schema: type[T],
+        *,
+        cancel: threading.Event | None = None,
+        attempt: int = 1,
+    ) -> Decision[T]:
+        """Call the model of ``module`` and return a validated ``schema`` instance (blocking).
+
+        Raises an :class:`LLMError` subclass (with ``record`` set) when the call fails or the
+        output does not validate. Every attempt is appended to :attr:`call_log`.
+        """
+        settings = self.settings_for(module)
+        backend = self.backend_for(module)
+        request = LLMRequest(module, tuple(messages), schema, settings)
+        cancel = cancel if cancel is not None else threading.Event()
+        record = self._recorder(module, backend, settings, attempt)
         try:
             completion = backend.complete(request, cancel)
         except LLMError as error:
@@ -238,6 +254,54 @@ class LLMClient(Closeable):
             ) from error
         return Decision(value=value, record=record("ok", **counts), raw=completion.text)
 
+    def score_options(
+        self,
+        module: str,
+        prompt: OptionPrompt,
+        *,
+        cancel: threading.Event | None = None,
+        attempt: int = 1,
+    ) -> OptionScores:
+        """Score ``prompt.letters`` with the next-token log-probabilities of ``module``'s model.
+
+        Blocking, like :meth:`decide`. Raises :class:`LogprobsUnavailableError` when the
+        module's backend cannot read log-probabilities, and the other :class:`LLMError`
+        subclasses as :meth:`decide` does; every attempt is recorded in :attr:`call_log`.
+        """
+        settings = self.settings_for(module)
+        backend = self.backend_for(module)
+        cancel = cancel if cancel is not None else threading.Event()
+        record = self._recorder(module, backend, settings, attempt)
+        if not isinstance(backend, LetterScoringBackend):
+            detail = (
+                f"the {backend.name} backend gives no next-token log-probabilities; "
+                "use llama-cpp, or an Ollama server that returns logprobs"
+            )
+            raise LogprobsUnavailableError(detail, record("unavailable", detail))
+        try:
+            scores = backend.score_letters(prompt, settings, cancel)
+        except LLMError as error:
+            error.record = record(error.outcome, str(error))
+            raise
+        except Exception as error:  # a backend bug must not escape as anything but LLMError
+            detail = f"{backend.name} backend failed: {type(error).__name__}: {error}"
+            raise LLMError(detail, record("error", detail)) from error
+        counts: dict[str, Any] = {
+            "model": scores.model,
+            "prompt_tokens": scores.prompt_tokens,
+            "completion_tokens": 1,
+            "tokens_estimated": scores.tokens_estimated,
+        }
+        if cancel.is_set():
+            detail = "result arrived after the caller gave up"
+            raise LLMCancelledError(detail, record("cancelled", detail, **counts))
+        return OptionScores(
+            probabilities=letter_probabilities(scores.logprobs, prompt.letters),
+            backend=backend.name,
+            model=scores.model,
+            record=record("ok", **counts),
+        )
+
     def submit(
         self,
         module: str,
@@ -251,6 +315,24 @@ class LLMClient(Closeable):
         cancel = threading.Event()
         future = self._pool.submit(
             self.decide, module, messages, schema, cancel=cancel, attempt=attempt
+        )
+        now = time.monotonic()
+        return PendingCall(
+            module=module,
+            attempt=attempt,
+            future=future,
+            cancel_event=cancel,
+            started=now,
+            deadline=now + settings.timeout_s,
+            timeout_s=settings.timeout_s,
+        )
+
+    def submit_scores(self, module: str, prompt: OptionPrompt, *, attempt: int = 1) -> PendingCall:
+        """Start :meth:`score_options` on a worker and return at once; never blocks a tick."""
+        settings = self.settings_for(module)
+        cancel = threading.Event()
+        future = self._pool.submit(
+            self.score_options, module, prompt, cancel=cancel, attempt=attempt
         )
         now = time.monotonic()
         return PendingCall(
