@@ -29,7 +29,6 @@ import contextvars
 import functools
 import importlib.util
 import logging
-import math
 import threading
 import time
 import weakref
@@ -46,7 +45,12 @@ from behaviours.llm.errors import (
     LLMTimeoutError,
     LLMUnavailableError,
 )
-from behaviours.llm.option_scores import LetterScores, OptionPrompt
+from behaviours.llm.option_scores import (
+    LETTER_SPELLINGS,
+    LetterScores,
+    OptionPrompt,
+    combine_spellings,
+)
 from behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
 
 if TYPE_CHECKING:
@@ -73,9 +77,6 @@ _CLOSE_WAIT_S = 5.0
 
 _SCORE_CHUNK_TOKENS = 64
 """Prompt tokens evaluated between two checks of cancel and deadline when scoring letters."""
-
-LETTER_PREFIXES = ("", " ")
-"""How a letter may be written as the next token: ``A`` right after the prompt, or `` A``."""
 
 StopReason = Literal["cancelled", "timeout"]
 
@@ -572,20 +573,16 @@ def _last_position_logprobs(
 def _letter_logprobs(
     llama: Llama, row: npt.NDArray[np.single], letters: Sequence[str]
 ) -> dict[str, float]:
-    """Each letter's log-probability: log-sum-exp over its single-token spellings.
+    """Each letter's log-probability in ``row``, over its single-token spellings.
 
     A spelling the tokenizer splits into several tokens cannot be the next token and is left
     out; a letter with no single-token spelling is absent from the result.
     """
-    scores: dict[str, float] = {}
+    candidates = []
     for letter in letters:
-        token_ids = set()
-        for prefix in LETTER_PREFIXES:
-            pieces = llama.tokenize((prefix + letter).encode("utf-8"), add_bos=False)
+        for spelling in LETTER_SPELLINGS:
+            text = spelling.format(letter)
+            pieces = llama.tokenize(text.encode("utf-8"), add_bos=False)
             if len(pieces) == 1:
-                token_ids.add(pieces[0])
-        values = [float(row[token_id]) for token_id in token_ids]
-        if values:
-            top = max(values)
-            scores[letter] = top + math.log(sum(math.exp(value - top) for value in values))
-    return scores
+                candidates.append((text, float(row[pieces[0]])))
+    return combine_spellings(candidates, letters)

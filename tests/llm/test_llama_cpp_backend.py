@@ -28,12 +28,11 @@ from behaviours.llm.errors import (
 )
 from behaviours.llm.llama_cpp_backend import (
     DEFAULT_GGUF_NAME,
-    LETTER_PREFIXES,
     LlamaCppBackend,
     _letter_logprobs,
     default_gguf_path,
 )
-from behaviours.llm.option_scores import OptionPrompt
+from behaviours.llm.option_scores import LETTER_SPELLINGS, OptionPrompt
 from behaviours.llm.tokens import (
     EstimatedTokenCounter,
     GGUFTokenCounter,
@@ -215,7 +214,7 @@ def test_letter_logprobs_match_the_libraries_own_logprobs(backend: LlamaCppBacke
     top = chat["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
     by_token = {entry["token"]: entry["logprob"] for entry in top}
     for letter in LETTERS:
-        expected = math.log(sum(math.exp(by_token[p + letter]) for p in LETTER_PREFIXES))
+        expected = math.log(sum(math.exp(by_token[s.format(letter)]) for s in LETTER_SPELLINGS))
         assert scores.logprobs[letter] == pytest.approx(expected, abs=1e-3)
 
 
