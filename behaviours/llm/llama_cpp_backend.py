@@ -14,8 +14,8 @@ Two quirks of llama-cpp-python 0.3.x shape this module:
   keeps a vocabulary-wide row of logits for every position of the context (hundreds of MB for
   a 49k vocabulary). Scoring lettered options needs only the last position's row, so
   :meth:`LlamaCppBackend.score_letters` formats the prompt with the same chat handler as
-  :meth:`LlamaCppBackend.complete`, evaluates it on the already-loaded model and log-softmaxes
-  that one row itself.
+  :meth:`LlamaCppBackend.complete`, evaluates it on the already-loaded model (reusing the
+  prefix its cache holds, as generation does) and log-softmaxes that one row itself.
 * llama.cpp's "extra buffer types" (AMX tiles, weight repacking) crash the whole process with
   SIGSEGV on some virtual machines whose CPU advertises AMX (seen on a Firecracker guest:
   ``ldtilecfg`` faults in ``ggml_backend_amx_mul_mat``). ``Llama`` has no argument for them,
@@ -553,21 +553,44 @@ def _chat_prompt_tokens(llama: Llama, messages: Sequence[Message]) -> list[int]:
 def _last_position_logprobs(
     llama: Llama, tokens: Sequence[int], stop: _StopCheck
 ) -> npt.NDArray[np.single] | None:
-    """Evaluate ``tokens`` afresh and log-softmax the logits of the last position.
+    """Evaluate ``tokens`` and log-softmax the logits of the last position.
 
-    Returns None when ``stop`` fired between two chunks (the caller raises its reason). The
-    model keeps these tokens as its state, so a later call sharing the prefix reuses them.
+    The longest prefix the model's cache already holds is kept (:func:`_keep_cached_prefix`)
+    and the rest evaluated in chunks. Returns None when ``stop`` fired between two chunks
+    (the caller raises its reason). The model keeps these tokens, so a later call sharing
+    the prefix (``complete`` too) starts from them.
     """
     import numpy as np
     from llama_cpp import llama_get_logits_ith
 
-    llama.reset()  # type: ignore[no-untyped-call]
-    for begin in range(0, len(tokens), _SCORE_CHUNK_TOKENS):
+    kept = _keep_cached_prefix(llama, tokens)
+    for begin in range(kept, len(tokens), _SCORE_CHUNK_TOKENS):
         if stop.check() is not None:
             return None
         llama.eval(tokens[begin : begin + _SCORE_CHUNK_TOKENS])
     logits = np.ctypeslib.as_array(llama_get_logits_ith(llama.ctx, -1), shape=(llama.n_vocab(),))
     return llama.logits_to_logprobs(logits.copy())
+
+
+def _keep_cached_prefix(llama: Llama, tokens: Sequence[int]) -> int:
+    """Drop from the model's cache all but the prefix it shares with ``tokens``; return its length.
+
+    The last token is always evaluated again (its logits are the answer). A cache that cannot
+    drop a suffix (recurrent models) is cleared instead.
+    """
+    import numpy as np
+    from llama_cpp import llama_get_memory, llama_memory_seq_rm
+
+    cached = llama.input_ids[: llama.n_tokens]
+    limit = min(len(cached), len(tokens) - 1)
+    differ = np.flatnonzero(cached[:limit] != np.asarray(tokens[:limit], dtype=cached.dtype))
+    shared = int(differ[0]) if differ.size else limit
+    memory = llama_get_memory(llama.ctx)
+    if shared > 0 and memory is not None and llama_memory_seq_rm(memory, 0, shared, -1):
+        llama.n_tokens = shared
+        return shared
+    llama.reset()  # type: ignore[no-untyped-call]
+    return 0
 
 
 def _letter_logprobs(

@@ -196,10 +196,17 @@ def test_letter_scores_are_probabilities_over_the_offered_letters(client: LLMCli
 
 @pytest.mark.model
 def test_letter_logprobs_match_the_libraries_own_logprobs(backend: LlamaCppBackend) -> None:
-    """The last-position row equals what ``create_completion(logprobs=...)`` reports."""
+    """The last-position row equals what ``create_completion(logprobs=...)`` reports.
+
+    Scored after a prompt sharing its beginning, so the cached prefix is reused; scored twice,
+    so the whole prompt is in the cache the second time.
+    """
     settings = ModuleSettings(backend="llama-cpp")
     prompt = option_prompt("Which is a fruit? A) a hammer B) an apple C) a car")
+    backend.score_letters(option_prompt("Which is a tool? A) a"), settings, threading.Event())
     scores = backend.score_letters(prompt, settings, threading.Event())
+    again = backend.score_letters(prompt, settings, threading.Event())
+    assert again.logprobs == pytest.approx(scores.logprobs, abs=1e-4)
     reference = llama_cpp.Llama(model_path=str(GGUF), logits_all=True, verbose=False)
     try:
         chat = reference.create_chat_completion(

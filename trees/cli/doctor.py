@@ -1,7 +1,8 @@
 """``cogtree doctor``: what this machine has, and which LLM backend ``auto`` picks and why.
 
 It checks the required packages, the optional extras (local, viewer, ros, test), Chromium and
-its driver for the viewer's browser tests, Ollama, llama-cpp, and what ``auto`` picks.
+its driver for the viewer's browser tests, Ollama, llama-cpp, whether each reachable backend
+can score lettered options by next-token log-probabilities, and what ``auto`` picks.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from behaviours.llm.config import LLMConfig
 from behaviours.llm.llama_cpp_backend import LlamaCppBackend
 from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
 from behaviours.llm.selection import choose_auto_backend
+from behaviours.llm.types import ModuleSettings
 
 REQUIRED = (
     "py_trees",
@@ -81,6 +83,7 @@ def run_checks(config: LLMConfig) -> list[Check]:
             llama.fix,
         )
     )
+    checks += _option_scoring(settings, ollama_ready=ollama.ready, llama_ready=llama.ready)
     auto = choose_auto_backend(settings)
     checks.append(
         Check(
@@ -91,6 +94,45 @@ def run_checks(config: LLMConfig) -> list[Check]:
             auto.fix,
         )
     )
+    return checks
+
+
+def _option_scoring(
+    settings: ModuleSettings, *, ollama_ready: bool, llama_ready: bool
+) -> list[Check]:
+    """Whether each reachable backend gives next-token log-probabilities to score options.
+
+    Cheap: Ollama's answer comes from the client's and the server's versions (no model
+    call); llama-cpp reads them from the model it runs, so a loadable GGUF is enough.
+    """
+    checks = []
+    if ollama_ready:
+        status = OllamaBackend().logprobs_status(settings)
+        checks.append(
+            Check(
+                "ok" if status.ready else "warn",
+                "option scoring with ollama (log-probabilities)",
+                status.detail,
+                status.fix,
+            )
+        )
+    if llama_ready:
+        checks.append(
+            Check(
+                "ok",
+                "option scoring with llama-cpp (log-probabilities)",
+                "read in-process from the last position's logits",
+            )
+        )
+    if not checks:
+        checks.append(
+            Check(
+                "warn",
+                "option scoring (log-probabilities)",
+                "no reachable backend can score lettered options",
+                "start Ollama 0.12.11 or later, or pip install 'cogtree[local]'",
+            )
+        )
     return checks
 
 
