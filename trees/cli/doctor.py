@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 
+from behaviours.llm.backend import BackendStatus
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.llama_cpp_backend import LlamaCppBackend
 from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
@@ -67,22 +68,10 @@ def run_checks(config: LLMConfig) -> list[Check]:
     settings = config.defaults
     ollama = OllamaBackend().probe(settings)
     checks.append(
-        Check(
-            "ok" if ollama.ready else "warn",
-            f"ollama ({resolve_host(settings)}, model {settings.model})",
-            ollama.detail,
-            ollama.fix,
-        )
+        _status_check(f"ollama ({resolve_host(settings)}, model {settings.model})", ollama)
     )
     llama = LlamaCppBackend().probe(settings)
-    checks.append(
-        Check(
-            "ok" if llama.ready else "warn",
-            "llama-cpp (only with --llm llama-cpp; integration tests)",
-            llama.detail,
-            llama.fix,
-        )
-    )
+    checks.append(_status_check("llama-cpp (only with --llm llama-cpp; integration tests)", llama))
     checks += _option_scoring(settings, ollama_ready=ollama.ready, llama_ready=llama.ready)
     auto = choose_auto_backend(settings)
     checks.append(
@@ -97,6 +86,11 @@ def run_checks(config: LLMConfig) -> list[Check]:
     return checks
 
 
+def _status_check(name: str, status: BackendStatus) -> Check:
+    """A backend's status as a report line: ok when ready, else a warning with its fix."""
+    return Check("ok" if status.ready else "warn", name, status.detail, status.fix)
+
+
 def _option_scoring(
     settings: ModuleSettings, *, ollama_ready: bool, llama_ready: bool
 ) -> list[Check]:
@@ -108,14 +102,7 @@ def _option_scoring(
     checks = []
     if ollama_ready:
         status = OllamaBackend().logprobs_status(settings)
-        checks.append(
-            Check(
-                "ok" if status.ready else "warn",
-                "option scoring with ollama (log-probabilities)",
-                status.detail,
-                status.fix,
-            )
-        )
+        checks.append(_status_check("option scoring with ollama (log-probabilities)", status))
     if llama_ready:
         checks.append(
             Check(
