@@ -34,6 +34,7 @@ ONCE_FLAKY = tuple(
         ("trees/test_example_and_readme.py", "test_example_with_the_real_smollm2_model_stays_safe"),
         ("llm/test_ollama_backend.py", "test_cancel_before_start_sends_nothing"),
         ("llm/test_ollama_backend.py", "test_slow_server_is_timeout"),
+        ("llm/test_deadline_transport.py", "test_cancelling_a_call_ends_it_before_its_deadline"),
         ("behaviours/test_post_process.py", "test_a_lookup_past_the_time_limit_is_given_up"),
     )
 )

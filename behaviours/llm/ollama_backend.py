@@ -332,7 +332,7 @@ class OllamaBackend:
         """Run one ``ollama`` call within ``timeout_s`` in all and map its errors.
 
         Raises:
-            LLMUnavailableError: the server cannot be reached.
+            LLMUnavailableError: the server refused or dropped the connection.
             ModelMissingError: the server answered 404 naming ``settings.model``.
             LLMTimeoutError: no whole answer within ``settings.timeout_s`` (the message
                 names ``caller``, whose ``timeout_s`` to raise).
@@ -350,8 +350,11 @@ class OllamaBackend:
         except httpx.ConnectTimeout as error:
             if cancel.is_set():  # cancelled while still connecting (a busy machine): not down
                 raise LLMCancelledError("cancelled while connecting to Ollama") from error
-            raise LLMUnavailableError(
-                f"{_unreachable(host)} (connecting timed out after {settings.timeout_s}s)"
+            # The call's whole budget went before a connection was made: on a busy machine
+            # that is a slow start, not a server known to be down (a refused connection is).
+            raise LLMTimeoutError(
+                f"no connection to Ollama at {host} within {settings.timeout_s}s (is it "
+                f"running? `ollama serve`); raise `timeout_s` {caller} if the machine is busy"
             ) from error
         except httpx.TimeoutException as error:
             if cancel.is_set():

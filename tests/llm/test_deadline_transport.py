@@ -44,6 +44,8 @@ class DripServer:
     """How many dripped bytes each connection got before the client hung up or all was sent."""
 
     def __post_init__(self) -> None:
+        self.dripping = threading.Event()
+        """Set once a connection got ``head`` and the body starts."""
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -76,6 +78,7 @@ class DripServer:
                 if self._stop.wait(self.pause_s):
                     return
                 connection.sendall(self.head)
+                self.dripping.set()
                 if self.gap_s == 0:
                     connection.sendall(self.body)
                     count = len(self.body)
@@ -150,13 +153,17 @@ def test_cancelling_a_call_ends_it_before_its_deadline(drip_body: DripServer) ->
     backend = OllamaBackend()
     backend.prepare(chat_request(drip_body.url, 60.0).settings)  # as LLMClient does at setup
     cancel = threading.Event()
-    timer = threading.Timer(0.3, cancel.set)
-    timer.start()
+    # Cancel once the body drips, however long a busy machine takes to get there.
+    canceller = threading.Thread(
+        target=lambda: drip_body.dripping.wait(30.0) and cancel.set(), daemon=True
+    )
+    canceller.start()
     try:
         with pytest.raises(LLMCancelledError):
             backend.complete(chat_request(drip_body.url, 60.0), cancel)
     finally:
-        timer.cancel()
+        drip_body.dripping.set()
+        canceller.join(timeout=5.0)
         backend.close()
     drip_body.close()
     assert drip_body.sent[0] < DRIP_BYTES
