@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 import pytest
+from py_trees.common import Status
 
+from behaviours import task_readiness
 from behaviours.hazard_readings import (
     forbidden_in_every_reading,
     frame_readings,
@@ -13,18 +16,21 @@ from behaviours.hazard_readings import (
     scene_belief,
     slot_readings,
 )
-from behaviours.turn_state import SlotResolution
+from behaviours.task_readiness import TaskReadinessGate
+from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import TalkedAbout
 from knowledge.hazard_rules import shipped_hazard_rules
 from knowledge.lexicon import Lexicon, build_lexicons
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.perception import belief_from_world
 from sim.scenario import load_scenario
 from sim.world import World
 from skills.belief import Belief
 from trees.evaluation.hazard_set import HAZARD_WORLDS
+from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 RULES = shipped_hazard_rules()
 
@@ -111,3 +117,90 @@ def test_several_hazards_are_said_as_one_sentence() -> None:
     )
     assert said == "The jug is full; and the glass is next to the kettle; a spill could reach it."
     assert one_sentence([]) == ""
+
+
+# -- the readiness gate checks the readings off the tick ------------------------------------------
+
+PROCEED = {"answer": {"control": "Proceed", "missing": [], "domain": None, "rationale": "fine"}}
+
+
+def heat_request(blackboard: BlackboardView, thing: str, label: str) -> None:
+    said = f"heat the {label}"
+    frame = IntentFrame(domain="household", task="Heat", slots={"object": f"the {label}"},
+                        confidence=0.9, said=[said])  # fmt: skip
+    blackboard.set("/turn/utterance", said)
+    blackboard.set("/turn/speaker", "ana")
+    blackboard.set("/turn/domain", "household")
+    blackboard.set("/turn/intent", frame)
+    found = SlotResolution(slot="object", said=f"the {label}", kind="scene", ids=[thing])
+    blackboard.set("/turn/resolved", {"object": found})
+
+
+def test_the_gate_is_running_until_the_hazard_check_is_done_then_refuses(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], scene: SceneGraph
+) -> None:
+    """The check waits behind held work on the only worker: the gate never decides before it."""
+    heat_request(blackboard, "foil_tray", "foil tray")
+    llm = make_llm({"by_module": {"inner_speech": [PROCEED] * 3}})
+    release = threading.Event()
+    with WorkerPool(1, "held") as workers:
+        workers.submit(release.wait, 10)
+        gate = TaskReadinessGate()
+        handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+                   "workers": workers}  # fmt: skip
+        harness = TreeHarness(gate, llm=llm.client, handles=handles)
+        harness.tick(3, settle=False)
+        assert harness.trace.letters("TaskReadinessGate") == "RRR"
+        assert blackboard.get("/turn/control") is None
+        release.set()
+        harness.tick_until(max_ticks=50, period_s=0.01)
+    assert gate.status == Status.FAILURE and llm.calls == []
+    assert blackboard.get("/turn/control") == "Reject"
+    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
+    assert "foil tray is foil" in rationale and "microwave" in rationale
+
+
+def test_a_safe_reading_is_asked_about_after_the_check(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], scene: SceneGraph,
+    workers: WorkerPool
+) -> None:  # fmt: skip
+    heat_request(blackboard, "ceramic_bowl", "ceramic bowl")
+    handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+               "workers": workers}  # fmt: skip
+    harness = TreeHarness(TaskReadinessGate(), llm=make_llm().client, handles=handles)
+    harness.tick_until(max_ticks=50, period_s=0.01)
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/missing") == ["appliance"]
+
+
+def test_a_hazard_check_that_fails_is_a_refusal_that_says_so(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    scene: SceneGraph,
+    workers: WorkerPool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(graph: SceneGraph | None) -> Belief:
+        raise RuntimeError("the belief could not be read")
+
+    monkeypatch.setattr(task_readiness, "scene_belief", broken)
+    heat_request(blackboard, "ceramic_bowl", "ceramic bowl")
+    llm = make_llm({"by_module": {"inner_speech": [PROCEED] * 3}})
+    handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+               "workers": workers}  # fmt: skip
+    harness = TreeHarness(TaskReadinessGate(), llm=llm.client, handles=handles)
+    harness.tick_until(max_ticks=50, period_s=0.01)
+    assert blackboard.get("/turn/control") == "Reject" and llm.calls == []
+    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
+    assert (
+        rationale == "I could not check it for hazards (RuntimeError: the belief could not be read)"
+    )
+
+
+def test_a_scene_without_workers_is_refused_at_setup(
+    make_llm: Callable[..., ScriptedLLM], scene: SceneGraph
+) -> None:
+    gate = TaskReadinessGate()
+    with pytest.raises(Exception, match="workers"):
+        gate.setup(llm=make_llm().client, domains=DomainRegistry.discover(active="household"),
+                   scene_graph=scene)  # fmt: skip
