@@ -25,7 +25,7 @@ from behaviours.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,
-    one_sentence,
+    said_together,
     scene_belief,
     slot_readings,
 )
@@ -782,7 +782,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """Why the turn is refused for its hazards: every one named, or the check's failure."""
         if turn.hazard_check_failed:
             return f"I could not check it for hazards ({turn.hazard_check_failed})"
-        return one_sentence(turn.hazards)
+        return said_together(turn.hazards)
 
     def _confirmed(self, turn: _Turn) -> list[str]:
         """The safety doubts the user confirmed with an explicit yes to the last question.

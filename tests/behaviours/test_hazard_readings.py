@@ -12,7 +12,7 @@ from behaviours import task_readiness
 from behaviours.hazard_readings import (
     forbidden_in_every_reading,
     frame_readings,
-    one_sentence,
+    said_together,
     scene_belief,
     slot_readings,
 )
@@ -111,12 +111,33 @@ def test_the_steps_of_a_request_are_one_reading(
     assert frame_readings(text, household, lexicons, belief, earlier) == readings
 
 
-def test_several_hazards_are_said_as_one_sentence() -> None:
-    said = one_sentence(
-        ["The jug is full.", "The glass is next to the kettle; a spill could reach it."]
+def test_several_hazards_are_each_said_whole() -> None:
+    said = said_together(
+        ["The jug is full.", "The glass is next to the kettle; a spill could reach it.",
+         "I never hand the knife blade first.", "The jug is full."]
+    )  # fmt: skip
+    assert said == (
+        "The jug is full. And the glass is next to the kettle; a spill could reach it. "
+        "And I never hand the knife blade first."
     )
-    assert said == "The jug is full; and the glass is next to the kettle; a spill could reach it."
-    assert one_sentence([]) == ""
+    assert said_together([]) == ""
+
+
+def test_a_refusal_names_the_hazards_of_every_reading(
+    household: DomainPack, belief: Belief
+) -> None:
+    """Pour the jug or the kettle into the tumbler: each reading's hazards are named once."""
+    resolved = {"source": scene_slot("source", "water_jug", "kettle"),
+                "target": scene_slot("target", "tumbler")}  # fmt: skip
+    readings = slot_readings(household.task("Pour"), resolved, "ana", belief)
+    assert len(readings) == 2
+    sentences = forbidden_in_every_reading(RULES, readings, belief, ["pour it into the tumbler"])
+    overflows = [sentence for sentence in sentences if "would overflow it" in sentence]
+    assert overflows == [
+        "The tumbler holds only 300 ml; adding 600 ml would overflow it.",
+        "The tumbler holds only 300 ml; adding 800 ml would overflow it.",
+    ]
+    assert len(sentences) == len(set(sentences))
 
 
 # -- the readiness gate checks the readings off the tick ------------------------------------------
