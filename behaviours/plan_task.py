@@ -380,6 +380,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             value = getattr(task, slot, None)
             if isinstance(value, list | tuple):
                 value = value[0] if len(value) == 1 else None
+            if value is None and not type(task).model_fields[slot].is_required():
+                continue  # an optional slot the user left unsaid: the task decides
             if value in (None, ""):
                 raise ValueError(f"the task's {slot} is not one known thing")
             arguments[argument] = str(value)
