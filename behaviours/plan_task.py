@@ -2,10 +2,10 @@
 
 A complete request whose task has a plan template in its domain pack is planned by the
 task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
-call; after a failure whose explained recovery only moves, looks or waits
-(:mod:`skills.recovery`), the plan starts with that recovery. When the methods find no plan
-their reason is the answer (the model is not asked to do better than the preconditions
-allow). A request of several tasks (``/turn/task`` a
+call; after a failure whose explained recovery only moves, looks, waits or asks a person
+who can do it (:mod:`skills.recovery`), the plan starts with that recovery. When the
+methods find no plan their reason is the answer (the model is not asked to do better than
+the preconditions allow). A request of several tasks (``/turn/task`` a
 :class:`~behaviours.turn_state.TaskSequence`) is planned the same way as one todo list, each
 plan step's thought naming the request step it serves. Anything else (an open-ended need
 such as "I'm thirsty", an errand with people in it) goes to the ``planner`` model, which
@@ -87,7 +87,8 @@ class _Preparation:
     ``recovery``: the steps from experience the HTN plan starts with (``htn`` was planned
     as if they had run); ``recovered_with``: the whole recovery they come from;
     ``recovery_left``: the last failure's recovery is one the HTN replan cannot run (it
-    changes the world: OPEN, DELEGATE, ...), so the planner model should have it.
+    changes the world: OPEN, PLACE, ..., or asks a person who cannot do it now), so the
+    planner model should have it.
     """
 
     htn: TaskPlan | None = None
@@ -208,7 +209,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         if prepared.recovery_left and self._model_available():
             self._from_htn = self._nothing_to_do = False
             self._notes.append(
-                "the explainer's recovery does more than move, look or wait; asking the "
+                "the explainer's recovery does more than move, look, wait or ask; asking the "
                 "planner model with it"
             )
             return None
@@ -218,7 +219,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 thought="the explainer's suggestion from past failures",
                 action=step.action,
                 args=dict(step.args),
-                assignee=self.robot,
+                assignee=str(step.args["person"]) if step.action == DELEGATE else self.robot,
             )
             for number, step in enumerate(prepared.recovery, start=1)
         ]

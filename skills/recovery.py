@@ -1,10 +1,14 @@
 """Recovery steps from experience, as the task-level HTN replan uses them.
 
 The explainer's suggestion comes with a recovery in the plan vocabulary (``GOTO(kitchen),
-LOOK()``). The HTN replan puts it before the task's plan when it only moves, looks or waits:
-steps that change what the robot knows, not the world, so the task can be planned as if
-they had found what they look for. Steps that change the world (OPEN, DELEGATE, ...) are
-left to the planner model, which reads the suggestion.
+LOOK()``, ``DELEGATE(paul, open_door)``). The HTN replan puts it before the task's plan when
+it only moves, looks, waits or asks a person: moving and looking change what the robot
+knows, not the world, so the task can be planned as if they had found what they look for;
+asking a person is used when the belief says that person can be asked and has the ability
+(the checks the plan validation makes of a DELEGATE step), so a recovery learnt in this home
+("ask Paul to open the bedroom door") fixes the next such failure without a model. Other
+steps that change the world (OPEN, PLACE, ...) are left to the planner model, which reads the
+suggestion.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from dataclasses import replace
 from knowledge.experience import RecoveryStep
 from skills.belief import Belief
 
-HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT"})
+HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})
 """The actions a recovery may hold for the HTN replan to put it before its plan."""
 
 
@@ -25,14 +29,16 @@ def usable_recovery(
     """The steps of ``recovery`` the HTN replan runs first, or None when it cannot use them.
 
     None when the recovery is empty, holds an action outside :data:`HTN_RECOVERY_ACTIONS`,
-    or names a place the belief does not know. A ``GOTO`` to the room the robot is already
-    in is left out.
+    names a place the belief does not know, or asks a person who cannot do it now
+    (:func:`can_delegate`). A ``GOTO`` to the room the robot is already in is left out.
     """
     if not recovery or any(step.action not in HTN_RECOVERY_ACTIONS for step in recovery):
         return None
     steps: list[RecoveryStep] = []
     room = belief.robot_room
     for step in recovery:
+        if step.action == "DELEGATE" and not can_delegate(step, belief):
+            return None
         if step.action == "GOTO":
             target = step.args.get("target")
             if not isinstance(target, str) or belief.room_of(target) is None:
@@ -42,6 +48,17 @@ def usable_recovery(
             room = belief.room_of(target)
         steps.append(step)
     return tuple(steps)
+
+
+def can_delegate(step: RecoveryStep, belief: Belief) -> bool:
+    """Whether the person a DELEGATE step asks is in ``belief``, can be asked and has its ability.
+
+    Not when they are away or asleep, or the ability is not theirs: a lesson learnt with a
+    person who has since left is the planner model's to weigh, not the HTN replan's.
+    """
+    person = belief.people.get(str(step.args.get("person", "")))
+    ability = step.args.get("ability")
+    return person is not None and person.can_be_asked and ability in person.abilities
 
 
 def belief_after_recovery(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -40,7 +41,7 @@ def test_a_pick_carries_where_its_object_was_last_seen(belief: Belief) -> None:
     assert goto == {"target": "table_2", "room": "bedroom"}
 
 
-def test_only_moving_looking_and_waiting_go_before_the_htn_plan(belief: Belief) -> None:
+def test_only_moving_looking_waiting_and_asking_go_before_the_htn_plan(belief: Belief) -> None:
     assert usable_recovery([GOTO_KITCHEN, LOOK], belief) == (GOTO_KITCHEN, LOOK)
     opening = RecoveryStep(action="OPEN", args={"container": "fridge"})
     assert usable_recovery([opening, LOOK], belief) is None
@@ -64,3 +65,25 @@ def test_after_looking_the_object_is_planned_as_found_in_that_room(belief: Belie
     # The task planner plans from there: no GOTO to the table the bottle has left.
     plan = TaskPlanner().plan(task_call("bring", object="bottle", to="table_2"), after)
     assert plan.ok and [call.skill for call in plan.skills] == ["PICK", "GOTO", "PLACE"]
+
+
+@pytest.fixture
+def door_belief() -> Iterator[Belief]:
+    """door_closed's starting belief: Paul in the hallway can open doors; Elena cannot."""
+    with SimExecutor.from_scenario(load_scenario("door_closed")) as sim:
+        assert sim.belief is not None
+        yield Belief.from_scene(sim.belief, "robot1")
+
+
+def test_asking_a_person_who_can_goes_before_the_htn_plan(door_belief: Belief) -> None:
+    ask_paul = RecoveryStep(action="DELEGATE", args={"person": "paul", "ability": "open_door"})
+    assert usable_recovery([ask_paul], door_belief) == (ask_paul,)
+    ask_elena = RecoveryStep(action="DELEGATE", args={"person": "elena", "ability": "open_door"})
+    assert usable_recovery([ask_elena], door_belief) is None  # not her ability
+    ask_nobody = RecoveryStep(action="DELEGATE", args={"person": "zoe", "ability": "open_door"})
+    assert usable_recovery([ask_nobody], door_belief) is None  # not in this home
+    paul = replace(door_belief.people["paul"], availability="away")
+    gone = replace(door_belief, people={**door_belief.people, "paul": paul})
+    assert usable_recovery([ask_paul], gone) is None
+    after = belief_after_recovery(door_belief, [ask_paul], {"target": "bed", "room": "bedroom"})
+    assert after.robot_room == door_belief.robot_room  # asking moves no one
