@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 
 from behaviours.turn_state import SlotResolution
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
-from knowledge.frame_tasks import TalkedAbout, step_task, with_earlier_referent
+from knowledge.frame_tasks import TalkedAbout, step_task, with_referent
 from knowledge.hazard_rules import HazardRules
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.request_frame import parse_request
@@ -96,7 +96,7 @@ def frame_readings(
     for step in parse_request(utterance).steps:
         found = step_task(step, pack, utterance)
         if found is not None and not reading:  # later: "it" is what the step before acted on
-            found = with_earlier_referent(found, step, pack, earlier)
+            found = with_referent(found, step, pack, earlier=earlier)
         spec = pack.task(found.task) if found is not None else None
         if found is None or spec is None or spec.plan is None:
             continue
