@@ -10,6 +10,7 @@ from py_trees.common import Status
 
 from behaviours import task_readiness
 from behaviours.hazard_readings import (
+    Reading,
     forbidden_in_every_reading,
     frame_readings,
     said_together,
@@ -61,12 +62,18 @@ def scene_slot(slot: str, *ids: str) -> SlotResolution:
     return SlotResolution(slot=slot, said=slot, kind="scene", ids=list(ids))
 
 
+def pour_readings(
+    household: DomainPack, belief: Belief, sources: tuple[str, ...], target: str
+) -> list[Reading]:
+    """The readings of a pour from one of ``sources`` into ``target``."""
+    resolved = {"source": scene_slot("source", *sources), "target": scene_slot("target", target)}
+    return slot_readings(household.task("Pour"), resolved, "ana", belief)
+
+
 def test_an_ambiguous_slot_gives_one_reading_per_thing(
     household: DomainPack, belief: Belief
 ) -> None:
-    resolved = {"source": scene_slot("source", "kettle", "water_jug"),
-                "target": scene_slot("target", "toaster")}  # fmt: skip
-    readings = slot_readings(household.task("Pour"), resolved, "ana", belief)
+    readings = pour_readings(household, belief, ("kettle", "water_jug"), "toaster")
     assert readings == [
         [("pour", {"source": "kettle", "target": "toaster"})],
         [("pour", {"source": "water_jug", "target": "toaster"})],
@@ -127,9 +134,7 @@ def test_a_refusal_names_the_hazards_of_every_reading(
     household: DomainPack, belief: Belief
 ) -> None:
     """Pour the jug or the kettle into the tumbler: each reading's hazards are named once."""
-    resolved = {"source": scene_slot("source", "water_jug", "kettle"),
-                "target": scene_slot("target", "tumbler")}  # fmt: skip
-    readings = slot_readings(household.task("Pour"), resolved, "ana", belief)
+    readings = pour_readings(household, belief, ("water_jug", "kettle"), "tumbler")
     assert len(readings) == 2
     sentences = forbidden_in_every_reading(RULES, readings, belief, ["pour it into the tumbler"])
     overflows = [sentence for sentence in sentences if "would overflow it" in sentence]

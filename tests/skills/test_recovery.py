@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -20,12 +19,17 @@ GOTO_KITCHEN = RecoveryStep(action="GOTO", args={"target": "kitchen"})
 LOOK = RecoveryStep(action="LOOK")
 
 
-@pytest.fixture
-def belief() -> Iterator[Belief]:
-    """robee_bottle's starting belief: robot1 in the hallway, the bottle on table_1."""
-    with SimExecutor.from_scenario(load_scenario("robee_bottle")) as sim:
+def starting_belief(scenario: str) -> Belief:
+    """The robot's belief at the start of the shipped ``scenario``."""
+    with SimExecutor.from_scenario(load_scenario(scenario)) as sim:
         assert sim.belief is not None
-        yield Belief.from_scene(sim.belief, "robot1")
+        return Belief.from_scene(sim.belief, "robot1")
+
+
+@pytest.fixture
+def belief() -> Belief:
+    """robee_bottle's starting belief: robot1 in the hallway, the bottle on table_1."""
+    return starting_belief("robee_bottle")
 
 
 def test_a_pick_carries_where_its_object_was_last_seen(belief: Belief) -> None:
@@ -68,11 +72,9 @@ def test_after_looking_the_object_is_planned_as_found_in_that_room(belief: Belie
 
 
 @pytest.fixture
-def door_belief() -> Iterator[Belief]:
+def door_belief() -> Belief:
     """door_closed's starting belief: Paul in the hallway can open doors; Elena cannot."""
-    with SimExecutor.from_scenario(load_scenario("door_closed")) as sim:
-        assert sim.belief is not None
-        yield Belief.from_scene(sim.belief, "robot1")
+    return starting_belief("door_closed")
 
 
 def test_asking_a_person_who_can_goes_before_the_htn_plan(door_belief: Belief) -> None:
