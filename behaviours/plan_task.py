@@ -401,7 +401,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
-        recovery = usable_recovery(last.recovery, belief) if last is not None else None
+        recovery = (
+            usable_recovery(last.recovery, belief, last.error_code) if last is not None else None
+        )
         if last is not None and recovery is not None:
             planned_on = belief_after_recovery(belief, recovery, last.context)
             found = self.task_planner.plan_sequence(calls, planned_on, said)

@@ -79,13 +79,15 @@ def door_belief() -> Belief:
 
 def test_asking_a_person_who_can_goes_before_the_htn_plan(door_belief: Belief) -> None:
     ask_paul = RecoveryStep(action="DELEGATE", args={"person": "paul", "ability": "open_door"})
-    assert usable_recovery([ask_paul], door_belief) == (ask_paul,)
+    assert usable_recovery([ask_paul], door_belief, "door_closed") == (ask_paul,)
+    # The HTN does not model what Paul does: only a delegation that removes the failure runs.
+    assert usable_recovery([ask_paul], door_belief, "object_not_visible") is None
     ask_elena = RecoveryStep(action="DELEGATE", args={"person": "elena", "ability": "open_door"})
-    assert usable_recovery([ask_elena], door_belief) is None  # not her ability
+    assert usable_recovery([ask_elena], door_belief, "door_closed") is None  # not her ability
     ask_nobody = RecoveryStep(action="DELEGATE", args={"person": "zoe", "ability": "open_door"})
-    assert usable_recovery([ask_nobody], door_belief) is None  # not in this home
+    assert usable_recovery([ask_nobody], door_belief, "door_closed") is None  # not here
     paul = replace(door_belief.people["paul"], availability="away")
     gone = replace(door_belief, people={**door_belief.people, "paul": paul})
-    assert usable_recovery([ask_paul], gone) is None
+    assert usable_recovery([ask_paul], gone, "door_closed") is None
     after = belief_after_recovery(door_belief, [ask_paul], {"target": "bed", "room": "bedroom"})
     assert after.robot_room == door_belief.robot_room  # asking moves no one
