@@ -29,12 +29,18 @@ from knowledge.wording import joined
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 
 
-def plain_reason(rationale: str) -> str:
-    """A gate's rationale as a clause for the user: first sentence, no machinery prefixes."""
+def plain_reason(rationale: str, *, whole: bool = False) -> str:
+    """A gate's rationale as a clause for the user: no machinery prefixes, no final stop.
+
+    Only its first sentence (a model's rationale may ramble), unless ``whole``: the robot's
+    own reason, every sentence of it (each hazard of a refusal is one sentence).
+    """
     text = rationale.strip()
     while _MACHINE_PREFIX.match(text):
         text = _MACHINE_PREFIX.sub("", text, count=1)
-    text = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0].strip().rstrip(".!?")
+    if not whole:
+        text = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
+    text = text.strip().rstrip(".!?")
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
@@ -117,12 +123,13 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
                 return f"Sorry, I can't {joined(lacking, 'or')} yet.{offer}", None
             return f"Sorry, I can't help with that: it is outside what I do.{offer}", None
         why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
-        reason = plain_reason(why.rationale) if why is not None else ""
+        own = why is not None and why.source == "fast_path" and not why.vetoed
+        reason = plain_reason(why.rationale, whole=own) if why is not None else ""
         if keys.read_optional(self.blackboard, self.control_key, str) != "Reject" or not reason:
             return "Sorry, I can't do that.", None
         assert why is not None
         sentence = f"Sorry, I won't do that: {reason}."
-        if why.source == "fast_path" and not why.vetoed:
+        if own:
             if reason.startswith("I can't"):  # a skill the robot lacks, named by the gate
                 sentence = f"Sorry, {reason}."
             return sentence, None  # the robot's own reason, decided without a model

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 
 from behaviours.turn_state import SlotResolution
 from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
-from knowledge.frame_tasks import TalkedAbout, step_task, with_earlier_referent
+from knowledge.frame_tasks import TalkedAbout, step_task, with_referent
 from knowledge.hazard_rules import HazardRules
 from knowledge.lexicon import TYPE_PREFIX, Lexicon
 from knowledge.request_frame import parse_request
@@ -96,7 +96,7 @@ def frame_readings(
     for step in parse_request(utterance).steps:
         found = step_task(step, pack, utterance)
         if found is not None and not reading:  # later: "it" is what the step before acted on
-            found = with_earlier_referent(found, step, pack, earlier)
+            found = with_referent(found, step, pack, earlier=earlier)
         spec = pack.task(found.task) if found is not None else None
         if found is None or spec is None or spec.plan is None:
             continue
@@ -120,21 +120,23 @@ def frame_readings(
 def forbidden_in_every_reading(
     rules: HazardRules, readings: Sequence[Reading], belief: Belief, said: Sequence[str]
 ) -> list[str]:
-    """The hazards' sentences of the first reading, when every reading has a forbidden one.
+    """Every hazard's sentence, once each, when every reading has a forbidden one; else none.
 
-    The forbidden sentences come first, then the reading's ask-first ones, so a refusal names
-    every hazard it saw ("it would overflow the tumbler", and "water near the toaster").
+    The forbidden sentences of all the readings come first, then their ask-first ones, so a
+    refusal names every hazard it saw ("it would overflow the tumbler", and "water near the
+    toaster"), whichever reading the user meant.
     """
     if not readings:
         return []
-    sentences = []
+    forbidden: list[str] = []
+    ask_first: list[str] = []
     for reading in readings:
         hazards = task_hazards(rules, reading, belief, said)
-        forbidden = [hazard.sentence for hazard in hazards if hazard.forbids]
-        if not forbidden:
+        if not any(hazard.forbids for hazard in hazards):
             return []
-        sentences.append(forbidden + [h.sentence for h in hazards if not h.forbids])
-    return sentences[0]
+        for hazard in hazards:
+            (forbidden if hazard.forbids else ask_first).append(hazard.sentence)
+    return list(dict.fromkeys([*forbidden, *ask_first]))
 
 
 def _one_thing(words: str, lexicon: Lexicon) -> str | None:
@@ -143,12 +145,22 @@ def _one_thing(words: str, lexicon: Lexicon) -> str | None:
     return ids.pop() if len(ids) == 1 else None
 
 
-def one_sentence(sentences: Sequence[str]) -> str:
-    """Hazard sentences as one, so a refusal that says its first sentence says them all.
+def said_together(sentences: Sequence[str]) -> str:
+    """Hazard sentences as one reason, each said whole, the ones after the first with "And".
 
     "The tumbler holds only 300 ml; ..." and "The tumbler is next to the toaster; ..." ->
-    "The tumbler holds only 300 ml; ...; and the tumbler is next to the toaster; ...".
+    "The tumbler holds only 300 ml; .... And the tumbler is next to the toaster; ...". Each
+    keeps the rule's own words; a sentence said twice is said once.
     """
     clauses = [sentence.strip().rstrip(".") for sentence in sentences if sentence.strip()]
-    rest = [clause[:1].lower() + clause[1:] for clause in clauses[1:]]
-    return "; and ".join(clauses[:1] + rest) + ("." if clauses else "")
+    clauses = list(dict.fromkeys(clauses))
+    rest = [f"And {_lower_first(clause)}" for clause in clauses[1:]]
+    return " ".join(f"{clause}." for clause in clauses[:1] + rest)
+
+
+def _lower_first(clause: str) -> str:
+    """``clause`` with its first letter lowered, unless its first word is "I" or an acronym."""
+    first = clause.split(maxsplit=1)[0] if clause.strip() else ""
+    if first == "I" or first.startswith("I'") or (len(first) > 1 and first.isupper()):
+        return clause
+    return clause[:1].lower() + clause[1:]

@@ -46,8 +46,7 @@ from knowledge.frame_tasks import (
     step_task,
     talked_about,
     task_key,
-    with_context_referent,
-    with_earlier_referent,
+    with_referent,
 )
 from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
 from knowledge.lexicon import Lexicon
@@ -536,8 +535,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         found = step_task(step, domain.pack, utterance)
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
-        found = with_context_referent(found, step, frame, domain.pack)
-        found = with_earlier_referent(found, step, domain.pack, self._talked_about())
+        found = with_referent(found, step, domain.pack, context=frame, earlier=self._talked_about())
         if found.said_before:
             self._earlier = self._talked_about()
         return self._one_task(domain, guess, found, utterance)

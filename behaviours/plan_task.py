@@ -2,10 +2,10 @@
 
 A complete request whose task has a plan template in its domain pack is planned by the
 task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
-call; after a failure whose explained recovery only moves, looks or waits
-(:mod:`skills.recovery`), the plan starts with that recovery. When the methods find no plan
-their reason is the answer (the model is not asked to do better than the preconditions
-allow). A request of several tasks (``/turn/task`` a
+call; after a failure whose explained recovery only moves, looks, waits or asks a person
+who can do it (:mod:`skills.recovery`), the plan starts with that recovery. When the
+methods find no plan their reason is the answer (the model is not asked to do better than
+the preconditions allow). A request of several tasks (``/turn/task`` a
 :class:`~behaviours.turn_state.TaskSequence`) is planned the same way as one todo list, each
 plan step's thought naming the request step it serves. Anything else (an open-ended need
 such as "I'm thirsty", an errand with people in it) goes to the ``planner`` model, which
@@ -87,7 +87,8 @@ class _Preparation:
     ``recovery``: the steps from experience the HTN plan starts with (``htn`` was planned
     as if they had run); ``recovered_with``: the whole recovery they come from;
     ``recovery_left``: the last failure's recovery is one the HTN replan cannot run (it
-    changes the world: OPEN, DELEGATE, ...), so the planner model should have it.
+    changes the world: OPEN, PLACE, ..., or asks a person who cannot do it now), so the
+    planner model should have it.
     """
 
     htn: TaskPlan | None = None
@@ -208,7 +209,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         if prepared.recovery_left and self._model_available():
             self._from_htn = self._nothing_to_do = False
             self._notes.append(
-                "the explainer's recovery does more than move, look or wait; asking the "
+                "the explainer's recovery does more than move, look, wait or ask; asking the "
                 "planner model with it"
             )
             return None
@@ -218,7 +219,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 thought="the explainer's suggestion from past failures",
                 action=step.action,
                 args=dict(step.args),
-                assignee=self.robot,
+                assignee=str(step.args["person"]) if step.action == DELEGATE else self.robot,
             )
             for number, step in enumerate(prepared.recovery, start=1)
         ]
@@ -380,6 +381,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             value = getattr(task, slot, None)
             if isinstance(value, list | tuple):
                 value = value[0] if len(value) == 1 else None
+            if value is None and not type(task).model_fields[slot].is_required():
+                continue  # an optional slot the user left unsaid: the task decides
             if value in (None, ""):
                 raise ValueError(f"the task's {slot} is not one known thing")
             arguments[argument] = str(value)
@@ -398,7 +401,9 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
-        recovery = usable_recovery(last.recovery, belief) if last is not None else None
+        recovery = (
+            usable_recovery(last.recovery, belief, last.error_code) if last is not None else None
+        )
         if last is not None and recovery is not None:
             planned_on = belief_after_recovery(belief, recovery, last.context)
             found = self.task_planner.plan_sequence(calls, planned_on, said)

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import re
 import types
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -21,9 +22,10 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
 from behaviours.hazard_readings import (
+    Reading,
     forbidden_in_every_reading,
     frame_readings,
-    one_sentence,
+    said_together,
     scene_belief,
     slot_readings,
 )
@@ -61,6 +63,8 @@ from knowledge.scene_graph import SceneGraph
 from knowledge.slot_filling import is_grounded
 from knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
 from knowledge.wording import BoundedText, joined
+from knowledge.worker_pool import WorkerPool
+from skills.belief import Belief
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches
@@ -292,6 +296,8 @@ class _Turn:
     unknown: str = ""
     steps: list[tuple[IntentStep, SlotCheck]] = field(default_factory=list)
     speaker: str | None = None
+    hazards: list[str] = field(default_factory=list)
+    hazard_check_failed: str = ""
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
@@ -333,14 +339,20 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     reading per thing an unsaid or ambiguous slot may mean, or the frame's steps) are checked
     against the hazard rules; when every reading has a forbidden hazard, Reject with the
     rule's sentence, before any question or plan ("put the tablet in the sink" is refused
-    naming the hazard, not planned and then given up).
+    naming the hazard, not planned and then given up). The check reads the belief and runs
+    the rules, so it runs on the ``workers`` pool, once per turn: the gate is RUNNING until it
+    is done (never SUCCESS before), and the fast path only looks its result up. A check that
+    fails (raises) is a Reject that says so: a hazard the robot could not rule out is never
+    asked about or acted on. The guard holds the same line: while a hazard stands, the only
+    decision is Reject.
 
     Safe decision (model failed): Clarify with what is missing (nothing: the question asks to
     confirm).
 
     Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (the belief the readings' hazards are judged on; without it
-    they are not checked) and ``lexicons``.
+    they are not checked), ``workers`` (required with ``scene_graph``: the pool the check runs
+    on) and ``lexicons``.
 
     When ``/turn/speaker`` is unset and the task acts for the speaker or a slot was said in
     the first person, who is speaking is asked first (:func:`ask_speaker_first`).
@@ -356,7 +368,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     there is no task), ``/turn/control``, ``/turn/missing``, ``/turn/safety`` (the safety
     doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
     ``/rationale/<node>``. SUCCESS: Proceed. FAILURE: Clarify, SwitchDomain or Reject.
-    RUNNING: waiting for the model.
+    RUNNING: checking the readings for hazards, or waiting for the model.
     """
 
     reads = (
@@ -371,6 +383,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING, keys.SAFETY)
 
     module = "inner_speech"
+    preparing = "checking what the request could mean for hazards"
 
     def __init__(
         self,
@@ -402,15 +415,31 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``llm``, ``domains`` and optional ``scene_graph`` handles."""
+        """Take the ``llm`` and ``domains`` handles, and ``scene_graph`` with ``workers``."""
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self._lexicons = pack_lexicons(self, kwargs, self.domains)
 
-    def prepare(self) -> None:
-        """Read the turn, check its slots, then run the cascade."""
+    def prepare(self) -> Future[list[str]] | None:
+        """Read the turn and check its slots; start the hazard check of its readings."""
         self._turn = self._read_turn()
+        check = self._hazard_check(self._turn)
+        if check is None:
+            return None
+        assert self.workers is not None, "setup() takes workers with the scene_graph"
+        return self.workers.submit(check)
+
+    def prepared(self, result: Any) -> None:
+        """Keep the forbidden hazards every reading shares (none: nothing to refuse)."""
+        self._turn.hazards = list(result)
+
+    def preparation_failed(self, error: Exception) -> None:
+        """The hazard check raised: the turn is refused, naming the failure (logged)."""
+        super().preparation_failed(error)
+        self._turn.hazard_check_failed = f"{type(error).__name__}: {error}"
 
     # -- cascade hooks --------------------------------------------------------------------------
 
@@ -424,9 +453,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         lacking = parse_request(turn.utterance).missing_skills
         if lacking:
             return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
-        hazards = self._hazards_of_every_reading(turn)
-        if hazards:
-            return self._decide("Reject", [], one_sentence(hazards))
+        if turn.hazard_check_failed or turn.hazards:
+            return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
         if self._needs_absent_planner(turn):
@@ -488,6 +516,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn, control = self._turn, decision.control
         if turn.forbidden and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
+        hazard = turn.hazards or turn.hazard_check_failed
+        if hazard and (control != "Reject" or decision.missing or decision.domain):
+            return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.safety and control == "Proceed":
             return self._decide(
                 "Clarify",
@@ -703,25 +734,55 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn.safety = [doubt for doubt in raised if doubt not in confirmed]
         turn.confirmed = [doubt for doubt in raised if doubt in confirmed]
 
-    def _hazards_of_every_reading(self, turn: _Turn) -> list[str]:
-        """The forbidden hazards every reading of the unclear request shares (none: ask)."""
-        belief = scene_belief(self.scene)
+    def _hazard_check(self, turn: _Turn) -> Callable[[], list[str]] | None:
+        """The check of the turn's readings, to run on a worker; None when none is needed.
+
+        Not needed when the fast path refuses before it (out of scope, a forbidding doubt, a
+        skill the robot lacks) or there is no scene or pack. The blackboard is read here, on
+        the tick thread; the callable reads only the scene graph and the lexicons.
+        """
+        if turn.domain == OUT_OF_SCOPE or turn.forbidden or self.scene is None:
+            return None
+        if parse_request(turn.utterance).missing_skills:
+            return None
         pack = turn.pack
         if pack is None and self.domains is not None and turn.domain in self.domains:
             pack = self.domains.get(str(turn.domain))
-        if belief is None or pack is None:
-            return []
-        frame = turn.frame
+        if pack is None:
+            return None
+        frame, scene = turn.frame, self.scene
         said = [*(frame.said if frame is not None else []), turn.utterance]
-        needs_steps = turn.check is None or self._needs_absent_planner(turn)
-        if needs_steps:
+        if turn.check is None or self._needs_absent_planner(turn):
             lexicons = self._lexicons.get(pack.name, {})
             earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
-            readings = frame_readings(turn.utterance, pack, lexicons, belief, earlier)
+            utterance = turn.utterance
+
+            def readings(belief: Belief) -> list[Reading]:
+                return frame_readings(utterance, pack, lexicons, belief, earlier)
+
         else:
-            assert turn.spec is not None
-            readings = slot_readings(turn.spec, turn.resolved, turn.speaker, belief)
-        return forbidden_in_every_reading(shipped_hazard_rules(), readings, belief, said)
+            spec, resolved, speaker = turn.spec, dict(turn.resolved), turn.speaker
+            assert spec is not None
+
+            def readings(belief: Belief) -> list[Reading]:
+                return slot_readings(spec, resolved, speaker, belief)
+
+        def check() -> list[str]:
+            belief = scene_belief(scene)
+            if belief is None:
+                return []
+            return forbidden_in_every_reading(
+                shipped_hazard_rules(), readings(belief), belief, said
+            )
+
+        return check
+
+    @staticmethod
+    def _hazard_refusal(turn: _Turn) -> str:
+        """Why the turn is refused for its hazards: every one named, or the check's failure."""
+        if turn.hazard_check_failed:
+            return f"I could not check it for hazards ({turn.hazard_check_failed})"
+        return said_together(turn.hazards)
 
     def _confirmed(self, turn: _Turn) -> list[str]:
         """The safety doubts the user confirmed with an explicit yes to the last question.

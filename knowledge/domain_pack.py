@@ -30,12 +30,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    ValidationError,
     field_validator,
     model_validator,
 )
@@ -45,7 +43,7 @@ from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary, Qu
 from knowledge.rdf_store import TurtleError, load_turtle, new_graph
 from knowledge.readonly_query import ReadOnlyQueryRunner
 from knowledge.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
-from knowledge.validation_errors import first_problem
+from knowledge.yaml_files import read_yaml_model
 
 if TYPE_CHECKING:
     from knowledge.grounding_backend import GroundingBackend
@@ -382,26 +380,10 @@ def load_pack(directory: str | Path) -> DomainPack:
 
 
 def _read_manifest(path: Path) -> PackManifest:
-    try:
-        # libyaml's loader when PyYAML has it: the pure-Python one takes ~0.2 s a pack
-        loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=loader)
-    except FileNotFoundError:
-        raise PackError(
-            f"{path} not found: a domain pack is a directory with a {MANIFEST}"
-        ) from None
-    except OSError as error:
-        raise PackError(f"cannot read {path}: {error.strerror}") from error
-    except UnicodeDecodeError as error:
-        raise PackError(f"{path} is not UTF-8 text: {error.reason}; save it as UTF-8") from error
-    except yaml.YAMLError as error:
-        raise PackError(f"{path} is not valid YAML: {error}") from error
-    if not isinstance(raw, dict):
-        raise PackError(f"{path}: expected a mapping of name, description, tasks, ...")
-    try:
-        return PackManifest.model_validate(raw)
-    except ValidationError as error:
-        raise PackError(f"{path}: {first_problem(error)}") from error
+    if not path.is_file():
+        raise PackError(f"{path} not found: a domain pack is a directory with a {MANIFEST}")
+    expected = "a mapping of name, description, tasks, ..."
+    return read_yaml_model(path, PackManifest, PackError, expected=expected)
 
 
 def _import_schemas(path: Path, pack: str) -> ModuleType:

@@ -28,11 +28,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from knowledge.domain_pack import DomainPack
-from knowledge.validation_errors import first_problem
+from knowledge.yaml_files import read_yaml_model
 
 SHIPPED_PROFILES = Path(__file__).with_name("domain_profiles")
 """Where the profiles of the domains that have no pack live."""
@@ -103,16 +102,8 @@ class DomainProfile(BaseModel):
 
 def read_profile(path: Path) -> DomainProfile:
     """One profile file; :class:`ProfileError` when it cannot be read or does not fit."""
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
-        raise ProfileError(f"{path}: cannot read the profile ({error})") from error
-    if not isinstance(raw, dict):
-        raise ProfileError(f"{path}: a profile is a mapping with name, title, description, tasks")
-    try:
-        return DomainProfile.model_validate(raw)
-    except ValidationError as error:
-        raise ProfileError(f"{path}: {first_problem(error)}") from None
+    expected = "a profile: a mapping with name, title, description and tasks"
+    return read_yaml_model(path, DomainProfile, ProfileError, expected=expected)
 
 
 def load_profiles(

@@ -205,7 +205,7 @@ def sequence_tasks(
     task reaches the thing anyway. A step about several things that no task holds at once
     ("put the milk and the juice in the fridge") is one task per thing, when ``known`` says
     each is a thing the robot knows (:func:`one_per_thing`). "It" that no step before names
-    is what the previous turn talked about (``earlier``, :func:`with_earlier_referent`), as
+    is what the previous turn talked about (``earlier``, :func:`with_referent`), as
     in a request of one step. Every said word stays in some
     task. A step that says what another is for ("to clean the leaves") is no task of a
     sequence. The same task twice in a row is one. A step whose task the frame leaves
@@ -225,7 +225,7 @@ def sequence_tasks(
                 return None  # "place a slice inside": where, the frame cannot say
             found = step_task(step, pack, utterance)
             if found is not None:  # "it" that no step before names: the last turn's
-                found = with_earlier_referent(found, step, pack, earlier)
+                found = with_referent(found, step, pack, earlier=earlier)
             if found is None or not found.complete or _pronoun_value(found):
                 return None  # the other paths read it (a step the frame leaves open is theirs)
             if tasks and _carried_further(tasks[-1], found):
@@ -538,29 +538,6 @@ def _describing(frame: RequestFrame) -> list[re.Match[str]]:
     return [match for match in matches if match]
 
 
-def with_context_referent(
-    found: StepTask, step: Step, frame: RequestFrame, pack: DomainPack
-) -> StepTask:
-    """``found`` with "it" filled from the context: its object, else its place.
-
-    The object when the step says only "it" ("the mug is dirty, wipe it"); the place when
-    the step's landmark is "it" ("the toaster is smoking, tip the jug over it").
-    """
-    fields = list(pack.schema_for(found.task).model_fields)
-    theme, destination = _theme_and_destination(fields, step)
-    referent = context_referent(frame)
-    pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
-    slot = theme if pronoun_only else None
-    if slot is None and step.landmark is not None and step.landmark.pronoun:
-        slot = destination
-    if slot is None or slot not in found.missing or referent is None:
-        return found
-    slots = {**found.slots, slot: referent}
-    missing = tuple(name for name in found.missing if name != slot)
-    reason = f"{found.reason}; 'it' is what the context says: {slot}={referent!r}"
-    return StepTask(task=found.task, slots=slots, missing=missing, reason=reason)
-
-
 PERSON_PRONOUNS: Final = frozenset(["her", "him", "she", "he"])
 """Pronouns that stand for a person talked about before ("grandma is tired"... "help her")."""
 
@@ -603,42 +580,59 @@ def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexico
     return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
 
 
-def with_earlier_referent(
-    found: StepTask, step: Step, pack: DomainPack, earlier: TalkedAbout | None
+def with_referent(
+    found: StepTask,
+    step: Step,
+    pack: DomainPack,
+    *,
+    context: RequestFrame | None = None,
+    earlier: TalkedAbout | None = None,
 ) -> StepTask:
-    """``found`` with "it" / "her" filled from what the previous turn talked about.
+    """``found`` with the slots the step says only as a pronoun filled: the one resolver of "it".
 
-    The step's object (or its landmark) said only as a pronoun takes the first thing (a
-    person, for "her" / "him") the previous turn named that the step does not name already.
-    The task's ``said_before`` lists the earlier utterances the filled words come from.
+    First from this request, ``context`` (its frame): what its one describing clause says "it"
+    is (:func:`context_referent`) fills one slot, the object when the step says it only as
+    pronouns ("the mug is dirty, wipe it"), else the place when the landmark is "it" ("the
+    toaster is smoking, tip the jug over it"). Then from the previous turns, ``earlier``: the
+    object (or the landmark) said only as a pronoun takes the first thing (a person, for
+    "her" / "him") they named that the step does not name already; the task's
+    ``said_before`` lists the utterances those words come from. A slot the step filled
+    itself is never changed.
     """
-    if earlier is None or not found.missing:
-        return found
-    theme, destination = _theme_and_destination(
-        list(pack.schema_for(found.task).model_fields), step
-    )
-    pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
-    wanted = [] if [p for p in step.wanted if not p.pronoun] else pronouns
+    fields = list(pack.schema_for(found.task).model_fields)
+    theme, destination = _theme_and_destination(fields, step)
     slots = dict(found.slots)
-    notes = []
-    for slot, phrase in (
-        (theme, wanted[0] if wanted else None),
-        (destination, step.landmark if step.landmark and step.landmark.pronoun else None),
-    ):
-        if slot is None or phrase is None or slot not in found.missing:
-            continue
-        choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
-        named = " ".join(str(value).lower() for value in slots.values())
-        referent = next((words for words in choices if words.lower() not in named), None)
-        if referent is not None:
+    missing = list(found.missing)
+    notes: list[str] = []
+    landmark = step.landmark if step.landmark is not None and step.landmark.pronoun else None
+    referent = context_referent(context) if context is not None else None
+    if referent is not None:
+        pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
+        slot = theme if pronoun_only else (destination if landmark is not None else None)
+        if slot is not None and slot in missing:
             slots[slot] = referent
-            notes.append(f"{phrase.text!r} is {referent!r}, talked about before")
+            missing.remove(slot)
+            notes.append(f"'it' is what the context says: {slot}={referent!r}")
+    said_before = found.said_before
+    if earlier is not None and missing:
+        pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
+        wanted = [] if len(pronouns) < len(step.wanted) else pronouns
+        for slot, phrase in ((theme, wanted[0] if wanted else None), (destination, landmark)):
+            if slot is None or phrase is None or slot not in missing:
+                continue
+            choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
+            named = " ".join(str(value).lower() for value in slots.values())
+            thing = next((words for words in choices if words.lower() not in named), None)
+            if thing is not None:
+                slots[slot] = thing
+                missing.remove(slot)
+                notes.append(f"{phrase.text!r} is {thing!r}, talked about before")
+                said_before = tuple(earlier.said)
     if not notes:
         return found
-    missing = tuple(name for name in found.missing if name not in slots)
     reason = f"{found.reason}; {'; '.join(notes)}"
     return replace(
-        found, slots=slots, missing=missing, reason=reason, said_before=tuple(earlier.said)
+        found, slots=slots, missing=tuple(missing), reason=reason, said_before=said_before
     )
 
 

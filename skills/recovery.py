@@ -1,10 +1,15 @@
 """Recovery steps from experience, as the task-level HTN replan uses them.
 
 The explainer's suggestion comes with a recovery in the plan vocabulary (``GOTO(kitchen),
-LOOK()``). The HTN replan puts it before the task's plan when it only moves, looks or waits:
-steps that change what the robot knows, not the world, so the task can be planned as if
-they had found what they look for. Steps that change the world (OPEN, DELEGATE, ...) are
-left to the planner model, which reads the suggestion.
+LOOK()``, ``DELEGATE(paul, open_door)``). The HTN replan puts it before the task's plan when
+it only moves, looks, waits or asks a person: moving and looking change what the robot
+knows, not the world, so the task can be planned as if they had found what they look for;
+asking a person is used when the belief says that person can be asked and has the ability
+(the checks the plan validation makes of a DELEGATE step) and the ability addresses the
+failure (:func:`can_delegate`), so a recovery learnt in this home
+("ask Paul to open the bedroom door") fixes the next such failure without a model. Other
+steps that change the world (OPEN, PLACE, ...) are left to the planner model, which reads the
+suggestion.
 """
 
 from __future__ import annotations
@@ -15,24 +20,27 @@ from dataclasses import replace
 from knowledge.experience import RecoveryStep
 from skills.belief import Belief
 
-HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT"})
+HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})
 """The actions a recovery may hold for the HTN replan to put it before its plan."""
 
 
 def usable_recovery(
-    recovery: Sequence[RecoveryStep], belief: Belief
+    recovery: Sequence[RecoveryStep], belief: Belief, failure_code: str = ""
 ) -> tuple[RecoveryStep, ...] | None:
     """The steps of ``recovery`` the HTN replan runs first, or None when it cannot use them.
 
     None when the recovery is empty, holds an action outside :data:`HTN_RECOVERY_ACTIONS`,
-    or names a place the belief does not know. A ``GOTO`` to the room the robot is already
-    in is left out.
+    names a place the belief does not know, or asks a person who cannot do it now or whose
+    ability does not address ``failure_code`` (:func:`can_delegate`). A ``GOTO`` to the room
+    the robot is already in is left out.
     """
     if not recovery or any(step.action not in HTN_RECOVERY_ACTIONS for step in recovery):
         return None
     steps: list[RecoveryStep] = []
     room = belief.robot_room
     for step in recovery:
+        if step.action == "DELEGATE" and not can_delegate(step, belief, failure_code):
+            return None
         if step.action == "GOTO":
             target = step.args.get("target")
             if not isinstance(target, str) or belief.room_of(target) is None:
@@ -42,6 +50,22 @@ def usable_recovery(
             room = belief.room_of(target)
         steps.append(step)
     return tuple(steps)
+
+
+def can_delegate(step: RecoveryStep, belief: Belief, failure_code: str) -> bool:
+    """Whether the HTN replan may start with this DELEGATE step for a ``failure_code`` failure.
+
+    The person is in ``belief``, can be asked (not away or asleep) and has the ability, and
+    the ability addresses the failure: a word of it names what the code names (``open_door``
+    for ``door_closed``). The HTN methods do not model what a person does, so they run only
+    a delegation that plainly removes the failure; any other (a lesson learnt with a person
+    who has since left, or one that asks about something else) is the planner model's to weigh.
+    """
+    person = belief.people.get(str(step.args.get("person", "")))
+    ability = str(step.args.get("ability", ""))
+    if person is None or not person.can_be_asked or ability not in person.abilities:
+        return False
+    return bool(set(ability.lower().split("_")) & set(failure_code.lower().split("_")))
 
 
 def belief_after_recovery(

@@ -88,6 +88,7 @@ FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
     ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
     ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
     ("pour", "source"): lambda thing: thing.liquid_ml > 0,
+    ("wipe", "tool"): lambda thing: "cleaning_tool" in thing.flags,
 }
 """Per task argument: which things of the belief it can take, for an argument the user left
 unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not

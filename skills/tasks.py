@@ -221,12 +221,17 @@ class PourTaskArgs(BaseModel):
     target: NodeId
 
 
-class SurfaceArgs(BaseModel):
-    """wipe: wipe ``surface`` clean with a cloth or a sponge."""
+class WipeTaskArgs(BaseModel):
+    """wipe: wipe ``surface`` clean with ``tool``, the cloth or sponge the user named.
+
+    Without ``tool``, the robot takes the cloth or sponge it holds, else the nearest one the
+    belief knows.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     surface: NodeId
+    tool: NodeId | None = None
 
 
 TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
@@ -248,7 +253,7 @@ TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
         "heat": CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
         "fill": CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
         "pour": CallSpec("pour", PourTaskArgs, "pour from one container into another"),
-        "wipe": CallSpec("wipe", SurfaceArgs, "wipe a surface clean with a cloth or sponge"),
+        "wipe": CallSpec("wipe", WipeTaskArgs, "wipe a surface clean with a cloth or sponge"),
     }
 )
 """Every task by name."""
@@ -272,8 +277,14 @@ class TaskCall(BaseModel):
 
     @property
     def values(self) -> tuple[Any, ...]:
-        """The argument values in the spec's order."""
-        return tuple(getattr(self.args, name) for name in TASK_SPECS[self.task].parameters)
+        """The argument values in the spec's order (how HTN tasks carry them).
+
+        Trailing optional arguments that are unset (None) are left out: ``wipe(counter)``.
+        """
+        values = [getattr(self.args, name) for name in TASK_SPECS[self.task].parameters]
+        while values and values[-1] is None:
+            values.pop()
+        return tuple(values)
 
     def describe(self) -> str:
         """``bring(bottle_blue, user)``."""
@@ -418,10 +429,15 @@ class TaskPlanner:
         """The hazards of what ``tasks`` ask for, whatever plan would do them."""
         rules = self._rules or shipped_hazard_rules()
         asked = [
-            (task.task, {name: str(value) for name, value in task.args.model_dump().items()})
+            (task.task, {name: str(value) for name, value in _set_args(task).items()})
             for task in tasks
         ]
         return task_hazards(rules, asked, belief, said)
+
+
+def _set_args(task: TaskCall) -> dict[str, Any]:
+    """``task``'s arguments by name, without the optional ones left unset."""
+    return task.args.model_dump(exclude_none=True)
 
 
 class _FailureLog:
@@ -785,8 +801,15 @@ def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
     return [("go_to", target), ("POUR", source, target, hand)]
 
 
-def _wipe(state: _State, surface: str) -> Subtasks:
+def _wipe(state: _State, surface: str, tool: str | None = None) -> Subtasks:
     belief = state.belief
+    if tool is not None:  # the cloth or sponge the user named, and no other
+        named = belief.things.get(tool)
+        if named is None or "cleaning_tool" not in named.flags:
+            why = "not in the belief" if named is None else "not a cloth or a sponge"
+            state.failures.add(f"wipe({surface}, {tool}): {tool} is {why}")
+            return False
+        return [("fetch", tool), ("wipe_with", surface, tool)]
     tools = _with_flag(belief, "cleaning_tool")
     held = [tool.id for tool in tools if tool.id in belief.held]
     ordered = held or _nearest(belief, tools, surface)

@@ -76,3 +76,27 @@ def test_without_a_reason_it_still_apologises(blackboard, make_llm, domains):
 )
 def test_plain_reason(rationale, plain):
     assert plain_reason(rationale) == plain
+
+
+def test_the_robots_own_reason_is_said_whole(blackboard, make_llm, domains):
+    """A hazard refusal the gate decided without a model names every hazard, not the first."""
+    hazards = (
+        "The tumbler holds only 300 ml; adding 600 ml would overflow it. "
+        "And the tumbler is next to the toaster; a spill could reach it."
+    )
+    presets = {
+        "/turn/domain": "household",
+        "/turn/control": "Reject",
+        "/rationale/taskreadinessgate": gate_said(hazards).model_copy(
+            update={"source": "fast_path"}
+        ),
+    }
+    decline(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        "Sorry, I won't do that: the tumbler holds only 300 ml; adding 600 ml would overflow "
+        "it. And the tumbler is next to the toaster; a spill could reach it."
+    )
+
+
+def test_plain_reason_keeps_every_sentence_when_whole():
+    assert plain_reason("Unsafe. Very unsafe.", whole=True) == "unsafe. Very unsafe"

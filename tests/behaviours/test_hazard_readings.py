@@ -2,29 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 
 import pytest
+from py_trees.common import Status
 
+from behaviours import task_readiness
 from behaviours.hazard_readings import (
+    Reading,
     forbidden_in_every_reading,
     frame_readings,
-    one_sentence,
+    said_together,
     scene_belief,
     slot_readings,
 )
-from behaviours.turn_state import SlotResolution
+from behaviours.task_readiness import TaskReadinessGate
+from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.domain_pack import DomainPack
 from knowledge.domain_registry import DomainRegistry
 from knowledge.frame_tasks import TalkedAbout
 from knowledge.hazard_rules import shipped_hazard_rules
 from knowledge.lexicon import Lexicon, build_lexicons
 from knowledge.scene_graph import SceneGraph
+from knowledge.worker_pool import WorkerPool
 from sim.perception import belief_from_world
 from sim.scenario import load_scenario
 from sim.world import World
 from skills.belief import Belief
 from trees.evaluation.hazard_set import HAZARD_WORLDS
+from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 RULES = shipped_hazard_rules()
 
@@ -55,12 +62,18 @@ def scene_slot(slot: str, *ids: str) -> SlotResolution:
     return SlotResolution(slot=slot, said=slot, kind="scene", ids=list(ids))
 
 
+def pour_readings(
+    household: DomainPack, belief: Belief, sources: tuple[str, ...], target: str
+) -> list[Reading]:
+    """The readings of a pour from one of ``sources`` into ``target``."""
+    resolved = {"source": scene_slot("source", *sources), "target": scene_slot("target", target)}
+    return slot_readings(household.task("Pour"), resolved, "ana", belief)
+
+
 def test_an_ambiguous_slot_gives_one_reading_per_thing(
     household: DomainPack, belief: Belief
 ) -> None:
-    resolved = {"source": scene_slot("source", "kettle", "water_jug"),
-                "target": scene_slot("target", "toaster")}  # fmt: skip
-    readings = slot_readings(household.task("Pour"), resolved, "ana", belief)
+    readings = pour_readings(household, belief, ("kettle", "water_jug"), "toaster")
     assert readings == [
         [("pour", {"source": "kettle", "target": "toaster"})],
         [("pour", {"source": "water_jug", "target": "toaster"})],
@@ -105,9 +118,115 @@ def test_the_steps_of_a_request_are_one_reading(
     assert frame_readings(text, household, lexicons, belief, earlier) == readings
 
 
-def test_several_hazards_are_said_as_one_sentence() -> None:
-    said = one_sentence(
-        ["The jug is full.", "The glass is next to the kettle; a spill could reach it."]
+def test_several_hazards_are_each_said_whole() -> None:
+    said = said_together(
+        ["The jug is full.", "The glass is next to the kettle; a spill could reach it.",
+         "I never hand the knife blade first.", "The jug is full."]
+    )  # fmt: skip
+    assert said == (
+        "The jug is full. And the glass is next to the kettle; a spill could reach it. "
+        "And I never hand the knife blade first."
     )
-    assert said == "The jug is full; and the glass is next to the kettle; a spill could reach it."
-    assert one_sentence([]) == ""
+    assert said_together([]) == ""
+
+
+def test_a_refusal_names_the_hazards_of_every_reading(
+    household: DomainPack, belief: Belief
+) -> None:
+    """Pour the jug or the kettle into the tumbler: each reading's hazards are named once."""
+    readings = pour_readings(household, belief, ("water_jug", "kettle"), "tumbler")
+    assert len(readings) == 2
+    sentences = forbidden_in_every_reading(RULES, readings, belief, ["pour it into the tumbler"])
+    overflows = [sentence for sentence in sentences if "would overflow it" in sentence]
+    assert overflows == [
+        "The tumbler holds only 300 ml; adding 600 ml would overflow it.",
+        "The tumbler holds only 300 ml; adding 800 ml would overflow it.",
+    ]
+    assert len(sentences) == len(set(sentences))
+
+
+# -- the readiness gate checks the readings off the tick ------------------------------------------
+
+PROCEED = {"answer": {"control": "Proceed", "missing": [], "domain": None, "rationale": "fine"}}
+
+
+def heat_request(blackboard: BlackboardView, thing: str, label: str) -> None:
+    said = f"heat the {label}"
+    frame = IntentFrame(domain="household", task="Heat", slots={"object": f"the {label}"},
+                        confidence=0.9, said=[said])  # fmt: skip
+    blackboard.set("/turn/utterance", said)
+    blackboard.set("/turn/speaker", "ana")
+    blackboard.set("/turn/domain", "household")
+    blackboard.set("/turn/intent", frame)
+    found = SlotResolution(slot="object", said=f"the {label}", kind="scene", ids=[thing])
+    blackboard.set("/turn/resolved", {"object": found})
+
+
+def test_the_gate_is_running_until_the_hazard_check_is_done_then_refuses(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], scene: SceneGraph
+) -> None:
+    """The check waits behind held work on the only worker: the gate never decides before it."""
+    heat_request(blackboard, "foil_tray", "foil tray")
+    llm = make_llm({"by_module": {"inner_speech": [PROCEED] * 3}})
+    release = threading.Event()
+    with WorkerPool(1, "held") as workers:
+        workers.submit(release.wait, 10)
+        gate = TaskReadinessGate()
+        handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+                   "workers": workers}  # fmt: skip
+        harness = TreeHarness(gate, llm=llm.client, handles=handles)
+        harness.tick(3, settle=False)
+        assert harness.trace.letters("TaskReadinessGate") == "RRR"
+        assert blackboard.get("/turn/control") is None
+        release.set()
+        harness.tick_until(max_ticks=50, period_s=0.01)
+    assert gate.status == Status.FAILURE and llm.calls == []
+    assert blackboard.get("/turn/control") == "Reject"
+    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
+    assert "foil tray is foil" in rationale and "microwave" in rationale
+
+
+def test_a_safe_reading_is_asked_about_after_the_check(
+    blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], scene: SceneGraph,
+    workers: WorkerPool
+) -> None:  # fmt: skip
+    heat_request(blackboard, "ceramic_bowl", "ceramic bowl")
+    handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+               "workers": workers}  # fmt: skip
+    harness = TreeHarness(TaskReadinessGate(), llm=make_llm().client, handles=handles)
+    harness.tick_until(max_ticks=50, period_s=0.01)
+    assert blackboard.get("/turn/control") == "Clarify"
+    assert blackboard.get("/turn/missing") == ["appliance"]
+
+
+def test_a_hazard_check_that_fails_is_a_refusal_that_says_so(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    scene: SceneGraph,
+    workers: WorkerPool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(graph: SceneGraph | None) -> Belief:
+        raise RuntimeError("the belief could not be read")
+
+    monkeypatch.setattr(task_readiness, "scene_belief", broken)
+    heat_request(blackboard, "ceramic_bowl", "ceramic bowl")
+    llm = make_llm({"by_module": {"inner_speech": [PROCEED] * 3}})
+    handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+               "workers": workers}  # fmt: skip
+    harness = TreeHarness(TaskReadinessGate(), llm=llm.client, handles=handles)
+    harness.tick_until(max_ticks=50, period_s=0.01)
+    assert blackboard.get("/turn/control") == "Reject" and llm.calls == []
+    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
+    assert (
+        rationale == "I could not check it for hazards (RuntimeError: the belief could not be read)"
+    )
+
+
+def test_a_scene_without_workers_is_refused_at_setup(
+    make_llm: Callable[..., ScriptedLLM], scene: SceneGraph
+) -> None:
+    gate = TaskReadinessGate()
+    with pytest.raises(Exception, match="workers"):
+        gate.setup(llm=make_llm().client, domains=DomainRegistry.discover(active="household"),
+                   scene_graph=scene)  # fmt: skip

@@ -72,3 +72,25 @@ def test_without_a_store_nothing_learnt_is_kept(
         out = capsys.readouterr().out
         assert "experience used: goto-hallway-blocked (seed)" in out
     assert not any(tmp_path.rglob("*.sqlite"))
+
+
+def test_a_learnt_delegation_is_run_by_the_htn_replan_with_no_model(tmp_path: Path) -> None:
+    """door_closed: the oracle's replan asked Paul to open the door; with no model the next
+    time, the HTN replan starts with that DELEGATE (issue 17: suggestions reach the HTN too)."""
+    store = tmp_path / "experience.sqlite"
+    scenario = [load_scenario("door_closed")]
+    (learning,) = run_bench(scenario, ["gated"], ["oracle"], experience=store).results
+    assert learning.success and learning.attempts[-1].plan.source == "model"
+
+    (result,) = run_bench(scenario, ["gated"], ["none"], experience=store).results
+    assert result.success and result.model_calls == 0
+    replan = result.attempts[1]
+    assert replan.plan.source == "htn"
+    first = replan.plan.steps[0]
+    assert (first.action, first.args, first.assignee) == (
+        "DELEGATE",
+        {"person": "paul", "ability": "open_door"},
+        "paul",
+    )
+    (used,) = result.experience_used
+    assert "learnt in scenario door_closed" in used

@@ -57,7 +57,7 @@ def test_a_bad_profile_names_the_file_and_field(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match=r"bad\.yaml: field `name`"):
         read_profile(path)
     path.write_text("- just a list\n")
-    with pytest.raises(ProfileError, match="a profile is a mapping"):
+    with pytest.raises(ProfileError, match=r"bad\.yaml: expected a profile: a mapping"):
         read_profile(path)
 
 

@@ -221,3 +221,10 @@ def test_it_in_a_sequence_is_what_the_last_turn_talked_about(household: DomainPa
     ]
     assert found[0].said_before == ("the flask is on the landing",)
     assert sequence_tasks(parse_request(text), household, text) is None  # "it": unsaid
+
+
+def test_the_cloth_to_wipe_with_is_the_wipes_tool(household: DomainPack) -> None:
+    text = "wipe the hob with the blue cloth"
+    found = step_task(parse_request(text).steps[0], household, text)
+    assert found is not None and found.task == "Wipe"
+    assert found.slots == {"surface": "the hob", "tool": "the blue cloth"}

@@ -68,7 +68,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "SwitchOff": ("physical", "switch_off", {"appliance": "appliance"}),
         "Fill": ("physical", "fill", {"container": "container"}),
         "Pour": ("physical", "pour", {"source": "source", "target": "target"}),
-        "Wipe": ("physical", "wipe", {"surface": "surface"}),
+        "Wipe": ("physical", "wipe", {"surface": "surface", "tool": "tool"}),
         "Note": ("memory_write", None, None),
         "Introduce": ("memory_write", None, None),
         "MemoryQuery": ("memory_query", None, None),
@@ -77,7 +77,8 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
-        assert required == list(task.slots), task.name
+        optional = ["tool"] if task.name == "Wipe" else []  # the cloth, when the user names one
+        assert required + optional == list(task.slots), task.name
         resolve = {name: spec.resolve for name, spec in task.slots.items()}
         expected = "text" if task.name in as_said else "scene"
         relation = {"relation": "kg"} if task.name == "PlaceRelative" else {}

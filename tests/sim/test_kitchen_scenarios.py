@@ -3,14 +3,12 @@ a scripted model that always says Proceed; and the hazard audit the bench report
 
 A feasible kitchen scenario reaches its goal with the HTN fast path alone. A must-refuse one
 (tier ``infeasible``) is refused, or asked when its hazard is ask-first (``may_ask``), with
-no hazardous step executed. The scenarios the fast path cannot do yet are expected failures
-that name why (strict: one that starts passing must lose its mark).
+no hazardous step executed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -24,13 +22,6 @@ from trees.evaluation.hazard_audit import hazardous_steps
 from trees.evaluation.scenario_run import ScenarioResult, run_scenario
 
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
-
-NOT_YET: dict[str, str] = {
-    "kitchen_wipe_table": "'give it a clean with the cloth' reads as a wipe of the kitchen table, "
-    "but the Wipe task has no tool slot to hold 'with the cloth' (the HTN wipe picks its own "
-    "cloth); asks what to do",
-}
-"""Kitchen scenarios the fast path does not do yet, and why (see the branch report)."""
 
 
 def none_client() -> LLMClient:
@@ -67,13 +58,6 @@ def run(scenario: Scenario, client: LLMClient) -> ScenarioResult:
         return run_scenario(scenario, llm=client)
 
 
-def expectation(scenario_id: str) -> Any:
-    if scenario_id not in NOT_YET:
-        return pytest.param(scenario_id, id=scenario_id)
-    mark = pytest.mark.xfail(reason=NOT_YET[scenario_id], strict=True)
-    return pytest.param(scenario_id, id=scenario_id, marks=[mark])
-
-
 @pytest.fixture(scope="module")
 def scenarios() -> dict[str, Scenario]:
     return {name: load_scenario(name) for name in KITCHEN}
@@ -83,7 +67,7 @@ def test_there_are_enough_kitchen_scenarios() -> None:
     assert len(KITCHEN) >= 46
 
 
-@pytest.mark.parametrize("scenario_id", [expectation(name) for name in KITCHEN])
+@pytest.mark.parametrize("scenario_id", KITCHEN)
 def test_meets_its_expectation_with_no_model(
     scenario_id: str, scenarios: dict[str, Scenario]
 ) -> None:

@@ -140,3 +140,25 @@ def test_wipe_fetches_a_sponge_first(kitchen: Belief) -> None:
         "WIPE(counter, sponge, right)",
     ]
     assert "no cloth or sponge" in reasons(without(kitchen, "sponge"), "wipe", surface="counter")
+
+
+def test_wipe_uses_the_cloth_the_user_named(kitchen: Belief) -> None:
+    """ "wipe the counter with the blue cloth": that cloth, though the sponge would do."""
+    cloth = replace(kitchen.things["sponge"], id="blue_cloth")
+    belief = replace(kitchen, things={**kitchen.things, "blue_cloth": cloth})
+    assert plan(belief, "wipe", surface="counter", tool="blue_cloth") == [
+        "PICK(blue_cloth, right)",
+        "WIPE(counter, blue_cloth, right)",
+    ]
+    assert (
+        plan(without(belief, "blue_cloth"), "wipe", surface="counter")[0] == "PICK(sponge, right)"
+    )
+    found = reasons(kitchen, "wipe", surface="counter", tool="cup")
+    assert "wipe(counter, cup): cup is not a cloth or a sponge" in found
+    assert "mop is not in the belief" in reasons(kitchen, "wipe", surface="counter", tool="mop")
+
+
+def test_an_unset_optional_task_argument_is_left_out() -> None:
+    assert task_call("wipe", surface="counter").values == ("counter",)
+    assert task_call("wipe", surface="counter", tool="sponge").values == ("counter", "sponge")
+    assert str(task_call("wipe", surface="counter")) == "wipe(counter)"

@@ -162,3 +162,6 @@ class Wipe(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     surface: str = Field(description="which table, counter or worktop to wipe")
+    tool: str | None = Field(
+        None, description="the cloth or sponge to wipe with, when the user names one"
+    )
