@@ -11,9 +11,10 @@ in-process, for the ``inner_speech`` module (the readiness gate's model):
 The two calls alternate, so each finds the other's prompt in the model's cache and evaluates
 its own prompt in full (they share only the chat template's first tokens); a last line times
 scoring a prompt twice in a row: the second time the cache serves all but its last token.
-Prints each run's wall time and prompt / completion tokens, the medians and the CPU time per
-call (on a shared machine the wall time follows the load, the CPU time much less). Skips with
-a note when llama-cpp-python or the GGUF is not installed. Asserts nothing.
+Prints each run's wall and CPU time and prompt / completion tokens, then the median and the
+best run of each (on a shared machine the wall time follows the load, the CPU time less; the
+best run is the least disturbed). Skips with a note when llama-cpp-python or the GGUF is not
+installed. Asserts nothing.
 
     python benchmarks/option_scoring.py [--runs 10] [--quick]
 """
@@ -122,10 +123,11 @@ def main() -> None:
                 cpus[name].append(cpu)
         score()
         timed(score, "score_options of the prompt just scored (cache hit)")
-    print(f"median of {runs}: ", end="")
+    print(f"median (best) of {runs}: ", end="")
     for name in walls:
         wall, cpu = statistics.median(walls[name]), statistics.median(cpus[name])
-        print(f"{name} {wall:.3f} s wall ({cpu:.3f} s CPU); ", end="")
+        print(f"{name} {wall:.3f} ({min(walls[name]):.3f}) s wall, ", end="")
+        print(f"{cpu:.3f} ({min(cpus[name]):.3f}) s CPU; ", end="")
     ratio = statistics.median(walls["decide"]) / statistics.median(walls["score_options"])
     print(f"decide / score_options {ratio:.1f}x; load average {os.getloadavg()[0]:.1f}")
 

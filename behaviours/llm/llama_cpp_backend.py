@@ -5,7 +5,7 @@ robot without an Ollama server still has a (small) model. Answers are constraine
 caller's JSON schema by a llama.cpp grammar, and a stopping criterion checked after every
 generated token ends the call as soon as the caller cancels or ``timeout_s`` has passed.
 
-Two quirks of llama-cpp-python 0.3.x shape this module:
+Three quirks of llama-cpp-python 0.3.x shape this module:
 
 * ``Llama.create_chat_completion`` takes no ``stopping_criteria``; the chat handler it calls
   ends in ``Llama.create_completion``, which does. A small ``Llama`` subclass adds the
@@ -74,9 +74,6 @@ _LOCK_POLL_S = 0.05
 
 _CLOSE_WAIT_S = 5.0
 """How long closing waits for a model's running call before leaving that model be."""
-
-_SCORE_CHUNK_TOKENS = 64
-"""Prompt tokens evaluated between two checks of cancel and deadline when scoring letters."""
 
 StopReason = Literal["cancelled", "timeout"]
 
@@ -360,7 +357,8 @@ class LlamaCppBackend:
         assistant starts its reply; a letter's log-probability combines its spellings ``A``
         and `` A`` (log-sum-exp). Raw model probabilities (temperature 1): ``temperature``
         only shapes sampling, and nothing is sampled. Stops on ``cancel`` or ``timeout_s``
-        between chunks of :data:`_SCORE_CHUNK_TOKENS` prompt tokens.
+        before each batch of ``n_batch`` prompt tokens (as generation evaluates a prompt: a
+        few large batches cost far less than many small ones on CPU builds).
         """
         with self._running(settings, cancel, "scoring") as run:
             tokens = _chat_prompt_tokens(run.llama, prompt.messages)
@@ -556,18 +554,18 @@ def _last_position_logprobs(
     """Evaluate ``tokens`` and log-softmax the logits of the last position.
 
     The longest prefix the model's cache already holds is kept (:func:`_keep_cached_prefix`)
-    and the rest evaluated in chunks. Returns None when ``stop`` fired between two chunks
-    (the caller raises its reason). The model keeps these tokens, so a later call sharing
+    and the rest evaluated in batches of ``n_batch``. Returns None when ``stop`` fired before
+    a batch (the caller raises its reason). The model keeps these tokens, so a later call sharing
     the prefix (``complete`` too) starts from them.
     """
     import numpy as np
     from llama_cpp import llama_get_logits_ith
 
     kept = _keep_cached_prefix(llama, tokens)
-    for begin in range(kept, len(tokens), _SCORE_CHUNK_TOKENS):
+    for begin in range(kept, len(tokens), llama.n_batch):
         if stop.check() is not None:
             return None
-        llama.eval(tokens[begin : begin + _SCORE_CHUNK_TOKENS])
+        llama.eval(tokens[begin : begin + llama.n_batch])
     logits = np.ctypeslib.as_array(llama_get_logits_ith(llama.ctx, -1), shape=(llama.n_vocab(),))
     return llama.logits_to_logprobs(logits.copy())
 

@@ -307,9 +307,12 @@ class OllamaBackend:
         """
         try:
             _require_logprobs_client()
-            host = resolve_host(settings)
-        except (LogprobsUnavailableError, LLMConfigError) as error:
+        except LogprobsUnavailableError as error:
             return BackendStatus(self.name, False, str(error), fix="pip install -U ollama")
+        try:
+            host = resolve_host(settings)
+        except LLMConfigError as error:
+            return BackendStatus(self.name, False, str(error), fix="set OLLAMA_HOST to host:port")
         limit_s = min(PROBE_TIMEOUT_S, settings.timeout_s)
         version = self._server_version(host, limit_s, threading.Event())
         upgrade = f"upgrade Ollama to {OLLAMA_LOGPROBS_SINCE} or later"

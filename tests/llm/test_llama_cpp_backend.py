@@ -239,11 +239,10 @@ def test_both_spellings_of_a_letter_add_up() -> None:
     assert logprobs["B"] == pytest.approx(-30.0 + math.log(2), abs=1e-4)
 
 
-def test_scoring_cancelled_between_prompt_chunks(backend: LlamaCppBackend) -> None:
-    long_text = "Which one? " + " ".join(f"{n}) item number {n}" for n in range(60))
-    cancel = TripAfter(4)  # the call, the held model, chunk 1 (evaluated), chunk 2 (stops)
+def test_scoring_stops_before_evaluating_once_cancelled(backend: LlamaCppBackend) -> None:
+    cancel = TripAfter(3)  # the call's check, the held model's check, the first batch's check
     with pytest.raises(LLMCancelledError, match="while scoring"):
-        backend.score_letters(option_prompt(long_text), ModuleSettings(), cancel)
+        backend.score_letters(option_prompt("Which one? A) this B) that"), ModuleSettings(), cancel)
     assert cancel.checks == cancel.n
 
 
