@@ -235,8 +235,11 @@ class QuerySandbox:
             data = self._channel.recv_bytes(self.limits.max_bytes + _REPLY_SLACK)
         except EOFError:
             raise SandboxStopped(self._death(doing)) from None
-        except OSError:  # a reply over the cap, or a broken channel
-            if self._process.poll() is None:
+        except OSError as error:
+            # multiprocessing refuses a reply over the cap with an OSError that carries no
+            # errno; a channel broken by a dying worker carries one (ECONNRESET, EPIPE), and
+            # a worker killed a moment ago may not be reaped yet, so poll() alone cannot tell.
+            if error.errno is None and self._process.poll() is None:
                 self._stop()
                 raise SandboxStopped(
                     f"sent a reply larger than {self.limits.max_bytes} bytes while {doing}"
