@@ -388,3 +388,17 @@ def test_a_worker_killed_from_outside_is_replaced(runner: ReadOnlyQueryRunner) -
 def test_sandbox_limits_must_be_positive(scene: Graph, option: str) -> None:
     with pytest.raises(ValueError, match=f"{option} must be positive, got 0"):
         ReadOnlyQueryRunner(scene, PREFIXES, **{option: 0})
+
+
+def test_an_over_cap_reply_is_the_only_channel_error_without_errno() -> None:
+    # The sandbox tells "reply over the cap" from "worker died" by this (CPython's
+    # multiprocessing.connection): keep the assumption checked.
+    import multiprocessing
+
+    reader, writer = multiprocessing.Pipe(duplex=False)
+    writer.send_bytes(b"x" * 100)
+    with pytest.raises(OSError) as over_cap:
+        reader.recv_bytes(10)
+    assert over_cap.value.errno is None
+    reader.close()
+    writer.close()
