@@ -7,9 +7,10 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from knowledge.memory_model import Claim
+from knowledge.memory_polarity import is_bare_answer
 
 
 class Note(BaseModel):
@@ -36,6 +37,14 @@ class Introduction(BaseModel):
     name: str = Field(
         min_length=1, max_length=80, description="the user's name, as they say it (e.g. Sam)"
     )
+
+    @field_validator("name")
+    @classmethod
+    def _not_an_answer_word(cls, name: str) -> str:
+        """Refuse a name that only answers the robot ("yes", "ok"), whoever filled the slot."""
+        if is_bare_answer(name):
+            raise ValueError(f"{name!r} answers a question; it is not a name")
+        return name
 
     def claims(self) -> list[Claim]:
         """One stated identifier on ``user.name``: ``The user's name is <name>``."""

@@ -151,3 +151,14 @@ def test_a_version_1_file_is_upgraded_and_keeps_its_facts(tmp_path: Path) -> Non
             ("The user is allergic to peanuts", "positive")
         ]
     assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+
+
+@pytest.mark.parametrize("word", ["yes", "ok", "no", "sure, go ahead"])
+def test_an_answer_word_is_never_taken_for_the_users_name(word: str) -> None:
+    from pydantic import ValidationError
+
+    from knowledge.memory_note import Introduction
+
+    with pytest.raises(ValidationError, match="it is not a name"):
+        Introduction(name=word)
+    assert Introduction(name="Sam").claims()[0].text == "The user's name is Sam"
