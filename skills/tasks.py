@@ -54,6 +54,7 @@ from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.hazard_check import Hazard
 from skills.htn import Action, HtnPlanner, Method, Step
+from skills.limits import Limit, limit_of, no_tool
 from skills.preconditions import check_preconditions
 from skills.specs import (
     HAND_NAMES,
@@ -311,6 +312,11 @@ class TaskPlan(BaseModel):
     )
     skipped: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
+    limits: tuple[Limit, ...] = Field(
+        (),
+        description="with no plan: the robot's own limits the search met (a thing out of "
+        "reach, a tool the belief lacks), which planning again would not change",
+    )
 
     @property
     def tasks(self) -> tuple[TaskCall, ...]:
@@ -390,7 +396,9 @@ class TaskPlanner:
             hazards = [hazard for hazard in hazards if hazard.forbids]
         if steps is None:
             reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
-            plan = TaskPlan(task=first, then=tuple(then), ok=False, failures=reasons)
+            plan = TaskPlan(
+                task=first, then=tuple(then), ok=False, failures=reasons, limits=failures.limits()
+            )
             log.info("%s", plan.message)
             return plan
         skills: list[SkillCall] = []
@@ -429,12 +437,18 @@ class _FailureLog:
 
     def __init__(self) -> None:
         self._messages: dict[str, None] = {}
+        self._limits: dict[Limit, None] = {}
 
-    def add(self, message: str) -> None:
+    def add(self, message: str, limit: Limit | None = None) -> None:
         self._messages.setdefault(message)
+        if limit is not None:
+            self._limits.setdefault(limit)
 
     def messages(self) -> tuple[str, ...]:
         return tuple(self._messages)
+
+    def limits(self) -> tuple[Limit, ...]:
+        return tuple(self._limits)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
@@ -462,7 +476,7 @@ def _skill_action(skill: str) -> Action:
         call = skill_call_from_values(skill, values)
         report = check_preconditions(call, state.belief)
         if not report.ok:
-            state.failures.add(report.message)
+            state.failures.add(report.message, limit_of(report, state.belief))
             return False
         state.belief = project(call, state.belief)
         state.steps += 1
@@ -764,7 +778,10 @@ def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
 def _fill(state: _State, container: str) -> Subtasks:
     taps = _nearest(state.belief, _with_flag(state.belief, "water_source"), container)
     if not taps:
-        state.failures.add(f"fill({container}): the belief knows no tap to fill it at")
+        state.failures.add(
+            f"fill({container}): the belief knows no tap to fill it at",
+            no_tool(container, "tap", "fill it at"),
+        )
         return False
     return [("fetch", container), ("fill_at", container, taps[0])]
 
@@ -791,7 +808,10 @@ def _wipe(state: _State, surface: str) -> Subtasks:
     held = [tool.id for tool in tools if tool.id in belief.held]
     ordered = held or _nearest(belief, tools, surface)
     if not ordered:
-        state.failures.add(f"wipe({surface}): the belief knows no cloth or sponge to wipe with")
+        state.failures.add(
+            f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
+            no_tool(surface, "cloth or sponge", "wipe with"),
+        )
         return False
     return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
 
