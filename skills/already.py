@@ -38,20 +38,20 @@ def _already(task: TaskCall, belief: Belief) -> str:
     args = {name: str(value) for name, value in task.args.model_dump().items()}
     if task.task in _STATES:
         node = next(iter(args.values()))
-        return f"{spoken(node)} {verb_be(node)} already {_STATES[task.task]}"
+        return f"{spoken(node, belief)} {verb_be(node, belief)} already {_STATES[task.task]}"
     thing = args.get("object")
     if thing is None or thing not in belief.things:
         return f"{task} holds already"
     if thing in belief.held:
-        return f"I already hold {spoken(thing)}"
+        return f"I already hold {spoken(thing, belief)}"
     found = belief.things[thing]
     if found.relation == "heldBy" and found.support:
-        return f"{spoken(found.support)} already has {spoken(thing)}"
+        return f"{spoken(found.support, belief)} already has {spoken(thing, belief)}"
     if task.task == "place_relative" and args.get("landmark"):
         relation = args.get("relation", "next_to").replace("_", " ")
-        where = f"{relation} {spoken(args['landmark'])}"
+        where = f"{relation} {spoken(args['landmark'], belief)}"
     elif found.support:
-        where = f"{found.relation} {spoken(found.support)}"
+        where = f"{found.relation} {spoken(found.support, belief)}"
     else:
         where = "where it belongs"
-    return f"{spoken(thing)} {verb_be(thing)} already {where}"
+    return f"{spoken(thing, belief)} {verb_be(thing, belief)} already {where}"

@@ -34,19 +34,21 @@ class Limit:
     reason: str
 
 
-def spoken(node: str) -> str:
-    """A belief id as words: ``watering_can`` -> ``the watering can``."""
-    return f"the {node.replace('_', ' ')}"
+def spoken(node: str, belief: Belief | None = None) -> str:
+    """A belief node as words: its label, else its id (``watering_can`` -> ``the watering can``)."""
+    found = belief.things.get(node) if belief is not None else None
+    name = found.label if found is not None and found.label else node.replace("_", " ")
+    return name if name[:1].isupper() or name.startswith("the ") else f"the {name}"
 
 
-def verb_be(node: str) -> str:
-    """``is``, or ``are`` when the id's last word looks plural (``slippers``)."""
-    last = node.rsplit("_", 1)[-1]
-    return "are" if singular(last) != last else "is"
+def verb_be(node: str, belief: Belief | None = None) -> str:
+    """``is``, or ``are`` when the name's head looks plural (slippers; not "deck of cards")."""
+    head = spoken(node, belief).split(" of ")[0].rsplit(" ", 1)[-1]
+    return "are" if singular(head) != head else "is"
 
 
-def _it(nodes: list[str]) -> str:
-    return "them" if len(nodes) > 1 or verb_be(nodes[0]) == "are" else "it"
+def _it(nodes: list[str], belief: Belief) -> str:
+    return "them" if len(nodes) > 1 or verb_be(nodes[0], belief) == "are" else "it"
 
 
 def limit_of(report: PreconditionReport, belief: Belief) -> Limit | None:
@@ -61,21 +63,33 @@ def limit_of(report: PreconditionReport, belief: Belief) -> Limit | None:
         low = robot.min_reach_m
         how = "lower" if height is not None and low is not None and height < low else "higher"
         if found.is_furniture:
-            return Limit("place", thing, f"{spoken(thing)} {verb_be(thing)} {how} than I reach")
+            return Limit(
+                "place",
+                thing,
+                f"{spoken(thing, belief)} {verb_be(thing, belief)} {how} than I reach",
+            )
         where = (
             "on the floor"
             if found.relation == "inRoom"
-            else f"{found.relation} {spoken(str(found.support))}"
+            else f"{found.relation} {spoken(str(found.support), belief)}"
         )
         return Limit(
-            "reach", thing, f"{spoken(thing)} {verb_be(thing)} {where}, {how} than I reach"
+            "reach",
+            thing,
+            f"{spoken(thing, belief)} {verb_be(thing, belief)} {where}, {how} than I reach",
         )
     if failed.name == "graspable" and thing:
         return Limit(
-            "grasp", thing, f"{spoken(thing)} {verb_be(thing)} not something I can pick up"
+            "grasp",
+            thing,
+            f"{spoken(thing, belief)} {verb_be(thing, belief)} not something I can pick up",
         )
     if failed.name == "payload" and thing and not belief.held:
-        return Limit("carry", thing, f"{spoken(thing)} {verb_be(thing)} heavier than I can carry")
+        return Limit(
+            "carry",
+            thing,
+            f"{spoken(thing, belief)} {verb_be(thing, belief)} heavier than I can carry",
+        )
     if failed.name in ("has_skill", "has_hands"):
         return Limit("skill", thing, f"I cannot {report.call.skill.lower()}")
     return None
@@ -99,8 +113,10 @@ def infeasible_text(limits: Iterable[Limit], belief: Belief, speaker: str | None
     moved = [limit.thing for limit in found if limit.kind in ("reach", "grasp", "carry")]
     if moved:
         nodes = list(dict.fromkeys(moved))
-        things = joined([spoken(thing) for thing in nodes])
-        text += f" If someone hands me {things} or puts {_it(nodes)} where I can reach, I can"
+        things = joined([spoken(thing, belief) for thing in nodes])
+        text += (
+            f" If someone hands me {things} or puts {_it(nodes, belief)} where I can reach, I can"
+        )
         text += " finish."
         helpers = _helpers(belief, speaker)
         if helpers:
