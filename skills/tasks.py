@@ -23,11 +23,12 @@ of reach), after the hazards of what the task asks for (:mod:`skills.task_hazard
 up a person, handing over hot tea), so a request that fails for another reason still names
 its hazard.
 
-The gtpyhop state has five variables: ``belief`` (the immutable snapshot), ``start`` (the
+The gtpyhop state has six variables: ``belief`` (the immutable snapshot), ``start`` (the
 belief planning started from, never changed: where a fetched thing was), ``failures``
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
-``skipped`` (objects ``tidy`` left out of place on this branch) and ``steps`` (one more per
-action, so gtpyhop keeps every action in the plan).
+``skipped`` (objects ``tidy`` left out of place on this branch), ``steps`` (one more per
+action, so gtpyhop keeps every action in the plan) and ``said`` (the request's words: how
+much a pour asks for, :func:`skills.amounts.pour_ml`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from typing_extensions import Self
 
 from knowledge.disposal import disposal_table
 from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from skills.amounts import pour_ml
 from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.hazard_check import Hazard
@@ -386,6 +388,7 @@ class TaskPlanner:
             "failures": failures,
             "skipped": (),
             "steps": 0,
+            "said": tuple(said),
         }
         todo = [step for task in tasks for step in ((task.task, *task.values), (TASK_DONE,))]
         steps = self._planner.plan(state, todo)
@@ -462,6 +465,7 @@ class _State(Protocol):
     failures: _FailureLog
     skipped: tuple[str, ...]
     steps: int
+    said: tuple[str, ...]
 
 
 Outcome = _State | Literal[False]
@@ -799,7 +803,11 @@ def _pour(state: _State, source: str, target: str) -> Subtasks:
 def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
     if not state.belief.may_hold_in(source, hand):
         return False
-    return [("go_to", target), ("POUR", source, target, hand)]
+    amount = pour_ml(state.belief, source, target, state.said)
+    pour = (
+        ("POUR", source, target, hand) if amount is None else ("POUR", source, target, hand, amount)
+    )
+    return [("go_to", target), pour]
 
 
 def _wipe(state: _State, surface: str) -> Subtasks:
