@@ -421,8 +421,9 @@ def offers_nothing(
     Only for an instruction (the frame has steps) that names no skill the robot lacks, no
     clear action of the robot's, no verb any pack's examples ask with, no cue of any task
     (:class:`Offered`), nothing any pack's lexicon knows (the belief's things, places and
-    people, a knowledge pack's dishes) and no kind of household thing (the taxonomy: "start
-    the dishwasher" is the robot's business even where it has seen none). A question or a
+    people, a knowledge pack's dishes) and no kind of household thing in any of its noun
+    phrases or their words (the taxonomy: "start the dishwasher", "defrost the salmon fillet"
+    are about the robot's world even where it has seen none). A question or a
     statement is never judged here.
     """
     if not frame.steps or frame.missing_skills or frame.clear_actions:
@@ -431,7 +432,8 @@ def offers_nothing(
         return ""
     phrases = [phrase for phrase in frame.phrases() if not phrase.pronoun]
     taxonomy = household_taxonomy()
-    if any(taxonomy.type_named(phrase.text) for phrase in phrases):
+    words = [word for phrase in phrases for word in (phrase.text, *phrase.text.split())]
+    if any(taxonomy.type_named(word) for word in words):
         return ""
     every = {
         f"{pack}.{name}": lexicon

@@ -37,7 +37,7 @@ class Limit:
 def spoken(node: str, belief: Belief | None = None) -> str:
     """A belief node as words: its label, else its id (``watering_can`` -> ``the watering can``)."""
     found = belief.things.get(node) if belief is not None else None
-    name = found.label if found is not None and found.label else node.replace("_", " ")
+    name = (found.label if found is not None and found.label else node).replace("_", " ")
     return name if name[:1].isupper() or name.startswith("the ") else f"the {name}"
 
 
