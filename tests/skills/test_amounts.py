@@ -34,7 +34,11 @@ def test_an_amount_left_open_is_what_fits(kitchen: Belief, said: str) -> None:
 
 @pytest.mark.parametrize(
     "said",
-    ["pour all the milk into the cup", "empty the jug into the cup", "tip the whole lot in the cup"],
+    [
+        "pour all the milk into the cup",
+        "empty the jug into the cup",
+        "tip the whole lot in the cup",
+    ],
 )
 def test_words_that_ask_for_everything_pour_everything(kitchen: Belief, said: str) -> None:
     assert pour_ml(kitchen, "jug", "cup", [said]) is None
@@ -48,7 +52,9 @@ def test_what_fits_anyway_and_an_unknown_capacity_pour_everything(kitchen: Belie
 
 def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Belief) -> None:
     planned = TaskPlanner().plan(
-        task_call("pour", {"source": "jug", "target": "cup"}), kitchen, ("pour some milk in my cup",)
+        task_call("pour", {"source": "jug", "target": "cup"}),
+        kitchen,
+        ("pour some milk in my cup",),
     )
     assert planned.ok, planned.message
     assert [str(skill) for skill in planned.skills][-1] == "POUR(jug, cup, right, 250.0)"

@@ -58,9 +58,7 @@ def test_a_robot_that_reaches_the_floor_has_no_such_limit(
     assert plan.ok and plan.limits == ()
 
 
-def test_nothing_to_do_says_what_is_already_so(
-    belief: Belief, task_planner: TaskPlanner
-) -> None:
+def test_nothing_to_do_says_what_is_already_so(belief: Belief, task_planner: TaskPlanner) -> None:
     plan = _plan(task_planner, belief, "bring", object="bottle", to="table_1")
     assert plan.ok and plan.skills == ()
     assert already_so(plan.tasks, belief) == (
