@@ -1,11 +1,13 @@
 """A service no pack offers is out of scope at once (knowledge.scope_matching.offers_nothing),
-and the frame readings it relies on: "keep X in Y" places, "for seven" is no recipient."""
+the frame readings it relies on ("keep X in Y" places, "for seven" is no recipient), and
+a thing described by its purpose ("something to slice the loaf with")."""
 
 from __future__ import annotations
 
 import pytest
 
 from knowledge.domain_registry import DomainRegistry
+from knowledge.referents import Description
 from knowledge.request_frame import parse_request
 from knowledge.scope_matching import Offered, offers_nothing
 
@@ -61,3 +63,16 @@ def test_keep_with_a_place_is_a_placement_and_keep_in_mind_is_not() -> None:
 def test_a_bare_number_after_for_is_no_recipient(text: str) -> None:
     step = parse_request(text).steps[0]
     assert step.recipient is None
+
+
+@pytest.mark.parametrize(
+    ("said", "looked_up"),
+    [
+        ("something to slice the loaf with", "something to slice"),
+        ("the thing to unscrew jars with", "the thing to unscrew"),
+        ("the one to use for dusting", "the one to use for dusting"),
+        ("a tin of beans", "a tin of beans"),
+    ],
+)
+def test_a_thing_told_by_its_purpose_is_looked_up_by_the_verb(said: str, looked_up: str) -> None:
+    assert str(Description.parse(said)) == looked_up
