@@ -72,7 +72,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
     in-scope matcher guess -> that domain, unless the request is an instruction for a service
     no pack offers: no clear action, no verb of any pack's examples and nothing any pack's
-    lexicons know ("book me a taxi": :func:`~knowledge.scope_matching.offers_nothing`) ->
+    lexicons know ("hail me a cab": :func:`~knowledge.scope_matching.offers_nothing`) ->
     OutOfScope without the model. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.scope_matching.frame_signal`), or the only one of

@@ -416,7 +416,7 @@ def offers_nothing(
     offered: Offered,
     lexicons: Mapping[str, Mapping[str, Lexicon]],
 ) -> str:
-    """Why the request asks for a service no pack offers ("book me a taxi"), or "".
+    """Why the request asks for a service no pack offers ("hail me a cab"), or "".
 
     Only for an instruction (the frame has steps) that names no skill the robot lacks, no
     clear action of the robot's, no verb any pack's examples ask with, no cue of any task
