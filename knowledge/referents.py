@@ -191,7 +191,7 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 
 
 def _for_purpose(words: list[str]) -> list[str]:
-    """"something to cut paper with" -> "something to cut": a thing told by what it is for.
+    """A thing told by what it is for: "something to cut paper with" -> "something to cut".
 
     After a word that stands for the noun ("something", "the thing", "one"), "to" and a verb
     say what the thing is used for; the verb's own object and the "with" after it do not
