@@ -46,10 +46,12 @@ def add_attempt(
     *,
     failure: str = "",
     recovered_with: Sequence[RecoveryStep] = (),
+    infeasible: str = "",
 ) -> None:
     """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given.
 
-    ``recovered_with``: the recovery from experience the plan starts with, if any.
+    ``recovered_with``: the recovery from experience the plan starts with, if any;
+    ``infeasible``: with no plan, the robot's limits said plainly (:mod:`skills.limits`).
     """
     so_far = read_attempts(client)
     attempt = PlanAttempt(
@@ -58,6 +60,7 @@ def add_attempt(
         outcome="failed" if failure else "running",
         failure=failure,
         recovered_with=tuple(recovered_with),
+        infeasible=infeasible,
     )
     client.set(keys.ATTEMPTS.name, [*so_far, attempt])
 
@@ -195,9 +198,12 @@ def outcome_item(
 
     ``ok`` is ``succeeded``, and with an ``outcome`` that has goal facts, also whether the
     robot or its delegates made every one of them hold. Without an outcome (no belief) the
-    attempts alone are reported.
+    attempts alone are reported. Succeeded with no step in any plan, it says what was already
+    so and marks ``nothing_needed`` (no reply may claim the task was done).
     """
     history = outcome_text(attempts, succeeded=succeeded, max_attempts=max_attempts)
+    if succeeded and not any(attempt.plan.steps for attempt in attempts):
+        return EvidenceItem(source="plan", text=history, ok=True, nothing_needed=True)
     if outcome is None or not outcome.facts:
         return EvidenceItem(source="plan", text=history, ok=succeeded)
     ok = succeeded and (outcome.achieved or not outcome.goals)
@@ -251,10 +257,14 @@ def _sequence_done(plan: ToAPlan, done: set[int]) -> str:
 def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: int) -> str:
     """What was done and what was not, attempt by attempt, in plain sentences.
 
-    For a request of several tasks it also says which of its steps were done.
+    For a request of several tasks it also says which of its steps were done. When the last
+    attempt found no plan because of the robot's own limits and nothing ran, that is said
+    instead: why it cannot, and what would make it possible.
     """
     if succeeded and attempts:
         last = attempts[-1]
+        if not last.plan.steps and last.plan.source == "htn" and last.plan.rationale:
+            return last.plan.rationale  # what is already so: nothing ran
         done = ", ".join(map(step_text, last.plan.steps)) or "nothing was needed"
         text = f"Steps run: {done}."
         parts = request_steps(last.plan)
@@ -270,6 +280,8 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
         return text
     if not attempts:
         return "I could not do it: no plan was made."
+    if attempts[-1].infeasible and not any(map(_done_steps, attempts)):
+        return attempts[-1].infeasible
     question = _asks(attempts[-1])
     if question is not None:
         return question

@@ -40,7 +40,9 @@ from knowledge.memory_model import WorkingContext
 from knowledge.scene_graph import SceneGraph
 from knowledge.scene_models import ObjectInfo
 from knowledge.worker_pool import WorkerPool
+from skills.already import already_so
 from skills.belief import Belief, RobotProfile
+from skills.limits import infeasible_text
 from skills.plan_model import (
     DELEGATE,
     LOOK,
@@ -89,11 +91,16 @@ class _Preparation:
     ``recovery_left``: the last failure's recovery is one the HTN replan cannot run (it
     changes the world: OPEN, PLACE, ..., or asks a person who cannot do it now), so the
     planner model should have it.
+    ``infeasible``: with no HTN plan because of the robot's own limits, why it cannot do
+    the task and what would make it possible (:func:`skills.limits.infeasible_text`);
+    ``already``: with nothing to do, what is already so (:func:`skills.already.already_so`).
     """
 
     htn: TaskPlan | None = None
     scene_text: str = ""
     problem: str = ""
+    infeasible: str = ""
+    already: str = ""
     recovery: tuple[RecoveryStep, ...] = ()
     recovered_with: tuple[RecoveryStep, ...] = ()
     recovery_left: bool = False
@@ -169,7 +176,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             last = attempts[-1] if attempts else None
             intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
             said = tuple(intent.said) if intent is not None else (self._request(),)
-            return self.workers.submit(self._plan_htn, calls, last, said)
+            speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+            return self.workers.submit(self._plan_htn, calls, last, said, speaker)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -200,6 +208,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         self._nothing_to_do = found.ok and not found.skills
         if not found.ok:
             reason = f"I found no way to do it: {found.message}"
+            if prepared.infeasible:
+                reason = f"{prepared.infeasible} (I found no way to do it: {found.message})"
             if self._model_available():
                 self._from_htn = False
                 self._htn_reason = found.message
@@ -246,9 +256,10 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             for number, (thought, call) in enumerate(calls, start=len(recovery) + 1)
         ]
         first = f"recovery {recovery_text(prepared.recovery)}, then " if recovery else ""
+        said = prepared.already if self._nothing_to_do and not recovery else found.message
         plan = ToAPlan(
             steps=sequential([*recovery, *steps]),
-            rationale=f"{first}{found.message}"[:500],
+            rationale=f"{first}{said}"[:500],
             source="htn",
         )
         if self._repeats_last_failure(plan):
@@ -305,11 +316,13 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         ok = bool(plan.steps) or self._nothing_to_do
         self.blackboard.set(self.plan_key, plan)
         recovered = self._prepared.recovered_with if self._prepared and self._from_htn else ()
+        infeasible = self._prepared.infeasible if self._prepared and self._from_htn else ""
         add_attempt(
             self.blackboard,
             plan,
             failure="" if ok else plan.rationale or "no plan",
             recovered_with=recovered,
+            infeasible="" if ok else infeasible,
         )
         return Status.SUCCESS if ok else Status.FAILURE
 
@@ -389,7 +402,11 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         return arguments
 
     def _plan_htn(
-        self, calls: list[TaskCall], last: PlanAttempt | None, said: tuple[str, ...]
+        self,
+        calls: list[TaskCall],
+        last: PlanAttempt | None,
+        said: tuple[str, ...],
+        speaker: str | None = None,
     ) -> _Preparation:
         """The HTN plan of the task, or of the sequence as one todo list.
 
@@ -397,7 +414,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         attempt failed with a recovery the HTN replan can use
         (:func:`~skills.recovery.usable_recovery`), the plan starts with it and the tasks are
         planned on the belief as the recovery will leave it. ``said``: the request's utterances,
-        whose hazards a plan-less task names first.
+        whose hazards a plan-less task names first. With no plan, the robot's limits the
+        search met are said for ``speaker`` (who else could help).
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
@@ -418,7 +436,15 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         found = self.task_planner.plan_sequence(calls, belief, said)
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
         left = last is not None and bool(last.recovery) and recovery is None
-        return _Preparation(htn=found, scene_text=scene_text, recovery_left=left)
+        infeasible = "" if found.ok else infeasible_text(found.limits, belief, speaker)
+        already = already_so(found.tasks, belief) if found.ok and not found.skills else ""
+        return _Preparation(
+            htn=found,
+            scene_text=scene_text,
+            recovery_left=left,
+            infeasible=infeasible,
+            already=already,
+        )
 
     def _model_available(self) -> bool:
         """Whether the planner module has a model behind it (not the ``none`` backend)."""

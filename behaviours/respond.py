@@ -451,8 +451,10 @@ def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
 
     Not when a slot names something the outcome does not let the robot claim as done
     (``item.unclaimed``: "signed by lena" when Carlos signed, "I brought the bottle" when
-    someone else carried it).
+    someone else carried it), nor when nothing needed doing (``item.nothing_needed``).
     """
+    if item.nothing_needed:
+        return False
     named = {str(value) for slot in slots.values() for value in _as_list(slot)}
     return not named & set(item.unclaimed)
 

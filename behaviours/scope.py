@@ -29,7 +29,13 @@ from knowledge.frame_tasks import holds_every_step
 from knowledge.intent_matching import continuation, other_cues
 from knowledge.lexicon import Lexicon
 from knowledge.request_frame import parse_request, skill_actions
-from knowledge.scope_matching import ScopeGuess, ScopeMatcher, frame_signal
+from knowledge.scope_matching import (
+    Offered,
+    ScopeGuess,
+    ScopeMatcher,
+    frame_signal,
+    offers_nothing,
+)
 from skills.specs import RobotSkill
 
 log = logging.getLogger(__name__)
@@ -64,7 +70,10 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
     robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate refuses
     by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
-    in-scope matcher guess -> that domain. The frame names an action a physical pack's tasks
+    in-scope matcher guess -> that domain, unless the request is an instruction for a service
+    no pack offers: no clear action, no verb of any pack's examples and nothing any pack's
+    lexicons know ("hail me a cab": :func:`~knowledge.scope_matching.offers_nothing`) ->
+    OutOfScope without the model. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.scope_matching.frame_signal`), or the only one of
     them with a task that holds the whole one-step request; else the model chooses among
@@ -98,12 +107,14 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
         self._connected: tuple[str, ...] = ()
+        self._offered = Offered(frozenset(), ())
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.matcher = ScopeMatcher.from_registry(self.registry)
+        self._offered = Offered.of(self.registry.packs)
         self._lexicons = pack_lexicons(self, kwargs, self.registry)
         self.decision_type = scope_decision_model(self.registry.names)
 
@@ -140,6 +151,13 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return Verdict(
                 self._decision(domain or OUT_OF_SCOPE, 0.9, signal.reason), signal.reason
             )
+        unoffered = (
+            ""
+            if signal.domains
+            else offers_nothing(utterance, frame, self._offered, self._lexicons)
+        )
+        if unoffered:
+            return Verdict(self._decision(OUT_OF_SCOPE, 0.9, unoffered), unoffered)
         if guess.confident and guess.in_scope:
             return Verdict(
                 self._decision(guess.domain, guess.confidence, guess.reason), guess.reason

@@ -147,6 +147,11 @@ class EvidenceItem(BaseModel):
         description="for actions: ids a plan named that the robot may not say it got done "
         "(the fact does not hold, or someone it did not ask made it hold)",
     )
+    nothing_needed: bool = Field(
+        False,
+        description="for actions: what the task asks for already held, so no step ran and "
+        "no reply may say the robot did it",
+    )
 
 
 class EvidenceBundle(BaseModel):

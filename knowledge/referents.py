@@ -169,7 +169,7 @@ class Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
         words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(_without_flavour_words(words))
+        return cls._from_words(_for_purpose(_without_flavour_words(words)))
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Description:
@@ -188,6 +188,21 @@ class Description:
 def _without_flavour_words(words: list[str]) -> list[str]:
     """``words`` without the flavour words ("lime flavoured soda" -> "lime soda")."""
     return [word for word in words if word not in FLAVOUR_WORDS]
+
+
+def _for_purpose(words: list[str]) -> list[str]:
+    """A thing told by what it is for: "something to cut paper with" -> "something to cut".
+
+    After a word that stands for the noun ("something", "the thing", "one"), "to" and a verb
+    say what the thing is used for; the verb's own object and the "with" after it do not
+    describe the thing ("paper" is what gets cut), so only the verb is looked up (the
+    taxonomy's ``cog:usedFor``).
+    """
+    for index in range(1, len(words) - 1):
+        verb = words[index + 1]
+        if words[index] == "to" and words[index - 1] in PRONOUN_NOUNS and verb not in ("use", "be"):
+            return words[: index + 2]
+    return words
 
 
 def _strip_possessive(word: str) -> str:

@@ -1093,6 +1093,8 @@ def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str,
     if phrase is None:
         return
     phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
+    if role == "recipient" and phrase.quantity and phrase.head == phrase.quantity:
+        return  # "for seven", "for 2": a time or a count, not someone
     if role in ("destination", "recipient") and _names_someone(clause, phrase):
         phrase = ObjectPhrase(**{**phrase.__dict__, "person": phrase.text})
     if role == "tool":

@@ -28,6 +28,7 @@ give lower scores for in-scope utterances: :meth:`ScopeMatcher.from_registry` us
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -39,7 +40,8 @@ from scipy.sparse import csr_matrix, hstack
 from knowledge.domain_pack import DomainPack
 from knowledge.frame_tasks import known_phrases, pack_actions
 from knowledge.lexicon import Lexicon
-from knowledge.request_frame import RequestFrame
+from knowledge.request_frame import RequestFrame, parse_request, request_words
+from knowledge.taxonomy import household_taxonomy
 from knowledge.tfidf import TfidfVectors, unit_rows
 
 if TYPE_CHECKING:
@@ -369,6 +371,80 @@ def frame_signal(
             what += [f"names {', '.join(repr(k) for k in known[:3])}"] if known else []
             reasons.append(f"{pack.name}: {'; '.join(what)}")
     return FrameSignal(tuple(domains), (), "; ".join(reasons))
+
+
+@dataclass(frozen=True)
+class Offered:
+    """What the loaded packs ask with: their examples' verbs and their tasks' cue phrases.
+
+    A verb of many senses ("set", "take": ``request_words().weak_verbs``) is left out of
+    ``verbs``: "set an alarm" shares it with "set the table".
+    """
+
+    verbs: frozenset[str]
+    cues: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def of(cls, packs: Iterable[DomainPack]) -> Offered:
+        """The verbs and cues of ``packs``."""
+        packs = list(packs)
+        weak = {" ".join(words) for words in request_words().weak_verbs}
+        texts = [
+            text
+            for pack in packs
+            for text in (
+                *pack.manifest.examples,
+                *(e for task in pack.tasks for e in task.examples),
+            )
+        ]
+        verbs = {step.verb for text in texts for step in parse_request(text).steps if step.verb}
+        cues = {cue.lower() for pack in packs for task in pack.tasks for cue in task.cues}
+        return cls(
+            frozenset(verbs - weak),
+            tuple(re.compile(rf"\b{re.escape(cue)}\b") for cue in sorted(cues) if cue.strip()),
+        )
+
+    def cued(self, text: str) -> bool:
+        """Whether ``text`` holds a cue phrase of some task."""
+        lowered = text.lower()
+        return any(cue.search(lowered) for cue in self.cues)
+
+
+def offers_nothing(
+    text: str,
+    frame: RequestFrame,
+    offered: Offered,
+    lexicons: Mapping[str, Mapping[str, Lexicon]],
+) -> str:
+    """Why the request asks for a service no pack offers ("hail me a cab"), or "".
+
+    Only for an instruction (the frame has steps) that names no skill the robot lacks, no
+    clear action of the robot's, no verb any pack's examples ask with, no cue of any task
+    (:class:`Offered`), nothing any pack's lexicon knows (the belief's things, places and
+    people, a knowledge pack's dishes) and no kind of household thing in any of its noun
+    phrases or their words (the taxonomy: "start the dishwasher", "defrost the salmon fillet"
+    are about the robot's world even where it has seen none). A question or a
+    statement is never judged here.
+    """
+    if not frame.steps or frame.missing_skills or frame.clear_actions:
+        return ""
+    if any(step.verb in offered.verbs for step in frame.steps) or offered.cued(text):
+        return ""
+    phrases = [phrase for phrase in frame.phrases() if not phrase.pronoun]
+    taxonomy = household_taxonomy()
+    words = [word for phrase in phrases for word in (phrase.text, *phrase.text.split())]
+    if any(taxonomy.type_named(word) for word in words):
+        return ""
+    every = {
+        f"{pack}.{name}": lexicon
+        for pack, named in lexicons.items()
+        for name, lexicon in named.items()
+    }
+    if known_phrases(frame, every):
+        return ""
+    verbs = ", ".join(repr(step.verb) for step in frame.steps if step.verb)
+    what = verbs or "the request"
+    return f"a service the robot does not offer: {what} names no skill, task or thing it knows"
 
 
 def _physical(pack: DomainPack) -> bool:

@@ -157,6 +157,8 @@ class Thing:
     bin_kind: str | None = None
     slots: int | None = None
     type: str | None = None
+    label: str | None = None
+    """What people call it ("comic book"), for sentences; None: say its id."""
 
     @property
     def is_furniture(self) -> bool:
@@ -561,6 +563,7 @@ def _thing(info: ObjectInfo) -> Thing:
         bin_kind=bin_kind if isinstance(bin_kind, str) else None,
         slots=_whole(attributes.get("slots")),
         type=info.type,
+        label=info.label or None,
     )
 
 

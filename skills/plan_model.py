@@ -209,3 +209,8 @@ class PlanAttempt(BaseModel):
     recovered_with: tuple[RecoveryStep, ...] = Field(
         (), description="the recovery steps this attempt's plan starts with (from experience)"
     )
+    infeasible: str = Field(
+        "",
+        description="no plan because of the robot's own limits: why it cannot do the task "
+        "and what would make it possible, in plain words (skills.limits)",
+    )

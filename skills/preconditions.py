@@ -57,6 +57,8 @@ class Check(BaseModel):
     ok: bool
     reason: str
     code: ErrorCode | None = None
+    about: str | None = None
+    """The node the check is about, when it is about one (the thing out of reach)."""
 
 
 class PreconditionReport(BaseModel):
@@ -107,8 +109,8 @@ def _pass(name: str, reason: str) -> Check:
     return Check(name=name, ok=True, reason=reason)
 
 
-def _fail(name: str, code: ErrorCode, reason: str) -> Check:
-    return Check(name=name, ok=False, reason=reason, code=code)
+def _fail(name: str, code: ErrorCode, reason: str, about: str | None = None) -> Check:
+    return Check(name=name, ok=False, reason=reason, code=code, about=about)
 
 
 # -- checks shared by several skills -----------------------------------------------------------
@@ -177,12 +179,14 @@ def _reachable(belief: Belief, thing: str) -> Check:
             "reachable",
             "out_of_reach",
             f"{place} is at {height:g} m, above {robot.id}'s highest reach of {high:g} m",
+            thing,
         )
     if low is not None and height < low:
         return _fail(
             "reachable",
             "out_of_reach",
             f"{place} is at {height:g} m, below {robot.id}'s lowest reach of {low:g} m",
+            thing,
         )
     return _pass("reachable", f"{place} is at {height:g} m, within {robot.id}'s reach")
 
@@ -282,7 +286,9 @@ def _pick(belief: Belief, args: PickArgs) -> Iterator[Check]:
         return
     yield _pass("object_known", f"{args.object} is an object in {thing.room}")
     if thing.graspable is False:
-        yield _fail("graspable", "capability_missing", f"{args.object} is not graspable")
+        yield _fail(
+            "graspable", "capability_missing", f"{args.object} is not graspable", args.object
+        )
         return
     yield _pass("graspable", f"{args.object} is not known to be ungraspable")
     if thing.hot:
@@ -316,6 +322,7 @@ def _payload(belief: Belief, thing: str) -> Check:
             "payload_exceeded",
             f"{thing} weighs {mass:g} kg; with what it holds {robot.id} would carry "
             f"{load:g} kg, over its payload of {robot.payload_kg:g} kg",
+            thing,
         )
     return _pass("payload", f"{load:g} kg is within {robot.id}'s payload")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from knowledge.hazard_rules import HazardRules
+from skills.amounts import pour_ml
 from skills.belief import Belief, Thing
 from skills.effects import project
 from skills.hazard_check import Hazard, PlanHazards
@@ -63,7 +64,10 @@ def _fill(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str
 
 def _pour(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
     source, target = args["source"], args["target"]
-    return [("PICK", {"object": source}), ("POUR", {"source": source, "target": target})]
+    pour = {"source": source, "target": target}
+    if args.get("amount_ml"):
+        pour["amount_ml"] = args["amount_ml"]
+    return [("PICK", {"object": source}), ("POUR", pour)]
 
 
 OUTLINES: dict[str, _Outline] = {
@@ -93,6 +97,16 @@ FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
 """Per task argument: which things of the belief it can take, for an argument the user left
 unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not
 listed are never guessed."""
+
+
+def _with_amount(
+    task: str, args: dict[str, str], belief: Belief, said: Sequence[str]
+) -> dict[str, str]:
+    """``args`` with the amount a pour asks for, when it is less than everything."""
+    if task != "pour" or "source" not in args or "target" not in args:
+        return args
+    amount = pour_ml(belief, args["source"], args["target"], said)
+    return args if amount is None else {**args, "amount_ml": f"{amount:g}"}
 
 
 def fitting(belief: Belief, task: str, argument: str) -> list[str]:
@@ -130,9 +144,14 @@ def task_hazards(
     Each sentence once. ``said``: the request's utterances (the manners they ask for:
     "throw it to me").
     """
+    said = list(said)
     checker = PlanHazards(rules, said)
     found: dict[str, Hazard] = {}
-    calls = [call for task, args in tasks for call in intended_skills(task, args, belief)]
+    calls = [
+        call
+        for task, args in tasks
+        for call in intended_skills(task, _with_amount(task, args, belief, said), belief)
+    ]
     for number, call in enumerate(calls, start=1):
         for hazard in checker.check(belief, call, step=number):
             found.setdefault(hazard.sentence, hazard)

@@ -23,11 +23,12 @@ of reach), after the hazards of what the task asks for (:mod:`skills.task_hazard
 up a person, handing over hot tea), so a request that fails for another reason still names
 its hazard.
 
-The gtpyhop state has five variables: ``belief`` (the immutable snapshot), ``start`` (the
+The gtpyhop state has six variables: ``belief`` (the immutable snapshot), ``start`` (the
 belief planning started from, never changed: where a fetched thing was), ``failures``
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
-``skipped`` (objects ``tidy`` left out of place on this branch) and ``steps`` (one more per
-action, so gtpyhop keeps every action in the plan).
+``skipped`` (objects ``tidy`` left out of place on this branch), ``steps`` (one more per
+action, so gtpyhop keeps every action in the plan) and ``said`` (the request's words: how
+much a pour asks for, :func:`skills.amounts.pour_ml`).
 """
 
 from __future__ import annotations
@@ -50,10 +51,12 @@ from typing_extensions import Self
 
 from knowledge.disposal import disposal_table
 from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from skills.amounts import pour_ml
 from skills.belief import Belief, HazardFlag, Thing
 from skills.effects import project
 from skills.hazard_check import Hazard
 from skills.htn import Action, HtnPlanner, Method, Step
+from skills.limits import Limit, limit_of, no_tool
 from skills.preconditions import check_preconditions
 from skills.specs import (
     HAND_NAMES,
@@ -322,6 +325,11 @@ class TaskPlan(BaseModel):
     )
     skipped: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
+    limits: tuple[Limit, ...] = Field(
+        (),
+        description="with no plan: the robot's own limits the search met (a thing out of "
+        "reach, a tool the belief lacks), which planning again would not change",
+    )
 
     @property
     def tasks(self) -> tuple[TaskCall, ...]:
@@ -391,6 +399,7 @@ class TaskPlanner:
             "failures": failures,
             "skipped": (),
             "steps": 0,
+            "said": tuple(said),
         }
         todo = [step for task in tasks for step in ((task.task, *task.values), (TASK_DONE,))]
         steps = self._planner.plan(state, todo)
@@ -401,7 +410,9 @@ class TaskPlanner:
             hazards = [hazard for hazard in hazards if hazard.forbids]
         if steps is None:
             reasons = (*(hazard.sentence for hazard in hazards), *failures.messages())
-            plan = TaskPlan(task=first, then=tuple(then), ok=False, failures=reasons)
+            plan = TaskPlan(
+                task=first, then=tuple(then), ok=False, failures=reasons, limits=failures.limits()
+            )
             log.info("%s", plan.message)
             return plan
         skills: list[SkillCall] = []
@@ -445,12 +456,18 @@ class _FailureLog:
 
     def __init__(self) -> None:
         self._messages: dict[str, None] = {}
+        self._limits: dict[Limit, None] = {}
 
-    def add(self, message: str) -> None:
+    def add(self, message: str, limit: Limit | None = None) -> None:
         self._messages.setdefault(message)
+        if limit is not None:
+            self._limits.setdefault(limit)
 
     def messages(self) -> tuple[str, ...]:
         return tuple(self._messages)
+
+    def limits(self) -> tuple[Limit, ...]:
+        return tuple(self._limits)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
         return self
@@ -464,6 +481,7 @@ class _State(Protocol):
     failures: _FailureLog
     skipped: tuple[str, ...]
     steps: int
+    said: tuple[str, ...]
 
 
 Outcome = _State | Literal[False]
@@ -478,7 +496,7 @@ def _skill_action(skill: str) -> Action:
         call = skill_call_from_values(skill, values)
         report = check_preconditions(call, state.belief)
         if not report.ok:
-            state.failures.add(report.message)
+            state.failures.add(report.message, limit_of(report, state.belief))
             return False
         state.belief = project(call, state.belief)
         state.steps += 1
@@ -780,7 +798,10 @@ def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
 def _fill(state: _State, container: str) -> Subtasks:
     taps = _nearest(state.belief, _with_flag(state.belief, "water_source"), container)
     if not taps:
-        state.failures.add(f"fill({container}): the belief knows no tap to fill it at")
+        state.failures.add(
+            f"fill({container}): the belief knows no tap to fill it at",
+            no_tool(container, "tap", "fill it at"),
+        )
         return False
     return [("fetch", container), ("fill_at", container, taps[0])]
 
@@ -798,7 +819,11 @@ def _pour(state: _State, source: str, target: str) -> Subtasks:
 def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
     if not state.belief.may_hold_in(source, hand):
         return False
-    return [("go_to", target), ("POUR", source, target, hand)]
+    amount = pour_ml(state.belief, source, target, state.said)
+    pour = (
+        ("POUR", source, target, hand) if amount is None else ("POUR", source, target, hand, amount)
+    )
+    return [("go_to", target), pour]
 
 
 def _wipe(state: _State, surface: str, tool: str | None = None) -> Subtasks:
@@ -814,7 +839,10 @@ def _wipe(state: _State, surface: str, tool: str | None = None) -> Subtasks:
     held = [tool.id for tool in tools if tool.id in belief.held]
     ordered = held or _nearest(belief, tools, surface)
     if not ordered:
-        state.failures.add(f"wipe({surface}): the belief knows no cloth or sponge to wipe with")
+        state.failures.add(
+            f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
+            no_tool(surface, "cloth or sponge", "wipe with"),
+        )
         return False
     return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
 

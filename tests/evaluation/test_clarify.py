@@ -120,6 +120,14 @@ def test_what_counts_as_handled() -> None:
     assert not decision(acted=True, nothing_done=True).handled
 
 
+def test_already_so_about_the_intended_object_is_handled_and_infeasible_is_not() -> None:
+    already = decision(intended=["lemon"], already_on=["lemon"], reply="Nothing needed doing: ...")
+    assert already.handled
+    assert not decision(intended=["lemon"], already_on=["lime"]).handled
+    assert not decision(intended=["lemon"], infeasible=True, missing_skill=False).handled
+    assert summary("none", "all", [decision(infeasible=True)])["infeasible"] == 1
+
+
 def test_the_summary_balances_the_ask_decision() -> None:
     decisions = [
         decision(should_ask=True, asked=True),

@@ -1,0 +1,57 @@
+"""What is already so when a task needs no step: said plainly, so no reply claims an action.
+
+The task planner finds nothing to do when the belief already holds what a task asks for ("put
+the lemon back on the worktop" with the lemon on the worktop). :func:`already_so` says so in
+words ("Nothing needed doing: the lemon is already on the worktop."); the reply then says that
+instead of the task's template ("I brought the lemon to the worktop"), which would claim what
+the robot did not do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from knowledge.wording import joined
+from skills.belief import Belief
+from skills.limits import spoken, verb_be
+from skills.tasks import TaskCall
+
+_STATES = {
+    "open": "open",
+    "close": "closed",
+    "switch_on": "on",
+    "switch_off": "off",
+    "wipe": "clean",
+    "fill": "full",
+    "tidy": "tidy",
+}
+"""Tasks whose one argument ends in a state, and the word for it."""
+
+
+def already_so(tasks: Sequence[TaskCall], belief: Belief) -> str:
+    """``Nothing needed doing: the lemon is already on the worktop.`` for ``tasks``."""
+    said = [_already(task, belief) for task in tasks]
+    return f"Nothing needed doing: {joined(list(dict.fromkeys(said)))}."
+
+
+def _already(task: TaskCall, belief: Belief) -> str:
+    args = {name: str(value) for name, value in task.args.model_dump().items()}
+    if task.task in _STATES:
+        node = next(iter(args.values()))
+        return f"{spoken(node, belief)} {verb_be(node, belief)} already {_STATES[task.task]}"
+    thing = args.get("object")
+    if thing is None or thing not in belief.things:
+        return f"{task} holds already"
+    if thing in belief.held:
+        return f"I already hold {spoken(thing, belief)}"
+    found = belief.things[thing]
+    if found.relation == "heldBy" and found.support:
+        return f"{spoken(found.support, belief)} already has {spoken(thing, belief)}"
+    if task.task == "place_relative" and args.get("landmark"):
+        relation = args.get("relation", "next_to").replace("_", " ")
+        where = f"{relation} {spoken(args['landmark'], belief)}"
+    elif found.support:
+        where = f"{found.relation} {spoken(found.support, belief)}"
+    else:
+        where = "where it belongs"
+    return f"{spoken(thing, belief)} {verb_be(thing, belief)} already {where}"

@@ -1,0 +1,68 @@
+"""How much a pour asks for (skills.amounts): what fits unless the words say everything.
+
+The kitchen of test_kitchen_skills.py: the jug holds 400 ml of milk, the cup takes 250 ml.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from knowledge.hazard_rules import shipped_hazard_rules
+from knowledge.scene_graph import SceneGraph
+from skills.amounts import pour_ml
+from skills.belief import Belief
+from skills.task_hazards import task_hazards
+from skills.tasks import TaskPlanner, task_call
+from tests.skills.test_kitchen_skills import KITCHEN
+
+
+@pytest.fixture(scope="module")
+def kitchen() -> Iterator[Belief]:
+    with SceneGraph.from_turtle_text(KITCHEN) as scene:
+        yield Belief.from_scene(scene, "robot1")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["pour some milk into the cup", "could you pour milk in my cup", "a splash of the jug, please"],
+)
+def test_an_amount_left_open_is_what_fits(kitchen: Belief, said: str) -> None:
+    assert pour_ml(kitchen, "jug", "cup", [said]) == 250
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "pour all the milk into the cup",
+        "empty the jug into the cup",
+        "tip the whole lot in the cup",
+    ],
+)
+def test_words_that_ask_for_everything_pour_everything(kitchen: Belief, said: str) -> None:
+    assert pour_ml(kitchen, "jug", "cup", [said]) is None
+
+
+def test_what_fits_anyway_and_an_unknown_capacity_pour_everything(kitchen: Belief) -> None:
+    less = kitchen.with_liquid("jug", "milk", -200.0)  # 200 ml left
+    assert pour_ml(less, "jug", "cup", ["pour some milk in the cup"]) is None
+    assert pour_ml(kitchen, "jug", "plate", ["pour some milk on the plate"]) is None
+
+
+def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Belief) -> None:
+    planned = TaskPlanner().plan(
+        task_call("pour", {"source": "jug", "target": "cup"}),
+        kitchen,
+        ("pour some milk in my cup",),
+    )
+    assert planned.ok, planned.message
+    assert [str(skill) for skill in planned.skills][-1] == "POUR(jug, cup, right, 250.0)"
+    asked = [("pour", {"source": "jug", "target": "cup"})]
+    rules = shipped_hazard_rules()
+    assert not any(
+        "overflow" in hazard.sentence
+        for hazard in task_hazards(rules, asked, kitchen, ["pour some milk in my cup"])
+    )
+    whole = task_hazards(rules, asked, kitchen, ["empty the whole jug into my cup"])
+    assert any(hazard.forbids and "overflow" in hazard.sentence for hazard in whole)
