@@ -13,6 +13,7 @@ import json
 import re
 import types
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Union, get_args, get_origin
 
@@ -20,6 +21,7 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
+from behaviours.calibrated_gate import CalibratedChoice, CalibratedStep, calibrated_step
 from behaviours.hazard_readings import (
     forbidden_in_every_reading,
     frame_readings,
@@ -28,6 +30,7 @@ from behaviours.hazard_readings import (
     slot_readings,
 )
 from behaviours.keys import Control
+from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.memory_doubts import withdrawal_doubts
@@ -350,13 +353,20 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     :class:`~behaviours.turn_state.TaskSequence`), every step's safety doubts count, and
     a step that leaves a choice is asked about (the question names the step).
 
+    Calibrated (the ``inner_speech`` settings name a ``calibration`` threshold file): the
+    request's candidate readings are scored (the model's letter probabilities, or the match
+    scores with no model) and the conformal prediction set decides
+    (:mod:`behaviours.calibrated_gate`): one reading -> the checks above run on it alone;
+    several -> Clarify naming exactly them; none, or no usable scores -> Clarify.
+
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
     ``/turn/speaker``, ``/session/pending`` and ``/memory/working`` (optional). Writes
     ``/turn/task`` (the schema instance on Proceed, a partial instance otherwise; unset when
     there is no task), ``/turn/control``, ``/turn/missing``, ``/turn/safety`` (the safety
     doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
-    ``/rationale/<node>``. SUCCESS: Proceed. FAILURE: Clarify, SwitchDomain or Reject.
-    RUNNING: waiting for the model.
+    ``/rationale/<node>``; calibrated: ``/turn/readings`` (options, probabilities, threshold,
+    set) and ``/turn/resolved`` cut to the readings of the set. SUCCESS: Proceed. FAILURE:
+    Clarify, SwitchDomain or Reject. RUNNING: waiting for the model (or its scores).
     """
 
     reads = (
@@ -368,7 +378,15 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         keys.PENDING,
         keys.TALKED_ABOUT,
     )
-    writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING, keys.SAFETY)
+    writes = (
+        keys.DOMAIN,
+        keys.TASK,
+        keys.CONTROL,
+        keys.MISSING,
+        keys.SAFETY,
+        keys.READINGS,
+        keys.RESOLVED,
+    )
 
     module = "inner_speech"
 
@@ -395,7 +413,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.pending_key = self.key_of(keys.PENDING)
         self.safety_key = self.key_of(keys.SAFETY)
         self.talked_key = self.key_of(keys.TALKED_ABOUT)
+        self.readings_key = self.key_of(keys.READINGS)
         self._turn = _Turn(utterance="", domain=None)
+        self._calibrated: CalibratedStep | None = None
+        self._choice: CalibratedChoice | None = None
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}
         self.scene: SceneGraph | None = None
@@ -407,10 +428,41 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         self._lexicons = pack_lexicons(self, kwargs, self.domains)
+        assert self.llm is not None
+        self._calibrated = calibrated_step(self.llm, self.module_name)
 
-    def prepare(self) -> None:
-        """Read the turn, check its slots, then run the cascade."""
+    def prepare(self) -> Future[OptionScores] | None:
+        """Read the turn, check its slots; calibrated, start scoring its readings."""
         self._turn = self._read_turn()
+        self._choice = None
+        if self._calibrated is None or self._turn.check is None:
+            return None
+        started = self._calibrated.begin(
+            self._turn.utterance, self._turn.frame, self._turn.resolved
+        )
+        if isinstance(started, CalibratedChoice):
+            self._take(started)
+            return None
+        return started
+
+    def prepared(self, result: OptionScores) -> None:
+        """The model scored the readings: take the prediction set."""
+        assert self._calibrated is not None
+        self._take(self._calibrated.scored(result))
+
+    def preparation_failed(self, error: Exception) -> None:
+        """Scoring failed (timeout, no log-probabilities, a model error): ask, saying why."""
+        assert self._calibrated is not None
+        self._take(self._calibrated.failed(error))
+
+    def _take(self, choice: CalibratedChoice) -> None:
+        """Note the calibrated step's rationale; check the turn again on the readings kept."""
+        self._choice = choice
+        self._notes.extend(choice.readings.lines())
+        if choice.call is not None:
+            self._calls.append(choice.call)
+        if choice.resolved != self._turn.resolved:
+            self._turn = self._read_turn(choice.resolved)
 
     # -- cascade hooks --------------------------------------------------------------------------
 
@@ -429,6 +481,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], one_sentence(hazards))
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
+        if self._choice is not None and self._choice.asks:
+            return self._decide("Clarify", self._choice.ask_slots, self._choice.readings.reason)
         if self._needs_absent_planner(turn):
             assert turn.spec is not None
             why = (
@@ -537,6 +591,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.blackboard.set(self.control_key, control)
         self.blackboard.set(self.missing_key, list(decision.missing))
         self.blackboard.set(self.safety_key, list(turn.safety))
+        if self._choice is not None:
+            self.blackboard.set(self.readings_key, self._choice.readings)
+            self.blackboard.set(self.resolved_key, dict(turn.resolved))
         return Status.SUCCESS if control == "Proceed" else Status.FAILURE
 
     def summary(self, decision: InnerSpeech) -> str:
@@ -573,15 +630,20 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def _read_turn(self) -> _Turn:
-        """Read the blackboard, find the task schema, check slots, list doubts."""
+    def _read_turn(self, resolved_now: dict[str, SlotResolution] | None = None) -> _Turn:
+        """Read the blackboard, find the task schema, check slots, list doubts.
+
+        ``resolved_now`` stands for ``/turn/resolved`` (the calibrated step's readings).
+        """
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         domain = keys.read_optional(self.blackboard, self.domain_key, str) or (
             frame.domain if frame else None
         )
         working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
-        resolved = keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        resolved = (
+            resolved_now or keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        )
         turn = _Turn(utterance=utterance, domain=domain, frame=frame)
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
