@@ -190,7 +190,7 @@ def match_choice(
     readings: Readings, resolved: dict[str, SlotResolution], threshold: ConformalThreshold
 ) -> CalibratedChoice:
     """The choice with no model: the fast path's match scores play the model's role."""
-    probabilities = match_probabilities(readings, resolved)
+    probabilities = match_probabilities(readings)
     return choose(readings, probabilities, resolved, threshold, backend="none", model=NO_MODEL)
 
 

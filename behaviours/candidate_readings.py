@@ -59,6 +59,8 @@ class Readings:
 
     task: str
     options: tuple[ReadingOption, ...]
+    resolved: Mapping[str, SlotResolution]
+    """The referring slots' resolutions the readings were built from."""
 
     @property
     def letters(self) -> tuple[str, ...]:
@@ -100,8 +102,10 @@ def describe(task: str, ids: Mapping[str, str]) -> str:
 
 
 def referring_slots(resolved: Mapping[str, SlotResolution]) -> dict[str, SlotResolution] | None:
-    """The slots whose one said thing refers to scene or knowledge-graph ids; None when a
-    slot of that kind matched nothing or names several things (no readings then)."""
+    """The slots whose one said thing refers to scene or knowledge-graph ids.
+
+    None when a slot of that kind matched nothing or names several things (no readings then).
+    """
     slots: dict[str, SlotResolution] = {}
     for slot, resolution in resolved.items():
         if resolution.kind not in ("scene", "kg"):
@@ -138,7 +142,7 @@ def candidate_readings(
         for index, ids in enumerate(kept)
     ]
     options.append(ReadingOption(letter=LETTERS[len(kept)], description=NONE_OF_THESE))
-    return Readings(task=frame.task, options=tuple(options))
+    return Readings(task=frame.task, options=tuple(options), resolved=slots)
 
 
 def option_prompt(utterance: str, readings: Readings) -> OptionPrompt:

@@ -50,10 +50,9 @@ def reading_strength(ids: Mapping[str, str], slots: Mapping[str, SlotResolution]
     return score
 
 
-def match_probabilities(
-    readings: Readings, resolved: Mapping[str, SlotResolution]
-) -> dict[str, float]:
+def match_probabilities(readings: Readings) -> dict[str, float]:
     """Letter -> probability from the match scores ("none of these" 0; see the module docs)."""
+    resolved = readings.resolved
     scores = {option.letter: reading_strength(option.ids, resolved) for option in readings.readings}
     total = sum(scores.values())
     probabilities = {letter: score / total for letter, score in scores.items()} if total else {}
