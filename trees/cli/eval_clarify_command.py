@@ -13,9 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from trees.cli.arg_types import positive_int
+from trees.cli.arg_types import error_rate, positive_int
+from trees.evaluation.calibrated import evaluate_calibrated
 from trees.evaluation.clarify import BACKENDS, evaluate, write_decisions
-from trees.evaluation.clarify_data import ClarifyDataError, load_items
+from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
 from trees.evaluation.datasets import DEFAULT_DATA
 
 EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
@@ -23,6 +24,9 @@ EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
 
 DEFAULT_BACKENDS = ("none",)
 """Backends evaluated when no ``--backend`` is given."""
+
+CALIBRATED_EPSILONS = (0.15, 0.3)
+"""Target error rates of ``--calibrated`` when no ``--epsilon`` is given."""
 
 
 def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -37,6 +41,18 @@ def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ign
     )
     clarify.add_argument("file", type=Path, metavar="FILE.jsonl", help="the items")
     _common(clarify)
+    clarify.add_argument(
+        "--calibrated",
+        action="store_true",
+        help="the calibrated gate (conformal prediction): calibrate on one half of the items, "
+        "report success, help and exact-set rates on the other half, per backend and epsilon",
+    )
+    clarify.add_argument(
+        "--epsilon",
+        type=error_rate,
+        action="append",
+        help="with --calibrated: target error rate (repeatable; default 0.15 and 0.3)",
+    )
     everyday = kinds.add_parser(
         "everyday",
         help="the everyday-requests set: share acted correctly or asked the right question",
@@ -73,7 +89,9 @@ def run_clarify(args: argparse.Namespace) -> int:
     if args.limit is not None:
         items = items[: args.limit]
     backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
-    report = evaluate(args.file.name, items, backends, progress=_progress)
+    if getattr(args, "calibrated", False):
+        return _run_calibrated(args, items, backends)
+    report = evaluate(args.file.name, items, backends, progress=progress_line)
     if args.limit is not None:
         report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
     if args.output is None:
@@ -85,7 +103,27 @@ def run_clarify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(backend: str) -> Callable[[int, int, str], None]:
+def _run_calibrated(args: argparse.Namespace, items: list[ClarifyItem], backends: list[str]) -> int:
+    """``eval clarify --calibrated``: the conformal gate's table (trees.evaluation.calibrated)."""
+    if "oracle" in backends:
+        print("cogtree: error: --calibrated needs scores; the oracle has none", file=sys.stderr)
+        return 2
+    epsilons = list(dict.fromkeys(args.epsilon or CALIBRATED_EPSILONS))
+    report = evaluate_calibrated(
+        args.file.name, items, backends, epsilons, args.file, progress_line("turns")
+    )
+    if args.limit is not None:
+        report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
+    if args.output is None:
+        sys.stdout.write(report.markdown())
+    else:
+        args.output.write_text(report.markdown(), encoding="utf-8")
+    if args.out is not None:
+        args.out.write_text(report.jsonl(), encoding="utf-8")
+    return 0
+
+
+def progress_line(backend: str) -> Callable[[int, int, str], None]:
     """Progress on stderr: a line at every tenth of the items (every item on a terminal)."""
     live = sys.stderr.isatty()
 

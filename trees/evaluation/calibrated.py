@@ -43,7 +43,7 @@ from behaviours.llm.client import LLMClient
 from behaviours.llm.errors import LLMError
 from behaviours.match_scores import NO_MODEL, match_probabilities
 from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import conformal_quantile, nonconformity, prediction_set
+from knowledge.conformal import CalibrationError, conformal_quantile, nonconformity, prediction_set
 from knowledge.conformal_threshold import ConformalThreshold, file_sha256, utc_now
 from knowledge.domain_registry import DomainRegistry
 from trees.evaluation.clarify import ClarifyRunner, Progress
@@ -177,20 +177,23 @@ def score_items(
     for item in items:
         turn = turns.get(item.id)
         readings = turn.readings if turn is not None else None
-        base = {"id": item.id, "source": item.source, "group": item.group, "backend": backend}
+        entry = ScoredItem(
+            id=item.id,
+            source=item.source,
+            group=item.group,
+            backend=backend,
+            letters=[],
+            none_letter="",
+            intended=[],
+        )
         if readings is None:
-            scored.append(
-                ScoredItem(**base, letters=[], none_letter="", intended=[], excluded="no readings")
-            )
+            entry.excluded = "no readings"
+            scored.append(entry)
             continue
         twin = turns.get(twin_id(item))
         intended = intended_letters(item, readings, twin.readings if twin else None)
-        entry = ScoredItem(
-            **base,
-            letters=list(readings.letters),
-            none_letter=readings.none_letter,
-            intended=intended or [],
-        )
+        entry.letters, entry.none_letter = list(readings.letters), readings.none_letter
+        entry.intended = intended or []
         if intended is None:
             entry.excluded = "intention unknown"
         else:
@@ -244,6 +247,9 @@ def threshold_for(
 ) -> ConformalThreshold:
     """The conformal threshold of ``scored`` (counted items only) for ``epsilon``."""
     items = counted(scored)
+    if not items:
+        backend = scored[0].backend if scored else "?"
+        raise CalibrationError(f"nothing to calibrate on: {exclusions(backend, scored)}")
     q_hat = conformal_quantile(
         [nonconformity(item.probabilities, item.intended) for item in items], epsilon
     )
@@ -360,7 +366,7 @@ def evaluate_calibrated(
             report.notes.append(f"{backend} skipped: {error}")
             continue
         report.scored += scored
-        report.notes.append(_exclusions(backend, scored))
+        report.notes.append(exclusions(backend, scored))
         calibration = [item for item in scored if item.calibration_half]
         test = counted([item for item in scored if not item.calibration_half])
         if not counted(calibration) or not test:
@@ -391,7 +397,8 @@ def _groups(test: Sequence[ScoredItem]) -> list[tuple[str, list[ScoredItem]]]:
     return groups
 
 
-def _exclusions(backend: str, scored: Sequence[ScoredItem]) -> str:
+def exclusions(backend: str, scored: Sequence[ScoredItem]) -> str:
+    """How many items count, and why the others do not."""
     reasons = Counter(item.excluded.split(":")[0] for item in scored if item.excluded)
     shown = ", ".join(f"{reason} {count}" for reason, count in reasons.most_common()) or "none"
     return f"{backend}: {len(counted(scored))} of {len(scored)} items counted; not counted: {shown}"
