@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -30,8 +31,8 @@ class ConformalThreshold(BaseModel):
     set_sizes: dict[str, int] = Field(
         default_factory=dict, description="set size -> items, on the calibration items"
     )
-    data_file: str = Field(description="the calibration file")
-    data_sha256: str = Field(description="its SHA-256, to tell which data it was made on")
+    data_file: str = Field(description="the calibration file(s), comma-separated")
+    data_sha256: str = Field(description="their SHA-256, to tell which data it was made on")
     created: str = Field(description="when it was computed (UTC, ISO 8601)")
 
     def refusal(self, backend: str, model: str) -> str | None:
@@ -68,9 +69,12 @@ def load_threshold(path: Path) -> ConformalThreshold:
         ) from error
 
 
-def file_sha256(path: Path) -> str:
-    """The SHA-256 of a file's bytes (hex)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def files_sha256(paths: Sequence[Path]) -> str:
+    """The SHA-256 of the files' bytes, one after the other (hex)."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def utc_now() -> str:

@@ -64,7 +64,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     turns = read_turns(items, progress_line("turns"))
     try:
         scored = scored_with(items, turns, args.backend)
-        threshold = threshold_for(scored, args.epsilon, args.file)
+        threshold = threshold_for(scored, args.epsilon, [args.file])
     except (BackendUnavailable, CalibrationError) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2

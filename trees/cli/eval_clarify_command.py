@@ -39,7 +39,13 @@ def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ign
         "accuracy, ask rates, out-of-scope rate, object choice and unsafe executions per group "
         "and backend. The item schema is in docs/evaluation.md.",
     )
-    clarify.add_argument("file", type=Path, metavar="FILE.jsonl", help="the items")
+    clarify.add_argument(
+        "file",
+        type=Path,
+        nargs="+",
+        metavar="FILE.jsonl",
+        help="the items (several files only with --calibrated: calibrated on their pooled halves)",
+    )
     _common(clarify)
     clarify.add_argument(
         "--calibrated",
@@ -81,17 +87,24 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def run_clarify(args: argparse.Namespace) -> int:
     """Run ``cogtree eval clarify`` / ``everyday``; the exit code (2 on unusable data)."""
+    files: list[Path] = args.file if isinstance(args.file, list) else [args.file]
+    calibrated = getattr(args, "calibrated", False)
+    if len(files) > 1 and not calibrated:
+        print(
+            "cogtree: error: give one FILE.jsonl (several only with --calibrated)", file=sys.stderr
+        )
+        return 2
     try:
-        items = load_items(args.file)
+        items = [item for path in files for item in load_items(path)]
     except ClarifyDataError as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     if args.limit is not None:
         items = items[: args.limit]
     backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
-    if getattr(args, "calibrated", False):
-        return _run_calibrated(args, items, backends)
-    report = evaluate(args.file.name, items, backends, progress=progress_line)
+    if calibrated:
+        return _run_calibrated(args, files, items, backends)
+    report = evaluate(files[0].name, items, backends, progress=progress_line)
     if args.limit is not None:
         report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
     if args.output is None:
@@ -103,15 +116,16 @@ def run_clarify(args: argparse.Namespace) -> int:
     return 0
 
 
-def _run_calibrated(args: argparse.Namespace, items: list[ClarifyItem], backends: list[str]) -> int:
+def _run_calibrated(
+    args: argparse.Namespace, files: list[Path], items: list[ClarifyItem], backends: list[str]
+) -> int:
     """``eval clarify --calibrated``: the conformal gate's table (trees.evaluation.calibrated)."""
     if "oracle" in backends:
         print("cogtree: error: --calibrated needs scores; the oracle has none", file=sys.stderr)
         return 2
     epsilons = list(dict.fromkeys(args.epsilon or CALIBRATED_EPSILONS))
-    report = evaluate_calibrated(
-        args.file.name, items, backends, epsilons, args.file, progress_line("turns")
-    )
+    name = " + ".join(path.name for path in files)
+    report = evaluate_calibrated(name, items, backends, epsilons, files, progress_line("turns"))
     if args.limit is not None:
         report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
     if args.output is None:

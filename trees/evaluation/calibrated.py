@@ -44,7 +44,7 @@ from behaviours.llm.errors import LLMError
 from behaviours.match_scores import NO_MODEL, match_probabilities
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.conformal import CalibrationError, conformal_quantile, nonconformity, prediction_set
-from knowledge.conformal_threshold import ConformalThreshold, file_sha256, utc_now
+from knowledge.conformal_threshold import ConformalThreshold, files_sha256, utc_now
 from knowledge.domain_registry import DomainRegistry
 from trees.evaluation.clarify import ClarifyRunner, Progress
 from trees.evaluation.clarify_data import ClarifyItem
@@ -100,7 +100,7 @@ class TurnReadings:
 def read_turns(
     items: Sequence[ClarifyItem], progress: Progress | None = None
 ) -> dict[str, TurnReadings]:
-    """Run one no-model turn per item; each item's candidate readings, by id."""
+    """Run one no-model turn per item; each item's candidate readings, by :func:`item_key`."""
     found: dict[str, TurnReadings] = {}
 
     def after_turn(item: ClarifyItem) -> None:
@@ -109,7 +109,7 @@ def read_turns(
         resolved = storage.get(keys.RESOLVED.name) or {}
         frame = frame if isinstance(frame, IntentFrame) else None
         resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
-        found[item.id] = TurnReadings(candidate_readings(frame, resolved))
+        found[item_key(item)] = TurnReadings(candidate_readings(frame, resolved))
 
     runner = ClarifyRunner("none", domains=DomainRegistry.discover(), after_turn=after_turn)
     try:
@@ -157,9 +157,14 @@ def _names_the_intention(things: set[str], wanted: set[str], place: set[str]) ->
     return bool(things & wanted) and things - wanted <= place | {USER, ROBOT}
 
 
-def twin_id(item: ClarifyItem) -> str:
-    """The id of an item's exact-wording twin (``12`` and ``12-indirect`` -> ``12-clear``)."""
-    return f"{item.id.split('-')[0]}-clear"
+def item_key(item: ClarifyItem, ident: str | None = None) -> str:
+    """An item's key across files: its source and id (or ``ident``, another id of its set)."""
+    return f"{item.source}:{item.id if ident is None else ident}"
+
+
+def twin_key(item: ClarifyItem) -> str:
+    """The key of an item's exact-wording twin (``12``, ``12-indirect`` -> ``12-clear``)."""
+    return item_key(item, f"{item.id.split('-')[0]}-clear")
 
 
 # -- scoring --------------------------------------------------------------------------------------
@@ -175,7 +180,7 @@ def score_items(
     """Every item's options scored by ``scorer`` (uncounted items say why)."""
     scored = []
     for item in items:
-        turn = turns.get(item.id)
+        turn = turns.get(item_key(item))
         readings = turn.readings if turn is not None else None
         entry = ScoredItem(
             id=item.id,
@@ -190,7 +195,7 @@ def score_items(
             entry.excluded = "no readings"
             scored.append(entry)
             continue
-        twin = turns.get(twin_id(item))
+        twin = turns.get(twin_key(item))
         intended = intended_letters(item, readings, twin.readings if twin else None)
         entry.letters, entry.none_letter = list(readings.letters), readings.none_letter
         entry.intended = intended or []
@@ -243,7 +248,7 @@ def counted(scored: Sequence[ScoredItem]) -> list[ScoredItem]:
 
 
 def threshold_for(
-    scored: Sequence[ScoredItem], epsilon: float, data_file: Path
+    scored: Sequence[ScoredItem], epsilon: float, data_files: Sequence[Path]
 ) -> ConformalThreshold:
     """The conformal threshold of ``scored`` (counted items only) for ``epsilon``."""
     items = counted(scored)
@@ -262,8 +267,8 @@ def threshold_for(
         q_hat=q_hat,
         n=len(items),
         set_sizes={str(size): count for size, count in sorted(sizes.items())},
-        data_file=str(data_file),
-        data_sha256=file_sha256(data_file),
+        data_file=", ".join(str(path) for path in data_files),
+        data_sha256=files_sha256(data_files),
         created=utc_now(),
     )
 
@@ -351,7 +356,7 @@ def evaluate_calibrated(
     items: Sequence[ClarifyItem],
     backends: Sequence[str],
     epsilons: Sequence[float],
-    data_file: Path,
+    data_files: Sequence[Path],
     progress: Progress | None = None,
 ) -> CalibratedReport:
     """Calibrate on one half of ``items``, measure on the other, per backend and epsilon."""
@@ -373,7 +378,7 @@ def evaluate_calibrated(
             report.notes.append(f"{backend}: too few counted items to calibrate and test")
             continue
         for epsilon in epsilons:
-            threshold = threshold_for(calibration, epsilon, data_file)
+            threshold = threshold_for(calibration, epsilon, data_files)
             for group, members in _groups(test):
                 report.rows.append(
                     CalibratedRow(
@@ -392,6 +397,8 @@ def _groups(test: Sequence[ScoredItem]) -> list[tuple[str, list[ScoredItem]]]:
     groups = [("all", list(test))]
     intended_none = [item for item in test if item.intended == [item.none_letter]]
     groups.append(("intended: none of these", intended_none))
+    for source in sorted({item.source for item in test}):
+        groups.append((f"source {source}", [item for item in test if item.source == source]))
     for group in sorted({item.group for item in test}):
         groups.append((group, [item for item in test if item.group == group]))
     return groups
