@@ -14,6 +14,7 @@ letter, which option the user meant.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -96,9 +97,9 @@ def words_for(ident: str) -> str:
 
 
 def describe(task: str, ids: Mapping[str, str]) -> str:
-    """``bring: object coke, recipient user``."""
+    """``bring: object coke, recipient user``; ``place relative: ...`` for ``PlaceRelative``."""
     parts = ", ".join(f"{slot.replace('_', ' ')} {words_for(ident)}" for slot, ident in ids.items())
-    return f"{words_for(task).lower()}: {parts}"
+    return f"{words_for(re.sub(r'(?<=[a-z])(?=[A-Z])', ' ', task)).lower()}: {parts}"
 
 
 def referring_slots(resolved: Mapping[str, SlotResolution]) -> dict[str, SlotResolution] | None:

@@ -71,6 +71,8 @@ class ScoredItem:
     none_letter: str
     intended: list[str]
     probabilities: dict[str, float] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)
+    """Letter -> the option's description (for reading the item-level output)."""
     backend: str = ""
     model: str = ""
     excluded: str = ""
@@ -131,14 +133,19 @@ def intended_letters(
         letters = [
             option.letter
             for option in readings.readings
-            if _names_the_intention(set(option.ids.values()), wanted, place)
+            if _names_the_intention(_things(option.ids, readings), wanted, place)
         ]
     else:
         if twin is None or len(twin.readings) != 1:
             return None
-        meant = set(twin.readings[0].ids.values())
-        letters = [o.letter for o in readings.readings if set(o.ids.values()) == meant]
+        meant = _things(twin.readings[0].ids, twin)
+        letters = [o.letter for o in readings.readings if _things(o.ids, readings) == meant]
     return letters or [readings.none_letter]
+
+
+def _things(ids: Mapping[str, str], readings: Readings) -> set[str]:
+    """The things of the scene a reading names (a relation or a pack's value is not one)."""
+    return {ident for slot, ident in ids.items() if readings.resolved[slot].kind == "scene"}
 
 
 def _location_ids(item: ClarifyItem, by_name: Mapping[str, str]) -> set[str]:
@@ -198,6 +205,7 @@ def score_items(
         twin = turns.get(twin_key(item))
         intended = intended_letters(item, readings, twin.readings if twin else None)
         entry.letters, entry.none_letter = list(readings.letters), readings.none_letter
+        entry.options = {option.letter: option.description for option in readings.options}
         entry.intended = intended or []
         if intended is None:
             entry.excluded = "intention unknown"
