@@ -23,7 +23,9 @@ from trees.evaluation.clarify_data import ClarifyItem
 def readings_of(**slots: list[str]):
     frame = IntentFrame(domain="household", task="Bring", slots={s: s for s in slots}, said=[])
     resolved = {
-        slot: SlotResolution(slot=slot, said=slot, kind="scene", ids=ids)
+        slot: SlotResolution(
+            slot=slot, said=slot, kind="kg" if slot == "relation" else "scene", ids=ids
+        )
         for slot, ids in slots.items()
     }
     readings = candidate_readings(frame, resolved)
@@ -54,6 +56,18 @@ def test_the_intended_place_tells_readings_of_the_same_object_apart() -> None:
     assert [
         readings.option(x).ids["destination"] for x in intended_letters(item, readings, None)
     ] == ["glass_mug"]
+
+
+def test_a_relation_is_not_a_thing_of_the_intention() -> None:
+    readings = readings_of(
+        relation=["next_to"], object=["lemon"], landmark=["tin_mug", "glass_mug"]
+    )
+    item = tabletop(intent_object="lemon", intent_location="tin mug")
+    assert intended_letters(item, readings, None) == ["A"]
+    assert (
+        readings.option("A").description
+        == "bring: relation next to, object lemon, landmark tin mug"
+    )
 
 
 def test_a_multi_label_item_accepts_each_intended_object() -> None:
