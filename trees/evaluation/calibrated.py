@@ -366,12 +366,17 @@ def evaluate_calibrated(
     epsilons: Sequence[float],
     data_files: Sequence[Path],
     progress: Progress | None = None,
+    turns: Mapping[str, TurnReadings] | None = None,
 ) -> CalibratedReport:
-    """Calibrate on one half of ``items``, measure on the other, per backend and epsilon."""
+    """Calibrate on one half of ``items``, measure on the other, per backend and epsilon.
+
+    ``turns``: the items' readings when already read (:func:`read_turns`), else read here.
+    """
     from trees.evaluation.runner import BackendUnavailable
 
     report = CalibratedReport(name)
-    turns = read_turns(items, progress)
+    if turns is None:
+        turns = read_turns(items, progress)
     for backend in dict.fromkeys(backends):
         try:
             scored = scored_with(items, turns, backend)
