@@ -37,7 +37,7 @@ from behaviours.llm.client import LLMClient, PendingCall
 from behaviours.llm.errors import LLMError, LLMTimeoutError
 from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import CallRecord
-from behaviours.match_scores import NO_MODEL, match_probabilities
+from behaviours.match_scores import NO_MODEL
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.conformal import CalibrationError, prediction_set
 from knowledge.conformal_threshold import ConformalThreshold, load_threshold
@@ -190,7 +190,7 @@ def match_choice(
     readings: Readings, resolved: dict[str, SlotResolution], threshold: ConformalThreshold
 ) -> CalibratedChoice:
     """The choice with no model: the fast path's match scores play the model's role."""
-    probabilities = match_probabilities(readings)
+    probabilities = readings.match_probabilities()
     return choose(readings, probabilities, resolved, threshold, backend="none", model=NO_MODEL)
 
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from behaviours.llm.option_scores import OptionPrompt
 from behaviours.llm.types import Message
-from behaviours.match_scores import reading_strength
+from behaviours.match_scores import match_probabilities, reading_strength
 from behaviours.turn_state import IntentFrame, SlotResolution
 
 MAX_READINGS = 6
@@ -82,6 +82,11 @@ class Readings:
     def slots(self) -> list[str]:
         """The slots the readings name."""
         return list(dict.fromkeys(slot for option in self.readings for slot in option.ids))
+
+    def match_probabilities(self) -> dict[str, float]:
+        """The no-model scores: the fast path's match scores (:mod:`behaviours.match_scores`)."""
+        options = {option.letter: option.ids for option in self.readings}
+        return match_probabilities(options, self.none_letter, self.resolved)
 
     def option(self, letter: str) -> ReadingOption:
         """The option with ``letter`` (KeyError naming the letters when there is none)."""

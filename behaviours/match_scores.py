@@ -12,12 +12,8 @@ no evidence that the user meant something else.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
 from behaviours.turn_state import SlotResolution
-
-if TYPE_CHECKING:
-    from behaviours.candidate_readings import Readings
 
 NO_MODEL = "match scores"
 """The model name a threshold computed with the fast path's scores records (backend none)."""
@@ -50,14 +46,20 @@ def reading_strength(ids: Mapping[str, str], slots: Mapping[str, SlotResolution]
     return score
 
 
-def match_probabilities(readings: Readings) -> dict[str, float]:
-    """Letter -> probability from the match scores ("none of these" 0; see the module docs)."""
-    resolved = readings.resolved
-    scores = {option.letter: reading_strength(option.ids, resolved) for option in readings.readings}
+def match_probabilities(
+    readings: Mapping[str, Mapping[str, str]],
+    none_letter: str,
+    slots: Mapping[str, SlotResolution],
+) -> dict[str, float]:
+    """Letter -> probability of each reading (letter -> slot -> id), ``none_letter`` 0.
+
+    See the module docs; readings with no strength at all share the probability evenly.
+    """
+    scores = {letter: reading_strength(ids, slots) for letter, ids in readings.items()}
     total = sum(scores.values())
-    probabilities = {letter: score / total for letter, score in scores.items()} if total else {}
-    probabilities[readings.none_letter] = 0.0
-    if not total:
-        share = 1.0 / len(readings.readings)
-        probabilities.update({option.letter: share for option in readings.readings})
+    if total:
+        probabilities = {letter: score / total for letter, score in scores.items()}
+    else:
+        probabilities = {letter: 1.0 / len(scores) for letter in scores}
+    probabilities[none_letter] = 0.0
     return probabilities

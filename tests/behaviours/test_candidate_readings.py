@@ -11,7 +11,7 @@ from behaviours.candidate_readings import (
     narrowed,
     option_prompt,
 )
-from behaviours.match_scores import match_probabilities, match_strength
+from behaviours.match_scores import match_strength
 from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
 
 
@@ -85,7 +85,7 @@ def test_match_scores_are_the_matched_words_normalised() -> None:
     assert match_strength(resolution, "pear") == 3 and match_strength(resolution, "kiwi") == 1
     readings = candidate_readings(frame(task="Fetch"), {"object": resolution})
     assert readings is not None
-    assert match_probabilities(readings) == pytest.approx({"A": 0.75, "B": 0.25, "C": 0.0})
+    assert readings.match_probabilities() == pytest.approx({"A": 0.75, "B": 0.25, "C": 0.0})
 
 
 def test_narrowing_keeps_the_ids_and_reasons_of_the_chosen_readings() -> None:

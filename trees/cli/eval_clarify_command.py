@@ -14,8 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from trees.cli.arg_types import error_rate, positive_int
-from trees.evaluation.calibrated import evaluate_calibrated
-from trees.evaluation.clarify import BACKENDS, evaluate, write_decisions
+from trees.evaluation.calibrated import CalibratedReport, evaluate_calibrated
+from trees.evaluation.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
 from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
 from trees.evaluation.datasets import DEFAULT_DATA
 
@@ -105,12 +105,7 @@ def run_clarify(args: argparse.Namespace) -> int:
     if calibrated:
         return _run_calibrated(args, files, items, backends)
     report = evaluate(files[0].name, items, backends, progress=progress_line)
-    if args.limit is not None:
-        report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
-    if args.output is None:
-        sys.stdout.write(report.markdown())
-    else:
-        args.output.write_text(report.markdown(), encoding="utf-8")
+    _write_table(args, items, report)
     if args.out is not None:
         write_decisions(report, args.out)
     return 0
@@ -126,15 +121,22 @@ def _run_calibrated(
     epsilons = list(dict.fromkeys(args.epsilon or CALIBRATED_EPSILONS))
     name = " + ".join(path.name for path in files)
     report = evaluate_calibrated(name, items, backends, epsilons, files, progress_line("turns"))
+    _write_table(args, items, report)
+    if args.out is not None:
+        args.out.write_text(report.jsonl(), encoding="utf-8")
+    return 0
+
+
+def _write_table(
+    args: argparse.Namespace, items: list[ClarifyItem], report: ClarifyReport | CalibratedReport
+) -> None:
+    """The table (with a note on ``--limit``) to stdout or ``--output``."""
     if args.limit is not None:
         report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
     if args.output is None:
         sys.stdout.write(report.markdown())
     else:
         args.output.write_text(report.markdown(), encoding="utf-8")
-    if args.out is not None:
-        args.out.write_text(report.jsonl(), encoding="utf-8")
-    return 0
 
 
 def progress_line(backend: str) -> Callable[[int, int, str], None]:

@@ -41,7 +41,7 @@ from behaviours import keys
 from behaviours.candidate_readings import Readings, candidate_readings, option_prompt
 from behaviours.llm.client import LLMClient
 from behaviours.llm.errors import LLMError
-from behaviours.match_scores import NO_MODEL, match_probabilities
+from behaviours.match_scores import NO_MODEL
 from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.conformal import CalibrationError, conformal_quantile, nonconformity, prediction_set
 from knowledge.conformal_threshold import ConformalThreshold, files_sha256, utc_now
@@ -220,7 +220,7 @@ def score_items(
 
 def match_scorer(item: ClarifyItem, readings: Readings) -> tuple[dict[str, float], str]:
     """The no-model scorer: the fast path's match scores (:mod:`behaviours.match_scores`)."""
-    return match_probabilities(readings), NO_MODEL
+    return readings.match_probabilities(), NO_MODEL
 
 
 def model_scorer(client: LLMClient) -> Scorer:
