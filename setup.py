@@ -53,8 +53,11 @@ setup(
     install_requires=[
         "py_trees>=2.6,<2.7",
         "pydantic>=2.6,<3",
-        "ollama>=0.6,<0.7",
+        # 0.6.1 added logprobs / top_logprobs to chat (option scoring)
+        "ollama>=0.6.1,<0.7",
         "httpx>=0.27",
+        # compares the Ollama server's version with the first one that returns logprobs
+        "packaging>=22",
         "networkx>=3.2",
         "rdflib>=7.0",
         "oxrdflib>=0.4",

@@ -1,7 +1,8 @@
 """A backend wrapper that injects faults at a given rate and seed.
 
 Faults: malformed JSON, wrong-but-valid answers, timeouts and connection errors, so trees can
-be tested against what real local models and servers do.
+be tested against what real local models and servers do. Option scoring gets the same kinds:
+malformed scores name no offered letter, wrong ones move each letter's score to the next one.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ from behaviours.llm.errors import (
     LLMTimeoutError,
     LLMUnavailableError,
     first_problem,
+)
+from behaviours.llm.option_scores import (
+    LetterScores,
+    LetterScoringBackend,
+    LogprobsUnavailableError,
+    OptionPrompt,
 )
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
@@ -72,16 +79,7 @@ class FaultInjectingBackend(WrappedBackend):
 
     def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
         """Run the inner backend, or fail or corrupt the call as the plan's dice say."""
-        with self._lock:
-            faulted = self._random.random() < self.plan.rate
-            kind = self._random.choice(self.plan.kinds) if faulted else None
-            if kind is not None:
-                self.injected.append((request.module, kind))
-        if kind == "connection":
-            raise LLMUnavailableError("injected fault: connection refused")
-        if kind == "timeout":
-            cancel.wait(request.settings.timeout_s)
-            raise LLMTimeoutError(f"injected fault: no answer within {request.settings.timeout_s}s")
+        kind = self._roll(request.module, request.settings, cancel)
         completion = self.inner.complete(request, cancel)
         if kind == "malformed":
             return replace(completion, text=completion.text[: len(completion.text) // 2] + "…")
@@ -90,6 +88,52 @@ class FaultInjectingBackend(WrappedBackend):
                 wrong = wrong_but_valid(completion.text, request.schema, self._random)
             return replace(completion, text=wrong)
         return completion
+
+    def score_letters(
+        self, prompt: OptionPrompt, settings: ModuleSettings, cancel: threading.Event
+    ) -> LetterScores:
+        """Score with the inner backend, or fail or corrupt the scores as the dice say.
+
+        ``injected`` names these calls ``option scoring`` (a backend is not told the module).
+        Malformed scores name no offered letter (the client then spreads the probability
+        evenly); wrong ones give each letter the next letter's score, so the ranking changes.
+        """
+        if not isinstance(self.inner, LetterScoringBackend):
+            raise LogprobsUnavailableError(
+                f"the {self.inner.name} backend gives no next-token log-probabilities"
+            )
+        kind = self._roll("option scoring", settings, cancel)
+        scores = self.inner.score_letters(prompt, settings, cancel)
+        if kind == "malformed":
+            return replace(scores, logprobs={})
+        if kind == "wrong":
+            letters = prompt.letters
+            shifted = {
+                letter: scores.logprobs[following]
+                for letter, following in zip(letters, letters[1:] + letters[:1], strict=True)
+                if following in scores.logprobs
+            }
+            return replace(scores, logprobs=shifted)
+        return scores
+
+    def _roll(
+        self, call: str, settings: ModuleSettings, cancel: threading.Event
+    ) -> FaultKind | None:
+        """Throw the dice for one call; raise a connection or timeout fault at once.
+
+        Returns the fault to apply to the inner backend's answer, or None for a clean call.
+        """
+        with self._lock:
+            faulted = self._random.random() < self.plan.rate
+            kind = self._random.choice(self.plan.kinds) if faulted else None
+            if kind is not None:
+                self.injected.append((call, kind))
+        if kind == "connection":
+            raise LLMUnavailableError("injected fault: connection refused")
+        if kind == "timeout":
+            cancel.wait(settings.timeout_s)
+            raise LLMTimeoutError(f"injected fault: no answer within {settings.timeout_s}s")
+        return kind
 
     def probe(self, settings: ModuleSettings) -> BackendStatus:
         """The inner backend's status, marked as fault-injected."""

@@ -10,6 +10,12 @@ Two quirks of llama-cpp-python 0.3.x shape this module:
 * ``Llama.create_chat_completion`` takes no ``stopping_criteria``; the chat handler it calls
   ends in ``Llama.create_completion``, which does. A small ``Llama`` subclass adds the
   per-call criterion there.
+* ``create_completion(..., logprobs=N)`` needs a model loaded with ``logits_all=True``, which
+  keeps a vocabulary-wide row of logits for every position of the context (hundreds of MB for
+  a 49k vocabulary). Scoring lettered options needs only the last position's row, so
+  :meth:`LlamaCppBackend.score_letters` formats the prompt with the same chat handler as
+  :meth:`LlamaCppBackend.complete`, evaluates it on the already-loaded model (reusing the
+  prefix its cache holds, as generation does) and log-softmaxes that one row itself.
 * llama.cpp's "extra buffer types" (AMX tiles, weight repacking) crash the whole process with
   SIGSEGV on some virtual machines whose CPU advertises AMX (seen on a Firecracker guest:
   ``ldtilecfg`` faults in ``ggml_backend_amx_mul_mat``). ``Llama`` has no argument for them,
@@ -18,6 +24,7 @@ Two quirks of llama-cpp-python 0.3.x shape this module:
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import importlib.util
@@ -25,6 +32,7 @@ import logging
 import threading
 import time
 import weakref
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -37,7 +45,13 @@ from behaviours.llm.errors import (
     LLMTimeoutError,
     LLMUnavailableError,
 )
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from behaviours.llm.option_scores import (
+    LETTER_SPELLINGS,
+    LetterScores,
+    OptionPrompt,
+    combine_spellings,
+)
+from behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -60,6 +74,9 @@ _LOCK_POLL_S = 0.05
 
 _CLOSE_WAIT_S = 5.0
 """How long closing waits for a model's running call before leaving that model be."""
+
+_SCORE_CHUNK_TOKENS = 64
+"""Prompt tokens evaluated between two checks of cancel and deadline when scoring letters."""
 
 StopReason = Literal["cancelled", "timeout"]
 
@@ -163,6 +180,19 @@ _current_stop: contextvars.ContextVar[_StopCheck | None] = contextvars.ContextVa
 )
 """The stopping criterion of the call running in this context (set around generation)."""
 
+_capturing_prompt: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "cogtree_llama_cpp_capture", default=False
+)
+"""True while a call wants the chat handler's prompt tokens instead of a completion."""
+
+
+class _PromptCaptured(Exception):
+    """Raised by ``create_completion`` while capturing: carries the chat-formatted tokens."""
+
+    def __init__(self, tokens: list[int]) -> None:
+        super().__init__(f"{len(tokens)} prompt tokens")
+        self.tokens = tokens
+
 
 @functools.cache
 def _llama_class() -> type[Llama]:
@@ -191,7 +221,9 @@ def _llama_class() -> type[Llama]:
             self._cogtree_model_params = params
 
         def create_completion(self, *args: Any, **kwargs: Any) -> Any:
-            # The chat handler always passes ``stopping_criteria`` by keyword.
+            # The chat handler passes ``prompt`` and ``stopping_criteria`` by keyword.
+            if _capturing_prompt.get():
+                raise _PromptCaptured(list(kwargs["prompt"]))
             stop = _current_stop.get()
             if stop is not None:
                 criteria = list(kwargs.get("stopping_criteria") or [])
@@ -208,6 +240,16 @@ class _ModelSlot:
 
     lock: threading.Lock = field(default_factory=threading.Lock)
     llama: Llama | None = None
+
+
+@dataclass(frozen=True)
+class _Run:
+    """The model one call holds, its stopping criterion, GGUF and start time."""
+
+    llama: Llama
+    stop: _StopCheck
+    path: Path
+    started: float
 
 
 class LlamaCppBackend:
@@ -288,6 +330,67 @@ class LlamaCppBackend:
     def complete(self, request: LLMRequest, cancel: threading.Event) -> Completion:
         """Generate a schema-constrained answer; stops early on ``cancel`` or ``timeout_s``."""
         settings = request.settings
+        with self._running(settings, cancel, "generating") as run:
+            response = self._generate(run.llama, request, run.stop)
+        choice = response["choices"][0]
+        usage = response["usage"]
+        log.debug(
+            "llama-cpp %s for %s: %d+%d tokens in %.2fs (%s)",
+            run.path.name,
+            request.module,
+            usage["prompt_tokens"],
+            usage["completion_tokens"],
+            time.monotonic() - run.started,
+            choice.get("finish_reason"),
+        )
+        return Completion(
+            text=choice["message"].get("content") or "",
+            model=run.path.name,
+            prompt_tokens=usage["prompt_tokens"],
+            completion_tokens=usage["completion_tokens"],
+            tokens_estimated=False,
+        )
+
+    def score_letters(
+        self, prompt: OptionPrompt, settings: ModuleSettings, cancel: threading.Event
+    ) -> LetterScores:
+        """Read the next-token log-probability of each letter after ``prompt``'s messages.
+
+        The messages go through the same chat template as :meth:`complete`, ending where the
+        assistant starts its reply; a letter's log-probability combines its spellings ``A``
+        and `` A`` (log-sum-exp). Raw model probabilities (temperature 1): ``temperature``
+        only shapes sampling, and nothing is sampled. Stops on ``cancel`` or ``timeout_s``
+        between chunks of :data:`_SCORE_CHUNK_TOKENS` prompt tokens.
+        """
+        with self._running(settings, cancel, "scoring") as run:
+            tokens = _chat_prompt_tokens(run.llama, prompt.messages)
+            _check_context(tokens, settings)
+            row = _last_position_logprobs(run.llama, tokens, run.stop)
+            logprobs = {} if row is None else _letter_logprobs(run.llama, row, prompt.letters)
+        log.debug(
+            "llama-cpp %s scored %s over %d prompt tokens in %.2fs",
+            run.path.name,
+            "".join(prompt.letters),
+            len(tokens),
+            time.monotonic() - run.started,
+        )
+        return LetterScores(
+            logprobs=logprobs,
+            model=run.path.name,
+            prompt_tokens=len(tokens),
+            tokens_estimated=False,
+        )
+
+    @contextlib.contextmanager
+    def _running(
+        self, settings: ModuleSettings, cancel: threading.Event, activity: str
+    ) -> Iterator[_Run]:
+        """Hold the loaded model of ``settings`` for one call; raise if it was stopped.
+
+        Loads the model on first use, waits its turn on the model's lock (giving up on
+        ``cancel`` or the deadline), and after the block raises the cancel or timeout error
+        its stopping criterion recorded ("... while ``activity``").
+        """
         started = time.monotonic()
         deadline = started + settings.timeout_s
         if cancel.is_set():
@@ -302,30 +405,12 @@ class LlamaCppBackend:
                 llama = slot.llama = self._load(llama_cpp, path, settings)
             stop = _StopCheck(cancel, deadline)
             if stop.check() is not None:  # loading the model used up the budget
-                _raise_stopped(stop, settings, started, "before generating")
-            response = self._generate(llama, request, stop)
+                _raise_stopped(stop, settings, started, f"before {activity}")
+            yield _Run(llama=llama, stop=stop, path=path, started=started)
         finally:
             slot.lock.release()
         if stop.reason is not None:
-            _raise_stopped(stop, settings, started, "while generating")
-        choice = response["choices"][0]
-        usage = response["usage"]
-        log.debug(
-            "llama-cpp %s for %s: %d+%d tokens in %.2fs (%s)",
-            path.name,
-            request.module,
-            usage["prompt_tokens"],
-            usage["completion_tokens"],
-            time.monotonic() - started,
-            choice.get("finish_reason"),
-        )
-        return Completion(
-            text=choice["message"].get("content") or "",
-            model=path.name,
-            prompt_tokens=usage["prompt_tokens"],
-            completion_tokens=usage["completion_tokens"],
-            tokens_estimated=False,
-        )
+            _raise_stopped(stop, settings, started, f"while {activity}")
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -399,10 +484,7 @@ class LlamaCppBackend:
             )
         except ValueError as error:
             if "context window" in str(error):
-                raise LLMError(
-                    f"llama-cpp: {error}; raise num_ctx (now {settings.num_ctx}) or shorten "
-                    "the prompt"
-                ) from error
+                raise _context_error(str(error), settings) from error
             raise
         finally:
             _current_stop.reset(token)
@@ -435,3 +517,95 @@ def _raise_stopped(stop: _StopCheck, settings: ModuleSettings, started: float, w
             f"llama-cpp call stopped {when}: {elapsed:.2f}s exceeds timeout_s="
             f"{settings.timeout_s:g}"
         )
+
+
+def _context_error(problem: str, settings: ModuleSettings) -> LLMError:
+    return LLMError(
+        f"llama-cpp: {problem}; raise num_ctx (now {settings.num_ctx}) or shorten the prompt"
+    )
+
+
+def _check_context(tokens: Sequence[int], settings: ModuleSettings) -> None:
+    if len(tokens) >= settings.num_ctx:
+        raise _context_error(
+            f"the prompt has {len(tokens)} tokens, the context window {settings.num_ctx}", settings
+        )
+
+
+def _chat_prompt_tokens(llama: Llama, messages: Sequence[Message]) -> list[int]:
+    """Tokens of ``messages`` as the model's chat handler formats them for a reply.
+
+    The handler is the one ``create_chat_completion`` picks (the GGUF's template), so the
+    prompt is exactly what :meth:`LlamaCppBackend.complete` would send; it is stopped, by
+    :class:`_PromptCaptured`, where it would start generating.
+    """
+    chat = [{"role": m.role, "content": m.content} for m in messages]
+    token = _capturing_prompt.set(True)
+    try:
+        llama.create_chat_completion(messages=cast(Any, chat), max_tokens=1)
+    except _PromptCaptured as captured:
+        return captured.tokens
+    finally:
+        _capturing_prompt.reset(token)
+    raise LLMError("llama-cpp's chat handler never asked for a completion; cannot score letters")
+
+
+def _last_position_logprobs(
+    llama: Llama, tokens: Sequence[int], stop: _StopCheck
+) -> npt.NDArray[np.single] | None:
+    """Evaluate ``tokens`` and log-softmax the logits of the last position.
+
+    The longest prefix the model's cache already holds is kept (:func:`_keep_cached_prefix`)
+    and the rest evaluated in chunks. Returns None when ``stop`` fired between two chunks
+    (the caller raises its reason). The model keeps these tokens, so a later call sharing
+    the prefix (``complete`` too) starts from them.
+    """
+    import numpy as np
+    from llama_cpp import llama_get_logits_ith
+
+    kept = _keep_cached_prefix(llama, tokens)
+    for begin in range(kept, len(tokens), _SCORE_CHUNK_TOKENS):
+        if stop.check() is not None:
+            return None
+        llama.eval(tokens[begin : begin + _SCORE_CHUNK_TOKENS])
+    logits = np.ctypeslib.as_array(llama_get_logits_ith(llama.ctx, -1), shape=(llama.n_vocab(),))
+    return llama.logits_to_logprobs(logits.copy())
+
+
+def _keep_cached_prefix(llama: Llama, tokens: Sequence[int]) -> int:
+    """Drop from the model's cache all but the prefix it shares with ``tokens``; return its length.
+
+    The last token is always evaluated again (its logits are the answer). A cache that cannot
+    drop a suffix (recurrent models) is cleared instead.
+    """
+    import numpy as np
+    from llama_cpp import llama_get_memory, llama_memory_seq_rm
+
+    cached = llama.input_ids[: llama.n_tokens]
+    limit = min(len(cached), len(tokens) - 1)
+    differ = np.flatnonzero(cached[:limit] != np.asarray(tokens[:limit], dtype=cached.dtype))
+    shared = int(differ[0]) if differ.size else limit
+    memory = llama_get_memory(llama.ctx)
+    if shared > 0 and memory is not None and llama_memory_seq_rm(memory, 0, shared, -1):
+        llama.n_tokens = shared
+        return shared
+    llama.reset()  # type: ignore[no-untyped-call]
+    return 0
+
+
+def _letter_logprobs(
+    llama: Llama, row: npt.NDArray[np.single], letters: Sequence[str]
+) -> dict[str, float]:
+    """Each letter's log-probability in ``row``, over its single-token spellings.
+
+    A spelling the tokenizer splits into several tokens cannot be the next token and is left
+    out; a letter with no single-token spelling is absent from the result.
+    """
+    candidates = []
+    for letter in letters:
+        for spelling in LETTER_SPELLINGS:
+            text = spelling.format(letter)
+            pieces = llama.tokenize(text.encode("utf-8"), add_bos=False)
+            if len(pieces) == 1:
+                candidates.append((text, float(row[pieces[0]])))
+    return combine_spellings(candidates, letters)

@@ -19,6 +19,12 @@ httpx bounds each read, not a call, so the clients here run on a
 all (a server that drips bytes included), or soon after its cancel event is set, and its
 worker thread is free again.
 
+:meth:`OllamaBackend.score_letters` asks ``/api/chat`` for one token with ``logprobs`` and
+``top_logprobs``: ollama-python has taken them since 0.6.1 (its pull request #601), and
+Ollama's API has returned them since 0.12.11 (that release's notes). An older server ignores
+the request fields and answers without ``logprobs``; that is reported with the server's
+version (``/api/version``) and the upgrade that fixes it.
+
 :meth:`OllamaBackend.probe` asks ``/api/tags`` with httpx itself, and ``ollama`` is imported
 only when a client is made: importing it (its pydantic models) costs a quarter of a second of
 CPU, which every command would pay at start to learn that no server runs.
@@ -26,16 +32,23 @@ CPU, which every command would pay at start to learn that no server runs.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
+import inspect
 import ipaddress
 import json
 import logging
 import os
 import threading
+import time
 import urllib.parse
+from collections.abc import Iterator, Sequence
+from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
 import httpx
+from packaging.version import InvalidVersion, Version
 
 from behaviours.llm.backend import BackendStatus
 from behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
@@ -47,10 +60,17 @@ from behaviours.llm.errors import (
     LLMUnavailableError,
     ModelMissingError,
 )
+from behaviours.llm.option_scores import (
+    LetterScores,
+    LogprobsUnavailableError,
+    OptionPrompt,
+    combine_spellings,
+)
 from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 if TYPE_CHECKING:
     import ollama
+    from ollama._types import Logprob
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +80,15 @@ DEFAULT_HOST = "http://127.0.0.1:11434"
 DEFAULT_PORT = 11434
 PROBE_TIMEOUT_S = 2.0
 """Upper bound on the ``/api/tags`` request of :meth:`OllamaBackend.probe`."""
+
+OLLAMA_LOGPROBS_SINCE = Version("0.12.11")
+"""The first Ollama release whose API returns ``logprobs`` (its release notes say so)."""
+
+OLLAMA_PYTHON_LOGPROBS_SINCE = "0.6.1"
+"""The first ollama-python release whose ``chat`` takes ``logprobs`` and ``top_logprobs``."""
+
+TOP_LOGPROBS = 20
+"""Alternatives asked for at the one generated position (the most Ollama accepts)."""
 
 _LISTED_MODELS = 5
 _SCHEME_PORTS = {"http": 80, "https": 443}
@@ -201,33 +230,121 @@ class OllamaBackend:
 
         """
         settings = request.settings
-        try:
-            host = resolve_host(settings)
-        except LLMConfigError as error:
-            raise LLMUnavailableError(f"cannot locate Ollama: {error}") from error
+        host = _host_for_call(settings)
         if cancel.is_set():
             raise LLMCancelledError("cancelled before the request was sent to Ollama")
-        options: dict[str, Any] = {
-            "temperature": settings.temperature,
-            "num_ctx": settings.num_ctx,
-            "num_predict": settings.max_tokens,
-        }
-        if settings.seed is not None:
-            options["seed"] = settings.seed
         messages = [{"role": m.role, "content": m.content} for m in request.messages]
         client = self._client(host, settings.timeout_s)
+        with self._calling(host, settings, cancel, f"for module {request.module!r}"):
+            response = client.chat(
+                model=settings.model,
+                messages=messages,
+                format=request.schema.model_json_schema(),
+                options=_options(settings, settings.temperature, settings.max_tokens),
+                keep_alive=settings.keep_alive,
+                stream=False,
+            )
+        return Completion(
+            text=response.message.content or "",
+            model=response.model or settings.model,
+            prompt_tokens=response.prompt_eval_count or 0,
+            completion_tokens=response.eval_count or 0,
+            tokens_estimated=False,
+        )
+
+    def score_letters(
+        self, prompt: OptionPrompt, settings: ModuleSettings, cancel: threading.Event
+    ) -> LetterScores:
+        """Read each letter's log-probability as the first token of the model's reply.
+
+        One ``/api/chat`` call generates one token (temperature 0) and returns the
+        :data:`TOP_LOGPROBS` most likely first tokens; a letter's spellings ``A`` and `` A``
+        are combined, and a letter not among them is absent. Errors as :meth:`complete`, and:
+
+        Raises:
+            LogprobsUnavailableError: the installed ollama-python is older than 0.6.1, or the
+                server answered without ``logprobs`` (older than 0.12.11); the message names
+                the version and the upgrade.
+
+        """
+        _require_logprobs_client()
+        host = _host_for_call(settings)
+        if cancel.is_set():
+            raise LLMCancelledError("cancelled before the request was sent to Ollama")
+        started = time.monotonic()
+        messages = [{"role": m.role, "content": m.content} for m in prompt.messages]
+        client = self._client(host, settings.timeout_s)
+        with self._calling(host, settings, cancel, "for the module that scores options"):
+            response = client.chat(
+                model=settings.model,
+                messages=messages,
+                logprobs=True,
+                top_logprobs=TOP_LOGPROBS,
+                options=_options(settings, 0.0, 1),
+                keep_alive=settings.keep_alive,
+                stream=False,
+            )
+        if response.logprobs is None:
+            left_s = started + settings.timeout_s - time.monotonic()
+            version = self._server_version(host, min(PROBE_TIMEOUT_S, left_s), cancel)
+            raise LogprobsUnavailableError(
+                f"the Ollama server at {host} (version {version or 'unknown'}) answered "
+                "without log-probabilities; "
+                f"upgrade Ollama to {OLLAMA_LOGPROBS_SINCE} or later (https://ollama.com/download)"
+            )
+        return LetterScores(
+            logprobs=_first_token_letters(response.logprobs, prompt.letters),
+            model=response.model or settings.model,
+            prompt_tokens=response.prompt_eval_count or 0,
+            tokens_estimated=False,
+        )
+
+    def logprobs_status(self, settings: ModuleSettings) -> BackendStatus:
+        """Whether :meth:`score_letters` can work here, from versions alone (no model call).
+
+        Ready when the installed ollama-python takes ``logprobs`` and the server's
+        ``/api/version`` is at least :data:`OLLAMA_LOGPROBS_SINCE`. Never raises.
+        """
+        try:
+            _require_logprobs_client()
+            host = resolve_host(settings)
+        except (LogprobsUnavailableError, LLMConfigError) as error:
+            return BackendStatus(self.name, False, str(error), fix="pip install -U ollama")
+        limit_s = min(PROBE_TIMEOUT_S, settings.timeout_s)
+        version = self._server_version(host, limit_s, threading.Event())
+        upgrade = f"upgrade Ollama to {OLLAMA_LOGPROBS_SINCE} or later"
+        if version is None:
+            return BackendStatus(self.name, False, f"cannot read /api/version of {host}", upgrade)
+        try:
+            recent = Version(version) >= OLLAMA_LOGPROBS_SINCE
+        except InvalidVersion:
+            return BackendStatus(
+                self.name, False, f"cannot compare Ollama version {version!r} at {host}", upgrade
+            )
+        if recent:
+            return BackendStatus(self.name, True, f"Ollama {version} at {host} returns them")
+        return BackendStatus(self.name, False, f"Ollama {version} at {host} is too old", upgrade)
+
+    @contextlib.contextmanager
+    def _calling(
+        self, host: str, settings: ModuleSettings, cancel: threading.Event, caller: str
+    ) -> Iterator[None]:
+        """Run one ``ollama`` call within ``timeout_s`` in all and map its errors.
+
+        Raises:
+            LLMUnavailableError: the server cannot be reached.
+            ModelMissingError: the server answered 404 naming ``settings.model``.
+            LLMTimeoutError: no whole answer within ``settings.timeout_s`` (the message
+                names ``caller``, whose ``timeout_s`` to raise).
+            LLMCancelledError: ``cancel`` was set while the call was under way.
+            LLMError: any other error status or an unreadable response.
+
+        """
         import ollama  # imported by prepare() or _client() already: this binds the name
 
         try:
             with self._network.call(settings.timeout_s, cancel):
-                response = client.chat(
-                    model=settings.model,
-                    messages=messages,
-                    format=request.schema.model_json_schema(),
-                    options=options,
-                    keep_alive=settings.keep_alive,
-                    stream=False,
-                )
+                yield
         except ollama.ResponseError as error:
             raise _response_error(error, settings.model, host) from error
         except httpx.ConnectTimeout as error:
@@ -241,8 +358,8 @@ class OllamaBackend:
                 raise LLMCancelledError("cancelled while waiting for Ollama") from error
             raise LLMTimeoutError(
                 f"Ollama did not answer within {settings.timeout_s}s (model {settings.model!r} "
-                f"at {host}); raise `timeout_s` for module {request.module!r} in a --config "
-                "file, or use a smaller model"
+                f"at {host}); raise `timeout_s` {caller} in a --config file, or use a smaller "
+                "model"
             ) from error
         except (ConnectionError, httpx.ConnectError) as error:
             raise LLMUnavailableError(_unreachable(host)) from error
@@ -254,13 +371,6 @@ class OllamaBackend:
             raise LLMError(
                 f"Ollama at {host} sent a response that is not a chat reply: {error}"
             ) from error
-        return Completion(
-            text=response.message.content or "",
-            model=response.model or settings.model,
-            prompt_tokens=response.prompt_eval_count or 0,
-            completion_tokens=response.eval_count or 0,
-            tokens_estimated=False,
-        )
 
     def probe(self, settings: ModuleSettings) -> BackendStatus:
         """Ask ``/api/tags`` (within ``min(2s, timeout_s)``) whether the model is there.
@@ -275,7 +385,7 @@ class OllamaBackend:
             )
         serve_fix = "run `ollama serve` (or set OLLAMA_HOST to where it runs)"
         try:
-            response = self._tags(host, min(PROBE_TIMEOUT_S, settings.timeout_s))
+            response = self._get(host, "/api/tags", min(PROBE_TIMEOUT_S, settings.timeout_s))
             if response.status_code >= 400:
                 return BackendStatus(
                     self.name,
@@ -310,13 +420,69 @@ class OllamaBackend:
             fix=f"run `ollama pull {settings.model}`",
         )
 
-    def _tags(self, host: str, limit_s: float) -> httpx.Response:
-        """The answer to ``GET /api/tags`` within ``limit_s`` in all (raises httpx's errors)."""
+    def _get(
+        self, host: str, path: str, limit_s: float, cancel: threading.Event | None = None
+    ) -> httpx.Response:
+        """The answer to ``GET path`` within ``limit_s`` in all (raises httpx's errors)."""
         with (
             httpx.Client(transport=deadline_transport(self._network), timeout=limit_s) as client,
-            self._network.call(limit_s, threading.Event()),
+            self._network.call(limit_s, cancel or threading.Event()),
         ):
-            return client.get(f"{host}/api/tags")
+            return client.get(f"{host}{path}")
+
+    def _server_version(self, host: str, limit_s: float, cancel: threading.Event) -> str | None:
+        """The server's version from ``/api/version`` within ``limit_s``; None if unknown."""
+        if limit_s <= 0:
+            return None
+        try:
+            response = self._get(host, "/api/version", limit_s, cancel)
+            response.raise_for_status()
+            return str(response.json()["version"])
+        except Exception:  # a version only details a message or a status: never raise for it
+            log.debug("cannot read the version of Ollama at %s", host, exc_info=True)
+            return None
+
+
+def _host_for_call(settings: ModuleSettings) -> str:
+    try:
+        return resolve_host(settings)
+    except LLMConfigError as error:
+        raise LLMUnavailableError(f"cannot locate Ollama: {error}") from error
+
+
+def _options(settings: ModuleSettings, temperature: float, num_predict: int) -> dict[str, Any]:
+    """The ``options`` of one ``/api/chat`` call."""
+    options: dict[str, Any] = {
+        "temperature": temperature,
+        "num_ctx": settings.num_ctx,
+        "num_predict": num_predict,
+    }
+    if settings.seed is not None:
+        options["seed"] = settings.seed
+    return options
+
+
+@functools.cache
+def _require_logprobs_client() -> None:
+    """Raise :class:`LogprobsUnavailableError` when ollama-python cannot ask for logprobs."""
+    import ollama
+
+    if "logprobs" not in inspect.signature(ollama.Client.chat).parameters:
+        raise LogprobsUnavailableError(
+            f"the installed ollama-python {metadata.version('ollama')} cannot ask for "
+            f"log-probabilities (they came in {OLLAMA_PYTHON_LOGPROBS_SINCE}); run: "
+            "pip install -U ollama"
+        )
+
+
+def _first_token_letters(positions: Sequence[Logprob], letters: Sequence[str]) -> dict[str, float]:
+    """The letters' log-probabilities among the first generated token's candidates."""
+    if not positions:
+        return {}
+    first = positions[0]
+    candidates = [(first.token, first.logprob)]
+    candidates += [(other.token, other.logprob) for other in first.top_logprobs or ()]
+    return combine_spellings(candidates, letters)
 
 
 def _error_text(body: str) -> str:

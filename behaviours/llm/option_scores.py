@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from behaviours.llm.errors import LLMUnavailableError
 from behaviours.llm.types import CallRecord, Message, ModuleSettings, Outcome
+
+LETTER_SPELLINGS = ("{}", " {}")
+"""How a letter may be written as the next token: ``A`` right after the prompt, or `` A``."""
 
 
 @dataclass(frozen=True)
@@ -91,3 +94,23 @@ def letter_probabilities(logprobs: Mapping[str, float], letters: Sequence[str]) 
     weights = {letter: math.exp(value - top) for letter, value in seen.items()}
     total = sum(weights.values())
     return {letter: weights.get(letter, 0.0) / total for letter in letters}
+
+
+def combine_spellings(
+    token_logprobs: Iterable[tuple[str, float]], letters: Sequence[str]
+) -> dict[str, float]:
+    """Each letter's log-probability from the next-token candidates a backend read.
+
+    ``token_logprobs`` pairs a token's text with its log-probability. A letter's spellings
+    (:data:`LETTER_SPELLINGS`) are different tokens for the same answer, so their
+    probabilities add (log-sum-exp). A token seen twice counts once; a letter none of whose
+    spellings was seen is absent.
+    """
+    seen = dict(reversed(list(token_logprobs)))  # the first value of a repeated token wins
+    combined = {}
+    for letter in letters:
+        values = [seen[s.format(letter)] for s in LETTER_SPELLINGS if s.format(letter) in seen]
+        if values:
+            top = max(values)
+            combined[letter] = top + math.log(sum(math.exp(value - top) for value in values))
+    return combined

@@ -7,23 +7,32 @@ few dozen tokens per call, so the whole file runs in seconds on a laptop CPU.
 from __future__ import annotations
 
 import logging
+import math
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from pydantic import BaseModel, Field
 
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMCancelledError, LLMTimeoutError, LLMUnavailableError
+from behaviours.llm.errors import (
+    LLMCancelledError,
+    LLMError,
+    LLMTimeoutError,
+    LLMUnavailableError,
+)
 from behaviours.llm.llama_cpp_backend import (
     DEFAULT_GGUF_NAME,
     LlamaCppBackend,
+    _letter_logprobs,
     default_gguf_path,
 )
+from behaviours.llm.option_scores import LETTER_SPELLINGS, OptionPrompt
 from behaviours.llm.tokens import (
     EstimatedTokenCounter,
     GGUFTokenCounter,
@@ -160,6 +169,98 @@ def test_cancel_during_generation_stops_at_the_next_token(backend: LlamaCppBacke
     with pytest.raises(LLMCancelledError, match="while generating"):
         backend.complete(long_request(), cancel)
     assert cancel.checks == cancel.n  # no check, hence no token, after the one that tripped
+
+
+# -- letter scores -----------------------------------------------------------------------------
+
+LETTERS = ("A", "B", "C")
+
+
+def option_prompt(text: str) -> OptionPrompt:
+    return OptionPrompt(messages=(Message(role="user", content=text),), letters=LETTERS)
+
+
+@pytest.mark.model
+def test_letter_scores_are_probabilities_over_the_offered_letters(client: LLMClient) -> None:
+    scores = client.score_options("intent", option_prompt("Reply with the letter A."))
+    log.info("SmolLM2 letter probabilities %s", scores.probabilities)
+
+    assert set(scores.probabilities) == set(LETTERS)
+    assert all(math.isfinite(p) and 0.0 <= p <= 1.0 for p in scores.probabilities.values())
+    assert sum(scores.probabilities.values()) == pytest.approx(1.0)
+    assert max(scores.probabilities, key=scores.probabilities.__getitem__) == "A"
+    record = scores.record
+    assert (record.outcome, record.backend, record.model) == ("ok", "llama-cpp", DEFAULT_GGUF_NAME)
+    assert record.prompt_tokens > 0 and record.tokens_estimated is False
+
+
+@pytest.mark.model
+def test_letter_logprobs_match_the_libraries_own_logprobs(backend: LlamaCppBackend) -> None:
+    """The last-position row equals what ``create_completion(logprobs=...)`` reports.
+
+    Scored after a prompt sharing its beginning, so the cached prefix is reused; scored twice,
+    so the whole prompt is in the cache the second time.
+    """
+    settings = ModuleSettings(backend="llama-cpp")
+    prompt = option_prompt("Which is a fruit? A) a hammer B) an apple C) a car")
+    backend.score_letters(option_prompt("Which is a tool? A) a"), settings, threading.Event())
+    scores = backend.score_letters(prompt, settings, threading.Event())
+    again = backend.score_letters(prompt, settings, threading.Event())
+    assert again.logprobs == pytest.approx(scores.logprobs, abs=1e-4)
+    reference = llama_cpp.Llama(model_path=str(GGUF), logits_all=True, verbose=False)
+    try:
+        chat = reference.create_chat_completion(
+            messages=[{"role": "user", "content": prompt.messages[0].content}],
+            max_tokens=1,
+            logprobs=True,
+            top_logprobs=reference.n_vocab(),
+        )
+    finally:
+        reference.close()
+    assert isinstance(chat, dict)
+    top = chat["choices"][0]["logprobs"]["content"][0]["top_logprobs"]
+    by_token = {entry["token"]: entry["logprob"] for entry in top}
+    for letter in LETTERS:
+        expected = math.log(sum(math.exp(by_token[s.format(letter)]) for s in LETTER_SPELLINGS))
+        assert scores.logprobs[letter] == pytest.approx(expected, abs=1e-3)
+
+
+def test_both_spellings_of_a_letter_add_up() -> None:
+    vocabulary = llama_cpp.Llama(model_path=str(GGUF), vocab_only=True, verbose=False)
+    try:
+        bare, spaced = (vocabulary.tokenize(s.encode(), add_bos=False) for s in ("A", " A"))
+        assert len(bare) == len(spaced) == 1 and bare != spaced
+        row = np.full(vocabulary.n_vocab(), -30.0, dtype=np.single)
+        row[bare[0]], row[spaced[0]] = math.log(0.2), math.log(0.1)
+        logprobs = _letter_logprobs(vocabulary, row, ("A", "B"))
+    finally:
+        vocabulary.close()
+    assert math.exp(logprobs["A"]) == pytest.approx(0.3, rel=1e-5)
+    assert logprobs["B"] == pytest.approx(-30.0 + math.log(2), abs=1e-4)
+
+
+def test_scoring_cancelled_between_prompt_chunks(backend: LlamaCppBackend) -> None:
+    long_text = "Which one? " + " ".join(f"{n}) item number {n}" for n in range(60))
+    cancel = TripAfter(4)  # the call, the held model, chunk 1 (evaluated), chunk 2 (stops)
+    with pytest.raises(LLMCancelledError, match="while scoring"):
+        backend.score_letters(option_prompt(long_text), ModuleSettings(), cancel)
+    assert cancel.checks == cancel.n
+
+
+def test_scoring_cancelled_before_the_call_raises_at_once(backend: LlamaCppBackend) -> None:
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(LLMCancelledError, match="before the llama-cpp call started"):
+        backend.score_letters(option_prompt("Reply with A."), ModuleSettings(), cancel)
+
+
+def test_scoring_a_prompt_longer_than_the_context_names_num_ctx(backend: LlamaCppBackend) -> None:
+    with pytest.raises(LLMError, match="raise num_ctx"):
+        backend.score_letters(
+            option_prompt("word " * 300),
+            ModuleSettings(backend="llama-cpp", num_ctx=128),
+            threading.Event(),
+        )
 
 
 def test_cancel_set_before_the_call_raises_at_once(backend: LlamaCppBackend) -> None:

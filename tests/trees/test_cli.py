@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from tests.cogtree_cli import CLARIFY, EXAMPLE, TAKE_IT, clarify_script, cogtree_script, tick_argv
+from tests.llm.test_ollama_option_scores import WITH_LOGPROBS, FakeOllama
 from trees.cli.main import main
 from trees.testing import BlackboardView
 
@@ -151,6 +152,21 @@ def test_doctor_says_what_to_run_when_ollama_is_down(
     assert "[  ok] py_trees" in out
     assert "ollama serve" in out
     assert "auto picks" in out
+
+
+@pytest.mark.parametrize(("version", "level"), [("0.13.0", "  ok"), ("0.12.6", "warn")])
+def test_doctor_says_whether_ollama_can_score_options(
+    version: str, level: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = FakeOllama(WITH_LOGPROBS, version=version)
+    monkeypatch.setenv("OLLAMA_HOST", server.url)
+    try:
+        assert main(["doctor"]) == 0
+    finally:
+        server.close()
+    out = capsys.readouterr().out
+    assert f"[{level}] option scoring with ollama (log-probabilities): Ollama {version}" in out
+    assert server.chats == []  # versions only: no model call
 
 
 def test_tick_without_an_utterance_says_what_is_missing(

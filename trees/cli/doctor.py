@@ -1,7 +1,8 @@
 """``cogtree doctor``: what this machine has, and which LLM backend ``auto`` picks and why.
 
 It checks the required packages, the optional extras (local, viewer, ros, test), Chromium and
-its driver for the viewer's browser tests, Ollama, llama-cpp, and what ``auto`` picks.
+its driver for the viewer's browser tests, Ollama, llama-cpp, whether each reachable backend
+can score lettered options by next-token log-probabilities, and what ``auto`` picks.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 
+from behaviours.llm.backend import BackendStatus
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.llama_cpp_backend import LlamaCppBackend
 from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
 from behaviours.llm.selection import choose_auto_backend
+from behaviours.llm.types import ModuleSettings
 
 REQUIRED = (
     "py_trees",
@@ -65,22 +68,11 @@ def run_checks(config: LLMConfig) -> list[Check]:
     settings = config.defaults
     ollama = OllamaBackend().probe(settings)
     checks.append(
-        Check(
-            "ok" if ollama.ready else "warn",
-            f"ollama ({resolve_host(settings)}, model {settings.model})",
-            ollama.detail,
-            ollama.fix,
-        )
+        _status_check(f"ollama ({resolve_host(settings)}, model {settings.model})", ollama)
     )
     llama = LlamaCppBackend().probe(settings)
-    checks.append(
-        Check(
-            "ok" if llama.ready else "warn",
-            "llama-cpp (only with --llm llama-cpp; integration tests)",
-            llama.detail,
-            llama.fix,
-        )
-    )
+    checks.append(_status_check("llama-cpp (only with --llm llama-cpp; integration tests)", llama))
+    checks += _option_scoring(settings, ollama_ready=ollama.ready, llama_ready=llama.ready)
     auto = choose_auto_backend(settings)
     checks.append(
         Check(
@@ -91,6 +83,43 @@ def run_checks(config: LLMConfig) -> list[Check]:
             auto.fix,
         )
     )
+    return checks
+
+
+def _status_check(name: str, status: BackendStatus) -> Check:
+    """A backend's status as a report line: ok when ready, else a warning with its fix."""
+    return Check("ok" if status.ready else "warn", name, status.detail, status.fix)
+
+
+def _option_scoring(
+    settings: ModuleSettings, *, ollama_ready: bool, llama_ready: bool
+) -> list[Check]:
+    """Whether each reachable backend gives next-token log-probabilities to score options.
+
+    Cheap: Ollama's answer comes from the client's and the server's versions (no model
+    call); llama-cpp reads them from the model it runs, so a loadable GGUF is enough.
+    """
+    checks = []
+    if ollama_ready:
+        status = OllamaBackend().logprobs_status(settings)
+        checks.append(_status_check("option scoring with ollama (log-probabilities)", status))
+    if llama_ready:
+        checks.append(
+            Check(
+                "ok",
+                "option scoring with llama-cpp (log-probabilities)",
+                "read in-process from the last position's logits",
+            )
+        )
+    if not checks:
+        checks.append(
+            Check(
+                "warn",
+                "option scoring (log-probabilities)",
+                "no reachable backend can score lettered options",
+                "start Ollama 0.12.11 or later, or pip install 'cogtree[local]'",
+            )
+        )
     return checks
 
 
