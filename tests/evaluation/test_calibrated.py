@@ -16,7 +16,7 @@ from behaviours.turn_state import IntentFrame, SlotResolution
 from knowledge.conformal_threshold import load_threshold
 from trees.cli.eval_command import run_eval
 from trees.cli.main import build_parser, main
-from trees.evaluation.calibrated import ScoredItem, intended_letters, measures
+from trees.evaluation.calibrated import ScoredItem, intended_letters, measures, repeated_splits
 from trees.evaluation.clarify_data import ClarifyItem
 
 
@@ -208,3 +208,14 @@ def test_the_oracle_cannot_be_calibrated(tmp_path, capsys) -> None:
     )
     assert run_eval(args) == 2
     assert "the oracle has none" in capsys.readouterr().err
+
+
+def test_repeated_splits_average_the_measures_over_seeded_halves() -> None:
+    sure = [scored(str(i), {"A": 0.95, "B": 0.05, "C": 0.0}, ["A"]) for i in range(20)]
+    torn = [scored(str(i), {"A": 0.5, "B": 0.5, "C": 0.0}, ["B"]) for i in range(20, 40)]
+    row = repeated_splits("none", sure + torn, 0.3, repeats=20)
+    assert row.group == "all, mean of 20 random splits" and row.items == 20
+    assert row.q_hat == pytest.approx(0.5)  # the torn half's score is always within the 70%
+    assert row.success == pytest.approx(1.0)
+    assert row.help == pytest.approx(0.5)  # the torn requests ask, the sure ones act
+    assert row == repeated_splits("none", sure + torn, 0.3, repeats=20)  # seeded
