@@ -242,3 +242,46 @@ def test_without_a_threshold_the_gate_is_unchanged(blackboard, domains, make_llm
     harness.tick_until(max_ticks=10)
     assert blackboard.get("/turn/control") == "Clarify"
     assert blackboard.get("/turn/readings") is None
+
+
+def ollama_client(url: str, threshold: str) -> LLMClient:
+    from tests.llm.test_ollama_option_scores import MODEL
+
+    defaults = {"backend": "none"}
+    inner = {"backend": "ollama", "ollama_host": url, "model": MODEL, "calibration": threshold}
+    return LLMClient(
+        LLMConfig.from_mapping({"defaults": defaults, "modules": {"inner_speech": inner}})
+    )
+
+
+def test_an_ollama_server_s_logprobs_reach_the_gate(blackboard, domains, tmp_path):
+    from tests.llm.test_ollama_option_scores import MODEL, WITH_LOGPROBS, FakeOllama
+
+    server = FakeOllama(WITH_LOGPROBS)  # recorded: " B" is the likeliest first token
+    llm = ollama_client(server.url, threshold_file(tmp_path, 0.5, backend="ollama", model=MODEL))
+    try:
+        gate, harness = start(blackboard, llm, domains, flasks("flask_tin", "flask_glass"))
+        harness.tick_until(max_ticks=20)
+        assert gate.status == Status.SUCCESS
+        assert blackboard.get("/turn/task").object == "flask_glass"
+        assert blackboard.get("/turn/readings").backend == "ollama"
+        (chat,) = server.chats
+        assert chat["messages"][-1]["content"].endswith("Answer:")
+    finally:
+        llm.close()
+        server.close()
+
+
+def test_an_ollama_server_without_logprobs_gives_the_safe_decision(blackboard, domains, tmp_path):
+    from tests.llm.test_ollama_option_scores import MODEL, WITHOUT_LOGPROBS, FakeOllama
+
+    server = FakeOllama(WITHOUT_LOGPROBS, version="0.12.6")
+    llm = ollama_client(server.url, threshold_file(tmp_path, 0.5, backend="ollama", model=MODEL))
+    try:
+        gate, harness = start(blackboard, llm, domains, flasks("flask_tin"))
+        harness.tick_until(max_ticks=20)
+        assert blackboard.get("/turn/control") == "Clarify"
+        assert "no scores" in rationale(blackboard).rationale
+    finally:
+        llm.close()
+        server.close()
