@@ -107,6 +107,7 @@ class CalibratedStep:
         """The safe decision when scoring failed: ask, naming why."""
         assert self._readings is not None, "failed() before begin() offered readings"
         backend = self.client.backend_for(self.module).name
+        log.warning("readiness gate: no option scores from %s (%s); asking", backend, error)
         choice = without_scores(self._readings, self._resolved, backend, str(error))
         record = error.record if isinstance(error, LLMError) else None
         return replace(choice, call=record)

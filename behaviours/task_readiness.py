@@ -435,8 +435,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """Read the turn, check its slots; calibrated, start scoring its readings."""
         self._turn = self._read_turn()
         self._choice = None
-        if self._calibrated is None or self._turn.check is None:
-            return None
+        turn = self._turn
+        refused = turn.forbidden or parse_request(turn.utterance).missing_skills
+        if self._calibrated is None or turn.check is None or refused:
+            return None  # no readings to weigh, or the fast path refuses before any set
         started = self._calibrated.begin(
             self._turn.utterance, self._turn.frame, self._turn.resolved
         )
