@@ -20,6 +20,7 @@ import py_trees
 from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from behaviours.candidate_readings import CalibratedReadings
 from behaviours.llm.types import CallRecord
 from behaviours.turn_state import (
     EvidenceBundle,
@@ -321,6 +322,14 @@ TALKED_ABOUT = KeySpec(
     "next one",
     lifetime="session",
 )
+READINGS = KeySpec(
+    "/turn/readings",
+    CalibratedReadings,
+    "TaskReadinessGate (calibrated: a conformal threshold is configured)",
+    "the request's candidate readings as lettered options, their probabilities, the "
+    "conformal threshold, the prediction set and what the gate did with it",
+    lifetime="turn",
+)
 PLAN = KeySpec(
     "/plan/current",
     ToAPlan,
@@ -378,6 +387,7 @@ CATALOGUE: tuple[KeySpec, ...] = (
     HELD,
     PENDING,
     TALKED_ABOUT,
+    READINGS,
     PLAN,
     VALIDATION,
     ATTEMPTS,

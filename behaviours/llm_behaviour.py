@@ -2,7 +2,8 @@
 
 0. ``prepare()`` reads the turn once per run and may start work the cascade needs on the
    ``workers`` pool (a scene summary, a dry run, a memory read); the node is RUNNING until it
-   is done, and ``prepared()`` (or ``preparation_failed()``) receives its result.
+   is done, and ``prepared()`` (or ``preparation_failed()``) receives its result and may start
+   one more stage of preparation the same way (its future is waited for in turn).
 1. ``fast_path()`` may decide on its own (no model call) when a deterministic check is sure.
 2. Otherwise the base submits a schema-constrained call to a worker; ``update()``
    polls it and returns RUNNING until it is done. Malformed output is retried once; a
@@ -125,13 +126,23 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         """
         return None
 
-    def prepared(self, result: Any) -> None:
-        """Take the result of the work ``prepare()`` started."""
+    def prepared(self, result: Any) -> Future[Any] | None:
+        """Take the result of the work ``prepare()`` started.
 
-    def preparation_failed(self, error: Exception) -> None:
-        """The work ``prepare()`` started raised ``error``; the cascade runs all the same."""
+        Return the future of a next stage of preparation (waited for like the first), or None
+        when the cascade may start.
+        """
+        return None
+
+    def preparation_failed(self, error: Exception) -> Future[Any] | None:
+        """The preparation raised ``error``; return a next stage's future, or None to go on.
+
+        The cascade runs all the same: a node whose preparation matters for safety records the
+        failure here and its guard refuses on it.
+        """
         log.error("%s: the preparation failed", self.name, exc_info=error)
         self._notes.append(f"preparation failed: {type(error).__name__}: {error}")
+        return None
 
     def fast_path(self) -> Verdict[D] | None:
         """Decide without the model when a deterministic check is confident; else None."""
@@ -219,9 +230,12 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
             try:
                 result = done.result(timeout=0)
             except Exception as error:  # a preparation's failure must not escape the tick
-                self.preparation_failed(error)
+                self._preparing = self.preparation_failed(error)
             else:
-                self.prepared(result)
+                self._preparing = self.prepared(result)
+            if self._preparing is not None:  # a next stage: first polled on the next tick
+                self.feedback_message = self.preparing
+                return Status.RUNNING
             self._start_cascade()
         if self._verdict is None and not self._submitted_this_tick:
             self._verdict = self._poll()

@@ -21,6 +21,7 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from behaviours import keys
+from behaviours.calibrated_gate import CalibratedChoice, CalibratedStep, calibrated_step
 from behaviours.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
@@ -30,6 +31,7 @@ from behaviours.hazard_readings import (
     slot_readings,
 )
 from behaviours.keys import Control
+from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.memory_doubts import withdrawal_doubts
@@ -362,13 +364,21 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     :class:`~behaviours.turn_state.TaskSequence`), every step's safety doubts count, and
     a step that leaves a choice is asked about (the question names the step).
 
+    Calibrated (the ``inner_speech`` settings name a ``calibration`` threshold file): the
+    request's candidate readings are scored (the model's letter probabilities, or the match
+    scores with no model) and the conformal prediction set decides
+    (:mod:`behaviours.calibrated_gate`): one reading -> the checks above run on it alone;
+    several -> Clarify naming exactly them; none, or no usable scores -> Clarify.
+
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
     ``/turn/speaker``, ``/session/pending`` and ``/memory/working`` (optional). Writes
     ``/turn/task`` (the schema instance on Proceed, a partial instance otherwise; unset when
     there is no task), ``/turn/control``, ``/turn/missing``, ``/turn/safety`` (the safety
     doubts still standing), ``/turn/domain`` (only on SwitchDomain: the target pack),
-    ``/rationale/<node>``. SUCCESS: Proceed. FAILURE: Clarify, SwitchDomain or Reject.
-    RUNNING: checking the readings for hazards, or waiting for the model.
+    ``/rationale/<node>``; calibrated: ``/turn/readings`` (options, probabilities, threshold,
+    set) and ``/turn/resolved`` cut to the readings of the set. SUCCESS: Proceed. FAILURE:
+    Clarify, SwitchDomain or Reject. RUNNING: scoring the readings (calibrated), checking the
+    readings left for hazards, or waiting for the model.
     """
 
     reads = (
@@ -380,10 +390,18 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         keys.PENDING,
         keys.TALKED_ABOUT,
     )
-    writes = (keys.DOMAIN, keys.TASK, keys.CONTROL, keys.MISSING, keys.SAFETY)
+    writes = (
+        keys.DOMAIN,
+        keys.TASK,
+        keys.CONTROL,
+        keys.MISSING,
+        keys.SAFETY,
+        keys.READINGS,
+        keys.RESOLVED,
+    )
 
     module = "inner_speech"
-    preparing = "checking what the request could mean for hazards"
+    preparing = "weighing what the request could mean and checking it for hazards"
 
     def __init__(
         self,
@@ -408,7 +426,11 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.pending_key = self.key_of(keys.PENDING)
         self.safety_key = self.key_of(keys.SAFETY)
         self.talked_key = self.key_of(keys.TALKED_ABOUT)
+        self.readings_key = self.key_of(keys.READINGS)
         self._turn = _Turn(utterance="", domain=None)
+        self._calibrated: CalibratedStep | None = None
+        self._choice: CalibratedChoice | None = None
+        self._scoring = False
         self._decision_types: dict[tuple[str, str, tuple[str, ...]], type[InnerSpeech]] = {}
         self._partials: dict[type[BaseModel], type[BaseModel]] = {}
         self.scene: SceneGraph | None = None
@@ -422,24 +444,79 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         if self.scene is not None:
             self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self._lexicons = pack_lexicons(self, kwargs, self.domains)
+        assert self.llm is not None
+        self._calibrated = calibrated_step(self.llm, self.module_name)
 
-    def prepare(self) -> Future[list[str]] | None:
-        """Read the turn and check its slots; start the hazard check of its readings."""
+    def prepare(self) -> Future[Any] | None:
+        """Read the turn, check its slots; start scoring its readings, else their hazard check.
+
+        Scoring runs only when calibrated; the hazard check then follows in :meth:`prepared`.
+        """
         self._turn = self._read_turn()
+        self._choice = None
+        self._scoring = False
+        scoring = self._start_scoring()
+        if scoring is not None:
+            self._scoring = True
+            return scoring
+        return self._start_hazard_check()
+
+    def prepared(self, result: Any) -> Future[Any] | None:
+        """Take the scores or the hazards the preparation found.
+
+        Scores: take the prediction set, then check the readings it keeps for hazards.
+        Hazards: keep the forbidden ones every reading shares (none: nothing to refuse).
+        """
+        if self._scoring:
+            assert self._calibrated is not None
+            self._take(self._calibrated.scored(result))
+            return self._start_hazard_check()
+        self._turn.hazards = list(result)
+        return None
+
+    def preparation_failed(self, error: Exception) -> Future[Any] | None:
+        """Take a failed stage of the preparation in the safe direction.
+
+        Scoring failed (timeout, no log-probabilities, a model error): ask, saying why, and
+        still check for hazards. The hazard check raised: the turn is refused, naming it.
+        """
+        if self._scoring:
+            assert self._calibrated is not None
+            self._take(self._calibrated.failed(error))
+            return self._start_hazard_check()
+        super().preparation_failed(error)
+        self._turn.hazard_check_failed = f"{type(error).__name__}: {error}"
+        return None
+
+    def _start_scoring(self) -> Future[OptionScores] | None:
+        """Calibrated, with readings to weigh: start scoring them (or choose by match scores)."""
+        turn = self._turn
+        refused = turn.forbidden or parse_request(turn.utterance).missing_skills
+        if self._calibrated is None or turn.check is None or refused:
+            return None  # no readings to weigh, or the fast path refuses before any set
+        started = self._calibrated.begin(turn.utterance, turn.frame, turn.resolved)
+        if isinstance(started, CalibratedChoice):
+            self._take(started)
+            return None
+        return started
+
+    def _start_hazard_check(self) -> Future[list[str]] | None:
+        """Start the hazard check of the turn's readings (those the prediction set kept)."""
+        self._scoring = False
         check = self._hazard_check(self._turn)
         if check is None:
             return None
         assert self.workers is not None, "setup() takes workers with the scene_graph"
         return self.workers.submit(check)
 
-    def prepared(self, result: Any) -> None:
-        """Keep the forbidden hazards every reading shares (none: nothing to refuse)."""
-        self._turn.hazards = list(result)
-
-    def preparation_failed(self, error: Exception) -> None:
-        """The hazard check raised: the turn is refused, naming the failure (logged)."""
-        super().preparation_failed(error)
-        self._turn.hazard_check_failed = f"{type(error).__name__}: {error}"
+    def _take(self, choice: CalibratedChoice) -> None:
+        """Note the calibrated step's rationale; check the turn again on the readings kept."""
+        self._choice = choice
+        self._notes.extend(choice.readings.lines())
+        if choice.call is not None:
+            self._calls.append(choice.call)
+        if choice.resolved != self._turn.resolved:
+            self._turn = self._read_turn(choice.resolved)
 
     # -- cascade hooks --------------------------------------------------------------------------
 
@@ -457,6 +534,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.check is None:
             return self._decide("Clarify", [NO_TASK], turn.unknown)
+        if self._choice is not None and self._choice.asks:
+            return self._decide("Clarify", self._choice.ask_slots, self._choice.readings.reason)
         if self._needs_absent_planner(turn):
             assert turn.spec is not None
             why = (
@@ -568,6 +647,9 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self.blackboard.set(self.control_key, control)
         self.blackboard.set(self.missing_key, list(decision.missing))
         self.blackboard.set(self.safety_key, list(turn.safety))
+        if self._choice is not None:
+            self.blackboard.set(self.readings_key, self._choice.readings)
+            self.blackboard.set(self.resolved_key, dict(turn.resolved))
         return Status.SUCCESS if control == "Proceed" else Status.FAILURE
 
     def summary(self, decision: InnerSpeech) -> str:
@@ -604,15 +686,20 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     # -- helpers ------------------------------------------------------------------------------
 
-    def _read_turn(self) -> _Turn:
-        """Read the blackboard, find the task schema, check slots, list doubts."""
+    def _read_turn(self, resolved_now: dict[str, SlotResolution] | None = None) -> _Turn:
+        """Read the blackboard, find the task schema, check slots, list doubts.
+
+        ``resolved_now`` stands for ``/turn/resolved`` (the calibrated step's readings).
+        """
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str) or ""
         frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         domain = keys.read_optional(self.blackboard, self.domain_key, str) or (
             frame.domain if frame else None
         )
         working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
-        resolved = keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        resolved = (
+            resolved_now or keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        )
         turn = _Turn(utterance=utterance, domain=domain, frame=frame)
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""

@@ -50,6 +50,11 @@ class ModuleSettings(BaseModel):
         description="whether the node asks this module at all; only an optional module (the "
         "plan judge, plan_validation) may be switched off",
     )
+    calibration: str | None = Field(
+        None,
+        description="inner_speech only: a conformal threshold file from `cogtree calibrate`; "
+        "the readiness gate then asks or acts by its prediction set (docs/calibrated_gate.md)",
+    )
 
 
 class CallRecord(BaseModel):

@@ -34,3 +34,14 @@ def positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"give a number above 0, not {text}")
     return value
+
+
+def error_rate(text: str) -> float:
+    """A target error rate strictly between 0 and 1 (``--epsilon 0.15``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"give a number between 0 and 1, not {text}")
+    return value

@@ -13,9 +13,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from trees.cli.arg_types import positive_int
-from trees.evaluation.clarify import BACKENDS, evaluate, write_decisions
-from trees.evaluation.clarify_data import ClarifyDataError, load_items
+from trees.cli.arg_types import error_rate, positive_int
+from trees.evaluation.calibrated import CalibratedReport, evaluate_calibrated
+from trees.evaluation.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
+from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
 from trees.evaluation.datasets import DEFAULT_DATA
 
 EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
@@ -23,6 +24,9 @@ EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
 
 DEFAULT_BACKENDS = ("none",)
 """Backends evaluated when no ``--backend`` is given."""
+
+CALIBRATED_EPSILONS = (0.15, 0.3)
+"""Target error rates of ``--calibrated`` when no ``--epsilon`` is given."""
 
 
 def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -35,8 +39,26 @@ def add_clarify_parsers(kinds: argparse._SubParsersAction) -> None:  # type: ign
         "accuracy, ask rates, out-of-scope rate, object choice and unsafe executions per group "
         "and backend. The item schema is in docs/evaluation.md.",
     )
-    clarify.add_argument("file", type=Path, metavar="FILE.jsonl", help="the items")
+    clarify.add_argument(
+        "file",
+        type=Path,
+        nargs="+",
+        metavar="FILE.jsonl",
+        help="the items (several files only with --calibrated: calibrated on their pooled halves)",
+    )
     _common(clarify)
+    clarify.add_argument(
+        "--calibrated",
+        action="store_true",
+        help="the calibrated gate (conformal prediction): calibrate on one half of the items, "
+        "report success, help and exact-set rates on the other half, per backend and epsilon",
+    )
+    clarify.add_argument(
+        "--epsilon",
+        type=error_rate,
+        action="append",
+        help="with --calibrated: target error rate (repeatable; default 0.15 and 0.3)",
+    )
     everyday = kinds.add_parser(
         "everyday",
         help="the everyday-requests set: share acted correctly or asked the right question",
@@ -65,27 +87,59 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def run_clarify(args: argparse.Namespace) -> int:
     """Run ``cogtree eval clarify`` / ``everyday``; the exit code (2 on unusable data)."""
+    files: list[Path] = args.file if isinstance(args.file, list) else [args.file]
+    calibrated = getattr(args, "calibrated", False)
+    if len(files) > 1 and not calibrated:
+        print(
+            "cogtree: error: give one FILE.jsonl (several only with --calibrated)", file=sys.stderr
+        )
+        return 2
     try:
-        items = load_items(args.file)
+        items = [item for path in files for item in load_items(path)]
     except ClarifyDataError as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     if args.limit is not None:
         items = items[: args.limit]
     backends = list(dict.fromkeys(args.backend or DEFAULT_BACKENDS))
-    report = evaluate(args.file.name, items, backends, progress=_progress)
+    if calibrated:
+        return _run_calibrated(args, files, items, backends)
+    report = evaluate(files[0].name, items, backends, progress=progress_line)
+    _write_table(args, items, report)
+    if args.out is not None:
+        write_decisions(report, args.out)
+    return 0
+
+
+def _run_calibrated(
+    args: argparse.Namespace, files: list[Path], items: list[ClarifyItem], backends: list[str]
+) -> int:
+    """``eval clarify --calibrated``: the conformal gate's table (trees.evaluation.calibrated)."""
+    if "oracle" in backends:
+        print("cogtree: error: --calibrated needs scores; the oracle has none", file=sys.stderr)
+        return 2
+    epsilons = list(dict.fromkeys(args.epsilon or CALIBRATED_EPSILONS))
+    name = " + ".join(path.name for path in files)
+    report = evaluate_calibrated(name, items, backends, epsilons, files, progress_line("turns"))
+    _write_table(args, items, report)
+    if args.out is not None:
+        args.out.write_text(report.jsonl(), encoding="utf-8")
+    return 0
+
+
+def _write_table(
+    args: argparse.Namespace, items: list[ClarifyItem], report: ClarifyReport | CalibratedReport
+) -> None:
+    """The table (with a note on ``--limit``) to stdout or ``--output``."""
     if args.limit is not None:
         report.notes.append(f"--limit {args.limit}: the first {len(items)} items only")
     if args.output is None:
         sys.stdout.write(report.markdown())
     else:
         args.output.write_text(report.markdown(), encoding="utf-8")
-    if args.out is not None:
-        write_decisions(report, args.out)
-    return 0
 
 
-def _progress(backend: str) -> Callable[[int, int, str], None]:
+def progress_line(backend: str) -> Callable[[int, int, str], None]:
     """Progress on stderr: a line at every tenth of the items (every item on a terminal)."""
     live = sys.stderr.isatty()
 

@@ -1,4 +1,4 @@
-"""The ``cogtree`` command line: doctor, render, tick, replay, keys, sim, chat, ask."""
+"""The ``cogtree`` command line: doctor, render, tick, replay, keys, sim, chat, ask, calibrate."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from sim.show import render_scenario
 from trees.bt_xml.export import export_tree
 from trees.bt_xml.loader import load_tree_reference
 from trees.bt_xml.node_registry import default_registry
+from trees.cli.calibrate_command import add_calibrate_parser, run_calibrate
 from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
 from trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
 from trees.cli.errors import CLIError
@@ -151,6 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_sim_ros_parser(commands)
     add_ros_parser(commands)
     add_catalogue_parser(commands)
+    add_calibrate_parser(commands)
     return parser
 
 
@@ -177,6 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sim-ros": run_sim_ros,
         "ros": run_ros,
         "catalogue": run_catalogue,
+        "calibrate": run_calibrate,
     }
     try:
         return handlers[args.command](args)

@@ -98,6 +98,9 @@ MAX_TICKS = 4000
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)``, called before each item and at the end."""
 
+AfterTurn = Callable[[ClarifyItem], None]
+"""Called with the item right after its turn, while the turn's blackboard still holds it."""
+
 
 @dataclass
 class Decision:
@@ -240,7 +243,13 @@ def _objects(steps: Iterable[str], names: Mapping[str, str]) -> Iterator[str]:
 class ClarifyRunner:
     """Runs items on one backend: a fresh world, memory and tree per item; packs shared."""
 
-    def __init__(self, backend: str, *, domains: DomainRegistry | None = None) -> None:
+    def __init__(
+        self,
+        backend: str,
+        *,
+        domains: DomainRegistry | None = None,
+        after_turn: AfterTurn | None = None,
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
         self.backend = backend
@@ -250,6 +259,7 @@ class ClarifyRunner:
         is raised when a model backend does not answer here."""
         self.label = backend
         self.taxonomy = household_taxonomy()
+        self.after_turn = after_turn
 
     def run(self, items: Sequence[ClarifyItem], progress: Progress | None = None) -> list[Decision]:
         """Every item's decision, in order; an item that crashes is recorded with its error."""
@@ -287,6 +297,8 @@ class ClarifyRunner:
             record = TurnRecord()
             result = session.turn(item.task)
             record.add(result)
+            if self.after_turn is not None:
+                self.after_turn(item)
         py_trees.blackboard.Blackboard.clear()
         return decide(
             item,

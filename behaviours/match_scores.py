@@ -1,0 +1,65 @@
+"""The fast path's match scores of the candidate readings: the scorer when there is no model.
+
+PostProcess gives one reason per word or phrase of the description a candidate matched
+(``'the red mug' -> mug_2: 'red' is its colour; 'mug' is its type``). A candidate's match
+strength is the number of those matches (1 when the resolution gives none, e.g. a lexicon
+id). A slot's share of a candidate is its strength over the sum of the strengths of the
+slot's candidates; a reading's score is the product of its slots' shares. The probabilities
+are the scores normalised over the offered readings; "none of these" gets 0: the fast path has
+no evidence that the user meant something else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from behaviours.turn_state import SlotResolution
+
+NO_MODEL = "match scores"
+"""The model name a threshold computed with the fast path's scores records (backend none)."""
+
+
+def match_strength(resolution: SlotResolution, ident: str) -> int:
+    """How many words of the description ``ident`` matched (at least 1)."""
+    marker = f"-> {ident}:"
+    parts = [
+        part
+        for reason in resolution.reasons
+        if marker in reason
+        for part in reason.split(marker, 1)[1].split(";")
+        if part.strip()
+    ]
+    return max(len(parts), 1)
+
+
+def slot_share(resolution: SlotResolution, ident: str) -> float:
+    """``ident``'s share of the slot's match strength."""
+    total = sum(match_strength(resolution, other) for other in dict.fromkeys(resolution.ids))
+    return match_strength(resolution, ident) / total if total else 0.0
+
+
+def reading_strength(ids: Mapping[str, str], slots: Mapping[str, SlotResolution]) -> float:
+    """The product of the shares of a reading's ids in their slots."""
+    score = 1.0
+    for slot, ident in ids.items():
+        score *= slot_share(slots[slot], ident)
+    return score
+
+
+def match_probabilities(
+    readings: Mapping[str, Mapping[str, str]],
+    none_letter: str,
+    slots: Mapping[str, SlotResolution],
+) -> dict[str, float]:
+    """Letter -> probability of each reading (letter -> slot -> id), ``none_letter`` 0.
+
+    See the module docs; readings with no strength at all share the probability evenly.
+    """
+    scores = {letter: reading_strength(ids, slots) for letter, ids in readings.items()}
+    total = sum(scores.values())
+    if total:
+        probabilities = {letter: score / total for letter, score in scores.items()}
+    else:
+        probabilities = {letter: 1.0 / len(scores) for letter in scores}
+    probabilities[none_letter] = 0.0
+    return probabilities
