@@ -133,10 +133,12 @@ def test_several_hazards_are_each_said_whole() -> None:
 def test_a_refusal_names_the_hazards_of_every_reading(
     household: DomainPack, belief: Belief
 ) -> None:
-    """Pour the jug or the kettle into the tumbler: each reading's hazards are named once."""
+    """Pour all of the jug or the kettle into the tumbler: each reading's hazards named once."""
     readings = pour_readings(household, belief, ("water_jug", "kettle"), "tumbler")
     assert len(readings) == 2
-    sentences = forbidden_in_every_reading(RULES, readings, belief, ["pour it into the tumbler"])
+    sentences = forbidden_in_every_reading(
+        RULES, readings, belief, ["pour all of it into the tumbler"]
+    )
     overflows = [sentence for sentence in sentences if "would overflow it" in sentence]
     assert overflows == [
         "The tumbler holds only 300 ml; adding 600 ml would overflow it.",

@@ -192,3 +192,41 @@ def test_no_backend_runs_the_fast_path_alone(blackboard) -> None:
     assert h.trace.letters("DoorGate") == "F"
     assert client.call_log.records() == []
     assert "no LLM backend" in rationale(blackboard).rationale
+
+
+class TwoStageDoorGate(DoorGate):
+    """Prepares in two stages (each a future the test settles) before its fast path."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        from concurrent.futures import Future
+
+        self.stages: list[Future[str]] = [Future(), Future()]
+        self.taken: list[str] = []
+
+    def prepare(self):
+        return self.stages[0]
+
+    def prepared(self, result):
+        self.taken.append(result)
+        return self.stages[1] if len(self.taken) == 1 else None
+
+
+def test_a_preparation_may_start_a_second_stage_and_the_gate_waits_for_it(
+    blackboard, make_llm
+) -> None:
+    blackboard.set("/turn/utterance", "please open the door")
+    llm = make_llm({"by_module": {"inner_speech": [OPEN]}})
+    gate = TwoStageDoorGate()
+    h = TreeHarness(gate, llm=llm.client)
+    h.tick()
+    gate.stages[0].set_result("first")
+    h.tick()  # takes the first stage, starts waiting for the second
+    h.tick()
+    assert gate.taken == ["first"] and gate.applied == []
+    gate.stages[1].set_result("second")
+    h.tick()
+    assert gate.taken == ["first", "second"]
+    assert h.trace.letters("DoorGate").endswith("S") and set(h.trace.letters("DoorGate")[:-1]) == {
+        "R"
+    }
