@@ -93,6 +93,9 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
     """The ``feedback_message`` while the work ``prepare()`` started runs."""
     prepare_polled_next_tick: ClassVar[bool] = False
     """Whether the preparation is first polled on the next tick (else in the same tick)."""
+    preparation_timeout_s: ClassVar[float | None] = None
+    """How long one stage of preparation may run; past it, it is cancelled and handed to
+    ``preparation_failed`` as a ``TimeoutError`` (None: no limit)."""
 
     def __init__(self, name: str, decision_type: type[D], *, module: str | None = None) -> None:
         super().__init__(name)
@@ -102,6 +105,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self.workers: WorkerPool | None = None
         self.rationale_key = self.key_of(keys.RATIONALE)
         self._preparing: Future[Any] | None = None
+        self._preparing_since = 0.0
         self._prepared_this_tick = False
         self._pending: PendingCall | None = None
         self._submitted_this_tick = False
@@ -198,9 +202,35 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self._calls = []
         self._feedback = []
         self._preparing = self.prepare()
+        self._preparing_since = time.monotonic()
         self._prepared_this_tick = self.prepare_polled_next_tick
         if self._preparing is None:
             self._start_cascade()
+
+    def _overdue(self) -> bool:
+        limit = self.preparation_timeout_s
+        return limit is not None and time.monotonic() - self._preparing_since > limit
+
+    def _next_stage(self, done: Future[Any]) -> Future[Any] | None:
+        """Hand a finished (or overdue) stage to ``prepared`` / ``preparation_failed``.
+
+        Nothing escapes the tick: an overdue stage is cancelled and fails with a
+        ``TimeoutError``, and an error raised by ``prepared`` itself goes to
+        ``preparation_failed``.
+        """
+        try:
+            if not done.done():
+                done.cancel()
+                raise TimeoutError(
+                    f"the preparation took longer than {self.preparation_timeout_s:g} s"
+                )
+            result = done.result(timeout=0)
+        except Exception as error:  # a preparation's failure must not escape the tick
+            return self.preparation_failed(error)
+        try:
+            return self.prepared(result)
+        except Exception as error:
+            return self.preparation_failed(error)
 
     def _start_cascade(self) -> None:
         """Decide by the fast path, or send the request to a worker."""
@@ -222,18 +252,13 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         if self._applied is not None:
             return self._applied
         if self._preparing is not None:
-            if self._prepared_this_tick or not self._preparing.done():
+            if self._prepared_this_tick or not (self._preparing.done() or self._overdue()):
                 self._prepared_this_tick = False
                 self.feedback_message = self.preparing
                 return Status.RUNNING
-            done, self._preparing = self._preparing, None
-            try:
-                result = done.result(timeout=0)
-            except Exception as error:  # a preparation's failure must not escape the tick
-                self._preparing = self.preparation_failed(error)
-            else:
-                self._preparing = self.prepared(result)
+            self._preparing = self._next_stage(self._preparing)
             if self._preparing is not None:  # a next stage: first polled on the next tick
+                self._preparing_since = time.monotonic()
                 self.feedback_message = self.preparing
                 return Status.RUNNING
             self._start_cascade()

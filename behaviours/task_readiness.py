@@ -402,6 +402,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     module = "inner_speech"
     preparing = "weighing what the request could mean and checking it for hazards"
+    preparation_timeout_s = 30.0
 
     def __init__(
         self,
@@ -492,7 +493,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """Calibrated, with readings to weigh: start scoring them (or choose by match scores)."""
         turn = self._turn
         refused = turn.forbidden or parse_request(turn.utterance).missing_skills
-        if self._calibrated is None or turn.check is None or refused:
+        if self._calibrated is None or turn.check is None or refused or turn.domain == OUT_OF_SCOPE:
             return None  # no readings to weigh, or the fast path refuses before any set
         started = self._calibrated.begin(turn.utterance, turn.frame, turn.resolved)
         if isinstance(started, CalibratedChoice):
@@ -867,8 +868,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     @staticmethod
     def _hazard_refusal(turn: _Turn) -> str:
         """Why the turn is refused for its hazards: every one named, or the check's failure."""
-        if turn.hazard_check_failed:
-            return f"I could not check it for hazards ({turn.hazard_check_failed})"
+        if turn.hazard_check_failed:  # the error itself is in the log and the rationale's notes
+            return "I could not check it for hazards, so I will not do it."
         return said_together(turn.hazards)
 
     def _confirmed(self, turn: _Turn) -> list[str]:

@@ -482,13 +482,23 @@ def _require_logprobs_client() -> None:
 
 
 def _first_token_letters(positions: Sequence[Logprob], letters: Sequence[str]) -> dict[str, float]:
-    """The letters' log-probabilities among the first generated token's candidates."""
+    """The letters' log-probabilities among the first generated token's candidates.
+
+    Ollama shows only the top candidates: a letter not among them gets the smallest
+    log-probability shown, an upper bound of its own. Renormalised over the letters, a lone
+    letter seen among many other tokens is then not made certain (the gate asks more, never
+    less).
+    """
     if not positions:
         return {}
     first = positions[0]
     candidates = [(first.token, first.logprob)]
     candidates += [(other.token, other.logprob) for other in first.top_logprobs or ()]
-    return combine_spellings(candidates, letters)
+    seen = combine_spellings(candidates, letters)
+    if not seen:
+        return {}
+    floor = min(logprob for _, logprob in candidates)
+    return {letter: seen.get(letter, floor) for letter in letters}
 
 
 def _error_text(body: str) -> str:

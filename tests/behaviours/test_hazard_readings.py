@@ -219,10 +219,9 @@ def test_a_hazard_check_that_fails_is_a_refusal_that_says_so(
     harness = TreeHarness(TaskReadinessGate(), llm=llm.client, handles=handles)
     harness.tick_until(max_ticks=50, period_s=0.01)
     assert blackboard.get("/turn/control") == "Reject" and llm.calls == []
-    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
-    assert (
-        rationale == "I could not check it for hazards (RuntimeError: the belief could not be read)"
-    )
+    record = blackboard.get("/rationale/taskreadinessgate")
+    assert record.rationale == "I could not check it for hazards, so I will not do it."
+    assert any("the belief could not be read" in note for note in record.notes)  # operator
 
 
 def test_a_scene_without_workers_is_refused_at_setup(

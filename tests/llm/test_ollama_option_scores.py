@@ -30,7 +30,11 @@ from behaviours.llm.ollama_backend import (
     OllamaBackend,
     _require_logprobs_client,
 )
-from behaviours.llm.option_scores import LogprobsUnavailableError, OptionPrompt
+from behaviours.llm.option_scores import (
+    LogprobsUnavailableError,
+    OptionPrompt,
+    letter_probabilities,
+)
 from behaviours.llm.types import Message, ModuleSettings
 from tests.llm.test_deadline_transport import DRIP_BYTES, DripServer, chat_response
 from tests.llm.test_ollama_backend import chat_reply
@@ -192,14 +196,31 @@ def test_the_client_turns_them_into_probabilities_over_the_letters(new_server: F
     assert (scores.backend, scores.model, scores.record.outcome) == ("ollama", MODEL, "ok")
 
 
-def test_a_letter_outside_the_top_candidates_is_absent(backend: OllamaBackend) -> None:
+def test_a_letter_outside_the_top_candidates_gets_the_smallest_shown(
+    backend: OllamaBackend,
+) -> None:
     server = FakeOllama(WITH_LOGPROBS)
     prompt = OptionPrompt(messages=PROMPT.messages, letters=("A", "B", "C", "D"))
     try:
         scores = backend.score_letters(prompt, settings_for(server.url), threading.Event())
     finally:
         server.close()
-    assert "D" not in scores.logprobs
+    assert scores.logprobs["D"] == pytest.approx(-4.20)  # "The", the least likely shown
+
+
+def test_a_lone_letter_among_other_tokens_is_not_made_certain(backend: OllamaBackend) -> None:
+    lone = [token("Sure", -0.1), token(" A", -3.0), token("I", -3.5), token("The", -4.0)]
+    reply = chat_reply(
+        "Sure", model=MODEL, done_reason="length", logprobs=[{**lone[0], "top_logprobs": lone}]
+    )
+    server = FakeOllama(reply)
+    try:
+        scores = backend.score_letters(PROMPT, settings_for(server.url), threading.Event())
+    finally:
+        server.close()
+    probabilities = letter_probabilities(scores.logprobs, PROMPT.letters)
+    assert probabilities["A"] == pytest.approx(1 / (1 + 2 * math.exp(-1.0)))  # not 1.0
+    assert probabilities["B"] == probabilities["C"] > 0.2
 
 
 # -- a server without log-probabilities -----------------------------------------------------------
