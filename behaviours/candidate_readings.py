@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from behaviours.llm.option_scores import OptionPrompt
 from behaviours.llm.types import Message
-from behaviours.match_scores import match_probabilities, reading_strength
+from behaviours.match_scores import match_probabilities, reading_strength, slot_share
 from behaviours.turn_state import IntentFrame, SlotResolution
 
 MAX_READINGS = 6
@@ -123,6 +123,12 @@ def referring_slots(resolved: Mapping[str, SlotResolution]) -> dict[str, SlotRes
     return slots
 
 
+def strongest_ids(resolution: SlotResolution) -> list[str]:
+    """The slot's candidate ids, the strongest match first (ties in their resolved order)."""
+    ids = list(dict.fromkeys(resolution.ids))
+    return sorted(ids, key=lambda ident: -slot_share(resolution, ident))
+
+
 def candidate_readings(
     frame: IntentFrame | None, resolved: Mapping[str, SlotResolution]
 ) -> Readings | None:
@@ -137,9 +143,9 @@ def candidate_readings(
     if not slots:
         return None
     names = list(slots)
-    combos = itertools.islice(
-        itertools.product(*(dict.fromkeys(slots[name].ids) for name in names)), MAX_COMBINATIONS
-    )
+    strongest_first = [strongest_ids(slots[name]) for name in names]
+    # Each slot's strongest id first: the cut below keeps the strongest combination.
+    combos = itertools.islice(itertools.product(*strongest_first), MAX_COMBINATIONS)
     readings = [dict(zip(names, combo, strict=True)) for combo in combos]
     readings.sort(key=lambda ids: -reading_strength(ids, slots))
     kept = readings[:MAX_READINGS]

@@ -4,9 +4,11 @@ PostProcess gives one reason per word or phrase of the description a candidate m
 (``'the red mug' -> mug_2: 'red' is its colour; 'mug' is its type``). A candidate's match
 strength is the number of those matches (1 when the resolution gives none, e.g. a lexicon
 id). A slot's share of a candidate is its strength over the sum of the strengths of the
-slot's candidates; a reading's score is the product of its slots' shares. The probabilities
-are the scores normalised over the offered readings; "none of these" gets 0: the fast path has
-no evidence that the user meant something else.
+slot's candidates; a reading's score is the product of its slots' shares, so the scores of
+every combination sum to 1. The offered readings keep their scores and "none of these" gets
+what the readings left out (cut at six) would have had: 0 when every reading is offered, since
+the fast path has no evidence that the user meant something else, and never a share inflated
+by leaving readings out.
 """
 
 from __future__ import annotations
@@ -51,15 +53,10 @@ def match_probabilities(
     none_letter: str,
     slots: Mapping[str, SlotResolution],
 ) -> dict[str, float]:
-    """Letter -> probability of each reading (letter -> slot -> id), ``none_letter`` 0.
+    """Letter -> probability of each reading (letter -> slot -> id) and of ``none_letter``.
 
-    See the module docs; readings with no strength at all share the probability evenly.
+    See the module docs: ``none_letter`` gets the share of the readings not offered.
     """
-    scores = {letter: reading_strength(ids, slots) for letter, ids in readings.items()}
-    total = sum(scores.values())
-    if total:
-        probabilities = {letter: score / total for letter, score in scores.items()}
-    else:
-        probabilities = {letter: 1.0 / len(scores) for letter in scores}
-    probabilities[none_letter] = 0.0
+    probabilities = {letter: reading_strength(ids, slots) for letter, ids in readings.items()}
+    probabilities[none_letter] = max(0.0, 1.0 - sum(probabilities.values()))
     return probabilities

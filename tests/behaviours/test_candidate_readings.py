@@ -88,6 +88,27 @@ def test_match_scores_are_the_matched_words_normalised() -> None:
     assert readings.match_probabilities() == pytest.approx({"A": 0.75, "B": 0.25, "C": 0.0})
 
 
+def test_readings_left_out_give_their_share_to_none_of_these() -> None:
+    ids = [f"mug_{i}" for i in range(10)]
+    resolution = scene("object", *ids, matched={"mug_9": 3})  # strengths 3 + 9 x 1 = 12
+    readings = candidate_readings(frame(task="Fetch"), {"object": resolution})
+    assert readings is not None and readings.readings[0].ids == {"object": "mug_9"}
+    probabilities = readings.match_probabilities()
+    assert probabilities["A"] == pytest.approx(3 / 12)  # its share of all ten, not of six
+    assert probabilities["G"] == pytest.approx(4 / 12)  # the four mugs not offered
+
+
+def test_the_strongest_combination_survives_the_cut_of_combinations() -> None:
+    many = [f"spoon_{i}" for i in range(40)]
+    resolved = {
+        "object": scene("object", *many, matched={"spoon_39": 4}),
+        "landmark": scene("landmark", *[f"tray_{i}" for i in range(40)], matched={"tray_39": 4}),
+    }
+    readings = candidate_readings(frame(), resolved)
+    assert readings is not None
+    assert readings.readings[0].ids == {"object": "spoon_39", "landmark": "tray_39"}
+
+
 def test_narrowing_keeps_the_ids_and_reasons_of_the_chosen_readings() -> None:
     resolved = {"object": scene("object", "pear", "plum", "fig")}
     readings = candidate_readings(frame(task="Fetch"), resolved)
