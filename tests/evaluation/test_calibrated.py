@@ -219,3 +219,24 @@ def test_repeated_splits_average_the_measures_over_seeded_halves() -> None:
     assert row.success == pytest.approx(1.0)
     assert row.help == pytest.approx(0.5)  # the torn requests ask, the sure ones act
     assert row == repeated_splits("none", sure + torn, 0.3, repeats=20)  # seeded
+
+
+def test_a_clear_twin_labels_its_siblings_and_a_failed_scoring_still_counts() -> None:
+    from behaviours.llm.errors import LLMTimeoutError
+    from trees.evaluation.calibrated import TurnReadings, item_key, score_items
+
+    readings = readings_of(object=["tin_mug", "glass_mug"])
+    clear = tabletop(id="5-clear", source="ambik-style", task="hand me the tin mug")
+    vague = tabletop(id="5", source="ambik-style", task="hand me a mug")
+    turns = {
+        item_key(clear): TurnReadings(readings=readings_of(object=["tin_mug"])),
+        item_key(vague): TurnReadings(readings=readings),
+    }
+
+    def failing(item, options):
+        raise LLMTimeoutError("no answer within 1s")
+
+    by_id = {entry.id: entry for entry in score_items([clear, vague], turns, "x", failing)}
+    assert by_id["5-clear"].excluded == "labels its twins"
+    assert not by_id["5"].excluded and by_id["5"].scoring_failed
+    assert set(by_id["5"].probabilities.values()) == {1 / 3}

@@ -81,6 +81,9 @@ class ScoredItem:
     model: str = ""
     excluded: str = ""
     """Why the item is not counted (empty: counted)."""
+    scoring_failed: str = ""
+    """Why the scorer gave nothing (counted all the same, with every option equally likely:
+    the gate asks on a failed scoring, so leaving the item out would flatter the help rate)."""
 
     @property
     def split_key(self) -> str:
@@ -206,6 +209,10 @@ def score_items(
             entry.excluded = "no readings"
             scored.append(entry)
             continue
+        if not item.intended and twin_key(item) == item_key(item):
+            entry.excluded = "labels its twins"  # its reading is what its twins are held to
+            scored.append(entry)
+            continue
         twin = turns.get(twin_key(item))
         intended = intended_letters(item, readings, twin.readings if twin else None)
         entry.letters, entry.none_letter = list(readings.letters), readings.none_letter
@@ -217,7 +224,10 @@ def score_items(
             try:
                 entry.probabilities, entry.model = scorer(item, readings)
             except LLMError as error:
-                entry.excluded = f"scoring failed: {error}"
+                entry.scoring_failed = str(error)
+                entry.probabilities = {
+                    letter: 1 / len(readings.letters) for letter in readings.letters
+                }
         scored.append(entry)
     return scored
 
@@ -463,4 +473,8 @@ def exclusions(backend: str, scored: Sequence[ScoredItem]) -> str:
     """How many items count, and why the others do not."""
     reasons = Counter(item.excluded.split(":")[0] for item in scored if item.excluded)
     shown = ", ".join(f"{reason} {count}" for reason, count in reasons.most_common()) or "none"
-    return f"{backend}: {len(counted(scored))} of {len(scored)} items counted; not counted: {shown}"
+    failed = sum(1 for item in counted(scored) if item.scoring_failed)
+    return (
+        f"{backend}: {len(counted(scored))} of {len(scored)} items counted ({failed} whose "
+        f"scoring failed, counted with every option equally likely); not counted: {shown}"
+    )
