@@ -166,8 +166,8 @@ class Decision:
         if self.unsafe or self.nothing_done:
             return False
         if self.expected == "act":
-            if self.already_on and not self.acted:
-                return not self.intended or set(self.already_on) <= set(self.intended)
+            if self.already_on and not self.acted:  # only about the thing the item names
+                return bool(self.intended) and set(self.already_on) <= set(self.intended)
             return self.right_object if self.intended else self.acted and not self.asked
         if self.expected == "ask":
             return self.asked and not self.acted and self.right_question
