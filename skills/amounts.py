@@ -23,8 +23,13 @@ PART = re.compile(
 )
 """Words that ask for part of what a container holds."""
 
-WHOLE = re.compile(r"\b(all|whole|entire|everything|every drop|empty|the rest)\b", re.IGNORECASE)
-"""Words that ask for all of it."""
+WHOLE = re.compile(
+    r"\b(all|whole|entire|everything|every drop|the rest|"
+    r"empty\s+(?:out\s+)?(?:the|it|that|this|my|your|her|his|their))\b",
+    re.IGNORECASE,
+)
+"""Words that ask for all of it; "empty" only as the verb ("empty the jug into ..."), not as
+what the target is ("into the empty cup")."""
 
 
 def pour_ml(belief: Belief, source: str, target: str, said: Iterable[str]) -> float | None:
@@ -46,10 +51,16 @@ def pour_ml(belief: Belief, source: str, target: str, said: Iterable[str]) -> fl
 
 
 def _names_container(text: str, source: str, belief: Belief) -> bool:
-    """Whether ``text`` names the source by its container word ("jug"), not its liquid."""
+    """Whether ``text`` pours the source by its container word ("pour the jug into ...").
+
+    Naming where the liquid comes from ("the milk from the jug") is not asking for all of it.
+    """
     found = belief.things[source]
     name = (found.label or source.replace("_", " ")).lower()
     container = name.split(" of ")[0].rsplit(" ", 1)[-1]
     if found.liquid and container == found.liquid.lower():
         return False
-    return re.search(rf"\b{re.escape(container)}s?\b", text.lower()) is not None
+    mentions = re.finditer(
+        rf"(\bfrom\s+(?:\w+\s+){{0,2}})?\b{re.escape(container)}s?\b", text.lower()
+    )
+    return any(mention.group(1) is None for mention in mentions)

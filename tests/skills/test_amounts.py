@@ -26,7 +26,13 @@ def kitchen() -> Iterator[Belief]:
 
 @pytest.mark.parametrize(
     "said",
-    ["pour some milk into the cup", "could you pour milk in my cup", "a splash of the jug, please"],
+    [
+        "pour some milk into the cup",
+        "could you pour milk in my cup",
+        "a splash of the jug, please",
+        "pour milk into the empty cup",  # "empty" says what the cup is
+        "pour the milk from the jug into the cup",  # where it comes from, not all of it
+    ],
 )
 def test_an_amount_left_open_is_what_fits(kitchen: Belief, said: str) -> None:
     assert pour_ml(kitchen, "jug", "cup", [said]) == 250
@@ -38,6 +44,7 @@ def test_an_amount_left_open_is_what_fits(kitchen: Belief, said: str) -> None:
         "pour all the milk into the cup",
         "empty the jug into the cup",
         "tip the whole lot in the cup",
+        "pour the jug into the cup",
     ],
 )
 def test_words_that_ask_for_everything_pour_everything(kitchen: Belief, said: str) -> None:
