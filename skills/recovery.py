@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from types import MappingProxyType
 
 from knowledge.experience import RecoveryStep
 from skills.belief import Belief
@@ -52,20 +53,31 @@ def usable_recovery(
     return tuple(steps)
 
 
+REMEDIES: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "door_closed": frozenset({"open_door", "unlock_door"}),
+        "container_closed": frozenset({"open_container", "open_fridge", "open_cupboard"}),
+        "path_blocked": frozenset({"clear_path", "move_obstacle"}),
+    }
+)
+"""For a failure code, the abilities of a person whose doing removes that failure (data: a
+shared word is not enough, ``close_door`` shares one with ``door_closed``)."""
+
+
 def can_delegate(step: RecoveryStep, belief: Belief, failure_code: str) -> bool:
     """Whether the HTN replan may start with this DELEGATE step for a ``failure_code`` failure.
 
     The person is in ``belief``, can be asked (not away or asleep) and has the ability, and
-    the ability addresses the failure: a word of it names what the code names (``open_door``
-    for ``door_closed``). The HTN methods do not model what a person does, so they run only
-    a delegation that plainly removes the failure; any other (a lesson learnt with a person
-    who has since left, or one that asks about something else) is the planner model's to weigh.
+    the ability is one that removes the failure (:data:`REMEDIES`: ``open_door`` for
+    ``door_closed``). The HTN methods do not model what a person does, so they run only a
+    delegation that plainly removes the failure; any other (a lesson learnt with a person who
+    has since left, or one that asks about something else) is the planner model's to weigh.
     """
     person = belief.people.get(str(step.args.get("person", "")))
     ability = str(step.args.get("ability", ""))
     if person is None or not person.can_be_asked or ability not in person.abilities:
         return False
-    return bool(set(ability.lower().split("_")) & set(failure_code.lower().split("_")))
+    return ability in REMEDIES.get(failure_code, frozenset())
 
 
 def belief_after_recovery(

@@ -89,5 +89,10 @@ def test_asking_a_person_who_can_goes_before_the_htn_plan(door_belief: Belief) -
     paul = replace(door_belief.people["paul"], availability="away")
     gone = replace(door_belief, people={**door_belief.people, "paul": paul})
     assert usable_recovery([ask_paul], gone, "door_closed") is None
+    # A shared word is not a remedy: closing a door does not open the way.
+    closer = replace(door_belief.people["paul"], abilities=frozenset({"close_door"}))
+    closing = replace(door_belief, people={**door_belief.people, "paul": closer})
+    ask_to_close = RecoveryStep(action="DELEGATE", args={"person": "paul", "ability": "close_door"})
+    assert usable_recovery([ask_to_close], closing, "door_closed") is None
     after = belief_after_recovery(door_belief, [ask_paul], {"target": "bed", "room": "bedroom"})
     assert after.robot_room == door_belief.robot_room  # asking moves no one
