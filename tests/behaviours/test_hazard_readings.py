@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from py_trees.common import Status
@@ -231,3 +232,51 @@ def test_a_scene_without_workers_is_refused_at_setup(
     with pytest.raises(Exception, match="workers"):
         gate.setup(llm=make_llm().client, domains=DomainRegistry.discover(active="household"),
                    scene_graph=scene)  # fmt: skip
+
+
+# -- calibrated: the hazard check runs on the readings the prediction set keeps ------------------
+
+
+def heat_either(blackboard: BlackboardView) -> None:
+    """ "heat the dish": the foil tray or the ceramic bowl."""
+    said = "heat the dish"
+    frame = IntentFrame(domain="household", task="Heat", slots={"object": "the dish"},
+                        confidence=0.9, said=[said])  # fmt: skip
+    blackboard.set("/turn/utterance", said)
+    blackboard.set("/turn/speaker", "ana")
+    blackboard.set("/turn/domain", "household")
+    blackboard.set("/turn/intent", frame)
+    either = SlotResolution(slot="object", said="the dish", kind="scene",
+                            ids=["foil_tray", "ceramic_bowl"])  # fmt: skip
+    blackboard.set("/turn/resolved", {"object": either})
+
+
+@pytest.mark.parametrize(
+    ("probabilities", "refused"),
+    [
+        ({"A": 0.95, "B": 0.03, "C": 0.02}, True),  # the set keeps the foil tray alone
+        ({"A": 0.03, "B": 0.95, "C": 0.02}, False),  # the set keeps the ceramic bowl alone
+    ],
+)
+def test_a_set_of_one_is_checked_for_hazards_before_the_gate_acts(
+    blackboard: BlackboardView,
+    scene: SceneGraph,
+    workers: WorkerPool,
+    tmp_path: Path,
+    probabilities: dict[str, float],
+    refused: bool,
+) -> None:
+    from tests.behaviours.test_calibrated_gate import LetterScorer, client, threshold_file
+
+    heat_either(blackboard)
+    llm = client(threshold_file(tmp_path, q_hat=0.5), LetterScorer(probabilities))
+    handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
+               "workers": workers}  # fmt: skip
+    harness = TreeHarness(TaskReadinessGate(), llm=llm, handles=handles)
+    harness.tick_until(max_ticks=60, period_s=0.01)
+    kept = blackboard.get("/turn/resolved")["object"].ids
+    assert kept == (["foil_tray"] if refused else ["ceramic_bowl"])
+    rationale = blackboard.get("/rationale/taskreadinessgate").rationale
+    assert (blackboard.get("/turn/control") == "Reject") is refused
+    assert ("microwave" in rationale) is refused
+    llm.close()
