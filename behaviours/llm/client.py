@@ -48,6 +48,7 @@ from knowledge.worker_pool import WorkerPool
 log = logging.getLogger(__name__)
 
 T = TypeVar("T", bound=BaseModel)
+R = TypeVar("R")
 
 
 @dataclass
@@ -226,23 +227,18 @@ class LLMClient(Closeable):
         request = LLMRequest(module, tuple(messages), schema, settings)
         cancel = cancel if cancel is not None else threading.Event()
         record = self._recorder(module, backend, settings, attempt)
-        try:
-            completion = backend.complete(request, cancel)
-        except LLMError as error:
-            error.record = record(error.outcome, str(error))
-            raise
-        except Exception as error:  # a backend bug must not escape as anything but LLMError
-            detail = f"{backend.name} backend failed: {type(error).__name__}: {error}"
-            raise LLMError(detail, record("error", detail)) from error
-        counts: dict[str, Any] = {
-            "model": completion.model,
-            "prompt_tokens": completion.prompt_tokens,
-            "completion_tokens": completion.completion_tokens,
-            "tokens_estimated": completion.tokens_estimated,
-        }
-        if cancel.is_set():
-            detail = "result arrived after the caller gave up"
-            raise LLMCancelledError(detail, record("cancelled", detail, **counts))
+        completion, counts = _recorded_call(
+            backend.name,
+            record,
+            cancel,
+            lambda: backend.complete(request, cancel),
+            lambda done: {
+                "model": done.model,
+                "prompt_tokens": done.prompt_tokens,
+                "completion_tokens": done.completion_tokens,
+                "tokens_estimated": done.tokens_estimated,
+            },
+        )
         try:
             value = schema.model_validate_json(completion.text)
         except ValidationError as error:
@@ -278,23 +274,19 @@ class LLMClient(Closeable):
                 "use llama-cpp, or an Ollama server that returns logprobs"
             )
             raise LogprobsUnavailableError(detail, record("unavailable", detail))
-        try:
-            scores = backend.score_letters(prompt, settings, cancel)
-        except LLMError as error:
-            error.record = record(error.outcome, str(error))
-            raise
-        except Exception as error:  # a backend bug must not escape as anything but LLMError
-            detail = f"{backend.name} backend failed: {type(error).__name__}: {error}"
-            raise LLMError(detail, record("error", detail)) from error
-        counts: dict[str, Any] = {
-            "model": scores.model,
-            "prompt_tokens": scores.prompt_tokens,
-            "completion_tokens": 1,
-            "tokens_estimated": scores.tokens_estimated,
-        }
-        if cancel.is_set():
-            detail = "result arrived after the caller gave up"
-            raise LLMCancelledError(detail, record("cancelled", detail, **counts))
+        scoring = backend
+        scores, counts = _recorded_call(
+            backend.name,
+            record,
+            cancel,
+            lambda: scoring.score_letters(prompt, settings, cancel),
+            lambda done: {
+                "model": done.model,
+                "prompt_tokens": done.prompt_tokens,
+                "completion_tokens": 1,
+                "tokens_estimated": done.tokens_estimated,
+            },
+        )
         return OptionScores(
             probabilities=letter_probabilities(scores.logprobs, prompt.letters),
             backend=backend.name,
@@ -355,3 +347,30 @@ class LLMClient(Closeable):
     def close(self) -> None:
         """Stop accepting calls; running calls finish in the background."""
         self._pool.close()
+
+
+def _recorded_call(
+    backend: str,
+    record: Callable[..., CallRecord],
+    cancel: threading.Event,
+    run: Callable[[], R],
+    counts_of: Callable[[R], dict[str, Any]],
+) -> tuple[R, dict[str, Any]]:
+    """Run one backend call and return its result with its token counts.
+
+    Its failures become recorded :class:`LLMError` s; a result that arrives after ``cancel`` is
+    dropped (recorded as cancelled).
+    """
+    try:
+        result = run()
+    except LLMError as error:
+        error.record = record(error.outcome, str(error))
+        raise
+    except Exception as error:  # a backend bug must not escape as anything but LLMError
+        detail = f"{backend} backend failed: {type(error).__name__}: {error}"
+        raise LLMError(detail, record("error", detail)) from error
+    counts = counts_of(result)
+    if cancel.is_set():
+        detail = "result arrived after the caller gave up"
+        raise LLMCancelledError(detail, record("cancelled", detail, **counts))
+    return result, counts
