@@ -303,29 +303,27 @@ class LLMClient(Closeable):
         attempt: int = 1,
     ) -> PendingCall:
         """Start :meth:`decide` on a worker and return at once; never blocks a tick."""
-        settings = self.settings_for(module)
-        cancel = threading.Event()
-        future = self._pool.submit(
-            self.decide, module, messages, schema, cancel=cancel, attempt=attempt
-        )
-        now = time.monotonic()
-        return PendingCall(
-            module=module,
-            attempt=attempt,
-            future=future,
-            cancel_event=cancel,
-            started=now,
-            deadline=now + settings.timeout_s,
-            timeout_s=settings.timeout_s,
+        return self._start(
+            module,
+            attempt,
+            lambda cancel: self.decide(module, messages, schema, cancel=cancel, attempt=attempt),
         )
 
     def submit_scores(self, module: str, prompt: OptionPrompt, *, attempt: int = 1) -> PendingCall:
         """Start :meth:`score_options` on a worker and return at once; never blocks a tick."""
+        return self._start(
+            module,
+            attempt,
+            lambda cancel: self.score_options(module, prompt, cancel=cancel, attempt=attempt),
+        )
+
+    def _start(
+        self, module: str, attempt: int, call: Callable[[threading.Event], Any]
+    ) -> PendingCall:
+        """Run ``call`` (given its cancel event) on a worker, with ``module``'s deadline."""
         settings = self.settings_for(module)
         cancel = threading.Event()
-        future = self._pool.submit(
-            self.score_options, module, prompt, cancel=cancel, attempt=attempt
-        )
+        future = self._pool.submit(call, cancel)
         now = time.monotonic()
         return PendingCall(
             module=module,
