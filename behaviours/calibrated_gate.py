@@ -20,8 +20,6 @@ in the rationale, never said to the user) and the gate decides uncalibrated.
 from __future__ import annotations
 
 import logging
-import threading
-from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -34,7 +32,7 @@ from behaviours.candidate_readings import (
     option_prompt,
 )
 from behaviours.llm.client import LLMClient, PendingCall
-from behaviours.llm.errors import LLMError, LLMTimeoutError
+from behaviours.llm.errors import LLMError
 from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import CallRecord
 from behaviours.match_scores import NO_MODEL
@@ -80,7 +78,7 @@ class CalibratedStep:
 
     def begin(
         self, utterance: str, frame: IntentFrame | None, resolved: dict[str, SlotResolution]
-    ) -> CalibratedChoice | Future[OptionScores] | None:
+    ) -> CalibratedChoice | PendingCall | None:
         """The choice now (no model), the scores' future (a model), or None (no readings)."""
         self._readings = candidate_readings(frame, resolved)
         self._resolved = dict(resolved)
@@ -197,49 +195,6 @@ def match_choice(
 
 def submit_scores(
     client: LLMClient, module: str, utterance: str, readings: Readings
-) -> Future[OptionScores]:
-    """Score the options on a worker; the future fails with a timeout after ``timeout_s``."""
-    return with_deadline(client.submit_scores(module, option_prompt(utterance, readings)))
-
-
-def with_deadline(pending: PendingCall) -> Future[OptionScores]:
-    """A future of ``pending``'s scores that raises :class:`LLMTimeoutError` at its deadline.
-
-    Cancelling the returned future cancels the call.
-    """
-    result: Future[OptionScores] = Future()
-    lock = threading.Lock()
-
-    def settle(outcome: OptionScores | BaseException) -> None:
-        with lock:
-            try:
-                if isinstance(outcome, BaseException):
-                    result.set_exception(outcome)
-                else:
-                    result.set_result(outcome)
-            except InvalidStateError:  # already settled or cancelled
-                pass
-
-    def copy(done: Future[OptionScores]) -> None:
-        timer.cancel()
-        if done.cancelled():
-            settle(LLMTimeoutError("the scoring call was cancelled"))
-            return
-        error = done.exception()
-        settle(error if error is not None else done.result())
-
-    def expire() -> None:
-        pending.cancel()
-        settle(LLMTimeoutError(f"no scores within {pending.timeout_s:g}s"))
-
-    def cancelled(done: Future[OptionScores]) -> None:
-        if done.cancelled():
-            timer.cancel()
-            pending.cancel()
-
-    timer = threading.Timer(pending.timeout_s, expire)
-    timer.daemon = True
-    timer.start()
-    pending.future.add_done_callback(copy)
-    result.add_done_callback(cancelled)
-    return result
+) -> PendingCall:
+    """Score the options on a worker; the call carries the module's ``timeout_s`` deadline."""
+    return client.submit_scores(module, option_prompt(utterance, readings))

@@ -94,8 +94,9 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
     prepare_polled_next_tick: ClassVar[bool] = False
     """Whether the preparation is first polled on the next tick (else in the same tick)."""
     preparation_timeout_s: ClassVar[float | None] = None
-    """How long one stage of preparation may run; past it, it is cancelled and handed to
-    ``preparation_failed`` as a ``TimeoutError`` (None: no limit)."""
+    """How long one stage of preparation on the workers may run; past it, it is cancelled and
+    handed to ``preparation_failed`` as a ``TimeoutError`` (None: no limit). A stage that is a
+    model call (:class:`PendingCall`) keeps its own module's deadline instead."""
 
     def __init__(self, name: str, decision_type: type[D], *, module: str | None = None) -> None:
         super().__init__(name)
@@ -105,7 +106,8 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self.workers: WorkerPool | None = None
         self.rationale_key = self.key_of(keys.RATIONALE)
         self._preparing: Future[Any] | None = None
-        self._preparing_since = 0.0
+        self._preparing_call: PendingCall | None = None
+        self._preparing_until: float | None = None
         self._prepared_this_tick = False
         self._pending: PendingCall | None = None
         self._submitted_this_tick = False
@@ -122,15 +124,16 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
 
     # -- hooks for subclasses ----------------------------------------------------------------
 
-    def prepare(self) -> Future[Any] | None:
+    def prepare(self) -> Future[Any] | PendingCall | None:
         """Work done once per run before the cascade (read the turn here, on the tick thread).
 
-        Return the future of work started on the ``workers`` pool that the cascade needs (the
-        node is RUNNING until it is done), or None when nothing runs in the background.
+        Return the future of work started on the ``workers`` pool that the cascade needs, or
+        a model call's :class:`PendingCall` (the node is RUNNING until it is done), or None
+        when nothing runs in the background.
         """
         return None
 
-    def prepared(self, result: Any) -> Future[Any] | None:
+    def prepared(self, result: Any) -> Future[Any] | PendingCall | None:
         """Take the result of the work ``prepare()`` started.
 
         Return the future of a next stage of preparation (waited for like the first), or None
@@ -138,7 +141,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         """
         return None
 
-    def preparation_failed(self, error: Exception) -> Future[Any] | None:
+    def preparation_failed(self, error: Exception) -> Future[Any] | PendingCall | None:
         """The preparation raised ``error``; return a next stage's future, or None to go on.
 
         The cascade runs all the same: a node whose preparation matters for safety records the
@@ -201,17 +204,32 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self._notes = []
         self._calls = []
         self._feedback = []
-        self._preparing = self.prepare()
-        self._preparing_since = time.monotonic()
+        self._begin_stage(self.prepare())
         self._prepared_this_tick = self.prepare_polled_next_tick
         if self._preparing is None:
             self._start_cascade()
 
-    def _overdue(self) -> bool:
+    def _begin_stage(self, stage: Future[Any] | PendingCall | None) -> None:
+        """Wait for ``stage`` next: its future, and its deadline (a call's own, else ours)."""
+        self._preparing_call = stage if isinstance(stage, PendingCall) else None
+        if isinstance(stage, PendingCall):
+            self._preparing, self._preparing_until = stage.future, stage.deadline
+            return
+        self._preparing = stage
         limit = self.preparation_timeout_s
-        return limit is not None and time.monotonic() - self._preparing_since > limit
+        self._preparing_until = None if limit is None else time.monotonic() + limit
 
-    def _next_stage(self, done: Future[Any]) -> Future[Any] | None:
+    def _overdue(self) -> bool:
+        until = self._preparing_until
+        return until is not None and time.monotonic() >= until
+
+    def _cancel_stage(self) -> None:
+        if self._preparing_call is not None:
+            self._preparing_call.cancel()
+        elif self._preparing is not None:
+            self._preparing.cancel()
+
+    def _next_stage(self, done: Future[Any]) -> Future[Any] | PendingCall | None:
         """Hand a finished (or overdue) stage to ``prepared`` / ``preparation_failed``.
 
         Nothing escapes the tick: an overdue stage is cancelled and fails with a
@@ -220,7 +238,12 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         """
         try:
             if not done.done():
-                done.cancel()
+                self._cancel_stage()
+                call = self._preparing_call
+                if call is not None:
+                    raise LLMTimeoutError(
+                        f"the {call.module} model gave no answer within {call.timeout_s:g}s"
+                    )
                 raise TimeoutError(
                     f"the preparation took longer than {self.preparation_timeout_s:g} s"
                 )
@@ -256,9 +279,8 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
                 self._prepared_this_tick = False
                 self.feedback_message = self.preparing
                 return Status.RUNNING
-            self._preparing = self._next_stage(self._preparing)
+            self._begin_stage(self._next_stage(self._preparing))
             if self._preparing is not None:  # a next stage: first polled on the next tick
-                self._preparing_since = time.monotonic()
                 self.feedback_message = self.preparing
                 return Status.RUNNING
             self._start_cascade()
@@ -281,8 +303,8 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
     def terminate(self, new_status: Status) -> None:
         """Cancel the preparation or the in-flight call when interrupted (RUNNING -> INVALID)."""
         if self._preparing is not None and new_status == Status.INVALID:
-            self._preparing.cancel()
-            self._preparing = None
+            self._cancel_stage()
+            self._begin_stage(None)
         interrupted = self.status == Status.RUNNING and new_status == Status.INVALID
         if interrupted and self._pending:
             self._pending.cancel()

@@ -31,7 +31,7 @@ from behaviours.hazard_readings import (
     slot_readings,
 )
 from behaviours.keys import Control
-from behaviours.llm.option_scores import OptionScores
+from behaviours.llm.client import PendingCall
 from behaviours.llm.types import Message
 from behaviours.llm_behaviour import LLMBehaviour, Verdict
 from behaviours.memory_doubts import withdrawal_doubts
@@ -448,7 +448,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         assert self.llm is not None
         self._calibrated = calibrated_step(self.llm, self.module_name)
 
-    def prepare(self) -> Future[Any] | None:
+    def prepare(self) -> Future[Any] | PendingCall | None:
         """Read the turn, check its slots; start scoring its readings, else their hazard check.
 
         Scoring runs only when calibrated; the hazard check then follows in :meth:`prepared`.
@@ -462,7 +462,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return scoring
         return self._start_hazard_check()
 
-    def prepared(self, result: Any) -> Future[Any] | None:
+    def prepared(self, result: Any) -> Future[Any] | PendingCall | None:
         """Take the scores or the hazards the preparation found.
 
         Scores: take the prediction set, then check the readings it keeps for hazards.
@@ -475,7 +475,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self._turn.hazards = list(result)
         return None
 
-    def preparation_failed(self, error: Exception) -> Future[Any] | None:
+    def preparation_failed(self, error: Exception) -> Future[Any] | PendingCall | None:
         """Take a failed stage of the preparation in the safe direction.
 
         Scoring failed (timeout, no log-probabilities, a model error): ask, saying why, and
@@ -489,7 +489,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         self._turn.hazard_check_failed = f"{type(error).__name__}: {error}"
         return None
 
-    def _start_scoring(self) -> Future[OptionScores] | None:
+    def _start_scoring(self) -> PendingCall | None:
         """Calibrated, with readings to weigh: start scoring them (or choose by match scores)."""
         turn = self._turn
         refused = turn.forbidden or parse_request(turn.utterance).missing_skills

@@ -200,7 +200,7 @@ def test_scoring_never_blocks_a_tick_and_times_out_to_asking(blackboard, domains
     harness.tick_until(max_ticks=400, settle=False, period_s=0.01)
     assert gate.status == Status.FAILURE
     assert blackboard.get("/turn/control") == "Clarify"
-    assert "no scores within 0.3s" in rationale(blackboard).rationale
+    assert "no answer within 0.3s" in rationale(blackboard).rationale
     scorer.gate.set()
     llm.close()
 
