@@ -300,6 +300,8 @@ class _Turn:
     speaker: str | None = None
     hazards: list[str] = field(default_factory=list)
     hazard_check_failed: str = ""
+    lacking: tuple[str, ...] = ()
+    """The skills the request names that the robot lacks (read once per turn)."""
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
@@ -492,7 +494,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _start_scoring(self) -> PendingCall | None:
         """Calibrated, with readings to weigh: start scoring them (or choose by match scores)."""
         turn = self._turn
-        refused = turn.forbidden or parse_request(turn.utterance).missing_skills
+        refused = turn.forbidden or turn.lacking
         if self._calibrated is None or turn.check is None or refused or turn.domain == OUT_OF_SCOPE:
             return None  # no readings to weigh, or the fast path refuses before any set
         started = self._calibrated.begin(turn.utterance, turn.frame, turn.resolved)
@@ -528,9 +530,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
         if turn.forbidden:
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
-        lacking = parse_request(turn.utterance).missing_skills
-        if lacking:
-            return self._decide("Reject", [], f"I can't {joined(lacking, 'or')} yet")
+        if turn.lacking:
+            return self._decide("Reject", [], f"I can't {joined(turn.lacking, 'or')} yet")
         if turn.hazard_check_failed or turn.hazards:
             return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.check is None:
@@ -701,7 +702,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         resolved = (
             resolved_now or keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
         )
-        turn = _Turn(utterance=utterance, domain=domain, frame=frame)
+        turn = _Turn(
+            utterance=utterance,
+            domain=domain,
+            frame=frame,
+            lacking=tuple(parse_request(utterance).missing_skills),
+        )
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
         turn.speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
@@ -831,7 +837,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """
         if turn.domain == OUT_OF_SCOPE or turn.forbidden or self.scene is None:
             return None
-        if parse_request(turn.utterance).missing_skills:
+        if turn.lacking:
             return None
         pack = turn.pack
         if pack is None and self.domains is not None and turn.domain in self.domains:
