@@ -115,6 +115,28 @@ class HostBench(Closeable):
             )
         return user
 
+    def requester(self, action_type: Any, action: str) -> Any:
+        """An action client of the hosts' ``action``, on a participant of its own, once both ends
+        have found each other.
+
+        ``wait_for_server`` says only that the client found the server; the server must also have
+        found the client's reply readers, or the middleware drops the goal's acceptance (after
+        waiting 100 ms for them) and the client waits for ever.
+        """
+        from rclpy.action.client import ActionClient
+
+        client = ActionClient(self.ros.node("requester"), action_type, action)
+        assert client.wait_for_server(timeout_sec=30.0)
+        services = [
+            f"{action}/_action/{name}" for name in ("send_goal", "cancel_goal", "get_result")
+        ]
+        for host in self._hosts:
+            self.until(
+                lambda host=host: all(host.node.count_clients(name) > 0 for name in services),
+                what="the host to discover the requester",
+            )
+        return client
+
     def start(self, host: RosHost) -> None:
         """Wait until ``host`` has set its tree up (on the main thread); fail if it could not."""
         self.until(

@@ -210,13 +210,10 @@ def test_a_flood_of_utterances_leaves_the_next_request_answered_within_one_turn(
 
 
 def request_client(host_bench: HostBench) -> Any:
-    """An action client of the host's ``request`` action, on a participant of its own."""
+    """An action client of the host's ``request`` action (see :meth:`HostBench.requester`)."""
     from cogtree_interfaces.action import HandleRequest
-    from rclpy.action.client import ActionClient
 
-    client = ActionClient(host_bench.ros.node("requester"), HandleRequest, "/request")
-    assert client.wait_for_server(timeout_sec=30.0)
-    return client
+    return host_bench.requester(HandleRequest, "/request")
 
 
 def send(client: Any, text: str) -> Any:
