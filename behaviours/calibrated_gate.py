@@ -4,8 +4,9 @@ When the ``inner_speech`` module's settings name a ``calibration`` file (``cogtr
 calibrate``), the readiness gate offers the request's candidate readings
 (:mod:`behaviours.candidate_readings`) to a scorer: the module's model, by the next-token
 probability of each option's letter, or with no model the fast path's match scores
-(:mod:`behaviours.match_scores`). The prediction set is every option whose probability is at
-least ``1 - q_hat`` (:mod:`knowledge.conformal`):
+(:mod:`behaviours.match_scores`). The prediction set is every option whose conformal p-value
+against the calibration scores exceeds epsilon (smoothed split conformal,
+:mod:`knowledge.conformal`; each option's tie-break is fixed by the request and the option):
 
 - one reading -> ``act``: the gate's checks run on that reading alone (every guard and
   hazard rule still applies);
@@ -37,7 +38,7 @@ from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import CallRecord
 from behaviours.match_scores import NO_MODEL
 from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import CalibrationError, prediction_set
+from knowledge.conformal import CalibrationError
 from knowledge.conformal_threshold import ConformalThreshold, load_threshold
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,7 @@ class CalibratedStep:
         self.threshold = threshold
         self._readings: Readings | None = None
         self._resolved: dict[str, SlotResolution] = {}
+        self._utterance = ""
 
     def begin(
         self, utterance: str, frame: IntentFrame | None, resolved: dict[str, SlotResolution]
@@ -82,16 +84,18 @@ class CalibratedStep:
         """The choice now (no model), the scores' future (a model), or None (no readings)."""
         self._readings = candidate_readings(frame, resolved)
         self._resolved = dict(resolved)
+        self._utterance = utterance
         if self._readings is None:
             return None
         if self.client.backend_for(self.module).name == "none":
-            return match_choice(self._readings, self._resolved, self.threshold)
+            return match_choice(utterance, self._readings, self._resolved, self.threshold)
         return submit_scores(self.client, self.module, utterance, self._readings)
 
     def scored(self, scores: OptionScores) -> CalibratedChoice:
         """The choice from the model's scores."""
         assert self._readings is not None, "scored() before begin() offered readings"
         choice = choose(
+            self._utterance,
             self._readings,
             scores.probabilities,
             self._resolved,
@@ -130,6 +134,7 @@ def configured_threshold(client: LLMClient, module: str) -> ConformalThreshold |
 
 
 def choose(
+    utterance: str,
     readings: Readings,
     probabilities: dict[str, float],
     resolved: dict[str, SlotResolution],
@@ -138,7 +143,10 @@ def choose(
     backend: str,
     model: str,
 ) -> CalibratedChoice:
-    """The prediction set of ``probabilities`` under ``threshold``, and what it means."""
+    """The prediction set of ``probabilities`` under ``threshold``, and what it means.
+
+    ``utterance`` fixes the options' tie-breaks (:meth:`Readings.tie_breaks`).
+    """
     seen = {"options": list(readings.options), "probabilities": probabilities}
     refusal = threshold.refusal(backend, model)
     if refusal is not None:
@@ -147,7 +155,8 @@ def choose(
             **seen, backend=backend, model=model, outcome="uncalibrated", reason=refusal
         )
         return CalibratedChoice(found, dict(resolved), [])
-    kept = prediction_set(probabilities, threshold.q_hat)
+    tie_breaks = readings.tie_breaks(utterance)
+    kept = threshold.prediction_set(probabilities, tie_breaks)
     chosen = [readings.option(letter) for letter in kept if letter != readings.none_letter]
     if len(kept) == 1 and len(chosen) == 1:
         outcome: Outcome = "act"
@@ -162,6 +171,7 @@ def choose(
         model=model,
         epsilon=threshold.epsilon,
         q_hat=threshold.q_hat,
+        p_values=threshold.p_values(probabilities, tie_breaks),
         kept=kept,
         outcome=outcome,
         reason=reason,
@@ -186,11 +196,16 @@ def without_scores(
 
 
 def match_choice(
-    readings: Readings, resolved: dict[str, SlotResolution], threshold: ConformalThreshold
+    utterance: str,
+    readings: Readings,
+    resolved: dict[str, SlotResolution],
+    threshold: ConformalThreshold,
 ) -> CalibratedChoice:
     """The choice with no model: the fast path's match scores play the model's role."""
     probabilities = readings.match_probabilities()
-    return choose(readings, probabilities, resolved, threshold, backend="none", model=NO_MODEL)
+    return choose(
+        utterance, readings, probabilities, resolved, threshold, backend="none", model=NO_MODEL
+    )
 
 
 def submit_scores(

@@ -25,6 +25,7 @@ from behaviours.llm.option_scores import OptionPrompt
 from behaviours.llm.types import Message
 from behaviours.match_scores import match_probabilities, reading_strength, slot_share
 from behaviours.turn_state import IntentFrame, SlotResolution
+from knowledge.conformal import tie_break
 
 MAX_READINGS = 6
 """At most this many readings are offered (then "none of these")."""
@@ -87,6 +88,11 @@ class Readings:
         """The no-model scores: the fast path's match scores (:mod:`behaviours.match_scores`)."""
         options = {option.letter: option.ids for option in self.readings}
         return match_probabilities(options, self.none_letter, self.resolved)
+
+    def tie_breaks(self, utterance: str) -> dict[str, float]:
+        """Letter -> the option's conformal tie-break, fixed by the request and the option."""
+        said = " ".join(utterance.lower().split())
+        return {option.letter: tie_break(said, option.description) for option in self.options}
 
     def option(self, letter: str) -> ReadingOption:
         """The option with ``letter`` (KeyError naming the letters when there is none)."""
@@ -209,6 +215,9 @@ class CalibratedReadings(BaseModel):
     model: str
     epsilon: float | None = None
     q_hat: float | None = None
+    p_values: dict[str, float] = Field(
+        default_factory=dict, description="letter -> conformal p-value (kept when > epsilon)"
+    )
     kept: list[str] = Field(default_factory=list, description="the prediction set (letters)")
     outcome: Outcome
     reason: str
@@ -217,10 +226,12 @@ class CalibratedReadings(BaseModel):
         """The rationale: options with probabilities, threshold, set and outcome."""
         shown = "; ".join(
             f"{o.letter}) {o.description} p={self.probabilities.get(o.letter, 0.0):.2f}"
+            + (f" (conformal {self.p_values[o.letter]:.2f})" if o.letter in self.p_values else "")
             for o in self.options
         )
         threshold = (
-            f"q_hat={self.q_hat:.3f} (epsilon {self.epsilon:g}: keep p >= {1 - self.q_hat:.3f})"
+            f"epsilon {self.epsilon:g}, q_hat={self.q_hat:.3f}: keep a conformal p-value "
+            f"> {self.epsilon:g}"
             if self.q_hat is not None and self.epsilon is not None
             else "no threshold"
         )

@@ -1,39 +1,68 @@
 """The conformal threshold file ``cogtree calibrate`` writes and the readiness gate reads.
 
-A threshold holds only for the scorer it was computed with: :meth:`ConformalThreshold.refusal`
-says why a threshold must not be used with another backend or model, and the gate then
-decides uncalibrated.
+It keeps the calibration scores themselves: the smoothed sets of :mod:`knowledge.conformal`
+need them, not only ``q_hat``. A threshold holds only for the scorer it was computed with:
+:meth:`ConformalThreshold.refusal` says why a threshold must not be used with another backend
+or model, and the gate then decides uncalibrated.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowledge.conformal import CalibrationError
+from knowledge.conformal import (
+    CalibrationError,
+    conformal_quantile,
+    p_values,
+    prediction_set,
+)
 
 
 class ConformalThreshold(BaseModel):
-    """``q_hat`` for a target error rate ``epsilon``, and what it was computed with."""
+    """The calibration scores for a target error rate ``epsilon``, and what made them."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     backend: str = Field(description="the backend that scored the options (none: match scores)")
     model: str = Field(description="the model that scored them, as the backend names it")
     epsilon: float = Field(gt=0.0, lt=1.0, description="target error rate (1 - coverage)")
-    q_hat: float = Field(ge=0.0, le=1.0, description="keep options with p >= 1 - q_hat")
-    n: int = Field(gt=0, description="calibration items")
+    scores: list[float] = Field(
+        min_length=1, description="the calibration items' nonconformity scores (1 - p), sorted"
+    )
     set_sizes: dict[str, int] = Field(
         default_factory=dict, description="set size -> items, on the calibration items"
     )
     data_file: str = Field(description="the calibration file(s), comma-separated")
     data_sha256: str = Field(description="their SHA-256, to tell which data it was made on")
     created: str = Field(description="when it was computed (UTC, ISO 8601)")
+
+    @property
+    def n(self) -> int:
+        """How many calibration items."""
+        return len(self.scores)
+
+    @property
+    def q_hat(self) -> float:
+        """The largest score that may enter a set (:func:`.conformal.conformal_quantile`)."""
+        return conformal_quantile(self.scores, self.epsilon)
+
+    def p_values(
+        self, probabilities: Mapping[str, float], tie_breaks: Mapping[str, float]
+    ) -> dict[str, float]:
+        """Option -> its conformal p-value against these scores."""
+        return p_values(probabilities, self.scores, tie_breaks)
+
+    def prediction_set(
+        self, probabilities: Mapping[str, float], tie_breaks: Mapping[str, float]
+    ) -> list[str]:
+        """The options whose p-value exceeds ``epsilon``, likeliest first."""
+        return prediction_set(probabilities, self.scores, self.epsilon, tie_breaks)
 
     def refusal(self, backend: str, model: str) -> str | None:
         """Why this threshold must not be used for ``backend``/``model``; None when it may."""

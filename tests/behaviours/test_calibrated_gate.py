@@ -64,13 +64,15 @@ def domains() -> DomainRegistry:
 
 
 def threshold_file(tmp_path: Path, q_hat: float, backend="scripted", model="letters-v1") -> str:
+    """Forty calibration scores at ``q_hat``: an option scoring below it always enters the set
+    (p-value 1), one scoring above it never does (p-value 1/41), whatever its tie-break.
+    """
     path = tmp_path / "threshold.json"
     ConformalThreshold(
         backend=backend,
         model=model,
         epsilon=0.15,
-        q_hat=q_hat,
-        n=40,
+        scores=[q_hat] * 40,
         data_file="own.jsonl",
         data_sha256="0" * 64,
         created="2026-01-01T00:00:00+00:00",

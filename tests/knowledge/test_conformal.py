@@ -12,7 +12,9 @@ from knowledge.conformal import (
     CalibrationError,
     conformal_quantile,
     nonconformity,
+    p_value,
     prediction_set,
+    tie_break,
 )
 from knowledge.conformal_threshold import ConformalThreshold, load_threshold
 
@@ -33,12 +35,46 @@ def test_bad_inputs_name_the_problem() -> None:
         nonconformity({"A": 1.0}, [])
 
 
-def test_the_set_keeps_options_at_or_above_one_minus_q_hat() -> None:
+def test_the_p_value_counts_higher_scores_the_request_and_a_share_of_ties() -> None:
+    calibration = [0.1, 0.5, 0.5, 0.9]  # n = 4
+    assert p_value(0.5, calibration, 0.0) == pytest.approx(2 / 5)  # 0.9 and the request
+    assert p_value(0.5, calibration, 1.0) == pytest.approx(4 / 5)  # and the 2 tied
+    assert p_value(0.5, calibration, 0.5) == pytest.approx(3 / 5)
+    assert p_value(1 - 2 / 3, [1 / 3], 0.5) == pytest.approx(1.5 / 2)  # one score, two ways
+    assert p_value(0.95, calibration, 0.99) == pytest.approx(1 / 5)  # above every score
+
+
+def test_the_set_keeps_options_whose_p_value_exceeds_epsilon_likeliest_first() -> None:
     probabilities = {"A": 0.6, "B": 0.3, "C": 0.1}
-    assert prediction_set(probabilities, 0.5) == ["A"]
-    assert prediction_set(probabilities, 0.7) == ["A", "B"]
-    assert prediction_set(probabilities, 0.3) == []
-    assert prediction_set(probabilities, 1.0) == ["A", "B", "C"]
+    calibration = [0.5] * 19  # scores below 0.5 enter, above never (for epsilon >= 1/20)
+    ties = {"A": 0.5, "B": 0.5, "C": 0.5}
+    assert prediction_set(probabilities, calibration, 0.15, ties) == ["A"]
+    assert prediction_set(probabilities, [0.95] * 19, 0.15, ties) == ["A", "B", "C"]
+    assert prediction_set(probabilities, [0.1] * 19, 0.15, ties) == []
+    with pytest.raises(CalibrationError, match="no calibration scores"):
+        prediction_set(probabilities, [], 0.15, ties)
+
+
+def test_the_smoothed_set_is_within_the_plain_one_and_shrinks_with_epsilon() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        calibration = [rng.choice([0.0, 1 / 3, 0.5, 2 / 3, 1.0]) for _ in range(rng.randint(5, 60))]
+        probabilities = dict(zip("ABCD", [0.5, 0.5, 0.0, 0.0], strict=True))
+        ties = {letter: rng.random() for letter in probabilities}
+        strict = prediction_set(probabilities, calibration, 0.1, ties)
+        loose = prediction_set(probabilities, calibration, 0.3, ties)
+        plain = [
+            o for o, p in probabilities.items() if 1 - p <= conformal_quantile(calibration, 0.1)
+        ]
+        assert set(loose) <= set(strict) <= set(plain)
+
+
+def test_the_tie_break_is_fixed_by_its_parts_and_lies_in_0_1() -> None:
+    values = [tie_break("bring me a soda", f"fetch: object {i}") for i in range(200)]
+    assert all(0.0 <= value < 1.0 for value in values)
+    assert tie_break("bring me a soda", "fetch: object 3") == values[3]
+    assert len(set(values)) == 200 and 0.4 < sum(values) / 200 < 0.6
+    assert tie_break("a", "bc") != tie_break("ab", "c")
 
 
 def test_nonconformity_takes_the_likeliest_acceptable_option() -> None:
@@ -57,19 +93,55 @@ def _item(rng: random.Random, options: int = 4) -> tuple[dict[str, float], str]:
     return probabilities, intended
 
 
+def _ties(probabilities: dict[str, float], rng: random.Random) -> dict[str, float]:
+    return {option: rng.random() for option in probabilities}
+
+
 @pytest.mark.parametrize("epsilon", [0.1, 0.15, 0.3])
 def test_coverage_holds_on_exchangeable_requests_in_a_seeded_simulation(epsilon) -> None:
     rng = random.Random(21)
     coverage = []
     for _ in range(200):
         calibration = [_item(rng) for _ in range(100)]
-        q_hat = conformal_quantile([nonconformity(p, [i]) for p, i in calibration], epsilon)
+        scores = [nonconformity(p, [i]) for p, i in calibration]
         test = [_item(rng) for _ in range(200)]
-        hits = [i in prediction_set(p, q_hat) for p, i in test]
+        hits = [i in prediction_set(p, scores, epsilon, _ties(p, rng)) for p, i in test]
         coverage.append(sum(hits) / len(hits))
     mean = sum(coverage) / len(coverage)
     # marginal coverage: at least 1 - epsilon, and at most 1 - epsilon + 1/(n + 1) (no ties)
     assert 1 - epsilon - 0.01 <= mean <= 1 - epsilon + 1 / 101 + 0.01
+
+
+def _coarse_item(rng: random.Random) -> tuple[dict[str, float], str]:
+    """A request scored as the no-model match scores are: ties among equal readings."""
+    readings = rng.choice([1, 2, 2, 3])
+    probabilities = {chr(65 + i): 1 / readings for i in range(readings)}
+    return probabilities, rng.choice(list(probabilities))
+
+
+def _coarse_run(epsilon: float) -> tuple[float, float, float]:
+    """Smoothed coverage, plain coverage and the mean set size, on tied scores."""
+    rng = random.Random(5)
+    smoothed, plain, sizes = [], [], []
+    for _ in range(200):
+        scores = [nonconformity(p, [i]) for p, i in (_coarse_item(rng) for _ in range(50))]
+        q_hat = conformal_quantile(scores, epsilon)
+        for p, i in (_coarse_item(rng) for _ in range(50)):
+            kept = prediction_set(p, scores, epsilon, _ties(p, rng))
+            smoothed.append(i in kept)
+            plain.append(1 - p[i] <= q_hat + 1e-12)
+            sizes.append(len(kept))
+    return tuple(sum(values) / len(values) for values in (smoothed, plain, sizes))
+
+
+def test_with_tied_scores_the_sets_still_cover_and_shrink_as_epsilon_grows() -> None:
+    strict, loose = _coarse_run(0.15), _coarse_run(0.3)
+    for epsilon, (coverage, plain, _) in ((0.15, strict), (0.3, loose)):
+        assert 1 - epsilon - 0.015 <= coverage < plain  # at least 1 - epsilon, less than plain
+    assert loose[1] > 1 - 0.3 + 0.05  # the plain rule covers more than asked
+    # smaller sets; whether the robot asks less depends on how many become one reading
+    # rather than empty (measured on data by `cogtree eval clarify --calibrated`)
+    assert loose[2] < strict[2] - 0.2
 
 
 def _threshold(**changes) -> ConformalThreshold:
@@ -77,8 +149,7 @@ def _threshold(**changes) -> ConformalThreshold:
         "backend": "llama-cpp",
         "model": "smollm2-135m",
         "epsilon": 0.15,
-        "q_hat": 0.82,
-        "n": 120,
+        "scores": [0.1, 0.2, 0.82, 0.9],
         "set_sizes": {"1": 70, "2": 50},
         "data_file": "calibration.jsonl",
         "data_sha256": "ab" * 32,
@@ -92,7 +163,8 @@ def test_the_threshold_file_round_trips(tmp_path: Path) -> None:
     threshold = _threshold()
     threshold.save(path)
     assert load_threshold(path) == threshold
-    assert json.loads(path.read_text())["q_hat"] == 0.82
+    assert json.loads(path.read_text())["scores"] == [0.1, 0.2, 0.82, 0.9]
+    assert threshold.n == 4 and threshold.q_hat == 1.0  # rank ceil(5 * 0.85) = 5 > n
 
 
 def test_another_backend_or_model_is_refused_with_the_fix() -> None:

@@ -77,6 +77,8 @@ class ScoredItem:
     probabilities: dict[str, float] = field(default_factory=dict)
     options: dict[str, str] = field(default_factory=dict)
     """Letter -> the option's description (for reading the item-level output)."""
+    tie_breaks: dict[str, float] = field(default_factory=dict)
+    """Letter -> the option's conformal tie-break (the gate's, from the request and option)."""
     backend: str = ""
     model: str = ""
     excluded: str = ""
@@ -217,6 +219,7 @@ def score_items(
         intended = intended_letters(item, readings, twin.readings if twin else None)
         entry.letters, entry.none_letter = list(readings.letters), readings.none_letter
         entry.options = {option.letter: option.description for option in readings.options}
+        entry.tie_breaks = readings.tie_breaks(item.task)
         entry.intended = intended or []
         if intended is None:
             entry.excluded = "intention unknown"
@@ -277,17 +280,14 @@ def threshold_for(
     if not items:
         backend = scored[0].backend if scored else "?"
         raise CalibrationError(f"nothing to calibrate on: {exclusions(backend, scored)}")
-    q_hat = conformal_quantile(
-        [nonconformity(item.probabilities, item.intended) for item in items], epsilon
-    )
-    sizes = Counter(len(prediction_set(item.probabilities, q_hat)) for item in items)
+    scores = calibration_scores(items)
+    sizes = Counter(len(item_set(item, scores, epsilon)) for item in items)
     models = Counter(item.model for item in items)
     return ConformalThreshold(
         backend=items[0].backend if items else "",
         model=models.most_common(1)[0][0] if models else "",
         epsilon=epsilon,
-        q_hat=q_hat,
-        n=len(items),
+        scores=scores,
         set_sizes={str(size): count for size, count in sorted(sizes.items())},
         data_file=", ".join(str(path) for path in data_files),
         data_sha256=files_sha256(data_files),
@@ -295,8 +295,22 @@ def threshold_for(
     )
 
 
-def measures(items: Sequence[ScoredItem], q_hat: float) -> dict[str, Any]:
-    """Success, help and exact-set rates and the mean set size of ``items`` under ``q_hat``.
+def calibration_scores(items: Sequence[ScoredItem]) -> list[float]:
+    """The nonconformity scores of ``items``, sorted."""
+    return sorted(nonconformity(item.probabilities, item.intended) for item in items)
+
+
+def item_set(item: ScoredItem, scores: Sequence[float], epsilon: float) -> list[str]:
+    """The prediction set of ``item`` against calibration ``scores``, as the gate makes it."""
+    return prediction_set(item.probabilities, scores, epsilon, item.tie_breaks)
+
+
+def measures(
+    items: Sequence[ScoredItem], scores: Sequence[float], epsilon: float
+) -> dict[str, Any]:
+    """Success, help and exact-set rates and the mean set size of ``items``' sets.
+
+    The sets are calibrated on ``scores`` for ``epsilon`` (:func:`item_set`).
 
     Success: an intended option is in the set. Help (the gate asks): the set is not exactly
     one reading (several options, empty, or "none of these" in it). Exact set: the set is
@@ -304,7 +318,7 @@ def measures(items: Sequence[ScoredItem], q_hat: float) -> dict[str, Any]:
     """
     if not items:
         return {"items": 0, "success": None, "help": None, "exact_set": None, "set_size": None}
-    sets = [prediction_set(item.probabilities, q_hat) for item in items]
+    sets = [item_set(item, scores, epsilon) for item in items]
     return {
         "items": len(items),
         "success": fmean(bool(set(s) & set(i.intended)) for s, i in zip(sets, items, strict=True)),
@@ -415,7 +429,7 @@ def evaluate_calibrated(
                         q_hat=threshold.q_hat,
                         calibration_n=threshold.n,
                         group=group,
-                        **measures(members, threshold.q_hat),
+                        **measures(members, threshold.scores, epsilon),
                     )
                 )
     return report
@@ -438,11 +452,9 @@ def repeated_splits(
         half = set(order[: len(order) // 2])
         calibration = [item for item in items if item.split_key in half]
         test = [item for item in items if item.split_key not in half]
-        q_hat = conformal_quantile(
-            [nonconformity(item.probabilities, item.intended) for item in calibration], epsilon
-        )
-        q_hats.append(q_hat)
-        rows.append(measures(test, q_hat))
+        scores = calibration_scores(calibration)
+        q_hats.append(conformal_quantile(scores, epsilon))
+        rows.append(measures(test, scores, epsilon))
     return CalibratedRow(
         backend=backend,
         epsilon=epsilon,
