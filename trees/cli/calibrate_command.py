@@ -1,8 +1,8 @@
 """``cogtree calibrate FILE.jsonl``: the conformal threshold of the calibrated readiness gate.
 
 Runs one no-model turn per item, scores the readiness gate's candidate readings with the
-backend (``none``: the fast path's match scores), computes ``q_hat`` for ``--epsilon`` on every
-counted item (:mod:`trees.evaluation.calibrated`) and writes the threshold file the
+backend (``none``: the fast path's match scores), keeps every counted item's nonconformity
+score (:mod:`trees.evaluation.calibrated`) and writes, with ``--epsilon``, the threshold file the
 ``inner_speech`` module's ``calibration`` setting points to (docs/calibrated_gate.md).
 """
 
@@ -31,8 +31,9 @@ def add_calibrate_parser(commands: Any) -> None:
         "calibrate",
         help="compute the conformal threshold of the calibrated ask-or-act gate on a JSONL set",
         description="Scores the readiness gate's candidate readings of each item (schema: "
-        "docs/evaluation.md) with --backend, computes q_hat for --epsilon (split conformal "
-        "prediction, KnowNo) and writes it as JSON; point the inner_speech module's "
+        "docs/evaluation.md) with --backend and writes their nonconformity scores with "
+        "--epsilon as JSON (split conformal prediction, KnowNo, ties broken per option); point "
+        "the inner_speech module's "
         "`calibration` setting at that file (docs/calibrated_gate.md).",
     )
     calibrate.add_argument("file", type=Path, metavar="FILE.jsonl", help="calibration items")
@@ -40,8 +41,8 @@ def add_calibrate_parser(commands: Any) -> None:
         "--epsilon",
         type=error_rate,
         default=0.15,
-        help="target error rate: the set holds the intended reading for 1 - epsilon of "
-        "requests (default 0.15)",
+        help="target error rate: the set holds the intended reading for at least 1 - epsilon "
+        "of requests (default 0.15)",
     )
     calibrate.add_argument(
         "--backend", choices=SCORING_BACKENDS, default="none", help="the scorer (default none)"
