@@ -9,7 +9,10 @@ problem is a :class:`MemoryStoreError` that names the file and the fix.
 Several processes may use one file. A turn is written inside :meth:`MemoryDatabase.writing`,
 a ``BEGIN IMMEDIATE`` transaction: one writer at a time (the next waits up to the busy
 timeout), and inside it the writer reads the stored last turn, so a store whose view is
-stale reloads what the others wrote before it numbers its own turn and facts.
+stale reloads what the others wrote before it numbers its own turn and facts. Opening reads
+the schema version and creates or upgrades the schema in one such transaction, and is tried
+again while SQLite reports the file locked without waiting (another process switching a new
+file to WAL), up to the busy timeout.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -27,6 +31,15 @@ from pydantic import ValidationError
 from knowledge.memory_model import Fact, FactRecord, TurnTrace
 
 log = logging.getLogger(__name__)
+
+_BUSY_RETRY_S = 0.02
+"""Seconds between two tries to open a file another connection holds (see ``busy_timeout_s``)."""
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    """Whether ``error`` is SQLite's "database is locked" (any busy or locked code)."""
+    return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
 
 SCHEMA_VERSION = 2
 """Stored in ``PRAGMA user_version``; version 1 files are upgraded (facts gain a polarity),
@@ -158,7 +171,7 @@ class MemoryDatabase:
         except sqlite3.Error as error:
             raise self._explain(error) from error
         try:
-            self._prepare()
+            self._prepare_when_free()
         except sqlite3.Error as error:
             self._connection.close()
             raise self._explain(error) from error
@@ -247,6 +260,23 @@ class MemoryDatabase:
 
     # -- opening -----------------------------------------------------------------------------
 
+    def _prepare_when_free(self) -> None:
+        """:meth:`_prepare`, again while another connection holds a lock SQLite does not wait for.
+
+        Switching a new file to WAL, or reading it while another connection does, can fail at
+        once with "database is locked" without waiting for the busy timeout; opening changes
+        nothing twice, so it is tried again until the busy timeout has passed.
+        """
+        deadline = time.monotonic() + self.busy_timeout_s
+        while True:
+            try:
+                self._prepare()
+                return
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(_BUSY_RETRY_S)
+
     def _prepare(self) -> None:
         mode = self._connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
@@ -258,6 +288,14 @@ class MemoryDatabase:
                 f"memory database {self.path} is corrupt (PRAGMA integrity_check: "
                 f"{'; '.join(problems[:3])}): {_SET_ASIDE}"
             )
+        # one writer at a time: the version read and the schema written by one opener are
+        # never interleaved with another's (two processes opening a new file at once)
+        with self._transaction("BEGIN IMMEDIATE"):
+            self._create_or_upgrade()
+        self._check_columns()
+
+    def _create_or_upgrade(self) -> None:
+        """Give an empty file the schema, upgrade version 1; refuse anything else."""
         version = self._connection.execute("PRAGMA user_version").fetchone()[0]
         tables = {
             row[0]
@@ -266,37 +304,26 @@ class MemoryDatabase:
             )
         }
         if version == 0 and not tables:
-            self._create_schema()
+            for statement in _TABLES.values():
+                self._connection.execute(statement)
+            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            log.info("created memory database %s (schema version %d)", self.path, SCHEMA_VERSION)
         elif version == 0:
             raise MemoryStoreError(
                 f"{self.path} is a SQLite database but not a cogtree memory store (it has tables "
                 f"{', '.join(sorted(tables))}): give the memory store a file of its own"
             )
         elif version == 1:
-            self._upgrade_from_1()
+            # version 1 -> 2: facts gain a polarity (every fact kept so far is positive)
+            self._connection.execute(_UPGRADE_FROM_1)
+            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            log.info("memory database %s upgraded to schema version %d", self.path, SCHEMA_VERSION)
         elif version != SCHEMA_VERSION:
             raise MemoryStoreError(
                 f"memory database {self.path} has schema version {version}, but this cogtree "
                 f"reads version {SCHEMA_VERSION}: open it with the cogtree release that wrote "
                 f"it, or {_SET_ASIDE}"
             )
-        else:
-            self._check_columns()
-
-    def _create_schema(self) -> None:
-        with self._transaction("BEGIN IMMEDIATE"):
-            for statement in _TABLES.values():
-                self._connection.execute(statement)
-            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        log.info("created memory database %s (schema version %d)", self.path, SCHEMA_VERSION)
-
-    def _upgrade_from_1(self) -> None:
-        """Version 1 -> 2: facts gain a polarity (every fact kept so far is positive)."""
-        with self._transaction("BEGIN IMMEDIATE"):
-            self._connection.execute(_UPGRADE_FROM_1)
-            self._connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        log.info("memory database %s upgraded to schema version %d", self.path, SCHEMA_VERSION)
-        self._check_columns()
 
     def _check_columns(self) -> None:
         for table, expected in _COLUMNS.items():
@@ -364,7 +391,7 @@ class MemoryDatabase:
 
     def _explain(self, error: sqlite3.Error) -> MemoryStoreError:
         name = getattr(error, "sqlite_errorname", "")
-        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        if _is_busy(error):
             return MemoryStoreError(
                 f"memory database {self.path} is locked by another connection (waited "
                 f"{self.busy_timeout_s:g} s): close the other program writing to it, or give "

@@ -670,8 +670,9 @@ def test_two_processes_writing_one_file_lose_nothing(
         for name in ("a", "b")
     ]
     for writer in writers:
-        assert writer.stdout is not None
-        assert writer.stdout.readline() == "open\n"
+        assert writer.stdout is not None and writer.stderr is not None
+        line = writer.stdout.readline()
+        assert line == "open\n", writer.stderr.read()  # a writer that could not open says why
     start.touch()
     for writer in writers:
         _, errors = writer.communicate(timeout=120)
@@ -684,6 +685,44 @@ def test_two_processes_writing_one_file_lose_nothing(
 
 
 # -- locked and corrupt databases -----------------------------------------------------------------
+
+
+def _busy() -> sqlite3.OperationalError:
+    """What SQLite raises at once, without its busy timeout, while another opener holds the file."""
+    error = sqlite3.OperationalError("database is locked")
+    error.sqlite_errorname = "SQLITE_BUSY"  # type: ignore[attr-defined]
+    return error
+
+
+def test_opening_tries_again_while_another_opener_holds_the_file(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tries: list[int] = []
+    prepare = MemoryDatabase._prepare
+
+    def busy_once(database: MemoryDatabase) -> None:
+        tries.append(1)
+        if len(tries) == 1:
+            raise _busy()
+        prepare(database)
+
+    monkeypatch.setattr(MemoryDatabase, "_prepare", busy_once)
+    database = MemoryDatabase(db_path, busy_timeout_s=5.0)
+    try:
+        assert len(tries) == 2 and database.load().last_turn == 0
+    finally:
+        database.close()
+
+
+def test_opening_a_file_held_past_the_busy_timeout_fails_clearly(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def always_busy(database: MemoryDatabase) -> None:
+        raise _busy()
+
+    monkeypatch.setattr(MemoryDatabase, "_prepare", always_busy)
+    with pytest.raises(MemoryStoreError, match="locked by another connection"):
+        MemoryDatabase(db_path, busy_timeout_s=0.1)
 
 
 def test_a_locked_database_fails_the_write_clearly_and_writes_nothing(
