@@ -48,6 +48,7 @@ from typing_extensions import Self
 
 from knowledge.closing import Closeable
 from knowledge.similarity import Embedder, SimilarityIndex
+from knowledge.sqlite_busy import retry_while_busy
 from knowledge.validation_errors import first_problem
 
 log = logging.getLogger(__name__)
@@ -590,7 +591,7 @@ class _RecordTable:
                 "permissions"
             ) from error
         try:
-            self._prepare()
+            retry_while_busy(self._prepare, lock_timeout)
         except ExperienceError:
             self._connection.close()
             raise
@@ -605,13 +606,15 @@ class _RecordTable:
             log.warning(
                 "%s: SQLite kept journal mode %r (no WAL on this file system)", self.path, mode
             )
-        version = int(connection.execute("PRAGMA user_version").fetchone()[0])
-        if version not in (0, 1, SCHEMA_VERSION):
-            raise ExperienceError(
-                f"{self.path}: experience database schema version {version}, this cogtree "
-                f"reads versions 1 and {SCHEMA_VERSION}; use another file or upgrade cogtree"
-            )
+        # the version read and the schema written in one transaction: another process
+        # opening the same file at the same moment cannot upgrade it in between
         with self._transaction():
+            version = int(connection.execute("PRAGMA user_version").fetchone()[0])
+            if version not in (0, 1, SCHEMA_VERSION):
+                raise ExperienceError(
+                    f"{self.path}: experience database schema version {version}, this cogtree "
+                    f"reads versions 1 and {SCHEMA_VERSION}; use another file or upgrade cogtree"
+                )
             connection.execute(
                 "CREATE TABLE IF NOT EXISTS experience ("
                 " seq INTEGER PRIMARY KEY AUTOINCREMENT,"

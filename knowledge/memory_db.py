@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -29,17 +28,9 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from knowledge.memory_model import Fact, FactRecord, TurnTrace
+from knowledge.sqlite_busy import is_busy, retry_while_busy
 
 log = logging.getLogger(__name__)
-
-_BUSY_RETRY_S = 0.02
-"""Seconds between two tries to open a file another connection holds (see ``busy_timeout_s``)."""
-
-
-def _is_busy(error: sqlite3.Error) -> bool:
-    """Whether ``error`` is SQLite's "database is locked" (any busy or locked code)."""
-    return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
-
 
 SCHEMA_VERSION = 2
 """Stored in ``PRAGMA user_version``; version 1 files are upgraded (facts gain a polarity),
@@ -171,7 +162,7 @@ class MemoryDatabase:
         except sqlite3.Error as error:
             raise self._explain(error) from error
         try:
-            self._prepare_when_free()
+            retry_while_busy(self._prepare, self.busy_timeout_s)
         except sqlite3.Error as error:
             self._connection.close()
             raise self._explain(error) from error
@@ -259,23 +250,6 @@ class MemoryDatabase:
         )
 
     # -- opening -----------------------------------------------------------------------------
-
-    def _prepare_when_free(self) -> None:
-        """:meth:`_prepare`, again while another connection holds a lock SQLite does not wait for.
-
-        Switching a new file to WAL, or reading it while another connection does, can fail at
-        once with "database is locked" without waiting for the busy timeout; opening changes
-        nothing twice, so it is tried again until the busy timeout has passed.
-        """
-        deadline = time.monotonic() + self.busy_timeout_s
-        while True:
-            try:
-                self._prepare()
-                return
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error) or time.monotonic() >= deadline:
-                    raise
-            time.sleep(_BUSY_RETRY_S)
 
     def _prepare(self) -> None:
         mode = self._connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -391,7 +365,7 @@ class MemoryDatabase:
 
     def _explain(self, error: sqlite3.Error) -> MemoryStoreError:
         name = getattr(error, "sqlite_errorname", "")
-        if _is_busy(error):
+        if is_busy(error):
             return MemoryStoreError(
                 f"memory database {self.path} is locked by another connection (waited "
                 f"{self.busy_timeout_s:g} s): close the other program writing to it, or give "
