@@ -38,7 +38,7 @@ from behaviours.llm.option_scores import OptionScores
 from behaviours.llm.types import CallRecord
 from behaviours.match_scores import NO_MODEL
 from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import CalibrationError
+from knowledge.conformal import CalibrationError, kept_options
 from knowledge.conformal_threshold import ConformalThreshold, load_threshold
 
 log = logging.getLogger(__name__)
@@ -155,8 +155,8 @@ def choose(
             **seen, backend=backend, model=model, outcome="uncalibrated", reason=refusal
         )
         return CalibratedChoice(found, dict(resolved), [])
-    tie_breaks = readings.tie_breaks(utterance)
-    kept = threshold.prediction_set(probabilities, tie_breaks)
+    values = threshold.p_values(probabilities, readings.tie_breaks(utterance))
+    kept = kept_options(probabilities, values, threshold.epsilon)
     chosen = [readings.option(letter) for letter in kept if letter != readings.none_letter]
     if len(kept) == 1 and len(chosen) == 1:
         outcome: Outcome = "act"
@@ -171,7 +171,7 @@ def choose(
         model=model,
         epsilon=threshold.epsilon,
         q_hat=threshold.q_hat,
-        p_values=threshold.p_values(probabilities, tie_breaks),
+        p_values=values,
         kept=kept,
         outcome=outcome,
         reason=reason,

@@ -25,8 +25,8 @@ import hashlib
 import math
 from collections.abc import Mapping, Sequence
 
-SCORE_DECIMALS = 9
-"""Scores are compared at this many decimals (1 - 2/3 computed two ways is one score)."""
+SCORE_TOLERANCE = 1e-9
+"""Scores this close are one score (1 - 2/3 computed two ways is one score)."""
 
 
 class CalibrationError(ValueError):
@@ -70,10 +70,8 @@ def p_value(score: float, calibration: Sequence[float], u: float) -> float:
 
     ``above`` and ``equal``: the calibration scores above and equal to ``score``.
     """
-    mine = round(score, SCORE_DECIMALS)
-    rounded = [round(other, SCORE_DECIMALS) for other in calibration]
-    above = sum(1 for other in rounded if other > mine)
-    equal = sum(1 for other in rounded if other == mine)
+    above = sum(1 for other in calibration if other > score + SCORE_TOLERANCE)
+    equal = sum(1 for other in calibration if abs(other - score) <= SCORE_TOLERANCE)
     return (above + u * equal + 1) / (len(calibration) + 1)
 
 
@@ -98,8 +96,14 @@ def prediction_set(
     tie_breaks: Mapping[str, float],
 ) -> list[str]:
     """The options whose p-value exceeds ``epsilon``, likeliest first."""
+    return kept_options(probabilities, p_values(probabilities, calibration, tie_breaks), epsilon)
+
+
+def kept_options(
+    probabilities: Mapping[str, float], values: Mapping[str, float], epsilon: float
+) -> list[str]:
+    """The options whose p-value in ``values`` exceeds ``epsilon``, likeliest first."""
     check_epsilon(epsilon)
-    values = p_values(probabilities, calibration, tie_breaks)
     kept = [option for option in probabilities if values[option] > epsilon]
     return sorted(kept, key=lambda option: (-probabilities[option], option))
 

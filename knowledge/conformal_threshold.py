@@ -14,13 +14,12 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from knowledge.conformal import (
     CalibrationError,
     conformal_quantile,
     p_values,
-    prediction_set,
 )
 
 
@@ -58,11 +57,14 @@ class ConformalThreshold(BaseModel):
         """Option -> its conformal p-value against these scores."""
         return p_values(probabilities, self.scores, tie_breaks)
 
-    def prediction_set(
-        self, probabilities: Mapping[str, float], tie_breaks: Mapping[str, float]
-    ) -> list[str]:
-        """The options whose p-value exceeds ``epsilon``, likeliest first."""
-        return prediction_set(probabilities, self.scores, self.epsilon, tie_breaks)
+    @field_validator("scores")
+    @classmethod
+    def _scores_in_0_1(cls, scores: list[float]) -> list[float]:
+        """Nonconformity scores are ``1 - p``: each in [0, 1]; kept sorted."""
+        bad = [score for score in scores if not 0.0 <= score <= 1.0]
+        if bad:
+            raise ValueError(f"scores must lie in [0, 1] (1 - a probability), got {bad[:3]}")
+        return sorted(scores)
 
     def refusal(self, backend: str, model: str) -> str | None:
         """Why this threshold must not be used for ``backend``/``model``; None when it may."""

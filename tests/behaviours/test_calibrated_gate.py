@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from py_trees.common import Status
 
+from behaviours.candidate_readings import candidate_readings
 from behaviours.llm.client import LLMClient
 from behaviours.llm.config import LLMConfig
 from behaviours.llm.option_scores import LetterScores, LogprobsUnavailableError
@@ -21,7 +22,8 @@ from behaviours.llm.types import ModuleSettings
 from behaviours.match_scores import NO_MODEL
 from behaviours.task_readiness import TaskReadinessGate
 from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal_threshold import ConformalThreshold
+from knowledge.conformal import tie_break
+from knowledge.conformal_threshold import ConformalThreshold, load_threshold
 from knowledge.domain_registry import DomainRegistry
 from trees.testing import TreeHarness
 
@@ -138,7 +140,10 @@ def test_a_set_of_one_reading_acts_on_it_through_the_checks(blackboard, domains,
     assert readings.kept == ["B"] and readings.outcome == "act"
     assert blackboard.get("/turn/resolved")["object"].ids == ["flask_glass"]
     notes = " ".join(rationale(blackboard).notes)
-    assert "q_hat=0.500" in notes and "B) fetch: object flask glass p=0.95" in notes
+    assert (
+        "q_hat=0.500" in notes and "B) fetch: object flask glass p=0.95 (conformal 1.00)" in notes
+    )
+    assert "A) fetch: object flask tin p=0.02 (conformal 0.02)" in notes  # 1/41: never kept
     assert "C) none of these" in scorer.prompts[0] and scorer.prompts[0].endswith("Answer:")
     llm.close()
 
@@ -221,6 +226,27 @@ def test_a_threshold_of_another_model_is_refused_and_the_gate_decides_uncalibrat
     message = "calibrated with backend 'scripted', model 'another-model'"
     assert message in " ".join(rationale(blackboard).notes)
     assert message in caplog.text
+    llm.close()
+
+
+def test_ties_are_broken_by_the_request_and_each_option_as_the_evaluation_breaks_them(
+    blackboard, domains, tmp_path
+):
+    threshold = threshold_file(tmp_path, q_hat=0.5, backend="none", model=NO_MODEL)
+    llm = client(threshold, None)
+    gate, harness = start(blackboard, llm, domains, flasks("flask_tin", "flask_glass"))
+    harness.tick_until(max_ticks=10)
+    readings = blackboard.get("/turn/readings")
+    assert readings.probabilities["A"] == pytest.approx(0.5)  # tied with B: the tie-break decides
+    # `cogtree eval clarify --calibrated` gives each item's options these same tie-breaks
+    # (Readings.tie_breaks of the item's task, the utterance the tree hears)
+    offered = candidate_readings(blackboard.get("/turn/intent"), flasks("flask_tin", "flask_glass"))
+    assert offered is not None
+    ties = {o.letter: tie_break("fetch me the flask", o.description) for o in offered.options}
+    assert offered.tie_breaks("Fetch me  the flask") == ties
+    assert readings.p_values == load_threshold(Path(threshold)).p_values(
+        readings.probabilities, ties
+    )
     llm.close()
 
 

@@ -55,18 +55,27 @@ def test_the_set_keeps_options_whose_p_value_exceeds_epsilon_likeliest_first() -
         prediction_set(probabilities, [], 0.15, ties)
 
 
-def test_the_smoothed_set_is_within_the_plain_one_and_shrinks_with_epsilon() -> None:
+def test_the_set_is_within_the_plain_one_and_shrinks_as_epsilon_grows() -> None:
     rng = random.Random(7)
-    for _ in range(300):
-        calibration = [rng.choice([0.0, 1 / 3, 0.5, 2 / 3, 1.0]) for _ in range(rng.randint(5, 60))]
-        probabilities = dict(zip("ABCD", [0.5, 0.5, 0.0, 0.0], strict=True))
+    for _ in range(500):
+        n = rng.randint(1, 60)
+        calibration = [rng.choice([0.0, 1 / 3, 0.5, 2 / 3, 1.0, rng.random()]) for _ in range(n)]
+        weights = [rng.choice([0.0, 1.0, 1.0, 2.0, rng.random()]) for _ in range(4)]
+        total = sum(weights) or 1.0
+        probabilities = {letter: w / total for letter, w in zip("ABCD", weights, strict=True)}
         ties = {letter: rng.random() for letter in probabilities}
-        strict = prediction_set(probabilities, calibration, 0.1, ties)
-        loose = prediction_set(probabilities, calibration, 0.3, ties)
-        plain = [
-            o for o, p in probabilities.items() if 1 - p <= conformal_quantile(calibration, 0.1)
-        ]
-        assert set(loose) <= set(strict) <= set(plain)
+        # epsilon on the j/(n + 1) grid, where the plain rule's rank changes, and off it
+        small, large = sorted(
+            rng.choice([j / (n + 1) for j in range(1, n + 1)] + [rng.uniform(0.01, 0.6)])
+            for _ in range(2)
+        )
+        strict = prediction_set(probabilities, calibration, small, ties)
+        loose = prediction_set(probabilities, calibration, large, ties)
+        for epsilon, kept in ((small, strict), (large, loose)):
+            q_hat = conformal_quantile(calibration, epsilon)
+            plain = {o for o, p in probabilities.items() if 1 - p <= q_hat + 1e-9}
+            assert set(kept) <= plain, (calibration, probabilities, epsilon)
+        assert set(loose) <= set(strict)
 
 
 def test_the_tie_break_is_fixed_by_its_parts_and_lies_in_0_1() -> None:

@@ -125,14 +125,21 @@ class HostBench(Closeable):
         """
         from rclpy.action.client import ActionClient
 
-        client = ActionClient(self.ros.node("requester"), action_type, action)
-        assert client.wait_for_server(timeout_sec=30.0)
         services = [
             f"{action}/_action/{name}" for name in ("send_goal", "cancel_goal", "get_result")
         ]
+        known = {
+            (id(host), name): host.node.count_clients(name)
+            for host in self._hosts
+            for name in services
+        }
+        client = ActionClient(self.ros.node("requester"), action_type, action)
+        assert client.wait_for_server(timeout_sec=30.0)
         for host in self._hosts:
             self.until(
-                lambda host=host: all(host.node.count_clients(name) > 0 for name in services),
+                lambda host=host: all(
+                    host.node.count_clients(name) > known[id(host), name] for name in services
+                ),
                 what="the host to discover the requester",
             )
         return client
