@@ -166,13 +166,18 @@ class GoalSender:
     def _on_answer(self, cancel: _Cancel, answer: RosFuture[Any]) -> None:
         response: CancelGoal.Response | None = answer.result()
         code = response.return_code if response is not None else None
+        goal = f"goal {goal_text(cancel.goal_id)} ({cancel.what})"
         with self._lock:
+            if self._cancels.get(bytes(cancel.goal_id.uuid)) is not cancel:
+                return  # forgotten (rejected goal) or given up meanwhile
             if code == CancelGoal.Response.ERROR_UNKNOWN_GOAL_ID:  # not there yet: ask again
                 cancel.in_flight = False
                 cancel.unknown = True
-                return
-            self._cancels.pop(bytes(cancel.goal_id.uuid), None)
-        goal = f"goal {goal_text(cancel.goal_id)} ({cancel.what})"
+            else:
+                del self._cancels[bytes(cancel.goal_id.uuid)]
+        if code == CancelGoal.Response.ERROR_UNKNOWN_GOAL_ID:
+            log.debug("%s does not know %s (yet): asking again", self.side, goal)
+            return
         if code == CancelGoal.Response.ERROR_GOAL_TERMINATED:
             log.info("%s had ended %s already", self.side, goal)
         elif response is not None and response.goals_canceling:

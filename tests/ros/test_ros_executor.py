@@ -22,8 +22,10 @@ from skills.controller import RunStatus, SkillRun
 from skills.decomposition import SkillPlan
 from skills.preconditions import PreconditionReport
 from skills.ros.executor import RosExecutor
+from skills.ros.messages import command_of
 from skills.ros.routes import CommandRoutes
 from skills.specs import skill_call
+from tests.ros.lost_acceptance import ForgetfulEnd
 
 SCENARIO = "robee_bottle"  # robot1 (humanoid) and base1 (mobile base) in the hallway
 RESULT_TIMEOUT_S = 15.0
@@ -272,3 +274,54 @@ def test_the_robot_will_not_grasp_an_object_it_senses_hot(
     assert not feedback.ok and feedback.code == "unsafe_object"
     assert "senses that frying_pan is hot" in feedback.message
     assert robot.simulator.log == []  # nothing reached the simulator
+
+
+def forgetful_robot(bench: ExecutorBench) -> ForgetfulEnd:
+    """robot1's action, served by a robot whose acceptances never reach the host."""
+    return ForgetfulEnd(bench.ros, ExecuteSkill, f"{bench.ns['robot1']}/execute_skill")
+
+
+def test_a_goal_whose_acceptance_is_lost_times_out_and_is_cancelled_on_the_robot(
+    bench: ExecutorBench, caplog: pytest.LogCaptureFixture
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=1.0)
+    feedback = result(executor.submit(navigate("kitchen")))
+    assert not feedback.ok and feedback.code == "timeout"
+    assert "neither accepted nor rejected the goal within 1 s" in feedback.message
+    assert "it was cancelled on the robot" in feedback.message
+    [goal] = robot.started_ids()  # the robot did run it
+    bench.until(lambda: robot.stopped == [goal], what="the robot side to stop the goal")
+    assert set(robot.cancels) == {goal}
+    assert (
+        f"the acceptance of robot1 navigate(target=kitchen) was lost; cancelling goal {goal}"
+        in (caplog.text)
+    )
+    assert executor.in_flight == 0
+
+
+def test_cancelling_a_goal_whose_acceptance_is_lost_cancels_that_goal_on_the_robot(
+    bench: ExecutorBench,
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=60.0)  # cancelled long before the time limit
+    futures = {target: executor.submit(navigate(target)) for target in ("kitchen", "bedroom")}
+    bench.until(lambda: len(robot.started) == 2, what="the robot side to run both goals")
+    ids = {command_of(request).args["target"]: goal for goal, request in robot.started}
+    executor.cancel(navigate("kitchen"))
+    assert futures["kitchen"].cancelled() and not futures["bedroom"].done()
+    bench.until(lambda: robot.stopped, what="the robot side to stop a goal")
+    assert robot.stopped == [ids["kitchen"]]  # exactly that goal: the other runs on
+    assert set(robot.cancels) == {ids["kitchen"]}
+
+
+def test_closing_the_executor_cancels_a_goal_whose_acceptance_is_lost(
+    bench: ExecutorBench,
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=60.0)
+    future = executor.submit(navigate("kitchen"))
+    [goal] = bench.until(robot.started_ids, what="the robot side to run the goal")
+    executor.close()
+    assert result(future) == Feedback(ok=False, message="the ROS executor was closed")
+    bench.until(lambda: robot.stopped == [goal], what="the robot side to stop the goal")
