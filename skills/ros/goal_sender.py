@@ -122,7 +122,7 @@ class GoalSender:
     def cancel_unaccepted(self, goal_id: UUID, what: str) -> None:
         """Cancel the goal ``goal_id`` on the server, though its acceptance never arrived."""
         log.warning(
-            "the acceptance of %s was lost; cancelling goal %s on %s (%s)",
+            "the acceptance of %s was lost or is late; cancelling goal %s on %s (%s)",
             what,
             goal_text(goal_id),
             self.side,

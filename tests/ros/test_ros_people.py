@@ -100,7 +100,7 @@ def test_a_silent_person_times_out_and_the_request_is_withdrawn(
     feedback = result(channel(answer_timeout_s=0.5).delegate("priya", PRINT))
     assert not feedback.ok and feedback.code == "person_unavailable"
     assert "no answer from priya to print: it did not end within 0.5 s" in feedback.message
-    until(lambda: side.cancels == 1, what="the withdrawal")
+    until(lambda: side.cancels >= 1, what="the withdrawal")
 
 
 def test_cancel_withdraws_the_request(
@@ -112,7 +112,7 @@ def test_cancel_withdraws_the_request(
     until(lambda: side.requests, what="the request")
     assert people.cancel(future)
     assert future.cancelled() and people.pending == 0
-    until(lambda: side.cancels == 1, what="the cancel request")
+    until(lambda: side.cancels >= 1, what="the cancel request")
     assert not people.cancel(future)  # no longer pending
 
 
