@@ -293,10 +293,8 @@ def test_a_goal_whose_acceptance_is_lost_times_out_and_is_cancelled_on_the_robot
     [goal] = robot.started_ids()  # the robot did run it
     bench.until(lambda: robot.stopped == [goal], what="the robot side to stop the goal")
     assert set(robot.cancels) == {goal}
-    assert (
-        f"the acceptance of robot1 navigate(target=kitchen) was lost or is late; cancelling goal {goal}"
-        in (caplog.text)
-    )
+    warning = f"navigate(target=kitchen) was lost or is late; cancelling goal {goal} on the robot"
+    assert warning in caplog.text
     assert executor.in_flight == 0
 
 
