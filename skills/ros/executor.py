@@ -405,12 +405,8 @@ def _cancel_on_robot(goal: _Goal) -> None:
     Call it once ``goal.cancelled`` is set, outside the lock: an acceptance that arrives later
     is then cancelled through its handle too (``_on_response``).
     """
-    if goal.handle is not None:
-        goal.handle.cancel_goal_async()
-    elif goal.goal_id is not None:
-        goal.sender.cancel_unaccepted(
-            goal.goal_id, f"{goal.command.robot} {goal.command.describe()}"
-        )
+    what = f"{goal.command.robot} {goal.command.describe()}"
+    goal.sender.cancel(goal.handle, goal.goal_id, what)
 
 
 def _failed(goal: _Goal, why: str) -> Feedback:

@@ -6,9 +6,10 @@ accepts and runs the goal. The client then never gets a goal handle to cancel it
 :class:`GoalSender` chooses each goal's UUID itself (:meth:`GoalSender.send`), and
 :meth:`GoalSender.cancel_unaccepted` cancels a goal by that UUID straight on the action's
 cancel service (``<action>/_action/cancel_goal``, ``action_msgs/srv/CancelGoal``, a plain
-service client made with the action client and destroyed with it). Its owner calls it when a
-sent goal ends on its side (time limit, cancel, close) before its acceptance arrived; an
-acceptance that arrives later still gets the goal handle, and the owner cancels through it.
+service client made with the action client and destroyed with it). Its owner cancels a goal
+that ends on its side (time limit, cancel, close) with :meth:`GoalSender.cancel`: through the
+goal handle once accepted, by the UUID while the acceptance has not arrived; an acceptance
+that arrives later still gets the goal handle, and the owner cancels through it as well.
 
 Best effort, never blocking: the request is sent asynchronously, at once if the cancel service
 is matched, else by :meth:`GoalSender.retry_cancels` (the owner's timer) once it is. A server
@@ -16,7 +17,7 @@ that answers that it does not know the goal (a cancel can overtake its goal requ
 travel on different DDS writers) is asked again, until ``retry_for_s`` have passed since the
 cancel. Every such cancel is logged at WARNING with the goal's UUID.
 
-Threading: ``send``/``cancel_unaccepted`` may run on the tree's thread while the node's executor
+Threading: ``send`` and the cancels may run on the tree's thread while the node's executor
 runs the callbacks; the table of cancels is guarded by a lock.
 """
 
@@ -33,7 +34,7 @@ from typing import Any
 
 from action_msgs.msg import GoalInfo
 from action_msgs.srv import CancelGoal
-from rclpy.action.client import ActionClient
+from rclpy.action.client import ActionClient, ClientGoalHandle
 from rclpy.client import Client
 from rclpy.node import Node
 from rclpy.task import Future as RosFuture
@@ -118,6 +119,18 @@ class GoalSender:
         return self.client.send_goal_async(
             goal, feedback_callback=feedback_callback, goal_uuid=goal_id
         )
+
+    def cancel(
+        self, handle: ClientGoalHandle[Any, Any, Any] | None, goal_id: UUID | None, what: str
+    ) -> None:
+        """Cancel a goal sent here: through its ``handle`` once accepted, else by ``goal_id``.
+
+        ``what`` names the goal in the log. Nothing happens for a goal never sent (no id).
+        """
+        if handle is not None:
+            handle.cancel_goal_async()
+        elif goal_id is not None:
+            self.cancel_unaccepted(goal_id, what)
 
     def cancel_unaccepted(self, goal_id: UUID, what: str) -> None:
         """Cancel the goal ``goal_id`` on the server, though its acceptance never arrived."""

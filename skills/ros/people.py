@@ -204,12 +204,8 @@ class RosPeopleChannel(Closeable):
         Call it once ``request.withdrawn`` is set, outside the lock: an acceptance that arrives
         later is then cancelled through its handle too (``_on_response``).
         """
-        if request.handle is not None:
-            request.handle.cancel_goal_async()
-        elif request.goal_id is not None:
-            self._sender.cancel_unaccepted(
-                request.goal_id, f"the request to {request.person} ({request.task.ability})"
-            )
+        what = f"the request to {request.person} ({request.task.ability})"
+        self._sender.cancel(request.handle, request.goal_id, what)
 
     def _on_response(self, request: _Request, response: RosFuture[Any]) -> None:
         handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
@@ -281,9 +277,10 @@ class RosPeopleChannel(Closeable):
             if now - started < self.discovery_timeout_s:
                 return None
             missing = "nobody accepted it on" if request.sent_at else "no server of"
+            lost = " (withdrawn in case only its acceptance was lost)" if request.sent_at else ""
             return _unavailable(
-                f"{what}: {missing} {self.action} after {self.discovery_timeout_s:g} s; "
-                f"{PEOPLE_SIDE_HINT}"
+                f"{what}: {missing} {self.action} after {self.discovery_timeout_s:g} s"
+                f"{lost}; {PEOPLE_SIDE_HINT}"
             )
         if now - request.accepted_at < self.answer_timeout_s:
             return None

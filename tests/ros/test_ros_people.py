@@ -144,7 +144,7 @@ def test_a_request_whose_acceptance_is_lost_times_out_and_is_withdrawn_by_its_id
     side = ForgetfulEnd(ros, DelegateTask, "/people/delegate")
     feedback = result(channel(discovery_timeout_s=1.0).delegate("priya", PRINT))
     assert not feedback.ok and feedback.code == "person_unavailable"
-    assert "nobody accepted it on /people/delegate after 1 s" in feedback.message
+    assert "nobody accepted it on /people/delegate after 1 s (withdrawn in case" in feedback.message
     [goal] = side.started_ids()  # the people side was working on it
     until(lambda: side.stopped == [goal], what="the people side to drop the request")
     assert set(side.cancels) == {goal}
