@@ -16,13 +16,17 @@ Time limits (wall clock, checked every ``poll_period_s`` by a timer on the node)
 
 - No action server yet: the goal waits (discovery takes a moment) and fails with ``timeout``
   after ``accept_timeout_s``, saying the robot side is not running and how to start it.
-- Sent but neither accepted nor rejected within ``accept_timeout_s``: ``timeout``.
+- Sent but neither accepted nor rejected within ``accept_timeout_s``: ``timeout``; the goal is
+  cancelled on the robot by its id, for the robot may have accepted it and be running it while
+  the middleware lost the acceptance (see :mod:`skills.ros.goal_sender`).
 - Accepted but no result within the route's ``timeout_s`` (else ``command_timeout_s``):
   ``timeout``; the goal is cancelled so a robot that wakes up does not act on it later.
 
-:meth:`RosExecutor.cancel` cancels the goal on the robot (once accepted; a goal cancelled
-before its acceptance is cancelled as soon as it is accepted) and cancels the future at
-once, like the simulator's executor. ``submit`` never raises: a command for a robot whose
+:meth:`RosExecutor.cancel` cancels the goal on the robot and cancels the future at once, like
+the simulator's executor: through the goal handle once accepted; a goal sent but not accepted
+yet is cancelled by its id at once, and again through its handle if the acceptance arrives
+later. :meth:`RosExecutor.close` cancels the goals in flight the same way. ``submit`` never
+raises: a command for a robot whose
 name cannot be a namespace, or that is not among the robots the executor was given, fails at
 once with the reason (and, for the latter, the ``--robot`` option to add).
 
@@ -50,16 +54,18 @@ from typing import Any
 
 from action_msgs.msg import GoalStatus
 from cogtree_interfaces.action import ExecuteSkill
-from rclpy.action.client import ActionClient, ClientGoalHandle
+from rclpy.action.client import ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.guard_condition import GuardCondition
 from rclpy.node import Node
 from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
+from unique_identifier_msgs.msg import UUID
 
 from knowledge.closing import Closeable
 from skills.commands import Command, Feedback
+from skills.ros.goal_sender import GoalSender, new_goal_id
 from skills.ros.messages import MessageError, failure_code_of, goal_msg
 from skills.ros.protocol import START_HINT, check_namespace, default_namespace, topic
 from skills.ros.routes import CommandRoutes
@@ -77,11 +83,13 @@ DEFAULT_ACCEPT_TIMEOUT_S = 5.0
 class _Goal:
     command: Command
     future: Future[Feedback]
-    client: ActionClient[Any, Any, Any]
+    sender: GoalSender
     action: str
     timeout_s: float
     submitted_at: float
     sent_at: float | None = None
+    goal_id: UUID | None = None
+    """The goal's id on the robot, chosen when it is sent."""
     accepted_at: float | None = None
     handle: ClientGoalHandle[Any, Any, Any] | None = None
     cancelled: bool = False
@@ -91,7 +99,7 @@ class _Goal:
 @dataclass
 class _Table:
     goals: list[_Goal] = field(default_factory=list)
-    clients: dict[str, ActionClient[Any, Any, Any]] = field(default_factory=dict)
+    senders: dict[str, GoalSender] = field(default_factory=dict)
     answered: list[tuple[_Goal, Feedback]] = field(default_factory=list)
     """Goals the robot ended, resolved by the guard condition (see the module docs)."""
 
@@ -135,7 +143,7 @@ class RosExecutor(Closeable):
         self._closed = False
         for namespace in self.robots.values():  # early, so discovery starts now
             for action in self.routes.actions():
-                self._client(topic(namespace, action))
+                self._sender(topic(namespace, action))
         self._timer: Timer = node.create_timer(
             poll_period_s, self._check_time_limits, clock=Clock(clock_type=ClockType.STEADY_TIME)
         )
@@ -161,11 +169,11 @@ class RosExecutor(Closeable):
     def servers_ready(self, robot: str) -> bool:
         """True when every action ``robot``'s commands go to has a server."""
         with self._lock:
-            clients = [
-                self._client(topic(self.namespace_of(robot), action))
+            senders = [
+                self._sender(topic(self.namespace_of(robot), action))
                 for action in self.routes.actions()
             ]
-        return all(client.server_is_ready() for client in clients)
+        return all(sender.server_is_ready() for sender in senders)
 
     @property
     def in_flight(self) -> int:
@@ -193,7 +201,7 @@ class RosExecutor(Closeable):
             goal = _Goal(
                 command=command,
                 future=future,
-                client=self._client(action),
+                sender=self._sender(action),
                 action=action,
                 timeout_s=route.timeout_s or self.command_timeout_s,
                 submitted_at=time.monotonic(),
@@ -211,9 +219,7 @@ class RosExecutor(Closeable):
                 return
             self._table.goals.remove(goal)
             goal.cancelled = True
-            handle = goal.handle
-        if handle is not None:
-            handle.cancel_goal_async()
+        _cancel_on_robot(goal)
         goal.future.cancel()
         log.debug("goal cancelled: %s", command.describe())
 
@@ -228,9 +234,10 @@ class RosExecutor(Closeable):
         """Resolve the goals the robot ended, cancel and fail those in flight, leave the node.
 
         The timer, the guard condition and the action clients are removed from the node. A
-        goal sent but not yet accepted is cancelled when the robot's acceptance arrives
-        (``_on_response``), so its client stays with the node until the node is destroyed:
-        destroying it now would lose the acceptance and leave the robot moving.
+        goal sent but not yet accepted is cancelled by its id now, and again when the robot's
+        acceptance arrives (``_on_response``), so its action's clients stay with the node until
+        the node is destroyed: destroying them now could lose the cancel or the acceptance and
+        leave the robot moving.
         """
         with self._lock:
             if self._closed:
@@ -241,43 +248,50 @@ class RosExecutor(Closeable):
             for goal in goals:
                 goal.cancelled = True
             awaiting = {
-                id(goal.client)
+                id(goal.sender)
                 for goal in goals
                 if goal.sent_at is not None and goal.handle is None
             }
-            clients = list(self._table.clients.values())
-            self._table.clients.clear()
+            senders = list(self._table.senders.values())
+            self._table.senders.clear()
         self._resolve_answered()
         for goal in goals:
-            if goal.handle is not None:
-                goal.handle.cancel_goal_async()
+            _cancel_on_robot(goal)
             _resolve(goal, Feedback(ok=False, message="the ROS executor was closed"))
         self.node.destroy_timer(self._timer)
         self.node.destroy_guard_condition(self._answers)
-        for client in clients:
-            if id(client) not in awaiting:
-                client.destroy()
+        for sender in senders:
+            if id(sender) not in awaiting:
+                sender.destroy()
 
     # -- goals ---------------------------------------------------------------------------------
 
-    def _client(self, action: str) -> ActionClient[Any, Any, Any]:
-        """The action client of ``action``, made on first use (call with the lock held)."""
-        client = self._table.clients.get(action)
-        if client is None:
-            client = ActionClient(self.node, ExecuteSkill, action)
-            self._table.clients[action] = client
-        return client
+    def _sender(self, action: str) -> GoalSender:
+        """The goal sender of ``action``, made on first use (call with the lock held)."""
+        sender = self._table.senders.get(action)
+        if sender is None:
+            sender = GoalSender(
+                self.node,
+                ExecuteSkill,
+                action,
+                side="the robot",
+                retry_for_s=self.accept_timeout_s,
+            )
+            self._table.senders[action] = sender
+        return sender
 
     def _send_if_served(self, goal: _Goal) -> None:
         """Send ``goal`` once its action has a server."""
         with self._lock:
             if goal.sent_at is not None or goal.cancelled or self._closed:
                 return
-            if not goal.client.server_is_ready():
+            if not goal.sender.server_is_ready():
                 return
             goal.sent_at = time.monotonic()
-        sent = goal.client.send_goal_async(
+            goal.goal_id = goal_id = new_goal_id()
+        sent = goal.sender.send(
             goal_msg(goal.command),
+            goal_id,
             feedback_callback=lambda message: self._on_feedback(goal, message),
         )
         sent.add_done_callback(lambda done: self._on_response(goal, done))
@@ -290,6 +304,8 @@ class RosExecutor(Closeable):
     def _on_response(self, goal: _Goal, response: RosFuture[Any]) -> None:
         handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
         if handle is None or not handle.accepted:
+            if goal.goal_id is not None:
+                goal.sender.forget(goal.goal_id)
             self._end(goal, _failed(goal, f"{goal.action} rejected the goal"))
             return
         with self._lock:
@@ -337,6 +353,7 @@ class RosExecutor(Closeable):
         for goal in goals:
             self._send_if_served(goal)
         with self._lock:
+            senders = list(self._table.senders.values())
             for goal in list(self._table.goals):
                 feedback = self._overdue(goal, now)
                 if feedback is not None:
@@ -344,10 +361,11 @@ class RosExecutor(Closeable):
                     goal.cancelled = True  # accepted later: cancelled at once
                     expired.append((goal, feedback))
         for goal, feedback in expired:
-            if goal.handle is not None:
-                goal.handle.cancel_goal_async()
+            _cancel_on_robot(goal)
             log.warning("%s", feedback.message)
             _resolve(goal, feedback)
+        for sender in senders:
+            sender.retry_cancels()
 
     def _overdue(self, goal: _Goal, now: float) -> Feedback | None:
         """A ``timeout`` failure if ``goal`` is past a time limit, else None."""
@@ -363,7 +381,8 @@ class RosExecutor(Closeable):
                 return None
             reason = (
                 f"{goal.action} neither accepted nor rejected the goal within "
-                f"{self.accept_timeout_s:g} s; {START_HINT}"
+                f"{self.accept_timeout_s:g} s (it was cancelled on the robot in case the "
+                f"robot had accepted it and only the acceptance was lost); {START_HINT}"
             )
         else:
             if now - goal.accepted_at < goal.timeout_s:
@@ -378,6 +397,16 @@ class RosExecutor(Closeable):
             code="timeout",
             message=f"{goal.command.robot} {goal.command.describe()}: {reason}",
         )
+
+
+def _cancel_on_robot(goal: _Goal) -> None:
+    """Cancel ``goal`` on the robot: through its handle, or by its id if sent but unaccepted.
+
+    Call it once ``goal.cancelled`` is set, outside the lock: an acceptance that arrives later
+    is then cancelled through its handle too (``_on_response``).
+    """
+    what = f"{goal.command.robot} {goal.command.describe()}"
+    goal.sender.cancel(goal.handle, goal.goal_id, what)
 
 
 def _failed(goal: _Goal, why: str) -> Feedback:

@@ -15,6 +15,12 @@ or with a ``person_unavailable`` failure that names the action and what to start
 - the goal was accepted but did not end within ``answer_timeout_s`` (it is then cancelled,
   so a person who answers later is not counted on).
 
+A request that ends on the host's side (time limit, :meth:`RosPeopleChannel.cancel`,
+:meth:`RosPeopleChannel.close`) is cancelled on the people side: through its goal handle once
+accepted; sent but not accepted yet, by its goal id at once (the middleware may have lost the
+acceptance of a goal the people side is working on; see :mod:`skills.ros.goal_sender`), and
+again through its handle if the acceptance arrives later.
+
 Time limits are wall-clock seconds, checked by a timer on the node every ``poll_period_s``.
 Threading: the node's callbacks run on its executor's thread, ``delegate``/``cancel`` on the
 tree's; the table of requests is guarded by a lock and futures are resolved outside it.
@@ -31,16 +37,18 @@ from typing import Any
 
 from action_msgs.msg import GoalStatus
 from cogtree_interfaces.action import DelegateTask
-from rclpy.action.client import ActionClient, ClientGoalHandle
+from rclpy.action.client import ClientGoalHandle
 from rclpy.clock import Clock
 from rclpy.clock_type import ClockType
 from rclpy.node import Node
 from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
+from unique_identifier_msgs.msg import UUID
 
 from knowledge.closing import Closeable
 from skills.commands import Feedback
 from skills.human_channel import HumanRequest
+from skills.ros.goal_sender import GoalSender, new_goal_id
 from skills.ros.messages import MessageError, failure_code_of
 from skills.ros.protocol import DELEGATE_ACTION
 
@@ -68,6 +76,7 @@ class _Request:
     future: Future[Feedback]
     made_at: float
     sent_at: float | None = None
+    goal_id: UUID | None = None
     accepted_at: float | None = None
     handle: ClientGoalHandle[Any, Any, Any] | None = None
     withdrawn: bool = False
@@ -101,10 +110,14 @@ class RosPeopleChannel(Closeable):
         self.node = node
         self.answer_timeout_s = answer_timeout_s
         self.discovery_timeout_s = discovery_timeout_s
-        self.action = node.resolve_topic_name(DELEGATE_ACTION)
-        self._client: ActionClient[Any, Any, Any] = ActionClient(
-            node, DelegateTask, DELEGATE_ACTION
+        self._sender = GoalSender(
+            node,
+            DelegateTask,
+            DELEGATE_ACTION,
+            side="the people side",
+            retry_for_s=discovery_timeout_s,
         )
+        self.action = self._sender.action
         self._lock = threading.Lock()
         self._pending: list[_Request] = []
         self._closed = False
@@ -141,25 +154,30 @@ class RosPeopleChannel(Closeable):
                 return False
             self._pending.remove(request)
             request.withdrawn = True
-            handle = request.handle
-        if handle is not None:
-            handle.cancel_goal_async()
+        self._withdraw(request)
         future.cancel()
         return True
 
     def close(self) -> None:
-        """Fail the requests still pending; remove the timer and the action client."""
+        """Withdraw and fail the requests still pending; remove the timer and the clients.
+
+        While a request sent but not yet accepted is pending, the clients stay with the node
+        until it is destroyed: its cancel by id is on its way, and an acceptance that arrives
+        later is cancelled through its handle (``_on_response``).
+        """
         with self._lock:
             if self._closed:
                 return
             self._closed = True
             pending, self._pending = self._pending, []
+            for request in pending:
+                request.withdrawn = True
         for request in pending:
-            if request.handle is not None:
-                request.handle.cancel_goal_async()
+            self._withdraw(request)
             _resolve(request, _unavailable("the people channel was closed before an answer"))
         self.node.destroy_timer(self._timer)
-        self._client.destroy()
+        if not any(r.sent_at is not None and r.handle is None for r in pending):
+            self._sender.destroy()
 
     # -- internals -----------------------------------------------------------------------------
 
@@ -168,20 +186,32 @@ class RosPeopleChannel(Closeable):
         with self._lock:
             if request.sent_at is not None or request.withdrawn or self._closed:
                 return
-            if not self._client.server_is_ready():
+            if not self._sender.server_is_ready():
                 return
             request.sent_at = time.monotonic()
+            request.goal_id = goal_id = new_goal_id()
         goal = DelegateTask.Goal(
             person=request.person,
             ability=request.task.ability,
             description=request.task.description,
         )
-        sent = self._client.send_goal_async(goal)
+        sent = self._sender.send(goal, goal_id)
         sent.add_done_callback(lambda done: self._on_response(request, done))
+
+    def _withdraw(self, request: _Request) -> None:
+        """Cancel ``request`` on the people side: through its handle, or by id if unaccepted.
+
+        Call it once ``request.withdrawn`` is set, outside the lock: an acceptance that arrives
+        later is then cancelled through its handle too (``_on_response``).
+        """
+        what = f"the request to {request.person} ({request.task.ability})"
+        self._sender.cancel(request.handle, request.goal_id, what)
 
     def _on_response(self, request: _Request, response: RosFuture[Any]) -> None:
         handle: ClientGoalHandle[Any, Any, Any] | None = response.result()
         if handle is None or not handle.accepted:
+            if request.goal_id is not None:
+                self._sender.forget(request.goal_id)
             self._end(request, _unavailable(f"{self.action} rejected the request"))
             return
         with self._lock:
@@ -234,10 +264,10 @@ class RosPeopleChannel(Closeable):
                     request.withdrawn = True
                     expired.append((request, feedback))
         for request, feedback in expired:
-            if request.handle is not None:
-                request.handle.cancel_goal_async()
+            self._withdraw(request)
             log.warning("%s", feedback.message)
             _resolve(request, feedback)
+        self._sender.retry_cancels()
 
     def _overdue(self, request: _Request, now: float) -> Feedback | None:
         """A ``person_unavailable`` failure if ``request`` is past a time limit, else None."""
@@ -247,9 +277,10 @@ class RosPeopleChannel(Closeable):
             if now - started < self.discovery_timeout_s:
                 return None
             missing = "nobody accepted it on" if request.sent_at else "no server of"
+            lost = " (withdrawn in case only its acceptance was lost)" if request.sent_at else ""
             return _unavailable(
-                f"{what}: {missing} {self.action} after {self.discovery_timeout_s:g} s; "
-                f"{PEOPLE_SIDE_HINT}"
+                f"{what}: {missing} {self.action} after {self.discovery_timeout_s:g} s"
+                f"{lost}; {PEOPLE_SIDE_HINT}"
             )
         if now - request.accepted_at < self.answer_timeout_s:
             return None

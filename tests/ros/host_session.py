@@ -8,6 +8,7 @@ from typing import Any
 from behaviours.llm.client import LLMClient
 from knowledge.closing import Closeable
 from sim.ros_robot import SimRobotNode
+from tests.ros.action_discovery import NewClients
 from tests.ros.ros_user import User
 from trees.assistant_session import AssistantSession
 from trees.handles import Handles
@@ -117,31 +118,14 @@ class HostBench(Closeable):
 
     def requester(self, action_type: Any, action: str) -> Any:
         """An action client of the hosts' ``action``, on a participant of its own, once both ends
-        have found each other.
-
-        ``wait_for_server`` says only that the client found the server; the server must also have
-        found the client's reply readers, or the middleware drops the goal's acceptance (after
-        waiting 100 ms for them) and the client waits for ever.
+        have found each other (see :mod:`tests.ros.action_discovery`).
         """
         from rclpy.action.client import ActionClient
 
-        services = [
-            f"{action}/_action/{name}" for name in ("send_goal", "cancel_goal", "get_result")
-        ]
-        known = {
-            (id(host), name): host.node.count_clients(name)
-            for host in self._hosts
-            for name in services
-        }
+        new_clients = NewClients((host.node, action) for host in self._hosts)
         client = ActionClient(self.ros.node("requester"), action_type, action)
         assert client.wait_for_server(timeout_sec=30.0)
-        for host in self._hosts:
-            self.until(
-                lambda host=host: all(
-                    host.node.count_clients(name) > known[id(host), name] for name in services
-                ),
-                what="the host to discover the requester",
-            )
+        self.until(new_clients.found, what="the hosts to discover the requester")
         return client
 
     def start(self, host: RosHost) -> None:

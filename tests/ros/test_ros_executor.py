@@ -22,8 +22,12 @@ from skills.controller import RunStatus, SkillRun
 from skills.decomposition import SkillPlan
 from skills.preconditions import PreconditionReport
 from skills.ros.executor import RosExecutor
+from skills.ros.messages import command_of
+from skills.ros.protocol import topic
 from skills.ros.routes import CommandRoutes
 from skills.specs import skill_call
+from tests.ros.action_discovery import NewClients
+from tests.ros.lost_acceptance import ForgetfulEnd
 
 SCENARIO = "robee_bottle"  # robot1 (humanoid) and base1 (mobile base) in the hallway
 RESULT_TIMEOUT_S = 15.0
@@ -42,7 +46,9 @@ def grasp(obj: str) -> Command:
 class ExecutorBench(Closeable):
     """The host's executors and the simulated robot side of ``SCENARIO``, each on a participant.
 
-    ``ns`` are this test's namespaces of the scenario's robots, the default of both sides.
+    ``ns`` are this test's namespaces of the scenario's robots, the default of both sides. An
+    executor is returned once the robot sides serving its actions have found its clients (see
+    :mod:`tests.ros.action_discovery`), so no acceptance is lost on the way.
     """
 
     def __init__(
@@ -53,19 +59,35 @@ class ExecutorBench(Closeable):
         self.ns = ros.namespaces("robot1", "base1")
         self._robot_side = robot_side
         self._executors: list[RosExecutor] = []
+        self._served: list[tuple[Any, str]] = []  # (the server's node, the action)
 
     def robot(self, **options: Any) -> SimRobotNode:
         """Start the robot side (``options``: :class:`~sim.ros_robot.SimRobotNode`'s)."""
         options.setdefault("namespaces", self.ns)
-        return self._robot_side(SCENARIO, **options)
+        robot = self._robot_side(SCENARIO, **options)
+        for namespace in robot.namespaces.values():
+            self.serving(robot.node, *(topic(namespace, a) for a in robot.routes.actions()))
+        return robot
+
+    def serving(self, node: Any, *actions: str) -> None:
+        """Note that ``node`` serves ``actions``, for the executors made after."""
+        self._served.extend((node, action) for action in actions)
 
     def executor(self, **options: Any) -> RosExecutor:
         """Make the host's executor (``options``: :class:`RosExecutor`'s)."""
         options.setdefault("robots", self.ns)
+        new_clients = NewClients(self._served)
         node = self.ros.node("cogtree", spin=False)
-        self._executors.append(RosExecutor(node, **options))
+        executor = RosExecutor(node, **options)
+        self._executors.append(executor)
         self.ros.spin(node)
-        return self._executors[-1]
+        targets = {
+            topic(namespace, action)
+            for namespace in executor.robots.values()
+            for action in executor.routes.actions()
+        }
+        self.until(lambda: new_clients.found(targets), what="the robot side to find the executor")
+        return executor
 
     def close(self) -> None:
         """Close every executor made here."""
@@ -157,10 +179,12 @@ def bridge(
         handle.abort()
         return answer(handle.request)
 
+    action = f"{bench.ns['robot1']}/execute_skill"
+    bench.serving(node, action)
     ActionServer(
         node,
         ExecuteSkill,
-        f"{bench.ns['robot1']}/execute_skill",
+        action,
         execute_callback=execute,
         goal_callback=lambda goal: GoalResponse.ACCEPT if accept else GoalResponse.REJECT,
     )
@@ -252,13 +276,15 @@ def test_routes_send_navigation_to_its_own_action(bench: ExecutorBench) -> None:
 
 
 def test_the_robot_will_not_grasp_an_object_it_senses_hot(
-    ros: Any, robot_side: Callable[..., SimRobotNode]
+    ros: Any, robot_side: Callable[..., SimRobotNode], until: Callable[..., Any]
 ) -> None:
     namespaces = ros.namespaces("robot1")
     robot = robot_side("hot_pan", namespaces=namespaces)
+    new_clients = NewClients([(robot.node, f"{namespaces['robot1']}/execute_skill")])
     node = ros.node("cogtree", spin=False)
     with RosExecutor(node, robots=namespaces) as executor:
         ros.spin(node)
+        until(new_clients.found, what="the robot side to find the executor")
         feedback = result(
             executor.submit(
                 Command(
@@ -272,3 +298,52 @@ def test_the_robot_will_not_grasp_an_object_it_senses_hot(
     assert not feedback.ok and feedback.code == "unsafe_object"
     assert "senses that frying_pan is hot" in feedback.message
     assert robot.simulator.log == []  # nothing reached the simulator
+
+
+def forgetful_robot(bench: ExecutorBench) -> ForgetfulEnd:
+    """robot1's action, served by a robot whose acceptances never reach the host."""
+    return ForgetfulEnd(bench.ros, ExecuteSkill, f"{bench.ns['robot1']}/execute_skill")
+
+
+def test_a_goal_whose_acceptance_is_lost_times_out_and_is_cancelled_on_the_robot(
+    bench: ExecutorBench, caplog: pytest.LogCaptureFixture
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=1.0)
+    feedback = result(executor.submit(navigate("kitchen")))
+    assert not feedback.ok and feedback.code == "timeout"
+    assert "neither accepted nor rejected the goal within 1 s" in feedback.message
+    assert "it was cancelled on the robot" in feedback.message
+    [goal] = robot.started_ids()  # the robot did run it
+    bench.until(lambda: robot.stopped == [goal], what="the robot side to stop the goal")
+    assert set(robot.cancels) == {goal}
+    warning = f"navigate(target=kitchen) was lost or is late; cancelling goal {goal} on the robot"
+    assert warning in caplog.text
+    assert executor.in_flight == 0
+
+
+def test_cancelling_a_goal_whose_acceptance_is_lost_cancels_that_goal_on_the_robot(
+    bench: ExecutorBench,
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=60.0)  # cancelled long before the time limit
+    futures = {target: executor.submit(navigate(target)) for target in ("kitchen", "bedroom")}
+    bench.until(lambda: len(robot.started) == 2, what="the robot side to run both goals")
+    ids = {command_of(request).args["target"]: goal for goal, request in robot.started}
+    executor.cancel(navigate("kitchen"))
+    assert futures["kitchen"].cancelled() and not futures["bedroom"].done()
+    bench.until(lambda: robot.stopped, what="the robot side to stop a goal")
+    assert robot.stopped == [ids["kitchen"]]  # exactly that goal: the other runs on
+    assert set(robot.cancels) == {ids["kitchen"]}
+
+
+def test_closing_the_executor_cancels_a_goal_whose_acceptance_is_lost(
+    bench: ExecutorBench,
+) -> None:
+    robot = forgetful_robot(bench)
+    executor = bench.executor(accept_timeout_s=60.0)
+    future = executor.submit(navigate("kitchen"))
+    [goal] = bench.until(robot.started_ids, what="the robot side to run the goal")
+    executor.close()
+    assert result(future) == Feedback(ok=False, message="the ROS executor was closed")
+    bench.until(lambda: robot.stopped == [goal], what="the robot side to stop the goal")

@@ -2,7 +2,9 @@
 
 The host's node and the simulated robot's node each have their own participant (as if in
 their own processes). ``start_if_ready`` runs on this, the main, thread, as ``cogtree ros``
-does: py_trees' tree setup needs it.
+does: py_trees' tree setup needs it. A goal the host stops before the robot's acceptance
+reached it is cancelled twice (by its id, then through its handle), so the tests count
+"at least one" cancel request.
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ def test_close_stops_a_turn_in_progress_and_cancels_its_command(host_bench: Host
     user.speak(REQUEST)
     host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
     serving.close()
-    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
+    host_bench.until(lambda: robot.cancels_requested >= 1, what="the cancel of the navigation")
     assert user.heard == []  # the stopped turn said nothing
 
 
@@ -170,7 +172,7 @@ def test_deactivate_stops_the_turn_cancels_the_robots_goal_and_pauses(
     host_bench.until(lambda: robot.goals_accepted == 1, what="the robot to accept the navigation")
     before = len(user.heard)
     serving.deactivate()
-    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
+    host_bench.until(lambda: robot.cancels_requested >= 1, what="the cancel of the navigation")
     host_bench.until(lambda: len(user.heard) > before, what="the interrupted turn's words")
     assert user.heard[before] == "I stopped what I was doing (I was deactivated)."
     assert user.say("where is the mug?").startswith("I am paused")
@@ -256,7 +258,7 @@ def test_cancelling_a_request_stops_its_turn_and_cancels_the_robots_goal(
     answer = wait_for(handle.get_result_async())
     assert answer.result.outcome == "INVALID"
     assert answer.result.dialogue == ["I stopped what I was doing (the request was cancelled)."]
-    host_bench.until(lambda: robot.cancels_requested == 1, what="the cancel of the navigation")
+    host_bench.until(lambda: robot.cancels_requested >= 1, what="the cancel of the navigation")
     assert serving.executor.in_flight == 0
 
 
