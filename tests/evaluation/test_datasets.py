@@ -89,9 +89,7 @@ def test_missing_and_empty_files_say_what_to_pass(tmp_path: Path) -> None:
 
 
 def test_readiness_turns_may_be_out_of_scope_but_intent_items_may_not(tmp_path: Path) -> None:
-    line = (
-        '{"utterance": "tell me a joke", "domain": "OutOfScope", "task": null, "control": "Reject"}'
-    )
+    line = '{"utterance": "sing a song", "domain": "OutOfScope", "task": null, "control": "Reject"}'
     assert load_items(write(tmp_path / "r.jsonl", line), ReadinessItem)[0].control == "Reject"
     with pytest.raises(DatasetError, match="unknown domain 'OutOfScope'"):
         load_items(
