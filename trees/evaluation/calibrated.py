@@ -296,8 +296,8 @@ def threshold_for(
 
 
 def calibration_scores(items: Sequence[ScoredItem]) -> list[float]:
-    """The nonconformity scores of ``items``, sorted."""
-    return sorted(nonconformity(item.probabilities, item.intended) for item in items)
+    """The nonconformity scores of ``items`` (a threshold keeps them sorted)."""
+    return [nonconformity(item.probabilities, item.intended) for item in items]
 
 
 def item_set(item: ScoredItem, scores: Sequence[float], epsilon: float) -> list[str]:
