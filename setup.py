@@ -4,7 +4,14 @@ from pathlib import Path
 
 from setuptools import find_packages, setup
 
-PACKAGES = find_packages(include=["trees*", "behaviours*", "skills*", "knowledge*", "sim*"])
+FOLDERS = ("trees", "behaviours", "skills", "knowledge", "sim")
+"""The top-level folders, installed as ``cogtree.<folder>`` so that no package named ``trees``
+or ``skills`` lands in site-packages beside a robot workspace's own."""
+
+PACKAGE_DIR = {"cogtree": "cogtree", **{f"cogtree.{folder}": folder for folder in FOLDERS}}
+PACKAGES = ["cogtree"] + [
+    f"cogtree.{package}" for package in find_packages(include=[f"{folder}*" for folder in FOLDERS])
+]
 
 setup(
     name="cogtree",
@@ -18,9 +25,10 @@ setup(
     license="Apache-2.0",
     python_requires=">=3.10",
     packages=PACKAGES,
+    package_dir=PACKAGE_DIR,
     package_data={
-        "behaviours.llm": ["*.yaml"],
-        "knowledge": [
+        "cogtree.behaviours.llm": ["*.yaml"],
+        "cogtree.knowledge": [
             "*.ttl",
             "request_words.yaml",
             "queries/*.rq",
@@ -41,14 +49,14 @@ setup(
             "optional_packs/*/*.sql",
             "optional_packs/*/queries/*.sql",
         ],
-        "knowledge.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
-        "sim": ["scenarios/*.yaml"],
+        "cogtree.knowledge.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
+        "cogtree.sim": ["scenarios/*.yaml"],
         # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
-        "trees": ["*.xml"],
+        "cogtree.trees": ["*.xml"],
         # the host node's example parameters file (docs/ros.md)
-        "trees.ros": ["*.yaml"],
+        "cogtree.trees.ros": ["*.yaml"],
         # the viewer's own page (py_trees_js itself is read from its installed package)
-        "trees.viewer": ["static/*"],
+        "cogtree.trees.viewer": ["static/*"],
     },
     install_requires=[
         "py_trees>=2.6,<2.7",
@@ -114,7 +122,7 @@ setup(
             "wheel>=0.40",
         ],
     },
-    entry_points={"console_scripts": ["cogtree = trees.cli.main:main"]},
+    entry_points={"console_scripts": ["cogtree = cogtree.trees.cli.main:main"]},
     classifiers=[
         "Programming Language :: Python :: 3",
         "Topic :: Scientific/Engineering :: Artificial Intelligence",

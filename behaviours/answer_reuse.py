@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from behaviours.turn_state import EvidenceItem, HeldAnswer
-from knowledge.domain_pack import EvidenceNeeds, EvidencePart, TaskSpec
+from cogtree.behaviours.turn_state import EvidenceItem, HeldAnswer
+from cogtree.knowledge.domain_pack import EvidenceNeeds, EvidencePart, TaskSpec
 
 SPEAKER_KEY = "speaker"
 """The key entry of the person speaking, when the task's template takes ``?speaker``."""

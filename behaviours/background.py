@@ -35,8 +35,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, final
 import py_trees
 from py_trees.common import Status
 
-from behaviours.setup_handles import missing_handle
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours.setup_handles import missing_handle
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from behaviours.candidate_readings import (
+from cogtree.behaviours.candidate_readings import (
     CalibratedReadings,
     Outcome,
     Readings,
@@ -32,14 +32,14 @@ from behaviours.candidate_readings import (
     narrowed,
     option_prompt,
 )
-from behaviours.llm.client import LLMClient, PendingCall
-from behaviours.llm.errors import LLMError
-from behaviours.llm.option_scores import OptionScores
-from behaviours.llm.types import CallRecord
-from behaviours.match_scores import NO_MODEL
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import CalibrationError, kept_options
-from knowledge.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.behaviours.llm.client import LLMClient, PendingCall
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.behaviours.llm.option_scores import OptionScores
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.behaviours.match_scores import NO_MODEL
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.conformal import CalibrationError, kept_options
+from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
 
 log = logging.getLogger(__name__)
 

@@ -21,19 +21,19 @@ from typing import Any
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.background import BackgroundWork
-from behaviours.faithfulness import Support, held_to, speech_rationale, turn_support
-from behaviours.pending_question import dropped_note, moves_on
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.task_readiness import NO_TASK
-from behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
-from knowledge.domain_pack import DomainPack, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Candidate
-from knowledge.wording import joined, singular
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork
+from cogtree.behaviours.faithfulness import Support, held_to, speech_rationale, turn_support
+from cogtree.behaviours.pending_question import dropped_note, moves_on
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.task_readiness import NO_TASK
+from cogtree.behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
+from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import Candidate
+from cogtree.knowledge.wording import joined, singular
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

@@ -16,15 +16,15 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.faithfulness import held_to, speech_rationale, turn_support
-from behaviours.safety_doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import WorkingContext
-from knowledge.request_frame import parse_request
-from knowledge.wording import joined
+from cogtree.behaviours import keys
+from cogtree.behaviours.faithfulness import held_to, speech_rationale, turn_support
+from cogtree.behaviours.safety_doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.wording import joined
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 

@@ -8,11 +8,11 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours.background import BackgroundWork, Pending
-from behaviours.setup_handles import MissingHandleError, require_handle
-from knowledge.experience import ErrorCode
-from skills.commands import Feedback
-from skills.human_channel import DelegationOutcome, HumanChannel, HumanRequest
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import MissingHandleError, require_handle
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.skills.commands import Feedback
+from cogtree.skills.human_channel import DelegationOutcome, HumanChannel, HumanRequest
 
 
 class DelegateToHuman(BackgroundWork[Feedback]):

@@ -8,7 +8,7 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
+from cogtree.behaviours import keys
 
 
 class AwaitUtterance(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

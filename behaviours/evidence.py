@@ -22,15 +22,15 @@ import py_trees
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.answer_reuse import Reuse, answer_key, find_reusable
-from behaviours.background import Clock
-from behaviours.btcpp.steering import take_clock
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, HeldAnswer, IntentFrame
-from knowledge.domain_pack import DomainPack, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import Fact, WorkingContext
+from cogtree.behaviours import keys
+from cogtree.behaviours.answer_reuse import Reuse, answer_key, find_reusable
+from cogtree.behaviours.background import Clock
+from cogtree.behaviours.btcpp.steering import take_clock
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import EvidenceBundle, HeldAnswer, IntentFrame
+from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import Fact, WorkingContext
 
 MODEL_QUERY = "model-query"
 """The evidence source of rows that a model-written query returned."""

@@ -21,19 +21,19 @@ from typing import Any
 import py_trees
 from py_trees.common import ParallelPolicy, Status
 
-from behaviours import keys
-from behaviours.background import InFlight
-from behaviours.delegate import DelegateToHuman
-from behaviours.look_around import LookAround
-from behaviours.plan_attempts import update_last_attempt
-from behaviours.reflection import needs_belief, reflect
-from behaviours.setup_handles import require_handle
-from behaviours.skill_action import SkillAction
-from behaviours.staged_children import StagedChildren
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from skills.plan_blocks import Block, Series, Step, Together, decompose, label
-from skills.plan_model import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import InFlight
+from cogtree.behaviours.delegate import DelegateToHuman
+from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.plan_attempts import update_last_attempt
+from cogtree.behaviours.reflection import needs_belief, reflect
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.behaviours.staged_children import StagedChildren
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.plan_blocks import Block, Series, Step, Together, decompose, label
+from cogtree.skills.plan_model import (
     DELEGATE,
     LOOK,
     PlanError,

@@ -7,10 +7,10 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.setup_handles import require_handle
-from knowledge.experience import ExperienceStore
-from skills.controller import RunStatus
+from cogtree.behaviours import keys
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.skills.controller import RunStatus
 
 
 class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

@@ -13,11 +13,11 @@ from __future__ import annotations
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.keys import Explanation
-from behaviours.plan_attempts import update_last_attempt
-from skills.controller import RunStatus, SkillOutcome
-from skills.plan_model import PlanAttempt, Reflection
+from cogtree.behaviours import keys
+from cogtree.behaviours.keys import Explanation
+from cogtree.behaviours.plan_attempts import update_last_attempt
+from cogtree.skills.controller import RunStatus, SkillOutcome
+from cogtree.skills.plan_model import PlanAttempt, Reflection
 
 UNKNOWN_FAILURE = "a step of the plan failed, and no skill outcome says why"
 """The failure recorded when execution failed without a failed ``/skill/outcome``."""

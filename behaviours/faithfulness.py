@@ -40,11 +40,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
-from behaviours.keys import GateRationale
-from behaviours.turn_state import EvidenceBundle
-from knowledge.lexicon import Lexicon
-from knowledge.memory_model import WorkingContext
-from knowledge.wording import clip
+from cogtree.behaviours.keys import GateRationale
+from cogtree.behaviours.turn_state import EvidenceBundle
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.wording import clip
 
 _FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
 _SUPERSCRIPTS = {glyph: str(digit) for digit, glyph in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}

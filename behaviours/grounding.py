@@ -7,11 +7,11 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.evidence import task_on_blackboard
-from behaviours.setup_handles import require_handle
-from knowledge.domain_pack import Grounding
-from knowledge.domain_registry import DomainRegistry
+from cogtree.behaviours import keys
+from cogtree.behaviours.evidence import task_on_blackboard
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.domain_pack import Grounding
+from cogtree.knowledge.domain_registry import DomainRegistry
 
 
 class GroundingIs(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

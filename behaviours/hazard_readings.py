@@ -25,15 +25,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from behaviours.turn_state import SlotResolution
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
-from knowledge.frame_tasks import TalkedAbout, step_task, with_referent
-from knowledge.hazard_rules import HazardRules
-from knowledge.lexicon import TYPE_PREFIX, Lexicon
-from knowledge.request_frame import parse_request
-from knowledge.scene_graph import SceneGraph
-from skills.belief import Belief, BeliefError
-from skills.task_hazards import fitting, task_hazards
+from cogtree.behaviours.turn_state import SlotResolution
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
+from cogtree.knowledge.frame_tasks import TalkedAbout, step_task, with_referent
+from cogtree.knowledge.hazard_rules import HazardRules
+from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon
+from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.belief import Belief, BeliefError
+from cogtree.skills.task_hazards import fitting, task_hazards
 
 MAX_READINGS = 8
 """At most this many readings are checked (the first ones, slot by slot)."""

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.answer_reuse import hold
-from behaviours.evidence import TurnAnswerNode, TurnTask
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer
+from cogtree.behaviours import keys
+from cogtree.behaviours.answer_reuse import hold
+from cogtree.behaviours.evidence import TurnAnswerNode, TurnTask
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer
 
 
 class HoldAnswer(TurnAnswerNode):

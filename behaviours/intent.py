@@ -23,12 +23,12 @@ from typing import Any, Literal, get_args, get_origin
 from py_trees.common import Status
 from pydantic import BaseModel, ConfigDict, Field, create_model
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.safety_doubts import explicit_yes
-from behaviours.setup_handles import pack_lexicons, require_handle
-from behaviours.turn_state import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.safety_doubts import explicit_yes
+from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.behaviours.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,
     IntentStep,
@@ -36,9 +36,9 @@ from behaviours.turn_state import (
     SlotValue,
     plain,
 )
-from knowledge.domain_pack import DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import (
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.frame_tasks import (
     StepTask,
     TalkedAbout,
     one_per_thing,
@@ -48,13 +48,13 @@ from knowledge.frame_tasks import (
     task_key,
     with_referent,
 )
-from knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
-from knowledge.lexicon import Lexicon
-from knowledge.request_frame import RequestFrame, action_tasks, parse_request
-from knowledge.scope_matching import MAX_CHARS
-from knowledge.slot_filling import fill_slots, is_grounded
-from knowledge.task_schema import required_slots
-from knowledge.wording import BoundedText
+from cogtree.knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.request_frame import RequestFrame, action_tasks, parse_request
+from cogtree.knowledge.scope_matching import MAX_CHARS
+from cogtree.knowledge.slot_filling import fill_slots, is_grounded
+from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ import py_trees
 from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from behaviours.candidate_readings import CalibratedReadings
-from behaviours.llm.types import CallRecord
-from behaviours.turn_state import (
+from cogtree.behaviours.candidate_readings import CalibratedReadings
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.behaviours.turn_state import (
     EvidenceBundle,
     GeneratedQuery,
     HeldAnswer,
@@ -30,13 +30,13 @@ from behaviours.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from knowledge.experience import RecoveryStep
-from knowledge.frame_tasks import TalkedAbout
-from knowledge.memory_model import WorkingContext
-from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
-from skills.controller import SkillOutcome
-from skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
-from skills.specs import SkillCall
+from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.frame_tasks import TalkedAbout
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.skills.controller import SkillOutcome
+from cogtree.skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
+from cogtree.skills.specs import SkillCall
 
 T = TypeVar("T")
 

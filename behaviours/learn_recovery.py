@@ -15,18 +15,18 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork
-from behaviours.plan_attempts import read_attempts, step_text
-from behaviours.setup_handles import require_handle
-from knowledge.experience import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork
+from cogtree.behaviours.plan_attempts import read_attempts, step_text
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.experience import (
     ExperienceRecord,
     ExperienceStore,
     RecoveryStep,
     recovery_text,
 )
-from knowledge.worker_pool import WorkerPool
-from skills.plan_model import PlanAttempt, PlanStep
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.plan_model import PlanAttempt, PlanStep
 
 LEARNT_FACETS = ("object_type", "place_type", "room")
 """The failure's facets a learnt record requires: kinds of things and the room, not ids, so

@@ -43,15 +43,15 @@ from typing import Any, ClassVar, Generic, TypeVar, final
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import LIFECYCLE, refuse_overrides
-from behaviours.keys import RationaleSource
-from behaviours.llm.client import LLMClient, PendingCall
-from behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
-from behaviours.llm.types import CallRecord, Message
-from behaviours.setup_handles import require_handle
-from knowledge.wording import BoundedText
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import LIFECYCLE, refuse_overrides
+from cogtree.behaviours.keys import RationaleSource
+from cogtree.behaviours.llm.client import LLMClient, PendingCall
+from cogtree.behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
+from cogtree.behaviours.llm.types import CallRecord, Message
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.wording import BoundedText
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours.background import BackgroundWork, Pending
-from behaviours.setup_handles import require_handle
-from skills.commands import Command, Executor, Feedback
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.skills.commands import Command, Executor, Feedback
 
 
 class LookAround(BackgroundWork[Feedback]):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from behaviours.turn_state import SlotResolution
+from cogtree.behaviours.turn_state import SlotResolution
 
 NO_MODEL = "match scores"
 """The model name a threshold computed with the fast path's scores records (backend none)."""

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from behaviours.safety_doubts import SafetyDoubt, SafetyRequest
-from knowledge.memory_polarity import request_stance
+from cogtree.behaviours.safety_doubts import SafetyDoubt, SafetyRequest
+from cogtree.knowledge.memory_polarity import request_stance
 
 KEPT_TOPICS = re.compile(
     r"\b(allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|medic\w*|pills?|tablets?|insulin|"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 
-from knowledge.memory import MemoryStoreError
+from cogtree.knowledge.memory import MemoryStoreError
 
 log = logging.getLogger(__name__)
 

@@ -12,14 +12,14 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.memory_io import memory_failure
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, EvidenceItem
-from knowledge.memory import MemoryStore
-from knowledge.memory_questions import MemoryAnswer, answer
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.memory_io import memory_failure
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory_questions import MemoryAnswer, answer
+from cogtree.knowledge.worker_pool import WorkerPool
 
 MEMORY_ANSWER = "memory_answer"
 """The evidence source of an answer from memory."""

@@ -16,17 +16,17 @@ import py_trees
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.memory_io import memory_failure
-from behaviours.pending_question import moves_on, settle_moved_on
-from behaviours.safety_doubts import explicit_yes
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, PendingTask
-from knowledge.memory import MemoryStore
-from knowledge.memory_model import Claim, TurnTrace
-from knowledge.memory_polarity import Stance, inadmissible, request_stance
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.memory_io import memory_failure
+from cogtree.behaviours.pending_question import moves_on, settle_moved_on
+from cogtree.behaviours.safety_doubts import explicit_yes
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, PendingTask
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.knowledge.memory_polarity import Stance, inadmissible, request_stance
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

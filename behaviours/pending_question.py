@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from behaviours.turn_state import IntentFrame, PendingTask
+from cogtree.behaviours.turn_state import IntentFrame, PendingTask
 
 BACK_TO_IT = "Back to your earlier request:"
 """What comes before a pending question asked again after the reply to a new request."""

@@ -24,12 +24,12 @@ from typing import Any, TypeVar
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.setup_handles import require_handle
-from knowledge.scene_graph import SceneGraph, UnknownEntityError
-from knowledge.scene_models import Candidate, Location, ObjectInfo, Room
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.scene_graph import SceneGraph, UnknownEntityError
+from cogtree.knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

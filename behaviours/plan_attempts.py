@@ -19,17 +19,17 @@ import py_trees
 from py_trees.common import Status
 from py_trees.decorators import Retry
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.turn_state import EvidenceBundle, EvidenceItem
-from knowledge.experience import RecoveryStep
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import counted, joined
-from knowledge.worker_pool import WorkerPool
-from skills.outcome import Observed, TaskOutcome, assess
-from skills.plan_model import PlanAttempt, PlanStep, ToAPlan
-from skills.plan_validation import hazard_question
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem
+from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import counted, joined
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.plan_model import PlanAttempt, PlanStep, ToAPlan
+from cogtree.skills.plan_validation import hazard_question
 
 log = logging.getLogger(__name__)
 

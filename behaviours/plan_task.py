@@ -27,23 +27,23 @@ from typing import Any
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.plan_attempts import add_attempt, read_attempts, sequence_thought
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import IntentFrame, TaskSequence
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import RecoveryStep, recovery_text
-from knowledge.memory_model import WorkingContext
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import ObjectInfo
-from knowledge.worker_pool import WorkerPool
-from skills.already import already_so
-from skills.belief import Belief, RobotProfile
-from skills.limits import infeasible_text
-from skills.plan_model import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.plan_attempts import add_attempt, read_attempts, sequence_thought
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import IntentFrame, TaskSequence
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import RecoveryStep, recovery_text
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import ObjectInfo
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.already import already_so
+from cogtree.skills.belief import Belief, RobotProfile
+from cogtree.skills.limits import infeasible_text
+from cogtree.skills.plan_model import (
     DELEGATE,
     LOOK,
     PlanAttempt,
@@ -53,9 +53,9 @@ from skills.plan_model import (
     plan_graph,
     sequential,
 )
-from skills.recovery import belief_after_recovery, usable_recovery
-from skills.specs import SKILL_SPECS, SkillArgumentError
-from skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
+from cogtree.skills.recovery import belief_after_recovery, usable_recovery
+from cogtree.skills.specs import SKILL_SPECS, SkillArgumentError
+from cogtree.skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
 
 log = logging.getLogger(__name__)
 

@@ -26,18 +26,18 @@ from typing import Any, Final, Literal, get_args
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import AllDone, BackgroundWork, Pending
-from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.fit_for_use import fit_for_use
-from knowledge.lexicon import TYPE_PREFIX, Lexicon
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Candidate
-from knowledge.task_schema import required_slots
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.fit_for_use import fit_for_use
+from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import Candidate
+from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

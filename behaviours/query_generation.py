@@ -43,8 +43,8 @@ from pydantic import BaseModel, Field
 from rdflib import Graph, Namespace, URIRef
 from rdflib import Literal as RdfLiteral
 
-from behaviours import keys
-from behaviours.evidence import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.evidence import (
     ASKED_PARAMETER,
     MEMORY_PARAMETERS,
     SPEAKER_PARAMETER,
@@ -52,17 +52,17 @@ from behaviours.evidence import (
     memory_bindings,
     task_on_blackboard,
 )
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.turn_state import GeneratedQuery, SlotResolution
-from knowledge.domain_pack import PackError
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import WorkingContext
-from knowledge.named_queries import Binding, Term
-from knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
-from knowledge.scene_graph import COG, SCENE, SceneGraph
-from knowledge.wording import BoundedText
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.turn_state import GeneratedQuery, SlotResolution
+from cogtree.knowledge.domain_pack import PackError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.named_queries import Binding, Term
+from cogtree.knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
+from cogtree.knowledge.scene_graph import COG, SCENE, SceneGraph
+from cogtree.knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
 

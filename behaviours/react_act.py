@@ -31,12 +31,12 @@ import py_trees
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.delegate import DelegateToHuman
-from behaviours.faithfulness import Support, held_to, turn_support
-from behaviours.look_around import LookAround
-from behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject
-from behaviours.react_model import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.delegate import DelegateToHuman
+from cogtree.behaviours.faithfulness import Support, held_to, turn_support
+from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject
+from cogtree.behaviours.react_model import (
     GET_MAP_ROOMS,
     GET_OBJECTS_IN_ROOM,
     LOCATE_OBJECT,
@@ -47,17 +47,17 @@ from behaviours.react_model import (
     RoomArgs,
     ThingArgs,
 )
-from behaviours.setup_handles import require_handle
-from behaviours.skill_action import SkillAction
-from behaviours.staged_children import StagedChildren
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import ObjectInfo, Room
-from knowledge.wording import clip
-from knowledge.worker_pool import WorkerPool
-from skills.commands import Executor
-from skills.controller import SkillOutcome
-from skills.plan_model import LOOK
-from skills.specs import SkillCall
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.behaviours.staged_children import StagedChildren
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import ObjectInfo, Room
+from cogtree.knowledge.wording import clip
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.commands import Executor
+from cogtree.skills.controller import SkillOutcome
+from cogtree.skills.plan_model import LOOK
+from cogtree.skills.specs import SkillCall
 
 Observe = Callable[[py_trees.behaviour.Behaviour], Observation]
 """The observation of an action, from its node once it ended."""

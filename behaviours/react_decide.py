@@ -14,10 +14,10 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.react_model import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.react_model import (
     ACTION_LIBRARY,
     FINISH,
     NO_REQUEST,
@@ -30,10 +30,10 @@ from behaviours.react_model import (
     ReActTurn,
     refusal,
 )
-from behaviours.setup_handles import optional_handle
-from knowledge.wording import clip
-from skills.human_channel import HumanChannel
-from skills.specs import SkillArgumentError, find_spec
+from cogtree.behaviours.setup_handles import optional_handle
+from cogtree.knowledge.wording import clip
+from cogtree.skills.human_channel import HumanChannel
+from cogtree.skills.specs import SkillArgumentError, find_spec
 
 OBSERVATION_CHARS = 400
 """Observations longer than this are cut in the prompt (the history keeps them whole)."""

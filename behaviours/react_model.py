@@ -16,9 +16,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.wording import BoundedText, clip
-from skills.commands import ArgValue
-from skills.plan_model import (
+from cogtree.knowledge.wording import BoundedText, clip
+from cogtree.skills.commands import ArgValue
+from cogtree.skills.plan_model import (
     ACTION_NAMES,
     DELEGATE,
     LOOK,
@@ -27,7 +27,7 @@ from skills.plan_model import (
     Reflection,
     ToAPlan,
 )
-from skills.specs import SKILL_SPECS, CallSpec, NodeId
+from cogtree.skills.specs import SKILL_SPECS, CallSpec, NodeId
 
 GET_MAP_ROOMS = "GetMapRooms"
 """Perception: the rooms of the map and the rooms each one opens onto."""

@@ -19,16 +19,16 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.plan_attempts import assess_belief
-from behaviours.react_model import ReActEpisode
-from behaviours.setup_handles import require_handle
-from behaviours.success_claims import success_sentences, unbacked
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import clip
-from knowledge.worker_pool import WorkerPool
-from skills.outcome import TaskOutcome
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.plan_attempts import assess_belief
+from cogtree.behaviours.react_model import ReActEpisode
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.success_claims import success_sentences, unbacked
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import clip
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.outcome import TaskOutcome
 
 log = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from collections.abc import Iterator
 import py_trees
 from py_trees.common import Status
 
-from behaviours.react_act import ReActAct
-from behaviours.react_decide import ReActDecide
-from behaviours.react_model import EpisodeEnd, ReActEpisode, ReActTurn
-from behaviours.react_report import ReActReport
+from cogtree.behaviours.react_act import ReActAct
+from cogtree.behaviours.react_decide import ReActDecide
+from cogtree.behaviours.react_model import EpisodeEnd, ReActEpisode, ReActTurn
+from cogtree.behaviours.react_report import ReActReport
 
 
 class ReActStep(py_trees.composites.Sequence):

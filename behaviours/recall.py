@@ -23,20 +23,20 @@ import py_trees
 from py_trees.common import Status
 from pydantic import Field
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.memory_io import memory_failure
-from behaviours.setup_handles import require_handle
-from behaviours.turn_state import IntentFrame
-from knowledge.domain_pack import DomainPack, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryStore, WorkingContext
-from knowledge.memory_model import Fact
-from knowledge.task_schema import required_slots
-from knowledge.wording import BoundedText
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.memory_io import memory_failure
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryStore, WorkingContext
+from cogtree.knowledge.memory_model import Fact
+from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.wording import BoundedText
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

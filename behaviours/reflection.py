@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from knowledge.scene_graph import SceneGraph
-from skills.plan_model import PlanStep, Reflection
-from skills.preconditions import SIDE_RELATIONS
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.plan_model import PlanStep, Reflection
+from cogtree.skills.preconditions import SIDE_RELATIONS
 
 StepCheck = Callable[[PlanStep, str, SceneGraph], tuple[bool, str]]
 """A belief check: (step, agent, belief) -> (achieved, what the belief says)."""

@@ -42,26 +42,26 @@ from typing import Any
 from py_trees.common import Status
 from pydantic import BaseModel, Field
 
-from behaviours import keys
-from behaviours.evidence import TurnTask, find_task, memory_bindings
-from behaviours.faithfulness import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.evidence import TurnTask, find_task, memory_bindings
+from cogtree.behaviours.faithfulness import (
     FaithfulnessReport,
     Support,
     check_reply,
     entity_forms_of,
     parse_number,
 )
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from behaviours.success_claims import success_sentences, unbacked
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from knowledge.domain_pack import Grounding
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon
-from knowledge.memory_model import WorkingContext
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import BoundedText, joined
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.behaviours.success_claims import success_sentences, unbacked
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from cogtree.knowledge.domain_pack import Grounding
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import BoundedText, joined
 
 log = logging.getLogger(__name__)
 

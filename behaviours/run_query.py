@@ -33,17 +33,17 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.evidence import MODEL_QUERY
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
-from knowledge.domain_pack import DomainPack, PackError
-from knowledge.domain_registry import DomainRegistry
-from knowledge.grounding_backend import GroundingBackend
-from knowledge.readonly_query import QueryOutcome, QueryRefused
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.evidence import MODEL_QUERY
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
+from cogtree.knowledge.domain_pack import DomainPack, PackError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.grounding_backend import GroundingBackend
+from cogtree.knowledge.readonly_query import QueryOutcome, QueryRefused
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

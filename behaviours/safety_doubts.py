@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
 
 RISKS = re.compile(
     r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|poison|weapon|gun|overdose)"

@@ -16,27 +16,27 @@ from typing import Any, Literal, get_args
 from py_trees.common import Status
 from pydantic import Field, create_model
 
-from behaviours import keys
-from behaviours.intent import cut_for_prompt, fast_path_text
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.safety_doubts import explicit_yes
-from behaviours.setup_handles import pack_lexicons, require_handle
-from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from knowledge.domain_pack import TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import holds_every_step
-from knowledge.intent_matching import continuation, other_cues
-from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request, skill_actions
-from knowledge.scope_matching import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.intent import cut_for_prompt, fast_path_text
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.safety_doubts import explicit_yes
+from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
+from cogtree.knowledge.domain_pack import TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.frame_tasks import holds_every_step
+from cogtree.knowledge.intent_matching import continuation, other_cues
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.request_frame import parse_request, skill_actions
+from cogtree.knowledge.scope_matching import (
     Offered,
     ScopeGuess,
     ScopeMatcher,
     frame_signal,
     offers_nothing,
 )
-from skills.specs import RobotSkill
+from cogtree.skills.specs import RobotSkill
 
 log = logging.getLogger(__name__)
 

@@ -7,10 +7,10 @@ from typing import Any, TypeVar
 
 import py_trees
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon
-from knowledge.lexicon_book import LexiconBook
-from knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.knowledge.scene_graph import SceneGraph
 
 H = TypeVar("H")
 
@@ -56,7 +56,7 @@ def missing_handle(
     return MissingHandleError(
         f"{behaviour.name} ({type(behaviour).__name__}) needs the `{name}` handle: call "
         f"tree.setup({name}=...) with a {kind.__name__}, or give it to "
-        f"trees.runner.TreeRunner(handles={{'{name}': ...}}); `cogtree tick` passes `llm`, "
+        f"cogtree.trees.runner.TreeRunner(handles={{'{name}': ...}}); `cogtree tick` passes `llm`, "
         "and `scene_graph` and `workers` with --scene FILE.ttl"
     )
 

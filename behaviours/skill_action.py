@@ -12,16 +12,16 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork, Pending
-from behaviours.setup_handles import require_handle
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from skills.belief import SupplementaryFacts
-from skills.commands import Executor
-from skills.controller import RunStatus, SkillOutcome
-from skills.specs import SkillCall
-from skills.stepping import SkillStepper
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.belief import SupplementaryFacts
+from cogtree.skills.commands import Executor
+from cogtree.skills.controller import RunStatus, SkillOutcome
+from cogtree.skills.specs import SkillCall
+from cogtree.skills.stepping import SkillStepper
 
 
 class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):

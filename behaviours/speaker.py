@@ -15,13 +15,13 @@ from typing import Any
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.background import BackgroundWork
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.turn_state import SPEAKER_SLOT, PendingTask
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import HumanInfo
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.turn_state import SPEAKER_SLOT, PendingTask
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import HumanInfo
+from cogtree.knowledge.worker_pool import WorkerPool
 
 INTRODUCTION = re.compile(
     r"\b(?:this is|it'?s|it is|i'?m|i am|my name is|here is|here's)\s+([a-z][\w'-]*)",

@@ -16,8 +16,8 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours.background import InFlight
-from behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.background import InFlight
+from cogtree.behaviours.setup_handles import MissingHandleError
 
 Submit = Callable[..., Future[None]]
 """Runs a call on a worker and returns its future (``WorkerPool.submit``)."""

@@ -7,9 +7,9 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.setup_handles import require_handle
-from knowledge.domain_registry import DomainRegistry
+from cogtree.behaviours import keys
+from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.domain_registry import DomainRegistry
 
 
 def spoken_title(title: str) -> str:

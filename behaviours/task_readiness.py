@@ -20,9 +20,9 @@ from typing import Any, Literal, Union, get_args, get_origin
 from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
-from behaviours import keys
-from behaviours.calibrated_gate import CalibratedChoice, CalibratedStep, calibrated_step
-from behaviours.hazard_readings import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.calibrated_gate import CalibratedChoice, CalibratedStep, calibrated_step
+from cogtree.behaviours.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,
@@ -30,20 +30,20 @@ from behaviours.hazard_readings import (
     scene_belief,
     slot_readings,
 )
-from behaviours.keys import Control
-from behaviours.llm.client import PendingCall
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.memory_doubts import withdrawal_doubts
-from behaviours.safety_doubts import (
+from cogtree.behaviours.keys import Control
+from cogtree.behaviours.llm.client import PendingCall
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.memory_doubts import withdrawal_doubts
+from cogtree.behaviours.safety_doubts import (
     SAFETY_RULES,
     SafetyRequest,
     SafetyRule,
     explicit_yes,
     safety_doubts,
 )
-from behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from behaviours.turn_state import (
+from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.behaviours.turn_state import (
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
     IntentFrame,
@@ -54,19 +54,19 @@ from behaviours.turn_state import (
     SlotValue,
     TaskSequence,
 )
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import TalkedAbout, describing_clause
-from knowledge.hazard_rules import shipped_hazard_rules
-from knowledge.lexicon import Lexicon
-from knowledge.memory_model import WorkingContext
-from knowledge.request_frame import parse_request
-from knowledge.scene_graph import SceneGraph
-from knowledge.slot_filling import is_grounded
-from knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
-from knowledge.wording import BoundedText, joined
-from knowledge.worker_pool import WorkerPool
-from skills.belief import Belief
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.frame_tasks import TalkedAbout, describing_clause
+from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.slot_filling import is_grounded
+from cogtree.knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
+from cogtree.knowledge.wording import BoundedText, joined
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.belief import Belief
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
 """Why a slot stops the task: not said, not in the user's words, matches nothing, matches

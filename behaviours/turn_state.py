@@ -11,8 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-from knowledge.scope_matching import OUT_OF_SCOPE
-from knowledge.wording import BoundedText
+from cogtree.knowledge.scope_matching import OUT_OF_SCOPE
+from cogtree.knowledge.wording import BoundedText
 
 __all__ = [
     "OUT_OF_SCOPE",

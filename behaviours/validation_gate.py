@@ -28,19 +28,19 @@ from typing import Any
 from py_trees.common import Status
 from pydantic import ConfigDict, Field
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.plan_attempts import read_attempts, update_last_attempt
-from behaviours.safety_doubts import explicit_yes
-from behaviours.setup_handles import optional_handle, require_handle
-from behaviours.turn_state import IntentFrame, PendingTask
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import BoundedText
-from knowledge.worker_pool import WorkerPool
-from skills.plan_model import StepProblem, ToAPlan, ValidationReport
-from skills.plan_validation import PlanWorld, ask_first_doubts, dry_run, hazard_question
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.plan_attempts import read_attempts, update_last_attempt
+from cogtree.behaviours.safety_doubts import explicit_yes
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.behaviours.turn_state import IntentFrame, PendingTask
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import BoundedText
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.plan_model import StepProblem, ToAPlan, ValidationReport
+from cogtree.skills.plan_validation import PlanWorld, ask_first_doubts, dry_run, hazard_question
 
 log = logging.getLogger(__name__)
 

@@ -24,9 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "where is the magazine?"
-CLI = "import sys; from trees.cli.main import main; sys.exit(main())"
+CLI = "import sys; from cogtree.trees.cli.main import main; sys.exit(main())"
 IMPORT_ONLY = (
-    "import time; t = time.process_time(); import trees.cli.main; print(time.process_time() - t)"
+    "import time; t = time.process_time(); import cogtree.trees.cli.main; "
+    "print(time.process_time() - t)"
 )
 
 
@@ -68,7 +69,7 @@ def main() -> None:
         text=True,
         check=False,
     )
-    print(f"import trees.cli.main: {float(imported.stdout or 'nan'):.2f} s CPU")
+    print(f"import cogtree.trees.cli.main: {float(imported.stdout or 'nan'):.2f} s CPU")
     walls, cpus = [], []
     with tempfile.TemporaryDirectory() as folder:
         for run in range(1, runs + 1):

@@ -28,11 +28,16 @@ from pathlib import Path
 
 import yaml
 
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.embedding import DEFAULT_EMBED_MODEL, choose_recall
-from behaviours.llm.errors import LLMError
-from knowledge.memory_archive import ArchiveIndex
-from knowledge.term_expansion import TAXONOMY_FILE, TermExpander, synonym_groups, taxonomy_groups
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.embedding import DEFAULT_EMBED_MODEL, choose_recall
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.knowledge.memory_archive import ArchiveIndex
+from cogtree.knowledge.term_expansion import (
+    TAXONOMY_FILE,
+    TermExpander,
+    synonym_groups,
+    taxonomy_groups,
+)
 
 RECALL_SET = Path(__file__).parent / "data" / "recall_set.yaml"
 QUICK_FACTS = 12

@@ -28,12 +28,12 @@ import statistics
 import time
 from collections.abc import Callable
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMError
-from behaviours.llm.option_scores import OptionPrompt
-from behaviours.llm.types import CallRecord, Message
-from behaviours.task_readiness import InnerSpeech
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.behaviours.llm.option_scores import OptionPrompt
+from cogtree.behaviours.llm.types import CallRecord, Message
+from cogtree.behaviours.task_readiness import InnerSpeech
 
 MODULE = "inner_speech"
 REQUEST = "Put the blue towel away, please."

@@ -34,14 +34,14 @@ import py_trees
 from py_trees.common import Status
 from rdflib import Literal
 
-from behaviours.run_query import RunQuery
-from behaviours.turn_state import GeneratedQuery
-from knowledge.domain_pack import load_pack
-from knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
-from knowledge.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from trees.testing import mock_blackboard
+from cogtree.behaviours.run_query import RunQuery
+from cogtree.behaviours.turn_state import GeneratedQuery
+from cogtree.knowledge.domain_pack import load_pack
+from cogtree.knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from cogtree.knowledge.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.trees.testing import mock_blackboard
 
 DISH_QUERY = (
     "SELECT ?dish ?label ?kcal WHERE { ?dish a adv:Dish ; rdfs:label ?label ; "

@@ -28,15 +28,15 @@ import time
 import py_trees
 from py_trees.common import Status
 
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
-from knowledge.domain_registry import DomainRegistry
-from knowledge.worker_pool import WorkerPool
-from sim.perception import belief_from_world
-from sim.scenario import load_scenario
-from sim.world import World
-from trees.evaluation.hazard_set import HAZARD_WORLDS
-from trees.testing import BlackboardView, mock_blackboard, scripted_llm
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
+from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
+from cogtree.trees.testing import BlackboardView, mock_blackboard, scripted_llm
 
 MAX_TICKS = 200
 """A turn that takes more ticks than this is reported as unfinished."""

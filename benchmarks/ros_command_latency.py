@@ -40,12 +40,12 @@ from rclpy.node import Node
 from rclpy.signals import SignalHandlerOptions
 from std_msgs.msg import String
 
-from sim.ros_robot import SimRobotNode
-from sim.scenario import load_scenario
-from skills.commands import Command
-from skills.ros.executor import RosExecutor
-from skills.ros.messages import goal_msg
-from skills.ros.protocol import reliable_qos
+from cogtree.sim.ros_robot import SimRobotNode
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.commands import Command
+from cogtree.skills.ros.executor import RosExecutor
+from cogtree.skills.ros.messages import goal_msg
+from cogtree.skills.ros.protocol import reliable_qos
 
 SPEAK = Command(robot="robot1", skill="SAY", name="speak", args={"text": "hello"})
 

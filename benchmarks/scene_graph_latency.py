@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from rdflib import Graph
 
-from knowledge.rdf_store import new_graph
-from knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.rdf_store import new_graph
+from cogtree.knowledge.scene_graph import SceneGraph
 
 COLOURS = ("red", "blue", "green", "white", "black", "yellow", "grey", "orange")
 MATERIALS = ("glass", "plastic", "ceramic", "metal", "paper", "wood")

@@ -21,11 +21,11 @@ import time
 
 import py_trees
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.llama_cpp_backend import LlamaCppBackend
-from trees.examples.ask_before_acting import create_root
-from trees.testing import mock_blackboard, scripted_llm
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.llama_cpp_backend import LlamaCppBackend
+from cogtree.trees.examples.ask_before_acting import create_root
+from cogtree.trees.testing import mock_blackboard, scripted_llm
 
 INCOMPLETE = "bring it to the kitchen"  # no item: the gate must ask the model
 COMPLETE = "bring the cup to the kitchen"  # every slot said: the fast path decides

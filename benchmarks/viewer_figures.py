@@ -21,21 +21,21 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.assistant_session import AssistantSession
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
-from trees.recording.snapshot_stream import SnapshotStream
-from trees.recording.tick_log import TickEntry, read_tick_log
-from trees.testing import mock_blackboard
-from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
+from cogtree.trees.recording.snapshot_stream import SnapshotStream
+from cogtree.trees.recording.tick_log import TickEntry, read_tick_log
+from cogtree.trees.testing import mock_blackboard
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.server import ViewerServer
 
 
 def record(folder: Path) -> tuple[Path, SnapshotStream]:

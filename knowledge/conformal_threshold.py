@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from knowledge.conformal import (
+from cogtree.knowledge.conformal import (
     CalibrationError,
     conformal_quantile,
     p_values,

@@ -18,7 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from typing_extensions import Self
 
-from knowledge.validation_errors import first_problem
+from cogtree.knowledge.validation_errors import first_problem
 
 BinKind = Literal["recycling", "compost", "landfill"]
 """The kinds of waste bin (``cog:binKind`` values)."""

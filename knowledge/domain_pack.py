@@ -39,14 +39,14 @@ from pydantic import (
 )
 from rdflib import Graph
 
-from knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary, QueryTemplate
-from knowledge.rdf_store import TurtleError, load_turtle, new_graph
-from knowledge.readonly_query import ReadOnlyQueryRunner
-from knowledge.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
-from knowledge.yaml_files import read_yaml_model
+from cogtree.knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary, QueryTemplate
+from cogtree.knowledge.rdf_store import TurtleError, load_turtle, new_graph
+from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
+from cogtree.knowledge.yaml_files import read_yaml_model
 
 if TYPE_CHECKING:
-    from knowledge.grounding_backend import GroundingBackend
+    from cogtree.knowledge.grounding_backend import GroundingBackend
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ class PlanTemplate(_Strict):
     An argument may be :data:`SPEAKER_ARGUMENT` instead of a slot: the person speaking.
     """
 
-    task: str = Field(description="a task of skills.tasks (fetch, bring, put_away, tidy)")
+    task: str = Field(description="a task of cogtree.skills.tasks (fetch, bring, put_away, tidy)")
     args: dict[str, str] = Field(default_factory=dict, description="task argument -> slot")
 
 

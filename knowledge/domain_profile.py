@@ -30,8 +30,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.domain_pack import DomainPack
-from knowledge.yaml_files import read_yaml_model
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.yaml_files import read_yaml_model
 
 SHIPPED_PROFILES = Path(__file__).with_name("domain_profiles")
 """Where the profiles of the domains that have no pack live."""

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from knowledge.domain_pack import MANIFEST, DomainPack, PackError, load_pack
+from cogtree.knowledge.domain_pack import MANIFEST, DomainPack, PackError, load_pack
 
 log = logging.getLogger(__name__)
 

@@ -46,10 +46,10 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from knowledge.closing import Closeable
-from knowledge.similarity import Embedder, SimilarityIndex
-from knowledge.sqlite_busy import retry_while_busy
-from knowledge.validation_errors import first_problem
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.similarity import Embedder, SimilarityIndex
+from cogtree.knowledge.sqlite_busy import retry_while_busy
+from cogtree.knowledge.validation_errors import first_problem
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from knowledge.scene_models import Candidate
+from cogtree.knowledge.scene_models import Candidate
 
 UNFIT_STATES: Final = frozenset(
     [

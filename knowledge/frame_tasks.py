@@ -36,9 +36,9 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from knowledge.lexicon import Lexicon
-from knowledge.request_frame import (
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.request_frame import (
     SPEAKER,
     ObjectPhrase,
     RequestFrame,
@@ -46,7 +46,7 @@ from knowledge.request_frame import (
     action_tasks,
     names_destination,
 )
-from knowledge.slot_filling import SlotValue, is_grounded
+from cogtree.knowledge.slot_filling import SlotValue, is_grounded
 
 DESTINATION_SLOTS: Final = frozenset(
     ["destination", "landmark", "target", "place", "to", "where", "location", "surface_to"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from knowledge.readonly_query import QueryOutcome
+from cogtree.knowledge.readonly_query import QueryOutcome
 
 
 @runtime_checkable

@@ -36,8 +36,8 @@ import pyoxigraph
 from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.term import Node
 
-from knowledge.experience import Skill
-from knowledge.rdf_store import TurtleError, load_turtle
+from cogtree.knowledge.experience import Skill
+from cogtree.knowledge.rdf_store import TurtleError, load_turtle
 
 HAZ = Namespace("https://cogtree.dev/hazard#")
 """The vocabulary of the rules and of a step's graph."""

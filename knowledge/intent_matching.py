@@ -29,11 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from knowledge.domain_pack import DomainPack, TaskSpec
-from knowledge.lexicon import Lexicon, tokenize
-from knowledge.question_form import asks_the_robot
-from knowledge.scope_matching import MAX_CHARS, NearestExamples, Thresholds
-from knowledge.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
+from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.lexicon import Lexicon, tokenize
+from cogtree.knowledge.question_form import asks_the_robot
+from cogtree.knowledge.scope_matching import MAX_CHARS, NearestExamples, Thresholds
+from cogtree.knowledge.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
 
 log = logging.getLogger(__name__)
 

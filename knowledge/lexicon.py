@@ -26,9 +26,9 @@ from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
 from rdflib.query import ResultRow
 
-from knowledge.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import singular_forms
+from cogtree.knowledge.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import singular_forms
 
 log = logging.getLogger(__name__)
 

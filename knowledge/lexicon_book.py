@@ -14,10 +14,10 @@ import logging
 import threading
 from collections.abc import Iterator, Mapping
 
-from knowledge.domain_pack import PackError
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.domain_pack import PackError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.scene_graph import SceneGraph
 
 log = logging.getLogger(__name__)
 

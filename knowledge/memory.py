@@ -34,12 +34,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.closing import Closeable
-from knowledge.memory_archive import ArchiveIndex
-from knowledge.memory_context import build_context
-from knowledge.memory_db import MemoryDatabase, MemoryStoreError, MemoryWrite, Snapshot
-from knowledge.memory_ledger import FactLedger
-from knowledge.memory_model import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.memory_archive import ArchiveIndex
+from cogtree.knowledge.memory_context import build_context
+from cogtree.knowledge.memory_db import MemoryDatabase, MemoryStoreError, MemoryWrite, Snapshot
+from cogtree.knowledge.memory_ledger import FactLedger
+from cogtree.knowledge.memory_model import (
     TRUSTED_SOURCES,
     Claim,
     Fact,
@@ -48,11 +48,11 @@ from knowledge.memory_model import (
     TurnTrace,
     WorkingContext,
 )
-from knowledge.memory_polarity import inadmissible
-from knowledge.memory_revision import reconcile
-from knowledge.memory_summariser import Summariser, extract_facts
-from knowledge.similarity import Embedder, SimilarityIndex
-from knowledge.term_expansion import TermExpander
+from cogtree.knowledge.memory_polarity import inadmissible
+from cogtree.knowledge.memory_revision import reconcile
+from cogtree.knowledge.memory_summariser import Summariser, extract_facts
+from cogtree.knowledge.similarity import Embedder, SimilarityIndex
+from cogtree.knowledge.term_expansion import TermExpander
 
 log = logging.getLogger(__name__)
 

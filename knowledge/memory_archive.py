@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from knowledge.similarity import Embedder, SimilarityIndex
-from knowledge.term_expansion import TermExpander
+from cogtree.knowledge.similarity import Embedder, SimilarityIndex
+from cogtree.knowledge.term_expansion import TermExpander
 
 MIN_FRESH = 64
 """The fresh tier may hold at least this many facts before the tiers are merged."""

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.memory_model import Fact, Recall, TurnTrace, WorkingContext, normalise_text
-from knowledge.wording import clip
+from cogtree.knowledge.memory_model import Fact, Recall, TurnTrace, WorkingContext, normalise_text
+from cogtree.knowledge.wording import clip
 
 FACTS_HEADER = "Known facts:"
 HISTORY_HEADER = "Recent turns:"

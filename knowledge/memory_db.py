@@ -27,8 +27,8 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from knowledge.memory_model import Fact, FactRecord, TurnTrace
-from knowledge.sqlite_busy import is_busy, retry_while_busy
+from cogtree.knowledge.memory_model import Fact, FactRecord, TurnTrace
+from cogtree.knowledge.sqlite_busy import is_busy, retry_while_busy
 
 log = logging.getLogger(__name__)
 

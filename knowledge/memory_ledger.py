@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 
-from knowledge.memory_model import Fact, FactRecord
-from knowledge.memory_revision import prevails
+from cogtree.knowledge.memory_model import Fact, FactRecord
+from cogtree.knowledge.memory_revision import prevails
 
 
 class FactLedger:

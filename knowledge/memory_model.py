@@ -20,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from knowledge.memory_polarity import inadmissible
+from cogtree.knowledge.memory_polarity import inadmissible
 
 FactKind = Literal["identifier", "hard_constraint", "preference", "other"]
 """What a fact is: who the user is, what must never happen, what they like, anything else."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from knowledge.memory_model import Claim
-from knowledge.memory_polarity import is_bare_answer
+from cogtree.knowledge.memory_model import Claim
+from cogtree.knowledge.memory_polarity import is_bare_answer
 
 
 class Note(BaseModel):

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import Literal, Protocol
 
-from knowledge.question_form import QUESTION_START
+from cogtree.knowledge.question_form import QUESTION_START
 
 
 class Claim(Protocol):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.memory_model import Fact, TurnTrace, WorkingContext
+from cogtree.knowledge.memory_model import Fact, TurnTrace, WorkingContext
 
 
 class MemoryQuery(BaseModel):

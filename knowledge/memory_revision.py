@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from knowledge.memory_model import Fact
+from cogtree.knowledge.memory_model import Fact
 
 
 def prevails(newer: Fact, older: Fact) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from knowledge.memory_model import Fact, TurnTrace
+from cogtree.knowledge.memory_model import Fact, TurnTrace
 
 Summariser = Callable[[Sequence[TurnTrace]], Sequence[Fact]]
 """Traces leaving recent history (oldest first) -> the facts worth keeping from them."""

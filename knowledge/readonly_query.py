@@ -66,8 +66,8 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.query import Result, ResultRow
 from rdflib.term import Node
 
-from knowledge.closing import Closeable
-from knowledge.query_sandbox import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.query_sandbox import (
     QuerySandbox,
     ResultCap,
     SandboxLimits,

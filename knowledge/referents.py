@@ -38,9 +38,9 @@ from typing import Final, Protocol
 from rdflib import Literal, URIRef
 from rdflib.term import Identifier, Node
 
-from knowledge.named_queries import Binding
-from knowledge.scene_models import Candidate, ThingKind
-from knowledge.wording import singular_forms, verb_bases
+from cogtree.knowledge.named_queries import Binding
+from cogtree.knowledge.scene_models import Candidate, ThingKind
+from cogtree.knowledge.wording import singular_forms, verb_bases
 
 FILLER_WORDS = frozenset(
     [

@@ -28,8 +28,8 @@ from typing import Any, Final, Literal
 
 import yaml
 
-from knowledge.taxonomy import household_taxonomy
-from knowledge.wording import verb_bases
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import verb_bases
 
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""

@@ -62,12 +62,12 @@ from rdflib import OWL, RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.query import ResultRow
 from rdflib.term import Identifier, Node
 
-from knowledge.closing import Closeable
-from knowledge.named_queries import Binding, QueryLibrary
-from knowledge.rdf_store import load_turtle, new_graph
-from knowledge.readonly_query import QueryOutcome, ReadOnlyQueryRunner
-from knowledge.referents import resolve_referent
-from knowledge.scene_models import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.named_queries import Binding, QueryLibrary
+from cogtree.knowledge.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.readonly_query import QueryOutcome, ReadOnlyQueryRunner
+from cogtree.knowledge.referents import resolve_referent
+from cogtree.knowledge.scene_models import (
     AttributeValue,
     Candidate,
     HumanInfo,
@@ -79,7 +79,7 @@ from knowledge.scene_models import (
     Room,
     ThingKind,
 )
-from knowledge.taxonomy import TAXONOMY_PATH
+from cogtree.knowledge.taxonomy import TAXONOMY_PATH
 
 log = logging.getLogger(__name__)
 

@@ -37,15 +37,15 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import numpy as np
 from scipy.sparse import csr_matrix, hstack
 
-from knowledge.domain_pack import DomainPack
-from knowledge.frame_tasks import known_phrases, pack_actions
-from knowledge.lexicon import Lexicon
-from knowledge.request_frame import RequestFrame, parse_request, request_words
-from knowledge.taxonomy import household_taxonomy
-from knowledge.tfidf import TfidfVectors, unit_rows
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.frame_tasks import known_phrases, pack_actions
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.request_frame import RequestFrame, parse_request, request_words
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.tfidf import TfidfVectors, unit_rows
 
 if TYPE_CHECKING:
-    from knowledge.domain_registry import DomainRegistry
+    from cogtree.knowledge.domain_registry import DomainRegistry
 
 log = logging.getLogger(__name__)
 

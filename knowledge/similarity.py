@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from scipy.sparse import hstack, issparse
 
-from knowledge.term_expansion import TermExpander
-from knowledge.tfidf import TfidfVectors, english_stop_words, unit_rows
+from cogtree.knowledge.term_expansion import TermExpander
+from cogtree.knowledge.tfidf import TfidfVectors, english_stop_words, unit_rows
 
 RELATED_WEIGHT = 0.85
 """How much the block of related terms (synonyms and categories from the expander) weighs

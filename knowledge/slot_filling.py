@@ -39,10 +39,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from knowledge.domain_pack import SlotSpec, TaskSpec
-from knowledge.lexicon import Lexicon, Mention, Token, tokenize
-from knowledge.referents import PLACE_PREPOSITIONS
-from knowledge.wording import singular
+from cogtree.knowledge.domain_pack import SlotSpec, TaskSpec
+from cogtree.knowledge.lexicon import Lexicon, Mention, Token, tokenize
+from cogtree.knowledge.referents import PLACE_PREPOSITIONS
+from cogtree.knowledge.wording import singular
 
 log = logging.getLogger(__name__)
 

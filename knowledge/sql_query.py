@@ -35,8 +35,8 @@ from typing import Any
 
 from rdflib import Literal, URIRef
 
-from knowledge.named_queries import Binding, QueryFileError, check_arguments
-from knowledge.readonly_query import QueryOutcome, QueryRefused
+from cogtree.knowledge.named_queries import Binding, QueryFileError, check_arguments
+from cogtree.knowledge.readonly_query import QueryOutcome, QueryRefused
 
 PARAMETER = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
 """A named parameter of a SQL template: ``:dish`` (``::`` and ``a:b`` are not parameters)."""

@@ -29,8 +29,8 @@ from pathlib import Path
 from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 from rdflib.term import Node
 
-from knowledge.rdf_store import load_turtle, new_graph
-from knowledge.wording import singular_forms
+from cogtree.knowledge.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.wording import singular_forms
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
 """The shipped household taxonomy (package data of ``knowledge``)."""

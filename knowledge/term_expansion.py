@@ -21,8 +21,8 @@ from pathlib import Path
 import yaml
 from rdflib import RDFS, Namespace
 
-from knowledge.rdf_store import load_turtle, new_graph
-from knowledge.tfidf import english_stop_words
+from cogtree.knowledge.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.tfidf import english_stop_words
 
 log = logging.getLogger(__name__)
 

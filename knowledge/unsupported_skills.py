@@ -15,7 +15,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowledge.validation_errors import first_problem
+from cogtree.knowledge.validation_errors import first_problem
 
 UNSUPPORTED_SKILLS_PATH = Path(__file__).with_name("unsupported_skills.yaml")
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, TypeVar
 
-from knowledge.closing import Closeable
+from cogtree.knowledge.closing import Closeable
 
 T = TypeVar("T")
 

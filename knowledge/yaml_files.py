@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from knowledge.validation_errors import first_problem
+from cogtree.knowledge.validation_errors import first_problem
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -29,9 +29,9 @@ from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from trees.cli.main import main as cogtree
-from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer
+from cogtree.trees.cli.main import main as cogtree
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.server import ViewerServer
 
 SHOTS = (
     # scenario, file stem, the story entry to click for the second shot (kind, text in it)

@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 
 from rdflib import Graph
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Observation
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import Observation
 
 
 @dataclass(frozen=True)

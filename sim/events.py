@@ -57,10 +57,18 @@ from typing import ClassVar
 from pydantic import Field, model_validator
 from typing_extensions import Self
 
-from sim.predicates import PredicateText
-from sim.world import World
-from sim.world_spec import Availability, Id, Kind, PlacementSpec, Problem, SpecModel, WorldSpec
-from skills.commands import Command, CommandName
+from cogtree.sim.predicates import PredicateText
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import (
+    Availability,
+    Id,
+    Kind,
+    PlacementSpec,
+    Problem,
+    SpecModel,
+    WorldSpec,
+)
+from cogtree.skills.commands import Command, CommandName
 
 log = logging.getLogger(__name__)
 

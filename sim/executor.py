@@ -42,15 +42,15 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from knowledge.closing import Closeable
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from sim.events import EventEngine
-from sim.humans import People
-from sim.perception import facts_about, update_belief, visible
-from sim.scenario import Scenario
-from sim.world import World, fail, ok
-from skills.commands import ArgValue, Command, Feedback
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.sim.events import EventEngine
+from cogtree.sim.humans import People
+from cogtree.sim.perception import facts_about, update_belief, visible
+from cogtree.sim.scenario import Scenario
+from cogtree.sim.world import World, fail, ok
+from cogtree.skills.commands import ArgValue, Command, Feedback
 
 log = logging.getLogger(__name__)
 

@@ -40,10 +40,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from knowledge.referents import FILLER_WORDS
-from sim.world import World, fail, ok
-from sim.world_spec import Id, SpecModel
-from skills.commands import Feedback
+from cogtree.knowledge.referents import FILLER_WORDS
+from cogtree.sim.world import World, fail, ok
+from cogtree.sim.world_spec import Id, SpecModel
+from cogtree.skills.commands import Feedback
 
 log = logging.getLogger(__name__)
 

@@ -37,10 +37,10 @@ from pydantic import BeforeValidator, Field
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.term import Node
 
-from knowledge.scene_graph import COG, SceneGraph
-from knowledge.scene_models import AttributeValue, ObjectInfo, Observation
-from sim.world import World
-from sim.world_spec import (
+from cogtree.knowledge.scene_graph import COG, SceneGraph
+from cogtree.knowledge.scene_models import AttributeValue, ObjectInfo, Observation
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import (
     Furniture,
     Id,
     Kitchen,
@@ -51,7 +51,7 @@ from sim.world_spec import (
     WorldObject,
     WorldSpec,
 )
-from skills.belief import FLAG_ATTRIBUTES
+from cogtree.skills.belief import FLAG_ATTRIBUTES
 
 FLAG_PROPERTIES = {flag: name for name, flag in FLAG_ATTRIBUTES.items()}
 """The ontology attribute of each hazard flag (``heat_source`` → ``heatSource``)."""

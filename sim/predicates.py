@@ -34,8 +34,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, PlainSerializer
 
-from sim.world import World
-from sim.world_spec import Kind, Problem, WorldSpec
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import Kind, Problem, WorldSpec
 
 PredicateName = Literal[
     "on",

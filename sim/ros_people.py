@@ -24,10 +24,10 @@ from rclpy.action.server import ActionServer, CancelResponse, ServerGoalHandle
 from rclpy.node import Node
 from rclpy.task import Future as RosFuture
 
-from knowledge.closing import Closeable
-from sim.humans import DelegatedTask, People
-from skills.commands import Feedback
-from skills.ros.protocol import DEFAULT_HOST_NAMESPACE, DELEGATE_ACTION, topic
+from cogtree.knowledge.closing import Closeable
+from cogtree.sim.humans import DelegatedTask, People
+from cogtree.skills.commands import Feedback
+from cogtree.skills.ros.protocol import DEFAULT_HOST_NAMESPACE, DELEGATE_ACTION, topic
 
 log = logging.getLogger(__name__)
 

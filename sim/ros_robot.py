@@ -57,15 +57,15 @@ from rclpy.node import Node
 from rclpy.publisher import Publisher
 from rclpy.task import Future as RosFuture
 
-from knowledge.closing import Closeable
-from sim.belief_journal import BeliefChange, JournalingSceneGraph
-from sim.executor import SimExecutor
-from sim.perception import SOURCE_PREFIX
-from sim.ros_people import SimPeopleBridge
-from sim.scenario import Scenario
-from skills.commands import Command, Feedback
-from skills.ros.messages import MessageError, batch_msg, command_of, result_msg, time_msg
-from skills.ros.protocol import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.sim.belief_journal import BeliefChange, JournalingSceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.perception import SOURCE_PREFIX
+from cogtree.sim.ros_people import SimPeopleBridge
+from cogtree.sim.scenario import Scenario
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.ros.messages import MessageError, batch_msg, command_of, result_msg, time_msg
+from cogtree.skills.ros.protocol import (
     DEFAULT_HOST_NAMESPACE,
     OBSERVATIONS_TOPIC,
     STATE_TOPIC,
@@ -74,7 +74,7 @@ from skills.ros.protocol import (
     robot_namespaces,
     topic,
 )
-from skills.ros.routes import CommandRoutes
+from cogtree.skills.ros.routes import CommandRoutes
 
 log = logging.getLogger(__name__)
 

@@ -111,10 +111,10 @@ from pydantic_core import ErrorDetails
 from rdflib import RDF
 from typing_extensions import Self
 
-from knowledge.rdf_store import load_turtle, new_graph
-from knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
-from knowledge.taxonomy import household_taxonomy
-from sim.events import (
+from cogtree.knowledge.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.sim.events import (
     Event,
     EventEngine,
     GraspSlip,
@@ -123,11 +123,11 @@ from sim.events import (
     SetAvailability,
     SetReachable,
 )
-from sim.humans import HiddenIntent, IntentSlot, People
-from sim.perception import BeliefSpec, belief_from_world
-from sim.predicates import Predicate, PredicateText
-from sim.world import World
-from sim.world_spec import (
+from cogtree.sim.humans import HiddenIntent, IntentSlot, People
+from cogtree.sim.perception import BeliefSpec, belief_from_world
+from cogtree.sim.predicates import Predicate, PredicateText
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import (
     ClockSpec,
     Door,
     Furniture,

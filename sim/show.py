@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from sim.perception import BeliefSpec
-from sim.scenario import Scenario
-from sim.world import World
-from sim.world_spec import ScheduleEntry
+from cogtree.sim.perception import BeliefSpec
+from cogtree.sim.scenario import Scenario
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import ScheduleEntry
 
 
 @dataclass

@@ -35,8 +35,8 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.experience import ErrorCode
-from sim.world_spec import (
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.sim.world_spec import (
     Availability,
     Kind,
     Placement,
@@ -45,7 +45,7 @@ from sim.world_spec import (
     WorldError,
     WorldSpec,
 )
-from skills.commands import Feedback
+from cogtree.skills.commands import Feedback
 
 log = logging.getLogger(__name__)
 

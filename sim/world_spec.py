@@ -28,8 +28,8 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from knowledge.disposal import BinKind
-from skills.belief import HazardFlag
+from cogtree.knowledge.disposal import BinKind
+from cogtree.skills.belief import HazardFlag
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 _TYPE_ID = re.compile(r"[A-Z][A-Za-z0-9]*")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knowledge.wording import joined
-from skills.belief import Belief
-from skills.limits import spoken, verb_be
-from skills.tasks import TaskCall
+from cogtree.knowledge.wording import joined
+from cogtree.skills.belief import Belief
+from cogtree.skills.limits import spoken, verb_be
+from cogtree.skills.tasks import TaskCall
 
 _STATES = {
     "open": "open",

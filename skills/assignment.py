@@ -57,11 +57,11 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.validation_errors import first_problem
-from skills.belief import Belief, Person, Thing
-from skills.effects import project
-from skills.plan_model import (
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.validation_errors import first_problem
+from cogtree.skills.belief import Belief, Person, Thing
+from cogtree.skills.effects import project
+from cogtree.skills.plan_model import (
     ACTION_NAMES,
     DELEGATE,
     LOOK,
@@ -70,8 +70,8 @@ from skills.plan_model import (
     StepProblem,
     ToAPlan,
 )
-from skills.preconditions import check_preconditions
-from skills.specs import SKILL_SPECS, NodeId, SkillCall
+from cogtree.skills.preconditions import check_preconditions
+from cogtree.skills.specs import SKILL_SPECS, NodeId, SkillCall
 
 log = logging.getLogger(__name__)
 

@@ -26,10 +26,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import ObjectInfo, Relation, RobotState, ThingKind
-from knowledge.taxonomy import household_taxonomy
-from skills.specs import HAND_NAMES, Hand, RobotSkill
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import ObjectInfo, Relation, RobotState, ThingKind
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.skills.specs import HAND_NAMES, Hand, RobotSkill
 
 log = logging.getLogger(__name__)
 

@@ -17,11 +17,11 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.experience import ErrorCode
-from skills.commands import Command, Executor, Feedback
-from skills.decomposition import SkillPlan
-from skills.preconditions import Check
-from skills.specs import SkillCall
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.skills.commands import Command, Executor, Feedback
+from cogtree.skills.decomposition import SkillPlan
+from cogtree.skills.preconditions import Check
+from cogtree.skills.specs import SkillCall
 
 log = logging.getLogger(__name__)
 

@@ -32,12 +32,17 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from skills.belief import Belief
-from skills.commands import ArgValue, Command, CommandName
-from skills.effects import FILLED_LIQUID, fill_amount, pour_amount
-from skills.htn import Action, HtnPlanner, Method, Step
-from skills.preconditions import SIDE_RELATIONS, Check, PreconditionReport, check_preconditions
-from skills.specs import FillArgs, Hand, PourArgs, SkillCall
+from cogtree.skills.belief import Belief
+from cogtree.skills.commands import ArgValue, Command, CommandName
+from cogtree.skills.effects import FILLED_LIQUID, fill_amount, pour_amount
+from cogtree.skills.htn import Action, HtnPlanner, Method, Step
+from cogtree.skills.preconditions import (
+    SIDE_RELATIONS,
+    Check,
+    PreconditionReport,
+    check_preconditions,
+)
+from cogtree.skills.specs import FillArgs, Hand, PourArgs, SkillCall
 
 log = logging.getLogger(__name__)
 

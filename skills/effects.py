@@ -12,9 +12,9 @@ DISPOSE puts the object in the bin.
 
 from __future__ import annotations
 
-from skills.belief import Belief
-from skills.preconditions import SIDE_RELATIONS
-from skills.specs import (
+from cogtree.skills.belief import Belief
+from cogtree.skills.preconditions import SIDE_RELATIONS
+from cogtree.skills.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,

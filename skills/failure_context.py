@@ -9,9 +9,9 @@ their recovery (``GOTO({room})``) with them.
 
 from __future__ import annotations
 
-from knowledge.experience import FailureContext
-from skills.belief import Belief
-from skills.specs import SkillCall
+from cogtree.knowledge.experience import FailureContext
+from cogtree.skills.belief import Belief
+from cogtree.skills.specs import SkillCall
 
 
 def skill_context(call: SkillCall, belief: Belief) -> FailureContext:

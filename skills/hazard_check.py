@@ -41,11 +41,11 @@ from typing import Any
 import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
-from knowledge.hazard_rules import HAZ, HazardRules, Severity
-from knowledge.taxonomy import household_taxonomy
-from skills.belief import Belief, Thing
-from skills.preconditions import Check
-from skills.specs import SkillCall
+from cogtree.knowledge.hazard_rules import HAZ, HazardRules, Severity
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.skills.belief import Belief, Thing
+from cogtree.skills.preconditions import Check
+from cogtree.skills.specs import SkillCall
 
 _NS = str(HAZ)
 _STEP = NamedNode(_NS + "step")

@@ -18,8 +18,8 @@ from typing import Literal, Protocol, TextIO, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.experience import ErrorCode
-from skills.commands import Feedback
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.skills.commands import Feedback
 
 log = logging.getLogger(__name__)
 

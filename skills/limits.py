@@ -16,9 +16,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from knowledge.wording import joined, singular
-from skills.belief import Belief
-from skills.preconditions import PreconditionReport
+from cogtree.knowledge.wording import joined, singular
+from cogtree.skills.belief import Belief
+from cogtree.skills.preconditions import PreconditionReport
 
 LimitKind = Literal["reach", "place", "grasp", "carry", "skill", "tool"]
 """Why the robot cannot: where the thing is, where a place is, what the thing is, what the

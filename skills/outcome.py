@@ -28,11 +28,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import joined
-from skills.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
-from skills.preconditions import SIDE_RELATIONS
-from skills.specs import (
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import joined
+from cogtree.skills.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
+from cogtree.skills.preconditions import SIDE_RELATIONS
+from cogtree.skills.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,

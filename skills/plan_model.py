@@ -17,9 +17,9 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
-from knowledge.experience import RecoveryStep
-from knowledge.wording import BoundedText
-from skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
+from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.wording import BoundedText
+from cogtree.skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
 
 LOOK = "LOOK"
 """The perception action: look around the current room (updates the belief)."""
@@ -198,7 +198,8 @@ class PlanAttempt(BaseModel):
     failed_skill: str = Field("", description="the skill that failed, when one did")
     error_code: str = Field("", description="its failure code")
     context: dict[str, str] = Field(
-        default_factory=dict, description="the failed call's facets (skills.failure_context)"
+        default_factory=dict,
+        description="the failed call's facets (cogtree.skills.failure_context)",
     )
     recovery: tuple[RecoveryStep, ...] = Field(
         (), description="the suggestion in the plan vocabulary, for the next attempt"
@@ -212,5 +213,5 @@ class PlanAttempt(BaseModel):
     infeasible: str = Field(
         "",
         description="no plan because of the robot's own limits: why it cannot do the task "
-        "and what would make it possible, in plain words (skills.limits)",
+        "and what would make it possible, in plain words (cogtree.skills.limits)",
     )

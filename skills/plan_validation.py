@@ -45,18 +45,18 @@ from typing import Any
 import networkx as nx
 from pydantic import ValidationError
 
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from knowledge.validation_errors import first_problem
-from skills.assignment import (
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.validation_errors import first_problem
+from cogtree.skills.assignment import (
     Assumption,
     PlanWorld,
     Rehearsal,
     assign,
     dependency_graph,
 )
-from skills.belief import Belief
-from skills.hazard_check import Hazard, PlanHazards, hazard_doubt
-from skills.plan_model import (
+from cogtree.skills.belief import Belief
+from cogtree.skills.hazard_check import Hazard, PlanHazards, hazard_doubt
+from cogtree.skills.plan_model import (
     DELEGATE,
     LOOK,
     PlanError,

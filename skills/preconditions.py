@@ -21,10 +21,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from knowledge.disposal import disposal_table
-from knowledge.experience import ErrorCode
-from skills.belief import AVAILABLE, Belief, HazardFlag
-from skills.specs import (
+from cogtree.knowledge.disposal import disposal_table
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.skills.belief import AVAILABLE, Belief, HazardFlag
+from cogtree.skills.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,

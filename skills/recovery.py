@@ -18,8 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from knowledge.experience import RecoveryStep
-from skills.belief import Belief
+from cogtree.knowledge.experience import RecoveryStep
+from cogtree.skills.belief import Belief
 
 HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})
 """The actions a recovery may hold for the HTN replan to put it before its plan."""

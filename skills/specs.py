@@ -26,7 +26,7 @@ from pydantic import (
     model_validator,
 )
 
-from knowledge.validation_errors import first_problem
+from cogtree.knowledge.validation_errors import first_problem
 
 RobotSkill = Literal[
     "GOTO",

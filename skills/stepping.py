@@ -12,17 +12,17 @@ from __future__ import annotations
 from collections.abc import Collection
 from concurrent.futures import Future
 
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from skills.belief import Belief, SupplementaryFacts
-from skills.commands import Command, Executor
-from skills.controller import RunStatus, SkillOutcome, SkillRun
-from skills.decomposition import SkillDecomposer, SkillPlan
-from skills.failure_context import skill_context
-from skills.hazard_check import hazard_refusal
-from skills.preconditions import PreconditionReport
-from skills.specs import SkillCall
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.belief import Belief, SupplementaryFacts
+from cogtree.skills.commands import Command, Executor
+from cogtree.skills.controller import RunStatus, SkillOutcome, SkillRun
+from cogtree.skills.decomposition import SkillDecomposer, SkillPlan
+from cogtree.skills.failure_context import skill_context
+from cogtree.skills.hazard_check import hazard_refusal
+from cogtree.skills.preconditions import PreconditionReport
+from cogtree.skills.specs import SkillCall
 
 
 class SkillStepper:

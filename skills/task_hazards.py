@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from knowledge.hazard_rules import HazardRules
-from skills.amounts import pour_ml
-from skills.belief import Belief, Thing
-from skills.effects import project
-from skills.hazard_check import Hazard, PlanHazards
-from skills.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.knowledge.hazard_rules import HazardRules
+from cogtree.skills.amounts import pour_ml
+from cogtree.skills.belief import Belief, Thing
+from cogtree.skills.effects import project
+from cogtree.skills.hazard_check import Hazard, PlanHazards
+from cogtree.skills.specs import SkillArgumentError, SkillCall, skill_call
 
 HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""

@@ -49,16 +49,16 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from knowledge.disposal import disposal_table
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from skills.amounts import pour_ml
-from skills.belief import Belief, HazardFlag, Thing
-from skills.effects import project
-from skills.hazard_check import Hazard
-from skills.htn import Action, HtnPlanner, Method, Step
-from skills.limits import Limit, limit_of, no_tool
-from skills.preconditions import check_preconditions
-from skills.specs import (
+from cogtree.knowledge.disposal import disposal_table
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.skills.amounts import pour_ml
+from cogtree.skills.belief import Belief, HazardFlag, Thing
+from cogtree.skills.effects import project
+from cogtree.skills.hazard_check import Hazard
+from cogtree.skills.htn import Action, HtnPlanner, Method, Step
+from cogtree.skills.limits import Limit, limit_of, no_tool
+from cogtree.skills.preconditions import check_preconditions
+from cogtree.skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,
     CallSpec,
@@ -70,7 +70,7 @@ from skills.specs import (
     skill_call_from_values,
     typed_args,
 )
-from skills.task_hazards import task_hazards
+from cogtree.skills.task_hazards import task_hazards
 
 log = logging.getLogger(__name__)
 

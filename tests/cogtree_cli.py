@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-EXAMPLE = "trees.examples.ask_before_acting:create_root"
+EXAMPLE = "cogtree.trees.examples.ask_before_acting:create_root"
 BRING_THE_CUP = "bring the cup to the kitchen"
 """A request the example's fast path takes without any model."""
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from knowledge.worker_pool import WorkerPool
-from trees.testing import BlackboardView, ScriptedLLM, mock_blackboard, scripted_llm
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, mock_blackboard, scripted_llm
 
 
 @pytest.fixture(autouse=True)
@@ -60,7 +60,7 @@ KNIFE = "chef_knife: {type: Knife, on: knife_block, material: steel, mass_kg: 0.
 @pytest.fixture
 def sharp_knife_scenario(tmp_path: Path) -> Path:
     """knife_running with its chef's knife flagged sharp (no shipped scenario flags a blade)."""
-    from sim.scenario import SCENARIOS_DIR
+    from cogtree.sim.scenario import SCENARIOS_DIR
 
     text = (SCENARIOS_DIR / "knife_running.yaml").read_text(encoding="utf-8")
     assert KNIFE in text

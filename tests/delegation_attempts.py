@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
 
 
 def delegation(number: int, person: str, *, done: bool) -> PlanAttempt:

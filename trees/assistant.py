@@ -46,25 +46,25 @@ import py_trees
 from py_trees.composites import Selector, Sequence
 from py_trees.decorators import FailureIsSuccess
 
-from behaviours.clarify import AskClarification
-from behaviours.decline import Decline
-from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from behaviours.evidence import NeedsEvidence
-from behaviours.grounding import GroundingIs
-from behaviours.hold_answer import HoldAnswer
-from behaviours.intent import RecognizeIntent
-from behaviours.memory_query import AnswerFromMemory
-from behaviours.memory_write import Consolidate, StageClaims
-from behaviours.post_process import PostProcess
-from behaviours.query_generation import GenerateQuery
-from behaviours.recall import create_recall_memory
-from behaviours.respond import Respond
-from behaviours.run_query import RunQuery
-from behaviours.scope import DetectScope
-from behaviours.speaker import IdentifySpeaker
-from behaviours.switch_domain import SwitchActiveDomain
-from behaviours.task_readiness import TaskReadinessGate
-from trees.physical_task import create_physical_task
+from cogtree.behaviours.clarify import AskClarification
+from cogtree.behaviours.decline import Decline
+from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.evidence import NeedsEvidence
+from cogtree.behaviours.grounding import GroundingIs
+from cogtree.behaviours.hold_answer import HoldAnswer
+from cogtree.behaviours.intent import RecognizeIntent
+from cogtree.behaviours.memory_query import AnswerFromMemory
+from cogtree.behaviours.memory_write import Consolidate, StageClaims
+from cogtree.behaviours.post_process import PostProcess
+from cogtree.behaviours.query_generation import GenerateQuery
+from cogtree.behaviours.recall import create_recall_memory
+from cogtree.behaviours.respond import Respond
+from cogtree.behaviours.run_query import RunQuery
+from cogtree.behaviours.scope import DetectScope
+from cogtree.behaviours.speaker import IdentifySpeaker
+from cogtree.behaviours.switch_domain import SwitchActiveDomain
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.trees.physical_task import create_physical_task
 
 APOLOGY = "Sorry, I could not finish that. Could you say it another way?"
 """What the robot says when no branch of Decide could answer."""

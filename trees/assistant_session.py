@@ -20,18 +20,18 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.keys import GateRationale
-from behaviours.llm.client import LLMClient
-from knowledge.closing import Closeable
-from knowledge.domain_registry import DomainRegistry
-from knowledge.english import looks_english
-from knowledge.lexicon_book import LexiconBook
-from knowledge.memory import MemoryStore
-from knowledge.wording import clip
-from trees.assistant import create_root
-from trees.recording.tick_log import TickEntry
-from trees.runner import TreeRunner
+from cogtree.behaviours import keys
+from cogtree.behaviours.keys import GateRationale
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.english import looks_english
+from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.wording import clip
+from cogtree.trees.assistant import create_root
+from cogtree.trees.recording.tick_log import TickEntry
+from cogtree.trees.runner import TreeRunner
 
 log = logging.getLogger(__name__)
 
@@ -138,13 +138,13 @@ class AssistantSession(Closeable):
         rate_hz: float | None = 100.0,
         max_ticks_per_turn: int = MAX_TICKS_PER_TURN,
         root_factory: Callable[[str], py_trees.behaviour.Behaviour] = create_root,
-        tree_name: str = "trees.assistant:create_root",
+        tree_name: str = "cogtree.trees.assistant:create_root",
     ) -> None:
         domains, memory = handles.get("domains"), handles.get("memory")
         if not isinstance(domains, DomainRegistry) or not isinstance(memory, MemoryStore):
             raise ValueError(
                 "AssistantSession needs the `domains` and `memory` handles: build them with "
-                "trees.handles.Handles(domains=...) and open_memory()"
+                "cogtree.trees.handles.Handles(domains=...) and open_memory()"
             )
         self.domains = domains
         self.memory = memory

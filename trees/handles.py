@@ -22,17 +22,17 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from knowledge.closing import Closeable
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from knowledge.scene_graph import SceneGraph
-from knowledge.similarity import Embedder
-from knowledge.worker_pool import WorkerPool
-from sim.executor import SimExecutor
-from sim.humans import People
-from skills.commands import Executor
-from skills.human_channel import HumanChannel
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.similarity import Embedder
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.humans import People
+from cogtree.skills.commands import Executor
+from cogtree.skills.human_channel import HumanChannel
 
 Clock = Callable[[], float]
 """Seconds now, on the clock delegation timeouts count (the simulator's, or the wall's)."""

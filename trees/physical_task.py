@@ -44,14 +44,14 @@ from py_trees.behaviours import UnsetBlackboardVariable
 from py_trees.composites import Selector, Sequence
 from py_trees.decorators import FailureIsSuccess, SuccessIsFailure
 
-from behaviours import keys
-from behaviours.execute_plan import ExecutePlan
-from behaviours.explain import Explain
-from behaviours.explain_failure import ExplainFailure
-from behaviours.learn_recovery import LearnRecovery
-from behaviours.plan_attempts import AttemptLoop, ReportOutcome
-from behaviours.plan_task import PlanTask
-from behaviours.validation_gate import ValidationGate
+from cogtree.behaviours import keys
+from cogtree.behaviours.execute_plan import ExecutePlan
+from cogtree.behaviours.explain import Explain
+from cogtree.behaviours.explain_failure import ExplainFailure
+from cogtree.behaviours.learn_recovery import LearnRecovery
+from cogtree.behaviours.plan_attempts import AttemptLoop, ReportOutcome
+from cogtree.behaviours.plan_task import PlanTask
+from cogtree.behaviours.validation_gate import ValidationGate
 
 
 def create_physical_task(

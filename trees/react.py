@@ -34,8 +34,8 @@ import py_trees
 from py_trees.composites import Sequence
 from py_trees.decorators import Retry
 
-from behaviours.dialogue import AwaitUtterance
-from behaviours.react_step import ReActStep
+from cogtree.behaviours.dialogue import AwaitUtterance
+from cogtree.behaviours.react_step import ReActStep
 
 
 def create_root(robot: str = "robot1", max_steps: int = 20) -> py_trees.behaviour.Behaviour:

@@ -17,9 +17,9 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours.llm.client import LLMClient
-from knowledge.closing import Closeable
-from trees.recording.tick_log import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.knowledge.closing import Closeable
+from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
     LogHeader,

@@ -2,7 +2,7 @@
 
 Shipped in the package so users can test the trees they author::
 
-    from trees.testing import mock_blackboard, scripted_llm, TreeHarness
+    from cogtree.trees.testing import mock_blackboard, scripted_llm, TreeHarness
 
     def test_asks_for_the_destination():
         llm = scripted_llm({"by_module": {"inner_speech": [{"answer": {...}}]}})
@@ -27,14 +27,14 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from behaviours.llm.scripted import Script, ScriptedBackend
-from behaviours.llm.types import CallRecord
-from trees.recording.display import status_letter
-from trees.recording.tick_log import shape_of
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.trees.recording.display import status_letter
+from cogtree.trees.recording.tick_log import shape_of
 
 
 class BlackboardView:

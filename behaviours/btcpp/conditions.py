@@ -17,9 +17,15 @@ from typing import Final
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from behaviours.btcpp.script_scope import ScriptScope
-from behaviours.btcpp.scripting import ScriptError, ScriptProgram, parse_script, truth
-from behaviours.btcpp.steering import SteeredDecorator, Ticking, halt, skip_status, tick_child
+from cogtree.behaviours.btcpp.script_scope import ScriptScope
+from cogtree.behaviours.btcpp.scripting import ScriptError, ScriptProgram, parse_script, truth
+from cogtree.behaviours.btcpp.steering import (
+    SteeredDecorator,
+    Ticking,
+    halt,
+    skip_status,
+    tick_child,
+)
 
 ATTRIBUTES: Final = {
     "_failureIf": "failure_if",

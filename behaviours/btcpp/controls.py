@@ -19,8 +19,8 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Access, Status
 
-from behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry
-from behaviours.btcpp.steering import Steered, Ticking, halt, tick_child, was_skipped
+from cogtree.behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry
+from cogtree.behaviours.btcpp.steering import Steered, Ticking, halt, tick_child, was_skipped
 
 
 class Fallback(py_trees.composites.Selector):

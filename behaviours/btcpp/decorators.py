@@ -17,7 +17,7 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from behaviours.btcpp.steering import SteeredDecorator, Ticking, skip_status, tick_child
+from cogtree.behaviours.btcpp.steering import SteeredDecorator, Ticking, skip_status, tick_child
 
 
 class ForceSuccess(py_trees.decorators.FailureIsSuccess):

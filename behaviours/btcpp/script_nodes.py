@@ -17,10 +17,16 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Access, Status
 
-from behaviours import keys
-from behaviours.btcpp.script_scope import BlackboardEntry, ScriptScope
-from behaviours.btcpp.scripting import ScriptError, parse_script, truth
-from behaviours.btcpp.steering import SteeredDecorator, Ticking, halt, skip_status, tick_child
+from cogtree.behaviours import keys
+from cogtree.behaviours.btcpp.script_scope import BlackboardEntry, ScriptScope
+from cogtree.behaviours.btcpp.scripting import ScriptError, parse_script, truth
+from cogtree.behaviours.btcpp.steering import (
+    SteeredDecorator,
+    Ticking,
+    halt,
+    skip_status,
+    tick_child,
+)
 
 ScriptCode = NewType("ScriptCode", str)
 """A node parameter holding a BT.CPP script (checked when the tree is loaded)."""

@@ -19,8 +19,8 @@ from typing import Any, Literal, NewType, get_args, get_origin
 import py_trees
 from py_trees.common import Access
 
-from behaviours import keys
-from behaviours.btcpp.scripting import ScriptError, ScriptProgram, Value
+from cogtree.behaviours import keys
+from cogtree.behaviours.btcpp.scripting import ScriptError, ScriptProgram, Value
 
 BlackboardEntry = NewType("BlackboardEntry", str)
 """A node parameter naming a blackboard entry: ``{name}``, a catalogue port name or ``/a/key``."""

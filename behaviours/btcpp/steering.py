@@ -21,7 +21,7 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.setup_handles import MissingHandleError
 
 Clock = Callable[[], float]
 """Seconds on a monotonic clock: the ``clock`` handle (the simulator's), else the wall's."""

@@ -13,7 +13,14 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from behaviours.btcpp.steering import Clock, SteeredDecorator, Ticking, halt, take_clock, tick_child
+from cogtree.behaviours.btcpp.steering import (
+    Clock,
+    SteeredDecorator,
+    Ticking,
+    halt,
+    take_clock,
+    tick_child,
+)
 
 
 def _milliseconds(name: str, label: str, value: int) -> int:

@@ -4,15 +4,15 @@ Backends: ollama, llama-cpp, scripted and none, plus a fault injector that wraps
 
 Typical use::
 
-    from behaviours.llm import LLMClient, LLMConfig
+    from cogtree.behaviours.llm import LLMClient, LLMConfig
     client = LLMClient(LLMConfig.load())        # `auto` backend: ollama, else llama-cpp
     decision = client.decide("intent", messages, MyDecision)
 """
 
-from behaviours.llm.call_log import CallLog
-from behaviours.llm.client import LLMClient, PendingCall
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.call_log import CallLog
+from cogtree.behaviours.llm.client import LLMClient, PendingCall
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import (
     LLMCancelledError,
     LLMConfigError,
     LLMError,
@@ -21,9 +21,9 @@ from behaviours.llm.errors import (
     MalformedOutputError,
     ModelMissingError,
 )
-from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from behaviours.llm.scripted import Script, ScriptedBackend, ScriptedReply
-from behaviours.llm.types import CallRecord, Decision, Message, ModuleSettings
+from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.behaviours.llm.scripted import Script, ScriptedBackend, ScriptedReply
+from cogtree.behaviours.llm.types import CallRecord, Decision, Message, ModuleSettings
 
 __all__ = [
     "CallLog",

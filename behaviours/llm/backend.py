@@ -6,7 +6,7 @@ import threading
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 
 @dataclass(frozen=True)

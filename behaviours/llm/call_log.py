@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 
-from behaviours.llm.types import CallRecord
+from cogtree.behaviours.llm.types import CallRecord
 
 
 class CallLog:

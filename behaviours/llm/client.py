@@ -17,24 +17,24 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from behaviours.llm.backend import Backend, BackendStatus
-from behaviours.llm.call_log import CallLog
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import Backend, BackendStatus
+from cogtree.behaviours.llm.call_log import CallLog
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import (
     LLMCancelledError,
     LLMError,
     MalformedOutputError,
     first_problem,
 )
-from behaviours.llm.option_scores import (
+from cogtree.behaviours.llm.option_scores import (
     LetterScoringBackend,
     LogprobsUnavailableError,
     OptionPrompt,
     OptionScores,
     letter_probabilities,
 )
-from behaviours.llm.selection import choose_auto_backend, create_backend
-from behaviours.llm.types import (
+from cogtree.behaviours.llm.selection import choose_auto_backend, create_backend
+from cogtree.behaviours.llm.types import (
     CallRecord,
     Decision,
     LLMRequest,
@@ -42,8 +42,8 @@ from behaviours.llm.types import (
     ModuleSettings,
     Outcome,
 )
-from knowledge.closing import Closeable
-from knowledge.worker_pool import WorkerPool
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 

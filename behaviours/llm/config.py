@@ -13,8 +13,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from behaviours.llm.errors import LLMConfigError, first_problem
-from behaviours.llm.types import BACKEND_NAMES, ModuleSettings
+from cogtree.behaviours.llm.errors import LLMConfigError, first_problem
+from cogtree.behaviours.llm.types import BACKEND_NAMES, ModuleSettings
 
 DEFAULT_MANIFEST = Path(__file__).with_name("modules.yaml")
 

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from behaviours.llm.errors import LLMUnavailableError
-from behaviours.llm.llama_cpp_backend import gguf_path_for, import_llama_cpp
-from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
-from behaviours.llm.types import ModuleSettings
-from knowledge.similarity import Embedder
+from cogtree.behaviours.llm.errors import LLMUnavailableError
+from cogtree.behaviours.llm.llama_cpp_backend import gguf_path_for, import_llama_cpp
+from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.behaviours.llm.types import ModuleSettings
+from cogtree.knowledge.similarity import Embedder
 
 RecallMethod = Literal["auto", "tfidf", "ollama", "llama-cpp"]
 RECALL_METHODS: tuple[RecallMethod, ...] = ("auto", "tfidf", "ollama", "llama-cpp")

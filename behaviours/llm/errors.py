@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from behaviours.llm.types import CallRecord, Outcome
-from knowledge.validation_errors import first_problem
+from cogtree.behaviours.llm.types import CallRecord, Outcome
+from cogtree.knowledge.validation_errors import first_problem
 
 __all__ = [
     "LLMCancelledError",

@@ -15,20 +15,20 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from behaviours.llm.backend import Backend, BackendStatus, WrappedBackend
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import Backend, BackendStatus, WrappedBackend
+from cogtree.behaviours.llm.errors import (
     LLMConfigError,
     LLMTimeoutError,
     LLMUnavailableError,
     first_problem,
 )
-from behaviours.llm.option_scores import (
+from cogtree.behaviours.llm.option_scores import (
     LetterScores,
     LetterScoringBackend,
     LogprobsUnavailableError,
     OptionPrompt,
 )
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 FaultKind = Literal["malformed", "wrong", "timeout", "connection"]
 FAULT_KINDS: tuple[FaultKind, ...] = get_args(FaultKind)

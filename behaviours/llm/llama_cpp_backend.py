@@ -38,20 +38,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from behaviours.llm.backend import BackendStatus
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import BackendStatus
+from cogtree.behaviours.llm.errors import (
     LLMCancelledError,
     LLMError,
     LLMTimeoutError,
     LLMUnavailableError,
 )
-from behaviours.llm.option_scores import (
+from cogtree.behaviours.llm.option_scores import (
     LETTER_SPELLINGS,
     LetterScores,
     OptionPrompt,
     combine_spellings,
 )
-from behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
+from cogtree.behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
 
 if TYPE_CHECKING:
     import numpy as np

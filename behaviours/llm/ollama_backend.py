@@ -50,9 +50,9 @@ from typing import TYPE_CHECKING, Any
 import httpx
 from packaging.version import InvalidVersion, Version
 
-from behaviours.llm.backend import BackendStatus
-from behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import BackendStatus
+from cogtree.behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
+from cogtree.behaviours.llm.errors import (
     LLMCancelledError,
     LLMConfigError,
     LLMError,
@@ -60,13 +60,13 @@ from behaviours.llm.errors import (
     LLMUnavailableError,
     ModelMissingError,
 )
-from behaviours.llm.option_scores import (
+from cogtree.behaviours.llm.option_scores import (
     LetterScores,
     LogprobsUnavailableError,
     OptionPrompt,
     combine_spellings,
 )
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 if TYPE_CHECKING:
     import ollama

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
-from behaviours.llm.errors import LLMUnavailableError
-from behaviours.llm.types import CallRecord, Message, ModuleSettings, Outcome
+from cogtree.behaviours.llm.errors import LLMUnavailableError
+from cogtree.behaviours.llm.types import CallRecord, Message, ModuleSettings, Outcome
 
 LETTER_SPELLINGS = ("{}", " {}")
 """How a letter may be written as the next token: ``A`` right after the prompt, or `` A``."""

@@ -34,17 +34,17 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from behaviours.llm.backend import BackendStatus
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import BackendStatus
+from cogtree.behaviours.llm.errors import (
     LLMCancelledError,
     LLMConfigError,
     LLMError,
     LLMTimeoutError,
     first_problem,
 )
-from behaviours.llm.option_scores import LetterScores, OptionPrompt
-from behaviours.llm.tokens import TokenCounter, best_counter
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.behaviours.llm.option_scores import LetterScores, OptionPrompt
+from cogtree.behaviours.llm.tokens import TokenCounter, best_counter
+from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 
 class ScriptedReply(BaseModel):

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import threading
 
-from behaviours.llm.backend import Backend, BackendStatus
-from behaviours.llm.config import check_backend_name
-from behaviours.llm.errors import LLMConfigError, LLMUnavailableError
-from behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.behaviours.llm.backend import Backend, BackendStatus
+from cogtree.behaviours.llm.config import check_backend_name
+from cogtree.behaviours.llm.errors import LLMConfigError, LLMUnavailableError
+from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
 
 
 class NoModelBackend:
@@ -43,11 +43,11 @@ def create_backend(name: str) -> Backend:
     """Instantiate the backend called ``name`` (``scripted`` needs a script, so it is given)."""
     check_backend_name(name)
     if name == "ollama":
-        from behaviours.llm.ollama_backend import OllamaBackend
+        from cogtree.behaviours.llm.ollama_backend import OllamaBackend
 
         return OllamaBackend()
     if name == "llama-cpp":
-        from behaviours.llm.llama_cpp_backend import LlamaCppBackend
+        from cogtree.behaviours.llm.llama_cpp_backend import LlamaCppBackend
 
         return LlamaCppBackend()
     if name == "none":
@@ -66,7 +66,7 @@ def choose_auto_backend(settings: ModuleSettings) -> BackendStatus:
     Ollama when its server answers and has ``settings.model``; else ``none`` (gates run their
     fast paths alone). Never llama-cpp (module docstring).
     """
-    from behaviours.llm.ollama_backend import OllamaBackend
+    from cogtree.behaviours.llm.ollama_backend import OllamaBackend
 
     ollama = OllamaBackend().probe(settings)
     if ollama.ready:

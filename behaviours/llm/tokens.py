@@ -15,8 +15,8 @@ import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from behaviours.llm.errors import LLMUnavailableError
-from behaviours.llm.llama_cpp_backend import default_gguf_path, import_llama_cpp
+from cogtree.behaviours.llm.errors import LLMUnavailableError
+from cogtree.behaviours.llm.llama_cpp_backend import default_gguf_path, import_llama_cpp
 
 if TYPE_CHECKING:
     from llama_cpp import Llama

@@ -33,10 +33,10 @@ from rclpy.node import Node
 from rclpy.subscription import Subscription
 from rclpy.wait_for_message import wait_for_message
 
-from knowledge.closing import Closeable
-from knowledge.scene_graph import SceneGraph
-from skills.ros.messages import MessageError, observation_of
-from skills.ros.protocol import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.ros.messages import MessageError, observation_of
+from cogtree.skills.ros.protocol import (
     OBSERVATIONS_TOPIC,
     START_HINT,
     STATE_TOPIC,

@@ -63,12 +63,12 @@ from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
 from unique_identifier_msgs.msg import UUID
 
-from knowledge.closing import Closeable
-from skills.commands import Command, Feedback
-from skills.ros.goal_sender import GoalSender, new_goal_id
-from skills.ros.messages import MessageError, failure_code_of, goal_msg
-from skills.ros.protocol import START_HINT, check_namespace, default_namespace, topic
-from skills.ros.routes import CommandRoutes
+from cogtree.knowledge.closing import Closeable
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.ros.goal_sender import GoalSender, new_goal_id
+from cogtree.skills.ros.messages import MessageError, failure_code_of, goal_msg
+from cogtree.skills.ros.protocol import START_HINT, check_namespace, default_namespace, topic
+from cogtree.skills.ros.routes import CommandRoutes
 
 log = logging.getLogger(__name__)
 

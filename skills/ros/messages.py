@@ -18,11 +18,11 @@ from cogtree_interfaces.action import ExecuteSkill
 from cogtree_interfaces.msg import Argument, Observation, ObservationBatch, Value
 from pydantic import ValidationError
 
-from knowledge.experience import ErrorCode
-from knowledge.scene_models import AttributeValue
-from knowledge.scene_models import Observation as ObservationModel
-from knowledge.validation_errors import first_problem
-from skills.commands import ArgValue, Command, Feedback
+from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.scene_models import AttributeValue
+from cogtree.knowledge.scene_models import Observation as ObservationModel
+from cogtree.knowledge.validation_errors import first_problem
+from cogtree.skills.commands import ArgValue, Command, Feedback
 
 ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 """The failure codes a result may carry."""

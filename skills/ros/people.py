@@ -45,12 +45,12 @@ from rclpy.task import Future as RosFuture
 from rclpy.timer import Timer
 from unique_identifier_msgs.msg import UUID
 
-from knowledge.closing import Closeable
-from skills.commands import Feedback
-from skills.human_channel import HumanRequest
-from skills.ros.goal_sender import GoalSender, new_goal_id
-from skills.ros.messages import MessageError, failure_code_of
-from skills.ros.protocol import DELEGATE_ACTION
+from cogtree.knowledge.closing import Closeable
+from cogtree.skills.commands import Feedback
+from cogtree.skills.human_channel import HumanRequest
+from cogtree.skills.ros.goal_sender import GoalSender, new_goal_id
+from cogtree.skills.ros.messages import MessageError, failure_code_of
+from cogtree.skills.ros.protocol import DELEGATE_ACTION
 
 log = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
-from knowledge.validation_errors import first_problem
-from skills.commands import CommandName
-from skills.ros.protocol import (
+from cogtree.knowledge.validation_errors import first_problem
+from cogtree.skills.commands import CommandName
+from cogtree.skills.ros.protocol import (
     EXECUTE_ACTION,
     OBSERVATIONS_TOPIC,
     STATE_TOPIC,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
 
 
 @pytest.fixture

@@ -5,15 +5,15 @@ from __future__ import annotations
 import py_trees
 import pytest
 
-from behaviours.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
-from behaviours.evidence import NeedsEvidence
-from behaviours.hold_answer import HoldAnswer
-from behaviours.setup_handles import MissingHandleError
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer, IntentFrame
-from knowledge.domain_pack import TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import Fact, WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
+from cogtree.behaviours.evidence import NeedsEvidence
+from cogtree.behaviours.hold_answer import HoldAnswer
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer, IntentFrame
+from cogtree.knowledge.domain_pack import TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 NUTRITION_ROWS = [
     {"dish": "lasagne", "aspect": "nutrition", "topic": topic, "value": value}

@@ -15,12 +15,12 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.background import AllDone, BackgroundWork, Pending
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from behaviours.setup_handles import MissingHandleError, require_handle
-from knowledge.wording import BoundedText
-from knowledge.worker_pool import WorkerPool
+from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.behaviours.setup_handles import MissingHandleError, require_handle
+from cogtree.knowledge.wording import BoundedText
+from cogtree.knowledge.worker_pool import WorkerPool
 
 
 class Square(BackgroundWork[int]):

@@ -6,17 +6,17 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.decline import Decline
-from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from behaviours.perception import GetObjectsInRoom, LocateObject
-from behaviours.plan_attempts import add_attempt, read_attempts, update_last_attempt
-from behaviours.scope import DetectScope
-from behaviours.skill_action import SkillAction
-from skills.plan_model import PlanAttempt, ToAPlan
-from skills.specs import skill_call
-from trees.bt_xml.node_registry import default_registry
-from trees.testing import BlackboardView
+from cogtree.behaviours import keys
+from cogtree.behaviours.decline import Decline
+from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.perception import GetObjectsInRoom, LocateObject
+from cogtree.behaviours.plan_attempts import add_attempt, read_attempts, update_last_attempt
+from cogtree.behaviours.scope import DetectScope
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.skills.plan_model import PlanAttempt, ToAPlan
+from cogtree.skills.specs import skill_call
+from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.testing import BlackboardView
 
 
 def registered(node: keys.DeclaredKeys) -> tuple[set[str], set[str]]:

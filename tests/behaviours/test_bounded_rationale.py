@@ -6,20 +6,20 @@ import pytest
 from py_trees.common import Status
 from pydantic import BaseModel, Field
 
-from behaviours import keys
-from behaviours.intent import IntentDecision
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour
-from behaviours.query_generation import QueryDecision
-from behaviours.react_model import ReActDecision
-from behaviours.recall import Sufficiency
-from behaviours.respond import ReplyDecision
-from behaviours.task_readiness import InnerSpeech
-from behaviours.turn_state import ScopeDecision
-from behaviours.validation_gate import PlanVerdict
-from knowledge.wording import ELLIPSIS, BoundedText
-from skills.plan_model import PlanStep, ToAPlan
-from trees.testing import TreeHarness
+from cogtree.behaviours import keys
+from cogtree.behaviours.intent import IntentDecision
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour
+from cogtree.behaviours.query_generation import QueryDecision
+from cogtree.behaviours.react_model import ReActDecision
+from cogtree.behaviours.recall import Sufficiency
+from cogtree.behaviours.respond import ReplyDecision
+from cogtree.behaviours.task_readiness import InnerSpeech
+from cogtree.behaviours.turn_state import ScopeDecision
+from cogtree.behaviours.validation_gate import PlanVerdict
+from cogtree.knowledge.wording import ELLIPSIS, BoundedText
+from cogtree.skills.plan_model import PlanStep, ToAPlan
+from cogtree.trees.testing import TreeHarness
 
 LONG = "because " + "the model goes on and on " * 40  # 1,008 characters
 assert len(LONG) > 1000

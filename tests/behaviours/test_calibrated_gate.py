@@ -14,18 +14,18 @@ from pathlib import Path
 import pytest
 from py_trees.common import Status
 
-from behaviours.candidate_readings import candidate_readings
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.option_scores import LetterScores, LogprobsUnavailableError
-from behaviours.llm.types import ModuleSettings
-from behaviours.match_scores import NO_MODEL
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import tie_break
-from knowledge.conformal_threshold import ConformalThreshold, load_threshold
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness
+from cogtree.behaviours.candidate_readings import candidate_readings
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.option_scores import LetterScores, LogprobsUnavailableError
+from cogtree.behaviours.llm.types import ModuleSettings
+from cogtree.behaviours.match_scores import NO_MODEL
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.conformal import tie_break
+from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness
 
 
 class LetterScorer:

@@ -6,15 +6,15 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.clarify import AskClarification, slot_question
-from behaviours.dialogue import ControlIs
-from behaviours.memory_write import Consolidate
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryStore
-from knowledge.scene_models import Candidate
-from trees.testing import TreeHarness
+from cogtree.behaviours.clarify import AskClarification, slot_question
+from cogtree.behaviours.dialogue import ControlIs
+from cogtree.behaviours.memory_write import Consolidate
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.scene_models import Candidate
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,15 @@ import re
 
 import pytest
 
-from behaviours.query_generation import GenerateQuery
-from behaviours.respond import Respond
-from behaviours.run_query import RunQuery, allowed_rows
-from behaviours.turn_state import GeneratedQuery, IntentFrame, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.domains.advisor import AdvisorKG
-from knowledge.memory_model import Fact, WorkingContext
-from knowledge.readonly_query import QueryChecker, QueryRefused
-from trees.testing import TreeHarness
+from cogtree.behaviours.query_generation import GenerateQuery
+from cogtree.behaviours.respond import Respond
+from cogtree.behaviours.run_query import RunQuery, allowed_rows
+from cogtree.behaviours.turn_state import GeneratedQuery, IntentFrame, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.domains.advisor import AdvisorKG
+from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.knowledge.readonly_query import QueryChecker, QueryRefused
+from cogtree.trees.testing import TreeHarness
 
 ALL_DISHES = (
     "SELECT ?dish ?label WHERE { ?dish a adv:Dish ; rdfs:label ?label } ORDER BY ?label LIMIT 100"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.decline import Decline, plain_reason
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness
+from cogtree.behaviours import keys
+from cogtree.behaviours.decline import Decline, plain_reason
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,13 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.delegate import DelegateToHuman
-from behaviours.setup_handles import MissingHandleError
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.commands import Command, Feedback
-from skills.human_channel import HumanRequest
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.behaviours.delegate import DelegateToHuman
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.human_channel import HumanRequest
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 
 @pytest.fixture

@@ -4,9 +4,9 @@ import py_trees
 import pytest
 from py_trees.common import Access
 
-from behaviours import keys
-from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from trees.testing import TreeHarness
+from cogtree.behaviours import keys
+from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.trees.testing import TreeHarness
 
 
 def test_await_utterance_runs_until_text_arrives(blackboard, make_llm) -> None:

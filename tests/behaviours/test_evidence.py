@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from behaviours.evidence import (
+from cogtree.behaviours.evidence import (
     MODEL_QUERY,
     NeedsEvidence,
     answered,
     find_task,
     memory_bindings,
 )
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import Fact, Recall, WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import Fact, Recall, WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,12 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.execute_plan import ExecutePlan, ReflectedStep
-from behaviours.reflection import needs_belief, reflect
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, load_scenario
-from skills.controller import RunStatus
-from skills.plan_model import (
+from cogtree.behaviours.execute_plan import ExecutePlan, ReflectedStep
+from cogtree.behaviours.reflection import needs_belief, reflect
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.controller import RunStatus
+from cogtree.skills.plan_model import (
     PlanAttempt,
     PlanStep,
     Reflection,
@@ -22,10 +22,10 @@ from skills.plan_model import (
     ValidationReport,
     sequential,
 )
-from skills.plan_validation import oracle_plan as flat_plan
-from trees.recording.display import render_text
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.skills.plan_validation import oracle_plan as flat_plan
+from cogtree.trees.recording.display import render_text
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 
 def step(step_id: int, action: str, after: tuple[int, ...] = (), **args: Any) -> PlanStep:

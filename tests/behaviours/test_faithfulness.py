@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from behaviours.faithfulness import (
+from cogtree.behaviours.faithfulness import (
     FaithfulnessReport,
     Support,
     check_reply,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from py_trees.common import Status
 
-from behaviours import task_readiness
-from behaviours.hazard_readings import (
+from cogtree.behaviours import task_readiness
+from cogtree.behaviours.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,
@@ -18,21 +18,21 @@ from behaviours.hazard_readings import (
     scene_belief,
     slot_readings,
 )
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.domain_pack import DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import TalkedAbout
-from knowledge.hazard_rules import shipped_hazard_rules
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from sim.perception import belief_from_world
-from sim.scenario import load_scenario
-from sim.world import World
-from skills.belief import Belief
-from trees.evaluation.hazard_set import HAZARD_WORLDS
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.frame_tasks import TalkedAbout
+from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
+from cogtree.skills.belief import Belief
+from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 RULES = shipped_hazard_rules()
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from behaviours.plan_attempts import outcome_item, outcome_text
-from behaviours.respond import claimable
-from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
+from cogtree.behaviours.plan_attempts import outcome_item, outcome_text
+from cogtree.behaviours.respond import claimable
+from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
 
 CANNOT = (
     "I can't do that as things are: the ball is on the floor, lower than I reach. I have not "

@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.intent import RecognizeIntent, intent_decision_model
-from behaviours.setup_handles import MissingHandleError
-from behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
-from knowledge.domain_registry import DomainRegistry
-from knowledge.intent_matching import IntentMatcher
-from knowledge.scene_graph import SceneGraph
+from cogtree.behaviours.intent import RecognizeIntent, intent_decision_model
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.intent_matching import IntentMatcher
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 
 @pytest.fixture

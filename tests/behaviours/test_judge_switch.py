@@ -12,20 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from behaviours.llm.config import JUDGE_MODULE, LLMConfig
-from behaviours.llm.errors import LLMConfigError
-from behaviours.validation_gate import ValidationGate
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.plan_model import ValidationReport
+from cogtree.behaviours.llm.config import JUDGE_MODULE, LLMConfig
+from cogtree.behaviours.llm.errors import LLMConfigError
+from cogtree.behaviours.validation_gate import ValidationGate
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.plan_model import ValidationReport
+from cogtree.trees.cli.main import main
+from cogtree.trees.evaluation.bench import run_bench
+from cogtree.trees.testing import BlackboardView
 from tests.behaviours.test_validation_gate import propose as propose_plan
 from tests.behaviours.test_validation_gate import thirsty_plan
 from tests.behaviours.test_validation_gate_hazards import FORBIDDEN, on_case_belief, run
 from tests.behaviours.test_validation_gate_hazards import propose as propose_case
 from tests.skills.hazard_kitchen import HazardCase
-from trees.cli.main import main
-from trees.evaluation.bench import run_bench
-from trees.testing import BlackboardView
 
 APPROVE_ALL = {
     "by_prompt": [

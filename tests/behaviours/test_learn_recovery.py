@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from behaviours.learn_recovery import LearnRecovery
-from knowledge.experience import ExperienceStore, RecoveryStep
-from skills.plan_model import PlanAttempt
-from skills.plan_validation import oracle_plan
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.behaviours.learn_recovery import LearnRecovery
+from cogtree.knowledge.experience import ExperienceStore, RecoveryStep
+from cogtree.skills.plan_model import PlanAttempt
+from cogtree.skills.plan_validation import oracle_plan
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 KEYS = {"object": "car_keys", "object_type": "keys", "place_type": "table", "room": "hallway"}
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from py_trees.common import Status
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from knowledge.wording import BoundedText
-from trees.testing import TreeHarness
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.knowledge.wording import BoundedText
+from cogtree.trees.testing import TreeHarness
 
 LIMIT = 10
 

@@ -13,19 +13,19 @@ import pytest
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from behaviours.memory_write import NOT_REMEMBERED, Consolidate, StageClaims
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import (
+from cogtree.behaviours.memory_write import NOT_REMEMBERED, Consolidate, StageClaims
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import (
     EvidenceBundle,
     EvidenceItem,
     IntentFrame,
     PendingTask,
     SlotResolution,
 )
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryConfig, MemoryStore
-from knowledge.memory_model import Claim, TurnTrace
-from trees.testing import TreeHarness
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture(scope="module")

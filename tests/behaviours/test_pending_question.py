@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from behaviours.pending_question import BACK_TO_IT, dropped_note, moves_on, settle_moved_on
-from behaviours.turn_state import IntentFrame, IntentStep, PendingTask
+from cogtree.behaviours.pending_question import BACK_TO_IT, dropped_note, moves_on, settle_moved_on
+from cogtree.behaviours.turn_state import IntentFrame, IntentStep, PendingTask
 
 WHICH_MUG = PendingTask(
     domain="household",

@@ -12,11 +12,16 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.perception import GetMapRooms, GetObjectsInRoom, LocateObject, ResolveReferent
-from behaviours.setup_handles import MissingHandleError
-from knowledge.scene_graph import SceneGraph
-from knowledge.worker_pool import WorkerPool
-from trees.testing import TreeHarness
+from cogtree.behaviours.perception import (
+    GetMapRooms,
+    GetObjectsInRoom,
+    LocateObject,
+    ResolveReferent,
+)
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.trees.testing import TreeHarness
 
 
 def run(harness: TreeHarness, workers: WorkerPool, ticks: int) -> None:

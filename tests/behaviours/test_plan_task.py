@@ -7,16 +7,16 @@ from typing import Any
 
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.plan_task import PlanTask
-from behaviours.setup_handles import MissingHandleError
-from knowledge.domain_registry import DomainRegistry
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
-from skills.plan_validation import oracle_plan
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.plan_task import PlanTask
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
+from cogtree.skills.plan_validation import oracle_plan
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.post_process import PostProcess, normalised, quantity
-from behaviours.setup_handles import MissingHandleError
-from behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SceneGraph
-from sim.perception import belief_from_world
-from sim.scenario import load_scenario
-from sim.world import World
-from trees.evaluation.hazard_set import HAZARD_WORLDS
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.behaviours.post_process import PostProcess, normalised, quantity
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
+from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 PANTRY_YAML = """
 name: pantry

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from rdflib import Literal, URIRef
 
-from behaviours.query_generation import GenerateQuery, vocabulary_summary
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import Fact, WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours.query_generation import GenerateQuery, vocabulary_summary
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 M = "https://example.org/menu#"
 

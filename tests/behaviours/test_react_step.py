@@ -15,18 +15,18 @@ import pytest
 from py_trees.common import Status
 from py_trees.decorators import Retry
 
-from behaviours.keys import GateRationale
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.look_around import LookAround
-from behaviours.perception import LocateObject
-from behaviours.react_model import ACTION_LIBRARY, FINISH, NO_REQUEST, ReActDecision
-from behaviours.react_step import ReActStep
-from behaviours.setup_handles import MissingHandleError
-from behaviours.skill_action import SkillAction
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.behaviours.keys import GateRationale
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.perception import LocateObject
+from cogtree.behaviours.react_model import ACTION_LIBRARY, FINISH, NO_REQUEST, ReActDecision
+from cogtree.behaviours.react_step import ReActStep
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 REQUEST = "bring the bottle to the bedroom table"
 

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness, mock_blackboard, scripted_llm
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness, mock_blackboard, scripted_llm
 
 FIELDS = {
     ("household", "Fetch"): ["object"],

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from behaviours.llm.faults import FaultPlan
-from behaviours.recall import (
+from cogtree.behaviours.llm.faults import FaultPlan
+from cogtree.behaviours.recall import (
     MemoryEvidence,
     RetrieveArchive,
     SufficiencyGate,
@@ -15,11 +15,11 @@ from behaviours.recall import (
     read_evidence,
     refers_to_past,
 )
-from behaviours.turn_state import IntentFrame
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryConfig, MemoryStore
-from knowledge.memory_model import Claim, TurnTrace, WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory_model import Claim, TurnTrace, WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 ALLERGY = Claim(
     text="Anna is allergic to peanuts", kind="hard_constraint", slot="food.peanuts", source="stated"

@@ -10,14 +10,14 @@ from decimal import Decimal
 import pytest
 from py_trees.composites import Sequence
 
-from behaviours.faithfulness import stated_numbers
-from behaviours.query_generation import GenerateQuery
-from behaviours.respond import Respond
-from behaviours.run_query import RunQuery
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours.faithfulness import stated_numbers
+from cogtree.behaviours.query_generation import GenerateQuery
+from cogtree.behaviours.respond import Respond
+from cogtree.behaviours.run_query import RunQuery
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 FIGURE_4 = "How many carbohydrates are in tiramisu?"
 
@@ -290,8 +290,8 @@ def test_list_answers_are_joined_naturally(blackboard, make_llm, domains) -> Non
 
 
 def test_ids_are_said_as_labels(blackboard, domains) -> None:
-    from behaviours.llm.client import LLMClient
-    from behaviours.llm.config import LLMConfig
+    from cogtree.behaviours.llm.client import LLMClient
+    from cogtree.behaviours.llm.config import LLMConfig
 
     presets = dish_info(domains)
     presets["/turn/evidence"] = model_rows(

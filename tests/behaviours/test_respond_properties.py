@@ -19,12 +19,12 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from py_trees.common import Status
 
-from behaviours.faithfulness import Support, check_reply
-from behaviours.respond import Respond
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import WorkingContext
-from trees.testing import scripted_llm
+from cogtree.behaviours.faithfulness import Support, check_reply
+from cogtree.behaviours.respond import Respond
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.trees.testing import scripted_llm
 
 DIGITS = re.compile(r"\d+(?:\.\d+)?")
 WORDS = ["tiramisu", "has", "g", "of", "carbs", "about", "per", "serving", "and", "sugar", "kcal"]

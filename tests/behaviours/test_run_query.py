@@ -7,11 +7,11 @@ import threading
 
 import pytest
 
-from behaviours.run_query import RunQuery
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
-from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SceneGraph
-from trees.testing import TreeHarness
+from cogtree.behaviours.run_query import RunQuery
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.trees.testing import TreeHarness
 
 MENU_TTL = """
 @prefix m: <https://example.org/menu#> .

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from behaviours.run_query import RunQuery
-from behaviours.turn_state import GeneratedQuery
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness
+from cogtree.behaviours.run_query import RunQuery
+from cogtree.behaviours.turn_state import GeneratedQuery
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness
 
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 ASK = "ASK { adv:black_bean_tacos a adv:Dish }"

@@ -8,14 +8,14 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.scope import DetectScope, scope_decision_model
-from behaviours.setup_handles import MissingHandleError
-from behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from knowledge.domain_registry import DomainRegistry
-from knowledge.scene_graph import SceneGraph
-from knowledge.scope_matching import ScopeMatcher
+from cogtree.behaviours.scope import DetectScope, scope_decision_model
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scope_matching import ScopeMatcher
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 
 @pytest.fixture

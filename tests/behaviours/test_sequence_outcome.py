@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from behaviours.plan_attempts import outcome_text, request_steps, sequence_thought
-from skills.plan_model import (
+from cogtree.behaviours.plan_attempts import outcome_text, request_steps, sequence_thought
+from cogtree.skills.plan_model import (
     PlanAttempt,
     PlanStep,
     Reflection,

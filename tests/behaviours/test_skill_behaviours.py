@@ -6,16 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from behaviours.explain import Explain
-from behaviours.look_around import LookAround
-from behaviours.setup_handles import MissingHandleError
-from behaviours.skill_action import SkillAction
-from knowledge.experience import ExperienceStore
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.controller import RunStatus
-from skills.specs import skill_call
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.behaviours.explain import Explain
+from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.controller import RunStatus
+from cogtree.skills.specs import skill_call
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 
 @pytest.fixture

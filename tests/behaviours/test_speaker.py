@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from behaviours.speaker import IdentifySpeaker, named_person
-from behaviours.turn_state import PendingTask
-from knowledge.scene_models import HumanInfo
-from trees.testing import TreeHarness
+from cogtree.behaviours.speaker import IdentifySpeaker, named_person
+from cogtree.behaviours.turn_state import PendingTask
+from cogtree.knowledge.scene_models import HumanInfo
+from cogtree.trees.testing import TreeHarness
 
 ASKED_WHO = PendingTask(
     domain="household",

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from behaviours import keys, respond
-from behaviours.clarify import AskClarification
-from behaviours.decline import Decline, known_reason
-from behaviours.respond import CANNOT_SAY, Respond, Templated
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import WorkingContext
-from trees.testing import TreeHarness
+from cogtree.behaviours import keys, respond
+from cogtree.behaviours.clarify import AskClarification
+from cogtree.behaviours.decline import Decline, known_reason
+from cogtree.behaviours.respond import CANNOT_SAY, Respond, Templated
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.trees.testing import TreeHarness
 
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from behaviours.switch_domain import SwitchActiveDomain, spoken_title
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness
+from cogtree.behaviours.switch_domain import SwitchActiveDomain, spoken_title
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture

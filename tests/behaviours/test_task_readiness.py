@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from behaviours.safety_doubts import SAFETY_RULES, SafetyDoubt, SafetyRequest, explicit_yes
-from behaviours.task_readiness import TaskReadinessGate, check_slots
-from behaviours.turn_state import (
+from cogtree.behaviours.safety_doubts import SAFETY_RULES, SafetyDoubt, SafetyRequest, explicit_yes
+from cogtree.behaviours.task_readiness import TaskReadinessGate, check_slots
+from cogtree.behaviours.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,
     IntentStep,
@@ -15,8 +15,8 @@ from behaviours.turn_state import (
     SlotResolution,
     TaskSequence,
 )
-from knowledge.domain_registry import DomainRegistry
-from trees.testing import TreeHarness
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.testing import TreeHarness
 
 
 @pytest.fixture(scope="module")

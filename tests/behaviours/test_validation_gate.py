@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from behaviours.validation_gate import PlanVerdict, ValidationGate
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.plan_model import PlanAttempt, ToAPlan, ValidationReport
-from skills.plan_validation import oracle_plan
-from trees.testing import BlackboardView, TreeHarness
+from cogtree.behaviours.validation_gate import PlanVerdict, ValidationGate
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.plan_model import PlanAttempt, ToAPlan, ValidationReport
+from cogtree.skills.plan_validation import oracle_plan
+from cogtree.trees.testing import BlackboardView, TreeHarness
 
 UNKNOWN_CUP = [
     {"skill": "GOTO", "target": "kitchen_counter"},

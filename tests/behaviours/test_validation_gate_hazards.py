@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-from behaviours.turn_state import IntentFrame, PendingTask
-from behaviours.validation_gate import ValidationGate
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.assignment import PlanWorld
-from skills.plan_model import PlanAttempt, ValidationReport
+from cogtree.behaviours.turn_state import IntentFrame, PendingTask
+from cogtree.behaviours.validation_gate import ValidationGate
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.assignment import PlanWorld
+from cogtree.skills.plan_model import PlanAttempt, ValidationReport
+from cogtree.trees.testing import BlackboardView, TreeHarness
 from tests.skills.hazard_kitchen import HazardCase, load_cases
-from trees.testing import BlackboardView, TreeHarness
 
 CASES = {case.id: case for case in load_cases()}
 ALWAYS_VALID = {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from behaviours.turn_state import PendingTask
+from cogtree.behaviours.turn_state import PendingTask
 
 ALLERGY_QUESTION = PendingTask(
     domain="advisor",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from behaviours.success_claims import success_sentences
-from sim.scenario import load_scenario
-from sim.world import TaskDone
+from cogtree.behaviours.success_claims import success_sentences
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import TaskDone
+from cogtree.trees.evaluation.claims import false_claims
 from tests.delegation_attempts import delegation
-from trees.evaluation.claims import false_claims
 
 
 def test_success_sentences_are_the_unnegated_claims_of_a_done_task() -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.taxonomy import household_taxonomy
-from trees.cli.eval_command import add_eval_parser, run_eval
-from trees.evaluation.clarify import Decision, summary
-from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
-from trees.evaluation.clarify_world import GENERIC_TYPE, item_scenario, object_names
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
+from cogtree.trees.evaluation.clarify import Decision, summary
+from cogtree.trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
+from cogtree.trees.evaluation.clarify_world import GENERIC_TYPE, item_scenario, object_names
 
 # Items written for these tests (no evaluation item is copied here).
 TABLETOP = {

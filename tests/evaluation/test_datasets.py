@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.domains.advisor.knowledge_graph import load_advisor_graph
-from knowledge.readonly_query import ReadOnlyQueryRunner
-from sim.executor import SimExecutor
-from sim.scenario import list_scenarios, load_scenario
-from trees.evaluation.datasets import (
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import list_scenarios, load_scenario
+from cogtree.trees.evaluation.datasets import (
     DEFAULT_DATA,
     DatasetError,
     EvalData,
@@ -22,7 +22,7 @@ from trees.evaluation.datasets import (
     ScopeItem,
     load_items,
 )
-from trees.evaluation.metrics import result_overlap
+from cogtree.trees.evaluation.metrics import result_overlap
 
 
 @pytest.fixture(scope="module")

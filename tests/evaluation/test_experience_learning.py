@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.experience import ExperienceStore
-from sim.scenario import load_scenario
-from trees.cli.main import main
-from trees.cli.user_data import EXPERIENCE_ENV
-from trees.evaluation.bench import run_bench
-from trees.evaluation.experience_report import total_attempts
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.cli.main import main
+from cogtree.trees.cli.user_data import EXPERIENCE_ENV
+from cogtree.trees.evaluation.bench import run_bench
+from cogtree.trees.evaluation.experience_report import total_attempts
 
 DISRUPTED = ("corridor_blocked", "keys_moved")
 """A blocked doorway (waiting fixes it) and keys moved to another room (looking there does)."""

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.hazard_rules import shipped_hazard_rules
-from trees.evaluation.hazard_set import (
+from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.trees.evaluation.hazard_set import (
     HazardBackend,
     HazardItem,
     HazardSetError,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from trees.evaluation.leakage import (
+from cogtree.trees.evaluation.leakage import (
     THRESHOLD,
     Text,
     code_sentences,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from trees.evaluation.metrics import (
+from cogtree.trees.evaluation.metrics import (
     SlotCounts,
     accuracy,
     mean,

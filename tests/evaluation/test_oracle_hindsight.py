@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, list_scenarios, load_scenario
-from skills.assignment import PlanWorld
-from skills.plan_validation import oracle_plan
-from trees.evaluation.hindsight import (
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
+from cogtree.skills.assignment import PlanWorld
+from cogtree.skills.plan_validation import oracle_plan
+from cogtree.trees.evaluation.hindsight import (
     OracleCall,
     hindsight_problems,
     run_witnessed,

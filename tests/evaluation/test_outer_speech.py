@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.domains.advisor.knowledge_graph import load_advisor_graph
-from knowledge.lexicon_book import LexiconBook
-from knowledge.readonly_query import ReadOnlyQueryRunner
-from trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from trees.evaluation.metrics import row_key
-from trees.evaluation.outer_speech import (
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
+from cogtree.trees.evaluation.metrics import row_key
+from cogtree.trees.evaluation.outer_speech import (
     OUTER_SPEECH_FILE,
     OuterSpeechItem,
     claim_counts,
@@ -24,7 +24,7 @@ from trees.evaluation.outer_speech import (
     score_outer_speech,
     word_count,
 )
-from trees.evaluation.runner import ModuleRunner
+from cogtree.trees.evaluation.runner import ModuleRunner
 
 
 @pytest.fixture(scope="module")

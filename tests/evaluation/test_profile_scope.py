@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.domain_profile import DomainProfile, load_profiles
-from knowledge.domain_registry import DomainRegistry
-from trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from trees.evaluation.profile_scope import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.domain_profile import DomainProfile, load_profiles
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
+from cogtree.trees.evaluation.profile_scope import (
     PROFILE_SCOPE_FILE,
     ProfileScopeItem,
     load_profile_scope,

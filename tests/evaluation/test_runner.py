@@ -6,16 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from trees.evaluation.clinc import ClincData, evaluate_clinc, sample_items
-from trees.evaluation.datasets import (
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.evaluation.clinc import ClincData, evaluate_clinc, sample_items
+from cogtree.trees.evaluation.datasets import (
     IntentItem,
     PendingFrame,
     QueryItem,
     ReadinessItem,
     ScopeItem,
 )
-from trees.evaluation.runner import WITHHELD, ModuleRunner, select
+from cogtree.trees.evaluation.runner import WITHHELD, ModuleRunner, select
 
 TIRAMISU_CARBS = QueryItem(
     question="How many carbohydrates are in tiramisu?",

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from knowledge.domain_profile import DomainProfile, ProfileTask, load_profiles
-from knowledge.domain_registry import DomainRegistry
-from trees.cli.eval_command import add_eval_parser, run_eval
-from trees.evaluation.datasets import DEFAULT_DATA
-from trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
-from trees.evaluation.scope_similarity import (
+from cogtree.knowledge.domain_profile import DomainProfile, ProfileTask, load_profiles
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA
+from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
+from cogtree.trees.evaluation.scope_similarity import (
     LEVELS,
     SimilarityMatrix,
     configuration_table,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal
 
-from knowledge.domains.advisor import (
+from cogtree.knowledge.domains.advisor import (
     ADV,
     AdvisorDataError,
     AdvisorKG,
@@ -17,9 +17,9 @@ from knowledge.domains.advisor import (
     UnknownEntityError,
     load_advisor_graph,
 )
-from knowledge.domains.advisor.knowledge_graph import QUERY_DIR
-from knowledge.named_queries import QueryLibrary
-from knowledge.rdf_store import TurtleError, load_turtle
+from cogtree.knowledge.domains.advisor.knowledge_graph import QUERY_DIR
+from cogtree.knowledge.named_queries import QueryLibrary
+from cogtree.knowledge.rdf_store import TurtleError, load_turtle
 
 EU_ALLERGENS = {
     "CerealsContainingGluten",

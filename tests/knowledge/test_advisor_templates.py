@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from rdflib import Literal, URIRef
 
-from knowledge.domain_pack import DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.domains.advisor import ADV, AdvisorKG
-from knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.domains.advisor import ADV, AdvisorKG
+from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
 from tests.knowledge.advisor_queries import advisor_runner, run
 
 NUTRIENTS = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.conformal import (
+from cogtree.knowledge.conformal import (
     CalibrationError,
     conformal_quantile,
     nonconformity,
@@ -16,7 +16,7 @@ from knowledge.conformal import (
     prediction_set,
     tie_break,
 )
-from knowledge.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
 
 
 def test_the_quantile_is_the_corrected_empirical_one() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.disposal import DisposalTableError, disposal_table, load_disposal_table
-from knowledge.unsupported_skills import unsupported_skill, unsupported_skills
+from cogtree.knowledge.disposal import DisposalTableError, disposal_table, load_disposal_table
+from cogtree.knowledge.unsupported_skills import unsupported_skill, unsupported_skills
 
 
 @pytest.mark.parametrize(

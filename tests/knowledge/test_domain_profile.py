@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domain_profile import (
+from cogtree.knowledge.domain_profile import (
     SHIPPED_PROFILES,
     DomainProfile,
     ProfileError,
     load_profiles,
     read_profile,
 )
-from knowledge.domain_registry import SHIPPED_NAMES, DomainRegistry
+from cogtree.knowledge.domain_registry import SHIPPED_NAMES, DomainRegistry
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.domain_pack import DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.frame_tasks import (
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.frame_tasks import (
     StepTask,
     TalkedAbout,
     context_referent,
@@ -17,9 +17,9 @@ from knowledge.frame_tasks import (
     task_key,
     with_referent,
 )
-from knowledge.lexicon import Lexicon
-from knowledge.request_frame import parse_request
-from knowledge.scope_matching import frame_signal
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.scope_matching import frame_signal
 
 
 @pytest.fixture(scope="module")

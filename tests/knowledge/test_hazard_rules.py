@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.hazard_rules import HazardRuleError, load_hazard_rules, shipped_hazard_rules
+from cogtree.knowledge.hazard_rules import HazardRuleError, load_hazard_rules, shipped_hazard_rules
 
 PREFIX = "@prefix haz: <https://cogtree.dev/hazard#> .\n"
 

@@ -8,16 +8,16 @@ from datetime import datetime, timezone
 
 import pytest
 
-from knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.readonly_query import ReadOnlyQueryRunner
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
-from knowledge.scene_models import Observation
-from knowledge.slot_filling import fill_slots
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.tasks import TASK_SPECS
+from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.slot_filling import fill_slots
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.tasks import TASK_SPECS
 
 
 @pytest.fixture(scope="module")

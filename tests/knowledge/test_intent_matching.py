@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.domain_pack import SlotSpec, TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.intent_matching import IntentMatcher, continuation, cue_spans, other_cues
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.domain_pack import SlotSpec, TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.intent_matching import IntentMatcher, continuation, cue_spans, other_cues
+from cogtree.knowledge.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
 
 
 def task(name: str, examples: list[str], cues: list[str], **slots: SlotSpec) -> TaskSpec:

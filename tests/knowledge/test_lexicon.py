@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from knowledge.domain_pack import PackError, load_pack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import TYPE_PREFIX, Lexicon, Mention, build_lexicons, tokenize
-from knowledge.scene_graph import SceneGraph
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
+from cogtree.knowledge.domain_pack import PackError, load_pack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon, Mention, build_lexicons, tokenize
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
 
 FOODS = Lexicon(
     "foods",

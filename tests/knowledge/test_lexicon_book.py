@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon_book import LexiconBook
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Observation
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import Observation
 
 SEEN = datetime(2025, 6, 2, 8, 5, tzinfo=timezone.utc)
 

@@ -6,12 +6,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.domain_pack import DomainPack
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon import Lexicon, build_lexicons
-from knowledge.slot_filling import fill_slots
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
+from cogtree.knowledge.domain_pack import DomainPack
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.slot_filling import fill_slots
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
 
 
 @pytest.fixture(scope="module")

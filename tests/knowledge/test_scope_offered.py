@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.referents import Description
-from knowledge.request_frame import parse_request
-from knowledge.scope_matching import Offered, offers_nothing
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.referents import Description
+from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.scope_matching import Offered, offers_nothing
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from knowledge.domain_pack import TaskSpec
-from knowledge.lexicon import Lexicon
-from knowledge.slot_filling import VAGUE_WORDS, SlotFill, fill_slots, is_grounded
+from cogtree.knowledge.domain_pack import TaskSpec
+from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.slot_filling import VAGUE_WORDS, SlotFill, fill_slots, is_grounded
 
 LEXICONS = {
     "objects": Lexicon(

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from knowledge.grounding_backend import GroundingBackend
-from knowledge.named_queries import QueryFileError
-from knowledge.readonly_query import QueryRefused
-from knowledge.sql_query import ReadOnlySqlRunner, SqlLimits, SqlTemplate, build_database
+from cogtree.knowledge.grounding_backend import GroundingBackend
+from cogtree.knowledge.named_queries import QueryFileError
+from cogtree.knowledge.readonly_query import QueryRefused
+from cogtree.knowledge.sql_query import ReadOnlySqlRunner, SqlLimits, SqlTemplate, build_database
 
 SCRIPT = """
 CREATE TABLE item (id TEXT PRIMARY KEY, label TEXT, grams NUMERIC);

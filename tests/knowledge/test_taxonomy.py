@@ -8,9 +8,9 @@ from typing import get_args
 import pytest
 from rdflib import OWL, RDF, RDFS, Graph
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
-from skills.belief import HazardFlag
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
+from cogtree.skills.belief import HazardFlag
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
-from knowledge.tfidf import TfidfVectors, _assigned_words, english_stop_words
+from cogtree.knowledge.tfidf import TfidfVectors, _assigned_words, english_stop_words
 
 # Words that repeat (counts above one), stop words, case, digits, one-letter words, accents,
 # non-Latin letters and punctuation, joined by several kinds of white space.

@@ -1,6 +1,6 @@
 import threading
 
-from knowledge.worker_pool import WorkerPool
+from cogtree.knowledge.worker_pool import WorkerPool
 
 
 def test_submit_returns_at_once_and_wait_idle_tracks_running_work() -> None:

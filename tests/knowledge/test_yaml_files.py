@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from pydantic import BaseModel
 
-from knowledge.yaml_files import read_yaml_mapping, read_yaml_model
+from cogtree.knowledge.yaml_files import read_yaml_mapping, read_yaml_model
 
 
 class Shelf(BaseModel):

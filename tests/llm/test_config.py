@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from behaviours.llm.config import DEFAULT_MANIFEST, LLMConfig
-from behaviours.llm.errors import LLMConfigError
+from cogtree.behaviours.llm.config import DEFAULT_MANIFEST, LLMConfig
+from cogtree.behaviours.llm.errors import LLMConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:

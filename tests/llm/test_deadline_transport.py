@@ -17,12 +17,12 @@ import httpcore
 import httpx
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
-from behaviours.llm.errors import LLMCancelledError, LLMTimeoutError
-from behaviours.llm.ollama_backend import OllamaBackend
-from behaviours.llm.types import LLMRequest, Message, ModuleSettings
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
+from cogtree.behaviours.llm.errors import LLMCancelledError, LLMTimeoutError
+from cogtree.behaviours.llm.ollama_backend import OllamaBackend
+from cogtree.behaviours.llm.types import LLMRequest, Message, ModuleSettings
 from tests.llm.test_ollama_backend import FetchIntent, chat_reply
 
 MESSAGES = (Message(role="user", content="bring me the red mug"),)

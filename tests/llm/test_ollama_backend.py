@@ -13,18 +13,18 @@ from pydantic import BaseModel
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from behaviours.llm.backend import Backend
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import (
+from cogtree.behaviours.llm.backend import Backend
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import (
     LLMError,
     LLMTimeoutError,
     LLMUnavailableError,
     MalformedOutputError,
     ModelMissingError,
 )
-from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
-from behaviours.llm.types import LLMRequest, Message, ModuleSettings
+from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.behaviours.llm.types import LLMRequest, Message, ModuleSettings
 
 
 class FetchIntent(BaseModel):

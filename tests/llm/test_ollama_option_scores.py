@@ -20,21 +20,21 @@ from typing import Any
 import ollama
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMTimeoutError, LLMUnavailableError
-from behaviours.llm.ollama_backend import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import LLMTimeoutError, LLMUnavailableError
+from cogtree.behaviours.llm.ollama_backend import (
     OLLAMA_LOGPROBS_SINCE,
     TOP_LOGPROBS,
     OllamaBackend,
     _require_logprobs_client,
 )
-from behaviours.llm.option_scores import (
+from cogtree.behaviours.llm.option_scores import (
     LogprobsUnavailableError,
     OptionPrompt,
     letter_probabilities,
 )
-from behaviours.llm.types import Message, ModuleSettings
+from cogtree.behaviours.llm.types import Message, ModuleSettings
 from tests.llm.test_deadline_transport import DRIP_BYTES, DripServer, chat_response
 from tests.llm.test_ollama_backend import chat_reply
 

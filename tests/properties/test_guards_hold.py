@@ -34,24 +34,29 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.faithfulness import Support, check_reply
-from behaviours.memory_write import ClaimsError, task_claims
-from behaviours.respond import SAFE_PHRASES
-from behaviours.safety_doubts import SAFETY_RULES, SafetyRequest, explicit_yes, safety_doubts
-from behaviours.task_readiness import NEGATION
-from behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution, TaskSequence
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory_model import TRUSTED_SOURCES, WorkingContext
-from knowledge.memory_polarity import inadmissible
-from knowledge.slot_filling import is_grounded
-from sim.executor import SimExecutor
-from sim.humans import DONT_KNOW
-from sim.scenario import Scenario, load_scenario
+from cogtree.behaviours import keys
+from cogtree.behaviours.faithfulness import Support, check_reply
+from cogtree.behaviours.memory_write import ClaimsError, task_claims
+from cogtree.behaviours.respond import SAFE_PHRASES
+from cogtree.behaviours.safety_doubts import (
+    SAFETY_RULES,
+    SafetyRequest,
+    explicit_yes,
+    safety_doubts,
+)
+from cogtree.behaviours.task_readiness import NEGATION
+from cogtree.behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution, TaskSequence
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory_model import TRUSTED_SOURCES, WorkingContext
+from cogtree.knowledge.memory_polarity import inadmissible
+from cogtree.knowledge.slot_filling import is_grounded
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.humans import DONT_KNOW
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.evaluation.scenario_run import TurnRecord, scenario_session
+from cogtree.trees.recording.tick_log import TickEntry
 from tests.properties.drawn_llm import DrawnBackend, drawn_client
-from trees.assistant_session import AssistantSession
-from trees.evaluation.scenario_run import TurnRecord, scenario_session
-from trees.recording.tick_log import TickEntry
 
 SCENARIOS = sorted(path.stem for path in Path("sim/scenarios").glob("*.yaml"))
 DEFAULT_EXAMPLES = 420

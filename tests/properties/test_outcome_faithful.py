@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from behaviours.plan_attempts import outcome_item
-from behaviours.respond import claimable
-from skills.outcome import OTHERS, Fact, Observed, assess
-from skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from cogtree.behaviours.plan_attempts import outcome_item
+from cogtree.behaviours.respond import claimable
+from cogtree.skills.outcome import OTHERS, Fact, Observed, assess
+from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
 from tests.delegation_attempts import delegation
 
 ROBOT = "robot1"

@@ -29,12 +29,12 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from trees.testing import BlackboardView
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.trees.testing import BlackboardView
 
 if TYPE_CHECKING:
     from tests.ros.host_session import HostBench
@@ -107,7 +107,7 @@ class RosTestbed:
         """
         from std_msgs.msg import String
 
-        from skills.ros.protocol import reliable_qos
+        from cogtree.skills.ros.protocol import reliable_qos
 
         heard: list[list[str]] = [[] for _ in topics]
         node = self.node(f"spy_{uuid.uuid4().hex[:8]}", spin=False)
@@ -190,8 +190,8 @@ def robot_side(ros: RosTestbed) -> Iterator[Callable[..., Any]]:
     (``step_period_s`` 0.02 and ``host_namespace`` ``/``, the people's, unless given). The node
     spins once it serves its topics. Closed after the test.
     """
-    from sim.ros_robot import SimRobotNode
-    from sim.scenario import load_scenario
+    from cogtree.sim.ros_robot import SimRobotNode
+    from cogtree.sim.scenario import load_scenario
 
     made: list[SimRobotNode] = []
 

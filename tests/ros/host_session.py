@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from behaviours.llm.client import LLMClient
-from knowledge.closing import Closeable
-from sim.ros_robot import SimRobotNode
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.knowledge.closing import Closeable
+from cogtree.sim.ros_robot import SimRobotNode
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.handles import Handles
+from cogtree.trees.ros.host import HostSettings, RosHost, SessionFactory, TreeHooks
 from tests.ros.action_discovery import NewClients
 from tests.ros.ros_user import User
-from trees.assistant_session import AssistantSession
-from trees.handles import Handles
-from trees.ros.host import HostSettings, RosHost, SessionFactory, TreeHooks
 
 START_TIMEOUT_S = 30.0
 """How long a host may take to set its tree up once the robot's state is there."""

@@ -16,7 +16,7 @@ from rclpy.action import ActionServer, CancelResponse
 from rclpy.action.server import ServerGoalHandle
 from rclpy.task import Future as RosFuture
 
-from skills.ros.goal_sender import goal_text
+from cogtree.skills.ros.goal_sender import goal_text
 
 
 class LostAcceptanceServer(ActionServer):

@@ -8,7 +8,7 @@ from typing import Any
 
 from std_msgs.msg import String
 
-from skills.ros.protocol import latched_qos, reliable_qos
+from cogtree.skills.ros.protocol import latched_qos, reliable_qos
 
 REPLY_TIMEOUT_S = 60.0
 

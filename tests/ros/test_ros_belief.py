@@ -17,22 +17,22 @@ from datetime import UTC, datetime
 
 from cogtree_interfaces.msg import ObservationBatch
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import AttributeValue, Observation
-from sim.executor import SimExecutor
-from sim.ros_robot import SimRobotNode
-from sim.scenario import load_scenario
-from sim.world import Liquid, Placement
-from skills.commands import Command, Feedback
-from skills.ros.belief import (
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import AttributeValue, Observation
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.ros_robot import SimRobotNode
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import Liquid, Placement
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.ros.belief import (
     BeliefListener,
     RobotStateError,
     belief_from_state,
     fetch_robot_state,
 )
-from skills.ros.executor import RosExecutor
-from skills.ros.messages import batch_msg, time_msg, time_of
-from skills.ros.protocol import reliable_qos
+from cogtree.skills.ros.executor import RosExecutor
+from cogtree.skills.ros.messages import batch_msg, time_msg, time_of
+from cogtree.skills.ros.protocol import reliable_qos
 
 
 def room_of(scene: SceneGraph, robot: str) -> str | None:

@@ -16,14 +16,14 @@ import rclpy
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
 
-from sim import ros_robot
-from sim.executor import SimExecutor
-from sim.ros_robot import SimRobotNode
-from sim.scenario import load_scenario
-from trees.ros import snapshot_source as ros_source
-from trees.ros.cli_support import init_context, spin_until
-from trees.ros.snapshot_source import RosSnapshotSource
-from trees.viewer.feed import TickFeed
+from cogtree.sim import ros_robot
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.ros_robot import SimRobotNode
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.ros import snapshot_source as ros_source
+from cogtree.trees.ros.cli_support import init_context, spin_until
+from cogtree.trees.ros.snapshot_source import RosSnapshotSource
+from cogtree.trees.viewer.feed import TickFeed
 
 
 def destroyed(node: Node) -> bool:

@@ -10,7 +10,7 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from trees.cli.main import main
+from cogtree.trees.cli.main import main
 
 
 @pytest.mark.parametrize(

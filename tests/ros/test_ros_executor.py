@@ -15,17 +15,17 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 from cogtree_interfaces.action import ExecuteSkill
 from rclpy.action import ActionServer, GoalResponse
 
-from knowledge.closing import Closeable
-from sim.ros_robot import SimRobotNode
-from skills.commands import Command, Feedback
-from skills.controller import RunStatus, SkillRun
-from skills.decomposition import SkillPlan
-from skills.preconditions import PreconditionReport
-from skills.ros.executor import RosExecutor
-from skills.ros.messages import command_of
-from skills.ros.protocol import topic
-from skills.ros.routes import CommandRoutes
-from skills.specs import skill_call
+from cogtree.knowledge.closing import Closeable
+from cogtree.sim.ros_robot import SimRobotNode
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.controller import RunStatus, SkillRun
+from cogtree.skills.decomposition import SkillPlan
+from cogtree.skills.preconditions import PreconditionReport
+from cogtree.skills.ros.executor import RosExecutor
+from cogtree.skills.ros.messages import command_of
+from cogtree.skills.ros.protocol import topic
+from cogtree.skills.ros.routes import CommandRoutes
+from cogtree.skills.specs import skill_call
 from tests.ros.action_discovery import NewClients
 from tests.ros.lost_acceptance import ForgetfulEnd
 

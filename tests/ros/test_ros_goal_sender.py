@@ -14,9 +14,9 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree_interfaces.action import ExecuteSkill
 
-from skills.commands import Command
-from skills.ros.goal_sender import GoalSender, goal_text, new_goal_id
-from skills.ros.messages import goal_msg
+from cogtree.skills.commands import Command
+from cogtree.skills.ros.goal_sender import GoalSender, goal_text, new_goal_id
+from cogtree.skills.ros.messages import goal_msg
 from tests.ros.lost_acceptance import ForgetfulEnd
 
 WAIT = Command(robot="robot1", skill="WAIT", name="wait", args={"seconds": 1.0})
@@ -46,7 +46,7 @@ def test_a_goal_is_sent_under_the_id_the_sender_chose(ros: Any, until: Callable[
 def test_a_cancel_that_overtakes_its_goal_is_asked_again_until_the_robot_knows_the_goal(
     ros: Any, until: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.DEBUG, logger="skills.ros.goal_sender")
+    caplog.set_level(logging.DEBUG, logger="cogtree.skills.ros.goal_sender")
     sender, robot = sender_and_robot(ros, until)
     goal_id = new_goal_id()
     sender.cancel_unaccepted(goal_id, "robot1 wait(seconds=1.0)")  # before the goal: unknown

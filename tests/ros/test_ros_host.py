@@ -21,13 +21,13 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from behaviours import keys
-from sim.scenario import load_scenario
+from cogtree.behaviours import keys
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.evaluation.scenario_run import oracle_client
+from cogtree.trees.ros.host import NOT_READY, TreeHooks
+from cogtree.trees.viewer.feed import TickFeed
 from tests.ros.host_session import HostBench
-from trees.assistant_session import AssistantSession
-from trees.evaluation.scenario_run import oracle_client
-from trees.ros.host import NOT_READY, TreeHooks
-from trees.viewer.feed import TickFeed
 
 SCENARIO = "mug_to_sink"  # the no-model fast path solves it: GOTO, PICK, PLACE
 REQUEST = "take the mug from the kitchen table to the sink"
@@ -59,7 +59,7 @@ def test_a_request_reaches_the_goal_through_the_robot_and_the_reply_is_said(
         feed.push_json(json.loads(message))
     index = feed.index()
     assert index.last is not None and index.last > 1
-    assert feed.tree == "trees.assistant:create_root"
+    assert feed.tree == "cogtree.trees.assistant:create_root"
 
 
 def test_a_delegation_reaches_the_simulated_person_over_the_people_topics(
@@ -266,7 +266,7 @@ def test_the_tree_is_published_and_served_as_typed_snapshots(host_bench: HostBen
     from cogtree_interfaces.msg import Behaviour, BehaviourTree
     from cogtree_interfaces.srv import GetTree
 
-    from skills.ros.protocol import latched_qos
+    from cogtree.skills.ros.protocol import latched_qos
 
     host_bench.robot(SCENARIO)
     _, user = host_bench.serve()
@@ -281,7 +281,7 @@ def test_the_tree_is_published_and_served_as_typed_snapshots(host_bench: HostBen
     answer = getter.call(GetTree.Request(), timeout_sec=30.0)
     assert answer is not None and answer.ready
     tree = answer.tree
-    assert tree.tree_name == "trees.assistant:create_root" and tree.tick > 0
+    assert tree.tree_name == "cogtree.trees.assistant:create_root" and tree.tick > 0
     by_id = {behaviour.own_id: behaviour for behaviour in tree.behaviours}
     [root] = [behaviour for behaviour in tree.behaviours if behaviour.parent_id == ""]
     assert root.child_ids and all(by_id[child].parent_id == root.own_id for child in root.child_ids)

@@ -14,9 +14,9 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree_interfaces.action import DelegateTask
 
-from skills.commands import Feedback
-from skills.human_channel import HumanChannel, HumanRequest
-from skills.ros.people import RosPeopleChannel
+from cogtree.skills.commands import Feedback
+from cogtree.skills.human_channel import HumanChannel, HumanRequest
+from cogtree.skills.ros.people import RosPeopleChannel
 from tests.ros.lost_acceptance import ForgetfulEnd
 from tests.ros.people_action import Answer, PeopleEnd
 

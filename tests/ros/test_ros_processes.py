@@ -25,10 +25,10 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from knowledge.closing import Closeable
+from cogtree.knowledge.closing import Closeable
+from cogtree.trees.viewer.feed import TickFeed
 from tests.cogtree_cli import interruptible_children
 from tests.ros.ros_user import User
-from trees.viewer.feed import TickFeed
 
 SCENARIO = "mug_to_sink"
 REQUEST = "take the mug from the kitchen table to the sink"
@@ -81,7 +81,7 @@ class Launcher(Closeable):
         out, err = self.folder / f"{name}.out", self.folder / f"{name}.err"
         with out.open("wb") as stdout, err.open("wb") as stderr, interruptible_children():
             popen = subprocess.Popen(
-                [sys.executable, "-m", "trees.cli.main", *args],
+                [sys.executable, "-m", "cogtree.trees.cli.main", *args],
                 env=self.ros.env,
                 stdout=stdout,
                 stderr=stderr,

@@ -11,10 +11,10 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from skills.commands import Command
-from skills.ros.belief import belief_from_state, fetch_robot_state
-from skills.ros.executor import RosExecutor
-from skills.ros.messages import time_of
+from cogtree.skills.commands import Command
+from cogtree.skills.ros.belief import belief_from_state, fetch_robot_state
+from cogtree.skills.ros.executor import RosExecutor
+from cogtree.skills.ros.messages import time_of
 
 
 def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief(

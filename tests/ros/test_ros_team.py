@@ -16,11 +16,11 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from sim.scenario import load_scenario
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.evaluation.scenario_run import oracle_client
+from cogtree.trees.ros.host import TreeHooks
 from tests.ros.host_session import HostBench
-from trees.assistant_session import AssistantSession
-from trees.evaluation.scenario_run import oracle_client
-from trees.ros.host import TreeHooks
 
 SCENARIO = "parcel_into_base"
 """robot1 (a humanoid) loads the parcel into base1's locker; base1 drives it to reception."""

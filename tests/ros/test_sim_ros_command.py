@@ -11,11 +11,11 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from skills.commands import Command
-from skills.ros.belief import fetch_robot_state
-from skills.ros.executor import RosExecutor
+from cogtree.skills.commands import Command
+from cogtree.skills.ros.belief import fetch_robot_state
+from cogtree.skills.ros.executor import RosExecutor
+from cogtree.trees.cli.main import main
 from tests.cogtree_cli import interrupt, running
-from trees.cli.main import main
 
 
 def test_sim_ros_serves_a_command_across_processes_and_stops_cleanly_on_sigint(ros: Any) -> None:

@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from trees.ros.inbox import DROPPED_CHARS, INBOX_CAPACITY, Taken, UtteranceInbox
+from cogtree.trees.ros.inbox import DROPPED_CHARS, INBOX_CAPACITY, Taken, UtteranceInbox
 
 
 def test_a_flood_of_3000_utterances_keeps_the_newest_and_counts_the_rest() -> None:

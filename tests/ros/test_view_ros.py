@@ -22,15 +22,15 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from std_msgs.msg import String
 
-from knowledge.closing import Closeable
-from skills.ros.protocol import latched_qos
+from cogtree.knowledge.closing import Closeable
+from cogtree.skills.ros.protocol import latched_qos
+from cogtree.trees.cli.main import main
+from cogtree.trees.recording.snapshot_stream import SnapshotStream
+from cogtree.trees.ros.snapshot_source import RosSnapshotSource
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView, ScriptedLLM
+from cogtree.trees.viewer.feed import TickFeed
 from tests.cogtree_cli import interrupt, line_with, read_json, running, url_in
-from trees.cli.main import main
-from trees.recording.snapshot_stream import SnapshotStream
-from trees.ros.snapshot_source import RosSnapshotSource
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView, ScriptedLLM
-from trees.viewer.feed import TickFeed
 
 TREE = "test:count_then_note"
 NOTE = "/test/note"
@@ -138,7 +138,7 @@ def test_malformed_snapshots_are_logged_and_dropped_and_the_source_goes_on(
     tick_alone = json.dumps({"tick": json.loads(messages[1])["tick"]})
     bad = ["{not json", "[1, 2]", tick_alone, '{"header": {}, "extra": 1}']
     feed, source = topic.attach()
-    with caplog.at_level(logging.WARNING, logger="trees.ros.snapshot_source"):
+    with caplog.at_level(logging.WARNING, logger="cogtree.trees.ros.snapshot_source"):
         for count, message in enumerate(bad, start=1):
             topic.publish(message)
             until(lambda c=count: source.dropped == c, what=f"bad message {count} to be dropped")

@@ -17,11 +17,11 @@ from collections.abc import Iterator
 import pytest
 from py_trees.common import Status
 
-from knowledge.experience import ExperienceStore
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, load_scenario
-from trees.examples.robee_recovery import create_root
-from trees.testing import BlackboardView, TreeHarness, scripted_llm
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.trees.examples.robee_recovery import create_root
+from cogtree.trees.testing import BlackboardView, TreeHarness, scripted_llm
 
 
 @pytest.fixture

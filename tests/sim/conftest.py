@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from sim.executor import SimExecutor
-from sim.world import World
-from sim.world_spec import WorldSpec
-from skills.commands import ArgValue, Command
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import WorldSpec
+from cogtree.skills.commands import ArgValue, Command
 
 HOME: dict[str, Any] = {
     "rooms": ["hallway", "kitchen", "bedroom", "bathroom", "attic"],

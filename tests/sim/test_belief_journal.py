@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from knowledge.scene_graph import SceneGraph
-from knowledge.scene_models import Observation
-from sim.belief_journal import BeliefChange, JournalingSceneGraph
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.commands import Command
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene_models import Observation
+from cogtree.sim.belief_journal import BeliefChange, JournalingSceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.commands import Command
 
 SEEN = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sim.events import Event, EventEngine
-from sim.world import World
-from sim.world_spec import Placement, WorldSpec
-from skills.commands import Command
+from cogtree.sim.events import Event, EventEngine
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import Placement, WorldSpec
+from cogtree.skills.commands import Command
 
 
 def event(**fields: Any) -> Event:

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from sim.events import Event, EventEngine
-from sim.executor import SimExecutor
-from sim.humans import DelegatedTask, People
-from sim.perception import belief_from_world
-from sim.scenario import load_scenario
-from sim.world import World
-from sim.world_spec import WorldSpec
-from skills.commands import Command, Executor
+from cogtree.sim.events import Event, EventEngine
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.humans import DelegatedTask, People
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import WorldSpec
+from cogtree.skills.commands import Command, Executor
 
 Make = Callable[..., Command]
 

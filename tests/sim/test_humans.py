@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter
 
-from sim.humans import DONT_KNOW, DelegatedTask, HiddenIntent, People, answer_from
-from sim.world import World
+from cogtree.sim.humans import DONT_KNOW, DelegatedTask, HiddenIntent, People, answer_from
+from cogtree.sim.world import World
 
 INTENT = TypeAdapter(HiddenIntent).validate_python(
     {

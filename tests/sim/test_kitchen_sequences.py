@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from behaviours.llm.client import LLMClient
-from sim.scenario import load_scenario
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.sim.scenario import load_scenario
 from tests.sim.test_kitchen_scenarios import always_proceed, none_client, run
 
 SEQUENCES = [

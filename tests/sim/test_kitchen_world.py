@@ -8,13 +8,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from sim.executor import SimExecutor
-from sim.predicates import Predicate
-from sim.scenario import load_scenario
-from sim.show import render_world
-from sim.world import Liquid, World
-from skills.belief import Belief
-from skills.commands import Command, Feedback
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.predicates import Predicate
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.show import render_world
+from cogtree.sim.world import Liquid, World
+from cogtree.skills.belief import Belief
+from cogtree.skills.commands import Command, Feedback
 
 
 @pytest.fixture
@@ -144,7 +144,7 @@ def test_the_starting_belief_holds_the_kitchen_state() -> None:
 
 
 def test_bad_kitchen_specs_are_refused() -> None:
-    from sim.world_spec import Furniture, WorldObject
+    from cogtree.sim.world_spec import Furniture, WorldObject
 
     with pytest.raises(ValueError, match="only an appliance is powered"):
         WorldObject.model_validate({"type": "Cup", "on": "table", "powered": True})

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from sim.perception import BeliefSpec, belief_from_world, observe, update_belief, visible
-from sim.world import World
-from sim.world_spec import Placement, WorldSpec
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.perception import BeliefSpec, belief_from_world, observe, update_belief, visible
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import Placement, WorldSpec
 
 
 @pytest.fixture

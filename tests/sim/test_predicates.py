@@ -6,9 +6,9 @@ import re
 
 import pytest
 
-from sim.predicates import Predicate
-from sim.world import World
-from sim.world_spec import Placement
+from cogtree.sim.predicates import Predicate
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import Placement
 
 
 def test_parse_and_write_back() -> None:

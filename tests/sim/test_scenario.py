@@ -10,8 +10,8 @@ import pytest
 import yaml
 from rdflib import RDF, Graph
 
-from knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
-from sim.scenario import (
+from cogtree.knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
+from cogtree.sim.scenario import (
     SCENARIOS_DIR,
     Scenario,
     ScenarioError,
@@ -20,7 +20,7 @@ from sim.scenario import (
     ontology_types,
     parse_scenario,
 )
-from sim.world_spec import RobotSkill
+from cogtree.sim.world_spec import RobotSkill
 
 MINIMAL: dict[str, Any] = {
     "id": "tiny",

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from sim.executor import SimExecutor
-from sim.humans import DONT_KNOW, DelegatedTask
-from sim.predicates import SIGNATURES, Predicate
-from sim.scenario import (
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.humans import DONT_KNOW, DelegatedTask
+from cogtree.sim.predicates import SIGNATURES, Predicate
+from cogtree.sim.scenario import (
     Scenario,
     ScenarioError,
     Tier,
@@ -34,13 +34,13 @@ from sim.scenario import (
     load_scenario,
     ontology_types,
 )
-from sim.show import render_scenario
-from sim.world_spec import WorldSpec
-from skills.belief import Belief
-from skills.commands import Command, Feedback
-from skills.decomposition import SkillDecomposer
-from skills.plan_validation import ORACLE_KEYS
-from skills.specs import SKILL_SPECS, skill_call
+from cogtree.sim.show import render_scenario
+from cogtree.sim.world_spec import WorldSpec
+from cogtree.skills.belief import Belief
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.decomposition import SkillDecomposer
+from cogtree.skills.plan_validation import ORACLE_KEYS
+from cogtree.skills.specs import SKILL_SPECS, skill_call
 
 SHIPPED = list_scenarios()
 TIER_MINIMUM: dict[Tier, int] = {

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from sim.scenario import load_scenario
-from sim.show import render_scenario, render_world
-from sim.world import World
-from sim.world_spec import Placement
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.show import render_scenario, render_world
+from cogtree.sim.world import World
+from cogtree.sim.world_spec import Placement
 
 
 def test_the_robee_scenario_renders_world_request_goal_and_events() -> None:

@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from sim.world import World, WorldState
-from sim.world_spec import PROFILES, Placement, WorldError, WorldSpec
+from cogtree.sim.world import World, WorldState
+from cogtree.sim.world_spec import PROFILES, Placement, WorldError, WorldSpec
 
 # -- the spec ---------------------------------------------------------------------------------
 

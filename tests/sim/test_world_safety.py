@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sim.perception import belief_from_world
-from sim.scenario import load_scenario
-from sim.world import Liquid, Placement, World
-from skills.belief import Belief
-from skills.effects import fill_amount
-from skills.specs import FillArgs
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import Liquid, Placement, World
+from cogtree.skills.belief import Belief
+from cogtree.skills.effects import fill_amount
+from cogtree.skills.specs import FillArgs
 
 
 def holding(world: World, obj: str, person: str) -> None:

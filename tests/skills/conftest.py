@@ -6,10 +6,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from skills.belief import Belief, SupplementaryFacts
-from skills.decomposition import SkillDecomposer
-from skills.tasks import TaskPlanner
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.belief import Belief, SupplementaryFacts
+from cogtree.skills.decomposition import SkillDecomposer
+from cogtree.skills.tasks import TaskPlanner
 
 FLAT = """
 @prefix :    <https://cogtree.dev/scene#> .

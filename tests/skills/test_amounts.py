@@ -9,12 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.hazard_rules import shipped_hazard_rules
-from knowledge.scene_graph import SceneGraph
-from skills.amounts import pour_ml
-from skills.belief import Belief
-from skills.task_hazards import task_hazards
-from skills.tasks import TaskPlanner, task_call
+from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.amounts import pour_ml
+from cogtree.skills.belief import Belief
+from cogtree.skills.task_hazards import task_hazards
+from cogtree.skills.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
 

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.assignment import PlanWorld, assign, robot_subtask_rate
-from skills.belief import BeliefError, Person
-from skills.plan_model import PlanStep, ToAPlan
-from skills.plan_validation import dry_run, oracle_plan, rehearse
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.assignment import PlanWorld, assign, robot_subtask_rate
+from cogtree.skills.belief import BeliefError, Person
+from cogtree.skills.plan_model import PlanStep, ToAPlan
+from cogtree.skills.plan_validation import dry_run, oracle_plan, rehearse
 
 
 @pytest.fixture(scope="module")

@@ -5,10 +5,10 @@ from collections.abc import Callable
 
 import pytest
 
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
-from skills.belief import Belief, BeliefError, SupplementaryFacts
-from skills.effects import project
-from skills.specs import skill_call
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.skills.belief import Belief, BeliefError, SupplementaryFacts
+from cogtree.skills.effects import project
+from cogtree.skills.specs import skill_call
 
 
 def test_robot_profile_from_the_scene(belief: Belief) -> None:

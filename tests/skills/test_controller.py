@@ -4,12 +4,12 @@ from concurrent.futures import Future
 
 import pytest
 
-from skills.belief import Belief
-from skills.commands import Command, Feedback
-from skills.controller import RunStatus, SkillOutcome, SkillRun
-from skills.decomposition import SkillDecomposer, SkillPlan
-from skills.preconditions import check_preconditions
-from skills.specs import skill_call
+from cogtree.skills.belief import Belief
+from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.controller import RunStatus, SkillOutcome, SkillRun
+from cogtree.skills.decomposition import SkillDecomposer, SkillPlan
+from cogtree.skills.preconditions import check_preconditions
+from cogtree.skills.specs import skill_call
 
 OK = Feedback(ok=True)
 

@@ -6,10 +6,10 @@ from typing import Any, get_args
 
 import pytest
 
-from skills.belief import Belief
-from skills.commands import CommandName
-from skills.decomposition import COMMAND_ARGS, SkillDecomposer
-from skills.specs import skill_call
+from cogtree.skills.belief import Belief
+from cogtree.skills.commands import CommandName
+from cogtree.skills.decomposition import COMMAND_ARGS, SkillDecomposer
+from cogtree.skills.specs import skill_call
 
 MakeBelief = Callable[..., Belief]
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from knowledge.hazard_rules import shipped_hazard_rules
-from skills.hazard_check import step_graph, step_hazards
-from skills.plan_validation import ask_first_doubts, hazard_question, rehearse
-from skills.specs import skill_call
+from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.skills.hazard_check import step_graph, step_hazards
+from cogtree.skills.plan_validation import ask_first_doubts, hazard_question, rehearse
+from cogtree.skills.specs import skill_call
 from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases
 
 CASES = load_cases()

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from skills.belief import Belief
-from skills.decomposition import SkillDecomposer
-from skills.htn import GLOBAL_LOG, HtnPlanner
-from skills.specs import skill_call
-from skills.tasks import TaskPlanner, task_call
+from cogtree.skills.belief import Belief
+from cogtree.skills.decomposition import SkillDecomposer
+from cogtree.skills.htn import GLOBAL_LOG, HtnPlanner
+from cogtree.skills.specs import skill_call
+from cogtree.skills.tasks import TaskPlanner, task_call
 
 MakeBelief = Callable[..., Belief]
 
@@ -142,7 +142,7 @@ def test_importing_the_skill_library_prints_nothing() -> None:
     # This process already set GTPYHOP_QUIET when it imported skills.htn: leave it out.
     env = {key: value for key, value in os.environ.items() if key != "GTPYHOP_QUIET"}
     result = subprocess.run(
-        [sys.executable, "-c", "import skills.tasks, skills.decomposition"],
+        [sys.executable, "-c", "import cogtree.skills.tasks, cogtree.skills.decomposition"],
         capture_output=True,
         text=True,
         check=True,

@@ -8,12 +8,12 @@ from typing import Any, get_args
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from skills.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
-from skills.decomposition import SHARP_WARNING, SkillDecomposer
-from skills.effects import DEFAULT_FILL_ML, project
-from skills.preconditions import check_preconditions
-from skills.specs import skill_call
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
+from cogtree.skills.decomposition import SHARP_WARNING, SkillDecomposer
+from cogtree.skills.effects import DEFAULT_FILL_ML, project
+from cogtree.skills.preconditions import check_preconditions
+from cogtree.skills.specs import skill_call
 
 KITCHEN = """
 @prefix :    <https://cogtree.dev/scene#> .

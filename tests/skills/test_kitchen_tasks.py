@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from skills.belief import Belief
-from skills.specs import SkillArgumentError
-from skills.tasks import TaskPlanner, task_call
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.belief import Belief
+from cogtree.skills.specs import SkillArgumentError
+from cogtree.skills.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
 

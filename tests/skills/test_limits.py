@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from skills.already import already_so
-from skills.belief import Belief
-from skills.limits import infeasible_text
-from skills.tasks import TaskPlan, TaskPlanner, task_call
+from cogtree.skills.already import already_so
+from cogtree.skills.belief import Belief
+from cogtree.skills.limits import infeasible_text
+from cogtree.skills.tasks import TaskPlan, TaskPlanner, task_call
 
 MakeBelief = Callable[..., Belief]
 

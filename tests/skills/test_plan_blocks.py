@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from skills.plan_blocks import Series, Step, Together, decompose, label
-from skills.plan_model import PlanStep, ToAPlan, plan_graph, sequential
+from cogtree.skills.plan_blocks import Series, Step, Together, decompose, label
+from cogtree.skills.plan_model import PlanStep, ToAPlan, plan_graph, sequential
 
 
 def step(step_id: int, action: str, after: tuple[int, ...] = (), **args: Any) -> PlanStep:

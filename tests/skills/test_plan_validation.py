@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from sim.executor import SimExecutor
-from sim.scenario import list_scenarios, load_scenario
-from skills.plan_model import PlanError, PlanStep, ToAPlan, ValidationReport
-from skills.plan_validation import PlanWorld, dry_run, oracle_plan, rehearse
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import list_scenarios, load_scenario
+from cogtree.skills.plan_model import PlanError, PlanStep, ToAPlan, ValidationReport
+from cogtree.skills.plan_validation import PlanWorld, dry_run, oracle_plan, rehearse
 
 FEASIBLE = [path.stem for path in list_scenarios() if load_scenario(path).tier != "infeasible"]
 

@@ -6,14 +6,14 @@ from dataclasses import replace
 
 import pytest
 
-from knowledge.experience import RecoveryStep
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from skills.belief import Belief
-from skills.failure_context import skill_context
-from skills.recovery import belief_after_recovery, usable_recovery
-from skills.specs import skill_call
-from skills.tasks import TaskPlanner, task_call
+from cogtree.knowledge.experience import RecoveryStep
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.belief import Belief
+from cogtree.skills.failure_context import skill_context
+from cogtree.skills.recovery import belief_after_recovery, usable_recovery
+from cogtree.skills.specs import skill_call
+from cogtree.skills.tasks import TaskPlanner, task_call
 
 GOTO_KITCHEN = RecoveryStep(action="GOTO", args={"target": "kitchen"})
 LOOK = RecoveryStep(action="LOOK")

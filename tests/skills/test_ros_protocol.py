@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from skills.ros.protocol import parse_robot_namespaces, robot_namespaces, topic
-from skills.ros.routes import CommandRoutes, RoutesError, load_routes
+from cogtree.skills.ros.protocol import parse_robot_namespaces, robot_namespaces, topic
+from cogtree.skills.ros.routes import CommandRoutes, RoutesError, load_routes
 
 
 def test_topics_join_a_namespace_and_a_relative_name() -> None:
@@ -91,7 +91,8 @@ def test_a_missing_routes_file_says_it_cannot_be_read(tmp_path: Path) -> None:
 def test_the_core_import_path_works_without_rclpy() -> None:
     """The ros extra is optional: the protocol, the routes and the CLI never import rclpy."""
     code = (
-        "import sys; import skills.ros.protocol, skills.ros.routes, trees.cli.main; "
+        "import sys; import cogtree.skills.ros.protocol, cogtree.skills.ros.routes; "
+        "import cogtree.trees.cli.main; "
         "print('rclpy' in sys.modules)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

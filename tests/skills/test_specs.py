@@ -5,8 +5,8 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from knowledge.experience import Skill
-from skills.specs import (
+from cogtree.knowledge.experience import Skill
+from cogtree.skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,
     PickArgs,

@@ -8,9 +8,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from knowledge.scene_graph import SceneGraph
-from skills.belief import Belief
-from skills.tasks import TaskPlanner, task_call
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.skills.belief import Belief
+from cogtree.skills.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
 

@@ -4,10 +4,10 @@ from collections.abc import Callable
 
 import pytest
 
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
-from skills.belief import Belief
-from skills.specs import SkillArgumentError
-from skills.tasks import MAX_REASONS, TASK_SPECS, TaskCall, TaskPlan, TaskPlanner, task_call
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.skills.belief import Belief
+from cogtree.skills.specs import SkillArgumentError
+from cogtree.skills.tasks import MAX_REASONS, TASK_SPECS, TaskCall, TaskPlan, TaskPlanner, task_call
 
 MakeBelief = Callable[..., Belief]
 

@@ -14,21 +14,21 @@ from typing import Any
 import py_trees
 import pytest
 
-from behaviours import keys
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
-from knowledge.domains.advisor.knowledge_graph import AdvisorKG
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.assistant import create_root
-from trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
-from trees.recording.display import render_text
-from trees.testing import ScriptedLLM, mock_blackboard
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from cogtree.knowledge.domains.advisor.knowledge_graph import AdvisorKG
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant import create_root
+from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
+from cogtree.trees.recording.display import render_text
+from cogtree.trees.testing import ScriptedLLM, mock_blackboard
 
 SessionFactory = Callable[..., AssistantSession]
 NUMBER = re.compile(r"\d+(?:\.\d+)?")

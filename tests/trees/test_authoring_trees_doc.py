@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from trees.cli.main import main
+from cogtree.trees.cli.main import main
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "authoring_trees.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)

@@ -9,12 +9,18 @@ from pathlib import Path
 
 import pytest
 
-from behaviours.llm.errors import LLMConfigError
-from sim.scenario import ScenarioError, load_scenario
-from trees.cli.errors import CLIError
-from trees.cli.run_command import ProgressBar, add_run_parsers, run_bench_command, run_run, suite
-from trees.evaluation.bench import BenchResults, run_bench
-from trees.evaluation.scenario_run import ScenarioResult
+from cogtree.behaviours.llm.errors import LLMConfigError
+from cogtree.sim.scenario import ScenarioError, load_scenario
+from cogtree.trees.cli.errors import CLIError
+from cogtree.trees.cli.run_command import (
+    ProgressBar,
+    add_run_parsers,
+    run_bench_command,
+    run_run,
+    suite,
+)
+from cogtree.trees.evaluation.bench import BenchResults, run_bench
+from cogtree.trees.evaluation.scenario_run import ScenarioResult
 
 SCENARIOS = ("which_bottle", "book_to_nightstand", "too_heavy")
 

@@ -13,15 +13,15 @@ from typing import Any
 import py_trees
 import pytest
 
-from behaviours.btcpp.conditions import PrePostConditions
-from behaviours.btcpp.script_nodes import Script
-from trees.assistant import create_root
-from trees.bt_xml.document import XmlTreeError
-from trees.bt_xml.export import ExportError, export_tree
-from trees.bt_xml.loader import load_xml_tree
-from trees.bt_xml.tree_twins import tree_differences
-from trees.cli.main import main
-from trees.physical_task import create_physical_task
+from cogtree.behaviours.btcpp.conditions import PrePostConditions
+from cogtree.behaviours.btcpp.script_nodes import Script
+from cogtree.trees.assistant import create_root
+from cogtree.trees.bt_xml.document import XmlTreeError
+from cogtree.trees.bt_xml.export import ExportError, export_tree
+from cogtree.trees.bt_xml.loader import load_xml_tree
+from cogtree.trees.bt_xml.tree_twins import tree_differences
+from cogtree.trees.cli.main import main
+from cogtree.trees.physical_task import create_physical_task
 
 GROOT_STYLE = """<?xml version="1.0" encoding="UTF-8"?>
 <root BTCPP_format="4" main_tree_to_execute="Errand">
@@ -199,5 +199,7 @@ def test_a_node_xml_cannot_build_is_an_export_error(blackboard: Any) -> None:
 
 
 def test_render_writes_xml(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["render", "trees.physical_task:create_physical_task", "--format", "xml"]) == 0
+    assert (
+        main(["render", "cogtree.trees.physical_task:create_physical_task", "--format", "xml"]) == 0
+    )
     assert '<AttemptLoop name="Attempts" max_attempts="3">' in capsys.readouterr().out

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cogtree.trees.cli.main import main
+from cogtree.trees.testing import BlackboardView
 from tests.cogtree_cli import CLARIFY, EXAMPLE, TAKE_IT, clarify_script, cogtree_script, tick_argv
 from tests.llm.test_ollama_option_scores import WITH_LOGPROBS, FakeOllama
-from trees.cli.main import main
-from trees.testing import BlackboardView
 
 
 def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
@@ -98,8 +98,8 @@ def test_tick_with_faults_stays_safe(
     ("argv", "message"),
     [
         (["tick", EXAMPLE, "--config", "/nonexistent.yaml"], "cannot read LLM config"),
-        (["tick", "trees.examples.ask_before_acting"], "must be MODULE:FUNCTION"),
-        (["tick", "trees.examples.ask_before_acting:make"], "factories in it: create_root"),
+        (["tick", "cogtree.trees.examples.ask_before_acting"], "must be MODULE:FUNCTION"),
+        (["tick", "cogtree.trees.examples.ask_before_acting:make"], "factories in it: create_root"),
         (["tick", "no.such.module:create_root"], "cannot import 'no.such.module'"),
         (["tick", EXAMPLE, "--llm", "scripted"], "needs a script"),
         (["tick", EXAMPLE, "--set", "/turn/control=Maybe"], "--set /turn/control"),
@@ -184,7 +184,7 @@ def test_tick_hands_a_scene_graph_to_perception_nodes(
 ) -> None:
     tree_file = tmp_path / "rooms.py"
     tree_file.write_text(
-        "from behaviours.perception import GetMapRooms\n"
+        "from cogtree.behaviours.perception import GetMapRooms\n"
         "def create_root():\n"
         "    return GetMapRooms()\n"
     )
@@ -233,7 +233,12 @@ def test_tick_runs_a_tree_in_the_simulator(
     blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     log = tmp_path / "robee.jsonl"
-    argv = ["tick", "trees.examples.robee_recovery:create_root", "--scenario", "robee_bottle"]
+    argv = [
+        "tick",
+        "cogtree.trees.examples.robee_recovery:create_root",
+        "--scenario",
+        "robee_bottle",
+    ]
     assert main([*argv, "--llm", "none", "--rate", "100", "--log", str(log)]) == 0
     out = capsys.readouterr().out
     assert "scenario robee_bottle: goal achieved (on(bottle, table_2))" in out

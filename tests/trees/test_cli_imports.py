@@ -11,7 +11,7 @@ HEAVY = ("sklearn", "matplotlib", "llama_cpp", "ollama", "rclpy")
 
 def test_importing_the_command_line_loads_no_heavy_library() -> None:
     probe = (
-        "import sys, trees.cli.main; "
+        "import sys, cogtree.trees.cli.main; "
         f"print(','.join(name for name in {HEAVY!r} if name in sys.modules))"
     )
     done = subprocess.run(

@@ -9,12 +9,12 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
+from cogtree.trees.cli.main import main
+from cogtree.trees.recording.compact_ticks import CompactTicks, compact_line
+from cogtree.trees.recording.tick_log import BlackboardWrite
+from cogtree.trees.testing import BlackboardView
 from tests.cogtree_cli import TAKE_IT, clarify_script, tick_argv
 from tests.viewer.small_run import GATE_NAME, gate_rationale, small_tick
-from trees.cli.main import main
-from trees.recording.compact_ticks import CompactTicks, compact_line
-from trees.recording.tick_log import BlackboardWrite
-from trees.testing import BlackboardView
 
 
 def test_a_line_has_the_visited_leaves_and_the_decision() -> None:

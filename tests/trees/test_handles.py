@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryStore, MemoryStoreError
-from knowledge.scene_graph import SCENES_DIR, SceneGraph
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.assistant_session import AssistantSession
-from trees.handles import Handles
-from trees.testing import scripted_llm
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryStore, MemoryStoreError
+from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.handles import Handles
+from cogtree.trees.testing import scripted_llm
 
 
 def test_as_kwargs_gives_the_set_handles_by_name_then_the_extra_ones() -> None:

@@ -13,17 +13,17 @@ from pathlib import Path
 import py_trees
 import pytest
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryConfig, MemoryStore
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.assistant_session import AssistantSession
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
-from trees.testing import ScriptedLLM, mock_blackboard, scripted_llm
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
+from cogtree.trees.testing import ScriptedLLM, mock_blackboard, scripted_llm
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +184,7 @@ def test_an_eager_model_cannot_turn_a_retraction_into_its_opposite(converse) -> 
 
 
 def test_explain_shows_the_pass_that_switched_domain() -> None:
-    from trees.assistant_session import TurnResult
+    from cogtree.trees.assistant_session import TurnResult
 
     common = {"utterance": "hi", "reply": "", "task": None, "rationales": {}, "status": "SUCCESS"}
     first = TurnResult(**common, domain="household", control="SwitchDomain", ticks=3)

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from trees.bt_xml.node_catalogue import BTCPP_BUILTINS, groot_models, markdown_catalogue
-from trees.bt_xml.node_registry import default_registry
-from trees.cli.catalogue_command import CHECKED_IN
-from trees.cli.main import main
+from cogtree.trees.bt_xml.node_catalogue import BTCPP_BUILTINS, groot_models, markdown_catalogue
+from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.cli.catalogue_command import CHECKED_IN
+from cogtree.trees.cli.main import main
 
 
 @pytest.mark.parametrize("kind", sorted(CHECKED_IN))

@@ -9,16 +9,16 @@ import py_trees
 import pytest
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.dialogue import AwaitUtterance, ControlIs
-from trees.bt_xml.node_registry import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs
+from cogtree.trees.bt_xml.node_registry import (
     behaviour_classes,
     behaviour_modules,
     build_registry,
     default_registry,
 )
-from trees.bt_xml.node_types import REQUIRED
-from trees.bt_xml.values import format_default, parse_value, value_form
+from cogtree.trees.bt_xml.node_types import REQUIRED
+from cogtree.trees.bt_xml.values import format_default, parse_value, value_form
 
 
 def test_every_behaviour_class_is_a_node_type_or_says_why_not() -> None:
@@ -39,7 +39,7 @@ def test_every_behaviour_class_is_a_node_type_or_says_why_not() -> None:
 
 def test_the_example_trees_nodes_are_node_types_too() -> None:
     gate = default_registry()["ReadinessGate"]
-    assert gate.class_path == "trees.examples.readiness_gate.ReadinessGate"
+    assert gate.class_path == "cogtree.trees.examples.readiness_gate.ReadinessGate"
     assert {p.name: p.direction for p in gate.ports}["control"] == "output"
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from behaviours.react_model import FINISH, ReActDecision
-from behaviours.task_readiness import InnerSpeech
-from sim.scenario import Scenario, load_scenario
-from skills.plan_model import DELEGATE, ToAPlan, plan_graph
-from trees.evaluation.oracle import (
+from cogtree.behaviours.react_model import FINISH, ReActDecision
+from cogtree.behaviours.task_readiness import InnerSpeech
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.plan_model import DELEGATE, ToAPlan, plan_graph
+from cogtree.trees.evaluation.oracle import (
     oracle_modules,
     oracle_script,
     plan_answer,

@@ -8,13 +8,13 @@ from typing import Any
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore, RecoveryStep
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, load_scenario
-from skills.plan_validation import oracle_plan
-from trees.physical_task import create_physical_task
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore, RecoveryStep
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.plan_validation import oracle_plan
+from cogtree.trees.physical_task import create_physical_task
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 UNKNOWN_CUP = {
     "steps": [

@@ -18,18 +18,18 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from behaviours.react_model import FINISH, ReActDecision
-from behaviours.react_step import ReActStep
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, load_scenario
-from skills.plan_validation import ORACLE_KEYS
-from trees.evaluation.oracle import react_answers
-from trees.evaluation.scenario_run import oracle_client, run_scenario
-from trees.react import create_root
-from trees.recording.display import render_text, render_tick
-from trees.recording.snapshot import apply_writes, build_snapshot, initial_state
-from trees.recording.tick_log import read_tick_log
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness, scripted_llm
+from cogtree.behaviours.react_model import FINISH, ReActDecision
+from cogtree.behaviours.react_step import ReActStep
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.plan_validation import ORACLE_KEYS
+from cogtree.trees.evaluation.oracle import react_answers
+from cogtree.trees.evaluation.scenario_run import oracle_client, run_scenario
+from cogtree.trees.react import create_root
+from cogtree.trees.recording.display import render_text, render_tick
+from cogtree.trees.recording.snapshot import apply_writes, build_snapshot, initial_state
+from cogtree.trees.recording.tick_log import read_tick_log
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness, scripted_llm
 
 DONE = "I have done it."
 

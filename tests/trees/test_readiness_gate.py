@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from py_trees.common import Status
 
-from knowledge.task_schema import required_slots
-from trees.examples.ask_before_acting import FetchTask, extract_fetch_slots
-from trees.examples.readiness_gate import ReadinessGate, readiness_decision_model
-from trees.testing import TreeHarness
+from cogtree.knowledge.task_schema import required_slots
+from cogtree.trees.examples.ask_before_acting import FetchTask, extract_fetch_slots
+from cogtree.trees.examples.readiness_gate import ReadinessGate, readiness_decision_model
+from cogtree.trees.testing import TreeHarness
 
 
 def gate_run(blackboard, make_llm, utterance: str, replies: list, ticks: int = 2):

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from behaviours.llm.config import LLMConfig
-from trees.cli.main import main
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.trees.cli.main import main
 
 
 @pytest.mark.parametrize(

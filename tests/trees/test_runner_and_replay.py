@@ -9,10 +9,10 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from trees.examples.ask_before_acting import create_root
-from trees.recording.replay import Replay
-from trees.recording.tick_log import TickLogError, read_tick_log, shape_of
-from trees.runner import TreeRunner
+from cogtree.trees.examples.ask_before_acting import create_root
+from cogtree.trees.recording.replay import Replay
+from cogtree.trees.recording.tick_log import TickLogError, read_tick_log, shape_of
+from cogtree.trees.runner import TreeRunner
 
 CLARIFY = {
     "answer": {"control": "Clarify", "slots": {}, "missing": ["item"], "rationale": "which?"}
@@ -102,7 +102,7 @@ def test_runner_stops_on_a_predicate_and_budget(blackboard, make_llm) -> None:
 def test_blackboard_values_become_json() -> None:
     from pydantic import BaseModel
 
-    from trees.recording.tick_log import to_json_value
+    from cogtree.trees.recording.tick_log import to_json_value
 
     class Room(BaseModel):
         id: str

@@ -10,16 +10,16 @@ import pytest
 from py_trees.behaviours import Running, SetBlackboardVariable
 from py_trees.composites import Sequence
 
-from behaviours import keys
-from behaviours.dialogue import AwaitUtterance, Say
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from sim.events import Event
-from sim.scenario import Scenario, load_scenario
-from skills.controller import RunStatus, SkillOutcome
-from skills.plan_model import StepProblem, ValidationReport
-from skills.specs import skill_call
-from trees.evaluation.scenario_run import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.dialogue import AwaitUtterance, Say
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.sim.events import Event
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.controller import RunStatus, SkillOutcome
+from cogtree.skills.plan_model import StepProblem, ValidationReport
+from cogtree.skills.specs import skill_call
+from cogtree.trees.evaluation.scenario_run import (
     ScenarioResult,
     ScenarioRunError,
     oracle_client,

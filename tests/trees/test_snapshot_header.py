@@ -11,11 +11,11 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from trees.recording.snapshot_stream import SnapshotStream
-from trees.recording.tick_log import LogHeader, read_tick_log, shape_of
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView, ScriptedLLM
-from trees.viewer.feed import FeedError, TickFeed
+from cogtree.trees.recording.snapshot_stream import SnapshotStream
+from cogtree.trees.recording.tick_log import LogHeader, read_tick_log, shape_of
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView, ScriptedLLM
+from cogtree.trees.viewer.feed import FeedError, TickFeed
 
 STEP = "/test/step"
 

@@ -9,10 +9,10 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from trees.recording.snapshot_stream import SnapshotStream
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView, ScriptedLLM
-from trees.viewer.feed import TickFeed
+from cogtree.trees.recording.snapshot_stream import SnapshotStream
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView, ScriptedLLM
+from cogtree.trees.viewer.feed import TickFeed
 
 COUNT = "/test/count"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import py_trees
 import pytest
 
-from trees.testing import TreeHarness, mock_blackboard, scripted_llm
+from cogtree.trees.testing import TreeHarness, mock_blackboard, scripted_llm
 
 
 def test_mock_blackboard_presets_checked_and_cleared() -> None:

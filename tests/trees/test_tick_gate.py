@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
+from cogtree.trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
 
 WAIT_S = 10.0
 

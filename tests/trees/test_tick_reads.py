@@ -9,10 +9,10 @@ from pathlib import Path
 import py_trees
 from py_trees.common import Access, Status
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from trees.recording.tick_log import READ_VALUE_CHARS, TickEntry, read_tick_log
-from trees.runner import TreeRunner
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.trees.recording.tick_log import READ_VALUE_CHARS, TickEntry, read_tick_log
+from cogtree.trees.runner import TreeRunner
 
 
 class Reader(py_trees.behaviour.Behaviour):

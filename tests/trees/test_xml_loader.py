@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from trees.bt_xml.document import XmlTreeError
-from trees.bt_xml.loader import load_tree_reference, load_xml_tree
-from trees.cli.main import main
-from trees.testing import TreeHarness, scripted_llm
+from cogtree.trees.bt_xml.document import XmlTreeError
+from cogtree.trees.bt_xml.loader import load_tree_reference, load_xml_tree
+from cogtree.trees.cli.main import main
+from cogtree.trees.testing import TreeHarness, scripted_llm
 
 TREES = Path(__file__).resolve().parents[2] / "trees"
 
@@ -97,7 +97,10 @@ def test_parameters_come_from_subtree_ports_and_tree_arguments(blackboard: Any) 
 def test_a_file_picks_its_main_tree_and_another_by_id() -> None:
     assert load_tree_reference(str(TREES / "assistant.xml")).name == "Assistant"
     assert load_tree_reference(f"{TREES / 'assistant.xml'}:PhysicalTask").name == "PhysicalTask"
-    assert load_tree_reference("trees.physical_task:create_physical_task").name == "PhysicalTask"
+    assert (
+        load_tree_reference("cogtree.trees.physical_task:create_physical_task").name
+        == "PhysicalTask"
+    )
     with pytest.raises(XmlTreeError, match="no BehaviorTree with ID 'Physical'; did you mean"):
         load_tree_reference(f"{TREES / 'assistant.xml'}:Physical")
 
@@ -213,8 +216,8 @@ BROKEN = [
     ),
     (
         "a bad reference",
-        tree('<Say compose="trees.assistant:no_such_function"/>'),
-        [":3: <Say>: port 'compose' has the wrong type: trees.assistant has no attribute"],
+        tree('<Say compose="cogtree.trees.assistant:no_such_function"/>'),
+        [":3: <Say>: port 'compose' has the wrong type: cogtree.trees.assistant has no attribute"],
     ),
     (
         "malformed braces",

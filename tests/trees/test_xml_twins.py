@@ -14,12 +14,12 @@ from typing import Any
 import py_trees
 import pytest
 
-from behaviours.dialogue import AwaitUtterance
-from trees.assistant import create_root
-from trees.bt_xml.loader import load_xml_tree
-from trees.bt_xml.tree_twins import registrations, tree_differences
-from trees.physical_task import create_physical_task
-from trees.recording.tick_log import shape_of
+from cogtree.behaviours.dialogue import AwaitUtterance
+from cogtree.trees.assistant import create_root
+from cogtree.trees.bt_xml.loader import load_xml_tree
+from cogtree.trees.bt_xml.tree_twins import registrations, tree_differences
+from cogtree.trees.physical_task import create_physical_task
+from cogtree.trees.recording.tick_log import shape_of
 
 TREES = Path(__file__).resolve().parents[2] / "trees"
 ASSISTANT = TREES / "assistant.xml"

@@ -6,17 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore
-from knowledge.memory import MemoryStore
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory import MemoryStore
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.cli.main import main as cogtree
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
+from cogtree.trees.testing import mock_blackboard, scripted_llm
 from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
-from trees.assistant_session import AssistantSession
-from trees.cli.main import main as cogtree
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
-from trees.testing import mock_blackboard, scripted_llm
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from behaviours.keys import GateRationale
-from behaviours.llm.types import CallRecord
-from trees.recording.tick_log import (
+from cogtree.behaviours.keys import GateRationale
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
     LogHeader,
@@ -29,7 +29,7 @@ ROOT = NodeShape(
     children=["gate", "say"],
 )
 GATE = NodeShape(id="gate", name=GATE_NAME, behaviour="behaviours.x.Gate", kind="leaf")
-SAY = NodeShape(id="say", name="Say", behaviour="behaviours.dialogue.Say", kind="leaf")
+SAY = NodeShape(id="say", name="Say", behaviour="cogtree.behaviours.dialogue.Say", kind="leaf")
 
 
 def small_header(started_at: float = 1.0) -> LogHeader:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from cogtree.trees.viewer import assets as assets_module
+from cogtree.trees.viewer.assets import AssetsMissingError, decode_resource_tree, load_assets
 from tests.viewer.viewer_extra import needs_viewer_extra
-from trees.viewer import assets as assets_module
-from trees.viewer.assets import AssetsMissingError, decode_resource_tree, load_assets
 
 
 def rcc_tree() -> tuple[bytes, bytes, bytes]:
@@ -77,7 +77,7 @@ def test_the_installed_package_yields_the_scripts_in_dependency_order() -> None:
 
 @needs_viewer_extra
 def test_loading_does_not_import_qt() -> None:
-    code = "import sys; from trees.viewer.assets import load_assets; load_assets(); "
+    code = "import sys; from cogtree.trees.viewer.assets import load_assets; load_assets(); "
     code += "print([name for name in sys.modules if name.startswith(('PyQt5', 'py_trees_js'))])"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -19,15 +19,15 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.trees.recording.tick_log import LogHeader, read_tick_log
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.server import ViewerServer
 from tests.viewer.small_run import REFUSAL
 from tests.viewer.viewer_extra import needs_viewer_extra
-from trees.recording.tick_log import LogHeader, read_tick_log
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView
-from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
 from selenium.common.exceptions import TimeoutException  # noqa: E402

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from cogtree.trees.cli.main import main
 from tests.cogtree_cli import EXAMPLE, interrupt, line_with, read_json, running, tick_argv, url_in
 from tests.viewer.small_run import TIRAMISU
 from tests.viewer.viewer_extra import needs_viewer_extra
-from trees.cli.main import main
 
 
 @needs_viewer_extra
@@ -19,7 +19,7 @@ def test_view_serves_a_log_until_ctrl_c(assistant_log: Path) -> None:
     env = {**os.environ, "DISPLAY": ""}
     with running("view", str(assistant_log), "--no-browser", env=env) as process:
         line = line_with(process.stdout, "viewer: http://127.0.0.1:")
-        assert "trees.assistant:create_root, ticks 1.." in line
+        assert "cogtree.trees.assistant:create_root, ticks 1.." in line
         info = read_json(url_in(line) + "api/info")
         assert info["finished"] and not info["live"] and info["source"] == str(assistant_log)
         code, out, _ = interrupt(process)

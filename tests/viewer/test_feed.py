@@ -10,13 +10,13 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.trees.recording.tick_log import BlackboardWrite, read_tick_log
+from cogtree.trees.runner import TreeRunner
+from cogtree.trees.testing import BlackboardView
+from cogtree.trees.viewer.feed import FeedError, TickFeed
 from tests.viewer.small_run import GATE_NAME, gate_rationale, small_header, small_tick
-from trees.recording.tick_log import BlackboardWrite, read_tick_log
-from trees.runner import TreeRunner
-from trees.testing import BlackboardView
-from trees.viewer.feed import FeedError, TickFeed
 
 
 def fed(keep: int | None = None, ticks: int = 0) -> TickFeed:
@@ -147,4 +147,4 @@ def test_a_log_becomes_a_finished_feed(assistant_log: Path) -> None:
     index = feed.index(limit=10_000)
     assert index.finished and feed.keep is None
     assert (index.first, index.last) == (ticks[0].tick, ticks[-1].tick)
-    assert feed.tree == header.tree == "trees.assistant:create_root"
+    assert feed.tree == header.tree == "cogtree.trees.assistant:create_root"

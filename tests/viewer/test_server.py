@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.server import ViewerServer, is_loopback
 from tests.viewer.small_run import small_header, small_tick
 from tests.viewer.viewer_extra import needs_viewer_extra
-from trees.viewer.errors import ViewerError
-from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer, is_loopback
 
 pytestmark = needs_viewer_extra
 

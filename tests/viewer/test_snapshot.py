@@ -6,6 +6,20 @@ import json
 from pathlib import Path
 from typing import Any
 
+from cogtree.trees.recording.snapshot import (
+    apply_writes,
+    build_snapshot,
+    decision_summary,
+    initial_state,
+    ticks_differ,
+)
+from cogtree.trees.recording.tick_log import (
+    BlackboardRead,
+    BlackboardWrite,
+    TickEntry,
+    read_tick_log,
+)
+from cogtree.trees.viewer.feed import TickFeed
 from tests.viewer.small_run import (
     GATE,
     GATE_NAME,
@@ -16,15 +30,6 @@ from tests.viewer.small_run import (
     small_header,
     small_tick,
 )
-from trees.recording.snapshot import (
-    apply_writes,
-    build_snapshot,
-    decision_summary,
-    initial_state,
-    ticks_differ,
-)
-from trees.recording.tick_log import BlackboardRead, BlackboardWrite, TickEntry, read_tick_log
-from trees.viewer.feed import TickFeed
 
 
 def decided_tick(number: int = 1) -> TickEntry:

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogtree.trees.recording.tick_log import (
+    BlackboardRead,
+    BlackboardWrite,
+    NodeShape,
+    NodeState,
+    read_tick_log,
+)
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.story import StoryBuilder
 from tests.viewer.small_run import (
     GATE,
     GATE_NAME,
@@ -14,15 +23,6 @@ from tests.viewer.small_run import (
     small_header,
     small_tick,
 )
-from trees.recording.tick_log import (
-    BlackboardRead,
-    BlackboardWrite,
-    NodeShape,
-    NodeState,
-    read_tick_log,
-)
-from trees.viewer.feed import TickFeed
-from trees.viewer.story import StoryBuilder
 
 STRUCTURE = [ROOT, GATE, SAY]
 PLAN = {

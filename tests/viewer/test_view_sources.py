@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from trees.cli.main import main
+from cogtree.trees.cli.main import main
 
 
 @pytest.mark.parametrize(

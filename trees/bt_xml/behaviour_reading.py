@@ -16,11 +16,10 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from trees.bt_xml.node_notes import HANDLES_PASSED_ON, PARAMETER_MEANINGS
-from trees.bt_xml.node_types import Handle
+from cogtree.trees.bt_xml.node_notes import HANDLES_PASSED_ON, PARAMETER_MEANINGS
+from cogtree.trees.bt_xml.node_types import Handle
 
 STATUS_WORDS = re.compile(r"\b(SUCCESS|FAILURE|RUNNING)\b")
-_OWN_PACKAGES = ("behaviours", "trees", "skills", "knowledge")
 
 
 def sentences(doc: str | None) -> list[str]:
@@ -70,7 +69,7 @@ def handles_of(cls: type) -> tuple[Handle, ...]:
     found: dict[str, bool] = {}
     for klass in cls.__mro__:
         setup = klass.__dict__.get("setup")
-        if setup is not None and klass.__module__.split(".")[0] in _OWN_PACKAGES:
+        if setup is not None and klass.__module__.split(".")[0] == "cogtree":
             _scan_handles(setup, found, seen=set())
     ordered = sorted(found.items(), key=lambda item: not item[1])
     passed_on = HANDLES_PASSED_ON.get(cls.__name__, ())

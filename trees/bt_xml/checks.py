@@ -11,16 +11,16 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Mapping
 
-from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
-from trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
-from trees.bt_xml.node_types import NodeRegistry, NodeType
-from trees.bt_xml.scripts import (
+from cogtree.behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
+from cogtree.trees.bt_xml.document import MAX_DEPTH, Site, XmlDocument
+from cogtree.trees.bt_xml.node_types import NodeRegistry, NodeType
+from cogtree.trees.bt_xml.scripts import (
     GROOT_ATTRIBUTES,
     check_scripts,
     is_script,
     script_entry_names,
 )
-from trees.bt_xml.values import did_you_mean, parse_value
+from cogtree.trees.bt_xml.values import did_you_mean, parse_value
 
 SUBTREE = "SubTree"
 REFERENCE = re.compile(r"^\{(?P<key>[^{}]+)\}$")

@@ -14,8 +14,8 @@ import xml.parsers.expat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trees.bt_xml.values import did_you_mean
-from trees.loading import TreeLoadError
+from cogtree.trees.bt_xml.values import did_you_mean
+from cogtree.trees.loading import TreeLoadError
 
 TEXT_SOURCE = "<xml text>"
 INCLUDE_TAGS = ("include", "import")

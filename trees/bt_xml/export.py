@@ -19,16 +19,16 @@ from typing import Any
 
 from py_trees.behaviour import Behaviour
 
-from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
-from behaviours.btcpp.conditions import PrePostConditions
-from trees.bt_xml.loader import load_xml_tree
-from trees.bt_xml.node_catalogue import BTCPP_BUILTINS, tree_nodes_model
-from trees.bt_xml.node_notes import EXPORT_ATTRIBUTES
-from trees.bt_xml.node_registry import default_registry
-from trees.bt_xml.node_types import NodeRegistry, NodeType
-from trees.bt_xml.tree_twins import tree_differences
-from trees.bt_xml.values import format_default, key_port_names, parse_value
-from trees.loading import TreeLoadError
+from cogtree.behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
+from cogtree.behaviours.btcpp.conditions import PrePostConditions
+from cogtree.trees.bt_xml.loader import load_xml_tree
+from cogtree.trees.bt_xml.node_catalogue import BTCPP_BUILTINS, tree_nodes_model
+from cogtree.trees.bt_xml.node_notes import EXPORT_ATTRIBUTES
+from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.bt_xml.node_types import NodeRegistry, NodeType
+from cogtree.trees.bt_xml.tree_twins import tree_differences
+from cogtree.trees.bt_xml.values import format_default, key_port_names, parse_value
+from cogtree.trees.loading import TreeLoadError
 
 _MISSING = object()
 

@@ -37,21 +37,21 @@ from py_trees.parsers.behaviour_tree_xml import parse_behaviour_tree_xml
 from py_trees.ports import CONST_PREFIX, PortInformation, PortsMixin, decode_const_value
 from py_trees.ports_utils import PortsLogger
 
-from behaviours import keys
-from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
-from behaviours.btcpp.conditions import PrePostConditions
-from behaviours.btcpp.script_scope import BlackboardEntry, catalogue_names
-from trees.bt_xml.checks import SUBTREE, check_document, subtree_ports
-from trees.bt_xml.document import Site, XmlDocument, XmlTreeError, read_document
-from trees.bt_xml.node_registry import default_registry
-from trees.bt_xml.node_types import NodeRegistry, NodeType, Port
-from trees.bt_xml.scripts import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
+from cogtree.behaviours.btcpp.conditions import PrePostConditions
+from cogtree.behaviours.btcpp.script_scope import BlackboardEntry, catalogue_names
+from cogtree.trees.bt_xml.checks import SUBTREE, check_document, subtree_ports
+from cogtree.trees.bt_xml.document import Site, XmlDocument, XmlTreeError, read_document
+from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.bt_xml.node_types import NodeRegistry, NodeType, Port
+from cogtree.trees.bt_xml.scripts import (
     KEY_ATTRIBUTE,
     entry_parameters,
     script_entry_names,
 )
-from trees.bt_xml.values import format_default, parse_value, type_label
-from trees.loading import load_tree
+from cogtree.trees.bt_xml.values import format_default, parse_value, type_label
+from cogtree.trees.loading import load_tree
 
 SITE_ATTRIBUTE = "cogtree-site"
 """Attribute added to each element handed to py_trees: the index of its :class:`Site`."""

@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Literal
 
-from trees.bt_xml.node_types import Handle, NodeRegistry, NodeType, Parameter, Port
-from trees.bt_xml.values import format_default, type_label
+from cogtree.trees.bt_xml.node_types import Handle, NodeRegistry, NodeType, Parameter, Port
+from cogtree.trees.bt_xml.values import format_default, type_label
 
 CatalogueFormat = Literal["markdown", "groot"]
 

@@ -14,7 +14,7 @@ from typing import Any
 import py_trees
 from py_trees.behaviour import Behaviour
 
-from trees.bt_xml.node_types import Handle
+from cogtree.trees.bt_xml.node_types import Handle
 
 
 @dataclass(frozen=True)

@@ -26,18 +26,18 @@ from typing import Any
 
 from py_trees.behaviour import Behaviour
 
-import behaviours
-import trees.examples
-from behaviours import keys
-from trees.bt_xml.behaviour_reading import (
+import cogtree.behaviours as behaviours
+import cogtree.trees.examples as tree_examples
+from cogtree.behaviours import keys
+from cogtree.trees.bt_xml.behaviour_reading import (
     constructor,
     docstring_summary,
     handles_of,
     parameter_meaning,
     status_sentences,
 )
-from trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
-from trees.bt_xml.node_types import (
+from cogtree.trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
+from cogtree.trees.bt_xml.node_types import (
     REQUIRED,
     Handle,
     NodeKind,
@@ -48,7 +48,7 @@ from trees.bt_xml.node_types import (
     PortDirection,
     Unavailable,
 )
-from trees.bt_xml.values import key_port_names, type_label, value_form
+from cogtree.trees.bt_xml.values import key_port_names, type_label, value_form
 
 _STRUCTURE = ("self", "name", "child", "children")
 
@@ -198,7 +198,7 @@ def behaviour_modules() -> list[types.ModuleType]:
     """Every module of the ``behaviours`` package, then of the example trees' package."""
     return [
         importlib.import_module(info.name)
-        for package in (behaviours, trees.examples)
+        for package in (behaviours, tree_examples)
         for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
     ]
 

@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from py_trees.behaviour import Behaviour
 
-from behaviours import keys
-from trees.bt_xml.values import did_you_mean, value_form
+from cogtree.behaviours import keys
+from cogtree.trees.bt_xml.values import did_you_mean, value_form
 
 NodeKind = Literal["leaf", "decorator", "composite"]
 NodeCategory = Literal["Action", "Condition", "Decorator", "Control"]

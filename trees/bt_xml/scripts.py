@@ -14,13 +14,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
-from behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
-from behaviours.btcpp.script_nodes import ScriptCode
-from behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry, catalogue_names
-from behaviours.btcpp.scripting import ScriptError, ScriptProgram, parse_script
-from trees.bt_xml.document import Site, XmlDocument
-from trees.bt_xml.node_types import NodeRegistry, NodeType, Parameter
-from trees.bt_xml.values import did_you_mean
+from cogtree.behaviours.btcpp.conditions import ATTRIBUTES as CONDITION_ATTRIBUTES
+from cogtree.behaviours.btcpp.script_nodes import ScriptCode
+from cogtree.behaviours.btcpp.script_scope import SCRIPT_ENUMS, BlackboardEntry, catalogue_names
+from cogtree.behaviours.btcpp.scripting import ScriptError, ScriptProgram, parse_script
+from cogtree.trees.bt_xml.document import Site, XmlDocument
+from cogtree.trees.bt_xml.node_types import NodeRegistry, NodeType, Parameter
+from cogtree.trees.bt_xml.values import did_you_mean
 
 GROOT_ATTRIBUTES = frozenset({"_description", "_uid", "_fullpath"})
 """Attributes Groot2 writes for its own use; the loader ignores them."""

@@ -16,7 +16,7 @@ from typing import Any
 from py_trees.behaviour import Behaviour
 from pydantic import BaseModel
 
-from trees.recording.tick_log import shape_of
+from cogtree.trees.recording.tick_log import shape_of
 
 RUNTIME_ATTRIBUTES = frozenset(
     {

@@ -19,11 +19,11 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from py_trees.ports_utils import convert_str_to_type
 
-from behaviours import keys
-from behaviours.btcpp.script_nodes import ScriptCode
-from behaviours.btcpp.script_scope import BlackboardEntry
-from behaviours.btcpp.scripting import parse_script
-from trees.loading import import_module
+from cogtree.behaviours import keys
+from cogtree.behaviours.btcpp.script_nodes import ScriptCode
+from cogtree.behaviours.btcpp.script_scope import BlackboardEntry
+from cogtree.behaviours.btcpp.scripting import parse_script
+from cogtree.trees.loading import import_module
 
 REFERENCE = re.compile(r"^(?P<module>[A-Za-z_][\w.]*):(?P<attribute>[A-Za-z_][\w.]*)$")
 """``MODULE:ATTRIBUTE``, e.g. ``trees.assistant:APOLOGY`` or ``mypack.tasks:Fetch``."""
@@ -139,7 +139,9 @@ def import_reference(text: str) -> Any:
     """The object a ``MODULE:ATTRIBUTE`` reference names; ValueError says what went wrong."""
     found = REFERENCE.match(text.strip())
     if found is None:
-        raise ValueError(f"expected MODULE:ATTRIBUTE (e.g. trees.assistant:APOLOGY), got {text!r}")
+        raise ValueError(
+            f"expected MODULE:ATTRIBUTE (e.g. cogtree.trees.assistant:APOLOGY), got {text!r}"
+        )
     module_name, attribute = found.group("module"), found.group("attribute")
     try:
         value: Any = import_module(module_name)

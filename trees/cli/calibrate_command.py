@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from knowledge.conformal import CalibrationError
-from trees.cli.arg_types import error_rate
-from trees.cli.eval_clarify_command import progress_line
-from trees.evaluation.calibrated import counted, read_turns, scored_with, threshold_for
-from trees.evaluation.clarify import BACKENDS
-from trees.evaluation.clarify_data import ClarifyDataError, load_items
-from trees.evaluation.runner import BackendUnavailable
+from cogtree.knowledge.conformal import CalibrationError
+from cogtree.trees.cli.arg_types import error_rate
+from cogtree.trees.cli.eval_clarify_command import progress_line
+from cogtree.trees.evaluation.calibrated import counted, read_turns, scored_with, threshold_for
+from cogtree.trees.evaluation.clarify import BACKENDS
+from cogtree.trees.evaluation.clarify_data import ClarifyDataError, load_items
+from cogtree.trees.evaluation.runner import BackendUnavailable
 
 SCORING_BACKENDS = tuple(backend for backend in BACKENDS if backend != "oracle")
 """Backends that can score the readings (the oracle knows labels, it has no scores)."""

@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from trees.bt_xml.node_catalogue import CatalogueFormat, render_catalogue
-from trees.bt_xml.node_registry import default_registry
+from cogtree.trees.bt_xml.node_catalogue import CatalogueFormat, render_catalogue
+from cogtree.trees.bt_xml.node_registry import default_registry
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 CHECKED_IN: dict[CatalogueFormat, Path] = {

@@ -16,28 +16,28 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.embedding import (
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.embedding import (
     DEFAULT_EMBED_MODEL,
     RECALL_METHODS,
     RecallChoice,
     choose_recall,
 )
-from behaviours.llm.errors import LLMError
-from knowledge.domain_registry import DomainRegistry
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
-from trees.assistant_session import AssistantSession, TurnResult
-from trees.cli.errors import CLIError
-from trees.cli.llm_options import add_llm_arguments, client_from_args
-from trees.cli.user_data import (
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession, TurnResult
+from cogtree.trees.cli.errors import CLIError
+from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
+from cogtree.trees.cli.user_data import (
     add_experience_argument,
     default_memory_path,
     experience_path,
 )
-from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
+from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
 
 DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""

@@ -13,12 +13,12 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 
-from behaviours.llm.backend import BackendStatus
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.llama_cpp_backend import LlamaCppBackend
-from behaviours.llm.ollama_backend import OllamaBackend, resolve_host
-from behaviours.llm.selection import choose_auto_backend
-from behaviours.llm.types import ModuleSettings
+from cogtree.behaviours.llm.backend import BackendStatus
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.llama_cpp_backend import LlamaCppBackend
+from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.behaviours.llm.selection import choose_auto_backend
+from cogtree.behaviours.llm.types import ModuleSettings
 
 REQUIRED = (
     "py_trees",

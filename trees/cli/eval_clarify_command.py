@@ -13,11 +13,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from trees.cli.arg_types import error_rate, positive_int
-from trees.evaluation.calibrated import CalibratedReport, evaluate_calibrated
-from trees.evaluation.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
-from trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
-from trees.evaluation.datasets import DEFAULT_DATA
+from cogtree.trees.cli.arg_types import error_rate, positive_int
+from cogtree.trees.evaluation.calibrated import CalibratedReport, evaluate_calibrated
+from cogtree.trees.evaluation.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
+from cogtree.trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA
 
 EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
 """The everyday-requests set: requests over objects and words no shipped scene or pack uses."""

@@ -18,16 +18,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from knowledge.domain_profile import ProfileError
-from knowledge.domain_registry import DomainRegistry
-from trees.cli.arg_types import positive_int
-from trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
-from trees.cli.hazards_command import add_hazards_parser, run_hazards
-from trees.cli.scope_similarity_command import (
+from cogtree.knowledge.domain_profile import ProfileError
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.cli.arg_types import positive_int
+from cogtree.trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
+from cogtree.trees.cli.hazards_command import add_hazards_parser, run_hazards
+from cogtree.trees.cli.scope_similarity_command import (
     add_scope_similarity_parser,
     run_scope_similarity,
 )
-from trees.evaluation.clinc import (
+from cogtree.trees.evaluation.clinc import (
     DEFAULT_CLINC,
     ClincData,
     ClincError,
@@ -35,11 +35,11 @@ from trees.evaluation.clinc import (
     evaluate_clinc,
     load_clinc,
 )
-from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
-from trees.evaluation.janus_sets import JanusSets, run_janus_sets, speech_section
-from trees.evaluation.outer_speech import OuterSpeechScore
-from trees.evaluation.report import Report
-from trees.evaluation.runner import (
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
+from cogtree.trees.evaluation.janus_sets import JanusSets, run_janus_sets, speech_section
+from cogtree.trees.evaluation.outer_speech import OuterSpeechScore
+from cogtree.trees.evaluation.report import Report
+from cogtree.trees.evaluation.runner import (
     BACKEND_LABELS,
     BACKENDS,
     BackendUnavailable,

@@ -6,12 +6,12 @@ import argparse
 import sys
 from typing import Any
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import JUDGE_MODULE, LLMConfig
-from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from behaviours.llm.scripted import Script, ScriptedBackend
-from behaviours.llm.types import BACKEND_NAMES
-from trees.cli.errors import CLIError
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import JUDGE_MODULE, LLMConfig
+from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
+from cogtree.behaviours.llm.types import BACKEND_NAMES
+from cogtree.trees.cli.errors import CLIError
 
 NAMED_AT_START = ("ollama", "llama-cpp")
 """Backends checked when the command starts (a model server or file that may be missing)."""

@@ -14,43 +14,43 @@ from typing import Any
 
 import py_trees
 
-from behaviours import keys
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.errors import LLMConfigError
-from behaviours.setup_handles import MissingHandleError
-from knowledge.domain_pack import PackError
-from knowledge.memory_db import MemoryStoreError
-from knowledge.rdf_store import TurtleError
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
-from sim.show import render_scenario
-from trees.bt_xml.export import export_tree
-from trees.bt_xml.loader import load_tree_reference
-from trees.bt_xml.node_registry import default_registry
-from trees.cli.calibrate_command import add_calibrate_parser, run_calibrate
-from trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
-from trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
-from trees.cli.errors import CLIError
-from trees.cli.eval_command import add_eval_parser, run_eval
-from trees.cli.llm_options import add_llm_arguments, client_from_args
-from trees.cli.ros_command import add_ros_parser, run_ros
-from trees.cli.run_command import add_run_parsers, run_bench_command, run_run
-from trees.cli.sim_ros_command import add_sim_ros_parser, run_sim_ros
-from trees.cli.user_data import add_experience_argument, experience_path
-from trees.cli.view_command import add_view_parser, run_view
-from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from trees.handles import Handles
-from trees.loading import TreeLoadError
-from trees.recording.compact_ticks import CompactTicks
-from trees.recording.display import render_dot, render_text
-from trees.recording.replay import Replay
-from trees.recording.tick_log import TickLogError
-from trees.runner import RunResult, TreeRunner
-from trees.viewer.errors import ViewerError
-from trees.viewer.tick_watch import TickWatch
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.errors import LLMConfigError
+from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.domain_pack import PackError
+from cogtree.knowledge.memory_db import MemoryStoreError
+from cogtree.knowledge.rdf_store import TurtleError
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
+from cogtree.sim.show import render_scenario
+from cogtree.trees.bt_xml.export import export_tree
+from cogtree.trees.bt_xml.loader import load_tree_reference
+from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.cli.calibrate_command import add_calibrate_parser, run_calibrate
+from cogtree.trees.cli.catalogue_command import add_catalogue_parser, run_catalogue
+from cogtree.trees.cli.conversation_command import add_conversation_parsers, run_ask, run_chat
+from cogtree.trees.cli.errors import CLIError
+from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
+from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
+from cogtree.trees.cli.ros_command import add_ros_parser, run_ros
+from cogtree.trees.cli.run_command import add_run_parsers, run_bench_command, run_run
+from cogtree.trees.cli.sim_ros_command import add_sim_ros_parser, run_sim_ros
+from cogtree.trees.cli.user_data import add_experience_argument, experience_path
+from cogtree.trees.cli.view_command import add_view_parser, run_view
+from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
+from cogtree.trees.handles import Handles
+from cogtree.trees.loading import TreeLoadError
+from cogtree.trees.recording.compact_ticks import CompactTicks
+from cogtree.trees.recording.display import render_dot, render_text
+from cogtree.trees.recording.replay import Replay
+from cogtree.trees.recording.tick_log import TickLogError
+from cogtree.trees.runner import RunResult, TreeRunner
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.tick_watch import TickWatch
 
-EXAMPLE_TREE = "trees.examples.ask_before_acting:create_root"
+EXAMPLE_TREE = "cogtree.trees.examples.ask_before_acting:create_root"
 EXIT_CODES = {"SUCCESS": 0, "FAILURE": 1, "RUNNING": 3, "INVALID": 3}
 
 
@@ -206,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from trees.cli.doctor import run_checks
+    from cogtree.trees.cli.doctor import run_checks
 
     checks = run_checks(LLMConfig.load(*args.config))
     for check in checks:

@@ -28,17 +28,17 @@ from typing import TYPE_CHECKING, Any
 
 import py_trees
 
-from behaviours.llm.client import LLMClient
-from knowledge.domain_registry import DomainRegistry
-from trees.assistant_session import AssistantSession, ticks_per_turn
-from trees.cli.conversation_command import add_pack_arguments, recall_from_args
-from trees.cli.llm_options import add_llm_arguments, client_from_args
-from trees.cli.signals import signals_stop
-from trees.cli.user_data import default_experience_path, default_memory_path
-from trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
-from trees.handles import Handles
-from trees.loading import TreeLoadError, load_factory
-from trees.ros.cli_support import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
+from cogtree.trees.cli.conversation_command import add_pack_arguments, recall_from_args
+from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
+from cogtree.trees.cli.signals import signals_stop
+from cogtree.trees.cli.user_data import default_experience_path, default_memory_path
+from cogtree.trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
+from cogtree.trees.handles import Handles
+from cogtree.trees.loading import TreeLoadError, load_factory
+from cogtree.trees.ros.cli_support import (
     INSTALL_HINT,
     RosStartError,
     add_ros_args_option,
@@ -49,8 +49,8 @@ from trees.ros.cli_support import (
 if TYPE_CHECKING:
     from rclpy.node import Node
 
-    from trees.ros.host import HostSettings, RosHost, TreeHooks
-    from trees.ros.lifecycle import HostLifecycleNode
+    from cogtree.trees.ros.host import HostSettings, RosHost, TreeHooks
+    from cogtree.trees.ros.lifecycle import HostLifecycleNode
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +182,9 @@ def _serve(args: argparse.Namespace) -> int:
     import rclpy
     from rclpy.executors import SingleThreadedExecutor
 
-    from skills.ros.protocol import check_namespace
-    from trees.ros.host import UTTERANCE_TOPIC
-    from trees.ros.lifecycle import HostLifecycleNode
+    from cogtree.skills.ros.protocol import check_namespace
+    from cogtree.trees.ros.host import UTTERANCE_TOPIC
+    from cogtree.trees.ros.lifecycle import HostLifecycleNode
 
     try:
         check_namespace(args.namespace)
@@ -236,7 +236,7 @@ def _start_if_ready(node: HostLifecycleNode) -> None:
 
 def _configure(node: Node, resources: ExitStack, args: argparse.Namespace) -> RosHost:
     """The lifecycle's configure: read the parameters, load packs, models and memory."""
-    from trees.ros.host import RosHost
+    from cogtree.trees.ros.host import RosHost
 
     settings, options = _parameters(node)
     build = _tree(options["tree"])
@@ -317,9 +317,9 @@ def _declare_parameters(node: Node, args: argparse.Namespace) -> None:
 
 def _parameters(node: Node) -> tuple[HostSettings, dict[str, Any]]:
     """The parameters' values now, and the host settings they make (RosCommandError if bad)."""
-    from skills.ros.protocol import parse_robot_namespaces
-    from skills.ros.routes import CommandRoutes, load_routes
-    from trees.ros.host import HostSettings
+    from cogtree.skills.ros.protocol import parse_robot_namespaces
+    from cogtree.skills.ros.routes import CommandRoutes, load_routes
+    from cogtree.trees.ros.host import HostSettings
 
     values = {name: node.get_parameter(name).value for name in PARAMETERS}
     try:

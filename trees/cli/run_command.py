@@ -24,27 +24,32 @@ import sys
 from pathlib import Path
 from typing import TextIO, cast, get_args
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.faults import FaultPlan
-from behaviours.plan_attempts import step_text
-from sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
-from sim.world_spec import Problem
-from skills.plan_model import PlanAttempt
-from trees.cli.arg_types import positive_int
-from trees.cli.errors import CLIError
-from trees.cli.llm_options import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.faults import FaultPlan
+from cogtree.behaviours.plan_attempts import step_text
+from cogtree.sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
+from cogtree.sim.world_spec import Problem
+from cogtree.skills.plan_model import PlanAttempt
+from cogtree.trees.cli.arg_types import positive_int
+from cogtree.trees.cli.errors import CLIError
+from cogtree.trees.cli.llm_options import (
     add_judge_argument,
     add_llm_arguments,
     client_from_args,
     warn_judge_without_model,
 )
-from trees.cli.user_data import add_experience_argument, experience_path
-from trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from trees.evaluation.bench import BACKENDS, run_bench
-from trees.evaluation.experience_report import experience_report
-from trees.evaluation.oracle import TreeMode
-from trees.evaluation.runner import select
-from trees.evaluation.scenario_run import TREE_MODES, ScenarioResult, oracle_client, run_scenario
+from cogtree.trees.cli.user_data import add_experience_argument, experience_path
+from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
+from cogtree.trees.evaluation.bench import BACKENDS, run_bench
+from cogtree.trees.evaluation.experience_report import experience_report
+from cogtree.trees.evaluation.oracle import TreeMode
+from cogtree.trees.evaluation.runner import select
+from cogtree.trees.evaluation.scenario_run import (
+    TREE_MODES,
+    ScenarioResult,
+    oracle_client,
+    run_scenario,
+)
 
 DEFAULT_BENCH_BACKENDS = ("none", "oracle")
 """Backends benchmarked when ``--backends`` is not given."""

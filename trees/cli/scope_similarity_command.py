@@ -12,25 +12,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
-from behaviours.llm.errors import LLMError
-from knowledge.domain_profile import (
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.knowledge.domain_profile import (
     SHIPPED_PROFILES,
     DomainProfile,
     ProfileError,
     load_profiles,
 )
-from knowledge.domain_registry import DomainRegistry
-from trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
-from trees.evaluation.runner import (
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
+from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
+from cogtree.trees.evaluation.runner import (
     BACKENDS,
     BackendUnavailable,
     backend_label,
     client_for,
 )
-from trees.evaluation.scope_similarity import (
+from cogtree.trees.evaluation.scope_similarity import (
     ConfigurationResult,
     SimilarityMatrix,
     configuration_table,

@@ -14,12 +14,16 @@ import argparse
 import sys
 import threading
 
-from sim.scenario import load_scenario
-from skills.ros.protocol import DEFAULT_HOST_NAMESPACE, parse_robot_namespaces, robot_namespaces
-from skills.ros.routes import CommandRoutes, RoutesError, load_routes
-from trees.cli.arg_types import non_negative_int, positive_float
-from trees.cli.signals import signals_stop
-from trees.ros.cli_support import (
+from cogtree.sim.scenario import load_scenario
+from cogtree.skills.ros.protocol import (
+    DEFAULT_HOST_NAMESPACE,
+    parse_robot_namespaces,
+    robot_namespaces,
+)
+from cogtree.skills.ros.routes import CommandRoutes, RoutesError, load_routes
+from cogtree.trees.cli.arg_types import non_negative_int, positive_float
+from cogtree.trees.cli.signals import signals_stop
+from cogtree.trees.ros.cli_support import (
     INSTALL_HINT,
     RosStartError,
     domain_id,
@@ -103,7 +107,7 @@ def run_sim_ros(args: argparse.Namespace) -> int:
         )
     from rclpy.executors import SingleThreadedExecutor
 
-    from sim.ros_robot import SimRobotNode
+    from cogtree.sim.ros_robot import SimRobotNode
 
     try:
         context = init_context(domain_id=args.domain_id)

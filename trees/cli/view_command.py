@@ -20,13 +20,13 @@ import sys
 import threading
 import webbrowser
 
-from skills.ros.protocol import DEFAULT_SNAPSHOT_TOPIC
-from trees.cli.signals import signals_stop
-from trees.cli.watch_options import port_number
-from trees.ros.cli_support import INSTALL_HINT, add_ros_args_option, domain_id
-from trees.viewer.errors import ViewerError
-from trees.viewer.feed import TickFeed
-from trees.viewer.server import ViewerServer, warn_if_exposed
+from cogtree.skills.ros.protocol import DEFAULT_SNAPSHOT_TOPIC
+from cogtree.trees.cli.signals import signals_stop
+from cogtree.trees.cli.watch_options import port_number
+from cogtree.trees.ros.cli_support import INSTALL_HINT, add_ros_args_option, domain_id
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.feed import TickFeed
+from cogtree.trees.viewer.server import ViewerServer, warn_if_exposed
 
 POLL_S = 0.2
 """How often the main loop looks up from waiting to see whether it must stop."""
@@ -127,7 +127,7 @@ def _serve_ros(args: argparse.Namespace, stop: threading.Event) -> None:
         raise ViewerError(
             f"--ros needs ROS 2's Python client ({error.name} is missing): {INSTALL_HINT}"
         ) from error
-    from trees.ros.snapshot_source import RosSnapshotSource
+    from cogtree.trees.ros.snapshot_source import RosSnapshotSource
 
     feed = TickFeed(source=f"ROS 2 topic {args.ros}")
     with (

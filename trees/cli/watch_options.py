@@ -17,10 +17,10 @@ import argparse
 import sys
 import threading
 
-from trees.cli.arg_types import positive_int
-from trees.cli.signals import signals_stop
-from trees.viewer.feed import DEFAULT_KEEP
-from trees.viewer.tick_watch import TickWatch
+from cogtree.trees.cli.arg_types import positive_int
+from cogtree.trees.cli.signals import signals_stop
+from cogtree.trees.viewer.feed import DEFAULT_KEEP
+from cogtree.trees.viewer.tick_watch import TickWatch
 
 SHOW_TICKS_MODES = ("full", "compact")
 

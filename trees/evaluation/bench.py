@@ -38,12 +38,12 @@ from pathlib import Path
 from statistics import fmean
 from typing import get_args
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.faults import FaultPlan
-from sim.scenario import Scenario, Tier
-from trees.evaluation.oracle import TreeMode
-from trees.evaluation.runner import BackendUnavailable, backend_label, client_for
-from trees.evaluation.scenario_run import ScenarioResult, oracle_client, run_scenario
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.faults import FaultPlan
+from cogtree.sim.scenario import Scenario, Tier
+from cogtree.trees.evaluation.oracle import TreeMode
+from cogtree.trees.evaluation.runner import BackendUnavailable, backend_label, client_for
+from cogtree.trees.evaluation.scenario_run import ScenarioResult, oracle_client, run_scenario
 
 log = logging.getLogger(__name__)
 

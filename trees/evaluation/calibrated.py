@@ -38,19 +38,24 @@ from typing import Any
 
 import py_trees
 
-from behaviours import keys
-from behaviours.candidate_readings import Readings, candidate_readings, option_prompt
-from behaviours.llm.client import LLMClient
-from behaviours.llm.errors import LLMError
-from behaviours.match_scores import NO_MODEL
-from behaviours.turn_state import IntentFrame, SlotResolution
-from knowledge.conformal import CalibrationError, conformal_quantile, nonconformity, prediction_set
-from knowledge.conformal_threshold import ConformalThreshold, files_sha256, utc_now
-from knowledge.domain_registry import DomainRegistry
-from trees.evaluation.clarify import ClarifyRunner, Progress
-from trees.evaluation.clarify_data import ClarifyItem
-from trees.evaluation.clarify_world import ROBOT, USER, object_id, object_names
-from trees.evaluation.runner import client_for
+from cogtree.behaviours import keys
+from cogtree.behaviours.candidate_readings import Readings, candidate_readings, option_prompt
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.errors import LLMError
+from cogtree.behaviours.match_scores import NO_MODEL
+from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.conformal import (
+    CalibrationError,
+    conformal_quantile,
+    nonconformity,
+    prediction_set,
+)
+from cogtree.knowledge.conformal_threshold import ConformalThreshold, files_sha256, utc_now
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.evaluation.clarify import ClarifyRunner, Progress
+from cogtree.trees.evaluation.clarify_data import ClarifyItem
+from cogtree.trees.evaluation.clarify_world import ROBOT, USER, object_id, object_names
+from cogtree.trees.evaluation.runner import client_for
 
 log = logging.getLogger(__name__)
 
@@ -400,7 +405,7 @@ def evaluate_calibrated(
 
     ``turns``: the items' readings when already read (:func:`read_turns`), else read here.
     """
-    from trees.evaluation.runner import BackendUnavailable
+    from cogtree.trees.evaluation.runner import BackendUnavailable
 
     report = CalibratedReport(name)
     if turns is None:

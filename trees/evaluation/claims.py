@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from behaviours.success_claims import mentions, success_sentences
-from sim.scenario import GoalCredit
-from sim.world import World
-from skills.outcome import Observed, TaskOutcome, assess
-from skills.plan_model import PlanAttempt
+from cogtree.behaviours.success_claims import mentions, success_sentences
+from cogtree.sim.scenario import GoalCredit
+from cogtree.sim.world import World
+from cogtree.skills.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.plan_model import PlanAttempt
 
 
 def false_claims(

@@ -48,18 +48,18 @@ from typing import Any
 
 import py_trees
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.scripted import Script, ScriptedBackend, ScriptedReply
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.domain_registry import DomainRegistry
-from knowledge.taxonomy import household_taxonomy
-from sim.scenario import Scenario, load_scenario
-from trees.evaluation.clarify_data import ClarifyItem
-from trees.evaluation.clarify_world import item_scenario, object_names
-from trees.evaluation.oracle import READINESS_MODULE
-from trees.evaluation.runner import BackendUnavailable, client_for
-from trees.evaluation.scenario_run import TurnRecord, scenario_session
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.scripted import Script, ScriptedBackend, ScriptedReply
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.trees.evaluation.clarify_data import ClarifyItem
+from cogtree.trees.evaluation.clarify_world import item_scenario, object_names
+from cogtree.trees.evaluation.oracle import READINESS_MODULE
+from cogtree.trees.evaluation.runner import BackendUnavailable, client_for
+from cogtree.trees.evaluation.scenario_run import TurnRecord, scenario_session
 
 log = logging.getLogger(__name__)
 

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from knowledge.taxonomy import Taxonomy
-from sim.scenario import Scenario
-from trees.evaluation.clarify_data import ClarifyItem
+from cogtree.knowledge.taxonomy import Taxonomy
+from cogtree.sim.scenario import Scenario
+from cogtree.trees.evaluation.clarify_data import ClarifyItem
 
 USER = "user"
 """The id of the person who speaks (and receives what is brought)."""

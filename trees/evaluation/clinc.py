@@ -27,15 +27,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from behaviours.keys import RationaleSource
-from behaviours.llm.client import LLMClient
-from behaviours.llm.errors import LLMError, MalformedOutputError
-from behaviours.llm.scripted import PromptRule, Script, ScriptedReply
-from behaviours.llm.types import CallRecord, Message
-from behaviours.scope import scope_decision_model
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.scope_matching import ScopeGuess, ScopeMatcher
-from trees.testing import scripted_llm
+from cogtree.behaviours.keys import RationaleSource
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.errors import LLMError, MalformedOutputError
+from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedReply
+from cogtree.behaviours.llm.types import CallRecord, Message
+from cogtree.behaviours.scope import scope_decision_model
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.scope_matching import ScopeGuess, ScopeMatcher
+from cogtree.trees.testing import scripted_llm
 
 log = logging.getLogger(__name__)
 

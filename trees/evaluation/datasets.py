@@ -16,9 +16,9 @@ from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from behaviours.turn_state import OUT_OF_SCOPE, SlotValue
-from knowledge.domain_registry import SHIPPED_NAMES
-from knowledge.validation_errors import first_problem
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE, SlotValue
+from cogtree.knowledge.domain_registry import SHIPPED_NAMES
+from cogtree.knowledge.validation_errors import first_problem
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval"
 """Where the shipped evaluation sets live (a source checkout's ``tests/data/eval``)."""

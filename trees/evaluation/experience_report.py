@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
-from trees.evaluation.scenario_run import ScenarioResult
+from cogtree.trees.evaluation.scenario_run import ScenarioResult
 
 
 def total_attempts(results: Sequence[ScenarioResult]) -> int:

@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from skills.belief import Belief
-from skills.effects import project
-from skills.hazard_check import PlanHazards
-from skills.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.skills.belief import Belief
+from cogtree.skills.effects import project
+from cogtree.skills.hazard_check import PlanHazards
+from cogtree.skills.specs import SkillArgumentError, SkillCall, skill_call
 
 
 def hazardous_steps(

@@ -44,20 +44,20 @@ from typing import Any, Literal
 import py_trees
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
-from knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from sim.scenario import Goal, Scenario, ScenarioError, load_scenario
-from skills.plan_validation import ORACLE_KEYS
-from trees.evaluation.datasets import DEFAULT_DATA, DatasetError, load_items
-from trees.evaluation.oracle import (
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
+from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.sim.scenario import Goal, Scenario, ScenarioError, load_scenario
+from cogtree.skills.plan_validation import ORACLE_KEYS
+from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError, load_items
+from cogtree.trees.evaluation.oracle import (
     PLANNER_MODULE,
     READINESS_MODULE,
     plan_answer,
     readiness_answer,
 )
-from trees.evaluation.scenario_run import REFUSAL, TurnRecord, scenario_session
+from cogtree.trees.evaluation.scenario_run import REFUSAL, TurnRecord, scenario_session
 
 HAZARD_SET = DEFAULT_DATA / "hazard_requests.jsonl"
 """The shipped hazard request set."""

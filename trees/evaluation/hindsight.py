@@ -34,21 +34,21 @@ from typing import Any
 
 import py_trees
 
-from behaviours import keys
-from behaviours.llm.backend import Backend, WrappedBackend
-from behaviours.llm.types import Completion, LLMRequest
-from behaviours.turn_state import IntentFrame
-from knowledge.scene_graph import SceneGraph
-from sim.executor import SimExecutor
-from sim.predicates import Predicate
-from sim.scenario import Scenario
-from sim.world_spec import WorldSpec
-from skills.assignment import PlanWorld
-from skills.belief import Belief
-from skills.plan_model import DELEGATE, LOOK, PlanError, ToAPlan
-from skills.plan_validation import HAZARD_CODES, rehearse
-from trees.evaluation.oracle import PLANNER_MODULE
-from trees.evaluation.scenario_run import ScenarioResult, oracle_client, run_scenario
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.backend import Backend, WrappedBackend
+from cogtree.behaviours.llm.types import Completion, LLMRequest
+from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.predicates import Predicate
+from cogtree.sim.scenario import Scenario
+from cogtree.sim.world_spec import WorldSpec
+from cogtree.skills.assignment import PlanWorld
+from cogtree.skills.belief import Belief
+from cogtree.skills.plan_model import DELEGATE, LOOK, PlanError, ToAPlan
+from cogtree.skills.plan_validation import HAZARD_CODES, rehearse
+from cogtree.trees.evaluation.oracle import PLANNER_MODULE
+from cogtree.trees.evaluation.scenario_run import ScenarioResult, oracle_client, run_scenario
 
 BeliefSource = Callable[[], PlanWorld | None]
 """Reads the team's belief now (None when there is none yet)."""

@@ -11,9 +11,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowledge.domain_profile import DomainProfile, load_profiles
-from knowledge.domain_registry import DomainRegistry
-from trees.evaluation.outer_speech import (
+from cogtree.knowledge.domain_profile import DomainProfile, load_profiles
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.trees.evaluation.outer_speech import (
     OUTER_SPEECH_COLUMNS,
     OUTER_SPEECH_FILE,
     OuterSpeechItem,
@@ -21,14 +21,14 @@ from trees.evaluation.outer_speech import (
     load_outer_speech,
     score_outer_speech,
 )
-from trees.evaluation.profile_scope import (
+from cogtree.trees.evaluation.profile_scope import (
     PROFILE_SCOPE_FILE,
     ProfileScopeItem,
     load_profile_scope,
     score_profile_scope,
 )
-from trees.evaluation.report import Section
-from trees.evaluation.runner import ModuleRunner, ModuleScore
+from cogtree.trees.evaluation.report import Section
+from cogtree.trees.evaluation.runner import ModuleRunner, ModuleScore
 
 
 @dataclass(frozen=True)

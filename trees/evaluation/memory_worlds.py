@@ -13,12 +13,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from behaviours.answer_reuse import answer_key
-from behaviours.turn_state import EvidenceItem, HeldAnswer
-from knowledge.domain_registry import DomainRegistry
-from knowledge.memory import MemoryConfig, MemoryStore
-from knowledge.memory_model import Claim, Fact, TurnTrace, WorkingContext
-from trees.evaluation.datasets import ClaimItem, GroundingItem, SufficiencyItem
+from cogtree.behaviours.answer_reuse import answer_key
+from cogtree.behaviours.turn_state import EvidenceItem, HeldAnswer
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory_model import Claim, Fact, TurnTrace, WorkingContext
+from cogtree.trees.evaluation.datasets import ClaimItem, GroundingItem, SufficiencyItem
 
 EVAL_NOW = 1_800_000_000.0
 """The clock of every ρ item (seconds): held answers are this minus their age."""

@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from behaviours.turn_state import SlotValue
+from cogtree.behaviours.turn_state import SlotValue
 
 ROUND_DIGITS = 1
 """Numeric cells are rounded to this many decimals before rows are compared."""

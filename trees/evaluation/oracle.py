@@ -40,10 +40,10 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from behaviours.llm.scripted import PromptRule, Script, ScriptedReply
-from behaviours.react_model import FINISH, ReActDecision
-from sim.scenario import Scenario
-from skills.plan_validation import ORACLE_KEYS, oracle_plan
+from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedReply
+from cogtree.behaviours.react_model import FINISH, ReActDecision
+from cogtree.sim.scenario import Scenario
+from cogtree.skills.plan_validation import ORACLE_KEYS, oracle_plan
 
 log = logging.getLogger(__name__)
 

@@ -32,8 +32,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from behaviours import keys
-from behaviours.faithfulness import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.faithfulness import (
     Support,
     entity_forms_of,
     is_supported,
@@ -44,14 +44,14 @@ from behaviours.faithfulness import (
     unsupported_entities,
     unsupported_numbers,
 )
-from behaviours.llm.types import CallRecord
-from behaviours.respond import Respond
-from behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from knowledge.domain_registry import DomainRegistry
-from knowledge.lexicon_book import LexiconBook
-from trees.evaluation import metrics
-from trees.evaluation.datasets import load_items
-from trees.evaluation.runner import ModuleRunner, preset_resolutions, select
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.behaviours.respond import Respond
+from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.trees.evaluation import metrics
+from cogtree.trees.evaluation.datasets import load_items
+from cogtree.trees.evaluation.runner import ModuleRunner, preset_resolutions, select
 
 OUTER_SPEECH_FILE = "outer_speech.jsonl"
 """The set's file name in the evaluation directory."""

@@ -19,13 +19,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from behaviours.llm.client import LLMClient
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.domain_profile import DomainProfile
-from knowledge.scope_matching import ScopeMatcher
-from trees.evaluation.clinc import ClincData, route_items
-from trees.evaluation.datasets import DatasetError, load_items
-from trees.evaluation.runner import ItemResult, ModuleScore, select
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.domain_profile import DomainProfile
+from cogtree.knowledge.scope_matching import ScopeMatcher
+from cogtree.trees.evaluation.clinc import ClincData, route_items
+from cogtree.trees.evaluation.datasets import DatasetError, load_items
+from cogtree.trees.evaluation.runner import ItemResult, ModuleScore, select
 
 PROFILE_SCOPE_FILE = "scope_profiles.jsonl"
 """The set's file name in the evaluation directory."""

@@ -12,8 +12,8 @@ import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from trees.evaluation.clinc import ClincResult
-from trees.evaluation.runner import BACKEND_LABELS, ModuleScore
+from cogtree.trees.evaluation.clinc import ClincResult
+from cogtree.trees.evaluation.runner import BACKEND_LABELS, ModuleScore
 
 NOT_APPLICABLE = "–"
 """What a cell shows when the metric does not apply (or there was nothing to average)."""

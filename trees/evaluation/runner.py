@@ -42,34 +42,34 @@ from typing import Any
 import py_trees
 from pydantic import ValidationError
 
-from behaviours import keys
-from behaviours.evidence import NeedsEvidence
-from behaviours.intent import NO_TASK, RecognizeIntent
-from behaviours.keys import GateRationale
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.scripted import Script, ScriptedReply
-from behaviours.llm.types import CallRecord
-from behaviours.post_process import PostProcess
-from behaviours.query_generation import SCENE_PREFIXES, GenerateQuery
-from behaviours.recall import SufficiencyGate
-from behaviours.scope import DetectScope
-from behaviours.task_readiness import TaskReadinessGate
-from behaviours.turn_state import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.evidence import NeedsEvidence
+from cogtree.behaviours.intent import NO_TASK, RecognizeIntent
+from cogtree.behaviours.keys import GateRationale
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.scripted import Script, ScriptedReply
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.behaviours.post_process import PostProcess
+from cogtree.behaviours.query_generation import SCENE_PREFIXES, GenerateQuery
+from cogtree.behaviours.recall import SufficiencyGate
+from cogtree.behaviours.scope import DetectScope
+from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.turn_state import (
     GeneratedQuery,
     IntentFrame,
     PendingTask,
     SlotResolution,
 )
-from knowledge.closing import Closeable
-from knowledge.domain_pack import TaskSpec
-from knowledge.domain_registry import DomainRegistry
-from knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
-from knowledge.scene_graph import SceneGraph
-from sim.executor import SimExecutor
-from sim.scenario import Scenario, ScenarioError, load_scenario
-from trees.evaluation import metrics
-from trees.evaluation.datasets import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.domain_pack import TaskSpec
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, ScenarioError, load_scenario
+from cogtree.trees.evaluation import metrics
+from cogtree.trees.evaluation.datasets import (
     GroundingItem,
     IntentItem,
     Module,
@@ -78,9 +78,14 @@ from trees.evaluation.datasets import (
     ScopeItem,
     SufficiencyItem,
 )
-from trees.evaluation.memory_worlds import EVAL_NOW, held_answers, remembering, working_context
-from trees.handles import Handles
-from trees.testing import BlackboardView, TreeHarness, mock_blackboard, scripted_llm
+from cogtree.trees.evaluation.memory_worlds import (
+    EVAL_NOW,
+    held_answers,
+    remembering,
+    working_context,
+)
+from cogtree.trees.handles import Handles
+from cogtree.trees.testing import BlackboardView, TreeHarness, mock_blackboard, scripted_llm
 
 log = logging.getLogger(__name__)
 

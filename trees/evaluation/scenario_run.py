@@ -57,28 +57,28 @@ from typing import Any
 import py_trees
 from pydantic import ValidationError
 
-from behaviours import keys
-from behaviours.llm.backend import Backend
-from behaviours.llm.client import LLMClient
-from behaviours.llm.config import LLMConfig
-from behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from behaviours.llm.scripted import ScriptedBackend
-from behaviours.success_claims import success_sentences
-from knowledge.domain_registry import DomainRegistry
-from knowledge.experience import ExperienceStore, recovery_text
-from sim.executor import SimExecutor
-from sim.humans import DONT_KNOW
-from sim.scenario import Scenario
-from skills.belief import Belief
-from skills.plan_model import PlanAttempt
-from trees import assistant
-from trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
-from trees.evaluation.claims import false_claims
-from trees.evaluation.hazard_audit import hazardous_steps
-from trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
-from trees.evaluation.sim_wiring import step_when_busy
-from trees.handles import Handles
-from trees.recording.tick_log import TickEntry
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.backend import Backend
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.behaviours.llm.scripted import ScriptedBackend
+from cogtree.behaviours.success_claims import success_sentences
+from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.experience import ExperienceStore, recovery_text
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.humans import DONT_KNOW
+from cogtree.sim.scenario import Scenario
+from cogtree.skills.belief import Belief
+from cogtree.skills.plan_model import PlanAttempt
+from cogtree.trees import assistant
+from cogtree.trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
+from cogtree.trees.evaluation.claims import false_claims
+from cogtree.trees.evaluation.hazard_audit import hazardous_steps
+from cogtree.trees.evaluation.oracle import TreeMode, oracle_modules, oracle_script
+from cogtree.trees.evaluation.sim_wiring import step_when_busy
+from cogtree.trees.handles import Handles
+from cogtree.trees.recording.tick_log import TickEntry
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ def tree_factory(tree: str) -> TreeFactory:
         return assistant.create_root
     if tree == "react":
         try:
-            from trees import react
+            from cogtree.trees import react
         except ImportError as error:
             raise ScenarioRunError(
                 f"the ReAct tree is not available ({error}); run with --tree gated"

@@ -21,11 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
-from behaviours.llm.client import LLMClient
-from behaviours.turn_state import OUT_OF_SCOPE
-from knowledge.domain_profile import DomainProfile
-from knowledge.similarity import Embedder
-from trees.evaluation.profile_scope import ProfileScopeItem, score_profile_scope
+from cogtree.behaviours.llm.client import LLMClient
+from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.domain_profile import DomainProfile
+from cogtree.knowledge.similarity import Embedder
+from cogtree.trees.evaluation.profile_scope import ProfileScopeItem, score_profile_scope
 
 CONFIGURATIONS = 5
 """How many configurations the study evaluates (the paper's five)."""

@@ -5,7 +5,7 @@ The simulator's handles come from :meth:`trees.handles.Handles.attach_simulator`
 
 from __future__ import annotations
 
-from sim.executor import SimExecutor
+from cogtree.sim.executor import SimExecutor
 
 
 def step_when_busy(simulator: SimExecutor) -> None:

@@ -34,9 +34,9 @@ from typing import Any
 import py_trees
 from pydantic import BaseModel, Field
 
-from behaviours import keys
-from behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from trees.examples.readiness_gate import ReadinessGate
+from cogtree.behaviours import keys
+from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.trees.examples.readiness_gate import ReadinessGate
 
 ITEMS = ("water bottle", "glass of water", "cup", "mug", "book", "phone", "apple", "remote")
 PLACES = ("kitchen", "bedroom", "living room", "bathroom", "hallway", "office")

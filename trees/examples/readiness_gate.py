@@ -15,12 +15,12 @@ from typing import Any, Literal
 from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
-from behaviours import keys
-from behaviours.llm.types import Message
-from behaviours.llm_behaviour import LLMBehaviour, Verdict
-from knowledge.slot_filling import is_grounded
-from knowledge.task_schema import partial_model, required_slots
-from knowledge.wording import BoundedText
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.knowledge.slot_filling import is_grounded
+from cogtree.knowledge.task_schema import partial_model, required_slots
+from cogtree.knowledge.wording import BoundedText
 
 SlotExtractor = Callable[[str], dict[str, Any]]
 """Deterministic slot filler: utterance -> {field: value} for the slots it is sure of."""

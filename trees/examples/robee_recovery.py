@@ -31,10 +31,10 @@ from __future__ import annotations
 
 import py_trees
 
-from behaviours.explain import Explain
-from behaviours.look_around import LookAround
-from behaviours.skill_action import SkillAction
-from skills.specs import skill_call
+from cogtree.behaviours.explain import Explain
+from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.skill_action import SkillAction
+from cogtree.skills.specs import skill_call
 
 
 def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:

@@ -16,10 +16,10 @@ from typing import Any, TextIO
 
 import py_trees
 
-from knowledge.wording import clip, counted
-from trees.recording.display import status_letter
-from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
-from trees.recording.tick_log import TickEntry
+from cogtree.knowledge.wording import clip, counted
+from cogtree.trees.recording.display import status_letter
+from cogtree.trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
+from cogtree.trees.recording.tick_log import TickEntry
 
 RATIONALE_CHARS = 100
 """Longest rationale text on a compact line."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import py_trees
 from py_trees.common import Status
 
-from trees.recording.tick_log import TickEntry
+from cogtree.trees.recording.tick_log import TickEntry
 
 
 def render_tick(root: py_trees.behaviour.Behaviour, entry: TickEntry) -> str:

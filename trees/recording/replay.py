@@ -8,8 +8,8 @@ from pathlib import Path
 import py_trees
 from py_trees.common import Status
 
-from trees.recording.display import render_tick
-from trees.recording.tick_log import NodeShape, TickEntry, read_tick_log
+from cogtree.trees.recording.display import render_tick
+from cogtree.trees.recording.tick_log import NodeShape, TickEntry, read_tick_log
 
 
 class ReplayedLeaf(py_trees.behaviour.Behaviour):

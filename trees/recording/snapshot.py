@@ -21,10 +21,10 @@ from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 
-from behaviours import keys
-from behaviours.llm.types import CallRecord
-from knowledge.wording import clip
-from trees.recording.tick_log import (
+from cogtree.behaviours import keys
+from cogtree.behaviours.llm.types import CallRecord
+from cogtree.knowledge.wording import clip
+from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
     NodeShape,

@@ -24,8 +24,8 @@ from typing import Any
 
 import py_trees
 
-from trees.recording.snapshot import ticks_differ
-from trees.recording.tick_log import LogHeader, NodeState, TickEntry
+from cogtree.trees.recording.snapshot import ticks_differ
+from cogtree.trees.recording.tick_log import LogHeader, NodeState, TickEntry
 
 
 class SnapshotStream:

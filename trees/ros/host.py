@@ -75,14 +75,18 @@ from rclpy.publisher import Publisher
 from rclpy.subscription import Subscription
 from std_msgs.msg import String
 
-from knowledge.closing import Closeable
-from knowledge.scene_graph import SceneGraph
-from knowledge.wording import clip
-from knowledge.worker_pool import WorkerPool
-from skills.ros.belief import BeliefListener, belief_from_state
-from skills.ros.executor import DEFAULT_ACCEPT_TIMEOUT_S, DEFAULT_COMMAND_TIMEOUT_S, RosExecutor
-from skills.ros.people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
-from skills.ros.protocol import (
+from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.wording import clip
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.ros.belief import BeliefListener, belief_from_state
+from cogtree.skills.ros.executor import (
+    DEFAULT_ACCEPT_TIMEOUT_S,
+    DEFAULT_COMMAND_TIMEOUT_S,
+    RosExecutor,
+)
+from cogtree.skills.ros.people import DEFAULT_ANSWER_TIMEOUT_S, RosPeopleChannel
+from cogtree.skills.ros.protocol import (
     SNAPSHOT_TOPIC,
     START_HINT,
     STATE_TOPIC,
@@ -91,14 +95,14 @@ from skills.ros.protocol import (
     reliable_qos,
     topic,
 )
-from skills.ros.routes import CommandRoutes
-from trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
-from trees.recording.snapshot_stream import SnapshotStream
-from trees.recording.tick_log import TickEntry
-from trees.ros.inbox import UtteranceInbox, Waiting
-from trees.ros.request_ticket import NOT_RUN, RequestTicket
-from trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
-from trees.ros.tree_message import tree_message
+from cogtree.skills.ros.routes import CommandRoutes
+from cogtree.trees.assistant_session import TURN_LIMIT_S, AssistantSession, TurnResult
+from cogtree.trees.recording.snapshot_stream import SnapshotStream
+from cogtree.trees.recording.tick_log import TickEntry
+from cogtree.trees.ros.inbox import UtteranceInbox, Waiting
+from cogtree.trees.ros.request_ticket import NOT_RUN, RequestTicket
+from cogtree.trees.ros.tick_gate import TickGate, TickGateClosed, TurnInterrupted
+from cogtree.trees.ros.tree_message import tree_message
 
 log = logging.getLogger(__name__)
 

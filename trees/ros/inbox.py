@@ -15,7 +15,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 
-from knowledge.wording import clip, counted, joined
+from cogtree.knowledge.wording import clip, counted, joined
 
 INBOX_CAPACITY = 1
 """How many utterances wait for a turn at most; the newest are kept. One: whatever floods

@@ -25,7 +25,7 @@ from typing import Any
 
 from rclpy.lifecycle import LifecycleNode, LifecycleState, TransitionCallbackReturn
 
-from trees.ros.host import RosHost
+from cogtree.trees.ros.host import RosHost
 
 log = logging.getLogger(__name__)
 

@@ -26,11 +26,11 @@ import rclpy
 from rclpy.executors import ExternalShutdownException, SingleThreadedExecutor
 from std_msgs.msg import String
 
-from knowledge.closing import Closeable
-from skills.ros.protocol import latched_qos
-from trees.ros.cli_support import RosStartError, init_context, rcl_message, spin_until
-from trees.viewer.errors import ViewerError
-from trees.viewer.feed import TickFeed
+from cogtree.knowledge.closing import Closeable
+from cogtree.skills.ros.protocol import latched_qos
+from cogtree.trees.ros.cli_support import RosStartError, init_context, rcl_message, spin_until
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.feed import TickFeed
 
 log = logging.getLogger(__name__)
 

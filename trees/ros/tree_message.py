@@ -17,8 +17,8 @@ from builtin_interfaces.msg import Time
 from cogtree_interfaces.msg import Behaviour, BehaviourTree, BlackboardActivity, KeyValue
 from py_trees.common import Status
 
-from knowledge.wording import clip
-from trees.recording.tick_log import TickEntry
+from cogtree.knowledge.wording import clip
+from cogtree.trees.recording.tick_log import TickEntry
 
 VALUE_CHARS = 200
 """Longest rendering of a blackboard value in a message."""

@@ -20,7 +20,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.errors import ViewerError
 
 PACKAGE = "py_trees_js"
 RESOURCE_MODULE = "resources.py"

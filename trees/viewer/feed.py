@@ -27,8 +27,8 @@ from typing import Any, NamedTuple
 import py_trees
 from pydantic import BaseModel, ValidationError
 
-from behaviours.llm.errors import first_problem
-from trees.recording.snapshot import (
+from cogtree.behaviours.llm.errors import first_problem
+from cogtree.trees.recording.snapshot import (
     RATIONALE_PREFIX,
     BlackboardState,
     apply_writes,
@@ -36,15 +36,15 @@ from trees.recording.snapshot import (
     initial_state,
     ticks_differ,
 )
-from trees.recording.tick_log import (
+from cogtree.trees.recording.tick_log import (
     BlackboardWrite,
     LogHeader,
     NodeShape,
     TickEntry,
     read_tick_log,
 )
-from trees.viewer.errors import ViewerError
-from trees.viewer.story import MARK_KINDS, StoryBuilder, StoryEntry
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.story import MARK_KINDS, StoryBuilder, StoryEntry
 
 DEFAULT_KEEP = 2000
 """Ticks a live feed keeps by default (at 100 Hz, the last 20 seconds)."""

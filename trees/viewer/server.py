@@ -33,10 +33,10 @@ from importlib import resources
 from typing import Any, TextIO
 from urllib.parse import parse_qs, urlsplit
 
-from knowledge.closing import Closeable
-from trees.viewer.assets import PyTreesJsAssets, load_assets
-from trees.viewer.errors import ViewerError
-from trees.viewer.feed import FeedError, TickFeed
+from cogtree.knowledge.closing import Closeable
+from cogtree.trees.viewer.assets import PyTreesJsAssets, load_assets
+from cogtree.trees.viewer.errors import ViewerError
+from cogtree.trees.viewer.feed import FeedError, TickFeed
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,9 @@ def is_loopback(host: str) -> bool:
 
 
 def _page(assets: PyTreesJsAssets) -> bytes:
-    template = (resources.files("trees.viewer") / "static" / "index.html").read_text("utf-8")
+    template = (resources.files("cogtree.trees.viewer") / "static" / "index.html").read_text(
+        "utf-8"
+    )
     styles = "\n".join(
         f'  <link rel="stylesheet" href="/py_trees_js/{html.escape(name)}">'
         for name in assets.styles
@@ -186,7 +188,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(b"", "image/x-icon", status=HTTPStatus.NO_CONTENT)
         elif path.startswith("/static/") and path[len("/static/") :] in STATIC_FILES:
             name = path[len("/static/") :]
-            data = (resources.files("trees.viewer") / "static" / name).read_bytes()
+            data = (resources.files("cogtree.trees.viewer") / "static" / name).read_bytes()
             self._send(data, f"{STATIC_FILES[name]}; charset=utf-8")
         elif path.startswith("/py_trees_js/") and path[len("/py_trees_js/") :] in (
             self.viewer.assets.files

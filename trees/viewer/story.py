@@ -27,10 +27,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from behaviours import keys
-from knowledge.wording import clip
-from trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
-from trees.recording.tick_log import NodeShape, TickEntry
+from cogtree.behaviours import keys
+from cogtree.knowledge.wording import clip
+from cogtree.trees.recording.snapshot import RATIONALE_PREFIX, call_summary, decision_summary
+from cogtree.trees.recording.tick_log import NodeShape, TickEntry
 
 EntryKind = Literal["turn", "decision", "plan", "call", "skill_failed", "said"]
 

@@ -11,12 +11,12 @@ from typing import TextIO
 
 import py_trees
 
-from knowledge.closing import Closeable
-from trees.recording.compact_ticks import CompactTicks
-from trees.recording.display import render_tick
-from trees.recording.tick_log import TickEntry
-from trees.viewer.feed import DEFAULT_KEEP, TickFeed
-from trees.viewer.server import ViewerServer, warn_if_exposed
+from cogtree.knowledge.closing import Closeable
+from cogtree.trees.recording.compact_ticks import CompactTicks
+from cogtree.trees.recording.display import render_tick
+from cogtree.trees.recording.tick_log import TickEntry
+from cogtree.trees.viewer.feed import DEFAULT_KEEP, TickFeed
+from cogtree.trees.viewer.server import ViewerServer, warn_if_exposed
 
 
 class TickWatch(Closeable):

@@ -7,14 +7,14 @@ allergens are those of EU Regulation 1169/2011; people have daily targets and co
 models of :mod:`knowledge.domains.advisor.models`.
 """
 
-from knowledge.domains.advisor.knowledge_graph import (
+from cogtree.knowledge.domains.advisor.knowledge_graph import (
     ADV,
     AdvisorDataError,
     AdvisorKG,
     UnknownEntityError,
     load_advisor_graph,
 )
-from knowledge.domains.advisor.models import (
+from cogtree.knowledge.domains.advisor.models import (
     Compatibility,
     DailyTargets,
     Dish,

@@ -26,8 +26,8 @@ from rdflib import RDFS, Graph, Literal, Namespace, URIRef
 from rdflib.query import ResultRow
 from rdflib.term import Node
 
-from knowledge.domains.advisor.composition import Composition
-from knowledge.domains.advisor.models import (
+from cogtree.knowledge.domains.advisor.composition import Composition
+from cogtree.knowledge.domains.advisor.models import (
     Compatibility,
     DailyTargets,
     Dish,
@@ -40,8 +40,8 @@ from knowledge.domains.advisor.models import (
     Term,
     Trace,
 )
-from knowledge.named_queries import Binding, QueryLibrary
-from knowledge.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.named_queries import Binding, QueryLibrary
+from cogtree.knowledge.rdf_store import load_turtle, new_graph
 
 logger = logging.getLogger(__name__)
 

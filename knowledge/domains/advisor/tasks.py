@@ -24,9 +24,9 @@ from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from knowledge.memory_model import Claim, FactKind
-from knowledge.memory_note import Introduction
-from knowledge.memory_questions import MemoryQuery
+from cogtree.knowledge.memory_model import Claim, FactKind
+from cogtree.knowledge.memory_note import Introduction
+from cogtree.knowledge.memory_questions import MemoryQuery
 
 __all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from knowledge.memory_note import Introduction, Note
-from knowledge.memory_questions import MemoryQuery
+from cogtree.knowledge.memory_note import Introduction, Note
+from cogtree.knowledge.memory_questions import MemoryQuery
 
 __all__ = [
     "Assist",

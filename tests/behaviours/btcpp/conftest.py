@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from py_trees.behaviour import Behaviour
 
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.btcpp.kit import Harness
-from trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import py_trees
 from py_trees.behaviour import Behaviour
 from py_trees.common import Status
 
-from trees.testing import TreeHarness
+from cogtree.trees.testing import TreeHarness
 
 S, F, R = Status.SUCCESS, Status.FAILURE, Status.RUNNING
 

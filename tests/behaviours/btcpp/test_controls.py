@@ -11,7 +11,7 @@ from typing import Any
 import py_trees
 import pytest
 
-from behaviours.btcpp.controls import (
+from cogtree.behaviours.btcpp.controls import (
     Fallback,
     IfThenElse,
     Parallel,
@@ -23,8 +23,8 @@ from behaviours.btcpp.controls import (
     Switch3,
     WhileDoElse,
 )
+from cogtree.trees.testing import BlackboardView
 from tests.behaviours.btcpp.kit import F, Harness, R, S, child
-from trees.testing import BlackboardView
 
 
 def test_sequence_resumes_the_running_child_and_restarts_after_a_failure(harness: Harness) -> None:

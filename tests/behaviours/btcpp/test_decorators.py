@@ -5,8 +5,8 @@ from __future__ import annotations
 import py_trees
 import pytest
 
-from behaviours.btcpp.controls import Fallback, ReactiveSequence
-from behaviours.btcpp.decorators import (
+from cogtree.behaviours.btcpp.controls import Fallback, ReactiveSequence
+from cogtree.behaviours.btcpp.decorators import (
     ForceFailure,
     ForceSuccess,
     KeepRunningUntilFailure,
@@ -14,13 +14,13 @@ from behaviours.btcpp.decorators import (
     RetryUntilSuccessful,
     RunOnce,
 )
-from behaviours.btcpp.leaves import AlwaysFailure, AlwaysSuccess
-from behaviours.btcpp.timing import Delay, Sleep, Timeout
-from sim.executor import SimExecutor
-from sim.scenario import load_scenario
+from cogtree.behaviours.btcpp.leaves import AlwaysFailure, AlwaysSuccess
+from cogtree.behaviours.btcpp.timing import Delay, Sleep, Timeout
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.handles import Handles
+from cogtree.trees.testing import BlackboardView
 from tests.behaviours.btcpp.kit import F, HandClock, Harness, R, S, child
-from trees.handles import Handles
-from trees.testing import BlackboardView
 
 
 def test_inverter_force_success_and_force_failure(harness: Harness) -> None:

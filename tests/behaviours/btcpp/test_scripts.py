@@ -6,12 +6,17 @@ from typing import Any
 
 import pytest
 
-from behaviours.btcpp.conditions import PrePostConditions
-from behaviours.btcpp.controls import Fallback, ReactiveSequence
-from behaviours.btcpp.script_nodes import Precondition, Script, ScriptCondition, SetBlackboard
-from behaviours.btcpp.scripting import ScriptError, parse_script
+from cogtree.behaviours.btcpp.conditions import PrePostConditions
+from cogtree.behaviours.btcpp.controls import Fallback, ReactiveSequence
+from cogtree.behaviours.btcpp.script_nodes import (
+    Precondition,
+    Script,
+    ScriptCondition,
+    SetBlackboard,
+)
+from cogtree.behaviours.btcpp.scripting import ScriptError, parse_script
+from cogtree.trees.testing import BlackboardView
 from tests.behaviours.btcpp.kit import F, Harness, R, S, child
-from trees.testing import BlackboardView
 
 
 class Entries:
