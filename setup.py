@@ -28,17 +28,18 @@ setup(
     package_dir=PACKAGE_DIR,
     package_data={
         "cogtree.behaviours.llm": ["*.yaml"],
-        "cogtree.knowledge": [
+        "cogtree.knowledge.language": ["*.yaml"],
+        "cogtree.knowledge.scene": [
             "*.ttl",
-            "request_words.yaml",
+            "*.yaml",
             "queries/*.rq",
             "taxonomy/*.ttl",
             "scenes/*.ttl",
-            "hazards/*.ttl",
-            "experience/*.yaml",
+        ],
+        "cogtree.knowledge.safety": ["hazards/*.ttl"],
+        "cogtree.knowledge.memory": ["experience/*.yaml"],
+        "cogtree.knowledge.packs": [
             "domain_profiles/*.yaml",
-            "disposal.yaml",
-            "unsupported_skills.yaml",
             # domain packs are loaded by path: their YAML, schema files, queries and data
             "domains/*/pack.yaml",
             "domains/*/*.py",
@@ -49,7 +50,7 @@ setup(
             "optional_packs/*/*.sql",
             "optional_packs/*/queries/*.sql",
         ],
-        "cogtree.knowledge.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
+        "cogtree.knowledge.packs.domains.advisor": ["*.ttl", "*.rq", "*.yaml", "queries/*.rq"],
         "cogtree.sim": ["scenarios/*.yaml"],
         # the shipped trees in BehaviorTree.CPP XML, twins of their Python factories
         "cogtree.trees": ["*.xml"],

@@ -1,7 +1,7 @@
 """Tool grounding from the working context (JANUS's ρ): may a held answer serve this request.
 
 A knowledge task declares its evidence needs in ``pack.yaml`` (``evidence``, see
-:class:`~knowledge.domain_pack.EvidenceNeeds`): the slots that fix its answer, the part of the
+:class:`~knowledge.packs.domain_pack.EvidenceNeeds`): the slots that fix its answer, the part of the
 answer a slot picks, how long an answer stays good. An answer is *held* after its turn with
 the key it was computed for (:func:`answer_key`: those slots' ids, and the memory-bound and
 speaker parameters its template took). :func:`find_reusable` compares the request's key with
@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from cogtree.behaviours.turn_state import EvidenceItem, HeldAnswer
-from cogtree.knowledge.domain_pack import EvidenceNeeds, EvidencePart, TaskSpec
+from cogtree.knowledge.packs.domain_pack import EvidenceNeeds, EvidencePart, TaskSpec
 
 SPEAKER_KEY = "speaker"
 """The key entry of the person speaking, when the task's template takes ``?speaker``."""

@@ -6,7 +6,7 @@ calibrate``), the readiness gate offers the request's candidate readings
 probability of each option's letter, or with no model the fast path's match scores
 (:mod:`behaviours.match_scores`). The prediction set is every option whose conformal p-value
 against the calibration scores exceeds epsilon (smoothed split conformal,
-:mod:`knowledge.conformal`; each option's tie-break is fixed by the request and the option):
+:mod:`knowledge.safety.conformal`; each option's tie-break is fixed by the request and the option):
 
 - one reading -> ``act``: the gate's checks run on that reading alone (every guard and
   hazard rule still applies);
@@ -38,8 +38,8 @@ from cogtree.behaviours.llm.option_scores import OptionScores
 from cogtree.behaviours.llm.types import CallRecord
 from cogtree.behaviours.match_scores import NO_MODEL
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.conformal import CalibrationError, kept_options
-from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.knowledge.safety.conformal import CalibrationError, kept_options
+from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, load_threshold
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from cogtree.behaviours.llm.option_scores import OptionPrompt
 from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.match_scores import match_probabilities, reading_strength, slot_share
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.conformal import tie_break
+from cogtree.knowledge.safety.conformal import tie_break
 
 MAX_READINGS = 6
 """At most this many readings are offered (then "none of these")."""

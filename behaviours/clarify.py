@@ -28,10 +28,10 @@ from cogtree.behaviours.pending_question import dropped_note, moves_on
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.task_readiness import NO_TASK
 from cogtree.behaviours.turn_state import SPEAKER_SLOT, IntentFrame, PendingTask, SlotResolution
-from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import Candidate
+from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import joined, singular
 from cogtree.knowledge.worker_pool import WorkerPool
 
@@ -292,8 +292,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     ``/turn/safety``: an explicit yes to that question, in the next turn, is the
     confirmation the gate needs).
 
-    Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`);
-    ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`) optional: it says where the
+    Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`);
+    ``scene_graph`` (:class:`~knowledge.scene.scene_graph.SceneGraph`) optional: it says where the
     candidates of an ambiguous scene referent are (looked up on the ``workers`` pool, a
     handle required with it).
 

@@ -21,9 +21,9 @@ from cogtree.behaviours.faithfulness import held_to, speech_rationale, turn_supp
 from cogtree.behaviours.safety_doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE, EvidenceBundle
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.request_frame import parse_request
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.wording import joined
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
@@ -66,7 +66,7 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     a skill the gate found missing is said as "Sorry, I can't cut things yet." Anything else:
     a short apology.
 
-    Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
+    Handle: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`).
 
     Reads ``/turn/domain``, ``/turn/control``, ``/rationale/<gate>`` (``gate``: the name of
     the readiness gate node), ``/turn/utterance``, ``/turn/evidence``, ``/memory/working``.

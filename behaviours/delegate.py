@@ -10,7 +10,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import MissingHandleError, require_handle
-from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.skills.commands import Feedback
 from cogtree.skills.human_channel import DelegationOutcome, HumanChannel, HumanRequest
 

@@ -28,9 +28,9 @@ from cogtree.behaviours.background import Clock
 from cogtree.behaviours.btcpp.steering import take_clock
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import EvidenceBundle, HeldAnswer, IntentFrame
-from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.knowledge.memory.model import Fact, WorkingContext
+from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 
 MODEL_QUERY = "model-query"
 """The evidence source of rows that a model-written query returned."""

@@ -30,7 +30,7 @@ from cogtree.behaviours.reflection import needs_belief, reflect
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.skill_action import SkillAction
 from cogtree.behaviours.staged_children import StagedChildren
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.plan_blocks import Block, Series, Step, Together, decompose, label
 from cogtree.skills.plan_model import (

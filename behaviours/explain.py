@@ -9,14 +9,14 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.skills.controller import RunStatus
 
 
 class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     """Suggest fixes for the last failed skill from the failure-experience store.
 
-    Handle: ``experience`` (:class:`~knowledge.experience.ExperienceStore`). Retrieval is an
+    Handle: ``experience`` (:class:`~knowledge.memory.experience.ExperienceStore`). Retrieval is an
     in-memory similarity lookup (about a millisecond), so it runs within the tick.
 
     Reads ``/skill/outcome`` (the failed skill, its code and context: only records whose

@@ -42,8 +42,8 @@ from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, l
 
 from cogtree.behaviours.keys import GateRationale
 from cogtree.behaviours.turn_state import EvidenceBundle
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.wording import clip
 
 _FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"

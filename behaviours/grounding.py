@@ -10,8 +10,8 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.evidence import task_on_blackboard
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.domain_pack import Grounding
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_pack import Grounding
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 
 
 class GroundingIs(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

@@ -13,7 +13,8 @@ gate refuses with the rule's sentence instead of asking.
 - :func:`slot_readings`: the task the intent names, one reading per combination of the
   things its slots may refer to (an unsaid slot: the things of the belief that the task's
   argument can take, :data:`skills.task_hazards.FITS`), at most :data:`MAX_READINGS`.
-- :func:`frame_readings`: the steps of the request's frame (:mod:`knowledge.request_frame`),
+- :func:`frame_readings`: the steps of the request's frame
+(:mod:`knowledge.language.request_frame`),
   each held by a task of the pack, their words looked up in the pack's lexicons; "it" in a
   later step is the thing the step before acted on that fits. One reading: the steps in order.
 
@@ -26,12 +27,12 @@ import itertools
 from collections.abc import Mapping, Sequence
 
 from cogtree.behaviours.turn_state import SlotResolution
-from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
-from cogtree.knowledge.frame_tasks import TalkedAbout, step_task, with_referent
-from cogtree.knowledge.hazard_rules import HazardRules
-from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon
-from cogtree.knowledge.request_frame import parse_request
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
+from cogtree.knowledge.safety.hazard_rules import HazardRules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, step_task, with_referent
+from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.skills.belief import Belief, BeliefError
 from cogtree.skills.task_hazards import fitting, task_hazards
 

@@ -1,10 +1,11 @@
 """``RecognizeIntent``: which task of the turn's domain the user asks for, with typed slots.
 
-JANUS's intent recognition as a cascade: the pack's :class:`~knowledge.intent_matching.
-IntentMatcher` and the deterministic slot filler decide alone when they are sure; otherwise
-a model answers in a per-domain JSON schema (the task a ``Literal`` of the pack's task names,
-every slot of every task optional) with the pack's prompt examples as few-shot. A guard keeps
-only the domain's tasks, only the chosen task's slots, and only values the user said.
+JANUS's intent recognition as a cascade: the pack's
+:class:`~knowledge.understanding.intent_matching. IntentMatcher` and the deterministic slot filler
+decide alone when they are sure; otherwise a model answers in a per-domain JSON schema (the task a
+``Literal`` of the pack's task names, every slot of every task optional) with the pack's prompt
+examples as few-shot. A guard keeps only the domain's tasks, only the chosen task's slots, and only
+values the user said.
 
 A pending clarification (``/session/pending``) of the same domain is continued: the new slots
 are merged into the pending ones and ``said`` lists both turns' utterances. An utterance that
@@ -36,9 +37,11 @@ from cogtree.behaviours.turn_state import (
     SlotValue,
     plain,
 )
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import (
+from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks, parse_request
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
     TalkedAbout,
     one_per_thing,
@@ -48,12 +51,15 @@ from cogtree.knowledge.frame_tasks import (
     task_key,
     with_referent,
 )
-from cogtree.knowledge.intent_matching import IntentGuess, IntentMatcher, continuation, other_cues
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.request_frame import RequestFrame, action_tasks, parse_request
-from cogtree.knowledge.scope_matching import MAX_CHARS
-from cogtree.knowledge.slot_filling import fill_slots, is_grounded
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.understanding.intent_matching import (
+    IntentGuess,
+    IntentMatcher,
+    continuation,
+    other_cues,
+)
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
+from cogtree.knowledge.understanding.slot_filling import fill_slots, is_grounded
 from cogtree.knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)
@@ -83,8 +89,8 @@ def said_before(pending: PendingTask | None, domain: str) -> list[str]:
 def fast_path_text(utterance: str, notes: list[str]) -> str:
     """The part of ``utterance`` the deterministic paths read, noting a cut in ``notes``.
 
-    That is its first :data:`~knowledge.scope_matching.MAX_CHARS` characters: the slot filler
-    takes time that grows faster than the text.
+    That is its first :data:`~knowledge.understanding.scope_matching.MAX_CHARS` characters: the
+    slot filler takes time that grows faster than the text.
     """
     if len(utterance) <= MAX_CHARS:
         return utterance
@@ -194,7 +200,7 @@ class _Domain:
 class RecognizeIntent(LLMBehaviour[IntentDecision]):
     """Intent recognition: the task of the turn's domain the user asks for, and its slots.
 
-    Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
+    Handles: ``llm``, ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (its things, rooms and people are the lexicons of scene slots).
 
     Fast path: out of scope -> no task, no model. An explicit yes to a pending question that
@@ -202,14 +208,14 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     that the utterance continues (fills a missing slot, or answers it briefly) -> the pending
     task with the new slots merged in, unless the utterance clearly asks for another task (a
     sure guess holding that task's cue phrase). A request whose frame
-    (:mod:`knowledge.request_frame`) has one step that one task of the pack holds whole ->
+    (:mod:`knowledge.language.request_frame`) has one step that one task of the pack holds whole ->
     that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
-    source; :mod:`knowledge.frame_tasks`), so an object the robot has never heard of is kept
-    as said. A request whose steps are each a planned task of the pack -> a sequence: the
+    source; :mod:`knowledge.understanding.frame_tasks`), so an object the robot has never heard of
+    is kept as said. A request whose steps are each a planned task of the pack -> a sequence: the
     frame's ``steps``, one task per step in order, ``task`` and ``slots`` the first's (an
     answer to a question about one step completes that step of the pending sequence). A sure
-    :class:`~knowledge.intent_matching.IntentMatcher` guess -> that task with the slots the
-    deterministic filler is sure of.
+    :class:`~knowledge.understanding.intent_matching.IntentMatcher` guess -> that task with the
+    slots the deterministic filler is sure of.
     Model (module ``intent``): task and slots in the domain's schema, the pack's prompt
     examples as few-shot, the fast path's scores as hints.
     Guard: only the domain's tasks, only the chosen task's slots, only values grounded in what
@@ -515,8 +521,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
         A request for a skill the robot lacks names no task (the readiness gate refuses it,
         naming the skill). The frame's roles fill the slots
-        (:func:`~knowledge.frame_tasks.step_task`); the deterministic filler's values complete
-        the slots the frame left open. A request of several steps is a sequence of tasks
+        (:func:`~knowledge.understanding.frame_tasks.step_task`); the deterministic filler's values
+        complete the slots the frame left open. A request of several steps is a sequence of tasks
         when every step has a planned task (:meth:`_from_sequence`). A request some step of
         which no task of the pack holds whole, or one that leaves the task incomplete while
         the similarity guess is sure, is left to the other paths.
@@ -558,8 +564,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """A request of several steps as a sequence of the pack's planned tasks.
 
         Every step must become a task with a plan template
-        (:func:`~knowledge.frame_tasks.sequence_tasks`); otherwise the other paths decide.
-        Steps folded into one ("take the mug and put it in the sink") give one task. The
+        (:func:`~knowledge.understanding.frame_tasks.sequence_tasks`); otherwise the other paths
+        decide. Steps folded into one ("take the mug and put it in the sink") give one task. The
         decision names the first task; the steps go to the frame in :meth:`apply`.
         """
         earlier = self._talked_about()

@@ -30,10 +30,10 @@ from cogtree.behaviours.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.knowledge.experience import RecoveryStep
-from cogtree.knowledge.frame_tasks import TalkedAbout
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.knowledge.memory.experience import RecoveryStep
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
 from cogtree.skills.controller import SkillOutcome
 from cogtree.skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
 from cogtree.skills.specs import SkillCall

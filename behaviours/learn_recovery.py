@@ -19,7 +19,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork
 from cogtree.behaviours.plan_attempts import read_attempts, step_text
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.experience import (
+from cogtree.knowledge.memory.experience import (
     ExperienceRecord,
     ExperienceStore,
     RecoveryStep,
@@ -40,7 +40,7 @@ SAME_THING_ARGS = ("object", "target", "person", "container")
 class LearnRecovery(keys.DeclaredKeys, BackgroundWork[list[ExperienceRecord]]):
     """Record what fixed this turn's failure, once the recovery loop has succeeded.
 
-    Handles: ``experience`` (:class:`~knowledge.experience.ExperienceStore`, written through
+    Handles: ``experience`` (:class:`~knowledge.memory.experience.ExperienceStore`, written through
     to its database, if it has one) and ``workers`` (the write runs there).
 
     Reads ``/plan/attempts`` and ``/turn/utterance``. Writes nothing on the blackboard.

@@ -3,7 +3,7 @@
 "I'm no longer allergic to peanuts" withdraws a fact the robot relies on to keep the user
 safe. :func:`withdrawal_doubts` raises a doubt on such a request, so the readiness gate asks
 the user to confirm (and never lets the model Proceed) until the user says an explicit yes to
-that question; only then does the memory keep the withdrawal (:mod:`knowledge.memory_polarity`
+that question; only then does the memory keep the withdrawal (:mod:`knowledge.memory.polarity`
 refuses an unconfirmed one whatever the tree does).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from cogtree.behaviours.safety_doubts import SafetyDoubt, SafetyRequest
-from cogtree.knowledge.memory_polarity import request_stance
+from cogtree.knowledge.memory.polarity import request_stance
 
 KEPT_TOPICS = re.compile(
     r"\b(allerg\w*|intoleran\w*|coeliac|celiac|diabet\w*|medic\w*|pills?|tablets?|insulin|"

@@ -2,15 +2,15 @@
 
 Memory nodes are :class:`~behaviours.background.BackgroundWork`: they run one store call on
 the ``workers`` pool and poll it, never blocking a tick. A failure of the store
-(:class:`~knowledge.memory.MemoryStoreError`, a bad argument, any bug) becomes a reason for the
-node's feedback, never an exception on the tick thread.
+(:class:`~knowledge.memory.store.MemoryStoreError`, a bad argument, any bug) becomes a reason for
+the node's feedback, never an exception on the tick thread.
 """
 
 from __future__ import annotations
 
 import logging
 
-from cogtree.knowledge.memory import MemoryStoreError
+from cogtree.knowledge.memory.store import MemoryStoreError
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """``AnswerFromMemory``: the grounding of a memory_query task: what memory holds, with its turns.
 
-The answer is composed from the stored facts and turns only (:mod:`knowledge.memory_questions`)
+The answer is composed from the stored facts and turns only (:mod:`knowledge.memory.questions`)
 and becomes the turn's evidence; Respond says it and holds it to the faithfulness guard like
 any other evidence.
 """
@@ -17,8 +17,8 @@ from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.memory_io import memory_failure
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem
-from cogtree.knowledge.memory import MemoryStore
-from cogtree.knowledge.memory_questions import MemoryAnswer, answer
+from cogtree.knowledge.memory.questions import MemoryAnswer, answer
+from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.worker_pool import WorkerPool
 
 MEMORY_ANSWER = "memory_answer"
@@ -31,7 +31,7 @@ COULD_NOT_RECALL = "I could not look into my memory just now."
 class AnswerFromMemory(keys.DeclaredKeys, BackgroundWork[MemoryAnswer]):
     """Answer the user's question about what the robot remembers, citing the turns.
 
-    Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``. Reads memory
+    Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``. Reads memory
     for the question (``memory.read(utterance, k)``: core facts, recent turns, archive recall)
     on a worker and answers from it alone. ``k`` is how many archived facts are recalled for
     the question (default 5).

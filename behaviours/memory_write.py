@@ -23,9 +23,9 @@ from cogtree.behaviours.pending_question import moves_on, settle_moved_on
 from cogtree.behaviours.safety_doubts import explicit_yes
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, PendingTask
-from cogtree.knowledge.memory import MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
-from cogtree.knowledge.memory_polarity import Stance, inadmissible, request_stance
+from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.polarity import Stance, inadmissible, request_stance
+from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ def task_claims(task: BaseModel) -> list[Claim]:
     """The claims of a memory_write task (its ``claims()`` method), checked.
 
     Raises :class:`ClaimsError` when the task has no ``claims()``, it fails, or it returns
-    something other than a list of :class:`~knowledge.memory_model.Claim`.
+    something other than a list of :class:`~knowledge.memory.model.Claim`.
     """
     name = type(task).__name__
     method = getattr(task, "claims", None)
@@ -92,7 +92,7 @@ def guard_claims(claims: list[Claim], said: list[str], *, confirmed: bool) -> Gu
     retraction each positive claim becomes its withdrawal (a name is dropped), never a
     stated fact; ``confirmed`` (the user's explicit yes to the robot's question) makes the
     claims ``confirmed``, which a withdrawal needs. The rest of the guard is
-    :func:`knowledge.memory_polarity.inadmissible`, which the memory applies again on write.
+    :func:`knowledge.memory.polarity.inadmissible`, which the memory applies again on write.
     """
     stance = request_stance(said)
     kept: list[Claim] = []
@@ -192,7 +192,7 @@ class StageClaims(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     """Write the turn to memory, and close the clarification dialogue once its task ran.
 
-    Writes one :class:`~knowledge.memory_model.TurnTrace` (what the user said, the reply, the
+    Writes one :class:`~knowledge.memory.model.TurnTrace` (what the user said, the reply, the
     domain, and the claims of a Proceeded memory_write task; no other turn carries claims)
     on a worker: the store consolidates H into C and C into A within that write. A turn that
     asked for something else than the pending task and was answered or refused (Proceed,
@@ -202,7 +202,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
     SwitchDomain it keeps it, but a confirmation it asks for (``confirm``) holds for the next
     turn only: a turn whose reply does not end with its question drops it.
 
-    Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``.
+    Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``.
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/turn/intent``, ``/session/pending`` (the claims pass

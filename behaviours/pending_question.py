@@ -3,7 +3,7 @@
 The robot asked something (``/session/pending``) and the user, instead of answering, asks a
 new question or makes a new request. The new request is handled like any other turn (the
 scope and intent nodes do not read a question as an answer:
-:func:`~knowledge.question_form.asks_the_robot`), and the pending question is kept or
+:func:`~knowledge.language.question_form.asks_the_robot`), and the pending question is kept or
 dropped, and the robot says which:
 
 - a question about a missing detail ("Which mug do you mean?") is kept and asked again after

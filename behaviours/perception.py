@@ -1,7 +1,7 @@
 """Perception actions over the scene graph: rooms, objects in a room, locate, resolve a referent.
 
 Each node is a :class:`~behaviours.background.BackgroundWork`: it runs one
-:class:`~knowledge.scene_graph.SceneGraph` query on the ``workers`` pool and never blocks a
+:class:`~knowledge.scene.scene_graph.SceneGraph` query on the ``workers`` pool and never blocks a
 tick. ``start`` reads its inputs and submits the query; the node is RUNNING until the answer
 is in (a query submitted in this tick is first polled on the next tick, so a node always spans
 at least two ticks), then ``finish`` writes the answer to its blackboard key. Interrupted while
@@ -10,7 +10,7 @@ answer is dropped).
 
 On FAILURE a node *unsets* its output key, so a later node never reads a previous answer as
 if it were this one. Handles (``setup`` keyword arguments): ``scene_graph``
-(:class:`~knowledge.scene_graph.SceneGraph`) and ``workers``
+(:class:`~knowledge.scene.scene_graph.SceneGraph`) and ``workers``
 (:class:`~knowledge.worker_pool.WorkerPool`), required.
 """
 
@@ -27,8 +27,8 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.scene_graph import SceneGraph, UnknownEntityError
-from cogtree.knowledge.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.knowledge.scene.scene_graph import SceneGraph, UnknownEntityError
+from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo, Room
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -147,7 +147,7 @@ class _TargetInput:
 class GetMapRooms(SceneQuery[list[Room]]):
     """The map: every room of the belief and the rooms each one opens onto.
 
-    Writes ``/perception/rooms`` (list of :class:`~knowledge.scene_models.Room`).
+    Writes ``/perception/rooms`` (list of :class:`~knowledge.scene.scene_models.Room`).
     SUCCESS when the belief has at least one room; FAILURE when it has none (the key is
     unset); RUNNING while the query runs.
     """
@@ -173,7 +173,7 @@ class GetObjectsInRoom(SceneQuery[list[ObjectInfo]]):
     """What is believed to be in one room: objects and furniture.
 
     ``room`` is a room id, or the key to read it from (default ``/perception/target_room``).
-    Writes ``/perception/objects`` (list of :class:`~knowledge.scene_models.ObjectInfo`).
+    Writes ``/perception/objects`` (list of :class:`~knowledge.scene.scene_models.ObjectInfo`).
     SUCCESS when the room is in the belief, even if nothing is in it (an empty list);
     FAILURE when the room id is unset, malformed or not a room of the belief (the message
     lists the rooms; the key is unset); RUNNING while the query runs.
@@ -205,7 +205,7 @@ class LocateObject(SceneQuery[Location | None]):
     """Where one thing, person or robot is believed to be.
 
     ``thing`` is an id, or the key to read it from (default ``/perception/target_object``).
-    Writes ``/perception/location`` (:class:`~knowledge.scene_models.Location`).
+    Writes ``/perception/location`` (:class:`~knowledge.scene.scene_models.Location`).
     SUCCESS when the belief places it; FAILURE when the id is unset or malformed, or the
     belief has no placement for it (the key is unset); RUNNING while the query runs.
     """
@@ -240,7 +240,7 @@ class ResolveReferent(SceneQuery[list[Candidate]]):
     """Which scene-graph nodes the user's description may mean.
 
     Reads ``/turn/referent`` (the description) and, if set, ``/turn/speaker`` (who "my"
-    means). Writes ``/turn/candidates`` (list of :class:`~knowledge.scene_models.Candidate`).
+    means). Writes ``/turn/candidates`` (list of :class:`~knowledge.scene.scene_models.Candidate`).
     SUCCESS whenever the query ran: zero, one or several candidates are all answers for the
     next node to act on (act, ask which one, or say it is not known); FAILURE when the
     referent is unset or blank, or the speaker id is malformed (the key is unset); RUNNING

@@ -23,8 +23,8 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem
-from cogtree.knowledge.experience import RecoveryStep
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.memory.experience import RecoveryStep
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.outcome import Observed, TaskOutcome, assess

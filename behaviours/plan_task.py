@@ -33,12 +33,12 @@ from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.plan_attempts import add_attempt, read_attempts, sequence_thought
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import IntentFrame, TaskSequence
-from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import RecoveryStep, recovery_text
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import ObjectInfo
+from cogtree.knowledge.memory.experience import RecoveryStep, recovery_text
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, PlanTemplate, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import ObjectInfo
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.already import already_so
 from cogtree.skills.belief import Belief, RobotProfile

@@ -2,10 +2,10 @@
 
 JANUS's intent post-processing, deterministic and without a model. Values are tidied
 (whitespace, case, numbers with units converted to grams or kcal for numeric slots); then
-every slot is looked up where its pack says (:attr:`~knowledge.domain_pack.SlotSpec.resolve`):
+every slot is looked up where its pack says (:attr:`~knowledge.packs.domain_pack.SlotSpec.resolve`):
 
 - ``scene``: referent resolution in the robot's scene graph
-  (:meth:`~knowledge.scene_graph.SceneGraph.resolve_referent`, on the ``workers`` pool so
+  (:meth:`~knowledge.scene.scene_graph.SceneGraph.resolve_referent`, on the ``workers`` pool so
   the tick never blocks), 0, 1 or several candidates with reasons;
 - ``kg`` and ``value``: the mentions of the slot's lexicon in the value (their canonical ids;
   a word the lexicon does not know gives no id);
@@ -30,13 +30,13 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution, SlotValue
-from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.fit_for_use import fit_for_use
-from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import Candidate
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.scene.fit_for_use import fit_for_use
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ class _SceneLookup:
 
     ``step`` is the index of the sequence step the slot belongs to, or :data:`ONE_TASK`;
     ``for_use``: the slot holds what is brought to the speaker, so of several things that fit,
-    the one fit for use is taken (:func:`~knowledge.fit_for_use.fit_for_use`).
+    the one fit for use is taken (:func:`~knowledge.scene.fit_for_use.fit_for_use`).
     """
 
     slot: str
@@ -152,14 +152,14 @@ class _SceneLookup:
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     """Normalise ``/turn/intent`` and resolve each slot to scene-graph or knowledge ids.
 
-    Handles: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`), optional
-    ``scene_graph`` (:class:`~knowledge.scene_graph.SceneGraph`; without it scene slots stay
+    Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`), optional
+    ``scene_graph`` (:class:`~knowledge.scene.scene_graph.SceneGraph`; without it scene slots stay
     unresolved and say why) and, with it, ``workers`` (the lookups run there).
 
     Of several things that fit a slot whose thing is brought to the speaker (a plan acting
     for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
     with a clean and a dirty brush resolves to the clean one
-    (:func:`~knowledge.fit_for_use.fit_for_use`).
+    (:func:`~knowledge.scene.fit_for_use.fit_for_use`).
 
     A request of several tasks (the frame's ``steps``) has every step's slots normalised
     and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``

@@ -1,7 +1,7 @@
 """``GenerateQuery``: the read-only SPARQL query that fetches the evidence a task needs.
 
 Fast path: the task's query template (``queries/<name>.rq`` of its pack) bound with
-:meth:`~knowledge.named_queries.NamedQuery.bind`. Each ``VALUES ?p { UNDEF }`` parameter is
+:meth:`~knowledge.scene.named_queries.NamedQuery.bind`. Each ``VALUES ?p { UNDEF }`` parameter is
 filled from what it is named after:
 
 - a slot of the task, from ``/turn/task`` (or ``/turn/resolved`` when there is no task
@@ -23,7 +23,7 @@ a SELECT or ASK query, given the pack's prefixes, a compact summary of the graph
 
 Guard: a model's query must pass the read-only runner's static checks (it parses, is one
 SELECT or ASK over the default graph, names only whitelisted namespaces, fits the size limit).
-The check *is* the runner's: a :class:`~knowledge.readonly_query.QueryChecker` with the same
+The check *is* the runner's: a :class:`~knowledge.scene.readonly_query.QueryChecker` with the same
 prefixes, which runs nothing (a few ms, on the tick the answer arrives). A refused query is
 sent back to the model once with the refusal (``revise``); refused again, the node takes its
 safe decision: no query. Template queries are
@@ -56,12 +56,12 @@ from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.turn_state import GeneratedQuery, SlotResolution
-from cogtree.knowledge.domain_pack import PackError
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.named_queries import Binding, Term
-from cogtree.knowledge.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
-from cogtree.knowledge.scene_graph import COG, SCENE, SceneGraph
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_pack import PackError
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.named_queries import Binding, Term
+from cogtree.knowledge.scene.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
+from cogtree.knowledge.scene.scene_graph import COG, SCENE, SceneGraph
 from cogtree.knowledge.wording import BoundedText
 
 log = logging.getLogger(__name__)

@@ -50,8 +50,8 @@ from cogtree.behaviours.react_model import (
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.skill_action import SkillAction
 from cogtree.behaviours.staged_children import StagedChildren
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import ObjectInfo, Room
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import ObjectInfo, Room
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.commands import Executor

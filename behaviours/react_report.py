@@ -25,7 +25,7 @@ from cogtree.behaviours.plan_attempts import assess_belief
 from cogtree.behaviours.react_model import ReActEpisode
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.success_claims import success_sentences, unbacked
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.outcome import TaskOutcome

@@ -30,11 +30,11 @@ from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.memory_io import memory_failure
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.turn_state import IntentFrame
-from cogtree.knowledge.domain_pack import DomainPack, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryStore, WorkingContext
-from cogtree.knowledge.memory_model import Fact
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.memory.model import Fact
+from cogtree.knowledge.memory.store import MemoryStore, WorkingContext
+from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 
@@ -206,8 +206,8 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
     and the context holds nothing on it, or when a required slot is unfilled and the archive
     holds something on the request's topic.
 
-    Handles: ``llm``, ``memory`` (:class:`~knowledge.memory.MemoryStore`); ``domains``
-    (:class:`~knowledge.domain_registry.DomainRegistry`) optional: it tells which slots of
+    Handles: ``llm``, ``memory`` (:class:`~knowledge.memory.store.MemoryStore`); ``domains``
+    (:class:`~knowledge.packs.domain_registry.DomainRegistry`) optional: it tells which slots of
     the intent's task are unfilled and whether its query takes constraints.
 
     Reads ``/turn/utterance``, ``/turn/intent``. Writes ``/memory/working`` (on SUCCESS),
@@ -408,7 +408,7 @@ class SufficiencyGate(LLMBehaviour[Sufficiency]):
 class RetrieveArchive(keys.DeclaredKeys, BackgroundWork[WorkingContext]):
     """Read memory with archive recall: the facts of earlier sessions relevant to the request.
 
-    Handles: ``memory`` (:class:`~knowledge.memory.MemoryStore`), ``workers``. Runs
+    Handles: ``memory`` (:class:`~knowledge.memory.store.MemoryStore`), ``workers``. Runs
     ``memory.read(request)`` (``k`` from the store's config unless given) on a worker.
 
     Reads ``/turn/utterance``, ``/turn/intent``. Writes ``/memory/working``.

@@ -56,11 +56,11 @@ from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.behaviours.success_claims import success_sentences, unbacked
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from cogtree.knowledge.domain_pack import Grounding
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_pack import Grounding
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.wording import BoundedText, joined
 
 log = logging.getLogger(__name__)

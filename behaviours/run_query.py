@@ -1,13 +1,14 @@
 """``RunQuery``: run the turn's query read-only, in the background, and keep its rows as evidence.
 
 Every query, a bound template or a model's, goes through the pack's grounding backend
-(:mod:`knowledge.grounding_backend`): a :class:`~knowledge.readonly_query.ReadOnlyQueryRunner`
-on the pack's own knowledge graph (SELECT/ASK only, whitelisted namespaces, at most 200 rows,
-a time limit), a :class:`~knowledge.sql_query.ReadOnlySqlRunner` on its SQLite database (read
-only by the engine, declared tables, a deadline, capped rows), or the scene graph
-(:meth:`SceneGraph.query_readonly`) for packs whose knowledge it is. A model's SPARQL runs in
-the runner's worker process (killed at its time limit), a template in-process; either way the
-call waits on the ``workers`` pool, and the node (a
+(:mod:`knowledge.packs.grounding_backend`): a
+:class:`~knowledge.scene.readonly_query.ReadOnlyQueryRunner` on the pack's own knowledge graph
+(SELECT/ASK only, whitelisted namespaces, at most 200 rows, a time limit), a
+:class:`~knowledge.packs.sql_query.ReadOnlySqlRunner` on its SQLite database (read only by the
+engine, declared tables, a deadline, capped rows), or the scene graph
+(:meth:`SceneGraph.query_readonly`) for packs whose knowledge it is. A model's SPARQL runs in the
+runner's worker process (killed at its time limit), a template in-process; either way the call
+waits on the ``workers`` pool, and the node (a
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 
@@ -38,11 +39,11 @@ from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.evidence import MODEL_QUERY
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
-from cogtree.knowledge.domain_pack import DomainPack, PackError
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.grounding_backend import GroundingBackend
-from cogtree.knowledge.readonly_query import QueryOutcome, QueryRefused
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_pack import DomainPack, PackError
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.grounding_backend import GroundingBackend
+from cogtree.knowledge.scene.readonly_query import QueryOutcome, QueryRefused
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)

@@ -1,10 +1,10 @@
 """``DetectScope``: which loaded domain pack an utterance belongs to, or OutOfScope.
 
-JANUS's scope detection as a cascade: the :class:`~knowledge.scope_matching.ScopeMatcher`
-(TF-IDF nearest examples of every pack) decides alone when it is sure; a reply to the robot's
-pending clarification question stays in that question's domain; otherwise a model picks a
-domain from a ``Literal`` of the loaded packs and OutOfScope. When the domain changes, the
-registry switches to it (JANUS's SwitchDomain).
+JANUS's scope detection as a cascade: the
+:class:`~knowledge.understanding.scope_matching.ScopeMatcher` (TF-IDF nearest examples of every
+pack) decides alone when it is sure; a reply to the robot's pending clarification question stays in
+that question's domain; otherwise a model picks a domain from a ``Literal`` of the loaded packs and
+OutOfScope. When the domain changes, the registry switches to it (JANUS's SwitchDomain).
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.safety_doubts import explicit_yes
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from cogtree.knowledge.domain_pack import TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import holds_every_step
-from cogtree.knowledge.intent_matching import continuation, other_cues
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.request_frame import parse_request, skill_actions
-from cogtree.knowledge.scope_matching import (
+from cogtree.knowledge.language.request_frame import parse_request, skill_actions
+from cogtree.knowledge.packs.domain_pack import TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.frame_tasks import holds_every_step
+from cogtree.knowledge.understanding.intent_matching import continuation, other_cues
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.scope_matching import (
     Offered,
     ScopeGuess,
     ScopeMatcher,
@@ -60,23 +60,23 @@ def scope_decision_model(domains: list[str]) -> type[ScopeDecision]:
 class DetectScope(LLMBehaviour[ScopeDecision]):
     """Scope detection: the domain pack of this turn, or OutOfScope; switches the registry.
 
-    Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
+    Handles: ``llm``, ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (lexicons of scene slots, to recognise answers to questions).
 
     Fast path: empty input -> OutOfScope. A pending clarification whose task the utterance
     continues (it fills a missing slot, is a short answer, or is an explicit yes to a question
     that asked to confirm the request) -> the pending task's domain,
-    unless the :class:`~knowledge.scope_matching.ScopeMatcher` is sure of another domain (a
-    new request). The request's frame (:mod:`knowledge.request_frame`) asks for a skill the
-    robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate refuses
-    by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too). A sure
-    in-scope matcher guess -> that domain, unless the request is an instruction for a service
+    unless the :class:`~knowledge.understanding.scope_matching.ScopeMatcher` is sure of another
+    domain (a new request). The request's frame (:mod:`knowledge.language.request_frame`) asks for
+    a skill the robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate
+    refuses by naming the skill (OutOfScope when no physical pack is loaded; Decline names it too).
+    A sure in-scope matcher guess -> that domain, unless the request is an instruction for a service
     no pack offers: no clear action, no verb of any pack's examples and nothing any pack's
-    lexicons know ("hail me a cab": :func:`~knowledge.scope_matching.offers_nothing`) ->
-    OutOfScope without the model. The frame names an action a physical pack's tasks
+    lexicons know ("hail me a cab": :func:`~knowledge.understanding.scope_matching.offers_nothing`)
+    -> OutOfScope without the model. The frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
-    it is the only one (:func:`~knowledge.scope_matching.frame_signal`), or the only one of
-    them with a task that holds the whole one-step request; else the model chooses among
+    it is the only one (:func:`~knowledge.understanding.scope_matching.frame_signal`), or the only
+    one of them with a task that holds the whole one-step request; else the model chooses among
     them, and the safe decision is the closest of them. A sure out-of-scope
     guess -> OutOfScope: only when nothing in the request connects. An instruction (the frame
     has a step) whose verb no pack serves, naming nothing the belief holds, while the guess

@@ -7,10 +7,10 @@ from typing import Any, TypeVar
 
 import py_trees
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.lexicon_book import LexiconBook
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 
 H = TypeVar("H")
 
@@ -66,8 +66,8 @@ def pack_lexicons(
 ) -> dict[str, Mapping[str, Lexicon]]:
     """Every pack's lexicons by pack name, live: they follow the scene graph as it changes.
 
-    From the ``lexicons`` handle (a :class:`~knowledge.lexicon_book.LexiconBook` the whole
-    tree shares) when given, else from a book of the node's own over the optional
+    From the ``lexicons`` handle (a :class:`~knowledge.understanding.lexicon_book.LexiconBook` the
+    whole tree shares) when given, else from a book of the node's own over the optional
     ``scene_graph`` handle.
     """
     book = optional_handle(node, kwargs, "lexicons", LexiconBook)

@@ -15,7 +15,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.belief import SupplementaryFacts
 from cogtree.skills.commands import Executor

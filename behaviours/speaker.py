@@ -19,8 +19,8 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.turn_state import SPEAKER_SLOT, PendingTask
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import HumanInfo
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import HumanInfo
 from cogtree.knowledge.worker_pool import WorkerPool
 
 INTRODUCTION = re.compile(

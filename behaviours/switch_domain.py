@@ -9,7 +9,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 
 
 def spoken_title(title: str) -> str:
@@ -26,7 +26,7 @@ class SwitchActiveDomain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     The session then runs the turn once more in the new domain (the tree owner's job).
 
-    Handle: ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`).
+    Handle: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`).
 
     Reads ``/turn/control``, ``/turn/domain``. Writes ``/turn/reply`` ("Switching to the
     dietary advisor."). SUCCESS: switched. FAILURE: the decision is not SwitchDomain, or the

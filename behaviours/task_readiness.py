@@ -54,16 +54,20 @@ from cogtree.behaviours.turn_state import (
     SlotValue,
     TaskSequence,
 )
-from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import TalkedAbout, describing_clause
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.memory_model import WorkingContext
-from cogtree.knowledge.request_frame import parse_request
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.slot_filling import is_grounded
-from cogtree.knowledge.task_schema import partial_model, required_slots, slots_that_may_be_required
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import (
+    partial_model,
+    required_slots,
+    slots_that_may_be_required,
+)
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, describing_clause
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.wording import BoundedText, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.belief import Belief
@@ -353,7 +357,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     Safe decision (model failed): Clarify with what is missing (nothing: the question asks to
     confirm).
 
-    Handles: ``llm``, ``domains`` (:class:`~knowledge.domain_registry.DomainRegistry`),
+    Handles: ``llm``, ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`),
     optional ``scene_graph`` (the belief the readings' hazards are judged on; without it
     they are not checked), ``workers`` (required with ``scene_graph``: the pool the check runs
     on) and ``lexicons``.

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
-from cogtree.knowledge.scope_matching import OUT_OF_SCOPE
+from cogtree.knowledge.understanding.scope_matching import OUT_OF_SCOPE
 from cogtree.knowledge.wording import BoundedText
 
 __all__ = [

@@ -35,8 +35,8 @@ from cogtree.behaviours.plan_attempts import read_attempts, update_last_attempt
 from cogtree.behaviours.safety_doubts import explicit_yes
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.behaviours.turn_state import IntentFrame, PendingTask
-from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.plan_model import StepProblem, ToAPlan, ValidationReport

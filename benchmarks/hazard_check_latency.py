@@ -24,7 +24,7 @@ from typing import get_args
 import pyoxigraph
 from query_sandbox_latency import timed
 
-from cogtree.knowledge.hazard_rules import load_hazard_rules, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import load_hazard_rules, shipped_hazard_rules
 from cogtree.skills.belief import Belief, Person, RobotProfile, Thing
 from cogtree.skills.hazard_check import _Facts, step_hazards
 from cogtree.skills.plan_validation import PlanWorld, oracle_plan, rehearse

@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from cogtree.knowledge.lexicon import Lexicon
+from cogtree.knowledge.understanding.lexicon import Lexicon
 
 SIZES = (5_000, 20_000, 40_000)
 QUICK_SIZES = (1_000, 4_000)

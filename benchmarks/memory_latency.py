@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, FactKind, TurnTrace
+from cogtree.knowledge.memory.model import Claim, FactKind, TurnTrace
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 
 KINDS: tuple[FactKind, ...] = ("identifier", "hard_constraint", "preference", "other")
 SYLLABLES = ("ka", "lo", "mi", "nu", "ra", "se", "ti", "vo", "ze", "pa", "qu", "do", "fi", "ge")

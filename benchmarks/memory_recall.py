@@ -5,9 +5,10 @@ distractors of each question); a question counts as answered when its fact is am
 facts retrieved (recall@3; recall@1 is printed too). Methods:
 
 - ``tf-idf``: TF-IDF alone (word unigrams and bigrams), what recall was before synonyms;
-- ``tf-idf + synonyms``: the robot's default without a model (knowledge/memory_synonyms.yaml);
+- ``tf-idf + synonyms``: the robot's default without a model
+(knowledge/language/memory_synonyms.yaml);
 - ``tf-idf + synonyms + taxonomy``: the same with the household taxonomy, when it is there
-  (knowledge/taxonomy/household.ttl, or ``--taxonomy FILE``);
+  (knowledge/scene/taxonomy/household.ttl, or ``--taxonomy FILE``);
 - ``llama-cpp embeddings``: SmolLM2-135M's pooled embeddings (the ``local`` extra), a causal
   chat model standing in for an embedding model: integration only;
 - ``ollama embeddings``: an embedding model served by Ollama (``--embed-model``), when a
@@ -31,13 +32,13 @@ import yaml
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.embedding import DEFAULT_EMBED_MODEL, choose_recall
 from cogtree.behaviours.llm.errors import LLMError
-from cogtree.knowledge.memory_archive import ArchiveIndex
-from cogtree.knowledge.term_expansion import (
+from cogtree.knowledge.language.term_expansion import (
     TAXONOMY_FILE,
     TermExpander,
     synonym_groups,
     taxonomy_groups,
 )
+from cogtree.knowledge.memory.archive import ArchiveIndex
 
 RECALL_SET = Path(__file__).parent / "data" / "recall_set.yaml"
 QUICK_FACTS = 12

@@ -36,10 +36,10 @@ from rdflib import Literal
 
 from cogtree.behaviours.run_query import RunQuery
 from cogtree.behaviours.turn_state import GeneratedQuery
-from cogtree.knowledge.domain_pack import load_pack
-from cogtree.knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
-from cogtree.knowledge.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_pack import load_pack
+from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from cogtree.knowledge.scene.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.trees.testing import mock_blackboard
 
@@ -49,7 +49,7 @@ DISH_QUERY = (
 )
 RUNAWAY_QUERY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 TICK_BUDGET_MS = 50.0
-SCENE_TTL = Path(__file__).resolve().parents[1] / "knowledge" / "scenes" / "home.ttl"
+SCENE_TTL = Path(__file__).resolve().parents[1] / "knowledge" / "scene" / "scenes" / "home.ttl"
 COG = "https://cogtree.dev/ontology#"
 
 

@@ -30,7 +30,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours.task_readiness import TaskReadinessGate
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario

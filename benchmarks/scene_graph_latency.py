@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from rdflib import Graph
 
-from cogtree.knowledge.rdf_store import new_graph
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.rdf_store import new_graph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 
 COLOURS = ("red", "blue", "green", "white", "black", "yellow", "grey", "orange")
 MATERIALS = ("glass", "plastic", "ceramic", "metal", "paper", "wood")

@@ -3,8 +3,8 @@
 The simulated robot side of ROS 2 (:mod:`sim.ros_robot`) keeps the belief its perception
 updates (the simulator's executor decides from it which things are new to the robot) and
 publishes every update, so the host's belief follows. This scene graph records each
-:meth:`~knowledge.scene_graph.SceneGraph.observe` and each placement it actually forgot
-(:meth:`~knowledge.scene_graph.SceneGraph.forget_placement`: looked, not there) as a
+:meth:`~knowledge.scene.scene_graph.SceneGraph.observe` and each placement it actually forgot
+(:meth:`~knowledge.scene.scene_graph.SceneGraph.forget_placement`: looked, not there) as a
 :class:`BeliefChange`; :meth:`JournalingSceneGraph.drain` hands them over in order.
 
 A change is attributed to the source of its observations (``sim:robot1``); a forgotten
@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 
 from rdflib import Graph
 
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ use :meth:`SimExecutor.run` to submit and step until a command is done.
 Grasp slips are applied on ``grasp`` and ``lift`` by the world rules, with the world's seeded
 generator. Events fire on the hooks of :class:`~sim.events.EventEngine` (a command submitted,
 a robot arrived, a tick). When the executor has a belief (a
-:class:`~knowledge.scene_graph.SceneGraph`), ``observe`` updates it through
+:class:`~knowledge.scene.scene_graph.SceneGraph`), ``observe`` updates it through
 :mod:`sim.perception`, and every finished command reports what the robot knows first-hand
 (where it is, what it holds, the things it just handled, as they are now; an object a
 command failed to find where the belief put it, ``object_not_visible``, is not reported: the
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.events import EventEngine
 from cogtree.sim.humans import People

@@ -40,7 +40,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from cogtree.knowledge.referents import FILLER_WORDS
+from cogtree.knowledge.scene.referents import FILLER_WORDS
 from cogtree.sim.world import World, fail, ok
 from cogtree.sim.world_spec import Id, SpecModel
 from cogtree.skills.commands import Feedback

@@ -4,12 +4,12 @@ A robot sees the room it is in: the furniture there (and whether each container 
 the objects on surfaces, in *open* containers and on the floor, what anyone there holds,
 the people there (and whether they look available) and the robots there (itself included).
 Nothing in other rooms, nothing inside a closed container. :func:`observe` turns that into
-:class:`~knowledge.scene_models.Observation` s stamped with the simulated time and the source
+:class:`~knowledge.scene.scene_models.Observation` s stamped with the simulated time and the source
 ``sim:<robot>``; :func:`update_belief` feeds them to :meth:`SceneGraph.observe
-<knowledge.scene_graph.SceneGraph.observe>`. Things the robot does not see again keep their
+<knowledge.scene.scene_graph.SceneGraph.observe>`. Things the robot does not see again keep their
 old facts in the belief (stale, with their old ``lastSeen``), until a later observation
 replaces them or :meth:`SceneGraph.retract_stale
-<knowledge.scene_graph.SceneGraph.retract_stale>` drops them.
+<knowledge.scene.scene_graph.SceneGraph.retract_stale>` drops them.
 
 An object the belief does not know yet is introduced when first seen: its class, type,
 label and attributes come with the observation. Known things only get their placement and
@@ -19,7 +19,7 @@ observed, retractable fact.
 :func:`belief_from_world` builds a robot's starting belief from a world: the *prior map*
 (rooms and their connections, furniture with its height, robot profiles, the people it knows
 with their abilities, the objects it knows, without provenance, like
-``knowledge/scenes/home.ttl``) plus the last-seen places of the objects and people it knows
+``knowledge/scene/scenes/home.ttl``) plus the last-seen places of the objects and people it knows
 (observed ``seen_seconds_ago`` before the start, by ``prior``), and the robots' own positions
 (by ``sim:<robot>``, now). A :class:`BeliefSpec` says which objects and people the robot
 knows and which it wrongly believes elsewhere.
@@ -37,8 +37,8 @@ from pydantic import BeforeValidator, Field
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.term import Node
 
-from cogtree.knowledge.scene_graph import COG, SceneGraph
-from cogtree.knowledge.scene_models import AttributeValue, ObjectInfo, Observation
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
+from cogtree.knowledge.scene.scene_models import AttributeValue, ObjectInfo, Observation
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import (
     Furniture,

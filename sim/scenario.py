@@ -111,9 +111,9 @@ from pydantic_core import ErrorDetails
 from rdflib import RDF
 from typing_extensions import Self
 
-from cogtree.knowledge.rdf_store import load_turtle, new_graph
-from cogtree.knowledge.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
-from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.sim.events import (
     Event,
     EventEngine,
@@ -566,7 +566,7 @@ def _type_problems(spec: WorldSpec, ontology: frozenset[str]) -> list[Problem]:
                     Problem(
                         f"world.{section}.{thing}.type",
                         f"unknown type {item.type!r}: use an ontology type ({listing}), "
-                        "a type of knowledge/taxonomy/household.ttl, or declare it under "
+                        "a type of knowledge/scene/taxonomy/household.ttl, or declare it under "
                         "world.types",
                     )
                 )

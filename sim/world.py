@@ -35,7 +35,7 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.sim.world_spec import (
     Availability,
     Kind,

@@ -28,7 +28,7 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from cogtree.knowledge.disposal import BinKind
+from cogtree.knowledge.scene.disposal import BinKind
 from cogtree.skills.belief import HazardFlag
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")

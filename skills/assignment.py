@@ -57,7 +57,7 @@ from typing import Literal
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.validation_errors import first_problem
 from cogtree.skills.belief import Belief, Person, Thing
 from cogtree.skills.effects import project

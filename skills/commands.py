@@ -14,7 +14,7 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.experience import ErrorCode, Skill
+from cogtree.knowledge.memory.experience import ErrorCode, Skill
 
 CommandName = Literal[
     "navigate",  # target: a room or a piece of furniture; drive there

@@ -17,7 +17,7 @@ from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.skills.commands import Command, Executor, Feedback
 from cogtree.skills.decomposition import SkillPlan
 from cogtree.skills.preconditions import Check

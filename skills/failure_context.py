@@ -2,14 +2,14 @@
 
 When a skill starts, its belief says what the call handles: the object, its type, the place
 and room it is believed in (where it was last seen), the target, the person. If the skill
-fails, those facets (:data:`knowledge.experience.CONTEXT_FACETS`) go with the failure to the
+fails, those facets (:data:`knowledge.memory.experience.CONTEXT_FACETS`) go with the failure to the
 explainer, which keeps only the records whose context fits, and fills the placeholders of
 their recovery (``GOTO({room})``) with them.
 """
 
 from __future__ import annotations
 
-from cogtree.knowledge.experience import FailureContext
+from cogtree.knowledge.memory.experience import FailureContext
 from cogtree.skills.belief import Belief
 from cogtree.skills.specs import SkillCall
 

@@ -4,7 +4,7 @@ For a step (a :class:`~skills.specs.SkillCall`) and the belief the plan predicts
 :func:`step_graph` builds an Oxigraph store of what matters: the step, the things and people it
 names, what rests on or in them, what they rest on, what stands beside them, what the robot
 holds and the people near the robot or the step's destination. The rules of
-:mod:`knowledge.hazard_rules` run over it; every row of a rule is a :class:`Hazard`. A small
+:mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a :class:`Hazard`. A small
 graph per step keeps the cost flat however big the scene is.
 
 The step's graph (prefix ``haz:``):
@@ -41,8 +41,8 @@ from typing import Any
 import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
-from cogtree.knowledge.hazard_rules import HAZ, HazardRules, Severity
-from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.belief import Belief, Thing
 from cogtree.skills.preconditions import Check
 from cogtree.skills.specs import SkillCall

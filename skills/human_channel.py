@@ -18,7 +18,7 @@ from typing import Literal, Protocol, TextIO, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.skills.commands import Feedback
 
 log = logging.getLogger(__name__)

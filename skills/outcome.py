@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import joined
 from cogtree.skills.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 from cogtree.skills.preconditions import SIDE_RELATIONS

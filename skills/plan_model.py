@@ -17,7 +17,7 @@ import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
-from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.wording import BoundedText
 from cogtree.skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
 

@@ -45,7 +45,7 @@ from typing import Any
 import networkx as nx
 from pydantic import ValidationError
 
-from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.validation_errors import first_problem
 from cogtree.skills.assignment import (
     Assumption,

@@ -21,8 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from cogtree.knowledge.disposal import disposal_table
-from cogtree.knowledge.experience import ErrorCode
+from cogtree.knowledge.memory.experience import ErrorCode
+from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.belief import AVAILABLE, Belief, HazardFlag
 from cogtree.skills.specs import (
     CloseArgs,

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from types import MappingProxyType
 
-from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.skills.belief import Belief
 
 HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})

@@ -44,7 +44,7 @@ RobotSkill = Literal[
     "SAY",
     "WAIT",
 ]
-"""The skills a robot runs: :data:`knowledge.experience.Skill` less LOOK and DELEGATE."""
+"""The skills a robot runs: :data:`knowledge.memory.experience.Skill` less LOOK and DELEGATE."""
 
 SpatialRelation = Literal[
     "on", "in", "next_to", "near", "left_of", "right_of", "behind", "in_front_of"

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from concurrent.futures import Future
 
-from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.belief import Belief, SupplementaryFacts
 from cogtree.skills.commands import Command, Executor

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from cogtree.knowledge.hazard_rules import HazardRules
+from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.skills.amounts import pour_ml
 from cogtree.skills.belief import Belief, Thing
 from cogtree.skills.effects import project

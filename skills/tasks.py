@@ -49,8 +49,8 @@ from pydantic import (
 )
 from typing_extensions import Self
 
-from cogtree.knowledge.disposal import disposal_table
-from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.amounts import pour_ml
 from cogtree.skills.belief import Belief, HazardFlag, Thing
 from cogtree.skills.effects import project

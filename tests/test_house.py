@@ -21,7 +21,7 @@ def test_every_wing_is_a_package() -> None:
         assert (TREES / wing / "__init__.py").is_file(), wing
 
 
-@pytest.mark.parametrize("old", ["trees.bt_xml.loader", "knowledge.scene_graph", "sim"])
+@pytest.mark.parametrize("old", ["trees.bt_xml.loader", "knowledge.scene.scene_graph", "sim"])
 def test_a_name_from_before_the_namespace_is_told_the_new_one(old: str) -> None:
     new = f"cogtree.{old}"
     with pytest.raises(ModuleNotFoundError, match=f"{old} is now {new}"):

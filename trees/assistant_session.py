@@ -24,10 +24,10 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import GateRationale
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.english import looks_english
-from cogtree.knowledge.lexicon_book import LexiconBook
-from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.language.english import looks_english
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.knowledge.wording import clip
 from cogtree.trees.assistant import create_root
 from cogtree.trees.recording.tick_log import TickEntry
@@ -169,7 +169,8 @@ class AssistantSession(Closeable):
 
         Blank text is not a turn (the tree would wait for speech), nor is text over
         :data:`MAX_UTTERANCE_CHARS`, nor text in another language than English
-        (:func:`~knowledge.english.looks_english`): the reply says why (:data:`NOTHING_HEARD`,
+        (:func:`~knowledge.language.english.looks_english`): the reply says why
+        (:data:`NOTHING_HEARD`,
         :data:`TOO_LONG`, :data:`ONLY_ENGLISH`), and nothing is ticked or remembered.
         """
         if not text.strip():

@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore
-from cogtree.knowledge.memory import MemoryStore
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.similarity import Embedder
+from cogtree.knowledge.language.similarity import Embedder
+from cogtree.knowledge.memory.experience import ExperienceStore
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import People
@@ -44,7 +44,7 @@ _NOT_HANDLES = ("extra", "opened")
 class Handles(Closeable):
     """The handles of one run (see the module docs); None means "not given to ``setup``".
 
-    ``domains``: the domain packs (:class:`~knowledge.domain_registry.DomainRegistry`);
+    ``domains``: the domain packs (:class:`~knowledge.packs.domain_registry.DomainRegistry`);
     ``memory``: the dialogue memory; ``experience``: the failure-experience store;
     ``scene_graph``: the robot's belief; ``executor``: runs robot commands; ``people``:
     delegates tasks to people (a :class:`~skills.human_channel.HumanChannel`, or the

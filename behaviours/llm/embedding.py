@@ -23,7 +23,7 @@ from cogtree.behaviours.llm.errors import LLMUnavailableError
 from cogtree.behaviours.llm.llama_cpp_backend import gguf_path_for, import_llama_cpp
 from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
 from cogtree.behaviours.llm.types import ModuleSettings
-from cogtree.knowledge.similarity import Embedder
+from cogtree.knowledge.language.similarity import Embedder
 
 RecallMethod = Literal["auto", "tfidf", "ollama", "llama-cpp"]
 RECALL_METHODS: tuple[RecallMethod, ...] = ("auto", "tfidf", "ollama", "llama-cpp")

@@ -1,7 +1,7 @@
 """The host's belief from ROS 2 robots: their starting state and their observations.
 
 :func:`fetch_robot_state` waits for a robot's latched ``cogtree_interfaces/msg/RobotState``
-and :func:`belief_from_state` turns it into a :class:`~knowledge.scene_graph.SceneGraph`, so
+and :func:`belief_from_state` turns it into a :class:`~knowledge.scene.scene_graph.SceneGraph`, so
 the host builds its belief without reading the scenario file. A :class:`BeliefListener` then
 keeps that belief up to date: it subscribes to every robot's ``observations`` and applies each
 ``ObservationBatch`` as it arrives (observations, then the things the robot looked for and did
@@ -34,7 +34,7 @@ from rclpy.subscription import Subscription
 from rclpy.wait_for_message import wait_for_message
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.ros.messages import MessageError, observation_of
 from cogtree.skills.ros.protocol import (
     OBSERVATIONS_TOPIC,

@@ -18,9 +18,9 @@ from cogtree_interfaces.action import ExecuteSkill
 from cogtree_interfaces.msg import Argument, Observation, ObservationBatch, Value
 from pydantic import ValidationError
 
-from cogtree.knowledge.experience import ErrorCode
-from cogtree.knowledge.scene_models import AttributeValue
-from cogtree.knowledge.scene_models import Observation as ObservationModel
+from cogtree.knowledge.memory.experience import ErrorCode
+from cogtree.knowledge.scene.scene_models import AttributeValue
+from cogtree.knowledge.scene.scene_models import Observation as ObservationModel
 from cogtree.knowledge.validation_errors import first_problem
 from cogtree.skills.commands import ArgValue, Command, Feedback
 

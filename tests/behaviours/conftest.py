@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 
 
 @pytest.fixture
 def scene() -> Iterator[SceneGraph]:
-    """The example apartment (knowledge/scenes/home.ttl) as a fresh belief for each test."""
+    """The example apartment (knowledge/scene/scenes/home.ttl) as a fresh belief for each test."""
     with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
         yield graph

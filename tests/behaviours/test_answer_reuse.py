@@ -10,9 +10,9 @@ from cogtree.behaviours.evidence import NeedsEvidence
 from cogtree.behaviours.hold_answer import HoldAnswer
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer, IntentFrame
-from cogtree.knowledge.domain_pack import TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.knowledge.memory.model import Fact, WorkingContext
+from cogtree.knowledge.packs.domain_pack import TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 NUTRITION_ROWS = [

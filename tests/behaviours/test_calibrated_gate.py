@@ -22,9 +22,9 @@ from cogtree.behaviours.llm.types import ModuleSettings
 from cogtree.behaviours.match_scores import NO_MODEL
 from cogtree.behaviours.task_readiness import TaskReadinessGate
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.conformal import tie_break
-from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.conformal import tie_break
+from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, load_threshold
 from cogtree.trees.testing import TreeHarness
 
 

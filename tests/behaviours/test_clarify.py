@@ -11,9 +11,9 @@ from cogtree.behaviours.dialogue import ControlIs
 from cogtree.behaviours.memory_write import Consolidate
 from cogtree.behaviours.task_readiness import TaskReadinessGate
 from cogtree.behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryStore
-from cogtree.knowledge.scene_models import Candidate
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.trees.testing import TreeHarness
 
 

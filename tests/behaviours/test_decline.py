@@ -8,7 +8,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.decline import Decline, plain_reason
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

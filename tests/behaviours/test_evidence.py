@@ -12,8 +12,8 @@ from cogtree.behaviours.evidence import (
     memory_bindings,
 )
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import Fact, Recall, WorkingContext
+from cogtree.knowledge.memory.model import Fact, Recall, WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

@@ -20,12 +20,12 @@ from cogtree.behaviours.hazard_readings import (
 )
 from cogtree.behaviours.task_readiness import TaskReadinessGate
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import TalkedAbout
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario

@@ -11,9 +11,9 @@ from py_trees.common import Status
 from cogtree.behaviours.intent import RecognizeIntent, intent_decision_model
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.intent_matching import IntentMatcher
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.intent_matching import IntentMatcher
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogtree.behaviours.learn_recovery import LearnRecovery
-from cogtree.knowledge.experience import ExperienceStore, RecoveryStep
+from cogtree.knowledge.memory.experience import ExperienceStore, RecoveryStep
 from cogtree.skills.plan_model import PlanAttempt
 from cogtree.skills.plan_validation import oracle_plan
 from cogtree.trees.testing import BlackboardView, TreeHarness

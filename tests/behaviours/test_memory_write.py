@@ -22,9 +22,9 @@ from cogtree.behaviours.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

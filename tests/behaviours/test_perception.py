@@ -19,7 +19,7 @@ from cogtree.behaviours.perception import (
     ResolveReferent,
 )
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.trees.testing import TreeHarness
 

@@ -11,7 +11,7 @@ from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.plan_task import PlanTask
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport

@@ -13,8 +13,8 @@ from py_trees.common import Status
 from cogtree.behaviours.post_process import PostProcess, normalised, quantity
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World

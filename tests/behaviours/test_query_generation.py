@@ -7,8 +7,8 @@ from rdflib import Literal, URIRef
 
 from cogtree.behaviours.query_generation import GenerateQuery, vocabulary_summary
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import Fact, WorkingContext
+from cogtree.knowledge.memory.model import Fact, WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 M = "https://example.org/menu#"

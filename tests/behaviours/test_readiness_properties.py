@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from cogtree.behaviours.task_readiness import TaskReadinessGate
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness, mock_blackboard, scripted_llm
 
 FIELDS = {

@@ -16,9 +16,9 @@ from cogtree.behaviours.recall import (
     refers_to_past,
 )
 from cogtree.behaviours.turn_state import IntentFrame
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace, WorkingContext
+from cogtree.knowledge.memory.model import Claim, TurnTrace, WorkingContext
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 ALLERGY = Claim(

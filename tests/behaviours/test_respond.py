@@ -15,8 +15,8 @@ from cogtree.behaviours.query_generation import GenerateQuery
 from cogtree.behaviours.respond import Respond
 from cogtree.behaviours.run_query import RunQuery
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 FIGURE_4 = "How many carbohydrates are in tiramisu?"

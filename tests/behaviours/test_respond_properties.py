@@ -22,8 +22,8 @@ from py_trees.common import Status
 from cogtree.behaviours.faithfulness import Support, check_reply
 from cogtree.behaviours.respond import Respond
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import scripted_llm
 
 DIGITS = re.compile(r"\d+(?:\.\d+)?")

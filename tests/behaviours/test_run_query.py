@@ -9,8 +9,8 @@ import pytest
 
 from cogtree.behaviours.run_query import RunQuery
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.trees.testing import TreeHarness
 
 MENU_TTL = """

@@ -6,7 +6,7 @@ import pytest
 
 from cogtree.behaviours.run_query import RunQuery
 from cogtree.behaviours.turn_state import GeneratedQuery
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"

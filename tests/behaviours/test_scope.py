@@ -11,9 +11,9 @@ from py_trees.common import Status
 from cogtree.behaviours.scope import DetectScope, scope_decision_model
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scope_matching import ScopeMatcher
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.scope_matching import ScopeMatcher
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 

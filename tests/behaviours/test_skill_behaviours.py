@@ -10,7 +10,7 @@ from cogtree.behaviours.explain import Explain
 from cogtree.behaviours.look_around import LookAround
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.behaviours.skill_action import SkillAction
-from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.controller import RunStatus

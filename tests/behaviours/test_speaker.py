@@ -7,7 +7,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours.speaker import IdentifySpeaker, named_person
 from cogtree.behaviours.turn_state import PendingTask
-from cogtree.knowledge.scene_models import HumanInfo
+from cogtree.knowledge.scene.scene_models import HumanInfo
 from cogtree.trees.testing import TreeHarness
 
 ASKED_WHO = PendingTask(

@@ -11,8 +11,8 @@ from cogtree.behaviours.clarify import AskClarification
 from cogtree.behaviours.decline import Decline, known_reason
 from cogtree.behaviours.respond import CANNOT_SAY, Respond, Templated
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import WorkingContext
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."

@@ -6,7 +6,7 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours.switch_domain import SwitchActiveDomain, spoken_title
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

@@ -15,7 +15,7 @@ from cogtree.behaviours.turn_state import (
     SlotResolution,
     TaskSequence,
 )
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

@@ -13,8 +13,8 @@ import pytest
 
 from cogtree.behaviours.candidate_readings import candidate_readings
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.conformal import tie_break
-from cogtree.knowledge.conformal_threshold import load_threshold
+from cogtree.knowledge.safety.conformal import tie_break
+from cogtree.knowledge.safety.conformal_threshold import load_threshold
 from cogtree.trees.cli.eval_command import run_eval
 from cogtree.trees.cli.main import build_parser, main
 from cogtree.trees.evaluation.calibrated import (

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
 from cogtree.trees.evaluation.clarify import Decision, summary
 from cogtree.trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items

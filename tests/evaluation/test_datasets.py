@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.domains.advisor.knowledge_graph import load_advisor_graph
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import list_scenarios, load_scenario
 from cogtree.trees.evaluation.datasets import (

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.cli.main import main
 from cogtree.trees.cli.user_data import EXPERIENCE_ENV

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.trees.evaluation.hazard_set import (
     HazardBackend,
     HazardItem,

@@ -26,7 +26,7 @@ SHARED_CLARIFY = ROOT.parent / "shared" / "data" / "clarify"
 
 
 def test_no_pack_example_copies_a_request() -> None:
-    examples = pack_examples(sorted((ROOT / "knowledge" / "domains").glob("*/pack.yaml")))
+    examples = pack_examples(sorted((ROOT / "knowledge" / "packs" / "domains").glob("*/pack.yaml")))
     requests = scenario_requests(sorted((ROOT / "sim" / "scenarios").glob("*.yaml")))
     requests += evaluation_requests(sorted((ROOT / "tests" / "data" / "eval").glob("*.jsonl")))
     requests += evaluation_requests(sorted(SHARED_CLARIFY.glob("*.jsonl")))

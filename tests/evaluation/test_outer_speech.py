@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.domains.advisor.knowledge_graph import load_advisor_graph
-from cogtree.knowledge.lexicon_book import LexiconBook
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
 from cogtree.trees.evaluation.metrics import row_key
 from cogtree.trees.evaluation.outer_speech import (

@@ -10,8 +10,8 @@ import pytest
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.domain_profile import DomainProfile, load_profiles
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_profile import DomainProfile, load_profiles
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
 from cogtree.trees.evaluation.profile_scope import (
     PROFILE_SCOPE_FILE,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.evaluation.clinc import ClincData, evaluate_clinc, sample_items
 from cogtree.trees.evaluation.datasets import (
     IntentItem,

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cogtree.knowledge.domain_profile import DomainProfile, ProfileTask, load_profiles
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_profile import DomainProfile, ProfileTask, load_profiles
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
 from cogtree.trees.evaluation.datasets import DEFAULT_DATA
 from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope

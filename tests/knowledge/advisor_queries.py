@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.named_queries import Binding
-from cogtree.knowledge.readonly_query import TEMPLATE_LENGTH_FACTOR, ReadOnlyQueryRunner
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.scene.named_queries import Binding
+from cogtree.knowledge.scene.readonly_query import TEMPLATE_LENGTH_FACTOR, ReadOnlyQueryRunner
 
 
 @contextmanager

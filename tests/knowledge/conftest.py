@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from rdflib import Graph
 
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 
 QUERY_PREFIXES = {"cog": "https://cogtree.dev/ontology#", "home": "https://cogtree.dev/home/"}
 """The namespaces the query-runner tests allow."""

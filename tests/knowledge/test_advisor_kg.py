@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rdflib import Literal
 
-from cogtree.knowledge.domains.advisor import (
+from cogtree.knowledge.packs.domains.advisor import (
     ADV,
     AdvisorDataError,
     AdvisorKG,
@@ -17,9 +17,9 @@ from cogtree.knowledge.domains.advisor import (
     UnknownEntityError,
     load_advisor_graph,
 )
-from cogtree.knowledge.domains.advisor.knowledge_graph import QUERY_DIR
-from cogtree.knowledge.named_queries import QueryLibrary
-from cogtree.knowledge.rdf_store import TurtleError, load_turtle
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import QUERY_DIR
+from cogtree.knowledge.scene.named_queries import QueryLibrary
+from cogtree.knowledge.scene.rdf_store import TurtleError, load_turtle
 
 EU_ALLERGENS = {
     "CerealsContainingGluten",

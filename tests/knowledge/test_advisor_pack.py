@@ -10,13 +10,13 @@ from pydantic import BaseModel, ValidationError
 from rdflib import RDF
 from rdflib.query import ResultRow
 
-from cogtree.knowledge.domain_pack import DomainPack, load_pack
-from cogtree.knowledge.domain_registry import SHIPPED_PACKS, DomainRegistry
-from cogtree.knowledge.domains.advisor import ADV, AdvisorKG
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.memory_model import Claim
-from cogtree.knowledge.slot_filling import SlotValue, fill_slots
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.memory.model import Claim
+from cogtree.knowledge.packs.domain_pack import DomainPack, load_pack
+from cogtree.knowledge.packs.domain_registry import SHIPPED_PACKS, DomainRegistry
+from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.slot_filling import SlotValue, fill_slots
 
 
 @pytest.fixture(scope="module")
@@ -379,7 +379,7 @@ def test_targets_are_cleaned_and_a_single_target_is_a_list(pack: DomainPack) -> 
 
 
 def test_the_diets_the_schema_knows_are_the_graphs(kg: AdvisorKG) -> None:
-    from cogtree.knowledge.domains.advisor.tasks import DIETS
+    from cogtree.knowledge.packs.domains.advisor.tasks import DIETS
 
     graph_diets = {diet.id.casefold() for diet in kg.dish("fruit_salad").diets}  # type: ignore[union-attr]
     assert graph_diets == DIETS  # the fruit salad suits every diet the graph declares

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from rdflib import Literal, URIRef
 
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.domains.advisor import ADV, AdvisorKG
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from tests.knowledge.advisor_queries import advisor_runner, run
 
 NUTRIENTS = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.conformal import (
+from cogtree.knowledge.safety.conformal import (
     CalibrationError,
     conformal_quantile,
     nonconformity,
@@ -16,7 +16,7 @@ from cogtree.knowledge.conformal import (
     prediction_set,
     tie_break,
 )
-from cogtree.knowledge.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, load_threshold
 
 
 def test_the_quantile_is_the_corrected_empirical_one() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.disposal import DisposalTableError, disposal_table, load_disposal_table
-from cogtree.knowledge.unsupported_skills import unsupported_skill, unsupported_skills
+from cogtree.knowledge.language.unsupported_skills import unsupported_skill, unsupported_skills
+from cogtree.knowledge.scene.disposal import DisposalTableError, disposal_table, load_disposal_table
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_pack import PackError, SlotSpec, load_pack
-from cogtree.knowledge.domain_registry import SHIPPED_PACKS
+from cogtree.knowledge.packs.domain_pack import PackError, SlotSpec, load_pack
+from cogtree.knowledge.packs.domain_registry import SHIPPED_PACKS
 
 MANIFEST = """\
 name: {name}

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from cogtree.knowledge.domain_pack import DomainPack, load_pack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import build_lexicons
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
-from cogtree.knowledge.slot_filling import fill_slots
+from cogtree.knowledge.packs.domain_pack import DomainPack, load_pack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.lexicon import build_lexicons
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "domain_packs.md"
 BLOCK = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_profile import (
+from cogtree.knowledge.packs.domain_profile import (
     SHIPPED_PROFILES,
     DomainProfile,
     ProfileError,
     load_profiles,
     read_profile,
 )
-from cogtree.knowledge.domain_registry import SHIPPED_NAMES, DomainRegistry
+from cogtree.knowledge.packs.domain_registry import SHIPPED_NAMES, DomainRegistry
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_pack import PackError
-from cogtree.knowledge.domain_registry import SHIPPED_PACKS, DomainRegistry, pack_directories
+from cogtree.knowledge.packs.domain_pack import PackError
+from cogtree.knowledge.packs.domain_registry import SHIPPED_PACKS, DomainRegistry, pack_directories
 from tests.knowledge.test_domain_pack import write_pack
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.english import looks_english
+from cogtree.knowledge.language.english import looks_english
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Any, get_args
 import pytest
 import yaml
 
-from cogtree.knowledge.experience import (
+from cogtree.knowledge.memory.experience import (
     DEFAULT_SEED,
     ERROR_CODES,
     SKILLS,
@@ -387,7 +387,7 @@ def test_recovery_survives_reopening_in_a_new_process(seed: Path, tmp_path: Path
         added = store.add_recovery(**recovery())
     code = (
         "import json, sys\n"
-        "from cogtree.knowledge.experience import ExperienceStore\n"
+        "from cogtree.knowledge.memory.experience import ExperienceStore\n"
         "store = ExperienceStore(sys.argv[1], seeds=[sys.argv[2]])\n"
         "found = store.retrieve('PICK', 'object_not_visible', 'fetch the green cup', k=1)\n"
         "print(json.dumps({'found': [s.record.model_dump(mode='json') for s in found],\n"

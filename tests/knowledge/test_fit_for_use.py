@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.fit_for_use import fit_for_use, states_in
-from cogtree.knowledge.scene_models import Candidate
+from cogtree.knowledge.scene.fit_for_use import fit_for_use, states_in
+from cogtree.knowledge.scene.scene_models import Candidate
 
 
 def thing(label: str) -> Candidate:

@@ -7,16 +7,16 @@ from collections.abc import Callable
 
 import pytest
 
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import (
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.frame_tasks import (
     TalkedAbout,
     one_per_thing,
     sequence_tasks,
     step_task,
     water_as_fill,
 )
-from cogtree.knowledge.request_frame import parse_request
 
 Tasks = list[tuple[str, dict[str, object]]]
 

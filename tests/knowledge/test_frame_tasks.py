@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.frame_tasks import (
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
     TalkedAbout,
     context_referent,
@@ -17,9 +18,8 @@ from cogtree.knowledge.frame_tasks import (
     task_key,
     with_referent,
 )
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.request_frame import parse_request
-from cogtree.knowledge.scope_matching import frame_signal
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.scope_matching import frame_signal
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.hazard_rules import HazardRuleError, load_hazard_rules, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import (
+    HazardRuleError,
+    load_hazard_rules,
+    shipped_hazard_rules,
+)
 
 PREFIX = "@prefix haz: <https://cogtree.dev/hazard#> .\n"
 

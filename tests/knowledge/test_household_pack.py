@@ -8,13 +8,13 @@ from datetime import datetime, timezone
 
 import pytest
 
-from cogtree.knowledge.domain_pack import SPEAKER_ARGUMENT, DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
-from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
-from cogtree.knowledge.scene_models import Observation
-from cogtree.knowledge.slot_filling import fill_slots
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.tasks import TASK_SPECS

@@ -6,11 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.domain_pack import SlotSpec, TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.intent_matching import IntentMatcher, continuation, cue_spans, other_cues
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.understanding.intent_matching import (
+    IntentMatcher,
+    continuation,
+    cue_spans,
+    other_cues,
+)
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 
 
 def task(name: str, examples: list[str], cues: list[str], **slots: SlotSpec) -> TaskSpec:

@@ -20,13 +20,13 @@ from rdflib import Literal, URIRef
 
 from cogtree.behaviours.task_readiness import check_slots
 from cogtree.behaviours.turn_state import IntentFrame
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.domains.advisor import ADV, AdvisorKG
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.readonly_query import ReadOnlyQueryRunner
-from cogtree.knowledge.slot_filling import fill_slots
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 from tests.knowledge.advisor_queries import advisor_runner, run
 
 TARGETS = ["daily_kcal", "daily_protein_g", "daily_carbohydrate_g", "daily_fat_g"]

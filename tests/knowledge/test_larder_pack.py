@@ -8,13 +8,13 @@ from collections.abc import Iterator
 import pytest
 from rdflib import Literal, URIRef
 
-from cogtree.knowledge.domain_pack import DomainPack, PackError, load_pack
-from cogtree.knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
-from cogtree.knowledge.grounding_backend import GroundingBackend
-from cogtree.knowledge.lexicon import build_lexicons
-from cogtree.knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
-from cogtree.knowledge.slot_filling import fill_slots
-from cogtree.knowledge.sql_query import ReadOnlySqlRunner
+from cogtree.knowledge.packs.domain_pack import DomainPack, PackError, load_pack
+from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from cogtree.knowledge.packs.grounding_backend import GroundingBackend
+from cogtree.knowledge.packs.sql_query import ReadOnlySqlRunner
+from cogtree.knowledge.scene.readonly_query import QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.lexicon import build_lexicons
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 
 LARDER = "https://cogtree.dev/larder#"
 

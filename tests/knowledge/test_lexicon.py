@@ -10,10 +10,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogtree.knowledge.domain_pack import PackError, load_pack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import TYPE_PREFIX, Lexicon, Mention, build_lexicons, tokenize
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_pack import PackError, load_pack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon import (
+    TYPE_PREFIX,
+    Lexicon,
+    Mention,
+    build_lexicons,
+    tokenize,
+)
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 

@@ -6,10 +6,10 @@ from datetime import datetime, timezone
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon_book import LexiconBook
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 
 SEEN = datetime(2025, 6, 2, 8, 5, tzinfo=timezone.utc)
 
@@ -24,7 +24,7 @@ def sighting(subject: str, predicate: str, value: str) -> Observation:
 
 
 def test_a_thing_seen_later_is_in_the_live_view(registry: DomainRegistry) -> None:
-    with SceneGraph.from_turtle_file("knowledge/scenes/home.ttl") as scene:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
         book = LexiconBook(registry, scene)
         objects = book.view("household")["objects"]
         assert not objects.find("the teapot")
@@ -43,7 +43,7 @@ def test_a_thing_seen_later_is_in_the_live_view(registry: DomainRegistry) -> Non
 
 
 def test_a_pack_without_scene_lexicons_is_built_once(registry: DomainRegistry) -> None:
-    with SceneGraph.from_turtle_file("knowledge/scenes/home.ttl") as scene:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
         book = LexiconBook(registry, scene)
         first = book.current("advisor")
         scene.observe([sighting("teapot_1", "label", "teapot")])

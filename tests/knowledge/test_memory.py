@@ -16,10 +16,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore, MemoryStoreError, extract_facts
-from cogtree.knowledge.memory_archive import MIN_FRESH
-from cogtree.knowledge.memory_db import SCHEMA_VERSION, MemoryDatabase
-from cogtree.knowledge.memory_model import Claim, Fact, FactKind, FactSource, TurnTrace
+from cogtree.knowledge.memory.archive import MIN_FRESH
+from cogtree.knowledge.memory.db import SCHEMA_VERSION, MemoryDatabase
+from cogtree.knowledge.memory.model import Claim, Fact, FactKind, FactSource, TurnTrace
+from cogtree.knowledge.memory.store import (
+    MemoryConfig,
+    MemoryStore,
+    MemoryStoreError,
+    extract_facts,
+)
 
 OpenStore = Callable[..., MemoryStore]
 
@@ -509,8 +514,8 @@ def test_long_turns_are_clipped_in_the_context(open_store: OpenStore) -> None:
 
 WRITER = """
 import sys
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory.model import Claim, TurnTrace
 
 config = MemoryConfig(history_capacity=2, core_budget_chars=40)
 with MemoryStore(sys.argv[1], config=config) as store:
@@ -530,7 +535,7 @@ with MemoryStore(sys.argv[1], config=config) as store:
 
 READER = """
 import json, sys
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 
 config = MemoryConfig(history_capacity=2, core_budget_chars=40)
 with MemoryStore(sys.argv[1], config=config) as store:
@@ -576,9 +581,9 @@ def test_a_new_process_restores_history_core_and_archive(db_path: Path) -> None:
 
 CRASHER = """
 import os, sys
-from cogtree.knowledge import memory_db
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.knowledge.memory import db as memory_db
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory.model import Claim, TurnTrace
 
 def die(self, records):
     os._exit(7)  # the process dies inside the transaction, after the trace was inserted
@@ -640,8 +645,8 @@ def test_two_stores_on_one_file_lose_nothing_and_number_turns_in_order(
 
 CONCURRENT_WRITER = """
 import pathlib, sys, time
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory.model import Claim, TurnTrace
 
 name, turns, start = sys.argv[2], int(sys.argv[3]), pathlib.Path(sys.argv[4])
 config = MemoryConfig(history_capacity=3, core_budget_chars=100_000, busy_timeout_s=30)

@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cogtree.behaviours.memory_write import guard_claims
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
-from cogtree.knowledge.memory_polarity import inadmissible, request_stance, stance_of
+from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.polarity import inadmissible, request_stance, stance_of
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 
 QUESTIONS = [
     "What am I allergic to?",
@@ -157,7 +157,7 @@ def test_a_version_1_file_is_upgraded_and_keeps_its_facts(tmp_path: Path) -> Non
 def test_an_answer_word_is_never_taken_for_the_users_name(word: str) -> None:
     from pydantic import ValidationError
 
-    from cogtree.knowledge.memory_note import Introduction
+    from cogtree.knowledge.memory.note import Introduction
 
     with pytest.raises(ValidationError, match="it is not a name"):
         Introduction(name=word)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from cogtree.knowledge.memory import MemoryStore
-from cogtree.knowledge.memory_model import Claim, TurnTrace
-from cogtree.knowledge.memory_questions import NOTHING_RECALLED, answer
+from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.questions import NOTHING_RECALLED, answer
+from cogtree.knowledge.memory.store import MemoryStore
 
 ALLERGY = Claim(
     text="The user is allergic to sesame",

@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.domain_pack import DomainPack
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.slot_filling import fill_slots
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.slot_filling import fill_slots
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 

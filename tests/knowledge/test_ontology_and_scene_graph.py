@@ -10,9 +10,9 @@ import pytest
 from pydantic import ValidationError
 from rdflib import OWL, RDF, RDFS, Graph, Literal
 
-from cogtree.knowledge.rdf_store import TurtleError
-from cogtree.knowledge.scene_graph import COG, ONTOLOGY_PATH, SCENE, SCENES_DIR, SceneGraph
-from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.scene.rdf_store import TurtleError
+from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SCENE, SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
 
 HOME = SCENES_DIR / "home.ttl"
 T0 = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)

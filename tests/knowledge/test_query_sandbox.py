@@ -22,10 +22,10 @@ from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 from rdflib.plugins.sparql.parser import parseQuery
 
-from cogtree.knowledge.query_sandbox import QuerySandbox, SandboxLimits, SandboxRefused
-from cogtree.knowledge.rdf_store import load_turtle, new_graph
-from cogtree.knowledge.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
-from cogtree.knowledge.scene_graph import SCENE, SceneGraph
+from cogtree.knowledge.scene.query_sandbox import QuerySandbox, SandboxLimits, SandboxRefused
+from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene.scene_graph import SCENE, SceneGraph
 
 COG = "https://cogtree.dev/ontology#"
 HOME = "https://cogtree.dev/home/"
@@ -335,7 +335,7 @@ def test_a_model_query_sees_the_graph_as_it_is_now(make_runner: Any, scene: Grap
 def test_the_snapshot_is_sent_again_only_when_the_version_changes(
     make_runner: Any, scene: Graph, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import cogtree.knowledge.readonly_query as readonly_query
+    import cogtree.knowledge.scene.readonly_query as readonly_query
 
     taken: list[int] = []
     serialise = readonly_query._ntriples

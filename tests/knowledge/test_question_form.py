@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.question_form import asks_the_robot
+from cogtree.knowledge.language.question_form import asks_the_robot
 
 
 @pytest.mark.parametrize(

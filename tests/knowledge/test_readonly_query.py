@@ -12,8 +12,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDFS
 
-from cogtree.knowledge.rdf_store import STORE, load_turtle, new_graph
-from cogtree.knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene.rdf_store import STORE, load_turtle, new_graph
+from cogtree.knowledge.scene.readonly_query import QueryRefused, ReadOnlyQueryRunner
 
 COG = "https://cogtree.dev/ontology#"
 HOME = "https://cogtree.dev/home/"

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.referents import split_negation
-from cogtree.knowledge.scene_graph import COG, SceneGraph, materialise_kinds
+from cogtree.knowledge.scene.referents import split_negation
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph, materialise_kinds
 
 # A pantry scene written for these tests.
 PANTRY = """

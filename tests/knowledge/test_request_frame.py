@@ -11,8 +11,14 @@ from pathlib import Path
 import pytest
 import yaml
 
-from cogtree.knowledge import request_frame
-from cogtree.knowledge.request_frame import SPEAKER, RequestFrame, Step, WordsError, parse_request
+from cogtree.knowledge.language import request_frame
+from cogtree.knowledge.language.request_frame import (
+    SPEAKER,
+    RequestFrame,
+    Step,
+    WordsError,
+    parse_request,
+)
 
 
 def only_step(text: str) -> Step:

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Graph, Literal, URIRef
 
-from cogtree.knowledge.named_queries import NamedQuery, QueryFileError, QueryLibrary
-from cogtree.knowledge.readonly_query import QueryRefused
-from cogtree.knowledge.referents import Description
-from cogtree.knowledge.scene_graph import SCENE, SCENES_DIR, SceneGraph, UnknownEntityError
-from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.scene.named_queries import NamedQuery, QueryFileError, QueryLibrary
+from cogtree.knowledge.scene.readonly_query import QueryRefused
+from cogtree.knowledge.scene.referents import Description
+from cogtree.knowledge.scene.scene_graph import SCENE, SCENES_DIR, SceneGraph, UnknownEntityError
+from cogtree.knowledge.scene.scene_models import Observation
 
 HOME = SCENES_DIR / "home.ttl"
 HOSTILE = [
@@ -373,9 +373,9 @@ def test_query_readonly_runs_select_and_refuses_updates(home: SceneGraph) -> Non
 
 
 def test_furniture_heights_and_home_places_are_read() -> None:
-    from cogtree.knowledge.scene_graph import SceneGraph
+    from cogtree.knowledge.scene.scene_graph import SceneGraph
 
-    home_ttl = Path(__file__).resolve().parents[2] / "knowledge" / "scenes" / "home.ttl"
+    home_ttl = Path(__file__).resolve().parents[2] / "knowledge" / "scene" / "scenes" / "home.ttl"
     with SceneGraph.from_turtle_file(home_ttl) as scene:
         things = {info.id: info for info in scene.objects_in_room("kitchen")}
     assert things["kitchen_table"].height_m == 0.75

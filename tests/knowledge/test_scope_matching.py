@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.scope_matching import (
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.scope_matching import (
     MAX_CHARS,
     OUT_OF_SCOPE,
     PACK_THRESHOLDS,

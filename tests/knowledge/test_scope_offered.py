@@ -1,15 +1,16 @@
-"""A service no pack offers is out of scope at once (knowledge.scope_matching.offers_nothing),
-the frame readings it relies on ("keep X in Y" places, "for seven" is no recipient), and
-a thing described by its purpose ("something to slice the loaf with")."""
+"""A service no pack offers is out of scope at once
+(knowledge.understanding.scope_matching.offers_nothing), the frame readings it relies on ("keep X
+in Y" places, "for seven" is no recipient), and a thing described by its purpose ("something to
+slice the loaf with")."""
 
 from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.referents import Description
-from cogtree.knowledge.request_frame import parse_request
-from cogtree.knowledge.scope_matching import Offered, offers_nothing
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.referents import Description
+from cogtree.knowledge.understanding.scope_matching import Offered, offers_nothing
 
 
 @pytest.fixture(scope="module")

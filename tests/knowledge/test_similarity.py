@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cogtree.knowledge.similarity import SimilarityIndex
-from cogtree.knowledge.term_expansion import TermExpander
+from cogtree.knowledge.language.similarity import SimilarityIndex
+from cogtree.knowledge.language.term_expansion import TermExpander
 
 GROUPS = [["shrimp", "prawns", "shellfish"], ["breakfast", "meal", "food"], ["eat", "meal", "food"]]
 

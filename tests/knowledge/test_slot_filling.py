@@ -8,9 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cogtree.knowledge.domain_pack import TaskSpec
-from cogtree.knowledge.lexicon import Lexicon
-from cogtree.knowledge.slot_filling import VAGUE_WORDS, SlotFill, fill_slots, is_grounded
+from cogtree.knowledge.packs.domain_pack import TaskSpec
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.slot_filling import (
+    VAGUE_WORDS,
+    SlotFill,
+    fill_slots,
+    is_grounded,
+)
 
 LEXICONS = {
     "objects": Lexicon(

@@ -11,10 +11,15 @@ from pathlib import Path
 import pytest
 from rdflib import Literal, URIRef
 
-from cogtree.knowledge.grounding_backend import GroundingBackend
-from cogtree.knowledge.named_queries import QueryFileError
-from cogtree.knowledge.readonly_query import QueryRefused
-from cogtree.knowledge.sql_query import ReadOnlySqlRunner, SqlLimits, SqlTemplate, build_database
+from cogtree.knowledge.packs.grounding_backend import GroundingBackend
+from cogtree.knowledge.packs.sql_query import (
+    ReadOnlySqlRunner,
+    SqlLimits,
+    SqlTemplate,
+    build_database,
+)
+from cogtree.knowledge.scene.named_queries import QueryFileError
+from cogtree.knowledge.scene.readonly_query import QueryRefused
 
 SCRIPT = """
 CREATE TABLE item (id TEXT PRIMARY KEY, label TEXT, grams NUMERIC);

@@ -8,8 +8,8 @@ from typing import get_args
 import pytest
 from rdflib import OWL, RDF, RDFS, Graph
 
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
 from cogtree.skills.belief import HazardFlag
 
 

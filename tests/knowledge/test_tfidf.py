@@ -1,7 +1,7 @@
 """TfidfVectors computes what scikit-learn's TfidfVectorizer computes with the same settings.
 
-The fast paths use :mod:`knowledge.tfidf` so that a turn does not import scikit-learn; these
-tests hold it to scikit-learn itself, on arbitrary texts.
+The fast paths use :mod:`knowledge.language.tfidf` so that a turn does not import scikit-learn;
+these tests hold it to scikit-learn itself, on arbitrary texts.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
-from cogtree.knowledge.tfidf import TfidfVectors, _assigned_words, english_stop_words
+from cogtree.knowledge.language.tfidf import TfidfVectors, _assigned_words, english_stop_words
 
 # Words that repeat (counts above one), stop words, case, digits, one-letter words, accents,
 # non-Latin letters and punctuation, joined by several kinds of white space.

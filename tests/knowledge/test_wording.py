@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.wording import clip, counted, joined, singular, singular_forms, verb_bases
+from cogtree.knowledge.wording import (
+    clip,
+    counted,
+    joined,
+    singular,
+    singular_forms,
+    verb_bases,
+)
 
 
 @pytest.mark.parametrize(

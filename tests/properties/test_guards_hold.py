@@ -46,10 +46,10 @@ from cogtree.behaviours.safety_doubts import (
 )
 from cogtree.behaviours.task_readiness import NEGATION
 from cogtree.behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution, TaskSequence
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory_model import TRUSTED_SOURCES, WorkingContext
-from cogtree.knowledge.memory_polarity import inadmissible
-from cogtree.knowledge.slot_filling import is_grounded
+from cogtree.knowledge.memory.model import TRUSTED_SOURCES, WorkingContext
+from cogtree.knowledge.memory.polarity import inadmissible
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import DONT_KNOW
 from cogtree.sim.scenario import Scenario, load_scenario

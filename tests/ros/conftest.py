@@ -31,9 +31,9 @@ import pytest
 
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore
-from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory.experience import ExperienceStore
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import BlackboardView
 
 if TYPE_CHECKING:

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 
 from cogtree_interfaces.msg import ObservationBatch
 
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import AttributeValue, Observation
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import AttributeValue, Observation
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.sim.scenario import load_scenario

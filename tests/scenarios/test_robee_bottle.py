@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from py_trees.common import Status
 
-from cogtree.knowledge.experience import ExperienceStore
+from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.trees.examples.robee_recovery import create_root

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from cogtree.knowledge.scene_graph import SceneGraph
-from cogtree.knowledge.scene_models import Observation
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.sim.belief_journal import BeliefChange, JournalingSceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.perception import BeliefSpec, belief_from_world, observe, update_belief, visible
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import Placement, WorldSpec

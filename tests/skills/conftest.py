@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.belief import Belief, SupplementaryFacts
 from cogtree.skills.decomposition import SkillDecomposer
 from cogtree.skills.tasks import TaskPlanner

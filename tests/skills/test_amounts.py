@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.amounts import pour_ml
 from cogtree.skills.belief import Belief
 from cogtree.skills.task_hazards import task_hazards

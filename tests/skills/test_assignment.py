@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.assignment import PlanWorld, assign, robot_subtask_rate

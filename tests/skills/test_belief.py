@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.skills.belief import Belief, BeliefError, SupplementaryFacts
 from cogtree.skills.effects import project
 from cogtree.skills.specs import skill_call

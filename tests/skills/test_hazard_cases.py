@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.skills.hazard_check import step_graph, step_hazards
 from cogtree.skills.plan_validation import ask_first_doubts, hazard_question, rehearse
 from cogtree.skills.specs import skill_call

@@ -8,7 +8,7 @@ from typing import Any, get_args
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
 from cogtree.skills.decomposition import SHARP_WARNING, SkillDecomposer
 from cogtree.skills.effects import DEFAULT_FILL_ML, project

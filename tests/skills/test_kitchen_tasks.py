@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.belief import Belief
 from cogtree.skills.specs import SkillArgumentError
 from cogtree.skills.tasks import TaskPlanner, task_call

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from cogtree.knowledge.experience import RecoveryStep
+from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.belief import Belief

@@ -5,7 +5,7 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from cogtree.knowledge.experience import Skill
+from cogtree.knowledge.memory.experience import Skill
 from cogtree.skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,

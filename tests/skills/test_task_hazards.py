@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.belief import Belief
 from cogtree.skills.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN

@@ -17,10 +17,10 @@ import pytest
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.knowledge.domain_registry import OPTIONAL_PACKS, DomainRegistry
-from cogtree.knowledge.domains.advisor.knowledge_graph import AdvisorKG
-from cogtree.knowledge.experience import ExperienceStore
-from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory.experience import ExperienceStore
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import AdvisorKG
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant import create_root

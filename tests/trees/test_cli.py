@@ -188,7 +188,7 @@ def test_tick_hands_a_scene_graph_to_perception_nodes(
         "def create_root():\n"
         "    return GetMapRooms()\n"
     )
-    scene = Path(__file__).resolve().parents[2] / "knowledge" / "scenes" / "home.ttl"
+    scene = Path(__file__).resolve().parents[2] / "knowledge" / "scene" / "scenes" / "home.ttl"
     argv = ["tick", f"{tree_file}:create_root", "--llm", "none", "--rate", "100"]
     assert main([*argv, "--scene", str(scene)]) == 0
     assert "kitchen" in str(blackboard.get("/perception/rooms"))
@@ -245,5 +245,5 @@ def test_tick_runs_a_tree_in_the_simulator(
     assert blackboard.get("/turn/utterance").startswith("go to the table in the kitchen")
     assert blackboard.get("/skill/explanation").code == "object_not_visible"
     with pytest.raises(SystemExit):  # --scene and --scenario exclude each other
-        main([*argv, "--scene", "knowledge/scenes/home.ttl"])
+        main([*argv, "--scene", "knowledge/scene/scenes/home.ttl"])
     assert "not allowed with argument --scenario" in capsys.readouterr().err

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domains.advisor.knowledge_graph import AdvisorKG
-from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import AdvisorKG
 from cogtree.trees.cli.main import main
 
 

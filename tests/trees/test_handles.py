@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryStore, MemoryStoreError
-from cogtree.knowledge.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.memory.store import MemoryStore, MemoryStoreError
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession

@@ -15,9 +15,9 @@ import pytest
 
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
+from cogtree.knowledge.memory.experience import ExperienceStore
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore, RecoveryStep
+from cogtree.knowledge.memory.experience import ExperienceStore, RecoveryStep
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.skills.plan_validation import oracle_plan

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from py_trees.common import Status
 
-from cogtree.knowledge.task_schema import required_slots
+from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.trees.examples.ask_before_acting import FetchTask, extract_fetch_slots
 from cogtree.trees.examples.readiness_gate import ReadinessGate, readiness_decision_model
 from cogtree.trees.testing import TreeHarness

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore
-from cogtree.knowledge.memory import MemoryStore
+from cogtree.knowledge.memory.experience import ExperienceStore
+from cogtree.knowledge.memory.store import MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession

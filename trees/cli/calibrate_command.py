@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cogtree.knowledge.conformal import CalibrationError
+from cogtree.knowledge.safety.conformal import CalibrationError
 from cogtree.trees.cli.arg_types import error_rate
 from cogtree.trees.cli.eval_clarify_command import progress_line
 from cogtree.trees.evaluation.calibrated import counted, read_turns, scored_with, threshold_for

@@ -24,7 +24,7 @@ from cogtree.behaviours.llm.embedding import (
     choose_recall,
 )
 from cogtree.behaviours.llm.errors import LLMError
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession, TurnResult

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cogtree.knowledge.domain_profile import ProfileError
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_profile import ProfileError
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.cli.arg_types import positive_int
 from cogtree.trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from cogtree.trees.cli.hazards_command import add_hazards_parser, run_hazards

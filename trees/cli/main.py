@@ -19,9 +19,9 @@ from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.errors import LLMConfigError
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.knowledge.domain_pack import PackError
-from cogtree.knowledge.memory_db import MemoryStoreError
-from cogtree.knowledge.rdf_store import TurtleError
+from cogtree.knowledge.memory.db import MemoryStoreError
+from cogtree.knowledge.packs.domain_pack import PackError
+from cogtree.knowledge.scene.rdf_store import TurtleError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, ScenarioError, list_scenarios, load_scenario
 from cogtree.sim.show import render_scenario
@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--scene",
         metavar="TTL",
         help="scene-graph belief (Turtle) handed to perception nodes, "
-        "e.g. knowledge/scenes/home.ttl",
+        "e.g. knowledge/scene/scenes/home.ttl",
     )
     world.add_argument(
         "--scenario",

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import py_trees
 
 from cogtree.behaviours.llm.client import LLMClient
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
 from cogtree.trees.cli.conversation_command import add_pack_arguments, recall_from_args
 from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args

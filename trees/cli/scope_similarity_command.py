@@ -15,13 +15,13 @@ from pathlib import Path
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
 from cogtree.behaviours.llm.errors import LLMError
-from cogtree.knowledge.domain_profile import (
+from cogtree.knowledge.packs.domain_profile import (
     SHIPPED_PROFILES,
     DomainProfile,
     ProfileError,
     load_profiles,
 )
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
 from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
 from cogtree.trees.evaluation.runner import (

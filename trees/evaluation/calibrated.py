@@ -44,14 +44,14 @@ from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.errors import LLMError
 from cogtree.behaviours.match_scores import NO_MODEL
 from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.conformal import (
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.conformal import (
     CalibrationError,
     conformal_quantile,
     nonconformity,
     prediction_set,
 )
-from cogtree.knowledge.conformal_threshold import ConformalThreshold, files_sha256, utc_now
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, files_sha256, utc_now
 from cogtree.trees.evaluation.clarify import ClarifyRunner, Progress
 from cogtree.trees.evaluation.clarify_data import ClarifyItem
 from cogtree.trees.evaluation.clarify_world import ROBOT, USER, object_id, object_names

@@ -52,8 +52,8 @@ from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.scripted import Script, ScriptedBackend, ScriptedReply
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.taxonomy import household_taxonomy
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.trees.evaluation.clarify_data import ClarifyItem
 from cogtree.trees.evaluation.clarify_world import item_scenario, object_names

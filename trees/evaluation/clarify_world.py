@@ -9,7 +9,7 @@ Two layouts (:data:`~trees.evaluation.clarify_data.Layout`):
   ``usualPlace``, when the kitchen has such a place), else on the counter.
 
 Each object's label is the name as given; its type comes from the household taxonomy
-(:meth:`~knowledge.taxonomy.Taxonomy.type_named`), else it is a generic :data:`GENERIC_TYPE`,
+(:meth:`~knowledge.scene.taxonomy.Taxonomy.type_named`), else it is a generic :data:`GENERIC_TYPE`,
 so a name no scene knows is still in the world under the words the user may use. A material
 word in the name ("metal bowl") or the type's typical material becomes its ``material``.
 The robot and the user (:data:`USER`) are in the kitchen; the robot knows every object.
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cogtree.knowledge.taxonomy import Taxonomy
+from cogtree.knowledge.scene.taxonomy import Taxonomy
 from cogtree.sim.scenario import Scenario
 from cogtree.trees.evaluation.clarify_data import ClarifyItem
 

@@ -2,8 +2,9 @@
 
 The examples are CLINC150's ``train`` split grouped by domain (``domains.json`` maps each of
 the 150 intents to one of 10 domains); the test items are ``val`` (in scope) plus ``oos_val``
-(out of scope). The cascade is the one DetectScope runs: :class:`~knowledge.scope_matching.
-ScopeMatcher` decides when it is confident; otherwise a model chooses among the 10 domains and
+(out of scope). The cascade is the one DetectScope runs:
+:class:`~knowledge.understanding.scope_matching. ScopeMatcher` decides when it is confident;
+otherwise a model chooses among the 10 domains and
 ``OutOfScope``; with no model (or a failed call) DetectScope's safe decision is taken: the
 matcher's guess (its best domain when the score clears ``reject``, else OutOfScope).
 
@@ -34,7 +35,7 @@ from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedReply
 from cogtree.behaviours.llm.types import CallRecord, Message
 from cogtree.behaviours.scope import scope_decision_model
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.scope_matching import ScopeGuess, ScopeMatcher
+from cogtree.knowledge.understanding.scope_matching import ScopeGuess, ScopeMatcher
 from cogtree.trees.testing import scripted_llm
 
 log = logging.getLogger(__name__)

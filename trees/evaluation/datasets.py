@@ -17,7 +17,7 @@ from typing import Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE, SlotValue
-from cogtree.knowledge.domain_registry import SHIPPED_NAMES
+from cogtree.knowledge.packs.domain_registry import SHIPPED_NAMES
 from cogtree.knowledge.validation_errors import first_problem
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval"

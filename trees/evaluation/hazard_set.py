@@ -47,7 +47,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
-from cogtree.knowledge.hazard_rules import HazardRules, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.sim.scenario import Goal, Scenario, ScenarioError, load_scenario
 from cogtree.skills.plan_validation import ORACLE_KEYS
 from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError, load_items

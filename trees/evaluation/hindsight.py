@@ -38,7 +38,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.llm.backend import Backend, WrappedBackend
 from cogtree.behaviours.llm.types import Completion, LLMRequest
 from cogtree.behaviours.turn_state import IntentFrame
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.predicates import Predicate
 from cogtree.sim.scenario import Scenario

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cogtree.knowledge.domain_profile import DomainProfile, load_profiles
-from cogtree.knowledge.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domain_profile import DomainProfile, load_profiles
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.evaluation.outer_speech import (
     OUTER_SPEECH_COLUMNS,
     OUTER_SPEECH_FILE,

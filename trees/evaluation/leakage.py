@@ -34,7 +34,7 @@ import yaml
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
-from cogtree.knowledge.domain_pack import PackManifest
+from cogtree.knowledge.packs.domain_pack import PackManifest
 
 THRESHOLD = 0.8
 """The cosine similarity from which a pack example counts as a copy."""

@@ -2,7 +2,7 @@
 
 A ρ item's earlier answers become the ``/session/held_answers`` the tree would have kept, and
 its profile facts the working context; a sufficiency item's facts are written into a real
-:class:`~knowledge.memory.MemoryStore` (SQLite in a temporary folder) so that its core facts
+:class:`~knowledge.memory.store.MemoryStore` (SQLite in a temporary folder) so that its core facts
 stay in core memory, its archived facts are in the archive and its recent turns are the
 history, as a long conversation would have left them.
 """
@@ -15,9 +15,9 @@ from pathlib import Path
 
 from cogtree.behaviours.answer_reuse import answer_key
 from cogtree.behaviours.turn_state import EvidenceItem, HeldAnswer
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.memory import MemoryConfig, MemoryStore
-from cogtree.knowledge.memory_model import Claim, Fact, TurnTrace, WorkingContext
+from cogtree.knowledge.memory.model import Claim, Fact, TurnTrace, WorkingContext
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.evaluation.datasets import ClaimItem, GroundingItem, SufficiencyItem
 
 EVAL_NOW = 1_800_000_000.0

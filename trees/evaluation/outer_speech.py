@@ -47,8 +47,8 @@ from cogtree.behaviours.faithfulness import (
 from cogtree.behaviours.llm.types import CallRecord
 from cogtree.behaviours.respond import Respond
 from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.lexicon_book import LexiconBook
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.trees.evaluation import metrics
 from cogtree.trees.evaluation.datasets import load_items
 from cogtree.trees.evaluation.runner import ModuleRunner, preset_resolutions, select

@@ -1,12 +1,13 @@
 """Scope detection at JANUS's scale: 11 domains + OutOfScope, routed over domain profiles.
 
 The domains are the shipped packs' profiles and the profile files of
-``knowledge/domain_profiles`` (:func:`~knowledge.domain_profile.load_profiles`); the items are
+``knowledge/packs/domain_profiles`` (:func:`~knowledge.packs.domain_profile.load_profiles`); the
+items are
 ``tests/data/eval/scope_profiles.jsonl`` (an utterance and its domain or OutOfScope). Routing
 is the scope cascade of :func:`~trees.evaluation.clinc.route_items`: the
-:class:`~knowledge.scope_matching.ScopeMatcher` with the pack thresholds over each profile's
-description and examples decides when it is sure; otherwise the backend's model chooses among
-the profiles and OutOfScope (the scripted ORACLE answers with the label); with no model the
+:class:`~knowledge.understanding.scope_matching.ScopeMatcher` with the pack thresholds over each
+profile's description and examples decides when it is sure; otherwise the backend's model chooses
+among the profiles and OutOfScope (the scripted ORACLE answers with the label); with no model the
 matcher's guess is the safe default. DetectScope itself is not run: it routes among loaded
 packs, and eight of the domains have no pack.
 """
@@ -21,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.domain_profile import DomainProfile
-from cogtree.knowledge.scope_matching import ScopeMatcher
+from cogtree.knowledge.packs.domain_profile import DomainProfile
+from cogtree.knowledge.understanding.scope_matching import ScopeMatcher
 from cogtree.trees.evaluation.clinc import ClincData, route_items
 from cogtree.trees.evaluation.datasets import DatasetError, load_items
 from cogtree.trees.evaluation.runner import ItemResult, ModuleScore, select

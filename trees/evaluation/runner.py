@@ -14,7 +14,7 @@ Every item builds its node(s) afresh on a cleared blackboard and ticks them with
   ``/turn/control`` is compared.
 - **query**: ``GenerateQuery`` with ``/turn/intent``, ``/turn/resolved`` and ``/turn/task``
   preset from the item's resolved ids; ``/turn/query`` is run by a
-  :class:`~knowledge.readonly_query.ReadOnlyQueryRunner` on the pack's graph (or the
+  :class:`~knowledge.scene.readonly_query.ReadOnlyQueryRunner` on the pack's graph (or the
   scenario's belief) and its rows are compared with the reference rows. A second run withholds
   the packs' templates, so that every query is model-written (JANUS's query generation).
 
@@ -62,10 +62,10 @@ from cogtree.behaviours.turn_state import (
     SlotResolution,
 )
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.domain_pack import TaskSpec
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.readonly_query import QueryRefused, ReadOnlyQueryRunner
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.packs.domain_pack import TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.readonly_query import QueryRefused, ReadOnlyQueryRunner
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, ScenarioError, load_scenario
 from cogtree.trees.evaluation import metrics

@@ -64,8 +64,8 @@ from cogtree.behaviours.llm.config import LLMConfig
 from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
 from cogtree.behaviours.llm.scripted import ScriptedBackend
 from cogtree.behaviours.success_claims import success_sentences
-from cogtree.knowledge.domain_registry import DomainRegistry
-from cogtree.knowledge.experience import ExperienceStore, recovery_text
+from cogtree.knowledge.memory.experience import ExperienceStore, recovery_text
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import DONT_KNOW
 from cogtree.sim.scenario import Scenario

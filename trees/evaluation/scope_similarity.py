@@ -23,8 +23,8 @@ import numpy as np
 
 from cogtree.behaviours.llm.client import LLMClient
 from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.domain_profile import DomainProfile
-from cogtree.knowledge.similarity import Embedder
+from cogtree.knowledge.language.similarity import Embedder
+from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.trees.evaluation.profile_scope import ProfileScopeItem, score_profile_scope
 
 CONFIGURATIONS = 5

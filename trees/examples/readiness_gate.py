@@ -18,8 +18,8 @@ from pydantic import BaseModel, Field, ValidationError, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
-from cogtree.knowledge.slot_filling import is_grounded
-from cogtree.knowledge.task_schema import partial_model, required_slots
+from cogtree.knowledge.packs.task_schema import partial_model, required_slots
+from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.wording import BoundedText
 
 SlotExtractor = Callable[[str], dict[str, Any]]

@@ -76,7 +76,7 @@ from rclpy.subscription import Subscription
 from std_msgs.msg import String
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.knowledge.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.ros.belief import BeliefListener, belief_from_state

@@ -1,0 +1,1251 @@
+"""The request frame: a structural parse of what the user asks the robot to do.
+
+:func:`parse_request` reads an English request into a :class:`RequestFrame`: a sequence of
+:class:`Step` s, each with its action (a capability, from a verb lexicon with synonyms and
+phrasal verbs), its object phrases (determiner, modifiers, quantity, negation: "a snack, but
+not chips"), a spatial relation and its landmark, a tool ("with / using the X"), a recipient
+("give it to Anna", "hand me") and a source ("from the fridge"). Steps are split at "then",
+"and" + a verb, and commas before a verb ("open the fridge and take out the milk").
+
+The grammar is small and reads a part-of-speech lexicon of function words written as data
+(``request_words.yaml`` next to this module). Content words are never listed: any word that
+is not a function word belongs to a noun phrase, so an object the robot has never heard of is
+kept as said ("bring me the scissors" has the object "the scissors"). No model is involved,
+so the parse is deterministic and cheap (cached per text).
+
+A spaCy-style statistical parser was not used: spaCy's English models are not published on
+PyPI (only third-party re-uploads are), and NLTK's taggers need data downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import yaml
+
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import verb_bases
+
+WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
+"""The grammar's word lists."""
+
+SKILL_CATALOGUE_FILE: Final = Path(__file__).with_name("unsupported_skills.yaml")
+"""The skill catalogue's list of skills the robot lacks (``skills``: name, verbs, say). When
+the file is there its entries win over the grammar's own ``unsupported`` list."""
+
+_CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
+
+SPEAKER: Final = "speaker"
+"""The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
+
+MAX_PARSE_CHARS: Final = 1000
+"""Only this many characters of a request are parsed (like the other fast paths)."""
+
+PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
+"""Words that may finish a phrasal verb after its object ("throw the can away")."""
+
+INLINE_FILLERS: Final = frozenset(
+    ["please", "now", "again", "too", "also", "thanks", "thank", "quickly", "carefully",
+     "gently", "just", "right", "away", "here", "there", "for", "then", "kindly", "actually"]
+)  # fmt: skip
+"""Words inside or after a phrase that say nothing about the thing."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]")
+_BREAK = frozenset([".", "!", "?", ";", ":"])
+
+Role = Literal["object", "landmark", "recipient", "tool", "source"]
+
+
+@dataclass(frozen=True)
+class ObjectPhrase:
+    """A noun phrase as the user said it.
+
+    ``text`` is the whole phrase ("the small red mug", "a glass of water"), ``head`` the word
+    that names the thing ("mug"), ``modifiers`` the words before it ("small", "red"),
+    ``determiner`` ("the", "my", "that"), ``quantity`` ("two", "a glass of"). ``negated``:
+    the user does not want it ("not chips"); ``alternative``: joined to the previous phrase
+    by "or"; ``pronoun``: it names nothing on its own ("it", "that one"); ``person``:
+    :data:`SPEAKER` for me/us, the name for a named person, else empty. ``where``: a place
+    phrase that only says where the thing is ("on the kitchen table"); ``preposition``: the
+    words before the phrase as said ("next to", "out of"), when it followed one.
+    """
+
+    text: str
+    head: str
+    modifiers: tuple[str, ...] = ()
+    determiner: str = ""
+    quantity: str = ""
+    negated: bool = False
+    alternative: bool = False
+    pronoun: bool = False
+    person: str = ""
+    where: str = ""
+    preposition: str = ""
+
+    @property
+    def described(self) -> str:
+        """The phrase with the place it is said to be in ("the bottle on the table")."""
+        return f"{self.text} {self.where}".strip()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a request, with its phrases by role.
+
+    ``verb`` is the verb as a lemma phrase ("throw away"), ``action`` the capability it asks
+    for (a key of the lexicon's ``actions``), ``unsupported`` the missing skill it asks for
+    (a key of ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step
+    with neither names no action ("I'm thirsty"). ``relation`` is a spatial relation ("on",
+    "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
+    place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
+    with "to" and says what the step before is for ("... to clean the leaves"), not a next
+    action. ``statement``: read from a statement of where a thing should be ("the milk goes
+    in the fridge") or of a need that names no thing ("I need something from that drawer");
+    it is a step only when the request asks for nothing else. ``means``: the clause opened
+    with "by" and a verb's -ing form says how to do the step before ("warm the soup by
+    setting the pot on the hob"): that is what the robot is asked to do.
+    """
+
+    text: str
+    verb: str = ""
+    action: str = ""
+    unsupported: str = ""
+    missing_skill: str = ""
+    objects: tuple[ObjectPhrase, ...] = ()
+    relation: str = ""
+    landmark: ObjectPhrase | None = None
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    source: ObjectPhrase | None = None
+    purpose: bool = False
+    statement: bool = False
+    means: bool = False
+
+    @property
+    def wanted(self) -> tuple[ObjectPhrase, ...]:
+        """The object phrases the user wants acted on (not negated)."""
+        return tuple(phrase for phrase in self.objects if not phrase.negated)
+
+    @property
+    def excluded(self) -> tuple[ObjectPhrase, ...]:
+        """The object phrases the user ruled out ("not chips")."""
+        return tuple(phrase for phrase in self.objects if phrase.negated)
+
+    def phrases(self) -> Iterable[ObjectPhrase]:
+        """Every phrase of the step: objects, landmark, recipient, tool, source."""
+        yield from self.objects
+        for phrase in (self.landmark, self.recipient, self.tool, self.source):
+            if phrase is not None:
+                yield phrase
+
+
+@dataclass(frozen=True)
+class RequestFrame:
+    """A request read into steps (see the module docstring); ``context``: clauses with no action."""
+
+    text: str
+    steps: tuple[Step, ...] = ()
+    context: tuple[str, ...] = ()
+
+    @property
+    def actions(self) -> list[str]:
+        """The capabilities the steps ask for, in order."""
+        return [step.action for step in self.steps if step.action]
+
+    @property
+    def clear_actions(self) -> list[str]:
+        """The capabilities of the steps that clearly ask the robot to act.
+
+        A step does when its verb says what to do on its own, or when it names a place, a
+        person, a source or a tool beside a verb of many senses ("set an alarm" asks nothing
+        of the robot, "set the cup on the tray" does).
+        """
+        weak = request_words().weak_verbs
+        return [
+            step.action
+            for step in self.steps
+            if step.action
+            and (
+                tuple(step.verb.split()) not in weak
+                or any(
+                    role is not None
+                    for role in (step.landmark, step.recipient, step.source, step.tool)
+                )
+            )
+        ]
+
+    @property
+    def missing_skills(self) -> list[str]:
+        """How to say each missing skill the request asks for ("cut things")."""
+        return _unique(step.missing_skill for step in self.steps if step.missing_skill)
+
+    @property
+    def acts(self) -> bool:
+        """Whether any step names an action the robot has (a capability)."""
+        return bool(self.actions)
+
+    def phrases(self) -> list[ObjectPhrase]:
+        """Every phrase of every step, in order."""
+        return [phrase for step in self.steps for phrase in step.phrases()]
+
+
+# -- the word lists -----------------------------------------------------------------------------
+
+
+class WordsError(ValueError):
+    """The grammar's word file is broken; the message names the entry and the fix."""
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The word lists, as phrase tables (tuples of words -> value)."""
+
+    verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
+    says: Mapping[str, str]
+    tasks: Mapping[str, tuple[str, ...]]
+    place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
+    thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
+    skills: Mapping[str, frozenset[str]]
+    openers: frozenset[tuple[str, ...]]
+    wants: frozenset[tuple[str, ...]]
+    determiners: frozenset[str]
+    quantities: frozenset[str]
+    measures: frozenset[str]
+    pronouns: frozenset[str]
+    speaker: frozenset[str]
+    people_pronouns: frozenset[str]
+    negations: frozenset[tuple[str, ...]]
+    conjunctions: frozenset[tuple[str, ...]]
+    sequencers: frozenset[tuple[str, ...]]
+    copulas: frozenset[str]
+    other_verbs: frozenset[str]
+    subjects: frozenset[str]
+    idioms: frozenset[tuple[str, ...]]
+    subordinators: frozenset[str]
+    vague_places: frozenset[str]
+    weak_verbs: frozenset[tuple[str, ...]]
+    adverbials: frozenset[tuple[str, ...]]
+    statement_modals: frozenset[tuple[str, ...]]
+    results: Mapping[str, str]  # a word after the object -> the action it makes
+    openings: frozenset[str]
+    remains: frozenset[tuple[str, ...]]
+    waste_words: frozenset[str]
+    statement_verbs: frozenset[tuple[str, ...]]
+    prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
+    particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
+        default_factory=dict
+    )  # the verb's first word -> (the words after the object, (kind, key))
+
+    @property
+    def longest(self) -> int:
+        return max(len(words) for words in (*self.verbs, *self.prepositions, *self.openers))
+
+
+def _phrase(text: Any) -> tuple[str, ...]:
+    return tuple(str(text).lower().replace("\u2019", "'").split())
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value:
+        raise WordsError(f"{WORDS_FILE.name}: {key!r} must be a non-empty list of words")
+    return value
+
+
+@functools.cache
+def request_words() -> _Words:
+    """The grammar's word lists, read once from :data:`WORDS_FILE`.
+
+    Raises :class:`WordsError` naming the entry when the file is malformed.
+    """
+    try:
+        data = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise WordsError(f"{WORDS_FILE}: cannot read the grammar's words: {error}") from error
+    if not isinstance(data, dict):
+        raise WordsError(f"{WORDS_FILE.name}: expected a mapping of word lists")
+    verbs: dict[tuple[str, ...], tuple[str, str]] = {}
+    tasks: dict[str, tuple[str, ...]] = {}
+    skills: dict[str, frozenset[str]] = {}
+    says: dict[str, str] = {}
+    place_verbs: dict[str, frozenset[str]] = {}
+    thing_verbs: set[str] = set()
+    for kind in ("actions", "unsupported"):
+        entries = data.get(kind)
+        if not isinstance(entries, dict) or not entries:
+            raise WordsError(f"{WORDS_FILE.name}: {kind!r} must map names to their verbs")
+        for key, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise WordsError(f"{WORDS_FILE.name}: {kind}.{key} must be a mapping")
+            for verb in _list(entry, "verbs"):
+                verbs.setdefault(_phrase(verb), (kind, str(key)))
+            if kind == "actions":
+                tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
+                skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
+                named = entry.get("place_verbs", [])
+                place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
+                thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
+            else:
+                says[str(key)] = str(entry.get("says") or key)
+    _add_catalogue(verbs, says)
+    prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
+    relations = data.get("relations")
+    if not isinstance(relations, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'relations' must map relations to prepositions")
+    for relation, forms in relations.items():
+        for form in forms:
+            prepositions.setdefault(_phrase(form), ("landmark", str(relation)))
+    for role, key in (
+        ("destination", "destinations"),
+        ("tool", "tools"),
+        ("source", "sources"),
+        ("recipient", "recipients"),
+    ):
+        for form in _list(data, key):
+            prepositions.setdefault(_phrase(form), (role, ""))
+    split_verbs: dict[str, list[tuple[tuple[str, ...], tuple[str, str]]]] = {}
+    for words in [words for words in verbs if "*" in words]:
+        star = words.index("*")
+        if star != 1 or len(words) < 3:
+            raise WordsError(
+                f"{WORDS_FILE.name}: {' '.join(words)!r}: write one verb, *, then words"
+            )
+        split_verbs.setdefault(words[0], []).append((words[2:], verbs.pop(words)))
+    particles: dict[str, set[str]] = {}
+    for words in verbs:
+        if len(words) == 2 and words[1] in PARTICLES:
+            particles.setdefault(words[0], set()).add(words[1])
+
+    def word_set(key: str) -> frozenset[str]:
+        return frozenset(str(word).lower() for word in _list(data, key))
+
+    def phrase_set(key: str) -> frozenset[tuple[str, ...]]:
+        return frozenset(_phrase(word) for word in _list(data, key))
+
+    return _Words(
+        verbs=verbs,
+        says=says,
+        tasks=tasks,
+        place_verbs=place_verbs,
+        thing_verbs=frozenset(thing_verbs),
+        skills=skills,
+        prepositions=prepositions,
+        particles={verb: frozenset(found) for verb, found in particles.items()},
+        split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
+        openers=phrase_set("openers"),
+        wants=phrase_set("wants"),
+        negations=phrase_set("negations"),
+        conjunctions=phrase_set("conjunctions"),
+        sequencers=phrase_set("sequencers"),
+        determiners=word_set("determiners"),
+        quantities=word_set("quantities"),
+        measures=word_set("measures"),
+        pronouns=word_set("pronouns"),
+        speaker=word_set("speaker"),
+        people_pronouns=word_set("people_pronouns"),
+        copulas=word_set("copulas"),
+        other_verbs=word_set("other_verbs"),
+        subjects=word_set("subjects"),
+        idioms=phrase_set("idioms"),
+        subordinators=word_set("subordinators"),
+        vague_places=word_set("vague_places"),
+        weak_verbs=phrase_set("weak_verbs"),
+        adverbials=phrase_set("adverbials"),
+        statement_modals=phrase_set("statement_modals"),
+        results=_results(data, frozenset(tasks)),
+        openings=word_set("openings"),
+        remains=phrase_set("remains"),
+        waste_words=word_set("waste_words"),
+        statement_verbs=phrase_set("statement_verbs"),
+    )
+
+
+def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
+    """The ``results`` table (word -> action), each action checked against ``actions``."""
+    results = data.get("results")
+    if not isinstance(results, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'results' must map words to actions")
+    for word, action in results.items():
+        if action not in actions:
+            raise WordsError(
+                f"{WORDS_FILE.name}: results.{word} names {action!r}, not an action; use one "
+                f"of {', '.join(sorted(actions))}"
+            )
+    return {str(word).lower(): str(action) for word, action in results.items()}
+
+
+def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
+    """Put the skill catalogue's unsupported skills over the grammar's own, when it has them.
+
+    A catalogue that cannot be read is named in the error, like the word file.
+    """
+    if not SKILL_CATALOGUE_FILE.exists():
+        return
+    try:
+        data = yaml.safe_load(SKILL_CATALOGUE_FILE.read_text(encoding="utf-8"))
+        entries = data["skills"]
+        for entry in entries:
+            name = f"catalogue:{entry['name']}"
+            for verb in entry["verbs"]:
+                verbs[_phrase(verb)] = ("unsupported", name)
+            says[name] = _CANT.sub("", str(entry["say"])).strip() or str(entry["name"])
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
+        raise WordsError(
+            f"{SKILL_CATALOGUE_FILE}: cannot read the unsupported skills ({error}); each entry "
+            "needs name, verbs and say"
+        ) from error
+
+
+def action_tasks() -> Mapping[str, tuple[str, ...]]:
+    """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
+    return request_words().tasks
+
+
+def names_destination(step: Step) -> bool:
+    """Whether the step's verb also names where its object goes ("microwave the tray")."""
+    return step.verb in request_words().place_verbs.get(step.action, frozenset())
+
+
+def skill_actions(available: Iterable[str]) -> frozenset[str]:
+    """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
+    have = frozenset(available)
+    return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
+
+
+# -- the grammar --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Word:
+    text: str  # lower case, straight apostrophes
+    said: str  # as written
+
+
+def _tokens(text: str) -> list[_Word]:
+    return [
+        _Word(match.group(0).lower().replace("\u2019", "'"), match.group(0))
+        for match in _TOKEN.finditer(text)
+    ]
+
+
+def _longest(words: Sequence[_Word], at: int, table: Iterable[tuple[str, ...]]) -> int:
+    """How many words from ``at`` the longest entry of ``table`` matching there covers."""
+    best = 0
+    for entry in table:
+        size = len(entry)
+        if size > best and tuple(word.text for word in words[at : at + size]) == entry:
+            best = size
+    return best
+
+
+class _Clause:
+    """One clause's words and a cursor; the grammar's rules read it left to right."""
+
+    def __init__(self, words: Sequence[_Word], lexicon: _Words) -> None:
+        self.words = list(words)
+        self.at = 0
+        self.lexicon = lexicon
+
+    @property
+    def done(self) -> bool:
+        return self.at >= len(self.words)
+
+    def word(self, offset: int = 0) -> str:
+        index = self.at + offset
+        return self.words[index].text if 0 <= index < len(self.words) else ""
+
+    def match(self, table: Iterable[tuple[str, ...]]) -> int:
+        return _longest(self.words, self.at, table)
+
+    def text(self, start: int, end: int) -> str:
+        return " ".join(word.said for word in self.words[start:end])
+
+    def is_boundary(self) -> bool:
+        """Whether a noun phrase ends before the current word."""
+        lexicon, word = self.lexicon, self.word()
+        return (
+            not word
+            or word == ","
+            or bool(self.match(lexicon.prepositions))
+            or bool(self.match(lexicon.negations))
+            or bool(self.match(lexicon.conjunctions))
+            or bool(self.match(lexicon.adverbials))
+            or word in lexicon.copulas
+            or word in lexicon.subordinators
+            or word in lexicon.vague_places
+            or word in INLINE_FILLERS
+            or word in ("to", "back")
+        )
+
+
+def parse_request(text: str) -> RequestFrame:
+    """The frame of ``text`` (see the module docstring); never raises for any text."""
+    return _parse(str(text)[:MAX_PARSE_CHARS])
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(text: str) -> RequestFrame:
+    lexicon = request_words()
+    steps: list[Step] = []
+    context: list[str] = []
+    clauses = _clauses(_tokens(text), lexicon)
+    bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
+    for clause in clauses:
+        step = _read_clause(clause, lexicon, bare_want=bare)
+        if clause[0].text == "by" and step.action:
+            step = replace(step, means=True)
+        if step.action or step.unsupported or step.verb:
+            steps.append(step)
+        elif steps and step.objects and _continues(clause, lexicon):
+            last = steps[-1]
+            steps[-1] = _with(last, objects=(*last.objects, *step.objects))
+        elif step.text:
+            context.append(step.text)
+    if any(step.means for step in steps):
+        # "warm my lunch by setting the box on the hob": the means is what to do, the rest why
+        context += [step.text for step in steps if not step.means]
+        steps = [replace(step, means=False) for step in steps if step.means]
+    if len(steps) > 1 and any(step.statement for step in steps):
+        # "the eggs belong in the fridge, pop them in": the statement says why, the rest asks
+        context += [step.text for step in steps if step.statement]
+        steps = [step for step in steps if not step.statement]
+    return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
+
+
+def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
+    """Whether the request is only a thing asked for ("a biscuit please").
+
+    It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
+    copula ("some grapes, not the green ones"), so it says "I'd like ..." without the words.
+    "a drink" is a thing here, so the verbs that are not requests, which are also nouns, do
+    not count.
+    """
+    words = [word.text for word in clause]
+    if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
+        return False
+    if words[0] in ("which", "what", "whichever"):
+        return False
+    if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
+        return False
+    if _placement_statement(_Clause(clause, lexicon)) is not None:
+        return False  # "the towels belong behind the door": a statement of where a thing goes
+    return not any(
+        word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
+        for word in words
+    )
+
+
+def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
+    """A verbless clause that adds to the step before ("..., but not chips", "or the cup")."""
+    first = [word.text for word in clause[:2]]
+    return bool(first) and (
+        first[0] in ("but", "or", "and", "not", "no", "except", "plus")
+        or _longest(clause, 0, lexicon.negations) > 0
+    )
+
+
+def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
+    """Sentences split at sequencers, and at "and" / commas followed by a verb."""
+    clauses: list[list[_Word]] = [[]]
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if word.text in _BREAK:
+            clauses.append([])
+            index += 1
+            continue
+        sequencer = _longest(words, index, lexicon.sequencers)
+        if sequencer and clauses[-1]:
+            clauses.append([])
+            index += sequencer
+            continue
+        base = _gerund(words, index + 1, lexicon) if word.text == "by" else None
+        if base is not None and clauses[-1]:
+            clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
+            index += 2
+            continue
+        if word.text == "," and _statement_follows(words, index + 1, lexicon):
+            clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
+            index += 1
+            continue
+        if word.text in (",", "and", "to") and (
+            _verb_follows(words, index + 1, lexicon)
+            or (word.text != "to" and _tool_follows(words, index + 1, lexicon))
+        ):
+            opens_with_tool = any(said.text in TOOL_OPENERS for said in clauses[-1])
+            describes_the_thing = word.text == "to" and _purpose(words, index + 1)
+            modal = word.text == "to" and _ends_modal(words, index, lexicon)  # "is meant to"
+            if word.text != "to" or not (opens_with_tool or describes_the_thing or modal):
+                clauses.append([word] if word.text == "to" else [])  # "to": a purpose
+                index += 1
+                continue
+        clauses[-1].append(word)
+        index += 1
+    return [clause for clause in clauses if clause]
+
+
+TOOL_OPENERS: Final = frozenset({"use", "using"})
+"""Words that open a clause with its tool: "use the tongs to lift the roll"."""
+
+
+PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
+"""The stranded preposition that makes "to <verb> ..." describe a thing ("something to cut
+paper with", "a box to put them in") instead of starting a step."""
+
+
+def _purpose(words: list[_Word], index: int) -> bool:
+    """Whether the words from ``index`` on close on a :data:`PURPOSE_ENDINGS` preposition.
+
+    The words up to the next comma or sentence end are read.
+    """
+    end = index
+    while end < len(words) and words[end].text not in (",", *_BREAK):
+        end += 1
+    return end > index and words[end - 1].text in PURPOSE_ENDINGS
+
+
+def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
+    index = _after_openers(words, index, lexicon)
+    size = _longest(words, index, lexicon.verbs)
+    if not size and index < len(words) and words[index].text in lexicon.particles:
+        size = 1  # the head of a phrasal verb whose particle comes later ("turn it on")
+    if not size:
+        return False
+    after = words[index + size].text if index + size < len(words) else ""
+    # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause
+    return after not in (",", "and", "or") and words[index].text not in lexicon.measures
+
+
+def _tool_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether "use" / "using" (after openers) starts at ``index``: "..., use the whisk to ..."."""
+    index = _after_openers(words, index, lexicon)
+    return index < len(words) and words[index].text in TOOL_OPENERS
+
+
+def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
+    """The index of the first word from ``index`` on that is no opener."""
+    while index < len(words):
+        opener = _longest(words, index, lexicon.openers)
+        if not opener:
+            break
+        index += opener
+    return index
+
+
+VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
+"""Pronouns of a need that names no thing ("I need something from the drawer")."""
+
+
+def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
+    return any(
+        modal[-1] == "to"
+        and index + 1 >= len(modal)
+        and tuple(word.text for word in words[index + 1 - len(modal) : index + 1]) == modal
+        for modal in lexicon.statement_modals
+    )
+
+
+def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
+    """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
+    if index >= len(words) or not words[index].text.endswith("ing"):
+        return None
+    heads = {verb[0] for verb in lexicon.verbs}
+    return next((base for base in verb_bases(words[index].text) if base in heads), None)
+
+
+SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
+"""Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
+
+
+def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+    """Whether a statement, not more of the step, starts at ``index`` (after a comma).
+
+    A subject pronoun ("..., we eat at six"; not "I want": what the speaker wants is the
+    step's), or "it" / "there" / a short noun phrase followed by a copula, a modal or a verb
+    of being somewhere ("..., it is cold", "..., dinner goes in soon").
+    """
+    first = words[index].text if index < len(words) else ""
+    if _longest(words, index, lexicon.wants):
+        return False
+    if first in SUBJECT_PRONOUNS:
+        return True
+    for at in range(index + 1, min(index + 5, len(words))):
+        text = words[at].text
+        if text in lexicon.copulas or _longest(words, at, lexicon.statement_modals):
+            return _subject_words(words[index:at], lexicon)
+        if _longest(words, at, lexicon.statement_verbs):
+            return _subject_words(words[index:at], lexicon)
+        if text in (",", "and", "or", *_BREAK):
+            return False
+    return False
+
+
+def _subject_words(words: Sequence[_Word], lexicon: _Words) -> bool:
+    """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
+    texts = [word.text for word in words]
+    if texts in (["it"], ["there"], ["this"], ["that"]):
+        return True
+    if texts and texts[0] in lexicon.determiners:
+        texts = texts[1:]
+    return bool(texts) and all(_bare_word(text, lexicon) for text in texts)
+
+
+def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
+    """The thing and the verb of "<thing> [modal] <verb of being somewhere> <place>".
+
+    "the serviette should sit on the right of the plate" -> (the serviette, "should sit");
+    the cursor moves past the verb. None (cursor kept) when the clause is no such statement.
+    """
+    lexicon = clause.lexicon
+    start = clause.at
+    for at in range(start + 1, min(start + 6, len(clause.words))):
+        clause.at = at
+        modal = clause.match(lexicon.statement_modals)
+        clause.at += modal
+        verb = clause.match(lexicon.statement_verbs)
+        if not verb or not _subject_words(clause.words[start:at], lexicon):
+            continue
+        said = clause.text(at, clause.at + verb)
+        thing = _noun_phrase(_Clause(clause.words[start:at], lexicon))
+        clause.at += verb
+        if thing is not None and clause.match(lexicon.prepositions):
+            return thing, said
+    clause.at = start
+    return None
+
+
+def _skip_openers(clause: _Clause) -> None:
+    """Skip openers and the commas after them ("Please, use ...", "Then, put ...")."""
+    while not clause.done:
+        size = clause.match(clause.lexicon.openers) or int(clause.word() == ",")
+        if not size:
+            return
+        clause.at += size
+
+
+def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = False) -> Step:
+    """One clause as a step: openers, the verb, then phrases by role.
+
+    A clause that opens with "to" says what the step before is for (``purpose``); one that
+    opens with "by" (and a verb's base form, see :func:`_clauses`) says how. A ``bare_want``
+    clause is read as if it opened with "I'd like" (:func:`_bare_want`).
+    """
+    purpose = bool(words) and words[0].text == "to"
+    means = bool(words) and words[0].text == "by"
+    words = words[1:] if purpose or means else words
+    clause = _Clause(words, lexicon)
+    text = clause.text(0, len(words))
+    _skip_openers(clause)
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    verb = ""
+    kind_key: tuple[str, str] = ("", "")
+    wanted = clause.match(lexicon.wants)
+    if wanted or bare_want:
+        clause.at += wanted
+        verb, kind_key = "bring", ("actions", "bring")
+        recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+        _skip_openers(clause)
+    elif clause.word() in ("use", "using"):
+        clause.at += 1
+        tool = _noun_phrase(clause)
+        if clause.word() == "to":
+            clause.at += 1
+    statement = None if verb else _placement_statement(clause)
+    if statement is not None:
+        return _statement_step(clause, text, *statement)
+    if not verb:
+        verb, kind_key = _verb(clause)
+    state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
+    state.purpose = purpose
+    if kind_key[1] == "bring" and recipient is None:
+        state.recipient = _indirect_object(clause)
+    _phrases(clause, state)
+    vague = all(phrase.head in VAGUE_THINGS for phrase in state.objects)
+    if wanted and state.objects and vague:
+        return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
+    if state.kind[1] in OPENING_ACTIONS:
+        state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
+    if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
+        state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
+    if (
+        kind_key == ("actions", "dispose")
+        and state.recipient is not None
+        and state.recipient.preposition != "for"  # "dispose of it for me": on my behalf
+        and verb.split()[0] in THROWING_VERBS
+    ):
+        state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
+    return state.step(lexicon)
+
+
+def _statement_step(clause: _Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
+    """The place step of a statement of where ``thing`` should be, or a step of nothing.
+
+    Only a place with a determiner counts ("in the fridge", not "in soon").
+    """
+    state = _StepState(text=text, verb=verb, kind=("actions", "place"), objects=[thing])
+    _phrases(clause, state)
+    landmark = state.landmark
+    if landmark is None or not landmark.determiner or len(state.objects) > 1:
+        return Step(text=text)
+    return replace(state.step(clause.lexicon), statement=True)
+
+
+OPENING_ACTIONS: Final = frozenset(["open", "close"])
+"""Actions a thing undergoes through its door or lid."""
+
+
+def _opened_by_its_part(phrase: ObjectPhrase, lexicon: _Words) -> ObjectPhrase:
+    """Said when opening or closing, "its door" is "it", named by its part (a pronoun)."""
+    if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
+        return replace(phrase, pronoun=True)
+    return phrase
+
+
+def _goes_into_a_thing(state: _StepState) -> bool:
+    """Whether the step's place is a physical thing: a type the household taxonomy knows.
+
+    "add the cream to the jug" (a jug), "add the milk to it" (the milk is a thing, so "it"
+    is one too); not "add walnuts to my profile" nor "add this to the list".
+    """
+    landmark = state.landmark
+    if landmark is None:
+        return False
+    if not landmark.pronoun:
+        return household_taxonomy().type_named(landmark.text) is not None
+    return any(
+        not phrase.pronoun and household_taxonomy().type_named(phrase.text) is not None
+        for phrase in state.objects
+    )
+
+
+THROWING_VERBS: Final = frozenset(["chuck", "throw", "toss", "fling", "lob"])
+"""Disposal verbs that also say a throw to someone when a recipient follows ("chuck it to me")."""
+
+
+def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
+    """The verb at the cursor (phrasal verbs whole, longest first), or none."""
+    lexicon = clause.lexicon
+    if clause.match(lexicon.idioms):
+        return "", ("", "")
+    size = clause.match(lexicon.verbs)
+    word = clause.word()
+    if size and not (size == 1 and word in lexicon.measures and clause.word(1) in ("you", "i")):
+        words = tuple(clause.word(offset) for offset in range(size))
+        clause.at += size
+        return " ".join(words), lexicon.verbs[words]
+    if word in lexicon.particles:  # "turn", "throw": the particle after the object decides
+        clause.at += 1
+        return word, ("", "")
+    if (
+        word
+        and word not in lexicon.determiners
+        and word not in lexicon.pronouns
+        and word not in lexicon.speaker
+        and word not in lexicon.copulas
+        and word not in lexicon.other_verbs
+        and word not in lexicon.subjects
+        and "'" not in word
+        and word not in lexicon.quantities
+        and not word.isdigit()
+        and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)
+    ):
+        clause.at += 1  # an imperative verb the lexicon does not know: kept as said
+        return word, ("", "")
+    return "", ("", "")
+
+
+def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
+    """The recipient of "hand me the X", "give Anna the cup", "pass him the salt"."""
+    lexicon, word = clause.lexicon, clause.word()
+    follows = clause.word(1)
+    opens_phrase = (
+        follows in lexicon.determiners
+        or follows in lexicon.quantities
+        or (follows and follows not in INLINE_FILLERS and not clause.match(lexicon.prepositions))
+    )
+    if word in lexicon.speaker:
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER)
+    if word in lexicon.people_pronouns and follows in lexicon.determiners:
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=word)
+    name_end = clause.at
+    while name_end < len(clause.words) and clause.words[name_end].said[:1].isupper():
+        name_end += 1
+    if name_end > clause.at and word not in lexicon.determiners and opens_phrase:
+        said = clause.text(clause.at, name_end)
+        head = clause.words[name_end - 1].text
+        clause.at = name_end
+        return ObjectPhrase(text=said, head=head, person=said)
+    if _bare_word(word, lexicon) and follows in lexicon.determiners:
+        said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
+        clause.at += 1  # the object's determiner: the bare noun is who receives it
+        return ObjectPhrase(text=said, head=word, person=said)
+    return None
+
+
+def _bare_word(word: str, lexicon: _Words) -> bool:
+    """A content word: not a function word the lexicon lists (nor a number)."""
+    return bool(word) and not (
+        word in lexicon.determiners
+        or word in lexicon.pronouns
+        or word in lexicon.people_pronouns
+        or word in lexicon.quantities
+        or word in lexicon.copulas
+        or word in INLINE_FILLERS
+        or word in PARTICLES
+        or word.isdigit()
+        or "'" in word
+        or not word.isalpha()
+    )
+
+
+@dataclass
+class _StepState:
+    """A step while its clause is read."""
+
+    text: str
+    verb: str
+    kind: tuple[str, str]
+    recipient: ObjectPhrase | None = None
+    tool: ObjectPhrase | None = None
+    objects: list[ObjectPhrase] = field(default_factory=list)
+    relation: str = ""
+    landmark: ObjectPhrase | None = None
+    source: ObjectPhrase | None = None
+    purpose: bool = False
+
+    def step(self, lexicon: _Words) -> Step:
+        kind, key = self.kind
+        return Step(
+            text=self.text,
+            verb=self.verb,
+            action=key if kind == "actions" else "",
+            unsupported=key if kind == "unsupported" else "",
+            missing_skill=lexicon.says.get(key, "") if kind == "unsupported" else "",
+            objects=tuple(self.objects),
+            relation=self.relation,
+            landmark=self.landmark,
+            recipient=self.recipient,
+            tool=self.tool,
+            source=self.source,
+            purpose=self.purpose,
+        )
+
+
+def _phrases(clause: _Clause, state: _StepState) -> None:
+    """Read the rest of the clause: objects, prepositional phrases, particles."""
+    lexicon = clause.lexicon
+    negated = alternative = after_negated = False
+    while not clause.done:
+        word = clause.word()
+        if word in lexicon.subordinators:
+            if word == "where" and state.kind[1] == "place" and state.landmark is None:
+                state.kind = ("actions", _where_it_goes(state, lexicon))
+            return  # "... back where it belongs": the rest says more, asks for nothing
+        remains = clause.match(lexicon.remains)
+        if remains:
+            clause.at += remains  # "what is left of the juice": the juice
+            continue
+        split = _verb_tail(clause, state.verb.split(" ")[0])
+        if split is not None:  # "get the oven going": the verb ends after its object
+            tail, state.kind = split
+            state.verb = f"{state.verb} {' '.join(tail)}"
+            clause.at += len(tail)
+            continue
+        if word in lexicon.vague_places and _longest(
+            clause.words, clause.at + 1, lexicon.prepositions
+        ):
+            clause.at += 1  # "somewhere near the bowl": near the bowl
+            continue
+        if word in lexicon.vague_places:
+            said = clause.words[clause.at].said
+            state.relation = state.relation or "to"
+            state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
+            clause.at += 1
+            continue
+        negation = clause.match(lexicon.negations)
+        if negation:
+            clause.at += negation
+            negated = True
+            continue
+        adverbial = clause.match(lexicon.adverbials)
+        if adverbial:
+            clause.at += adverbial  # "blade first": how, not what
+            continue
+        conjunction = clause.match(lexicon.conjunctions)
+        if conjunction or word in (",", "but"):
+            alternative = word == "or"
+            negated = negated or (after_negated and word in ("or", "nor"))  # "not A or B"
+            clause.at += conjunction or 1
+            continue
+        if _leaves_it(clause, state):  # "slide it open": open it
+            state.kind = ("actions", lexicon.results[word])
+            state.verb = f"{state.verb} {word}"
+            clause.at += 1
+            continue
+        if _ends_phrasal_verb(clause, state.verb):
+            phrasal = (state.verb, word)
+            state.verb = " ".join(phrasal)
+            state.kind = lexicon.verbs[phrasal]
+            clause.at += 1
+            continue
+        preposition = clause.match(lexicon.prepositions)
+        if preposition:
+            words = tuple(clause.word(offset) for offset in range(preposition))
+            role, relation = lexicon.prepositions[words]
+            said = clause.text(clause.at, clause.at + preposition)
+            clause.at += preposition
+            _prepositional(clause, state, role, relation, said)
+            continue
+        if word in INLINE_FILLERS or word in lexicon.copulas or word == "to":
+            clause.at += 1
+            continue
+        before = clause.at
+        phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
+        if phrase is not None:
+            state.objects.append(phrase)
+            after_negated = phrase.negated
+            negated = alternative = False
+        if clause.at == before:
+            clause.at += 1
+
+
+def _where_it_goes(state: _StepState, lexicon: _Words) -> str:
+    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
+    rubbish = any(
+        word in lexicon.waste_words for phrase in state.objects for word in phrase.modifiers
+    )
+    return "dispose" if rubbish else "put_away"
+
+
+def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
+    """The words that finish ``verb`` after its object, and the capability they make.
+
+    Only when they are at the cursor and end the clause, or a phrase with a preposition
+    follows ("give the hob a wipe", "give it a clean with the cloth"); else None.
+    """
+    for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
+        after = clause.word(len(tail))
+        ends = (
+            not after
+            or after in (",", "and", "then", "or")
+            or after in INLINE_FILLERS
+            or bool(_longest(clause.words, clause.at + len(tail), clause.lexicon.prepositions))
+        )
+        if ends and clause.match([tail]) == len(tail):
+            return tail, kind
+    return None
+
+
+def _leaves_it(clause: _Clause, state: _StepState) -> bool:
+    """Whether the word at the cursor is a result word after the verb's object.
+
+    "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
+    ends the clause.
+    """
+    return bool(state.verb) and bool(state.objects) and _result_word(clause)
+
+
+def _result_word(clause: _Clause) -> bool:
+    """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
+    after = clause.word(1)
+    return clause.word() in clause.lexicon.results and (
+        not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+    )
+
+
+def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
+    """Whether the word at the cursor is the particle of ``verb`` after its object.
+
+    "turn the light off", "put the milk away": the particle ends the phrase (nothing but a
+    filler, a conjunction or the end follows), so "take the milk out of the fridge" keeps
+    "out of" as a source.
+    """
+    word = clause.word()
+    if word not in PARTICLES or word not in clause.lexicon.particles.get(verb, ()):
+        return False
+    after = clause.word(1)
+    if word in ("away", "back") and not _longest(
+        clause.words, clause.at + 1, clause.lexicon.prepositions
+    ):
+        return True  # "put the mug back where it belongs": never a preposition here
+    return (
+        not after
+        or after in (",", "and", "then", "or")
+        or after in INLINE_FILLERS
+        or bool(_longest(clause.words, clause.at + 1, clause.lexicon.prepositions))
+    )
+
+
+def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
+    """Give the phrase after a preposition (``said``) its role in the step."""
+    phrase = _noun_phrase(clause)
+    if phrase is None:
+        return
+    phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
+    if role == "recipient" and phrase.quantity and phrase.head == phrase.quantity:
+        return  # "for seven", "for 2": a time or a count, not someone
+    if role in ("destination", "recipient") and _names_someone(clause, phrase):
+        phrase = ObjectPhrase(**{**phrase.__dict__, "person": phrase.text})
+    if role == "tool":
+        state.tool = state.tool or phrase
+    elif role == "source":
+        state.source = state.source or phrase
+    elif phrase.person or (role == "recipient" and phrase.pronoun):
+        state.recipient = state.recipient or _as_person(phrase)
+    elif role == "recipient":
+        state.objects.append(phrase) if not state.objects else None
+    elif role == "destination" and state.landmark is not None and not phrase.determiner:
+        return  # "put it on the stove to dry": a purpose, not a place
+    elif state.landmark is not None or _describes_object(state):
+        _locate(state, phrase)
+    else:
+        state.relation = relation or "to"
+        state.landmark = phrase
+
+
+def _names_someone(clause: _Clause, phrase: ObjectPhrase) -> bool:
+    """A bare capitalised name after "to" / "for" ("to Anna", "for Mr Okafor")."""
+    if phrase.determiner or phrase.quantity or phrase.pronoun:
+        return False
+    said = [word.said for word in clause.words if word.text in phrase.text.lower().split()]
+    return bool(said) and all(word[:1].isupper() for word in said)
+
+
+def _describes_object(state: _StepState) -> bool:
+    """Whether a place phrase after the object says where it is rather than where it goes.
+
+    "bring me the bottle on the table" (the bottle that is on the table) against "put the
+    bottle on the table" (put it there): fetching, finding and disposing do not place.
+    """
+    action = state.kind[1]
+    fetching = action == "bring" and (
+        state.recipient is not None or state.verb in ("get", "fetch", "grab", "hand", "pass")
+    )
+    return bool(state.objects) and (
+        fetching or action in ("find", "dispose", "open", "close", "wipe", "switch_on")
+    )
+
+
+def _locate(state: _StepState, phrase: ObjectPhrase) -> None:
+    """Attach a place phrase to the thing it locates (the last object, or the landmark)."""
+    where = f"{phrase.preposition} {phrase.described}".strip()
+    if state.landmark is not None:
+        state.landmark = _extend(state.landmark, where)
+    elif state.objects:
+        state.objects[-1] = _extend(state.objects[-1], where)
+
+
+def _extend(phrase: ObjectPhrase, where: str) -> ObjectPhrase:
+    joined = f"{phrase.where} {where}".strip()
+    return ObjectPhrase(**{**phrase.__dict__, "where": joined})
+
+
+def _as_person(phrase: ObjectPhrase) -> ObjectPhrase:
+    if phrase.person:
+        return phrase
+    return ObjectPhrase(**{**phrase.__dict__, "person": phrase.head})
+
+
+def _noun_phrase(
+    clause: _Clause, *, negated: bool = False, alternative: bool = False
+) -> ObjectPhrase | None:
+    """The noun phrase at the cursor: determiner, quantity, modifiers, head, "of" complement."""
+    lexicon = clause.lexicon
+    start = clause.at
+    determiner = quantity = ""
+    if clause.word() in lexicon.speaker:
+        word = clause.word()
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER, negated=negated)
+    if clause.word() in lexicon.people_pronouns:
+        word = clause.word()
+        clause.at += 1
+        return ObjectPhrase(text=word, head=word, pronoun=True, person=word, negated=negated)
+    if clause.word() in lexicon.determiners:
+        determiner = clause.word()
+        clause.at += 1
+    quantity_start = clause.at
+    while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
+        if clause.word() == "of" and clause.at == quantity_start:
+            break
+        clause.at += 1
+    if clause.word() in lexicon.measures and clause.word(1) == "of":
+        clause.at += 2
+        if clause.word() in lexicon.determiners:
+            clause.at += 1
+    quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""
+    content: list[str] = []
+    content_start = clause.at
+    while not clause.done and not clause.is_boundary():
+        word = clause.word()
+        if word in lexicon.pronouns and content and word not in ("one", "ones"):
+            break
+        if word == "of" and content and not clause.is_boundary():
+            clause.at += 1
+            continue
+        if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
+            break  # "get the oven going": the verb's last words are no part of the thing
+        if content and _result_word(clause):
+            break  # "push the door shut": the state it is left in, no part of the thing
+        if word in PARTICLES and (
+            clause.word(1) in ("", ",", "and", "then", "or", "please")
+            or _longest(clause.words, clause.at + 1, lexicon.prepositions)
+        ):
+            break  # "set the board down on the stove": the verb's particle, not the thing
+        content.append(word)
+        clause.at += 1
+        if word in lexicon.pronouns and word not in ("one", "ones"):
+            if word in ("something", "anything", "everything"):
+                continue  # "something printed", "anything sweet": still names nothing
+            break
+    words = [word for word in content if word != "of"]
+    if not words and not determiner and not quantity:
+        clause.at = start
+        return None
+    text = clause.text(start, clause.at)
+    if not words:
+        head = determiner or quantity
+        return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
+                            negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
+    head = _head(clause.words[content_start : clause.at], lexicon)
+    modifiers = tuple(word for word in words if word != head)
+    pronoun = head in lexicon.pronouns or words[0] in ("something", "anything", "everything")
+    return ObjectPhrase(
+        text=text,
+        head=head,
+        modifiers=modifiers,
+        determiner=determiner,
+        quantity=quantity,
+        negated=negated,
+        alternative=alternative,
+        pronoun=pronoun,
+    )
+
+
+def _head(words: Sequence[_Word], lexicon: _Words) -> str:
+    """The head noun: the last word before an "of" complement, else the last word."""
+    texts = [word.text for word in words]
+    if "of" in texts:
+        before = texts[: texts.index("of")]
+        if before:
+            return before[-1]
+    return texts[-1]
+
+
+def _with(step: Step, **changes: Any) -> Step:
+    return Step(**{**step.__dict__, **changes})
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -1,0 +1,60 @@
+"""Skills the robot does not have, as data, so a request that needs one gets an honest answer.
+
+:func:`unsupported_skill` finds the first unsupported skill a request names ("slice the
+bread" → cut: "I can't cut things yet."); :func:`unsupported_skills` lists them all. The list
+is ``knowledge/language/unsupported_skills.yaml``; a broken file raises ValueError naming the file,
+the entry and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from cogtree.knowledge.validation_errors import first_problem
+
+UNSUPPORTED_SKILLS_PATH = Path(__file__).with_name("unsupported_skills.yaml")
+
+
+class UnsupportedSkill(BaseModel):
+    """A skill the robot lacks: its name, the words that ask for it and what the robot says."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    name: str = Field(pattern=r"^[a-z_]+$")
+    verbs: tuple[str, ...] = Field(min_length=1)
+    say: str = Field(min_length=1)
+
+    def named_in(self, text: str) -> bool:
+        """Whether ``text`` names this skill (one of its verbs, as whole words)."""
+        words = " ".join(re.findall(r"[a-z']+", text.lower()))
+        return any(re.search(rf"\b{re.escape(verb)}\b", words) for verb in self.verbs)
+
+
+class _Catalogue(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    skills: tuple[UnsupportedSkill, ...]
+
+
+@cache
+def unsupported_skills(path: Path = UNSUPPORTED_SKILLS_PATH) -> tuple[UnsupportedSkill, ...]:
+    """Every unsupported skill of the list at ``path`` (read once per path)."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return _Catalogue.model_validate(raw).skills
+    except (OSError, yaml.YAMLError) as error:
+        raise ValueError(f"{path}: cannot read the unsupported skills: {error}") from error
+    except ValidationError as error:
+        raise ValueError(
+            f"{path}: {first_problem(error)}; each entry needs name, verbs and say"
+        ) from error
+
+
+def unsupported_skill(text: str, path: Path = UNSUPPORTED_SKILLS_PATH) -> UnsupportedSkill | None:
+    """The first unsupported skill ``text`` (a request) names; None when it names none."""
+    return next((skill for skill in unsupported_skills(path) if skill.named_in(text)), None)

@@ -1,0 +1,393 @@
+"""Task schemas of the advisor domain pack (JANUS's dietary advisor, Table 1).
+
+- :class:`AddToDatabase` (memory write): remember what the user said about foods, allergens,
+  intolerances or diets, or their four daily targets (energy, protein, carbohydrate, fat);
+  :meth:`AddToDatabase.claims` turns it into memory claims.
+- :class:`DishInfo` (knowledge query ``dish_info``): nutrition, ingredients, allergens or diets
+  of one dish, and whether it suits the stored profile when there is one.
+- :class:`SubstituteDish` (knowledge query ``substitute_dish``): other dishes instead of one
+  (named, or the weekly plan's at a day and meal), with excluded, preferred and only-these
+  ingredients and the meal's context; allergies always win.
+
+Mandatory fields are never defaulted: a schema that needs one of two groups of fields
+(``required_alternatives``, see :mod:`knowledge.packs.task_schema`) has the readiness gate ask for
+the rest of the group the user started.
+
+Ids are local names of the advisor graph (``Peanuts``, ``cows_milk``, ``tiramisu``). The field
+descriptions are what the robot reads when it has to ask for a missing value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from cogtree.knowledge.memory.model import Claim, FactKind
+from cogtree.knowledge.memory.note import Introduction
+from cogtree.knowledge.memory.questions import MemoryQuery
+
+__all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
+
+Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
+"""How a person stands toward a food or diet."""
+
+Aspect = Literal[
+    "kcal", "protein", "carbohydrate", "fat", "ingredients", "allergens", "diets", "nutrition"
+]
+"""What DishInfo can say about a dish."""
+
+DayOfWeek = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+"""A day of the weekly plan."""
+
+MealType = Literal["breakfast", "lunch", "dinner", "snack"]
+"""A meal of the day (vocabulary.ttl says which courses each one serves)."""
+
+DAILY_TARGETS = ("daily_kcal", "daily_protein_g", "daily_carbohydrate_g", "daily_fat_g")
+"""AddToDatabase's four daily targets: set together, never one by default."""
+
+_TARGET_WORDS = {
+    "daily_kcal": ("energy", "kcal"),
+    "daily_protein_g": ("protein", "g"),
+    "daily_carbohydrate_g": ("carbohydrate", "g"),
+    "daily_fat_g": ("fat", "g"),
+}
+
+RELATIONS: tuple[Relation, ...] = ("allergy", "intolerance", "diet", "exclude", "prefer")
+ASPECTS: tuple[Aspect, ...] = (
+    "kcal",
+    "protein",
+    "carbohydrate",
+    "fat",
+    "ingredients",
+    "allergens",
+    "diets",
+    "nutrition",
+)
+DAYS: tuple[str, ...] = get_args(DayOfWeek)
+MEALS: tuple[str, ...] = get_args(MealType)
+DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
+"""Case-folded ids of the diets in vocabulary.ttl (a test keeps them equal to the graph's)."""
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_MAX_NAME = 80
+
+
+class _Task(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _id_list(value: object, field: str, *, required: bool) -> object:
+    """One id or several as distinct non-empty strings; other input is left to pydantic."""
+    if value is None and not required:
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list | tuple):
+        return value
+    ids: list[str] = []
+    for item in items:
+        if not isinstance(item, str):
+            return items  # pydantic reports the wrong type
+        text = item.strip()
+        if text and text not in ids:
+            ids.append(text)
+    if required and not ids:
+        raise ValueError(
+            f"{field} needs at least one food, allergen, intolerance or diet, e.g. ['Peanuts']"
+        )
+    return ids
+
+
+def _choice(value: object, allowed: tuple[str, ...], field: str) -> object:
+    """``value`` case-folded when it is one of ``allowed``; a clear error when it is not."""
+    if value is None or not isinstance(value, str):
+        return value
+    folded = value.strip().casefold()
+    if not folded:
+        return None
+    if folded not in allowed:
+        raise ValueError(f"{field} {value!r} is unknown; use one of {', '.join(allowed)}")
+    return folded
+
+
+def _flag(value: object) -> object:
+    """A cue word as said ("actually", "no longer") means True, like ``"true"``."""
+    if isinstance(value, str):
+        return value.strip().casefold() not in ("", "false", "no", "0", "none")
+    return value
+
+
+def _name(value: str | None) -> str | None:
+    if value is None or not value:
+        return None
+    if len(value) > _MAX_NAME:
+        raise ValueError(f"person must be a name of at most {_MAX_NAME} characters")
+    return value
+
+
+def words(kg_id: str) -> str:
+    """A graph id in words: ``CerealsContainingGluten`` -> ``cereals containing gluten``."""
+    return _CAMEL.sub(" ", kg_id).replace("_", " ").strip().lower()
+
+
+class AddToDatabase(_Task):
+    """Remember what the user said about foods, allergens, intolerances, diets or daily targets.
+
+    Either ``targets`` (what the user is allergic to, avoids, likes, ...) or all four daily
+    targets must be given; a user who gives some targets is asked for the others, none is
+    assumed (``required_alternatives``).
+    """
+
+    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (("targets",), DAILY_TARGETS)
+
+    targets: list[str] = Field(
+        default_factory=list,
+        description="what to remember: the foods, allergens, intolerances or diets the user "
+        "talks about, e.g. peanuts, lactose, vegetarian",
+    )
+    relation: Relation | None = Field(
+        None,
+        description="how the person stands toward them: allergy, intolerance, diet, exclude "
+        "(does not want it) or prefer (likes it); none: diets are followed, foods avoided",
+    )
+    person: str | None = Field(
+        None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
+    )
+    correction: bool = Field(
+        False, description="the user corrects something said before ('actually', 'I meant')"
+    )
+    retract: bool = Field(
+        False,
+        description="the user takes it back: it no longer holds ('no longer', 'not anymore', "
+        "'I'm not allergic to ...'); the memory withdraws it, never stores its opposite",
+    )
+    daily_kcal: float | None = Field(
+        None, gt=0, le=10000, description="What is your daily energy target, in kcal?"
+    )
+    daily_protein_g: float | None = Field(
+        None, gt=0, le=1000, description="What is your daily protein target, in grams?"
+    )
+    daily_carbohydrate_g: float | None = Field(
+        None, gt=0, le=2000, description="What is your daily carbohydrate target, in grams?"
+    )
+    daily_fat_g: float | None = Field(
+        None, gt=0, le=1000, description="What is your daily fat target, in grams?"
+    )
+
+    @field_validator("targets", mode="before")
+    @classmethod
+    def _targets(cls, value: object) -> object:
+        return _id_list(value, "targets", required=False)
+
+    @field_validator("relation", mode="before")
+    @classmethod
+    def _relation(cls, value: object) -> object:
+        return _choice(value, RELATIONS, "relation")
+
+    @field_validator("person")
+    @classmethod
+    def _person(cls, value: str | None) -> str | None:
+        return _name(value)
+
+    @field_validator("correction", "retract", mode="before")
+    @classmethod
+    def _flags(cls, value: object) -> object:
+        return _flag(value)
+
+    @model_validator(mode="after")
+    def _relation_fits_targets(self) -> AddToDatabase:
+        given = [name for name in DAILY_TARGETS if getattr(self, name) is not None]
+        if given and len(given) < len(DAILY_TARGETS):
+            lacking = [name for name in DAILY_TARGETS if name not in given]
+            raise ValueError(
+                f"daily targets come as four: {', '.join(lacking)} missing; ask the user, "
+                "never assume a target"
+            )
+        if not self.targets and not given:
+            raise ValueError(
+                "targets needs at least one food, allergen, intolerance or diet, e.g. "
+                "['Peanuts'], or give all four daily targets"
+            )
+        for target in self.targets:
+            is_diet = target.casefold() in DIETS
+            if self.relation == "diet" and not is_diet:
+                raise ValueError(
+                    f"relation 'diet' takes a diet ({', '.join(sorted(DIETS))}); {target!r} is "
+                    "not one: use allergy, intolerance, exclude or prefer"
+                )
+            if is_diet and self.relation in ("allergy", "intolerance", "exclude"):
+                raise ValueError(
+                    f"{target!r} is a diet: use relation 'diet' or 'prefer', not {self.relation!r}"
+                )
+        return self
+
+    def relation_of(self, target: str) -> Relation:
+        """The relation that applies to ``target``: the stated one, else diet or exclude."""
+        if self.relation is not None:
+            return self.relation
+        return "diet" if target.casefold() in DIETS else "exclude"
+
+    def claims(self) -> list[Claim]:
+        """The memory claims of this statement: the user's name, then one per target.
+
+        A followed diet goes to ``diet.<id>``, everything else to ``food.<id>`` (one slot per
+        food, so a later correction replaces it). Allergies, intolerances, exclusions and diets
+        are hard constraints; preferences are preferences. A retraction withdraws the fact on
+        each slot (negative claims, "Anna is no longer allergic to peanuts").
+        """
+        who = self.person or "The user"
+        found: list[Claim] = []
+        if self.person:
+            found.append(
+                self._claim(f"The user's name is {self.person}", "identifier", "user.name")
+            )
+        for target in self.targets:
+            relation = self.relation_of(target)
+            kind: FactKind = "preference" if relation == "prefer" else "hard_constraint"
+            slot = f"{'diet' if relation == 'diet' else 'food'}.{target}"
+            claim = self._claim(_sentence(who, relation, target), kind, slot)
+            if self.retract:
+                claim = claim.model_copy(
+                    update={
+                        "polarity": "negative",
+                        "correction": True,
+                        "text": _sentence(who, relation, target, no_longer=True),
+                    }
+                )
+            found.append(claim)
+        found.extend(self._target_claims(who))
+        return found
+
+    def _target_claims(self, who: str) -> list[Claim]:
+        """One preference claim per daily target, on ``target.<nutrient>`` slots."""
+        found = []
+        for name, (nutrient, unit) in _TARGET_WORDS.items():
+            amount = getattr(self, name)
+            if amount is None:
+                continue
+            text = f"{who}'s daily {nutrient} target is {amount:g} {unit}"
+            found.append(self._claim(text, "preference", f"target.{nutrient}"))
+        return found
+
+    def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
+        return Claim(text=text, kind=kind, slot=slot, source="stated", correction=self.correction)
+
+
+def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = False) -> str:
+    """A short sentence for one claim, e.g. ``Anna is allergic to peanuts``.
+
+    ``no_longer``: the sentence of its withdrawal, ``Anna is no longer allergic to peanuts``.
+    """
+    food = words(target)
+    verb, be, have = (
+        ("no longer ", "is no longer", "no longer has") if no_longer else ("", "is", "has")
+    )
+    if relation == "prefer":
+        thing = f"{food} food" if target.casefold() in DIETS else food
+        return f"{who} {verb}likes {thing}"
+    if relation == "diet":
+        return f"{who} {verb}follows a {food} diet"
+    if relation == "allergy":
+        return f"{who} {be} allergic to {food}"
+    if relation == "intolerance":
+        if food.endswith(("intolerance", "disease")):
+            return f"{who} {have} {food}"
+        return f"{who} {be} intolerant to {food}"
+    if no_longer:
+        return f"{who} no longer avoids {food}"
+    return f"{who} does not want {food}"
+
+
+class DishInfo(_Task):
+    """Tell the user about one dish: nutrition per serving, ingredients, allergens or diets."""
+
+    dish: str = Field(
+        min_length=1, description="the dish the user asks about, e.g. tiramisu or lasagne"
+    )
+    aspect: Aspect | None = Field(
+        None,
+        description="what to tell: kcal, protein, carbohydrate, fat, ingredients, allergens, "
+        "diets or nutrition (all four nutrients); none: an overview",
+    )
+
+    @field_validator("aspect", mode="before")
+    @classmethod
+    def _aspect(cls, value: object) -> object:
+        return _choice(value, ASPECTS, "aspect")
+
+
+class SubstituteDish(_Task):
+    """Suggest other dishes instead of one, honouring exclusions, preferences and allergies.
+
+    Excluded ingredients never appear, at any depth; preferred ones rank a dish higher but never
+    let in one that is excluded; ``only`` keeps just dishes holding one of those ingredients and
+    is set only when the user says "only", "just" or "nothing but". The allergies and
+    intolerances of the person (and of the user, from memory) always win: the day and the meal
+    rank suggestions, never let one in. The dish to replace is named, or is the one the weekly
+    plan has at ``day_of_week`` and ``meal_type`` (both then required).
+    """
+
+    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("dish",),
+        ("day_of_week", "meal_type"),
+    )
+
+    dish: str | None = Field(
+        None, min_length=1, description="the dish to replace, e.g. spaghetti carbonara"
+    )
+    excluded: list[str] = Field(
+        default_factory=list, description="ingredients the suggestion must not contain"
+    )
+    preferred: list[str] = Field(
+        default_factory=list, description="ingredients to favour when possible"
+    )
+    only: list[str] = Field(
+        default_factory=list,
+        description="ingredients to restrict the suggestion to (only when the user says 'only')",
+    )
+    person: str | None = Field(
+        None, description="who will eat it, when it is not the user (e.g. Alice)"
+    )
+    day_of_week: DayOfWeek | None = Field(
+        None, description="the day of the week the meal is for, e.g. tuesday"
+    )
+    meal_type: MealType | None = Field(
+        None, description="the meal it is for: breakfast, lunch, dinner or snack"
+    )
+    weekly_plan: bool = Field(
+        False, description="the user speaks of their weekly meal plan ('in my plan')"
+    )
+
+    @field_validator("day_of_week", mode="before")
+    @classmethod
+    def _day(cls, value: object) -> object:
+        return _choice(value, DAYS, "day_of_week")
+
+    @field_validator("meal_type", mode="before")
+    @classmethod
+    def _meal(cls, value: object) -> object:
+        return _choice(value, MEALS, "meal_type")
+
+    @field_validator("weekly_plan", mode="before")
+    @classmethod
+    def _plan_flag(cls, value: object) -> object:
+        return _flag(value)
+
+    @model_validator(mode="after")
+    def _dish_or_plan_slot(self) -> SubstituteDish:
+        if self.dish is None and (self.day_of_week is None or self.meal_type is None):
+            raise ValueError(
+                "say which dish to replace, or the day and the meal of the weekly plan"
+            )
+        return self
+
+    @field_validator("excluded", "preferred", "only", mode="before")
+    @classmethod
+    def _ingredients(cls, value: object) -> object:
+        return _id_list(value, "ingredients", required=False)
+
+    @field_validator("person")
+    @classmethod
+    def _person(cls, value: str | None) -> str | None:
+        return _name(value)

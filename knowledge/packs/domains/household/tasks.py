@@ -1,0 +1,167 @@
+"""Task schemas of the household pack: errands, tidying, questions and the kitchen.
+
+Fetch, bring, put away, tidy, open, close, assist, where-is, and the kitchen tasks: place
+beside, dispose, switch on/off, fill, pour, wipe.
+
+Every value is what the user said (a referring expression such as "my reading glasses");
+PostProcess resolves it to a node of the robot's scene graph before the task runs.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogtree.knowledge.memory.note import Introduction, Note
+from cogtree.knowledge.memory.questions import MemoryQuery
+
+__all__ = [
+    "Assist",
+    "Bring",
+    "Close",
+    "Fetch",
+    "Introduction",
+    "MemoryQuery",
+    "Note",
+    "Open",
+    "PutAway",
+    "Tidy",
+    "WhereIs",
+]
+
+
+class Fetch(BaseModel):
+    """Bring an object to the person who asked."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to bring to the person speaking")
+
+
+class Bring(BaseModel):
+    """Take an object to a place or to another person."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to take")
+    destination: str = Field(
+        description="where to take it: a room, a piece of furniture or a person"
+    )
+
+
+class PutAway(BaseModel):
+    """Put an object back where it belongs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to put away")
+
+
+class Tidy(BaseModel):
+    """Put away everything that is out of place in a room."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    room: str = Field(description="which room to tidy up")
+
+
+class Open(BaseModel):
+    """Open a container: a fridge, a wardrobe, a cupboard, a drawer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which container to open")
+
+
+class Close(BaseModel):
+    """Close a container that is open."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which container to close")
+
+
+class Assist(BaseModel):
+    """Help with a need the person states (no object named): the planner works out how."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    need: str = Field(description="what the person needs, as they said it (I'm thirsty)")
+
+
+class WhereIs(BaseModel):
+    """Say where the robot believes an object is."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object the person is looking for")
+
+
+class PlaceRelative(BaseModel):
+    """Put an object beside another thing: next to, near, left of, right of, behind, in front."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to put down")
+    relation: str = Field(description="where relative to the landmark: next to, left of, ...")
+    landmark: str = Field(description="the object or piece of furniture to put it beside")
+
+
+class Dispose(BaseModel):
+    """Throw an object away into the right bin (recycling, compost or general waste)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object to throw away")
+
+
+class SwitchOn(BaseModel):
+    """Switch on an appliance, a tap or a light."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    appliance: str = Field(description="which appliance, tap or light to switch on")
+
+
+class Heat(BaseModel):
+    """Put an object in an appliance and switch the appliance on (warm it in the microwave)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="the object to warm")
+    appliance: str = Field(description="the appliance it goes in, e.g. the microwave")
+
+
+class SwitchOff(BaseModel):
+    """Switch off an appliance, a tap or a light."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    appliance: str = Field(description="which appliance, tap or light to switch off")
+
+
+class Fill(BaseModel):
+    """Fill a container with water at the tap."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    container: str = Field(description="which cup, glass, jug or pot to fill")
+
+
+class Pour(BaseModel):
+    """Pour what one container holds into another."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    source: str = Field(description="the container to pour from")
+    target: str = Field(description="the container to pour into")
+
+
+class Wipe(BaseModel):
+    """Wipe a surface clean with a cloth or a sponge."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    surface: str = Field(description="which table, counter or worktop to wipe")
+    tool: str | None = Field(
+        None, description="the cloth or sponge to wipe with, when the user names one"
+    )

@@ -1,0 +1,71 @@
+"""Of several things that fit a request to be handed something, the one that is fit for use.
+
+"Pass me the dish brush" with a clean brush and a dirty one: what a person asks to be handed
+is for use, so the clean one. A thing whose name says it is in a state that spoils its use
+(:data:`UNFIT_STATES`: dirty, broken, empty, expired, ...) is set aside when exactly one of
+the things that fit is not in such a state, and the request names no such state itself
+("pass me the dirty brush" is resolved by its words already). With two usable things, or
+none, nothing is narrowed: the choice stays the user's.
+
+Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
+putting away are not (the dirty brush may well be the one meant there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from cogtree.knowledge.scene.scene_models import Candidate
+
+UNFIT_STATES: Final = frozenset(
+    [
+        "dirty",
+        "used",
+        "broken",
+        "cracked",
+        "chipped",
+        "damaged",
+        "empty",
+        "expired",
+        "rotten",
+        "mouldy",
+        "moldy",
+        "stale",
+        "spoiled",
+        "spoilt",
+        "flat",
+        "dead",
+        "dull",
+        "blunt",
+        "worn",
+        "torn",
+        "leaking",
+        "leaky",
+    ]
+)
+"""Words that say a thing is in a state that spoils its use."""
+
+_WORD: Final = re.compile(r"[a-z]+")
+
+
+def states_in(text: str) -> frozenset[str]:
+    """The unfit-state words of ``text`` (a label or what the user said)."""
+    return frozenset(_WORD.findall(text.lower())) & UNFIT_STATES
+
+
+def fit_for_use(candidates: Sequence[Candidate], said: str) -> list[Candidate]:
+    """``candidates`` narrowed to the one fit for use, when exactly one is; else all of them.
+
+    ``said`` is what the user said about the thing: when it names an unfit state, nothing is
+    narrowed. The kept candidate's reasons say why the others were set aside.
+    """
+    if len(candidates) < 2 or states_in(said):
+        return list(candidates)
+    usable = [candidate for candidate in candidates if not states_in(candidate.label)]
+    if len(usable) != 1:
+        return list(candidates)
+    spoiled = [candidate.label for candidate in candidates if candidate is not usable[0]]
+    note = f"fit for use; set aside: {', '.join(spoiled)}"
+    return [usable[0].model_copy(update={"reasons": [*usable[0].reasons, note]})]

@@ -1,0 +1,181 @@
+"""The household taxonomy: everyday object types, their categories, usual places and properties.
+
+The data is ``knowledge/scene/taxonomy/household.ttl`` (Turtle over the ontology's vocabulary),
+loaded into every belief with the ontology (:class:`~knowledge.scene.scene_graph.SceneGraph`) so
+that "a drink" or "that fruit" match through ``cog:broaderType``. This module reads the same file
+for questions asked outside a belief:
+
+- :meth:`Taxonomy.categories_of`: every broader type of a type, transitively, nearest first;
+- :meth:`Taxonomy.types_of`: every type under a category, transitively;
+- :meth:`Taxonomy.usual_places`: where things of a type are usually kept (``fridge``,
+  ``cupboard``, ``drawer``...), inherited from the nearest category that says;
+- :meth:`Taxonomy.properties`: the typical material and the flags
+  (:data:`skills.belief.HazardFlag` names) of a type, flags accumulated over its categories;
+- :meth:`Taxonomy.type_named`: the type a person's name for a thing denotes ("bottled iced
+  tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name.
+
+Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
+``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
+``cog:usualPlace`` (a place word), ``cog:typicalMaterial`` and ``cog:typicalFlag`` (text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from rdflib import RDF, RDFS, Graph, Namespace, URIRef
+from rdflib.term import Node
+
+from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.wording import singular_forms
+
+TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
+"""The shipped household taxonomy (package data of ``knowledge``)."""
+
+COG = Namespace("https://cogtree.dev/ontology#")
+
+
+@dataclass(frozen=True)
+class TypeProperties:
+    """What things of a type are typically like: material (or None) and flags."""
+
+    material: str | None
+    flags: frozenset[str]
+
+
+class Taxonomy:
+    """Questions over the taxonomy graph (the ontology's types included); see the module docs."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self._broader: dict[str, list[str]] = {}
+        self._names: dict[str, str] = {}
+        nodes = sorted(
+            (n for n in graph.subjects(RDF.type, COG.ObjectType) if isinstance(n, URIRef)), key=str
+        )
+        for node in nodes:
+            self._broader[_local(node)] = sorted(
+                _local(o) for o in graph.objects(node, COG.broaderType) if isinstance(o, URIRef)
+            )
+        # a label names its type before any other type's synonym does
+        for naming in (RDFS.label, COG.synonym):
+            for node in nodes:
+                for word in graph.objects(node, naming):
+                    self._names.setdefault(str(word).lower(), _local(node))
+        self.top_categories = frozenset(
+            _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
+        )
+
+    @classmethod
+    def load(cls, path: Path = TAXONOMY_PATH, *, ontology: Path | None = None) -> Taxonomy:
+        """The taxonomy in ``path`` with the ontology's own types (``ontology``: its file)."""
+        if ontology is None:
+            ontology = Path(__file__).with_name("ontology.ttl")
+        graph = new_graph()
+        load_turtle(graph, ontology)
+        load_turtle(graph, path)
+        return cls(graph)
+
+    @property
+    def types(self) -> frozenset[str]:
+        """Every object type and category (``Apple``, ``Fruit``, ``Food``, ...)."""
+        return frozenset(self._broader)
+
+    def label(self, type_name: str) -> str:
+        """The type's label (its name in words when it has none)."""
+        value = self.graph.value(COG[type_name], RDFS.label)
+        return str(value) if value is not None else type_name.lower()
+
+    def synonyms(self, type_name: str) -> list[str]:
+        """The other words for the type, sorted."""
+        return sorted(str(word) for word in self.graph.objects(COG[type_name], COG.synonym))
+
+    def categories_of(self, type_name: str) -> list[str]:
+        """Every broader type of ``type_name``, transitively, nearest first (itself excluded)."""
+        found: list[str] = []
+        frontier = list(self._broader.get(type_name, []))
+        while frontier:
+            current = frontier.pop(0)
+            if current not in found and current != type_name:
+                found.append(current)
+                frontier.extend(self._broader.get(current, []))
+        return found
+
+    def types_of(self, category: str) -> list[str]:
+        """Every type under ``category``, transitively (the category itself excluded), sorted."""
+        return sorted(name for name in self._broader if category in self.categories_of(name))
+
+    def is_a(self, type_name: str, category: str) -> bool:
+        """Whether ``type_name`` is ``category`` or lies under it."""
+        return type_name == category or category in self.categories_of(type_name)
+
+    def usual_places(self, type_name: str) -> list[str]:
+        """Where things of the type are usually kept; from the nearest category that says."""
+        for name in (type_name, *self.categories_of(type_name)):
+            places = sorted(str(p) for p in self.graph.objects(COG[name], COG.usualPlace))
+            if places:
+                return places
+        return []
+
+    def properties(self, type_name: str) -> TypeProperties:
+        """The typical material (nearest that says) and the flags of the type and its categories."""
+        material: str | None = None
+        flags: set[str] = set()
+        for name in (type_name, *self.categories_of(type_name)):
+            node = COG[name]
+            flags.update(str(flag) for flag in self.graph.objects(node, COG.typicalFlag))
+            if material is None:
+                value = self.graph.value(node, COG.typicalMaterial)
+                material = str(value) if value is not None else None
+        return TypeProperties(material, frozenset(flags))
+
+    def type_named(self, name: str) -> str | None:
+        """The type ``name`` denotes: its label or synonym, else its longest known ending.
+
+        After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
+        the head: "a bag of stuff" -> ``Bag``); after "with", "for", "from" or "without" the
+        head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
+        "the cups" -> ``Cup``; None when no ending is known.
+        """
+        words = name.lower().split()
+        at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
+        phrases = [words]
+        if at is not None:
+            head, rest = words[:at], words[at + 1 :]
+            phrases = [rest, head] if words[at] == "of" else [head, words]
+        for phrase in phrases:
+            for start in range(len(phrase)):
+                for form in _forms(phrase[start:]):
+                    if form in self._names:
+                        return self._names[form]
+        return None
+
+    def materials(self) -> frozenset[str]:
+        """Every material the taxonomy names."""
+        return frozenset(str(value) for value in self.graph.objects(None, COG.typicalMaterial))
+
+
+_MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
+"""Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""
+
+
+def _forms(words: list[str]) -> Iterable[str]:
+    """The phrase as said, then with each singular form of its last word."""
+    if not words:
+        return
+    yield " ".join(words)
+    for last in singular_forms(words[-1]):
+        yield " ".join((*words[:-1], last))
+
+
+def _local(node: Node) -> str:
+    return str(node).removeprefix(str(COG))
+
+
+@cache
+def household_taxonomy() -> Taxonomy:
+    """The shipped taxonomy, read once (it is package data and never changes at run time)."""
+    return Taxonomy.load()

@@ -1,0 +1,713 @@
+"""From a request frame to the tasks of a domain pack, with their slots filled from the frame.
+
+A step of a :class:`~knowledge.language.request_frame.RequestFrame` asks for a capability ("bring",
+"place", "dispose", ...). The lexicon of the frame grammar lists, per capability, the
+task-level names that serve it; a pack task serves a capability when its plan template's task
+(or, for a task without a plan, its own name in snake case: ``WhereIs`` -> ``where_is``) is
+one of them. :func:`pack_actions` lists what a pack can do; :func:`step_task` picks the pack
+task that holds every phrase of a step and fills its slots by role:
+
+- the object phrase(s) go to the task's first slot that names no other role (``object``,
+  ``item``, ``container``, ``room``...; else its ``source`` slot, what a pour pours), with
+  the place it was said to be in or come from ("the bottle from the fridge");
+- the landmark goes to a destination slot (``destination``, ``landmark``, ``target``,
+  ``place``...); a relation other than on / in / to needs a ``relation`` slot;
+- a recipient goes to a recipient slot (``recipient``, ``person``), else to the destination;
+  the speaker ("me") is served by a plan that acts for ``$speaker``;
+- a tool goes to a ``tool`` slot; a source to a ``source`` slot, else it stays with the
+  object phrase.
+
+A task that cannot hold a phrase the user said is not picked: a said word is never dropped.
+Slot values are always words the user said, contiguous, so the guards' grounding check
+holds them.
+
+A frame of several steps becomes a sequence of tasks (:func:`sequence_tasks`): each step's
+task in order, "it" / "them" in a step standing for a thing the step before named ("take the
+mug and put it in the sink"), and a bare pick-up whose object the next step refers back to
+folded into that step (the next task fetches it anyway).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogtree.knowledge.language.request_frame import (
+    SPEAKER,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+    action_tasks,
+    names_destination,
+)
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
+
+DESTINATION_SLOTS: Final = frozenset(
+    ["destination", "landmark", "target", "place", "to", "where", "location", "surface_to"]
+)
+RECIPIENT_SLOTS: Final = frozenset(["recipient", "person", "to_person", "whom"])
+TOOL_SLOTS: Final = frozenset(["tool", "instrument", "utensil", "using", "cloth"])
+SOURCE_SLOTS: Final = frozenset(["source", "origin", "from_place"])
+RELATION_SLOTS: Final = frozenset(["relation", "spatial_relation"])
+APPLIANCE_SLOTS: Final = frozenset(["appliance"])
+"""Slots of an appliance: the thing acted on ("switch on the kettle"), or, when the task has
+another object, where that object goes ("warm the bowl in the microwave")."""
+TAP_LIQUID: Final = "water"
+"""What a fill takes from the tap: "fill the glass with water" names it, no tool."""
+OTHER_ROLE_SLOTS: Final = (
+    DESTINATION_SLOTS | RECIPIENT_SLOTS | TOOL_SLOTS | SOURCE_SLOTS | RELATION_SLOTS
+)
+"""Slot names that hold a role other than the step's object."""
+
+PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
+"""Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
+
+
+def task_key(task: TaskSpec) -> str:
+    """The task-level name of a pack task: its plan's task, else its name in snake case."""
+    if task.plan is not None:
+        return task.plan.task
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", task.name).lower()
+
+
+def pack_actions(pack: DomainPack) -> frozenset[str]:
+    """The capabilities some task of ``pack`` serves."""
+    keys = {task_key(task) for task in pack.tasks}
+    return frozenset(action for action, tasks in action_tasks().items() if keys & set(tasks))
+
+
+@dataclass(frozen=True)
+class StepTask:
+    """A pack task for one step of a frame, with the slots the step fills and why."""
+
+    task: str
+    slots: dict[str, SlotValue] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
+    reason: str = ""
+    said: str = ""
+    """The clause of the request the step was read from ("switch it on")."""
+    said_before: tuple[str, ...] = ()
+    """Earlier utterances some slot's words come from ("it": what was talked about before)."""
+
+    @property
+    def complete(self) -> bool:
+        """Every required slot of the task has a value from the step."""
+        return not self.missing
+
+
+def frame_tasks(frame: RequestFrame, pack: DomainPack, utterance: str) -> list[StepTask | None]:
+    """The task of ``pack`` for each step of ``frame`` (None where no task holds the step)."""
+    return [step_task(step, pack, utterance) for step in frame.steps]
+
+
+def holds_every_step(frame: RequestFrame, pack: DomainPack, utterance: str) -> bool:
+    """Whether a task of ``pack`` holds each step of ``frame`` whole.
+
+    Every required slot filled from the words ("set the board down on the stove": Bring).
+    """
+    found = frame_tasks(frame, pack, utterance)
+    return bool(found) and all(task is not None and task.complete for task in found)
+
+
+def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
+    """The task of ``pack`` that holds every phrase of ``step``, its slots filled; else None.
+
+    Among the tasks serving the step's capability, a complete one (every required slot
+    filled) wins over an incomplete one, then the one earlier in the capability's list.
+    """
+    if not step.action:
+        return None
+    step = back_to_a_place(water_as_fill(step))
+    wanted = action_tasks().get(step.action, ())
+    found: list[tuple[int, int, StepTask]] = []
+    for index, task in enumerate(pack.tasks):
+        key = task_key(task)
+        if key not in wanted:
+            continue
+        filled = _fill(step, task, pack, utterance)
+        if filled is not None:
+            found.append((len(filled.missing), wanted.index(key) * 100 + index, filled))
+    if not found:
+        return None
+    best = min(found, key=lambda item: (item[0], item[1]))[2]
+    return replace(best, said=LINKING_WORDS.sub("", step.text).strip())
+
+
+LINKING_WORDS: Final = re.compile(
+    r"^(?:\s*(?:,|and|then|after that|afterwards|finally|next)\b)+|(?:\s*(?:,|and|then)\s*)+$",
+    re.IGNORECASE,
+)
+"""Words that join a clause to its neighbours ("and", "then"), not part of what it asks."""
+
+
+def back_to_a_place(step: Step) -> Step:
+    """Putting a thing back on or in a place said is placing it there.
+
+    "put the jam back in the larder" places the jam in the larder. Putting away with no place
+    said is the home place's task; any other step is returned as it is.
+    """
+    if step.action != "put_away" or step.landmark is None or step.landmark.pronoun:
+        return step
+    if step.relation not in ("", "in", "on", "to"):
+        return step
+    return replace(step, action="place")
+
+
+def water_as_fill(step: Step) -> Step:
+    """Water put in a container ("put water in the kettle"): fill it at the tap.
+
+    Water named with no article (or "some") and no source is the tap's: the step fills its
+    landmark. Any other step is returned as it is.
+    """
+    objects = step.wanted
+    if (
+        step.action not in ("place", "pour")
+        or step.landmark is None
+        or step.landmark.pronoun
+        or step.source is not None  # "water from the jug": that jug's, not the tap's
+        or step.relation not in ("", "in", "to")
+        or len(objects) != 1
+    ):
+        return step
+    water = objects[0]
+    if water.head != "water" or water.modifiers or water.quantity:
+        return step
+    if water.determiner not in ("", "some"):
+        return step
+    return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
+
+
+REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
+"""Actions whose "it", after a step that put something in a container, is the container:
+"put the pie in the oven and switch it on"."""
+
+
+def sequence_tasks(
+    frame: RequestFrame,
+    pack: DomainPack,
+    utterance: str,
+    known: Callable[[str], bool] | None = None,
+    earlier: TalkedAbout | None = None,
+) -> list[StepTask] | None:
+    """The tasks of ``pack`` for the steps of ``frame``, in order; None when a step has none.
+
+    A step that says only "it" / "them" is about what the step before it named: its object
+    ("take the mug and put it in the sink"), or the container it put something in when the
+    step opens, closes or switches ("put the tray in the microwave and start it"). A step
+    that only picks a thing up ("take the mug"), followed by a step about it (as its object
+    or its place: "grab the bowl and put the pear in it"), is folded into that step, whose
+    task reaches the thing anyway. A step about several things that no task holds at once
+    ("put the milk and the juice in the fridge") is one task per thing, when ``known`` says
+    each is a thing the robot knows (:func:`one_per_thing`). "It" that no step before names
+    is what the previous turn talked about (``earlier``, :func:`with_referent`), as
+    in a request of one step. Every said word stays in some
+    task. A step that says what another is for ("to clean the leaves") is no task of a
+    sequence. The same task twice in a row is one. A step whose task the frame leaves
+    incomplete, or fills with a bare pronoun ("hand it to him"), leaves the request to the
+    other paths (None).
+    """
+    if any(step.purpose for step in frame.steps):
+        return None  # "pour it in to clean the leaves": why, not a second task
+    steps = _with_antecedents([water_as_fill(step) for step in frame.steps])
+    tasks: list[StepTask] = []
+    for index, whole in enumerate(steps):
+        following = frame.steps[index + 1] if index + 1 < len(steps) else None
+        if following is not None and _only_picks_up(whole) and _about_before(following):
+            continue
+        for step in one_per_thing(whole, pack, utterance, known):
+            if step.action == "place" and step.landmark is None:
+                return None  # "place a slice inside": where, the frame cannot say
+            found = step_task(step, pack, utterance)
+            if found is not None:  # "it" that no step before names: the last turn's
+                found = with_referent(found, step, pack, earlier=earlier)
+            if found is None or not found.complete or _pronoun_value(found):
+                return None  # the other paths read it (a step the frame leaves open is theirs)
+            if tasks and _carried_further(tasks[-1], found):
+                said = f"{tasks[-1].said} and {found.said}"
+                tasks[-1] = replace(found, said=said)  # "take it to my room and put it on the bed"
+            elif not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
+                tasks.append(found)  # "I need the knife, pass it to me": one task, not two
+    return tasks
+
+
+def one_per_thing(
+    step: Step, pack: DomainPack, utterance: str, known: Callable[[str], bool] | None
+) -> list[Step]:
+    """``step`` as one step per thing it names, when no task of ``pack`` holds them at once.
+
+    "put the milk and the juice in the fridge": two puts, one thing each. Only when every thing
+    is one the robot knows (``known`` of its words; None: never split): a thing it has not
+    seen is the planner's to look for, so the request stays whole. Alternatives ("the cola or
+    the ginger ale") are one choice, not several things, and stay whole; so does a step a
+    task holds whole (a slot that takes several things).
+    """
+    wanted = step.wanted
+    if (
+        known is None
+        or len(wanted) < 2
+        or any(phrase.pronoun or phrase.alternative for phrase in wanted)
+        or not all(known(phrase.text) for phrase in wanted)
+    ):
+        return [step]
+    whole = step_task(step, pack, utterance)
+    if whole is not None and whole.complete:
+        return [step]
+    return [
+        replace(step, objects=(phrase, *step.excluded), text=f"{step.text.strip()}: {phrase.text}")
+        for phrase in wanted
+    ]
+
+
+def _carried_further(before: StepTask, after: StepTask) -> bool:
+    """Whether ``after`` takes the thing ``before`` moves on to another place, with nothing between.
+
+    "take the bottle to my bedroom and put it on the bed": the bed is where it goes; the room
+    on the way is no task of its own.
+    """
+    thing = before.slots.get("object")
+    return (
+        before.task == after.task
+        and thing is not None
+        and after.slots.get("object") == thing
+        and "destination" in before.slots
+        and "destination" in after.slots
+    )
+
+
+def _pronoun_value(found: StepTask) -> bool:
+    """Whether a slot holds only a pronoun ("to him") or a thing of one ("its contents").
+
+    Who or what that is, the frame cannot say.
+    """
+    values = [value.lower().split() for value in found.slots.values() if isinstance(value, str)]
+    return any(
+        words and (" ".join(words) in PRONOUN_VALUES or words[0] in ("its", "their"))
+        for words in values
+    )
+
+
+PRONOUN_VALUES: Final = frozenset(["it", "them", "him", "her", "this", "that", "these", "those"])
+"""Slot values that name nothing on their own."""
+
+
+def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
+    """``steps`` with each "it" / "them" replaced by what the step before named.
+
+    As the object ("switch it on") or as the landmark ("wipe the tray, then set the cup on
+    it": the tray).
+    """
+    done: list[Step] = []
+    for step in steps:
+        antecedent = _antecedent(done[-1], step) if done and _refers_back(step) else ()
+        if antecedent:
+            step = replace(step, objects=(*antecedent, *step.excluded))
+        elif done and step.landmark is not None and step.landmark.head in THING_PRONOUNS:
+            before = [phrase for phrase in done[-1].wanted if not phrase.pronoun]
+            if len(before) == 1:
+                landmark = replace(before[0], preposition=step.landmark.preposition)
+                step = replace(step, landmark=landmark)
+        done.append(step)
+    return done
+
+
+THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
+"""Pronouns that stand for a thing said before."""
+
+
+def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
+    """What "it" (one thing) or "them" (all) in ``step`` stands for, from ``previous``."""
+    objects = [_from_source(phrase, previous) for phrase in previous.wanted if not phrase.pronoun]
+    landmark = [] if previous.landmark is None or previous.landmark.pronoun else [previous.landmark]
+    into = previous.relation == "in" and step.action in REFERS_TO_CONTAINER
+    ordered = [*landmark, *objects] if into else [*objects, *landmark]
+    if not ordered:
+        return ()
+    plural = any(phrase.head in ("them", "those", "these") for phrase in step.wanted)
+    return tuple(objects) if plural and len(objects) > 1 and not into else (ordered[0],)
+
+
+def _from_source(phrase: ObjectPhrase, step: Step) -> ObjectPhrase:
+    """``phrase`` with the place ``step`` takes it from ("the roll out of the toaster")."""
+    if step.source is None:
+        return phrase
+    where = f"{phrase.where} {step.source.preposition} {step.source.described}".strip()
+    return replace(phrase, where=where)
+
+
+def _refers_back(step: Step) -> bool:
+    """The step's only object is a pronoun for a thing ("switch it on"), not a person.
+
+    "them", "him", "her" may be either: after a step that named someone or something, it
+    is what that step named ("pick up Leo and drop him in the bin": Leo, whom the safety
+    rules then judge as a person to move).
+    """
+    wanted = step.wanted
+    return bool(wanted) and all(
+        phrase.pronoun and (not phrase.person or phrase.head in OBJECT_OR_PERSON)
+        for phrase in wanted
+    )
+
+
+OBJECT_OR_PERSON: Final = frozenset(["them", "him", "her"])
+"""Pronouns that may stand for a thing or a person named before."""
+
+
+def _about_before(step: Step) -> bool:
+    """The step's object or place is "it": what the step before named."""
+    landmark = step.landmark
+    return _refers_back(step) or (landmark is not None and landmark.head in THING_PRONOUNS)
+
+
+def _only_picks_up(step: Step) -> bool:
+    """A bring step that names a thing but no one, nowhere and no tool ("take the mug")."""
+    return (
+        step.action == "bring"
+        and step.recipient is None
+        and step.landmark is None
+        and step.tool is None
+        and any(not phrase.pronoun for phrase in step.wanted)
+    )
+
+
+def _theme_and_destination(fields: Sequence[str], step: Step) -> tuple[str | None, str | None]:
+    """The slot the step's object goes to, and the slot its landmark goes to.
+
+    The object: the first slot of no other role; else, with no source phrase, the source slot
+    ("pour the juice into ...": what is poured). The landmark: a destination slot; else an
+    appliance slot that is not the object's ("warm the bowl in the microwave").
+    """
+    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
+    if theme is None and step.source is None:
+        theme = _first(fields, SOURCE_SLOTS)
+    destination = _first(fields, DESTINATION_SLOTS) or next(
+        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
+    )
+    return theme, destination
+
+
+def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:
+    """The slots of ``task`` from ``step``, or None when the task cannot hold a phrase."""
+    fields = list(pack.schema_for(task.name).model_fields)
+    required = [
+        name for name, info in pack.schema_for(task.name).model_fields.items() if info.is_required()
+    ]
+    slots: dict[str, SlotValue] = {}
+    acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
+    theme, destination = _theme_and_destination(fields, step)
+    recipient_slot = _first(fields, RECIPIENT_SLOTS)
+    objects = [phrase for phrase in step.wanted if not phrase.pronoun]
+    if objects and theme is None and step.source is not None and _first(fields, SOURCE_SLOTS):
+        objects = []  # "pour some water from the jug": what is poured is what the source holds
+    if step.excluded:
+        # "the cola, not the ginger ale": the scene's referent resolution drops what is excluded
+        theme_spec = task.slots.get(theme) if theme is not None else None
+        folded = _with_exclusions(objects, step.excluded, utterance)
+        if theme is None or theme_spec is None or theme_spec.resolve != "scene":
+            return None
+        if folded is None or theme_spec.many:
+            return None
+        slots[theme] = folded
+    elif objects:
+        if theme is None:
+            return None
+        many = _many(task.slots.get(theme))
+        if len(objects) > 1 and not many:
+            return None
+        values = [_object_value(phrase, step, fields, utterance) for phrase in objects]
+        if any(value is None for value in values):
+            return None
+        slots[theme] = [str(v) for v in values] if many else values[0]
+    relation_slot = _first(fields, RELATION_SLOTS)
+    if step.landmark is not None and (
+        destination is None
+        or (step.relation not in PLAIN_RELATIONS and not relation_slot)
+        or (step.relation in PLAIN_RELATIONS and relation_slot in required)
+    ):
+        return None  # on / in / to go to a plain destination, not to a relative placement
+    if step.landmark is not None and destination and not step.landmark.pronoun:
+        value = _said(utterance, step.landmark.described, step.landmark.text)
+        if value is None:
+            return None
+        slots[destination] = value
+        if relation_slot and step.relation not in ("", "to"):
+            preposition = _said_preposition(utterance, step.landmark)
+            if preposition is None:
+                return None
+            slots[relation_slot] = preposition
+    if step.landmark is None and destination and names_destination(step):
+        value = _said(utterance, step.verb)
+        if value is not None:
+            slots[destination] = value  # "microwave the tray": in the microwave
+    if step.recipient is not None and not _for_the_speaker(step):
+        if step.recipient.person == SPEAKER:
+            if not acts_for_speaker and recipient_slot is None:
+                return None
+        else:
+            slot = recipient_slot or destination
+            if slot is None or slot in slots:
+                return None
+            value = _said(utterance, step.recipient.text)
+            if value is None:
+                return None
+            slots[slot] = value
+    if step.tool is not None and not (step.action == "fill" and step.tool.head == TAP_LIQUID):
+        tool_slot = _first(fields, TOOL_SLOTS)
+        value = _said(utterance, step.tool.described, step.tool.text)
+        if tool_slot is None or value is None:
+            return None
+        slots[tool_slot] = value
+    if step.source is not None and _first(fields, SOURCE_SLOTS):
+        value = _said(utterance, step.source.described, step.source.text)
+        if value is not None:
+            slots[str(_first(fields, SOURCE_SLOTS))] = value
+    missing = tuple(name for name in required if name not in slots)
+    if step.action == PLACING and step.landmark is None:
+        # "put the cards" says no place: a task with a destination asks where, never brings
+        if destination is None:
+            return None
+        if destination not in slots and destination not in missing:
+            missing += (destination,)
+    held = ", ".join(f"{name}={value!r}" for name, value in slots.items())
+    reason = f"the frame's {step.action} ({step.verb!r}) is {task.name}({held})"
+    return StepTask(task=task.name, slots=slots, missing=missing, reason=reason)
+
+
+PLACING: Final = "place"
+"""The capability of put / place / move: a place to put the thing is the point of the request."""
+
+
+CONTEXT_SUBJECT: Final = re.compile(
+    r"^(?:(?:it|this|that|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
+    r"has gone|went|got)\s+"
+    r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
+    r"(?P<quality>[a-z-]+)"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
+    r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
+    r"\s+(?:it|this|that)"
+    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
+    r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
+    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
+    r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
+    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
+    r"\b",
+    re.IGNORECASE,
+)
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
+naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
+a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
+holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
+where something is spilt or lies ("there is jam all over the table" -> the table)."""
+
+
+def context_referent(frame: RequestFrame) -> str | None:
+    """What the frame's context clauses say "it" is, as words the user said; else None.
+
+    "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
+    one"); "The mug is dirty. Please wipe it." -> "The mug"; "I drank it." -> "drank" (resolved
+    as "drink"). Only a context with one such clause counts: two would leave a real choice.
+    """
+    found = _describing(frame)
+    if len(found) != 1:
+        return None
+    match = found[0]
+    return (
+        match.group("quality")
+        or match.group("subject")
+        or match.group("act")
+        or match.group("use")
+        or match.group("holder")
+        or match.group("spot")
+    )
+
+
+def describing_clause(frame: RequestFrame) -> str | None:
+    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
+    found = _describing(frame)
+    return found[0].string if len(found) == 1 else None
+
+
+def _describing(frame: RequestFrame) -> list[re.Match[str]]:
+    matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
+    return [match for match in matches if match]
+
+
+PERSON_PRONOUNS: Final = frozenset(["her", "him", "she", "he"])
+"""Pronouns that stand for a person talked about before ("grandma is tired"... "help her")."""
+
+
+class TalkedAbout(BaseModel):
+    """What a turn talked about: the words that named things and people, in order of mention.
+
+    ``said`` holds the utterances the words come from, so a slot filled with them in a later
+    turn is still grounded in what the user said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    said: list[str] = Field(default_factory=list)
+    things: list[str] = Field(default_factory=list)
+    people: list[str] = Field(default_factory=list)
+
+
+def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
+    """The things and people ``utterance`` names, through the pack's scene lexicons."""
+    person_ids = {
+        entry
+        for name, spec in pack.manifest.lexicons.items()
+        if spec.scene == ["people"] and name in lexicons
+        for entry in lexicons[name].ids
+    }
+    scene = {
+        name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
+    }
+    mentions = sorted(
+        (mention for name in sorted(scene) for mention in lexicons[name].find(utterance)),
+        key=lambda mention: (mention.start, -mention.end),
+    )
+    things: dict[str, str] = {}
+    people: dict[str, str] = {}
+    for mention in mentions:
+        found = people if mention.id in person_ids else things
+        if mention.id not in things and mention.id not in people:
+            found[mention.id] = mention.text
+    return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
+
+
+def with_referent(
+    found: StepTask,
+    step: Step,
+    pack: DomainPack,
+    *,
+    context: RequestFrame | None = None,
+    earlier: TalkedAbout | None = None,
+) -> StepTask:
+    """``found`` with the slots the step says only as a pronoun filled: the one resolver of "it".
+
+    First from this request, ``context`` (its frame): what its one describing clause says "it"
+    is (:func:`context_referent`) fills one slot, the object when the step says it only as
+    pronouns ("the mug is dirty, wipe it"), else the place when the landmark is "it" ("the
+    toaster is smoking, tip the jug over it"). Then from the previous turns, ``earlier``: the
+    object (or the landmark) said only as a pronoun takes the first thing (a person, for
+    "her" / "him") they named that the step does not name already; the task's
+    ``said_before`` lists the utterances those words come from. A slot the step filled
+    itself is never changed.
+    """
+    fields = list(pack.schema_for(found.task).model_fields)
+    theme, destination = _theme_and_destination(fields, step)
+    slots = dict(found.slots)
+    missing = list(found.missing)
+    notes: list[str] = []
+    landmark = step.landmark if step.landmark is not None and step.landmark.pronoun else None
+    referent = context_referent(context) if context is not None else None
+    if referent is not None:
+        pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
+        slot = theme if pronoun_only else (destination if landmark is not None else None)
+        if slot is not None and slot in missing:
+            slots[slot] = referent
+            missing.remove(slot)
+            notes.append(f"'it' is what the context says: {slot}={referent!r}")
+    said_before = found.said_before
+    if earlier is not None and missing:
+        pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
+        wanted = [] if len(pronouns) < len(step.wanted) else pronouns
+        for slot, phrase in ((theme, wanted[0] if wanted else None), (destination, landmark)):
+            if slot is None or phrase is None or slot not in missing:
+                continue
+            choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
+            named = " ".join(str(value).lower() for value in slots.values())
+            thing = next((words for words in choices if words.lower() not in named), None)
+            if thing is not None:
+                slots[slot] = thing
+                missing.remove(slot)
+                notes.append(f"{phrase.text!r} is {thing!r}, talked about before")
+                said_before = tuple(earlier.said)
+    if not notes:
+        return found
+    reason = f"{found.reason}; {'; '.join(notes)}"
+    return replace(
+        found, slots=slots, missing=tuple(missing), reason=reason, said_before=said_before
+    )
+
+
+def _for_the_speaker(step: Step) -> bool:
+    """Whether "for me" asks for a favour ("microwave it for me"), not to be handed it."""
+    recipient = step.recipient
+    return (
+        recipient is not None
+        and recipient.person == SPEAKER
+        and recipient.preposition == "for"
+        and step.action != "bring"
+    )
+
+
+def _object_value(
+    phrase: ObjectPhrase, step: Step, fields: Sequence[str], utterance: str
+) -> str | None:
+    """The object's words as said: with its source when no slot holds that, else alone."""
+    choices = []
+    if step.source is not None and not _first(fields, SOURCE_SLOTS):
+        choices.append(f"{phrase.described} {step.source.preposition} {step.source.described}")
+    choices += [phrase.described, phrase.text]
+    return _said(utterance, *choices)
+
+
+def _with_exclusions(
+    wanted: Sequence[ObjectPhrase], excluded: Sequence[ObjectPhrase], utterance: str
+) -> str | None:
+    """One wanted thing with what is excluded, as said ("the cola, not the ginger ale")."""
+    lowered = utterance.lower()
+    start = lowered.find(wanted[0].text.lower()) if len(wanted) == 1 else -1
+    if start < 0:
+        return None
+    end = start
+    for phrase in excluded:
+        at = lowered.find(phrase.text.lower(), start)
+        if at < 0:
+            return None
+        end = max(end, at + len(phrase.text))
+    return utterance[start:end]
+
+
+def _said(utterance: str, *choices: str) -> str | None:
+    """The first of ``choices`` that is said, word for word, in ``utterance``."""
+    return next((text for text in choices if text and is_grounded(text, utterance)), None)
+
+
+def _said_preposition(utterance: str, landmark: ObjectPhrase) -> str | None:
+    return _said(utterance, landmark.preposition)
+
+
+def _first(fields: Sequence[str], names: frozenset[str]) -> str | None:
+    return next((name for name in fields if name in names), None)
+
+
+def _many(spec: SlotSpec | None) -> bool:
+    return spec is not None and spec.many
+
+
+def frame_names(frame: RequestFrame) -> list[str]:
+    """The words of every phrase a frame holds (objects, landmarks, people, tools, sources)."""
+    return [phrase.described for phrase in frame.phrases() if not phrase.pronoun]
+
+
+def known_phrases(frame: RequestFrame, lexicons: Mapping[str, Lexicon]) -> list[str]:
+    """What ``frame`` names that a lexicon knows (the belief's things).
+
+    Its phrases that name one, and the mentions in its clauses without an action ("the
+    teapot is empty").
+    """
+    found = [
+        phrase.text
+        for phrase in frame.phrases()
+        if not phrase.pronoun and any(lexicon.find(phrase.text) for lexicon in lexicons.values())
+    ]
+    for clause in frame.context:
+        found += [mention.text for lexicon in lexicons.values() for mention in lexicon.find(clause)]
+    return list(dict.fromkeys(found))

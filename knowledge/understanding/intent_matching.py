@@ -1,0 +1,309 @@
+"""Intent recognition without a model: which task of a domain pack an utterance asks for.
+
+:class:`IntentMatcher` scores every task of one pack from three kinds of evidence:
+
+- similarity (weight 0.5): the mean cosine similarity of the utterance to the task's nearest
+  examples and description (:class:`~knowledge.understanding.scope_matching.NearestExamples`, word
+  and character TF-IDF);
+- cue phrases (weight 0.3): the utterance holds one of the task's ``cues``. Overlapping cues
+  of different tasks are read longest first, so "put away" signals PutAway and not the "put"
+  of Bring, and "bring me" signals Fetch and not the "bring" of Bring;
+- lexicon mentions (weight 0.2): the share of the things the utterance mentions (through
+  the pack's lexicons) that the task has a slot for. A dish mention favours the advisor's
+  DishInfo and SubstituteDish over AddToDatabase; a person mention in the office favours the
+  tasks with a person slot.
+
+The best task is sure when its score clears ``accept`` and beats the runner-up by ``margin``
+(:class:`~knowledge.understanding.scope_matching.Thresholds`). Anything else is unsure and a model
+should decide; the guess is then the best task from the midpoint of ``reject`` and ``accept`` up,
+and no task (None) below it.
+
+:func:`continuation` says whether an utterance answers a clarification question about a
+pending task, for the scope and intent nodes of the turn tree.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from cogtree.knowledge.language.question_form import asks_the_robot
+from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
+from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
+from cogtree.knowledge.understanding.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
+
+log = logging.getLogger(__name__)
+
+SIMILARITY_WEIGHT: Final = 0.5
+CUE_WEIGHT: Final = 0.3
+MENTION_WEIGHT: Final = 0.2
+
+DEFAULT_ACCEPT: Final = 0.35
+DEFAULT_REJECT: Final = 0.15
+DEFAULT_MARGIN: Final = 0.15
+DEFAULT_NEIGHBOURS: Final = 3
+
+CUE_GAP: Final = 3
+"""How many words may sit between two words of a cue phrase ("put the red mug away")."""
+
+SHORT_ANSWER_WORDS: Final = 6
+"""An utterance of at most this many words may be a short answer to a question."""
+
+DISMISSALS: Final = frozenset(
+    ["cancel", "never mind", "nevermind", "forget it", "stop", "nothing", "no thanks"]
+)
+"""Answers that drop a question rather than answer it."""
+
+
+@dataclass(frozen=True)
+class IntentGuess:
+    """The fast path's answer: a task of the pack (or None), how sure, and why.
+
+    ``scores`` holds every task's combined score (0 to 1), ``cued`` the tasks whose cue
+    phrases the utterance holds, ``confidence`` is 0.5 at a threshold and 1.0 a full
+    threshold width past it, and ``confident`` says the guess may decide without a model.
+    """
+
+    task: str | None
+    confidence: float
+    scores: Mapping[str, float]
+    confident: bool
+    cued: tuple[str, ...]
+    reason: str
+
+    def ranked(self) -> list[tuple[str, float]]:
+        """``(task, score)`` pairs, best first."""
+        return sorted(self.scores.items(), key=lambda item: (-item[1], item[0]))
+
+
+class IntentMatcher:
+    """Scores the tasks of one pack for an utterance (see the module docstring).
+
+    Args:
+        tasks: the pack's tasks (names, descriptions, examples, cues, slots).
+        lexicons: the pack's lexicons by name
+        (:func:`knowledge.understanding.lexicon.build_lexicons`);
+            slots whose lexicon is missing simply contribute no mentions.
+        accept, reject, margin: the decision thresholds.
+        neighbours: how many of a task's nearest examples its similarity averages.
+
+    """
+
+    def __init__(
+        self,
+        tasks: Sequence[TaskSpec],
+        lexicons: Mapping[str, Lexicon],
+        *,
+        accept: float = DEFAULT_ACCEPT,
+        reject: float = DEFAULT_REJECT,
+        margin: float = DEFAULT_MARGIN,
+        neighbours: int = DEFAULT_NEIGHBOURS,
+    ) -> None:
+        if not tasks:
+            raise ValueError("an intent matcher needs at least one task")
+        self.thresholds = Thresholds(accept=accept, reject=reject, margin=margin)
+        self._tasks = {task.name: task for task in tasks}
+        self.index = NearestExamples(
+            {task.name: [task.description, *task.examples] for task in tasks},
+            neighbours=neighbours,
+        )
+        self._cues = [
+            (task.name, cue_words)
+            for task in tasks
+            for cue in task.cues
+            if (cue_words := tuple(token.text for token in tokenize(cue)))
+        ]
+        self._slot_lexicons = {
+            task.name: frozenset(spec.lexicon for spec in task.slots.values() if spec.lexicon)
+            for task in tasks
+        }
+        used = frozenset().union(*self._slot_lexicons.values())
+        self._lexicons = {name: lexicon for name, lexicon in lexicons.items() if name in used}
+
+    @classmethod
+    def from_pack(
+        cls, pack: DomainPack, lexicons: Mapping[str, Lexicon], **thresholds: Any
+    ) -> IntentMatcher:
+        """The matcher of ``pack``'s tasks; ``thresholds`` are the constructor's keywords."""
+        return cls(pack.tasks, lexicons, **thresholds)
+
+    @property
+    def tasks(self) -> list[str]:
+        """The task names, in the pack's order."""
+        return list(self._tasks)
+
+    def match(self, utterance: str) -> IntentGuess:
+        """The intent guess for ``utterance`` (empty input: no task, confidently).
+
+        Only the first :data:`~knowledge.understanding.scope_matching.MAX_CHARS` characters are
+        read.
+        """
+        text = str(utterance)[:MAX_CHARS]
+        if not text.strip():
+            empty = dict.fromkeys(self._tasks, 0.0)
+            return IntentGuess(None, 1.0, empty, True, (), "nothing was said")
+        similarity = self.index.score(text)
+        cued = self.cued_tasks(text)
+        coverage = self.mention_coverage(text)
+        scores = {
+            name: round(
+                SIMILARITY_WEIGHT * similarity[name]
+                + CUE_WEIGHT * (name in cued)
+                + MENTION_WEIGHT * coverage[name],
+                4,
+            )
+            for name in self._tasks
+        }
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))
+        (best_task, best) = ranked[0]
+        runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
+        limits = self.thresholds
+        judged = limits.judge(best, runner_up, none_is_sure=False)
+        if judged.zone == "sure":
+            evidence = _evidence(best_task, similarity[best_task], cued, coverage[best_task])
+            reason = f"{best_task} ({best:.2f}, ahead by {best - runner_up:.2f}): {evidence}"
+        elif judged.keeps_label:
+            reason = f"{best_task} is only a guess ({best:.2f}; runner-up {runner_up:.2f})"
+        else:
+            reason = f"no task fits: best {best_task} {best:.2f} < {limits.midpoint:.2f}"
+        task = best_task if judged.keeps_label else None
+        return IntentGuess(task, judged.confidence, scores, judged.confident, tuple(cued), reason)
+
+    def cued_tasks(self, utterance: str) -> list[str]:
+        """Tasks whose cue phrases ``utterance`` holds (see :func:`cue_spans`).
+
+        Where cues of different tasks overlap, the one with more words wins ("put the milk
+        away" is PutAway's "put away", not Bring's "put").
+        """
+        words = [token.text for token in tokenize(utterance)]
+        spans: dict[tuple[int, int], set[str]] = {}
+        sizes: dict[tuple[int, int], int] = {}
+        for task, cue in self._cues:
+            for span in cue_spans(words, cue):
+                spans.setdefault(span, set()).add(task)
+                sizes[span] = max(sizes.get(span, 0), len(cue))
+        kept: list[tuple[int, int]] = []
+        for first, last in sorted(spans, key=lambda s: (-sizes[s], s[1] - s[0], s[0])):
+            if all(last < other_first or first > other_last for other_first, other_last in kept):
+                kept.append((first, last))
+        found = {task for span in kept for task in spans[span]}
+        return [name for name in self._tasks if name in found]
+
+    def mention_coverage(self, utterance: str) -> dict[str, float]:
+        """Task -> the share of the things ``utterance`` mentions that it has a slot for."""
+        groups: list[tuple[int, int, set[str]]] = []
+        mentions = [m for lexicon in self._lexicons.values() for m in lexicon.find(utterance)]
+        for mention in sorted(mentions, key=lambda m: (m.start, -m.end)):
+            if groups and mention.start < groups[-1][1]:
+                start, end, names = groups[-1]
+                groups[-1] = (start, max(end, mention.end), names | {mention.lexicon})
+            else:
+                groups.append((mention.start, mention.end, {mention.lexicon}))
+        if not groups:
+            return dict.fromkeys(self._tasks, 0.0)
+        return {
+            name: sum(bool(names & lexicons) for _, _, names in groups) / len(groups)
+            for name, lexicons in self._slot_lexicons.items()
+        }
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """How an utterance answers the question about a pending task.
+
+    ``slots`` are the values it gives (fill_slots, or the whole short answer for the one
+    missing slot); ``answered`` the missing slots it fills; ``how`` says which reading held.
+    """
+
+    slots: dict[str, SlotValue]
+    answered: list[str]
+    how: str
+
+
+def continuation(
+    task: TaskSpec,
+    missing: Sequence[str],
+    utterance: str,
+    lexicons: Mapping[str, Lexicon],
+    *,
+    other_cues: Sequence[str] = (),
+) -> Continuation | None:
+    """Whether ``utterance`` continues ``task``, asked about its ``missing`` slots; else None.
+
+    A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
+    magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
+    Otherwise it does when it fills a missing slot
+    (:func:`~knowledge.understanding.slot_filling.fill_slots` with the pack's lexicons), or when it
+    is a short answer (at most
+    :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of ``other_cues``: the cue phrases
+    of the domain's other tasks), which then fills the one missing slot with its words. Never
+    raises for any text.
+    """
+    words = [token.text for token in tokenize(utterance)]
+    if not words or asks_the_robot(utterance):
+        return None
+    fill: SlotFill = fill_slots(task, utterance, lexicons)
+    answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]
+    if answered:
+        return Continuation(dict(fill.slots), answered, f"fills {', '.join(answered)}")
+    text = " ".join(words)
+    if len(words) > SHORT_ANSWER_WORDS or _dismissal(text) or _holds_cue(words, other_cues):
+        return None
+    if len(missing) != 1 or all(word in NEGATIONS for word in words):
+        return None
+    slot = missing[0]
+    spec = task.slots.get(slot)
+    answer = " ".join(utterance.split()).strip(" ,.;:!?")
+    value: SlotValue = [answer] if spec is not None and spec.many else answer
+    return Continuation({**fill.slots, slot: value}, [slot], f"short answer for {slot}")
+
+
+def other_cues(pack: DomainPack, task: str) -> list[str]:
+    """The cue phrases of ``pack``'s tasks other than ``task`` (signs of a new request)."""
+    return [cue for other in pack.tasks if other.name != task for cue in other.cues]
+
+
+def cue_spans(words: Sequence[str], cue: Sequence[str]) -> list[tuple[int, int]]:
+    """Where the words of ``cue`` occur in ``words``: ``(first, last)`` word positions.
+
+    The cue's words must come in order; up to :data:`CUE_GAP` other words may sit between
+    two of them, so a phrasal verb matches around its object ("put the milk away").
+    """
+    found = []
+    for first, word in enumerate(words):
+        if word != cue[0]:
+            continue
+        position, matched = first, True
+        for part in cue[1:]:
+            window = words[position + 1 : position + 2 + CUE_GAP]
+            if part not in window:
+                matched = False
+                break
+            position += 1 + window.index(part)
+        if matched:
+            found.append((first, position))
+    return found
+
+
+def _dismissal(text: str) -> bool:
+    return any(text == phrase or text.startswith(f"{phrase} ") for phrase in DISMISSALS)
+
+
+def _holds_cue(words: Sequence[str], cues: Sequence[str]) -> bool:
+    for cue in cues:
+        cue_words = [token.text for token in tokenize(cue)]
+        if cue_words and cue_spans(words, cue_words):
+            return True
+    return False
+
+
+def _evidence(task: str, similarity: float, cued: Sequence[str], coverage: float) -> str:
+    parts = [f"similarity {similarity:.2f}"]
+    if task in cued:
+        parts.append("cue phrase")
+    if coverage:
+        parts.append(f"mentions covered {coverage:.0%}")
+    return ", ".join(parts)
