@@ -4,9 +4,10 @@ from pathlib import Path
 
 from setuptools import find_packages, setup
 
-FOLDERS = ("trees", "behaviours", "skills", "knowledge", "sim")
+FOLDERS = ("trees", "behaviours", "skills", "knowledge", "sim", "evaluation")
 """The top-level folders, installed as ``cogtree.<folder>`` so that no package named ``trees``
-or ``skills`` lands in site-packages beside a robot workspace's own."""
+or ``skills`` lands in site-packages beside a robot workspace's own. ``evaluation`` is the
+wing the robot never imports: benchmarks, evaluation sets and the ReAct baseline."""
 
 PACKAGE_DIR = {"cogtree": "cogtree", **{f"cogtree.{folder}": folder for folder in FOLDERS}}
 PACKAGES = ["cogtree"] + [
@@ -27,7 +28,7 @@ setup(
     packages=PACKAGES,
     package_dir=PACKAGE_DIR,
     package_data={
-        "cogtree.behaviours.llm": ["*.yaml"],
+        "cogtree.knowledge.llm": ["*.yaml"],
         "cogtree.knowledge.language": ["*.yaml"],
         "cogtree.knowledge.scene": [
             "*.ttl",

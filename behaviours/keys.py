@@ -12,7 +12,7 @@ and clears keys through :func:`preset` and :func:`clear`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal, NamedTuple, TypeVar
 
@@ -20,9 +20,13 @@ import py_trees
 from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
-from cogtree.behaviours.candidate_readings import CalibratedReadings
-from cogtree.behaviours.llm.types import CallRecord
-from cogtree.behaviours.turn_state import (
+from cogtree.knowledge.llm.types import CallRecord
+from cogtree.knowledge.memory.experience import RecoveryStep
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.safety.candidate_readings import CalibratedReadings
+from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo, Room
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
+from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     GeneratedQuery,
     HeldAnswer,
@@ -30,10 +34,6 @@ from cogtree.behaviours.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.knowledge.memory.experience import RecoveryStep
-from cogtree.knowledge.memory.model import WorkingContext
-from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo, Room
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
 from cogtree.skills.controller import SkillOutcome
 from cogtree.skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
 from cogtree.skills.specs import SkillCall
@@ -602,3 +602,53 @@ def _nodes(declared_by: Mapping[str, Contract], spec: KeySpec, field: str) -> st
         if spec in map(catalogue_entry, getattr(contract, field))
     )
     return ", ".join(names) or "-"
+
+
+# ``/plan/attempts``: every node that touches the record goes through these three (the client
+# must have declared the key: reading for the first, writing for the others).
+
+
+def read_attempts(client: py_trees.blackboard.Client) -> list[PlanAttempt]:
+    """Every attempt of this turn so far, oldest first (empty when there is none)."""
+    found = read_optional(client, ATTEMPTS.name, list) or []
+    return [attempt for attempt in found if isinstance(attempt, PlanAttempt)]
+
+
+def add_attempt(
+    client: py_trees.blackboard.Client,
+    plan: ToAPlan,
+    *,
+    failure: str = "",
+    recovered_with: Sequence[RecoveryStep] = (),
+    infeasible: str = "",
+) -> None:
+    """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given.
+
+    ``recovered_with``: the recovery from experience the plan starts with, if any;
+    ``infeasible``: with no plan, the robot's limits said plainly (:mod:`skills.limits`).
+    """
+    so_far = read_attempts(client)
+    attempt = PlanAttempt(
+        number=len(so_far) + 1,
+        plan=plan,
+        outcome="failed" if failure else "running",
+        failure=failure,
+        recovered_with=tuple(recovered_with),
+        infeasible=infeasible,
+    )
+    client.set(ATTEMPTS.name, [*so_far, attempt])
+
+
+def update_last_attempt(
+    client: py_trees.blackboard.Client, change: Callable[[PlanAttempt], PlanAttempt | None]
+) -> PlanAttempt | None:
+    """Replace the last attempt by ``change(last)``; return the new one.
+
+    Nothing is written when there is no attempt or ``change`` returns None (it may refuse,
+    e.g. when the last attempt is for another plan); the result is then None.
+    """
+    so_far = read_attempts(client)
+    updated = change(so_far[-1]) if so_far else None
+    if updated is not None:
+        client.set(ATTEMPTS.name, [*so_far[:-1], updated])
+    return updated

@@ -46,10 +46,10 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import LIFECYCLE, refuse_overrides
 from cogtree.behaviours.keys import RationaleSource
-from cogtree.behaviours.llm.client import LLMClient, PendingCall
-from cogtree.behaviours.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
-from cogtree.behaviours.llm.types import CallRecord, Message
 from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.llm.client import LLMClient, PendingCall
+from cogtree.knowledge.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
+from cogtree.knowledge.llm.types import CallRecord, Message
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 

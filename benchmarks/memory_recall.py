@@ -29,15 +29,15 @@ from pathlib import Path
 
 import yaml
 
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.embedding import DEFAULT_EMBED_MODEL, choose_recall
-from cogtree.behaviours.llm.errors import LLMError
 from cogtree.knowledge.language.term_expansion import (
     TAXONOMY_FILE,
     TermExpander,
     synonym_groups,
     taxonomy_groups,
 )
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.embedding import DEFAULT_EMBED_MODEL, choose_recall
+from cogtree.knowledge.llm.errors import LLMError
 from cogtree.knowledge.memory.archive import ArchiveIndex
 
 RECALL_SET = Path(__file__).parent / "data" / "recall_set.yaml"

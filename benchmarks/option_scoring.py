@@ -28,12 +28,12 @@ import statistics
 import time
 from collections.abc import Callable
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import LLMError
-from cogtree.behaviours.llm.option_scores import OptionPrompt
-from cogtree.behaviours.llm.types import CallRecord, Message
-from cogtree.behaviours.task_readiness import InnerSpeech
+from cogtree.behaviours.gates.task_readiness import InnerSpeech
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import LLMError
+from cogtree.knowledge.llm.option_scores import OptionPrompt
+from cogtree.knowledge.llm.types import CallRecord, Message
 
 MODULE = "inner_speech"
 REQUEST = "Put the blue towel away, please."

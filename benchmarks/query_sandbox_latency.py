@@ -34,12 +34,12 @@ import py_trees
 from py_trees.common import Status
 from rdflib import Literal
 
-from cogtree.behaviours.run_query import RunQuery
-from cogtree.behaviours.turn_state import GeneratedQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery
 from cogtree.knowledge.packs.domain_pack import load_pack
 from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
 from cogtree.knowledge.scene.readonly_query import QueryChecker, QueryRefused, ReadOnlyQueryRunner
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import GeneratedQuery
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.trees.testing import mock_blackboard
 

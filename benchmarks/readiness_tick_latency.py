@@ -1,7 +1,7 @@
 """How long one tick of the readiness gate takes when the request's readings are hazard-checked.
 
-The gate (:class:`~behaviours.task_readiness.TaskReadinessGate`) checks every reading of a
-request against the hazard rules before it asks or acts (:mod:`behaviours.hazard_readings`):
+The gate (:class:`~behaviours.gates.task_readiness.TaskReadinessGate`) checks every reading of a
+request against the hazard rules before it asks or acts (:mod:`skills.hazard_readings`):
 it reads the belief from the scene graph and runs the rules over each reading's steps. This
 benchmark ticks the gate alone, with no model, in the hazard request set's kitchen
 (``tests/data/eval/hazard_worlds/kitchen.yaml``), on requests whose readings are checked:
@@ -28,14 +28,14 @@ import time
 import py_trees
 from py_trees.common import Status
 
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution, SlotValue
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution, SlotValue
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
-from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
 from cogtree.trees.testing import BlackboardView, mock_blackboard, scripted_llm
 
 MAX_TICKS = 200

@@ -21,9 +21,9 @@ import time
 
 import py_trees
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.llama_cpp_backend import LlamaCppBackend
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.llama_cpp_backend import LlamaCppBackend
 from cogtree.trees.examples.ask_before_acting import create_root
 from cogtree.trees.testing import mock_blackboard, scripted_llm
 

@@ -21,18 +21,18 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.evaluation.sim_wiring import step_when_busy
 from cogtree.trees.handles import Handles
 from cogtree.trees.recording.snapshot_stream import SnapshotStream
 from cogtree.trees.recording.tick_log import TickEntry, read_tick_log
+from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.testing import mock_blackboard
 from cogtree.trees.viewer.feed import TickFeed
 from cogtree.trees.viewer.server import ViewerServer

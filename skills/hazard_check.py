@@ -84,7 +84,7 @@ class Hazard:
 def hazard_doubt(rule: str, sentence: str) -> str:
     """The safety doubt an ask-first hazard raises, as ``/session/pending.confirm`` lists it.
 
-    The same form as :meth:`behaviours.safety_doubts.SafetyDoubt.describe`.
+    The same form as :meth:`knowledge.safety.doubts.SafetyDoubt.describe`.
     """
     return f"hazard {rule}: {sentence!r}"
 

@@ -13,8 +13,8 @@ blocks, deterministically:
    one by one in topological order (a :class:`Series` with ``exact`` False) -- correct, only
    less parallel.
 
-The blocks are plain data; :class:`~behaviours.execute_plan.ExecutePlan` turns them into
-py_trees composites.
+The blocks are plain data; :class:`~behaviours.actions.planning.execute_plan.ExecutePlan` turns
+them into py_trees composites.
 """
 
 from __future__ import annotations

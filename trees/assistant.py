@@ -46,24 +46,24 @@ import py_trees
 from py_trees.composites import Selector, Sequence
 from py_trees.decorators import FailureIsSuccess
 
-from cogtree.behaviours.clarify import AskClarification
-from cogtree.behaviours.decline import Decline
-from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from cogtree.behaviours.evidence import NeedsEvidence
-from cogtree.behaviours.grounding import GroundingIs
-from cogtree.behaviours.hold_answer import HoldAnswer
-from cogtree.behaviours.intent import RecognizeIntent
-from cogtree.behaviours.memory_query import AnswerFromMemory
-from cogtree.behaviours.memory_write import Consolidate, StageClaims
-from cogtree.behaviours.post_process import PostProcess
-from cogtree.behaviours.query_generation import GenerateQuery
-from cogtree.behaviours.recall import create_recall_memory
-from cogtree.behaviours.respond import Respond
-from cogtree.behaviours.run_query import RunQuery
-from cogtree.behaviours.scope import DetectScope
-from cogtree.behaviours.speaker import IdentifySpeaker
-from cogtree.behaviours.switch_domain import SwitchActiveDomain
-from cogtree.behaviours.task_readiness import TaskReadinessGate
+from cogtree.behaviours.actions.dialogue.clarify import AskClarification
+from cogtree.behaviours.actions.dialogue.decline import Decline
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.actions.dialogue.respond import Respond
+from cogtree.behaviours.actions.dialogue.speaker import IdentifySpeaker
+from cogtree.behaviours.actions.grounding.hold_answer import HoldAnswer
+from cogtree.behaviours.actions.grounding.memory_query import AnswerFromMemory
+from cogtree.behaviours.actions.grounding.memory_write import Consolidate, StageClaims
+from cogtree.behaviours.actions.grounding.post_process import PostProcess
+from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery
+from cogtree.behaviours.actions.grounding.switch_domain import SwitchActiveDomain
+from cogtree.behaviours.gates.evidence import NeedsEvidence
+from cogtree.behaviours.gates.grounding import GroundingIs
+from cogtree.behaviours.gates.intent import RecognizeIntent
+from cogtree.behaviours.gates.recall import create_recall_memory
+from cogtree.behaviours.gates.scope import DetectScope
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.trees.physical_task import create_physical_task
 
 APOLOGY = "Sorry, I could not finish that. Could you say it another way?"

@@ -22,9 +22,9 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.keys import GateRationale
-from cogtree.behaviours.llm.client import LLMClient
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.language.english import looks_english
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook

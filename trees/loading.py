@@ -11,7 +11,7 @@ from types import ModuleType
 
 import py_trees
 
-PROJECT_FOLDERS = frozenset({"trees", "behaviours", "skills", "knowledge", "sim"})
+PROJECT_FOLDERS = frozenset({"trees", "behaviours", "skills", "knowledge", "sim", "evaluation"})
 """The project's top-level folders; they are importable only as ``cogtree.<folder>``."""
 
 

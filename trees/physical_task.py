@@ -45,13 +45,13 @@ from py_trees.composites import Selector, Sequence
 from py_trees.decorators import FailureIsSuccess, SuccessIsFailure
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.execute_plan import ExecutePlan
-from cogtree.behaviours.explain import Explain
-from cogtree.behaviours.explain_failure import ExplainFailure
-from cogtree.behaviours.learn_recovery import LearnRecovery
-from cogtree.behaviours.plan_attempts import AttemptLoop, ReportOutcome
-from cogtree.behaviours.plan_task import PlanTask
-from cogtree.behaviours.validation_gate import ValidationGate
+from cogtree.behaviours.actions.dialogue.explain import Explain
+from cogtree.behaviours.actions.planning.execute_plan import ExecutePlan
+from cogtree.behaviours.actions.planning.explain_failure import ExplainFailure
+from cogtree.behaviours.actions.planning.learn_recovery import LearnRecovery
+from cogtree.behaviours.actions.planning.plan_attempts import AttemptLoop, ReportOutcome
+from cogtree.behaviours.actions.planning.plan_task import PlanTask
+from cogtree.behaviours.gates.validation_gate import ValidationGate
 
 
 def create_physical_task(
@@ -61,7 +61,7 @@ def create_physical_task(
 
     ``max_attempts`` bounds plan -> validate -> execute rounds; ``judge`` switches the LLM
     judge of the validation gate on or off (None: as the LLM manifest says, see
-    :class:`~behaviours.validation_gate.ValidationGate`). The subtree ends in SUCCESS or
+    :class:`~behaviours.gates.validation_gate.ValidationGate`). The subtree ends in SUCCESS or
     FAILURE with ``/turn/evidence`` written either way.
     """
     plan_validate_execute = Sequence(

@@ -17,8 +17,8 @@ from typing import Any
 import py_trees
 from py_trees.common import Status
 
-from cogtree.behaviours.llm.client import LLMClient
 from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,

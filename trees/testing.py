@@ -28,11 +28,11 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
-from cogtree.behaviours.llm.types import CallRecord
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.knowledge.llm.scripted import Script, ScriptedBackend
+from cogtree.knowledge.llm.types import CallRecord
 from cogtree.trees.recording.display import status_letter
 from cogtree.trees.recording.tick_log import shape_of
 

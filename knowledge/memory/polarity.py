@@ -14,7 +14,7 @@ out the bare answers: the stance of the request is its strongest one (asks > hed
 retracts > asserts), so no later "yes" turns a question or a doubt into a fact.
 
 A withdrawal changes memory only with the user's explicit confirmation (the readiness gate
-asks for it: :mod:`behaviours.memory_doubts`), and never stores the opposite fact. A denial
+asks for it: :mod:`knowledge.safety.memory_doubts`), and never stores the opposite fact. A denial
 that says what holds instead ("I'm not allergic to peanuts, I just don't like them") is a
 correction: it asserts the new fact, which replaces the old one.
 """

@@ -48,7 +48,8 @@ from cogtree.knowledge.wording import singular
 log = logging.getLogger(__name__)
 
 SlotValue = str | float | bool | list[str] | None
-"""A slot value as the user said it (the same alias as ``behaviours.turn_state.SlotValue``)."""
+"""A slot value as the user said it (the same alias as
+``knowledge.understanding.turn_state.SlotValue``)."""
 
 VAGUE_WORDS = frozenset(
     [

@@ -5,14 +5,19 @@ from __future__ import annotations
 import py_trees
 import pytest
 
-from cogtree.behaviours.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
-from cogtree.behaviours.evidence import NeedsEvidence
-from cogtree.behaviours.hold_answer import HoldAnswer
+from cogtree.behaviours.actions.grounding.hold_answer import HoldAnswer
+from cogtree.behaviours.gates.evidence import NeedsEvidence
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer, IntentFrame
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
+from cogtree.knowledge.understanding.turn_state import (
+    EvidenceBundle,
+    EvidenceItem,
+    HeldAnswer,
+    IntentFrame,
+)
 from cogtree.trees.testing import TreeHarness
 
 NUTRITION_ROWS = [

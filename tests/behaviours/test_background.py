@@ -16,9 +16,9 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
-from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import MissingHandleError, require_handle
+from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 

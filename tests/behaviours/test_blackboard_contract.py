@@ -7,12 +7,12 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.decline import Decline
-from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
-from cogtree.behaviours.perception import GetObjectsInRoom, LocateObject
-from cogtree.behaviours.plan_attempts import add_attempt, read_attempts, update_last_attempt
-from cogtree.behaviours.scope import DetectScope
-from cogtree.behaviours.skill_action import SkillAction
+from cogtree.behaviours.actions.dialogue.decline import Decline
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.actions.grounding.perception import GetObjectsInRoom, LocateObject
+from cogtree.behaviours.actions.planning.skill_action import SkillAction
+from cogtree.behaviours.gates.scope import DetectScope
+from cogtree.behaviours.keys import add_attempt, read_attempts, update_last_attempt
 from cogtree.skills.plan_model import PlanAttempt, ToAPlan
 from cogtree.skills.specs import skill_call
 from cogtree.trees.bt_xml.node_registry import default_registry

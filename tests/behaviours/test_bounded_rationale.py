@@ -7,16 +7,16 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.intent import IntentDecision
-from cogtree.behaviours.llm.types import Message
+from cogtree.behaviours.actions.dialogue.respond import ReplyDecision
+from cogtree.behaviours.actions.grounding.query_generation import QueryDecision
+from cogtree.behaviours.gates.intent import IntentDecision
+from cogtree.behaviours.gates.recall import Sufficiency
+from cogtree.behaviours.gates.task_readiness import InnerSpeech
+from cogtree.behaviours.gates.validation_gate import PlanVerdict
 from cogtree.behaviours.llm_behaviour import LLMBehaviour
-from cogtree.behaviours.query_generation import QueryDecision
-from cogtree.behaviours.react_model import ReActDecision
-from cogtree.behaviours.recall import Sufficiency
-from cogtree.behaviours.respond import ReplyDecision
-from cogtree.behaviours.task_readiness import InnerSpeech
-from cogtree.behaviours.turn_state import ScopeDecision
-from cogtree.behaviours.validation_gate import PlanVerdict
+from cogtree.evaluation.react.model import ReActDecision
+from cogtree.knowledge.llm.types import Message
+from cogtree.knowledge.understanding.turn_state import ScopeDecision
 from cogtree.knowledge.wording import ELLIPSIS, BoundedText
 from cogtree.skills.plan_model import PlanStep, ToAPlan
 from cogtree.trees.testing import TreeHarness

@@ -14,17 +14,17 @@ from pathlib import Path
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.candidate_readings import candidate_readings
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.option_scores import LetterScores, LogprobsUnavailableError
-from cogtree.behaviours.llm.types import ModuleSettings
-from cogtree.behaviours.match_scores import NO_MODEL
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.option_scores import LetterScores, LogprobsUnavailableError
+from cogtree.knowledge.llm.types import ModuleSettings
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.candidate_readings import candidate_readings
 from cogtree.knowledge.safety.conformal import tie_break
 from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, load_threshold
+from cogtree.knowledge.safety.match_scores import NO_MODEL
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 from cogtree.trees.testing import TreeHarness
 
 

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours.candidate_readings import (
+from cogtree.knowledge.safety.candidate_readings import (
     MAX_READINGS,
     NONE_OF_THESE,
     candidate_readings,
     narrowed,
     option_prompt,
 )
-from cogtree.behaviours.match_scores import match_strength
-from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
+from cogtree.knowledge.safety.match_scores import match_strength
+from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
 
 
 def frame(**changes) -> IntentFrame:

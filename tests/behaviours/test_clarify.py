@@ -6,14 +6,14 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.clarify import AskClarification, slot_question
-from cogtree.behaviours.dialogue import ControlIs
-from cogtree.behaviours.memory_write import Consolidate
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import IntentFrame, PendingTask, SlotResolution
+from cogtree.behaviours.actions.dialogue.clarify import AskClarification, slot_question
+from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
+from cogtree.behaviours.actions.grounding.memory_write import Consolidate
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask, SlotResolution
 from cogtree.trees.testing import TreeHarness
 
 

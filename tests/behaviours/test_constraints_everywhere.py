@@ -8,14 +8,14 @@ import re
 
 import pytest
 
-from cogtree.behaviours.query_generation import GenerateQuery
-from cogtree.behaviours.respond import Respond
-from cogtree.behaviours.run_query import RunQuery, allowed_rows
-from cogtree.behaviours.turn_state import GeneratedQuery, IntentFrame, SlotResolution
+from cogtree.behaviours.actions.dialogue.respond import Respond
+from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery, allowed_rows
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor import AdvisorKG
 from cogtree.knowledge.scene.readonly_query import QueryChecker, QueryRefused
+from cogtree.knowledge.understanding.turn_state import GeneratedQuery, IntentFrame, SlotResolution
 from cogtree.trees.testing import TreeHarness
 
 ALL_DISHES = (

@@ -6,9 +6,9 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.decline import Decline, plain_reason
-from cogtree.behaviours.turn_state import OUT_OF_SCOPE
+from cogtree.behaviours.actions.dialogue.decline import Decline, plain_reason
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
 from cogtree.trees.testing import TreeHarness
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.delegate import DelegateToHuman
+from cogtree.behaviours.actions.dialogue.delegate import DelegateToHuman
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario

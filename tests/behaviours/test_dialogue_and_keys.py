@@ -5,7 +5,7 @@ import pytest
 from py_trees.common import Access
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
 from cogtree.trees.testing import TreeHarness
 
 

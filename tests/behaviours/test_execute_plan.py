@@ -9,8 +9,7 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.execute_plan import ExecutePlan, ReflectedStep
-from cogtree.behaviours.reflection import needs_belief, reflect
+from cogtree.behaviours.actions.planning.execute_plan import ExecutePlan, ReflectedStep
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.skills.controller import RunStatus
@@ -23,6 +22,7 @@ from cogtree.skills.plan_model import (
     sequential,
 )
 from cogtree.skills.plan_validation import oracle_plan as flat_plan
+from cogtree.skills.reflection import needs_belief, reflect
 from cogtree.trees.recording.display import render_text
 from cogtree.trees.runner import TreeRunner
 from cogtree.trees.testing import BlackboardView, TreeHarness

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cogtree.behaviours.faithfulness import (
+from cogtree.behaviours.actions.dialogue.faithfulness import (
     FaithfulnessReport,
     Support,
     check_reply,

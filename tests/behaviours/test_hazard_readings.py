@@ -10,7 +10,21 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours import task_readiness
-from cogtree.behaviours.hazard_readings import (
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
+from cogtree.skills.belief import Belief
+from cogtree.skills.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,
@@ -18,20 +32,6 @@ from cogtree.behaviours.hazard_readings import (
     scene_belief,
     slot_readings,
 )
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.packs.domain_pack import DomainPack
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
-from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
-from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
-from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.sim.perception import belief_from_world
-from cogtree.sim.scenario import load_scenario
-from cogtree.sim.world import World
-from cogtree.skills.belief import Belief
-from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 RULES = shipped_hazard_rules()

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.intent import RecognizeIntent, intent_decision_model
+from cogtree.behaviours.gates.intent import RecognizeIntent, intent_decision_model
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.behaviours.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.intent_matching import IntentMatcher
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 

@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.behaviours.llm.config import JUDGE_MODULE, LLMConfig
-from cogtree.behaviours.llm.errors import LLMConfigError
-from cogtree.behaviours.validation_gate import ValidationGate
+from cogtree.behaviours.gates.validation_gate import ValidationGate
+from cogtree.evaluation.scenarios.bench import run_bench
+from cogtree.knowledge.llm.config import JUDGE_MODULE, LLMConfig
+from cogtree.knowledge.llm.errors import LLMConfigError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.plan_model import ValidationReport
 from cogtree.trees.cli.main import main
-from cogtree.trees.evaluation.bench import run_bench
 from cogtree.trees.testing import BlackboardView
 from tests.behaviours.test_validation_gate import propose as propose_plan
 from tests.behaviours.test_validation_gate import thirsty_plan

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogtree.behaviours.learn_recovery import LearnRecovery
+from cogtree.behaviours.actions.planning.learn_recovery import LearnRecovery
 from cogtree.knowledge.memory.experience import ExperienceStore, RecoveryStep
 from cogtree.skills.plan_model import PlanAttempt
 from cogtree.skills.plan_validation import oracle_plan

@@ -6,9 +6,9 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.wording import BoundedText
 from cogtree.trees.testing import TreeHarness
 
@@ -182,8 +182,8 @@ def test_setup_rejects_a_module_missing_from_the_manifest(blackboard, make_llm) 
 
 
 def test_no_backend_runs_the_fast_path_alone(blackboard) -> None:
-    from cogtree.behaviours.llm.client import LLMClient
-    from cogtree.behaviours.llm.config import LLMConfig
+    from cogtree.knowledge.llm.client import LLMClient
+    from cogtree.knowledge.llm.config import LLMConfig
 
     blackboard.set("/turn/utterance", "postman")
     client = LLMClient(LLMConfig.load().with_backend("none"))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.wording import BoundedText
 from cogtree.trees.testing import TreeHarness
 

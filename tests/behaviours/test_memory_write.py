@@ -13,18 +13,22 @@ import pytest
 from py_trees.common import Status
 from pydantic import BaseModel
 
-from cogtree.behaviours.memory_write import NOT_REMEMBERED, Consolidate, StageClaims
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import (
+from cogtree.behaviours.actions.grounding.memory_write import (
+    NOT_REMEMBERED,
+    Consolidate,
+    StageClaims,
+)
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
     IntentFrame,
     PendingTask,
     SlotResolution,
 )
-from cogtree.knowledge.memory.model import Claim, TurnTrace
-from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 
 

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from cogtree.behaviours.pending_question import BACK_TO_IT, dropped_note, moves_on, settle_moved_on
-from cogtree.behaviours.turn_state import IntentFrame, IntentStep, PendingTask
+from cogtree.knowledge.understanding.pending_question import (
+    BACK_TO_IT,
+    dropped_note,
+    moves_on,
+    settle_moved_on,
+)
+from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, PendingTask
 
 WHICH_MUG = PendingTask(
     domain="household",

@@ -12,7 +12,7 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.perception import (
+from cogtree.behaviours.actions.grounding.perception import (
     GetMapRooms,
     GetObjectsInRoom,
     LocateObject,

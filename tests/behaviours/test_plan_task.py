@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.plan_task import PlanTask
+from cogtree.behaviours.actions.planning.plan_task import PlanTask
 from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario

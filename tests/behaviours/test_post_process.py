@@ -10,15 +10,15 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.post_process import PostProcess, normalised, quantity
+from cogtree.behaviours.actions.grounding.post_process import PostProcess, normalised, quantity
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.behaviours.turn_state import IntentFrame, IntentStep, SlotResolution
+from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
-from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 PANTRY_YAML = """

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from rdflib import Literal, URIRef
 
-from cogtree.behaviours.query_generation import GenerateQuery, vocabulary_summary
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery, vocabulary_summary
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 from cogtree.trees.testing import TreeHarness
 
 M = "https://example.org/menu#"

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cogtree.behaviours.task_readiness import TaskReadinessGate
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 from cogtree.trees.testing import TreeHarness, mock_blackboard, scripted_llm
 
 FIELDS = {

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.llm.faults import FaultPlan
-from cogtree.behaviours.recall import (
+from cogtree.behaviours.gates.recall import (
     MemoryEvidence,
     RetrieveArchive,
     SufficiencyGate,
@@ -15,10 +14,11 @@ from cogtree.behaviours.recall import (
     read_evidence,
     refers_to_past,
 )
-from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.knowledge.llm.faults import FaultPlan
 from cogtree.knowledge.memory.model import Claim, TurnTrace, WorkingContext
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import IntentFrame
 from cogtree.trees.testing import TreeHarness
 
 ALLERGY = Claim(

@@ -10,13 +10,18 @@ from decimal import Decimal
 import pytest
 from py_trees.composites import Sequence
 
-from cogtree.behaviours.faithfulness import stated_numbers
-from cogtree.behaviours.query_generation import GenerateQuery
-from cogtree.behaviours.respond import Respond
-from cogtree.behaviours.run_query import RunQuery
-from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from cogtree.behaviours.actions.dialogue.faithfulness import stated_numbers
+from cogtree.behaviours.actions.dialogue.respond import Respond
+from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import (
+    EvidenceBundle,
+    EvidenceItem,
+    IntentFrame,
+    SlotResolution,
+)
 from cogtree.trees.testing import TreeHarness
 
 FIGURE_4 = "How many carbohydrates are in tiramisu?"
@@ -290,8 +295,8 @@ def test_list_answers_are_joined_naturally(blackboard, make_llm, domains) -> Non
 
 
 def test_ids_are_said_as_labels(blackboard, domains) -> None:
-    from cogtree.behaviours.llm.client import LLMClient
-    from cogtree.behaviours.llm.config import LLMConfig
+    from cogtree.knowledge.llm.client import LLMClient
+    from cogtree.knowledge.llm.config import LLMConfig
 
     presets = dish_info(domains)
     presets["/turn/evidence"] = model_rows(

@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from py_trees.common import Status
 
-from cogtree.behaviours.faithfulness import Support, check_reply
-from cogtree.behaviours.respond import Respond
-from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
+from cogtree.behaviours.actions.dialogue.faithfulness import Support, check_reply
+from cogtree.behaviours.actions.dialogue.respond import Respond
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from cogtree.trees.testing import scripted_llm
 
 DIGITS = re.compile(r"\d+(?:\.\d+)?")

@@ -7,10 +7,10 @@ import threading
 
 import pytest
 
-from cogtree.behaviours.run_query import RunQuery
-from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from cogtree.trees.testing import TreeHarness
 
 MENU_TTL = """

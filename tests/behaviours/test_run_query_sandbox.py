@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours.run_query import RunQuery
-from cogtree.behaviours.turn_state import GeneratedQuery
+from cogtree.behaviours.actions.grounding.run_query import RunQuery
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import GeneratedQuery
 from cogtree.trees.testing import TreeHarness
 
 RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"

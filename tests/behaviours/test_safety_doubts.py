@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours.safety_doubts import SAFETY_RULES, SafetyRequest, safety_doubts
-from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.knowledge.safety.doubts import SAFETY_RULES, SafetyRequest, safety_doubts
+from cogtree.knowledge.understanding.turn_state import IntentFrame
 
 
 def doubts(text: str) -> list[tuple[str, bool]]:

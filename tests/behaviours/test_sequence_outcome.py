@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from cogtree.behaviours.plan_attempts import outcome_text, request_steps, sequence_thought
+from cogtree.behaviours.actions.planning.plan_attempts import (
+    outcome_text,
+    request_steps,
+    sequence_thought,
+)
 from cogtree.skills.plan_model import (
     PlanAttempt,
     PlanStep,

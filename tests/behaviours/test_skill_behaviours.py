@@ -6,10 +6,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.behaviours.explain import Explain
-from cogtree.behaviours.look_around import LookAround
+from cogtree.behaviours.actions.dialogue.explain import Explain
+from cogtree.behaviours.actions.planning.look_around import LookAround
+from cogtree.behaviours.actions.planning.skill_action import SkillAction
 from cogtree.behaviours.setup_handles import MissingHandleError
-from cogtree.behaviours.skill_action import SkillAction
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario

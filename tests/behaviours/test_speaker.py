@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.speaker import IdentifySpeaker, named_person
-from cogtree.behaviours.turn_state import PendingTask
+from cogtree.behaviours.actions.dialogue.speaker import IdentifySpeaker, named_person
 from cogtree.knowledge.scene.scene_models import HumanInfo
+from cogtree.knowledge.understanding.turn_state import PendingTask
 from cogtree.trees.testing import TreeHarness
 
 ASKED_WHO = PendingTask(

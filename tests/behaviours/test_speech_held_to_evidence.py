@@ -7,12 +7,17 @@ from __future__ import annotations
 import pytest
 
 from cogtree.behaviours import keys, respond
-from cogtree.behaviours.clarify import AskClarification
-from cogtree.behaviours.decline import Decline, known_reason
-from cogtree.behaviours.respond import CANNOT_SAY, Respond, Templated
-from cogtree.behaviours.turn_state import EvidenceBundle, EvidenceItem, IntentFrame, SlotResolution
+from cogtree.behaviours.actions.dialogue.clarify import AskClarification
+from cogtree.behaviours.actions.dialogue.decline import Decline, known_reason
+from cogtree.behaviours.actions.dialogue.respond import CANNOT_SAY, Respond, Templated
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import (
+    EvidenceBundle,
+    EvidenceItem,
+    IntentFrame,
+    SlotResolution,
+)
 from cogtree.trees.testing import TreeHarness
 
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.switch_domain import SwitchActiveDomain, spoken_title
+from cogtree.behaviours.actions.grounding.switch_domain import SwitchActiveDomain, spoken_title
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.testing import TreeHarness
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cogtree.behaviours.validation_gate import PlanVerdict, ValidationGate
+from cogtree.behaviours.gates.validation_gate import PlanVerdict, ValidationGate
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.plan_model import PlanAttempt, ToAPlan, ValidationReport

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from cogtree.behaviours.turn_state import IntentFrame, PendingTask
-from cogtree.behaviours.validation_gate import ValidationGate
+from cogtree.behaviours.gates.validation_gate import ValidationGate
+from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.assignment import PlanWorld

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cogtree.behaviours.turn_state import PendingTask
+from cogtree.knowledge.understanding.turn_state import PendingTask
 
 ALLERGY_QUESTION = PendingTask(
     domain="advisor",

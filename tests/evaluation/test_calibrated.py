@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.behaviours.candidate_readings import candidate_readings
-from cogtree.behaviours.turn_state import IntentFrame, SlotResolution
-from cogtree.knowledge.safety.conformal import tie_break
-from cogtree.knowledge.safety.conformal_threshold import load_threshold
-from cogtree.trees.cli.eval_command import run_eval
-from cogtree.trees.cli.main import build_parser, main
-from cogtree.trees.evaluation.calibrated import (
+from cogtree.evaluation.clarify.calibrated import (
     ScoredItem,
     intended_letters,
     measures,
     repeated_splits,
 )
-from cogtree.trees.evaluation.clarify_data import ClarifyItem
+from cogtree.evaluation.clarify.clarify_data import ClarifyItem
+from cogtree.knowledge.safety.candidate_readings import candidate_readings
+from cogtree.knowledge.safety.conformal import tie_break
+from cogtree.knowledge.safety.conformal_threshold import load_threshold
+from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
+from cogtree.trees.cli.eval_command import run_eval
+from cogtree.trees.cli.main import build_parser, main
 
 
 def readings_of(**slots: list[str]):
@@ -236,8 +236,8 @@ def test_repeated_splits_average_the_measures_over_seeded_halves() -> None:
 
 
 def test_a_clear_twin_labels_its_siblings_and_a_failed_scoring_still_counts() -> None:
-    from cogtree.behaviours.llm.errors import LLMTimeoutError
-    from cogtree.trees.evaluation.calibrated import TurnReadings, item_key, score_items
+    from cogtree.evaluation.clarify.calibrated import TurnReadings, item_key, score_items
+    from cogtree.knowledge.llm.errors import LLMTimeoutError
 
     readings = readings_of(object=["tin_mug", "glass_mug"])
     clear = tabletop(id="5-clear", source="ambik-style", task="hand me the tin mug")

@@ -1,11 +1,11 @@
-"""False claims: success sentences the ground truth contradicts (trees/evaluation/claims.py)."""
+"""False claims: success sentences the ground truth contradicts (evaluation/scenarios/claims.py)."""
 
 from __future__ import annotations
 
-from cogtree.behaviours.success_claims import success_sentences
+from cogtree.evaluation.scenarios.claims import false_claims
+from cogtree.knowledge.language.success_claims import success_sentences
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import TaskDone
-from cogtree.trees.evaluation.claims import false_claims
 from tests.delegation_attempts import delegation
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from cogtree.evaluation.clarify.clarify import Decision, summary
+from cogtree.evaluation.clarify.clarify_data import ClarifyDataError, ClarifyItem, load_items
+from cogtree.evaluation.clarify.clarify_world import GENERIC_TYPE, item_scenario, object_names
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
-from cogtree.trees.evaluation.clarify import Decision, summary
-from cogtree.trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
-from cogtree.trees.evaluation.clarify_world import GENERIC_TYPE, item_scenario, object_names
 
 # Items written for these tests (no evaluation item is copied here).
 TABLETOP = {

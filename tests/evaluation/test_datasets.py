@@ -8,12 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
-from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
-from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import list_scenarios, load_scenario
-from cogtree.trees.evaluation.datasets import (
+from cogtree.evaluation.janus.datasets import (
     DEFAULT_DATA,
     DatasetError,
     EvalData,
@@ -22,7 +17,12 @@ from cogtree.trees.evaluation.datasets import (
     ScopeItem,
     load_items,
 )
-from cogtree.trees.evaluation.metrics import result_overlap
+from cogtree.evaluation.metrics import result_overlap
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import list_scenarios, load_scenario
 
 
 @pytest.fixture(scope="module")

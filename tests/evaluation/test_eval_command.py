@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA
 from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA
 
 
 def parse(*argv: str) -> argparse.Namespace:

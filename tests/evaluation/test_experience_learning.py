@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from cogtree.evaluation.scenarios.bench import run_bench
+from cogtree.evaluation.scenarios.experience_report import total_attempts
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.cli.main import main
 from cogtree.trees.cli.user_data import EXPERIENCE_ENV
-from cogtree.trees.evaluation.bench import run_bench
-from cogtree.trees.evaluation.experience_report import total_attempts
 
 DISRUPTED = ("corridor_blocked", "keys_moved")
 """A blocked doorway (waiting fixes it) and keys moved to another room (looking there does)."""

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
-from cogtree.trees.evaluation.hazard_set import (
+from cogtree.evaluation.scenarios.hazard_set import (
     HazardBackend,
     HazardItem,
     HazardSetError,
@@ -24,6 +23,7 @@ from cogtree.trees.evaluation.hazard_set import (
     sentence_pattern,
     step_matches,
 )
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 
 ITEMS = {item.id: item for item in load_hazard_set()}
 RULES = shipped_hazard_rules()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.trees.evaluation.leakage import (
+from cogtree.evaluation.leakage import (
     THRESHOLD,
     Text,
     code_sentences,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.trees.evaluation.metrics import (
+from cogtree.evaluation.metrics import (
     SlotCounts,
     accuracy,
     mean,

@@ -13,16 +13,16 @@ from typing import Any
 
 import pytest
 
-from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
-from cogtree.skills.assignment import PlanWorld
-from cogtree.skills.plan_validation import oracle_plan
-from cogtree.trees.evaluation.hindsight import (
+from cogtree.evaluation.scenarios.hindsight import (
     OracleCall,
     hindsight_problems,
     run_witnessed,
     team_belief,
 )
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
+from cogtree.skills.assignment import PlanWorld
+from cogtree.skills.plan_validation import oracle_plan
 
 REQUEST = (
     "put the parcel from my desk into the delivery robot's locker and send the robot to reception"

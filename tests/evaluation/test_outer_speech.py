@@ -7,13 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
-from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
-from cogtree.knowledge.understanding.lexicon_book import LexiconBook
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from cogtree.trees.evaluation.metrics import row_key
-from cogtree.trees.evaluation.outer_speech import (
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError
+from cogtree.evaluation.janus.outer_speech import (
     OUTER_SPEECH_FILE,
     OuterSpeechItem,
     claim_counts,
@@ -24,7 +19,12 @@ from cogtree.trees.evaluation.outer_speech import (
     score_outer_speech,
     word_count,
 )
-from cogtree.trees.evaluation.runner import ModuleRunner
+from cogtree.evaluation.janus.runner import ModuleRunner
+from cogtree.evaluation.metrics import row_key
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
+from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 
 
 @pytest.fixture(scope="module")

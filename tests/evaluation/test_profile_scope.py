@@ -7,18 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.turn_state import OUT_OF_SCOPE
-from cogtree.knowledge.packs.domain_profile import DomainProfile, load_profiles
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from cogtree.trees.evaluation.profile_scope import (
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError
+from cogtree.evaluation.janus.profile_scope import (
     PROFILE_SCOPE_FILE,
     ProfileScopeItem,
     load_profile_scope,
     score_profile_scope,
 )
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.packs.domain_profile import DomainProfile, load_profiles
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
 
 
 @pytest.fixture(scope="module")

@@ -6,16 +6,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.evaluation.clinc import ClincData, evaluate_clinc, sample_items
-from cogtree.trees.evaluation.datasets import (
+from cogtree.evaluation.janus.clinc import ClincData, evaluate_clinc, sample_items
+from cogtree.evaluation.janus.datasets import (
     IntentItem,
     PendingFrame,
     QueryItem,
     ReadinessItem,
     ScopeItem,
 )
-from cogtree.trees.evaluation.runner import WITHHELD, ModuleRunner, select
+from cogtree.evaluation.janus.runner import WITHHELD, ModuleRunner, select
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 
 TIRAMISU_CARBS = QueryItem(
     question="How many carbohydrates are in tiramisu?",

@@ -9,12 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cogtree.knowledge.packs.domain_profile import DomainProfile, ProfileTask, load_profiles
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA
-from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
-from cogtree.trees.evaluation.scope_similarity import (
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA
+from cogtree.evaluation.janus.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
+from cogtree.evaluation.janus.scope_similarity import (
     LEVELS,
     SimilarityMatrix,
     configuration_table,
@@ -24,6 +21,9 @@ from cogtree.trees.evaluation.scope_similarity import (
     tfidf_similarity,
     write_heatmap,
 )
+from cogtree.knowledge.packs.domain_profile import DomainProfile, ProfileTask, load_profiles
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
 
 
 def parse(*argv: str) -> argparse.Namespace:

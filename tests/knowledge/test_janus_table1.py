@@ -18,8 +18,7 @@ import pytest
 from pydantic import ValidationError
 from rdflib import Literal, URIRef
 
-from cogtree.behaviours.task_readiness import check_slots
-from cogtree.behaviours.turn_state import IntentFrame
+from cogtree.behaviours.gates.task_readiness import check_slots
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
@@ -27,6 +26,7 @@ from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.slot_filling import fill_slots
+from cogtree.knowledge.understanding.turn_state import IntentFrame
 from tests.knowledge.advisor_queries import advisor_runner, run
 
 TARGETS = ["daily_kcal", "daily_protein_g", "daily_carbohydrate_g", "daily_fat_g"]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cogtree.behaviours.memory_write import guard_claims
+from cogtree.behaviours.actions.grounding.memory_write import guard_claims
 from cogtree.knowledge.memory.model import Claim, TurnTrace
 from cogtree.knowledge.memory.polarity import inadmissible, request_stance, stance_of
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore

@@ -4,18 +4,18 @@ from typing import Literal
 import pytest
 from pydantic import BaseModel
 
-from cogtree.behaviours.llm.backend import BackendStatus
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import (
+from cogtree.knowledge.llm.backend import BackendStatus
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import (
     LLMConfigError,
     LLMError,
     LLMUnavailableError,
     MalformedOutputError,
 )
-from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
-from cogtree.behaviours.llm.tokens import EstimatedTokenCounter
-from cogtree.behaviours.llm.types import Completion, LLMRequest, Message, ModuleSettings
+from cogtree.knowledge.llm.scripted import Script, ScriptedBackend
+from cogtree.knowledge.llm.tokens import EstimatedTokenCounter
+from cogtree.knowledge.llm.types import Completion, LLMRequest, Message, ModuleSettings
 
 
 class Verdict(BaseModel):
@@ -118,7 +118,7 @@ def test_scripted_backend_must_be_given() -> None:
 
 
 def test_auto_falls_back_to_none_and_says_why(monkeypatch) -> None:
-    from cogtree.behaviours.llm import llama_cpp_backend, ollama_backend
+    from cogtree.knowledge.llm import llama_cpp_backend, ollama_backend
 
     def not_ready(name: str, fix: str):
         return lambda self, settings: BackendStatus(name, False, f"{name} absent", fix)
@@ -133,7 +133,7 @@ def test_auto_falls_back_to_none_and_says_why(monkeypatch) -> None:
 
 
 def test_auto_never_picks_llama_cpp_even_when_it_is_ready(monkeypatch) -> None:
-    from cogtree.behaviours.llm import llama_cpp_backend, ollama_backend
+    from cogtree.knowledge.llm import llama_cpp_backend, ollama_backend
 
     monkeypatch.setattr(
         ollama_backend.OllamaBackend,
@@ -152,7 +152,7 @@ def test_auto_never_picks_llama_cpp_even_when_it_is_ready(monkeypatch) -> None:
 
 
 def test_auto_prefers_ollama_when_ready(monkeypatch) -> None:
-    from cogtree.behaviours.llm import ollama_backend
+    from cogtree.knowledge.llm import ollama_backend
 
     monkeypatch.setattr(
         ollama_backend.OllamaBackend,

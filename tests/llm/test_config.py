@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.behaviours.llm.config import DEFAULT_MANIFEST, LLMConfig
-from cogtree.behaviours.llm.errors import LLMConfigError
+from cogtree.knowledge.llm.config import DEFAULT_MANIFEST, LLMConfig
+from cogtree.knowledge.llm.errors import LLMConfigError
 
 
 def write(tmp_path: Path, text: str) -> Path:

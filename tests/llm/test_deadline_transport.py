@@ -17,12 +17,12 @@ import httpcore
 import httpx
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.deadline_transport import DeadlineNetwork, deadline_transport
-from cogtree.behaviours.llm.errors import LLMCancelledError, LLMTimeoutError
-from cogtree.behaviours.llm.ollama_backend import OllamaBackend
-from cogtree.behaviours.llm.types import LLMRequest, Message, ModuleSettings
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.deadline_transport import DeadlineNetwork, deadline_transport
+from cogtree.knowledge.llm.errors import LLMCancelledError, LLMTimeoutError
+from cogtree.knowledge.llm.ollama_backend import OllamaBackend
+from cogtree.knowledge.llm.types import LLMRequest, Message, ModuleSettings
 from tests.llm.test_ollama_backend import FetchIntent, chat_reply
 
 MESSAGES = (Message(role="user", content="bring me the red mug"),)

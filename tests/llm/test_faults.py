@@ -8,17 +8,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import (
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import (
     LLMConfigError,
     LLMTimeoutError,
     LLMUnavailableError,
     MalformedOutputError,
 )
-from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan, wrong_but_valid
-from cogtree.behaviours.llm.scripted import ScriptedBackend
-from cogtree.behaviours.llm.types import Message
+from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan, wrong_but_valid
+from cogtree.knowledge.llm.scripted import ScriptedBackend
+from cogtree.knowledge.llm.types import Message
 
 
 class Gate(BaseModel):

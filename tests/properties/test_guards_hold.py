@@ -35,26 +35,31 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.faithfulness import Support, check_reply
-from cogtree.behaviours.memory_write import ClaimsError, task_claims
-from cogtree.behaviours.respond import SAFE_PHRASES
-from cogtree.behaviours.safety_doubts import (
+from cogtree.behaviours.actions.dialogue.faithfulness import Support, check_reply
+from cogtree.behaviours.actions.dialogue.respond import SAFE_PHRASES
+from cogtree.behaviours.actions.grounding.memory_write import ClaimsError, task_claims
+from cogtree.behaviours.gates.task_readiness import NEGATION
+from cogtree.evaluation.scenarios.scenario_run import TurnRecord, scenario_session
+from cogtree.knowledge.memory.model import TRUSTED_SOURCES, WorkingContext
+from cogtree.knowledge.memory.polarity import inadmissible
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.safety.doubts import (
     SAFETY_RULES,
     SafetyRequest,
     explicit_yes,
     safety_doubts,
 )
-from cogtree.behaviours.task_readiness import NEGATION
-from cogtree.behaviours.turn_state import EvidenceBundle, IntentFrame, SlotResolution, TaskSequence
-from cogtree.knowledge.memory.model import TRUSTED_SOURCES, WorkingContext
-from cogtree.knowledge.memory.polarity import inadmissible
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.slot_filling import is_grounded
+from cogtree.knowledge.understanding.turn_state import (
+    EvidenceBundle,
+    IntentFrame,
+    SlotResolution,
+    TaskSequence,
+)
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import DONT_KNOW
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.evaluation.scenario_run import TurnRecord, scenario_session
 from cogtree.trees.recording.tick_log import TickEntry
 from tests.properties.drawn_llm import DrawnBackend, drawn_client
 

@@ -4,7 +4,7 @@ Over arbitrary plans (one to three attempts of robot skills, LOOK and DELEGATE s
 attempt failed, succeeded or rejected, any of its steps achieved), and arbitrary disruptions
 (the belief afterwards places every object anywhere, or nowhere, opens or closes containers,
 moves the robot, and people report or do not report their tasks), the report built by
-:func:`behaviours.plan_attempts.outcome_item` from :func:`skills.outcome.assess`:
+:func:`behaviours.actions.planning.plan_attempts.outcome_item` from :func:`skills.outcome.assess`:
 
 1. says a fact holds only when the belief holds it (checked here against the drawn belief,
    not through the code under test);
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cogtree.behaviours.plan_attempts import outcome_item
-from cogtree.behaviours.respond import claimable
+from cogtree.behaviours.actions.dialogue.respond import claimable
+from cogtree.behaviours.actions.planning.plan_attempts import outcome_item
 from cogtree.skills.outcome import OTHERS, Fact, Observed, assess
 from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
 from tests.delegation_attempts import delegation

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from cogtree.behaviours.llm.client import LLMClient
 from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.handles import Handles

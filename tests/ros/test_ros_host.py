@@ -22,9 +22,9 @@ from tests.ros.ros_extra import ROS_EXTRA
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree.behaviours import keys
+from cogtree.evaluation.scenarios.scenario_run import oracle_client
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.evaluation.scenario_run import oracle_client
 from cogtree.trees.ros.host import NOT_READY, TreeHooks
 from cogtree.trees.viewer.feed import TickFeed
 from tests.ros.host_session import HostBench

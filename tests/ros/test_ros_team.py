@@ -16,9 +16,9 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
+from cogtree.evaluation.scenarios.scenario_run import oracle_client
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.evaluation.scenario_run import oracle_client
 from cogtree.trees.ros.host import TreeHooks
 from tests.ros.host_session import HostBench
 

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
+from cogtree.evaluation.scenarios.hazard_audit import hazardous_steps
+from cogtree.evaluation.scenarios.scenario_run import ScenarioResult, run_scenario
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
 from cogtree.skills.belief import Belief
-from cogtree.trees.evaluation.hazard_audit import hazardous_steps
-from cogtree.trees.evaluation.scenario_run import ScenarioResult, run_scenario
 
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
 

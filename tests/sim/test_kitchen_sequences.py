@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.sim.scenario import load_scenario
 from tests.sim.test_kitchen_scenarios import always_proceed, none_client, run
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
@@ -13,7 +14,6 @@ from cogtree.sim.world import World
 from cogtree.skills.belief import Belief
 from cogtree.skills.task_hazards import fitting, intended_skills, task_hazards
 from cogtree.skills.tasks import TaskPlanner, task_call
-from cogtree.trees.evaluation.hazard_set import HAZARD_WORLDS
 
 RULES = shipped_hazard_rules()
 

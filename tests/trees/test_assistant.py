@@ -15,8 +15,8 @@ import py_trees
 import pytest
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
@@ -25,9 +25,9 @@ from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant import create_root
 from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
-from cogtree.trees.evaluation.sim_wiring import step_when_busy
 from cogtree.trees.handles import Handles
 from cogtree.trees.recording.display import render_text
+from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.testing import ScriptedLLM, mock_blackboard
 
 SessionFactory = Callable[..., AssistantSession]

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.behaviours.llm.errors import LLMConfigError
+from cogtree.evaluation.scenarios.bench import BenchResults, run_bench
+from cogtree.evaluation.scenarios.scenario_run import ScenarioResult
+from cogtree.knowledge.llm.errors import LLMConfigError
 from cogtree.sim.scenario import ScenarioError, load_scenario
 from cogtree.trees.cli.errors import CLIError
 from cogtree.trees.cli.run_command import (
@@ -19,8 +21,6 @@ from cogtree.trees.cli.run_command import (
     run_run,
     suite,
 )
-from cogtree.trees.evaluation.bench import BenchResults, run_bench
-from cogtree.trees.evaluation.scenario_run import ScenarioResult
 
 SCENARIOS = ("which_bottle", "book_to_nightstand", "too_heavy")
 

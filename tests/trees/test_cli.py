@@ -184,7 +184,7 @@ def test_tick_hands_a_scene_graph_to_perception_nodes(
 ) -> None:
     tree_file = tmp_path / "rooms.py"
     tree_file.write_text(
-        "from cogtree.behaviours.perception import GetMapRooms\n"
+        "from cogtree.behaviours.actions.grounding.perception import GetMapRooms\n"
         "def create_root():\n"
         "    return GetMapRooms()\n"
     )

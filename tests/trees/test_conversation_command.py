@@ -68,8 +68,8 @@ def test_bad_options_name_the_problem(blackboard, capsys, tmp_path, argv, messag
 def test_ollama_by_name_without_a_server_fails_at_start_with_the_fix(
     blackboard, capsys, monkeypatch, tmp_path, option: list[str]
 ) -> None:
-    from cogtree.behaviours.llm import ollama_backend
-    from cogtree.behaviours.llm.backend import BackendStatus
+    from cogtree.knowledge.llm import ollama_backend
+    from cogtree.knowledge.llm.backend import BackendStatus
 
     monkeypatch.setattr(
         ollama_backend.OllamaBackend,

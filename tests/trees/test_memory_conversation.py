@@ -13,16 +13,16 @@ from pathlib import Path
 import py_trees
 import pytest
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.evaluation.sim_wiring import step_when_busy
 from cogtree.trees.handles import Handles
+from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.testing import ScriptedLLM, mock_blackboard, scripted_llm
 
 

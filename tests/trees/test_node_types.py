@@ -10,7 +10,7 @@ import pytest
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs
 from cogtree.trees.bt_xml.node_registry import (
     behaviour_classes,
     behaviour_modules,

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours.react_model import FINISH, ReActDecision
-from cogtree.behaviours.task_readiness import InnerSpeech
-from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.plan_model import DELEGATE, ToAPlan, plan_graph
-from cogtree.trees.evaluation.oracle import (
+from cogtree.behaviours.gates.task_readiness import InnerSpeech
+from cogtree.evaluation.react.model import FINISH, ReActDecision
+from cogtree.evaluation.scenarios.oracle import (
     oracle_modules,
     oracle_script,
     plan_answer,
     react_answers,
     readiness_answer,
 )
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.plan_model import DELEGATE, ToAPlan, plan_graph
 
 
 @pytest.fixture(scope="module")

@@ -18,14 +18,14 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.react_model import FINISH, ReActDecision
-from cogtree.behaviours.react_step import ReActStep
+from cogtree.evaluation.react.model import FINISH, ReActDecision
+from cogtree.evaluation.react.step import ReActStep
+from cogtree.evaluation.react.tree import create_root
+from cogtree.evaluation.scenarios.oracle import react_answers
+from cogtree.evaluation.scenarios.scenario_run import oracle_client, run_scenario
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
 from cogtree.skills.plan_validation import ORACLE_KEYS
-from cogtree.trees.evaluation.oracle import react_answers
-from cogtree.trees.evaluation.scenario_run import oracle_client, run_scenario
-from cogtree.trees.react import create_root
 from cogtree.trees.recording.display import render_text, render_tick
 from cogtree.trees.recording.snapshot import apply_writes, build_snapshot, initial_state
 from cogtree.trees.recording.tick_log import read_tick_log

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.trees.cli.main import main
 
 

@@ -11,21 +11,21 @@ from py_trees.behaviours import Running, SetBlackboardVariable
 from py_trees.composites import Sequence
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.dialogue import AwaitUtterance, Say
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.sim.events import Event
-from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.controller import RunStatus, SkillOutcome
-from cogtree.skills.plan_model import StepProblem, ValidationReport
-from cogtree.skills.specs import skill_call
-from cogtree.trees.evaluation.scenario_run import (
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, Say
+from cogtree.evaluation.scenarios.scenario_run import (
     ScenarioResult,
     ScenarioRunError,
     oracle_client,
     run_scenario,
     tree_factory,
 )
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.sim.events import Event
+from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.skills.controller import RunStatus, SkillOutcome
+from cogtree.skills.plan_model import StepProblem, ValidationReport
+from cogtree.skills.specs import skill_call
 
 ASK = "Which one do you mean?"
 

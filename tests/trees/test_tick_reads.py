@@ -9,8 +9,8 @@ from pathlib import Path
 import py_trees
 from py_trees.common import Access, Status
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.trees.recording.tick_log import READ_VALUE_CHARS, TickEntry, read_tick_log
 from cogtree.trees.runner import TreeRunner
 

@@ -14,7 +14,7 @@ from typing import Any
 import py_trees
 import pytest
 
-from cogtree.behaviours.dialogue import AwaitUtterance
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance
 from cogtree.trees.assistant import create_root
 from cogtree.trees.bt_xml.loader import load_xml_tree
 from cogtree.trees.bt_xml.tree_twins import registrations, tree_differences

@@ -13,8 +13,8 @@ from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.cli.main import main as cogtree
-from cogtree.trees.evaluation.sim_wiring import step_when_busy
 from cogtree.trees.handles import Handles
+from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.testing import mock_blackboard, scripted_llm
 from tests.viewer.small_run import DOUBTFUL, REFUSAL, TIRAMISU
 

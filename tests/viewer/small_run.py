@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogtree.behaviours.keys import GateRationale
-from cogtree.behaviours.llm.types import CallRecord
+from cogtree.knowledge.llm.types import CallRecord
 from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,
@@ -29,7 +29,9 @@ ROOT = NodeShape(
     children=["gate", "say"],
 )
 GATE = NodeShape(id="gate", name=GATE_NAME, behaviour="behaviours.x.Gate", kind="leaf")
-SAY = NodeShape(id="say", name="Say", behaviour="cogtree.behaviours.dialogue.Say", kind="leaf")
+SAY = NodeShape(
+    id="say", name="Say", behaviour="cogtree.behaviours.actions.dialogue.dialogue.Say", kind="leaf"
+)
 
 
 def small_header(started_at: float = 1.0) -> LogHeader:

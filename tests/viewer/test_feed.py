@@ -10,8 +10,8 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.trees.recording.tick_log import BlackboardWrite, read_tick_log
 from cogtree.trees.runner import TreeRunner
 from cogtree.trees.testing import BlackboardView

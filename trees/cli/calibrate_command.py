@@ -2,7 +2,7 @@
 
 Runs one no-model turn per item, scores the readiness gate's candidate readings with the
 backend (``none``: the fast path's match scores), keeps every counted item's nonconformity
-score (:mod:`trees.evaluation.calibrated`) and writes, with ``--epsilon``, the threshold file the
+score (:mod:`evaluation.clarify.calibrated`) and writes, with ``--epsilon``, the threshold file the
 ``inner_speech`` module's ``calibration`` setting points to (docs/calibrated_gate.md).
 """
 
@@ -13,13 +13,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cogtree.evaluation.clarify.calibrated import counted, read_turns, scored_with, threshold_for
+from cogtree.evaluation.clarify.clarify import BACKENDS
+from cogtree.evaluation.clarify.clarify_data import ClarifyDataError, load_items
+from cogtree.evaluation.janus.runner import BackendUnavailable
 from cogtree.knowledge.safety.conformal import CalibrationError
 from cogtree.trees.cli.arg_types import error_rate
 from cogtree.trees.cli.eval_clarify_command import progress_line
-from cogtree.trees.evaluation.calibrated import counted, read_turns, scored_with, threshold_for
-from cogtree.trees.evaluation.clarify import BACKENDS
-from cogtree.trees.evaluation.clarify_data import ClarifyDataError, load_items
-from cogtree.trees.evaluation.runner import BackendUnavailable
 
 SCORING_BACKENDS = tuple(backend for backend in BACKENDS if backend != "oracle")
 """Backends that can score the readings (the oracle knows labels, it has no scores)."""

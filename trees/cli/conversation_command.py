@@ -16,14 +16,14 @@ from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import TextIO
 
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.embedding import (
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.embedding import (
     DEFAULT_EMBED_MODEL,
     RECALL_METHODS,
     RecallChoice,
     choose_recall,
 )
-from cogtree.behaviours.llm.errors import LLMError
+from cogtree.knowledge.llm.errors import LLMError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
@@ -36,8 +36,8 @@ from cogtree.trees.cli.user_data import (
     experience_path,
 )
 from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from cogtree.trees.evaluation.sim_wiring import step_when_busy
 from cogtree.trees.handles import Handles
+from cogtree.trees.sim_wiring import step_when_busy
 
 DEFAULT_WORLD = "tidy_for_guests"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""

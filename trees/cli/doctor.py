@@ -13,12 +13,12 @@ import sys
 from dataclasses import dataclass
 from importlib import metadata
 
-from cogtree.behaviours.llm.backend import BackendStatus
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.llama_cpp_backend import LlamaCppBackend
-from cogtree.behaviours.llm.ollama_backend import OllamaBackend, resolve_host
-from cogtree.behaviours.llm.selection import choose_auto_backend
-from cogtree.behaviours.llm.types import ModuleSettings
+from cogtree.knowledge.llm.backend import BackendStatus
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.llama_cpp_backend import LlamaCppBackend
+from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.knowledge.llm.selection import choose_auto_backend
+from cogtree.knowledge.llm.types import ModuleSettings
 
 REQUIRED = (
     "py_trees",

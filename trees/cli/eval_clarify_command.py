@@ -1,6 +1,6 @@
 """``cogtree eval clarify FILE.jsonl`` and ``cogtree eval everyday``: ask or act, per backend.
 
-Both run one turn of the assistant tree per item (:mod:`trees.evaluation.clarify`) and print
+Both run one turn of the assistant tree per item (:mod:`evaluation.clarify.clarify`) and print
 a Markdown table per backend and group; ``--out`` writes the item-level decisions as JSONL.
 ``everyday`` is ``clarify`` on the shipped everyday-requests set
 (:data:`EVERYDAY_SET`). A progress line goes to stderr.
@@ -13,11 +13,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from cogtree.evaluation.clarify.calibrated import CalibratedReport, evaluate_calibrated
+from cogtree.evaluation.clarify.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
+from cogtree.evaluation.clarify.clarify_data import ClarifyDataError, ClarifyItem, load_items
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA
 from cogtree.trees.cli.arg_types import error_rate, positive_int
-from cogtree.trees.evaluation.calibrated import CalibratedReport, evaluate_calibrated
-from cogtree.trees.evaluation.clarify import BACKENDS, ClarifyReport, evaluate, write_decisions
-from cogtree.trees.evaluation.clarify_data import ClarifyDataError, ClarifyItem, load_items
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA
 
 EVERYDAY_SET = DEFAULT_DATA / "everyday_requests.jsonl"
 """The everyday-requests set: requests over objects and words no shipped scene or pack uses."""
@@ -114,7 +114,7 @@ def run_clarify(args: argparse.Namespace) -> int:
 def _run_calibrated(
     args: argparse.Namespace, files: list[Path], items: list[ClarifyItem], backends: list[str]
 ) -> int:
-    """``eval clarify --calibrated``: the conformal gate's table (trees.evaluation.calibrated)."""
+    """``eval clarify --calibrated``: the conformal gate's table (evaluation.clarify.calibrated)."""
     if "oracle" in backends:
         print("cogtree: error: --calibrated needs scores; the oracle has none", file=sys.stderr)
         return 2

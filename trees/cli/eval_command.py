@@ -2,7 +2,7 @@
 
 Runs scope detection, intent recognition, readiness, query generation, tool grounding (ρ)
 and information sufficiency on the curated sets in ``tests/data/eval``, scope over the 11
-domain profiles and outer speech when their sets are there (:mod:`trees.evaluation.janus_sets`),
+domain profiles and outer speech when their sets are there (:mod:`evaluation.janus.janus_sets`),
 and scope detection on CLINC150, for each ``--backend`` (default: ``none`` and ``scripted``),
 and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the same rows as CSV).
 A progress line goes to stderr.
@@ -18,6 +18,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from cogtree.evaluation.janus.clinc import (
+    DEFAULT_CLINC,
+    ClincData,
+    ClincError,
+    ClincResult,
+    evaluate_clinc,
+    load_clinc,
+)
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError, EvalData
+from cogtree.evaluation.janus.janus_sets import JanusSets, run_janus_sets, speech_section
+from cogtree.evaluation.janus.outer_speech import OuterSpeechScore
+from cogtree.evaluation.janus.report import Report
+from cogtree.evaluation.janus.runner import (
+    BACKEND_LABELS,
+    BACKENDS,
+    BackendUnavailable,
+    ModuleRunner,
+    ModuleScore,
+)
 from cogtree.knowledge.packs.domain_profile import ProfileError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.cli.arg_types import positive_int
@@ -26,25 +45,6 @@ from cogtree.trees.cli.hazards_command import add_hazards_parser, run_hazards
 from cogtree.trees.cli.scope_similarity_command import (
     add_scope_similarity_parser,
     run_scope_similarity,
-)
-from cogtree.trees.evaluation.clinc import (
-    DEFAULT_CLINC,
-    ClincData,
-    ClincError,
-    ClincResult,
-    evaluate_clinc,
-    load_clinc,
-)
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError, EvalData
-from cogtree.trees.evaluation.janus_sets import JanusSets, run_janus_sets, speech_section
-from cogtree.trees.evaluation.outer_speech import OuterSpeechScore
-from cogtree.trees.evaluation.report import Report
-from cogtree.trees.evaluation.runner import (
-    BACKEND_LABELS,
-    BACKENDS,
-    BackendUnavailable,
-    ModuleRunner,
-    ModuleScore,
 )
 
 log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
-from cogtree.trees.evaluation.hazard_set import (
+from cogtree.evaluation.scenarios.hazard_set import (
     HAZARD_BACKEND_LABELS,
     HAZARD_BACKENDS,
     HAZARD_SET,

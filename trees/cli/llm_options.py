@@ -6,11 +6,11 @@ import argparse
 import sys
 from typing import Any
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import JUDGE_MODULE, LLMConfig
-from cogtree.behaviours.llm.faults import FaultInjectingBackend, FaultPlan
-from cogtree.behaviours.llm.scripted import Script, ScriptedBackend
-from cogtree.behaviours.llm.types import BACKEND_NAMES
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import JUDGE_MODULE, LLMConfig
+from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan
+from cogtree.knowledge.llm.scripted import Script, ScriptedBackend
+from cogtree.knowledge.llm.types import BACKEND_NAMES
 from cogtree.trees.cli.errors import CLIError
 
 NAMED_AT_START = ("ollama", "llama-cpp")

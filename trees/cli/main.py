@@ -15,10 +15,10 @@ from typing import Any
 import py_trees
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.errors import LLMConfigError
 from cogtree.behaviours.setup_handles import MissingHandleError
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.errors import LLMConfigError
 from cogtree.knowledge.memory.db import MemoryStoreError
 from cogtree.knowledge.packs.domain_pack import PackError
 from cogtree.knowledge.scene.rdf_store import TurtleError

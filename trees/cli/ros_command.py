@@ -28,14 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import py_trees
 
-from cogtree.behaviours.llm.client import LLMClient
+from cogtree.evaluation.scenarios.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
 from cogtree.trees.cli.conversation_command import add_pack_arguments, recall_from_args
 from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
 from cogtree.trees.cli.signals import signals_stop
 from cogtree.trees.cli.user_data import default_experience_path, default_memory_path
-from cogtree.trees.evaluation.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 from cogtree.trees.handles import Handles
 from cogtree.trees.loading import TreeLoadError, load_factory
 from cogtree.trees.ros.cli_support import (

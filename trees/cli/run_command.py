@@ -9,11 +9,11 @@ oracle's answers are spoiled as the spec says (the bench's ``faults`` backend).
 
 ``cogtree bench [SUITE]`` runs a suite (``all``, a tier, or comma-separated scenario ids) for
 each tree and backend, with a progress bar on stderr, and writes the tables of
-:mod:`trees.evaluation.bench` as Markdown (stdout or ``--output``) and CSV (``--csv``).
+:mod:`evaluation.scenarios.bench` as Markdown (stdout or ``--output``) and CSV (``--csv``).
 
 Both take ``--experience FILE`` (or ``$COGTREE_EXPERIENCE``): the explainer reads and learns
 in that SQLite file, and the bench adds the attempts and experience records of each run
-(:mod:`trees.evaluation.experience_report`). Without it they use the shipped seeds and keep
+(:mod:`evaluation.scenarios.experience_report`). Without it they use the shipped seeds and keep
 nothing, so their figures repeat.
 """
 
@@ -24,9 +24,19 @@ import sys
 from pathlib import Path
 from typing import TextIO, cast, get_args
 
-from cogtree.behaviours.llm.client import LLMClient
-from cogtree.behaviours.llm.faults import FaultPlan
-from cogtree.behaviours.plan_attempts import step_text
+from cogtree.behaviours.actions.planning.plan_attempts import step_text
+from cogtree.evaluation.janus.runner import select
+from cogtree.evaluation.scenarios.bench import BACKENDS, run_bench
+from cogtree.evaluation.scenarios.experience_report import experience_report
+from cogtree.evaluation.scenarios.oracle import TreeMode
+from cogtree.evaluation.scenarios.scenario_run import (
+    TREE_MODES,
+    ScenarioResult,
+    oracle_client,
+    run_scenario,
+)
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.faults import FaultPlan
 from cogtree.sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
 from cogtree.sim.world_spec import Problem
 from cogtree.skills.plan_model import PlanAttempt
@@ -40,16 +50,6 @@ from cogtree.trees.cli.llm_options import (
 )
 from cogtree.trees.cli.user_data import add_experience_argument, experience_path
 from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
-from cogtree.trees.evaluation.bench import BACKENDS, run_bench
-from cogtree.trees.evaluation.experience_report import experience_report
-from cogtree.trees.evaluation.oracle import TreeMode
-from cogtree.trees.evaluation.runner import select
-from cogtree.trees.evaluation.scenario_run import (
-    TREE_MODES,
-    ScenarioResult,
-    oracle_client,
-    run_scenario,
-)
 
 DEFAULT_BENCH_BACKENDS = ("none", "oracle")
 """Backends benchmarked when ``--backends`` is not given."""

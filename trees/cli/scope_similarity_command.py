@@ -3,7 +3,7 @@
 Prints the pairwise similarity of the 11 domains' descriptions (TF-IDF; embeddings too when
 ``--embedding`` finds an embedding function, else it says they were skipped), five 3-domain
 configurations from low to high overlap with their routing accuracy per backend, and writes
-the similarity heatmap as a PNG (``--heatmap``). See :mod:`trees.evaluation.scope_similarity`.
+the similarity heatmap as a PNG (``--heatmap``). See :mod:`evaluation.janus.scope_similarity`.
 """
 
 from __future__ import annotations
@@ -12,25 +12,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from cogtree.behaviours.llm.config import LLMConfig
-from cogtree.behaviours.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
-from cogtree.behaviours.llm.errors import LLMError
-from cogtree.knowledge.packs.domain_profile import (
-    SHIPPED_PROFILES,
-    DomainProfile,
-    ProfileError,
-    load_profiles,
-)
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.evaluation.datasets import DEFAULT_DATA, DatasetError
-from cogtree.trees.evaluation.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
-from cogtree.trees.evaluation.runner import (
+from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError
+from cogtree.evaluation.janus.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
+from cogtree.evaluation.janus.runner import (
     BACKENDS,
     BackendUnavailable,
     backend_label,
     client_for,
 )
-from cogtree.trees.evaluation.scope_similarity import (
+from cogtree.evaluation.janus.scope_similarity import (
     ConfigurationResult,
     SimilarityMatrix,
     configuration_table,
@@ -41,6 +31,16 @@ from cogtree.trees.evaluation.scope_similarity import (
     tfidf_similarity,
     write_heatmap,
 )
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
+from cogtree.knowledge.llm.errors import LLMError
+from cogtree.knowledge.packs.domain_profile import (
+    SHIPPED_PROFILES,
+    DomainProfile,
+    ProfileError,
+    load_profiles,
+)
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 
 DEFAULT_BACKENDS = ("none", "scripted")
 """Backends evaluated when no ``--backend`` is given."""

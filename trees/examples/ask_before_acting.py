@@ -35,7 +35,7 @@ import py_trees
 from pydantic import BaseModel, Field
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
 from cogtree.trees.examples.readiness_gate import ReadinessGate
 
 ITEMS = ("water bottle", "glass of water", "cup", "mug", "book", "phone", "apple", "remote")

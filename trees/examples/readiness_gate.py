@@ -3,7 +3,7 @@
 The example gate of :mod:`trees.examples.ask_before_acting`: it decides whether the robot
 may act on the user's request now (Proceed), must ask for something (Clarify), or must refuse
 (Reject). It is a condition: SUCCESS only on Proceed. The assistant's gate, which reads the
-task from the active domain pack, is :class:`~behaviours.task_readiness.TaskReadinessGate`.
+task from the active domain pack, is :class:`~behaviours.gates.task_readiness.TaskReadinessGate`.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field, ValidationError, create_model
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.types import Message
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
+from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.task_schema import partial_model, required_slots
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.wording import BoundedText

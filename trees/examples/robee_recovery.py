@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import py_trees
 
-from cogtree.behaviours.explain import Explain
-from cogtree.behaviours.look_around import LookAround
-from cogtree.behaviours.skill_action import SkillAction
+from cogtree.behaviours.actions.dialogue.explain import Explain
+from cogtree.behaviours.actions.planning.look_around import LookAround
+from cogtree.behaviours.actions.planning.skill_action import SkillAction
 from cogtree.skills.specs import skill_call
 
 

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.llm.types import CallRecord
+from cogtree.knowledge.llm.types import CallRecord
 from cogtree.knowledge.wording import clip
 from cogtree.trees.recording.tick_log import (
     BlackboardRead,

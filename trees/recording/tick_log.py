@@ -16,8 +16,8 @@ from typing import IO, Any, Literal
 import py_trees
 from pydantic import BaseModel, ValidationError
 
-from cogtree.behaviours.llm.errors import first_problem
-from cogtree.behaviours.llm.types import CallRecord
+from cogtree.knowledge.llm.errors import first_problem
+from cogtree.knowledge.llm.types import CallRecord
 
 FORMAT_VERSION = 1
 

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 import py_trees
 from pydantic import BaseModel, ValidationError
 
-from cogtree.behaviours.llm.errors import first_problem
+from cogtree.knowledge.llm.errors import first_problem
 from cogtree.trees.recording.snapshot import (
     RATIONALE_PREFIX,
     BlackboardState,

@@ -1,0 +1,1 @@
+"""Dialogue actions: ask, decline, delegate, say, respond and explain."""

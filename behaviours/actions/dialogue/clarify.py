@@ -1,0 +1,510 @@
+"""``AskClarification``: a targeted question naming exactly what the task still needs.
+
+The question is composed deterministically from the task schema of the domain pack: the
+``description`` of each missing field, the candidates of an ambiguous referent, or the value
+that matched nothing. No model writes it, so it always names what is missing and nothing else.
+What it quotes (a value said, a candidate) came through recognition, which a model may have
+written: the question goes through the faithfulness check like any reply, and one that states
+a number or name the utterance, the candidates and the schema lack is replaced by the schema's
+own question.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any
+
+from py_trees.common import Status
+from pydantic import BaseModel
+
+from cogtree.behaviours import keys
+from cogtree.behaviours.actions.dialogue.faithfulness import (
+    Support,
+    held_to,
+    speech_rationale,
+    turn_support,
+)
+from cogtree.behaviours.background import BackgroundWork
+from cogtree.behaviours.gates.task_readiness import NO_TASK
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.pending_question import dropped_note, moves_on
+from cogtree.knowledge.understanding.turn_state import (
+    SPEAKER_SLOT,
+    IntentFrame,
+    PendingTask,
+    SlotResolution,
+)
+from cogtree.knowledge.wording import joined, singular
+from cogtree.knowledge.worker_pool import WorkerPool
+
+log = logging.getLogger(__name__)
+
+SPEAKER_QUESTION = "Who is speaking, please?"
+"""The question when the robot must know who "my" and "me" are before it acts."""
+
+WH_WORDS = ("which", "what", "who", "whom", "whose", "where", "when", "how")
+"""A field description starting with one of these is already the heart of a question."""
+
+_NOUN_END = re.compile(
+    r"\s(?:to|for|that|which|who|whose|from|with|in|on|at|of|by)\s|[,;:(.]", re.IGNORECASE
+)
+_ARTICLE = re.compile(
+    r"^(?:the|a|an|some|one or more|one|my|your|this|that|these|those)\s+", re.IGNORECASE
+)
+
+
+def _humanise(name: str) -> str:
+    """``kitchen_table`` -> ``kitchen table``; ``AddToDatabase`` -> ``add to database``."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
+    return spaced.strip().lower()
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].upper() + text[1:]
+
+
+def _clause(text: str) -> str:
+    """``text`` ready to sit inside a sentence: first letter lowered, end punctuation dropped."""
+    text = text.strip().rstrip(".!?")
+    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
+
+
+def noun_for(slot: str, description: str | None) -> str:
+    """What a slot is called in a question: the head of its description, else its name.
+
+    ``"the dish to look up"`` and ``"which dish to look up"`` -> ``dish``; a long head keeps
+    its first word (``"ingredients the suggestion must not contain"`` -> ``ingredients``); no
+    head (``"where to take it"``, no description) -> the slot name in words.
+    """
+    text = re.sub(r"^(?:which|what)\s+", "", (description or "").strip(), flags=re.IGNORECASE)
+    if text.lower().startswith(WH_WORDS):
+        return _humanise(slot)
+    head = _ARTICLE.sub("", _NOUN_END.split(text, maxsplit=1)[0].strip()).lower()
+    if len(head.split()) > 3:
+        head = head.split()[0]
+    return head or _humanise(slot)
+
+
+def _addressed(description: str) -> str:
+    """A field description turned to the user: defaults and conditions cut, "you" for them.
+
+    ``"whom to borrow it from, if the user says"`` -> ``"whom should I borrow it from"``.
+    """
+    text = re.split(r";|\s\(default|,\s*if\s", description, maxsplit=1)[0].strip()
+    text = re.sub(r"\bthe user's\b", "your", text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user (has|does|is|\w+s)\b", _you_verb, text, flags=re.IGNORECASE)
+    text = re.sub(r"\bthe user\b", "you", text, flags=re.IGNORECASE)
+    return re.sub(
+        r"^((?:which|what)(?:\s+\w+)?|who|whom|where|when|how)\s+to\s+",
+        r"\1 should I ",
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
+def _you_verb(found: re.Match[str]) -> str:
+    """``the user talks`` -> ``you talk``; ``the user has`` -> ``you have``."""
+    verb = found.group(1).lower()
+    irregular = {"has": "have", "does": "do", "is": "are"}
+    return f"you {irregular.get(verb, verb[:-1])}"
+
+
+def field_question(slot: str, schema: type[BaseModel] | None) -> str:
+    """The question that asks for ``slot``, from its field description.
+
+    A description that is a question is used as it is; one that starts with a wh-word
+    becomes that question, addressed to the user ("which object to take" -> "Which object
+    should I take?"); otherwise "Which <noun> do you mean?" with the head of the description
+    or the slot name.
+    """
+    info = schema.model_fields.get(slot) if schema is not None else None
+    description = (info.description or "").strip() if info is not None else ""
+    if description.endswith("?"):
+        return _sentence(description)
+    if description.lower().startswith(WH_WORDS):
+        return f"{_sentence(_clause(_addressed(description)))}?"
+    return f"Which {noun_for(slot, description)} do you mean?"
+
+
+def _with_article(option: str) -> str:
+    if re.match(r"^(the|a|an|my|your|his|her|their|our)\b", option, re.IGNORECASE):
+        return option
+    return f"the {option}"
+
+
+def _said_text(said: str | list[str]) -> str:
+    return " and ".join(said) if isinstance(said, list) else said.strip()
+
+
+_PLACEMENT = {"on": "on", "in": "in", "inRoom": "in", "mountedOn": "on", "heldBy": "held by"}
+
+
+def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
+    """A thing as the user would pick it, from the scene graph, ready to say.
+
+    ``the blue bottle in the fridge``; a person by name and room, ``Alex Rossi in the
+    reception``; the id in words when the graph does not know the thing.
+    """
+    people = scene_graph.humans(thing)
+    if people:
+        person = people[0]
+        where = f" in {_with_article(_humanise(person.room))}" if person.room else ""
+        return f"{person.label}{where}"
+    location = scene_graph.locate_object(thing)
+    if location is None:
+        return _with_article(_humanise(thing))
+    labels = {}
+    if location.room is not None:
+        labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
+    support = labels.get(location.support) or _humanise(location.support)
+    label = labels.get(thing) or _humanise(thing)
+    return _with_article(f"{label} {_PLACEMENT[location.relation]} {_with_article(support)}")
+
+
+def candidate_options(
+    resolution: SlotResolution, candidates: list[Candidate], described: dict[str, str]
+) -> list[str]:
+    """How to name each thing an ambiguous referent may mean, for the user to pick from.
+
+    Its description from the scene graph (:func:`describe_in_scene`, ready to say) when
+    there is one, else the candidate's label (``/turn/candidates``) or the id in words, with
+    an article.
+    """
+    labels = {candidate.id: candidate.label for candidate in candidates}
+    return [
+        described.get(found) or _with_article(labels.get(found) or _humanise(found))
+        for found in resolution.ids
+    ]
+
+
+def slot_question(
+    slot: str,
+    schema: type[BaseModel] | None,
+    resolution: SlotResolution | None,
+    candidates: list[Candidate],
+    described: dict[str, str],
+) -> str:
+    """The question for one slot: pick among candidates, name an unknown value, or ask."""
+    if slot == SPEAKER_SLOT:
+        return SPEAKER_QUESTION
+    ask = field_question(slot, schema)
+    if resolution is None:
+        return ask
+    said = _ARTICLE.sub("", _said_text(resolution.said))
+    info = schema.model_fields.get(slot) if schema is not None else None
+    noun = noun_for(slot, info.description if info is not None else None)
+    if resolution.ambiguous:
+        options = joined(candidate_options(resolution, candidates, described), "or")
+        return f"Which {_kind_word(said, resolution) or noun} do you mean: {options}?"
+    if resolution.unresolved and said and resolution.kind == "scene":
+        return unseen_question(_said_text(resolution.said))
+    if resolution.unresolved and said:
+        one = " ".join(singular(word) for word in noun.split())
+        article = "an" if one[:1] in "aeiou" else "a"
+        return f"I don't know {article} {one} called '{said}'. {ask}"
+    return ask
+
+
+_DESCRIBED_BY = (" is typically ", " can be ", " is used to ")
+"""How a reason says a word matched by what a thing is like, can become or is for."""
+
+
+def _kind_word(said: str, resolution: SlotResolution) -> str:
+    """``said`` when it names a kind of thing; "one" for a lone word that only describes.
+
+    "Which drink do you mean" but "Which one do you mean" for "it is too sweet" (sweet) or
+    "I drank it" (drank, matched as drink): a lone word that no candidate matched by its
+    type or name (without reasons to tell, ``said`` stays).
+    """
+    words = said.split()
+    if len(words) != 1:
+        return said
+    prefix = f"'{words[0].lower()}': "
+    parts = [part for reason in resolution.reasons for part in reason.split("; ")]
+    named = [part for part in parts if prefix in part]
+    if not parts or any(not any(how in part for how in _DESCRIBED_BY) for part in named):
+        return said
+    return "one"
+
+
+def unseen_question(said: str) -> str:
+    """Ask where a thing is that the robot has never seen ("the scissors"), as said."""
+    words = said.split()
+    plural = bool(words) and singular(words[-1].lower()) != words[-1].lower()
+    pronoun = "they are" if plural else "it is"
+    return f"I have not seen {said} anywhere I have looked. Can you tell me where {pronoun}?"
+
+
+def task_summary(pack: DomainPack, task: TaskSpec) -> str:
+    """One short clause for a task: its schema's docstring summary, else its description."""
+    doc = (pack.schema_for(task.name).__doc__ or "").strip().splitlines()
+    text = doc[0] if doc else re.sub(r"\s*\(.*?\)", "", task.description)
+    return _clause(re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0])
+
+
+def task_question(pack: DomainPack | None) -> str:
+    """Ask which task the user wants, listing what the pack can do."""
+    if pack is None:
+        return "What would you like me to do?"
+    offers = "; ".join(task_summary(pack, task) for task in pack.tasks)
+    return f"What would you like me to do? I can {offers}."
+
+
+def confirmation_question(utterance: str, safety: Sequence[str] = ()) -> str:
+    """Nothing is missing but the robot is unsure: ask the user to confirm the request.
+
+    ``safety`` names the safety doubts the question asks about (the gate's ``/turn/safety``).
+    """
+    if not utterance.strip():
+        return "Sorry, I did not get that. Could you say it another way?"
+    careful = f" I want to be careful ({'; '.join(safety)})." if safety else ""
+    return (
+        f'Just to be sure: should I go ahead with "{utterance.strip()}"?{careful} '
+        "Please say yes, or say it another way."
+    )
+
+
+@dataclass
+class _Request:
+    """What the question is about, read once per run."""
+
+    utterance: str = ""
+    intent: IntentFrame | None = None
+    pack: DomainPack | None = None
+    spec: TaskSpec | None = None
+    schema: type[BaseModel] | None = None
+    missing: list[str] = field(default_factory=list)
+    safety: list[str] = field(default_factory=list)
+    resolved: dict[str, SlotResolution] = field(default_factory=dict)
+    candidates: list[Candidate] = field(default_factory=list)
+
+
+class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
+    """Ask the user for exactly what the task still needs, and remember the task meanwhile.
+
+    Deterministic, no model: the question names every slot of ``/turn/missing`` from the
+    schema's field descriptions ("Which dish do you mean?"), lists the candidates of an
+    ambiguous referent with where they are ("Which bottle do you mean: the blue bottle on the
+    kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
+    ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
+    when none was recognised, names the step a question is about when the request is a
+    sequence of tasks ('About "switch it on": Which kettle do you mean: ...?'), and asks to
+    confirm when nothing is missing but the gate was unsure (naming the safety doubts of
+    ``/turn/safety``: an explicit yes to that question, in the next turn, is the
+    confirmation the gate needs).
+
+    Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`);
+    ``scene_graph`` (:class:`~knowledge.scene.scene_graph.SceneGraph`) optional: it says where the
+    candidates of an ambiguous scene referent are (looked up on the ``workers`` pool, a
+    handle required with it).
+
+    Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
+    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending`` (all
+    optional). Writes ``/turn/reply`` and, when a task is known, ``/session/pending``
+    (:class:`~knowledge.understanding.turn_state.PendingTask`: the settled slots, the missing ones,
+    what was said, the question, the safety doubts it asks to confirm); a pending question of
+    another request that this one replaces is dropped, and the reply says so first
+    (:func:`~knowledge.understanding.pending_question.dropped_note`); ``/rationale/<node>`` when
+    the question failed the faithfulness check (why). SUCCESS once the question is written
+    (always); RUNNING while the candidates are located.
+    """
+
+    reads = (
+        keys.UTTERANCE,
+        keys.DOMAIN,
+        keys.INTENT,
+        keys.MISSING,
+        keys.SAFETY,
+        keys.RESOLVED,
+        keys.CANDIDATES,
+        keys.PENDING,
+    )
+    writes = (keys.REPLY, keys.PENDING, keys.RATIONALE)
+
+    def __init__(self, name: str = "AskClarification") -> None:
+        super().__init__(name)
+        self.domains: DomainRegistry | None = None
+        self.scene_graph: SceneGraph | None = None
+        self.utterance_key = self.key_of(keys.UTTERANCE)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.missing_key = self.key_of(keys.MISSING)
+        self.safety_key = self.key_of(keys.SAFETY)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.candidates_key = self.key_of(keys.CANDIDATES)
+        self.reply_key = self.key_of(keys.REPLY)
+        self.pending_key = self.key_of(keys.PENDING)
+        self.rationale_key = self.key_of(keys.RATIONALE)
+        self._request = _Request()
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the ``domains`` handle, and ``scene_graph`` (with ``workers``) when given."""
+        super().setup(**kwargs)
+        self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.scene_graph = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene_graph is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+
+    def start(self) -> Future[dict[str, str]] | Status:
+        """Read the request; start locating the candidates of ambiguous scene referents.
+
+        With none to locate (or no scene graph), the question is written at once.
+        """
+        self._request = self._read()
+        to_place = [
+            found
+            for slot in self._request.missing
+            if (resolution := self._request.resolved.get(slot)) is not None
+            and resolution.kind == "scene"
+            and resolution.ambiguous
+            for found in resolution.ids
+        ]
+        if to_place and self.scene_graph is not None:
+            return self.submit(_describe_all, self.scene_graph, to_place)
+        return self.finish({})
+
+    def waiting(self, waited: float) -> str:
+        """The candidates are being located."""
+        return "looking up where the candidates are"
+
+    def on_error(self, error: Exception) -> Status:
+        """Ask without saying where the candidates are (the lookup failed; logged)."""
+        log.warning("%s: locating candidates failed: %s", self.name, error)
+        return self.finish({})
+
+    def finish(self, described: dict[str, str]) -> Status:
+        """Write the question and the pending task; SUCCESS."""
+        request = self._request
+        question, unsaid = held_to(
+            self._question(described), self._support(described), self._safe_question()
+        )
+        if unsaid is not None:
+            rationale = speech_rationale(self.name, "clarification", question, unsaid)
+            self.blackboard.set(self.rationale_key, rationale)
+        reply = question
+        if request.pack is not None and request.spec is not None and request.intent is not None:
+            earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+            if earlier is not None and moves_on(earlier, request.intent):
+                reply = f"{dropped_note(earlier)} {question}"
+            self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
+        self.blackboard.set(self.reply_key, reply)
+        self.feedback_message = f"asked: {reply!r}"
+        return Status.SUCCESS
+
+    def _read(self) -> _Request:
+        bb = self.blackboard
+        intent = keys.read_optional(bb, self.intent_key, IntentFrame)
+        domain = keys.read_optional(bb, self.domain_key, str) or (intent.domain if intent else "")
+        request = _Request(
+            utterance=keys.read_optional(bb, self.utterance_key, str) or "",
+            intent=intent,
+            missing=[
+                m
+                for m in keys.read_optional(bb, self.missing_key, list) or []
+                if isinstance(m, str)
+            ],
+            safety=[
+                doubt
+                for doubt in keys.read_optional(bb, self.safety_key, list) or []
+                if isinstance(doubt, str)
+            ],
+            resolved={
+                slot: value
+                for slot, value in (keys.read_optional(bb, self.resolved_key, dict) or {}).items()
+                if isinstance(value, SlotResolution)
+            },
+            candidates=[
+                c
+                for c in keys.read_optional(bb, self.candidates_key, list) or []
+                if isinstance(c, Candidate)
+            ],
+        )
+        if self.domains is not None and domain in self.domains:
+            request.pack = self.domains.get(domain)
+            if intent is not None and intent.task is not None:
+                try:
+                    request.spec = request.pack.task(intent.task)
+                    request.schema = request.pack.schema_for(intent.task)
+                except KeyError:
+                    request.spec = None
+        return request
+
+    def _question(self, described: dict[str, str]) -> str:
+        request = self._request
+        if request.spec is None or NO_TASK in request.missing:
+            return task_question(request.pack)
+        if not request.missing:
+            return confirmation_question(request.utterance, request.safety)
+        questions: list[str] = []
+        for slot in request.missing:
+            question = slot_question(
+                slot, request.schema, request.resolved.get(slot), request.candidates, described
+            )
+            if question not in questions:
+                questions.append(question)
+        return self._about_step(" ".join(questions))
+
+    def _about_step(self, question: str) -> str:
+        """``question`` naming the step it is about, for a request of several tasks."""
+        intent = self._request.intent
+        step = intent.step_named() if intent is not None else ""
+        return f'About "{step}": {question}' if step else question
+
+    def _safe_question(self) -> str:
+        """The question from the pack's schema alone (no value said, no candidate named)."""
+        request = self._request
+        if request.spec is None or NO_TASK in request.missing:
+            return task_question(request.pack)
+        if not request.missing:
+            return "Sorry, I did not get that. Could you say it another way?"
+        asked = (
+            SPEAKER_QUESTION if slot == SPEAKER_SLOT else field_question(slot, request.schema)
+            for slot in request.missing
+        )
+        return self._about_step(" ".join(dict.fromkeys(asked)))
+
+    def _support(self, described: dict[str, str]) -> Support:
+        """What the question may state: utterance, schema questions, candidates and places."""
+        request = self._request
+        named = [candidate.label for candidate in request.candidates]
+        named.extend(
+            _humanise(found) for resolution in request.resolved.values() for found in resolution.ids
+        )
+        return turn_support(request.utterance, self._safe_question(), *described.values(), *named)
+
+    def _pending(self, question: str, as_written: bool) -> PendingTask:
+        """The task waiting for the answer to ``question``.
+
+        It confirms the safety doubts only when nothing is missing and the question was asked
+        as written (naming them).
+        """
+        request = self._request
+        assert request.pack is not None and request.spec is not None and request.intent
+        said = list(request.intent.said)
+        if request.utterance.strip() and request.utterance not in said:
+            said.append(request.utterance)
+        return PendingTask(
+            domain=request.pack.name,
+            task=request.spec.name,
+            slots={k: v for k, v in request.intent.slots.items() if k not in request.missing},
+            missing=[slot for slot in request.missing if slot != NO_TASK],
+            said=said,
+            question=question,
+            confirm=list(request.safety) if as_written and not request.missing else [],
+            steps=list(request.intent.steps),
+            focus=request.intent.focus,
+        )
+
+
+def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
+    """:func:`describe_in_scene` for each thing (runs on the ``workers`` pool)."""
+    return {thing: describe_in_scene(scene_graph, thing) for thing in things}

@@ -1,0 +1,567 @@
+"""The faithfulness check of outer speech: every number and name a reply states is supported.
+
+A reply is *faithful* when each number it states and each entity it names can be found in its
+:class:`Support`: the evidence bundle, the working context, the user's utterance, and the
+phrases the speaking node itself produces (its marked safe defaults). Pure functions, no state.
+
+Numbers. Every run of digits counts, also inside a word ("table_2" states 2), with a decimal
+point and thousands commas ("1,200.5"); numbers in words count as well ("twelve",
+"forty-one", "two hundred", "a dozen"), except "one" and "zero" on their own, which are mostly
+pronouns ("the one on the left"). So do fractions ("½", "3¼", "1/2"), powers written with
+superscripts ("10⁶" is a million) and Roman numerals of two letters or more ("IV", "XII"; a
+lone "I" is the pronoun). A minus sign ("-5", "−5", "minus five") makes a number negative, in
+the reply and in the support alike, so a flipped sign is unsupported; a hyphen between two
+numbers ("2-3") or after a word ("table-2") is no sign. A stated number is supported when a
+number of the support equals it ("41.20" and "41.2"), or rounds to it at the precision it is
+written with: "41.2" and "41" are supported by "41.23"; "41.3" is not, and "41.24" is not
+supported by "41.2" (a reply may round, never add precision). A unit written right after a
+number ("32.7 g", "5 mg", "20 °C") must not contradict the support: when every support number
+that backs it carries a unit, one of them must be the same unit.
+
+Entities. ``entity_forms`` maps the surface forms of known entities (lexicon forms of the active
+pack and of the scene, case-folded) to the ids they name. A form named in the reply (whole
+words, an optional plural "s"/"es") is supported when one of its ids is among the support's ids
+or the form itself occurs in a support text. Names no lexicon knows count too: a capitalised
+word inside a sentence ("take it with Ibuprofen") and a word that reads like a drug or a
+chemical (by its ending, "-profen", "-cillin", "-azepam", or as a known substance, "bleach",
+"codeine") are unsupported unless a support text contains them.
+
+Every node that speaks holds its sentence to the turn: Respond builds its own support;
+Decline, AskClarification and ReAct's final reply use :func:`turn_support` and :func:`held_to`,
+say a safe sentence of their own when the check fails, and record why
+(:func:`speech_rationale`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+
+from cogtree.behaviours.keys import GateRationale
+from cogtree.knowledge.memory.model import WorkingContext
+from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle
+from cogtree.knowledge.wording import clip
+
+_FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
+_SUPERSCRIPTS = {glyph: str(digit) for digit, glyph in enumerate("⁰¹²³⁴⁵⁶⁷⁸⁹")}
+_MINUS = "-\u2212"
+_DIGITS = re.compile(
+    rf"(?P<sign>(?<![\w.,/{_MINUS}])[{_MINUS}]|(?<![\w])minus\s+)?"
+    rf"(?:(?<![/\d])(?P<over>\d+/\d+)(?![/\d])"
+    rf"|(?P<number>\d+(?:,\d{{3}}(?!\d))*(?:\.\d+)?|\.\d+)?(?P<glyph>[{_FRACTION_GLYPHS}])?"
+    rf"(?P<power>[{''.join(_SUPERSCRIPTS)}]+)?)",
+    re.IGNORECASE,
+)
+_ROMAN = re.compile(
+    r"(?<![\w'])(?=[MDCLXVI]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?![\w'])"
+)
+_NEGATED = re.compile(r"(?<!\w)(?:minus|negative)\s+$", re.IGNORECASE)
+_ROMAN_VALUES = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+_UNIT = re.compile(
+    r"\s?(?P<unit>°\s?[CF]\b|%|(?:kcal|cal|mg|mcg|µg|ug|kg|g|ml|cl|dl|l|km|cm|mm|m|h|min|s|"
+    r"tablets?|pills?|drops?|doses?|puffs?|units?)(?![\w]))",
+    re.IGNORECASE,
+)
+_UNIT_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety"
+_UNITS = {word: value for value, word in enumerate(_UNIT_WORDS.split())}
+_TENS = {word: 10 * value for value, word in enumerate(_TENS_WORDS.split(), start=2)}
+_SCALES = {"dozen": 12, "hundred": 100, "thousand": 1000, "million": 1_000_000}
+_UNCHECKED_WORDS = frozenset({"zero", "one"})
+_WORD = re.compile(r"[A-Za-z]+")
+_WORD_GAP = re.compile(r"[ \t-]+")
+_WHOLE_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_MAX_WHOLE_CHARS = 60
+_PRECISION = 200
+
+
+@dataclass(frozen=True)
+class StatedNumber:
+    """A number as a text states it: the characters, its value and the unit written after it."""
+
+    written: str
+    value: Decimal
+    places: int = 0
+    unit: str | None = None
+
+
+@dataclass(frozen=True)
+class Support:
+    """What a reply may draw on, as texts and knowledge ids.
+
+    ``texts``: evidence cells and sentences, the working context, the utterance, the node's
+    safe phrases; ``ids``: the knowledge ids the evidence and the task mention.
+    """
+
+    texts: tuple[str, ...]
+    ids: frozenset[str] = frozenset()
+
+    def numbers(self) -> list[Decimal]:
+        """Every number of the support texts (a text that is one number counts as that)."""
+        return [number.value for number in self.stated()]
+
+    def stated(self) -> list[StatedNumber]:
+        """Every number of the support texts, with the unit written after it if any."""
+        found: list[StatedNumber] = []
+        for text in self.texts:
+            whole = parse_number(text, signed=True)
+            if whole is not None:
+                found.append(StatedNumber(text.strip(), whole))
+            found.extend(stated_numbers(text))
+        return found
+
+
+@dataclass(frozen=True)
+class FaithfulnessReport:
+    """The claims of a reply its support does not back: numbers and entity names, as written.
+
+    ``withheld``: names of what the person must not be offered (an allergy, an exclusion).
+    ``claims``: sentences that say a task was done when the plan evidence says it was not.
+    """
+
+    numbers: tuple[str, ...] = ()
+    entities: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
+    claims: tuple[str, ...] = ()
+
+    @property
+    def faithful(self) -> bool:
+        """Nothing unsupported, nothing withheld, no task claimed done that was not."""
+        return not (self.numbers or self.entities or self.withheld or self.claims)
+
+    def describe(self) -> str:
+        """The unsupported claims in words: ``numbers 7, 12.5; names cream``."""
+        parts = []
+        if self.numbers:
+            parts.append("numbers " + ", ".join(self.numbers))
+        if self.entities:
+            parts.append("names " + ", ".join(self.entities))
+        if self.withheld:
+            parts.append("names the person must not be offered " + ", ".join(self.withheld))
+        if self.claims:
+            parts.append(
+                "the task done, which the outcome does not back: " + "; ".join(self.claims)
+            )
+        return "; ".join(parts) or "nothing unsupported"
+
+
+@dataclass
+class _Forms:
+    """Entity forms compiled into one pattern (longest first, so phrases beat their words)."""
+
+    forms: Mapping[str, frozenset[str]]
+    pattern: re.Pattern[str] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        usable = sorted((form for form in self.forms if form.strip()), key=len, reverse=True)
+        alternatives = "|".join(re.escape(form) for form in usable)
+        self.pattern = (
+            re.compile(rf"(?<!\w)({alternatives})(?:e?s)?(?!\w)", re.IGNORECASE) if usable else None
+        )
+
+    def mentions(self, text: str) -> Iterator[tuple[str, str]]:
+        """(as written, form) for every form named in ``text``."""
+        if self.pattern is None:
+            return
+        lookup = {form.casefold(): form for form in self.forms}
+        for match in self.pattern.finditer(text):
+            yield match.group(0), lookup.get(match.group(1).casefold(), match.group(1))
+
+
+def stated_numbers(text: str) -> list[StatedNumber]:
+    """The numbers ``text`` states: digits, fractions, powers, Roman numerals, words."""
+    found = [number for match in _DIGITS.finditer(text) if (number := _digits(text, match))]
+    for match in _ROMAN.finditer(text):
+        found.append(_with_unit(text, match.end(), match.group(0), _roman_value(match.group(0))))
+    for written, words, end in _number_phrases(text):
+        if written.casefold() not in _UNCHECKED_WORDS:
+            value = Decimal(_word_value(words))
+            if _NEGATED.search(text, 0, end - len(written)):
+                value = -value
+            found.append(_with_unit(text, end, written, value))
+    return found
+
+
+def _digits(text: str, match: re.Match[str]) -> StatedNumber | None:
+    """The number one match of :data:`_DIGITS` states (None for a bare sign)."""
+    over, number, glyph, power = match.group("over", "number", "glyph", "power")
+    if not (over or number or glyph):
+        return None
+    places = 0
+    if over:
+        numerator, _, denominator = over.partition("/")
+        value = Decimal(numerator) / Decimal(denominator) if int(denominator) else Decimal(0)
+        places = 2
+    else:
+        digits = (number or "").replace(",", "")
+        places = len(digits.partition(".")[2])
+        value = Decimal(digits or 0)
+        if glyph:
+            value += Decimal(str(unicodedata.numeric(glyph)))
+            places = max(places, 2)
+        if power:
+            exponent = int("".join(_SUPERSCRIPTS[glyph] for glyph in power))
+            value = value ** min(exponent, 100)
+    if match.group("sign"):
+        value = -value
+    return _with_unit(text, match.end(), match.group(0), value, places)
+
+
+def _with_unit(text: str, end: int, written: str, value: Decimal, places: int = 0) -> StatedNumber:
+    """A stated number, with the unit written right after ``end`` in ``text`` (if any)."""
+    unit = _UNIT.match(text, end)
+    named = unit.group("unit").replace(" ", "").casefold() if unit else None
+    if named is not None:
+        named = _UNIT_NAMES.get(named, named)
+    return StatedNumber(written, value, places, named)
+
+
+_UNIT_NAMES = {"ug": "µg", "mcg": "µg", "tablet": "tablets", "pill": "pills", "drop": "drops"}
+_UNIT_NAMES |= {"dose": "doses", "puff": "puffs", "unit": "units"}
+
+
+def _roman_value(numeral: str) -> Decimal:
+    """The value of a valid Roman numeral ("XIV" 14)."""
+    total = 0
+    for index, letter in enumerate(numeral):
+        value = _ROMAN_VALUES[letter]
+        following = _ROMAN_VALUES[numeral[index + 1]] if index + 1 < len(numeral) else 0
+        total += -value if value < following else value
+    return Decimal(total)
+
+
+def is_supported(number: StatedNumber, known: Iterable[Decimal]) -> bool:
+    """Whether a known number equals ``number`` or rounds to it at its written precision."""
+    step = Decimal(1).scaleb(-number.places)
+    with localcontext() as context:
+        context.prec = _PRECISION
+        for value in known:
+            if value == number.value:
+                return True
+            try:
+                if any(
+                    value.quantize(step, rounding=mode) == number.value
+                    for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)
+                ):
+                    return True
+            except InvalidOperation:
+                continue
+    return False
+
+
+def unsupported_numbers(reply: str, support: Support) -> list[str]:
+    """The numbers of ``reply`` that no number of ``support`` backs (value, sign and unit).
+
+    A number with a unit is listed with it ("32.7 mg") when the support has the value only
+    with other units.
+    """
+    known = support.stated()
+    values = [number.value for number in known]
+    missing = []
+    for number in stated_numbers(reply):
+        if not is_supported(number, values):
+            missing.append(number.written)
+        elif number.unit is not None:
+            backing = [item for item in known if is_supported(number, [item.value])]
+            if all(item.unit not in (None, number.unit) for item in backing):
+                missing.append(f"{number.written} {number.unit}")
+    return _unique(missing)
+
+
+def unsupported_entities(
+    reply: str, support: Support, entity_forms: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """The names ``reply`` states that neither the support's ids nor texts contain.
+
+    Names are the forms of ``entity_forms``, and the words no lexicon knows that read as
+    names: capitalised inside a sentence, or drug and chemical words (module docstring).
+    """
+    forms = _Forms(entity_forms)
+    said = "\n".join(support.texts)
+    ids = {identifier.casefold() for identifier in support.ids}
+    missing = []
+    for written, form in forms.mentions(reply):
+        named = {identifier.casefold() for identifier in entity_forms.get(form, frozenset())}
+        if named & ids or occurs(form, said):
+            continue
+        missing.append(written)
+    known = {form.casefold() for form in entity_forms}
+    for word in _name_like_words(reply):
+        if word.casefold() not in known and not occurs(word, said):
+            missing.append(word)
+    return _unique(missing)
+
+
+def stated_names(reply: str, entity_forms: Mapping[str, frozenset[str]]) -> list[str]:
+    """Every name ``reply`` states, as written: known entity forms and name-like words.
+
+    The claims :func:`unsupported_entities` checks, whether supported or not; a capitalised
+    word inside a known form ("Thai" in "pad Thai") is part of that name, not one of its own.
+    """
+    forms = _Forms(entity_forms)
+    names = [written for written, _ in forms.mentions(reply)]
+    rest = forms.pattern.sub(" ", reply) if forms.pattern is not None else reply
+    known = {form.casefold() for form in entity_forms}
+    names += [word for word in _name_like_words(rest) if word.casefold() not in known]
+    return _unique(names)
+
+
+def entity_forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
+    """Surface form (case-folded) -> the ids it names, over ``lexicons``."""
+    forms: dict[str, set[str]] = {}
+    for lexicon in lexicons:
+        for identifier in lexicon.ids:
+            for form in lexicon.forms(identifier):
+                forms.setdefault(form.casefold(), set()).add(identifier)
+    return {form: frozenset(ids) for form, ids in forms.items()}
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(\[]\s*)$")
+_CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:[-'][A-Za-z]+)*(?![\w])")
+_DRUG_ENDINGS = [
+    "profen",
+    "cillin",
+    "mycin",
+    "azole",
+    "prazole",
+    "statin",
+    "olol",
+    "pril",
+    "sartan",
+    "azepam",
+    "azolam",
+    "oxetine",
+    "tidine",
+    "dronate",
+    "codone",
+    "morphine",
+    "caine",
+    "barbital",
+    "triptan",
+    "floxacin",
+    "cycline",
+    "dipine",
+    "gliptin",
+    "glitazone",
+    "parin",
+    "thiazide",
+    "semide",
+    "setron",
+    "lukast",
+    "pramine",
+    "zepine",
+    "peridol",
+    "tadine",
+    "fenac",
+    "coxib",
+]
+_SUBSTANCES = frozenset(
+    [
+        "aspirin",
+        "paracetamol",
+        "acetaminophen",
+        "insulin",
+        "warfarin",
+        "digoxin",
+        "lithium",
+        "opioid",
+        "opiate",
+        "fentanyl",
+        "heroin",
+        "cocaine",
+        "nicotine",
+        "codeine",
+        "morphine",
+        "methadone",
+        "benzodiazepine",
+        "steroid",
+        "antibiotic",
+        "sedative",
+        "bleach",
+        "ammonia",
+        "chlorine",
+        "peroxide",
+        "lye",
+        "solvent",
+        "pesticide",
+        "antifreeze",
+        "arsenic",
+        "cyanide",
+        "mercury",
+    ]
+)
+
+
+def _name_like_words(reply: str) -> Iterator[str]:
+    """Capitalised words inside a sentence, and drug or chemical words anywhere."""
+    for match in _CAPITALISED.finditer(reply):
+        if match.group(0) != "I" and not _SENTENCE_START.search(reply[: match.start()]):
+            yield match.group(0)
+    for match in _WORD.finditer(reply):
+        word = match.group(0).casefold()
+        if word in _SUBSTANCES or any(
+            word.endswith(ending) and len(word) > len(ending) + 2 for ending in _DRUG_ENDINGS
+        ):
+            yield match.group(0)
+
+
+def occurs(form: str, text: str) -> bool:
+    """Whether ``form`` (or its plural) is a whole word or phrase of ``text`` (any case)."""
+    return re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", text, re.IGNORECASE) is not None
+
+
+def check_reply(
+    reply: str,
+    support: Support,
+    entity_forms: Mapping[str, frozenset[str]] | None = None,
+    withheld: Iterable[str] = (),
+) -> FaithfulnessReport:
+    """The numbers and names of ``reply`` that ``support`` does not back, and withheld names.
+
+    ``withheld``: ids or labels of what the person must not be offered.
+    """
+    return FaithfulnessReport(
+        numbers=tuple(unsupported_numbers(reply, support)),
+        entities=tuple(unsupported_entities(reply, support, entity_forms or {})),
+        withheld=tuple(withheld_mentions(reply, withheld, entity_forms or {})),
+    )
+
+
+def withheld_mentions(
+    reply: str, withheld: Iterable[str], entity_forms: Mapping[str, frozenset[str]]
+) -> list[str]:
+    """The names ``reply`` gives to ``withheld`` things (ids or labels).
+
+    A form of an entity whose id is withheld (``adv:chicken_satay`` or ``chicken_satay``), or a
+    withheld label as whole words.
+    """
+    names = [name for name in withheld if name.strip()]
+    if not names:
+        return []
+    ids = {name.rpartition(":")[2].casefold() for name in names}
+    found = [
+        written
+        for written, form in _Forms(entity_forms).mentions(reply)
+        if {identifier.casefold() for identifier in entity_forms.get(form, ())} & ids
+    ]
+    found.extend(name for name in names if occurs(name, reply))
+    return _unique(found)
+
+
+def parse_number(text: str, *, signed: bool = False) -> Decimal | None:
+    """``text`` as one number (also "4.123E1", as a store renders doubles), or None.
+
+    Unsigned unless ``signed``: "-4.5" is 4.5, or -4.5 with ``signed``.
+    """
+    stripped = text.strip().replace("\u2212", "-")
+    if len(stripped) > _MAX_WHOLE_CHARS or not _WHOLE_NUMBER.fullmatch(stripped):
+        return None
+    try:
+        value = Decimal(stripped)
+    except InvalidOperation:
+        return None
+    if not value.is_finite():
+        return None
+    return value if signed else abs(value)
+
+
+def _number_phrases(text: str) -> Iterator[tuple[str, list[str], int]]:
+    """Runs of number words that make one number ("forty-one"): as written, its words, its end.
+
+    A word joins the run before it only where English composes numbers: a unit after a tens
+    word, a scale word after a number, a units or tens word after a scale word; so "four five"
+    is two numbers, as it would be read.
+    """
+    start = end = -1
+    words: list[str] = []
+    for match in _WORD.finditer(text):
+        word = match.group(0).casefold()
+        if word not in _UNITS and word not in _TENS and word not in _SCALES:
+            continue
+        gap = text[end : match.start()]
+        if words and _WORD_GAP.fullmatch(gap) and _composes(words[-1], word):
+            words.append(word)
+        else:
+            if words:
+                yield text[start:end], words, end
+            start, words = match.start(), [word]
+        end = match.end()
+    if words:
+        yield text[start:end], words, end
+
+
+def _composes(previous: str, word: str) -> bool:
+    if word in _SCALES:
+        return True
+    if previous in _TENS:
+        return word in _UNITS and 0 < _UNITS[word] < 10
+    return previous in _SCALES
+
+
+def _word_value(words: list[str]) -> int:
+    """The value of a number in words: ["forty", "one"] 41, ["two", "hundred", "five"] 205."""
+    total = current = 0
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word in _SCALES:
+            scale = _SCALES[word]
+            if scale == 100:
+                current = max(current, 1) * scale
+            else:
+                total += max(current, 1) * scale
+                current = 0
+    return total + current
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+# -- holding a node's speech to the turn ---------------------------------------------------------
+
+
+def turn_support(
+    *texts: str | None,
+    evidence: EvidenceBundle | None = None,
+    working: WorkingContext | None = None,
+) -> Support:
+    """What a node may say this turn: ``texts``, ``evidence``'s cells and the working context.
+
+    ``texts``: the utterance, the node's own phrases, what the robot observed.
+    """
+    found = [text for text in texts if text and text.strip()]
+    if evidence is not None:
+        found.extend(evidence.values())
+    if working is not None and working.text.strip():
+        found.append(working.text)
+    return Support(texts=tuple(found))
+
+
+def held_to(text: str, support: Support, fallback: str) -> tuple[str, str | None]:
+    """``text`` and None when ``support`` backs it; else ``fallback`` and why it was not said."""
+    report = check_reply(text, support)
+    if report.faithful:
+        return text, None
+    return fallback, f"{clip(text, 120)!r} states unsupported {report.describe()}"
+
+
+def speech_rationale(node: str, module: str, reply: str, why: str) -> GateRationale:
+    """The rationale of a node whose sentence failed the check: what it said instead, and why."""
+    return GateRationale(
+        node=node,
+        module=module,
+        source="fast_path",
+        vetoed=True,
+        decision={"reply": reply},
+        rationale=f"said a safe sentence instead: {why}",
+    )

@@ -1,0 +1,1 @@
+"""Grounding actions: perceive, query, read and write memory, keep answers."""

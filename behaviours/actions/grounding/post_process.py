@@ -1,0 +1,481 @@
+"""``PostProcess``: normalise the intent's slot values and resolve what each one refers to.
+
+JANUS's intent post-processing, deterministic and without a model. Values are tidied
+(whitespace, case, numbers with units converted to grams or kcal for numeric slots); then
+every slot is looked up where its pack says (:attr:`~knowledge.packs.domain_pack.SlotSpec.resolve`):
+
+- ``scene``: referent resolution in the robot's scene graph
+  (:meth:`~knowledge.scene.scene_graph.SceneGraph.resolve_referent`, on the ``workers`` pool so
+  the tick never blocks), 0, 1 or several candidates with reasons;
+- ``kg`` and ``value``: the mentions of the slot's lexicon in the value (their canonical ids;
+  a word the lexicon does not know gives no id);
+- ``text``: kept as said.
+
+Ambiguity and unresolved slots are results, not failures: the readiness gate decides what
+to do with them.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import Any, Final, Literal, get_args
+
+from py_trees.common import Status
+
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.scene.fit_for_use import fit_for_use
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
+from cogtree.knowledge.understanding.turn_state import (
+    IntentFrame,
+    IntentStep,
+    SlotResolution,
+    SlotValue,
+)
+from cogtree.knowledge.worker_pool import WorkerPool
+
+log = logging.getLogger(__name__)
+
+GRAMS_PER_UNIT = {
+    "mg": 0.001,
+    "milligram": 0.001,
+    "milligrams": 0.001,
+    "g": 1.0,
+    "gr": 1.0,
+    "gram": 1.0,
+    "grams": 1.0,
+    "gramme": 1.0,
+    "grammes": 1.0,
+    "kg": 1000.0,
+    "kilo": 1000.0,
+    "kilos": 1000.0,
+    "kilogram": 1000.0,
+    "kilograms": 1000.0,
+    "oz": 28.349523125,
+    "ounce": 28.349523125,
+    "ounces": 28.349523125,
+    "lb": 453.59237,
+    "lbs": 453.59237,
+    "pound": 453.59237,
+    "pounds": 453.59237,
+}
+"""Mass units, in grams."""
+
+KCAL_PER_UNIT = {
+    "kcal": 1.0,
+    "cal": 1.0,
+    "calorie": 1.0,
+    "calories": 1.0,
+    "kilocalorie": 1.0,
+    "kilocalories": 1.0,
+    "kj": 1 / 4.184,
+    "kilojoule": 1 / 4.184,
+    "kilojoules": 1 / 4.184,
+}
+"""Energy units, in kcal (a food "calorie" is a kilocalorie)."""
+
+_QUANTITY = re.compile(
+    r"^(?:about|around|roughly|approximately|~)?\s*(-?\d+(?:[.,]\d+)?)\s*([a-z]+)?\.?$"
+)
+_TRIM = " \t\n,.;:!?\"'"
+
+
+def quantity(text: str) -> float | None:
+    """``text`` as a number, masses in grams and energies in kcal; None if it is not one.
+
+    ``"200 g"`` -> 200.0, ``"0.2 kg"`` -> 200.0, ``"1,5 kg"`` -> 1500.0, ``"500 kJ"`` ->
+    119.5..., ``"about 300 calories"`` -> 300.0, ``"12"`` -> 12.0; ``"a lot"`` -> None.
+    """
+    match = _QUANTITY.match(" ".join(text.lower().split()))
+    if match is None:
+        return None
+    number = float(match.group(1).replace(",", "."))
+    unit = match.group(2)
+    if unit is None:
+        return number
+    factor = GRAMS_PER_UNIT.get(unit, KCAL_PER_UNIT.get(unit))
+    return None if factor is None else round(number * factor, 6)
+
+
+def _numeric(annotation: Any) -> bool:
+    kinds = set(get_args(annotation)) | {annotation}
+    return bool(kinds & {float, int}) and bool not in kinds
+
+
+def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue:
+    """One slot value tidied, as PostProcess writes it back to the frame.
+
+    Single spaces, no stray punctuation at the ends, lower case (unless ``keep_case``), and a
+    number in grams or kcal when ``numeric`` and the text is a quantity.
+    """
+    if value is None or isinstance(value, bool | float):
+        return value
+    if isinstance(value, list):
+        items = [normalised(item, keep_case=keep_case, numeric=False) for item in value]
+        return [item for item in items if isinstance(item, str) and item]
+    text = " ".join(str(value).split()).strip(_TRIM)
+    if numeric:
+        amount = quantity(text)
+        if amount is not None:
+            return amount
+    return text if keep_case else text.lower()
+
+
+ONE_TASK: Final = -1
+"""The step key of a request of one task (its slots are the frame's own)."""
+
+
+@dataclass
+class _SceneLookup:
+    """Referent resolutions of one scene slot in flight: one future per item said.
+
+    ``step`` is the index of the sequence step the slot belongs to, or :data:`ONE_TASK`;
+    ``for_use``: the slot holds what is brought to the speaker, so of several things that fit,
+    the one fit for use is taken (:func:`~knowledge.scene.fit_for_use.fit_for_use`).
+    """
+
+    slot: str
+    said: str | list[str]
+    items: list[str]
+    step: int = ONE_TASK
+    lexicon: Lexicon | None = None
+    people: Lexicon | None = None
+    for_use: bool = False
+    futures: list[Future[list[Candidate]]] = field(default_factory=list)
+
+
+class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
+    """Normalise ``/turn/intent`` and resolve each slot to scene-graph or knowledge ids.
+
+    Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`), optional
+    ``scene_graph`` (:class:`~knowledge.scene.scene_graph.SceneGraph`; without it scene slots stay
+    unresolved and say why) and, with it, ``workers`` (the lookups run there).
+
+    Of several things that fit a slot whose thing is brought to the speaker (a plan acting
+    for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
+    with a clean and a dirty brush resolves to the clean one
+    (:func:`~knowledge.scene.fit_for_use.fit_for_use`).
+
+    A request of several tasks (the frame's ``steps``) has every step's slots normalised
+    and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``
+    and ``/turn/candidates`` are then those of the first step that needs the user (a slot
+    missing, or matching nothing or several things), else of the first step (``focus``).
+
+    Reads ``/turn/intent``, ``/turn/domain``, ``/turn/speaker``. Writes ``/turn/intent``
+    (normalised), ``/turn/resolved`` (slot ->
+    :class:`~knowledge.understanding.turn_state.SlotResolution`) and, when the task has a scene
+    slot, ``/turn/candidates`` (the first scene slot's candidates). SUCCESS: done, whatever was
+    found (0, 1 or several ids per slot; no intent or no task resolves nothing). FAILURE: never.
+    RUNNING: scene-graph lookups in flight (given up after ``timeout_s``, the slot then unresolved
+    with the reason).
+    """
+
+    first_poll_next_tick = False
+    reads = (keys.DOMAIN, keys.SPEAKER)
+    writes = (keys.INTENT, keys.RESOLVED, keys.CANDIDATES)
+
+    def __init__(self, name: str = "PostProcess", *, timeout_s: float = 5.0) -> None:
+        super().__init__(name, timeout_s=timeout_s)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.domain_key = self.key_of(keys.DOMAIN)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self.resolved_key = self.key_of(keys.RESOLVED)
+        self.candidates_key = self.key_of(keys.CANDIDATES)
+        self.registry: DomainRegistry | None = None
+        self.scene: SceneGraph | None = None
+        self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
+        self._resolved: dict[int, dict[str, SlotResolution]] = {}
+        self._lookups: list[_SceneLookup] = []
+        self._first_scene_slot: dict[int, str] = {}
+        self._candidates: dict[int, list[Candidate]] = {}
+        self._sequence: IntentFrame | None = None
+        self._pack_of_turn: DomainPack | None = None
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
+        super().setup(**kwargs)
+        self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+        self._lexicons = pack_lexicons(self, kwargs, self.registry)
+
+    def start(self) -> AllDone | Status:
+        """Normalise the frame, resolve lexicon and text slots, start the scene lookups.
+
+        Without scene lookups to wait for, the resolutions are written at once.
+        """
+        self._resolved, self._lookups, self._first_scene_slot = {}, [], {}
+        self._candidates, self._sequence, self._pack_of_turn = {}, None, None
+        self._normalise()
+        futures = [future for lookup in self._lookups for future in lookup.futures]
+        return AllDone(futures) if futures else self.finish(None)
+
+    def waiting(self, waited: float) -> str:
+        """How many lookups are still running."""
+        running = sum(not f.done() for lookup in self._lookups for f in lookup.futures)
+        return f"resolving {running} referent(s) in the scene graph"
+
+    def finish(self, result: None) -> Status:
+        """Write the resolutions (and the first scene slot's candidates); SUCCESS."""
+        for lookup in self._lookups:
+            resolution, first = self._finish(lookup)
+            self._resolved.setdefault(lookup.step, {})[lookup.slot] = resolution
+            if lookup.slot == self._first_scene_slot.get(lookup.step):
+                self._candidates[lookup.step] = first
+        self._lookups = []
+        shown = self._write_sequence() if self._sequence is not None else ONE_TASK
+        self.blackboard.set(self.resolved_key, dict(self._resolved.get(shown, {})))
+        if shown in self._first_scene_slot:
+            self.blackboard.set(self.candidates_key, list(self._candidates.get(shown, [])))
+        self.feedback_message = self._describe(self._resolved.get(shown, {}))
+        return Status.SUCCESS
+
+    def _write_sequence(self) -> int:
+        """Write the sequence with each step's resolutions; return the step it shows."""
+        frame, pack = self._sequence, self._pack_of_turn
+        assert frame is not None and pack is not None
+        steps = [
+            step.model_copy(update={"resolved": self._resolved.get(index, {})})
+            for index, step in enumerate(frame.steps)
+        ]
+        focus = next((index for index, step in enumerate(steps) if _needs_the_user(pack, step)), 0)
+        shown = steps[focus]
+        update = {"steps": steps, "focus": focus, "task": shown.task, "slots": shown.slots}
+        self.blackboard.set(self.intent_key, frame.model_copy(update=update))
+        return focus
+
+    def on_timeout(self, work: Pending[None], waited: float) -> Status:
+        """SUCCESS all the same: the lookups not done are cancelled and say so."""
+        return self.finish(None)
+
+    def on_cancel(self, work: Pending[None]) -> None:
+        """Cancel the lookups that have not started (interrupted)."""
+        work.cancel()
+        self._lookups = []
+        self.feedback_message = "interrupted while resolving referents"
+
+    # -- helpers ------------------------------------------------------------------------------
+
+    def _normalise(self) -> None:
+        """Normalise the frame's slots and write it back, resolving or starting each slot."""
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        pack = self._pack(frame)
+        if frame is None or frame.task is None or pack is None:
+            return
+        if frame.sequence:
+            known = {task.name for task in pack.tasks}
+            if any(step.task not in known for step in frame.steps):
+                return
+            steps = [
+                step.model_copy(update={"slots": self._normalised(pack, step.task, step.slots, i)})
+                for i, step in enumerate(frame.steps)
+            ]
+            self._sequence = frame.model_copy(update={"steps": steps})
+            self._pack_of_turn = pack
+            return
+        if frame.task not in {task.name for task in pack.tasks}:
+            return
+        slots = self._normalised(pack, frame.task, frame.slots, ONE_TASK)
+        self.blackboard.set(self.intent_key, frame.model_copy(update={"slots": slots}))
+
+    def _normalised(
+        self, pack: DomainPack, task_name: str, said: Mapping[str, SlotValue], step: int
+    ) -> dict[str, SlotValue]:
+        """The slots of one task normalised, each resolved now or its lookups started."""
+        task = pack.task(task_name)
+        schema_fields = pack.schema_for(task.name).model_fields
+        slots: dict[str, SlotValue] = {}
+        for slot, value in said.items():
+            spec = task.slots.get(slot)
+            kind = spec.resolve if spec is not None else "text"
+            info = schema_fields.get(slot)
+            numeric = info is not None and _numeric(info.annotation)
+            slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
+            self._start(pack, slot, spec, slots[slot], step, for_use=_for_speaker(task, slot))
+        return slots
+
+    def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
+        assert self.registry is not None
+        domain = frame.domain if frame is not None else None
+        domain = domain or keys.read_optional(self.blackboard, self.domain_key, str)
+        return self.registry.get(domain) if domain and domain in self.registry else None
+
+    def _start(
+        self,
+        pack: DomainPack,
+        slot: str,
+        spec: SlotSpec | None,
+        value: SlotValue,
+        step: int,
+        *,
+        for_use: bool = False,
+    ) -> None:
+        """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups."""
+        items = _items(value)
+        said: str | list[str] = items if isinstance(value, list) else " ".join(items)
+        kind = spec.resolve if spec is not None else "text"
+        resolved = self._resolved.setdefault(step, {})
+        if kind == "scene":
+            self._first_scene_slot.setdefault(step, slot)
+            if self.scene is None:
+                resolved[slot] = SlotResolution(
+                    slot=slot, said=said, kind="scene", reasons=["no scene graph to resolve in"]
+                )
+                return
+            speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+            lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
+            lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
+            for item in items:
+                lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
+            self._lookups.append(lookup)
+        elif kind in ("kg", "value"):
+            lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
+            resolved[slot] = _from_lexicon(slot, said, items, kind, lexicon)
+        else:
+            resolved[slot] = SlotResolution(slot=slot, said=said, kind="text")
+
+    def _finish(self, lookup: _SceneLookup) -> tuple[SlotResolution, list[Candidate]]:
+        """The slot's resolution, and the candidates of its first item."""
+        ids: list[str] = []
+        reasons: list[str] = []
+        first: list[Candidate] | None = None
+        for item, future in zip(lookup.items, lookup.futures, strict=True):
+            if not future.done():
+                future.cancel()
+                reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
+                continue
+            try:
+                candidates = future.result()
+            except Exception as error:  # a failed lookup leaves the slot unresolved, never crashes
+                log.warning("%s: resolving %r failed: %s", self.name, item, error)
+                reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
+                continue
+            if lookup.lexicon is not None and len(lookup.lexicon):
+                # only things of the slot's kind: "Mr Okafor" as a recipient is the person,
+                # not the pill organiser he owns
+                candidates = [c for c in candidates if c.id in lookup.lexicon]
+            if lookup.for_use:
+                candidates = fit_for_use(candidates, item)
+            first = candidates if first is None else first
+            if not candidates:
+                named = _named_nodes(item, lookup.lexicon)
+                people = [] if named else _named_nodes(item, lookup.people)
+                if people:  # "pick up grandma": the words name a person, whom the plan's
+                    ids.extend(people)  # hazard rules then refuse to treat as an object
+                    reasons.extend(f"'{item}' names {node}, a person" for node in people)
+                    continue
+                if named:
+                    ids.extend(named)
+                    reasons.extend(f"'{item}' names {node} in the scene graph" for node in named)
+                    continue
+                reasons.append(f"'{item}': nothing in the scene graph matches")
+            for candidate in candidates:
+                ids.append(candidate.id)
+                reasons.append(f"'{item}' -> {candidate.id}: " + "; ".join(candidate.reasons))
+        resolution = SlotResolution(
+            slot=lookup.slot, said=lookup.said, kind="scene", ids=ids, reasons=reasons
+        )
+        return resolution, first or []
+
+    def _people(self, pack: DomainPack) -> Lexicon | None:
+        """The pack's lexicon of the scene's people, if it has one."""
+        lexicons = self._lexicons.get(pack.name, {})
+        for name, spec in pack.manifest.lexicons.items():
+            if spec.scene == ["people"] and name in lexicons:
+                return lexicons[name]
+        return None
+
+    def _describe(self, resolved: Mapping[str, SlotResolution]) -> str:
+        if not resolved:
+            return "nothing to resolve"
+        parts = []
+        for slot, resolution in resolved.items():
+            if resolution.kind == "text":
+                parts.append(f"{slot}: text")
+            else:
+                parts.append(f"{slot}: {len(resolution.ids)} id(s)")
+        return "; ".join(parts)
+
+
+def _for_speaker(task: TaskSpec, slot: str) -> bool:
+    """Whether ``slot`` holds what the task's plan brings to the person speaking."""
+    args = task.plan.args.values() if task.plan is not None else ()
+    return SPEAKER_ARGUMENT in args and slot in args
+
+
+def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:
+    """A required slot of the step's task unsaid, or a referent matching nothing or several."""
+    said = [name for name, value in step.slots.items() if value not in (None, "", [])]
+    if set(required_slots(pack.schema_for(step.task))) - set(said):
+        return True
+    many = {name for name, spec in pack.task(step.task).slots.items() if spec.many}
+    return any(
+        resolution.unresolved or (resolution.ambiguous and name not in many)
+        for name, resolution in step.resolved.items()
+    )
+
+
+def _items(value: SlotValue) -> list[str]:
+    """The value's items as text; a number as the user would say it (``1900.0`` -> ``1900``)."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(item) for item in value if str(item).strip()]
+    if isinstance(value, float) and not isinstance(value, bool):
+        return [f"{value:g}"]
+    return [str(value)] if str(value).strip() else []
+
+
+def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
+    """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
+
+    Every node with the name counts: "Alex" for two people named Alex is ambiguous.
+
+    The fallback when referent resolution finds nothing: it matches descriptions of things
+    (type, colour, owner), not the names of people or of single pieces of furniture.
+    """
+    if lexicon is None:
+        return []
+    named: list[str] = []
+    for mention in lexicon.find(item):
+        for node in lexicon.claimants(mention.text) or [mention.id]:
+            if not node.startswith(TYPE_PREFIX) and node not in named:
+                named.append(node)
+    return named
+
+
+def _from_lexicon(
+    slot: str,
+    said: str | list[str],
+    items: Sequence[str],
+    kind: str,
+    lexicon: Lexicon | None,
+) -> SlotResolution:
+    """The ids the lexicon's mentions in each item give (none for unknown words)."""
+    resolved_kind: Literal["kg", "value"] = "kg" if kind == "kg" else "value"
+    if lexicon is None:
+        return SlotResolution(
+            slot=slot, said=said, kind=resolved_kind, reasons=["the slot has no lexicon"]
+        )
+    ids: list[str] = []
+    reasons: list[str] = []
+    for item in items:
+        mentions = lexicon.find(item)
+        if not mentions:
+            reasons.append(f"'{item}' is not in the {lexicon.name} lexicon")
+        for mention in mentions:
+            if mention.id not in ids:
+                ids.append(mention.id)
+                reasons.append(f"'{mention.text}': {lexicon.name} {mention.id}")
+    return SlotResolution(slot=slot, said=said, kind=resolved_kind, ids=ids, reasons=reasons)

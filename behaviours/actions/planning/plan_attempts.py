@@ -1,0 +1,297 @@
+"""The recovery loop: the ``/plan/attempts`` record, and the nodes that repeat and report.
+
+An attempt is PlanTask -> ValidationGate -> ExecutePlan (see :mod:`trees.physical_task`).
+Every node that touches ``/plan/attempts`` goes through :func:`~behaviours.keys.read_attempts`,
+:func:`~behaviours.keys.add_attempt` and :func:`~behaviours.keys.update_last_attempt`.
+:class:`AttemptLoop` runs an attempt again after a failure
+while another attempt may change something; :class:`ReportOutcome` says in ``/turn/evidence``
+what the attempts did and did not, and what the belief holds after them (:mod:`skills.outcome`).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import py_trees
+from py_trees.common import Status
+from py_trees.decorators import Retry
+
+from cogtree.behaviours import keys
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem
+from cogtree.knowledge.wording import counted, joined
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.plan_model import PlanAttempt, PlanStep, ToAPlan
+from cogtree.skills.plan_validation import hazard_question
+
+log = logging.getLogger(__name__)
+
+
+def worth_another_attempt(attempt: PlanAttempt) -> bool:
+    """Whether planning again after ``attempt`` may give a different answer.
+
+    Not when there was no plan (the planner already said why), when the task-level HTN
+    plan was rejected (the same belief gives the same plan), nor when the plan waits for the
+    user's yes to an ask-first hazard (the question is the answer of the turn).
+    """
+    if not attempt.plan.steps or _asks(attempt) is not None:
+        return False
+    return not (attempt.outcome == "rejected" and attempt.plan.source == "htn")
+
+
+class AttemptLoop(keys.DeclaredKeys, Retry):
+    """Run the attempt again after a failure, at most ``max_attempts`` times in all.
+
+    Reads ``/plan/attempts`` to stop early when another attempt is not worth it
+    (:func:`worth_another_attempt`). SUCCESS: an attempt succeeded. FAILURE: the last allowed
+    (or worthwhile) attempt failed. RUNNING: an attempt is running, or the next one starts.
+    """
+
+    reads = (keys.ATTEMPTS,)
+
+    def __init__(self, name: str, child: py_trees.behaviour.Behaviour, *, max_attempts: int):
+        if max_attempts < 1:
+            raise ValueError(f"max_attempts must be at least 1, got {max_attempts}")
+        super().__init__(name, child, num_failures=max_attempts)
+
+    def update(self) -> Status:
+        """Retry's decision, unless the last attempt says retrying cannot help."""
+        status = super().update()
+        if status != Status.RUNNING or self.decorated.status != Status.FAILURE:
+            return status
+        attempts = keys.read_attempts(self.blackboard)
+        if attempts and not worth_another_attempt(attempts[-1]):
+            self.feedback_message = (
+                f"stopped after attempt {attempts[-1].number}: another would not change anything"
+            )
+            return Status.FAILURE
+        self.feedback_message = f"attempt {self.failures} failed; planning again"
+        return status
+
+
+class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
+    """Say honestly, in ``/turn/evidence``, what the attempts did and what the belief now holds.
+
+    Reads ``/plan/attempts``; on the ``workers`` pool reads the belief (``scene_graph``) after
+    execution and holds every fact the plans were for against it (:func:`skills.outcome.assess`:
+    whether it holds, and whether ``robot``, someone it delegated to, or nobody it knows of made
+    it hold). Appends one :class:`~knowledge.understanding.turn_state.EvidenceItem` (source
+    ``plan``) to
+    ``/turn/evidence``: the facts as rows and sentences, then the attempts. Its ``ok`` is True
+    only when built with ``succeeded=True`` and every goal fact was made to hold by the robot or
+    its delegates. Without a ``scene_graph`` handle only the attempts are reported.
+
+    SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
+    way, also when the belief cannot be read). RUNNING while the belief is read.
+    """
+
+    reads = (keys.ATTEMPTS,)
+    writes = (keys.EVIDENCE,)
+
+    def __init__(
+        self, name: str, *, succeeded: bool, max_attempts: int, robot: str = "robot1"
+    ) -> None:
+        super().__init__(name)
+        self.succeeded = succeeded
+        self.max_attempts = max_attempts
+        self.robot = robot
+        self.scene: SceneGraph | None = None
+        self.evidence_key = self.key_of(keys.EVIDENCE)
+        self._attempts: list[PlanAttempt] = []
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the optional ``scene_graph`` and, with it, the ``workers`` pool."""
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+        super().setup(**kwargs)
+
+    def start(self) -> Pending[TaskOutcome | None] | Status:
+        """Read the attempts; read the belief on the workers (or report the attempts alone)."""
+        self._attempts = keys.read_attempts(self.blackboard)
+        if self.scene is None:
+            return self.finish(None)
+        return self.submit(assess_belief, self._attempts, self.robot, self.scene)
+
+    def finish(self, result: TaskOutcome | None) -> Status:
+        """Write the evidence item; the status says whether the attempts succeeded."""
+        item = outcome_item(
+            self._attempts, result, succeeded=self.succeeded, max_attempts=self.max_attempts
+        )
+        previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        items = [*(previous.items if previous is not None else []), item]
+        self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
+        self.feedback_message = item.text
+        return Status.SUCCESS if self.succeeded else Status.FAILURE
+
+    def on_error(self, error: Exception) -> Status:
+        """The belief could not be read: report the attempts alone, saying so."""
+        log.warning("%s: cannot read the belief after execution: %s", self.name, error)
+        return self.finish(None)
+
+
+def assess_belief(attempts: list[PlanAttempt], robot: str, scene: SceneGraph) -> TaskOutcome:
+    """Every fact ``attempts`` were for, held against the belief ``scene`` (run it off the tick)."""
+    return assess(attempts, robot, Observed.from_scene(scene))
+
+
+def outcome_item(
+    attempts: list[PlanAttempt],
+    outcome: TaskOutcome | None,
+    *,
+    succeeded: bool,
+    max_attempts: int,
+) -> EvidenceItem:
+    """The evidence of a physical task: the facts after execution, then the attempts.
+
+    ``ok`` is ``succeeded``, and with an ``outcome`` that has goal facts, also whether the
+    robot or its delegates made every one of them hold. Without an outcome (no belief) the
+    attempts alone are reported. Succeeded with no step in any plan, it says what was already
+    so and marks ``nothing_needed`` (no reply may claim the task was done).
+    """
+    history = outcome_text(attempts, succeeded=succeeded, max_attempts=max_attempts)
+    if succeeded and not any(attempt.plan.steps for attempt in attempts):
+        return EvidenceItem(source="plan", text=history, ok=True, nothing_needed=True)
+    if outcome is None or not outcome.facts:
+        return EvidenceItem(source="plan", text=history, ok=succeeded)
+    ok = succeeded and (outcome.achieved or not outcome.goals)
+    said = outcome.sentences()
+    text = f"{said} {history}" if succeeded else f"{history} {said}"
+    return EvidenceItem(
+        source="plan",
+        text=text.strip(),
+        rows=outcome.rows(),
+        ok=ok,
+        unclaimed=sorted(outcome.unclaimable()),
+    )
+
+
+SEQUENCE_THOUGHT = re.compile(r"^step (?P<number>\d+) of (?P<total>\d+) \((?P<said>.*?)\): ")
+"""The thought of a plan step that belongs to one task of a request's sequence."""
+
+
+def sequence_thought(number: int, total: int, said: str, task: str) -> str:
+    """The thought of the skills of a sequence's ``number``-th task (``said``: its clause)."""
+    return f"step {number} of {total} ({said or task}): {task}"[:300]
+
+
+def request_steps(plan: ToAPlan) -> list[tuple[str, list[PlanStep]]]:
+    """The request's steps (their clause as said) with the plan steps of each, in order.
+
+    Empty when the plan is not for a sequence of tasks (its thoughts do not say so).
+    """
+    found: dict[int, tuple[str, list[PlanStep]]] = {}
+    for step in plan.steps:
+        part = SEQUENCE_THOUGHT.match(step.thought)
+        if part is None:
+            return []
+        found.setdefault(int(part["number"]), (part["said"], []))[1].append(step)
+    return [found[number] for number in sorted(found)]
+
+
+def _sequence_done(plan: ToAPlan, done: set[int]) -> str:
+    """Which of the request's steps were done and which were not ("" for no sequence)."""
+    parts = request_steps(plan)
+    if len(parts) < 2:
+        return ""
+    finished = [said for said, steps in parts if all(step.id in done for step in steps)]
+    left = [said for said, steps in parts if not all(step.id in done for step in steps)]
+    text = f"Done: {joined([repr(said) for said in finished])}." if finished else ""
+    if left:
+        text += f" Not done: {joined([repr(said) for said in left])}."
+    return text.strip()
+
+
+def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: int) -> str:
+    """What was done and what was not, attempt by attempt, in plain sentences.
+
+    For a request of several tasks it also says which of its steps were done. When the last
+    attempt found no plan because of the robot's own limits and nothing ran, that is said
+    instead: why it cannot, and what would make it possible.
+    """
+    if succeeded and attempts:
+        last = attempts[-1]
+        if not last.plan.steps and last.plan.source == "htn" and last.plan.rationale:
+            return last.plan.rationale  # what is already so: nothing ran
+        done = ", ".join(map(step_text, last.plan.steps)) or "nothing was needed"
+        text = f"Steps run: {done}."
+        parts = request_steps(last.plan)
+        if len(parts) > 1:
+            listed = "; ".join(
+                f"{number}. {said} ({', '.join(map(step_text, steps))})"
+                for number, (said, steps) in enumerate(parts, start=1)
+            )
+            text = f"Steps run, step by step: {listed}."
+        if len(attempts) > 1:
+            earlier = " ".join(_attempt_text(attempt) for attempt in attempts[:-1])
+            text += f" It took {len(attempts)} attempts. {earlier}"
+        return text
+    if not attempts:
+        return "I could not do it: no plan was made."
+    if attempts[-1].infeasible and not any(map(_done_steps, attempts)):
+        return attempts[-1].infeasible
+    question = _asks(attempts[-1])
+    if question is not None:
+        return question
+    ran = [attempt for attempt in attempts if attempt.outcome not in ("rejected",)]
+    tried = f"{counted(len(attempts), 'attempt')} (at most {max_attempts})"
+    text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
+    if not any(_done_steps(attempt) for attempt in ran):
+        return text + " Nothing was done."
+    last = ran[-1]
+    achieved = {reflection.step for reflection in last.reflections if reflection.achieved}
+    steps_done = _sequence_done(last.plan, achieved)
+    return f"{text} {steps_done}" if steps_done else text
+
+
+def _asks(attempt: PlanAttempt) -> str | None:
+    """The hazard question ``attempt``'s validation asks the user; None when it asks none."""
+    return hazard_question(attempt.validation) if attempt.validation is not None else None
+
+
+def _done_steps(attempt: PlanAttempt) -> list[str]:
+    achieved = {reflection.step for reflection in attempt.reflections if reflection.achieved}
+    return [step_text(step) for step in attempt.plan.steps if step.id in achieved]
+
+
+def step_text(step: PlanStep) -> str:
+    """``PICK(water_bottle, right)``, with `` by marco`` for a step someone else does."""
+    args = ", ".join(str(value) for value in step.args.values())
+    by = f" by {step.assignee}" if step.action == "DELEGATE" and step.assignee else ""
+    return f"{step.action}({args}){by}"
+
+
+def _rejection(attempt: PlanAttempt) -> str:
+    """Why the validation rejected ``attempt``; for a sequence, by the request's step."""
+    validation = attempt.validation
+    if validation is None:
+        return attempt.failure
+    clause = {step.id: said for said, steps in request_steps(attempt.plan) for step in steps}
+    if len(set(clause.values())) < 2 or validation.judge:
+        return validation.diagnosis()
+    return "; ".join(
+        f"in {clause[problem.step]!r}: {problem.reason}"
+        if problem.step in clause
+        else problem.reason
+        for problem in validation.problems
+    )
+
+
+def _attempt_text(attempt: PlanAttempt) -> str:
+    number = f"Attempt {attempt.number}"
+    if not attempt.plan.steps:
+        return f"{number} found no plan: {attempt.failure or attempt.plan.rationale}."
+    if attempt.outcome == "rejected":
+        why = _rejection(attempt)
+        return f"{number} was rejected before anything ran: {why.rstrip('.')}."
+    if attempt.outcome == "succeeded":
+        return f"{number} succeeded."
+    done = ", ".join(_done_steps(attempt)) or "nothing"
+    hint = f" Suggested next: {attempt.suggestion.rstrip('.')}." if attempt.suggestion else ""
+    failure = (attempt.failure or "no reason given").rstrip(".")
+    return f"{number} did {done}, then failed: {failure}.{hint}"

@@ -1,0 +1,1 @@
+"""The gates: LLM-backed condition nodes that decide where a turn goes."""

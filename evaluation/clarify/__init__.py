@@ -1,0 +1,1 @@
+"""Ask-or-act on the clarification sets (KnowNo, AmbiK), plain and calibrated."""

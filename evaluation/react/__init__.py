@@ -1,0 +1,1 @@
+"""RoBee's ReAct planner, the baseline the gated tree is measured against."""
