@@ -10,8 +10,9 @@ of its ``prompt_examples``) may be a near-duplicate of:
 - an item of the shared development sets when present (``shared/data/clarify/*.jsonl``:
   ``task`` and ``clear_twin``).
 
-Near-duplicate: cosine similarity of TF-IDF word vectors (scikit-learn, fitted on all the
-texts together) of at least :data:`THRESHOLD`. :func:`find_leaks` lists every such pair.
+Near-duplicate: cosine similarity of TF-IDF word vectors
+(:class:`~knowledge.language.tfidf.TfidfVectors`, fitted on all the texts together) of at least
+:data:`THRESHOLD`. :func:`find_leaks` lists every such pair.
 
 Everything else the repository ships is held against the development sets sentence by
 sentence (:func:`shipped_sentences`, :func:`find_sentence_leaks`): the lexicons and other
@@ -31,9 +32,8 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.metrics.pairwise import cosine_similarity
 
+from cogtree.knowledge.language.tfidf import TfidfVectors
 from cogtree.knowledge.packs.domain_pack import PackManifest
 
 THRESHOLD = 0.8
@@ -129,12 +129,9 @@ def find_leaks(
     """Every pair whose TF-IDF cosine similarity reaches ``threshold``, most similar first."""
     if not examples or not requests:
         return []
-    vectorizer = TfidfVectorizer(lowercase=True, ngram_range=(1, 1))
-    vectorizer.fit([t.text for t in (*examples, *requests)])
-    similarity = cosine_similarity(
-        vectorizer.transform([t.text for t in examples]),
-        vectorizer.transform([t.text for t in requests]),
-    )
+    rows = TfidfVectors().fit_transform([t.text for t in (*examples, *requests)])
+    # rows of unit length: their dot product is the cosine
+    similarity = (rows[: len(examples)] @ rows[len(examples) :].T).toarray()
     leaks = [
         Leak(examples[row], requests[column], round(float(similarity[row, column]), 3))
         for row, column in np.argwhere(similarity >= threshold)

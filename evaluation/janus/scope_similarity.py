@@ -1,7 +1,8 @@
 """How similar domains confuse scope detection (JANUS's Table 3 and Figure 5).
 
 1. The pairwise similarity of the domains' descriptions (:meth:`DomainProfile.document`: the
-   description and its tasks' descriptions): cosine of TF-IDF vectors (scikit-learn), and of
+   description and its tasks' descriptions): cosine of TF-IDF vectors
+   (:class:`~knowledge.language.tfidf.TfidfVectors`), and of
    embeddings when an embedding function is given.
 2. Every 3-domain configuration is ranked by the mean similarity of its three pairs (TF-IDF);
    five are chosen at evenly spaced ranks, from the least to the most overlapping.
@@ -20,9 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from scipy.sparse import csr_matrix
 
 from cogtree.evaluation.janus.profile_scope import ProfileScopeItem, score_profile_scope
 from cogtree.knowledge.language.similarity import Embedder
+from cogtree.knowledge.language.tfidf import TfidfVectors, english_stop_words, unit_rows
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
@@ -59,9 +62,7 @@ class SimilarityMatrix:
 
 def tfidf_similarity(profiles: Sequence[DomainProfile]) -> SimilarityMatrix:
     """Cosine similarity of TF-IDF vectors of words (English stop words dropped)."""
-    from sklearn.feature_extraction.text import TfidfVectorizer  # the eval's only; slow import
-
-    vectorizer = TfidfVectorizer(sublinear_tf=True, stop_words="english")
+    vectorizer = TfidfVectors(sublinear_tf=True, stop_words=english_stop_words())
     vectors = vectorizer.fit_transform([profile.document() for profile in profiles])
     return SimilarityMatrix("TF-IDF", tuple(profile.name for profile in profiles), _cosine(vectors))
 
@@ -80,9 +81,8 @@ def embedding_similarity(
 
 def _cosine(vectors: object) -> np.ndarray:
     """Pairwise cosine similarity of the rows of ``vectors`` (dense or sparse)."""
-    from sklearn.metrics.pairwise import cosine_similarity
-
-    return np.asarray(cosine_similarity(vectors), dtype=float)
+    rows = unit_rows(csr_matrix(vectors, dtype=np.float64, copy=True))
+    return np.asarray((rows @ rows.T).toarray(), dtype=float)
 
 
 @dataclass(frozen=True)

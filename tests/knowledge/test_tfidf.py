@@ -1,7 +1,8 @@
 """TfidfVectors computes what scikit-learn's TfidfVectorizer computes with the same settings.
 
-The fast paths use :mod:`knowledge.language.tfidf` so that a turn does not import scikit-learn;
-these tests hold it to scikit-learn itself, on arbitrary texts.
+Every TF-IDF of cogtree is :mod:`knowledge.language.tfidf`, so that no turn imports scikit-learn
+(its module docstring says why); these tests hold it to scikit-learn itself (the ``test``
+extra), on arbitrary texts, stop words included.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 
-from cogtree.knowledge.language.tfidf import TfidfVectors, _assigned_words, english_stop_words
+from cogtree.knowledge.language.tfidf import TfidfVectors, english_stop_words
 
 # Words that repeat (counts above one), stop words, case, digits, one-letter words, accents,
 # non-Latin letters and punctuation, joined by several kinds of white space.
@@ -100,12 +101,6 @@ def test_terms_as_given_agree_with_a_scikit_learn_callable_analyzer(
 
 def test_the_stop_words_are_scikit_learns() -> None:
     assert english_stop_words() == ENGLISH_STOP_WORDS
-
-
-def test_a_stop_word_file_without_the_list_is_refused() -> None:
-    with pytest.raises(ValueError, match="ENGLISH_STOP_WORDS"):
-        _assigned_words("OTHER = frozenset(['a'])\n", "ENGLISH_STOP_WORDS")
-    assert _assigned_words("W = frozenset(['a', 'b'])\n", "W") == {"a", "b"}
 
 
 def test_bad_settings_and_an_unfitted_transform_say_what_is_wrong() -> None:
