@@ -28,17 +28,12 @@ from typing import Any, Final, Literal
 
 import yaml
 
+from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import verb_bases
 
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
-
-SKILL_CATALOGUE_FILE: Final = Path(__file__).with_name("unsupported_skills.yaml")
-"""The skill catalogue's list of skills the robot lacks (``skills``: name, verbs, say). When
-the file is there its entries win over the grammar's own ``unsupported`` list."""
-
-_CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
@@ -381,25 +376,16 @@ def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]
 
 
 def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
-    """Put the skill catalogue's unsupported skills over the grammar's own, when it has them.
+    """Put the skill catalogue's unsupported skills over the grammar's own.
 
-    A catalogue that cannot be read is named in the error, like the word file.
+    The catalogue is :func:`~knowledge.language.unsupported_skills.unsupported_skills` (its
+    ValueError names the file when it cannot be read).
     """
-    if not SKILL_CATALOGUE_FILE.exists():
-        return
-    try:
-        data = yaml.safe_load(SKILL_CATALOGUE_FILE.read_text(encoding="utf-8"))
-        entries = data["skills"]
-        for entry in entries:
-            name = f"catalogue:{entry['name']}"
-            for verb in entry["verbs"]:
-                verbs[_phrase(verb)] = ("unsupported", name)
-            says[name] = _CANT.sub("", str(entry["say"])).strip() or str(entry["name"])
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
-        raise WordsError(
-            f"{SKILL_CATALOGUE_FILE}: cannot read the unsupported skills ({error}); each entry "
-            "needs name, verbs and say"
-        ) from error
+    for skill in unsupported_skills():
+        name = f"catalogue:{skill.name}"
+        for verb in skill.verbs:
+            verbs[_phrase(verb)] = ("unsupported", name)
+        says[name] = skill.missing
 
 
 def action_tasks() -> Mapping[str, tuple[str, ...]]:

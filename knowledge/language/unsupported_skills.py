@@ -1,9 +1,11 @@
 """Skills the robot does not have, as data, so a request that needs one gets an honest answer.
 
+This module is the one reader of ``knowledge/language/unsupported_skills.yaml`` and owns its
+model (:class:`UnsupportedSkill`); the request grammar
+(:mod:`~knowledge.language.request_frame`) takes the list from :func:`unsupported_skills`.
 :func:`unsupported_skill` finds the first unsupported skill a request names ("slice the
-bread" → cut: "I can't cut things yet."); :func:`unsupported_skills` lists them all. The list
-is ``knowledge/language/unsupported_skills.yaml``; a broken file raises ValueError naming the file,
-the entry and the fix.
+bread" → cut: "I can't cut things yet."); :func:`unsupported_skills` lists them all. A broken
+file raises ValueError naming the file, the entry and the fix.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cogtree.knowledge.validation_errors import first_problem
 
 UNSUPPORTED_SKILLS_PATH = Path(__file__).with_name("unsupported_skills.yaml")
+"""The shipped list of skills the robot lacks."""
+
+_CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
 
 
 class UnsupportedSkill(BaseModel):
@@ -33,6 +38,14 @@ class UnsupportedSkill(BaseModel):
         """Whether ``text`` names this skill (one of its verbs, as whole words)."""
         words = " ".join(re.findall(r"[a-z']+", text.lower()))
         return any(re.search(rf"\b{re.escape(verb)}\b", words) for verb in self.verbs)
+
+    @property
+    def missing(self) -> str:
+        """What the robot cannot do, as words after "I can't" ("cut things").
+
+        ``say`` without "I can't" and "yet"; the name when that leaves nothing.
+        """
+        return _CANT.sub("", self.say).strip() or self.name
 
 
 class _Catalogue(BaseModel):

@@ -19,6 +19,7 @@ from cogtree.knowledge.language.request_frame import (
     WordsError,
     parse_request,
 )
+from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 
 
 def only_step(text: str) -> Step:
@@ -240,18 +241,20 @@ def test_the_skill_catalogues_unsupported_skills_win(
     catalogue = tmp_path / "unsupported_skills.yaml"
     entry = {"name": "sew", "verbs": ["sew", "darn", "wipe"], "say": "I can't sew yet."}
     catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
-    monkeypatch.setattr(request_frame, "SKILL_CATALOGUE_FILE", catalogue)
+    monkeypatch.setattr(request_frame, "unsupported_skills", lambda: unsupported_skills(catalogue))
     request_frame.request_words.cache_clear()
     request_frame._parse.cache_clear()
     try:
         assert parse_request("darn the sock").missing_skills == ["sew"]
         assert parse_request("wipe the shelf").missing_skills == ["sew"]  # the catalogue wins
         catalogue.write_text("skills: [{name: sew}]")
+        unsupported_skills.cache_clear()
         request_frame.request_words.cache_clear()
-        with pytest.raises(WordsError, match="unsupported skills"):
+        with pytest.raises(ValueError, match="each entry needs name, verbs and say"):
             request_frame.request_words()
     finally:
         monkeypatch.undo()
+        unsupported_skills.cache_clear()
         request_frame.request_words.cache_clear()
         request_frame._parse.cache_clear()
 
