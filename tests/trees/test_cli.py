@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 from pathlib import Path
 
 import pytest
 import yaml
 
-from cogtree.trees.cli.main import main
+from cogtree.trees.cli.commands import SUBCOMMANDS
+from cogtree.trees.cli.main import build_parser, main
 from cogtree.trees.testing import BlackboardView
 from tests.cogtree_cli import CLARIFY, EXAMPLE, TAKE_IT, clarify_script, cogtree_script, tick_argv
 from tests.llm.test_ollama_option_scores import WITH_LOGPROBS, FakeOllama
@@ -21,6 +23,56 @@ def test_help_lists_the_commands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     for command in ("doctor", "render", "tick", "replay", "keys"):
         assert command in out
+
+
+def test_help_lists_from_the_table_what_the_modules_add() -> None:
+    """The light parser (no subcommand imported) lists what the full one does, in table order."""
+    full, light = build_parser(), build_parser(full=[])
+    assert light.format_help() == full.format_help()
+    for parser in (full, light):
+        (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        assert list(commands.choices) == list(SUBCOMMANDS)
+    for subcommand in SUBCOMMANDS.values():
+        assert callable(subcommand.load_runner())
+
+
+@pytest.mark.parametrize("name", list(SUBCOMMANDS))
+def test_a_subcommand_help_shows_its_own_options(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(["-v", name, "--help"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: cogtree {name} [-h]")
+
+
+def test_tick_and_ask_help_show_their_full_options(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv, options in (
+        (["tick", "--help"], ("--packs DIR", "--scenario ID", "--show-ticks", "--max-ticks N")),
+        (["ask", "--help"], ("--recall", "--packs DIR", "--llm", "--explain")),
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert [option for option in options if option not in out] == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "the following arguments are required: COMMAND"),
+        (["nope"], "argument COMMAND: invalid choice: 'nope'"),
+        (["-v", "tick"], "the following arguments are required: tree"),
+        (["keys", "--nope"], "unrecognized arguments: --nope"),
+    ],
+)
+def test_a_wrong_command_line_is_told_by_argparse(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as raised:
+        main(argv)
+    assert raised.value.code == 2
+    assert message in capsys.readouterr().err
 
 
 def test_console_script_is_installed() -> None:

@@ -19,6 +19,7 @@ from cogtree.evaluation.clarify.clarify_data import ClarifyDataError, load_items
 from cogtree.evaluation.janus.runner import BackendUnavailable
 from cogtree.knowledge.safety.conformal import CalibrationError
 from cogtree.trees.cli.arg_types import error_rate
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.eval_clarify_command import progress_line
 
 SCORING_BACKENDS = tuple(backend for backend in BACKENDS if backend != "oracle")
@@ -27,9 +28,9 @@ SCORING_BACKENDS = tuple(backend for backend in BACKENDS if backend != "oracle")
 
 def add_calibrate_parser(commands: Any) -> None:
     """Add ``calibrate`` to ``cogtree``'s subcommands."""
-    calibrate = commands.add_parser(
+    calibrate = add_subcommand(
+        commands,
         "calibrate",
-        help="compute the conformal threshold of the calibrated ask-or-act gate on a JSONL set",
         description="Scores the readiness gate's candidate readings of each item (schema: "
         "docs/evaluation.md) with --backend and writes their nonconformity scores with "
         "--epsilon as JSON (split conformal prediction, KnowNo, ties broken per option); point "

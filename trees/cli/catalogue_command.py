@@ -18,6 +18,7 @@ from typing import Any
 
 from cogtree.trees.bt_xml.node_catalogue import CatalogueFormat, render_catalogue
 from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.cli.commands import add_subcommand
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 CHECKED_IN: dict[CatalogueFormat, Path] = {
@@ -29,11 +30,7 @@ CHECKED_IN: dict[CatalogueFormat, Path] = {
 
 def add_catalogue_parser(commands: Any) -> None:
     """Add the ``catalogue`` subcommand to ``cogtree``'s subparsers."""
-    catalogue = commands.add_parser(
-        "catalogue",
-        help="the node catalogue (every XML node type, its ports and handles), "
-        "as Markdown or a Groot2 models file",
-    )
+    catalogue = add_subcommand(commands, "catalogue")
     catalogue.add_argument(
         "--format",
         choices=("markdown", "groot"),

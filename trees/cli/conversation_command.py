@@ -24,10 +24,11 @@ from cogtree.knowledge.llm.embedding import (
     choose_recall,
 )
 from cogtree.knowledge.llm.errors import LLMError
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession, TurnResult
+from cogtree.trees.cli.commands import add_subcommand
+from cogtree.trees.cli.domain_options import add_domain_arguments, domains_from_args
 from cogtree.trees.cli.errors import CLIError
 from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
 from cogtree.trees.cli.user_data import (
@@ -47,15 +48,15 @@ QUIT_WORDS = frozenset({"quit", "exit", "bye", ":q"})
 
 def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``chat`` and ``ask`` to the ``cogtree`` subcommands."""
-    chat = commands.add_parser(
+    chat = add_subcommand(
+        commands,
         "chat",
-        help="talk to the assistant tree, turn after turn (memory kept across runs)",
         description="A multi-turn conversation with the assistant turn tree. Type quit or "
         "press Ctrl-D to leave.",
     )
-    ask = commands.add_parser(
+    ask = add_subcommand(
+        commands,
         "ask",
-        help="one turn of the assistant tree: print the robot's reply",
         epilog='example: cogtree ask "How many carbohydrates are in tiramisu?" --explain',
     )
     ask.add_argument("text", help="what the user says")
@@ -84,14 +85,7 @@ def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory", metavar="FILE", help=f"SQLite memory file (default {default_memory_path()})"
     )
     add_experience_argument(parser, persist_by_default=True)
-    parser.add_argument(
-        "--packs",
-        action="append",
-        default=[],
-        metavar="DIR",
-        help="also load the domain packs in DIR (repeatable)",
-    )
-    parser.add_argument("--domain", metavar="NAME", help="the pack active at the start")
+    add_domain_arguments(parser)
     parser.add_argument(
         "--recall",
         choices=RECALL_METHODS,
@@ -123,9 +117,7 @@ def recall_from_args(args: argparse.Namespace) -> RecallChoice:
 def open_session(args: argparse.Namespace) -> Iterator[AssistantSession]:
     """The session the options describe; everything it opened is closed on exit."""
     with ExitStack() as resources:
-        domains = DomainRegistry.discover(args.packs, active=args.domain)
-        for problem in domains.problems:
-            print(f"cogtree: warning: skipped a domain pack: {problem}", file=sys.stderr)
+        domains = domains_from_args(args)
         scenario = load_scenario(args.scenario)
         simulator = SimExecutor.from_scenario(scenario)
         resources.callback(simulator.close)

@@ -7,6 +7,7 @@ can score lettered options by next-token log-probabilities, and what ``auto`` pi
 
 from __future__ import annotations
 
+import argparse
 import platform
 import shutil
 import sys
@@ -19,6 +20,7 @@ from cogtree.knowledge.llm.llama_cpp_backend import LlamaCppBackend
 from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
 from cogtree.knowledge.llm.selection import choose_auto_backend
 from cogtree.knowledge.llm.types import ModuleSettings
+from cogtree.trees.cli.commands import add_subcommand
 
 REQUIRED = (
     "py_trees",
@@ -57,6 +59,26 @@ class Check:
     def __str__(self) -> str:
         fix = f"\n        fix: {self.fix}" if self.fix else ""
         return f"[{self.level:>4}] {self.name}: {self.detail}{fix}"
+
+
+def add_doctor_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``doctor`` to the ``cogtree`` subcommands."""
+    doctor = add_subcommand(commands, "doctor")
+    doctor.add_argument(
+        "--config",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="LLM manifest layered on the packaged one (repeatable)",
+    )
+
+
+def run_doctor(args: argparse.Namespace) -> int:
+    """Print every check; 1 when one failed."""
+    checks = run_checks(LLMConfig.load(*args.config))
+    for check in checks:
+        print(check)
+    return 1 if any(check.level == "fail" for check in checks) else 0
 
 
 def run_checks(config: LLMConfig) -> list[Check]:

@@ -40,6 +40,7 @@ from cogtree.evaluation.janus.runner import (
 from cogtree.knowledge.packs.domain_profile import ProfileError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.cli.arg_types import positive_int
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from cogtree.trees.cli.hazards_command import add_hazards_parser, run_hazards
 from cogtree.trees.cli.scope_similarity_command import (
@@ -58,7 +59,7 @@ MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
 
 def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``eval modules``, ``clarify``, ``everyday``, ``hazards`` and ``scope-similarity``."""
-    evaluate = commands.add_parser("eval", help="evaluate the turn tree's modules")
+    evaluate = add_subcommand(commands, "eval")
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
         "modules",

@@ -32,6 +32,7 @@ from cogtree.evaluation.scenarios.scenario_run import TREE_MODES, ScenarioRunErr
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.conversation_command import add_pack_arguments, recall_from_args
 from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
 from cogtree.trees.cli.signals import signals_stop
@@ -91,9 +92,9 @@ class RosCommandError(ValueError):
 
 def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``ros`` to the ``cogtree`` subcommands."""
-    ros = commands.add_parser(
+    ros = add_subcommand(
+        commands,
         "ros",
-        help="run the assistant tree as a ROS 2 node (needs the ros extra)",
         description="The cogtree host, a lifecycle node: requests in on the `request` action "
         "or the `utterance` topic, the robot's words out on `speech`, tree snapshots on "
         "`tree/snapshot`, commands to the robots over their `execute_skill` actions. Options "

@@ -41,6 +41,7 @@ from cogtree.sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, 
 from cogtree.sim.world_spec import Problem
 from cogtree.skills.plan_model import PlanAttempt
 from cogtree.trees.cli.arg_types import positive_int
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.errors import CLIError
 from cogtree.trees.cli.llm_options import (
     add_judge_argument,
@@ -60,9 +61,9 @@ BAR_WIDTH = 24
 
 def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``run`` and ``bench`` to the ``cogtree`` subcommands."""
-    run = commands.add_parser(
+    run = add_subcommand(
+        commands,
         "run",
-        help="run a scenario in the simulator: dialogue, steps run, goal (exit 0 when met)",
         epilog="example: cogtree run which_bottle --oracle --explain",
     )
     run.add_argument("scenario", help="a shipped scenario id (`cogtree sim list`) or a path")
@@ -82,9 +83,9 @@ def add_run_parsers(commands: argparse._SubParsersAction[argparse.ArgumentParser
     add_watch_arguments(run)
     run.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
 
-    bench = commands.add_parser(
+    bench = add_subcommand(
+        commands,
         "bench",
-        help="run scenario suites per tree and backend; SR, CR, RR, RSR, calls, tokens",
         epilog="example: cogtree bench ambiguous --backends none,oracle --output bench.md",
     )
     bench.add_argument(

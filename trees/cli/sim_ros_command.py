@@ -22,6 +22,7 @@ from cogtree.skills.ros.protocol import (
 )
 from cogtree.skills.ros.routes import CommandRoutes, RoutesError, load_routes
 from cogtree.trees.cli.arg_types import non_negative_int, positive_float
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.signals import signals_stop
 from cogtree.trees.ros.cli_support import (
     INSTALL_HINT,
@@ -37,9 +38,9 @@ NODE_NAME = "cogtree_sim"
 
 def add_sim_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``sim-ros`` to the ``cogtree`` subcommands."""
-    parser = commands.add_parser(
+    parser = add_subcommand(
+        commands,
         "sim-ros",
-        help="run a scenario's robots and people as a ROS 2 node (the robot side of `cogtree ros`)",
         description="Serve every robot of SCENARIO on its ROS 2 namespace (the execute_skill "
         "action, observations, state) and play its people on the host's people/delegate "
         "action, until Ctrl-C or SIGTERM.",

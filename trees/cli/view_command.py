@@ -21,6 +21,7 @@ import threading
 import webbrowser
 
 from cogtree.skills.ros.protocol import DEFAULT_SNAPSHOT_TOPIC
+from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.signals import signals_stop
 from cogtree.trees.cli.watch_options import port_number
 from cogtree.trees.ros.cli_support import INSTALL_HINT, add_ros_args_option, domain_id
@@ -34,9 +35,9 @@ POLL_S = 0.2
 
 def add_view_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``view`` to the ``cogtree`` subcommands."""
-    view = commands.add_parser(
+    view = add_subcommand(
+        commands,
         "view",
-        help="show a tick log, or a running robot's tree (--ros), in the web viewer",
         description="Replay a tick log (LOG), or follow the tree of a running `cogtree ros` "
         "live over ROS 2 (--ros): the tree, the timeline, and why each gate decided. Give "
         "exactly one of LOG and --ros.",
