@@ -26,15 +26,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from cogtree.knowledge.understanding.turn_state import SlotValue
+from cogtree.knowledge.wording import DETERMINERS, singular
 
 ROUND_DIGITS = 1
 """Numeric cells are rounded to this many decimals before rows are compared."""
-
-LEADING_WORDS = frozenset(
-    {"the", "a", "an", "my", "your", "our", "his", "her", "their", "this", "that", "these"}
-    | {"those", "some"}
-)
-"""Determiners and possessives dropped from the start of a text value before comparing."""
 
 _PUNCTUATION = re.compile(r"[^\w\s'-]+")
 _SPACES = re.compile(r"\s+")
@@ -45,20 +40,17 @@ NormalisedSlot = str | frozenset[str]
 
 
 def normalise_text(value: str) -> str:
-    """``value`` casefolded, punctuation and leading determiners dropped, plural -s cut.
+    """``value`` casefolded, punctuation and leading determiners dropped, each word singular.
 
     ``"The  Blue bottle!"`` and ``"blue bottle"`` are equal, so are ``"carbohydrates"`` and
-    ``"carbohydrate"``; ``"Dr. Weber"`` is ``"dr weber"``. (The -s rule is crude, "glasses"
-    becomes "glasse", but it is applied to both sides of every comparison.)
+    ``"carbohydrate"``; ``"Dr. Weber"`` is ``"dr weber"``. Determiners are
+    :data:`~knowledge.wording.DETERMINERS`; the singular is :func:`~knowledge.wording.singular`
+    (a best guess, but applied to both sides of every comparison).
     """
     words = _SPACES.sub(" ", _PUNCTUATION.sub(" ", value.casefold())).strip().split(" ")
-    while len(words) > 1 and words[0] in LEADING_WORDS:
+    while len(words) > 1 and words[0] in DETERMINERS:
         words = words[1:]
-    return " ".join(_singular(word) for word in words if word)
-
-
-def _singular(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return " ".join(singular(word) for word in words if word)
 
 
 def _number_text(value: float) -> str:

@@ -1,4 +1,4 @@
-"""Small English helpers every layer shares: singular and plural forms, lists, clipped text.
+"""Small English helpers every layer shares: number, lists, articles, case and clipped text.
 
 These are the one home of phrasing that used to be written again in each module that needed
 it; what they produce is part of what the robot says and of what the tick log shows, so a
@@ -72,6 +72,55 @@ def verb_bases(word: str) -> list[str]:
                 forms.append(stem[:-1])
             return forms
     return []
+
+
+def looks_plural(phrase: str) -> bool:
+    """Whether the head of a noun phrase looks plural: "the slippers", not "a deck of cards".
+
+    The head is the last word before any "of"; it looks plural when :func:`singular` changes it.
+    """
+    words = phrase.split(" of ")[0].split()
+    return bool(words) and singular(words[-1].lower()) != words[-1].lower()
+
+
+DETERMINERS: frozenset[str] = frozenset(
+    {"the", "a", "an", "some", "this", "that", "these", "those"}
+    | {"my", "your", "his", "her", "its", "our", "their"}
+)
+"""Articles, demonstratives and possessives: a phrase they open needs no other article."""
+
+
+def with_the(noun: str) -> str:
+    """``noun`` with "the" before it ("the watering can"), unless it needs none.
+
+    It needs none when it opens with one of :data:`DETERMINERS` or a possessive ("my mug",
+    "Anna's cup") or is a name: every word capitalised, not only capitals ("Anna", "Alex
+    Rossi"; but "the Greek yogurt", "the TV").
+    """
+    words = noun.split()
+    if not words:
+        return noun
+    first = words[0].lower()
+    name = all(word[:1].isupper() for word in words) and not noun.isupper()
+    if name or first in DETERMINERS or first.endswith(("'s", "\u2019s")):
+        return noun
+    return f"the {noun}"
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter in capitals, to open a sentence."""
+    return text[:1].upper() + text[1:]
+
+
+def lower_first(text: str) -> str:
+    """``text`` with its first letter lowered, to sit inside a sentence.
+
+    Kept when the first word is "I" ("I'm", "I'd") or written in capitals ("TV", "HTTP").
+    """
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if first == "I" or first.startswith(("I'", "I\u2019")) or (len(first) > 1 and first.isupper()):
+        return text
+    return text[:1].lower() + text[1:]
 
 
 def counted(count: int, noun: str) -> str:

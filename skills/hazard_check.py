@@ -43,6 +43,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import capitalised
 from cogtree.skills.belief import Belief, Thing
 from cogtree.skills.preconditions import Check
 from cogtree.skills.specs import SkillCall
@@ -262,8 +263,7 @@ def _spoken(term: Any) -> str:
 
 def _sentence(template: str, row: pyoxigraph.QuerySolution, names: Sequence[str]) -> str:
     values = {name: _spoken(row[name]) if row[name] is not None else "it" for name in names}
-    text = template.format(**values)
-    return text[:1].upper() + text[1:]
+    return capitalised(template.format(**values))
 
 
 def step_hazards(

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from cogtree.knowledge.wording import joined, singular
+from cogtree.knowledge.wording import joined, looks_plural, with_the
 from cogtree.skills.belief import Belief
 from cogtree.skills.preconditions import PreconditionReport
 
@@ -38,13 +38,12 @@ def spoken(node: str, belief: Belief | None = None) -> str:
     """A belief node as words: its label, else its id (``watering_can`` -> ``the watering can``)."""
     found = belief.things.get(node) if belief is not None else None
     name = (found.label if found is not None and found.label else node).replace("_", " ")
-    return name if name[:1].isupper() or name.startswith("the ") else f"the {name}"
+    return with_the(name)
 
 
 def verb_be(node: str, belief: Belief | None = None) -> str:
     """``is``, or ``are`` when the name's head looks plural (slippers; not "deck of cards")."""
-    head = spoken(node, belief).split(" of ")[0].rsplit(" ", 1)[-1]
-    return "are" if singular(head) != head else "is"
+    return "are" if looks_plural(spoken(node, belief)) else "is"
 
 
 def _it(nodes: list[str], belief: Belief) -> str:

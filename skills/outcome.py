@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.wording import joined
+from cogtree.knowledge.wording import joined, with_the
 from cogtree.skills.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 from cogtree.skills.preconditions import SIDE_RELATIONS
 from cogtree.skills.specs import (
@@ -315,8 +315,7 @@ class TaskOutcome:
         return self.labels.get(agent) or agent.replace("_", " ")
 
     def _thing(self, node: str) -> str:
-        label = self.labels.get(node) or node.replace("_", " ")
-        return label if label[:1].isupper() or label.startswith("the ") else f"the {label}"
+        return with_the(self.labels.get(node) or node.replace("_", " "))
 
 
 # -- what each step is for ---------------------------------------------------------------------

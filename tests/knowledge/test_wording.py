@@ -1,16 +1,20 @@
-"""The shared phrasing helpers: singular forms, counts, lists and clipped text."""
+"""The shared phrasing helpers: number, counts, lists, articles, case and clipped text."""
 
 from __future__ import annotations
 
 import pytest
 
 from cogtree.knowledge.wording import (
+    capitalised,
     clip,
     counted,
     joined,
+    looks_plural,
+    lower_first,
     singular,
     singular_forms,
     verb_bases,
+    with_the,
 )
 
 
@@ -87,3 +91,50 @@ def test_clip_trim_drops_the_space_before_the_ellipsis() -> None:
 )
 def test_verb_bases_gives_every_candidate_base_form(word: str, expected: list[str]) -> None:
     assert verb_bases(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("phrase", "plural"),
+    [
+        ("the slippers", True),
+        ("glasses", True),
+        ("a deck of cards", False),
+        ("the box of tissues", False),
+        ("the Mugs", True),
+        ("bus", False),
+        ("", False),
+    ],
+)
+def test_looks_plural_reads_the_head_of_the_phrase(phrase: str, plural: bool) -> None:
+    assert looks_plural(phrase) is plural
+
+
+@pytest.mark.parametrize(
+    ("noun", "expected"),
+    [
+        ("watering can", "the watering can"),
+        ("the tray", "the tray"),
+        ("my mug", "my mug"),
+        ("an apple", "an apple"),
+        ("Anna's cup", "Anna's cup"),
+        ("Anna", "Anna"),
+        ("Alex Rossi", "Alex Rossi"),
+        ("Greek yogurt", "the Greek yogurt"),
+        ("TV", "the TV"),
+        ("apple", "the apple"),  # "a" opens the word, not the phrase
+        ("", ""),
+    ],
+)
+def test_with_the_adds_the_article_only_where_it_is_missing(noun: str, expected: str) -> None:
+    assert with_the(noun) == expected
+
+
+def test_capitalised_opens_a_sentence_and_lower_first_puts_text_inside_one() -> None:
+    assert capitalised("the mug is here") == "The mug is here"
+    assert capitalised("") == ""
+    assert lower_first("Unsafe") == "unsafe"
+    assert lower_first("A cup fell") == "a cup fell"
+    assert lower_first("I can't") == "I can't"
+    assert lower_first("I'd rather not") == "I'd rather not"
+    assert lower_first("HTTP request refused") == "HTTP request refused"
+    assert lower_first("") == ""

@@ -36,6 +36,7 @@ from pydantic import BaseModel, Field
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.knowledge.wording import capitalised, joined
 from cogtree.trees.examples.readiness_gate import ReadinessGate
 
 ITEMS = ("water bottle", "glass of water", "cup", "mug", "book", "phone", "apple", "remote")
@@ -75,8 +76,7 @@ def _confirm(values: Mapping[str, Any]) -> str:
 def _ask(values: Mapping[str, Any]) -> str:
     questions = {"item": "what should I bring", "destination": "where should I bring it"}
     asked = [questions.get(slot, f"what is the {slot}") for slot in values["missing"]]
-    question = " and ".join(asked) or "what exactly do you need"
-    return question[0].upper() + question[1:] + "?"
+    return capitalised(joined(asked) or "what exactly do you need") + "?"
 
 
 def _decline(values: Mapping[str, Any]) -> str:

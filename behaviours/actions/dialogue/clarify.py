@@ -42,7 +42,14 @@ from cogtree.knowledge.understanding.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.knowledge.wording import joined, singular
+from cogtree.knowledge.wording import (
+    capitalised,
+    joined,
+    looks_plural,
+    lower_first,
+    singular,
+    with_the,
+)
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -67,15 +74,9 @@ def _humanise(name: str) -> str:
     return spaced.strip().lower()
 
 
-def _sentence(text: str) -> str:
-    text = text.strip()
-    return text[:1].upper() + text[1:]
-
-
 def _clause(text: str) -> str:
     """``text`` ready to sit inside a sentence: first letter lowered, end punctuation dropped."""
-    text = text.strip().rstrip(".!?")
-    return text[:1].lower() + text[1:] if text[1:2].islower() or len(text) == 1 else text
+    return lower_first(text.strip().rstrip(".!?"))
 
 
 def noun_for(slot: str, description: str | None) -> str:
@@ -129,20 +130,14 @@ def field_question(slot: str, schema: type[BaseModel] | None) -> str:
     info = schema.model_fields.get(slot) if schema is not None else None
     description = (info.description or "").strip() if info is not None else ""
     if description.endswith("?"):
-        return _sentence(description)
+        return capitalised(description)
     if description.lower().startswith(WH_WORDS):
-        return f"{_sentence(_clause(_addressed(description)))}?"
+        return f"{capitalised(_clause(_addressed(description)))}?"
     return f"Which {noun_for(slot, description)} do you mean?"
 
 
-def _with_article(option: str) -> str:
-    if re.match(r"^(the|a|an|my|your|his|her|their|our)\b", option, re.IGNORECASE):
-        return option
-    return f"the {option}"
-
-
 def _said_text(said: str | list[str]) -> str:
-    return " and ".join(said) if isinstance(said, list) else said.strip()
+    return joined(said) if isinstance(said, list) else said.strip()
 
 
 _PLACEMENT = {"on": "on", "in": "in", "inRoom": "in", "mountedOn": "on", "heldBy": "held by"}
@@ -157,17 +152,17 @@ def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
     people = scene_graph.humans(thing)
     if people:
         person = people[0]
-        where = f" in {_with_article(_humanise(person.room))}" if person.room else ""
+        where = f" in {with_the(_humanise(person.room))}" if person.room else ""
         return f"{person.label}{where}"
     location = scene_graph.locate_object(thing)
     if location is None:
-        return _with_article(_humanise(thing))
+        return with_the(_humanise(thing))
     labels = {}
     if location.room is not None:
         labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
     support = labels.get(location.support) or _humanise(location.support)
     label = labels.get(thing) or _humanise(thing)
-    return _with_article(f"{label} {_PLACEMENT[location.relation]} {_with_article(support)}")
+    return with_the(f"{label} {_PLACEMENT[location.relation]} {with_the(support)}")
 
 
 def candidate_options(
@@ -181,7 +176,7 @@ def candidate_options(
     """
     labels = {candidate.id: candidate.label for candidate in candidates}
     return [
-        described.get(found) or _with_article(labels.get(found) or _humanise(found))
+        described.get(found) or with_the(labels.get(found) or _humanise(found))
         for found in resolution.ids
     ]
 
@@ -238,9 +233,7 @@ def _kind_word(said: str, resolution: SlotResolution) -> str:
 
 def unseen_question(said: str) -> str:
     """Ask where a thing is that the robot has never seen ("the scissors"), as said."""
-    words = said.split()
-    plural = bool(words) and singular(words[-1].lower()) != words[-1].lower()
-    pronoun = "they are" if plural else "it is"
+    pronoun = "they are" if looks_plural(said) else "it is"
     return f"I have not seen {said} anywhere I have looked. Can you tell me where {pronoun}?"
 
 

@@ -66,7 +66,7 @@ from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     SlotResolution,
 )
-from cogtree.knowledge.wording import BoundedText, joined
+from cogtree.knowledge.wording import BoundedText, capitalised, joined, with_the
 
 log = logging.getLogger(__name__)
 
@@ -394,7 +394,7 @@ def _compose(turn: _Turn) -> Templated:
         text, item_fits = _speak(turn, item)
         fits = fits and item_fits
         if text:
-            parts.append(_capitalised(text))
+            parts.append(capitalised(text))
     if parts:
         return Templated(" ".join(parts), fits=fits)
     if turn.task is None:
@@ -558,8 +558,8 @@ def _label_of(turn: _Turn, slot: str, value: object) -> str:
         if spec is not None and spec.resolve == "scene":
             if text == turn.speaker:
                 label = "you"
-            elif text not in turn.people and not label.lower().startswith(("the ", "my ")):
-                label = f"the {label}"
+            elif text not in turn.people:
+                label = with_the(label)
         labels.append(label)
     return joined(labels)
 
@@ -582,10 +582,6 @@ def _spoken_number(number: Decimal) -> str:
     except ArithmeticError:
         return format(number, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def _literal_text(template: str) -> list[str]:

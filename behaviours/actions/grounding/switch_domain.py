@@ -10,15 +10,12 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.wording import lower_first, with_the
 
 
 def spoken_title(title: str) -> str:
     """A pack title inside a sentence: ``Dietary advisor`` -> ``the dietary advisor``."""
-    words = title.strip().split()
-    if words and not words[0].isupper():
-        words[0] = words[0].lower()
-    text = " ".join(words)
-    return text if text.lower().startswith("the ") else f"the {text}"
+    return with_the(lower_first(" ".join(title.split())))
 
 
 class SwitchActiveDomain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
