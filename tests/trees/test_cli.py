@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS
 from cogtree.trees.cli.commands import SUBCOMMANDS
 from cogtree.trees.cli.main import build_parser, main
 from cogtree.trees.testing import BlackboardView
@@ -299,3 +300,36 @@ def test_tick_runs_a_tree_in_the_simulator(
     with pytest.raises(SystemExit):  # --scene and --scenario exclude each other
         main([*argv, "--scene", "knowledge/scene/scenes/home.ttl"])
     assert "not allowed with argument --scenario" in capsys.readouterr().err
+
+
+UNDERSTAND = """<root BTCPP_format="4" main_tree_to_execute="Understand">
+  <BehaviorTree ID="Understand">
+    <Sequence name="Understand">
+      <AwaitUtterance/>
+      <DetectScope/>
+      <RecognizeIntent/>
+      <PostProcess/>
+    </Sequence>
+  </BehaviorTree>
+</root>
+"""
+"""An XML tree whose nodes read the domain packs (the ``domains`` handle)."""
+
+
+def test_tick_hands_the_packs_of_packs_to_an_xml_tree(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tree = tmp_path / "understand.xml"
+    tree.write_text(UNDERSTAND)
+    argv = ["tick", str(tree), "--llm", "none", "--rate", "0"]
+    stock = "how much basmati rice have we got left"
+    assert main([*argv, "--say", stock, "--packs", str(OPTIONAL_PACKS)]) == 0
+    intent = blackboard.get("/turn/intent")
+    assert (blackboard.get("/turn/domain"), intent.task) == ("larder", "StockLevel")
+    assert intent.slots["item"] == "basmati rice"
+    assert main([*argv, "--say", stock]) == 0  # the shipped packs only: no larder
+    assert blackboard.get("/turn/domain") != "larder"
+    assert main([*argv, "--say", stock, "--domain", "larder"]) == 2
+    assert "cannot start in domain 'larder': no such pack is loaded" in capsys.readouterr().err
+    assert main([*argv, "--say", stock, "--packs", str(tmp_path / "none")]) == 0
+    assert "warning: skipped a domain pack" in capsys.readouterr().err
