@@ -7,6 +7,7 @@ change here changes both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -14,6 +15,8 @@ from pydantic import BaseModel, model_validator
 
 ELLIPSIS = "…"
 """What :func:`clip` puts where it cut."""
+
+_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 def singular(word: str) -> str:
@@ -72,6 +75,15 @@ def verb_bases(word: str) -> list[str]:
                 forms.append(stem[:-1])
             return forms
     return []
+
+
+def id_words(name: str) -> str:
+    """An identifier in words: ``kitchen_table`` -> ``kitchen table``.
+
+    Underscores and the humps of camel case become spaces, and the words are lower-cased
+    (``AddToDatabase`` -> ``add to database``).
+    """
+    return _HUMP.sub(" ", name).replace("_", " ").strip().lower()
 
 
 def looks_plural(phrase: str) -> bool:

@@ -14,7 +14,6 @@ letter, which option the user meant.
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -26,6 +25,7 @@ from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.safety.conformal import tie_break
 from cogtree.knowledge.safety.match_scores import match_probabilities, reading_strength, slot_share
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.wording import id_words
 
 MAX_READINGS = 6
 """At most this many readings are offered (then "none of these")."""
@@ -110,7 +110,7 @@ def words_for(ident: str) -> str:
 def describe(task: str, ids: Mapping[str, str]) -> str:
     """``bring: object coke, recipient user``; ``place relative: ...`` for ``PlaceRelative``."""
     parts = ", ".join(f"{slot.replace('_', ' ')} {words_for(ident)}" for slot, ident in ids.items())
-    return f"{words_for(re.sub(r'(?<=[a-z])(?=[A-Z])', ' ', task)).lower()}: {parts}"
+    return f"{id_words(task)}: {parts}"
 
 
 def referring_slots(resolved: Mapping[str, SlotResolution]) -> dict[str, SlotResolution] | None:

@@ -8,6 +8,7 @@ from cogtree.knowledge.wording import (
     capitalised,
     clip,
     counted,
+    id_words,
     joined,
     looks_plural,
     lower_first,
@@ -138,3 +139,11 @@ def test_capitalised_opens_a_sentence_and_lower_first_puts_text_inside_one() -> 
     assert lower_first("I'd rather not") == "I'd rather not"
     assert lower_first("HTTP request refused") == "HTTP request refused"
     assert lower_first("") == ""
+
+
+def test_id_words_spells_an_identifier_out() -> None:
+    assert id_words("kitchen_table") == "kitchen table"
+    assert id_words("AddToDatabase") == "add to database"
+    assert id_words("CerealsContainingGluten") == "cereals containing gluten"
+    assert id_words("PlaceRelative") == "place relative"
+    assert id_words(" cup2Go ") == "cup2 go"

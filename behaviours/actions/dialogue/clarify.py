@@ -44,6 +44,7 @@ from cogtree.knowledge.understanding.turn_state import (
 )
 from cogtree.knowledge.wording import (
     capitalised,
+    id_words,
     joined,
     looks_plural,
     lower_first,
@@ -68,12 +69,6 @@ _ARTICLE = re.compile(
 )
 
 
-def _humanise(name: str) -> str:
-    """``kitchen_table`` -> ``kitchen table``; ``AddToDatabase`` -> ``add to database``."""
-    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ")
-    return spaced.strip().lower()
-
-
 def _clause(text: str) -> str:
     """``text`` ready to sit inside a sentence: first letter lowered, end punctuation dropped."""
     return lower_first(text.strip().rstrip(".!?"))
@@ -88,11 +83,11 @@ def noun_for(slot: str, description: str | None) -> str:
     """
     text = re.sub(r"^(?:which|what)\s+", "", (description or "").strip(), flags=re.IGNORECASE)
     if text.lower().startswith(WH_WORDS):
-        return _humanise(slot)
+        return id_words(slot)
     head = _ARTICLE.sub("", _NOUN_END.split(text, maxsplit=1)[0].strip()).lower()
     if len(head.split()) > 3:
         head = head.split()[0]
-    return head or _humanise(slot)
+    return head or id_words(slot)
 
 
 def _addressed(description: str) -> str:
@@ -152,16 +147,16 @@ def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
     people = scene_graph.humans(thing)
     if people:
         person = people[0]
-        where = f" in {with_the(_humanise(person.room))}" if person.room else ""
+        where = f" in {with_the(id_words(person.room))}" if person.room else ""
         return f"{person.label}{where}"
     location = scene_graph.locate_object(thing)
     if location is None:
-        return with_the(_humanise(thing))
+        return with_the(id_words(thing))
     labels = {}
     if location.room is not None:
         labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
-    support = labels.get(location.support) or _humanise(location.support)
-    label = labels.get(thing) or _humanise(thing)
+    support = labels.get(location.support) or id_words(location.support)
+    label = labels.get(thing) or id_words(thing)
     return with_the(f"{label} {_PLACEMENT[location.relation]} {with_the(support)}")
 
 
@@ -176,7 +171,7 @@ def candidate_options(
     """
     labels = {candidate.id: candidate.label for candidate in candidates}
     return [
-        described.get(found) or with_the(labels.get(found) or _humanise(found))
+        described.get(found) or with_the(labels.get(found) or id_words(found))
         for found in resolution.ids
     ]
 
@@ -470,7 +465,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         request = self._request
         named = [candidate.label for candidate in request.candidates]
         named.extend(
-            _humanise(found) for resolution in request.resolved.values() for found in resolution.ids
+            id_words(found) for resolution in request.resolved.values() for found in resolution.ids
         )
         return turn_support(request.utterance, self._safe_question(), *described.values(), *named)
 

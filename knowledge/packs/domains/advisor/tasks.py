@@ -19,7 +19,6 @@ descriptions are what the robot reads when it has to ask for a missing value.
 
 from __future__ import annotations
 
-import re
 from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -27,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from cogtree.knowledge.memory.model import Claim, FactKind
 from cogtree.knowledge.memory.note import Introduction
 from cogtree.knowledge.memory.questions import MemoryQuery
+from cogtree.knowledge.wording import id_words
 
 __all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
 
@@ -70,7 +70,6 @@ MEALS: tuple[str, ...] = get_args(MealType)
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
 """Case-folded ids of the diets in vocabulary.ttl (a test keeps them equal to the graph's)."""
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _MAX_NAME = 80
 
 
@@ -124,11 +123,6 @@ def _name(value: str | None) -> str | None:
     if len(value) > _MAX_NAME:
         raise ValueError(f"person must be a name of at most {_MAX_NAME} characters")
     return value
-
-
-def words(kg_id: str) -> str:
-    """A graph id in words: ``CerealsContainingGluten`` -> ``cereals containing gluten``."""
-    return _CAMEL.sub(" ", kg_id).replace("_", " ").strip().lower()
 
 
 class AddToDatabase(_Task):
@@ -279,7 +273,7 @@ def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = Fa
 
     ``no_longer``: the sentence of its withdrawal, ``Anna is no longer allergic to peanuts``.
     """
-    food = words(target)
+    food = id_words(target)
     verb, be, have = (
         ("no longer ", "is no longer", "no longer has") if no_longer else ("", "is", "has")
     )
