@@ -1,11 +1,13 @@
-"""How long `cogtree ask "where is the magazine?"` takes from the shell, with no model.
+"""The start-up cost of the command line: `cogtree --help`, and `cogtree ask` with no model.
 
-Runs the command as a user types it (a fresh Python process each time, the default ``auto``
-backend: no model where Ollama does not answer; a throwaway memory file) and prints, per run,
-the wall time and the CPU time of the process (user + system): on a shared machine the wall
-time follows the load, the CPU time much less. It also prints the CPU time of importing what the
-command imports (``trees.cli.main``), the part of the start that no turn can avoid. The
-target is under 3 s of wall time on an idle machine. Asserts nothing.
+Runs each command as a user types it, a fresh Python process each time, and prints the CPU
+time of the process (user + system, the median of ``--runs``): on a shared machine the wall
+time follows the load, the CPU time much less. ``--help`` builds the top-level parser only
+(the table of subcommands, :mod:`trees.cli.commands`); the figure beside it is how many
+modules that start-up imports. ``ask "where is the magazine?" --llm none`` runs one turn of
+the assistant tree in the default world (throwaway memory and data directory; memory recall
+``auto``: TF-IDF where Ollama does not answer). Targets: 0.5 s of CPU for ``--help``, 1.5 s
+for ``ask``. Asserts nothing.
 
     python benchmarks/ask_latency.py [--runs 5] [--quick]
 """
@@ -25,16 +27,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 QUESTION = "where is the magazine?"
 CLI = "import sys; from cogtree.trees.cli.main import main; sys.exit(main())"
-IMPORT_ONLY = (
-    "import time; t = time.process_time(); import cogtree.trees.cli.main; "
-    "print(time.process_time() - t)"
+COUNT_HELP_MODULES = (
+    "import contextlib, io, sys; before = set(sys.modules)\n"
+    "from cogtree.trees.cli.main import main\n"
+    "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+    "    main(['--help'])\n"
+    "print(len(sys.modules), len(set(sys.modules) - before))"
 )
 
 
-def environment() -> dict[str, str]:
-    """This checkout first on the path, whatever is installed."""
+def environment(data_home: Path) -> dict[str, str]:
+    """This checkout first on the path, whatever is installed; user data in ``data_home``."""
     path = os.environ.get("PYTHONPATH", "")
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path]))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), path])),
+        "XDG_DATA_HOME": str(data_home),
+    }
 
 
 def children_cpu() -> float:
@@ -43,42 +52,56 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def one_ask(memory: Path) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds and the reply of one ``cogtree ask``."""
-    command = [sys.executable, "-c", CLI, "ask", "--memory", str(memory)]
+def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds and the last line printed (or the error) of one run."""
     cpu, clock = children_cpu(), time.perf_counter()
-    done = subprocess.run(
-        [*command, QUESTION], env=environment(), capture_output=True, text=True, check=False
-    )
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - clock
-    reply = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-300:]
-    return wall, children_cpu() - cpu, reply
+    out = done.stdout.strip()
+    last = out.splitlines()[-1] if out and done.returncode == 0 else done.stderr[-300:]
+    return wall, children_cpu() - cpu, last
+
+
+def measure(name: str, commands: list[list[str]], env: dict[str, str], *, show: bool) -> None:
+    """Run each of ``commands`` (one per run); print each run (``show``: its last line too)
+    and the medians."""
+    walls, cpus = [], []
+    for run, command in enumerate(commands, 1):
+        wall, cpu, last = timed(command, env)
+        walls.append(wall)
+        cpus.append(cpu)
+        print(f"  run {run}: {wall:5.2f} s wall, {cpu:5.2f} s CPU  {last if show else ''}")
+    print(
+        f"{name}: median of {len(commands)}: {statistics.median(cpus):.2f} s CPU "
+        f"({statistics.median(walls):.2f} s wall)"
+    )
 
 
 def main() -> None:
-    """Run the command ``--runs`` times; print each run and the medians."""
+    """Measure ``cogtree --help`` and ``cogtree ask`` ``--runs`` times each; print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5, help="how many runs (default 5)")
-    parser.add_argument("--quick", action="store_true", help="one run (CI)")
+    parser.add_argument("--runs", type=int, default=5, help="runs of each command (default 5)")
+    parser.add_argument("--quick", action="store_true", help="one run of each (CI)")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
-    imported = subprocess.run(
-        [sys.executable, "-c", IMPORT_ONLY],
-        env=environment(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    print(f"import cogtree.trees.cli.main: {float(imported.stdout or 'nan'):.2f} s CPU")
-    walls, cpus = [], []
+    python = [sys.executable, "-c"]
     with tempfile.TemporaryDirectory() as folder:
-        for run in range(1, runs + 1):
-            wall, cpu, reply = one_ask(Path(folder) / f"memory{run}.sqlite")
-            walls.append(wall)
-            cpus.append(cpu)
-            print(f"run {run}: {wall:6.2f} s wall, {cpu:5.2f} s CPU  {reply}")
-    print(f"median of {runs}: {statistics.median(walls):.2f} s wall, ", end="")
-    print(f"{statistics.median(cpus):.2f} s CPU; load average {os.getloadavg()[0]:.1f}")
+        env = environment(Path(folder))
+        counted = subprocess.run(
+            [*python, COUNT_HELP_MODULES], env=env, capture_output=True, text=True, check=False
+        )
+        if counted.returncode == 0:
+            total, added = counted.stdout.split()
+            print(f"cogtree --help imports {added} modules ({total} in the process)")
+        else:
+            print(f"cogtree --help failed: {counted.stderr[-300:]}")
+        measure("cogtree --help", [[*python, CLI, "--help"]] * runs, env, show=False)
+        asks = [
+            [*python, CLI, "ask", QUESTION, "--llm", "none", "--memory", f"{folder}/m{run}.db"]
+            for run in range(runs)
+        ]
+        measure(f'cogtree ask "{QUESTION}" --llm none', asks, env, show=True)
+    print(f"load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
