@@ -30,7 +30,8 @@ REQUIRED = (
     "rdflib",
     "oxrdflib",
     "gtpyhop",
-    "scikit-learn",
+    "numpy",
+    "scipy",
     "PyYAML",
 )
 OPTIONAL = {
