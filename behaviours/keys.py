@@ -20,6 +20,7 @@ import py_trees
 from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.types import CallRecord
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.memory.model import WorkingContext
@@ -132,6 +133,14 @@ UTTERANCE = KeySpec(
     str,
     "the input channel (`cogtree tick --say`, a test preset, later a ROS 2 topic)",
     "what the user said this turn",
+    lifetime="turn",
+)
+REQUEST_FRAME = KeySpec(
+    "/turn/frame",
+    RequestFrame,
+    "ParseRequest",
+    "the one parse of this turn's utterance: its steps (verb, objects, roles), the skills it "
+    "asks for that the robot lacks, and the clauses that only give context",
     lifetime="turn",
 )
 TASK = KeySpec(
@@ -361,6 +370,7 @@ REFLECTIONS = KeySpec(
 
 CATALOGUE: tuple[KeySpec, ...] = (
     UTTERANCE,
+    REQUEST_FRAME,
     TASK,
     CONTROL,
     MISSING,
@@ -652,3 +662,12 @@ def update_last_attempt(
     if updated is not None:
         client.set(ATTEMPTS.name, [*so_far[:-1], updated])
     return updated
+
+
+def read_request_frame(client: py_trees.blackboard.Client) -> RequestFrame | None:
+    """The turn's parse (``/turn/frame``, written by ``ParseRequest``); None when unset.
+
+    A node that needs the parse and finds None takes its cautious path and says in its
+    feedback that no ``ParseRequest`` ran before it this turn.
+    """
+    return read_optional(client, REQUEST_FRAME.name, RequestFrame)

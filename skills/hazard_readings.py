@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
-from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -82,7 +82,7 @@ def slot_readings(
 
 
 def frame_readings(
-    utterance: str,
+    request: RequestFrame,
     pack: DomainPack,
     lexicons: Mapping[str, Lexicon],
     belief: Belief,
@@ -94,8 +94,8 @@ def frame_readings(
     holds, or whose words do not name one thing each, is left out; no step left: no reading.
     """
     reading: Reading = []
-    for step in parse_request(utterance).steps:
-        found = step_task(step, pack, utterance)
+    for step in request.steps:
+        found = step_task(step, pack, request.text)
         if found is not None and not reading:  # later: "it" is what the step before acted on
             found = with_referent(found, step, pack, earlier=earlier)
         spec = pack.task(found.task) if found is not None else None

@@ -11,6 +11,7 @@ Tree (``create_root``)::
     Assistant (Sequence)
     ├── AwaitUtterance             RUNNING until /turn/utterance is set
     ├── IdentifySpeaker            /turn/speaker from "it's Jo" when the channel did not say
+    ├── ParseRequest               /turn/frame: the one parse of the utterance every node reads
     ├── DetectScope                /turn/domain; switches the active pack when it changes
     ├── RecognizeIntent            /turn/intent: the pack's task, slots said so far
     ├── PostProcess                normalise, resolve referents -> /turn/resolved
@@ -49,6 +50,7 @@ from py_trees.decorators import FailureIsSuccess
 from cogtree.behaviours.actions.dialogue.clarify import AskClarification
 from cogtree.behaviours.actions.dialogue.decline import Decline
 from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs, Say
+from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.dialogue.respond import Respond
 from cogtree.behaviours.actions.dialogue.speaker import IdentifySpeaker
 from cogtree.behaviours.actions.grounding.hold_answer import HoldAnswer
@@ -128,6 +130,7 @@ def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
         "Assistant",
         AwaitUtterance(),
         IdentifySpeaker(),
+        ParseRequest(),
         DetectScope(),
         RecognizeIntent(),
         PostProcess(),

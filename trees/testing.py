@@ -28,6 +28,7 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
+from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan
@@ -154,6 +155,16 @@ class TickTrace:
     def _check(self, name: str) -> None:
         if name not in self.names:
             raise KeyError(f"no node named {name!r}; nodes: {', '.join(self.names)}")
+
+
+def parsed_first(node: py_trees.behaviour.Behaviour) -> py_trees.behaviour.Behaviour:
+    """``node`` behind a :class:`ParseRequest`, as the assistant tree runs its gates.
+
+    Scope, intent, readiness and refusal read the turn's one parse (``/turn/frame``); a test
+    that ticks one of them on a preset ``/turn/utterance`` ticks this sequence instead. The
+    parse succeeds in the first tick, so tick counts are the node's own.
+    """
+    return py_trees.composites.Sequence("Turn", memory=True, children=[ParseRequest(), node])
 
 
 class TreeHarness:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
-from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks, parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -223,14 +223,14 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     Safe decision when the model fails: the matcher's best guess (or no task) with the filler's
     slots. The node never decides readiness: that is the readiness gate's job.
 
-    Reads ``/turn/utterance``, ``/turn/domain``, ``/session/pending``. Writes
+    Reads ``/turn/utterance``, ``/turn/frame``, ``/turn/domain``, ``/session/pending``. Writes
     ``/turn/intent`` (:class:`~knowledge.understanding.turn_state.IntentFrame`),
     ``/rationale/<node>``.
     SUCCESS: the frame is written (also with no task). FAILURE: never. RUNNING: waiting for
     the model.
     """
 
-    reads = (keys.UTTERANCE, keys.DOMAIN, keys.PENDING, keys.TALKED_ABOUT)
+    reads = (keys.UTTERANCE, keys.REQUEST_FRAME, keys.DOMAIN, keys.PENDING, keys.TALKED_ABOUT)
     writes = (keys.INTENT, keys.TALKED_ABOUT)
 
     module = "intent"
@@ -528,7 +528,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         which no task of the pack holds whole, or one that leaves the task incomplete while
         the similarity guess is sure, is left to the other paths.
         """
-        frame = parse_request(utterance)
+        frame = keys.read_request_frame(self.blackboard)
+        if frame is None:
+            self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
+            return None
         if frame.missing_skills:
             why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)

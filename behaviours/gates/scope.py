@@ -20,7 +20,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
-from cogtree.knowledge.language.request_frame import parse_request, skill_actions
+from cogtree.knowledge.language.request_frame import RequestFrame, skill_actions
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -86,13 +86,13 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     and so does anything for an empty utterance. Safe decision when the model fails: the
     matcher's guess (a pack when its score clears ``reject``, else OutOfScope).
 
-    Reads ``/turn/utterance``, ``/session/pending``. Writes ``/turn/domain`` and
+    Reads ``/turn/utterance``, ``/turn/frame``, ``/session/pending``. Writes ``/turn/domain`` and
     ``/rationale/<node>`` (its notes say "SwitchDomain: a -> b" when the active pack changed).
     SUCCESS: always once decided, OutOfScope too (the Decline branch reads ``/turn/domain``).
     FAILURE: never. RUNNING: waiting for the model.
     """
 
-    reads = (keys.UTTERANCE, keys.PENDING)
+    reads = (keys.UTTERANCE, keys.REQUEST_FRAME, keys.PENDING)
     writes = (keys.DOMAIN,)
 
     module = "scope_detection"
@@ -144,7 +144,10 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if follow is not None and not (elsewhere and guess.domain != follow[0]):
             domain, why = follow
             return Verdict(self._decision(domain, 0.9, why), why)
-        frame = parse_request(utterance)
+        frame = keys.read_request_frame(self.blackboard)
+        if frame is None:
+            self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
+            frame = RequestFrame(text=utterance)
         signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")

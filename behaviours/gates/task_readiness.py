@@ -24,7 +24,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.memory.model import WorkingContext
@@ -309,8 +309,15 @@ class _Turn:
     speaker: str | None = None
     hazards: list[str] = field(default_factory=list)
     hazard_check_failed: str = ""
-    lacking: tuple[str, ...] = ()
-    """The skills the request names that the robot lacks (read once per turn)."""
+    request: RequestFrame = field(default_factory=lambda: RequestFrame(text=""))
+    """This turn's parse (``/turn/frame``); empty when no ``ParseRequest`` ran."""
+    parsed: bool = True
+    """Whether a ``ParseRequest`` wrote ``/turn/frame`` this turn (if not: a doubt)."""
+
+    @property
+    def lacking(self) -> list[str]:
+        """The skills the request names that the robot lacks."""
+        return self.request.missing_skills
 
 
 class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
@@ -381,7 +388,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     (:mod:`knowledge.safety.calibrated_ask`): one reading -> the checks above run on it alone;
     several -> Clarify naming exactly them; none, or no usable scores -> Clarify.
 
-    Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/resolved``,
+    Reads ``/turn/utterance``, ``/turn/frame`` (the request's parse), ``/turn/domain``,
+    ``/turn/intent``, ``/turn/resolved``,
     ``/turn/speaker``, ``/session/pending`` and ``/memory/working`` (optional). Writes
     ``/turn/task`` (the schema instance on Proceed, a partial instance otherwise; unset when
     there is no task), ``/turn/control``, ``/turn/missing``, ``/turn/safety`` (the safety
@@ -394,6 +402,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     reads = (
         keys.UTTERANCE,
+        keys.REQUEST_FRAME,
         keys.INTENT,
         keys.RESOLVED,
         keys.WORKING,
@@ -715,8 +724,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             utterance=utterance,
             domain=domain,
             frame=frame,
-            lacking=tuple(parse_request(utterance).missing_skills),
         )
+        request = keys.read_request_frame(self.blackboard)
+        if request is not None:
+            turn.request = request
+        else:
+            turn.parsed = False
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
         turn.speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
@@ -790,6 +803,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         frame, text = turn.frame, turn.utterance
         assert frame is not None and turn.schema is not None
         doubts = []
+        if not turn.parsed:
+            doubts.append("the request was not parsed this turn (no ParseRequest before this gate)")
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
         assert turn.check is not None
@@ -808,7 +823,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             if pattern is NEGATION:
                 if correction:
                     continue
-                described = describing_clause(parse_request(text)) or ""
+                described = describing_clause(turn.request) or ""
                 found = [
                     word
                     for word in found
@@ -858,10 +873,10 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         if turn.check is None or self._needs_absent_planner(turn):
             lexicons = self._lexicons.get(pack.name, {})
             earlier = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
-            utterance = turn.utterance
+            request = turn.request
 
             def readings(belief: Belief) -> list[Reading]:
-                return frame_readings(utterance, pack, lexicons, belief, earlier)
+                return frame_readings(request, pack, lexicons, belief, earlier)
 
         else:
             spec, resolved, speaker = turn.spec, dict(turn.resolved), turn.speaker

@@ -85,7 +85,13 @@ from cogtree.knowledge.understanding.turn_state import (
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, ScenarioError, load_scenario
 from cogtree.trees.handles import Handles
-from cogtree.trees.testing import BlackboardView, TreeHarness, mock_blackboard, scripted_llm
+from cogtree.trees.testing import (
+    BlackboardView,
+    TreeHarness,
+    mock_blackboard,
+    parsed_first,
+    scripted_llm,
+)
 
 log = logging.getLogger(__name__)
 
@@ -629,8 +635,9 @@ class ModuleRunner(Closeable):
         try:
             with mock_blackboard(presets) as board:
                 node = judged or root
+                turn = parsed_first(root) if keys.UTTERANCE.name in presets else root
                 harness = TreeHarness(
-                    root, llm=client, handles=handles, settle_timeout_s=self.settle_timeout_s
+                    turn, llm=client, handles=handles, settle_timeout_s=self.settle_timeout_s
                 )
                 try:
                     harness.tick_until(max_ticks=MAX_TICKS, period_s=TICK_PERIOD_S)

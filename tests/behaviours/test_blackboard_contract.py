@@ -29,7 +29,7 @@ def test_declared_keys_are_registered_with_their_access(blackboard: BlackboardVi
     assert registered(ControlIs("Proceed")) == ({"/turn/control"}, set())
     scope = DetectScope("Scope Gate")
     assert registered(scope) == (
-        {"/turn/utterance", "/session/pending"},
+        {"/turn/utterance", "/turn/frame", "/session/pending"},
         {"/turn/domain", "/rationale/scope_gate"},
     )
     assert scope.rationale_key == "/rationale/scope_gate"
@@ -37,7 +37,7 @@ def test_declared_keys_are_registered_with_their_access(blackboard: BlackboardVi
 
 def test_a_subclass_adds_to_its_bases_declarations() -> None:
     assert keys.declared(DetectScope).writes == (keys.RATIONALE, keys.DOMAIN)
-    assert keys.declared(DetectScope).reads == (keys.UTTERANCE, keys.PENDING)
+    assert keys.declared(DetectScope).reads == (keys.UTTERANCE, keys.REQUEST_FRAME, keys.PENDING)
     assert keys.declared(py_trees.behaviours.Success) == keys.Contract((), ())
 
 
@@ -49,6 +49,7 @@ def test_constructor_arguments_override_the_class_declaration(blackboard: Blackb
         "/turn/control",
         "/rationale/readiness_gate",
         "/turn/utterance",
+        "/turn/frame",
         "/turn/evidence",
         "/memory/working",
     }

@@ -25,7 +25,7 @@ from cogtree.knowledge.safety.conformal import tie_break
 from cogtree.knowledge.safety.conformal_threshold import ConformalThreshold, load_threshold
 from cogtree.knowledge.safety.match_scores import NO_MODEL
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
-from cogtree.trees.testing import TreeHarness
+from cogtree.trees.testing import TreeHarness, parsed_first
 
 
 class LetterScorer:
@@ -122,7 +122,7 @@ def start(blackboard, llm: LLMClient, domains, resolved) -> tuple[TaskReadinessG
     )
     blackboard.set("/turn/resolved", resolved)
     gate = TaskReadinessGate()
-    return gate, TreeHarness(gate, llm=llm, handles={"domains": domains})
+    return gate, TreeHarness(parsed_first(gate), llm=llm, handles={"domains": domains})
 
 
 def rationale(blackboard):

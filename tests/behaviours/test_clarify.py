@@ -8,6 +8,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours.actions.dialogue.clarify import AskClarification, slot_question
 from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
+from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.memory.store import MemoryStore
@@ -177,7 +178,7 @@ def clarify_or_proceed() -> py_trees.behaviour.Behaviour:
     decide = py_trees.composites.Selector("Decide", memory=True)
     decide.add_children([TaskReadinessGate(), clarify])
     turn = py_trees.composites.Sequence("Turn", memory=True)
-    turn.add_children([decide, Consolidate()])
+    turn.add_children([ParseRequest(), decide, Consolidate()])
     return turn
 
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours import task_readiness
+from cogtree.behaviours.gates import task_readiness
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
+from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
@@ -109,14 +110,16 @@ def test_the_steps_of_a_request_are_one_reading(
 ) -> None:
     lexicons: dict[str, Lexicon] = dict(build_lexicons(household, scene))
     text = "put the foil tray in the microwave and start it"
-    readings = frame_readings(text, household, lexicons, belief)
+    readings = frame_readings(parse_request(text), household, lexicons, belief)
     assert readings == [[("bring", {"object": "foil_tray", "to": "microwave"}),
                          ("switch_on", {"appliance": "microwave"})]]  # fmt: skip
     assert forbidden_in_every_reading(RULES, readings, belief, [text])
     earlier = TalkedAbout(said=["that's the foil tray"], things=["foil tray"])
     text = "put it in the microwave and start it"
-    assert frame_readings(text, household, lexicons, belief) == []  # "it": nothing known
-    assert frame_readings(text, household, lexicons, belief, earlier) == readings
+    assert (
+        frame_readings(parse_request(text), household, lexicons, belief) == []
+    )  # "it": nothing known
+    assert frame_readings(parse_request(text), household, lexicons, belief, earlier) == readings
 
 
 def test_several_hazards_are_each_said_whole() -> None:

@@ -14,7 +14,7 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.intent_matching import IntentMatcher
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, IntentFrame, PendingTask
-from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness, parsed_first
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 
 
@@ -57,7 +57,9 @@ def run(
         blackboard.set("/session/pending", pending)
     llm = make_llm({"by_module": {"intent": replies or []}}, **llm_options)
     node = RecognizeIntent("Intent")
-    harness = TreeHarness(node, llm=llm.client, handles={"domains": registry, **(handles or {})})
+    harness = TreeHarness(
+        parsed_first(node), llm=llm.client, handles={"domains": registry, **(handles or {})}
+    )
     harness.tick(ticks)
     return harness, node, llm
 

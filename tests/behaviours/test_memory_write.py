@@ -13,6 +13,7 @@ import pytest
 from py_trees.common import Status
 from pydantic import BaseModel
 
+from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import (
     NOT_REMEMBERED,
     Consolidate,
@@ -237,7 +238,7 @@ def test_no_utterance_nothing_to_store(blackboard, make_llm, memory, workers):
 
 def remember() -> py_trees.behaviour.Behaviour:
     root = py_trees.composites.Sequence("Remember", memory=True)
-    root.add_children([TaskReadinessGate(), StageClaims(), Consolidate()])
+    root.add_children([ParseRequest(), TaskReadinessGate(), StageClaims(), Consolidate()])
     return root
 
 

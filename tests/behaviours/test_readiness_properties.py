@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
-from cogtree.trees.testing import TreeHarness, mock_blackboard, scripted_llm
+from cogtree.trees.testing import TreeHarness, mock_blackboard, parsed_first, scripted_llm
 
 FIELDS = {
     ("household", "Fetch"): ["object"],
@@ -102,7 +102,7 @@ def test_never_proceeds_with_a_required_slot_missing_unresolved_or_ambiguous(
     try:
         with mock_blackboard(presets) as blackboard:
             gate = TaskReadinessGate()
-            harness = TreeHarness(gate, llm=llm.client, handles={"domains": domains})
+            harness = TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains})
             harness.tick_until(max_ticks=8)
             control = blackboard.get("/turn/control")
             event(f"control={control}")

@@ -14,7 +14,7 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.scope_matching import ScopeMatcher
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness, parsed_first
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 
 
@@ -47,7 +47,9 @@ def run(
         blackboard.set("/session/pending", pending)
     llm = make_llm({"by_module": {"scope_detection": replies or []}}, **llm_options)
     node = DetectScope("DetectScope")
-    harness = TreeHarness(node, llm=llm.client, handles={"domains": registry, **(handles or {})})
+    harness = TreeHarness(
+        parsed_first(node), llm=llm.client, handles={"domains": registry, **(handles or {})}
+    )
     if unsure:
         node.matcher = ScopeMatcher.from_registry(registry, accept=1.0, reject=0.0, margin=1.0)
     harness.tick(ticks)

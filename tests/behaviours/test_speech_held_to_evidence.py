@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours import keys, respond
+from cogtree.behaviours import keys
+from cogtree.behaviours.actions.dialogue import respond
 from cogtree.behaviours.actions.dialogue.clarify import AskClarification
 from cogtree.behaviours.actions.dialogue.decline import Decline, known_reason
 from cogtree.behaviours.actions.dialogue.respond import CANNOT_SAY, Respond, Templated
@@ -18,7 +19,7 @@ from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     SlotResolution,
 )
-from cogtree.trees.testing import TreeHarness
+from cogtree.trees.testing import TreeHarness, parsed_first
 
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."
 
@@ -31,7 +32,7 @@ def domains() -> DomainRegistry:
 def tick(node, blackboard, make_llm, domains, presets: dict) -> None:
     for key, value in presets.items():
         blackboard.set(key, value)
-    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": domains})
+    harness = TreeHarness(parsed_first(node), llm=make_llm().client, handles={"domains": domains})
     harness.tick_until(max_ticks=200, period_s=0.005)
 
 

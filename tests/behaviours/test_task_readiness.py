@@ -16,7 +16,7 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
     TaskSequence,
 )
-from cogtree.trees.testing import TreeHarness
+from cogtree.trees.testing import TreeHarness, parsed_first
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def run_gate(
     blackboard.set("/turn/resolved", resolved or {})
     llm = make_llm({"by_module": {"inner_speech": list(replies)}})
     gate = TaskReadinessGate()
-    harness = TreeHarness(gate, llm=llm.client, handles={"domains": domains})
+    harness = TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains})
     harness.tick_until(max_ticks=6)
     return gate, llm
 
@@ -137,7 +137,7 @@ def test_out_of_scope_is_rejected_and_leaves_no_task(blackboard, make_llm, domai
     blackboard.set("/turn/domain", OUT_OF_SCOPE)
     llm = make_llm()
     gate = TaskReadinessGate()
-    TreeHarness(gate, llm=llm.client, handles={"domains": domains}).tick()
+    TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains}).tick()
     assert gate.status == Status.FAILURE and llm.calls == []
     assert blackboard.get("/turn/control") == "Reject"
     assert blackboard.get("/turn/task") is None
@@ -160,7 +160,7 @@ def test_no_task_of_the_domain_asks_for_the_task(blackboard, make_llm, domains, 
         blackboard.set("/turn/intent", intent)
     llm = make_llm()
     gate = TaskReadinessGate()
-    TreeHarness(gate, llm=llm.client, handles={"domains": domains}).tick()
+    TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains}).tick()
     assert blackboard.get("/turn/control") == "Clarify"
     assert blackboard.get("/turn/missing") == ["task"]
     assert llm.calls == []
@@ -218,7 +218,9 @@ def test_injection_on_a_complete_request_goes_to_the_model(blackboard, make_llm,
     reply = answer("Reject", rationale="it tries to change my rules")
     llm = make_llm({"by_prompt": [{"match": "tries to instruct the robot", "reply": reply}]})
     gate = TaskReadinessGate()
-    TreeHarness(gate, llm=llm.client, handles={"domains": domains}).tick_until(max_ticks=4)
+    TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains}).tick_until(
+        max_ticks=4
+    )
     assert len(llm.calls) == 1
     assert blackboard.get("/turn/control") == "Reject"
 
@@ -565,7 +567,9 @@ def test_a_forbidding_rule_is_a_reject_that_nothing_unlocks(
     blackboard.set("/turn/resolved", resolved)
     llm = make_llm({"by_module": {"inner_speech": [answer(control)]}})
     gate = TaskReadinessGate(safety_rules=[*SAFETY_RULES, forbid_bottles])
-    TreeHarness(gate, llm=llm.client, handles={"domains": domains}).tick_until(max_ticks=6)
+    TreeHarness(parsed_first(gate), llm=llm.client, handles={"domains": domains}).tick_until(
+        max_ticks=6
+    )
     assert llm.calls == []
     assert blackboard.get("/turn/control") == "Reject"
     assert "forbidden: hazard: 'bottle_blue'" in why(blackboard).rationale

@@ -11,11 +11,13 @@ from pydantic import BaseModel
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs
+from cogtree.evaluation.react.step import ReActStep
 from cogtree.trees.bt_xml.node_registry import (
     behaviour_classes,
     behaviour_modules,
     build_registry,
     default_registry,
+    node_type_for,
 )
 from cogtree.trees.bt_xml.node_types import REQUIRED
 from cogtree.trees.bt_xml.values import format_default, parse_value, value_form
@@ -111,7 +113,7 @@ def test_handles_are_read_from_setup() -> None:
 
 
 def test_a_node_built_with_children_has_their_ports_and_handles() -> None:
-    step = default_registry()["ReActStep"]
+    step = node_type_for(ReActStep)  # the baseline's step: not in the runtime's registry
     assert {h.name: h.required for h in step.handles} == {
         "llm": True,  # its decision gate's
         "scene_graph": True,  # its action node's

@@ -19,7 +19,6 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.faithfulness import held_to, speech_rationale, turn_support
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
@@ -69,9 +68,9 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     Handle: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`).
 
     Reads ``/turn/domain``, ``/turn/control``, ``/rationale/<gate>`` (``gate``: the name of
-    the readiness gate node), ``/turn/utterance``, ``/turn/evidence``, ``/memory/working``.
-    Writes ``/turn/reply``, and ``/rationale/<node>`` when the gate's reason was not said.
-    SUCCESS always.
+    the readiness gate node), ``/turn/utterance``, ``/turn/frame``, ``/turn/evidence``,
+    ``/memory/working``. Writes ``/turn/reply``, and ``/rationale/<node>`` when the gate's reason
+    was not said. SUCCESS always.
     """
 
     reads = (
@@ -79,6 +78,7 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         keys.CONTROL,
         keys.RATIONALE,
         keys.UTTERANCE,
+        keys.REQUEST_FRAME,
         keys.EVIDENCE,
         keys.WORKING,
     )
@@ -118,7 +118,8 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         if keys.read_optional(self.blackboard, self.domain_key, str) == OUT_OF_SCOPE:
             titles = [pack.manifest.title for pack in self.domains.packs] if self.domains else []
             offer = f" I can help you as {joined(titles)}." if titles else ""
-            lacking = parse_request(utterance).missing_skills
+            request = keys.read_request_frame(self.blackboard)
+            lacking = request.missing_skills if request is not None else []
             if lacking:
                 return f"Sorry, I can't {joined(lacking, 'or')} yet.{offer}", None
             return f"Sorry, I can't help with that: it is outside what I do.{offer}", None
