@@ -333,3 +333,24 @@ def test_tick_hands_the_packs_of_packs_to_an_xml_tree(
     assert "cannot start in domain 'larder': no such pack is loaded" in capsys.readouterr().err
     assert main([*argv, "--say", stock, "--packs", str(tmp_path / "none")]) == 0
     assert "warning: skipped a domain pack" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("where is the magazine?", "The magazine is on the coffee table in the living room."),
+        ("where is the milk?", "The milk is in the fridge in the kitchen."),
+        ("where is the kettle?", "The kettle is on the counter in the kitchen."),
+        ("where is the novel?", "The novel is on the nightstand in the bedroom."),
+    ],
+)
+def test_ask_runs_in_an_everyday_home_by_default(
+    question: str,
+    reply: str,
+    blackboard: BlackboardView,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    """A kitchen with food, drinks, a kettle, mugs and glasses; a living room; a bedroom."""
+    assert main(["ask", question, "--llm", "none", "--memory", str(tmp_path / "m.db")]) == 0
+    assert f"robot: {reply}" in capsys.readouterr().out

@@ -40,7 +40,7 @@ from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_f
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
 
-DEFAULT_WORLD = "tidy_for_guests"
+DEFAULT_WORLD = "everyday_home"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
 
 QUIT_WORDS = frozenset({"quit", "exit", "bye", ":q"})
