@@ -33,6 +33,7 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, step_task, with_referent
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.understanding.turn_state import SlotResolution
+from cogtree.knowledge.wording import lower_first
 from cogtree.skills.belief import Belief, BeliefError
 from cogtree.skills.task_hazards import fitting, task_hazards
 
@@ -155,13 +156,5 @@ def said_together(sentences: Sequence[str]) -> str:
     """
     clauses = [sentence.strip().rstrip(".") for sentence in sentences if sentence.strip()]
     clauses = list(dict.fromkeys(clauses))
-    rest = [f"And {_lower_first(clause)}" for clause in clauses[1:]]
+    rest = [f"And {lower_first(clause)}" for clause in clauses[1:]]
     return " ".join(f"{clause}." for clause in clauses[:1] + rest)
-
-
-def _lower_first(clause: str) -> str:
-    """``clause`` with its first letter lowered, unless its first word is "I" or an acronym."""
-    first = clause.split(maxsplit=1)[0] if clause.strip() else ""
-    if first == "I" or first.startswith("I'") or (len(first) > 1 and first.isupper()):
-        return clause
-    return clause[:1].lower() + clause[1:]

@@ -23,7 +23,7 @@ from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, EvidenceBundle
-from cogtree.knowledge.wording import joined
+from cogtree.knowledge.wording import joined, lower_first
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 
@@ -40,7 +40,7 @@ def plain_reason(rationale: str, *, whole: bool = False) -> str:
     if not whole:
         text = re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0]
     text = text.strip().rstrip(".!?")
-    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+    return lower_first(text)
 
 
 def known_reason(utterance: str) -> str:
