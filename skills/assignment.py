@@ -52,9 +52,8 @@ import logging
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -72,6 +71,9 @@ from cogtree.skills.plan_model import (
 )
 from cogtree.skills.preconditions import check_preconditions
 from cogtree.skills.specs import SKILL_SPECS, NodeId, SkillCall
+
+if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
+    import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,8 @@ def dependency_graph(plan: ToAPlan) -> nx.DiGraph[int]:
     Unlike :func:`skills.plan_model.plan_graph` it never raises: dependencies on unknown steps
     or on the step itself are left out, and a cycle stays in the graph.
     """
+    import networkx as nx
+
     graph: nx.DiGraph[int] = nx.DiGraph()
     ids = {step.id for step in plan.steps}
     graph.add_nodes_from(step.id for step in plan.steps)
@@ -161,6 +165,8 @@ def dependency_graph(plan: ToAPlan) -> nx.DiGraph[int]:
 
 def step_order(plan: ToAPlan, graph: nx.DiGraph[int]) -> list[PlanStep]:
     """The steps in dependency order, ties in plan order; plan order when there is a cycle."""
+    import networkx as nx
+
     if not nx.is_directed_acyclic_graph(graph):
         return list(plan.steps)
     position = {step.id: index for index, step in enumerate(plan.steps)}
@@ -389,6 +395,8 @@ class Rehearsal:
         Returns the belief and the assumed object with the step it comes from (see the
         module docs); the belief itself when nothing is assumed.
         """
+        import networkx as nx
+
         belief = self.beliefs[robot]
         name = step.args.get("object")
         if not isinstance(name, str):
@@ -410,6 +418,8 @@ class Rehearsal:
 
     def _look_before(self, step: PlanStep) -> int | None:
         """The latest ``LOOK`` already rehearsed that ``step`` depends on, if any."""
+        import networkx as nx
+
         looks = nx.ancestors(self.graph, step.id) & self._looks
         position = {s.id: index for index, s in enumerate(self.plan.steps)}
         return max(looks, key=position.__getitem__) if looks else None
@@ -471,6 +481,8 @@ class Rehearsal:
 
     def _chain_skills(self, step: PlanStep) -> set[str]:
         """The robot skills of ``step`` and of the unassigned robot steps after it."""
+        import networkx as nx
+
         later = [self.plan.step(s) for s in nx.descendants(self.graph, step.id)]
         return {
             s.action

@@ -22,8 +22,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
+    import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ def decompose(graph: nx.DiGraph[int], agents: Mapping[int, str]) -> Block | None
 
     ``agents`` gives who does each step: parts that share an agent are not run side by side.
     """
+    import networkx as nx
+
     order = list(nx.lexicographical_topological_sort(graph))
     if not order:
         return None
@@ -97,6 +101,8 @@ def _block(
 
 
 def _weak_parts(graph: nx.DiGraph[int], nodes: list[int]) -> list[set[int]]:
+    import networkx as nx
+
     return [set(part) for part in nx.weakly_connected_components(graph.subgraph(nodes))]
 
 

@@ -11,15 +11,17 @@ references to unknown steps.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.wording import BoundedText
 from cogtree.skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
+
+if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
+    import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it
 
 LOOK = "LOOK"
 """The perception action: look around the current room (updates the belief)."""
@@ -107,6 +109,8 @@ def plan_graph(plan: ToAPlan) -> nx.DiGraph[int]:
 
     Raises :class:`PlanError` for a dependency on an unknown step, on itself, or a cycle.
     """
+    import networkx as nx
+
     graph: nx.DiGraph[int] = nx.DiGraph()
     ids = {step.id for step in plan.steps}
     for step in plan.steps:

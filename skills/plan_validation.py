@@ -42,7 +42,6 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
 from pydantic import ValidationError
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
@@ -103,6 +102,8 @@ class DryRun:
 
 def structure_problems(plan: ToAPlan) -> list[StepProblem]:
     """An empty plan, dependencies on unknown steps or on the step itself, and cycles."""
+    import networkx as nx  # here, not at the top: a turn that plans nothing skips its 0.15 s
+
     if not plan.steps:
         return [StepProblem(step=None, code="empty_plan", reason="the plan has no steps")]
     ids = [step.id for step in plan.steps]
@@ -201,6 +202,8 @@ def rehearse(
     request's utterances (how the user wants it done); ``lifted``: the doubts of ask-first
     hazards the user confirmed with an explicit yes (:func:`~skills.hazard_check.hazard_doubt`).
     """
+    import networkx as nx  # here, not at the top: a turn that plans nothing skips its 0.15 s
+
     watch = PlanHazards(rules or shipped_hazard_rules(), said)
     problems = structure_problems(plan)
     ids = {step.id for step in plan.steps}
