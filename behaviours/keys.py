@@ -21,7 +21,6 @@ from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from cogtree.knowledge.language.request_frame import RequestFrame
-from cogtree.knowledge.llm.types import CallRecord
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.safety.candidate_readings import CalibratedReadings
@@ -29,6 +28,7 @@ from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo
 from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
+    GateRationale,
     GeneratedQuery,
     HeldAnswer,
     IntentFrame,
@@ -49,24 +49,6 @@ Lifetime = Literal["turn", "session"]
 (the plan, perception, skill and rationale keys are turn keys too: a plan belongs to the turn
 that made it, and tree-local keys of one tree run start empty each turn). ``session``: kept
 from turn to turn until a node replaces or unsets it."""
-
-RationaleSource = Literal["fast_path", "model", "safe_default"]
-
-
-class GateRationale(BaseModel):
-    """Why an LLM-backed node decided what it did: its inner speech, made inspectable."""
-
-    node: str
-    module: str
-    source: RationaleSource = Field(
-        description="fast_path: decided without a model; model: the model's answer; "
-        "safe_default: the model failed and the node's declared safe decision was taken"
-    )
-    vetoed: bool = Field(False, description="the deterministic guard overrode the decision")
-    decision: dict[str, Any]
-    rationale: str
-    notes: list[str] = []
-    calls: list[CallRecord] = []
 
 
 class Explanation(BaseModel):

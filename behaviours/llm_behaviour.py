@@ -45,11 +45,11 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import LIFECYCLE, refuse_overrides
-from cogtree.behaviours.keys import RationaleSource
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.llm.client import LLMClient, PendingCall
 from cogtree.knowledge.llm.errors import LLMError, LLMTimeoutError, MalformedOutputError
 from cogtree.knowledge.llm.types import CallRecord, Message
+from cogtree.knowledge.understanding.turn_state import GateRationale, RationaleSource
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
 
@@ -78,7 +78,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
     Handles (``setup`` keyword arguments): ``llm`` (:class:`LLMClient`), required; a subclass
     whose ``prepare()`` starts work takes ``workers`` (:attr:`workers`) as well.
 
-    Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.keys.GateRationale`);
+    Blackboard: writes ``/rationale/<node>`` (:class:`~behaviours.GateRationale`);
     subclasses declare the rest (their ``reads`` and ``writes`` add to this class's).
 
     Status: RUNNING while the preparation or the model call is in flight; otherwise what
@@ -409,7 +409,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         status = self.apply(decision)
         self.blackboard.set(
             self.rationale_key,
-            keys.GateRationale(
+            GateRationale(
                 node=self.name,
                 module=self.module_name,
                 source=source,

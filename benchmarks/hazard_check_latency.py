@@ -24,11 +24,12 @@ from typing import get_args
 import pyoxigraph
 from query_sandbox_latency import timed
 
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.hazard_rules import load_hazard_rules, shipped_hazard_rules
 from cogtree.skills.belief import Belief, Person, RobotProfile, Thing
 from cogtree.skills.hazard_check import _Facts, step_hazards
 from cogtree.skills.plan_validation import PlanWorld, oracle_plan, rehearse
-from cogtree.skills.specs import RobotSkill, skill_call
+from cogtree.skills.specs import skill_call
 
 MATERIALS = ("metal", "plastic", "glass", "ceramic", "paper", "wood", "foil", "fabric")
 FLAGS = ("sharp", "fragile", "electrical", "food", "drink", "chemical", "heat_source")

@@ -26,10 +26,11 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
 
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import ObjectInfo, Relation, RobotState, ThingKind
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.skills.specs import HAND_NAMES, Hand, RobotSkill
+from cogtree.skills.specs import HAND_NAMES, Hand
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,8 @@ from typing import Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.memory.experience import ErrorCode, Skill
+from cogtree.knowledge.memory.experience import ErrorCode
+from cogtree.knowledge.robot_skills import Skill
 
 CommandName = Literal[
     "navigate",  # target: a room or a piece of furniture; drive there

@@ -17,8 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from typing_extensions import Self
 
 from cogtree.knowledge.memory.experience import RecoveryStep
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.wording import BoundedText
-from cogtree.skills.specs import SKILL_SPECS, RobotSkill, SkillCall, skill_call
+from cogtree.skills.specs import SKILL_SPECS, SkillCall, skill_call
 
 if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
     import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it

@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from cogtree.knowledge.memory.experience import ErrorCode
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.belief import AVAILABLE, Belief, HazardFlag
 from cogtree.skills.specs import (
@@ -35,7 +36,6 @@ from cogtree.skills.specs import (
     PickArgs,
     PlaceArgs,
     PourArgs,
-    RobotSkill,
     SkillCall,
     SpatialRelation,
     SwitchArgs,

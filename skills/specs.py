@@ -26,25 +26,8 @@ from pydantic import (
     model_validator,
 )
 
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.validation_errors import first_problem
-
-RobotSkill = Literal[
-    "GOTO",
-    "PICK",
-    "PLACE",
-    "OPEN",
-    "CLOSE",
-    "HANDOVER",
-    "DISPOSE",
-    "SWITCH_ON",
-    "SWITCH_OFF",
-    "FILL",
-    "POUR",
-    "WIPE",
-    "SAY",
-    "WAIT",
-]
-"""The skills a robot runs: :data:`knowledge.memory.experience.Skill` less LOOK and DELEGATE."""
 
 SpatialRelation = Literal[
     "on", "in", "next_to", "near", "left_of", "right_of", "behind", "in_front_of"

@@ -21,13 +21,13 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.keys import GateRationale
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.language.english import looks_english
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.wording import clip
 from cogtree.trees.assistant import create_root
 from cogtree.trees.recording.tick_log import TickEntry

@@ -8,7 +8,7 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.gates.evidence import task_on_blackboard
+from cogtree.behaviours.answer_node import task_on_blackboard
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.packs.domain_pack import Grounding
 from cogtree.knowledge.packs.domain_registry import DomainRegistry

@@ -24,6 +24,7 @@ from cogtree.knowledge.language.request_frame import RequestFrame, skill_actions
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.understanding.frame_tasks import holds_every_step
 from cogtree.knowledge.understanding.intent_matching import continuation, other_cues
@@ -36,7 +37,6 @@ from cogtree.knowledge.understanding.scope_matching import (
     offers_nothing,
 )
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
-from cogtree.skills.specs import RobotSkill
 
 log = logging.getLogger(__name__)
 

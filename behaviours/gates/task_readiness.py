@@ -54,6 +54,7 @@ from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, describing_
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.understanding.turn_state import (
+    MISSING_TASK,
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
     IntentFrame,
@@ -83,9 +84,6 @@ several things, or fails the schema."""
 PLANNER_MODULE = "planner"
 """The module that plans tasks without a plan template
 (``behaviours.actions.planning.plan_task``)."""
-
-NO_TASK = "task"
-"""The ``/turn/missing`` entry when the request names no task of the domain."""
 
 NEGATION = re.compile(
     r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
@@ -250,7 +248,7 @@ def check_slots(
             task = schema.model_validate(values)
         except ValidationError as error:
             for problem in error.errors():
-                slot = str(problem["loc"][0]) if problem["loc"] else NO_TASK
+                slot = str(problem["loc"][0]) if problem["loc"] else MISSING_TASK
                 issues.setdefault(slot, "invalid")
     return SlotCheck(values=values, issues=issues, task=task, dropped=dropped)
 
@@ -553,7 +551,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         if turn.hazard_check_failed or turn.hazards:
             return self._decide("Reject", [], self._hazard_refusal(turn))
         if turn.check is None:
-            return self._decide("Clarify", [NO_TASK], turn.unknown)
+            return self._decide("Clarify", [MISSING_TASK], turn.unknown)
         if self._choice is not None and self._choice.asks:
             return self._decide("Clarify", self._choice.ask_slots, self._choice.readings.reason)
         if self._needs_absent_planner(turn):
@@ -562,7 +560,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
                 f"{turn.spec.name} needs the planner model to work out the steps and none is "
                 "available: asking what to do instead"
             )
-            return self._decide("Clarify", [NO_TASK], why)
+            return self._decide("Clarify", [MISSING_TASK], why)
         if turn.doubts:
             return None
         if turn.check.complete:
@@ -942,7 +940,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def _to_ask(self) -> list[str]:
         check = self._turn.check
-        return [NO_TASK] if check is None else check.to_ask
+        return [MISSING_TASK] if check is None else check.to_ask
 
     def _partial(self, schema: type[BaseModel], check: SlotCheck) -> BaseModel:
         """The partial task: the values that are settled, None for the rest."""

@@ -29,13 +29,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from cogtree.behaviours.gates.scope import scope_decision_model
-from cogtree.behaviours.keys import RationaleSource
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.errors import LLMError, MalformedOutputError
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedReply
 from cogtree.knowledge.llm.types import CallRecord, Message
 from cogtree.knowledge.understanding.scope_matching import ScopeGuess, ScopeMatcher
-from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, RationaleSource
 from cogtree.trees.testing import scripted_llm
 
 log = logging.getLogger(__name__)

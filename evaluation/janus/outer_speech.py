@@ -8,8 +8,8 @@ should state). Each item ticks :class:`~behaviours.actions.dialogue.respond.Resp
 the fallback) on the item's evidence, then scores the reply:
 
 - **claim support**: of the numbers and names the reply states
-  (:func:`~behaviours.actions.dialogue.faithfulness.stated_numbers`,
-  :func:`~behaviours.actions.dialogue.faithfulness.stated_names` over the pack's graph lexicons),
+  (:func:`~knowledge.understanding.faithfulness.stated_numbers`,
+  :func:`~knowledge.understanding.faithfulness.stated_names` over the pack's graph lexicons),
   the share found in the evidence (the request and the rows' cells; a number may be rounded, as the
   guard allows). Summed over all items (micro).
 - **coverage**: the share of the item's facts the reply states (a number fact when a stated
@@ -34,7 +34,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.faithfulness import (
+from cogtree.behaviours.actions.dialogue.respond import Respond
+from cogtree.evaluation import metrics
+from cogtree.evaluation.janus.datasets import load_items
+from cogtree.evaluation.janus.runner import ModuleRunner, preset_resolutions, select
+from cogtree.knowledge.llm.types import CallRecord
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.faithfulness import (
     Support,
     entity_forms_of,
     is_supported,
@@ -45,12 +51,6 @@ from cogtree.behaviours.actions.dialogue.faithfulness import (
     unsupported_entities,
     unsupported_numbers,
 )
-from cogtree.behaviours.actions.dialogue.respond import Respond
-from cogtree.evaluation import metrics
-from cogtree.evaluation.janus.datasets import load_items
-from cogtree.evaluation.janus.runner import ModuleRunner, preset_resolutions, select
-from cogtree.knowledge.llm.types import CallRecord
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 

@@ -50,7 +50,6 @@ from cogtree.behaviours.gates.intent import NO_TASK, RecognizeIntent
 from cogtree.behaviours.gates.recall import SufficiencyGate
 from cogtree.behaviours.gates.scope import DetectScope
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
-from cogtree.behaviours.keys import GateRationale
 from cogtree.evaluation import metrics
 from cogtree.evaluation.janus.datasets import (
     GroundingItem,
@@ -77,6 +76,7 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.readonly_query import QueryRefused, ReadOnlyQueryRunner
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import (
+    GateRationale,
     GeneratedQuery,
     IntentFrame,
     PendingTask,

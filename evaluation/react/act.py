@@ -21,7 +21,7 @@ result is the step's observation. A step settled by the gate (a refusal, no usab
 FINISH) runs no child. Then the step is recorded on the episode, and when the episode is over
 this node writes the reply. The model's final reply (FINISH) is held to the episode: every
 number and name it states must be in the request or in what the steps did and observed
-(:mod:`behaviours.actions.dialogue.faithfulness`); otherwise the robot says what it did instead and
+(:mod:`knowledge.understanding.faithfulness`); otherwise the robot says what it did instead and
 notes why on the gate's rationale.
 """
 
@@ -36,7 +36,6 @@ from pydantic import BaseModel
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.delegate import DelegateToHuman
-from cogtree.behaviours.actions.dialogue.faithfulness import Support, held_to, turn_support
 from cogtree.behaviours.actions.grounding.perception import (
     GetMapRooms,
     GetObjectsInRoom,
@@ -59,6 +58,7 @@ from cogtree.evaluation.react.model import (
 )
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import ObjectInfo, Room
+from cogtree.knowledge.understanding.faithfulness import Support, held_to, turn_support
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.commands import Executor

@@ -2,7 +2,7 @@
 
 The ReAct model ends an episode with FINISH and a reply of its own words. Those words are
 checked for entities and numbers by the action node
-(:mod:`behaviours.actions.dialogue.faithfulness`); this node holds them against the outcome, the
+(:mod:`knowledge.understanding.faithfulness`); this node holds them against the outcome, the
 way the gated tree's report is: the episode's robot actions are read as plans
 (:meth:`~evaluation.react.model.ReActEpisode.as_attempts`), every fact they were for is held
 against the belief after execution (:func:`skills.outcome.assess`), and a sentence that says the

@@ -48,31 +48,12 @@ from typing_extensions import Self
 
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.language.similarity import Embedder, SimilarityIndex
+from cogtree.knowledge.robot_skills import Skill
 from cogtree.knowledge.sqlite_busy import retry_while_busy
 from cogtree.knowledge.validation_errors import first_problem
 
 log = logging.getLogger(__name__)
 
-Skill = Literal[
-    "GOTO",
-    "PICK",
-    "PLACE",
-    "OPEN",
-    "CLOSE",
-    "HANDOVER",
-    "DISPOSE",
-    "SWITCH_ON",
-    "SWITCH_OFF",
-    "FILL",
-    "POUR",
-    "WIPE",
-    "SAY",
-    "WAIT",
-    "LOOK",
-    "DELEGATE",
-]
-"""What a failure can belong to: the skill library's actions, looking around (perception)
-and human delegation."""
 
 ErrorCode = Literal[
     "object_not_visible",

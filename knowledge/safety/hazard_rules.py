@@ -36,7 +36,7 @@ import pyoxigraph
 from rdflib import RDF, Graph, Namespace, URIRef
 from rdflib.term import Node
 
-from cogtree.knowledge.memory.experience import Skill
+from cogtree.knowledge.robot_skills import Skill
 from cogtree.knowledge.scene.rdf_store import TurtleError, load_turtle
 
 HAZ = Namespace("https://cogtree.dev/hazard#")

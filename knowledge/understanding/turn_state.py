@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
+from cogtree.knowledge.llm.types import CallRecord
 from cogtree.knowledge.understanding.scope_matching import OUT_OF_SCOPE
 from cogtree.knowledge.wording import BoundedText
 
@@ -32,6 +33,9 @@ __all__ = [
     "plain",
 ]
 
+
+MISSING_TASK = "task"
+"""The ``/turn/missing`` entry when the request names no task of the domain."""
 
 SPEAKER_SLOT = "speaker"
 """What ``/turn/missing`` and a pending question name when the robot must ask who is speaking.
@@ -269,3 +273,22 @@ def plain(value: Any) -> SlotValue:
     if isinstance(value, list | tuple | set | frozenset):
         return [str(item) for item in value]
     return str(value)
+
+
+RationaleSource = Literal["fast_path", "model", "safe_default"]
+
+
+class GateRationale(BaseModel):
+    """Why an LLM-backed node decided what it did: its inner speech, made inspectable."""
+
+    node: str
+    module: str
+    source: RationaleSource = Field(
+        description="fast_path: decided without a model; model: the model's answer; "
+        "safe_default: the model failed and the node's declared safe decision was taken"
+    )
+    vetoed: bool = Field(False, description="the deterministic guard overrode the decision")
+    decision: dict[str, Any]
+    rationale: str
+    notes: list[str] = []
+    calls: list[CallRecord] = []

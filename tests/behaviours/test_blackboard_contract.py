@@ -13,6 +13,7 @@ from cogtree.behaviours.actions.grounding.perception import GetObjectsInRoom, Lo
 from cogtree.behaviours.actions.planning.skill_action import SkillAction
 from cogtree.behaviours.gates.scope import DetectScope
 from cogtree.behaviours.keys import add_attempt, read_attempts, update_last_attempt
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.skills.plan_model import PlanAttempt, ToAPlan
 from cogtree.skills.specs import skill_call
 from cogtree.trees.bt_xml.node_registry import default_registry
@@ -139,7 +140,7 @@ def test_clear_unsets_the_turn_keys_and_keeps_the_session_keys(blackboard: Black
     blackboard.set("/turn/utterance", "hello")
     blackboard.set("/perception/target_room", "kitchen")
     blackboard.set("/plan/attempts", [])
-    why = keys.GateRationale(
+    why = GateRationale(
         node="ScopeGate", module="scope", source="fast_path", decision={}, rationale="r"
     )
     blackboard.set("/rationale/scope_gate", why)

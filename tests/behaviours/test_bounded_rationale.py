@@ -6,7 +6,6 @@ import pytest
 from py_trees.common import Status
 from pydantic import BaseModel, Field
 
-from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.respond import ReplyDecision
 from cogtree.behaviours.actions.grounding.query_generation import QueryDecision
 from cogtree.behaviours.gates.intent import IntentDecision
@@ -16,7 +15,7 @@ from cogtree.behaviours.gates.validation_gate import PlanVerdict
 from cogtree.behaviours.llm_behaviour import LLMBehaviour
 from cogtree.evaluation.react.model import ReActDecision
 from cogtree.knowledge.llm.types import Message
-from cogtree.knowledge.understanding.turn_state import ScopeDecision
+from cogtree.knowledge.understanding.turn_state import GateRationale, ScopeDecision
 from cogtree.knowledge.wording import ELLIPSIS, BoundedText
 from cogtree.skills.plan_model import PlanStep, ToAPlan
 from cogtree.trees.testing import TreeHarness
@@ -48,9 +47,7 @@ class PermitGate(LLMBehaviour[Permit]):
         return Status.SUCCESS if decision.granted else Status.FAILURE
 
 
-def _ticked(
-    blackboard, make_llm, replies: list, ticks: int
-) -> tuple[PermitGate, keys.GateRationale]:
+def _ticked(blackboard, make_llm, replies: list, ticks: int) -> tuple[PermitGate, GateRationale]:
     llm = make_llm({"by_module": {"inner_speech": replies}})
     gate = PermitGate()
     harness = TreeHarness(gate, llm=llm.client)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.decline import Decline, plain_reason
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, GateRationale
 from cogtree.trees.testing import TreeHarness
 
 
@@ -25,8 +24,8 @@ def decline(blackboard, make_llm, domains, presets) -> Decline:
     return node
 
 
-def gate_said(rationale: str) -> keys.GateRationale:
-    return keys.GateRationale(
+def gate_said(rationale: str) -> GateRationale:
+    return GateRationale(
         node="TaskReadinessGate",
         module="inner_speech",
         source="model",

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours.gates.evidence import (
+from cogtree.behaviours.gates.evidence import NeedsEvidence
+from cogtree.knowledge.memory.model import Fact, Recall, WorkingContext
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.evidence_needs import (
     MODEL_QUERY,
-    NeedsEvidence,
     answered,
     find_task,
     memory_bindings,
 )
-from cogtree.knowledge.memory.model import Fact, Recall, WorkingContext
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from cogtree.trees.testing import TreeHarness
 

@@ -9,6 +9,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.knowledge.llm.types import Message
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.wording import BoundedText
 from cogtree.trees.testing import TreeHarness
 
@@ -57,7 +58,7 @@ OPEN = {"answer": {"open_door": True, "rationale": "they asked"}}
 SHUT = {"answer": {"open_door": False, "rationale": "no reason to"}}
 
 
-def rationale(blackboard) -> keys.GateRationale:
+def rationale(blackboard) -> GateRationale:
     return blackboard.get("/rationale/doorgate")
 
 

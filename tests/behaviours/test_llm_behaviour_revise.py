@@ -7,6 +7,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.knowledge.llm.types import Message
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.wording import BoundedText
 from cogtree.trees.testing import TreeHarness
 
@@ -64,7 +65,7 @@ def harness(blackboard, make_llm, replies: list, utterance: str = "cups for the 
     return TreeHarness(gate, llm=llm.client), gate, llm
 
 
-def rationale(blackboard) -> keys.GateRationale:
+def rationale(blackboard) -> GateRationale:
     return blackboard.get("/rationale/cupgate")
 
 

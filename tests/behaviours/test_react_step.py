@@ -18,12 +18,12 @@ from py_trees.decorators import Retry
 from cogtree.behaviours.actions.grounding.perception import LocateObject
 from cogtree.behaviours.actions.planning.look_around import LookAround
 from cogtree.behaviours.actions.planning.skill_action import SkillAction
-from cogtree.behaviours.keys import GateRationale
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.evaluation.react.model import ACTION_LIBRARY, FINISH, NO_REQUEST, ReActDecision
 from cogtree.evaluation.react.step import ReActStep
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness

@@ -10,12 +10,12 @@ from decimal import Decimal
 import pytest
 from py_trees.composites import Sequence
 
-from cogtree.behaviours.actions.dialogue.faithfulness import stated_numbers
 from cogtree.behaviours.actions.dialogue.respond import Respond
 from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery
 from cogtree.behaviours.actions.grounding.run_query import RunQuery
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.faithfulness import stated_numbers
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,

@@ -19,10 +19,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from py_trees.common import Status
 
-from cogtree.behaviours.actions.dialogue.faithfulness import Support, check_reply
 from cogtree.behaviours.actions.dialogue.respond import Respond
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.faithfulness import Support, check_reply
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from cogtree.trees.testing import scripted_llm
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue import respond
 from cogtree.behaviours.actions.dialogue.clarify import AskClarification
 from cogtree.behaviours.actions.dialogue.decline import Decline, known_reason
@@ -16,6 +15,7 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
+    GateRationale,
     IntentFrame,
     SlotResolution,
 )
@@ -36,8 +36,8 @@ def tick(node, blackboard, make_llm, domains, presets: dict) -> None:
     harness.tick_until(max_ticks=200, period_s=0.005)
 
 
-def gate(rationale: str, source: str = "model", vetoed: bool = False) -> keys.GateRationale:
-    return keys.GateRationale(
+def gate(rationale: str, source: str = "model", vetoed: bool = False) -> GateRationale:
+    return GateRationale(
         node="TaskReadinessGate",
         module="inner_speech",
         source=source,
@@ -47,7 +47,7 @@ def gate(rationale: str, source: str = "model", vetoed: bool = False) -> keys.Ga
     )
 
 
-def refuse(utterance: str, rationale: keys.GateRationale, **more: object) -> dict:
+def refuse(utterance: str, rationale: GateRationale, **more: object) -> dict:
     return {
         "/turn/utterance": utterance,
         "/turn/domain": "household",

@@ -35,7 +35,6 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.faithfulness import Support, check_reply
 from cogtree.behaviours.actions.dialogue.respond import SAFE_PHRASES
 from cogtree.behaviours.actions.grounding.memory_write import ClaimsError, task_claims
 from cogtree.behaviours.gates.task_readiness import NEGATION
@@ -49,6 +48,7 @@ from cogtree.knowledge.safety.doubts import (
     explicit_yes,
     safety_doubts,
 )
+from cogtree.knowledge.understanding.faithfulness import Support, check_reply
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,

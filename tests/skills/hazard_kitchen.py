@@ -9,10 +9,10 @@ from typing import Any, get_args
 
 import yaml
 
+from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.skills.belief import Belief, Person, RobotProfile, Thing
 from cogtree.skills.plan_model import ToAPlan
 from cogtree.skills.plan_validation import PlanWorld, oracle_plan
-from cogtree.skills.specs import RobotSkill
 
 CASES_FILE = Path(__file__).parents[1] / "data" / "hazard_cases.yaml"
 

@@ -5,12 +5,11 @@ from typing import Any, get_args
 import pytest
 from pydantic import ValidationError
 
-from cogtree.knowledge.memory.experience import Skill
+from cogtree.knowledge.robot_skills import RobotSkill, Skill
 from cogtree.skills.specs import (
     HAND_NAMES,
     SKILL_SPECS,
     PickArgs,
-    RobotSkill,
     SkillArgumentError,
     SkillCall,
     skill_call,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cogtree.behaviours.keys import GateRationale
 from cogtree.knowledge.llm.types import CallRecord
+from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.trees.recording.tick_log import (
     BlackboardRead,
     BlackboardWrite,

@@ -33,7 +33,7 @@ from cogtree.trees.recording.tick_log import (
 )
 
 RATIONALE_PREFIX = keys.RATIONALE.name.removesuffix(keys.NODE)
-"""Where every LLM-backed node writes its :class:`~behaviours.keys.GateRationale`."""
+"""Where every LLM-backed node writes its :class:`~behaviours.GateRationale`."""
 
 KIND_COLOURS = {
     "sequence": "#FFA500",

@@ -22,21 +22,21 @@ from py_trees.common import Status
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.faithfulness import (
-    Support,
-    held_to,
-    speech_rationale,
-    turn_support,
-)
 from cogtree.behaviours.background import BackgroundWork
-from cogtree.behaviours.gates.task_readiness import NO_TASK
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.faithfulness import (
+    Support,
+    held_to,
+    speech_rationale,
+    turn_support,
+)
 from cogtree.knowledge.understanding.pending_question import dropped_note, moves_on
 from cogtree.knowledge.understanding.turn_state import (
+    MISSING_TASK,
     SPEAKER_SLOT,
     IntentFrame,
     PendingTask,
@@ -428,7 +428,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
 
     def _question(self, described: dict[str, str]) -> str:
         request = self._request
-        if request.spec is None or NO_TASK in request.missing:
+        if request.spec is None or MISSING_TASK in request.missing:
             return task_question(request.pack)
         if not request.missing:
             return confirmation_question(request.utterance, request.safety)
@@ -450,7 +450,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     def _safe_question(self) -> str:
         """The question from the pack's schema alone (no value said, no candidate named)."""
         request = self._request
-        if request.spec is None or NO_TASK in request.missing:
+        if request.spec is None or MISSING_TASK in request.missing:
             return task_question(request.pack)
         if not request.missing:
             return "Sorry, I did not get that. Could you say it another way?"
@@ -484,7 +484,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             domain=request.pack.name,
             task=request.spec.name,
             slots={k: v for k, v in request.intent.slots.items() if k not in request.missing},
-            missing=[slot for slot in request.missing if slot != NO_TASK],
+            missing=[slot for slot in request.missing if slot != MISSING_TASK],
             said=said,
             question=question,
             confirm=list(request.safety) if as_written and not request.missing else [],

@@ -17,12 +17,12 @@ import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.faithfulness import held_to, speech_rationale, turn_support
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
-from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, EvidenceBundle
+from cogtree.knowledge.understanding.faithfulness import held_to, speech_rationale, turn_support
+from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, EvidenceBundle, GateRationale
 from cogtree.knowledge.wording import joined, lower_first
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
@@ -123,7 +123,7 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
             if lacking:
                 return f"Sorry, I can't {joined(lacking, 'or')} yet.{offer}", None
             return f"Sorry, I can't help with that: it is outside what I do.{offer}", None
-        why = keys.read_optional(self.blackboard, self.rationale_key, keys.GateRationale)
+        why = keys.read_optional(self.blackboard, self.rationale_key, GateRationale)
         own = why is not None and why.source == "fast_path" and not why.vetoed
         reason = plain_reason(why.rationale, whole=own) if why is not None else ""
         if keys.read_optional(self.blackboard, self.control_key, str) != "Reject" or not reason:

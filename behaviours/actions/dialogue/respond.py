@@ -14,7 +14,7 @@ Fast path, the templated answer, when one fits the evidence:
 - no query evidence for a knowledge task: "I could not look that up (...)".
 
 The model speaks when no template fits (rows of a model-written query, a template field the
-rows lack). Its reply must be faithful (:mod:`behaviours.actions.dialogue.faithfulness`): every
+rows lack). Its reply must be faithful (:mod:`knowledge.understanding.faithfulness`): every
 number it states and every entity it names must be in the evidence, the working context, the
 utterance, the task's slots or the node's own safe phrases. Entities are the forms of the lexicons
 drawn from a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``terms``
@@ -43,14 +43,6 @@ from py_trees.common import Status
 from pydantic import BaseModel, Field
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.faithfulness import (
-    FaithfulnessReport,
-    Support,
-    check_reply,
-    entity_forms_of,
-    parse_number,
-)
-from cogtree.behaviours.gates.evidence import TurnTask, find_task, memory_bindings
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.knowledge.language.success_claims import success_sentences, unbacked
@@ -59,6 +51,14 @@ from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import Grounding
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.evidence_needs import TurnTask, find_task, memory_bindings
+from cogtree.knowledge.understanding.faithfulness import (
+    FaithfulnessReport,
+    Support,
+    check_reply,
+    entity_forms_of,
+    parse_number,
+)
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.gates.evidence import TurnAnswerNode, TurnTask
+from cogtree.behaviours.answer_node import TurnAnswerNode
 from cogtree.knowledge.understanding.answer_reuse import hold
+from cogtree.knowledge.understanding.evidence_needs import TurnTask
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer
 
 

@@ -44,14 +44,7 @@ from rdflib import Graph, Namespace, URIRef
 from rdflib import Literal as RdfLiteral
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.gates.evidence import (
-    ASKED_PARAMETER,
-    MEMORY_PARAMETERS,
-    SPEAKER_PARAMETER,
-    TurnTask,
-    memory_bindings,
-    task_on_blackboard,
-)
+from cogtree.behaviours.answer_node import task_on_blackboard
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.llm.types import Message
@@ -61,6 +54,13 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.named_queries import Binding, Term
 from cogtree.knowledge.scene.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
 from cogtree.knowledge.scene.scene_graph import COG, SCENE, SceneGraph
+from cogtree.knowledge.understanding.evidence_needs import (
+    ASKED_PARAMETER,
+    MEMORY_PARAMETERS,
+    SPEAKER_PARAMETER,
+    TurnTask,
+    memory_bindings,
+)
 from cogtree.knowledge.understanding.turn_state import GeneratedQuery, SlotResolution
 from cogtree.knowledge.wording import BoundedText
 

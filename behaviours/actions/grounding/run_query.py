@@ -36,13 +36,13 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
-from cogtree.behaviours.gates.evidence import MODEL_QUERY
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.packs.domain_pack import DomainPack, PackError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.grounding_backend import GroundingBackend
 from cogtree.knowledge.scene.readonly_query import QueryOutcome, QueryRefused
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.evidence_needs import MODEL_QUERY
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from cogtree.knowledge.worker_pool import WorkerPool
 

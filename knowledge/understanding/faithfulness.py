@@ -40,10 +40,9 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
-from cogtree.behaviours.keys import GateRationale
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.understanding.lexicon import Lexicon
-from cogtree.knowledge.understanding.turn_state import EvidenceBundle
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, GateRationale
 from cogtree.knowledge.wording import clip
 
 _FRACTION_GLYPHS = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒"
