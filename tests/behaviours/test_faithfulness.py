@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from cogtree.behaviours.actions.dialogue.faithfulness import (
+from cogtree.knowledge.understanding.faithfulness import (
     FaithfulnessReport,
     Support,
     check_reply,
