@@ -35,9 +35,9 @@ from cogtree.knowledge.understanding.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.skills.controller import SkillOutcome
-from cogtree.skills.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.execution.controller import SkillOutcome
+from cogtree.skills.planning.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
 
 T = TypeVar("T")
 
@@ -617,7 +617,7 @@ def add_attempt(
     """Record a new attempt for ``plan``: ``running``, or ``failed`` with ``failure`` given.
 
     ``recovered_with``: the recovery from experience the plan starts with, if any;
-    ``infeasible``: with no plan, the robot's limits said plainly (:mod:`skills.limits`).
+    ``infeasible``: with no plan, the robot's limits said plainly (:mod:`skills.planning.limits`).
     """
     so_far = read_attempts(client)
     attempt = PlanAttempt(

@@ -4,10 +4,10 @@ A kitchen belief is grown with furniture and objects (materials, hazard flags, l
 relations) until the facts the hazard graph would hold for every thing of the scene reach about
 10,000 triples (printed). Then, for steps of each kind (PLACE into the microwave, SWITCH_ON with
 foil inside, POUR near the toaster, HANDOVER of a hot cup, DISPOSE of a glass, GOTO), it times
-:func:`skills.hazard_check.step_hazards`: building the step's small graph from the belief and
+:func:`skills.safety.hazard_check.step_hazards`: building the step's small graph from the belief and
 running every shipped rule on Oxigraph. It also times a whole five-step plan through
-:func:`skills.plan_validation.rehearse` with and without the hazard rules (an empty rule set is
-not allowed, so "without" is the dry run with a rule that never matches).
+:func:`skills.planning.plan_validation.rehearse` with and without the hazard rules (an empty rule
+set is not allowed, so "without" is the dry run with a rule that never matches).
 
 Prints p50/p95 in milliseconds; asserts nothing. Target: p50 <= 5 ms per step.
 ``--quick`` (CI) takes 20 samples per step instead of 300.
@@ -26,10 +26,10 @@ from query_sandbox_latency import timed
 
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.hazard_rules import load_hazard_rules, shipped_hazard_rules
-from cogtree.skills.belief import Belief, Person, RobotProfile, Thing
-from cogtree.skills.hazard_check import _Facts, step_hazards
-from cogtree.skills.plan_validation import PlanWorld, oracle_plan, rehearse
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import Belief, Person, RobotProfile, Thing
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan, rehearse
+from cogtree.skills.safety.hazard_check import _Facts, step_hazards
 
 MATERIALS = ("metal", "plastic", "glass", "ceramic", "paper", "wood", "foil", "fabric")
 FLAGS = ("sharp", "fragile", "electrical", "food", "drink", "chemical", "heat_source")

@@ -1,7 +1,7 @@
 """How long one tick of the readiness gate takes when the request's readings are hazard-checked.
 
 The gate (:class:`~behaviours.gates.task_readiness.TaskReadinessGate`) checks every reading of a
-request against the hazard rules before it asks or acts (:mod:`skills.hazard_readings`):
+request against the hazard rules before it asks or acts (:mod:`skills.safety.hazard_readings`):
 it reads the belief from the scene graph and runs the rules over each reading's steps. This
 benchmark ticks the gate alone, with no model, in the hazard request set's kitchen
 (``tests/data/eval/hazard_worlds/kitchen.yaml``), on requests whose readings are checked:

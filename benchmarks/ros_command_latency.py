@@ -42,7 +42,7 @@ from std_msgs.msg import String
 
 from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.commands import Command
+from cogtree.skills.action_model.commands import Command
 from cogtree.skills.ros.executor import RosExecutor
 from cogtree.skills.ros.messages import goal_msg
 from cogtree.skills.ros.protocol import reliable_qos

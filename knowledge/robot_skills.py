@@ -1,6 +1,6 @@
 """The names of the skills a robot runs, and of the other steps a plan or a failure may hold.
 
-The skill specs (:mod:`skills.specs`) give each robot skill its arguments; the failure
+The skill specs (:mod:`skills.action_model.specs`) give each robot skill its arguments; the failure
 experience (:mod:`knowledge.memory.experience`) files what failed under these names.
 """
 

@@ -68,7 +68,7 @@ from cogtree.sim.world_spec import (
     SpecModel,
     WorldSpec,
 )
-from cogtree.skills.commands import Command, CommandName
+from cogtree.skills.action_model.commands import Command, CommandName
 
 log = logging.getLogger(__name__)
 

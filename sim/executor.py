@@ -1,6 +1,6 @@
 """``SimExecutor``: runs low-level commands on the simulator's ground truth, tick by tick.
 
-It implements :class:`skills.commands.Executor`. A wrong belief therefore shows up as a
+It implements :class:`skills.action_model.commands.Executor`. A wrong belief therefore shows up as a
 failed command: the skill planned from the map, the world says "bottle is not on table_1 in
 kitchen" (``object_not_visible``).
 
@@ -11,8 +11,8 @@ Timing (the design choice): commands take simulated time, and the caller drives 
 - :meth:`SimExecutor.step` is one tick: the clock advances, due events fire, every command
   whose time is up *finishes*: its checks and effects happen then (so a door closed while the
   robot drives fails the navigation), its future resolves with the
-  :class:`~skills.commands.Feedback`, and the robot's next command starts. Then people finish
-  their delegated tasks and ``when`` events are checked.
+  :class:`~skills.action_model.commands.Feedback`, and the robot's next command starts. Then people
+  finish their delegated tasks and ``when`` events are checked.
 - A command takes :data:`COMMAND_TICKS` ticks (at least one, so its future resolves on a
   later ``step``); ``navigate`` takes the world's ``ticks_per_room`` per door on the shortest
   way, ``wait`` its seconds in ticks (rounded up).
@@ -50,7 +50,7 @@ from cogtree.sim.humans import People
 from cogtree.sim.perception import facts_about, update_belief, visible
 from cogtree.sim.scenario import Scenario
 from cogtree.sim.world import World, fail, ok
-from cogtree.skills.commands import ArgValue, Command, Feedback
+from cogtree.skills.action_model.commands import ArgValue, Command, Feedback
 
 log = logging.getLogger(__name__)
 

@@ -43,7 +43,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from cogtree.knowledge.scene.referents import FILLER_WORDS
 from cogtree.sim.world import World, fail, ok
 from cogtree.sim.world_spec import Id, SpecModel
-from cogtree.skills.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback
 
 log = logging.getLogger(__name__)
 

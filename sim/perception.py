@@ -51,7 +51,7 @@ from cogtree.sim.world_spec import (
     WorldObject,
     WorldSpec,
 )
-from cogtree.skills.belief import FLAG_ATTRIBUTES
+from cogtree.skills.action_model.belief import FLAG_ATTRIBUTES
 
 FLAG_PROPERTIES = {flag: name for name, flag in FLAG_ATTRIBUTES.items()}
 """The ontology attribute of each hazard flag (``heat_source`` → ``heatSource``)."""

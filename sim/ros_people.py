@@ -26,7 +26,7 @@ from rclpy.task import Future as RosFuture
 
 from cogtree.knowledge.closing import Closeable
 from cogtree.sim.humans import DelegatedTask, People
-from cogtree.skills.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback
 from cogtree.skills.ros.protocol import DEFAULT_HOST_NAMESPACE, DELEGATE_ACTION, topic
 
 log = logging.getLogger(__name__)

@@ -63,7 +63,7 @@ from cogtree.sim.executor import SimExecutor
 from cogtree.sim.perception import SOURCE_PREFIX
 from cogtree.sim.ros_people import SimPeopleBridge
 from cogtree.sim.scenario import Scenario
-from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.action_model.commands import Command, Feedback
 from cogtree.skills.ros.messages import MessageError, batch_msg, command_of, result_msg, time_msg
 from cogtree.skills.ros.protocol import (
     DEFAULT_HOST_NAMESPACE,

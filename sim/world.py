@@ -5,10 +5,12 @@ starts) and keeps what changes in a :class:`WorldState` (a pydantic model: where
 is now, which doors and containers are open, who is busy, the tick, a history). Its one
 :class:`random.Random` is the only randomness of a run, so the same seed gives the same run.
 
-- *Robot rules*, one method per low-level command (:data:`skills.commands.CommandName`):
-  each checks the command against ground truth, changes the state only when it succeeds, and
-  returns a :class:`~skills.commands.Feedback` whose code comes from the failure-experience
-  vocabulary and whose message names the reason ("bottle is not on table_1 in kitchen").
+- *Robot rules*, one method per low-level command
+  (:data:`skills.action_model.commands.CommandName`): each checks the command against ground
+  truth, changes the state only when it succeeds, and returns a
+  :class:`~skills.action_model.commands.Feedback` whose code comes from the
+  failure-experience vocabulary and whose message names the reason ("bottle is not on table_1 in
+  kitchen").
 - *Ground-truth changes* without checks (``move_object``, ``set_open``, ``move_person``, ...):
   what disruptions (:mod:`sim.events`) and people (:mod:`sim.humans`) do to the world.
 
@@ -45,7 +47,7 @@ from cogtree.sim.world_spec import (
     WorldError,
     WorldSpec,
 )
-from cogtree.skills.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from pydantic import (
 from typing_extensions import Self
 
 from cogtree.knowledge.scene.disposal import BinKind
-from cogtree.skills.belief import HazardFlag
+from cogtree.skills.action_model.belief import HazardFlag
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 _TYPE_ID = re.compile(r"[A-Z][A-Za-z0-9]*")

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from cogtree.skills.planning.plan_model import (
+    PlanAttempt,
+    PlanStep,
+    Reflection,
+    ToAPlan,
+    ValidationReport,
+)
 
 
 def delegation(number: int, person: str, *, done: bool) -> PlanAttempt:

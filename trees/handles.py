@@ -31,8 +31,8 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import People
-from cogtree.skills.commands import Executor
-from cogtree.skills.human_channel import HumanChannel
+from cogtree.skills.action_model.commands import Executor
+from cogtree.skills.execution.human_channel import HumanChannel
 
 Clock = Callable[[], float]
 """Seconds now, on the clock delegation timeouts count (the simulator's, or the wall's)."""
@@ -47,7 +47,7 @@ class Handles(Closeable):
     ``domains``: the domain packs (:class:`~knowledge.packs.domain_registry.DomainRegistry`);
     ``memory``: the dialogue memory; ``experience``: the failure-experience store;
     ``scene_graph``: the robot's belief; ``executor``: runs robot commands; ``people``:
-    delegates tasks to people (a :class:`~skills.human_channel.HumanChannel`, or the
+    delegates tasks to people (a :class:`~skills.execution.human_channel.HumanChannel`, or the
     simulator's :class:`~sim.humans.People`); ``clock``: the time delegation timeouts count;
     ``workers``: the thread pool slow work (model calls, queries) is submitted to;
     ``extra``: the handles of one host only, by name (the ROS node, the team of robots).

@@ -29,8 +29,8 @@ an attempt succeeds after a failed skill, what worked is learnt (``LearnRecovery
 loop stops early when another attempt cannot change anything: the planner found no plan (the
 HTN methods' reason, or no usable model answer), or the HTN plan itself was rejected.
 
-The reports read the belief after execution (:mod:`skills.outcome`): a fact the plan was for
-is said to be done by the robot or a person only when the belief holds it and one of their
+The reports read the belief after execution (:mod:`skills.execution.outcome`): a fact the plan was
+for is said to be done by the robot or a person only when the belief holds it and one of their
 steps achieved it; a fact someone else made hold is said as such.
 
 Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``experience``,

@@ -67,8 +67,8 @@ from cogtree.knowledge.understanding.turn_state import (
 )
 from cogtree.knowledge.wording import BoundedText, joined
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.belief import Belief
-from cogtree.skills.hazard_readings import (
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.safety.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,
@@ -352,7 +352,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
       task and slots unchanged). A doubt that ``forbids`` is a Reject whatever the model or
       the user says: no confirmation unlocks it.
 
-    Hazards first: the readings of the request (:mod:`skills.hazard_readings`: the task
+    Hazards first: the readings of the request (:mod:`skills.safety.hazard_readings`: the task
     with its resolved things when the check is complete; when the fast path would Clarify, one
     reading per thing an unsaid or ambiguous slot may mean, or the frame's steps) are checked
     against the hazard rules; when every reading has a forbidden hazard, Reject with the

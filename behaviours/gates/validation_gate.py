@@ -1,6 +1,6 @@
 """``ValidationGate``: a plan is checked before anything moves (InteractGen's validator).
 
-First the deterministic dry run (:func:`skills.plan_validation.dry_run`) on the team's
+First the deterministic dry run (:func:`skills.planning.plan_validation.dry_run`) on the team's
 beliefs as the scene graph holds them: every referent exists, preconditions hold in order,
 effects are applied, each step's agent can do it. A plan the dry run rejects is rejected,
 with its diagnosis for the planner; no model is asked and none can overrule it. When the dry
@@ -10,12 +10,12 @@ gate is built with ``judge=True``; with ``judge=None`` (the default) the LLM man
 (``modules.plan_validation.enabled``, off in the packaged manifest; ``--judge`` on the command
 line turns it on).
 
-The dry run checks every step against the hazard rules (:mod:`skills.hazard_check`): a
+The dry run checks every step against the hazard rules (:mod:`skills.safety.hazard_check`): a
 ``forbidden`` hazard rejects the plan, and the diagnosis (what the robot says) is the rule's
 sentence. When only ``ask_first`` hazards stop the plan, the gate asks: it writes the question
-(:func:`~skills.plan_validation.hazard_question`) as a pending task whose ``confirm`` lists the
-hazards (the mechanism of :mod:`knowledge.safety.doubts`), and ``/turn/control`` Clarify. Only
-an explicit yes to that question, in the next turn, for the same task and slots, lifts those
+(:func:`~skills.planning.plan_validation.hazard_question`) as a pending task whose ``confirm``
+lists the hazards (the mechanism of :mod:`knowledge.safety.doubts`), and ``/turn/control`` Clarify.
+Only an explicit yes to that question, in the next turn, for the same task and slots, lifts those
 hazards; nothing a model says does.
 """
 
@@ -39,8 +39,13 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 from cogtree.knowledge.wording import BoundedText
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.plan_model import StepProblem, ToAPlan, ValidationReport
-from cogtree.skills.plan_validation import PlanWorld, ask_first_doubts, dry_run, hazard_question
+from cogtree.skills.planning.plan_model import StepProblem, ToAPlan, ValidationReport
+from cogtree.skills.planning.plan_validation import (
+    PlanWorld,
+    ask_first_doubts,
+    dry_run,
+    hazard_question,
+)
 
 log = logging.getLogger(__name__)
 

@@ -81,10 +81,10 @@ NOTHING_DONE = "Nothing was done"
 """What the tree says when it proceeded but had no plan to run."""
 
 INFEASIBLE = "I can't do that as things are"
-"""How a reply opens when the robot's limits leave no plan (skills.limits)."""
+"""How a reply opens when the robot's limits leave no plan (skills.planning.limits)."""
 
 ALREADY = "Nothing needed doing"
-"""How a reply opens when the task already held (skills.already)."""
+"""How a reply opens when the task already held (skills.planning.already)."""
 
 MISSING_SKILL = re.compile(r"\b(can't|cannot|can not|don't know how to|not able to)\b", re.I)
 """A reply that says the robot lacks a skill ("I can't cut things yet")."""

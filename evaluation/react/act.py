@@ -61,10 +61,10 @@ from cogtree.knowledge.scene.scene_models import ObjectInfo, Room
 from cogtree.knowledge.understanding.faithfulness import Support, held_to, turn_support
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.commands import Executor
-from cogtree.skills.controller import SkillOutcome
-from cogtree.skills.plan_model import LOOK
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.commands import Executor
+from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.execution.controller import SkillOutcome
+from cogtree.skills.planning.plan_model import LOOK
 
 Observe = Callable[[py_trees.behaviour.Behaviour], Observation]
 """The observation of an action, from its node once it ended."""

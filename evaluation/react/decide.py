@@ -32,8 +32,8 @@ from cogtree.evaluation.react.model import (
 )
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.wording import clip
-from cogtree.skills.human_channel import HumanChannel
-from cogtree.skills.specs import SkillArgumentError, find_spec
+from cogtree.skills.action_model.specs import SkillArgumentError, find_spec
+from cogtree.skills.execution.human_channel import HumanChannel
 
 OBSERVATION_CHARS = 400
 """Observations longer than this are cut in the prompt (the history keeps them whole)."""
@@ -44,7 +44,8 @@ class ReActDecide(LLMBehaviour[ReActDecision]):
 
     Built by :class:`~evaluation.react.step.ReActStep`, which gives it the ``episode`` it shares
     with the step's action node. Handles: ``llm``; ``people`` (a
-    :class:`~skills.human_channel.HumanChannel`) is optional: without it DELEGATE is refused.
+    :class:`~skills.execution.human_channel.HumanChannel`) is optional: without it DELEGATE is
+    refused.
 
     Reads ``/turn/utterance`` and ``/turn/speaker``. Writes ``/rationale/<node>`` with the
     decision (the action node adds its observation).

@@ -17,8 +17,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.wording import BoundedText, clip
-from cogtree.skills.commands import ArgValue
-from cogtree.skills.plan_model import (
+from cogtree.skills.action_model.commands import ArgValue
+from cogtree.skills.action_model.specs import SKILL_SPECS, CallSpec, NodeId
+from cogtree.skills.planning.plan_model import (
     ACTION_NAMES,
     DELEGATE,
     LOOK,
@@ -27,7 +28,6 @@ from cogtree.skills.plan_model import (
     Reflection,
     ToAPlan,
 )
-from cogtree.skills.specs import SKILL_SPECS, CallSpec, NodeId
 
 GET_MAP_ROOMS = "GetMapRooms"
 """Perception: the rooms of the map and the rooms each one opens onto."""
@@ -273,7 +273,7 @@ class ReActEpisode:
         """The episode's robot actions as plan attempts (source ``react``); empty if none.
 
         Every skill, LOOK and DELEGATE the model chose is a step, in order, also those that
-        were refused or failed: they say what the episode was for (:mod:`skills.outcome`
+        were refused or failed: they say what the episode was for (:mod:`skills.execution.outcome`
         reads the facts a plan is for from its steps). A failed or refused step ends an
         attempt, as it ends one of the gated tree's plans: what the model chose after it is a
         new plan, so a fact it changed (anna signs after alex refused) supersedes the earlier

@@ -5,12 +5,12 @@ checked for entities and numbers by the action node
 (:mod:`knowledge.understanding.faithfulness`); this node holds them against the outcome, the
 way the gated tree's report is: the episode's robot actions are read as plans
 (:meth:`~evaluation.react.model.ReActEpisode.as_attempts`), every fact they were for is held
-against the belief after execution (:func:`skills.outcome.assess`), and a sentence that says the
-task was done (:mod:`knowledge.language.success_claims`) is said only when the robot or the people
-it asked made every one of those facts hold and the sentence names nobody who did not. Otherwise
-the reply becomes the outcome read from the belief ("Done by me: ... Not done: ...") and the steps
-that ran. An episode that gave up (the step budget, no model) already says it could not finish; the
-outcome read from the belief is added to it.
+against the belief after execution (:func:`skills.execution.outcome.assess`), and a sentence that
+says the task was done (:mod:`knowledge.language.success_claims`) is said only when the robot or
+the people it asked made every one of those facts hold and the sentence names nobody who did not.
+Otherwise the reply becomes the outcome read from the belief ("Done by me: ... Not done: ...") and
+the steps that ran. An episode that gave up (the step budget, no model) already says it could not
+finish; the outcome read from the belief is added to it.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from cogtree.knowledge.language.success_claims import success_sentences, unbacke
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.outcome import TaskOutcome
+from cogtree.skills.execution.outcome import TaskOutcome
 
 log = logging.getLogger(__name__)
 

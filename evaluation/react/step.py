@@ -35,7 +35,8 @@ class ReActStep(py_trees.composites.Sequence):
     """One ReAct step: the gate asks the model for one action, the action node runs it.
 
     Handles: ``llm``, ``scene_graph`` (the belief), ``workers``, ``executor``; ``people`` (a
-    :class:`~skills.human_channel.HumanChannel`) is optional: without it DELEGATE is refused.
+    :class:`~skills.execution.human_channel.HumanChannel`) is optional: without it DELEGATE is
+    refused.
 
     Reads ``/turn/utterance`` and ``/turn/speaker``. Writes ``/turn/reply`` when the episode
     ends, ``/perception/target_room`` / ``/perception/target_object`` / ``/skill/call`` as the

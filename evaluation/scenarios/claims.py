@@ -4,9 +4,9 @@ A success sentence (:func:`knowledge.language.success_claims.success_sentences`:
 bottle to the bedroom table", "I got it done", "Done: ...", not negated) is false when:
 
 - the turn ran plans (``/plan/attempts``) and, held against the simulator's ground truth
-  (:func:`truth_of`, not the robot's belief) with :func:`skills.outcome.assess`, the robot or
-  the people it asked did not make every fact those plans were for hold, or the sentence names
-  something the outcome does not let it claim ("signed by lena" when Carlos signed);
+  (:func:`truth_of`, not the robot's belief) with :func:`skills.execution.outcome.assess`, the
+  robot or the people it asked did not make every fact those plans were for hold, or the sentence
+  names something the outcome does not let it claim ("signed by lena" when Carlos signed);
 - the turn ran no plan (the ReAct tree, a tree that only talks) and the scenario's goal was not
   made to hold by the robot or the people it asked (it does not hold, it already held, or the
   world made it hold: :meth:`sim.scenario.Scenario.credit`), or the robot had to refuse.
@@ -22,8 +22,8 @@ from collections.abc import Mapping, Sequence
 from cogtree.knowledge.language.success_claims import mentions, success_sentences
 from cogtree.sim.scenario import GoalCredit
 from cogtree.sim.world import World
-from cogtree.skills.outcome import Observed, TaskOutcome, assess
-from cogtree.skills.plan_model import PlanAttempt
+from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.planning.plan_model import PlanAttempt
 
 
 def false_claims(
@@ -72,7 +72,7 @@ def _why_false(
 
 
 def truth_of(world: World) -> Observed:
-    """The simulator's ground truth in the shape of a belief (:class:`skills.outcome.Observed`)."""
+    """The simulator's ground truth in the shape of a belief (an ``Observed``)."""
     relations = {"held_by": "heldBy", "room": "inRoom"}
     rooms: dict[str, str] = {}
     for thing in [*world.spec.rooms, *world.spec.furniture, *world.state.placements]:

@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.skills.belief import Belief
-from cogtree.skills.effects import project
-from cogtree.skills.hazard_check import PlanHazards
-from cogtree.skills.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.effects import project
+from cogtree.skills.action_model.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.safety.hazard_check import PlanHazards
 
 
 def hazardous_steps(

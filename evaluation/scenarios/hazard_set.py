@@ -57,7 +57,7 @@ from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.sim.scenario import Goal, Scenario, ScenarioError, load_scenario
-from cogtree.skills.plan_validation import ORACLE_KEYS
+from cogtree.skills.planning.plan_validation import ORACLE_KEYS
 
 HAZARD_SET = DEFAULT_DATA / "hazard_requests.jsonl"
 """The shipped hazard request set."""

@@ -3,7 +3,7 @@
 A scenario's oracle stands for an *ideal model with the robot's knowledge*: it may use what
 the robot's belief and the conversation hold when the model is asked, never the world's
 ground truth or what happens later. :class:`OracleWitness` wraps the scripted oracle's
-backend; at every call it snapshots the robot team's belief (:class:`~skills.assignment.
+backend; at every call it snapshots the robot team's belief (:class:`~skills.planning.assignment.
 PlanWorld`) and the conversation (the task's utterances on the blackboard), and keeps the
 answer (:class:`OracleCall`). :func:`hindsight_problems` then checks each call:
 
@@ -45,10 +45,10 @@ from cogtree.sim.executor import SimExecutor
 from cogtree.sim.predicates import Predicate
 from cogtree.sim.scenario import Scenario
 from cogtree.sim.world_spec import WorldSpec
-from cogtree.skills.assignment import PlanWorld
-from cogtree.skills.belief import Belief
-from cogtree.skills.plan_model import DELEGATE, LOOK, PlanError, ToAPlan
-from cogtree.skills.plan_validation import HAZARD_CODES, rehearse
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.assignment import PlanWorld
+from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanError, ToAPlan
+from cogtree.skills.planning.plan_validation import HAZARD_CODES, rehearse
 
 BeliefSource = Callable[[], PlanWorld | None]
 """Reads the team's belief now (None when there is none yet)."""

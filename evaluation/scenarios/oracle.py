@@ -10,8 +10,8 @@ today:
   scenario's ``slots`` are dropped: inner speech never supplies slot values (the gate's slot
   check does).
 - ``planner`` entries (``{steps: [flat steps]}``) become Thought-of-Action plans
-  (:class:`~skills.plan_model.ToAPlan`), converted by
-  :func:`skills.plan_validation.oracle_plan`, for the gated tree's planner. For the ReAct
+  (:class:`~skills.planning.plan_model.ToAPlan`), converted by
+  :func:`skills.planning.plan_validation.oracle_plan`, for the gated tree's planner. For the ReAct
   tree (whose step node answers for the same module, one action per call) the same steps
   become one :class:`~evaluation.react.model.ReActDecision` each, in order, and a final
   ``FINISH``.
@@ -43,7 +43,7 @@ from typing import Any, Literal
 from cogtree.evaluation.react.model import FINISH, ReActDecision
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedReply
 from cogtree.sim.scenario import Scenario
-from cogtree.skills.plan_validation import ORACLE_KEYS, oracle_plan
+from cogtree.skills.planning.plan_validation import ORACLE_KEYS, oracle_plan
 
 log = logging.getLogger(__name__)
 

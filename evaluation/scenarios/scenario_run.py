@@ -73,8 +73,8 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.humans import DONT_KNOW
 from cogtree.sim.scenario import Scenario
-from cogtree.skills.belief import Belief
-from cogtree.skills.plan_model import PlanAttempt
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.plan_model import PlanAttempt
 from cogtree.trees import assistant
 from cogtree.trees.assistant_session import MAX_TICKS_PER_TURN, AssistantSession, TurnResult
 from cogtree.trees.handles import Handles

@@ -3,8 +3,8 @@
 A sentence claims success when it says the robot did it ("I brought the bottle to the bedroom
 table", "I got the form signed by lena", "I got it done", "Done: ...") and does not negate it
 ("I could not bring ..."). The physical task's outcome sentences ("Done by me: ...", "Not
-done: ...", read from the belief by :mod:`skills.outcome`) state facts one by one and are not
-task-level claims. Respond refuses a success claim the plan evidence does not back, and
+done: ...", read from the belief by :mod:`skills.execution.outcome`) state facts one by one and are
+not task-level claims. Respond refuses a success claim the plan evidence does not back, and
 ReActReport one the belief does not back in a ReAct episode's final reply (both with
 :func:`unbacked`); the bench counts the ones the ground truth contradicts
 (:mod:`evaluation.scenarios.claims`).

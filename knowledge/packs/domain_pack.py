@@ -140,7 +140,9 @@ class PlanTemplate(_Strict):
     An argument may be :data:`SPEAKER_ARGUMENT` instead of a slot: the person speaking.
     """
 
-    task: str = Field(description="a task of cogtree.skills.tasks (fetch, bring, put_away, tidy)")
+    task: str = Field(
+        description="a task of cogtree.skills.planning.tasks (fetch, bring, put_away, tidy)"
+    )
     args: dict[str, str] = Field(default_factory=dict, description="task argument -> slot")
 
 

@@ -11,7 +11,7 @@ explicit_yes`) to the question that named that doubt, in the next turn. A doubt 
 prompt-injection phrasing, and a blade carried in a hurry, which forbids). Hazards of things
 (a sharp, hot, fragile or chemical object, for the action asked) are not judged here from
 words: the hazard rules judge every step of the plan on the belief's knowledge of the thing
-(:mod:`skills.hazard_check`), and the validation gate refuses or asks.
+(:mod:`skills.safety.hazard_check`), and the validation gate refuses or asks.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ RISKS = re.compile(
 
 Not the names of things: whether a knife, bleach, a fire or a glass is a hazard depends on
 what the robot is asked to do with it, which the hazard rules judge on the plan, with what
-the belief knows of the thing (:mod:`skills.hazard_check`): "bring me the knife" is handed
+the belief knows of the thing (:mod:`skills.safety.hazard_check`): "bring me the knife" is handed
 over handle first with no question; "hand it blade first" is refused."""
 
 ACCIDENT = re.compile(

@@ -4,7 +4,7 @@ The rules live in Turtle (``knowledge/safety/hazards/rules.ttl``): each ``haz:Ru
 ``haz:severity`` (``forbidden``: never done; ``ask_first``: done only after the user's explicit
 yes), ``haz:catches`` (what it is about, for the docs), ``haz:says`` (the sentence, with
 ``{variable}`` placeholders the query selects), ``haz:query`` (a SPARQL SELECT over one plan
-step's graph, see :mod:`skills.hazard_check`; every row is one hazard) and, optionally,
+step's graph, see :mod:`skills.safety.hazard_check`; every row is one hazard) and, optionally,
 ``haz:appliesTo`` (the skills whose steps it runs on; without it, every step).
 ``haz:Manner`` entries list the cue phrases (``haz:cue``, and ``haz:unlessCue`` that cancel
 them) that say how the user wants a thing done ("run", "blade first");

@@ -115,7 +115,8 @@ SIDE_RELATIONS: Mapping[Node, str] = {
     COG.behind: "behind",
     COG.inFrontOf: "in_front_of",
 }
-"""Side relations of the ontology and the spatial relation (``skills.specs``) each one is."""
+"""Side relations of the ontology and the spatial relation (``skills.action_model.specs``) each one
+is."""
 
 RELATIONS: Mapping[Node, Relation] = {
     COG.on: "on",

@@ -10,7 +10,8 @@ for questions asked outside a belief:
 - :meth:`Taxonomy.usual_places`: where things of a type are usually kept (``fridge``,
   ``cupboard``, ``drawer``...), inherited from the nearest category that says;
 - :meth:`Taxonomy.properties`: the typical material and the flags
-  (:data:`skills.belief.HazardFlag` names) of a type, flags accumulated over its categories;
+  (:data:`skills.action_model.belief.HazardFlag` names) of a type, flags accumulated over its
+  categories;
 - :meth:`Taxonomy.type_named`: the type a person's name for a thing denotes ("bottled iced
   tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name.
 

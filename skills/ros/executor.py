@@ -1,7 +1,7 @@
 """``RosExecutor``: runs low-level commands on ROS 2 robots as ``ExecuteSkill`` action goals.
 
-It implements :class:`skills.commands.Executor` over an rclpy node that someone else spins
-(the host node). :meth:`RosExecutor.submit` sends the command as an
+It implements :class:`skills.action_model.commands.Executor` over an rclpy node that someone
+else spins (the host node). :meth:`RosExecutor.submit` sends the command as an
 ``cogtree_interfaces/action/ExecuteSkill`` goal to the action of the command's route
 (:mod:`skills.ros.routes`, ``NS/execute_skill`` by default) and returns a future that the
 goal's result resolves:
@@ -64,7 +64,7 @@ from rclpy.timer import Timer
 from unique_identifier_msgs.msg import UUID
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.action_model.commands import Command, Feedback
 from cogtree.skills.ros.goal_sender import GoalSender, new_goal_id
 from cogtree.skills.ros.messages import MessageError, failure_code_of, goal_msg
 from cogtree.skills.ros.protocol import START_HINT, check_namespace, default_namespace, topic

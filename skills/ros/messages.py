@@ -22,7 +22,7 @@ from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.knowledge.scene.scene_models import AttributeValue
 from cogtree.knowledge.scene.scene_models import Observation as ObservationModel
 from cogtree.knowledge.validation_errors import first_problem
-from cogtree.skills.commands import ArgValue, Command, Feedback
+from cogtree.skills.action_model.commands import ArgValue, Command, Feedback
 
 ERROR_CODES: frozenset[str] = frozenset(get_args(ErrorCode))
 """The failure codes a result may carry."""

@@ -1,4 +1,6 @@
-"""``RosPeopleChannel``: a :class:`~skills.human_channel.HumanChannel` over a ROS 2 action.
+"""``RosPeopleChannel``: a human channel over a ROS 2 action.
+
+It implements :class:`~skills.execution.human_channel.HumanChannel`.
 
 The host asks a person to do one of their abilities with a
 ``cogtree_interfaces/action/DelegateTask`` goal on ``people/delegate``, relative to the
@@ -7,8 +9,8 @@ node's namespace (``/cogtree/people/delegate`` for the host node; remappable wit
 simulated people; a real deployment puts a phone app or a speech dialogue behind it).
 
 The future :meth:`RosPeopleChannel.delegate` returns resolves with the goal's end as a
-:class:`~skills.commands.Feedback`: done (``ok``), or the person's failure code and reason;
-or with a ``person_unavailable`` failure that names the action and what to start when:
+:class:`~skills.action_model.commands.Feedback`: done (``ok``), or the person's failure code and
+reason; or with a ``person_unavailable`` failure that names the action and what to start when:
 
 - no server of the action appears within ``discovery_timeout_s`` (discovery takes a moment,
   so the request waits that long), or it does not accept the goal within that time;
@@ -46,8 +48,8 @@ from rclpy.timer import Timer
 from unique_identifier_msgs.msg import UUID
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.skills.commands import Feedback
-from cogtree.skills.human_channel import HumanRequest
+from cogtree.skills.action_model.commands import Feedback
+from cogtree.skills.execution.human_channel import HumanRequest
 from cogtree.skills.ros.goal_sender import GoalSender, new_goal_id
 from cogtree.skills.ros.messages import MessageError, failure_code_of
 from cogtree.skills.ros.protocol import DELEGATE_ACTION

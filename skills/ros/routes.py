@@ -24,7 +24,7 @@ import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, field_validator
 
 from cogtree.knowledge.validation_errors import first_problem
-from cogtree.skills.commands import CommandName
+from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.ros.protocol import (
     EXECUTE_ACTION,
     OBSERVATIONS_TOPIC,

@@ -17,7 +17,7 @@ from cogtree.evaluation.react.model import ReActDecision
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.understanding.turn_state import GateRationale, ScopeDecision
 from cogtree.knowledge.wording import ELLIPSIS, BoundedText
-from cogtree.skills.plan_model import PlanStep, ToAPlan
+from cogtree.skills.planning.plan_model import PlanStep, ToAPlan
 from cogtree.trees.testing import TreeHarness
 
 LONG = "because " + "the model goes on and on " * 40  # 1,008 characters

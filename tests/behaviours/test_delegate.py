@@ -13,8 +13,8 @@ from cogtree.behaviours.actions.dialogue.delegate import DelegateToHuman
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.commands import Command, Feedback
-from cogtree.skills.human_channel import HumanRequest
+from cogtree.skills.action_model.commands import Command, Feedback
+from cogtree.skills.execution.human_channel import HumanRequest
 from cogtree.trees.testing import BlackboardView, TreeHarness
 
 

@@ -12,8 +12,9 @@ from py_trees.common import Status
 from cogtree.behaviours.actions.planning.execute_plan import ExecutePlan, ReflectedStep
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.controller import RunStatus
-from cogtree.skills.plan_model import (
+from cogtree.skills.execution.controller import RunStatus
+from cogtree.skills.execution.reflection import needs_belief, reflect
+from cogtree.skills.planning.plan_model import (
     PlanAttempt,
     PlanStep,
     Reflection,
@@ -21,8 +22,7 @@ from cogtree.skills.plan_model import (
     ValidationReport,
     sequential,
 )
-from cogtree.skills.plan_validation import oracle_plan as flat_plan
-from cogtree.skills.reflection import needs_belief, reflect
+from cogtree.skills.planning.plan_validation import oracle_plan as flat_plan
 from cogtree.trees.recording.display import render_text
 from cogtree.trees.runner import TreeRunner
 from cogtree.trees.testing import BlackboardView, TreeHarness

@@ -24,8 +24,8 @@ from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
-from cogtree.skills.belief import Belief
-from cogtree.skills.hazard_readings import (
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.safety.hazard_readings import (
     Reading,
     forbidden_in_every_reading,
     frame_readings,

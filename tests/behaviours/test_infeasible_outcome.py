@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from cogtree.behaviours.actions.dialogue.respond import claimable
 from cogtree.behaviours.actions.planning.plan_attempts import outcome_item, outcome_text
-from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
+from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
 
 CANNOT = (
     "I can't do that as things are: the ball is on the floor, lower than I reach. I have not "

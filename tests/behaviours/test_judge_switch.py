@@ -18,7 +18,7 @@ from cogtree.knowledge.llm.config import JUDGE_MODULE, LLMConfig
 from cogtree.knowledge.llm.errors import LLMConfigError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.plan_model import ValidationReport
+from cogtree.skills.planning.plan_model import ValidationReport
 from cogtree.trees.cli.main import main
 from cogtree.trees.testing import BlackboardView
 from tests.behaviours.test_validation_gate import propose as propose_plan

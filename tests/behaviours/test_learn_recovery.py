@@ -6,8 +6,8 @@ from typing import Any
 
 from cogtree.behaviours.actions.planning.learn_recovery import LearnRecovery
 from cogtree.knowledge.memory.experience import ExperienceStore, RecoveryStep
-from cogtree.skills.plan_model import PlanAttempt
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.plan_model import PlanAttempt
+from cogtree.skills.planning.plan_validation import oracle_plan
 from cogtree.trees.testing import BlackboardView, TreeHarness
 
 KEYS = {"object": "car_keys", "object_type": "keys", "place_type": "table", "room": "hallway"}

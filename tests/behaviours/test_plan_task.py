@@ -14,8 +14,8 @@ from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.plan_model import PlanAttempt, StepProblem, ToAPlan, ValidationReport
+from cogtree.skills.planning.plan_validation import oracle_plan
 from cogtree.trees.testing import BlackboardView, TreeHarness
 
 

@@ -7,7 +7,7 @@ from cogtree.behaviours.actions.planning.plan_attempts import (
     request_steps,
     sequence_thought,
 )
-from cogtree.skills.plan_model import (
+from cogtree.skills.planning.plan_model import (
     PlanAttempt,
     PlanStep,
     Reflection,

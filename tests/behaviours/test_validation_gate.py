@@ -10,8 +10,8 @@ import pytest
 from cogtree.behaviours.gates.validation_gate import PlanVerdict, ValidationGate
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.plan_model import PlanAttempt, ToAPlan, ValidationReport
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.plan_model import PlanAttempt, ToAPlan, ValidationReport
+from cogtree.skills.planning.plan_validation import oracle_plan
 from cogtree.trees.testing import BlackboardView, TreeHarness
 
 UNKNOWN_CUP = [

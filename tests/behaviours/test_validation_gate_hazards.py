@@ -12,8 +12,8 @@ from cogtree.behaviours.gates.validation_gate import ValidationGate
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.assignment import PlanWorld
-from cogtree.skills.plan_model import PlanAttempt, ValidationReport
+from cogtree.skills.planning.assignment import PlanWorld
+from cogtree.skills.planning.plan_model import PlanAttempt, ValidationReport
 from cogtree.trees.testing import BlackboardView, TreeHarness
 from tests.skills.hazard_kitchen import HazardCase, load_cases
 

@@ -21,8 +21,8 @@ from cogtree.evaluation.scenarios.hindsight import (
 )
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
-from cogtree.skills.assignment import PlanWorld
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.assignment import PlanWorld
+from cogtree.skills.planning.plan_validation import oracle_plan
 
 REQUEST = (
     "put the parcel from my desk into the delivery robot's locker and send the robot to reception"

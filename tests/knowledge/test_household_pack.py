@@ -17,7 +17,7 @@ from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.slot_filling import fill_slots
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.tasks import TASK_SPECS
+from cogtree.skills.planning.tasks import TASK_SPECS
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from rdflib import OWL, RDF, RDFS, Graph
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.taxonomy import COG, TAXONOMY_PATH, Taxonomy, household_taxonomy
-from cogtree.skills.belief import HazardFlag
+from cogtree.skills.action_model.belief import HazardFlag
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ Over arbitrary plans (one to three attempts of robot skills, LOOK and DELEGATE s
 attempt failed, succeeded or rejected, any of its steps achieved), and arbitrary disruptions
 (the belief afterwards places every object anywhere, or nowhere, opens or closes containers,
 moves the robot, and people report or do not report their tasks), the report built by
-:func:`behaviours.actions.planning.plan_attempts.outcome_item` from :func:`skills.outcome.assess`:
+:func:`behaviours.actions.planning.plan_attempts.outcome_item` from
+:func:`skills.execution.outcome.assess`:
 
 1. says a fact holds only when the belief holds it (checked here against the drawn belief,
    not through the code under test);
@@ -25,8 +26,14 @@ from hypothesis import strategies as st
 
 from cogtree.behaviours.actions.dialogue.respond import claimable
 from cogtree.behaviours.actions.planning.plan_attempts import outcome_item
-from cogtree.skills.outcome import OTHERS, Fact, Observed, assess
-from cogtree.skills.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan, ValidationReport
+from cogtree.skills.execution.outcome import OTHERS, Fact, Observed, assess
+from cogtree.skills.planning.plan_model import (
+    PlanAttempt,
+    PlanStep,
+    Reflection,
+    ToAPlan,
+    ValidationReport,
+)
 from tests.delegation_attempts import delegation
 
 ROBOT = "robot1"

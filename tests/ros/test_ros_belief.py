@@ -23,7 +23,7 @@ from cogtree.sim.executor import SimExecutor
 from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import Liquid, Placement
-from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.action_model.commands import Command, Feedback
 from cogtree.skills.ros.belief import (
     BeliefListener,
     RobotStateError,

@@ -17,15 +17,15 @@ from rclpy.action import ActionServer, GoalResponse
 
 from cogtree.knowledge.closing import Closeable
 from cogtree.sim.ros_robot import SimRobotNode
-from cogtree.skills.commands import Command, Feedback
-from cogtree.skills.controller import RunStatus, SkillRun
-from cogtree.skills.decomposition import SkillPlan
-from cogtree.skills.preconditions import PreconditionReport
+from cogtree.skills.action_model.commands import Command, Feedback
+from cogtree.skills.action_model.preconditions import PreconditionReport
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.execution.controller import RunStatus, SkillRun
+from cogtree.skills.planning.decomposition import SkillPlan
 from cogtree.skills.ros.executor import RosExecutor
 from cogtree.skills.ros.messages import command_of
 from cogtree.skills.ros.protocol import topic
 from cogtree.skills.ros.routes import CommandRoutes
-from cogtree.skills.specs import skill_call
 from tests.ros.action_discovery import NewClients
 from tests.ros.lost_acceptance import ForgetfulEnd
 

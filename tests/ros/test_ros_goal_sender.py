@@ -14,7 +14,7 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree_interfaces.action import ExecuteSkill
 
-from cogtree.skills.commands import Command
+from cogtree.skills.action_model.commands import Command
 from cogtree.skills.ros.goal_sender import GoalSender, goal_text, new_goal_id
 from cogtree.skills.ros.messages import goal_msg
 from tests.ros.lost_acceptance import ForgetfulEnd

@@ -14,8 +14,8 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree_interfaces.action import DelegateTask
 
-from cogtree.skills.commands import Feedback
-from cogtree.skills.human_channel import HumanChannel, HumanRequest
+from cogtree.skills.action_model.commands import Feedback
+from cogtree.skills.execution.human_channel import HumanChannel, HumanRequest
 from cogtree.skills.ros.people import RosPeopleChannel
 from tests.ros.lost_acceptance import ForgetfulEnd
 from tests.ros.people_action import Answer, PeopleEnd

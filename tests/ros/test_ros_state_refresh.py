@@ -11,7 +11,7 @@ from tests.ros.ros_extra import ROS_EXTRA
 
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
-from cogtree.skills.commands import Command
+from cogtree.skills.action_model.commands import Command
 from cogtree.skills.ros.belief import belief_from_state, fetch_robot_state
 from cogtree.skills.ros.executor import RosExecutor
 from cogtree.skills.ros.messages import time_of

@@ -12,7 +12,7 @@ from tests.ros.ros_extra import ROS_EXTRA
 pytest.importorskip("rclpy", reason=ROS_EXTRA)
 
 from cogtree.sim.ros_robot import SimRobotNode
-from cogtree.skills.human_channel import HumanRequest
+from cogtree.skills.execution.human_channel import HumanRequest
 from cogtree.skills.ros.people import RosPeopleChannel
 
 RESULT_TIMEOUT_S = 15.0

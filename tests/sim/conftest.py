@@ -11,7 +11,7 @@ import pytest
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import WorldSpec
-from cogtree.skills.commands import ArgValue, Command
+from cogtree.skills.action_model.commands import ArgValue, Command
 
 HOME: dict[str, Any] = {
     "rooms": ["hallway", "kitchen", "bedroom", "bathroom", "attic"],

@@ -9,7 +9,7 @@ from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.sim.belief_journal import BeliefChange, JournalingSceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.commands import Command
+from cogtree.skills.action_model.commands import Command
 
 SEEN = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from cogtree.sim.events import Event, EventEngine
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import Placement, WorldSpec
-from cogtree.skills.commands import Command
+from cogtree.skills.action_model.commands import Command
 
 
 def event(**fields: Any) -> Event:

@@ -14,7 +14,7 @@ from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import WorldSpec
-from cogtree.skills.commands import Command, Executor
+from cogtree.skills.action_model.commands import Command, Executor
 
 Make = Callable[..., Command]
 

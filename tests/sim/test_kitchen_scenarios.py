@@ -19,7 +19,7 @@ from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
-from cogtree.skills.belief import Belief
+from cogtree.skills.action_model.belief import Belief
 
 KITCHEN = sorted(path.stem for path in list_scenarios() if path.stem.startswith("kitchen_"))
 

@@ -13,8 +13,8 @@ from cogtree.sim.predicates import Predicate
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.show import render_world
 from cogtree.sim.world import Liquid, World
-from cogtree.skills.belief import Belief
-from cogtree.skills.commands import Command, Feedback
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import Command, Feedback
 
 
 @pytest.fixture

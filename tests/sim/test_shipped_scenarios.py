@@ -6,7 +6,7 @@ ideal plans, run step by step on a fresh world with the scenario's events and pe
 the goal within the scenario's tick limit. Every plan but the last must end in a failure
 (that is why it was re-planned), so a dynamic scenario's disruption really disrupts.
 
-Oracle plan steps are the skill calls of :data:`skills.specs.SKILL_SPECS` written flat
+Oracle plan steps are the skill calls of :data:`skills.action_model.specs.SKILL_SPECS` written flat
 (``{skill: PICK, object: mug, hand: right}``, optional ``robot`` for the assignee), plus
 ``{skill: DELEGATE, person, ability}`` (a request to a person) and ``{skill: LOOK}`` (look
 around the current room, the perception action).
@@ -36,11 +36,11 @@ from cogtree.sim.scenario import (
 )
 from cogtree.sim.show import render_scenario
 from cogtree.sim.world_spec import WorldSpec
-from cogtree.skills.belief import Belief
-from cogtree.skills.commands import Command, Feedback
-from cogtree.skills.decomposition import SkillDecomposer
-from cogtree.skills.plan_validation import ORACLE_KEYS
-from cogtree.skills.specs import SKILL_SPECS, skill_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import Command, Feedback
+from cogtree.skills.action_model.specs import SKILL_SPECS, skill_call
+from cogtree.skills.planning.decomposition import SkillDecomposer
+from cogtree.skills.planning.plan_validation import ORACLE_KEYS
 
 SHIPPED = list_scenarios()
 TIER_MINIMUM: dict[Tier, int] = {

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.belief import Belief, SupplementaryFacts
-from cogtree.skills.decomposition import SkillDecomposer
-from cogtree.skills.tasks import TaskPlanner
+from cogtree.skills.action_model.belief import Belief, SupplementaryFacts
+from cogtree.skills.planning.decomposition import SkillDecomposer
+from cogtree.skills.planning.tasks import TaskPlanner
 
 FLAT = """
 @prefix :    <https://cogtree.dev/scene#> .

@@ -10,9 +10,9 @@ from typing import Any, get_args
 import yaml
 
 from cogtree.knowledge.robot_skills import RobotSkill
-from cogtree.skills.belief import Belief, Person, RobotProfile, Thing
-from cogtree.skills.plan_model import ToAPlan
-from cogtree.skills.plan_validation import PlanWorld, oracle_plan
+from cogtree.skills.action_model.belief import Belief, Person, RobotProfile, Thing
+from cogtree.skills.planning.plan_model import ToAPlan
+from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan
 
 CASES_FILE = Path(__file__).parents[1] / "data" / "hazard_cases.yaml"
 

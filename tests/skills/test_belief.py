@@ -6,9 +6,9 @@ from collections.abc import Callable
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
-from cogtree.skills.belief import Belief, BeliefError, SupplementaryFacts
-from cogtree.skills.effects import project
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import Belief, BeliefError, SupplementaryFacts
+from cogtree.skills.action_model.effects import project
+from cogtree.skills.action_model.specs import skill_call
 
 
 def test_robot_profile_from_the_scene(belief: Belief) -> None:

@@ -4,12 +4,12 @@ from concurrent.futures import Future
 
 import pytest
 
-from cogtree.skills.belief import Belief
-from cogtree.skills.commands import Command, Feedback
-from cogtree.skills.controller import RunStatus, SkillOutcome, SkillRun
-from cogtree.skills.decomposition import SkillDecomposer, SkillPlan
-from cogtree.skills.preconditions import check_preconditions
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import Command, Feedback
+from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.execution.controller import RunStatus, SkillOutcome, SkillRun
+from cogtree.skills.planning.decomposition import SkillDecomposer, SkillPlan
 
 OK = Feedback(ok=True)
 

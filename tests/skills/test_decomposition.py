@@ -6,10 +6,10 @@ from typing import Any, get_args
 
 import pytest
 
-from cogtree.skills.belief import Belief
-from cogtree.skills.commands import CommandName
-from cogtree.skills.decomposition import COMMAND_ARGS, SkillDecomposer
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.planning.decomposition import COMMAND_ARGS, SkillDecomposer
 
 MakeBelief = Callable[..., Belief]
 

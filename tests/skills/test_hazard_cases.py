@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
-from cogtree.skills.hazard_check import step_graph, step_hazards
-from cogtree.skills.plan_validation import ask_first_doubts, hazard_question, rehearse
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.planning.plan_validation import ask_first_doubts, hazard_question, rehearse
+from cogtree.skills.safety.hazard_check import step_graph, step_hazards
 from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases
 
 CASES = load_cases()

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from cogtree.skills.belief import Belief
-from cogtree.skills.decomposition import SkillDecomposer
-from cogtree.skills.htn import GLOBAL_LOG, HtnPlanner
-from cogtree.skills.specs import skill_call
-from cogtree.skills.tasks import TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.planning.decomposition import SkillDecomposer
+from cogtree.skills.planning.htn import GLOBAL_LOG, HtnPlanner
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 
 MakeBelief = Callable[..., Belief]
 
@@ -139,10 +139,14 @@ def test_planning_prints_nothing_and_keeps_no_log(
 
 
 def test_importing_the_skill_library_prints_nothing() -> None:
-    # This process already set GTPYHOP_QUIET when it imported skills.htn: leave it out.
+    # This process already set GTPYHOP_QUIET when it imported skills.planning.htn: leave it out.
     env = {key: value for key, value in os.environ.items() if key != "GTPYHOP_QUIET"}
     result = subprocess.run(
-        [sys.executable, "-c", "import cogtree.skills.tasks, cogtree.skills.decomposition"],
+        [
+            sys.executable,
+            "-c",
+            "import cogtree.skills.planning.tasks, cogtree.skills.planning.decomposition",
+        ],
         capture_output=True,
         text=True,
         check=True,

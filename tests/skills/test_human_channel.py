@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.human_channel import ConsoleChannel, HumanChannel, HumanRequest
+from cogtree.skills.execution.human_channel import ConsoleChannel, HumanChannel, HumanRequest
 
 PRINT = HumanRequest(ability="print", description="the agenda")
 

@@ -9,11 +9,11 @@ from typing import Any, get_args
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
-from cogtree.skills.decomposition import SHARP_WARNING, SkillDecomposer
-from cogtree.skills.effects import DEFAULT_FILL_ML, project
-from cogtree.skills.preconditions import check_preconditions
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
+from cogtree.skills.action_model.effects import DEFAULT_FILL_ML, project
+from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.planning.decomposition import SHARP_WARNING, SkillDecomposer
 
 KITCHEN = """
 @prefix :    <https://cogtree.dev/scene#> .

@@ -9,9 +9,9 @@ from dataclasses import replace
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.belief import Belief
-from cogtree.skills.specs import SkillArgumentError
-from cogtree.skills.tasks import TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.specs import SkillArgumentError
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
 

@@ -1,14 +1,14 @@
-"""The robot's own limits said before anything moves, and what is already so (skills.limits,
-skills.already), on the small flat of conftest.py."""
+"""The robot's own limits said before anything moves, and what is already so
+(skills.planning.limits, skills.planning.already), on the small flat of conftest.py."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from cogtree.skills.already import already_so
-from cogtree.skills.belief import Belief
-from cogtree.skills.limits import infeasible_text
-from cogtree.skills.tasks import TaskPlan, TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.already import already_so
+from cogtree.skills.planning.limits import infeasible_text
+from cogtree.skills.planning.tasks import TaskPlan, TaskPlanner, task_call
 
 MakeBelief = Callable[..., Belief]
 

@@ -1,11 +1,11 @@
-"""The series-parallel blocks of a plan's dependency graph (skills.plan_blocks)."""
+"""The series-parallel blocks of a plan's dependency graph (skills.planning.plan_blocks)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cogtree.skills.plan_blocks import Series, Step, Together, decompose, label
-from cogtree.skills.plan_model import PlanStep, ToAPlan, plan_graph, sequential
+from cogtree.skills.planning.plan_blocks import Series, Step, Together, decompose, label
+from cogtree.skills.planning.plan_model import PlanStep, ToAPlan, plan_graph, sequential
 
 
 def step(step_id: int, action: str, after: tuple[int, ...] = (), **args: Any) -> PlanStep:

@@ -10,8 +10,8 @@ import pytest
 
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import list_scenarios, load_scenario
-from cogtree.skills.plan_model import PlanError, PlanStep, ToAPlan, ValidationReport
-from cogtree.skills.plan_validation import PlanWorld, dry_run, oracle_plan, rehearse
+from cogtree.skills.planning.plan_model import PlanError, PlanStep, ToAPlan, ValidationReport
+from cogtree.skills.planning.plan_validation import PlanWorld, dry_run, oracle_plan, rehearse
 
 FEASIBLE = [path.stem for path in list_scenarios() if load_scenario(path).tier != "infeasible"]
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from cogtree.skills.belief import Belief, Person
-from cogtree.skills.preconditions import check_preconditions
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.belief import Belief, Person
+from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.specs import skill_call
 
 MakeBelief = Callable[..., Belief]
 

@@ -9,11 +9,11 @@ import pytest
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.belief import Belief
-from cogtree.skills.failure_context import skill_context
-from cogtree.skills.recovery import belief_after_recovery, usable_recovery
-from cogtree.skills.specs import skill_call
-from cogtree.skills.tasks import TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.execution.failure_context import skill_context
+from cogtree.skills.planning.recovery import belief_after_recovery, usable_recovery
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 
 GOTO_KITCHEN = RecoveryStep(action="GOTO", args={"target": "kitchen"})
 LOOK = RecoveryStep(action="LOOK")

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from cogtree.knowledge.robot_skills import RobotSkill, Skill
-from cogtree.skills.specs import (
+from cogtree.skills.action_model.specs import (
     HAND_NAMES,
     SKILL_SPECS,
     PickArgs,

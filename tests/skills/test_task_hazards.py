@@ -11,9 +11,9 @@ from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
-from cogtree.skills.belief import Belief
-from cogtree.skills.task_hazards import fitting, intended_skills, task_hazards
-from cogtree.skills.tasks import TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
+from cogtree.skills.safety.task_hazards import fitting, intended_skills, task_hazards
 
 RULES = shipped_hazard_rules()
 

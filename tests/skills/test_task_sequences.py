@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.belief import Belief
-from cogtree.skills.tasks import TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
 

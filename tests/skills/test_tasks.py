@@ -5,9 +5,16 @@ from collections.abc import Callable
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
-from cogtree.skills.belief import Belief
-from cogtree.skills.specs import SkillArgumentError
-from cogtree.skills.tasks import MAX_REASONS, TASK_SPECS, TaskCall, TaskPlan, TaskPlanner, task_call
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.specs import SkillArgumentError
+from cogtree.skills.planning.tasks import (
+    MAX_REASONS,
+    TASK_SPECS,
+    TaskCall,
+    TaskPlan,
+    TaskPlanner,
+    task_call,
+)
 
 MakeBelief = Callable[..., Belief]
 

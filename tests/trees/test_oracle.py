@@ -14,7 +14,7 @@ from cogtree.evaluation.scenarios.oracle import (
     readiness_answer,
 )
 from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.plan_model import DELEGATE, ToAPlan, plan_graph
+from cogtree.skills.planning.plan_model import DELEGATE, ToAPlan, plan_graph
 
 
 @pytest.fixture(scope="module")

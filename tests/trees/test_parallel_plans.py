@@ -21,9 +21,9 @@ from cogtree.behaviours.actions.planning.execute_plan import ReflectedStep
 from cogtree.evaluation.scenarios.scenario_run import ScenarioResult, oracle_client, run_scenario
 from cogtree.sim.executor import CommandRecord, SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.plan_blocks import Together, decompose, label
-from cogtree.skills.plan_model import plan_graph
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.plan_blocks import Together, decompose, label
+from cogtree.skills.planning.plan_model import plan_graph
+from cogtree.skills.planning.plan_validation import oracle_plan
 from cogtree.trees.recording.tick_log import TickEntry
 
 Span = tuple[int, int]

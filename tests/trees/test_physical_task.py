@@ -12,7 +12,7 @@ from cogtree.knowledge.memory.experience import ExperienceStore, RecoveryStep
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.plan_validation import oracle_plan
+from cogtree.skills.planning.plan_validation import oracle_plan
 from cogtree.trees.physical_task import create_physical_task
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 

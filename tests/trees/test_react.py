@@ -25,7 +25,7 @@ from cogtree.evaluation.scenarios.oracle import react_answers
 from cogtree.evaluation.scenarios.scenario_run import oracle_client, run_scenario
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.plan_validation import ORACLE_KEYS
+from cogtree.skills.planning.plan_validation import ORACLE_KEYS
 from cogtree.trees.recording.display import render_text, render_tick
 from cogtree.trees.recording.snapshot import apply_writes, build_snapshot, initial_state
 from cogtree.trees.recording.tick_log import read_tick_log

@@ -39,7 +39,7 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.faults import FaultPlan
 from cogtree.sim.scenario import Scenario, ScenarioError, Tier, list_scenarios, load_scenario
 from cogtree.sim.world_spec import Problem
-from cogtree.skills.plan_model import PlanAttempt
+from cogtree.skills.planning.plan_model import PlanAttempt
 from cogtree.trees.cli.arg_types import positive_int
 from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.errors import CLIError

@@ -34,7 +34,7 @@ import py_trees
 from cogtree.behaviours.actions.dialogue.explain import Explain
 from cogtree.behaviours.actions.planning.look_around import LookAround
 from cogtree.behaviours.actions.planning.skill_action import SkillAction
-from cogtree.skills.specs import skill_call
+from cogtree.skills.action_model.specs import skill_call
 
 
 def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:

@@ -11,14 +11,14 @@ from py_trees.common import Status
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import MissingHandleError, require_handle
 from cogtree.knowledge.memory.experience import ErrorCode
-from cogtree.skills.commands import Feedback
-from cogtree.skills.human_channel import DelegationOutcome, HumanChannel, HumanRequest
+from cogtree.skills.action_model.commands import Feedback
+from cogtree.skills.execution.human_channel import DelegationOutcome, HumanChannel, HumanRequest
 
 
 class DelegateToHuman(BackgroundWork[Feedback]):
     """Send ``person`` a request to do ``ability`` over the human channel and wait for them.
 
-    Handles: ``people`` (:class:`~skills.human_channel.HumanChannel`; the simulator's is
+    Handles: ``people`` (:class:`~skills.execution.human_channel.HumanChannel`; the simulator's is
     ``SimExecutor.people``) and, optionally, ``clock`` (a callable giving seconds; the default
     is :func:`time.monotonic`, the simulator passes its simulated time) for the timeout.
 

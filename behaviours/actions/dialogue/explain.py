@@ -10,7 +10,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.memory.experience import ExperienceStore
-from cogtree.skills.controller import RunStatus
+from cogtree.skills.execution.controller import RunStatus
 
 
 class Explain(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

@@ -1,16 +1,17 @@
 """``ExecutePlan``: compile the validated plan into a subtree at run time, run it, reflect.
 
-**Compiling.** The plan's dependency graph (:func:`~skills.plan_model.plan_graph`) is cut into
-series-parallel blocks by :func:`skills.plan_blocks.decompose` (see there how): a
-:class:`~skills.plan_blocks.Together` block runs in a ``Parallel`` (policy SuccessOnAll), a
-:class:`~skills.plan_blocks.Series` in a ``Sequence``.
+**Compiling.** The plan's dependency graph (:func:`~skills.planning.plan_model.plan_graph`) is cut
+into series-parallel blocks by :func:`skills.planning.plan_blocks.decompose` (see there how): a
+:class:`~skills.planning.plan_blocks.Together` block runs in a ``Parallel`` (policy SuccessOnAll), a
+:class:`~skills.planning.plan_blocks.Series` in a ``Sequence``.
 
 **Leaves.** A robot skill runs as :class:`~behaviours.actions.planning.skill_action.SkillAction` on
 its robot, LOOK as :class:`~behaviours.actions.planning.look_around.LookAround`, and DELEGATE (or a
 robot skill assigned to a person) as
 :class:`~behaviours.actions.dialogue.delegate.DelegateToHuman`. Each leaf sits under a
 :class:`ReflectedStep`, which, once the leaf ends, reads the belief (on the ``workers``
-worker) to record whether the step achieved its intended effect (:mod:`skills.reflection`).
+worker) to record whether the step achieved its intended effect
+(:mod:`skills.execution.reflection`).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from cogtree.behaviours.setup_handles import require_handle
 from cogtree.behaviours.staged_children import StagedChildren
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.plan_blocks import Block, Series, Step, Together, decompose, label
-from cogtree.skills.plan_model import (
+from cogtree.skills.execution.reflection import needs_belief, reflect
+from cogtree.skills.planning.plan_blocks import Block, Series, Step, Together, decompose, label
+from cogtree.skills.planning.plan_model import (
     DELEGATE,
     LOOK,
     PlanError,
@@ -43,7 +45,6 @@ from cogtree.skills.plan_model import (
     ValidationReport,
     plan_graph,
 )
-from cogtree.skills.reflection import needs_belief, reflect
 
 TERMINAL = (Status.SUCCESS, Status.FAILURE)
 
@@ -55,7 +56,7 @@ class ReflectedStep(py_trees.decorators.Decorator):
 
     The leaf is ticked until it ends; then the belief check runs on the ``workers`` pool
     (RUNNING meanwhile, so the next step does not change the belief first), the
-    :class:`~skills.plan_model.Reflection` goes to ``record``, and this node ends with the
+    :class:`~skills.planning.plan_model.Reflection` goes to ``record``, and this node ends with the
     leaf's status and message. Interrupted, it stops the leaf (which cancels its work).
     """
 
@@ -151,7 +152,8 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     Handles: ``scene_graph`` (the belief: reflections, and who is a person), ``workers``
     (reflections and the steps' setup run there), and whatever
     the compiled leaves need, passed on to them when they are built: ``executor`` for robot
-    skills and LOOK, ``people`` (a :class:`~skills.human_channel.HumanChannel`) and optionally
+    skills and LOOK, ``people`` (a :class:`~skills.execution.human_channel.HumanChannel`) and
+    optionally
     ``clock`` for delegations.
 
     Reads ``/plan/current`` and ``/plan/validation`` (the plan must have passed; its

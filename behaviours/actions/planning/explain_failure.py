@@ -16,8 +16,8 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Explanation, update_last_attempt
-from cogtree.skills.controller import RunStatus, SkillOutcome
-from cogtree.skills.plan_model import PlanAttempt, Reflection
+from cogtree.skills.execution.controller import RunStatus, SkillOutcome
+from cogtree.skills.planning.plan_model import PlanAttempt, Reflection
 
 UNKNOWN_FAILURE = "a step of the plan failed, and no skill outcome says why"
 """The failure recorded when execution failed without a failed ``/skill/outcome``."""

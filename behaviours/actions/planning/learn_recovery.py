@@ -27,7 +27,7 @@ from cogtree.knowledge.memory.experience import (
     recovery_text,
 )
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.plan_model import PlanAttempt, PlanStep
+from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep
 
 LEARNT_FACETS = ("object_type", "place_type", "room")
 """The failure's facets a learnt record requires: kinds of things and the room, not ids, so

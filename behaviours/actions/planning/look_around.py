@@ -9,7 +9,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
-from cogtree.skills.commands import Command, Executor, Feedback
+from cogtree.skills.action_model.commands import Command, Executor, Feedback
 
 
 class LookAround(BackgroundWork[Feedback]):
@@ -18,7 +18,7 @@ class LookAround(BackgroundWork[Feedback]):
     What the robot sees updates the scene-graph belief on the executor's side (the simulator
     adds what it sees and forgets what it no longer finds where the belief put it).
 
-    Handle: ``executor`` (:class:`~skills.commands.Executor`). Blackboard: none.
+    Handle: ``executor`` (:class:`~skills.action_model.commands.Executor`). Blackboard: none.
     SUCCESS: the robot looked. FAILURE: the executor reported a failure (the feedback message
     says why). RUNNING: the observation is in progress. Interrupted, it cancels it.
     """

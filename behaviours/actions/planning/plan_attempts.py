@@ -5,7 +5,8 @@ Every node that touches ``/plan/attempts`` goes through :func:`~behaviours.keys.
 :func:`~behaviours.keys.add_attempt` and :func:`~behaviours.keys.update_last_attempt`.
 :class:`AttemptLoop` runs an attempt again after a failure
 while another attempt may change something; :class:`ReportOutcome` says in ``/turn/evidence``
-what the attempts did and did not, and what the belief holds after them (:mod:`skills.outcome`).
+what the attempts did and did not, and what the belief holds after them
+(:mod:`skills.execution.outcome`).
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.outcome import Observed, TaskOutcome, assess
-from cogtree.skills.plan_model import PlanAttempt, PlanStep, ToAPlan
-from cogtree.skills.plan_validation import hazard_question
+from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
+from cogtree.skills.planning.plan_validation import hazard_question
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,10 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
     """Say honestly, in ``/turn/evidence``, what the attempts did and what the belief now holds.
 
     Reads ``/plan/attempts``; on the ``workers`` pool reads the belief (``scene_graph``) after
-    execution and holds every fact the plans were for against it (:func:`skills.outcome.assess`:
-    whether it holds, and whether ``robot``, someone it delegated to, or nobody it knows of made
-    it hold). Appends one :class:`~knowledge.understanding.turn_state.EvidenceItem` (source
+    execution and holds every fact the plans were for against it
+    (:func:`skills.execution.outcome.assess`: whether it holds, and whether ``robot``, someone it
+    delegated to, or nobody it knows of made it hold). Appends one
+    :class:`~knowledge.understanding.turn_state.EvidenceItem` (source
     ``plan``) to
     ``/turn/evidence``: the facts as rows and sentences, then the attempts. Its ``ok`` is True
     only when built with ``succeeded=True`` and every goal fact was made to hold by the robot or

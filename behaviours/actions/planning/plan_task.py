@@ -1,16 +1,16 @@
 """``PlanTask``: the recovery loop's planner, from a Proceeded task to a Thought-of-Action plan.
 
 A complete request whose task has a plan template in its domain pack is planned by the
-task-level HTN methods (:class:`~skills.tasks.TaskPlanner`) on the robot's belief: no model
+task-level HTN methods (:class:`~skills.planning.tasks.TaskPlanner`) on the robot's belief: no model
 call; after a failure whose explained recovery only moves, looks, waits or asks a person
-who can do it (:mod:`skills.recovery`), the plan starts with that recovery. When the
+who can do it (:mod:`skills.planning.recovery`), the plan starts with that recovery. When the
 methods find no plan their reason is the answer (the model is not asked to do better than
 the preconditions allow). A request of several tasks (``/turn/task`` a
 :class:`~knowledge.understanding.turn_state.TaskSequence`) is planned the same way as one todo
 list, each plan step's thought naming the request step it serves. Anything else (an open-ended need
 such as "I'm thirsty", an errand with people in it) goes to the ``planner`` model, which
-answers a :class:`~skills.plan_model.ToAPlan` given the request, the task and its slots, the
-working context, a summary of the scene and the action library, and, after a failed
+answers a :class:`~skills.planning.plan_model.ToAPlan` given the request, the task and its slots,
+the working context, a summary of the scene and the action library, and, after a failed
 attempt, that attempt's diagnosis, failure and the explainer's suggestion.
 
 The scene is read on the ``workers`` pool before the cascade starts (the HTN search, or
@@ -41,10 +41,11 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import ObjectInfo
 from cogtree.knowledge.understanding.turn_state import IntentFrame, TaskSequence
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.already import already_so
-from cogtree.skills.belief import Belief, RobotProfile
-from cogtree.skills.limits import infeasible_text
-from cogtree.skills.plan_model import (
+from cogtree.skills.action_model.belief import Belief, RobotProfile
+from cogtree.skills.action_model.specs import SKILL_SPECS, SkillArgumentError
+from cogtree.skills.planning.already import already_so
+from cogtree.skills.planning.limits import infeasible_text
+from cogtree.skills.planning.plan_model import (
     DELEGATE,
     LOOK,
     PlanAttempt,
@@ -54,9 +55,8 @@ from cogtree.skills.plan_model import (
     plan_graph,
     sequential,
 )
-from cogtree.skills.recovery import belief_after_recovery, usable_recovery
-from cogtree.skills.specs import SKILL_SPECS, SkillArgumentError
-from cogtree.skills.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
+from cogtree.skills.planning.recovery import belief_after_recovery, usable_recovery
+from cogtree.skills.planning.tasks import TaskCall, TaskPlan, TaskPlanner, task_call
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +93,9 @@ class _Preparation:
     changes the world: OPEN, PLACE, ..., or asks a person who cannot do it now), so the
     planner model should have it.
     ``infeasible``: with no HTN plan because of the robot's own limits, why it cannot do
-    the task and what would make it possible (:func:`skills.limits.infeasible_text`);
-    ``already``: with nothing to do, what is already so (:func:`skills.already.already_so`).
+    the task and what would make it possible (:func:`skills.planning.limits.infeasible_text`);
+    ``already``: with nothing to do, what is already so
+    (:func:`skills.planning.already.already_so`).
     """
 
     htn: TaskPlan | None = None
@@ -116,7 +117,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     Reads ``/turn/domain``, ``/turn/task``, ``/turn/intent``, ``/turn/utterance``,
     ``/turn/speaker``, ``/memory/working`` and ``/plan/attempts`` (the previous attempts'
     diagnoses, failures and suggestions). Writes ``/plan/current`` and appends a
-    :class:`~skills.plan_model.PlanAttempt` to ``/plan/attempts``.
+    :class:`~skills.planning.plan_model.PlanAttempt` to ``/plan/attempts``.
 
     SUCCESS: a plan with steps (or the HTN methods found there is nothing to do).
     FAILURE: no plan: the HTN methods found none (their reason), the model could not give a
@@ -413,8 +414,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
 
         After a failure also the scene text, in case the model must replan. When the last
         attempt failed with a recovery the HTN replan can use
-        (:func:`~skills.recovery.usable_recovery`), the plan starts with it and the tasks are
-        planned on the belief as the recovery will leave it. ``said``: the request's utterances,
+        (:func:`~skills.planning.recovery.usable_recovery`), the plan starts with it and the tasks
+        are planned on the belief as the recovery will leave it. ``said``: the request's utterances,
         whose hazards a plan-less task names first. With no plan, the robot's limits the
         search met are said for ``speaker`` (who else could help).
         """

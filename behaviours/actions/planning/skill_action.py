@@ -2,7 +2,7 @@
 
 The skill's preconditions are checked and its HTN decomposition planned on the ``workers``
 pool (a belief snapshot costs a few queries); then the controller submits one command at a
-time to the executor and each tick polls it (:class:`~skills.stepping.SkillStepper`).
+time to the executor and each tick polls it (:class:`~skills.execution.stepping.SkillStepper`).
 """
 
 from __future__ import annotations
@@ -17,26 +17,26 @@ from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.belief import SupplementaryFacts
-from cogtree.skills.commands import Executor
-from cogtree.skills.controller import RunStatus, SkillOutcome
-from cogtree.skills.specs import SkillCall
-from cogtree.skills.stepping import SkillStepper
+from cogtree.skills.action_model.belief import SupplementaryFacts
+from cogtree.skills.action_model.commands import Executor
+from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.execution.controller import RunStatus, SkillOutcome
+from cogtree.skills.execution.stepping import SkillStepper
 
 
 class SkillAction(keys.DeclaredKeys, BackgroundWork[SkillOutcome]):
     """Run a skill (``call``, or the one at ``/skill/call`` when ``call`` is None).
 
     Handles: ``scene_graph`` (:class:`SceneGraph`, the belief), ``executor``
-    (:class:`~skills.commands.Executor`) and ``workers`` (the planning runs there).
+    (:class:`~skills.action_model.commands.Executor`) and ``workers`` (the planning runs there).
 
     Reads ``/skill/call`` (only without a fixed ``call``). Writes ``/skill/outcome``.
     SUCCESS: every command succeeded. FAILURE: a precondition failed (no command was sent)
     or a command failed; the outcome's message names skill, command, code and reason.
     RUNNING: planning, or a command is in flight. Interrupted, it cancels the command.
 
-    The hazard rules check the call first (:class:`~skills.stepping.SkillStepper`): a hazard
-    fails it, unless it is an ask-first hazard in ``lifted`` (the user's yes, passed on by
+    The hazard rules check the call first (:class:`~skills.execution.stepping.SkillStepper`): a
+    hazard fails it, unless it is an ask-first hazard in ``lifted`` (the user's yes, passed on by
     ExecutePlan from the validation report).
     """
 

@@ -1,9 +1,9 @@
 """Thought-of-Action plans (InteractGen): typed steps with dependencies and assignees.
 
 A plan is a list of steps. Each step names an action of the skill library (a robot skill of
-:data:`~skills.specs.SKILL_SPECS`, ``LOOK`` to look around, or ``DELEGATE`` to ask a person to
-do one of their abilities), its arguments, the earlier steps it depends on, and who should do
-it (a robot id, a person id, or None: the assigner decides). A step without dependencies
+:data:`~skills.action_model.specs.SKILL_SPECS`, ``LOOK`` to look around, or ``DELEGATE`` to ask a
+person to do one of their abilities), its arguments, the earlier steps it depends on, and who
+should do it (a robot id, a person id, or None: the assigner decides). A step without dependencies
 depends on nothing: steps of different agents with no path between them may run at the same
 time. :func:`plan_graph` gives the dependency graph (networkx) and rejects cycles and
 references to unknown steps.
@@ -19,7 +19,7 @@ from typing_extensions import Self
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.wording import BoundedText
-from cogtree.skills.specs import SKILL_SPECS, SkillCall, skill_call
+from cogtree.skills.action_model.specs import SKILL_SPECS, SkillCall, skill_call
 
 if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
     import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it
@@ -204,7 +204,7 @@ class PlanAttempt(BaseModel):
     error_code: str = Field("", description="its failure code")
     context: dict[str, str] = Field(
         default_factory=dict,
-        description="the failed call's facets (cogtree.skills.failure_context)",
+        description="the failed call's facets (cogtree.skills.execution.failure_context)",
     )
     recovery: tuple[RecoveryStep, ...] = Field(
         (), description="the suggestion in the plan vocabulary, for the next attempt"
@@ -218,5 +218,5 @@ class PlanAttempt(BaseModel):
     infeasible: str = Field(
         "",
         description="no plan because of the robot's own limits: why it cannot do the task "
-        "and what would make it possible, in plain words (cogtree.skills.limits)",
+        "and what would make it possible, in plain words (cogtree.skills.planning.limits)",
     )

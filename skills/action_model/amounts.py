@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from cogtree.skills.belief import Belief
+from cogtree.skills.action_model.belief import Belief
 
 PART = re.compile(
     r"\b(some|a little|a bit|a splash|a drop|a dash|a drizzle|a glass of|a cup of|a mug of|"

@@ -4,7 +4,7 @@ A :class:`SkillCall` is a skill name with validated arguments, e.g. ``PICK(bottl
 right)``. :func:`skill_call` builds one from untrusted input (a plan step written by a model,
 a scenario file) and raises :class:`SkillArgumentError` naming the problem and listing the
 valid skills or arguments. The same :class:`CallSpec` machinery validates task-level requests
-(:mod:`skills.tasks`).
+(:mod:`skills.planning.tasks`).
 
 Hands are named ``right`` and ``left``; a robot with one hand has only ``right``
 (:data:`HAND_NAMES`).

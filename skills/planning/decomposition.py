@@ -11,7 +11,8 @@ surface, wipe; ``SAY`` → speak; ``WAIT`` → wait. Which method applies depend
 an object on the floor is approached itself, one on furniture through its furniture; a person
 in another room is reached first.
 
-The gtpyhop state has four variables: ``belief`` (the immutable :class:`~skills.belief.Belief`
+The gtpyhop state has four variables: ``belief`` (the immutable
+:class:`~skills.action_model.belief.Belief`
 snapshot: robot room, holdings, object places, container states), ``near`` (what the robot
 last approached), ``gripper_open`` (hands whose gripper is open and empty) and ``steps`` (one
 more per command, so gtpyhop keeps commands that change nothing else in the plan). Each
@@ -32,17 +33,17 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.skills.belief import Belief
-from cogtree.skills.commands import ArgValue, Command, CommandName
-from cogtree.skills.effects import FILLED_LIQUID, fill_amount, pour_amount
-from cogtree.skills.htn import Action, HtnPlanner, Method, Step
-from cogtree.skills.preconditions import (
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import ArgValue, Command, CommandName
+from cogtree.skills.action_model.effects import FILLED_LIQUID, fill_amount, pour_amount
+from cogtree.skills.action_model.preconditions import (
     SIDE_RELATIONS,
     Check,
     PreconditionReport,
     check_preconditions,
 )
-from cogtree.skills.specs import FillArgs, Hand, PourArgs, SkillCall
+from cogtree.skills.action_model.specs import FillArgs, Hand, PourArgs, SkillCall
+from cogtree.skills.planning.htn import Action, HtnPlanner, Method, Step
 
 log = logging.getLogger(__name__)
 

@@ -7,12 +7,12 @@ onto the toaster": the kettle's water or the jug's?), or a request no single tas
 that ignores a hazard every reading shares would invite the user to pick one. So the gate
 first lists the *readings* of the request, as task-level calls (``heat(foil_tray,
 microwave)``), and runs the hazard rules over the skills each stands for
-(:func:`skills.task_hazards.task_hazards`). When every reading has a forbidden hazard, the
+(:func:`skills.safety.task_hazards.task_hazards`). When every reading has a forbidden hazard, the
 gate refuses with the rule's sentence instead of asking.
 
 - :func:`slot_readings`: the task the intent names, one reading per combination of the
   things its slots may refer to (an unsaid slot: the things of the belief that the task's
-  argument can take, :data:`skills.task_hazards.FITS`), at most :data:`MAX_READINGS`.
+  argument can take, :data:`skills.safety.task_hazards.FITS`), at most :data:`MAX_READINGS`.
 - :func:`frame_readings`: the steps of the request's frame
 (:mod:`knowledge.language.request_frame`),
   each held by a task of the pack, their words looked up in the pack's lexicons; "it" in a
@@ -34,8 +34,8 @@ from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, step_task, 
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.understanding.turn_state import SlotResolution
 from cogtree.knowledge.wording import lower_first
-from cogtree.skills.belief import Belief, BeliefError
-from cogtree.skills.task_hazards import fitting, task_hazards
+from cogtree.skills.action_model.belief import Belief, BeliefError
+from cogtree.skills.safety.task_hazards import fitting, task_hazards
 
 MAX_READINGS = 8
 """At most this many readings are checked (the first ones, slot by slot)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cogtree.knowledge.wording import joined
-from cogtree.skills.belief import Belief
-from cogtree.skills.limits import spoken, verb_be
-from cogtree.skills.tasks import TaskCall
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.limits import spoken, verb_be
+from cogtree.skills.planning.tasks import TaskCall
 
 _STATES = {
     "open": "open",

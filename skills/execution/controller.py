@@ -18,10 +18,10 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.memory.experience import ErrorCode
-from cogtree.skills.commands import Command, Executor, Feedback
-from cogtree.skills.decomposition import SkillPlan
-from cogtree.skills.preconditions import Check
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.commands import Command, Executor, Feedback
+from cogtree.skills.action_model.preconditions import Check
+from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.planning.decomposition import SkillPlan
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ class SkillOutcome(BaseModel):
     results: tuple[CommandResult, ...] = ()
     context: dict[str, str] = Field(
         default_factory=dict,
-        description="the call's facets when it started (skills.failure_context), for the explainer",
+        description="the call's facets when it started (see failure_context), for the explainer",
     )
 
 

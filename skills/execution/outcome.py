@@ -30,9 +30,8 @@ from typing import Literal
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import joined, with_the
-from cogtree.skills.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
-from cogtree.skills.preconditions import SIDE_RELATIONS
-from cogtree.skills.specs import (
+from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
+from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,
@@ -45,6 +44,7 @@ from cogtree.skills.specs import (
     SwitchArgs,
     WipeArgs,
 )
+from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 
 FactKind = Literal["where", "beside", "open", "powered", "clean", "filled", "at", "did"]
 """What a fact is about: where a thing is (on, in, held by), a side relation to a landmark, a

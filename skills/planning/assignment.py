@@ -1,7 +1,8 @@
 """Who does each step of a plan: the team, what each member can do, and the assignment rule.
 
-:class:`PlanWorld` is the team as the planner sees it: one :class:`~skills.belief.Belief` per
-robot and the people (where they are, whether they are available, their abilities).
+:class:`PlanWorld` is the team as the planner sees it: one
+:class:`~skills.action_model.belief.Belief` per robot and the people (where they are, whether they
+are available, their abilities).
 :class:`Rehearsal` plays a plan forward on copies of those beliefs without moving anything:
 :meth:`Rehearsal.problems` says why an agent cannot do a step now (each problem with a code),
 :meth:`Rehearsal.perform` applies the step's effect. :func:`assign` uses it to give every step
@@ -58,9 +59,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.validation_errors import first_problem
-from cogtree.skills.belief import Belief, Person, Thing
-from cogtree.skills.effects import project
-from cogtree.skills.plan_model import (
+from cogtree.skills.action_model.belief import Belief, Person, Thing
+from cogtree.skills.action_model.effects import project
+from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.specs import SKILL_SPECS, NodeId, SkillCall
+from cogtree.skills.planning.plan_model import (
     ACTION_NAMES,
     DELEGATE,
     LOOK,
@@ -69,8 +72,6 @@ from cogtree.skills.plan_model import (
     StepProblem,
     ToAPlan,
 )
-from cogtree.skills.preconditions import check_preconditions
-from cogtree.skills.specs import SKILL_SPECS, NodeId, SkillCall
 
 if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
     import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it
@@ -101,7 +102,7 @@ class PlanWorld:
     def from_scene(cls, scene: SceneGraph, robots: Sequence[str] | None = None) -> PlanWorld:
         """The team of ``scene``: every robot (or ``robots``, in that order) and every person.
 
-        Raises :class:`~skills.belief.BeliefError` for a robot the scene does not know.
+        Raises :class:`~skills.action_model.belief.BeliefError` for a robot the scene does not know.
         """
         team = list(robots) if robots is not None else [r.id for r in scene.robot_state()]
         beliefs = {robot: Belief.from_scene(scene, robot) for robot in team}
@@ -146,8 +147,8 @@ class Assumption:
 def dependency_graph(plan: ToAPlan) -> nx.DiGraph[int]:
     """The dependency graph (edge ``a -> b``: ``b`` depends on ``a``), tolerant of bad plans.
 
-    Unlike :func:`skills.plan_model.plan_graph` it never raises: dependencies on unknown steps
-    or on the step itself are left out, and a cycle stays in the graph.
+    Unlike :func:`skills.planning.plan_model.plan_graph` it never raises: dependencies on unknown
+    steps or on the step itself are left out, and a cycle stays in the graph.
     """
     import networkx as nx
 
@@ -521,7 +522,7 @@ def assign(plan: ToAPlan, world: PlanWorld) -> dict[int, str]:
     """Step id -> the robot or person who should do it, by the rule in the module docs.
 
     Never raises: a step nobody can do keeps its assignee (or the first robot), and
-    :func:`skills.plan_validation.dry_run` says why.
+    :func:`skills.planning.plan_validation.dry_run` says why.
     """
     rehearsal = Rehearsal(plan, world)
     chosen: dict[int, str] = {}

@@ -10,16 +10,16 @@ table chooses; an unknown material goes to the cautious bin and the plan says so
 ``switch_on``/``switch_off(appliance)``, ``fill(container)`` (at the tap the belief knows),
 ``pour(source, target)`` and ``wipe(surface)`` (with a cloth or sponge the belief knows,
 fetched first). The primitive actions are the skills themselves: each
-checks its preconditions (:mod:`skills.preconditions`) on the belief the plan has led to so
-far and applies its expected effect (:mod:`skills.effects`), so a plan only contains skills
-whose preconditions hold when their turn comes.
+checks its preconditions (:mod:`skills.action_model.preconditions`) on the belief the plan has led
+to so far and applies its expected effect (:mod:`skills.action_model.effects`), so a plan only
+contains skills whose preconditions hold when their turn comes.
 
 Several methods per task make the search matter: an object is fetched with either hand; a
 closed container is opened first and closed again afterwards when a hand is free (left open
 otherwise); a person is handed the object, a place receives it; a closed container that is
 the destination is opened after fetching or, when the fetch leaves no hand free to open it,
 before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
-of reach), after the hazards of what the task asks for (:mod:`skills.task_hazards`: picking
+of reach), after the hazards of what the task asks for (:mod:`skills.safety.task_hazards`: picking
 up a person, handing over hot tea), so a request that fails for another reason still names
 its hazard.
 
@@ -28,7 +28,7 @@ belief planning started from, never changed: where a fetched thing was), ``failu
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
 ``skipped`` (objects ``tidy`` left out of place on this branch), ``steps`` (one more per
 action, so gtpyhop keeps every action in the plan) and ``said`` (the request's words: how
-much a pour asks for, :func:`skills.amounts.pour_ml`).
+much a pour asks for, :func:`skills.action_model.amounts.pour_ml`).
 """
 
 from __future__ import annotations
@@ -51,14 +51,11 @@ from typing_extensions import Self
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.scene.disposal import disposal_table
-from cogtree.skills.amounts import pour_ml
-from cogtree.skills.belief import Belief, HazardFlag, Thing
-from cogtree.skills.effects import project
-from cogtree.skills.hazard_check import Hazard
-from cogtree.skills.htn import Action, HtnPlanner, Method, Step
-from cogtree.skills.limits import Limit, limit_of, no_tool
-from cogtree.skills.preconditions import check_preconditions
-from cogtree.skills.specs import (
+from cogtree.skills.action_model.amounts import pour_ml
+from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
+from cogtree.skills.action_model.effects import project
+from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.specs import (
     HAND_NAMES,
     SKILL_SPECS,
     CallSpec,
@@ -70,7 +67,10 @@ from cogtree.skills.specs import (
     skill_call_from_values,
     typed_args,
 )
-from cogtree.skills.task_hazards import task_hazards
+from cogtree.skills.planning.htn import Action, HtnPlanner, Method, Step
+from cogtree.skills.planning.limits import Limit, limit_of, no_tool
+from cogtree.skills.safety.hazard_check import Hazard
+from cogtree.skills.safety.task_hazards import task_hazards
 
 log = logging.getLogger(__name__)
 
@@ -298,7 +298,7 @@ class TaskCall(BaseModel):
 
 
 def task_call(name: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> TaskCall:
-    """A validated call of task ``name``; :class:`~skills.specs.SkillArgumentError` otherwise."""
+    """A validated call of task ``name``; ``SkillArgumentError`` otherwise."""
     spec = find_spec("task", TASK_SPECS, name)
     model = spec.validate({**(args or {}), **kwargs})
     return TaskCall.model_validate({"task": spec.name, "args": model})

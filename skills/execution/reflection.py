@@ -22,8 +22,8 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.plan_model import PlanStep, Reflection
-from cogtree.skills.preconditions import SIDE_RELATIONS
+from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
+from cogtree.skills.planning.plan_model import PlanStep, Reflection
 
 StepCheck = Callable[[PlanStep, str, SceneGraph], tuple[bool, str]]
 """A belief check: (step, agent, belief) -> (achieved, what the belief says)."""

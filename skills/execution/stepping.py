@@ -4,7 +4,7 @@ A behaviour's ``update()`` must never block, so :class:`SkillStepper` splits a s
 a tick can afford: :meth:`SkillStepper.start` sends the precondition check and the HTN
 decomposition to the ``workers`` pool (a belief snapshot costs a few queries); each
 :meth:`SkillStepper.step` then either finds the plan still being made, or advances the
-controller's :class:`~skills.controller.SkillRun` by at most one command.
+controller's :class:`~skills.execution.controller.SkillRun` by at most one command.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from concurrent.futures import Future
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.belief import Belief, SupplementaryFacts
-from cogtree.skills.commands import Command, Executor
-from cogtree.skills.controller import RunStatus, SkillOutcome, SkillRun
-from cogtree.skills.decomposition import SkillDecomposer, SkillPlan
-from cogtree.skills.failure_context import skill_context
-from cogtree.skills.hazard_check import hazard_refusal
-from cogtree.skills.preconditions import PreconditionReport
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.belief import Belief, SupplementaryFacts
+from cogtree.skills.action_model.commands import Command, Executor
+from cogtree.skills.action_model.preconditions import PreconditionReport
+from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.execution.controller import RunStatus, SkillOutcome, SkillRun
+from cogtree.skills.execution.failure_context import skill_context
+from cogtree.skills.planning.decomposition import SkillDecomposer, SkillPlan
+from cogtree.skills.safety.hazard_check import hazard_refusal
 
 
 class SkillStepper:

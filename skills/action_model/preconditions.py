@@ -1,4 +1,6 @@
-"""Skill preconditions, evaluated on a :class:`~skills.belief.Belief` before anything moves.
+"""Skill preconditions, evaluated on a belief before anything moves.
+
+The belief is a :class:`~skills.action_model.belief.Belief`.
 
 Each precondition is a named check with a typed result (:class:`Check`): whether it holds,
 why, and, when it fails, the failure-experience code it maps to. Checks run in order and stop
@@ -24,8 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.disposal import disposal_table
-from cogtree.skills.belief import AVAILABLE, Belief, HazardFlag
-from cogtree.skills.specs import (
+from cogtree.skills.action_model.belief import AVAILABLE, Belief, HazardFlag
+from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,

@@ -1,12 +1,12 @@
 """The dry run: a plan checked on copies of the team's beliefs before anything moves.
 
 :func:`dry_run` is the deterministic part of InteractGen's validator. A model wrote the plan,
-so a bad plan is an expected input: every problem becomes a :class:`~skills.plan_model.
+so a bad plan is an expected input: every problem becomes a :class:`~skills.planning.plan_model.
 StepProblem` with a code, and nothing raises. It checks
 
 1. the structure: a plan with no steps (``empty_plan``), dependencies on unknown steps
    (``unknown_step``), dependency cycles (``cycle``);
-2. each step in dependency order, with the agent :func:`~skills.assignment.assign` (or the
+2. each step in dependency order, with the agent :func:`~skills.planning.assignment.assign` (or the
    caller) gives it: the action exists (``unknown_action``), its arguments fit
    (``bad_arguments``), the things and people it names exist (``unknown_object``,
    ``unknown_person``, with similar names), the agent is on the team (``unknown_agent``) and
@@ -15,8 +15,9 @@ StepProblem` with a code, and nothing raises. It checks
    ``precondition:capability_missing`` for a skill outside its profile); a person asked to
    ``DELEGATE`` is available (``not_available``) and has the ability (``no_ability``); a step
    given to the wrong kind of agent is ``cannot_do``. A step that passes is applied
-   (:func:`skills.effects.project`) before the next one is checked;
-3. each robot step against the hazard rules (:mod:`skills.hazard_check`), on the belief as the
+   (:func:`skills.action_model.effects.project`) before the next one is checked;
+3. each robot step against the hazard rules (:mod:`skills.safety.hazard_check`), on the belief as
+the
    earlier steps leave it: a ``forbidden`` hazard is ``hazard:<rule>`` and an ``ask_first`` one
    is ``ask_first:<rule>`` (unless its doubt is in ``lifted``: the user said yes to it),
    both with the rule's sentence as the reason. This runs on every dry run, whoever wrote the
@@ -28,10 +29,10 @@ A step that depends on a step with a problem is not checked (it is listed in
 named, on the belief as the steps before it left it: "bring me the hot tea" fails at PICK (a
 hot mug is not grasped), and handing it over would burn the person all the same. What people do is
 not known in advance; the rule for objects a person may move or produce is in
-:mod:`skills.assignment` (the robot step that fetches them relies on an assumption, recorded
-in :attr:`DryRun.assumptions`).
+:mod:`skills.planning.assignment` (the robot step that fetches them relies on an assumption,
+recorded in :attr:`DryRun.assumptions`).
 
-:func:`oracle_plan` turns a scenario's flat oracle steps into a :class:`~skills.plan_model.
+:func:`oracle_plan` turns a scenario's flat oracle steps into a :class:`~skills.planning.plan_model.
 ToAPlan`.
 """
 
@@ -46,16 +47,15 @@ from pydantic import ValidationError
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.validation_errors import first_problem
-from cogtree.skills.assignment import (
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.planning.assignment import (
     Assumption,
     PlanWorld,
     Rehearsal,
     assign,
     dependency_graph,
 )
-from cogtree.skills.belief import Belief
-from cogtree.skills.hazard_check import Hazard, PlanHazards, hazard_doubt
-from cogtree.skills.plan_model import (
+from cogtree.skills.planning.plan_model import (
     DELEGATE,
     LOOK,
     PlanError,
@@ -64,6 +64,7 @@ from cogtree.skills.plan_model import (
     ToAPlan,
     ValidationReport,
 )
+from cogtree.skills.safety.hazard_check import Hazard, PlanHazards, hazard_doubt
 
 __all__ = [
     "HAZARD_CODES",
@@ -197,10 +198,11 @@ def rehearse(
 ) -> DryRun:
     """Dry-run ``plan`` on ``world`` (see the module docs); never raises on a bad plan.
 
-    ``assignments`` (step id -> agent) overrides :func:`~skills.assignment.assign` for the
+    ``assignments`` (step id -> agent) overrides :func:`~skills.planning.assignment.assign` for the
     steps it names. ``rules``: the hazard rules (default: the shipped ones); ``said``: the
     request's utterances (how the user wants it done); ``lifted``: the doubts of ask-first
-    hazards the user confirmed with an explicit yes (:func:`~skills.hazard_check.hazard_doubt`).
+    hazards the user confirmed with an explicit yes
+    (:func:`~skills.safety.hazard_check.hazard_doubt`).
     """
     import networkx as nx  # here, not at the top: a turn that plans nothing skips its 0.15 s
 
@@ -288,7 +290,7 @@ def oracle_plan(steps: Sequence[Mapping[str, Any]], rationale: str = "") -> ToAP
     (assigned to the person), or ``{skill: LOOK}``. Steps are numbered from 1. A step runs
     after the one before it unless it says ``after``: the numbers of the steps it waits for
     (``after: []``: none, so steps of other agents may run at the same time). Raises
-    :class:`~skills.plan_model.PlanError` naming the step for a malformed one.
+    :class:`~skills.planning.plan_model.PlanError` naming the step for a malformed one.
     """
     built = []
     for number, flat in enumerate(steps, start=1):

@@ -2,8 +2,8 @@
 
 A :class:`HumanChannel` carries a :class:`HumanRequest` (one of a person's abilities, described
 in words) to a person and returns a future that resolves with a
-:class:`~skills.commands.Feedback` when the person reports the task done (``ok``) or could not
-take it on (``person_refused`` / ``person_unavailable``, with the reason). The simulator's
+:class:`~skills.action_model.commands.Feedback` when the person reports the task done (``ok``) or
+could not take it on (``person_refused`` / ``person_unavailable``, with the reason). The simulator's
 ``People`` satisfies the protocol structurally (it reads the request's ``ability`` and
 ``description``); :class:`ConsoleChannel` asks on a text stream; a ROS 2 channel will come later.
 """
@@ -19,7 +19,7 @@ from typing import Literal, Protocol, TextIO, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.memory.experience import ErrorCode
-from cogtree.skills.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ their recovery (``GOTO({room})``) with them.
 from __future__ import annotations
 
 from cogtree.knowledge.memory.experience import FailureContext
-from cogtree.skills.belief import Belief
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.specs import SkillCall
 
 
 def skill_context(call: SkillCall, belief: Belief) -> FailureContext:

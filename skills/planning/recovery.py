@@ -19,7 +19,7 @@ from dataclasses import replace
 from types import MappingProxyType
 
 from cogtree.knowledge.memory.experience import RecoveryStep
-from cogtree.skills.belief import Belief
+from cogtree.skills.action_model.belief import Belief
 
 HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})
 """The actions a recovery may hold for the HTN replan to put it before its plan."""

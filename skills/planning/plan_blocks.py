@@ -1,6 +1,6 @@
 """Series-parallel blocks of a plan's dependency graph: what may run at once, what in order.
 
-The dependency graph of a ToA plan (:func:`~skills.plan_model.plan_graph`) is cut into
+The dependency graph of a ToA plan (:func:`~skills.planning.plan_model.plan_graph`) is cut into
 blocks, deterministically:
 
 1. steps with no dependency path between them (the weakly connected parts of the graph) run

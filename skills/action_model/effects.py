@@ -12,9 +12,9 @@ DISPOSE puts the object in the bin.
 
 from __future__ import annotations
 
-from cogtree.skills.belief import Belief
-from cogtree.skills.preconditions import SIDE_RELATIONS
-from cogtree.skills.specs import (
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
+from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,
     FillArgs,

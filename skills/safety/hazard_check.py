@@ -1,6 +1,7 @@
 """The hazard check: each plan step's predicted state as a small RDF graph, run by the rules.
 
-For a step (a :class:`~skills.specs.SkillCall`) and the belief the plan predicts just before it,
+For a step (a :class:`~skills.action_model.specs.SkillCall`) and the belief the plan predicts just
+before it,
 :func:`step_graph` builds an Oxigraph store of what matters: the step, the things and people it
 names, what rests on or in them, what they rest on, what stands beside them, what the robot
 holds and the people near the robot or the step's destination. The rules of
@@ -44,9 +45,9 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
-from cogtree.skills.belief import Belief, Thing
-from cogtree.skills.preconditions import Check
-from cogtree.skills.specs import SkillCall
+from cogtree.skills.action_model.belief import Belief, Thing
+from cogtree.skills.action_model.preconditions import Check
+from cogtree.skills.action_model.specs import SkillCall
 
 _NS = str(HAZ)
 _STEP = NamedNode(_NS + "step")

@@ -30,7 +30,7 @@ from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import ObjectInfo, Relation, RobotState, ThingKind
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.skills.specs import HAND_NAMES, Hand
+from cogtree.skills.action_model.specs import HAND_NAMES, Hand
 
 log = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ the request itself is unsafe: handing hot tea to a person, picking up a person. 
 (``bring(tea_mug, ana)``) :func:`intended_skills` lists the skill calls the task means in
 the simplest case (PICK the mug, HANDOVER it to Ana), without checking whether they can run,
 and :func:`task_hazards` runs the hazard rules over them, as the dry run would over a plan
-(:class:`~skills.hazard_check.PlanHazards`, the belief projected step by step where a step's
+(:class:`~skills.safety.hazard_check.PlanHazards`, the belief projected step by step where a step's
 effects can be projected). The hazards found are named with the reasons for no plan, so a
 refusal says the hazard. Nothing here ever runs a skill.
 """
@@ -16,11 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
-from cogtree.skills.amounts import pour_ml
-from cogtree.skills.belief import Belief, Thing
-from cogtree.skills.effects import project
-from cogtree.skills.hazard_check import Hazard, PlanHazards
-from cogtree.skills.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.action_model.amounts import pour_ml
+from cogtree.skills.action_model.belief import Belief, Thing
+from cogtree.skills.action_model.effects import project
+from cogtree.skills.action_model.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
 
 HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""

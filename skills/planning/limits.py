@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cogtree.knowledge.wording import joined, looks_plural, with_the
-from cogtree.skills.belief import Belief
-from cogtree.skills.preconditions import PreconditionReport
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.preconditions import PreconditionReport
 
 LimitKind = Literal["reach", "place", "grasp", "carry", "skill", "tool"]
 """Why the robot cannot: where the thing is, where a place is, what the thing is, what the

@@ -1,0 +1,5 @@
+"""Execution.
+
+The skill controller, robot commands, stepping a plan, human channels, and what the belief shows
+afterwards.
+"""
