@@ -33,7 +33,7 @@ from typing import Any
 
 import rclpy
 from cogtree_interfaces.action import ExecuteSkill
-from rclpy.action import ActionClient, ActionServer
+from rclpy.action import ActionServer
 from rclpy.context import Context
 from rclpy.executors import SingleThreadedExecutor
 from rclpy.node import Node
@@ -44,6 +44,7 @@ from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.action_model.commands import Command
 from cogtree.skills.ros.executor import RosExecutor
+from cogtree.skills.ros.goal_sender import LockedActionClient
 from cogtree.skills.ros.messages import goal_msg
 from cogtree.skills.ros.protocol import reliable_qos
 
@@ -123,7 +124,7 @@ def action_round_trip(host: Participant, robot: Participant, runs: int) -> list[
         return ExecuteSkill.Result(message="said")
 
     ActionServer(robot.node, ExecuteSkill, "/bench/execute_skill", succeed)
-    client = ActionClient(host.node, ExecuteSkill, "/bench/execute_skill")
+    client = LockedActionClient(host.node, ExecuteSkill, "/bench/execute_skill")
     if not client.wait_for_server(timeout_sec=30.0):
         raise RuntimeError("no action server within 30 s")
 

@@ -70,6 +70,20 @@ class _Cancel:
     """The server answered that it does not know the goal (yet)."""
 
 
+class LockedActionClient(ActionClient):  # type: ignore[type-arg]
+    """An rclpy ``ActionClient`` that a node's executor may see while it is being made.
+
+    rclpy 9 (Kilted) adds the client to the node's waitables before it creates the client's
+    lock, so an executor spinning on another thread can ask it for its entities in between and
+    die on ``AttributeError: ... no attribute '_lock'`` (seen when a client was made on a
+    spinning node). The lock exists before the base class registers the client.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+
 class GoalSender:
     """Sends goals of one action under UUIDs it chooses (see the module docs).
 
@@ -95,7 +109,9 @@ class GoalSender:
         self.action = node.resolve_topic_name(action_name)
         self.side = side
         self.retry_for_s = retry_for_s
-        self.client: ActionClient[Any, Any, Any] = ActionClient(node, action_type, action_name)
+        self.client: ActionClient[Any, Any, Any] = LockedActionClient(
+            node, action_type, action_name
+        )
         self._canceller: Client[Any, Any] = node.create_client(
             CancelGoal, cancel_service(self.action)
         )

@@ -15,7 +15,7 @@ pytest.importorskip("rclpy", reason=ROS_EXTRA)
 from cogtree_interfaces.action import ExecuteSkill
 
 from cogtree.skills.action_model.commands import Command
-from cogtree.skills.ros.goal_sender import GoalSender, goal_text, new_goal_id
+from cogtree.skills.ros.goal_sender import GoalSender, LockedActionClient, goal_text, new_goal_id
 from cogtree.skills.ros.messages import goal_msg
 from tests.ros.lost_acceptance import ForgetfulEnd
 
@@ -61,3 +61,21 @@ def test_a_cancel_that_overtakes_its_goal_is_asked_again_until_the_robot_knows_t
     until(stopped_after_a_retry, what="the retried cancel to stop the goal")
     assert set(robot.cancels) == {goal_text(goal_id)}
     sender.destroy()
+
+
+def test_the_action_client_has_its_lock_before_an_executor_can_see_it(
+    ros: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rclpy registers an action client with its node before making the client's lock; an
+    executor spinning meanwhile would ask the client for its entities and die."""
+    node = ros.node("cogtree", spin=False)
+    seen: list[bool] = []
+    register = node.add_waitable
+
+    def add_waitable(waitable: Any) -> None:
+        seen.append(hasattr(waitable, "_lock"))
+        register(waitable)
+
+    monkeypatch.setattr(node, "add_waitable", add_waitable)
+    LockedActionClient(node, ExecuteSkill, "/bench/lock_check")
+    assert seen == [True]
