@@ -98,6 +98,8 @@ setup(
             "types-PyYAML",
             "types-networkx",
             "import-linter>=2.1",
+            # its duplicate-code check only (pyproject.toml [tool.pylint])
+            "pylint>=3.0",
         ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
