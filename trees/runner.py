@@ -63,7 +63,7 @@ class TreeRunner(Closeable):
         llm: the LLM client handed to every behaviour's ``setup(llm=...)``.
         handles: further ``setup`` keyword arguments (scene graph, executor, ...).
         log_path: where to write the tick log (JSON Lines); no log when None.
-        tree_name: recorded in the log header (e.g. ``trees.examples.x:create_root``).
+        tree_name: recorded in the log header (e.g. ``cogtree.trees.examples.x:create_root``).
         on_tick: called after every tick with the tree root and the tick entry.
         before_tick: called before every tick (e.g. to advance a simulator by one step).
 

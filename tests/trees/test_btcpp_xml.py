@@ -46,7 +46,7 @@ GROOT_STYLE = """<?xml version="1.0" encoding="UTF-8"?>
         <AlwaysSuccess name="Wave"/>
       </Parallel>
       <Fallback name="Answer">
-        <Say name="Apologise" compose="trees.assistant:apologise" _skipIf="rounds == 3"/>
+        <Say name="Apologise" compose="cogtree.trees.assistant:apologise" _skipIf="rounds == 3"/>
         <Script name="Report" code="reply := 'done in ' .. tries .. ' tries'"/>
       </Fallback>
       <SubTree ID="Wrap" name="Wrap" _autoremap="true"/>

@@ -26,7 +26,7 @@ from cogtree.behaviours.btcpp.scripting import parse_script
 from cogtree.trees.loading import import_module
 
 REFERENCE = re.compile(r"^(?P<module>[A-Za-z_][\w.]*):(?P<attribute>[A-Za-z_][\w.]*)$")
-"""``MODULE:ATTRIBUTE``, e.g. ``trees.assistant:APOLOGY`` or ``mypack.tasks:Fetch``."""
+"""``MODULE:ATTRIBUTE``, e.g. ``cogtree.trees.assistant:APOLOGY`` or ``mypack.tasks:Fetch``."""
 
 SCALARS = (str, int, float, bool)
 _MODULE_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")

@@ -12,7 +12,7 @@ What it shows a tree author:
 
 Run it::
 
-    cogtree tick trees.examples.ask_before_acting:create_root \\
+    cogtree tick cogtree.trees.examples.ask_before_acting:create_root \\
         --say "bring the water bottle to the kitchen" --show-ticks
 
 Tree::

@@ -14,7 +14,8 @@ failures. What a tree author can take from it:
 Run it in the simulator, where Anna moves the bottle to the kitchen counter right after the
 robot starts::
 
-    cogtree tick trees.examples.robee_recovery:create_root --scenario robee_bottle --show-ticks
+    cogtree tick cogtree.trees.examples.robee_recovery:create_root --scenario robee_bottle \\
+        --show-ticks
 
 Looking around the kitchen, where the bottle was last seen (the explainer's suggestion),
 puts it on the counter in the belief, so the second PICK approaches the counter. The full
