@@ -36,6 +36,13 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogtree.knowledge.language.pronouns import (
+    OBJECT_OR_PERSON,
+    PLURAL_PRONOUNS,
+    PRONOUN_VALUES,
+    THING_PRONOUNS,
+    antecedent,
+)
 from cogtree.knowledge.language.request_frame import (
     SPEAKER,
     ObjectPhrase,
@@ -292,10 +299,6 @@ def _pronoun_value(found: StepTask) -> bool:
     )
 
 
-PRONOUN_VALUES: Final = frozenset(["it", "them", "him", "her", "this", "that", "these", "those"])
-"""Slot values that name nothing on their own."""
-
-
 def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
     """``steps`` with each "it" / "them" replaced by what the step before named.
 
@@ -304,9 +307,9 @@ def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
     """
     done: list[Step] = []
     for step in steps:
-        antecedent = _antecedent(done[-1], step) if done and _refers_back(step) else ()
-        if antecedent:
-            step = replace(step, objects=(*antecedent, *step.excluded))
+        named = _named_before(done[-1], step) if done and _refers_back(step) else ()
+        if named:
+            step = replace(step, objects=(*named, *step.excluded))
         elif done and step.landmark is not None and step.landmark.head in THING_PRONOUNS:
             before = [phrase for phrase in done[-1].wanted if not phrase.pronoun]
             if len(before) == 1:
@@ -316,11 +319,7 @@ def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
     return done
 
 
-THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
-"""Pronouns that stand for a thing said before."""
-
-
-def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
+def _named_before(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
     """What "it" (one thing) or "them" (all) in ``step`` stands for, from ``previous``."""
     objects = [_from_source(phrase, previous) for phrase in previous.wanted if not phrase.pronoun]
     landmark = [] if previous.landmark is None or previous.landmark.pronoun else [previous.landmark]
@@ -328,7 +327,7 @@ def _antecedent(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
     ordered = [*landmark, *objects] if into else [*objects, *landmark]
     if not ordered:
         return ()
-    plural = any(phrase.head in ("them", "those", "these") for phrase in step.wanted)
+    plural = any(phrase.head in PLURAL_PRONOUNS for phrase in step.wanted)
     return tuple(objects) if plural and len(objects) > 1 and not into else (ordered[0],)
 
 
@@ -352,10 +351,6 @@ def _refers_back(step: Step) -> bool:
         phrase.pronoun and (not phrase.person or phrase.head in OBJECT_OR_PERSON)
         for phrase in wanted
     )
-
-
-OBJECT_OR_PERSON: Final = frozenset(["them", "him", "her"])
-"""Pronouns that may stand for a thing or a person named before."""
 
 
 def _about_before(step: Step) -> bool:
@@ -436,7 +431,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             return None
         slots[destination] = value
         if relation_slot and step.relation not in ("", "to"):
-            preposition = _said_preposition(utterance, step.landmark)
+            preposition = _said(utterance, step.landmark.preposition)
             if preposition is None:
                 return None
             slots[relation_slot] = preposition
@@ -538,10 +533,6 @@ def _describing(frame: RequestFrame) -> list[re.Match[str]]:
     return [match for match in matches if match]
 
 
-PERSON_PRONOUNS: Final = frozenset(["her", "him", "she", "he"])
-"""Pronouns that stand for a person talked about before ("grandma is tired"... "help her")."""
-
-
 class TalkedAbout(BaseModel):
     """What a turn talked about: the words that named things and people, in order of mention.
 
@@ -588,14 +579,15 @@ def with_referent(
     context: RequestFrame | None = None,
     earlier: TalkedAbout | None = None,
 ) -> StepTask:
-    """``found`` with the slots the step says only as a pronoun filled: the one resolver of "it".
+    """``found`` with the slots the step says only as a pronoun filled by what they stand for.
 
     First from this request, ``context`` (its frame): what its one describing clause says "it"
     is (:func:`context_referent`) fills one slot, the object when the step says it only as
     pronouns ("the mug is dirty, wipe it"), else the place when the landmark is "it" ("the
     toaster is smoking, tip the jug over it"). Then from the previous turns, ``earlier``: the
-    object (or the landmark) said only as a pronoun takes the first thing (a person, for
-    "her" / "him") they named that the step does not name already; the task's
+    object (or the landmark) said only as a pronoun takes what the pronoun resolver
+    (:func:`~knowledge.language.pronouns.antecedent`) picks among what they named: the first
+    thing (a person, for "her" / "him") that the step does not name already; the task's
     ``said_before`` lists the utterances those words come from. A slot the step filled
     itself is never changed.
     """
@@ -620,9 +612,13 @@ def with_referent(
         for slot, phrase in ((theme, wanted[0] if wanted else None), (destination, landmark)):
             if slot is None or phrase is None or slot not in missing:
                 continue
-            choices = earlier.people if phrase.head in PERSON_PRONOUNS else earlier.things
-            named = " ".join(str(value).lower() for value in slots.values())
-            thing = next((words for words in choices if words.lower() not in named), None)
+            thing = antecedent(
+                phrase.head,
+                earlier.things,
+                earlier.people,
+                taken=_named_in(slots),
+                topic_first=True,
+            )
             if thing is not None:
                 slots[slot] = thing
                 missing.remove(slot)
@@ -634,6 +630,12 @@ def with_referent(
     return replace(
         found, slots=slots, missing=tuple(missing), reason=reason, said_before=said_before
     )
+
+
+def _named_in(slots: Mapping[str, SlotValue]) -> Callable[[str], bool]:
+    """Whether words are part of a slot value already ("teapot" in "the teapot")."""
+    named = " ".join(str(value).lower() for value in slots.values())
+    return lambda words: words.lower() in named
 
 
 def _for_the_speaker(step: Step) -> bool:
@@ -678,10 +680,6 @@ def _with_exclusions(
 def _said(utterance: str, *choices: str) -> str | None:
     """The first of ``choices`` that is said, word for word, in ``utterance``."""
     return next((text for text in choices if text and is_grounded(text, utterance)), None)
-
-
-def _said_preposition(utterance: str, landmark: ObjectPhrase) -> str | None:
-    return _said(utterance, landmark.preposition)
 
 
 def _first(fields: Sequence[str], names: frozenset[str]) -> str | None:

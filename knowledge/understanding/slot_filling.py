@@ -40,6 +40,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, antecedent
 from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
 from cogtree.knowledge.scene.referents import PLACE_PREPOSITIONS
 from cogtree.knowledge.understanding.lexicon import Lexicon, Mention, Token, tokenize
@@ -370,9 +371,9 @@ def fill_slots(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) 
             chosen[name] = picked
     for name, spec in cued:
         if name not in chosen:
-            antecedent = _antecedent(sentence, spec, _taken(chosen))
-            if antecedent is not None:
-                chosen[name] = [antecedent]
+            person = _pointed_back(sentence, spec, _taken(chosen))
+            if person is not None:
+                chosen[name] = [person]
     for name, spec in uncued:
         assert spec.lexicon is not None
         free = [
@@ -399,27 +400,27 @@ def fill_slots(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) 
     return fill
 
 
-ANAPHORS = frozenset({"him", "her"})
-"""Pronouns that point back at one person named earlier ("take Mr Okafor's pills to him")."""
+def _pointed_back(sentence: _Sentence, spec: SlotSpec, taken: list[_Reading]) -> _Reading | None:
+    """The one person a cued "him"/"her" points back at, in this utterance.
 
-
-def _antecedent(sentence: _Sentence, spec: SlotSpec, taken: list[_Reading]) -> _Reading | None:
-    """The one person a cued "him"/"her" points back at, when the utterance names exactly one.
-
-    "take Mr Okafor's pill organiser to him": the recipient is Mr Okafor. Two candidates, or
-    none, leave the slot open (the robot asks).
+    "take Mr Okafor's pill organiser to him": the recipient is Mr Okafor
+    (:func:`~knowledge.language.pronouns.antecedent` decides). Two candidates, or none, leave
+    the slot open (the robot asks). A thing pronoun after a cue ("on it") is the
+    frame's to resolve (:mod:`knowledge.understanding.frame_tasks`).
     """
     assert spec.lexicon is not None
     cues = "|".join(re.escape(cue) for cue in spec.cues)
-    anaphors = "|".join(sorted(ANAPHORS))
-    if not cues or not re.search(rf"\b(?:{cues})\s+(?:{anaphors})\b", sentence.text, re.I):
+    pronouns = "|".join(sorted(PERSON_PRONOUNS))
+    said = re.search(rf"\b(?:{cues})\s+({pronouns})\b", sentence.text, re.I) if cues else None
+    if said is None:
         return None
-    free = [
-        reading
-        for reading in sentence.readings(spec.lexicon)
-        if not reading.negated and not any(reading.overlaps(used) for used in taken)
-    ]
-    return free[0] if len(free) == 1 else None
+    people = [reading for reading in sentence.readings(spec.lexicon) if not reading.negated]
+    return antecedent(
+        said.group(1),
+        things=(),
+        people=people,
+        taken=lambda reading: any(reading.overlaps(used) for used in taken),
+    )
 
 
 def _cued(sentence: _Sentence, spec: SlotSpec, taken: list[_Reading]) -> list[_Reading]:
