@@ -72,6 +72,14 @@ _PARSER = Lark(GRAMMAR, start="program", parser="lalr", propagate_positions=True
 Value = bool | int | float | str
 
 
+MAX_SCRIPT_CHARS = 4000
+"""The longest script that is parsed: a node's script is a line or two, not a program."""
+
+MAX_SCRIPT_DEPTH = 64
+"""The deepest nesting of a script's expression; deeper (a thousand terms in one chain) is
+refused when the tree loads instead of exhausting Python's stack on its first tick."""
+
+
 class ScriptError(ValueError):
     """A script that cannot be parsed, or that cannot run on these values."""
 
@@ -114,7 +122,16 @@ class ScriptProgram:
 
 
 def parse_script(text: str) -> ScriptProgram:
-    """Parse ``text``; ScriptError names the column and what was expected there."""
+    """Parse ``text``; ScriptError names the column and what was expected there.
+
+    A script over :data:`MAX_SCRIPT_CHARS` characters, or whose expression nests deeper than
+    :data:`MAX_SCRIPT_DEPTH`, is refused with what to do instead.
+    """
+    if len(text) > MAX_SCRIPT_CHARS:
+        raise ScriptError(
+            f"the script is {len(text)} characters long, over the {MAX_SCRIPT_CHARS} a node's "
+            "script may have: split it over several Script nodes or compute the value in Python"
+        )
     try:
         tree = _PARSER.parse(text)
     except UnexpectedCharacters as error:
@@ -130,6 +147,12 @@ def parse_script(text: str) -> ScriptProgram:
         raise ScriptError(f"unexpected {found} at column {where} of {text!r}") from None
     except LarkError as error:
         raise ScriptError(f"cannot parse {text!r}: {error}") from None
+    depth = _depth(tree)
+    if depth > MAX_SCRIPT_DEPTH:
+        raise ScriptError(
+            f"the script's expression nests {depth} levels deep, over the {MAX_SCRIPT_DEPTH} a "
+            "script may have: split the expression over several statements (x := ...; x += ...)"
+        )
     reads: set[str] = set()
     created: set[str] = set()
     assigned: set[str] = set()
@@ -144,6 +167,17 @@ def parse_script(text: str) -> ScriptProgram:
             elif op != "=":
                 reads.add(target)
     return ScriptProgram(text, tree, frozenset(reads), frozenset(created), frozenset(assigned))
+
+
+def _depth(tree: Tree) -> int:
+    """How deep ``tree`` nests, counted without recursion (the tree may be very deep)."""
+    deepest = 0
+    stack: list[tuple[Tree, int]] = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        stack.extend((child, level + 1) for child in node.children if isinstance(child, Tree))
+    return deepest
 
 
 def truth(value: Any) -> bool:

@@ -108,6 +108,12 @@ def _tree(body: str) -> str:
         ),
         ('<Script code="x = 1"/>', ["unknown key 'x'", "create it first (x := ...)"]),
         ('<Script code="x := "/>', ["the script of 'code' does not parse", "ends too early"]),
+        (
+            '<Sequence name="S">\n<Script code="x := '
+            + " + ".join(["1"] * 600)
+            + '"/>\n</Sequence>',
+            [":3: <Script", "nests", "levels deep"],
+        ),
         ('<AwaitUtterance _skipIf="a &amp;&amp;"/>', ["the script of '_skipIf' does not parse"]),
         ('<AwaitUtterance _skipif="true"/>', ["unknown attribute '_skipif'", "'_skipIf'"]),
         ('<Repeat num_cycles="many"><AlwaysSuccess/></Repeat>', ["expected int, got 'many'"]),

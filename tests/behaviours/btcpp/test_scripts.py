@@ -286,3 +286,16 @@ def test_an_unparsable_script_is_refused_when_the_node_is_built(blackboard: Any)
         Script("x :=")
     with pytest.raises(ScriptError):
         PrePostConditions(child("A", S), skip_if="&&")
+
+
+def test_a_long_chain_expression_is_refused_when_parsed_not_on_its_first_tick() -> None:
+    chain = " + ".join(["1"] * 600)
+    with pytest.raises(ScriptError, match="nests .* levels deep, over the 64"):
+        parse_script(f"x := {chain}")
+    deep_but_allowed = " + ".join(["1"] * 40)
+    assert parse_script(f"x := {deep_but_allowed}").run(Entries()) == 40
+
+
+def test_a_script_longer_than_a_node_script_is_refused() -> None:
+    with pytest.raises(ScriptError, match="characters long, over the 4000"):
+        parse_script("x := '" + "a" * 5000 + "'")
