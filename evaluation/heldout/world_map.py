@@ -1,0 +1,411 @@
+"""A held-out case's world as a simulator scenario, and what the format could not say.
+
+The case's world is free text (kinds, materials, states in the author's words); the
+simulator's world (:class:`~sim.world_spec.WorldSpec`) has ontology types, furniture and
+objects, a few attributes and hazard flags. :func:`case_scenario` translates one into the
+other **without adding knowledge to the robot**:
+
+- **Kind -> type** only through the robot's own taxonomy (:meth:`Taxonomy.type_named` on the
+  ``kind``, never the label). A ``kind: null`` or a kind the taxonomy does not know becomes
+  :data:`UNKNOWN_TYPE`, a type with no category, no flags and no synonyms: the thing keeps its
+  label and material, nothing more. Those things are counted (``unmapped_kinds``).
+- **Material** is passed as written (the world's ``material`` is free text; what the robot
+  makes of it is the robot's business). ``null`` stays unset.
+- **Flags**: only the ones the world must grant for a skill to work at all (``appliance``,
+  ``water_source``, ``cleaning_tool``, a bin's kind), from the case's state (``switched``
+  makes an appliance) or the robot's taxonomy for the mapped type; ``sharp`` from
+  ``state.sharp``. Hazard flags (heat source, chemical, ...) are never added: the robot's
+  belief takes them from the type, or does not know them.
+- **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
+  ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot`` (objects), ``contents``
+  -> ``empty`` or a liquid (objects), ``owner`` -> an owner who is a person of the world,
+  ``held_by`` -> held by that person. Every other key, and any value that does not fit, is
+  recorded in ``lost`` (printed labels, ``alive``, furniture temperatures and contents...).
+- **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
+  wipe with it); furniture when something rests on or in it, a step puts something on or in
+  it, opens, closes or wipes it, or its mapped type is furniture (the taxonomy's
+  ``FurniturePiece``, ``LargeAppliance`` or ``Bin``); otherwise an object on the floor of its
+  room. Furniture on furniture stands in the room; an object on an object rests where the
+  other one does; ``next_to`` is kept only between two objects on one surface. Each such
+  change is recorded in ``approximations``. Rooms are joined by open passages (the case
+  gives no layout); every person and the robot start in the first room. The robot is the
+  humanoid, reaching down to the floor (``min_reach_m: 0``): a thing ``in`` a room rests on
+  its floor, and the case says nothing of heights.
+- **People**: the name becomes the label. ``age_group`` (other than adult),
+  ``vulnerabilities`` and ``relation_to_user`` have no field and are recorded in ``lost``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from cogtree.evaluation.heldout.cases import Case, Step, Thing
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
+
+UNKNOWN_TYPE = "UnclassifiedThing"
+"""The world type of a thing whose kind the robot's taxonomy does not know (or is null)."""
+
+ROBOT = "robot1"
+
+MOVED_VERBS = frozenset({"fetch", "place", "dispose", "pour", "fill", "throw", "drop"})
+"""Step verbs whose ``object`` is carried, so it must be an object (not furniture)."""
+
+FURNITURE_CATEGORIES = ("FurniturePiece", "LargeAppliance", "Bin")
+"""Taxonomy categories whose things stand in a room as furniture."""
+
+GRANTED_FLAGS = frozenset({"appliance", "water_source", "cleaning_tool"})
+"""Flags the world must grant for a skill to work; taken from the taxonomy's type."""
+
+LIQUID_WORDS = (
+    "water",
+    "milk",
+    "tea",
+    "coffee",
+    "juice",
+    "oil",
+    "wine",
+    "liquid",
+    "soup",
+    "squash",
+    "vinegar",
+    "bleach",
+    "beer",
+    "gravy",
+)
+"""Words that make a container's ``contents`` a liquid of the simulator (world data only)."""
+
+HOT_WORDS = ("hot", "steaming", "oven", "hob", "preheated")
+COLD_WORDS = ("cold", "frozen", "chilled")
+
+
+class MappingError(ValueError):
+    """A case whose translated world the simulator rejects: names the case and the problem."""
+
+
+@dataclass
+class WorldMapping:
+    """A case's scenario and what the translation lost or approximated."""
+
+    case: Case
+    scenario: Scenario
+    things: int
+    unmapped_kinds: list[str] = field(default_factory=list)
+    types: dict[str, str] = field(default_factory=dict)
+    lost: list[str] = field(default_factory=list)
+    approximations: list[str] = field(default_factory=list)
+    furniture: frozenset[str] = frozenset()
+
+
+@cache
+def _known_types() -> frozenset[str]:
+    return ontology_types() | household_taxonomy().types
+
+
+def thing_type(thing: Thing) -> str | None:
+    """The ontology/taxonomy type the robot's taxonomy gives the thing's kind (None: unknown)."""
+    if thing.kind is None:
+        return None
+    return household_taxonomy().type_named(thing.kind)
+
+
+def case_scenario(case: Case) -> WorldMapping:
+    """The case as a scenario the assistant can run in (see the module docs for the rules).
+
+    Raises :class:`MappingError` when the simulator rejects the translated world.
+    """
+    builder = _Builder(case)
+    spec = builder.build()
+    try:
+        scenario = Scenario.model_validate(spec)
+    except ValueError as error:
+        raise MappingError(f"case {case.id}: the translated world is invalid: {error}") from error
+    problems = scenario.problems(_known_types())
+    if problems:
+        raise MappingError(str(ScenarioError(f"case {case.id}", problems)))
+    return WorldMapping(
+        case=case,
+        scenario=scenario,
+        things=len(case.world.things),
+        unmapped_kinds=builder.unmapped,
+        types=builder.types,
+        lost=builder.lost,
+        approximations=builder.approx,
+        furniture=frozenset(builder.furniture),
+    )
+
+
+class _Builder:
+    """Builds the scenario mapping of one case, noting what is lost on the way."""
+
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.things = {thing.id: thing for thing in case.world.things}
+        self.rooms = list(case.world.rooms)
+        self.people = {person.id for person in case.world.people}
+        self.lost: list[str] = []
+        self.approx: list[str] = []
+        self.unmapped: list[str] = []
+        self.types: dict[str, str] = {}
+        steps = [*case.expected.steps, *case.expected.must_not]
+        self.moved = {i for step in steps if step.verb in MOVED_VERBS for i in step.objects()}
+        self.moved |= {
+            str((step.model_extra or {}).get("with")) for step in steps if _wipes_with(step)
+        }
+        self.furniture = self._furniture(steps)
+        self.containers = self._containers(steps)
+
+    # -- roles ---------------------------------------------------------------------------------
+
+    def _furniture(self, steps: list[Step]) -> set[str]:
+        supports = {
+            t.location.target for t in self.things.values() if t.location.relation != "next_to"
+        }
+        hinted = {i for s in steps if s.verb in ("place",) for i in s.targets()}
+        hinted |= {i for s in steps if s.verb in ("open", "close", "wipe") for i in s.objects()}
+        furniture = set()
+        taxonomy = household_taxonomy()
+        for ident, thing in self.things.items():
+            if ident in self.moved:
+                continue
+            kind = thing_type(thing)
+            standing = kind is not None and any(
+                taxonomy.is_a(kind, category) for category in FURNITURE_CATEGORIES
+            )
+            if ident in supports or ident in hinted or "open" in thing.state or standing:
+                furniture.add(ident)
+        return furniture
+
+    def _containers(self, steps: list[Step]) -> set[str]:
+        inside = {t.location.target for t in self.things.values() if t.location.relation == "in"}
+        inside |= {
+            i for s in steps if s.verb == "place" and s.relation == "in" for i in s.targets()
+        }
+        inside |= {i for s in steps if s.verb in ("open", "close") for i in s.objects()}
+        return {
+            i
+            for i in self.furniture
+            if i in inside or "open" in self.things[i].state or _bin_kind(self.things[i])
+        }
+
+    # -- the scenario --------------------------------------------------------------------------
+
+    def build(self) -> dict[str, Any]:
+        case = self.case
+        first = self.rooms[0]
+        people: dict[str, Any] = {}
+        for person in case.world.people:
+            people[person.id] = {"label": person.name, "room": first}
+            if person.age_group != "adult":
+                self.lost.append(f"people.{person.id}.age_group={person.age_group}")
+            if person.vulnerabilities:
+                self.lost.append(f"people.{person.id}.vulnerabilities")
+            if person.relation_to_user:
+                self.lost.append(f"people.{person.id}.relation_to_user")
+        furniture = {i: self._furniture_spec(self.things[i]) for i in self.furniture}
+        objects = {
+            i: self._object_spec(thing)
+            for i, thing in self.things.items()
+            if i not in self.furniture
+        }
+        world: dict[str, Any] = {
+            "rooms": self.rooms,
+            "doors": {
+                f"passage_{room}": {"between": [first, room], "kind": "passage"}
+                for room in self.rooms[1:]
+            },
+            "furniture": furniture,
+            "objects": objects,
+            "robots": {ROBOT: {"profile": "humanoid", "room": first, "min_reach_m": 0.0}},
+            "people": people,
+            "types": {UNKNOWN_TYPE: {"label": "unclassified"}} if self.unmapped else {},
+        }
+        return {
+            "id": case.id.replace("-", "_"),
+            "title": case.utterance,
+            "tier": "moderate",
+            "description": case.why,
+            "robot": ROBOT,
+            "world": world,
+            "request": {"speaker": "user", "text": case.utterance},
+            "goal": {"expect": "refuse", "reason": "held-out case: scored by the harness"},
+        }
+
+    def _type(self, thing: Thing) -> str:
+        kind = thing_type(thing)
+        if kind is None:
+            self.unmapped.append(thing.id)
+            kind = UNKNOWN_TYPE
+        self.types[thing.id] = kind
+        return kind
+
+    def _common(self, thing: Thing, kind: str) -> dict[str, Any]:
+        spec: dict[str, Any] = {"type": kind, "label": thing.label}
+        flags = set(household_taxonomy().properties(kind).flags & GRANTED_FLAGS)
+        state = dict(thing.state)
+        if "switched" in state:
+            flags.add("appliance")
+            switched = state.pop("switched")
+            if switched in ("on", "off"):
+                spec["powered"] = switched == "on"
+            else:
+                self.lost.append(f"things.{thing.id}.state.switched={switched}")
+        elif "appliance" in flags:
+            spec["powered"] = False
+        sharp = state.pop("sharp", None)
+        if sharp is True:
+            flags.add("sharp")
+        elif sharp is False:
+            spec["not_flags"] = ["sharp"]
+        if flags:
+            spec["flags"] = sorted(flags)
+        if thing.material:
+            spec["material"] = thing.material
+        self._state = state
+        return spec
+
+    def _furniture_spec(self, thing: Thing) -> dict[str, Any]:
+        kind = self._type(thing)
+        spec = self._common(thing, kind)
+        state = self._state
+        spec["kind"] = "container" if thing.id in self.containers else "surface"
+        spec["room"] = self._room_of(thing.id)
+        if thing.location.target not in self.rooms:
+            self.approx.append(
+                f"things.{thing.id}: furniture {thing.location.relation} "
+                f"{thing.location.target}; stands in {spec['room']} instead"
+            )
+        if spec["kind"] == "container":
+            opened = state.pop("open", None)
+            spec["open"] = True if opened is None else bool(opened)
+            if opened is None:
+                self.approx.append(f"things.{thing.id}: open not given; starts open")
+            bin_kind = _bin_kind(thing)
+            if bin_kind:
+                spec["bin"] = bin_kind
+        else:
+            dirty = state.pop("dirty", None)
+            clean = state.pop("clean", None)
+            if dirty not in (None, False) or clean is False:
+                spec["clean"] = False
+            elif clean is True or dirty is False:
+                spec["clean"] = True
+        self._lose(thing, state)
+        return spec
+
+    def _object_spec(self, thing: Thing) -> dict[str, Any]:
+        kind = self._type(thing)
+        spec = self._common(thing, kind)
+        state = self._state
+        spec.update(self._placement(thing, state))
+        owner = state.pop("owner", None)
+        if owner in self.people:
+            spec["owner"] = owner
+        elif owner is not None:
+            state["owner"] = owner
+        hot = _hot(state.get("temperature"))
+        if hot is not None:
+            spec["hot"] = hot
+            state.pop("temperature")
+        spec.update(self._contents(state))
+        self._lose(thing, state)
+        return spec
+
+    def _placement(self, thing: Thing, state: dict[str, Any]) -> dict[str, Any]:
+        held = state.pop("held_by", None)
+        if held in self.people:
+            return {"held_by": held}
+        if held is not None:
+            state["held_by"] = held
+        where = thing.location
+        if where.relation == "next_to":
+            landmark = self.things.get(where.target)
+            if landmark is not None and where.target not in self.furniture:
+                base = self._placement(landmark, dict(landmark.state))
+                if "on" in base:
+                    return {**base, "next_to": where.target}
+            self.approx.append(f"things.{thing.id}: next_to {where.target} not expressible")
+            return self._resting(where.target, thing.id)
+        if where.target in self.rooms:
+            return {"room": where.target}
+        if where.target in self.furniture:
+            is_container = where.target in self.containers
+            if where.relation == "in" or is_container:
+                if where.relation == "on":
+                    self.approx.append(f"things.{thing.id}: on container {where.target}; in it")
+                return {"in": where.target} if is_container else {"on": where.target}
+            return {"on": where.target}
+        self.approx.append(
+            f"things.{thing.id}: {where.relation} object {where.target}; rests where it does"
+        )
+        return self._resting(where.target, thing.id)
+
+    def _resting(self, target: str, asking: str) -> dict[str, Any]:
+        """Where a thing rests when it cannot be put on/next to ``target``: target's place."""
+        if target in self.rooms:
+            return {"room": target}
+        if target in self.furniture:
+            kind = "in" if target in self.containers else "on"
+            return {kind: target} if target != asking else {"room": self.rooms[0]}
+        other = self.things[target]
+        base = self._placement(other, dict(other.state))
+        base.pop("next_to", None)
+        return base
+
+    def _room_of(self, ident: str, seen: frozenset[str] = frozenset()) -> str:
+        if ident in self.rooms:
+            return ident
+        thing = self.things.get(ident)
+        if thing is None or ident in seen:
+            return self.rooms[0]
+        return self._room_of(thing.location.target, seen | {ident})
+
+    def _contents(self, state: dict[str, Any]) -> dict[str, Any]:
+        contents = state.get("contents")
+        if not isinstance(contents, str):
+            return {}
+        text = contents.lower().strip()
+        if text == "empty":
+            state.pop("contents")
+            return {"empty": True}
+        word = next((w for w in LIQUID_WORDS if re.search(rf"\b{w}\b", text)), None)
+        if word is None:
+            return {}
+        state.pop("contents")
+        amount = re.search(r"(\d+)\s*ml", text)
+        millilitres = float(amount.group(1)) if amount else 125.0 if "half" in text else 250.0
+        liquid = text.split(",")[0].removeprefix("full of ").strip() or word
+        return {"liquid": liquid, "liquid_ml": millilitres}
+
+    def _lose(self, thing: Thing, state: dict[str, Any]) -> None:
+        self.lost += [f"things.{thing.id}.state.{key}={value}" for key, value in state.items()]
+
+
+def _wipes_with(step: Step) -> bool:
+    return step.verb == "wipe" and isinstance((step.model_extra or {}).get("with"), str)
+
+
+def _bin_kind(thing: Thing) -> str | None:
+    words = f"{thing.kind or ''} {thing.label}".lower()
+    if "recycl" in words:
+        return "recycling"
+    if "compost" in words or "food waste" in words or "caddy" in words:
+        return "compost"
+    if re.search(r"\b(bin|rubbish|waste|trash|dustbin)\b", words):
+        return "landfill"
+    return None
+
+
+def _hot(value: Any) -> bool | None:
+    if not isinstance(value, str):
+        return None
+    text = value.lower()
+    degrees = re.search(r"(\d+)\s*c\b", text)
+    if any(word in text for word in HOT_WORDS) or (degrees and int(degrees.group(1)) >= 50):
+        return True
+    if any(word in text for word in COLD_WORDS):
+        return False
+    return None
