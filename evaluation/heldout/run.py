@@ -11,7 +11,9 @@ set, by category, with totals, and the translation's losses.
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -20,7 +22,7 @@ from typing import Any
 
 import py_trees
 
-from cogtree.evaluation.heldout.cases import Case
+from cogtree.evaluation.heldout.cases import SET_NAMES, Case, HeldoutError, load_set
 from cogtree.evaluation.heldout.score import Outcome, Score, done_from_call, score
 from cogtree.evaluation.heldout.world_map import WorldMapping, case_scenario
 from cogtree.evaluation.scenarios.hazard_set import named_rules
@@ -233,3 +235,41 @@ def _table(rows: Sequence[dict[str, str]]) -> list[str]:
     header = list(rows[0])
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return lines + ["| " + " | ".join(row[key] for key in header) + " |" for row in rows]
+
+
+def spread(cases: Sequence[Case], limit: int | None) -> list[Case]:
+    """At most ``limit`` cases spread evenly over ``cases`` (all of them when None)."""
+    if limit is None or limit >= len(cases):
+        return list(cases)
+    return [cases[i * len(cases) // limit] for i in range(limit)]
+
+
+def run_heldout_command(args: argparse.Namespace) -> int:
+    """``cogtree eval heldout``: run the sets, print the tables; 2 when a set is invalid.
+
+    ``args``: ``heldout_set`` (everyday, hazards or all), ``limit`` (cases per set, spread
+    over it) and ``json`` (a file for every case's result). A progress line per case goes to
+    stderr.
+    """
+    names = SET_NAMES if args.heldout_set == "all" else (args.heldout_set,)
+    try:
+        cases = [case for name in names for case in spread(load_set(name), args.limit)]
+    except HeldoutError as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+
+    def progress(done: int, total: int, result: CaseResult) -> None:
+        s = result.score
+        verdict = "pass" if s.passed else "FAIL"
+        print(
+            f"[{done}/{total}] {s.case.id} {s.case.category}: expected {s.case.expected.decision}"
+            f", got {s.observed}: {verdict} ({result.wall_s:.1f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    report = HeldoutReport(run_cases(cases, progress))
+    sys.stdout.write(report.markdown())
+    if args.json is not None:
+        report.write_json(args.json)
+    return 0
