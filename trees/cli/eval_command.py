@@ -58,7 +58,7 @@ MODEL_BACKENDS = frozenset({"llama-cpp", "ollama"})
 
 
 def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``eval modules``, ``clarify``, ``everyday``, ``hazards`` and ``scope-similarity``."""
+    """Add ``eval`` modules, clarify, everyday, hazards, scope-similarity and heldout."""
     evaluate = add_subcommand(commands, "eval")
     kinds = evaluate.add_subparsers(dest="eval_command", required=True, metavar="EVAL_COMMAND")
     modules = kinds.add_parser(
@@ -108,6 +108,24 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     add_clarify_parsers(kinds)
     add_hazards_parser(kinds)
     add_scope_similarity_parser(kinds)
+    add_heldout_parser(kinds)
+
+
+def add_heldout_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval heldout``: the held-out sets through the assistant, with no model."""
+    heldout = kinds.add_parser(
+        "heldout",
+        help="the held-out sets (tests/data/heldout) through the assistant with no model",
+        description="Decision match, steps held, wrong-object actions, must_not steps run, "
+        "answers' mentions, hazards named and look-alikes done, per category and in total.",
+    )
+    heldout.add_argument(
+        "--set", dest="heldout_set", choices=("everyday", "hazards", "all"), default="all"
+    )
+    heldout.add_argument(
+        "--limit", type=positive_int, metavar="N", help="at most N cases per set, spread over it"
+    )
+    heldout.add_argument("--json", type=Path, metavar="FILE", help="every case's result as JSON")
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -115,6 +133,10 @@ def run_eval(args: argparse.Namespace) -> int:
 
     Returns the exit code (2: bad data).
     """
+    if args.eval_command == "heldout":
+        from cogtree.evaluation.heldout.run import run_heldout_command
+
+        return run_heldout_command(args)
     if args.eval_command == "hazards":
         return run_hazards(args)
     if args.eval_command == "scope-similarity":
