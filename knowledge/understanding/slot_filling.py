@@ -41,6 +41,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, antecedent
+from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, request_words
 from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
 from cogtree.knowledge.scene.referents import PLACE_PREPOSITIONS
 from cogtree.knowledge.understanding.lexicon import Lexicon, Mention, Token, tokenize
@@ -52,60 +53,23 @@ SlotValue = str | float | bool | list[str] | None
 """A slot value as the user said it (the same alias as
 ``knowledge.understanding.turn_state.SlotValue``)."""
 
-VAGUE_WORDS = frozenset(
-    [
-        "it",
-        "this",
-        "that",
-        "these",
-        "those",
-        "them",
-        "one",
-        "something",
-        "anything",
-        "stuff",
-        "thing",
-        "things",
-        "there",
-    ]
-)
-"""Words that name nothing on their own; a slot value made only of them is not grounded."""
+_WORDS = request_words()
 
-PRONOUNS = frozenset(
-    ["me", "you", "him", "her", "us", "i", "we", "he", "she", "they", "myself", "here"]
-)
+VAGUE_WORDS = _WORDS.pronouns | _WORDS.vague_places | frozenset(["thing", "things", "there"])
+"""Words that name nothing on their own: the grammar's pronouns ("it", "that one",
+"something") and vague places ("somewhere"), and "thing", "there"; a slot value made only of
+them is not grounded."""
+
+PRONOUNS = _WORDS.speaker | _WORDS.people_pronouns | SUBJECT_PRONOUNS | frozenset(["here"])
 """Personal pronouns and deictic words: they never fill a slot (PostProcess knows the speaker)."""
 
-NEGATIONS = frozenset(["not", "no", "never", "without", "except", "nor", "neither", "none"])
-"""Words that, right before a noun phrase, say it is *not* what the user wants."""
+NEGATIONS = frozenset(words[0] for words in _WORDS.negations if len(words) == 1)
+"""Words that, right before a noun phrase, say it is *not* what the user wants (the grammar's
+one-word negations)."""
 
-DETERMINERS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "this",
-        "that",
-        "these",
-        "those",
-        "some",
-        "any",
-        "all",
-        "both",
-        "each",
-        "every",
-        "another",
-        "no",
-        "my",
-        "your",
-        "his",
-        "her",
-        "its",
-        "our",
-        "their",
-    ]
-)
-"""Words that open a noun phrase (articles, demonstratives, quantifiers, possessives)."""
+DETERMINERS = _WORDS.determiners | frozenset(["no"])
+"""Words that open a noun phrase (the grammar's articles, demonstratives, quantifiers and
+possessives), and "no" ("no nuts": a negated phrase)."""
 
 ARTICLES = frozenset(["a", "an", "the"])
 """Articles: after a cue they still leave the thing to name ("to the ...")."""
