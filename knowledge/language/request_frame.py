@@ -212,6 +212,7 @@ class _Words:
     quantities: frozenset[str]
     measures: frozenset[str]
     pronouns: frozenset[str]
+    indefinites: frozenset[str]
     speaker: frozenset[str]
     people_pronouns: frozenset[str]
     negations: frozenset[tuple[str, ...]]
@@ -342,6 +343,7 @@ def request_words() -> _Words:
         quantities=word_set("quantities"),
         measures=word_set("measures"),
         pronouns=word_set("pronouns"),
+        indefinites=word_set("indefinites"),
         speaker=word_set("speaker"),
         people_pronouns=word_set("people_pronouns"),
         copulas=word_set("copulas"),
@@ -625,10 +627,6 @@ def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
     return index
 
 
-VAGUE_THINGS: Final = frozenset(["something", "anything", "stuff"])
-"""Pronouns of a need that names no thing ("I need something from the drawer")."""
-
-
 def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
     """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
     return any(
@@ -755,7 +753,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
     if kind_key[1] == "bring" and recipient is None:
         state.recipient = _indirect_object(clause)
     _phrases(clause, state)
-    vague = all(phrase.head in VAGUE_THINGS for phrase in state.objects)
+    vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
     if state.kind[1] in OPENING_ACTIONS:
@@ -1192,7 +1190,7 @@ def _noun_phrase(
         content.append(word)
         clause.at += 1
         if word in lexicon.pronouns and word not in ("one", "ones"):
-            if word in ("something", "anything", "everything"):
+            if word in lexicon.indefinites:
                 continue  # "something printed", "anything sweet": still names nothing
             break
     words = [word for word in content if word != "of"]
@@ -1206,7 +1204,7 @@ def _noun_phrase(
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     head = _head(clause.words[content_start : clause.at], lexicon)
     modifiers = tuple(word for word in words if word != head)
-    pronoun = head in lexicon.pronouns or words[0] in ("something", "anything", "everything")
+    pronoun = head in lexicon.pronouns or words[0] in lexicon.indefinites
     return ObjectPhrase(
         text=text,
         head=head,
