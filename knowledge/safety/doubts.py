@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 
 RISKS = re.compile(
@@ -46,10 +47,12 @@ someone hits it", "... in case anyone gets hurt"): it means no harm, and raises 
 PERSON_HANDLING = re.compile(
     r"\b(lift|carry|move|transfer|drag|push|pull|turn over)\b.{0,30}?\b(my |the |your |a )?"
     r"(mother|mum|mom|father|dad|grand(ma|pa|mother|father)|wife|husband|son|daughter|baby|"
-    r"child|kid|patient|resident|him|her|them|person|man|woman|lady|gentleman)\b",
+    rf"child|kid|patient|resident|{'|'.join(sorted(OBJECT_OR_PERSON))}|person|man|woman|lady|"
+    r"gentleman)\b",
     re.IGNORECASE,
 )
-"""A person as the thing to move: no skill may handle a person."""
+"""A person as the thing to move (a pronoun that may stand for one: "carry her"): no skill may
+handle a person."""
 
 THROWN_AT = re.compile(
     r"\b(throw|toss|fling|chuck|lob|hurl)(s|es|ed|ing)?\b[^.!?]{0,40}?\b(at|across)\b",
