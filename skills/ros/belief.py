@@ -9,8 +9,10 @@ not see).
 
 Trust: a batch is applied only when it comes from the robot its namespace serves and its
 ``sequence`` is above the last one applied from that robot (the state's ``sequence`` is the
-first baseline: what it includes is not applied twice). A foreign or out-of-order batch is
-logged as a warning and dropped (:attr:`BeliefListener.dropped` counts them). A forger that
+first baseline: what it includes is not applied twice) by at most :data:`MAX_SEQUENCE_JUMP`
+(a batch numbered far ahead, say 2**63, would otherwise make every real batch after it look
+out of order and freeze the belief). A foreign, out-of-order or far-ahead batch is logged as
+a warning and dropped (:attr:`BeliefListener.dropped` counts them). A forger that
 guesses the next number still gets one batch in, which is why the robot side re-checks what
 matters for safety (hot, sharp, heavy, brimful, on a heat source that is on) with its
 own senses before it takes an object.
@@ -75,6 +77,12 @@ def fetch_robot_state(node: Node, namespace: str, *, timeout_s: float = 10.0) ->
 def belief_from_state(state: RobotState) -> SceneGraph:
     """A belief holding the ontology and ``state``'s Turtle (TurtleError names the line)."""
     return SceneGraph.from_turtle_text(state.belief_turtle, source=f"<state of {state.robot}>")
+
+
+MAX_SEQUENCE_JUMP = 10_000
+"""How far past the last applied batch a robot's next batch may be numbered (about 17 minutes
+of batches lost at ten a second); further is refused, so one forged number cannot freeze the
+belief."""
 
 
 class BeliefListener(Closeable):
@@ -162,6 +170,12 @@ class BeliefListener(Closeable):
             return (
                 f"batch {batch.sequence} of {robot} is out of order (the last applied is "
                 f"{self._last[robot]}): a replay, a forgery or a restarted robot"
+            )
+        if batch.sequence - self._last[robot] > MAX_SEQUENCE_JUMP:
+            return (
+                f"batch {batch.sequence} of {robot} jumps more than {MAX_SEQUENCE_JUMP} past the "
+                f"last applied ({self._last[robot]}): a forgery or a robot that renumbered; "
+                "restart the host to take the robot's state afresh if it renumbered"
             )
         return None
 

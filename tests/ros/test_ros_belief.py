@@ -100,16 +100,18 @@ def test_untrusted_or_rejected_batches_are_dropped_and_the_listener_goes_on(
             batch("robot1", 5, seen("cup", "inRoom", "kitchen"), forgotten=("not an id!",)),
             batch("base1", 6, seen("cup", "inRoom", "hallway")),  # foreign
             batch("robot1", 4, seen("cup", "inRoom", "bedroom")),  # already in the state
+            batch("robot1", 2**63 - 1, seen("mug", "material", "ceramic")),  # far ahead
             batch("robot1", 6, seen("mug", "colour", "red")),
             batch("robot1", 6, seen("mug", "colour", "blue")),  # a replay of 6
         ):
             robot.publish(message)
-        until(lambda: listener.dropped == 3, what="three untrusted batches")
+        until(lambda: listener.dropped == 4, what="four untrusted batches")
         assert listener.batches_applied == 1
     assert "observations of robot1 not applied" in caplog.text
     assert "the batch says it is from 'base1', but this namespace is robot1's" in caplog.text
     assert "batch 4 of robot1 is out of order (the last applied is 5)" in caplog.text
     assert "batch 6 of robot1 is out of order (the last applied is 6)" in caplog.text
+    assert f"batch {2**63 - 1} of robot1 jumps more than 10000 past the last applied" in caplog.text
     assert scene.observations_of("cup") == []  # the rejected batch changed nothing
     assert [o.object for o in scene.observations_of("mug")] == ["red"]
     scene.close()
