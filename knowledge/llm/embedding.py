@@ -22,7 +22,6 @@ from typing import Literal
 from cogtree.knowledge.language.similarity import Embedder
 from cogtree.knowledge.llm.errors import LLMUnavailableError
 from cogtree.knowledge.llm.llama_cpp_backend import gguf_path_for, import_llama_cpp
-from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
 from cogtree.knowledge.llm.types import ModuleSettings
 
 RecallMethod = Literal["auto", "tfidf", "ollama", "llama-cpp"]
@@ -44,6 +43,8 @@ class RecallChoice:
 def ollama_embedder(settings: ModuleSettings, model: str = DEFAULT_EMBED_MODEL) -> Embedder:
     """Texts -> vectors from Ollama's ``embed`` endpoint on the settings' host."""
     import ollama
+
+    from cogtree.knowledge.llm.ollama_backend import resolve_host
 
     client = ollama.Client(host=resolve_host(settings), timeout=settings.timeout_s)
 
@@ -94,6 +95,9 @@ def choose_recall(
     """
     if method == "tfidf":
         return RecallChoice(None, "tf-idf + synonyms", "asked for")
+    # the Ollama client (httpx and its stack) is imported only when recall asks a server
+    from cogtree.knowledge.llm.ollama_backend import OllamaBackend
+
     if method in ("auto", "ollama"):
         probe = OllamaBackend().probe(settings.model_copy(update={"model": embed_model}))
         if probe.ready:
