@@ -23,9 +23,13 @@ other **without adding knowledge to the robot**:
   recorded in ``lost`` (printed labels, ``alive``, furniture temperatures and contents...).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
-  it, opens, closes or wipes it, or its mapped type is furniture (the taxonomy's
-  ``FurniturePiece``, ``LargeAppliance`` or ``Bin``); otherwise an object on the floor of its
-  room. Furniture on furniture stands in the room; an object on an object rests where the
+  it, opens, closes or wipes it, the words put something in or on it ("in the <label or
+  kind>"), or its mapped type is furniture (the taxonomy's ``FurniturePiece``, ``Appliance``
+  or ``Bin``); otherwise an object on the floor of its room. Furniture is a container when
+  something is in it, the words or a step put something in it, it opens or closes, or it is
+  a bin; containers start open unless the case says ``open: false``. Objects cannot hold
+  objects in the simulator, and furniture cannot hold a liquid: such contents are lost.
+  Furniture on furniture stands in the room; an object on an object rests where the
   other one does; ``next_to`` is kept only between two objects on one surface. Each such
   change is recorded in ``approximations``. Rooms are joined by open passages (the case
   gives no layout); every person and the robot start in the first room. The robot is the
@@ -54,8 +58,8 @@ ROBOT = "robot1"
 MOVED_VERBS = frozenset({"fetch", "place", "dispose", "pour", "fill", "throw", "drop"})
 """Step verbs whose ``object`` is carried, so it must be an object (not furniture)."""
 
-FURNITURE_CATEGORIES = ("FurniturePiece", "LargeAppliance", "Bin")
-"""Taxonomy categories whose things stand in a room as furniture."""
+FURNITURE_CATEGORIES = ("FurniturePiece", "Appliance", "Bin")
+"""Taxonomy categories whose things stand in a room as furniture (unless a step moves them)."""
 
 GRANTED_FLAGS = frozenset({"appliance", "water_source", "cleaning_tool"})
 """Flags the world must grant for a skill to work; taken from the taxonomy's type."""
@@ -165,6 +169,7 @@ class _Builder:
             t.location.target for t in self.things.values() if t.location.relation != "next_to"
         }
         hinted = {i for s in steps if s.verb in ("place",) for i in s.targets()}
+        hinted |= self._named_places("in") | self._named_places("on")
         hinted |= {i for s in steps if s.verb in ("open", "close", "wipe") for i in s.objects()}
         furniture = set()
         taxonomy = household_taxonomy()
@@ -179,8 +184,24 @@ class _Builder:
                 furniture.add(ident)
         return furniture
 
+    def _named_places(self, relation: str) -> set[str]:
+        """Things the words put something in/on: "in(to) the <label or kind>", "on(to) ..."."""
+        words = {"in": r"in|into|inside", "on": r"(?<!switch )(?<!turn )on|onto"}[relation]
+        text = " ".join([*self.case.user_turns(), self.case.utterance]).lower()
+        found = set()
+        for ident, thing in self.things.items():
+            names = {thing.label.lower(), (thing.kind or "").lower()} - {""}
+            for name in names:
+                pattern = (
+                    rf"\b(?:{words})\s+(?:the\s+|my\s+|a\s+|that\s+|this\s+)?{re.escape(name)}\b"
+                )
+                if re.search(pattern, text):
+                    found.add(ident)
+        return found - self.moved
+
     def _containers(self, steps: list[Step]) -> set[str]:
         inside = {t.location.target for t in self.things.values() if t.location.relation == "in"}
+        inside |= self._named_places("in")
         inside |= {
             i for s in steps if s.verb == "place" and s.relation == "in" for i in s.targets()
         }
