@@ -20,12 +20,12 @@ import py_trees
 from py_trees.common import Access
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.safety.candidate_readings import CalibratedReadings
 from cogtree.knowledge.scene.scene_models import Candidate, Location, ObjectInfo, Room
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     GateRationale,

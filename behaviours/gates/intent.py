@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import DomainPack
@@ -35,7 +36,6 @@ from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
-    TalkedAbout,
     one_per_thing,
     sequence_tasks,
     step_task,

@@ -24,6 +24,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.knowledge.language.pronouns import TalkedAbout, describing_clause
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
 from cogtree.knowledge.llm.types import Message
@@ -50,7 +51,6 @@ from cogtree.knowledge.safety.doubts import (
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.memory_doubts import withdrawal_doubts
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, describing_clause
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.understanding.turn_state import (

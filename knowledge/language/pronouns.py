@@ -1,16 +1,28 @@
 """Pronouns: the words that stand for a thing or a person named elsewhere, and what they stand for.
 
 The word sets say which pronoun stands for what kind of referent ("it" a thing, "her" a
-person, "them" either); :func:`antecedent` is the one resolver that picks what a pronoun
-stands for among the things and people named: in the same utterance ("take Mr Okafor's pills
-to him", :mod:`knowledge.understanding.slot_filling`) or in an earlier turn ("the teapot is by
-the sink" ... "pour the milk into it", :func:`knowledge.understanding.frame_tasks.with_referent`).
+person, "them" either). What a pronoun stands for comes from two places, resolved here once:
+
+- the request's own context: :func:`context_referent` reads what a describing clause says
+  "it" is ("the mug is dirty, wipe it": the mug);
+- what was named: :func:`antecedent` picks among the things and people named in the same
+  utterance ("take Mr Okafor's pills to him", :mod:`knowledge.understanding.slot_filling`) or
+  in an earlier turn (its :class:`TalkedAbout`: "the teapot is by the sink" ... "pour the milk
+  into it").
+
+:func:`knowledge.understanding.frame_tasks.with_referent` fills a task's slots with both, in
+that order.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, RequestFrame, request_words
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 """Pronouns that stand for a thing said before ("wipe the tray, then set the cup on it")."""
@@ -26,6 +38,21 @@ OBJECT_OR_PERSON: Final = frozenset(["them", "him", "her"])
 
 PRONOUN_VALUES: Final = THING_PRONOUNS | PLURAL_PRONOUNS | OBJECT_OR_PERSON
 """Slot values that name nothing on their own: a pronoun of a thing or a person."""
+
+
+class TalkedAbout(BaseModel):
+    """What a turn talked about: the words that named things and people, in order of mention.
+
+    ``said`` holds the utterances the words come from, so a slot filled with them in a later
+    turn is still grounded in what the user said.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    said: list[str] = Field(default_factory=list)
+    things: list[str] = Field(default_factory=list)
+    people: list[str] = Field(default_factory=list)
+
 
 T = TypeVar("T")
 
@@ -51,3 +78,62 @@ def antecedent(
     if topic_first or len(left) == 1:
         return left[0] if left else None
     return None
+
+
+_IT = "|".join(sorted(THING_PRONOUNS - PLURAL_PRONOUNS))
+_SUBJECT = "|".join(sorted(SUBJECT_PRONOUNS))
+_INDEFINITE = "|".join(sorted(request_words().indefinites))
+CONTEXT_SUBJECT: Final = re.compile(
+    rf"^(?:(?:{_IT}|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
+    r"has gone|went|got)\s+"
+    r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
+    r"(?P<quality>[a-z-]+)"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
+    rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
+    rf"\s+(?:{_IT})"
+    rf"|(?:{_SUBJECT})\b.*\buse\s+(?:{_IT})\s+(?:for|to)\s+(?P<use>[a-z]+)"
+    rf"|(?:i|we)\s+(?:need|want)\s+(?:{_INDEFINITE})\s+(?:from|in|inside|out\s+of)"
+    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
+    r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
+    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
+    r"\b",
+    re.IGNORECASE,
+)
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
+naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
+a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
+:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
+holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
+where something is spilt or lies ("there is jam all over the table" -> the table)."""
+
+
+def context_referent(frame: RequestFrame) -> str | None:
+    """What the frame's context clauses say "it" is, as words the user said; else None.
+
+    "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
+    one"); "The mug is dirty. Please wipe it." -> "The mug"; "I drank it." -> "drank" (resolved
+    as "drink"). Only a context with one such clause counts: two would leave a real choice.
+    """
+    found = _describing(frame)
+    if len(found) != 1:
+        return None
+    match = found[0]
+    return (
+        match.group("quality")
+        or match.group("subject")
+        or match.group("act")
+        or match.group("use")
+        or match.group("holder")
+        or match.group("spot")
+    )
+
+
+def describing_clause(frame: RequestFrame) -> str | None:
+    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
+    found = _describing(frame)
+    return found[0].string if len(found) == 1 else None
+
+
+def _describing(frame: RequestFrame) -> list[re.Match[str]]:
+    matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
+    return [match for match in matches if match]

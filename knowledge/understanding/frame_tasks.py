@@ -34,14 +34,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from pydantic import BaseModel, ConfigDict, Field
-
 from cogtree.knowledge.language.pronouns import (
     OBJECT_OR_PERSON,
     PLURAL_PRONOUNS,
     PRONOUN_VALUES,
     THING_PRONOUNS,
+    TalkedAbout,
     antecedent,
+    context_referent,
 )
 from cogtree.knowledge.language.request_frame import (
     SPEAKER,
@@ -477,76 +477,6 @@ PLACING: Final = "place"
 """The capability of put / place / move: a place to put the thing is the point of the request."""
 
 
-CONTEXT_SUBJECT: Final = re.compile(
-    r"^(?:(?:it|this|that|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
-    r"has gone|went|got)\s+"
-    r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
-    r"(?P<quality>[a-z-]+)"
-    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
-    r"|(?:i|we|he|she|they)\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
-    r"\s+(?:it|this|that)"
-    r"|(?:i|we|he|she|they)\b.*\buse\s+(?:it|this|that)\s+(?:for|to)\s+(?P<use>[a-z]+)"
-    r"|(?:i|we)\s+(?:need|want)\s+(?:something|anything|stuff)\s+(?:from|in|inside|out\s+of)"
-    r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
-    r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
-    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
-    r"\b",
-    re.IGNORECASE,
-)
-"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
-naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
-a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
-:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
-holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
-where something is spilt or lies ("there is jam all over the table" -> the table)."""
-
-
-def context_referent(frame: RequestFrame) -> str | None:
-    """What the frame's context clauses say "it" is, as words the user said; else None.
-
-    "This one tastes far too salty; please bin it." -> "salty" (resolved later like "the salty
-    one"); "The mug is dirty. Please wipe it." -> "The mug"; "I drank it." -> "drank" (resolved
-    as "drink"). Only a context with one such clause counts: two would leave a real choice.
-    """
-    found = _describing(frame)
-    if len(found) != 1:
-        return None
-    match = found[0]
-    return (
-        match.group("quality")
-        or match.group("subject")
-        or match.group("act")
-        or match.group("use")
-        or match.group("holder")
-        or match.group("spot")
-    )
-
-
-def describing_clause(frame: RequestFrame) -> str | None:
-    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
-    found = _describing(frame)
-    return found[0].string if len(found) == 1 else None
-
-
-def _describing(frame: RequestFrame) -> list[re.Match[str]]:
-    matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
-    return [match for match in matches if match]
-
-
-class TalkedAbout(BaseModel):
-    """What a turn talked about: the words that named things and people, in order of mention.
-
-    ``said`` holds the utterances the words come from, so a slot filled with them in a later
-    turn is still grounded in what the user said.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    said: list[str] = Field(default_factory=list)
-    things: list[str] = Field(default_factory=list)
-    people: list[str] = Field(default_factory=list)
-
-
 def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
     """The things and people ``utterance`` names, through the pack's scene lexicons."""
     person_ids = {
@@ -582,14 +512,14 @@ def with_referent(
     """``found`` with the slots the step says only as a pronoun filled by what they stand for.
 
     First from this request, ``context`` (its frame): what its one describing clause says "it"
-    is (:func:`context_referent`) fills one slot, the object when the step says it only as
-    pronouns ("the mug is dirty, wipe it"), else the place when the landmark is "it" ("the
-    toaster is smoking, tip the jug over it"). Then from the previous turns, ``earlier``: the
-    object (or the landmark) said only as a pronoun takes what the pronoun resolver
-    (:func:`~knowledge.language.pronouns.antecedent`) picks among what they named: the first
-    thing (a person, for "her" / "him") that the step does not name already; the task's
-    ``said_before`` lists the utterances those words come from. A slot the step filled
-    itself is never changed.
+    is (:func:`~knowledge.language.pronouns.context_referent`) fills one slot, the object when
+    the step says it only as pronouns ("the mug is dirty, wipe it"), else the place when the
+    landmark is "it" ("the toaster is smoking, tip the jug over it"). Then from the previous
+    turns, ``earlier``: the object (or the landmark) said only as a pronoun takes what the
+    pronoun resolver (:func:`~knowledge.language.pronouns.antecedent`) picks among what they
+    named: the first thing (a person, for "her" / "him") that the step does not name already;
+    the task's ``said_before`` lists the utterances those words come from. A slot the step
+    filled itself is never changed.
     """
     fields = list(pack.schema_for(found.task).model_fields)
     theme, destination = _theme_and_destination(fields, step)

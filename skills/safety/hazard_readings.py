@@ -26,11 +26,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout, step_task, with_referent
+from cogtree.knowledge.understanding.frame_tasks import step_task, with_referent
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
 from cogtree.knowledge.understanding.turn_state import SlotResolution
 from cogtree.knowledge.wording import lower_first

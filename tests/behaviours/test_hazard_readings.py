@@ -12,12 +12,12 @@ from py_trees.common import Status
 from cogtree.behaviours.gates import task_readiness
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.frame_tasks import TalkedAbout
 from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 from cogtree.knowledge.worker_pool import WorkerPool

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
-    TalkedAbout,
-    context_referent,
     holds_every_step,
     pack_actions,
     step_task,
@@ -118,27 +117,6 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
     assert frame_signal(parse_request("what's the capital of Peru"), packs, {}).domains == ()
     skills = frame_signal(parse_request("recycle the jar"), packs, {}, frozenset({"dispose"}))
     assert "household" in skills.domains
-
-
-@pytest.mark.parametrize(
-    ("text", "said"),
-    [
-        ("It tastes far too salty. Could you bin it?", "salty"),
-        ("It smells too sour. Could you bin it?", "sour"),
-        ("The towel is damp. Hang it up.", "The towel"),
-        ("Put it away.", None),  # no context: nothing says what it is
-        ("It is cold. It is wet. Bin it.", None),  # two clauses: a real choice
-        ("We drank it at lunch. Please recycle it.", "drank"),
-        ("I have eaten it. Bin it.", "eaten"),
-        ("I no longer use it for dusting. Throw it away.", "dusting"),
-        ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
-        ("I need something from the top shelf, clear it", "the top shelf"),
-        ("There are crumbs on the bench, wipe it", "the bench"),
-        ("there's gravy all over the hob. Clean it.", "the hob"),
-    ],
-)
-def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
-    assert context_referent(parse_request(text)) == said
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,11 @@
-"""The one pronoun resolver: what "it" / "her" stands for among what was named."""
+"""The one pronoun resolver: what "it" / "her" stands for, by the context or what was named."""
 
 from __future__ import annotations
 
-from cogtree.knowledge.language.pronouns import antecedent
+import pytest
+
+from cogtree.knowledge.language.pronouns import antecedent, context_referent
+from cogtree.knowledge.language.request_frame import parse_request
 
 
 def test_a_person_pronoun_takes_a_person_and_a_thing_pronoun_a_thing() -> None:
@@ -23,3 +26,24 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
     assert antecedent("it", things, [], topic_first=True) == "teapot"
     assert antecedent("it", things, [], taken=lambda t: t == "teapot", topic_first=True) == "sink"
     assert antecedent("it", [], ["nana"], topic_first=True) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("It tastes far too salty. Could you bin it?", "salty"),
+        ("It smells too sour. Could you bin it?", "sour"),
+        ("The towel is damp. Hang it up.", "The towel"),
+        ("Put it away.", None),  # no context: nothing says what it is
+        ("It is cold. It is wet. Bin it.", None),  # two clauses: a real choice
+        ("We drank it at lunch. Please recycle it.", "drank"),
+        ("I have eaten it. Bin it.", "eaten"),
+        ("I no longer use it for dusting. Throw it away.", "dusting"),
+        ("I bought it on Monday. Bin it.", None),  # buying says nothing of what it is
+        ("I need something from the top shelf, clear it", "the top shelf"),
+        ("There are crumbs on the bench, wipe it", "the bench"),
+        ("there's gravy all over the hob. Clean it.", "the hob"),
+    ],
+)
+def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
+    assert context_referent(parse_request(text)) == said
