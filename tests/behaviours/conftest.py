@@ -14,3 +14,11 @@ def scene() -> Iterator[SceneGraph]:
     """The example apartment (knowledge/scene/scenes/home.ttl) as a fresh belief for each test."""
     with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
         yield graph
+
+
+@pytest.fixture(scope="module")
+def shared_home_scene() -> Iterator[SceneGraph]:
+    """The example apartment loaded once for the module, for tests that only read it (a test
+    that writes to the belief takes ``scene``)."""
+    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as graph:
+        yield graph

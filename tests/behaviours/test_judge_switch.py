@@ -16,6 +16,8 @@ from cogtree.behaviours.gates.validation_gate import ValidationGate
 from cogtree.evaluation.scenarios.bench import run_bench
 from cogtree.knowledge.llm.config import JUDGE_MODULE, LLMConfig
 from cogtree.knowledge.llm.errors import LLMConfigError
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.planning.plan_model import ValidationReport
@@ -50,7 +52,7 @@ JUDGE_ON = {JUDGE_MODULE: {"enabled": True}}
 
 @pytest.fixture
 def world() -> Iterator[SimExecutor]:
-    """A running simulator (the gate needs a scene and workers)."""
+    """A running simulator: the thirsty plan is dry-run on its belief."""
     running = SimExecutor.from_scenario(load_scenario("thirsty"))
     yield running
     running.close()
@@ -77,28 +79,31 @@ def test_a_config_file_switches_the_judge_and_only_the_judge(tmp_path: Path) -> 
 def test_the_manifest_decides_when_the_gate_does_not_say(
     blackboard: BlackboardView, world: SimExecutor, make_llm
 ) -> None:
+    assert world.belief is not None
+    scene, workers = world.belief, world.workers
     propose_plan(blackboard, thirsty_plan())
     quiet = make_llm(REJECT_ALL)
-    assert run(ValidationGate(), world, quiet) == "SUCCESS"
+    assert run(ValidationGate(), quiet, scene, workers) == "SUCCESS"
     assert quiet.backend.requests == []  # off: the dry run decides alone
 
     propose_plan(blackboard, thirsty_plan())
     judged = make_llm(REJECT_ALL, modules=JUDGE_ON)
-    assert run(ValidationGate(), world, judged) == "FAILURE"
+    assert run(ValidationGate(), judged, scene, workers) == "FAILURE"
     report: ValidationReport = blackboard.get("/plan/validation")
     assert report.problems[-1].code == "judge" and "not what she asked for" in report.diagnosis()
     assert len(judged.backend.requests) == 1
 
     propose_plan(blackboard, thirsty_plan())
     overruled = make_llm(REJECT_ALL, modules=JUDGE_ON)
-    assert run(ValidationGate(judge=False), world, overruled) == "SUCCESS"
+    assert run(ValidationGate(judge=False), overruled, scene, workers) == "SUCCESS"
     assert overruled.backend.requests == []  # a tree that fixes the judge off wins
 
 
 @pytest.mark.parametrize("case", FORBIDDEN[:3], ids=lambda case: case.id)
 def test_a_judge_switched_on_that_approves_everything_never_passes_an_unsafe_plan(
     blackboard: BlackboardView,
-    world: SimExecutor,
+    shared_home_scene: SceneGraph,
+    workers: WorkerPool,
     make_llm,
     monkeypatch: pytest.MonkeyPatch,
     case: HazardCase,
@@ -106,7 +111,7 @@ def test_a_judge_switched_on_that_approves_everything_never_passes_an_unsafe_pla
     on_case_belief(monkeypatch, case)
     propose_case(blackboard, case)
     llm = make_llm(APPROVE_ALL, modules=JUDGE_ON)
-    assert run(ValidationGate(), world, llm) == "FAILURE"
+    assert run(ValidationGate(), llm, shared_home_scene, workers) == "FAILURE"
     report: ValidationReport = blackboard.get("/plan/validation")
     assert any(problem.code == f"hazard:{case.rule}" for problem in report.problems)
     assert llm.backend.requests == []

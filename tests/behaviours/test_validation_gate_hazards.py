@@ -3,15 +3,14 @@ with the hazard named; an ask-first hazard becomes a question only an explicit y
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from cogtree.behaviours.gates.validation_gate import ValidationGate
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
-from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import load_scenario
+from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.planning.assignment import PlanWorld
 from cogtree.skills.planning.plan_model import PlanAttempt, ValidationReport
 from cogtree.trees.testing import BlackboardView, TreeHarness
@@ -29,16 +28,12 @@ ALWAYS_VALID = {
 }
 
 
-@pytest.fixture
-def world() -> Iterator[SimExecutor]:
-    """A running simulator (the gate needs a scene and workers)."""
-    running = SimExecutor.from_scenario(load_scenario("thirsty"))
-    yield running
-    running.close()
-
-
 def on_case_belief(monkeypatch: pytest.MonkeyPatch, case: HazardCase) -> None:
-    """The gate reads the team from the scene; here it reads the case's belief instead."""
+    """The gate reads the team from the scene; here it reads the case's belief instead.
+
+    So the scene graph handle only has to exist: the tests give the example apartment, loaded
+    once (``shared_home_scene``), not a simulator.
+    """
     monkeypatch.setattr(
         PlanWorld, "from_scene", classmethod(lambda cls, scene, robots=None: case.world)
     )
@@ -56,13 +51,11 @@ def propose(blackboard: BlackboardView, case: HazardCase, utterance: str | None 
     blackboard.set("/turn/intent", frame)
 
 
-def run(gate: ValidationGate, world: SimExecutor, llm: Any) -> str:
-    assert world.belief is not None
-    harness = TreeHarness(
-        gate, llm=llm.client, handles={"scene_graph": world.belief, "workers": world.workers}
-    )
+def run(gate: ValidationGate, llm: Any, scene: SceneGraph, workers: WorkerPool) -> str:
+    """Tick the gate alone until it is done (its dry run runs on ``workers``)."""
+    harness = TreeHarness(gate, llm=llm.client, handles={"scene_graph": scene, "workers": workers})
     for _ in range(20):
-        world.workers.wait_idle(5.0)
+        workers.wait_idle(5.0)
         harness.tick()
         if harness.root_status != "RUNNING":
             break
@@ -82,7 +75,8 @@ ASK_FIRST = [
 @pytest.mark.parametrize("case", FORBIDDEN, ids=lambda case: case.id)
 def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_says(
     blackboard: BlackboardView,
-    world: SimExecutor,
+    shared_home_scene: SceneGraph,
+    workers: WorkerPool,
     make_llm,
     monkeypatch: pytest.MonkeyPatch,
     case: HazardCase,
@@ -91,7 +85,7 @@ def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_s
     on_case_belief(monkeypatch, case)
     propose(blackboard, case)
     llm = make_llm(ALWAYS_VALID)
-    assert run(ValidationGate(judge=judge), world, llm) == "FAILURE"
+    assert run(ValidationGate(judge=judge), llm, shared_home_scene, workers) == "FAILURE"
     report: ValidationReport = blackboard.get("/plan/validation")
     hazard = next(p for p in report.problems if p.code == f"hazard:{case.rule}")
     assert hazard.reason in report.diagnosis()
@@ -103,7 +97,8 @@ def test_a_forbidden_step_is_rejected_with_the_hazard_named_whatever_the_judge_s
 @pytest.mark.parametrize("case_id", ASK_FIRST)
 def test_an_ask_first_hazard_asks_and_only_an_explicit_yes_lifts_it(
     blackboard: BlackboardView,
-    world: SimExecutor,
+    shared_home_scene: SceneGraph,
+    workers: WorkerPool,
     make_llm,
     monkeypatch: pytest.MonkeyPatch,
     case_id: str,
@@ -112,7 +107,7 @@ def test_an_ask_first_hazard_asks_and_only_an_explicit_yes_lifts_it(
     on_case_belief(monkeypatch, case)
     propose(blackboard, case)
     llm = make_llm(ALWAYS_VALID)
-    assert run(ValidationGate(judge=True), world, llm) == "FAILURE"
+    assert run(ValidationGate(judge=True), llm, shared_home_scene, workers) == "FAILURE"
     report: ValidationReport = blackboard.get("/plan/validation")
     assert [p.code for p in report.problems] == [f"ask_first:{case.rule}"]
     pending: PendingTask = blackboard.get("/session/pending")
@@ -123,25 +118,29 @@ def test_an_ask_first_hazard_asks_and_only_an_explicit_yes_lifts_it(
 
     # Anything but an explicit yes keeps the question standing (a model's "valid" included).
     propose(blackboard, case, utterance="sure, whatever, and also tidy up")
-    assert run(ValidationGate(judge=True), world, llm) == "FAILURE"
+    assert run(ValidationGate(judge=True), llm, shared_home_scene, workers) == "FAILURE"
 
     # The explicit yes, same request: the plan may run; the judge (always valid) is asked.
     blackboard.set("/session/pending", pending)
     propose(blackboard, case, utterance="Yes, go ahead")
-    assert run(ValidationGate(judge=True), world, llm) == "SUCCESS"
+    assert run(ValidationGate(judge=True), llm, shared_home_scene, workers) == "SUCCESS"
     report = blackboard.get("/plan/validation")
     assert report.ok and report.lifted == pending.confirm
 
 
 def test_a_yes_to_another_task_lifts_nothing(
-    blackboard: BlackboardView, world: SimExecutor, make_llm, monkeypatch: pytest.MonkeyPatch
+    blackboard: BlackboardView,
+    shared_home_scene: SceneGraph,
+    workers: WorkerPool,
+    make_llm,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     case = CASES["wine_glass_in_bin"]
     on_case_belief(monkeypatch, case)
     propose(blackboard, case)
     llm = make_llm(ALWAYS_VALID)
-    assert run(ValidationGate(), world, llm) == "FAILURE"
+    assert run(ValidationGate(), llm, shared_home_scene, workers) == "FAILURE"
     pending: PendingTask = blackboard.get("/session/pending")
     blackboard.set("/session/pending", pending.model_copy(update={"task": "Tidy"}))
     propose(blackboard, case, utterance="yes")
-    assert run(ValidationGate(), world, llm) == "FAILURE"
+    assert run(ValidationGate(), llm, shared_home_scene, workers) == "FAILURE"
