@@ -20,7 +20,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
-from cogtree.knowledge.language.request_frame import RequestFrame, skill_actions
+from cogtree.knowledge.language.request_frame import skill_actions
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -146,8 +146,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return Verdict(self._decision(domain, 0.9, why), why)
         frame = keys.read_request_frame(self.blackboard)
         if frame is None:
-            self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
-            frame = RequestFrame(text=utterance)
+            why = "the request was not parsed this turn: put a ParseRequest before this gate"
+            return Verdict(self._decision(OUT_OF_SCOPE, 1.0, why), why)
         signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")

@@ -85,6 +85,12 @@ PLANNER_MODULE = "planner"
 """The module that plans tasks without a plan template
 (``behaviours.actions.planning.plan_task``)."""
 
+NOT_PARSED = (
+    "the request was not parsed this turn: put a ParseRequest after AwaitUtterance, before "
+    "this gate (its safety checks read the parse)"
+)
+"""Why the gate refuses a turn no ``ParseRequest`` parsed: it cannot check what it cannot read."""
+
 NEGATION = re.compile(
     r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
     re.IGNORECASE,
@@ -544,6 +550,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         turn = self._turn
         if turn.domain == OUT_OF_SCOPE:
             return self._decide("Reject", [], "out of scope: no loaded domain serves it")
+        if not turn.parsed:
+            return self._decide("Reject", [], NOT_PARSED)
         if turn.forbidden:
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
         if turn.lacking:
@@ -611,6 +619,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def guard(self, decision: InnerSpeech) -> Verdict[InnerSpeech] | None:
         """The safety floor, then COMP: never Proceed on a standing doubt or unless complete."""
         turn, control = self._turn, decision.control
+        if not turn.parsed and control != "Reject":
+            return self._decide("Reject", [], NOT_PARSED)
         if turn.forbidden and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
         hazard = turn.hazards or turn.hazard_check_failed
@@ -801,8 +811,6 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         frame, text = turn.frame, turn.utterance
         assert frame is not None and turn.schema is not None
         doubts = []
-        if not turn.parsed:
-            doubts.append("the request was not parsed this turn (no ParseRequest before this gate)")
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
         assert turn.check is not None

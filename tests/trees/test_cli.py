@@ -306,6 +306,7 @@ UNDERSTAND = """<root BTCPP_format="4" main_tree_to_execute="Understand">
   <BehaviorTree ID="Understand">
     <Sequence name="Understand">
       <AwaitUtterance/>
+      <ParseRequest/>
       <DetectScope/>
       <RecognizeIntent/>
       <PostProcess/>
