@@ -15,8 +15,10 @@ a dead server), and checks, decision by decision:
 6. no exception out of a tick (a turn that raises fails the example).
 
 The CI-sized run makes at least 10,000 node decisions (fast path, model or safe decision, each
-counted once) and prints the count. ``COGTREE_PROPERTY_EXAMPLES=<n>`` runs ``n`` scenario
-examples instead (a longer run: e.g. 3000).
+counted once) and prints the count: it draws 300 examples (about 31 decisions each), then more
+in batches of 25 until the decisions reach 10,000, so the count holds without drawing a margin
+of examples on every run. ``COGTREE_PROPERTY_EXAMPLES=<n>`` runs ``n`` scenario examples
+instead (a longer run: e.g. 3000).
 """
 
 from __future__ import annotations
@@ -64,9 +66,13 @@ from cogtree.trees.recording.tick_log import TickEntry
 from tests.properties.drawn_llm import DrawnBackend, drawn_client
 
 SCENARIOS = sorted(path.stem for path in Path("sim/scenarios").glob("*.yaml"))
-DEFAULT_EXAMPLES = 420
+DEFAULT_EXAMPLES = 300
 EXAMPLES = int(os.environ.get("COGTREE_PROPERTY_EXAMPLES", DEFAULT_EXAMPLES))
 MIN_DECISIONS = 10_000
+TOP_UP_EXAMPLES = 25
+"""Drawn again, batch after batch, while a CI-sized run has made fewer than MIN_DECISIONS."""
+MAX_CI_EXAMPLES = 600
+"""Where topping up stops (twice the examples 10,000 decisions take): the count assert fails."""
 
 
 @dataclass
@@ -284,53 +290,64 @@ def utterance_for(run: Run, move: str, prefix: str, suffix: str, noise: str) -> 
 def test_no_guard_is_broken_by_any_model_answer(runs: Callable[[str], Run]) -> None:
     totals = {"examples": 0, "turns": 0, "decisions": 0, "answers": 0}
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        database=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(
-        name=st.sampled_from(SCENARIOS),
-        seed=st.integers(0, 2**32 - 1),
-        malformed=st.sampled_from([0.0, 0.15, 0.5]),
-        eager=st.sampled_from([0.0, 0.5, 1.0]),
-        moves=st.lists(
-            st.tuples(
-                st.sampled_from(MOVES),
-                st.sampled_from(PREFIXES),
-                st.sampled_from(SUFFIXES),
-                st.sampled_from(NOISE),
-            ),
-            min_size=1,
-            max_size=8,
-        ),
-    )
-    def one_example(
-        name: str,
-        seed: int,
-        malformed: float,
-        eager: float,
-        moves: list[tuple[str, str, str, str]],
-    ) -> None:
-        run = runs(name)
-        run.backend.reseed(seed, malformed, eager)
-        answered = run.backend.calls
-        keys.clear("session")
-        run.observer.start()
-        record = TurnRecord()
-        said = []
-        for move in [("request", "", "", ""), *moves]:
-            said.append(utterance_for(run, *move))
-            record.add(run.session.turn(said[-1]))
-        totals["examples"] += 1
-        totals["turns"] += len(said)
-        totals["decisions"] += run.observer.decisions
-        totals["answers"] += run.backend.calls - answered
-        problems = [*run.observer.violations, *record.violations]
-        assert not problems, f"{name} (seed {seed}), said {said}: {problems}"
+    def search(examples: int) -> Callable[[], None]:
+        """``examples`` drawn examples, each checked; their figures are added to ``totals``."""
 
-    one_example()
+        @settings(
+            max_examples=examples,
+            deadline=None,
+            database=None,
+            suppress_health_check=list(HealthCheck),
+        )
+        @given(
+            name=st.sampled_from(SCENARIOS),
+            seed=st.integers(0, 2**32 - 1),
+            malformed=st.sampled_from([0.0, 0.15, 0.5]),
+            eager=st.sampled_from([0.0, 0.5, 1.0]),
+            moves=st.lists(
+                st.tuples(
+                    st.sampled_from(MOVES),
+                    st.sampled_from(PREFIXES),
+                    st.sampled_from(SUFFIXES),
+                    st.sampled_from(NOISE),
+                ),
+                min_size=1,
+                max_size=8,
+            ),
+        )
+        def one_example(
+            name: str,
+            seed: int,
+            malformed: float,
+            eager: float,
+            moves: list[tuple[str, str, str, str]],
+        ) -> None:
+            run = runs(name)
+            run.backend.reseed(seed, malformed, eager)
+            answered = run.backend.calls
+            keys.clear("session")
+            run.observer.start()
+            record = TurnRecord()
+            said = []
+            for move in [("request", "", "", ""), *moves]:
+                said.append(utterance_for(run, *move))
+                record.add(run.session.turn(said[-1]))
+            totals["examples"] += 1
+            totals["turns"] += len(said)
+            totals["decisions"] += run.observer.decisions
+            totals["answers"] += run.backend.calls - answered
+            problems = [*run.observer.violations, *record.violations]
+            assert not problems, f"{name} (seed {seed}), said {said}: {problems}"
+
+        return one_example
+
+    search(EXAMPLES)()
+    while (
+        EXAMPLES >= DEFAULT_EXAMPLES
+        and totals["decisions"] < MIN_DECISIONS
+        and totals["examples"] < MAX_CI_EXAMPLES
+    ):
+        search(TOP_UP_EXAMPLES)()
     print(
         f"\nguards held over {totals['examples']} examples, {totals['turns']} turns: "
         f"{totals['decisions']} node decisions, {totals['answers']} of them drawn model answers"
