@@ -36,7 +36,12 @@ from cogtree.knowledge.understanding.scope_matching import (
     frame_signal,
     offers_nothing,
 )
-from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
+from cogtree.knowledge.understanding.turn_state import (
+    NOT_PARSED,
+    OUT_OF_SCOPE,
+    PendingTask,
+    ScopeDecision,
+)
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +151,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return Verdict(self._decision(domain, 0.9, why), why)
         frame = keys.read_request_frame(self.blackboard)
         if frame is None:
-            why = "the request was not parsed this turn: put a ParseRequest before this gate"
-            return Verdict(self._decision(OUT_OF_SCOPE, 1.0, why), why)
+            return Verdict(self._decision(OUT_OF_SCOPE, 1.0, NOT_PARSED), NOT_PARSED)
         signal = frame_signal(frame, self._registry().packs, self._lexicons, ROBOT_ACTIONS)
         if signal.missing_skills:
             domain = max(signal.domains, key=lambda name: guess.scores.get(name, 0.0), default="")

@@ -55,6 +55,7 @@ from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import is_grounded
 from cogtree.knowledge.understanding.turn_state import (
     MISSING_TASK,
+    NOT_PARSED,
     OUT_OF_SCOPE,
     SPEAKER_SLOT,
     IntentFrame,
@@ -84,12 +85,6 @@ several things, or fails the schema."""
 PLANNER_MODULE = "planner"
 """The module that plans tasks without a plan template
 (``behaviours.actions.planning.plan_task``)."""
-
-NOT_PARSED = (
-    "the request was not parsed this turn: put a ParseRequest after AwaitUtterance, before "
-    "this gate (its safety checks read the parse)"
-)
-"""Why the gate refuses a turn no ``ParseRequest`` parsed: it cannot check what it cannot read."""
 
 NEGATION = re.compile(
     r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
@@ -619,8 +614,6 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def guard(self, decision: InnerSpeech) -> Verdict[InnerSpeech] | None:
         """The safety floor, then COMP: never Proceed on a standing doubt or unless complete."""
         turn, control = self._turn, decision.control
-        if not turn.parsed and control != "Reject":
-            return self._decide("Reject", [], NOT_PARSED)
         if turn.forbidden and (control != "Reject" or decision.missing or decision.domain):
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
         hazard = turn.hazards or turn.hazard_check_failed
@@ -734,10 +727,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             frame=frame,
         )
         request = keys.read_request_frame(self.blackboard)
-        if request is not None:
-            turn.request = request
-        else:
-            turn.parsed = False
+        turn.request, turn.parsed = request or turn.request, request is not None
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
         turn.memory = working.text if working is not None else ""
         turn.speaker = keys.read_optional(self.blackboard, self.speaker_key, str)

@@ -34,6 +34,12 @@ __all__ = [
 ]
 
 
+NOT_PARSED = (
+    "the request was not parsed this turn: put a ParseRequest after AwaitUtterance, before "
+    "this gate (its checks read the parse)"
+)
+"""Why a gate refuses a turn no ``ParseRequest`` parsed: it cannot check what it cannot read."""
+
 MISSING_TASK = "task"
 """The ``/turn/missing`` entry when the request names no task of the domain."""
 

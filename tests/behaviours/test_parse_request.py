@@ -9,10 +9,10 @@ from py_trees.common import Status
 
 from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.gates.scope import DetectScope
-from cogtree.behaviours.gates.task_readiness import NOT_PARSED, TaskReadinessGate
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, IntentFrame
+from cogtree.knowledge.understanding.turn_state import NOT_PARSED, OUT_OF_SCOPE, IntentFrame
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
 
 CUT_AND_BRING = "cut the bread and bring it to me"
