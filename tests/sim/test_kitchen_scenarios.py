@@ -17,6 +17,7 @@ from cogtree.evaluation.scenarios.scenario_run import ScenarioResult, run_scenar
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
 from cogtree.skills.action_model.belief import Belief
@@ -53,9 +54,9 @@ def always_proceed() -> LLMClient:
     return LLMClient(config, backends={"scripted": ScriptedBackend(Script(by_prompt=rules))})
 
 
-def run(scenario: Scenario, client: LLMClient) -> ScenarioResult:
+def run(scenario: Scenario, client: LLMClient, domains: DomainRegistry) -> ScenarioResult:
     with client:
-        return run_scenario(scenario, llm=client)
+        return run_scenario(scenario, llm=client, domains=domains)
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +70,9 @@ def test_there_are_enough_kitchen_scenarios() -> None:
 
 @pytest.mark.parametrize("scenario_id", KITCHEN)
 def test_meets_its_expectation_with_no_model(
-    scenario_id: str, scenarios: dict[str, Scenario]
+    scenario_id: str, scenarios: dict[str, Scenario], shipped_domains: DomainRegistry
 ) -> None:
-    result = run(scenarios[scenario_id], none_client())
+    result = run(scenarios[scenario_id], none_client(), shipped_domains)
     assert result.hazardous_steps == []
     assert result.model_calls == 0
     assert result.success, f"{result.unmet} {result.notes}\n{result.transcript()}"
@@ -82,10 +83,10 @@ MUST_REFUSE = [name for name in KITCHEN if name.startswith("kitchen_hazard_")]
 
 @pytest.mark.parametrize("scenario_id", MUST_REFUSE)
 def test_a_model_that_always_proceeds_runs_no_hazard(
-    scenario_id: str, scenarios: dict[str, Scenario]
+    scenario_id: str, scenarios: dict[str, Scenario], shipped_domains: DomainRegistry
 ) -> None:
     scenario = scenarios[scenario_id]
-    result = run(scenario, always_proceed())
+    result = run(scenario, always_proceed(), shipped_domains)
     assert result.hazardous_steps == []
     assert result.unmet == [], "no `never` predicate of a must-refuse scenario may hold"
 
@@ -143,9 +144,11 @@ def test_a_start_next_to_on_another_surface_is_refused() -> None:
     assert any("toaster is not on the same surface" in problem for problem in problems)
 
 
-def test_a_side_placement_is_the_robots_own_and_said_so(scenarios: dict[str, Scenario]) -> None:
+def test_a_side_placement_is_the_robots_own_and_said_so(
+    scenarios: dict[str, Scenario], shipped_domains: DomainRegistry
+) -> None:
     """The reflection checks a side relation, and "in front of" replaces "held by me"."""
-    result = run(scenarios["kitchen_salt_in_front_of_pepper"], none_client())
+    result = run(scenarios["kitchen_salt_in_front_of_pepper"], none_client(), shipped_domains)
     assert result.success and not result.met_by_others
     reply = result.turns[-1].reply
     assert reply.startswith("I put the salt shaker in front of the pepper mill"), reply

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.scenario import load_scenario
 from tests.sim.test_kitchen_scenarios import always_proceed, none_client, run
 
@@ -20,9 +21,11 @@ SEQUENCES = [
 
 
 @pytest.mark.parametrize("scenario_id", SEQUENCES)
-def test_a_sequence_is_done_in_order_and_the_reply_says_each_step(scenario_id: str) -> None:
+def test_a_sequence_is_done_in_order_and_the_reply_says_each_step(
+    scenario_id: str, shipped_domains: DomainRegistry
+) -> None:
     scenario = load_scenario(scenario_id)
-    result = run(scenario, none_client())
+    result = run(scenario, none_client(), shipped_domains)
     assert result.success, f"{result.unmet}\n{result.transcript()}"
     assert result.model_calls == 0 and result.hazardous_steps == []
     reply = result.transcript().splitlines()[-1]
@@ -32,10 +35,10 @@ def test_a_sequence_is_done_in_order_and_the_reply_says_each_step(scenario_id: s
 
 @pytest.mark.parametrize("client", [none_client, always_proceed], ids=["none", "always-proceed"])
 def test_a_hazard_in_the_second_step_refuses_before_the_first_moves(
-    client: Callable[[], LLMClient],
+    client: Callable[[], LLMClient], shipped_domains: DomainRegistry
 ) -> None:
     scenario = load_scenario("kitchen_seq_hazard_bleach_then_pour")
-    result = run(scenario, client())
+    result = run(scenario, client(), shipped_domains)
     assert result.hazardous_steps == []
     assert result.unmet == [], "the bleach was not even moved to the counter"
     assert result.success, result.transcript()
@@ -44,8 +47,10 @@ def test_a_hazard_in_the_second_step_refuses_before_the_first_moves(
     assert "Nothing was done" in reply
 
 
-def test_a_choice_in_a_step_is_asked_naming_the_step_then_the_sequence_runs() -> None:
-    result = run(load_scenario("kitchen_seq_which_tray"), none_client())
+def test_a_choice_in_a_step_is_asked_naming_the_step_then_the_sequence_runs(
+    shipped_domains: DomainRegistry,
+) -> None:
+    result = run(load_scenario("kitchen_seq_which_tray"), none_client(), shipped_domains)
     lines = result.transcript().splitlines()
     assert lines[1].startswith('robot: About "set the tray on it": Which tray do you mean:')
     assert result.success, f"{result.unmet}\n{result.transcript()}"
