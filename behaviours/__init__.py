@@ -1,5 +1,12 @@
-"""py_trees behaviours of cogtree.
+"""py_trees behaviours of cogtree: the gates and the actions, over the node bases.
 
-LLM-backed gates, dialogue leaves and (in later issues) perception, skill, delegation and
-memory nodes. The blackboard contract is in :mod:`behaviours.keys`.
+:mod:`.gates` holds the LLM-backed condition nodes (scope, intent, readiness, memory
+sufficiency, evidence, plan validation); :mod:`.actions` the dialogue, planning and grounding
+actions; :mod:`.btcpp` BehaviorTree.CPP's built-in nodes. The blackboard contract is
+:mod:`.keys`; every node reads its keys, calls a decider in ``knowledge`` or ``skills`` and
+writes its keys.
 """
+
+from cogtree import require_namespace
+
+require_namespace(__name__, "behaviours")

@@ -1,7 +1,9 @@
-"""Module evaluation (``cogtree eval modules``): JANUS's Table 4 metrics per LLM backend.
+"""The evaluation wing, which only the command line imports (the robot never does).
 
-:mod:`~evaluation.janus.datasets` loads the curated sets in ``tests/data/eval``,
-:mod:`~evaluation.janus.runner` runs each module's node on each item,
-:mod:`~evaluation.metrics` scores them, :mod:`~evaluation.janus.clinc` evaluates scope
-detection on CLINC150 and :mod:`~evaluation.janus.report` writes the tables.
+JANUS's module evaluation, the clarification and scenario benches, the held-out sets and the
+ReAct baseline.
 """
+
+from cogtree import require_namespace
+
+require_namespace(__name__, "evaluation")

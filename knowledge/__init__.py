@@ -1,1 +1,5 @@
-"""What the robot believes: the RDF scene graph, domain packs, memory and failure experience."""
+"""What the robot believes and reads with: scene, language, memory, packs, safety, the LLM."""
+
+from cogtree import require_namespace
+
+require_namespace(__name__, "knowledge")

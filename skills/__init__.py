@@ -1,1 +1,5 @@
-"""The skill library: typed skill specs, preconditions and HTN decomposition (gtpyhop)."""
+"""The skill library: planning (HTN), execution, the action model and plan safety."""
+
+from cogtree import require_namespace
+
+require_namespace(__name__, "skills")
