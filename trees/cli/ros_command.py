@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any
 
 import py_trees
 
-from cogtree.evaluation.scenarios.scenario_run import TREE_MODES, ScenarioRunError, tree_factory
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
@@ -61,8 +60,15 @@ NODE_NAME = "cogtree"
 DEFAULT_NAMESPACE = "/cogtree"
 """The host node's namespace unless ``--namespace`` says otherwise."""
 
-TREE_NAMES = ("assistant", *TREE_MODES)
-"""Turn trees known by name (``assistant`` is the gated assistant tree)."""
+NAMED_TREES = {
+    "assistant": "cogtree.trees.assistant:create_root",
+    "gated": "cogtree.trees.assistant:create_root",
+    "react": "cogtree.evaluation.react.tree:create_root",
+}
+"""Turn trees known by name: the gated assistant tree, and the ReAct baseline (loaded by its
+reference when asked for, so the host imports nothing of the evaluation wing otherwise)."""
+
+TREE_NAMES = tuple(NAMED_TREES)
 
 PARAMETERS = (
     "autostart",
@@ -350,17 +356,12 @@ def _client(args: argparse.Namespace, backend: str, model: str) -> Iterator[LLMC
 
 def _tree(name: str) -> Callable[[str], py_trees.behaviour.Behaviour]:
     """The turn-tree factory ``name`` names (a robot id in, the root out)."""
-    if ":" not in name:
-        if name not in TREE_NAMES:
-            raise RosCommandError(
-                f"unknown tree {name!r}: use {', '.join(TREE_NAMES)} or MODULE:FUNCTION"
-            )
-        try:
-            return tree_factory("gated" if name == "assistant" else name)
-        except ScenarioRunError as error:
-            raise RosCommandError(str(error)) from error
+    if ":" not in name and name not in NAMED_TREES:
+        raise RosCommandError(
+            f"unknown tree {name!r}: use {', '.join(TREE_NAMES)} or MODULE:FUNCTION"
+        )
     try:
-        factory = load_factory(name)
+        factory = load_factory(NAMED_TREES.get(name, name))
     except TreeLoadError as error:
         raise RosCommandError(str(error)) from error
 
