@@ -56,7 +56,10 @@ class Endpoint:
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/sparql"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # serve_forever polls for shutdown every 0.5 s by default: each test's exit waited that
+        self.thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
 
     def __enter__(self) -> Endpoint:
         self.thread.start()

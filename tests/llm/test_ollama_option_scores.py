@@ -117,7 +117,10 @@ class FakeOllama:
                 pass  # keep the test output clean
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        # serve_forever polls for shutdown every 0.5 s by default: each test's exit waited that
+        self._thread = threading.Thread(
+            target=self.server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
         self._thread.start()
 
     @property
