@@ -167,8 +167,11 @@ def until() -> Callable[..., Any]:
 
 
 @pytest.fixture
-def session_parts(tmp_path: Path, blackboard: BlackboardView) -> Iterator[dict[str, Any]]:
-    """The no-model client, a fresh memory, the experience store and the shipped packs."""
+def session_parts(
+    tmp_path: Path, blackboard: BlackboardView, shipped_domains: DomainRegistry
+) -> Iterator[dict[str, Any]]:
+    """The no-model client, a fresh memory, the experience store and the shipped packs (loaded
+    once per run: ``shipped_domains``)."""
     with (
         LLMClient(LLMConfig.load().with_backend("none")) as llm,
         MemoryStore(tmp_path / "memory.sqlite") as memory,
@@ -178,7 +181,7 @@ def session_parts(tmp_path: Path, blackboard: BlackboardView) -> Iterator[dict[s
             "llm": llm,
             "memory": memory,
             "experience": experience,
-            "domains": DomainRegistry.discover(),
+            "domains": shipped_domains,
         }
 
 
