@@ -76,7 +76,9 @@ class LockedActionClient(ActionClient):  # type: ignore[type-arg]
     rclpy 9 (Kilted) adds the client to the node's waitables before it creates the client's
     lock, so an executor spinning on another thread can ask it for its entities in between and
     die on ``AttributeError: ... no attribute '_lock'`` (seen when a client was made on a
-    spinning node). The lock exists before the base class registers the client.
+    spinning node). The lock exists before the base class registers the client; the base then
+    replaces it with one of its own, which only the executor can be holding the old one across
+    (for the one call that saw the client half made), so the swap is harmless.
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -120,10 +120,10 @@ class HostBench(Closeable):
         """An action client of the hosts' ``action``, on a participant of its own, once both ends
         have found each other (see :mod:`tests.ros.action_discovery`).
         """
-        from rclpy.action.client import ActionClient
+        from cogtree.skills.ros.goal_sender import LockedActionClient
 
         new_clients = NewClients((host.node, action) for host in self._hosts)
-        client = ActionClient(self.ros.node("requester"), action_type, action)
+        client = LockedActionClient(self.ros.node("requester"), action_type, action)
         assert client.wait_for_server(timeout_sec=30.0)
         self.until(new_clients.found, what="the hosts to discover the requester")
         return client
