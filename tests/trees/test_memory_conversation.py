@@ -145,7 +145,7 @@ def proceed_with_everything(task: str, slots: dict[str, object]) -> ScriptedLLM:
 @pytest.mark.parametrize(
     "utterance",
     [
-        "I don't think I'm allergic to shrimp",
+        # "I don't think I'm allergic to shrimp" is the next test's (it checks this and more)
         "What am I allergic to?",
         "Am I allergic to shrimp?",
         "maybe I'm allergic to shrimp",
@@ -158,7 +158,7 @@ def test_an_eager_model_cannot_store_a_question_or_a_doubt_as_a_fact(
     talk = converse(llm.client)
     result = talk.session.turn(utterance)
     assert "Noted" not in result.reply
-    assert talk.believed("shrimp prawns allergic") == []
+    assert talk.believed("shrimp prawns") == talk.believed("shrimp prawns allergic") == []
     llm.client.close()
 
 
@@ -169,7 +169,8 @@ def test_a_doubt_the_model_proceeds_with_is_still_not_noted(converse) -> None:
     assert result.control == "Proceed"  # the gate let the model's reading through...
     assert any(call.module == "inner_speech" and call.outcome == "ok" for call in llm.calls)
     assert result.reply.startswith("You don't sound sure")  # ...and the memory guard did not
-    assert talk.believed("shrimp prawns") == []
+    assert "Noted" not in result.reply
+    assert talk.believed("shrimp prawns") == talk.believed("shrimp prawns allergic") == []
     llm.client.close()
 
 
