@@ -33,7 +33,7 @@ from cogtree.skills.safety.hazard_readings import (
     scene_belief,
     slot_readings,
 )
-from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness
+from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness, parsed_first
 
 RULES = shipped_hazard_rules()
 
@@ -180,7 +180,7 @@ def test_the_gate_is_running_until_the_hazard_check_is_done_then_refuses(
         gate = TaskReadinessGate()
         handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
                    "workers": workers}  # fmt: skip
-        harness = TreeHarness(gate, llm=llm.client, handles=handles)
+        harness = TreeHarness(parsed_first(gate), llm=llm.client, handles=handles)
         harness.tick(3, settle=False)
         assert harness.trace.letters("TaskReadinessGate") == "RRR"
         assert blackboard.get("/turn/control") is None
@@ -199,7 +199,7 @@ def test_a_safe_reading_is_asked_about_after_the_check(
     heat_request(blackboard, "ceramic_bowl", "ceramic bowl")
     handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
                "workers": workers}  # fmt: skip
-    harness = TreeHarness(TaskReadinessGate(), llm=make_llm().client, handles=handles)
+    harness = TreeHarness(parsed_first(TaskReadinessGate()), llm=make_llm().client, handles=handles)
     harness.tick_until(max_ticks=50, period_s=0.01)
     assert blackboard.get("/turn/control") == "Clarify"
     assert blackboard.get("/turn/missing") == ["appliance"]
@@ -220,7 +220,7 @@ def test_a_hazard_check_that_fails_is_a_refusal_that_says_so(
     llm = make_llm({"by_module": {"inner_speech": [PROCEED] * 3}})
     handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
                "workers": workers}  # fmt: skip
-    harness = TreeHarness(TaskReadinessGate(), llm=llm.client, handles=handles)
+    harness = TreeHarness(parsed_first(TaskReadinessGate()), llm=llm.client, handles=handles)
     harness.tick_until(max_ticks=50, period_s=0.01)
     assert blackboard.get("/turn/control") == "Reject" and llm.calls == []
     record = blackboard.get("/rationale/taskreadinessgate")
@@ -275,7 +275,7 @@ def test_a_set_of_one_is_checked_for_hazards_before_the_gate_acts(
     llm = client(threshold_file(tmp_path, q_hat=0.5), LetterScorer(probabilities))
     handles = {"domains": DomainRegistry.discover(active="household"), "scene_graph": scene,
                "workers": workers}  # fmt: skip
-    harness = TreeHarness(TaskReadinessGate(), llm=llm, handles=handles)
+    harness = TreeHarness(parsed_first(TaskReadinessGate()), llm=llm, handles=handles)
     harness.tick_until(max_ticks=60, period_s=0.01)
     kept = blackboard.get("/turn/resolved")["object"].ids
     assert kept == (["foil_tray"] if refused else ["ceramic_bowl"])
