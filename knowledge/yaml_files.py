@@ -22,14 +22,10 @@ M = TypeVar("M", bound=BaseModel)
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-def read_yaml_mapping(path: Path, error: type[Exception], *, expected: str) -> dict[str, Any]:
-    """The mapping the YAML file ``path`` holds; ``error`` naming the file and the fix.
-
-    ``expected`` says what the mapping should hold ("a mapping of name, title, ..."), for
-    a file that holds something else.
-    """
+def read_yaml(path: Path, error: type[Exception]) -> Any:
+    """The document the YAML file ``path`` holds; ``error`` naming the file and the fix."""
     try:
-        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
     except FileNotFoundError:
         raise error(f"{path} not found") from None
     except OSError as problem:
@@ -38,6 +34,15 @@ def read_yaml_mapping(path: Path, error: type[Exception], *, expected: str) -> d
         raise error(f"{path} is not UTF-8 text: {problem.reason}; save it as UTF-8") from problem
     except yaml.YAMLError as problem:
         raise error(f"{path} is not valid YAML: {problem}") from problem
+
+
+def read_yaml_mapping(path: Path, error: type[Exception], *, expected: str) -> dict[str, Any]:
+    """The mapping the YAML file ``path`` holds; ``error`` naming the file and the fix.
+
+    ``expected`` says what the mapping should hold ("a mapping of name, title, ..."), for
+    a file that holds something else.
+    """
+    raw = read_yaml(path, error)
     if not isinstance(raw, dict):
         raise error(f"{path}: expected {expected}")
     return raw

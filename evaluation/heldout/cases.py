@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from typing_extensions import Self
+
+from cogtree.knowledge.yaml_files import read_yaml
 
 HELDOUT_DIR = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout"
 """Where the held-out sets live (a source checkout's ``tests/data/heldout``)."""
@@ -226,12 +227,7 @@ def load_set(name_or_path: SetName | Path) -> list[Case]:
     Raises :class:`HeldoutError` listing every problem as ``file: case ID: field: what``.
     """
     path = HELDOUT_DIR / f"{name_or_path}.yaml" if isinstance(name_or_path, str) else name_or_path
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise HeldoutError(f"{path}: cannot read it: {error.strerror}") from error
-    except yaml.YAMLError as error:
-        raise HeldoutError(f"{path}: malformed YAML: {error}") from error
+    data = read_yaml(path, HeldoutError)
     if not isinstance(data, list):
         raise HeldoutError(f"{path}: expected a list of cases")
     cases: list[Case] = []
