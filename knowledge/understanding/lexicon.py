@@ -3,7 +3,8 @@
 A :class:`Lexicon` maps canonical ids (``tiramisu``, ``living_room``, ``bottle_blue``) to their
 surface forms ("tiramisu", "living room", "blue bottle") and spots them in an utterance with
 :meth:`Lexicon.find`: case-insensitive, whole words, longest match first, no overlaps, simple
-English plurals ("peanuts" finds "peanut", "dishes" "dish", "berries" "berry"), possessives
+English plurals both ways ("peanuts" finds "peanut", "dishes" "dish", "berries" "berry"; and
+"peanut" finds "peanuts", unless another id is called "peanut"), possessives
 ("anna's mug" finds "anna") and hyphens ("hot-water bottle" is "hot water bottle").
 
 Matching walks a token trie: the utterance is split into words once and every word is tried
@@ -118,6 +119,9 @@ class Lexicon:
             for form in [*forms, *own]:
                 self._add(entry_id, " ".join(form.lower().split()))
             self._forms.setdefault(entry_id, [])
+        for entry_id, forms in list(self._forms.items()):
+            for form in forms:
+                self._add_singular(entry_id, _form_key(form))
 
     def _add(self, entry_id: str, form: str) -> None:
         key = _form_key(form)
@@ -135,6 +139,23 @@ class Lexicon:
         forms = self._forms.setdefault(entry_id, [])
         if form not in forms:
             forms.append(form)
+
+    def _add_singular(self, entry_id: str, key: tuple[str, ...]) -> None:
+        """Let the singulars of a plural form find ``entry_id`` ("peanut" for "peanuts").
+
+        English names a food by its singular in a compound ("a peanut allergy") and after
+        "a" or "one"; an utterance's plural already finds a singular form (``_variants``).
+        A singular another id has as a form of its own stays with that id, and is no label.
+        """
+        for singular in singular_forms(key[-1])[1:]:
+            derived = (*key[:-1], singular)
+            if derived in self._claims:
+                continue
+            self._claims[derived] = {entry_id: None}
+            node = self._root
+            for word in derived:
+                node = node.children.setdefault(word, _Node())
+            node.id = entry_id
 
     def claimants(self, form: str) -> list[str]:
         """Every id that has ``form`` (a mention finds only the first; "alex" may be two)."""

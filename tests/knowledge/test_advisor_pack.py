@@ -191,7 +191,14 @@ def test_allergens_diets_people_and_common_names(
     ingredients = lexicons["ingredient"]
     for said, expected in [
         ("gluten", "CerealsContainingGluten"),
-        ("nuts", "TreeNuts"),
+        ("nuts", "Nuts"),  # a category: peanuts and tree nuts, never narrower than said
+        ("a nut allergy", "Nuts"),
+        ("tree nuts", "TreeNuts"),
+        ("peanut", "Peanuts"),
+        ("groundnuts", "Peanuts"),
+        ("a groundnut", "Peanuts"),
+        ("shellfish", "Shellfish"),
+        ("dairy", "Milk"),
         ("milk", "Milk"),
         ("eggs", "Eggs"),
         ("an egg", "Eggs"),

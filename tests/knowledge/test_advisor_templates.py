@@ -228,6 +228,27 @@ def test_memory_avoid_and_diet_win_and_match_lower_case_ids(
     assert vegan and all("Vegan" in {d.id for d in kg.dish(s).diets} for s in vegan)  # type: ignore[union-attr]
 
 
+def test_a_food_category_forbids_every_food_it_covers(
+    pack: DomainPack, runner: ReadOnlyQueryRunner, kg: AdvisorKG
+) -> None:
+    # "nuts" covers peanuts and tree nuts; "shellfish" crustaceans and molluscs: an allergy to
+    # the category forbids every dish holding any of them, never fewer
+    for category, covered in (
+        ("nuts", ("Peanuts", "TreeNuts")),
+        ("shellfish", ("Crustaceans", "Molluscs")),
+    ):
+        holding = {d.id for d in kg.dishes() if any(holds(kg, d.id, c) for c in covered)}
+        assert holding and all(any(holds(kg, d, c) for d in holding) for c in covered)
+        rows = run(pack, runner, "forbidden_dishes", avoid=ids(category))
+        assert {str(row["dish"]).removeprefix("adv:") for row in rows} == holding, category
+    profile = info(pack, runner, "chicken_satay", "kcal")[0]  # avoid unbound: no profile row
+    assert profile["topic"] != "profile"
+    rows = run(pack, runner, "dish_info", dish=ADV["chicken_satay"], avoid=ids("nuts"))
+    assert any(
+        row["statement"].startswith("does not suit") for row in rows if row["topic"] == "profile"
+    )
+
+
 def test_preferred_ingredients_rank_first_when_possible(
     pack: DomainPack, runner: ReadOnlyQueryRunner, kg: AdvisorKG
 ) -> None:

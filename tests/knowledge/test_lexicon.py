@@ -96,6 +96,27 @@ def test_a_form_shared_by_two_ids_stays_with_the_first() -> None:
     assert lexicon.forms("table_2") == ["desk"]
 
 
+def test_a_plural_form_is_found_by_its_singular_unless_another_id_has_that_word() -> None:
+    # English says "a peanut allergy", "allergic to peanut" of what a lexicon lists as
+    # "peanuts"; a singular another id already has as a form of its own stays with that id.
+    lexicon = Lexicon(
+        "foods",
+        {
+            "Peanuts": ["peanuts"],
+            "berries": ["berries"],
+            "glass": ["glass"],
+            "glasses": ["glasses"],
+            "tree_nuts": ["tree nuts"],
+        },
+    )
+    assert ids("a peanut allergy", lexicon) == ["Peanuts"]
+    assert ids("one berry", lexicon) == ["berries"]
+    assert ids("a tree nut", lexicon) == ["tree_nuts"]
+    assert ids("a glass", lexicon) == ["glass"]
+    assert ids("the glasses", lexicon) == ["glasses"]
+    assert lexicon.forms("Peanuts") == ["peanuts"]  # the derived singular is no label
+
+
 def test_ids_that_are_not_words_are_not_forms() -> None:
     lexicon = Lexicon("things", {"type:Bottle": ["bottle"], "table_1": []})
     assert ids("type bottle table 1", lexicon) == ["type:Bottle"]
