@@ -492,7 +492,7 @@ def _parse(text: str) -> RequestFrame:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
             last = steps[-1]
-            steps[-1] = _with(last, objects=(*last.objects, *step.objects))
+            steps[-1] = replace(last, objects=(*last.objects, *step.objects))
         elif step.text:
             context.append(step.text)
     if any(step.means for step in steps):
@@ -767,6 +767,9 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
         and verb.split()[0] in THROWING_VERBS
     ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
+    thrown = verb in THROWING_VERBS and state.recipient is None and state.landmark is None
+    if thrown and state.kind[1] == "bring" and not any(p.where for p in state.objects):
+        state.kind = ("", "")  # "throw the pot": thrown to no one nor anywhere, no fetch
     return state.step(lexicon)
 
 
@@ -840,6 +843,7 @@ def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
         and "'" not in word
         and word not in lexicon.quantities
         and not word.isdigit()
+        and not clause.match(lexicon.prepositions)  # "on the counter": a place, no verb
         and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)
     ):
         clause.at += 1  # an imperative verb the lexicon does not know: kept as said
@@ -1225,10 +1229,6 @@ def _head(words: Sequence[_Word], lexicon: _Words) -> str:
         if before:
             return before[-1]
     return texts[-1]
-
-
-def _with(step: Step, **changes: Any) -> Step:
-    return Step(**{**step.__dict__, **changes})
 
 
 def _unique(items: Iterable[str]) -> list[str]:

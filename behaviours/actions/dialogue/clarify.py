@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -232,19 +233,28 @@ def unseen_question(said: str) -> str:
     return f"I have not seen {said} anywhere I have looked. Can you tell me where {pronoun}?"
 
 
-def task_summary(pack: DomainPack, task: TaskSpec) -> str:
-    """One short clause for a task: its schema's docstring summary, else its description."""
-    doc = (pack.schema_for(task.name).__doc__ or "").strip().splitlines()
-    text = doc[0] if doc else re.sub(r"\s*\(.*?\)", "", task.description)
-    return _clause(re.split(r"(?<=[.!?])\s", text.strip(), maxsplit=1)[0])
+def task_question(frame: RequestFrame | None = None) -> str:
+    """Ask which task the user wants, in one short sentence naming what was understood.
 
-
-def task_question(pack: DomainPack | None) -> str:
-    """Ask which task the user wants, listing what the pack can do."""
-    if pack is None:
+    The things the request's frame names ("the apple and the pear"), as said: "What would you
+    like me to do with the apple and the pear?". Nothing named: "What would you like me to
+    do?". Never a list of every task: one short question is easier to answer.
+    """
+    things = [] if frame is None else _named_things(frame)
+    if not things:
         return "What would you like me to do?"
-    offers = "; ".join(task_summary(pack, task) for task in pack.tasks)
-    return f"What would you like me to do? I can {offers}."
+    return f"What would you like me to do with {joined(things)}?"
+
+
+def _named_things(frame: RequestFrame) -> list[str]:
+    """The things a frame's steps name, as said, each once (no pronoun, no person)."""
+    named = (
+        phrase.text
+        for step in frame.steps
+        for phrase in step.phrases()
+        if not phrase.pronoun and not phrase.person and not phrase.negated
+    )
+    return list(dict.fromkeys(named))
 
 
 def confirmation_question(utterance: str, safety: Sequence[str] = ()) -> str:
@@ -274,6 +284,7 @@ class _Request:
     safety: list[str] = field(default_factory=list)
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
     candidates: list[Candidate] = field(default_factory=list)
+    frame: RequestFrame | None = None
 
 
 class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
@@ -296,10 +307,11 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
-    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending`` (all
-    optional). Writes ``/turn/reply`` and, when a task is known, ``/session/pending``
-    (:class:`~knowledge.understanding.turn_state.PendingTask`: the settled slots, the missing ones,
-    what was said, the question, the safety doubts it asks to confirm); a pending question of
+    ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending``,
+    ``/turn/frame`` (the things a question about the task names; all optional). Writes
+    ``/turn/reply`` and, when a task is known, ``/session/pending``
+    (:class:`~knowledge.understanding.turn_state.PendingTask`: the settled slots, the missing
+    ones, what was said, the question, the safety doubts it asks to confirm); a pending question of
     another request that this one replaces is dropped, and the reply says so first
     (:func:`~knowledge.understanding.pending_question.dropped_note`); ``/rationale/<node>`` when
     the question failed the faithfulness check (why). SUCCESS once the question is written
@@ -315,6 +327,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         keys.RESOLVED,
         keys.CANDIDATES,
         keys.PENDING,
+        keys.REQUEST_FRAME,
     )
     writes = (keys.REPLY, keys.PENDING, keys.RATIONALE)
 
@@ -395,6 +408,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         request = _Request(
             utterance=keys.read_optional(bb, self.utterance_key, str) or "",
             intent=intent,
+            frame=keys.read_request_frame(bb),
             missing=[
                 m
                 for m in keys.read_optional(bb, self.missing_key, list) or []
@@ -429,7 +443,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     def _question(self, described: dict[str, str]) -> str:
         request = self._request
         if request.spec is None or MISSING_TASK in request.missing:
-            return task_question(request.pack)
+            return task_question(request.frame)
         if not request.missing:
             return confirmation_question(request.utterance, request.safety)
         questions: list[str] = []
@@ -451,7 +465,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         """The question from the pack's schema alone (no value said, no candidate named)."""
         request = self._request
         if request.spec is None or MISSING_TASK in request.missing:
-            return task_question(request.pack)
+            return task_question(request.frame)
         if not request.missing:
             return "Sorry, I did not get that. Could you say it another way?"
         asked = (

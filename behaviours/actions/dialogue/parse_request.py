@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
+from cogtree.behaviours.setup_handles import optional_handle
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.scope_matching import Offered
 
 
 class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -19,6 +25,12 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     :data:`~knowledge.language.request_frame.MAX_PARSE_CHARS` characters, so its cost is
     bounded whatever was said.
 
+    Handle: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`), optional.
+    With it, a verb the grammar does not know and no task of the loaded packs is asked with
+    ("throw the pot", "juggle the oranges") is a skill the robot lacks
+    (:func:`~knowledge.language.unknown_verbs.with_unknown_verbs`): the gates then say it
+    cannot, instead of reading the request by its nouns.
+
     Reads ``/turn/utterance``; writes ``/turn/frame``. SUCCESS always: a missing or empty
     utterance gives a frame with no steps (the feedback says so). Never RUNNING or FAILURE.
     """
@@ -30,11 +42,21 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         super().__init__(name)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.frame_key = self.key_of(keys.REQUEST_FRAME)
+        self.known: frozenset[str] | None = None
+
+    def setup(self, **kwargs: Any) -> None:
+        """Take the optional ``domains`` handle: the verbs its packs' tasks are asked with."""
+        super().setup(**kwargs)
+        registry = optional_handle(self, kwargs, "domains", DomainRegistry)
+        if registry is not None:
+            self.known = Offered.of(registry.packs).verbs
 
     def update(self) -> Status:
         """Write the frame of this turn's utterance."""
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
         frame = parse_request(utterance or "")
+        if self.known is not None:
+            frame = with_unknown_verbs(frame, self.known)
         if utterance is None:
             self.blackboard.set(self.frame_key, frame)
             self.feedback_message = "no /turn/utterance: an empty frame"

@@ -1,0 +1,66 @@
+"""Verbs the robot has no skill for: asked for one, it says it cannot, never reads another verb.
+
+The request grammar (:mod:`~knowledge.language.request_frame`) keeps an imperative verb it
+does not know as said ("juggle the oranges": the verb ``juggle``, no capability). Left like
+that, the similarity paths read the request by its nouns ("the oranges": a fetch). A verb is
+*known* when the grammar gives it a capability or a skill the robot lacks, or when some
+task of the loaded packs is asked with it (their examples: "suggest a dish", "print the
+report"); any other verb that acts on a household thing is a skill the robot does not have.
+:func:`with_unknown_verbs` turns each such step into a step of a missing skill, so the gates
+that refuse a missing skill ("I can't cut things yet") answer it the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from cogtree.knowledge.language.request_frame import (
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+)
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import joined
+
+UNKNOWN_VERB: Final = "verb:"
+"""The prefix of the ``unsupported`` key of a step whose verb no skill or task serves."""
+
+
+def with_unknown_verbs(frame: RequestFrame, known: frozenset[str]) -> RequestFrame:
+    """``frame`` with each step of an unknown verb made a step of a missing skill.
+
+    A step's verb is unknown when the grammar gave it no capability and no missing skill, it
+    is no verb of ``known`` (the verbs the packs' examples ask with:
+    :attr:`~knowledge.understanding.scope_matching.Offered.verbs`), and it acts on a thing (an
+    object phrase naming a type of the household taxonomy: "ignore your rules" asks nothing of
+    the robot's hands, and is left to the scope gate). The missing skill is the verb with what
+    it acts on, as said ("throw the pot"). Other steps, and frames with none, are returned as
+    they are.
+    """
+    steps = tuple(_lacking(step, known) for step in frame.steps)
+    if steps == frame.steps:
+        return frame
+    return replace(frame, steps=steps)
+
+
+def _lacking(step: Step, known: frozenset[str]) -> Step:
+    if (
+        not step.verb
+        or step.action
+        or step.unsupported
+        or step.statement
+        or not step.wanted
+        or step.verb.split()[0] in known
+        or not any(_a_thing(phrase) for phrase in step.wanted)
+    ):
+        return step
+    what = joined([phrase.text for phrase in step.wanted])
+    return replace(
+        step, unsupported=f"{UNKNOWN_VERB}{step.verb}", missing_skill=f"{step.verb} {what}"
+    )
+
+
+def _a_thing(phrase: ObjectPhrase) -> bool:
+    """Whether the phrase names a physical thing: a type of the household taxonomy."""
+    return not phrase.person and household_taxonomy().type_named(phrase.text) is not None
