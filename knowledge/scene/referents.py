@@ -1,6 +1,6 @@
 """Referring expressions ("the blue bottle", "my mug", "the book on the coffee table"), parsed.
 
-Parsing is deterministic and lexical; the scene graph does the matching:
+Parsing is deterministic and lexical; the scene index does the matching:
 
 - The description is lowercased and split into words; ``anna's`` becomes ``anna``.
 - Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
@@ -20,25 +20,22 @@ Parsing is deterministic and lexical; the scene graph does the matching:
 - Every run of up to four words that neither starts nor ends with a filler word becomes a
   *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
-  speaker if the phrase says "my", and it is in one of the places the place part names; the
-  scene graph checks all of it in one SPARQL query (``referent_matches.rq``).
+  speaker if the phrase says "my", and it is in one of the places the place part names.
 
-:func:`resolve_referent` runs that query, and ``referent_details.rq`` for what the matching
-things are, on a :class:`ReferentStore` (the scene graph), and says in words why each
-candidate matched.
+:func:`resolve_referent` looks the terms up in the belief's
+:class:`~knowledge.scene.scene_index.SceneIndex` (sets by name, type, attribute, owner and
+place, so it costs what matches, not what the belief holds), intersects them word position by
+word position, and says in words why each candidate matched.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final
 
-from rdflib import Literal, URIRef
-from rdflib.term import Identifier, Node
-
-from cogtree.knowledge.scene.named_queries import Binding
+from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.wording import singular_forms, verb_bases
 
@@ -101,9 +98,6 @@ NEGATION = re.compile(
 
 ALTERNATIVES = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", re.I)
 """What separates the excluded things ("not the lemon or the grapes")."""
-
-UNIT_SEPARATOR, RECORD_SEPARATOR = "\u001f", "\u001e"
-"""Separators of the match records that ``referent_matches.rq`` concatenates."""
 
 
 @dataclass(frozen=True)
@@ -209,41 +203,22 @@ def _strip_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") and len(word) > 2 else word
 
 
-class ReferentStore(Protocol):
-    """What resolution needs of a belief (the scene graph): named queries and node ids."""
-
-    def select(self, name: str, **params: Binding) -> list[dict[str, Identifier]]:
-        """Rows of the named query with ``params`` bound."""
-        ...
-
-    def iri(self, node_id: str) -> URIRef:
-        """The node of a short id."""
-        ...
-
-    def short_id(self, node: Node) -> str:
-        """The short id of a node."""
-        ...
-
-    def kind_of(self, node_class: Node) -> ThingKind:
-        """What a thing of an ontology class is."""
-        ...
-
-
 def resolve_referent(
-    store: ReferentStore, description: str, speaker: str | None = None
+    index: SceneIndex, description: str, speaker: str | None = None
 ) -> list[Candidate]:
-    """The nodes of ``store`` that ``description`` may refer to, with why, sorted by id.
+    """The nodes of ``index`` that ``description`` may refer to, with why, sorted by id.
 
     Zero, one or several candidates are all normal answers; a description with no words to
     match, or with a word nothing matches, gives []. ``speaker`` (a person's id) is who "my"
-    refers to; without it ownership is not checked and the reasons say so.
+    refers to; without it ownership is not checked and the reasons say so. Holds the index's
+    read lock throughout, so a batch of observations lands before or after, not during.
     """
-    speaker_node = None if speaker is None else store.iri(speaker)
     wanted, excluded = split_negation(description)
-    found = _resolve(store, Description.parse(wanted), speaker_node)
-    for text in excluded:
-        for node in _resolve(store, Description.parse(text), speaker_node):
-            found.pop(node, None)
+    with index.reading():
+        found = _resolve(index, Description.parse(wanted), speaker)
+        for text in excluded:
+            for node in _resolve(index, Description.parse(text), speaker):
+                found.pop(node, None)
     if not excluded:
         return list(found.values())
     note = f"not {' or '.join(repr(text) for text in excluded)}"
@@ -263,16 +238,16 @@ def split_negation(description: str) -> tuple[str, list[str]]:
 
 
 def _resolve(
-    store: ReferentStore, description: Description, speaker: URIRef | None
-) -> dict[Node, Candidate]:
+    index: SceneIndex, description: Description, speaker: str | None
+) -> dict[str, Candidate]:
     """Candidates for ``description`` (see :func:`_matching`).
 
     For "my" with nothing the speaker owns: the fitting things nobody is known to own.
     """
-    found = _matching(store, description, speaker)
+    found = _matching(index, description, speaker)
     if found or speaker is None or description.thing.possessive is None:
         return found
-    unowned = _matching(store, description, None, owners=False)
+    unowned = _matching(index, description, None, owners=False)
     note = "'my': nothing is known to be yours; nobody is known to own this"
     return {
         thing: candidate.model_copy(
@@ -282,74 +257,165 @@ def _resolve(
     }
 
 
+SPEAKER, PLACE = "\u0000speaker", "\u0000place"
+"""The terms of "my" and of the place a description names (never words of a description)."""
+
+
 def _matching(
-    store: ReferentStore,
+    index: SceneIndex,
     description: Description,
-    speaker: URIRef | None,
+    speaker: str | None,
     *,
     owners: bool = True,
-) -> dict[Node, Candidate]:
-    """Candidates for ``description`` by node, in id order.
+) -> dict[str, Candidate]:
+    """Candidates for ``description`` by node id, in id order.
 
     ``owners=False``: only things nobody is known to own.
 
-    One query finds the things whose matches cover every word, the speaker's ownership
-    for "my" and the place, if the description names one (resolved first, the same way);
-    a second says what the survivors are and drops non-things such as the type
-    ``cog:Bottle`` itself.
+    A candidate is a thing (an object, a surface, a container or a room) that every word
+    position of the description matches: some term covering the position matches it (see
+    :func:`_term_matches`), the speaker owns it for "my", and it is in one of the places the
+    description names (resolved first, the same way). Each position's things are a union of
+    the index's sets, and the candidates their intersection, so the cost follows what
+    matches, not what the belief holds; the records of why are made for the candidates only.
     """
     phrase = description.thing
     if not phrase.content:
         return {}
-    terms: list[tuple[URIRef | Literal, int]] = [
-        (Literal(term.text), position)
-        for term in phrase.terms()
-        for position in sorted(term.covers)
-    ]
+    terms: dict[str, list[_Way]] = {}
+    positions: dict[int, set[str]] = {}
+    order: dict[str, int] = {}
+
+    def add(term: str, at: int, ways: list[_Way]) -> None:
+        terms.setdefault(term, ways)
+        order[term] = min(at, order.get(term, at))
+        matched = positions.setdefault(at, set())
+        for _, _, nodes in ways:
+            matched |= nodes
+
+    for term in phrase.terms():
+        ways = _term_matches(index, term.text)
+        for position in sorted(term.covers):
+            add(term.text, position, ways)
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
-        terms.append((speaker, phrase.possessive))
+        owned = index.owned_by([speaker]) if speaker in index.of_class("Human") else set()
+        add(SPEAKER, phrase.possessive, [("speaker", speaker, owned)])
     elif phrase.possessive is not None:
         notes.append("'my': speaker unknown, ownership not checked")
     if description.place is not None:
-        places = _resolve(store, description.place, speaker)
+        places = _resolve(index, description.place, speaker)
         if not places:
             return {}
-        terms += [(place, len(phrase.words)) for place in _iris(places)]
-    needed = Literal(len({position for _, position in terms}))
-    order: dict[str, int] = {}
-    for term, position in terms:
-        order[str(term)] = min(position, order.get(str(term), position))
-    matches = {
-        row["thing"]: _records(str(row["matches"]))
-        for row in store.select(
-            "referent_matches",
-            term_position_needed=[(term, Literal(at), needed) for term, at in terms],
-        )
-    }
-    if not matches:
-        return {}
-    candidates = {}
-    for row in store.select("referent_details", thing=list(_iris(matches))):
-        thing = row["thing"]
-        if not owners and "owner" in row:
+        add(PLACE, len(phrase.words), [("place", place, index.within(place)) for place in places])
+    survivors: set[str] | None = None
+    for nodes in sorted(positions.values(), key=len):
+        survivors = set(nodes) if survivors is None else survivors & nodes
+        if not survivors:
+            return {}
+    candidates: dict[str, Candidate] = {}
+    matches: Matches = {}
+    for thing in sorted(survivors or ()):
+        details = _details(index, thing)
+        if details is None or (not owners and details.owners):
             continue
-        own_type = str(row.get("typeLabel", ""))
-        records = sorted(matches[thing], key=lambda record: (order[record[0]], record))
-        reasons = [_reason(store, record, own_type, description) for record in records]
+        records = sorted(
+            {
+                (term, how, detail)
+                for term, ways in terms.items()
+                for how, detail, nodes in ways
+                if thing in nodes
+            },
+            key=lambda record: (order[record[0]], record),
+        )
+        type_labels = (
+            index.vocabulary.type_labels.get(details.types[0], ()) if details.types else ()
+        )
+        own_type = type_labels[0] if type_labels else ""
+        reasons = [_reason(record, own_type, description) for record in records]
+        matches[thing] = records
         candidates[thing] = Candidate(
-            id=store.short_id(thing),
-            label=str(row.get("label", store.short_id(thing))),
-            kind=store.kind_of(row["class"]),
-            type=store.short_id(row["type"]) if "type" in row else None,
+            id=thing,
+            label=details.labels[0] if details.labels else thing,
+            kind=_kind(details),
+            type=details.types[0] if details.types else None,
             reasons=[*_unique(reasons), *notes],
         )
-    kept = _named_over_typed({thing: matches[thing] for thing in candidates})
+    kept = _named_over_typed(matches)
     kept = _head_by_kind(_whole_name_wins(kept, phrase), phrase)
-    return dict(sorted(((t, c) for t, c in candidates.items() if t in kept), key=_by_id))
+    return {thing: candidates[thing] for thing in candidates if thing in kept}
 
 
-Matches = dict[Node, list[tuple[str, str, str]]]
+_Way = tuple[str, str, set[str]]
+"""How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
+
+THING_KINDS: Final[dict[str, ThingKind]] = {
+    "Object": "object",
+    "Surface": "surface",
+    "Container": "container",
+    "Room": "room",
+}
+"""The classes of things a description may refer to, and what kind of thing each is."""
+
+
+def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
+    """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
+
+    - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
+    - attribute: it is an attribute value ("blue", "earl grey"); detail: the attribute
+    - flag: it names a boolean attribute that is true ("caffeinated")
+    - use / quality / state: the thing's type or a broader one is used for it, is typically
+      like it (a quality, or the flags sharp, fragile, electrical) or can become it ("wipe",
+      "citrus", "rotten"); detail: that type. What the thing itself says wins: a thing with
+      an attribute of that name does not match so (decaf coffee is not "caffeinated").
+    - label: it is the thing's own label or synonym ("kitchen table", "lounge")
+    - owner: it is the label of the thing's owner ("anna")
+    """
+    vocabulary = index.vocabulary
+    ways: list[_Way] = []
+    for matched in sorted(vocabulary.types_named.get(term, ())):
+        nodes = index.of_kind(matched)
+        ways += [("type", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
+    by_value = index.with_value(term)
+    for thing in sorted(by_value):
+        node = index.node(thing)
+        for attribute, value in node.values if node is not None else ():
+            for label in vocabulary.labels.get(attribute, ()) if value == term else ():
+                ways.append(("attribute", label, {thing}))
+    named_attributes = vocabulary.attributes_named.get(term, set())
+    for attribute in sorted(named_attributes):
+        nodes = index.with_flag([attribute])
+        ways += [("flag", label, nodes) for label in vocabulary.labels.get(attribute, ())]
+    if vocabulary.kind_words.get(term):
+        says_itself = index.with_attribute(named_attributes)
+        for kind, how in vocabulary.kind_words[term]:
+            nodes = index.of_kind(kind) - says_itself
+            ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
+    named = index.named(term)
+    ways.append(("label", "", named))
+    owners = {node for node in named & index.of_class("Human") if _labelled(index, node, term)}
+    ways.append(("owner", "", index.owned_by(owners)))
+    return [way for way in ways if way[2]]
+
+
+def _details(index: SceneIndex, thing: str) -> Node | None:
+    """The thing's node, if it is of a class a description may refer to."""
+    node = index.node(thing)
+    if node is None or not set(node.classes) & THING_KINDS.keys():
+        return None
+    return node
+
+
+def _labelled(index: SceneIndex, node_id: str, label: str) -> bool:
+    node = index.node(node_id)
+    return node is not None and label in node.labels
+
+
+def _kind(node: Node) -> ThingKind:
+    return next(THING_KINDS[name] for name in THING_KINDS if name in node.classes)
+
+
+Matches = dict[str, list[tuple[str, str, str]]]
 """Each candidate's match records (term, how, detail)."""
 
 
@@ -405,13 +471,9 @@ def _head_by_kind(matches: Matches, phrase: Phrase) -> Matches:
     }
 
 
-def _by_id(item: tuple[Node, Candidate]) -> str:
-    return item[1].id
-
-
 def _named_over_typed(
-    matches: dict[Node, list[tuple[str, str, str]]],
-) -> dict[Node, list[tuple[str, str, str]]]:
+    matches: Matches,
+) -> Matches:
     """A type's synonym never makes a named thing ambiguous.
 
     Things that match a term only through a synonym of their type are dropped when another
@@ -433,9 +495,7 @@ def _named_over_typed(
     return {thing: records for thing, records in matches.items() if not only_by_synonym(records)}
 
 
-def _reason(
-    store: ReferentStore, record: tuple[str, str, str], own_type: str, said: Description
-) -> str:
+def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> str:
     """Why one term of ``said`` matched, in words (``own_type``: the thing's type label)."""
     term, how, detail = record
     quoted = f"'{term}'"
@@ -456,25 +516,12 @@ def _reason(
     if how == "owner":
         return f"{quoted}: owned by {term}"
     if how == "speaker":
-        return f"'my': owned by {store.short_id(URIRef(term))}"
+        return f"'my': owned by {detail}"
     if how == "place":
         where = f"{said.preposition} {said.place}"
-        return f"'{where}': {said.preposition} {store.short_id(URIRef(term))}"
+        return f"'{where}': {said.preposition} {detail}"
     return f"{quoted}: called {term}"
-
-
-def _records(matches: str) -> list[tuple[str, str, str]]:
-    """(term, how, detail) from ``referent_matches.rq``: "term US how US detail" joined by RS."""
-    records = []
-    for record in sorted(matches.split(RECORD_SEPARATOR)):
-        term, how, detail = [*record.split(UNIT_SEPARATOR), "", ""][:3]
-        records.append((term, how, detail))
-    return records
 
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def _iris(nodes: Iterable[Node]) -> Iterator[URIRef]:
-    return (node for node in nodes if isinstance(node, URIRef))

@@ -67,6 +67,7 @@ from cogtree.knowledge.scene.named_queries import Binding, QueryLibrary
 from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import QueryOutcome, ReadOnlyQueryRunner
 from cogtree.knowledge.scene.referents import resolve_referent
+from cogtree.knowledge.scene.scene_index import SceneChange, SceneIndex
 from cogtree.knowledge.scene.scene_models import (
     AttributeValue,
     Candidate,
@@ -248,6 +249,8 @@ class SceneGraph(Closeable):
         self._readonly = ReadOnlyQueryRunner(
             self.graph, {"cog": str(COG), "scene": str(SCENE)}, version=lambda: self._version
         )
+        self.index = SceneIndex(self.graph)
+        """The belief's names, kinds, places and owners, kept current with every write."""
 
     # -- construction ------------------------------------------------------------------------
 
@@ -276,14 +279,14 @@ class SceneGraph(Closeable):
 
     def load_file(self, path: str | Path) -> None:
         """Add the Turtle file ``path`` to the belief (TurtleError names the line)."""
-        with self._writing():
+        with self._writing(bulk=True):
             load_turtle(self.graph, path)
             self._vocabulary = _Vocabulary.read(self.graph)
             materialise_kinds(self.graph)
 
     def load_text(self, text: str, *, source: str = "<text>") -> None:
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
-        with self._writing():
+        with self._writing(bulk=True):
             load_turtle(self.graph, source, text=text)
             self._vocabulary = _Vocabulary.read(self.graph)
             materialise_kinds(self.graph)
@@ -301,13 +304,21 @@ class SceneGraph(Closeable):
         return self._version
 
     @contextmanager
-    def _writing(self) -> Iterator[None]:
-        """Hold the write lock for one change of the belief, and count the change."""
+    def _writing(self, *, bulk: bool = False) -> Iterator[set[Node]]:
+        """Hold the write lock for one change of the belief, count it and tell the index.
+
+        The block adds the subject of every fact it adds or removes to the set it is given;
+        the :attr:`index` reads those nodes again (``bulk``: everything) before the lock is
+        released, in the writer's thread.
+        """
         with self._write_lock:
             self._version += 1
+            touched: set[Node] = set()
             try:
-                yield
+                yield touched
             finally:
+                subjects = frozenset(str(node) for node in touched if isinstance(node, URIRef))
+                self.index.apply(SceneChange(subjects, bulk=bulk))
                 self._version += 1
 
     # -- ids -----------------------------------------------------------------------------------
@@ -358,11 +369,13 @@ class SceneGraph(Closeable):
                 checked.append((observation, self._fact(observation)))
             except ValueError as error:
                 raise ValueError(f"observation {index} ({observation}): {error}") from error
-        with self._writing():
+        with self._writing() as touched:
             for observation, fact in checked:
                 for old in self._displaced(fact):
                     self._remove_fact(old)
+                    touched.add(old[0])
                 self.graph.add(fact)
+                touched.add(fact[0])
                 self._stamp(fact, observation.source, observation.time)
         log.debug("applied %d observations", len(checked))
 
@@ -374,10 +387,11 @@ class SceneGraph(Closeable):
         belief had a placement to forget. The thing itself stays known.
         """
         node = self.iri(thing)
-        with self._writing():
+        with self._writing() as touched:
             old = self._displaced((node, COG.inRoom, node))  # every placement of the thing
             for fact in old:
                 self._remove_fact(fact)
+                touched.add(fact[0])
         if old:
             log.debug("forgot where %s was", thing)
         return bool(old)
@@ -391,7 +405,7 @@ class SceneGraph(Closeable):
             raise ValueError(
                 "older_than must be timezone-aware, e.g. datetime.now(timezone.utc) - delta"
             )
-        with self._writing():
+        with self._writing() as touched:
             rows = self.select(
                 "stale_observations",
                 cutoff=Literal(older_than.astimezone(timezone.utc)),
@@ -401,6 +415,7 @@ class SceneGraph(Closeable):
             for row in rows:
                 fact = (row["subject"], row["predicate"], row["object"])
                 self.graph.remove(fact)
+                touched.add(fact[0])
                 self.graph.remove((row["observation"], None, None))
                 removed.append(self._as_observation(fact, row["source"], row["seen"]))
         log.debug("retracted %d stale facts", len(removed))
@@ -675,9 +690,12 @@ class SceneGraph(Closeable):
     def resolve_referent(self, description: str, speaker: str | None = None) -> list[Candidate]:
         """The nodes ``description`` may refer to (``speaker`` owns "my"), with why, by id.
 
-        Parsing and matching: :func:`knowledge.scene.referents.resolve_referent`.
+        Parsing and matching: :func:`knowledge.scene.referents.resolve_referent`, over the
+        :attr:`index` (it costs what it finds, not what the belief holds). ValueError for a
+        ``speaker`` that is not a node id.
         """
-        return resolve_referent(self, description, speaker)
+        speaker_id = None if speaker is None else self.short_id(self.iri(speaker))
+        return resolve_referent(self.index, description, speaker_id)
 
     def query_readonly(self, text: str, template: bool = False) -> QueryOutcome:
         """Run SPARQL that a model wrote: SELECT/ASK only, ``cog:``/``scene:`` IRIs, bounded.

@@ -1,0 +1,549 @@
+"""``SceneIndex``: the belief's names, kinds, places and owners in plain Python, kept current.
+
+SPARQL over the whole belief costs what the belief holds: the lexicons, referent resolution
+and the scene reads of a turn would grow with every object the robot has seen. The index
+keeps what they ask in dictionaries and sets, node by node:
+
+- every node's classes (``Object``, ``Surface``, ``Human``...), labels, synonyms, object
+  types, owners, placements (``on`` / ``in`` / ``inRoom`` / ``mountedOn``) and what it holds,
+  and its attributes (string values, true flags, and which attributes it has at all);
+- the reverse of each: the nodes by name, by type, by attribute value, by true flag, by
+  owner, by class, and what is placed on, in or held by each node;
+- the vocabulary: object types with their labels, synonyms and broader types (the household
+  taxonomy's ``cog:kindOf`` closure, with itself), what each kind is used for, typically
+  like (qualities, and the flags sharp, fragile, electrical) or can become, and the
+  attributes with their labels and synonyms.
+
+The scene graph calls :meth:`SceneIndex.apply` with a :class:`SceneChange` after every write:
+an observation batch or an action effect names the subjects whose facts it added or removed,
+and only those nodes are read again (a few triples each); a bulk load, or a change to the
+vocabulary (a subject in the ontology's namespace), rebuilds the whole index from the graph,
+outside the lock, and swaps it in. On the Oxigraph store the rebuild reads the store
+directly (several times faster than through rdflib's terms).
+
+Reads take a lock held only for the duration of one read or one node's update, never for a
+rebuild, so a reader waits at most for one batch. Reads cost what they return: a lookup by
+name, type or place is a dictionary probe and a copy of the matching set.
+:attr:`SceneIndex.names_version` moves only when a node's names, classes or types change
+(what the lexicons are made of); :meth:`SceneIndex.renamed_since` says which nodes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from oxrdflib.store import OxigraphStore
+from pyoxigraph import Literal as OxLiteral
+from pyoxigraph import NamedNode
+from rdflib import Graph, Literal, URIRef
+
+ONTOLOGY_NS = "https://cogtree.dev/ontology#"
+SCENE_NS = "https://cogtree.dev/scene#"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+SUB_PROPERTY = "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+SYNONYM = ONTOLOGY_NS + "synonym"
+OBJECT_TYPE = ONTOLOGY_NS + "objectType"
+OWNED_BY = ONTOLOGY_NS + "ownedBy"
+HOLDS = ONTOLOGY_NS + "holds"
+KIND_OF = ONTOLOGY_NS + "kindOf"
+PLACEMENTS = {ONTOLOGY_NS + name: name for name in ("on", "in", "inRoom", "mountedOn")}
+"""The placement properties, by IRI, with the relation each is."""
+
+CLASSES = frozenset(["Object", "Furniture", "Surface", "Container", "Room", "Human", "Robot"])
+"""The classes of scene nodes the index keeps."""
+
+KIND_PROPERTIES = {"usedFor": "use", "typicalQuality": "quality", "typicalFlag": "quality"}
+KIND_PROPERTIES["canBe"] = "state"
+"""What a kind says of its things, and how a word matches through it (referent resolution)."""
+
+FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
+"""The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
+
+TRUE, STRING = "true", "string"
+Term = tuple[str, str]
+"""An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
+
+
+def short(iri: str) -> str:
+    """The short id of a scene or ontology IRI (its local name); other IRIs in full."""
+    for namespace in (SCENE_NS, ONTOLOGY_NS):
+        if iri.startswith(namespace):
+            return iri[len(namespace) :]
+    return iri
+
+
+@dataclass(frozen=True)
+class SceneChange:
+    """What one write changed: the IRIs of the subjects whose facts it added or removed.
+
+    ``bulk``: anything may have changed (a Turtle load): the index is rebuilt.
+    """
+
+    subjects: frozenset[str] = frozenset()
+    bulk: bool = False
+
+
+class Node:
+    """What the index knows of one node (every field a tuple; empty when unknown)."""
+
+    __slots__ = (
+        "attributes",
+        "classes",
+        "flags",
+        "held",
+        "labels",
+        "owners",
+        "placements",
+        "synonyms",
+        "types",
+        "values",
+    )
+
+    def __init__(self) -> None:
+        self.classes: tuple[str, ...] = ()
+        self.labels: tuple[str, ...] = ()
+        self.synonyms: tuple[str, ...] = ()
+        self.types: tuple[str, ...] = ()
+        self.owners: tuple[str, ...] = ()
+        self.placements: tuple[tuple[str, str], ...] = ()
+        """(relation, support): on, in, inRoom, mountedOn."""
+        self.held: tuple[str, ...] = ()
+        """What the node holds (``cog:holds``)."""
+        self.values: tuple[tuple[str, str], ...] = ()
+        """(attribute, string value)."""
+        self.flags: tuple[str, ...] = ()
+        """Attributes whose value is true."""
+        self.attributes: frozenset[str] = frozenset()
+        """Every attribute the node has a value for."""
+
+    def naming(self) -> tuple[object, ...]:
+        """What the lexicons read of the node (its classes, names and types)."""
+        return (self.classes, self.labels, self.synonyms, self.types)
+
+
+@dataclass
+class Vocabulary:
+    """Object types and attributes, as the ontology, the taxonomy and the scene declare them."""
+
+    type_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    type_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    types_named: dict[str, set[str]] = field(default_factory=dict)
+    """Label or synonym -> the types it names."""
+    kinds: dict[str, set[str]] = field(default_factory=dict)
+    """Type -> itself and every broader type."""
+    narrower: dict[str, set[str]] = field(default_factory=dict)
+    """Kind -> itself and every type under it."""
+    kind_words: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Word -> (kind, how): what kinds are used for, typically like, or can become."""
+    labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Every labelled node of the vocabulary (kinds, attributes) -> its labels."""
+    attributes: set[str] = field(default_factory=set)
+    attributes_named: dict[str, set[str]] = field(default_factory=dict)
+    """Label or synonym -> the attributes it names."""
+
+
+_Edit = Callable[[dict[str, set[str]], str, str], None]
+
+
+class _Tables:
+    """The nodes and their reverse maps (swapped whole when the index is rebuilt)."""
+
+    def __init__(self, vocabulary: Vocabulary) -> None:
+        self.vocabulary = vocabulary
+        self.nodes: dict[str, Node] = {}
+        self.by_name: dict[str, set[str]] = {}
+        self.by_type: dict[str, set[str]] = {}
+        self.by_value: dict[str, set[str]] = {}
+        self.by_flag: dict[str, set[str]] = {}
+        self.by_attribute: dict[str, set[str]] = {}
+        self.by_owner: dict[str, set[str]] = {}
+        self.by_class: dict[str, set[str]] = {}
+        self.placed: dict[str, set[str]] = {}
+        self.held: dict[str, set[str]] = {}
+
+    def put(self, node_id: str, node: Node | None) -> None:
+        """Replace what is known of ``node_id`` (None: nothing is)."""
+        old = self.nodes.pop(node_id, None)
+        if old is not None:
+            self._reverse(node_id, old, _discard)
+        if node is not None:
+            self.nodes[node_id] = node
+            self._reverse(node_id, node, _add)
+
+    def _reverse(self, node_id: str, node: Node, edit: _Edit) -> None:
+        for form in (*node.labels, *node.synonyms):
+            edit(self.by_name, form, node_id)
+        for name in node.types:
+            edit(self.by_type, name, node_id)
+        for _, value in node.values:
+            edit(self.by_value, value, node_id)
+        for flag in node.flags:
+            edit(self.by_flag, flag, node_id)
+        for attribute in node.attributes:
+            edit(self.by_attribute, attribute, node_id)
+        for owner in node.owners:
+            edit(self.by_owner, owner, node_id)
+        for name in node.classes:
+            edit(self.by_class, name, node_id)
+        for _, support in node.placements:
+            edit(self.placed, support, node_id)
+        for thing in node.held:
+            edit(self.held, node_id, thing)
+
+
+def _add(table: dict[str, set[str]], key: str, node_id: str) -> None:
+    table.setdefault(key, set()).add(node_id)
+
+
+def _discard(table: dict[str, set[str]], key: str, node_id: str) -> None:
+    found = table.get(key)
+    if found is not None:
+        found.discard(node_id)
+        if not found:
+            del table[key]
+
+
+# -- reading the graph ------------------------------------------------------------------------
+
+
+def _ox_term(term: object) -> Term:
+    if isinstance(term, NamedNode):
+        return term.value, "iri"
+    if isinstance(term, OxLiteral):
+        datatype = term.datatype.value
+        if term.language is None and datatype == XSD + "string":
+            return term.value, STRING
+        if datatype == XSD + "boolean" and term.value in ("true", "1"):
+            return term.value, TRUE
+        return term.value, "literal"
+    return str(term), "blank"
+
+
+def _rdflib_term(term: object) -> Term:
+    if isinstance(term, URIRef):
+        return str(term), "iri"
+    if isinstance(term, Literal):
+        if term.language is None and term.datatype in (None, URIRef(XSD + "string")):
+            return str(term), STRING
+        if term.datatype == URIRef(XSD + "boolean") and term.toPython() is True:
+            return str(term), TRUE
+        return str(term), "literal"
+    return str(term), "blank"
+
+
+class _Reader:
+    """Triples of the graph as (subject IRI, predicate IRI, term); the Oxigraph store directly."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        store = graph.store
+        self.store = store._inner if isinstance(store, OxigraphStore) else None
+
+    def with_predicate(self, predicate: str, obj: str | None = None) -> Iterator[tuple[str, Term]]:
+        """(subject, object) of every triple with ``predicate`` (and the IRI ``obj``, if given)."""
+        if self.store is not None:
+            wanted = None if obj is None else NamedNode(obj)
+            for quad in self.store.quads_for_pattern(None, NamedNode(predicate), wanted, None):
+                if isinstance(quad.subject, NamedNode):
+                    yield quad.subject.value, _ox_term(quad.object)
+            return
+        target = None if obj is None else URIRef(obj)
+        for subject, _, value in self.graph.triples((None, URIRef(predicate), target)):
+            if isinstance(subject, URIRef):
+                yield str(subject), _rdflib_term(value)
+
+    def about(self, subject: str) -> Iterator[tuple[str, Term]]:
+        """(predicate, object) of every triple about ``subject``."""
+        if self.store is not None:
+            for quad in self.store.quads_for_pattern(NamedNode(subject), None, None, None):
+                yield quad.predicate.value, _ox_term(quad.object)
+            return
+        for _, predicate, value in self.graph.triples((URIRef(subject), None, None)):
+            yield str(predicate), _rdflib_term(value)
+
+
+def _vocabulary(reader: _Reader) -> Vocabulary:
+    """Types, kinds and attributes, read from the ontology and taxonomy in the graph."""
+    vocabulary = Vocabulary()
+    types = {short(s) for s, _ in reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + "ObjectType")}
+    vocabulary.attributes = {
+        short(s)
+        for s, (o, _) in reader.with_predicate(SUB_PROPERTY)
+        if o == ONTOLOGY_NS + "attribute"
+    }
+    labels: dict[str, list[str]] = {}
+    synonyms: dict[str, list[str]] = {}
+    for predicate, table in ((LABEL, labels), (SYNONYM, synonyms)):
+        for subject, (text, kind) in reader.with_predicate(predicate):
+            if subject.startswith(ONTOLOGY_NS) and kind == STRING:
+                table.setdefault(short(subject), []).append(text)
+    vocabulary.labels = {name: tuple(sorted(words)) for name, words in labels.items()}
+    for name in types:
+        vocabulary.type_labels[name] = vocabulary.labels.get(name, ())
+        vocabulary.type_synonyms[name] = tuple(sorted(synonyms.get(name, ())))
+    for names, named in (
+        (types, vocabulary.types_named),
+        (vocabulary.attributes, vocabulary.attributes_named),
+    ):
+        for name in names:
+            for word in (*labels.get(name, ()), *synonyms.get(name, ())):
+                named.setdefault(word, set()).add(name)
+    for subject, (text, _) in reader.with_predicate(KIND_OF):
+        narrower, wider = short(subject), short(text)
+        vocabulary.kinds.setdefault(narrower, set()).add(wider)
+        vocabulary.narrower.setdefault(wider, set()).add(narrower)
+    for prop, how in KIND_PROPERTIES.items():
+        for subject, (text, kind) in reader.with_predicate(ONTOLOGY_NS + prop):
+            if kind != STRING or (prop == "typicalFlag" and text not in FLAG_ADJECTIVES):
+                continue
+            vocabulary.kind_words.setdefault(text, []).append((short(subject), how))
+    return vocabulary
+
+
+class _Draft:
+    """A node's facts as they are read, before they become a :class:`Node`."""
+
+    __slots__ = Node.__slots__
+
+    def __init__(self) -> None:
+        self.classes: list[str] = []
+        self.labels: list[str] = []
+        self.synonyms: list[str] = []
+        self.types: list[str] = []
+        self.owners: list[str] = []
+        self.placements: list[tuple[str, str]] = []
+        self.held: list[str] = []
+        self.values: list[tuple[str, str]] = []
+        self.flags: list[str] = []
+        self.attributes: list[str] = []
+
+    def take(self, predicate: str, term: Term, attributes: set[str]) -> None:
+        """Keep the fact (``predicate``, ``term``) if the index reads it."""
+        text, kind = term
+        if predicate == RDF_TYPE:
+            if kind == "iri" and text.startswith(ONTOLOGY_NS) and short(text) in CLASSES:
+                self.classes.append(short(text))
+        elif predicate in (LABEL, SYNONYM):
+            if kind not in ("iri", "blank"):
+                (self.labels if predicate == LABEL else self.synonyms).append(text)
+        elif kind == "iri":
+            if predicate == OBJECT_TYPE:
+                self.types.append(short(text))
+            elif predicate == OWNED_BY:
+                self.owners.append(short(text))
+            elif predicate == HOLDS:
+                self.held.append(short(text))
+            elif predicate in PLACEMENTS:
+                self.placements.append((PLACEMENTS[predicate], short(text)))
+        elif predicate.startswith(ONTOLOGY_NS) and short(predicate) in attributes:
+            name = short(predicate)
+            self.attributes.append(name)
+            if kind == STRING:
+                self.values.append((name, text))
+            elif kind == TRUE:
+                self.flags.append(name)
+
+    def node(self) -> Node | None:
+        """The node (fields sorted, so equal facts give equal nodes); None without facts."""
+        node = Node()
+        for name in Node.__slots__:
+            value = getattr(self, name)
+            if name == "attributes":
+                node.attributes = frozenset(value)
+            elif value:
+                setattr(node, name, tuple(sorted(set(value))))
+        empty = not (node.attributes or node.classes or node.labels or node.synonyms)
+        if empty and not (node.types or node.owners or node.placements or node.held):
+            return None
+        return node
+
+
+def _build(reader: _Reader) -> _Tables:
+    """Every node of the graph, read predicate by predicate."""
+    tables = _Tables(_vocabulary(reader))
+    attributes = tables.vocabulary.attributes
+    drafts: dict[str, _Draft] = {}
+
+    def take(subject: str, predicate: str, term: Term) -> None:
+        if not subject.startswith(ONTOLOGY_NS):
+            draft = drafts.get(subject)
+            if draft is None:
+                draft = drafts[subject] = _Draft()
+            draft.take(predicate, term, attributes)
+
+    for name in sorted(CLASSES):
+        for subject, term in reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + name):
+            take(subject, RDF_TYPE, term)
+    predicates = [LABEL, SYNONYM, OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS]
+    for predicate in predicates + [ONTOLOGY_NS + name for name in sorted(attributes)]:
+        for subject, term in reader.with_predicate(predicate):
+            take(subject, predicate, term)
+    for subject, draft in drafts.items():
+        tables.put(short(subject), draft.node())
+    return tables
+
+
+# -- the index ----------------------------------------------------------------------------------
+
+RENAMED_KEPT = 1000
+"""How many changes of names the index remembers for :meth:`SceneIndex.renamed_since`."""
+
+Listener = Callable[[frozenset[str] | None], None]
+"""Told, after each change, which nodes' names changed (None: any may have: a rebuild)."""
+
+
+class SceneIndex:
+    """The belief's nodes in dictionaries and sets (module docs); built from ``graph``."""
+
+    def __init__(self, graph: Graph) -> None:
+        self._reader = _Reader(graph)
+        self._lock = threading.RLock()
+        self._tables = _build(self._reader)
+        self._renamed: list[tuple[int, frozenset[str] | None]] = []
+        self._listeners: list[Listener] = []
+        self.names_version = 0
+        """Moves when any node's names, classes or types change (see :meth:`renamed_since`)."""
+
+    # -- keeping current ------------------------------------------------------------------------
+
+    def add_listener(self, listener: Listener) -> None:
+        """Call ``listener`` after every change with the nodes whose names changed."""
+        self._listeners.append(listener)
+
+    def apply(self, change: SceneChange) -> None:
+        """Bring the index up to date with ``change`` (in the writer's thread)."""
+        vocabulary = any(subject.startswith(ONTOLOGY_NS) for subject in change.subjects)
+        if change.bulk or vocabulary:
+            self.rebuild()
+            return
+        renamed = set()
+        attributes = self._tables.vocabulary.attributes
+        for subject in change.subjects:
+            draft = _Draft()
+            for predicate, term in self._reader.about(subject):
+                draft.take(predicate, term, attributes)
+            node, node_id = draft.node(), short(subject)
+            with self._lock:
+                old = self._tables.nodes.get(node_id)
+                self._tables.put(node_id, node)
+            if _naming(old) != _naming(node):
+                renamed.add(node_id)
+        if renamed:
+            self._renamed_now(frozenset(renamed))
+
+    def rebuild(self) -> None:
+        """Read the whole graph again (outside the lock) and swap the new tables in."""
+        tables = _build(self._reader)
+        with self._lock:
+            self._tables = tables
+        self._renamed_now(None)
+
+    def _renamed_now(self, nodes: frozenset[str] | None) -> None:
+        with self._lock:
+            self.names_version += 1
+            self._renamed.append((self.names_version, nodes))
+            del self._renamed[:-RENAMED_KEPT]
+        for listener in self._listeners:
+            listener(nodes)
+
+    def renamed_since(self, version: int) -> set[str] | None:
+        """The nodes whose names changed after ``version``; None if it cannot say (rebuilt)."""
+        with self._lock:
+            if version == self.names_version:
+                return set()
+            if not self._renamed or self._renamed[0][0] > version + 1:
+                return None
+            found: set[str] = set()
+            for at, nodes in self._renamed:
+                if at <= version:
+                    continue
+                if nodes is None:
+                    return None
+                found |= nodes
+            return found
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def reading(self) -> threading.RLock:
+        """Hold this (``with index.reading():``) for several reads that must agree."""
+        return self._lock
+
+    @property
+    def vocabulary(self) -> Vocabulary:
+        """Types, kinds and attributes (replaced whole on a rebuild, never changed in place)."""
+        return self._tables.vocabulary
+
+    def node(self, node_id: str) -> Node | None:
+        """What is known of ``node_id`` (a short id); None if nothing."""
+        return self._tables.nodes.get(node_id)
+
+    def of_class(self, *classes: str) -> set[str]:
+        """The nodes of any of ``classes`` (``Human``, ``Room``...)."""
+        with self._lock:
+            return _union(self._tables.by_class.get(name, ()) for name in classes)
+
+    def named(self, form: str) -> set[str]:
+        """The nodes labelled ``form`` or with it as a synonym."""
+        with self._lock:
+            return set(self._tables.by_name.get(form, ()))
+
+    def of_types(self, types: Iterable[str]) -> set[str]:
+        """The nodes whose object type is one of ``types``."""
+        with self._lock:
+            return _union(self._tables.by_type.get(name, ()) for name in types)
+
+    def of_kind(self, kind: str) -> set[str]:
+        """The nodes whose object type is ``kind`` or a type under it."""
+        return self.of_types(self.vocabulary.narrower.get(kind, {kind}))
+
+    def with_value(self, value: str) -> set[str]:
+        """The nodes with an attribute whose string value is ``value``."""
+        with self._lock:
+            return set(self._tables.by_value.get(value, ()))
+
+    def with_flag(self, attributes: Iterable[str]) -> set[str]:
+        """The nodes for which one of ``attributes`` is true."""
+        with self._lock:
+            return _union(self._tables.by_flag.get(name, ()) for name in attributes)
+
+    def with_attribute(self, attributes: Iterable[str]) -> set[str]:
+        """The nodes with any value of one of ``attributes``."""
+        with self._lock:
+            return _union(self._tables.by_attribute.get(name, ()) for name in attributes)
+
+    def owned_by(self, owners: Iterable[str]) -> set[str]:
+        """The nodes owned by one of ``owners``."""
+        with self._lock:
+            return _union(self._tables.by_owner.get(owner, ()) for owner in owners)
+
+    def within(self, place: str) -> set[str]:
+        """Every node on, in, in the room of or held by ``place``, at any depth."""
+        with self._lock:
+            found: set[str] = set()
+            frontier = [place]
+            while frontier:
+                current = frontier.pop()
+                for table in (self._tables.placed, self._tables.held):
+                    for child in table.get(current, ()):
+                        if child not in found:
+                            found.add(child)
+                            frontier.append(child)
+            return found
+
+    def __len__(self) -> int:
+        return len(self._tables.nodes)
+
+
+def _naming(node: Node | None) -> tuple[object, ...] | None:
+    return None if node is None else node.naming()
+
+
+def _union(sets: Iterable[Iterable[str]]) -> set[str]:
+    found: set[str] = set()
+    for nodes in sets:
+        found.update(nodes)
+    return found

@@ -1,0 +1,68 @@
+"""The scene index follows every write to the belief, node by node."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timezone
+
+from rdflib import Graph
+
+from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_index import Node, SceneIndex
+from cogtree.knowledge.scene.scene_models import Observation
+
+NOW = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
+
+
+def seen(subject: str, predicate: str, value: str | bool) -> Observation:
+    return Observation(
+        subject=subject, predicate=predicate, object=value, source="camera", time=NOW
+    )
+
+
+def fields(node: Node | None) -> dict[str, object] | None:
+    return None if node is None else {name: getattr(node, name) for name in Node.__slots__}
+
+
+def snapshot(index: SceneIndex) -> dict[str, object]:
+    return {node_id: fields(index.node(node_id)) for node_id in sorted(index._tables.nodes)}
+
+
+def test_a_batch_updates_only_what_it_touches_and_names_move_the_names_version() -> None:
+    home = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
+    index = home.index
+    version = index.names_version
+    assert "book" in index.within("coffee_table")
+
+    home.observe([seen("book", "on", "kitchen_table")])
+    assert "book" not in index.within("coffee_table")
+    assert "book" in index.within("kitchen") and "book" in index.within("kitchen_table")
+    assert index.names_version == version  # a move renames nothing: the lexicons stay
+
+    home.observe([seen("vase", "type", "Object"), seen("vase", "label", "tall vase")])
+    assert index.named("tall vase") == {"vase"}
+    assert index.renamed_since(version) == {"vase"}
+    assert index.renamed_since(index.names_version) == set()
+
+
+def test_incremental_updates_agree_with_a_rebuild_on_either_store() -> None:
+    rng = random.Random(3)
+    for graph in (None, Graph()):
+        home = SceneGraph(graph)
+        home.load_file(SCENES_DIR / "home.ttl")
+        things = ["book", "apple", "mug_red", "bottle_blue", "tea"]
+        supports = ["kitchen_table", "coffee_table", "fridge", "cupboard", "kitchen_counter"]
+        for step in range(30):
+            thing = rng.choice(things)
+            batch = [seen(thing, rng.choice(["on", "in"]), rng.choice(supports))]
+            if step % 7 == 0:
+                batch.append(seen("user", "holds", thing))
+            if step % 5 == 0:
+                batch += [seen(f"new{step}", "type", "Object"), seen(f"new{step}", "label", "cup")]
+            home.observe(batch)
+            if step % 11 == 0:
+                home.forget_placement(thing)
+        incremental = snapshot(home.index)
+        home.index.rebuild()
+        assert snapshot(home.index) == incremental
+        assert home.index.named("cup") >= {"new0", "new5"}
