@@ -8,6 +8,8 @@
 2. Otherwise the base submits a schema-constrained call to a worker; ``update()``
    polls it and returns RUNNING until it is done. Malformed output is retried once; a
    timeout, a failed call or a second malformed answer falls back to ``safe_decision()``.
+   Each model answer first meets ``screen()`` on that worker, before a tick sees it: the
+   costly checks of an answer run there, and the later hooks only look their findings up.
 3. ``revise()`` may reject a model answer once: the prompt is sent again with the rejected
    answer and the reason appended as feedback, and the second answer is final.
 4. ``guard()`` sees every decision (fast path, model or fallback) and may veto it in the
@@ -172,6 +174,14 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         """
         return None
 
+    def screen(self, decision: D) -> None:
+        """Check a model answer on the worker as soon as the model gives it, never on a tick.
+
+        Called on the worker thread for each model answer, before any tick sees it: the place
+        for checks whose cost grows with the answer; ``revise()`` and ``guard()`` then only look
+        their findings up. What it raises fails the call (the safe decision follows).
+        """
+
     def guard(self, decision: D) -> Verdict[D] | None:
         """Return a safer replacement and why, or None to let ``decision`` stand."""
         return None
@@ -321,6 +331,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
             [*self.messages(), *self._feedback],
             self.decision_type,
             attempt=attempt,
+            then=self.screen,
         )
         self._submitted_this_tick = True
 
@@ -333,7 +344,7 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
             pending.cancel()
             self._pending = None
             reason = f"the {self.module_name} model did not answer within {pending.timeout_s}s"
-            self._calls.append(self._timeout_record(pending))
+            self._calls.append(_timeout_record(self.llm, self.module_name, pending))
             return self._fallback(reason)
         self._pending = None
         try:
@@ -387,19 +398,6 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         self._notes.append(reason)
         return Verdict(self.safe_decision(reason), f"safe decision: {reason}"), "safe_default"
 
-    def _timeout_record(self, pending: PendingCall) -> CallRecord:
-        assert self.llm is not None
-        backend = self.llm.backend_for(self.module_name)
-        return CallRecord(
-            module=self.module_name,
-            backend=backend.name,
-            model=backend.model_name(self.llm.settings_for(self.module_name)),
-            attempt=pending.attempt,
-            latency_s=round(time.monotonic() - pending.started, 6),
-            outcome="timeout",
-            detail="the tick gave up waiting; the worker's late result is discarded",
-        )
-
     def _finish(self, verdict: Verdict[D], source: RationaleSource) -> Status:
         decision, reason = verdict.decision, verdict.reason
         veto = self.guard(decision)
@@ -422,3 +420,18 @@ class LLMBehaviour(keys.DeclaredKeys, py_trees.behaviour.Behaviour, ABC, Generic
         )
         self.feedback_message = f"{self.summary(decision)} [{source}] {reason}"
         return status
+
+
+def _timeout_record(llm: LLMClient | None, module: str, pending: PendingCall) -> CallRecord:
+    """The record of a call the tick stopped waiting for at its deadline."""
+    assert llm is not None
+    backend = llm.backend_for(module)
+    return CallRecord(
+        module=module,
+        backend=backend.name,
+        model=backend.model_name(llm.settings_for(module)),
+        attempt=pending.attempt,
+        latency_s=round(time.monotonic() - pending.started, 6),
+        outcome="timeout",
+        detail="the tick gave up waiting; the worker's late result is discarded",
+    )

@@ -301,13 +301,21 @@ class LLMClient(Closeable):
         schema: type[T],
         *,
         attempt: int = 1,
+        then: Callable[[T], object] | None = None,
     ) -> PendingCall:
-        """Start :meth:`decide` on a worker and return at once; never blocks a tick."""
-        return self._start(
-            module,
-            attempt,
-            lambda cancel: self.decide(module, messages, schema, cancel=cancel, attempt=attempt),
-        )
+        """Start :meth:`decide` on a worker and return at once; never blocks a tick.
+
+        ``then`` runs on the worker with the validated answer before the call is done (checks
+        a node must not run on its tick); what it raises is the call's error.
+        """
+
+        def call(cancel: threading.Event) -> Decision[T]:
+            decision = self.decide(module, messages, schema, cancel=cancel, attempt=attempt)
+            if then is not None:
+                then(decision.value)
+            return decision
+
+        return self._start(module, attempt, call)
 
     def submit_scores(self, module: str, prompt: OptionPrompt, *, attempt: int = 1) -> PendingCall:
         """Start :meth:`score_options` on a worker and return at once; never blocks a tick."""

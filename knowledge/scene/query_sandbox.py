@@ -19,8 +19,11 @@ order, giving the same figures in-process and in the sandbox. The child
 - caps its CPU time (``RLIMIT_CPU``) at what it has used plus the query's budget, so a runaway
   query ends with SIGXCPU even if the parent is gone;
 - runs only ``Store.query`` (Oxigraph's query parser: no update form can run) with no base
-  IRI, and reports which form and which variables Oxigraph read, so the caller can refuse a
-  text that Oxigraph reads differently from its own checker;
+  IRI and the allowed prefixes, and refuses what Oxigraph reads as CONSTRUCT or DESCRIBE:
+  Oxigraph, which runs the query, is the one that reads it (its form, its variables, its
+  syntax errors), so no second parser can read the text otherwise;
+- answers a check (``check_only``) with the form and variables Oxigraph read, without reading
+  any row, so that a query can be checked before it runs (over an empty graph);
 - renders at most ``max_rows`` rows and ``max_bytes`` bytes of terms.
 
 The parent waits ``timeout_s`` for the answer and kills the child when it is late, reads at
@@ -53,12 +56,23 @@ _REPLY_SLACK = 64 * 1024
 """Bytes of JSON framing allowed in a reply on top of ``max_bytes`` of rendered terms."""
 
 
+GRAPH_FORMS = (
+    "CONSTRUCT and DESCRIBE build a graph (DESCRIBE: whatever the store holds about a "
+    "resource) instead of answering a question"
+)
+"""Why a query Oxigraph reads as CONSTRUCT or DESCRIBE is refused."""
+
+
 class SandboxStopped(Exception):
     """The worker did not answer: it was killed at its deadline or died over a limit."""
 
 
 class SandboxRefused(Exception):
-    """Oxigraph would not run the query, or read it as another form or other variables."""
+    """Oxigraph would not run the query: a syntax error (``syntax``), or not SELECT or ASK."""
+
+    def __init__(self, message: str, *, syntax: bool = False) -> None:
+        super().__init__(message)
+        self.syntax = syntax
 
 
 @dataclass(frozen=True)
@@ -87,6 +101,7 @@ class SandboxLimits:
 class SandboxResult:
     """Rows of a SELECT (rendered terms), or an ASK's answer, as Oxigraph returned them."""
 
+    kind: QueryKind
     variables: list[str]
     rows: list[dict[str, str | None]]
     boolean: bool | None
@@ -143,16 +158,16 @@ class QuerySandbox:
         self,
         text: str,
         *,
-        kind: QueryKind,
-        variables: list[str] | None,
         snapshot_key: Hashable,
         snapshot: Callable[[], bytes],
+        check_only: bool = False,
     ) -> SandboxResult:
         """Run ``text`` over the graph ``snapshot()`` serialises (N-Triples, UTF-8).
 
         The snapshot is taken and sent only when ``snapshot_key`` differs from the loaded one.
-        ``variables`` (None for ``SELECT *``) is what the caller's checker read: Oxigraph must
-        read the same. Raises :class:`SandboxRefused` or :class:`SandboxStopped`.
+        ``check_only``: Oxigraph reads the query and no row is read (an ASK is still answered:
+        Oxigraph answers it as it reads it). Raises :class:`SandboxRefused` or
+        :class:`SandboxStopped`.
         """
         self._ready()
         if self._loaded != snapshot_key:
@@ -163,8 +178,7 @@ class QuerySandbox:
         request = {
             "op": "query",
             "text": text,
-            "kind": kind,
-            "variables": variables,
+            "check_only": check_only,
             "prefixes": self.prefixes,
             "max_rows": self.limits.max_rows,
             "max_bytes": self.limits.max_bytes,
@@ -173,6 +187,7 @@ class QuerySandbox:
         self._send("the query", json.dumps(request).encode())
         reply = self._reply(self.limits.timeout_s, "the query")
         return SandboxResult(
+            kind="ask" if reply["boolean"] is not None else "select",
             variables=list(reply["variables"]),
             rows=list(reply["rows"]),
             boolean=reply["boolean"],
@@ -250,7 +265,7 @@ class QuerySandbox:
             if reply.get("stopped"):
                 self._stop()
                 raise SandboxStopped(str(reply["error"]))
-            raise SandboxRefused(str(reply["error"]))
+            raise SandboxRefused(str(reply["error"]), syntax=bool(reply.get("syntax")))
         return reply
 
     def _death(self, doing: str) -> str:
@@ -314,7 +329,9 @@ def _serve(fd: int, memory_mb: int) -> None:
                 reply = _answer(pyoxigraph, store, request)
         except MemoryError:
             reply = {"error": f"ran out of its memory limit of {memory_mb} MiB", "stopped": True}
-        except (SyntaxError, ValueError, OSError) as error:
+        except SyntaxError as error:
+            reply = {"error": str(error), "syntax": True}
+        except (ValueError, OSError) as error:
             reply = {"error": f"Oxigraph could not run the query: {error}"}
         channel.send_bytes(json.dumps(reply).encode())
 
@@ -345,39 +362,25 @@ def _limit_cpu(seconds: int) -> None:
 
 
 def _answer(pyoxigraph: Any, store: Any, request: dict[str, Any]) -> dict[str, Any]:
-    """Run one query; refuse it when Oxigraph reads another form or other variables."""
-    result = store.query(request["text"], base_iri=None)
-    kind = request["kind"]
-    if isinstance(result, pyoxigraph.QueryBoolean):
-        if kind != "ask":
-            return {"error": _disagree(f"an ASK query where the checker read a {kind.upper()}")}
-        return {"variables": [], "rows": [], "boolean": bool(result), "truncated": False}
-    if not isinstance(result, pyoxigraph.QuerySolutions) or kind != "select":
-        return {"error": _disagree(f"another query form than the {kind.upper()} checked")}
-    variables = [variable.value for variable in result.variables]
-    expected = request["variables"]
-    if expected is not None and variables != expected:
-        return {"error": _disagree(f"the variables {variables} where the checker read {expected}")}
+    """Run one query, SELECT or ASK as Oxigraph reads it; a check reads no row."""
     prefixes = request["prefixes"]
-    cap = ResultCap(int(request["max_rows"]), int(request["max_bytes"]))
+    result = store.query(request["text"], base_iri=None, prefixes=prefixes)
+    if isinstance(result, pyoxigraph.QueryBoolean):
+        return {"variables": [], "rows": [], "boolean": bool(result), "truncated": False}
+    if not isinstance(result, pyoxigraph.QuerySolutions):
+        return {"error": GRAPH_FORMS}
+    variables = [variable.value for variable in result.variables]
     rows: list[dict[str, str | None]] = []
     truncated = False
-    for solution in result:
-        row = {name: _render(pyoxigraph, solution[name], prefixes) for name in variables}
-        if not cap.admit(row):
-            truncated = True
-            break
-        rows.append(row)
-    return {
-        "variables": variables,
-        "rows": rows,
-        "boolean": None,
-        "truncated": truncated,
-    }
-
-
-def _disagree(what: str) -> str:
-    return f"Oxigraph, which runs the query, reads {what}; the text is ambiguous"
+    if not request["check_only"]:
+        cap = ResultCap(int(request["max_rows"]), int(request["max_bytes"]))
+        for solution in result:
+            row = {name: _render(pyoxigraph, solution[name], prefixes) for name in variables}
+            if not cap.admit(row):
+                truncated = True
+                break
+            rows.append(row)
+    return {"variables": variables, "rows": rows, "boolean": None, "truncated": truncated}
 
 
 def _render(pyoxigraph: Any, term: Any, prefixes: Mapping[str, str]) -> str | None:

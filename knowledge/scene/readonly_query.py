@@ -1,46 +1,47 @@
 r"""Checks for SPARQL that a language model wrote, and a bounded runner for checked queries.
 
-:class:`QueryChecker` decides, without running anything, whether a text may run. It refuses,
-with a reason, anything but a single SELECT or ASK query over the default graph that
+**Oxigraph reads the query.** The engine that runs a query is the only one that parses it:
+its syntax errors, its form (SELECT and ASK run; CONSTRUCT and DESCRIBE are refused; an update
+cannot be run by ``Store.query`` at all) and its projected variables are Oxigraph's, read in
+the sandbox process where the query runs (:mod:`knowledge.scene.query_sandbox`), never on
+the caller's thread. No second parser reads the text, so none can read it otherwise.
 
-- calls no remote endpoint (no ``SERVICE`` at any depth; the word appears nowhere in the text),
-- declares only prefixes that map to the allowed namespaces, uses no ``BASE``, ``FROM``,
-  ``FROM NAMED`` or ``GRAPH``,
-- names only IRIs inside the allowed namespaces or the rdf, rdfs, owl and xsd vocabularies,
-- fits in ``max_chars`` characters.
+**The text rules hold for every reading.** What must never run is refused on the text itself,
+by rules that do not depend on how a parser splits it into tokens (they look at the raw
+characters: in code, a string or a comment alike). :class:`QueryChecker` applies them, in one
+pass over at most ``max_chars`` characters, and refuses, with a reason:
 
-The allowed prefixes may be used without declaring them: their declarations are prepended.
+- text over ``max_chars`` characters, or empty;
+- ``\uXXXX``/``\UXXXXXXXX`` escapes (parsers expand them in different places; a model can
+  write the character itself), and control, format and line-separator characters; line ends
+  are normalised to ``\n`` (``\r`` ends a ``#`` comment for one parser and not another) and
+  the normalised text is the one that runs;
+- the word ``SERVICE`` anywhere, case-insensitively: it is Oxigraph's only way to reach the
+  network from a query, so no reading can turn it into a call, at any depth;
+- ``BASE``, ``FROM`` (``FROM NAMED``) and ``GRAPH`` wherever they are followed by what would
+  make them clauses (an IRI, a prefixed name, a variable): only the default graph is queried;
+- any ``<...>`` that has the shape of an IRI and is not in an allowed namespace (``cog:``,
+  the pack's own, rdf, rdfs, owl, xsd): every IRI Oxigraph can read is one of these, so no
+  foreign IRI runs, whether the text declares it as a prefix or names it; a prefix that is
+  neither declared nor allowed is refused by Oxigraph (an unknown prefix is a syntax error);
+- brackets nested deeper than :data:`MAX_NESTING` (the parser recurses on them).
 
-**Two parsers, one reading.** The checker walks rdflib's parse tree; Oxigraph runs the query.
-The two tokenisers differ in exactly the places where text can mean two things, so the checker
-removes those places instead of hoping the parsers agree:
-
-- ``\r`` ends a ``#`` comment for Oxigraph and not for rdflib (a ``SERVICE`` after ``\r``
-  is code to one and a comment to the other): line ends are normalised to ``\n`` and the
-  normalised text is the one that runs;
-- ``\uXXXX``/``\UXXXXXXXX`` escapes are expanded over the whole text by rdflib (SPARQL 1.1
-  §19.2) and only inside IRIs and strings by Oxigraph: they are refused anywhere (a model can
-  write the character itself); so are control, format and line-separator characters;
-- ``SERVICE`` is Oxigraph's only way to reach the network from a query (updates, ``LOAD``
-  included, cannot be run by ``Store.query`` at all): the word is refused anywhere in the
-  text, case-insensitively, whether a parser would read it as a keyword, a name, a string or a
-  comment, so no difference between parsers can turn it into a call.
-
-Refusing is chosen over normalising more (re-writing strings and comments) because the
-refusals cost a model nothing it needs, and a normaliser would be a third tokeniser that can be
-wrong. What remains, Oxigraph checks itself where it runs the query: the sandbox refuses the
-query when Oxigraph reads another form (SELECT/ASK) or other projected variables than rdflib.
+The allowed prefixes may be used without declaring them: Oxigraph is given them.
 
 :class:`ReadOnlyQueryRunner` runs checked queries on one graph. A model's query (the default)
 runs in a :class:`~knowledge.scene.query_sandbox.QuerySandbox`: a worker process over a snapshot of
 the graph, with memory and CPU limits, killed at ``timeout_s``; the next query starts a new
 worker. A pack's template query (``template=True``) is the pack author's and runs in-process as
-a *string* through ``graph.query`` (a prepared query would make rdflib leave the Oxigraph store
-for its own, much slower engine) on a worker thread owned by the runner; one not finished after
-``timeout_s`` is refused, and until it ends (Python cannot stop the thread) the runner refuses
-new template queries as busy instead of queueing them. Either way at most ``max_rows`` rows and
-``max_bytes`` bytes of rendered terms come back, whatever the query's own LIMIT says, and the
-outcome is marked ``truncated``.
+a *string* through ``graph.query`` (Oxigraph, through oxrdflib; a prepared query would make
+rdflib leave the Oxigraph store for its own, much slower engine) on a worker thread owned by
+the runner; one not finished after ``timeout_s`` is refused, and until it ends (Python cannot
+stop the thread) the runner refuses new template queries as busy instead of queueing them.
+Either way at most ``max_rows`` rows and ``max_bytes`` bytes of rendered terms come back,
+whatever the query's own LIMIT says, and the outcome is marked ``truncated``.
+
+:class:`QueryVetter` checks a model's query before it is sent to the runner (so that a refused
+query can go back to the model): the text rules, then Oxigraph's reading in a sandbox over an
+empty graph. It blocks (the worker starts on first use): call it on a worker, never on a tick.
 """
 
 from __future__ import annotations
@@ -51,23 +52,21 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
-from pyparsing import ParseBaseException, ParseResults
 from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import OWL, RDF, RDFS, XSD
-from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
-from rdflib.plugins.sparql.parserutils import CompValue
 from rdflib.query import Result, ResultRow
 from rdflib.term import Node
 
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.scene.query_sandbox import (
+    GRAPH_FORMS,
     QuerySandbox,
     ResultCap,
     SandboxLimits,
@@ -88,26 +87,9 @@ STANDARD_PREFIXES: Mapping[str, str] = {
 
 ALLOWED_FORMS = "Only SELECT and ASK queries are allowed."
 
-_QUERY_FORMS: Mapping[str, Literal["select", "ask"]] = {
-    "SelectQuery": "select",
-    "AskQuery": "ask",
-}
-_REFUSED_FORMS: Mapping[str, str] = {
-    "ConstructQuery": "CONSTRUCT builds a graph instead of answering a question",
-    "DescribeQuery": "DESCRIBE returns whatever the store holds about a resource",
-}
-_UPDATE_KEYWORDS: Mapping[str, str] = {
-    "InsertData": "INSERT DATA",
-    "DeleteData": "DELETE DATA",
-    "DeleteWhere": "DELETE WHERE",
-    "Load": "LOAD",
-    "Clear": "CLEAR",
-    "Drop": "DROP",
-    "Create": "CREATE",
-    "Add": "ADD",
-    "Move": "MOVE",
-    "Copy": "COPY",
-}
+MAX_NESTING = 40
+"""Brackets (``(``, ``{``, ``[``) may nest this deep, counted over the raw text."""
+
 _UPDATE_VERBS = frozenset(
     {"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH"}
 )
@@ -116,8 +98,34 @@ _IRI_TEXT = re.compile(r'[^\s<>"{}|^`\\]+')
 _LINE_END = re.compile(r"\r\n?")
 _CODEPOINT_ESCAPE = re.compile(r"\\[uU]")
 _SERVICE_WORD = re.compile("service", re.IGNORECASE)
+_GAP = r"(?:\s|#[^\n]*(?:\n|$))*"
+"""What may stand between two tokens: white space and comments (a superset of SPARQL's)."""
+_NAME_THEN_COLON = r"[^\s#<>{}()]*:"
+"""A superset of a prefixed name's start (``cog:``, ``:``)."""
+_CLAUSES = re.compile(
+    rf"(?P<base>base){_GAP}<|(?P<from>from){_GAP}(?:<|named|{_NAME_THEN_COLON})"
+    rf"|(?P<graph>graph){_GAP}(?:[?$<]|{_NAME_THEN_COLON})",
+    re.IGNORECASE,
+)
+_IRI_SHAPE = re.compile(r'<([^<>"{}|^`\\\x00-\x20]*)>')
+_TEMPLATE_SPANS = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n]|\\.)*"'
+    r"|'(?:[^'\\\n]|\\.)*'"
+    r"|#[^\n]*"
+    r'|<([^<>"{}|^`\\\x00-\x20]*)>',
+    re.DOTALL,
+)
+"""In a template: its strings, comments and IRIs, read left to right (only its IRIs count)."""
+_PREFIX_DECL = re.compile(rf"prefix{_GAP}({_PREFIX_NAME.pattern}):{_GAP}<$", re.IGNORECASE)
+_SYNTAX_ERROR = re.compile(r"error at (\d+):(\d+): (.*)", re.DOTALL)
+_PNAME_BEFORE = re.compile(r"([A-Za-z][\w.-]*)?:[^\s]*$")
+_FIRST_WORDS = re.compile(r"(?:^|;)\s*([A-Za-z]+)")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 _ALLOWED_CONTROLS = frozenset("\t\n")
+_OPENING = frozenset("({[")
+_CLOSING = frozenset(")}]")
 
 
 class QueryRefused(ValueError):
@@ -143,28 +151,9 @@ class QueryOutcome(BaseModel):
 
 @dataclass(frozen=True)
 class CheckedQuery:
-    """A query that passed every check, as it will run.
+    """A text that passed every text rule, as it will run (line ends normalised)."""
 
-    ``text``: the normalised text with the allowed prefixes it uses declared; ``variables``:
-    the projected variables rdflib read (None for ``SELECT *`` and for ASK).
-    """
-
-    kind: Literal["select", "ask"]
     text: str
-    variables: list[str] | None
-
-
-@dataclass
-class _Inspection:
-    """What a walk over the parse tree found that the whitelist rules care about."""
-
-    declared: dict[str, str] = field(default_factory=dict)
-    bases: list[str] = field(default_factory=list)
-    services: list[str] = field(default_factory=list)
-    datasets: list[str] = field(default_factory=list)
-    graphs: list[str] = field(default_factory=list)
-    prefixes_used: set[str] = field(default_factory=set)
-    iris: set[str] = field(default_factory=set)
 
 
 TEMPLATE_LENGTH_FACTOR = 2
@@ -173,11 +162,12 @@ values are terms the memory and the slots supply, several per parameter)."""
 
 
 class QueryChecker:
-    """Decides whether model-written SPARQL may run, without running it (see the module).
+    """The text rules a query must pass before Oxigraph reads it (see the module).
 
     ``prefixes`` maps prefix names to the namespace IRIs a query may touch (for example
     ``{"cog": "https://cogtree.dev/ontology#"}``); rdf, rdfs, owl and xsd are always allowed.
-    Cheap enough for a tick: it parses and walks the text once.
+    One pass over the text, no parser: it decides nothing Oxigraph reads (form, variables,
+    syntax); :meth:`explain` words what Oxigraph refused.
     """
 
     def __init__(self, prefixes: Mapping[str, str], *, max_chars: int = 4000) -> None:
@@ -197,10 +187,10 @@ class QueryChecker:
         self.max_chars = max_chars
         self.prefixes: dict[str, str] = {**STANDARD_PREFIXES, **prefixes}
         self._own_prefixes = dict(prefixes)
-        self._allowed_namespaces = set(self.prefixes.values())
+        self._allowed_namespaces = tuple(sorted(set(self.prefixes.values())))
 
     def check(self, text: str, *, template: bool = False) -> CheckedQuery:
-        """The query as it will run, or :class:`QueryRefused` naming the reason.
+        """The query as it will run, or :class:`QueryRefused` naming the rule it breaks.
 
         ``template``: a pack's own template, whose length is the pack author's; it may be up to
         :data:`TEMPLATE_LENGTH_FACTOR` times ``max_chars`` once its parameters are bound.
@@ -216,91 +206,79 @@ class QueryChecker:
         if not text.strip():
             raise QueryRefused(f"query is empty. {ALLOWED_FORMS}")
         text = _normalised(text)
-        kind, variables, inspection = self._parse(text)
-        self._check_whitelist(inspection)
         _refuse_service_word(text)
-        return CheckedQuery(kind=kind, text=self._header(inspection) + text, variables=variables)
+        self._refuse_clauses(text)
+        self._refuse_foreign_iris(text, template=template)
+        _refuse_deep_nesting(text)
+        return CheckedQuery(text=text)
 
-    def _parse(self, text: str) -> tuple[Literal["select", "ask"], list[str] | None, _Inspection]:
-        """The query form, its projection and what the whitelist checks need, or a refusal."""
-        try:
-            parsed = parseQuery(text)
-        except ParseBaseException as error:
-            raise self._not_a_query(text, error) from None
-        except RecursionError:
-            raise QueryRefused(
-                f"query is nested too deeply to check; flatten its brackets. {ALLOWED_FORMS}"
-            ) from None
-        prologue, body = parsed[0], parsed[1]
-        if body.name in _REFUSED_FORMS:
-            form = _REFUSED_FORMS[body.name]
-            raise QueryRefused(f"{form}. {ALLOWED_FORMS}")
-        if body.name not in _QUERY_FORMS:
-            raise QueryRefused(f"unsupported query form {body.name}. {ALLOWED_FORMS}")
-        return _QUERY_FORMS[body.name], _projection(body), _inspect([prologue, body])
-
-    def _not_a_query(self, text: str, query_error: ParseBaseException) -> QueryRefused:
-        """Why ``text``, which is not a query, is refused: an update or a syntax error."""
-        keywords = _update_keywords(text)
-        first_word = query_error.found.strip("'").upper()
-        if not keywords and first_word in _UPDATE_VERBS:
-            keywords = [first_word]
-        if keywords:
-            return QueryRefused(
-                f"{', '.join(keywords)} is a SPARQL update, which would change the graph; "
-                f"updates never run here. {ALLOWED_FORMS}"
+    def explain(self, refused: SandboxRefused | SyntaxError, text: str) -> str:
+        """Why Oxigraph would not run ``text``: a syntax error, an update, a form or a prefix."""
+        if isinstance(refused, SandboxRefused) and not refused.syntax:
+            return f"{refused}. {ALLOWED_FORMS}"
+        words = [word.upper() for word in _FIRST_WORDS.findall(text)]
+        updates = [word for word in words if word in _UPDATE_VERBS]
+        if updates:
+            return (
+                f"{', '.join(dict.fromkeys(updates))} is a SPARQL update, which would change the "
+                f"graph; updates never run here. {ALLOWED_FORMS}"
             )
-        return QueryRefused(
-            f"syntax error at line {query_error.lineno}, column {query_error.col}: "
-            f"{query_error.msg}, found {query_error.found} "
-            f"(line {query_error.lineno} reads {query_error.line.strip()!r}). {ALLOWED_FORMS}"
+        found = _SYNTAX_ERROR.match(str(refused).strip())
+        if found is None:
+            return f"syntax error: {refused}. {ALLOWED_FORMS}"
+        line, column, expected = int(found[1]), int(found[2]), " ".join(found[3].split())
+        lines = text.split("\n")
+        said = lines[line - 1] if 0 < line <= len(lines) else ""
+        if "Prefix not found" in expected:
+            name = _PNAME_BEFORE.search(said[: column - 1])
+            prefix = (name[1] or "") if name else "?"
+            return f"prefix {prefix}: is not declared and not allowed; use {self._describe()}"
+        if len(expected) > 200:
+            expected = expected[:200] + "..."
+        return (
+            f"syntax error at line {line}, column {column}: {expected} "
+            f"(line {line} reads {said.strip()!r}). {ALLOWED_FORMS}"
         )
 
-    def _check_whitelist(self, inspection: _Inspection) -> None:
-        """Refuse BASE, SERVICE, foreign prefixes and IRIs, and graphs but the default one."""
-        allowed = self._describe_allowed()
-        if inspection.bases:
+    def _refuse_clauses(self, text: str) -> None:
+        """Refuse BASE, FROM, FROM NAMED and GRAPH wherever they could be clauses."""
+        found = _CLAUSES.search(text)
+        if found is None:
+            return
+        if found["base"]:
             raise QueryRefused(
-                f"BASE <{inspection.bases[0]}> is not allowed; write IRIs with the prefixes "
-                f"{allowed}"
+                f"BASE at offset {found.start()} is not allowed; write IRIs with the prefixes "
+                f"{self._describe()}"
             )
-        if inspection.services:
-            raise QueryRefused(
-                f"SERVICE {inspection.services[0]} would query a remote endpoint, and only "
-                "the local graph may be queried"
-            )
-        for prefix, namespace in inspection.declared.items():
-            if namespace not in self._allowed_namespaces:
+        clause = "FROM" if found["from"] else "GRAPH"
+        raise QueryRefused(
+            f"{clause} at offset {found.start()} names a graph; only the default graph may be "
+            "queried, so write the patterns without FROM, FROM NAMED or GRAPH"
+        )
+
+    def _refuse_foreign_iris(self, text: str, *, template: bool) -> None:
+        """Refuse every IRI-shaped ``<...>`` outside the allowed namespaces (see the module).
+
+        In a model's text, wherever it is; in a template (the pack author's text with terms
+        rdflib wrote into it) only outside its strings and comments: a speaker named
+        "<https://x>" is bound as a string.
+        """
+        for found in (_TEMPLATE_SPANS if template else _IRI_SHAPE).finditer(text):
+            iri = found[1]
+            if iri is None or iri.startswith(self._allowed_namespaces):
+                continue
+            declared = _PREFIX_DECL.search(text, max(0, found.start() - 200), found.start() + 1)
+            if declared is not None:
                 raise QueryRefused(
-                    f"PREFIX {prefix}: <{namespace}> is not an allowed namespace; use {allowed}"
+                    f"PREFIX {declared[1]}: <{iri}> is not an allowed namespace; use "
+                    f"{self._describe()}"
                 )
-        unknown = sorted(
-            inspection.prefixes_used - inspection.declared.keys() - self.prefixes.keys()
-        )
-        if unknown:
             raise QueryRefused(
-                f"prefix {unknown[0]}: is not declared and not allowed; use {allowed}"
-            )
-        outside = sorted(iri for iri in inspection.iris if not self._is_allowed(iri))
-        if outside:
-            raise QueryRefused(
-                f"IRI <{outside[0]}> is outside the allowed namespaces; use {allowed}"
-            )
-        for clause in (*inspection.datasets, *inspection.graphs):
-            raise QueryRefused(
-                f"{clause} names a graph; only the default graph may be queried, so write the "
-                "patterns without FROM, FROM NAMED or GRAPH"
+                f"IRI <{iri}> is outside the allowed namespaces; use {self._describe()} "
+                "(a comparison such as ?a<?b needs spaces: ?a < ?b)"
             )
 
-    def _header(self, inspection: _Inspection) -> str:
-        """PREFIX declarations for the allowed prefixes the query uses without declaring them."""
-        missing = sorted(inspection.prefixes_used - inspection.declared.keys())
-        return "".join(f"PREFIX {name}: <{self.prefixes[name]}>\n" for name in missing)
-
-    def _is_allowed(self, iri: str) -> bool:
-        return any(iri.startswith(namespace) for namespace in self._allowed_namespaces)
-
-    def _describe_allowed(self) -> str:
+    def _describe(self) -> str:
         own = ", ".join(f"{name}: <{iri}>" for name, iri in self._own_prefixes.items())
         standard = ", ".join(STANDARD_PREFIXES)
         return f"{own} (and {standard})" if own else standard
@@ -399,22 +377,16 @@ class ReadOnlyQueryRunner(Closeable):
                 return data
 
         try:
-            result = self._sandbox.run(
-                checked.text,
-                kind=checked.kind,
-                variables=checked.variables,
-                snapshot_key=key,
-                snapshot=snapshot,
-            )
+            result = self._sandbox.run(checked.text, snapshot_key=key, snapshot=snapshot)
         except SandboxStopped as stopped:
             raise QueryRefused(
                 f"query {stopped}; it was stopped and its result discarded. Use more selective "
                 "patterns, fewer joins or a LIMIT"
             ) from None
         except SandboxRefused as refused:
-            raise QueryRefused(f"{refused}. {ALLOWED_FORMS}") from None
+            raise QueryRefused(self.checker.explain(refused, checked.text)) from None
         return QueryOutcome(
-            kind=checked.kind,
+            kind=result.kind,
             variables=result.variables,
             rows=result.rows,
             boolean=result.boolean,
@@ -449,20 +421,26 @@ class ReadOnlyQueryRunner(Closeable):
         rows: list[dict[str, str | None]] = []
         truncated = False
         try:
-            result = self.graph.query(checked.text)
-            if checked.kind == "select":
+            result = self.graph.query(checked.text, initNs=self.prefixes)
+            if result.type not in ("SELECT", "ASK"):
+                raise QueryRefused(f"{GRAPH_FORMS}. {ALLOWED_FORMS}")
+            if result.type == "SELECT":
                 variables = [str(variable) for variable in result.vars or []]
                 try:
                     truncated = self._take_rows(result, variables, rows, cancelled)
                 finally:
                     _release_cursor(result)
-        except (SyntaxError, ValueError, OSError) as error:
+        except SyntaxError as error:
+            raise QueryRefused(self.checker.explain(error, checked.text)) from None
+        except (ValueError, OSError) as error:
+            if isinstance(error, QueryRefused):
+                raise
             raise QueryRefused(f"the store could not run the query: {error}") from error
         return QueryOutcome(
-            kind=checked.kind,
+            kind="ask" if result.type == "ASK" else "select",
             variables=variables,
             rows=rows,
-            boolean=bool(result.askAnswer) if checked.kind == "ask" else None,
+            boolean=bool(result.askAnswer) if result.type == "ASK" else None,
             truncated=truncated,
             elapsed_ms=_ms_since(started),
         )
@@ -499,6 +477,45 @@ class ReadOnlyQueryRunner(Closeable):
         return str(term)
 
 
+class QueryVetter(Closeable):
+    """Whether the runner would refuse a model's query, decided without running it on data.
+
+    The text rules of :class:`QueryChecker`, then Oxigraph's reading of the text in a
+    :class:`~knowledge.scene.query_sandbox.QuerySandbox` over an empty graph (no row is read;
+    an ASK is answered over nothing, within ``timeout_s``). Blocks: the worker process starts
+    on the first call, then a check takes about a millisecond; call it on a worker, never on a
+    tick. Thread-safe; :meth:`close` stops the worker.
+    """
+
+    def __init__(
+        self, prefixes: Mapping[str, str], *, max_chars: int = 4000, timeout_s: float = 0.5
+    ) -> None:
+        self.checker = QueryChecker(prefixes, max_chars=max_chars)
+        self._sandbox = QuerySandbox(SandboxLimits(timeout_s=timeout_s), self.checker.prefixes)
+        self._lock = threading.Lock()
+
+    def refusal(self, text: str) -> str | None:
+        """Why the runner would refuse ``text``, or None when it would run it."""
+        try:
+            checked = self.checker.check(text)
+            with self._lock:
+                self._sandbox.run(
+                    checked.text, snapshot_key="empty", snapshot=lambda: b"", check_only=True
+                )
+        except QueryRefused as refused:
+            return str(refused)
+        except SandboxRefused as refused:
+            return self.checker.explain(refused, checked.text)
+        except SandboxStopped as stopped:
+            return f"query {stopped} while Oxigraph read it; write a simpler query"
+        return None
+
+    def close(self) -> None:
+        """Stop the worker process."""
+        with self._lock:
+            self._sandbox.close()
+
+
 def _normalised(text: str) -> str:
     """``text`` with newline line ends, or a refusal of escapes and invisible characters."""
     if _CODEPOINT_ESCAPE.search(text):
@@ -521,18 +538,10 @@ def _refuse_service_word(text: str) -> None:
     found = _SERVICE_WORD.search(text)
     if found is not None:
         raise QueryRefused(
-            f"the word {found.group()!r} at offset {found.start()} is not allowed anywhere in a "
-            "query (not in a name, a string or a comment): SERVICE would query a remote "
-            "endpoint, and only the local graph may be queried"
+            f"SERVICE (the word {found.group()!r} at offset {found.start()}) would query a remote "
+            "endpoint, and only the local graph may be queried; the word is refused anywhere "
+            "in a query, in a name, a string or a comment too"
         )
-
-
-def _projection(body: CompValue) -> list[str] | None:
-    """The SELECT's projected variable names in order; None for ``SELECT *`` and ASK."""
-    projection = _field(body, "projection")
-    if body.name != "SelectQuery" or not projection:
-        return None
-    return [str(_field(item, "evar") or _field(item, "var")) for item in projection]
 
 
 def _ntriples(graph: Graph) -> bytes:
@@ -542,67 +551,19 @@ def _ntriples(graph: Graph) -> bytes:
     return data
 
 
-def _inspect(tree: Any) -> _Inspection:
-    """Walk a parse tree without recursion: prefixes, IRIs, BASE, SERVICE, FROM and GRAPH."""
-    inspection = _Inspection()
-    for node in _nodes(tree):
-        if isinstance(node, CompValue):
-            if node.name == "PrefixDecl":
-                inspection.declared[str(_field(node, "prefix") or "")] = str(node["iri"])
-            elif node.name == "Base":
-                inspection.bases.append(str(node["iri"]))
-            elif node.name == "ServiceGraphPattern":
-                inspection.services.append(_field(node, "term").n3())
-            elif node.name == "DatasetClause":
-                named = _field(node, "named")
-                clause = f"FROM NAMED {named.n3()}" if named is not None else None
-                inspection.datasets.append(clause or f"FROM {_field(node, 'default').n3()}")
-            elif node.name == "GraphGraphPattern":
-                inspection.graphs.append(f"GRAPH {_field(node, 'term').n3()}")
-            elif node.name == "pname":
-                inspection.prefixes_used.add(str(_field(node, "prefix") or ""))
-        elif isinstance(node, URIRef):
-            inspection.iris.add(str(node))
-    return inspection
-
-
-def _nodes(tree: Any) -> Iterator[Any]:
-    """Every node of a parse tree, depth first, without the IRIs of PREFIX and BASE lines."""
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        yield node
-        if isinstance(node, CompValue):
-            if node.name not in ("PrefixDecl", "Base"):
-                stack.extend(node.values())
-        elif isinstance(node, ParseResults | list | tuple):
-            stack.extend(node)
-
-
-def _field(node: CompValue, name: str) -> Any:
-    """A CompValue field, or None (``CompValue.get`` returns the key itself when it is missing)."""
-    return dict.get(node, name)
-
-
-def _update_keywords(text: str) -> list[str]:
-    """The update keywords of ``text`` if it parses as a SPARQL update, else an empty list."""
-    try:
-        update = parseUpdate(text)
-    except (ParseBaseException, RecursionError):
-        return []
-    return list(dict.fromkeys(_update_keyword(operation) for operation in update.request or []))
-
-
-def _update_keyword(operation: CompValue) -> str:
-    """The SPARQL keyword a parsed update operation was written with."""
-    if operation.name != "Modify":
-        return _UPDATE_KEYWORDS.get(operation.name, operation.name.upper())
-    parts = [
-        keyword
-        for key, keyword in (("withClause", "WITH"), ("delete", "DELETE"), ("insert", "INSERT"))
-        if key in operation
-    ]
-    return " ... ".join(parts)
+def _refuse_deep_nesting(text: str) -> None:
+    """Refuse brackets nested deeper than :data:`MAX_NESTING` (counted in strings too)."""
+    depth = 0
+    for position, char in enumerate(text):
+        if char in _OPENING:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise QueryRefused(
+                    f"query is nested too deeply to check (more than {MAX_NESTING} brackets "
+                    f"deep at offset {position}); flatten its brackets. {ALLOWED_FORMS}"
+                )
+        elif char in _CLOSING:
+            depth = max(0, depth - 1)
 
 
 def _release_cursor(result: Result) -> None:

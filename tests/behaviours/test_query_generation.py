@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from rdflib import Literal, URIRef
 
 from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery, vocabulary_summary
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.readonly_query import QueryVetter
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 from cogtree.trees.testing import TreeHarness
 
@@ -324,3 +327,24 @@ def test_substitute_dish_binds_slots_memory_and_speaker(blackboard, make_llm) ->
     ]:
         assert f"VALUES ?{parameter} {{ {value} }}" in text
     assert "VALUES ?only { UNDEF }" in text and "VALUES ?favour { UNDEF }" in text
+
+
+def test_a_model_s_query_is_checked_on_the_model_s_worker_never_on_the_tick(
+    blackboard, make_llm, menu, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked_on: list[threading.Thread] = []
+    check = QueryVetter.refusal
+
+    def recording(vetter: QueryVetter, text: str) -> str | None:
+        checked_on.append(threading.current_thread())
+        return check(vetter, text)
+
+    monkeypatch.setattr(QueryVetter, "refusal", recording)
+    bad = answer("SELECT * WHERE { ?s <https://evil.example/p> ?o }")
+    llm = make_llm({"by_module": {"query_generation": [bad, answer(GOOD_SPARQL)]}})
+
+    status, _ = generate(blackboard, llm, menu, suggest(menu, dish="not an id!"), ticks=3)
+
+    assert status == "RRS"
+    assert len(checked_on) == 2  # both answers, each once
+    assert threading.main_thread() not in checked_on  # the tree ticks on the main thread

@@ -118,6 +118,20 @@ def test_sparql_syntax_inside_a_string_literal_is_data(
     assert len(scene) == size
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "ASK { home:mug a cog:Object FILTER(" + "(" * 30 + "true" + ")" * 30 + ") }",
+        'ASK { home:mug a cog:Object FILTER(COALESCE(ADJUST(?t, "PT0S"^^xsd:dayTimeDuration),'
+        " true)) }",
+    ],
+    ids=["nested-30-deep", "sparql-1.2-function"],
+)
+def test_only_oxigraph_reads_the_query_it_runs(runner: ReadOnlyQueryRunner, query: str) -> None:
+    # rdflib's parser refused both (a RecursionError, a ParseException); Oxigraph runs them
+    assert runner.run(query).boolean is True
+
+
 # --- bounds -----------------------------------------------------------------------------------
 
 
@@ -244,22 +258,22 @@ ALLOWED = "Only SELECT and ASK queries are allowed."
 @pytest.mark.parametrize(
     ("query", "reason"),
     [
-        ('INSERT DATA { home:mug cog:colour "red" }', f"INSERT DATA {NO_UPDATES}"),
-        ("DELETE WHERE { ?s ?p ?o }", f"DELETE WHERE {NO_UPDATES}"),
-        ("DELETE DATA { home:mug cog:colour 'blue' }", f"DELETE DATA {NO_UPDATES}"),
+        ('INSERT DATA { home:mug cog:colour "red" }', f"INSERT {NO_UPDATES}"),
+        ("DELETE WHERE { ?s ?p ?o }", f"DELETE {NO_UPDATES}"),
+        ("DELETE DATA { home:mug cog:colour 'blue' }", f"DELETE {NO_UPDATES}"),
         ("DROP ALL", f"DROP {NO_UPDATES}"),
         ("CLEAR DEFAULT", f"CLEAR {NO_UPDATES}"),
-        ("LOAD <http://example.org/evil.ttl>", f"LOAD {NO_UPDATES}"),
-        ("CREATE GRAPH <https://cogtree.dev/home/g>", f"CREATE {NO_UPDATES}"),
+        (f"LOAD <{HOME}evil.ttl>", f"LOAD {NO_UPDATES}"),
+        ("MOVE DEFAULT TO <https://cogtree.dev/home/g>", f"MOVE {NO_UPDATES}"),
         ("COPY DEFAULT TO <https://cogtree.dev/home/g>", f"COPY {NO_UPDATES}"),
         (
             f"WITH <{HOME}g> DELETE {{ ?s ?p ?o }} INSERT {{ ?s ?p 1 }} WHERE {{ ?s ?p ?o }}",
-            f"WITH ... DELETE ... INSERT {NO_UPDATES}",
+            f"WITH {NO_UPDATES}",
         ),
         ("INSERT DATA { home:mug cog:colour ", f"INSERT {NO_UPDATES}"),
         (
             "DELETE DATA { home:mug cog:colour 'blue' } ; DROP ALL",
-            f"DELETE DATA, DROP {NO_UPDATES}",
+            f"DELETE, DROP {NO_UPDATES}",
         ),
     ],
 )
@@ -280,8 +294,8 @@ def test_updates_are_refused_and_change_nothing(
 @pytest.mark.parametrize(
     ("query", "reason"),
     [
-        ("CONSTRUCT WHERE { ?s ?p ?o }", "CONSTRUCT builds a graph"),
-        ("DESCRIBE home:mug", "DESCRIBE returns whatever the store holds"),
+        ("CONSTRUCT WHERE { ?s ?p ?o }", "CONSTRUCT and DESCRIBE build a graph"),
+        ("DESCRIBE home:mug", "CONSTRUCT and DESCRIBE build a graph"),
     ],
 )
 def test_construct_and_describe_are_refused(
@@ -306,12 +320,12 @@ def test_construct_and_describe_are_refused(
     ids=["top-level", "in-optional", "in-subquery", "in-filter-exists", "in-union", "deep"],
 )
 def test_service_is_refused_at_any_depth(runner: ReadOnlyQueryRunner, where: str) -> None:
-    with pytest.raises(QueryRefused, match=r"SERVICE <http://dbpedia.org/sparql> would query"):
+    with pytest.raises(QueryRefused, match=r"^SERVICE \(the word 'SERVICE' at offset \d+\) would"):
         runner.run(f"SELECT ?s WHERE {{ {where} }}")
 
 
 def test_service_with_a_variable_endpoint_is_refused(runner: ReadOnlyQueryRunner) -> None:
-    with pytest.raises(QueryRefused, match=r"SERVICE \?endpoint would query a remote endpoint"):
+    with pytest.raises(QueryRefused, match=r"^SERVICE .* would query a remote endpoint"):
         runner.run("SELECT * WHERE { SERVICE SILENT ?endpoint { ?s ?p ?o } }")
 
 
@@ -331,7 +345,7 @@ def test_service_with_a_variable_endpoint_is_refused(runner: ReadOnlyQueryRunner
             "IRI <http://example.org/p> is outside the allowed namespaces",
         ),
         (
-            "SELECT ?s FROM <http://example.org/graph> WHERE { ?s ?p ?o }",
+            "SELECT ?s WHERE { ?s ?p ?o } VALUES ?s { <http://example.org/graph> }",
             "IRI <http://example.org/graph> is outside",
         ),
         (
@@ -339,7 +353,7 @@ def test_service_with_a_variable_endpoint_is_refused(runner: ReadOnlyQueryRunner
             "IRI <http://example.org/dt> is outside",
         ),
         ("SELECT ?s WHERE { ?s foaf:name ?o }", "prefix foaf: is not declared and not allowed"),
-        (f"BASE <{HOME}> SELECT ?p WHERE {{ <mug> ?p ?o }}", f"BASE <{HOME}> is not allowed"),
+        (f"BASE <{HOME}> SELECT ?p WHERE {{ <mug> ?p ?o }}", "BASE at offset 0 is not allowed"),
     ],
 )
 def test_foreign_namespaces_are_refused_by_name(
@@ -358,17 +372,16 @@ def test_a_syntax_error_names_the_parser_message_and_line(runner: ReadOnlyQueryR
         runner.run("SELECT ?s WHERE {\n  ?s a cog:Room .\n  FILTER(?s = ) }")
 
     message = str(refused.value)
-    assert message.startswith("syntax error at line 3, column 3: Expected")
-    assert "found 'FILTER'" in message
-    assert "'FILTER(?s = ) }'" in message
+    assert message.startswith("syntax error at line 3, column 18: expected one of")
+    assert "(line 3 reads 'FILTER(?s = ) }')" in message  # Oxigraph's position, its reading
 
 
-def test_a_query_followed_by_an_update_is_a_syntax_error(
+def test_a_query_followed_by_an_update_is_refused_as_an_update(
     runner: ReadOnlyQueryRunner, scene: Graph
 ) -> None:
     size = len(scene)
 
-    with pytest.raises(QueryRefused, match="syntax error at line 1, column 23: .* found ';'"):
+    with pytest.raises(QueryRefused, match=f"^DROP {NO_UPDATES}"):
         runner.run("SELECT * { ?s ?p ?o } ; DROP ALL")
 
     assert len(scene) == size

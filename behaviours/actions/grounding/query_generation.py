@@ -21,13 +21,16 @@ Model path (a template that cannot be bound, e.g. a parameter nothing fills): th
 a SELECT or ASK query, given the pack's prefixes, a compact summary of the graph's vocabulary
 (classes and properties with their labels), the task with its slot ids and the template.
 
-Guard: a model's query must pass the read-only runner's static checks (it parses, is one
-SELECT or ASK over the default graph, names only whitelisted namespaces, fits the size limit).
-The check *is* the runner's: a :class:`~knowledge.scene.readonly_query.QueryChecker` with the same
-prefixes, which runs nothing (a few ms, on the tick the answer arrives). A refused query is
-sent back to the model once with the refusal (``revise``); refused again, the node takes its
-safe decision: no query. Template queries are
-the pack author's and are checked by the runner when RunQuery runs them, off the tick.
+Guard: a model's query must pass the read-only runner's checks (its text rules: no SERVICE,
+only whitelisted namespaces, the default graph, the size limit; then Oxigraph, the engine
+that runs it, must read one SELECT or ASK). The check *is* the runner's: a
+:class:`~knowledge.scene.readonly_query.QueryVetter` with the same prefixes, which runs the
+query over no data. It runs on the model call's worker as soon as the answer arrives
+(``screen``), never on a tick: ``revise`` and ``guard`` only look its finding up, and an
+answer with no finding is refused. A refused query is sent back to the model once with the
+refusal (``revise``); refused again, the node takes its safe decision: no query. Template
+queries are the pack author's and are checked by the runner when RunQuery runs them, off the
+tick.
 """
 
 from __future__ import annotations
@@ -52,7 +55,7 @@ from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import PackError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.named_queries import Binding, Term
-from cogtree.knowledge.scene.readonly_query import STANDARD_PREFIXES, QueryChecker, QueryRefused
+from cogtree.knowledge.scene.readonly_query import STANDARD_PREFIXES, QueryVetter
 from cogtree.knowledge.scene.scene_graph import COG, SCENE, SceneGraph
 from cogtree.knowledge.understanding.evidence_needs import (
     ASKED_PARAMETER,
@@ -130,8 +133,8 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         self.working_key = self.key_of(keys.WORKING)
         self.query_key = self.key_of(keys.QUERY)
         self._vocabulary: dict[str, str] = {}
-        self._checkers: dict[str, QueryChecker] = {}
-        self._checked: dict[str, str | None] = {}
+        self._vetters: dict[str, QueryVetter] = {}  # made and used on the model's worker
+        self._checked: dict[tuple[str, str], str | None] = {}
         self._task: TurnTask | None = None
         self._template: GeneratedQuery | None = None
         self._unbound = ""
@@ -199,7 +202,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
             log.info("%s: %s; asking the model", self.name, problem)
             return None
         self._template = GeneratedQuery(
-            text=text, source="template", template=task.spec.query, target=self._target(task)
+            text=text, source="template", template=task.spec.query, target=_target(task)
         )
         decision = QueryDecision(sparql=text, rationale=f"template {task.spec.query}, bound")
         return Verdict(decision, f"bound template {task.spec.query} of {task.pack.name}")
@@ -208,7 +211,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         """Prefixes, vocabulary, the task with its ids, and the template that did not bind."""
         task = self._task
         assert task is not None, "the model is only asked for a knowledge task"
-        prefixes = self._prefixes(task)
+        prefixes = _prefixes(task)
         lines = [
             f"Domain: {task.pack.name} ({task.pack.manifest.title}).",
             f"Task: {task.spec.name}: {task.spec.description}",
@@ -266,7 +269,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
             query = GeneratedQuery(
                 text=decision.sparql,
                 source="model",
-                target=self._target(task),
+                target=_target(task),
                 constraints=constraints,
             )
         self.blackboard.set(self.query_key, query)
@@ -446,40 +449,39 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
 
     # -- checks -------------------------------------------------------------------------------
 
+    def screen(self, decision: QueryDecision) -> None:
+        """On the model's worker: the runner's checks of a model's query, kept for the tick."""
+        task, text = self._task, decision.sparql
+        if task is None or not text.strip():
+            return
+        key = _target_key(task)
+        vetter = self._vetters.get(key)
+        if vetter is None:
+            vetter = self._vetters[key] = QueryVetter(_prefixes(task))
+        self._checked[(key, text)] = vetter.refusal(text)
+
+    def shutdown(self) -> None:
+        """Stop the checks' worker processes."""
+        vetters, self._vetters = list(self._vetters.values()), {}
+        for vetter in vetters:
+            vetter.close()
+
     def _refusal(self, decision: QueryDecision) -> str | None:
-        """Why the runner would refuse a model's query, or None (templates are not checked)."""
+        """Why the runner would refuse a model's query, as ``screen`` found, or None.
+
+        Templates are not checked here; a model's query ``screen`` did not check is refused.
+        """
         text = decision.sparql
         if not text.strip() or self._task is None:
             return None
         if self._template is not None and self._template.text == text:
             return None
-        if text not in self._checked:
-            self._checked[text] = self._check(self._task, text)
-        return self._checked[text]
-
-    def _check(self, task: TurnTask, text: str) -> str | None:
-        """The runner's checks of ``text`` with the target's prefixes (nothing runs)."""
-        key = task.pack.name if task.pack.has_own_knowledge else ""
-        checker = self._checkers.get(key)
-        if checker is None:
-            checker = QueryChecker(self._prefixes(task))
-            self._checkers[key] = checker
-        try:
-            checker.check(text)
-        except QueryRefused as refusal:
-            return str(refusal)
-        return None
+        return self._checked.get((_target_key(self._task), text), "it was not checked")
 
     # -- helpers ------------------------------------------------------------------------------
 
     def _no_query(self, reason: str) -> Verdict[QueryDecision]:
         return Verdict(self.safe_decision(reason), reason)
-
-    def _target(self, task: TurnTask) -> Literal["domain_kg", "scene_graph"]:
-        return "domain_kg" if task.pack.has_own_knowledge else "scene_graph"
-
-    def _prefixes(self, task: TurnTask) -> Mapping[str, str]:
-        return task.pack.manifest.prefixes if task.pack.has_own_knowledge else SCENE_PREFIXES
 
     def _working(self) -> WorkingContext | None:
         working = keys.read(self.blackboard, self.working_key)
@@ -532,3 +534,15 @@ def _compact(iri: str, prefixes: Mapping[str, str]) -> str | None:
         if iri.startswith(namespace) and _LOCAL_ID.fullmatch(iri[len(namespace) :]):
             return f"{name}:{iri[len(namespace) :]}"
     return None
+
+
+def _target_key(task: TurnTask) -> str:
+    return task.pack.name if task.pack.has_own_knowledge else ""
+
+
+def _target(task: TurnTask) -> Literal["domain_kg", "scene_graph"]:
+    return "domain_kg" if task.pack.has_own_knowledge else "scene_graph"
+
+
+def _prefixes(task: TurnTask) -> Mapping[str, str]:
+    return task.pack.manifest.prefixes if task.pack.has_own_knowledge else SCENE_PREFIXES
