@@ -23,6 +23,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.language.english import looks_english
+from cogtree.knowledge.language.request_frame import MAX_PARSE_CHARS
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -38,15 +39,20 @@ log = logging.getLogger(__name__)
 NOTHING_HEARD = "I did not catch that. Could you say it again?"
 """The reply to blank input, which never reaches the tree."""
 
-MAX_UTTERANCE_CHARS = 16_000
-"""The longest utterance a turn takes: the one limit on what the user says, held at the turn's
-input (:meth:`AssistantSession.turn`, the path of ``cogtree chat``, ``ask`` and the ROS
-host), so a longer text never reaches the tree, a prompt or memory. A spoken request is a few
-hundred characters; the gates are tested to answer 12,000 characters of rambling sensibly
-(the matchers read the first 1,000). Longer text is refused, not cut, so the robot never acts
-on part of what was said."""
+MAX_UTTERANCE_CHARS = MAX_PARSE_CHARS
+"""The longest utterance a turn takes (1,000 characters, all of which the request's parse
+reads): the one limit on what the user says, held at the turn's input
+(:meth:`AssistantSession.turn`, the path of ``cogtree chat``, ``ask`` and the ROS host; ``cogtree
+tick --say`` checks it too), so a longer text never reaches the tree, a prompt or memory. A
+spoken request is a few hundred characters. Longer text is refused, not cut, so the robot never
+acts on part of what was said; and what a tick does with the text grows with its length, so the
+bound keeps every tick of the longest request under a second
+(``benchmarks/largest_input.py``)."""
 
-TOO_LONG = "That was too long for me ({count} characters); please say it in fewer words."
+TOO_LONG = (
+    "That was too long for me ({count} characters); please say it in fewer words "
+    f"(at most {MAX_UTTERANCE_CHARS:,} characters)."
+)
 """The reply to an utterance over :data:`MAX_UTTERANCE_CHARS`, which never reaches the tree."""
 
 ONLY_ENGLISH = "Sorry, I only understand English for now."

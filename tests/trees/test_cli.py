@@ -232,6 +232,16 @@ def test_tick_without_an_utterance_says_what_is_missing(
     assert "--say TEXT" in out
 
 
+def test_tick_refuses_an_utterance_over_the_turn_s_limit(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main(["tick", EXAMPLE, "--llm", "none", "--say", "tea " * 250 + "."])
+    assert refused.value.code == 2
+    error = capsys.readouterr().err
+    assert "the utterance is 1,001 characters long; a turn takes at most 1,000" in error
+
+
 def test_tick_hands_a_scene_graph_to_perception_nodes(
     blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

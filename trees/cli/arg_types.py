@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS
+
 
 def _whole_number(text: str, least: int) -> int:
     try:
@@ -45,3 +47,13 @@ def error_rate(text: str) -> float:
     if not 0 < value < 1:
         raise argparse.ArgumentTypeError(f"give a number between 0 and 1, not {text}")
     return value
+
+
+def utterance(text: str) -> str:
+    """What the user says: at most :data:`~trees.assistant_session.MAX_UTTERANCE_CHARS`."""
+    if len(text) > MAX_UTTERANCE_CHARS:
+        raise argparse.ArgumentTypeError(
+            f"the utterance is {len(text):,} characters long; a turn takes at most "
+            f"{MAX_UTTERANCE_CHARS:,}: say it in fewer words"
+        )
+    return text

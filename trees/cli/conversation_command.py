@@ -26,7 +26,7 @@ from cogtree.knowledge.llm.embedding import (
 from cogtree.knowledge.llm.errors import LLMError
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.trees.assistant_session import AssistantSession, TurnResult
+from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
 from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.domain_options import add_domain_arguments, domains_from_args
 from cogtree.trees.cli.errors import CLIError
@@ -59,7 +59,11 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
         "ask",
         epilog='example: cogtree ask "How many carbohydrates are in tiramisu?" --explain',
     )
-    ask.add_argument("text", help="what the user says")
+    ask.add_argument(
+        "text",
+        help=f"what the user says (at most {MAX_UTTERANCE_CHARS:,} characters: a longer "
+        "utterance is answered 'too long' and not acted on)",
+    )
     for parser in (chat, ask):
         add_llm_arguments(parser)
         parser.add_argument(

@@ -23,7 +23,9 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, load_scenario
+from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS
 from cogtree.trees.bt_xml.loader import load_tree_reference
+from cogtree.trees.cli.arg_types import utterance
 from cogtree.trees.cli.commands import add_subcommand
 from cogtree.trees.cli.domain_options import add_domain_arguments, domains_from_args
 from cogtree.trees.cli.errors import CLIError
@@ -44,7 +46,12 @@ def add_tick_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
     tick = add_subcommand(commands, "tick")
     tick.add_argument("tree", help=TREE_HELP)
     add_llm_arguments(tick)
-    tick.add_argument("--say", metavar="TEXT", help="the user's utterance (/turn/utterance)")
+    tick.add_argument(
+        "--say",
+        metavar="TEXT",
+        type=utterance,
+        help=f"the user's utterance (/turn/utterance; at most {MAX_UTTERANCE_CHARS:,} characters)",
+    )
     world = tick.add_mutually_exclusive_group()
     world.add_argument(
         "--scene",
