@@ -49,7 +49,7 @@ from cogtree.knowledge.safety.doubts import (
     safety_doubts,
 )
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
-from cogtree.knowledge.safety.memory_doubts import withdrawal_doubts
+from cogtree.knowledge.safety.memory_doubts import lifting_doubts, withdrawal_doubts
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import is_grounded
@@ -297,7 +297,7 @@ class _Turn:
     schema: type[BaseModel] | None = None
     frame: IntentFrame | None = None
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
-    memory: str = ""
+    working: WorkingContext | None = None
     check: SlotCheck | None = None
     doubts: list[str] = field(default_factory=list)
     safety: list[str] = field(default_factory=list)
@@ -335,11 +335,11 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     that is not here: the model may Reject), negation (unless the frame flags a
     ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk words, a person
     as the thing to move, phrasing that tries to instruct the robot, taking back a fact the
-    memory keeps (:mod:`knowledge.safety.memory_doubts`), and any rule a hazard layer adds:
-    :mod:`knowledge.safety.doubts`), which read every utterance of the request
-    (a pending one too). The model answers in a per-task schema (control, missing as a
-    Literal of the task's required slots, the target domain as a Literal of the other loaded
-    packs, rationale); it never supplies slot values.
+    memory keeps or lifting a constraint it holds (:mod:`knowledge.safety.memory_doubts`), and
+    any rule a hazard layer adds: :mod:`knowledge.safety.doubts`), which read every utterance
+    of the request (a pending one too). The model answers in a per-task schema (control,
+    missing as a Literal of the task's required slots, the target domain as a Literal of the
+    other loaded packs, rationale); it never supplies slot values.
 
     Guard (cannot be overridden):
 
@@ -428,7 +428,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         name: str = "TaskReadinessGate",
         *,
         confident_at: float = 0.5,
-        safety_rules: Sequence[SafetyRule] = (*SAFETY_RULES, withdrawal_doubts),
+        safety_rules: Sequence[SafetyRule] = (*SAFETY_RULES, withdrawal_doubts, lifting_doubts),
     ) -> None:
         super().__init__(name, InnerSpeech)
         self.confident_at = confident_at
@@ -600,8 +600,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         ]
         if turn.confirmed:
             lines.append(f"The user confirmed when asked: {'; '.join(turn.confirmed)}")
-        if turn.memory:
-            lines.append(f"Memory:\n{turn.memory}")
+        if turn.working is not None and turn.working.text:
+            lines.append(f"Memory:\n{turn.working.text}")
         return [
             Message(role="system", content=system),
             Message(role="user", content="\n".join(lines)),
@@ -729,7 +729,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         request = keys.read_request_frame(self.blackboard)
         turn.request, turn.parsed = request or turn.request, request is not None
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
-        turn.memory = working.text if working is not None else ""
+        turn.working = working
         turn.speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
         self.decision_type = InnerSpeech
         if domain == OUT_OF_SCOPE:
@@ -832,11 +832,11 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _weigh_safety(self, turn: _Turn, said: list[str]) -> None:
         """Fill the turn's forbidding, standing and confirmed safety doubts."""
         assert turn.frame is not None
-        requests = [SafetyRequest(said=said, frame=turn.frame, resolved=turn.resolved)]
-        requests += [
-            SafetyRequest(said=said, frame=_step_frame(turn.frame, step), resolved=step.resolved)
-            for step, _ in turn.steps
+        readings = [(turn.frame, turn.resolved, turn.check.task if turn.check else None)]
+        readings += [
+            (_step_frame(turn.frame, s), s.resolved, check.task) for s, check in turn.steps
         ]
+        requests = [SafetyRequest(said, *reading, turn.working) for reading in readings]
         doubts = list(
             dict.fromkeys(
                 doubt for request in requests for doubt in safety_doubts(self.safety_rules, request)

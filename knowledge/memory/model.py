@@ -204,3 +204,29 @@ class WorkingContext(BaseModel):
     def chars(self) -> int:
         """The size of ``text`` in characters (code points)."""
         return len(self.text)
+
+
+class ClaimsError(ValueError):
+    """A task that cannot say what to remember; the message names the task and the problem."""
+
+
+def task_claims(task: BaseModel) -> list[Claim]:
+    """The claims of a memory_write task (its ``claims()`` method), checked.
+
+    Raises :class:`ClaimsError` when the task has no ``claims()``, it fails, or it returns
+    something other than a list of :class:`~knowledge.memory.model.Claim`.
+    """
+    name = type(task).__name__
+    method = getattr(task, "claims", None)
+    if not callable(method):
+        raise ClaimsError(
+            f"task {name} has no claims() method: a memory_write schema must implement "
+            "claims() -> list[Claim]"
+        )
+    try:
+        claims = method()
+    except Exception as error:  # a pack's schema code may fail in any way
+        raise ClaimsError(f"{name}.claims() failed: {type(error).__name__}: {error}") from error
+    if not isinstance(claims, list | tuple) or not all(isinstance(c, Claim) for c in claims):
+        raise ClaimsError(f"{name}.claims() must return a list of Claim, got {claims!r}")
+    return list(claims)

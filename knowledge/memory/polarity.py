@@ -5,7 +5,8 @@ The memory's deterministic guard reads the user's own words, whatever a model ma
 - ``asks``: a question ("What am I allergic to?", "do you know my name") is never a fact;
 - ``hedges``: "I don't think I'm allergic to shrimp", "maybe I'm vegan" states nothing;
 - ``retracts``: "I'm no longer allergic to peanuts", "not anymore", "I was wrong about ...",
-  "I'm not allergic to peanuts": the fact on that slot is withdrawn, its opposite never stored;
+  "I'm not allergic to peanuts", "I can eat milk again": the fact on that slot is withdrawn,
+  its opposite never stored;
 - ``asserts``: anything else ("I'm allergic to peanuts", "I don't like coriander": a dislike is
   a fact of its own, not a negation).
 
@@ -76,6 +77,13 @@ _RETRACTIONS = re.compile(
 )
 """Words that take back something said before."""
 
+_ENDED = re.compile(
+    r"\b(eat|eats|eating|have|having|drink|drinks|drinking|tolerate|tolerating)\b"
+    r"[^.!?]{0,40}?\bagain\b",
+    re.IGNORECASE,
+)
+"""Taking a food again ("I can eat milk again"): what kept the user from it has ended."""
+
 _DENIALS = re.compile(
     r"(\b(not|never|no|without)|n't)\s+(\w+\s+){0,3}?(allergic|allergy|allergies|intolerant|"
     r"intolerance|coeliac|celiac|diabetic|vegetarian|vegan|pescatarian|"
@@ -111,7 +119,8 @@ def stance_of(text: str) -> Stance:
         return "asks"
     if _HEDGES.search(said):
         return "hedges"
-    if (_RETRACTIONS.search(said) or _DENIALS.search(said)) and not _REPLACEMENT.search(said):
+    taken_back = _RETRACTIONS.search(said) or _DENIALS.search(said) or _ENDED.search(said)
+    if taken_back and not _REPLACEMENT.search(said):
         return "retracts"
     return "asserts"
 

@@ -20,7 +20,10 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from pydantic import BaseModel
+
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON
+from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
 
 RISKS = re.compile(
@@ -92,11 +95,17 @@ EXPLICIT_YES = re.compile(
 
 @dataclass(frozen=True)
 class SafetyRequest:
-    """What a safety rule reads: the utterances of the request, its frame and referents."""
+    """What a safety rule reads: the utterances of the request, its frame and referents.
+
+    ``task``: the task instance the request would run, once its slots are complete (None
+    before); ``memory``: what the robot remembers this turn (None without a memory).
+    """
 
     said: Sequence[str]
     frame: IntentFrame
     resolved: Mapping[str, SlotResolution]
+    task: BaseModel | None = None
+    memory: WorkingContext | None = None
 
 
 @dataclass(frozen=True)

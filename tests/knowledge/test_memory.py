@@ -248,18 +248,40 @@ def test_a_correction_replaces_the_older_fact_which_is_archived_as_superseded(
     assert recall.superseded
 
 
-def test_a_correction_overrides_even_a_hard_constraint(open_store: OpenStore) -> None:
+@pytest.mark.parametrize("source", ["stated", "confirmed"])
+def test_a_correction_lifts_a_hard_constraint_only_once_the_user_confirmed_it(
+    open_store: OpenStore, source: FactSource
+) -> None:
+    # "Actually I just dislike them" would lift a safety constraint: the user's yes to the
+    # robot's question (source confirmed) is what lets it; a stated correction alone does not
     store = open_store(history_capacity=1)
     store.write(turn("no nuts", claim("Allergic to nuts.", "hard_constraint", "allergy.nut")))
+    lifted = claim("Dislikes nuts (not allergic).", "preference", "allergy.nut", source)
     store.write(
-        turn(
-            "actually I just dislike them",
-            claim("Dislikes nuts (not allergic).", "preference", "allergy.nut", correction=True),
-        )
+        turn("actually I just dislike them", lifted.model_copy(update={"correction": True}))
     )
+    assert texts(store.read("nuts").facts) == [
+        "Dislikes nuts (not allergic)." if source == "confirmed" else "Allergic to nuts."
+    ]
     store.write(turn("ok"))
-    assert texts(store.core) == ["Dislikes nuts (not allergic)."]
-    assert [r.fact.text for r in store.archive if r.superseded] == ["Allergic to nuts."]
+    kept, dropped = (
+        ("Dislikes nuts (not allergic).", "Allergic to nuts.")
+        if source == "confirmed"
+        else ("Allergic to nuts.", "Dislikes nuts (not allergic).")
+    )
+    assert texts(store.core) == [kept]
+    assert [r.fact.text for r in store.archive if r.superseded] == [dropped]
+
+
+def test_a_hard_constraint_replaces_another_without_asking(open_store: OpenStore) -> None:
+    # a constraint restated in other terms lifts nothing: "I can't have nuts" after "I'm
+    # allergic to nuts" keeps the slot a hard constraint
+    store = open_store(history_capacity=1)
+    store.write(turn("nut allergy", claim("Allergic to nuts.", "hard_constraint", "food.nuts")))
+    restated = claim("Does not want nuts.", "hard_constraint", "food.nuts", correction=True)
+    store.write(turn("actually I just can't have them", restated))
+    store.write(turn("ok"))
+    assert texts(store.core) == ["Does not want nuts."]
 
 
 def test_a_soft_statement_without_correction_does_not_replace_a_hard_constraint(

@@ -37,6 +37,9 @@ RETRACTIONS = [
     "I'm not allergic to {food}",
     "I don't have a {food} allergy",
     "I don't like {food} any more",
+    "I can eat {food} again",  # a constraint on the food has ended: nothing new is stated
+    "I eat {food} again",
+    "I can have {food} again now",
 ]
 FOODS = ["peanuts", "shrimp", "milk", "sesame", "basil"]
 

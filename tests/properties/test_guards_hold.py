@@ -38,10 +38,14 @@ from pydantic import BaseModel
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.respond import SAFE_PHRASES
-from cogtree.behaviours.actions.grounding.memory_write import ClaimsError, task_claims
 from cogtree.behaviours.gates.task_readiness import NEGATION
 from cogtree.evaluation.scenarios.scenario_run import TurnRecord, scenario_session
-from cogtree.knowledge.memory.model import TRUSTED_SOURCES, WorkingContext
+from cogtree.knowledge.memory.model import (
+    TRUSTED_SOURCES,
+    ClaimsError,
+    WorkingContext,
+    task_claims,
+)
 from cogtree.knowledge.memory.polarity import inadmissible
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import (

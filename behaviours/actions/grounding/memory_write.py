@@ -20,7 +20,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.memory.failures import memory_failure
-from cogtree.knowledge.memory.model import Claim, TurnTrace
+from cogtree.knowledge.memory.model import Claim, ClaimsError, TurnTrace, task_claims
 from cogtree.knowledge.memory.polarity import Stance, inadmissible, request_stance
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.safety.doubts import explicit_yes
@@ -44,32 +44,6 @@ NOT_REMEMBERED = (
 )
 """The reply that replaces the confirmation of claims the memory refused to store (the
 reason, which names files and fixes, goes to the feedback message and the log)."""
-
-
-class ClaimsError(ValueError):
-    """A task that cannot say what to remember; the message names the task and the problem."""
-
-
-def task_claims(task: BaseModel) -> list[Claim]:
-    """The claims of a memory_write task (its ``claims()`` method), checked.
-
-    Raises :class:`ClaimsError` when the task has no ``claims()``, it fails, or it returns
-    something other than a list of :class:`~knowledge.memory.model.Claim`.
-    """
-    name = type(task).__name__
-    method = getattr(task, "claims", None)
-    if not callable(method):
-        raise ClaimsError(
-            f"task {name} has no claims() method: a memory_write schema must implement "
-            "claims() -> list[Claim]"
-        )
-    try:
-        claims = method()
-    except Exception as error:  # a pack's schema code may fail in any way
-        raise ClaimsError(f"{name}.claims() failed: {type(error).__name__}: {error}") from error
-    if not isinstance(claims, list | tuple) or not all(isinstance(c, Claim) for c in claims):
-        raise ClaimsError(f"{name}.claims() must return a list of Claim, got {claims!r}")
-    return list(claims)
 
 
 NOT_NOTED: dict[str, str] = {
