@@ -125,7 +125,8 @@ class AssistantSession(Closeable):
     tree's ``setup``; they must hold ``domains`` and ``memory``. ``scene_graph`` and
     ``executor`` are the robot's belief and the command executor (the simulator's for
     ``cogtree chat``); without them physical requests fail honestly. The session adds a
-    ``lexicons`` book over the domains and the belief unless one is given.
+    ``lexicons`` book over the domains and the belief unless one is given, and builds its
+    lexicons before the first turn.
     ``root_factory(robot)`` builds the tree (the assistant tree by default, or e.g. the ReAct
     tree). The session does not own the handles: close them yourself (it closes only its
     runner).
@@ -158,7 +159,9 @@ class AssistantSession(Closeable):
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
         given = dict(handles)
-        given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
+        book = given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
+        if isinstance(book, LexiconBook):
+            book.prepare()  # once, here: no turn waits for the lexicons of a big belief
         self.runner = TreeRunner(
             root_factory(robot),
             llm=llm,

@@ -31,6 +31,7 @@ name, type or place is a dictionary probe and a copy of the matching set.
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -404,15 +405,18 @@ class SceneIndex:
         self._lock = threading.RLock()
         self._tables = _build(self._reader)
         self._renamed: list[tuple[int, frozenset[str] | None]] = []
-        self._listeners: list[Listener] = []
+        self._listeners: list[weakref.WeakMethod[Listener]] = []
         self.names_version = 0
         """Moves when any node's names, classes or types change (see :meth:`renamed_since`)."""
 
     # -- keeping current ------------------------------------------------------------------------
 
     def add_listener(self, listener: Listener) -> None:
-        """Call ``listener`` after every change with the nodes whose names changed."""
-        self._listeners.append(listener)
+        """Call the method ``listener`` after every change with the nodes whose names changed.
+
+        It is held weakly: it stops being called when its object is gone.
+        """
+        self._listeners.append(weakref.WeakMethod(listener))
 
     def apply(self, change: SceneChange) -> None:
         """Bring the index up to date with ``change`` (in the writer's thread)."""
@@ -447,8 +451,11 @@ class SceneIndex:
             self.names_version += 1
             self._renamed.append((self.names_version, nodes))
             del self._renamed[:-RENAMED_KEPT]
-        for listener in self._listeners:
-            listener(nodes)
+        alive = [(ref, ref()) for ref in self._listeners]
+        self._listeners = [ref for ref, listener in alive if listener is not None]
+        for _, listener in alive:
+            if listener is not None:
+                listener(nodes)
 
     def renamed_since(self, version: int) -> set[str] | None:
         """The nodes whose names changed after ``version``; None if it cannot say (rebuilt)."""

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
@@ -29,6 +31,7 @@ from rdflib.query import ResultRow
 
 from cogtree.knowledge.packs.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_index import SceneIndex
 from cogtree.knowledge.wording import singular_forms
 
 log = logging.getLogger(__name__)
@@ -70,6 +73,13 @@ def _variants(token: Token) -> Iterator[tuple[str, int]]:
         yield singular, token.end
 
 
+@lru_cache(maxsize=65_536)
+def _singular_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The keys of a form's singulars when its last word is a plural ("peanuts" -> "peanut")."""
+    return tuple((*key[:-1], singular) for singular in singular_forms(key[-1])[1:]) if key else ()
+
+
+@lru_cache(maxsize=65_536)
 def _form_key(form: str) -> tuple[str, ...]:
     """The trie key of a surface form: its words without apostrophes ("priya's desk")."""
     return tuple(token.text.replace("'", "") for token in tokenize(form.replace("_", " ")))
@@ -89,12 +99,21 @@ class Mention(BaseModel):
     """Character offsets of ``text`` in the utterance."""
 
 
+Rank = tuple[int | str, ...]
+"""Which of two ids sharing a form owns it: the lower rank (``(position,)`` by default)."""
+
+
 @dataclass
 class _Node:
-    """A trie node: the next words, and the id whose form ends here."""
+    """A trie node: the next words, and the id (with its rank) that owns the form ending here."""
 
     children: dict[str, _Node] = field(default_factory=dict)
     id: str | None = None
+    rank: _Claim = (0, ())
+
+
+_Claim = tuple[int, Rank]
+"""A claim's strength: 0 for a form, 1 for the singular of a plural form; then its rank."""
 
 
 class Lexicon:
@@ -106,72 +125,124 @@ class Lexicon:
             ``living_room``) is also a form of itself. A form claimed by two ids stays with
             the first (entries are read in order).
 
+    The singulars of a plural form find its id too ("a peanut allergy" for "peanuts"):
+    English names a thing by its singular in a compound and after "a" or "one" (an
+    utterance's plural already finds a singular form, ``_variants``). A singular that some id
+    has as a form of its own stays with that id, and is no label.
+
+    A lexicon that follows a changing world (the scene's) is edited in place with
+    :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
+    claimant of the lowest rank, whatever the order of the edits. Edits and the reads that
+    list ids or forms take a lock; :meth:`find` reads the trie as it is.
+
     """
 
     def __init__(self, name: str, entries: Mapping[str, Iterable[str]]) -> None:
         self.name = name
+        self._lock = threading.Lock()
         self._forms: dict[str, list[str]] = {}
-        self._claims: dict[tuple[str, ...], dict[str, None]] = {}
-        """Every id that has a form, in order (a dict as an ordered set: 40k mugs stay linear)."""
+        """Every id with its forms, in the order given (those it lost included)."""
+        self._ranks: dict[str, Rank] = {}
+        self._claims: dict[tuple[str, ...], dict[str, _Claim]] = {}
+        """Every id that has a form, with its rank (40k mugs stay linear)."""
         self._root = _Node()
-        for entry_id, forms in entries.items():
-            own = [entry_id.replace("_", " ")] if _WORD_ID.fullmatch(entry_id.lower()) else []
-            for form in [*forms, *own]:
-                self._add(entry_id, " ".join(form.lower().split()))
-            self._forms.setdefault(entry_id, [])
-        for entry_id, forms in list(self._forms.items()):
-            for form in forms:
-                self._add_singular(entry_id, _form_key(form))
+        for position, (entry_id, forms) in enumerate(entries.items()):
+            self.put(entry_id, [(form, (position,)) for form in forms], (position,))
 
-    def _add(self, entry_id: str, form: str) -> None:
-        key = _form_key(form)
-        if not key:
-            return
-        self._claims.setdefault(tuple(key), {})[entry_id] = None
+    def put(self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank) -> None:
+        """Give ``entry_id`` these (form, rank) pairs, replacing any it had; ``rank``: its own.
+
+        An id made of words is also a form of itself, at ``rank``.
+        """
+        own = [entry_id.replace("_", " ")] if _WORD_ID.fullmatch(entry_id.lower()) else []
+        with self._lock:
+            self._drop(entry_id)
+            texts: list[str] = []
+            ranked: list[tuple[tuple[str, ...], Rank]] = []
+            for form, at in [*forms, *((word, rank) for word in own)]:
+                text = " ".join(form.lower().split())
+                key = _form_key(text)
+                if key and text not in texts:
+                    texts.append(text)
+                    ranked.append((key, at))
+                if key:
+                    self._claim(entry_id, key, (0, at))
+            for key, at in ranked:
+                for singular in _singular_keys(key):
+                    self._claim(entry_id, singular, (1, at))
+            self._forms[entry_id] = texts
+            self._ranks[entry_id] = rank
+
+    def drop(self, entry_id: str) -> None:
+        """Forget ``entry_id`` and its forms (nothing happens for an unknown id)."""
+        with self._lock:
+            self._drop(entry_id)
+
+    def _claim(self, entry_id: str, key: tuple[str, ...], rank: _Claim) -> None:
+        claims = self._claims.setdefault(key, {})
+        claims[entry_id] = min(rank, claims.get(entry_id, rank))
         node = self._root
         for word in key:
             node = node.children.setdefault(word, _Node())
-        if node.id is None:
-            node.id = entry_id
-        elif node.id != entry_id:
-            log.debug("lexicon %s: %r stays with %s, not %s", self.name, form, node.id, entry_id)
-            return
-        forms = self._forms.setdefault(entry_id, [])
-        if form not in forms:
-            forms.append(form)
+        if node.id is None or (node.id != entry_id and rank < node.rank):
+            if node.id is not None:
+                log.debug("lexicon %s: %r goes to %s, not %s", self.name, key, entry_id, node.id)
+            node.id, node.rank = entry_id, rank
 
-    def _add_singular(self, entry_id: str, key: tuple[str, ...]) -> None:
-        """Let the singulars of a plural form find ``entry_id`` ("peanut" for "peanuts").
-
-        English names a food by its singular in a compound ("a peanut allergy") and after
-        "a" or "one"; an utterance's plural already finds a singular form (``_variants``).
-        A singular another id has as a form of its own stays with that id, and is no label.
-        """
-        for singular in singular_forms(key[-1])[1:]:
-            derived = (*key[:-1], singular)
-            if derived in self._claims:
+    def _drop(self, entry_id: str) -> None:
+        texts = self._forms.pop(entry_id, [])
+        keys = [_form_key(text) for text in texts]
+        derived = [singular for key in keys for singular in _singular_keys(key)]
+        for key in [*keys, *derived]:
+            claims = self._claims.get(key, {})
+            claims.pop(entry_id, None)
+            node = self._node(key)
+            if node is None or node.id != entry_id:
                 continue
-            self._claims[derived] = {entry_id: None}
-            node = self._root
-            for word in derived:
-                node = node.children.setdefault(word, _Node())
-            node.id = entry_id
+            if claims:
+                node.id = min(claims, key=lambda claimant: claims[claimant])
+                node.rank = claims[node.id]
+            else:
+                node.id, node.rank = None, (0, ())
+                del self._claims[key]
+        self._ranks.pop(entry_id, None)
+
+    def _node(self, key: tuple[str, ...]) -> _Node | None:
+        node: _Node | None = self._root
+        for word in key:
+            node = node.children.get(word) if node is not None else None
+        return node
 
     def claimants(self, form: str) -> list[str]:
-        """Every id that has ``form`` (a mention finds only the first; "alex" may be two)."""
-        return list(self._claims.get(tuple(_form_key(" ".join(form.lower().split()))), {}))
+        """Every id that has ``form``, by rank (a mention finds only the first; "alex" may be two).
+
+        The singular of a plural form has the ids of that plural only if no id has it as a form.
+        """
+        with self._lock:
+            claims = dict(self._claims.get(_form_key(" ".join(form.lower().split())), {}))
+        strongest = min((tier for tier, _ in claims.values()), default=0)
+        found = [claimant for claimant, claim in claims.items() if claim[0] == strongest]
+        return sorted(found, key=lambda claimant: claims[claimant])
 
     @property
     def ids(self) -> list[str]:
-        """Every canonical id, in the order the entries gave them."""
-        return list(self._forms)
+        """Every canonical id, by rank (for a lexicon built at once: the order of its entries)."""
+        with self._lock:
+            ranks = dict(self._ranks)
+        return sorted(ranks, key=lambda entry_id: ranks[entry_id])
 
     def forms(self, entry_id: str) -> list[str]:
-        """The surface forms of ``entry_id`` (lowercase); KeyError for an unknown id."""
-        try:
-            return list(self._forms[entry_id])
-        except KeyError:
-            raise KeyError(f"lexicon {self.name} has no id {entry_id!r}") from None
+        """The surface forms ``entry_id`` owns (lowercase); KeyError for an unknown id."""
+        with self._lock:
+            try:
+                texts = list(self._forms[entry_id])
+            except KeyError:
+                raise KeyError(f"lexicon {self.name} has no id {entry_id!r}") from None
+            return [text for text in texts if self._owner(text) == entry_id]
+
+    def _owner(self, text: str) -> str | None:
+        node = self._node(_form_key(text))
+        return None if node is None else node.id
 
     def label(self, entry_id: str) -> str:
         """The first form of ``entry_id`` (its id when it has none)."""
@@ -227,88 +298,14 @@ class Lexicon:
 
 # -- lexicons of a domain pack ------------------------------------------------------------------
 
-_SCENE_CLASSES: Mapping[str, tuple[str, ...]] = {
-    "objects": ("Object",),
-    "furniture": ("Furniture", "Surface", "Container"),
-    "rooms": ("Room",),
-    "people": ("Human",),
-    "places": ("Furniture", "Surface", "Container", "Room"),
+SCENE_CLASSES: Mapping[str, frozenset[str]] = {
+    "objects": frozenset(["Object"]),
+    "furniture": frozenset(["Furniture", "Surface", "Container"]),
+    "rooms": frozenset(["Room"]),
+    "people": frozenset(["Human"]),
+    "places": frozenset(["Furniture", "Surface", "Container", "Room"]),
 }
 """The ``cog:`` classes whose nodes make up each scene family."""
-
-_SCENE_FORMS = """
-PREFIX cog: <https://cogtree.dev/ontology#>
-PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-SELECT ?node ?class ?form ?how ?type WHERE {
-  ?node a ?class .
-  FILTER(?class IN (cog:Object, cog:Furniture, cog:Surface, cog:Container, cog:Room, cog:Human))
-  {
-    ?node rdfs:label ?form . BIND(0 AS ?how)
-  } UNION {
-    ?node cog:synonym ?form . BIND(1 AS ?how)
-  } UNION {
-    ?node cog:objectType/cog:broaderType* ?type .
-    ?type rdfs:label ?form . BIND(2 AS ?how)
-  } UNION {
-    ?node cog:objectType/cog:broaderType* ?type .
-    ?type cog:synonym ?form . BIND(3 AS ?how)
-  }
-}
-"""
-"""Every name of the scene's things: labels (0), synonyms (1), type labels (2) and synonyms (3)."""
-
-
-@dataclass
-class _SceneForms:
-    """The scene's names by family: node id -> forms, and type id -> forms, in priority order."""
-
-    nodes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
-    names: dict[str, dict[str, list[str]]] = field(default_factory=dict)
-    types: dict[str, dict[str, list[str]]] = field(default_factory=dict)
-
-    @classmethod
-    def read(cls, scene: SceneGraph) -> _SceneForms:
-        rows = sorted(
-            (
-                int(row["how"]),
-                SceneGraph.short_id(row["node"]),
-                SceneGraph.short_id(row["class"]),
-                str(row["form"]),
-                SceneGraph.short_id(row["type"]) if row["type"] is not None else "",
-            )
-            for row in scene.graph.query(_SCENE_FORMS)
-            if isinstance(row, ResultRow)
-        )
-        forms = cls()
-        for how, node, node_class, form, node_type in rows:
-            for family, classes in _SCENE_CLASSES.items():
-                if node_class not in classes:
-                    continue
-                if how < 2:
-                    forms.nodes.setdefault(family, {}).setdefault(node, []).append(form)
-                if how == 0 and node_class == "Human":
-                    parts = _name_parts(form)
-                    if parts != [form]:
-                        forms.names.setdefault(family, {}).setdefault(node, []).extend(parts)
-                else:
-                    type_id = TYPE_PREFIX + node_type
-                    forms.types.setdefault(family, {}).setdefault(type_id, []).append(form)
-        return forms
-
-    def entries(self, families: Iterable[SceneSource]) -> dict[str, list[str]]:
-        """Forms of ``families``' nodes by id, in the order that settles a shared form.
-
-        Node labels and synonyms come first, then the words of people's names ("weber" for
-        "dr weber"), then type names.
-        """
-        entries: dict[str, list[str]] = {}
-        for table in (self.nodes, self.names, self.types):
-            for family in families:
-                for entry_id, forms in table.get(family, {}).items():
-                    known = entries.setdefault(entry_id, [])
-                    known.extend(form for form in forms if form not in known)
-        return entries
-
 
 TITLES = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"])
 """Words of a person's label that do not name them on their own."""
@@ -328,6 +325,104 @@ def _name_parts(label: str) -> list[str]:
     return parts
 
 
+class SceneLexicon:
+    """A lexicon of the scene's things (``families`` of nodes), read from the scene index.
+
+    Its ids are the nodes of the families' classes, with their labels and synonyms (a
+    person also by the words of their name: "weber" for "dr weber"), and ``type:<Type>`` for
+    every type of those nodes and each broader type, with the type's labels and synonyms.
+    Where two ids share a form, a node's own name wins over a type's; between nodes, the
+    first family, a labelled node before one with synonyms only, then the lower id; between
+    types, the first family, a type's label before another's synonym, then the lower id.
+
+    :meth:`update` edits :attr:`lexicon` for the nodes whose names changed, at a cost that
+    follows them, not the scene; a rebuild (after a bulk load) makes a new lexicon and
+    swaps it in.
+    """
+
+    def __init__(self, name: str, families: Iterable[SceneSource], index: SceneIndex) -> None:
+        self.name = name
+        self.index = index
+        self._classes = [SCENE_CLASSES[family] for family in families]
+        self._counts: dict[str, list[int]] = {}
+        """Type -> how many nodes of each family are of it (or of a type under it)."""
+        self._family_of_type: dict[str, int] = {}
+        self._counted: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {}
+        self.lexicon = Lexicon(name, {})
+        self.update(None)
+
+    def update(self, renamed: Iterable[str] | None) -> None:
+        """Follow a change of the names of ``renamed`` nodes (None: of any: rebuild)."""
+        if renamed is not None:
+            for node_id in sorted(renamed):
+                self._remove(node_id)
+                self._put(node_id)
+            return
+        counts, family_of_type, counted = self._counts, self._family_of_type, self._counted
+        lexicon = self.lexicon
+        self._counts, self._family_of_type, self._counted = {}, {}, {}
+        self.lexicon = Lexicon(self.name, {})
+        try:
+            for node_id in sorted(self.index.of_class(*frozenset().union(*self._classes))):
+                self._put(node_id)
+        except BaseException:
+            self._counts, self._family_of_type, self._counted = counts, family_of_type, counted
+            self.lexicon = lexicon
+            raise
+
+    def _put(self, node_id: str) -> None:
+        node = self.index.node(node_id)
+        if node is None:
+            return
+        classes = frozenset(node.classes)
+        families = tuple(i for i, wanted in enumerate(self._classes) if wanted & classes)
+        if not families:
+            return
+        forms = [*node.labels, *(word for word in node.synonyms if word not in node.labels)]
+        if "Human" in classes:
+            for label in node.labels:
+                parts = _name_parts(label)
+                forms += parts if parts != [label] else []
+        if forms:
+            rank: Rank = (0, families[0], 0 if node.labels else 1, node_id)
+            self.lexicon.put(node_id, [(form, rank) for form in forms], rank)
+        vocabulary = self.index.vocabulary
+        kinds = frozenset(k for t in node.types for k in vocabulary.kinds.get(t, {t}))
+        self._counted[node_id] = (families, kinds)
+        for kind in kinds:
+            counts = self._counts.setdefault(kind, [0] * len(self._classes))
+            for family in families:
+                counts[family] += 1
+            self._put_type(kind)
+
+    def _remove(self, node_id: str) -> None:
+        self.lexicon.drop(node_id)
+        families, kinds = self._counted.pop(node_id, ((), frozenset()))
+        for kind in kinds:
+            for family in families:
+                self._counts[kind][family] -= 1
+            self._put_type(kind)
+
+    def _put_type(self, kind: str) -> None:
+        """Give ``type:<kind>`` the rank of the first family that has it, or drop it."""
+        counts = self._counts.get(kind, [])
+        family = next((i for i, count in enumerate(counts) if count), None)
+        if family == self._family_of_type.get(kind):
+            return
+        entry_id = TYPE_PREFIX + kind
+        vocabulary = self.index.vocabulary
+        labels = vocabulary.type_labels.get(kind, vocabulary.labels.get(kind, ()))
+        synonyms = vocabulary.type_synonyms.get(kind, ())
+        if family is None or not (labels or synonyms):
+            self._family_of_type.pop(kind, None)
+            self.lexicon.drop(entry_id)
+            return
+        self._family_of_type[kind] = family
+        forms = [(label, (2, family, 2, kind)) for label in labels]
+        forms += [(word, (2, family, 3, kind)) for word in synonyms if word not in labels]
+        self.lexicon.put(entry_id, forms, forms[0][1])
+
+
 def build_lexicons(pack: DomainPack, scene: SceneGraph | None) -> dict[str, Lexicon]:
     """The lexicons ``pack`` declares, by name.
 
@@ -337,7 +432,6 @@ def build_lexicons(pack: DomainPack, scene: SceneGraph | None) -> dict[str, Lexi
     map to ``type:<Type>`` ids) and are empty when ``scene`` is None. Raises
     :class:`~knowledge.packs.domain_pack.PackError` when a lexicon query cannot run.
     """
-    scene_forms: _SceneForms | None = None
     lexicons: dict[str, Lexicon] = {}
     for name, spec in pack.manifest.lexicons.items():
         source = spec.source()
@@ -348,9 +442,7 @@ def build_lexicons(pack: DomainPack, scene: SceneGraph | None) -> dict[str, Lexi
         elif scene is None:
             lexicons[name] = Lexicon(name, {})
         else:
-            if scene_forms is None:
-                scene_forms = _SceneForms.read(scene)
-            lexicons[name] = Lexicon(name, scene_forms.entries(spec.scene))
+            lexicons[name] = SceneLexicon(name, spec.scene, scene.index).lexicon
         log.debug("domain %s: lexicon %s has %d ids", pack.name, name, len(lexicons[name]))
     return lexicons
 

@@ -54,3 +54,28 @@ def test_without_a_scene_the_scene_lexicons_are_empty(registry: DomainRegistry) 
     book = LexiconBook(registry)
     assert len(book.view("household")["objects"]) == 0
     assert [m.id for m in book.view("advisor")["dish"].find("tiramisu please")] == ["tiramisu"]
+
+
+def test_a_change_edits_the_scene_lexicons_in_place_and_a_move_leaves_them_alone(
+    registry: DomainRegistry,
+) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        book.prepare()
+        objects = book.current("household")["objects"]
+        assert book.current("office")["objects"] is objects  # one lexicon for both packs
+        scene.observe([sighting("book", "on", "kitchen_table")])
+        assert book.current("household")["objects"] is objects
+        scene.observe(
+            [sighting("teapot_1", "type", "Object"), sighting("teapot_1", "label", "teapot")]
+        )
+        assert book.current("household")["objects"] is objects
+        assert [mention.id for mention in objects.find("the teapot")] == ["teapot_1"]
+        scene.load_text(
+            "@prefix cog: <https://cogtree.dev/ontology#> .\n"
+            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+            '<https://cogtree.dev/scene#kettle_1> a cog:Object ; rdfs:label "kettle" .\n'
+        )
+        rebuilt = book.current("household")["objects"]
+        assert [mention.id for mention in rebuilt.find("the kettle")] == ["kettle_1"]
+        assert book.current("office")["objects"] is rebuilt
