@@ -328,14 +328,10 @@ class Respond(LLMBehaviour[ReplyDecision]):
         return entity_forms_of(chosen)
 
     def _people(self) -> frozenset[str]:
-        """Ids of the people the scene graph knows (named without an article)."""
+        """Ids of the people the belief knows (named without an article), from its index."""
         if self.scene is None:
             return frozenset()
-        try:
-            return frozenset(person.id for person in self.scene.humans())
-        except Exception as error:  # a belief that cannot be read: articles are cosmetic
-            log.debug("%s: cannot list people: %s", self.name, error)
-            return frozenset()
+        return frozenset(self.scene.index.of_class("Human"))
 
     def _supporting(self, turn: _Turn) -> Support:
         """Everything the reply may draw on, as texts and ids."""
