@@ -21,15 +21,15 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
 
 from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import ObjectInfo, Relation, RobotState, ThingKind
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model.specs import HAND_NAMES, Hand
 
 log = logging.getLogger(__name__)
@@ -92,6 +92,8 @@ HazardFlag = Literal[
     "bin",
     "cleaning_tool",
     "water_source",
+    "medicine",
+    "animal",
 ]
 """Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
 
@@ -107,22 +109,12 @@ FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
         "appliance": "appliance",
         "cleaningTool": "cleaning_tool",
         "waterSource": "water_source",
+        "medicine": "medicine",
+        "animal": "animal",
     }
 )
 """The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the
 ``bin`` flag comes from ``cog:binKind`` instead."""
-
-TYPICAL_FLAGS: frozenset[HazardFlag] = frozenset(
-    {"sharp", "electrical", "food", "drink", "chemical", "heat_source"}
-)
-"""The flags a thing takes from its type in the household taxonomy when the scene does not
-say them (a bottle of bleach is a chemical, cheese is food, a tablet is electrical).
-
-These say what a thing *is*. The others stay the scene's to give: ``appliance``,
-``water_source``, ``cleaning_tool`` and ``bin`` grant skills (switch it on, fill at it, wipe
-with it, drop waste in it), which only the world can confirm; ``fragile`` depends on the
-particular thing (an empty jam jar for the recycling is glass, and nobody asks before binning
-it; a wine glass is), so a scene marks it where it matters."""
 
 
 @dataclass(frozen=True)
@@ -517,17 +509,21 @@ class Belief:
 
 
 def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
-    """The :data:`TYPICAL_FLAGS` the household taxonomy gives things of ``info``'s type.
+    """The what-it-is flags (chemical, food, sharp...) of every type ``info``'s descriptions name.
 
-    The type is the scene's ontology type when the taxonomy knows it, else the one its label
-    names ("bottle of bleach" -> ``Bleach``); no flags when neither is known.
+    Its ontology type, its label and its id are all read, and the union is taken
+    (:func:`~knowledge.safety.thing_properties.safety_properties`): a bottle typed ``Bottle``
+    and labelled "drain cleaner" is a chemical. No flags when no description names a type.
     """
-    taxonomy = household_taxonomy()
-    found = info.type if info.type in taxonomy.types else taxonomy.type_named(info.label)
-    if found is None:
-        return frozenset()
-    named = taxonomy.properties(found).flags
-    return frozenset(flag for flag in named if flag in TYPICAL_FLAGS)
+    material = info.attributes.get("material")
+    described = Descriptions(
+        id=info.id,
+        type=info.type,
+        label=info.label or None,
+        material=material if isinstance(material, str) else None,
+    )
+    kinds = safety_properties(described).kinds
+    return frozenset(flag for flag in get_args(HazardFlag) if flag in kinds)
 
 
 def _thing(info: ObjectInfo) -> Thing:

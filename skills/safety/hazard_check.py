@@ -18,10 +18,14 @@ The step's graph (prefix ``haz:``):
   the request asked for (``hurried``, ``blade_first``, ``thrown``).
 - a thing (``a haz:Thing``): ``haz:kind``, ``haz:type`` (its ontology type, e.g. ``Microwave``,
   and every broader type of the household taxonomy, so a narrower kind of microwave counts),
-  ``haz:word`` (each word of its id), ``haz:material`` (the belief's, else the one the
-  taxonomy gives its type: a fork of no known material is judged as metal),
-  ``haz:flag`` (each hazard flag), ``haz:hot``, ``haz:powered``, ``haz:liquid``,
-  ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and ``haz:relation``, ``haz:beside``
+  ``haz:word`` (each word of its id), and what every description of it makes it
+  (:mod:`knowledge.safety.thing_properties`, the union): ``haz:type`` also for each type its
+  label or id names, ``haz:flag`` (each hazard flag), ``haz:material`` (each material class:
+  ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
+  its types' typical material: a fork of no known material is judged as metal) or
+  ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed), ``haz:hot``,
+  ``haz:powered``, ``haz:liquid``, ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
+  ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
   side relation, or what already rests on or in the target).
@@ -35,15 +39,16 @@ caught.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.preconditions import Check
@@ -110,8 +115,9 @@ def _words(name: str) -> list[str]:
 class _Facts:
     """The triples of one step's graph, each thing described once."""
 
-    def __init__(self, belief: Belief) -> None:
+    def __init__(self, belief: Belief, said: Mapping[str, tuple[str, ...]]) -> None:
         self.belief = belief
+        self.said = said
         self.quads: list[Quad] = []
         self.described: set[str] = set()
 
@@ -146,14 +152,26 @@ class _Facts:
 
     def _properties(self, node: NamedNode, thing: Thing) -> None:
         self.add(node, "kind", Literal(thing.kind))
-        if thing.type:
-            for type_name in (thing.type, *household_taxonomy().categories_of(thing.type)):
-                self.add(node, "type", Literal(type_name))
-        for flag in sorted(thing.flags):
+        found = safety_properties(
+            Descriptions(
+                id=thing.id,
+                type=thing.type,
+                label=thing.label,
+                material=thing.material,
+                flags=thing.flags,
+                said=self.said.get(thing.id, ()),
+            )
+        )
+        for type_name in sorted(found.types | ({thing.type} if thing.type else set())):
+            self.add(node, "type", Literal(type_name))
+        for flag in sorted(found.kinds):
             self.add(node, "flag", Literal(flag))
-        material = thing.material or _typical_material(thing)
-        if material:
-            self.add(node, "material", Literal(material.lower()))
+        for material in sorted(found.materials):
+            self.add(node, "material", Literal(material))
+        if not found.materials:
+            self.add(node, "materialUnknown", _TRUE)
+        if thing.kind == "object" and thing.is_open is False:
+            self.add(node, "sealed", _TRUE)
         if thing.hot:
             self.add(node, "hot", _TRUE)
         if thing.powered is not None:
@@ -173,18 +191,6 @@ class _Facts:
         for _, landmark in thing.beside:
             self.add(node, "beside", _node(landmark))
             self.add(_node(landmark), "beside", node)
-
-
-def _typical_material(thing: Thing) -> str | None:
-    """What things of ``thing``'s type are usually made of (a fork: metal).
-
-    For a thing whose material the belief does not know: a hazard is judged on the usual
-    case, never on none.
-    """
-    taxonomy = household_taxonomy()
-    if thing.type is None or thing.type not in taxonomy.types:
-        return None
-    return taxonomy.properties(thing.type).material
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:
@@ -213,9 +219,18 @@ def _destination_room(belief: Belief, call: SkillCall) -> str | None:
     return None
 
 
-def step_graph(belief: Belief, call: SkillCall, manners: Iterable[str] = ()) -> pyoxigraph.Store:
-    """The step's graph (see the module docs) for ``call`` in ``belief``."""
-    facts = _Facts(belief)
+def step_graph(
+    belief: Belief,
+    call: SkillCall,
+    manners: Iterable[str] = (),
+    said: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
+) -> pyoxigraph.Store:
+    """The step's graph (see the module docs) for ``call`` in ``belief``.
+
+    ``said``: what the user called each thing in this conversation (thing id -> phrases), one
+    more description of it (:class:`~knowledge.safety.thing_properties.Descriptions`).
+    """
+    facts = _Facts(belief, said)
     args = call.args.model_dump()
     facts.add(_STEP, "skill", Literal(call.skill))
     named = []

@@ -91,7 +91,7 @@ def test_the_foil_tray_is_named_in_the_sentence() -> None:
     report = rehearse(case.plan, case.world, said=case.said).report
     assert report.problems[0].step == 3
     assert report.problems[0].reason == (
-        "The foil tray is foil, and foil in a running microwave sparks and can start a fire."
+        "The foil tray is metal, and metal in a running microwave sparks and can start a fire."
     )
 
 
@@ -101,7 +101,7 @@ def _rules_of(case: dict[str, Any], **step: str) -> list[str]:
     return [hazard.rule for hazard in found]
 
 
-def test_microwaves_and_stoves_are_known_by_their_type_not_their_id() -> None:
+def test_microwaves_and_stoves_are_known_by_any_description_type_or_name() -> None:
     foil = {"id": "foil_tray", "material": "foil", "held": "right"}
     appliance = {"at": None, "room": "kitchen", "powered": True, "is_open": True}
     typed = {
@@ -110,13 +110,14 @@ def test_microwaves_and_stoves_are_known_by_their_type_not_their_id() -> None:
     }
     into = {"object": "foil_tray", "hand": "right"}
     assert _rules_of(typed, target="heater_2", **into) == ["metal_in_microwave"]
-    assert _rules_of(typed, target="microwave", **into) == []  # called so, but a cupboard
+    # typed a cupboard, but named a microwave: one description is enough for safety
+    assert _rules_of(typed, target="microwave", **into) == ["metal_in_microwave"]
     untyped = {"things": [foil, {"id": "old_microwave", "kind": "container", **appliance}]}
     assert _rules_of(untyped, target="old_microwave", **into) == ["metal_in_microwave"]
     cloth = {"id": "tea_towel", "material": "fabric", "held": "right"}
     hob = {"id": "hot_plate_1", "kind": "surface", "type": "Hob", **appliance}
     on_hob = {"object": "tea_towel", "hand": "right", "target": "hot_plate_1"}
-    assert _rules_of({"things": [cloth, hob]}, **on_hob) == ["unsafe_on_stove"]
+    assert _rules_of({"things": [cloth, hob]}, **on_hob) == ["flammable_on_heat"]
 
 
 def test_a_things_graph_holds_its_type_and_the_taxonomys_broader_types() -> None:

@@ -1,0 +1,132 @@
+"""What a thing is, for safety: its properties from every description the robot holds of it.
+
+A thing is described several ways: its declared ontology type, its label ("drain cleaner"),
+its id's words, its material ("aluminium foil"), the flags the scene gives it, and what the
+user said of it in this conversation ("that's bleach"). :func:`safety_properties` reads them
+all and takes the **union**: one description that makes a thing a chemical, metal or a living
+animal is enough, whatever the others say. A bottle typed ``Bottle`` and labelled "drain
+cleaner" is a chemical; a tray labelled "foil tray" is metal.
+
+- **Types**: the declared type (read as words when the taxonomy does not know it) and every
+  type a label, the id or a said phrase names
+  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_named`), with all their categories.
+- **Kinds**: the flags the scene gives, and the what-it-is flags (:data:`TYPE_FLAGS`) the
+  household taxonomy gives any of those types: ``chemical``, ``food``, ``drink``,
+  ``medicine``, ``animal``, ``sharp``, ``electrical``, ``heat_source``.
+- **Materials**: every material class (:mod:`knowledge.safety.materials`) the material, the
+  label, the id or a said phrase names; only when none names one, the typical materials of
+  the types (a tea towel: cotton, so fabric and flammable). Nothing at all: unknown
+  (:attr:`SafetyProperties.material_known` is False), which rules treat as possibly hazardous.
+
+The answer depends only on the descriptions, so it is cached per distinct description.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from cogtree.knowledge.safety.materials import shipped_materials
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+
+TYPE_FLAGS = frozenset(
+    {
+        "chemical",
+        "food",
+        "drink",
+        "medicine",
+        "animal",
+        "sharp",
+        "electrical",
+        "heat_source",
+    }
+)
+"""Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach
+is a chemical, cheese is food, a tablet is electrical, a hamster an animal).
+
+The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning_tool`` and
+``bin`` grant skills (switch it on, fill at it, wipe with it, drop waste in it), which only
+the world can confirm; ``fragile`` depends on the particular thing (an empty jam jar for the
+recycling is glass, and nobody asks before binning it; a wine glass is), so a scene marks it
+where it matters, and the rules about breaking read the material (``breakable``) instead."""
+
+CACHED_DESCRIPTIONS = 65_536
+"""How many distinct descriptions :func:`safety_properties` remembers."""
+
+
+@dataclass(frozen=True)
+class Descriptions:
+    """Every description the robot holds of one thing (see the module docs)."""
+
+    id: str
+    type: str | None = None
+    label: str | None = None
+    material: str | None = None
+    flags: frozenset[str] = frozenset()
+    said: tuple[str, ...] = ()
+    """Phrases the user used of it in this conversation ("bleach", "made of foil")."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The words that name it: its label, its id as words, what was said of it."""
+        parts = self.id.replace("-", "_").split("_")
+        spoken_id = " ".join(part for part in parts if part.isalpha())
+        return tuple(name for name in (self.label, spoken_id, *self.said) if name)
+
+
+@dataclass(frozen=True)
+class SafetyProperties:
+    """A thing's properties for the hazard rules: types, kinds and material classes."""
+
+    types: frozenset[str]
+    """Every type a description names, with every category above it."""
+    kinds: frozenset[str]
+    """Flags from the scene and the what-it-is flags of :attr:`types`."""
+    materials: frozenset[str]
+    """Material classes (``metal``, ``flammable``...); empty when unknown."""
+    material_known: bool
+    """Whether any description says what it is made of (else the typical material was used,
+    or none is known)."""
+
+    @property
+    def material_unknown(self) -> bool:
+        """True when no description, not even its type, says what it is made of."""
+        return not self.materials
+
+
+def safety_properties(descriptions: Descriptions) -> SafetyProperties:
+    """The union of what every description says the thing is (see the module docs)."""
+    return _derived(descriptions)
+
+
+@lru_cache(maxsize=CACHED_DESCRIPTIONS)
+def _derived(descriptions: Descriptions) -> SafetyProperties:
+    taxonomy = household_taxonomy()
+    named = [taxonomy.type_named(name) for name in descriptions.names]
+    declared = descriptions.type
+    if declared is not None and declared not in taxonomy.types:
+        # a type the taxonomy does not know is read as words: ``Hob`` names a stove
+        declared = taxonomy.type_named(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", declared))
+    direct = {name for name in (declared, *named) if name is not None}
+    types = set(direct)
+    for name in direct:
+        types.update(taxonomy.categories_of(name))
+    kinds = set(descriptions.flags)
+    for name in direct:
+        kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
+    materials_ = shipped_materials()
+    said = materials_.read_all((descriptions.material, *descriptions.names))
+    materials = said or materials_.read_all(_typical_materials(direct))
+    return SafetyProperties(
+        types=frozenset(types),
+        kinds=frozenset(kinds),
+        materials=materials,
+        material_known=bool(said),
+    )
+
+
+def _typical_materials(types: Iterable[str]) -> list[str | None]:
+    taxonomy = household_taxonomy()
+    return [taxonomy.properties(name).material for name in sorted(types)]
