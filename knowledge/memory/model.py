@@ -42,6 +42,10 @@ PRIORITY: MappingProxyType[FactKind, int] = MappingProxyType(
 TRUSTED_SOURCES: frozenset[FactSource] = frozenset({"stated", "confirmed"})
 """The sources a fact must have to be kept; inferred claims never reach memory."""
 
+OTHERS_SLOT = "about."
+"""The slot prefix of what holds of someone other than the user (``about.son.food.peanuts``):
+never the user's own constraint or preference."""
+
 _SPACES = re.compile(r"\s+")
 
 

@@ -7,6 +7,8 @@ The memory's deterministic guard reads the user's own words, whatever a model ma
 - ``retracts``: "I'm no longer allergic to peanuts", "not anymore", "I was wrong about ...",
   "I'm not allergic to peanuts", "I can eat milk again": the fact on that slot is withdrawn,
   its opposite never stored;
+- whose it is: a constraint or liking said of someone else ("my son is allergic to peanuts")
+  is never kept as the user's own (:func:`said_of_someone_else`);
 - ``asserts``: anything else ("I'm allergic to peanuts", "I don't like coriander": a dislike is
   a fact of its own, not a negation).
 
@@ -27,6 +29,7 @@ from collections.abc import Sequence
 from typing import Literal, Protocol
 
 from cogtree.knowledge.language.question_form import QUESTION_START
+from cogtree.knowledge.language.subject import someone_else, speaks_of_self
 
 
 class Claim(Protocol):
@@ -43,10 +46,18 @@ class Claim(Protocol):
         ...
 
     @property
+    def slot(self) -> str | None:
+        """What the claim is about (``food.peanuts``), if it says."""
+        ...
+
+    @property
     def holds(self) -> bool:
         """True for a positive claim, False for a withdrawal."""
         ...
 
+
+_USERS_OWN = ("food.", "diet.")
+"""Slots of the user's own constraints and likings (someone else's start ``about.``)."""
 
 Stance = Literal["asserts", "retracts", "hedges", "asks"]
 """What a request does to memory (module docstring)."""
@@ -140,10 +151,14 @@ def inadmissible(claim: Claim, said: Sequence[str]) -> str | None:
     """Why ``claim`` may not be kept from a request said as ``said``; None when it may.
 
     The guard every write goes through, whatever a model or a summariser produced: nothing is
-    kept from a question or a doubt; a retraction keeps only withdrawals, never a positive
-    fact; and a withdrawal is kept only once the user confirmed it (source ``confirmed``).
+    kept as the user's own constraint or liking from words said of someone else ("my son is
+    allergic to peanuts": :func:`said_of_someone_else`); nothing from a question or a doubt;
+    a retraction keeps only withdrawals, never a positive fact; and a withdrawal is kept only
+    once the user confirmed it (source ``confirmed``).
     """
     stance = request_stance(said)
+    if (whose := said_of_someone_else(claim, said)) is not None:
+        return f"that was said of {whose}, not of the user: {claim.text!r} is not kept as theirs"
     if stance in ("asks", "hedges"):
         what = "a question" if stance == "asks" else "not a definite statement"
         return f"{' / '.join(repr(text) for text in said)} is {what}: nothing is kept from it"
@@ -152,3 +167,20 @@ def inadmissible(claim: Claim, said: Sequence[str]) -> str | None:
     if not claim.holds and claim.source != "confirmed":
         return f"{claim.text!r} withdraws a fact: only once the user confirmed it"
     return None
+
+
+def said_of_someone_else(claim: Claim, said: Sequence[str]) -> str | None:
+    """Who ``said`` speaks of instead of the user, when ``claim`` would be the user's own.
+
+    A claim on one of the user's own slots (``food.``, ``diet.``: a constraint or a liking)
+    from a request whose clauses give someone else's condition ("my son is allergic to
+    peanuts") and nothing of the speaker's is not the user's; claims on someone else's slot
+    (:data:`~knowledge.memory.model.OTHERS_SLOT`), or with no slot, are not this guard's.
+    """
+    slot = (claim.slot or "").casefold()
+    if not slot.startswith(_USERS_OWN):
+        return None
+    stated = [text for text in said if text.strip() and not is_bare_answer(text)]
+    if any(speaks_of_self(text) for text in stated):
+        return None
+    return next((who for who in map(someone_else, stated) if who is not None), None)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.memory.model import Fact, TurnTrace, WorkingContext
+from cogtree.knowledge.memory.model import OTHERS_SLOT, Fact, TurnTrace, WorkingContext
 
 
 class MemoryQuery(BaseModel):
@@ -147,6 +147,7 @@ def answer(
     if ASKED_BEFORE.search(question):
         return _asked_before(question, context.history, now or dt.datetime.now())
     facts = [*context.facts, *(recall.fact for recall in context.recalled if not recall.superseded)]
+    facts = [fact for fact in facts if _asked_of(fact, question)]
     for topic in TOPICS:
         if topic.asked.search(question):
             return _on_topic(topic, [fact for fact in facts if topic.answers(fact)])
@@ -156,6 +157,19 @@ def answer(
     if not found:
         return MemoryAnswer(NOTHING_RECALLED, (), known=False)
     return _said(found)
+
+
+def _asked_of(fact: Fact, question: str) -> bool:
+    """Whether ``fact`` is about whom ``question`` asks.
+
+    The user's own facts always are; someone else's (``about.son.food...``) only when the
+    question names them ("what is my son allergic to?").
+    """
+    slot = fact.slot or ""
+    if not slot.startswith(OTHERS_SLOT):
+        return True
+    owner = slot[len(OTHERS_SLOT) :].split(".", 1)[0].replace("_", " ")
+    return re.search(rf"\b{re.escape(owner)}\b", question, re.IGNORECASE) is not None
 
 
 def _on_topic(topic: _Topic, facts: Sequence[Fact]) -> MemoryAnswer:

@@ -70,6 +70,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
                 "targets": "kg",
                 "relation": "value",
                 "person": "text",
+                "about": "text",
                 "correction": "value",
                 "retract": "value",
                 "daily_kcal": "text",

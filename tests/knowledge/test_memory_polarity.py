@@ -165,3 +165,27 @@ def test_an_answer_word_is_never_taken_for_the_users_name(word: str) -> None:
     with pytest.raises(ValidationError, match="it is not a name"):
         Introduction(name=word)
     assert Introduction(name="Sam").claims()[0].text == "The user's name is Sam"
+
+
+@pytest.mark.parametrize(
+    ("said", "users_own_kept"),
+    [
+        ("My son is allergic to peanuts", False),
+        ("our guest can't eat gluten", False),
+        ("my son and I are allergic to peanuts", True),
+        ("I'm allergic to peanuts", True),
+        ("My name is Anna and I'm allergic to peanuts", True),
+    ],
+)
+def test_a_constraint_said_of_someone_else_is_never_kept_as_the_users(
+    said: str, users_own_kept: bool
+) -> None:
+    users = Claim(
+        text="The user is allergic to peanuts",
+        kind="hard_constraint",
+        slot="food.peanuts",
+        source="stated",
+    )
+    theirs = users.model_copy(update={"slot": "about.son.food.peanuts"})
+    assert (inadmissible(users, [said]) is None) == users_own_kept
+    assert inadmissible(theirs, [said]) is None

@@ -278,3 +278,85 @@ def test_an_answer_the_conversation_holds_is_not_fetched_again(converse) -> None
     talk.say("I'm allergic to peanuts")
     _, why = grounding("How many calories does tiramisu have?")
     assert "avoid=nothing, now avoid=peanuts" in why  # the profile changed: asked again
+
+
+# -- allergies: categories, phrasings, whose they are, and lifting one only with a yes -----------
+
+PEANUT_DISHES = ("satay", "pad thai", "peanut butter")
+
+
+def offered(talk: Conversation) -> str:
+    """What the robot suggests instead of the lasagne (the allergy filter at work)."""
+    return talk.say("Suggest something instead of the lasagne").lower()
+
+
+@pytest.mark.parametrize(
+    "lift", ["Actually I like peanuts now", "I can eat peanuts again", "I love peanuts"]
+)
+def test_lifting_an_allergy_asks_for_a_yes_and_changes_nothing_without_it(
+    converse, lift: str
+) -> None:
+    talk = converse()
+    talk.say("I'm allergic to peanuts")
+    asked = talk.say(lift)
+    assert "yes" in asked.lower() and "Noted" not in asked  # the robot asks before it lifts
+    assert ("The user is allergic to peanuts", "positive") in talk.believed("peanuts")
+    suggestions = offered(talk)  # moves on instead of saying yes
+    assert "instead of" in suggestions
+    assert not [dish for dish in PEANUT_DISHES if dish in suggestions]
+    assert ("The user is allergic to peanuts", "positive") in talk.believed("peanuts")
+
+
+def test_an_allergy_is_lifted_once_the_user_says_yes(converse) -> None:
+    talk = converse()
+    talk.say("I'm allergic to peanuts")
+    assert "yes" in talk.say("Actually I like peanuts now").lower()
+    assert "likes peanuts" in talk.say("yes")
+    believed = talk.believed("peanuts")
+    assert ("The user likes peanuts", "positive") in believed
+    assert not [text for text, holds in believed if "allergic" in text and holds == "positive"]
+
+
+def test_a_liking_with_no_allergy_to_lift_is_noted_at_once(converse) -> None:
+    talk = converse()
+    assert talk.say("Actually I like peanuts now").startswith("Noted")
+
+
+@pytest.mark.parametrize(
+    "said", ["I have a peanut allergy", "I'm allergic to peanut", "I'm allergic to groundnuts"]
+)
+def test_allergy_phrasings_are_understood(converse, said: str) -> None:
+    talk = converse()
+    assert talk.say(said) == "Noted. The user is allergic to peanuts."
+    assert not [dish for dish in PEANUT_DISHES if dish in offered(talk)]
+
+
+def test_an_allergy_to_nuts_covers_peanuts(converse) -> None:
+    talk = converse()
+    assert talk.say("I am allergic to nuts") == "Noted. The user is allergic to nuts."
+    assert "allergic to nuts" in talk.say("What am I allergic to?")
+    assert not [dish for dish in PEANUT_DISHES if dish in offered(talk)]
+
+
+@pytest.mark.parametrize(
+    ("said", "stored"),
+    [
+        ("My son is allergic to peanuts", "The user's son is allergic to peanuts"),
+        ("my wife is allergic to nuts", "The user's wife is allergic to nuts"),
+    ],
+)
+def test_an_allergy_of_someone_else_is_theirs_not_the_users(
+    converse, said: str, stored: str
+) -> None:
+    talk = converse()
+    assert talk.say(said) == f"Noted. {stored}."
+    assert (stored, "positive") in talk.believed("allergic peanuts nuts")
+    assert talk.say("What am I allergic to?").startswith("Nothing that I know of")
+
+
+def test_an_eager_model_cannot_make_someone_elses_allergy_the_users(converse) -> None:
+    llm = proceed_with_everything("AddToDatabase", {"targets": ["peanuts"], "relation": "allergy"})
+    talk = converse(llm.client)
+    talk.say("My son is allergic to peanuts")
+    assert not [text for text, _ in talk.believed("peanuts") if text.startswith("The user is")]
+    llm.client.close()

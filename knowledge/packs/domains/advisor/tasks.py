@@ -23,7 +23,7 @@ from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from cogtree.knowledge.memory.model import Claim, FactKind
+from cogtree.knowledge.memory.model import OTHERS_SLOT, Claim, FactKind
 from cogtree.knowledge.memory.note import Introduction
 from cogtree.knowledge.memory.questions import MemoryQuery
 from cogtree.knowledge.wording import id_words
@@ -71,6 +71,8 @@ DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
 """Case-folded ids of the diets in vocabulary.ttl (a test keeps them equal to the graph's)."""
 
 _MAX_NAME = 80
+
+_PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them"})
 
 
 class _Task(BaseModel):
@@ -148,6 +150,11 @@ class AddToDatabase(_Task):
     person: str | None = Field(
         None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
     )
+    about: str | None = Field(
+        None,
+        description="who it is about when not the user, as said (e.g. 'my son', 'our guest'); "
+        "none: the user",
+    )
     correction: bool = Field(
         False, description="the user corrects something said before ('actually', 'I meant')"
     )
@@ -183,6 +190,16 @@ class AddToDatabase(_Task):
     @classmethod
     def _person(cls, value: str | None) -> str | None:
         return _name(value)
+
+    @field_validator("about")
+    @classmethod
+    def _about(cls, value: str | None) -> str | None:
+        """Someone the user names; a bare pronoun ("she") is asked about, never guessed."""
+        if value is None or not value.strip():
+            return None
+        if value.strip().casefold() in _PRONOUNS:
+            raise ValueError(f"about {value!r}: say who that is, e.g. 'my daughter'")
+        return _name(" ".join(value.split()))
 
     @field_validator("correction", "retract", mode="before")
     @classmethod
@@ -228,9 +245,15 @@ class AddToDatabase(_Task):
         A followed diet goes to ``diet.<id>``, everything else to ``food.<id>`` (one slot per
         food, so a later correction replaces it). Allergies, intolerances, exclusions and diets
         are hard constraints; preferences are preferences. A retraction withdraws the fact on
-        each slot (negative claims, "Anna is no longer allergic to peanuts").
+        each slot (negative claims, "Anna is no longer allergic to peanuts"). A statement
+        ``about`` someone else is theirs: ``The user's son is allergic to peanuts`` on
+        ``about.son.food.Peanuts`` (:data:`~knowledge.memory.model.OTHERS_SLOT`), never on the
+        user's own slot.
         """
         who = self.person or "The user"
+        owner = ""
+        if self.about:
+            who, owner = _someone_else(self.about)
         found: list[Claim] = []
         if self.person:
             found.append(
@@ -239,7 +262,7 @@ class AddToDatabase(_Task):
         for target in self.targets:
             relation = self.relation_of(target)
             kind: FactKind = "preference" if relation == "prefer" else "hard_constraint"
-            slot = f"{'diet' if relation == 'diet' else 'food'}.{target}"
+            slot = f"{owner}{'diet' if relation == 'diet' else 'food'}.{target}"
             claim = self._claim(_sentence(who, relation, target), kind, slot)
             if self.retract:
                 claim = claim.model_copy(
@@ -266,6 +289,18 @@ class AddToDatabase(_Task):
 
     def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
         return Claim(text=text, kind=kind, slot=slot, source="stated", correction=self.correction)
+
+
+def _someone_else(about: str) -> tuple[str, str]:
+    """Who a claim about someone else names, and its slot prefix.
+
+    "my son" -> "The user's son", ``about.son.``; a name stays as said ("Tom", ``about.tom.``).
+    """
+    words = about.split()
+    possessed = words[0].casefold() in ("my", "our") and len(words) > 1
+    who = f"The user's {' '.join(words[1:])}" if possessed else about
+    owner = "_".join(words[1:] if possessed else words).casefold()
+    return who, f"{OTHERS_SLOT}{owner}."
 
 
 def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = False) -> str:
