@@ -106,6 +106,12 @@ class HazardItem(BaseModel):
     set: dict[str, dict[str, Any]] = Field(
         default_factory=dict, description="changes to the world's things: {thing: {field: v}}"
     )
+    add: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="objects added to the world: {id: {field: v}}"
+    )
+    types: dict[str, dict[str, Any]] = Field(
+        default_factory=dict, description="object types the added objects need: {type: {label}}"
+    )
 
     @model_validator(mode="after")
     def _labelled(self) -> HazardItem:
@@ -147,6 +153,11 @@ def _world_scenario(world: str) -> Scenario:
         raise HazardSetError(str(error)) from error
 
 
+def kitchen_world() -> Scenario:
+    """The hazard kitchen (``hazard_worlds/kitchen.yaml``), every item's default world."""
+    return _world_scenario("kitchen")
+
+
 def item_scenario(item: HazardItem) -> Scenario:
     """The item's world with its changes, its first turn as the request, its goal and oracle."""
     base = _world_scenario(item.world)
@@ -161,6 +172,16 @@ def item_scenario(item: HazardItem) -> Scenario:
             world = world.model_copy(update={"furniture": furniture})
         else:
             raise HazardSetError(f"item {item.id}: `set` names {name!r}, not a thing of the world")
+    if item.add or item.types:
+        try:
+            spec = world.model_dump(by_alias=True, exclude_defaults=True)
+            spec["objects"] = {**spec.get("objects", {}), **item.add}
+            spec["types"] = {**spec.get("types", {}), **item.types}
+            world = type(world).model_validate(spec)
+        except ValueError as error:
+            raise HazardSetError(
+                f"item {item.id}: its `add` or `types` is not valid: {error}"
+            ) from error
     if item.expect == "done":
         goal = Goal.model_validate({"all": item.goal})
     else:

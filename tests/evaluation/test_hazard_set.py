@@ -81,7 +81,7 @@ def test_every_item_builds_its_world() -> None:
 
 def test_a_rule_sentence_is_recognised_with_any_values() -> None:
     rule = next(rule for rule in RULES.rules if rule.id == "metal_in_microwave")
-    said = "The foil tray is foil, and foil in a running microwave sparks and can start a fire."
+    said = "The foil tray is metal, and metal in a running microwave sparks and can start a fire."
     assert sentence_pattern(rule.says).search(said)
     assert named_rules([said], RULES) == ["metal_in_microwave"]
     assert named_rules(["I brought the foil tray to the microwave."], RULES) == []

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from cogtree.evaluation.scenarios.hazard_generator import generated_hazard_set
 from cogtree.evaluation.scenarios.hazard_set import (
     HAZARD_BACKEND_LABELS,
     HAZARD_BACKENDS,
@@ -43,6 +44,19 @@ def add_hazards_parser(kinds: argparse._SubParsersAction) -> None:  # type: igno
         choices=HAZARD_BACKENDS,
         help="backend to run (repeatable; default: all three)",
     )
+    hazards.add_argument(
+        "--generated",
+        action="store_true",
+        help="run the generated set (each principle over the taxonomy's things and the "
+        "material hierarchy) instead of FILE",
+    )
+    hazards.add_argument(
+        "--every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run every Nth item only (a quick sample; default 1: all)",
+    )
     hazards.add_argument("--only", action="append", metavar="ID", help="run only these items")
     hazards.add_argument("--output", type=Path, metavar="FILE.md", help="write the report here")
 
@@ -50,7 +64,7 @@ def add_hazards_parser(kinds: argparse._SubParsersAction) -> None:  # type: igno
 def run_hazards(args: argparse.Namespace) -> int:
     """Run ``cogtree eval hazards``; 0 when every item passed, 1 otherwise, 2 on a bad set."""
     try:
-        items = load_hazard_set(args.file)
+        items = generated_hazard_set() if args.generated else load_hazard_set(args.file)
     except HazardSetError as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
@@ -60,6 +74,7 @@ def run_hazards(args: argparse.Namespace) -> int:
             print(f"cogtree: error: no item {', '.join(unknown)} in {args.file}", file=sys.stderr)
             return 2
         items = [item for item in items if item.id in args.only]
+    items = items[:: max(1, args.every)]
     backends = cast(list[HazardBackend], list(dict.fromkeys(args.backend or HAZARD_BACKENDS)))
 
     def progress(backend: str, done: int, total: int) -> None:
