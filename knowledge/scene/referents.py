@@ -299,7 +299,7 @@ def _matching(
             add(term.text, position, ways)
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
-        owned = index.owned_by([speaker]) if speaker in index.of_class("Human") else set()
+        owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
         add(SPEAKER, phrase.possessive, [("speaker", speaker, owned)])
     elif phrase.possessive is not None:
         notes.append("'my': speaker unknown, ownership not checked")
@@ -376,12 +376,9 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     for matched in sorted(vocabulary.types_named.get(term, ())):
         nodes = index.of_kind(matched)
         ways += [("type", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
-    by_value = index.with_value(term)
-    for thing in sorted(by_value):
-        node = index.node(thing)
-        for attribute, value in node.values if node is not None else ():
-            for label in vocabulary.labels.get(attribute, ()) if value == term else ():
-                ways.append(("attribute", label, {thing}))
+    for attribute in sorted(vocabulary.attributes):
+        nodes = index.with_value(attribute, term)
+        ways += [("attribute", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     named_attributes = vocabulary.attributes_named.get(term, set())
     for attribute in sorted(named_attributes):
         nodes = index.with_flag([attribute])
@@ -393,7 +390,7 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
             ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     named = index.named(term)
     ways.append(("label", "", named))
-    owners = {node for node in named & index.of_class("Human") if _labelled(index, node, term)}
+    owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if way[2]]
 
@@ -406,9 +403,12 @@ def _details(index: SceneIndex, thing: str) -> Node | None:
     return node
 
 
-def _labelled(index: SceneIndex, node_id: str, label: str) -> bool:
+def _person_labelled(index: SceneIndex, node_id: str, label: str | None = None) -> bool:
+    """Whether ``node_id`` is a person (labelled ``label``, if given)."""
     node = index.node(node_id)
-    return node is not None and label in node.labels
+    if node is None or "Human" not in node.classes:
+        return False
+    return label is None or label in node.labels
 
 
 def _kind(node: Node) -> ThingKind:

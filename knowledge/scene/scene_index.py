@@ -159,6 +159,7 @@ class _Tables:
         self.by_name: dict[str, set[str]] = {}
         self.by_type: dict[str, set[str]] = {}
         self.by_value: dict[str, set[str]] = {}
+        """``attribute=value`` -> the nodes with that string value of that attribute."""
         self.by_flag: dict[str, set[str]] = {}
         self.by_attribute: dict[str, set[str]] = {}
         self.by_owner: dict[str, set[str]] = {}
@@ -180,8 +181,8 @@ class _Tables:
             edit(self.by_name, form, node_id)
         for name in node.types:
             edit(self.by_type, name, node_id)
-        for _, value in node.values:
-            edit(self.by_value, value, node_id)
+        for attribute, value in node.values:
+            edit(self.by_value, f"{attribute}={value}", node_id)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id)
         for attribute in node.attributes:
@@ -507,10 +508,10 @@ class SceneIndex:
         """The nodes whose object type is ``kind`` or a type under it."""
         return self.of_types(self.vocabulary.narrower.get(kind, {kind}))
 
-    def with_value(self, value: str) -> set[str]:
-        """The nodes with an attribute whose string value is ``value``."""
+    def with_value(self, attribute: str, value: str) -> set[str]:
+        """The nodes whose ``attribute`` has the string value ``value``."""
         with self._lock:
-            return set(self._tables.by_value.get(value, ()))
+            return set(self._tables.by_value.get(f"{attribute}={value}", ()))
 
     def with_flag(self, attributes: Iterable[str]) -> set[str]:
         """The nodes for which one of ``attributes`` is true."""
