@@ -30,18 +30,18 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/actions/dialogue/respond.py": 641,
+    "behaviours/actions/dialogue/respond.py": 637,
     "behaviours/gates/intent.py": 696,
     "behaviours/gates/task_readiness.py": 1002,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 1235,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
-    "knowledge/scene/scene_graph.py": 720,
+    "knowledge/scene/scene_graph.py": 673,
     "knowledge/understanding/frame_tasks.py": 641,
     "sim/world.py": 1122,
     "sim/world_spec.py": 629,
-    "skills/action_model/belief.py": 617,
+    "skills/action_model/belief.py": 613,
     "skills/planning/tasks.py": 954,
     "trees/ros/host.py": 660,
 }

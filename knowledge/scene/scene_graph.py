@@ -52,7 +52,6 @@ import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
@@ -64,6 +63,7 @@ from rdflib.term import Identifier, Node
 
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.scene.named_queries import Binding, QueryLibrary
+from cogtree.knowledge.scene.property_vocabulary import LOCAL_ID, PropertyVocabulary
 from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import QueryOutcome, ReadOnlyQueryRunner
 from cogtree.knowledge.scene.referents import resolve_referent
@@ -98,7 +98,6 @@ ONTOLOGY_PATH = Path(__file__).with_name("ontology.ttl")
 SCENES_DIR = Path(__file__).with_name("scenes")
 """Shipped scenes, e.g. ``SCENES_DIR / "home.ttl"``."""
 
-LOCAL_ID = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
 PREFIXED_ID = re.compile(r"(cog|scene):([A-Za-z_][A-Za-z0-9_.-]*)")
 FULL_IRI = re.compile(r"(https?://|urn:)[^\s<>\"{}|\\^`]+")
 
@@ -163,70 +162,6 @@ class UnknownEntityError(LookupError):
     """A query named a node that is not in the scene graph (the message lists known ones)."""
 
 
-@dataclass(frozen=True)
-class _Vocabulary:
-    """What the ontology says about properties, read once per load."""
-
-    object_properties: frozenset[URIRef]
-    datatype_properties: frozenset[URIRef]
-    functional: frozenset[URIRef]
-    inverse_functional: frozenset[URIRef]
-    placement: frozenset[URIRef]
-    side: frozenset[URIRef]
-    ranges: Mapping[URIRef, URIRef]
-
-    @classmethod
-    def read(cls, graph: Graph) -> _Vocabulary:
-        def declared(kind: URIRef) -> frozenset[URIRef]:
-            return frozenset(
-                s for s in graph.subjects(RDF.type, kind) if isinstance(s, URIRef) and s in COG
-            )
-
-        abstract = {COG.placement, COG.side, COG.attribute, COG.source, COG.lastSeen}
-        object_properties = declared(OWL.ObjectProperty) - abstract
-        datatype_properties = declared(OWL.DatatypeProperty) - abstract
-        ranges = {
-            prop: rng
-            for prop in object_properties | datatype_properties
-            if isinstance(rng := graph.value(prop, RDFS.range), URIRef)
-        }
-        placement = frozenset(
-            s for s in graph.subjects(RDFS.subPropertyOf, COG.placement) if isinstance(s, URIRef)
-        )
-        side = frozenset(
-            s for s in graph.subjects(RDFS.subPropertyOf, COG.side) if isinstance(s, URIRef)
-        )
-        return cls(
-            object_properties=object_properties,
-            datatype_properties=datatype_properties,
-            functional=declared(OWL.FunctionalProperty),
-            inverse_functional=declared(OWL.InverseFunctionalProperty),
-            placement=placement,
-            side=side,
-            ranges=ranges,
-        )
-
-    def predicate(self, name: str) -> URIRef:
-        """The property an observation's predicate names; ValueError lists the known ones."""
-        if name == "type":
-            return RDF.type
-        if name == "label":
-            return RDFS.label
-        local = name.removeprefix("cog:")
-        candidate = COG[local] if LOCAL_ID.fullmatch(local) else None
-        if candidate in self.object_properties | self.datatype_properties:
-            assert candidate is not None
-            return candidate
-        known = sorted(
-            ["type", "label"]
-            + [str(p).removeprefix(str(COG)) for p in self.object_properties]
-            + [str(p).removeprefix(str(COG)) for p in self.datatype_properties]
-        )
-        raise ValueError(
-            f"unknown predicate {name!r}: use an ontology property ({', '.join(known)})"
-        )
-
-
 class SceneGraph(Closeable):
     """The robot's belief: the ontology plus a scene, with perception queries and updates.
 
@@ -241,7 +176,7 @@ class SceneGraph(Closeable):
         if (ONTOLOGY_IRI, RDF.type, OWL.Ontology) not in self.graph:
             load_turtle(self.graph, ONTOLOGY_PATH)
             load_turtle(self.graph, TAXONOMY_PATH)
-        self._vocabulary = _Vocabulary.read(self.graph)
+        self._vocabulary = PropertyVocabulary.read(self.graph)
         materialise_kinds(self.graph)
         self._queries = QueryLibrary.load()
         self._write_lock = threading.Lock()
@@ -281,14 +216,14 @@ class SceneGraph(Closeable):
         """Add the Turtle file ``path`` to the belief (TurtleError names the line)."""
         with self._writing(bulk=True):
             load_turtle(self.graph, path)
-            self._vocabulary = _Vocabulary.read(self.graph)
+            self._vocabulary = PropertyVocabulary.read(self.graph)
             materialise_kinds(self.graph)
 
     def load_text(self, text: str, *, source: str = "<text>") -> None:
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
         with self._writing(bulk=True):
             load_turtle(self.graph, source, text=text)
-            self._vocabulary = _Vocabulary.read(self.graph)
+            self._vocabulary = PropertyVocabulary.read(self.graph)
             materialise_kinds(self.graph)
 
     def __len__(self) -> int:
