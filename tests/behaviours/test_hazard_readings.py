@@ -189,7 +189,7 @@ def test_the_gate_is_running_until_the_hazard_check_is_done_then_refuses(
     assert gate.status == Status.FAILURE and llm.calls == []
     assert blackboard.get("/turn/control") == "Reject"
     rationale = blackboard.get("/rationale/taskreadinessgate").rationale
-    assert "foil tray is foil" in rationale and "microwave" in rationale
+    assert "foil tray is metal" in rationale and "microwave" in rationale
 
 
 def test_a_safe_reading_is_asked_about_after_the_check(

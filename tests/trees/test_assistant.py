@@ -403,14 +403,14 @@ def test_a_missing_skill_is_named_not_called_outside_what_i_do(
     assert nothing_was_done(session)
 
 
-def test_an_open_ended_need_without_a_planner_asks_and_lists_what_the_robot_can_do(
+def test_an_open_ended_need_without_a_planner_asks_one_short_question(
     open_session: SessionFactory,
 ) -> None:
     session = open_session()
     result = session.turn("I'm thirsty")
     assert result.control == "Clarify"
     assert "Nothing was done" not in result.reply
-    assert "bring an object" in result.reply
+    assert result.reply == "What would you like me to do?"  # one sentence, never the skill list
     assert nothing_was_done(session)
 
 
