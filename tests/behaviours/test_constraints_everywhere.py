@@ -184,7 +184,7 @@ def test_any_speaker_id_binds_the_template_and_its_allergies_hold(
     assert query.source == "template"
     spoken = re.search(r"VALUES \?speaker \{ (.*?) \}\n", query.text, re.DOTALL)
     assert spoken and spoken.group(1).startswith('"')  # a literal, never code
-    QueryChecker(advisor.get("advisor").manifest.prefixes).check(query.text)
+    QueryChecker(advisor.get("advisor").manifest.prefixes).check(query.text, template=True)
     rows = run(blackboard, make_llm, workers, advisor)
     assert rows and not named(rows, peanut_dishes)
 

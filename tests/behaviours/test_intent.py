@@ -139,7 +139,7 @@ def test_answer_to_a_pending_question_merges_into_the_pending_task(
     result = frame(blackboard)
     assert result.task == "AddToDatabase"
     assert result.slots["relation"] == "allergy"
-    assert result.slots["targets"] == ["peanuts"]
+    assert result.slots["targets"] == ["peanuts", "shellfish"]  # both allergens understood
     assert result.said == ["please add to my allergies", "peanuts and shellfish"]
     why = blackboard.get("/rationale/intent")
     assert "continues the pending AddToDatabase" in why.rationale
