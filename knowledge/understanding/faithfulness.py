@@ -238,21 +238,52 @@ def _roman_value(numeral: str) -> Decimal:
 
 def is_supported(number: StatedNumber, known: Iterable[Decimal]) -> bool:
     """Whether a known number equals ``number`` or rounds to it at its written precision."""
-    step = Decimal(1).scaleb(-number.places)
+    return any(
+        value == number.value or number.value in _rounded(value, number.places) for value in known
+    )
+
+
+def _rounded(value: Decimal, places: int) -> tuple[Decimal, ...]:
+    """``value`` rounded to ``places`` decimals, half up and half even (none if it cannot be)."""
+    step = Decimal(1).scaleb(-places)
     with localcontext() as context:
         context.prec = _PRECISION
-        for value in known:
-            if value == number.value:
-                return True
-            try:
-                if any(
-                    value.quantize(step, rounding=mode) == number.value
-                    for mode in (ROUND_HALF_UP, ROUND_HALF_EVEN)
-                ):
-                    return True
-            except InvalidOperation:
-                continue
-    return False
+        try:
+            return tuple(value.quantize(step, rounding=mode) for mode in _ROUNDINGS)
+        except InvalidOperation:
+            return ()
+
+
+_ROUNDINGS = (ROUND_HALF_UP, ROUND_HALF_EVEN)
+
+
+class _Backing:
+    """The support's numbers by value, and by value rounded at each precision a reply asks.
+
+    So checking a reply costs what the reply and the support state, not their product (a
+    question listing hundreds of candidates states hundreds of numbers).
+    """
+
+    def __init__(self, known: Iterable[StatedNumber]) -> None:
+        self._exact: dict[Decimal, set[str | None]] = {}
+        for item in known:
+            self._exact.setdefault(item.value, set()).add(item.unit)
+        self._by_places: dict[int, dict[Decimal, set[str | None]]] = {}
+
+    def units(self, number: StatedNumber) -> set[str | None] | None:
+        """The units of the support numbers backing ``number`` (None: no unit); None if none do."""
+        found = set(self._exact.get(number.value, ()))
+        found |= self._rounded_to(number.places).get(number.value, set())
+        return found or None
+
+    def _rounded_to(self, places: int) -> dict[Decimal, set[str | None]]:
+        table = self._by_places.get(places)
+        if table is None:
+            table = self._by_places[places] = {}
+            for value, units in self._exact.items():
+                for rounded in _rounded(value, places):
+                    table.setdefault(rounded, set()).update(units)
+        return table
 
 
 def unsupported_numbers(reply: str, support: Support) -> list[str]:
@@ -261,16 +292,14 @@ def unsupported_numbers(reply: str, support: Support) -> list[str]:
     A number with a unit is listed with it ("32.7 mg") when the support has the value only
     with other units.
     """
-    known = support.stated()
-    values = [number.value for number in known]
+    backing = _Backing(support.stated())
     missing = []
     for number in stated_numbers(reply):
-        if not is_supported(number, values):
+        units = backing.units(number)
+        if units is None:
             missing.append(number.written)
-        elif number.unit is not None:
-            backing = [item for item in known if is_supported(number, [item.value])]
-            if all(item.unit not in (None, number.unit) for item in backing):
-                missing.append(f"{number.written} {number.unit}")
+        elif number.unit is not None and None not in units and number.unit not in units:
+            missing.append(f"{number.written} {number.unit}")
     return _unique(missing)
 
 

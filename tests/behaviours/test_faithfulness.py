@@ -167,6 +167,22 @@ def test_a_number_the_support_gives_without_a_unit_may_take_one() -> None:
     assert unsupported_numbers("It has 32.7 g.", Support(texts=("32.7",))) == []
 
 
+def test_a_rounded_number_keeps_the_unit_of_what_it_rounds() -> None:
+    support = Support(texts=("41.23 mg", "7.5"))
+    assert unsupported_numbers("41.2 mg, 41 mg and 8", support) == []
+    assert unsupported_numbers("41.2 g and 7.5 g", support) == ["41.2 g"]
+
+
+def test_a_long_list_is_checked_as_each_number_alone() -> None:
+    """A question listing hundreds of candidates: the same verdicts as one number at a time."""
+    support = Support(texts=tuple(f"mug in flat {flat}.5" for flat in range(0, 600, 2)))
+    reply = ", ".join(f"flat {flat}.5 or {flat}" for flat in range(600))
+    known = support.numbers()
+    alone = [n.written for n in stated_numbers(reply) if not is_supported(n, known)]
+    assert unsupported_numbers(reply, support) == list(dict.fromkeys(alone))
+    assert "1.5" in alone and "2.5" not in alone
+
+
 def test_a_signed_cell_counts_with_its_sign() -> None:
     assert parse_number("-4.5", signed=True) == Decimal("-4.5")
     assert unsupported_numbers("It is 4.5 degrees.", Support(texts=("-4.5",))) == ["4.5"]
