@@ -312,19 +312,44 @@ def unsupported_entities(
     names: capitalised inside a sentence, or drug and chemical words (module docstring).
     """
     forms = _Forms(entity_forms)
-    said = "\n".join(support.texts)
+    said = _Said("\n".join(support.texts))
     ids = {identifier.casefold() for identifier in support.ids}
     missing = []
     for written, form in forms.mentions(reply):
         named = {identifier.casefold() for identifier in entity_forms.get(form, frozenset())}
-        if named & ids or occurs(form, said):
+        if named & ids or said.has(form):
             continue
         missing.append(written)
     known = {form.casefold() for form in entity_forms}
     for word in _name_like_words(reply):
-        if word.casefold() not in known and not occurs(word, said):
+        if word.casefold() not in known and not said.has(word):
             missing.append(word)
     return _unique(missing)
+
+
+class _Said:
+    """The support's text, asked whether it contains a name (:func:`occurs`).
+
+    A name that is one word is looked up among the text's words; a longer one is searched
+    once: a reply naming hundreds of things costs the text once, not once per name.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._words = {word.casefold() for word in _WORD_CHARS.findall(text)}
+        self._found: dict[str, bool] = {}
+
+    def has(self, form: str) -> bool:
+        """Whether ``form`` (or its plural) is a whole word or phrase of the text (any case)."""
+        key = form.casefold()
+        if _WORD_CHARS.fullmatch(key):
+            return any(key + ending in self._words for ending in ("", "s", "es"))
+        if key not in self._found:
+            self._found[key] = occurs(form, self.text)
+        return self._found[key]
+
+
+_WORD_CHARS = re.compile(r"\w+")
 
 
 def stated_names(reply: str, entity_forms: Mapping[str, frozenset[str]]) -> list[str]:
@@ -351,7 +376,6 @@ def entity_forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
     return {form: frozenset(ids) for form, ids in forms.items()}
 
 
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*|[\"'(\[]\s*)$")
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:[-'][A-Za-z]+)*(?![\w])")
 _DRUG_ENDINGS = [
     "profen",
@@ -430,7 +454,7 @@ _SUBSTANCES = frozenset(
 def _name_like_words(reply: str) -> Iterator[str]:
     """Capitalised words inside a sentence, and drug or chemical words anywhere."""
     for match in _CAPITALISED.finditer(reply):
-        if match.group(0) != "I" and not _SENTENCE_START.search(reply[: match.start()]):
+        if match.group(0) != "I" and not _starts_sentence(reply, match.start()):
             yield match.group(0)
     for match in _WORD.finditer(reply):
         word = match.group(0).casefold()
@@ -438,6 +462,24 @@ def _name_like_words(reply: str) -> Iterator[str]:
             word.endswith(ending) and len(word) > len(ending) + 2 for ending in _DRUG_ENDINGS
         ):
             yield match.group(0)
+
+
+def _starts_sentence(text: str, at: int) -> bool:
+    """Whether a word at ``at`` starts a sentence (start, line break, ". ", quote, bracket).
+
+    After the text's start, a line break, end punctuation and a space, or an opening quote or
+    bracket (white space between allowed). Reads back from ``at`` over white space only, so a
+    long reply costs its length once, not once per capitalised word.
+    """
+    start = at
+    while start > 0 and text[start - 1].isspace():
+        if text[start - 1] == "\n":
+            return True
+        start -= 1
+    if start == 0:
+        return at == 0
+    before = text[start - 1]
+    return before in "\"'([" or (before in ".!?:;" and start < at)
 
 
 def occurs(form: str, text: str) -> bool:
