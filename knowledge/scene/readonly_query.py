@@ -37,7 +37,9 @@ rdflib leave the Oxigraph store for its own, much slower engine) on a worker thr
 the runner; one not finished after ``timeout_s`` is refused, and until it ends (Python cannot
 stop the thread) the runner refuses new template queries as busy instead of queueing them.
 Either way at most ``max_rows`` rows and ``max_bytes`` bytes of rendered terms come back,
-whatever the query's own LIMIT says, and the outcome is marked ``truncated``.
+whatever the query's own LIMIT says, and the outcome is marked ``truncated``. A query run
+``without`` some nodes runs the same way on a view of the graph that does not hold them
+(:mod:`knowledge.scene.graph_view`): it cannot reach them, whatever it projects.
 
 :class:`QueryVetter` checks a model's query before it is sent to the runner (so that a refused
 query can go back to the model): the text rules, then Oxigraph's reading in a sandbox over an
@@ -65,6 +67,7 @@ from rdflib.query import Result, ResultRow
 from rdflib.term import Node
 
 from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.scene.graph_view import GraphView, GraphViews
 from cogtree.knowledge.scene.query_sandbox import (
     GRAPH_FORMS,
     QuerySandbox,
@@ -320,31 +323,35 @@ class ReadOnlyQueryRunner(Closeable):
         self.timeout_s = timeout_s
         self.max_chars = max_chars
         self.prefixes = self.checker.prefixes
-        self._version = version
+        self._views = GraphViews(graph, version=version)
         self._sandbox = QuerySandbox(self.limits, self.prefixes)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readonly-sparql")
         self._lock = threading.Lock()
         self._runaway: Future[QueryOutcome] | None = None
         self._closed = False
 
-    def run(self, text: str, *, template: bool = False) -> QueryOutcome:
+    def run(
+        self, text: str, *, template: bool = False, without: frozenset[str] = frozenset()
+    ) -> QueryOutcome:
         """Check ``text`` and run it; raise :class:`QueryRefused` naming the reason if refused.
 
         ``template=True`` for a pack's own query template (runs in-process); otherwise the text
-        is a model's and runs in the sandbox process. Blocks up to ``timeout_s`` (plus the
-        worker's start and the snapshot's loading): never call it on the tick thread.
+        is a model's and runs in the sandbox process. ``without``: IRIs of nodes the query must
+        not reach (it runs on a view of the graph without them). Blocks up to ``timeout_s``
+        (plus the worker's start and the snapshot's loading): never call it on the tick thread.
         """
         started = time.perf_counter()
         try:
             checked = self.checker.check(text, template=template)
+            view = self._views.without(without)
             with self._lock:
                 if self._closed:
                     raise RuntimeError(
                         "this ReadOnlyQueryRunner is closed; create a new one to run queries"
                     )
                 if template:
-                    return self._run_in_process(checked, started)
-                return self._run_in_sandbox(checked, started)
+                    return self._run_in_process(checked, view, started)
+                return self._run_in_sandbox(checked, view, started)
         except QueryRefused as refusal:
             logger.info("refused a read-only query: %s", refusal)
             raise
@@ -361,16 +368,18 @@ class ReadOnlyQueryRunner(Closeable):
         """The worker process's handle (for tests and benchmarks)."""
         return self._sandbox
 
-    def _run_in_sandbox(self, checked: CheckedQuery, started: float) -> QueryOutcome:
-        """A model's query, in the worker process over an up-to-date snapshot of the graph."""
-        if self._version is not None:
-            key: Hashable = self._version()
+    def _run_in_sandbox(
+        self, checked: CheckedQuery, view: GraphView, started: float
+    ) -> QueryOutcome:
+        """A model's query, in the worker process over an up-to-date snapshot of ``view``."""
+        if view.key is not None:
+            key: Hashable = view.key
 
             def snapshot() -> bytes:
-                return _ntriples(self.graph)
+                return _ntriples(view.graph)
 
         else:
-            data = _ntriples(self.graph)
+            data = _ntriples(view.graph)
             key = hashlib.sha256(data).hexdigest()
 
             def snapshot() -> bytes:
@@ -394,7 +403,9 @@ class ReadOnlyQueryRunner(Closeable):
             elapsed_ms=_ms_since(started),
         )
 
-    def _run_in_process(self, checked: CheckedQuery, started: float) -> QueryOutcome:
+    def _run_in_process(
+        self, checked: CheckedQuery, view: GraphView, started: float
+    ) -> QueryOutcome:
         """A template query on the runner's thread, waited for up to ``timeout_s``."""
         if self._runaway is not None and not self._runaway.done():
             raise QueryRefused(
@@ -402,7 +413,7 @@ class ReadOnlyQueryRunner(Closeable):
                 "try again once it has finished"
             )
         cancelled = threading.Event()
-        future = self._executor.submit(self._execute, checked, cancelled, started)
+        future = self._executor.submit(self._execute, checked, view.graph, cancelled, started)
         try:
             return future.result(timeout=self.timeout_s)
         except FutureTimeout:
@@ -414,14 +425,14 @@ class ReadOnlyQueryRunner(Closeable):
             ) from None
 
     def _execute(
-        self, checked: CheckedQuery, cancelled: threading.Event, started: float
+        self, checked: CheckedQuery, graph: Graph, cancelled: threading.Event, started: float
     ) -> QueryOutcome:
         """Run the checked query on the worker thread and render the rows the caps admit."""
         variables: list[str] = []
         rows: list[dict[str, str | None]] = []
         truncated = False
         try:
-            result = self.graph.query(checked.text, initNs=self.prefixes)
+            result = graph.query(checked.text, initNs=self.prefixes)
             if result.type not in ("SELECT", "ASK"):
                 raise QueryRefused(f"{GRAPH_FORMS}. {ALLOWED_FORMS}")
             if result.type == "SELECT":

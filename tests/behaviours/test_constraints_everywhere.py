@@ -117,6 +117,25 @@ def test_a_model_query_never_offers_a_peanut_dish_to_a_peanut_allergy(
     assert bool(rows) == (sparql == ALL_DISHES)  # one row naming them all is dropped whole
 
 
+SHORTENED = (
+    "SELECT ?name WHERE { ?dish a adv:Dish ; rdfs:label ?label . "
+    'BIND(IF(CONTAINS(?label, " with "), STRBEFORE(?label, " with "), ?label) AS ?name) }'
+)
+"""Dish names a model shortened ("chicken satay"): words no forbidden row holds whole."""
+
+
+def test_a_model_query_projecting_shortened_names_still_never_offers_a_peanut_dish(
+    blackboard, make_llm, workers, advisor
+) -> None:
+    # the filter holds on the dish itself (its node in the graph), not on the words projected
+    presets = substitute(advisor, **{"/memory/working": allergic("food.peanuts")})
+    assert generate(blackboard, make_llm(model(SHORTENED)), advisor, presets) == "RS"
+    rows = run(blackboard, make_llm, workers, advisor)
+    names = {(row["name"] or "").lower() for row in rows}
+    assert "spaghetti carbonara" in names  # the others stay
+    assert not {name for name in names if "satay" in name or "pad thai" in name}
+
+
 def test_the_graph_s_allergies_of_the_speaker_filter_a_model_query(
     blackboard, make_llm, workers, advisor, peanut_dishes
 ) -> None:

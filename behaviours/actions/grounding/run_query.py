@@ -12,13 +12,22 @@ waits on the ``workers`` pool, and the node (a
 :class:`~behaviours.background.BackgroundWork`) polls it and never blocks a tick. An ASK
 query's answer is kept as one row ``{"answer": "yes" | "no"}``.
 
-Constraints hold on every pack query that returns rows: when the query carries the pack's
-bound constraints query (what the person must not be offered: dishes with their allergens,
-say), that query runs on the same worker after it, in-process, and every row with a cell
-naming one of its things (its id, its label or the id's local name, as whole words) is dropped
+Constraints hold on every pack query that returns rows, on the things themselves: when the
+query carries the pack's bound constraints query (what the person must not be offered: dishes
+with their allergens, say), that query runs on the same worker after it, in-process, and
+
+- on a knowledge graph, the query runs again on a view of the graph without the things it lists
+  (:mod:`knowledge.scene.graph_view`: no triple of theirs, nor of their ingredient lines), and
+  only the rows it finds there too are kept: a row a query could find only with a forbidden
+  dish present is dropped, whatever words it projects ("chicken satay", cut from the dish's
+  label); a row that reads otherwise without them (a count, a "none") is dropped too;
+- on any backend, every row with a cell naming one of the things (its id, its label or the
+  id's local name, as whole words) is dropped,
+
 before the rows become evidence, a template's rows and a model's alike. If the constraints
 cannot be checked, or name more things than one answer holds, the query fails: unfiltered rows
-are no evidence. An ASK query's yes or no names nothing and is kept; scene-graph queries have
+are no evidence. An ASK query runs on the whole graph (a yes or no names nothing, and on the
+view "does any dish hold peanuts?" would be answered no) and is kept; scene-graph queries have
 no constraints query yet.
 """
 
@@ -27,6 +36,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -40,7 +50,12 @@ from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.packs.domain_pack import DomainPack, PackError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.grounding_backend import GroundingBackend
-from cogtree.knowledge.scene.readonly_query import QueryOutcome, QueryRefused
+from cogtree.knowledge.scene.graph_view import nodes_named
+from cogtree.knowledge.scene.readonly_query import (
+    QueryOutcome,
+    QueryRefused,
+    ReadOnlyQueryRunner,
+)
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.evidence_needs import MODEL_QUERY
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
@@ -156,7 +171,8 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
                 # a pack's graph or database does not change: opened once, kept for the session
                 runner = pack.open_backend()
                 self._runners[pack.name] = runner
-        outcome = runner.run(query.text, template=query.source == "template")
+        template = query.source == "template"
+        outcome = runner.run(query.text, template=template)
         if query.constraints is None or outcome.kind == "ask":
             return Answer(outcome)
         try:
@@ -169,6 +185,12 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
                 "runner returns at once"
             )
         rows = allowed_rows(outcome.rows, forbidden.rows)
+        if isinstance(runner, ReadOnlyQueryRunner):  # a graph: the things themselves hidden
+            cells = (cell for row in forbidden.rows for cell in row.values())
+            hidden = nodes_named(cells, runner.prefixes)
+            if hidden:
+                again = runner.run(query.text, template=template, without=hidden)
+                rows = rows_found_again(rows, again.rows)
         if len(rows) < len(outcome.rows):
             log.info(
                 "%s: dropped %d row(s) naming what the user must not be offered",
@@ -205,6 +227,28 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
 def _on_scene(scene: SceneGraph, query: GeneratedQuery) -> Answer:
     """On the worker: run ``query`` on the scene graph (no constraints apply there)."""
     return Answer(scene.query_readonly(query.text, query.source == "template"))
+
+
+def rows_found_again(
+    rows: Sequence[dict[str, str | None]], again: Sequence[dict[str, str | None]]
+) -> list[dict[str, str | None]]:
+    """``rows`` that are among ``again`` too (each as often as it is there), in their order.
+
+    ``rows``: a query's rows on the whole graph; ``again``: the same query's on the graph
+    without the forbidden things. A row kept is true of the graph and found without them.
+    """
+    left = Counter(_row_key(row) for row in again)
+    kept = []
+    for row in rows:
+        key = _row_key(row)
+        if left[key] > 0:
+            left[key] -= 1
+            kept.append(row)
+    return kept
+
+
+def _row_key(row: dict[str, str | None]) -> tuple[tuple[str, str | None], ...]:
+    return tuple(sorted(row.items(), key=lambda item: item[0]))
 
 
 def allowed_rows(
