@@ -26,7 +26,8 @@ from query_sandbox_latency import timed
 
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.hazard_rules import load_hazard_rules, shipped_hazard_rules
-from cogtree.skills.action_model.belief import Belief, Person, RobotProfile, Thing
+from cogtree.skills.action_model.belief import Belief, RobotProfile, Thing
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.action_model.specs import skill_call
 from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan, rehearse
 from cogtree.skills.safety.hazard_check import _Facts, step_hazards
@@ -108,7 +109,7 @@ def kitchen(target_triples: int) -> tuple[Belief, int]:
             )
         number += 1
         belief = _belief(things, rooms)
-        facts = _Facts(belief)
+        facts = _Facts(belief, {})
         for name in things:
             facts.describe(name)
         count = len(facts.quads)

@@ -410,6 +410,12 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
             triples.extend(
                 (node(person_id), COG.ability, Literal(ability)) for ability in person.abilities
             )
+            if person.age_group is not None:
+                triples.append((node(person_id), COG.ageGroup, Literal(person.age_group)))
+            triples.extend(
+                (node(person_id), COG.vulnerability, Literal(what))
+                for what in person.vulnerabilities
+            )
     for obj, item in spec.objects.items():
         if belief.knows_object(obj):
             labelled(obj, COG.Object, item.synonyms)

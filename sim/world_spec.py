@@ -169,9 +169,7 @@ class Kitchen(SpecModel):
     """
 
     flags: tuple[HazardFlag, ...] = ()
-    not_flags: tuple[HazardFlag, ...] = Field(
-        (), description="flags its type typically has that this thing lacks"
-    )
+    not_flags: tuple[HazardFlag, ...] = Field((), description="typical flags it lacks")
     material: Label | None = None
     powered: bool | None = Field(None, description="appliances only: on at the start")
 
@@ -425,6 +423,8 @@ class Person(SpecModel):
         Field(default_factory=dict, description="task name -> ticks it takes (list: default)")
     )
     refuses: tuple[str, ...] = Field((), description="object ids or types, or abilities")
+    age_group: Literal["toddler", "child", "adult", "elderly"] | None = None
+    vulnerabilities: tuple[Label, ...] = Field((), description="dementia, frail, weak grip...")
 
 
 class ObjectType(SpecModel):

@@ -41,7 +41,6 @@ MODULES_SHRINKING = {
     "knowledge/understanding/frame_tasks.py": 641,
     "sim/world.py": 1122,
     "sim/world_spec.py": 629,
-    "skills/action_model/belief.py": 613,
     "skills/planning/tasks.py": 954,
     "trees/ros/host.py": 660,
 }

@@ -177,7 +177,7 @@ class HeldoutReport:
             f"{sum(len(m.lost) for m in maps)} (in {sum(bool(m.lost) for m in maps)} cases)",
             f"- layout approximations (nesting, furniture on furniture, next_to, defaults): "
             f"{sum(len(m.approximations) for m in maps)}",
-            f"- people who are not adults (age has no field): "
+            f"- people who are not adults (their age group is kept): "
             f"{sum(p.age_group != 'adult' for p in people)} of {len(people)}",
             f"- dialogues ending on a robot line the robot did not say itself: {robot_last}",
             f"- errors (the case could not run): {errors}",

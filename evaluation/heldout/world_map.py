@@ -35,8 +35,9 @@ other **without adding knowledge to the robot**:
   gives no layout); every person and the robot start in the first room. The robot is the
   humanoid, reaching down to the floor (``min_reach_m: 0``): a thing ``in`` a room rests on
   its floor, and the case says nothing of heights.
-- **People**: the name becomes the label. ``age_group`` (other than adult),
-  ``vulnerabilities`` and ``relation_to_user`` have no field and are recorded in ``lost``.
+- **People**: the name becomes the label; ``age_group`` and ``vulnerabilities`` are kept
+  (the world's people have both); ``relation_to_user`` has no field and is recorded in
+  ``lost``.
 """
 
 from __future__ import annotations
@@ -219,11 +220,12 @@ class _Builder:
         first = self.rooms[0]
         people: dict[str, Any] = {}
         for person in case.world.people:
-            people[person.id] = {"label": person.name, "room": first}
-            if person.age_group != "adult":
-                self.lost.append(f"people.{person.id}.age_group={person.age_group}")
-            if person.vulnerabilities:
-                self.lost.append(f"people.{person.id}.vulnerabilities")
+            people[person.id] = {
+                "label": person.name,
+                "room": first,
+                "age_group": person.age_group,
+                "vulnerabilities": list(person.vulnerabilities),
+            }
             if person.relation_to_user:
                 self.lost.append(f"people.{person.id}.relation_to_user")
         furniture = {i: self._furniture_spec(self.things[i]) for i in self.furniture}

@@ -16,7 +16,6 @@ nothing to do; without a hand, any hand not known to hold something else may hol
 from __future__ import annotations
 
 import logging
-import re
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -29,7 +28,14 @@ from typing_extensions import Self
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.scene.scene_models import ObjectInfo, Relation, RobotState, ThingKind
+from cogtree.knowledge.scene.scene_index import Node as IndexedNode
+from cogtree.knowledge.scene.scene_models import (
+    ObjectInfo,
+    Relation,
+    RobotState,
+    ThingKind,
+)
+from cogtree.skills.action_model.people import Person, person_of
 from cogtree.skills.action_model.specs import HAND_NAMES, Hand
 
 log = logging.getLogger(__name__)
@@ -152,6 +158,8 @@ class Thing:
     type: str | None = None
     label: str | None = None
     """What people call it ("comic book"), for sentences; None: say its id."""
+    owner: str | None = None
+    """The person it belongs to (``cog:ownedBy``); None when nobody or unknown."""
 
     @property
     def is_furniture(self) -> bool:
@@ -167,46 +175,6 @@ class Thing:
     def free_ml(self) -> float | None:
         """How much more liquid fits; None when the capacity is unknown."""
         return None if self.capacity_ml is None else max(self.capacity_ml - self.liquid_ml, 0.0)
-
-
-AVAILABLE = "available"
-"""The availability a person must have to take a handover (unknown availability is allowed)."""
-
-GONE = frozenset({"away", "asleep"})
-"""Availabilities that rule a person out of a plan; a busy person may be asked (and may say
-no: the delegation then fails at run time and the plan is repaired)."""
-
-
-@dataclass(frozen=True)
-class Person:
-    """A person: where they are believed to be, whether they are available, their abilities."""
-
-    id: str
-    room: str | None
-    availability: str | None
-    abilities: frozenset[str] = frozenset()
-
-    @property
-    def is_available(self) -> bool:
-        """True when the person is available or their availability is unknown."""
-        return self.availability in (None, AVAILABLE)
-
-    @property
-    def can_be_asked(self) -> bool:
-        """False only when they are away or asleep; a busy person may be free by then."""
-        return self.availability not in GONE
-
-    def ability_for(self, skill: str) -> str | None:
-        """Their ability named like ``skill`` (``pick`` or ``pick_up`` for PICK); None."""
-        wanted = skill.lower()
-        return next(
-            (
-                ability
-                for ability in sorted(self.abilities)
-                if wanted in re.split(r"[\s_-]+", ability.lower())
-            ),
-            None,
-        )
 
 
 @dataclass(frozen=True)
@@ -283,17 +251,11 @@ class Belief:
         state = states[0]
         rooms = {room.id: tuple(room.connected_to) for room in scene.rooms()}
         infos = [info for room in rooms for info in scene.objects_in_room(room)]
-        things = {info.id: _thing(info) for info in infos}
+        things = {info.id: _thing(info, scene.index.node(info.id)) for info in infos}
         heights = {info.id: info.height_m for info in infos if info.height_m is not None}
         homes = {info.id: info.home for info in infos if info.home is not None}
         people = {
-            human.id: Person(
-                id=human.id,
-                room=human.room,
-                availability=human.availability,
-                abilities=frozenset(human.abilities),
-            )
-            for human in scene.humans()
+            human.id: person_of(human, scene.index.node(human.id)) for human in scene.humans()
         }
         extra = facts or SupplementaryFacts()
         _check_facts(extra, state, things)
@@ -526,7 +488,7 @@ def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
     return frozenset(flag for flag in get_args(HazardFlag) if flag in kinds)
 
 
-def _thing(info: ObjectInfo) -> Thing:
+def _thing(info: ObjectInfo, indexed: IndexedNode | None = None) -> Thing:
     """The Thing of ``info``: what the scene says, over what its type is typically like.
 
     A flag the scene sets (``cog:chemical true``) holds; one it denies (``cog:food false``)
@@ -561,6 +523,7 @@ def _thing(info: ObjectInfo) -> Thing:
         slots=_whole(attributes.get("slots")),
         type=info.type,
         label=info.label or None,
+        owner=indexed.owners[0] if indexed is not None and indexed.owners else None,
     )
 
 

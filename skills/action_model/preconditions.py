@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict
 from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.disposal import disposal_table
-from cogtree.skills.action_model.belief import AVAILABLE, Belief, HazardFlag
+from cogtree.skills.action_model.belief import Belief, HazardFlag
+from cogtree.skills.action_model.people import AVAILABLE
 from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,

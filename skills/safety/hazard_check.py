@@ -29,7 +29,9 @@ The step's graph (prefix ``haz:``):
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
   side relation, or what already rests on or in the target).
-- a person (``a haz:Person``): ``haz:word``.
+- a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup`` and ``haz:child true`` (a
+  toddler or child), ``haz:vulnerable`` (each vulnerability); a thing's ``haz:owner`` is the
+  person it belongs to (described too), and ``haz:massKg`` its mass.
 
 A plan is checked step by step with :class:`PlanHazards`, which also remembers what earlier
 steps switched on or off (the effects of SWITCH_ON / SWITCH_OFF may not be projected on the
@@ -141,8 +143,15 @@ class _Facts:
         node = _node(name)
         for word in _words(name):
             self.add(node, "word", Literal(word))
-        if name in self.belief.people:
+        person = self.belief.people.get(name)
+        if person is not None:
             self.quads.append(Quad(node, _TYPE, _PERSON, DefaultGraph()))
+            if person.age_group is not None:
+                self.add(node, "ageGroup", Literal(person.age_group))
+            if person.is_child:
+                self.add(node, "child", _TRUE)
+            for vulnerability in sorted(person.vulnerabilities):
+                self.add(node, "vulnerable", Literal(vulnerability))
             return
         thing = self.belief.things.get(name)
         if thing is None:
@@ -170,6 +179,11 @@ class _Facts:
             self.add(node, "material", Literal(material))
         if not found.materials:
             self.add(node, "materialUnknown", _TRUE)
+        if thing.owner is not None:
+            self.add(node, "owner", _node(thing.owner))
+            self.describe(thing.owner)
+        if thing.mass_kg is not None:
+            self.add(node, "massKg", _number(thing.mass_kg))
         if thing.kind == "object" and thing.is_open is False:
             self.add(node, "sealed", _TRUE)
         if thing.hot:

@@ -10,7 +10,8 @@ from typing import Any, get_args
 import yaml
 
 from cogtree.knowledge.robot_skills import RobotSkill
-from cogtree.skills.action_model.belief import Belief, Person, RobotProfile, Thing
+from cogtree.skills.action_model.belief import Belief, RobotProfile, Thing
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.planning.plan_model import ToAPlan
 from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan
 
@@ -132,6 +133,17 @@ def _thing(spec: Mapping[str, Any], things: Mapping[str, Thing]) -> tuple[Thing,
     return thing, hand
 
 
+def _person(spec: Mapping[str, Any]) -> Person:
+    fields = dict(spec)
+    return Person(
+        id=fields.pop("id"),
+        room=fields.pop("room", "kitchen"),
+        availability="available",
+        vulnerabilities=frozenset(fields.pop("vulnerabilities", [])),
+        **fields,
+    )
+
+
 def build_belief(case: Mapping[str, Any]) -> Belief:
     """The base kitchen with the case's things, its overrides (`set`) and what is held."""
     things = {thing.id: thing for thing in BASE_THINGS}
@@ -155,7 +167,10 @@ def build_belief(case: Mapping[str, Any]) -> Belief:
         robot_room="kitchen",
         held=held,
         things=things,
-        people={person.id: person for person in PEOPLE},
+        people={
+            **{person.id: person for person in PEOPLE},
+            **{spec["id"]: _person(spec) for spec in case.get("people") or []},
+        },
         rooms={"kitchen": ("living_room",), "living_room": ("kitchen",)},
         heights={},
         homes={},

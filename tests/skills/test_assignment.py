@@ -10,7 +10,8 @@ import pytest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.action_model.belief import BeliefError, Person
+from cogtree.skills.action_model.belief import BeliefError
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.planning.assignment import PlanWorld, assign, robot_subtask_rate
 from cogtree.skills.planning.plan_model import PlanStep, ToAPlan
 from cogtree.skills.planning.plan_validation import dry_run, oracle_plan, rehearse

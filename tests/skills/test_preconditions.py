@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from cogtree.skills.action_model.belief import Belief, Person
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.action_model.preconditions import check_preconditions
 from cogtree.skills.action_model.specs import skill_call
 
