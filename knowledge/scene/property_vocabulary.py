@@ -35,6 +35,7 @@ class PropertyVocabulary:
     @classmethod
     def read(cls, graph: Graph) -> PropertyVocabulary:
         """The vocabulary the ontology in ``graph`` declares (``cog:`` properties only)."""
+
         def declared(kind: URIRef) -> frozenset[URIRef]:
             return frozenset(
                 s for s in graph.subjects(RDF.type, kind) if isinstance(s, URIRef) and s in COG
