@@ -23,7 +23,8 @@ Tree (``create_root``)::
     │   │   │   ├── Physical       GroundingIs(physical) -> PhysicalTask: attempts of
     │   │   │   │                  PlanTask -> ValidationGate -> ExecutePlan, Explain on failure
     │   │   │   ├── Inform         GroundingIs(knowledge_query) -> NeedsEvidence (a held
-    │   │   │   │                  answer may serve) -> GenerateQuery -> RunQuery ->
+    │   │   │   │                  answer may serve) -> AnswerFromScene (a scene question,
+    │   │   │   │                  from the scene index) | GenerateQuery -> RunQuery ->
     │   │   │   │                  HoldAnswer -> /turn/evidence, /session/held_answers
     │   │   │   ├── Remember       GroundingIs(memory_write) -> StageClaims
     │   │   │   └── Reminisce      GroundingIs(memory_query) -> AnswerFromMemory
@@ -59,6 +60,7 @@ from cogtree.behaviours.actions.grounding.memory_write import Consolidate, Stage
 from cogtree.behaviours.actions.grounding.post_process import PostProcess
 from cogtree.behaviours.actions.grounding.query_generation import GenerateQuery
 from cogtree.behaviours.actions.grounding.run_query import RunQuery
+from cogtree.behaviours.actions.grounding.scene_answer import AnswerFromScene
 from cogtree.behaviours.actions.grounding.switch_domain import SwitchActiveDomain
 from cogtree.behaviours.gates.evidence import NeedsEvidence
 from cogtree.behaviours.gates.grounding import GroundingIs
@@ -102,8 +104,9 @@ def create_ground(robot: str = "robot1") -> py_trees.behaviour.Behaviour:
             "Inform",
             GroundingIs("knowledge_query"),
             NeedsEvidence(),
-            GenerateQuery(),
-            RunQuery(),
+            _selector(
+                "Evidence", AnswerFromScene(), _sequence("Query", GenerateQuery(), RunQuery())
+            ),
             HoldAnswer(),
         ),
         _sequence("Remember", GroundingIs("memory_write"), StageClaims()),

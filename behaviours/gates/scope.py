@@ -20,6 +20,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.knowledge.language.question_form import asks_the_robot
 from cogtree.knowledge.language.request_frame import skill_actions
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
@@ -185,7 +186,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if guess.confident and not self._connected:
             decision = self._decision(guess.domain, guess.confidence, guess.reason)
             return Verdict(decision, guess.reason)
-        if not guess.in_scope and not self._connected and frame.steps:
+        instruction = bool(frame.steps) and not asks_the_robot(utterance)
+        if not guess.in_scope and not self._connected and instruction:
             why = (
                 f"an instruction ({frame.steps[0].verb!r}) for no action the robot has and "
                 f"nothing it knows; {guess.reason}"

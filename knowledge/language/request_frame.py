@@ -177,7 +177,7 @@ class RequestFrame:
     @property
     def missing_skills(self) -> list[str]:
         """How to say each missing skill the request asks for ("cut things")."""
-        return _unique(step.missing_skill for step in self.steps if step.missing_skill)
+        return list(dict.fromkeys(step.missing_skill for step in self.steps if step.missing_skill))
 
     @property
     def acts(self) -> bool:
@@ -454,6 +454,10 @@ class _Clause:
     def text(self, start: int, end: int) -> str:
         return " ".join(word.said for word in self.words[start:end])
 
+    def asks_back(self) -> bool:
+        """Whether a question's own verb and subject start here ("how many cups do we have")."""
+        return self.word() in self.lexicon.other_verbs and self.word(1) in SUBJECT_PRONOUNS
+
     def is_boundary(self) -> bool:
         """Whether a noun phrase ends before the current word."""
         lexicon, word = self.lexicon, self.word()
@@ -469,6 +473,7 @@ class _Clause:
             or word in lexicon.vague_places
             or word in INLINE_FILLERS
             or word in ("to", "back")
+            or self.asks_back()
         )
 
 
@@ -936,7 +941,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
     negated = alternative = after_negated = False
     while not clause.done:
         word = clause.word()
-        if word in lexicon.subordinators:
+        if word in lexicon.subordinators or clause.asks_back():
             if word == "where" and state.kind[1] == "place" and state.landmark is None:
                 state.kind = ("actions", _where_it_goes(state, lexicon))
             return  # "... back where it belongs": the rest says more, asks for nothing
@@ -1120,9 +1125,8 @@ def _describes_object(state: _StepState) -> bool:
     fetching = action == "bring" and (
         state.recipient is not None or state.verb in ("get", "fetch", "grab", "hand", "pass")
     )
-    return bool(state.objects) and (
-        fetching or action in ("find", "dispose", "open", "close", "wipe", "switch_on")
-    )
+    describing = ("find", "dispose", "open", "close", "wipe", "switch_on", "count", "have")
+    return bool(state.objects) and (fetching or action in describing)
 
 
 def _locate(state: _StepState, phrase: ObjectPhrase) -> None:
@@ -1229,7 +1233,3 @@ def _head(words: Sequence[_Word], lexicon: _Words) -> str:
         if before:
             return before[-1]
     return texts[-1]
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))

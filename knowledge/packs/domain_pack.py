@@ -48,6 +48,7 @@ from cogtree.knowledge.scene.named_queries import (
 )
 from cogtree.knowledge.scene.rdf_store import TurtleError, load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.scene.scene_questions import SCENE_QUESTIONS
 from cogtree.knowledge.yaml_files import read_yaml_model
 
 if TYPE_CHECKING:
@@ -197,6 +198,11 @@ class TaskSpec(_Strict):
     cues: list[str] = Field(default_factory=list, description="phrases that signal the task")
     slots: dict[str, SlotSpec] = Field(default_factory=dict)
     query: str | None = Field(None, description="knowledge_query: template in queries/")
+    perception: str | None = Field(
+        None,
+        description="knowledge_query: a question about the scene answered from the scene "
+        "index instead of a template (a name of knowledge.scene.scene_questions)",
+    )
     reply: str | None = Field(
         None, description="templated reply; {slot} and {column} fields come from the evidence"
     )
@@ -217,6 +223,11 @@ class TaskSpec(_Strict):
     )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @property
+    def answer_source(self) -> str | None:
+        """The source of the evidence that answers this task: its template or scene question."""
+        return self.query or self.perception
 
     @model_validator(mode="after")
     def _evidence_names_slots(self) -> TaskSpec:
@@ -483,8 +494,13 @@ def _check_references(
                 )
         if task.query and task.query not in queries:
             problems.append(f"task {task.name}: query template {task.query!r} is not in queries/")
-        if task.grounding == "knowledge_query" and not task.query:
-            problems.append(f"task {task.name}: a knowledge_query task needs a `query` template")
+        if task.perception and task.perception not in SCENE_QUESTIONS:
+            problems.append(f"task {task.name}: no scene question is named {task.perception!r}")
+        if task.grounding == "knowledge_query" and not (task.query or task.perception):
+            problems.append(
+                f"task {task.name}: a knowledge_query task needs a `query` template or a "
+                "`perception`"
+            )
         if task.plan is not None:
             unknown = [
                 slot

@@ -43,7 +43,7 @@ class TurnTask:
     @property
     def sources(self) -> frozenset[str]:
         """Evidence sources that answer the task: its template's name, or a model's query."""
-        return frozenset({self.spec.query or MODEL_QUERY, MODEL_QUERY})
+        return frozenset({self.spec.answer_source or MODEL_QUERY, MODEL_QUERY})
 
 
 def find_task(domains: DomainRegistry, domain: object, intent: object) -> TurnTask:

@@ -55,6 +55,9 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Tidy": ("physical", "tidy", {"room": "room"}),
         "Assist": ("physical", None, None),
         "WhereIs": ("knowledge_query", None, None),
+        "HowMany": ("knowledge_query", None, None),
+        "HaveAny": ("knowledge_query", None, None),
+        "WhatThings": ("knowledge_query", None, None),
         "Open": ("physical", "open", {"container": "container"}),
         "Close": ("physical", "close", {"container": "container"}),
         "PlaceRelative": (
@@ -73,11 +76,14 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Introduce": ("memory_write", None, None),
         "MemoryQuery": ("memory_query", None, None),
     }
-    as_said = {"Assist", "Note", "Introduce", "MemoryQuery"}  # slots kept as the user said
+    # slots kept as the user said (a kind is matched by the scene query, categories too)
+    as_said = {"Assist", "Note", "Introduce", "MemoryQuery", "HowMany", "HaveAny", "WhatThings"}
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
         optional = ["tool"] if task.name == "Wipe" else []  # the cloth, when the user names one
+        if task.perception:  # a question about the scene: its place, when one is said
+            optional = [name for name in schema.model_fields if name not in required]
         assert required + optional == list(task.slots), task.name
         resolve = {name: spec.resolve for name, spec in task.slots.items()}
         expected = "text" if task.name in as_said else "scene"
@@ -88,6 +94,9 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         if task.plan:
             assert set(task.plan.args) == set(TASK_SPECS[task.plan.task].parameters)  # type: ignore[index]
     assert pack.task("WhereIs").query == "where_is"
+    assert {pack.task(name).perception for name in ("HowMany", "HaveAny", "WhatThings")} == {
+        "things_of_a_kind"
+    }
     assert not pack.has_own_knowledge
 
 

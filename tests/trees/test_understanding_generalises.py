@@ -141,7 +141,9 @@ def talk(kitchen: Scenario, domains: DomainRegistry) -> Iterator[Dialogue]:
         ("could you kick the remote control", "kick the remote control"),
     ],
 )
-def test_a_verb_without_a_skill_is_refused_by_name(talk: Dialogue, request_text, said) -> None:
+def test_a_verb_without_a_skill_is_refused_by_name(
+    talk: Dialogue, request_text: str, said: str
+) -> None:
     heard = talk.say(request_text)
     assert heard.control == "Reject"
     assert f"can't {said}" in heard.reply
@@ -164,3 +166,63 @@ def test_an_unclear_request_gets_one_short_question_naming_what_was_understood(
     assert heard.reply.count("?") == 1 and heard.reply.count(".") == 0
     assert "the plum" in heard.reply
     assert len(heard.reply) < 80
+
+
+# -- questions about the scene are answered from the belief -------------------------------------
+
+
+def test_how_many_counts_the_things_of_a_kind_and_says_where(talk: Dialogue) -> None:
+    heard = talk.say("How many cups have we got?")
+    assert heard.control == "Proceed"
+    count, _, listed = heard.reply.removeprefix("I know of ").partition(": ")
+    assert int(count) == len(listed.split(", ")) >= 2  # the taxonomy may know more cups
+    assert "green cup in the cupboard" in listed and "white cup on the shelf" in listed
+
+
+def test_how_many_keeps_the_place_said_after_the_verb(talk: Dialogue) -> None:
+    heard = talk.say("how many cups are on the shelf")
+    assert heard.reply == "I know of 1: the white cup on the shelf."
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        ("Have we got any plums?", ["plum on the kitchen table"]),
+        ("is there a corkscrew", ["corkscrew in the drawer"]),
+        ("Are there any cups on the shelf?", ["white cup"]),
+    ],
+)
+def test_is_there_answers_yes_with_where_from_the_belief(
+    talk: Dialogue, question: str, named: list[str]
+) -> None:
+    heard = talk.say(question)
+    assert heard.control == "Proceed"
+    assert heard.reply.startswith("Yes: ")
+    assert all(name in heard.reply for name in named), heard.reply
+    assert "green cup" not in heard.reply
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [
+        (
+            "What fruit have we got?",
+            ["tangerine on the kitchen table", "plum on the kitchen table"],
+        ),
+        ("which food do we have", ["butter", "jar of jam on the shelf"]),
+        ("what's on the kitchen table?", ["tangerine", "plum"]),
+        ("What is in the cupboard", ["green cup", "tumbler"]),
+    ],
+)
+def test_what_there_is_is_a_list_not_a_yes(talk: Dialogue, question: str, named: list[str]) -> None:
+    heard = talk.say(question)
+    assert heard.control == "Proceed"
+    assert heard.reply.startswith("I have seen "), heard.reply
+    assert all(name in heard.reply for name in named), heard.reply
+    assert "remote" not in heard.reply and "yoghurt" not in heard.reply
+
+
+def test_a_kind_the_robot_has_not_seen_is_a_no(talk: Dialogue) -> None:
+    heard = talk.say("Do we have any yoghurt?")  # in the fridge, but never seen
+    assert heard.control == "Proceed"
+    assert heard.reply.startswith("No, I have not seen any yoghurt")

@@ -422,7 +422,7 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
         return f"I could not find anything for {_asked(turn)}.", True
     if not any(value is not None for row in item.rows for value in row.values()):
         return f"I could not find anything for {_asked(turn)}.", True
-    if task is not None and task.spec.reply and item.source == task.spec.query:
+    if task is not None and task.spec.reply and item.source == task.spec.answer_source:
         rendered = _render(turn, task.spec.reply, item.rows)
         if rendered is not None:
             return rendered, True

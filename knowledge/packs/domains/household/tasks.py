@@ -19,12 +19,15 @@ __all__ = [
     "Bring",
     "Close",
     "Fetch",
+    "HaveAny",
+    "HowMany",
     "Introduction",
     "MemoryQuery",
     "Note",
     "Open",
     "PutAway",
     "Tidy",
+    "WhatThings",
     "WhereIs",
 ]
 
@@ -94,6 +97,33 @@ class WhereIs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     object: str = Field(description="which object the person is looking for")
+
+
+class HowMany(BaseModel):
+    """Say how many things of a kind the robot believes are here, and where."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="what kind of thing to count, as the person said it")
+    place: str | None = Field(None, description="where to count, as said ('in the bedroom')")
+
+
+class HaveAny(BaseModel):
+    """Say whether there is anything of a kind in the home, and where."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="what kind of thing the person asks about, as they said it")
+    place: str | None = Field(None, description="where they ask about, as said ('in the fridge')")
+
+
+class WhatThings(BaseModel):
+    """Name the things of a kind in the home, or everything in or on a place."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str | None = Field(None, description="what kind of thing, as said ('fruit')")
+    place: str | None = Field(None, description="where, as said ('on the table')")
 
 
 class PlaceRelative(BaseModel):

@@ -1,0 +1,111 @@
+"""Questions about the scene answered from the scene index: what there is of a kind, and where.
+
+"How many mugs are there?", "is there any milk in the fridge?", "what fruit do we have?",
+"what is on the table?": each asks for the things of a kind (any kind the taxonomy knows:
+"fruit" is every thing whose type is under Fruit), optionally in a place, or for everything in
+a place. :func:`things_of_a_kind` answers from the belief's
+:class:`~knowledge.scene.scene_index.SceneIndex` by referent resolution
+(:func:`~knowledge.scene.referents.resolve_referent`), so an answer costs what it finds, not
+what the belief holds, and no SPARQL runs.
+
+The answer is one row of text columns, the evidence a pack's templated reply is filled from:
+``asked`` (what was asked about, as said, without its article), ``count``, ``listing`` (each
+thing as "the green cup in the cupboard", by label), and three answers: ``count_answer``
+("I know of 2: ..."), ``have_answer`` ("Yes: ..." / "No, I have not seen any ...") and
+``list_answer`` ("I have seen ..."). Every name in them is a label of the belief, so the
+reply passes the faithfulness check against this row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from cogtree.knowledge.scene.referents import FILLER_WORDS, Description, resolve_referent
+from cogtree.knowledge.scene.scene_index import SceneIndex, short
+
+SceneRow = dict[str, str | None]
+"""One row of evidence, as the query runners return them."""
+
+PLACED_BY = {"on": "on", "in": "in", "mountedOn": "on", "inRoom": "in"}
+"""How a placement is said, in order of preference (the support before the room)."""
+
+COUNTED_KINDS = frozenset(["Object", "Furniture", "Surface", "Container"])
+"""The classes of things a question about the scene counts (never rooms, people or robots)."""
+
+
+def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
+    """The things ``kind`` names, in ``place`` when one is said (module docstring).
+
+    ``kind`` may carry its own place ("books in the bedroom"): a ``place`` said apart
+    ("in the bedroom") then adds nothing. An empty ``kind`` ("what is on the table") asks for
+    everything in the place. Never raises for any text; nothing found is an answer too.
+    """
+    asked = _without_article(kind)
+    there = asked if Description.parse(asked).place is not None else f"{asked} {place}".strip()
+    description = Description.parse(there)
+    if description.thing.content:
+        found = [c.id for c in resolve_referent(index, there) if _counted(index, c.id)]
+    else:
+        found = _everything_in(index, description)
+    phrases = sorted({_where(index, thing) for thing in found})
+    listing = ", ".join(phrases)
+    said = _without_article(there) or "anything"
+    none = f"I have not seen any {said}" if asked else f"I have not seen anything {said}"
+    return {
+        "asked": said,
+        "count": str(len(found)),
+        "listing": listing,
+        "count_answer": f"I know of {len(found)}: {listing}" if found else none,
+        "have_answer": f"Yes: {listing}" if found else f"No, {none}",
+        "list_answer": f"I have seen {_and(phrases)}" if found else none,
+    }
+
+
+SCENE_QUESTIONS: Mapping[str, Callable[[SceneIndex, str, str], SceneRow]] = {
+    "things_of_a_kind": things_of_a_kind,
+}
+"""The questions a pack's task may name as its ``perception`` (each: index, kind, place)."""
+
+
+def _without_article(text: str) -> str:
+    words = text.strip().rstrip("?.!").split()
+    while words and words[0].lower() in FILLER_WORDS:
+        words = words[1:]
+    return " ".join(words)
+
+
+def _counted(index: SceneIndex, thing: str) -> bool:
+    node = index.node(thing)
+    return node is not None and bool(COUNTED_KINDS & set(node.classes))
+
+
+def _everything_in(index: SceneIndex, description: Description) -> list[str]:
+    """Every thing on or in the places ``description`` names ("on the table")."""
+    if description.place is None:
+        return []
+    places = resolve_referent(index, str(description.place))
+    return sorted(
+        {thing for place in places for thing in index.within(place.id) if _counted(index, thing)}
+    )
+
+
+def _label(index: SceneIndex, node_id: str) -> str:
+    node = index.node(node_id)
+    return node.labels[0] if node is not None and node.labels else node_id
+
+
+def _where(index: SceneIndex, thing: str) -> str:
+    """A thing and where it is ("the green cup in the cupboard"); alone when placed nowhere."""
+    node = index.node(thing)
+    placements = dict(node.placements) if node is not None else {}
+    for relation, said in PLACED_BY.items():
+        if relation in placements:
+            support = _label(index, short(placements[relation]))
+            return f"the {_label(index, thing)} {said} the {support}"
+    return f"the {_label(index, thing)}"
+
+
+def _and(phrases: list[str]) -> str:
+    if len(phrases) < 2:
+        return "".join(phrases)
+    return f"{', '.join(phrases[:-1])} and {phrases[-1]}"
