@@ -288,3 +288,24 @@ def test_a_lone_describing_word_asks_which_one(said: str, reasons: list[str], wo
     )
     question = slot_question("object", None, resolution, [], {"a": "the A", "b": "the B"})
     assert question == f"Which {word} do you mean: the A or the B?"
+
+
+def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(blackboard, make_llm, domains):
+    """Nobody can pick among hundreds: the question says how many and names four."""
+    ids = [f"mug_{number}" for number in range(300)]
+    candidates = [
+        Candidate(id=found, label=f"red mug {number}", kind="object", reasons=[])
+        for number, found in enumerate(ids)
+    ]
+    mugs = SlotResolution(slot="object", said="the red mug", kind="scene", ids=ids)
+    presets = {
+        **fetch_bottle("bring me the red mug"),
+        "/turn/resolved": {"object": mugs},
+        "/turn/candidates": candidates,
+    }
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply") == (
+        "Which red mug do you mean? I know of 300, such as the red mug 0, the red mug 1, "
+        "the red mug 2 or the red mug 3. Can you tell me where it is?"
+    )
+    assert blackboard.get("/rationale/AskClarification") is None  # it passed the check

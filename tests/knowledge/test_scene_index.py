@@ -7,6 +7,7 @@ from datetime import datetime, timezone
 
 from rdflib import Graph
 
+from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
@@ -66,3 +67,13 @@ def test_incremental_updates_agree_with_a_rebuild_on_either_store() -> None:
         home.index.rebuild()
         assert snapshot(home.index) == incremental
         assert home.index.named("cup") >= {"new0", "new5"}
+
+
+def test_a_thing_is_described_from_the_index_as_a_person_would_pick_it() -> None:
+    home = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl")
+    index = home.index
+    assert describe(index, "bottle_blue") == "the blue bottle in the fridge"
+    assert describe(index, "anna") == "anna in the bedroom"
+    assert describe(index, "no_such_thing") == "the no such thing"
+    home.observe([seen("robot1", "holds", "book")])
+    assert describe(index, "book") == "the book held by the robot1"

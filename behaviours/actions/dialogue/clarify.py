@@ -27,6 +27,7 @@ from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.faithfulness import (
@@ -136,29 +137,14 @@ def _said_text(said: str | list[str]) -> str:
     return joined(said) if isinstance(said, list) else said.strip()
 
 
-_PLACEMENT = {"on": "on", "in": "in", "inRoom": "in", "mountedOn": "on", "heldBy": "held by"}
+LISTED_CANDIDATES = 4
+"""The most candidates a question names: a person cannot take in hundreds of options, so a
+referent matching more is asked about by how many there are and a few of them."""
 
 
-def describe_in_scene(scene_graph: SceneGraph, thing: str) -> str:
-    """A thing as the user would pick it, from the scene graph, ready to say.
-
-    ``the blue bottle in the fridge``; a person by name and room, ``Alex Rossi in the
-    reception``; the id in words when the graph does not know the thing.
-    """
-    people = scene_graph.humans(thing)
-    if people:
-        person = people[0]
-        where = f" in {with_the(id_words(person.room))}" if person.room else ""
-        return f"{person.label}{where}"
-    location = scene_graph.locate_object(thing)
-    if location is None:
-        return with_the(id_words(thing))
-    labels = {}
-    if location.room is not None:
-        labels = {info.id: info.label for info in scene_graph.objects_in_room(location.room)}
-    support = labels.get(location.support) or id_words(location.support)
-    label = labels.get(thing) or id_words(thing)
-    return with_the(f"{label} {_PLACEMENT[location.relation]} {with_the(support)}")
+def listed(resolution: SlotResolution) -> list[str]:
+    """The candidates of an ambiguous referent a question names (the first few)."""
+    return resolution.ids[:LISTED_CANDIDATES] if resolution.ambiguous else []
 
 
 def candidate_options(
@@ -166,14 +152,14 @@ def candidate_options(
 ) -> list[str]:
     """How to name each thing an ambiguous referent may mean, for the user to pick from.
 
-    Its description from the scene graph (:func:`describe_in_scene`, ready to say) when
+    Its description from the scene index (:func:`~knowledge.scene.referents.describe`) when
     there is one, else the candidate's label (``/turn/candidates``) or the id in words, with
     an article.
     """
     labels = {candidate.id: candidate.label for candidate in candidates}
     return [
         described.get(found) or with_the(labels.get(found) or id_words(found))
-        for found in resolution.ids
+        for found in listed(resolution)
     ]
 
 
@@ -194,8 +180,14 @@ def slot_question(
     info = schema.model_fields.get(slot) if schema is not None else None
     noun = noun_for(slot, info.description if info is not None else None)
     if resolution.ambiguous:
-        options = joined(candidate_options(resolution, candidates, described), "or")
-        return f"Which {_kind_word(said, resolution) or noun} do you mean: {options}?"
+        options = candidate_options(resolution, candidates, described)
+        which = f"Which {_kind_word(said, resolution) or noun} do you mean"
+        if len(resolution.ids) <= LISTED_CANDIDATES:
+            return f"{which}: {joined(options, 'or')}?"
+        return (
+            f"{which}? I know of {len(resolution.ids)}, such as {joined(options, 'or')}. "
+            "Can you tell me where it is?"
+        )
     if resolution.unresolved and said and resolution.kind == "scene":
         return unseen_question(_said_text(resolution.said))
     if resolution.unresolved and said:
@@ -293,18 +285,19 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     Deterministic, no model: the question names every slot of ``/turn/missing`` from the
     schema's field descriptions ("Which dish do you mean?"), lists the candidates of an
     ambiguous referent with where they are ("Which bottle do you mean: the blue bottle on the
-    kitchen table or the green bottle in the bedroom?"), names a value that matched nothing
-    ("I don't know a dish called 'zebra cake'. Which dish do you mean?"), asks for the task
-    when none was recognised, names the step a question is about when the request is a
-    sequence of tasks ('About "switch it on": Which kettle do you mean: ...?'), and asks to
-    confirm when nothing is missing but the gate was unsure (naming the safety doubts of
-    ``/turn/safety``: an explicit yes to that question, in the next turn, is the
-    confirmation the gate needs).
+    kitchen table or the green bottle in the bedroom?"; of more than
+    :data:`LISTED_CANDIDATES`, how many there are, a few of them, and where it is), names a
+    value that matched nothing ("I don't know a dish called 'zebra cake'. Which dish do you
+    mean?"), asks for the task when none was recognised, names the step a question is about
+    when the request is a sequence of tasks ('About "switch it on": Which kettle do you mean:
+    ...?'), and asks to confirm when nothing is missing but the gate was unsure (naming the
+    safety doubts of ``/turn/safety``: an explicit yes to that question, in the next turn, is
+    the confirmation the gate needs).
 
     Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`);
     ``scene_graph`` (:class:`~knowledge.scene.scene_graph.SceneGraph`) optional: it says where the
-    candidates of an ambiguous scene referent are (looked up on the ``workers`` pool, a
-    handle required with it).
+    candidates of an ambiguous scene referent are (read from its index on the ``workers``
+    pool, a handle required with it).
 
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
     ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending``,
@@ -366,8 +359,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             for slot in self._request.missing
             if (resolution := self._request.resolved.get(slot)) is not None
             and resolution.kind == "scene"
-            and resolution.ambiguous
-            for found in resolution.ids
+            for found in listed(resolution)
         ]
         if to_place and self.scene_graph is not None:
             return self.submit(_describe_all, self.scene_graph, to_place)
@@ -481,7 +473,10 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         named.extend(
             id_words(found) for resolution in request.resolved.values() for found in resolution.ids
         )
-        return turn_support(request.utterance, self._safe_question(), *described.values(), *named)
+        counts = {str(len(resolution.ids)) for resolution in request.resolved.values()}
+        return turn_support(
+            request.utterance, self._safe_question(), *described.values(), *named, *counts
+        )
 
     def _pending(self, question: str, as_written: bool) -> PendingTask:
         """The task waiting for the answer to ``question``.
@@ -508,5 +503,6 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
 
 
 def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
-    """:func:`describe_in_scene` for each thing (runs on the ``workers`` pool)."""
-    return {thing: describe_in_scene(scene_graph, thing) for thing in things}
+    """Each thing as the user would pick it, from the scene index (on the ``workers`` pool)."""
+    with scene_graph.index.reading():
+        return {thing: describe(scene_graph.index, thing) for thing in things}
