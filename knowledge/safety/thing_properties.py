@@ -15,8 +15,8 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   ``medicine``, ``animal``, ``sharp``, ``electrical``, ``heat_source``.
 - **Materials**: every material class (:mod:`knowledge.safety.materials`) the material, the
   label, the id or a said phrase names; only when none names one, the typical materials of
-  the types (a tea towel: cotton, so fabric and flammable). Nothing at all: unknown
-  (:attr:`SafetyProperties.material_known` is False), which rules treat as possibly hazardous.
+  the types (a tea towel: cotton, so fabric and flammable). Nothing at all: unknown (no
+  classes), which the rules treat as possibly hazardous.
 
 The answer depends only on the descriptions, so it is cached per distinct description.
 """
@@ -85,15 +85,8 @@ class SafetyProperties:
     kinds: frozenset[str]
     """Flags from the scene and the what-it-is flags of :attr:`types`."""
     materials: frozenset[str]
-    """Material classes (``metal``, ``flammable``...); empty when unknown."""
-    material_known: bool
-    """Whether any description says what it is made of (else the typical material was used,
-    or none is known)."""
-
-    @property
-    def material_unknown(self) -> bool:
-        """True when no description, not even its type, says what it is made of."""
-        return not self.materials
+    """Material classes (``metal``, ``flammable``...); empty when nothing, not even a type,
+    says what it is made of (unknown, which the rules treat as possibly hazardous)."""
 
 
 def safety_properties(descriptions: Descriptions) -> SafetyProperties:
@@ -119,12 +112,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     materials_ = shipped_materials()
     said = materials_.read_all((descriptions.material, *descriptions.names))
     materials = said or materials_.read_all(_typical_materials(direct))
-    return SafetyProperties(
-        types=frozenset(types),
-        kinds=frozenset(kinds),
-        materials=materials,
-        material_known=bool(said),
-    )
+    return SafetyProperties(types=frozenset(types), kinds=frozenset(kinds), materials=materials)
 
 
 def _typical_materials(types: Iterable[str]) -> list[str | None]:

@@ -171,6 +171,7 @@ class _Facts:
                 said=self.said.get(thing.id, ()),
             )
         )
+        # the declared type is kept even when the taxonomy does not know it (a world's own type)
         for type_name in sorted(found.types | ({thing.type} if thing.type else set())):
             self.add(node, "type", Literal(type_name))
         for flag in sorted(found.kinds):

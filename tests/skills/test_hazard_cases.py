@@ -129,3 +129,10 @@ def test_a_things_graph_holds_its_type_and_the_taxonomys_broader_types() -> None
     )
     types = {row["type"].value for row in rows}  # type: ignore[union-attr,index]
     assert {"Stove", "LargeAppliance"} <= types
+
+
+def test_a_pour_onto_a_place_that_is_no_thing_is_a_spill() -> None:
+    belief = build_belief({"things": [{"id": "jug_2", "liquid": "water", "held": "right"}]})
+    pour = skill_call("POUR", source="jug_2", target="floor", hand="right")
+    found = step_hazards(shipped_hazard_rules(), belief, pour)
+    assert [hazard.rule for hazard in found] == ["liquid_spilled"]
