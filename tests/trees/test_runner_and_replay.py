@@ -122,3 +122,28 @@ def test_shape_reads_memory_only_from_composites() -> None:
     root.add_child(Remembers())
     shapes = shape_of(root)
     assert [shape.memory for shape in shapes] == [True, None]
+
+
+def test_the_log_keeps_only_what_a_tick_changed_and_reads_back_whole(
+    blackboard, make_llm, tmp_path
+) -> None:
+    """A tick looks at what it visited or stopped; the log lines carry only that."""
+    blackboard.set("/turn/utterance", "take it to the kitchen")
+    llm = make_llm({"by_module": {"inner_speech": [CLARIFY]}})
+    walked: list[list[tuple[str, str, str]]] = []
+    handed: list[list[tuple[str, str, str]]] = []
+
+    def record(root, entry) -> None:
+        walked.append([(str(n.id), n.status.value, n.feedback_message) for n in root.iterate()])
+        handed.append([(s.id, s.status, s.feedback) for s in entry.nodes])
+
+    log_path = tmp_path / "run.jsonl"
+    with TreeRunner(create_root(), llm=llm.client, log_path=log_path, on_tick=record) as runner:
+        runner.setup()
+        result = runner.run(max_ticks=50, rate_hz=200)
+    assert handed == walked  # every node's state after every tick, without walking the tree
+    lines = [json.loads(line) for line in log_path.read_text().splitlines()[2:]]
+    assert lines and all(len(line["nodes"]) < len(walked[0]) for line in lines)
+    _, ticks = read_tick_log(log_path)
+    assert [[(s.id, s.status, s.feedback) for s in tick.nodes] for tick in ticks] == walked
+    assert [entry.nodes for entry in result.entries] == [tick.nodes for tick in ticks]

@@ -1,15 +1,19 @@
 """The tick log: one JSON object per line, a header then one entry per tick.
 
-Each tick entry holds every node's status and feedback (and whether it was visited), the
-blackboard writes and reads of that tick and the model calls that finished during it, so a
-run can be replayed, audited and measured afterwards. The file is flushed after every line:
-a crash loses at most the tick in progress.
+Each tick entry holds the status and feedback of the nodes the tick changed or visited (and
+whether it visited them; the first tick and a tick that changed the tree's shape list every
+node), the blackboard writes and reads of that tick and the model calls that finished during
+it, so a run can be replayed, audited and measured afterwards. Reading a log gives every
+node's state at every tick (:func:`whole_ticks`). The file is flushed after every line: a
+crash loses at most the tick in progress.
+
+Version 1 listed every node on every tick; it reads the same way.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, Literal
 
@@ -19,7 +23,8 @@ from pydantic import BaseModel, ValidationError
 from cogtree.knowledge.llm.errors import first_problem
 from cogtree.knowledge.llm.types import CallRecord
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+"""2: a tick lists the nodes it changed or visited (1: every node)."""
 
 NodeKind = Literal["sequence", "selector", "parallel", "decorator", "leaf"]
 
@@ -118,7 +123,11 @@ class LogHeader(BaseModel):
 
 
 class TickEntry(BaseModel):
-    """One tick. ``structure`` is present when the tree's shape changed during the tick."""
+    """One tick. ``structure`` is present when the tree's shape changed during the tick.
+
+    ``nodes``: every node's state, parents first (as the runner hands it over and as a log
+    is read); in the log's lines, only the states the tick changed or visited.
+    """
 
     type: Literal["tick"] = "tick"
     tick: int
@@ -209,14 +218,34 @@ class TickLogWriter:
 
 
 def read_tick_log(path: str | Path) -> tuple[LogHeader, list[TickEntry]]:
-    """Read a whole tick log; errors name the file and line."""
+    """Read a whole tick log, every entry listing every node; errors name the file and line."""
     lines = list(_lines(Path(path)))
     if not lines:
         raise TickLogError(f"{path}: empty file, not a cogtree tick log")
     header_number, header_data = lines[0]
     header = _parse(LogHeader, header_data, path, header_number)
     ticks = [_parse(TickEntry, data, path, number) for number, data in lines[1:]]
-    return header, ticks
+    return header, whole_ticks(ticks)
+
+
+def whole_ticks(ticks: Iterable[TickEntry]) -> list[TickEntry]:
+    """``ticks`` as read from a log, each listing every node (deltas folded, in order).
+
+    A node a tick does not list keeps its state from the tick before, not visited; a tick
+    that changed the tree's shape lists every node of the new shape.
+    """
+    states: dict[str, NodeState] = {}
+    whole: list[TickEntry] = []
+    for entry in ticks:
+        if entry.structure is not None:
+            states = {}
+        states = {
+            node_id: state.model_copy(update={"visited": False}) if state.visited else state
+            for node_id, state in states.items()
+        }
+        states.update((state.id, state) for state in entry.nodes)
+        whole.append(entry.model_copy(update={"nodes": list(states.values())}))
+    return whole
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
