@@ -50,7 +50,13 @@ import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
+from cogtree.knowledge.safety.said_of_things import (
+    contents_said,
+    said_of_things,
+    states_said,
+)
 from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.preconditions import Check
@@ -187,12 +193,19 @@ class _Facts:
             self.add(node, "massKg", _number(thing.mass_kg))
         if thing.kind == "object" and thing.is_open is False:
             self.add(node, "sealed", _TRUE)
-        if thing.hot:
+        stated = states_said(self.said.get(thing.id, ()))
+        for flag in sorted(stated - {"hot", "powered"} - found.kinds):
+            self.add(node, "flag", Literal(flag))
+        if thing.hot or "hot" in stated:
             self.add(node, "hot", _TRUE)
-        if thing.powered is not None:
+        if "powered" in stated:
+            self.add(node, "powered", _TRUE)
+        elif thing.powered is not None:
             self.add(node, "powered", _TRUE if thing.powered else _FALSE)
         if thing.liquid:
             self.add(node, "liquid", Literal(thing.liquid))
+        for held in contents_said(self.said.get(thing.id, ())):
+            self.add(node, "liquid", Literal(held))
         if thing.liquid_ml:
             self.add(node, "liquidMl", _number(thing.liquid_ml))
         if thing.capacity_ml is not None:
@@ -303,13 +316,15 @@ def step_hazards(
     call: SkillCall,
     *,
     manners: Iterable[str] = (),
+    said: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
     step: int | None = None,
 ) -> list[Hazard]:
     """Every hazard the rules find in ``call`` done in ``belief`` (none: it is safe to try).
 
-    Forbidden hazards come first; a rule gives one hazard per distinct sentence.
+    ``said``: what the user said each thing is (:func:`said_about`). Forbidden hazards come
+    first; a rule gives one hazard per distinct sentence.
     """
-    store = step_graph(belief, call, manners)
+    store = step_graph(belief, call, manners, said)
     found: dict[tuple[str, str], Hazard] = {}
     for rule in rules.rules:
         if not rule.applies(call.skill):
@@ -330,13 +345,22 @@ class PlanHazards:
 
     def __init__(self, rules: HazardRules, said: Iterable[str] = ()) -> None:
         self.rules = rules
-        self.manners = rules.manners_of(said)
+        self.said = tuple(said)
+        self.manners = rules.manners_of(self.said)
         self._powered: dict[str, bool] = {}
+        self._said_of: Mapping[str, tuple[str, ...]] | None = None
 
     def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
         """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
+        if self._said_of is None:  # the things' names do not change within a plan
+            self._said_of = said_about(belief, self.said)
         return step_hazards(
-            self.rules, self._with_switches(belief), call, manners=self.manners, step=step
+            self.rules,
+            self._with_switches(belief),
+            call,
+            manners=self.manners,
+            said=self._said_of,
+            step=step,
         )
 
     def done(self, call: SkillCall) -> None:
@@ -351,6 +375,23 @@ class PlanHazards:
             if name in belief.things and belief.things[name].powered != on
         }
         return replace(belief, things={**belief.things, **changed}) if changed else belief
+
+
+def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    """What the user said each thing of ``belief`` is (:mod:`knowledge.safety.said_of_things`).
+
+    A thing is named by its label, its id's words and its type's label.
+    """
+    if not utterances:
+        return {}
+    taxonomy = household_taxonomy()
+    names: dict[str, list[str]] = {}
+    for thing in belief.things.values():
+        known = [thing.label, " ".join(_words(thing.id))]
+        if thing.type is not None and thing.type in taxonomy.types:
+            known.append(taxonomy.label(thing.type))
+        names[thing.id] = [name.lower() for name in known if name]
+    return said_of_things(utterances, names)
 
 
 def hazard_refusal(

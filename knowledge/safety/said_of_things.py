@@ -1,0 +1,145 @@
+"""What the user said a thing is, in this conversation: one more description for safety.
+
+"Careful, the hob's still hot", "that bottle is bleach", "the pan is full of hot oil": a
+clause whose subject names a thing the robot knows (by its label, its id's words or its
+type's name; or "it" / "that" / "this" for the thing named last) and whose verb is a form
+of *be* says something of that thing. :func:`said_of_things` collects those predicates per
+thing; :mod:`knowledge.safety.thing_properties` reads them like any other description (a
+type, a material), :func:`states_said` finds the states among them (hot, switched on, sharp,
+toxic) and :func:`contents_said` what it holds ("full of hot oil"). A negated clause ("the
+hob is not hot") is left out: what the user says can add a hazard, never lower one (only a
+fresh observation or an explicit yes does).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
+"""Words before a thing's name in a subject ("that bottle", "our hob")."""
+
+POINTING = frozenset({"it", "that", "this"})
+"""Subjects that stand for the thing named last."""
+
+LEAD_INS = re.compile(r"^(?:careful|be careful|watch out|mind|note|remember|by the way|fyi|oh)\W+")
+"""Words before a statement's subject ("careful, the hob's hot")."""
+
+HEDGES = frozenset({"still", "very", "really", "quite", "so", "just", "definitely", "now", "all"})
+"""Adverbs before a predicate, dropped ("still hot")."""
+
+ASIDES = frozenset({"by", "for", "in", "at", "from", "to", "near", "next", "because", "since"})
+"""Words that end what is said of the thing ("bleach by the way", "hot from the oven")."""
+
+STATES: Mapping[str, str] = {
+    "hot": "hot",
+    "boiling": "hot",
+    "scalding": "hot",
+    "sizzling": "hot",
+    "steaming": "hot",
+    "burning": "hot",
+    "on": "powered",
+    "running": "powered",
+    "lit": "powered",
+    "sharp": "sharp",
+    "toxic": "chemical",
+    "poisonous": "chemical",
+    "caustic": "chemical",
+    "corrosive": "chemical",
+}
+"""State words of a predicate and the property each gives (``hot``, ``powered`` or a flag)."""
+
+_AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
+"""Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
+_COPULA = re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+(?P<predicate>.+)$")
+_NEGATION = re.compile(r"^(?:not|no longer|never)\b|^n't\b")
+
+
+def said_of_things(
+    utterances: Iterable[str], names: Mapping[str, Sequence[str]]
+) -> dict[str, tuple[str, ...]]:
+    """Thing id -> what the user said it is, in order (see the module docs).
+
+    ``names``: each thing's names (lowercase phrases: its label, its id's words, its type's
+    label).
+    """
+    by_name = {name.lower(): thing for thing, known in names.items() for name in known if name}
+    said: dict[str, list[str]] = {}
+    last: str | None = None
+    for clause in _clauses(utterances):
+        match = _COPULA.match(clause)
+        subject = _subject(match.group("subject")) if match else None
+        thing = last if subject in POINTING else _named(subject, by_name)
+        if match and thing is not None:
+            predicate = _predicate(match.group("predicate"))
+            if predicate:
+                said.setdefault(thing, []).append(predicate)
+        last = _last_named(clause, by_name) or last
+    return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
+
+
+def states_said(phrases: Iterable[str]) -> frozenset[str]:
+    """The properties (``hot``, ``powered``, ``sharp``, ``chemical``) the phrases state."""
+    return frozenset(
+        STATES[word] for phrase in phrases for word in phrase.split() if word in STATES
+    )
+
+
+def contents_said(phrases: Iterable[str]) -> tuple[str, ...]:
+    """What the phrases say a thing holds: "full of hot oil", "filled with water" -> the rest."""
+    found = []
+    for phrase in phrases:
+        match = re.match(r"^(?:full of|filled with|holding|with)\s+(?P<what>.+)$", phrase)
+        if match:
+            found.append(match.group("what"))
+    return tuple(found)
+
+
+def _clauses(utterances: Iterable[str]) -> list[str]:
+    clauses = []
+    for utterance in utterances:
+        text = utterance.lower().replace("\u2019", "'")
+        text = re.sub(r"\b(it|that|this|what)'s\b", r"\1 is", text)
+        text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b)", r"\1 is ", text)
+        text = text.replace("isn't", "is not").replace("aren't", "are not")
+        for part in re.split(r"[.!?;,]+|\s+(?:and|but|so)\s+", text):
+            part = LEAD_INS.sub("", part.strip())
+            if part:
+                clauses.append(part)
+    return clauses
+
+
+def _subject(words: str) -> str:
+    tokens = words.split()
+    while tokens and tokens[0] in SUBJECT_WORDS and len(tokens) > 1:
+        tokens = tokens[1:]
+    return " ".join(tokens)
+
+
+def _predicate(words: str) -> str | None:
+    """The predicate's words, hedges dropped, up to a preposition that starts an aside."""
+    if _NEGATION.match(words):
+        return None
+    tokens = [token for token in re.findall(r"[a-z]+", words) if token not in HEDGES]
+    cut = next((i for i, token in enumerate(tokens) if i and token in ASIDES), len(tokens))
+    return " ".join(tokens[:cut]) or None
+
+
+def _named(subject: str | None, by_name: Mapping[str, str]) -> str | None:
+    """The thing ``subject`` names: a whole name, else the one thing whose name ends so."""
+    if not subject:
+        return None
+    if subject in by_name:
+        return by_name[subject]
+    ending = {thing for name, thing in by_name.items() if name.endswith(" " + subject)}
+    return ending.pop() if len(ending) == 1 else None
+
+
+def _last_named(clause: str, by_name: Mapping[str, str]) -> str | None:
+    """The thing whose name occurs last in ``clause`` (longest name at a place first)."""
+    found: tuple[int, str] | None = None
+    for name, thing in by_name.items():
+        for match in re.finditer(rf"\b{re.escape(name)}\b", clause):
+            if found is None or match.start() > found[0]:
+                found = (match.start(), thing)
+    return found[1] if found else None

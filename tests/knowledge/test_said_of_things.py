@@ -1,0 +1,36 @@
+"""What the user says a thing is: read per thing, never lowering a hazard."""
+
+from __future__ import annotations
+
+from cogtree.knowledge.safety.said_of_things import contents_said, said_of_things, states_said
+
+NAMES = {
+    "hob_1": ["hob", "hob 1"],
+    "bottle_2": ["bottle", "bottle 2"],
+    "pan_3": ["frying pan", "pan 3"],
+    "cup_4": ["cup", "leo cup"],
+}
+
+
+def test_a_statement_about_a_named_thing_is_kept_with_its_state() -> None:
+    said = said_of_things(["Careful, the hob's still hot"], NAMES)
+    assert said == {"hob_1": ("hot",)}
+    assert states_said(said["hob_1"]) == {"hot"}
+    assert states_said(said_of_things(["the hob is on"], NAMES)["hob_1"]) == {"powered"}
+
+
+def test_a_pointing_subject_is_the_thing_named_last_and_an_aside_is_cut() -> None:
+    said = said_of_things(["I moved the bottle. It's drain cleaner"], NAMES)
+    assert said == {"bottle_2": ("drain cleaner",)}
+    assert said_of_things(["That bottle is bleach by the way"], NAMES) == {"bottle_2": ("bleach",)}
+
+
+def test_a_head_noun_names_the_one_thing_it_ends_and_contents_are_read() -> None:
+    said = said_of_things(["the pan is full of hot oil"], NAMES)
+    assert said == {"pan_3": ("full of hot oil",)}
+    assert contents_said(said["pan_3"]) == ("hot oil",)
+
+
+def test_a_negation_or_a_possessive_says_nothing_of_a_thing() -> None:
+    assert said_of_things(["the hob is not hot", "the hob isn't on"], NAMES) == {}
+    assert said_of_things(["Put the spray in Leo's cup"], NAMES) == {}
