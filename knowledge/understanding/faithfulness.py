@@ -377,78 +377,20 @@ def entity_forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
 
 
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:[-'][A-Za-z]+)*(?![\w])")
-_DRUG_ENDINGS = [
-    "profen",
-    "cillin",
-    "mycin",
-    "azole",
-    "prazole",
-    "statin",
-    "olol",
-    "pril",
-    "sartan",
-    "azepam",
-    "azolam",
-    "oxetine",
-    "tidine",
-    "dronate",
-    "codone",
-    "morphine",
-    "caine",
-    "barbital",
-    "triptan",
-    "floxacin",
-    "cycline",
-    "dipine",
-    "gliptin",
-    "glitazone",
-    "parin",
-    "thiazide",
-    "semide",
-    "setron",
-    "lukast",
-    "pramine",
-    "zepine",
-    "peridol",
-    "tadine",
-    "fenac",
-    "coxib",
-]
-_SUBSTANCES = frozenset(
-    [
-        "aspirin",
-        "paracetamol",
-        "acetaminophen",
-        "insulin",
-        "warfarin",
-        "digoxin",
-        "lithium",
-        "opioid",
-        "opiate",
-        "fentanyl",
-        "heroin",
-        "cocaine",
-        "nicotine",
-        "codeine",
-        "morphine",
-        "methadone",
-        "benzodiazepine",
-        "steroid",
-        "antibiotic",
-        "sedative",
-        "bleach",
-        "ammonia",
-        "chlorine",
-        "peroxide",
-        "lye",
-        "solvent",
-        "pesticide",
-        "antifreeze",
-        "arsenic",
-        "cyanide",
-        "mercury",
-    ]
-)
+_DRUG_ENDING_WORDS = """
+    profen cillin mycin azole prazole statin olol pril sartan azepam azolam oxetine tidine
+    dronate codone morphine caine barbital triptan floxacin cycline dipine gliptin
+    glitazone parin thiazide semide setron lukast pramine zepine peridol tadine fenac
+    coxib
+"""
+_SUBSTANCE_WORDS = """
+    aspirin paracetamol acetaminophen insulin warfarin digoxin lithium opioid
+    opiate fentanyl heroin cocaine nicotine codeine methadone benzodiazepine steroid
+    antibiotic sedative bleach ammonia chlorine peroxide lye solvent pesticide antifreeze
+    arsenic cyanide mercury morphine
+"""
+_DRUG_ENDINGS = tuple(_DRUG_ENDING_WORDS.split())
+_SUBSTANCES = frozenset(_SUBSTANCE_WORDS.split())
 
 
 def _name_like_words(reply: str) -> Iterator[str]:
