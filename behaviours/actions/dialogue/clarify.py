@@ -467,12 +467,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         return self._about_step(" ".join(dict.fromkeys(asked)))
 
     def _support(self, described: dict[str, str]) -> Support:
-        """What the question may state: utterance, schema questions, candidates and places."""
+        """What the question may state: the utterance, the schema's questions, and more.
+
+        The candidates it names (their labels, ids and places) and how many there are.
+        """
         request = self._request
-        named = [candidate.label for candidate in request.candidates]
-        named.extend(
-            id_words(found) for resolution in request.resolved.values() for found in resolution.ids
-        )
+        shown = [found for r in request.resolved.values() for found in r.ids[:LISTED_CANDIDATES]]
+        labels = {candidate.id: candidate.label for candidate in request.candidates}
+        named = [labels[found] for found in shown if found in labels]
+        named.extend(id_words(found) for found in shown)
         counts = {str(len(resolution.ids)) for resolution in request.resolved.values()}
         return turn_support(
             request.utterance, self._safe_question(), *described.values(), *named, *counts
