@@ -12,10 +12,16 @@ Trust: a batch is applied only when it comes from the robot its namespace serves
 first baseline: what it includes is not applied twice) by at most :data:`MAX_SEQUENCE_JUMP`
 (a batch numbered far ahead, say 2**63, would otherwise make every real batch after it look
 out of order and freeze the belief). A foreign, out-of-order or far-ahead batch is logged as
-a warning and dropped (:attr:`BeliefListener.dropped` counts them). A forger that
-guesses the next number still gets one batch in, which is why the robot side re-checks what
-matters for safety (hot, sharp, heavy, brimful, on a heat source that is on) with its
-own senses before it takes an object.
+a warning and dropped (:attr:`BeliefListener.dropped` counts them).
+
+A batch that would make a thing less hazardous than the belief holds it (metal to ceramic, a
+chemical flag cleared, hot to cold) is applied only when those observations are the robot's
+own perception and fresh (:mod:`skills.ros.observation_trust`); otherwise it is refused whole
+and logged (:attr:`BeliefListener.refused` counts them), and the belief keeps the hazard. Its
+number still counts as seen, so the next batch is taken. A forger that guesses the next number
+and writes the robot's own source still gets one batch in, which is why the robot side
+re-checks what matters for safety (hot, sharp, heavy, brimful, on a heat source that is on)
+with its own senses before it takes an object.
 
 The scene graph serialises writes with its own lock, so batches may be applied from any
 executor thread; a reader running meanwhile may see part of a batch (as with the simulator's
@@ -38,12 +44,14 @@ from rclpy.wait_for_message import wait_for_message
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.ros.messages import MessageError, observation_of
+from cogtree.skills.ros.observation_trust import ObservationTrust
 from cogtree.skills.ros.protocol import (
     OBSERVATIONS_TOPIC,
     START_HINT,
     STATE_TOPIC,
     check_namespace,
     latched_qos,
+    perception_source,
     reliable_qos,
     topic,
 )
@@ -93,6 +101,9 @@ class BeliefListener(Closeable):
         scene: the belief to update.
         robots: robot name -> namespace (``{"robot1": "/robot1"}``).
         applied: robot -> the sequence number the belief already includes (the state's).
+        perception: robot -> the ``source`` of its own perception (default
+            :func:`~skills.ros.protocol.perception_source`): only those observations may lower
+            a hazard.
 
     """
 
@@ -103,12 +114,18 @@ class BeliefListener(Closeable):
         robots: Mapping[str, str],
         *,
         applied: Mapping[str, int] | None = None,
+        perception: Mapping[str, str] | None = None,
     ) -> None:
         self.node = node
         self.scene = scene
         self._lock = threading.Lock()
+        self._applying = threading.Lock()  # a batch is judged and applied before the next
+        self._trust = ObservationTrust(
+            {robot: (perception or {}).get(robot, perception_source(robot)) for robot in robots}
+        )
         self._applied = 0
         self._dropped = 0
+        self._refused = 0
         self._last = {robot: (applied or {}).get(robot, 0) for robot in robots}
         self._subscriptions: list[Subscription[Any]] = [
             node.create_subscription(
@@ -132,6 +149,12 @@ class BeliefListener(Closeable):
         with self._lock:
             return self._dropped
 
+    @property
+    def refused(self) -> int:
+        """How many batches were refused because they would lower a hazard untrusted."""
+        with self._lock:
+            return self._refused
+
     def _receive(self, robot: str, where: str, batch: ObservationBatch) -> None:
         with self._lock:
             problem = self._distrust(robot, batch)
@@ -146,11 +169,20 @@ class BeliefListener(Closeable):
             observations = [observation_of(message) for message in batch.observations]
             for thing in batch.forgotten:
                 SceneGraph.iri(thing)  # a bad id rejects the batch before anything changes
-            self.scene.observe(observations)
-            for thing in batch.forgotten:
-                self.scene.forget_placement(thing)
+            with self._applying:
+                refusal = self._trust.refusal(self.scene, robot, observations)
+                if refusal is None:
+                    self.scene.observe(observations)
+                    self._trust.applied(robot, observations)
+                    for thing in batch.forgotten:
+                        self.scene.forget_placement(thing)
         except (MessageError, ValueError) as error:
             log.warning("observations of %s not applied: %s", robot, error)
+            return
+        if refusal is not None:
+            with self._lock:
+                self._refused += 1
+            log.warning("refused batch %d on %s: %s", batch.sequence, where, refusal)
             return
         with self._lock:
             self._applied += 1

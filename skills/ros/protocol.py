@@ -8,7 +8,8 @@ namespace ``NS`` (default ``/<robot>``):
   robot): one low-level command of a skill; a routes file may send some commands to other
   action names (:mod:`skills.ros.routes`).
 - ``NS/observations`` (robot -> cogtree, ``cogtree_interfaces/msg/ObservationBatch``): the
-  belief updates the robot's perception produced, numbered per robot.
+  belief updates the robot's perception produced, numbered per robot; each observation's
+  ``source`` says who saw it (:func:`perception_source` for the robot's own senses).
 - ``NS/state`` (robot -> cogtree, latched, ``cogtree_interfaces/msg/RobotState``): the
   robot's belief now.
 
@@ -61,6 +62,11 @@ START_HINT = (
 QUEUE_DEPTH = 50
 """History depth of the reliable topics."""
 
+PERCEPTION_SOURCE_PREFIX = "sim:"
+"""What starts the ``source`` of a robot's own perception (``sim:robot1``, as the simulated
+robot side writes it); a robot side's bridge writes the same for what its robot sensed itself,
+and another source for what it relays (a person's word, another system)."""
+
 _TOKEN = r"[A-Za-z_][A-Za-z0-9_]*"
 _NAMESPACE = re.compile(rf"/|(/{_TOKEN})+")
 _RELATIVE_NAME = re.compile(rf"{_TOKEN}(/{_TOKEN})*")
@@ -93,6 +99,15 @@ def check_relative_name(name: str) -> str:
             "separated by /, not starting with / or a digit, e.g. execute_skill or nav/go"
         )
     return name
+
+
+def perception_source(robot: str) -> str:
+    """The ``source`` of ``robot``'s own perception: ``sim:robot1``.
+
+    Only observations with it may lower a hazard the host believes
+    (:mod:`skills.ros.observation_trust`).
+    """
+    return f"{PERCEPTION_SOURCE_PREFIX}{robot}"
 
 
 def topic(namespace: str, name: str) -> str:

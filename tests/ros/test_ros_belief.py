@@ -17,12 +17,14 @@ from datetime import UTC, datetime
 
 from cogtree_interfaces.msg import ObservationBatch
 
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import AttributeValue, Observation
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.ros_robot import SimRobotNode
-from cogtree.sim.scenario import load_scenario
+from cogtree.sim.scenario import SCENARIOS_DIR, load_scenario
 from cogtree.sim.world import Liquid, Placement
+from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.commands import Command, Feedback
 from cogtree.skills.ros.belief import (
     BeliefListener,
@@ -32,7 +34,8 @@ from cogtree.skills.ros.belief import (
 )
 from cogtree.skills.ros.executor import RosExecutor
 from cogtree.skills.ros.messages import batch_msg, time_msg, time_of
-from cogtree.skills.ros.protocol import reliable_qos
+from cogtree.skills.ros.protocol import perception_source, reliable_qos
+from cogtree.skills.safety.task_hazards import task_hazards
 
 
 def room_of(scene: SceneGraph, robot: str) -> str | None:
@@ -122,11 +125,16 @@ def forge_then_submit(
 ) -> Feedback:
     """Have a forger clear a property in the host's belief, then send ``command`` to robot1.
 
-    Asserts that the host is fooled (it applied the forged fact) and returns the robot's answer.
+    The forger writes robot1's own perception as the source and a fresh time (the host takes a
+    lowered hazard from nobody else). Asserts that the host is fooled (it applied the forged
+    fact) and returns the robot's answer.
     """
     robots = ros.namespaces("robot1")
     host = ros.node("cogtree", spin=False)
     state = fetch_robot_state(host, robots["robot1"])
+    forged = forged.model_copy(
+        update={"source": perception_source("robot1"), "time": time_of(state.world_time)}
+    )
     with (
         belief_from_state(state) as scene,
         BeliefListener(host, scene, robots, applied={"robot1": state.sequence}) as listener,
@@ -220,6 +228,49 @@ def test_a_forged_empty_glass_is_not_handed_over_brimful(
     assert not feedback.ok and feedback.code == "unsafe_object"
     assert "filled to the brim" in feedback.message
     assert world.held("robot1") == {"right": "glass"}
+
+
+def test_a_forged_batch_cannot_make_a_foil_tray_ceramic_and_get_it_microwaved(
+    ros: Any,
+    robot_side: Callable[..., SimRobotNode],
+    until: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
+    tmp_path: Path,
+) -> None:
+    """ "The foil tray is a ceramic dish", from no perception of the robot's: refused, logged;
+    the belief keeps the tray metal, the hazard check still refuses, the next batch is taken."""
+    text = (SCENARIOS_DIR / "kitchen_hazard_foil_tray_microwave.yaml").read_text("utf-8")
+    scenario = tmp_path / "kitchen_hazard_leftovers_microwave.yaml"
+    scenario.write_text(text.replace("foil_tray", "leftovers"), "utf-8")  # no foil in its id
+    robots = ros.namespaces("robot1")
+    robot_side(str(scenario), namespaces=robots)
+    host = ros.node("cogtree", spin=False)
+    state = fetch_robot_state(host, robots["robot1"])
+    now = time_of(state.world_time)
+    with (
+        belief_from_state(state) as scene,
+        BeliefListener(host, scene, robots, applied={"robot1": state.sequence}) as listener,
+    ):
+        ros.spin(host)
+        forger = ros.node("forger").create_publisher(
+            ObservationBatch, f"{robots['robot1']}/observations", reliable_qos()
+        )
+        until(lambda: forger.get_subscription_count() > 0, what="the listener")
+        said = [("material", "ceramic"), ("label", "ceramic dish")]
+        forged = [seen("leftovers", p, v).model_copy(update={"time": now}) for p, v in said]
+        forger.publish(batch("robot1", state.sequence + 1, *forged))
+        forger.publish(batch("robot1", state.sequence + 2, seen("counter", "clean", True)))
+        until(lambda: listener.refused == 1 and listener.batches_applied == 1, what="both")
+        belief = Belief.from_scene(scene, "robot1")
+    tray = belief.things["leftovers"]
+    assert (tray.label, tray.material) == ("foil tray", "foil")
+    heat = [("heat", {"object": "leftovers", "appliance": "microwave"})]
+    assert [h.rule for h in task_hazards(shipped_hazard_rules(), heat, belief, ())] == [
+        "metal_in_microwave"
+    ]
+    assert belief.things["counter"].clean is True  # the belief did not freeze
+    assert "less hazardous (no longer metal)" in caplog.text
+    assert "it comes from x, not robot1's own perception (sim:robot1)" in caplog.text
 
 
 def test_no_robot_state_says_what_to_start(ros: Any) -> None:
