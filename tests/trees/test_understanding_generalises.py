@@ -226,3 +226,31 @@ def test_a_kind_the_robot_has_not_seen_is_a_no(talk: Dialogue) -> None:
     heard = talk.say("Do we have any yoghurt?")  # in the fridge, but never seen
     assert heard.control == "Proceed"
     assert heard.reply.startswith("No, I have not seen any yoghurt")
+
+
+# -- category, purpose and content ----------------------------------------------------------------
+
+
+def test_a_portion_is_read_as_the_kind_it_is_of(talk: Dialogue) -> None:
+    heard = talk.say("Grab me a piece of fruit")  # the taxonomy's fruit: the plum, the tangerine
+    assert "have not seen" not in heard.reply
+    assert "tangerine" in heard.reply and "plum" in heard.reply
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    ["I need something to open this wine", "fetch me something to open the bottle with"],
+)
+def test_a_thing_asked_for_by_its_use_is_the_tool_whose_use_fits(
+    talk: Dialogue, request_text: str
+) -> None:
+    heard = talk.say(request_text)
+    assert heard.control == "Proceed"
+    assert "brought you the corkscrew" in heard.reply
+
+
+def test_a_glass_of_water_is_filled_before_it_is_handed_over(talk: Dialogue) -> None:
+    heard = talk.say("bring me a glass of water")
+    assert heard.control == "Proceed"
+    assert "FILL(tumbler, sink" in heard.reply
+    assert heard.reply.index("FILL(tumbler") < heard.reply.index("HANDOVER(tumbler, sam")

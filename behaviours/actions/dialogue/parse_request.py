@@ -12,6 +12,8 @@ from cogtree.behaviours.setup_handles import optional_handle
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.contents import with_contents
+from cogtree.knowledge.understanding.purposes import with_purposes
 from cogtree.knowledge.understanding.scope_matching import Offered
 
 
@@ -20,8 +22,11 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
 
     The frame (:class:`~knowledge.language.request_frame.RequestFrame`) holds the request's
     steps with their verbs and roles, the skills it asks for that the robot lacks and the
-    clauses that only give context. Scope, intent, readiness and refusal read it instead of
-    parsing the text again. The parse reads at most
+    clauses that only give context; a portion is read as its thing and a container of water
+    asked for is filled first (:func:`~knowledge.understanding.contents.with_contents`); "to
+    open it" after "I need something" says what the thing is for
+    (:func:`~knowledge.understanding.purposes.with_purposes`). Scope, intent, readiness and
+    refusal read it instead of parsing the text again. The parse reads at most
     :data:`~knowledge.language.request_frame.MAX_PARSE_CHARS` characters, so its cost is
     bounded whatever was said.
 
@@ -54,7 +59,7 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Write the frame of this turn's utterance."""
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
-        frame = parse_request(utterance or "")
+        frame = with_purposes(with_contents(parse_request(utterance or "")))
         if self.known is not None:
             frame = with_unknown_verbs(frame, self.known)
         if utterance is None:

@@ -1,0 +1,103 @@
+"""A thing asked for by what it is for: "I need something to open this wine".
+
+The grammar reads "to open this wine" after "something" as a clause of its own (a purpose:
+why), which would make the request one to open the wine. When what comes before it asks for
+an indefinite thing ("I need something", "could you get me something", "bring me something"),
+the clause describes that thing instead: the request is to bring something whose use fits
+(referent resolution reads "something to open" through the taxonomy's ``cog:usedFor``: a
+corkscrew). The indefinite is then no pronoun: its purpose names the thing (also where the
+grammar kept the purpose with it: "fetch me something to open the bottle with").
+:func:`with_purposes` rewrites the frame so, once, when it is parsed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cogtree.knowledge.language.request_frame import (
+    SPEAKER,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+    request_words,
+)
+
+BRING = "bring"
+"""The capability a thing asked for is brought by."""
+
+
+def with_purposes(frame: RequestFrame) -> RequestFrame:
+    """``frame`` with an indefinite thing's purpose clause read as part of the thing."""
+    steps = list(frame.steps)
+    context = list(frame.context)
+    if steps and steps[0].purpose and context and _asks_for_a_thing(context[-1]):
+        asked = context.pop()
+        steps[0] = _bring(asked, steps[0])
+    for index in range(len(steps) - 1):
+        step, following = steps[index], steps[index + 1]
+        if following.purpose and step.action == BRING and _only_indefinite(step):
+            steps[index : index + 2] = [_described_by(step, following)]
+            break
+    steps = [_named_by_use(step) for step in steps]
+    if steps == list(frame.steps):
+        return frame
+    return replace(frame, steps=tuple(steps), context=tuple(context))
+
+
+def _asks_for_a_thing(clause: str) -> bool:
+    """A clause that wants a thing it does not name ("I need something")."""
+    words = request_words()
+    said = tuple(clause.lower().split())
+    if not said or said[-1] not in words.indefinites:
+        return False
+    asked = said[:-1]
+    return any(asked[-len(want) :] == want for want in words.wants) or _bring_verb(asked)
+
+
+def _bring_verb(said: tuple[str, ...]) -> bool:
+    """A verb of bringing to the speaker ("could you get me", "bring me")."""
+    words = request_words()
+    if not said or said[-1] not in words.speaker:
+        return False
+    return any(
+        kind == "action" and key == BRING and said[-1 - len(verb) : -1] == verb
+        for verb, (kind, key) in words.verbs.items()
+    )
+
+
+def _only_indefinite(step: Step) -> bool:
+    wanted = step.wanted
+    return len(wanted) == 1 and wanted[0].head in request_words().indefinites
+
+
+def _bring(asked: str, purpose: Step) -> Step:
+    """The thing ``asked`` for, described by what ``purpose`` says it is for."""
+    indefinite = asked.split()[-1]
+    thing = ObjectPhrase(text=indefinite, head=indefinite, where=f"to {purpose.text}")
+    me = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+    return Step(
+        text=f"{asked} to {purpose.text}", verb=BRING, action=BRING, objects=(thing,), recipient=me
+    )
+
+
+def _named_by_use(step: Step) -> Step:
+    """An indefinite the grammar kept with its purpose: a thing, no pronoun."""
+    objects = tuple(
+        replace(phrase, pronoun=False)
+        if phrase.pronoun
+        and phrase.head in request_words().indefinites
+        and phrase.where.startswith("to ")
+        else phrase
+        for phrase in step.objects
+    )
+    return replace(step, objects=objects) if objects != step.objects else step
+
+
+def _described_by(step: Step, purpose: Step) -> Step:
+    thing = step.wanted[0]
+    where = f"{thing.where} to {purpose.text}".strip()
+    return replace(
+        step,
+        text=f"{step.text} to {purpose.text}",
+        objects=(replace(thing, where=where, pronoun=False),),
+    )
