@@ -291,15 +291,17 @@ class ExecutePlan(keys.DeclaredKeys, py_trees.composites.Sequence):
     def _people(self, plan: ToAPlan, agents: Mapping[int, str]) -> frozenset[str]:
         """The agents that are people: DELEGATE's persons, and other agents the belief knows.
 
-        The belief is asked (one query) only when a step goes to someone other than ``robot``.
+        Each other agent is looked up in the scene index (what it costs does not grow with
+        the people the belief holds).
         """
         named = {agents[step.id] for step in plan.steps if step.action == DELEGATE}
         others = {agents[s.id] for s in plan.steps if s.action != DELEGATE} - {self.robot}
         if not others:
             return frozenset(named)
         assert self.scene is not None
-        known = {human.id for human in self.scene.humans()}
-        return frozenset(named | (others & known))
+        nodes = {agent: self.scene.index.node(agent) for agent in others}
+        known = {agent for agent, node in nodes.items() if node and "Human" in node.classes}
+        return frozenset(named | known)
 
     def _node(
         self, block: Block, plan: ToAPlan, agents: Mapping[int, str], people: frozenset[str]
