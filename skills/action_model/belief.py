@@ -19,6 +19,7 @@ import logging
 from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, Literal, get_args
 
@@ -282,6 +283,24 @@ class Belief:
             return "robot"
         thing = self.things.get(node)
         return thing.kind if thing is not None and thing.kind != "room" else None
+
+    @cached_property
+    def resting_on(self) -> Mapping[str, tuple[str, ...]]:
+        """Each support -> the things resting on or in it (read once per belief, not per ask)."""
+        found: dict[str, list[str]] = {}
+        for thing in self.things.values():
+            if thing.support is not None:
+                found.setdefault(thing.support, []).append(thing.id)
+        return {support: tuple(ids) for support, ids in found.items()}
+
+    @cached_property
+    def standing_beside(self) -> Mapping[str, tuple[str, ...]]:
+        """Each landmark -> the things placed beside it (next to, left of...)."""
+        found: dict[str, list[str]] = {}
+        for thing in self.things.values():
+            for _, landmark in thing.beside:
+                found.setdefault(landmark, []).append(thing.id)
+        return {landmark: tuple(ids) for landmark, ids in found.items()}
 
     def room_of(self, node: str) -> str | None:
         """The room ``node`` is in (a room is in itself); None when unknown."""

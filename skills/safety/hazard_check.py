@@ -222,15 +222,14 @@ class _Facts:
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:
-    """The things resting on or in ``names``, what they rest on, and what stands beside them."""
-    wanted = set(names)
+    """The things resting on or in ``names``, what they rest on, and what stands beside them.
+
+    Read from the belief's indexes, so it costs what is related, not the whole belief.
+    """
     found: set[str] = set()
-    for thing in belief.things.values():
-        if thing.support in wanted or (
-            thing.beside and any(landmark in wanted for _, landmark in thing.beside)
-        ):
-            found.add(thing.id)
-    for name in wanted:
+    for name in names:
+        found.update(belief.resting_on.get(name, ()))
+        found.update(belief.standing_beside.get(name, ()))
         named = belief.things.get(name)
         if named is not None:
             if named.support is not None and named.support in belief.things:
@@ -278,7 +277,7 @@ def step_graph(
         after = (
             [args["target"]]
             if relation in _SIDE_RELATIONS
-            else [t.id for t in belief.things.values() if t.support == args["target"]]
+            else list(belief.resting_on.get(args["target"], ()))
         )
         for neighbour in after:
             if neighbour != args["object"] and neighbour in belief.things:
