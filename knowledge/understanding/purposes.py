@@ -6,7 +6,9 @@ an indefinite thing ("I need something", "could you get me something", "bring me
 the clause describes that thing instead: the request is to bring something whose use fits
 (referent resolution reads "something to open" through the taxonomy's ``cog:usedFor``: a
 corkscrew). The indefinite is then no pronoun: its purpose names the thing (also where the
-grammar kept the purpose with it: "fetch me something to open the bottle with").
+grammar kept the purpose with it: "fetch me something to open the bottle with"). A
+question of having that is for the speaker ("do you have a plum for me", "have you got some
+fruit I could eat") asks for the thing too: bring it.
 :func:`with_purposes` rewrites the frame so, once, when it is parsed.
 """
 
@@ -25,6 +27,12 @@ from cogtree.knowledge.language.request_frame import (
 BRING = "bring"
 """The capability a thing asked for is brought by."""
 
+HAVING = "have"
+"""The capability of a question of having ("do you have", "is there")."""
+
+SPEAKER_SUBJECT = "i"
+"""The speaker as a clause's subject ("some fruit I could eat": the speaker would have it)."""
+
 
 def with_purposes(frame: RequestFrame) -> RequestFrame:
     """``frame`` with an indefinite thing's purpose clause read as part of the thing."""
@@ -38,7 +46,7 @@ def with_purposes(frame: RequestFrame) -> RequestFrame:
         if following.purpose and step.action == BRING and _only_indefinite(step):
             steps[index : index + 2] = [_described_by(step, following)]
             break
-    steps = [_named_by_use(step) for step in steps]
+    steps = [_named_by_use(_asked_to_have(step)) for step in steps]
     if steps == list(frame.steps):
         return frame
     return replace(frame, steps=tuple(steps), context=tuple(context))
@@ -78,6 +86,27 @@ def _bring(asked: str, purpose: Step) -> Step:
     return Step(
         text=f"{asked} to {purpose.text}", verb=BRING, action=BRING, objects=(thing,), recipient=me
     )
+
+
+def _asked_to_have(step: Step) -> Step:
+    """A question of having that is for the speaker asks to be given the thing.
+
+    "do you have a plum for me" names the speaker as who gets it; "have you got some fruit
+    I could eat" says what the speaker would do with it: both ask to bring it (the thing
+    without the clause about the speaker). Other questions of having stay questions.
+    """
+    if step.action != HAVING or len(step.wanted) != 1:
+        return step
+    phrase = step.wanted[0]
+    said = phrase.text.split()
+    clause = next((at for at, word in enumerate(said) if at and word.lower() == SPEAKER_SUBJECT), 0)
+    for_speaker = step.recipient is not None and step.recipient.person == SPEAKER
+    if not (for_speaker or clause):
+        return step
+    if clause:
+        phrase = replace(phrase, text=" ".join(said[:clause]), head=said[clause - 1])
+    me = step.recipient or ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+    return replace(step, verb=BRING, action=BRING, objects=(phrase,), recipient=me)
 
 
 def _named_by_use(step: Step) -> Step:

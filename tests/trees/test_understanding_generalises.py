@@ -254,3 +254,14 @@ def test_a_glass_of_water_is_filled_before_it_is_handed_over(talk: Dialogue) -> 
     assert heard.control == "Proceed"
     assert "FILL(tumbler, sink" in heard.reply
     assert heard.reply.index("FILL(tumbler") < heard.reply.index("HANDOVER(tumbler, sam")
+
+
+@pytest.mark.parametrize(
+    "request_text", ["Do you have a plum for me?", "have you got a jar of jam I could take"]
+)
+def test_a_question_of_having_for_the_speaker_asks_for_the_thing(
+    talk: Dialogue, request_text: str
+) -> None:
+    heard = talk.say(request_text)
+    assert heard.control == "Proceed"
+    assert heard.reply.startswith("I brought you the "), heard.reply
