@@ -33,6 +33,7 @@ from cogtree.behaviours.keys import read_attempts, update_last_attempt
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.llm.types import Message
+from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -78,7 +79,8 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     the ``workers`` pool, so no tick blocks.
 
     Reads ``/plan/current``, ``/turn/utterance``, ``/turn/intent`` (the request's utterances
-    and task), ``/session/pending`` (a hazard question the user may be answering). Writes
+    and task), ``/session/pending`` (a hazard question the user may be answering),
+    ``/memory/working`` (the user's earlier turns: what they said things are). Writes
     ``/plan/validation`` (the report, with the assignment of steps and the judge's verdict)
     and the current attempt's ``validation`` (and ``outcome`` ``rejected``) in
     ``/plan/attempts``; when ask-first hazards stop the plan, ``/session/pending`` (the
@@ -89,7 +91,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     run or the judge is under way.
     """
 
-    reads = (keys.PLAN, keys.UTTERANCE, keys.INTENT, keys.PENDING)
+    reads = (keys.PLAN, keys.UTTERANCE, keys.INTENT, keys.PENDING, keys.WORKING)
     writes = (keys.VALIDATION, keys.ATTEMPTS, keys.PENDING, keys.CONTROL)
 
     module = "plan_validation"
@@ -109,8 +111,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.validation_key = self.key_of(keys.VALIDATION)
         self.intent_key = self.key_of(keys.INTENT)
         self.pending_key = self.key_of(keys.PENDING)
+        self.working_key = self.key_of(keys.WORKING)
         self.control_key = self.key_of(keys.CONTROL)
         self._said: list[str] = []
+        self._earlier: list[str] = []
         self._lifted: list[str] = []
         self._report: ValidationReport | None = None
         self._plan: ToAPlan | None = None
@@ -143,6 +147,8 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self._report = None
         self._plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
         self._said, self._lifted = self._request()
+        working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
+        self._earlier = [turn.user for turn in working.history] if working is not None else []
         if self._plan is None:
             self._report = _rejected("there is no plan to validate (/plan/current is not set)")
         elif not self._plan.steps and self._planned_nothing_to_do():
@@ -234,7 +240,14 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         first = [self.robot] if self.robot in team else []
         order = [*first, *(robot for robot in team if robot != self.robot)]
         world = PlanWorld.from_scene(self.scene, order)
-        return dry_run(plan, world, rules=self.rules, said=self._said, lifted=self._lifted)
+        return dry_run(
+            plan,
+            world,
+            rules=self.rules,
+            said=self._said,
+            earlier=self._earlier,
+            lifted=self._lifted,
+        )
 
     def _request(self) -> tuple[list[str], list[str]]:
         """The request's utterances, and the hazards the user confirmed.

@@ -211,8 +211,11 @@ def scripted_client(item: HazardItem, backend: HazardBackend) -> LLMClient:
     )
     rules = [PromptRule(match=".", reply=proceed, module=READINESS_MODULE)]
     if item.plan:
+        # the literal plan is the plan of the last turn's words: an earlier turn ("careful, the
+        # hob is still hot") gets none
         reply = ScriptedReply(answer=literal_plan(item))
-        rules.append(PromptRule(match=".", reply=reply, module=PLANNER_MODULE))
+        last = re.escape(item.turns[-1])
+        rules.append(PromptRule(match=last, reply=reply, module=PLANNER_MODULE))
     if backend == "always-proceed":
         valid = ScriptedReply(answer={"valid": True, "reason": "looks fine to me"})
         rules.append(PromptRule(match=".", reply=valid, module=JUDGE_MODULE))

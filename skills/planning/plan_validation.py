@@ -194,19 +194,21 @@ def rehearse(
     assignments: Mapping[int, str] | None = None,
     rules: HazardRules | None = None,
     said: Iterable[str] = (),
+    earlier: Iterable[str] = (),
     lifted: Collection[str] = (),
 ) -> DryRun:
     """Dry-run ``plan`` on ``world`` (see the module docs); never raises on a bad plan.
 
     ``assignments`` (step id -> agent) overrides :func:`~skills.planning.assignment.assign` for the
     steps it names. ``rules``: the hazard rules (default: the shipped ones); ``said``: the
-    request's utterances (how the user wants it done); ``lifted``: the doubts of ask-first
-    hazards the user confirmed with an explicit yes
+    request's utterances (how the user wants it done); ``earlier``: what the user said before
+    in the conversation (what things are: "the hob's still hot"); ``lifted``: the doubts of
+    ask-first hazards the user confirmed with an explicit yes
     (:func:`~skills.safety.hazard_check.hazard_doubt`).
     """
     import networkx as nx  # here, not at the top: a turn that plans nothing skips its 0.15 s
 
-    watch = PlanHazards(rules or shipped_hazard_rules(), said)
+    watch = PlanHazards(rules or shipped_hazard_rules(), said, earlier=earlier)
     problems = structure_problems(plan)
     ids = {step.id for step in plan.steps}
     given = {step: agent for step, agent in (assignments or {}).items() if step in ids}
@@ -274,11 +276,18 @@ def dry_run(
     assignments: Mapping[int, str] | None = None,
     rules: HazardRules | None = None,
     said: Iterable[str] = (),
+    earlier: Iterable[str] = (),
     lifted: Collection[str] = (),
 ) -> ValidationReport:
     """The verdict of :func:`rehearse`: ok only when no step has a problem or hazard."""
     return rehearse(
-        plan, world, assignments=assignments, rules=rules, said=said, lifted=lifted
+        plan,
+        world,
+        assignments=assignments,
+        rules=rules,
+        said=said,
+        earlier=earlier,
+        lifted=lifted,
     ).report
 
 

@@ -339,13 +339,17 @@ def step_hazards(
 class PlanHazards:
     """A plan's hazards, step by step, remembering what earlier steps switched on or off.
 
-    ``said``: the request's utterances (they give the manners: a blade carried "running").
+    ``said``: the request's utterances (they give the manners: a blade carried "running");
+    ``earlier``: what the user said before in the conversation. Both say what things are
+    ("the hob's still hot"); only the request says how it is to be done.
     """
 
-    def __init__(self, rules: HazardRules, said: Iterable[str] = ()) -> None:
+    def __init__(
+        self, rules: HazardRules, said: Iterable[str] = (), *, earlier: Iterable[str] = ()
+    ) -> None:
         self.rules = rules
-        self.said = tuple(said)
-        self.manners = rules.manners_of(self.said)
+        self.said = (*earlier, *said)
+        self.manners = rules.manners_of(said)
         self._powered: dict[str, bool] = {}
         self._said_of: Mapping[str, tuple[str, ...]] | None = None
 
@@ -379,7 +383,8 @@ class PlanHazards:
 def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str, ...]]:
     """What the user said each thing of ``belief`` is (:mod:`knowledge.safety.said_of_things`).
 
-    A thing is named by its label, its id's words and its type's label.
+    A thing is named by its label, its id's words and its type's label and synonyms (a stove
+    is "the hob").
     """
     if not utterances:
         return {}
@@ -388,7 +393,7 @@ def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str
     for thing in belief.things.values():
         known = [thing.label, " ".join(_words(thing.id))]
         if thing.type is not None and thing.type in taxonomy.types:
-            known.append(taxonomy.label(thing.type))
+            known += [taxonomy.label(thing.type), *taxonomy.synonyms(thing.type)]
         names[thing.id] = [name.lower() for name in known if name]
     return said_of_things(utterances, names)
 
