@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from heapq import nsmallest
 from typing import Final
 
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
@@ -204,25 +205,34 @@ def _strip_possessive(word: str) -> str:
 
 
 def resolve_referent(
-    index: SceneIndex, description: str, speaker: str | None = None
+    index: SceneIndex, description: str, speaker: str | None = None, *, limit: int | None = None
 ) -> list[Candidate]:
     """The nodes of ``index`` that ``description`` may refer to, with why, sorted by id.
 
     Zero, one or several candidates are all normal answers; a description with no words to
     match, or with a word nothing matches, gives []. ``speaker`` (a person's id) is who "my"
-    refers to; without it ownership is not checked and the reasons say so. Holds the index's
-    read lock throughout, so a batch of observations lands before or after, not during.
+    refers to; without it ownership is not checked and the reasons say so. ``limit``: at most
+    that many candidates (the first by id), each saying how many matched in all
+    (``among``): a description that matches thousands of things is answered by its count,
+    not enumerated. Holds the index's read lock throughout, so a batch of observations lands
+    before or after, not during.
     """
     wanted, excluded = split_negation(description)
     with index.reading():
         found = _resolve(index, Description.parse(wanted), speaker)
+        if found is None:
+            return []
+        ids = set(found.ids)
         for text in excluded:
-            for node in _resolve(index, Description.parse(text), speaker):
-                found.pop(node, None)
+            dropped = _resolve(index, Description.parse(text), speaker)
+            ids -= dropped.ids if dropped is not None else set()
+        shown = sorted(ids) if limit is None or len(ids) <= limit else nsmallest(limit, ids)
+        among = len(ids) if len(shown) < len(ids) else None
+        candidates = found.candidates(index, shown, among)
     if not excluded:
-        return list(found.values())
+        return candidates
     note = f"not {' or '.join(repr(text) for text in excluded)}"
-    return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in found.values()]
+    return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in candidates]
 
 
 def split_negation(description: str) -> tuple[str, list[str]]:
@@ -237,28 +247,72 @@ def split_negation(description: str) -> tuple[str, list[str]]:
     return wanted, [text for text in ALTERNATIVES.split(rest) if text.strip()]
 
 
-def _resolve(
-    index: SceneIndex, description: Description, speaker: str | None
-) -> dict[str, Candidate]:
-    """Candidates for ``description`` (see :func:`_matching`).
+UNOWNED_NOTE = "'my': nothing is known to be yours; nobody is known to own this"
+
+
+def _resolve(index: SceneIndex, description: Description, speaker: str | None) -> _Match | None:
+    """What ``description`` matches (see :func:`_matching`).
 
     For "my" with nothing the speaker owns: the fitting things nobody is known to own.
     """
     found = _matching(index, description, speaker)
-    if found or speaker is None or description.thing.possessive is None:
+    mine = description.thing.possessive is not None
+    if (found is not None and found.ids) or speaker is None or not mine:
         return found
     unowned = _matching(index, description, None, owners=False)
-    note = "'my': nothing is known to be yours; nobody is known to own this"
-    return {
-        thing: candidate.model_copy(
-            update={"reasons": [*candidate.reasons[:-1], note]}  # the last: ownership unchecked
-        )
-        for thing, candidate in unowned.items()
-    }
+    if unowned is not None:
+        unowned.notes = [UNOWNED_NOTE]  # instead of: ownership unchecked
+    return unowned
 
 
 SPEAKER, PLACE = "\u0000speaker", "\u0000place"
 """The terms of "my" and of the place a description names (never words of a description)."""
+
+
+@dataclass
+class _Match:
+    """What a description matched: the things' ids, and how each term matched (for reasons)."""
+
+    ids: set[str]
+    terms: dict[str, list[_Way]]
+    order: dict[str, int]
+    notes: list[str]
+    said: Description
+
+    def candidates(
+        self, index: SceneIndex, things: Iterable[str], among: int | None = None
+    ) -> list[Candidate]:
+        """``things`` (matched ones, in the order given) as candidates, each with why."""
+        found: list[Candidate] = []
+        for thing in things:
+            details = _details(index, thing)
+            if details is None:
+                continue
+            records = sorted(
+                {
+                    (term, how, detail)
+                    for term, ways in self.terms.items()
+                    for how, detail, nodes in ways
+                    if thing in nodes
+                },
+                key=lambda record: (self.order[record[0]], record),
+            )
+            type_labels = (
+                index.vocabulary.type_labels.get(details.types[0], ()) if details.types else ()
+            )
+            own_type = type_labels[0] if type_labels else ""
+            reasons = [_reason(record, own_type, self.said) for record in records]
+            found.append(
+                Candidate(
+                    id=thing,
+                    label=details.labels[0] if details.labels else thing,
+                    kind=_kind(details),
+                    type=details.types[0] if details.types else None,
+                    reasons=[*_unique(reasons), *self.notes],
+                    among=among,
+                )
+            )
+        return found
 
 
 def _matching(
@@ -267,21 +321,23 @@ def _matching(
     speaker: str | None,
     *,
     owners: bool = True,
-) -> dict[str, Candidate]:
-    """Candidates for ``description`` by node id, in id order.
+) -> _Match | None:
+    """What ``description`` matches; None when it has no words to match.
 
     ``owners=False``: only things nobody is known to own.
 
-    A candidate is a thing (an object, a surface, a container or a room) that every word
+    A match is a thing (an object, a surface, a container or a room) that every word
     position of the description matches: some term covering the position matches it (see
     :func:`_term_matches`), the speaker owns it for "my", and it is in one of the places the
     description names (resolved first, the same way). Each position's things are a union of
-    the index's sets, and the candidates their intersection, so the cost follows what
-    matches, not what the belief holds; the records of why are made for the candidates only.
+    the index's sets, the matches their intersection, and the rules that prefer one reading
+    (:func:`_named_over_typed`, :func:`_whole_name_wins`, :func:`_head_by_kind`) are set
+    operations too, so the cost follows what matches, not what the belief holds, with no
+    step per match in Python; the reasons are made for the candidates shown only.
     """
     phrase = description.thing
     if not phrase.content:
-        return {}
+        return None
     terms: dict[str, list[_Way]] = {}
     positions: dict[int, set[str]] = {}
     order: dict[str, int] = {}
@@ -303,47 +359,23 @@ def _matching(
         add(SPEAKER, phrase.possessive, [("speaker", speaker, owned)])
     elif phrase.possessive is not None:
         notes.append("'my': speaker unknown, ownership not checked")
+    match = _Match(set(), terms, order, notes, description)
     if description.place is not None:
         places = _resolve(index, description.place, speaker)
-        if not places:
-            return {}
-        add(PLACE, len(phrase.words), [("place", place, index.within(place)) for place in places])
+        if places is None or not places.ids:
+            return match
+        add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
     survivors: set[str] | None = None
     for nodes in sorted(positions.values(), key=len):
         survivors = set(nodes) if survivors is None else survivors & nodes
         if not survivors:
-            return {}
-    candidates: dict[str, Candidate] = {}
-    matches: Matches = {}
-    for thing in sorted(survivors or ()):
-        details = _details(index, thing)
-        if details is None or (not owners and details.owners):
-            continue
-        records = sorted(
-            {
-                (term, how, detail)
-                for term, ways in terms.items()
-                for how, detail, nodes in ways
-                if thing in nodes
-            },
-            key=lambda record: (order[record[0]], record),
-        )
-        type_labels = (
-            index.vocabulary.type_labels.get(details.types[0], ()) if details.types else ()
-        )
-        own_type = type_labels[0] if type_labels else ""
-        reasons = [_reason(record, own_type, description) for record in records]
-        matches[thing] = records
-        candidates[thing] = Candidate(
-            id=thing,
-            label=details.labels[0] if details.labels else thing,
-            kind=_kind(details),
-            type=details.types[0] if details.types else None,
-            reasons=[*_unique(reasons), *notes],
-        )
-    kept = _named_over_typed(matches)
-    kept = _head_by_kind(_whole_name_wins(kept, phrase), phrase)
-    return {thing: candidates[thing] for thing in candidates if thing in kept}
+            return match
+    found = index.among_classes(survivors or set(), THING_KINDS)
+    if not owners:
+        found = index.unowned(found)
+    found = _named_over_typed(found, terms)
+    match.ids = _head_by_kind(_whole_name_wins(found, terms, phrase), terms, phrase)
+    return match
 
 
 _Way = tuple[str, str, set[str]]
@@ -415,11 +447,7 @@ def _kind(node: Node) -> ThingKind:
     return next(THING_KINDS[name] for name in THING_KINDS if name in node.classes)
 
 
-Matches = dict[str, list[tuple[str, str, str]]]
-"""Each candidate's match records (term, how, detail)."""
-
-
-def _whole_name_wins(matches: Matches, phrase: Phrase) -> Matches:
+def _whole_name_wins(found: set[str], terms: dict[str, list[_Way]], phrase: Phrase) -> set[str]:
     """A thing called by the whole description wins over things matched word by word.
 
     "the ceramic dinner plate" is the thing labelled so, not the ceramic salad plate that
@@ -427,14 +455,12 @@ def _whole_name_wins(matches: Matches, phrase: Phrase) -> Matches:
     descriptions of two words or more: "the mug" still matches every mug.
     """
     if len(phrase.content) < 2:
-        return matches
+        return found
     whole = {term.text for term in phrase.terms() if term.covers == phrase.content}
-    named = {
-        thing
-        for thing, records in matches.items()
-        if any(term in whole and how == "label" for term, how, _ in records)
-    }
-    return {thing: matches[thing] for thing in named} if named else matches
+    named = _union(
+        nodes & found for term in whole for how, _, nodes in terms.get(term, ()) if how == "label"
+    )
+    return named or found
 
 
 PRONOUN_NOUNS: Final = frozenset(
@@ -445,8 +471,11 @@ PRONOUN_NOUNS: Final = frozenset(
 BY_KIND: Final = frozenset(["type", "label"])
 """How a term matches when it names what the thing is (its type or its own name)."""
 
+DESCRIBING: Final = frozenset(["attribute", "flag"])
+"""How a term matches when it only describes the thing (a material, a colour)."""
 
-def _head_by_kind(matches: Matches, phrase: Phrase) -> Matches:
+
+def _head_by_kind(found: set[str], terms: dict[str, list[_Way]], phrase: Phrase) -> set[str]:
     """The last word names what the thing is: "a glass" is a glass, not a glass bottle.
 
     Things that match the description's last word only by an attribute (a material, a
@@ -455,25 +484,17 @@ def _head_by_kind(matches: Matches, phrase: Phrase) -> Matches:
     every word and is left alone.
     """
     if not phrase.content or PRONOUN_NOUNS & set(phrase.words):
-        return matches
+        return found
     last = max(phrase.content)
     heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
-
-    def head_ways(records: list[tuple[str, str, str]]) -> set[str]:
-        return {how for term, how, _ in records if term in heads}
-
-    if not any(head_ways(records) & BY_KIND for records in matches.values()):
-        return matches
-    return {
-        thing: records
-        for thing, records in matches.items()
-        if not head_ways(records) or head_ways(records) - {"attribute", "flag"}
-    }
+    ways = [(how, nodes & found) for term in heads for how, _, nodes in terms.get(term, ())]
+    if not _union(nodes for how, nodes in ways if how in BY_KIND):
+        return found
+    described = _union(nodes for how, nodes in ways if how in DESCRIBING)
+    return found - (described - _union(nodes for how, nodes in ways if how not in DESCRIBING))
 
 
-def _named_over_typed(
-    matches: Matches,
-) -> Matches:
+def _named_over_typed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]:
     """A type's synonym never makes a named thing ambiguous.
 
     Things that match a term only through a synonym of their type are dropped when another
@@ -481,18 +502,24 @@ def _named_over_typed(
     every pan (the taxonomy lists "frying pan" as a synonym of pan); "the pan", the type's own
     label, still matches both.
     """
-    named = {term for records in matches.values() for term, how, _ in records if how == "label"}
-    if not named:
-        return matches
+    dropped: set[str] = set()
+    for term, ways in terms.items():
+        if not any(how == "label" and not found.isdisjoint(nodes) for how, _, nodes in ways):
+            continue
+        synonym = _union(
+            nodes & found for how, detail, nodes in ways if how == "type" and detail != term
+        )
+        dropped |= synonym - _union(
+            nodes & found for how, detail, nodes in ways if how != "type" or detail == term
+        )
+    return found - dropped
 
-    def only_by_synonym(records: list[tuple[str, str, str]]) -> bool:
-        for term in named:
-            ways = [(how, detail) for said, how, detail in records if said == term]
-            if ways and all(how == "type" and detail != term for how, detail in ways):
-                return True
-        return False
 
-    return {thing: records for thing, records in matches.items() if not only_by_synonym(records)}
+def _union(sets: Iterable[set[str]]) -> set[str]:
+    found: set[str] = set()
+    for nodes in sets:
+        found |= nodes
+    return found
 
 
 def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> str:
@@ -522,6 +549,11 @@ def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> s
         return f"'{where}': {said.preposition} {detail}"
     return f"{quoted}: called {term}"
 
+
+ASKED_LIMIT = 24
+"""The most candidates a request's referent is resolved to (:func:`resolve_referent`'s
+``limit`` when the robot resolves what it was asked for): more match, and the robot asks by
+their count (each candidate's ``among``) rather than list them."""
 
 SAID_PLACEMENTS = {"on": "on", "in": "in", "mountedOn": "on", "inRoom": "in"}
 """How a placement is said, in order of preference (the support before the room)."""

@@ -477,10 +477,9 @@ class SceneGraph(Closeable):
         neighbours: dict[str, set[str]] = {}
         for row in self.select("rooms"):
             room = self.short_id(row["room"])
-            labels[room] = str(row.get("label", room))
-            neighbours.setdefault(room, set())
+            labels[room], known = str(row.get("label", room)), neighbours.setdefault(room, set())
             if "neighbour" in row:
-                neighbours[room].add(self.short_id(row["neighbour"]))
+                known.add(self.short_id(row["neighbour"]))
         return [
             Room(id=room, label=labels[room], connected_to=sorted(neighbours[room]))
             for room in sorted(labels)
@@ -622,15 +621,16 @@ class SceneGraph(Closeable):
             found[h].model_copy(update={"abilities": sorted(abilities[h])}) for h in sorted(found)
         ]
 
-    def resolve_referent(self, description: str, speaker: str | None = None) -> list[Candidate]:
-        """The nodes ``description`` may refer to (``speaker`` owns "my"), with why, by id.
+    def resolve_referent(
+        self, description: str, speaker: str | None = None, *, limit: int | None = None
+    ) -> list[Candidate]:
+        """What ``description`` may refer to (``speaker`` owns "my"): at most ``limit`` nodes.
 
-        Parsing and matching: :func:`knowledge.scene.referents.resolve_referent`, over the
-        :attr:`index` (it costs what it finds, not what the belief holds). ValueError for a
-        ``speaker`` that is not a node id.
+        :func:`knowledge.scene.referents.resolve_referent` over the :attr:`index` (it costs what
+        it finds, not what the belief holds). ValueError for a ``speaker`` that is no node id.
         """
         speaker_id = None if speaker is None else self.short_id(self.iri(speaker))
-        return resolve_referent(self.index, description, speaker_id)
+        return resolve_referent(self.index, description, speaker_id, limit=limit)
 
     def query_readonly(self, text: str, template: bool = False) -> QueryOutcome:
         """Run SPARQL that a model wrote: SELECT/ASK only, ``cog:``/``scene:`` IRIs, bounded.

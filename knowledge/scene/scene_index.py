@@ -64,6 +64,9 @@ KIND_PROPERTIES["canBe"] = "state"
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
 
+ANYONE = "\u0000anyone"
+"""The owner every owned node is also kept under (never a node id): who owns nothing known."""
+
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
@@ -189,6 +192,8 @@ class _Tables:
             edit(self.by_attribute, attribute, node_id)
         for owner in node.owners:
             edit(self.by_owner, owner, node_id)
+        if node.owners:
+            edit(self.by_owner, ANYONE, node_id)
         for name in node.classes:
             edit(self.by_class, name, node_id)
         for _, support in node.placements:
@@ -527,6 +532,19 @@ class SceneIndex:
         """The nodes owned by one of ``owners``."""
         with self._lock:
             return _union(self._tables.by_owner.get(owner, ()) for owner in owners)
+
+    def unowned(self, nodes: set[str]) -> set[str]:
+        """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
+        with self._lock:
+            return nodes - self._tables.by_owner.get(ANYONE, set())
+
+    def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
+        """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
+        with self._lock:
+            found: set[str] = set()
+            for name in classes:
+                found |= nodes & self._tables.by_class.get(name, set())
+            return found
 
     def within(self, place: str) -> set[str]:
         """Every node on, in, in the room of or held by ``place``, at any depth."""

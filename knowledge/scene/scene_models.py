@@ -118,3 +118,6 @@ class Candidate(BaseModel):
     kind: ThingKind
     type: str | None = None
     reasons: list[str] = Field(description="one entry per matched word or phrase")
+    among: int | None = Field(
+        None, description="how many things the description matched, when more than were given"
+    )

@@ -309,3 +309,20 @@ def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(blackboard,
         "the red mug 2 or the red mug 3. Can you tell me where it is?"
     )
     assert blackboard.get("/rationale/AskClarification") is None  # it passed the check
+
+
+def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(blackboard, make_llm, domains):
+    ids = [f"mug_{number}" for number in range(6)]
+    candidates = [
+        Candidate(id=found, label=f"red mug {n}", kind="object", reasons=[], among=7012)
+        for n, found in enumerate(ids)
+    ]
+    mugs = SlotResolution(slot="object", said="the red mug", kind="scene", ids=ids)
+    presets = {
+        **fetch_bottle("bring me the red mug"),
+        "/turn/resolved": {"object": mugs},
+        "/turn/candidates": candidates,
+    }
+    ask(blackboard, make_llm, domains, presets)
+    assert blackboard.get("/turn/reply").startswith("Which red mug do you mean? I know of 7012,")
+    assert blackboard.get("/rationale/AskClarification") is None

@@ -238,7 +238,7 @@ def test_a_failing_lookup_leaves_the_slot_unresolved(
     workers,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    def broken(description: str, speaker: str | None = None) -> list[Any]:
+    def broken(description: str, speaker: str | None = None, **_: Any) -> list[Any]:
         raise RuntimeError("store offline")
 
     monkeypatch.setattr(scene, "resolve_referent", broken)
@@ -263,9 +263,9 @@ def test_running_while_the_lookup_runs_then_success(
     gate = threading.Event()
     real = scene.resolve_referent
 
-    def held(description: str, speaker: str | None = None) -> list[Any]:
+    def held(description: str, speaker: str | None = None, **options: Any) -> list[Any]:
         gate.wait(10)
-        return real(description, speaker)
+        return real(description, speaker, **options)
 
     monkeypatch.setattr(scene, "resolve_referent", held)
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": "the green bottle"})
@@ -296,7 +296,7 @@ def test_a_lookup_past_the_time_limit_is_given_up(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
-    monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
+    monkeypatch.setattr(scene, "resolve_referent", lambda *args, **_: gate.wait(10) and [])
     intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
     node = PostProcess("PostProcess", timeout_s=0.05)
     now = [0.0]  # the node's clock, moved by the test: a slow first tick cannot time out
@@ -327,7 +327,7 @@ def test_interrupting_cancels_and_says_so(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     gate = threading.Event()
-    monkeypatch.setattr(scene, "resolve_referent", lambda *args: gate.wait(10) and [])
+    monkeypatch.setattr(scene, "resolve_referent", lambda *args, **_: gate.wait(10) and [])
     intent = IntentFrame(domain="household", task="PutAway", slots={"object": "the mug"})
     harness, node = run(
         blackboard,

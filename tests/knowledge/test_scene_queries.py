@@ -237,6 +237,15 @@ def test_my_with_nothing_owned_is_what_nobody_is_known_to_own(home: SceneGraph) 
     assert all("nobody is known to own" in candidate.reasons[-1] for candidate in bottles)
 
 
+def test_a_limit_gives_the_first_candidates_and_how_many_matched(home: SceneGraph) -> None:
+    """Thousands of matches are answered by their count, not enumerated."""
+    every = home.resolve_referent("my bottle", speaker="user")
+    (first,) = home.resolve_referent("my bottle", speaker="user", limit=1)
+    assert (first.id, first.among) == (every[0].id, 2)
+    assert first.reasons == every[0].reasons  # nobody is known to own it, as before
+    assert all(c.among is None for c in home.resolve_referent("my bottle", "user", limit=2))
+
+
 def test_my_without_a_speaker_keeps_every_candidate_and_says_so(home: SceneGraph) -> None:
     candidates = home.resolve_referent("my mug")
     assert ids(candidates) == ["mug_red", "mug_white"]

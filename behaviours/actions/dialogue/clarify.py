@@ -147,6 +147,15 @@ def listed(resolution: SlotResolution) -> list[str]:
     return resolution.ids[:LISTED_CANDIDATES] if resolution.ambiguous else []
 
 
+def how_many(resolution: SlotResolution, candidates: Sequence[Candidate]) -> int:
+    """How many things the referent matched: its ids, or more when resolution stopped short.
+
+    A resolution stopped at a limit gives candidates that say how many matched in all.
+    """
+    among = (c.among or 0 for c in candidates if c.id in resolution.ids)
+    return max(len(resolution.ids), max(among, default=0))
+
+
 def candidate_options(
     resolution: SlotResolution, candidates: list[Candidate], described: dict[str, str]
 ) -> list[str]:
@@ -182,10 +191,11 @@ def slot_question(
     if resolution.ambiguous:
         options = candidate_options(resolution, candidates, described)
         which = f"Which {_kind_word(said, resolution) or noun} do you mean"
-        if len(resolution.ids) <= LISTED_CANDIDATES:
+        count = how_many(resolution, candidates)
+        if count <= LISTED_CANDIDATES:
             return f"{which}: {joined(options, 'or')}?"
         return (
-            f"{which}? I know of {len(resolution.ids)}, such as {joined(options, 'or')}. "
+            f"{which}? I know of {count}, such as {joined(options, 'or')}. "
             "Can you tell me where it is?"
         )
     if resolution.unresolved and said and resolution.kind == "scene":
@@ -476,7 +486,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         labels = {candidate.id: candidate.label for candidate in request.candidates}
         named = [labels[found] for found in shown if found in labels]
         named.extend(id_words(found) for found in shown)
-        counts = {str(len(resolution.ids)) for resolution in request.resolved.values()}
+        counts = {str(how_many(r, request.candidates)) for r in request.resolved.values()}
         return turn_support(
             request.utterance, self._safe_question(), *described.values(), *named, *counts
         )

@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Final, Literal, get_args
 
 from py_trees.common import Status
@@ -33,6 +34,7 @@ from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, Sl
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.scene.fit_for_use import fit_for_use
+from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
@@ -336,8 +338,9 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
+            resolve = partial(self.scene.resolve_referent, limit=ASKED_LIMIT)
             for item in items:
-                lookup.futures.append(self.submit(self.scene.resolve_referent, item, speaker))
+                lookup.futures.append(self.submit(resolve, item, speaker))
             self._lookups.append(lookup)
         elif kind in ("kg", "value"):
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
