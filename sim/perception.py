@@ -270,6 +270,8 @@ def _kitchen_identity(item: Kitchen) -> list[tuple[str, AttributeValue]]:
             facts.append(("slots", item.slots))
         if item.material is not None:
             facts.append(("material", item.material))
+        if item.hot is not None:
+            facts.append(("hot", item.hot))
     if isinstance(item, WorldObject) and item.capacity_ml is not None:
         facts.append(("capacityMl", item.capacity_ml))
     return facts
@@ -388,6 +390,8 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
             triples.append((node(furniture_id), COG.inRoom, node(furniture.room)))
         if furniture.mounted_on is not None:
             triples.append((node(furniture_id), COG.mountedOn, node(furniture.mounted_on)))
+        if furniture.owner is not None:
+            triples.append((node(furniture_id), COG.ownedBy, node(furniture.owner)))
         triples += [
             (node(furniture_id), COG[name], _typed(value))
             for name, value in _kitchen_identity(furniture)

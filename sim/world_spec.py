@@ -160,7 +160,7 @@ class Door(SpecModel):
 
 
 class Kitchen(SpecModel):
-    """What makes a thing part of a kitchen: flags, material and the state it starts in.
+    """What makes a thing part of a kitchen: flags, material, owner and the state it starts in.
 
     ``flags`` are the belief's hazard flags (sharp, appliance, water_source, ...); a thing also
     has the flags its type typically has in the household taxonomy (a knife is sharp), except
@@ -172,13 +172,14 @@ class Kitchen(SpecModel):
     not_flags: tuple[HazardFlag, ...] = Field((), description="typical flags it lacks")
     material: Label | None = None
     powered: bool | None = Field(None, description="appliances only: on at the start")
+    hot: bool | None = None
+    owner: Id | None = Field(None, description="a person")
 
     @model_validator(mode="after")
     def _switchable(self) -> Self:
         if self.powered is not None and "appliance" not in self.flags:
             raise ValueError("only an appliance is powered: add `appliance` to `flags`")
-        both = sorted(set(self.flags) & set(self.not_flags))
-        if both:
+        if both := sorted(set(self.flags) & set(self.not_flags)):
             raise ValueError(f"{', '.join(both)} in both `flags` and `not_flags`: keep one")
         return self
 
@@ -287,11 +288,9 @@ class WorldObject(PlacementSpec, Kitchen):
     liquid: Label | None = None
     liquid_ml: float = Field(0.0, ge=0.0)
     capacity_ml: float | None = Field(None, gt=0.0)
-    hot: bool | None = None
     empty: bool | None = Field(None, description="it holds nothing any more")
     mass_kg: float = Field(0.3, gt=0.0)
     graspable: bool = True
-    owner: Id | None = Field(None, description="a person")
     next_to: Id | None = Field(
         None, description="another object on the same surface that it starts next to"
     )
@@ -512,12 +511,14 @@ class WorldSpec(SpecModel):
                 found += self.reference(f"{field}.mounted_on", furniture.mounted_on, "robot")
                 if furniture.kind != "container":
                     found.append(Problem(f"{field}.kind", "only a container can be mounted"))
+        for section, things in (("furniture", self.furniture), ("objects", self.objects)):
+            for owned, thing in things.items():
+                if thing.owner is not None:
+                    found += self.reference(f"{section}.{owned}.owner", thing.owner, "person")
         hands_used: dict[tuple[str, str], str] = {}
         for object_id, obj in self.objects.items():
             field = f"objects.{object_id}"
             found += self.placement_problems(field, obj.placement)
-            if obj.owner is not None:
-                found += self.reference(f"{field}.owner", obj.owner, "person")
             if obj.next_to is not None:
                 found += self._next_to_problems(f"{field}.next_to", obj, obj.next_to)
             placement = obj.placement
@@ -538,8 +539,7 @@ class WorldSpec(SpecModel):
 
     def _next_to_problems(self, field: str, obj: WorldObject, landmark: str) -> list[Problem]:
         """A start relation `next_to` names another object on the same surface."""
-        problems = self.reference(field, landmark, "object")
-        if problems:
+        if problems := self.reference(field, landmark, "object"):
             return problems
         here, there = obj.placement, self.objects[landmark].placement
         if here.relation != "on" or there.relation != "on" or here.support != there.support:

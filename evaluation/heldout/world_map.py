@@ -17,10 +17,11 @@ other **without adding knowledge to the robot**:
   ``state.sharp``. Hazard flags (heat source, chemical, ...) are never added: the robot's
   belief takes them from the type, or does not know them.
 - **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
-  ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot`` (objects), ``contents``
+  ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot``, ``alive: true`` -> the
+  ``animal`` flag (a living thing is seen to be one), ``contents``
   -> ``empty`` or a liquid (objects), ``owner`` -> an owner who is a person of the world,
   ``held_by`` -> held by that person. Every other key, and any value that does not fit, is
-  recorded in ``lost`` (printed labels, ``alive``, furniture temperatures and contents...).
+  recorded in ``lost`` (printed labels, furniture contents...).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
   it, opens, closes or wipes it, the words put something in or on it ("in the <label or
@@ -283,6 +284,18 @@ class _Builder:
             flags.add("sharp")
         elif sharp is False:
             spec["not_flags"] = ["sharp"]
+        if state.get("alive") is True:  # a living thing is seen to be one
+            flags.add("animal")
+            state.pop("alive")
+        owner = state.pop("owner", None)
+        if owner in self.people:
+            spec["owner"] = owner
+        elif owner is not None:
+            state["owner"] = owner
+        hot = _hot(state.get("temperature"))
+        if hot is not None:
+            spec["hot"] = hot
+            state.pop("temperature")
         if flags:
             spec["flags"] = sorted(flags)
         if thing.material:
@@ -324,15 +337,6 @@ class _Builder:
         spec = self._common(thing, kind)
         state = self._state
         spec.update(self._placement(thing, state))
-        owner = state.pop("owner", None)
-        if owner in self.people:
-            spec["owner"] = owner
-        elif owner is not None:
-            state["owner"] = owner
-        hot = _hot(state.get("temperature"))
-        if hot is not None:
-            spec["hot"] = hot
-            state.pop("temperature")
         spec.update(self._contents(state))
         self._lose(thing, state)
         return spec
