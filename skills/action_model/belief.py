@@ -36,6 +36,7 @@ from cogtree.knowledge.scene.scene_models import (
     RobotState,
     ThingKind,
 )
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model.people import Person, person_of
 from cogtree.skills.action_model.specs import HAND_NAMES, Hand
 
@@ -494,7 +495,8 @@ def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
 
     Its ontology type, its label and its id are all read, and the union is taken
     (:func:`~knowledge.safety.thing_properties.safety_properties`): a bottle typed ``Bottle``
-    and labelled "drain cleaner" is a chemical. No flags when no description names a type.
+    and labelled "drain cleaner" is a chemical. A thing whose *declared* type is an appliance
+    (a ``Toaster``) is one: it can be switched (a label alone grants no skill).
     """
     material = info.attributes.get("material")
     described = Descriptions(
@@ -503,7 +505,10 @@ def typical_flags(info: ObjectInfo) -> frozenset[HazardFlag]:
         label=info.label or None,
         material=material if isinstance(material, str) else None,
     )
-    kinds = safety_properties(described).kinds
+    kinds = set(safety_properties(described).kinds)
+    taxonomy = household_taxonomy()
+    if info.type in taxonomy.types and "appliance" in taxonomy.properties(info.type).flags:
+        kinds.add("appliance")
     return frozenset(flag for flag in get_args(HazardFlag) if flag in kinds)
 
 
