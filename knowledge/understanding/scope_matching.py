@@ -37,7 +37,12 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import numpy as np
 from scipy.sparse import csr_matrix, hstack
 
-from cogtree.knowledge.language.request_frame import RequestFrame, parse_request, request_words
+from cogtree.knowledge.language.request_frame import (
+    RequestFrame,
+    Step,
+    parse_request,
+    request_words,
+)
 from cogtree.knowledge.language.tfidf import TfidfVectors, unit_rows
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
@@ -334,6 +339,17 @@ class FrameSignal:
     reason: str = ""
 
 
+def asks_of_no_kind(step: Step) -> bool:
+    """Whether ``step`` counts or asks after what is no kind of thing ("how many calories").
+
+    Such a question is not about the scene, whatever its verb.
+    """
+    taxonomy = household_taxonomy()
+    return step.action in ("count", "have") and not all(
+        taxonomy.type_named(phrase.text) for phrase in step.objects
+    )
+
+
 def frame_signal(
     frame: RequestFrame,
     packs: Iterable[DomainPack],
@@ -355,10 +371,12 @@ def frame_signal(
         )
     domains: list[str] = []
     reasons: list[str] = []
+    not_scene = {step.action for step in frame.steps if asks_of_no_kind(step)}
     for pack in packs:
         if not _physical(pack):
             continue
-        served = sorted(set(frame.clear_actions) & (pack_actions(pack) | robot_actions))
+        clear = set(frame.clear_actions) - not_scene
+        served = sorted(clear & (pack_actions(pack) | robot_actions))
         scene = {
             name: lexicon
             for name, lexicon in lexicons.get(pack.name, {}).items()
