@@ -128,7 +128,9 @@ class Lexicon:
     The singulars of a plural form find its id too ("a peanut allergy" for "peanuts"):
     English names a thing by its singular in a compound and after "a" or "one" (an
     utterance's plural already finds a singular form, ``_variants``). A singular that some id
-    has as a form of its own stays with that id, and is no label.
+    has as a form of its own stays with that id, and is no label. ``singulars=False`` for a
+    lexicon of particular things (the scene's): "Okafor's pills" is one thing's name, and
+    "Okafor's pill" is not another way to say it.
 
     A lexicon that follows a changing world (the scene's) is edited in place with
     :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
@@ -137,8 +139,11 @@ class Lexicon:
 
     """
 
-    def __init__(self, name: str, entries: Mapping[str, Iterable[str]]) -> None:
+    def __init__(
+        self, name: str, entries: Mapping[str, Iterable[str]], *, singulars: bool = True
+    ) -> None:
         self.name = name
+        self.singulars = singulars
         self._lock = threading.Lock()
         self._forms: dict[str, list[str]] = {}
         """Every id with its forms, in the order given (those it lost included)."""
@@ -167,7 +172,7 @@ class Lexicon:
                     ranked.append((key, at))
                 if key:
                     self._claim(entry_id, key, (0, at))
-            for key, at in ranked:
+            for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, (1, at))
             self._forms[entry_id] = texts
@@ -348,7 +353,7 @@ class SceneLexicon:
         """Type -> how many nodes of each family are of it (or of a type under it)."""
         self._family_of_type: dict[str, int] = {}
         self._counted: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {}
-        self.lexicon = Lexicon(name, {})
+        self.lexicon = Lexicon(name, {}, singulars=False)
         self.update(None)
 
     def update(self, renamed: Iterable[str] | None) -> None:
@@ -361,7 +366,7 @@ class SceneLexicon:
         counts, family_of_type, counted = self._counts, self._family_of_type, self._counted
         lexicon = self.lexicon
         self._counts, self._family_of_type, self._counted = {}, {}, {}
-        self.lexicon = Lexicon(self.name, {})
+        self.lexicon = Lexicon(self.name, {}, singulars=False)
         try:
             for node_id in sorted(self.index.of_class(*frozenset().union(*self._classes))):
                 self._put(node_id)
