@@ -156,9 +156,16 @@ def p95(samples: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20 samples per step (CI)")
-    repeats = 20 if parser.parse_args().quick else 300
+    parser.add_argument(
+        "--triples",
+        type=int,
+        default=10_000,
+        help="about how many hazard triples the scene holds (105000: about 10k objects)",
+    )
+    args = parser.parse_args()
+    repeats = 20 if args.quick else 300
     rules = shipped_hazard_rules()
-    belief, triples = kitchen(10_000)
+    belief, triples = kitchen(args.triples)
     print(
         f"scene: {len(belief.things)} things, {triples} hazard triples; "
         f"{len(rules.rules)} rules; pyoxigraph {pyoxigraph.__version__}; {repeats} samples"
