@@ -89,11 +89,13 @@ _RETRACTIONS = re.compile(
 """Words that take back something said before."""
 
 _ENDED = re.compile(
-    r"\b(eat|eats|eating|have|having|drink|drinks|drinking|tolerate|tolerating)\b"
+    r"^(?!.*(\b(not|never|no)\b|n't|\bdon'?t let\b))"
+    r".*\b(eat|eats|eating|have|having|drink|drinks|drinking|tolerate|tolerating)\b"
     r"[^.!?]{0,40}?\bagain\b",
     re.IGNORECASE,
 )
-"""Taking a food again ("I can eat milk again"): what kept the user from it has ended."""
+"""Taking a food again ("I can eat milk again"): what kept the user from it has ended. Not
+when a negation comes before ("I will never have prawns again" is a new constraint)."""
 
 _DENIALS = re.compile(
     r"(\b(not|never|no|without)|n't)\s+(\w+\s+){0,3}?(allergic|allergy|allergies|intolerant|"

@@ -63,7 +63,7 @@ def said_of_things(
     ``names``: each thing's names (lowercase phrases: its label, its id's words, its type's
     label).
     """
-    by_name = {name.lower(): thing for thing, known in names.items() for name in known if name}
+    by_name = _Names(names)
     said: dict[str, list[str]] = {}
     last: str | None = None
     for clause in _clauses(utterances):
@@ -125,21 +125,43 @@ def _predicate(words: str) -> str | None:
     return " ".join(tokens[:cut]) or None
 
 
-def _named(subject: str | None, by_name: Mapping[str, str]) -> str | None:
+def _named(subject: str | None, names: _Names) -> str | None:
     """The thing ``subject`` names: a whole name, else the one thing whose name ends so."""
     if not subject:
         return None
-    if subject in by_name:
-        return by_name[subject]
-    ending = {thing for name, thing in by_name.items() if name.endswith(" " + subject)}
-    return ending.pop() if len(ending) == 1 else None
+    if subject in names.whole:
+        return names.whole[subject]
+    ending = names.endings.get(subject, set())
+    return next(iter(ending)) if len(ending) == 1 else None
 
 
-def _last_named(clause: str, by_name: Mapping[str, str]) -> str | None:
-    """The thing whose name occurs last in ``clause`` (longest name at a place first)."""
-    found: tuple[int, str] | None = None
-    for name, thing in by_name.items():
-        for match in re.finditer(rf"\b{re.escape(name)}\b", clause):
-            if found is None or match.start() > found[0]:
-                found = (match.start(), thing)
-    return found[1] if found else None
+def _last_named(clause: str, names: _Names) -> str | None:
+    """The thing whose name occurs last in ``clause`` (the longest name at a place first).
+
+    A look-up of the clause's word runs, so it costs the clause's length, not the names'.
+    """
+    words = re.findall(r"[a-z0-9']+", clause)
+    for start in range(len(words) - 1, -1, -1):
+        for end in range(min(len(words), start + names.longest), start, -1):
+            thing = names.whole.get(" ".join(words[start:end]))
+            if thing is not None:
+                return thing
+    return None
+
+
+class _Names:
+    """Each thing's names (whole, and by their last words) for constant-time look-ups."""
+
+    def __init__(self, names: Mapping[str, Sequence[str]]) -> None:
+        self.whole: dict[str, str] = {}
+        self.endings: dict[str, set[str]] = {}
+        self.longest = 1
+        for thing, known in names.items():
+            for name in known:
+                words = name.lower().split()
+                if not words:
+                    continue
+                self.whole.setdefault(" ".join(words), thing)
+                self.longest = max(self.longest, len(words))
+                for start in range(1, len(words)):
+                    self.endings.setdefault(" ".join(words[start:]), set()).add(thing)

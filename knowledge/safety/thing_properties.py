@@ -8,15 +8,19 @@ animal is enough, whatever the others say. A bottle typed ``Bottle`` and labelle
 cleaner" is a chemical; a tray labelled "foil tray" is metal.
 
 - **Types**: the declared type (read as words when the taxonomy does not know it) and every
-  type a label, the id or a said phrase names
-  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_named`), with all their categories.
+  type the label or the id names (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_named`),
+  with all their categories.
 - **Kinds**: the flags the scene gives, and the what-it-is flags (:data:`TYPE_FLAGS`) the
   household taxonomy gives any of those types: ``chemical``, ``food``, ``drink``,
   ``medicine``, ``animal``, ``sharp``, ``electrical``, ``heat_source``.
 - **Materials**: every material class (:mod:`knowledge.safety.materials`) the material, the
-  label, the id or a said phrase names; only when none names one, the typical materials of
-  the types (a tea towel: cotton, so fabric and flammable). Nothing at all: unknown (no
-  classes), which the rules treat as possibly hazardous.
+  label or the id names; only when none names one, the typical materials of the types (a
+  tea towel: cotton, so fabric and flammable). Nothing at all: unknown, which the rules treat
+  as possibly hazardous.
+- **What the user said** only adds: materials, and the flags that raise a hazard
+  (:data:`RAISING_FLAGS`: "that's bleach" is a chemical). It never replaces a material,
+  never makes an unknown material known, and gives no type or flag that would exempt a thing
+  from a rule ("the tub is a saucepan" does not make it cookware).
 
 The answer depends only on the descriptions, so it is cached per distinct description.
 """
@@ -30,6 +34,10 @@ from functools import lru_cache
 
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+
+RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
+"""The flags a statement of the user may add ("that's bleach"); never ``food`` or ``drink``,
+which only exempt a thing from a rule."""
 
 TYPE_FLAGS = frozenset(
     {
@@ -69,11 +77,11 @@ class Descriptions:
     """Phrases the user used of it in this conversation ("bleach", "made of foil")."""
 
     @property
-    def names(self) -> tuple[str, ...]:
-        """The words that name it: its label, its id as words, what was said of it."""
+    def seen_names(self) -> tuple[str, ...]:
+        """The words the robot's own belief names it with: its label, its id as words."""
         parts = self.id.replace("-", "_").split("_")
         spoken_id = " ".join(part for part in parts if part.isalpha())
-        return tuple(name for name in (self.label, spoken_id, *self.said) if name)
+        return tuple(name for name in (self.label, spoken_id) if name)
 
 
 @dataclass(frozen=True)
@@ -85,8 +93,10 @@ class SafetyProperties:
     kinds: frozenset[str]
     """Flags from the scene and the what-it-is flags of :attr:`types`."""
     materials: frozenset[str]
-    """Material classes (``metal``, ``flammable``...); empty when nothing, not even a type,
-    says what it is made of (unknown, which the rules treat as possibly hazardous)."""
+    """Material classes (``metal``, ``flammable``...)."""
+    material_unknown: bool
+    """Whether nothing the robot holds (material, label, id, type) says what it is made of:
+    possibly hazardous. What the user said does not make it known."""
 
 
 def safety_properties(descriptions: Descriptions) -> SafetyProperties:
@@ -97,22 +107,30 @@ def safety_properties(descriptions: Descriptions) -> SafetyProperties:
 @lru_cache(maxsize=CACHED_DESCRIPTIONS)
 def _derived(descriptions: Descriptions) -> SafetyProperties:
     taxonomy = household_taxonomy()
-    named = [taxonomy.type_named(name) for name in descriptions.names]
     declared = descriptions.type
     if declared is not None and declared not in taxonomy.types:
         # a type the taxonomy does not know is read as words: ``Hob`` names a stove
         declared = taxonomy.type_named(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", declared))
-    direct = {name for name in (declared, *named) if name is not None}
+    seen = descriptions.seen_names
+    direct = {name for name in (declared, *map(taxonomy.type_named, seen)) if name}
     types = set(direct)
     for name in direct:
         types.update(taxonomy.categories_of(name))
     kinds = set(descriptions.flags)
     for name in direct:
         kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
+    # what the user said only adds: the kinds that raise a hazard, and materials
+    for name in filter(None, map(taxonomy.type_named, descriptions.said)):
+        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
     materials_ = shipped_materials()
-    said = materials_.read_all((descriptions.material, *descriptions.names))
-    materials = said or materials_.read_all(_typical_materials(direct))
-    return SafetyProperties(types=frozenset(types), kinds=frozenset(kinds), materials=materials)
+    named = materials_.read_all((descriptions.material, *seen))
+    known = named or materials_.read_all(_typical_materials(direct))
+    return SafetyProperties(
+        types=frozenset(types),
+        kinds=frozenset(kinds),
+        materials=known | materials_.read_all(descriptions.said),
+        material_unknown=not known,
+    )
 
 
 def _typical_materials(types: Iterable[str]) -> list[str | None]:

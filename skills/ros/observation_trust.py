@@ -144,9 +144,16 @@ def _described(scene: SceneGraph, thing: str) -> dict[str, AttributeValue]:
 def _lost(
     thing: str, before: Mapping[str, AttributeValue], after: Mapping[str, AttributeValue]
 ) -> frozenset[str]:
-    """The hazard-relevant kinds, material classes and states ``before`` has and ``after`` not."""
+    """What lowers a hazard from ``before`` to ``after`` (see :data:`EXEMPTING`).
+
+    A hazard-relevant kind, material class or state lost, an unknown material made known, or
+    an exempting kind or type gained.
+    """
     was, now = _properties(thing, before), _properties(thing, after)
     lost = {name for name in (was - now) if _tested(f'"{name}"')}
+    if UNKNOWN_MATERIAL in was - now:  # an unknown material made known lifts a question
+        lost.add(UNKNOWN_MATERIAL)
+    lost.update(f"not {name}" for name in (now - was) & EXEMPTING)  # a new exemption
     lost.update(
         state
         for attribute, (state, hazardous) in HAZARD_STATES.items()
@@ -174,7 +181,16 @@ def _properties(thing: str, values: Mapping[str, AttributeValue]) -> frozenset[s
             flags=flags,
         )
     )
-    return found.kinds | found.materials
+    unknown = {UNKNOWN_MATERIAL} if found.material_unknown else set()
+    return found.kinds | found.materials | (found.types & EXEMPTING) | unknown
+
+
+UNKNOWN_MATERIAL = "unknown material"
+"""The marker of a thing no description says the material of (the rules ask about it)."""
+
+EXEMPTING = frozenset({"food", "drink", "Cookware", "Tableware", "PlumbingFixture"})
+"""Kinds and types that exempt a thing from a rule (cookware on a lit hob, food in a
+microwave): gaining one lowers a hazard as losing a kind does."""
 
 
 @cache

@@ -184,7 +184,7 @@ class _Facts:
             self.add(node, "flag", Literal(flag))
         for material in sorted(found.materials):
             self.add(node, "material", Literal(material))
-        if not found.materials:
+        if found.material_unknown:
             self.add(node, "materialUnknown", _TRUE)
         if thing.owner is not None:
             self.add(node, "owner", _node(thing.owner))

@@ -67,6 +67,10 @@ def test_retractions_retract(template: str) -> None:
         "Could you remember that I'm vegan?",
         "no, I'm not allergic to peanuts, I just don't like them",
         "My name is Anna",
+        # a negation before "again" states a new constraint; it takes nothing back
+        "I will never have prawns again",
+        "I won't eat peanuts again",
+        "don't let me eat peanuts again",
     ],
 )
 def test_statements_assert(text: str) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import AttributeValue, Observation
-from cogtree.skills.ros.observation_trust import ObservationTrust, lowerings
+from cogtree.skills.ros.observation_trust import UNKNOWN_MATERIAL, ObservationTrust, lowerings
 
 KITCHEN = """\
 @prefix cog: <https://cogtree.dev/ontology#> .
@@ -66,10 +66,23 @@ def test_the_robot_s_own_fresh_sighting_may_lower_a_hazard(scene: SceneGraph) ->
 def test_one_description_left_saying_hazardous_is_no_lowering(scene: SceneGraph) -> None:
     # the label still says foil: the union keeps the tray metal, so nothing is lowered
     assert lowerings(scene, [seen("tray_1", "material", "ceramic")]) == {}
-    # the flag still says chemical however the bottle is relabelled
-    assert lowerings(scene, [seen("bottle_2", "label", "water")]) == {}
+    # the flag still says chemical however the bottle is relabelled, but "water" would make
+    # it a drink, which exempts a thing from rules: that is a lowering too
+    assert lowerings(scene, [seen("bottle_2", "label", "water")]) == {"bottle_2": {"not drink"}}
+    assert lowerings(scene, [seen("bottle_2", "label", "blue bottle")]) == {}
     cleared = [seen("bottle_2", "label", "water"), seen("bottle_2", "chemical", False)]
-    assert lowerings(scene, cleared) == {"bottle_2": {"chemical"}}
+    assert lowerings(scene, cleared) == {"bottle_2": {"chemical", "not drink"}}
+
+
+def test_a_material_made_known_or_an_exemption_gained_is_a_lowering(scene: SceneGraph) -> None:
+    unknown = [seen("thing_9", "type", "Object"), seen("thing_9", "label", "zorb")]
+    scene.observe(unknown)
+    assert lowerings(scene, [seen("thing_9", "material", "ceramic")]) == {
+        "thing_9": {UNKNOWN_MATERIAL}
+    }
+    assert lowerings(scene, [seen("thing_9", "objectType", "Pan")]) == {
+        "thing_9": {UNKNOWN_MATERIAL, "not Cookware"}
+    }
 
 
 def test_a_hot_pan_said_cold_is_a_lowering_and_a_raise_is_not(scene: SceneGraph) -> None:
