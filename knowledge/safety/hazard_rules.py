@@ -119,13 +119,7 @@ def load_hazard_rules(path: str | Path = RULES_FILE, *, text: str | None = None)
     Raises :class:`HazardRuleError` naming the file, the rule and how to fix it.
     """
     label = str(path)
-    graph = Graph()
-    try:
-        load_turtle(graph, label, text=text)
-    except TurtleError as error:
-        raise HazardRuleError(
-            f"{error}; fix the Turtle syntax of the hazard rule file (docs/hazards.md)"
-        ) from error
+    graph = read_safety_file(label, text, HazardRuleError, "hazard rule file")
     rules = tuple(
         _rule(graph, label, node) for node in sorted(graph.subjects(RDF.type, HAZ.Rule), key=str)
     )
@@ -143,6 +137,21 @@ def load_hazard_rules(path: str | Path = RULES_FILE, *, text: str | None = None)
         for node in sorted(graph.subjects(RDF.type, HAZ.Manner), key=str)
     )
     return HazardRules(source=label, rules=rules, manners=manners)
+
+
+def read_safety_file(label: str, text: str | None, error: type[ValueError], what: str) -> Graph:
+    """The Turtle of a safety data file (``text``, else the file ``label``), as a graph.
+
+    Malformed Turtle raises ``error`` naming the file, the line and the fix.
+    """
+    graph = Graph()
+    try:
+        load_turtle(graph, label, text=text)
+    except TurtleError as failure:
+        raise error(
+            f"{failure}; fix the Turtle syntax of the {what} (docs/hazards.md)"
+        ) from failure
+    return graph
 
 
 @cache

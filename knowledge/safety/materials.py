@@ -26,7 +26,7 @@ from pathlib import Path
 
 from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 
-from cogtree.knowledge.scene.rdf_store import TurtleError, load_turtle
+from cogtree.knowledge.safety.hazard_rules import read_safety_file
 from cogtree.knowledge.wording import singular_forms
 
 MAT = Namespace("https://cogtree.dev/material#")
@@ -99,13 +99,7 @@ def load_materials(
     Raises :class:`MaterialFileError` naming the file, the material and how to fix it.
     """
     label = str(path)
-    graph = Graph()
-    try:
-        load_turtle(graph, label, text=text)
-    except TurtleError as error:
-        raise MaterialFileError(
-            f"{error}; fix the Turtle syntax of the material file (docs/hazards.md)"
-        ) from error
+    graph = read_safety_file(label, text, MaterialFileError, "material file")
     materials = sorted(
         (node for node in graph.subjects(RDF.type, MAT.Material) if isinstance(node, URIRef)),
         key=str,

@@ -391,7 +391,7 @@ def said_about(belief: Belief, utterances: Sequence[str]) -> dict[str, tuple[str
     taxonomy = household_taxonomy()
     names: dict[str, list[str]] = {}
     for thing in belief.things.values():
-        known = [thing.label, " ".join(_words(thing.id))]
+        known = list(Descriptions(id=thing.id, label=thing.label).seen_names)
         if thing.type is not None and thing.type in taxonomy.types:
             known += [taxonomy.label(thing.type), *taxonomy.synonyms(thing.type)]
         names[thing.id] = [name.lower() for name in known if name]
