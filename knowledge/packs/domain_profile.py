@@ -7,6 +7,12 @@ requests, and nothing that could run a task. Profiles exist to measure scope det
 paper's scale (``cogtree eval modules``) and how similar domains confuse it (``cogtree eval
 scope-similarity``); the robot itself never routes to a profile.
 
+Two sets ship. ``domain_profiles/`` holds the eight domains cogtree chose for a home robot
+(with the household, office and advisor packs: cogtree's own eleven). ``janus_profiles/``
+holds ten of JANUS's Table 2 domains, described in cogtree's words; with the advisor pack
+(the paper's Advisor) they are the paper's eleven, used only by the paper study
+(``cogtree eval scope-similarity --paper``).
+
 A profile file::
 
     name: weather                      # lower-case identifier, the label of scope items
@@ -35,6 +41,12 @@ from cogtree.knowledge.yaml_files import read_yaml_model
 
 SHIPPED_PROFILES = Path(__file__).with_name("domain_profiles")
 """Where the profiles of the domains that have no pack live."""
+
+JANUS_PROFILES = Path(__file__).with_name("janus_profiles")
+"""The ten profiles that, with the advisor pack, are JANUS's Table 2 (the paper study's set)."""
+
+JANUS_PACKS = ("advisor",)
+"""The shipped packs that belong to JANUS's Table 2 (the paper's Advisor)."""
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 

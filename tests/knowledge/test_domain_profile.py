@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 
 from cogtree.knowledge.packs.domain_profile import (
+    JANUS_PACKS,
+    JANUS_PROFILES,
     SHIPPED_PROFILES,
     DomainProfile,
     ProfileError,
@@ -70,3 +72,34 @@ def test_a_profile_may_not_take_a_pack_name(tmp_path: Path, registry: DomainRegi
         load_profiles(registry.packs, tmp_path)
     with pytest.raises(ProfileError, match="not a directory"):
         load_profiles((), tmp_path / "missing")
+
+
+TABLE_2 = {
+    "Movies": {"MovieInfo", "TimetableInfo"},
+    "Advisor": {"AddToDatabase", "DishInfo", "SubstituteDish"},
+    "Travel": {"FlightSearch", "HotelBooking", "TravelInfo"},
+    "JobHunt": {"JobSearch", "ApplicationStatus", "ResumeReview"},
+    "TechSupport": {"TroubleshootDevice", "SoftwareHelp", "WarrantyInfo"},
+    "Education": {"CourseInfo", "ExamSchedule", "AssignmentHelp"},
+    "HealthSymptoms": {"SymptomCheck", "MedicationInfo", "DoctorReferral"},
+    "Shopping": {"ProductSearch", "CompareProducts", "TrackOrder"},
+    "Events": {"EventSearch", "TicketBooking", "EventReminder"},
+    "Restaurants": {"RestaurantSearch", "MenuInfo", "TableBooking"},
+    "Fitness": {"WorkoutPlan", "ExerciseInfo", "ProgressTracking"},
+}
+"""JANUS's Table 2: each domain and the tasks it supports (facts from the paper)."""
+
+
+def test_the_paper_set_is_table_2_with_the_advisor_pack(registry: DomainRegistry) -> None:
+    packs = [registry.get(name) for name in JANUS_PACKS]
+    profiles = load_profiles(packs, JANUS_PROFILES)
+    titles = {
+        ("Advisor" if profile.pack == "advisor" else profile.title): profile for profile in profiles
+    }
+    assert set(titles) == set(TABLE_2)
+    for title, tasks in TABLE_2.items():
+        assert tasks <= {task.name for task in titles[title].tasks}, title
+    for path in JANUS_PROFILES.glob("*.yaml"):
+        profile = read_profile(path)
+        assert profile.name == path.stem
+        assert all(len(task.examples) >= 3 for task in profile.tasks)
