@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final, Literal
@@ -39,6 +39,8 @@ SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
 
 MAX_PARSE_CHARS: Final = 1000
+# the most words a phrase of the word lists may have: the matcher looks no further ahead
+PHRASE_WORDS: Final = 8
 """Only this many characters of a request are parsed (like the other fast paths)."""
 
 PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
@@ -238,13 +240,12 @@ class _Words:
         default_factory=dict
     )  # the verb's first word -> (the words after the object, (kind, key))
 
-    @property
-    def longest(self) -> int:
-        return max(len(words) for words in (*self.verbs, *self.prepositions, *self.openers))
-
 
 def _phrase(text: Any) -> tuple[str, ...]:
-    return tuple(str(text).lower().replace("\u2019", "'").split())
+    words = tuple(str(text).lower().replace("\u2019", "'").split())
+    if len(words) > PHRASE_WORDS:
+        raise WordsError(f"{str(text)!r}: a phrase of the grammar has at most {PHRASE_WORDS} words")
+    return words
 
 
 def _list(data: Mapping[str, Any], key: str) -> list[Any]:
@@ -422,14 +423,16 @@ def _tokens(text: str) -> list[_Word]:
     ]
 
 
-def _longest(words: Sequence[_Word], at: int, table: Iterable[tuple[str, ...]]) -> int:
-    """How many words from ``at`` the longest entry of ``table`` matching there covers."""
-    best = 0
-    for entry in table:
-        size = len(entry)
-        if size > best and tuple(word.text for word in words[at : at + size]) == entry:
-            best = size
-    return best
+def _longest(words: Sequence[_Word], at: int, table: Container[tuple[str, ...]]) -> int:
+    """How many words from ``at`` the longest entry of ``table`` matching there covers.
+
+    One lookup per length, longest first (a phrase has at most :data:`PHRASE_WORDS` words).
+    """
+    ahead = tuple(word.text for word in words[at : at + PHRASE_WORDS])
+    for size in range(len(ahead), 0, -1):
+        if ahead[:size] in table:
+            return size
+    return 0
 
 
 class _Clause:
@@ -448,7 +451,7 @@ class _Clause:
         index = self.at + offset
         return self.words[index].text if 0 <= index < len(self.words) else ""
 
-    def match(self, table: Iterable[tuple[str, ...]]) -> int:
+    def match(self, table: Container[tuple[str, ...]]) -> int:
         return _longest(self.words, self.at, table)
 
     def text(self, start: int, end: int) -> str:

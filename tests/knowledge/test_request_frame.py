@@ -235,6 +235,23 @@ def test_a_broken_word_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
         request_frame.request_words.cache_clear()
 
 
+def test_a_phrase_longer_than_the_matcher_looks_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    catalogue = tmp_path / "unsupported_skills.yaml"
+    verb = " ".join(["sew"] * (request_frame.PHRASE_WORDS + 1))
+    entry = {"name": "sew", "verbs": [verb], "say": "I can't sew yet."}
+    catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
+    monkeypatch.setattr(request_frame, "unsupported_skills", lambda: unsupported_skills(catalogue))
+    request_frame.request_words.cache_clear()
+    try:
+        with pytest.raises(WordsError, match="at most"):
+            request_frame.request_words()
+    finally:
+        monkeypatch.undo()
+        request_frame.request_words.cache_clear()
+
+
 def test_the_skill_catalogues_unsupported_skills_win(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
