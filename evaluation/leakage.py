@@ -10,6 +10,10 @@ of its ``prompt_examples``) may be a near-duplicate of:
 - an item of the shared development sets when present (``shared/data/clarify/*.jsonl``:
   ``task`` and ``clear_twin``).
 
+Domain profiles' examples (:func:`profile_examples`) are held the same way against those and
+against the paper study's labelled requests (:func:`configuration_requests`: the ``text`` of
+every item of ``evaluation/janus/paper_sets/*.yaml``).
+
 Near-duplicate: cosine similarity of TF-IDF word vectors
 (:class:`~knowledge.language.tfidf.TfidfVectors`, fitted on all the texts together) of at least
 :data:`THRESHOLD`. :func:`find_leaks` lists every such pair.
@@ -35,6 +39,7 @@ import yaml
 
 from cogtree.knowledge.language.tfidf import TfidfVectors
 from cogtree.knowledge.packs.domain_pack import PackManifest
+from cogtree.knowledge.packs.domain_profile import read_profile
 
 THRESHOLD = 0.8
 """The cosine similarity from which a pack example counts as a copy."""
@@ -89,6 +94,32 @@ def pack_examples(pack_files: Iterable[Path]) -> list[Text]:
             Text(example.utterance, f"{path}: prompt_examples")
             for example in manifest.prompt_examples
         ]
+    return found
+
+
+def profile_examples(profile_files: Iterable[Path]) -> list[Text]:
+    """Every example sentence of the given domain profile files (top level and per task)."""
+    found = []
+    for path in profile_files:
+        profile = read_profile(path)
+        found += [Text(text, f"{path}: examples") for text in profile.examples]
+        for task in profile.tasks:
+            found += [Text(text, f"{path}: task {task.name}") for text in task.examples]
+    return found
+
+
+def configuration_requests(yaml_files: Iterable[Path]) -> list[Text]:
+    """The ``text`` of every item of every configuration in the given request files."""
+    found = []
+    for path in yaml_files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        for code, entry in data.items():
+            items = entry.get("items", []) if isinstance(entry, dict) else []
+            found += [
+                Text(item["text"], f"{path}: {code} item {number}")
+                for number, item in enumerate(items, start=1)
+                if isinstance(item, dict) and isinstance(item.get("text"), str)
+            ]
     return found
 
 

@@ -10,11 +10,13 @@ from cogtree.evaluation.leakage import (
     THRESHOLD,
     Text,
     code_sentences,
+    configuration_requests,
     evaluation_requests,
     find_leaks,
     find_sentence_leaks,
     markdown_sentences,
     pack_examples,
+    profile_examples,
     scenario_requests,
     sentences,
     shipped_sentences,
@@ -23,6 +25,7 @@ from cogtree.evaluation.leakage import (
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_CLARIFY = ROOT.parent / "shared" / "data" / "clarify"
+PAPER_SETS = ROOT / "evaluation" / "janus" / "paper_sets"
 
 
 def test_no_pack_example_copies_a_request() -> None:
@@ -35,6 +38,23 @@ def test_no_pack_example_copies_a_request() -> None:
     for leak in leaks:
         print(leak)
     assert not leaks, f"{len(leaks)} pack example(s) copy a request (cosine >= {THRESHOLD}):\n" + (
+        "\n".join(map(str, leaks))
+    )
+
+
+def test_no_profile_example_copies_a_request() -> None:
+    """Both profile sets, against every request and the paper study's labelled requests."""
+    packs = ROOT / "knowledge" / "packs"
+    examples = profile_examples(sorted((packs / "domain_profiles").glob("*.yaml")))
+    examples += profile_examples(sorted((packs / "janus_profiles").glob("*.yaml")))
+    examples += pack_examples([packs / "domains" / "advisor" / "pack.yaml"])
+    paper = configuration_requests(sorted(PAPER_SETS.glob("*.yaml")))
+    requests = [*paper, *scenario_requests(sorted((ROOT / "sim" / "scenarios").glob("*.yaml")))]
+    requests += evaluation_requests(sorted((ROOT / "tests" / "data" / "eval").glob("*.jsonl")))
+    requests += evaluation_requests(sorted(SHARED_CLARIFY.glob("*.jsonl")))
+    assert len(examples) > 300 and len(paper) == 66 + 5 * 24
+    leaks = find_leaks(examples, requests)
+    assert not leaks, f"{len(leaks)} profile example(s) copy a request:\n" + (
         "\n".join(map(str, leaks))
     )
 

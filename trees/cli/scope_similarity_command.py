@@ -4,6 +4,10 @@ Prints the pairwise similarity of the 11 domains' descriptions (TF-IDF; embeddin
 ``--embedding`` finds an embedding function, else it says they were skipped), five 3-domain
 configurations from low to high overlap with their routing accuracy per backend, and writes
 the similarity heatmap as a PNG (``--heatmap``). See :mod:`evaluation.janus.scope_similarity`.
+
+``--paper`` runs JANUS's own study instead (:mod:`evaluation.janus.paper_scope`): Table 2's
+eleven domains, Table 3's five named triads and ALL on the paper set's labelled requests,
+each configuration's mean similarity and accuracy beside the paper's.
 """
 
 from __future__ import annotations
@@ -13,6 +17,14 @@ import sys
 from pathlib import Path
 
 from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError
+from cogtree.evaluation.janus.paper_scope import (
+    PAPER_REQUESTS,
+    PaperRow,
+    load_paper_requests,
+    paper_profiles,
+    paper_rows,
+    paper_table,
+)
 from cogtree.evaluation.janus.profile_scope import PROFILE_SCOPE_FILE, load_profile_scope
 from cogtree.evaluation.janus.runner import (
     BACKENDS,
@@ -68,9 +80,10 @@ def add_scope_similarity_parser(kinds: argparse._SubParsersAction) -> None:  # t
     parser.add_argument(
         "--data",
         type=Path,
-        default=DEFAULT_DATA / PROFILE_SCOPE_FILE,
-        metavar="FILE.jsonl",
-        help="the scope items over the profiles",
+        default=None,
+        metavar="FILE",
+        help=f"the scope items (default: {DEFAULT_DATA / PROFILE_SCOPE_FILE}; with --paper, "
+        f"{PAPER_REQUESTS})",
     )
     parser.add_argument(
         "--profiles",
@@ -94,14 +107,22 @@ def add_scope_similarity_parser(kinds: argparse._SubParsersAction) -> None:  # t
         help=f"where to write the heatmap (default: {DEFAULT_HEATMAP})",
     )
     parser.add_argument("--no-heatmap", action="store_true", help="write no image")
+    parser.add_argument(
+        "--paper",
+        action="store_true",
+        help="JANUS's study: Table 2's eleven domains, Table 3's triads and ALL, on "
+        f"{PAPER_REQUESTS.name} (or --data FILE.yaml), beside the paper's figures",
+    )
     parser.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
 
 
 def run_scope_similarity(args: argparse.Namespace) -> int:
     """Run the study; the exit code (2: bad data or an embedding asked for that cannot run)."""
+    if args.paper:
+        return _run_paper(args)
     try:
         profiles = load_profiles(DomainRegistry.discover().packs, args.profiles)
-        items = load_profile_scope(args.data, profiles)
+        items = load_profile_scope(args.data or DEFAULT_DATA / PROFILE_SCOPE_FILE, profiles)
     except (ProfileError, DatasetError) as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
@@ -141,11 +162,65 @@ def run_scope_similarity(args: argparse.Namespace) -> int:
             notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
         except ImportError as error:
             notes.append(f"heatmap skipped: {error}")
-    text = _markdown(len(profiles), matrices, results, notes)
-    if args.output is None:
+    _write(_markdown(len(profiles), matrices, results, notes), args.output)
+    return 0
+
+
+def _write(text: str, path: Path | None) -> None:
+    if path is None:
         sys.stdout.write(text)
     else:
-        args.output.write_text(text, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
+
+
+def _run_paper(args: argparse.Namespace) -> int:
+    """JANUS's study over Table 2's domains and the paper set; the exit code."""
+    data = args.data or PAPER_REQUESTS
+    try:
+        profiles = paper_profiles(DomainRegistry.discover())
+        sets = load_paper_requests(data)
+    except (ProfileError, DatasetError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    notes: list[str] = [f"requests: {data}"]
+    matrices = [tfidf_similarity(profiles)]
+    try:
+        embedded = _embedding_matrix(args.embedding, profiles, notes)
+    except LLMError as error:
+        print(f"cogtree: error: --embedding {args.embedding}: {error}", file=sys.stderr)
+        return 2
+    matrices += [embedded] if embedded is not None else []
+    rows: list[PaperRow] = []
+    for backend in dict.fromkeys(args.backend or DEFAULT_BACKENDS):
+        try:
+            client = client_for(backend)
+        except BackendUnavailable as error:
+            notes.append(f"{backend} skipped: {error}")
+            continue
+        try:
+            print(f"[{backend}] routing {len(sets)} configurations", file=sys.stderr)
+            label = backend_label(backend, client)
+            rows += paper_rows(profiles, sets, matrices, backend=backend, llm=client, label=label)
+        finally:
+            if client is not None:
+                client.close()
+    if not args.no_heatmap:
+        try:
+            notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
+        except ImportError as error:
+            notes.append(f"heatmap skipped: {error}")
+    parts = [
+        "## Similarity of Table 2's domain descriptions",
+        "",
+        similarity_table(matrices),
+        "",
+        "## Scope accuracy per configuration, beside JANUS (Tables 3 and 4)",
+        "",
+        paper_table(rows) if rows else "no backend could run",
+        "",
+        *(f"- {note}" for note in notes),
+    ]
+    _write("\n".join(parts) + "\n", args.output)
     return 0
 
 
