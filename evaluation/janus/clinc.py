@@ -201,6 +201,8 @@ class Routed:
     domain: str
     source: RationaleSource
     calls: list[CallRecord]
+    seconds: float = 0.0
+    """Wall time of the decision (the matcher's share of its batch is not counted)."""
 
 
 def route_items(
@@ -230,9 +232,11 @@ def route_items(
             llm = stack.enter_context(closing(scripted_llm(oracle_script(uncertain)).client))
         for number, ((utterance, _), guess) in enumerate(zip(items, guesses, strict=True), 1):
             cursor = len(llm.call_log) if llm is not None else 0
+            started = time.perf_counter()
             domain, source = _decide(data, utterance, guess, llm, decision_type)
+            seconds = time.perf_counter() - started
             calls = llm.call_log.since(cursor)[0] if llm is not None else []
-            routed.append(Routed(domain, source, calls))
+            routed.append(Routed(domain, source, calls, seconds))
             if progress is not None:
                 progress(number, len(items))
     return routed

@@ -97,6 +97,10 @@ class SpeechResult:
     calls: int
     prompt_tokens: int
     completion_tokens: int
+    seconds: float = 0.0
+    """Wall time of ticking Respond on the item, model calls included."""
+    model_seconds: float = 0.0
+    """Summed latency of the item's model calls."""
 
 
 @dataclass(frozen=True)
@@ -237,7 +241,9 @@ def score_outer_speech(
     for done, (index, item) in enumerate(chosen, start=1):
         if item.domain not in forms:
             forms[item.domain] = pack_entity_forms(book, runner.domains, item.domain)
+        item_started = time.perf_counter()
         reply, source, calls = _spoken(runner, book, item)
+        seconds = time.perf_counter() - item_started
         claims, supported = claim_counts(reply, evidence_support(item), forms[item.domain])
         results.append(
             SpeechResult(
@@ -251,6 +257,8 @@ def score_outer_speech(
                 len(calls),
                 sum(call.prompt_tokens for call in calls),
                 sum(call.completion_tokens for call in calls),
+                seconds,
+                sum(call.latency_s for call in calls),
             )
         )
         if progress is not None:

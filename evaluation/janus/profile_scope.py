@@ -97,7 +97,9 @@ def score_profile_scope(
         progress=None if progress is None else lambda done, total: progress("scope", done, total),
     )
     results = [
-        ItemResult(index, gold, got.domain, got.domain == gold, got.source, got.calls)
+        ItemResult(
+            index, gold, got.domain, got.domain == gold, got.source, got.calls, seconds=got.seconds
+        )
         for (index, _), (_, gold), got in zip(chosen, pairs, routed, strict=True)
     ]
     return ModuleScore(

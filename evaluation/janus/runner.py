@@ -138,6 +138,8 @@ class ItemResult:
     overlap: float | None = None
     why: str = ""
     error: str = ""
+    seconds: float = 0.0
+    """Wall time of the item: building and ticking its node(s), model calls included."""
 
 
 @dataclass
@@ -383,13 +385,16 @@ class ModuleRunner(Closeable):
         chosen = select(items, limit)
         results: list[ItemResult] = []
         for done, (index, item) in enumerate(chosen, start=1):
+            item_started = time.perf_counter()
             try:
-                results.append(run_item(index, item))
+                result = run_item(index, item)
             except Exception as error:  # one broken item must not end the evaluation
                 log.warning("%s item %d failed to run: %s", module, index, error, exc_info=True)
-                results.append(
-                    ItemResult(index, "", "error", False, error=f"{type(error).__name__}: {error}")
+                result = ItemResult(
+                    index, "", "error", False, error=f"{type(error).__name__}: {error}"
                 )
+            result.seconds = time.perf_counter() - item_started
+            results.append(result)
             if progress is not None:
                 progress(module, done, len(chosen))
         elapsed = round(time.perf_counter() - started, 3)

@@ -4,7 +4,8 @@ Runs scope detection, intent recognition, readiness, query generation, tool grou
 and information sufficiency on the curated sets in ``tests/data/eval``, scope over the 11
 domain profiles and outer speech when their sets are there (:mod:`evaluation.janus.janus_sets`),
 and scope detection on CLINC150, for each ``--backend`` (default: ``none`` and ``scripted``),
-and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the same rows as CSV).
+and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the same rows as CSV;
+``--timings`` adds each module's latency and tokens, :mod:`evaluation.janus.timings`).
 A progress line goes to stderr.
 """
 
@@ -37,6 +38,7 @@ from cogtree.evaluation.janus.runner import (
     ModuleRunner,
     ModuleScore,
 )
+from cogtree.evaluation.janus.timings import timing_section
 from cogtree.knowledge.packs.domain_profile import ProfileError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.cli.arg_types import positive_int
@@ -102,6 +104,12 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
         default=None,
         metavar="N",
         help="evaluate at most N items per module (spread over the set)",
+    )
+    modules.add_argument(
+        "--timings",
+        action="store_true",
+        help="also report each module's latency and tokens (median and p25-p75) beside the "
+        "medians of JANUS's Figure 6",
     )
     modules.add_argument("--output", type=Path, metavar="FILE.md", help="write the Markdown here")
     modules.add_argument("--csv", type=Path, metavar="FILE", help="also write the rows as CSV")
@@ -194,7 +202,9 @@ def run_eval(args: argparse.Namespace) -> int:
                     )
                 )
         notes.append(f"{backend}: {time.perf_counter() - started:.0f} s in all")
-    report = Report(scores, clinc_results, notes, sections=[speech_section(speech)])
+    sections = [speech_section(speech)]
+    sections += [timing_section(scores, speech)] if args.timings else []
+    report = Report(scores, clinc_results, notes, sections=sections)
     _write(report.markdown(), args.output)
     if args.csv is not None:
         args.csv.write_text(report.csv(), encoding="utf-8")
