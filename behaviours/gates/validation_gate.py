@@ -122,7 +122,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     def setup(self, **kwargs: Any) -> None:
         """Take the handles: ``llm``, ``scene_graph``, ``workers``, and optional ones.
 
-        ``team``, and ``hazard_rules`` (default: the shipped rules, loaded and checked now).
+        ``team``, and ``hazard_rules`` (default: the shipped rules as the file is at each check).
         With ``judge=None`` the judge is on when the manifest enables ``plan_validation``.
         """
         super().setup(**kwargs)
@@ -133,8 +133,6 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         self.team = optional_handle(self, kwargs, "team", tuple)
         self.rules = optional_handle(self, kwargs, "hazard_rules", HazardRules)
-        if self.rules is None:
-            self.rules = shipped_hazard_rules()  # a rule file with an error is refused here
 
     # -- preparation: the dry run on a worker, before the cascade --------------------------------
 
@@ -243,7 +241,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         return dry_run(
             plan,
             world,
-            rules=self.rules,
+            rules=self.rules or shipped_hazard_rules(),
             said=self._said,
             earlier=self._earlier,
             lifted=self._lifted,

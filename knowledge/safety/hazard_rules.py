@@ -10,9 +10,14 @@ step's graph, see :mod:`skills.safety.hazard_check`; every row is one hazard) an
 them) that say how the user wants a thing done ("run", "blade first");
 :meth:`HazardRules.manners_of` reads them from a request.
 
-:func:`load_hazard_rules` refuses a file with an error at start, naming the file, the rule and
-the fix: Turtle that does not parse, a rule with no or an unknown severity, no sentence, no
-query, a query that does not parse or is not a SELECT, a placeholder the query does not select.
+:func:`load_hazard_rules` refuses a file with an error, naming the file, the rule and the fix:
+Turtle that does not parse, a rule with no or an unknown severity, no sentence, no query, a
+query that does not parse or is not a SELECT, a placeholder the query does not select. The
+robot reads its rules with :func:`shipped_hazard_rules`, which never stops it: the file is read
+again whenever it changes on disk, and while it has an error the rules are *unreadable*
+(:attr:`HazardRules.unreadable` names the file, the line and the fix) and every plan step is
+refused with that reason (:func:`skills.safety.hazard_check.step_hazards`), until the file is
+fixed. Never a silent pass.
 
 Why SPARQL on Oxigraph rather than SHACL with pySHACL: each plan step's graph is tiny (tens of
 triples), so the cost that counts is the engine's fixed cost per check. Oxigraph, already the
@@ -24,11 +29,12 @@ not a dependency; it was not measured.
 
 from __future__ import annotations
 
+import logging
 import re
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -38,6 +44,8 @@ from rdflib.term import Node
 
 from cogtree.knowledge.robot_skills import Skill
 from cogtree.knowledge.scene.rdf_store import TurtleError, load_turtle
+
+log = logging.getLogger(__name__)
 
 HAZ = Namespace("https://cogtree.dev/hazard#")
 """The vocabulary of the rules and of a step's graph."""
@@ -106,6 +114,8 @@ class HazardRules:
     source: str
     rules: tuple[HazardRule, ...]
     manners: tuple[Manner, ...]
+    unreadable: str | None = None
+    """Why the file cannot be used (file, line, fix); then every step is refused."""
 
     def manners_of(self, said: Iterable[str]) -> frozenset[str]:
         """The manners the utterances ``said`` ask for (``hurried``, ``blade_first``...)."""
@@ -154,10 +164,33 @@ def read_safety_file(label: str, text: str | None, error: type[ValueError], what
     return graph
 
 
-@cache
-def shipped_hazard_rules() -> HazardRules:
-    """The shipped rules (:data:`RULES_FILE`), loaded and checked once."""
-    return load_hazard_rules(RULES_FILE)
+def shipped_hazard_rules(path: Path = RULES_FILE) -> HazardRules:
+    """The rules of ``path`` as the file is now (default the shipped :data:`RULES_FILE`).
+
+    Read again when the file changes (its modification time or size), else from memory (one
+    ``stat``). A file with an error, or none, gives rules that are :attr:`~HazardRules.unreadable`
+    (logged once per version of the file): the robot runs and refuses every step until fixed.
+    """
+    try:
+        status = path.stat()
+    except OSError as problem:
+        return _rules_as_of(str(path), None, None, f"cannot read {path}: {problem.strerror}")
+    return _rules_as_of(str(path), status.st_mtime_ns, status.st_size, None)
+
+
+@lru_cache(maxsize=8)
+def _rules_as_of(
+    path: str, modified_ns: int | None, size: int | None, missing: str | None
+) -> HazardRules:
+    """The rules of one version of the file ``path`` (checked), or unreadable ones saying why."""
+    problem = missing
+    if problem is None:
+        try:
+            return load_hazard_rules(path)
+        except HazardRuleError as error:
+            problem = str(error)
+    log.error("hazard rules unreadable, every plan step is refused until fixed: %s", problem)
+    return HazardRules(source=path, rules=(), manners=(), unreadable=problem)
 
 
 def _local(node: Node) -> str:

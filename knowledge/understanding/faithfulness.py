@@ -122,7 +122,8 @@ class FaithfulnessReport:
     """The claims of a reply its support does not back: numbers and entity names, as written.
 
     ``withheld``: names of what the person must not be offered (an allergy, an exclusion).
-    ``claims``: sentences that say a task was done when the plan evidence says it was not.
+    ``claims``: sentences that say a task was done when the plan evidence says it was not, or
+    a thing's state the scene does not back (each with why).
     """
 
     numbers: tuple[str, ...] = ()
@@ -132,7 +133,7 @@ class FaithfulnessReport:
 
     @property
     def faithful(self) -> bool:
-        """Nothing unsupported, nothing withheld, no task claimed done that was not."""
+        """Nothing unsupported, nothing withheld, nothing claimed that did not happen."""
         return not (self.numbers or self.entities or self.withheld or self.claims)
 
     def describe(self) -> str:
@@ -145,9 +146,7 @@ class FaithfulnessReport:
         if self.withheld:
             parts.append("names the person must not be offered " + ", ".join(self.withheld))
         if self.claims:
-            parts.append(
-                "the task done, which the outcome does not back: " + "; ".join(self.claims)
-            )
+            parts.append("claims the outcome or the scene does not back: " + "; ".join(self.claims))
         return "; ".join(parts) or "nothing unsupported"
 
 

@@ -45,7 +45,7 @@ class SkillStepper:
         hazard_rules: HazardRules | None = None,
     ) -> None:
         self.scene = scene
-        self.hazard_rules = hazard_rules or shipped_hazard_rules()
+        self.hazard_rules = hazard_rules
         self.executor = executor
         self.workers = workers
         self.robot = robot
@@ -121,7 +121,8 @@ class SkillStepper:
     def _plan(self, call: SkillCall, lifted: tuple[str, ...]) -> SkillPlan:
         belief = Belief.from_scene(self.scene, self.robot, self.facts)
         context = dict(skill_context(call, belief))
-        refusal = hazard_refusal(self.hazard_rules, belief, call, lifted=lifted)
+        rules = self.hazard_rules or shipped_hazard_rules()
+        refusal = hazard_refusal(rules, belief, call, lifted=lifted)
         if refusal is not None:
             return SkillPlan(
                 call=call,

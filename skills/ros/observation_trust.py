@@ -28,11 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from functools import cache
 
 from rdflib import RDFS, Literal, URIRef
 
-from cogtree.knowledge.safety.hazard_rules import HazardRuleError, shipped_hazard_rules
+from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
 from cogtree.knowledge.scene.scene_models import AttributeValue, Observation
@@ -193,12 +192,10 @@ EXEMPTING = frozenset({"food", "drink", "Cookware", "Tableware", "PlumbingFixtur
 microwave): gaining one lowers a hazard as losing a kind does."""
 
 
-@cache
 def _rules_text() -> str | None:
-    """Every shipped rule's query, or None when the rule file does not load."""
-    try:
-        rules = shipped_hazard_rules()
-    except HazardRuleError:
+    """Every shipped rule's query, or None while the rule file is unreadable."""
+    rules = shipped_hazard_rules()
+    if rules.unreadable is not None:
         return None
     return "\n".join(rule.query for rule in rules.rules)
 

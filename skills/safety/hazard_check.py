@@ -76,6 +76,10 @@ _SIDE_RELATIONS = frozenset({"next_to", "near", "left_of", "right_of", "behind",
 _SKIPPED_ARGS = frozenset({"hand", "text", "seconds"})
 
 
+RULES_UNREADABLE = "rules_unreadable"
+"""The hazard of every step while the rule file has an error: the step is refused."""
+
+
 @dataclass(frozen=True)
 class Hazard:
     """One hazard a rule found in a step: the rule, its severity and the sentence said."""
@@ -321,8 +325,12 @@ def step_hazards(
     """Every hazard the rules find in ``call`` done in ``belief`` (none: it is safe to try).
 
     ``said``: what the user said each thing is (:func:`said_about`). Forbidden hazards come
-    first; a rule gives one hazard per distinct sentence.
+    first; a rule gives one hazard per distinct sentence. Rules that are unreadable (a file
+    with an error) forbid every step, saying why (:data:`RULES_UNREADABLE`).
     """
+    if rules.unreadable is not None:
+        sentence = f"I cannot read my hazard rules ({rules.unreadable}), so I will not do it"
+        return [Hazard(RULES_UNREADABLE, "forbidden", sentence, step)]
     store = step_graph(belief, call, manners, said)
     found: dict[tuple[str, str], Hazard] = {}
     for rule in rules.rules:

@@ -565,3 +565,44 @@ def test_a_delegated_claim_may_name_only_who_did_it(
             "I have stopped. Done by anna: anna did sign. Planned at first, not done: alex did "
             "not sign."
         )
+
+
+# -- states the final reply claims, held to the belief ----------------------------------------
+
+
+@pytest.fixture
+def lit_hob() -> Iterator[SimExecutor]:
+    """The kitchen with the hob (a stove) on and a plastic lunch box on the counter."""
+    scenario = load_scenario("kitchen_hazard_plastic_on_hob").model_copy(update={"events": ()})
+    with SimExecutor.from_scenario(scenario) as executor:
+        yield executor
+
+
+SWITCH_HOB_OFF = answer("SWITCH_OFF", appliance="stove")
+
+
+@pytest.mark.parametrize(
+    ("steps", "said", "backed"),
+    [
+        ((), "The hob is off now, it is safe to touch.", False),
+        ((SWITCH_HOB_OFF,), "The hob is off now.", True),
+        ((SWITCH_HOB_OFF,), "The hob is off now, it is safe to touch.", False),
+        ((), "Your lunch box is heating.", False),
+        ((), "Careful, the hob is hot.", True),
+    ],
+)
+def test_a_state_the_reply_claims_is_said_only_when_the_belief_backs_it(
+    board: BlackboardView,
+    make_llm: MakeLLM,
+    lit_hob: SimExecutor,
+    steps: tuple[dict[str, Any], ...],
+    said: str,
+    backed: bool,
+) -> None:
+    """Checked to fail before state claims were held to the belief (every reply was said)."""
+    reply = finished_with(board, make_llm, lit_hob, *steps, said=said)
+    assert (reply == said) is backed, reply
+    if not backed:
+        assert reply.startswith("I have stopped.") or reply.startswith("I have finished")
+        assert "safe to touch" not in reply and "heating" not in reply
+        assert "does not back the states it claims" in final_note(board)

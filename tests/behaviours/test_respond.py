@@ -244,7 +244,7 @@ def test_a_model_reply_claiming_the_task_done_is_refused(blackboard, make_llm, d
     presets = bring_presets(domains, BROUGHT_BY_OTHERS)
     status, why = respond(blackboard, llm, domains, presets, ticks=3, templated_first=False)
     assert status.endswith("S") and blackboard.get("/turn/reply") == BROUGHT_BY_OTHERS.text
-    assert why.vetoed and "the task done" in why.rationale
+    assert why.vetoed and "claims the outcome or the scene does not back" in why.rationale
 
 
 def test_a_model_reply_naming_the_wrong_signer_is_refused(blackboard, make_llm, domains) -> None:
@@ -416,3 +416,34 @@ def test_closed_word_sets_are_not_entities(blackboard, make_llm, domains) -> Non
     status, why = respond(blackboard, llm, domains, model_turn(domains), ticks=2)
     assert status == "RS" and not why.vetoed  # "like" is a relation word, not a thing
     assert blackboard.get("/turn/reply") == text
+
+
+def test_a_model_reply_stating_a_state_the_scene_lacks_is_refused(
+    blackboard, make_llm, domains
+) -> None:
+    """Checked to fail before Respond held states to the scene (the reply was said)."""
+    from cogtree.sim.executor import SimExecutor
+    from cogtree.sim.scenario import load_scenario
+
+    scenario = load_scenario("kitchen_hazard_plastic_on_hob").model_copy(update={"events": ()})
+    done = EvidenceItem(source="plan", text="Done by me: the lunch box is on the counter.", ok=True)
+    presets = {
+        "/turn/utterance": "is it safe to wipe the hob?",
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(domain="household", task="Fetch"),
+        "/turn/evidence": EvidenceBundle(items=[done]),
+    }
+    for said, refused in (
+        ("The hob is off now, it is safe to touch.", True),
+        ("Careful: the hob is on.", False),
+    ):
+        llm = make_llm({"by_module": {"outer_speech": [reply(said), reply(said)]}})
+        with SimExecutor.from_scenario(scenario) as sim:
+            status, why = respond(
+                blackboard, llm, domains, presets, scene=sim.belief, ticks=3, templated_first=False
+            )
+        assert "S" in status
+        assert (blackboard.get("/turn/reply") != said) is refused, blackboard.get("/turn/reply")
+        if refused:
+            assert why.vetoed and "the belief says the stove is on" in why.rationale
+            assert "heat source and may still be hot" in why.rationale

@@ -100,3 +100,18 @@ def test_a_rule_file_with_an_error_is_refused_naming_file_rule_and_fix(
 def test_a_missing_file_is_refused_naming_it(tmp_path) -> None:
     with pytest.raises(HazardRuleError, match=r"cannot read Turtle file .*nowhere\.ttl"):
         load_hazard_rules(tmp_path / "nowhere.ttl")
+
+
+def test_a_rule_file_with_an_error_makes_the_rules_unreadable_until_it_is_fixed(tmp_path) -> None:
+    """Checked to fail before: the error stopped the robot at start (an exception)."""
+    path = tmp_path / "rules.ttl"
+    path.write_text(PREFIX + GOOD.replace('"ask_first"', '"ask_first'), encoding="utf-8")
+    broken = shipped_hazard_rules(path)
+    assert broken.rules == () and broken.unreadable is not None
+    assert "rules.ttl" in broken.unreadable and "line" in broken.unreadable
+    assert shipped_hazard_rules(path) is broken  # the same version of the file: from memory
+    path.write_text(PREFIX + GOOD + "\n", encoding="utf-8")
+    fixed = shipped_hazard_rules(path)
+    assert fixed.unreadable is None and [rule.id for rule in fixed.rules] == ["hot_pan"]
+    missing = shipped_hazard_rules(tmp_path / "nowhere.ttl")
+    assert missing.unreadable is not None and "nowhere.ttl" in missing.unreadable

@@ -2,10 +2,9 @@
 
 Fast path, the templated answer, when one fits the evidence:
 
-- query rows of the task's template: the task's ``reply`` template, its ``{column}`` fields
-  filled from the rows (a column's distinct values across rows joined naturally: "flour, eggs
-  and sugar") and its ``{slot}`` fields from the task, always with labels rather than ids (a
-  ``<column>_label`` column, the pack's lexicons, else the id in words);
+- query rows of the task's template: the task's ``reply`` template, ``{column}`` fields filled
+  from the rows (distinct values joined: "flour, eggs and sugar"), ``{slot}`` fields from the
+  task, with labels rather than ids (a ``<column>_label`` column, the lexicons, the id in words);
 - an empty result: "I could not find anything for ..." naming what was asked;
 - memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
   robot or its delegates made every goal fact hold and no slot names something the outcome
@@ -15,17 +14,16 @@ Fast path, the templated answer, when one fits the evidence:
 
 The model speaks when no template fits (rows of a model-written query, a template field the
 rows lack). Its reply must be faithful (:mod:`knowledge.understanding.faithfulness`): every
-number it states and every entity it names must be in the evidence, the working context, the
-utterance, the task's slots or the node's own safe phrases. Entities are the forms of the lexicons
-drawn from a knowledge graph or the scene (``query`` and ``scene`` lexicons); inline ``terms``
-lexicons are closed sets of words (aspects, relations such as "like"), not things, and are not
-checked. A reply that says the task was done when the plan evidence says it was not (not ``ok``, or
-naming what the outcome does not let the robot claim: Lena when Carlos signed) is unfaithful
-too (:func:`unbacked_claims`). An unfaithful reply is sent back once with the unsupported
-claims named (``revise``);
-unfaithful again, the templated answer is said instead and the rationale lists what was
-unsupported. A reply that names what the evidence withheld (the pack's constraints: a dish
-the person is allergic to) is refused the same way, even when the utterance names it.
+number and entity it states must be in the evidence, the working context, the utterance, the
+task's slots or the node's own safe phrases. Entities are the forms of the ``query`` and
+``scene`` lexicons (inline ``terms`` lexicons are closed sets of words, not things). Unfaithful
+too: a reply that says the task was done when the plan evidence does not back it, or names
+whom the outcome does not let it claim (Lena when Carlos signed; :func:`unbacked_claims`), and
+one stating a thing's state ("the hob is off, safe to touch") the scene does not back
+(:mod:`skills.safety.state_claims`). An unfaithful reply is sent back once with the unsupported
+claims named (``revise``); unfaithful again, the templated answer is said instead and the
+rationale lists what was unsupported. A reply naming what the evidence withheld (a dish the
+person is allergic to) is refused the same way, even when the utterance names it.
 """
 
 from __future__ import annotations
@@ -67,6 +65,7 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
 )
 from cogtree.knowledge.wording import BoundedText, capitalised, joined, with_the
+from cogtree.skills.safety.state_claims import unbacked_in_index
 
 log = logging.getLogger(__name__)
 
@@ -148,8 +147,8 @@ class Respond(LLMBehaviour[ReplyDecision]):
     nothing at all can be said (no task and no evidence); the rationale says so. RUNNING:
     waiting for the model.
 
-    ``templated_first=False`` lets the model word every reply (more natural with a capable
-    model); the templated answer is then only the fallback.
+    ``templated_first=False`` lets the model word every reply (more natural with a capable model);
+    the templated answer is then only the fallback.
     """
 
     reads = (
@@ -367,7 +366,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         evidence = self._turn.evidence
         withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
         report = check_reply(reply, self._support, self._turn.entity_forms, withheld)
-        unbacked = unbacked_claims(reply, self._turn)
+        unbacked = unbacked_claims(reply, self._turn, self.scene)
         return replace(report, claims=tuple(unbacked)) if unbacked else report
 
     def _said_instead(self) -> str:
@@ -429,12 +428,10 @@ def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
     return _generic(turn, item.rows), False
 
 
-def unbacked_claims(reply: str, turn: _Turn) -> list[str]:
-    """The sentences of ``reply`` that say the task was done when the plan evidence does not.
+def unbacked_claims(reply: str, turn: _Turn, scene: SceneGraph | None = None) -> list[str]:
+    """The sentences of ``reply`` claiming what the plan evidence or the ``scene`` lacks.
 
-    With plan evidence, a success sentence (:mod:`knowledge.language.success_claims`) is backed only
-    when every plan item is ``ok`` and the sentence names nothing the outcome keeps the robot
-    from claiming (an ``unclaimed`` id, by id or label). Without plan evidence: none.
+    Success not all ``ok`` or naming an ``unclaimed`` id or label; a thing's state the scene lacks.
     """
     plans = [item for item in turn.evidence.items if item.source == "plan"] if turn.evidence else []
     claims = success_sentences(reply) if plans else []
@@ -444,7 +441,11 @@ def unbacked_claims(reply: str, turn: _Turn) -> list[str]:
         for name in item.unclaimed
         for form in (name, name.replace("_", " "), _label(turn, name))
     }
-    return unbacked(claims, done=all(item.ok for item in plans), unclaimed=forms)
+    topic = {str(value) for slot in turn.slots.values() for value in _as_list(slot)}
+    index = scene.index if scene is not None else None
+    return unbacked(claims, done=all(item.ok for item in plans), unclaimed=forms) + (
+        unbacked_in_index(reply, turn.entity_forms, index, topic)
+    )
 
 
 def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
