@@ -91,6 +91,8 @@ setup(
             "selenium>=4.20",
             # the reference tests/knowledge/test_tfidf.py holds knowledge/language/tfidf.py to
             "scikit-learn>=1.4",
+            # word error rate in benchmarks/voice.py
+            "jiwer>=3.0",
         ],
         "dev": [
             "ruff>=0.6",
@@ -103,6 +105,10 @@ setup(
         ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
+        # speech in and out (trees/voice/): PocketSphinx's wheel ships its US English model;
+        # sounddevice reaches the microphone and speaker through PortAudio. Synthesis runs
+        # espeak-ng from the system (apt-get install espeak-ng)
+        "voice": ["pocketsphinx>=5.1,<6", "sounddevice>=0.5"],
         # the heatmap of `cogtree eval scope-similarity`
         "plots": ["matplotlib>=3.8"],
         # ROS 2 (Kilted) from PyPI wheels: the host node, the executor adapter and the

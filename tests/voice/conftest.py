@@ -1,0 +1,53 @@
+"""Fixtures of the voice tests: the real engines (espeak-ng, PocketSphinx), built once."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
+from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+from cogtree.trees.voice.vocabulary import robot_sentences
+
+if shutil.which("espeak-ng") is None:
+    pytest.skip(
+        "the voice tests need espeak-ng: apt-get install -y espeak-ng", allow_module_level=True
+    )
+pytest.importorskip("pocketsphinx", reason="the voice tests need the voice extra")
+
+
+@pytest.fixture(scope="session")
+def synthesizer() -> EspeakSynthesizer:
+    """espeak-ng with its default voice and speed."""
+    return EspeakSynthesizer()
+
+
+@pytest.fixture(scope="session")
+def home_sentences(shipped_packs: DomainRegistry) -> list[str]:
+    """The robot's sentences: the shipped packs and the everyday home's names."""
+    simulator = SimExecutor.from_scenario(load_scenario("everyday_home"))
+    try:
+        return robot_sentences(shipped_packs, simulator.belief.graph)
+    finally:
+        simulator.close()
+
+
+SMALL_WORLD = [
+    "where is the magazine",
+    "where is the mug",
+    "open the fridge",
+    "open the cupboard",
+    "bring me the mug from the kitchen",
+    "put the apple in the fridge",
+]
+"""A few sentences of a small robot's own: exact transcripts, whatever the packs say."""
+
+
+@pytest.fixture(scope="session")
+def robot_recognizer() -> PocketsphinxRecognizer:
+    """PocketSphinx constrained to :data:`SMALL_WORLD`."""
+    return PocketsphinxRecognizer.for_sentences(SMALL_WORLD)

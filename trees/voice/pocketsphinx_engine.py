@@ -1,0 +1,85 @@
+"""Speech recognition with PocketSphinx (CMU), offline, from the ``pocketsphinx`` wheel.
+
+The wheel ships a US English acoustic model, a general language model and a pronouncing
+dictionary. :class:`PocketsphinxRecognizer` decodes with the general model, or with a
+:class:`~trees.voice.language_model.BigramModel` of the robot's own words (much better on
+what a robot is told: docs/voice.md). Cepstral mean normalisation runs over the whole clip
+(``cmn=batch``): a request is short, and the live estimate misses its first words.
+
+The confidence is PocketSphinx's posterior probability of the whole hypothesis.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from cogtree.trees.voice.audio import SPEECH_RATE, Audio
+from cogtree.trees.voice.errors import VoiceUnavailable
+from cogtree.trees.voice.language_model import BigramModel, estimate
+from cogtree.trees.voice.recognizer import Transcript
+from cogtree.trees.voice.vocabulary import corpus
+
+INSTALL = "install the voice extra: pip install 'cogtree[voice]'"
+
+
+def _pocketsphinx() -> Any:
+    """The ``pocketsphinx`` module, or :class:`VoiceUnavailable` saying how to install it."""
+    try:
+        import pocketsphinx
+    except ImportError as error:
+        raise VoiceUnavailable(f"speech recognition needs pocketsphinx: {INSTALL}") from error
+    return pocketsphinx
+
+
+def dictionary_words() -> frozenset[str]:
+    """Every word the shipped pronouncing dictionary can say (alternates folded)."""
+    path = Path(_pocketsphinx().get_model_path()) / "en-us" / "cmudict-en-us.dict"
+    with path.open(encoding="utf-8") as lines:
+        return frozenset(line.split(" ", 1)[0].split("(", 1)[0] for line in lines if line.strip())
+
+
+class PocketsphinxRecognizer:
+    """A :class:`~trees.voice.recognizer.Recognizer` over one PocketSphinx decoder.
+
+    ``language_model`` constrains recognition to the robot's words; None decodes with the
+    wheel's general US English model. Decoding is serialised: one clip at a time.
+    """
+
+    def __init__(self, language_model: BigramModel | None = None) -> None:
+        pocketsphinx = _pocketsphinx()
+        options: dict[str, Any] = {"samprate": SPEECH_RATE, "cmn": "batch", "loglevel": "FATAL"}
+        self.constrained = language_model is not None
+        if language_model is None:
+            self._decoder = pocketsphinx.Decoder(**options)
+            return
+        with tempfile.TemporaryDirectory(prefix="cogtree-voice-") as folder:
+            arpa = Path(folder) / "robot.arpa"
+            arpa.write_text(language_model.arpa(), encoding="utf-8")
+            self._decoder = pocketsphinx.Decoder(lm=str(arpa), **options)
+
+    @classmethod
+    def for_sentences(cls, sentences: Iterable[str]) -> PocketsphinxRecognizer:
+        """A recogniser constrained to a bigram model of ``sentences`` (the robot's words)."""
+        return cls(estimate(corpus(sentences), dictionary_words()))
+
+    def transcribe(self, audio: Audio) -> Transcript:
+        """What was said in ``audio``, with PocketSphinx's posterior as the confidence."""
+        started = time.perf_counter()
+        clip = audio.at_rate(SPEECH_RATE)
+        decoder = self._decoder
+        decoder.start_utt()
+        decoder.process_raw(clip.samples.astype("<i2").tobytes(), full_utt=True)
+        decoder.end_utt()
+        hypothesis = decoder.hyp()
+        text = " ".join(hypothesis.hypstr.split()) if hypothesis is not None else ""
+        confidence = float(hypothesis.prob) if hypothesis is not None and text else 0.0
+        return Transcript(
+            text=text,
+            confidence=min(1.0, max(0.0, confidence)),
+            audio_seconds=clip.seconds,
+            decode_seconds=time.perf_counter() - started,
+        )
