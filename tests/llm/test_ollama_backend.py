@@ -15,7 +15,7 @@ from werkzeug import Request, Response
 
 from cogtree.knowledge.llm.backend import Backend
 from cogtree.knowledge.llm.client import LLMClient
-from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.config import LLMConfig, resolve_host
 from cogtree.knowledge.llm.errors import (
     LLMError,
     LLMTimeoutError,
@@ -23,7 +23,7 @@ from cogtree.knowledge.llm.errors import (
     MalformedOutputError,
     ModelMissingError,
 )
-from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.knowledge.llm.ollama_backend import OllamaBackend
 from cogtree.knowledge.llm.types import LLMRequest, Message, ModuleSettings
 
 

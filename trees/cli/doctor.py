@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from importlib import metadata
 
 from cogtree.knowledge.llm.backend import BackendStatus
-from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.llm.config import LLMConfig, resolve_host
 from cogtree.knowledge.llm.llama_cpp_backend import LlamaCppBackend
-from cogtree.knowledge.llm.ollama_backend import OllamaBackend, resolve_host
+from cogtree.knowledge.llm.ollama_backend import OllamaBackend
 from cogtree.knowledge.llm.selection import choose_auto_backend
 from cogtree.knowledge.llm.types import ModuleSettings
 from cogtree.trees.cli.commands import add_subcommand
