@@ -139,7 +139,8 @@ class Taxonomy:
         After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
         the head: "a bag of stuff" -> ``Bag``); after "with", "for", "from" or "without" the
         head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
-        "the cups" -> ``Cup``; None when no ending is known.
+        "the cups" -> ``Cup``; None when no ending is known. A word before the ending that
+        names a toy makes the whole a toy ("a toy dog" is no dog, "a toy knife" no knife).
         """
         words = name.lower().split()
         at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
@@ -151,13 +152,24 @@ class Taxonomy:
             for start in range(len(phrase)):
                 for form in _forms(phrase[start:]):
                     if form in self._names:
-                        return self._names[form]
+                        return self._toy_named(phrase[:start]) or self._names[form]
+        return None
+
+    def _toy_named(self, modifiers: list[str]) -> str | None:
+        """The toy type one of ``modifiers`` names ("toy", "plush"), if any."""
+        for word in modifiers:
+            named = self._names.get(word)
+            if named is not None and TOY in (named, *self.categories_of(named)):
+                return named
         return None
 
     def materials(self) -> frozenset[str]:
         """Every material the taxonomy names."""
         return frozenset(str(value) for value in self.graph.objects(None, COG.typicalMaterial))
 
+
+TOY = "Toy"
+"""The category of things made to look like others: a toy of a kind is not of that kind."""
 
 _MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
 """Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""

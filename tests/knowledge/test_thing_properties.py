@@ -1,0 +1,33 @@
+"""What a thing is, for safety, from every description (knowledge.safety.thing_properties)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
+
+
+@pytest.mark.parametrize(
+    ("described", "kinds"),
+    [
+        (Descriptions(id="bottle_2", type="Bottle", label="drain cleaner"), {"chemical"}),
+        (Descriptions(id="hot_dog_1", label="hot dog"), {"food"}),
+        (Descriptions(id="toy_dog", label="toy dog"), set()),
+        (Descriptions(id="plush_1", label="plush hamster toy"), set()),
+        (Descriptions(id="pet_1", label="hamster"), {"animal"}),
+        (Descriptions(id="toy_1", type="Dog", label="toy dog"), {"animal"}),  # the union wins
+    ],
+)
+def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
+    described: Descriptions, kinds: set[str]
+) -> None:
+    """Checked to fail before for the food and the toys: the last word decided ("dog")."""
+    found = safety_properties(described).kinds
+    assert set(found) & {"chemical", "food", "animal"} == kinds
+
+
+def test_what_the_user_said_only_adds_a_raising_kind() -> None:
+    said = Descriptions(id="jar_1", type="Jar", label="jar", said=("bleach",))
+    assert "chemical" in safety_properties(said).kinds
+    food = Descriptions(id="bottle_1", type="Bottle", label="bottle", said=("juice",))
+    assert "drink" not in safety_properties(food).kinds
