@@ -35,7 +35,7 @@ from cogtree.knowledge.understanding.turn_state import (
     PendingTask,
     SlotResolution,
 )
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.execution.controller import SkillOutcome
 from cogtree.skills.planning.plan_model import PlanAttempt, Reflection, ToAPlan, ValidationReport
 

@@ -28,7 +28,7 @@ from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.hazard_rules import load_hazard_rules, shipped_hazard_rules
 from cogtree.skills.action_model.belief import Belief, RobotProfile, Thing
 from cogtree.skills.action_model.people import Person
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan, rehearse
 from cogtree.skills.safety.hazard_check import _Facts, step_hazards
 

@@ -62,7 +62,7 @@ from cogtree.knowledge.understanding.faithfulness import Support, held_to, turn_
 from cogtree.knowledge.wording import clip
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.action_model.commands import Executor
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.execution.controller import SkillOutcome
 from cogtree.skills.planning.plan_model import LOOK
 

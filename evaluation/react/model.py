@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.wording import BoundedText, clip
 from cogtree.skills.action_model.commands import ArgValue
-from cogtree.skills.action_model.specs import SKILL_SPECS, CallSpec, NodeId
+from cogtree.skills.action_model.specs import CallSpec, NodeId
+from cogtree.skills.capabilities.calls import SKILL_SPECS
 from cogtree.skills.planning.plan_model import (
     ACTION_NAMES,
     DELEGATE,

@@ -19,8 +19,8 @@ from typing import Any
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.effects import project
-from cogtree.skills.action_model.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.action_model.specs import SkillArgumentError
+from cogtree.skills.capabilities.calls import SkillCall, project, skill_call
 from cogtree.skills.safety.hazard_check import PlanHazards
 
 

@@ -6,11 +6,12 @@ preconditions are checked against the world as the plan will have left it. The h
 read the same projection, so the effects keep every property they look at up to date: PLACE
 beside a landmark puts the object on the landmark's surface and records the relation;
 SWITCH_ON/OFF set ``powered``; FILL and POUR move liquid without clamping (an overfill shows
-as ``liquid_ml > capacity_ml``: the amount that would spill); WIPE makes a surface clean;
-DISPOSE puts the object in the bin.
+as ``liquid_ml > capacity_ml``: the amount that would spill); DISPOSE puts the object in the bin.
 """
 
 from __future__ import annotations
+
+from pydantic import BaseModel
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
@@ -24,9 +25,7 @@ from cogtree.skills.action_model.specs import (
     PickArgs,
     PlaceArgs,
     PourArgs,
-    SkillCall,
     SwitchArgs,
-    WipeArgs,
 )
 
 DEFAULT_FILL_ML = 250.0
@@ -41,9 +40,12 @@ FILLED_LIQUID = "water"
 """What FILL takes from a tap."""
 
 
-def project(call: SkillCall, belief: Belief) -> Belief:
-    """The belief after ``call`` succeeds (its preconditions must hold in ``belief``)."""
-    args = call.args
+def unmoved_effect(skill: str, args: BaseModel, belief: Belief) -> Belief:
+    """The belief after ``skill`` with ``args`` succeeds, for a skill no capability holds yet.
+
+    Its preconditions must hold in ``belief``; see
+    :func:`cogtree.skills.capabilities.calls.project` for every skill.
+    """
     if isinstance(args, GotoArgs):
         room = belief.room_of(args.target)
         return belief if room is None else belief.with_robot_in(room)
@@ -60,13 +62,11 @@ def project(call: SkillCall, belief: Belief) -> Belief:
     if isinstance(args, DisposeArgs):
         return belief.with_disposed(args.object, args.bin)
     if isinstance(args, SwitchArgs):
-        return belief.with_powered(args.appliance, call.skill == "SWITCH_ON")
+        return belief.with_powered(args.appliance, skill == "SWITCH_ON")
     if isinstance(args, FillArgs):
         return belief.with_liquid(args.container, FILLED_LIQUID, fill_amount(belief, args))
     if isinstance(args, PourArgs):
         return _poured(belief, args)
-    if isinstance(args, WipeArgs):
-        return belief.with_clean(args.surface)
     return belief
 
 

@@ -1,10 +1,10 @@
-"""Typed skill specs: each skill's arguments as a pydantic model, and the registry of skills.
+"""Typed call specs: a skill's or task's arguments as a pydantic model, and how they validate.
 
-A :class:`SkillCall` is a skill name with validated arguments, e.g. ``PICK(bottle_blue,
-right)``. :func:`skill_call` builds one from untrusted input (a plan step written by a model,
-a scenario file) and raises :class:`SkillArgumentError` naming the problem and listing the
-valid skills or arguments. The same :class:`CallSpec` machinery validates task-level requests
-(:mod:`skills.planning.tasks`).
+A :class:`CallSpec` names an action and its argument model (based on :class:`Args`);
+:func:`find_spec` and :func:`typed_args` find and apply one, raising
+:class:`SkillArgumentError` naming the problem and listing the valid names or arguments. The
+skill calls (:mod:`cogtree.skills.capabilities.calls`) and task calls
+(:mod:`cogtree.skills.planning.tasks`) are built on them.
 
 Hands are named ``right`` and ``left``; a robot with one hand has only ``right``
 (:data:`HAND_NAMES`).
@@ -21,9 +21,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializeAsAny,
     ValidationError,
-    model_validator,
 )
 
 from cogtree.knowledge.robot_skills import RobotSkill
@@ -59,26 +57,26 @@ class SkillArgumentError(ValueError):
     """An unknown skill or task, or arguments that do not fit its spec."""
 
 
-class _Args(BaseModel):
+class Args(BaseModel):
     """Base of every argument model: immutable, and unknown fields are errors."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class GotoArgs(_Args):
+class GotoArgs(Args):
     """GOTO: drive to a room, a piece of furniture, an object's place or a person's room."""
 
     target: NodeId
 
 
-class PickArgs(_Args):
+class PickArgs(Args):
     """PICK: take ``object`` with ``hand`` from where it rests in the robot's room."""
 
     object: NodeId
     hand: Hand
 
 
-class PlaceArgs(_Args):
+class PlaceArgs(Args):
     """PLACE: put the held ``object`` on/in ``target``, or ``relation`` to it (next_to, …).
 
     Without ``relation`` the target's kind decides: in a container, on a surface.
@@ -90,19 +88,19 @@ class PlaceArgs(_Args):
     relation: SpatialRelation | None = None
 
 
-class OpenArgs(_Args):
+class OpenArgs(Args):
     """OPEN: open a container, an appliance's door, a drawer, a cupboard or a door."""
 
     container: NodeId
 
 
-class CloseArgs(_Args):
+class CloseArgs(Args):
     """CLOSE: close a container."""
 
     container: NodeId
 
 
-class HandoverArgs(_Args):
+class HandoverArgs(Args):
     """HANDOVER: give the held ``object`` to ``person`` (going to their room first)."""
 
     object: NodeId
@@ -110,7 +108,7 @@ class HandoverArgs(_Args):
     hand: Hand
 
 
-class DisposeArgs(_Args):
+class DisposeArgs(Args):
     """DISPOSE: drop the held ``object`` into the waste ``bin`` (recycling, compost, landfill)."""
 
     object: NodeId
@@ -118,13 +116,13 @@ class DisposeArgs(_Args):
     hand: Hand
 
 
-class SwitchArgs(_Args):
+class SwitchArgs(Args):
     """SWITCH_ON / SWITCH_OFF: switch an appliance, a tap or a light on or off."""
 
     appliance: NodeId
 
 
-class FillArgs(_Args):
+class FillArgs(Args):
     """FILL: fill the held ``container`` from ``source`` (a tap), up to ``amount_ml`` if given."""
 
     container: NodeId
@@ -133,7 +131,7 @@ class FillArgs(_Args):
     amount_ml: float | None = Field(None, gt=0, le=20000)
 
 
-class PourArgs(_Args):
+class PourArgs(Args):
     """POUR: pour from the held ``source`` container into ``target``, ``amount_ml`` or all."""
 
     source: NodeId
@@ -142,21 +140,13 @@ class PourArgs(_Args):
     amount_ml: float | None = Field(None, gt=0, le=20000)
 
 
-class WipeArgs(_Args):
-    """WIPE: wipe ``surface`` with the held ``tool`` (a cloth or a sponge)."""
-
-    surface: NodeId
-    tool: NodeId
-    hand: Hand
-
-
-class SayArgs(_Args):
+class SayArgs(Args):
     """SAY: speak ``text`` aloud."""
 
     text: str = Field(min_length=1, max_length=500, pattern=r"\S")
 
 
-class WaitArgs(_Args):
+class WaitArgs(Args):
     """WAIT: do nothing for ``seconds`` (at most an hour)."""
 
     seconds: float = Field(gt=0, le=3600)
@@ -203,7 +193,7 @@ def find_spec(kind: str, specs: Mapping[_Key, CallSpec], name: str) -> CallSpec:
     raise SkillArgumentError(f"unknown {kind} {name!r}: valid {kind}s are {valid}")
 
 
-SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
+UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
     {
         "GOTO": CallSpec("GOTO", GotoArgs, "drive to a room, furniture, object or person"),
         "PICK": CallSpec("PICK", PickArgs, "pick an object up with one hand"),
@@ -216,12 +206,12 @@ SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "SWITCH_OFF": CallSpec("SWITCH_OFF", SwitchArgs, "switch an appliance, tap or light off"),
         "FILL": CallSpec("FILL", FillArgs, "fill a held container from a tap"),
         "POUR": CallSpec("POUR", PourArgs, "pour from a held container into another"),
-        "WIPE": CallSpec("WIPE", WipeArgs, "wipe a surface with a held cloth or sponge"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
     }
 )
-"""Every robot skill by name. ``DELEGATE`` (asking a person) is not a robot skill."""
+"""The robot skills no capability module holds yet, by name (see
+:data:`cogtree.skills.capabilities.calls.SKILL_SPECS` for every skill)."""
 
 
 def typed_args(data: Any, name_field: str, specs: Mapping[_Key, CallSpec]) -> Any:
@@ -238,71 +228,3 @@ def typed_args(data: Any, name_field: str, specs: Mapping[_Key, CallSpec]) -> An
         return data
     raw = args.model_dump() if isinstance(args, BaseModel) else args
     return {**data, "args": spec.args.model_validate(raw)}
-
-
-class SkillCall(BaseModel):
-    """A skill with validated arguments, e.g. ``PICK(bottle_blue, right)``.
-
-    Build it with :func:`skill_call`; ``args`` is an instance of the skill's argument model
-    (also when the call is validated from a mapping or JSON).
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    skill: RobotSkill
-    args: SerializeAsAny[BaseModel]
-
-    @model_validator(mode="before")
-    @classmethod
-    def _typed_args(cls, data: Any) -> Any:
-        return typed_args(data, "skill", SKILL_SPECS)
-
-    @property
-    def values(self) -> tuple[Any, ...]:
-        """The argument values in the spec's order (how HTN tasks carry them).
-
-        Trailing optional arguments that are unset (None) are left out, so ``PLACE`` without a
-        relation keeps its three values.
-        """
-        values = [getattr(self.args, name) for name in SKILL_SPECS[self.skill].parameters]
-        while values and values[-1] is None:
-            values.pop()
-        return tuple(values)
-
-    def describe(self) -> str:
-        """``PICK(bottle_blue, right)``: the skill and its argument values in order."""
-        return f"{self.skill}({', '.join(str(value) for value in self.values)})"
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-def skill_call(name: str, args: Mapping[str, Any] | None = None, /, **kwargs: Any) -> SkillCall:
-    """A validated call of skill ``name`` with ``args`` (a mapping) and/or keyword arguments.
-
-    ``skill_call("PICK", object="bottle_blue", hand="right")``. Raises
-    :class:`SkillArgumentError` for an unknown skill (listing the valid ones with their
-    arguments) or arguments that do not fit (naming the field and the arguments it takes).
-    """
-    spec = find_spec("skill", SKILL_SPECS, name)
-    model = spec.validate({**(args or {}), **kwargs})
-    return SkillCall.model_validate({"skill": spec.name, "args": model})
-
-
-def skill_call_from_values(name: str, values: tuple[Any, ...]) -> SkillCall:
-    """A validated call from positional values in the spec's order (an HTN task's arguments).
-
-    Trailing optional arguments (PLACE's ``relation``) may be left out.
-    """
-    spec = find_spec("skill", SKILL_SPECS, name)
-    required = sum(1 for field in spec.args.model_fields.values() if field.is_required())
-    if not required <= len(values) <= len(spec.parameters):
-        counts = (
-            f"{required} to {len(spec.parameters)}"
-            if required < len(spec.parameters)
-            else str(required)
-        )
-        raise SkillArgumentError(
-            f"{name}: expected {counts} values for {spec.signature()}, got {len(values)}"
-        )
-    return skill_call(name, dict(zip(spec.parameters, values, strict=False)))

@@ -18,9 +18,9 @@ from enum import Enum
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.memory.experience import ErrorCode
+from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import Command, Executor, Feedback
-from cogtree.skills.action_model.preconditions import Check
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.planning.decomposition import SkillPlan
 
 log = logging.getLogger(__name__)

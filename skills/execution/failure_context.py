@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from cogtree.knowledge.memory.experience import FailureContext
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import SkillCall
 
 
 def skill_context(call: SkillCall, belief: Belief) -> FailureContext:

@@ -42,8 +42,8 @@ from cogtree.skills.action_model.specs import (
     PlaceArgs,
     PourArgs,
     SwitchArgs,
-    WipeArgs,
 )
+from cogtree.skills.capabilities.wipe import WipeArgs
 from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 
 FactKind = Literal["where", "beside", "open", "powered", "clean", "filled", "at", "did"]

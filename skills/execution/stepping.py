@@ -17,8 +17,7 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.action_model.belief import Belief, SupplementaryFacts
 from cogtree.skills.action_model.commands import Command, Executor
-from cogtree.skills.action_model.preconditions import PreconditionReport
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import PreconditionReport, SkillCall
 from cogtree.skills.execution.controller import RunStatus, SkillOutcome, SkillRun
 from cogtree.skills.execution.failure_context import skill_context
 from cogtree.skills.planning.decomposition import SkillDecomposer, SkillPlan

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from cogtree.knowledge.wording import joined
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.registry import END_STATES
 from cogtree.skills.planning.limits import spoken, verb_be
 from cogtree.skills.planning.tasks import TaskCall
 
@@ -21,11 +22,12 @@ _STATES = {
     "close": "closed",
     "switch_on": "on",
     "switch_off": "off",
-    "wipe": "clean",
     "fill": "full",
     "tidy": "tidy",
+    **END_STATES,
 }
-"""Tasks whose one argument ends in a state, and the word for it."""
+"""Tasks whose one argument ends in a state, and the word for it (the planner's own, then each
+capability's)."""
 
 
 def already_so(tasks: Sequence[TaskCall], belief: Belief) -> str:

@@ -60,10 +60,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.validation_errors import first_problem
 from cogtree.skills.action_model.belief import Belief, Thing
-from cogtree.skills.action_model.effects import project
 from cogtree.skills.action_model.people import Person
-from cogtree.skills.action_model.preconditions import check_preconditions
-from cogtree.skills.action_model.specs import SKILL_SPECS, NodeId, SkillCall
+from cogtree.skills.action_model.specs import NodeId
+from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, check_preconditions, project
 from cogtree.skills.planning.plan_model import (
     ACTION_NAMES,
     DELEGATE,

@@ -6,10 +6,11 @@ release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigat
 room,) approach the person, handover, release (a sharp object: speak a warning and
 present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
 ``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``FILL`` → approach the tap, fill (the
-amount decided from the belief); ``POUR`` → approach the target, pour; ``WIPE`` → approach the
-surface, wipe; ``SAY`` → speak; ``WAIT`` → wait. Which method applies depends on the belief:
-an object on the floor is approached itself, one on furniture through its furniture; a person
-in another room is reached first.
+amount decided from the belief); ``POUR`` → approach the target, pour; ``SAY`` → speak;
+``WAIT`` → wait; a capability's skills as its module says
+(:mod:`cogtree.skills.capabilities.registry`). Which method applies depends on the belief: an
+object on the floor is approached itself, one on furniture through its furniture; a person in
+another room is reached first.
 
 The gtpyhop state has four variables: ``belief`` (the immutable
 :class:`~skills.action_model.belief.Belief`
@@ -29,21 +30,20 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Literal, Protocol
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import ArgValue, Command, CommandName
 from cogtree.skills.action_model.effects import FILLED_LIQUID, fill_amount, pour_amount
-from cogtree.skills.action_model.preconditions import (
-    SIDE_RELATIONS,
-    Check,
-    PreconditionReport,
-    check_preconditions,
-)
-from cogtree.skills.action_model.specs import FillArgs, Hand, PourArgs, SkillCall
-from cogtree.skills.planning.htn import Action, HtnPlanner, Method, Step
+from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
+from cogtree.skills.action_model.specs import FillArgs, Hand, PourArgs
+from cogtree.skills.capabilities.calls import PreconditionReport, SkillCall, check_preconditions
+from cogtree.skills.capabilities.capability import Action, Method, SkillState, Step, done
+from cogtree.skills.capabilities.registry import COMMANDS, SKILLS
+from cogtree.skills.planning.htn import HtnPlanner
 
 log = logging.getLogger(__name__)
 
@@ -68,25 +68,16 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "switch_off": ("appliance",),
         "fill": ("container", "source", "hand", "amount_ml"),
         "pour": ("source", "target", "hand", "amount_ml"),
-        "wipe": ("surface", "tool", "hand"),
         "store": ("object", "storage"),
         "speak": ("text",),
         "wait": ("seconds",),
+        **{name: command.args for name, command in COMMANDS.items()},
     }
 )
 """The argument names of each low-level command, in the order HTN actions take them."""
 
 
-class _State(Protocol):
-    """The gtpyhop state of skill decomposition (see the module docstring)."""
-
-    belief: Belief
-    near: str | None
-    gripper_open: tuple[Hand, ...]
-    steps: int
-
-
-Outcome = _State | Literal[False]
+Outcome = SkillState | Literal[False]
 
 
 class SkillPlan(BaseModel):
@@ -154,36 +145,31 @@ def _command(robot: str, call: SkillCall, step: Step) -> Command:
 # -- actions: one per low-level command --------------------------------------------------------
 
 
-def _done(state: _State) -> _State:
-    state.steps += 1
-    return state
-
-
-def _navigate(state: _State, target: str) -> Outcome:
+def _navigate(state: SkillState, target: str) -> Outcome:
     room = state.belief.room_of(target)
     if room is None:
         return False
     state.belief = state.belief.with_robot_in(room)
     state.near = target if state.belief.kind_of(target) in ("surface", "container") else None
-    return _done(state)
+    return done(state)
 
 
-def _approach(state: _State, target: str) -> Outcome:
+def _approach(state: SkillState, target: str) -> Outcome:
     room = state.belief.room_of(target)
     if room is None or room != state.belief.robot_room:
         return False
     state.near = target
-    return _done(state)
+    return done(state)
 
 
-def _open_gripper(state: _State, hand: Hand) -> Outcome:
+def _open_gripper(state: SkillState, hand: Hand) -> Outcome:
     if not state.belief.hand_is_free(hand):
         return False
     state.gripper_open = (*state.gripper_open, hand)
-    return _done(state)
+    return done(state)
 
 
-def _grasp(state: _State, thing: str, hand: Hand) -> Outcome:
+def _grasp(state: SkillState, thing: str, hand: Hand) -> Outcome:
     found = state.belief.things.get(thing)
     if found is None or state.near not in (found.support, thing):
         return False
@@ -191,81 +177,81 @@ def _grasp(state: _State, thing: str, hand: Hand) -> Outcome:
         return False
     state.belief = state.belief.with_picked(thing, hand)
     state.gripper_open = tuple(h for h in state.gripper_open if h != hand)
-    return _done(state)
+    return done(state)
 
 
-def _check_hold(state: _State, thing: str, hand: Hand) -> Outcome:
-    return _done(state) if state.belief.may_hold_in(thing, hand) else False
+def _check_hold(state: SkillState, thing: str, hand: Hand) -> Outcome:
+    return done(state) if state.belief.may_hold_in(thing, hand) else False
 
 
-def _put(state: _State, thing: str, target: str, hand: Hand) -> Outcome:
+def _put(state: SkillState, thing: str, target: str, hand: Hand) -> Outcome:
     if not state.belief.may_hold_in(thing, hand) or state.near != target:
         return False
     state.belief = state.belief.with_placed(thing, target)
-    return _done(state)
+    return done(state)
 
 
-def _release(state: _State, hand: Hand) -> Outcome:
+def _release(state: SkillState, hand: Hand) -> Outcome:
     if hand not in state.belief.robot.hands or state.belief.objects_in(hand):
         return False
     state.gripper_open = (*state.gripper_open, hand)
-    return _done(state)
+    return done(state)
 
 
 def _set_open(is_open: bool) -> Action:
-    def set_open(state: _State, container: str) -> Outcome:
+    def set_open(state: SkillState, container: str) -> Outcome:
         if state.near != container:
             return False
         state.belief = state.belief.with_container(container, is_open)
-        return _done(state)
+        return done(state)
 
     return set_open
 
 
-def _handover(state: _State, thing: str, person: str, hand: Hand) -> Outcome:
+def _handover(state: SkillState, thing: str, person: str, hand: Hand) -> Outcome:
     if state.near != person or not state.belief.may_hold_in(thing, hand):
         return False
     state.belief = state.belief.with_given(thing, person)
-    return _done(state)
+    return done(state)
 
 
-def _put_beside(state: _State, thing: str, landmark: str, relation: str, hand: Hand) -> Outcome:
+def _put_beside(state: SkillState, thing: str, landmark: str, relation: str, hand: Hand) -> Outcome:
     surface = state.belief.landmark_surface(landmark)
     if surface is None or state.near != surface or not state.belief.may_hold_in(thing, hand):
         return False
     state.belief = state.belief.with_placed(thing, surface, (relation, landmark))
-    return _done(state)
+    return done(state)
 
 
-def _present_handle(state: _State, thing: str, hand: Hand) -> Outcome:
-    return _done(state) if state.belief.may_hold_in(thing, hand) else False
+def _present_handle(state: SkillState, thing: str, hand: Hand) -> Outcome:
+    return done(state) if state.belief.may_hold_in(thing, hand) else False
 
 
-def _drop_in(state: _State, thing: str, bin_id: str, hand: Hand) -> Outcome:
+def _drop_in(state: SkillState, thing: str, bin_id: str, hand: Hand) -> Outcome:
     if state.near != bin_id or not state.belief.may_hold_in(thing, hand):
         return False
     state.belief = state.belief.with_disposed(thing, bin_id)
-    return _done(state)
+    return done(state)
 
 
 def _switch(powered: bool) -> Action:
-    def switch(state: _State, appliance: str) -> Outcome:
+    def switch(state: SkillState, appliance: str) -> Outcome:
         if state.near != appliance:
             return False
         state.belief = state.belief.with_powered(appliance, powered)
-        return _done(state)
+        return done(state)
 
     return switch
 
 
-def _fill(state: _State, container: str, source: str, hand: Hand, amount: float) -> Outcome:
+def _fill(state: SkillState, container: str, source: str, hand: Hand, amount: float) -> Outcome:
     if state.near != source or not state.belief.may_hold_in(container, hand):
         return False
     state.belief = state.belief.with_liquid(container, FILLED_LIQUID, amount)
-    return _done(state)
+    return done(state)
 
 
-def _pour(state: _State, source: str, target: str, hand: Hand, amount: float) -> Outcome:
+def _pour(state: SkillState, source: str, target: str, hand: Hand, amount: float) -> Outcome:
     if state.near not in (target, _resting_on(state.belief, target)):
         return False
     if not state.belief.may_hold_in(source, hand):
@@ -274,14 +260,7 @@ def _pour(state: _State, source: str, target: str, hand: Hand, amount: float) ->
     state.belief = state.belief.with_liquid(source, liquid, -amount).with_liquid(
         target, liquid, amount
     )
-    return _done(state)
-
-
-def _wipe(state: _State, surface: str, tool: str, hand: Hand) -> Outcome:
-    if state.near != surface or not state.belief.may_hold_in(tool, hand):
-        return False
-    state.belief = state.belief.with_clean(surface)
-    return _done(state)
+    return done(state)
 
 
 def _resting_on(belief: Belief, thing: str) -> str | None:
@@ -292,8 +271,8 @@ def _resting_on(belief: Belief, thing: str) -> str | None:
     return found.support
 
 
-def _emit(state: _State, value: str | float) -> Outcome:
-    return _done(state)
+def _emit(state: SkillState, value: str | float) -> Outcome:
+    return done(state)
 
 
 _ACTIONS: Mapping[str, Action] = MappingProxyType(
@@ -316,9 +295,9 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "switch_off": _switch(False),
         "fill": _fill,
         "pour": _pour,
-        "wipe": _wipe,
         "speak": _emit,
         "wait": _emit,
+        **{name: command.action for name, command in COMMANDS.items()},
     }
 )
 
@@ -326,13 +305,13 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
 # -- methods: how each skill decomposes --------------------------------------------------------
 
 
-def _goto_place(state: _State, target: str) -> list[Step] | Literal[False]:
+def _goto_place(state: SkillState, target: str) -> list[Step] | Literal[False]:
     if state.belief.kind_of(target) not in ("room", "surface", "container"):
         return False
     return [("navigate", target)]
 
 
-def _goto_object(state: _State, target: str) -> list[Step] | Literal[False]:
+def _goto_object(state: SkillState, target: str) -> list[Step] | Literal[False]:
     found = state.belief.things.get(target)
     if found is None or found.kind != "object":
         return False
@@ -340,7 +319,7 @@ def _goto_object(state: _State, target: str) -> list[Step] | Literal[False]:
     return [("navigate", found.support if on_furniture else found.room)]
 
 
-def _goto_person(state: _State, target: str) -> list[Step] | Literal[False]:
+def _goto_person(state: SkillState, target: str) -> list[Step] | Literal[False]:
     person = state.belief.people.get(target)
     if person is None or person.room is None:
         return False
@@ -357,14 +336,14 @@ def _grasp_steps(approach: str, thing: str, hand: Hand) -> list[Step]:
     ]
 
 
-def _pick_from_furniture(state: _State, thing: str, hand: Hand) -> list[Step] | Literal[False]:
+def _pick_from_furniture(state: SkillState, thing: str, hand: Hand) -> list[Step] | Literal[False]:
     found = state.belief.things.get(thing)
     if found is None or found.relation not in ("on", "in") or found.support is None:
         return False
     return _grasp_steps(found.support, thing, hand)
 
 
-def _pick_from_floor(state: _State, thing: str, hand: Hand) -> list[Step] | Literal[False]:
+def _pick_from_floor(state: SkillState, thing: str, hand: Hand) -> list[Step] | Literal[False]:
     found = state.belief.things.get(thing)
     if found is None or found.relation != "inRoom":
         return False
@@ -372,7 +351,7 @@ def _pick_from_floor(state: _State, thing: str, hand: Hand) -> list[Step] | Lite
 
 
 def _place(
-    state: _State, thing: str, target: str, hand: Hand, relation: str | None = None
+    state: SkillState, thing: str, target: str, hand: Hand, relation: str | None = None
 ) -> list[Step] | Literal[False]:
     if relation not in SIDE_RELATIONS:
         return [("approach", target), ("put", thing, target, hand), ("release", hand)]
@@ -386,12 +365,12 @@ def _place(
     ]
 
 
-def _dispose(state: _State, thing: str, bin_id: str, hand: Hand) -> list[Step]:
+def _dispose(state: SkillState, thing: str, bin_id: str, hand: Hand) -> list[Step]:
     return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
 
 
 def _switch_steps(command: CommandName) -> Method:
-    def switch(state: _State, appliance: str) -> list[Step]:
+    def switch(state: SkillState, appliance: str) -> list[Step]:
         return [("approach", appliance), (command, appliance)]
 
     switch.__name__ = f"{command}_method"
@@ -399,7 +378,7 @@ def _switch_steps(command: CommandName) -> Method:
 
 
 def _fill_method(
-    state: _State, container: str, source: str, hand: Hand, amount: float | None = None
+    state: SkillState, container: str, source: str, hand: Hand, amount: float | None = None
 ) -> list[Step]:
     args = FillArgs(container=container, source=source, hand=hand, amount_ml=amount)
     return [
@@ -409,22 +388,18 @@ def _fill_method(
 
 
 def _pour_method(
-    state: _State, source: str, target: str, hand: Hand, amount: float | None = None
+    state: SkillState, source: str, target: str, hand: Hand, amount: float | None = None
 ) -> list[Step]:
     args = PourArgs(source=source, target=target, hand=hand, amount_ml=amount)
     near = _resting_on(state.belief, target) or target
     return [("approach", near), ("pour", source, target, hand, pour_amount(state.belief, args))]
 
 
-def _wipe_method(state: _State, surface: str, tool: str, hand: Hand) -> list[Step]:
-    return [("approach", surface), ("wipe", surface, tool, hand)]
-
-
-def _open(state: _State, container: str) -> list[Step]:
+def _open(state: SkillState, container: str) -> list[Step]:
     return [("approach", container), ("open", container)]
 
 
-def _close(state: _State, container: str) -> list[Step]:
+def _close(state: SkillState, container: str) -> list[Step]:
     return [("approach", container), ("close", container)]
 
 
@@ -447,7 +422,7 @@ def _give_steps(belief: Belief, thing: str, person: str, hand: Hand) -> list[Ste
 
 
 def _handover_here(
-    state: _State, thing: str, person: str, hand: Hand
+    state: SkillState, thing: str, person: str, hand: Hand
 ) -> list[Step] | Literal[False]:
     if state.belief.room_of(person) != state.belief.robot_room:
         return False
@@ -455,7 +430,7 @@ def _handover_here(
 
 
 def _handover_elsewhere(
-    state: _State, thing: str, person: str, hand: Hand
+    state: SkillState, thing: str, person: str, hand: Hand
 ) -> list[Step] | Literal[False]:
     room = state.belief.room_of(person)
     if room is None or room == state.belief.robot_room:
@@ -463,11 +438,11 @@ def _handover_elsewhere(
     return [("navigate", room), *_give_steps(state.belief, thing, person, hand)]
 
 
-def _say(state: _State, text: str) -> list[Step]:
+def _say(state: SkillState, text: str) -> list[Step]:
     return [("speak", text)]
 
 
-def _wait(state: _State, seconds: float) -> list[Step]:
+def _wait(state: SkillState, seconds: float) -> list[Step]:
     return [("wait", seconds)]
 
 
@@ -484,8 +459,8 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "SWITCH_OFF": (_switch_steps("switch_off"),),
         "FILL": (_fill_method,),
         "POUR": (_pour_method,),
-        "WIPE": (_wipe_method,),
         "SAY": (_say,),
         "WAIT": (_wait,),
+        **{name: skill.methods for name, skill in SKILLS.items()},
     }
 )

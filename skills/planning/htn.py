@@ -31,7 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 # gtpyhop prints a banner on import unless this is set, so it must come before the import.
@@ -40,6 +40,8 @@ os.environ.setdefault("GTPYHOP_QUIET", "true")
 import gtpyhop
 import gtpyhop.main as gtpyhop_main
 
+from cogtree.skills.capabilities.capability import Action, Method, Step
+
 log = logging.getLogger(__name__)
 
 STRATEGY = "iterative_dfs_backtracking"
@@ -47,15 +49,6 @@ STRATEGY = "iterative_dfs_backtracking"
 
 GLOBAL_LOG = "gtpyhop_global"
 """The session id of gtpyhop's process-wide structured log."""
-
-Action = Callable[..., Any]
-"""``(state, *args) -> state | False``: a primitive step and its effect on the state."""
-
-Method = Callable[..., Any]
-"""``(state, *args) -> list of subtasks | False``: one way to decompose a task."""
-
-Step = tuple[Any, ...]
-"""A task or action with its arguments: ``("PICK", "bottle_blue", "right")``."""
 
 _GTPYHOP_LOCK = threading.Lock()
 """Serialises every use of gtpyhop's module globals (see the module docstring)."""

@@ -4,34 +4,21 @@ When the task planner finds no plan, some of the reasons are dead ends that plan
 cannot change: a thing lower or higher than the robot reaches, a thing it cannot grasp or
 carry, a skill it has not got, a tool or tap the belief does not hold. :func:`limit_of`
 turns a failed precondition into a :class:`Limit` (``None`` for a reason another method or
-step may still get round: a closed door, a full hand); the planner adds the tool limits
-itself (:func:`no_tool`). :func:`infeasible_text` says, before anything moves, why the robot
-cannot do it and what would make it possible: someone putting the thing where it reaches,
-naming a person the belief holds who could be asked, or showing it a tool.
+step may still get round: a closed door, a full hand); a capability's task methods add the
+tool limits themselves (:func:`~cogtree.skills.capabilities.capability.no_tool`).
+:func:`infeasible_text` says, before anything moves, why the robot cannot do it and what
+would make it possible: someone putting the thing where it reaches, naming a person the belief
+holds who could be asked, or showing it a tool.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Literal
 
 from cogtree.knowledge.wording import joined, looks_plural, with_the
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.preconditions import PreconditionReport
-
-LimitKind = Literal["reach", "place", "grasp", "carry", "skill", "tool"]
-"""Why the robot cannot: where the thing is, where a place is, what the thing is, what the
-robot is, what the belief lacks."""
-
-
-@dataclass(frozen=True)
-class Limit:
-    """One dead end of planning: ``kind``, the ``thing`` it is about, and why in plain words."""
-
-    kind: LimitKind
-    thing: str
-    reason: str
+from cogtree.skills.capabilities.calls import PreconditionReport
+from cogtree.skills.capabilities.capability import Limit
 
 
 def spoken(node: str, belief: Belief | None = None) -> str:
@@ -92,11 +79,6 @@ def limit_of(report: PreconditionReport, belief: Belief) -> Limit | None:
     if failed.name in ("has_skill", "has_hands"):
         return Limit("skill", thing, f"I cannot {report.call.skill.lower()}")
     return None
-
-
-def no_tool(thing: str, needed: str, verb: str) -> Limit:
-    """A tool or fixture the belief does not hold: ``I know of no cloth or sponge to wipe with``."""
-    return Limit("tool", thing, f"I know of no {needed} to {verb}")
 
 
 def infeasible_text(limits: Iterable[Limit], belief: Belief, speaker: str | None) -> str:

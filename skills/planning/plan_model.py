@@ -19,7 +19,7 @@ from typing_extensions import Self
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.wording import BoundedText
-from cogtree.skills.action_model.specs import SKILL_SPECS, SkillCall, skill_call
+from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, skill_call
 
 if TYPE_CHECKING:  # networkx (0.15 s to import) is imported where a plan's graph is built:
     import networkx as nx  # a turn that plans nothing (`cogtree ask "where is ..."`) skips it

@@ -8,11 +8,11 @@ drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark
 left of, ... an object or on/in a place), ``dispose(object)`` (into the bin the disposal
 table chooses; an unknown material goes to the cautious bin and the plan says so first),
 ``switch_on``/``switch_off(appliance)``, ``fill(container)`` (at the tap the belief knows),
-``pour(source, target)`` and ``wipe(surface)`` (with a cloth or sponge the belief knows,
-fetched first). The primitive actions are the skills themselves: each
-checks its preconditions (:mod:`skills.action_model.preconditions`) on the belief the plan has led
-to so far and applies its expected effect (:mod:`skills.action_model.effects`), so a plan only
-contains skills whose preconditions hold when their turn comes.
+``pour(source, target)``, and the tasks of each capability
+(:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
+each checks its preconditions on the belief the plan has led to so far and applies its
+expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only contains skills
+whose preconditions hold when their turn comes.
 
 Several methods per task make the search matter: an object is fetched with either hand; a
 closed container is opened first and closed again afterwards when a hand is free (left open
@@ -23,7 +23,8 @@ of reach), after the hazards of what the task asks for (:mod:`skills.safety.task
 up a person, handing over hot tea), so a request that fails for another reason still names
 its hazard.
 
-The gtpyhop state has six variables: ``belief`` (the immutable snapshot), ``start`` (the
+The gtpyhop state (:class:`~cogtree.skills.capabilities.capability.TaskState`) has six
+variables: ``belief`` (the immutable snapshot), ``start`` (the
 belief planning started from, never changed: where a fetched thing was), ``failures``
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
 ``skipped`` (objects ``tidy`` left out of place on this branch), ``steps`` (one more per
@@ -35,9 +36,9 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -45,6 +46,7 @@ from pydantic import (
     ConfigDict,
     Field,
     SerializeAsAny,
+    field_validator,
     model_validator,
 )
 from typing_extensions import Self
@@ -52,45 +54,42 @@ from typing_extensions import Self
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.action_model.amounts import pour_ml
-from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
-from cogtree.skills.action_model.effects import project
-from cogtree.skills.action_model.preconditions import check_preconditions
+from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import (
-    HAND_NAMES,
-    SKILL_SPECS,
     CallSpec,
     Hand,
     NodeId,
-    SkillCall,
     SpatialRelation,
     find_spec,
-    skill_call_from_values,
     typed_args,
 )
-from cogtree.skills.planning.htn import Action, HtnPlanner, Method, Step
-from cogtree.skills.planning.limits import Limit, limit_of, no_tool
+from cogtree.skills.capabilities.calls import (
+    SKILL_SPECS,
+    SkillCall,
+    check_preconditions,
+    project,
+    skill_call_from_values,
+)
+from cogtree.skills.capabilities.capability import (
+    Action,
+    Limit,
+    Method,
+    Subtasks,
+    TaskState,
+    closed_place,
+    nearest,
+    no_tool,
+    per_hand,
+    with_flag,
+)
+from cogtree.skills.capabilities.registry import TASK_METHODS
+from cogtree.skills.capabilities.registry import TASK_SPECS as REGISTERED_TASKS
+from cogtree.skills.planning.htn import HtnPlanner
+from cogtree.skills.planning.limits import limit_of
 from cogtree.skills.safety.hazard_check import Hazard
 from cogtree.skills.safety.task_hazards import task_hazards
 
 log = logging.getLogger(__name__)
-
-TaskName = Literal[
-    "fetch",
-    "bring",
-    "put_away",
-    "tidy",
-    "open",
-    "close",
-    "place_relative",
-    "dispose",
-    "switch_on",
-    "switch_off",
-    "heat",
-    "fill",
-    "pour",
-    "wipe",
-]
-"""The requests the task planner decomposes."""
 
 MAX_REASONS = 3
 """How many distinct failure reasons a failed plan's message quotes."""
@@ -224,20 +223,7 @@ class PourTaskArgs(BaseModel):
     target: NodeId
 
 
-class WipeTaskArgs(BaseModel):
-    """wipe: wipe ``surface`` clean with ``tool``, the cloth or sponge the user named.
-
-    Without ``tool``, the robot takes the cloth or sponge it holds, else the nearest one the
-    belief knows.
-    """
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    surface: NodeId
-    tool: NodeId | None = None
-
-
-TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
+TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
         "bring": CallSpec("bring", BringArgs, "take an object to a person or a place"),
@@ -256,10 +242,10 @@ TASK_SPECS: Mapping[TaskName, CallSpec] = MappingProxyType(
         "heat": CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
         "fill": CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
         "pour": CallSpec("pour", PourTaskArgs, "pour from one container into another"),
-        "wipe": CallSpec("wipe", WipeTaskArgs, "wipe a surface clean with a cloth or sponge"),
+        **REGISTERED_TASKS,
     }
 )
-"""Every task by name."""
+"""Every task by name: the planner's own, then each capability's."""
 
 
 class TaskCall(BaseModel):
@@ -270,13 +256,20 @@ class TaskCall(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    task: TaskName
+    task: str
     args: SerializeAsAny[BaseModel]
 
     @model_validator(mode="before")
     @classmethod
     def _typed_args(cls, data: Any) -> Any:
         return typed_args(data, "task", TASK_SPECS)
+
+    @field_validator("task")
+    @classmethod
+    def _known_task(cls, name: str) -> str:
+        """A task of :data:`TASK_SPECS`; the error lists the valid ones."""
+        find_spec("task", TASK_SPECS, name)
+        return name
 
     @property
     def values(self) -> tuple[Any, ...]:
@@ -473,26 +466,14 @@ class _FailureLog:
         return self
 
 
-class _State(Protocol):
-    """The gtpyhop state of task planning (see the module docstring)."""
-
-    belief: Belief
-    start: Belief
-    failures: _FailureLog
-    skipped: tuple[str, ...]
-    steps: int
-    said: tuple[str, ...]
-
-
-Outcome = _State | Literal[False]
-Subtasks = list[Step] | Literal[False]
+Outcome = TaskState | Literal[False]
 
 
 # -- actions: the skills, plus the bookkeeping of what tidy skipped ----------------------------
 
 
 def _skill_action(skill: str) -> Action:
-    def run_skill(state: _State, *values: Any) -> Outcome:
+    def run_skill(state: TaskState, *values: Any) -> Outcome:
         call = skill_call_from_values(skill, values)
         report = check_preconditions(call, state.belief)
         if not report.ok:
@@ -505,13 +486,13 @@ def _skill_action(skill: str) -> Action:
     return run_skill
 
 
-def _skip(state: _State, thing: str) -> Outcome:
+def _skip(state: TaskState, thing: str) -> Outcome:
     state.skipped = (*state.skipped, thing)
     state.steps += 1
     return state
 
 
-def _task_done(state: _State) -> Outcome:
+def _task_done(state: TaskState) -> Outcome:
     state.steps += 1
     return state
 
@@ -528,39 +509,19 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
 # -- methods -----------------------------------------------------------------------------------
 
 
-def _hands_to_try(belief: Belief) -> tuple[Hand, ...]:
-    """The robot's hands; for a robot without hands, one, so PICK can say why it fails."""
-    return belief.robot.hands or HAND_NAMES[:1]
-
-
 def _closed_container(belief: Belief, thing: str) -> str | None:
     """The closed container ``thing`` is believed to be in, if any."""
     found = belief.things.get(thing)
     if found is None or found.relation != "in" or found.support is None:
         return None
-    return found.support if _closed_place(belief, found.support) else None
+    return found.support if closed_place(belief, found.support) else None
 
 
-def _per_hand(name: str, build: Callable[..., Subtasks]) -> tuple[Method, ...]:
-    """One method per hand name: ``build(state, hand, *args)`` when the hand may be used."""
-
-    def for_hand(hand: Hand) -> Method:
-        def method(state: _State, *args: str) -> Subtasks:
-            if hand not in _hands_to_try(state.belief):
-                return False
-            return build(state, hand, *args)
-
-        method.__name__ = f"{name}_with_{hand}"
-        return method
-
-    return tuple(for_hand(hand) for hand in HAND_NAMES)
-
-
-def _fetch_held(state: _State, thing: str) -> Subtasks:
+def _fetch_held(state: TaskState, thing: str) -> Subtasks:
     return [] if thing in state.belief.held else False
 
 
-def _fetch(state: _State, hand: Hand, thing: str) -> Subtasks:
+def _fetch(state: TaskState, hand: Hand, thing: str) -> Subtasks:
     if thing in state.belief.held:
         return False
     container = _closed_container(state.belief, thing)
@@ -574,47 +535,47 @@ def _fetch(state: _State, hand: Hand, thing: str) -> Subtasks:
     ]
 
 
-def _already_here(state: _State, target: str) -> Subtasks:
+def _already_here(state: TaskState, target: str) -> Subtasks:
     room = state.belief.room_of(target)
     return [] if room is not None and room == state.belief.robot_room else False
 
 
-def _travel(state: _State, target: str) -> Subtasks:
+def _travel(state: TaskState, target: str) -> Subtasks:
     found = state.belief.things.get(target)
     if found is not None and found.relation in ("on", "in") and found.support is not None:
         return [("GOTO", found.support)]
     return [("GOTO", target)]
 
 
-def _close(state: _State, container: str) -> Subtasks:
+def _close(state: TaskState, container: str) -> Subtasks:
     return [("CLOSE", container)]
 
 
-def _leave_open(state: _State, container: str) -> Subtasks:
+def _leave_open(state: TaskState, container: str) -> Subtasks:
     log.debug("planning to leave %s open", container)
     return []
 
 
-def _delivered(state: _State, thing: str, destination: str) -> Subtasks:
+def _delivered(state: TaskState, thing: str, destination: str) -> Subtasks:
     found = state.belief.things.get(thing)
     return [] if found is not None and found.support == destination else False
 
 
-def _bring_to_person(state: _State, thing: str, person: str) -> Subtasks:
+def _bring_to_person(state: TaskState, thing: str, person: str) -> Subtasks:
     if state.belief.kind_of(person) != "person":
         return False
     return [("fetch", thing), ("give", thing, person)]
 
 
-def _bring_to_place(state: _State, thing: str, place: str) -> Subtasks:
+def _bring_to_place(state: TaskState, thing: str, place: str) -> Subtasks:
     if state.belief.kind_of(place) not in ("surface", "container"):
         return False
     return [("fetch", thing), ("deliver", thing, place)]
 
 
-def _bring_opening_first(state: _State, thing: str, place: str) -> Subtasks:
+def _bring_opening_first(state: TaskState, thing: str, place: str) -> Subtasks:
     """For a closed container: open it before fetching, so a hand is free to open it."""
-    if not _closed_place(state.belief, place):
+    if not closed_place(state.belief, place):
         return False
     return [
         ("go_to", place),
@@ -625,7 +586,7 @@ def _bring_opening_first(state: _State, thing: str, place: str) -> Subtasks:
     ]
 
 
-def _unknown_destination(state: _State, thing: str, destination: str) -> Subtasks:
+def _unknown_destination(state: TaskState, thing: str, destination: str) -> Subtasks:
     if state.belief.kind_of(destination) not in ("person", "surface", "container"):
         state.failures.add(
             f"bring({thing}, {destination}): {destination} is not a person, surface or "
@@ -634,16 +595,16 @@ def _unknown_destination(state: _State, thing: str, destination: str) -> Subtask
     return False
 
 
-def _give(state: _State, hand: Hand, thing: str, person: str) -> Subtasks:
+def _give(state: TaskState, hand: Hand, thing: str, person: str) -> Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
     return [("HANDOVER", thing, person, hand)]
 
 
-def _deliver(state: _State, hand: Hand, thing: str, place: str) -> Subtasks:
+def _deliver(state: TaskState, hand: Hand, thing: str, place: str) -> Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if _closed_place(state.belief, place):
+    if closed_place(state.belief, place):
         return [
             ("go_to", place),
             ("OPEN", place),
@@ -653,12 +614,7 @@ def _deliver(state: _State, hand: Hand, thing: str, place: str) -> Subtasks:
     return [("go_to", place), ("PLACE", thing, place, hand)]
 
 
-def _closed_place(belief: Belief, place: str) -> bool:
-    found = belief.things.get(place)
-    return found is not None and found.kind == "container" and found.is_open is False
-
-
-def _set_open(state: _State, container: str, task: str, is_open: bool) -> Subtasks:
+def _set_open(state: TaskState, container: str, task: str, is_open: bool) -> Subtasks:
     """Go to ``container`` and OPEN or CLOSE it, unless the belief already has it so."""
     found = state.belief.things.get(container)
     if found is None or found.kind != "container":
@@ -669,15 +625,15 @@ def _set_open(state: _State, container: str, task: str, is_open: bool) -> Subtas
     return [("go_to", container), ("OPEN" if is_open else "CLOSE", container)]
 
 
-def _open(state: _State, container: str) -> Subtasks:
+def _open(state: TaskState, container: str) -> Subtasks:
     return _set_open(state, container, "open", is_open=True)
 
 
-def _close_container(state: _State, container: str) -> Subtasks:
+def _close_container(state: TaskState, container: str) -> Subtasks:
     return _set_open(state, container, "close", is_open=False)
 
 
-def _place_relative(state: _State, thing: str, relation: str, landmark: str) -> Subtasks:
+def _place_relative(state: TaskState, thing: str, relation: str, landmark: str) -> Subtasks:
     if relation in ("on", "in"):
         return [("bring", thing, landmark)]
     if state.belief.landmark_surface(landmark) is None:
@@ -691,25 +647,14 @@ def _place_relative(state: _State, thing: str, relation: str, landmark: str) -> 
     return [("fetch", thing), ("set_beside", thing, relation, landmark)]
 
 
-def _set_beside(state: _State, hand: Hand, thing: str, relation: str, landmark: str) -> Subtasks:
+def _set_beside(state: TaskState, hand: Hand, thing: str, relation: str, landmark: str) -> Subtasks:
     surface = state.belief.landmark_surface(landmark)
     if surface is None or not state.belief.may_hold_in(thing, hand):
         return False
     return [("go_to", surface), ("PLACE", thing, landmark, hand, relation)]
 
 
-def _nearest(belief: Belief, candidates: list[Thing], near: str | None) -> list[str]:
-    """``candidates`` by id, those in the room of ``near`` (or the robot's) first."""
-    room = belief.room_of(near) if near is not None else None
-    here = room or belief.robot_room
-    return [t.id for t in sorted(candidates, key=lambda t: (t.room != here, t.id))]
-
-
-def _with_flag(belief: Belief, flag: HazardFlag) -> list[Thing]:
-    return [thing for thing in belief.things.values() if flag in thing.flags]
-
-
-def _disposed(state: _State, thing: str) -> Subtasks:
+def _disposed(state: TaskState, thing: str) -> Subtasks:
     found = state.belief.things.get(thing)
     if found is None or found.support is None:
         return False
@@ -717,28 +662,28 @@ def _disposed(state: _State, thing: str) -> Subtasks:
     return [] if holder is not None and "bin" in holder.flags else False
 
 
-def _dispose(state: _State, thing: str) -> Subtasks:
+def _dispose(state: TaskState, thing: str) -> Subtasks:
     belief = state.belief
     found = belief.things.get(thing)
     if found is None or found.kind != "object":
         state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
         return False
     decision = disposal_table().decide(thing, found.material, found.is_empty)
-    bins = [t for t in _with_flag(belief, "bin") if t.bin_kind == decision.bin]
+    bins = [t for t in with_flag(belief, "bin") if t.bin_kind == decision.bin]
     if not bins:
         state.failures.add(
             f"dispose({thing}): {decision.reason}, and the belief has no {decision.bin} bin"
         )
         return False
-    bin_id = _nearest(belief, bins, thing)[0]
+    bin_id = nearest(belief, bins, thing)[0]
     say = [("SAY", decision.reason)] if decision.cautious else []
     return [*say, ("fetch", thing), ("drop_into", thing, bin_id)]
 
 
-def _drop_into(state: _State, hand: Hand, thing: str, bin_id: str) -> Subtasks:
+def _drop_into(state: TaskState, hand: Hand, thing: str, bin_id: str) -> Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if _closed_place(state.belief, bin_id):
+    if closed_place(state.belief, bin_id):
         return [
             ("go_to", bin_id),
             ("OPEN", bin_id),
@@ -751,7 +696,7 @@ def _drop_into(state: _State, hand: Hand, thing: str, bin_id: str) -> Subtasks:
 def _switch(powered: bool) -> Method:
     skill, task = ("SWITCH_ON", "switch_on") if powered else ("SWITCH_OFF", "switch_off")
 
-    def switch(state: _State, appliance: str) -> Subtasks:
+    def switch(state: TaskState, appliance: str) -> Subtasks:
         found = state.belief.things.get(appliance)
         if found is None or "appliance" not in found.flags:
             state.failures.add(
@@ -772,7 +717,7 @@ def _switch(powered: bool) -> Method:
     return switch
 
 
-def _taken_from(state: _State, thing: str) -> str | None:
+def _taken_from(state: TaskState, thing: str) -> str | None:
     """The surface or container ``thing`` stood on or in when planning started, if any."""
     found = state.start.things.get(thing)
     if found is None or found.relation not in ("on", "in") or found.support is None:
@@ -780,7 +725,7 @@ def _taken_from(state: _State, thing: str) -> str | None:
     return found.support
 
 
-def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
+def _heat(state: TaskState, thing: str, appliance: str) -> Subtasks:
     """Bring ``thing`` into ``appliance`` (opening it first when closed), then switch it on.
 
     The hazard rules judge the plan (metal in a microwave that is switched on).
@@ -795,8 +740,8 @@ def _heat(state: _State, thing: str, appliance: str) -> Subtasks:
     return [("bring", thing, appliance), ("switch_on", appliance)]
 
 
-def _fill(state: _State, container: str) -> Subtasks:
-    taps = _nearest(state.belief, _with_flag(state.belief, "water_source"), container)
+def _fill(state: TaskState, container: str) -> Subtasks:
+    taps = nearest(state.belief, with_flag(state.belief, "water_source"), container)
     if not taps:
         state.failures.add(
             f"fill({container}): the belief knows no tap to fill it at",
@@ -806,17 +751,17 @@ def _fill(state: _State, container: str) -> Subtasks:
     return [("fetch", container), ("fill_at", container, taps[0])]
 
 
-def _fill_at(state: _State, hand: Hand, container: str, tap: str) -> Subtasks:
+def _fill_at(state: TaskState, hand: Hand, container: str, tap: str) -> Subtasks:
     if not state.belief.may_hold_in(container, hand):
         return False
     return [("go_to", tap), ("FILL", container, tap, hand)]
 
 
-def _pour(state: _State, source: str, target: str) -> Subtasks:
+def _pour(state: TaskState, source: str, target: str) -> Subtasks:
     return [("fetch", source), ("pour_into", source, target)]
 
 
-def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
+def _pour_into(state: TaskState, hand: Hand, source: str, target: str) -> Subtasks:
     if not state.belief.may_hold_in(source, hand):
         return False
     amount = pour_ml(state.belief, source, target, state.said)
@@ -826,38 +771,11 @@ def _pour_into(state: _State, hand: Hand, source: str, target: str) -> Subtasks:
     return [("go_to", target), pour]
 
 
-def _wipe(state: _State, surface: str, tool: str | None = None) -> Subtasks:
-    belief = state.belief
-    if tool is not None:  # the cloth or sponge the user named, and no other
-        named = belief.things.get(tool)
-        if named is None or "cleaning_tool" not in named.flags:
-            why = "not in the belief" if named is None else "not a cloth or a sponge"
-            state.failures.add(f"wipe({surface}, {tool}): {tool} is {why}")
-            return False
-        return [("fetch", tool), ("wipe_with", surface, tool)]
-    tools = _with_flag(belief, "cleaning_tool")
-    held = [tool.id for tool in tools if tool.id in belief.held]
-    ordered = held or _nearest(belief, tools, surface)
-    if not ordered:
-        state.failures.add(
-            f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
-            no_tool(surface, "cloth or sponge", "wipe with"),
-        )
-        return False
-    return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
-
-
-def _wipe_with(state: _State, hand: Hand, surface: str, tool: str) -> Subtasks:
-    if not state.belief.may_hold_in(tool, hand):
-        return False
-    return [("go_to", surface), ("WIPE", surface, tool, hand)]
-
-
-def _at_home(state: _State, thing: str) -> Subtasks:
+def _at_home(state: TaskState, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
 
-def _to_home(state: _State, thing: str) -> Subtasks:
+def _to_home(state: TaskState, thing: str) -> Subtasks:
     home = state.belief.homes.get(thing)
     if home is None:
         state.failures.add(f"put_away({thing}): the belief has no home place for {thing}")
@@ -865,7 +783,7 @@ def _to_home(state: _State, thing: str) -> Subtasks:
     return [("bring", thing, home)]
 
 
-def _tidy(state: _State, room: str) -> Subtasks:
+def _tidy(state: TaskState, room: str) -> Subtasks:
     belief = state.belief
     if room not in belief.rooms:
         known = ", ".join(sorted(belief.rooms))
@@ -910,17 +828,17 @@ def _out_of_place(belief: Belief, room: str) -> list[str]:
     ]
 
 
-def _put_away(state: _State, thing: str) -> Subtasks:
+def _put_away(state: TaskState, thing: str) -> Subtasks:
     return [("put_away", thing)]
 
 
-def _skip_it(state: _State, thing: str) -> Subtasks:
+def _skip_it(state: TaskState, thing: str) -> Subtasks:
     return [(SKIP, thing)]
 
 
 _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
     {
-        "fetch": (_fetch_held, *_per_hand("fetch", _fetch)),
+        "fetch": (_fetch_held, *per_hand("fetch", _fetch)),
         "go_to": (_already_here, _travel),
         "close_if_possible": (_close, _leave_open),
         "bring": (
@@ -930,25 +848,24 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
             _bring_opening_first,
             _unknown_destination,
         ),
-        "give": _per_hand("give", _give),
-        "deliver": _per_hand("deliver", _deliver),
+        "give": per_hand("give", _give),
+        "deliver": per_hand("deliver", _deliver),
         "put_away": (_at_home, _to_home),
         "put_away_or_skip": (_put_away, _skip_it),
         "tidy": (_tidy,),
         "open": (_open,),
         "close": (_close_container,),
         "place_relative": (_place_relative,),
-        "set_beside": _per_hand("set_beside", _set_beside),
+        "set_beside": per_hand("set_beside", _set_beside),
         "dispose": (_disposed, _dispose),
-        "drop_into": _per_hand("drop_into", _drop_into),
+        "drop_into": per_hand("drop_into", _drop_into),
         "switch_on": (_switch(True),),
         "switch_off": (_switch(False),),
         "heat": (_heat,),
         "fill": (_fill,),
-        "fill_at": _per_hand("fill_at", _fill_at),
+        "fill_at": per_hand("fill_at", _fill_at),
         "pour": (_pour,),
-        "pour_into": _per_hand("pour_into", _pour_into),
-        "wipe": (_wipe,),
-        "wipe_with": _per_hand("wipe_with", _wipe_with),
+        "pour_into": per_hand("pour_into", _pour_into),
+        **TASK_METHODS,
     }
 )

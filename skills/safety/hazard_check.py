@@ -59,8 +59,8 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
-from cogtree.skills.action_model.preconditions import Check
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.action_model.checks import Check
+from cogtree.skills.capabilities.calls import SkillCall
 
 _NS = str(HAZ)
 _STEP = NamedNode(_NS + "step")

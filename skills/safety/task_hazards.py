@@ -18,14 +18,15 @@ from collections.abc import Callable, Iterable, Sequence
 from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.skills.action_model.amounts import pour_ml
 from cogtree.skills.action_model.belief import Belief, Thing
-from cogtree.skills.action_model.effects import project
-from cogtree.skills.action_model.specs import SkillArgumentError, SkillCall, skill_call
+from cogtree.skills.action_model.specs import SkillArgumentError
+from cogtree.skills.capabilities.calls import SkillCall, project, skill_call
+from cogtree.skills.capabilities.capability import Outline
+from cogtree.skills.capabilities.registry import FITS as REGISTERED_FITS
+from cogtree.skills.capabilities.registry import OUTLINES as REGISTERED_OUTLINES
 from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
 
 HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""
-
-_Outline = Callable[[Belief, dict[str, str]], list[tuple[str, dict[str, str]]]]
 
 
 def _bring(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
@@ -70,7 +71,7 @@ def _pour(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str
     return [("PICK", {"object": source}), ("POUR", pour)]
 
 
-OUTLINES: dict[str, _Outline] = {
+OUTLINES: dict[str, Outline] = {
     "fetch": lambda belief, args: [("PICK", {"object": args["object"]})],
     "bring": _bring,
     "put_away": lambda belief, args: [("PICK", {"object": args["object"]})],
@@ -80,6 +81,7 @@ OUTLINES: dict[str, _Outline] = {
     "heat": _heat,
     "fill": _fill,
     "pour": _pour,
+    **REGISTERED_OUTLINES,
 }
 """Per task: the skills it stands for in the simplest case (tasks not listed: none)."""
 
@@ -92,7 +94,7 @@ FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
     ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
     ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
     ("pour", "source"): lambda thing: thing.liquid_ml > 0,
-    ("wipe", "tool"): lambda thing: "cleaning_tool" in thing.flags,
+    **REGISTERED_FITS,
 }
 """Per task argument: which things of the belief it can take, for an argument the user left
 unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not

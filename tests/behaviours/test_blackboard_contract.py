@@ -14,7 +14,7 @@ from cogtree.behaviours.actions.planning.skill_action import SkillAction
 from cogtree.behaviours.gates.scope import DetectScope
 from cogtree.behaviours.keys import add_attempt, read_attempts, update_last_attempt
 from cogtree.knowledge.understanding.turn_state import GateRationale
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.plan_model import PlanAttempt, ToAPlan
 from cogtree.trees.bt_xml.node_registry import default_registry
 from cogtree.trees.testing import BlackboardView

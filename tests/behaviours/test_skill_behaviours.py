@@ -13,7 +13,7 @@ from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.execution.controller import RunStatus
 from cogtree.trees.testing import BlackboardView, TreeHarness
 

@@ -18,8 +18,7 @@ from rclpy.action import ActionServer, GoalResponse
 from cogtree.knowledge.closing import Closeable
 from cogtree.sim.ros_robot import SimRobotNode
 from cogtree.skills.action_model.commands import Command, Feedback
-from cogtree.skills.action_model.preconditions import PreconditionReport
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import PreconditionReport, skill_call
 from cogtree.skills.execution.controller import RunStatus, SkillRun
 from cogtree.skills.planning.decomposition import SkillPlan
 from cogtree.skills.ros.executor import RosExecutor

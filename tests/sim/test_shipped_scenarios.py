@@ -38,7 +38,7 @@ from cogtree.sim.show import render_scenario
 from cogtree.sim.world_spec import WorldSpec
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.commands import Command, Feedback
-from cogtree.skills.action_model.specs import SKILL_SPECS, skill_call
+from cogtree.skills.capabilities.calls import SKILL_SPECS, skill_call
 from cogtree.skills.planning.decomposition import SkillDecomposer
 from cogtree.skills.planning.plan_validation import ORACLE_KEYS
 

@@ -7,8 +7,7 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.skills.action_model.belief import Belief, BeliefError, SupplementaryFacts
-from cogtree.skills.action_model.effects import project
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import project, skill_call
 
 
 def test_robot_profile_from_the_scene(belief: Belief) -> None:

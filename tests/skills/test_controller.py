@@ -6,8 +6,7 @@ import pytest
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.commands import Command, Feedback
-from cogtree.skills.action_model.preconditions import check_preconditions
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import check_preconditions, skill_call
 from cogtree.skills.execution.controller import RunStatus, SkillOutcome, SkillRun
 from cogtree.skills.planning.decomposition import SkillDecomposer, SkillPlan
 

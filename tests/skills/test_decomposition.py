@@ -8,7 +8,7 @@ import pytest
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.commands import CommandName
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.decomposition import COMMAND_ARGS, SkillDecomposer
 
 MakeBelief = Callable[..., Belief]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.plan_validation import ask_first_doubts, hazard_question, rehearse
 from cogtree.skills.safety.hazard_check import step_graph, step_hazards
 from tests.skills.hazard_kitchen import HazardCase, build_belief, load_cases

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.decomposition import SkillDecomposer
 from cogtree.skills.planning.htn import GLOBAL_LOG, HtnPlanner
 from cogtree.skills.planning.tasks import TaskPlanner, task_call

@@ -8,8 +8,7 @@ import pytest
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.people import Person
-from cogtree.skills.action_model.preconditions import check_preconditions
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import check_preconditions, skill_call
 
 MakeBelief = Callable[..., Belief]
 

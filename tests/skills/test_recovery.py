@@ -10,7 +10,7 @@ from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.execution.failure_context import skill_context
 from cogtree.skills.planning.recovery import belief_after_recovery, usable_recovery
 from cogtree.skills.planning.tasks import TaskPlanner, task_call

@@ -6,11 +6,9 @@ import pytest
 from pydantic import ValidationError
 
 from cogtree.knowledge.robot_skills import RobotSkill, Skill
-from cogtree.skills.action_model.specs import (
-    HAND_NAMES,
+from cogtree.skills.action_model.specs import HAND_NAMES, PickArgs, SkillArgumentError
+from cogtree.skills.capabilities.calls import (
     SKILL_SPECS,
-    PickArgs,
-    SkillArgumentError,
     SkillCall,
     skill_call,
     skill_call_from_values,

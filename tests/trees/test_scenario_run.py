@@ -23,7 +23,7 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.sim.events import Event
 from cogtree.sim.scenario import Scenario, load_scenario
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.execution.controller import RunStatus, SkillOutcome
 from cogtree.skills.planning.plan_model import StepProblem, ValidationReport
 

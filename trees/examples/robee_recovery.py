@@ -35,7 +35,7 @@ import py_trees
 from cogtree.behaviours.actions.dialogue.explain import Explain
 from cogtree.behaviours.actions.planning.look_around import LookAround
 from cogtree.behaviours.actions.planning.skill_action import SkillAction
-from cogtree.skills.action_model.specs import skill_call
+from cogtree.skills.capabilities.calls import skill_call
 
 
 def create_root(robot: str = "robot1") -> py_trees.behaviour.Behaviour:

@@ -42,7 +42,8 @@ from cogtree.knowledge.scene.scene_models import ObjectInfo
 from cogtree.knowledge.understanding.turn_state import IntentFrame, TaskSequence
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.action_model.belief import Belief, RobotProfile
-from cogtree.skills.action_model.specs import SKILL_SPECS, SkillArgumentError
+from cogtree.skills.action_model.specs import SkillArgumentError
+from cogtree.skills.capabilities.calls import SKILL_SPECS
 from cogtree.skills.planning.already import already_so
 from cogtree.skills.planning.limits import infeasible_text
 from cogtree.skills.planning.plan_model import (

@@ -19,7 +19,7 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.action_model.belief import SupplementaryFacts
 from cogtree.skills.action_model.commands import Executor
-from cogtree.skills.action_model.specs import SkillCall
+from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.execution.controller import RunStatus, SkillOutcome
 from cogtree.skills.execution.stepping import SkillStepper
 

@@ -1,0 +1,201 @@
+"""What a capability is: one thing the robot can do, whole, in one module.
+
+A :class:`Capability` ("wipe", "fill", "switch") holds its robot skills (argument model,
+preconditions, expected effect on the belief, the HTN methods that turn a call into low-level
+commands), the low-level commands it adds (with their effect during decomposition), its tasks
+(argument model, the HTN methods that decompose a request into skills, the skills the task
+stands for when hazards are judged, which things an unsaid argument may take, and the state
+the task leaves its one argument in) and the helper tasks its methods use. The registry
+(:mod:`cogtree.skills.capabilities.registry`) gathers every capability, and the planner, the
+decomposer, the hazard rules and the dry run read it.
+
+Capability methods are written against the two planning states defined here:
+:class:`TaskState` (task planning) and :class:`SkillState` (skill decomposition), and use the
+helpers below (one method per hand, the nearest of several candidates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal, Protocol
+
+from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
+from cogtree.skills.action_model.checks import Check
+from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.specs import HAND_NAMES, CallSpec, Hand
+
+Step = tuple[Any, ...]
+"""A task or action with its arguments: ``("PICK", "bottle_blue", "right")``."""
+
+Method = Callable[..., Any]
+"""``(state, *args) -> list of subtasks | False``: one way to decompose a task."""
+
+Action = Callable[..., Any]
+"""``(state, *args) -> state | False``: a primitive step and its effect on the state."""
+
+Subtasks = list[Step] | Literal[False]
+"""What a method returns: the subtasks, or False when it does not apply."""
+
+LimitKind = Literal["reach", "place", "grasp", "carry", "skill", "tool"]
+"""Why the robot cannot: where the thing is, where a place is, what the thing is, what the
+robot is, what the belief lacks."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One dead end of planning: ``kind``, the ``thing`` it is about, and why in plain words."""
+
+    kind: LimitKind
+    thing: str
+    reason: str
+
+
+def no_tool(thing: str, needed: str, verb: str) -> Limit:
+    """A tool or fixture the belief does not hold: ``I know of no cloth or sponge to wipe with``."""
+    return Limit("tool", thing, f"I know of no {needed} to {verb}")
+
+
+class Failures(Protocol):
+    """The failure log of one task-planning search (shared by every copy of the state)."""
+
+    def add(self, message: str, limit: Limit | None = None) -> None:
+        """Record why a method or skill failed, and the robot's limit behind it if any."""
+        ...
+
+
+class TaskState(Protocol):
+    """The gtpyhop state of task planning.
+
+    ``belief`` (the immutable snapshot the plan has led to), ``start`` (the belief planning
+    started from, never changed), ``failures`` (the search's failure log), ``skipped``
+    (objects ``tidy`` left out of place on this branch), ``steps`` (one more per action) and
+    ``said`` (the request's words).
+    """
+
+    belief: Belief
+    start: Belief
+    failures: Failures
+    skipped: tuple[str, ...]
+    steps: int
+    said: tuple[str, ...]
+
+
+class SkillState(Protocol):
+    """The gtpyhop state of skill decomposition.
+
+    ``belief`` (the snapshot), ``near`` (what the robot last approached), ``gripper_open``
+    (hands whose gripper is open and empty) and ``steps`` (one more per command).
+    """
+
+    belief: Belief
+    near: str | None
+    gripper_open: tuple[Hand, ...]
+    steps: int
+
+
+Checks = Callable[[Belief, Any], Iterator[Check]]
+"""A skill's preconditions: ``(belief, args) -> checks``, in order."""
+
+Effect = Callable[[Belief, Any], Belief]
+"""A skill's expected effect: ``(belief, args) -> belief after the skill``."""
+
+Outline = Callable[[Belief, dict[str, str]], list[tuple[str, dict[str, str]]]]
+"""The skills a task stands for in the simplest case, as ``(skill, args)`` pairs."""
+
+
+@dataclass(frozen=True)
+class SkillKind:
+    """A robot skill: its spec, preconditions, expected effect and decomposition methods."""
+
+    spec: CallSpec
+    checks: Checks
+    effect: Effect
+    methods: tuple[Method, ...]
+
+
+@dataclass(frozen=True)
+class CommandKind:
+    """A low-level command: its argument names (in order) and its effect in decomposition."""
+
+    name: CommandName
+    args: tuple[str, ...]
+    action: Action
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    """A task of the task planner.
+
+    ``outline``: the skills it stands for when its hazards are judged (None: none);
+    ``fits``: per argument, which things of the belief it may take when the user left it
+    unsaid; ``ends_in``: the word for the state its one argument ends in (``clean``), for
+    saying that nothing needed doing.
+    """
+
+    spec: CallSpec
+    methods: tuple[Method, ...]
+    outline: Outline | None = None
+    fits: Mapping[str, Callable[[Thing], bool]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    ends_in: str | None = None
+
+
+@dataclass(frozen=True)
+class Capability:
+    """One thing the robot can do: its skills, commands, tasks and helper tasks."""
+
+    name: str
+    skills: tuple[SkillKind, ...] = ()
+    commands: tuple[CommandKind, ...] = ()
+    tasks: tuple[TaskKind, ...] = ()
+    helpers: Mapping[str, tuple[Method, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+
+# -- helpers for capability methods -----------------------------------------------------------
+
+
+def done(state: SkillState) -> SkillState:
+    """Count one more command (so gtpyhop keeps commands that change nothing else)."""
+    state.steps += 1
+    return state
+
+
+def hands_to_try(belief: Belief) -> tuple[Hand, ...]:
+    """The robot's hands; for a robot without hands, one, so PICK can say why it fails."""
+    return belief.robot.hands or HAND_NAMES[:1]
+
+
+def per_hand(name: str, build: Callable[..., Subtasks]) -> tuple[Method, ...]:
+    """One method per hand name: ``build(state, hand, *args)`` when the hand may be used."""
+
+    def for_hand(hand: Hand) -> Method:
+        def method(state: TaskState, *args: str) -> Subtasks:
+            if hand not in hands_to_try(state.belief):
+                return False
+            return build(state, hand, *args)
+
+        method.__name__ = f"{name}_with_{hand}"
+        return method
+
+    return tuple(for_hand(hand) for hand in HAND_NAMES)
+
+
+def with_flag(belief: Belief, flag: HazardFlag) -> list[Thing]:
+    """The things of ``belief`` that have ``flag``."""
+    return [thing for thing in belief.things.values() if flag in thing.flags]
+
+
+def nearest(belief: Belief, candidates: list[Thing], near: str | None) -> list[str]:
+    """``candidates`` by id, those in the room of ``near`` (or the robot's) first."""
+    room = belief.room_of(near) if near is not None else None
+    here = room or belief.robot_room
+    return [t.id for t in sorted(candidates, key=lambda t: (t.room != here, t.id))]
+
+
+def closed_place(belief: Belief, place: str) -> bool:
+    """Whether ``place`` is a container the belief has closed."""
+    found = belief.things.get(place)
+    return found is not None and found.kind == "container" and found.is_open is False

@@ -1,0 +1,132 @@
+"""Wipe: wipe a surface clean with a cloth or a sponge.
+
+The skill ``WIPE(surface, tool, hand)`` wipes ``surface`` with the held ``tool`` (the robot
+approaches the surface and runs the ``wipe`` command); the surface is clean afterwards. The
+task ``wipe(surface, tool?)`` fetches the cloth or sponge the user named, else the one the
+robot holds, else the nearest one the belief knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    flagged,
+    held_tool,
+    in_robot_room,
+    of_kind,
+    reachable,
+)
+from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    done,
+    nearest,
+    no_tool,
+    per_hand,
+    with_flag,
+)
+
+
+class WipeArgs(Args):
+    """WIPE: wipe ``surface`` with the held ``tool`` (a cloth or a sponge)."""
+
+    surface: NodeId
+    tool: NodeId
+    hand: Hand
+
+
+class WipeTaskArgs(Args):
+    """wipe: wipe ``surface`` clean with ``tool``, the cloth or sponge the user named.
+
+    Without ``tool``, the robot takes the cloth or sponge it holds, else the nearest one the
+    belief knows.
+    """
+
+    surface: NodeId
+    tool: NodeId | None = None
+
+
+def _checks(belief: Belief, args: WipeArgs) -> Iterator[Check]:
+    yield from held_tool(belief, args.tool, args.hand, "WIPE")
+    yield flagged(belief, args.tool, "cleaning_tool", "wrong_tool", "a cloth or a sponge")
+    yield (surface := of_kind(belief, args.surface, ("surface",), "is_surface"))
+    if not surface.ok:
+        return
+    yield in_robot_room(belief, args.surface)
+    yield reachable(belief, args.surface)
+
+
+def _effect(belief: Belief, args: WipeArgs) -> Belief:
+    return belief.with_clean(args.surface)
+
+
+def _commands(state: SkillState, surface: str, tool: str, hand: Hand) -> list[Step]:
+    return [("approach", surface), ("wipe", surface, tool, hand)]
+
+
+def _wipe_command(state: SkillState, surface: str, tool: str, hand: Hand) -> SkillState | bool:
+    if state.near != surface or not state.belief.may_hold_in(tool, hand):
+        return False
+    state.belief = state.belief.with_clean(surface)
+    return done(state)
+
+
+def _wipe(state: TaskState, surface: str, tool: str | None = None) -> Subtasks:
+    belief = state.belief
+    if tool is not None:  # the cloth or sponge the user named, and no other
+        named = belief.things.get(tool)
+        if named is None or "cleaning_tool" not in named.flags:
+            why = "not in the belief" if named is None else "not a cloth or a sponge"
+            state.failures.add(f"wipe({surface}, {tool}): {tool} is {why}")
+            return False
+        return [("fetch", tool), ("wipe_with", surface, tool)]
+    tools = with_flag(belief, "cleaning_tool")
+    held = [tool.id for tool in tools if tool.id in belief.held]
+    ordered = held or nearest(belief, tools, surface)
+    if not ordered:
+        state.failures.add(
+            f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
+            no_tool(surface, "cloth or sponge", "wipe with"),
+        )
+        return False
+    return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
+
+
+def _wipe_with(state: TaskState, hand: Hand, surface: str, tool: str) -> Subtasks:
+    if not state.belief.may_hold_in(tool, hand):
+        return False
+    return [("go_to", surface), ("WIPE", surface, tool, hand)]
+
+
+CAPABILITY = Capability(
+    name="wipe",
+    skills=(
+        SkillKind(
+            CallSpec("WIPE", WipeArgs, "wipe a surface with a held cloth or sponge"),
+            _checks,
+            _effect,
+            (_commands,),
+        ),
+    ),
+    commands=(CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command),),
+    tasks=(
+        TaskKind(
+            CallSpec("wipe", WipeTaskArgs, "wipe a surface clean with a cloth or sponge"),
+            (_wipe,),
+            fits={"tool": lambda thing: "cleaning_tool" in thing.flags},
+            ends_in="clean",
+        ),
+    ),
+    helpers={"wipe_with": per_hand("wipe_with", _wipe_with)},
+)
+"""Wiping a surface clean."""

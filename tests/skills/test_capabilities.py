@@ -1,0 +1,131 @@
+"""The capabilities: each lives in one module of ``skills/capabilities/``, and only there.
+
+A capability's names (its own name, its skills, commands, tasks and helper tasks, and its
+name in CamelCase as the ontology and the packs write it) appear as an identifier or a string
+in no other product module but the few generic ones below. Modules that still name a
+capability because its move is not finished are listed in :data:`NOT_YET_MOVED`: that table
+may only shrink (an entry goes once its module no longer names the capability).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import cogtree.skills.capabilities
+from cogtree.skills.capabilities.capability import Capability
+from cogtree.skills.capabilities.registry import CAPABILITIES
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCT = ("trees", "behaviours", "skills", "knowledge", "sim")
+HOME = "skills/capabilities"
+MACHINERY = {"capability", "registry", "calls"}
+"""The modules of the capability package that are not capabilities."""
+
+GENERIC = {
+    "knowledge/robot_skills.py",  # the skill names failures are filed under, below the registry
+    "skills/action_model/commands.py",  # the command names every executor understands
+}
+"""Product modules that name every capability's skills or commands by design."""
+
+_SIM_AND_FRONT_END = {
+    "knowledge/language/request_frame.py",  # the grammar's words
+    "knowledge/packs/domains/household/tasks.py",  # the pack's task schemas
+    "sim/executor.py",  # the simulator's commands
+    "sim/world.py",  # ... and their effects on the world
+    "sim/world_spec.py",  # the ontology's skill individuals a robot profile lists
+    "skills/action_model/belief.py",  # ... and the skill each grants
+}
+
+NOT_YET_MOVED: dict[str, set[str]] = {"wipe": _SIM_AND_FRONT_END}
+"""Capability -> the modules that still name it (the simulator, the front end, the pack)."""
+
+
+def names(capability: Capability) -> set[str]:
+    """Every name of ``capability``: its own, its skills', commands', tasks' and helpers'."""
+    found = {capability.name, capability.name.title().replace("_", "")}
+    found |= {skill.spec.name for skill in capability.skills}
+    found |= {command.name for command in capability.commands}
+    found |= {task.spec.name for task in capability.tasks}
+    found |= set(capability.helpers)
+    found |= {name.title().replace("_", "") for name in found if name.islower()}
+    return found
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree`` (prose, not names)."""
+    found = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+            found.add(id(first.value))
+    return found
+
+
+def used_names(path: Path) -> set[str]:
+    """The identifiers and whole string constants of a module, docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    prose = _docstrings(tree)
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
+            found.add(node.value)
+        elif isinstance(node, ast.Name):
+            found.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            found.add(node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, ast.keyword) and node.arg is not None:
+            found.add(node.arg)
+    return found
+
+
+def naming_modules() -> dict[str, set[str]]:
+    """Capability -> the product modules outside its home that name it."""
+    modules = {
+        path.relative_to(ROOT).as_posix(): used_names(path)
+        for folder in PRODUCT
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if not path.relative_to(ROOT).as_posix().startswith(HOME)
+    }
+    assert len(modules) > 200, "the walk found too few modules: is ROOT right?"
+    return {
+        capability.name: {name for name, used in modules.items() if used & names(capability)}
+        - GENERIC
+        for capability in CAPABILITIES
+    }
+
+
+def test_a_capability_is_named_only_in_its_module() -> None:
+    for capability, where in naming_modules().items():
+        extra = where - NOT_YET_MOVED.get(capability, set())
+        assert not extra, f"{capability} is named outside its module, in {sorted(extra)}"
+
+
+def test_the_not_yet_moved_table_follows_what_moved() -> None:
+    found = naming_modules()
+    for capability, where in NOT_YET_MOVED.items():
+        done = where - found.get(capability, set())
+        assert not done, f"{sorted(done)} no longer name {capability}: remove them from the table"
+
+
+def test_every_capability_module_is_registered() -> None:
+    modules = {info.name for info in pkgutil.iter_modules(cogtree.skills.capabilities.__path__)}
+    registered = {capability.name for capability in CAPABILITIES}
+    for name in sorted(modules - MACHINERY):
+        module = importlib.import_module(f"cogtree.skills.capabilities.{name}")
+        capability = getattr(module, "CAPABILITY", None)
+        assert isinstance(capability, Capability), f"{name} defines no CAPABILITY"
+        assert capability.name in registered, f"{name} is not in the registry"
+
+
+@pytest.mark.parametrize("capability", CAPABILITIES, ids=lambda c: c.name)
+def test_no_two_capabilities_share_a_name(capability: Capability) -> None:
+    others = set().union(*(names(other) for other in CAPABILITIES if other is not capability))
+    assert not names(capability) & others
