@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cache
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import py_trees
@@ -402,6 +403,12 @@ def by_port_name() -> dict[str, KeySpec]:
     ``UTTERANCE`` is ``utterance``, ``SKILL_OUTCOME`` is ``skill_outcome`` (XML ports and
     BT.CPP scripts name keys so).
     """
+    return dict(_port_names())
+
+
+@cache
+def _port_names() -> dict[str, KeySpec]:
+    """:func:`by_port_name`'s table, built once (the catalogue is fixed at import)."""
     return {
         name.lower(): spec
         for name, spec in globals().items()
