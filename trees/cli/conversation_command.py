@@ -81,6 +81,33 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
         )
         add_watch_arguments(parser)
         parser.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
+    add_voice_arguments(chat)
+
+
+def add_voice_arguments(chat: argparse.ArgumentParser) -> None:
+    """``--audio-in``, ``--audio-out``, ``--voice`` and ``--min-confidence`` of ``chat``."""
+    voice = chat.add_argument_group("voice (the voice extra and espeak-ng: docs/voice.md)")
+    voice.add_argument(
+        "--audio-in",
+        action="append",
+        metavar="FILE.wav",
+        help="a spoken request: one turn per file, in order (repeat the option)",
+    )
+    voice.add_argument(
+        "--audio-out", metavar="DIR", help="write each spoken reply, a WAV per sentence, here"
+    )
+    voice.add_argument(
+        "--voice",
+        action="store_true",
+        help="talk through the microphone and the speaker (needs PortAudio and the devices)",
+    )
+    voice.add_argument(
+        "--min-confidence",
+        type=float,
+        metavar="P",
+        help="below this recognition confidence the robot asks to hear it again (default: "
+        "trees/voice/hearing.py's MIN_CONFIDENCE)",
+    )
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
@@ -168,7 +195,9 @@ def run_ask(args: argparse.Namespace) -> int:
 
 
 def run_chat(args: argparse.Namespace) -> int:
-    """Read utterances until quit or end of input; one turn each."""
+    """Read utterances until quit or end of input; one turn each (spoken: :func:`run_voice`)."""
+    if args.audio_in or args.voice:
+        return run_voice(args)
     with open_session(args) as session:
         print(
             f"cogtree chat: domains {', '.join(session.domains.names)}; memory "
@@ -186,3 +215,56 @@ def run_chat(args: argparse.Namespace) -> int:
             if not text.strip():
                 continue
             print_turn(session.turn(text), explain=args.explain)
+
+
+def run_voice(args: argparse.Namespace) -> int:
+    """A conversation by voice: the ``--audio-in`` files in turn, or the microphone.
+
+    Exit 0 when every file was heard and answered, 1 when one was asked to be said again.
+    """
+    from cogtree.trees.voice.audio import AudioError, read_wav
+    from cogtree.trees.voice.conversation import VoiceConversation
+    from cogtree.trees.voice.errors import VoiceUnavailable
+    from cogtree.trees.voice.hearing import MIN_CONFIDENCE
+    from cogtree.trees.voice.microphone import Microphone
+    from cogtree.trees.voice.speaking import SoundDeviceOutput, Speaker, WavFolder
+    from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+
+    try:
+        clips = [read_wav(path) for path in args.audio_in or []]
+        microphone = Microphone() if args.voice else None
+        output = WavFolder(args.audio_out) if args.audio_out else None
+        speaker = (
+            Speaker(EspeakSynthesizer(), output or SoundDeviceOutput())
+            if (output or args.voice)
+            else None
+        )
+    except (AudioError, VoiceUnavailable) as error:
+        raise CLIError(str(error)) from error
+    with open_session(args) as session:
+        conversation = VoiceConversation(
+            session,
+            VoiceConversation.robot_recognizer(session),
+            speaker=speaker,
+            min_confidence=MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence,
+        )
+        heard_all = True
+        for clip in clips if microphone is None else iter(microphone.listen, None):
+            if microphone is not None and not clip.seconds:
+                continue  # nobody spoke: keep listening (Ctrl-C leaves)
+            turn = conversation.hear(clip)
+            heard = turn.hearing.transcript
+            if heard is not None:
+                print(
+                    f"heard: {heard.text!r} (confidence {heard.confidence:.3f}, "
+                    f"{heard.audio_seconds:.2f} s)",
+                    file=sys.stderr,
+                )
+            heard_all = heard_all and turn.result is not None
+            if turn.result is not None:
+                print_turn(turn.result, explain=args.explain)
+            else:
+                print(f"robot: {turn.reply}")
+        if speaker is not None:
+            speaker.wait()
+    return 0 if heard_all else 1

@@ -22,7 +22,7 @@ MIN_CONFIDENCE = 0.01
 HEARD_KEY = "/voice/heard"
 """Blackboard key: the transcript, its confidence and the clip's duration of the last request
 heard (a mapping written by the voice input before the turn, read by no node: for the log)."""
-SAY_AGAIN = "Sorry, I did not catch that ({why}). Could you say it again?"
+SAY_AGAIN = "Sorry, I did not catch that: {why}. Could you say it again?"
 
 
 @dataclass(frozen=True)
