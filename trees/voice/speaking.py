@@ -113,6 +113,11 @@ class Speaker:
         )
         self._thread.start()
 
+    @property
+    def speaking(self) -> bool:
+        """Whether a reply is being said."""
+        return self._thread is not None and self._thread.is_alive()
+
     def interrupt(self) -> None:
         """Stop speaking now (the sentence playing stops, the rest are not spoken)."""
         self._stop.set()

@@ -1,0 +1,79 @@
+"""The speech nodes over real ROS 2: heard text on ``utterance``, ``speech`` spoken to WAVs."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from tests.ros.ros_extra import ROS_EXTRA
+
+pytest.importorskip("rclpy", reason=ROS_EXTRA)
+pytest.importorskip("pocketsphinx", reason="the speech tests need the voice extra")
+if shutil.which("espeak-ng") is None:
+    pytest.skip(
+        "the speech tests need espeak-ng: apt-get install -y espeak-ng", allow_module_level=True
+    )
+
+from std_msgs.msg import String
+
+from cogtree.skills.ros.protocol import reliable_qos
+from cogtree.trees.ros.speech_in import SpeechIn
+from cogtree.trees.ros.speech_out import SpeechOut
+from cogtree.trees.voice.audio import SPEECH_RATE, Audio, read_wav
+from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
+from cogtree.trees.voice.speaking import Speaker, WavFolder
+from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+
+WORDS = ["where is the magazine", "open the fridge", "bring me the mug from the kitchen"]
+
+
+@pytest.fixture(scope="module")
+def recognizer() -> PocketsphinxRecognizer:
+    return PocketsphinxRecognizer.for_sentences(WORDS)
+
+
+def test_what_is_heard_is_published_on_utterance(ros, until, recognizer) -> None:
+    namespace = ros.namespace("cogtree")
+    utterances, speech = ros.spy(f"{namespace}/utterance", f"{namespace}/speech")
+    speech_in = SpeechIn(ros.node("speech_in", namespace=namespace), recognizer)
+    until(lambda: speech_in._utterance.get_subscription_count(), what="the spy")
+    try:
+        said = EspeakSynthesizer().synthesize("where is the magazine")
+        assert speech_in.hear(said).request == "where is the magazine"
+        until(lambda: utterances == ["where is the magazine"], what="the utterance")
+        silence = Audio(np.zeros(SPEECH_RATE, np.int16), SPEECH_RATE)
+        assert speech_in.hear(silence).request is None
+        until(lambda: speech, what="the ask-again")
+        assert "Could you say it again?" in speech[0] and "silent" in speech[0]
+        assert utterances == ["where is the magazine"]
+    finally:
+        speech_in.close()
+
+
+def test_speech_is_spoken_and_a_new_request_interrupts_it(ros, until, recognizer, tmp_path):
+    namespace = ros.namespace("cogtree")
+    output = WavFolder(tmp_path, paced=True)
+    speaker = Speaker(EspeakSynthesizer(), output)
+    speech_out = SpeechOut(ros.node("speech_out", namespace=namespace), speaker)
+    user = ros.node("user")
+    say = user.create_publisher(String, f"{namespace}/speech", reliable_qos())
+    ask = user.create_publisher(String, f"{namespace}/utterance", reliable_qos())
+    until(lambda: say.get_subscription_count() and ask.get_subscription_count(), what="peers")
+    try:
+        say.publish(String(data="Where is the magazine? Open the fridge."))
+        until(
+            lambda: speaker.spoken == ["Where is the magazine?", "Open the fridge."],
+            what="both sentences",
+            timeout_s=30,
+        )
+        heard = [recognizer.transcribe(read_wav(path)).text for path in output.written]
+        assert heard == ["where is the magazine", "open the fridge"]
+        say.publish(String(data="Bring me the mug from the kitchen. " * 5))
+        until(lambda: len(output.written) == 3, what="the first sentence", timeout_s=30)
+        ask.publish(String(data="stop"))
+        until(lambda: not speaker.speaking, what="silence", timeout_s=30)
+        assert len(output.written) == 3 and len(speaker.spoken) == 2
+    finally:
+        speech_out.close()
