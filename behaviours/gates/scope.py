@@ -28,7 +28,11 @@ from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.understanding.frame_tasks import holds_every_step
-from cogtree.knowledge.understanding.intent_matching import continuation, other_cues
+from cogtree.knowledge.understanding.intent_matching import (
+    asked_task,
+    continuation,
+    other_cues,
+)
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.scope_matching import (
     Offered,
@@ -79,7 +83,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     A sure in-scope matcher guess -> that domain, unless the request is an instruction for a service
     no pack offers: no clear action, no verb of any pack's examples and nothing any pack's
     lexicons know ("hail me a cab": :func:`~knowledge.understanding.scope_matching.offers_nothing`)
-    -> OutOfScope without the model. The frame names an action a physical pack's tasks
+    -> OutOfScope without the model. A question naming a thing that one pack's task is asked
+    about (:func:`~knowledge.understanding.intent_matching.asked_task`: a dish) -> that pack. The
+    frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.understanding.scope_matching.frame_signal`), or the only
     one of them with a task that holds the whole one-step request; else the model chooses among
@@ -170,6 +176,14 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return Verdict(
                 self._decision(guess.domain, guess.confidence, guess.reason), guess.reason
             )
+        asking = [
+            pack.name
+            for pack in self._registry().packs
+            if asked_task(pack.tasks, utterance, self._lexicons.get(pack.name, {})) is not None
+        ]
+        if len(asking) == 1:
+            why = f"a question about a thing only {asking[0]} answers questions about"
+            return Verdict(self._decision(asking[0], 0.8, why), why)
         self._connected = signal.domains
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"

@@ -3,7 +3,11 @@
 A question starts with a wh-word ("what", "where", "how many"), an inverted verb ("am I",
 "do you", "is my"), or asks to be told ("tell me", "remind me"). "What about the white one?"
 and "how about the shelf?" offer an answer rather than ask, and a bare question mark ("the
-white one?") is a hesitant answer: neither counts here.
+white one?") is a hesitant answer: neither counts here (:func:`asks_the_robot`).
+
+:func:`asks_whether` is wider: any yes/no question about something ("does the soup have
+celery", "would risotto be fine"), or a sentence ending in a question mark, but not a request
+put as a question ("could you swap it").
 """
 
 from __future__ import annotations
@@ -26,3 +30,24 @@ OFFERS_AN_ANSWER = re.compile(r"^\s*(what|how) about\b", re.IGNORECASE)
 def asks_the_robot(text: str) -> bool:
     """Whether ``text`` starts like a question to the robot (module docstring)."""
     return QUESTION_START.search(text) is not None and OFFERS_AN_ANSWER.search(text) is None
+
+
+POLAR_START = re.compile(
+    r"^\s*(is|isn't|are|aren't|was|were|does|doesn't|do|don't|did|has|have|had|can|could|may|"
+    r"might|should|would|will)\s+(?!you\b|u\b)\w",
+    re.IGNORECASE,
+)
+"""How a yes/no question about something starts: an auxiliary verb, then anything but "you"."""
+
+
+def asks_whether(text: str) -> bool:
+    """Whether ``text`` asks a question (module docstring).
+
+    A question to the robot, a yes/no question about something, or a sentence that ends with
+    a question mark.
+    """
+    return (
+        asks_the_robot(text)
+        or POLAR_START.search(text) is not None
+        or (text.rstrip().endswith("?") and OFFERS_AN_ANSWER.search(text) is None)
+    )

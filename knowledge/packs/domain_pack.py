@@ -221,6 +221,12 @@ class TaskSpec(_Strict):
         description="knowledge_query: what the answer depends on, so that a held answer may "
         "serve it; none: every request of the task runs its query",
     )
+    asked_about: str | None = Field(
+        None,
+        description="a lexicon of one of the task's slots: a question naming a thing of it "
+        "asks this task (a question about a dish is DishInfo), unless it holds a cue of another "
+        "task with a slot of that lexicon",
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -228,6 +234,17 @@ class TaskSpec(_Strict):
     def answer_source(self) -> str | None:
         """The source of the evidence that answers this task: its template or scene question."""
         return self.query or self.perception
+
+    @model_validator(mode="after")
+    def _asked_about_a_slot_lexicon(self) -> TaskSpec:
+        """``asked_about`` names the lexicon of one of the task's slots."""
+        lexicons = sorted({spec.lexicon for spec in self.slots.values() if spec.lexicon})
+        if self.asked_about is not None and self.asked_about not in lexicons:
+            raise ValueError(
+                f"task {self.name}: asked_about {self.asked_about!r} is no lexicon of its slots "
+                f"(theirs: {', '.join(lexicons) or 'none'})"
+            )
+        return self
 
     @model_validator(mode="after")
     def _evidence_names_slots(self) -> TaskSpec:

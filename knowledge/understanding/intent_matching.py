@@ -13,7 +13,10 @@
   DishInfo and SubstituteDish over AddToDatabase; a person mention in the office favours the
   tasks with a person slot.
 
-The best task is sure when its score clears ``accept`` and beats the runner-up by ``margin``
+A question naming a thing of a task's ``asked_about`` lexicon is that task's, unless the
+scores are sure of another (:func:`asked_task`: "does pad thai contain peanuts?" is a
+DishInfo, by what it is, whatever its words). Otherwise the best task is sure when its score
+clears ``accept`` and beats the runner-up by ``margin``
 (:class:`~knowledge.understanding.scope_matching.Thresholds`). Anything else is unsure and a model
 should decide; the guess is then the best task from the midpoint of ``reject`` and ``accept`` up,
 and no task (None) below it.
@@ -29,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cogtree.knowledge.language.question_form import asks_the_robot
+from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
@@ -51,6 +54,9 @@ CUE_GAP: Final = 3
 
 SHORT_ANSWER_WORDS: Final = 6
 """An utterance of at most this many words may be a short answer to a question."""
+
+ASKED_CONFIDENCE: Final = 0.8
+"""How sure a guess is that takes a question about a thing to the task asked about it."""
 
 DISMISSALS: Final = frozenset(
     ["cancel", "never mind", "nevermind", "forget it", "stop", "nothing", "no thanks"]
@@ -162,6 +168,10 @@ class IntentMatcher:
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         limits = self.thresholds
         judged = limits.judge(best, runner_up, none_is_sure=False)
+        asked = asked_task(list(self._tasks.values()), text, self._lexicons)
+        if asked is not None and (judged.zone != "sure" or best_task == asked.name):
+            reason = f"{asked.name}: a question about a thing it answers ({asked.asked_about})"
+            return IntentGuess(asked.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         if judged.zone == "sure":
             evidence = _evidence(best_task, similarity[best_task], cued, coverage[best_task])
             reason = f"{best_task} ({best:.2f}, ahead by {best - runner_up:.2f}): {evidence}"
@@ -259,6 +269,36 @@ def continuation(
     answer = " ".join(utterance.split()).strip(" ,.;:!?")
     value: SlotValue = [answer] if spec is not None and spec.many else answer
     return Continuation({**fill.slots, slot: value}, [slot], f"short answer for {slot}")
+
+
+def asked_task(
+    tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
+) -> TaskSpec | None:
+    """The task a question about a thing asks for, by what the question is, or None.
+
+    ``utterance`` must be a question (:func:`~knowledge.language.question_form.asks_whether`)
+    naming a thing of a task's ``asked_about`` lexicon ("does pad thai contain peanuts?",
+    "is the risotto fine for me?": a dish), and hold no cue phrase of another task with a slot
+    of that lexicon (a question asking for a swap of the dish is that other task's). None when
+    no task, or more than one, is asked about.
+    """
+    if not asks_whether(utterance):
+        return None
+    words = [token.text for token in tokenize(utterance)]
+    asked = []
+    for task in tasks:
+        lexicon = lexicons.get(task.asked_about) if task.asked_about else None
+        if lexicon is None or not lexicon.find(utterance):
+            continue
+        rivals = [
+            other
+            for other in tasks
+            if other.name != task.name
+            and any(spec.lexicon == task.asked_about for spec in other.slots.values())
+        ]
+        if not any(_holds_cue(words, other.cues) for other in rivals):
+            asked.append(task)
+    return asked[0] if len(asked) == 1 else None
 
 
 def other_cues(pack: DomainPack, task: str) -> list[str]:

@@ -103,7 +103,14 @@ def test_the_key_takes_the_template_parameters_the_task_has(dish_info: TaskSpec)
     made = answer_key(
         dish_info, ["dish", "aspect", "avoid", "diet"], {"dish": "Lasagne"}, bound, "alice"
     )
-    assert made == {"dish": ["lasagne"], "aspect": [], "avoid": ["milk", "peanuts"], "diet": []}
+    assert made == {
+        "dish": ["lasagne"],
+        "check": [],
+        "person": [],
+        "aspect": [],
+        "avoid": ["milk", "peanuts"],
+        "diet": [],
+    }
 
 
 def test_holding_replaces_the_same_key_and_keeps_the_last_few() -> None:

@@ -181,7 +181,7 @@ def test_unsure_request_asks_the_model_with_few_shot_examples(
 ) -> None:
     reply = answer("DishInfo", {"dish": "pad thai", "aspect": "vegan"}, "asks about a diet")
     harness, node, llm = run(
-        blackboard, make_llm, registry, "is the pad thai vegan", replies=[reply], ticks=2
+        blackboard, make_llm, registry, "the pad thai, vegan or not", replies=[reply], ticks=2
     )
     assert harness.trace.letters("Intent") == "RS"
     result = frame(blackboard)
@@ -200,7 +200,7 @@ def test_guard_drops_values_never_said_and_slots_of_other_tasks(
     blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
 ) -> None:
     reply = answer("DishInfo", {"dish": "tiramisu", "aspect": "vegan", "excluded": ["thai"]})
-    run(blackboard, make_llm, registry, "is the pad thai vegan", replies=[reply], ticks=2)
+    run(blackboard, make_llm, registry, "the pad thai, vegan or not", replies=[reply], ticks=2)
     result = frame(blackboard)
     assert result.task == "DishInfo" and result.slots == {"aspect": "vegan"}
     why = blackboard.get("/rationale/intent")
@@ -229,7 +229,7 @@ def test_malformed_model_output_falls_back_to_the_best_guess(
         blackboard,
         make_llm,
         registry,
-        "is the thai green curry vegan",
+        "the thai green curry, vegan or not",
         replies=[bad, bad],
         ticks=3,
     )
@@ -318,7 +318,7 @@ def test_very_long_input_is_read_in_part_by_the_fast_path(
 def test_very_long_input_is_cut_for_the_model(
     blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
 ) -> None:
-    long_text = "How many carbohydrates are in tiramisu? " + "blah " * 5000
+    long_text = "The carbohydrates in tiramisu. " + "blah " * 5000
     reply = answer("DishInfo", {"dish": "tiramisu"})
     run(blackboard, make_llm, registry, long_text, replies=[reply], ticks=2)
     assert frame(blackboard).slots == {"dish": "tiramisu"}

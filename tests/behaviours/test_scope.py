@@ -143,7 +143,7 @@ def test_unparseable_model_output_falls_back_to_the_guess(
         blackboard,
         make_llm,
         registry,
-        "Tell me the carbohydrates in the chilli con carne.",
+        "I have an allergy to walnuts, keep it in mind.",
         [{"text": garbage}, {"text": garbage}],
         ticks=3,
         unsure=True,
@@ -227,7 +227,7 @@ def test_non_english_input_goes_to_the_model(
 def test_very_long_input_is_cut_for_the_model(
     blackboard: BlackboardView, make_llm: Callable[..., ScriptedLLM], registry: DomainRegistry
 ) -> None:
-    long_text = "How many carbohydrates are in tiramisu? " + "blah " * 5000
+    long_text = "The carbohydrates in tiramisu. " + "blah " * 5000
     harness, node, llm = run(
         blackboard, make_llm, registry, long_text, [answer("advisor")], ticks=2, unsure=True
     )

@@ -81,7 +81,11 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         ),
         "Introduce": ("memory_write", None, {"name": "text"}),
         "MemoryQuery": ("memory_query", None, {"question": "text"}),
-        "DishInfo": ("knowledge_query", "dish_info", {"dish": "kg", "aspect": "value"}),
+        "DishInfo": (
+            "knowledge_query",
+            "dish_info",
+            {"dish": "kg", "aspect": "value", "check": "kg", "person": "text", "for_user": "text"},
+        ),
         "SubstituteDish": (
             "knowledge_query",
             "substitute_dish",
@@ -135,7 +139,14 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "day_of_week",
         "meal_type",
     }
-    assert set(pack.query("dish_info").parameters) == {"dish", "aspect", "avoid", "diet"}
+    assert set(pack.query("dish_info").parameters) == {
+        "dish",
+        "aspect",
+        "check",
+        "person",
+        "avoid",
+        "diet",
+    }
 
 
 # ---------------------------------------------------------------------- lexicons
@@ -282,7 +293,9 @@ def test_aspect_and_relation_words_map_to_the_schema_values(
 ) -> None:
     aspect = pack.schema_for("DishInfo").model_fields["aspect"].annotation
     relation = pack.schema_for("AddToDatabase").model_fields["relation"].annotation
-    assert set(lexicons["aspect"].ids) == set(aspect.__args__[0].__args__)  # type: ignore[union-attr]
+    # check and profile are never said: they follow from what the question is about
+    derived = {"check", "profile"}
+    assert set(lexicons["aspect"].ids) == set(aspect.__args__[0].__args__) - derived  # type: ignore[union-attr]
     assert set(lexicons["relation"].ids) == set(relation.__args__[0].__args__)  # type: ignore[union-attr]
     for said, expected in [("carbs", "carbohydrate"), ("calories", "kcal"), ("vegan", "diets")]:
         assert [m.id for m in lexicons["aspect"].find(said)] == [expected]
@@ -398,6 +411,9 @@ def test_dish_info_and_substitute_dish_validation(pack: DomainPack) -> None:
     assert make(pack, "DishInfo", dish="tiramisu", aspect=" Carbohydrate ").model_dump() == {
         "dish": "tiramisu",
         "aspect": "carbohydrate",
+        "check": [],
+        "person": None,
+        "for_user": False,
     }
     assert make(pack, "DishInfo", dish="tiramisu", aspect="").model_dump()["aspect"] is None
     with pytest.raises(ValidationError, match="aspect 'sugar' is unknown; use one of kcal"):

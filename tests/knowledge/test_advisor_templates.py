@@ -245,7 +245,7 @@ def test_a_food_category_forbids_every_food_it_covers(
     assert profile["topic"] != "profile"
     rows = run(pack, runner, "dish_info", dish=ADV["chicken_satay"], avoid=ids("nuts"))
     assert any(
-        row["statement"].startswith("does not suit") for row in rows if row["topic"] == "profile"
+        row["statement"].startswith("is not safe") for row in rows if row["topic"] == "profile"
     )
 
 

@@ -130,11 +130,15 @@ def test_dish_info_reports_compatibility_with_the_stored_profile_at_any_depth(
         return [row["statement"] for row in found if row["topic"] == "profile"]
 
     assert profile("pad_thai") == []  # no profile: nothing to compare with
-    # peanuts hide in the pad thai's sauce, not on its recipe lines: found at any depth
-    assert profile("pad_thai", avoid=[ADV.peanuts]) == ["does not suit your profile (peanuts)"]
-    assert profile("fruit_salad", avoid=[ADV.peanuts]) == ["suits your profile"]
+    # the profile is a veto, with the path that carries what the person must avoid
+    assert profile("pad_thai", avoid=[ADV.peanuts]) == [
+        "is not safe for you, because of peanuts (pad Thai with prawns → peanuts)"
+    ]
+    assert profile("fruit_salad", avoid=[ADV.peanuts]) == [
+        "holds none of what you must avoid (peanuts), at any depth"
+    ]
     vegan = profile("spaghetti_carbonara", diet=[ADV.vegan])
-    assert vegan and vegan[0] is not None and vegan[0].startswith("does not suit")
+    assert vegan and vegan[0] is not None and vegan[0].startswith("is not safe for you")
 
 
 # ---------------------------------------------------------------------- SubstituteDish

@@ -34,9 +34,20 @@ Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
 """How a person stands toward a food or diet."""
 
 Aspect = Literal[
-    "kcal", "protein", "carbohydrate", "fat", "ingredients", "allergens", "diets", "nutrition"
+    "kcal",
+    "protein",
+    "carbohydrate",
+    "fat",
+    "ingredients",
+    "allergens",
+    "diets",
+    "nutrition",
+    "check",
+    "profile",
 ]
-"""What DishInfo can say about a dish."""
+"""What DishInfo can say about a dish: ``check`` (only whether it holds what is asked about) and
+``profile`` (whether it suits the person, with its allergens) are never said, they follow from
+what the question is about (:meth:`DishInfo._focus`)."""
 
 DayOfWeek = Literal["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 """A day of the weekly plan."""
@@ -64,6 +75,8 @@ ASPECTS: tuple[Aspect, ...] = (
     "allergens",
     "diets",
     "nutrition",
+    "check",
+    "profile",
 )
 DAYS: tuple[str, ...] = get_args(DayOfWeek)
 MEALS: tuple[str, ...] = get_args(MealType)
@@ -329,7 +342,15 @@ def _sentence(who: str, relation: Relation, target: str, *, no_longer: bool = Fa
 
 
 class DishInfo(_Task):
-    """Tell the user about one dish: nutrition per serving, ingredients, allergens or diets."""
+    """Tell the user about one dish, and whether it holds something or suits someone.
+
+    JANUS's DishInfo: ``dish`` is required; ``check`` (ingredients, allergens or food
+    categories to look for, at any depth of the dish's composition) and the profile to check
+    against (``person``, a person the advisor knows; ``for_user``, the speaker's stored profile)
+    are optional. A question that names something to check, or asks about the person, and no
+    aspect is answered with just that (``aspect`` becomes ``check`` or ``profile``); the profile
+    row, a veto when the dish holds what the person must avoid, comes with every answer.
+    """
 
     dish: str = Field(
         min_length=1, description="the dish the user asks about, e.g. tiramisu or lasagne"
@@ -339,11 +360,50 @@ class DishInfo(_Task):
         description="what to tell: kcal, protein, carbohydrate, fat, ingredients, allergens, "
         "diets or nutrition (all four nutrients); none: an overview",
     )
+    check: list[str] = Field(
+        default_factory=list,
+        description="ingredients or allergens the user asks whether the dish contains, e.g. "
+        "peanuts",
+    )
+    person: str | None = Field(
+        None, description="who the dish is for, when the user names someone else (e.g. Dev)"
+    )
+    for_user: bool = Field(
+        False, description="the user asks about themselves ('for me', 'can I eat it')"
+    )
 
     @field_validator("aspect", mode="before")
     @classmethod
     def _aspect(cls, value: object) -> object:
         return _choice(value, ASPECTS, "aspect")
+
+    @field_validator("check", mode="before")
+    @classmethod
+    def _check(cls, value: object) -> object:
+        return _id_list(value, "check", required=False)
+
+    @field_validator("person")
+    @classmethod
+    def _person(cls, value: str | None) -> str | None:
+        return _name(value)
+
+    @field_validator("for_user", mode="before")
+    @classmethod
+    def _for_user(cls, value: object) -> object:
+        return _flag(value)
+
+    @model_validator(mode="after")
+    def _focus(self) -> DishInfo:
+        """The part of the answer the question is about, when it names no aspect.
+
+        About someone: a profile check; naming a thing to look for: a check (the person's
+        profile still comes with it).
+        """
+        if self.aspect is None and (self.person is not None or self.for_user):
+            self.aspect = "profile"
+        elif self.aspect is None and self.check:
+            self.aspect = "check"
+        return self
 
 
 class SubstituteDish(_Task):
