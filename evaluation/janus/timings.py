@@ -5,9 +5,12 @@ For every module row of a run (and outer speech), over its items: the median and
 
 - **item seconds**: the item's wall time, building and ticking its node(s) with the model calls
   (ticks are 20 ms apart, so a decision that needs a worker thread costs at least one period);
-- **model seconds**: the summed latency of the item's model calls (0 with no model);
+- **model seconds**: the summed latency of the item's model calls;
 - **prompt and completion tokens** of those calls (the model's counts, or an estimate when
   the backend gives none: see :class:`~knowledge.llm.types.CallRecord`).
+
+The model figures are over the items that called the model (``model_items``): an item its
+fast path decided costs no model time, and would only pull the median to zero.
 
 Beside each, the paper's median for the module it corresponds to (Figure 6's text: latency in
 seconds, tokens per call). Modules the paper does not time (grounding, sufficiency, the
@@ -54,12 +57,14 @@ class Cost:
     model_seconds: float
     prompt_tokens: int
     completion_tokens: int
+    model_calls: int
 
 
 TIMING_COLUMNS = (
     "backend",
     "module",
     "items",
+    "model_items",
     "item_seconds",
     "model_seconds",
     "prompt_tokens",
@@ -79,6 +84,7 @@ def module_costs(score: ModuleScore) -> list[Cost]:
             sum(call.latency_s for call in item.calls),
             sum(call.prompt_tokens for call in item.calls),
             sum(call.completion_tokens for call in item.calls),
+            len(item.calls),
         )
         for item in score.items
     ]
@@ -87,7 +93,7 @@ def module_costs(score: ModuleScore) -> list[Cost]:
 def speech_costs(score: OuterSpeechScore) -> list[Cost]:
     """Each outer-speech item's cost."""
     return [
-        Cost(r.seconds, r.model_seconds, r.prompt_tokens, r.completion_tokens)
+        Cost(r.seconds, r.model_seconds, r.prompt_tokens, r.completion_tokens, r.calls)
         for r in score.results
     ]
 
@@ -103,14 +109,16 @@ def spread(values: Sequence[float], digits: int) -> str:
 def timing_row(backend: str, module: str, costs: Sequence[Cost]) -> dict[str, Cell]:
     """One module's timing row, with the paper's medians when the paper times the module."""
     paper = PAPER_TIMINGS.get(module)
+    modelled = [cost for cost in costs if cost.model_calls]
     return {
         "backend": backend,
         "module": module,
         "items": len(costs),
+        "model_items": len(modelled),
         "item_seconds": spread([cost.seconds for cost in costs], 3),
-        "model_seconds": spread([cost.model_seconds for cost in costs], 3),
-        "prompt_tokens": spread([float(cost.prompt_tokens) for cost in costs], 0),
-        "completion_tokens": spread([float(cost.completion_tokens) for cost in costs], 0),
+        "model_seconds": spread([cost.model_seconds for cost in modelled], 3),
+        "prompt_tokens": spread([float(cost.prompt_tokens) for cost in modelled], 0),
+        "completion_tokens": spread([float(cost.completion_tokens) for cost in modelled], 0),
         "paper_module": paper.module if paper else None,
         "paper_seconds": paper.seconds if paper else None,
         "paper_tokens": paper.tokens if paper else None,

@@ -59,11 +59,12 @@ def test_each_row_has_its_items_costs_and_the_papers_median() -> None:
         "outer speech",
     ]
     first = rows[0]
-    assert first["items"] == 3
+    assert (first["items"], first["model_items"]) == (3, 2)
     assert first["item_seconds"] == "0.600 (0.350–0.700)"
-    assert first["model_seconds"] == "0.500 (0.250–0.500)"
-    assert first["prompt_tokens"] == "100 (50–250)"
-    assert first["completion_tokens"] == "10 (5–25)"
+    # the model figures are over the two items that called the model
+    assert first["model_seconds"] == "0.500 (0.500–0.500)"
+    assert first["prompt_tokens"] == "250 (175–325)"
+    assert first["completion_tokens"] == "25 (18–32)"
     assert (first["paper_module"], first["paper_seconds"], first["paper_tokens"]) == (
         "Scope Detection",
         0.37,
@@ -71,6 +72,7 @@ def test_each_row_has_its_items_costs_and_the_papers_median() -> None:
     )
     assert rows[1]["paper_module"] == "Query Generation"
     assert rows[2]["paper_module"] is None
+    assert (rows[2]["model_items"], rows[2]["prompt_tokens"]) == (0, "–")
     assert rows[3]["model_seconds"] == "0.300 (0.300–0.300)"
     assert set(PAPER_TIMINGS) <= {str(row["module"]) for row in rows} | {"intent", "readiness"}
 
