@@ -212,3 +212,13 @@ def held_tool(belief: Belief, thing: str, hand: Hand, skill: RobotSkill) -> Iter
     yield has_hands(belief)
     yield hand_exists(belief, hand)
     yield holding(belief, thing, hand)
+
+
+def room_for_liquid(belief: Belief, container: str) -> Check:
+    """``container`` has room for more liquid (unknown capacity: not checked)."""
+    free = belief.things[container].free_ml
+    if free is None:
+        return passed("not_full", f"capacity of {container} unknown: not checked")
+    if free <= 0:
+        return failed("not_full", "container_full", f"{container} is already full")
+    return passed("not_full", f"{container} takes {free:g} ml more")

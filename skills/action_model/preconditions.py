@@ -38,13 +38,11 @@ from cogtree.skills.action_model.people import AVAILABLE
 from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,
-    FillArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
     PickArgs,
     PlaceArgs,
-    PourArgs,
     SpatialRelation,
     SwitchArgs,
 )
@@ -259,47 +257,6 @@ def _switch(skill: RobotSkill) -> Callable[[Belief, SwitchArgs], Iterator[Check]
     return checks
 
 
-def _fill(belief: Belief, args: FillArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.container, args.hand, "FILL")
-    yield (tap := flagged(belief, args.source, "water_source", "wrong_tool", "a tap"))
-    if not tap.ok:
-        return
-    yield in_robot_room(belief, args.source)
-    yield reachable(belief, args.source)
-    yield _room_for_liquid(belief, args.container)
-
-
-def _room_for_liquid(belief: Belief, container: str) -> Check:
-    free = belief.things[container].free_ml
-    if free is None:
-        return passed("not_full", f"capacity of {container} unknown: not checked")
-    if free <= 0:
-        return failed("not_full", "container_full", f"{container} is already full")
-    return passed("not_full", f"{container} takes {free:g} ml more")
-
-
-def _pour(belief: Belief, args: PourArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.source, args.hand, "POUR")
-    source = belief.things[args.source]
-    if source.liquid_ml <= 0:
-        yield failed("has_liquid", "container_empty", f"{args.source} holds no liquid to pour")
-        return
-    yield passed("has_liquid", f"{args.source} holds {source.liquid_ml:g} ml of {source.liquid}")
-    target = belief.things.get(args.target)
-    if target is None or target.kind not in ("object", "container") or args.target in belief.held:
-        what = "not in the belief" if target is None else "not something to pour into here"
-        yield failed("target_known", "object_not_found", f"{args.target} is {what}")
-        return
-    yield passed("target_known", f"{args.target} is a {target.kind}")
-    yield in_robot_room(belief, args.target)
-    if target.kind == "container":
-        yield container_open(belief, args.target, "the liquid must go into")
-    elif target.relation == "in" and target.support is not None:
-        yield container_open(belief, target.support, f"{args.target} is in")
-    yield reachable(belief, args.target)
-    yield _room_for_liquid(belief, args.target)
-
-
 def _open_or_close(skill: RobotSkill) -> Callable[[Belief, OpenArgs | CloseArgs], Iterator[Check]]:
     def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
         yield has_skill(belief, skill)
@@ -359,8 +316,6 @@ UNMOVED_CHECKS: Mapping[RobotSkill, Callable[[Belief, Any], Iterator[Check]]] = 
     "DISPOSE": _dispose,
     "SWITCH_ON": _switch("SWITCH_ON"),
     "SWITCH_OFF": _switch("SWITCH_OFF"),
-    "FILL": _fill,
-    "POUR": _pour,
     "SAY": _skill_only("SAY"),
     "WAIT": _skill_only("WAIT"),
 }

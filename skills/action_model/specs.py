@@ -122,24 +122,6 @@ class SwitchArgs(Args):
     appliance: NodeId
 
 
-class FillArgs(Args):
-    """FILL: fill the held ``container`` from ``source`` (a tap), up to ``amount_ml`` if given."""
-
-    container: NodeId
-    source: NodeId
-    hand: Hand
-    amount_ml: float | None = Field(None, gt=0, le=20000)
-
-
-class PourArgs(Args):
-    """POUR: pour from the held ``source`` container into ``target``, ``amount_ml`` or all."""
-
-    source: NodeId
-    target: NodeId
-    hand: Hand
-    amount_ml: float | None = Field(None, gt=0, le=20000)
-
-
 class SayArgs(Args):
     """SAY: speak ``text`` aloud."""
 
@@ -204,8 +186,6 @@ UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "DISPOSE": CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
         "SWITCH_ON": CallSpec("SWITCH_ON", SwitchArgs, "switch an appliance, tap or light on"),
         "SWITCH_OFF": CallSpec("SWITCH_OFF", SwitchArgs, "switch an appliance, tap or light off"),
-        "FILL": CallSpec("FILL", FillArgs, "fill a held container from a tap"),
-        "POUR": CallSpec("POUR", PourArgs, "pour from a held container into another"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
     }

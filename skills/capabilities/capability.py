@@ -16,7 +16,7 @@ helpers below (one method per hand, the nearest of several candidates).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
@@ -101,8 +101,9 @@ Checks = Callable[[Belief, Any], Iterator[Check]]
 Effect = Callable[[Belief, Any], Belief]
 """A skill's expected effect: ``(belief, args) -> belief after the skill``."""
 
-Outline = Callable[[Belief, dict[str, str]], list[tuple[str, dict[str, str]]]]
-"""The skills a task stands for in the simplest case, as ``(skill, args)`` pairs."""
+Outline = Callable[[Belief, dict[str, str], Sequence[str]], list[tuple[str, dict[str, str]]]]
+"""The skills a task stands for in the simplest case, as ``(skill, args)`` pairs, from the
+belief, the task's arguments and the request's words (how much a pour asks for)."""
 
 
 @dataclass(frozen=True)

@@ -34,15 +34,15 @@ from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
 from cogtree.skills.action_model.specs import (
     CloseArgs,
     DisposeArgs,
-    FillArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
     PickArgs,
     PlaceArgs,
-    PourArgs,
     SwitchArgs,
 )
+from cogtree.skills.capabilities.fill import FillArgs
+from cogtree.skills.capabilities.pour import PourArgs
 from cogtree.skills.capabilities.wipe import WipeArgs
 from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 

@@ -22,7 +22,6 @@ _STATES = {
     "close": "closed",
     "switch_on": "on",
     "switch_off": "off",
-    "fill": "full",
     "tidy": "tidy",
     **END_STATES,
 }

@@ -5,12 +5,10 @@ approach, put, release (beside a landmark: approach the landmark's surface, put_
 release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate to the person's
 room,) approach the person, handover, release (a sharp object: speak a warning and
 present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
-``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``FILL`` → approach the tap, fill (the
-amount decided from the belief); ``POUR`` → approach the target, pour; ``SAY`` → speak;
-``WAIT`` → wait; a capability's skills as its module says
-(:mod:`cogtree.skills.capabilities.registry`). Which method applies depends on the belief: an
-object on the floor is approached itself, one on furniture through its furniture; a person in
-another room is reached first.
+``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``SAY`` → speak; ``WAIT`` → wait; a
+capability's skills as its module says (:mod:`cogtree.skills.capabilities.registry`). Which
+method applies depends on the belief: an object on the floor is approached itself, one on
+furniture through its furniture; a person in another room is reached first.
 
 The gtpyhop state has four variables: ``belief`` (the immutable
 :class:`~skills.action_model.belief.Belief`
@@ -37,9 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import ArgValue, Command, CommandName
-from cogtree.skills.action_model.effects import FILLED_LIQUID, fill_amount, pour_amount
 from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
-from cogtree.skills.action_model.specs import FillArgs, Hand, PourArgs
+from cogtree.skills.action_model.specs import Hand
 from cogtree.skills.capabilities.calls import PreconditionReport, SkillCall, check_preconditions
 from cogtree.skills.capabilities.capability import Action, Method, SkillState, Step, done
 from cogtree.skills.capabilities.registry import COMMANDS, SKILLS
@@ -66,8 +63,6 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "drop_in": ("object", "bin", "hand"),
         "switch_on": ("appliance",),
         "switch_off": ("appliance",),
-        "fill": ("container", "source", "hand", "amount_ml"),
-        "pour": ("source", "target", "hand", "amount_ml"),
         "store": ("object", "storage"),
         "speak": ("text",),
         "wait": ("seconds",),
@@ -244,33 +239,6 @@ def _switch(powered: bool) -> Action:
     return switch
 
 
-def _fill(state: SkillState, container: str, source: str, hand: Hand, amount: float) -> Outcome:
-    if state.near != source or not state.belief.may_hold_in(container, hand):
-        return False
-    state.belief = state.belief.with_liquid(container, FILLED_LIQUID, amount)
-    return done(state)
-
-
-def _pour(state: SkillState, source: str, target: str, hand: Hand, amount: float) -> Outcome:
-    if state.near not in (target, _resting_on(state.belief, target)):
-        return False
-    if not state.belief.may_hold_in(source, hand):
-        return False
-    liquid = state.belief.things[source].liquid
-    state.belief = state.belief.with_liquid(source, liquid, -amount).with_liquid(
-        target, liquid, amount
-    )
-    return done(state)
-
-
-def _resting_on(belief: Belief, thing: str) -> str | None:
-    """The furniture ``thing`` rests on or in (None: on the floor, held, or furniture)."""
-    found = belief.things.get(thing)
-    if found is None or found.relation not in ("on", "in"):
-        return None
-    return found.support
-
-
 def _emit(state: SkillState, value: str | float) -> Outcome:
     return done(state)
 
@@ -293,8 +261,6 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "drop_in": _drop_in,
         "switch_on": _switch(True),
         "switch_off": _switch(False),
-        "fill": _fill,
-        "pour": _pour,
         "speak": _emit,
         "wait": _emit,
         **{name: command.action for name, command in COMMANDS.items()},
@@ -377,24 +343,6 @@ def _switch_steps(command: CommandName) -> Method:
     return switch
 
 
-def _fill_method(
-    state: SkillState, container: str, source: str, hand: Hand, amount: float | None = None
-) -> list[Step]:
-    args = FillArgs(container=container, source=source, hand=hand, amount_ml=amount)
-    return [
-        ("approach", source),
-        ("fill", container, source, hand, fill_amount(state.belief, args)),
-    ]
-
-
-def _pour_method(
-    state: SkillState, source: str, target: str, hand: Hand, amount: float | None = None
-) -> list[Step]:
-    args = PourArgs(source=source, target=target, hand=hand, amount_ml=amount)
-    near = _resting_on(state.belief, target) or target
-    return [("approach", near), ("pour", source, target, hand, pour_amount(state.belief, args))]
-
-
 def _open(state: SkillState, container: str) -> list[Step]:
     return [("approach", container), ("open", container)]
 
@@ -457,8 +405,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "DISPOSE": (_dispose,),
         "SWITCH_ON": (_switch_steps("switch_on"),),
         "SWITCH_OFF": (_switch_steps("switch_off"),),
-        "FILL": (_fill_method,),
-        "POUR": (_pour_method,),
         "SAY": (_say,),
         "WAIT": (_wait,),
         **{name: skill.methods for name, skill in SKILLS.items()},

@@ -7,8 +7,7 @@ left where they are and reported), ``open``/``close(container)`` (appliances, cu
 drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark)`` (next to,
 left of, ... an object or on/in a place), ``dispose(object)`` (into the bin the disposal
 table chooses; an unknown material goes to the cautious bin and the plan says so first),
-``switch_on``/``switch_off(appliance)``, ``fill(container)`` (at the tap the belief knows),
-``pour(source, target)``, and the tasks of each capability
+``switch_on``/``switch_off(appliance)``, and the tasks of each capability
 (:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
 each checks its preconditions on the belief the plan has led to so far and applies its
 expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only contains skills
@@ -29,7 +28,7 @@ belief planning started from, never changed: where a fetched thing was), ``failu
 (precondition failures met anywhere in the search; one log shared by every copy of the state),
 ``skipped`` (objects ``tidy`` left out of place on this branch), ``steps`` (one more per
 action, so gtpyhop keeps every action in the plan) and ``said`` (the request's words: how
-much a pour asks for, :func:`skills.action_model.amounts.pour_ml`).
+much a pour asks for).
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ from typing_extensions import Self
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.scene.disposal import disposal_table
-from cogtree.skills.action_model.amounts import pour_ml
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import (
     CallSpec,
@@ -78,7 +76,6 @@ from cogtree.skills.capabilities.capability import (
     TaskState,
     closed_place,
     nearest,
-    no_tool,
     per_hand,
     with_flag,
 )
@@ -206,23 +203,6 @@ class HeatArgs(BaseModel):
     appliance: NodeId
 
 
-class FillTaskArgs(BaseModel):
-    """fill: fill ``container`` with water at a tap."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    container: NodeId
-
-
-class PourTaskArgs(BaseModel):
-    """pour: pour what ``source`` holds into ``target``."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    source: NodeId
-    target: NodeId
-
-
 TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
@@ -240,8 +220,6 @@ TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
             "switch_off", ApplianceArgs, "switch an appliance, tap or light off"
         ),
         "heat": CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
-        "fill": CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
-        "pour": CallSpec("pour", PourTaskArgs, "pour from one container into another"),
         **REGISTERED_TASKS,
     }
 )
@@ -740,37 +718,6 @@ def _heat(state: TaskState, thing: str, appliance: str) -> Subtasks:
     return [("bring", thing, appliance), ("switch_on", appliance)]
 
 
-def _fill(state: TaskState, container: str) -> Subtasks:
-    taps = nearest(state.belief, with_flag(state.belief, "water_source"), container)
-    if not taps:
-        state.failures.add(
-            f"fill({container}): the belief knows no tap to fill it at",
-            no_tool(container, "tap", "fill it at"),
-        )
-        return False
-    return [("fetch", container), ("fill_at", container, taps[0])]
-
-
-def _fill_at(state: TaskState, hand: Hand, container: str, tap: str) -> Subtasks:
-    if not state.belief.may_hold_in(container, hand):
-        return False
-    return [("go_to", tap), ("FILL", container, tap, hand)]
-
-
-def _pour(state: TaskState, source: str, target: str) -> Subtasks:
-    return [("fetch", source), ("pour_into", source, target)]
-
-
-def _pour_into(state: TaskState, hand: Hand, source: str, target: str) -> Subtasks:
-    if not state.belief.may_hold_in(source, hand):
-        return False
-    amount = pour_ml(state.belief, source, target, state.said)
-    pour = (
-        ("POUR", source, target, hand) if amount is None else ("POUR", source, target, hand, amount)
-    )
-    return [("go_to", target), pour]
-
-
 def _at_home(state: TaskState, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
@@ -862,10 +809,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "switch_on": (_switch(True),),
         "switch_off": (_switch(False),),
         "heat": (_heat,),
-        "fill": (_fill,),
-        "fill_at": per_hand("fill_at", _fill_at),
-        "pour": (_pour,),
-        "pour_into": per_hand("pour_into", _pour_into),
         **TASK_METHODS,
     }
 )

@@ -16,10 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
-from cogtree.skills.action_model.amounts import pour_ml
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import SkillArgumentError
-from cogtree.skills.capabilities.calls import SkillCall, project, skill_call
+from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, project, skill_call
 from cogtree.skills.capabilities.capability import Outline
 from cogtree.skills.capabilities.registry import FITS as REGISTERED_FITS
 from cogtree.skills.capabilities.registry import OUTLINES as REGISTERED_OUTLINES
@@ -29,26 +28,34 @@ HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""
 
 
-def _bring(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+def _bring(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
     thing, to = args["object"], args["to"]
     if to in belief.people:
         return [("PICK", {"object": thing}), ("HANDOVER", {"object": thing, "person": to})]
     return [("PICK", {"object": thing}), ("PLACE", {"object": thing, "target": to})]
 
 
-def _place_relative(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+def _place_relative(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
     thing, relation = args["object"], args["relation"]
     place = {"object": thing, "target": args["landmark"], "relation": relation}
     return [("PICK", {"object": thing}), ("PLACE", place)]
 
 
-def _dispose(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+def _dispose(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
     bins = sorted(thing.id for thing in belief.things.values() if "bin" in thing.flags)
     drop = [("DISPOSE", {"object": args["object"], "bin": bins[0]})] if bins else []
     return [("PICK", {"object": args["object"]}), *drop]
 
 
-def _heat(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
+def _heat(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
     thing, appliance = args["object"], args["appliance"]
     return [
         ("PICK", {"object": thing}),
@@ -57,35 +64,17 @@ def _heat(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str
     ]
 
 
-def _fill(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
-    taps = sorted(thing.id for thing in belief.things.values() if "water_source" in thing.flags)
-    fill = [("FILL", {"container": args["container"], "source": taps[0]})] if taps else []
-    return [("PICK", {"object": args["container"]}), *fill]
-
-
-def _pour(belief: Belief, args: dict[str, str]) -> list[tuple[str, dict[str, str]]]:
-    source, target = args["source"], args["target"]
-    pour = {"source": source, "target": target}
-    if args.get("amount_ml"):
-        pour["amount_ml"] = args["amount_ml"]
-    return [("PICK", {"object": source}), ("POUR", pour)]
-
-
 OUTLINES: dict[str, Outline] = {
-    "fetch": lambda belief, args: [("PICK", {"object": args["object"]})],
+    "fetch": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "bring": _bring,
-    "put_away": lambda belief, args: [("PICK", {"object": args["object"]})],
+    "put_away": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "place_relative": _place_relative,
     "dispose": _dispose,
-    "switch_on": lambda belief, args: [("SWITCH_ON", {"appliance": args["appliance"]})],
+    "switch_on": lambda belief, args, said: [("SWITCH_ON", {"appliance": args["appliance"]})],
     "heat": _heat,
-    "fill": _fill,
-    "pour": _pour,
     **REGISTERED_OUTLINES,
 }
 """Per task: the skills it stands for in the simplest case (tasks not listed: none)."""
-
-_WITH_HAND = frozenset(["PICK", "PLACE", "HANDOVER", "DISPOSE", "FILL", "POUR"])
 
 FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
     ("heat", "appliance"): lambda thing: (
@@ -93,22 +82,11 @@ FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
     ),  # what heats and takes things in (not a fridge)
     ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
     ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
-    ("pour", "source"): lambda thing: thing.liquid_ml > 0,
     **REGISTERED_FITS,
 }
 """Per task argument: which things of the belief it can take, for an argument the user left
 unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not
 listed are never guessed."""
-
-
-def _with_amount(
-    task: str, args: dict[str, str], belief: Belief, said: Sequence[str]
-) -> dict[str, str]:
-    """``args`` with the amount a pour asks for, when it is less than everything."""
-    if task != "pour" or "source" not in args or "target" not in args:
-        return args
-    amount = pour_ml(belief, args["source"], args["target"], said)
-    return args if amount is None else {**args, "amount_ml": f"{amount:g}"}
 
 
 def fitting(belief: Belief, task: str, argument: str) -> list[str]:
@@ -117,22 +95,30 @@ def fitting(belief: Belief, task: str, argument: str) -> list[str]:
     return [] if fits is None else sorted(t.id for t in belief.things.values() if fits(t))
 
 
-def intended_skills(task: str, args: dict[str, str], belief: Belief) -> list[SkillCall]:
+def intended_skills(
+    task: str, args: dict[str, str], belief: Belief, said: Sequence[str] = ()
+) -> list[SkillCall]:
     """The skill calls ``task`` with ``args`` stands for (see the module docs); [] if unknown.
 
-    A call whose arguments the skill's spec refuses is left out.
+    ``said``: the request's words (how much a pour asks for). A call whose arguments the
+    skill's spec refuses is left out.
     """
     outline = OUTLINES.get(task)
     if outline is None:
         return []
     calls = []
-    for skill, values in outline(belief, args):
-        given = {**values, "hand": HAND} if skill in _WITH_HAND else values
+    for skill, values in outline(belief, args, said):
+        given = {**values, "hand": HAND} if _takes_hand(skill) else values
         try:
             calls.append(skill_call(skill, given))
         except SkillArgumentError:
             continue
     return calls
+
+
+def _takes_hand(skill: str) -> bool:
+    """Whether ``skill``'s arguments name the hand that does it."""
+    return any(name == skill and "hand" in spec.parameters for name, spec in SKILL_SPECS.items())
 
 
 def task_hazards(
@@ -149,11 +135,7 @@ def task_hazards(
     said = list(said)
     checker = PlanHazards(rules, said)
     found: dict[str, Hazard] = {}
-    calls = [
-        call
-        for task, args in tasks
-        for call in intended_skills(task, _with_amount(task, args, belief, said), belief)
-    ]
+    calls = [call for task, args in tasks for call in intended_skills(task, args, belief, said)]
     for number, call in enumerate(calls, start=1):
         for hazard in checker.check(belief, call, step=number):
             found.setdefault(hazard.sentence, hazard)

@@ -10,8 +10,7 @@ from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import Liquid, Placement, World
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.effects import fill_amount
-from cogtree.skills.action_model.specs import FillArgs
+from cogtree.skills.capabilities.fill import FillArgs, fill_amount
 
 
 def holding(world: World, obj: str, person: str) -> None:

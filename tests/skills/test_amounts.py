@@ -1,4 +1,4 @@
-"""How much a pour asks for: what fits unless the words say everything (action_model.amounts).
+"""How much a pour asks for: what fits unless the words say everything (capabilities.pour).
 
 The kitchen of test_kitchen_skills.py: the jug holds 400 ml of milk, the cup takes 250 ml.
 """
@@ -11,8 +11,8 @@ import pytest
 
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.action_model.amounts import pour_ml
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.pour import pour_ml
 from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from cogtree.skills.safety.task_hazards import task_hazards
 from tests.skills.test_kitchen_skills import KITCHEN

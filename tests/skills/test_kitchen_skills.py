@@ -10,8 +10,8 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
-from cogtree.skills.action_model.effects import DEFAULT_FILL_ML
 from cogtree.skills.capabilities.calls import check_preconditions, project, skill_call
+from cogtree.skills.capabilities.fill import DEFAULT_FILL_ML
 from cogtree.skills.planning.decomposition import SHARP_WARNING, SkillDecomposer
 
 KITCHEN = """

@@ -1,0 +1,162 @@
+"""Fill: fill a held container with water at a tap.
+
+The skill ``FILL(container, source, hand, amount_ml?)`` holds ``container`` under the tap
+``source`` (the robot approaches the tap and runs the ``fill`` command with the amount decided
+from the belief, :func:`fill_amount`). Liquid is added without clamping, so an overfill shows
+as ``liquid_ml > capacity_ml`` (the amount that would spill) for the hazard rules. The task
+``fill(container)`` fetches the container and fills it at the tap the belief knows nearest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from pydantic import Field
+
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    flagged,
+    held_tool,
+    in_robot_room,
+    reachable,
+    room_for_liquid,
+)
+from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    done,
+    nearest,
+    no_tool,
+    per_hand,
+    with_flag,
+)
+
+DEFAULT_FILL_ML = 250.0
+"""How much FILL runs into a container whose capacity the belief does not know (a glassful)."""
+
+USUAL_FILL = 0.8
+"""How full a FILL with no amount leaves a container whose capacity the belief knows: as
+people fill a glass or a jug, short of the brim, so it can be carried and handed over without
+spilling (a brimful container is never handed to a person)."""
+
+FILLED_LIQUID = "water"
+"""What FILL takes from a tap."""
+
+
+class FillArgs(Args):
+    """FILL: fill the held ``container`` from ``source`` (a tap), up to ``amount_ml`` if given."""
+
+    container: NodeId
+    source: NodeId
+    hand: Hand
+    amount_ml: float | None = Field(None, gt=0, le=20000)
+
+
+class FillTaskArgs(Args):
+    """fill: fill ``container`` with water at a tap."""
+
+    container: NodeId
+
+
+def fill_amount(belief: Belief, args: FillArgs) -> float:
+    """How much FILL runs.
+
+    The amount asked for; else up to the usual level of a container whose capacity is known
+    (:data:`USUAL_FILL`; nothing when it is already that full); else a glassful.
+    """
+    if args.amount_ml is not None:
+        return args.amount_ml
+    container = belief.things[args.container]
+    if container.capacity_ml is None:
+        return DEFAULT_FILL_ML
+    return max(USUAL_FILL * container.capacity_ml - container.liquid_ml, 0.0)
+
+
+def _checks(belief: Belief, args: FillArgs) -> Iterator[Check]:
+    yield from held_tool(belief, args.container, args.hand, "FILL")
+    yield (tap := flagged(belief, args.source, "water_source", "wrong_tool", "a tap"))
+    if not tap.ok:
+        return
+    yield in_robot_room(belief, args.source)
+    yield reachable(belief, args.source)
+    yield room_for_liquid(belief, args.container)
+
+
+def _effect(belief: Belief, args: FillArgs) -> Belief:
+    return belief.with_liquid(args.container, FILLED_LIQUID, fill_amount(belief, args))
+
+
+def _commands(
+    state: SkillState, container: str, source: str, hand: Hand, amount: float | None = None
+) -> list[Step]:
+    args = FillArgs(container=container, source=source, hand=hand, amount_ml=amount)
+    return [
+        ("approach", source),
+        ("fill", container, source, hand, fill_amount(state.belief, args)),
+    ]
+
+
+def _fill_command(
+    state: SkillState, container: str, source: str, hand: Hand, amount: float
+) -> SkillState | bool:
+    if state.near != source or not state.belief.may_hold_in(container, hand):
+        return False
+    state.belief = state.belief.with_liquid(container, FILLED_LIQUID, amount)
+    return done(state)
+
+
+def _fill(state: TaskState, container: str) -> Subtasks:
+    taps = nearest(state.belief, with_flag(state.belief, "water_source"), container)
+    if not taps:
+        state.failures.add(
+            f"fill({container}): the belief knows no tap to fill it at",
+            no_tool(container, "tap", "fill it at"),
+        )
+        return False
+    return [("fetch", container), ("fill_at", container, taps[0])]
+
+
+def _fill_at(state: TaskState, hand: Hand, container: str, tap: str) -> Subtasks:
+    if not state.belief.may_hold_in(container, hand):
+        return False
+    return [("go_to", tap), ("FILL", container, tap, hand)]
+
+
+def _outline(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
+    taps = sorted(thing.id for thing in belief.things.values() if "water_source" in thing.flags)
+    fill = [("FILL", {"container": args["container"], "source": taps[0]})] if taps else []
+    return [("PICK", {"object": args["container"]}), *fill]
+
+
+CAPABILITY = Capability(
+    name="fill",
+    skills=(
+        SkillKind(
+            CallSpec("FILL", FillArgs, "fill a held container from a tap"),
+            _checks,
+            _effect,
+            (_commands,),
+        ),
+    ),
+    commands=(CommandKind("fill", ("container", "source", "hand", "amount_ml"), _fill_command),),
+    tasks=(
+        TaskKind(
+            CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
+            (_fill,),
+            outline=_outline,
+            ends_in="full",
+        ),
+    ),
+    helpers={"fill_at": per_hand("fill_at", _fill_at)},
+)
+"""Filling a container with water at a tap."""

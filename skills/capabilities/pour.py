@@ -1,0 +1,228 @@
+"""Pour: pour what a held container holds into another.
+
+The skill ``POUR(source, target, hand, amount_ml?)`` tips the held ``source`` into ``target``
+(the robot approaches the target, or the furniture it rests on, and runs the ``pour`` command
+with the amount decided from the belief, :func:`pour_amount`). Liquid moves without clamping,
+so an overfill shows as ``liquid_ml > capacity_ml`` (the amount that would spill) for the
+hazard rules. The task ``pour(source, target)`` fetches the source and pours it.
+
+How much a pour asks for (:func:`pour_ml`): "pour some water into the glass" does not ask for
+the whole jug: an amount the request does not give means what the target can still take. The
+words ask for everything when they say so ("all", "the whole", "empty the jug into ...") or
+name the container poured from rather than what is in it ("pour the water jug into the
+tumbler"); then the overfill hazard rule judges the whole amount and refuses what would
+overflow. A partitive ("some", "a little", "a splash") always means part of it. The task's
+POUR step and the hazards of the task both take their amount from :func:`pour_ml`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Sequence
+
+from pydantic import Field
+
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    container_open,
+    failed,
+    held_tool,
+    in_robot_room,
+    passed,
+    reachable,
+    room_for_liquid,
+)
+from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    done,
+    per_hand,
+)
+
+PART = re.compile(
+    r"\b(some|a little|a bit|a splash|a drop|a dash|a drizzle|a glass of|a cup of|a mug of|"
+    r"half|part of)\b",
+    re.IGNORECASE,
+)
+"""Words that ask for part of what a container holds."""
+
+WHOLE = re.compile(
+    r"\b(all|whole|entire|everything|every drop|the rest|"
+    r"empty\s+(?:out\s+)?(?:the|it|that|this|my|your|her|his|their))\b",
+    re.IGNORECASE,
+)
+"""Words that ask for all of it; "empty" only as the verb ("empty the jug into ..."), not as
+what the target is ("into the empty cup")."""
+
+
+def pour_ml(belief: Belief, source: str, target: str, said: Iterable[str]) -> float | None:
+    """The amount to pour from ``source`` into ``target``: None for everything it holds.
+
+    What fits in ``target`` when the request (``said``) leaves the amount open and the
+    source holds more than that; everything when it asks for all of it, names the source
+    container, or the target's capacity is unknown.
+    """
+    poured, into = belief.things.get(source), belief.things.get(target)
+    if poured is None or into is None or into.free_ml is None or poured.liquid_ml <= 0:
+        return None
+    if poured.liquid_ml <= into.free_ml:
+        return None
+    text = " ".join(said)
+    if not PART.search(text) and (WHOLE.search(text) or _names_container(text, source, belief)):
+        return None
+    return into.free_ml if into.free_ml > 0 else None
+
+
+def _names_container(text: str, source: str, belief: Belief) -> bool:
+    """Whether ``text`` pours the source by its container word ("pour the jug into ...").
+
+    Naming where the liquid comes from ("the milk from the jug") is not asking for all of it.
+    """
+    found = belief.things[source]
+    name = (found.label or source.replace("_", " ")).lower()
+    container = name.split(" of ")[0].rsplit(" ", 1)[-1]
+    if found.liquid and container == found.liquid.lower():
+        return False
+    mentions = re.finditer(
+        rf"(\bfrom\s+(?:\w+\s+){{0,2}})?\b{re.escape(container)}s?\b", text.lower()
+    )
+    return any(mention.group(1) is None for mention in mentions)
+
+
+class PourArgs(Args):
+    """POUR: pour from the held ``source`` container into ``target``, ``amount_ml`` or all."""
+
+    source: NodeId
+    target: NodeId
+    hand: Hand
+    amount_ml: float | None = Field(None, gt=0, le=20000)
+
+
+class PourTaskArgs(Args):
+    """pour: pour what ``source`` holds into ``target``."""
+
+    source: NodeId
+    target: NodeId
+
+
+def pour_amount(belief: Belief, args: PourArgs) -> float:
+    """How much POUR tips out: the amount asked for (at most what is there), else everything."""
+    held = belief.things[args.source].liquid_ml
+    return held if args.amount_ml is None else min(args.amount_ml, held)
+
+
+def _checks(belief: Belief, args: PourArgs) -> Iterator[Check]:
+    yield from held_tool(belief, args.source, args.hand, "POUR")
+    source = belief.things[args.source]
+    if source.liquid_ml <= 0:
+        yield failed("has_liquid", "container_empty", f"{args.source} holds no liquid to pour")
+        return
+    yield passed("has_liquid", f"{args.source} holds {source.liquid_ml:g} ml of {source.liquid}")
+    target = belief.things.get(args.target)
+    if target is None or target.kind not in ("object", "container") or args.target in belief.held:
+        what = "not in the belief" if target is None else "not something to pour into here"
+        yield failed("target_known", "object_not_found", f"{args.target} is {what}")
+        return
+    yield passed("target_known", f"{args.target} is a {target.kind}")
+    yield in_robot_room(belief, args.target)
+    if target.kind == "container":
+        yield container_open(belief, args.target, "the liquid must go into")
+    elif target.relation == "in" and target.support is not None:
+        yield container_open(belief, target.support, f"{args.target} is in")
+    yield reachable(belief, args.target)
+    yield room_for_liquid(belief, args.target)
+
+
+def _effect(belief: Belief, args: PourArgs) -> Belief:
+    amount = pour_amount(belief, args)
+    liquid = belief.things[args.source].liquid
+    return belief.with_liquid(args.source, liquid, -amount).with_liquid(args.target, liquid, amount)
+
+
+def _resting_on(belief: Belief, thing: str) -> str | None:
+    """The furniture ``thing`` rests on or in (None: on the floor, held, or furniture)."""
+    found = belief.things.get(thing)
+    if found is None or found.relation not in ("on", "in"):
+        return None
+    return found.support
+
+
+def _commands(
+    state: SkillState, source: str, target: str, hand: Hand, amount: float | None = None
+) -> list[Step]:
+    args = PourArgs(source=source, target=target, hand=hand, amount_ml=amount)
+    near = _resting_on(state.belief, target) or target
+    return [("approach", near), ("pour", source, target, hand, pour_amount(state.belief, args))]
+
+
+def _pour_command(
+    state: SkillState, source: str, target: str, hand: Hand, amount: float
+) -> SkillState | bool:
+    if state.near not in (target, _resting_on(state.belief, target)):
+        return False
+    if not state.belief.may_hold_in(source, hand):
+        return False
+    liquid = state.belief.things[source].liquid
+    state.belief = state.belief.with_liquid(source, liquid, -amount).with_liquid(
+        target, liquid, amount
+    )
+    return done(state)
+
+
+def _pour(state: TaskState, source: str, target: str) -> Subtasks:
+    return [("fetch", source), ("pour_into", source, target)]
+
+
+def _pour_into(state: TaskState, hand: Hand, source: str, target: str) -> Subtasks:
+    if not state.belief.may_hold_in(source, hand):
+        return False
+    amount = pour_ml(state.belief, source, target, state.said)
+    pour = (
+        ("POUR", source, target, hand) if amount is None else ("POUR", source, target, hand, amount)
+    )
+    return [("go_to", target), pour]
+
+
+def _outline(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
+    source, target = args["source"], args["target"]
+    pour = {"source": source, "target": target}
+    amount = pour_ml(belief, source, target, said)
+    if amount is not None:
+        pour["amount_ml"] = f"{amount:g}"
+    elif args.get("amount_ml"):
+        pour["amount_ml"] = args["amount_ml"]
+    return [("PICK", {"object": source}), ("POUR", pour)]
+
+
+CAPABILITY = Capability(
+    name="pour",
+    skills=(
+        SkillKind(
+            CallSpec("POUR", PourArgs, "pour from a held container into another"),
+            _checks,
+            _effect,
+            (_commands,),
+        ),
+    ),
+    commands=(CommandKind("pour", ("source", "target", "hand", "amount_ml"), _pour_command),),
+    tasks=(
+        TaskKind(
+            CallSpec("pour", PourTaskArgs, "pour from one container into another"),
+            (_pour,),
+            outline=_outline,
+            fits={"source": lambda thing: thing.liquid_ml > 0},
+        ),
+    ),
+    helpers={"pour_into": per_hand("pour_into", _pour_into)},
+)
+"""Pouring from one container into another."""
