@@ -1,4 +1,4 @@
-"""Of several things that fit a request to be handed something, the one that is fit for use.
+"""Of several things that fit a request to be handed something, the one to hand over.
 
 "Pass me the dish brush" with a clean brush and a dirty one: what a person asks to be handed
 is for use, so the clean one. A thing whose name says it is in a state that spoils its use
@@ -7,14 +7,22 @@ the things that fit is not in such a state, and the request names no such state 
 ("pass me the dirty brush" is resolved by its words already). With two usable things, or
 none, nothing is narrowed: the choice stays the user's.
 
+When several usable things still fit and they sit in one place (the same shelf, the same
+counter), the choice between them does not matter to the request as said: what the robot
+hands over the user sees at once, and the other one is right beside it, so a wrong pick costs
+the user no more than a question would ("not that one": one more word) while a question costs
+every user a turn (:func:`any_will_do`). Things in different places are not interchangeable:
+fetching the wrong one is a trip, so the user is asked.
+
 Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
-putting away are not (the dirty brush may well be the one meant there).
+putting away are not (the dirty brush may well be the one meant there, and a thing thrown
+away or put out of sight is not undone at a glance).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -69,3 +77,20 @@ def fit_for_use(candidates: Sequence[Candidate], said: str) -> list[Candidate]:
     spoiled = [candidate.label for candidate in candidates if candidate is not usable[0]]
     note = f"fit for use; set aside: {', '.join(spoiled)}"
     return [usable[0].model_copy(update={"reasons": [*usable[0].reasons, note]})]
+
+
+def any_will_do(candidates: Sequence[Candidate], places: Mapping[str, str]) -> list[Candidate]:
+    """``candidates`` narrowed to the first when they are all in one place; else all of them.
+
+    ``places`` maps a candidate's id to where it is believed to be ("on counter"); a
+    candidate with no known place keeps the choice the user's. The kept candidate's reasons
+    name the others, so the reply can offer them.
+    """
+    if len(candidates) < 2:
+        return list(candidates)
+    where = {places.get(candidate.id, "") for candidate in candidates}
+    if len(where) != 1 or "" in where:
+        return list(candidates)
+    first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
+    note = f"any would do ({where.pop()}); also there: {', '.join(others)}"
+    return [first.model_copy(update={"reasons": [*first.reasons, note]})]

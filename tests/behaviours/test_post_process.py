@@ -465,3 +465,54 @@ def test_what_is_handed_to_the_speaker_is_the_one_fit_for_use(
     assert found.ids == ids
     if len(ids) == 1:
         assert "set aside: dirty hand towel" in " ".join(found.reasons)
+
+
+TWO_TOWELS = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:utility a cog:Room ; rdfs:label "utility room" .
+:hall a cog:Room ; rdfs:label "hall" .
+:ledge a cog:Surface ; rdfs:label "ledge" ; cog:inRoom :utility .
+:towel_blue a cog:Object ; rdfs:label "blue hand towel" ; cog:objectType cog:Towel ;
+    cog:on :ledge .
+:towel_green a cog:Object ; rdfs:label "green hand towel" ; cog:objectType cog:Towel ;
+    cog:on :ledge .
+:sam a cog:Human ; cog:inRoom :utility .
+:kim a cog:Human ; cog:inRoom :hall .
+"""
+
+
+@pytest.mark.parametrize(
+    ("task", "slots", "speaker", "ids"),
+    [
+        ("Fetch", {"object": "a towel"}, "sam", ["towel_blue"]),  # both at hand: any will do
+        ("Fetch", {"object": "a towel"}, "kim", ["towel_blue", "towel_green"]),  # a trip apart
+        ("Fetch", {"object": "a towel"}, None, ["towel_blue", "towel_green"]),  # who is asking?
+        (
+            "Bring",
+            {"object": "a towel", "destination": "the ledge"},
+            "sam",
+            ["towel_blue", "towel_green"],
+        ),
+    ],
+)
+def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    task: str,
+    slots: dict[str, str],
+    speaker: str | None,
+    ids: list[str],
+) -> None:
+    with SceneGraph.from_turtle_text(TWO_TOWELS, source="two towels") as scene:
+        intent = IntentFrame(domain="household", task=task, slots=slots)
+        handles = {"scene_graph": scene, "workers": workers}
+        run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
+    found = resolved(blackboard)["object"]
+    assert found.ids == ids
+    if len(ids) == 1:
+        assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.scene.fit_for_use import fit_for_use, states_in
+from cogtree.knowledge.scene.fit_for_use import any_will_do, fit_for_use, states_in
 from cogtree.knowledge.scene.scene_models import Candidate
 
 
@@ -39,3 +39,19 @@ def test_the_kept_thing_says_what_was_set_aside() -> None:
 def test_state_words_are_whole_words() -> None:
     assert states_in("Dirty brush, used twice") == {"dirty", "used"}
     assert states_in("flatbread") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("places", "kept"),
+    [
+        ({"jug": "on shelf", "blue_jug": "on shelf"}, ["jug"]),  # side by side: any will do
+        ({"jug": "on shelf", "blue_jug": "in cupboard"}, ["jug", "blue jug"]),  # two places
+        ({"jug": "on shelf", "blue_jug": ""}, ["jug", "blue jug"]),  # one out of sight
+        ({}, ["jug", "blue jug"]),  # no places known
+    ],
+)
+def test_any_one_of_things_in_one_place_will_do(places: dict[str, str], kept: list[str]) -> None:
+    chosen = any_will_do([thing("jug"), thing("blue jug")], places)
+    assert [c.label for c in chosen] == kept
+    if len(kept) == 1:
+        assert chosen[0].reasons[-1] == "any would do (on shelf); also there: blue jug"

@@ -33,7 +33,7 @@ from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, req
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
-from cogtree.knowledge.scene.fit_for_use import fit_for_use
+from cogtree.knowledge.scene.fit_for_use import any_will_do, fit_for_use
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -133,6 +133,29 @@ def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue
     return text if keep_case else text.lower()
 
 
+Placed = tuple[list[Candidate], dict[str, str]]
+"""A referent's candidates, and where each is believed to be (when asked for)."""
+
+
+def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, placed: bool) -> Placed:
+    """The candidates ``item`` may refer to and, when ``placed`` and several, their places.
+
+    Runs on a worker. A place is ``"<relation> <support>"`` ("on counter") for a candidate in
+    the room the speaker is in (they see it, a swap is at hand), "" for any other.
+    """
+    candidates = scene.resolve_referent(item, speaker, limit=ASKED_LIMIT)
+    places: dict[str, str] = {}
+    if not placed or len(candidates) < 2 or speaker is None:
+        return candidates, places
+    here = scene.locate_object(speaker)
+    room = here.room or here.support if here is not None else None
+    for candidate in candidates:
+        where = scene.locate_object(candidate.id)
+        near = where is not None and room is not None and where.room == room
+        places[candidate.id] = f"{where.relation} {where.support}" if where and near else ""
+    return candidates, places
+
+
 ONE_TASK: Final = -1
 """The step key of a request of one task (its slots are the frame's own)."""
 
@@ -153,7 +176,7 @@ class _SceneLookup:
     lexicon: Lexicon | None = None
     people: Lexicon | None = None
     for_use: bool = False
-    futures: list[Future[list[Candidate]]] = field(default_factory=list)
+    futures: list[Future[Placed]] = field(default_factory=list)
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -166,7 +189,10 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     Of several things that fit a slot whose thing is brought to the speaker (a plan acting
     for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
     with a clean and a dirty brush resolves to the clean one
-    (:func:`~knowledge.scene.fit_for_use.fit_for_use`).
+    (:func:`~knowledge.scene.fit_for_use.fit_for_use`); of several usable ones side by side in
+    the room the speaker is in, the first, since any would do and a swap is at hand
+    (:func:`~knowledge.scene.fit_for_use.any_will_do`; their places are looked up on the
+    workers with the referents).
 
     A request of several tasks (the frame's ``steps``) has every step's slots normalised
     and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``
@@ -338,7 +364,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
-            resolve = partial(self.scene.resolve_referent, limit=ASKED_LIMIT)
+            resolve = partial(placed_referents, self.scene, placed=lookup.for_use)
             for item in items:
                 lookup.futures.append(self.submit(resolve, item, speaker))
             self._lookups.append(lookup)
@@ -359,7 +385,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
                 continue
             try:
-                candidates = future.result()
+                candidates, places = future.result()
             except Exception as error:  # a failed lookup leaves the slot unresolved, never crashes
                 log.warning("%s: resolving %r failed: %s", self.name, item, error)
                 reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
@@ -369,7 +395,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # not the pill organiser he owns
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
-                candidates = fit_for_use(candidates, item)
+                candidates = any_will_do(fit_for_use(candidates, item), places)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
