@@ -5,7 +5,7 @@ the hand, after GOTO the robot is in the target's room), so each later skill's
 preconditions are checked against the world as the plan will have left it. The hazard rules
 read the same projection, so the effects keep every property they look at up to date: PLACE
 beside a landmark puts the object on the landmark's surface and records the relation;
-SWITCH_ON/OFF set ``powered``; DISPOSE puts the object in the bin.
+DISPOSE puts the object in the bin.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from cogtree.skills.action_model.specs import (
     OpenArgs,
     PickArgs,
     PlaceArgs,
-    SwitchArgs,
 )
 
 
@@ -47,8 +46,6 @@ def unmoved_effect(skill: str, args: BaseModel, belief: Belief) -> Belief:
         return moved.with_given(args.object, args.person)
     if isinstance(args, DisposeArgs):
         return belief.with_disposed(args.object, args.bin)
-    if isinstance(args, SwitchArgs):
-        return belief.with_powered(args.appliance, skill == "SWITCH_ON")
     return belief
 
 

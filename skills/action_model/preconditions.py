@@ -44,7 +44,6 @@ from cogtree.skills.action_model.specs import (
     PickArgs,
     PlaceArgs,
     SpatialRelation,
-    SwitchArgs,
 )
 
 SIDE_RELATIONS: frozenset[SpatialRelation] = frozenset(
@@ -235,28 +234,6 @@ def _right_bin(belief: Belief, thing: str, bin_id: str) -> Check:
     )
 
 
-def _switch(skill: RobotSkill) -> Callable[[Belief, SwitchArgs], Iterator[Check]]:
-    def checks(belief: Belief, args: SwitchArgs) -> Iterator[Check]:
-        yield has_skill(belief, skill)
-        yield has_hands(belief)
-        yield (
-            appliance := flagged(
-                belief,
-                args.appliance,
-                "appliance",
-                "not_an_appliance",
-                "an appliance, a tap or a light that switches on and off",
-            )
-        )
-        if not appliance.ok:
-            return
-        yield in_robot_room(belief, args.appliance)
-        yield reachable(belief, args.appliance)
-        yield free_hand(belief, None)
-
-    return checks
-
-
 def _open_or_close(skill: RobotSkill) -> Callable[[Belief, OpenArgs | CloseArgs], Iterator[Check]]:
     def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
         yield has_skill(belief, skill)
@@ -314,8 +291,6 @@ UNMOVED_CHECKS: Mapping[RobotSkill, Callable[[Belief, Any], Iterator[Check]]] = 
     "CLOSE": _open_or_close("CLOSE"),
     "HANDOVER": _handover,
     "DISPOSE": _dispose,
-    "SWITCH_ON": _switch("SWITCH_ON"),
-    "SWITCH_OFF": _switch("SWITCH_OFF"),
     "SAY": _skill_only("SAY"),
     "WAIT": _skill_only("WAIT"),
 }

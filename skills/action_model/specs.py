@@ -116,12 +116,6 @@ class DisposeArgs(Args):
     hand: Hand
 
 
-class SwitchArgs(Args):
-    """SWITCH_ON / SWITCH_OFF: switch an appliance, a tap or a light on or off."""
-
-    appliance: NodeId
-
-
 class SayArgs(Args):
     """SAY: speak ``text`` aloud."""
 
@@ -184,8 +178,6 @@ UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "CLOSE": CallSpec("CLOSE", CloseArgs, "close a container"),
         "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
         "DISPOSE": CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
-        "SWITCH_ON": CallSpec("SWITCH_ON", SwitchArgs, "switch an appliance, tap or light on"),
-        "SWITCH_OFF": CallSpec("SWITCH_OFF", SwitchArgs, "switch an appliance, tap or light off"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
     }

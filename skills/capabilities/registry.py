@@ -15,7 +15,7 @@ from types import MappingProxyType
 from cogtree.skills.action_model.belief import Thing
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import CallSpec
-from cogtree.skills.capabilities import fill, pour, wipe
+from cogtree.skills.capabilities import fill, heat, pour, switch, wipe
 from cogtree.skills.capabilities.capability import (
     Capability,
     CommandKind,
@@ -25,7 +25,13 @@ from cogtree.skills.capabilities.capability import (
     TaskKind,
 )
 
-CAPABILITIES: tuple[Capability, ...] = (fill.CAPABILITY, pour.CAPABILITY, wipe.CAPABILITY)
+CAPABILITIES: tuple[Capability, ...] = (
+    fill.CAPABILITY,
+    heat.CAPABILITY,
+    pour.CAPABILITY,
+    switch.CAPABILITY,
+    wipe.CAPABILITY,
+)
 """Every capability, in the order their skills and tasks are listed."""
 
 SKILLS: Mapping[str, SkillKind] = MappingProxyType(

@@ -39,10 +39,10 @@ from cogtree.skills.action_model.specs import (
     OpenArgs,
     PickArgs,
     PlaceArgs,
-    SwitchArgs,
 )
 from cogtree.skills.capabilities.fill import FillArgs
 from cogtree.skills.capabilities.pour import PourArgs
+from cogtree.skills.capabilities.switch import SwitchArgs
 from cogtree.skills.capabilities.wipe import WipeArgs
 from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
 

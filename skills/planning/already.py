@@ -20,8 +20,6 @@ from cogtree.skills.planning.tasks import TaskCall
 _STATES = {
     "open": "open",
     "close": "closed",
-    "switch_on": "on",
-    "switch_off": "off",
     "tidy": "tidy",
     **END_STATES,
 }

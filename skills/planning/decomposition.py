@@ -5,7 +5,7 @@ approach, put, release (beside a landmark: approach the landmark's surface, put_
 release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate to the person's
 room,) approach the person, handover, release (a sharp object: speak a warning and
 present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
-``SWITCH_ON``/``OFF`` → approach, switch_on/switch_off; ``SAY`` → speak; ``WAIT`` → wait; a
+``SAY`` → speak; ``WAIT`` → wait; a
 capability's skills as its module says (:mod:`cogtree.skills.capabilities.registry`). Which
 method applies depends on the belief: an object on the floor is approached itself, one on
 furniture through its furniture; a person in another room is reached first.
@@ -61,8 +61,6 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "present_handle": ("object", "hand"),
         "put_beside": ("object", "landmark", "relation", "hand"),
         "drop_in": ("object", "bin", "hand"),
-        "switch_on": ("appliance",),
-        "switch_off": ("appliance",),
         "store": ("object", "storage"),
         "speak": ("text",),
         "wait": ("seconds",),
@@ -229,16 +227,6 @@ def _drop_in(state: SkillState, thing: str, bin_id: str, hand: Hand) -> Outcome:
     return done(state)
 
 
-def _switch(powered: bool) -> Action:
-    def switch(state: SkillState, appliance: str) -> Outcome:
-        if state.near != appliance:
-            return False
-        state.belief = state.belief.with_powered(appliance, powered)
-        return done(state)
-
-    return switch
-
-
 def _emit(state: SkillState, value: str | float) -> Outcome:
     return done(state)
 
@@ -259,8 +247,6 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "present_handle": _present_handle,
         "put_beside": _put_beside,
         "drop_in": _drop_in,
-        "switch_on": _switch(True),
-        "switch_off": _switch(False),
         "speak": _emit,
         "wait": _emit,
         **{name: command.action for name, command in COMMANDS.items()},
@@ -335,14 +321,6 @@ def _dispose(state: SkillState, thing: str, bin_id: str, hand: Hand) -> list[Ste
     return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
 
 
-def _switch_steps(command: CommandName) -> Method:
-    def switch(state: SkillState, appliance: str) -> list[Step]:
-        return [("approach", appliance), (command, appliance)]
-
-    switch.__name__ = f"{command}_method"
-    return switch
-
-
 def _open(state: SkillState, container: str) -> list[Step]:
     return [("approach", container), ("open", container)]
 
@@ -403,8 +381,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "CLOSE": (_close,),
         "HANDOVER": (_handover_here, _handover_elsewhere),
         "DISPOSE": (_dispose,),
-        "SWITCH_ON": (_switch_steps("switch_on"),),
-        "SWITCH_OFF": (_switch_steps("switch_off"),),
         "SAY": (_say,),
         "WAIT": (_wait,),
         **{name: skill.methods for name, skill in SKILLS.items()},

@@ -7,7 +7,7 @@ left where they are and reported), ``open``/``close(container)`` (appliances, cu
 drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark)`` (next to,
 left of, ... an object or on/in a place), ``dispose(object)`` (into the bin the disposal
 table chooses; an unknown material goes to the cautious bin and the plan says so first),
-``switch_on``/``switch_off(appliance)``, and the tasks of each capability
+and the tasks of each capability
 (:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
 each checks its preconditions on the belief the plan has led to so far and applies its
 expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only contains skills
@@ -186,23 +186,6 @@ class ObjectArgs(BaseModel):
     object: NodeId
 
 
-class ApplianceArgs(BaseModel):
-    """switch_on / switch_off: an appliance, a tap or a light."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    appliance: NodeId
-
-
-class HeatArgs(BaseModel):
-    """heat: put ``object`` in ``appliance`` and switch the appliance on."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-    appliance: NodeId
-
-
 TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
@@ -215,11 +198,6 @@ TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
             "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
         ),
         "dispose": CallSpec("dispose", ObjectArgs, "throw an object away into the right bin"),
-        "switch_on": CallSpec("switch_on", ApplianceArgs, "switch an appliance, tap or light on"),
-        "switch_off": CallSpec(
-            "switch_off", ApplianceArgs, "switch an appliance, tap or light off"
-        ),
-        "heat": CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
         **REGISTERED_TASKS,
     }
 )
@@ -671,53 +649,6 @@ def _drop_into(state: TaskState, hand: Hand, thing: str, bin_id: str) -> Subtask
     return [("go_to", bin_id), ("DISPOSE", thing, bin_id, hand)]
 
 
-def _switch(powered: bool) -> Method:
-    skill, task = ("SWITCH_ON", "switch_on") if powered else ("SWITCH_OFF", "switch_off")
-
-    def switch(state: TaskState, appliance: str) -> Subtasks:
-        found = state.belief.things.get(appliance)
-        if found is None or "appliance" not in found.flags:
-            state.failures.add(
-                f"{task}({appliance}): {appliance} is not an appliance, tap or light of the belief"
-            )
-            return False
-        if found.powered is powered:
-            return []
-        if appliance in state.belief.held:  # just filled: it is switched where it stood
-            origin = _taken_from(state, appliance)
-            if origin is None:
-                state.failures.add(f"{task}({appliance}): it is in hand; put it down first")
-                return False
-            return [("deliver", appliance, origin), ("go_to", appliance), (skill, appliance)]
-        return [("go_to", appliance), (skill, appliance)]
-
-    switch.__name__ = task
-    return switch
-
-
-def _taken_from(state: TaskState, thing: str) -> str | None:
-    """The surface or container ``thing`` stood on or in when planning started, if any."""
-    found = state.start.things.get(thing)
-    if found is None or found.relation not in ("on", "in") or found.support is None:
-        return None
-    return found.support
-
-
-def _heat(state: TaskState, thing: str, appliance: str) -> Subtasks:
-    """Bring ``thing`` into ``appliance`` (opening it first when closed), then switch it on.
-
-    The hazard rules judge the plan (metal in a microwave that is switched on).
-    """
-    found = state.belief.things.get(appliance)
-    if found is None or "appliance" not in found.flags or found.kind != "container":
-        state.failures.add(
-            f"heat({thing}, {appliance}): {appliance} is not an appliance things go in "
-            "(a microwave, an oven)"
-        )
-        return False
-    return [("bring", thing, appliance), ("switch_on", appliance)]
-
-
 def _at_home(state: TaskState, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
@@ -806,9 +737,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "set_beside": per_hand("set_beside", _set_beside),
         "dispose": (_disposed, _dispose),
         "drop_into": per_hand("drop_into", _drop_into),
-        "switch_on": (_switch(True),),
-        "switch_off": (_switch(False),),
-        "heat": (_heat,),
         **TASK_METHODS,
     }
 )

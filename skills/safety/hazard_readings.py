@@ -12,7 +12,8 @@ gate refuses with the rule's sentence instead of asking.
 
 - :func:`slot_readings`: the task the intent names, one reading per combination of the
   things its slots may refer to (an unsaid slot: the things of the belief that the task's
-  argument can take, :data:`skills.safety.task_hazards.FITS`), at most :data:`MAX_READINGS`.
+  argument can take, :func:`~cogtree.skills.safety.task_hazards.fitting`), at most
+  :data:`MAX_READINGS`.
 - :func:`frame_readings`: the steps of the request's frame
 (:mod:`knowledge.language.request_frame`),
   each held by a task of the pack, their words looked up in the pack's lexicons; "it" in a

@@ -13,14 +13,14 @@ refusal says the hazard. Nothing here ever runs a skill.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules
-from cogtree.skills.action_model.belief import Belief, Thing
+from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import SkillArgumentError
 from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, project, skill_call
 from cogtree.skills.capabilities.capability import Outline
-from cogtree.skills.capabilities.registry import FITS as REGISTERED_FITS
+from cogtree.skills.capabilities.registry import FITS
 from cogtree.skills.capabilities.registry import OUTLINES as REGISTERED_OUTLINES
 from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
 
@@ -53,44 +53,23 @@ def _dispose(
     return [("PICK", {"object": args["object"]}), *drop]
 
 
-def _heat(
-    belief: Belief, args: dict[str, str], said: Sequence[str]
-) -> list[tuple[str, dict[str, str]]]:
-    thing, appliance = args["object"], args["appliance"]
-    return [
-        ("PICK", {"object": thing}),
-        ("PLACE", {"object": thing, "target": appliance}),
-        ("SWITCH_ON", {"appliance": appliance}),
-    ]
-
-
 OUTLINES: dict[str, Outline] = {
     "fetch": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "bring": _bring,
     "put_away": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "place_relative": _place_relative,
     "dispose": _dispose,
-    "switch_on": lambda belief, args, said: [("SWITCH_ON", {"appliance": args["appliance"]})],
-    "heat": _heat,
     **REGISTERED_OUTLINES,
 }
 """Per task: the skills it stands for in the simplest case (tasks not listed: none)."""
 
-FITS: dict[tuple[str, str], Callable[[Thing], bool]] = {
-    ("heat", "appliance"): lambda thing: (
-        {"appliance", "heat_source"} <= thing.flags and thing.kind == "container"
-    ),  # what heats and takes things in (not a fridge)
-    ("switch_on", "appliance"): lambda thing: "appliance" in thing.flags,
-    ("switch_off", "appliance"): lambda thing: "appliance" in thing.flags,
-    **REGISTERED_FITS,
-}
-"""Per task argument: which things of the belief it can take, for an argument the user left
-unsaid ("nuke the foil tray": what can heat is an appliance things go in). Arguments not
-listed are never guessed."""
-
 
 def fitting(belief: Belief, task: str, argument: str) -> list[str]:
-    """The things of ``belief`` that ``task``'s ``argument`` can take (see :data:`FITS`)."""
+    """The things of ``belief`` that ``task``'s ``argument`` can take when the user left it unsaid.
+
+    "nuke the foil tray": see :data:`~cogtree.skills.capabilities.registry.FITS`; arguments no
+    capability lists are never guessed.
+    """
     fits = FITS.get((task, argument))
     return [] if fits is None else sorted(t.id for t in belief.things.values() if fits(t))
 

@@ -1,0 +1,143 @@
+"""Switch: switch an appliance, a tap or a light on or off.
+
+The skills ``SWITCH_ON(appliance)`` and ``SWITCH_OFF(appliance)`` need a free hand and the
+appliance in reach (the robot approaches it and runs the ``switch_on`` / ``switch_off``
+command); the appliance is powered on or off afterwards. The tasks ``switch_on`` and
+``switch_off`` go to the appliance and switch it, unless the belief has it so already; an
+appliance in hand (a kettle just filled) is put back where it stood first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    flagged,
+    free_hand,
+    has_hands,
+    has_skill,
+    in_robot_room,
+    reachable,
+)
+from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    Method,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    done,
+)
+
+
+class SwitchArgs(Args):
+    """SWITCH_ON / SWITCH_OFF and the tasks switch_on / switch_off: an appliance, tap or light."""
+
+    appliance: NodeId
+
+
+def _taken_from(state: TaskState, thing: str) -> str | None:
+    """The surface or container ``thing`` stood on or in when planning started, if any."""
+    found = state.start.things.get(thing)
+    if found is None or found.relation not in ("on", "in") or found.support is None:
+        return None
+    return found.support
+
+
+def _way(powered: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
+    """The skill, command and task that switch an appliance on (``powered``) or off."""
+    skill: RobotSkill = "SWITCH_ON" if powered else "SWITCH_OFF"
+    command: CommandName = "switch_on" if powered else "switch_off"
+    word = "on" if powered else "off"
+
+    def checks(belief: Belief, args: SwitchArgs) -> Iterator[Check]:
+        yield has_skill(belief, skill)
+        yield has_hands(belief)
+        yield (
+            appliance := flagged(
+                belief,
+                args.appliance,
+                "appliance",
+                "not_an_appliance",
+                "an appliance, a tap or a light that switches on and off",
+            )
+        )
+        if not appliance.ok:
+            return
+        yield in_robot_room(belief, args.appliance)
+        yield reachable(belief, args.appliance)
+        yield free_hand(belief, None)
+
+    def effect(belief: Belief, args: SwitchArgs) -> Belief:
+        return belief.with_powered(args.appliance, powered)
+
+    def commands(state: SkillState, appliance: str) -> list[Step]:
+        return [("approach", appliance), (command, appliance)]
+
+    def act(state: SkillState, appliance: str) -> SkillState | bool:
+        if state.near != appliance:
+            return False
+        state.belief = state.belief.with_powered(appliance, powered)
+        return done(state)
+
+    def switch(state: TaskState, appliance: str) -> Subtasks:
+        found = state.belief.things.get(appliance)
+        if found is None or "appliance" not in found.flags:
+            state.failures.add(
+                f"{command}({appliance}): {appliance} is not an appliance, tap or light of the "
+                "belief"
+            )
+            return False
+        if found.powered is powered:
+            return []
+        if appliance in state.belief.held:  # just filled: it is switched where it stood
+            origin = _taken_from(state, appliance)
+            if origin is None:
+                state.failures.add(f"{command}({appliance}): it is in hand; put it down first")
+                return False
+            return [("deliver", appliance, origin), ("go_to", appliance), (skill, appliance)]
+        return [("go_to", appliance), (skill, appliance)]
+
+    def outline(
+        belief: Belief, args: dict[str, str], said: Sequence[str]
+    ) -> list[tuple[str, dict[str, str]]]:
+        return [(skill, {"appliance": args["appliance"]})]
+
+    commands.__name__ = f"{command}_method"
+    switch.__name__ = command
+    methods: tuple[Method, ...] = (switch,)
+    return (
+        SkillKind(
+            CallSpec(skill, SwitchArgs, f"switch an appliance, tap or light {word}"),
+            checks,
+            effect,
+            (commands,),
+        ),
+        CommandKind(command, ("appliance",), act),
+        TaskKind(
+            CallSpec(command, SwitchArgs, f"switch an appliance, tap or light {word}"),
+            methods,
+            outline=outline if powered else None,  # switching off raises no hazard
+            fits={"appliance": lambda thing: "appliance" in thing.flags},
+            ends_in=word,
+        ),
+    )
+
+
+_ON, _OFF = _way(powered=True), _way(powered=False)
+
+CAPABILITY = Capability(
+    name="switch",
+    skills=(_ON[0], _OFF[0]),
+    commands=(_ON[1], _OFF[1]),
+    tasks=(_ON[2], _OFF[2]),
+)
+"""Switching appliances, taps and lights on and off."""
