@@ -2,11 +2,10 @@
 
 Like Nav2's port catalogue, each entry names the key, its value type, who writes it, what it
 means and how long it lives (:data:`Lifetime`). Like a BT.CPP node's ``providedPorts``, each
-behaviour class declares the keys it reads and writes as class attributes (``reads`` and
-``writes``); the :class:`DeclaredKeys` mixin registers them with the matching access when the
-node is built, and refuses keys that are not in the catalogue, so the contract cannot drift
-from the code. Code outside the tree (the session, the command line, the test kit) presets
-and clears keys through :func:`preset` and :func:`clear`.
+behaviour class declares the keys it reads and writes (``reads``, ``writes``); the
+:class:`DeclaredKeys` mixin registers them when the node is built and refuses keys not in the
+catalogue, so the contract cannot drift from the code. Code outside the tree (session, command
+line, test kit) presets and clears keys through :func:`preset` and :func:`clear`.
 """
 
 from __future__ import annotations
@@ -397,18 +396,12 @@ def spec_for(key: str) -> KeySpec:
     raise KeyError(f"{key!r} is not in the blackboard catalogue (behaviours/keys.py): {known}")
 
 
-def by_port_name() -> dict[str, KeySpec]:
-    """Port name -> catalogue entry: each key of the catalogue by its constant's name, lowered.
-
-    ``UTTERANCE`` is ``utterance``, ``SKILL_OUTCOME`` is ``skill_outcome`` (XML ports and
-    BT.CPP scripts name keys so).
-    """
-    return dict(_port_names())
-
-
 @cache
-def _port_names() -> dict[str, KeySpec]:
-    """:func:`by_port_name`'s table, built once (the catalogue is fixed at import)."""
+def by_port_name() -> Mapping[str, KeySpec]:
+    """Port name -> catalogue entry: each key by its constant's name, lowered (built once).
+
+    ``SKILL_OUTCOME`` is ``skill_outcome`` (XML ports and BT.CPP scripts name keys so).
+    """
     return {
         name.lower(): spec
         for name, spec in globals().items()

@@ -1,7 +1,8 @@
 """The physical-task subtree: plan, validate, execute; on failure explain and plan again.
 
 RoBee's planner / controller / explainer loop and InteractGen's plan / validate / reflect
-loop as one subtree, bounded by ``max_attempts``::
+loop as one subtree, bounded by ``max_attempts``, written once in ``trees/physical_task.xml``
+(:func:`create_physical_task` loads it)::
 
     PhysicalTask (Selector)
     ├── Done (Sequence)
@@ -39,72 +40,25 @@ Handles (``setup``): ``llm``, ``domains``, ``scene_graph``, ``executor``, ``expe
 
 from __future__ import annotations
 
-import py_trees
-from py_trees.behaviours import UnsetBlackboardVariable
-from py_trees.composites import Selector, Sequence
-from py_trees.decorators import FailureIsSuccess, SuccessIsFailure
+from pathlib import Path
 
-from cogtree.behaviours import keys
-from cogtree.behaviours.actions.dialogue.explain import Explain
-from cogtree.behaviours.actions.planning.execute_plan import ExecutePlan
-from cogtree.behaviours.actions.planning.explain_failure import ExplainFailure
-from cogtree.behaviours.actions.planning.learn_recovery import LearnRecovery
-from cogtree.behaviours.actions.planning.plan_attempts import AttemptLoop, ReportOutcome
-from cogtree.behaviours.actions.planning.plan_task import PlanTask
-from cogtree.behaviours.gates.validation_gate import ValidationGate
+import py_trees
+
+from cogtree.trees.bt_xml.loader import load_xml_tree
+
+PHYSICAL_TASK_XML = Path(__file__).with_name("physical_task.xml")
+"""The physical-task subtree (arguments ``robot``, ``max_attempts``, ``judge``)."""
 
 
 def create_physical_task(
     robot: str = "robot1", max_attempts: int = 3, judge: bool | None = None
 ) -> py_trees.behaviour.Behaviour:
-    """Build the recovery loop for ``robot`` (a pure factory: handles come in ``setup``).
+    """Build the recovery loop for ``robot`` from :data:`PHYSICAL_TASK_XML` (handles: ``setup``).
 
     ``max_attempts`` bounds plan -> validate -> execute rounds; ``judge`` switches the LLM
     judge of the validation gate on or off (None: as the LLM manifest says, see
     :class:`~behaviours.gates.validation_gate.ValidationGate`). The subtree ends in SUCCESS or
     FAILURE with ``/turn/evidence`` written either way.
     """
-    plan_validate_execute = Sequence(
-        "PlanValidateExecute",
-        memory=True,
-        children=[
-            PlanTask(robot=robot),
-            ValidationGate(robot=robot, judge=judge),
-            ExecutePlan(robot=robot),
-        ],
-    )
-    explain_and_record = Sequence(
-        "ExplainAndRecord",
-        memory=True,
-        children=[FailureIsSuccess("ExplainReported", Explain()), ExplainFailure()],
-    )
-    attempt = Sequence(
-        "Attempt",
-        memory=True,
-        children=[
-            UnsetBlackboardVariable("ClearSkillOutcome", keys.SKILL_OUTCOME.name),
-            UnsetBlackboardVariable("ClearExplanation", keys.EXPLANATION.name),
-            Selector(
-                "TryOrRecover",
-                memory=True,
-                children=[plan_validate_execute, SuccessIsFailure("Recover", explain_and_record)],
-            ),
-        ],
-    )
-    done = Sequence(
-        "Done",
-        memory=True,
-        children=[
-            AttemptLoop("Attempts", attempt, max_attempts=max_attempts),
-            LearnRecovery(),
-            ReportOutcome("ReportDone", succeeded=True, max_attempts=max_attempts, robot=robot),
-        ],
-    )
-    return Selector(
-        "PhysicalTask",
-        memory=True,
-        children=[
-            done,
-            ReportOutcome("ReportGaveUp", succeeded=False, max_attempts=max_attempts, robot=robot),
-        ],
-    )
+    arguments = {"robot": robot, "max_attempts": max_attempts, "judge": judge}
+    return load_xml_tree(PHYSICAL_TASK_XML, arguments=arguments)

@@ -227,7 +227,8 @@ def _parse_with_py_trees(
     registry: NodeRegistry,
     arguments: Mapping[str, str],
 ) -> Behaviour:
-    stand_ins = {node_type.tag: _stand_in_class(node_type) for node_type in registry}
+    used = {element.tag for element in document.sites}
+    stand_ins = {tag: _stand_in_class(registry[tag]) for tag in used if tag in registry}
     for element in document.sites:
         script_keys = tuple(sorted(a for a in element.attrib if a.startswith(KEY_ATTRIBUTE)))
         if script_keys and element.tag in registry:

@@ -22,6 +22,7 @@ import pkgutil
 import types
 import typing
 from collections.abc import Iterable
+from functools import partial
 from typing import Any
 
 from py_trees.behaviour import Behaviour
@@ -146,9 +147,9 @@ def node_type_for(cls: type[Behaviour], note: BuiltinNote | None = None) -> Node
         statuses=note.statuses if note else status_sentences(cls),
         parameters=tuple(parameters),
         ports=ports,
-        handles=() if note else _handles_of(cls),
         name_required=name_required,
         not_in_xml=tuple(not_in_xml),
+        read_handles=tuple if note else partial(_handles_of, cls),
     )
 
 

@@ -10,8 +10,9 @@ scene graph): not a port. :mod:`trees.bt_xml.node_registry` reads all of it from
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from py_trees.behaviour import Behaviour
@@ -78,9 +79,15 @@ class NodeType:
     statuses: tuple[str, ...]
     parameters: tuple[Parameter, ...]
     ports: tuple[Port, ...]
-    handles: tuple[Handle, ...]
     name_required: bool
     not_in_xml: tuple[str, ...] = ()
+    read_handles: Callable[[], tuple[Handle, ...]] = field(default=tuple, compare=False)
+    """Reads :attr:`handles` (from the class's source: costly, so only when asked)."""
+
+    @cached_property
+    def handles(self) -> tuple[Handle, ...]:
+        """What ``setup`` takes (the catalogue lists them; building a tree needs none)."""
+        return self.read_handles()
 
     @property
     def category(self) -> NodeCategory:

@@ -32,7 +32,7 @@ SCALARS = (str, int, float, bool)
 _MODULE_PREFIX = re.compile(r"\b(?:[A-Za-z_]\w*\.)+(?=[A-Za-z_])")
 
 
-def key_port_names() -> dict[str, keys.KeySpec]:
+def key_port_names() -> Mapping[str, keys.KeySpec]:
     """Port name -> catalogue entry (:func:`behaviours.keys.by_port_name`)."""
     return keys.by_port_name()
 

@@ -147,8 +147,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
     nothing at all can be said (no task and no evidence); the rationale says so. RUNNING:
     waiting for the model.
 
-    ``templated_first=False`` lets the model word every reply (more natural with a capable model);
-    the templated answer is then only the fallback.
+    ``templated_first=False``: the model words every reply, the template is only the fallback.
     """
 
     reads = (
