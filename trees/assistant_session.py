@@ -11,6 +11,7 @@ the user never has to repeat themselves.
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -161,6 +162,11 @@ class AssistantSession(Closeable):
         given = dict(handles)
         book = given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
         if isinstance(book, LexiconBook):
+            # What exists now (the belief and its index, the packs) lives as long as the
+            # session: frozen out of the collector's walks (the runner's setup freezes again
+            # and its close unfreezes), so building the lexicons of a big belief does not walk
+            # it over and over (a third of the build at 10k objects).
+            gc.freeze()
             book.prepare()  # once, here: no turn waits for the lexicons of a big belief
         self.runner = TreeRunner(
             root_factory(robot),

@@ -184,11 +184,17 @@ class Lexicon:
             self._drop(entry_id)
 
     def _claim(self, entry_id: str, key: tuple[str, ...], rank: _Claim) -> None:
-        claims = self._claims.setdefault(key, {})
-        claims[entry_id] = min(rank, claims.get(entry_id, rank))
+        claims = self._claims.get(key)
+        if claims is None:
+            claims = self._claims[key] = {}
+        held = claims.get(entry_id)
+        claims[entry_id] = rank if held is None or rank < held else held
         node = self._root
         for word in key:
-            node = node.children.setdefault(word, _Node())
+            child = node.children.get(word)
+            if child is None:
+                child = node.children[word] = _Node()
+            node = child
         if node.id is None or (node.id != entry_id and rank < node.rank):
             if node.id is not None:
                 log.debug("lexicon %s: %r goes to %s, not %s", self.name, key, entry_id, node.id)
@@ -353,6 +359,10 @@ class SceneLexicon:
         """Type -> how many nodes of each family are of it (or of a type under it)."""
         self._family_of_type: dict[str, int] = {}
         self._counted: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {}
+        self._families: dict[tuple[str, ...], tuple[int, ...]] = {}
+        self._vocabulary = index.vocabulary
+        self._kinds: dict[tuple[str, ...], frozenset[str]] = {}
+        """Types -> their kinds, for :attr:`_vocabulary` (nodes of the same types share one)."""
         self.lexicon = Lexicon(name, {}, singulars=False)
         self.update(None)
 
@@ -369,36 +379,60 @@ class SceneLexicon:
         self.lexicon = Lexicon(self.name, {}, singulars=False)
         try:
             for node_id in sorted(self.index.of_class(*frozenset().union(*self._classes))):
-                self._put(node_id)
+                self._put(node_id, types=False)
+            for kind in sorted(self._counts):
+                self._put_type(kind)
         except BaseException:
             self._counts, self._family_of_type, self._counted = counts, family_of_type, counted
             self.lexicon = lexicon
             raise
 
-    def _put(self, node_id: str) -> None:
+    def _put(self, node_id: str, *, types: bool = True) -> None:
+        """Put the node's entry and count its types (``types``: and put their entries now)."""
         node = self.index.node(node_id)
         if node is None:
             return
-        classes = frozenset(node.classes)
-        families = tuple(i for i, wanted in enumerate(self._classes) if wanted & classes)
+        families = self._families_of(node.classes)
         if not families:
             return
         forms = [*node.labels, *(word for word in node.synonyms if word not in node.labels)]
-        if "Human" in classes:
+        if "Human" in node.classes:
             for label in node.labels:
                 parts = _name_parts(label)
                 forms += parts if parts != [label] else []
         if forms:
             rank: Rank = (0, families[0], 0 if node.labels else 1, node_id)
             self.lexicon.put(node_id, [(form, rank) for form in forms], rank)
-        vocabulary = self.index.vocabulary
-        kinds = frozenset(k for t in node.types for k in vocabulary.kinds.get(t, {t}))
+        kinds = self._kinds_of(node.types)
         self._counted[node_id] = (families, kinds)
         for kind in kinds:
-            counts = self._counts.setdefault(kind, [0] * len(self._classes))
+            counts = self._counts.get(kind)
+            if counts is None:
+                counts = self._counts[kind] = [0] * len(self._classes)
             for family in families:
                 counts[family] += 1
-            self._put_type(kind)
+            if types:
+                self._put_type(kind)
+
+    def _families_of(self, classes: tuple[str, ...]) -> tuple[int, ...]:
+        """The positions of the families a node of ``classes`` belongs to (one tuple each)."""
+        families = self._families.get(classes)
+        if families is None:
+            found = frozenset(classes)
+            families = tuple(i for i, wanted in enumerate(self._classes) if wanted & found)
+            self._families[classes] = families
+        return families
+
+    def _kinds_of(self, types: tuple[str, ...]) -> frozenset[str]:
+        """``types`` and every broader type (one frozenset per ``types``, shared by nodes)."""
+        vocabulary = self.index.vocabulary
+        if vocabulary is not self._vocabulary:
+            self._vocabulary, self._kinds = vocabulary, {}
+        kinds = self._kinds.get(types)
+        if kinds is None:
+            kinds = frozenset(k for t in types for k in vocabulary.kinds.get(t, {t}))
+            self._kinds[types] = kinds
+        return kinds
 
     def _remove(self, node_id: str) -> None:
         self.lexicon.drop(node_id)
