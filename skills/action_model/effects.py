@@ -4,8 +4,7 @@ The task planner projects a plan forward with these effects (after PICK the obje
 the hand, after GOTO the robot is in the target's room), so each later skill's
 preconditions are checked against the world as the plan will have left it. The hazard rules
 read the same projection, so the effects keep every property they look at up to date: PLACE
-beside a landmark puts the object on the landmark's surface and records the relation;
-DISPOSE puts the object in the bin.
+beside a landmark puts the object on the landmark's surface and records the relation.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
 from cogtree.skills.action_model.specs import (
     CloseArgs,
-    DisposeArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
@@ -44,8 +42,6 @@ def unmoved_effect(skill: str, args: BaseModel, belief: Belief) -> Belief:
         room = belief.people[args.person].room
         moved = belief if room is None else belief.with_robot_in(room)
         return moved.with_given(args.object, args.person)
-    if isinstance(args, DisposeArgs):
-        return belief.with_disposed(args.object, args.bin)
     return belief
 
 

@@ -14,18 +14,15 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from cogtree.knowledge.robot_skills import RobotSkill
-from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.checks import (
     Check,
     container_open,
     failed,
-    flagged,
     free_hand,
     hand_exists,
     has_hands,
     has_skill,
-    held_tool,
     holding,
     in_robot_room,
     of_kind,
@@ -37,7 +34,6 @@ from cogtree.skills.action_model.checks import (
 from cogtree.skills.action_model.people import AVAILABLE
 from cogtree.skills.action_model.specs import (
     CloseArgs,
-    DisposeArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
@@ -210,30 +206,6 @@ def _free_place(belief: Belief, furniture: str, landmark: str) -> Check:
     )
 
 
-def _dispose(belief: Belief, args: DisposeArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.object, args.hand, "DISPOSE")
-    yield (is_bin := flagged(belief, args.bin, "bin", "object_not_found", "a waste bin"))
-    if not is_bin.ok:
-        return
-    yield in_robot_room(belief, args.bin)
-    if belief.things[args.bin].kind == "container":
-        yield container_open(belief, args.bin, f"{args.object} must go into")
-    yield reachable(belief, args.bin)
-    yield _right_bin(belief, args.object, args.bin)
-
-
-def _right_bin(belief: Belief, thing: str, bin_id: str) -> Check:
-    found, bin_kind = belief.things[thing], belief.things[bin_id].bin_kind
-    decision = disposal_table().decide(thing, found.material, found.is_empty)
-    if decision.bin == bin_kind:
-        return passed("right_bin", decision.reason)
-    return failed(
-        "right_bin",
-        "wrong_bin",
-        f"{bin_id} is a {bin_kind} bin, but {decision.reason}: use a {decision.bin} bin",
-    )
-
-
 def _open_or_close(skill: RobotSkill) -> Callable[[Belief, OpenArgs | CloseArgs], Iterator[Check]]:
     def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
         yield has_skill(belief, skill)
@@ -290,7 +262,6 @@ UNMOVED_CHECKS: Mapping[RobotSkill, Callable[[Belief, Any], Iterator[Check]]] = 
     "OPEN": _open_or_close("OPEN"),
     "CLOSE": _open_or_close("CLOSE"),
     "HANDOVER": _handover,
-    "DISPOSE": _dispose,
     "SAY": _skill_only("SAY"),
     "WAIT": _skill_only("WAIT"),
 }

@@ -108,14 +108,6 @@ class HandoverArgs(Args):
     hand: Hand
 
 
-class DisposeArgs(Args):
-    """DISPOSE: drop the held ``object`` into the waste ``bin`` (recycling, compost, landfill)."""
-
-    object: NodeId
-    bin: NodeId
-    hand: Hand
-
-
 class SayArgs(Args):
     """SAY: speak ``text`` aloud."""
 
@@ -177,7 +169,6 @@ UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "OPEN": CallSpec("OPEN", OpenArgs, "open a container"),
         "CLOSE": CallSpec("CLOSE", CloseArgs, "close a container"),
         "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
-        "DISPOSE": CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
     }

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from cogtree.skills.action_model.belief import Thing
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import CallSpec
-from cogtree.skills.capabilities import fill, heat, pour, switch, wipe
+from cogtree.skills.capabilities import dispose, fill, heat, pour, switch, wipe
 from cogtree.skills.capabilities.capability import (
     Capability,
     CommandKind,
@@ -26,6 +26,7 @@ from cogtree.skills.capabilities.capability import (
 )
 
 CAPABILITIES: tuple[Capability, ...] = (
+    dispose.CAPABILITY,
     fill.CAPABILITY,
     heat.CAPABILITY,
     pour.CAPABILITY,

@@ -33,13 +33,13 @@ from cogtree.knowledge.wording import joined, with_the
 from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
 from cogtree.skills.action_model.specs import (
     CloseArgs,
-    DisposeArgs,
     GotoArgs,
     HandoverArgs,
     OpenArgs,
     PickArgs,
     PlaceArgs,
 )
+from cogtree.skills.capabilities.dispose import DisposeArgs
 from cogtree.skills.capabilities.fill import FillArgs
 from cogtree.skills.capabilities.pour import PourArgs
 from cogtree.skills.capabilities.switch import SwitchArgs

@@ -4,8 +4,7 @@
 approach, put, release (beside a landmark: approach the landmark's surface, put_beside,
 release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate to the person's
 room,) approach the person, handover, release (a sharp object: speak a warning and
-present_handle before the handover); ``DISPOSE`` → approach the bin, drop_in, release;
-``SAY`` → speak; ``WAIT`` → wait; a
+present_handle before the handover); ``SAY`` → speak; ``WAIT`` → wait; a
 capability's skills as its module says (:mod:`cogtree.skills.capabilities.registry`). Which
 method applies depends on the belief: an object on the floor is approached itself, one on
 furniture through its furniture; a person in another room is reached first.
@@ -60,7 +59,6 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "handover": ("object", "person", "hand"),
         "present_handle": ("object", "hand"),
         "put_beside": ("object", "landmark", "relation", "hand"),
-        "drop_in": ("object", "bin", "hand"),
         "store": ("object", "storage"),
         "speak": ("text",),
         "wait": ("seconds",),
@@ -220,13 +218,6 @@ def _present_handle(state: SkillState, thing: str, hand: Hand) -> Outcome:
     return done(state) if state.belief.may_hold_in(thing, hand) else False
 
 
-def _drop_in(state: SkillState, thing: str, bin_id: str, hand: Hand) -> Outcome:
-    if state.near != bin_id or not state.belief.may_hold_in(thing, hand):
-        return False
-    state.belief = state.belief.with_disposed(thing, bin_id)
-    return done(state)
-
-
 def _emit(state: SkillState, value: str | float) -> Outcome:
     return done(state)
 
@@ -246,7 +237,6 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "handover": _handover,
         "present_handle": _present_handle,
         "put_beside": _put_beside,
-        "drop_in": _drop_in,
         "speak": _emit,
         "wait": _emit,
         **{name: command.action for name, command in COMMANDS.items()},
@@ -317,10 +307,6 @@ def _place(
     ]
 
 
-def _dispose(state: SkillState, thing: str, bin_id: str, hand: Hand) -> list[Step]:
-    return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
-
-
 def _open(state: SkillState, container: str) -> list[Step]:
     return [("approach", container), ("open", container)]
 
@@ -380,7 +366,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "OPEN": (_open,),
         "CLOSE": (_close,),
         "HANDOVER": (_handover_here, _handover_elsewhere),
-        "DISPOSE": (_dispose,),
         "SAY": (_say,),
         "WAIT": (_wait,),
         **{name: skill.methods for name, skill in SKILLS.items()},

@@ -5,9 +5,7 @@ place), ``put_away(object)`` (to its home place, when the belief has one) and ``
 (put away every object of the room that is out of place; those that cannot be put away are
 left where they are and reported), ``open``/``close(container)`` (appliances, cupboards,
 drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark)`` (next to,
-left of, ... an object or on/in a place), ``dispose(object)`` (into the bin the disposal
-table chooses; an unknown material goes to the cautious bin and the plan says so first),
-and the tasks of each capability
+left of, ... an object or on/in a place), and the tasks of each capability
 (:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
 each checks its preconditions on the belief the plan has led to so far and applies its
 expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only contains skills
@@ -51,7 +49,6 @@ from pydantic import (
 from typing_extensions import Self
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import (
     CallSpec,
@@ -75,9 +72,7 @@ from cogtree.skills.capabilities.capability import (
     Subtasks,
     TaskState,
     closed_place,
-    nearest,
     per_hand,
-    with_flag,
 )
 from cogtree.skills.capabilities.registry import TASK_METHODS
 from cogtree.skills.capabilities.registry import TASK_SPECS as REGISTERED_TASKS
@@ -178,14 +173,6 @@ class PlaceRelativeArgs(BaseModel):
     landmark: NodeId
 
 
-class ObjectArgs(BaseModel):
-    """dispose: throw ``object`` away into the right bin."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-
-
 TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
     {
         "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
@@ -197,7 +184,6 @@ TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
         "place_relative": CallSpec(
             "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
         ),
-        "dispose": CallSpec("dispose", ObjectArgs, "throw an object away into the right bin"),
         **REGISTERED_TASKS,
     }
 )
@@ -610,45 +596,6 @@ def _set_beside(state: TaskState, hand: Hand, thing: str, relation: str, landmar
     return [("go_to", surface), ("PLACE", thing, landmark, hand, relation)]
 
 
-def _disposed(state: TaskState, thing: str) -> Subtasks:
-    found = state.belief.things.get(thing)
-    if found is None or found.support is None:
-        return False
-    holder = state.belief.things.get(found.support)
-    return [] if holder is not None and "bin" in holder.flags else False
-
-
-def _dispose(state: TaskState, thing: str) -> Subtasks:
-    belief = state.belief
-    found = belief.things.get(thing)
-    if found is None or found.kind != "object":
-        state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
-        return False
-    decision = disposal_table().decide(thing, found.material, found.is_empty)
-    bins = [t for t in with_flag(belief, "bin") if t.bin_kind == decision.bin]
-    if not bins:
-        state.failures.add(
-            f"dispose({thing}): {decision.reason}, and the belief has no {decision.bin} bin"
-        )
-        return False
-    bin_id = nearest(belief, bins, thing)[0]
-    say = [("SAY", decision.reason)] if decision.cautious else []
-    return [*say, ("fetch", thing), ("drop_into", thing, bin_id)]
-
-
-def _drop_into(state: TaskState, hand: Hand, thing: str, bin_id: str) -> Subtasks:
-    if not state.belief.may_hold_in(thing, hand):
-        return False
-    if closed_place(state.belief, bin_id):
-        return [
-            ("go_to", bin_id),
-            ("OPEN", bin_id),
-            ("DISPOSE", thing, bin_id, hand),
-            ("close_if_possible", bin_id),
-        ]
-    return [("go_to", bin_id), ("DISPOSE", thing, bin_id, hand)]
-
-
 def _at_home(state: TaskState, thing: str) -> Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
@@ -735,8 +682,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "close": (_close_container,),
         "place_relative": (_place_relative,),
         "set_beside": per_hand("set_beside", _set_beside),
-        "dispose": (_disposed, _dispose),
-        "drop_into": per_hand("drop_into", _drop_into),
         **TASK_METHODS,
     }
 )

@@ -23,7 +23,8 @@ The step's graph (prefix ``haz:``):
   label or id names, ``haz:flag`` (each hazard flag), ``haz:material`` (each material class:
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
   its types' typical material: a fork of no known material is judged as metal) or
-  ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed), ``haz:hot``,
+  ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
+  ``haz:openUnknown`` (one whether open is not known), ``haz:hot``,
   ``haz:powered``, ``haz:liquid``, ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
   ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
@@ -197,6 +198,8 @@ class _Facts:
             self.add(node, "massKg", _number(thing.mass_kg))
         if thing.kind == "object" and thing.is_open is False:
             self.add(node, "sealed", _TRUE)
+        elif thing.kind == "object" and thing.is_open is None:
+            self.add(node, "openUnknown", _TRUE)
         stated = states_said(self.said.get(thing.id, ()))
         for flag in sorted(stated - {"hot", "powered"} - found.kinds):
             self.add(node, "flag", Literal(flag))

@@ -45,20 +45,11 @@ def _place_relative(
     return [("PICK", {"object": thing}), ("PLACE", place)]
 
 
-def _dispose(
-    belief: Belief, args: dict[str, str], said: Sequence[str]
-) -> list[tuple[str, dict[str, str]]]:
-    bins = sorted(thing.id for thing in belief.things.values() if "bin" in thing.flags)
-    drop = [("DISPOSE", {"object": args["object"], "bin": bins[0]})] if bins else []
-    return [("PICK", {"object": args["object"]}), *drop]
-
-
 OUTLINES: dict[str, Outline] = {
     "fetch": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "bring": _bring,
     "put_away": lambda belief, args, said: [("PICK", {"object": args["object"]})],
     "place_relative": _place_relative,
-    "dispose": _dispose,
     **REGISTERED_OUTLINES,
 }
 """Per task: the skills it stands for in the simplest case (tasks not listed: none)."""

@@ -1,0 +1,164 @@
+"""Dispose: throw a thing away into the right waste bin.
+
+The skill ``DISPOSE(object, bin, hand)`` drops the held object into ``bin`` (the robot
+approaches the bin, runs ``drop_in`` and releases); it needs the bin the disposal table
+chooses for the thing's material (recycling, compost, landfill). The task ``dispose(object)``
+fetches the object and drops it into the nearest bin of the right kind, opening a closed bin
+first; an unknown material goes to the cautious bin, and the plan says so first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from cogtree.knowledge.scene.disposal import disposal_table
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    container_open,
+    failed,
+    flagged,
+    held_tool,
+    in_robot_room,
+    passed,
+    reachable,
+)
+from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    closed_place,
+    done,
+    nearest,
+    per_hand,
+    with_flag,
+)
+
+
+class DisposeArgs(Args):
+    """DISPOSE: drop the held ``object`` into the waste ``bin`` (recycling, compost, landfill)."""
+
+    object: NodeId
+    bin: NodeId
+    hand: Hand
+
+
+class DisposeTaskArgs(Args):
+    """dispose: throw ``object`` away into the right bin."""
+
+    object: NodeId
+
+
+def _checks(belief: Belief, args: DisposeArgs) -> Iterator[Check]:
+    yield from held_tool(belief, args.object, args.hand, "DISPOSE")
+    yield (is_bin := flagged(belief, args.bin, "bin", "object_not_found", "a waste bin"))
+    if not is_bin.ok:
+        return
+    yield in_robot_room(belief, args.bin)
+    if belief.things[args.bin].kind == "container":
+        yield container_open(belief, args.bin, f"{args.object} must go into")
+    yield reachable(belief, args.bin)
+    yield _right_bin(belief, args.object, args.bin)
+
+
+def _right_bin(belief: Belief, thing: str, bin_id: str) -> Check:
+    found, bin_kind = belief.things[thing], belief.things[bin_id].bin_kind
+    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    if decision.bin == bin_kind:
+        return passed("right_bin", decision.reason)
+    return failed(
+        "right_bin",
+        "wrong_bin",
+        f"{bin_id} is a {bin_kind} bin, but {decision.reason}: use a {decision.bin} bin",
+    )
+
+
+def _effect(belief: Belief, args: DisposeArgs) -> Belief:
+    return belief.with_disposed(args.object, args.bin)
+
+
+def _commands(state: SkillState, thing: str, bin_id: str, hand: Hand) -> list[Step]:
+    return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
+
+
+def _drop_in(state: SkillState, thing: str, bin_id: str, hand: Hand) -> SkillState | bool:
+    if state.near != bin_id or not state.belief.may_hold_in(thing, hand):
+        return False
+    state.belief = state.belief.with_disposed(thing, bin_id)
+    return done(state)
+
+
+def _disposed(state: TaskState, thing: str) -> Subtasks:
+    found = state.belief.things.get(thing)
+    if found is None or found.support is None:
+        return False
+    holder = state.belief.things.get(found.support)
+    return [] if holder is not None and "bin" in holder.flags else False
+
+
+def _dispose(state: TaskState, thing: str) -> Subtasks:
+    belief = state.belief
+    found = belief.things.get(thing)
+    if found is None or found.kind != "object":
+        state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
+        return False
+    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    bins = [t for t in with_flag(belief, "bin") if t.bin_kind == decision.bin]
+    if not bins:
+        state.failures.add(
+            f"dispose({thing}): {decision.reason}, and the belief has no {decision.bin} bin"
+        )
+        return False
+    bin_id = nearest(belief, bins, thing)[0]
+    say = [("SAY", decision.reason)] if decision.cautious else []
+    return [*say, ("fetch", thing), ("drop_into", thing, bin_id)]
+
+
+def _drop_into(state: TaskState, hand: Hand, thing: str, bin_id: str) -> Subtasks:
+    if not state.belief.may_hold_in(thing, hand):
+        return False
+    if closed_place(state.belief, bin_id):
+        return [
+            ("go_to", bin_id),
+            ("OPEN", bin_id),
+            ("DISPOSE", thing, bin_id, hand),
+            ("close_if_possible", bin_id),
+        ]
+    return [("go_to", bin_id), ("DISPOSE", thing, bin_id, hand)]
+
+
+def _outline(
+    belief: Belief, args: dict[str, str], said: Sequence[str]
+) -> list[tuple[str, dict[str, str]]]:
+    bins = sorted(thing.id for thing in belief.things.values() if "bin" in thing.flags)
+    drop = [("DISPOSE", {"object": args["object"], "bin": bins[0]})] if bins else []
+    return [("PICK", {"object": args["object"]}), *drop]
+
+
+CAPABILITY = Capability(
+    name="dispose",
+    skills=(
+        SkillKind(
+            CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
+            _checks,
+            _effect,
+            (_commands,),
+        ),
+    ),
+    commands=(CommandKind("drop_in", ("object", "bin", "hand"), _drop_in),),
+    tasks=(
+        TaskKind(
+            CallSpec("dispose", DisposeTaskArgs, "throw an object away into the right bin"),
+            (_disposed, _dispose),
+            outline=_outline,
+        ),
+    ),
+    helpers={"drop_into": per_hand("drop_into", _drop_into)},
+)
+"""Throwing things away into the right bin."""
