@@ -44,6 +44,7 @@ from cogtree.evaluation.clarify.clarify_data import ClarifyItem
 from cogtree.evaluation.clarify.clarify_world import ROBOT, USER, object_id, object_names
 from cogtree.evaluation.janus.runner import client_for
 from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.errors import LLMError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.candidate_readings import Readings, candidate_readings, option_prompt
@@ -256,12 +257,18 @@ def model_scorer(client: LLMClient) -> Scorer:
 
 
 def scored_with(
-    items: Sequence[ClarifyItem], turns: Mapping[str, TurnReadings], backend: str
+    items: Sequence[ClarifyItem],
+    turns: Mapping[str, TurnReadings],
+    backend: str,
+    config: LLMConfig | None = None,
 ) -> list[ScoredItem]:
-    """Score every item with ``backend`` (raises BackendUnavailable when it cannot run)."""
+    """Score every item with ``backend`` (raises BackendUnavailable when it cannot run).
+
+    ``config``: the manifest the model's client starts from (None: the packaged one).
+    """
     if backend == "none":
         return score_items(items, turns, backend, match_scorer)
-    client = client_for(backend)
+    client = client_for(backend, config=config)
     assert client is not None
     try:
         return score_items(items, turns, backend, model_scorer(client))

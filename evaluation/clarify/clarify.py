@@ -249,12 +249,13 @@ class ClarifyRunner:
         *,
         domains: DomainRegistry | None = None,
         after_turn: AfterTurn | None = None,
+        config: LLMConfig | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
         self.backend = backend
         self.domains = domains or DomainRegistry.discover()
-        self.client = None if backend == "oracle" else client_for(backend)
+        self.client = None if backend == "oracle" else client_for(backend, config=config)
         """The shared model client; None for the oracle (one per item). BackendUnavailable
         is raised when a model backend does not answer here."""
         self.label = backend

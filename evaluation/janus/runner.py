@@ -221,8 +221,12 @@ class BackendUnavailable(RuntimeError):
     """The backend cannot run here (no server, no model file); the message says why."""
 
 
-def client_for(backend: str, judge: bool | None = None) -> LLMClient | None:
+def client_for(
+    backend: str, judge: bool | None = None, *, config: LLMConfig | None = None
+) -> LLMClient | None:
     """A client whose every module uses ``backend``; None for ``scripted`` (one per item).
+
+    ``config``: the manifest to start from (the user's model and server); None: the packaged one.
 
     A model backend loads its model here, once: a load under a busy machine can outlast a
     tree's setup timeout, which would fail every run that shares the client.
@@ -232,7 +236,7 @@ def client_for(backend: str, judge: bool | None = None) -> LLMClient | None:
     """
     if backend == "scripted":
         return None
-    config = LLMConfig.load().with_backend(backend)
+    config = (config or LLMConfig.load()).with_backend(backend)
     if judge is not None:
         config = config.with_judge(judge)
     client = LLMClient(config)
@@ -272,12 +276,18 @@ def preset_resolutions(
 class ModuleRunner(Closeable):
     """Runs the module sets on one backend; owns the worlds, memory, client and ``workers``."""
 
-    def __init__(self, backend: str, *, domains: DomainRegistry | None = None) -> None:
+    def __init__(
+        self,
+        backend: str,
+        *,
+        domains: DomainRegistry | None = None,
+        config: LLMConfig | None = None,
+    ) -> None:
         if backend not in BACKENDS:
             raise ValueError(f"unknown backend {backend!r}; use one of {', '.join(BACKENDS)}")
         self.backend = backend
         self.domains = domains or DomainRegistry.discover()
-        self.client = client_for(backend)
+        self.client = client_for(backend, config=config)
         self.label = backend_label(backend, self.client)
         self._worlds: dict[str, SimExecutor] = {}
         self._scenarios: dict[str, Scenario] = {}

@@ -43,6 +43,7 @@ from cogtree.evaluation.janus.runner import BackendUnavailable, backend_label, c
 from cogtree.evaluation.scenarios.oracle import TreeMode
 from cogtree.evaluation.scenarios.scenario_run import ScenarioResult, oracle_client, run_scenario
 from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.faults import FaultPlan
 from cogtree.sim.scenario import Scenario, Tier
 
@@ -296,6 +297,7 @@ def run_bench(
     fault_seed: int = 0,
     judge: bool | None = None,
     experience: Path | None = None,
+    config: LLMConfig | None = None,
 ) -> BenchResults:
     """Run every scenario with every tree on every backend that can run here.
 
@@ -304,7 +306,8 @@ def run_bench(
     Unknown backends raise ValueError; unavailable ones (no Ollama, no GGUF) are skipped
     with a note. A run that crashes is reported as a failed row with its error.
     ``experience``: the SQLite file every run's explainer reads and learns in (None: the
-    shipped seeds, nothing kept).
+    shipped seeds, nothing kept). ``config``: the manifest the model clients start from (None:
+    the packaged one).
     """
     unknown = [backend for backend in backends if backend not in BACKENDS]
     if unknown:
@@ -313,7 +316,8 @@ def run_bench(
     ready: list[tuple[str, LLMClient | None, str]] = []
     for backend in dict.fromkeys(backends):
         try:
-            client = None if backend in ("oracle", "faults") else client_for(backend, judge)
+            scripted = backend in ("oracle", "faults")
+            client = None if scripted else client_for(backend, judge, config=config)
         except BackendUnavailable as error:
             bench.notes.append(f"{backend} skipped: {error}")
             continue

@@ -7,18 +7,25 @@ and scope detection on CLINC150, for each ``--backend`` (default: ``none`` and `
 and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the same rows as CSV;
 ``--timings`` adds each module's latency and tokens, :mod:`evaluation.janus.timings`).
 A progress line goes to stderr.
+
+``cogtree eval card --llm ollama --model NAME``: the report card of one model
+(:mod:`evaluation.janus.card`): a Markdown and a JSON report, and the calibrated gate's
+threshold for that model. ``cogtree eval table1``: the advisor's Table 1 over phrasings written
+apart from the code (:mod:`evaluation.janus.table1`).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
+from cogtree.evaluation.janus.card import CardPlan, run_card
 from cogtree.evaluation.janus.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -38,17 +45,35 @@ from cogtree.evaluation.janus.runner import (
     ModuleRunner,
     ModuleScore,
 )
+from cogtree.evaluation.janus.table1 import (
+    DEFAULT_PHRASINGS,
+    Table1Error,
+    load_phrasings,
+    run_table1,
+    tree_sessions,
+)
 from cogtree.evaluation.janus.timings import timing_section
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_profile import ProfileError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.cli.arg_types import positive_int
+from cogtree.sim.scenario import ScenarioError
+from cogtree.trees.cli.arg_types import error_rate, positive_int
 from cogtree.trees.cli.commands import add_subcommand
+from cogtree.trees.cli.errors import CLIError
 from cogtree.trees.cli.eval_clarify_command import add_clarify_parsers, run_clarify
 from cogtree.trees.cli.hazards_command import add_hazards_parser, run_hazards
+from cogtree.trees.cli.llm_options import (
+    backend_summary,
+    check_named_backends,
+    use_default_calibration,
+)
+from cogtree.trees.cli.run_command import suite
 from cogtree.trees.cli.scope_similarity_command import (
     add_scope_similarity_parser,
     run_scope_similarity,
 )
+from cogtree.trees.cli.user_data import calibration_path
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +142,143 @@ def add_eval_parser(commands: argparse._SubParsersAction) -> None:  # type: igno
     add_hazards_parser(kinds)
     add_scope_similarity_parser(kinds)
     add_heldout_parser(kinds)
+    add_card_parser(kinds)
+    add_table1_parser(kinds)
+
+
+CARD_BACKENDS = ("ollama", "llama-cpp", "none")
+"""Backends a report card is made for (none: the fast paths alone, as a baseline)."""
+
+SHARED_CLARIFY = Path("../shared/data/clarify")
+"""Where the clarification sets' calibration halves are looked for by default."""
+
+
+def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval card``: one model's report card (evaluation.janus.card)."""
+    card = kinds.add_parser(
+        "card",
+        help="a report card for one model: every gate's figures, timings, a short bench, and "
+        "the calibrated gate's threshold for it",
+        description="Runs the module evaluation, the ask-or-act evaluation on calibration "
+        "halves, a short bench and the per-module timings with the model on every module, "
+        "fits the calibrated readiness gate's threshold when the backend gives "
+        "log-probabilities (written where the gate finds it for this model), and writes "
+        "card_<backend>_<model>.md and .json.",
+    )
+    card.add_argument("--llm", choices=CARD_BACKENDS, default="ollama", help="the backend")
+    card.add_argument("--model", help="the model (Ollama tag; default: the manifest's)")
+    card.add_argument(
+        "--config", action="append", default=[], metavar="FILE", help="LLM manifest layers"
+    )
+    card.add_argument("--output-dir", type=Path, default=Path("."), metavar="DIR")
+    card.add_argument(
+        "--clarify",
+        type=Path,
+        action="append",
+        metavar="FILE.jsonl",
+        help=f"calibration items (default: {SHARED_CLARIFY}/*_calib.jsonl when present)",
+    )
+    card.add_argument("--module-items", type=positive_int, default=6, metavar="N")
+    card.add_argument("--clarify-items", type=positive_int, default=8, metavar="N")
+    card.add_argument(
+        "--scenarios",
+        default="goto_kitchen,hand_over_glasses",
+        help="the short bench's scenario ids, comma-separated",
+    )
+    card.add_argument("--epsilon", type=error_rate, default=0.15)
+    card.add_argument(
+        "--no-calibrate", action="store_true", help="do not fit or write the gate's threshold"
+    )
+
+
+def add_table1_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``eval table1``: the advisor's Table 1 over phrasings written apart from the code."""
+    table1 = kinds.add_parser(
+        "table1",
+        help="how many of the Table 1 phrasings (written without reading the code) are handled",
+        description="Runs each phrasing through the whole turn tree in a fresh session and "
+        "reports, per kind of request, how many are handled (evaluation.janus.table1).",
+    )
+    table1.add_argument("--file", type=Path, default=DEFAULT_PHRASINGS, metavar="FILE.yaml")
+    table1.add_argument("--llm", choices=CARD_BACKENDS, default="none", help="the backend")
+    table1.add_argument("--model", help="the model (Ollama tag; default: the manifest's)")
+    table1.add_argument("--config", action="append", default=[], metavar="FILE")
+    table1.add_argument("--limit", type=positive_int, metavar="N", help="the first N items")
+
+
+def run_card_command(args: argparse.Namespace) -> int:
+    """Make the report card; the exit code (2: unusable data or backend)."""
+    config = LLMConfig.load(*args.config)
+    if args.model:
+        config = config.with_model(args.model)
+    try:
+        with _client(args.llm, config) as client:
+            backend = client.backend_for("intent")
+            model = backend.model_name(client.settings_for("intent"))
+        clarify = args.clarify or sorted(SHARED_CLARIFY.glob("*_calib.jsonl"))
+        plan = CardPlan(
+            backend=args.llm,
+            config=config,
+            model=model,
+            eval_data=EvalData.load(DEFAULT_DATA),
+            clarify_files=clarify,
+            scenarios=suite(args.scenarios),
+            threshold_path=None if args.no_calibrate else calibration_path(args.llm, model),
+            module_items=args.module_items,
+            clarify_items=args.clarify_items,
+            epsilon=args.epsilon,
+        )
+        card = run_card(plan, lambda line: print(f"[card] {line}", file=sys.stderr, flush=True))
+    except (DatasetError, BackendUnavailable, CLIError, ScenarioError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", f"card_{args.llm}_{model}")
+    args.output_dir.mkdir(parents=True, exist_ok=True)
+    markdown, data = args.output_dir / f"{stem}.md", args.output_dir / f"{stem}.json"
+    card.write(markdown, data)
+    print(f"wrote {markdown} and {data} ({card.seconds:.0f} s)", file=sys.stderr)
+    return 0
+
+
+def run_table1_command(args: argparse.Namespace) -> int:
+    """Run the Table 1 phrasings and print the table; the exit code (2: unusable data)."""
+    config = LLMConfig.load(*args.config)
+    if args.model:
+        config = config.with_model(args.model)
+    try:
+        items = load_phrasings(args.file)[: args.limit]
+        with _client(args.llm, config) as client:
+            calibrated = use_default_calibration(client)
+            if calibrated is not None:
+                print(f"cogtree: calibrated readiness gate: {calibrated}", file=sys.stderr)
+            sessions = tree_sessions(client, DomainRegistry.discover())
+            report = run_table1(
+                items,
+                sessions,
+                progress=lambda done, total: print(
+                    f"\r[table1] {done}/{total}",
+                    end="\n" if done == total else "",
+                    file=sys.stderr,
+                    flush=True,
+                ),
+            )
+    except (Table1Error, CLIError) as error:
+        print(f"cogtree: error: {error}", file=sys.stderr)
+        return 2
+    print(report.markdown(args.llm))
+    return 0
+
+
+def _client(backend: str, config: LLMConfig) -> LLMClient:
+    """A client of ``config`` on ``backend``; CLIError (exit 2) when it cannot serve here."""
+    client = LLMClient(config.with_backend(backend))
+    try:
+        check_named_backends(client)
+    except CLIError:
+        client.close()
+        raise
+    print(f"cogtree: {backend_summary(client)}", file=sys.stderr)
+    return client
 
 
 def add_heldout_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -149,6 +311,10 @@ def run_eval(args: argparse.Namespace) -> int:
         return run_hazards(args)
     if args.eval_command == "scope-similarity":
         return run_scope_similarity(args)
+    if args.eval_command == "card":
+        return run_card_command(args)
+    if args.eval_command == "table1":
+        return run_table1_command(args)
     if args.eval_command != "modules":
         return run_clarify(args)
     try:

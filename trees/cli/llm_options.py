@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from cogtree.knowledge.llm.client import LLMClient
@@ -12,6 +13,10 @@ from cogtree.knowledge.llm.faults import FaultInjectingBackend, FaultPlan
 from cogtree.knowledge.llm.scripted import Script, ScriptedBackend
 from cogtree.knowledge.llm.types import BACKEND_NAMES
 from cogtree.trees.cli.errors import CLIError
+from cogtree.trees.cli.user_data import calibration_path
+
+READINESS_MODULE = "inner_speech"
+"""The module whose settings name the calibrated gate's threshold."""
 
 NAMED_AT_START = ("ollama", "llama-cpp")
 """Backends checked when the command starts (a model server or file that may be missing)."""
@@ -78,8 +83,30 @@ def client_from_args(args: argparse.Namespace) -> LLMClient:
         client.close()
         raise
     print(f"cogtree: {backend_summary(client)}", file=sys.stderr)
+    calibrated = use_default_calibration(client)
+    if calibrated is not None:
+        print(f"cogtree: calibrated readiness gate: {calibrated}", file=sys.stderr)
     warn_judge_without_model(client)
     return client
+
+
+def use_default_calibration(client: LLMClient) -> Path | None:
+    """Calibrate the readiness gate with the threshold file of the model it runs, if any.
+
+    When the manifest names no ``calibration`` for the readiness module and
+    :func:`~trees.cli.user_data.calibration_path` holds a file for its backend and model (the one
+    ``cogtree eval card`` fits), the client's settings point at it; the file used, else None.
+    A threshold made for another model is refused by the gate, never used.
+    """
+    settings = client.settings_for(READINESS_MODULE)
+    backend = client.backend_for(READINESS_MODULE)
+    if settings.calibration is not None or backend.name in ("none", "scripted"):
+        return None
+    path = calibration_path(backend.name, backend.model_name(settings))
+    if not path.is_file():
+        return None
+    client.config = client.config.with_module(READINESS_MODULE, calibration=str(path))
+    return path
 
 
 def warn_judge_without_model(client: LLMClient) -> None:

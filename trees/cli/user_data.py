@@ -3,13 +3,16 @@
 The directory is ``$XDG_DATA_HOME/cogtree``, else ``~/.local/share/cogtree``. It holds the
 dialogue memory (``memory.sqlite``) and, next to it, the failure experience the explainer
 learns (``experience.sqlite``). ``COGTREE_EXPERIENCE`` names another experience file for
-every command; ``--experience FILE`` names one for a single run.
+every command; ``--experience FILE`` names one for a single run. The calibrated readiness
+gate's thresholds live in ``calibration/<backend>/<model>.json`` (``cogtree eval card`` writes
+them; every command that ticks uses the one of the model it runs).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 from pathlib import Path
 
 EXPERIENCE_ENV = "COGTREE_EXPERIENCE"
@@ -25,6 +28,17 @@ def user_data_dir() -> Path:
 def default_memory_path() -> Path:
     """``memory.sqlite`` in the user's data directory."""
     return user_data_dir() / "memory.sqlite"
+
+
+def calibration_path(backend: str, model: str) -> Path:
+    """The calibrated gate's threshold file for ``model`` served by ``backend``.
+
+    ``calibration/<backend>/<model>.json`` in the user's data directory; characters other than
+    letters, digits, ``.``, ``_`` and ``-`` in the model's name become ``_`` (``qwen2.5:3b`` ->
+    ``qwen2.5_3b.json``).
+    """
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", model) or "default"
+    return user_data_dir() / "calibration" / backend / f"{safe}.json"
 
 
 def default_experience_path() -> Path:
