@@ -9,7 +9,7 @@ and prints Markdown tables (``--output`` writes them to a file, ``--csv`` the sa
 A progress line goes to stderr.
 
 ``cogtree eval card --llm ollama --model NAME``: the report card of one model
-(:mod:`evaluation.janus.card`): a Markdown and a JSON report, and the calibrated gate's
+(:mod:`evaluation.card`): a Markdown and a JSON report, and the calibrated gate's
 threshold for that model. ``cogtree eval table1``: the advisor's Table 1 over phrasings written
 apart from the code (:mod:`evaluation.janus.table1`).
 """
@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cogtree.evaluation.janus.card import CardPlan, run_card
+from cogtree.evaluation.card import CardPlan, run_card
 from cogtree.evaluation.janus.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -154,7 +154,7 @@ SHARED_CLARIFY = Path("../shared/data/clarify")
 
 
 def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """Add ``eval card``: one model's report card (evaluation.janus.card)."""
+    """Add ``eval card``: one model's report card (evaluation.card)."""
     card = kinds.add_parser(
         "card",
         help="a report card for one model: every gate's figures, timings, a short bench, and "
