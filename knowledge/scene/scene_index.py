@@ -32,8 +32,9 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from sys import intern
 
 from oxrdflib.store import OxigraphStore
 from pyoxigraph import Literal as OxLiteral
@@ -73,11 +74,15 @@ Term = tuple[str, str]
 
 
 def short(iri: str) -> str:
-    """The short id of a scene or ontology IRI (its local name); other IRIs in full."""
-    for namespace in (SCENE_NS, ONTOLOGY_NS):
-        if iri.startswith(namespace):
-            return iri[len(namespace) :]
+    """The short id of a scene or ontology IRI (its local name, interned); other IRIs in full."""
+    if iri.startswith(SCENE_NS):
+        return intern(iri[_SCENE_LENGTH:])
+    if iri.startswith(ONTOLOGY_NS):
+        return intern(iri[_ONTOLOGY_LENGTH:])
     return iri
+
+
+_SCENE_LENGTH, _ONTOLOGY_LENGTH = len(SCENE_NS), len(ONTOLOGY_NS)
 
 
 @dataclass(frozen=True)
@@ -150,7 +155,15 @@ class Vocabulary:
     """Label or synonym -> the attributes it names."""
 
 
-_Edit = Callable[[dict[str, set[str]], str, str], None]
+Members = tuple[str, ...] | set[str]
+"""The nodes under one key of a reverse map: a tuple while they are few (a set costs four
+times the memory of a short tuple, and most keys, a room's name or what is on one shelf,
+have one or two nodes), a set from :data:`FEW` on."""
+
+FEW = 8
+
+
+_Edit = Callable[[dict[str, Members], str, str], None]
 
 
 class _Tables:
@@ -159,16 +172,16 @@ class _Tables:
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
         self.nodes: dict[str, Node] = {}
-        self.by_name: dict[str, set[str]] = {}
-        self.by_type: dict[str, set[str]] = {}
-        self.by_value: dict[str, set[str]] = {}
+        self.by_name: dict[str, Members] = {}
+        self.by_type: dict[str, Members] = {}
+        self.by_value: dict[str, Members] = {}
         """``attribute=value`` -> the nodes with that string value of that attribute."""
-        self.by_flag: dict[str, set[str]] = {}
-        self.by_attribute: dict[str, set[str]] = {}
-        self.by_owner: dict[str, set[str]] = {}
-        self.by_class: dict[str, set[str]] = {}
-        self.placed: dict[str, set[str]] = {}
-        self.held: dict[str, set[str]] = {}
+        self.by_flag: dict[str, Members] = {}
+        self.by_attribute: dict[str, Members] = {}
+        self.by_owner: dict[str, Members] = {}
+        self.by_class: dict[str, Members] = {}
+        self.placed: dict[str, Members] = {}
+        self.held: dict[str, Members] = {}
 
     def put(self, node_id: str, node: Node | None) -> None:
         """Replace what is known of ``node_id`` (None: nothing is)."""
@@ -185,7 +198,7 @@ class _Tables:
         for name in node.types:
             edit(self.by_type, name, node_id)
         for attribute, value in node.values:
-            edit(self.by_value, f"{attribute}={value}", node_id)
+            edit(self.by_value, intern(f"{attribute}={value}"), node_id)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id)
         for attribute in node.attributes:
@@ -202,16 +215,24 @@ class _Tables:
             edit(self.held, node_id, thing)
 
 
-def _add(table: dict[str, set[str]], key: str, node_id: str) -> None:
-    table.setdefault(key, set()).add(node_id)
-
-
-def _discard(table: dict[str, set[str]], key: str, node_id: str) -> None:
+def _add(table: dict[str, Members], key: str, node_id: str) -> None:
     found = table.get(key)
-    if found is not None:
+    if found is None:
+        table[key] = (node_id,)
+    elif isinstance(found, set):
+        found.add(node_id)
+    elif node_id not in found:
+        table[key] = (*found, node_id) if len(found) < FEW else {*found, node_id}
+
+
+def _discard(table: dict[str, Members], key: str, node_id: str) -> None:
+    found = table.get(key)
+    if isinstance(found, set):
         found.discard(node_id)
-        if not found:
-            del table[key]
+    elif found is not None and node_id in found:
+        found = table[key] = tuple(member for member in found if member != node_id)
+    if found is not None and not found:
+        del table[key]
 
 
 # -- reading the graph ------------------------------------------------------------------------
@@ -223,7 +244,7 @@ def _ox_term(term: object) -> Term:
     if isinstance(term, OxLiteral):
         datatype = term.datatype.value
         if term.language is None and datatype == XSD + "string":
-            return term.value, STRING
+            return intern(term.value), STRING
         if datatype == XSD + "boolean" and term.value in ("true", "1"):
             return term.value, TRUE
         return term.value, "literal"
@@ -235,7 +256,7 @@ def _rdflib_term(term: object) -> Term:
         return str(term), "iri"
     if isinstance(term, Literal):
         if term.language is None and term.datatype in (None, URIRef(XSD + "string")):
-            return str(term), STRING
+            return intern(str(term)), STRING
         if term.datatype == URIRef(XSD + "boolean") and term.toPython() is True:
             return str(term), TRUE
         return str(term), "literal"
@@ -328,8 +349,8 @@ class _Draft:
         self.flags: list[str] = []
         self.attributes: list[str] = []
 
-    def take(self, predicate: str, term: Term, attributes: set[str]) -> None:
-        """Keep the fact (``predicate``, ``term``) if the index reads it."""
+    def take(self, predicate: str, term: Term, attributes: Mapping[str, str]) -> None:
+        """Keep the fact (``predicate``, ``term``) if the index reads it (attributes by IRI)."""
         text, kind = term
         if predicate == RDF_TYPE:
             if kind == "iri" and text.startswith(ONTOLOGY_NS) and short(text) in CLASSES:
@@ -346,51 +367,55 @@ class _Draft:
                 self.held.append(short(text))
             elif predicate in PLACEMENTS:
                 self.placements.append((PLACEMENTS[predicate], short(text)))
-        elif predicate.startswith(ONTOLOGY_NS) and short(predicate) in attributes:
-            name = short(predicate)
+        elif predicate in attributes:
+            name = attributes[predicate]
             self.attributes.append(name)
             if kind == STRING:
                 self.values.append((name, text))
             elif kind == TRUE:
                 self.flags.append(name)
 
-    def node(self) -> Node | None:
-        """The node (fields sorted, so equal facts give equal nodes); None without facts."""
+    def node(self, shared: dict[object, object]) -> Node | None:
+        """The node (fields sorted, so equal facts give equal nodes); None without facts.
+
+        A field equal to one in ``shared`` is that one (nodes of a build share their equal
+        fields: the same classes, types, attribute names, often the same placement).
+        """
         node = Node()
         for name in Node.__slots__:
             value = getattr(self, name)
-            if name == "attributes":
-                node.attributes = frozenset(value)
-            elif value:
-                setattr(node, name, tuple(sorted(set(value))))
+            if value:
+                kept = frozenset(value) if name == "attributes" else tuple(sorted(set(value)))
+                setattr(node, name, shared.setdefault(kept, kept))
         empty = not (node.attributes or node.classes or node.labels or node.synonyms)
         if empty and not (node.types or node.owners or node.placements or node.held):
             return None
         return node
 
 
+def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
+    """The attributes of ``vocabulary`` by IRI."""
+    return {ONTOLOGY_NS + name: name for name in sorted(vocabulary.attributes)}
+
+
 def _build(reader: _Reader) -> _Tables:
     """Every node of the graph, read predicate by predicate."""
     tables = _Tables(_vocabulary(reader))
-    attributes = tables.vocabulary.attributes
+    attributes = _attribute_iris(tables.vocabulary)
     drafts: dict[str, _Draft] = {}
-
-    def take(subject: str, predicate: str, term: Term) -> None:
-        if not subject.startswith(ONTOLOGY_NS):
-            draft = drafts.get(subject)
-            if draft is None:
-                draft = drafts[subject] = _Draft()
-            draft.take(predicate, term, attributes)
-
-    for name in sorted(CLASSES):
-        for subject, term in reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + name):
-            take(subject, RDF_TYPE, term)
-    predicates = [LABEL, SYNONYM, OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS]
-    for predicate in predicates + [ONTOLOGY_NS + name for name in sorted(attributes)]:
-        for subject, term in reader.with_predicate(predicate):
-            take(subject, predicate, term)
+    reads: list[tuple[str, str | None]] = [(RDF_TYPE, ONTOLOGY_NS + n) for n in sorted(CLASSES)]
+    reads += [(predicate, None) for predicate in (LABEL, SYNONYM, OBJECT_TYPE, OWNED_BY, HOLDS)]
+    reads += [(predicate, None) for predicate in (*PLACEMENTS, *attributes)]
+    for predicate, obj in reads:
+        for subject, term in reader.with_predicate(predicate, obj):
+            if not subject.startswith(ONTOLOGY_NS):
+                draft = drafts.get(subject)
+                if draft is None:
+                    draft = drafts[subject] = _Draft()
+                draft.take(predicate, term, attributes)
+    shared: dict[object, object] = {}
     for subject, draft in drafts.items():
-        tables.put(short(subject), draft.node())
+        tables.put(short(subject), draft.node(shared))
     return tables
 
 
@@ -431,12 +456,12 @@ class SceneIndex:
             self.rebuild()
             return
         renamed = set()
-        attributes = self._tables.vocabulary.attributes
+        attributes = _attribute_iris(self._tables.vocabulary)
         for subject in change.subjects:
             draft = _Draft()
             for predicate, term in self._reader.about(subject):
                 draft.take(predicate, term, attributes)
-            node, node_id = draft.node(), short(subject)
+            node, node_id = draft.node({}), short(subject)
             with self._lock:
                 old = self._tables.nodes.get(node_id)
                 self._tables.put(node_id, node)
@@ -536,14 +561,14 @@ class SceneIndex:
     def unowned(self, nodes: set[str]) -> set[str]:
         """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
         with self._lock:
-            return nodes - self._tables.by_owner.get(ANYONE, set())
+            return nodes.difference(self._tables.by_owner.get(ANYONE, ()))
 
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
         with self._lock:
             found: set[str] = set()
             for name in classes:
-                found |= nodes & self._tables.by_class.get(name, set())
+                found |= nodes.intersection(self._tables.by_class.get(name, ()))
             return found
 
     def within(self, place: str) -> set[str]:
