@@ -10,7 +10,7 @@ and what to fix.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -19,13 +19,14 @@ from cogtree.knowledge.validation_errors import first_problem
 
 M = TypeVar("M", bound=BaseModel)
 
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER: Final = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML has it (about ten times faster), else the pure-Python one."""
 
 
 def read_yaml(path: Path, error: type[Exception]) -> Any:
     """The document the YAML file ``path`` holds; ``error`` naming the file and the fix."""
     try:
-        return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        return yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
     except FileNotFoundError:
         raise error(f"{path} not found") from None
     except OSError as problem:

@@ -31,6 +31,7 @@ import yaml
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import verb_bases
+from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists."""
@@ -262,7 +263,7 @@ def request_words() -> _Words:
     Raises :class:`WordsError` naming the entry when the file is malformed.
     """
     try:
-        data = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8"))
+        data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER)
     except (OSError, yaml.YAMLError) as error:
         raise WordsError(f"{WORDS_FILE}: cannot read the grammar's words: {error}") from error
     if not isinstance(data, dict):

@@ -18,6 +18,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from cogtree.knowledge.validation_errors import first_problem
+from cogtree.knowledge.yaml_files import LOADER
 
 UNSUPPORTED_SKILLS_PATH = Path(__file__).with_name("unsupported_skills.yaml")
 """The shipped list of skills the robot lacks."""
@@ -58,7 +59,7 @@ class _Catalogue(BaseModel):
 def unsupported_skills(path: Path = UNSUPPORTED_SKILLS_PATH) -> tuple[UnsupportedSkill, ...]:
     """Every unsupported skill of the list at ``path`` (read once per path)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=LOADER)
         return _Catalogue.model_validate(raw).skills
     except (OSError, yaml.YAMLError) as error:
         raise ValueError(f"{path}: cannot read the unsupported skills: {error}") from error

@@ -19,10 +19,9 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from cogtree.knowledge.llm.errors import LLMConfigError, first_problem
 from cogtree.knowledge.llm.types import BACKEND_NAMES, ModuleSettings
+from cogtree.knowledge.yaml_files import LOADER
 
 DEFAULT_MANIFEST = Path(__file__).with_name("modules.yaml")
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's when PyYAML has it
 
 JUDGE_MODULE = "plan_validation"
 """The ValidationGate's LLM judge: the one module that may be switched off (``enabled``)."""
@@ -116,7 +115,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except OSError as error:
         raise LLMConfigError(f"cannot read LLM config {path}: {error.strerror}") from error
     try:
-        data = yaml.load(text, Loader=_LOADER)
+        data = yaml.load(text, Loader=LOADER)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f" line {mark.line + 1}" if mark is not None else ""
