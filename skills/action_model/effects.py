@@ -14,10 +14,8 @@ from pydantic import BaseModel
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
 from cogtree.skills.action_model.specs import (
-    CloseArgs,
     GotoArgs,
     HandoverArgs,
-    OpenArgs,
     PickArgs,
     PlaceArgs,
 )
@@ -36,8 +34,6 @@ def unmoved_effect(skill: str, args: BaseModel, belief: Belief) -> Belief:
         return belief.with_picked(args.object, args.hand)
     if isinstance(args, PlaceArgs):
         return _placed(belief, args)
-    if isinstance(args, OpenArgs | CloseArgs):
-        return belief.with_container(args.container, isinstance(args, OpenArgs))
     if isinstance(args, HandoverArgs):
         room = belief.people[args.person].room
         moved = belief if room is None else belief.with_robot_in(room)

@@ -33,10 +33,8 @@ from cogtree.skills.action_model.checks import (
 )
 from cogtree.skills.action_model.people import AVAILABLE
 from cogtree.skills.action_model.specs import (
-    CloseArgs,
     GotoArgs,
     HandoverArgs,
-    OpenArgs,
     PickArgs,
     PlaceArgs,
     SpatialRelation,
@@ -206,20 +204,6 @@ def _free_place(belief: Belief, furniture: str, landmark: str) -> Check:
     )
 
 
-def _open_or_close(skill: RobotSkill) -> Callable[[Belief, OpenArgs | CloseArgs], Iterator[Check]]:
-    def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
-        yield has_skill(belief, skill)
-        yield has_hands(belief)
-        yield (container := of_kind(belief, args.container, ("container",), "is_container"))
-        if not container.ok:
-            return
-        yield in_robot_room(belief, args.container)
-        yield reachable(belief, args.container)
-        yield free_hand(belief, None)
-
-    return checks
-
-
 def _handover(belief: Belief, args: HandoverArgs) -> Iterator[Check]:
     yield has_skill(belief, "HANDOVER")
     yield has_hands(belief)
@@ -259,8 +243,6 @@ UNMOVED_CHECKS: Mapping[RobotSkill, Callable[[Belief, Any], Iterator[Check]]] = 
     "GOTO": _goto,
     "PICK": _pick,
     "PLACE": _place,
-    "OPEN": _open_or_close("OPEN"),
-    "CLOSE": _open_or_close("CLOSE"),
     "HANDOVER": _handover,
     "SAY": _skill_only("SAY"),
     "WAIT": _skill_only("WAIT"),

@@ -88,18 +88,6 @@ class PlaceArgs(Args):
     relation: SpatialRelation | None = None
 
 
-class OpenArgs(Args):
-    """OPEN: open a container, an appliance's door, a drawer, a cupboard or a door."""
-
-    container: NodeId
-
-
-class CloseArgs(Args):
-    """CLOSE: close a container."""
-
-    container: NodeId
-
-
 class HandoverArgs(Args):
     """HANDOVER: give the held ``object`` to ``person`` (going to their room first)."""
 
@@ -166,8 +154,6 @@ UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
         "GOTO": CallSpec("GOTO", GotoArgs, "drive to a room, furniture, object or person"),
         "PICK": CallSpec("PICK", PickArgs, "pick an object up with one hand"),
         "PLACE": CallSpec("PLACE", PlaceArgs, "put a held object on a surface or in a container"),
-        "OPEN": CallSpec("OPEN", OpenArgs, "open a container"),
-        "CLOSE": CallSpec("CLOSE", CloseArgs, "close a container"),
         "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
         "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
         "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),

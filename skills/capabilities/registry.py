@@ -15,7 +15,7 @@ from types import MappingProxyType
 from cogtree.skills.action_model.belief import Thing
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import CallSpec
-from cogtree.skills.capabilities import dispose, fill, heat, pour, switch, wipe
+from cogtree.skills.capabilities import dispose, fill, heat, open_close, pour, switch, wipe
 from cogtree.skills.capabilities.capability import (
     Capability,
     CommandKind,
@@ -29,6 +29,7 @@ CAPABILITIES: tuple[Capability, ...] = (
     dispose.CAPABILITY,
     fill.CAPABILITY,
     heat.CAPABILITY,
+    open_close.CAPABILITY,
     pour.CAPABILITY,
     switch.CAPABILITY,
     wipe.CAPABILITY,

@@ -18,8 +18,6 @@ from cogtree.skills.planning.limits import spoken, verb_be
 from cogtree.skills.planning.tasks import TaskCall
 
 _STATES = {
-    "open": "open",
-    "close": "closed",
     "tidy": "tidy",
     **END_STATES,
 }

@@ -2,7 +2,7 @@
 
 ``GOTO`` → navigate; ``PICK`` → approach, open_gripper, grasp, verify_grasp, lift; ``PLACE`` →
 approach, put, release (beside a landmark: approach the landmark's surface, put_beside,
-release); ``OPEN``/``CLOSE`` → approach, open/close; ``HANDOVER`` → (navigate to the person's
+release); ``HANDOVER`` → (navigate to the person's
 room,) approach the person, handover, release (a sharp object: speak a warning and
 present_handle before the handover); ``SAY`` → speak; ``WAIT`` → wait; a
 capability's skills as its module says (:mod:`cogtree.skills.capabilities.registry`). Which
@@ -54,8 +54,6 @@ COMMAND_ARGS: Mapping[CommandName, tuple[str, ...]] = MappingProxyType(
         "lift": ("object", "hand"),
         "put": ("object", "target", "hand"),
         "release": ("hand",),
-        "open": ("container",),
-        "close": ("container",),
         "handover": ("object", "person", "hand"),
         "present_handle": ("object", "hand"),
         "put_beside": ("object", "landmark", "relation", "hand"),
@@ -189,16 +187,6 @@ def _release(state: SkillState, hand: Hand) -> Outcome:
     return done(state)
 
 
-def _set_open(is_open: bool) -> Action:
-    def set_open(state: SkillState, container: str) -> Outcome:
-        if state.near != container:
-            return False
-        state.belief = state.belief.with_container(container, is_open)
-        return done(state)
-
-    return set_open
-
-
 def _handover(state: SkillState, thing: str, person: str, hand: Hand) -> Outcome:
     if state.near != person or not state.belief.may_hold_in(thing, hand):
         return False
@@ -232,8 +220,6 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         "lift": _check_hold,
         "put": _put,
         "release": _release,
-        "open": _set_open(True),
-        "close": _set_open(False),
         "handover": _handover,
         "present_handle": _present_handle,
         "put_beside": _put_beside,
@@ -307,14 +293,6 @@ def _place(
     ]
 
 
-def _open(state: SkillState, container: str) -> list[Step]:
-    return [("approach", container), ("open", container)]
-
-
-def _close(state: SkillState, container: str) -> list[Step]:
-    return [("approach", container), ("close", container)]
-
-
 SHARP_WARNING = "Careful, {object} is sharp: I am handing it to you handle first."
 """What the robot says before handing over a sharp object."""
 
@@ -363,8 +341,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "GOTO": (_goto_place, _goto_object, _goto_person),
         "PICK": (_pick_from_furniture, _pick_from_floor),
         "PLACE": (_place,),
-        "OPEN": (_open,),
-        "CLOSE": (_close,),
         "HANDOVER": (_handover_here, _handover_elsewhere),
         "SAY": (_say,),
         "WAIT": (_wait,),

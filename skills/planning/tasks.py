@@ -3,8 +3,7 @@
 Tasks: ``fetch(object)`` (have it in a hand), ``bring(object, to)`` (to a person or onto a
 place), ``put_away(object)`` (to its home place, when the belief has one) and ``tidy(room)``
 (put away every object of the room that is out of place; those that cannot be put away are
-left where they are and reported), ``open``/``close(container)`` (appliances, cupboards,
-drawers too), and the kitchen tasks: ``place_relative(object, relation, landmark)`` (next to,
+left where they are and reported), ``place_relative(object, relation, landmark)`` (next to,
 left of, ... an object or on/in a place), and the tasks of each capability
 (:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
 each checks its preconditions on the belief the plan has led to so far and applies its
@@ -126,14 +125,6 @@ class TidyArgs(BaseModel):
     room: NodeId
 
 
-class ContainerArgs(BaseModel):
-    """open / close: a container (a fridge, a wardrobe, a drawer)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    container: NodeId
-
-
 RELATION_WORDS: Mapping[str, SpatialRelation] = MappingProxyType(
     {
         "beside": "next_to",
@@ -179,8 +170,6 @@ TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
         "bring": CallSpec("bring", BringArgs, "take an object to a person or a place"),
         "put_away": CallSpec("put_away", PutAwayArgs, "take an object to its home place"),
         "tidy": CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
-        "open": CallSpec("open", ContainerArgs, "open a container"),
-        "close": CallSpec("close", ContainerArgs, "close a container"),
         "place_relative": CallSpec(
             "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
         ),
@@ -489,15 +478,6 @@ def _travel(state: TaskState, target: str) -> Subtasks:
     return [("GOTO", target)]
 
 
-def _close(state: TaskState, container: str) -> Subtasks:
-    return [("CLOSE", container)]
-
-
-def _leave_open(state: TaskState, container: str) -> Subtasks:
-    log.debug("planning to leave %s open", container)
-    return []
-
-
 def _delivered(state: TaskState, thing: str, destination: str) -> Subtasks:
     found = state.belief.things.get(thing)
     return [] if found is not None and found.support == destination else False
@@ -554,25 +534,6 @@ def _deliver(state: TaskState, hand: Hand, thing: str, place: str) -> Subtasks:
             ("close_if_possible", place),
         ]
     return [("go_to", place), ("PLACE", thing, place, hand)]
-
-
-def _set_open(state: TaskState, container: str, task: str, is_open: bool) -> Subtasks:
-    """Go to ``container`` and OPEN or CLOSE it, unless the belief already has it so."""
-    found = state.belief.things.get(container)
-    if found is None or found.kind != "container":
-        state.failures.add(f"{task}({container}): {container} is not a container of the belief")
-        return False
-    if found.is_open is is_open:
-        return []
-    return [("go_to", container), ("OPEN" if is_open else "CLOSE", container)]
-
-
-def _open(state: TaskState, container: str) -> Subtasks:
-    return _set_open(state, container, "open", is_open=True)
-
-
-def _close_container(state: TaskState, container: str) -> Subtasks:
-    return _set_open(state, container, "close", is_open=False)
 
 
 def _place_relative(state: TaskState, thing: str, relation: str, landmark: str) -> Subtasks:
@@ -665,7 +626,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
     {
         "fetch": (_fetch_held, *per_hand("fetch", _fetch)),
         "go_to": (_already_here, _travel),
-        "close_if_possible": (_close, _leave_open),
         "bring": (
             _delivered,
             _bring_to_person,
@@ -678,8 +638,6 @@ _METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
         "put_away": (_at_home, _to_home),
         "put_away_or_skip": (_put_away, _skip_it),
         "tidy": (_tidy,),
-        "open": (_open,),
-        "close": (_close_container,),
         "place_relative": (_place_relative,),
         "set_beside": per_hand("set_beside", _set_beside),
         **TASK_METHODS,

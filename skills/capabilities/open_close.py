@@ -1,0 +1,131 @@
+"""Open and close: open or close a container (a fridge, a cupboard, a drawer, an oven).
+
+The skills ``OPEN(container)`` and ``CLOSE(container)`` need a free hand and the container in
+reach (the robot approaches it and runs the ``open`` / ``close`` command). The tasks ``open``
+and ``close`` go to the container and open or close it, unless the belief has it so already.
+The helper task ``close_if_possible`` closes again what a fetch or delivery opened, or leaves
+it open when no hand is free.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+
+from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import (
+    Check,
+    free_hand,
+    has_hands,
+    has_skill,
+    in_robot_room,
+    of_kind,
+    reachable,
+)
+from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    Subtasks,
+    TaskKind,
+    TaskState,
+    done,
+)
+
+log = logging.getLogger(__name__)
+
+
+class OpenArgs(Args):
+    """OPEN: open a container, an appliance's door, a drawer, a cupboard or a door."""
+
+    container: NodeId
+
+
+class CloseArgs(Args):
+    """CLOSE: close a container."""
+
+    container: NodeId
+
+
+class ContainerArgs(Args):
+    """open / close: a container (a fridge, a wardrobe, a drawer)."""
+
+    container: NodeId
+
+
+def _way(is_open: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
+    """The skill, command and task that open a container (``is_open``) or close it."""
+    skill: RobotSkill = "OPEN" if is_open else "CLOSE"
+    command: CommandName = "open" if is_open else "close"
+    args = OpenArgs if is_open else CloseArgs
+
+    def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
+        yield has_skill(belief, skill)
+        yield has_hands(belief)
+        yield (container := of_kind(belief, args.container, ("container",), "is_container"))
+        if not container.ok:
+            return
+        yield in_robot_room(belief, args.container)
+        yield reachable(belief, args.container)
+        yield free_hand(belief, None)
+
+    def effect(belief: Belief, args: OpenArgs | CloseArgs) -> Belief:
+        return belief.with_container(args.container, is_open)
+
+    def commands(state: SkillState, container: str) -> list[Step]:
+        return [("approach", container), (command, container)]
+
+    def act(state: SkillState, container: str) -> SkillState | bool:
+        if state.near != container:
+            return False
+        state.belief = state.belief.with_container(container, is_open)
+        return done(state)
+
+    def task(state: TaskState, container: str) -> Subtasks:
+        """Go to ``container`` and OPEN or CLOSE it, unless the belief already has it so."""
+        found = state.belief.things.get(container)
+        if found is None or found.kind != "container":
+            state.failures.add(
+                f"{command}({container}): {container} is not a container of the belief"
+            )
+            return False
+        if found.is_open is is_open:
+            return []
+        return [("go_to", container), (skill, container)]
+
+    task.__name__ = f"_{command}"
+    return (
+        SkillKind(CallSpec(skill, args, f"{command} a container"), checks, effect, (commands,)),
+        CommandKind(command, ("container",), act),
+        TaskKind(
+            CallSpec(command, ContainerArgs, f"{command} a container"),
+            (task,),
+            ends_in="open" if is_open else "closed",
+        ),
+    )
+
+
+def _close(state: TaskState, container: str) -> Subtasks:
+    return [("CLOSE", container)]
+
+
+def _leave_open(state: TaskState, container: str) -> Subtasks:
+    log.debug("planning to leave %s open", container)
+    return []
+
+
+_OPEN, _CLOSE = _way(is_open=True), _way(is_open=False)
+
+CAPABILITY = Capability(
+    name="open_close",
+    skills=(_OPEN[0], _CLOSE[0]),
+    commands=(_OPEN[1], _CLOSE[1]),
+    tasks=(_OPEN[2], _CLOSE[2]),
+    helpers={"close_if_possible": (_close, _leave_open)},
+)
+"""Opening and closing containers."""
