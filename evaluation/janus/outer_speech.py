@@ -101,6 +101,8 @@ class SpeechResult:
     """Wall time of ticking Respond on the item, model calls included."""
     model_seconds: float = 0.0
     """Summed latency of the item's model calls."""
+    failed_calls: int = 0
+    """The item's model calls that timed out or failed."""
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,7 @@ def score_outer_speech(
                 sum(call.completion_tokens for call in calls),
                 seconds,
                 sum(call.latency_s for call in calls),
+                sum(1 for call in calls if call.outcome != "ok"),
             )
         )
         if progress is not None:

@@ -11,6 +11,8 @@ For every module row of a run (and outer speech), over its items: the median and
 
 The model figures are over the items that called the model (``model_items``): an item its
 fast path decided costs no model time, and would only pull the median to zero.
+``failed_calls`` counts the calls that timed out or failed (no tokens, their latency the
+time waited).
 
 Beside each, the paper's median for the module it corresponds to (Figure 6's text: latency in
 seconds, tokens per call). Modules the paper does not time (grounding, sufficiency, the
@@ -58,6 +60,7 @@ class Cost:
     prompt_tokens: int
     completion_tokens: int
     model_calls: int
+    failed_calls: int
 
 
 TIMING_COLUMNS = (
@@ -65,6 +68,7 @@ TIMING_COLUMNS = (
     "module",
     "items",
     "model_items",
+    "failed_calls",
     "item_seconds",
     "model_seconds",
     "prompt_tokens",
@@ -85,6 +89,7 @@ def module_costs(score: ModuleScore) -> list[Cost]:
             sum(call.prompt_tokens for call in item.calls),
             sum(call.completion_tokens for call in item.calls),
             len(item.calls),
+            sum(1 for call in item.calls if call.outcome != "ok"),
         )
         for item in score.items
     ]
@@ -93,7 +98,14 @@ def module_costs(score: ModuleScore) -> list[Cost]:
 def speech_costs(score: OuterSpeechScore) -> list[Cost]:
     """Each outer-speech item's cost."""
     return [
-        Cost(r.seconds, r.model_seconds, r.prompt_tokens, r.completion_tokens, r.calls)
+        Cost(
+            r.seconds,
+            r.model_seconds,
+            r.prompt_tokens,
+            r.completion_tokens,
+            r.calls,
+            r.failed_calls,
+        )
         for r in score.results
     ]
 
@@ -115,6 +127,7 @@ def timing_row(backend: str, module: str, costs: Sequence[Cost]) -> dict[str, Ce
         "module": module,
         "items": len(costs),
         "model_items": len(modelled),
+        "failed_calls": sum(cost.failed_calls for cost in costs),
         "item_seconds": spread([cost.seconds for cost in costs], 3),
         "model_seconds": spread([cost.model_seconds for cost in modelled], 3),
         "prompt_tokens": spread([float(cost.prompt_tokens) for cost in modelled], 0),

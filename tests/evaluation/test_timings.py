@@ -23,6 +23,7 @@ def call(latency: float, prompt: int, completion: int) -> CallRecord:
         prompt_tokens=prompt,
         completion_tokens=completion,
         latency_s=latency,
+        outcome="ok" if prompt else "timeout",
     )
 
 
@@ -47,7 +48,9 @@ def test_each_row_has_its_items_costs_and_the_papers_median() -> None:
     )
     query = ModuleScore("query", "fake", [ItemResult(1, "1 rows", "1 rows", True)], 0.1)
     query.variant = WITHHELD
-    grounding = ModuleScore("grounding", "fake", [ItemResult(1, "query", "query", True)], 0.1)
+    grounding = ModuleScore(
+        "grounding", "fake", [ItemResult(1, "query", "query", True, calls=[call(30.0, 0, 0)])], 0.1
+    )
     speech = OuterSpeechScore(
         "fake", [SpeechResult(1, "ok", 0, 0, 1.0, 1, "model", 1, 50, 5, 0.4, 0.3)], 1.0, 0.4
     )
@@ -72,7 +75,11 @@ def test_each_row_has_its_items_costs_and_the_papers_median() -> None:
     )
     assert rows[1]["paper_module"] == "Query Generation"
     assert rows[2]["paper_module"] is None
-    assert (rows[2]["model_items"], rows[2]["prompt_tokens"]) == (0, "–")
+    assert (first["failed_calls"], rows[2]["failed_calls"]) == (0, 1)
+    assert (rows[2]["model_seconds"], rows[2]["prompt_tokens"]) == (
+        "30.000 (30.000–30.000)",
+        "0 (0–0)",
+    )
     assert rows[3]["model_seconds"] == "0.300 (0.300–0.300)"
     assert set(PAPER_TIMINGS) <= {str(row["module"]) for row in rows} | {"intent", "readiness"}
 
