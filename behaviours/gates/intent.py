@@ -47,7 +47,6 @@ from cogtree.knowledge.understanding.intent_matching import (
     IntentGuess,
     IntentMatcher,
     continuation,
-    other_cues,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
@@ -205,9 +204,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
     Fast path: out of scope -> no task, no model. An explicit yes to a pending question that
     asked to confirm the request -> the pending task as it was. A pending task of the domain
-    that the utterance continues (fills a missing slot, or answers it briefly) -> the pending
-    task with the new slots merged in, unless the utterance clearly asks for another task (a
-    sure guess holding that task's cue phrase). A request whose frame
+    that the utterance continues (fills a missing slot, or answers it briefly with an answer
+    of the kind the question asks for: :mod:`knowledge.understanding.answer_kinds`) -> the
+    pending task with the new slots merged in (a place for a thing the robot never saw: the
+    pack's note of where it is, ``answers`` set), unless the utterance clearly asks for another
+    task (a sure guess holding that task's cue phrase). A request whose frame
     (:mod:`knowledge.language.request_frame`) has one step that one task of the pack holds whole ->
     that task, its slots filled from the frame's roles (object, landmark, recipient, tool,
     source; :mod:`knowledge.understanding.frame_tasks`), so an object the robot has never heard of
@@ -247,6 +248,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self._guess: IntentGuess | None = None
         self._steps: list[IntentStep] = []
         self._earlier: TalkedAbout | None = None  # what the last turn's words filled, if used
+        self._answers = False  # the utterance answers the pending question (continuation)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
@@ -265,9 +267,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
 
     def prepare(self) -> None:
         """Answer in the schema of this turn's domain, then run the cascade."""
-        self._guess = None
-        self._steps = []
-        self._earlier = None
+        self._guess, self._steps, self._earlier, self._answers = None, [], None, False
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
 
@@ -288,16 +288,12 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             why = f"confirms the pending {pending.task}"
             return Verdict(self._decision(pending.task, {}, 0.9, why), why)
         if pending is not None and not self._asks_for_other(domain, guess, pending, utterance):
-            follow = continuation(
-                domain.pack.task(pending.task),
-                pending.missing,
-                utterance,
-                domain.lexicons,
-                other_cues=other_cues(domain.pack, pending.task),
-            )
+            frame = keys.read_request_frame(self.blackboard)
+            follow = continuation(domain.pack, pending, utterance, domain.lexicons, frame)
             if follow is not None:
+                self._answers = True  # apply() merges it with the pending request
                 why = f"continues the pending {pending.task}: {follow.how}"
-                return Verdict(self._decision(pending.task, follow.slots, 0.9, why), why)
+                return Verdict(self._decision(follow.task, follow.slots, 0.9, why), why)
         by_frame = self._from_frame(domain, guess, utterance)
         if by_frame is not None:
             return by_frame
@@ -416,8 +412,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         slots = decision.slot_values()
         said = [self._utterance()]
         pending = self._pending_here()
-        if pending is not None and task == pending.task:
-            slots = {**pending.slots, **slots}
+        if pending is not None and (task == pending.task or self._answers):
+            slots = {**pending.slots, **slots} if task == pending.task else slots
             said = [*pending.said, *said]
             self._notes.append(f"merged with the pending {pending.task}")
         steps = self._steps if self._steps and task == self._steps[0].task else []
@@ -440,6 +436,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             said=said,
             steps=steps,
             focus=focus,
+            answers=self._answers,
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS

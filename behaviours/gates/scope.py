@@ -31,7 +31,6 @@ from cogtree.knowledge.understanding.frame_tasks import holds_every_step
 from cogtree.knowledge.understanding.intent_matching import (
     asked_task,
     continuation,
-    other_cues,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.scope_matching import (
@@ -74,8 +73,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     optional ``scene_graph`` (lexicons of scene slots, to recognise answers to questions).
 
     Fast path: empty input -> OutOfScope. A pending clarification whose task the utterance
-    continues (it fills a missing slot, is a short answer, or is an explicit yes to a question
-    that asked to confirm the request) -> the pending task's domain,
+    continues (it fills a missing slot, is a short answer of the kind the question asks for,
+    or is an explicit yes to a question that asked to confirm the request) -> the pending
+    task's domain,
     unless the :class:`~knowledge.understanding.scope_matching.ScopeMatcher` is sure of another
     domain (a new request). The request's frame (:mod:`knowledge.language.request_frame`) asks for
     a skill the robot lacks ("cut the bread") -> the closest physical pack, whose readiness gate
@@ -309,13 +309,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
             return None
         if pending.confirm and explicit_yes(utterance):
             return pack.name, f"confirms the pending {task.name} request"
-        follow = continuation(
-            task,
-            pending.missing,
-            utterance,
-            self._lexicons.get(pack.name, {}),
-            other_cues=other_cues(pack, task.name),
-        )
+        frame = keys.read_request_frame(self.blackboard)
+        follow = continuation(pack, pending, utterance, self._lexicons.get(pack.name, {}), frame)
         if follow is None:
             return None
         return pack.name, f"answers the pending {task.name} question ({follow.how})"

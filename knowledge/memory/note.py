@@ -23,10 +23,17 @@ class Note(BaseModel):
         max_length=300,
         description="what to remember, as the user said it (e.g. Mia comes on Sunday)",
     )
+    about: str | None = Field(
+        None,
+        max_length=120,
+        description="the thing the fact is about when the user said it apart, as said: "
+        "the answer 'on the counter' to the robot's question where the honey is",
+    )
 
     def claims(self) -> list[Claim]:
-        """One stated claim: ``The user said: <fact>``."""
-        return [Claim(text=f"The user said: {self.fact.rstrip('.')}", source="stated")]
+        """One stated claim: ``The user said: [<about>] <fact>``."""
+        said = f"{self.about} {self.fact}" if self.about else self.fact
+        return [Claim(text=f"The user said: {said.rstrip('.')}", source="stated")]
 
 
 class Introduction(BaseModel):

@@ -33,10 +33,18 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
+from cogtree.knowledge.understanding.answer_kinds import (
+    answer_kind,
+    expected_kind,
+    fits,
+    noted_place,
+)
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
 from cogtree.knowledge.understanding.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
+from cogtree.knowledge.understanding.turn_state import PendingTask
 
 log = logging.getLogger(__name__)
 
@@ -224,51 +232,66 @@ class IntentMatcher:
 class Continuation:
     """How an utterance answers the question about a pending task.
 
-    ``slots`` are the values it gives (fill_slots, or the whole short answer for the one
-    missing slot); ``answered`` the missing slots it fills; ``how`` says which reading held.
+    ``task`` is the task the answer goes on with: the pending one, or the pack's note when the
+    answer tells where the thing asked about is (:func:`continuation`). ``slots`` are the
+    values it gives (fill_slots, or the whole short answer for the one missing slot);
+    ``answered`` the missing slots it fills; ``how`` says which reading held.
     """
 
+    task: str
     slots: dict[str, SlotValue]
     answered: list[str]
     how: str
 
 
 def continuation(
-    task: TaskSpec,
-    missing: Sequence[str],
+    pack: DomainPack,
+    pending: PendingTask,
     utterance: str,
     lexicons: Mapping[str, Lexicon],
-    *,
-    other_cues: Sequence[str] = (),
+    frame: RequestFrame | None,
 ) -> Continuation | None:
-    """Whether ``utterance`` continues ``task``, asked about its ``missing`` slots; else None.
+    """Whether ``utterance`` answers ``pending``'s question about a task of ``pack``; else None.
 
     A question to the robot (:func:`~knowledge.language.question_form.asks_the_robot`: "where is the
     magazine?", "what's my name?") never does: it is a new request, whatever slot it fills.
+    An answer of the place kind (:mod:`~knowledge.understanding.answer_kinds`, from the turn's
+    parse ``frame``) to a question where a thing the robot has never seen is tells where it
+    is: it is noted (:func:`~knowledge.understanding.answer_kinds.noted_place`), never read as
+    the thing.
     Otherwise it does when it fills a missing slot
     (:func:`~knowledge.understanding.slot_filling.fill_slots` with the pack's lexicons), or when it
-    is a short answer (at most
-    :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of ``other_cues``: the cue phrases
-    of the domain's other tasks), which then fills the one missing slot with its words. Never
-    raises for any text.
+    is a short answer (at most :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of the
+    cue phrases of the domain's other tasks, and of a kind that fits the question's), which
+    then fills the one missing slot with its words. Never raises for any text.
     """
+    task = pack.task(pending.task)
+    missing = pending.missing
     words = [token.text for token in tokenize(utterance)]
     if not words or asks_the_robot(utterance):
         return None
+    expected = expected_kind(pending)
+    given = answer_kind(frame) if frame is not None else expected
+    noted = noted_place(pack, pending, utterance) if given == "place" else None
+    if noted is not None:
+        return Continuation(*noted, [], "tells where the thing asked about is: noted")
     fill: SlotFill = fill_slots(task, utterance, lexicons)
     answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]
     if answered:
-        return Continuation(dict(fill.slots), answered, f"fills {', '.join(answered)}")
+        return Continuation(task.name, dict(fill.slots), answered, f"fills {', '.join(answered)}")
     text = " ".join(words)
-    if len(words) > SHORT_ANSWER_WORDS or _dismissal(text) or _holds_cue(words, other_cues):
+    if len(words) > SHORT_ANSWER_WORDS or _dismissal(text) or not fits(expected, given):
+        return None
+    if _holds_cue(words, other_cues(pack, task.name)):
         return None
     if len(missing) != 1 or all(word in NEGATIONS for word in words):
         return None
     slot = missing[0]
-    spec = task.slots.get(slot)
     answer = " ".join(utterance.split()).strip(" ,.;:!?")
+    spec = task.slots.get(slot)
     value: SlotValue = [answer] if spec is not None and spec.many else answer
-    return Continuation({**fill.slots, slot: value}, [slot], f"short answer for {slot}")
+    how = f"short answer for {slot} ({given})"
+    return Continuation(task.name, {**fill.slots, slot: value}, [slot], how)
 
 
 def asked_task(

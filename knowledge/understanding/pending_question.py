@@ -15,8 +15,10 @@ dropped, and the robot says which:
   and the reply says so (:func:`dropped_note`).
 
 A turn *continues* the pending question when its intent frame is the pending task (for a
-sequence, one of its steps' tasks) in the pending domain (the intent node merged them);
-without an intent frame nothing is judged.
+sequence, one of its steps' tasks) in the pending domain (the intent node merged them), or
+when the frame says it answers the question (``answers``: the intent node read the utterance
+as the answer and it became another task: where the thing asked about is, noted); without
+an intent frame nothing is judged.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ def moves_on(pending: PendingTask, intent: IntentFrame | None) -> bool:
     """Whether the turn of ``intent`` asked for something else than ``pending`` waits for."""
     if intent is None:
         return False
+    if intent.answers:
+        return False  # the answer, merged with the request it answers
     if pending.steps:  # a sequence: the answer completes one step, the frame names the first
         tasks = {step.task for step in pending.steps}
         return intent.domain != pending.domain or intent.task not in tasks

@@ -124,6 +124,11 @@ class IntentFrame(BaseModel):
     focus: int = Field(
         0, ge=0, description="the step task and slots show: the first that needs the user"
     )
+    answers: bool = Field(
+        False,
+        description="the utterance answers the pending question (its words are merged in "
+        "said), even when the answer became another task: where the thing asked about is, noted",
+    )
 
     @property
     def sequence(self) -> bool:
@@ -267,6 +272,12 @@ class PendingTask(BaseModel):
         False,
         description="the user moved on once and the question was asked again after the reply "
         "(knowledge/understanding/pending_question.py): moving on again drops it",
+    )
+    unseen: str = Field(
+        "",
+        description="the thing the question asks where it is, as the user said it, when the "
+        "robot has never seen it: a place answer tells where it is "
+        "(knowledge/understanding/answer_kinds.py)",
     )
 
 

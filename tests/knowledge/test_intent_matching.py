@@ -6,16 +6,19 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_pack import DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.understanding.intent_matching import (
+    Continuation,
     IntentMatcher,
     continuation,
     cue_spans,
     other_cues,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.turn_state import PendingTask
 
 
 def task(name: str, examples: list[str], cues: list[str], **slots: SlotSpec) -> TaskSpec:
@@ -164,21 +167,37 @@ def test_household_requests_read_phrasal_cues(
     assert household.match(utterance).task == task
 
 
+def waiting(task: str, missing: list[str], question: str = "Which one do you mean?") -> PendingTask:
+    """A pending task of ``task`` asking ``question`` about ``missing``."""
+    return PendingTask(domain="", task=task, missing=missing, question=question)
+
+
+def answers(
+    pack: DomainPack, pending: PendingTask, utterance: str, lexicons: dict[str, Lexicon]
+) -> Continuation | None:
+    return continuation(pack, pending, utterance, lexicons, parse_request(utterance))
+
+
+@pytest.fixture(scope="module")
+def home() -> DomainPack:
+    return DomainRegistry.discover(only=["household"]).get("household")
+
+
 def test_an_answer_that_fills_the_missing_slot_continues(
     advisor: tuple[IntentMatcher, dict[str, Lexicon]],
 ) -> None:
     _, lexicons = advisor
     pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
-    follow = continuation(pack.task("AddToDatabase"), ["targets"], "peanuts and eggs", lexicons)
+    follow = answers(pack, waiting("AddToDatabase", ["targets"]), "peanuts and eggs", lexicons)
     assert follow is not None
     assert follow.answered == ["targets"] and follow.how == "fills targets"
     assert follow.slots["targets"] == ["peanuts", "eggs"]
 
 
-def test_a_short_answer_fills_the_one_missing_slot(garden: IntentMatcher) -> None:
-    follow = continuation(TASKS[2], ["person"], "the new gardener", {})
-    assert follow is not None and follow.slots == {"person": "the new gardener"}
-    assert follow.how == "short answer for person"
+def test_a_short_answer_fills_the_one_missing_slot(home: DomainPack) -> None:
+    follow = answers(home, waiting("Fetch", ["object"]), "the white one", {})
+    assert follow is not None and follow.slots == {"object": "the white one"}
+    assert (follow.task, follow.how) == ("Fetch", "short answer for object (thing)")
 
 
 @pytest.mark.parametrize(
@@ -188,15 +207,32 @@ def test_a_short_answer_fills_the_one_missing_slot(garden: IntentMatcher) -> Non
         "never mind",
         "cancel that",
         "no",
-        "prune the hedge",  # another task's cue: a new request, not an answer
+        "yes",  # a yes names no thing: the question asked which one
+        "take the cup to the kitchen",  # another task's cue: a new request, not an answer
         "well I was thinking that maybe we could talk about something else entirely",
         "what time is it",  # a question to the robot: a new request, however short
         "how many calories does lasagne have?",
     ],
 )
-def test_what_does_not_continue_a_pending_task(answer: str) -> None:
-    other = [cue for spec in TASKS if spec.name != "Ask" for cue in spec.cues]
-    assert continuation(TASKS[2], ["person"], answer, {}, other_cues=other) is None
+def test_what_does_not_continue_a_pending_task(home: DomainPack, answer: str) -> None:
+    assert answers(home, waiting("Fetch", ["object"]), answer, {}) is None
+
+
+def test_a_yes_or_no_question_takes_only_a_yes_or_a_no(home: DomainPack) -> None:
+    confirm = waiting("Fetch", ["object"], "Just to be sure: should I go ahead?")
+    confirm = confirm.model_copy(update={"confirm": ["a knife"]})
+    assert answers(home, confirm, "the white one", {}) is None
+
+
+def test_a_place_tells_where_an_unseen_thing_is_and_is_noted(home: DomainPack) -> None:
+    unseen = waiting("WhereIs", ["object"], "I have not seen the honey. Where is it?")
+    unseen = unseen.model_copy(update={"unseen": "the honey"})
+    follow = answers(home, unseen, "on the kitchen counter", {})
+    assert follow is not None and follow.task == "Note"
+    assert follow.slots == {"fact": "on the kitchen counter", "about": "the honey"}
+    seen = waiting("Bring", ["destination"], "Where should I take it?")
+    follow = answers(home, seen, "on the kitchen counter", {})  # a place for a place slot
+    assert follow is not None and follow.slots["destination"] == "on the kitchen counter"
 
 
 def test_a_question_never_continues_even_when_it_fills_the_missing_slot(
@@ -204,15 +240,15 @@ def test_a_question_never_continues_even_when_it_fills_the_missing_slot(
 ) -> None:
     _, lexicons = advisor
     pack = DomainRegistry.discover(only=["advisor"]).get("advisor")
-    task = pack.task("AddToDatabase")
-    assert continuation(task, ["targets"], "peanuts and eggs?", lexicons) is not None  # hesitant
-    assert continuation(task, ["targets"], "what about peanuts and eggs?", lexicons) is not None
-    assert continuation(task, ["targets"], "are there peanuts and eggs in it?", lexicons) is None
-    assert continuation(task, ["targets"], "which dishes have peanuts?", lexicons) is None
+    pending = waiting("AddToDatabase", ["targets"])
+    assert answers(pack, pending, "peanuts and eggs?", lexicons) is not None  # hesitant
+    assert answers(pack, pending, "what about peanuts and eggs?", lexicons) is not None
+    assert answers(pack, pending, "are there peanuts and eggs in it?", lexicons) is None
+    assert answers(pack, pending, "which dishes have peanuts?", lexicons) is None
 
 
-def test_a_short_answer_needs_exactly_one_missing_slot() -> None:
-    assert continuation(TASKS[2], ["person", "plant"], "the gardener", {}) is None
+def test_a_short_answer_needs_exactly_one_missing_slot(home: DomainPack) -> None:
+    assert answers(home, waiting("Bring", ["object", "destination"]), "the gardener", {}) is None
 
 
 def test_other_cues_are_the_cues_of_the_other_tasks() -> None:

@@ -360,3 +360,20 @@ def test_an_eager_model_cannot_make_someone_elses_allergy_the_users(converse) ->
     talk.say("My son is allergic to peanuts")
     assert not [text for text, _ in talk.believed("peanuts") if text.startswith("The user is")]
     llm.client.close()
+
+
+def test_a_place_answers_the_question_where_an_unseen_thing_is(converse) -> None:
+    talk = converse(domain="household")
+    assert talk.say("Where is the honey?").endswith("Can you tell me where it is?")
+    noted = talk.say("on the kitchen counter")
+    assert "I have not seen on the kitchen counter" not in noted  # not read as a new request
+    assert noted == "Noted. The user said: the honey on the kitchen counter."
+    assert py_trees.blackboard.Blackboard.storage.get("/session/pending") is None  # answered
+    assert ("The user said: the honey on the kitchen counter", "positive") in talk.believed("honey")
+
+
+def test_an_answer_of_the_wrong_kind_is_not_taken_for_the_thing_asked_about(converse) -> None:
+    talk = converse(domain="household")
+    assert talk.say("bring me the mug").startswith(WHICH_MUG)
+    assert "yes" not in talk.say("yes").lower().split()  # a yes names no mug
+    assert talk.say("the white one") == "I brought you the white mug."

@@ -512,7 +512,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             confirm=list(request.safety) if as_written and not request.missing else [],
             steps=list(request.intent.steps),
             focus=request.intent.focus,
+            unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
         )
+
+
+def _unseen(resolution: SlotResolution | None) -> str:
+    """The thing a scene slot names as said, when it matches nothing the robot has seen."""
+    if resolution is None or resolution.kind != "scene" or not resolution.unresolved:
+        return ""
+    return _said_text(resolution.said)
 
 
 def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:

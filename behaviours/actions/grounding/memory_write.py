@@ -97,8 +97,9 @@ def request_claims(node: keys.DeclaredKeys, task: BaseModel) -> GuardedClaims:
 
     The node declares reads of ``/turn/utterance``, ``/turn/intent`` (the utterances of the
     request) and ``/session/pending`` (the user confirms when the pending question asked to
-    confirm and this utterance is an explicit yes). Raises :class:`ClaimsError` like
-    :func:`task_claims`.
+    confirm and this utterance is an explicit yes; an answer that became another task is
+    judged on its own words, not on the question it answers: :func:`answered_apart`). Raises
+    :class:`ClaimsError` like :func:`task_claims`.
     """
     board = node.blackboard
     utterance = keys.read_optional(board, node.key_of(keys.UTTERANCE), str) or ""
@@ -108,7 +109,21 @@ def request_claims(node: keys.DeclaredKeys, task: BaseModel) -> GuardedClaims:
         said.append(utterance)
     pending = keys.read_optional(board, node.key_of(keys.PENDING), PendingTask)
     confirmed = pending is not None and bool(pending.confirm) and explicit_yes(utterance)
+    if answered_apart(pending, intent):
+        assert pending is not None
+        said = said[len(pending.said) :]  # the answer states; the request it answers asked
     return guard_claims(task_claims(task), said, confirmed=confirmed)
+
+
+def answered_apart(pending: PendingTask | None, intent: IntentFrame | None) -> bool:
+    """Whether ``intent`` is an answer to ``pending``'s question that became another task.
+
+    "Where is the honey?" -> "Can you tell me where it is?" -> "on the counter": a note of
+    where the honey is, merged with the question it answers (its words name the honey).
+    """
+    if pending is None or intent is None or intent.task == pending.task:
+        return False
+    return intent.answers and intent.said[: len(pending.said)] == pending.said
 
 
 def claims_text(claims: list[Claim]) -> str:

@@ -1,0 +1,158 @@
+"""What kind of answer the robot's question expects, and what kind of answer the user gave.
+
+When the robot has asked something (``/session/pending``), the next utterance is read as the
+answer only when its kind fits the question's; otherwise it is a new request. The two kinds
+come from two places:
+
+- the question's (:func:`expected_kind`): from how the robot put it. A question asking to
+  confirm expects a yes or a no; "where" expects a place, "who" (or the speaker asked for) a
+  person, "how many" / "how much" an amount, "what would you like me to do" a request; any
+  other question ("Which mug do you mean?", "Which bottle: the blue one or the green one?")
+  a thing, one of those it names;
+- the answer's (:func:`answer_kind`): from the turn's one parse (``/turn/frame``). A bare yes
+  or no; words with no step that hold a preposition of place ("on the kitchen counter", "I
+  think it's in the fridge") a place; a noun phrase with no verb of its own (the parse reads
+  a bare noun phrase as a wish for the thing) a thing, or a person when it names one; a
+  number an amount; a clause with a verb of its own a request.
+
+:func:`fits` holds one against the other. A place or a thing fits a question about a place
+or a thing (the kitchen is a place, "the one on the table" picks a thing by where it is); a
+yes or a no fits only a yes/no question, and a yes/no question takes nothing else as its
+answer; a request fits only a question that asks what to do.
+
+:func:`noted_place` is what a place answer to "where is it?" becomes when the question was
+about a thing the robot has not seen: the pack's note of where the user says it is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+from cogtree.knowledge.language.request_frame import RequestFrame, request_words
+from cogtree.knowledge.memory.note import Note
+from cogtree.knowledge.memory.polarity import is_bare_answer
+from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
+
+AnswerKind = Literal["yes_no", "place", "person", "thing", "amount", "request"]
+"""What an answer gives: a yes or a no, a place, a person, a thing, a number, or a request."""
+
+FITTING: Final[dict[AnswerKind, frozenset[AnswerKind]]] = {
+    "yes_no": frozenset(["yes_no"]),
+    "place": frozenset(["place", "thing", "person"]),
+    "thing": frozenset(["thing", "place", "amount", "person"]),
+    "person": frozenset(["person", "thing"]),
+    "amount": frozenset(["amount", "thing"]),
+    "request": frozenset(["request", "thing", "place", "person", "amount"]),
+}
+"""The answer kinds that fit each question kind (a person may be where a thing goes, or the
+one meant); a yes or a no fits only a yes/no question, a request only a question what to do."""
+
+_QUESTION_WORDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
+    (re.compile(r"\bwhere\b", re.IGNORECASE), "place"),
+    (re.compile(r"\bwho(m|se)?\b", re.IGNORECASE), "person"),
+    (re.compile(r"\bhow (many|much)\b", re.IGNORECASE), "amount"),
+    (re.compile(r"\bwhat would you like me to do\b", re.IGNORECASE), "request"),
+    (re.compile(r"\b(which|what)\b", re.IGNORECASE), "thing"),
+)
+"""The question word that says what the question asks for, first match wins."""
+
+_NUMBER: Final = re.compile(r"^\s*\d+(\.\d+)?\s*$")
+
+
+def expected_kind(pending: PendingTask) -> AnswerKind:
+    """The kind of answer ``pending``'s question asks for (module docstring)."""
+    if pending.confirm:
+        return "yes_no"
+    if SPEAKER_SLOT in pending.missing[:1]:
+        return "person"
+    question = _the_question(pending.question)
+    for pattern, kind in _QUESTION_WORDS:
+        if pattern.search(question):
+            return kind
+    return "thing"
+
+
+def answer_kind(frame: RequestFrame) -> AnswerKind:
+    """The kind of answer the turn's parse ``frame`` gives (module docstring)."""
+    text = frame.text.strip()
+    if is_bare_answer(text):
+        return "yes_no"
+    if not frame.steps:
+        if _holds_a_place(text):
+            return "place"
+        if _NUMBER.match(text):
+            return "amount"
+        return "person" if _capitalised(text) else "thing"
+    step = frame.steps[0]
+    if len(frame.steps) > 1 or step.statement or _verb_said(text):
+        return "request"
+    wanted = step.wanted
+    if len(wanted) == 1 and wanted[0].person:
+        return "person"
+    if all(phrase.quantity and phrase.head == phrase.quantity for phrase in wanted) and wanted:
+        return "amount"
+    return "thing"
+
+
+def fits(expected: AnswerKind, given: AnswerKind) -> bool:
+    """Whether an answer of kind ``given`` answers a question expecting ``expected``."""
+    return given in FITTING[expected]
+
+
+def noted_place(
+    pack: DomainPack, pending: PendingTask, answer: str
+) -> tuple[str, dict[str, SlotValue]] | None:
+    """The pack's note task and its slots for ``answer``, where ``pending``'s unseen thing is.
+
+    The note keeps the answer as said and the thing as the user named it before ("the
+    honey"): both are the user's own words. None when the question was not where a thing the
+    robot has never seen is (``pending.unseen``), or the pack has no note task
+    (:class:`~knowledge.memory.note.Note`).
+    """
+    note = next((task for task in pack.tasks if pack.schema_for(task.name) is Note), None)
+    if note is None or not pending.unseen.strip():
+        return None
+    said = " ".join(answer.split()).strip(" ,.;:!?")
+    return note.name, {"fact": said, "about": pending.unseen}
+
+
+def _the_question(text: str) -> str:
+    """The sentence of ``text`` that asks (the last one ending with "?"), else ""."""
+    asked = [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.endswith("?")]
+    return asked[-1] if asked else ""
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def _place_prepositions() -> frozenset[tuple[str, ...]]:
+    return frozenset(
+        phrase
+        for phrase, (role, _relation) in request_words().prepositions.items()
+        if role in ("landmark", "destination")
+    )
+
+
+def _holds_a_place(text: str) -> bool:
+    """Whether ``text`` holds a preposition of place with words after it ("it's on the shelf")."""
+    words = tuple(_words(text))
+    for phrase in _place_prepositions():
+        size = len(phrase)
+        if any(words[at : at + size] == phrase for at in range(len(words) - size)):
+            return True
+    return False
+
+
+def _capitalised(text: str) -> bool:
+    """Whether every word of ``text`` is capitalised: a name as said ("Anna", "Mr Okafor")."""
+    words = re.findall(r"[A-Za-z][\w']*", text)
+    return bool(words) and all(word[0].isupper() for word in words)
+
+
+def _verb_said(text: str) -> bool:
+    """Whether a verb of the grammar is among the words said (a bare noun phrase has none)."""
+    verbs = {words[0] for words in request_words().verbs}
+    return any(word in verbs for word in _words(text))

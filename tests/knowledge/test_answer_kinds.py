@@ -1,0 +1,79 @@
+"""What kind of answer a question expects and an utterance gives: a place, a thing, a yes..."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.understanding.answer_kinds import (
+    AnswerKind,
+    answer_kind,
+    expected_kind,
+    fits,
+)
+from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("on the kitchen counter", "place"),
+        ("next to the sink", "place"),
+        ("I think it's in the fridge", "place"),
+        ("the white one", "thing"),
+        ("the kitchen", "thing"),
+        ("Anna", "person"),
+        ("Mr Okafor", "person"),
+        ("yes", "yes_no"),
+        ("ok, go ahead", "yes_no"),
+        ("3", "amount"),
+        ("bring me the milk", "request"),
+        ("put it on the table", "request"),
+        ("Where is the milk?", "request"),
+    ],
+)
+def test_the_kind_of_an_answer_comes_from_its_parse(said: str, kind: AnswerKind) -> None:
+    assert answer_kind(parse_request(said)) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("I have not seen the honey anywhere I have looked. Can you tell me where it is?", "place"),
+        ("Which mug do you mean: the white mug or the grey mug?", "thing"),
+        ("Who should I give it to?", "person"),
+        ("How many cups should I bring?", "amount"),
+        ("What would you like me to do with the apple?", "request"),
+    ],
+)
+def test_the_kind_a_question_expects_comes_from_how_it_is_put(
+    question: str, kind: AnswerKind
+) -> None:
+    pending = PendingTask(domain="household", task="Fetch", missing=["object"], question=question)
+    assert expected_kind(pending) == kind
+
+
+def test_a_confirmation_expects_a_yes_or_no_and_the_speaker_a_person() -> None:
+    asked = PendingTask(domain="household", task="Fetch", question="Which mug do you mean?")
+    assert expected_kind(asked.model_copy(update={"confirm": ["hot"]})) == "yes_no"
+    assert expected_kind(asked.model_copy(update={"missing": [SPEAKER_SLOT]})) == "person"
+
+
+@pytest.mark.parametrize(
+    ("expected", "given", "answered"),
+    [
+        ("place", "place", True),
+        ("place", "thing", True),  # "the kitchen"
+        ("place", "yes_no", False),
+        ("thing", "place", True),  # "the one on the table"
+        ("thing", "yes_no", False),
+        ("thing", "request", False),
+        ("yes_no", "thing", False),
+        ("yes_no", "yes_no", True),
+        ("request", "request", True),
+    ],
+)
+def test_an_answer_fits_a_question_of_its_kind(
+    expected: AnswerKind, given: AnswerKind, answered: bool
+) -> None:
+    assert fits(expected, given) is answered
