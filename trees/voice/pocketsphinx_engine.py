@@ -6,7 +6,8 @@ dictionary. :class:`PocketsphinxRecognizer` decodes with the general model, or w
 what a robot is told: docs/voice.md). Cepstral mean normalisation runs over the whole clip
 (``cmn=batch``): a request is short, and the live estimate misses its first words.
 
-The confidence is PocketSphinx's posterior probability of the whole hypothesis.
+The confidence is PocketSphinx's posterior probability of the whole hypothesis per word (its
+geometric mean over the words), so that a long request is not less sure for being long.
 """
 
 from __future__ import annotations
@@ -67,7 +68,7 @@ class PocketsphinxRecognizer:
         return cls(estimate(corpus(sentences), dictionary_words()))
 
     def transcribe(self, audio: Audio) -> Transcript:
-        """What was said in ``audio``, with PocketSphinx's posterior as the confidence."""
+        """What was said in ``audio``, with PocketSphinx's posterior per word as the confidence."""
         started = time.perf_counter()
         clip = audio.at_rate(SPEECH_RATE)
         decoder = self._decoder
@@ -76,7 +77,8 @@ class PocketsphinxRecognizer:
         decoder.end_utt()
         hypothesis = decoder.hyp()
         text = " ".join(hypothesis.hypstr.split()) if hypothesis is not None else ""
-        confidence = float(hypothesis.prob) if hypothesis is not None and text else 0.0
+        posterior = float(hypothesis.prob) if hypothesis is not None and text else 0.0
+        confidence = max(0.0, posterior) ** (1 / len(text.split())) if text else 0.0
         return Transcript(
             text=text,
             confidence=min(1.0, max(0.0, confidence)),

@@ -15,8 +15,8 @@ from typing import Protocol
 from cogtree.trees.voice.audio import Audio, read_wav_bytes
 from cogtree.trees.voice.errors import VoiceUnavailable
 
-DEFAULT_VOICE = "en-us+klatt2"
-"""espeak-ng's US English with a Klatt voice: the one PocketSphinx hears best (docs/voice.md)."""
+DEFAULT_VOICE = "en-us+f2"
+"""espeak-ng's US English, female variant 2: the one PocketSphinx hears best (docs/voice.md)."""
 DEFAULT_SPEED = 150
 """Words a minute: a little slower than espeak-ng's 175, for the people a robot assists."""
 

@@ -1,0 +1,215 @@
+"""Speech in, measured: word error rate, agreement with typed requests, real-time factor.
+
+The spoken command set is ``evaluation/voice/spoken_requests.yaml`` (120 requests written by
+a helper who had not read the code, across the packs' kinds of request). Each request is
+synthesised by espeak-ng in two voices at two speeds (:data:`CONDITIONS`), and the first
+voice at the slower speed again with white noise added at :data:`NOISE_SNR_DB` dB.
+PocketSphinx recognises every clip with the robot's language model (built from the packs
+and the everyday home's names, as ``chat --audio-in`` does), and the first clean condition
+also with the wheel's general English model, to say what the robot's words are worth.
+
+- word error rate: jiwer's, over all the clips of a condition;
+- agreement: the share of clips whose decision equals the typed request's. A decision is
+  what the turn tree decides for a text with no model, in a fresh session of the everyday
+  home (domain, control and the task with its slots, as ``cogtree ask --llm none`` would);
+  a clip refused by the confidence threshold or the audio checks decides "ask again";
+- real-time factor: recognition time over audio duration (one core, this machine's load).
+
+Targets (issue 34): agreement >= 90% on clean speech, real-time factor < 0.5. Asserts
+nothing. ``--quick`` (CI) runs four requests, one voice, clean and noisy.
+
+    python benchmarks/voice.py [--quick] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import jiwer
+import numpy as np
+import yaml
+
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.handles import Handles
+from cogtree.trees.sim_wiring import step_when_busy
+from cogtree.trees.voice.audio import FULL_SCALE, Audio, to_int16
+from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
+from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
+from cogtree.trees.voice.recognizer import Recognizer
+from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+from cogtree.trees.voice.vocabulary import robot_sentences, words_of
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUESTS = ROOT / "evaluation" / "voice" / "spoken_requests.yaml"
+WORLD = "everyday_home"
+VOICES = ("en-us+f2", "en-us+f5")
+SPEEDS = (145, 175)
+CONDITIONS = [(voice, speed, False) for voice in VOICES for speed in SPEEDS]
+NOISE_SNR_DB = 15.0
+ASK_AGAIN = "ask again"
+
+
+@dataclass(frozen=True)
+class Clip:
+    """One request spoken in one condition."""
+
+    request: int
+    condition: str
+    audio: Audio
+
+
+def condition_name(voice: str, speed: int, noisy: bool) -> str:
+    return f"{voice} {speed} wpm{' + noise' if noisy else ''}"
+
+
+def with_noise(audio: Audio, snr_db: float, seed: int) -> Audio:
+    """``audio`` with white noise ``snr_db`` below its power (the same noise for a seed)."""
+    signal = audio.samples.astype(np.float64) / FULL_SCALE
+    power = float(np.mean(signal**2))
+    noise = np.random.default_rng(seed).normal(0, np.sqrt(power / 10 ** (snr_db / 10)), len(signal))
+    return Audio(to_int16(signal + noise), audio.rate)
+
+
+def spoken(texts: list[str], conditions: list[tuple[str, int, bool]]) -> Iterator[Clip]:
+    for voice, speed, noisy in conditions:
+        synthesizer = EspeakSynthesizer(voice=voice, speed=speed)
+        for number, text in enumerate(texts):
+            audio = synthesizer.synthesize(text)
+            if noisy:
+                audio = with_noise(audio, NOISE_SNR_DB, seed=number)
+            yield Clip(number, condition_name(voice, speed, noisy), audio)
+
+
+class Decisions:
+    """What the turn tree decides for a text, with no model, in a fresh world each time."""
+
+    def __init__(self, domains: DomainRegistry, folder: Path) -> None:
+        self.domains = domains
+        self.folder = folder
+        self.scenario = load_scenario(WORLD)
+        self.llm = LLMClient(LLMConfig.load().with_backend("none"))
+        self.known: dict[str, str] = {}
+
+    @contextmanager
+    def session(self) -> Iterator[AssistantSession]:
+        with ExitStack() as opened:
+            simulator = SimExecutor.from_scenario(self.scenario)
+            opened.callback(simulator.close)
+            handles = opened.enter_context(Handles(domains=self.domains))
+            handles.open_experience(None)
+            handles.open_memory(self.folder / f"memory-{len(self.known)}.sqlite")
+            handles.attach_simulator(simulator)
+            yield opened.enter_context(
+                AssistantSession(
+                    llm=self.llm,
+                    handles=handles.as_kwargs(),
+                    speaker=self.scenario.request.speaker,
+                    robot=self.scenario.main_robot,
+                    before_tick=lambda: step_when_busy(simulator),
+                    rate_hz=None,
+                )
+            )
+
+    def of(self, text: str | None) -> str:
+        if text is None:
+            return ASK_AGAIN
+        if text not in self.known:
+            with self.session() as session:
+                result = session.turn(text)
+            decision = {"domain": result.domain, "control": result.control, "task": result.task}
+            self.known[text] = json.dumps(decision, sort_keys=True, default=str)
+        return self.known[text]
+
+
+def robot_recognizer(domains: DomainRegistry) -> PocketsphinxRecognizer:
+    simulator = SimExecutor.from_scenario(load_scenario(WORLD))
+    try:
+        return PocketsphinxRecognizer.for_sentences(
+            robot_sentences(domains, simulator.belief.graph)
+        )
+    finally:
+        simulator.close()
+
+
+def measure(
+    name: str, recognizer: Recognizer, clips: list[Clip], texts: list[str], decisions: Decisions
+) -> None:
+    by_condition: dict[str, list[tuple[Clip, str | None, str, float, float]]] = defaultdict(list)
+    for clip in clips:
+        hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
+        heard = hearing.transcript
+        text = heard.text if heard is not None else ""
+        decode = heard.decode_seconds if heard is not None else 0.0
+        by_condition[clip.condition].append(
+            (clip, hearing.request, text, decode, clip.audio.seconds)
+        )
+    print(f"\n{name}")
+    print(
+        f"  {'condition':32s} {'clips':>5s} {'WER':>6s} {'agree':>7s} {'refused':>8s} {'RTF':>5s}"
+    )
+    for condition, rows in by_condition.items():
+        references = [" ".join(words_of(texts[clip.request])) for clip, *_ in rows]
+        hypotheses = [text for _, _, text, _, _ in rows]
+        wer = jiwer.wer(references, hypotheses)
+        agree = sum(
+            decisions.of(request) == decisions.of(texts[clip.request])
+            for clip, request, _, _, _ in rows
+        )
+        refused = sum(request is None for _, request, _, _, _ in rows)
+        rtf = sum(r[3] for r in rows) / sum(r[4] for r in rows)
+        print(
+            f"  {condition:32s} {len(rows):5d} {wer:6.1%} {agree / len(rows):7.1%} "
+            f"{refused:8d} {rtf:5.2f}"
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="four requests, one voice (CI)")
+    parser.add_argument("--limit", type=int, help="only the first N requests")
+    args = parser.parse_args()
+    items = yaml.safe_load(REQUESTS.read_text(encoding="utf-8"))["items"]
+    texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
+    conditions = CONDITIONS[:1] if args.quick else CONDITIONS
+    noisy = [(VOICES[0], SPEEDS[0], True)]
+    domains = DomainRegistry.discover()
+    started = time.perf_counter()
+    recognizer = robot_recognizer(domains)
+    print(f"voice benchmark: {len(texts)} requests of {REQUESTS.relative_to(ROOT)}")
+    print(f"  robot language model built in {time.perf_counter() - started:.1f} s")
+    clips = list(spoken(texts, conditions + noisy))
+    with tempfile.TemporaryDirectory() as folder:
+        decisions = Decisions(domains, Path(folder))
+        measure(
+            "robot language model (packs, scene, taxonomy)", recognizer, clips, texts, decisions
+        )
+        if not args.quick:
+            first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
+            measure(
+                "general English model (the wheel's)",
+                PocketsphinxRecognizer(),
+                first,
+                texts,
+                decisions,
+            )
+        decisions.llm.close()
+    print(
+        f"\n  confidence threshold {MIN_CONFIDENCE}; {time.perf_counter() - started:.0f} s in all"
+    )
+
+
+if __name__ == "__main__":
+    main()
