@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import py_trees
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -283,11 +284,15 @@ def _run_item(item: PhrasingItem, session: SessionFactory) -> Judgement:
 def tree_sessions(
     llm: LLMClient, domains: DomainRegistry, scenario: str = DEFAULT_SCENARIO
 ) -> SessionFactory:
-    """Fresh assistant sessions in ``scenario``'s world: a new memory each, the packs shared."""
+    """Fresh assistant sessions in ``scenario``'s world, the packs shared.
+
+    Each has a new memory and a cleared blackboard: no question is pending from the last item.
+    """
     world = load_scenario(scenario)
 
     @contextmanager
     def session(speaker: str | None) -> Iterator[Callable[[str], TurnResult]]:
+        py_trees.blackboard.Blackboard.clear()  # nothing of the last item's session remains
         with (
             SimExecutor.from_scenario(world) as simulator,
             Handles(domains=domains) as handles,
@@ -305,5 +310,6 @@ def tree_sessions(
             )
             with running:
                 yield running.turn
+        py_trees.blackboard.Blackboard.clear()
 
     return session
