@@ -27,6 +27,7 @@ give lower scores for in-scope utterances: :meth:`ScopeMatcher.from_registry` us
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -173,9 +174,7 @@ class NearestExamples:
         texts, spans = _collect(examples)
         self.labels: list[str] = list(spans)
         self._spans: list[tuple[int, int]] = list(spans.values())
-        self._vectorizers, blocks = _fitted_vectorizers(texts)
-        # Features x examples: a text's few features select few rows (an inverted index).
-        self._postings = _joined(blocks).T.tocsr()
+        self._vectorizers, self._postings = _fitted_index(tuple(texts))
 
     @property
     def size(self) -> int:
@@ -507,6 +506,20 @@ def _collect(examples: Mapping[str, Sequence[str]]) -> tuple[list[str], dict[str
         spans[str(label)] = (len(texts), len(texts) + len(kept))
         texts.extend(kept)
     return texts, spans
+
+
+@functools.lru_cache(maxsize=16)
+def _fitted_index(
+    texts: tuple[str, ...],
+) -> tuple[tuple[tuple[TfidfVectors, float], ...], csr_matrix]:
+    """The vectorizers fitted on ``texts``, and the features x examples matrix.
+
+    The matrix is an inverted index: a text's few features select few rows. Both are kept for
+    the last few sets of texts, as neither changes after fitting: every tree set up on the
+    same packs (each session of a test run, each domain of a chat) would fit them again.
+    """
+    vectorizers, blocks = _fitted_vectorizers(texts)
+    return tuple(vectorizers), _joined(blocks).T.tocsr()
 
 
 def _fitted_vectorizers(
