@@ -66,8 +66,8 @@ class CardPlan:
     scenarios: Sequence[Scenario]
     threshold_path: Path | None
     """Where to write the fitted threshold (None: do not fit)."""
-    module_items: int = 6
-    clarify_items: int = 8
+    module_items: int = 4
+    clarify_items: int = 6
     epsilon: float = 0.15
 
 

@@ -178,11 +178,11 @@ def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[
         metavar="FILE.jsonl",
         help=f"calibration items (default: {SHARED_CLARIFY}/*_calib.jsonl when present)",
     )
-    card.add_argument("--module-items", type=positive_int, default=6, metavar="N")
-    card.add_argument("--clarify-items", type=positive_int, default=8, metavar="N")
+    card.add_argument("--module-items", type=positive_int, default=4, metavar="N")
+    card.add_argument("--clarify-items", type=positive_int, default=6, metavar="N")
     card.add_argument(
         "--scenarios",
-        default="goto_kitchen,hand_over_glasses",
+        default="goto_kitchen",
         help="the short bench's scenario ids, comma-separated",
     )
     card.add_argument("--epsilon", type=error_rate, default=0.15)
