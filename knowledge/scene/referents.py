@@ -24,55 +24,28 @@ Parsing is deterministic and lexical; the scene index does the matching:
 
 :func:`resolve_referent` looks the terms up in the belief's
 :class:`~knowledge.scene.scene_index.SceneIndex` (sets by name, type, attribute, owner and
-place, so it costs what matches, not what the belief holds), intersects them word position by
-word position, and says in words why each candidate matched.
+place, read in place), intersects them word position by word position (costing what the
+smallest position holds, not the belief), and says in words why each candidate matched.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from heapq import nsmallest
-from typing import Final
+from typing import Any, Final
 
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with_the
 
-FILLER_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "some",
-        "any",
-        "something",
-        "anything",
-        "thing",
-        "things",
-        "stuff",
-        "one",
-        "ones",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "me",
-        "please",
-        "of",
-        "to",
-        "for",
-        "with",
-        "kind",
-        "sort",
-        "my",
-        "mine",
-        "all",
-        "whole",
-        "entire",
-    ]
+FILLER_WORDS = (
+    frozenset(["a", "an", "the", "some", "any", "this", "that", "these", "those", "all"])
+    | frozenset(["something", "anything", "thing", "things", "stuff", "one", "ones", "it"])
+    | frozenset(["me", "please", "of", "to", "for", "with", "kind", "sort", "my", "mine"])
+    | frozenset(["whole", "entire"])
 )
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
@@ -330,24 +303,21 @@ def _matching(
     position of the description matches: some term covering the position matches it (see
     :func:`_term_matches`), the speaker owns it for "my", and it is in one of the places the
     description names (resolved first, the same way). Each position's things are a union of
-    the index's sets, the matches their intersection, and the rules that prefer one reading
-    (:func:`_named_over_typed`, :func:`_whole_name_wins`, :func:`_head_by_kind`) are set
-    operations too, so the cost follows what matches, not what the belief holds, with no
-    step per match in Python; the reasons are made for the candidates shown only.
+    the index's sets read in place (:class:`_Nodes`): the position with the fewest is listed,
+    the others are probed, and the rules that prefer one reading walk the matches, so the
+    cost follows the smallest position, not the belief; reasons are made for those shown.
     """
     phrase = description.thing
     if not phrase.content:
         return None
     terms: dict[str, list[_Way]] = {}
-    positions: dict[int, set[str]] = {}
+    positions: dict[int, list[AbstractSet[str]]] = {}
     order: dict[str, int] = {}
 
     def add(term: str, at: int, ways: list[_Way]) -> None:
         terms.setdefault(term, ways)
         order[term] = min(at, order.get(term, at))
-        matched = positions.setdefault(at, set())
-        for _, _, nodes in ways:
-            matched |= nodes
+        positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
 
     for term in phrase.terms():
         ways = _term_matches(index, term.text)
@@ -365,21 +335,52 @@ def _matching(
         if places is None or not places.ids:
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
-    survivors: set[str] | None = None
-    for nodes in sorted(positions.values(), key=len):
-        survivors = set(nodes) if survivors is None else survivors & nodes
-        if not survivors:
-            return match
-    found = index.among_classes(survivors or set(), THING_KINDS)
+    fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
+    survivors = _union(fewest)
+    for sets in others:
+        survivors = _union(nodes & survivors for nodes in sets)
     if not owners:
-        found = index.unowned(found)
-    found = _named_over_typed(found, terms)
+        survivors = index.unowned(survivors)
+    if not survivors:
+        return match
+    found = _named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
     match.ids = _head_by_kind(_whole_name_wins(found, terms, phrase), terms, phrase)
     return match
 
 
-_Way = tuple[str, str, set[str]]
+_Way = tuple[str, str, AbstractSet[str]]
 """How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
+Parts = Sequence[Collection[str]]
+
+
+class _Nodes(AbstractSet[str]):
+    """The index's nodes under some keys less those under others, uncopied (lock held)."""
+
+    def __init__(self, parts: Parts, minus: Parts = ()) -> None:
+        self.parts, self.minus = parts, minus
+
+    def __contains__(self, node: object) -> bool:
+        return any(node in part for part in self.parts) and not any(node in m for m in self.minus)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_union(self.parts).difference(*self.minus))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __and__(self, other: AbstractSet[Any]) -> set[str]:
+        """The nodes of ``other`` among these (set intersections: cost ``other``)."""
+        nodes = other if isinstance(other, set) else set(other)
+        return _union(nodes.intersection(part) for part in self.parts).difference(*self.minus)
+
+    __rand__ = __and__
+    _from_iterable = set  # what the other set operations make: a plain set
+
+
+def _bound(nodes: AbstractSet[str]) -> int:
+    """At most how many ``nodes`` there are (without counting a :class:`_Nodes` one by one)."""
+    return sum(map(len, nodes.parts)) if isinstance(nodes, _Nodes) else len(nodes)
+
 
 THING_KINDS: Final[dict[str, ThingKind]] = {
     "Object": "object",
@@ -403,28 +404,28 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     - label: it is the thing's own label or synonym ("kitchen table", "lounge")
     - owner: it is the label of the thing's owner ("anna")
     """
-    vocabulary = index.vocabulary
+    vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
     ways: list[_Way] = []
     for matched in sorted(vocabulary.types_named.get(term, ())):
-        nodes = index.of_kind(matched)
+        nodes: AbstractSet[str] = _Nodes(index.members("by_type", narrower.get(matched, {matched})))
         ways += [("type", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
     for attribute in sorted(vocabulary.attributes):
-        nodes = index.with_value(attribute, term)
+        nodes = _Nodes(index.members("by_value", [f"{attribute}={term}"]))
         ways += [("attribute", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     named_attributes = vocabulary.attributes_named.get(term, set())
     for attribute in sorted(named_attributes):
-        nodes = index.with_flag([attribute])
+        nodes = _Nodes(index.members("by_flag", [attribute]))
         ways += [("flag", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     if vocabulary.kind_words.get(term):
-        says_itself = index.with_attribute(named_attributes)
+        says_itself = index.members("by_attribute", named_attributes)
         for kind, how in vocabulary.kind_words[term]:
-            nodes = index.of_kind(kind) - says_itself
+            nodes = _Nodes(index.members("by_type", narrower.get(kind, {kind})), says_itself)
             ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     named = index.named(term)
     ways.append(("label", "", named))
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
-    return [way for way in ways if way[2]]
+    return [way for way in ways if _bound(way[2])]
 
 
 def _details(index: SceneIndex, thing: str) -> Node | None:
@@ -515,10 +516,10 @@ def _named_over_typed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]
     return found - dropped
 
 
-def _union(sets: Iterable[set[str]]) -> set[str]:
+def _union(sets: Iterable[Iterable[str]]) -> set[str]:
     found: set[str] = set()
     for nodes in sets:
-        found |= nodes
+        found.update(nodes)
     return found
 
 

@@ -21,9 +21,8 @@ vocabulary (a subject in the ontology's namespace), rebuilds the whole index fro
 outside the lock, and swaps it in. On the Oxigraph store the rebuild reads the store
 directly (several times faster than through rdflib's terms).
 
-Reads take a lock held only for the duration of one read or one node's update, never for a
-rebuild, so a reader waits at most for one batch. Reads cost what they return: a lookup by
-name, type or place is a dictionary probe and a copy of the matching set.
+Reads take a lock held only for one read or one node's update, never for a rebuild. Reads
+cost what they return (a dictionary probe and a copy; :meth:`SceneIndex.members` no copy).
 :attr:`SceneIndex.names_version` moves only when a node's names, classes or types change
 (what the lexicons are made of); :meth:`SceneIndex.renamed_since` says which nodes.
 """
@@ -465,7 +464,7 @@ class SceneIndex:
             with self._lock:
                 old = self._tables.nodes.get(node_id)
                 self._tables.put(node_id, node)
-            if _naming(old) != _naming(node):
+            if (old and old.naming()) != (node and node.naming()):
                 renamed.add(node_id)
         if renamed:
             self._renamed_now(frozenset(renamed))
@@ -534,6 +533,11 @@ class SceneIndex:
         with self._lock:
             return _union(self._tables.by_type.get(name, ()) for name in types)
 
+    def members(self, table: str, keys: Iterable[str]) -> list[Members]:
+        """The nodes under ``keys`` of ``table`` (``by_type``), uncopied: hold :meth:`reading`."""
+        found: dict[str, Members] = getattr(self._tables, table)
+        return [found[key] for key in keys if key in found]
+
     def of_kind(self, kind: str) -> set[str]:
         """The nodes whose object type is ``kind`` or a type under it."""
         return self.of_types(self.vocabulary.narrower.get(kind, {kind}))
@@ -587,10 +591,6 @@ class SceneIndex:
 
     def __len__(self) -> int:
         return len(self._tables.nodes)
-
-
-def _naming(node: Node | None) -> tuple[object, ...] | None:
-    return None if node is None else node.naming()
 
 
 def _union(sets: Iterable[Iterable[str]]) -> set[str]:
