@@ -27,7 +27,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
@@ -38,6 +38,8 @@ from pydantic import (
     model_validator,
 )
 from rdflib import Graph
+from rdflib.query import ResultRow
+from rdflib.term import Node
 
 from cogtree.knowledge.packs.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
 from cogtree.knowledge.scene.named_queries import (
@@ -327,6 +329,7 @@ class DomainPack:
     schemas: Mapping[str, type[BaseModel]]
     queries: QueryLibrary
     _graph: Graph | None = field(default=None, repr=False)
+    _rows: dict[str, tuple[Mapping[str, Node], ...]] = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -399,6 +402,21 @@ class DomainPack:
                     raise PackError(f"domain {self.name}: {error}") from error
             self._graph = graph
         return self._graph
+
+    def select(self, text: str) -> tuple[Mapping[str, Node], ...]:
+        """The rows (column -> term) of the SPARQL SELECT ``text`` over :meth:`knowledge_graph`.
+
+        Kept per query text, as the graph does not change once loaded: every tree set up on
+        this pack (its lexicons' queries) asks them again. Raises what :meth:`knowledge_graph`
+        and the store raise.
+        """
+        rows = self._rows.get(text)
+        if rows is None:
+            found = self.knowledge_graph().query(text)
+            rows = self._rows[text] = tuple(
+                MappingProxyType(row.asdict()) for row in found if isinstance(row, ResultRow)
+            )
+        return rows
 
 
 def load_pack(directory: str | Path) -> DomainPack:

@@ -27,7 +27,6 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
-from rdflib.query import ResultRow
 
 from cogtree.knowledge.packs.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -491,9 +490,9 @@ def _query_entries(pack: DomainPack, name: str, spec: LexiconSpec) -> dict[str, 
     assert spec.query is not None
     query = pack.query(spec.query)
     text = query.bind(**dict.fromkeys(query.parameters))
-    graph = pack.knowledge_graph()
+    pack.knowledge_graph()  # a pack without one raises its own PackError, unwrapped
     try:
-        rows = [row.asdict() for row in graph.query(text) if isinstance(row, ResultRow)]
+        rows = pack.select(text)
     except Exception as error:  # rdflib/Oxigraph raise several types for a bad query
         raise PackError(
             f"domain {pack.name}: lexicon {name}: query {spec.query}.rq failed: "

@@ -184,3 +184,23 @@ def test_a_bad_slot_pattern(tmp_path: Path) -> None:
     folder = broken(tmp_path, "resolve: kg}", "resolve: kg, pattern: 'no group'}")
     with pytest.raises(PackError, match="needs exactly one \\(group\\)"):
         load_pack(folder)
+
+
+def test_a_select_over_the_packs_graph_is_asked_once_per_query_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pack = load_pack(SHIPPED_PACKS / "advisor")
+    graph = pack.knowledge_graph()
+    asked: list[str] = []
+    query = graph.query
+
+    def counted(text: str) -> object:
+        asked.append(text)
+        return query(text)
+
+    monkeypatch.setattr(graph, "query", counted)
+    text = "SELECT ?s ?o WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?o } LIMIT 3"
+    first = pack.select(text)
+    assert len(first) == 3 and all({"s", "o"} <= set(row) for row in first)
+    assert pack.select(text) == first
+    assert asked == [text]
