@@ -144,6 +144,7 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "aspect",
         "check",
         "person",
+        "speaker",
         "avoid",
         "diet",
     }

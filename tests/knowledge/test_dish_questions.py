@@ -86,6 +86,22 @@ def test_the_profile_is_a_veto_with_its_path_for_the_user_or_a_named_person(
     assert alice["profile"] == ["holds none of what Alice must avoid (peanuts), at any depth"]
 
 
+def test_the_speaker_s_profile_in_the_graph_counts_a_named_person_s_instead(
+    pack: DomainPack, runner: ReadOnlyQueryRunner
+) -> None:
+    profile = Literal("profile")
+    alice = rows(pack, runner, "pad_thai", aspect=profile, speaker=Literal("alice"))["profile"]
+    assert alice == ["is not safe for you, because of peanuts (pad Thai with prawns → peanuts)"]
+    # asked about Dev, Alice's own allergy is not Dev's
+    dev = rows(
+        pack, runner, "pad_thai", aspect=profile, speaker=Literal("alice"), person=Literal("Dev")
+    )
+    assert dev["profile"][0].startswith("is not safe for Dev, because of vegan")
+    assert "peanuts" not in dev["profile"][0]
+    stranger = rows(pack, runner, "pad_thai", aspect=profile, speaker=Literal("Zoe"))["profile"]
+    assert stranger[0].startswith("cannot be checked for you")
+
+
 def test_with_no_profile_nothing_is_called_safe(
     pack: DomainPack, runner: ReadOnlyQueryRunner
 ) -> None:
