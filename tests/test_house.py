@@ -41,7 +41,6 @@ MODULES_SHRINKING = {
     "knowledge/understanding/frame_tasks.py": 641,
     "sim/world.py": 1122,
     "sim/world_spec.py": 629,
-    "skills/planning/tasks.py": 871,
     "trees/ros/host.py": 660,
 }
 """Modules over :data:`MODULE_LINES` today, with their size now: they may only shrink, and an

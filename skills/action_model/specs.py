@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
@@ -24,7 +23,6 @@ from pydantic import (
     ValidationError,
 )
 
-from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.validation_errors import first_problem
 
 SpatialRelation = Literal[
@@ -33,6 +31,11 @@ SpatialRelation = Literal[
 """Where PLACE puts an object relative to its target: on or in a piece of furniture (the
 target's kind decides when the relation is not given), or beside a landmark (an object, a
 place or a piece of furniture) on the surface the landmark stands on."""
+
+SIDE_RELATIONS: frozenset[SpatialRelation] = frozenset(
+    {"next_to", "near", "left_of", "right_of", "behind", "in_front_of"}
+)
+"""PLACE relations that put an object beside a landmark, on the surface the landmark rests on."""
 
 Hand = Literal["right", "left"]
 """A robot hand; see :data:`HAND_NAMES`."""
@@ -61,51 +64,6 @@ class Args(BaseModel):
     """Base of every argument model: immutable, and unknown fields are errors."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class GotoArgs(Args):
-    """GOTO: drive to a room, a piece of furniture, an object's place or a person's room."""
-
-    target: NodeId
-
-
-class PickArgs(Args):
-    """PICK: take ``object`` with ``hand`` from where it rests in the robot's room."""
-
-    object: NodeId
-    hand: Hand
-
-
-class PlaceArgs(Args):
-    """PLACE: put the held ``object`` on/in ``target``, or ``relation`` to it (next_to, …).
-
-    Without ``relation`` the target's kind decides: in a container, on a surface.
-    """
-
-    object: NodeId
-    target: NodeId
-    hand: Hand
-    relation: SpatialRelation | None = None
-
-
-class HandoverArgs(Args):
-    """HANDOVER: give the held ``object`` to ``person`` (going to their room first)."""
-
-    object: NodeId
-    person: NodeId
-    hand: Hand
-
-
-class SayArgs(Args):
-    """SAY: speak ``text`` aloud."""
-
-    text: str = Field(min_length=1, max_length=500, pattern=r"\S")
-
-
-class WaitArgs(Args):
-    """WAIT: do nothing for ``seconds`` (at most an hour)."""
-
-    seconds: float = Field(gt=0, le=3600)
 
 
 @dataclass(frozen=True)
@@ -147,20 +105,6 @@ def find_spec(kind: str, specs: Mapping[_Key, CallSpec], name: str) -> CallSpec:
             return spec
     valid = ", ".join(spec.signature() for spec in specs.values())
     raise SkillArgumentError(f"unknown {kind} {name!r}: valid {kind}s are {valid}")
-
-
-UNMOVED_SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
-    {
-        "GOTO": CallSpec("GOTO", GotoArgs, "drive to a room, furniture, object or person"),
-        "PICK": CallSpec("PICK", PickArgs, "pick an object up with one hand"),
-        "PLACE": CallSpec("PLACE", PlaceArgs, "put a held object on a surface or in a container"),
-        "HANDOVER": CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
-        "SAY": CallSpec("SAY", SayArgs, "speak a sentence"),
-        "WAIT": CallSpec("WAIT", WaitArgs, "wait some seconds"),
-    }
-)
-"""The robot skills no capability module holds yet, by name (see
-:data:`cogtree.skills.capabilities.calls.SKILL_SPECS` for every skill)."""
 
 
 def typed_args(data: Any, name_field: str, specs: Mapping[_Key, CallSpec]) -> Any:

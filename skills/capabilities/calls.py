@@ -19,24 +19,13 @@ from typing import Any, get_args
 from pydantic import BaseModel, ConfigDict, SerializeAsAny, model_validator
 
 from cogtree.knowledge.robot_skills import RobotSkill
-from cogtree.skills.action_model import effects, preconditions
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.checks import Check
-from cogtree.skills.action_model.specs import (
-    UNMOVED_SKILL_SPECS,
-    CallSpec,
-    SkillArgumentError,
-    find_spec,
-    typed_args,
-)
-from cogtree.skills.capabilities.capability import Checks
+from cogtree.skills.action_model.specs import CallSpec, SkillArgumentError, find_spec, typed_args
 from cogtree.skills.capabilities.registry import SKILLS
 
 SKILL_SPECS: Mapping[RobotSkill, CallSpec] = MappingProxyType(
-    {
-        name: SKILLS[name].spec if name in SKILLS else UNMOVED_SKILL_SPECS[name]
-        for name in get_args(RobotSkill)
-    }
+    {name: SKILLS[name].spec for name in get_args(RobotSkill)}
 )
 """Every robot skill by name. ``DELEGATE`` (asking a person) is not a robot skill."""
 
@@ -146,19 +135,13 @@ class PreconditionReport(BaseModel):
 def check_preconditions(call: SkillCall, belief: Belief) -> PreconditionReport:
     """Evaluate ``call``'s preconditions on ``belief``, stopping at the first that fails."""
     checks: list[Check] = []
-    for check in _checks(call.skill)(belief, call.args):
+    for check in SKILLS[call.skill].checks(belief, call.args):
         checks.append(check)
         if not check.ok:
             break
     return PreconditionReport(call=call, checks=tuple(checks))
 
 
-def _checks(skill: RobotSkill) -> Checks:
-    return SKILLS[skill].checks if skill in SKILLS else preconditions.UNMOVED_CHECKS[skill]
-
-
 def project(call: SkillCall, belief: Belief) -> Belief:
     """The belief after ``call`` succeeds (its preconditions must hold in ``belief``)."""
-    if call.skill in SKILLS:
-        return SKILLS[call.skill].effect(belief, call.args)
-    return effects.unmoved_effect(call.skill, call.args, belief)
+    return SKILLS[call.skill].effect(belief, call.args)

@@ -35,6 +35,10 @@ Method = Callable[..., Any]
 Action = Callable[..., Any]
 """``(state, *args) -> state | False``: a primitive step and its effect on the state."""
 
+SKIP = "skip"
+"""The bookkeeping action of task planning that records an object ``tidy`` leaves out of
+place (the plan reports it)."""
+
 Subtasks = list[Step] | Literal[False]
 """What a method returns: the subtasks, or False when it does not apply."""
 

@@ -15,7 +15,20 @@ from types import MappingProxyType
 from cogtree.skills.action_model.belief import Thing
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import CallSpec
-from cogtree.skills.capabilities import dispose, fill, heat, open_close, pour, switch, wipe
+from cogtree.skills.capabilities import (
+    dispose,
+    fetch,
+    fill,
+    heat,
+    move,
+    open_close,
+    place,
+    pour,
+    speech,
+    switch,
+    tidy,
+    wipe,
+)
 from cogtree.skills.capabilities.capability import (
     Capability,
     CommandKind,
@@ -26,13 +39,18 @@ from cogtree.skills.capabilities.capability import (
 )
 
 CAPABILITIES: tuple[Capability, ...] = (
-    dispose.CAPABILITY,
-    fill.CAPABILITY,
-    heat.CAPABILITY,
+    fetch.CAPABILITY,
+    tidy.CAPABILITY,
     open_close.CAPABILITY,
-    pour.CAPABILITY,
+    place.CAPABILITY,
+    dispose.CAPABILITY,
     switch.CAPABILITY,
+    heat.CAPABILITY,
+    fill.CAPABILITY,
+    pour.CAPABILITY,
     wipe.CAPABILITY,
+    move.CAPABILITY,
+    speech.CAPABILITY,
 )
 """Every capability, in the order their skills and tasks are listed."""
 

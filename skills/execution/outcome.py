@@ -30,11 +30,13 @@ from typing import Literal
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import joined, with_the
-from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
-from cogtree.skills.action_model.specs import GotoArgs, HandoverArgs, PickArgs, PlaceArgs
+from cogtree.skills.action_model.specs import SIDE_RELATIONS
 from cogtree.skills.capabilities.dispose import DisposeArgs
+from cogtree.skills.capabilities.fetch import HandoverArgs, PickArgs
 from cogtree.skills.capabilities.fill import FillArgs
+from cogtree.skills.capabilities.move import GotoArgs
 from cogtree.skills.capabilities.open_close import CloseArgs, OpenArgs
+from cogtree.skills.capabilities.place import PlaceArgs
 from cogtree.skills.capabilities.pour import PourArgs
 from cogtree.skills.capabilities.switch import SwitchArgs
 from cogtree.skills.capabilities.wipe import WipeArgs

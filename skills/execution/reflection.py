@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.action_model.preconditions import SIDE_RELATIONS
+from cogtree.skills.action_model.specs import SIDE_RELATIONS
 from cogtree.skills.planning.plan_model import PlanStep, Reflection
 
 StepCheck = Callable[[PlanStep, str, SceneGraph], tuple[bool, str]]

@@ -17,13 +17,6 @@ from cogtree.skills.capabilities.registry import END_STATES
 from cogtree.skills.planning.limits import spoken, verb_be
 from cogtree.skills.planning.tasks import TaskCall
 
-_STATES = {
-    "tidy": "tidy",
-    **END_STATES,
-}
-"""Tasks whose one argument ends in a state, and the word for it (the planner's own, then each
-capability's)."""
-
 
 def already_so(tasks: Sequence[TaskCall], belief: Belief) -> str:
     """``Nothing needed doing: the lemon is already on the worktop.`` for ``tasks``."""
@@ -33,9 +26,9 @@ def already_so(tasks: Sequence[TaskCall], belief: Belief) -> str:
 
 def _already(task: TaskCall, belief: Belief) -> str:
     args = {name: str(value) for name, value in task.args.model_dump().items()}
-    if task.task in _STATES:
+    if task.task in END_STATES:
         node = next(iter(args.values()))
-        return f"{spoken(node, belief)} {verb_be(node, belief)} already {_STATES[task.task]}"
+        return f"{spoken(node, belief)} {verb_be(node, belief)} already {END_STATES[task.task]}"
     thing = args.get("object")
     if thing is None or thing not in belief.things:
         return f"{task} holds already"

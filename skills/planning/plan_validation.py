@@ -15,7 +15,7 @@ StepProblem` with a code, and nothing raises. It checks
    ``precondition:capability_missing`` for a skill outside its profile); a person asked to
    ``DELEGATE`` is available (``not_available``) and has the ability (``no_ability``); a step
    given to the wrong kind of agent is ``cannot_do``. A step that passes is applied
-   (:func:`skills.action_model.effects.project`) before the next one is checked;
+   (:func:`cogtree.skills.capabilities.calls.project`) before the next one is checked;
 3. each robot step against the hazard rules (:mod:`skills.safety.hazard_check`), on the belief as
 the
    earlier steps leave it: a ``forbidden`` hazard is ``hazard:<rule>`` and an ``ask_first`` one

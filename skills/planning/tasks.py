@@ -1,23 +1,18 @@
 """Task-level HTN planning: a complete request decomposed into skill calls, with backtracking.
 
-Tasks: ``fetch(object)`` (have it in a hand), ``bring(object, to)`` (to a person or onto a
-place), ``put_away(object)`` (to its home place, when the belief has one) and ``tidy(room)``
-(put away every object of the room that is out of place; those that cannot be put away are
-left where they are and reported), ``place_relative(object, relation, landmark)`` (next to,
-left of, ... an object or on/in a place), and the tasks of each capability
-(:mod:`cogtree.skills.capabilities.registry`). The primitive actions are the skills themselves:
-each checks its preconditions on the belief the plan has led to so far and applies its
-expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only contains skills
-whose preconditions hold when their turn comes.
+Every task comes from a capability (:mod:`cogtree.skills.capabilities.registry`): ``fetch``,
+``bring``, ``put_away``, ``tidy``, ``open``/``close``, ``place_relative``, ``dispose``,
+``switch_on``/``switch_off``, ``heat``, ``fill``, ``pour``, ``wipe``. The primitive actions
+are the skills themselves: each checks its preconditions on the belief the plan has led to so
+far and applies its expected effect (:mod:`cogtree.skills.capabilities.calls`), so a plan only
+contains skills whose preconditions hold when their turn comes.
 
-Several methods per task make the search matter: an object is fetched with either hand; a
-closed container is opened first and closed again afterwards when a hand is free (left open
-otherwise); a person is handed the object, a place receives it; a closed container that is
-the destination is opened after fetching or, when the fetch leaves no hand free to open it,
-before. When nothing works, the plan says which preconditions failed (e.g. every PICK was out
-of reach), after the hazards of what the task asks for (:mod:`skills.safety.task_hazards`: picking
-up a person, handing over hot tea), so a request that fails for another reason still names
-its hazard.
+Several methods per task make the search matter (an object is fetched with either hand; a
+closed container is opened first and closed again afterwards when a hand is free). When
+nothing works, the plan says which preconditions failed (e.g. every PICK was out of reach),
+after the hazards of what the task asks for (:mod:`cogtree.skills.safety.task_hazards`:
+picking up a person, handing over hot tea), so a request that fails for another reason still
+names its hazard.
 
 The gtpyhop state (:class:`~cogtree.skills.capabilities.capability.TaskState`) has six
 variables: ``belief`` (the immutable snapshot), ``start`` (the
@@ -31,14 +26,12 @@ much a pour asks for).
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     SerializeAsAny,
@@ -48,12 +41,8 @@ from pydantic import (
 from typing_extensions import Self
 
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
-from cogtree.skills.action_model.belief import Belief, Thing
+from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import (
-    CallSpec,
-    Hand,
-    NodeId,
-    SpatialRelation,
     find_spec,
     typed_args,
 )
@@ -64,17 +53,8 @@ from cogtree.skills.capabilities.calls import (
     project,
     skill_call_from_values,
 )
-from cogtree.skills.capabilities.capability import (
-    Action,
-    Limit,
-    Method,
-    Subtasks,
-    TaskState,
-    closed_place,
-    per_hand,
-)
-from cogtree.skills.capabilities.registry import TASK_METHODS
-from cogtree.skills.capabilities.registry import TASK_SPECS as REGISTERED_TASKS
+from cogtree.skills.capabilities.capability import SKIP, Action, Limit, TaskState
+from cogtree.skills.capabilities.registry import TASK_METHODS, TASK_SPECS
 from cogtree.skills.planning.htn import HtnPlanner
 from cogtree.skills.planning.limits import limit_of
 from cogtree.skills.safety.hazard_check import Hazard
@@ -85,98 +65,8 @@ log = logging.getLogger(__name__)
 MAX_REASONS = 3
 """How many distinct failure reasons a failed plan's message quotes."""
 
-SKIP = "skip"
-"""The bookkeeping action that records an object ``tidy`` leaves out of place."""
-
 TASK_DONE = "task_done"
 """The bookkeeping action that ends one task of a sequence (where its skills stop)."""
-
-
-class FetchArgs(BaseModel):
-    """fetch: have ``object`` in one of the robot's hands."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-
-
-class BringArgs(BaseModel):
-    """bring: take ``object`` to a person or onto a surface / into a container (``to``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-    to: NodeId
-
-
-class PutAwayArgs(BaseModel):
-    """put_away: take ``object`` to its home place."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-
-
-class TidyArgs(BaseModel):
-    """tidy: put away every object of ``room`` that is out of place."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    room: NodeId
-
-
-RELATION_WORDS: Mapping[str, SpatialRelation] = MappingProxyType(
-    {
-        "beside": "next_to",
-        "by": "next_to",
-        "alongside": "next_to",
-        "next": "next_to",
-        "close to": "near",
-        "nearby": "near",
-        "left": "left_of",
-        "right": "right_of",
-        "in front": "in_front_of",
-        "at the back of": "behind",
-        "onto": "on",
-        "on top of": "on",
-        "into": "in",
-        "inside": "in",
-    }
-)
-"""Words for a spatial relation besides its own name with spaces (``next to``, ``left of``)."""
-
-
-def _relation(value: object) -> object:
-    """``"to the left of"`` → ``left_of``; other values are left for validation to judge."""
-    if not isinstance(value, str):
-        return value
-    words = re.sub(r"^(?:to|on) the ", "", " ".join(value.lower().replace("-", " ").split()))
-    return RELATION_WORDS.get(words, words.replace(" ", "_"))
-
-
-class PlaceRelativeArgs(BaseModel):
-    """place_relative: put ``object`` ``relation`` ``landmark`` (next_to the plate, in the bowl)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    object: NodeId
-    relation: Annotated[SpatialRelation, BeforeValidator(_relation)]
-    landmark: NodeId
-
-
-TASK_SPECS: Mapping[str, CallSpec] = MappingProxyType(
-    {
-        "fetch": CallSpec("fetch", FetchArgs, "have an object in hand"),
-        "bring": CallSpec("bring", BringArgs, "take an object to a person or a place"),
-        "put_away": CallSpec("put_away", PutAwayArgs, "take an object to its home place"),
-        "tidy": CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
-        "place_relative": CallSpec(
-            "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
-        ),
-        **REGISTERED_TASKS,
-    }
-)
-"""Every task by name: the planner's own, then each capability's."""
 
 
 class TaskCall(BaseModel):
@@ -291,7 +181,7 @@ class TaskPlanner:
     """
 
     def __init__(self, rules: HazardRules | None = None) -> None:
-        self._planner = HtnPlanner("cogtree-tasks", _ACTIONS, _METHODS)
+        self._planner = HtnPlanner("cogtree-tasks", _ACTIONS, TASK_METHODS)
         self._rules = rules
 
     def plan(self, task: TaskCall, belief: Belief, said: tuple[str, ...] = ()) -> TaskPlan:
@@ -433,213 +323,5 @@ _ACTIONS: Mapping[str, Action] = MappingProxyType(
         **{skill: _skill_action(skill) for skill in SKILL_SPECS},
         SKIP: _skip,
         TASK_DONE: _task_done,
-    }
-)
-
-
-# -- methods -----------------------------------------------------------------------------------
-
-
-def _closed_container(belief: Belief, thing: str) -> str | None:
-    """The closed container ``thing`` is believed to be in, if any."""
-    found = belief.things.get(thing)
-    if found is None or found.relation != "in" or found.support is None:
-        return None
-    return found.support if closed_place(belief, found.support) else None
-
-
-def _fetch_held(state: TaskState, thing: str) -> Subtasks:
-    return [] if thing in state.belief.held else False
-
-
-def _fetch(state: TaskState, hand: Hand, thing: str) -> Subtasks:
-    if thing in state.belief.held:
-        return False
-    container = _closed_container(state.belief, thing)
-    if container is None:
-        return [("go_to", thing), ("PICK", thing, hand)]
-    return [
-        ("go_to", thing),
-        ("OPEN", container),
-        ("PICK", thing, hand),
-        ("close_if_possible", container),
-    ]
-
-
-def _already_here(state: TaskState, target: str) -> Subtasks:
-    room = state.belief.room_of(target)
-    return [] if room is not None and room == state.belief.robot_room else False
-
-
-def _travel(state: TaskState, target: str) -> Subtasks:
-    found = state.belief.things.get(target)
-    if found is not None and found.relation in ("on", "in") and found.support is not None:
-        return [("GOTO", found.support)]
-    return [("GOTO", target)]
-
-
-def _delivered(state: TaskState, thing: str, destination: str) -> Subtasks:
-    found = state.belief.things.get(thing)
-    return [] if found is not None and found.support == destination else False
-
-
-def _bring_to_person(state: TaskState, thing: str, person: str) -> Subtasks:
-    if state.belief.kind_of(person) != "person":
-        return False
-    return [("fetch", thing), ("give", thing, person)]
-
-
-def _bring_to_place(state: TaskState, thing: str, place: str) -> Subtasks:
-    if state.belief.kind_of(place) not in ("surface", "container"):
-        return False
-    return [("fetch", thing), ("deliver", thing, place)]
-
-
-def _bring_opening_first(state: TaskState, thing: str, place: str) -> Subtasks:
-    """For a closed container: open it before fetching, so a hand is free to open it."""
-    if not closed_place(state.belief, place):
-        return False
-    return [
-        ("go_to", place),
-        ("OPEN", place),
-        ("fetch", thing),
-        ("deliver", thing, place),
-        ("close_if_possible", place),
-    ]
-
-
-def _unknown_destination(state: TaskState, thing: str, destination: str) -> Subtasks:
-    if state.belief.kind_of(destination) not in ("person", "surface", "container"):
-        state.failures.add(
-            f"bring({thing}, {destination}): {destination} is not a person, surface or "
-            "container of the belief"
-        )
-    return False
-
-
-def _give(state: TaskState, hand: Hand, thing: str, person: str) -> Subtasks:
-    if not state.belief.may_hold_in(thing, hand):
-        return False
-    return [("HANDOVER", thing, person, hand)]
-
-
-def _deliver(state: TaskState, hand: Hand, thing: str, place: str) -> Subtasks:
-    if not state.belief.may_hold_in(thing, hand):
-        return False
-    if closed_place(state.belief, place):
-        return [
-            ("go_to", place),
-            ("OPEN", place),
-            ("PLACE", thing, place, hand),
-            ("close_if_possible", place),
-        ]
-    return [("go_to", place), ("PLACE", thing, place, hand)]
-
-
-def _place_relative(state: TaskState, thing: str, relation: str, landmark: str) -> Subtasks:
-    if relation in ("on", "in"):
-        return [("bring", thing, landmark)]
-    if state.belief.landmark_surface(landmark) is None:
-        found = state.belief.things.get(landmark)
-        why = "not in the belief" if found is None else "not resting on a surface"
-        state.failures.add(
-            f"place_relative({thing}, {relation}, {landmark}): {landmark} is {why}: "
-            f"look for {landmark} first"
-        )
-        return False
-    return [("fetch", thing), ("set_beside", thing, relation, landmark)]
-
-
-def _set_beside(state: TaskState, hand: Hand, thing: str, relation: str, landmark: str) -> Subtasks:
-    surface = state.belief.landmark_surface(landmark)
-    if surface is None or not state.belief.may_hold_in(thing, hand):
-        return False
-    return [("go_to", surface), ("PLACE", thing, landmark, hand, relation)]
-
-
-def _at_home(state: TaskState, thing: str) -> Subtasks:
-    return [] if state.belief.is_at_home(thing) else False
-
-
-def _to_home(state: TaskState, thing: str) -> Subtasks:
-    home = state.belief.homes.get(thing)
-    if home is None:
-        state.failures.add(f"put_away({thing}): the belief has no home place for {thing}")
-        return False
-    return [("bring", thing, home)]
-
-
-def _tidy(state: TaskState, room: str) -> Subtasks:
-    belief = state.belief
-    if room not in belief.rooms:
-        known = ", ".join(sorted(belief.rooms))
-        state.failures.add(f"tidy({room}): {room} is not a room of the belief (rooms: {known})")
-        return False
-    out_of_place = _out_of_place(belief, room)
-    homeless = _without_home(belief, room)
-    if not out_of_place and homeless:
-        state.failures.add(
-            f"tidy({room}): no home place known for {', '.join(homeless)}: ask where they go"
-        )
-        return False
-    return [("put_away_or_skip", thing) for thing in out_of_place]
-
-
-def _objects_in(belief: Belief, room: str) -> list[Thing]:
-    """The objects the belief places in ``room``, by id."""
-    return [
-        thing
-        for thing in sorted(belief.things.values(), key=lambda t: t.id)
-        if thing.kind == "object" and thing.room == room
-    ]
-
-
-def _without_home(belief: Belief, room: str) -> list[str]:
-    """Loose objects in ``room`` (not held by anyone) whose home place the belief lacks."""
-    return [
-        thing.id
-        for thing in _objects_in(belief, room)
-        if thing.id not in belief.homes and thing.relation != "heldBy"
-    ]
-
-
-def _out_of_place(belief: Belief, room: str) -> list[str]:
-    """Objects in ``room`` with a home they are not at (held by a person: in use, not out)."""
-    return [
-        thing.id
-        for thing in _objects_in(belief, room)
-        if thing.id in belief.homes
-        and not belief.is_at_home(thing.id)
-        and (thing.relation != "heldBy" or thing.id in belief.held)
-    ]
-
-
-def _put_away(state: TaskState, thing: str) -> Subtasks:
-    return [("put_away", thing)]
-
-
-def _skip_it(state: TaskState, thing: str) -> Subtasks:
-    return [(SKIP, thing)]
-
-
-_METHODS: Mapping[str, tuple[Method, ...]] = MappingProxyType(
-    {
-        "fetch": (_fetch_held, *per_hand("fetch", _fetch)),
-        "go_to": (_already_here, _travel),
-        "bring": (
-            _delivered,
-            _bring_to_person,
-            _bring_to_place,
-            _bring_opening_first,
-            _unknown_destination,
-        ),
-        "give": per_hand("give", _give),
-        "deliver": per_hand("deliver", _deliver),
-        "put_away": (_at_home, _to_home),
-        "put_away_or_skip": (_put_away, _skip_it),
-        "tidy": (_tidy,),
-        "place_relative": (_place_relative,),
-        "set_beside": per_hand("set_beside", _set_beside),
-        **TASK_METHODS,
     }
 )

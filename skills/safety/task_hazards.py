@@ -19,40 +19,11 @@ from cogtree.knowledge.safety.hazard_rules import HazardRules
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import SkillArgumentError
 from cogtree.skills.capabilities.calls import SKILL_SPECS, SkillCall, project, skill_call
-from cogtree.skills.capabilities.capability import Outline
-from cogtree.skills.capabilities.registry import FITS
-from cogtree.skills.capabilities.registry import OUTLINES as REGISTERED_OUTLINES
+from cogtree.skills.capabilities.registry import FITS, OUTLINES
 from cogtree.skills.safety.hazard_check import Hazard, PlanHazards
 
 HAND = "right"
 """The hand the intended skills name (the rules do not look at it)."""
-
-
-def _bring(
-    belief: Belief, args: dict[str, str], said: Sequence[str]
-) -> list[tuple[str, dict[str, str]]]:
-    thing, to = args["object"], args["to"]
-    if to in belief.people:
-        return [("PICK", {"object": thing}), ("HANDOVER", {"object": thing, "person": to})]
-    return [("PICK", {"object": thing}), ("PLACE", {"object": thing, "target": to})]
-
-
-def _place_relative(
-    belief: Belief, args: dict[str, str], said: Sequence[str]
-) -> list[tuple[str, dict[str, str]]]:
-    thing, relation = args["object"], args["relation"]
-    place = {"object": thing, "target": args["landmark"], "relation": relation}
-    return [("PICK", {"object": thing}), ("PLACE", place)]
-
-
-OUTLINES: dict[str, Outline] = {
-    "fetch": lambda belief, args, said: [("PICK", {"object": args["object"]})],
-    "bring": _bring,
-    "put_away": lambda belief, args, said: [("PICK", {"object": args["object"]})],
-    "place_relative": _place_relative,
-    **REGISTERED_OUTLINES,
-}
-"""Per task: the skills it stands for in the simplest case (tasks not listed: none)."""
 
 
 def fitting(belief: Belief, task: str, argument: str) -> list[str]:

@@ -36,8 +36,12 @@ COMMON_WORDS = {"open", "close", "Open", "Close"}
 """Names too common to tell (the built-in ``open``, every connection's ``close``): the
 open/close capability is told by its skills and helpers (``OPEN``, ``close_if_possible``)."""
 
-HOMOGRAPHS = {"knowledge/language/english.py": {"pour"}}
-"""Words that are no capability's name where they stand (French "pour": for)."""
+HOMOGRAPHS = {
+    "knowledge/language/english.py": {"pour"},  # French: for
+    "behaviours/actions/grounding/perception.py": {"deliver"},  # a node's method
+    "knowledge/packs/domains/office/tasks.py": {"Deliver"},  # the office pack's own task
+}
+"""Words that are no capability's name where they stand."""
 
 SIMULATOR_AND_ONTOLOGY = {
     "sim/executor.py",  # the simulator's commands
@@ -48,37 +52,72 @@ SIMULATOR_AND_ONTOLOGY = {
 PACK = "knowledge/packs/domains/household/tasks.py"  # the household pack's task schemas
 FRAME_TASKS = "knowledge/understanding/frame_tasks.py"  # the front end's steps to tasks
 GRAMMAR = "knowledge/language/request_frame.py"  # the grammar's actions
+SLOTS = "knowledge/understanding/slot_filling.py"  # the slot extractor's verbs
+REFLECTION = "skills/execution/reflection.py"  # whether a step's effect shows in the belief
+FACTS = "skills/execution/outcome.py"  # the facts a step leaves behind
+EXAMPLE = "trees/examples/robee_recovery.py"  # an example tree that calls skills
+RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
 NOT_YET_MOVED: dict[str, set[str]] = {
-    "dispose": {*SIMULATOR_AND_ONTOLOGY, PACK, GRAMMAR},
+    "dispose": {
+        "sim/world.py",
+        "sim/world_spec.py",
+        "skills/action_model/belief.py",
+        PACK,
+        GRAMMAR,
+    },
+    "fetch": {
+        "skills/action_model/belief.py",
+        PACK,
+        FRAME_TASKS,
+        GRAMMAR,
+        SLOTS,
+        REFLECTION,
+        EXAMPLE,
+        "knowledge/language/english.py",
+        "knowledge/understanding/contents.py",
+        "knowledge/understanding/purposes.py",
+        "skills/planning/assignment.py",  # who can do a step: a PICK needs the thing free
+    },
     "fill": {*SIMULATOR_AND_ONTOLOGY, PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
-    "open_close": {
+    "move": {"skills/action_model/belief.py", FACTS, REFLECTION, RECOVERY, EXAMPLE},
+    "open_close": {"skills/action_model/belief.py", REFLECTION},
+    "place": {
         "skills/action_model/belief.py",
-        "skills/execution/reflection.py",  # whether a step's effect shows in the belief
-        "skills/planning/tasks.py",  # fetch and bring open and close again what they must
+        PACK,
+        SLOTS,
+        REFLECTION,
+        EXAMPLE,
+        "skills/planning/already.py",  # "the lemon is already next to the plate"
+        "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
     "pour": {*SIMULATOR_AND_ONTOLOGY, PACK, FRAME_TASKS},
+    "speech": {"skills/action_model/belief.py", RECOVERY},
     "switch": {
         *SIMULATOR_AND_ONTOLOGY,
         PACK,
         FRAME_TASKS,
         GRAMMAR,
-        "skills/execution/outcome.py",  # the facts a step leaves behind
+        FACTS,
         "skills/safety/hazard_check.py",  # what earlier steps of a plan switched on
     },
+    "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
     "wipe": {*SIMULATOR_AND_ONTOLOGY, PACK, GRAMMAR},
 }
-"""Capability -> the modules that still name it (the simulator, the front end, the pack)."""
+"""Capability -> the modules that still name it: the simulator and the ontology's skill
+individuals, the front end (grammar, frame tasks, slot filling), the household pack's schemas,
+and the per-step readers of execution (facts, reflection, recovery)."""
 
 
 def names(capability: Capability) -> set[str]:
-    """Every name of ``capability``: its skills', commands', tasks' and helpers', and CamelCase.
+    """Every name of ``capability``: its skills', tasks' and helpers', and in CamelCase.
 
-    The capability's own name is its module's, and names nothing outside (``switch``).
+    The capability's own name is its module's, and names nothing outside (``switch``); its
+    commands belong to the executor protocol, which every executor speaks
+    (:mod:`cogtree.skills.action_model.commands`).
     """
     found = {skill.spec.name for skill in capability.skills}
-    found |= {command.name for command in capability.commands}
     found |= {task.spec.name for task in capability.tasks}
     found |= set(capability.helpers)
     found |= {name.title().replace("_", "") for name in found if name.islower()}

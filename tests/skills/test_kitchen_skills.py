@@ -11,8 +11,9 @@ import pytest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import FLAG_ATTRIBUTES, Belief, HazardFlag
 from cogtree.skills.capabilities.calls import check_preconditions, project, skill_call
+from cogtree.skills.capabilities.fetch import SHARP_WARNING
 from cogtree.skills.capabilities.fill import DEFAULT_FILL_ML
-from cogtree.skills.planning.decomposition import SHARP_WARNING, SkillDecomposer
+from cogtree.skills.planning.decomposition import SkillDecomposer
 
 KITCHEN = """
 @prefix :    <https://cogtree.dev/scene#> .

@@ -6,13 +6,14 @@ import pytest
 from pydantic import ValidationError
 
 from cogtree.knowledge.robot_skills import RobotSkill, Skill
-from cogtree.skills.action_model.specs import HAND_NAMES, PickArgs, SkillArgumentError
+from cogtree.skills.action_model.specs import HAND_NAMES, SkillArgumentError
 from cogtree.skills.capabilities.calls import (
     SKILL_SPECS,
     SkillCall,
     skill_call,
     skill_call_from_values,
 )
+from cogtree.skills.capabilities.fetch import PickArgs
 
 
 def test_registry_has_every_robot_skill_and_they_are_failure_experience_skills() -> None:

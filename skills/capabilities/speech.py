@@ -1,0 +1,65 @@
+"""Speech and waiting: say a sentence aloud, or wait some seconds.
+
+The skills ``SAY(text)`` and ``WAIT(seconds)`` every robot has; each runs one command
+(``speak``, ``wait``) and changes nothing in the belief.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pydantic import Field
+
+from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.checks import Check, has_skill
+from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.specs import Args, CallSpec
+from cogtree.skills.capabilities.capability import (
+    Capability,
+    CommandKind,
+    SkillKind,
+    SkillState,
+    Step,
+    done,
+)
+
+
+class SayArgs(Args):
+    """SAY: speak ``text`` aloud."""
+
+    text: str = Field(min_length=1, max_length=500, pattern=r"\S")
+
+
+class WaitArgs(Args):
+    """WAIT: do nothing for ``seconds`` (at most an hour)."""
+
+    seconds: float = Field(gt=0, le=3600)
+
+
+def _way(skill: RobotSkill, args: type[Args], summary: str, command: CommandName) -> SkillKind:
+    """A skill that needs only itself and runs one command with its one argument."""
+
+    def checks(belief: Belief, args: Any) -> Iterator[Check]:
+        yield has_skill(belief, skill)
+
+    def commands(state: SkillState, value: str | float) -> list[Step]:
+        return [(command, value)]
+
+    return SkillKind(CallSpec(skill, args, summary), checks, lambda belief, _: belief, (commands,))
+
+
+def _emit(state: SkillState, value: str | float) -> SkillState:
+    return done(state)
+
+
+CAPABILITY = Capability(
+    name="speech",
+    skills=(
+        _way("SAY", SayArgs, "speak a sentence", "speak"),
+        _way("WAIT", WaitArgs, "wait some seconds", "wait"),
+    ),
+    commands=(CommandKind("speak", ("text",), _emit), CommandKind("wait", ("seconds",), _emit)),
+)
+"""Speaking and waiting."""
