@@ -12,33 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from cogtree.knowledge.scene.disposal import disposal_table
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    container_open,
-    failed,
-    flagged,
-    held_tool,
-    in_robot_room,
-    passed,
-    reachable,
-)
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    closed_place,
-    done,
-    nearest,
-    per_hand,
-    with_flag,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class DisposeArgs(Args):
@@ -55,24 +32,24 @@ class DisposeTaskArgs(Args):
     object: NodeId
 
 
-def _checks(belief: Belief, args: DisposeArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.object, args.hand, "DISPOSE")
-    yield (is_bin := flagged(belief, args.bin, "bin", "object_not_found", "a waste bin"))
+def _checks(belief: Belief, args: DisposeArgs) -> Iterator[checks.Check]:
+    yield from checks.held_tool(belief, args.object, args.hand, "DISPOSE")
+    yield (is_bin := checks.flagged(belief, args.bin, "bin", "object_not_found", "a waste bin"))
     if not is_bin.ok:
         return
-    yield in_robot_room(belief, args.bin)
+    yield checks.in_robot_room(belief, args.bin)
     if belief.things[args.bin].kind == "container":
-        yield container_open(belief, args.bin, f"{args.object} must go into")
-    yield reachable(belief, args.bin)
+        yield checks.container_open(belief, args.bin, f"{args.object} must go into")
+    yield checks.reachable(belief, args.bin)
     yield _right_bin(belief, args.object, args.bin)
 
 
-def _right_bin(belief: Belief, thing: str, bin_id: str) -> Check:
+def _right_bin(belief: Belief, thing: str, bin_id: str) -> checks.Check:
     found, bin_kind = belief.things[thing], belief.things[bin_id].bin_kind
     decision = disposal_table().decide(thing, found.material, found.is_empty)
     if decision.bin == bin_kind:
-        return passed("right_bin", decision.reason)
-    return failed(
+        return checks.passed("right_bin", decision.reason)
+    return checks.failed(
         "right_bin",
         "wrong_bin",
         f"{bin_id} is a {bin_kind} bin, but {decision.reason}: use a {decision.bin} bin",
@@ -83,18 +60,18 @@ def _effect(belief: Belief, args: DisposeArgs) -> Belief:
     return belief.with_disposed(args.object, args.bin)
 
 
-def _commands(state: SkillState, thing: str, bin_id: str, hand: Hand) -> list[Step]:
+def _commands(state: cap.SkillState, thing: str, bin_id: str, hand: Hand) -> list[cap.Step]:
     return [("approach", bin_id), ("drop_in", thing, bin_id, hand), ("release", hand)]
 
 
-def _drop_in(state: SkillState, thing: str, bin_id: str, hand: Hand) -> SkillState | bool:
+def _drop_in(state: cap.SkillState, thing: str, bin_id: str, hand: Hand) -> cap.SkillState | bool:
     if state.near != bin_id or not state.belief.may_hold_in(thing, hand):
         return False
     state.belief = state.belief.with_disposed(thing, bin_id)
-    return done(state)
+    return cap.done(state)
 
 
-def _disposed(state: TaskState, thing: str) -> Subtasks:
+def _disposed(state: cap.TaskState, thing: str) -> cap.Subtasks:
     found = state.belief.things.get(thing)
     if found is None or found.support is None:
         return False
@@ -102,28 +79,28 @@ def _disposed(state: TaskState, thing: str) -> Subtasks:
     return [] if holder is not None and "bin" in holder.flags else False
 
 
-def _dispose(state: TaskState, thing: str) -> Subtasks:
+def _dispose(state: cap.TaskState, thing: str) -> cap.Subtasks:
     belief = state.belief
     found = belief.things.get(thing)
     if found is None or found.kind != "object":
         state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
         return False
     decision = disposal_table().decide(thing, found.material, found.is_empty)
-    bins = [t for t in with_flag(belief, "bin") if t.bin_kind == decision.bin]
+    bins = [t for t in cap.with_flag(belief, "bin") if t.bin_kind == decision.bin]
     if not bins:
         state.failures.add(
             f"dispose({thing}): {decision.reason}, and the belief has no {decision.bin} bin"
         )
         return False
-    bin_id = nearest(belief, bins, thing)[0]
+    bin_id = cap.nearest(belief, bins, thing)[0]
     say = [("SAY", decision.reason)] if decision.cautious else []
     return [*say, ("fetch", thing), ("drop_into", thing, bin_id)]
 
 
-def _drop_into(state: TaskState, hand: Hand, thing: str, bin_id: str) -> Subtasks:
+def _drop_into(state: cap.TaskState, hand: Hand, thing: str, bin_id: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if closed_place(state.belief, bin_id):
+    if cap.closed_place(state.belief, bin_id):
         return [
             ("go_to", bin_id),
             ("OPEN", bin_id),
@@ -141,24 +118,24 @@ def _outline(
     return [("PICK", {"object": args["object"]}), *drop]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="dispose",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("DISPOSE", DisposeArgs, "drop a held object into a waste bin"),
             _checks,
             _effect,
             (_commands,),
         ),
     ),
-    commands=(CommandKind("drop_in", ("object", "bin", "hand"), _drop_in),),
+    commands=(cap.CommandKind("drop_in", ("object", "bin", "hand"), _drop_in),),
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("dispose", DisposeTaskArgs, "throw an object away into the right bin"),
             (_disposed, _dispose),
             outline=_outline,
         ),
     ),
-    helpers={"drop_into": per_hand("drop_into", _drop_into)},
+    helpers={"drop_into": cap.per_hand("drop_into", _drop_into)},
 )
 """Throwing things away into the right bin."""

@@ -13,31 +13,10 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import Field
 
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    flagged,
-    held_tool,
-    in_robot_room,
-    reachable,
-    room_for_liquid,
-)
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    done,
-    nearest,
-    no_tool,
-    per_hand,
-    with_flag,
-)
+from cogtree.skills.capabilities import capability as cap
 
 DEFAULT_FILL_ML = 250.0
 """How much FILL runs into a container whose capacity the belief does not know (a glassful)."""
@@ -80,14 +59,14 @@ def fill_amount(belief: Belief, args: FillArgs) -> float:
     return max(USUAL_FILL * container.capacity_ml - container.liquid_ml, 0.0)
 
 
-def _checks(belief: Belief, args: FillArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.container, args.hand, "FILL")
-    yield (tap := flagged(belief, args.source, "water_source", "wrong_tool", "a tap"))
+def _checks(belief: Belief, args: FillArgs) -> Iterator[checks.Check]:
+    yield from checks.held_tool(belief, args.container, args.hand, "FILL")
+    yield (tap := checks.flagged(belief, args.source, "water_source", "wrong_tool", "a tap"))
     if not tap.ok:
         return
-    yield in_robot_room(belief, args.source)
-    yield reachable(belief, args.source)
-    yield room_for_liquid(belief, args.container)
+    yield checks.in_robot_room(belief, args.source)
+    yield checks.reachable(belief, args.source)
+    yield checks.room_for_liquid(belief, args.container)
 
 
 def _effect(belief: Belief, args: FillArgs) -> Belief:
@@ -95,8 +74,8 @@ def _effect(belief: Belief, args: FillArgs) -> Belief:
 
 
 def _commands(
-    state: SkillState, container: str, source: str, hand: Hand, amount: float | None = None
-) -> list[Step]:
+    state: cap.SkillState, container: str, source: str, hand: Hand, amount: float | None = None
+) -> list[cap.Step]:
     args = FillArgs(container=container, source=source, hand=hand, amount_ml=amount)
     return [
         ("approach", source),
@@ -105,26 +84,26 @@ def _commands(
 
 
 def _fill_command(
-    state: SkillState, container: str, source: str, hand: Hand, amount: float
-) -> SkillState | bool:
+    state: cap.SkillState, container: str, source: str, hand: Hand, amount: float
+) -> cap.SkillState | bool:
     if state.near != source or not state.belief.may_hold_in(container, hand):
         return False
     state.belief = state.belief.with_liquid(container, FILLED_LIQUID, amount)
-    return done(state)
+    return cap.done(state)
 
 
-def _fill(state: TaskState, container: str) -> Subtasks:
-    taps = nearest(state.belief, with_flag(state.belief, "water_source"), container)
+def _fill(state: cap.TaskState, container: str) -> cap.Subtasks:
+    taps = cap.nearest(state.belief, cap.with_flag(state.belief, "water_source"), container)
     if not taps:
         state.failures.add(
             f"fill({container}): the belief knows no tap to fill it at",
-            no_tool(container, "tap", "fill it at"),
+            cap.no_tool(container, "tap", "fill it at"),
         )
         return False
     return [("fetch", container), ("fill_at", container, taps[0])]
 
 
-def _fill_at(state: TaskState, hand: Hand, container: str, tap: str) -> Subtasks:
+def _fill_at(state: cap.TaskState, hand: Hand, container: str, tap: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(container, hand):
         return False
     return [("go_to", tap), ("FILL", container, tap, hand)]
@@ -138,25 +117,27 @@ def _outline(
     return [("PICK", {"object": args["container"]}), *fill]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="fill",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("FILL", FillArgs, "fill a held container from a tap"),
             _checks,
             _effect,
             (_commands,),
         ),
     ),
-    commands=(CommandKind("fill", ("container", "source", "hand", "amount_ml"), _fill_command),),
+    commands=(
+        cap.CommandKind("fill", ("container", "source", "hand", "amount_ml"), _fill_command),
+    ),
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("fill", FillTaskArgs, "fill a container with water at a tap"),
             (_fill,),
             outline=_outline,
             ends_in="full",
         ),
     ),
-    helpers={"fill_at": per_hand("fill_at", _fill_at)},
+    helpers={"fill_at": cap.per_hand("fill_at", _fill_at)},
 )
 """Filling a container with water at a tap."""

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
-from cogtree.skills.capabilities.capability import Capability, Subtasks, TaskKind, TaskState
+from cogtree.skills.capabilities import capability as cap
 
 
 class HeatArgs(Args):
@@ -23,7 +23,7 @@ class HeatArgs(Args):
     appliance: NodeId
 
 
-def _heat(state: TaskState, thing: str, appliance: str) -> Subtasks:
+def _heat(state: cap.TaskState, thing: str, appliance: str) -> cap.Subtasks:
     found = state.belief.things.get(appliance)
     if found is None or "appliance" not in found.flags or found.kind != "container":
         state.failures.add(
@@ -50,10 +50,10 @@ def _heats(thing: Thing) -> bool:
     return {"appliance", "heat_source"} <= thing.flags and thing.kind == "container"
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="heat",
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("heat", HeatArgs, "put an object in an appliance and switch it on"),
             (_heat,),
             outline=_outline,

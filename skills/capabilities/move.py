@@ -11,25 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    failed,
-    has_skill,
-    passed,
-    robot_located,
-    route_to,
-)
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Subtasks,
-    TaskState,
-    done,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class GotoArgs(Args):
@@ -38,24 +23,26 @@ class GotoArgs(Args):
     target: NodeId
 
 
-def _checks(belief: Belief, args: GotoArgs) -> Iterator[Check]:
-    yield has_skill(belief, "GOTO")
-    yield robot_located(belief)
+def _checks(belief: Belief, args: GotoArgs) -> Iterator[checks.Check]:
+    yield checks.has_skill(belief, "GOTO")
+    yield checks.robot_located(belief)
     kind = belief.kind_of(args.target)
     if kind is None or kind == "robot":
-        yield failed(
+        yield checks.failed(
             "target_known",
             "object_not_found",
             f"{args.target} is not a room, furniture, object or person of the belief",
         )
         return
-    yield passed("target_known", f"{args.target} is a {kind}")
+    yield checks.passed("target_known", f"{args.target} is a {kind}")
     target_room = belief.room_of(args.target)
     if target_room is None:
-        yield failed("target_located", "object_not_found", f"the room of {args.target} is unknown")
+        yield checks.failed(
+            "target_located", "object_not_found", f"the room of {args.target} is unknown"
+        )
         return
-    yield passed("target_located", f"{args.target} is in {target_room}")
-    yield route_to(belief, target_room, args.target)
+    yield checks.passed("target_located", f"{args.target} is in {target_room}")
+    yield checks.route_to(belief, target_room, args.target)
 
 
 def _effect(belief: Belief, args: GotoArgs) -> Belief:
@@ -63,13 +50,13 @@ def _effect(belief: Belief, args: GotoArgs) -> Belief:
     return belief if room is None else belief.with_robot_in(room)
 
 
-def _to_place(state: SkillState, target: str) -> Subtasks:
+def _to_place(state: cap.SkillState, target: str) -> cap.Subtasks:
     if state.belief.kind_of(target) not in ("room", "surface", "container"):
         return False
     return [("navigate", target)]
 
 
-def _to_object(state: SkillState, target: str) -> Subtasks:
+def _to_object(state: cap.SkillState, target: str) -> cap.Subtasks:
     found = state.belief.things.get(target)
     if found is None or found.kind != "object":
         return False
@@ -77,46 +64,46 @@ def _to_object(state: SkillState, target: str) -> Subtasks:
     return [("navigate", found.support if on_furniture else found.room)]
 
 
-def _to_person(state: SkillState, target: str) -> Subtasks:
+def _to_person(state: cap.SkillState, target: str) -> cap.Subtasks:
     person = state.belief.people.get(target)
     if person is None or person.room is None:
         return False
     return [("navigate", person.room)]
 
 
-def _navigate(state: SkillState, target: str) -> SkillState | bool:
+def _navigate(state: cap.SkillState, target: str) -> cap.SkillState | bool:
     room = state.belief.room_of(target)
     if room is None:
         return False
     state.belief = state.belief.with_robot_in(room)
     state.near = target if state.belief.kind_of(target) in ("surface", "container") else None
-    return done(state)
+    return cap.done(state)
 
 
-def _approach(state: SkillState, target: str) -> SkillState | bool:
+def _approach(state: cap.SkillState, target: str) -> cap.SkillState | bool:
     room = state.belief.room_of(target)
     if room is None or room != state.belief.robot_room:
         return False
     state.near = target
-    return done(state)
+    return cap.done(state)
 
 
-def _already_here(state: TaskState, target: str) -> Subtasks:
+def _already_here(state: cap.TaskState, target: str) -> cap.Subtasks:
     room = state.belief.room_of(target)
     return [] if room is not None and room == state.belief.robot_room else False
 
 
-def _travel(state: TaskState, target: str) -> Subtasks:
+def _travel(state: cap.TaskState, target: str) -> cap.Subtasks:
     found = state.belief.things.get(target)
     if found is not None and found.relation in ("on", "in") and found.support is not None:
         return [("GOTO", found.support)]
     return [("GOTO", target)]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="move",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("GOTO", GotoArgs, "drive to a room, furniture, object or person"),
             _checks,
             _effect,
@@ -124,8 +111,8 @@ CAPABILITY = Capability(
         ),
     ),
     commands=(
-        CommandKind("navigate", ("target",), _navigate),
-        CommandKind("approach", ("target",), _approach),
+        cap.CommandKind("navigate", ("target",), _navigate),
+        cap.CommandKind("approach", ("target",), _approach),
     ),
     helpers={"go_to": (_already_here, _travel)},
 )

@@ -13,29 +13,11 @@ import logging
 from collections.abc import Iterator
 
 from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    free_hand,
-    has_hands,
-    has_skill,
-    in_robot_room,
-    of_kind,
-    reachable,
-)
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    done,
-)
+from cogtree.skills.capabilities import capability as cap
 
 log = logging.getLogger(__name__)
 
@@ -58,35 +40,35 @@ class ContainerArgs(Args):
     container: NodeId
 
 
-def _way(is_open: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
+def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     """The skill, command and task that open a container (``is_open``) or close it."""
     skill: RobotSkill = "OPEN" if is_open else "CLOSE"
     command: CommandName = "open" if is_open else "close"
     args = OpenArgs if is_open else CloseArgs
 
-    def checks(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[Check]:
-        yield has_skill(belief, skill)
-        yield has_hands(belief)
-        yield (container := of_kind(belief, args.container, ("container",), "is_container"))
+    def preconditions(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[checks.Check]:
+        yield checks.has_skill(belief, skill)
+        yield checks.has_hands(belief)
+        yield (container := checks.of_kind(belief, args.container, ("container",), "is_container"))
         if not container.ok:
             return
-        yield in_robot_room(belief, args.container)
-        yield reachable(belief, args.container)
-        yield free_hand(belief, None)
+        yield checks.in_robot_room(belief, args.container)
+        yield checks.reachable(belief, args.container)
+        yield checks.free_hand(belief, None)
 
     def effect(belief: Belief, args: OpenArgs | CloseArgs) -> Belief:
         return belief.with_container(args.container, is_open)
 
-    def commands(state: SkillState, container: str) -> list[Step]:
+    def commands(state: cap.SkillState, container: str) -> list[cap.Step]:
         return [("approach", container), (command, container)]
 
-    def act(state: SkillState, container: str) -> SkillState | bool:
+    def act(state: cap.SkillState, container: str) -> cap.SkillState | bool:
         if state.near != container:
             return False
         state.belief = state.belief.with_container(container, is_open)
-        return done(state)
+        return cap.done(state)
 
-    def task(state: TaskState, container: str) -> Subtasks:
+    def task(state: cap.TaskState, container: str) -> cap.Subtasks:
         """Go to ``container`` and OPEN or CLOSE it, unless the belief already has it so."""
         found = state.belief.things.get(container)
         if found is None or found.kind != "container":
@@ -100,9 +82,11 @@ def _way(is_open: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
 
     task.__name__ = f"_{command}"
     return (
-        SkillKind(CallSpec(skill, args, f"{command} a container"), checks, effect, (commands,)),
-        CommandKind(command, ("container",), act),
-        TaskKind(
+        cap.SkillKind(
+            CallSpec(skill, args, f"{command} a container"), preconditions, effect, (commands,)
+        ),
+        cap.CommandKind(command, ("container",), act),
+        cap.TaskKind(
             CallSpec(command, ContainerArgs, f"{command} a container"),
             (task,),
             ends_in="open" if is_open else "closed",
@@ -110,18 +94,18 @@ def _way(is_open: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
     )
 
 
-def _close(state: TaskState, container: str) -> Subtasks:
+def _close(state: cap.TaskState, container: str) -> cap.Subtasks:
     return [("CLOSE", container)]
 
 
-def _leave_open(state: TaskState, container: str) -> Subtasks:
+def _leave_open(state: cap.TaskState, container: str) -> cap.Subtasks:
     log.debug("planning to leave %s open", container)
     return []
 
 
 _OPEN, _CLOSE = _way(is_open=True), _way(is_open=False)
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="open_close",
     skills=(_OPEN[0], _CLOSE[0]),
     commands=(_OPEN[1], _CLOSE[1]),

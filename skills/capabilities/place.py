@@ -21,20 +21,8 @@ from typing import Annotated
 
 from pydantic import BeforeValidator
 
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    container_open,
-    failed,
-    hand_exists,
-    has_hands,
-    has_skill,
-    holding,
-    in_robot_room,
-    of_kind,
-    passed,
-    reachable,
-)
 from cogtree.skills.action_model.specs import (
     SIDE_RELATIONS,
     Args,
@@ -43,18 +31,7 @@ from cogtree.skills.action_model.specs import (
     NodeId,
     SpatialRelation,
 )
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    closed_place,
-    done,
-    per_hand,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class PlaceArgs(Args):
@@ -106,15 +83,17 @@ class PlaceRelativeArgs(Args):
     landmark: NodeId
 
 
-def _checks(belief: Belief, args: PlaceArgs) -> Iterator[Check]:
-    yield has_skill(belief, "PLACE")
-    yield has_hands(belief)
-    yield hand_exists(belief, args.hand)
-    yield holding(belief, args.object, args.hand)
+def _checks(belief: Belief, args: PlaceArgs) -> Iterator[checks.Check]:
+    yield checks.has_skill(belief, "PLACE")
+    yield checks.has_hands(belief)
+    yield checks.hand_exists(belief, args.hand)
+    yield checks.holding(belief, args.object, args.hand)
     if args.relation in SIDE_RELATIONS:
         yield from _place_beside(belief, args)
         return
-    yield (target := of_kind(belief, args.target, ("surface", "container"), "target_is_place"))
+    yield (
+        target := checks.of_kind(belief, args.target, ("surface", "container"), "target_is_place")
+    )
     if not target.ok:
         return
     if args.relation is not None:
@@ -124,12 +103,12 @@ def _checks(belief: Belief, args: PlaceArgs) -> Iterator[Check]:
     yield from _put_down_on(belief, args.object, args.target)
 
 
-def _relation_fits(belief: Belief, target: str, relation: SpatialRelation) -> Check:
+def _relation_fits(belief: Belief, target: str, relation: SpatialRelation) -> checks.Check:
     kind = belief.things[target].kind
     wanted = "container" if relation == "in" else "surface"
     if kind == wanted:
-        return passed("relation_fits", f"things go {relation} a {kind} like {target}")
-    return failed(
+        return checks.passed("relation_fits", f"things go {relation} a {kind} like {target}")
+    return checks.failed(
         "relation_fits",
         "object_not_found",
         f"{target} is a {kind}: things go {'in' if kind == 'container' else 'on'} it, "
@@ -139,52 +118,52 @@ def _relation_fits(belief: Belief, target: str, relation: SpatialRelation) -> Ch
 
 def _put_down_on(
     belief: Belief, thing: str, furniture: str, landmark: str | None = None
-) -> Iterator[Check]:
+) -> Iterator[checks.Check]:
     """Checks for setting ``thing`` down on or in ``furniture`` (beside ``landmark``).
 
     It must be here, open, in reach, with a free place when the furniture has a limit.
     """
-    yield in_robot_room(belief, furniture)
+    yield checks.in_robot_room(belief, furniture)
     if belief.things[furniture].kind == "container":
-        yield container_open(belief, furniture, f"{thing} must go into")
-    yield reachable(belief, furniture)
+        yield checks.container_open(belief, furniture, f"{thing} must go into")
+    yield checks.reachable(belief, furniture)
     if belief.things[furniture].slots is not None:
         yield _free_place(belief, furniture, landmark or furniture)
 
 
-def _place_beside(belief: Belief, args: PlaceArgs) -> Iterator[Check]:
+def _place_beside(belief: Belief, args: PlaceArgs) -> Iterator[checks.Check]:
     landmark = belief.things.get(args.target)
     relation = (args.relation or "next_to").replace("_", " ")
     if landmark is None or landmark.kind not in ("object", "surface"):
         what = "not found in the belief" if landmark is None else f"a {landmark.kind}"
-        yield failed(
+        yield checks.failed(
             "landmark_known",
             "object_not_found",
             f"{args.target} is {what}: cannot put {args.object} {relation} it (look for "
             f"{args.target} first, or name an object or a surface)",
         )
         return
-    yield passed("landmark_known", f"{args.target} is a {landmark.kind}")
+    yield checks.passed("landmark_known", f"{args.target} is a {landmark.kind}")
     surface = belief.landmark_surface(args.target)
     if surface is None:
         where = f"held by {landmark.support}" if landmark.relation == "heldBy" else "not placed"
-        yield failed(
+        yield checks.failed(
             "landmark_placed",
             "object_not_found",
             f"{args.target} is {where}: there is no surface to put {args.object} {relation} it",
         )
         return
-    yield passed("landmark_placed", f"{args.target} rests on {surface}")
+    yield checks.passed("landmark_placed", f"{args.target} rests on {surface}")
     yield from _put_down_on(belief, args.object, surface, args.target)
 
 
-def _free_place(belief: Belief, furniture: str, landmark: str) -> Check:
+def _free_place(belief: Belief, furniture: str, landmark: str) -> checks.Check:
     free = belief.free_places(furniture) or 0
     if free > 0:
-        return passed("free_space", f"{furniture} has {free} free place(s)")
+        return checks.passed("free_space", f"{furniture} has {free} free place(s)")
     beside = f"next to {landmark} on {furniture}" if landmark != furniture else f"on {furniture}"
     held = ", ".join(belief.contents_of(furniture))
-    return failed(
+    return checks.failed(
         "free_space",
         "no_free_space",
         f"no free space {beside}: it takes {belief.things[furniture].slots} objects and holds "
@@ -202,8 +181,8 @@ def _effect(belief: Belief, args: PlaceArgs) -> Belief:
 
 
 def _commands(
-    state: SkillState, thing: str, target: str, hand: Hand, relation: str | None = None
-) -> Subtasks:
+    state: cap.SkillState, thing: str, target: str, hand: Hand, relation: str | None = None
+) -> cap.Subtasks:
     if relation not in SIDE_RELATIONS:
         return [("approach", target), ("put", thing, target, hand), ("release", hand)]
     surface = state.belief.landmark_surface(target)
@@ -216,27 +195,27 @@ def _commands(
     ]
 
 
-def _put(state: SkillState, thing: str, target: str, hand: Hand) -> SkillState | bool:
+def _put(state: cap.SkillState, thing: str, target: str, hand: Hand) -> cap.SkillState | bool:
     if not state.belief.may_hold_in(thing, hand) or state.near != target:
         return False
     state.belief = state.belief.with_placed(thing, target)
-    return done(state)
+    return cap.done(state)
 
 
 def _put_beside(
-    state: SkillState, thing: str, landmark: str, relation: str, hand: Hand
-) -> SkillState | bool:
+    state: cap.SkillState, thing: str, landmark: str, relation: str, hand: Hand
+) -> cap.SkillState | bool:
     surface = state.belief.landmark_surface(landmark)
     if surface is None or state.near != surface or not state.belief.may_hold_in(thing, hand):
         return False
     state.belief = state.belief.with_placed(thing, surface, (relation, landmark))
-    return done(state)
+    return cap.done(state)
 
 
-def _deliver(state: TaskState, hand: Hand, thing: str, place: str) -> Subtasks:
+def _deliver(state: cap.TaskState, hand: Hand, thing: str, place: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(thing, hand):
         return False
-    if closed_place(state.belief, place):
+    if cap.closed_place(state.belief, place):
         return [
             ("go_to", place),
             ("OPEN", place),
@@ -246,7 +225,7 @@ def _deliver(state: TaskState, hand: Hand, thing: str, place: str) -> Subtasks:
     return [("go_to", place), ("PLACE", thing, place, hand)]
 
 
-def _place_relative(state: TaskState, thing: str, relation: str, landmark: str) -> Subtasks:
+def _place_relative(state: cap.TaskState, thing: str, relation: str, landmark: str) -> cap.Subtasks:
     if relation in ("on", "in"):
         return [("bring", thing, landmark)]
     if state.belief.landmark_surface(landmark) is None:
@@ -260,7 +239,9 @@ def _place_relative(state: TaskState, thing: str, relation: str, landmark: str) 
     return [("fetch", thing), ("set_beside", thing, relation, landmark)]
 
 
-def _set_beside(state: TaskState, hand: Hand, thing: str, relation: str, landmark: str) -> Subtasks:
+def _set_beside(
+    state: cap.TaskState, hand: Hand, thing: str, relation: str, landmark: str
+) -> cap.Subtasks:
     surface = state.belief.landmark_surface(landmark)
     if surface is None or not state.belief.may_hold_in(thing, hand):
         return False
@@ -275,10 +256,10 @@ def _outline(
     return [("PICK", {"object": thing}), ("PLACE", place)]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="place",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("PLACE", PlaceArgs, "put a held object on a surface or in a container"),
             _checks,
             _effect,
@@ -286,11 +267,11 @@ CAPABILITY = Capability(
         ),
     ),
     commands=(
-        CommandKind("put", ("object", "target", "hand"), _put),
-        CommandKind("put_beside", ("object", "landmark", "relation", "hand"), _put_beside),
+        cap.CommandKind("put", ("object", "target", "hand"), _put),
+        cap.CommandKind("put_beside", ("object", "landmark", "relation", "hand"), _put_beside),
     ),
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec(
                 "place_relative", PlaceRelativeArgs, "put an object next to, left of, ... another"
             ),
@@ -299,8 +280,8 @@ CAPABILITY = Capability(
         ),
     ),
     helpers={
-        "deliver": per_hand("deliver", _deliver),
-        "set_beside": per_hand("set_beside", _set_beside),
+        "deliver": cap.per_hand("deliver", _deliver),
+        "set_beside": cap.per_hand("set_beside", _set_beside),
     },
 )
 """Putting things down."""

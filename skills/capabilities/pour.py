@@ -22,30 +22,10 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from pydantic import Field
 
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    container_open,
-    failed,
-    held_tool,
-    in_robot_room,
-    passed,
-    reachable,
-    room_for_liquid,
-)
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    done,
-    per_hand,
-)
+from cogtree.skills.capabilities import capability as cap
 
 PART = re.compile(
     r"\b(some|a little|a bit|a splash|a drop|a dash|a drizzle|a glass of|a cup of|a mug of|"
@@ -119,26 +99,30 @@ def pour_amount(belief: Belief, args: PourArgs) -> float:
     return held if args.amount_ml is None else min(args.amount_ml, held)
 
 
-def _checks(belief: Belief, args: PourArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.source, args.hand, "POUR")
+def _checks(belief: Belief, args: PourArgs) -> Iterator[checks.Check]:
+    yield from checks.held_tool(belief, args.source, args.hand, "POUR")
     source = belief.things[args.source]
     if source.liquid_ml <= 0:
-        yield failed("has_liquid", "container_empty", f"{args.source} holds no liquid to pour")
+        yield checks.failed(
+            "has_liquid", "container_empty", f"{args.source} holds no liquid to pour"
+        )
         return
-    yield passed("has_liquid", f"{args.source} holds {source.liquid_ml:g} ml of {source.liquid}")
+    yield checks.passed(
+        "has_liquid", f"{args.source} holds {source.liquid_ml:g} ml of {source.liquid}"
+    )
     target = belief.things.get(args.target)
     if target is None or target.kind not in ("object", "container") or args.target in belief.held:
         what = "not in the belief" if target is None else "not something to pour into here"
-        yield failed("target_known", "object_not_found", f"{args.target} is {what}")
+        yield checks.failed("target_known", "object_not_found", f"{args.target} is {what}")
         return
-    yield passed("target_known", f"{args.target} is a {target.kind}")
-    yield in_robot_room(belief, args.target)
+    yield checks.passed("target_known", f"{args.target} is a {target.kind}")
+    yield checks.in_robot_room(belief, args.target)
     if target.kind == "container":
-        yield container_open(belief, args.target, "the liquid must go into")
+        yield checks.container_open(belief, args.target, "the liquid must go into")
     elif target.relation == "in" and target.support is not None:
-        yield container_open(belief, target.support, f"{args.target} is in")
-    yield reachable(belief, args.target)
-    yield room_for_liquid(belief, args.target)
+        yield checks.container_open(belief, target.support, f"{args.target} is in")
+    yield checks.reachable(belief, args.target)
+    yield checks.room_for_liquid(belief, args.target)
 
 
 def _effect(belief: Belief, args: PourArgs) -> Belief:
@@ -156,16 +140,16 @@ def _resting_on(belief: Belief, thing: str) -> str | None:
 
 
 def _commands(
-    state: SkillState, source: str, target: str, hand: Hand, amount: float | None = None
-) -> list[Step]:
+    state: cap.SkillState, source: str, target: str, hand: Hand, amount: float | None = None
+) -> list[cap.Step]:
     args = PourArgs(source=source, target=target, hand=hand, amount_ml=amount)
     near = _resting_on(state.belief, target) or target
     return [("approach", near), ("pour", source, target, hand, pour_amount(state.belief, args))]
 
 
 def _pour_command(
-    state: SkillState, source: str, target: str, hand: Hand, amount: float
-) -> SkillState | bool:
+    state: cap.SkillState, source: str, target: str, hand: Hand, amount: float
+) -> cap.SkillState | bool:
     if state.near not in (target, _resting_on(state.belief, target)):
         return False
     if not state.belief.may_hold_in(source, hand):
@@ -174,14 +158,14 @@ def _pour_command(
     state.belief = state.belief.with_liquid(source, liquid, -amount).with_liquid(
         target, liquid, amount
     )
-    return done(state)
+    return cap.done(state)
 
 
-def _pour(state: TaskState, source: str, target: str) -> Subtasks:
+def _pour(state: cap.TaskState, source: str, target: str) -> cap.Subtasks:
     return [("fetch", source), ("pour_into", source, target)]
 
 
-def _pour_into(state: TaskState, hand: Hand, source: str, target: str) -> Subtasks:
+def _pour_into(state: cap.TaskState, hand: Hand, source: str, target: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(source, hand):
         return False
     amount = pour_ml(state.belief, source, target, state.said)
@@ -204,25 +188,25 @@ def _outline(
     return [("PICK", {"object": source}), ("POUR", pour)]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="pour",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("POUR", PourArgs, "pour from a held container into another"),
             _checks,
             _effect,
             (_commands,),
         ),
     ),
-    commands=(CommandKind("pour", ("source", "target", "hand", "amount_ml"), _pour_command),),
+    commands=(cap.CommandKind("pour", ("source", "target", "hand", "amount_ml"), _pour_command),),
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("pour", PourTaskArgs, "pour from one container into another"),
             (_pour,),
             outline=_outline,
             fits={"source": lambda thing: thing.liquid_ml > 0},
         ),
     ),
-    helpers={"pour_into": per_hand("pour_into", _pour_into)},
+    helpers={"pour_into": cap.per_hand("pour_into", _pour_into)},
 )
 """Pouring from one container into another."""

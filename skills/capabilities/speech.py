@@ -12,18 +12,11 @@ from typing import Any
 from pydantic import Field
 
 from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import Check, has_skill
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import Args, CallSpec
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    done,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class SayArgs(Args):
@@ -38,28 +31,33 @@ class WaitArgs(Args):
     seconds: float = Field(gt=0, le=3600)
 
 
-def _way(skill: RobotSkill, args: type[Args], summary: str, command: CommandName) -> SkillKind:
+def _way(skill: RobotSkill, args: type[Args], summary: str, command: CommandName) -> cap.SkillKind:
     """A skill that needs only itself and runs one command with its one argument."""
 
-    def checks(belief: Belief, args: Any) -> Iterator[Check]:
-        yield has_skill(belief, skill)
+    def preconditions(belief: Belief, args: Any) -> Iterator[checks.Check]:
+        yield checks.has_skill(belief, skill)
 
-    def commands(state: SkillState, value: str | float) -> list[Step]:
+    def commands(state: cap.SkillState, value: str | float) -> list[cap.Step]:
         return [(command, value)]
 
-    return SkillKind(CallSpec(skill, args, summary), checks, lambda belief, _: belief, (commands,))
+    return cap.SkillKind(
+        CallSpec(skill, args, summary), preconditions, lambda belief, _: belief, (commands,)
+    )
 
 
-def _emit(state: SkillState, value: str | float) -> SkillState:
-    return done(state)
+def _emit(state: cap.SkillState, value: str | float) -> cap.SkillState:
+    return cap.done(state)
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="speech",
     skills=(
         _way("SAY", SayArgs, "speak a sentence", "speak"),
         _way("WAIT", WaitArgs, "wait some seconds", "wait"),
     ),
-    commands=(CommandKind("speak", ("text",), _emit), CommandKind("wait", ("seconds",), _emit)),
+    commands=(
+        cap.CommandKind("speak", ("text",), _emit),
+        cap.CommandKind("wait", ("seconds",), _emit),
+    ),
 )
 """Speaking and waiting."""

@@ -12,30 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    flagged,
-    free_hand,
-    has_hands,
-    has_skill,
-    in_robot_room,
-    reachable,
-)
 from cogtree.skills.action_model.commands import CommandName
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    Method,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    done,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class SwitchArgs(Args):
@@ -44,7 +25,7 @@ class SwitchArgs(Args):
     appliance: NodeId
 
 
-def _taken_from(state: TaskState, thing: str) -> str | None:
+def _taken_from(state: cap.TaskState, thing: str) -> str | None:
     """The surface or container ``thing`` stood on or in when planning started, if any."""
     found = state.start.things.get(thing)
     if found is None or found.relation not in ("on", "in") or found.support is None:
@@ -52,17 +33,17 @@ def _taken_from(state: TaskState, thing: str) -> str | None:
     return found.support
 
 
-def _way(powered: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
+def _way(powered: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     """The skill, command and task that switch an appliance on (``powered``) or off."""
     skill: RobotSkill = "SWITCH_ON" if powered else "SWITCH_OFF"
     command: CommandName = "switch_on" if powered else "switch_off"
     word = "on" if powered else "off"
 
-    def checks(belief: Belief, args: SwitchArgs) -> Iterator[Check]:
-        yield has_skill(belief, skill)
-        yield has_hands(belief)
+    def preconditions(belief: Belief, args: SwitchArgs) -> Iterator[checks.Check]:
+        yield checks.has_skill(belief, skill)
+        yield checks.has_hands(belief)
         yield (
-            appliance := flagged(
+            appliance := checks.flagged(
                 belief,
                 args.appliance,
                 "appliance",
@@ -72,23 +53,23 @@ def _way(powered: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
         )
         if not appliance.ok:
             return
-        yield in_robot_room(belief, args.appliance)
-        yield reachable(belief, args.appliance)
-        yield free_hand(belief, None)
+        yield checks.in_robot_room(belief, args.appliance)
+        yield checks.reachable(belief, args.appliance)
+        yield checks.free_hand(belief, None)
 
     def effect(belief: Belief, args: SwitchArgs) -> Belief:
         return belief.with_powered(args.appliance, powered)
 
-    def commands(state: SkillState, appliance: str) -> list[Step]:
+    def commands(state: cap.SkillState, appliance: str) -> list[cap.Step]:
         return [("approach", appliance), (command, appliance)]
 
-    def act(state: SkillState, appliance: str) -> SkillState | bool:
+    def act(state: cap.SkillState, appliance: str) -> cap.SkillState | bool:
         if state.near != appliance:
             return False
         state.belief = state.belief.with_powered(appliance, powered)
-        return done(state)
+        return cap.done(state)
 
-    def switch(state: TaskState, appliance: str) -> Subtasks:
+    def switch(state: cap.TaskState, appliance: str) -> cap.Subtasks:
         found = state.belief.things.get(appliance)
         if found is None or "appliance" not in found.flags:
             state.failures.add(
@@ -113,16 +94,16 @@ def _way(powered: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
 
     commands.__name__ = f"{command}_method"
     switch.__name__ = command
-    methods: tuple[Method, ...] = (switch,)
+    methods: tuple[cap.Method, ...] = (switch,)
     return (
-        SkillKind(
+        cap.SkillKind(
             CallSpec(skill, SwitchArgs, f"switch an appliance, tap or light {word}"),
-            checks,
+            preconditions,
             effect,
             (commands,),
         ),
-        CommandKind(command, ("appliance",), act),
-        TaskKind(
+        cap.CommandKind(command, ("appliance",), act),
+        cap.TaskKind(
             CallSpec(command, SwitchArgs, f"switch an appliance, tap or light {word}"),
             methods,
             outline=outline if powered else None,  # switching off raises no hazard
@@ -134,7 +115,7 @@ def _way(powered: bool) -> tuple[SkillKind, CommandKind, TaskKind]:
 
 _ON, _OFF = _way(powered=True), _way(powered=False)
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="switch",
     skills=(_ON[0], _OFF[0]),
     commands=(_ON[1], _OFF[1]),

@@ -13,13 +13,7 @@ from collections.abc import Sequence
 
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
-from cogtree.skills.capabilities.capability import (
-    SKIP,
-    Capability,
-    Subtasks,
-    TaskKind,
-    TaskState,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class PutAwayArgs(Args):
@@ -34,11 +28,11 @@ class TidyArgs(Args):
     room: NodeId
 
 
-def _at_home(state: TaskState, thing: str) -> Subtasks:
+def _at_home(state: cap.TaskState, thing: str) -> cap.Subtasks:
     return [] if state.belief.is_at_home(thing) else False
 
 
-def _to_home(state: TaskState, thing: str) -> Subtasks:
+def _to_home(state: cap.TaskState, thing: str) -> cap.Subtasks:
     home = state.belief.homes.get(thing)
     if home is None:
         state.failures.add(f"put_away({thing}): the belief has no home place for {thing}")
@@ -46,7 +40,7 @@ def _to_home(state: TaskState, thing: str) -> Subtasks:
     return [("bring", thing, home)]
 
 
-def _tidy(state: TaskState, room: str) -> Subtasks:
+def _tidy(state: cap.TaskState, room: str) -> cap.Subtasks:
     belief = state.belief
     if room not in belief.rooms:
         known = ", ".join(sorted(belief.rooms))
@@ -91,12 +85,12 @@ def _out_of_place(belief: Belief, room: str) -> list[str]:
     ]
 
 
-def _put_away(state: TaskState, thing: str) -> Subtasks:
+def _put_away(state: cap.TaskState, thing: str) -> cap.Subtasks:
     return [("put_away", thing)]
 
 
-def _skip_it(state: TaskState, thing: str) -> Subtasks:
-    return [(SKIP, thing)]
+def _skip_it(state: cap.TaskState, thing: str) -> cap.Subtasks:
+    return [(cap.SKIP, thing)]
 
 
 def _outline(
@@ -105,15 +99,15 @@ def _outline(
     return [("PICK", {"object": args["object"]})]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="tidy",
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("put_away", PutAwayArgs, "take an object to its home place"),
             (_at_home, _to_home),
             outline=_outline,
         ),
-        TaskKind(
+        cap.TaskKind(
             CallSpec("tidy", TidyArgs, "put away what is out of place in a room"),
             (_tidy,),
             ends_in="tidy",

@@ -10,31 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.checks import (
-    Check,
-    flagged,
-    held_tool,
-    in_robot_room,
-    of_kind,
-    reachable,
-)
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
-from cogtree.skills.capabilities.capability import (
-    Capability,
-    CommandKind,
-    SkillKind,
-    SkillState,
-    Step,
-    Subtasks,
-    TaskKind,
-    TaskState,
-    done,
-    nearest,
-    no_tool,
-    per_hand,
-    with_flag,
-)
+from cogtree.skills.capabilities import capability as cap
 
 
 class WipeArgs(Args):
@@ -56,32 +35,34 @@ class WipeTaskArgs(Args):
     tool: NodeId | None = None
 
 
-def _checks(belief: Belief, args: WipeArgs) -> Iterator[Check]:
-    yield from held_tool(belief, args.tool, args.hand, "WIPE")
-    yield flagged(belief, args.tool, "cleaning_tool", "wrong_tool", "a cloth or a sponge")
-    yield (surface := of_kind(belief, args.surface, ("surface",), "is_surface"))
+def _checks(belief: Belief, args: WipeArgs) -> Iterator[checks.Check]:
+    yield from checks.held_tool(belief, args.tool, args.hand, "WIPE")
+    yield checks.flagged(belief, args.tool, "cleaning_tool", "wrong_tool", "a cloth or a sponge")
+    yield (surface := checks.of_kind(belief, args.surface, ("surface",), "is_surface"))
     if not surface.ok:
         return
-    yield in_robot_room(belief, args.surface)
-    yield reachable(belief, args.surface)
+    yield checks.in_robot_room(belief, args.surface)
+    yield checks.reachable(belief, args.surface)
 
 
 def _effect(belief: Belief, args: WipeArgs) -> Belief:
     return belief.with_clean(args.surface)
 
 
-def _commands(state: SkillState, surface: str, tool: str, hand: Hand) -> list[Step]:
+def _commands(state: cap.SkillState, surface: str, tool: str, hand: Hand) -> list[cap.Step]:
     return [("approach", surface), ("wipe", surface, tool, hand)]
 
 
-def _wipe_command(state: SkillState, surface: str, tool: str, hand: Hand) -> SkillState | bool:
+def _wipe_command(
+    state: cap.SkillState, surface: str, tool: str, hand: Hand
+) -> cap.SkillState | bool:
     if state.near != surface or not state.belief.may_hold_in(tool, hand):
         return False
     state.belief = state.belief.with_clean(surface)
-    return done(state)
+    return cap.done(state)
 
 
-def _wipe(state: TaskState, surface: str, tool: str | None = None) -> Subtasks:
+def _wipe(state: cap.TaskState, surface: str, tool: str | None = None) -> cap.Subtasks:
     belief = state.belief
     if tool is not None:  # the cloth or sponge the user named, and no other
         named = belief.things.get(tool)
@@ -90,43 +71,43 @@ def _wipe(state: TaskState, surface: str, tool: str | None = None) -> Subtasks:
             state.failures.add(f"wipe({surface}, {tool}): {tool} is {why}")
             return False
         return [("fetch", tool), ("wipe_with", surface, tool)]
-    tools = with_flag(belief, "cleaning_tool")
+    tools = cap.with_flag(belief, "cleaning_tool")
     held = [tool.id for tool in tools if tool.id in belief.held]
-    ordered = held or nearest(belief, tools, surface)
+    ordered = held or cap.nearest(belief, tools, surface)
     if not ordered:
         state.failures.add(
             f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
-            no_tool(surface, "cloth or sponge", "wipe with"),
+            cap.no_tool(surface, "cloth or sponge", "wipe with"),
         )
         return False
     return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
 
 
-def _wipe_with(state: TaskState, hand: Hand, surface: str, tool: str) -> Subtasks:
+def _wipe_with(state: cap.TaskState, hand: Hand, surface: str, tool: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(tool, hand):
         return False
     return [("go_to", surface), ("WIPE", surface, tool, hand)]
 
 
-CAPABILITY = Capability(
+CAPABILITY = cap.Capability(
     name="wipe",
     skills=(
-        SkillKind(
+        cap.SkillKind(
             CallSpec("WIPE", WipeArgs, "wipe a surface with a held cloth or sponge"),
             _checks,
             _effect,
             (_commands,),
         ),
     ),
-    commands=(CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command),),
+    commands=(cap.CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command),),
     tasks=(
-        TaskKind(
+        cap.TaskKind(
             CallSpec("wipe", WipeTaskArgs, "wipe a surface clean with a cloth or sponge"),
             (_wipe,),
             fits={"tool": lambda thing: "cleaning_tool" in thing.flags},
             ends_in="clean",
         ),
     ),
-    helpers={"wipe_with": per_hand("wipe_with", _wipe_with)},
+    helpers={"wipe_with": cap.per_hand("wipe_with", _wipe_with)},
 )
 """Wiping a surface clean."""
