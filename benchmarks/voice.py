@@ -147,32 +147,31 @@ def robot_recognizer(domains: DomainRegistry) -> PocketsphinxRecognizer:
 def measure(
     name: str, recognizer: Recognizer, clips: list[Clip], texts: list[str], decisions: Decisions
 ) -> None:
-    by_condition: dict[str, list[tuple[Clip, str | None, str, float, float]]] = defaultdict(list)
+    """Recognise and decide condition after condition, printing each row as it is done."""
+    by_condition: dict[str, list[Clip]] = defaultdict(list)
     for clip in clips:
-        hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
-        heard = hearing.transcript
-        text = heard.text if heard is not None else ""
-        decode = heard.decode_seconds if heard is not None else 0.0
-        by_condition[clip.condition].append(
-            (clip, hearing.request, text, decode, clip.audio.seconds)
-        )
+        by_condition[clip.condition].append(clip)
     print(f"\n{name}")
     print(
         f"  {'condition':32s} {'clips':>5s} {'WER':>6s} {'agree':>7s} {'refused':>8s} {'RTF':>5s}"
     )
-    for condition, rows in by_condition.items():
-        references = [" ".join(words_of(texts[clip.request])) for clip, *_ in rows]
-        hypotheses = [text for _, _, text, _, _ in rows]
+    for condition, group in by_condition.items():
+        hypotheses, agree, refused, decode, audio = [], 0, 0, 0.0, 0.0
+        for clip in group:
+            hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
+            heard = hearing.transcript
+            hypotheses.append(heard.text if heard is not None else "")
+            decode += heard.decode_seconds if heard is not None else 0.0
+            audio += clip.audio.seconds
+            refused += hearing.request is None
+            typed = texts[clip.request]
+            agree += decisions.of(hearing.request) == decisions.of(typed)
+        references = [" ".join(words_of(texts[clip.request])) for clip in group]
         wer = jiwer.wer(references, hypotheses)
-        agree = sum(
-            decisions.of(request) == decisions.of(texts[clip.request])
-            for clip, request, _, _, _ in rows
-        )
-        refused = sum(request is None for _, request, _, _, _ in rows)
-        rtf = sum(r[3] for r in rows) / sum(r[4] for r in rows)
         print(
-            f"  {condition:32s} {len(rows):5d} {wer:6.1%} {agree / len(rows):7.1%} "
-            f"{refused:8d} {rtf:5.2f}"
+            f"  {condition:32s} {len(group):5d} {wer:6.1%} {agree / len(group):7.1%} "
+            f"{refused:8d} {decode / audio:5.2f}",
+            flush=True,
         )
 
 
@@ -189,7 +188,7 @@ def main() -> None:
     started = time.perf_counter()
     recognizer = robot_recognizer(domains)
     print(f"voice benchmark: {len(texts)} requests of {REQUESTS.relative_to(ROOT)}")
-    print(f"  robot language model built in {time.perf_counter() - started:.1f} s")
+    print(f"  robot language model built in {time.perf_counter() - started:.1f} s", flush=True)
     clips = list(spoken(texts, conditions + noisy))
     with tempfile.TemporaryDirectory() as folder:
         decisions = Decisions(domains, Path(folder))
