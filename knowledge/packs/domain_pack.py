@@ -189,6 +189,12 @@ class EvidenceNeeds(_Strict):
     )
 
 
+TEMPLATE_TIMEOUT_S = 2.0
+"""How long a pack's own query template may run on its graph. Templates are the pack author's
+reviewed code run in-process; a loaded CPU must not turn a right answer into "I could not look
+that up". A model's query keeps the runner's limit (0.5 s, in the sandbox)."""
+
+
 class TaskSpec(_Strict):
     """One task of the domain: its schema, how it is grounded, and its deterministic paths."""
 
@@ -381,7 +387,10 @@ class DomainPack:
         spec = self.manifest.database
         if spec is None:
             return ReadOnlyQueryRunner(
-                self.knowledge_graph(), self.manifest.prefixes, version=lambda: self.name
+                self.knowledge_graph(),
+                self.manifest.prefixes,
+                version=lambda: self.name,
+                template_timeout_s=TEMPLATE_TIMEOUT_S,
             )
         try:
             database = build_database(self.directory / spec.script)

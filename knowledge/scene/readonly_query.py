@@ -309,6 +309,7 @@ class ReadOnlyQueryRunner(Closeable):
         max_bytes: int = 256 * 1024,
         memory_mb: int = 1024,
         version: Callable[[], Hashable] | None = None,
+        template_timeout_s: float | None = None,
     ) -> None:
         if max_rows < 1:
             raise ValueError(f"max_rows must be at least 1, got {max_rows}")
@@ -321,6 +322,8 @@ class ReadOnlyQueryRunner(Closeable):
         self.graph = graph
         self.max_rows = max_rows
         self.timeout_s = timeout_s
+        self.template_timeout_s = template_timeout_s or timeout_s
+        """How long a pack's own template may run (its author's code; default ``timeout_s``)."""
         self.max_chars = max_chars
         self.prefixes = self.checker.prefixes
         self._views = GraphViews(graph, version=version)
@@ -406,7 +409,7 @@ class ReadOnlyQueryRunner(Closeable):
     def _run_in_process(
         self, checked: CheckedQuery, view: GraphView, started: float
     ) -> QueryOutcome:
-        """A template query on the runner's thread, waited for up to ``timeout_s``."""
+        """A template query on the runner's thread, waited for up to ``template_timeout_s``."""
         if self._runaway is not None and not self._runaway.done():
             raise QueryRefused(
                 "the previous query is still running after exceeding its time limit; "
@@ -415,13 +418,13 @@ class ReadOnlyQueryRunner(Closeable):
         cancelled = threading.Event()
         future = self._executor.submit(self._execute, checked, view.graph, cancelled, started)
         try:
-            return future.result(timeout=self.timeout_s)
+            return future.result(timeout=self.template_timeout_s)
         except FutureTimeout:
             cancelled.set()
             self._runaway = future
             raise QueryRefused(
-                f"query exceeded its time limit of {self.timeout_s:g} s and its result was "
-                "discarded; use more selective patterns, fewer joins or a LIMIT"
+                f"query exceeded its time limit of {self.template_timeout_s:g} s and its result "
+                "was discarded; use more selective patterns, fewer joins or a LIMIT"
             ) from None
 
     def _execute(

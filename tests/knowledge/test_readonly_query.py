@@ -12,6 +12,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDFS
 
+from cogtree.knowledge.packs.domain_pack import TEMPLATE_TIMEOUT_S
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.rdf_store import STORE, load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import QueryRefused, ReadOnlyQueryRunner
 
@@ -442,3 +444,22 @@ def test_a_closed_runner_says_so(scene: Graph) -> None:
 
     with pytest.raises(RuntimeError, match="closed; create a new one"):
         runner.run("ASK { home:mug a cog:Object }")
+
+
+def test_a_pack_template_has_its_own_longer_time_limit(make_runner: Any) -> None:
+    # the gate opens after 0.2 s: past the model queries' 0.05 s, within the templates' 5 s
+    graph = GatedGraph()
+    graph.add((URIRef(f"{HOME}mug"), RDFS.label, Literal("mug")))
+    runner = make_runner(graph, timeout_s=0.05, template_timeout_s=5.0)
+    threading.Timer(0.2, graph.gate.set).start()
+
+    outcome = runner.run("SELECT ?label WHERE { home:mug rdfs:label ?label }", template=True)
+
+    assert [row["label"] for row in outcome.rows] == ["mug"]
+    assert runner.timeout_s == 0.05  # a model's query keeps the short limit
+
+
+def test_a_knowledge_pack_runs_its_templates_with_the_template_limit() -> None:
+    with DomainRegistry.discover(only=["advisor"]).get("advisor").open_backend() as backend:
+        assert isinstance(backend, ReadOnlyQueryRunner)
+        assert backend.template_timeout_s == TEMPLATE_TIMEOUT_S > backend.timeout_s
