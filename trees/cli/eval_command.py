@@ -170,7 +170,9 @@ def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[
     card.add_argument(
         "--config", action="append", default=[], metavar="FILE", help="LLM manifest layers"
     )
-    card.add_argument("--output-dir", type=Path, default=Path("."), metavar="DIR")
+    card.add_argument(
+        "--output-dir", type=Path, default=Path("."), metavar="DIR", help="where the reports go"
+    )
     card.add_argument(
         "--clarify",
         type=Path,
@@ -178,14 +180,24 @@ def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[
         metavar="FILE.jsonl",
         help=f"calibration items (default: {SHARED_CLARIFY}/*_calib.jsonl when present)",
     )
-    card.add_argument("--module-items", type=positive_int, default=4, metavar="N")
-    card.add_argument("--clarify-items", type=positive_int, default=6, metavar="N")
+    card.add_argument(
+        "--module-items", type=positive_int, default=4, metavar="N", help="items per module (4)"
+    )
+    card.add_argument(
+        "--clarify-items",
+        type=positive_int,
+        default=6,
+        metavar="N",
+        help="requests per calibration file, for ask-or-act and the threshold (6)",
+    )
     card.add_argument(
         "--scenarios",
         default="goto_kitchen",
         help="the short bench's scenario ids, comma-separated",
     )
-    card.add_argument("--epsilon", type=error_rate, default=0.15)
+    card.add_argument(
+        "--epsilon", type=error_rate, default=0.15, help="the threshold's target error rate"
+    )
     card.add_argument(
         "--no-calibrate", action="store_true", help="do not fit or write the gate's threshold"
     )
