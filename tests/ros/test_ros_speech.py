@@ -77,3 +77,13 @@ def test_speech_is_spoken_and_a_new_request_interrupts_it(ros, until, recognizer
         assert len(output.written) == 3 and len(speaker.spoken) == 2
     finally:
         speech_out.close()
+
+
+def test_ros_voice_without_the_devices_is_a_clear_error(ros, capsys) -> None:
+    from cogtree.trees.cli.main import main
+
+    code = main(["ros", "--voice", "--namespace", ros.namespace("cogtree")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "cogtree ros: error: --voice: " in err
+    assert "PortAudio" in err or "no microphone" in err or "no audio output" in err

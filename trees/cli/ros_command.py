@@ -156,6 +156,12 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     ros.add_argument("--log", metavar="FILE", help="write the tick log (JSON Lines) here")
     ros.add_argument(
+        "--voice",
+        action="store_true",
+        help="also run the speech nodes beside the host: the microphone heard on `utterance`, "
+        "`speech` said on the speaker (the voice extra, espeak-ng, PortAudio: docs/voice.md)",
+    )
+    ros.add_argument(
         "--routes",
         metavar="FILE",
         help="YAML file mapping commands to the robot's action names (skills/ros/routes.py); "
@@ -217,6 +223,8 @@ def _serve(args: argparse.Namespace) -> int:
         executor = SingleThreadedExecutor(context=context)
         resources.callback(executor.shutdown)  # also when something fails before spinning
         executor.add_node(node)
+        if args.voice:
+            _start_voice(args, context, resources, executor)
         if node.get_parameter("autostart").value:
             node.start()
             if node.host is None:
@@ -233,6 +241,43 @@ def _serve(args: argparse.Namespace) -> int:
         spin_until(executor, stop, context, each=lambda: _start_if_ready(node))
         print("cogtree ros: stopping", file=sys.stderr)
     return 0
+
+
+def _start_voice(
+    args: argparse.Namespace, context: Any, resources: ExitStack, executor: Any
+) -> None:
+    """The speech nodes of ``--voice`` on a node ``speech`` beside the host (docs/voice.md).
+
+    The recogniser knows the packs' words and the household taxonomy's names (the belief
+    arrives later, over ROS). A missing engine or device is a :class:`RosCommandError`.
+    """
+    import rclpy
+
+    from cogtree.knowledge.scene.taxonomy import household_taxonomy
+    from cogtree.trees.ros.speech_in import SpeechIn
+    from cogtree.trees.ros.speech_out import SpeechOut
+    from cogtree.trees.voice.errors import VoiceUnavailable
+    from cogtree.trees.voice.microphone import Microphone
+    from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
+    from cogtree.trees.voice.speaking import SoundDeviceOutput, Speaker
+    from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+    from cogtree.trees.voice.vocabulary import robot_sentences
+
+    try:
+        microphone = Microphone()
+        speaker = Speaker(EspeakSynthesizer(), SoundDeviceOutput())
+        words = robot_sentences(DomainRegistry.discover(args.packs), household_taxonomy().graph)
+        recognizer = PocketsphinxRecognizer.for_sentences(words)
+    except VoiceUnavailable as error:
+        raise RosCommandError(f"--voice: {error}") from error
+    node = rclpy.create_node("speech", namespace=args.namespace, context=context)
+    resources.callback(node.destroy_node)
+    speech_out = SpeechOut(node, speaker)
+    resources.callback(speech_out.close)
+    speech_in = SpeechIn(node, recognizer)
+    resources.callback(speech_in.close)
+    executor.add_node(node)
+    speech_in.listen(microphone.listen)
 
 
 def _start_if_ready(node: HostLifecycleNode) -> None:

@@ -88,7 +88,7 @@ def sound_device() -> Any:
     except OSError as error:  # sounddevice imports, but finds no PortAudio library
         raise VoiceUnavailable(
             f"the microphone and speaker need PortAudio ({error}): apt-get install -y "
-            "libportaudio2, or use --audio-in FILE.wav and --audio-out DIR"
+            "libportaudio2 (or, with chat, use --audio-in FILE.wav and --audio-out DIR)"
         ) from error
     return sounddevice
 
