@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, Protocol
 
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import CommandName
@@ -99,6 +100,69 @@ class SkillState(Protocol):
     steps: int
 
 
+FactKind = Literal["where", "beside", "open", "powered", "clean", "filled", "at", "did"]
+"""What a fact is about: where a thing is (on, in, held by), a side relation to a landmark, a
+container's or appliance's state, a surface being clean, a container holding liquid, where a
+robot is, and an ability a person did."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact a plan is for: ``kind`` of ``subject`` is ``value``.
+
+    ``where``: value is the support (a surface, container, bin, or the robot or person holding
+    it); ``beside``: value is ``relation:landmark``; ``open``: ``open``/``closed``;
+    ``powered``: ``on``/``off``; ``clean`` / ``filled``: ``yes``; ``at``: the robot's room;
+    ``did``: subject is the ability, value the person.
+    """
+
+    kind: FactKind
+    subject: str
+    value: str
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What the fact is about: a later fact with the same key replaces it.
+
+        A side relation is where the thing is, as a placement is: "the spoon is left of the
+        bowl" replaces "the spoon is held by me" of the PICK before it.
+        """
+        return ("where" if self.kind == "beside" else self.kind, self.subject)
+
+    def names(self) -> set[str]:
+        """The ids the fact names."""
+        if self.kind in ("where", "beside"):
+            return {self.subject, self.value.partition(":")[2]}
+        return {self.subject, self.value} if self.kind in ("at", "did") else {self.subject}
+
+
+StepFacts = Callable[[Any, str, Mapping[str, str | None]], list[Fact]]
+"""The facts a skill's step leaves behind: ``(args, doer, rooms) -> facts`` (``rooms``: a
+GOTO target's room)."""
+
+
+def no_facts(args: Any, doer: str, rooms: Mapping[str, str | None]) -> list[Fact]:
+    """A step that leaves no fact behind (speaking, waiting)."""
+    return []
+
+
+Reflect = Callable[[Mapping[str, Any], str, SceneGraph], tuple[bool, str]]
+"""Whether a step's intended effect shows in the belief after it ran: ``(step args, agent,
+belief) -> (achieved, what the belief says)``."""
+
+
+def robot_room(agent: str, belief: SceneGraph) -> str | None:
+    """The room the scene graph puts robot ``agent`` in, if any."""
+    states = belief.robot_state(agent)
+    return states[0].room if states else None
+
+
+def placement(thing: str, belief: SceneGraph) -> tuple[str, str] | None:
+    """How the scene graph places ``thing``: (relation, support), if it does."""
+    location = belief.locate_object(thing)
+    return (location.relation, location.support) if location is not None else None
+
+
 Checks = Callable[[Belief, Any], Iterator[Check]]
 """A skill's preconditions: ``(belief, args) -> checks``, in order."""
 
@@ -112,12 +176,18 @@ belief, the task's arguments and the request's words (how much a pour asks for).
 
 @dataclass(frozen=True)
 class SkillKind:
-    """A robot skill: its spec, preconditions, expected effect and decomposition methods."""
+    """A robot skill: its spec, preconditions, effect, decomposition methods and step facts.
+
+    ``facts``: what a step of the skill leaves behind, which a plan is for (outcome checks);
+    ``reflect``: whether a step's effect shows in the belief (None: nothing to check there).
+    """
 
     spec: CallSpec
     checks: Checks
     effect: Effect
     methods: tuple[Method, ...]
+    facts: StepFacts = no_facts
+    reflect: Reflect | None = None
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ first; an unknown material goes to the cautious bin, and the plan says so first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.action_model import checks
@@ -58,6 +58,10 @@ def _right_bin(belief: Belief, thing: str, bin_id: str) -> checks.Check:
 
 def _effect(belief: Belief, args: DisposeArgs) -> Belief:
     return belief.with_disposed(args.object, args.bin)
+
+
+def _facts(args: DisposeArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    return [cap.Fact("where", args.object, f"in:{args.bin}")]
 
 
 def _commands(state: cap.SkillState, thing: str, bin_id: str, hand: Hand) -> list[cap.Step]:
@@ -126,6 +130,7 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_commands,),
+            _facts,
         ),
     ),
     commands=(cap.CommandKind("drop_in", ("object", "bin", "hand"), _drop_in),),

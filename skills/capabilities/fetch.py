@@ -13,8 +13,10 @@ free to open it, before).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.people import AVAILABLE
@@ -111,6 +113,19 @@ def _payload(belief: Belief, thing: str) -> checks.Check:
 
 def _picked(belief: Belief, args: PickArgs) -> Belief:
     return belief.with_picked(args.object, args.hand)
+
+
+def _pick_facts(args: PickArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    return [cap.Fact("where", args.object, f"heldBy:{doer}")]
+
+
+def _holds(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
+    thing = str(args["object"])
+    states = belief.robot_state(agent)
+    if not states:
+        return False, f"the belief has no robot {agent}"
+    holding = states[0].holding
+    return thing in holding, f"{agent} holds {', '.join(holding) or 'nothing'}"
 
 
 def _grasp_steps(approach: str, thing: str, hand: Hand) -> list[cap.Step]:
@@ -216,6 +231,21 @@ def _given(belief: Belief, args: HandoverArgs) -> Belief:
     room = belief.people[args.person].room
     moved = belief if room is None else belief.with_robot_in(room)
     return moved.with_given(args.object, args.person)
+
+
+def _handover_facts(
+    args: HandoverArgs, doer: str, rooms: Mapping[str, str | None]
+) -> list[cap.Fact]:
+    return [cap.Fact("where", args.object, f"heldBy:{args.person}")]
+
+
+def _handed_over(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
+    thing, person = str(args["object"]), str(args["person"])
+    found = cap.placement(thing, belief)
+    if found is None:
+        return False, f"the belief does not say where {thing} is"
+    relation, support = found
+    return (relation, support) == ("heldBy", person), f"{thing} is {relation} {support}"
 
 
 SHARP_WARNING = "Careful, {object} is sharp: I am handing it to you handle first."
@@ -346,12 +376,16 @@ CAPABILITY = cap.Capability(
             _pick_checks,
             _picked,
             (_pick_from_furniture, _pick_from_floor),
+            _pick_facts,
+            _holds,
         ),
         cap.SkillKind(
             CallSpec("HANDOVER", HandoverArgs, "give a held object to a person"),
             _handover_checks,
             _given,
             (_handover_here, _handover_elsewhere),
+            _handover_facts,
+            _handed_over,
         ),
     ),
     commands=(

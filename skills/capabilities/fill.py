@@ -9,7 +9,7 @@ as ``liquid_ml > capacity_ml`` (the amount that would spill) for the hazard rule
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from pydantic import Field
 
@@ -73,6 +73,10 @@ def _effect(belief: Belief, args: FillArgs) -> Belief:
     return belief.with_liquid(args.container, FILLED_LIQUID, fill_amount(belief, args))
 
 
+def _facts(args: FillArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    return [cap.Fact("filled", args.container, "yes")]
+
+
 def _commands(
     state: cap.SkillState, container: str, source: str, hand: Hand, amount: float | None = None
 ) -> list[cap.Step]:
@@ -125,6 +129,7 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_commands,),
+            _facts,
         ),
     ),
     commands=(

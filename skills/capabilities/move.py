@@ -9,8 +9,10 @@ the command every skill that acts on a thing starts with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
@@ -48,6 +50,24 @@ def _checks(belief: Belief, args: GotoArgs) -> Iterator[checks.Check]:
 def _effect(belief: Belief, args: GotoArgs) -> Belief:
     room = belief.room_of(args.target)
     return belief if room is None else belief.with_robot_in(room)
+
+
+def _facts(args: GotoArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    room = rooms.get(args.target)
+    return [cap.Fact("at", doer, room)] if room else []
+
+
+def _reflect(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
+    target = str(args["target"])
+    room = cap.robot_room(agent, belief)
+    if room is None:
+        return False, f"the belief does not say where {agent} is"
+    if room == target:
+        return True, f"{agent} is in {room}"
+    location = belief.locate_object(target)
+    target_room = location.room if location is not None else None
+    where = f"{target} is in {target_room}" if target_room else f"{target} has no known room"
+    return room == target_room, f"{agent} is in {room}; {where}"
 
 
 def _to_place(state: cap.SkillState, target: str) -> cap.Subtasks:
@@ -108,6 +128,8 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_to_place, _to_object, _to_person),
+            _facts,
+            _reflect,
         ),
     ),
     commands=(

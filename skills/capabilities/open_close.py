@@ -10,9 +10,11 @@ it open when no hand is free.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.commands import CommandName
@@ -59,6 +61,22 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     def effect(belief: Belief, args: OpenArgs | CloseArgs) -> Belief:
         return belief.with_container(args.container, is_open)
 
+    def facts(
+        args: OpenArgs | CloseArgs, doer: str, rooms: Mapping[str, str | None]
+    ) -> list[cap.Fact]:
+        return [cap.Fact("open", args.container, "open" if is_open else "closed")]
+
+    def reflect(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
+        container = str(args["container"])
+        location = belief.locate_object(container)
+        found = []
+        if location is not None and location.room is not None:
+            found = [i for i in belief.objects_in_room(location.room) if i.id == container]
+        if not found or found[0].is_open is None:
+            return False, f"the belief does not say whether {container} is open"
+        state = found[0].is_open
+        return state == is_open, f"{container} is {'open' if state else 'closed'}"
+
     def commands(state: cap.SkillState, container: str) -> list[cap.Step]:
         return [("approach", container), (command, container)]
 
@@ -83,7 +101,12 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     task.__name__ = f"_{command}"
     return (
         cap.SkillKind(
-            CallSpec(skill, args, f"{command} a container"), preconditions, effect, (commands,)
+            CallSpec(skill, args, f"{command} a container"),
+            preconditions,
+            effect,
+            (commands,),
+            facts,
+            reflect,
         ),
         cap.CommandKind(command, ("container",), act),
         cap.TaskKind(

@@ -17,10 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
-from typing import Annotated
+from typing import Annotated, Any
 
 from pydantic import BeforeValidator
 
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import (
@@ -180,6 +181,36 @@ def _effect(belief: Belief, args: PlaceArgs) -> Belief:
     return belief.with_placed(args.object, surface, (args.relation or "next_to", args.target))
 
 
+def _facts(args: PlaceArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    if args.relation in SIDE_RELATIONS:
+        return [cap.Fact("beside", args.object, f"{args.relation}:{args.target}")]
+    return [cap.Fact("where", args.object, f"{args.relation or 'onto'}:{args.target}")]
+
+
+def _reflect(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
+    thing, target = str(args["object"]), str(args["target"])
+    side = str(args.get("relation") or "")
+    if side in SIDE_RELATIONS:
+        return _set_beside_in(thing, side, target, belief)
+    found = cap.placement(thing, belief)
+    if found is None:
+        return False, f"the belief does not say where {thing} is"
+    relation, support = found
+    return relation in ("on", "in") and support == target, f"{thing} is {relation} {support}"
+
+
+def _set_beside_in(
+    thing: str, relation: str, landmark: str, belief: SceneGraph
+) -> tuple[bool, str]:
+    """Whether the belief has ``thing`` set ``relation`` the ``landmark`` (a side placement)."""
+    location = belief.locate_object(thing)
+    if location is None or location.room is None:
+        return False, f"the belief does not say where {thing} is"
+    found = [info for info in belief.objects_in_room(location.room) if info.id == thing]
+    pairs = [tuple(pair) for info in found for pair in info.beside]
+    return (relation, landmark) in pairs, f"{thing} beside {sorted(pairs) or 'nothing'}"
+
+
 def _commands(
     state: cap.SkillState, thing: str, target: str, hand: Hand, relation: str | None = None
 ) -> cap.Subtasks:
@@ -264,6 +295,8 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_commands,),
+            _facts,
+            _reflect,
         ),
     ),
     commands=(

@@ -18,7 +18,7 @@ POUR step and the hazards of the task both take their amount from :func:`pour_ml
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from pydantic import Field
 
@@ -139,6 +139,10 @@ def _resting_on(belief: Belief, thing: str) -> str | None:
     return found.support
 
 
+def _facts(args: PourArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    return [cap.Fact("filled", args.target, "yes")]
+
+
 def _commands(
     state: cap.SkillState, source: str, target: str, hand: Hand, amount: float | None = None
 ) -> list[cap.Step]:
@@ -196,6 +200,7 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_commands,),
+            _facts,
         ),
     ),
     commands=(cap.CommandKind("pour", ("source", "target", "hand", "amount_ml"), _pour_command),),

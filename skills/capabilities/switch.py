@@ -9,7 +9,7 @@ appliance in hand (a kettle just filled) is put back where it stood first.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.skills.action_model import checks
@@ -60,6 +60,9 @@ def _way(powered: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     def effect(belief: Belief, args: SwitchArgs) -> Belief:
         return belief.with_powered(args.appliance, powered)
 
+    def facts(args: SwitchArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+        return [cap.Fact("powered", args.appliance, word)]
+
     def commands(state: cap.SkillState, appliance: str) -> list[cap.Step]:
         return [("approach", appliance), (command, appliance)]
 
@@ -101,6 +104,7 @@ def _way(powered: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
             preconditions,
             effect,
             (commands,),
+            facts,
         ),
         cap.CommandKind(command, ("appliance",), act),
         cap.TaskKind(

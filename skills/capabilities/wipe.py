@@ -8,7 +8,7 @@ robot holds, else the nearest one the belief knows.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
@@ -47,6 +47,10 @@ def _checks(belief: Belief, args: WipeArgs) -> Iterator[checks.Check]:
 
 def _effect(belief: Belief, args: WipeArgs) -> Belief:
     return belief.with_clean(args.surface)
+
+
+def _facts(args: WipeArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
+    return [cap.Fact("clean", args.surface, "yes")]
 
 
 def _commands(state: cap.SkillState, surface: str, tool: str, hand: Hand) -> list[cap.Step]:
@@ -97,6 +101,7 @@ CAPABILITY = cap.Capability(
             _checks,
             _effect,
             (_commands,),
+            _facts,
         ),
     ),
     commands=(cap.CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command),),

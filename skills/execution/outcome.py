@@ -26,59 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import joined, with_the
-from cogtree.skills.action_model.specs import SIDE_RELATIONS
-from cogtree.skills.capabilities.dispose import DisposeArgs
-from cogtree.skills.capabilities.fetch import HandoverArgs, PickArgs
-from cogtree.skills.capabilities.fill import FillArgs
-from cogtree.skills.capabilities.move import GotoArgs
-from cogtree.skills.capabilities.open_close import CloseArgs, OpenArgs
-from cogtree.skills.capabilities.place import PlaceArgs
-from cogtree.skills.capabilities.pour import PourArgs
-from cogtree.skills.capabilities.switch import SwitchArgs
-from cogtree.skills.capabilities.wipe import WipeArgs
+from cogtree.skills.capabilities.capability import Fact
+from cogtree.skills.capabilities.registry import SKILLS
 from cogtree.skills.planning.plan_model import DELEGATE, LOOK, PlanAttempt, PlanError, PlanStep
-
-FactKind = Literal["where", "beside", "open", "powered", "clean", "filled", "at", "did"]
-"""What a fact is about: where a thing is (on, in, held by), a side relation to a landmark, a
-container's or appliance's state, a surface being clean, a container holding liquid, where a
-robot is, and an ability a person did."""
 
 OTHERS = "others"
 """``made_by`` of a fact that holds although no step of the robot's plans made it hold."""
-
-
-@dataclass(frozen=True)
-class Fact:
-    """One fact a plan is for: ``kind`` of ``subject`` is ``value``.
-
-    ``where``: value is the support (a surface, container, bin, or the robot or person holding
-    it); ``beside``: value is ``relation:landmark``; ``open``: ``open``/``closed``;
-    ``powered``: ``on``/``off``; ``clean`` / ``filled``: ``yes``; ``at``: the robot's room;
-    ``did``: subject is the ability, value the person.
-    """
-
-    kind: FactKind
-    subject: str
-    value: str
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """What the fact is about: a later fact with the same key replaces it.
-
-        A side relation is where the thing is, as a placement is: "the spoon is left of the
-        bowl" replaces "the spoon is held by me" of the PICK before it.
-        """
-        return ("where" if self.kind == "beside" else self.kind, self.subject)
-
-    def names(self) -> set[str]:
-        """The ids the fact names."""
-        if self.kind in ("where", "beside"):
-            return {self.subject, self.value.partition(":")[2]}
-        return {self.subject, self.value} if self.kind in ("at", "did") else {self.subject}
 
 
 @dataclass(frozen=True)
@@ -340,34 +296,10 @@ def step_facts(step: PlanStep, doer: str, rooms: Mapping[str, str | None]) -> li
     if step.action == LOOK:
         return []
     try:
-        args = step.skill_call().args
+        call = step.skill_call()
     except PlanError:
         return []
-    if isinstance(args, GotoArgs):
-        room = rooms.get(args.target)
-        return [Fact("at", doer, room)] if room else []
-    if isinstance(args, PickArgs):
-        return [Fact("where", args.object, f"heldBy:{doer}")]
-    if isinstance(args, PlaceArgs):
-        if args.relation in SIDE_RELATIONS:
-            return [Fact("beside", args.object, f"{args.relation}:{args.target}")]
-        return [Fact("where", args.object, f"{args.relation or 'onto'}:{args.target}")]
-    if isinstance(args, HandoverArgs):
-        return [Fact("where", args.object, f"heldBy:{args.person}")]
-    if isinstance(args, DisposeArgs):
-        return [Fact("where", args.object, f"in:{args.bin}")]
-    if isinstance(args, OpenArgs | CloseArgs):
-        state = "open" if isinstance(args, OpenArgs) else "closed"
-        return [Fact("open", args.container, state)]
-    if isinstance(args, SwitchArgs):
-        return [Fact("powered", args.appliance, "on" if step.action == "SWITCH_ON" else "off")]
-    if isinstance(args, FillArgs):
-        return [Fact("filled", args.container, "yes")]
-    if isinstance(args, PourArgs):
-        return [Fact("filled", args.target, "yes")]
-    if isinstance(args, WipeArgs):
-        return [Fact("clean", args.surface, "yes")]
-    return []
+    return SKILLS[call.skill].facts(call.args, doer, rooms)
 
 
 def plan_facts(

@@ -53,8 +53,7 @@ PACK = "knowledge/packs/domains/household/tasks.py"  # the household pack's task
 FRAME_TASKS = "knowledge/understanding/frame_tasks.py"  # the front end's steps to tasks
 GRAMMAR = "knowledge/language/request_frame.py"  # the grammar's actions
 SLOTS = "knowledge/understanding/slot_filling.py"  # the slot extractor's verbs
-REFLECTION = "skills/execution/reflection.py"  # whether a step's effect shows in the belief
-FACTS = "skills/execution/outcome.py"  # the facts a step leaves behind
+FACTS = "skills/execution/outcome.py"  # where the plan's GOTO targets are
 EXAMPLE = "trees/examples/robee_recovery.py"  # an example tree that calls skills
 RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
@@ -72,7 +71,6 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         FRAME_TASKS,
         GRAMMAR,
         SLOTS,
-        REFLECTION,
         EXAMPLE,
         "knowledge/language/english.py",
         "knowledge/understanding/contents.py",
@@ -81,13 +79,12 @@ NOT_YET_MOVED: dict[str, set[str]] = {
     },
     "fill": {*SIMULATOR_AND_ONTOLOGY, PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
-    "move": {"skills/action_model/belief.py", FACTS, REFLECTION, RECOVERY, EXAMPLE},
-    "open_close": {"skills/action_model/belief.py", REFLECTION},
+    "move": {"skills/action_model/belief.py", FACTS, RECOVERY, EXAMPLE},
+    "open_close": {"skills/action_model/belief.py"},
     "place": {
         "skills/action_model/belief.py",
         PACK,
         SLOTS,
-        REFLECTION,
         EXAMPLE,
         "skills/planning/already.py",  # "the lemon is already next to the plate"
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
@@ -99,7 +96,6 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         PACK,
         FRAME_TASKS,
         GRAMMAR,
-        FACTS,
         "skills/safety/hazard_check.py",  # what earlier steps of a plan switched on
     },
     "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
@@ -107,7 +103,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
 }
 """Capability -> the modules that still name it: the simulator and the ontology's skill
 individuals, the front end (grammar, frame tasks, slot filling), the household pack's schemas,
-and the per-step readers of execution (facts, reflection, recovery)."""
+and the per-step readers of execution (GOTO targets, recovery)."""
 
 
 def names(capability: Capability) -> set[str]:
