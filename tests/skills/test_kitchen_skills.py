@@ -1,5 +1,6 @@
 """The kitchen repertoire on a belief: preconditions, decomposition, effects and failure codes
-of PLACE beside a landmark, DISPOSE, SWITCH_ON/OFF, FILL, POUR, WIPE and a sharp HANDOVER."""
+of PLACE beside a landmark, DISPOSE, SWITCH_ON/OFF, FILL, POUR and a sharp HANDOVER (WIPE has
+its own test, as every capability will: tests/skills/capabilities/)."""
 
 from __future__ import annotations
 
@@ -318,32 +319,6 @@ def test_pour_failures(kitchen: Belief) -> None:
     assert failure(full, "POUR", source="jug", target="bowl", hand="right")[:2] == (
         "not_full",
         "container_full",
-    )
-
-
-# -- WIPE ------------------------------------------------------------------------------------------
-
-
-def test_wipe_makes_the_surface_clean(kitchen: Belief) -> None:
-    belief = holding(kitchen, "sponge")
-    assert belief.things["counter"].clean is False
-    assert commands(belief, "WIPE", surface="counter", tool="sponge", hand="right") == [
-        "approach(target=counter)",
-        "wipe(surface=counter, tool=sponge, hand=right)",
-    ]
-    after = project(skill_call("WIPE", surface="counter", tool="sponge", hand="right"), belief)
-    assert after.things["counter"].clean is True
-
-
-def test_wipe_failures(kitchen: Belief) -> None:
-    belief = holding(kitchen, "cup", "sponge")
-    assert failure(belief, "WIPE", surface="counter", tool="cup", hand="right")[:2] == (
-        "is_cleaning_tool",
-        "wrong_tool",
-    )
-    assert failure(belief, "WIPE", surface="microwave", tool="sponge", hand="left")[:2] == (
-        "is_surface",
-        "object_not_found",
     )
 
 

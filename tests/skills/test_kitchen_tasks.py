@@ -1,5 +1,5 @@
 """Kitchen tasks planned with the HTN: place_relative, dispose (bin chosen by the disposal
-table), switch_on/off, fill, pour and wipe, and the reasons when no plan exists."""
+table), switch_on/off, fill and pour, and the reasons when no plan exists."""
 
 from __future__ import annotations
 
@@ -133,33 +133,3 @@ def test_pour_fetches_the_source(kitchen: Belief) -> None:
         "POUR(jug, bowl, right, 300.0)",
     ]
     assert "container_empty" in reasons(kitchen, "pour", source="cup", target="bowl")
-
-
-def test_wipe_fetches_a_sponge_first(kitchen: Belief) -> None:
-    assert plan(kitchen, "wipe", surface="counter") == [
-        "PICK(sponge, right)",
-        "WIPE(counter, sponge, right)",
-    ]
-    assert "no cloth or sponge" in reasons(without(kitchen, "sponge"), "wipe", surface="counter")
-
-
-def test_wipe_uses_the_cloth_the_user_named(kitchen: Belief) -> None:
-    """ "wipe the counter with the blue cloth": that cloth, though the sponge would do."""
-    cloth = replace(kitchen.things["sponge"], id="blue_cloth")
-    belief = replace(kitchen, things={**kitchen.things, "blue_cloth": cloth})
-    assert plan(belief, "wipe", surface="counter", tool="blue_cloth") == [
-        "PICK(blue_cloth, right)",
-        "WIPE(counter, blue_cloth, right)",
-    ]
-    assert (
-        plan(without(belief, "blue_cloth"), "wipe", surface="counter")[0] == "PICK(sponge, right)"
-    )
-    found = reasons(kitchen, "wipe", surface="counter", tool="cup")
-    assert "wipe(counter, cup): cup is not a cloth or a sponge" in found
-    assert "mop is not in the belief" in reasons(kitchen, "wipe", surface="counter", tool="mop")
-
-
-def test_an_unset_optional_task_argument_is_left_out() -> None:
-    assert task_call("wipe", surface="counter").values == ("counter",)
-    assert task_call("wipe", surface="counter", tool="sponge").values == ("counter", "sponge")
-    assert str(task_call("wipe", surface="counter")) == "wipe(counter)"
