@@ -2,12 +2,13 @@
 
 A :class:`Capability` ("wipe", "fill", "switch") holds its robot skills (argument model,
 preconditions, expected effect on the belief, the HTN methods that turn a call into low-level
-commands), the low-level commands it adds (with their effect during decomposition), its tasks
+commands, the facts a step leaves behind and how to see them in the scene graph after it
+ran), the low-level commands it adds (with their effect during decomposition), its tasks
 (argument model, the HTN methods that decompose a request into skills, the skills the task
 stands for when hazards are judged, which things an unsaid argument may take, and the state
 the task leaves its one argument in) and the helper tasks its methods use. The registry
 (:mod:`cogtree.skills.capabilities.registry`) gathers every capability, and the planner, the
-decomposer, the hazard rules and the dry run read it.
+decomposer, the plan validator and dry run, the hazard rules and the outcome checks read it.
 
 Capability methods are written against the two planning states defined here:
 :class:`TaskState` (task planning) and :class:`SkillState` (skill decomposition), and use the

@@ -1,10 +1,12 @@
 """Every capability of the robot, and its parts by name for the planner, decomposer and rules.
 
-Adding a capability is one module with a :data:`~cogtree.skills.capabilities.capability.
-Capability` named ``CAPABILITY`` (and its test), listed in :data:`CAPABILITIES`. The tables
-below are read by the skill calls (specs, preconditions, effects), the skill decomposer
-(methods and commands), the task planner (task specs, methods and helper tasks), the hazard
-rules of a task (outlines and unsaid arguments) and the "nothing needed doing" reply.
+Adding a capability is one module whose ``CAPABILITY`` (a
+:class:`~cogtree.skills.capabilities.capability.Capability`) is listed in
+:data:`CAPABILITIES`, and its test. The tables below are read by the skill calls (specs,
+preconditions, effects: the plan validator and the dry run project plans with them), the
+outcome checks (step facts, reflection), the skill decomposer (methods and commands), the
+task planner (task specs, methods and helper tasks), the hazard rules of a task (outlines
+and unsaid arguments) and the "nothing needed doing" reply.
 """
 
 from __future__ import annotations
