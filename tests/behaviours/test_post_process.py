@@ -46,8 +46,9 @@ class Weigh(BaseModel):
 
 
 @pytest.fixture
-def registry() -> DomainRegistry:
-    return DomainRegistry.discover()
+def registry(shipped_domains: DomainRegistry) -> DomainRegistry:
+    """The shipped packs, loaded once per run (the first one active for every test)."""
+    return shipped_domains
 
 
 def run(
