@@ -24,20 +24,8 @@ from cogtree.skills.capabilities import capability as cap
 log = logging.getLogger(__name__)
 
 
-class OpenArgs(Args):
-    """OPEN: open a container, an appliance's door, a drawer, a cupboard or a door."""
-
-    container: NodeId
-
-
-class CloseArgs(Args):
-    """CLOSE: close a container."""
-
-    container: NodeId
-
-
 class ContainerArgs(Args):
-    """open / close: a container (a fridge, a wardrobe, a drawer)."""
+    """OPEN / CLOSE and the tasks open / close: a container (a fridge, a drawer, a cupboard)."""
 
     container: NodeId
 
@@ -46,9 +34,8 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     """The skill, command and task that open a container (``is_open``) or close it."""
     skill: RobotSkill = "OPEN" if is_open else "CLOSE"
     command: CommandName = "open" if is_open else "close"
-    args = OpenArgs if is_open else CloseArgs
 
-    def preconditions(belief: Belief, args: OpenArgs | CloseArgs) -> Iterator[checks.Check]:
+    def preconditions(belief: Belief, args: ContainerArgs) -> Iterator[checks.Check]:
         yield checks.has_skill(belief, skill)
         yield checks.has_hands(belief)
         yield (container := checks.of_kind(belief, args.container, ("container",), "is_container"))
@@ -58,12 +45,10 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
         yield checks.reachable(belief, args.container)
         yield checks.free_hand(belief, None)
 
-    def effect(belief: Belief, args: OpenArgs | CloseArgs) -> Belief:
+    def effect(belief: Belief, args: ContainerArgs) -> Belief:
         return belief.with_container(args.container, is_open)
 
-    def facts(
-        args: OpenArgs | CloseArgs, doer: str, rooms: Mapping[str, str | None]
-    ) -> list[cap.Fact]:
+    def facts(args: ContainerArgs, doer: str, rooms: Mapping[str, str | None]) -> list[cap.Fact]:
         return [cap.Fact("open", args.container, "open" if is_open else "closed")]
 
     def reflect(args: Mapping[str, Any], agent: str, belief: SceneGraph) -> tuple[bool, str]:
@@ -101,7 +86,7 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     task.__name__ = f"_{command}"
     return (
         cap.SkillKind(
-            CallSpec(skill, args, f"{command} a container"),
+            CallSpec(skill, ContainerArgs, f"{command} a container"),
             preconditions,
             effect,
             (commands,),
