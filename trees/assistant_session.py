@@ -163,11 +163,18 @@ class AssistantSession(Closeable):
         book = given.setdefault("lexicons", LexiconBook(domains, given.get("scene_graph")))
         if isinstance(book, LexiconBook):
             # What exists now (the belief and its index, the packs) lives as long as the
-            # session: frozen out of the collector's walks (the runner's setup freezes again
-            # and its close unfreezes), so building the lexicons of a big belief does not walk
-            # it over and over (a third of the build at 10k objects).
+            # session, and so do the lexicons: the first is frozen out of the collector's
+            # walks and the collector waits while the second are built (they make no cycles),
+            # or it walks them over and over as they grow (half the build at 30k objects).
+            # The runner's setup freezes them too; its close unfreezes.
             gc.freeze()
-            book.prepare()  # once, here: no turn waits for the lexicons of a big belief
+            collecting = gc.isenabled()
+            gc.disable()
+            try:
+                book.prepare()  # once, here: no turn waits for the lexicons of a big belief
+            finally:
+                if collecting:
+                    gc.enable()
         self.runner = TreeRunner(
             root_factory(robot),
             llm=llm,

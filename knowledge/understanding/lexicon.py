@@ -24,6 +24,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from sys import intern
 
 from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
@@ -102,7 +103,7 @@ Rank = tuple[int | str, ...]
 """Which of two ids sharing a form owns it: the lower rank (``(position,)`` by default)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Node:
     """A trie node: the next words, and the id (with its rank) that owns the form ending here."""
 
@@ -160,11 +161,12 @@ class Lexicon:
         """
         own = [entry_id.replace("_", " ")] if _WORD_ID.fullmatch(entry_id.lower()) else []
         with self._lock:
-            self._drop(entry_id)
+            if entry_id in self._forms:
+                self._drop(entry_id)
             texts: list[str] = []
             ranked: list[tuple[tuple[str, ...], Rank]] = []
             for form, at in [*forms, *((word, rank) for word in own)]:
-                text = " ".join(form.lower().split())
+                text = intern(" ".join(form.lower().split()))  # one string for many lexicons
                 key = _form_key(text)
                 if key and text not in texts:
                     texts.append(text)
@@ -335,6 +337,10 @@ def _name_parts(label: str) -> list[str]:
     return parts
 
 
+_Counted = tuple[tuple[int, ...], frozenset[str]]
+"""The families a node is in and the kinds it is of (what it counts towards)."""
+
+
 class SceneLexicon:
     """A lexicon of the scene's things (``families`` of nodes), read from the scene index.
 
@@ -357,11 +363,13 @@ class SceneLexicon:
         self._counts: dict[str, list[int]] = {}
         """Type -> how many nodes of each family are of it (or of a type under it)."""
         self._family_of_type: dict[str, int] = {}
-        self._counted: dict[str, tuple[tuple[int, ...], frozenset[str]]] = {}
+        self._counted: dict[str, _Counted] = {}
         self._families: dict[tuple[str, ...], tuple[int, ...]] = {}
         self._vocabulary = index.vocabulary
         self._kinds: dict[tuple[str, ...], frozenset[str]] = {}
         """Types -> their kinds, for :attr:`_vocabulary` (nodes of the same types share one)."""
+        self._shared: dict[_Counted, _Counted] = {}
+        """Each (families, kinds) pair once, for :attr:`_counted`."""
         self.lexicon = Lexicon(name, {}, singulars=False)
         self.update(None)
 
@@ -403,7 +411,8 @@ class SceneLexicon:
             rank: Rank = (0, families[0], 0 if node.labels else 1, node_id)
             self.lexicon.put(node_id, [(form, rank) for form in forms], rank)
         kinds = self._kinds_of(node.types)
-        self._counted[node_id] = (families, kinds)
+        counted = (families, kinds)
+        self._counted[node_id] = self._shared.setdefault(counted, counted)
         for kind in kinds:
             counts = self._counts.get(kind)
             if counts is None:
