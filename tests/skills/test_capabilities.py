@@ -110,16 +110,11 @@ TESTS = ROOT / "tests" / "skills" / "capabilities"
 """Each capability's own test: ``test_<module>.py``."""
 
 TESTED_ELSEWHERE = {
-    "dispose",
     "fetch",
-    "fill",
-    "heat",
     "move",
     "open_close",
     "place",
-    "pour",
     "speech",
-    "switch",
     "tidy",
 }
 """Capability modules whose tests still sit in the shared files of ``tests/skills/``

@@ -3,47 +3,15 @@ fetches the cloth or sponge the user named, else the one in hand, else the neare
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 
-import pytest
-
-from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import check_preconditions, project, skill_call
 from cogtree.skills.capabilities.capability import Fact
 from cogtree.skills.capabilities.registry import END_STATES, FITS, SKILLS
 from cogtree.skills.planning.decomposition import SkillDecomposer
-from cogtree.skills.planning.tasks import TaskPlanner, task_call
-from tests.skills.test_kitchen_skills import KITCHEN
-
-
-@pytest.fixture(scope="module")
-def kitchen() -> Iterator[Belief]:
-    with SceneGraph.from_turtle_text(KITCHEN) as scene:
-        yield Belief.from_scene(scene, "robot1")
-
-
-def holding(belief: Belief, *things: str) -> Belief:
-    for thing, hand in zip(things, ("right", "left"), strict=False):
-        belief = belief.with_picked(thing, hand)  # type: ignore[arg-type]
-    return belief
-
-
-def without(belief: Belief, *ids: str) -> Belief:
-    return replace(belief, things={k: v for k, v in belief.things.items() if k not in ids})
-
-
-def plan(belief: Belief, task: str, **args: str) -> list[str]:
-    found = TaskPlanner().plan(task_call(task, args), belief)
-    assert found.ok, found.message
-    return [str(skill) for skill in found.skills]
-
-
-def reasons(belief: Belief, task: str, **args: str) -> str:
-    found = TaskPlanner().plan(task_call(task, args), belief)
-    assert not found.ok
-    return found.message
+from cogtree.skills.planning.tasks import task_call
+from tests.skills.capabilities.kitchen import holding, plan, reasons, without
 
 
 def test_wipe_makes_the_surface_clean(kitchen: Belief) -> None:

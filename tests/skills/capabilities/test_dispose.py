@@ -1,0 +1,84 @@
+"""The dispose capability: DISPOSE drops a held thing into the bin the disposal table
+chooses; the dispose task fetches it and finds that bin, saying so when the material is unknown."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.calls import project, skill_call
+from tests.skills.capabilities.kitchen import (
+    commands,
+    failure,
+    holding,
+    plan,
+    reasons,
+    without,
+)
+from tests.skills.test_kitchen_skills import KITCHEN
+
+
+def test_dispose_drops_the_object_into_the_bin(kitchen: Belief) -> None:
+    belief = holding(kitchen, "can")
+    assert commands(belief, "DISPOSE", object="can", bin="recycling", hand="right") == [
+        "approach(target=recycling)",
+        "drop_in(object=can, bin=recycling, hand=right)",
+        "release(hand=right)",
+    ]
+    after = project(skill_call("DISPOSE", object="can", bin="recycling", hand="right"), belief)
+    assert after.things["can"].support == "recycling" and after.things["can"].relation == "in"
+
+
+@pytest.mark.parametrize(
+    ("thing", "bin_id", "name", "code"),
+    [
+        ("can", "landfill", "right_bin", "wrong_bin"),
+        ("can", "counter", "is_bin", "object_not_found"),
+        ("can", "hall_bin", "in_robot_room", "out_of_reach"),
+        ("plate", "recycling", "holding", "not_holding"),
+    ],
+)
+def test_dispose_failures(kitchen: Belief, thing: str, bin_id: str, name: str, code: str) -> None:
+    belief = holding(kitchen, "can")
+    assert failure(belief, "DISPOSE", object=thing, bin=bin_id, hand="right")[:2] == (name, code)
+
+
+def test_a_full_can_is_not_recycled(kitchen: Belief) -> None:
+    belief = holding(kitchen, "can").with_liquid("can", "cola", 100)
+    _, code, reason = failure(belief, "DISPOSE", object="can", bin="recycling", hand="right")
+    assert code == "wrong_bin" and "not empty" in reason and "landfill" in reason
+
+
+def test_an_older_robot_without_the_skill_cannot_dispose() -> None:
+    with SceneGraph.from_turtle_text(KITCHEN) as scene:
+        belief = holding(Belief.from_scene(scene, "old"), "can")
+    assert failure(belief, "DISPOSE", object="can", bin="recycling", hand="right")[:2] == (
+        "has_skill",
+        "capability_missing",
+    )
+
+
+def test_dispose_chooses_the_bin_from_the_table(kitchen: Belief) -> None:
+    assert plan(kitchen, "dispose", object="can") == [
+        "PICK(can, right)",
+        "DISPOSE(can, recycling, right)",
+    ]
+
+
+def test_dispose_of_an_unknown_material_goes_to_landfill_and_says_so(kitchen: Belief) -> None:
+    steps = plan(kitchen, "dispose", object="plate")
+    assert steps[0].startswith("SAY(I don't know how to recycle plate (material unknown)")
+    assert steps[1:] == ["PICK(plate, right)", "DISPOSE(plate, landfill, right)"]
+
+
+def test_dispose_without_a_bin_of_the_right_kind(kitchen: Belief) -> None:
+    belief = kitchen.with_liquid("can", "cola", 100)
+    assert plan(belief, "dispose", object="can")[-1] == "DISPOSE(can, landfill, right)"
+    no_compost = without(kitchen, "hall_bin")
+    organic = replace(no_compost.things["can"], material="organic")
+    assert plan(kitchen, "dispose", object="can")[-1] == "DISPOSE(can, recycling, right)"
+    organic_belief = replace(no_compost, things={**no_compost.things, "can": organic})
+    assert "the belief has no compost bin" in reasons(organic_belief, "dispose", object="can")

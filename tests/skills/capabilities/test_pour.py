@@ -1,0 +1,57 @@
+"""The pour capability: POUR moves liquid from a held container into another (an overflow
+shows); the pour task fetches the source and pours what the target takes."""
+
+from __future__ import annotations
+
+from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.calls import project, skill_call
+from tests.skills.capabilities.kitchen import (
+    commands,
+    failure,
+    holding,
+    plan,
+    reasons,
+)
+
+
+def test_pour_moves_the_liquid_and_an_overflow_is_visible(kitchen: Belief) -> None:
+    belief = holding(kitchen, "jug")
+    assert commands(belief, "POUR", source="jug", target="bowl", hand="right") == [
+        "approach(target=shelf)",
+        "pour(source=jug, target=bowl, hand=right, amount_ml=400.0)",
+    ]
+    after = project(skill_call("POUR", source="jug", target="bowl", hand="right"), belief)
+    assert after.things["jug"].liquid_ml == 0 and after.things["jug"].liquid is None
+    bowl = after.things["bowl"]
+    assert bowl.liquid == "milk" and bowl.liquid_ml == 400 and bowl.capacity_ml == 300
+    some = project(
+        skill_call("POUR", source="jug", target="bowl", hand="right", amount_ml=100), belief
+    )
+    assert some.things["jug"].liquid_ml == 300 and some.things["bowl"].liquid_ml == 100
+
+
+def test_pour_failures(kitchen: Belief) -> None:
+    empty = holding(kitchen, "cup")
+    assert failure(empty, "POUR", source="cup", target="bowl", hand="right")[:2] == (
+        "has_liquid",
+        "container_empty",
+    )
+    belief = holding(kitchen, "jug")
+    assert failure(belief, "POUR", source="jug", target="teapot", hand="right")[:2] == (
+        "target_known",
+        "object_not_found",
+    )
+    full = belief.with_liquid("bowl", "water", 300)
+    assert failure(full, "POUR", source="jug", target="bowl", hand="right")[:2] == (
+        "not_full",
+        "container_full",
+    )
+
+
+def test_pour_fetches_the_source(kitchen: Belief) -> None:
+    # no words ask for all of it: the 400 ml jug pours what the 300 ml bowl takes
+    assert plan(kitchen, "pour", source="jug", target="bowl") == [
+        "PICK(jug, right)",
+        "POUR(jug, bowl, right, 300.0)",
+    ]
+    assert "container_empty" in reasons(kitchen, "pour", source="cup", target="bowl")
