@@ -1,5 +1,6 @@
-"""The action model.
+"""The action model: the belief, call specs, shared precondition checks and commands.
 
-Each skill's arguments, what it needs of the belief and what it changes, over a snapshot of the
-belief.
+The belief a plan is checked on, the typed call specs, the precondition checks skills share
+and the low-level commands executors run; each skill itself lives in its capability's module
+(:mod:`cogtree.skills.capabilities`).
 """
