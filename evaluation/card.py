@@ -142,7 +142,7 @@ def run_card(plan: CardPlan, progress: Progress) -> Card:
     card.calibration = _calibrate(plan, items, progress)
     card.notes.append(
         f"{plan.module_items} items per module, {plan.clarify_items} per calibration file, "
-        f"{len(plan.scenarios)} bench scenarios: a quick look, not the full evaluation"
+        f"bench: {', '.join(s.id for s in plan.scenarios)}: a quick look, not the full evaluation"
     )
     card.seconds = time.perf_counter() - started
     return card
@@ -193,7 +193,7 @@ def _clarify(
 
 
 def _bench(plan: CardPlan, progress: Progress) -> Section:
-    progress(f"bench: {len(plan.scenarios)} scenarios through the gated tree")
+    progress(f"bench: {', '.join(s.id for s in plan.scenarios)} through the gated tree")
     results = run_bench(plan.scenarios, ["gated"], [plan.backend], config=plan.config)
     columns = ["scenario", "success", "cr", "model_calls", "prompt_tokens"]
     columns += ["completion_tokens", "hazardous_steps", "seconds"]
@@ -241,7 +241,7 @@ def hardware() -> dict[str, str]:
 
 def commit() -> dict[str, str]:
     """The checkout the card ran from: its commit and whether files had changed."""
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[1]
     head = _command(["git", "-C", str(root), "rev-parse", "HEAD"])
     if not head:
         return {"id": "unknown (not a git checkout)"}

@@ -55,7 +55,7 @@ def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
     assert "[card] modules: scope 1/1" in err and "[card] bench:" in err  # progress shown
     card = json.loads((out / "card_ollama_qwen2.5_3b.json").read_text())
     assert card["model"] == {"backend": "ollama", "name": MODEL}
-    assert card["hardware"]["cores"] and card["commit"]["id"]
+    assert card["hardware"]["cores"] and len(card["commit"]["id"]) == 40  # this checkout's
     assert {row["module"] for row in card["modules"]} == {
         "scope", "intent", "readiness", "query", "grounding", "sufficiency"
     }  # fmt: skip
