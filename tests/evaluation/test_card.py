@@ -83,3 +83,29 @@ def test_no_threshold_file_leaves_the_gate_uncalibrated(
     with LLMClient(LLMConfig.load().with_backend("llama-cpp")) as client:
         assert use_default_calibration(client) is None
         assert client.settings_for("inner_speech").calibration is None
+
+
+def test_a_model_chosen_after_the_manifest_gets_its_own_threshold(
+    tmp_path: Path, fake_ollama: FakeOllama, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`cogtree ros` names its model as a parameter: the threshold found is that model's.
+
+    Checked to fail before: the model was set after the client looked up the manifest's.
+    """
+    import argparse
+
+    from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    where = calibration_path("ollama", MODEL)
+    where.parent.mkdir(parents=True)
+    where.write_text("{}")
+    layer = tmp_path / "llm.yaml"  # its own model is not the one the robot runs
+    layer.write_text(
+        f"defaults:\n  ollama_host: {fake_ollama.url}\n  timeout_s: 5\n  model: small:1b\n"
+    )
+    parser = argparse.ArgumentParser()
+    add_llm_arguments(parser)
+    args = parser.parse_args(["--llm", "ollama", "--config", str(layer)])
+    with client_from_args(args, MODEL) as client:
+        assert client.settings_for("inner_speech").calibration == str(where)

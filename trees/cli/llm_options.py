@@ -62,12 +62,18 @@ def with_judge_switch(config: LLMConfig, judge: bool | None) -> LLMConfig:
     return config if judge is None else config.with_judge(judge)
 
 
-def client_from_args(args: argparse.Namespace) -> LLMClient:
-    """The LLM client the options of :func:`add_llm_arguments` describe."""
+def client_from_args(args: argparse.Namespace, model: str = "") -> LLMClient:
+    """The LLM client the options of :func:`add_llm_arguments` describe.
+
+    ``model``: a model tag that overrides the manifest's (before the calibration file of the
+    model is looked up, so the threshold found is the one for the model that runs).
+    """
     config = with_judge_switch(LLMConfig.load(*args.config), args.judge)
     backend = "scripted" if args.script and not args.llm else args.llm
     if backend:
         config = config.with_backend(backend)
+    if model:
+        config = config.with_model(model)
     given = {"scripted": ScriptedBackend(Script.load(args.script))} if args.script else {}
     wrap = None
     if args.faults:

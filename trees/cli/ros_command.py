@@ -393,9 +393,7 @@ def _parameters(node: Node) -> tuple[HostSettings, dict[str, Any]]:
 def _client(args: argparse.Namespace, backend: str, model: str) -> Iterator[LLMClient]:
     """The LLM client of the options, with the ``llm_backend``/``llm_model`` parameters."""
     args.llm = backend or None
-    with client_from_args(args) as client:
-        if model:
-            client.config = client.config.with_model(model)
+    with client_from_args(args, model) as client:
         yield client
 
 
