@@ -23,6 +23,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.knowledge.closing import Closeable
+from cogtree.knowledge.collector import collector_paused
 from cogtree.knowledge.language.english import looks_english
 from cogtree.knowledge.language.request_frame import MAX_PARSE_CHARS
 from cogtree.knowledge.llm.client import LLMClient
@@ -168,13 +169,8 @@ class AssistantSession(Closeable):
             # or it walks them over and over as they grow (half the build at 30k objects).
             # The runner's setup freezes them too; its close unfreezes.
             gc.freeze()
-            collecting = gc.isenabled()
-            gc.disable()
-            try:
+            with collector_paused():
                 book.prepare()  # once, here: no turn waits for the lexicons of a big belief
-            finally:
-                if collecting:
-                    gc.enable()
         self.runner = TreeRunner(
             root_factory(robot),
             llm=llm,

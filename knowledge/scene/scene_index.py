@@ -17,9 +17,8 @@ keeps what they ask in dictionaries and sets, node by node:
 The scene graph calls :meth:`SceneIndex.apply` with a :class:`SceneChange` after every write:
 an observation batch or an action effect names the subjects whose facts it added or removed,
 and only those nodes are read again (a few triples each); a bulk load, or a change to the
-vocabulary (a subject in the ontology's namespace), rebuilds the whole index from the graph,
-outside the lock, and swaps it in. On the Oxigraph store the rebuild reads the store
-directly (several times faster than through rdflib's terms).
+vocabulary (a subject in the ontology's namespace), rebuilds the whole index from the graph
+(the Oxigraph store read directly; no collection while it is built), and swaps it in.
 
 Reads take a lock held only for one read or one node's update, never for a rebuild. Reads
 cost what they return (a dictionary probe and a copy; :meth:`SceneIndex.members` no copy).
@@ -39,6 +38,8 @@ from oxrdflib.store import OxigraphStore
 from pyoxigraph import Literal as OxLiteral
 from pyoxigraph import NamedNode
 from rdflib import Graph, Literal, URIRef
+
+from cogtree.knowledge.collector import collector_paused
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -442,10 +443,7 @@ class SceneIndex:
     # -- keeping current ------------------------------------------------------------------------
 
     def add_listener(self, listener: Listener) -> None:
-        """Call the method ``listener`` after every change with the nodes whose names changed.
-
-        It is held weakly: it stops being called when its object is gone.
-        """
+        """Call the method ``listener`` (held weakly) after a change, with the nodes renamed."""
         self._listeners.append(weakref.WeakMethod(listener))
 
     def apply(self, change: SceneChange) -> None:
@@ -471,7 +469,8 @@ class SceneIndex:
 
     def rebuild(self) -> None:
         """Read the whole graph again (outside the lock) and swap the new tables in."""
-        tables = _build(self._reader)
+        with collector_paused():
+            tables = _build(self._reader)
         with self._lock:
             self._tables = tables
         self._renamed_now(None)
