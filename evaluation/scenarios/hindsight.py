@@ -39,6 +39,7 @@ from cogtree.evaluation.scenarios.oracle import PLANNER_MODULE
 from cogtree.evaluation.scenarios.scenario_run import ScenarioResult, oracle_client, run_scenario
 from cogtree.knowledge.llm.backend import Backend, WrappedBackend
 from cogtree.knowledge.llm.types import Completion, LLMRequest
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame
 from cogtree.sim.executor import SimExecutor
@@ -166,8 +167,13 @@ def team_belief(scene: SceneGraph, robot: str) -> PlanWorld:
     return PlanWorld.from_scene(scene, [robot, *(r for r in robots if r != robot)])
 
 
-def run_witnessed(scenario: Scenario) -> tuple[ScenarioResult, list[OracleCall]]:
-    """Run ``scenario`` on its oracle (the gated tree), recording every call with its belief."""
+def run_witnessed(
+    scenario: Scenario, *, domains: DomainRegistry | None = None
+) -> tuple[ScenarioResult, list[OracleCall]]:
+    """Run ``scenario`` on its oracle (the gated tree), recording every call with its belief.
+
+    ``domains``: the packs to run on (None: the shipped ones, discovered for this run).
+    """
     witnesses: list[OracleWitness] = []
 
     def wrap(inner: Backend) -> Backend:
@@ -182,7 +188,7 @@ def run_witnessed(scenario: Scenario) -> tuple[ScenarioResult, list[OracleCall]]
 
     llm = oracle_client(scenario, wrap=wrap)
     try:
-        result = run_scenario(scenario, llm=llm, on_start=watch)
+        result = run_scenario(scenario, llm=llm, on_start=watch, domains=domains)
     finally:
         llm.close()
     return result, [call for witness in witnesses for call in witness.calls]

@@ -19,6 +19,7 @@ from cogtree.evaluation.scenarios.hindsight import (
     run_witnessed,
     team_belief,
 )
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import Scenario, list_scenarios, load_scenario
 from cogtree.skills.planning.assignment import PlanWorld
@@ -128,10 +129,12 @@ def test_a_plan_that_stops_short_of_the_goal_knew_the_world_would_finish_it(
 
 
 @pytest.mark.parametrize("scenario_id", [path.stem for path in list_scenarios()])
-def test_no_shipped_oracle_answer_uses_hindsight(scenario_id: str) -> None:
+def test_no_shipped_oracle_answer_uses_hindsight(
+    scenario_id: str, shipped_domains: DomainRegistry
+) -> None:
     scenario = load_scenario(scenario_id)
     if not scenario.oracle:
         pytest.skip("no oracle answers")
-    _, calls = run_witnessed(scenario)
+    _, calls = run_witnessed(scenario, domains=shipped_domains)
     assert all(call.team is not None for call in calls)
     assert hindsight_problems(scenario, calls) == []
