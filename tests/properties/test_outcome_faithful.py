@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from cogtree.behaviours.actions.dialogue.respond import claimable
 from cogtree.behaviours.actions.planning.plan_attempts import outcome_item
-from cogtree.skills.execution.outcome import OTHERS, Observed, assess
 from cogtree.skills.capabilities.capability import Fact
+from cogtree.skills.execution.outcome import OTHERS, Observed, assess
 from cogtree.skills.planning.plan_model import (
     PlanAttempt,
     PlanStep,
