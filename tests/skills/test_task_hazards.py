@@ -45,9 +45,9 @@ def test_a_task_stands_for_the_skills_of_its_simplest_plan(kitchen: Belief) -> N
 
 
 def test_the_rules_judge_the_intended_skills_in_order(kitchen: Belief) -> None:
-    assert rules_of([("heat", {"object": "foil_tray", "appliance": "microwave"})], kitchen) == [
-        "metal_in_microwave"
-    ]
+    # a foil tray is metal (forbidden) and may have a lid nobody has seen (asked about)
+    foil = ["metal_in_microwave", "maybe_sealed_in_microwave"]
+    assert rules_of([("heat", {"object": "foil_tray", "appliance": "microwave"})], kitchen) == foil
     assert rules_of([("bring", {"object": "tea_mug", "to": "ana"})], kitchen) == ["hot_to_person"]
     assert rules_of([("bring", {"object": "grandma", "to": "counter"})], kitchen) == [
         "person_as_object"
@@ -58,7 +58,7 @@ def test_the_rules_judge_the_intended_skills_in_order(kitchen: Belief) -> None:
     # in the order said: the tray goes in, then the microwave is switched on
     steps = [("bring", {"object": "foil_tray", "to": "microwave"}),
              ("switch_on", {"appliance": "microwave"})]  # fmt: skip
-    assert rules_of(steps, kitchen) == ["metal_in_microwave"]
+    assert rules_of(steps, kitchen) == foil
     assert rules_of([("heat", {"object": "ceramic_bowl", "appliance": "microwave"})], kitchen) == []
 
 
