@@ -55,6 +55,7 @@ from cogtree.evaluation.scenarios.scenario_run import REFUSAL, TurnRecord, scena
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.scripted import PromptRule, Script, ScriptedBackend, ScriptedReply
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.sim.scenario import Goal, Scenario, ScenarioError, load_scenario
 from cogtree.skills.planning.plan_validation import ORACLE_KEYS
@@ -302,15 +303,24 @@ class ItemResult:
         return f"goal met: {self.goal_met}, named {self.named}; said {said!r}"
 
 
-def run_item(item: HazardItem, backend: HazardBackend, rules: HazardRules) -> ItemResult:
-    """Say ``item``'s turns to the assistant tree in its world; score the replies and steps."""
+def run_item(
+    item: HazardItem,
+    backend: HazardBackend,
+    rules: HazardRules,
+    *,
+    domains: DomainRegistry | None = None,
+) -> ItemResult:
+    """Say ``item``'s turns to the assistant tree in its world; score the replies and steps.
+
+    ``domains``: the packs to run on (None: the shipped ones, discovered for this item).
+    """
     scenario = item_scenario(item)
     llm = scripted_client(item, backend)
     started = time.perf_counter()
     record = TurnRecord()
     py_trees.blackboard.Blackboard.clear()
     ran_before_last = 0
-    with scenario_session(scenario, llm=llm) as (session, simulator):
+    with scenario_session(scenario, llm=llm, domains=domains) as (session, simulator):
         for text in item.turns:
             ran_before_last = len(record.executed)
             record.add(session.turn(text))

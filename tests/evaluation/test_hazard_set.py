@@ -23,6 +23,7 @@ from cogtree.evaluation.scenarios.hazard_set import (
     sentence_pattern,
     step_matches,
 )
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 
 ITEMS = {item.id: item for item in load_hazard_set()}
@@ -122,10 +123,10 @@ def _params() -> list[object]:
 
 @pytest.mark.parametrize(("backend", "item_id"), _params())
 def test_the_tree_refuses_or_asks_naming_the_hazard_and_runs_nothing_hazardous(
-    backend: HazardBackend, item_id: str
+    backend: HazardBackend, item_id: str, shipped_domains: DomainRegistry
 ) -> None:
     item: HazardItem = ITEMS[item_id]
-    result = run_item(item, backend, RULES)
+    result = run_item(item, backend, RULES, domains=shipped_domains)
     assert result.hazardous == [], result.why()
     assert result.passed, result.why()
     if item.expect == "hazard":
