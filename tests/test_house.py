@@ -49,7 +49,7 @@ entry follows its module down (a module that shrank gets its new size here)."""
 NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 405,
-    "behaviours/gates/intent.py::RecognizeIntent": 489,
+    "behaviours/gates/intent.py::RecognizeIntent": 486,
     "behaviours/gates/task_readiness.py::TaskReadinessGate": 644,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }

@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.knowledge.language.missing_steps import doable_part
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks
 from cogtree.knowledge.llm.types import Message
@@ -474,8 +475,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     # -- helpers ------------------------------------------------------------------------------
 
     def _utterance(self) -> str:
-        value = keys.read_optional(self.blackboard, self.utterance_key, str)
-        return value or ""
+        return keys.read_optional(self.blackboard, self.utterance_key, str) or ""
 
     def _domain_name(self) -> str | None:
         return keys.read_optional(self.blackboard, self.domain_key, str)
@@ -517,9 +517,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     ) -> Verdict[IntentDecision] | None:
         """The task and slots the request's frame gives, when one task holds its one step.
 
-        A request for a skill the robot lacks names no task (the readiness gate refuses it,
-        naming the skill). The frame's roles fill the slots
-        (:func:`~knowledge.understanding.frame_tasks.step_task`); the deterministic filler's values
+        A request for a skill the robot lacks is read up to that step (knowledge/language/
+        missing_steps.py); none left: no task (the gate refuses it). The frame's roles fill the
+        slots (:func:`~knowledge.understanding.frame_tasks.step_task`); the filler's values
         complete the slots the frame left open. A request of several steps is a sequence of tasks
         when every step has a planned task (:meth:`_from_sequence`). A request some step of
         which no task of the pack holds whole, or one that leaves the task incomplete while
@@ -529,8 +529,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if frame is None:
             self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
             return None
-        if frame.missing_skills:
-            why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
+        why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
+        if frame.missing_skills and not (frame := doable_part(frame)).steps:
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1:
             return self._from_sequence(domain, guess, frame, utterance)

@@ -323,19 +323,18 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     """Inner speech: whether the robot may act on the task of ``/turn/intent`` now.
 
     Fast path: OutOfScope -> Reject; a safety doubt that forbids -> Reject; a request whose
-    frame asks for a skill the robot lacks -> Reject naming it ("I can't cut things yet");
+    frame asks for a skill the robot lacks, unless its part before that is clear -> Reject;
     no task of the pack -> Clarify (missing ``task``); the pack's open-ended task (no plan
-    template) while the ``planner`` module has no model -> Clarify
-    (missing ``task``: the question lists what the robot can do) rather than Proceed into a
-    turn where nothing can be done; otherwise :func:`check_slots` decides, when nothing
-    casts doubt on it: a slot missing, not said by the user, unresolved (0 ids), ambiguous
-    (several ids) or invalid -> Clarify naming them; complete -> Proceed. Doubts send the
-    decision to the model (module ``inner_speech``): intent confidence below ``confident_at``,
-    a referent that names nothing the robot knows (a typo, another word for it, or a thing
-    that is not here: the model may Reject), negation (unless the frame flags a
-    ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk words, a person
-    as the thing to move, phrasing that tries to instruct the robot, taking back a fact the
-    memory keeps or lifting a constraint it holds (:mod:`knowledge.safety.memory_doubts`), and
+    template) while the ``planner`` module has no model -> Clarify (missing ``task``: the
+    question asks what to do) rather than Proceed into a turn where nothing is done;
+    otherwise :func:`check_slots` decides, when nothing casts doubt on it: a slot missing,
+    not said, unresolved (0 ids), ambiguous (several ids) or invalid -> Clarify naming them;
+    complete -> Proceed. Doubts send the decision to the model (module ``inner_speech``):
+    intent confidence below ``confident_at``, a referent that names nothing the robot knows
+    (a typo, another word, a thing not here: the model may Reject), negation (unless the
+    frame flags a ``correction``), hedging, and the safety doubts of ``safety_rules`` (risk
+    words, a person as the thing to move, phrasing that instructs the robot, taking back a fact
+    the memory keeps or lifting a constraint it holds (:mod:`knowledge.safety.memory_doubts`), and
     any rule a hazard layer adds: :mod:`knowledge.safety.doubts`), which read every utterance
     of the request (a pending one too). The model answers in a per-task schema (control,
     missing as a Literal of the task's required slots, the target domain as a Literal of the
@@ -549,7 +548,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             return self._decide("Reject", [], NOT_PARSED)
         if turn.forbidden:
             return self._decide("Reject", [], f"forbidden: {'; '.join(turn.forbidden)}")
-        if turn.lacking:
+        if self._refuses_lacking(turn):
             return self._decide("Reject", [], f"I can't {joined(turn.lacking, 'or')} yet")
         if turn.hazard_check_failed or turn.hazards:
             return self._decide("Reject", [], self._hazard_refusal(turn))
@@ -786,15 +785,16 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         return ""
 
     def _needs_absent_planner(self, turn: _Turn) -> bool:
-        """The pack's open-ended task (no plan template), and no planner model to plan it.
-
-        Proceeding would end in "Nothing was done"; asking what to do, with what the robot
-        can do listed, is the honest answer.
-        """
+        """The pack's open-ended task and no planner model: proceeding would do nothing."""
         spec = turn.spec
         if spec is None or not spec.open_ended or spec.plan is not None:
             return False
         return self.llm is None or self.llm.backend_for(PLANNER_MODULE).name == "none"
+
+    def _refuses_lacking(self, turn: _Turn) -> bool:
+        """A skill is lacking, and the fast path would not do the request's part before it."""
+        done = turn.check is not None and turn.check.complete and not turn.doubts
+        return bool(turn.lacking) and not (done and not self._needs_absent_planner(turn))
 
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
@@ -852,12 +852,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         """The check of the turn's readings, to run on a worker; None when none is needed.
 
         Not needed when the fast path refuses before it (out of scope, a forbidding doubt, a
-        skill the robot lacks) or there is no scene or pack. The blackboard is read here, on
-        the tick thread; the callable reads only the scene graph and the lexicons.
+        skill lacking) or there is no scene or pack. Reads the blackboard here, on the tick
+        thread; the callable reads only the scene graph and the lexicons.
         """
         if turn.domain == OUT_OF_SCOPE or turn.forbidden or self.scene is None:
             return None
-        if turn.lacking:
+        if self._refuses_lacking(turn):
             return None
         pack = turn.pack
         if pack is None and self.domains is not None and turn.domain in self.domains:

@@ -51,6 +51,7 @@ def test_constructor_arguments_override_the_class_declaration(blackboard: Blackb
         "/rationale/readiness_gate",
         "/turn/utterance",
         "/turn/frame",
+        "/turn/speaker",
         "/turn/evidence",
         "/memory/working",
     }

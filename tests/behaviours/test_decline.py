@@ -6,7 +6,9 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours.actions.dialogue.decline import Decline, plain_reason
+from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, GateRationale
 from cogtree.trees.testing import TreeHarness
 
@@ -99,3 +101,51 @@ def test_the_robots_own_reason_is_said_whole(blackboard, make_llm, domains):
 
 def test_plain_reason_keeps_every_sentence_when_whole():
     assert plain_reason("Unsafe. Very unsafe.", whole=True) == "unsafe. Very unsafe"
+
+
+HOUSE = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:sam a cog:Human ; rdfs:label "Sam" ; cog:inRoom :kitchen ; cog:ability "cut" .
+:kim a cog:Human ; rdfs:label "Kim" ; cog:inRoom :kitchen .
+"""
+
+
+@pytest.mark.parametrize(
+    ("speaker", "reply"),
+    [
+        (
+            "kim",
+            "Sorry, I can't cut things yet. Sam can cut things: I can ask Sam to do it for you.",
+        ),
+        ("sam", "Sorry, I can't cut things yet."),  # the one asking is never offered
+    ],
+)
+def test_a_missing_skill_someone_at_home_has_is_offered_to_ask_them(
+    blackboard, make_llm, domains, workers, speaker: str, reply: str
+) -> None:
+    presets = {
+        "/turn/domain": "household",
+        "/turn/control": "Reject",
+        "/turn/frame": parse_request("slice the bread"),
+        "/turn/speaker": speaker,
+        "/rationale/taskreadinessgate": GateRationale(
+            node="TaskReadinessGate",
+            module="inner_speech",
+            source="fast_path",
+            decision={"control": "Reject"},
+            rationale="I can't cut things yet",
+        ),
+    }
+    for key, value in presets.items():
+        blackboard.set(key, value)
+    node = Decline()
+    with SceneGraph.from_turtle_text(HOUSE, source="house") as scene:
+        handles = {"domains": domains, "scene_graph": scene, "workers": workers}
+        harness = TreeHarness(node, llm=make_llm().client, handles=handles)
+        harness.tick_until(lambda h: node.status != Status.RUNNING, max_ticks=200, period_s=0.01)
+    assert node.status == Status.SUCCESS
+    assert blackboard.get("/turn/reply") == reply

@@ -377,3 +377,10 @@ def test_an_answer_of_the_wrong_kind_is_not_taken_for_the_thing_asked_about(conv
     assert talk.say("bring me the mug").startswith(WHICH_MUG)
     assert "yes" not in talk.say("yes").lower().split()  # a yes names no mug
     assert talk.say("the white one") == "I brought you the white mug."
+
+
+def test_a_request_with_a_missing_skill_is_done_up_to_it_and_says_the_rest(converse) -> None:
+    talk = converse(domain="household")
+    said = talk.say("bring me the magazine, then cut the flowers")
+    assert said == "I brought you the magazine. I did not do the rest: I can't cut things yet."
+    assert talk.say("cut the flowers") == "Sorry, I can't cut things yet."  # nothing before it

@@ -13,17 +13,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import py_trees
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.setup_handles import require_handle
+from cogtree.behaviours.background import BackgroundWork, Pending
+from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import BLADES, INSTRUCTIONS, PERSON_HANDLING, harm_word
+from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.faithfulness import held_to, speech_rationale, turn_support
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, EvidenceBundle, GateRationale
 from cogtree.knowledge.wording import joined, lower_first
+from cogtree.knowledge.worker_pool import WorkerPool
+from cogtree.skills.planning.handover import helpers_for, offers
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 
@@ -54,7 +58,7 @@ def known_reason(utterance: str) -> str:
     return "it is not something I can do safely"
 
 
-class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
+class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
     """Refuse politely and say why.
 
     Out of scope (``/turn/domain`` is OutOfScope): name the skill the request asks for that
@@ -62,15 +66,18 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     robot can help with instead (the loaded packs' titles). Reject: give the readiness gate's
     rationale in plain words (read from ``/rationale/<gate>``) when the robot decided it or
     the faithfulness check backs it, else a reason of the robot's own (:func:`known_reason`);
-    a skill the gate found missing is said as "Sorry, I can't cut things yet." Anything else:
-    a short apology.
+    a skill the gate found missing is said as "Sorry, I can't cut things yet.", with an offer
+    to ask someone in the house who can (:mod:`skills.planning.handover`: their abilities are
+    read from the belief on the ``workers``). Anything else: a short apology.
 
-    Handle: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`).
+    Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`), optional
+    ``scene_graph`` (the people to offer; without it no offer) and, with it, ``workers``.
 
     Reads ``/turn/domain``, ``/turn/control``, ``/rationale/<gate>`` (``gate``: the name of
-    the readiness gate node), ``/turn/utterance``, ``/turn/frame``, ``/turn/evidence``,
-    ``/memory/working``. Writes ``/turn/reply``, and ``/rationale/<node>`` when the gate's reason
-    was not said. SUCCESS always.
+    the readiness gate node), ``/turn/utterance``, ``/turn/frame``, ``/turn/speaker`` (never
+    offered), ``/turn/evidence``, ``/memory/working``. Writes ``/turn/reply``, and
+    ``/rationale/<node>`` when the gate's reason was not said. SUCCESS always (RUNNING while
+    the people who could help are looked up).
     """
 
     reads = (
@@ -79,6 +86,7 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         keys.RATIONALE,
         keys.UTTERANCE,
         keys.REQUEST_FRAME,
+        keys.SPEAKER,
         keys.EVIDENCE,
         keys.WORKING,
     )
@@ -95,15 +103,38 @@ class Decline(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         self.evidence_key = self.key_of(keys.EVIDENCE)
         self.working_key = self.key_of(keys.WORKING)
         self.reply_key = self.key_of(keys.REPLY)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self.own_rationale_key = keys.RATIONALE.for_node(name).name
+        self.scene: SceneGraph | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the ``domains`` handle."""
+        """Take the ``domains`` handle, and the optional ``scene_graph`` with ``workers``."""
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
+        self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        if self.scene is not None:
+            self.workers = require_handle(self, kwargs, "workers", WorkerPool)
+        super().setup(**kwargs)
 
-    def update(self) -> Status:
+    def start(self) -> Pending[dict[str, list[str]]] | Status:
+        """Look up who could do the skills the request lacks (on the workers), or refuse now."""
+        request = keys.read_request_frame(self.blackboard)
+        undone = left_undone(request) if request is not None else ()
+        if self.scene is None or not undone:
+            return self.finish({})
+        speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+        return self.submit(helpers_for, self.scene, undone, speaker)
+
+    def on_error(self, error: Exception) -> Status:
+        """The people could not be read: refuse without an offer."""
+        return self.finish({})
+
+    def finish(self, result: dict[str, list[str]]) -> Status:
         """Write the refusal (and why the gate's reason was not said, if it was not)."""
         reply, why = self.refusal()
+        if reply.startswith("Sorry, I can't") and result:
+            request = keys.read_request_frame(self.blackboard)
+            undone = left_undone(request) if request is not None else ()
+            reply = " ".join([reply, *offers(undone, result)])
         self.blackboard.set(self.reply_key, reply)
         if why is not None:
             self.blackboard.set(

@@ -22,15 +22,21 @@ from py_trees.decorators import Retry
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.language.missing_steps import left_undone
+from cogtree.knowledge.language.request_frame import Step
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.planning.handover import helpers_for, undone_item
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
 from cogtree.skills.planning.plan_validation import hazard_question
 
 log = logging.getLogger(__name__)
+
+Assessed = tuple[TaskOutcome, dict[str, list[str]]]
+"""The outcome of the attempts, and who could do each skill the request's undone steps need."""
 
 
 def worth_another_attempt(attempt: PlanAttempt) -> bool:
@@ -75,24 +81,27 @@ class AttemptLoop(keys.DeclaredKeys, Retry):
         return status
 
 
-class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
+class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     """Say honestly, in ``/turn/evidence``, what the attempts did and what the belief now holds.
 
-    Reads ``/plan/attempts``; on the ``workers`` pool reads the belief (``scene_graph``) after
-    execution and holds every fact the plans were for against it
+    Reads ``/plan/attempts``, ``/turn/frame``, ``/turn/speaker``; on the ``workers`` pool reads
+    the belief (``scene_graph``) after execution and holds every fact the plans were for against it
     (:func:`skills.execution.outcome.assess`: whether it holds, and whether ``robot``, someone it
     delegated to, or nobody it knows of made it hold). Appends one
     :class:`~knowledge.understanding.turn_state.EvidenceItem` (source
     ``plan``) to
     ``/turn/evidence``: the facts as rows and sentences, then the attempts. Its ``ok`` is True
     only when built with ``succeeded=True`` and every goal fact was made to hold by the robot or
-    its delegates. Without a ``scene_graph`` handle only the attempts are reported.
+    its delegates. Without a ``scene_graph`` handle only the attempts are reported. When the
+    request (``/turn/frame``) has steps left undone for want of a skill, a second item (source
+    ``missing_skill``) says so and names who in the house could do them, never
+    ``/turn/speaker`` (:mod:`skills.planning.handover`).
 
     SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
     way, also when the belief cannot be read). RUNNING while the belief is read.
     """
 
-    reads = (keys.ATTEMPTS,)
+    reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER)
     writes = (keys.EVIDENCE,)
 
     def __init__(
@@ -104,7 +113,9 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
         self.robot = robot
         self.scene: SceneGraph | None = None
         self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self._attempts: list[PlanAttempt] = []
+        self._undone: tuple[Step, ...] = ()
 
     def setup(self, **kwargs: Any) -> None:
         """Take the optional ``scene_graph`` and, with it, the ``workers`` pool."""
@@ -113,20 +124,27 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
             self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         super().setup(**kwargs)
 
-    def start(self) -> Pending[TaskOutcome | None] | Status:
+    def start(self) -> Pending[Assessed | None] | Status:
         """Read the attempts; read the belief on the workers (or report the attempts alone)."""
         self._attempts = keys.read_attempts(self.blackboard)
+        frame = keys.read_request_frame(self.blackboard)
+        self._undone = left_undone(frame) if frame is not None else ()
         if self.scene is None:
             return self.finish(None)
-        return self.submit(assess_belief, self._attempts, self.robot, self.scene)
+        speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+        work = (self._attempts, self.robot, self.scene, self._undone, speaker)
+        return self.submit(assess_with_helpers, *work)
 
-    def finish(self, result: TaskOutcome | None) -> Status:
-        """Write the evidence item; the status says whether the attempts succeeded."""
+    def finish(self, result: Assessed | None) -> Status:
+        """Write the evidence items; the status says whether the attempts succeeded."""
+        outcome, helpers = result if result is not None else (None, {})
         item = outcome_item(
-            self._attempts, result, succeeded=self.succeeded, max_attempts=self.max_attempts
+            self._attempts, outcome, succeeded=self.succeeded, max_attempts=self.max_attempts
         )
         previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
+        undone = undone_item(self._undone, helpers)
         items = [*(previous.items if previous is not None else []), item]
+        items += [undone] if undone is not None else []
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
         self.feedback_message = item.text
         return Status.SUCCESS if self.succeeded else Status.FAILURE
@@ -140,6 +158,17 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[TaskOutcome | None]):
 def assess_belief(attempts: list[PlanAttempt], robot: str, scene: SceneGraph) -> TaskOutcome:
     """Every fact ``attempts`` were for, held against the belief ``scene`` (run it off the tick)."""
     return assess(attempts, robot, Observed.from_scene(scene))
+
+
+def assess_with_helpers(
+    attempts: list[PlanAttempt],
+    robot: str,
+    scene: SceneGraph,
+    undone: tuple[Step, ...],
+    speaker: str | None,
+) -> Assessed:
+    """:func:`assess_belief`, and :func:`~skills.planning.handover.helpers_for` the undone steps."""
+    return assess_belief(attempts, robot, scene), helpers_for(scene, undone, speaker)
 
 
 def outcome_item(

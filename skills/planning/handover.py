@@ -1,0 +1,77 @@
+"""The steps of a request the robot left undone for want of a skill, and who could do them.
+
+A request is done as far as the robot can (:mod:`~knowledge.language.missing_steps`); the reply
+then says what it did not do and why ("I did not do the rest: I can't cut things yet."), and,
+when someone in the house can be asked to do it (a person of the belief with an ability named
+like the skill, not the one speaking, not away or asleep: :func:`~skills.action_model.people.
+who_can`), offers to ask them ("Sam can cut things: I can ask Sam to do it for you."). The offer
+is only an offer: nobody is asked until the user says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from cogtree.knowledge.language.request_frame import Step
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import EvidenceItem
+from cogtree.knowledge.wording import joined
+from cogtree.skills.action_model.people import person_of, who_can
+
+UNDONE_SOURCE = "missing_skill"
+"""The evidence source of the sentence about the steps left undone."""
+
+
+def skill_of(step: Step) -> str:
+    """The skill a step lacks, by name ("cut"; the grammar may prefix where it read it)."""
+    return step.unsupported.rsplit(":", 1)[-1]
+
+
+def helpers_for(
+    scene: SceneGraph, undone: Sequence[Step], speaker: str | None
+) -> dict[str, list[str]]:
+    """Skill (:func:`skill_of` the undone steps) -> the names of the people who could do it.
+
+    Reads the belief's people: run it off the tick thread.
+    """
+    skills = list(dict.fromkeys(skill_of(step) for step in undone if step.unsupported))
+    if not skills:
+        return {}
+    humans = scene.humans()
+    labels = {human.id: human.label for human in humans}
+    people = [person_of(human, scene.index.node(human.id)) for human in humans]
+    found = {
+        skill: [labels[person.id] for person in who_can(people, skill, besides=speaker)]
+        for skill in skills
+    }
+    return {skill: names for skill, names in found.items() if names}
+
+
+def offers(undone: Sequence[Step], helpers: Mapping[str, Sequence[str]]) -> list[str]:
+    """One sentence per missing skill someone could do: "Sam can cut things: I can ask Sam..."."""
+    said: dict[str, str] = {}
+    for step in undone:
+        names = helpers.get(skill_of(step), [])
+        if names and step.missing_skill and step.missing_skill not in said:
+            who = joined(list(names), "or")
+            said[step.missing_skill] = (
+                f"{who} can {step.missing_skill}: I can ask {who} to do it for you."
+            )
+    return list(said.values())
+
+
+def undone_item(
+    undone: Sequence[Step], helpers: Mapping[str, Sequence[str]]
+) -> EvidenceItem | None:
+    """The evidence sentence for the steps left ``undone``; None when nothing was left.
+
+    ``helpers`` comes from :func:`helpers_for`.
+    """
+    says = list(dict.fromkeys(step.missing_skill for step in undone if step.missing_skill))
+    if not says:
+        return None
+    sentences = [
+        f"I did not do the rest: I can't {joined(says, 'or')} yet.",
+        *offers(undone, helpers),
+    ]
+    return EvidenceItem(source=UNDONE_SOURCE, text=" ".join(sentences))
