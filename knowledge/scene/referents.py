@@ -336,7 +336,7 @@ def _matching(
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
     fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
-    survivors = _union(fewest)
+    survivors = set(*fewest) if len(fewest) == 1 else _union(fewest)
     for sets in others:
         survivors = _union(nodes & survivors for nodes in sets)
     if not owners:
@@ -363,7 +363,8 @@ class _Nodes(AbstractSet[str]):
         return any(node in part for part in self.parts) and not any(node in m for m in self.minus)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_union(self.parts).difference(*self.minus))
+        found = _union(self.parts)
+        return iter(found.difference(*self.minus) if self.minus else found)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
