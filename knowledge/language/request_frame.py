@@ -40,9 +40,9 @@ SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
 
 MAX_PARSE_CHARS: Final = 1000
-# the most words a phrase of the word lists may have: the matcher looks no further ahead
-PHRASE_WORDS: Final = 8
 """Only this many characters of a request are parsed (like the other fast paths)."""
+PHRASE_WORDS: Final = 8
+"""The most words a phrase of the word lists may have: the matcher looks no further ahead."""
 
 PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
 """Words that may finish a phrasal verb after its object ("throw the can away")."""
@@ -243,8 +243,7 @@ class _Words:
 
 
 def _phrase(text: Any) -> tuple[str, ...]:
-    words = tuple(str(text).lower().replace("\u2019", "'").split())
-    if len(words) > PHRASE_WORDS:
+    if len(words := tuple(str(text).lower().replace("\u2019", "'").split())) > PHRASE_WORDS:
         raise WordsError(f"{str(text)!r}: a phrase of the grammar has at most {PHRASE_WORDS} words")
     return words
 
@@ -425,10 +424,7 @@ def _tokens(text: str) -> list[_Word]:
 
 
 def _longest(words: Sequence[_Word], at: int, table: Container[tuple[str, ...]]) -> int:
-    """How many words from ``at`` the longest entry of ``table`` matching there covers.
-
-    One lookup per length, longest first (a phrase has at most :data:`PHRASE_WORDS` words).
-    """
+    """How many words from ``at`` the longest entry of ``table`` there covers (longest first)."""
     ahead = tuple(word.text for word in words[at : at + PHRASE_WORDS])
     for size in range(len(ahead), 0, -1):
         if ahead[:size] in table:
