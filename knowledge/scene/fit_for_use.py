@@ -92,5 +92,23 @@ def any_will_do(candidates: Sequence[Candidate], places: Mapping[str, str]) -> l
     if len(where) != 1 or "" in where:
         return list(candidates)
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
-    note = f"any would do ({where.pop()}); also there: {', '.join(others)}"
+    note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
+
+
+ALSO_THERE: Final = "also there: "
+"""How the kept candidate's reason names the others (:func:`any_will_do`, :func:`also_there`)."""
+
+
+def also_there(reasons: Sequence[str]) -> list[str]:
+    """The labels of the things :func:`any_will_do` left beside the one it kept, from its reasons.
+
+    The reply offers them, so a wrong pick costs the user one word.
+    """
+    return [
+        label.strip()
+        for reason in reasons
+        if ALSO_THERE in reason
+        for label in reason.split(ALSO_THERE, 1)[1].split(",")
+        if label.strip()
+    ]

@@ -6,6 +6,9 @@ when someone in the house can be asked to do it (a person of the belief with an 
 like the skill, not the one speaking, not away or asleep: :func:`~skills.action_model.people.
 who_can`), offers to ask them ("Sam can cut things: I can ask Sam to do it for you."). The offer
 is only an offer: nobody is asked until the user says so.
+
+Of look-alikes side by side, the robot hands over one (any would do); the reply names the
+others so the user can swap with one word (:func:`alternatives_item`).
 """
 
 from __future__ import annotations
@@ -13,13 +16,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from cogtree.knowledge.language.request_frame import Step
+from cogtree.knowledge.scene.fit_for_use import also_there
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.turn_state import EvidenceItem
+from cogtree.knowledge.understanding.turn_state import EvidenceItem, SlotResolution
 from cogtree.knowledge.wording import joined
 from cogtree.skills.action_model.people import person_of, who_can
 
 UNDONE_SOURCE = "missing_skill"
 """The evidence source of the sentence about the steps left undone."""
+
+ALTERNATIVES_SOURCE = "alternatives"
+"""The evidence source of the sentence that offers look-alikes left beside the one handed over."""
 
 
 def skill_of(step: Step) -> str:
@@ -75,3 +82,18 @@ def undone_item(
         *offers(undone, helpers),
     ]
     return EvidenceItem(source=UNDONE_SOURCE, text=" ".join(sentences))
+
+
+def alternatives_item(resolved: Mapping[str, SlotResolution]) -> EvidenceItem | None:
+    """The sentence that offers the things left beside one handed over (any would do).
+
+    ``resolved`` is the turn's resolutions; None when no slot chose among look-alikes
+    (:func:`~knowledge.scene.fit_for_use.any_will_do`).
+    """
+    others = [label for item in resolved.values() for label in also_there(item.reasons)]
+    if not others:
+        return None
+    named = joined([f"the {label}" for label in others], "and")
+    said = "is there too, if you meant that one" if len(others) == 1 else "are there too, if you"
+    said += "" if len(others) == 1 else " meant one of those"
+    return EvidenceItem(source=ALTERNATIVES_SOURCE, text=f"{named} {said} instead.")

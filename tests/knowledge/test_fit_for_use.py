@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.scene.fit_for_use import any_will_do, fit_for_use, states_in
+from cogtree.knowledge.scene.fit_for_use import also_there, any_will_do, fit_for_use, states_in
 from cogtree.knowledge.scene.scene_models import Candidate
 
 
@@ -55,3 +55,12 @@ def test_any_one_of_things_in_one_place_will_do(places: dict[str, str], kept: li
     assert [c.label for c in chosen] == kept
     if len(kept) == 1:
         assert chosen[0].reasons[-1] == "any would do (on shelf); also there: blue jug"
+
+
+def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() -> None:
+    [kept] = any_will_do(
+        [thing("jug"), thing("blue jug"), thing("tall jug")],
+        dict.fromkeys(["jug", "blue_jug", "tall_jug"], "on shelf"),
+    )
+    assert also_there(kept.reasons) == ["blue jug", "tall jug"]
+    assert also_there(["a towel"]) == []

@@ -5,7 +5,8 @@ from __future__ import annotations
 from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.skills.planning.handover import helpers_for, offers, undone_item
+from cogtree.knowledge.understanding.turn_state import SlotResolution
+from cogtree.skills.planning.handover import alternatives_item, helpers_for, offers, undone_item
 
 HOUSE = """
 @prefix cog: <https://cogtree.dev/ontology#> .
@@ -46,3 +47,21 @@ def test_a_refused_request_offers_someone_who_can() -> None:
         "Sam or Ada can cut things: I can ask Sam or Ada to do it for you."
     ]
     assert offers(undone, {}) == []
+
+
+def test_look_alikes_left_beside_the_one_handed_over_are_offered() -> None:
+    chose = SlotResolution(
+        slot="object",
+        said="that cola",
+        kind="scene",
+        ids=["coke"],
+        reasons=["'that cola' -> coke: a cola", "any would do (on counter); also there: pepsi"],
+    )
+    item = alternatives_item({"object": chose})
+    assert item is not None
+    assert item.text == "the pepsi is there too, if you meant that one instead."
+    two = chose.model_copy(update={"reasons": ["any would do (on counter); also there: a, b"]})
+    item = alternatives_item({"object": two})
+    assert item is not None
+    assert item.text == "the a and the b are there too, if you meant one of those instead."
+    assert alternatives_item({"object": chose.model_copy(update={"reasons": []})}) is None

@@ -29,7 +29,7 @@ from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceI
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
-from cogtree.skills.planning.handover import helpers_for, undone_item
+from cogtree.skills.planning.handover import alternatives_item, helpers_for, undone_item
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
 from cogtree.skills.planning.plan_validation import hazard_question
 
@@ -84,10 +84,10 @@ class AttemptLoop(keys.DeclaredKeys, Retry):
 class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     """Say honestly, in ``/turn/evidence``, what the attempts did and what the belief now holds.
 
-    Reads ``/plan/attempts``, ``/turn/frame``, ``/turn/speaker``; on the ``workers`` pool reads
-    the belief (``scene_graph``) after execution and holds every fact the plans were for against it
-    (:func:`skills.execution.outcome.assess`: whether it holds, and whether ``robot``, someone it
-    delegated to, or nobody it knows of made it hold). Appends one
+    Reads ``/plan/attempts``, ``/turn/frame``, ``/turn/speaker``, ``/turn/resolved``; on the
+    ``workers`` pool reads the belief (``scene_graph``) after execution and holds every fact
+    the plans were for against it (:func:`skills.execution.outcome.assess`: whether it holds,
+    and whether ``robot``, someone it delegated to, or nobody it knows of made it hold). Appends one
     :class:`~knowledge.understanding.turn_state.EvidenceItem` (source
     ``plan``) to
     ``/turn/evidence``: the facts as rows and sentences, then the attempts. Its ``ok`` is True
@@ -95,13 +95,14 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     its delegates. Without a ``scene_graph`` handle only the attempts are reported. When the
     request (``/turn/frame``) has steps left undone for want of a skill, a second item (source
     ``missing_skill``) says so and names who in the house could do them, never
-    ``/turn/speaker`` (:mod:`skills.planning.handover`).
+    ``/turn/speaker`` (:mod:`skills.planning.handover`); when a thing handed over was one of
+    look-alikes side by side (``/turn/resolved``), one more names the others.
 
     SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
     way, also when the belief cannot be read). RUNNING while the belief is read.
     """
 
-    reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER)
+    reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER, keys.RESOLVED)
     writes = (keys.EVIDENCE,)
 
     def __init__(
@@ -114,6 +115,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         self.scene: SceneGraph | None = None
         self.evidence_key = self.key_of(keys.EVIDENCE)
         self.speaker_key = self.key_of(keys.SPEAKER)
+        self.resolved_key = self.key_of(keys.RESOLVED)
         self._attempts: list[PlanAttempt] = []
         self._undone: tuple[Step, ...] = ()
 
@@ -142,9 +144,13 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
             self._attempts, outcome, succeeded=self.succeeded, max_attempts=self.max_attempts
         )
         previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
-        undone = undone_item(self._undone, helpers)
+        resolved = keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        extra = [
+            alternatives_item(resolved) if item.ok else None,
+            undone_item(self._undone, helpers),
+        ]
         items = [*(previous.items if previous is not None else []), item]
-        items += [undone] if undone is not None else []
+        items += [said for said in extra if said is not None]
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
         self.feedback_message = item.text
         return Status.SUCCESS if self.succeeded else Status.FAILURE
