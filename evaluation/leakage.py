@@ -18,6 +18,13 @@ Near-duplicate: cosine similarity of TF-IDF word vectors
 (:class:`~knowledge.language.tfidf.TfidfVectors`, fitted on all the texts together) of at least
 :data:`THRESHOLD`. :func:`find_leaks` lists every such pair.
 
+Examples (of packs and profiles) are held more strictly, by :func:`find_example_leaks`: an
+example leaks when its cosine reaches :data:`EXAMPLE_THRESHOLD` or when it shares a run of
+:data:`SHARED_RUN` or more consecutive words with a request (lower-cased, punctuation
+stripped). The cosine alone misses a long shared clause padded with other words, and a shared
+run alone misses a reordered copy; an example is a sentence a fast path is fitted on, so
+either is enough to overstate how well it generalises.
+
 Everything else the repository ships is held against the development sets sentence by
 sentence (:func:`shipped_sentences`, :func:`find_sentence_leaks`): the lexicons and other
 YAML data under ``knowledge/``, the scenario requests, ``docs/*.md``, and the string literals
@@ -44,6 +51,20 @@ from cogtree.knowledge.packs.domain_profile import read_profile
 THRESHOLD = 0.8
 """The cosine similarity from which a pack example counts as a copy."""
 
+EXAMPLE_THRESHOLD = 0.6
+"""The cosine similarity from which a pack or profile example counts as a copy of a request.
+
+Lower than :data:`THRESHOLD` because an example is what the fast path is fitted on: at 0.6 a
+request differs from the example in little more than a typo or a word or two.
+"""
+
+SHARED_RUN = 5
+"""The fewest consecutive words an example may share with a request before it counts as a copy.
+
+Five words make a clause ("my ankle is swollen and"); four are still common phrasing ("what
+is the best").
+"""
+
 EVAL_FIELDS = ("utterance", "question", "clear_twin")
 """Fields of an evaluation item that hold what a user says."""
 
@@ -69,15 +90,21 @@ class Text:
 
 @dataclass(frozen=True)
 class Leak:
-    """A pack example too close to an evaluation or scenario request."""
+    """A pack example too close to an evaluation or scenario request.
+
+    ``shared`` is the longest run of consecutive words the two share (lower-cased, without
+    punctuation) when that run is what made it a leak, else empty.
+    """
 
     example: Text
     request: Text
     similarity: float
+    shared: str = ""
 
     def __str__(self) -> str:
+        run = f"  shares {self.shared!r}" if self.shared else ""
         return (
-            f"{self.similarity:.2f}  {self.example.origin}: {self.example.text!r}\n"
+            f"{self.similarity:.2f}  {self.example.origin}: {self.example.text!r}{run}\n"
             f"      ~ {self.request.origin}: {self.request.text!r}"
         )
 
@@ -154,19 +181,68 @@ def evaluation_requests(jsonl_files: Iterable[Path]) -> list[Text]:
     return found
 
 
+def _similarities(examples: Sequence[Text], requests: Sequence[Text]) -> np.ndarray:
+    """The TF-IDF cosine of every example (rows) with every request (columns)."""
+    rows = TfidfVectors().fit_transform([t.text for t in (*examples, *requests)])
+    # rows of unit length: their dot product is the cosine
+    return np.asarray((rows[: len(examples)] @ rows[len(examples) :].T).toarray())
+
+
 def find_leaks(
     examples: Sequence[Text], requests: Sequence[Text], threshold: float = THRESHOLD
 ) -> list[Leak]:
     """Every pair whose TF-IDF cosine similarity reaches ``threshold``, most similar first."""
     if not examples or not requests:
         return []
-    rows = TfidfVectors().fit_transform([t.text for t in (*examples, *requests)])
-    # rows of unit length: their dot product is the cosine
-    similarity = (rows[: len(examples)] @ rows[len(examples) :].T).toarray()
+    similarity = _similarities(examples, requests)
     leaks = [
         Leak(examples[row], requests[column], round(float(similarity[row, column]), 3))
         for row, column in np.argwhere(similarity >= threshold)
     ]
+    return sorted(leaks, key=lambda leak: (-leak.similarity, leak.example.origin))
+
+
+def _words(text: str) -> list[str]:
+    """The words of ``text``, lower-cased, punctuation stripped."""
+    return [word.strip("'") for word in WORD.findall(text.lower())]
+
+
+def _runs(words: Sequence[str], length: int) -> set[tuple[str, ...]]:
+    return {tuple(words[i : i + length]) for i in range(len(words) - length + 1)}
+
+
+def shared_run(first: str, second: str) -> str:
+    """The longest run of consecutive words two texts share, lower-cased, punctuation stripped."""
+    a, b = _words(first), _words(second)
+    length = 0
+    while _runs(a, length + 1) & _runs(b, length + 1):
+        length += 1
+    common = sorted(_runs(a, length) & _runs(b, length))
+    return " ".join(common[0]) if length else ""
+
+
+def find_example_leaks(
+    examples: Sequence[Text],
+    requests: Sequence[Text],
+    threshold: float = EXAMPLE_THRESHOLD,
+    run: int = SHARED_RUN,
+) -> list[Leak]:
+    """Every pair at cosine ``threshold`` or more or sharing ``run`` consecutive words.
+
+    Most similar first; a pair flagged for its shared run carries the run in ``shared``.
+    """
+    if not examples or not requests:
+        return []
+    similarity = _similarities(examples, requests)
+    request_runs = [_runs(_words(request.text), run) for request in requests]
+    leaks = []
+    for row, example in enumerate(examples):
+        runs = _runs(_words(example.text), run)
+        for column, request in enumerate(requests):
+            cosine = round(float(similarity[row, column]), 3)
+            words = shared_run(example.text, request.text) if runs & request_runs[column] else ""
+            if cosine >= threshold or words:
+                leaks.append(Leak(example, request, cosine, words))
     return sorted(leaks, key=lambda leak: (-leak.similarity, leak.example.origin))
 
 

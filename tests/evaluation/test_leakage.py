@@ -1,4 +1,8 @@
-"""No pack example may nearly copy a scenario request or an evaluation item (TF-IDF >= 0.8)."""
+"""No pack example may nearly copy a scenario request or an evaluation item.
+
+Pack examples: TF-IDF cosine below 0.8. The JANUS profiles' examples, held more strictly:
+cosine below 0.6 and no run of five consecutive words shared with any request.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +11,14 @@ from pathlib import Path
 import pytest
 
 from cogtree.evaluation.leakage import (
+    EXAMPLE_THRESHOLD,
+    SHARED_RUN,
     THRESHOLD,
     Text,
     code_sentences,
     configuration_requests,
     evaluation_requests,
+    find_example_leaks,
     find_leaks,
     find_sentence_leaks,
     markdown_sentences,
@@ -19,6 +26,7 @@ from cogtree.evaluation.leakage import (
     profile_examples,
     scenario_requests,
     sentences,
+    shared_run,
     shipped_sentences,
     yaml_sentences,
 )
@@ -42,21 +50,53 @@ def test_no_pack_example_copies_a_request() -> None:
     )
 
 
+def _all_requests() -> tuple[list[Text], list[Text]]:
+    """The paper study's labelled requests, and those with every other request after them."""
+    paper = configuration_requests(sorted(PAPER_SETS.glob("*.yaml")))
+    requests = [*paper, *scenario_requests(sorted((ROOT / "sim" / "scenarios").glob("*.yaml")))]
+    requests += evaluation_requests(sorted((ROOT / "tests" / "data" / "eval").glob("*.jsonl")))
+    requests += evaluation_requests(sorted(SHARED_CLARIFY.glob("*.jsonl")))
+    return paper, requests
+
+
 def test_no_profile_example_copies_a_request() -> None:
     """Both profile sets, against every request and the paper study's labelled requests."""
     packs = ROOT / "knowledge" / "packs"
     examples = profile_examples(sorted((packs / "domain_profiles").glob("*.yaml")))
     examples += profile_examples(sorted((packs / "janus_profiles").glob("*.yaml")))
     examples += pack_examples([packs / "domains" / "advisor" / "pack.yaml"])
-    paper = configuration_requests(sorted(PAPER_SETS.glob("*.yaml")))
-    requests = [*paper, *scenario_requests(sorted((ROOT / "sim" / "scenarios").glob("*.yaml")))]
-    requests += evaluation_requests(sorted((ROOT / "tests" / "data" / "eval").glob("*.jsonl")))
-    requests += evaluation_requests(sorted(SHARED_CLARIFY.glob("*.jsonl")))
+    paper, requests = _all_requests()
     assert len(examples) > 300 and len(paper) == 66 + 5 * 24
     leaks = find_leaks(examples, requests)
     assert not leaks, f"{len(leaks)} profile example(s) copy a request:\n" + (
         "\n".join(map(str, leaks))
     )
+
+
+def test_no_janus_profile_example_comes_near_a_request() -> None:
+    """The JANUS profiles: cosine under 0.6 and no five-word run shared with any request."""
+    examples = profile_examples(
+        sorted((ROOT / "knowledge" / "packs" / "janus_profiles").glob("*.yaml"))
+    )
+    paper, requests = _all_requests()
+    assert len(examples) > 100 and len(paper) == 66 + 5 * 24
+    leaks = find_example_leaks(examples, requests)
+    assert not leaks, (
+        f"{len(leaks)} JANUS profile example(s) within {EXAMPLE_THRESHOLD} cosine of a request "
+        f"or sharing {SHARED_RUN}+ consecutive words with one:\n" + "\n".join(map(str, leaks))
+    )
+
+
+def test_a_shared_run_of_five_words_is_a_leak_even_at_a_low_cosine() -> None:
+    long_run = "after the storm my elbow is stiff and sore, said the gardener to the neighbour"
+    four_words = "my elbow is stiff when it rains in the garden"
+    requests = [Text("Since Monday my Elbow is stiff, and sore; what helps?", "eval")]
+    leaks = find_example_leaks([Text(long_run, "profile"), Text(four_words, "profile")], requests)
+    assert [(leak.example.text, leak.shared) for leak in leaks] == [
+        (long_run, "my elbow is stiff and sore")
+    ]
+    assert leaks[0].similarity < EXAMPLE_THRESHOLD  # the cosine alone would have let it through
+    assert shared_run(four_words, requests[0].text) == "my elbow is stiff"
 
 
 def test_a_reworded_copy_is_found_and_a_new_sentence_is_not() -> None:
