@@ -139,8 +139,9 @@ class Taxonomy:
         After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
         the head: "a bag of stuff" -> ``Bag``); after "with", "for", "from" or "without" the
         head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
-        "the cups" -> ``Cup``; None when no ending is known. A word before the ending that
-        names a toy makes the whole a toy ("a toy dog" is no dog, "a toy knife" no knife).
+        "the cups" -> ``Cup``; None when no ending is known. The word "toy" (or "plaything")
+        before the ending makes the whole a toy ("a toy dog" is no dog); a kind of toy does not
+        ("ball jar" is a jar, "game knife" a knife).
         """
         words = name.lower().split()
         at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
@@ -156,12 +157,8 @@ class Taxonomy:
         return None
 
     def _toy_named(self, modifiers: list[str]) -> str | None:
-        """The toy type one of ``modifiers`` names ("toy", "plush"), if any."""
-        for word in modifiers:
-            named = self._names.get(word)
-            if named is not None and TOY in (named, *self.categories_of(named)):
-                return named
-        return None
+        """:data:`TOY` when one of ``modifiers`` names the category itself ("toy")."""
+        return TOY if any(self._names.get(word) == TOY for word in modifiers) else None
 
     def materials(self) -> frozenset[str]:
         """Every material the taxonomy names."""

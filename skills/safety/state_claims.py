@@ -8,19 +8,22 @@ the belief does not back:
 
 - **off** ("is off", "switched off", "unplugged", "not running"): backed only when the belief
   knows the thing is unpowered. Unknown is not off.
-- **cool or safe** ("cool", "cold", "not hot", "safe to touch", "safe"): backed only when the
-  thing is not hot, is no heat source (a hob or an oven stays hot after it is switched off, and
-  the robot does not measure surface heat), rests on or in no running heat source, and is of
-  no hazardous kind (chemical, sharp, medicine, animal) when the claim is a bare "safe".
+- **cool, safe to touch, or safe** ("cool", "cold", "not hot", "safe to touch", "safe"): backed
+  only when the thing is not hot, is no heat source (a hob or an oven stays hot after it is
+  switched off, and the robot does not measure surface heat), rests on or in no running heat
+  source, and, said "safe", is of no hazardous kind (chemical, sharp, medicine, animal).
 - **running or heating** ("is on", "running", "heating", "warming up", "boiling"): an appliance
   or heat source must be powered in the belief; anything else must rest on or in one that is.
 
 Saying a thing is hot, or not safe, is a warning and never refused. Questions, conditions
 ("once the hob is cool"), plans ("I will switch it on") and negated sentences ("I could not
-switch it off") state no state. A pronoun ("it is safe to touch") is the thing named last
-before it, else the one thing the turn was about; with neither, the claim is about nothing
-the robot can check and is left alone. A name that fits several things backs a cautious claim
-only when it holds of all of them, and an activity claim when it holds of one.
+switch it off") state no state; a modal after the claim ("it is safe, you can touch it") does
+not undo it. A claim with a pronoun or no subject ("it is safe to touch", "off and cool") is
+about the thing named last, else the one thing the turn was about, else a thing named after it
+("safe to touch: the hob"). A claim that something is cool or safe to touch tied to nothing the
+robot can check is refused (unknown is not safe); other claims about nothing checkable (a dish
+"safe" for a diet) are left to their own checks. A name that fits several things backs a
+cautious claim only when it holds of all of them, and an activity claim when it holds of one.
 
 The claims are found by words, one clause at a time; who the claim is about comes from the
 names the belief gives its things (``forms``: surface form -> ids), so the cost is the reply's
@@ -41,7 +44,7 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.skills.action_model.belief import Belief, Thing
 
-Claimed = Literal["off", "cool", "safe", "running"]
+Claimed = Literal["off", "cool", "touch", "safe", "running"]
 
 HAZARDOUS_KINDS = frozenset({"chemical", "sharp", "medicine", "animal", "heat_source"})
 """Kinds of thing no bare "it is safe" may be said of."""
@@ -81,29 +84,41 @@ _SWITCHED = r"(?:switched|turned|powered|shut)\s+(?:[\w'’-]+\s+){0,3}?"
 """A switching verb, then what it switched (up to three words), then ``on`` or ``off``."""
 _OFF = (
     rf"{_SWITCHED}off|(?:is|are|'s|’s|now)\s+off|unplugged"
-    r"|not\s+(?:on|running)|no\s+longer\s+(?:on|running)"
+    r"|(?:not|(?:is|are|was|were)n['’]t)\s+(?:on|running)|no\s+longer\s+(?:on|running)"
 )
-_COOL = r"cool(?:ed)?(?:\s+down)?|cold|not\s+hot|no\s+longer\s+hot"
-_SAFE = r"safe(?:\s+to\s+\w+)?|(?:fine|ok|okay)\s+to\s+(?:touch|handle|use|eat|drink)"
+_COOL = r"cool(?:ed)?(?:\s+down)?|cold|(?:not|(?:is|are)n['’]t)\s+hot|no\s+longer\s+hot"
+_TOUCH = r"(?:safe|fine|ok|okay|alright)\s+to\s+(?:touch|handle|hold|pick\s+up|lean\s+on)"
+_SAFE = r"safe(?:\s+to\s+\w+)?|(?:fine|ok|okay)\s+to\s+(?:use|eat|drink)"
 _RUNNING = (
     rf"{_SWITCHED}on|(?:is|are|'s|’s|now)\s+(?:on(?!\s+(?:the|a|an|to|top|your|my|its|his|her)\b)|running)"
     r"|heating(?:\s+up)?|warming(?:\s+up)?|cooking|boiling|baking|toasting"
     r"|being\s+(?:heated|warmed|cooked)"
 )
 _TRANSITIVE = re.compile(r"(?:switched|turned|powered|shut)\b", re.IGNORECASE)
-_PATTERNS: dict[Claimed, str] = {"off": _OFF, "cool": _COOL, "safe": _SAFE, "running": _RUNNING}
-_CLAIMS = tuple(
-    (claimed, re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE))
+_PATTERNS: dict[Claimed, str] = {
+    "off": _OFF,
+    "cool": _COOL,
+    "touch": _TOUCH,
+    "safe": _SAFE,
+    "running": _RUNNING,
+}
+_PHYSICAL: frozenset[Claimed] = frozenset({"cool", "touch"})
+"""Claims that a thing may be touched: one tied to nothing the robot can check is refused."""
+_CLAIMS = {
+    claimed: re.compile(rf"(?<![\w-])(?:{pattern})(?![\w-])", re.IGNORECASE)
     for claimed, pattern in _PATTERNS.items()
+}
+_CONDITION = re.compile(
+    r"^\s*(?:if|when|once|until|unless|after|before|wait|let|please|make\s+sure|check)\b",
+    re.IGNORECASE,
 )
-_NOT_A_STATEMENT = re.compile(
-    r"^\s*(?:if|when|once|until|unless|after|before|wait|let|please|make\s+sure|check)\b"
-    r"|\b(?:will|shall|going\s+to|'ll|’ll|can|could|should|would|may|might|must|want|need)\b",
+_MODAL = re.compile(
+    r"\b(?:will|shall|going\s+to|'ll|’ll|can|could|should|would|may|might|must|want|need)\b",
     re.IGNORECASE,
 )
 _NOT_SAFE = re.compile(r"\b(?:not|never|un)\s*safe|\bunsafe\b", re.IGNORECASE)
 _PRONOUN = re.compile(r"(?<!\w)(?:it|its|this|that|they|them|these|those)(?!\w)", re.IGNORECASE)
-_CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so)\s+", re.IGNORECASE)
+_CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so|[—–-])\s+", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'’-]+")
 _LONGEST_FORM = 4
@@ -153,12 +168,15 @@ def state_claims(
             mentions = list(_mentions(clause, forms))
             for claimed, start, transitive in _claimed(clause):
                 before = [ids for at, ids in mentions if at < start]
-                after = [ids for at, ids in mentions if at > start] if transitive else []
-                pronoun = _PRONOUN.search(clause[:start] if not transitive else clause)
-                if after:
+                after = [ids for at, ids in mentions if at > start]
+                if transitive and after:  # "switched the hob off": what the verb switched
                     about = after[0]
+                elif before:
+                    about = before[-1]
+                elif _PRONOUN.search(clause[:start]) or not after:
+                    about = last  # "it is safe", or no subject: the thing named last
                 else:
-                    about = before[-1] if before else (last if pronoun else frozenset())
+                    about = after[0]  # "safe to touch: the hob"
                 found.append(StateClaim(clause.strip(), claimed, about))
             if mentions:
                 last = mentions[-1][1]
@@ -169,19 +187,21 @@ def _claimed(clause: str) -> Iterator[tuple[Claimed, int, bool]]:
     """The states ``clause`` claims, each with where it starts and whether a switching verb says it.
 
     Said by a switching verb, a claim is about what the verb switched. None when ``clause``
-    is not a statement.
+    is a condition ("once the hob is cool"); a claim after a modal ("I will switch it on") or
+    a negation ("I could not switch it off") is no claim; a modal after it does not matter.
     """
-    if _NOT_A_STATEMENT.search(clause):
+    if _CONDITION.search(clause):
         return
-    for claimed, pattern in _CLAIMS:
+    for claimed, pattern in _CLAIMS.items():
         match = pattern.search(clause)
         if match is None:
             continue
-        if claimed == "safe" and _NOT_SAFE.search(clause):
+        if claimed in ("safe", "touch") and _NOT_SAFE.search(clause):
             continue
-        if NEGATED.search(clause[: match.start()]) or re.search(
-            r"\bnot\s*$", clause[: match.start()]
-        ):
+        if claimed == "safe" and _CLAIMS["touch"].search(clause):
+            continue  # "safe to touch" is the touch claim
+        ahead = clause[: match.start()]
+        if _MODAL.search(ahead) or NEGATED.search(ahead) or re.search(r"\bnot\s*$", ahead):
             continue
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
 
@@ -207,6 +227,10 @@ def _mentions(
 
 def _unbacked(claim: StateClaim, state_of: StateOf) -> str | None:
     """Why the belief does not back ``claim`` (None: it does, or it is about nothing checkable)."""
+    if not claim.about:
+        if claim.claimed in _PHYSICAL:
+            return "it names nothing the robot knows the state of; unknown is not safe"
+        return None
     states = {thing: state_of(thing) for thing in claim.about}
     known = {thing: state for thing, state in states.items() if state is not None}
     if not known:
@@ -243,7 +267,7 @@ def _verdict(claimed: Claimed, state: ThingState, state_of: StateOf) -> str | No
         assert under is not None
         return f"the {state.label} is on the {under.label}, which is on"
     hazardous = sorted(state.kinds & HAZARDOUS_KINDS)
-    if claimed == "safe" and hazardous:
+    if claimed in ("safe", "touch") and hazardous:
         return f"the {state.label} is {' and '.join(hazardous)}".replace("_", " ")
     return None
 

@@ -16,6 +16,8 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="plush_1", label="plush hamster toy"), set()),
         (Descriptions(id="pet_1", label="hamster"), {"animal"}),
         (Descriptions(id="toy_1", type="Dog", label="toy dog"), {"animal"}),  # the union wins
+        (Descriptions(id="lego_2", label="lego bleach"), {"chemical"}),  # a kind of toy: no toy
+        (Descriptions(id="doll_3", label="doll medicine"), {"medicine"}),
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
@@ -23,7 +25,14 @@ def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
 ) -> None:
     """Checked to fail before for the food and the toys: the last word decided ("dog")."""
     found = safety_properties(described).kinds
-    assert set(found) & {"chemical", "food", "animal"} == kinds
+    assert set(found) & {"chemical", "food", "animal", "medicine"} == kinds
+
+
+def test_only_the_word_toy_makes_a_thing_a_toy() -> None:
+    """Checked to fail before: any kind of toy before the name made a toy ("ball jar")."""
+    game_knife = safety_properties(Descriptions(id="knife_9", label="game knife"))
+    assert "sharp" in game_knife.kinds
+    assert "ContainerItem" in safety_properties(Descriptions(id="jar_9", label="ball jar")).types
 
 
 def test_what_the_user_said_only_adds_a_raising_kind() -> None:

@@ -96,10 +96,10 @@ def test_the_foil_tray_is_named_in_the_sentence() -> None:
 
 
 def _rules_of(case: dict[str, Any], **step: str) -> list[str]:
-    """The rules that forbid the PLACE ``step`` (ask-first ones, such as a lid, left out)."""
+    """Every rule that finds a hazard in the PLACE ``step``, forbidding ones first."""
     belief = build_belief(case)
     found = step_hazards(shipped_hazard_rules(), belief, skill_call("PLACE", step))
-    return [hazard.rule for hazard in found if hazard.forbids]
+    return [hazard.rule for hazard in found]
 
 
 def test_microwaves_and_stoves_are_known_by_any_description_type_or_name() -> None:
@@ -110,11 +110,13 @@ def test_microwaves_and_stoves_are_known_by_any_description_type_or_name() -> No
         "things": [foil, {"id": "heater_2", "kind": "container", "type": "Microwave", **appliance}],
     }
     into = {"object": "foil_tray", "hand": "right"}
-    assert _rules_of(typed, target="heater_2", **into) == ["metal_in_microwave"]
+    # metal forbids it; a foil tray may also have a lid nobody has seen (asked about)
+    metal_and_lid = ["metal_in_microwave", "maybe_sealed_in_microwave"]
+    assert _rules_of(typed, target="heater_2", **into) == metal_and_lid
     # typed a cupboard, but named a microwave: one description is enough for safety
-    assert _rules_of(typed, target="microwave", **into) == ["metal_in_microwave"]
+    assert _rules_of(typed, target="microwave", **into) == metal_and_lid
     untyped = {"things": [foil, {"id": "old_microwave", "kind": "container", **appliance}]}
-    assert _rules_of(untyped, target="old_microwave", **into) == ["metal_in_microwave"]
+    assert _rules_of(untyped, target="old_microwave", **into) == metal_and_lid
     cloth = {"id": "tea_towel", "material": "fabric", "held": "right"}
     hob = {"id": "hot_plate_1", "kind": "surface", "type": "Hob", **appliance}
     on_hob = {"object": "tea_towel", "hand": "right", "target": "hot_plate_1"}

@@ -561,11 +561,11 @@ def _label_of(turn: _Turn, slot: str, value: object) -> str:
 
 
 def _asked(turn: _Turn) -> str:
-    """What was asked, from the slots: "dish: tiramisu, aspect: carbohydrate"."""
+    """What was asked, from the slots: "dish: tiramisu, aspect: carbohydrate" (no flags)."""
     said = [
         f"{slot.replace('_', ' ')}: {_label_of(turn, slot, value)}"
         for slot, value in turn.slots.items()
-        if value not in (None, [], "")
+        if value not in (None, [], "") and not isinstance(value, bool)
     ]
     return ", ".join(said) if said else "that request"
 
