@@ -12,7 +12,8 @@ also with the wheel's general English model, to say what the robot's words are w
 - agreement: the share of clips whose decision equals the typed request's. A decision is
   what the turn tree decides for a text with no model, in a fresh session of the everyday
   home (domain, control and the task with its slots, as ``cogtree ask --llm none`` would);
-  a clip refused by the confidence threshold or the audio checks decides "ask again";
+  a clip refused by the confidence threshold or the audio checks decides "ask again"
+  (refused); "other" counts the clips acted on with another decision than the typed one;
 - real-time factor: recognition time over audio duration (one core, this machine's load).
 
 Targets (issue 34): agreement >= 90% on clean speech, real-time factor < 0.5. Asserts
@@ -153,7 +154,8 @@ def measure(
         by_condition[clip.condition].append(clip)
     print(f"\n{name}")
     print(
-        f"  {'condition':32s} {'clips':>5s} {'WER':>6s} {'agree':>7s} {'refused':>8s} {'RTF':>5s}"
+        f"  {'condition':32s} {'clips':>5s} {'WER':>6s} {'agree':>7s} {'refused':>8s} "
+        f"{'other':>6s} {'RTF':>5s}"
     )
     for condition, group in by_condition.items():
         hypotheses, agree, refused, decode, audio = [], 0, 0, 0.0, 0.0
@@ -170,7 +172,7 @@ def measure(
         wer = jiwer.wer(references, hypotheses)
         print(
             f"  {condition:32s} {len(group):5d} {wer:6.1%} {agree / len(group):7.1%} "
-            f"{refused:8d} {decode / audio:5.2f}",
+            f"{refused:8d} {len(group) - agree - refused:6d} {decode / audio:5.2f}",
             flush=True,
         )
 
