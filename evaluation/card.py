@@ -9,9 +9,11 @@
    (``*_calib.jsonl``: the test halves are never read here);
 4. a short bench: a few shipped scenarios through the gated tree;
 5. when the backend gives log-probabilities, the calibrated readiness gate's conformal
-   threshold, fitted on the same calibration items and written where the gate finds it for
-   this model (:func:`trees.cli.user_data.calibration_path`): the gate is calibrated from then
-   on, with nothing to configure.
+   threshold, fitted on the same calibration items. Fitted on at least
+   :data:`MIN_FIT_ITEMS` items it is written where the gate finds it for this model
+   (:func:`trees.cli.user_data.calibration_path`): the gate is calibrated from then on, with
+   nothing to configure. Fitted on fewer, the figure is only reported, and the card says the
+   gate stays uncalibrated and how to fit it on more items.
 
 The card is one Markdown and one JSON file naming the model, the hardware and the commit.
 Every part is short by default so that a small model on a CPU finishes in minutes; the limits
@@ -47,6 +49,16 @@ from cogtree.sim.scenario import Scenario
 LOGPROB_BACKENDS = frozenset({"ollama", "llama-cpp"})
 """Backends that score options by their tokens' log-probabilities (the calibrated gate's)."""
 
+MIN_FIT_ITEMS = 50
+"""The fewest calibration items a threshold is fitted on before the card writes it for the gate.
+
+Split conformal prediction guarantees its coverage (1 - epsilon) only on average over
+calibration sets; the coverage one set gives spreads with a standard deviation of about
+sqrt(epsilon (1 - epsilon) / (n + 2)): 0.13 at n = 6 and epsilon 0.15, 0.05 at n = 50. A
+threshold fitted on the card's few default items would turn the gate on for every later run
+with a guarantee it does not have; it is reported, not used.
+"""
+
 NOT_MEASURED = "not measured"
 """What a part of the card says when it could not run, followed by why."""
 
@@ -69,6 +81,8 @@ class CardPlan:
     module_items: int = 4
     clarify_items: int = 6
     epsilon: float = 0.15
+    min_fit_items: int = MIN_FIT_ITEMS
+    """The fewest items a threshold is written for (see :data:`MIN_FIT_ITEMS`)."""
 
 
 @dataclass
@@ -215,11 +229,22 @@ def _calibrate(plan: CardPlan, items: Sequence[ClarifyItem], progress: Progress)
         threshold = threshold_for(scored, plan.epsilon, plan.clarify_files)
     except CalibrationError as error:
         return {"threshold": f"{NOT_MEASURED}: {error}"}
+    figure = f"q_hat {threshold.q_hat:.4f} for epsilon {threshold.epsilon:g} on {threshold.n} items"
+    if threshold.n < plan.min_fit_items:
+        per_file = -(-plan.min_fit_items // max(len(plan.clarify_files), 1))
+        advice = (
+            f"fitted on {threshold.n} items, fewer than {plan.min_fit_items}: not written, the "
+            "readiness gate stays uncalibrated; to fit it, run the card again with "
+            f"--clarify-items {per_file} (per calibration file, {len(plan.clarify_files)} "
+            "file(s)) or `cogtree calibrate FILE.jsonl --backend "
+            f"{plan.backend}` on {plan.min_fit_items} or more items"
+        )
+        progress(f"calibration: {advice}")
+        return {"threshold": figure, "file": "not written", "in use": f"no: {advice}"}
     plan.threshold_path.parent.mkdir(parents=True, exist_ok=True)
     threshold.save(plan.threshold_path)
     return {
-        "threshold": f"q_hat {threshold.q_hat:.4f} for epsilon {threshold.epsilon:g} on "
-        f"{threshold.n} items",
+        "threshold": figure,
         "file": str(plan.threshold_path),
         "in use": "the readiness gate reads it whenever this backend and model run",
     }

@@ -33,13 +33,11 @@ def fake_ollama() -> Iterator[FakeOllama]:
     server.close()
 
 
-def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
-    tmp_path: Path,
-    fake_ollama: FakeOllama,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+def _card(tmp_path: Path, fake_ollama: FakeOllama, *extra: str) -> tuple[int, Path, Path]:
+    """Run the card on the fake server and the tests' four calibration items.
+
+    The exit code, the manifest layer and the directory of the reports.
+    """
     layer = tmp_path / "llm.yaml"
     layer.write_text(f"defaults:\n  ollama_host: {fake_ollama.url}\n  timeout_s: 5\n")
     out = tmp_path / "cards"
@@ -47,9 +45,20 @@ def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
         [
             "eval", "card", "--llm", "ollama", "--model", MODEL, "--config", str(layer),
             "--output-dir", str(out), "--clarify", str(write(tmp_path)), "--module-items", "1",
-            "--clarify-items", "4", "--scenarios", "goto_kitchen", "--epsilon", "0.3",
+            "--clarify-items", "4", "--scenarios", "goto_kitchen", "--epsilon", "0.3", *extra,
         ]
     )  # fmt: skip
+    return code, layer, out
+
+
+def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
+    tmp_path: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, layer, out = _card(tmp_path, fake_ollama, "--min-fit-items", "4")
     err = capsys.readouterr().err
     assert code == 0, err
     assert "[card] modules: scope 1/1" in err and "[card] bench:" in err  # progress shown
@@ -74,6 +83,26 @@ def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
     with LLMClient(config) as client:
         assert use_default_calibration(client) == where
         assert client.settings_for("inner_speech").calibration == str(where)
+
+
+def test_a_threshold_fitted_on_too_few_items_is_reported_and_not_written(
+    tmp_path: Path,
+    fake_ollama: FakeOllama,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Four items, under the default minimum: the figure is in the card, no file for the gate."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    code, layer, out = _card(tmp_path, fake_ollama)
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert not calibration_path("ollama", MODEL).exists()
+    calibration = json.loads((out / "card_ollama_qwen2.5_3b.json").read_text())["calibration"]
+    assert calibration["threshold"].endswith("on 4 items") and calibration["file"] == "not written"
+    assert "stays uncalibrated" in calibration["in use"] and "--clarify-items 50" in err
+    assert "stays uncalibrated" in (out / "card_ollama_qwen2.5_3b.md").read_text()
+    with LLMClient(LLMConfig.load(str(layer)).with_backend("ollama")) as client:
+        assert use_default_calibration(client) is None
 
 
 def test_no_threshold_file_leaves_the_gate_uncalibrated(

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from cogtree.evaluation.card import CardPlan, run_card
+from cogtree.evaluation.card import MIN_FIT_ITEMS, CardPlan, run_card
 from cogtree.evaluation.janus.clinc import (
     DEFAULT_CLINC,
     ClincData,
@@ -162,8 +162,8 @@ def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[
         description="Runs the module evaluation, the ask-or-act evaluation on calibration "
         "halves, a short bench and the per-module timings with the model on every module, "
         "fits the calibrated readiness gate's threshold when the backend gives "
-        "log-probabilities (written where the gate finds it for this model), and writes "
-        "card_<backend>_<model>.md and .json.",
+        "log-probabilities (written where the gate finds it for this model only when fitted "
+        "on --min-fit-items items or more), and writes card_<backend>_<model>.md and .json.",
     )
     card.add_argument("--llm", choices=CARD_BACKENDS, default="ollama", help="the backend")
     card.add_argument("--model", help="the model (Ollama tag; default: the manifest's)")
@@ -200,6 +200,14 @@ def add_card_parser(kinds: argparse._SubParsersAction) -> None:  # type: ignore[
     )
     card.add_argument(
         "--no-calibrate", action="store_true", help="do not fit or write the gate's threshold"
+    )
+    card.add_argument(
+        "--min-fit-items",
+        type=positive_int,
+        default=MIN_FIT_ITEMS,
+        metavar="N",
+        help=f"write the threshold for the gate only when fitted on N items or more "
+        f"({MIN_FIT_ITEMS}; below it the figure is only reported)",
     )
 
 
@@ -239,6 +247,7 @@ def run_card_command(args: argparse.Namespace) -> int:
             module_items=args.module_items,
             clarify_items=args.clarify_items,
             epsilon=args.epsilon,
+            min_fit_items=args.min_fit_items,
         )
         card = run_card(plan, lambda line: print(f"[card] {line}", file=sys.stderr, flush=True))
     except (DatasetError, BackendUnavailable, CLIError, ScenarioError) as error:
