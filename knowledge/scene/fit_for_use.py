@@ -12,7 +12,9 @@ counter), the choice between them does not matter to the request as said: what t
 hands over the user sees at once, and the other one is right beside it, so a wrong pick costs
 the user no more than a question would ("not that one": one more word) while a question costs
 every user a turn (:func:`any_will_do`). Things in different places are not interchangeable:
-fetching the wrong one is a trip, so the user is asked.
+fetching the wrong one is a trip, so the user is asked. Nor are things that differ in what
+they are (:func:`interchangeable`): a bleach bottle beside a water bottle, a cracked glass
+beside two clean ones. A wrong pick there is not one word away, so the user is asked.
 
 Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
 putting away are not (the dirty brush may well be the one meant there, and a thing thrown
@@ -22,7 +24,7 @@ away or put out of sight is not undone at a glance).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -79,9 +81,29 @@ def fit_for_use(candidates: Sequence[Candidate], said: str) -> list[Candidate]:
     return [usable[0].model_copy(update={"reasons": [*usable[0].reasons, note]})]
 
 
-def any_will_do(candidates: Sequence[Candidate], places: Mapping[str, str]) -> list[Candidate]:
-    """``candidates`` narrowed to the first when they are all in one place; else all of them.
+def interchangeable(candidates: Sequence[Candidate], readings: Mapping[str, Hashable]) -> bool:
+    """Whether handing over any of ``candidates`` is the same to the request as said.
 
+    They must be of one declared type, none in an unfit state (:func:`states_in` its label),
+    and alike in what they are: ``readings`` maps an id to what it is for safety
+    (:func:`~knowledge.safety.thing_properties.what_it_is`); a candidate with no reading is
+    not known to be alike, so it is not.
+    """
+    if any(states_in(candidate.label) for candidate in candidates):
+        return False
+    if any(candidate.id not in readings for candidate in candidates):
+        return False
+    return len({(candidate.type, readings[candidate.id]) for candidate in candidates}) == 1
+
+
+def any_will_do(
+    candidates: Sequence[Candidate],
+    places: Mapping[str, str],
+    readings: Mapping[str, Hashable],
+) -> list[Candidate]:
+    """``candidates`` narrowed to the first when they are all in one place and alike.
+
+    Alike is :func:`interchangeable` (``readings``: what each is, for safety).
     ``places`` maps a candidate's id to where it is believed to be ("on counter"); a
     candidate with no known place keeps the choice the user's. The kept candidate's reasons
     name the others, so the reply can offer them.
@@ -89,7 +111,7 @@ def any_will_do(candidates: Sequence[Candidate], places: Mapping[str, str]) -> l
     if len(candidates) < 2:
         return list(candidates)
     where = {places.get(candidate.id, "") for candidate in candidates}
-    if len(where) != 1 or "" in where:
+    if len(where) != 1 or "" in where or not interchangeable(candidates, readings):
         return list(candidates)
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"

@@ -517,3 +517,51 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
     assert found.ids == ids
     if len(ids) == 1:
         assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
+
+
+SIDE_BY_SIDE = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:counter a cog:Surface ; rdfs:label "counter" ; cog:inRoom :kitchen .
+:shelf a cog:Surface ; rdfs:label "shelf" ; cog:inRoom :kitchen .
+:tray a cog:Surface ; rdfs:label "tray" ; cog:inRoom :kitchen .
+:bottle_bleach a cog:Object ; rdfs:label "bleach bottle" ; cog:objectType cog:Bottle ;
+    cog:material "plastic" ; cog:on :counter .
+:bottle_water a cog:Object ; rdfs:label "water bottle" ; cog:objectType cog:Bottle ;
+    cog:material "plastic" ; cog:on :counter .
+:glass_cracked a cog:Object ; rdfs:label "cracked glass" ; cog:objectType cog:Glass ;
+    cog:on :shelf .
+:glass_one a cog:Object ; rdfs:label "glass" ; cog:objectType cog:Glass ; cog:on :shelf .
+:glass_two a cog:Object ; rdfs:label "glass" ; cog:objectType cog:Glass ; cog:on :shelf .
+:mug_one a cog:Object ; rdfs:label "mug" ; cog:objectType cog:Mug ; cog:material "ceramic" ;
+    cog:on :tray .
+:mug_two a cog:Object ; rdfs:label "mug" ; cog:objectType cog:Mug ; cog:material "ceramic" ;
+    cog:on :tray .
+:sam a cog:Human ; cog:inRoom :kitchen .
+"""
+
+
+@pytest.mark.parametrize(
+    ("said", "ids"),
+    [
+        ("the bottle", ["bottle_bleach", "bottle_water"]),  # bleach is not water: asked
+        ("a glass", ["glass_cracked", "glass_one", "glass_two"]),  # never the cracked one
+        ("a mug", ["mug_one"]),  # alike in every way: any will do
+    ],
+)
+def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    said: str,
+    ids: list[str],
+) -> None:
+    with SceneGraph.from_turtle_text(SIDE_BY_SIDE, source="side by side") as scene:
+        intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
+        handles = {"scene_graph": scene, "workers": workers}
+        run(blackboard, make_llm, registry, intent, handles=handles, speaker="sam")
+    assert sorted(resolved(blackboard)["object"].ids) == ids

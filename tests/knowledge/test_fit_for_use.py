@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.scene.fit_for_use import also_there, any_will_do, fit_for_use, states_in
+from cogtree.knowledge.safety.thing_properties import Descriptions, what_it_is
+from cogtree.knowledge.scene.fit_for_use import (
+    also_there,
+    any_will_do,
+    fit_for_use,
+    interchangeable,
+    states_in,
+)
 from cogtree.knowledge.scene.scene_models import Candidate
 
 
@@ -51,16 +58,50 @@ def test_state_words_are_whole_words() -> None:
     ],
 )
 def test_any_one_of_things_in_one_place_will_do(places: dict[str, str], kept: list[str]) -> None:
-    chosen = any_will_do([thing("jug"), thing("blue jug")], places)
+    jugs = [thing("jug"), thing("blue jug")]
+    chosen = any_will_do(jugs, places, dict.fromkeys(places, ("a jug",)))
     assert [c.label for c in chosen] == kept
     if len(kept) == 1:
         assert chosen[0].reasons[-1] == "any would do (on shelf); also there: blue jug"
 
 
 def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() -> None:
+    ids = ["jug", "blue_jug", "tall_jug"]
     [kept] = any_will_do(
         [thing("jug"), thing("blue jug"), thing("tall jug")],
-        dict.fromkeys(["jug", "blue_jug", "tall_jug"], "on shelf"),
+        dict.fromkeys(ids, "on shelf"),
+        dict.fromkeys(ids, ("a jug",)),
     )
     assert also_there(kept.reasons) == ["blue jug", "tall jug"]
     assert also_there(["a towel"]) == []
+
+
+@pytest.mark.parametrize(
+    ("things", "alike"),
+    [
+        ([("bleach bottle", "Bottle"), ("water bottle", "Bottle")], False),  # chemical vs drink
+        ([("glass", "Glass"), ("glass", "Glass"), ("cracked glass", "Glass")], False),  # unfit
+        ([("mug", "Mug"), ("mug", "Mug")], True),
+        ([("mug", "Mug"), ("glass", "Glass")], False),  # two types
+        ([("plastic cup", "Cup"), ("glass cup", "Cup")], False),  # two materials
+    ],
+    ids=["bleach and water", "a cracked glass", "two mugs", "mug and glass", "plastic and glass"],
+)
+def test_only_things_alike_in_what_they_are_are_interchangeable(
+    things: list[tuple[str, str]], alike: bool
+) -> None:
+    candidates = [
+        Candidate(id=f"thing_{n}", label=label, kind="object", type=kind, reasons=[])
+        for n, (label, kind) in enumerate(things)
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
+    }
+    assert interchangeable(candidates, readings) is alike
+    kept = any_will_do(candidates, {c.id: "on shelf" for c in candidates}, readings)
+    assert len(kept) == (1 if alike else len(candidates))
+
+
+def test_a_thing_not_read_is_not_known_to_be_interchangeable() -> None:
+    mugs = [thing("mug"), thing("red mug")]
+    assert not interchangeable(mugs, {"mug": ("a mug",)})

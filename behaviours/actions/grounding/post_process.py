@@ -33,6 +33,7 @@ from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, req
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.safety.thing_properties import Descriptions, Reading, what_it_is
 from cogtree.knowledge.scene.fit_for_use import any_will_do, fit_for_use
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -133,8 +134,10 @@ def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue
     return text if keep_case else text.lower()
 
 
-Placed = tuple[list[Candidate], dict[str, str]]
-"""A referent's candidates, and where each is believed to be (when asked for)."""
+Placed = tuple[list[Candidate], dict[str, str], dict[str, Reading]]
+"""A referent's candidates and, when asked for, where each is believed to be and what it is
+for safety (:func:`~knowledge.safety.thing_properties.what_it_is` over its type, label, id,
+material and flags), for :func:`~knowledge.scene.fit_for_use.any_will_do`."""
 
 
 def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, placed: bool) -> Placed:
@@ -145,15 +148,26 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
     """
     candidates = scene.resolve_referent(item, speaker, limit=ASKED_LIMIT)
     places: dict[str, str] = {}
+    readings: dict[str, Reading] = {}
     if not placed or len(candidates) < 2 or speaker is None:
-        return candidates, places
+        return candidates, places, readings
     here = scene.locate_object(speaker)
     room = here.room or here.support if here is not None else None
     for candidate in candidates:
         where = scene.locate_object(candidate.id)
         near = where is not None and room is not None and where.room == room
         places[candidate.id] = f"{where.relation} {where.support}" if where and near else ""
-    return candidates, places
+        node = scene.index.node(candidate.id)
+        values = dict(node.values) if node is not None else {}
+        described = Descriptions(
+            id=candidate.id,
+            type=candidate.type,
+            label=candidate.label,
+            material=values.get("material"),
+            flags=frozenset(node.flags) if node is not None else frozenset(),
+        )
+        readings[candidate.id] = what_it_is(described)
+    return candidates, places, readings
 
 
 ONE_TASK: Final = -1
@@ -190,7 +204,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
     with a clean and a dirty brush resolves to the clean one
     (:func:`~knowledge.scene.fit_for_use.fit_for_use`); of several usable ones side by side in
-    the room the speaker is in, the first, since any would do and a swap is at hand
+    the room the speaker is in and alike in what they are (type, safety kinds, materials, none
+    unfit), the first, since any would do and a swap is at hand
     (:func:`~knowledge.scene.fit_for_use.any_will_do`; their places are looked up on the
     workers with the referents).
 
@@ -385,7 +400,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
                 continue
             try:
-                candidates, places = future.result()
+                candidates, places, readings = future.result()
             except Exception as error:  # a failed lookup leaves the slot unresolved, never crashes
                 log.warning("%s: resolving %r failed: %s", self.name, item, error)
                 reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
@@ -395,7 +410,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # not the pill organiser he owns
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
-                candidates = any_will_do(fit_for_use(candidates, item), places)
+                candidates = any_will_do(fit_for_use(candidates, item), places, readings)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
