@@ -11,7 +11,8 @@ The calibration items are the tests' own (tests/evaluation/test_calibrated.py).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -33,34 +34,49 @@ def fake_ollama() -> Iterator[FakeOllama]:
     server.close()
 
 
-def _card(tmp_path: Path, fake_ollama: FakeOllama, *extra: str) -> tuple[int, Path, Path]:
-    """Run the card on the fake server and the tests' four calibration items.
+@dataclass(frozen=True)
+class CardRun:
+    """How a card run went: exit code, stderr, the manifest layer and the reports' directory."""
 
-    The exit code, the manifest layer and the directory of the reports.
-    """
-    layer = tmp_path / "llm.yaml"
-    layer.write_text(f"defaults:\n  ollama_host: {fake_ollama.url}\n  timeout_s: 5\n")
-    out = tmp_path / "cards"
-    code = main(
-        [
-            "eval", "card", "--llm", "ollama", "--model", MODEL, "--config", str(layer),
-            "--output-dir", str(out), "--clarify", str(write(tmp_path)), "--module-items", "1",
-            "--clarify-items", "4", "--scenarios", "goto_kitchen", "--epsilon", "0.3", *extra,
-        ]
-    )  # fmt: skip
-    return code, layer, out
+    code: int
+    err: str
+    layer: Path
+    out: Path
 
 
-def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
+@pytest.fixture
+def run_card(
     tmp_path: Path,
     fake_ollama: FakeOllama,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
-) -> None:
+) -> Callable[..., CardRun]:
+    """Run the card on the fake server and the tests' four calibration items (own data dir)."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    code, layer, out = _card(tmp_path, fake_ollama, "--min-fit-items", "4")
-    err = capsys.readouterr().err
-    assert code == 0, err
+    layer = tmp_path / "llm.yaml"
+    layer.write_text(f"defaults:\n  ollama_host: {fake_ollama.url}\n  timeout_s: 5\n")
+    out = tmp_path / "cards"
+
+    def run(*extra: str) -> CardRun:
+        code = main(
+            [
+                "eval", "card", "--llm", "ollama", "--model", MODEL, "--config", str(layer),
+                "--output-dir", str(out), "--clarify", str(write(tmp_path)),
+                "--module-items", "1", "--clarify-items", "4", "--scenarios", "goto_kitchen",
+                "--epsilon", "0.3", *extra,
+            ]
+        )  # fmt: skip
+        return CardRun(code, capsys.readouterr().err, layer, out)
+
+    return run
+
+
+def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
+    run_card: Callable[..., CardRun], fake_ollama: FakeOllama
+) -> None:
+    run = run_card("--min-fit-items", "4")
+    err, layer, out = run.err, run.layer, run.out
+    assert run.code == 0, err
     assert "[card] modules: scope 1/1" in err and "[card] bench:" in err  # progress shown
     card = json.loads((out / "card_ollama_qwen2.5_3b.json").read_text())
     assert card["model"] == {"backend": "ollama", "name": MODEL}
@@ -86,16 +102,12 @@ def test_the_card_writes_both_reports_and_the_threshold_the_gate_then_uses(
 
 
 def test_a_threshold_fitted_on_too_few_items_is_reported_and_not_written(
-    tmp_path: Path,
-    fake_ollama: FakeOllama,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    run_card: Callable[..., CardRun],
 ) -> None:
     """Four items, under the default minimum: the figure is in the card, no file for the gate."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    code, layer, out = _card(tmp_path, fake_ollama)
-    err = capsys.readouterr().err
-    assert code == 0, err
+    run = run_card()
+    err, layer, out = run.err, run.layer, run.out
+    assert run.code == 0, err
     assert not calibration_path("ollama", MODEL).exists()
     calibration = json.loads((out / "card_ollama_qwen2.5_3b.json").read_text())["calibration"]
     assert calibration["threshold"].endswith("on 4 items") and calibration["file"] == "not written"
