@@ -7,13 +7,22 @@ every step after it are left (:func:`left_undone`): a later step may need the mi
 result ("slice the pineapple and put the pieces in a bowl"), and the robot says what it could
 not do. A request whose first step is missing leaves nothing to do: it is refused, naming the
 skill.
+
+Nor is anything done when a step before the missing one powers or heats something (its
+capability needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own,
+it would leave an appliance or a heat source running for a step nobody will do. That request
+is refused whole, naming the missing skill, as if its first step were missing.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
-from cogtree.knowledge.language.request_frame import RequestFrame, Step
+from cogtree.knowledge.language.request_frame import RequestFrame, Step, request_words
+
+POWERING: Final = "SWITCH_ON"
+"""The robot skill that leaves an appliance or a heat source running (skills/action_model)."""
 
 
 def _first_missing(frame: RequestFrame) -> int | None:
@@ -21,13 +30,22 @@ def _first_missing(frame: RequestFrame) -> int | None:
     return next((at for at, step in enumerate(frame.steps) if step.unsupported), None)
 
 
+def leaves_running(step: Step) -> bool:
+    """Whether ``step``'s capability powers or heats something (it needs :data:`POWERING`)."""
+    return POWERING in request_words().skills.get(step.action, frozenset())
+
+
 def doable_part(frame: RequestFrame) -> RequestFrame:
     """``frame`` cut to its steps before the first missing one (all of it when none is).
 
-    The cut frame names no missing skill; it has no step when the first step is missing.
+    The cut frame names no missing skill; it has no step when the first step is missing or
+    a step before it :func:`leaves_running` (the request is refused whole).
     """
     first = _first_missing(frame)
-    return frame if first is None else replace(frame, steps=frame.steps[:first])
+    if first is None:
+        return frame
+    doable = frame.steps[:first]
+    return replace(frame, steps=() if any(map(leaves_running, doable)) else doable)
 
 
 def left_undone(frame: RequestFrame) -> tuple[Step, ...]:

@@ -23,3 +23,11 @@ def test_a_request_that_starts_with_a_missing_step_leaves_nothing_to_do() -> Non
 def test_a_request_with_nothing_missing_is_done_whole() -> None:
     frame = parse_request("bring me the milk, then open the fridge")
     assert doable_part(frame) == frame and left_undone(frame) == ()
+
+
+def test_nothing_is_done_when_the_part_before_the_missing_step_leaves_something_running() -> None:
+    for said in ("switch on the kettle and stir the soup", "warm the soup, then chop the onions"):
+        frame = parse_request(said)
+        assert frame.missing_skills, said
+        assert doable_part(frame).steps == (), said  # refused whole, naming the missing skill
+        assert left_undone(frame)[0].missing_skill, said
