@@ -16,6 +16,7 @@ from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
+from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.perception import belief_from_world
 from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import World
@@ -424,17 +425,40 @@ def test_an_object_slot_that_names_a_person_resolves_to_the_person(
     scene.close()
 
 
-LAUNDRY = """
+def resolved_in(
+    scene_text: str,
+    intent: IntentFrame,
+    speaker: str | None,
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers: WorkerPool,
+) -> SlotResolution:
+    """The object slot of ``intent`` resolved in the scene ``scene_text``, ``speaker`` asking."""
+    with SceneGraph.from_turtle_text(scene_text, source="test scene") as scene:
+        handles = {"scene_graph": scene, "workers": workers}
+        run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
+    return resolved(blackboard)["object"]
+
+
+PREFIXES = """
 @prefix cog: <https://cogtree.dev/ontology#> .
 @prefix : <https://cogtree.dev/scene#> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+"""
+"""The prefixes of the scenes written for these tests."""
 
+
+LAUNDRY = (
+    PREFIXES
+    + """
 :utility a cog:Room ; rdfs:label "utility room" .
 :ledge a cog:Surface ; rdfs:label "ledge" ; cog:inRoom :utility .
 :towel a cog:Object ; rdfs:label "hand towel" ; cog:objectType cog:Towel ; cog:on :ledge .
 :towel_soiled a cog:Object ; rdfs:label "dirty hand towel" ; cog:objectType cog:Towel ;
     cog:on :ledge .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -453,26 +477,16 @@ def test_what_is_handed_to_the_speaker_is_the_one_fit_for_use(
     slots: dict[str, str],
     ids: list[str],
 ) -> None:
-    with SceneGraph.from_turtle_text(LAUNDRY, source="laundry") as scene:
-        intent = IntentFrame(domain="household", task=task, slots=slots)
-        run(
-            blackboard,
-            make_llm,
-            registry,
-            intent,
-            handles={"scene_graph": scene, "workers": workers},
-        )
-    found = resolved(blackboard)["object"]
+    intent = IntentFrame(domain="household", task=task, slots=slots)
+    found = resolved_in(LAUNDRY, intent, None, blackboard, make_llm, registry, workers)
     assert found.ids == ids
     if len(ids) == 1:
         assert "set aside: dirty hand towel" in " ".join(found.reasons)
 
 
-TWO_TOWELS = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
+TWO_TOWELS = (
+    PREFIXES
+    + """
 :utility a cog:Room ; rdfs:label "utility room" .
 :hall a cog:Room ; rdfs:label "hall" .
 :ledge a cog:Surface ; rdfs:label "ledge" ; cog:inRoom :utility .
@@ -483,6 +497,7 @@ TWO_TOWELS = """
 :sam a cog:Human ; cog:inRoom :utility .
 :kim a cog:Human ; cog:inRoom :hall .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -509,21 +524,16 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
     speaker: str | None,
     ids: list[str],
 ) -> None:
-    with SceneGraph.from_turtle_text(TWO_TOWELS, source="two towels") as scene:
-        intent = IntentFrame(domain="household", task=task, slots=slots)
-        handles = {"scene_graph": scene, "workers": workers}
-        run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
-    found = resolved(blackboard)["object"]
+    intent = IntentFrame(domain="household", task=task, slots=slots)
+    found = resolved_in(TWO_TOWELS, intent, speaker, blackboard, make_llm, registry, workers)
     assert found.ids == ids
     if len(ids) == 1:
         assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
 
 
-SIDE_BY_SIDE = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
-
+SIDE_BY_SIDE = (
+    PREFIXES
+    + """
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :counter a cog:Surface ; rdfs:label "counter" ; cog:inRoom :kitchen .
 :shelf a cog:Surface ; rdfs:label "shelf" ; cog:inRoom :kitchen .
@@ -542,6 +552,7 @@ SIDE_BY_SIDE = """
     cog:on :tray .
 :sam a cog:Human ; cog:inRoom :kitchen .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -560,8 +571,6 @@ def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
     said: str,
     ids: list[str],
 ) -> None:
-    with SceneGraph.from_turtle_text(SIDE_BY_SIDE, source="side by side") as scene:
-        intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
-        handles = {"scene_graph": scene, "workers": workers}
-        run(blackboard, make_llm, registry, intent, handles=handles, speaker="sam")
-    assert sorted(resolved(blackboard)["object"].ids) == ids
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
+    found = resolved_in(SIDE_BY_SIDE, intent, "sam", blackboard, make_llm, registry, workers)
+    assert sorted(found.ids) == ids
