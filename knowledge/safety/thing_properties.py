@@ -17,6 +17,8 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   label or the id names; only when none names one, the typical materials of the types (a
   tea towel: cotton, so fabric and flammable). Nothing at all: unknown, which the rules treat
   as possibly hazardous.
+- **Contents**: a container named after the substance it holds ("bleach bottle", "pill tub")
+  is a chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one).
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical). It never replaces a material,
   never makes an unknown material known, and gives no type or flag that would exempt a thing
@@ -59,6 +61,13 @@ The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning
 the world can confirm; ``fragile`` depends on the particular thing (an empty jam jar for the
 recycling is glass, and nobody asks before binning it; a wine glass is), so a scene marks it
 where it matters, and the rules about breaking read the material (``breakable``) instead."""
+
+SUBSTANCE_FLAGS = frozenset({"chemical", "medicine"})
+"""What a container named after its contents holds ("bleach bottle"); a name may also say
+whom it is for ("dog bowl", "lunch box"), so no other kind is read from it."""
+
+CONTAINER = "ContainerItem"
+"""The category of things that hold others (a bottle, a jar, a tub): named after what they hold."""
 
 CACHED_DESCRIPTIONS = 65_536
 """How many distinct descriptions :func:`safety_properties` remembers."""
@@ -140,6 +149,9 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     kinds = set(descriptions.flags)
     for name in direct:
         kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
+    # a container named after the substance it holds ("bleach bottle", "pill tub") holds it
+    for held in filter(None, (_contents_named(name) for name in seen)):
+        kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     # what the user said only adds: the kinds that raise a hazard, and materials
     for name in filter(None, map(taxonomy.type_named, descriptions.said)):
         kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
@@ -152,6 +164,16 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
         materials=known | materials_.read_all(descriptions.said),
         material_unknown=not known,
     )
+
+
+def _contents_named(name: str) -> str | None:
+    """The type the words before a container's name give ("bleach" of "bleach bottle")."""
+    taxonomy = household_taxonomy()
+    words = name.lower().split()
+    head = taxonomy.type_named(name) if len(words) > 1 else None
+    if head is None or CONTAINER not in (head, *taxonomy.categories_of(head)):
+        return None
+    return taxonomy.type_named(" ".join(words[:-1]))
 
 
 def _typical_materials(types: Iterable[str]) -> list[str | None]:

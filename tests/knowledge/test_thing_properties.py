@@ -18,6 +18,10 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="toy_1", type="Dog", label="toy dog"), {"animal"}),  # the union wins
         (Descriptions(id="lego_2", label="lego bleach"), {"chemical"}),  # a kind of toy: no toy
         (Descriptions(id="doll_3", label="doll medicine"), {"medicine"}),
+        (Descriptions(id="bottle_7", type="Bottle", label="bleach bottle"), {"chemical"}),
+        (Descriptions(id="bottle_8", type="Bottle", label="pill bottle"), {"medicine"}),
+        (Descriptions(id="bottle_9", type="Bottle", label="water bottle"), set()),
+        (Descriptions(id="bowl_4", label="dog bowl"), set()),  # for a dog, not of one
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
