@@ -105,7 +105,13 @@ def test_janus_figure_4_states_the_retrieved_value_and_only_that(
 
     assert result.domain == "advisor"
     assert result.control == "Proceed"
-    assert result.task == {"dish": "tiramisu", "aspect": "carbohydrate"}
+    assert result.task == {  # Table 1's DishInfo: no ingredient to check, not "for me"
+        "dish": "tiramisu",
+        "aspect": "carbohydrate",
+        "check": [],
+        "for_user": False,
+        "person": None,
+    }
     query = result.rationales["GenerateQuery"]
     assert query.source == "fast_path" and "dish_info" in query.rationale
     evidence = py_trees.blackboard.Blackboard.storage["/turn/evidence"]
