@@ -169,7 +169,8 @@ def test_the_dish_asked_about_is_not_filtered(
     }
     assert generate(blackboard, make_llm(), advisor, presets).startswith("S")
     rows = run(blackboard, make_llm, workers, advisor)
-    assert rows and "peanuts (in satay sauce)" in (rows[0]["value"] or "")
+    assert rows and rows[0]["dish"] == "adv:chicken_satay"
+    assert "peanuts" in (rows[0]["value"] or "")  # with the path to them (Table 1's DishInfo)
 
 
 @pytest.mark.parametrize(
