@@ -80,21 +80,30 @@ class StateClaim:
     """The ids it is about (empty: nothing the robot can check)."""
 
 
-_SWITCHED = r"(?:switched|turned|powered|shut)\s+(?:[\w'’-]+\s+){0,3}?"
-"""A switching verb, then what it switched (up to three words), then ``on`` or ``off``."""
+_ALONE = r"(?=\s*(?:$|[.,;:!?—–-]|(?:now|again|still|already|too)\b))"
+"""After "on" or "off": the word ends its clause, so it is a state, not a place ("on the table")."""
+_VERB = r"(?:switched|turned|powered|shut)"
+
+
+def _switched(particle: str) -> str:
+    """A switching verb with ``particle`` next to it or after what it switched (up to 3 words)."""
+    return rf"{_VERB}\s+{particle}\b|{_VERB}\s+(?:[\w'’-]+\s+){{1,3}}?{particle}{_ALONE}"
+
+
 _OFF = (
-    rf"{_SWITCHED}off|(?:is|are|'s|’s|now)\s+off|unplugged"
-    r"|(?:not|(?:is|are|was|were)n['’]t)\s+(?:on|running)|no\s+longer\s+(?:on|running)"
+    rf"{_switched('off')}|(?:is|are|'s|’s|now)\s+off{_ALONE}|unplugged"
+    rf"|(?:not|(?:is|are|was|were)n['’]t)\s+(?:on{_ALONE}|running)"
+    rf"|no\s+longer\s+(?:on{_ALONE}|running)"
 )
 _COOL = r"cool(?:ed)?(?:\s+down)?|cold|(?:not|(?:is|are)n['’]t)\s+hot|no\s+longer\s+hot"
 _TOUCH = r"(?:safe|fine|ok|okay|alright)\s+to\s+(?:touch|handle|hold|pick\s+up|lean\s+on)"
 _SAFE = r"safe(?:\s+to\s+\w+)?|(?:fine|ok|okay)\s+to\s+(?:use|eat|drink)"
 _RUNNING = (
-    rf"{_SWITCHED}on|(?:is|are|'s|’s|now)\s+(?:on(?!\s+(?:the|a|an|to|top|your|my|its|his|her)\b)|running)"
+    rf"{_switched('on')}|(?:is|are|'s|’s|now)\s+(?:on{_ALONE}|running)"
     r"|heating(?:\s+up)?|warming(?:\s+up)?|cooking|boiling|baking|toasting"
     r"|being\s+(?:heated|warmed|cooked)"
 )
-_TRANSITIVE = re.compile(r"(?:switched|turned|powered|shut)\b", re.IGNORECASE)
+_TRANSITIVE = re.compile(rf"{_VERB}\b", re.IGNORECASE)
 _PATTERNS: dict[Claimed, str] = {
     "off": _OFF,
     "cool": _COOL,

@@ -265,9 +265,8 @@ def test_a_forged_batch_cannot_make_a_foil_tray_ceramic_and_get_it_microwaved(
     tray = belief.things["leftovers"]
     assert (tray.label, tray.material) == ("foil tray", "foil")
     heat = [("heat", {"object": "leftovers", "appliance": "microwave"})]
-    assert [h.rule for h in task_hazards(shipped_hazard_rules(), heat, belief, ())] == [
-        "metal_in_microwave"
-    ]
+    found = [h.rule for h in task_hazards(shipped_hazard_rules(), heat, belief, ())]
+    assert found[0] == "metal_in_microwave"  # forbidden first (a lid nobody saw is asked too)
     assert belief.things["counter"].clean is True  # the belief did not freeze
     assert "less hazardous (no longer metal)" in caplog.text
     assert "it comes from x, not robot1's own perception (sim:robot1)" in caplog.text

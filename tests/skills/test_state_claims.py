@@ -91,3 +91,23 @@ def test_off_is_backed_by_the_beliefs_unpowered_state() -> None:
 def test_a_reply_with_no_state_words_needs_no_belief() -> None:
     assert not states_claimed("I brought the mug to the table.")
     assert states_claimed("The hob is off now.")
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "I could not do it: the mug is on table 1.",
+        "The mug is not on the counter.",
+        "I turned the mug on its side.",
+        "The lamp fell off the shelf.",
+    ],
+)
+def test_on_and_off_as_places_are_no_states(reply: str) -> None:
+    """Checked to fail before: 'is on table 1' was read as a running claim about the mug."""
+    assert refused(reply) == [], reply
+
+
+def test_switching_verbs_with_the_thing_between_still_claim() -> None:
+    assert refused("I switched the kettle on.")  # the belief says it is off
+    assert refused("I turned on the kettle.")
+    assert refused("I switched the hob off.", hob_on=False) == []
