@@ -126,6 +126,8 @@ _MODAL = re.compile(
     re.IGNORECASE,
 )
 _NOT_SAFE = re.compile(r"\b(?:not|never|un)\s*safe|\bunsafe\b", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b(?:the|a|an|my|your|our|their|his|her)\s+[\w'’-]+", re.IGNORECASE)
+"""A subject of its own that names no thing the robot knows ("the robot side")."""
 _PRONOUN = re.compile(r"(?<!\w)(?:it|its|this|that|they|them|these|those)(?!\w)", re.IGNORECASE)
 _CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so|[—–-])\s+", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
@@ -182,6 +184,8 @@ def state_claims(
                     about = after[0]
                 elif before:
                     about = before[-1]
+                elif _SUBJECT.search(clause[:start]) and not _PRONOUN.search(clause[:start]):
+                    about = frozenset()  # "the robot side is not running": not a thing here
                 elif _PRONOUN.search(clause[:start]) or not after:
                     about = last  # "it is safe", or no subject: the thing named last
                 else:

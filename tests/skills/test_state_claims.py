@@ -111,3 +111,10 @@ def test_switching_verbs_with_the_thing_between_still_claim() -> None:
     assert refused("I switched the kettle on.")  # the belief says it is off
     assert refused("I turned on the kettle.")
     assert refused("I switched the hob off.", hob_on=False) == []
+
+
+def test_a_subject_the_robot_does_not_know_is_not_another_thing() -> None:
+    """Checked to fail before: 'the robot side is not running' was read as the hob being off."""
+    reply = "The hob is on. The robot side is not running; start it."
+    assert refused(reply) == []
+    assert refused("The hob is on. The hob is not running.")  # its own subject: checked
