@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from cogtree.evaluation.janus.datasets import DEFAULT_DATA, DatasetError
@@ -43,6 +44,7 @@ from cogtree.evaluation.janus.scope_similarity import (
     tfidf_similarity,
     write_heatmap,
 )
+from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.llm.embedding import RECALL_METHODS, RecallMethod, choose_recall
 from cogtree.knowledge.llm.errors import LLMError
@@ -127,41 +129,24 @@ def run_scope_similarity(args: argparse.Namespace) -> int:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     notes: list[str] = []
-    matrices = [tfidf_similarity(profiles)]
-    try:
-        embedded = _embedding_matrix(args.embedding, profiles, notes)
-    except LLMError as error:
-        print(f"cogtree: error: --embedding {args.embedding}: {error}", file=sys.stderr)
+    matrices = _similarities(args, profiles, notes)
+    if matrices is None:
         return 2
-    if embedded is not None:
-        matrices.append(embedded)
+    embedded = matrices[1] if len(matrices) > 1 else None
     configurations = spread_configurations(matrices[0])
     results: list[ConfigurationResult] = []
-    for backend in dict.fromkeys(args.backend or DEFAULT_BACKENDS):
-        try:
-            client = client_for(backend)
-        except BackendUnavailable as error:
-            notes.append(f"{backend} skipped: {error}")
-            continue
-        try:
-            print(f"[{backend}] routing {len(configurations)} configurations", file=sys.stderr)
-            results += evaluate_configurations(
-                profiles,
-                items,
-                configurations,
-                backend=backend,
-                llm=client,
-                label=backend_label(backend, client),
-                embedded=embedded,
-            )
-        finally:
-            if client is not None:
-                client.close()
-    if not args.no_heatmap:
-        try:
-            notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
-        except ImportError as error:
-            notes.append(f"heatmap skipped: {error}")
+    for backend, client in _clients(args, notes):
+        print(f"[{backend}] routing {len(configurations)} configurations", file=sys.stderr)
+        results += evaluate_configurations(
+            profiles,
+            items,
+            configurations,
+            backend=backend,
+            llm=client,
+            label=backend_label(backend, client),
+            embedded=embedded,
+        )
+    _heatmap(args, matrices, notes)
     _write(_markdown(len(profiles), matrices, results, notes), args.output)
     return 0
 
@@ -183,32 +168,15 @@ def _run_paper(args: argparse.Namespace) -> int:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     notes: list[str] = [f"requests: {data}"]
-    matrices = [tfidf_similarity(profiles)]
-    try:
-        embedded = _embedding_matrix(args.embedding, profiles, notes)
-    except LLMError as error:
-        print(f"cogtree: error: --embedding {args.embedding}: {error}", file=sys.stderr)
+    matrices = _similarities(args, profiles, notes)
+    if matrices is None:
         return 2
-    matrices += [embedded] if embedded is not None else []
     rows: list[PaperRow] = []
-    for backend in dict.fromkeys(args.backend or DEFAULT_BACKENDS):
-        try:
-            client = client_for(backend)
-        except BackendUnavailable as error:
-            notes.append(f"{backend} skipped: {error}")
-            continue
-        try:
-            print(f"[{backend}] routing {len(sets)} configurations", file=sys.stderr)
-            label = backend_label(backend, client)
-            rows += paper_rows(profiles, sets, matrices, backend=backend, llm=client, label=label)
-        finally:
-            if client is not None:
-                client.close()
-    if not args.no_heatmap:
-        try:
-            notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
-        except ImportError as error:
-            notes.append(f"heatmap skipped: {error}")
+    for backend, client in _clients(args, notes):
+        print(f"[{backend}] routing {len(sets)} configurations", file=sys.stderr)
+        label = backend_label(backend, client)
+        rows += paper_rows(profiles, sets, matrices, backend=backend, llm=client, label=label)
+    _heatmap(args, matrices, notes)
     parts = [
         "## Similarity of Table 2's domain descriptions",
         "",
@@ -222,6 +190,43 @@ def _run_paper(args: argparse.Namespace) -> int:
     ]
     _write("\n".join(parts) + "\n", args.output)
     return 0
+
+
+def _similarities(
+    args: argparse.Namespace, profiles: list[DomainProfile], notes: list[str]
+) -> list[SimilarityMatrix] | None:
+    """TF-IDF similarity, then the embedding's when it runs; None (said) when it fails."""
+    try:
+        embedded = _embedding_matrix(args.embedding, profiles, notes)
+    except LLMError as error:
+        print(f"cogtree: error: --embedding {args.embedding}: {error}", file=sys.stderr)
+        return None
+    return [tfidf_similarity(profiles), *([embedded] if embedded is not None else [])]
+
+
+def _clients(args: argparse.Namespace, notes: list[str]) -> Iterator[tuple[str, LLMClient | None]]:
+    """Each backend asked for with its client, closed after use; one that cannot run is noted."""
+    for backend in dict.fromkeys(args.backend or DEFAULT_BACKENDS):
+        try:
+            client = client_for(backend)
+        except BackendUnavailable as error:
+            notes.append(f"{backend} skipped: {error}")
+            continue
+        try:
+            yield backend, client
+        finally:
+            if client is not None:
+                client.close()
+
+
+def _heatmap(args: argparse.Namespace, matrices: list[SimilarityMatrix], notes: list[str]) -> None:
+    """Write the heat map PNG unless ``--no-heatmap``; note where, or why not."""
+    if args.no_heatmap:
+        return
+    try:
+        notes.append(f"heatmap written to {write_heatmap(matrices, args.heatmap)}")
+    except ImportError as error:
+        notes.append(f"heatmap skipped: {error}")
 
 
 def _embedding_matrix(
