@@ -65,19 +65,8 @@ _TARGET_WORDS = {
     "daily_fat_g": ("fat", "g"),
 }
 
-RELATIONS: tuple[Relation, ...] = ("allergy", "intolerance", "diet", "exclude", "prefer")
-ASPECTS: tuple[Aspect, ...] = (
-    "kcal",
-    "protein",
-    "carbohydrate",
-    "fat",
-    "ingredients",
-    "allergens",
-    "diets",
-    "nutrition",
-    "check",
-    "profile",
-)
+RELATIONS: tuple[Relation, ...] = get_args(Relation)
+ASPECTS: tuple[Aspect, ...] = get_args(Aspect)
 DAYS: tuple[str, ...] = get_args(DayOfWeek)
 MEALS: tuple[str, ...] = get_args(MealType)
 DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
