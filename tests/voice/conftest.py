@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -51,3 +53,15 @@ SMALL_WORLD = [
 def robot_recognizer() -> PocketsphinxRecognizer:
     """PocketSphinx constrained to :data:`SMALL_WORLD`."""
     return PocketsphinxRecognizer.for_sentences(SMALL_WORLD)
+
+
+@pytest.fixture
+def float_wav(tmp_path: Path) -> Path:
+    """Half a second of a 440 Hz tone as a 32-bit floating-point WAV (made by sox)."""
+    path = tmp_path / "float.wav"
+    tone = ["synth", "0.5", "sine", "440"]
+    subprocess.run(
+        ["sox", "-n", "-r", "16000", "-e", "floating-point", "-b", "32", str(path), *tone],
+        check=True,
+    )
+    return path

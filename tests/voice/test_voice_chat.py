@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -69,26 +68,8 @@ def test_below_the_confidence_threshold_the_robot_asks_again(
     assert [r["type"] for r in records(log)] == ["header"]
 
 
-def test_a_wav_in_another_format_is_a_clear_error(blackboard, capsys, tmp_path) -> None:
-    floats = tmp_path / "float.wav"
-    subprocess.run(
-        [
-            "sox",
-            "-n",
-            "-r",
-            "16000",
-            "-e",
-            "floating-point",
-            "-b",
-            "32",
-            str(floats),
-            "synth",
-            "0.5",
-            "sine",
-            "440",
-        ],
-        check=True,
-    )
+def test_a_wav_in_another_format_is_a_clear_error(blackboard, capsys, tmp_path, float_wav) -> None:
+    floats = float_wav
     code, _ = chat(tmp_path, floats)
     err = capsys.readouterr().err
     assert code == 2
