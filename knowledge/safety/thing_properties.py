@@ -121,17 +121,13 @@ def what_it_is(descriptions: Descriptions) -> Reading:
     """What a thing is, to tell whether another one could be handed over in its place.
 
     Its types, kinds (chemical, food, drink, medicine, sharp...), material classes (or that
-    none is known) and scene flags over every description (:func:`safety_properties`), and
-    the kinds any single word of its names gives: "bleach bottle" is read as a bottle, but its
-    first word names a chemical, which a "water bottle" is not. Two things with different
-    readings are not interchangeable.
+    none is known) and scene flags over every description (:func:`safety_properties`, which
+    reads a "bleach bottle" as holding a chemical). Two things with different readings are
+    not interchangeable.
     """
     found = safety_properties(descriptions)
-    words = {word for name in descriptions.seen_names for word in name.split()}
-    named = (safety_properties(Descriptions(id="", label=word)).kinds for word in words)
     unknown = frozenset({"material unknown"} if found.material_unknown else ())
-    kinds = found.kinds.union(*named)
-    return found.types, kinds, found.materials | unknown, descriptions.flags
+    return found.types, found.kinds, found.materials | unknown, descriptions.flags
 
 
 @lru_cache(maxsize=CACHED_DESCRIPTIONS)
