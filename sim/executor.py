@@ -4,6 +4,11 @@ It implements :class:`skills.action_model.commands.Executor`. A wrong belief the
 failed command: the skill planned from the map, the world says "bottle is not on table_1 in
 kitchen" (``object_not_visible``).
 
+What a command does is its capability's: the executor looks the command up in the capability
+registry and runs its rule (``simulate``) on the world, which offers the rules its readings and
+changes (:class:`~skills.action_model.ground_truth.GroundTruth`). The executor runs the two
+commands of no capability itself: ``observe`` (perception) and ``store`` (a mounted locker).
+
 Timing (the design choice): commands take simulated time, and the caller drives the clock.
 
 - :meth:`SimExecutor.submit` queues the command and returns its future at once; each robot
@@ -13,7 +18,7 @@ Timing (the design choice): commands take simulated time, and the caller drives 
   robot drives fails the navigation), its future resolves with the
   :class:`~skills.action_model.commands.Feedback`, and the robot's next command starts. Then people
   finish their delegated tasks and ``when`` events are checked.
-- A command takes :data:`COMMAND_TICKS` ticks (at least one, so its future resolves on a
+- A command takes its capability's ``ticks`` (at least one, so its future resolves on a
   later ``step``); ``navigate`` takes the world's ``ticks_per_room`` per door on the shortest
   way, ``wait`` its seconds in ticks (rounded up).
 
@@ -37,7 +42,7 @@ import logging
 import math
 import threading
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -49,39 +54,17 @@ from cogtree.sim.events import EventEngine
 from cogtree.sim.humans import People
 from cogtree.sim.perception import facts_about, update_belief, visible
 from cogtree.sim.scenario import Scenario
-from cogtree.sim.world import World, fail, ok
-from cogtree.skills.action_model.commands import ArgValue, Command, Feedback
+from cogtree.sim.world import World
+from cogtree.skills.action_model.commands import Command, Feedback, fail, ok
+from cogtree.skills.action_model.ground_truth import BadArgument, thing_arg
+from cogtree.skills.capabilities.registry import COMMANDS
 
 log = logging.getLogger(__name__)
 
-COMMAND_TICKS: Mapping[str, int] = MappingProxyType(
-    {
-        "navigate": 1,  # plus ticks_per_room per door crossed
-        "approach": 1,
-        "observe": 1,
-        "open_gripper": 1,
-        "grasp": 1,
-        "verify_grasp": 1,
-        "lift": 1,
-        "put": 1,
-        "release": 1,
-        "open": 1,
-        "close": 1,
-        "handover": 2,
-        "present_handle": 1,
-        "put_beside": 1,
-        "drop_in": 1,
-        "switch_on": 1,
-        "switch_off": 1,
-        "fill": 3,
-        "pour": 2,
-        "wipe": 3,
-        "store": 1,
-        "speak": 1,
-        "wait": 1,  # at least; its seconds in ticks otherwise
-    }
-)
-"""How many ticks each command takes (see the module docs for navigate and wait)."""
+OWN_COMMANDS: Mapping[str, int] = MappingProxyType({"observe": 1, "store": 1})
+"""The commands of no capability, which the executor runs itself, and their ticks; every
+other command's rule and ticks are its capability's (see the module docs for navigate and
+wait)."""
 
 HANDLED_ARGUMENTS = (
     "object",
@@ -98,10 +81,6 @@ HANDLED_ARGUMENTS = (
     "tool",
 )
 """Arguments naming things whose state the robot reports after a command on them."""
-
-
-class _BadArgument(ValueError):
-    """A command argument is missing or of the wrong type."""
 
 
 @dataclass
@@ -279,7 +258,8 @@ class SimExecutor(Closeable):
 
     def _ticks(self, command: Command) -> int:
         """How long ``command`` takes, decided when it starts."""
-        ticks = COMMAND_TICKS[command.name]
+        own = OWN_COMMANDS.get(command.name)
+        ticks = own if own is not None else COMMANDS[command.name].ticks
         if command.name == "navigate":
             pose = self.world.state.robots.get(command.robot)
             target = command.args.get("target")
@@ -299,8 +279,8 @@ class SimExecutor(Closeable):
             return Feedback(ok=False, message="cancelled")
         room_before = self._room(command.robot)
         try:
-            feedback = self._rule(command)()
-        except _BadArgument as error:
+            feedback = self._rule(command)
+        except BadArgument as error:
             feedback = fail("object_not_found", f"{command.describe()}: {error}")
         job.record.finished_at = self.world.tick
         job.record.feedback = feedback
@@ -316,68 +296,14 @@ class SimExecutor(Closeable):
         pose = self.world.state.robots.get(robot)
         return pose.room if pose else None
 
-    def _rule(self, command: Command) -> Callable[[], Feedback]:
-        """The world rule that runs ``command`` (arguments checked now, the rule later)."""
+    def _rule(self, command: Command) -> Feedback:
+        """Run ``command`` on the world: its capability's rule, or the executor's own."""
         world, robot, args = self.world, command.robot, command.args
-        rules: dict[str, Callable[[], Feedback]] = {
-            "navigate": lambda: world.navigate(robot, _text(args, "target")),
-            "approach": lambda: world.approach(robot, _text(args, "target")),
-            "observe": lambda: self._observe(robot),
-            "open_gripper": lambda: world.open_gripper(robot, _text(args, "hand")),
-            "grasp": lambda: world.grasp(robot, _text(args, "object"), _text(args, "hand")),
-            "verify_grasp": lambda: world.verify_grasp(
-                robot, _text(args, "object"), _text(args, "hand")
-            ),
-            "lift": lambda: world.lift(robot, _text(args, "object"), _text(args, "hand")),
-            "put": lambda: world.put(
-                robot, _text(args, "object"), _text(args, "target"), _text(args, "hand")
-            ),
-            "release": lambda: world.release(robot, _text(args, "hand")),
-            "open": lambda: world.open_or_close(robot, _openable(args), open_it=True),
-            "close": lambda: world.open_or_close(robot, _openable(args), open_it=False),
-            "handover": lambda: world.handover(
-                robot,
-                _text(args, "object"),
-                _text(args, "person"),
-                _text(args, "hand") if "hand" in args else None,
-            ),
-            "present_handle": lambda: world.present_handle(
-                robot, _text(args, "object"), _text(args, "hand")
-            ),
-            "put_beside": lambda: world.put_beside(
-                robot,
-                _text(args, "object"),
-                _text(args, "landmark"),
-                _text(args, "relation"),
-                _text(args, "hand"),
-            ),
-            "drop_in": lambda: world.drop_in(
-                robot, _text(args, "object"), _text(args, "bin"), _text(args, "hand")
-            ),
-            "switch_on": lambda: world.switch(robot, _text(args, "appliance"), on=True),
-            "switch_off": lambda: world.switch(robot, _text(args, "appliance"), on=False),
-            "fill": lambda: world.fill(
-                robot,
-                _text(args, "container"),
-                _text(args, "source"),
-                _text(args, "hand"),
-                _amount(args),
-            ),
-            "pour": lambda: world.pour(
-                robot,
-                _text(args, "source"),
-                _text(args, "target"),
-                _text(args, "hand"),
-                _amount(args),
-            ),
-            "wipe": lambda: world.wipe(
-                robot, _text(args, "surface"), _text(args, "tool"), _text(args, "hand")
-            ),
-            "store": lambda: world.store(robot, _text(args, "object"), _text(args, "storage")),
-            "speak": lambda: world.speak(robot, _text(args, "text")),
-            "wait": lambda: self._wait(robot, args),
-        }
-        return rules[command.name]
+        if command.name == "observe":
+            return self._observe(robot)
+        if command.name == "store":
+            return world.store(robot, thing_arg(args, "object"), thing_arg(args, "storage"))
+        return COMMANDS[command.name].simulate(world, robot, args)
 
     def _observe(self, robot: str) -> Feedback:
         if robot not in self.world.spec.robots:
@@ -393,14 +319,6 @@ class SimExecutor(Closeable):
                 seen.append(thing)
         room = self.world.state.robots[robot].room
         return ok(f"{robot} sees in {room}: {', '.join(seen) or 'nothing'}")
-
-    def _wait(self, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
-        if robot not in self.world.spec.robots:
-            return fail("object_not_found", f"no robot {robot!r}")
-        seconds = args.get("seconds", 0)
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
-            raise _BadArgument(f"`seconds` must be a number >= 0, got {seconds!r}")
-        return ok(f"{robot} waited {seconds} s")
 
     def _tell_belief(self, command: Command, belief: SceneGraph, feedback: Feedback) -> None:
         """Tell the belief what the robot knows first-hand after ``command``.
@@ -423,23 +341,3 @@ class SimExecutor(Closeable):
             handled = [thing for thing in handled if self.world.kind_of(thing) != "object"]
         things = [robot, *self.world.held(robot).values(), *handled]
         belief.observe(facts_about(self.world, dict.fromkeys(things), robot=robot, scene=belief))
-
-
-def _text(args: Mapping[str, ArgValue], key: str) -> str:
-    value = args.get(key)
-    if not isinstance(value, str) or not value:
-        raise _BadArgument(f"needs a `{key}` argument naming a thing (got {value!r})")
-    return value
-
-
-def _amount(args: Mapping[str, ArgValue]) -> float:
-    value = args.get("amount_ml")
-    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-        raise _BadArgument(f"`amount_ml` must be a number of millilitres > 0, got {value!r}")
-    return float(value)
-
-
-def _openable(args: Mapping[str, ArgValue]) -> str:
-    """The thing ``open``/``close`` act on: ``container``, ``door`` or ``target``."""
-    key = next((k for k in ("container", "door", "target") if k in args), "container")
-    return _text(args, key)

@@ -41,9 +41,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from cogtree.knowledge.scene.referents import FILLER_WORDS
-from cogtree.sim.world import World, fail, ok
+from cogtree.sim.world import World
 from cogtree.sim.world_spec import Id, SpecModel
-from cogtree.skills.action_model.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback, fail, ok
 
 log = logging.getLogger(__name__)
 

@@ -5,14 +5,20 @@ starts) and keeps what changes in a :class:`WorldState` (a pydantic model: where
 is now, which doors and containers are open, who is busy, the tick, a history). Its one
 :class:`random.Random` is the only randomness of a run, so the same seed gives the same run.
 
-- *Robot rules*, one method per low-level command
-  (:data:`skills.action_model.commands.CommandName`): each checks the command against ground
-  truth, changes the state only when it succeeds, and returns a
-  :class:`~skills.action_model.commands.Feedback` whose code comes from the
-  failure-experience vocabulary and whose message names the reason ("bottle is not on table_1 in
-  kitchen").
-- *Ground-truth changes* without checks (``move_object``, ``set_open``, ``move_person``, ...):
-  what disruptions (:mod:`sim.events`) and people (:mod:`sim.humans`) do to the world.
+It implements :class:`~skills.action_model.ground_truth.GroundTruth`, the world a command's
+rule acts on (each capability's module holds the rules of its commands; the simulator's
+executor runs them):
+
+- *Readings and checks* (``kind_of``, ``held``, ``is_full``, ``refusal``, ``holding_near``, ...).
+- *Robot rules* for the commands that move things, robots and doors about (``navigate``,
+  ``grasp``, ``put``, ``open_or_close``, ``handover``, ...), which share the world's geometry:
+  each checks the command against ground truth, changes the state only when it succeeds, and
+  returns a :class:`~skills.action_model.commands.Feedback` whose code comes from the
+  failure-experience vocabulary and whose message names the reason ("bottle is not on table_1
+  in kitchen").
+- *Ground-truth changes* without checks (``put_in``, ``add_liquid``, ``move_object``,
+  ``set_open``, ``move_person``, ...): what the other rules, disruptions (:mod:`sim.events`)
+  and people (:mod:`sim.humans`) do to the world.
 
 Geometry is symbolic. A robot is in a room and possibly *near* one thing (a piece of furniture,
 a person, a robot, or an object on the floor) after ``approach`` or after navigating to a piece
@@ -37,7 +43,6 @@ from datetime import datetime, timedelta
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.memory.experience import ErrorCode
 from cogtree.sim.world_spec import (
     Availability,
     Kind,
@@ -47,7 +52,7 @@ from cogtree.sim.world_spec import (
     WorldError,
     WorldSpec,
 )
-from cogtree.skills.action_model.commands import Feedback
+from cogtree.skills.action_model.commands import Feedback, fail, ok
 
 log = logging.getLogger(__name__)
 
@@ -169,16 +174,6 @@ class WorldState(BaseModel):
         )
 
 
-def ok(message: str) -> Feedback:
-    """A successful command's feedback."""
-    return Feedback(ok=True, message=message)
-
-
-def fail(code: ErrorCode, message: str) -> Feedback:
-    """A failed command's feedback: the experience code and the reason in words."""
-    return Feedback(ok=False, code=code, message=message)
-
-
 class World:
     """Ground truth and its rules, with one seeded random generator.
 
@@ -287,6 +282,32 @@ class World:
         """The liquid ``container`` holds now; None when empty."""
         return self.state.liquids.get(container)
 
+    def is_empty(self, container: str) -> bool:
+        """Whether ``container`` holds no liquid."""
+        return self.liquid_in(container) is None
+
+    def is_full(self, container: str) -> bool:
+        """Whether ``container`` holds liquid up to its capacity (a known one)."""
+        capacity, now = self._capacity(container), self.liquid_in(container)
+        return capacity is not None and now is not None and now.ml >= capacity
+
+    def _capacity(self, container: str) -> float | None:
+        item = self.spec.objects.get(container)
+        return item.capacity_ml if item is not None else None
+
+    def bin_kind(self, thing: str) -> str | None:
+        """The waste ``thing`` takes (recycling, compost, landfill), when it is a waste bin."""
+        furniture = self.spec.furniture.get(thing)
+        return furniture.bin if furniture is not None else None
+
+    def robot_near(self, robot: str) -> str | None:
+        """What ``robot`` is near (None: nothing in particular)."""
+        return self.state.robots[robot].near
+
+    def hands(self, robot: str) -> tuple[str, ...]:
+        """The hands of ``robot`` (none for a base without an arm)."""
+        return tuple(self.spec.robots[robot].hands)
+
     def is_powered(self, thing: str) -> bool:
         """Whether an appliance, tap or light is switched on."""
         return self.state.powered.get(thing, False)
@@ -381,7 +402,7 @@ class World:
 
     # -- robot rules ---------------------------------------------------------------------------
 
-    def _robot(self, robot: str, skill: RobotSkill | None, action: str) -> Feedback | None:
+    def refusal(self, robot: str, skill: str | None, action: str) -> Feedback | None:
         """A failure when ``robot`` is unknown or lacks ``skill``; None when it may act."""
         spec = self.spec.robots.get(robot)
         if spec is None:
@@ -421,7 +442,7 @@ class World:
         is blocked), door_closed (the only ways go through a closed or locked door: it names
         the first one on the shortest such way).
         """
-        refused = self._robot(robot, "Goto", "navigate")
+        refused = self.refusal(robot, "Goto", "navigate")
         if refused:
             return refused
         goal = self.navigation_target_room(target)
@@ -465,7 +486,7 @@ class World:
         object_not_visible (not in this room, or inside a closed container),
         person_unavailable (the person is not in this room).
         """
-        refused = self._robot(robot, "Goto", "approach")
+        refused = self.refusal(robot, "Goto", "approach")
         if refused:
             return refused
         pose = self.state.robots[robot]
@@ -489,7 +510,7 @@ class World:
 
     def open_gripper(self, robot: str, hand: str) -> Feedback:
         """Open a hand. Fails: capability_missing (no such hand), hand_full (it holds something)."""
-        refused = self._robot(robot, "Pick", "open a gripper") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Pick", "open a gripper") or self._hand(robot, hand)
         if refused:
             return refused
         held = self.held(robot).get(hand)
@@ -512,7 +533,7 @@ class World:
         does not slip (grasp_slipped: a seeded draw; the object stays where it was).
         """
         refused = (
-            self._robot(robot, "Pick", "grasp") or self._hand(robot, hand) or self._object(obj)
+            self.refusal(robot, "Pick", "grasp") or self._hand(robot, hand) or self._object(obj)
         )
         if refused:
             return refused
@@ -603,7 +624,7 @@ class World:
 
     def verify_grasp(self, robot: str, obj: str, hand: str) -> Feedback:
         """Check that ``hand`` really holds ``obj``. Fails: grasp_slipped (it does not)."""
-        refused = self._robot(robot, "Pick", "verify a grasp") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Pick", "verify a grasp") or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
@@ -616,7 +637,7 @@ class World:
         Fails: not_holding; grasp_slipped (a seeded draw: the object falls back where it was
         grasped from).
         """
-        refused = self._robot(robot, "Pick", "lift") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Pick", "lift") or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
@@ -638,7 +659,7 @@ class World:
         (the target is not in this room), out_of_reach (not near the target, or its height
         is out of reach), container_closed.
         """
-        refused = self._robot(robot, "Place", "put things down") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Place", "put things down") or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
@@ -685,12 +706,12 @@ class World:
         rests nowhere), object_not_visible (not in this room), out_of_reach (not near that
         furniture, or too high or low), container_closed, no_free_space.
         """
-        refused = self._robot(robot, "Place", "put things down") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Place", "put things down") or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
             return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
-        surface = self._landmark_surface(landmark)
+        surface = self.landmark_surface(landmark)
         if surface is None:
             kind = self.kind_of(landmark)
             what = f"{landmark} is a {kind} that rests on nothing" if kind else "not found"
@@ -709,7 +730,8 @@ class World:
         self.note(f"{robot} put {obj} {relation} {landmark} ({rests} {surface})")
         return ok(f"{obj} is {relation.replace('_', ' ')} {landmark}, {rests} {surface}")
 
-    def _landmark_surface(self, landmark: str) -> str | None:
+    def landmark_surface(self, landmark: str) -> str | None:
+        """The furniture ``landmark`` rests on, or the landmark itself when a surface."""
         kind = self.kind_of(landmark)
         if kind == "surface":
             return landmark
@@ -727,7 +749,7 @@ class World:
 
     def release(self, robot: str, hand: str) -> Feedback:
         """Open ``hand``; whatever it still holds drops to the floor of the robot's room."""
-        refused = self._robot(robot, "Pick", "release") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Pick", "release") or self._hand(robot, hand)
         if refused:
             return refused
         held = self.held(robot).get(hand)
@@ -749,7 +771,7 @@ class World:
         verb = "open" if open_it else "close"
         kind = self.kind_of(target)
         own = kind == "container" and self.spec.furniture[target].mounted_on == robot
-        refused = self._robot(robot, None if own else ("Open" if open_it else "Close"), verb)
+        refused = self.refusal(robot, None if own else ("Open" if open_it else "Close"), verb)
         if refused:
             return refused
         pose = self.state.robots[robot]
@@ -786,7 +808,7 @@ class World:
         person_refused (the person refuses that object or its type), unsafe_object (a sharp
         object from a hand not turned handle first, or a container filled to its capacity).
         """
-        refused = self._robot(robot, None, "hand over") or self._object(obj)
+        refused = self.refusal(robot, None, "hand over") or self._object(obj)
         if refused:
             return refused
         held = self.held(robot)
@@ -801,7 +823,7 @@ class World:
         elif obj not in held.values() and not from_storage:
             return fail("not_holding", f"{robot} holds no {obj}, in hand or storage")
         skill: RobotSkill = "Carry" if hand is None and from_storage else "Handover"
-        refused = self._robot(robot, skill, "hand over")
+        refused = self.refusal(robot, skill, "hand over")
         if refused:
             return refused
         if hand is None and from_storage and not self.is_open(placement.support):
@@ -826,7 +848,7 @@ class World:
                 "unsafe_object",
                 f"{obj} is sharp and would be handed over blade first: present its handle",
             )
-        if self._is_full(obj):
+        if self.is_full(obj):
             held = self.liquid_in(obj)
             assert held is not None  # a full container holds liquid
             return fail(
@@ -860,7 +882,7 @@ class World:
         Fails: not_holding, object_not_found (not a mounted container), object_not_visible
         (its robot is elsewhere), container_closed, payload_exceeded (for the carrier).
         """
-        refused = self._robot(robot, "Place", "store things") or self._object(obj)
+        refused = self.refusal(robot, "Place", "store things") or self._object(obj)
         if refused:
             return refused
         hand = next((h for h, held in self.held(robot).items() if held == obj), None)
@@ -889,7 +911,7 @@ class World:
 
     def present_handle(self, robot: str, obj: str, hand: str) -> Feedback:
         """Turn a held object so its handle points to the person. Fails: not_holding."""
-        refused = self._robot(robot, "Handover", "present a handle") or self._hand(robot, hand)
+        refused = self.refusal(robot, "Handover", "present a handle") or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
@@ -899,11 +921,11 @@ class World:
         self.note(f"{robot} turned {obj} handle first")
         return ok(f"{obj} is handle first")
 
-    def _holding_near(
-        self, robot: str, skill: RobotSkill, action: str, obj: str, hand: str, place: str
+    def holding_near(
+        self, robot: str, skill: str, action: str, obj: str, hand: str, place: str
     ) -> Feedback | None:
         """Why ``robot`` cannot use ``obj`` in ``hand`` at ``place`` (a thing of its room)."""
-        refused = self._robot(robot, skill, action) or self._hand(robot, hand)
+        refused = self.refusal(robot, skill, action) or self._hand(robot, hand)
         if refused:
             return refused
         if self.held(robot).get(hand) != obj:
@@ -913,151 +935,20 @@ class World:
             return fail("object_not_found", f"there is no {place!r}")
         if not self.visible_to(robot, place):
             return fail("object_not_visible", f"{robot} does not see {place} in {pose.room}")
-        support = self._landmark_surface(place) if self.kind_of(place) == "object" else place
+        support = self.landmark_surface(place) if self.kind_of(place) == "object" else place
         if pose.near not in (place, support):
             return fail("out_of_reach", f"{robot} is not near {place}: approach it first")
         return None
 
-    def drop_in(self, robot: str, obj: str, bin_id: str, hand: str) -> Feedback:
-        """Drop a held object into a waste bin the robot is near.
-
-        Fails: not_holding, object_not_found (not a bin), object_not_visible, out_of_reach,
-        container_closed. The world does not judge the bin: goals do (``in(can, recycling)``).
-        """
-        refused = self._holding_near(robot, "Dispose", "throw things away", obj, hand, bin_id)
-        if refused:
-            return refused
-        furniture = self.spec.furniture.get(bin_id)
-        if furniture is None or furniture.bin is None:
-            return fail("object_not_found", f"{bin_id} is not a waste bin")
-        if not self.is_open(bin_id):
-            return fail("container_closed", f"{bin_id} is closed: open its lid first")
-        self._set_down(obj, Placement(relation="in", support=bin_id))
-        self.note(f"{robot} threw {obj} into {bin_id} ({furniture.bin})")
-        return ok(f"{obj} is in {bin_id}")
-
-    def switch(self, robot: str, appliance: str, *, on: bool) -> Feedback:
-        """Switch an appliance, tap or light on or off (idempotent); needs a free hand.
-
-        Fails: object_not_found, not_an_appliance, object_not_visible, out_of_reach (not near
-        it), hand_full.
-        """
-        skill: RobotSkill = "SwitchOn" if on else "SwitchOff"
-        refused = self._robot(robot, skill, "switch things")
-        if refused:
-            return refused
-        if self.kind_of(appliance) is None:
-            return fail("object_not_found", f"there is no {appliance!r}")
-        if "appliance" not in self.flags_of(appliance):
-            return fail("not_an_appliance", f"{appliance} does not switch on or off")
-        pose = self.state.robots[robot]
-        if not self.visible_to(robot, appliance):
-            return fail("object_not_visible", f"{robot} does not see {appliance} in {pose.room}")
-        support = self._landmark_surface(appliance) if self.kind_of(appliance) == "object" else None
-        if pose.near not in (appliance, support):
-            return fail("out_of_reach", f"{robot} is not near {appliance}: approach it first")
-        hands = self.spec.robots[robot].hands
-        if not hands or len(self.held(robot)) >= len(hands):
-            return fail("hand_full", f"{robot} has no free hand to switch {appliance}")
-        if self.is_powered(appliance) != on:
-            self.state.powered[appliance] = on
-            self.note(f"{robot} switched {appliance} {'on' if on else 'off'}")
-        return ok(f"{appliance} is {'on' if on else 'off'}")
-
-    def fill(
-        self, robot: str, container: str, source: str, hand: str, amount_ml: float
-    ) -> Feedback:
-        """Hold a container under a tap until ``amount_ml`` ran in; more than fits spills.
-
-        Fails: not_holding, object_not_found, object_not_visible, out_of_reach, wrong_tool
-        (the source is not a tap), container_full.
-        """
-        refused = self._holding_near(robot, "Fill", "fill things", container, hand, source)
-        if refused:
-            return refused
-        if "water_source" not in self.flags_of(source):
-            return fail("wrong_tool", f"{source} is not a tap: nothing to fill {container} from")
-        self.note(f"{robot} filled {container} at {source}")
-        return self._pour_into(container, "water", amount_ml, spill_on=source)
-
-    def pour(self, robot: str, source: str, target: str, hand: str, amount_ml: float) -> Feedback:
-        """Tip ``amount_ml`` from a held container into ``target``; more than fits spills.
-
-        Fails: not_holding, object_not_found, object_not_visible, out_of_reach,
-        container_empty, container_full.
-        """
-        refused = self._holding_near(robot, "Pour", "pour", source, hand, target)
-        if refused:
-            return refused
-        held = self.liquid_in(source)
-        if held is None:
-            return fail("container_empty", f"{source} is empty: nothing to pour")
-        if self._is_full(target):
-            return fail("container_full", f"{target} is already full")
-        amount = min(amount_ml, held.ml)
-        held.ml -= amount
-        if held.ml <= 0:
-            del self.state.liquids[source]
-        self.note(f"{robot} poured {amount:g} ml of {held.liquid} from {source} into {target}")
-        under = self._landmark_surface(target) if self.kind_of(target) == "object" else target
-        return self._pour_into(target, held.liquid, amount, spill_on=under or target)
-
-    def _pour_into(self, container: str, liquid: str, amount: float, *, spill_on: str) -> Feedback:
-        """Add liquid to ``container`` up to its capacity; the rest spills on ``spill_on``."""
-        if self._is_full(container):
-            return fail("container_full", f"{container} is already full")
-        capacity = self._capacity(container)
-        now = self.liquid_in(container)
-        have = now.ml if now is not None else 0.0
-        fits = amount if capacity is None else min(amount, capacity - have)
-        mixed = liquid if now is None or now.liquid == liquid else f"{now.liquid} and {liquid}"
-        self.state.liquids[container] = Liquid(liquid=mixed, ml=have + fits)
-        spilled = amount - fits
-        if spilled > 0:
-            self.state.spills.append(
-                Spill(place=spill_on, liquid=liquid, ml=spilled, tick=self.state.tick)
-            )
-            if self.spec.furniture.get(spill_on) is not None:
-                self.state.clean[spill_on] = False
-            self.note(f"{spilled:g} ml of {liquid} spilled on {spill_on}")
-            return ok(f"{container} is full of {mixed}; {spilled:g} ml spilled on {spill_on}")
-        return ok(f"{container} holds {have + fits:g} ml of {mixed}")
-
-    def _capacity(self, container: str) -> float | None:
-        item = self.spec.objects.get(container)
-        return item.capacity_ml if item is not None else None
-
-    def _is_full(self, container: str) -> bool:
-        capacity, now = self._capacity(container), self.liquid_in(container)
-        return capacity is not None and now is not None and now.ml >= capacity
-
-    def wipe(self, robot: str, surface: str, tool: str, hand: str) -> Feedback:
-        """Wipe a surface with a held cloth or sponge: it is clean, its spills wiped up.
-
-        Fails: not_holding, object_not_found (not a surface), object_not_visible,
-        out_of_reach, wrong_tool (the held thing is not a cloth or a sponge).
-        """
-        refused = self._holding_near(robot, "Wipe", "wipe", tool, hand, surface)
-        if refused:
-            return refused
-        if self.kind_of(surface) != "surface":
-            return fail("object_not_found", f"{surface} is not a surface to wipe")
-        if "cleaning_tool" not in self.flags_of(tool):
-            return fail("wrong_tool", f"{tool} is not a cloth or a sponge")
-        self.state.clean[surface] = True
-        self.state.spills = [spill for spill in self.state.spills if spill.place != surface]
-        self.note(f"{robot} wiped {surface} with {tool}")
-        return ok(f"{surface} is clean")
-
     def speak(self, robot: str, text: str) -> Feedback:
         """Say ``text`` (recorded in the history)."""
-        refused = self._robot(robot, None, "speak")
+        refused = self.refusal(robot, None, "speak")
         if refused:
             return refused
         self.note(f"{robot} said: {text}")
         return ok(f"{robot} said it")
 
-    # -- ground-truth changes (disruptions, people) --------------------------------------------
+    # -- ground-truth changes (command rules, disruptions, people) -----------------------------
 
     def move_object(self, obj: str, placement: Placement, *, by: str | None = None) -> None:
         """Put ``obj`` somewhere at once (taking it out of any hand); no checks."""
@@ -1071,6 +962,52 @@ class World:
             placement = placement.model_copy(update={"hand": hand})
         self._set_down(obj, placement)
         self.note(f"{obj} moved {placement.describe()}" + (f" by {by}" if by else ""))
+
+    def put_in(self, obj: str, container: str) -> None:
+        """Put ``obj`` in ``container`` at once (out of any hand); no checks, no note."""
+        self._set_down(obj, Placement(relation="in", support=container))
+
+    def set_powered(self, thing: str, on: bool) -> None:
+        """Switch ``thing`` on or off at once; no note."""
+        self.state.powered[thing] = on
+
+    def set_clean(self, surface: str) -> None:
+        """Make ``surface`` clean, its spills wiped up; no note."""
+        self.state.clean[surface] = True
+        self.state.spills = [spill for spill in self.state.spills if spill.place != surface]
+
+    def take_liquid(self, source: str, most: float) -> tuple[str, float]:
+        """Take up to ``most`` ml out of ``source`` (KeyError when it is empty).
+
+        Returns the liquid and how much was taken; a container emptied holds nothing.
+        """
+        held = self.state.liquids[source]
+        taken = min(most, held.ml)
+        held.ml -= taken
+        if held.ml <= 0:
+            del self.state.liquids[source]
+        return held.liquid, taken
+
+    def add_liquid(self, container: str, liquid: str, ml: float, *, spill_on: str) -> Feedback:
+        """Add liquid to ``container`` up to its capacity; the rest spills on ``spill_on``."""
+        if self.is_full(container):
+            return fail("container_full", f"{container} is already full")
+        capacity = self._capacity(container)
+        now = self.liquid_in(container)
+        have = now.ml if now is not None else 0.0
+        fits = ml if capacity is None else min(ml, capacity - have)
+        mixed = liquid if now is None or now.liquid == liquid else f"{now.liquid} and {liquid}"
+        self.state.liquids[container] = Liquid(liquid=mixed, ml=have + fits)
+        spilled = ml - fits
+        if spilled > 0:
+            self.state.spills.append(
+                Spill(place=spill_on, liquid=liquid, ml=spilled, tick=self.state.tick)
+            )
+            if self.spec.furniture.get(spill_on) is not None:
+                self.state.clean[spill_on] = False
+            self.note(f"{spilled:g} ml of {liquid} spilled on {spill_on}")
+            return ok(f"{container} is full of {mixed}; {spilled:g} ml spilled on {spill_on}")
+        return ok(f"{container} holds {have + fits:g} ml of {mixed}")
 
     def set_open(self, thing: str, is_open: bool) -> None:
         """Open or close a container or door at once (closing unlocks nothing)."""

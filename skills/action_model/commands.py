@@ -73,6 +73,16 @@ class Feedback(BaseModel):
     message: str = ""
 
 
+def ok(message: str) -> Feedback:
+    """A successful command's feedback."""
+    return Feedback(ok=True, message=message)
+
+
+def fail(code: ErrorCode, message: str) -> Feedback:
+    """A failed command's feedback: the experience code and the reason in words."""
+    return Feedback(ok=False, code=code, message=message)
+
+
 @runtime_checkable
 class Executor(Protocol):
     """Runs commands. ``submit`` returns at once; the future resolves with the feedback.

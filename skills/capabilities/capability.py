@@ -3,12 +3,14 @@
 A :class:`Capability` ("wipe", "fill", "switch") holds its robot skills (argument model,
 preconditions, expected effect on the belief, the HTN methods that turn a call into low-level
 commands, the facts a step leaves behind and how to see them in the scene graph after it
-ran), the low-level commands it adds (with their effect during decomposition), its tasks
+ran), the low-level commands it adds (with their effect during decomposition, and what
+each does in a simulated world and how long it takes there), its tasks
 (argument model, the HTN methods that decompose a request into skills, the skills the task
 stands for when hazards are judged, which things an unsaid argument may take, and the state
 the task leaves its one argument in) and the helper tasks its methods use. The registry
 (:mod:`cogtree.skills.capabilities.registry`) gathers every capability, and the planner, the
-decomposer, the plan validator and dry run, the hazard rules and the outcome checks read it.
+decomposer, the plan validator and dry run, the hazard rules, the outcome checks and the
+simulator's executor read it.
 
 Capability methods are written against the two planning states defined here:
 :class:`TaskState` (task planning) and :class:`SkillState` (skill decomposition), and use the
@@ -26,6 +28,7 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.ground_truth import Rule
 from cogtree.skills.action_model.specs import HAND_NAMES, CallSpec, Hand
 
 Step = tuple[Any, ...]
@@ -193,11 +196,16 @@ class SkillKind:
 
 @dataclass(frozen=True)
 class CommandKind:
-    """A low-level command: its argument names (in order) and its effect in decomposition."""
+    """A low-level command: its argument names (in order) and its effect in decomposition.
+
+    ``simulate``: what it does in a simulated world; ``ticks``: how long it takes there.
+    """
 
     name: CommandName
     args: tuple[str, ...]
     action: Action
+    simulate: Rule
+    ticks: int = 1
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from cogtree.knowledge.scene.disposal import disposal_table
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import ArgValue, Feedback, fail, ok
+from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -75,6 +77,26 @@ def _drop_in(state: cap.SkillState, thing: str, bin_id: str, hand: Hand) -> cap.
     return cap.done(state)
 
 
+def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+    """Drop a held object into a waste bin the robot is near.
+
+    Fails: not_holding, object_not_found (not a bin), object_not_visible, out_of_reach,
+    container_closed. The world does not judge the bin: goals do (``in(can, recycling)``).
+    """
+    thing, bin_id, hand = thing_arg(args, "object"), thing_arg(args, "bin"), thing_arg(args, "hand")
+    refused = world.holding_near(robot, "Dispose", "throw things away", thing, hand, bin_id)
+    if refused:
+        return refused
+    waste = world.bin_kind(bin_id)
+    if waste is None:
+        return fail("object_not_found", f"{bin_id} is not a waste bin")
+    if not world.is_open(bin_id):
+        return fail("container_closed", f"{bin_id} is closed: open its lid first")
+    world.put_in(thing, bin_id)
+    world.note(f"{robot} threw {thing} into {bin_id} ({waste})")
+    return ok(f"{thing} is in {bin_id}")
+
+
 def _disposed(state: cap.TaskState, thing: str) -> cap.Subtasks:
     found = state.belief.things.get(thing)
     if found is None or found.support is None:
@@ -133,7 +155,7 @@ CAPABILITY = cap.Capability(
             _facts,
         ),
     ),
-    commands=(cap.CommandKind("drop_in", ("object", "bin", "hand"), _drop_in),),
+    commands=(cap.CommandKind("drop_in", ("object", "bin", "hand"), _drop_in, _simulate),),
     tasks=(
         cap.TaskKind(
             CallSpec("dispose", DisposeTaskArgs, "throw an object away into the right bin"),

@@ -19,6 +19,7 @@ from typing import Any
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.ground_truth import thing_arg
 from cogtree.skills.action_model.people import AVAILABLE
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
 from cogtree.skills.capabilities import capability as cap
@@ -389,13 +390,62 @@ CAPABILITY = cap.Capability(
         ),
     ),
     commands=(
-        cap.CommandKind("open_gripper", ("hand",), _open_gripper),
-        cap.CommandKind("grasp", ("object", "hand"), _grasp),
-        cap.CommandKind("verify_grasp", ("object", "hand"), _check_hold),
-        cap.CommandKind("lift", ("object", "hand"), _check_hold),
-        cap.CommandKind("release", ("hand",), _release),
-        cap.CommandKind("handover", ("object", "person", "hand"), _handover),
-        cap.CommandKind("present_handle", ("object", "hand"), _present_handle),
+        cap.CommandKind(
+            "open_gripper",
+            ("hand",),
+            _open_gripper,
+            lambda world, robot, args: world.open_gripper(robot, thing_arg(args, "hand")),
+        ),
+        cap.CommandKind(
+            "grasp",
+            ("object", "hand"),
+            _grasp,
+            lambda world, robot, args: world.grasp(
+                robot, thing_arg(args, "object"), thing_arg(args, "hand")
+            ),
+        ),
+        cap.CommandKind(
+            "verify_grasp",
+            ("object", "hand"),
+            _check_hold,
+            lambda world, robot, args: world.verify_grasp(
+                robot, thing_arg(args, "object"), thing_arg(args, "hand")
+            ),
+        ),
+        cap.CommandKind(
+            "lift",
+            ("object", "hand"),
+            _check_hold,
+            lambda world, robot, args: world.lift(
+                robot, thing_arg(args, "object"), thing_arg(args, "hand")
+            ),
+        ),
+        cap.CommandKind(
+            "release",
+            ("hand",),
+            _release,
+            lambda world, robot, args: world.release(robot, thing_arg(args, "hand")),
+        ),
+        cap.CommandKind(
+            "handover",
+            ("object", "person", "hand"),
+            _handover,
+            lambda world, robot, args: world.handover(
+                robot,
+                thing_arg(args, "object"),
+                thing_arg(args, "person"),
+                thing_arg(args, "hand") if "hand" in args else None,
+            ),
+            ticks=2,
+        ),
+        cap.CommandKind(
+            "present_handle",
+            ("object", "hand"),
+            _present_handle,
+            lambda world, robot, args: world.present_handle(
+                robot, thing_arg(args, "object"), thing_arg(args, "hand")
+            ),
+        ),
     ),
     tasks=(
         cap.TaskKind(

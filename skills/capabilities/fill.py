@@ -15,6 +15,8 @@ from pydantic import Field
 
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import ArgValue, Feedback, fail
+from cogtree.skills.action_model.ground_truth import GroundTruth, ml_arg, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -96,6 +98,23 @@ def _fill_command(
     return cap.done(state)
 
 
+def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+    """Hold a container under a tap until ``amount_ml`` ran in; more than fits spills.
+
+    Fails: not_holding, object_not_found, object_not_visible, out_of_reach, wrong_tool (the
+    source is not a tap), container_full.
+    """
+    container, source = thing_arg(args, "container"), thing_arg(args, "source")
+    hand, amount = thing_arg(args, "hand"), ml_arg(args)
+    refused = world.holding_near(robot, "Fill", "fill things", container, hand, source)
+    if refused:
+        return refused
+    if "water_source" not in world.flags_of(source):
+        return fail("wrong_tool", f"{source} is not a tap: nothing to fill {container} from")
+    world.note(f"{robot} filled {container} at {source}")
+    return world.add_liquid(container, FILLED_LIQUID, amount, spill_on=source)
+
+
 def _fill(state: cap.TaskState, container: str) -> cap.Subtasks:
     taps = cap.nearest(state.belief, cap.with_flag(state.belief, "water_source"), container)
     if not taps:
@@ -133,7 +152,13 @@ CAPABILITY = cap.Capability(
         ),
     ),
     commands=(
-        cap.CommandKind("fill", ("container", "source", "hand", "amount_ml"), _fill_command),
+        cap.CommandKind(
+            "fill",
+            ("container", "source", "hand", "amount_ml"),
+            _fill_command,
+            _simulate,
+            ticks=3,
+        ),
     ),
     tasks=(
         cap.TaskKind(

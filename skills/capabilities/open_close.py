@@ -17,7 +17,8 @@ from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.commands import ArgValue, CommandName, Feedback
+from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -93,13 +94,26 @@ def _way(is_open: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
             facts,
             reflect,
         ),
-        cap.CommandKind(command, ("container",), act),
+        cap.CommandKind(
+            command,
+            ("container",),
+            act,
+            lambda world, robot, args: _simulate(world, robot, args, open_it=is_open),
+        ),
         cap.TaskKind(
             CallSpec(command, ContainerArgs, f"{command} a container"),
             (task,),
             ends_in="open" if is_open else "closed",
         ),
     )
+
+
+def _simulate(
+    world: GroundTruth, robot: str, args: Mapping[str, ArgValue], *, open_it: bool
+) -> Feedback:
+    """Open or close the thing named by ``container``, ``door`` or ``target``."""
+    key = next((k for k in ("container", "door", "target") if k in args), "container")
+    return world.open_or_close(robot, thing_arg(args, key), open_it=open_it)
 
 
 def _close(state: cap.TaskState, container: str) -> cap.Subtasks:

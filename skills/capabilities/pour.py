@@ -24,6 +24,8 @@ from pydantic import Field
 
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import ArgValue, Feedback, fail
+from cogtree.skills.action_model.ground_truth import GroundTruth, ml_arg, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -165,6 +167,27 @@ def _pour_command(
     return cap.done(state)
 
 
+def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+    """Tip ``amount_ml`` from a held container into ``target``; more than fits spills.
+
+    Fails: not_holding, object_not_found, object_not_visible, out_of_reach, container_empty,
+    container_full.
+    """
+    source, target = thing_arg(args, "source"), thing_arg(args, "target")
+    hand, amount = thing_arg(args, "hand"), ml_arg(args)
+    refused = world.holding_near(robot, "Pour", "pour", source, hand, target)
+    if refused:
+        return refused
+    if world.is_empty(source):
+        return fail("container_empty", f"{source} is empty: nothing to pour")
+    if world.is_full(target):
+        return fail("container_full", f"{target} is already full")
+    liquid, poured = world.take_liquid(source, amount)
+    world.note(f"{robot} poured {poured:g} ml of {liquid} from {source} into {target}")
+    under = world.landmark_surface(target) if world.kind_of(target) == "object" else target
+    return world.add_liquid(target, liquid, poured, spill_on=under or target)
+
+
 def _pour(state: cap.TaskState, source: str, target: str) -> cap.Subtasks:
     return [("fetch", source), ("pour_into", source, target)]
 
@@ -203,7 +226,15 @@ CAPABILITY = cap.Capability(
             _facts,
         ),
     ),
-    commands=(cap.CommandKind("pour", ("source", "target", "hand", "amount_ml"), _pour_command),),
+    commands=(
+        cap.CommandKind(
+            "pour",
+            ("source", "target", "hand", "amount_ml"),
+            _pour_command,
+            _simulate,
+            ticks=2,
+        ),
+    ),
     tasks=(
         cap.TaskKind(
             CallSpec("pour", PourTaskArgs, "pour from one container into another"),

@@ -6,7 +6,8 @@ Adding a capability is one module whose ``CAPABILITY`` (a
 preconditions, effects: the plan validator and the dry run project plans with them), the
 outcome checks (step facts, reflection), the skill decomposer (methods and commands), the
 task planner (task specs, methods and helper tasks), the hazard rules of a task (outlines
-and unsaid arguments) and the "nothing needed doing" reply.
+and unsaid arguments), the "nothing needed doing" reply, and the simulator's executor (each
+command's rule and ticks).
 """
 
 from __future__ import annotations

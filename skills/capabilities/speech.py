@@ -6,7 +6,7 @@ The skills ``SAY(text)`` and ``WAIT(seconds)`` every robot has; each runs one co
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from pydantic import Field
@@ -14,7 +14,8 @@ from pydantic import Field
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.commands import ArgValue, CommandName, Feedback, fail, ok
+from cogtree.skills.action_model.ground_truth import BadArgument, GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec
 from cogtree.skills.capabilities import capability as cap
 
@@ -49,6 +50,16 @@ def _emit(state: cap.SkillState, value: str | float) -> cap.SkillState:
     return cap.done(state)
 
 
+def _wait(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+    """Wait ``seconds`` (the simulator's clock runs them: the command takes that long)."""
+    if world.kind_of(robot) != "robot":
+        return fail("object_not_found", f"no robot {robot!r}")
+    seconds = args.get("seconds", 0)
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+        raise BadArgument(f"`seconds` must be a number >= 0, got {seconds!r}")
+    return ok(f"{robot} waited {seconds} s")
+
+
 CAPABILITY = cap.Capability(
     name="speech",
     skills=(
@@ -56,8 +67,13 @@ CAPABILITY = cap.Capability(
         _way("WAIT", WaitArgs, "wait some seconds", "wait"),
     ),
     commands=(
-        cap.CommandKind("speak", ("text",), _emit),
-        cap.CommandKind("wait", ("seconds",), _emit),
+        cap.CommandKind(
+            "speak",
+            ("text",),
+            _emit,
+            lambda world, robot, args: world.speak(robot, thing_arg(args, "text")),
+        ),
+        cap.CommandKind("wait", ("seconds",), _emit, _wait),
     ),
 )
 """Speaking and waiting."""

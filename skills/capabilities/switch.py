@@ -14,7 +14,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.commands import CommandName
+from cogtree.skills.action_model.commands import ArgValue, CommandName, Feedback, fail, ok
+from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -95,6 +96,36 @@ def _way(powered: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
     ) -> list[tuple[str, dict[str, str]]]:
         return [(skill, {"appliance": args["appliance"]})]
 
+    def simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+        """Switch an appliance, tap or light (idempotent); needs a free hand.
+
+        Fails: object_not_found, not_an_appliance, object_not_visible, out_of_reach (not
+        near it), hand_full.
+        """
+        appliance = thing_arg(args, "appliance")
+        refused = world.refusal(robot, "SwitchOn" if powered else "SwitchOff", "switch things")
+        if refused:
+            return refused
+        if world.kind_of(appliance) is None:
+            return fail("object_not_found", f"there is no {appliance!r}")
+        if "appliance" not in world.flags_of(appliance):
+            return fail("not_an_appliance", f"{appliance} does not switch on or off")
+        room = world.room_of(robot)
+        if not world.visible_to(robot, appliance):
+            return fail("object_not_visible", f"{robot} does not see {appliance} in {room}")
+        support = (
+            world.landmark_surface(appliance) if world.kind_of(appliance) == "object" else None
+        )
+        if world.robot_near(robot) not in (appliance, support):
+            return fail("out_of_reach", f"{robot} is not near {appliance}: approach it first")
+        hands = world.hands(robot)
+        if not hands or len(world.held(robot)) >= len(hands):
+            return fail("hand_full", f"{robot} has no free hand to switch {appliance}")
+        if world.is_powered(appliance) != powered:
+            world.set_powered(appliance, powered)
+            world.note(f"{robot} switched {appliance} {word}")
+        return ok(f"{appliance} is {word}")
+
     commands.__name__ = f"{command}_method"
     switch.__name__ = command
     methods: tuple[cap.Method, ...] = (switch,)
@@ -106,7 +137,7 @@ def _way(powered: bool) -> tuple[cap.SkillKind, cap.CommandKind, cap.TaskKind]:
             (commands,),
             facts,
         ),
-        cap.CommandKind(command, ("appliance",), act),
+        cap.CommandKind(command, ("appliance",), act, simulate),
         cap.TaskKind(
             CallSpec(command, SwitchArgs, f"switch an appliance, tap or light {word}"),
             methods,

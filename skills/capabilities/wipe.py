@@ -12,6 +12,8 @@ from collections.abc import Iterator, Mapping
 
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.commands import ArgValue, Feedback, fail, ok
+from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -66,6 +68,29 @@ def _wipe_command(
     return cap.done(state)
 
 
+def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+    """Wipe a surface with a held cloth or sponge: it is clean, its spills wiped up.
+
+    Fails: not_holding, object_not_found (not a surface), object_not_visible, out_of_reach,
+    wrong_tool (the held thing is not a cloth or a sponge).
+    """
+    surface, tool, hand = (
+        thing_arg(args, "surface"),
+        thing_arg(args, "tool"),
+        thing_arg(args, "hand"),
+    )
+    refused = world.holding_near(robot, "Wipe", "wipe", tool, hand, surface)
+    if refused:
+        return refused
+    if world.kind_of(surface) != "surface":
+        return fail("object_not_found", f"{surface} is not a surface to wipe")
+    if "cleaning_tool" not in world.flags_of(tool):
+        return fail("wrong_tool", f"{tool} is not a cloth or a sponge")
+    world.set_clean(surface)
+    world.note(f"{robot} wiped {surface} with {tool}")
+    return ok(f"{surface} is clean")
+
+
 def _wipe(state: cap.TaskState, surface: str, tool: str | None = None) -> cap.Subtasks:
     belief = state.belief
     if tool is not None:  # the cloth or sponge the user named, and no other
@@ -104,7 +129,9 @@ CAPABILITY = cap.Capability(
             _facts,
         ),
     ),
-    commands=(cap.CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command),),
+    commands=(
+        cap.CommandKind("wipe", ("surface", "tool", "hand"), _wipe_command, _simulate, ticks=3),
+    ),
     tasks=(
         cap.TaskKind(
             CallSpec("wipe", WipeTaskArgs, "wipe a surface clean with a cloth or sponge"),

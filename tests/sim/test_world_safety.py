@@ -11,6 +11,7 @@ from cogtree.sim.scenario import load_scenario
 from cogtree.sim.world import Liquid, Placement, World
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.fill import FillArgs, fill_amount
+from cogtree.skills.capabilities.registry import COMMANDS
 
 
 def holding(world: World, obj: str, person: str) -> None:
@@ -57,7 +58,8 @@ def test_a_glass_filled_with_no_amount_asked_is_not_brimful_and_is_handed_over()
     amount = fill_amount(belief, FillArgs(container="glass", source="sink", hand="right"))
     assert amount == 240.0  # 80% of its 300 ml
     assert world.approach("robot1", "sink").ok
-    assert world.fill("robot1", "glass", "sink", "right", amount).ok
+    filled = {"container": "glass", "source": "sink", "hand": "right", "amount_ml": amount}
+    assert COMMANDS["fill"].simulate(world, "robot1", filled).ok
     assert not world.state.spills
     assert world.handover("robot1", "glass", "sam", "right").ok
 

@@ -43,9 +43,7 @@ HOMOGRAPHS = {
 }
 """Words that are no capability's name where they stand."""
 
-SIMULATOR_AND_ONTOLOGY = {
-    "sim/executor.py",  # the simulator's commands
-    "sim/world.py",  # ... and their effects on the world
+ONTOLOGY = {
     "sim/world_spec.py",  # the ontology's skill individuals a robot profile lists
     "skills/action_model/belief.py",  # ... and the skill each grants
 }
@@ -60,7 +58,6 @@ RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
 NOT_YET_MOVED: dict[str, set[str]] = {
     "dispose": {
-        "sim/world.py",
         "sim/world_spec.py",
         "skills/action_model/belief.py",
         PACK,
@@ -78,7 +75,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "knowledge/understanding/purposes.py",
         "skills/planning/assignment.py",  # who can do a step: a PICK needs the thing free
     },
-    "fill": {*SIMULATOR_AND_ONTOLOGY, PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
+    "fill": {*ONTOLOGY, PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
     "move": {"skills/action_model/belief.py", FACTS, RECOVERY, EXAMPLE},
     "open_close": {"skills/action_model/belief.py"},
@@ -90,10 +87,10 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "skills/planning/already.py",  # "the lemon is already next to the plate"
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
-    "pour": {*SIMULATOR_AND_ONTOLOGY, PACK, FRAME_TASKS},
+    "pour": {*ONTOLOGY, PACK, FRAME_TASKS},
     "speech": {"skills/action_model/belief.py", RECOVERY},
     "switch": {
-        *SIMULATOR_AND_ONTOLOGY,
+        *ONTOLOGY,
         PACK,
         FRAME_TASKS,
         GRAMMAR,
@@ -101,11 +98,11 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "skills/safety/hazard_check.py",  # what earlier steps of a plan switched on
     },
     "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
-    "wipe": {*SIMULATOR_AND_ONTOLOGY, PACK, GRAMMAR},
+    "wipe": {*ONTOLOGY, PACK, GRAMMAR},
 }
-"""Capability -> the modules that still name it: the simulator and the ontology's skill
-individuals, the front end (grammar, frame tasks, slot filling), the household pack's schemas,
-and the per-step readers of execution (GOTO targets, recovery)."""
+"""Capability -> the modules that still name it: the ontology's skill individuals and the
+skills they grant, the front end (grammar, frame tasks, slot filling), the household pack's
+schemas, and the per-step readers of execution (GOTO targets, recovery)."""
 
 
 TESTS = ROOT / "tests" / "skills" / "capabilities"
