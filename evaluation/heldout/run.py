@@ -22,7 +22,7 @@ from typing import Any
 
 import py_trees
 
-from cogtree.evaluation.heldout.cases import SET_NAMES, Case, HeldoutError, load_set
+from cogtree.evaluation.heldout.cases import SET_NAMES, Case, HeldoutError, SetName, load_set
 from cogtree.evaluation.heldout.score import Outcome, Score, done_from_call, score
 from cogtree.evaluation.heldout.world_map import WorldMapping, case_scenario
 from cogtree.evaluation.scenarios.hazard_set import named_rules
@@ -247,13 +247,14 @@ def spread(cases: Sequence[Case], limit: int | None) -> list[Case]:
 def run_heldout_command(args: argparse.Namespace) -> int:
     """``cogtree eval heldout``: run the sets, print the tables; 2 when a set is invalid.
 
-    ``args``: ``heldout_set`` (everyday, hazards or all), ``limit`` (cases per set, spread
-    over it) and ``json`` (a file for every case's result). A progress line per case goes to
-    stderr.
+    ``args``: ``heldout_set`` (everyday, hazards or all), ``file`` (a file of the same schema
+    run instead, such as a development set), ``limit`` (cases per set, spread over it) and
+    ``json`` (a file for every case's result). A progress line per case goes to stderr.
     """
     names = SET_NAMES if args.heldout_set == "all" else (args.heldout_set,)
+    sources: Sequence[SetName | Path] = names if args.file is None else (args.file,)
     try:
-        cases = [case for name in names for case in spread(load_set(name), args.limit)]
+        cases = [case for source in sources for case in spread(load_set(source), args.limit)]
     except HeldoutError as error:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2

@@ -317,6 +317,13 @@ def add_heldout_parser(kinds: argparse._SubParsersAction) -> None:  # type: igno
         "--limit", type=positive_int, metavar="N", help="at most N cases per set, spread over it"
     )
     heldout.add_argument("--json", type=Path, metavar="FILE", help="every case's result as JSON")
+    heldout.add_argument(
+        "--file",
+        type=Path,
+        metavar="FILE.yaml",
+        help="run this file of the held-out schema instead of the held-out sets (a development "
+        "set)",
+    )
 
 
 def run_eval(args: argparse.Namespace) -> int:
