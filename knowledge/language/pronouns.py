@@ -23,6 +23,7 @@ from typing import Final, TypeVar
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, RequestFrame, request_words
+from cogtree.knowledge.scene.needs import needed_state
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 """Pronouns that stand for a thing said before ("wipe the tray, then set the cup on it")."""
@@ -88,6 +89,8 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"has gone|went|got)\s+"
     r"(?:(?:too|very|so|really|far|way|quite|rather|all|now|already|gone|a bit)\s+)*"
     r"(?P<quality>[a-z-]+)"
+    rf"|(?:{_IT}|this one|that one)\s+"
+    r"(?P<need>(?:needs|wants)\s+(?:(?:to|be|a|an|some|good)\s+)*(?P<done>[a-z]+))"
     r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
     rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     rf"\s+(?:{_IT})"
@@ -101,10 +104,12 @@ CONTEXT_SUBJECT: Final = re.compile(
 )
 """A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
 naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
-a drink) or by what it is used for ("we use it for dusting" -> dusting: a thing to dust with;
-:func:`knowledge.wording.verb_bases` turns the verb into what the taxonomy says) or by what
-holds a thing the speaker needs ("I need something from that drawer" -> that drawer) or
-where something is spilt or lies ("there is jam all over the table" -> the table)."""
+a drink), by what it needs ("it needs washing" -> needs washing: a dirty thing,
+:mod:`knowledge.scene.needs`) or by what it is used for ("we use it for dusting" ->
+dusting: a thing to dust with; :func:`knowledge.wording.verb_bases` turns the verb into
+what the taxonomy says) or by what holds a thing the speaker needs ("I need something from
+that drawer" -> that drawer) or where something is spilt or lies ("there is jam all over the
+table" -> the table)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
@@ -122,6 +127,7 @@ def context_referent(frame: RequestFrame) -> str | None:
         match.group("quality")
         or match.group("subject")
         or match.group("act")
+        or match.group("need")
         or match.group("use")
         or match.group("holder")
         or match.group("spot")
@@ -136,4 +142,9 @@ def describing_clause(frame: RequestFrame) -> str | None:
 
 def _describing(frame: RequestFrame) -> list[re.Match[str]]:
     matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
-    return [match for match in matches if match]
+    return [match for match in matches if match and _known_need(match)]
+
+
+def _known_need(match: re.Match[str]) -> bool:
+    """Whether a clause that says what "it" needs names a state by it (else it says nothing)."""
+    return match.group("done") is None or needed_state(match.group("done")) is not None

@@ -32,6 +32,11 @@ from cogtree.knowledge.scene.scene_models import Candidate
 UNFIT_STATES: Final = frozenset(
     [
         "dirty",
+        "stained",
+        "muddy",
+        "greasy",
+        "filthy",
+        "soiled",
         "used",
         "broken",
         "cracked",

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from heapq import nsmallest
 from typing import Any, Final
 
+from cogtree.knowledge.scene.needs import alike_states, in_need
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with_the
@@ -137,7 +138,7 @@ class Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
         words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(_for_purpose(_without_flavour_words(words)))
+        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
 
     @classmethod
     def _from_words(cls, words: list[str]) -> Description:
@@ -422,6 +423,7 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
         for kind, how in vocabulary.kind_words[term]:
             nodes = _Nodes(index.members("by_type", narrower.get(kind, {kind})), says_itself)
             ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
+    ways.append(("condition", term, _Nodes(index.members("by_state", alike_states(term)))))
     named = index.named(term)
     ways.append(("label", "", named))
     owners = {node for node in named if _person_labelled(index, node, term)}
@@ -518,10 +520,7 @@ def _named_over_typed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]
 
 
 def _union(sets: Iterable[Iterable[str]]) -> set[str]:
-    found: set[str] = set()
-    for nodes in sets:
-        found.update(nodes)
-    return found
+    return set[str]().union(*sets)
 
 
 def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> str:
@@ -542,6 +541,8 @@ def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> s
         return f"{quoted}: a {detail} is typically {term}"
     if how == "state":
         return f"{quoted}: a {detail} can be {term}"
+    if how == "condition":
+        return f"{quoted}: its name says it is {detail}"
     if how == "owner":
         return f"{quoted}: owned by {term}"
     if how == "speaker":

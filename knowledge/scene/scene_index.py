@@ -8,7 +8,8 @@ keeps what they ask in dictionaries and sets, node by node:
   types, owners, placements (``on`` / ``in`` / ``inRoom`` / ``mountedOn``) and what it holds,
   and its attributes (string values, true flags, and which attributes it has at all);
 - the reverse of each: the nodes by name, by type, by attribute value, by true flag, by
-  owner, by class, and what is placed on, in or held by each node;
+  owner, by class, by an unfit state the label says ("dirty"), and what is placed on, in or
+  held by each node;
 - the vocabulary: object types with their labels, synonyms and broader types (the household
   taxonomy's ``cog:kindOf`` closure, with itself), what each kind is used for, typically
   like (qualities, and the flags sharp, fragile, electrical) or can become, and the
@@ -40,6 +41,7 @@ from pyoxigraph import NamedNode
 from rdflib import Graph, Literal, URIRef
 
 from cogtree.knowledge.collector import collector_paused
+from cogtree.knowledge.scene.fit_for_use import states_in
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -177,6 +179,8 @@ class _Tables:
         self.by_value: dict[str, Members] = {}
         """``attribute=value`` -> the nodes with that string value of that attribute."""
         self.by_flag: dict[str, Members] = {}
+        self.by_state: dict[str, Members] = {}
+        """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
         self.by_attribute: dict[str, Members] = {}
         self.by_owner: dict[str, Members] = {}
         self.by_class: dict[str, Members] = {}
@@ -201,6 +205,8 @@ class _Tables:
             edit(self.by_value, intern(f"{attribute}={value}"), node_id)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id)
+        for state in states_in(" ".join(node.labels)):
+            edit(self.by_state, state, node_id)
         for attribute in node.attributes:
             edit(self.by_attribute, attribute, node_id)
         for owner in node.owners:
@@ -569,10 +575,7 @@ class SceneIndex:
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
         with self._lock:
-            found: set[str] = set()
-            for name in classes:
-                found |= nodes.intersection(self._tables.by_class.get(name, ()))
-            return found
+            return _union(nodes.intersection(self._tables.by_class.get(n, ())) for n in classes)
 
     def within(self, place: str) -> set[str]:
         """Every node on, in, in the room of or held by ``place``, at any depth."""
@@ -593,7 +596,4 @@ class SceneIndex:
 
 
 def _union(sets: Iterable[Iterable[str]]) -> set[str]:
-    found: set[str] = set()
-    for nodes in sets:
-        found.update(nodes)
-    return found
+    return set[str]().union(*sets)

@@ -43,6 +43,9 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
         ("I need something from the top shelf, clear it", "the top shelf"),
         ("There are crumbs on the bench, wipe it", "the bench"),
         ("there's gravy all over the hob. Clean it.", "the hob"),
+        ("It needs a good scrub. Pass it over, please.", "needs a good scrub"),
+        ("This one needs mending. Hand it to me.", "needs mending"),
+        ("It needs a new lid. Hand it to me.", None),  # a lid undoes no state: says nothing
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
