@@ -14,6 +14,7 @@ are :class:`ScriptError` with the position and what was expected.
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -67,7 +68,15 @@ NAME: /[A-Za-z_][A-Za-z_0-9]*/
 %ignore /\s+/
 """
 
-_PARSER = Lark(GRAMMAR, start="program", parser="lalr", propagate_positions=True)
+
+@functools.cache
+def _parser() -> Lark:
+    """The parser of :data:`GRAMMAR`, built when the first script is parsed.
+
+    Building it costs 30 ms of CPU, which a tree without scripts (the assistant's) never needs.
+    """
+    return Lark(GRAMMAR, start="program", parser="lalr", propagate_positions=True)
+
 
 Value = bool | int | float | str
 
@@ -133,7 +142,7 @@ def parse_script(text: str) -> ScriptProgram:
             "script may have: split it over several Script nodes or compute the value in Python"
         )
     try:
-        tree = _PARSER.parse(text)
+        tree = _parser().parse(text)
     except UnexpectedCharacters as error:
         raise ScriptError(
             f"unexpected {text[error.pos_in_stream]!r} at column {error.column} of {text!r}"

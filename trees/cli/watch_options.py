@@ -19,7 +19,7 @@ import threading
 
 from cogtree.trees.cli.arg_types import positive_int
 from cogtree.trees.cli.signals import signals_stop
-from cogtree.trees.viewer.feed import DEFAULT_KEEP
+from cogtree.trees.viewer import DEFAULT_KEEP
 from cogtree.trees.viewer.tick_watch import TickWatch
 
 SHOW_TICKS_MODES = ("full", "compact")

@@ -6,3 +6,7 @@ draws plus each node's details,
 and ``ViewerServer`` serves the page and the JSON API on localhost.
 :class:`~trees.viewer.tick_watch.TickWatch` feeds it from a running tree.
 """
+
+DEFAULT_KEEP = 2000
+"""Ticks a live feed keeps by default (at 100 Hz, the last 20 seconds). Here rather than in
+:mod:`trees.viewer.feed` so that the watch options name it without importing the viewer."""

@@ -43,11 +43,9 @@ from cogtree.trees.recording.tick_log import (
     TickEntry,
     read_tick_log,
 )
+from cogtree.trees.viewer import DEFAULT_KEEP
 from cogtree.trees.viewer.errors import ViewerError
 from cogtree.trees.viewer.story import MARK_KINDS, StoryBuilder, StoryEntry
-
-DEFAULT_KEEP = 2000
-"""Ticks a live feed keeps by default (at 100 Hz, the last 20 seconds)."""
 
 MAX_WAIT_S = 30.0
 """The longest a reader may wait for a new tick in one request."""

@@ -7,7 +7,7 @@ in :mod:`trees.cli.watch_options`.
 from __future__ import annotations
 
 import sys
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import py_trees
 
@@ -15,8 +15,11 @@ from cogtree.knowledge.closing import Closeable
 from cogtree.trees.recording.compact_ticks import CompactTicks
 from cogtree.trees.recording.display import render_tick
 from cogtree.trees.recording.tick_log import TickEntry
-from cogtree.trees.viewer.feed import DEFAULT_KEEP, TickFeed
-from cogtree.trees.viewer.server import ViewerServer, warn_if_exposed
+from cogtree.trees.viewer import DEFAULT_KEEP
+
+if TYPE_CHECKING:
+    from cogtree.trees.viewer.feed import TickFeed
+    from cogtree.trees.viewer.server import ViewerServer
 
 
 class TickWatch(Closeable):
@@ -53,6 +56,10 @@ class TickWatch(Closeable):
         self.feed: TickFeed | None = None
         self.server: ViewerServer | None = None
         if view_port is not None:
+            # the viewer (its models, its web server) is imported only when a run asks for it
+            from cogtree.trees.viewer.feed import TickFeed
+            from cogtree.trees.viewer.server import ViewerServer, warn_if_exposed
+
             warn_if_exposed(view_host, self.notices)
             self.feed = TickFeed(view_keep, tree_name=tree_name)
             self.server = ViewerServer(self.feed, host=view_host, port=view_port)
