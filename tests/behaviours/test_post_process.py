@@ -531,6 +531,40 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
         assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
 
 
+TWO_LOAVES = (
+    PREFIXES
+    + """
+:utility a cog:Room ; rdfs:label "utility room" .
+:ledge a cog:Surface ; rdfs:label "ledge" ; cog:inRoom :utility .
+:loaf_seeded a cog:Object ; rdfs:label "seeded loaf" ; cog:objectType cog:Bread ; cog:on :ledge .
+:loaf_plain a cog:Object ; rdfs:label "white loaf" ; cog:objectType cog:Bread ; cog:on :ledge .
+:sam a cog:Human ; cog:inRoom :utility .
+"""
+)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "ids"),
+    [
+        ("Pass me the loaf, the one with seeds on top.", ["loaf_seeded"]),
+        ("Pass me the loaf. It is for the seeds tray.", ["loaf_plain"]),  # another sentence
+    ],
+)
+def test_words_said_after_a_referent_tell_look_alikes_apart(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    utterance: str,
+    ids: list[str],
+) -> None:
+    intent = IntentFrame(
+        domain="household", task="Fetch", slots={"object": "the loaf"}, said=[utterance]
+    )
+    found = resolved_in(TWO_LOAVES, intent, "sam", blackboard, make_llm, registry, workers)
+    assert found.ids == ids
+
+
 SIDE_BY_SIDE = (
     PREFIXES
     + """

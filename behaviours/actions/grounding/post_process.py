@@ -39,6 +39,7 @@ from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
+from cogtree.knowledge.understanding.told_apart import describing_words, told_apart
 from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     IntentStep,
@@ -201,7 +202,10 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     unresolved and say why) and, with it, ``workers`` (the lookups run there).
 
     Of several things that fit a slot whose thing is brought to the speaker (a plan acting
-    for ``$speaker``), the one fit for use is kept when exactly one is: "pass me the dish brush"
+    for ``$speaker``), those whose names hold the words said after it are kept ("the crackers
+    made of whole grain": the wholegrain ones,
+    :func:`~knowledge.understanding.told_apart.told_apart`); then the one fit for use is kept
+    when exactly one is: "pass me the dish brush"
     with a clean and a dirty brush resolves to the clean one
     (:func:`~knowledge.scene.fit_for_use.fit_for_use`); of several usable ones side by side in
     the room the speaker is in and alike in what they are (type, safety kinds, materials, none
@@ -243,6 +247,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         self._candidates: dict[int, list[Candidate]] = {}
         self._sequence: IntentFrame | None = None
         self._pack_of_turn: DomainPack | None = None
+        self._said: list[str] = []
 
     def setup(self, **kwargs: Any) -> None:
         """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
@@ -316,6 +321,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         pack = self._pack(frame)
         if frame is None or frame.task is None or pack is None:
             return
+        self._said = list(frame.said)
         if frame.sequence:
             known = {task.name for task in pack.tasks}
             if any(step.task not in known for step in frame.steps):
@@ -410,6 +416,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # not the pill organiser he owns
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
+                candidates = told_apart(candidates, describing_words(self._said, item))
                 candidates = any_will_do(fit_for_use(candidates, item), places, readings)
             first = candidates if first is None else first
             if not candidates:

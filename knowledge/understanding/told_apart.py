@@ -1,0 +1,86 @@
+"""Of things that fit what was asked for, those the user's own describing words pick out.
+
+"Pass me the crackers that are made of whole grain" with wholegrain and salted crackers side
+by side: "the crackers" fits both, and the clause after it says which. A referent is resolved
+by the words of its slot; words the user said after it in the same sentence
+(:func:`describing_words`: "made", "whole", "grain") are read against each candidate's name
+(:func:`told_apart`): a word names a part of a name when it is a word of the name or, at four
+letters or more, begins or ends one ("grain" in "wholegrain", "sour" in "sourdough",
+"berry" in "strawberry"). The candidates whose names hold the most such words are kept when
+that is some but not all of them; otherwise the choice is left as it was. So a describing
+clause is never dropped for the first of several look-alikes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from cogtree.knowledge.language.tfidf import english_stop_words
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.wording import singular_forms
+
+PART_LETTERS: Final = 4
+"""The shortest word read as a part of a longer word of a name."""
+
+_WORD: Final = re.compile(r"[a-z]+")
+_SENTENCE_END: Final = re.compile(r"[.?!;]")
+
+
+def describing_words(utterances: Sequence[str], said: str) -> list[str]:
+    """The content words after ``said`` in its sentence of the first utterance that holds it.
+
+    "Pass me the crackers that are made of whole grain." and "the crackers" -> made, whole,
+    grain (stop words and the words of ``said`` left out). None when ``said`` is not found.
+    """
+    wanted = _WORD.findall(said.lower())
+    if not wanted:
+        return []
+    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, wanted)) + r"\b")
+    for utterance in utterances:
+        found = pattern.search(utterance.lower())
+        if found is None:
+            continue
+        rest = _SENTENCE_END.split(utterance.lower()[found.end() :], maxsplit=1)[0]
+        stop = english_stop_words() | set(wanted)
+        return [word for word in _WORD.findall(rest) if word not in stop]
+    return []
+
+
+def told_apart(candidates: Sequence[Candidate], words: Iterable[str]) -> list[Candidate]:
+    """``candidates`` narrowed to those whose names hold the most of ``words``; else all.
+
+    Narrowed only when some, not all, hold the most (and that is at least one word); each
+    kept candidate's reasons say which words told it apart.
+    """
+    said = list(dict.fromkeys(words))
+    if len(candidates) < 2 or not said:
+        return list(candidates)
+    held = {candidate.id: _held(candidate.label, said) for candidate in candidates}
+    most = max(len(found) for found in held.values())
+    kept = [candidate for candidate in candidates if len(held[candidate.id]) == most]
+    if most == 0 or len(kept) == len(candidates):
+        return list(candidates)
+    return [
+        candidate.model_copy(
+            update={
+                "reasons": [*candidate.reasons, f"told apart by {', '.join(held[candidate.id])}"]
+            }
+        )
+        for candidate in kept
+    ]
+
+
+def _held(label: str, said: Sequence[str]) -> list[str]:
+    """The words of ``said`` the name ``label`` holds (as a word, or as a part of one)."""
+    names = _WORD.findall(label.lower())
+    return [word for word in said if any(_part_of(form, names) for form in singular_forms(word))]
+
+
+def _part_of(word: str, names: Sequence[str]) -> bool:
+    if word in names:
+        return True
+    return len(word) >= PART_LETTERS and any(
+        name != word and (name.startswith(word) or name.endswith(word)) for name in names
+    )

@@ -1,0 +1,54 @@
+"""Words said after a referent pick out the look-alikes whose names hold them."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.understanding.told_apart import describing_words, told_apart
+
+
+def candidate(ident: str, label: str) -> Candidate:
+    return Candidate(id=ident, label=label, kind="object", type="Thing", reasons=["fits"])
+
+
+SHELF = [
+    candidate("t1", "peppermint tea"),
+    candidate("t2", "earl grey tea"),
+    candidate("t3", "chamomile tea"),
+]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "words"),
+    [
+        ("Pass me the tea that smells of mint, please.", "the tea", ["smells", "mint"]),
+        ("Pass me the tea. The grey tin is empty.", "the tea", []),  # a new sentence
+        ("Fetch a tea", "the kettle", []),  # not said: nothing
+    ],
+)
+def test_the_describing_words_follow_the_referent_in_its_sentence(
+    utterance: str, said: str, words: list[str]
+) -> None:
+    assert describing_words([utterance], said) == words
+
+
+@pytest.mark.parametrize(
+    ("words", "kept"),
+    [
+        (["mint"], ["t1"]),  # the end of a word of the name
+        (["pepper"], ["t1"]),  # the start of one
+        (["grey"], ["t2"]),  # a word of the name
+        (["grey", "mint"], ["t1", "t2"]),  # as many each: both stay, the third goes
+        (["tea"], ["t1", "t2", "t3"]),  # every name holds it: nothing told apart
+        (["hot"], ["t1", "t2", "t3"]),  # no name holds it
+        (["int"], ["t1", "t2", "t3"]),  # too short to be a part of a word
+    ],
+)
+def test_the_names_holding_most_of_the_words_are_kept(words: list[str], kept: list[str]) -> None:
+    assert [found.id for found in told_apart(SHELF, words)] == kept
+
+
+def test_the_reason_says_which_words_told_it_apart() -> None:
+    (kept,) = told_apart(SHELF, ["mints"])
+    assert kept.reasons == ["fits", "told apart by mints"]
