@@ -26,6 +26,9 @@ RobotSkill = Literal[
 ]
 """The skills a robot runs."""
 
+BUILT_IN_SKILLS: frozenset[RobotSkill] = frozenset({"SAY", "WAIT"})
+"""Skills every robot has: the ontology lists no skill individual for them."""
+
 Skill = Literal[RobotSkill, "LOOK", "DELEGATE"]
 """What a plan step or a failure can belong to: a robot skill, looking around (perception)
 or human delegation."""

@@ -44,11 +44,11 @@ from datetime import datetime, timedelta
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.sim.world_spec import (
+    CARRY,
     Availability,
     Kind,
     Placement,
     Relation,
-    RobotSkill,
     WorldError,
     WorldSpec,
 )
@@ -822,7 +822,7 @@ class World:
                 return fail("not_holding", f"{robot}'s {hand} hand does not hold {obj}")
         elif obj not in held.values() and not from_storage:
             return fail("not_holding", f"{robot} holds no {obj}, in hand or storage")
-        skill: RobotSkill = "Carry" if hand is None and from_storage else "Handover"
+        skill = CARRY if hand is None and from_storage else "Handover"
         refused = self.refusal(robot, skill, "hand over")
         if refused:
             return refused

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from types import MappingProxyType
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
@@ -29,7 +29,7 @@ from pydantic import (
 from typing_extensions import Self
 
 from cogtree.knowledge.scene.disposal import BinKind
-from cogtree.skills.action_model.belief import HazardFlag
+from cogtree.skills.action_model.belief import ONTOLOGY_SKILLS, HazardFlag
 
 _ID = re.compile(r"[a-z][a-z0-9_]*")
 _TYPE_ID = re.compile(r"[A-Z][A-Za-z0-9]*")
@@ -68,22 +68,21 @@ TypeId = Annotated[str, AfterValidator(_check_type_id)]
 Label = Annotated[str, AfterValidator(_normalise_label)]
 """A name people use, stored lowercase with single spaces (the ontology's convention)."""
 
-RobotSkill = Literal[
-    "Goto",
-    "Pick",
-    "Place",
-    "Open",
-    "Close",
-    "Handover",
-    "Carry",
-    "Dispose",
-    "SwitchOn",
-    "SwitchOff",
-    "Fill",
-    "Pour",
-    "Wipe",
-]
+CARRY = "Carry"
+"""The ontology's skill that grants no robot skill: carrying things in a mounted locker."""
+
+SKILL_INDIVIDUALS: tuple[str, ...] = (*ONTOLOGY_SKILLS, CARRY)
 """The skills of the ontology (``cog:Skill`` instances) a robot profile may list."""
+
+
+def _check_skill(value: str) -> str:
+    if value not in SKILL_INDIVIDUALS:
+        raise ValueError(f"{value!r} is no skill of the ontology ({', '.join(SKILL_INDIVIDUALS)})")
+    return value
+
+
+SkillIndividual = Annotated[str, AfterValidator(_check_skill)]
+"""A skill of the ontology a robot profile lists (``Pick``, ``Carry``)."""
 
 Availability = Literal["available", "busy", "away", "asleep"]
 """Whether a person can help now (the ontology's ``cog:availability`` values)."""
@@ -319,7 +318,7 @@ class WorldObject(PlacementSpec, Kitchen):
 class RobotProfile(SpecModel):
     """What a kind of robot can do: skills, named hands, payload and reach heights."""
 
-    skills: tuple[RobotSkill, ...]
+    skills: tuple[SkillIndividual, ...]
     hands: tuple[Id, ...] = Field(description="hand names; () for a base without an arm")
     payload_kg: float = Field(ge=0.0)
     min_reach_m: float | None = Field(None, ge=0.0)
@@ -329,14 +328,14 @@ class RobotProfile(SpecModel):
 PROFILES: Mapping[str, RobotProfile] = MappingProxyType(
     {
         "humanoid": RobotProfile(
-            skills=tuple(skill for skill in get_args(RobotSkill) if skill != "Carry"),
+            skills=tuple(ONTOLOGY_SKILLS),
             hands=("left", "right"),
             payload_kg=3.0,
             min_reach_m=0.1,
             max_reach_m=1.8,
         ),
         "mobile_base": RobotProfile(
-            skills=("Goto", "Carry"),
+            skills=("Goto", CARRY),
             hands=(),
             payload_kg=15.0,
         ),

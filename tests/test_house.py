@@ -40,7 +40,7 @@ MODULES_SHRINKING = {
     "knowledge/scene/scene_graph.py": 673,
     "knowledge/understanding/frame_tasks.py": 641,
     "sim/world.py": 1059,
-    "sim/world_spec.py": 629,
+    "sim/world_spec.py": 628,
     "trees/ros/host.py": 660,
 }
 """Modules over :data:`MODULE_LINES` today, with their size now: they may only shrink, and an

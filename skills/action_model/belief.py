@@ -26,7 +26,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import Self
 
-from cogtree.knowledge.robot_skills import RobotSkill
+from cogtree.knowledge.robot_skills import BUILT_IN_SKILLS, RobotSkill
 from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_index import Node as IndexedNode
@@ -44,24 +44,13 @@ log = logging.getLogger(__name__)
 
 ONTOLOGY_SKILLS: Mapping[str, RobotSkill] = MappingProxyType(
     {
-        "Goto": "GOTO",
-        "Pick": "PICK",
-        "Place": "PLACE",
-        "Open": "OPEN",
-        "Close": "CLOSE",
-        "Handover": "HANDOVER",
-        "Dispose": "DISPOSE",
-        "SwitchOn": "SWITCH_ON",
-        "SwitchOff": "SWITCH_OFF",
-        "Fill": "FILL",
-        "Pour": "POUR",
-        "Wipe": "WIPE",
+        skill.title().replace("_", ""): skill
+        for skill in get_args(RobotSkill)
+        if skill not in BUILT_IN_SKILLS
     }
 )
-"""Skill individuals of the ontology (``cog:Pick``) and the skill each one grants."""
-
-BUILT_IN_SKILLS: frozenset[RobotSkill] = frozenset({"SAY", "WAIT"})
-"""Skills every robot has: the ontology lists no skill individual for them."""
+"""Skill individuals of the ontology and the skill each one grants: the ontology names a
+skill's individual in CamelCase (``cog:SwitchOn`` grants ``SWITCH_ON``)."""
 
 NodeKind = Literal["room", "surface", "container", "object", "person", "robot"]
 """What a node of the belief is."""

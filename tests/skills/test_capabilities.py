@@ -43,10 +43,6 @@ HOMOGRAPHS = {
 }
 """Words that are no capability's name where they stand."""
 
-ONTOLOGY = {
-    "sim/world_spec.py",  # the ontology's skill individuals a robot profile lists
-    "skills/action_model/belief.py",  # ... and the skill each grants
-}
 PACK = "knowledge/packs/domains/household/tasks.py"  # the household pack's task schemas
 FRAME_TASKS = "knowledge/understanding/frame_tasks.py"  # the front end's steps to tasks
 GRAMMAR = "knowledge/language/request_frame.py"  # the grammar's actions
@@ -57,14 +53,8 @@ EXAMPLE = "trees/examples/robee_recovery.py"  # an example tree that calls skill
 RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
 NOT_YET_MOVED: dict[str, set[str]] = {
-    "dispose": {
-        "sim/world_spec.py",
-        "skills/action_model/belief.py",
-        PACK,
-        GRAMMAR,
-    },
+    "dispose": {PACK, GRAMMAR},
     "fetch": {
-        "skills/action_model/belief.py",
         PACK,
         FRAME_TASKS,
         GRAMMAR,
@@ -75,22 +65,19 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "knowledge/understanding/purposes.py",
         "skills/planning/assignment.py",  # who can do a step: a PICK needs the thing free
     },
-    "fill": {*ONTOLOGY, PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
+    "fill": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
-    "move": {"skills/action_model/belief.py", FACTS, RECOVERY, EXAMPLE},
-    "open_close": {"skills/action_model/belief.py"},
+    "move": {FACTS, RECOVERY, EXAMPLE},
     "place": {
-        "skills/action_model/belief.py",
         PACK,
         SLOTS,
         EXAMPLE,
         "skills/planning/already.py",  # "the lemon is already next to the plate"
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
-    "pour": {*ONTOLOGY, PACK, FRAME_TASKS},
-    "speech": {"skills/action_model/belief.py", RECOVERY},
+    "pour": {PACK, FRAME_TASKS},
+    "speech": {RECOVERY},
     "switch": {
-        *ONTOLOGY,
         PACK,
         FRAME_TASKS,
         GRAMMAR,
@@ -98,11 +85,11 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "skills/safety/hazard_check.py",  # what earlier steps of a plan switched on
     },
     "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
-    "wipe": {*ONTOLOGY, PACK, GRAMMAR},
+    "wipe": {PACK, GRAMMAR},
 }
-"""Capability -> the modules that still name it: the ontology's skill individuals and the
-skills they grant, the front end (grammar, frame tasks, slot filling), the household pack's
-schemas, and the per-step readers of execution (GOTO targets, recovery)."""
+"""Capability -> the modules that still name it: the front end (grammar, frame tasks, slot
+filling), the household pack's schemas, and the per-step readers of execution (GOTO targets,
+recovery)."""
 
 
 TESTS = ROOT / "tests" / "skills" / "capabilities"
