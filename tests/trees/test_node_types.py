@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
@@ -18,6 +19,7 @@ from cogtree.trees.bt_xml.node_registry import (
     build_registry,
     default_registry,
     node_type_for,
+    registry_for,
 )
 from cogtree.trees.bt_xml.node_types import REQUIRED
 from cogtree.trees.bt_xml.values import format_default, parse_value, value_form
@@ -37,6 +39,22 @@ def test_every_behaviour_class_is_a_node_type_or_says_why_not() -> None:
         and "Sequence" in registry
         and "UnsetBlackboardVariable" in registry
     )
+
+
+def test_a_registry_for_some_tags_has_their_node_types_as_the_full_registry_has_them() -> None:
+    full = default_registry()
+    tags = {"Sequence", "DetectScope", "AwaitUtterance", "ReadinessGate", "ForceSuccess"}
+    partial = registry_for(tags)
+    assert tags <= set(partial.types) and set(partial.types) <= set(full.types)
+    for node_type in partial:
+        same = full[node_type.tag]
+        assert node_type.cls is same.cls and node_type.read_handles() == same.read_handles()
+        assert node_type == dataclasses.replace(same, read_handles=node_type.read_handles)
+    assert registry_for(tags) is partial  # built once per set of tags
+
+
+def test_an_unknown_tag_gets_the_full_registry_and_its_suggestions() -> None:
+    assert registry_for({"Sequence", "DetectScop"}) is default_registry()
 
 
 def test_the_example_trees_nodes_are_node_types_too() -> None:

@@ -43,7 +43,7 @@ from cogtree.behaviours.btcpp.conditions import PrePostConditions
 from cogtree.behaviours.btcpp.script_scope import BlackboardEntry, catalogue_names
 from cogtree.trees.bt_xml.checks import SUBTREE, check_document, subtree_ports
 from cogtree.trees.bt_xml.document import Site, XmlDocument, XmlTreeError, read_document
-from cogtree.trees.bt_xml.node_registry import default_registry
+from cogtree.trees.bt_xml.node_registry import registry_for
 from cogtree.trees.bt_xml.node_types import NodeRegistry, NodeType, Port
 from cogtree.trees.bt_xml.scripts import (
     KEY_ATTRIBUTE,
@@ -70,14 +70,20 @@ def load_xml_tree(
     ``arguments`` override the main tree's arguments, the attributes of its
     ``<BehaviorTree>`` (``{"robot": "robot2"}``). Raises :class:`XmlTreeError`.
     """
-    registry = registry or default_registry()
     document = read_document(source)
+    registry = registry or registry_for(_node_tags(document))
     mappings = {name: format_default(value) for name, value in (arguments or {}).items()}
     tree_id = check_document(document, registry, main_tree_id, mappings)
     sites = _mark_sites(document, registry)
     _prepare_for_py_trees(document, registry)
     stand_in = _parse_with_py_trees(document, tree_id, registry, mappings)
     return _Builder(registry, sites).build(stand_in)
+
+
+def _node_tags(document: XmlDocument) -> set[str]:
+    """The tags of the nodes in the document's trees: what the registry must hold."""
+    trees = document.root.findall("BehaviorTree")
+    return {node.tag for tree in trees for node in tree.iter() if node is not tree} - {SUBTREE}
 
 
 def load_tree_reference(reference: str) -> Behaviour:

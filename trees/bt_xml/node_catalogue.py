@@ -2,7 +2,9 @@
 
 Both list every node type an XML tree may use with its ports (parameters and blackboard
 keys: direction, type, default, meaning); the Markdown page adds what each node means, what
-its statuses mean and the handles its ``setup`` needs. Never edit the outputs by hand:
+its statuses mean and the handles its ``setup`` needs. A third output is for the XML loader:
+the module defining each node type (:mod:`trees.bt_xml.node_modules`), so that loading a tree
+imports only the behaviour modules it names. Never edit the outputs by hand:
 ``cogtree catalogue --update`` rewrites them and ``cogtree catalogue --check`` (CI) fails
 when they are stale.
 """
@@ -14,10 +16,11 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from typing import Literal
 
+from cogtree.trees.bt_xml.node_notes import PY_TREES_NODES
 from cogtree.trees.bt_xml.node_types import Handle, NodeRegistry, NodeType, Parameter, Port
 from cogtree.trees.bt_xml.values import format_default, type_label
 
-CatalogueFormat = Literal["markdown", "groot"]
+CatalogueFormat = Literal["markdown", "groot", "modules"]
 
 CATEGORY_ORDER = ("Action", "Condition", "Decorator", "Control")
 CATEGORY_TITLES = {
@@ -47,8 +50,37 @@ _ROLE = re.compile(r":(?:class|func|attr|meth|mod):`~?(?:[\w.]*\.)?(?P<name>[\w]
 
 
 def render_catalogue(registry: NodeRegistry, kind: CatalogueFormat) -> str:
-    """The catalogue in ``kind``: ``markdown`` or ``groot``."""
+    """The catalogue in ``kind``: ``markdown``, ``groot`` or ``modules``."""
+    if kind == "modules":
+        return module_index(registry)
     return groot_models(registry) if kind == "groot" else markdown_catalogue(registry)
+
+
+def module_index(registry: NodeRegistry) -> str:
+    """The Python source of :mod:`trees.bt_xml.node_modules`: each node type's module.
+
+    Every node type but the noted py_trees classes (the registry always has those), by tag.
+    """
+    noted = {note.cls for note in PY_TREES_NODES}
+    entries = sorted((t.tag, t.cls.__module__) for t in registry if t.cls not in noted)
+    lines = [
+        '"""The module defining each node type of the registry, by tag: the XML loader\'s index.',
+        "",
+        f"{GENERATED_BY}",
+        "(format modules); do not edit: ``cogtree catalogue --update`` rewrites it and",
+        "``cogtree catalogue --check`` (CI) fails when it is stale. With it, loading a tree",
+        "imports only the modules of the node types the tree names",
+        "(:func:`~trees.bt_xml.node_registry.registry_for`), not every behaviour module.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "NODE_MODULES: dict[str, str] = {",
+        *(f'    "{tag}": "{module}",' for tag, module in entries),
+        "}",
+        '"""Tag -> the module of its class, for every node type but the noted py_trees ones."""',
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def ordered(registry: NodeRegistry) -> list[NodeType]:

@@ -11,6 +11,10 @@ in ``parts`` (``ReActStep``: its decision gate and its action node) and has thei
 handles too.
 A class that cannot be a node type (abstract,
 or a required argument with no XML form) is listed as unavailable, with the reason.
+
+:func:`default_registry` imports every behaviour module to find the classes;
+:func:`registry_for`, what the XML loader uses, imports only the modules of the tags a tree
+names, read from the generated index :mod:`trees.bt_xml.node_modules`.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ from cogtree.trees.bt_xml.behaviour_reading import (
     parameter_meaning,
     status_sentences,
 )
+from cogtree.trees.bt_xml.node_modules import NODE_MODULES
 from cogtree.trees.bt_xml.node_notes import PY_TREES_NODES, BuiltinNote
 from cogtree.trees.bt_xml.node_types import (
     REQUIRED,
@@ -208,3 +213,22 @@ def behaviour_modules() -> list[types.ModuleType]:
 def default_registry() -> NodeRegistry:
     """The registry of every cogtree behaviour and the py_trees nodes the shipped trees use."""
     return build_registry(behaviour_classes(behaviour_modules()))
+
+
+def registry_for(tags: Iterable[str]) -> NodeRegistry:
+    """The registry of the node types ``tags`` name, importing only the modules defining them.
+
+    The modules are read from :data:`~trees.bt_xml.node_modules.NODE_MODULES`. A tag that the
+    index and the noted py_trees nodes do not know (a misspelt one) gives
+    :func:`default_registry`, so an unknown node type is reported against every node type.
+    """
+    return _registry_of(frozenset(tags))
+
+
+@functools.cache
+def _registry_of(tags: frozenset[str]) -> NodeRegistry:
+    noted = {note.cls.__name__ for note in PY_TREES_NODES}
+    if not tags <= noted | NODE_MODULES.keys():
+        return default_registry()
+    named = sorted(tags - noted)
+    return build_registry(getattr(importlib.import_module(NODE_MODULES[t]), t) for t in named)

@@ -5,6 +5,7 @@
     cogtree catalogue                                  # the Markdown page on stdout
     cogtree catalogue --format groot --output my.xml   # Groot2 models file
     cogtree catalogue --update                         # rewrite the checked-in files
+    cogtree catalogue --format modules                 # the XML loader's index of modules
     cogtree catalogue --check                          # CI: exit 1 with a diff when stale
 """
 
@@ -24,6 +25,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 CHECKED_IN: dict[CatalogueFormat, Path] = {
     "markdown": DOCS / "node_catalogue.md",
     "groot": DOCS / "cogtree_nodes.xml",
+    "modules": Path(__file__).resolve().parents[1] / "bt_xml" / "node_modules.py",
 }
 """The catalogue files kept in the repository, by format."""
 
@@ -33,8 +35,9 @@ def add_catalogue_parser(commands: Any) -> None:
     catalogue = add_subcommand(commands, "catalogue")
     catalogue.add_argument(
         "--format",
-        choices=("markdown", "groot"),
-        help="markdown (default) or groot (a BTCPP v4 TreeNodesModel file)",
+        choices=("markdown", "groot", "modules"),
+        help="markdown (default), groot (a BTCPP v4 TreeNodesModel file) or modules (the XML "
+        "loader's index of the module defining each node type)",
     )
     action = catalogue.add_mutually_exclusive_group()
     action.add_argument("--output", metavar="FILE", help="write to FILE instead of stdout")
@@ -79,8 +82,7 @@ def _targets(args: argparse.Namespace) -> list[tuple[CatalogueFormat, Path]]:
     """Which formats go to (or are checked against) which files."""
     if args.output:
         path = Path(args.output)
-        kind: CatalogueFormat = args.format or ("groot" if path.suffix == ".xml" else "markdown")
-        return [(kind, path)]
+        return [(args.format or _format_of(path), path)]
     if args.format:
         return [(args.format, CHECKED_IN[args.format])]
     return list(CHECKED_IN.items())
@@ -88,8 +90,7 @@ def _targets(args: argparse.Namespace) -> list[tuple[CatalogueFormat, Path]]:
 
 def _stale(path: Path, fresh: str) -> str:
     """Empty when ``path`` holds ``fresh``; otherwise what differs and how to fix it."""
-    kind = "groot" if path.suffix == ".xml" else "markdown"
-    fix = f"regenerate it: cogtree catalogue --format {kind} --output {path}"
+    fix = f"regenerate it: cogtree catalogue --format {_format_of(path)} --output {path}"
     try:
         current = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -105,6 +106,13 @@ def _stale(path: Path, fresh: str) -> str:
     if path in CHECKED_IN.values():
         fix += " (or both: cogtree catalogue --update)"
     return f"{path} is stale; {fix}\n{''.join(diff)}"
+
+
+def _format_of(path: Path) -> CatalogueFormat:
+    """The format a file's suffix says: ``.xml`` groot, ``.py`` modules, else markdown."""
+    if path.suffix == ".xml":
+        return "groot"
+    return "modules" if path.suffix == ".py" else "markdown"
 
 
 def _listed() -> str:
