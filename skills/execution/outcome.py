@@ -24,7 +24,7 @@ it). :class:`TaskOutcome` turns the result into rows for the evidence and plain 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -287,7 +287,7 @@ def doer_of(attempt: PlanAttempt, step: PlanStep, robot: str) -> str:
 def step_facts(step: PlanStep, doer: str, rooms: Mapping[str, str | None]) -> list[Fact]:
     """The facts ``step`` leaves behind when ``doer`` does it (GOTO: the doer's room).
 
-    ``rooms`` maps a GOTO target (a room, a thing) to its room; LOOK, SAY, WAIT and a step
+    ``rooms`` maps a thing or a room (a GOTO target) to its room; LOOK, SAY, WAIT and a step
     whose arguments do not validate leave nothing.
     """
     if step.action == DELEGATE:
@@ -390,7 +390,7 @@ def assess(
     observed: Observed,
 ) -> TaskOutcome:
     """Every planned fact of ``attempts`` held against ``observed`` (see the module docs)."""
-    rooms = _rooms(attempts, observed)
+    rooms = observed.rooms
     made: dict[Fact, str] = {}
     for attempt in attempts:
         achieved = {reflection.step for reflection in attempt.reflections if reflection.achieved}
@@ -409,13 +409,3 @@ def assess(
         maker = (made.get(fact) or OTHERS) if state else None
         outcomes.append(FactOutcome(fact, state, maker, goal, why))
     return TaskOutcome(robot, tuple(outcomes), observed.labels, observed.containers)
-
-
-def _rooms(attempts: Iterable[PlanAttempt], observed: Observed) -> dict[str, str | None]:
-    """The room of every GOTO target of ``attempts`` (a room is its own room)."""
-    return {
-        str(step.args["target"]): observed.rooms.get(str(step.args["target"]))
-        for attempt in attempts
-        for step in attempt.plan.steps
-        if step.action == "GOTO" and "target" in step.args
-    }

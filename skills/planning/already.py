@@ -37,7 +37,7 @@ def _already(task: TaskCall, belief: Belief) -> str:
     found = belief.things[thing]
     if found.relation == "heldBy" and found.support:
         return f"{spoken(found.support, belief)} already has {spoken(thing, belief)}"
-    if task.task == "place_relative" and args.get("landmark"):
+    if args.get("landmark"):  # set beside it
         relation = args.get("relation", "next_to").replace("_", " ")
         where = f"{relation} {spoken(args['landmark'], belief)}"
     elif found.support:

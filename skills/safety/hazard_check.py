@@ -62,6 +62,7 @@ from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.capabilities.calls import SkillCall
+from cogtree.skills.capabilities.registry import SKILLS
 
 _NS = str(HAZ)
 _STEP = NamedNode(_NS + "step")
@@ -378,9 +379,10 @@ class PlanHazards:
         )
 
     def done(self, call: SkillCall) -> None:
-        """Remember what ``call`` switched on or off for the later steps."""
-        if call.skill in ("SWITCH_ON", "SWITCH_OFF"):
-            self._powered[call.args.model_dump()["appliance"]] = call.skill == "SWITCH_ON"
+        """Remember what ``call`` switched on or off for the later steps (its powered facts)."""
+        for fact in SKILLS[call.skill].facts(call.args, "", {}):
+            if fact.kind == "powered":
+                self._powered[fact.subject] = fact.value == "on"
 
     def _with_switches(self, belief: Belief) -> Belief:
         changed = {

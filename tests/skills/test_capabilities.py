@@ -48,7 +48,6 @@ FRAME_TASKS = "knowledge/understanding/frame_tasks.py"  # the front end's steps 
 GRAMMAR = "knowledge/language/request_frame.py"  # the grammar's actions
 MISSING_STEPS = "knowledge/language/missing_steps.py"  # which of the grammar's steps power
 SLOTS = "knowledge/understanding/slot_filling.py"  # the slot extractor's verbs
-FACTS = "skills/execution/outcome.py"  # where the plan's GOTO targets are
 EXAMPLE = "trees/examples/robee_recovery.py"  # an example tree that calls skills
 RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
@@ -67,12 +66,11 @@ NOT_YET_MOVED: dict[str, set[str]] = {
     },
     "fill": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
-    "move": {FACTS, RECOVERY, EXAMPLE},
+    "move": {RECOVERY, EXAMPLE},
     "place": {
         PACK,
         SLOTS,
         EXAMPLE,
-        "skills/planning/already.py",  # "the lemon is already next to the plate"
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
     "pour": {PACK, FRAME_TASKS},
@@ -82,14 +80,13 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         FRAME_TASKS,
         GRAMMAR,
         MISSING_STEPS,
-        "skills/safety/hazard_check.py",  # what earlier steps of a plan switched on
     },
     "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
     "wipe": {PACK, GRAMMAR},
 }
 """Capability -> the modules that still name it: the front end (grammar, frame tasks, slot
-filling), the household pack's schemas, and the per-step readers of execution (GOTO targets,
-recovery)."""
+filling), the household pack's schemas, and the per-step readers of planning (recovery,
+assignment, hazards)."""
 
 
 TESTS = ROOT / "tests" / "skills" / "capabilities"
