@@ -28,6 +28,7 @@ from typing import Any, Final, Literal
 
 import yaml
 
+from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import verb_bases
@@ -487,7 +488,7 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    clauses = _clauses(_tokens(text), lexicon)
+    clauses = _clauses(_tokens(without_tags(text)), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     for clause in clauses:
         step = _read_clause(clause, lexicon, bare_want=bare)

@@ -33,6 +33,7 @@ from cogtree.knowledge.language.request_frame import RequestFrame, request_words
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.understanding.frame_tasks import DESTINATION_SLOTS, RECIPIENT_SLOTS
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 
 AnswerKind = Literal["yes_no", "place", "person", "thing", "amount", "request"]
@@ -74,9 +75,20 @@ def expected_kind(pending: PendingTask) -> AnswerKind:
     return "thing"
 
 
+def answer_text(frame: RequestFrame) -> str:
+    """The words of ``frame`` that answer: its first clause when it has no step and several.
+
+    "Tom. My husband" answers "Tom", "the bedroom one, I'm still reading" "the bedroom one":
+    what follows the answer tells more about it and asks for nothing (it would be a step).
+    """
+    if not frame.steps and len(frame.context) > 1:
+        return frame.context[0]
+    return frame.text
+
+
 def answer_kind(frame: RequestFrame) -> AnswerKind:
     """The kind of answer the turn's parse ``frame`` gives (module docstring)."""
-    text = frame.text.strip()
+    text = answer_text(frame).strip()
     if is_bare_answer(text):
         return "yes_no"
     if not frame.steps:
@@ -99,6 +111,46 @@ def answer_kind(frame: RequestFrame) -> AnswerKind:
 def fits(expected: AnswerKind, given: AnswerKind) -> bool:
     """Whether an answer of kind ``given`` answers a question expecting ``expected``."""
     return given in FITTING[expected]
+
+
+_ASKED_NOUN: Final = re.compile(r"\bwhich\s+([a-z]+)\b", re.IGNORECASE)
+_ONE: Final = re.compile(r"\b(ones?)\b", re.IGNORECASE)
+_NO_NOUN: Final = frozenset(["one", "ones", "of", "object", "thing", "things"])
+"""Words after "which" that name no kind of thing ("which one", "which of them")."""
+
+
+def with_asked_noun(answer: str, question: str) -> str:
+    """``answer`` with "one" standing for the noun ``question`` asked about.
+
+    "Which mug do you mean?" - "the blue one": the blue mug. An answer without "one", or a
+    question that names no kind ("Which one?"), is returned as it is.
+    """
+    asked = _ASKED_NOUN.search(question)
+    if asked is None or asked.group(1).lower() in _NO_NOUN:
+        return answer
+    return _ONE.sub(asked.group(1).lower(), answer, 1)
+
+
+def slot_answered(missing: list[str], given: AnswerKind) -> str | None:
+    """The missing slot an answer of kind ``given`` fills: the only one, or the first it fits.
+
+    Of several missing slots ("Which paper? Where should I take it?"), a person fills the
+    first recipient or destination slot, a place the first destination slot, a thing or an
+    amount the first slot that is neither. None when no missing slot takes it.
+    """
+    if len(missing) == 1:
+        return missing[0]
+    roles: dict[AnswerKind, frozenset[str]] = {
+        "person": RECIPIENT_SLOTS | DESTINATION_SLOTS,
+        "place": DESTINATION_SLOTS,
+    }
+    placed = RECIPIENT_SLOTS | DESTINATION_SLOTS
+    for slot in missing:
+        if given in roles and slot in roles[given]:
+            return slot
+        if given in ("thing", "amount") and slot not in placed:
+            return slot
+    return None
 
 
 def noted_place(

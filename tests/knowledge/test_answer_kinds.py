@@ -8,8 +8,10 @@ from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.understanding.answer_kinds import (
     AnswerKind,
     answer_kind,
+    answer_text,
     expected_kind,
     fits,
+    with_asked_noun,
 )
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
 
@@ -77,3 +79,37 @@ def test_an_answer_fits_a_question_of_its_kind(
     expected: AnswerKind, given: AnswerKind, answered: bool
 ) -> None:
     assert fits(expected, given) is answered
+
+
+@pytest.mark.parametrize(
+    ("said", "answer"),
+    [
+        ("Priya. My neighbour", "Priya"),
+        ("the green one. The other one leaks", "the green one"),
+        ("the green one", "the green one"),
+        ("the green one, and bring a towel", "the green one, and bring a towel"),  # a step
+    ],
+)
+def test_the_answer_is_the_first_clause_when_more_only_tells_about_it(
+    said: str, answer: str
+) -> None:
+    assert answer_text(parse_request(said)).strip(" ,") == answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "question", "meant"),
+    [
+        (
+            "the green one",
+            "Which towel do you mean: the green towel or the red towel?",
+            "the green towel",
+        ),
+        ("the small ones", "Which spoons do you mean?", "the small spoons"),
+        ("the green one", "Which one do you mean?", "the green one"),  # no noun asked about
+        ("the towel rail", "Which towel do you mean?", "the towel rail"),  # no "one"
+    ],
+)
+def test_one_in_an_answer_stands_for_the_noun_asked_about(
+    answer: str, question: str, meant: str
+) -> None:
+    assert with_asked_noun(answer, question) == meant

@@ -247,8 +247,26 @@ def test_a_question_never_continues_even_when_it_fills_the_missing_slot(
     assert answers(pack, pending, "which dishes have peanuts?", lexicons) is None
 
 
-def test_a_short_answer_needs_exactly_one_missing_slot(home: DomainPack) -> None:
-    assert answers(home, waiting("Bring", ["object", "destination"]), "the gardener", {}) is None
+@pytest.mark.parametrize(
+    ("answer", "slot", "value"),
+    [
+        ("Priya. My neighbour", "destination", "Priya"),  # a name, then more about her
+        ("on the porch step", "destination", "on the porch step"),
+        ("the striped one", "object", "the striped parcel"),  # "one": the noun asked about
+    ],
+)
+def test_of_several_missing_slots_an_answer_fills_the_one_its_kind_fits(
+    home: DomainPack, answer: str, slot: str, value: str
+) -> None:
+    question = "Which parcel do you mean? Where should I take it?"
+    follow = answers(home, waiting("Bring", ["object", "destination"], question), answer, {})
+    assert follow is not None and follow.answered == [slot]
+    assert follow.slots[slot] == value
+
+
+def test_a_short_answer_keeps_the_slots_it_does_not_fill_unsaid(home: DomainPack) -> None:
+    follow = answers(home, waiting("Bring", ["destination"], "Where to?"), "Priya", {})
+    assert follow is not None and follow.slots == {"destination": "Priya"}
 
 
 def test_other_cues_are_the_cues_of_the_other_tasks() -> None:

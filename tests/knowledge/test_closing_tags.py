@@ -1,0 +1,29 @@
+"""Tags that close a request are not read as things asked for ("..., would you, love?")."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.request_frame import parse_request
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("hang my coat up, would you, sweetheart?", "hang my coat up?"),
+        ("open the back gate will you", "open the back gate"),
+        ("wipe the hob down, cheers!", "wipe the hob down!"),
+        ("where are the scissors, d'you reckon?", "where are the scissors?"),
+        ("thanks", "thanks"),  # never every word
+        ("what do you know", "what do you know"),  # a tag needing a comma, with none before it
+        ("put it on the dresser", "put it on the dresser"),
+    ],
+)
+def test_tags_at_the_end_go_and_the_closing_mark_stays(said: str, left: str) -> None:
+    assert without_tags(said) == left
+
+
+def test_a_tag_is_no_thing_asked_for() -> None:
+    step = parse_request("fetch the atlas off the shelf, would you, love?").steps[0]
+    assert [phrase.text for phrase in step.objects] == ["the atlas"]
