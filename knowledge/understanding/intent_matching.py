@@ -37,9 +37,12 @@ from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.understanding.answer_kinds import (
     answer_kind,
+    answer_text,
     expected_kind,
     fits,
     noted_place,
+    slot_answered,
+    with_asked_noun,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
@@ -263,7 +266,10 @@ def continuation(
     (:func:`~knowledge.understanding.slot_filling.fill_slots` with the pack's lexicons), or when it
     is a short answer (at most :data:`SHORT_ANSWER_WORDS` words, not a dismissal, none of the
     cue phrases of the domain's other tasks, and of a kind that fits the question's), which
-    then fills the one missing slot with its words. Never raises for any text.
+    then fills the missing slot its kind fits
+    (:func:`~knowledge.understanding.answer_kinds.slot_answered`) with its words (its first
+    clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`).
+    Never raises for any text.
     """
     task = pack.task(pending.task)
     missing = pending.missing
@@ -278,20 +284,29 @@ def continuation(
     fill: SlotFill = fill_slots(task, utterance, lexicons)
     answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]
     if answered:
-        return Continuation(task.name, dict(fill.slots), answered, f"fills {', '.join(answered)}")
+        filled = {
+            name: with_asked_noun(value, pending.question)
+            if name in answered and isinstance(value, str)
+            else value
+            for name, value in fill.slots.items()
+        }
+        return Continuation(task.name, filled, answered, f"fills {', '.join(answered)}")
+    said = answer_text(frame) if frame is not None else utterance
+    words = [token.text for token in tokenize(said)]
     text = " ".join(words)
-    if len(words) > SHORT_ANSWER_WORDS or _dismissal(text) or not fits(expected, given):
+    if not words or len(words) > SHORT_ANSWER_WORDS or _dismissal(text):
         return None
-    if _holds_cue(words, other_cues(pack, task.name)):
+    if not fits(expected, given) or _holds_cue(words, other_cues(pack, task.name)):
         return None
-    if len(missing) != 1 or all(word in NEGATIONS for word in words):
+    slot = slot_answered(missing, given)
+    if slot is None or all(word in NEGATIONS for word in words):
         return None
-    slot = missing[0]
-    answer = " ".join(utterance.split()).strip(" ,.;:!?")
+    answer = with_asked_noun(" ".join(said.split()).strip(" ,.;:!?"), pending.question)
     spec = task.slots.get(slot)
     value: SlotValue = [answer] if spec is not None and spec.many else answer
     how = f"short answer for {slot} ({given})"
-    return Continuation(task.name, {**fill.slots, slot: value}, [slot], how)
+    given_slots = {name: v for name, v in fill.slots.items() if v not in (None, "", [])}
+    return Continuation(task.name, {**given_slots, slot: value}, [slot], how)
 
 
 def asked_task(
