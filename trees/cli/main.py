@@ -6,11 +6,14 @@ line (the first word that is not an option: ``cogtree``'s own options take no va
 its full options are parsed and ``cogtree COMMAND --help`` shows them. ``cogtree --help``
 imports none.
 
-At exit the process freezes its objects (:func:`gc.freeze`, registered with :mod:`atexit`):
-every object lives until the end anyway, and the interpreter's shutdown would otherwise walk
-them all in its last garbage collections (0.4 s of CPU after a ``cogtree ask``, measured on a
-shared two-core machine), for no cycle whose collection anything waits for: sessions, files
-and models are closed by the commands before they return.
+The garbage collector is kept off what lives for the whole command (:func:`gc.freeze`). While
+the subcommand runs, what was imported before it is frozen, so that the collections walk only
+what the command creates (0.13 s of CPU less for a ``cogtree ask``, measured on a shared
+two-core machine); it is unfrozen when the command returns, for a caller that goes on (a test).
+At exit, registered with :mod:`atexit`, everything is frozen: every object lives until the
+end anyway, and the interpreter's shutdown would otherwise walk them all in its last
+collections (0.4 s of CPU after a ``cogtree ask``), for no cycle whose collection anything
+waits for: sessions, files and models are closed by the commands before they return.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from cogtree.trees.cli.errors import user_errors
 
 EXAMPLE_TREE = "cogtree.trees.examples.ask_before_acting:create_root"
 
-atexit.register(gc.freeze)  # see the module's docstring: a cheaper shutdown
+atexit.register(gc.freeze)  # a cheaper shutdown: see the module's docstring
 
 
 def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -73,6 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(levelname)s %(name)s: %(message)s",
     )
     run = SUBCOMMANDS[args.command].load_runner()
+    gc.freeze()  # the modules live as long as the command: see the module's docstring
     try:
         return run(args)
     except KeyboardInterrupt:
@@ -86,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        gc.unfreeze()
 
 
 if __name__ == "__main__":
