@@ -32,6 +32,7 @@ from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import (
+    asked_first,
     partial_model,
     required_slots,
     slots_that_may_be_required,
@@ -57,7 +58,6 @@ from cogtree.knowledge.understanding.turn_state import (
     MISSING_TASK,
     NOT_PARSED,
     OUT_OF_SCOPE,
-    SPEAKER_SLOT,
     IntentFrame,
     IntentStep,
     PendingTask,
@@ -102,9 +102,6 @@ HEDGES = re.compile(
     re.IGNORECASE,
 )
 """Words that say the user is unsure of their own request."""
-
-FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
-"""Words whose referent is the speaker: "my mug" needs to know who is speaking."""
 
 
 @dataclass(frozen=True)
@@ -254,25 +251,18 @@ def check_slots(
     return SlotCheck(values=values, issues=issues, task=task, dropped=dropped)
 
 
-def ask_speaker_first(spec: TaskSpec, check: SlotCheck, frame: IntentFrame) -> SlotCheck:
-    """``check`` for a speaker the robot does not know: who is speaking is asked first.
+def ask_speaker_first(
+    spec: TaskSpec, check: SlotCheck, frame: IntentFrame, schema: type[BaseModel]
+) -> SlotCheck:
+    """``check`` for a speaker the robot does not know: whom the task is for is asked first.
 
-    When the task's plan acts for the speaker (a ``$speaker`` argument) or a slot was said in
-    the first person ("my mug"), :data:`SPEAKER_SLOT` becomes a missing slot ahead of the
-    others, and first-person slots wait for the answer (it may settle them). Otherwise
-    ``check`` is returned as it is.
+    The user slot the schema names, or who is speaking when the task's plan acts for the
+    speaker (a ``$speaker`` argument) or a slot was said in the first person ("my mug"), see
+    :func:`~knowledge.packs.task_schema.asked_first`. Otherwise ``check`` as it is.
     """
-    first_person = {
-        name
-        for name, value in frame.slots.items()
-        if isinstance(value, str | list) and FIRST_PERSON.search(" ".join(_items(value)))
-    }
-    acts_for_speaker = spec.plan is not None and SPEAKER_ARGUMENT in spec.plan.args.values()
-    if not first_person and not acts_for_speaker:
-        return check
-    issues: dict[str, SlotIssue] = {SPEAKER_SLOT: "missing"}
-    issues.update({slot: issue for slot, issue in check.issues.items() if slot not in first_person})
-    return replace(check, issues=issues, task=None)
+    acts = spec.plan is not None and SPEAKER_ARGUMENT in spec.plan.args.values()
+    issues = asked_first(schema, frame.slots, check.issues, acts_for_speaker=acts)
+    return check if issues is None else replace(check, issues=issues, task=None)  # type: ignore[arg-type]
 
 
 class InnerSpeech(BoundedText):
@@ -742,7 +732,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         if frame.sequence:
             self._check_steps(turn, said)
         if not keys.read_optional(self.blackboard, self.speaker_key, str):
-            turn.check = ask_speaker_first(turn.spec, turn.check, frame)
+            turn.check = ask_speaker_first(turn.spec, turn.check, frame, turn.schema)
         self._weigh_safety(turn, said)
         turn.doubts = [*self._doubts(turn), *turn.safety, *turn.forbidden]
         self.decision_type = self.decision_for(turn.pack, turn.spec.name)
@@ -798,7 +788,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
-        frame, text = turn.frame, turn.utterance
+        frame, text = turn.frame, "" if turn.spec and turn.spec.answers_only else turn.utterance
         assert frame is not None and turn.schema is not None
         doubts = []
         if frame.confidence < self.confident_at:

@@ -243,6 +243,15 @@ class TaskSpec(_Strict):
         """The source of the evidence that answers this task: its template or scene question."""
         return self.query or self.perception
 
+    @property
+    def answers_only(self) -> bool:
+        """The task answers from a knowledge graph and changes nothing.
+
+        Words that might turn a request around or hedge it ("not", "maybe") are then read into
+        its slots, not doubted.
+        """
+        return self.grounding == "knowledge_query"
+
     @model_validator(mode="after")
     def _asked_about_a_slot_lexicon(self) -> TaskSpec:
         """``asked_about`` names the lexicon of one of the task's slots."""

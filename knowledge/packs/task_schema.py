@@ -6,11 +6,20 @@ the partial form has every field optional, for a task still being filled in.
 A schema may also need *one of several groups* of slots, complete: JANUS's AddToDatabase needs
 either the foods it remembers or all four daily targets. It declares them as the class
 attribute :data:`ALTERNATIVES` (a tuple of slot-name tuples). The group the user started is
-then required in full; when the user started none, the first group is.
+then required in full; when the user started none, the first group is. Groups of
+:data:`TOGETHER` are required in full once one of their slots is said (the four daily
+targets). A flag in a group (a bool slot, set by a cue word: "set me up") starts it but is
+never asked for.
+
+A schema may name its *user slot* (:data:`USER_SLOT`): the slot that says whom the task is
+for (JANUS's SubstituteDish and AddToDatabase need a user identifier). When the speaker is not
+known and the user slot is empty, the gate asks for it rather than assume anyone
+(:func:`missing_user`); a schema may narrow that with a ``needs_user(values)`` classmethod.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional
 
@@ -18,6 +27,19 @@ from pydantic import BaseModel, Field, create_model
 
 ALTERNATIVES = "required_alternatives"
 """Class attribute of a task schema: groups of slots, one of which must be complete."""
+
+TOGETHER = "required_together"
+"""Class attribute of a task schema: groups of slots said together (once one is, all are)."""
+
+FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
+"""Words whose referent is the speaker: "my mug" needs to know who is speaking."""
+
+SPEAKER = "speaker"
+"""The slot a gate asks for when it must know who is speaking (the turn state's speaker slot)."""
+
+USER_SLOT = "user_slot"
+"""Class attribute of a task schema: the slot naming whom the task is for (the speaker when
+known and the slot is empty)."""
 
 
 def said(value: Any) -> bool:
@@ -34,14 +56,95 @@ def alternatives(task_schema: type[BaseModel]) -> tuple[tuple[str, ...], ...]:
 def chosen_alternative(
     task_schema: type[BaseModel], values: Mapping[str, Any] | None
 ) -> tuple[str, ...]:
-    """The group the user started in ``values`` (the first one started), else the first group."""
+    """The group the user started in ``values``, else the first group.
+
+    Of several started, the first complete one (nothing is left to ask), else the first one.
+    """
     groups = alternatives(task_schema)
     if not groups:
         return ()
-    for group in groups:
-        if values is not None and any(said(values.get(name)) for name in group):
+    started = [
+        group
+        for group in groups
+        if values is not None and any(said(values.get(name)) for name in group)
+    ]
+    for group in started:
+        assert values is not None
+        if all(said(values.get(name)) for name in group if not _flag(task_schema, name)):
             return group
-    return groups[0]
+    return started[0] if started else groups[0]
+
+
+def together(task_schema: type[BaseModel], values: Mapping[str, Any] | None) -> set[str]:
+    """The slots of every :data:`TOGETHER` group ``values`` started: once one is said, all are."""
+    groups: Sequence[Sequence[str]] = getattr(task_schema, TOGETHER, ())
+    return {
+        name
+        for group in groups
+        if values is not None and any(said(values.get(name)) for name in group)
+        for name in group
+    }
+
+
+def _flag(task_schema: type[BaseModel], name: str) -> bool:
+    info = task_schema.model_fields.get(name)
+    return info is not None and info.annotation is bool
+
+
+def user_slot(task_schema: type[BaseModel]) -> str | None:
+    """The schema's user slot (:data:`USER_SLOT`), or None when it has none."""
+    slot = getattr(task_schema, USER_SLOT, None)
+    return slot if isinstance(slot, str) else None
+
+
+def missing_user(task_schema: type[BaseModel], values: Mapping[str, Any]) -> str | None:
+    """The user slot when the task needs a user and ``values`` name none; else None.
+
+    Only for a turn whose speaker is unknown: a known speaker is the user.
+    """
+    slot = user_slot(task_schema)
+    if slot is None or said(values.get(slot)):
+        return None
+    needs = getattr(task_schema, "needs_user", None)
+    if callable(needs) and not needs(values):
+        return None
+    return slot
+
+
+def asked_first(
+    task_schema: type[BaseModel],
+    values: Mapping[str, Any],
+    issues: Mapping[str, str],
+    *,
+    acts_for_speaker: bool,
+) -> dict[str, str] | None:
+    """For a speaker the robot does not know: ``issues`` with whom the task is for asked first.
+
+    A task whose schema names a user slot asks for it when it needs a user nobody named
+    (:func:`missing_user`), and needs no speaker once one is named. Otherwise, when the task
+    acts for the speaker or a slot was said in the first person ("my mug"), ``speaker`` (the
+    turn state's speaker slot) is asked first and the first-person slots wait for the answer
+    (it may settle them). None: nothing to ask first.
+    """
+    user = missing_user(task_schema, values)
+    if user is not None:
+        return {user: "missing", **issues}
+    named = user_slot(task_schema)
+    if named is not None and said(values.get(named)):
+        return None
+    first_person = {
+        name
+        for name, value in values.items()
+        if isinstance(value, str | list)
+        and FIRST_PERSON.search(" ".join(str(item) for item in _listed(value)))
+    }
+    if not first_person and not acts_for_speaker:
+        return None
+    return {SPEAKER: "missing", **{k: v for k, v in issues.items() if k not in first_person}}
+
+
+def _listed(value: str | list[Any]) -> list[Any]:
+    return [item for item in value if said(item)] if isinstance(value, list) else [value]
 
 
 def required_slots(
@@ -52,11 +155,11 @@ def required_slots(
     The schema's required fields, plus the group of :data:`ALTERNATIVES` that ``values`` (the
     slots said so far) started, or the first group when they started none.
     """
-    group = set(chosen_alternative(task_schema, values))
+    group = set(chosen_alternative(task_schema, values)) | together(task_schema, values)
     return [
         name
         for name, info in task_schema.model_fields.items()
-        if info.is_required() or name in group
+        if info.is_required() or (name in group and info.annotation is not bool)
     ]
 
 

@@ -179,6 +179,10 @@ class IntentMatcher:
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         limits = self.thresholds
         judged = limits.judge(best, runner_up, none_is_sure=False)
+        cue_named = cued_task(list(self._tasks.values()), text, self._lexicons)
+        if cue_named is not None and (judged.zone != "sure" or best_task == cue_named.name):
+            reason = f"{cue_named.name}: its cue phrase, and things it has slots for"
+            return IntentGuess(cue_named.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         asked = asked_task(list(self._tasks.values()), text, self._lexicons)
         if asked is not None and (judged.zone != "sure" or best_task == asked.name):
             reason = f"{asked.name}: a question about a thing it answers ({asked.asked_about})"
@@ -337,6 +341,52 @@ def asked_task(
         if not any(_holds_cue(words, other.cues) for other in rivals):
             asked.append(task)
     return asked[0] if len(asked) == 1 else None
+
+
+def cued_task(
+    tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
+) -> TaskSpec | None:
+    """The task a request asks for by its cue phrase and the domain things it names, or None.
+
+    A task qualifies when ``utterance`` holds one of its cue phrases ("instead of", "set me
+    up") and names a thing of a lexicon its slots look up in the domain's knowledge
+    (``resolve: kg``: a dish, an ingredient) or fills one of its pattern slots that no other
+    task has (a daily target: "2,000 kcal"). Of several, the one whose slots cover the most
+    of the things named wins ("instead of the burger, I'm allergic to sesame" names the dish
+    and the ingredient the swap covers); None on a tie, or when none qualifies.
+    """
+    words = [token.text for token in tokenize(utterance)]
+    known = {
+        name
+        for task in tasks
+        for spec in task.slots.values()
+        if spec.resolve == "kg" and spec.lexicon and (name := spec.lexicon) in lexicons
+    }
+    named = {name for name in known if lexicons[name].find(utterance)}
+    pattern_owners: dict[str, int] = {}
+    for task in tasks:
+        for slot in task.slots:
+            pattern_owners[slot] = pattern_owners.get(slot, 0) + 1
+    scored: list[tuple[int, TaskSpec]] = []
+    for task in tasks:
+        if not _holds_cue(words, task.cues):
+            continue
+        own = {spec.lexicon for spec in task.slots.values() if spec.resolve == "kg"} & named
+        patterned = [
+            slot
+            for slot, spec in task.slots.items()
+            if spec.pattern and not spec.lexicon and pattern_owners[slot] == 1
+        ]
+        filled = fill_slots(task, utterance, lexicons).slots if patterned else {}
+        by_pattern = sum(1 for slot in patterned if filled.get(slot) not in (None, "", []))
+        if own or by_pattern:
+            scored.append((len(own) + by_pattern, task))
+    if not scored:
+        return None
+    scored.sort(key=lambda pair: -pair[0])
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        return None
+    return scored[0][1]
 
 
 def other_cues(pack: DomainPack, task: str) -> list[str]:

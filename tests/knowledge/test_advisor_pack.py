@@ -70,6 +70,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
                 "targets": "kg",
                 "relation": "value",
                 "person": "text",
+                "profile": "value",
                 "about": "text",
                 "correction": "value",
                 "retract": "value",
@@ -94,6 +95,8 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
                 "excluded": "kg",
                 "preferred": "kg",
                 "only": "kg",
+                "available": "kg",
+                "restricted": "value",
                 "person": "text",
                 "day_of_week": "value",
                 "meal_type": "value",
@@ -115,7 +118,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         assert len(task.examples) >= 8 and len(set(task.examples)) == len(task.examples)
         assert task.reply and task.cues
     lists = {n for n, s in pack.task("SubstituteDish").slots.items() if s.many}
-    assert lists == {"excluded", "preferred", "only"}
+    assert lists == {"excluded", "preferred", "only", "available"}
     assert pack.task("AddToDatabase").slots["targets"].many
 
 
@@ -429,6 +432,8 @@ def test_dish_info_and_substitute_dish_validation(pack: DomainPack) -> None:
         "excluded": ["Milk"],
         "preferred": [],
         "only": [],
+        "available": [],
+        "restricted": False,
         "person": None,
         "day_of_week": None,
         "meal_type": None,

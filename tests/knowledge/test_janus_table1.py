@@ -95,6 +95,7 @@ def test_a_missing_target_is_asked_for_never_defaulted(pack: DomainPack) -> None
     assert result.task is None
     assert result.issues == {"daily_carbohydrate_g": "missing", "daily_fat_g": "missing"}
     assert required_slots(schema, {"daily_kcal": 2100.0}) == TARGETS
+    assert required_slots(schema, {"profile": True}) == TARGETS  # "set me up": the four targets
     assert required_slots(schema, {}) == ["targets"]  # nothing said: what to remember
     with pytest.raises(ValidationError, match="daily_carbohydrate_g, daily_fat_g missing"):
         schema.model_validate({"daily_kcal": 2100, "daily_protein_g": 100})

@@ -19,6 +19,8 @@ descriptions are what the robot reads when it has to ask for a missing value.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -26,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from cogtree.knowledge.memory.model import OTHERS_SLOT, Claim, FactKind
 from cogtree.knowledge.memory.note import Introduction
 from cogtree.knowledge.memory.questions import MemoryQuery
+from cogtree.knowledge.packs.task_schema import said
 from cogtree.knowledge.wording import id_words
 
 __all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
@@ -74,6 +77,14 @@ DIETS = frozenset({"vegetarian", "vegan", "pescatarian"})
 
 _MAX_NAME = 80
 
+_UNITS = {
+    "zero": 0, "a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90,
+}  # fmt: skip
+
 _PRONOUNS = frozenset({"he", "she", "they", "him", "her", "them"})
 
 
@@ -121,6 +132,34 @@ def _flag(value: object) -> object:
     return value
 
 
+def amount(value: object) -> object:
+    """A quantity as said ("2,000", "2k", "eighteen hundred", "two-twenty") as a number.
+
+    Anything it cannot read is left to pydantic, which reports it; nothing is guessed.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip().casefold().replace(",", "")
+    try:
+        return float(text[:-1]) * 1000 if text.endswith("k") else float(text)
+    except ValueError:
+        pass
+    words = [word for word in re.split(r"[\s-]+", text) if word and word != "and"]
+    if not words or any(w not in _UNITS and w not in ("hundred", "thousand") for w in words):
+        return value
+    if len(words) == 2 and _UNITS.get(words[0], 0) < 10 and _UNITS.get(words[1], 0) >= 20:
+        return float(_UNITS[words[0]] * 100 + _UNITS[words[1]])  # "two-twenty": 220
+    total = current = 0
+    for word in words:
+        if word == "hundred":
+            current = max(current, 1) * 100
+        elif word == "thousand":
+            total, current = total + max(current, 1) * 1000, 0
+        else:
+            current += _UNITS[word]
+    return float(total + current)
+
+
 def _name(value: str | None) -> str | None:
     if value is None or not value:
         return None
@@ -133,11 +172,18 @@ class AddToDatabase(_Task):
     """Remember what the user said about foods, allergens, intolerances, diets or daily targets.
 
     Either ``targets`` (what the user is allergic to, avoids, likes, ...) or all four daily
-    targets must be given; a user who gives some targets is asked for the others, none is
-    assumed (``required_alternatives``).
+    targets must be given; a user who gives some targets, or asks for a profile
+    (``profile``), is asked for the others, none is assumed (``required_alternatives``). A
+    profile (daily targets) is someone's: with no speaker known and no name said, the robot
+    asks who it is for (``user_slot``).
     """
 
-    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (("targets",), DAILY_TARGETS)
+    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (
+        ("targets",),
+        ("profile", *DAILY_TARGETS),
+    )
+    required_together: ClassVar[tuple[tuple[str, ...], ...]] = (("profile", *DAILY_TARGETS),)
+    user_slot: ClassVar[str] = "person"
 
     targets: list[str] = Field(
         default_factory=list,
@@ -149,8 +195,9 @@ class AddToDatabase(_Task):
         description="how the person stands toward them: allergy, intolerance, diet, exclude "
         "(does not want it) or prefer (likes it); none: diets are followed, foods avoided",
     )
-    person: str | None = Field(
-        None, description="the user's name, when they say it (e.g. 'I'm Anna'); none: the user"
+    person: str | None = Field(None, description="Who is this for? Please tell me the name.")
+    profile: bool = Field(
+        False, description="the user asks for a profile of their daily targets ('set me up')"
     )
     about: str | None = Field(
         None,
@@ -203,10 +250,20 @@ class AddToDatabase(_Task):
             raise ValueError(f"about {value!r}: say who that is, e.g. 'my daughter'")
         return _name(" ".join(value.split()))
 
-    @field_validator("correction", "retract", mode="before")
+    @field_validator("correction", "retract", "profile", mode="before")
     @classmethod
     def _flags(cls, value: object) -> object:
         return _flag(value)
+
+    @field_validator(*DAILY_TARGETS, mode="before")
+    @classmethod
+    def _amounts(cls, value: object) -> object:
+        return amount(value)
+
+    @classmethod
+    def needs_user(cls, values: Mapping[str, object]) -> bool:
+        """A profile of daily targets is someone's; a remembered food is the speaker's."""
+        return any(said(values.get(name)) for name in ("profile", *DAILY_TARGETS))
 
     @model_validator(mode="after")
     def _relation_fits_targets(self) -> AddToDatabase:
@@ -341,6 +398,8 @@ class DishInfo(_Task):
     row, a veto when the dish holds what the person must avoid, comes with every answer.
     """
 
+    user_slot: ClassVar[str] = "person"
+
     dish: str = Field(
         min_length=1, description="the dish the user asks about, e.g. tiramisu or lasagne"
     )
@@ -354,9 +413,7 @@ class DishInfo(_Task):
         description="ingredients or allergens the user asks whether the dish contains, e.g. "
         "peanuts",
     )
-    person: str | None = Field(
-        None, description="who the dish is for, when the user names someone else (e.g. Dev)"
-    )
+    person: str | None = Field(None, description="Who is asking? Please tell me your name.")
     for_user: bool = Field(
         False, description="the user asks about themselves ('for me', 'can I eat it')"
     )
@@ -380,6 +437,11 @@ class DishInfo(_Task):
     @classmethod
     def _for_user(cls, value: object) -> object:
         return _flag(value)
+
+    @classmethod
+    def needs_user(cls, values: Mapping[str, object]) -> bool:
+        """Only a question about the speaker ("is it safe for me") needs to know who they are."""
+        return said(values.get("for_user"))
 
     @model_validator(mode="after")
     def _focus(self) -> DishInfo:
@@ -410,6 +472,7 @@ class SubstituteDish(_Task):
         ("dish",),
         ("day_of_week", "meal_type"),
     )
+    user_slot: ClassVar[str] = "person"
 
     dish: str | None = Field(
         None, min_length=1, description="the dish to replace, e.g. spaghetti carbonara"
@@ -424,9 +487,16 @@ class SubstituteDish(_Task):
         default_factory=list,
         description="ingredients to restrict the suggestion to (only when the user says 'only')",
     )
-    person: str | None = Field(
-        None, description="who will eat it, when it is not the user (e.g. Alice)"
+    available: list[str] = Field(
+        default_factory=list,
+        description="ingredients the user says they have ('I've got tofu'): favoured, or the "
+        "only ones allowed when the user says nothing else is available",
     )
+    restricted: bool = Field(
+        False,
+        description="the user says nothing else is available or acceptable ('that's all I have')",
+    )
+    person: str | None = Field(None, description="Who is the dish for? Please tell me the name.")
     day_of_week: DayOfWeek | None = Field(
         None, description="the day of the week the meal is for, e.g. tuesday"
     )
@@ -447,10 +517,26 @@ class SubstituteDish(_Task):
     def _meal(cls, value: object) -> object:
         return _choice(value, MEALS, "meal_type")
 
-    @field_validator("weekly_plan", mode="before")
+    @field_validator("weekly_plan", "restricted", mode="before")
     @classmethod
     def _plan_flag(cls, value: object) -> object:
         return _flag(value)
+
+    @model_validator(mode="after")
+    def _only_when_restricted(self) -> SubstituteDish:
+        """What the user has is a preference, or the only choice when they say nothing else is.
+
+        Excluded ingredients never become preferred or allowed, whatever else was said.
+        """
+        if self.restricted:
+            self.only = _merged(self.only, self.available, self.preferred)
+        else:
+            self.preferred = _merged(self.preferred, self.available)
+        self.available = []
+        banned = {item.casefold() for item in self.excluded}
+        self.only = [item for item in self.only if item.casefold() not in banned]
+        self.preferred = [item for item in self.preferred if item.casefold() not in banned]
+        return self
 
     @model_validator(mode="after")
     def _dish_or_plan_slot(self) -> SubstituteDish:
@@ -460,7 +546,7 @@ class SubstituteDish(_Task):
             )
         return self
 
-    @field_validator("excluded", "preferred", "only", mode="before")
+    @field_validator("excluded", "preferred", "only", "available", mode="before")
     @classmethod
     def _ingredients(cls, value: object) -> object:
         return _id_list(value, "ingredients", required=False)
@@ -469,3 +555,8 @@ class SubstituteDish(_Task):
     @classmethod
     def _person(cls, value: str | None) -> str | None:
         return _name(value)
+
+
+def _merged(*lists: list[str]) -> list[str]:
+    """The items of ``lists`` in order, each once."""
+    return list(dict.fromkeys(item for items in lists for item in items))
