@@ -279,7 +279,7 @@ class SimExecutor(Closeable):
             return Feedback(ok=False, message="cancelled")
         room_before = self._room(command.robot)
         try:
-            feedback = self._rule(command)
+            feedback = self._apply(command)
         except BadArgument as error:
             feedback = fail("object_not_found", f"{command.describe()}: {error}")
         job.record.finished_at = self.world.tick
@@ -296,7 +296,7 @@ class SimExecutor(Closeable):
         pose = self.world.state.robots.get(robot)
         return pose.room if pose else None
 
-    def _rule(self, command: Command) -> Feedback:
+    def _apply(self, command: Command) -> Feedback:
         """Run ``command`` on the world: its capability's rule, or the executor's own."""
         world, robot, args = self.world, command.robot, command.args
         if command.name == "observe":
