@@ -61,16 +61,64 @@ def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
     }
 
 
+POWER_WORDS: Mapping[str, bool] = {"on": True, "off": False}
+"""The last word of a question whether a thing is switched on or off, and the state it asks."""
+
+POWERED = "powered"
+"""The attribute that says an appliance, a tap or a light is on."""
+
+
+def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
+    """Whether the thing ``asked`` names is in the state its last word says ("the oven on").
+
+    The thing is resolved in ``place`` when one is said, and each thing found is told as on
+    or off from the belief, or as not known (``listing``). ``state_answer`` says yes or no
+    first when one thing is found and its state is known ("Yes: the oven is on"). Never
+    raises for any text; nothing found is an answer too.
+    """
+    words = _without_article(asked).split()
+    state = POWER_WORDS.get(words[-1].lower()) if words else None
+    thing = _without_article(" ".join(words[:-1] if state is not None else words))
+    found = [c.id for c in resolve_referent(index, f"{thing} {place}".strip()) if thing]
+    found = [node for node in found if _counted(index, node)]
+    states = {node: _powered(index, node) for node in found}
+    told = [
+        f"the {_label(index, node)} is {'on' if on else 'off'}"
+        if on is not None
+        else f"I do not know whether the {_label(index, node)} is on"
+        for node, on in states.items()
+    ]
+    answer = _and(told) if found else f"I have not seen any {thing or 'such thing'}"
+    if len(found) == 1 and state is not None and states[found[0]] is not None:
+        answer = f"{'Yes' if states[found[0]] is state else 'No'}: {answer}"
+    return {"asked": thing, "count": str(len(found)), "listing": _and(told), "state_answer": answer}
+
+
+def _powered(index: SceneIndex, thing: str) -> bool | None:
+    """Whether the belief says ``thing`` is on (None: it says nothing of it)."""
+    node = index.node(thing)
+    if node is None or POWERED not in node.attributes:
+        return None
+    return POWERED in node.flags
+
+
 SCENE_QUESTIONS: Mapping[str, Callable[[SceneIndex, str, str], SceneRow]] = {
     "things_of_a_kind": things_of_a_kind,
+    "state_of": state_of,
 }
 """The questions a pack's task may name as its ``perception`` (each: index, kind, place)."""
+
+
+REMAINING = frozenset(["left", "remaining", "still", "anymore"])
+"""Words after a kind that ask whether some remains ("any bread left"): not part of the kind."""
 
 
 def _without_article(text: str) -> str:
     words = text.strip().rstrip("?.!").split()
     while words and words[0].lower() in FILLER_WORDS:
         words = words[1:]
+    while len(words) > 1 and words[-1].lower() in REMAINING:
+        words = words[:-1]
     return " ".join(words)
 
 

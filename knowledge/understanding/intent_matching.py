@@ -184,7 +184,9 @@ class IntentMatcher:
             reason = f"{cue_named.name}: its cue phrase, and things it has slots for"
             return IntentGuess(cue_named.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         asked = asked_task(list(self._tasks.values()), text, self._lexicons)
-        if asked is not None and (judged.zone != "sure" or best_task == asked.name):
+        if asked is not None and (
+            judged.zone != "sure" or best_task == asked.name or asked.perception
+        ):
             reason = f"{asked.name}: a question about a thing it answers ({asked.asked_about})"
             return IntentGuess(asked.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         if judged.zone == "sure":
@@ -340,7 +342,32 @@ def asked_task(
         ]
         if not any(_holds_cue(words, other.cues) for other in rivals):
             asked.append(task)
-    return asked[0] if len(asked) == 1 else None
+    return asked[0] if len(asked) == 1 else _patterned_question(tasks, utterance, lexicons)
+
+
+def _patterned_question(
+    tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
+) -> TaskSpec | None:
+    """The one question about the scene whose slots are patterns the question fills whole.
+
+    A task answered by perceiving the scene (``perception``) whose every slot is a pattern:
+    "is the fan still on?" fills the thing-and-state pattern of a question about a state, so
+    it asks that, not for a task whose cue its words hold ("still on": switch it off).
+    """
+    found = [
+        task
+        for task in tasks
+        if task.perception
+        and task.slots
+        and all(spec.pattern and not spec.lexicon for spec in task.slots.values())
+        and all(value not in (None, "", []) for value in _filled(task, utterance, lexicons))
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _filled(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) -> list[Any]:
+    slots = fill_slots(task, utterance, lexicons).slots
+    return [slots.get(slot) for slot in task.slots]
 
 
 def cued_task(

@@ -58,6 +58,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "HowMany": ("knowledge_query", None, None),
         "HaveAny": ("knowledge_query", None, None),
         "WhatThings": ("knowledge_query", None, None),
+        "StateOf": ("knowledge_query", None, None),
         "Open": ("physical", "open", {"container": "container"}),
         "Close": ("physical", "close", {"container": "container"}),
         "PlaceRelative": (
@@ -78,6 +79,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
     }
     # slots kept as the user said (a kind is matched by the scene query, categories too)
     as_said = {"Assist", "Note", "Introduce", "MemoryQuery", "HowMany", "HaveAny", "WhatThings"}
+    as_said.add("StateOf")
     for task in pack.tasks:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]

@@ -167,6 +167,17 @@ def test_household_requests_read_phrasal_cues(
     assert household.match(utterance).task == task
 
 
+@pytest.mark.parametrize(
+    "question", ["is the heater still on?", "did you leave the fan on", "is the radio off?"]
+)
+def test_a_question_whether_a_thing_is_on_is_a_question_not_an_order(
+    household: IntentMatcher, question: str
+) -> None:
+    guess = household.match(question)
+    assert (guess.task, guess.confident) == ("StateOf", True)
+    assert household.match("switch the heater off").task == "SwitchOff"
+
+
 def waiting(task: str, missing: list[str], question: str = "Which one do you mean?") -> PendingTask:
     """A pending task of ``task`` asking ``question`` about ``missing``."""
     return PendingTask(domain="", task=task, missing=missing, question=question)

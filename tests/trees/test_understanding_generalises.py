@@ -228,6 +228,28 @@ def test_a_kind_the_robot_has_not_seen_is_a_no(talk: Dialogue) -> None:
     assert heard.reply.startswith("No, I have not seen any yoghurt")
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("is the fridge still on?", "Yes: the fridge is on."),
+        ("did I leave the sink on? can't recall", "No: the sink is off."),
+        ("Is the fridge off, do you know?", "No: the fridge is on."),
+    ],
+)
+def test_a_question_whether_a_thing_is_on_is_answered_from_the_belief(
+    talk: Dialogue, question: str, answer: str
+) -> None:
+    heard = talk.say(question)  # "still on" is a cue to switch off: a question is no order
+    assert heard.control == "Proceed"
+    assert heard.reply == answer
+
+
+def test_what_is_asked_to_remain_and_tags_are_not_the_kind(talk: Dialogue) -> None:
+    heard = talk.say("is there any jam left, d'you reckon?")
+    assert heard.reply.startswith("Yes: "), heard.reply
+    assert "jar of jam on the shelf" in heard.reply
+
+
 # -- category, purpose and content ----------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "Note",
     "Open",
     "PutAway",
+    "StateOf",
     "Tidy",
     "WhatThings",
     "WhereIs",
@@ -115,6 +116,14 @@ class HaveAny(BaseModel):
 
     kind: str = Field(description="what kind of thing the person asks about, as they said it")
     place: str | None = Field(None, description="where they ask about, as said ('in the fridge')")
+
+
+class StateOf(BaseModel):
+    """Say whether a thing is switched on or off, from the belief."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(description="the thing and the state asked about, as said ('the oven on')")
 
 
 class WhatThings(BaseModel):
