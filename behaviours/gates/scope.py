@@ -31,7 +31,7 @@ from cogtree.knowledge.understanding.frame_tasks import holds_every_step
 from cogtree.knowledge.understanding.intent_matching import (
     asked_task,
     continuation,
-    cued_task,
+    cued_pack,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.scope_matching import (
@@ -185,14 +185,10 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(asking) == 1:
             why = f"a question about a thing only {asking[0]} answers questions about"
             return Verdict(self._decision(asking[0], 0.8, why), why)
-        cued = [
-            pack.name
-            for pack in self._registry().packs
-            if cued_task(pack.tasks, utterance, self._lexicons.get(pack.name, {})) is not None
-        ]
-        if len(cued) == 1:
-            why = f"a cue phrase of a task only {cued[0]} has, naming what that task is about"
-            return Verdict(self._decision(cued[0], 0.8, why), why)
+        cued = cued_pack(self._registry().packs, utterance, self._lexicons)
+        if cued is not None:
+            why = f"a cue phrase of a task of {cued}, naming what that task is about"
+            return Verdict(self._decision(cued, 0.8, why), why)
         self._connected = signal.domains
         if len(signal.domains) == 1:
             why = f"the request's frame connects: {signal.reason}"

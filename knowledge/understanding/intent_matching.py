@@ -180,7 +180,7 @@ class IntentMatcher:
         limits = self.thresholds
         judged = limits.judge(best, runner_up, none_is_sure=False)
         cue_named = cued_task(list(self._tasks.values()), text, self._lexicons)
-        if cue_named is not None and (judged.zone != "sure" or best_task == cue_named.name):
+        if cue_named is not None:  # a cue and the things its slots take outweigh likeness
             reason = f"{cue_named.name}: its cue phrase, and things it has slots for"
             return IntentGuess(cue_named.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         asked = asked_task(list(self._tasks.values()), text, self._lexicons)
@@ -373,47 +373,79 @@ def _filled(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) -> 
 def cued_task(
     tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
 ) -> TaskSpec | None:
-    """The task a request asks for by its cue phrase and the domain things it names, or None.
+    """The task a request asks for by its cue phrase and what it names, or None.
 
-    A task qualifies when ``utterance`` holds one of its cue phrases ("instead of", "set me
-    up") and names a thing of a lexicon its slots look up in the domain's knowledge
-    (``resolve: kg``: a dish, an ingredient) or fills one of its pattern slots that no other
-    task has (a daily target: "2,000 kcal"). Of several, the one whose slots cover the most
-    of the things named wins ("instead of the burger, I'm allergic to sesame" names the dish
-    and the ingredient the swap covers); None on a tie, or when none qualifies.
+    See :func:`cue_evidence`; None when no task qualifies or the best two tie.
+    """
+    return _best(cue_evidence(tasks, utterance, lexicons))
+
+
+def cue_evidence(
+    tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
+) -> list[tuple[int, TaskSpec]]:
+    """The tasks a request may ask for by a cue phrase and what it names, with their evidence.
+
+    Only tasks that answer or remember (not physical ones: their frames decide). A task
+    qualifies when ``utterance`` holds one of its cue phrases ("instead of", "set me up") and
+    names a thing of a lexicon its slots look up in the domain's knowledge (``resolve: kg``: a
+    dish, an ingredient) or fills a slot no other task has (a daily target: "2,000 kcal"), or
+    when it fills two pattern slots no other task has, cue or not (daily targets, said as
+    numbers with their units). Of several, the one whose slots take the most of what was said wins
+    (mentions, and values read by pattern): "instead of the burger, I'm allergic to sesame"
+    names the dish and the ingredient the swap takes.
     """
     words = [token.text for token in tokenize(utterance)]
     known = {
-        name
+        spec.lexicon
         for task in tasks
         for spec in task.slots.values()
-        if spec.resolve == "kg" and spec.lexicon and (name := spec.lexicon) in lexicons
+        if spec.resolve == "kg" and spec.lexicon in lexicons
     }
-    named = {name for name in known if lexicons[name].find(utterance)}
-    pattern_owners: dict[str, int] = {}
+    named = {name for name in known if name is not None and lexicons[name].find(utterance)}
+    owners: dict[str, int] = {}
     for task in tasks:
         for slot in task.slots:
-            pattern_owners[slot] = pattern_owners.get(slot, 0) + 1
+            owners[slot] = owners.get(slot, 0) + 1
     scored: list[tuple[int, TaskSpec]] = []
     for task in tasks:
-        if not _holds_cue(words, task.cues):
+        if task.grounding == "physical":
             continue
         own = {spec.lexicon for spec in task.slots.values() if spec.resolve == "kg"} & named
-        patterned = [
+        fill = fill_slots(task, utterance, lexicons)
+        filled = fill.slots
+        unique = [
             slot
             for slot, spec in task.slots.items()
-            if spec.pattern and not spec.lexicon and pattern_owners[slot] == 1
+            if owners[slot] == 1 and filled.get(slot) not in (None, "", [])
         ]
-        filled = fill_slots(task, utterance, lexicons).slots if patterned else {}
-        by_pattern = sum(1 for slot in patterned if filled.get(slot) not in (None, "", []))
-        if own or by_pattern:
-            scored.append((len(own) + by_pattern, task))
-    if not scored:
+        numbers = [slot for slot in unique if task.slots[slot].lexicon is None]
+        if (_holds_cue(words, task.cues) and (own or unique)) or len(numbers) >= 2:
+            spans = {(m.start, m.end) for found in fill.mentions.values() for m in found}
+            said = [slot for slot in filled if slot not in fill.mentions]
+            scored.append((len(spans) + len(said), task))
+    return scored
+
+
+def cued_pack(
+    packs: Sequence[DomainPack], utterance: str, lexicons: Mapping[str, Mapping[str, Lexicon]]
+) -> str | None:
+    """The pack of the task with the most cue evidence (:func:`cue_evidence`); None on a tie."""
+    scored = [
+        (score, pack.name)
+        for pack in packs
+        for score, _ in cue_evidence(pack.tasks, utterance, lexicons.get(pack.name, {}))
+    ]
+    best = max((score for score, _ in scored), default=0)
+    leaders = {name for score, name in scored if score == best}
+    return leaders.pop() if scored and len(leaders) == 1 else None
+
+
+def _best(scored: Sequence[tuple[int, TaskSpec]]) -> TaskSpec | None:
+    """The task of the highest score; None when there is none or the best two tie."""
+    ranked = sorted(scored, key=lambda pair: -pair[0])
+    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
         return None
-    scored.sort(key=lambda pair: -pair[0])
-    if len(scored) > 1 and scored[0][0] == scored[1][0]:
-        return None
-    return scored[0][1]
+    return ranked[0][1]
 
 
 def other_cues(pack: DomainPack, task: str) -> list[str]:

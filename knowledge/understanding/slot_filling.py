@@ -474,7 +474,8 @@ def is_grounded(value: Any, utterance: str) -> bool:
 
     ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
     and ``"a"`` never are, even though the user said them. Plural and singular forms match
-    (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits.
+    (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits
+    ("2000" in "2,000 kcal", "250" in "250g").
     """
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -492,7 +493,9 @@ def is_grounded(value: Any, utterance: str) -> bool:
 def _said_words(text: str) -> list[str]:
     """Lower-case words; a possessive counts as its owner ("okafor's" -> "okafor")."""
     words = []
-    for word in re.findall(r"[\w']+", text.lower()):
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text.lower())  # "2,000": the number 2000
+    text = re.sub(r"(?<=\d)(?=[a-z])", " ", text)  # "250g": 250 and its unit
+    for word in re.findall(r"[\w']+", text):
         stripped = word.strip("'")
         words.append(stripped[:-2] if stripped.endswith("'s") else stripped)
     return [word for word in words if word]

@@ -110,7 +110,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         "Introduce": ["name"],
         "MemoryQuery": ["question"],
         "DishInfo": ["dish"],
-        "SubstituteDish": ["dish"],  # or the day and meal of the weekly plan
+        "SubstituteDish": [],  # the user, asked for when nobody is known (its user slot)
     }
     for task in pack.tasks:
         fields = pack.schema_for(task.name).model_fields

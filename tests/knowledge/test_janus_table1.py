@@ -22,7 +22,7 @@ from cogtree.behaviours.gates.task_readiness import check_slots
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
-from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.packs.task_schema import missing_user, required_slots
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.slot_filling import fill_slots
@@ -154,9 +154,10 @@ def test_substitute_dish_has_day_meal_and_the_weekly_plan_flag(
     slots = fill_slots(pack.task("SubstituteDish"), said, lexicons).slots
     assert slots["meal_type"] == "lunch" and slots["only"] == ["chickpeas"]
     assert slots.get("weekly_plan") and str(slots["day_of_week"]).lower().startswith("friday")
-    assert required_slots(schema, {"meal_type": "lunch"}) == ["day_of_week", "meal_type"]
-    result = check(pack, "SubstituteDish", {"meal_type": "lunch"}, "replace my lunch")
-    assert result.issues == {"day_of_week": "missing"}  # which day: asked, never assumed
+    # Table 1: the user is SubstituteDish's one required field; dish, day and meal refine it
+    assert required_slots(schema, {"meal_type": "lunch"}) == []
+    assert missing_user(schema, {"meal_type": "lunch"}) == "person"  # asked, never assumed
+    assert missing_user(schema, {"meal_type": "lunch", "person": "Dev"}) is None
 
 
 def test_only_is_filled_only_when_the_user_says_only(
@@ -188,14 +189,16 @@ def test_the_weekly_plan_names_the_dish_of_a_day_and_meal(
         meal_type=Literal("dinner"),
     )
     assert found and {row["dish"] for row in found} == {"adv:chicken_tikka_masala"}
-    # another person's plan, or no person at all, names no dish
-    assert not run(
+    # no one's plan: no dish is replaced, dishes for that meal are proposed, named by it
+    unplanned = run(
         pack,
         runner,
         "substitute_dish",
         day_of_week=Literal("wednesday"),
         meal_type=Literal("dinner"),
     )
+    assert unplanned and {row["dish"] for row in unplanned} == {"adv:nothing"}
+    assert {row["dish_label"] for row in unplanned} == {"wednesday dinner"}
 
 
 def test_the_meal_ranks_its_courses_first(pack: DomainPack, runner: ReadOnlyQueryRunner) -> None:

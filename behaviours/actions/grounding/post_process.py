@@ -97,13 +97,16 @@ _TRIM = " \t\n,.;:!?\"'"
 def quantity(text: str) -> float | None:
     """``text`` as a number, masses in grams and energies in kcal; None if it is not one.
 
-    ``"200 g"`` -> 200.0, ``"0.2 kg"`` -> 200.0, ``"1,5 kg"`` -> 1500.0, ``"500 kJ"`` ->
+    ``"200 g"`` -> 200.0, ``"0.2 kg"`` -> 200.0, ``"1,5 kg"`` -> 1500.0, ``"2,000 kcal"`` ->
+    2000.0, ``"500 kJ"`` ->
     119.5..., ``"about 300 calories"`` -> 300.0, ``"12"`` -> 12.0; ``"a lot"`` -> None.
     """
     match = _QUANTITY.match(" ".join(text.lower().split()))
     if match is None:
         return None
-    number = float(match.group(1).replace(",", "."))
+    digits = match.group(1)  # "2,000" is two thousand (a comma before three digits), "1,5" 1.5
+    thousands = re.fullmatch(r"-?\d{1,3}(?:,\d{3})+", digits) is not None
+    number = float(digits.replace(",", "" if thousands else "."))
     unit = match.group(2)
     if unit is None:
         return number

@@ -139,7 +139,7 @@ def amount(value: object) -> object:
     """
     if not isinstance(value, str):
         return value
-    text = value.strip().casefold().replace(",", "")
+    text = re.sub(r"(?<=\d)\s*(?:g|kcal)$", "", value.strip().casefold().replace(",", ""))
     try:
         return float(text[:-1]) * 1000 if text.endswith("k") else float(text)
     except ValueError:
@@ -462,16 +462,15 @@ class SubstituteDish(_Task):
 
     Excluded ingredients never appear, at any depth; preferred ones rank a dish higher but never
     let in one that is excluded; ``only`` keeps just dishes holding one of those ingredients and
-    is set only when the user says "only", "just" or "nothing but". The allergies and
-    intolerances of the person (and of the user, from memory) always win: the day and the meal
-    rank suggestions, never let one in. The dish to replace is named, or is the one the weekly
-    plan has at ``day_of_week`` and ``meal_type`` (both then required).
+    is set when the user says "only", "just" or "nothing but", or names what they have and says
+    nothing else is available (``restricted``); otherwise what they have is preferred. The
+    allergies and intolerances of the person (and of the user, from memory) always win: the day
+    and the meal rank suggestions, never let one in. The dish to replace may be named, be the
+    one the weekly plan has at ``day_of_week`` and ``meal_type``, or be none (dishes for the
+    person and the meal). As in JANUS's Table 1 the user is the one required field: with no
+    speaker known and nobody named, the robot asks whom it is for (``user_slot``).
     """
 
-    required_alternatives: ClassVar[tuple[tuple[str, ...], ...]] = (
-        ("dish",),
-        ("day_of_week", "meal_type"),
-    )
     user_slot: ClassVar[str] = "person"
 
     dish: str | None = Field(
@@ -536,14 +535,6 @@ class SubstituteDish(_Task):
         banned = {item.casefold() for item in self.excluded}
         self.only = [item for item in self.only if item.casefold() not in banned]
         self.preferred = [item for item in self.preferred if item.casefold() not in banned]
-        return self
-
-    @model_validator(mode="after")
-    def _dish_or_plan_slot(self) -> SubstituteDish:
-        if self.dish is None and (self.day_of_week is None or self.meal_type is None):
-            raise ValueError(
-                "say which dish to replace, or the day and the meal of the weekly plan"
-            )
         return self
 
     @field_validator("excluded", "preferred", "only", "available", mode="before")
