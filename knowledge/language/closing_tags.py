@@ -18,6 +18,8 @@ from typing import Final
 
 import yaml
 
+from cogtree.knowledge.yaml_files import LOADER
+
 WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists, whose ``tags`` entry this module reads."""
 
@@ -34,7 +36,7 @@ def _words(text: str) -> Tag:
 @functools.cache
 def closing_tags() -> tuple[tuple[Tag, ...], tuple[Tag, ...]]:
     """The tags that go without a comma and those that need one, longest first."""
-    data = yaml.safe_load(WORDS_FILE.read_text(encoding="utf-8")) or {}
+    data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER) or {}
     tags = data.get("tags") or {}
     closing = {_words(str(tag)) for tag in tags.get("closing", [])}
     after_comma = {_words(str(tag)) for tag in tags.get("after_comma", [])}
