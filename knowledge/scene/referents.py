@@ -160,17 +160,17 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 
 
 def _for_purpose(words: list[str]) -> list[str]:
-    """A thing told by what it is for: "something to cut paper with" -> "something to cut".
+    """A thing told by its use: the verb after "to" or "I can" (``usedFor``), with its particle.
 
-    After a word that stands for the noun ("something", "the thing", "one"), "to" and a verb
-    say what the thing is used for; the verb's own object and the "with" after it do not
-    describe the thing ("paper" is what gets cut), so only the verb is looked up (the
-    taxonomy's ``cog:usedFor``).
+    "something to cut paper with", "anything I can cut with": cut; "... the rain off": keep off.
     """
     for index in range(1, len(words) - 1):
-        verb = words[index + 1]
-        if words[index] == "to" and words[index - 1] in PRONOUN_NOUNS and verb not in ("use", "be"):
-            return words[: index + 2]
+        can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
+        at = index + 1 if words[index] == "to" else index + 2 if can else 0
+        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
+        if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
+            particle = tail[-1:] if tail and tail[-1] in PLACE_PREPOSITIONS else []
+            return [*words[:index], "to", " ".join(verb + particle)]
     return words
 
 

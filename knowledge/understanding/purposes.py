@@ -14,8 +14,10 @@ fruit I could eat") asks for the thing too: bring it.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
+from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.request_frame import (
     SPEAKER,
     ObjectPhrase,
@@ -46,10 +48,39 @@ def with_purposes(frame: RequestFrame) -> RequestFrame:
         if following.purpose and step.action == BRING and _only_indefinite(step):
             steps[index : index + 2] = [_described_by(step, following)]
             break
-    steps = [_named_by_use(_asked_to_have(step)) for step in steps]
+    steps = _told_by_use(frame.text, [_named_by_use(_asked_to_have(step)) for step in steps])
     if steps == list(frame.steps):
         return frame
     return replace(frame, steps=tuple(steps), context=tuple(context))
+
+
+USE_CLAUSE = re.compile(
+    r"\b(?:some|any)thing\s+(?:to|(?:i|we|you)\s+(?:can|could))\s+[a-z][a-z' ]*?"
+    r"(?=\s*(?:[,.;:!?]|$|\b(?:before|so|because|while|since|as|when|if)\b))",
+    re.IGNORECASE,
+)
+"""An indefinite thing and the clause that says what it is for, to where the clause ends."""
+
+
+def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
+    """A request to bring a thing told by its use, however the grammar split its clause.
+
+    "pass us something to write with before I forget this number", "hand me something to
+    wipe them on": the request is to bring the thing the whole clause describes, its
+    purpose's object and particle included (referent resolution reads them); the other
+    phrases the grammar found in or after the clause ("this number", "them", a tool after its
+    "with") are not things asked for.
+    Only a request whose steps bring (or do nothing) is read so.
+    """
+    clause = USE_CLAUSE.search(without_tags(text))
+    bring = [step for step in steps if step.action == BRING]
+    if clause is None or len(bring) != 1 or any(s.action not in ("", BRING) for s in steps):
+        return steps
+    thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
+    step = bring[0]
+    said_before = text[: clause.start()]
+    tool = step.tool if step.tool is not None and step.tool.text in said_before else None
+    return [replace(step, objects=(thing,), tool=tool)]
 
 
 def _asks_for_a_thing(clause: str) -> bool:

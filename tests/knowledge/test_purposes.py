@@ -1,0 +1,78 @@
+"""A thing asked for by its use: the clause that says what it is for, and the tool it names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.purposes import with_purposes
+
+# A study and a porch, written for these tests.
+ROOMS = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:study a cog:Room ; rdfs:label "study" .
+:desk a cog:Surface ; rdfs:label "desk" ; cog:inRoom :study .
+:pencil a cog:Object ; rdfs:label "stubby pencil" ; cog:objectType cog:Pencil ; cog:on :desk .
+:jotter a cog:Object ; rdfs:label "spiral jotter" ; cog:objectType cog:Notebook ; cog:on :desk .
+:board a cog:Object ; rdfs:label "oak board" ; cog:objectType cog:CuttingBoard ; cog:on :desk .
+:scissors a cog:Object ; rdfs:label "scissors" ; cog:objectType cog:Scissors ; cog:on :desk .
+:brolly a cog:Object ; rdfs:label "golf umbrella" ; cog:objectType cog:Umbrella ; cog:on :desk .
+:tweezers a cog:Object ; rdfs:label "tweezers" ; cog:objectType cog:Tweezers ; cog:on :desk .
+"""
+
+
+@pytest.fixture(scope="module")
+def study() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(ROOMS, source="study")
+    yield scene
+    scene.close()
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("something to draw with", ["pencil"]),
+        ("anything I can sketch this with", []),  # no use is "sketch": nothing, never a guess
+        ("anything we could draw a map with", ["pencil"]),
+        ("something to jot this on", []),  # a jotter is written on, not "jot on"
+        ("something to write it on", ["jotter"]),  # written on: not the pencil
+        ("something to cut the ribbon with", ["scissors"]),  # cut with: not the board
+        ("something to cut the onion on", ["board"]),
+        ("something to keep the drizzle off", ["brolly"]),  # keep off: not a "keep" box
+        ("anything to get this splinter out with", []),
+        ("anything to pull this splinter out with", ["tweezers"]),
+    ],
+)
+def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
+    study: SceneGraph, description: str, expected: list[str]
+) -> None:
+    assert [c.id for c in study.resolve_referent(description)] == expected
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("quick, hand me something to draw with before the idea goes", "something to draw with"),
+        ("ugh, pass me something to dry my hands on, would you", "something to dry my hands on"),
+        ("fetch us something to keep the sun off", "something to keep the sun off"),
+    ],
+)
+def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_describes(
+    said: str, thing: str
+) -> None:
+    frame = with_purposes(parse_request(said))
+    assert [step.action for step in frame.steps] == ["bring"]
+    step = frame.steps[0]
+    assert [phrase.text for phrase in step.objects] == [thing]
+    assert step.tool is None  # the "with" of the purpose names no tool to use
+
+
+def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone() -> None:
+    frame = with_purposes(parse_request("use something to prop the door open"))
+    assert "bring" not in [step.action for step in frame.steps]
