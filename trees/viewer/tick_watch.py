@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, TextIO
 import py_trees
 
 from cogtree.knowledge.closing import Closeable
-from cogtree.trees.recording.compact_ticks import CompactTicks
 from cogtree.trees.recording.display import render_tick
 from cogtree.trees.recording.tick_log import TickEntry
 from cogtree.trees.viewer import DEFAULT_KEEP
 
 if TYPE_CHECKING:
+    from cogtree.trees.recording.compact_ticks import CompactTicks
     from cogtree.trees.viewer.feed import TickFeed
     from cogtree.trees.viewer.server import ViewerServer
 
@@ -51,7 +51,12 @@ class TickWatch(Closeable):
         self.out = out or sys.stdout
         self.notices = notices or sys.stderr
         self.view_wait = view_wait
-        self.compact = CompactTicks(self.out) if show_ticks == "compact" else None
+        self.compact: CompactTicks | None = None
+        if show_ticks == "compact":
+            # the compact lines (they read the tick's snapshot) are imported when asked for
+            from cogtree.trees.recording.compact_ticks import CompactTicks
+
+            self.compact = CompactTicks(self.out)
         self.full = show_ticks == "full"
         self.feed: TickFeed | None = None
         self.server: ViewerServer | None = None
