@@ -66,6 +66,9 @@ CUE_GAP: Final = 3
 SHORT_ANSWER_WORDS: Final = 6
 """An utterance of at most this many words may be a short answer to a question."""
 
+Evidence = tuple[int, int]
+"""How much of a request a task's slots take: things said, then other words read."""
+
 ASKED_CONFIDENCE: Final = 0.8
 """How sure a guess is that takes a question about a thing to the task asked about it."""
 
@@ -382,7 +385,7 @@ def cued_task(
 
 def cue_evidence(
     tasks: Sequence[TaskSpec], utterance: str, lexicons: Mapping[str, Lexicon]
-) -> list[tuple[int, TaskSpec]]:
+) -> list[tuple[Evidence, TaskSpec]]:
     """The tasks a request may ask for by a cue phrase and what it names, with their evidence.
 
     Only tasks that answer or remember (not physical ones: their frames decide). A task
@@ -390,9 +393,10 @@ def cue_evidence(
     names a thing of a lexicon its slots look up in the domain's knowledge (``resolve: kg``: a
     dish, an ingredient) or fills a slot no other task has (a daily target: "2,000 kcal"), or
     when it fills two pattern slots no other task has, cue or not (daily targets, said as
-    numbers with their units). Of several, the one whose slots take the most of what was said wins
-    (mentions, and values read by pattern): "instead of the burger, I'm allergic to sesame"
-    names the dish and the ingredient the swap takes.
+    numbers with their units). Of several, the one whose slots take the most things said wins
+    (mentions of the domain's things, and values read by pattern), then the most other words
+    its slots read: "instead of the burger, I'm allergic to sesame" names the dish and the
+    ingredient the swap takes.
     """
     words = [token.text for token in tokenize(utterance)]
     known = {
@@ -401,12 +405,14 @@ def cue_evidence(
         for spec in task.slots.values()
         if spec.resolve == "kg" and spec.lexicon in lexicons
     }
-    named = {name for name in known if name is not None and lexicons[name].find(utterance)}
+    found = {name: lexicons[name].find(utterance) for name in known if name is not None}
+    named = {name for name, mentions in found.items() if mentions}
+    things = [(m.start, m.end) for mentions in found.values() for m in mentions]
     owners: dict[str, int] = {}
     for task in tasks:
         for slot in task.slots:
             owners[slot] = owners.get(slot, 0) + 1
-    scored: list[tuple[int, TaskSpec]] = []
+    scored: list[tuple[Evidence, TaskSpec]] = []
     for task in tasks:
         if task.grounding == "physical":
             continue
@@ -420,9 +426,18 @@ def cue_evidence(
         ]
         numbers = [slot for slot in unique if task.slots[slot].lexicon is None]
         if (_holds_cue(words, task.cues) and (own or unique)) or len(numbers) >= 2:
-            spans = {(m.start, m.end) for found in fill.mentions.values() for m in found}
+            things_taken = {
+                (m.start, m.end)
+                for slot, taken in fill.mentions.items()
+                if task.slots[slot].resolve == "kg"
+                for m in taken
+                if not _inside_another(m.start, m.end, things)  # "chicken" of "chicken satay"
+            }
+            words_taken = sum(
+                1 for slot in fill.mentions if task.slots[slot].resolve != "kg"
+            )  # "allergic", "set me up": how it is said, counted after the things
             said = [slot for slot in filled if slot not in fill.mentions]
-            scored.append((len(spans) + len(said), task))
+            scored.append(((len(things_taken) + len(said), words_taken), task))
     return scored
 
 
@@ -435,14 +450,19 @@ def cued_pack(
         for pack in packs
         for score, _ in cue_evidence(pack.tasks, utterance, lexicons.get(pack.name, {}))
     ]
-    best = max((score for score, _ in scored), default=0)
+    best = max((score for score, _ in scored), default=(0, 0))
     leaders = {name for score, name in scored if score == best}
     return leaders.pop() if scored and len(leaders) == 1 else None
 
 
-def _best(scored: Sequence[tuple[int, TaskSpec]]) -> TaskSpec | None:
+def _inside_another(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``start:end`` lies inside a longer span of ``spans``."""
+    return any(a <= start and end <= b and b - a > end - start for a, b in spans)
+
+
+def _best(scored: Sequence[tuple[Evidence, TaskSpec]]) -> TaskSpec | None:
     """The task of the highest score; None when there is none or the best two tie."""
-    ranked = sorted(scored, key=lambda pair: -pair[0])
+    ranked = sorted(scored, key=lambda pair: pair[0], reverse=True)
     if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
         return None
     return ranked[0][1]
