@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from cogtree.trees.voice.audio import SPEECH_RATE, Audio
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.language_model import BigramModel, estimate
+from cogtree.trees.voice.pronunciation import pronounce
 from cogtree.trees.voice.recognizer import Transcript
 from cogtree.trees.voice.vocabulary import corpus
 
@@ -36,10 +37,14 @@ def _pocketsphinx() -> Any:
     return pocketsphinx
 
 
+def dictionary_path() -> Path:
+    """The pronouncing dictionary shipped in the wheel."""
+    return Path(_pocketsphinx().get_model_path()) / "en-us" / "cmudict-en-us.dict"
+
+
 def dictionary_words() -> frozenset[str]:
     """Every word the shipped pronouncing dictionary can say (alternates folded)."""
-    path = Path(_pocketsphinx().get_model_path()) / "en-us" / "cmudict-en-us.dict"
-    with path.open(encoding="utf-8") as lines:
+    with dictionary_path().open(encoding="utf-8") as lines:
         return frozenset(line.split(" ", 1)[0].split("(", 1)[0] for line in lines if line.strip())
 
 
@@ -47,25 +52,40 @@ class PocketsphinxRecognizer:
     """A :class:`~trees.voice.recognizer.Recognizer` over one PocketSphinx decoder.
 
     ``language_model`` constrains recognition to the robot's words; None decodes with the
-    wheel's general US English model. Decoding is serialised: one clip at a time.
+    wheel's general US English model. ``pronunciations`` (word -> ARPAbet phones) add words
+    to the shipped dictionary. Decoding is serialised: one clip at a time.
     """
 
-    def __init__(self, language_model: BigramModel | None = None) -> None:
+    def __init__(
+        self,
+        language_model: BigramModel | None = None,
+        pronunciations: Mapping[str, str] | None = None,
+    ) -> None:
         pocketsphinx = _pocketsphinx()
         options: dict[str, Any] = {"samprate": SPEECH_RATE, "cmn": "batch", "loglevel": "FATAL"}
         self.constrained = language_model is not None
-        if language_model is None:
-            self._decoder = pocketsphinx.Decoder(**options)
-            return
         with tempfile.TemporaryDirectory(prefix="cogtree-voice-") as folder:
-            arpa = Path(folder) / "robot.arpa"
-            arpa.write_text(language_model.arpa(), encoding="utf-8")
-            self._decoder = pocketsphinx.Decoder(lm=str(arpa), **options)
+            if language_model is not None:
+                arpa = Path(folder) / "robot.arpa"
+                arpa.write_text(language_model.arpa(), encoding="utf-8")
+                options["lm"] = str(arpa)
+            if pronunciations:
+                added = "".join(f"{word} {phones}\n" for word, phones in pronunciations.items())
+                words = Path(folder) / "robot.dict"
+                words.write_text(dictionary_path().read_text(encoding="utf-8") + added, "utf-8")
+                options["dict"] = str(words)
+            self._decoder = pocketsphinx.Decoder(**options)
 
     @classmethod
     def for_sentences(cls, sentences: Iterable[str]) -> PocketsphinxRecognizer:
-        """A recogniser constrained to a bigram model of ``sentences`` (the robot's words)."""
-        return cls(estimate(corpus(sentences), dictionary_words()))
+        """A recogniser constrained to a bigram model of ``sentences`` (the robot's words).
+
+        Words the shipped dictionary lacks are pronounced by espeak-ng (when installed).
+        """
+        words = corpus(sentences)
+        known = dictionary_words()
+        added = pronounce({word for sentence in words for word in sentence} - known)
+        return cls(estimate(words, known | added.keys()), added)
 
     def transcribe(self, audio: Audio) -> Transcript:
         """What was said in ``audio``, with PocketSphinx's posterior per word as the confidence."""
