@@ -178,12 +178,20 @@ Outline = Callable[[Belief, dict[str, str], Sequence[str]], list[tuple[str, dict
 belief, the task's arguments and the request's words (how much a pour asks for)."""
 
 
+RecoveryRole = Literal["goes", "waits"]
+"""A skill's part in a recovery learnt from experience, which the HTN replan may run before the
+task: it takes the robot to its ``target``, or lets time pass; neither changes a thing the
+task acts on."""
+
+
 @dataclass(frozen=True)
 class SkillKind:
     """A robot skill: its spec, preconditions, effect, decomposition methods and step facts.
 
     ``facts``: what a step of the skill leaves behind, which a plan is for (outcome checks);
-    ``reflect``: whether a step's effect shows in the belief (None: nothing to check there).
+    ``reflect``: whether a step's effect shows in the belief (None: nothing to check there);
+    ``recovery``: its part in a learnt recovery (None: a recovery holding it is left to the
+    planner model).
     """
 
     spec: CallSpec
@@ -192,6 +200,7 @@ class SkillKind:
     methods: tuple[Method, ...]
     facts: StepFacts = no_facts
     reflect: Reflect | None = None
+    recovery: RecoveryRole | None = None
 
 
 @dataclass(frozen=True)

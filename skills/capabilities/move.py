@@ -131,6 +131,7 @@ CAPABILITY = cap.Capability(
             (_to_place, _to_object, _to_person),
             _facts,
             _reflect,
+            recovery="goes",
         ),
     ),
     commands=(

@@ -37,6 +37,7 @@ from cogtree.skills.capabilities.capability import (
     CommandKind,
     Method,
     Outline,
+    RecoveryRole,
     SkillKind,
     TaskKind,
 )
@@ -61,6 +62,11 @@ SKILLS: Mapping[str, SkillKind] = MappingProxyType(
     {skill.spec.name: skill for capability in CAPABILITIES for skill in capability.skills}
 )
 """Every capability's robot skills by name."""
+
+RECOVERY_ROLES: Mapping[str, RecoveryRole] = MappingProxyType(
+    {name: skill.recovery for name, skill in SKILLS.items() if skill.recovery is not None}
+)
+"""The skills a learnt recovery may hold for the HTN replan, and their part in it."""
 
 COMMANDS: Mapping[CommandName, CommandKind] = MappingProxyType(
     {command.name: command for capability in CAPABILITIES for command in capability.commands}

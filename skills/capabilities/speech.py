@@ -32,7 +32,13 @@ class WaitArgs(Args):
     seconds: float = Field(gt=0, le=3600)
 
 
-def _way(skill: RobotSkill, args: type[Args], summary: str, command: CommandName) -> cap.SkillKind:
+def _way(
+    skill: RobotSkill,
+    args: type[Args],
+    summary: str,
+    command: CommandName,
+    recovery: cap.RecoveryRole | None = None,
+) -> cap.SkillKind:
     """A skill that needs only itself and runs one command with its one argument."""
 
     def preconditions(belief: Belief, args: Any) -> Iterator[checks.Check]:
@@ -42,7 +48,11 @@ def _way(skill: RobotSkill, args: type[Args], summary: str, command: CommandName
         return [(command, value)]
 
     return cap.SkillKind(
-        CallSpec(skill, args, summary), preconditions, lambda belief, _: belief, (commands,)
+        CallSpec(skill, args, summary),
+        preconditions,
+        lambda belief, _: belief,
+        (commands,),
+        recovery=recovery,
     )
 
 
@@ -64,7 +74,7 @@ CAPABILITY = cap.Capability(
     name="speech",
     skills=(
         _way("SAY", SayArgs, "speak a sentence", "speak"),
-        _way("WAIT", WaitArgs, "wait some seconds", "wait"),
+        _way("WAIT", WaitArgs, "wait some seconds", "wait", recovery="waits"),
     ),
     commands=(
         cap.CommandKind(

@@ -20,9 +20,16 @@ from types import MappingProxyType
 
 from cogtree.knowledge.memory.experience import RecoveryStep
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.registry import RECOVERY_ROLES
 
-HTN_RECOVERY_ACTIONS = frozenset({"GOTO", "LOOK", "WAIT", "DELEGATE"})
-"""The actions a recovery may hold for the HTN replan to put it before its plan."""
+HTN_RECOVERY_ACTIONS = frozenset({*RECOVERY_ROLES, "LOOK", "DELEGATE"})
+"""The actions a recovery may hold for the HTN replan to put it before its plan: the robot
+skills that have a part in a recovery (moving, waiting), looking, and asking a person."""
+
+
+def _goes(step: RecoveryStep) -> bool:
+    """Whether ``step`` takes the robot to its ``target``."""
+    return RECOVERY_ROLES.get(step.action) == "goes"
 
 
 def usable_recovery(
@@ -42,7 +49,7 @@ def usable_recovery(
     for step in recovery:
         if step.action == "DELEGATE" and not can_delegate(step, belief, failure_code):
             return None
-        if step.action == "GOTO":
+        if _goes(step):
             target = step.args.get("target")
             if not isinstance(target, str) or belief.room_of(target) is None:
                 return None
@@ -93,7 +100,7 @@ def belief_after_recovery(
     room = belief.robot_room
     for step in steps:
         target = step.args.get("target")
-        if step.action == "GOTO" and isinstance(target, str):
+        if _goes(step) and isinstance(target, str):
             room = belief.room_of(target) or room
     moved = replace(belief, robot_room=room)
     if room is None or not any(step.action == "LOOK" for step in steps):

@@ -49,7 +49,6 @@ GRAMMAR = "knowledge/language/request_frame.py"  # the grammar's actions
 MISSING_STEPS = "knowledge/language/missing_steps.py"  # which of the grammar's steps power
 SLOTS = "knowledge/understanding/slot_filling.py"  # the slot extractor's verbs
 EXAMPLE = "trees/examples/robee_recovery.py"  # an example tree that calls skills
-RECOVERY = "skills/planning/recovery.py"  # the steps a recovery plan may take
 
 NOT_YET_MOVED: dict[str, set[str]] = {
     "dispose": {PACK, GRAMMAR},
@@ -66,7 +65,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
     },
     "fill": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},
     "heat": {PACK},
-    "move": {RECOVERY, EXAMPLE},
+    "move": {EXAMPLE},
     "place": {
         PACK,
         SLOTS,
@@ -74,7 +73,6 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
     "pour": {PACK, FRAME_TASKS},
-    "speech": {RECOVERY},
     "switch": {
         PACK,
         FRAME_TASKS,
@@ -85,8 +83,8 @@ NOT_YET_MOVED: dict[str, set[str]] = {
     "wipe": {PACK, GRAMMAR},
 }
 """Capability -> the modules that still name it: the front end (grammar, frame tasks, slot
-filling), the household pack's schemas, and the per-step readers of planning (recovery,
-assignment, hazards)."""
+filling), the household pack's schemas, the per-step readers of planning (assignment,
+hazards) and an example tree."""
 
 
 TESTS = ROOT / "tests" / "skills" / "capabilities"
