@@ -38,7 +38,7 @@ MARKS = str.maketrans("", "", "ˈˌ\u200d\u0329")
 
 def arpabet(ipa: str) -> str | None:
     """Space-separated IPA phonemes as ARPAbet phones, or None when one has no counterpart."""
-    phones = []
+    phones: list[str] = []
     for phoneme in ipa.translate(MARKS).split():
         phone = ARPABET.get(phoneme) or ARPABET.get(phoneme.replace("ː", ""))
         if phone is None:
