@@ -16,10 +16,16 @@ also with the wheel's general English model, to say what the robot's words are w
   (refused); "other" counts the clips acted on with another decision than the typed one;
 - real-time factor: recognition time over audio duration (one core, this machine's load).
 
+The requests are split in two halves by their place in the file (:func:`split_of`): the
+even ones are the development half, on which the recogniser's settings and the confidence
+threshold may be chosen, the odd ones the test half, reported and never tuned on.
+``--split`` picks one; ``--sweep`` also prints, per split, agreement and clips acted on
+wrongly at several thresholds (every transcript is then decided, even those refused).
+
 Targets (issue 34): agreement >= 90% on clean speech, real-time factor < 0.5. Asserts
 nothing. ``--quick`` (CI) runs four requests, one voice, clean and noisy.
 
-    python benchmarks/voice.py [--quick] [--limit N]
+    python benchmarks/voice.py [--quick] [--limit N] [--split dev|test|all] [--sweep]
 """
 
 from __future__ import annotations
@@ -61,6 +67,12 @@ SPEEDS = (145, 175)
 CONDITIONS = [(voice, speed, False) for voice in VOICES for speed in SPEEDS]
 NOISE_SNR_DB = 15.0
 ASK_AGAIN = "ask again"
+SWEEP = (0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
+
+
+def split_of(request: int) -> str:
+    """The half a request belongs to: "dev" (even place in the file) or "test" (odd)."""
+    return "dev" if request % 2 == 0 else "test"
 
 
 @dataclass(frozen=True)
@@ -84,10 +96,10 @@ def with_noise(audio: Audio, snr_db: float, seed: int) -> Audio:
     return Audio(to_int16(signal + noise), audio.rate)
 
 
-def spoken(texts: list[str], conditions: list[tuple[str, int, bool]]) -> Iterator[Clip]:
+def spoken(texts: dict[int, str], conditions: list[tuple[str, int, bool]]) -> Iterator[Clip]:
     for voice, speed, noisy in conditions:
         synthesizer = EspeakSynthesizer(voice=voice, speed=speed)
-        for number, text in enumerate(texts):
+        for number, text in texts.items():
             audio = synthesizer.synthesize(text)
             if noisy:
                 audio = with_noise(audio, NOISE_SNR_DB, seed=number)
@@ -145,19 +157,37 @@ def robot_recognizer(domains: DomainRegistry) -> PocketsphinxRecognizer:
         simulator.close()
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """One clip recognised: its confidence and whether its transcript decides as typed."""
+
+    split: str
+    noisy: bool
+    confidence: float
+    """The transcript's confidence (-1 when the audio checks refused the clip)."""
+    right: bool | None
+    """Whether the transcript's decision equals the typed request's (None: not decided)."""
+
+
 def measure(
-    name: str, recognizer: Recognizer, clips: list[Clip], texts: list[str], decisions: Decisions
-) -> None:
+    name: str,
+    recognizer: Recognizer,
+    clips: list[Clip],
+    texts: list[str],
+    decisions: Decisions,
+    sweep: bool = False,
+) -> list[Outcome]:
     """Recognise and decide condition after condition, printing each row as it is done."""
-    by_condition: dict[str, list[Clip]] = defaultdict(list)
+    by_condition: dict[tuple[str, str], list[Clip]] = defaultdict(list)
     for clip in clips:
-        by_condition[clip.condition].append(clip)
+        by_condition[clip.condition, split_of(clip.request)].append(clip)
     print(f"\n{name}")
     print(
-        f"  {'condition':32s} {'clips':>5s} {'WER':>6s} {'agree':>7s} {'refused':>8s} "
-        f"{'other':>6s} {'RTF':>5s}"
+        f"  {'condition':32s} {'split':5s} {'clips':>5s} {'WER':>6s} {'agree':>7s} "
+        f"{'refused':>8s} {'other':>6s} {'RTF':>5s}"
     )
-    for condition, group in by_condition.items():
+    outcomes = []
+    for (condition, split), group in by_condition.items():
         hypotheses, agree, refused, decode, audio = [], 0, 0, 0.0, 0.0
         for clip in group:
             hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
@@ -166,37 +196,62 @@ def measure(
             decode += heard.decode_seconds if heard is not None else 0.0
             audio += clip.audio.seconds
             refused += hearing.request is None
-            typed = texts[clip.request]
-            agree += decisions.of(hearing.request) == decisions.of(typed)
+            typed = decisions.of(texts[clip.request])
+            agree += decisions.of(hearing.request) == typed
+            decided = heard is not None and (sweep or hearing.request is not None)
+            right = decisions.of(heard.text or None) == typed if decided and heard else None
+            confidence = heard.confidence if heard is not None else -1.0
+            outcomes.append(Outcome(split, condition.endswith("noise"), confidence, right))
         references = [" ".join(words_of(texts[clip.request])) for clip in group]
         wer = jiwer.wer(references, hypotheses)
         print(
-            f"  {condition:32s} {len(group):5d} {wer:6.1%} {agree / len(group):7.1%} "
-            f"{refused:8d} {len(group) - agree - refused:6d} {decode / audio:5.2f}",
+            f"  {condition:32s} {split:5s} {len(group):5d} {wer:6.1%} "
+            f"{agree / len(group):7.1%} {refused:8d} {len(group) - agree - refused:6d} "
+            f"{decode / audio:5.2f}",
             flush=True,
         )
+    return outcomes
+
+
+def print_sweep(outcomes: list[Outcome]) -> None:
+    """Agreement and clips acted on wrongly at each threshold of :data:`SWEEP`, per split."""
+    print("\n  threshold sweep (clean clips): agree / acted on wrongly")
+    for split in sorted({outcome.split for outcome in outcomes}):
+        mine = [o for o in outcomes if o.split == split and not o.noisy]
+        cells = []
+        for threshold in SWEEP:
+            acted = [o for o in mine if o.right is not None and o.confidence >= threshold]
+            right = sum(bool(o.right) for o in acted)
+            cells.append(
+                f"{threshold:.2f}: {right / len(mine):4.0%}/{(len(acted) - right) / len(mine):4.0%}"
+            )
+        print(f"  {split:5s} " + "  ".join(cells))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="four requests, one voice (CI)")
     parser.add_argument("--limit", type=int, help="only the first N requests")
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
+    parser.add_argument("--sweep", action="store_true", help="agreement at several thresholds")
     args = parser.parse_args()
     items = yaml.safe_load(REQUESTS.read_text(encoding="utf-8"))["items"]
     texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
+    chosen = [n for n in range(len(texts)) if args.split in ("all", split_of(n))]
     conditions = CONDITIONS[:1] if args.quick else CONDITIONS
     noisy = [(VOICES[0], SPEEDS[0], True)]
     domains = DomainRegistry.discover()
     started = time.perf_counter()
     recognizer = robot_recognizer(domains)
-    print(f"voice benchmark: {len(texts)} requests of {REQUESTS.relative_to(ROOT)}")
+    print(f"voice benchmark: {len(chosen)} requests of {REQUESTS.relative_to(ROOT)} ({args.split})")
     print(f"  robot language model built in {time.perf_counter() - started:.1f} s", flush=True)
-    clips = list(spoken(texts, conditions + noisy))
+    clips = list(spoken({n: texts[n] for n in chosen}, conditions + noisy))
     with tempfile.TemporaryDirectory() as folder:
         decisions = Decisions(domains, Path(folder))
-        measure(
-            "robot language model (packs, scene, taxonomy)", recognizer, clips, texts, decisions
-        )
+        name = "robot language model (packs, scene, taxonomy)"
+        outcomes = measure(name, recognizer, clips, texts, decisions, args.sweep)
+        if args.sweep:
+            print_sweep(outcomes)
         if not args.quick:
             first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
             measure(
