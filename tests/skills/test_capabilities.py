@@ -40,6 +40,7 @@ HOMOGRAPHS = {
     "knowledge/language/english.py": {"pour"},  # French: for
     "behaviours/actions/grounding/perception.py": {"deliver"},  # a node's method
     "knowledge/packs/domains/office/tasks.py": {"Deliver"},  # the office pack's own task
+    "knowledge/scene/needs.py": {"fill"},  # "it needs a fill": the verb that undoes empty
 }
 """Words that are no capability's name where they stand."""
 
