@@ -12,7 +12,10 @@ exactly when the taxonomy names a type by it.
   resolution finds through the taxonomy: the tangerine);
 - asking to be brought a container of the tap's liquid with no source ("bring me a glass of
   water") is two steps: fill the container, then bring it. The content asked for is part of
-  the task, never dropped (an empty glass is not a glass of water).
+  the task, never dropped (an empty glass is not a glass of water);
+- asking for a new container of another drink the taxonomy knows ("a glass of milk", "pour
+  me a glass of wine") pours the drink into it, then brings it; "the mug of tea" is a mug
+  already there, and a hot drink is not poured (module constant ``HOT_DRINK``).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from cogtree.knowledge.language.request_frame import ObjectPhrase, RequestFrame, Step
+from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 TAP_LIQUID: Final = "water"
@@ -28,6 +31,19 @@ TAP_LIQUID: Final = "water"
 
 BRINGING: Final = "bring"
 """The capability of bring / fetch / get: what is asked for comes to a person."""
+
+POURING: Final = "pour"
+"""The capability of pour: "pour me a glass of wine" pours the wine, then brings the glass."""
+
+INDEFINITE: Final = frozenset(["", "a", "an", "another", "some"])
+"""Determiners of a container asked for, not one already there ("a glass of", not "the")."""
+
+DRINK: Final = "Drink"
+"""The taxonomy's category of what is poured into a container asked for ("a glass of milk")."""
+
+HOT_DRINK: Final = "HotDrink"
+"""Drinks not poured for the user: a hot drink handed over must be checked as hot, and the
+pour's effect on the belief does not make the cup hot (the cup is fetched as it is)."""
 
 
 def with_contents(frame: RequestFrame) -> RequestFrame:
@@ -62,16 +78,42 @@ def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
 
 
 def _filled_first(step: Step) -> list[Step]:
-    """A bring of a container of the tap's liquid: fill the container, then bring it."""
+    """A container of a drink asked for: fill it or pour the drink into it, then bring it.
+
+    The tap's water fills it ("a glass of water"); another drink is poured ("a glass of milk").
+    """
     wanted = step.wanted
-    if step.action != BRINGING or len(wanted) != 1 or step.source is not None:
+    if step.action not in (BRINGING, POURING) or len(wanted) != 1 or step.source is not None:
         return [step]
     phrase = wanted[0]
-    if phrase.head != TAP_LIQUID or phrase.modifiers or measure_type(phrase) is None:
+    if measure_type(phrase) is None or (step.action == POURING and step.landmark is not None):
         return [step]
     measure = phrase.quantity.split()[0]
     article = phrase.determiner or "a"
     container = ObjectPhrase(text=f"{article} {measure}", head=measure, determiner=article)
-    fill = Step(text=step.text, verb="fill", action="fill", objects=(container,))
     it = ObjectPhrase(text="it", head="it", pronoun=True)
-    return [fill, replace(step, objects=(it, *step.excluded))]
+    me = step.recipient or ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+    bring = replace(step, verb=BRINGING, action=BRINGING, objects=(it, *step.excluded))
+    if phrase.head == TAP_LIQUID and not phrase.modifiers and step.action == BRINGING:
+        fill = Step(text=step.text, verb="fill", action="fill", objects=(container,))
+        return [fill, bring]
+    drink = _drink_said(phrase)
+    if drink is None or phrase.determiner not in INDEFINITE:
+        return [step]  # "the mug of tea" is a mug that holds tea already
+    target = replace(container, preposition="into")
+    pour = Step(
+        text=step.text, verb=POURING, action=POURING, source=drink, relation="in", landmark=target
+    )
+    return [pour, replace(bring, recipient=me)]
+
+
+def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
+    """What comes after the measure, when the taxonomy knows it as a drink ("of wine")."""
+    said = phrase.text.split(f"{phrase.quantity} ", 1)[-1].strip()
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(phrase.head)
+    if not said or said == phrase.text or kind is None or not taxonomy.is_a(kind, DRINK):
+        return None
+    if taxonomy.is_a(kind, HOT_DRINK):
+        return None  # poured, its heat is not carried to the cup: the handover check misses it
+    return ObjectPhrase(text=said, head=phrase.head, preposition="from")

@@ -278,6 +278,12 @@ def test_a_glass_of_water_is_filled_before_it_is_handed_over(talk: Dialogue) -> 
     assert heard.reply.index("FILL(tumbler") < heard.reply.index("HANDOVER(tumbler, sam")
 
 
+def test_a_glass_of_a_drink_is_poured_before_it_is_handed_over(talk: Dialogue) -> None:
+    heard = talk.say("could you get me a glass of wine?")
+    assert heard.control == "Proceed"  # the bottle here holds nothing: the plan says what it is
+    assert "pour(red_wine, tumbler), then bring(tumbler, sam)" in heard.reply, heard.reply
+
+
 @pytest.mark.parametrize(
     "request_text", ["Do you have a plum for me?", "have you got a jar of jam I could take"]
 )
