@@ -27,13 +27,8 @@ NUTRITION_ROWS = [
 
 
 @pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
-
-
-@pytest.fixture(scope="module")
-def dish_info(domains: DomainRegistry) -> TaskSpec:
-    return domains.get("advisor").task("DishInfo")
+def dish_info(shipped_packs: DomainRegistry) -> TaskSpec:
+    return shipped_packs.get("advisor").task("DishInfo")
 
 
 def held(

@@ -12,15 +12,9 @@ from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.memory.store import MemoryStore
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask, SlotResolution
 from cogtree.trees.testing import TreeHarness
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
 
 
 def ask(blackboard, make_llm, domains, presets, **handles) -> AskClarification:

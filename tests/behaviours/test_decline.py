@@ -7,15 +7,9 @@ from py_trees.common import Status
 
 from cogtree.behaviours.actions.dialogue.decline import Decline, plain_reason
 from cogtree.knowledge.language.request_frame import parse_request
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, GateRationale
 from cogtree.trees.testing import TreeHarness
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
 
 
 def decline(blackboard, make_llm, domains, presets) -> Decline:

@@ -17,11 +17,6 @@ from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceI
 from cogtree.trees.testing import TreeHarness
 
 
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
-
-
 def fact(slot: str, kind: str, text: str = "a fact") -> Fact:
     return Fact(
         text=text, kind=kind, slot=slot, source="stated", turn=1, timestamp=0.0, domain="advisor"

@@ -22,7 +22,6 @@ from cogtree.behaviours.actions.grounding.memory_write import (
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.memory.model import Claim, TurnTrace
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
@@ -31,11 +30,6 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
 )
 from cogtree.trees.testing import TreeHarness
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
 
 
 @pytest.fixture

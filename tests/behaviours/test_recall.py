@@ -17,7 +17,6 @@ from cogtree.behaviours.gates.recall import (
 from cogtree.knowledge.llm.faults import FaultPlan
 from cogtree.knowledge.memory.model import Claim, TurnTrace, WorkingContext
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import IntentFrame
 from cogtree.trees.testing import TreeHarness
 
@@ -27,11 +26,6 @@ ALLERGY = Claim(
 NAME = Claim(text="The user's name is Anna", kind="identifier", slot="user.name", source="stated")
 TEA = Claim(text="Anna likes jasmine tea", kind="preference", slot="food.tea", source="stated")
 BASIL = Claim(text="Anna likes basil", kind="preference", slot="food.basil", source="stated")
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
 
 
 @pytest.fixture

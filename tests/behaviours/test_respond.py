@@ -27,11 +27,6 @@ from cogtree.trees.testing import TreeHarness
 FIGURE_4 = "How many carbohydrates are in tiramisu?"
 
 
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
-
-
 def reply(text: str) -> dict:
     return {"answer": {"reply": text, "rationale": "from the evidence"}}
 

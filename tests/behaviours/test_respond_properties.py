@@ -14,7 +14,6 @@ import re
 from decimal import Decimal, InvalidOperation
 
 import py_trees
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from py_trees.common import Status
@@ -45,11 +44,6 @@ model_reply = st.one_of(
     st.just({"text": "{not json"}),
     st.just({"answer": {"reply": "", "rationale": "nothing"}}),
 )
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
 
 
 def support_numbers(texts: list[str]) -> list[Decimal]:

@@ -24,11 +24,6 @@ from cogtree.trees.testing import TreeHarness, parsed_first
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."
 
 
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    return DomainRegistry.discover()
-
-
 def tick(node, blackboard, make_llm, domains, presets: dict) -> None:
     for key, value in presets.items():
         blackboard.set(key, value)
