@@ -86,6 +86,8 @@ setup(
         "test": [
             "pytest>=8",
             "pytest-timeout>=2.3",
+            # CI runs the tests on every core (.ci/run: pytest -n auto --dist loadfile)
+            "pytest-xdist>=3.5",
             "hypothesis>=6.100",
             "pytest-httpserver>=1.0",
             "selenium>=4.20",
