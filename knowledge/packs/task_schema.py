@@ -37,6 +37,10 @@ FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself)\b", re.IGNORECASE)
 SPEAKER = "speaker"
 """The slot a gate asks for when it must know who is speaking (the turn state's speaker slot)."""
 
+ASKS = "asks_speaker"
+"""Class attribute of a task schema: False when the task never waits to know who is speaking
+(it answers for whoever it is, saying what it cannot check)."""
+
 USER_SLOT = "user_slot"
 """Class attribute of a task schema: the slot naming whom the task is for (the speaker when
 known and the slot is empty)."""
@@ -124,13 +128,14 @@ def asked_first(
     (:func:`missing_user`), and needs no speaker once one is named. Otherwise, when the task
     acts for the speaker or a slot was said in the first person ("my mug"), ``speaker`` (the
     turn state's speaker slot) is asked first and the first-person slots wait for the answer
-    (it may settle them). None: nothing to ask first.
+    (it may settle them), unless the schema says it never asks (:data:`ASKS`). None: nothing to
+    ask first.
     """
     user = missing_user(task_schema, values)
     if user is not None:
         return {user: "missing", **issues}
     named = user_slot(task_schema)
-    if named is not None and said(values.get(named)):
+    if (named is not None and said(values.get(named))) or not getattr(task_schema, ASKS, True):
         return None
     first_person = {
         name

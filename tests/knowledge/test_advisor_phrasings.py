@@ -16,7 +16,7 @@ from cogtree.behaviours.actions.grounding.post_process import quantity
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor.tasks import amount
-from cogtree.knowledge.packs.task_schema import missing_user, required_slots
+from cogtree.knowledge.packs.task_schema import asked_first, missing_user, required_slots
 from cogtree.knowledge.understanding.intent_matching import IntentMatcher, cued_task
 from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.slot_filling import fill_slots, is_grounded
@@ -55,9 +55,7 @@ def matcher(pack: DomainPack, lexicons: dict[str, Lexicon]) -> IntentMatcher:
         ("Two thousand calories, ninety grams protein, carbs 240, fat 75.", "AddToDatabase"),
     ],
 )
-def test_natural_phrasings_reach_their_tool(
-    matcher: IntentMatcher, said: str, task: str
-) -> None:
+def test_natural_phrasings_reach_their_tool(matcher: IntentMatcher, said: str, task: str) -> None:
     assert matcher.match(said).task == task
 
 
@@ -153,10 +151,12 @@ def test_asking_for_a_profile_with_no_numbers_asks_for_all_four(pack: DomainPack
     ]
 
 
-def test_a_question_about_the_speaker_needs_to_know_who_they_are(pack: DomainPack) -> None:
+def test_a_dish_question_is_answered_for_whoever_asks(pack: DomainPack) -> None:
+    """Table 1: DishInfo's user is optional; unknown, the answer cannot vouch (tree test below)."""
     schema = pack.schema_for("DishInfo")
-    assert missing_user(schema, {"dish": "gazpacho", "for_user": "for me"}) == "person"
-    assert missing_user(schema, {"dish": "gazpacho"}) is None  # plain facts: nobody needed
+    values = {"dish": "gazpacho", "for_user": "for me"}
+    assert missing_user(schema, values) is None
+    assert asked_first(schema, values, {}, acts_for_speaker=False) is None
 
 
 # ---------------------------------------------------------------------- through the tree
@@ -186,6 +186,8 @@ items:
       - {text: "Fat is 70 grams.", task: AddToDatabase, expect: {}}
   - {id: unsafe-warned, behaviour: compatibility, task: DishInfo, speaker: Dev,
      text: "The Buddha bowl, can I have it or not?", expect: {safe: false}}
+  - {id: nobody-known, behaviour: compatibility, task: DishInfo,
+     text: "Would the panna cotta be fine for me?", expect: {safe: false}}
 """
 
 
@@ -198,4 +200,4 @@ def test_each_behaviour_through_the_turn_tree(
     table = capsys.readouterr().out
     assert "| substitute | 5/5 | 0/0 | 0 |" in table, table
     assert "| add_profile | 3/3 | 0/0 | 0 |" in table, table
-    assert "| compatibility | 1/1 | 0/0 | 0 |" in table, table
+    assert "| compatibility | 2/2 | 0/0 | 0 |" in table, table  # "cannot be checked for you"

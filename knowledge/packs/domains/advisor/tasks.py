@@ -393,12 +393,15 @@ class DishInfo(_Task):
     JANUS's DishInfo: ``dish`` is required; ``check`` (ingredients, allergens or food
     categories to look for, at any depth of the dish's composition) and the profile to check
     against (``person``, a person the advisor knows; ``for_user``, the speaker's stored profile)
-    are optional. A question that names something to check, or asks about the person, and no
+    are optional: as in JANUS's Table 1 the user is not required, so a question "for me" from
+    someone unknown is answered with what is known (the profile told to the memory), and with
+    nothing known the answer says the dish cannot be checked for them, never that it is safe.
+    A question that names something to check, or asks about the person, and no
     aspect is answered with just that (``aspect`` becomes ``check`` or ``profile``); the profile
     row, a veto when the dish holds what the person must avoid, comes with every answer.
     """
 
-    user_slot: ClassVar[str] = "person"
+    asks_speaker: ClassVar[bool] = False  # Table 1: the user is optional for DishInfo
 
     dish: str = Field(
         min_length=1, description="the dish the user asks about, e.g. tiramisu or lasagne"
@@ -413,7 +416,9 @@ class DishInfo(_Task):
         description="ingredients or allergens the user asks whether the dish contains, e.g. "
         "peanuts",
     )
-    person: str | None = Field(None, description="Who is asking? Please tell me your name.")
+    person: str | None = Field(
+        None, description="who the dish is for, when the user names someone else (e.g. Dev)"
+    )
     for_user: bool = Field(
         False, description="the user asks about themselves ('for me', 'can I eat it')"
     )
@@ -437,11 +442,6 @@ class DishInfo(_Task):
     @classmethod
     def _for_user(cls, value: object) -> object:
         return _flag(value)
-
-    @classmethod
-    def needs_user(cls, values: Mapping[str, object]) -> bool:
-        """Only a question about the speaker ("is it safe for me") needs to know who they are."""
-        return said(values.get("for_user"))
 
     @model_validator(mode="after")
     def _focus(self) -> DishInfo:
