@@ -67,7 +67,8 @@ MAX_TERM_WORDS = 4
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 NEGATION = re.compile(
-    r"\s*,?\s*\b(?:but not|except for|except|other than|apart from|excluding|not)\b\s*", re.I
+    r"\s*,?\s*\b(?:but not|except(?: for)?|other than|apart from|excluding|instead of|not)\b\s*",
+    re.I,
 )
 """What starts the excluded part of a description ("a snack, but not the crisps")."""
 
@@ -167,10 +168,9 @@ def _for_purpose(words: list[str]) -> list[str]:
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
-        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
+        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"][-1:]
         if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
-            particle = tail[-1:] if tail and tail[-1] in PLACE_PREPOSITIONS else []
-            return [*words[:index], "to", " ".join(verb + particle)]
+            return [*words[:index], "to", " ".join(verb + sorted(PLACE_PREPOSITIONS & set(tail)))]
     return words
 
 

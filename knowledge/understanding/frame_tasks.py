@@ -191,8 +191,7 @@ def water_as_fill(step: Step) -> Step:
 
 
 REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
-"""Actions whose "it", after a step that put something in a container, is the container:
-"put the pie in the oven and switch it on"."""
+"""Actions whose "it" is the container the step before put a thing in ("...and switch it on")."""
 
 
 def sequence_tasks(
@@ -594,8 +593,9 @@ def _with_exclusions(
     wanted: Sequence[ObjectPhrase], excluded: Sequence[ObjectPhrase], utterance: str
 ) -> str | None:
     """One wanted thing with what is excluded, as said ("the cola, not the ginger ale")."""
-    lowered = utterance.lower()
-    start = lowered.find(wanted[0].text.lower()) if len(wanted) == 1 else -1
+    lowered, said = utterance.lower(), [p.text[len(p.determiner) :] for p in wanted[:1]]
+    said = [text.strip().lower() for text in [p.text for p in wanted[:1]] + said if text.strip()]
+    start = next((lowered.find(t) for t in said if t in lowered), -1) if len(wanted) == 1 else -1
     if start < 0:
         return None
     end = start

@@ -8,6 +8,7 @@ from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.contents import with_contents
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
     holds_every_step,
@@ -87,6 +88,15 @@ def test_an_exclusion_stays_with_the_object_for_the_scene_to_drop(household: Dom
     assert found is not None and found.complete
     assert found.slots == {"object": "a sweet, but not the mints"}  # as said, for resolution
     assert task_for(household, "bring me a sweet or a biscuit, not the mints") is None
+
+
+def test_an_exclusion_after_a_portion_stays_with_the_thing_it_is_of(
+    household: DomainPack,
+) -> None:
+    said = "hand me a slice of melon instead of the pie"
+    step = with_contents(parse_request(said)).steps[0]  # the portion is read as melon
+    found = step_task(step, household, said)
+    assert found is not None and found.slots == {"object": "melon instead of the pie"}
 
 
 def test_a_pronoun_leaves_the_slot_open(household: DomainPack) -> None:

@@ -92,6 +92,7 @@ def test_reasons_say_how_each_word_matched(pantry: SceneGraph) -> None:
     ("text", "wanted", "excluded"),
     [
         ("a snack, but not the crisps", "a snack", ["the crisps"]),
+        ("melon instead of the pie", "melon", ["the pie"]),
         ("fruit other than the plum or the pear", "fruit", ["the plum", "the pear"]),
         ("the notebook on the desk", "the notebook on the desk", []),
     ],
