@@ -27,7 +27,6 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
-from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.missing_steps import doable_part
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks
@@ -283,7 +282,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             return Verdict(
                 self._decision(NO_TASK, {}, 1.0, f"domain {where}: no task"), "no domain"
             )
-        utterance = without_tags(fast_path_text(self._utterance(), self._notes))
+        utterance = fast_path_text(self._utterance(), self._notes)
         guess = self._guess = domain.matcher.match(utterance)
         pending = self._pending_here()
         if pending is not None and pending.confirm and explicit_yes(utterance):

@@ -589,8 +589,7 @@ TOOL_OPENERS: Final = frozenset({"use", "using"})
 
 
 PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
-"""The stranded preposition that makes "to <verb> ..." describe a thing ("something to cut
-paper with", "a box to put them in") instead of starting a step."""
+"""A stranded preposition: "to <verb> ... with" describes a thing ("something to cut with")."""
 
 
 def _purpose(words: list[_Word], index: int) -> bool:

@@ -32,6 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -159,9 +160,9 @@ class IntentMatcher:
         """The intent guess for ``utterance`` (empty input: no task, confidently).
 
         Only the first :data:`~knowledge.understanding.scope_matching.MAX_CHARS` characters are
-        read.
+        read, without the tags that close a request ("..., would you?": closing_tags).
         """
-        text = str(utterance)[:MAX_CHARS]
+        text = without_tags(str(utterance)[:MAX_CHARS])
         if not text.strip():
             empty = dict.fromkeys(self._tasks, 0.0)
             return IntentGuess(None, 1.0, empty, True, (), "nothing was said")
