@@ -183,16 +183,21 @@ class IntentMatcher:
         runner_up = ranked[1][1] if len(ranked) > 1 else 0.0
         limits = self.thresholds
         judged = limits.judge(best, runner_up, none_is_sure=False)
+        asked = asked_task(list(self._tasks.values()), text, self._lexicons)
+        if asked is not None and (
+            judged.zone != "sure"
+            or best_task == asked.name
+            or asked.perception
+            or not _takes(
+                self._tasks[best_task], asked.asked_about
+            )  # "I'm allergic to X. Is Y OK?"
+        ):
+            reason = f"{asked.name}: a question about a thing it answers ({asked.asked_about})"
+            return IntentGuess(asked.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         cue_named = cued_task(list(self._tasks.values()), text, self._lexicons)
         if cue_named is not None:  # a cue and the things its slots take outweigh likeness
             reason = f"{cue_named.name}: its cue phrase, and things it has slots for"
             return IntentGuess(cue_named.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
-        asked = asked_task(list(self._tasks.values()), text, self._lexicons)
-        if asked is not None and (
-            judged.zone != "sure" or best_task == asked.name or asked.perception
-        ):
-            reason = f"{asked.name}: a question about a thing it answers ({asked.asked_about})"
-            return IntentGuess(asked.name, ASKED_CONFIDENCE, scores, True, tuple(cued), reason)
         if judged.zone == "sure":
             evidence = _evidence(best_task, similarity[best_task], cued, coverage[best_task])
             reason = f"{best_task} ({best:.2f}, ahead by {best - runner_up:.2f}): {evidence}"
@@ -454,6 +459,11 @@ def cued_pack(
     best = max((score for score, _ in scored), default=(0, 0))
     leaders = {name for score, name in scored if score == best}
     return leaders.pop() if scored and len(leaders) == 1 else None
+
+
+def _takes(task: TaskSpec, lexicon: str | None) -> bool:
+    """Whether one of ``task``'s slots takes a thing of ``lexicon``."""
+    return any(spec.lexicon == lexicon for spec in task.slots.values())
 
 
 def _inside_another(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
