@@ -85,7 +85,9 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     no pack offers: no clear action, no verb of any pack's examples and nothing any pack's
     lexicons know ("hail me a cab": :func:`~knowledge.understanding.scope_matching.offers_nothing`)
     -> OutOfScope without the model. A question naming a thing that one pack's task is asked
-    about (:func:`~knowledge.understanding.intent_matching.asked_task`: a dish) -> that pack. The
+    about (:func:`~knowledge.understanding.intent_matching.asked_task`: a dish) -> that pack. A
+    request holding a cue phrase of a task and naming what that task takes (a dish, a daily
+    target: :func:`~knowledge.understanding.intent_matching.cued_pack`) -> that task's pack. The
     frame names an action a physical pack's tasks
     serve or the skill library covers, or a thing its scene lexicons know -> that pack when
     it is the only one (:func:`~knowledge.understanding.scope_matching.frame_signal`), or the only
