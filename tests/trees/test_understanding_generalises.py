@@ -244,6 +244,12 @@ def test_a_question_whether_a_thing_is_on_is_answered_from_the_belief(
     assert heard.reply == answer
 
 
+def test_a_tag_after_the_place_asked_about_leaves_the_place(talk: Dialogue) -> None:
+    heard = talk.say("What's in the cupboard, do you know?")
+    assert heard.reply.startswith("I have seen "), heard.reply
+    assert "green cup" in heard.reply and "tumbler" in heard.reply
+
+
 def test_what_is_asked_to_remain_and_tags_are_not_the_kind(talk: Dialogue) -> None:
     heard = talk.say("is there any jam left, d'you reckon?")
     assert heard.reply.startswith("Yes: "), heard.reply
