@@ -71,6 +71,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
                 "relation": "value",
                 "person": "text",
                 "profile": "value",
+                "other": "text",
                 "about": "text",
                 "correction": "value",
                 "retract": "value",

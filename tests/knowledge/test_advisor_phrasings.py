@@ -201,3 +201,19 @@ def test_each_behaviour_through_the_turn_tree(
     assert "| substitute | 5/5 | 0/0 | 0 |" in table, table
     assert "| add_profile | 3/3 | 0/0 | 0 |" in table, table
     assert "| compatibility | 2/2 | 0/0 | 0 |" in table, table  # "cannot be checked for you"
+
+
+def test_a_profile_for_someone_else_is_theirs_not_the_users(
+    pack: DomainPack, lexicons: dict[str, Lexicon]
+) -> None:
+    said = "Please add my sister Noor: 1800 kcal, 70 g protein, 220 g carbs and 60 g fat."
+    slots = fill_slots(pack.task("AddToDatabase"), said, lexicons).slots
+    task = pack.schema_for("AddToDatabase").model_validate(
+        {name: value for name, value in slots.items() if name not in ("relation",)}
+    )
+    claims = task.claims()  # type: ignore[attr-defined]
+    assert not any(claim.slot == "user.name" for claim in claims)  # Noor is not the speaker
+    assert {claim.slot for claim in claims} == {
+        f"about.noor.target.{nutrient}" for nutrient in ("energy", "protein", "carbohydrate", "fat")
+    }
+    assert missing_user(pack.schema_for("AddToDatabase"), slots) is None  # Noor is named

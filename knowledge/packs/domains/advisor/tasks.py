@@ -199,6 +199,9 @@ class AddToDatabase(_Task):
     profile: bool = Field(
         False, description="the user asks for a profile of their daily targets ('set me up')"
     )
+    other: str | None = Field(
+        None, description="someone else the user names, with who they are ('my flatmate Sam')"
+    )
     about: str | None = Field(
         None,
         description="who it is about when not the user, as said (e.g. 'my son', 'our guest'); "
@@ -263,7 +266,18 @@ class AddToDatabase(_Task):
     @classmethod
     def needs_user(cls, values: Mapping[str, object]) -> bool:
         """A profile of daily targets is someone's; a remembered food is the speaker's."""
+        if said(values.get("other")) or said(values.get("about")):
+            return False  # someone else, named
         return any(said(values.get(name)) for name in ("profile", *DAILY_TARGETS))
+
+    @model_validator(mode="after")
+    def _someone_else_named(self) -> AddToDatabase:
+        """'My flatmate Sam': what follows is Sam's, never the user's name or targets."""
+        if self.other:
+            self.about = self.about or _name(self.other)
+            if self.person and self.person.casefold() == self.other.casefold():
+                self.person = None
+        return self
 
     @model_validator(mode="after")
     def _relation_fits_targets(self) -> AddToDatabase:
@@ -332,18 +346,18 @@ class AddToDatabase(_Task):
                     }
                 )
             found.append(claim)
-        found.extend(self._target_claims(who))
+        found.extend(self._target_claims(who, owner))
         return found
 
-    def _target_claims(self, who: str) -> list[Claim]:
-        """One preference claim per daily target, on ``target.<nutrient>`` slots."""
+    def _target_claims(self, who: str, owner: str) -> list[Claim]:
+        """One preference claim per daily target, on ``<owner>target.<nutrient>`` slots."""
         found = []
         for name, (nutrient, unit) in _TARGET_WORDS.items():
             amount = getattr(self, name)
             if amount is None:
                 continue
             text = f"{who}'s daily {nutrient} target is {amount:g} {unit}"
-            found.append(self._claim(text, "preference", f"target.{nutrient}"))
+            found.append(self._claim(text, "preference", f"{owner}target.{nutrient}"))
         return found
 
     def _claim(self, text: str, kind: FactKind, slot: str) -> Claim:
