@@ -517,20 +517,20 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     ) -> Verdict[IntentDecision] | None:
         """The task and slots the request's frame gives, when one task holds its one step.
 
-        A request for a skill the robot lacks is read up to that step (knowledge/language/
-        missing_steps.py); none left: no task (the gate refuses it). The frame's roles fill the
-        slots (:func:`~knowledge.understanding.frame_tasks.step_task`); the filler's values
-        complete the slots the frame left open. A request of several steps is a sequence of tasks
-        when every step has a planned task (:meth:`_from_sequence`). A request some step of
-        which no task of the pack holds whole, or one that leaves the task incomplete while
-        the similarity guess is sure, is left to the other paths.
+        A request for a skill the robot lacks is read up to that step, or as bringing the things
+        of a missing first step (knowledge/language/missing_steps.py); neither: refused. The
+        frame's roles fill the slots (frame_tasks.step_task), the filler the rest. Several steps
+        are a sequence of tasks when every step has a planned task (:meth:`_from_sequence`). A
+        request some step of which no task holds whole, or one that leaves the task incomplete
+        while the similarity guess is sure, is left to the other paths.
         """
         frame = keys.read_request_frame(self.blackboard)
         if frame is None:
             self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
             return None
         why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
-        if frame.missing_skills and not (frame := doable_part(frame)).steps:
+        known = self._known_thing(domain)
+        if frame.missing_skills and not (frame := doable_part(frame, known)).steps:
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1:
             return self._from_sequence(domain, guess, frame, utterance)

@@ -5,21 +5,35 @@ The request is not refused whole. Its steps before the first one the robot canno
 cupboard"), and none of them needs what the missing step would make. The missing step and
 every step after it are left (:func:`left_undone`): a later step may need the missing one's
 result ("slice the pineapple and put the pieces in a bowl"), and the robot says what it could
-not do. A request whose first step is missing leaves nothing to do: it is refused, naming the
-skill.
+not do.
 
-Nor is anything done when a step before the missing one powers or heats something (its
-capability needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own,
-it would leave an appliance or a heat source running for a step nobody will do. That request
-is refused whole, naming the missing skill, as if its first step were missing.
+A request whose first step is missing and that goes on with steps the robot could do has its
+things set out instead (:func:`gathering`): the things that step works on and with, those the
+scene holds, are brought to the speaker so a person can do it ("slice the melon with the big
+knife, then put it in the bowl": the melon, the knife); the reply says what was left, and who
+could be asked to do it. A request for the missing skill alone ("peel the pear") is refused,
+naming the skill.
+
+Nothing is done when a step before the missing one powers or heats something (its capability
+needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own, it would
+leave an appliance or a heat source running for a step nobody will do. That request is refused
+whole, naming the missing skill.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from cogtree.knowledge.language.request_frame import RequestFrame, Step, request_words
+from cogtree.knowledge.language.request_frame import ObjectPhrase, RequestFrame, Step, request_words
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+
+GATHER: Final = "bring"
+"""The capability of the step that brings a missing step's things to the speaker."""
+
+STAYS_PUT: Final = ("Appliance", "FurniturePiece")
+"""Categories of the taxonomy whose things are used where they stand, never brought."""
 
 POWERING: Final = "SWITCH_ON"
 """The robot skill that leaves an appliance or a heat source running (skills/action_model)."""
@@ -35,16 +49,19 @@ def leaves_running(step: Step) -> bool:
     return POWERING in request_words().skills.get(step.action, frozenset())
 
 
-def doable_part(frame: RequestFrame) -> RequestFrame:
+def doable_part(frame: RequestFrame, known: Callable[[str], bool] | None = None) -> RequestFrame:
     """``frame`` cut to its steps before the first missing one (all of it when none is).
 
-    The cut frame names no missing skill; it has no step when the first step is missing or
-    a step before it :func:`leaves_running` (the request is refused whole).
+    The cut frame names no missing skill; it has no step when a step before the missing one
+    :func:`leaves_running` or when the first step is missing and nothing is gathered for it
+    (:func:`gathering`, with ``known``: none without). The request is then refused whole.
     """
     first = _first_missing(frame)
     if first is None:
         return frame
     doable = frame.steps[:first]
+    if not doable and known is not None and (gather := gathering(frame, known)) is not None:
+        doable = (gather,)
     return replace(frame, steps=() if any(map(leaves_running, doable)) else doable)
 
 
@@ -52,3 +69,43 @@ def left_undone(frame: RequestFrame) -> tuple[Step, ...]:
     """The steps of ``frame`` from the first missing one on (none when nothing is missing)."""
     first = _first_missing(frame)
     return () if first is None else frame.steps[first:]
+
+
+def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
+    """A step bringing the things the missing first step names, for a person to use.
+
+    Only for a request that goes on past that step with an action the robot has ("... and put
+    the slices in the bowl"): a request for the missing skill alone ("peel the pear") is
+    refused, naming it. The things are that step's wanted objects and its tool, as said, kept
+    when ``known`` (the scene's lexicon) says the scene holds them and they are not used where
+    they stand (an appliance, furniture). None when the first step
+    is not missing (its doable part runs, or is refused) or when no such thing is known.
+    """
+    if _first_missing(frame) != 0 or not any(step.action for step in frame.steps[1:]):
+        return None
+    step = frame.steps[0]
+    said = [*step.wanted, *([step.tool] if step.tool is not None else [])]
+    things = tuple(_things(said, known))
+    if not things:
+        return None
+    said_as = f"{GATHER} {' and '.join(phrase.text for phrase in things)}"
+    return Step(text=said_as, verb=GATHER, action=GATHER, objects=things)
+
+
+def _things(phrases: list[ObjectPhrase], known: Callable[[str], bool]) -> dict[ObjectPhrase, None]:
+    """The phrases that name a thing ``known`` holds, once each (no pronoun, no person).
+
+    A thing the taxonomy calls an appliance or furniture (:data:`STAYS_PUT`) is left out.
+    """
+    taxonomy = household_taxonomy()
+    return dict.fromkeys(
+        phrase
+        for phrase in phrases
+        if not phrase.pronoun
+        and not phrase.person
+        and known(phrase.text)
+        and not (
+            (kind := taxonomy.type_named(phrase.text)) is not None
+            and any(taxonomy.is_a(kind, category) for category in STAYS_PUT)
+        )
+    )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from cogtree.knowledge.language.missing_steps import doable_part, left_undone
+from collections.abc import Callable
+
+from cogtree.knowledge.language.missing_steps import GATHER, doable_part, gathering, left_undone
 from cogtree.knowledge.language.request_frame import parse_request
 
 
@@ -31,3 +33,49 @@ def test_nothing_is_done_when_the_part_before_the_missing_step_leaves_something_
         assert frame.missing_skills, said
         assert doable_part(frame).steps == (), said  # refused whole, naming the missing skill
         assert left_undone(frame)[0].missing_skill, said
+
+
+def _holds(*names: str) -> Callable[[str], bool]:
+    """A scene that knows the things whose names are in ``names`` (as a lexicon would)."""
+    return lambda said: any(name in said for name in names)
+
+
+def test_a_missing_first_step_with_doable_steps_after_it_has_its_things_set_out() -> None:
+    frame = parse_request("chop the leek with the small knife, then tip the pieces into the wok")
+    step = gathering(frame, _holds("leek", "knife", "wok"))
+    assert step is not None and step.action == GATHER
+    assert [phrase.text for phrase in step.objects] == ["the leek", "the small knife"]
+    done = doable_part(frame, _holds("leek", "knife", "wok"))
+    assert done.steps == (step,) and done.missing_skills == []
+    assert left_undone(frame) == frame.steps  # the reply still says the chopping was left
+
+
+def test_things_the_scene_does_not_hold_are_not_fetched() -> None:
+    frame = parse_request("grate the parmesan over the pasta and carry the plate to the table")
+    assert gathering(frame, _holds("plate")) is None  # the grating's thing is not in the scene
+    assert doable_part(frame, _holds("plate")).steps == ()
+    step = gathering(frame, _holds("plate", "parmesan"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the parmesan"]
+
+
+def test_a_request_for_the_missing_skill_alone_is_still_refused() -> None:
+    for said in ("dice the courgette", "fry the mushrooms in the skillet"):
+        frame = parse_request(said)
+        assert frame.missing_skills, said
+        assert gathering(frame, _holds("courgette", "mushrooms", "skillet")) is None, said
+        assert doable_part(frame, _holds("courgette", "mushrooms", "skillet")).steps == (), said
+
+
+def test_nothing_is_gathered_when_a_step_before_the_missing_one_powers_something() -> None:
+    frame = parse_request("turn on the hob, then stir the gravy and pour it in the jug")
+    assert frame.missing_skills
+    assert doable_part(frame, _holds("hob", "gravy", "jug")).steps == ()
+
+
+def test_an_appliance_named_as_the_tool_is_used_where_it_stands_not_brought() -> None:
+    frame = parse_request("toast the bagel in the toaster and put it on the plate")
+    step = gathering(frame, _holds("bagel", "toaster", "plate"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the bagel"]
+    frame = parse_request("blend the berries with the blender, then pour them into the jug")
+    step = gathering(frame, _holds("berries", "blender", "jug"))
+    assert step is not None and "the blender" not in [phrase.text for phrase in step.objects]

@@ -384,3 +384,10 @@ def test_a_request_with_a_missing_skill_is_done_up_to_it_and_says_the_rest(conve
     said = talk.say("bring me the magazine, then cut the flowers")
     assert said == "I brought you the magazine. I did not do the rest: I can't cut things yet."
     assert talk.say("cut the flowers") == "Sorry, I can't cut things yet."  # nothing before it
+
+
+def test_a_missing_first_step_with_steps_after_it_brings_its_things_and_says_so(converse) -> None:
+    talk = converse(domain="household")
+    said = talk.say("cut the flowers, then put them on the table")
+    brought = "I brought you the vase of flowers."
+    assert said == f"{brought} I did not do the rest: I can't cut things yet."
