@@ -11,7 +11,7 @@ A request whose first step is missing and that goes on with steps the robot coul
 things set out instead (:func:`gathering`): the things that step works on and with, those the
 scene holds, are brought to the speaker so a person can do it ("slice the melon with the big
 knife, then put it in the bowl": the melon, the knife); the reply says what was left, and who
-could be asked to do it. A request for the missing skill alone ("peel the pear") is refused,
+could be asked to do it. A request for the missing skill alone ("dice the courgette") is refused,
 naming the skill.
 
 Nothing is done when a step before the missing one powers or heats something (its capability
@@ -75,7 +75,7 @@ def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
     """A step bringing the things the missing first step names, for a person to use.
 
     Only for a request that goes on past that step with an action the robot has ("... and put
-    the slices in the bowl"): a request for the missing skill alone ("peel the pear") is
+    the slices in the bowl"): a request for the missing skill alone ("dice the courgette") is
     refused, naming it. The things are that step's wanted objects and its tool, as said, kept
     when ``known`` (the scene's lexicon) says the scene holds them and they are not used where
     they stand (an appliance, furniture). None when the first step
