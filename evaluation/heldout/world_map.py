@@ -21,7 +21,9 @@ other **without adding knowledge to the robot**:
   ``animal`` flag (a living thing is seen to be one), ``contents``
   -> ``empty`` or a liquid (objects), ``owner`` -> an owner who is a person of the world,
   ``held_by`` -> held by that person. Every other key, and any value that does not fit, is
-  recorded in ``lost`` (printed labels, furniture contents...).
+  recorded in ``lost`` (printed labels, furniture contents...). Common state words are read
+  first under those keys (:func:`canonical_state`: ``on``/``off`` -> ``switched``, ``closed``
+  -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/``empty`` -> ``contents``).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
   it, opens, closes or wipes it, the words put something in or on it ("in the <label or
@@ -149,7 +151,10 @@ class _Builder:
 
     def __init__(self, case: Case) -> None:
         self.case = case
-        self.things = {thing.id: thing for thing in case.world.things}
+        self.things = {
+            thing.id: thing.model_copy(update={"state": canonical_state(thing.state)})
+            for thing in case.world.things
+        }
         self.rooms = list(case.world.rooms)
         self.people = {person.id for person in case.world.people}
         self.lost: list[str] = []
@@ -409,6 +414,39 @@ class _Builder:
 
     def _lose(self, thing: Thing, state: dict[str, Any]) -> None:
         self.lost += [f"things.{thing.id}.state.{key}={value}" for key, value in state.items()]
+
+
+STATE_WORDS: dict[str, tuple[str, dict[Any, Any]]] = {
+    "on": ("switched", {True: "on", False: "off"}),
+    "off": ("switched", {True: "off", False: "on"}),
+    "closed": ("open", {True: False, False: True}),
+    "hot": ("temperature", {True: "hot", False: "cold"}),
+    "cold": ("temperature", {True: "cold"}),
+    "empty": ("contents", {True: "empty"}),
+    "contains": ("contents", {None: "empty"}),
+    "content": ("contents", {None: "empty"}),
+}
+"""A common state word as the key this module reads, and how its values translate
+(a value not listed is passed as written; ``contains: null`` is a container with nothing in it)."""
+
+
+def canonical_state(state: dict[str, Any]) -> dict[str, Any]:
+    """The case's state with common state words under the keys the translation reads.
+
+    ``on: true``, ``closed``, ``hot``, ``contains``, ``empty``...; a key already given wins.
+    """
+    result = dict(state)
+    for word, (key, values) in STATE_WORDS.items():
+        if word not in result or key in state:
+            continue
+        value = result.pop(word)
+        if isinstance(value, bool | None) and value in values:
+            result[key] = values[value]
+        elif isinstance(value, bool | None):
+            result[word] = value  # a value with no meaning under the key: kept (and lost)
+        else:
+            result[key] = value
+    return result
 
 
 def _wipes_with(step: Step) -> bool:

@@ -10,7 +10,7 @@ import pytest
 from cogtree.evaluation.heldout.cases import Case, HeldoutError, load_set
 from cogtree.evaluation.heldout.run import HeldoutReport, run_cases, spread
 from cogtree.evaluation.heldout.score import Done, Outcome, done_from_call, score
-from cogtree.evaluation.heldout.world_map import UNKNOWN_TYPE, case_scenario
+from cogtree.evaluation.heldout.world_map import UNKNOWN_TYPE, canonical_state, case_scenario
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +113,23 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     assert "animal" in cup.flags  # alive: a living thing is seen to be one
     assert world.people["user"].age_group == "toddler"  # the world's people have an age
     assert not any(lost.startswith("people.") for lost in mapping.lost)
+
+
+def test_common_state_words_read_as_the_keys_the_translation_knows() -> None:
+    case = _case()
+    things = case.world.model_dump()["things"]
+    things[3]["state"] = {"on": True, "hot": True}
+    things[1]["state"] = {"contains": None}
+    things[2]["state"] = {"empty": False, "contains": "mint tea"}
+    things[0]["state"] = {"closed": True}
+    mapping = case_scenario(_case(world={**case.world.model_dump(), "things": things}))
+    world = mapping.scenario.world
+    assert world.furniture["oven_1"].powered is True and world.furniture["oven_1"].hot is True
+    assert world.objects["cup_a"].empty is True  # "contains: null" holds nothing
+    assert world.objects["cup_b"].liquid == "mint tea"
+    assert world.furniture["bench"].kind == "container" and world.furniture["bench"].open is False
+    assert "things.cup_b.state.empty=False" in mapping.lost  # no meaning under "contents"
+    assert canonical_state({"off": True, "switched": "on"}) == {"off": True, "switched": "on"}
 
 
 def test_some_held_out_worlds_translate(everyday: list[Case], hazards: list[Case]) -> None:
