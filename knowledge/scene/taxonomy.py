@@ -57,14 +57,17 @@ class Taxonomy:
         nodes = sorted(
             (n for n in graph.subjects(RDF.type, COG.ObjectType) if isinstance(n, URIRef)), key=str
         )
+        # one pass over each predicate, not one store lookup per type (2,600 of them)
+        broader = _objects_by_subject(graph, COG.broaderType)
         for node in nodes:
             self._broader[_local(node)] = sorted(
-                _local(o) for o in graph.objects(node, COG.broaderType) if isinstance(o, URIRef)
+                _local(o) for o in broader.get(node, ()) if isinstance(o, URIRef)
             )
         # a label names its type before any other type's synonym does
         for naming in (RDFS.label, COG.synonym):
+            words = _objects_by_subject(graph, naming)
             for node in nodes:
-                for word in graph.objects(node, naming):
+                for word in words.get(node, ()):
                     self._names.setdefault(str(word).lower(), _local(node))
         self.top_categories = frozenset(
             _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
@@ -179,6 +182,14 @@ def _forms(words: list[str]) -> Iterable[str]:
     yield " ".join(words)
     for last in singular_forms(words[-1]):
         yield " ".join((*words[:-1], last))
+
+
+def _objects_by_subject(graph: Graph, predicate: URIRef) -> dict[Node, list[Node]]:
+    """The objects of ``predicate`` in ``graph``, by subject."""
+    found: dict[Node, list[Node]] = {}
+    for subject, value in graph.subject_objects(predicate):
+        found.setdefault(subject, []).append(value)
+    return found
 
 
 def _local(node: Node) -> str:
