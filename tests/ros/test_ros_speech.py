@@ -22,6 +22,7 @@ from cogtree.skills.ros.protocol import reliable_qos
 from cogtree.trees.ros.speech_in import SpeechIn
 from cogtree.trees.ros.speech_out import SpeechOut
 from cogtree.trees.voice.audio import SPEECH_RATE, Audio, read_wav
+from cogtree.trees.voice.confirmation import ANSWER_SENTENCES
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.speaking import Speaker, WavFolder
 from cogtree.trees.voice.synthesizer import EspeakSynthesizer
@@ -41,13 +42,30 @@ def test_what_is_heard_is_published_on_utterance(ros, until, recognizer) -> None
     until(lambda: speech_in._utterance.get_subscription_count(), what="the spy")
     try:
         said = EspeakSynthesizer().synthesize("where is the magazine")
-        assert speech_in.hear(said).request == "where is the magazine"
+        assert speech_in.hear(said).run == "where is the magazine"  # a question: no echo
         until(lambda: utterances == ["where is the magazine"], what="the utterance")
         silence = Audio(np.zeros(SPEECH_RATE, np.int16), SPEECH_RATE)
-        assert speech_in.hear(silence).request is None
+        assert speech_in.hear(silence).run is None
         until(lambda: speech, what="the ask-again")
         assert "Could you say it again?" in speech[0] and "silent" in speech[0]
         assert utterances == ["where is the magazine"]
+    finally:
+        speech_in.close()
+
+
+def test_a_request_that_acts_is_published_only_after_a_yes(ros, until) -> None:
+    namespace = ros.namespace("cogtree")
+    utterances, speech = ros.spy(f"{namespace}/utterance", f"{namespace}/speech")
+    answering = PocketsphinxRecognizer.for_sentences([*WORDS, *ANSWER_SENTENCES])
+    speech_in = SpeechIn(ros.node("speech_in", namespace=namespace), answering)
+    until(lambda: speech_in._utterance.get_subscription_count(), what="the spy")
+    try:
+        voice = EspeakSynthesizer()
+        assert speech_in.hear(voice.synthesize("open the fridge")).outcome == "asked"
+        until(lambda: speech, what="the echo")
+        assert speech[0].startswith("Did you say: open the fridge?") and utterances == []
+        assert speech_in.hear(voice.synthesize("yes")).run == "open the fridge"
+        until(lambda: utterances == ["open the fridge"], what="the confirmed request")
     finally:
         speech_in.close()
 

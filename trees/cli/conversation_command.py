@@ -220,7 +220,8 @@ def run_chat(args: argparse.Namespace) -> int:
 def run_voice(args: argparse.Namespace) -> int:
     """A conversation by voice: the ``--audio-in`` files in turn, or the microphone.
 
-    Exit 0 when every file was heard and answered, 1 when one was asked to be said again.
+    Exit 0 when every file was heard and answered or echoed for a yes (docs/voice.md), 1
+    when one was asked to be said again.
     """
     from cogtree.trees.voice.audio import AudioError, read_wav
     from cogtree.trees.voice.conversation import VoiceConversation
@@ -257,10 +258,10 @@ def run_voice(args: argparse.Namespace) -> int:
             if heard is not None:
                 print(
                     f"heard: {heard.text!r} (confidence {heard.confidence:.3f}, "
-                    f"{heard.audio_seconds:.2f} s)",
+                    f"{heard.audio_seconds:.2f} s; {turn.settled.outcome})",
                     file=sys.stderr,
                 )
-            heard_all = heard_all and turn.result is not None
+            heard_all = heard_all and (turn.result is not None or turn.settled.pending is not None)
             if turn.result is not None:
                 print_turn(turn.result, explain=args.explain)
             else:

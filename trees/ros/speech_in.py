@@ -5,7 +5,9 @@
 (:func:`~trees.voice.hearing.judge`): a request heard with enough confidence is published on
 ``utterance`` (plain text, reliable); a clip that holds none, or a transcript below the
 threshold, is never published there, and the request to say it again goes out on ``speech``
-for the speaking node to say. :meth:`SpeechIn.listen` hears a source (the microphone's
+for the speaking node to say. A request that would move the robot is first echoed on
+``speech`` and published only after a yes (:mod:`~trees.voice.confirmation`; the node holds
+the pending request). :meth:`SpeechIn.listen` hears a source (the microphone's
 ``listen``) on a thread of its own until :meth:`SpeechIn.close`.
 """
 
@@ -22,7 +24,8 @@ from std_msgs.msg import String
 from cogtree.skills.ros.protocol import reliable_qos
 from cogtree.trees.ros.host import SPEECH_TOPIC, UTTERANCE_TOPIC
 from cogtree.trees.voice.audio import Audio
-from cogtree.trees.voice.hearing import MIN_CONFIDENCE, Hearing, judge
+from cogtree.trees.voice.confirmation import Pending, Settled, settle
+from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
 from cogtree.trees.voice.recognizer import Recognizer
 
 log = logging.getLogger(__name__)
@@ -37,27 +40,32 @@ class SpeechIn:
         self.node = node
         self.recognizer = recognizer
         self.min_confidence = min_confidence
+        self.pending: Pending | None = None
+        """The spoken request echoed and waiting for a yes (:mod:`~trees.voice.confirmation`)."""
         self._utterance: Any = node.create_publisher(String, UTTERANCE_TOPIC, reliable_qos())
         self._speech: Any = node.create_publisher(String, SPEECH_TOPIC, reliable_qos())
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def hear(self, audio: Audio) -> Hearing:
-        """Judge ``audio``; publish its request on ``utterance``, or the ask-again on ``speech``."""
+    def hear(self, audio: Audio) -> Settled:
+        """Judge ``audio`` and settle it against the pending request (module docs)."""
         hearing = judge(audio, self.recognizer, min_confidence=self.min_confidence)
+        settled = settle(self.pending, hearing)
+        self.pending = settled.pending
         heard = hearing.transcript
         if heard is not None:
             log.info(
-                "heard %r (confidence %.3f, %.2f s)",
+                "heard %r (confidence %.3f, %.2f s): %s",
                 heard.text,
                 heard.confidence,
                 heard.audio_seconds,
+                settled.outcome,
             )
-        if hearing.request is not None:
-            self._utterance.publish(String(data=hearing.request))
-        elif hearing.reply:
-            self._speech.publish(String(data=hearing.reply))
-        return hearing
+        if settled.run is not None:
+            self._utterance.publish(String(data=settled.run))
+        elif settled.reply:
+            self._speech.publish(String(data=settled.reply))
+        return settled
 
     def listen(self, source: Callable[[], Audio]) -> None:
         """Hear clip after clip from ``source`` on a thread (an empty clip is skipped)."""

@@ -4,8 +4,10 @@
 clip first stops what the robot is saying (a new request interrupts), then is judged
 (:func:`~trees.voice.hearing.judge`): a clip that holds no request, or a transcript below the
 confidence threshold, never reaches the tree and the robot asks to hear it again. A request
-heard is recorded for the tick log (:func:`~trees.voice.hearing.record_heard`) and run as the
-turn's utterance; the reply, or the request to repeat, is spoken.
+that would move the robot is echoed and waits for a yes (:mod:`~trees.voice.confirmation`:
+the conversation holds the pending request). A request run is recorded for the tick log
+(:func:`~trees.voice.hearing.record_heard`, with the confirmation's outcome) and run as the
+turn's utterance; the reply, the echo or the request to repeat is spoken.
 """
 
 from __future__ import annotations
@@ -14,24 +16,32 @@ from dataclasses import dataclass
 
 from cogtree.trees.assistant_session import AssistantSession, TurnResult
 from cogtree.trees.voice.audio import Audio
-from cogtree.trees.voice.hearing import MIN_CONFIDENCE, Hearing, judge, record_heard
+from cogtree.trees.voice.confirmation import Pending, Settled, settle
+from cogtree.trees.voice.hearing import (
+    MIN_CONFIDENCE,
+    SAY_AGAIN,
+    Hearing,
+    judge,
+    record_heard,
+)
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
-from cogtree.trees.voice.recognizer import Recognizer
+from cogtree.trees.voice.recognizer import Recognizer, Transcript
 from cogtree.trees.voice.speaking import Speaker
 from cogtree.trees.voice.vocabulary import robot_sentences
 
 
 @dataclass(frozen=True)
 class VoiceTurn:
-    """One clip's turn: what was heard, and the tree's turn when it reached the tree."""
+    """One clip's turn: what was heard, what confirmation made of it, the tree's turn if run."""
 
     hearing: Hearing
+    settled: Settled
     result: TurnResult | None
 
     @property
     def reply(self) -> str:
-        """What the robot says: the turn's reply, or the request to say it again."""
-        return self.result.reply if self.result is not None else self.hearing.reply or ""
+        """What the robot says: the turn's reply, the echo, or the request to say it again."""
+        return self.result.reply if self.result is not None else self.settled.reply or ""
 
 
 class VoiceConversation:
@@ -49,6 +59,8 @@ class VoiceConversation:
         self.recognizer = recognizer
         self.speaker = speaker
         self.min_confidence = min_confidence
+        self.pending: Pending | None = None
+        """The spoken request echoed and waiting for a yes."""
 
     @classmethod
     def robot_recognizer(cls, session: AssistantSession) -> PocketsphinxRecognizer:
@@ -59,15 +71,29 @@ class VoiceConversation:
         )
 
     def hear(self, audio: Audio) -> VoiceTurn:
-        """Stop speaking, judge ``audio``, run its request if one was heard, speak the reply."""
+        """Stop speaking, judge ``audio``, settle it against the pending request, speak."""
         if self.speaker is not None:
             self.speaker.interrupt()
-        hearing = judge(audio, self.recognizer, min_confidence=self.min_confidence)
+        return self._settle(judge(audio, self.recognizer, min_confidence=self.min_confidence))
+
+    def typed(self, text: str) -> VoiceTurn:
+        """Settle typed ``text`` like a clip heard with full confidence (a typed yes counts)."""
+        if self.speaker is not None:
+            self.speaker.interrupt()
+        words = " ".join(text.split())
+        if not words:
+            return self._settle(Hearing(None, SAY_AGAIN.format(why="nothing was typed"), None))
+        return self._settle(Hearing(words, None, Transcript(words, 1.0, 0.0, 0.0)))
+
+    def _settle(self, hearing: Hearing) -> VoiceTurn:
+        settled = settle(self.pending, hearing)
+        answer = hearing.transcript if settled.outcome == "confirmed" else None
+        self.pending = settled.pending
         result = None
-        if hearing.request is not None and hearing.transcript is not None:
-            record_heard(hearing.transcript)
-            result = self.session.turn(hearing.request)
-        turn = VoiceTurn(hearing, result)
+        if settled.run is not None and settled.request is not None:
+            record_heard(settled.request, confirmation=settled.outcome, answer=answer)
+            result = self.session.turn(settled.run)
+        turn = VoiceTurn(hearing, settled, result)
         if self.speaker is not None and turn.reply:
             self.speaker.say(turn.reply)
         return turn

@@ -23,7 +23,8 @@ our own and synthetic noise it kept 29 of 30 transcripts that were right and no 
 dropped 10 of 17 that were more than 30% wrong (docs/voice.md)."""
 HEARD_KEY = "/voice/heard"
 """Blackboard key: the transcript, its confidence and the clip's duration of the last request
-heard (a mapping written by the voice input before the turn, read by no node: for the log)."""
+heard, with the confirmation's outcome (a mapping written by the voice input before the
+turn, read by no node: for the log)."""
 SAY_AGAIN = "Sorry, I did not catch that: {why}. Could you say it again?"
 
 
@@ -53,11 +54,19 @@ def judge(audio: Audio, recognizer: Recognizer, *, min_confidence: float) -> Hea
     return Hearing(transcript.text, None, transcript)
 
 
-def record_heard(transcript: Transcript) -> None:
-    """Write ``transcript`` at :data:`HEARD_KEY` as the voice input (for the tick log)."""
+def record_heard(
+    transcript: Transcript, *, confirmation: str, answer: Transcript | None = None
+) -> None:
+    """Write ``transcript`` at :data:`HEARD_KEY` as the voice input (for the tick log).
+
+    ``confirmation`` says what the echo-and-confirm step made of it ("confirmed", "not
+    needed": :mod:`~trees.voice.confirmation`), ``answer`` the yes heard when one was.
+    """
     client = py_trees.blackboard.Client(name="voice input")
     client.register_key(HEARD_KEY, access=py_trees.common.Access.WRITE)
-    record = asdict(transcript)
+    record: dict[str, object] = {**asdict(transcript), "confirmation": confirmation}
     record["decode_seconds"] = round(transcript.decode_seconds, 3)
+    if answer is not None:
+        record["answer"] = {"text": answer.text, "confidence": answer.confidence}
     client.set(HEARD_KEY, record)
     client.unregister(clear=False)

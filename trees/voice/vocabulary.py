@@ -1,9 +1,10 @@
 """The words the robot knows, as sentences a language model is estimated from.
 
 Three sources, all the robot's own: the domain packs' descriptions and task examples (how
-people ask for what the robot can do), every name in the belief (rdfs:label and cog:synonym of
-the scene's things, rooms, people and the household taxonomy's types) and the request grammar's
-verbs, openers ("could you") and wants ("can I have") from
+people ask for what the robot can do) with the answers to "Did you say ...?"
+(:data:`~trees.voice.confirmation.ANSWER_SENTENCES`), every name in the belief (rdfs:label
+and cog:synonym of the scene's things, rooms, people and the household taxonomy's types)
+and the request grammar's verbs, openers ("could you") and wants ("can I have") from
 ``knowledge/language/request_words.yaml``. The packs' sentences say how people ask and
 count :data:`PACK_WEIGHT` times; each name is a sentence of its own (its words in order),
 and a verb is put before "the" and "me the".
@@ -20,6 +21,7 @@ from cogtree.knowledge.language.request_frame import WORDS_FILE, WordsError
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.yaml_files import read_yaml_mapping
+from cogtree.trees.voice.confirmation import ANSWER_SENTENCES
 
 SYNONYM = URIRef("https://cogtree.dev/ontology#synonym")
 
@@ -52,8 +54,8 @@ def graph_names(graph: Graph) -> set[str]:
 
 
 def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
-    """The sentences of the robot's language model: packs (weighted), names, verbs."""
-    sentences = list(pack_sentences(domains)) * PACK_WEIGHT
+    """The sentences of the robot's language model: packs and answers (weighted), names, verbs."""
+    sentences = [*pack_sentences(domains), *ANSWER_SENTENCES] * PACK_WEIGHT
     sentences += sorted(graph_names(graph)) if graph is not None else []
     sentences += [
         f"{opener} {verb} {rest}"
