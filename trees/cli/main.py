@@ -6,10 +6,14 @@ line (the first word that is not an option: ``cogtree``'s own options take no va
 its full options are parsed and ``cogtree COMMAND --help`` shows them. ``cogtree --help``
 imports none.
 
-The garbage collector is kept off what lives for the whole command (:func:`gc.freeze`). While
-the subcommand runs, what was imported before it is frozen, so that the collections walk only
-what the command creates (0.13 s of CPU less for a ``cogtree ask``, measured on a shared
-two-core machine); it is unfrozen when the command returns, for a caller that goes on (a test).
+The garbage collector is kept off what lives for the whole command (:func:`gc.freeze`). It
+waits while the subcommand's modules are imported, and what they made is frozen before it
+runs again: the modules live as long as the command, and the 230 collections an ``ask`` ran
+over its imports freed 2,500 objects for 0.1 s of CPU (the few cycles the imports leave now
+wait for the end of the command). While the subcommand runs, what was imported before it is
+frozen, so that the collections walk only what the command creates (0.13 s of CPU less for a
+``cogtree ask``, measured on a shared two-core machine); it is unfrozen when the command
+returns, for a caller that goes on (a test).
 At exit, registered with :mod:`atexit`, everything is frozen: every object lives until the
 end anyway, and the interpreter's shutdown would otherwise walk them all in its last
 collections (0.4 s of CPU after a ``cogtree ask``), for no cycle whose collection anything
@@ -70,13 +74,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cogtree`` console script; returns the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
     name = named_subcommand(words)
-    args = build_parser(full=[name] if name else []).parse_args(words)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.WARNING,
-        format="%(levelname)s %(name)s: %(message)s",
-    )
-    run = SUBCOMMANDS[args.command].load_runner()
-    gc.freeze()  # the modules live as long as the command: see the module's docstring
+    collecting = gc.isenabled()
+    gc.disable()  # while the subcommand's modules are imported: see the module's docstring
+    try:
+        args = build_parser(full=[name] if name else []).parse_args(words)
+        logging.basicConfig(
+            level=logging.DEBUG if args.verbose else logging.WARNING,
+            format="%(levelname)s %(name)s: %(message)s",
+        )
+        run = SUBCOMMANDS[args.command].load_runner()
+        gc.freeze()  # the modules live as long as the command: see the module's docstring
+    finally:
+        if collecting:
+            gc.enable()
     try:
         return run(args)
     except KeyboardInterrupt:
