@@ -105,54 +105,22 @@ def any_will_do(
     candidates: Sequence[Candidate],
     places: Mapping[str, str],
     readings: Mapping[str, Hashable],
-    said: str = "",
-    utterances: Sequence[str] = (),
 ) -> list[Candidate]:
-    """``candidates`` narrowed to the first when they are alike and the choice is not asked.
+    """``candidates`` narrowed to the first when they are all in one place and alike.
 
-    Alike is :func:`interchangeable` (``readings``: what each is, for safety). The choice is
-    not asked when they are all in one place (``places`` maps a candidate's id to where it is
-    believed to be, "on counter"; one with no known place keeps the choice the user's), or
-    when what was said of the thing (``said``) or in the ``utterances`` leaves it open
-    (:func:`leaves_choice_open`: "a mug", "any mug", "doesn't matter which"), wherever they
-    are. The kept candidate's reasons name the others, so the reply can offer them.
+    Alike is :func:`interchangeable` (``readings``: what each is, for safety).
+    ``places`` maps a candidate's id to where it is believed to be ("on counter"); a
+    candidate with no known place keeps the choice the user's. The kept candidate's reasons
+    name the others, so the reply can offer them.
     """
-    if len(candidates) < 2 or not interchangeable(candidates, readings):
+    if len(candidates) < 2:
         return list(candidates)
     where = {places.get(candidate.id, "") for candidate in candidates}
-    if leaves_choice_open(said, utterances):
-        why = "any of them was asked for"
-    elif len(where) == 1 and "" not in where:
-        why = where.pop()
-    else:
+    if len(where) != 1 or "" in where or not interchangeable(candidates, readings):
         return list(candidates)
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
-    note = f"any would do ({why}); {ALSO_THERE}{', '.join(others)}"
+    note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
-
-
-OPEN_DETERMINERS: Final = frozenset(["a", "an", "any", "another", "one"])
-"""Words before a thing that ask for one of its kind, not a particular one ("a mug")."""
-
-_CHOICE_WAIVED: Final = re.compile(
-    r"\b(?:any|either|whichever)\s+(?:one|of\s+(?:them|those|these|the\s+\w+))\b"
-    r"|\b(?:does\s*n[o']?t|do\s*n[o']?t|never)\s+(?:matter|mind|care)\s+which\b"
-    r"|\bwhichever\b|\bnot\s+fussy\b|\bany\s+(?:will|would)\s+do\b"
-)
-"""Words that hand the choice to the robot ("any of them", "doesn't matter which")."""
-
-
-def leaves_choice_open(said: str, utterances: Sequence[str] = ()) -> bool:
-    """Whether a thing ``said`` so is any one of its kind rather than a particular one.
-
-    An indefinite before the thing ("a cup", "any cup", "one of the cups"), or words of
-    ``said`` or the ``utterances`` that hand the choice over ("whichever", "I don't mind
-    which"); "the cup", "my cup", "that cup" name a particular one.
-    """
-    words = said.lower().split(maxsplit=1)
-    if words and words[0] in OPEN_DETERMINERS:
-        return True
-    return any(_CHOICE_WAIVED.search(text.lower()) for text in (said, *utterances))
 
 
 ALSO_THERE: Final = "also there: "

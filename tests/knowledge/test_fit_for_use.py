@@ -10,7 +10,6 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_will_do,
     fit_for_use,
     interchangeable,
-    leaves_choice_open,
     states_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -106,33 +105,3 @@ def test_only_things_alike_in_what_they_are_are_interchangeable(
 def test_a_thing_not_read_is_not_known_to_be_interchangeable() -> None:
     mugs = [thing("mug"), thing("red mug")]
     assert not interchangeable(mugs, {"mug": ("a mug",)})
-
-
-@pytest.mark.parametrize(
-    ("said", "utterances", "open_choice"),
-    [
-        ("a towel", (), True),
-        ("any towel", (), True),
-        ("one of the towels", (), True),
-        ("the towel", ("fetch the towel, whichever, I'm not bothered",), True),
-        ("the towel", ("hand me the towel, I do not mind which",), True),
-        ("the towel", ("hand me the towel by the sink",), False),
-        ("my towel", (), False),
-        ("that towel", (), False),
-    ],
-)
-def test_a_thing_asked_for_as_any_of_its_kind_leaves_the_choice_open(
-    said: str, utterances: tuple[str, ...], open_choice: bool
-) -> None:
-    assert leaves_choice_open(said, utterances) is open_choice
-
-
-def test_any_of_a_kind_asked_for_is_handed_over_wherever_the_alike_ones_are() -> None:
-    towels = [thing("towel"), thing("striped towel")]
-    places = {"towel": "on rail", "striped_towel": "in drawer"}
-    readings = dict.fromkeys(places, ("a towel",))
-    [kept] = any_will_do(towels, places, readings, "a towel")
-    assert kept.label == "towel" and also_there(kept.reasons) == ["striped towel"]
-    assert len(any_will_do(towels, places, readings, "the towel")) == 2  # a particular one
-    unlike = {"towel": ("a towel",), "striped_towel": ("a rag",)}
-    assert len(any_will_do(towels, places, unlike, "any towel")) == 2  # not alike: asked

@@ -420,9 +420,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
                 candidates = told_apart(candidates, describing_words(self._said, item))
-                candidates = any_will_do(
-                    fit_for_use(candidates, item), places, readings, item, self._said
-                )
+                candidates = any_will_do(fit_for_use(candidates, item), places, readings)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
