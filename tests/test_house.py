@@ -156,6 +156,7 @@ def test_every_behaviours_module_defines_a_node() -> None:
 PARSER_USERS = {
     "behaviours/actions/dialogue/parse_request.py",  # the one parse of the turn
     "knowledge/understanding/scope_matching.py",  # the packs' example requests, at load
+    "trees/voice/confirmation.py",  # echo before the turn; the parse is cached per text
 }
 """The modules that may import the request parser (``parse_request``)."""
 

@@ -119,4 +119,5 @@ def test_what_needs_confirmation() -> None:
     assert needs_confirmation("cut the bread")  # a missing skill: the robot may bring things
     assert needs_confirmation("where is the mug bring it to me")  # no comma heard
     assert not needs_confirmation("where is the magazine")
-    assert not needs_confirmation("my name is sam")
+    assert needs_confirmation("my name is sam")  # it writes memory
+    assert not needs_confirmation("yes")  # may answer the tree's own question

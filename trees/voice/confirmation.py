@@ -2,22 +2,20 @@
 
 PocketSphinx's confidence hardly tells a right transcript from a wrong one (docs/voice.md),
 so a request heard above the threshold may still be another request than the one said. When
-acting on it would move the robot, the robot first says back what it heard
-(:data:`ECHO`) and keeps it pending; the next thing heard decides (:func:`settle`):
+acting on it may move the robot or change what it remembers, the robot first says back what
+it heard (:data:`ECHO`) and keeps it pending; the next thing heard decides (:func:`settle`):
 
 - an explicit yes (:data:`YES`) runs the pending request;
 - a no, a clip that holds no request (silence, noise, a transcript below the threshold) or
   anything else that is no request to act discards it and asks for the request again;
 - a new request that would act replaces the pending one, and is itself echoed.
 
-Whether a request would act is read from its one parse (the request frame, the tree has no
-dry run of a whole turn): any step with a capability or a missing skill, unless the request
-is put as a question whose only clear action is finding and that names no one to bring
-anything to (:func:`needs_confirmation`: "where is the mug bring it to me", heard with no
-comma, is confirmed). A
-question is answered and a statement with no action ("my name is Sam") is replied to at once:
-neither moves anything. A yes or a no with nothing pending is the turn's utterance as any
-other (it may answer the tree's own question).
+Whether a request may move the robot is read from its one parse (the request frame: the
+tree has no dry run of a whole turn) and its form: everything is echoed but a question whose
+only clear action is finding, that names no missing skill and no one to bring anything to
+(:func:`needs_confirmation`: "where is the magazine" is answered at once, "where is the mug
+bring it to me", heard with no comma, is echoed), and a bare yes or no (it may answer the
+tree's own question). A statement ("my name is Sam") is echoed too: it writes memory.
 
 The pending request is the caller's state (:class:`Pending`, held by the conversation or the
 speech node), never a global: :func:`settle` is a pure decider.
@@ -85,18 +83,18 @@ class Settled:
 
 
 def needs_confirmation(text: str) -> bool:
-    """Whether acting on ``text`` may move the robot, read from the request frame."""
-    frame = parse_request(text)
-    if frame.missing_skills:
-        return True
-    if not frame.actions:
+    """Whether ``text`` must be echoed before it runs: all but questions and bare answers."""
+    if answer_of(text) is not None:
         return False
-    only_asks = asks_whether(text) and set(frame.clear_actions) <= ANSWERS_ONLY
-    return not only_asks or any(step.recipient is not None for step in frame.steps)
+    frame = parse_request(text)
+    if frame.missing_skills or not asks_whether(text):
+        return True
+    only_finds = set(frame.clear_actions) <= ANSWERS_ONLY
+    return not only_finds or any(step.recipient is not None for step in frame.steps)
 
 
 def answer_of(text: str) -> Literal["yes", "no"] | None:
-    """ "yes" or "no" when ``text`` is one of :data:`YES` or :data:`NO` as a whole, else None."""
+    """Whether ``text`` is a whole :data:`YES` ("yes") or :data:`NO` ("no"); else None."""
     said = " ".join(_WORD.findall(text.lower().replace("\u2019", "'")))
     if said in YES:
         return "yes"
