@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from sys import intern
+from typing import Final
 
 from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
@@ -55,12 +56,25 @@ class Token:
     end: int
 
 
+CLITICS: Final = {"ve": "have", "re": "are"}
+"""Auxiliaries said as a clitic that only ever stand for one word ("what've" is "what have");
+"'s", "'d" and "'ll" are left whole ("anna's", "i'd")."""
+
+
 def tokenize(text: str) -> list[Token]:
-    """The words of ``text`` in order, lowercased, with curly apostrophes made straight."""
-    return [
-        Token(match.group(0).lower().replace("\u2019", "'"), match.start(), match.end())
-        for match in WORD.finditer(text)
-    ]
+    """The words of ``text`` in order, lowercased, with curly apostrophes made straight.
+
+    A word with an auxiliary clitic of :data:`CLITICS` is two words: "what've" -> what, have.
+    """
+    tokens: list[Token] = []
+    for match in WORD.finditer(text):
+        word, start, end = match.group(0).lower().replace("\u2019", "'"), *match.span()
+        stem, _, clitic = word.rpartition("'")
+        if stem and clitic in CLITICS:
+            tokens += [Token(stem, start, start + len(stem)), Token(CLITICS[clitic], end - 2, end)]
+        else:
+            tokens.append(Token(word, start, end))
+    return tokens
 
 
 def _variants(token: Token) -> Iterator[tuple[str, int]]:

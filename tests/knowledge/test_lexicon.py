@@ -137,6 +137,14 @@ def test_tokenize_lowercases_and_keeps_offsets() -> None:
     assert [(t.start, t.end) for t in tokens] == [(0, 5), (6, 10), (11, 14)]
 
 
+def test_an_auxiliary_clitic_is_its_own_word_and_other_apostrophes_stay() -> None:
+    tokens = tokenize("Where’ve they gone, they're out; Lee's, I'd")
+    assert [t.text for t in tokens] == [
+        *("where", "have", "they", "gone", "they", "are", "out", "lee's", "i'd"),
+    ]
+    assert [(t.start, t.end) for t in tokens[:2]] == [(0, 5), (6, 8)]  # "Where", "ve"
+
+
 # -- lexicons of packs ----------------------------------------------------------------------
 
 
