@@ -49,10 +49,10 @@ def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
         found = _everything_in(index, description)
     phrases = sorted({_where(index, thing) for thing in found})
     listing = ", ".join(phrases)
-    said = _without_article(there) or "anything"
-    none = f"I have not seen any {said}" if asked else f"I have not seen anything {said}"
+    said = _without_article(there)
+    none = (f"I have not seen any {said}" if asked else f"I have not seen anything {said}").rstrip()
     return {
-        "asked": said,
+        "asked": said or "anything",
         "count": str(len(found)),
         "listing": listing,
         "count_answer": f"I know of {len(found)}: {listing}" if found else none,

@@ -11,6 +11,7 @@ from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
+from cogtree.knowledge.scene.scene_questions import things_of_a_kind
 
 NOW = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 
@@ -77,3 +78,13 @@ def test_a_thing_is_described_from_the_index_as_a_person_would_pick_it() -> None
     assert describe(index, "no_such_thing") == "the no such thing"
     home.observe([seen("robot1", "holds", "book")])
     assert describe(index, "book") == "the book held by the robot1"
+
+
+def test_a_scene_question_that_finds_nothing_says_so_once() -> None:
+    index = SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl").index
+    assert things_of_a_kind(index, "")["list_answer"] == "I have not seen anything"
+    nowhere = things_of_a_kind(index, "", "in the loft")
+    assert nowhere["list_answer"] == "I have not seen anything in the loft"
+    assert things_of_a_kind(index, "the walruses")["have_answer"] == (
+        "No, I have not seen any walruses"
+    )
