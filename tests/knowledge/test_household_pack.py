@@ -131,6 +131,20 @@ def test_example_slots_on_the_home_scene(pack: DomainPack, home: SceneGraph) -> 
     }
 
 
+@pytest.mark.parametrize(
+    ("task", "said", "place"),
+    [
+        ("WhatThings", "what is there on the shelf for the picnic?", "on the shelf"),
+        ("HowMany", "how many plates are in the cupboard for tonight", "in the cupboard"),
+        ("HaveAny", "is there any cheese in the fridge?", "in the fridge"),
+    ],
+)
+def test_a_scene_question_keeps_its_place_before_what_it_is_for(
+    pack: DomainPack, task: str, said: str, place: str
+) -> None:
+    assert fill_slots(pack.task(task), said, {}).slots.get("place") == place
+
+
 def test_the_robee_request(pack: DomainPack, robee: SceneGraph) -> None:
     lexicons = build_lexicons(pack, robee)
     request = load_scenario("robee_bottle").request.text
