@@ -35,6 +35,7 @@ from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.doubts import explicit_yes
+from cogtree.knowledge.understanding.answer_kinds import said_before
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
     one_per_thing,
@@ -79,11 +80,6 @@ REMEMBERED = 4
 
 MAX_PROMPT_CHARS = 600
 """Utterances longer than this are cut for the model (the rationale says so)."""
-
-
-def said_before(pending: PendingTask | None, domain: str) -> list[str]:
-    """The utterances of ``pending`` when it belongs to ``domain``; else none."""
-    return list(pending.said) if pending is not None and pending.domain == domain else []
 
 
 def fast_path_text(utterance: str, notes: list[str]) -> str:
@@ -388,8 +384,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         fields = (
             domain.pack.schema_for(decision.task).model_fields if decision.task != NO_TASK else {}
         )
-        said = [self._utterance(), *said_before(self._pending_here(), domain.pack.name)]
-        said += self._earlier.said if self._earlier is not None else []
+        said = said_before(self._pending_here(), domain.pack.name, self._utterance())
+        said += [self._utterance(), *(self._earlier.said if self._earlier is not None else [])]
         kept: dict[str, SlotValue] = {}
         dropped: list[str] = []
         for slot, value in decision.slot_values().items():
@@ -415,7 +411,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         pending = self._pending_here()
         if pending is not None and (task == pending.task or self._answers):
             slots = {**pending.slots, **slots} if task == pending.task else slots
-            said = [*pending.said, *said]
+            said = [*said_before(pending, pending.domain, said[0]), *said]
             self._notes.append(f"merged with the pending {pending.task}")
         steps = self._steps if self._steps and task == self._steps[0].task else []
         focus = 0

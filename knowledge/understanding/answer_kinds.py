@@ -131,6 +131,20 @@ def with_asked_noun(answer: str, question: str) -> str:
     return _ONE.sub(asked.group(1).lower(), answer, 1)
 
 
+def said_before(pending: PendingTask | None, domain: str, answer: str) -> list[str]:
+    """What the user said that ``answer`` continues: ``pending``'s utterances, oldest first.
+
+    Only when ``pending`` belongs to ``domain`` (else none). When the question asked about a
+    kind and ``answer`` says "one", the answer read with that kind comes last
+    (:func:`with_asked_noun`: "the white one" to "Which mug do you mean?" says "the white
+    mug"), so a value taken from it was said.
+    """
+    if pending is None or pending.domain != domain:
+        return []
+    read = with_asked_noun(answer, pending.question)
+    return [*pending.said, *([read] if read != answer else [])]
+
+
 def slot_answered(missing: list[str], given: AnswerKind) -> str | None:
     """The missing slot an answer of kind ``given`` fills: the only one, or the first it fits.
 

@@ -11,6 +11,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     answer_text,
     expected_kind,
     fits,
+    said_before,
     with_asked_noun,
 )
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask
@@ -113,3 +114,20 @@ def test_one_in_an_answer_stands_for_the_noun_asked_about(
     answer: str, question: str, meant: str
 ) -> None:
     assert with_asked_noun(answer, question) == meant
+
+
+def test_an_answer_with_one_was_said_with_the_kind_its_question_asked_about() -> None:
+    pending = PendingTask(
+        domain="household",
+        task="Fetch",
+        missing=["object"],
+        said=["fetch my scarf"],
+        question="Which scarf do you mean: the wool scarf or the silk scarf?",
+    )
+    assert said_before(pending, "household", "the silk one") == [
+        "fetch my scarf",
+        "the silk scarf",
+    ]
+    assert said_before(pending, "household", "the silk scarf") == ["fetch my scarf"]
+    assert said_before(pending, "advisor", "the silk one") == []
+    assert said_before(None, "household", "the silk one") == []
