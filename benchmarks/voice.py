@@ -14,7 +14,16 @@ also with the wheel's general English model, to say what the robot's words are w
   home (domain, control and the task with its slots, as ``cogtree ask --llm none`` would);
   a clip refused by the confidence threshold or the audio checks decides "ask again"
   (refused); "other" counts the clips acted on with another decision than the typed one;
-- real-time factor: recognition time over audio duration (one core, this machine's load).
+- real-time factor: recognition time over audio duration (one core, this machine's load);
+- with echo-and-confirm (:mod:`~trees.voice.confirmation`): a transcript that would act is
+  echoed to a simulated user who says yes only when the echoed transcript decides as the
+  typed request (they know what they said) and whose yes is heard right; "ok" counts the
+  clips run with the typed request's decision, "acted wrong" those run with another decision
+  whose turn sent the robot a command (the simulator's log; the target is 0), "answered
+  wrong" those run with another decision and no command (a question heard wrong: it is
+  answered without an echo), "declined" those the user said no to. The answers
+  themselves (:data:`~trees.voice.confirmation.YES`, ``NO``) are spoken in each clean
+  condition too: how many yeses are heard as a yes, and how many noes (should be none).
 
 The requests are split in two halves by their place in the file (:func:`split_of`): the
 even ones are the development half, on which the recogniser's settings and the confidence
@@ -53,6 +62,7 @@ from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.voice.audio import FULL_SCALE, Audio, to_int16
+from cogtree.trees.voice.confirmation import NO, YES, answer_of, needs_confirmation
 from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import Recognizer
@@ -115,9 +125,11 @@ class Decisions:
         self.scenario = load_scenario(WORLD)
         self.llm = LLMClient(LLMConfig.load().with_backend("none"))
         self.known: dict[str, str] = {}
+        self.moved: dict[str, bool] = {}
+        """Whether the turn of a text sent the robot a command (the simulator's log)."""
 
     @contextmanager
-    def session(self) -> Iterator[AssistantSession]:
+    def session(self) -> Iterator[tuple[AssistantSession, SimExecutor]]:
         with ExitStack() as opened:
             simulator = SimExecutor.from_scenario(self.scenario)
             opened.callback(simulator.close)
@@ -125,23 +137,27 @@ class Decisions:
             handles.open_experience(None)
             handles.open_memory(self.folder / f"memory-{len(self.known)}.sqlite")
             handles.attach_simulator(simulator)
-            yield opened.enter_context(
-                AssistantSession(
-                    llm=self.llm,
-                    handles=handles.as_kwargs(),
-                    speaker=self.scenario.request.speaker,
-                    robot=self.scenario.main_robot,
-                    before_tick=lambda: step_when_busy(simulator),
-                    rate_hz=None,
-                )
+            yield (
+                opened.enter_context(
+                    AssistantSession(
+                        llm=self.llm,
+                        handles=handles.as_kwargs(),
+                        speaker=self.scenario.request.speaker,
+                        robot=self.scenario.main_robot,
+                        before_tick=lambda: step_when_busy(simulator),
+                        rate_hz=None,
+                    )
+                ),
+                simulator,
             )
 
     def of(self, text: str | None) -> str:
         if text is None:
             return ASK_AGAIN
         if text not in self.known:
-            with self.session() as session:
+            with self.session() as (session, simulator):
                 result = session.turn(text)
+                self.moved[text] = bool(simulator.log)
             decision = {"domain": result.domain, "control": result.control, "task": result.task}
             self.known[text] = json.dumps(decision, sort_keys=True, default=str)
         return self.known[text]
@@ -184,11 +200,13 @@ def measure(
     print(f"\n{name}")
     print(
         f"  {'condition':32s} {'split':5s} {'clips':>5s} {'WER':>6s} {'agree':>7s} "
-        f"{'refused':>8s} {'other':>6s} {'RTF':>5s}"
+        f"{'refused':>8s} {'other':>6s} {'RTF':>5s} | confirm: {'ok':>3s} {'acted wrong':>11s} "
+        f"{'answered wrong':>14s} {'declined':>8s}"
     )
     outcomes = []
     for (condition, split), group in by_condition.items():
         hypotheses, agree, refused, decode, audio = [], 0, 0, 0.0, 0.0
+        confirmed: dict[str, int] = defaultdict(int)
         for clip in group:
             hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
             heard = hearing.transcript
@@ -198,6 +216,7 @@ def measure(
             refused += hearing.request is None
             typed = decisions.of(texts[clip.request])
             agree += decisions.of(hearing.request) == typed
+            confirmed[with_confirmation(hearing.request, typed, decisions)] += 1
             decided = heard is not None and (sweep or hearing.request is not None)
             right = decisions.of(heard.text or None) == typed if decided and heard else None
             confidence = heard.confidence if heard is not None else -1.0
@@ -207,10 +226,47 @@ def measure(
         print(
             f"  {condition:32s} {split:5s} {len(group):5d} {wer:6.1%} "
             f"{agree / len(group):7.1%} {refused:8d} {len(group) - agree - refused:6d} "
-            f"{decode / audio:5.2f}",
+            f"{decode / audio:5.2f} | {'':8s} {confirmed['acted ok']:3d} "
+            f"{confirmed['acted wrongly']:11d} {confirmed['answered wrongly']:14d} "
+            f"{confirmed['declined']:8d}",
             flush=True,
         )
     return outcomes
+
+
+def with_confirmation(request: str | None, typed: str, decisions: Decisions) -> str:
+    """What echo-and-confirm makes of a clip heard as ``request``: "acted ok", "acted wrongly"
+    (a command sent on another decision), "answered wrongly" (another decision, no command),
+    "declined" or "" (refused)."""
+    if request is None:
+        return ""
+    decided = decisions.of(request)
+    if needs_confirmation(request) and decided != typed:
+        return "declined"  # the user hears the echo, knows it is not what they said
+    if decided == typed:
+        return "acted ok"
+    return "acted wrongly" if decisions.moved[request] else "answered wrongly"
+
+
+def measure_answers(recognizer: Recognizer) -> None:
+    """How the answers to the echo are heard in each clean condition: a yes as a yes, a no
+    as a yes (which would act on a wrong request: should be 0)."""
+    print("\n  answers to 'Did you say ...?' (clean): yes heard as yes / no heard as yes")
+    for voice, speed, _ in CONDITIONS:
+        synthesizer = EspeakSynthesizer(voice=voice, speed=speed)
+        heard = {
+            said: judge(synthesizer.synthesize(said), recognizer, min_confidence=MIN_CONFIDENCE)
+            for said in sorted(YES | NO)
+        }
+        yes = {
+            said: h.request is not None and answer_of(h.request) == "yes"
+            for said, h in heard.items()
+        }
+        print(
+            f"  {condition_name(voice, speed, False):32s} {sum(yes[s] for s in YES):2d} of "
+            f"{len(YES)} / {sum(yes[s] for s in NO)} of {len(NO)}",
+            flush=True,
+        )
 
 
 def print_sweep(outcomes: list[Outcome]) -> None:
@@ -252,6 +308,7 @@ def main() -> None:
         outcomes = measure(name, recognizer, clips, texts, decisions, args.sweep)
         if args.sweep:
             print_sweep(outcomes)
+        measure_answers(recognizer)
         if not args.quick:
             first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
             measure(
