@@ -119,7 +119,7 @@ def settle(pending: Pending | None, hearing: Hearing) -> Settled:
             return Settled("replaced", None, ECHO.format(text=heard.text), Pending(heard))
         return Settled("declined", None, DISCARDED, None)
     if hearing.request is None or heard is None:
-        return Settled("not needed", None, hearing.reply, None)
+        return Settled("not heard", None, hearing.reply, None)
     if needs_confirmation(hearing.request):
         return Settled("asked", None, ECHO.format(text=heard.text), Pending(heard))
     return Settled("not needed", hearing.request, None, None, heard)
