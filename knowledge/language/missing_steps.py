@@ -26,11 +26,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from cogtree.knowledge.language.request_frame import ObjectPhrase, RequestFrame, Step, request_words
+from cogtree.knowledge.language.request_frame import (
+    WANTED,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+    request_words,
+)
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-
-GATHER: Final = "bring"
-"""The capability of the step that brings a missing step's things to the speaker."""
 
 STAYS_PUT: Final = ("Appliance", "FurniturePiece")
 """Categories of the taxonomy whose things are used where they stand, never brought."""
@@ -88,8 +91,8 @@ def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
     things = tuple(_things(said, known))
     if not things:
         return None
-    said_as = f"{GATHER} {' and '.join(phrase.text for phrase in things)}"
-    return Step(text=said_as, verb=GATHER, action=GATHER, objects=things)
+    said_as = f"{WANTED} {' and '.join(phrase.text for phrase in things)}"
+    return Step(text=said_as, verb=WANTED, action=WANTED, objects=things)
 
 
 def _things(phrases: list[ObjectPhrase], known: Callable[[str], bool]) -> dict[ObjectPhrase, None]:

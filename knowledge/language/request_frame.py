@@ -39,6 +39,8 @@ WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
+WANTED: Final = "bring"
+"""The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
 
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
@@ -182,11 +184,6 @@ class RequestFrame:
     def missing_skills(self) -> list[str]:
         """How to say each missing skill the request asks for ("cut things")."""
         return list(dict.fromkeys(step.missing_skill for step in self.steps if step.missing_skill))
-
-    @property
-    def acts(self) -> bool:
-        """Whether any step names an action the robot has (a capability)."""
-        return bool(self.actions)
 
     def phrases(self) -> list[ObjectPhrase]:
         """Every phrase of every step, in order."""
@@ -740,7 +737,7 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
     wanted = clause.match(lexicon.wants)
     if wanted or bare_want:
         clause.at += wanted
-        verb, kind_key = "bring", ("actions", "bring")
+        verb, kind_key = WANTED, ("actions", WANTED)
         recipient = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
         _skip_openers(clause)
     elif clause.word() in ("use", "using"):

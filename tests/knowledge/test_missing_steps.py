@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from cogtree.knowledge.language.missing_steps import GATHER, doable_part, gathering, left_undone
-from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.missing_steps import doable_part, gathering, left_undone
+from cogtree.knowledge.language.request_frame import WANTED, parse_request
 
 
 def test_the_steps_before_the_first_missing_one_are_done_and_the_rest_left() -> None:
@@ -43,7 +43,7 @@ def _holds(*names: str) -> Callable[[str], bool]:
 def test_a_missing_first_step_with_doable_steps_after_it_has_its_things_set_out() -> None:
     frame = parse_request("chop the leek with the small knife, then tip the pieces into the wok")
     step = gathering(frame, _holds("leek", "knife", "wok"))
-    assert step is not None and step.action == GATHER
+    assert step is not None and step.action == WANTED
     assert [phrase.text for phrase in step.objects] == ["the leek", "the small knife"]
     done = doable_part(frame, _holds("leek", "knife", "wok"))
     assert done.steps == (step,) and done.missing_skills == []

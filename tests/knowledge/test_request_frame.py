@@ -201,7 +201,7 @@ def test_a_particle_after_the_object_finishes_the_phrasal_verb() -> None:
 
 def test_a_missing_skill_is_named() -> None:
     frame = parse_request("could you chop the carrots")
-    assert frame.missing_skills == ["cut things"] and not frame.acts
+    assert frame.missing_skills == ["cut things"] and not frame.actions
     assert parse_request("wash up the pans").missing_skills == ["wash up"]
 
 

@@ -40,7 +40,7 @@ HOMOGRAPHS = {
     "knowledge/language/english.py": {"pour"},  # French: for
     "behaviours/actions/grounding/perception.py": {"deliver"},  # a node's method
     "knowledge/packs/domains/office/tasks.py": {"Deliver"},  # the office pack's own task
-    "knowledge/scene/needs.py": {"fill"},  # "it needs a fill": the verb that undoes empty
+    "knowledge/scene/needs.py": {"fill", "wipe"},  # "it needs a wipe": verbs that undo a state
 }
 """Words that are no capability's name where they stand."""
 
@@ -73,7 +73,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
         EXAMPLE,
         "skills/safety/hazard_check.py",  # where a PLACE puts a thing
     },
-    "pour": {PACK, FRAME_TASKS},
+    "pour": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},  # pour, then bring
     "switch": {
         PACK,
         FRAME_TASKS,
