@@ -22,8 +22,8 @@ SPEAKER_KEY = "speaker"
 MAX_HELD = 8
 """How many answers a session holds (the oldest is dropped first)."""
 
-CONTEXT_KEYS = ("avoid", "favour", "diet")
-"""Key entries bound from the working context (the profile memory holds)."""
+CONTEXT_KEYS = ("avoid", "favour", "diet", "daily_target")
+"""Key entries bound from the working context (the profile memory holds, daily targets too)."""
 
 
 def ids_of(value: object) -> list[str]:

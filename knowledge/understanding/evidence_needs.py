@@ -3,13 +3,14 @@
 A ``knowledge_query`` task is answered from the rows of its pack's query template, run on the
 pack's knowledge graph (or the scene graph). The working context shapes the query: a template
 may take *memory-bound parameters* filled from its facts (``?avoid`` and ``?favour`` from
-``food.<id>`` facts, ``?diet`` from ``diet.<id>`` facts), and ``?speaker`` from the person
-speaking. The gate that decides whether to fetch is
-:class:`~behaviours.gates.evidence.NeedsEvidence`.
+``food.<id>`` facts, ``?diet`` from ``diet.<id>`` facts, ``(?daily ?target)`` from the user's
+``target.<nutrient>`` facts), and ``?speaker`` from the person speaking. The gate that
+decides whether to fetch is :class:`~behaviours.gates.evidence.NeedsEvidence`.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cogtree.knowledge.memory.model import Fact, WorkingContext
@@ -26,11 +27,18 @@ SPEAKER_PARAMETER = "speaker"
 MEMORY_PARAMETERS = ("avoid", "favour", "diet")
 """Template parameters bound from the working context's facts."""
 
+TARGETS_PARAMETER = "daily_target"
+"""The template parameter bound to the user's daily targets, rows of (nutrient, amount):
+``energy=2000`` in :func:`memory_bindings`, from a ``target.energy`` fact."""
+
 ASKED_PARAMETER = "asked"
 """The constraints query's parameter bound to the kg ids the request's slots name."""
 
 _FOOD_SLOT = "food."
 _DIET_SLOT = "diet."
+_TARGET_SLOT = "target."
+_TARGET_AMOUNT = re.compile(r"\btarget is (\d+(?:\.\d+)?) (?:kcal|g)$")
+"""The amount in a target fact's text, as AddToDatabase words it ("... target is 2000 kcal")."""
 
 
 @dataclass(frozen=True)
@@ -66,13 +74,15 @@ def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
     Facts on ``food.<id>`` slots: hard constraints (allergies, intolerances, exclusions) bind
     ``avoid``, preferences bind ``favour``; facts on ``diet.<id>`` bind ``diet``. Recalled
     archive facts count unless a newer fact replaced them; a withdrawal ("no longer allergic")
-    binds nothing.
+    binds nothing. The user's own ``target.<nutrient>`` facts bind :data:`TARGETS_PARAMETER`
+    as ``nutrient=amount`` (someone else's targets are on ``about.`` slots and bind nothing).
     """
-    bound: dict[str, list[str]] = {name: [] for name in MEMORY_PARAMETERS}
+    bound: dict[str, list[str]] = {name: [] for name in (*MEMORY_PARAMETERS, TARGETS_PARAMETER)}
     if working is None:
         return bound
     facts: list[Fact] = [*working.facts]
     facts.extend(recall.fact for recall in working.recalled if not recall.superseded)
+    targets: dict[str, list[tuple[int, str]]] = {}
     for fact in (fact for fact in facts if fact.holds):
         slot = fact.slot or ""
         if slot.startswith(_FOOD_SLOT) and fact.kind == "hard_constraint":
@@ -81,6 +91,10 @@ def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
             _add(bound["favour"], slot[len(_FOOD_SLOT) :])
         elif slot.startswith(_DIET_SLOT):
             _add(bound["diet"], slot[len(_DIET_SLOT) :])
+        elif slot.startswith(_TARGET_SLOT) and (amount := _TARGET_AMOUNT.search(fact.text)):
+            targets.setdefault(slot[len(_TARGET_SLOT) :], []).append((fact.turn, amount.group(1)))
+    for nutrient, amounts in targets.items():  # the newest, should a correction sit beside it
+        bound[TARGETS_PARAMETER].append(f"{nutrient}={max(amounts)[1]}")
     return bound
 
 

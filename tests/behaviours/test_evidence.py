@@ -126,6 +126,8 @@ def test_memory_bindings_sort_facts_by_slot_and_kind() -> None:
         fact("diet.vegetarian", "hard_constraint"),
         fact("user.name", "identifier"),
         fact("food.peanut", "hard_constraint", "again"),
+        fact("target.fat", "preference", "The user's daily fat target is 62.5 g"),
+        fact("about.son.target.energy", "preference", "The user's son's ... is 1500 kcal"),
         recalled=(
             Recall(fact=fact("food.oat", "preference"), score=0.9),
             Recall(fact=fact("food.rye", "hard_constraint"), score=0.8, superseded=True),
@@ -135,8 +137,9 @@ def test_memory_bindings_sort_facts_by_slot_and_kind() -> None:
         "avoid": ["peanut", "milk"],
         "favour": ["basil", "oat"],
         "diet": ["vegetarian"],
+        "daily_target": ["fat=62.5"],  # the user's own targets only
     }
-    assert memory_bindings(None) == {"avoid": [], "favour": [], "diet": []}
+    assert memory_bindings(None) == {"avoid": [], "favour": [], "diet": [], "daily_target": []}
 
 
 def test_the_feedback_names_what_memory_fills(blackboard, make_llm, tmp_path) -> None:

@@ -124,7 +124,7 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
 
 
 def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: DomainPack) -> None:
-    extra = {"speaker", "avoid", "favour", "diet"}
+    extra = {"speaker", "avoid", "favour", "diet", "daily_target"}
     for task in pack.tasks:
         if task.query:
             parameters = set(pack.query(task.query).parameters)
@@ -151,6 +151,7 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "speaker",
         "avoid",
         "diet",
+        "daily_target",
     }
 
 

@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 from py_trees.common import Status
 from pydantic import BaseModel, Field
-from rdflib import Graph, Namespace, URIRef
+from rdflib import XSD, Graph, Namespace, URIRef
 from rdflib import Literal as RdfLiteral
 
 from cogtree.behaviours import keys
@@ -61,6 +61,7 @@ from cogtree.knowledge.understanding.evidence_needs import (
     ASKED_PARAMETER,
     MEMORY_PARAMETERS,
     SPEAKER_PARAMETER,
+    TARGETS_PARAMETER,
     TurnTask,
     memory_bindings,
 )
@@ -293,7 +294,7 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
         """
         template = task.pack.query(template_name)
         memory = memory_bindings(self._working())
-        values: dict[str, Binding] = {}
+        values: dict[str, Binding] = dict.fromkeys(template.parameters) if lenient else {}
         for parameter in template.parameters:
             if parameter in task.spec.slots or parameter in self._slot_values(lenient=lenient):
                 values[parameter] = self._slot_terms(task, parameter, lenient=lenient)
@@ -301,11 +302,11 @@ class GenerateQuery(LLMBehaviour[QueryDecision]):
                 values[parameter] = self._speaker_term(task)
             elif parameter in MEMORY_PARAMETERS:
                 values[parameter] = self._kg_terms(task, memory[parameter], lenient=lenient)
+            elif parameter == TARGETS_PARAMETER:
+                values[parameter] = target_rows(memory[parameter])
             elif lenient and parameter == ASKED_PARAMETER:
                 values[parameter] = self._asked_terms(task)
-            elif lenient:
-                values[parameter] = None
-            else:
+            elif not lenient:
                 raise BindingError(
                     f"template {template_name} takes ?{parameter}, which is neither a slot of "
                     f"{task.spec.name} nor one of speaker, {', '.join(MEMORY_PARAMETERS)}"
@@ -515,6 +516,17 @@ def vocabulary_summary(graph: Graph, prefixes: Mapping[str, str]) -> str:
             names = [shelf[key] for key in sorted(shelf)][:VOCABULARY_LIMIT]
             parts.append(f"{title}: " + ", ".join(names))
     return "\n".join(parts)
+
+
+def target_rows(found: Sequence[str]) -> Binding:
+    """The user's daily targets as rows of ``VALUES (?daily ?target)``; None for none.
+
+    ``found``: ``energy=2000`` and the like (:func:`memory_bindings`).
+    """
+    rows = [item.split("=", 1) for item in found]
+    return [
+        (RdfLiteral(what), RdfLiteral(amount, datatype=XSD.decimal)) for what, amount in rows
+    ] or None
 
 
 def _listed(value: object) -> list[object]:
