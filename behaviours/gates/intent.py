@@ -35,6 +35,7 @@ from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.doubts import explicit_yes
+from cogtree.knowledge.safety.thing_properties import offerable
 from cogtree.knowledge.understanding.answer_kinds import said_before
 from cogtree.knowledge.understanding.frame_tasks import (
     StepTask,
@@ -525,7 +526,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
             return None
         why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
-        known = self._known_thing(domain)
+        known = offerable(self._known_thing(domain))
         if frame.missing_skills and not (frame := doable_part(frame, known)).steps:
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1:

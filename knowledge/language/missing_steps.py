@@ -80,8 +80,9 @@ def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
     Only for a request that goes on past that step with an action the robot has ("... and put
     the slices in the bowl"): a request for the missing skill alone ("dice the courgette") is
     refused, naming it. The things are that step's wanted objects and its tool, as said, kept
-    when ``known`` (the scene's lexicon) says the scene holds them and they are not used where
-    they stand (an appliance, furniture). None when the first step
+    when ``known`` says the robot may bring them (the scene holds them, and nothing makes them
+    hazardous: the caller's :func:`~knowledge.safety.thing_properties.offerable`) and they are
+    not used where they stand (an appliance, furniture). None when the first step
     is not missing (its doable part runs, or is refused) or when no such thing is known.
     """
     if _first_missing(frame) != 0 or not any(step.action for step in frame.steps[1:]):

@@ -30,11 +30,12 @@ The answer depends only on the descriptions, so it is cached per distinct descri
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from cogtree.knowledge.safety.materials import shipped_materials
+from cogtree.knowledge.safety.said_of_things import states_said
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
@@ -111,6 +112,25 @@ class SafetyProperties:
 def safety_properties(descriptions: Descriptions) -> SafetyProperties:
     """The union of what every description says the thing is (see the module docs)."""
     return _derived(descriptions)
+
+
+UNOFFERED = frozenset({"sharp", "chemical", "medicine", "heat_source", "animal", "hot"})
+"""What the robot does not bring unasked: things of these kinds, or said to be hot."""
+
+
+def offerable(known: Callable[[str], bool]) -> Callable[[str], bool]:
+    """``known`` (words name a thing the scene holds) narrowed to what may be brought unasked.
+
+    A thing whose name makes it one of :data:`UNOFFERED` ("the bread knife", "the bleach"),
+    or that the words say is hot ("the hot saucepan"), is left where it is: the user did not
+    ask for it, and who is speaking (a child?) may be unknown.
+    """
+
+    def may_bring(words: str) -> bool:
+        kinds = safety_properties(Descriptions(id=words, label=words)).kinds
+        return known(words) and not (kinds | states_said((words.lower(),))) & UNOFFERED
+
+    return may_bring
 
 
 Reading = tuple[frozenset[str], ...]

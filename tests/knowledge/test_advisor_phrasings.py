@@ -217,3 +217,30 @@ def test_a_profile_for_someone_else_is_theirs_not_the_users(
         f"about.noor.target.{nutrient}" for nutrient in ("energy", "protein", "carbohydrate", "fat")
     }
     assert missing_user(pack.schema_for("AddToDatabase"), slots) is None  # Noor is named
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Add Parmesan to my profile, I love it",
+        "Remember I'm Italian",
+        "I'm Jewish, so no pork please",
+        "It's French stuff, I think",
+        "Nothing for Lent, thanks",
+    ],
+)
+def test_a_capitalised_word_is_no_name_unless_said_as_one(
+    pack: DomainPack, lexicons: dict[str, Lexicon], said: str
+) -> None:
+    assert fill_slots(pack.task("AddToDatabase"), said, lexicons).slots.get("person") in (None, "")
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["set up the laptop for me", "put me on speaker", "could you register that the door is open"],
+)
+def test_everyday_phrasal_verbs_do_not_start_a_profile(
+    said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["ask", said, "--llm", "none"]) == 0
+    assert "daily energy target" not in capsys.readouterr().out

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from cogtree.knowledge.language.missing_steps import doable_part, gathering, left_undone
 from cogtree.knowledge.language.request_frame import WANTED, parse_request
+from cogtree.knowledge.safety.thing_properties import offerable
 
 
 def test_the_steps_before_the_first_missing_one_are_done_and_the_rest_left() -> None:
@@ -79,3 +80,14 @@ def test_an_appliance_named_as_the_tool_is_used_where_it_stands_not_brought() ->
     frame = parse_request("blend the berries with the blender, then pour them into the jug")
     step = gathering(frame, _holds("berries", "blender", "jug"))
     assert step is not None and "the blender" not in [phrase.text for phrase in step.objects]
+
+
+def test_sharp_hot_or_chemical_things_are_not_gathered_unasked() -> None:
+    frame = parse_request("chop the leek with the small knife, then tip the pieces into the wok")
+    step = gathering(frame, offerable(_holds("leek", "knife", "wok")))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the leek"]
+    scrub = parse_request("scrub the hot saucepan, then put the lid on the shelf")
+    assert gathering(scrub, offerable(_holds("saucepan", "lid", "shelf"))) is None
+    mix = parse_request("dilute the bleach in the bucket and then carry the bucket outside")
+    step = gathering(mix, offerable(_holds("bleach", "bucket")))
+    assert step is None or all("bleach" not in phrase.text for phrase in step.objects)
