@@ -147,12 +147,26 @@ def wait_until(condition: Callable[[], Any], *, timeout_s: float = 10.0, what: s
         time.sleep(0.01)
 
 
+def _domain_id() -> int:
+    """A random ROS domain of this pytest-xdist worker's own half of 1-100 (gw0 1-50, gw1 51-100).
+
+    Workers run ROS test files at the same time; a domain two of them drew at once would let
+    one test see the other's topics. Linux leaves ROS 2 the domains 0-101, so two workers (CI's
+    two cores) get disjoint ranges; more workers share them two by two. Without workers: 1-100.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        return random.randint(1, 100)
+    low = 1 + 50 * (int(worker[2:]) % 2)
+    return random.randint(low, low + 49)
+
+
 @pytest.fixture
 def ros(monkeypatch: pytest.MonkeyPatch) -> Iterator[RosTestbed]:
     """A private ROS 2 testbed (see the module docs), closed after the test."""
     for name, value in LOCALHOST_ENV.items():
         monkeypatch.setenv(name, value)
-    testbed = RosTestbed(random.randint(1, 100))
+    testbed = RosTestbed(_domain_id())
     monkeypatch.setenv("ROS_DOMAIN_ID", str(testbed.domain_id))
     try:
         yield testbed

@@ -13,6 +13,7 @@ from pydantic import BaseModel
 from cogtree.behaviours import keys
 from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, ControlIs
 from cogtree.evaluation.react.step import ReActStep
+from cogtree.trees.bt_xml.node_modules import NODE_MODULES
 from cogtree.trees.bt_xml.node_registry import (
     behaviour_classes,
     behaviour_modules,
@@ -55,6 +56,15 @@ def test_a_registry_for_some_tags_has_their_node_types_as_the_full_registry_has_
 
 def test_an_unknown_tag_gets_the_full_registry_and_its_suggestions() -> None:
     assert registry_for({"Sequence", "DetectScop"}) is default_registry()
+
+
+def test_a_stale_node_index_gets_the_full_registry_and_says_how_to_fix_it(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setitem(NODE_MODULES, "AwaitUtterance", "cogtree.behaviours.keys")
+    tags = frozenset({"AwaitUtterance", "Sequence"})  # a set no other test asks for
+    assert registry_for(tags) is default_registry()
+    assert "cogtree catalogue --update" in caplog.text
 
 
 def test_the_example_trees_nodes_are_node_types_too() -> None:

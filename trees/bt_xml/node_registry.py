@@ -22,6 +22,7 @@ from __future__ import annotations
 import functools
 import importlib
 import inspect
+import logging
 import pkgutil
 import types
 import typing
@@ -55,6 +56,8 @@ from cogtree.trees.bt_xml.node_types import (
     Unavailable,
 )
 from cogtree.trees.bt_xml.values import key_port_names, type_label, value_form
+
+log = logging.getLogger(__name__)
 
 _STRUCTURE = ("self", "name", "child", "children")
 
@@ -220,7 +223,9 @@ def registry_for(tags: Iterable[str]) -> NodeRegistry:
 
     The modules are read from :data:`~trees.bt_xml.node_modules.NODE_MODULES`. A tag that the
     index and the noted py_trees nodes do not know (a misspelt one) gives
-    :func:`default_registry`, so an unknown node type is reported against every node type.
+    :func:`default_registry`, so an unknown node type is reported against every node type; so
+    does an index that no longer matches the code (a node moved since ``cogtree catalogue
+    --update`` last wrote it), with a warning that names that command.
     """
     return _registry_of(frozenset(tags))
 
@@ -231,4 +236,12 @@ def _registry_of(tags: frozenset[str]) -> NodeRegistry:
     if not tags <= noted | NODE_MODULES.keys():
         return default_registry()
     named = sorted(tags - noted)
-    return build_registry(getattr(importlib.import_module(NODE_MODULES[t]), t) for t in named)
+    try:
+        return build_registry(getattr(importlib.import_module(NODE_MODULES[t]), t) for t in named)
+    except (ImportError, AttributeError) as error:
+        log.warning(
+            "the node index trees/bt_xml/node_modules.py is stale (%s): every behaviour module "
+            "is imported instead; run `cogtree catalogue --update` to rewrite it",
+            error,
+        )
+        return default_registry()

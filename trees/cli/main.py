@@ -13,11 +13,14 @@ over its imports freed 2,500 objects for 0.1 s of CPU (the few cycles the import
 wait for the end of the command). While the subcommand runs, what was imported before it is
 frozen, so that the collections walk only what the command creates (0.13 s of CPU less for a
 ``cogtree ask``, measured on a shared two-core machine); it is unfrozen when the command
-returns, for a caller that goes on (a test).
-At exit, registered with :mod:`atexit`, everything is frozen: every object lives until the
-end anyway, and the interpreter's shutdown would otherwise walk them all in its last
-collections (0.4 s of CPU after a ``cogtree ask``), for no cycle whose collection anything
-waits for: sessions, files and models are closed by the commands before they return.
+returns, for a caller that goes on (a test); a caller that froze objects itself keeps its
+freeze, and ``main`` then neither freezes nor unfreezes.
+At exit of the console script (registered with :mod:`atexit` when ``main`` reads
+``sys.argv``, never for a caller that passes its own arguments), everything is frozen: every
+object lives until the end anyway, and the interpreter's shutdown would otherwise walk them
+all in its last collections (0.4 s of CPU after a ``cogtree ask``), for no cycle whose
+collection anything waits for: sessions, files and models are closed by the commands before
+they return.
 """
 
 from __future__ import annotations
@@ -34,8 +37,6 @@ from cogtree.trees.cli.commands import SUBCOMMANDS
 from cogtree.trees.cli.errors import user_errors
 
 EXAMPLE_TREE = "cogtree.trees.examples.ask_before_acting:create_root"
-
-atexit.register(gc.freeze)  # a cheaper shutdown: see the module's docstring
 
 
 def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -74,6 +75,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``cogtree`` console script; returns the exit code."""
     words = list(sys.argv[1:] if argv is None else argv)
     name = named_subcommand(words)
+    if argv is None:  # the process is the command: a cheaper shutdown (module docstring)
+        atexit.register(gc.freeze)
+    ours = gc.get_freeze_count() == 0  # a caller's own freeze is left as it is
     collecting = gc.isenabled()
     gc.disable()  # while the subcommand's modules are imported: see the module's docstring
     try:
@@ -83,7 +87,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             format="%(levelname)s %(name)s: %(message)s",
         )
         run = SUBCOMMANDS[args.command].load_runner()
-        gc.freeze()  # the modules live as long as the command: see the module's docstring
+        if ours:
+            gc.freeze()  # the modules live as long as the command: see the module's docstring
     finally:
         if collecting:
             gc.enable()
@@ -101,7 +106,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"cogtree: error: {error}", file=sys.stderr)
         return 2
     finally:
-        gc.unfreeze()
+        if ours:
+            gc.unfreeze()
 
 
 if __name__ == "__main__":
