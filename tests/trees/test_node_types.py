@@ -15,6 +15,7 @@ from cogtree.behaviours.actions.dialogue.dialogue import AwaitUtterance, Control
 from cogtree.evaluation.react.step import ReActStep
 from cogtree.trees.bt_xml.node_modules import NODE_MODULES
 from cogtree.trees.bt_xml.node_registry import (
+    _registry_of,
     behaviour_classes,
     behaviour_modules,
     build_registry,
@@ -62,8 +63,11 @@ def test_a_stale_node_index_gets_the_full_registry_and_says_how_to_fix_it(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setitem(NODE_MODULES, "AwaitUtterance", "cogtree.behaviours.keys")
-    tags = frozenset({"AwaitUtterance", "Sequence"})  # a set no other test asks for
-    assert registry_for(tags) is default_registry()
+    _registry_of.cache_clear()  # registries built from the right index by earlier tests
+    try:
+        assert registry_for({"AwaitUtterance", "Sequence"}) is default_registry()
+    finally:
+        _registry_of.cache_clear()  # later tests build theirs from the restored index
     assert "cogtree catalogue --update" in caplog.text
 
 
