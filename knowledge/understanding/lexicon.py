@@ -123,11 +123,15 @@ class _Node:
 
     children: dict[str, _Node] = field(default_factory=dict)
     id: str | None = None
-    rank: _Claim = (0, ())
+    rank: Claim = (0, ())
 
 
-_Claim = tuple[int, Rank]
+Claim = tuple[int, Rank]
 """A claim's strength: 0 for a form, 1 for the singular of a plural form; then its rank."""
+
+Match = tuple[str, int, int, Claim]
+"""A form found in an utterance: its owner's id, the index of its last word, its end offset
+and the owner's claim."""
 
 
 class Lexicon:
@@ -162,7 +166,7 @@ class Lexicon:
         self._forms: dict[str, list[str]] = {}
         """Every id with its forms, in the order given (those it lost included)."""
         self._ranks: dict[str, Rank] = {}
-        self._claims: dict[tuple[str, ...], dict[str, _Claim]] = {}
+        self._claims: dict[tuple[str, ...], dict[str, Claim]] = {}
         """Every id that has a form, with its rank (40k mugs stay linear)."""
         self._root = _Node()
         for position, (entry_id, forms) in enumerate(entries.items()):
@@ -198,7 +202,7 @@ class Lexicon:
         with self._lock:
             self._drop(entry_id)
 
-    def _claim(self, entry_id: str, key: tuple[str, ...], rank: _Claim) -> None:
+    def _claim(self, entry_id: str, key: tuple[str, ...], rank: Claim) -> None:
         claims = self._claims.get(key)
         if claims is None:
             claims = self._claims[key] = {}
@@ -244,17 +248,25 @@ class Lexicon:
 
         The singular of a plural form has the ids of that plural only if no id has it as a form.
         """
-        with self._lock:
-            claims = dict(self._claims.get(_form_key(" ".join(form.lower().split())), {}))
+        claims = self.claims(form)
         strongest = min((tier for tier, _ in claims.values()), default=0)
         found = [claimant for claimant, claim in claims.items() if claim[0] == strongest]
         return sorted(found, key=lambda claimant: claims[claimant])
 
+    def claims(self, form: str) -> dict[str, Claim]:
+        """Every id that has ``form`` (or its plural), with the strength of its claim."""
+        with self._lock:
+            return dict(self._claims.get(_form_key(" ".join(form.lower().split())), {}))
+
+    def ranks(self) -> dict[str, Rank]:
+        """Every canonical id with its own rank."""
+        with self._lock:
+            return dict(self._ranks)
+
     @property
     def ids(self) -> list[str]:
         """Every canonical id, by rank (for a lexicon built at once: the order of its entries)."""
-        with self._lock:
-            ranks = dict(self._ranks)
+        ranks = self.ranks()
         return sorted(ranks, key=lambda entry_id: ranks[entry_id])
 
     def forms(self, entry_id: str) -> list[str]:
@@ -264,11 +276,17 @@ class Lexicon:
                 texts = list(self._forms[entry_id])
             except KeyError:
                 raise KeyError(f"lexicon {self.name} has no id {entry_id!r}") from None
-            return [text for text in texts if self._owner(text) == entry_id]
+            return [text for text in texts if self.owner(text)[0] == entry_id]
 
-    def _owner(self, text: str) -> str | None:
+    def texts(self, entry_id: str) -> list[str]:
+        """Every surface form given to ``entry_id``, those it lost included ([] if unknown)."""
+        with self._lock:
+            return list(self._forms.get(entry_id, ()))
+
+    def owner(self, text: str) -> tuple[str | None, Claim]:
+        """The id that owns the form ``text`` (lowercase), with its claim; (None, ...) if none."""
         node = self._node(_form_key(text))
-        return None if node is None else node.id
+        return (None, (0, ())) if node is None else (node.id, node.rank)
 
     def label(self, entry_id: str) -> str:
         """The first form of ``entry_id`` (its id when it has none)."""
@@ -290,11 +308,11 @@ class Lexicon:
         found: list[Mention] = []
         index = 0
         while index < len(tokens):
-            match = self._longest_at(tokens, index)
+            match = self.match_at(tokens, index)
             if match is None:
                 index += 1
                 continue
-            entry_id, last, end = match
+            entry_id, last, end, _ = match
             start = tokens[index].start
             found.append(
                 Mention(lexicon=self.name, id=entry_id, text=text[start:end], start=start, end=end)
@@ -302,9 +320,9 @@ class Lexicon:
             index = last + 1
         return found
 
-    def _longest_at(self, tokens: list[Token], first: int) -> tuple[str, int, int] | None:
-        """(id, index of the last word, end offset) of the longest form starting at ``first``."""
-        best: tuple[str, int, int] | None = None
+    def match_at(self, tokens: list[Token], first: int) -> Match | None:
+        """The longest form starting at word ``first`` (see :data:`Match`)."""
+        best: Match | None = None
         frontier = [self._root]
         index = first
         while frontier and index < len(tokens):
@@ -316,7 +334,7 @@ class Lexicon:
                         continue
                     reached.append(child)
                     if child.id is not None and (best is None or best[1] < index):
-                        best = (child.id, index, end)
+                        best = (child.id, index, end, child.rank)
             frontier = reached
             index += 1
         return best

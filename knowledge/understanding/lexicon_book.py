@@ -3,10 +3,13 @@
 Lexicons drawn from a pack's own knowledge graph or written inline do not change while the
 robot runs; lexicons drawn from the scene do, as the robot sees new things. A
 :class:`LexiconBook` builds each pack's lexicons once (:meth:`LexiconBook.prepare` at session
-setup, else on first use); its scene lexicons are
-:class:`~knowledge.understanding.lexicon.SceneLexicon` objects over the belief's
-:class:`~knowledge.scene.scene_index.SceneIndex`, one per name and families, shared by the
-packs that declare the same one. The index tells the book, in the writer's thread, which
+setup, else on first use). Its scene lexicons read the belief's
+:class:`~knowledge.scene.scene_index.SceneIndex` through one
+:class:`~knowledge.understanding.lexicon.SceneLexicon` per basic family (objects, furniture,
+rooms, people: a family that is the union of others, places, is read through them), so each
+node is put into a lexicon once or twice, not once per scene lexicon a pack declares; a
+pack's scene lexicon is a :class:`FamilyLexicon` over those, shared by the packs that
+declare the same one. The index tells the book, in the writer's thread, which
 nodes' names a write changed, and only those entries are edited; a move or a new colour
 changes no name and costs the lexicons nothing. Nothing here runs on the tick thread after
 setup. Nodes hold :meth:`LexiconBook.view` mappings, which always answer from the current
@@ -18,12 +21,22 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import get_args
 
-from cogtree.knowledge.packs.domain_pack import PackError
+from cogtree.knowledge.packs.domain_pack import PackError, SceneSource
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.lexicon import Lexicon, SceneLexicon, build_lexicons
+from cogtree.knowledge.understanding.lexicon import (
+    SCENE_CLASSES,
+    Claim,
+    Lexicon,
+    Match,
+    Rank,
+    SceneLexicon,
+    Token,
+    build_lexicons,
+)
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +56,9 @@ class LexiconBook:
         self.scene = scene
         self._lock = threading.Lock()
         self._built: dict[str, dict[str, Lexicon]] = {}
-        self._scene_lexicons: dict[tuple[str, tuple[str, ...]], SceneLexicon] = {}
+        self._families: dict[str, SceneLexicon] = {}
+        """Basic family -> its nodes' lexicon (what every scene lexicon reads)."""
+        self._scene_lexicons: dict[tuple[str, tuple[str, ...]], FamilyLexicon] = {}
         if scene is not None:
             scene.index.add_listener(self._renamed)
 
@@ -85,22 +100,141 @@ class LexiconBook:
                 if spec.source() == "scene":
                     key = (name, tuple(spec.scene))
                     if key not in self._scene_lexicons:
-                        self._scene_lexicons[key] = SceneLexicon(name, spec.scene, self.scene.index)
-                    lexicons[name] = self._scene_lexicons[key].lexicon
+                        groups = [self._parts(family) for family in spec.scene]
+                        self._scene_lexicons[key] = FamilyLexicon(name, groups)
+                    lexicons[name] = self._scene_lexicons[key]
         return lexicons
 
+    def _parts(self, family: SceneSource) -> list[SceneLexicon]:
+        """The basic families' lexicons that ``family`` is read through (built on first use)."""
+        assert self.scene is not None
+        parts = basic_families(family)
+        for part in parts:
+            if part not in self._families:
+                self._families[part] = SceneLexicon(part, [part], self.scene.index)
+        return [self._families[part] for part in parts]
+
     def _renamed(self, nodes: frozenset[str] | None) -> None:
-        """Edit the scene lexicons for ``nodes`` whose names changed (None: rebuild them)."""
+        """Edit the families' lexicons for ``nodes`` whose names changed (None: rebuild them)."""
         with self._lock:
-            for scene_lexicon in self._scene_lexicons.values():
-                old = scene_lexicon.lexicon
-                scene_lexicon.update(nodes)
-                if scene_lexicon.lexicon is old:
-                    continue
-                for built in self._built.values():
-                    for name, lexicon in built.items():
-                        if lexicon is old:
-                            built[name] = scene_lexicon.lexicon
+            for family in self._families.values():
+                family.update(nodes)
+
+
+def basic_families(family: SceneSource) -> list[SceneSource]:
+    """The scene families ``family`` is the union of ("places": furniture and rooms), or itself.
+
+    A family is read through others when their classes, each a strict part of its own, make
+    up all of them; their nodes then share its rank, as one family.
+    """
+    classes = SCENE_CLASSES[family]
+    parts: list[SceneSource] = sorted(
+        f for f in get_args(SceneSource) if SCENE_CLASSES[f] < classes
+    )
+    covered = frozenset[str]().union(*(SCENE_CLASSES[part] for part in parts))
+    return parts if parts and covered == classes else [family]
+
+
+class FamilyLexicon(Lexicon):
+    """A scene lexicon of several families read through their own lexicons, never copied.
+
+    ``groups``: the families in order, each as the lexicons of the basic families it is made
+    of. An entry ranks as it does in its basic family's lexicon, with that family's position
+    in place of its own (every basic family's lexicon ranks by ``(tier, family, ...)`` with
+    family 0), so a form goes to the same id as in one lexicon built of all the nodes: a
+    node's own name before a type's, then the first family. At the same span of an
+    utterance, the lower rank wins. Read-only: the families' lexicons are edited instead.
+    """
+
+    def __init__(self, name: str, groups: Sequence[Sequence[SceneLexicon]]) -> None:
+        super().__init__(name, {}, singulars=False)
+        self._parts = [(position, part) for position, group in enumerate(groups) for part in group]
+
+    def _lexicons(self) -> Iterator[tuple[int, Lexicon]]:
+        for position, part in self._parts:
+            yield position, part.lexicon
+
+    def put(self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank) -> None:
+        """Not supported: the families' lexicons are edited, this one reads them."""
+        raise TypeError(f"lexicon {self.name} reads the scene's families; it is not edited")
+
+    def drop(self, entry_id: str) -> None:
+        """Not supported (see :meth:`put`)."""
+        raise TypeError(f"lexicon {self.name} reads the scene's families; it is not edited")
+
+    def match_at(self, tokens: list[Token], first: int) -> Match | None:
+        """The longest form of any family at word ``first``; the lower rank at the same span."""
+        best: Match | None = None
+        for position, lexicon in self._lexicons():
+            found = lexicon.match_at(tokens, first)
+            if found is None:
+                continue
+            entry_id, last, end, claim = found
+            found = (entry_id, last, end, _moved(claim, position))
+            if (
+                best is None
+                or (found[1], found[2]) > (best[1], best[2])
+                or ((found[1], found[2]) == (best[1], best[2]) and found[3] < best[3])
+            ):
+                best = found
+        return best
+
+    def claims(self, form: str) -> dict[str, Claim]:
+        """Every id of the families that has ``form``, with its strongest claim here."""
+        found: dict[str, Claim] = {}
+        for position, lexicon in self._lexicons():
+            for entry_id, claim in lexicon.claims(form).items():
+                moved = _moved(claim, position)
+                if entry_id not in found or moved < found[entry_id]:
+                    found[entry_id] = moved
+        return found
+
+    def ranks(self) -> dict[str, Rank]:
+        """Every id of the families, with its rank here."""
+        found: dict[str, Rank] = {}
+        for position, lexicon in self._lexicons():
+            for entry_id, rank in lexicon.ranks().items():
+                moved = _moved((0, rank), position)[1]
+                if entry_id not in found or moved < found[entry_id]:
+                    found[entry_id] = moved
+        return found
+
+    def owner(self, text: str) -> tuple[str | None, Claim]:
+        """The id that owns ``text`` here: the lowest claim of the families' owners."""
+        best: tuple[str | None, Claim] = (None, (0, ()))
+        for position, lexicon in self._lexicons():
+            entry_id, claim = lexicon.owner(text)
+            if entry_id is not None:
+                moved = _moved(claim, position)
+                if best[0] is None or moved < best[1]:
+                    best = (entry_id, moved)
+        return best
+
+    def texts(self, entry_id: str) -> list[str]:
+        """Every form given to ``entry_id`` by any family."""
+        return list(
+            dict.fromkeys(t for _, lexicon in self._lexicons() for t in lexicon.texts(entry_id))
+        )
+
+    def forms(self, entry_id: str) -> list[str]:
+        """The forms ``entry_id`` owns here; KeyError for an id of no family."""
+        if entry_id not in self:
+            raise KeyError(f"lexicon {self.name} has no id {entry_id!r}")
+        return [text for text in self.texts(entry_id) if self.owner(text)[0] == entry_id]
+
+    def __len__(self) -> int:
+        if len(self._parts) == 1:
+            return len(self._parts[0][1].lexicon)
+        return len(self.ranks())
+
+    def __contains__(self, entry_id: object) -> bool:
+        return any(entry_id in lexicon for _, lexicon in self._lexicons())
+
+
+def _moved(claim: Claim, position: int) -> Claim:
+    """``claim`` of a basic family's lexicon (family 0) with the family at ``position``."""
+    tier, rank = claim
+    return (tier, (rank[0], position, *rank[2:])) if len(rank) > 1 else claim
 
 
 class _PackLexicons(Mapping[str, Lexicon]):

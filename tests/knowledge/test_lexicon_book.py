@@ -9,7 +9,8 @@ import pytest
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
-from cogtree.knowledge.understanding.lexicon_book import LexiconBook
+from cogtree.knowledge.understanding.lexicon import build_lexicons
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook, basic_families
 
 SEEN = datetime(2025, 6, 2, 8, 5, tzinfo=timezone.utc)
 
@@ -79,3 +80,32 @@ def test_a_change_edits_the_scene_lexicons_in_place_and_a_move_leaves_them_alone
         rebuilt = book.current("household")["objects"]
         assert [mention.id for mention in rebuilt.find("the kettle")] == ["kettle_1"]
         assert book.current("office")["objects"] is rebuilt
+
+
+def test_places_is_read_through_furniture_and_rooms() -> None:
+    assert basic_families("places") == ["furniture", "rooms"]
+    assert basic_families("objects") == ["objects"]
+
+
+def test_the_scene_lexicons_read_through_families_match_ones_built_whole(
+    registry: DomainRegistry,
+) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        pack = registry.get("household")
+        whole = build_lexicons(pack, scene)
+        labels = sorted(
+            {form for lexicon in whole.values() for i in lexicon.ids for form in lexicon.forms(i)}
+        )
+        for name, spec in pack.manifest.lexicons.items():
+            if spec.source() != "scene":
+                continue
+            built, read = whole[name], book.current("household")[name]
+            assert read.ids == built.ids
+            assert [read.forms(i) for i in read.ids] == [built.forms(i) for i in built.ids]
+            for first in labels:
+                assert read.claimants(first) == built.claimants(first)
+                said = f"bring the {first} to the {labels[len(first) % len(labels)]}'s"
+                assert read.find(said) == built.find(said)
+        with pytest.raises(TypeError):
+            book.current("household")["places"].drop("kitchen")
