@@ -13,10 +13,10 @@ Parsing is deterministic and lexical; the scene index does the matching:
 - The first place preposition (in, on, inside, at, from, off, by, out of) splits the
   description into the thing and the place it is in or on, and the place is itself a
   description ("the mug on the table in the kitchen" nests twice; "the towel off the sofa").
-- Words match a thing's type or any broader type (the household taxonomy: "fruit", "a
-  drink"), its attributes ("blue", "empty"), what its type is for or is typically like
-  ("something to wipe with", "the citrus soda", "the salty one"), what it can become ("the
-  rotten one": a fruit can rot), its label or synonym.
+- Words match a thing's type or any broader type (the household taxonomy: "fruit"), the
+  type of the liquid it holds ("some juice": the carton of apple juice), its attributes,
+  what its type is for or is typically like ("something to wipe with", "the citrus soda"),
+  what it can become ("the rotten one": a fruit can rot), its label or synonym.
 - Every run of up to four words that neither starts nor ends with a filler word becomes a
   *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
   is a candidate when the terms it matches cover every non-filler word, it is owned by the
@@ -282,7 +282,7 @@ class _Match:
                     label=details.labels[0] if details.labels else thing,
                     kind=_kind(details),
                     type=details.types[0] if details.types else None,
-                    reasons=[*_unique(reasons), *self.notes],
+                    reasons=[*dict.fromkeys(reasons), *self.notes],
                     among=among,
                 )
             )
@@ -384,6 +384,9 @@ def _bound(nodes: AbstractSet[str]) -> int:
     return sum(map(len, nodes.parts)) if isinstance(nodes, _Nodes) else len(nodes)
 
 
+HELD: Final = "liquid"
+"""The attribute that says what a container holds: a liquid is referred to by its container."""
+
 THING_KINDS: Final[dict[str, ThingKind]] = {
     "Object": "object",
     "Surface": "surface",
@@ -397,6 +400,7 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
+    - holds: it names the type of the liquid the thing holds, or a broader type ("juice")
     - attribute: it is an attribute value ("blue", "earl grey"); detail: the attribute
     - flag: it names a boolean attribute that is true ("caffeinated")
     - use / quality / state: the thing's type or a broader one is used for it, is typically
@@ -409,8 +413,13 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
     ways: list[_Way] = []
     for matched in sorted(vocabulary.types_named.get(term, ())):
-        nodes: AbstractSet[str] = _Nodes(index.members("by_type", narrower.get(matched, {matched})))
+        kinds = narrower.get(matched, {matched})
+        nodes: AbstractSet[str] = _Nodes(index.members("by_type", kinds))
         ways += [("type", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
+        said = {f"{HELD}={w}" for k in kinds for w in vocabulary.type_labels.get(k, ())}
+        said |= {f"{HELD}={w}" for k in kinds for w in vocabulary.type_synonyms.get(k, ())}
+        held = _Nodes(index.members("by_value", sorted(said)))
+        ways += [("holds", label, held) for label in vocabulary.type_labels.get(matched, ())]
     for attribute in sorted(vocabulary.attributes):
         nodes = _Nodes(index.members("by_value", [f"{attribute}={term}"]))
         ways += [("attribute", label, nodes) for label in vocabulary.labels.get(attribute, ())]
@@ -523,6 +532,15 @@ def _union(sets: Iterable[Iterable[str]]) -> set[str]:
     return set[str]().union(*sets)
 
 
+REASONS: Final = {
+    "attribute": "{q}: {d} {t}", "flag": "{q}: {d} is true", "holds": "{q}: it holds {d}",
+    "use": "{q}: a {d} is used to {t}", "quality": "{q}: a {d} is typically {t}",
+    "state": "{q}: a {d} can be {t}", "condition": "{q}: its name says it is {d}",
+    "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
+}  # fmt: skip
+"""How each way a term matched is said (the type, the place and the label are said apart)."""
+
+
 def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> str:
     """Why one term of ``said`` matched, in words (``own_type``: the thing's type label)."""
     term, how, detail = record
@@ -531,22 +549,8 @@ def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> s
         if own_type in ("", detail):
             return f"{quoted}: a {detail}"
         return f"{quoted}: {own_type} is a kind of {detail}"
-    if how == "attribute":
-        return f"{quoted}: {detail} {term}"
-    if how == "flag":
-        return f"{quoted}: {detail} is true"
-    if how == "use":
-        return f"{quoted}: a {detail} is used to {term}"
-    if how == "quality":
-        return f"{quoted}: a {detail} is typically {term}"
-    if how == "state":
-        return f"{quoted}: a {detail} can be {term}"
-    if how == "condition":
-        return f"{quoted}: its name says it is {detail}"
-    if how == "owner":
-        return f"{quoted}: owned by {term}"
-    if how == "speaker":
-        return f"'my': owned by {detail}"
+    if how in REASONS:
+        return REASONS[how].format(q=quoted, t=term, d=detail)
     if how == "place":
         where = f"{said.preposition} {said.place}"
         return f"'{where}': {said.preposition} {detail}"
@@ -594,7 +598,3 @@ def _holds(index: SceneIndex, holder: str, thing: str) -> bool:
 def _label(index: SceneIndex, node_id: str) -> str:
     node = index.node(node_id)
     return node.labels[0] if node is not None and node.labels else id_words(node_id)
-
-
-def _unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))

@@ -213,3 +213,37 @@ DRESSER = """
 def test_the_whole_name_and_the_head_word_decide(description: str, expected: list[str]) -> None:
     with SceneGraph.from_turtle_text(DRESSER, source="dresser") as scene:
         assert ids(scene, description) == expected
+
+
+# A fridge written for these tests: what each container holds is a liquid of the belief.
+FRIDGE = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:larder a cog:Room ; rdfs:label "larder" .
+:fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :larder .
+:carton a cog:Object ; rdfs:label "tall carton" ; cog:objectType cog:Carton ;
+    cog:liquid "smoothie" ; cog:in :fridge .
+:flask a cog:Object ; rdfs:label "flask" ; cog:objectType cog:Bottle ; cog:liquid "lemonade" ;
+    cog:in :fridge .
+:spray a cog:Object ; rdfs:label "spray bottle" ; cog:objectType cog:Bottle ;
+    cog:liquid "bleach" ; cog:in :fridge .
+:beaker a cog:Object ; rdfs:label "beaker" ; cog:objectType cog:Glass ; cog:in :fridge .
+"""
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        # a liquid is referred to by the container that holds it, through the drink kinds
+        ("some juice", ["carton"]),  # a smoothie is a kind of juice
+        ("a drink", ["carton", "flask"]),  # bleach is a liquid, never a drink
+        ("the lemonade", ["flask"]),
+        ("a soft drink", ["flask"]),
+        ("a glass", ["beaker"]),  # an empty glass is still a glass
+    ],
+)
+def test_a_liquid_is_found_in_its_container(description: str, expected: list[str]) -> None:
+    with SceneGraph.from_turtle_text(FRIDGE, source="fridge") as scene:
+        assert ids(scene, description) == expected
