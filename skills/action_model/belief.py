@@ -57,6 +57,9 @@ NodeKind = Literal["room", "surface", "container", "object", "person", "robot"]
 
 FURNITURE_KINDS: frozenset[ThingKind] = frozenset({"surface", "container"})
 
+USUAL_FILL = 0.8
+"""How full people fill what they serve or carry: short of the brim, so it does not spill."""
+
 
 class BeliefError(ValueError):
     """The scene graph lacks the robot, or supplementary facts name unknown things."""
@@ -166,6 +169,13 @@ class Thing:
     def free_ml(self) -> float | None:
         """How much more liquid fits; None when the capacity is unknown."""
         return None if self.capacity_ml is None else max(self.capacity_ml - self.liquid_ml, 0.0)
+
+    @property
+    def room_ml(self) -> float | None:
+        """What a fill of no stated amount adds: up to its :data:`USUAL_FILL` (None: unknown)."""
+        if self.capacity_ml is None:
+            return None
+        return max(USUAL_FILL * self.capacity_ml - self.liquid_ml, 0.0)
 
 
 @dataclass(frozen=True)

@@ -214,11 +214,34 @@ def held_tool(belief: Belief, thing: str, hand: Hand, skill: RobotSkill) -> Iter
     yield holding(belief, thing, hand)
 
 
-def room_for_liquid(belief: Belief, container: str) -> Check:
-    """``container`` has room for more liquid (unknown capacity: not checked)."""
-    free = belief.things[container].free_ml
+def room_for_liquid(belief: Belief, container: str, *, usual: bool = False) -> Check:
+    """``container`` has room for more liquid (unknown capacity: not checked).
+
+    ``usual``: room up to its usual fill (:attr:`~skills.action_model.belief.Thing.room_ml`,
+    for an amount left open), else up to the brim.
+    """
+    found = belief.things[container]
+    free = found.room_ml if usual else found.free_ml
     if free is None:
         return passed("not_full", f"capacity of {container} unknown: not checked")
     if free <= 0:
-        return failed("not_full", "container_full", f"{container} is already full")
+        level = "at its usual fill" if usual and found.free_ml else "full"
+        return failed("not_full", "container_full", f"{container} is already {level}")
     return passed("not_full", f"{container} takes {free:g} ml more")
+
+
+def not_brimful(belief: Belief, thing: str) -> Check:
+    """``thing`` is not filled to the brim (handed over, it would spill on the person).
+
+    One known to be closed does not spill.
+    """
+    found = belief.things.get(thing)
+    if found is None or found.free_ml is None or found.free_ml > 0 or found.liquid_ml <= 0:
+        return passed("not_brimful", f"{thing} is not filled to the brim")
+    if found.is_open is False:
+        return passed("not_brimful", f"{thing} is full but closed")
+    return failed(
+        "not_brimful",
+        "unsafe_object",
+        f"{thing} is filled to the brim with {found.liquid}: it would spill on the person",
+    )

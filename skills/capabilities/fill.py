@@ -2,9 +2,11 @@
 
 The skill ``FILL(container, source, hand, amount_ml?)`` holds ``container`` under the tap
 ``source`` (the robot approaches the tap and runs the ``fill`` command with the amount decided
-from the belief, :func:`fill_amount`). Liquid is added without clamping, so an overfill shows
-as ``liquid_ml > capacity_ml`` (the amount that would spill) for the hazard rules. The task
-``fill(container)`` fetches the container and fills it at the tap the belief knows nearest.
+from the belief, :func:`fill_amount`: with no amount, up to the container's usual fill,
+:attr:`~skills.action_model.belief.Thing.room_ml`). Liquid is added without clamping, so an
+overfill shows as ``liquid_ml > capacity_ml`` (the amount that would spill) for the hazard
+rules. The task ``fill(container)`` fetches the container and fills it at the tap the belief
+knows nearest; a container already at its usual fill needs nothing.
 """
 
 from __future__ import annotations
@@ -22,11 +24,6 @@ from cogtree.skills.capabilities import capability as cap
 
 DEFAULT_FILL_ML = 250.0
 """How much FILL runs into a container whose capacity the belief does not know (a glassful)."""
-
-USUAL_FILL = 0.8
-"""How full a FILL with no amount leaves a container whose capacity the belief knows: as
-people fill a glass or a jug, short of the brim, so it can be carried and handed over without
-spilling (a brimful container is never handed to a person)."""
 
 FILLED_LIQUID = "water"
 """What FILL takes from a tap."""
@@ -50,15 +47,13 @@ class FillTaskArgs(Args):
 def fill_amount(belief: Belief, args: FillArgs) -> float:
     """How much FILL runs.
 
-    The amount asked for; else up to the usual level of a container whose capacity is known
-    (:data:`USUAL_FILL`; nothing when it is already that full); else a glassful.
+    The amount asked for; else what the container takes up to its usual fill
+    (:attr:`~skills.action_model.belief.Thing.room_ml`); else, its capacity unknown, a glassful.
     """
     if args.amount_ml is not None:
         return args.amount_ml
-    container = belief.things[args.container]
-    if container.capacity_ml is None:
-        return DEFAULT_FILL_ML
-    return max(USUAL_FILL * container.capacity_ml - container.liquid_ml, 0.0)
+    room = belief.things[args.container].room_ml
+    return DEFAULT_FILL_ML if room is None else room
 
 
 def _checks(belief: Belief, args: FillArgs) -> Iterator[checks.Check]:
@@ -68,7 +63,7 @@ def _checks(belief: Belief, args: FillArgs) -> Iterator[checks.Check]:
         return
     yield checks.in_robot_room(belief, args.source)
     yield checks.reachable(belief, args.source)
-    yield checks.room_for_liquid(belief, args.container)
+    yield checks.room_for_liquid(belief, args.container, usual=args.amount_ml is None)
 
 
 def _effect(belief: Belief, args: FillArgs) -> Belief:
@@ -116,6 +111,9 @@ def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> F
 
 
 def _fill(state: cap.TaskState, container: str) -> cap.Subtasks:
+    found = state.belief.things.get(container)
+    if found is not None and found.room_ml == 0:
+        return []  # already at its usual fill: nothing to do
     taps = cap.nearest(state.belief, cap.with_flag(state.belief, "water_source"), container)
     if not taps:
         state.failures.add(

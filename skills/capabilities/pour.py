@@ -7,7 +7,9 @@ so an overfill shows as ``liquid_ml > capacity_ml`` (the amount that would spill
 hazard rules. The task ``pour(source, target)`` fetches the source and pours it.
 
 How much a pour asks for (:func:`pour_ml`): "pour some water into the glass" does not ask for
-the whole jug: an amount the request does not give means what the target can still take. The
+the whole jug: an amount the request does not give means what the target takes up to its usual
+fill (:attr:`~skills.action_model.belief.Thing.room_ml`, short of the brim, so it can be carried
+and handed over; nothing to do when it is already that full). The
 words ask for everything when they say so ("all", "the whole", "empty the jug into ...") or
 name the container poured from rather than what is in it ("pour the water jug into the
 tumbler"); then the overfill hazard rule judges the whole amount and refuses what would
@@ -48,19 +50,18 @@ what the target is ("into the empty cup")."""
 def pour_ml(belief: Belief, source: str, target: str, said: Iterable[str]) -> float | None:
     """The amount to pour from ``source`` into ``target``: None for everything it holds.
 
-    What fits in ``target`` when the request (``said``) leaves the amount open and the
-    source holds more than that; everything when it asks for all of it, names the source
-    container, or the target's capacity is unknown.
+    When the request (``said``) leaves the amount open and the source holds more, what
+    ``target`` takes up to its usual fill (0: it already holds that much); everything when it
+    asks for all of it, names the source container, or the target's capacity is unknown.
     """
     poured, into = belief.things.get(source), belief.things.get(target)
-    if poured is None or into is None or into.free_ml is None or poured.liquid_ml <= 0:
-        return None
-    if poured.liquid_ml <= into.free_ml:
+    room = None if into is None else into.room_ml
+    if poured is None or room is None or poured.liquid_ml <= room:
         return None
     text = " ".join(said)
     if not PART.search(text) and (WHOLE.search(text) or _names_container(text, source, belief)):
         return None
-    return into.free_ml if into.free_ml > 0 else None
+    return room
 
 
 def _names_container(text: str, source: str, belief: Belief) -> bool:
@@ -189,6 +190,8 @@ def _simulate(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> F
 
 
 def _pour(state: cap.TaskState, source: str, target: str) -> cap.Subtasks:
+    if pour_ml(state.belief, source, target, state.said) == 0:
+        return []  # the target already holds its usual fill
     return [("fetch", source), ("pour_into", source, target)]
 
 
@@ -208,6 +211,8 @@ def _outline(
     source, target = args["source"], args["target"]
     pour = {"source": source, "target": target}
     amount = pour_ml(belief, source, target, said)
+    if amount == 0:
+        return []
     if amount is not None:
         pour["amount_ml"] = f"{amount:g}"
     elif args.get("amount_ml"):

@@ -29,6 +29,9 @@ def _already(task: TaskCall, belief: Belief) -> str:
     if task.task in END_STATES:
         node = next(iter(args.values()))
         return f"{spoken(node, belief)} {verb_be(node, belief)} already {END_STATES[task.task]}"
+    into = args.get("target", "")  # poured from a source into a target at its usual fill
+    if "source" in args and into in belief.things and belief.things[into].room_ml == 0:
+        return f"{spoken(into, belief)} {verb_be(into, belief)} already full"
     thing = args.get("object")
     if thing is None or thing not in belief.things:
         return f"{task} holds already"

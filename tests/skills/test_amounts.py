@@ -1,4 +1,5 @@
-"""How much a pour asks for: what fits unless the words say everything (capabilities.pour).
+"""How much a pour asks for: what fits up to the usual fill unless the words say everything
+(capabilities.pour).
 
 The kitchen of test_kitchen_skills.py: the jug holds 400 ml of milk, the cup takes 250 ml.
 """
@@ -35,7 +36,7 @@ def kitchen() -> Iterator[Belief]:
     ],
 )
 def test_an_amount_left_open_is_what_fits(kitchen: Belief, said: str) -> None:
-    assert pour_ml(kitchen, "jug", "cup", [said]) == 250
+    assert pour_ml(kitchen, "jug", "cup", [said]) == 200  # 80% of the 250 ml cup
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,7 @@ def test_words_that_ask_for_everything_pour_everything(kitchen: Belief, said: st
 
 
 def test_what_fits_anyway_and_an_unknown_capacity_pour_everything(kitchen: Belief) -> None:
-    less = kitchen.with_liquid("jug", "milk", -200.0)  # 200 ml left
+    less = kitchen.with_liquid("jug", "milk", -200.0)  # 200 ml left: the cup's usual fill
     assert pour_ml(less, "jug", "cup", ["pour some milk in the cup"]) is None
     assert pour_ml(kitchen, "jug", "plate", ["pour some milk on the plate"]) is None
 
@@ -64,7 +65,7 @@ def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Bel
         ("pour some milk in my cup",),
     )
     assert planned.ok, planned.message
-    assert [str(skill) for skill in planned.skills][-1] == "POUR(jug, cup, right, 250.0)"
+    assert [str(skill) for skill in planned.skills][-1] == "POUR(jug, cup, right, 200.0)"
     asked = [("pour", {"source": "jug", "target": "cup"})]
     rules = shipped_hazard_rules()
     assert not any(

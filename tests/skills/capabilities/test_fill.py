@@ -6,6 +6,8 @@ from __future__ import annotations
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import project, skill_call
 from cogtree.skills.capabilities.fill import DEFAULT_FILL_ML
+from cogtree.skills.planning.already import already_so
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from tests.skills.capabilities.kitchen import (
     commands,
     failure,
@@ -56,3 +58,20 @@ def test_fill_failures(kitchen: Belief) -> None:
 
 def test_fill_finds_the_tap(kitchen: Belief) -> None:
     assert plan(kitchen, "fill", container="cup") == ["PICK(cup, right)", "FILL(cup, sink, right)"]
+
+
+def test_filling_what_is_already_at_its_usual_fill_does_nothing(kitchen: Belief) -> None:
+    usual = kitchen.with_liquid("cup", "water", 200)  # 80% of its 250 ml
+    found = TaskPlanner().plan(task_call("fill", {"container": "cup"}), usual)
+    assert found.ok and not found.skills
+    assert already_so(found.tasks, usual) == "Nothing needed doing: the cup is already full."
+    # a FILL of no amount has nothing to run (a command of 0 ml is no command)
+    held = holding(usual, "cup")
+    assert failure(held, "FILL", container="cup", source="sink", hand="right")[:3] == (
+        "not_full",
+        "container_full",
+        "cup is already at its usual fill",
+    )
+    # an amount asked for may still go up to the brim
+    call = skill_call("FILL", container="cup", source="sink", hand="right", amount_ml=50)
+    assert project(call, held).things["cup"].liquid_ml == 250

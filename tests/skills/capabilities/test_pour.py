@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import project, skill_call
+from cogtree.skills.planning.already import already_so
+from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from tests.skills.capabilities.kitchen import (
     commands,
     failure,
@@ -49,9 +51,25 @@ def test_pour_failures(kitchen: Belief) -> None:
 
 
 def test_pour_fetches_the_source(kitchen: Belief) -> None:
-    # no words ask for all of it: the 400 ml jug pours what the 300 ml bowl takes
+    # no words ask for all of it: the 400 ml jug pours what the 300 ml bowl takes up to its
+    # usual fill (80%, short of the brim)
     assert plan(kitchen, "pour", source="jug", target="bowl") == [
         "PICK(jug, right)",
-        "POUR(jug, bowl, right, 300.0)",
+        "POUR(jug, bowl, right, 240.0)",
     ]
     assert "container_empty" in reasons(kitchen, "pour", source="cup", target="bowl")
+
+
+def test_pouring_into_what_is_already_at_its_usual_fill_does_nothing(kitchen: Belief) -> None:
+    usual = kitchen.with_liquid("bowl", "milk", 240)  # 80% of its 300 ml
+    found = TaskPlanner().plan(task_call("pour", {"source": "jug", "target": "bowl"}), usual)
+    assert found.ok and not found.skills
+    assert already_so(found.tasks, usual) == "Nothing needed doing: the bowl is already full."
+
+
+def test_a_brimful_container_is_not_handed_over(kitchen: Belief) -> None:
+    brimful = holding(kitchen.with_liquid("bowl", "milk", 300), "bowl")
+    assert failure(brimful, "HANDOVER", object="bowl", person="sam", hand="right")[:2] == (
+        "not_brimful",
+        "unsafe_object",
+    )
