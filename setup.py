@@ -72,8 +72,9 @@ setup(
         "rdflib>=7.0",
         "oxrdflib>=0.4",
         "gtpyhop>=2.0",
-        # TF-IDF on every turn (knowledge/language/tfidf.py), without scikit-learn
+        # TF-IDF on every turn (knowledge/language/tfidf.py), without scikit-learn or SciPy
         "numpy>=1.24",
+        # resampling speech to the recogniser's rate (trees/voice/audio.py)
         "scipy>=1.10",
         "PyYAML>=6.0",
         "pydot>=2.0",

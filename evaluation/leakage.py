@@ -185,7 +185,8 @@ def _similarities(examples: Sequence[Text], requests: Sequence[Text]) -> np.ndar
     """The TF-IDF cosine of every example (rows) with every request (columns)."""
     rows = TfidfVectors().fit_transform([t.text for t in (*examples, *requests)])
     # rows of unit length: their dot product is the cosine
-    return np.asarray((rows[: len(examples)] @ rows[len(examples) :].T).toarray())
+    asked = rows.rows_between(len(examples), rows.shape[0])
+    return rows.rows_between(0, len(examples)).times(asked.transposed())
 
 
 def find_leaks(

@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from scipy.sparse import csr_matrix
 
 from cogtree.evaluation.janus.profile_scope import ProfileScopeItem, score_profile_scope
 from cogtree.knowledge.language.similarity import Embedder
-from cogtree.knowledge.language.tfidf import TfidfVectors, english_stop_words, unit_rows
+from cogtree.knowledge.language.tfidf import SparseRows, TfidfVectors, english_stop_words
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
@@ -79,10 +78,19 @@ def embedding_similarity(
     return SimilarityMatrix(method, tuple(profile.name for profile in profiles), _cosine(vectors))
 
 
-def _cosine(vectors: object) -> np.ndarray:
-    """Pairwise cosine similarity of the rows of ``vectors`` (dense or sparse)."""
-    rows = unit_rows(csr_matrix(vectors, dtype=np.float64, copy=True))
-    return np.asarray((rows @ rows.T).toarray(), dtype=float)
+def _cosine(vectors: np.ndarray | SparseRows) -> np.ndarray:
+    """Pairwise cosine similarity of the rows of ``vectors`` (dense or sparse).
+
+    An all-zero row has a cosine of 0 with every row.
+    """
+    rows = np.asarray(
+        vectors.toarray() if isinstance(vectors, SparseRows) else vectors, dtype=np.float64
+    )
+    lengths = np.linalg.norm(rows, axis=1, keepdims=True)
+    lengths[lengths == 0.0] = 1.0
+    unit = rows / lengths
+    cosines: np.ndarray = unit @ unit.T
+    return cosines
 
 
 @dataclass(frozen=True)

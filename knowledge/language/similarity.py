@@ -16,13 +16,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
-from scipy.sparse import hstack, issparse
 
 from cogtree.knowledge.language.term_expansion import TermExpander
-from cogtree.knowledge.language.tfidf import TfidfVectors, english_stop_words, unit_rows
+from cogtree.knowledge.language.tfidf import (
+    SparseRows,
+    TfidfVectors,
+    english_stop_words,
+    side_by_side,
+    unit_rows,
+)
 
 RELATED_WEIGHT = 0.85
 """How much the block of related terms (synonyms and categories from the expander) weighs
@@ -62,7 +66,9 @@ class SimilarityIndex:
         self.expander = expander
         self._texts: list[str] = []
         self._vectors: list[Sequence[float]] = []
-        self._matrix: Any = None  # rows L2-normalised: a dot product is the cosine
+        # rows L2-normalised, a dot product is the cosine: the embeddings, one row a text, or
+        # the TF-IDF transposed (a term's row lists the texts that hold it)
+        self._matrix: np.ndarray | SparseRows | None = None
         self._vectorizer: TfidfVectors | None = None
         self._related: TfidfVectors | None = None
         self._stale = False
@@ -107,8 +113,7 @@ class SimilarityIndex:
             self._fit_locked()
             if self._matrix is None:
                 return []
-            product = self._matrix @ self._query_vector(query).T
-            scores = np.ravel(product.toarray() if issparse(product) else product)
+            scores = self._scores(query, self._matrix)
         order = np.argsort(-scores, kind="stable")
         matches: list[Match] = []
         for index in order:
@@ -134,21 +139,25 @@ class SimilarityIndex:
             return
         if self.expander is not None:
             self._related = _fitted_related([self.expander.related(t) for t in self._texts])
-        self._matrix = self._tfidf_rows(self._texts)
+        self._matrix = self._tfidf_rows(self._texts).transposed()
 
-    def _query_vector(self, query: str) -> Any:
-        if self.embedder is not None:
-            return _normalised(np.asarray(self.embedder([query]), dtype=float))
-        return self._tfidf_rows([query])
+    def _scores(self, query: str, matrix: np.ndarray | SparseRows) -> np.ndarray:
+        """The cosine of ``query`` with every text."""
+        if isinstance(matrix, SparseRows):
+            scores: np.ndarray = self._tfidf_rows([query]).times(matrix)[0]
+            return scores
+        assert self.embedder is not None
+        vector = _normalised(np.asarray(self.embedder([query]), dtype=float))
+        return np.ravel(matrix @ vector.T)
 
-    def _tfidf_rows(self, texts: Sequence[str]) -> Any:
+    def _tfidf_rows(self, texts: Sequence[str]) -> SparseRows:
         """The texts' own words, then their related terms at :data:`RELATED_WEIGHT`; unit rows."""
         assert self._vectorizer is not None
         words = self._vectorizer.transform(texts)
         if self._related is None or self.expander is None:
             return words
         related = self._related.transform_terms([self.expander.related(t) for t in texts])
-        return unit_rows(hstack([words, RELATED_WEIGHT * related], format="csr"))
+        return unit_rows(side_by_side([words, related.scaled(RELATED_WEIGHT)]))
 
 
 def _fitted_words(texts: Sequence[str]) -> TfidfVectors | None:

@@ -36,7 +36,6 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
-from scipy.sparse import csr_matrix, hstack
 
 from cogtree.knowledge.language.request_frame import (
     RequestFrame,
@@ -44,7 +43,7 @@ from cogtree.knowledge.language.request_frame import (
     parse_request,
     request_words,
 )
-from cogtree.knowledge.language.tfidf import TfidfVectors, unit_rows
+from cogtree.knowledge.language.tfidf import SparseRows, TfidfVectors, side_by_side, unit_rows
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import known_phrases, pack_actions
@@ -195,7 +194,7 @@ class NearestExamples:
             queries = _joined(
                 [(vectorizer.transform(batch), weight) for vectorizer, weight in self._vectorizers]
             )
-            similarity = (queries @ self._postings).toarray()
+            similarity = queries.times(self._postings)
             for column, (first, end) in enumerate(self._spans):
                 k = min(self.neighbours, end - first)
                 nearest = -np.partition(-similarity[:, first:end], k - 1, axis=1)[:, :k]
@@ -511,7 +510,7 @@ def _collect(examples: Mapping[str, Sequence[str]]) -> tuple[list[str], dict[str
 @functools.lru_cache(maxsize=16)
 def _fitted_index(
     texts: tuple[str, ...],
-) -> tuple[tuple[tuple[TfidfVectors, float], ...], csr_matrix]:
+) -> tuple[tuple[tuple[TfidfVectors, float], ...], SparseRows]:
     """The vectorizers fitted on ``texts``, and the features x examples matrix.
 
     The matrix is an inverted index: a text's few features select few rows. Both are kept for
@@ -519,12 +518,12 @@ def _fitted_index(
     same packs (each session of a test run, each domain of a chat) would fit them again.
     """
     vectorizers, blocks = _fitted_vectorizers(texts)
-    return tuple(vectorizers), _joined(blocks).T.tocsr()
+    return tuple(vectorizers), _joined(blocks).transposed()
 
 
 def _fitted_vectorizers(
     texts: Sequence[str],
-) -> tuple[list[tuple[TfidfVectors, float]], list[tuple[csr_matrix, float]]]:
+) -> tuple[list[tuple[TfidfVectors, float]], list[tuple[SparseRows, float]]]:
     """Word (1-2 grams) and character (2-5 grams) TF-IDF fitted on ``texts``, with weights.
 
     Returns the vectorizers that found a vocabulary and the texts' matrix of each.
@@ -548,10 +547,10 @@ def _fitted_vectorizers(
     return fitted, blocks
 
 
-def _joined(blocks: Sequence[tuple[csr_matrix, float]]) -> csr_matrix:
+def _joined(blocks: Sequence[tuple[SparseRows, float]]) -> SparseRows:
     """Weighted, row-normalised TF-IDF blocks side by side, rows normalised again."""
-    weighted = [unit_rows(matrix) * weight for matrix, weight in blocks]
-    return csr_matrix(unit_rows(csr_matrix(hstack(weighted), dtype=np.float32)))
+    weighted = [unit_rows(matrix).scaled(weight) for matrix, weight in blocks]
+    return unit_rows(side_by_side(weighted))
 
 
 def _fraction(value: float, width: float) -> float:
