@@ -13,7 +13,8 @@ for questions asked outside a belief:
   (:data:`skills.action_model.belief.HazardFlag` names) of a type, flags accumulated over its
   categories;
 - :meth:`Taxonomy.type_named`: the type a person's name for a thing denotes ("bottled iced
-  tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name.
+  tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name;
+  :meth:`Taxonomy.types_in`: what each part of a mixture is ("gin and tonic").
 
 Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
 ``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
@@ -22,6 +23,7 @@ Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -159,6 +161,19 @@ class Taxonomy:
                         return self._toy_named(phrase[:start]) or self._names[form]
         return None
 
+    def types_in(self, mixture: str) -> frozenset[str]:
+        """Every type each part of ``mixture`` names, with its categories: what a liquid is.
+
+        "wine and water" -> ``Wine``, ``AlcoholicDrink``, ``Drink``, ``Water``: a mixture is
+        every part of it (one part that is alcohol makes it hold alcohol).
+        """
+        found: set[str] = set()
+        for part in _MIXTURE_PARTS.split(mixture.lower()):
+            named = self.type_named(part.strip()) if part.strip() else None
+            if named is not None:
+                found.update((named, *self.categories_of(named)))
+        return frozenset(found)
+
     def _toy_named(self, modifiers: list[str]) -> str | None:
         """:data:`TOY` when one of ``modifiers`` names the category itself ("toy")."""
         return TOY if any(self._names.get(word) == TOY for word in modifiers) else None
@@ -170,6 +185,9 @@ class Taxonomy:
 
 TOY = "Toy"
 """The category of things made to look like others: a toy of a kind is not of that kind."""
+
+_MIXTURE_PARTS = re.compile(r",|&|\b(?:and|with|plus|mixed with)\b")
+"""What joins the parts of a mixture ("gin and tonic", "water with a splash of wine")."""
 
 _MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
 """Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""

@@ -25,7 +25,9 @@ The step's graph (prefix ``haz:``):
   its types' typical material: a fork of no known material is judged as metal) or
   ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``,
-  ``haz:powered``, ``haz:liquid``, ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
+  ``haz:powered``, ``haz:liquid``, ``haz:holds`` (every type each part of its liquid names,
+  with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:liquidMl``,
+  ``haz:capacityMl``, ``haz:support`` and
   ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
@@ -210,10 +212,11 @@ class _Facts:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:
             self.add(node, "powered", _TRUE if thing.powered else _FALSE)
-        if thing.liquid:
-            self.add(node, "liquid", Literal(thing.liquid))
-        for held in contents_said(self.said.get(thing.id, ())):
-            self.add(node, "liquid", Literal(held))
+        held = [thing.liquid] if thing.liquid else []
+        for liquid in (*held, *contents_said(self.said.get(thing.id, ()))):
+            self.add(node, "liquid", Literal(liquid))
+            for type_name in sorted(household_taxonomy().types_in(liquid)):
+                self.add(node, "holds", Literal(type_name))
         if thing.liquid_ml:
             self.add(node, "liquidMl", _number(thing.liquid_ml))
         if thing.capacity_ml is not None:

@@ -85,10 +85,32 @@ def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonom
         ("stainless steel whisk", "Whisk"),
         ("cup", "Cup"),  # a label wins over the core type Drinkware's synonym
         ("flux capacitor", None),
+        ("a bottle of rum", "Rum"),  # the contents name it
+        ("ginger beer", "GingerBeer"),  # no beer
+        ("non-alcoholic beer", "AlcoholFreeDrink"),
+        ("rubbing alcohol", "Solvent"),  # a chemical, not a drink
+        ("white spirit", "Solvent"),
+        ("charging port", None),  # "port" alone names no wine
     ],
 )
 def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None:
     assert taxonomy.type_named(name) == expected
+
+
+def test_alcoholic_drinks_are_one_category_by_how_they_are_made(taxonomy: Taxonomy) -> None:
+    alcoholic = set(taxonomy.types_of("AlcoholicDrink"))
+    assert {"Wine", "Beer", "Cider", "Spirit", "Liqueur", "Rum", "Vodka", "Gin"} <= alcoholic
+    assert {"Whisky", "Brandy", "Tequila", "Champagne", "FortifiedWine", "Sake"} <= alcoholic
+    for soft in ("GingerBeer", "RootBeer", "AlcoholFreeDrink", "TonicWater", "Juice"):
+        assert soft not in alcoholic and taxonomy.is_a(soft, "Drink")
+
+
+def test_a_mixture_is_every_part_of_it(taxonomy: Taxonomy) -> None:
+    assert {"Wine", "AlcoholicDrink", "Water"} <= taxonomy.types_in("wine and water")
+    assert "AlcoholicDrink" in taxonomy.types_in("gin and tonic")
+    assert "AlcoholicDrink" in taxonomy.types_in("water with a splash of brandy")
+    assert "AlcoholicDrink" not in taxonomy.types_in("orange juice")
+    assert taxonomy.types_in("") == frozenset()
 
 
 def test_every_belief_holds_the_taxonomy() -> None:
