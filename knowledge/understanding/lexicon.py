@@ -96,7 +96,10 @@ def _singular_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 @lru_cache(maxsize=65_536)
 def _form_key(form: str) -> tuple[str, ...]:
     """The trie key of a surface form: its words without apostrophes ("priya's desk")."""
-    return tuple(token.text.replace("'", "") for token in tokenize(form.replace("_", " ")))
+    spaced = form.replace("_", " ")
+    if "'" not in spaced and "\u2019" not in spaced:  # no clitic: the words as they are
+        return tuple(word.lower() for word in WORD.findall(spaced))
+    return tuple(token.text.replace("'", "") for token in tokenize(spaced))
 
 
 class Mention(BaseModel):

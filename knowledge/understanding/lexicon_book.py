@@ -69,8 +69,7 @@ class LexiconBook:
             built = self.current(pack)
             seconds = time.perf_counter() - started
             level = logging.INFO if seconds > SLOW_BUILD_S else logging.DEBUG
-            ids = sum(len(lexicon) for lexicon in built.values())
-            log.log(level, "domain %s: %d lexicon ids built in %.1f s", pack, ids, seconds)
+            log.log(level, "domain %s: %d lexicons built in %.1f s", pack, len(built), seconds)
 
     def current(self, pack: str) -> dict[str, Lexicon]:
         """The lexicons of ``pack`` now (built on first use unless :meth:`prepare` ran)."""
