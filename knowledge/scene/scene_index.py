@@ -85,6 +85,7 @@ def short(iri: str) -> str:
 
 
 _SCENE_LENGTH, _ONTOLOGY_LENGTH = len(SCENE_NS), len(ONTOLOGY_NS)
+_NONE = frozenset[str]()  # one empty set for nodes without attributes (frozenset() makes one)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ class Node:
         """(attribute, string value)."""
         self.flags: tuple[str, ...] = ()
         """Attributes whose value is true."""
-        self.attributes: frozenset[str] = frozenset()
+        self.attributes: frozenset[str] = _NONE
         """Every attribute the node has a value for."""
 
     def naming(self) -> tuple[object, ...]:

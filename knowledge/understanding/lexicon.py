@@ -98,8 +98,8 @@ def _form_key(form: str) -> tuple[str, ...]:
     """The trie key of a surface form: its words without apostrophes ("priya's desk")."""
     spaced = form.replace("_", " ")
     if "'" not in spaced and "\u2019" not in spaced:  # no clitic: the words as they are
-        return tuple(word.lower() for word in WORD.findall(spaced))
-    return tuple(token.text.replace("'", "") for token in tokenize(spaced))
+        return tuple(intern(word.lower()) for word in WORD.findall(spaced))
+    return tuple(intern(token.text.replace("'", "")) for token in tokenize(spaced))
 
 
 class Mention(BaseModel):
@@ -166,7 +166,7 @@ class Lexicon:
         self.name = name
         self.singulars = singulars
         self._lock = threading.Lock()
-        self._forms: dict[str, list[str]] = {}
+        self._forms: dict[str, tuple[str, ...]] = {}
         """Every id with its forms, in the order given (those it lost included)."""
         self._ranks: dict[str, Rank] = {}
         self._claims: dict[tuple[str, ...], dict[str, Claim]] = {}
@@ -197,7 +197,7 @@ class Lexicon:
             for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, (1, at))
-            self._forms[entry_id] = texts
+            self._forms[entry_id] = tuple(texts)
             self._ranks[entry_id] = rank
 
     def drop(self, entry_id: str) -> None:
@@ -223,7 +223,7 @@ class Lexicon:
             node.id, node.rank = entry_id, rank
 
     def _drop(self, entry_id: str) -> None:
-        texts = self._forms.pop(entry_id, [])
+        texts = self._forms.pop(entry_id, ())
         keys = [_form_key(text) for text in texts]
         derived = [singular for key in keys for singular in _singular_keys(key)]
         for key in [*keys, *derived]:
