@@ -30,7 +30,7 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook
-from cogtree.knowledge.understanding.turn_state import GateRationale
+from cogtree.knowledge.understanding.turn_state import GateRationale, PendingTask
 from cogtree.knowledge.wording import clip
 from cogtree.trees.assistant import create_root
 from cogtree.trees.recording.tick_log import TickEntry
@@ -207,6 +207,12 @@ class AssistantSession(Closeable):
         return result
 
     def close(self) -> None:
+    @property
+    def question(self) -> PendingTask | None:
+        """The tree's question waiting for the user's answer (``/session/pending``), if any."""
+        value = py_trees.blackboard.Blackboard.storage.get(keys.PENDING.name)
+        return value if isinstance(value, PendingTask) else None
+
         """Stop the tree and close the tick log."""
         self.runner.close()
 

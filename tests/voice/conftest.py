@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
+from functools import cache
+from itertools import count
 from pathlib import Path
 
 import pytest
@@ -11,6 +14,7 @@ import pytest
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
+from cogtree.trees.voice.audio import Audio, write_wav
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.synthesizer import EspeakSynthesizer
 from cogtree.trees.voice.vocabulary import robot_sentences
@@ -26,6 +30,23 @@ pytest.importorskip("pocketsphinx", reason="the voice tests need the voice extra
 def synthesizer() -> EspeakSynthesizer:
     """espeak-ng with its default voice and speed."""
     return EspeakSynthesizer()
+
+
+@pytest.fixture(scope="session")
+def speech(synthesizer: EspeakSynthesizer) -> Callable[[str], Audio]:
+    """espeak-ng saying a text, synthesised once per text for the whole run."""
+    return cache(synthesizer.synthesize)
+
+
+@pytest.fixture
+def spoken(speech: Callable[[str], Audio], tmp_path: Path) -> Callable[[str], Path]:
+    """A clip of espeak-ng saying a text, written as a WAV in the test's folder."""
+    made = count(1)
+
+    def clip(text: str) -> Path:
+        return write_wav(speech(text), tmp_path / f"spoken{next(made)}.wav")
+
+    return clip
 
 
 @pytest.fixture(scope="session")

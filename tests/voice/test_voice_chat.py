@@ -23,9 +23,8 @@ def records(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def test_a_spoken_request_is_answered_end_to_end(synthesizer, blackboard, capsys, tmp_path):
-    spoken = write_wav(synthesizer.synthesize("where is the magazine"), tmp_path / "q.wav")
-    code, log = chat(tmp_path, spoken)
+def test_a_spoken_request_is_answered_end_to_end(spoken, blackboard, capsys, tmp_path):
+    code, log = chat(tmp_path, spoken("where is the magazine"))
     out, err = capsys.readouterr()
     assert code == 0
     assert "robot: The magazine is on the coffee table in the living room." in out
@@ -58,10 +57,10 @@ def test_audio_that_holds_no_request_is_never_acted_on(blackboard, capsys, tmp_p
 
 
 def test_below_the_confidence_threshold_the_robot_asks_again(
-    synthesizer, blackboard, capsys, tmp_path
+    spoken, blackboard, capsys, tmp_path
 ) -> None:
-    spoken = write_wav(synthesizer.synthesize("where is the magazine"), tmp_path / "q.wav")
-    code, log = chat(tmp_path, spoken, options=("--min-confidence", "0.99"))
+    question = spoken("where is the magazine")
+    code, log = chat(tmp_path, question, options=("--min-confidence", "0.99"))
     out = capsys.readouterr().out
     assert code == 1
     assert "I am not sure I heard 'where is the magazine'. Could you say it again?" in out

@@ -8,12 +8,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from cogtree.knowledge.llm.client import LLMClient
+from cogtree.knowledge.llm.config import LLMConfig
+from cogtree.knowledge.understanding.turn_state import PendingTask
+from cogtree.sim.executor import SimExecutor
+from cogtree.sim.scenario import load_scenario
+from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.cli.main import main
-from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
-from cogtree.trees.voice.confirmation import Pending, needs_confirmation, settle
+from cogtree.trees.handles import Handles
+from cogtree.trees.sim_wiring import step_when_busy
+from cogtree.trees.voice.audio import SPEECH_RATE, Audio, read_wav, to_int16, write_wav
+from cogtree.trees.voice.confirmation import (
+    ANSWER_SENTENCES,
+    SAFETY_ECHO,
+    Pending,
+    needs_confirmation,
+    settle,
+)
+from cogtree.trees.voice.conversation import VoiceConversation
 from cogtree.trees.voice.hearing import Hearing
+from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import Transcript
-from cogtree.trees.voice.synthesizer import EspeakSynthesizer
 
 
 def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
@@ -26,10 +41,6 @@ def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
     return code, [json.loads(line) for line in log.read_text().splitlines()]
 
 
-def spoken(synthesizer: EspeakSynthesizer, text: str, path: Path) -> Path:
-    return write_wav(synthesizer.synthesize(text), path)
-
-
 def heard_records(log: list[dict]) -> list[dict]:
     return [w["value"] for r in log for w in r.get("writes", []) if w["key"] == "/voice/heard"]
 
@@ -38,9 +49,9 @@ def robot_lines(out: str) -> list[str]:
     return [line for line in out.splitlines() if line.startswith("robot:")]
 
 
-def test_a_yes_confirms_the_echoed_request(synthesizer, blackboard, capsys, tmp_path) -> None:
-    request = spoken(synthesizer, "open the fridge", tmp_path / "request.wav")
-    yes = spoken(synthesizer, "yes", tmp_path / "yes.wav")
+def test_a_yes_confirms_the_echoed_request(spoken, blackboard, capsys, tmp_path) -> None:
+    request = spoken("open the fridge")
+    yes = spoken("yes")
     code, log = chat(tmp_path, request, yes)
     lines = robot_lines(capsys.readouterr().out)
     assert code == 0
@@ -51,9 +62,9 @@ def test_a_yes_confirms_the_echoed_request(synthesizer, blackboard, capsys, tmp_
     assert heard["confidence"] > 0 and heard["answer"]["text"] == "yes"
 
 
-def test_a_no_discards_the_request(synthesizer, blackboard, capsys, tmp_path) -> None:
-    request = spoken(synthesizer, "open the fridge", tmp_path / "request.wav")
-    no = spoken(synthesizer, "no thanks", tmp_path / "no.wav")
+def test_a_no_discards_the_request(spoken, blackboard, capsys, tmp_path) -> None:
+    request = spoken("open the fridge")
+    no = spoken("no thanks")
     code, log = chat(tmp_path, request, no)
     lines = robot_lines(capsys.readouterr().out)
     assert code == 1
@@ -62,8 +73,8 @@ def test_a_no_discards_the_request(synthesizer, blackboard, capsys, tmp_path) ->
 
 
 @pytest.mark.parametrize("kind", ["silence", "noise"])
-def test_silence_or_noise_after_the_echo_discards(synthesizer, blackboard, capsys, tmp_path, kind):
-    request = spoken(synthesizer, "open the fridge", tmp_path / "request.wav")
+def test_silence_or_noise_after_the_echo_discards(spoken, blackboard, capsys, tmp_path, kind):
+    request = spoken("open the fridge")
     samples = (
         np.zeros(SPEECH_RATE, np.int16)
         if kind == "silence"
@@ -78,11 +89,11 @@ def test_silence_or_noise_after_the_echo_discards(synthesizer, blackboard, capsy
 
 
 def test_a_new_request_replaces_the_pending_one_and_is_confirmed(
-    synthesizer, blackboard, capsys, tmp_path
+    spoken, blackboard, capsys, tmp_path
 ) -> None:
-    first = spoken(synthesizer, "open the fridge", tmp_path / "first.wav")
-    second = spoken(synthesizer, "put the mug in the sink", tmp_path / "second.wav")
-    yes = spoken(synthesizer, "yes", tmp_path / "yes.wav")
+    first = spoken("open the fridge")
+    second = spoken("put the mug in the sink")
+    yes = spoken("yes")
     code, log = chat(tmp_path, first, second, yes)
     lines = robot_lines(capsys.readouterr().out)
     assert code == 0
@@ -92,8 +103,8 @@ def test_a_new_request_replaces_the_pending_one_and_is_confirmed(
     assert heard["confirmation"] == "confirmed"
 
 
-def test_a_question_is_answered_without_an_echo(synthesizer, blackboard, capsys, tmp_path):
-    question = spoken(synthesizer, "where is the magazine", tmp_path / "q.wav")
+def test_a_question_is_answered_without_an_echo(spoken, blackboard, capsys, tmp_path):
+    question = spoken("where is the magazine")
     code, log = chat(tmp_path, question)
     assert code == 0
     assert "Did you say" not in capsys.readouterr().out
@@ -121,3 +132,76 @@ def test_what_needs_confirmation() -> None:
     assert not needs_confirmation("where is the magazine")
     assert needs_confirmation("my name is sam")  # it writes memory
     assert not needs_confirmation("yes")  # may answer the tree's own question
+
+
+HOT_PAN = PendingTask(
+    domain="physical",
+    task="bring",
+    said=["hand me the saucepan straight off the hob"],
+    question="Before I do that: The saucepan is hot. Shall I still do it?",
+    confirm=["hazard hot_handover: 'The saucepan is hot.'"],
+)
+"""The tree's question that confirms a safety doubt."""
+
+
+def heard(text: str, *, seconds: float = 0.5) -> Hearing:
+    """A clip heard as ``text`` (``seconds`` 0: typed, no audio)."""
+    return Hearing(text, None, Transcript(text, 0.9, seconds, 0.1))
+
+
+def test_a_spoken_yes_to_a_safety_question_is_echoed_before_it_reaches_the_tree() -> None:
+    settled = settle(None, heard("yes"), HOT_PAN)
+    assert settled.run is None and settled.outcome == "asked"
+    assert settled.reply == SAFETY_ECHO.format(request="hand me the saucepan straight off the hob")
+    assert settled.pending is not None
+    confirmed = settle(settled.pending, heard("yes please"), HOT_PAN)
+    assert confirmed.run == "yes" and confirmed.outcome == "confirmed"
+    for answer in ("no", "maybe", "where is the mug"):
+        assert settle(settled.pending, heard(answer), HOT_PAN).run is None, answer
+
+
+def test_only_a_spoken_yes_to_a_safety_question_is_echoed() -> None:
+    assert settle(None, heard("no"), HOT_PAN).run == "no"  # declining is never held back
+    assert settle(None, heard("yes", seconds=0.0), HOT_PAN).run == "yes"  # typed: no mishearing
+    asks_a_detail = HOT_PAN.model_copy(update={"confirm": []})
+    assert settle(None, heard("yes"), asks_a_detail).run == "yes"
+    assert settle(None, heard("yes"), None).run == "yes"
+
+
+def test_a_spoken_yes_lifts_a_hazard_only_once_echoed_and_confirmed(
+    spoken, shipped_packs, blackboard, tmp_path
+) -> None:
+    scenario = load_scenario("kitchen_hazard_water_near_toaster")
+    recognizer = PocketsphinxRecognizer.for_sentences(ANSWER_SENTENCES)
+    with (
+        SimExecutor.from_scenario(scenario) as simulator,
+        Handles(domains=shipped_packs) as handles,
+    ):
+        handles.open_memory(tmp_path / "m.sqlite")
+        handles.open_experience(tmp_path / "e.sqlite")
+        handles.attach_simulator(simulator)
+        llm = LLMClient(LLMConfig.load().with_backend("none"))
+        session = AssistantSession(
+            llm=llm,
+            handles=handles.as_kwargs(),
+            speaker=scenario.request.speaker,
+            robot=scenario.main_robot,
+            before_tick=lambda: step_when_busy(simulator),
+        )
+        try:
+            voice = VoiceConversation(session, recognizer)
+            voice.typed("pour the water from the jug into the water glass")
+            asked = voice.typed("yes").reply
+            assert asked.startswith("Before I do that:") and session.question is not None
+            echoed = voice.hear(read_wav(spoken("yes")))
+            assert echoed.result is None and echoed.settled.reply is not None
+            assert echoed.reply.startswith('You said yes: I will go ahead with "pour the water')
+            assert session.question is not None and session.question.confirm  # still asked
+            done = voice.hear(read_wav(spoken("yes")))
+            assert (
+                done.result is not None
+                and done.reply == "I poured the water jug into the water glass."
+            )
+        finally:
+            session.close()
+            llm.close()

@@ -10,6 +10,14 @@ it heard (:data:`ECHO`) and keeps it pending; the next thing heard decides (:fun
   anything else that is no request to act discards it and asks for the request again;
 - a new request that would act replaces the pending one, and is itself echoed.
 
+A bare yes or no with nothing pending goes to the tree (it may answer the tree's own
+question), but for one case: when the tree's question (``/session/pending``, passed to
+:func:`settle` as ``question``) confirms safety doubts (its ``confirm``: "Before I do that: the
+pan is hot. Shall I still do it?"), a yes heard by ear is itself echoed
+(:data:`SAFETY_ECHO`) and reaches the tree only after a second yes. No confidence makes a
+spoken yes sure enough here (docs/voice.md: the confidence hardly tells right from wrong);
+a typed yes (no audio to mishear) runs at once, and a no always does.
+
 Whether a request may move the robot is read from its one parse (the request frame: the
 tree has no dry run of a whole turn) and its form: everything is echoed but a question whose
 only clear action is finding, that names no missing skill and no one to bring anything to
@@ -29,11 +37,17 @@ from typing import Literal
 
 from cogtree.knowledge.language.question_form import asks_whether
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.understanding.turn_state import PendingTask
 from cogtree.trees.voice.hearing import Hearing
 from cogtree.trees.voice.recognizer import Transcript
 
 ECHO = "Did you say: {text}? Please say yes or no."
 """What the robot says back before acting on a spoken request that would move it."""
+SAFETY_ECHO = (
+    'You said yes: I will go ahead with "{request}" all the same. Is that right? '
+    "Please say yes or no."
+)
+"""What the robot says back before a spoken yes confirms the tree's safety question."""
 DISCARDED = "OK, I will not do that. Please say your request again."
 """The reply when a pending request is discarded by a no or by anything but a yes."""
 NOT_HEARD = "I did not hear a yes, so I will not do that: {why}. Please say your request again."
@@ -103,8 +117,13 @@ def answer_of(text: str) -> Literal["yes", "no"] | None:
     return None
 
 
-def settle(pending: Pending | None, hearing: Hearing) -> Settled:
-    """Decide one clip given the request waiting for a yes (module docstring)."""
+def settle(
+    pending: Pending | None, hearing: Hearing, question: PendingTask | None = None
+) -> Settled:
+    """Decide one clip given the request waiting for a yes and the tree's ``question``.
+
+    See the module docstring.
+    """
     heard = hearing.transcript
     if pending is not None:
         if hearing.request is None:
@@ -122,4 +141,8 @@ def settle(pending: Pending | None, hearing: Hearing) -> Settled:
         return Settled("not heard", None, hearing.reply, None)
     if needs_confirmation(hearing.request):
         return Settled("asked", None, ECHO.format(text=heard.text), Pending(heard))
+    by_ear = heard.audio_seconds > 0  # typed text has no audio to mishear
+    if question is not None and question.confirm and by_ear and answer_of(hearing.request) == "yes":
+        asked_for = question.said[0] if question.said else question.task
+        return Settled("asked", None, SAFETY_ECHO.format(request=asked_for), Pending(heard))
     return Settled("not needed", hearing.request, None, None, heard)

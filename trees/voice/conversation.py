@@ -5,9 +5,11 @@ clip first stops what the robot is saying (a new request interrupts), then is ju
 (:func:`~trees.voice.hearing.judge`): a clip that holds no request, or a transcript below the
 confidence threshold, never reaches the tree and the robot asks to hear it again. A request
 that would move the robot is echoed and waits for a yes (:mod:`~trees.voice.confirmation`:
-the conversation holds the pending request). A request run is recorded for the tick log
-(:func:`~trees.voice.hearing.record_heard`, with the confirmation's outcome) and run as the
-turn's utterance; the reply, the echo or the request to repeat is spoken.
+the conversation holds the pending request), and so does a spoken yes to the tree's safety
+question (the session's :attr:`~trees.assistant_session.AssistantSession.question`). A
+request run is recorded for the tick log (:func:`~trees.voice.hearing.record_heard`, with the
+confirmation's outcome) and run as the turn's utterance; the reply, the echo or the request
+to repeat is spoken.
 """
 
 from __future__ import annotations
@@ -86,7 +88,7 @@ class VoiceConversation:
         return self._settle(Hearing(words, None, Transcript(words, 1.0, 0.0, 0.0)))
 
     def _settle(self, hearing: Hearing) -> VoiceTurn:
-        settled = settle(self.pending, hearing)
+        settled = settle(self.pending, hearing, self.session.question)
         answer = hearing.transcript if settled.outcome == "confirmed" else None
         self.pending = settled.pending
         result = None
