@@ -157,6 +157,7 @@ class AssistantSession(Closeable):
             )
         self.domains = domains
         self.memory = memory
+        memory.begin_conversation()  # what an unidentified speaker said before is not heeded
         self.speaker = speaker
         self.rate_hz = rate_hz
         self.max_ticks_per_turn = max_ticks_per_turn
@@ -206,13 +207,13 @@ class AssistantSession(Closeable):
             return TurnResult(**{**again.__dict__, "switched": True, "first_pass": result})
         return result
 
-    def close(self) -> None:
     @property
     def question(self) -> PendingTask | None:
         """The tree's question waiting for the user's answer (``/session/pending``), if any."""
         value = py_trees.blackboard.Blackboard.storage.get(keys.PENDING.name)
         return value if isinstance(value, PendingTask) else None
 
+    def close(self) -> None:
         """Stop the tree and close the tick log."""
         self.runner.close()
 

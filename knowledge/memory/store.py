@@ -23,6 +23,15 @@ on any key a recent turn speaks about, so the rule can weigh it), never more tha
 in characters (:mod:`knowledge.memory.context`).
 
 One store serves every domain: traces and facts record their domain, and reads see them all.
+
+The store is the memory of the user it serves. A turn whose speaker nobody identified
+(``write(trace, speaker_known=False)``: a visitor, a voice on an intercom) is not theirs: its
+facts hold for that conversation only. They are kept beside the store, never written (the
+turn goes to H without its claims), and every read of the conversation sees them, so an
+allergy said stays heeded until :meth:`MemoryStore.begin_conversation` starts the next one.
+Such a speaker may add facts for the conversation, never take away the user's: a withdrawal,
+or a fact that would lift a hard constraint the memory holds on its key
+(:func:`~knowledge.memory.revision.lifts`), is not kept.
 """
 
 from __future__ import annotations
@@ -51,7 +60,7 @@ from cogtree.knowledge.memory.model import (
     WorkingContext,
 )
 from cogtree.knowledge.memory.polarity import inadmissible
-from cogtree.knowledge.memory.revision import reconcile
+from cogtree.knowledge.memory.revision import lifts, reconcile
 from cogtree.knowledge.memory.summariser import Summariser, extract_facts
 
 log = logging.getLogger(__name__)
@@ -122,6 +131,8 @@ class MemoryStore(Closeable):
         self._last_turn = 0
         self._ledger = FactLedger()
         self._archive = self._new_archive()
+        self._conversation: tuple[Fact, ...] = ()
+        """What an unidentified speaker stated in this conversation (module docstring)."""
         try:
             self._restore(self._db.load())
         except BaseException:
@@ -172,8 +183,16 @@ class MemoryStore(Closeable):
 
     # -- writing -----------------------------------------------------------------------------
 
-    def write(self, trace: TurnTrace) -> TurnTrace:
+    def begin_conversation(self) -> None:
+        """Start a new conversation: forget what its unidentified speakers stated before."""
+        with self._lock:
+            self._conversation = ()
+
+    def write(self, trace: TurnTrace, *, speaker_known: bool = True) -> TurnTrace:
         """Record one turn: append it to H, consolidate overflow into C, evict C into A.
+
+        Unless ``speaker_known``, the turn's facts hold for this conversation only (module
+        docstring): H gets the turn without its claims.
 
         Returns the trace as stored (numbered). One transaction: when it fails (a locked or
         broken database, or a failing embedder: :class:`MemoryStoreError`) the file does not
@@ -187,9 +206,21 @@ class MemoryStore(Closeable):
             with self._db.writing() as transaction:
                 if transaction.last_turn() != self._last_turn:  # another process wrote
                     self._restore(transaction.snapshot())
-                stored, adopt = self._plan_and_store(trace, transaction)
+                written = trace if speaker_known else trace.model_copy(update={"claims": ()})
+                stored, adopt = self._plan_and_store(written, transaction)
             adopt()  # only once the transaction has committed
-            return stored
+            if speaker_known:
+                return stored
+            said = trace.model_copy(update={"turn": stored.turn})
+            held = reconcile(
+                [*(record.fact for record in self._ledger.core()), *extract_facts(self._history)]
+            )
+            self._conversation += tuple(
+                fact
+                for fact in said.facts()
+                if fact.holds and not self._lifts_held(fact, held.get(fact.key))
+            )
+            return said
 
     def _plan_and_store(
         self, trace: TurnTrace, transaction: MemoryWrite
@@ -240,6 +271,12 @@ class MemoryStore(Closeable):
             self._archive.add(newly_archived)
 
         return stored, adopt
+
+    def _lifts_held(self, fact: Fact, recent: Fact | None) -> bool:
+        """Whether ``fact`` would lift a hard constraint the memory holds on its key."""
+        record = self._ledger.current(fact.key)
+        held = [item for item in (recent, record.fact if record else None) if item is not None]
+        return any(lifts(fact, older) for older in held)
 
     def _restore(self, snapshot: Snapshot) -> None:
         """Take H, C and A from ``snapshot`` and rebuild the archive's similarity index."""
@@ -323,7 +360,7 @@ class MemoryStore(Closeable):
         with self._lock:
             self._check_open()
             history = self._history
-            pending = extract_facts(history)
+            pending = [*extract_facts(history), *self._conversation]
             believed = [record.fact for record in self._ledger.core()] + pending
             recalls = self._search(request, top, include_superseded=False)
             recalls += self._archived_rivals(pending, recalls)

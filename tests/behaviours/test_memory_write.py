@@ -115,6 +115,7 @@ def turn(blackboard, domains, control: str, task: BaseModel | None = None) -> No
     blackboard.set("/turn/reply", "Noted: you are allergic to peanuts.")
     blackboard.set("/turn/domain", "advisor")
     blackboard.set("/turn/control", control)
+    blackboard.set("/turn/speaker", "anna")  # identified: the memory is hers
     if task is not None:
         blackboard.set("/turn/task", task)
 
@@ -242,6 +243,7 @@ def say(blackboard, utterance: str, slots: dict, resolved: dict) -> None:
         del storage[key]
     blackboard.set("/turn/utterance", utterance)
     blackboard.set("/turn/domain", "advisor")
+    blackboard.set("/turn/speaker", "anna")  # identified: the memory is hers
     blackboard.set(
         "/turn/intent",
         IntentFrame(

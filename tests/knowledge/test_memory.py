@@ -344,6 +344,38 @@ def test_a_failing_summariser_falls_back_to_extracting_the_stated_facts(
     assert texts(store.core) == ["Name: Bo."]
 
 
+# -- an unidentified speaker ---------------------------------------------------------------------
+
+
+def test_an_unidentified_speakers_facts_hold_for_their_conversation_only(
+    open_store: OpenStore, db_path: Path
+) -> None:
+    store = open_store(history_capacity=1)
+    allergy = claim("The user is allergic to peanuts.", "hard_constraint", "food.Peanuts")
+    stored = store.write(turn("I'm allergic to peanuts", allergy), speaker_known=False)
+    assert stored.claims == (allergy,) and store.history[-1].claims == ()
+    store.write(turn("thanks"), speaker_known=False)  # H moves on: still heeded
+    assert texts(store.read("peanuts").facts) == ["The user is allergic to peanuts."]
+    assert store.core == ()
+    with MemoryStore(db_path) as other:  # nothing of it is in the file
+        assert texts(other.read("peanuts").facts) == []
+    store.begin_conversation()
+    assert texts(store.read("peanuts").facts) == []
+
+
+def test_an_unidentified_speaker_never_takes_away_the_users_facts(open_store: OpenStore) -> None:
+    store = open_store(history_capacity=1)
+    store.write(turn("no nuts", claim("Allergic to nuts.", "hard_constraint", "allergy.nut")))
+    store.write(turn("ok"))
+    liked = claim("Likes nuts.", "preference", "allergy.nut", "confirmed", correction=True)
+    allergy = claim("Allergic to nuts.", "hard_constraint", "allergy.nut", "confirmed")
+    for said in (liked, allergy.withdrawn()):
+        store.write(turn("I'm no longer allergic to nuts", said), speaker_known=False)
+    vegan = claim("Vegan.", "hard_constraint", "diet.vegan")
+    store.write(turn("and I'm vegan", vegan), speaker_known=False)
+    assert sorted(texts(store.read("nuts vegan").facts)) == ["Allergic to nuts.", "Vegan."]
+
+
 # -- A: archive retrieval -------------------------------------------------------------------------
 
 TOPICS = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from concurrent.futures import Future
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import py_trees
@@ -201,18 +202,28 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
 
     Reads ``/turn/utterance``, ``/turn/reply``, ``/turn/domain``, ``/turn/control``,
     ``/turn/task``, ``/turn/intent``, ``/session/pending`` (the claims pass
-    :func:`guard_claims`, as in StageClaims). Writes ``/session/pending`` (cleared on Proceed, its
-    ``confirm`` dropped after the turn that asked; kept, asked again or dropped after a new
-    request) and ``/turn/reply``: the pending question asked again, or that it was dropped,
-    after the reply; when a write carrying claims fails, the confirmation Respond gave
-    ("Noted: ...") is replaced by :data:`NOT_REMEMBERED` with the reason, so the robot never
-    says it noted what it lost.
+    :func:`guard_claims`, as in StageClaims), ``/turn/speaker`` (unset: nobody identified the
+    speaker, and the turn's facts hold for this conversation only, never for whoever speaks
+    next: :meth:`~knowledge.memory.store.MemoryStore.write`). Writes ``/session/pending``
+    (cleared on Proceed, its ``confirm`` dropped after the turn that asked; kept, asked again
+    or dropped after a new request) and ``/turn/reply``: the pending question asked again, or
+    that it was dropped, after the reply; when a write carrying claims fails, the
+    confirmation Respond gave ("Noted: ...") is replaced by :data:`NOT_REMEMBERED` with the
+    reason, so the robot never says it noted what it lost.
     SUCCESS: the turn is stored. FAILURE: no utterance this turn, or the memory refused the
     write (the reason is the feedback message and the log holds the whole trace: nothing is
     lost silently). RUNNING: writing.
     """
 
-    reads = (keys.UTTERANCE, keys.REPLY, keys.DOMAIN, keys.CONTROL, keys.TASK, keys.INTENT)
+    reads = (
+        keys.UTTERANCE,
+        keys.REPLY,
+        keys.DOMAIN,
+        keys.CONTROL,
+        keys.TASK,
+        keys.INTENT,
+        keys.SPEAKER,
+    )
     writes = (keys.PENDING, keys.REPLY)
 
     def __init__(self, name: str = "Consolidate") -> None:
@@ -225,6 +236,7 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
         self.task_key = self.key_of(keys.TASK)
         self.pending_key = self.key_of(keys.PENDING)
         self.intent_key = self.key_of(keys.INTENT)
+        self.speaker_key = self.key_of(keys.SPEAKER)
         self._trace: TurnTrace | None = None
         self._notes: list[str] = []
         self._settled: list[str] = []
@@ -251,7 +263,8 @@ class Consolidate(keys.DeclaredKeys, BackgroundWork[TurnTrace]):
             domain=keys.read_optional(self.blackboard, self.domain_key, str) or GENERAL_DOMAIN,
             claims=claims,
         )
-        return self.submit(self.memory.write, self._trace)
+        known = bool(keys.read_optional(self.blackboard, self.speaker_key, str))
+        return self.submit(partial(self.memory.write, speaker_known=known), self._trace)
 
     def waiting(self, waited: float) -> str:
         """The write runs."""
