@@ -147,6 +147,21 @@ def joined(items: Sequence[str], conjunction: str = "and") -> str:
     return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"
 
 
+def clauses(items: Sequence[str]) -> str:
+    """Things said of one subject, after it: "has 5 g of fat and suits vegans".
+
+    An item that ends with a full stop is a sentence of its own, never joined to the next by
+    "and": what follows opens a new sentence on "It" ("cannot be checked for you: I know
+    nothing of you yet. It contains milk"). No stop at the end (the reply's template has it).
+    """
+    sentences: list[list[str]] = [[]]
+    for item in items:
+        sentences[-1].append(item.rstrip("."))
+        if item.endswith("."):
+            sentences.append([])
+    return ". It ".join(joined(group) for group in sentences if group)
+
+
 def clip(text: str, limit: int, *, one_line: bool = True, trim: bool = False) -> str:
     """``text`` cut to ``limit`` characters, the last of them :data:`ELLIPSIS`; as is if it fits.
 

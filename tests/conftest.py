@@ -48,6 +48,20 @@ def shipped_domains(shipped_packs: DomainRegistry) -> Iterator[DomainRegistry]:
 
 
 @pytest.fixture
+def table1_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Callable[[str], str]:
+    """Runs ``cogtree eval table1`` on a phrasing set given as YAML text; gives what it printed."""
+    from cogtree.trees.cli.main import main
+
+    def run(phrasings: str) -> str:
+        path = tmp_path / "own.yaml"
+        path.write_text(phrasings, encoding="utf-8")
+        assert main(["eval", "table1", "--file", str(path)]) == 0
+        return capsys.readouterr().out
+
+    return run
+
+
+@pytest.fixture
 def blackboard() -> Iterator[BlackboardView]:
     """A cleared py_trees blackboard, cleared again after the test."""
     with mock_blackboard() as view:

@@ -19,6 +19,7 @@ from cogtree.knowledge.understanding.evidence_needs import (
     TurnTask,
     answered,
     memory_bindings,
+    task_rows,
 )
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, GateRationale
 
@@ -76,7 +77,11 @@ class NeedsEvidence(TurnAnswerNode):
             return self._decide(False, f"{task.spec.name} is already answered this turn", facts)
         reuse = self._reusable(task)
         if isinstance(reuse, Reuse):
-            items = [*(bundle.items if bundle else []), reuse.item]
+            rows = task_rows(task, reuse.item.rows, self.working())  # with today's context
+            items = [
+                *(bundle.items if bundle else []),
+                reuse.item.model_copy(update={"rows": rows}),
+            ]
             self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
             asked = f" to {reuse.held.utterance!r}" if reuse.held.utterance else ""
             why = (

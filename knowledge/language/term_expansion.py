@@ -37,11 +37,22 @@ COG = Namespace("https://cogtree.dev/ontology#")
 
 
 def synonym_groups(path: Path = SYNONYMS_FILE) -> list[list[str]]:
-    """The groups of a synonyms YAML file (``groups: [[a, b], ...]``); a clear error if bad."""
+    """The groups of a synonyms YAML file (``groups:``, ``people:``); a clear error if bad."""
+    return _groups(path, "groups") + _groups(path, "people", required=False)
+
+
+def person_groups(path: Path = SYNONYMS_FILE) -> list[list[str]]:
+    """The file's ``people:`` groups: words for someone by who they are (son, mum, guest)."""
+    return _groups(path, "people", required=False)
+
+
+def _groups(path: Path, key: str, *, required: bool = True) -> list[list[str]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    groups = data.get("groups") if isinstance(data, dict) else None
+    groups = data.get(key) if isinstance(data, dict) else None
+    if groups is None and not required:
+        return []
     if not isinstance(groups, list) or not all(isinstance(group, list) for group in groups):
-        raise ValueError(f"{path}: expected `groups:` as a list of lists of words")
+        raise ValueError(f"{path}: expected `{key}:` as a list of lists of words")
     return [[str(term) for term in group] for group in groups]
 
 

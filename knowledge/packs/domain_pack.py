@@ -41,6 +41,7 @@ from rdflib import Graph
 from rdflib.query import ResultRow
 from rdflib.term import Node
 
+from cogtree.knowledge.packs.rows_hook import RowsHook, find_hook
 from cogtree.knowledge.packs.sql_query import ReadOnlySqlRunner, SqlTemplate, build_database
 from cogtree.knowledge.scene.named_queries import (
     NamedQuery,
@@ -235,6 +236,11 @@ class TaskSpec(_Strict):
         "asks this task (a question about a dish is DishInfo), unless it holds a cue of another "
         "task with a slot of that lexicon",
     )
+    post_process: str | None = Field(
+        None,
+        description="knowledge_query: a function of the pack's tasks.py that rewrites the "
+        "template's rows before they are evidence (knowledge.packs.rows_hook)",
+    )
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
@@ -343,6 +349,7 @@ class DomainPack:
     directory: Path
     schemas: Mapping[str, type[BaseModel]]
     queries: QueryLibrary
+    hooks: Mapping[str, RowsHook] = field(default_factory=dict)
     _graph: Graph | None = field(default=None, repr=False)
     _rows: dict[str, tuple[Mapping[str, Node], ...]] = field(default_factory=dict, repr=False)
 
@@ -446,8 +453,15 @@ def load_pack(directory: str | Path) -> DomainPack:
     schemas = {task.name: _schema(schemas_module, task, manifest_path) for task in manifest.tasks}
     queries = _load_queries(folder / "queries", manifest.name, sql=manifest.database is not None)
     _check_references(manifest, schemas, queries, manifest_path, folder)
+    hooks = {task.name: _hook(schemas_module, task, manifest_path) for task in manifest.tasks}
     log.debug("loaded domain pack %s from %s", manifest.name, folder)
-    return DomainPack(manifest=manifest, directory=folder, schemas=schemas, queries=queries)
+    return DomainPack(
+        manifest=manifest,
+        directory=folder,
+        schemas=schemas,
+        queries=queries,
+        hooks={name: hook for name, hook in hooks.items() if hook is not None},
+    )
 
 
 def _read_manifest(path: Path) -> PackManifest:
@@ -485,6 +499,18 @@ def _schema(module: ModuleType, task: TaskSpec, manifest: Path) -> type[BaseMode
         raise PackError(
             f"{manifest}: task {task.name} names schema {task.schema_name!r}, which is not a "
             f"pydantic model class in {module.__file__}"
+        )
+    return found
+
+
+def _hook(module: ModuleType, task: TaskSpec, manifest: Path) -> RowsHook | None:
+    if task.post_process is None:
+        return None
+    found = find_hook(module, task.post_process)
+    if found is None:
+        raise PackError(
+            f"{manifest}: task {task.name} names post_process {task.post_process!r}, which is "
+            f"not a function in {module.__file__}"
         )
     return found
 

@@ -120,6 +120,8 @@ def _part_of(part: EvidencePart, answer: HeldAnswer, asked: list[str]) -> Eviden
         if held:
             return f"it held only {part.slot}={'+'.join(held)}, and every part is asked"
         return answer.item
+    if asked == held:  # the same question: all its answer (a profile's target shares too)
+        return answer.item
     wanted = {topic for value in asked for topic in part.expands.get(value, [value])}
     if held:
         covered = {topic for value in held for topic in part.expands.get(value, [value])}

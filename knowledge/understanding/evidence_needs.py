@@ -11,11 +11,13 @@ decides whether to fetch is :class:`~behaviours.gates.evidence.NeedsEvidence`.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.rows_hook import post_processed
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, IntentFrame
 
 MODEL_QUERY = "model-query"
@@ -96,6 +98,16 @@ def memory_bindings(working: WorkingContext | None) -> dict[str, list[str]]:
     for nutrient, amounts in targets.items():  # the newest, should a correction sit beside it
         bound[TARGETS_PARAMETER].append(f"{nutrient}={max(amounts)[1]}")
     return bound
+
+
+def task_rows(
+    task: TurnTask, rows: Sequence[dict[str, str | None]], working: WorkingContext | None
+) -> list[dict[str, str | None]]:
+    """The rows of ``task``'s template after its pack's ``post_process`` hook.
+
+    The hook (:mod:`knowledge.packs.rows_hook`) gets what ``working`` binds now.
+    """
+    return post_processed(task.pack.hooks.get(task.spec.name), rows, memory_bindings(working))
 
 
 def answered(evidence: EvidenceBundle | None, task: TurnTask) -> bool:

@@ -5,6 +5,7 @@ The items here are written for this test (the shipped phrasings are data nobody 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,6 @@ import pytest
 from cogtree.evaluation.janus.table1 import Table1Error, Turn, judge_turn, load_phrasings
 from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.trees.assistant_session import TurnResult
-from cogtree.trees.cli.main import main
 
 OWN = """
 items:
@@ -37,12 +37,9 @@ items:
 
 
 def test_the_phrasings_are_run_and_counted_per_behaviour(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    table1_table: Callable[[str], str],
 ) -> None:
-    path = tmp_path / "own.yaml"
-    path.write_text(OWN, encoding="utf-8")
-    assert main(["eval", "table1", "--file", str(path)]) == 0
-    table = capsys.readouterr().out
+    table = table1_table(OWN)
     assert "| contains_check | 1/1 | 1/1 | 0 |" in table
     assert "| add_profile | 1/1 | 0/0 | 0 |" in table  # asked for the missing targets
     assert "| all |" in table

@@ -12,16 +12,11 @@ from rdflib.query import ResultRow
 
 from cogtree.knowledge.memory.model import Claim
 from cogtree.knowledge.packs.domain_pack import DomainPack, load_pack
-from cogtree.knowledge.packs.domain_registry import SHIPPED_PACKS, DomainRegistry
+from cogtree.knowledge.packs.domain_registry import SHIPPED_PACKS
 from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
 from cogtree.knowledge.packs.task_schema import required_slots
-from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, fill_slots
-
-
-@pytest.fixture(scope="module")
-def pack() -> DomainPack:
-    return DomainRegistry.discover(only=["advisor"]).get("advisor")
 
 
 @pytest.fixture(scope="module")
@@ -29,17 +24,12 @@ def kg() -> AdvisorKG:
     return AdvisorKG()
 
 
-@pytest.fixture(scope="module")
-def lexicons(pack: DomainPack) -> dict[str, Lexicon]:
-    return build_lexicons(pack, None)
+def make(advisor_pack: DomainPack, task: str, **slots: Any) -> BaseModel:
+    return advisor_pack.schema_for(task).model_validate(slots)
 
 
-def make(pack: DomainPack, task: str, **slots: Any) -> BaseModel:
-    return pack.schema_for(task).model_validate(slots)
-
-
-def claims_of(pack: DomainPack, **slots: Any) -> list[Claim]:
-    task = make(pack, "AddToDatabase", **slots)
+def claims_of(advisor_pack: DomainPack, **slots: Any) -> list[Claim]:
+    task = make(advisor_pack, "AddToDatabase", **slots)
     found: list[Claim] = task.claims()  # type: ignore[attr-defined]
     return found
 
@@ -47,20 +37,22 @@ def claims_of(pack: DomainPack, **slots: Any) -> list[Claim]:
 # ---------------------------------------------------------------------- manifest and contract
 
 
-def test_the_pack_loads_from_its_directory_and_through_the_registry(pack: DomainPack) -> None:
+def test_the_pack_loads_from_its_directory_and_through_the_registry(
+    advisor_pack: DomainPack,
+) -> None:
     direct = load_pack(SHIPPED_PACKS / "advisor")
-    assert direct.name == pack.name == "advisor"
-    assert pack.has_own_knowledge
-    assert next(iter(pack.manifest.prefixes.items())) == ("adv", str(ADV))
-    assert pack.manifest.knowledge == ["vocabulary.ttl", "advisor.ttl"]
-    assert len(pack.manifest.examples) >= 10
-    assert len(pack.knowledge_graph()) == len(AdvisorKG().graph)
+    assert direct.name == advisor_pack.name == "advisor"
+    assert advisor_pack.has_own_knowledge
+    assert next(iter(advisor_pack.manifest.prefixes.items())) == ("adv", str(ADV))
+    assert advisor_pack.manifest.knowledge == ["vocabulary.ttl", "advisor.ttl"]
+    assert len(advisor_pack.manifest.examples) >= 10
+    assert len(advisor_pack.knowledge_graph()) == len(AdvisorKG().graph)
 
 
-def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
+def test_tasks_slots_and_templates_are_the_contract(advisor_pack: DomainPack) -> None:
     shape = {
         task.name: (task.grounding, task.query, {n: s.resolve for n, s in task.slots.items()})
-        for task in pack.tasks
+        for task in advisor_pack.tasks
     }
     assert shape == {
         "AddToDatabase": (
@@ -105,7 +97,9 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
             },
         ),
     }
-    required = {task.name: required_slots(pack.schema_for(task.name)) for task in pack.tasks}
+    required = {
+        task.name: required_slots(advisor_pack.schema_for(task.name)) for task in advisor_pack.tasks
+    }
     assert required == {
         "AddToDatabase": ["targets"],  # or all four daily targets, once one is said
         "Introduce": ["name"],
@@ -113,24 +107,26 @@ def test_tasks_slots_and_templates_are_the_contract(pack: DomainPack) -> None:
         "DishInfo": ["dish"],
         "SubstituteDish": [],  # the user, asked for when nobody is known (its user slot)
     }
-    for task in pack.tasks:
-        fields = pack.schema_for(task.name).model_fields
+    for task in advisor_pack.tasks:
+        fields = advisor_pack.schema_for(task.name).model_fields
         assert all(info.description for info in fields.values()), task.name
         assert len(task.examples) >= 8 and len(set(task.examples)) == len(task.examples)
         assert task.reply and task.cues
-    lists = {n for n, s in pack.task("SubstituteDish").slots.items() if s.many}
+    lists = {n for n, s in advisor_pack.task("SubstituteDish").slots.items() if s.many}
     assert lists == {"excluded", "preferred", "only", "available"}
-    assert pack.task("AddToDatabase").slots["targets"].many
+    assert advisor_pack.task("AddToDatabase").slots["targets"].many
 
 
-def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: DomainPack) -> None:
+def test_every_template_parameter_is_a_slot_or_a_contract_parameter(
+    advisor_pack: DomainPack,
+) -> None:
     extra = {"speaker", "avoid", "favour", "diet", "daily_target"}
-    for task in pack.tasks:
+    for task in advisor_pack.tasks:
         if task.query:
-            parameters = set(pack.query(task.query).parameters)
+            parameters = set(advisor_pack.query(task.query).parameters)
             assert "dish" in parameters
             assert parameters <= set(task.slots) | extra, task.name
-    assert set(pack.query("substitute_dish").parameters) == {
+    assert set(advisor_pack.query("substitute_dish").parameters) == {
         "dish",
         "excluded",
         "preferred",
@@ -143,7 +139,7 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
         "day_of_week",
         "meal_type",
     }
-    assert set(pack.query("dish_info").parameters) == {
+    assert set(advisor_pack.query("dish_info").parameters) == {
         "dish",
         "aspect",
         "check",
@@ -159,9 +155,9 @@ def test_every_template_parameter_is_a_slot_or_a_contract_parameter(pack: Domain
 
 
 def test_every_dish_is_in_the_dish_lexicon_by_label_and_short_name(
-    kg: AdvisorKG, lexicons: dict[str, Lexicon]
+    kg: AdvisorKG, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
-    dishes = lexicons["dish"]
+    dishes = advisor_lexicons["dish"]
     assert set(dishes.ids) == {dish.id for dish in kg.dishes()}
     for dish in kg.dishes():
         assert [m.id for m in dishes.find(f"what about the {dish.label}?")] == [dish.id]
@@ -176,9 +172,9 @@ def test_every_dish_is_in_the_dish_lexicon_by_label_and_short_name(
 
 
 def test_every_ingredient_at_any_depth_is_found_or_said_as_its_component(
-    kg: AdvisorKG, lexicons: dict[str, Lexicon]
+    kg: AdvisorKG, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
-    ingredients = lexicons["ingredient"]
+    ingredients = advisor_lexicons["ingredient"]
     seen = {
         occurrence.ingredient for dish in kg.dishes() for occurrence in kg.ingredients_of(dish.id)
     }
@@ -193,20 +189,20 @@ def test_every_ingredient_at_any_depth_is_found_or_said_as_its_component(
 
 
 def test_allergens_diets_people_and_common_names(
-    kg: AdvisorKG, lexicons: dict[str, Lexicon]
+    kg: AdvisorKG, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
     catalogue = {term.id for term in kg.allergens()}
-    assert set(lexicons["allergen"].ids) == catalogue and len(catalogue) == 14
-    assert catalogue <= set(lexicons["ingredient"].ids)
-    assert set(lexicons["diet"].ids) == {"Vegetarian", "Vegan", "Pescatarian"}
-    assert {lexicons["person"].label(p.id) for p in kg.people()} == {
+    assert set(advisor_lexicons["allergen"].ids) == catalogue and len(catalogue) == 14
+    assert catalogue <= set(advisor_lexicons["ingredient"].ids)
+    assert set(advisor_lexicons["diet"].ids) == {"Vegetarian", "Vegan", "Pescatarian"}
+    assert {advisor_lexicons["person"].label(p.id) for p in kg.people()} == {
         "alice",
         "bruno",
         "chiara",
         "dev",
         "elena",
     }
-    ingredients = lexicons["ingredient"]
+    ingredients = advisor_lexicons["ingredient"]
     for said, expected in [
         ("gluten", "CerealsContainingGluten"),
         ("nuts", "Nuts"),  # a category: peanuts and tree nuts, never narrower than said
@@ -231,10 +227,10 @@ def test_allergens_diets_people_and_common_names(
         assert [m.id for m in ingredients.find(said)] == [expected], said
 
 
-def test_no_surface_form_names_two_things_in_one_lexicon(pack: DomainPack) -> None:
-    graph = pack.knowledge_graph()
+def test_no_surface_form_names_two_things_in_one_lexicon(advisor_pack: DomainPack) -> None:
+    graph = advisor_pack.knowledge_graph()
     for name in ("dish", "ingredient"):
-        query = pack.query(pack.manifest.lexicons[name].query or "")
+        query = advisor_pack.query(advisor_pack.manifest.lexicons[name].query or "")
         owners: dict[str, set[str]] = {}
         for row in graph.query(query.text):
             assert isinstance(row, ResultRow)
@@ -246,11 +242,11 @@ def test_no_surface_form_names_two_things_in_one_lexicon(pack: DomainPack) -> No
 
 
 def test_example_slots_with_the_real_slot_filler(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
     def fills(task: str) -> dict[str, dict[str, SlotValue]]:
-        spec = pack.task(task)
-        return {u: fill_slots(spec, u, lexicons).slots for u in spec.examples}
+        spec = advisor_pack.task(task)
+        return {u: fill_slots(spec, u, advisor_lexicons).slots for u in spec.examples}
 
     substitute = fills("SubstituteDish")
     shakshuka = "Suggest a swap for the shakshuka without eggs."
@@ -278,47 +274,54 @@ def test_example_slots_with_the_real_slot_filler(
         "relation": "allergic",
         "person": "Anna",
     }
-    assert [m.id for m in lexicons["correction"].find("Actually, I like mushrooms now.")] == [
-        "true"
-    ]
-    for task in pack.tasks:
+    assert [
+        m.id for m in advisor_lexicons["correction"].find("Actually, I like mushrooms now.")
+    ] == ["true"]
+    for task in advisor_pack.tasks:
         for utterance, slots in fills(task.name).items():
             required = [
-                n for n, f in pack.schema_for(task.name).model_fields.items() if f.is_required()
+                n
+                for n, f in advisor_pack.schema_for(task.name).model_fields.items()
+                if f.is_required()
             ]
             assert all(slots.get(name) for name in required), utterance
             for slot, value in slots.items():
                 spec = task.slots[slot]
                 if spec.resolve in ("kg", "value") and spec.lexicon:
                     said = value if isinstance(value, list) else [value]
-                    assert all(lexicons[spec.lexicon].find(str(v)) for v in said), (utterance, slot)
+                    assert all(advisor_lexicons[spec.lexicon].find(str(v)) for v in said), (
+                        utterance,
+                        slot,
+                    )
 
 
 def test_aspect_and_relation_words_map_to_the_schema_values(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
-    aspect = pack.schema_for("DishInfo").model_fields["aspect"].annotation
-    relation = pack.schema_for("AddToDatabase").model_fields["relation"].annotation
+    aspect = advisor_pack.schema_for("DishInfo").model_fields["aspect"].annotation
+    relation = advisor_pack.schema_for("AddToDatabase").model_fields["relation"].annotation
     # check and profile are never said: they follow from what the question is about
     derived = {"check", "profile"}
-    assert set(lexicons["aspect"].ids) == set(aspect.__args__[0].__args__) - derived  # type: ignore[union-attr]
-    assert set(lexicons["relation"].ids) == set(relation.__args__[0].__args__)  # type: ignore[union-attr]
+    assert set(advisor_lexicons["aspect"].ids) == set(aspect.__args__[0].__args__) - derived  # type: ignore[union-attr]
+    assert set(advisor_lexicons["relation"].ids) == set(relation.__args__[0].__args__)  # type: ignore[union-attr]
     for said, expected in [("carbs", "carbohydrate"), ("calories", "kcal"), ("vegan", "diets")]:
-        assert [m.id for m in lexicons["aspect"].find(said)] == [expected]
+        assert [m.id for m in advisor_lexicons["aspect"].find(said)] == [expected]
     for said, expected in [
         ("I'm allergic", "allergy"),
         ("I don't like it", "exclude"),
         ("I like it", "prefer"),
         ("I'm intolerant", "intolerance"),
     ]:
-        assert [m.id for m in lexicons["relation"].find(said)] == [expected], said
+        assert [m.id for m in advisor_lexicons["relation"].find(said)] == [expected], said
 
 
 # ---------------------------------------------------------------------- schemas
 
 
-def test_add_to_database_claims_name_and_food_slots(pack: DomainPack) -> None:
-    found = claims_of(pack, targets=["Peanuts", "TreeNuts"], relation="allergy", person="Anna")
+def test_add_to_database_claims_name_and_food_slots(advisor_pack: DomainPack) -> None:
+    found = claims_of(
+        advisor_pack, targets=["Peanuts", "TreeNuts"], relation="allergy", person="Anna"
+    )
     assert [(c.slot, c.kind, c.text, c.source) for c in found] == [
         ("user.name", "identifier", "The user's name is Anna", "stated"),
         ("food.peanuts", "hard_constraint", "Anna is allergic to peanuts", "stated"),
@@ -361,18 +364,18 @@ def test_add_to_database_claims_name_and_food_slots(pack: DomainPack) -> None:
     ],
 )
 def test_each_relation_gives_its_slot_kind_and_sentence(
-    pack: DomainPack, slots: dict[str, Any], expected: tuple[str, str, str]
+    advisor_pack: DomainPack, slots: dict[str, Any], expected: tuple[str, str, str]
 ) -> None:
-    (claim,) = claims_of(pack, **slots)
+    (claim,) = claims_of(advisor_pack, **slots)
     assert (claim.slot, claim.kind, claim.text) == expected
 
 
-def test_a_correction_marks_every_claim(pack: DomainPack) -> None:
-    found = claims_of(pack, targets=["mushrooms"], relation="prefer", correction="Actually")
+def test_a_correction_marks_every_claim(advisor_pack: DomainPack) -> None:
+    found = claims_of(advisor_pack, targets=["mushrooms"], relation="prefer", correction="Actually")
     assert [(c.slot, c.kind, c.correction) for c in found] == [
         ("food.mushrooms", "preference", True)
     ]
-    assert not claims_of(pack, targets=["mushrooms"], correction="false")[0].correction
+    assert not claims_of(advisor_pack, targets=["mushrooms"], correction="false")[0].correction
 
 
 @pytest.mark.parametrize(
@@ -392,16 +395,16 @@ def test_a_correction_marks_every_claim(pack: DomainPack) -> None:
     ],
 )
 def test_add_to_database_rejects_nonsense_with_a_clear_message(
-    pack: DomainPack, slots: dict[str, Any], message: str
+    advisor_pack: DomainPack, slots: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(ValidationError, match=message):
-        make(pack, "AddToDatabase", **slots)
+        make(advisor_pack, "AddToDatabase", **slots)
 
 
-def test_targets_are_cleaned_and_a_single_target_is_a_list(pack: DomainPack) -> None:
-    task = make(pack, "AddToDatabase", targets=" Peanuts ", person="  ")
+def test_targets_are_cleaned_and_a_single_target_is_a_list(advisor_pack: DomainPack) -> None:
+    task = make(advisor_pack, "AddToDatabase", targets=" Peanuts ", person="  ")
     assert task.model_dump()["targets"] == ["Peanuts"] and task.model_dump()["person"] is None
-    task = make(pack, "AddToDatabase", targets=["egg", "egg", " ", "Milk"])
+    task = make(advisor_pack, "AddToDatabase", targets=["egg", "egg", " ", "Milk"])
     assert task.model_dump()["targets"] == ["egg", "Milk"]
 
 
@@ -413,22 +416,24 @@ def test_the_diets_the_schema_knows_are_the_graphs(kg: AdvisorKG) -> None:
     assert len(list(kg.graph.subjects(RDF.type, ADV.Diet))) == len(DIETS)
 
 
-def test_dish_info_and_substitute_dish_validation(pack: DomainPack) -> None:
-    assert make(pack, "DishInfo", dish="tiramisu", aspect=" Carbohydrate ").model_dump() == {
+def test_dish_info_and_substitute_dish_validation(advisor_pack: DomainPack) -> None:
+    assert make(
+        advisor_pack, "DishInfo", dish="tiramisu", aspect=" Carbohydrate "
+    ).model_dump() == {
         "dish": "tiramisu",
         "aspect": "carbohydrate",
         "check": [],
         "person": None,
         "for_user": False,
     }
-    assert make(pack, "DishInfo", dish="tiramisu", aspect="").model_dump()["aspect"] is None
+    assert make(advisor_pack, "DishInfo", dish="tiramisu", aspect="").model_dump()["aspect"] is None
     with pytest.raises(ValidationError, match="aspect 'sugar' is unknown; use one of kcal"):
-        make(pack, "DishInfo", dish="tiramisu", aspect="sugar")
+        make(advisor_pack, "DishInfo", dish="tiramisu", aspect="sugar")
     with pytest.raises(ValidationError, match="dish"):
-        make(pack, "DishInfo", aspect="kcal")
+        make(advisor_pack, "DishInfo", aspect="kcal")
     with pytest.raises(ValidationError, match="dish"):
-        make(pack, "SubstituteDish", dish="  ")
-    substitute = make(pack, "SubstituteDish", dish="lasagne", excluded="Milk", only=None)
+        make(advisor_pack, "SubstituteDish", dish="  ")
+    substitute = make(advisor_pack, "SubstituteDish", dish="lasagne", excluded="Milk", only=None)
     assert substitute.model_dump() == {
         "dish": "lasagne",
         "excluded": ["Milk"],
@@ -442,4 +447,4 @@ def test_dish_info_and_substitute_dish_validation(pack: DomainPack) -> None:
         "weekly_plan": False,
     }
     with pytest.raises(ValidationError, match="only"):
-        make(pack, "SubstituteDish", dish="lasagne", only=[3])
+        make(advisor_pack, "SubstituteDish", dish="lasagne", only=[3])

@@ -8,34 +8,23 @@ words or "2k"; the user asked for, never assumed; and the dish that is not safe 
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
 from cogtree.behaviours.actions.grounding.post_process import quantity
 from cogtree.knowledge.packs.domain_pack import DomainPack
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor.tasks import amount
 from cogtree.knowledge.packs.task_schema import asked_first, missing_user, required_slots
 from cogtree.knowledge.understanding.intent_matching import IntentMatcher, cued_task
-from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import fill_slots, is_grounded
 from cogtree.trees.cli.main import main
 
 
 @pytest.fixture(scope="module")
-def pack() -> DomainPack:
-    return DomainRegistry.discover(only=["advisor"]).get("advisor")
-
-
-@pytest.fixture(scope="module")
-def lexicons(pack: DomainPack) -> dict[str, Lexicon]:
-    return build_lexicons(pack, None)
-
-
-@pytest.fixture(scope="module")
-def matcher(pack: DomainPack, lexicons: dict[str, Lexicon]) -> IntentMatcher:
-    return IntentMatcher.from_pack(pack, lexicons)
+def matcher(advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]) -> IntentMatcher:
+    return IntentMatcher.from_pack(advisor_pack, advisor_lexicons)
 
 
 # ---------------------------------------------------------------------- which tool
@@ -60,49 +49,57 @@ def test_natural_phrasings_reach_their_tool(matcher: IntentMatcher, said: str, t
 
 
 def test_a_swap_that_also_states_an_allergy_is_still_a_swap(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
     said = "Rather than the chicken satay, what could I have? I'm allergic to peanuts."
-    found = cued_task(pack.tasks, said, lexicons)
+    found = cued_task(advisor_pack.tasks, said, advisor_lexicons)
     assert found is not None and found.name == "SubstituteDish"
 
 
 # ---------------------------------------------------------------------- SubstituteDish
 
 
-def substitute(pack: DomainPack, lexicons: dict[str, Lexicon], said: str) -> dict[str, object]:
-    slots = fill_slots(pack.task("SubstituteDish"), said, lexicons).slots
+def substitute(
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon], said: str
+) -> dict[str, object]:
+    slots = fill_slots(advisor_pack.task("SubstituteDish"), said, advisor_lexicons).slots
     values = {name: value for name, value in slots.items() if name not in ("day_of_week",)}
-    return pack.schema_for("SubstituteDish").model_validate(values).model_dump()
+    return advisor_pack.schema_for("SubstituteDish").model_validate(values).model_dump()
 
 
 def test_what_the_person_has_is_only_preferred_unless_nothing_else_is_available(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
-    has = substitute(pack, lexicons, "Instead of the dahl, I've got chickpeas and spinach.")
+    has = substitute(
+        advisor_pack, advisor_lexicons, "Instead of the dahl, I've got chickpeas and spinach."
+    )
     assert has["only"] == [] and {"chickpeas", "spinach"} <= {p.lower() for p in has["preferred"]}
     only = substitute(
-        pack, lexicons, "Instead of the dahl: chickpeas and spinach, that's all I have."
+        advisor_pack,
+        advisor_lexicons,
+        "Instead of the dahl: chickpeas and spinach, that's all I have.",
     )
     assert {"chickpeas", "spinach"} <= {o.lower() for o in only["only"]} and not only["preferred"]
 
 
-def test_an_excluded_ingredient_is_never_also_preferred(pack: DomainPack) -> None:
-    task = pack.schema_for("SubstituteDish").model_validate(
+def test_an_excluded_ingredient_is_never_also_preferred(advisor_pack: DomainPack) -> None:
+    task = advisor_pack.schema_for("SubstituteDish").model_validate(
         {"dish": "lasagne", "excluded": ["Eggs"], "available": ["Eggs", "spinach"]}
     )
     assert task.model_dump()["preferred"] == ["spinach"]  # eggs stay out
 
 
 def test_day_and_meal_are_read_and_the_user_is_the_one_required_field(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
     slots = fill_slots(
-        pack.task("SubstituteDish"), "Swap my Tuesday supper for something else", lexicons
+        advisor_pack.task("SubstituteDish"),
+        "Swap my Tuesday supper for something else",
+        advisor_lexicons,
     ).slots
-    assert [m.id for m in lexicons["meal"].find(str(slots["meal_type"]))] == ["dinner"]
+    assert [m.id for m in advisor_lexicons["meal"].find(str(slots["meal_type"]))] == ["dinner"]
     assert str(slots["day_of_week"]).lower() == "tuesday"
-    schema = pack.schema_for("SubstituteDish")
+    schema = advisor_pack.schema_for("SubstituteDish")
     assert required_slots(schema, slots) == []
     assert missing_user(schema, slots) == "person"  # nobody known: asked, never assumed
     assert missing_user(schema, {**slots, "person": "Chiara"}) is None
@@ -127,22 +124,24 @@ def test_a_thousands_comma_is_no_decimal_comma_and_stays_grounded() -> None:
 
 
 def test_a_profile_needs_its_person_and_all_four_targets(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
-    task = pack.task("AddToDatabase")
-    schema = pack.schema_for("AddToDatabase")
+    task = advisor_pack.task("AddToDatabase")
+    schema = advisor_pack.schema_for("AddToDatabase")
     said = "Please set up a profile for Ines: 1600 kcal and 65 grams of protein."
-    slots = fill_slots(task, said, lexicons).slots
+    slots = fill_slots(task, said, advisor_lexicons).slots
     assert slots["person"] == "Ines" and slots.get("profile")
     assert required_slots(schema, slots)[-2:] == ["daily_carbohydrate_g", "daily_fat_g"]
-    anonymous = fill_slots(task, "Save my targets: 1600 kcal, 65 g protein.", lexicons).slots
+    anonymous = fill_slots(
+        task, "Save my targets: 1600 kcal, 65 g protein.", advisor_lexicons
+    ).slots
     assert missing_user(schema, anonymous) == "person"
     # a remembered allergy is the speaker's: no name needed
     assert missing_user(schema, {"targets": ["Peanuts"], "relation": "allergy"}) is None
 
 
-def test_asking_for_a_profile_with_no_numbers_asks_for_all_four(pack: DomainPack) -> None:
-    schema = pack.schema_for("AddToDatabase")
+def test_asking_for_a_profile_with_no_numbers_asks_for_all_four(advisor_pack: DomainPack) -> None:
+    schema = advisor_pack.schema_for("AddToDatabase")
     assert required_slots(schema, {"profile": True, "person": "Ines"}) == [
         "daily_kcal",
         "daily_protein_g",
@@ -151,9 +150,9 @@ def test_asking_for_a_profile_with_no_numbers_asks_for_all_four(pack: DomainPack
     ]
 
 
-def test_a_dish_question_is_answered_for_whoever_asks(pack: DomainPack) -> None:
+def test_a_dish_question_is_answered_for_whoever_asks(advisor_pack: DomainPack) -> None:
     """Table 1: DishInfo's user is optional; unknown, the answer cannot vouch (tree test below)."""
-    schema = pack.schema_for("DishInfo")
+    schema = advisor_pack.schema_for("DishInfo")
     values = {"dish": "gazpacho", "for_user": "for me"}
     assert missing_user(schema, values) is None
     assert asked_first(schema, values, {}, acts_for_speaker=False) is None
@@ -191,24 +190,19 @@ items:
 """
 
 
-def test_each_behaviour_through_the_turn_tree(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "own.yaml"
-    path.write_text(OWN, encoding="utf-8")
-    assert main(["eval", "table1", "--file", str(path)]) == 0
-    table = capsys.readouterr().out
+def test_each_behaviour_through_the_turn_tree(table1_table: Callable[[str], str]) -> None:
+    table = table1_table(OWN)
     assert "| substitute | 5/5 | 0/0 | 0 |" in table, table
     assert "| add_profile | 3/3 | 0/0 | 0 |" in table, table
     assert "| compatibility | 2/2 | 0/0 | 0 |" in table, table  # "cannot be checked for you"
 
 
 def test_a_profile_for_someone_else_is_theirs_not_the_users(
-    pack: DomainPack, lexicons: dict[str, Lexicon]
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon]
 ) -> None:
     said = "Please add my sister Noor: 1800 kcal, 70 g protein, 220 g carbs and 60 g fat."
-    slots = fill_slots(pack.task("AddToDatabase"), said, lexicons).slots
-    task = pack.schema_for("AddToDatabase").model_validate(
+    slots = fill_slots(advisor_pack.task("AddToDatabase"), said, advisor_lexicons).slots
+    task = advisor_pack.schema_for("AddToDatabase").model_validate(
         {name: value for name, value in slots.items() if name not in ("relation",)}
     )
     claims = task.claims()  # type: ignore[attr-defined]
@@ -216,7 +210,7 @@ def test_a_profile_for_someone_else_is_theirs_not_the_users(
     assert {claim.slot for claim in claims} == {
         f"about.noor.target.{nutrient}" for nutrient in ("energy", "protein", "carbohydrate", "fat")
     }
-    assert missing_user(pack.schema_for("AddToDatabase"), slots) is None  # Noor is named
+    assert missing_user(advisor_pack.schema_for("AddToDatabase"), slots) is None  # Noor is named
 
 
 @pytest.mark.parametrize(
@@ -230,9 +224,11 @@ def test_a_profile_for_someone_else_is_theirs_not_the_users(
     ],
 )
 def test_a_capitalised_word_is_no_name_unless_said_as_one(
-    pack: DomainPack, lexicons: dict[str, Lexicon], said: str
+    advisor_pack: DomainPack, advisor_lexicons: dict[str, Lexicon], said: str
 ) -> None:
-    assert fill_slots(pack.task("AddToDatabase"), said, lexicons).slots.get("person") in (None, "")
+    assert fill_slots(advisor_pack.task("AddToDatabase"), said, advisor_lexicons).slots.get(
+        "person"
+    ) in (None, "")
 
 
 @pytest.mark.parametrize(

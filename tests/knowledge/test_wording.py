@@ -6,6 +6,7 @@ import pytest
 
 from cogtree.knowledge.wording import (
     capitalised,
+    clauses,
     clip,
     counted,
     id_words,
@@ -58,6 +59,15 @@ def test_joined_reads_as_a_phrase() -> None:
     assert joined(["tea", "coffee"]) == "tea and coffee"
     assert joined(["tea", "coffee", "juice"]) == "tea, coffee and juice"
     assert joined(["the red mug", "the blue mug"], "or") == "the red mug or the blue mug"
+
+
+def test_a_clause_that_is_a_sentence_is_not_joined_to_the_next_by_and() -> None:
+    assert clauses(["has 5 g of fat", "suits vegans"]) == "has 5 g of fat and suits vegans"
+    said = clauses(
+        ["cannot be checked for you: I know nothing of you yet.", "holds milk", "is hot"]
+    )
+    assert said == "cannot be checked for you: I know nothing of you yet. It holds milk and is hot"
+    assert clauses(["cannot be checked for you yet."]) == "cannot be checked for you yet"
 
 
 def test_clip_keeps_short_text_and_ends_a_cut_with_an_ellipsis() -> None:

@@ -25,6 +25,9 @@ def test_is_it_safe_for_me_says_it_cannot_tell_without_a_profile(converse: Start
         reply = talk.say(question)
         assert "peanuts (in peanuts)" in reply  # the allergens, with where they come from
         assert "cannot be checked for you" in reply and "safe for you" not in reply
+        # two sentences: what the robot cannot check, then what the dish holds; no "safe"
+        assert "of yours yet. It contains these allergens: " in reply, reply
+        assert " yet and " not in reply and "safe" not in reply
 
 
 def test_a_stored_allergy_is_a_veto_with_its_evidence(converse: Start) -> None:  # noqa: F811
@@ -65,3 +68,12 @@ def test_an_allergy_stays_the_first_word_when_targets_are_known(converse: Start)
 def test_no_targets_no_shares(converse: Start) -> None:  # noqa: F811
     reply = converse().say("Would the pad thai be alright for me?")
     assert "% of your" not in reply and "per serving" not in reply
+
+
+def test_a_reused_answer_keeps_the_shares_of_the_targets(converse: Start) -> None:  # noqa: F811
+    talk = converse()
+    talk.say(TARGETS)
+    first = talk.say("Would the pad thai be alright for me?")
+    again = talk.say("Would the pad thai be alright for me?")  # the held answer serves it
+    assert "44% of your 2000 kcal a day" in first
+    assert again == first

@@ -64,7 +64,7 @@ from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     SlotResolution,
 )
-from cogtree.knowledge.wording import BoundedText, capitalised, joined, with_the
+from cogtree.knowledge.wording import BoundedText, capitalised, clauses, joined, with_the
 from cogtree.skills.safety.state_claims import unbacked_in_index
 
 log = logging.getLogger(__name__)
@@ -470,7 +470,7 @@ def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]
     for name in fields:
         column = _column_values(turn, rows, name)
         if column:
-            values[name] = joined(column)
+            values[name] = clauses(column)
         elif turn.slots.get(name) not in (None, [], ""):
             values[name] = _label_of(turn, name, turn.slots[name])
         else:

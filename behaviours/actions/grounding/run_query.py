@@ -45,8 +45,10 @@ from typing import Any
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
+from cogtree.behaviours.answer_node import task_on_blackboard
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_pack import DomainPack, PackError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.grounding_backend import GroundingBackend
@@ -57,7 +59,7 @@ from cogtree.knowledge.scene.readonly_query import (
     ReadOnlyQueryRunner,
 )
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.evidence_needs import MODEL_QUERY
+from cogtree.knowledge.understanding.evidence_needs import MODEL_QUERY, TurnTask, task_rows
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, GeneratedQuery
 from cogtree.knowledge.worker_pool import WorkerPool
 
@@ -77,9 +79,11 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
 
     Handles: ``domains``, ``workers``; ``scene_graph`` (optional: needed for queries on the
     scene graph).
-    Reads ``/turn/domain``, ``/turn/query``, ``/turn/evidence``. Writes ``/turn/evidence``:
-    the bundle so far plus one :class:`EvidenceItem` (source: the template's name or
-    ``model-query``; the query text; the rows).
+    Reads ``/turn/domain``, ``/turn/query``, ``/turn/evidence``, ``/turn/intent`` and
+    ``/memory/working`` (the rows of the task's own template go through its pack's
+    ``post_process`` hook with what memory binds). Writes ``/turn/evidence``: the bundle so
+    far plus one :class:`EvidenceItem` (source: the template's name or ``model-query``; the
+    query text; the rows).
     SUCCESS: the query ran; an empty result is evidence too ("nothing found"). FAILURE: no
     query, no graph to run it on, or the runner refused it or stopped it at its time limit;
     the feedback says why. RUNNING: the query is running on a worker. Interrupted, it drops
@@ -87,7 +91,7 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
     """
 
     first_poll_next_tick = False
-    reads = (keys.DOMAIN, keys.QUERY)
+    reads = (keys.DOMAIN, keys.QUERY, keys.INTENT, keys.WORKING)
     writes = (keys.EVIDENCE,)
 
     def __init__(self, name: str = "RunQuery") -> None:
@@ -97,6 +101,8 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.query_key = self.key_of(keys.QUERY)
         self.evidence_key = self.key_of(keys.EVIDENCE)
+        self.intent_key = self.key_of(keys.INTENT)
+        self.working_key = self.key_of(keys.WORKING)
         self._runners: dict[str, GroundingBackend] = {}
         self._runners_lock = threading.Lock()  # runners are made on worker threads
         self._query: GeneratedQuery | None = None
@@ -207,12 +213,26 @@ class RunQuery(keys.DeclaredKeys, BackgroundWork[Answer]):
             rows = [{"answer": "yes" if outcome.boolean else "no"}]
         from_template = query.source == "template" and query.template
         source = query.template if from_template and query.template else MODEL_QUERY
+        task = self._task()
+        if task is not None and from_template and task.spec.query == query.template:
+            working = keys.read(self.blackboard, self.working_key)
+            rows = task_rows(task, rows, working if isinstance(working, WorkingContext) else None)
         item = EvidenceItem(
             source=source, query=query.text, rows=rows, withheld=list(answer.withheld)
         )
         bundle = keys.read(self.blackboard, self.evidence_key)
         items = list(bundle.items) if isinstance(bundle, EvidenceBundle) else []
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=[*items, item]))
+
+    def _task(self) -> TurnTask | None:
+        """The turn's task, whose pack may post-process its template's rows."""
+        assert self.domains is not None
+        try:
+            return task_on_blackboard(
+                self.domains, self.blackboard, self.domain_key, self.intent_key
+            )
+        except LookupError:
+            return None
 
     def _describe(self, query: GeneratedQuery) -> str:
         what = f"template {query.template}" if query.source == "template" else "model's query"

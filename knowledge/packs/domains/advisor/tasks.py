@@ -25,13 +25,22 @@ from typing import ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from cogtree.knowledge.language.subject import names_someone
 from cogtree.knowledge.memory.model import OTHERS_SLOT, Claim, FactKind
 from cogtree.knowledge.memory.note import Introduction
 from cogtree.knowledge.memory.questions import MemoryQuery
+from cogtree.knowledge.packs.domains.advisor.target_shares import target_shares
 from cogtree.knowledge.packs.task_schema import said
 from cogtree.knowledge.wording import id_words
 
-__all__ = ["AddToDatabase", "DishInfo", "Introduction", "MemoryQuery", "SubstituteDish"]
+__all__ = [
+    "AddToDatabase",
+    "DishInfo",
+    "Introduction",
+    "MemoryQuery",
+    "SubstituteDish",
+    "target_shares",
+]
 
 Relation = Literal["allergy", "intolerance", "diet", "exclude", "prefer"]
 """How a person stands toward a food or diet."""
@@ -246,8 +255,12 @@ class AddToDatabase(_Task):
     @field_validator("about")
     @classmethod
     def _about(cls, value: str | None) -> str | None:
-        """Someone the user names; a bare pronoun ("she") is asked about, never guessed."""
-        if value is None or not value.strip():
+        """Someone the user names; a bare pronoun ("she") is asked about, never guessed.
+
+        "My daily targets are ..." names no one: a possessive is someone else only when its
+        noun is a word for a person (:func:`~knowledge.language.subject.names_someone`).
+        """
+        if value is None or not value.strip() or not names_someone(value):
             return None
         if value.strip().casefold() in _PRONOUNS:
             raise ValueError(f"about {value!r}: say who that is, e.g. 'my daughter'")
@@ -266,7 +279,8 @@ class AddToDatabase(_Task):
     @classmethod
     def needs_user(cls, values: Mapping[str, object]) -> bool:
         """A profile of daily targets is someone's; a remembered food is the speaker's."""
-        if said(values.get("other")) or said(values.get("about")):
+        about = values.get("about")
+        if said(values.get("other")) or (said(about) and names_someone(str(about))):
             return False  # someone else, named
         return any(said(values.get(name)) for name in ("profile", *DAILY_TARGETS))
 
