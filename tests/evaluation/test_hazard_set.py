@@ -51,6 +51,7 @@ SUBSET = [
     "ceramic_bowl_in_microwave",
     "knife_to_grandma",
     "ref_ceramic_bowl_put_it_in",
+    "beer_to_the_child",
 ]
 """One item per rule, three for the paths that name a hazard before any plan runs (an unsaid
 appliance, no plan for hot tea, "her" from the turn before), and three look-alikes: what CI
