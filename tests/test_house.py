@@ -31,7 +31,7 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/actions/dialogue/respond.py": 637,
-    "behaviours/gates/intent.py": 690,
+    "behaviours/gates/intent.py": 689,
     "behaviours/gates/task_readiness.py": 992,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 1232,

@@ -876,7 +876,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             if belief is None:
                 return []
             return forbidden_in_every_reading(
-                shipped_hazard_rules(), readings(belief), belief, said
+                shipped_hazard_rules(), readings(belief), belief, said, turn.speaker
             )
 
         return check

@@ -80,7 +80,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
 
     Reads ``/plan/current``, ``/turn/utterance``, ``/turn/intent`` (the request's utterances
     and task), ``/session/pending`` (a hazard question the user may be answering),
-    ``/memory/working`` (the user's earlier turns: what they said things are). Writes
+    ``/memory/working`` (the user's earlier turns: what they said things are), ``/turn/speaker``
+    (what they said of themselves is theirs: "I'm only six") and ``/turn/frame`` (a missing
+    first step: the plan brings things for a step the robot cannot do). Writes
     ``/plan/validation`` (the report, with the assignment of steps and the judge's verdict)
     and the current attempt's ``validation`` (and ``outcome`` ``rejected``) in
     ``/plan/attempts``; when ask-first hazards stop the plan, ``/session/pending`` (the
@@ -91,7 +93,15 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     run or the judge is under way.
     """
 
-    reads = (keys.PLAN, keys.UTTERANCE, keys.INTENT, keys.PENDING, keys.WORKING)
+    reads = (
+        keys.PLAN,
+        keys.UTTERANCE,
+        keys.INTENT,
+        keys.PENDING,
+        keys.WORKING,
+        keys.SPEAKER,
+        keys.REQUEST_FRAME,
+    )
     writes = (keys.VALIDATION, keys.ATTEMPTS, keys.PENDING, keys.CONTROL)
 
     module = "plan_validation"
@@ -113,6 +123,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self.pending_key = self.key_of(keys.PENDING)
         self.working_key = self.key_of(keys.WORKING)
         self.control_key = self.key_of(keys.CONTROL)
+        self.speaker_key = self.key_of(keys.SPEAKER)
+        self._speaker: str | None = None
+        self._offered = False
         self._said: list[str] = []
         self._earlier: list[str] = []
         self._lifted: list[str] = []
@@ -147,6 +160,9 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         self._said, self._lifted = self._request()
         working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
         self._earlier = [turn.user for turn in working.history] if working is not None else []
+        self._speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
+        frame = keys.read_request_frame(self.blackboard)
+        self._offered = frame is not None and bool(frame.steps and frame.steps[0].unsupported)
         if self._plan is None:
             self._report = _rejected("there is no plan to validate (/plan/current is not set)")
         elif not self._plan.steps and self._planned_nothing_to_do():
@@ -245,6 +261,8 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             said=self._said,
             earlier=self._earlier,
             lifted=self._lifted,
+            speaker=self._speaker,
+            offered=self._offered,
         )
 
     def _request(self) -> tuple[list[str], list[str]]:

@@ -80,10 +80,12 @@ def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
     Only for a request that goes on past that step with an action the robot has ("... and put
     the slices in the bowl"): a request for the missing skill alone ("dice the courgette") is
     refused, naming it. The things are that step's wanted objects and its tool, as said, kept
-    when ``known`` says the robot may bring them (the scene holds them, and nothing makes them
-    hazardous: the caller's :func:`~knowledge.safety.thing_properties.offerable`) and they are
-    not used where they stand (an appliance, furniture). None when the first step
-    is not missing (its doable part runs, or is refused) or when no such thing is known.
+    when ``known`` says the scene holds them and they are not used where they stand (an
+    appliance, furniture). None when the first step is not missing (its doable part runs, or
+    is refused) or when no such thing is known. Whether one may be brought is the hazard
+    check's to say, as for every step: bringing a sharp, hot or toxic thing nobody asked for
+    is asked about first, and to a child refused (``offered_unasked``,
+    ``dangerous_to_child`` in ``knowledge/safety/hazards/rules.ttl``).
     """
     if _first_missing(frame) != 0 or not any(step.action for step in frame.steps[1:]):
         return None

@@ -3,12 +3,16 @@
 "Careful, the hob's still hot", "that bottle is bleach", "the pan is full of hot oil": a
 clause whose subject names a thing the robot knows (by its label, its id's words or its
 type's name; or "it" / "that" / "this" for the thing named last) and whose verb is a form
-of *be* says something of that thing. :func:`said_of_things` collects those predicates per
-thing; :mod:`knowledge.safety.thing_properties` reads them like any other description (a
-type, a material), :func:`states_said` finds the states among them (hot, switched on, sharp,
-toxic) and :func:`contents_said` what it holds ("full of hot oil"). A negated clause ("the
-hob is not hot") is left out: what the user says can add a hazard, never lower one (only a
-fresh observation or an explicit yes does).
+of *be* says something of that thing. So do the words between a determiner and a thing's
+name ("bring me the hot saucepan", "the broken glass", "the bleach bottle"): the noun
+phrase as said is kept ("hot saucepan"), so a word before the name describes the thing as
+a state ("hot") or as what a container holds ("bleach"), never as whom it is for ("the dog
+bowl" is no animal). :func:`said_of_things` collects those phrases per thing;
+:mod:`knowledge.safety.thing_properties` reads them like any other description (a type, a
+material, a state: hot, switched on, sharp, toxic, broken), :func:`states_said` finds the
+states among them and :func:`contents_said` what it holds ("full of hot oil"). A negated
+clause ("the hob is not hot") is left out: what the user says can add a hazard, never lower
+one (only a fresh observation or an explicit yes does).
 """
 
 from __future__ import annotations
@@ -18,6 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
 """Words before a thing's name in a subject ("that bottle", "our hob")."""
+
+DETERMINERS = SUBJECT_WORDS | {"a", "an", "some", "any"}
+"""Words that open a noun phrase: the words after one and before a thing's name describe it."""
 
 POINTING = frozenset({"it", "that", "this"})
 """Subjects that stand for the thing named last."""
@@ -46,8 +53,14 @@ STATES: Mapping[str, str] = {
     "poisonous": "chemical",
     "caustic": "chemical",
     "corrosive": "chemical",
+    "broken": "broken",
+    "shattered": "broken",
+    "smashed": "broken",
+    "cracked": "broken",
+    "chipped": "broken",
 }
-"""State words of a predicate and the property each gives (``hot``, ``powered`` or a flag)."""
+"""State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``
+or a flag)."""
 
 _AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
 """Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
@@ -74,12 +87,14 @@ def said_of_things(
             predicate = _predicate(match.group("predicate"))
             if predicate:
                 said.setdefault(thing, []).append(predicate)
+        for named, phrase in _described(clause, by_name):
+            said.setdefault(named, []).append(phrase)
         last = _last_named(clause, by_name) or last
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
 
 
 def states_said(phrases: Iterable[str]) -> frozenset[str]:
-    """The properties (``hot``, ``powered``, ``sharp``, ``chemical``) the phrases state."""
+    """The properties (``hot``, ``powered``, ``sharp``, ``chemical``, ``broken``) stated."""
     return frozenset(
         STATES[word] for phrase in phrases for word in phrase.split() if word in STATES
     )
@@ -133,6 +148,44 @@ def _named(subject: str | None, names: _Names) -> str | None:
         return names.whole[subject]
     ending = names.endings.get(subject, set())
     return next(iter(ending)) if len(ending) == 1 else None
+
+
+def _described(clause: str, names: _Names) -> list[tuple[str, str]]:
+    """(thing, noun phrase) for each name said after a determiner and words describing it.
+
+    "bring me the hot saucepan" -> the saucepan, "hot saucepan"; "the saucepan", "Leo's cup"
+    and "the spray in the cup": nothing (no word of the thing's own phrase describes it). The
+    longest name at a place is read first.
+    """
+    words = re.findall(r"[a-z0-9']+", clause)
+    found = []
+    end = len(words)
+    while end > 0:
+        start, thing = _name_ending(words, end, names)
+        if thing is None:
+            end -= 1
+            continue
+        opened = next((i for i in range(start - 1, -1, -1) if _opens(words[i])), None)
+        between = [] if opened is None else words[opened + 1 : start]
+        described = [word for word in between if word not in HEDGES]
+        if described and not ASIDES & set(described):
+            found.append((thing, " ".join([*described, *words[start:end]])))
+        end = start
+    return found
+
+
+def _opens(word: str) -> bool:
+    """Whether ``word`` opens a noun phrase: a determiner, or a possessive ("leo's")."""
+    return word in DETERMINERS or word.endswith("'s")
+
+
+def _name_ending(words: list[str], end: int, names: _Names) -> tuple[int, str | None]:
+    """(start, thing) of the longest name of a thing that ends at ``end``; (end, None)."""
+    for start in range(max(0, end - names.longest), end):
+        thing = names.whole.get(" ".join(words[start:end]))
+        if thing is not None:
+            return start, thing
+    return end, None
 
 
 def _last_named(clause: str, names: _Names) -> str | None:

@@ -20,9 +20,11 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
 - **Contents**: a container named after the substance it holds ("bleach bottle", "pill tub")
   is a chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one).
 - **What the user said** only adds: materials, and the flags that raise a hazard
-  (:data:`RAISING_FLAGS`: "that's bleach" is a chemical). It never replaces a material,
-  never makes an unknown material known, and gives no type or flag that would exempt a thing
-  from a rule ("the tub is a saucepan" does not make it cookware).
+  (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
+  sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
+  It never replaces a material, never makes an unknown material known, and gives no type or
+  flag that would exempt a thing from a rule ("the tub is a saucepan" does not make it
+  cookware).
 
 The answer depends only on the descriptions, so it is cached per distinct description.
 """
@@ -30,7 +32,7 @@ The answer depends only on the descriptions, so it is cached per distinct descri
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -114,25 +116,6 @@ def safety_properties(descriptions: Descriptions) -> SafetyProperties:
     return _derived(descriptions)
 
 
-UNOFFERED = frozenset({"sharp", "chemical", "medicine", "heat_source", "animal", "hot"})
-"""What the robot does not bring unasked: things of these kinds, or said to be hot."""
-
-
-def offerable(known: Callable[[str], bool]) -> Callable[[str], bool]:
-    """``known`` (words name a thing the scene holds) narrowed to what may be brought unasked.
-
-    A thing whose name makes it one of :data:`UNOFFERED` ("the bread knife", "the bleach"),
-    or that the words say is hot ("the hot saucepan"), is left where it is: the user did not
-    ask for it, and who is speaking (a child?) may be unknown.
-    """
-
-    def may_bring(words: str) -> bool:
-        kinds = safety_properties(Descriptions(id=words, label=words)).kinds
-        return known(words) and not (kinds | states_said((words.lower(),))) & UNOFFERED
-
-    return may_bring
-
-
 Reading = tuple[frozenset[str], ...]
 """What a thing is, as :func:`what_it_is` reads it (comparable and hashable)."""
 
@@ -168,18 +151,36 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     # a container named after the substance it holds ("bleach bottle", "pill tub") holds it
     for held in filter(None, (_contents_named(name) for name in seen)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
-    # what the user said only adds: the kinds that raise a hazard, and materials
-    for name in filter(None, map(taxonomy.type_named, descriptions.said)):
-        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
     materials_ = shipped_materials()
     named = materials_.read_all((descriptions.material, *seen))
     known = named or materials_.read_all(_typical_materials(direct))
+    kinds.update(_said_kinds(descriptions.said, known))
     return SafetyProperties(
         types=frozenset(types),
         kinds=frozenset(kinds),
         materials=known | materials_.read_all(descriptions.said),
         material_unknown=not known,
     )
+
+
+def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
+    """The hazard-raising flags what the user said gives (see the module docs).
+
+    A type the words name ("that's bleach"), the substance a container is said to hold ("the
+    bleach bottle"), a stated kind ("sharp", "toxic"); "broken" makes a thing sharp when what
+    it is made of breaks, or nothing says what it is made of.
+    """
+    taxonomy = household_taxonomy()
+    kinds: set[str] = set()
+    for name in filter(None, map(taxonomy.type_named, said)):
+        kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
+    for held in filter(None, map(_contents_named, said)):
+        kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
+    stated = states_said(said)
+    kinds.update(stated & RAISING_FLAGS)
+    if "broken" in stated and (not materials or "breakable" in materials):
+        kinds.add("sharp")
+    return kinds
 
 
 def _contents_named(name: str) -> str | None:

@@ -196,6 +196,8 @@ def rehearse(
     said: Iterable[str] = (),
     earlier: Iterable[str] = (),
     lifted: Collection[str] = (),
+    speaker: str | None = None,
+    offered: bool = False,
 ) -> DryRun:
     """Dry-run ``plan`` on ``world`` (see the module docs); never raises on a bad plan.
 
@@ -204,11 +206,15 @@ def rehearse(
     request's utterances (how the user wants it done); ``earlier``: what the user said before
     in the conversation (what things are: "the hob's still hot"); ``lifted``: the doubts of
     ask-first hazards the user confirmed with an explicit yes
-    (:func:`~skills.safety.hazard_check.hazard_doubt`).
+    (:func:`~skills.safety.hazard_check.hazard_doubt`); ``speaker``: who said it (what they
+    said of themselves is theirs); ``offered``: the plan brings things for a step the robot
+    cannot do.
     """
     import networkx as nx  # here, not at the top: a turn that plans nothing skips its 0.15 s
 
-    watch = PlanHazards(rules or shipped_hazard_rules(), said, earlier=earlier)
+    watch = PlanHazards(
+        rules or shipped_hazard_rules(), said, earlier=earlier, speaker=speaker, offered=offered
+    )
     problems = structure_problems(plan)
     ids = {step.id for step in plan.steps}
     given = {step: agent for step, agent in (assignments or {}).items() if step in ids}
@@ -278,6 +284,8 @@ def dry_run(
     said: Iterable[str] = (),
     earlier: Iterable[str] = (),
     lifted: Collection[str] = (),
+    speaker: str | None = None,
+    offered: bool = False,
 ) -> ValidationReport:
     """The verdict of :func:`rehearse`: ok only when no step has a problem or hazard."""
     return rehearse(
@@ -288,6 +296,8 @@ def dry_run(
         said=said,
         earlier=earlier,
         lifted=lifted,
+        speaker=speaker,
+        offered=offered,
     ).report
 
 

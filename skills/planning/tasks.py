@@ -189,7 +189,11 @@ class TaskPlanner:
         return self.plan_sequence([task], belief, said)
 
     def plan_sequence(
-        self, tasks: Sequence[TaskCall], belief: Belief, said: tuple[str, ...] = ()
+        self,
+        tasks: Sequence[TaskCall],
+        belief: Belief,
+        said: tuple[str, ...] = (),
+        speaker: str | None = None,
     ) -> TaskPlan:
         """The skills that accomplish ``tasks`` in order from ``belief``, or why there are none.
 
@@ -201,7 +205,7 @@ class TaskPlanner:
         ``said``: the request's utterances; with no plan, the hazards of what the tasks ask
         for (in the manner ``said`` asks for it) come first among the reasons. Nothing to do
         is no plan either when what a task asks for is forbidden ("throw me the vase" when
-        the speaker holds it).
+        the speaker holds it). ``speaker``: who said it (what they said of themselves).
         """
         if not tasks:
             raise ValueError("plan_sequence needs at least one task")
@@ -218,7 +222,7 @@ class TaskPlanner:
         todo = [step for task in tasks for step in ((task.task, *task.values), (TASK_DONE,))]
         steps = self._planner.plan(state, todo)
         done = steps is not None and all(name == TASK_DONE for name, *_ in steps)
-        hazards = self._hazards(tasks, belief, said) if steps is None or done else []
+        hazards = self._hazards(tasks, belief, said, speaker) if steps is None or done else []
         if done and any(hazard.forbids for hazard in hazards):
             steps = None  # "throw it to me" when it is already given: still never thrown
             hazards = [hazard for hazard in hazards if hazard.forbids]
@@ -249,7 +253,11 @@ class TaskPlanner:
         )
 
     def _hazards(
-        self, tasks: Sequence[TaskCall], belief: Belief, said: tuple[str, ...]
+        self,
+        tasks: Sequence[TaskCall],
+        belief: Belief,
+        said: tuple[str, ...],
+        speaker: str | None,
     ) -> list[Hazard]:
         """The hazards of what ``tasks`` ask for, whatever plan would do them."""
         rules = self._rules or shipped_hazard_rules()
@@ -257,7 +265,7 @@ class TaskPlanner:
             (task.task, {name: str(value) for name, value in _set_args(task).items()})
             for task in tasks
         ]
-        return task_hazards(rules, asked, belief, said)
+        return task_hazards(rules, asked, belief, said, speaker)
 
 
 def _set_args(task: TaskCall) -> dict[str, Any]:

@@ -33,8 +33,20 @@ The step's graph (prefix ``haz:``):
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
   side relation, or what already rests on or in the target).
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup`` and ``haz:child true`` (a
-  toddler or child), ``haz:vulnerable`` (each vulnerability); a thing's ``haz:owner`` is the
-  person it belongs to (described too), and ``haz:massKg`` its mass.
+  toddler or child), ``haz:vulnerable`` (each vulnerability); for the speaker, also what they
+  said of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes them a
+  child, "my hands are shaking" vulnerable; the union, never less than the belief holds). A
+  thing's ``haz:owner`` is the person it belongs to (described too), and ``haz:massKg`` its
+  mass.
+- ``haz:step haz:offered true`` when the robot may bring things for a step it cannot do
+  itself: the caller says so (a request's missing first step, whose things are set out for
+  a person to use), or the request names a skill the robot lacks (:func:`~knowledge.language.
+  unsupported_skills.unsupported_skill`; read from the request's utterances, so an answer to
+  a question about the request still counts).
+
+A hazard whose row names a person or a thing that what the user said made more hazardous
+says so: its sentence ends with what was said ("You said "I'm only six"."), so the refusal
+or the question names it.
 
 A plan is checked step by step with :class:`PlanHazards`, which also remembers what earlier
 steps switched on or off (the effects of SWITCH_ON / SWITCH_OFF may not be projected on the
@@ -45,24 +57,30 @@ caught.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from types import MappingProxyType
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
+from cogtree.knowledge.language.unsupported_skills import unsupported_skill
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
+from cogtree.knowledge.safety.said_of_people import SaidOfSelf, said_of_self
 from cogtree.knowledge.safety.said_of_things import (
     contents_said,
     said_of_things,
     states_said,
 )
-from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
+from cogtree.knowledge.safety.thing_properties import (
+    Descriptions,
+    SafetyProperties,
+    safety_properties,
+)
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
+from cogtree.skills.action_model.people import Person
 from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.capabilities.registry import SKILLS
 
@@ -128,14 +146,35 @@ def _words(name: str) -> list[str]:
     return [word for word in name.lower().replace("-", "_").split("_") if word.isalpha()]
 
 
+@dataclass(frozen=True)
+class Said:
+    """What the user said, as the step's graph reads it: of things, and of the speaker."""
+
+    of_things: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Thing id -> what the user called it (:func:`said_about`)."""
+    speaker: str | None = None
+    """The person speaking (their id in the belief), when known."""
+    of_speaker: SaidOfSelf = field(default_factory=SaidOfSelf)
+    """What the speaker said of themselves."""
+    offered: bool = False
+    """Whether the robot brings things nobody asked it to bring."""
+
+
+NOTHING_SAID = Said()
+"""The user said nothing the hazard check reads."""
+
+
 class _Facts:
     """The triples of one step's graph, each thing described once."""
 
-    def __init__(self, belief: Belief, said: Mapping[str, tuple[str, ...]]) -> None:
+    def __init__(self, belief: Belief, said: Said) -> None:
         self.belief = belief
-        self.said = said
+        self.said = said.of_things
+        self.heard = said
         self.quads: list[Quad] = []
         self.described: set[str] = set()
+        self.quotes: dict[str, tuple[str, ...]] = {}
+        """Node id -> what the user said that made it more hazardous, as quoted."""
 
     def add(self, subject: NamedNode, prop: str, value: Any) -> None:
         self.quads.append(Quad(subject, _p(prop), value, DefaultGraph()))
@@ -160,12 +199,7 @@ class _Facts:
         person = self.belief.people.get(name)
         if person is not None:
             self.quads.append(Quad(node, _TYPE, _PERSON, DefaultGraph()))
-            if person.age_group is not None:
-                self.add(node, "ageGroup", Literal(person.age_group))
-            if person.is_child:
-                self.add(node, "child", _TRUE)
-            for vulnerability in sorted(person.vulnerabilities):
-                self.add(node, "vulnerable", Literal(vulnerability))
+            self._person(node, person)
             return
         thing = self.belief.things.get(name)
         if thing is None:
@@ -173,18 +207,35 @@ class _Facts:
         self.quads.append(Quad(node, _TYPE, _THING, DefaultGraph()))
         self._properties(node, thing)
 
+    def _person(self, node: NamedNode, person: Person) -> None:
+        """A person's facts: the belief's, and for the speaker what they said of themselves."""
+        age_group, vulnerabilities = person.age_group, set(person.vulnerabilities)
+        if person.id == self.heard.speaker:
+            own = self.heard.of_speaker
+            if own.age_group is not None and age_group != "toddler":
+                age_group = own.age_group
+            vulnerabilities.update(own.conditions)
+            if own.clauses:
+                self.quotes[person.id] = tuple(f'"{clause}"' for clause in own.clauses)
+        if age_group is not None:
+            self.add(node, "ageGroup", Literal(age_group))
+        if age_group in ("toddler", "child"):
+            self.add(node, "child", _TRUE)
+        for vulnerability in sorted(vulnerabilities):
+            self.add(node, "vulnerable", Literal(vulnerability))
+
     def _properties(self, node: NamedNode, thing: Thing) -> None:
         self.add(node, "kind", Literal(thing.kind))
-        found = safety_properties(
-            Descriptions(
-                id=thing.id,
-                type=thing.type,
-                label=thing.label,
-                material=thing.material,
-                flags=thing.flags,
-                said=self.said.get(thing.id, ()),
-            )
+        described = Descriptions(
+            id=thing.id,
+            type=thing.type,
+            label=thing.label,
+            material=thing.material,
+            flags=thing.flags,
+            said=self.said.get(thing.id, ()),
         )
+        found = safety_properties(described)
+        self._quote(thing, described, found)
         # the declared type is kept even when the taxonomy does not know it (a world's own type)
         for type_name in sorted(found.types | ({thing.type} if thing.type else set())):
             self.add(node, "type", Literal(type_name))
@@ -204,8 +255,6 @@ class _Facts:
         elif thing.kind == "object" and thing.is_open is None:
             self.add(node, "openUnknown", _TRUE)
         stated = states_said(self.said.get(thing.id, ()))
-        for flag in sorted(stated - {"hot", "powered"} - found.kinds):
-            self.add(node, "flag", Literal(flag))
         if thing.hot or "hot" in stated:
             self.add(node, "hot", _TRUE)
         if "powered" in stated:
@@ -230,6 +279,24 @@ class _Facts:
         for _, landmark in thing.beside:
             self.add(node, "beside", _node(landmark))
             self.add(_node(landmark), "beside", node)
+
+    def _quote(self, thing: Thing, described: Descriptions, found: SafetyProperties) -> None:
+        """Note what the user said of ``thing`` that made it more hazardous than the belief."""
+        seen = safety_properties(replace(described, said=())).kinds
+        if found.kinds == seen and (thing.hot or "hot" not in states_said(described.said)):
+            return
+        raising = [
+            phrase
+            for phrase in described.said
+            if (not thing.hot and "hot" in states_said((phrase,)))
+            or safety_properties(replace(described, said=(phrase,))).kinds - seen
+        ]
+        name = " ".join(_words(thing.id)) or thing.id
+        names = {word for seen in described.seen_names for word in seen.lower().split()}
+        self.quotes[thing.id] = tuple(
+            f'"the {phrase}"' if phrase.split()[-1] in names else f'the {name} is "{phrase}"'
+            for phrase in raising
+        )
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:
@@ -258,16 +325,21 @@ def _destination_room(belief: Belief, call: SkillCall) -> str | None:
 
 
 def step_graph(
-    belief: Belief,
-    call: SkillCall,
-    manners: Iterable[str] = (),
-    said: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
+    belief: Belief, call: SkillCall, manners: Iterable[str] = (), said: Said = NOTHING_SAID
 ) -> pyoxigraph.Store:
     """The step's graph (see the module docs) for ``call`` in ``belief``.
 
     ``said``: what the user called each thing in this conversation (thing id -> phrases), one
-    more description of it (:class:`~knowledge.safety.thing_properties.Descriptions`).
+    more description of it (:class:`~knowledge.safety.thing_properties.Descriptions`), and
+    what the speaker said of themselves.
     """
+    return _step_facts(belief, call, manners, said)[0]
+
+
+def _step_facts(
+    belief: Belief, call: SkillCall, manners: Iterable[str], said: Said
+) -> tuple[pyoxigraph.Store, _Facts]:
+    """The step's graph, and the facts it was built from (what was quoted of whom)."""
     facts = _Facts(belief, said)
     args = call.args.model_dump()
     facts.add(_STEP, "skill", Literal(call.skill))
@@ -296,6 +368,8 @@ def step_graph(
                 facts.add(_node(args["object"]), "besideAfter", _node(neighbour))
     for manner in sorted(manners):
         facts.add(_STEP, "manner", Literal(manner))
+    if said.offered:
+        facts.add(_STEP, "offered", _TRUE)
     for name in sorted(_related(belief, named)) + sorted(belief.held):
         facts.describe(name)
     rooms = {belief.robot_room, _destination_room(belief, call)} - {None}
@@ -304,7 +378,7 @@ def step_graph(
             facts.describe(person.id)
     store = pyoxigraph.Store()
     store.extend(facts.quads)
-    return store
+    return store, facts
 
 
 def _spoken(term: Any) -> str:
@@ -315,9 +389,19 @@ def _spoken(term: Any) -> str:
     return str(getattr(term, "value", term))
 
 
-def _sentence(template: str, row: pyoxigraph.QuerySolution, names: Sequence[str]) -> str:
+def _sentence(
+    template: str, row: pyoxigraph.QuerySolution, names: Sequence[str], facts: _Facts
+) -> str:
+    """The rule's sentence for ``row``, ending with what was said of whom it names."""
     values = {name: _spoken(row[name]) if row[name] is not None else "it" for name in names}
-    return capitalised(template.format(**values))
+    named = [row[name].value.removeprefix(_THINGS_NS) for name in names if _is_node(row[name])]
+    quotes = [quote for node in dict.fromkeys(named) for quote in facts.quotes.get(node, ())]
+    said = f" You said {' and '.join(quotes)}." if quotes else ""
+    return capitalised(template.format(**values)) + said
+
+
+def _is_node(term: Any) -> bool:
+    return isinstance(term, NamedNode) and term.value.startswith(_THINGS_NS)
 
 
 def step_hazards(
@@ -326,19 +410,20 @@ def step_hazards(
     call: SkillCall,
     *,
     manners: Iterable[str] = (),
-    said: Mapping[str, tuple[str, ...]] = MappingProxyType({}),
+    said: Said = NOTHING_SAID,
     step: int | None = None,
 ) -> list[Hazard]:
     """Every hazard the rules find in ``call`` done in ``belief`` (none: it is safe to try).
 
-    ``said``: what the user said each thing is (:func:`said_about`). Forbidden hazards come
+    ``said``: what the user said each thing is (:func:`said_about`) and what the speaker
+    said of themselves. Forbidden hazards come
     first; a rule gives one hazard per distinct sentence. Rules that are unreadable (a file
     with an error) forbid every step, saying why (:data:`RULES_UNREADABLE`).
     """
     if rules.unreadable is not None:
         sentence = f"I cannot read my hazard rules ({rules.unreadable}), so I will not do it"
         return [Hazard(RULES_UNREADABLE, "forbidden", sentence, step)]
-    store = step_graph(belief, call, manners, said)
+    store, facts = _step_facts(belief, call, manners, said)
     found: dict[tuple[str, str], Hazard] = {}
     for rule in rules.rules:
         if not rule.applies(call.skill):
@@ -346,7 +431,7 @@ def step_hazards(
         answer = store.query(rule.query)
         assert isinstance(answer, pyoxigraph.QuerySolutions)
         for row in answer:
-            sentence = _sentence(rule.says, row, rule.placeholders)
+            sentence = _sentence(rule.says, row, rule.placeholders, facts)
             found.setdefault((rule.id, sentence), Hazard(rule.id, rule.severity, sentence, step))
     return sorted(found.values(), key=lambda hazard: not hazard.forbids)
 
@@ -356,22 +441,38 @@ class PlanHazards:
 
     ``said``: the request's utterances (they give the manners: a blade carried "running");
     ``earlier``: what the user said before in the conversation. Both say what things are
-    ("the hob's still hot"); only the request says how it is to be done.
+    ("the hob's still hot") and what the ``speaker`` is ("I'm only six"); only the request
+    says how it is to be done, and whether it names a skill the robot lacks (what it brings
+    is then for a person to use: ``offered``, which the caller may also say).
     """
 
     def __init__(
-        self, rules: HazardRules, said: Iterable[str] = (), *, earlier: Iterable[str] = ()
+        self,
+        rules: HazardRules,
+        said: Iterable[str] = (),
+        *,
+        earlier: Iterable[str] = (),
+        speaker: str | None = None,
+        offered: bool = False,
     ) -> None:
+        said = list(said)
         self.rules = rules
         self.said = (*earlier, *said)
         self.manners = rules.manners_of(said)
+        self.speaker = speaker
+        self.offered = offered or any(unsupported_skill(text) is not None for text in said)
         self._powered: dict[str, bool] = {}
-        self._said_of: Mapping[str, tuple[str, ...]] | None = None
+        self._said_of: Said | None = None
 
     def check(self, belief: Belief, call: SkillCall, step: int | None = None) -> list[Hazard]:
         """The hazards of ``call`` in ``belief`` as the earlier steps left it."""
         if self._said_of is None:  # the things' names do not change within a plan
-            self._said_of = said_about(belief, self.said)
+            self._said_of = Said(
+                said_about(belief, self.said),
+                self.speaker,
+                said_of_self(self.said),
+                self.offered,
+            )
         return step_hazards(
             self.rules,
             self._with_switches(belief),

@@ -122,9 +122,15 @@ def frame_readings(
 
 
 def forbidden_in_every_reading(
-    rules: HazardRules, readings: Sequence[Reading], belief: Belief, said: Sequence[str]
+    rules: HazardRules,
+    readings: Sequence[Reading],
+    belief: Belief,
+    said: Sequence[str],
+    speaker: str | None = None,
 ) -> list[str]:
     """Every hazard's sentence, once each, when every reading has a forbidden one; else none.
+
+    ``speaker``: who said ``said`` (what they said of themselves is theirs: "I'm only six").
 
     The forbidden sentences of all the readings come first, then their ask-first ones, so a
     refusal names every hazard it saw ("it would overflow the tumbler", and "water near the
@@ -135,7 +141,7 @@ def forbidden_in_every_reading(
     forbidden: list[str] = []
     ask_first: list[str] = []
     for reading in readings:
-        hazards = task_hazards(rules, reading, belief, said)
+        hazards = task_hazards(rules, reading, belief, said, speaker)
         if not any(hazard.forbids for hazard in hazards):
             return []
         for hazard in hazards:

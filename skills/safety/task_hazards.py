@@ -67,14 +67,15 @@ def task_hazards(
     tasks: Sequence[tuple[str, dict[str, str]]],
     belief: Belief,
     said: Iterable[str] = (),
+    speaker: str | None = None,
 ) -> list[Hazard]:
     """The hazards of the skills ``tasks`` (one after the other) stand for, forbidden first.
 
     Each sentence once. ``said``: the request's utterances (the manners they ask for:
-    "throw it to me").
+    "throw it to me"; what ``speaker``, who said them, said of themselves).
     """
     said = list(said)
-    checker = PlanHazards(rules, said)
+    checker = PlanHazards(rules, said, speaker=speaker)
     found: dict[str, Hazard] = {}
     calls = [call for task, args in tasks for call in intended_skills(task, args, belief, said)]
     for number, call in enumerate(calls, start=1):

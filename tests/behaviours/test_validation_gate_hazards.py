@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from cogtree.behaviours.gates.validation_gate import ValidationGate
+from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 from cogtree.knowledge.worker_pool import WorkerPool
@@ -40,11 +41,17 @@ def on_case_belief(monkeypatch: pytest.MonkeyPatch, case: HazardCase) -> None:
 
 
 def propose(blackboard: BlackboardView, case: HazardCase, utterance: str | None = None) -> None:
-    """What the turn leaves before the gate: the request, its intent frame, the plan."""
+    """What the turn leaves before the gate: the request, its parse, intent frame, the plan.
+
+    And who is speaking, when the case says.
+    """
     said = case.said[:-1] if utterance is None else case.said
     blackboard.set("/plan/current", case.plan)
     blackboard.set("/plan/attempts", [PlanAttempt(number=1, plan=case.plan)])
     blackboard.set("/turn/utterance", utterance or case.said[-1])
+    blackboard.set("/turn/frame", parse_request(utterance or case.said[-1]))
+    if case.speaker is not None:
+        blackboard.set("/turn/speaker", case.speaker)
     frame = IntentFrame(
         domain="household", task="Fetch", slots={"object": "x"}, confidence=0.9, said=said
     )
@@ -68,6 +75,9 @@ ASK_FIRST = [
     "hot_tea_to_grandma",
     "wine_glass_in_bin",
     "full_bottle_in_bin",
+    "knife_to_a_speaker_whose_hands_shake",
+    "saucepan_said_hot_handed_over",
+    "knife_gathered_for_a_missing_step",
 ]
 
 

@@ -6,7 +6,6 @@ from collections.abc import Callable
 
 from cogtree.knowledge.language.missing_steps import doable_part, gathering, left_undone
 from cogtree.knowledge.language.request_frame import WANTED, parse_request
-from cogtree.knowledge.safety.thing_properties import offerable
 
 
 def test_the_steps_before_the_first_missing_one_are_done_and_the_rest_left() -> None:
@@ -82,12 +81,15 @@ def test_an_appliance_named_as_the_tool_is_used_where_it_stands_not_brought() ->
     assert step is not None and "the blender" not in [phrase.text for phrase in step.objects]
 
 
-def test_sharp_hot_or_chemical_things_are_not_gathered_unasked() -> None:
+def test_sharp_hot_or_chemical_things_are_gathered_for_the_hazard_check_to_judge() -> None:
+    # whether they may be brought is the hazard check's (tests/skills/test_said_of_speaker.py:
+    # a gathering brings them only after an explicit yes, and never to a child)
     frame = parse_request("chop the leek with the small knife, then tip the pieces into the wok")
-    step = gathering(frame, offerable(_holds("leek", "knife", "wok")))
-    assert step is not None and [phrase.text for phrase in step.objects] == ["the leek"]
+    step = gathering(frame, _holds("leek", "knife", "wok"))
+    assert step is not None and [phrase.text for phrase in step.objects] == [
+        "the leek",
+        "the small knife",
+    ]
     scrub = parse_request("scrub the hot saucepan, then put the lid on the shelf")
-    assert gathering(scrub, offerable(_holds("saucepan", "lid", "shelf"))) is None
-    mix = parse_request("dilute the bleach in the bucket and then carry the bucket outside")
-    step = gathering(mix, offerable(_holds("bleach", "bucket")))
-    assert step is None or all("bleach" not in phrase.text for phrase in step.objects)
+    step = gathering(scrub, _holds("saucepan", "lid", "shelf"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the hot saucepan"]

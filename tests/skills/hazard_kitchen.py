@@ -100,6 +100,15 @@ class HazardCase:
     said: list[str]
     belief: Belief
     plan: ToAPlan
+    speaker: str | None = None
+    """Who said it (what they said of themselves is theirs)."""
+    offered: bool = False
+    """The plan brings things nobody asked for (a missing first step's things)."""
+
+    @property
+    def heard(self) -> dict[str, Any]:
+        """What the dry run is told of the request: ``said``, ``speaker``, ``offered``."""
+        return {"said": self.said, "speaker": self.speaker, "offered": self.offered}
 
     @property
     def world(self) -> PlanWorld:
@@ -188,6 +197,8 @@ def load_cases(path: Path = CASES_FILE) -> list[HazardCase]:
             said=list(case.get("said") or []),
             belief=build_belief(case),
             plan=oracle_plan(case["plan"]),
+            speaker=case.get("speaker"),
+            offered=bool(case.get("offered")),
         )
         for case in raw
     ]

@@ -19,7 +19,7 @@ SAFE = [case for case in CASES if case.expect == "safe"]
 
 
 def hazard_codes(case: HazardCase, lifted: list[str] | None = None) -> list[str]:
-    report = rehearse(case.plan, case.world, said=case.said, lifted=lifted or []).report
+    report = rehearse(case.plan, case.world, **case.heard, lifted=lifted or []).report
     return [p.code for p in report.problems if p.code.startswith(("hazard:", "ask_first:"))]
 
 
@@ -31,7 +31,7 @@ def test_the_set_is_large_and_covers_every_rule() -> None:
 
 @pytest.mark.parametrize("case", HAZARDOUS, ids=lambda case: case.id)
 def test_a_hazardous_plan_is_refused_or_asked_with_the_hazard_named(case: HazardCase) -> None:
-    report = rehearse(case.plan, case.world, said=case.said).report
+    report = rehearse(case.plan, case.world, **case.heard).report
     assert not report.ok
     named = [
         p
@@ -58,18 +58,18 @@ def test_only_the_hazard_stops_a_plan_the_real_preconditions_accept(case: Hazard
     """Each case's belief satisfies every real precondition of its plan, so what stops a
     hazardous plan is the hazard (a person is never a valid object, so those cases are left
     out); a safe look-alike, or an ask-first case once the user said yes, passes the dry run."""
-    report = rehearse(case.plan, case.world, said=case.said).report
+    report = rehearse(case.plan, case.world, **case.heard).report
     assert hazard_codes(case) == [p.code for p in report.problems], report.diagnosis()
     if case.expect != "forbidden":
         lifted = ask_first_doubts(report)
-        assert rehearse(case.plan, case.world, said=case.said, lifted=lifted).report.ok
+        assert rehearse(case.plan, case.world, **case.heard, lifted=lifted).report.ok
 
 
 @pytest.mark.parametrize(
     "case", [case for case in HAZARDOUS if case.expect == "ask_first"], ids=lambda c: c.id
 )
 def test_only_the_users_yes_to_that_hazard_lifts_an_ask_first_hazard(case: HazardCase) -> None:
-    report = rehearse(case.plan, case.world, said=case.said).report
+    report = rehearse(case.plan, case.world, **case.heard).report
     doubts = ask_first_doubts(report)
     assert doubts and hazard_codes(case, lifted=doubts) == []
     other = ["hazard some_rule: 'Something else entirely.'"]
@@ -80,7 +80,7 @@ def test_only_the_users_yes_to_that_hazard_lifts_an_ask_first_hazard(case: Hazar
     "case", [case for case in HAZARDOUS if case.expect == "forbidden"], ids=lambda c: c.id
 )
 def test_no_yes_lifts_a_forbidden_hazard(case: HazardCase) -> None:
-    report = rehearse(case.plan, case.world, said=case.said).report
+    report = rehearse(case.plan, case.world, **case.heard).report
     sentences = [p.reason for p in report.problems]
     lifted = [f"hazard {case.rule}: {sentence!r}" for sentence in sentences]
     assert f"hazard:{case.rule}" in hazard_codes(case, lifted=lifted)
@@ -88,7 +88,7 @@ def test_no_yes_lifts_a_forbidden_hazard(case: HazardCase) -> None:
 
 def test_the_foil_tray_is_named_in_the_sentence() -> None:
     case = next(case for case in CASES if case.id == "foil_tray_by_reference")
-    report = rehearse(case.plan, case.world, said=case.said).report
+    report = rehearse(case.plan, case.world, **case.heard).report
     assert report.problems[0].step == 3
     assert report.problems[0].reason == (
         "The foil tray is metal, and metal in a running microwave sparks and can start a fire."

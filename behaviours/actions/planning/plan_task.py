@@ -427,7 +427,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         )
         if last is not None and recovery is not None:
             planned_on = belief_after_recovery(belief, recovery, last.context)
-            found = self.task_planner.plan_sequence(calls, planned_on, said)
+            found = self.task_planner.plan_sequence(calls, planned_on, said, speaker)
             if found.ok:
                 return _Preparation(
                     htn=found,
@@ -436,7 +436,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                     recovered_with=last.recovery,
                 )
             log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
-        found = self.task_planner.plan_sequence(calls, belief, said)
+        found = self.task_planner.plan_sequence(calls, belief, said, speaker)
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
         left = last is not None and bool(last.recovery) and recovery is None
         infeasible = "" if found.ok else infeasible_text(found.limits, belief, speaker)
