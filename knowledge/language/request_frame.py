@@ -752,8 +752,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
         verb, kind_key = _verb(clause)
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
     state.purpose = purpose
-    if kind_key[1] == "bring" and recipient is None:
-        state.recipient = _indirect_object(clause)
+    if recipient is None and (kind_key[1] == "bring" or verb.partition(" ")[0] in THROWING_VERBS):
+        state.recipient = _indirect_object(clause)  # "chuck us the X": to us, not away
     _phrases(clause, state)
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:

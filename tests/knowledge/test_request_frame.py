@@ -316,6 +316,13 @@ def test_throwing_to_someone_is_a_handover_not_a_disposal() -> None:
     assert only_step("chuck it over to me, the ball").action == "bring"
     assert only_step("toss me the keys").action == "bring"
     assert only_step("chuck the peel").action == "dispose"
+    # the person right after the verb receives the thing: "chuck us the X" is no disposal
+    step = only_step("chuck us the tea towel")
+    assert step.action == "bring" and [p.text for p in step.objects] == ["the tea towel"]
+    assert step.recipient is not None and step.recipient.text == "us"
+    fling = only_step("fling Priya the cushion")
+    assert fling.action == "bring" and fling.recipient is not None
+    assert fling.recipient.text == "Priya"
 
 
 def test_warming_in_an_appliance_is_heating_not_cooking() -> None:
