@@ -207,12 +207,6 @@ class AssistantSession(Closeable):
             return TurnResult(**{**again.__dict__, "switched": True, "first_pass": result})
         return result
 
-    @property
-    def question(self) -> PendingTask | None:
-        """The tree's question waiting for the user's answer (``/session/pending``), if any."""
-        value = py_trees.blackboard.Blackboard.storage.get(keys.PENDING.name)
-        return value if isinstance(value, PendingTask) else None
-
     def close(self) -> None:
         """Stop the tree and close the tick log."""
         self.runner.close()
@@ -248,6 +242,17 @@ class AssistantSession(Closeable):
             ticks=len(run.entries),
             entries=run.entries,
         )
+
+
+def pending_question() -> PendingTask | None:
+    """The tree's question waiting for the user's answer (``/session/pending``), if any.
+
+    The blackboard is the process's, so a voice input beside the session reads it too
+    (``chat``'s :class:`~trees.voice.conversation.VoiceConversation`, ``ros --voice``'s
+    ``SpeechIn``).
+    """
+    value = py_trees.blackboard.Blackboard.storage.get(keys.PENDING.name)
+    return value if isinstance(value, PendingTask) else None
 
 
 def _not_run(utterance: str, reply: str) -> TurnResult:

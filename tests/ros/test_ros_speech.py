@@ -18,6 +18,7 @@ if shutil.which("espeak-ng") is None:
 
 from std_msgs.msg import String
 
+from cogtree.knowledge.understanding.turn_state import PendingTask
 from cogtree.skills.ros.protocol import reliable_qos
 from cogtree.trees.ros.speech_in import SpeechIn
 from cogtree.trees.ros.speech_out import SpeechOut
@@ -105,3 +106,31 @@ def test_ros_voice_without_the_devices_is_a_clear_error(ros, capsys) -> None:
     assert code == 2
     assert "cogtree ros: error: --voice: " in err
     assert "PortAudio" in err or "no microphone" in err or "no audio output" in err
+
+
+def test_a_spoken_yes_to_the_hosts_safety_question_is_echoed_first(ros, until, blackboard):
+    namespace = ros.namespace("cogtree")
+    utterances, speech = ros.spy(f"{namespace}/utterance", f"{namespace}/speech")
+    blackboard.set(  # the host beside the node asked to confirm a hazard
+        "/session/pending",
+        PendingTask(
+            domain="household",
+            task="pour",
+            said=["pour the water into the glass"],
+            question="Before I do that: the glass is next to the toaster. Shall I still do it?",
+            confirm=["hazard liquid_near_electrical: 'the glass is next to the toaster'"],
+        ),
+    )
+    answering = PocketsphinxRecognizer.for_sentences([*WORDS, *ANSWER_SENTENCES])
+    speech_in = SpeechIn(ros.node("speech_in", namespace=namespace), answering)
+    until(lambda: speech_in._utterance.get_subscription_count(), what="the spy")
+    try:
+        yes = EspeakSynthesizer().synthesize("yes")
+        assert speech_in.hear(yes).outcome == "asked"
+        until(lambda: speech, what="the echo")
+        assert speech[0].startswith('You said yes: I will go ahead with "pour the water')
+        assert utterances == []
+        assert speech_in.hear(yes).run == "yes"
+        until(lambda: utterances == ["yes"], what="the confirmed yes")
+    finally:
+        speech_in.close()

@@ -13,7 +13,7 @@ from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.understanding.turn_state import PendingTask
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.assistant_session import AssistantSession, pending_question
 from cogtree.trees.cli.main import main
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
@@ -192,11 +192,11 @@ def test_a_spoken_yes_lifts_a_hazard_only_once_echoed_and_confirmed(
             voice = VoiceConversation(session, recognizer)
             voice.typed("pour the water from the jug into the water glass")
             asked = voice.typed("yes").reply
-            assert asked.startswith("Before I do that:") and session.question is not None
+            assert asked.startswith("Before I do that:") and pending_question() is not None
             echoed = voice.hear(read_wav(spoken("yes")))
             assert echoed.result is None and echoed.settled.reply is not None
             assert echoed.reply.startswith('You said yes: I will go ahead with "pour the water')
-            assert session.question is not None and session.question.confirm  # still asked
+            assert pending_question() is not None and pending_question().confirm  # still asked
             done = voice.hear(read_wav(spoken("yes")))
             assert (
                 done.result is not None

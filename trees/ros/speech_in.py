@@ -7,8 +7,10 @@
 threshold, is never published there, and the request to say it again goes out on ``speech``
 for the speaking node to say. A request that would move the robot is first echoed on
 ``speech`` and published only after a yes (:mod:`~trees.voice.confirmation`; the node holds
-the pending request). :meth:`SpeechIn.listen` hears a source (the microphone's
-``listen``) on a thread of its own until :meth:`SpeechIn.close`.
+the pending request), and so is a spoken yes to the tree's safety question (read from the
+blackboard of the host beside it: :func:`~trees.assistant_session.pending_question`).
+:meth:`SpeechIn.listen` hears a source (the microphone's ``listen``) on a thread of its own
+until :meth:`SpeechIn.close`.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from rclpy.node import Node
 from std_msgs.msg import String
 
 from cogtree.skills.ros.protocol import reliable_qos
+from cogtree.trees.assistant_session import pending_question
 from cogtree.trees.ros.host import SPEECH_TOPIC, UTTERANCE_TOPIC
 from cogtree.trees.voice.audio import Audio
 from cogtree.trees.voice.confirmation import Pending, Settled, settle
@@ -50,7 +53,7 @@ class SpeechIn:
     def hear(self, audio: Audio) -> Settled:
         """Judge ``audio`` and settle it against the pending request (module docs)."""
         hearing = judge(audio, self.recognizer, min_confidence=self.min_confidence)
-        settled = settle(self.pending, hearing)
+        settled = settle(self.pending, hearing, pending_question())
         self.pending = settled.pending
         heard = hearing.transcript
         if heard is not None:

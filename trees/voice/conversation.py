@@ -6,7 +6,7 @@ clip first stops what the robot is saying (a new request interrupts), then is ju
 confidence threshold, never reaches the tree and the robot asks to hear it again. A request
 that would move the robot is echoed and waits for a yes (:mod:`~trees.voice.confirmation`:
 the conversation holds the pending request), and so does a spoken yes to the tree's safety
-question (the session's :attr:`~trees.assistant_session.AssistantSession.question`). A
+question (:func:`~trees.assistant_session.pending_question`). A
 request run is recorded for the tick log (:func:`~trees.voice.hearing.record_heard`, with the
 confirmation's outcome) and run as the turn's utterance; the reply, the echo or the request
 to repeat is spoken.
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cogtree.trees.assistant_session import AssistantSession, TurnResult
+from cogtree.trees.assistant_session import AssistantSession, TurnResult, pending_question
 from cogtree.trees.voice.audio import Audio
 from cogtree.trees.voice.confirmation import Pending, Settled, settle
 from cogtree.trees.voice.hearing import (
@@ -88,7 +88,7 @@ class VoiceConversation:
         return self._settle(Hearing(words, None, Transcript(words, 1.0, 0.0, 0.0)))
 
     def _settle(self, hearing: Hearing) -> VoiceTurn:
-        settled = settle(self.pending, hearing, self.session.question)
+        settled = settle(self.pending, hearing, pending_question())
         answer = hearing.transcript if settled.outcome == "confirmed" else None
         self.pending = settled.pending
         result = None
