@@ -35,7 +35,9 @@ from cogtree.knowledge.packs.task_schema import (
     asked_first,
     partial_model,
     required_slots,
+    scene_holds,
     slots_that_may_be_required,
+    unbelieved,
 )
 from cogtree.knowledge.safety.calibrated_ask import (
     CalibratedChoice,
@@ -710,11 +712,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         resolved = (
             resolved_now or keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
         )
-        turn = _Turn(
-            utterance=utterance,
-            domain=domain,
-            frame=frame,
-        )
+        turn = _Turn(utterance=utterance, domain=domain, frame=frame)
         request = keys.read_request_frame(self.blackboard)
         turn.request, turn.parsed = request or turn.request, request is not None
         turn.resolved = {k: v for k, v in resolved.items() if isinstance(v, SlotResolution)}
@@ -729,6 +727,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
         assert frame is not None
         said = [*frame.said, utterance]
         turn.check = check_slots(turn.schema, turn.spec, frame, turn.resolved, said)
+        lacking = unbelieved(turn.schema, turn.check.values, scene_holds(self.scene))
+        turn.check.issues.update(dict.fromkeys(lacking, "missing"))  # unsaid, and not believed
         if frame.sequence:
             self._check_steps(turn, said)
         if not keys.read_optional(self.blackboard, self.speaker_key, str):

@@ -11,6 +11,10 @@ then required in full; when the user started none, the first group is. Groups of
 targets). A flag in a group (a bool slot, set by a cue word: "set me up") starts it but is
 never asked for.
 
+A slot may be one the belief supplies when the user does not say it (:data:`BELIEVED`): put
+away, the object goes to its home place. When the belief holds no such fact either, the slot
+is asked for (:func:`unbelieved`): "Where should I put the keys?", never a guess.
+
 A schema may name its *user slot* (:data:`USER_SLOT`): the slot that says whom the task is
 for (JANUS's SubstituteDish and AddToDatabase need a user identifier). When the speaker is not
 known and the user slot is empty, the gate asks for it rather than assume anyone
@@ -20,10 +24,12 @@ known and the user slot is empty, the gate asks for it rather than assume anyone
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Optional
 
 from pydantic import BaseModel, Field, create_model
+
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
 
 ALTERNATIVES = "required_alternatives"
 """Class attribute of a task schema: groups of slots, one of which must be complete."""
@@ -44,6 +50,12 @@ ASKS = "asks_speaker"
 USER_SLOT = "user_slot"
 """Class attribute of a task schema: the slot naming whom the task is for (the speaker when
 known and the slot is empty)."""
+
+
+BELIEVED = "believed_slots"
+"""Class attribute of a task schema: slot -> (the slot of the thing it is about, the property
+of the scene graph's ontology that holds it for that thing), for optional slots the belief
+supplies when they are not said: ``{"destination": ("object", "homePlace")}``."""
 
 
 def said(value: Any) -> bool:
@@ -168,9 +180,43 @@ def required_slots(
     ]
 
 
+def unbelieved(
+    task_schema: type[BaseModel], values: Mapping[str, Any], holds: Callable[[str, str], bool]
+) -> list[str]:
+    """The :data:`BELIEVED` slots that ``values`` leave unsaid and the belief cannot supply.
+
+    ``values`` are the checked slot values (ids); ``holds(thing, property)`` says whether the
+    belief has that property for that thing. A slot whose thing is not one known id is left
+    to the other checks.
+    """
+    believed: Mapping[str, tuple[str, str]] = getattr(task_schema, BELIEVED, {})
+    return [
+        slot
+        for slot, (about, prop) in believed.items()
+        if not said(values.get(slot))
+        and isinstance(values.get(about), str)
+        and not holds(values[about], prop)
+    ]
+
+
+def scene_holds(scene: SceneGraph | None) -> Callable[[str, str], bool]:
+    """``holds(thing, property)`` for :func:`unbelieved`, read in ``scene``.
+
+    One indexed triple pattern; without a scene nothing can be checked, nor asked for.
+    """
+    if scene is None:
+        return lambda thing, prop: True
+    return lambda thing, prop: (scene.iri(thing), COG[prop], None) in scene.graph
+
+
 def slots_that_may_be_required(task_schema: type[BaseModel]) -> list[str]:
-    """Every slot some turn may require: the required fields and every alternative's slots."""
+    """Every slot some turn may require: required, in an alternative, or believed.
+
+    The required fields, every alternative's slots and the slots the belief may lack
+    (:data:`BELIEVED`).
+    """
     grouped = {name for group in alternatives(task_schema) for name in group}
+    grouped |= set(getattr(task_schema, BELIEVED, {}))
     return [
         name
         for name, info in task_schema.model_fields.items()

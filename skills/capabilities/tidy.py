@@ -1,6 +1,7 @@
 """Put away and tidy: take things back to their home places.
 
-The task ``put_away(object)`` brings the object to its home place, when the belief has one;
+The task ``put_away(object, to?)`` brings the object where the user said it goes, else to
+its home place, when the belief has one;
 ``tidy(room)`` puts away every object of the room that is out of place (held by a person: in
 use, not out of place). Those that cannot be put away are left where they are and reported
 (the bookkeeping action :data:`~cogtree.skills.capabilities.capability.SKIP`). Neither has a
@@ -17,9 +18,10 @@ from cogtree.skills.capabilities import capability as cap
 
 
 class PutAwayArgs(Args):
-    """put_away: take ``object`` to its home place."""
+    """put_away: take ``object`` to ``to``, the place the user said it goes, else its home."""
 
     object: NodeId
+    to: NodeId | None = None
 
 
 class TidyArgs(Args):
@@ -28,12 +30,12 @@ class TidyArgs(Args):
     room: NodeId
 
 
-def _at_home(state: cap.TaskState, thing: str) -> cap.Subtasks:
-    return [] if state.belief.is_at_home(thing) else False
+def _at_home(state: cap.TaskState, thing: str, to: str | None = None) -> cap.Subtasks:
+    return [] if to is None and state.belief.is_at_home(thing) else False
 
 
-def _to_home(state: cap.TaskState, thing: str) -> cap.Subtasks:
-    home = state.belief.homes.get(thing)
+def _to_home(state: cap.TaskState, thing: str, to: str | None = None) -> cap.Subtasks:
+    home = to or state.belief.homes.get(thing)
     if home is None:
         state.failures.add(f"put_away({thing}): the belief has no home place for {thing}")
         return False

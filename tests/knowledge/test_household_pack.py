@@ -10,6 +10,7 @@ import pytest
 
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import BELIEVED, scene_holds, unbelieved
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
@@ -51,7 +52,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
     assert plans == {
         "Fetch": ("physical", "bring", {"object": "object", "to": SPEAKER_ARGUMENT}),
         "Bring": ("physical", "bring", {"object": "object", "to": "destination"}),
-        "PutAway": ("physical", "put_away", {"object": "object"}),
+        "PutAway": ("physical", "put_away", {"object": "object", "to": "destination"}),
         "Tidy": ("physical", "tidy", {"room": "room"}),
         "Assist": ("physical", None, None),
         "WhereIs": ("knowledge_query", None, None),
@@ -84,6 +85,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         schema = pack.schema_for(task.name)
         required = [name for name, info in schema.model_fields.items() if info.is_required()]
         optional = ["tool"] if task.name == "Wipe" else []  # the cloth, when the user names one
+        optional += list(getattr(schema, BELIEVED, {}))  # where it goes: said, or the belief's
         if task.perception:  # a question about the scene: its place, when one is said
             optional = [name for name in schema.model_fields if name not in required]
         assert required + optional == list(task.slots), task.name
@@ -236,3 +238,13 @@ def test_where_is_follows_the_belief(pack: DomainPack) -> None:
         ("held by anna in the kitchen", "sim:robot1")
     ]
     assert bottle == []
+
+
+def test_where_a_thing_goes_is_asked_only_when_the_belief_has_no_home_for_it(
+    pack: DomainPack, home: SceneGraph
+) -> None:
+    schema, holds = pack.schema_for("PutAway"), scene_holds(home)
+    assert unbelieved(schema, {"object": "book"}, holds) == []  # its home: the bookshelf
+    assert unbelieved(schema, {"object": "bottle_blue"}, holds) == ["destination"]
+    assert unbelieved(schema, {"object": "bottle_blue", "destination": "sofa"}, holds) == []
+    assert unbelieved(schema, {"object": ["book", "apple"]}, holds) == []  # not one thing

@@ -181,6 +181,15 @@ def test_put_away_without_a_home_place_says_so(belief: Belief, task_planner: Tas
     assert plan.failures == ("put_away(anvil): the belief has no home place for anvil",)
 
 
+def test_put_away_takes_an_object_where_the_user_said(
+    belief: Belief, task_planner: TaskPlanner
+) -> None:
+    plan = _plan(task_planner, belief, "put_away", object="bottle", to="table_2")  # not its home
+    assert _skills(plan)[-1] == "PLACE(bottle, table_2, right)"
+    moved = _plan(task_planner, belief, "put_away", object="cup", to="table_2")  # at home now
+    assert _skills(moved)[-1] == "PLACE(cup, table_2, right)"
+
+
 def test_tidy_puts_away_what_it_can_and_reports_what_it_left(
     belief: Belief, task_planner: TaskPlanner
 ) -> None:

@@ -299,3 +299,24 @@ def test_a_question_of_having_for_the_speaker_asks_for_the_thing(
     heard = talk.say(request_text)
     assert heard.control == "Proceed"
     assert heard.reply.startswith("I brought you the "), heard.reply
+
+
+# -- where a thing goes -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("request_text", "answer", "thing", "place"),
+    [
+        ("could you put the remote away", "in the cupboard", "remote", "cupboard"),
+        ("put the jam back please", "on the kitchen table", "jam", "kitchen_table"),
+    ],
+)
+def test_a_thing_with_no_known_home_is_put_where_the_answer_says(
+    talk: Dialogue, request_text: str, answer: str, thing: str, place: str
+) -> None:
+    asked = talk.say(request_text)  # nothing here has a home place the robot knows
+    assert asked.control == "Clarify"
+    assert asked.reply.startswith("Where should I put it"), asked.reply
+    done = talk.say(answer)
+    assert done.control == "Proceed", done.reply
+    assert talk.simulator.world.state.placements[thing].support == place

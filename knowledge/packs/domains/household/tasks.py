@@ -9,6 +9,8 @@ PostProcess resolves it to a node of the robot's scene graph before the task run
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from cogtree.knowledge.memory.note import Introduction, Note
@@ -53,11 +55,19 @@ class Bring(BaseModel):
 
 
 class PutAway(BaseModel):
-    """Put an object back where it belongs."""
+    """Put an object back where it belongs: where the user says, else its home place.
+
+    The home place is the belief's (``believed_slots``): for a thing with none, the robot
+    asks where it goes.
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     object: str = Field(description="which object to put away")
+    destination: str | None = Field(
+        None, description="where to put it: a piece of furniture or a container"
+    )
+    believed_slots: ClassVar[dict[str, tuple[str, str]]] = {"destination": ("object", "homePlace")}
 
 
 class Tidy(BaseModel):
