@@ -34,10 +34,9 @@ figure), for operations this module does in a few lines.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Literal
 
@@ -72,13 +71,21 @@ def char_wb_ngrams(text: str, low: int, high: int) -> list[str]:
     """
     grams: list[str] = []
     for word in _WHITE_SPACES.sub(" ", text.lower()).split():
-        padded = f" {word} "
-        for n in range(low, high + 1):
-            if n >= len(padded):
-                grams.append(padded)
-                break
-            grams.extend(padded[start : start + n] for start in range(len(padded) - n + 1))
+        grams.extend(_word_grams(word, low, high))
     return grams
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_grams(word: str, low: int, high: int) -> tuple[str, ...]:
+    """The character n-grams of one word padded with a space (words recur across texts)."""
+    padded = f" {word} "
+    grams: list[str] = []
+    for n in range(low, high + 1):
+        if n >= len(padded):
+            grams.append(padded)
+            break
+        grams.extend(padded[start : start + n] for start in range(len(padded) - n + 1))
+    return tuple(grams)
 
 
 STOP_WORDS_FILE: Final = Path(__file__).with_name("english_stop_words.txt")
@@ -171,20 +178,19 @@ class TfidfVectors:
 
     def _counts(self, documents: Sequence[Sequence[str]]) -> SparseRows:
         """Rows of term counts over the vocabulary, indices sorted."""
-        indices: list[int] = []
-        values: list[int] = []
-        indptr = [0]
-        for terms in documents:
-            counted = Counter(self.vocabulary[term] for term in terms if term in self.vocabulary)
-            for index in sorted(counted):
-                indices.append(index)
-                values.append(counted[index])
-            indptr.append(len(indices))
+        width = len(self.vocabulary)
+        found = [self.vocabulary.get(term, -1) for terms in documents for term in terms]
+        terms = np.asarray(found, dtype=np.int64)
+        rows = np.repeat(np.arange(len(documents)), [len(terms) for terms in documents])
+        known = terms >= 0
+        # one key per (row, term), sorted by row then term; its count is the term's
+        keys, counts = np.unique(rows[known] * width + terms[known], return_counts=True)
+        per_row = np.bincount(keys // width, minlength=len(documents))
         return SparseRows(
-            np.asarray(values, dtype=self.dtype),
-            np.asarray(indices, dtype=np.int64),
-            np.asarray(indptr, dtype=np.int64),
-            len(self.vocabulary),
+            counts.astype(self.dtype),
+            keys % width,
+            np.concatenate(([0], np.cumsum(per_row))).astype(np.int64),
+            width,
         )
 
     def _weighted(self, counts: SparseRows) -> SparseRows:
