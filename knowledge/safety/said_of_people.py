@@ -52,8 +52,12 @@ HEDGES = frozenset({"only", "just", "still", "very", "really", "quite", "so", "a
 """Words before what is said that say nothing of it ("only six", "a bit dizzy")."""
 
 _SELF = re.compile(
-    r"^(?:i am|i'm|im|i feel|i'm feeling|i have|i've|i've got|i got|i have got)\s+(?P<said>.+)$"
+    r"^(?P<verb>i'm feeling|i am feeling|i have got|i've got|i am|i'm|im|i feel|i have|i've|"
+    r"i got)\s+"
+    r"(?P<said>.+)$"
 )
+_BE = frozenset({"i am", "i'm", "im"})
+"""The verbs after which a number is the speaker's age ("I'm six"; not "I have six")."""
 _BODY = re.compile(
     r"^my\s+(?P<part>[a-z]+)\s+(?:is|are|keeps?|feels?|won't|can't|has|have)\s+(?P<said>.+)$"
 )
@@ -101,7 +105,7 @@ def _read(clause: str) -> tuple[str | None, str | None]:
         return None, None
     words = [word for word in re.findall(r"[a-z0-9']+", own.group("said")) if word not in HEDGES]
     condition = " ".join(words) if CONDITIONS & set(words) else None
-    return _age_group(words), condition
+    return (_age_group(words) if own.group("verb") in _BE else None), condition
 
 
 def _age_group(words: list[str]) -> str | None:

@@ -1,0 +1,49 @@
+"""What the speaker says of themselves: an age group and conditions, never less than said."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.safety.said_of_people import said_of_self
+
+
+@pytest.mark.parametrize(
+    ("said", "age_group"),
+    [
+        ("I'm only six, can you cut the bread for me and bring it", "child"),
+        ("I am 7 years old", "child"),
+        ("I'm just a kid", "child"),
+        ("I am 3", "toddler"),
+        ("I'm 35", None),
+        ("I'm Sam", None),
+        ("I have a six year old at home", None),  # someone else's age
+        ("I'm not six", None),
+    ],
+)
+def test_an_age_said_gives_the_speakers_age_group(said: str, age_group: str | None) -> None:
+    assert said_of_self([said]).age_group == age_group
+
+
+@pytest.mark.parametrize(
+    ("said", "condition"),
+    [
+        ("I'm pregnant, bring me the bleach", "pregnant"),
+        ("my hands are shaking today", "hands shaking today"),
+        ("I've got arthritis", "arthritis"),
+        ("I'm feeling dizzy", "dizzy"),
+    ],
+)
+def test_a_condition_or_anything_said_of_the_body_makes_them_vulnerable(
+    said: str, condition: str
+) -> None:
+    found = said_of_self([said])
+    assert found.conditions == (condition,) and found.clauses
+
+
+def test_a_negation_or_an_everyday_state_says_nothing() -> None:
+    for said in ("I'm not pregnant", "I'm hungry", "I'm in the kitchen", "my son is six"):
+        assert said_of_self([said]) == said_of_self([]), said
+
+
+def test_the_youngest_age_said_wins() -> None:
+    assert said_of_self(["I'm 8", "well, I'm 3 really"]).age_group == "toddler"
