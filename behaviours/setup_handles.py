@@ -61,16 +61,25 @@ def missing_handle(
     )
 
 
+def lexicon_book(
+    node: py_trees.behaviour.Behaviour, kwargs: Mapping[str, Any], registry: DomainRegistry
+) -> LexiconBook:
+    """The tree's book of lexicons, or one of the node's own.
+
+    The ``lexicons`` handle (a :class:`~knowledge.understanding.lexicon_book.LexiconBook` the
+    whole tree shares) when given, else a book over the optional ``scene_graph`` handle.
+    """
+    book = optional_handle(node, kwargs, "lexicons", LexiconBook)
+    if book is None:
+        book = LexiconBook(registry, optional_handle(node, kwargs, "scene_graph", SceneGraph))
+    return book
+
+
 def pack_lexicons(
     node: py_trees.behaviour.Behaviour, kwargs: Mapping[str, Any], registry: DomainRegistry
 ) -> dict[str, Mapping[str, Lexicon]]:
     """Every pack's lexicons by pack name, live: they follow the scene graph as it changes.
 
-    From the ``lexicons`` handle (a :class:`~knowledge.understanding.lexicon_book.LexiconBook` the
-    whole tree shares) when given, else from a book of the node's own over the optional
-    ``scene_graph`` handle.
+    The views of :func:`lexicon_book`.
     """
-    book = optional_handle(node, kwargs, "lexicons", LexiconBook)
-    if book is None:
-        book = LexiconBook(registry, optional_handle(node, kwargs, "scene_graph", SceneGraph))
-    return book.views()
+    return lexicon_book(node, kwargs, registry).views()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
+from concurrent.futures import Future
 from typing import Any, Literal, get_args
 
 from py_trees.common import Status
@@ -19,7 +20,7 @@ from pydantic import Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
-from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.behaviours.setup_handles import lexicon_book, optional_handle, require_handle
 from cogtree.knowledge.language.question_form import asks_the_robot
 from cogtree.knowledge.language.request_frame import skill_actions
 from cogtree.knowledge.llm.types import Message
@@ -34,6 +35,7 @@ from cogtree.knowledge.understanding.intent_matching import (
     cued_pack,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.knowledge.understanding.scope_matching import (
     Offered,
     ScopeGuess,
@@ -47,6 +49,7 @@ from cogtree.knowledge.understanding.turn_state import (
     PendingTask,
     ScopeDecision,
 )
+from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
@@ -119,6 +122,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self.domain_key = self.key_of(keys.DOMAIN)
         self.registry: DomainRegistry | None = None
         self.matcher: ScopeMatcher | None = None
+        self._book: LexiconBook | None = None
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
         self._connected: tuple[str, ...] = ()
@@ -130,10 +134,42 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.matcher = ScopeMatcher.from_registry(self.registry)
         self._offered = Offered.of(self.registry.packs)
-        self._lexicons = pack_lexicons(self, kwargs, self.registry)
+        self._book = lexicon_book(self, kwargs, self.registry)
+        self._lexicons = self._book.views()
+        self.workers = optional_handle(self, kwargs, "workers", WorkerPool)
         self.decision_type = scope_decision_model(self.registry.names)
 
     # -- cascade hooks --------------------------------------------------------------------------
+
+    def prepare(self) -> Future[None] | None:
+        """Build on a worker the lexicons this turn may read that setup left for first need.
+
+        Those of the domain given for the turn; else of the pending task's domain and the
+        domain the matcher is sure of, when the request's frame connects to a physical pack
+        or asks for nothing to be done (then :func:`offers_nothing` reads no lexicon); else
+        of every pack, as the fast path may weigh them all (:meth:`fast_path`).
+        """
+        self._guess = None
+        if self._book is None or self.workers is None:
+            return None  # a book of the node's own builds each pack on first use
+        registry = self._registry()
+        wanted = registry.names
+        given = keys.read_optional(self.blackboard, self.domain_key, str)
+        utterance = self._utterance()
+        if given is not None and given in registry:
+            wanted = [given]
+        elif not utterance.strip():
+            wanted = []
+        else:
+            guess = self._guess = self._matcher().match(fast_path_text(utterance, []))
+            frame = keys.read_request_frame(self.blackboard)
+            pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+            if guess.confident and guess.in_scope and frame is not None:
+                signal = frame_signal(frame, registry.packs, self._lexicons, ROBOT_ACTIONS)
+                if signal.domains or not frame.steps or frame.missing_skills:
+                    wanted = [guess.domain, *([pending.domain] if pending else [])]
+        unbuilt = self._book.deferred(wanted)
+        return self.workers.submit(self._book.build, unbuilt) if unbuilt else None
 
     def fast_path(self) -> Verdict[ScopeDecision] | None:
         """Decide without the model: a given domain, empty input, an answer, a sure guess.
@@ -143,7 +179,6 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         channel may pin the domain the same way.
         """
         utterance = self._utterance()
-        self._guess = None
         self._connected = ()
         given = keys.read_optional(self.blackboard, self.domain_key, str)
         if given is not None and given in self._registry():
@@ -152,8 +187,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if not utterance.strip():
             return Verdict(self._decision(OUT_OF_SCOPE, 1.0, "nothing was said"), "empty input")
         utterance = fast_path_text(utterance, self._notes)
-        matcher = self._matcher()
-        guess = self._guess = matcher.match(utterance)
+        guess = self._guess = self._guess or self._matcher().match(utterance)
         elsewhere = guess.confident and guess.in_scope
         follow = self._continued_domain(utterance)
         if follow is not None and not (elsewhere and guess.domain != follow[0]):

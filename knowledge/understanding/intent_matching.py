@@ -27,6 +27,7 @@ pending task, for the scope and intent nodes of the turn tree.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -141,8 +142,15 @@ class IntentMatcher:
             task.name: frozenset(spec.lexicon for spec in task.slots.values() if spec.lexicon)
             for task in tasks
         }
-        used = frozenset().union(*self._slot_lexicons.values())
-        self._lexicons = {name: lexicon for name, lexicon in lexicons.items() if name in used}
+        self._pack_lexicons = lexicons
+        self._used: frozenset[str] = frozenset().union(*self._slot_lexicons.values())
+
+    @functools.cached_property
+    def _lexicons(self) -> dict[str, Lexicon]:
+        """The lexicons of the slots, taken on first use (a pack's may be built on first need)."""
+        return {
+            name: lexicon for name, lexicon in self._pack_lexicons.items() if name in self._used
+        }
 
     @classmethod
     def from_pack(

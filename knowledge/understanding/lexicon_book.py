@@ -2,8 +2,10 @@
 
 Lexicons drawn from a pack's own knowledge graph or written inline do not change while the
 robot runs; lexicons drawn from the scene do, as the robot sees new things. A
-:class:`LexiconBook` builds each pack's lexicons once (:meth:`LexiconBook.prepare` at session
-setup, else on first use). Its scene lexicons read the belief's
+:class:`LexiconBook` builds each pack's lexicons once: at session setup those of the packs
+that read the scene (:meth:`LexiconBook.prepare`), the others on their first need, which the
+scope gate's preparation meets on a worker (:meth:`LexiconBook.deferred`); a book that was
+not prepared builds a pack on first use. Its scene lexicons read the belief's
 :class:`~knowledge.scene.scene_index.SceneIndex` through one
 :class:`~knowledge.understanding.lexicon.SceneLexicon` per basic family (objects, furniture,
 rooms, people: a family that is the union of others, places, is read through them), so each
@@ -11,8 +13,8 @@ node is put into a lexicon once or twice, not once per scene lexicon a pack decl
 pack's scene lexicon is a :class:`FamilyLexicon` over those, shared by the packs that
 declare the same one. The index tells the book, in the writer's thread, which
 nodes' names a write changed, and only those entries are edited; a move or a new colour
-changes no name and costs the lexicons nothing. Nothing here runs on the tick thread after
-setup. Nodes hold :meth:`LexiconBook.view` mappings, which always answer from the current
+changes no name and costs the lexicons nothing. Nothing here runs on the tick thread of a
+prepared book. Nodes hold :meth:`LexiconBook.view` mappings, which always answer from the current
 lexicons, so one book shared through the ``lexicons`` setup handle serves the whole tree.
 """
 
@@ -21,10 +23,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import get_args
 
-from cogtree.knowledge.packs.domain_pack import PackError, SceneSource
+from cogtree.knowledge.packs.domain_pack import DomainPack, PackError, SceneSource
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import (
@@ -59,17 +61,45 @@ class LexiconBook:
         self._families: dict[str, SceneLexicon] = {}
         """Basic family -> its nodes' lexicon (what every scene lexicon reads)."""
         self._scene_lexicons: dict[tuple[str, tuple[str, ...]], FamilyLexicon] = {}
+        self._deferred: set[str] = set()
         if scene is not None:
             scene.index.add_listener(self._renamed)
 
     def prepare(self) -> None:
-        """Build every pack's lexicons now (at setup, so that no turn waits for them)."""
-        for pack in self.registry.names:
+        """Build now (at setup) the lexicons of every pack that reads the scene.
+
+        So no turn waits for those of a big belief. A pack whose lexicons are its own
+        knowledge alone (inline terms, its graph's queries: they do not grow with the world)
+        is left for its first need (:meth:`deferred`): a turn about the home never pays for
+        the advisor's dish and ingredient queries.
+        """
+        packs = self.registry.names
+        self.build(name for name in packs if _reads_scene(self.registry.get(name)))
+        with self._lock:
+            self._deferred = {name for name in packs if name not in self._built}
+
+    def build(self, packs: Iterable[str]) -> None:
+        """Build the lexicons of ``packs`` that are not built yet (each pack's time logged)."""
+        for pack in packs:
             started = time.perf_counter()
             built = self.current(pack)
             seconds = time.perf_counter() - started
             level = logging.INFO if seconds > SLOW_BUILD_S else logging.DEBUG
             log.log(level, "domain %s: %d lexicons built in %.1f s", pack, len(built), seconds)
+
+    def deferred(self, packs: Iterable[str]) -> list[str]:
+        """Those of ``packs`` that :meth:`prepare` left for their first need, still unbuilt.
+
+        A node builds them on a worker (its preparation) before its tick reads them.
+        """
+        with self._lock:
+            return [pack for pack in packs if pack in self._deferred and pack not in self._built]
+
+    def names(self, pack: str) -> Collection[str]:
+        """The names of ``pack``'s lexicons: the built ones, else those its manifest declares."""
+        with self._lock:
+            built = self._built.get(pack)
+        return built if built is not None else self.registry.get(pack).manifest.lexicons
 
     def current(self, pack: str) -> dict[str, Lexicon]:
         """The lexicons of ``pack`` now (built on first use unless :meth:`prepare` ran)."""
@@ -118,6 +148,10 @@ class LexiconBook:
         with self._lock:
             for family in self._families.values():
                 family.update(nodes)
+
+
+def _reads_scene(pack: DomainPack) -> bool:
+    return any(spec.source() == "scene" for spec in pack.manifest.lexicons.values())
 
 
 def basic_families(family: SceneSource) -> list[SceneSource]:
@@ -251,3 +285,6 @@ class _PackLexicons(Mapping[str, Lexicon]):
 
     def __len__(self) -> int:
         return len(self._book.current(self._pack))
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._book.names(self._pack)  # builds nothing

@@ -12,8 +12,10 @@ from cogtree.behaviours.gates.scope import DetectScope, scope_decision_model
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.knowledge.understanding.scope_matching import ScopeMatcher
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, PendingTask, ScopeDecision
+from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, TreeHarness, parsed_first
 from tests.behaviours.turn_examples import ALLERGY_QUESTION
 
@@ -74,6 +76,38 @@ def test_sure_request_is_decided_without_a_model_and_switches_domain(
     why = blackboard.get("/rationale/detectscope")
     assert why.source == "fast_path" and "SwitchDomain: household -> advisor" in why.notes
     assert "advisor" in node.feedback_message
+
+
+def test_a_sure_household_question_leaves_the_advisor_lexicons_unbuilt(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers: WorkerPool,
+) -> None:
+    book = LexiconBook(registry)
+    book.prepare()
+    handles = {"lexicons": book, "workers": workers}
+    _, node, _ = run(blackboard, make_llm, registry, "where is the magazine?", handles=handles)
+    assert node.status == Status.SUCCESS and blackboard.get("/turn/domain") == "household"
+    assert book.deferred(registry.names) == ["advisor"]
+
+
+def test_the_lexicons_a_turn_may_read_are_built_on_a_worker_first(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers: WorkerPool,
+) -> None:
+    book = LexiconBook(registry)
+    book.prepare()
+    handles = {"lexicons": book, "workers": workers}
+    question = "How many carbohydrates are in tiramisu?"
+    harness, node, llm = run(blackboard, make_llm, registry, question, handles=handles)
+    assert workers.wait_idle(60.0)
+    assert book.deferred(registry.names) == []  # built by the preparation, not the tick
+    harness.tick()
+    assert node.status == Status.SUCCESS and llm.calls == []
+    assert blackboard.get("/turn/domain") == "advisor"
 
 
 def test_same_domain_keeps_the_active_pack(
@@ -265,7 +299,7 @@ def test_short_answer_about_a_scene_object_continues_with_the_scene_graph(
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
-    workers,
+    workers: WorkerPool,
 ) -> None:
     registry.switch("advisor")
     pending = PendingTask(

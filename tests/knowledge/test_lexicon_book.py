@@ -51,6 +51,21 @@ def test_a_pack_without_scene_lexicons_is_built_once(registry: DomainRegistry) -
         assert book.current("advisor") is first
 
 
+def test_prepare_leaves_a_pack_of_its_own_knowledge_for_its_first_need(
+    registry: DomainRegistry,
+) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        assert book.deferred(registry.names) == []  # not prepared: each pack built on first use
+        book.prepare()
+        assert book.deferred(registry.names) == ["advisor"]  # its graph's queries wait
+        assert "dish" in book.view("advisor") and "objects" not in book.view("advisor")
+        assert book.deferred(["advisor"]) == ["advisor"]  # naming its lexicons built nothing
+        book.build(["advisor"])
+        assert book.deferred(registry.names) == []
+        assert [m.id for m in book.view("advisor")["dish"].find("tiramisu please")] == ["tiramisu"]
+
+
 def test_without_a_scene_the_scene_lexicons_are_empty(registry: DomainRegistry) -> None:
     book = LexiconBook(registry)
     assert len(book.view("household")["objects"]) == 0
