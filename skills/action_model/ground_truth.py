@@ -184,3 +184,17 @@ class GroundTruth(Protocol):
 
 Rule = Callable[[GroundTruth, str, Mapping[str, ArgValue]], Feedback]
 """What a command does in a simulated world: ``(world, robot, args) -> feedback``."""
+
+
+def world_rule(method: str, params: tuple[str, ...]) -> Rule:
+    """The rule of a command the world carries out itself.
+
+    It calls the world's method ``method`` with the robot and the things ``params`` name, in
+    order (:class:`BadArgument` when one is missing).
+    """
+
+    def rule(world: GroundTruth, robot: str, args: Mapping[str, ArgValue]) -> Feedback:
+        carry_out: Callable[..., Feedback] = getattr(world, method)
+        return carry_out(robot, *(thing_arg(args, param) for param in params))
+
+    return rule

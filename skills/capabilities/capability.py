@@ -28,7 +28,7 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief, HazardFlag, Thing
 from cogtree.skills.action_model.checks import Check
 from cogtree.skills.action_model.commands import CommandName
-from cogtree.skills.action_model.ground_truth import Rule
+from cogtree.skills.action_model.ground_truth import Rule, world_rule
 from cogtree.skills.action_model.specs import HAND_NAMES, CallSpec, Hand
 
 Step = tuple[Any, ...]
@@ -215,6 +215,14 @@ class CommandKind:
     action: Action
     simulate: Rule
     ticks: int = 1
+
+
+def world_command(name: CommandName, args: tuple[str, ...], action: Action) -> CommandKind:
+    """A one-tick command whose simulated effect is the world's method of the same name.
+
+    That method is called with the robot and the things the arguments name, in order.
+    """
+    return CommandKind(name, args, action, world_rule(name, args))
 
 
 @dataclass(frozen=True)

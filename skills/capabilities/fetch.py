@@ -391,42 +391,11 @@ CAPABILITY = cap.Capability(
         ),
     ),
     commands=(
-        cap.CommandKind(
-            "open_gripper",
-            ("hand",),
-            _open_gripper,
-            lambda world, robot, args: world.open_gripper(robot, thing_arg(args, "hand")),
-        ),
-        cap.CommandKind(
-            "grasp",
-            ("object", "hand"),
-            _grasp,
-            lambda world, robot, args: world.grasp(
-                robot, thing_arg(args, "object"), thing_arg(args, "hand")
-            ),
-        ),
-        cap.CommandKind(
-            "verify_grasp",
-            ("object", "hand"),
-            _check_hold,
-            lambda world, robot, args: world.verify_grasp(
-                robot, thing_arg(args, "object"), thing_arg(args, "hand")
-            ),
-        ),
-        cap.CommandKind(
-            "lift",
-            ("object", "hand"),
-            _check_hold,
-            lambda world, robot, args: world.lift(
-                robot, thing_arg(args, "object"), thing_arg(args, "hand")
-            ),
-        ),
-        cap.CommandKind(
-            "release",
-            ("hand",),
-            _release,
-            lambda world, robot, args: world.release(robot, thing_arg(args, "hand")),
-        ),
+        cap.world_command("open_gripper", ("hand",), _open_gripper),
+        cap.world_command("grasp", ("object", "hand"), _grasp),
+        cap.world_command("verify_grasp", ("object", "hand"), _check_hold),
+        cap.world_command("lift", ("object", "hand"), _check_hold),
+        cap.world_command("release", ("hand",), _release),
         cap.CommandKind(
             "handover",
             ("object", "person", "hand"),
@@ -439,14 +408,7 @@ CAPABILITY = cap.Capability(
             ),
             ticks=2,
         ),
-        cap.CommandKind(
-            "present_handle",
-            ("object", "hand"),
-            _present_handle,
-            lambda world, robot, args: world.present_handle(
-                robot, thing_arg(args, "object"), thing_arg(args, "hand")
-            ),
-        ),
+        cap.world_command("present_handle", ("object", "hand"), _present_handle),
     ),
     tasks=(
         cap.TaskKind(

@@ -15,7 +15,6 @@ from typing import Any
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.ground_truth import thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, NodeId
 from cogtree.skills.capabilities import capability as cap
 
@@ -135,18 +134,8 @@ CAPABILITY = cap.Capability(
         ),
     ),
     commands=(
-        cap.CommandKind(
-            "navigate",
-            ("target",),
-            _navigate,
-            lambda world, robot, args: world.navigate(robot, thing_arg(args, "target")),
-        ),
-        cap.CommandKind(
-            "approach",
-            ("target",),
-            _approach,
-            lambda world, robot, args: world.approach(robot, thing_arg(args, "target")),
-        ),
+        cap.world_command("navigate", ("target",), _navigate),
+        cap.world_command("approach", ("target",), _approach),
     ),
     helpers={"go_to": (_already_here, _travel)},
 )

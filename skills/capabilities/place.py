@@ -24,7 +24,6 @@ from pydantic import BeforeValidator
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model import checks
 from cogtree.skills.action_model.belief import Belief
-from cogtree.skills.action_model.ground_truth import thing_arg
 from cogtree.skills.action_model.specs import (
     SIDE_RELATIONS,
     Args,
@@ -301,26 +300,8 @@ CAPABILITY = cap.Capability(
         ),
     ),
     commands=(
-        cap.CommandKind(
-            "put",
-            ("object", "target", "hand"),
-            _put,
-            lambda world, robot, args: world.put(
-                robot, thing_arg(args, "object"), thing_arg(args, "target"), thing_arg(args, "hand")
-            ),
-        ),
-        cap.CommandKind(
-            "put_beside",
-            ("object", "landmark", "relation", "hand"),
-            _put_beside,
-            lambda world, robot, args: world.put_beside(
-                robot,
-                thing_arg(args, "object"),
-                thing_arg(args, "landmark"),
-                thing_arg(args, "relation"),
-                thing_arg(args, "hand"),
-            ),
-        ),
+        cap.world_command("put", ("object", "target", "hand"), _put),
+        cap.world_command("put_beside", ("object", "landmark", "relation", "hand"), _put_beside),
     ),
     tasks=(
         cap.TaskKind(

@@ -6,15 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
-
-
-@pytest.fixture
-def domains(shipped_domains: DomainRegistry) -> DomainRegistry:
-    """The shipped packs, loaded once for the run, with the first pack active for each test
-    (whatever pack a tree switched to)."""
-    return shipped_domains
 
 
 @pytest.fixture

@@ -80,8 +80,8 @@ def test_a_stale_answer_is_not_reused(dish_info: TaskSpec) -> None:
     assert isinstance(reuse, str) and "old" in reuse
 
 
-def test_where_is_is_never_reused(domains: DomainRegistry) -> None:
-    spec = domains.get("household").task("WhereIs")
+def test_where_is_is_never_reused(shipped_domains: DomainRegistry) -> None:
+    spec = shipped_domains.get("household").task("WhereIs")
     answer = HeldAnswer(
         domain="household",
         task="WhereIs",
@@ -133,8 +133,8 @@ def profile(*foods: str) -> WorkingContext:
     return WorkingContext(text="...", budget_chars=500, facts=facts)
 
 
-def turn(blackboard, domains, aspect: str, **presets) -> None:
-    schema = domains.get("advisor").schema_for("DishInfo")
+def turn(blackboard, shipped_domains, aspect: str, **presets) -> None:
+    schema = shipped_domains.get("advisor").schema_for("DishInfo")
     blackboard.set("/turn/domain", "advisor")
     blackboard.set(
         "/turn/intent",
@@ -146,31 +146,31 @@ def turn(blackboard, domains, aspect: str, **presets) -> None:
         blackboard.set(name, value)
 
 
-def tick(node, make_llm, domains, now: float) -> str:
+def tick(node, make_llm, shipped_domains, now: float) -> str:
     harness = TreeHarness(
-        node, llm=make_llm().client, handles={"domains": domains, "clock": lambda: now}
+        node, llm=make_llm().client, handles={"domains": shipped_domains, "clock": lambda: now}
     )
     harness.tick()
     return harness.trace.letters(node.name)
 
 
-def test_an_answer_held_by_one_turn_serves_the_next(blackboard, make_llm, domains) -> None:
+def test_an_answer_held_by_one_turn_serves_the_next(blackboard, make_llm, shipped_domains) -> None:
     turn(
         blackboard,
-        domains,
+        shipped_domains,
         "nutrition",
         **{"/turn/evidence": EvidenceBundle(items=[held({}).item])},
     )
     hold_node = HoldAnswer()
-    assert tick(hold_node, make_llm, domains, now=10.0) == "S"
+    assert tick(hold_node, make_llm, shipped_domains, now=10.0) == "S"
     assert "held 4 rows" in hold_node.feedback_message
     [answer] = blackboard.get("/session/held_answers")
     assert answer.key["aspect"] == ["nutrition"] and answer.at == 10.0
 
     py_trees.blackboard.Blackboard.unset("/turn/evidence")  # the next turn
-    turn(blackboard, domains, "kcal")
+    turn(blackboard, shipped_domains, "kcal")
     gate = NeedsEvidence()
-    assert tick(gate, make_llm, domains, now=40.0) == "F"
+    assert tick(gate, make_llm, shipped_domains, now=40.0) == "F"
     why = blackboard.get("/rationale/needsevidence")
     assert why.decision["reused"] is True
     assert "already known from the answer to 'nutrition of the lasagne?' 30 s ago" in why.rationale
@@ -179,24 +179,34 @@ def test_an_answer_held_by_one_turn_serves_the_next(blackboard, make_llm, domain
     assert [row["topic"] for row in item.rows] == ["kcal", "profile"]
 
 
-def test_a_changed_profile_grounds_the_task_again(blackboard, make_llm, domains) -> None:
-    turn(blackboard, domains, "kcal", **{"/session/held_answers": [held(key("lasagne", "kcal"))]})
+def test_a_changed_profile_grounds_the_task_again(blackboard, make_llm, shipped_domains) -> None:
+    turn(
+        blackboard,
+        shipped_domains,
+        "kcal",
+        **{"/session/held_answers": [held(key("lasagne", "kcal"))]},
+    )
     blackboard.set("/memory/working", profile("peanuts"))
     gate = NeedsEvidence()
-    assert tick(gate, make_llm, domains, now=120.0) == "S"
+    assert tick(gate, make_llm, shipped_domains, now=120.0) == "S"
     assert "avoid=nothing, now avoid=peanuts" in gate.feedback_message
     assert blackboard.get("/turn/evidence") is None
 
 
-def test_a_model_written_answer_is_not_held(blackboard, make_llm, domains) -> None:
+def test_a_model_written_answer_is_not_held(blackboard, make_llm, shipped_domains) -> None:
     model_rows = EvidenceItem(source="model-query", rows=[{"x": "1"}])
-    turn(blackboard, domains, "kcal", **{"/turn/evidence": EvidenceBundle(items=[model_rows])})
+    turn(
+        blackboard,
+        shipped_domains,
+        "kcal",
+        **{"/turn/evidence": EvidenceBundle(items=[model_rows])},
+    )
     node = HoldAnswer()
-    assert tick(node, make_llm, domains, now=1.0) == "S"
+    assert tick(node, make_llm, shipped_domains, now=1.0) == "S"
     assert "nothing held" in node.feedback_message
     assert blackboard.get("/session/held_answers") is None
 
 
-def test_a_clock_that_is_no_callable_is_refused(domains) -> None:
+def test_a_clock_that_is_no_callable_is_refused(shipped_domains) -> None:
     with pytest.raises(MissingHandleError, match="clock"):
-        NeedsEvidence().setup(domains=domains, clock=5)
+        NeedsEvidence().setup(domains=shipped_domains, clock=5)

@@ -17,11 +17,13 @@ from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask,
 from cogtree.trees.testing import TreeHarness
 
 
-def ask(blackboard, make_llm, domains, presets, **handles) -> AskClarification:
+def ask(blackboard, make_llm, shipped_domains, presets, **handles) -> AskClarification:
     for key, value in presets.items():
         blackboard.set(key, value)
     node = AskClarification()
-    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": domains, **handles})
+    harness = TreeHarness(
+        node, llm=make_llm().client, handles={"domains": shipped_domains, **handles}
+    )
     harness.tick_until(max_ticks=2000, period_s=0.005)
     return node
 
@@ -48,9 +50,11 @@ def fetch_bottle(said: str = "bring me the bottle") -> dict:
 
 
 def test_ambiguous_referent_lists_the_candidates_and_where_they_are(
-    blackboard, make_llm, domains, scene, workers
+    blackboard, make_llm, shipped_domains, scene, workers
 ):
-    node = ask(blackboard, make_llm, domains, fetch_bottle(), scene_graph=scene, workers=workers)
+    node = ask(
+        blackboard, make_llm, shipped_domains, fetch_bottle(), scene_graph=scene, workers=workers
+    )
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == (
         "Which bottle do you mean: the blue bottle in the fridge or the green bottle on the "
@@ -67,19 +71,21 @@ def test_ambiguous_referent_lists_the_candidates_and_where_they_are(
     )
 
 
-def test_without_a_scene_graph_the_candidates_are_named_by_label(blackboard, make_llm, domains):
+def test_without_a_scene_graph_the_candidates_are_named_by_label(
+    blackboard, make_llm, shipped_domains
+):
     candidates = [
         Candidate(id="bottle_blue", label="blue bottle", kind="object", reasons=[]),
         Candidate(id="bottle_green", label="green bottle", kind="object", reasons=[]),
     ]
     presets = {**fetch_bottle(), "/turn/candidates": candidates}
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Which bottle do you mean: the blue bottle or the green bottle?"
     )
 
 
-def test_an_unknown_value_is_named(blackboard, make_llm, domains):
+def test_an_unknown_value_is_named(blackboard, make_llm, shipped_domains):
     said = "how many calories are in zebra cake"
     presets = {
         "/turn/utterance": said,
@@ -90,13 +96,13 @@ def test_an_unknown_value_is_named(blackboard, make_llm, domains):
         "/turn/missing": ["dish"],
         "/turn/resolved": {"dish": SlotResolution(slot="dish", said="zebra cake", kind="kg")},
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "I don't know a dish called 'zebra cake'. Which dish do you mean?"
     )
 
 
-def test_a_missing_slot_is_asked_from_its_field_description(blackboard, make_llm, domains):
+def test_a_missing_slot_is_asked_from_its_field_description(blackboard, make_llm, shipped_domains):
     said = "please add this to my database"
     presets = {
         "/turn/utterance": said,
@@ -104,13 +110,13 @@ def test_a_missing_slot_is_asked_from_its_field_description(blackboard, make_llm
         "/turn/intent": IntentFrame(domain="advisor", task="AddToDatabase", said=[said]),
         "/turn/missing": ["targets"],
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     reply = blackboard.get("/turn/reply")
     assert reply.startswith("What should I remember: the foods, allergens, intolerances or diets")
     assert blackboard.get("/session/pending").missing == ["targets"]
 
 
-def test_several_missing_slots_get_one_question_each(blackboard, make_llm, domains):
+def test_several_missing_slots_get_one_question_each(blackboard, make_llm, shipped_domains):
     said = "take it"
     presets = {
         "/turn/utterance": said,
@@ -118,14 +124,14 @@ def test_several_missing_slots_get_one_question_each(blackboard, make_llm, domai
         "/turn/intent": IntentFrame(domain="household", task="Bring", said=[said]),
         "/turn/missing": ["object", "destination"],
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Which object should I take? Where should I take it: a room, a piece of furniture or a "
         "person?"
     )
 
 
-def test_no_task_asks_what_to_do_and_keeps_the_pending_task(blackboard, make_llm, domains):
+def test_no_task_asks_what_to_do_and_keeps_the_pending_task(blackboard, make_llm, shipped_domains):
     earlier = PendingTask(domain="household", task="Fetch", missing=["object"])
     presets = {
         "/turn/utterance": "hmm",
@@ -133,23 +139,23 @@ def test_no_task_asks_what_to_do_and_keeps_the_pending_task(blackboard, make_llm
         "/turn/missing": ["task"],
         "/session/pending": earlier,
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == "What would you like me to do?"  # one sentence
     assert blackboard.get("/session/pending") == earlier
 
 
-def test_nothing_missing_asks_to_confirm(blackboard, make_llm, domains):
+def test_nothing_missing_asks_to_confirm(blackboard, make_llm, shipped_domains):
     presets = {**fetch_bottle("maybe bring me the bottle"), "/turn/missing": []}
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         'Just to be sure: should I go ahead with "maybe bring me the bottle"? '
         "Please say yes, or say it another way."
     )
 
 
-def test_bad_inputs_still_get_a_question(blackboard, make_llm, domains):
+def test_bad_inputs_still_get_a_question(blackboard, make_llm, shipped_domains):
     presets = {"/turn/utterance": "", "/turn/domain": "no_such_pack", "/turn/missing": ["x"]}
-    node = ask(blackboard, make_llm, domains, presets)
+    node = ask(blackboard, make_llm, shipped_domains, presets)
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == "What would you like me to do?"
     assert blackboard.get("/session/pending") is None
@@ -174,11 +180,13 @@ def clarify_or_proceed() -> py_trees.behaviour.Behaviour:
     return turn
 
 
-def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, tmp_path, workers):
+def test_a_clarification_dialogue_over_two_turns(
+    blackboard, make_llm, shipped_domains, tmp_path, workers
+):
     first = "please remember something about me"
     second = "I'm allergic to peanuts"
     with MemoryStore(tmp_path / "memory.db") as memory:
-        handles = {"domains": domains, "memory": memory, "workers": workers}
+        handles = {"domains": shipped_domains, "memory": memory, "workers": workers}
         new_turn(
             blackboard,
             {
@@ -229,21 +237,23 @@ def test_a_clarification_dialogue_over_two_turns(blackboard, make_llm, domains, 
         ]
 
 
-def test_an_unknown_speaker_is_asked_who_is_speaking(blackboard, make_llm, domains):
+def test_an_unknown_speaker_is_asked_who_is_speaking(blackboard, make_llm, shipped_domains):
     blackboard.set("/turn/utterance", "bring me my mug")
     blackboard.set(
         "/turn/intent",
         IntentFrame(domain="household", task="Fetch", slots={"object": "my mug"}, said=[]),
     )
     blackboard.set("/turn/missing", ["speaker"])
-    TreeHarness(AskClarification(), llm=make_llm().client, handles={"domains": domains}).tick()
+    TreeHarness(
+        AskClarification(), llm=make_llm().client, handles={"domains": shipped_domains}
+    ).tick()
     assert blackboard.get("/turn/reply") == "Who is speaking, please?"
     pending = blackboard.get("/session/pending")
     assert pending.missing == ["speaker"] and pending.slots == {"object": "my mug"}
 
 
 def test_a_safety_doubt_is_named_and_the_pending_task_asks_to_confirm_it(
-    blackboard, make_llm, domains
+    blackboard, make_llm, shipped_domains
 ):
     doubt = "may be unsafe: 'knife'"
     presets = {
@@ -251,7 +261,7 @@ def test_a_safety_doubt_is_named_and_the_pending_task_asks_to_confirm_it(
         "/turn/missing": [],
         "/turn/safety": [doubt],
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     reply = blackboard.get("/turn/reply")
     assert reply == (
         'Just to be sure: should I go ahead with "bring me the knife"? I want to be careful '
@@ -261,9 +271,9 @@ def test_a_safety_doubt_is_named_and_the_pending_task_asks_to_confirm_it(
     assert (pending.confirm, pending.question) == ([doubt], reply)
 
 
-def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, domains):
+def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, shipped_domains):
     presets = {**fetch_bottle("bring me the knife"), "/turn/safety": ["may be unsafe: 'knife'"]}
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/session/pending").confirm == []
 
 
@@ -284,7 +294,9 @@ def test_a_lone_describing_word_asks_which_one(said: str, reasons: list[str], wo
     assert question == f"Which {word} do you mean: the A or the B?"
 
 
-def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(blackboard, make_llm, domains):
+def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(
+    blackboard, make_llm, shipped_domains
+):
     """Nobody can pick among hundreds: the question says how many and names four."""
     ids = [f"mug_{number}" for number in range(300)]
     candidates = [
@@ -297,7 +309,7 @@ def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(blackboard,
         "/turn/resolved": {"object": mugs},
         "/turn/candidates": candidates,
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Which red mug do you mean? I know of 300, such as the red mug 0, the red mug 1, "
         "the red mug 2 or the red mug 3. Can you tell me where it is?"
@@ -305,7 +317,9 @@ def test_a_referent_matching_many_things_is_asked_by_count_and_a_few(blackboard,
     assert blackboard.get("/rationale/AskClarification") is None  # it passed the check
 
 
-def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(blackboard, make_llm, domains):
+def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(
+    blackboard, make_llm, shipped_domains
+):
     ids = [f"mug_{number}" for number in range(6)]
     candidates = [
         Candidate(id=found, label=f"red mug {n}", kind="object", reasons=[], among=7012)
@@ -317,6 +331,6 @@ def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(blackboard,
         "/turn/resolved": {"object": mugs},
         "/turn/candidates": candidates,
     }
-    ask(blackboard, make_llm, domains, presets)
+    ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply").startswith("Which red mug do you mean? I know of 7012,")
     assert blackboard.get("/rationale/AskClarification") is None

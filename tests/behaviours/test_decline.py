@@ -12,11 +12,11 @@ from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, GateRationa
 from cogtree.trees.testing import TreeHarness
 
 
-def decline(blackboard, make_llm, domains, presets) -> Decline:
+def decline(blackboard, make_llm, shipped_domains, presets) -> Decline:
     for key, value in presets.items():
         blackboard.set(key, value)
     node = Decline()
-    TreeHarness(node, llm=make_llm().client, handles={"domains": domains}).tick()
+    TreeHarness(node, llm=make_llm().client, handles={"domains": shipped_domains}).tick()
     return node
 
 
@@ -30,9 +30,9 @@ def gate_said(rationale: str) -> GateRationale:
     )
 
 
-def test_out_of_scope_says_what_the_robot_can_do(blackboard, make_llm, domains):
+def test_out_of_scope_says_what_the_robot_can_do(blackboard, make_llm, shipped_domains):
     presets = {"/turn/domain": OUT_OF_SCOPE, "/turn/control": "Reject"}
-    node = decline(blackboard, make_llm, domains, presets)
+    node = decline(blackboard, make_llm, shipped_domains, presets)
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == (
         "Sorry, I can't help with that: it is outside what I do. I can help you as Household "
@@ -40,7 +40,7 @@ def test_out_of_scope_says_what_the_robot_can_do(blackboard, make_llm, domains):
     )
 
 
-def test_reject_gives_the_gates_reason_in_plain_words(blackboard, make_llm, domains):
+def test_reject_gives_the_gates_reason_in_plain_words(blackboard, make_llm, shipped_domains):
     presets = {
         "/turn/domain": "household",
         "/turn/control": "Reject",
@@ -48,14 +48,14 @@ def test_reject_gives_the_gates_reason_in_plain_words(blackboard, make_llm, doma
             "guard: Throwing a knife could hurt someone. I will not."
         ),
     }
-    decline(blackboard, make_llm, domains, presets)
+    decline(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Sorry, I won't do that: throwing a knife could hurt someone."
     )
 
 
-def test_without_a_reason_it_still_apologises(blackboard, make_llm, domains):
-    node = decline(blackboard, make_llm, domains, {"/turn/control": "Reject"})
+def test_without_a_reason_it_still_apologises(blackboard, make_llm, shipped_domains):
+    node = decline(blackboard, make_llm, shipped_domains, {"/turn/control": "Reject"})
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == "Sorry, I can't do that."
 
@@ -73,7 +73,7 @@ def test_plain_reason(rationale, plain):
     assert plain_reason(rationale) == plain
 
 
-def test_the_robots_own_reason_is_said_whole(blackboard, make_llm, domains):
+def test_the_robots_own_reason_is_said_whole(blackboard, make_llm, shipped_domains):
     """A hazard refusal the gate decided without a model names every hazard, not the first."""
     hazards = (
         "The tumbler holds only 300 ml; adding 600 ml would overflow it. "
@@ -86,7 +86,7 @@ def test_the_robots_own_reason_is_said_whole(blackboard, make_llm, domains):
             update={"source": "fast_path"}
         ),
     }
-    decline(blackboard, make_llm, domains, presets)
+    decline(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Sorry, I won't do that: the tumbler holds only 300 ml; adding 600 ml would overflow "
         "it. And the tumbler is next to the toaster; a spill could reach it."
@@ -119,7 +119,7 @@ HOUSE = """
     ],
 )
 def test_a_missing_skill_someone_at_home_has_is_offered_to_ask_them(
-    blackboard, make_llm, domains, workers, speaker: str, reply: str
+    blackboard, make_llm, shipped_domains, workers, speaker: str, reply: str
 ) -> None:
     presets = {
         "/turn/domain": "household",
@@ -138,7 +138,7 @@ def test_a_missing_skill_someone_at_home_has_is_offered_to_ask_them(
         blackboard.set(key, value)
     node = Decline()
     with SceneGraph.from_turtle_text(HOUSE, source="house") as scene:
-        handles = {"domains": domains, "scene_graph": scene, "workers": workers}
+        handles = {"domains": shipped_domains, "scene_graph": scene, "workers": workers}
         harness = TreeHarness(node, llm=make_llm().client, handles=handles)
         harness.tick_until(lambda h: node.status != Status.RUNNING, max_ticks=200, period_s=0.01)
     assert node.status == Status.SUCCESS

@@ -31,20 +31,20 @@ def where_is(domain: str = "household") -> IntentFrame:
     return IntentFrame(domain=domain, task="WhereIs", slots={"object": "my mug"})
 
 
-def run(blackboard, make_llm, domains, **presets) -> tuple[str, NeedsEvidence]:
+def run(blackboard, make_llm, shipped_domains, **presets) -> tuple[str, NeedsEvidence]:
     for key, value in presets.items():
         blackboard.set(key, value)
     node = NeedsEvidence()
-    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": domains})
+    harness = TreeHarness(node, llm=make_llm().client, handles={"domains": shipped_domains})
     harness.tick()
     return harness.trace.letters("NeedsEvidence"), node
 
 
-def test_a_knowledge_task_without_evidence_needs_it(blackboard, make_llm, domains) -> None:
+def test_a_knowledge_task_without_evidence_needs_it(blackboard, make_llm, shipped_domains) -> None:
     status, node = run(
         blackboard,
         make_llm,
-        domains,
+        shipped_domains,
         **{"/turn/domain": "household", "/turn/intent": where_is()},
     )
     assert status == "S"
@@ -53,32 +53,35 @@ def test_a_knowledge_task_without_evidence_needs_it(blackboard, make_llm, domain
     assert why.decision["needs_evidence"] is True and why.decision["template"] == "where_is"
 
 
-def test_evidence_already_there_is_not_fetched_again(blackboard, make_llm, domains) -> None:
+def test_evidence_already_there_is_not_fetched_again(blackboard, make_llm, shipped_domains) -> None:
     bundle = EvidenceBundle(items=[EvidenceItem(source="where_is", rows=[])])
     status, node = run(
         blackboard,
         make_llm,
-        domains,
+        shipped_domains,
         **{"/turn/domain": "household", "/turn/intent": where_is(), "/turn/evidence": bundle},
     )
     assert status == "F" and "already answered" in node.feedback_message
 
 
-def test_plan_evidence_does_not_answer_a_question(blackboard, make_llm, domains) -> None:
+def test_plan_evidence_does_not_answer_a_question(blackboard, make_llm, shipped_domains) -> None:
     bundle = EvidenceBundle(items=[EvidenceItem(source="plan", text="Done: GOTO(kitchen).")])
     status, _ = run(
         blackboard,
         make_llm,
-        domains,
+        shipped_domains,
         **{"/turn/domain": "household", "/turn/intent": where_is(), "/turn/evidence": bundle},
     )
     assert status == "S"
 
 
-def test_a_physical_task_needs_no_query(blackboard, make_llm, domains) -> None:
+def test_a_physical_task_needs_no_query(blackboard, make_llm, shipped_domains) -> None:
     fetch = IntentFrame(domain="household", task="Fetch", slots={"object": "mug"})
     status, node = run(
-        blackboard, make_llm, domains, **{"/turn/domain": "household", "/turn/intent": fetch}
+        blackboard,
+        make_llm,
+        shipped_domains,
+        **{"/turn/domain": "household", "/turn/intent": fetch},
     )
     assert status == "F" and "grounded by physical" in node.feedback_message
 
@@ -98,21 +101,23 @@ def test_a_physical_task_needs_no_query(blackboard, make_llm, domains) -> None:
         ),
     ],
 )
-def test_bad_turns_fail_with_the_reason(blackboard, make_llm, domains, presets, says) -> None:
-    status, node = run(blackboard, make_llm, domains, **presets)
+def test_bad_turns_fail_with_the_reason(
+    blackboard, make_llm, shipped_domains, presets, says
+) -> None:
+    status, node = run(blackboard, make_llm, shipped_domains, **presets)
     assert status == "F" and says in node.feedback_message
 
 
-def test_find_task_reads_the_pack(domains) -> None:
-    task = find_task(domains, "household", where_is())
+def test_find_task_reads_the_pack(shipped_domains) -> None:
+    task = find_task(shipped_domains, "household", where_is())
     assert (task.pack.name, task.spec.name) == ("household", "WhereIs")
     assert task.sources == {"where_is", MODEL_QUERY}
     with pytest.raises(LookupError, match="no task"):
-        find_task(domains, "household", "not an intent")
+        find_task(shipped_domains, "household", "not an intent")
 
 
-def test_answered_counts_only_the_task_sources(domains) -> None:
-    task = find_task(domains, "household", where_is())
+def test_answered_counts_only_the_task_sources(shipped_domains) -> None:
+    task = find_task(shipped_domains, "household", where_is())
     model = EvidenceBundle(items=[EvidenceItem(source=MODEL_QUERY)])
     memory = EvidenceBundle(items=[EvidenceItem(source="memory", text="Noted.")])
     assert answered(model, task) and not answered(memory, task) and not answered(None, task)

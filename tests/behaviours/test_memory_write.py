@@ -38,8 +38,8 @@ def memory(tmp_path):
         yield store
 
 
-def add_to_database(domains, **values) -> BaseModel:
-    return domains.get("advisor").schema_for("AddToDatabase")(**values)
+def add_to_database(shipped_domains, **values) -> BaseModel:
+    return shipped_domains.get("advisor").schema_for("AddToDatabase")(**values)
 
 
 class Broken(BaseModel):
@@ -63,11 +63,11 @@ def run(node, make_llm, handles=None) -> TreeHarness:
     return harness
 
 
-def test_stage_claims_writes_memory_evidence(blackboard, make_llm, domains):
+def test_stage_claims_writes_memory_evidence(blackboard, make_llm, shipped_domains):
     earlier = EvidenceItem(source="plan", text="nothing was moved")
     blackboard.set("/turn/evidence", EvidenceBundle(items=[earlier]))
     task = add_to_database(
-        domains, targets=["peanuts", "sesame"], relation="allergy", person="Anna"
+        shipped_domains, targets=["peanuts", "sesame"], relation="allergy", person="Anna"
     )
     blackboard.set("/turn/task", task)
     node = StageClaims()
@@ -102,15 +102,15 @@ def test_stage_claims_fails_with_the_reason(blackboard, make_llm, task, reason):
     assert blackboard.get("/turn/evidence") is None
 
 
-def test_a_task_without_claims_is_not_a_memory_write(blackboard, make_llm, domains):
-    blackboard.set("/turn/task", domains.get("office").schema_for("Borrow")(item="stapler"))
+def test_a_task_without_claims_is_not_a_memory_write(blackboard, make_llm, shipped_domains):
+    blackboard.set("/turn/task", shipped_domains.get("office").schema_for("Borrow")(item="stapler"))
     node = StageClaims()
     run(node, make_llm)
     assert node.status == Status.FAILURE
     assert "has no claims() method" in node.feedback_message
 
 
-def turn(blackboard, domains, control: str, task: BaseModel | None = None) -> None:
+def turn(blackboard, shipped_domains, control: str, task: BaseModel | None = None) -> None:
     blackboard.set("/turn/utterance", "I'm allergic to peanuts")
     blackboard.set("/turn/reply", "Noted: you are allergic to peanuts.")
     blackboard.set("/turn/domain", "advisor")
@@ -121,10 +121,15 @@ def turn(blackboard, domains, control: str, task: BaseModel | None = None) -> No
 
 
 def test_consolidate_stores_the_claims_of_a_proceeded_memory_write(
-    blackboard, make_llm, domains, memory, workers
+    blackboard, make_llm, shipped_domains, memory, workers
 ):
     blackboard.set("/session/pending", PendingTask(domain="advisor", task="AddToDatabase"))
-    turn(blackboard, domains, "Proceed", add_to_database(domains, targets=["peanuts"]))
+    turn(
+        blackboard,
+        shipped_domains,
+        "Proceed",
+        add_to_database(shipped_domains, targets=["peanuts"]),
+    )
     node = Consolidate()
     run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.SUCCESS
@@ -139,11 +144,16 @@ def test_consolidate_stores_the_claims_of_a_proceeded_memory_write(
 
 
 def test_consolidate_stores_no_claims_for_a_clarify_and_keeps_pending(
-    blackboard, make_llm, domains, memory, workers
+    blackboard, make_llm, shipped_domains, memory, workers
 ):
     pending = PendingTask(domain="advisor", task="AddToDatabase", missing=["targets"])
     blackboard.set("/session/pending", pending)
-    turn(blackboard, domains, "Clarify", add_to_database(domains, targets=["peanuts"]))
+    turn(
+        blackboard,
+        shipped_domains,
+        "Clarify",
+        add_to_database(shipped_domains, targets=["peanuts"]),
+    )
     node = Consolidate()
     run(node, make_llm, {"memory": memory, "workers": workers})
     assert node.status == Status.SUCCESS
@@ -161,12 +171,17 @@ def test_consolidate_records_a_turn_whose_claims_fail(blackboard, make_llm, memo
 
 
 def test_a_memory_error_fails_with_the_reason_and_loses_nothing_silently(
-    blackboard, make_llm, domains, tmp_path, caplog, workers
+    blackboard, make_llm, shipped_domains, tmp_path, caplog, workers
 ):
     store = MemoryStore(tmp_path / "closed.db")
     store.close()
     blackboard.set("/session/pending", PendingTask(domain="advisor", task="AddToDatabase"))
-    turn(blackboard, domains, "Proceed", add_to_database(domains, targets=["peanuts"]))
+    turn(
+        blackboard,
+        shipped_domains,
+        "Proceed",
+        add_to_database(shipped_domains, targets=["peanuts"]),
+    )
     node = Consolidate()
     run(node, make_llm, {"memory": store, "workers": workers})
     assert node.status == Status.FAILURE
@@ -204,12 +219,17 @@ def locked_by_another_process(path: Path) -> Iterator[None]:
     ("control", "claims"), [("Proceed", True), ("Clarify", False)], ids=["claims", "no-claims"]
 )
 def test_a_write_that_fails_is_never_followed_by_noted(
-    blackboard, make_llm, domains, tmp_path, workers, control, claims
+    blackboard, make_llm, shipped_domains, tmp_path, workers, control, claims
 ):
     path = tmp_path / "shared.db"
     config = MemoryConfig(busy_timeout_s=0.05)
     with MemoryStore(path, config=config) as store, locked_by_another_process(path):
-        turn(blackboard, domains, control, add_to_database(domains, targets=["peanuts"]))
+        turn(
+            blackboard,
+            shipped_domains,
+            control,
+            add_to_database(shipped_domains, targets=["peanuts"]),
+        )
         node = Consolidate()
         run(node, make_llm, {"memory": store, "workers": workers})
         assert node.status == Status.FAILURE
@@ -253,12 +273,14 @@ def say(blackboard, utterance: str, slots: dict, resolved: dict) -> None:
     blackboard.set("/turn/resolved", resolved)
 
 
-def test_a_correction_replaces_the_stored_fact(blackboard, make_llm, domains, memory, workers):
+def test_a_correction_replaces_the_stored_fact(
+    blackboard, make_llm, shipped_domains, memory, workers
+):
     peanuts = SlotResolution(slot="targets", said=["peanuts"], kind="kg", ids=["peanuts"])
     harness = TreeHarness(
         remember(),
         llm=make_llm().client,
-        handles={"domains": domains, "memory": memory, "workers": workers},
+        handles={"domains": shipped_domains, "memory": memory, "workers": workers},
     )
     say(
         blackboard,
@@ -298,13 +320,13 @@ def test_a_correction_replaces_the_stored_fact(blackboard, make_llm, domains, me
 
 @pytest.mark.parametrize(("reply", "kept"), [("Just to be sure?", True), ("Which one?", False)])
 def test_a_confirmation_holds_for_the_turn_that_asked_it_only(
-    blackboard, make_llm, domains, memory, workers, reply, kept
+    blackboard, make_llm, shipped_domains, memory, workers, reply, kept
 ):
     pending = PendingTask(
         domain="household", task="Fetch", question="Just to be sure?", confirm=["doubt"]
     )
     blackboard.set("/session/pending", pending)
-    turn(blackboard, domains, "Clarify")
+    turn(blackboard, shipped_domains, "Clarify")
     blackboard.set("/turn/reply", reply)
     run(Consolidate(), make_llm, {"memory": memory, "workers": workers})
     assert blackboard.get("/session/pending").confirm == (["doubt"] if kept else [])

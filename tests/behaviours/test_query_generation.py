@@ -107,24 +107,24 @@ def shipped() -> DomainRegistry:
     return DomainRegistry.discover()
 
 
-def generate(blackboard, llm, domains, presets: dict, scene=None, ticks: int = 1):
+def generate(blackboard, llm, shipped_domains, presets: dict, scene=None, ticks: int = 1):
     for key, value in presets.items():
         blackboard.set(key, value)
     node = GenerateQuery()
-    handles = {"domains": domains, **({"scene_graph": scene} if scene else {})}
+    handles = {"domains": shipped_domains, **({"scene_graph": scene} if scene else {})}
     harness = TreeHarness(node, llm=llm.client, handles=handles)
     harness.tick(ticks)
     node.shutdown()
     return harness.trace.letters("GenerateQuery"), node
 
 
-def where_is(domains: DomainRegistry, **task) -> dict:
+def where_is(shipped_domains: DomainRegistry, **task) -> dict:
     presets = {
         "/turn/domain": "household",
         "/turn/intent": IntentFrame(domain="household", task="WhereIs", slots={"object": "mug"}),
     }
     if task:
-        presets["/turn/task"] = domains.get("household").schema_for("WhereIs")(**task)
+        presets["/turn/task"] = shipped_domains.get("household").schema_for("WhereIs")(**task)
     return presets
 
 

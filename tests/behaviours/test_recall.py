@@ -129,7 +129,7 @@ def substitute(said: str) -> IntentFrame:
     )
 
 
-def ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script=None):
+def ask_about_a_substitution(blackboard, make_llm, memory, shipped_domains, workers, script=None):
     """Tick the gate on "something instead of tiramisu" (SubstituteDish, slots unsaid)."""
     said = "something instead of tiramisu"
     gate = SufficiencyGate()
@@ -142,36 +142,42 @@ def ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, scr
         script,
         memory=memory,
         workers=workers,
-        domains=domains,
+        domains=shipped_domains,
     )
     return gate, llm
 
 
 def test_unfilled_slots_with_an_archive_ask_the_model(
-    blackboard, make_llm, memory, domains, workers
+    blackboard, make_llm, memory, shipped_domains, workers
 ):
     tell(memory, NAME, TEA, BASIL)
     chat(memory, "hello", "thanks")
     assert memory.archive, "the fixture should have archived something"
     script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
-    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
+    gate, llm = ask_about_a_substitution(
+        blackboard, make_llm, memory, shipped_domains, workers, script
+    )
     assert gate.status == Status.SUCCESS
     assert gate_why(blackboard).source == "model"
 
 
-def test_a_failing_model_retrieves_to_be_safe(blackboard, make_llm, memory, domains, workers):
+def test_a_failing_model_retrieves_to_be_safe(
+    blackboard, make_llm, memory, shipped_domains, workers
+):
     tell(memory, ALLERGY, NAME, TEA)
     chat(memory, "hello", "thanks")
     script = {"by_module": {"sufficiency": [{"text": "yes"}, {"text": "yes!"}]}}
-    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
+    gate, llm = ask_about_a_substitution(
+        blackboard, make_llm, memory, shipped_domains, workers, script
+    )
     assert gate.status == Status.FAILURE
     assert gate_why(blackboard).source == "safe_default"
 
 
 def test_unfilled_slots_with_an_empty_archive_are_served(
-    blackboard, make_llm, memory, domains, workers
+    blackboard, make_llm, memory, shipped_domains, workers
 ):
-    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers)
+    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, shipped_domains, workers)
     assert gate.status == Status.SUCCESS and llm.calls == []
 
 
@@ -261,12 +267,14 @@ def test_the_archive_best_match_is_read_with_the_context(memory) -> None:
 
 
 def test_the_model_cannot_skip_an_archived_allergy_for_a_substitution(
-    blackboard, make_llm, memory, domains, workers
+    blackboard, make_llm, memory, shipped_domains, workers
 ):
     tell(memory, ALLERGY, NAME, TEA)  # the allergy is archived, the name stays in core
     chat(memory, "hello", "thanks")
     script = {"by_module": {"sufficiency": [{"answer": {"sufficient": True, "rationale": "ok"}}]}}
-    gate, llm = ask_about_a_substitution(blackboard, make_llm, memory, domains, workers, script)
+    gate, llm = ask_about_a_substitution(
+        blackboard, make_llm, memory, shipped_domains, workers, script
+    )
     why = gate_why(blackboard)
     assert gate.status == Status.FAILURE and why.source == "model" and why.vetoed
     assert "Anna is allergic to peanuts" in why.rationale
@@ -274,7 +282,7 @@ def test_the_model_cannot_skip_an_archived_allergy_for_a_substitution(
 
 @pytest.mark.parametrize("kind", ["malformed", "timeout", "connection"])
 def test_a_broken_model_means_retrieval(
-    kind, blackboard, make_llm, memory, domains, workers
+    kind, blackboard, make_llm, memory, shipped_domains, workers
 ) -> None:
     tell(memory, NAME, TEA, BASIL)
     chat(memory, "hello", "thanks")
@@ -288,7 +296,9 @@ def test_a_broken_model_means_retrieval(
     blackboard.set("/turn/utterance", said)
     blackboard.set("/turn/intent", substitute(said))
     harness = TreeHarness(
-        gate, llm=llm.client, handles={"memory": memory, "workers": workers, "domains": domains}
+        gate,
+        llm=llm.client,
+        handles={"memory": memory, "workers": workers, "domains": shipped_domains},
     )
     harness.tick_until(max_ticks=4000, period_s=0.005)
     assert gate.status == Status.FAILURE

@@ -78,7 +78,7 @@ def speak(node: Respond, llm, presets: dict) -> Status:
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
-def _never_an_unsupported_number(node: Respond, domains: DomainRegistry, data) -> None:
+def _never_an_unsupported_number(node: Respond, shipped_domains: DomainRegistry, data) -> None:
     rows = data.draw(st.lists(row, min_size=0, max_size=3), label="rows")
     source = data.draw(st.sampled_from(["model-query", "dish_info"]), label="source")
     utterance = data.draw(words_and_numbers, label="utterance")
@@ -90,7 +90,7 @@ def _never_an_unsupported_number(node: Respond, domains: DomainRegistry, data) -
         "/turn/utterance": utterance,
         "/turn/domain": "advisor",
         "/turn/intent": IntentFrame(domain="advisor", task="DishInfo", said=[utterance]),
-        "/turn/task": domains.get("advisor").schema_for("DishInfo")(dish="tiramisu"),
+        "/turn/task": shipped_domains.get("advisor").schema_for("DishInfo")(dish="tiramisu"),
         "/turn/resolved": {},
         "/turn/evidence": EvidenceBundle(items=[EvidenceItem(source=source, rows=rows)]),
         "/memory/working": WorkingContext(text=memory, budget_chars=500),
@@ -114,10 +114,12 @@ def _reply_of(answer: dict) -> str | None:
     return (answer.get("answer") or {}).get("reply", "").strip() or None
 
 
-def test_no_reply_states_a_number_absent_from_the_support(blackboard, make_llm, domains) -> None:
+def test_no_reply_states_a_number_absent_from_the_support(
+    blackboard, make_llm, shipped_domains
+) -> None:
     node = Respond()
-    node.setup(llm=make_llm().client, domains=domains)
-    _never_an_unsupported_number(node, domains)
+    node.setup(llm=make_llm().client, domains=shipped_domains)
+    _never_an_unsupported_number(node, shipped_domains)
 
 
 @settings(max_examples=200, deadline=None)

@@ -51,13 +51,23 @@ def shipped() -> DomainRegistry:
 
 
 def run(
-    blackboard, make_llm, workers, domains, query: GeneratedQuery | None, domain: str, scene=None
+    blackboard,
+    make_llm,
+    workers,
+    shipped_domains,
+    query: GeneratedQuery | None,
+    domain: str,
+    scene=None,
 ):
     blackboard.set("/turn/domain", domain)
     if query is not None:
         blackboard.set("/turn/query", query)
     node = RunQuery()
-    handles = {"domains": domains, "workers": workers, **({"scene_graph": scene} if scene else {})}
+    handles = {
+        "domains": shipped_domains,
+        "workers": workers,
+        **({"scene_graph": scene} if scene else {}),
+    }
     harness = TreeHarness(node, llm=make_llm().client, handles=handles)
     harness.tick_until(lambda h: node.status.value != "RUNNING", max_ticks=2000, period_s=0.005)
     node.shutdown()

@@ -24,10 +24,12 @@ from cogtree.trees.testing import TreeHarness, parsed_first
 DOSAGE = "Guard: take 800 mg of Ibuprofen every 4 hours instead of a knife."
 
 
-def tick(node, blackboard, make_llm, domains, presets: dict) -> None:
+def tick(node, blackboard, make_llm, shipped_domains, presets: dict) -> None:
     for key, value in presets.items():
         blackboard.set(key, value)
-    harness = TreeHarness(parsed_first(node), llm=make_llm().client, handles={"domains": domains})
+    harness = TreeHarness(
+        parsed_first(node), llm=make_llm().client, handles={"domains": shipped_domains}
+    )
     harness.tick_until(max_ticks=200, period_s=0.005)
 
 
@@ -56,9 +58,11 @@ def refuse(utterance: str, rationale: GateRationale, **more: object) -> dict:
 
 
 @pytest.mark.parametrize("vetoed", [False, True])
-def test_decline_never_recites_a_model_s_dosage(blackboard, make_llm, domains, vetoed) -> None:
+def test_decline_never_recites_a_model_s_dosage(
+    blackboard, make_llm, shipped_domains, vetoed
+) -> None:
     presets = refuse("bring me the big kitchen knife", gate(DOSAGE, vetoed=vetoed))
-    tick(Decline(), blackboard, make_llm, domains, presets)
+    tick(Decline(), blackboard, make_llm, shipped_domains, presets)
     said = blackboard.get("/turn/reply")
     assert said == "Sorry, I won't do that: it could hurt someone."
     why = blackboard.get("/rationale/decline")
@@ -66,14 +70,16 @@ def test_decline_never_recites_a_model_s_dosage(blackboard, make_llm, domains, v
     assert "numbers 800, 4" in why.rationale and "Ibuprofen" in why.rationale
 
 
-def test_decline_says_a_model_s_reason_the_turn_supports(blackboard, make_llm, domains) -> None:
+def test_decline_says_a_model_s_reason_the_turn_supports(
+    blackboard, make_llm, shipped_domains
+) -> None:
     rationale = gate("The user asks for 2 knives and Ibuprofen; knives could hurt someone.")
     presets = refuse(
         "give me 2 knives",
         rationale,
         **{"/memory/working": WorkingContext(text="Anna takes Ibuprofen.", budget_chars=100)},
     )
-    tick(Decline(), blackboard, make_llm, domains, presets)
+    tick(Decline(), blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply") == (
         "Sorry, I won't do that: the user asks for 2 knives and Ibuprofen; knives could hurt "
         "someone."
@@ -81,9 +87,9 @@ def test_decline_says_a_model_s_reason_the_turn_supports(blackboard, make_llm, d
     assert blackboard.get("/rationale/decline") is None
 
 
-def test_decline_says_the_robot_s_own_reason(blackboard, make_llm, domains) -> None:
+def test_decline_says_the_robot_s_own_reason(blackboard, make_llm, shipped_domains) -> None:
     own = gate("The box weighs 12 kg, over the 5 kg I may lift.", source="fast_path")
-    tick(Decline(), blackboard, make_llm, domains, refuse("lift the box", own))
+    tick(Decline(), blackboard, make_llm, shipped_domains, refuse("lift the box", own))
     assert blackboard.get("/turn/reply") == (
         "Sorry, I won't do that: the box weighs 12 kg, over the 5 kg I may lift."
     )
@@ -105,7 +111,7 @@ def test_known_reasons_come_from_the_request(utterance, reason) -> None:
 # -- AskClarification ----------------------------------------------------------------------------
 
 
-def test_a_question_never_quotes_an_invented_value(blackboard, make_llm, domains) -> None:
+def test_a_question_never_quotes_an_invented_value(blackboard, make_llm, shipped_domains) -> None:
     utterance = "how many calories are in it"
     invented = "Aspirin 500 mg cake"  # recognition wrote it; the user did not say it
     presets = {
@@ -117,7 +123,7 @@ def test_a_question_never_quotes_an_invented_value(blackboard, make_llm, domains
         "/turn/missing": ["dish"],
         "/turn/resolved": {"dish": SlotResolution(slot="dish", said=invented, kind="kg")},
     }
-    tick(AskClarification(), blackboard, make_llm, domains, presets)
+    tick(AskClarification(), blackboard, make_llm, shipped_domains, presets)
     said = blackboard.get("/turn/reply")
     assert said == "Which dish do you mean?"
     why = blackboard.get("/rationale/askclarification")
@@ -127,7 +133,7 @@ def test_a_question_never_quotes_an_invented_value(blackboard, make_llm, domains
 # -- Respond: the templated answer ---------------------------------------------------------------
 
 
-def rows_turn(domains: DomainRegistry, *rows: dict) -> dict:
+def rows_turn(shipped_domains: DomainRegistry, *rows: dict) -> dict:
     return {
         "/turn/utterance": "How cold is the freezer?",
         "/turn/domain": "advisor",
@@ -139,14 +145,20 @@ def rows_turn(domains: DomainRegistry, *rows: dict) -> dict:
 
 
 def test_an_unfaithful_templated_answer_is_not_said(
-    blackboard, make_llm, domains, monkeypatch
+    blackboard, make_llm, shipped_domains, monkeypatch
 ) -> None:
     # However the templated answer came to state it, a number or drug the turn lacks is not said.
     def invented(turn: object) -> Templated:
         return Templated("Take 400 mg of Ibuprofen.", fits=True)
 
     monkeypatch.setattr(respond, "_compose", invented)
-    tick(Respond(), blackboard, make_llm, domains, rows_turn(domains, {"kcal": "120"}))
+    tick(
+        Respond(),
+        blackboard,
+        make_llm,
+        shipped_domains,
+        rows_turn(shipped_domains, {"kcal": "120"}),
+    )
     assert blackboard.get("/turn/reply") == CANNOT_SAY
     why = blackboard.get("/rationale/respond")
     assert why.source == "fast_path"
@@ -154,6 +166,12 @@ def test_an_unfaithful_templated_answer_is_not_said(
     assert "Ibuprofen" in why.rationale
 
 
-def test_the_templated_answer_keeps_a_number_s_sign(blackboard, make_llm, domains) -> None:
-    tick(Respond(), blackboard, make_llm, domains, rows_turn(domains, {"temperature": "-18.25"}))
+def test_the_templated_answer_keeps_a_number_s_sign(blackboard, make_llm, shipped_domains) -> None:
+    tick(
+        Respond(),
+        blackboard,
+        make_llm,
+        shipped_domains,
+        rows_turn(shipped_domains, {"temperature": "-18.25"}),
+    )
     assert blackboard.get("/turn/reply") == "Here is what I found: temperature -18.2."
