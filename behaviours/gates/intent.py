@@ -37,9 +37,10 @@ from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.doubts import explicit_yes
 from cogtree.knowledge.understanding.answer_kinds import said_before
 from cogtree.knowledge.understanding.frame_tasks import (
+    DoneInPart,
     StepTask,
+    doable_tasks,
     one_per_thing,
-    sequence_tasks,
     step_task,
     talked_about,
     task_key,
@@ -246,6 +247,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self._steps: list[IntentStep] = []
         self._earlier: TalkedAbout | None = None  # what the last turn's words filled, if used
         self._answers = False  # the utterance answers the pending question (continuation)
+        self._done = DoneInPart([])  # the steps done of a request some step of which is not
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; build each pack's lexicons, matcher and decision schema."""
@@ -265,6 +267,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     def prepare(self) -> None:
         """Answer in the schema of this turn's domain, then run the cascade."""
         self._guess, self._steps, self._earlier, self._answers = None, [], None, False
+        self._done = DoneInPart([])
         domain = self._domain()
         self.decision_type = domain.decision_type if domain is not None else IntentDecision
 
@@ -274,10 +277,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         """Decide without the model when out of scope, continuing, or the matcher is sure."""
         domain = self._domain()
         if domain is None:
-            where = self._domain_name() or "unset"
-            return Verdict(
-                self._decision(NO_TASK, {}, 1.0, f"domain {where}: no task"), "no domain"
-            )
+            why = f"domain {self._domain_name() or 'unset'}: no task"
+            return Verdict(self._decision(NO_TASK, {}, 1.0, why), "no domain")
         utterance = fast_path_text(self._utterance(), self._notes)
         guess = self._guess = domain.matcher.match(utterance)
         pending = self._pending_here()
@@ -434,6 +435,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             steps=steps,
             focus=focus,
             answers=self._answers,
+            left=self._done.left,
+            left_why=self._done.why,
         )
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS
@@ -497,15 +500,11 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         And the utterance fills that task's required slots: "230 g of carbs" answers a pending
         question about targets; it is no DishInfo request, which would need a dish.
         """
-        if not (
-            guess.confident
-            and guess.task is not None
-            and guess.task != pending.task
-            and guess.task in guess.cued
-        ):
+        task = guess.task
+        if task is None or not guess.confident or task == pending.task or task not in guess.cued:
             return False
-        filled = self._filled(domain, guess.task, utterance)
-        required = required_slots(domain.pack.schema_for(guess.task), filled)
+        filled = self._filled(domain, task, utterance)
+        required = required_slots(domain.pack.schema_for(task), filled)
         return all(filled.get(slot) not in (None, "", []) for slot in required)
 
     def _from_frame(
@@ -516,9 +515,9 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         A request for a skill the robot lacks is read up to that step, or as bringing the things
         of a missing first step (knowledge/language/missing_steps.py); neither: refused. The
         frame's roles fill the slots (frame_tasks.step_task), the filler the rest. Several steps
-        are a sequence of tasks when every step has a planned task (:meth:`_from_sequence`). A
-        request some step of which no task holds whole, or one that leaves the task incomplete
-        while the similarity guess is sure, is left to the other paths.
+        are a sequence of planned tasks, as far as they go (:meth:`_from_sequence`). A request
+        whose first step no task holds whole, or one that leaves the task incomplete while the
+        similarity guess is sure, is left to the other paths.
         """
         frame = keys.read_request_frame(self.blackboard)
         if frame is None:
@@ -558,24 +557,22 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     def _from_sequence(
         self, domain: _Domain, guess: IntentGuess, frame: RequestFrame, utterance: str
     ) -> Verdict[IntentDecision] | None:
-        """A request of several steps as a sequence of the pack's planned tasks.
+        """A request of several steps as a sequence of the pack's planned tasks, as far as it goes.
 
-        Every step must become a task with a plan template
-        (:func:`~knowledge.understanding.frame_tasks.sequence_tasks`); otherwise the other paths
-        decide. Steps folded into one ("take the mug and put it in the sink") give one task. The
+        The steps up to one no task holds (:func:`~knowledge.understanding.frame_tasks.
+        doable_tasks`; the rest go to the frame's ``left``); none: the other paths decide. The
         decision names the first task; the steps go to the frame in :meth:`apply`.
         """
         earlier = self._talked_about()
-        tasks = sequence_tasks(frame, domain.pack, utterance, self._known_thing(domain), earlier)
-        if not tasks or any(domain.pack.task(found.task).plan is None for found in tasks):
+        done = doable_tasks(frame, domain.pack, utterance, self._known_thing(domain), earlier)
+        if not (tasks := done.tasks) or any(domain.pack.task(t.task).plan is None for t in tasks):
             return None
+        self._done = done
         if any(found.said_before for found in tasks):
             self._earlier = earlier
         if len(tasks) == 1:
             return self._one_task(domain, guess, tasks[0], utterance)
-        self._steps = [
-            IntentStep(task=found.task, slots=dict(found.slots), said=found.said) for found in tasks
-        ]
+        self._steps = [IntentStep(task=t.task, slots=dict(t.slots), said=t.said) for t in tasks]
         names = ", then ".join(f"{found.task} ({found.said!r})" for found in tasks)
         why = f"a sequence of {len(tasks)} tasks: {names}"
         first = self._steps[0]

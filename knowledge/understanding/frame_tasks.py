@@ -21,10 +21,10 @@ A task that cannot hold a phrase the user said is not picked: a said word is nev
 Slot values are always words the user said, contiguous, so the guards' grounding check
 holds them.
 
-A frame of several steps becomes a sequence of tasks (:func:`sequence_tasks`): each step's
-task in order, "it" / "them" in a step standing for a thing the step before named ("take the
-mug and put it in the sink"), and a bare pick-up whose object the next step refers back to
-folded into that step (the next task fetches it anyway).
+A frame of several steps becomes a sequence of tasks as far as its steps become tasks
+(:func:`doable_tasks`): each step's task in order, "it" / "them" in a step standing for a thing
+the step before named ("take the mug and put it in the sink"), and a bare pick-up whose object
+the next step refers back to folded into it (the next task fetches it anyway).
 """
 
 from __future__ import annotations
@@ -34,11 +34,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from cogtree.knowledge.language.missing_steps import leaves_running
 from cogtree.knowledge.language.pronouns import (
-    OBJECT_OR_PERSON,
-    PLURAL_PRONOUNS,
     PRONOUN_VALUES,
-    THING_PRONOUNS,
     TalkedAbout,
     antecedent,
     context_referent,
@@ -51,6 +49,7 @@ from cogtree.knowledge.language.request_frame import (
     action_tasks,
     names_destination,
 )
+from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
@@ -190,10 +189,6 @@ def water_as_fill(step: Step) -> Step:
     return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
 
 
-REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
-"""Actions whose "it" is the container the step before put a thing in ("...and switch it on")."""
-
-
 def sequence_tasks(
     frame: RequestFrame,
     pack: DomainPack,
@@ -201,7 +196,35 @@ def sequence_tasks(
     known: Callable[[str], bool] | None = None,
     earlier: TalkedAbout | None = None,
 ) -> list[StepTask] | None:
-    """The tasks of ``pack`` for the steps of ``frame``, in order; None when a step has none.
+    """The tasks of ``pack`` for every step of ``frame``, in order; None when a step has none.
+
+    :func:`doable_tasks` with nothing left over.
+    """
+    done = doable_tasks(frame, pack, utterance, known, earlier)
+    return None if done.left else done.tasks
+
+
+@dataclass(frozen=True)
+class DoneInPart:
+    """The tasks of a request's steps up to the first step no task holds, and what was left.
+
+    ``left``: the clauses of that step and every step after it, as said; ``why``: why that
+    step is no task, for the user ("I could not tell where to put it").
+    """
+
+    tasks: list[StepTask]
+    left: list[str] = field(default_factory=list)
+    why: str = ""
+
+
+def doable_tasks(
+    frame: RequestFrame,
+    pack: DomainPack,
+    utterance: str,
+    known: Callable[[str], bool] | None = None,
+    earlier: TalkedAbout | None = None,
+) -> DoneInPart:
+    """The tasks of ``pack`` for the steps of ``frame``, in order, up to one that has none.
 
     A step that says only "it" / "them" is about what the step before it named: its object
     ("take the mug and put it in the sink"), or the container it put something in when the
@@ -211,35 +234,47 @@ def sequence_tasks(
     task reaches the thing anyway. A step about several things that no task holds at once
     ("put the milk and the juice in the fridge") is one task per thing, when ``known`` says
     each is a thing the robot knows (:func:`one_per_thing`). "It" that no step before names
-    is what the previous turn talked about (``earlier``, :func:`with_referent`), as
-    in a request of one step. Every said word stays in some
-    task. A step that says what another is for ("to clean the leaves") is no task of a
-    sequence. The same task twice in a row is one. A step whose task the frame leaves
-    incomplete, or fills with a bare pronoun ("hand it to him"), leaves the request to the
-    other paths (None).
+    is what the previous turn talked about (``earlier``, :func:`with_referent`). The same
+    task twice in a row is one. A step whose task the frame leaves incomplete, or fills with
+    a bare pronoun ("hand it to him"), is no task: it and every step after it are left (a
+    later step may need what it would have done), and so is everything when a step before
+    it powers or heats something (:func:`~knowledge.language.missing_steps.leaves_running`).
+    A step that says what another is for ("to clean the leaves") leaves the whole request.
     """
     if any(step.purpose for step in frame.steps):
-        return None  # "pour it in to clean the leaves": why, not a second task
-    steps = _with_antecedents([water_as_fill(step) for step in frame.steps])
+        return DoneInPart([], [step.text for step in frame.steps], "")
+    steps = with_antecedents([water_as_fill(step) for step in frame.steps])
     tasks: list[StepTask] = []
     for index, whole in enumerate(steps):
-        following = frame.steps[index + 1] if index + 1 < len(steps) else None
-        if following is not None and _only_picks_up(whole) and _about_before(following):
+        if folds_into_next(whole, frame.steps[index + 1] if index + 1 < len(steps) else None):
             continue
+        before = len(tasks)  # a clause is done whole or left whole
         for step in one_per_thing(whole, pack, utterance, known):
-            if step.action == "place" and step.landmark is None:
-                return None  # "place a slice inside": where, the frame cannot say
-            found = step_task(step, pack, utterance)
+            unplaced = step.action == "place" and step.landmark is None  # "place a slice inside"
+            found = None if unplaced else step_task(step, pack, utterance)
             if found is not None:  # "it" that no step before names: the last turn's
                 found = with_referent(found, step, pack, earlier=earlier)
             if found is None or not found.complete or _pronoun_value(found):
-                return None  # the other paths read it (a step the frame leaves open is theirs)
+                done = [] if any(map(leaves_running, steps[:index])) else tasks[:before]
+                left = [LINKING_WORDS.sub("", later.text).strip() for later in frame.steps[index:]]
+                return DoneInPart(done, left, _why_not(step, found))
             if tasks and _carried_further(tasks[-1], found):
                 said = f"{tasks[-1].said} and {found.said}"
                 tasks[-1] = replace(found, said=said)  # "take it to my room and put it on the bed"
             elif not tasks or (tasks[-1].task, tasks[-1].slots) != (found.task, found.slots):
                 tasks.append(found)  # "I need the knife, pass it to me": one task, not two
-    return tasks
+    return DoneInPart(tasks)
+
+
+def _why_not(step: Step, found: StepTask | None) -> str:
+    """Why ``step`` is no task, for the user: what it could not tell, or do."""
+    if step.action == "place" and step.landmark is None:
+        return "I could not tell where to put it"
+    if found is None:
+        return "I don't know how to do that" if step.action else "I could not tell what to do"
+    if found.missing:
+        return f"I could not tell the {' or '.join(found.missing)}"
+    return "I could not tell who or what it means"
 
 
 def one_per_thing(
@@ -295,77 +330,6 @@ def _pronoun_value(found: StepTask) -> bool:
     return any(
         words and (" ".join(words) in PRONOUN_VALUES or words[0] in ("its", "their"))
         for words in values
-    )
-
-
-def _with_antecedents(steps: Sequence[Step]) -> list[Step]:
-    """``steps`` with each "it" / "them" replaced by what the step before named.
-
-    As the object ("switch it on") or as the landmark ("wipe the tray, then set the cup on
-    it": the tray).
-    """
-    done: list[Step] = []
-    for step in steps:
-        named = _named_before(done[-1], step) if done and _refers_back(step) else ()
-        if named:
-            step = replace(step, objects=(*named, *step.excluded))
-        elif done and step.landmark is not None and step.landmark.head in THING_PRONOUNS:
-            before = [phrase for phrase in done[-1].wanted if not phrase.pronoun]
-            if len(before) == 1:
-                landmark = replace(before[0], preposition=step.landmark.preposition)
-                step = replace(step, landmark=landmark)
-        done.append(step)
-    return done
-
-
-def _named_before(previous: Step, step: Step) -> tuple[ObjectPhrase, ...]:
-    """What "it" (one thing) or "them" (all) in ``step`` stands for, from ``previous``."""
-    objects = [_from_source(phrase, previous) for phrase in previous.wanted if not phrase.pronoun]
-    landmark = [] if previous.landmark is None or previous.landmark.pronoun else [previous.landmark]
-    into = previous.relation == "in" and step.action in REFERS_TO_CONTAINER
-    ordered = [*landmark, *objects] if into else [*objects, *landmark]
-    if not ordered:
-        return ()
-    plural = any(phrase.head in PLURAL_PRONOUNS for phrase in step.wanted)
-    return tuple(objects) if plural and len(objects) > 1 and not into else (ordered[0],)
-
-
-def _from_source(phrase: ObjectPhrase, step: Step) -> ObjectPhrase:
-    """``phrase`` with the place ``step`` takes it from ("the roll out of the toaster")."""
-    if step.source is None:
-        return phrase
-    where = f"{phrase.where} {step.source.preposition} {step.source.described}".strip()
-    return replace(phrase, where=where)
-
-
-def _refers_back(step: Step) -> bool:
-    """The step's only object is a pronoun for a thing ("switch it on"), not a person.
-
-    "them", "him", "her" may be either: after a step that named someone or something, it
-    is what that step named ("pick up Leo and drop him in the bin": Leo, whom the safety
-    rules then judge as a person to move).
-    """
-    wanted = step.wanted
-    return bool(wanted) and all(
-        phrase.pronoun and (not phrase.person or phrase.head in OBJECT_OR_PERSON)
-        for phrase in wanted
-    )
-
-
-def _about_before(step: Step) -> bool:
-    """The step's object or place is "it": what the step before named."""
-    landmark = step.landmark
-    return _refers_back(step) or (landmark is not None and landmark.head in THING_PRONOUNS)
-
-
-def _only_picks_up(step: Step) -> bool:
-    """A bring step that names a thing but no one, nowhere and no tool ("take the mug")."""
-    return (
-        step.action == "bring"
-        and step.recipient is None
-        and step.landmark is None
-        and step.tool is None
-        and any(not phrase.pronoun for phrase in step.wanted)
     )
 
 

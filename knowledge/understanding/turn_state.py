@@ -129,6 +129,12 @@ class IntentFrame(BaseModel):
         description="the utterance answers the pending question (its words are merged in "
         "said), even when the answer became another task: where the thing asked about is, noted",
     )
+    left: list[str] = Field(
+        default_factory=list,
+        description="clauses of the request no task holds and every clause after the first, "
+        "as said: the robot does the steps before them and says it left these",
+    )
+    left_why: str = Field("", description="why the first left clause is no task, for the user")
 
     @property
     def sequence(self) -> bool:

@@ -7,6 +7,9 @@ like the skill, not the one speaking, not away or asleep: :func:`~skills.action_
 who_can`), offers to ask them ("Sam can cut things: I can ask Sam to do it for you."). The offer
 is only an offer: nobody is asked until the user says so.
 
+Clauses of a request that no task held are left the same way, and said with why
+(:func:`left_item`: "I did not do 'place the slice inside': I could not tell where to put it").
+
 Of look-alikes side by side, the robot hands over one (any would do); the reply names the
 others so the user can swap with one word (:func:`alternatives_item`).
 """
@@ -24,6 +27,9 @@ from cogtree.skills.action_model.people import person_of, who_can
 
 UNDONE_SOURCE = "missing_skill"
 """The evidence source of the sentence about the steps left undone."""
+
+LEFT_SOURCE = "left"
+"""The evidence source of the sentence about the clauses of a request that no task held."""
 
 ALTERNATIVES_SOURCE = "alternatives"
 """The evidence source of the sentence that offers look-alikes left beside the one handed over."""
@@ -82,6 +88,18 @@ def undone_item(
         *offers(undone, helpers),
     ]
     return EvidenceItem(source=UNDONE_SOURCE, text=" ".join(sentences))
+
+
+def left_item(left: Sequence[str], why: str) -> EvidenceItem | None:
+    """The sentence for the clauses of a request the robot left, as said, and why; None if none.
+
+    The first clause is the one no task held (``why`` says what the robot could not tell or
+    do); the clauses after it were left with it, as they may need what it would have done.
+    """
+    if not left:
+        return None
+    rest = ", nor what comes after it" if len(left) > 1 else ""
+    return EvidenceItem(source=LEFT_SOURCE, text=f"I did not do '{left[0]}'{rest}: {why}.")
 
 
 def alternatives_item(resolved: Mapping[str, SlotResolution]) -> EvidenceItem | None:

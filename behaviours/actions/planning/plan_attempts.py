@@ -25,11 +25,16 @@ from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.language.request_frame import Step
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
-from cogtree.skills.planning.handover import alternatives_item, helpers_for, undone_item
+from cogtree.skills.planning.handover import (
+    alternatives_item,
+    helpers_for,
+    left_item,
+    undone_item,
+)
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
 from cogtree.skills.planning.plan_validation import hazard_question
 
@@ -95,14 +100,15 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     its delegates. Without a ``scene_graph`` handle only the attempts are reported. When the
     request (``/turn/frame``) has steps left undone for want of a skill, a second item (source
     ``missing_skill``) says so and names who in the house could do them, never
-    ``/turn/speaker`` (:mod:`skills.planning.handover`); when a thing handed over was one of
-    look-alikes side by side (``/turn/resolved``), one more names the others.
+    ``/turn/speaker`` (:mod:`skills.planning.handover`); so does one for the clauses of the
+    request no task held (``/turn/intent``'s ``left``: source ``left``); when a thing handed
+    over was one of look-alikes side by side (``/turn/resolved``), one more names the others.
 
     SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
     way, also when the belief cannot be read). RUNNING while the belief is read.
     """
 
-    reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER, keys.RESOLVED)
+    reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER, keys.RESOLVED, keys.INTENT)
     writes = (keys.EVIDENCE,)
 
     def __init__(
@@ -116,6 +122,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         self.evidence_key = self.key_of(keys.EVIDENCE)
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.resolved_key = self.key_of(keys.RESOLVED)
+        self.intent_key = self.key_of(keys.INTENT)
         self._attempts: list[PlanAttempt] = []
         self._undone: tuple[Step, ...] = ()
 
@@ -145,9 +152,11 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         )
         previous = keys.read_optional(self.blackboard, self.evidence_key, EvidenceBundle)
         resolved = keys.read_optional(self.blackboard, self.resolved_key, dict) or {}
+        intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         extra = [
             alternatives_item(resolved) if item.ok else None,
             undone_item(self._undone, helpers),
+            left_item(intent.left, intent.left_why) if intent is not None else None,
         ]
         items = [*(previous.items if previous is not None else []), item]
         items += [said for said in extra if said is not None]
