@@ -32,6 +32,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import read_attempts, update_last_attempt
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
+from cogtree.knowledge.language.unsupported_skills import unsupported_skill
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.safety.doubts import explicit_yes
@@ -81,8 +82,10 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
     Reads ``/plan/current``, ``/turn/utterance``, ``/turn/intent`` (the request's utterances
     and task), ``/session/pending`` (a hazard question the user may be answering),
     ``/memory/working`` (the user's earlier turns: what they said things are), ``/turn/speaker``
-    (what they said of themselves is theirs: "I'm only six") and ``/turn/frame`` (a missing
-    first step: the plan brings things for a step the robot cannot do). Writes
+    (what they said of themselves is theirs: "I'm only six") and ``/turn/frame``: the plan
+    brings things for a step the robot cannot do when the request's first step is missing, or
+    when the earlier utterances this turn completes name a skill the robot lacks (an answer
+    to a question about such a request). Writes
     ``/plan/validation`` (the report, with the assignment of steps and the judge's verdict)
     and the current attempt's ``validation`` (and ``outcome`` ``rejected``) in
     ``/plan/attempts``; when ask-first hazards stop the plan, ``/session/pending`` (the
@@ -161,8 +164,7 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
         working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
         self._earlier = [turn.user for turn in working.history] if working is not None else []
         self._speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
-        frame = keys.read_request_frame(self.blackboard)
-        self._offered = frame is not None and bool(frame.steps and frame.steps[0].unsupported)
+        self._offered = self._for_a_missing_step()
         if self._plan is None:
             self._report = _rejected("there is no plan to validate (/plan/current is not set)")
         elif not self._plan.steps and self._planned_nothing_to_do():
@@ -278,6 +280,15 @@ class ValidationGate(LLMBehaviour[PlanVerdict]):
             return said, []
         same = (pending.task, pending.slots) == (frame.task, frame.slots)
         return [*pending.said, *said], (list(pending.confirm) if same else [])
+
+    def _for_a_missing_step(self) -> bool:
+        """Whether the plan brings things for a step the robot cannot do (see the class docs)."""
+        frame = keys.read_request_frame(self.blackboard)
+        if frame is not None and frame.steps and frame.steps[0].unsupported:
+            return True
+        utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
+        before = [text for text in self._said if text != utterance]
+        return any(unsupported_skill(text) is not None for text in before)
 
     def _ask(self, question: str, doubts: list[str]) -> None:
         """Ask the hazard question: a pending task that confirms ``doubts``; control Clarify."""

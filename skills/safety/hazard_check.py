@@ -38,11 +38,9 @@ The step's graph (prefix ``haz:``):
   child, "my hands are shaking" vulnerable; the union, never less than the belief holds). A
   thing's ``haz:owner`` is the person it belongs to (described too), and ``haz:massKg`` its
   mass.
-- ``haz:step haz:offered true`` when the robot may bring things for a step it cannot do
-  itself: the caller says so (a request's missing first step, whose things are set out for
-  a person to use), or the request names a skill the robot lacks (:func:`~knowledge.language.
-  unsupported_skills.unsupported_skill`; read from the request's utterances, so an answer to
-  a question about the request still counts).
+- ``haz:step haz:offered true`` when the caller says the robot brings things for a step it
+  cannot do itself (a request's missing first step, whose things are set out for a person to
+  use).
 
 A hazard whose row names a person or a thing that what the user said made more hazardous
 says so: its sentence ends with what was said ("You said "I'm only six"."), so the refusal
@@ -63,7 +61,6 @@ from typing import Any
 import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
-from cogtree.knowledge.language.unsupported_skills import unsupported_skill
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.safety.said_of_people import SaidOfSelf, said_of_self
 from cogtree.knowledge.safety.said_of_things import (
@@ -442,8 +439,8 @@ class PlanHazards:
     ``said``: the request's utterances (they give the manners: a blade carried "running");
     ``earlier``: what the user said before in the conversation. Both say what things are
     ("the hob's still hot") and what the ``speaker`` is ("I'm only six"); only the request
-    says how it is to be done, and whether it names a skill the robot lacks (what it brings
-    is then for a person to use: ``offered``, which the caller may also say).
+    says how it is to be done. ``offered``: the plan brings things for a step the robot
+    cannot do itself.
     """
 
     def __init__(
@@ -460,7 +457,7 @@ class PlanHazards:
         self.said = (*earlier, *said)
         self.manners = rules.manners_of(said)
         self.speaker = speaker
-        self.offered = offered or any(unsupported_skill(text) is not None for text in said)
+        self.offered = offered
         self._powered: dict[str, bool] = {}
         self._said_of: Said | None = None
 
