@@ -14,7 +14,9 @@ the user no more than a question would ("not that one": one more word) while a q
 every user a turn (:func:`any_will_do`). Things in different places are not interchangeable:
 fetching the wrong one is a trip, so the user is asked. Nor are things that differ in what
 they are (:func:`interchangeable`): a bleach bottle beside a water bottle, a cracked glass
-beside two clean ones. A wrong pick there is not one word away, so the user is asked.
+beside two clean ones, the TV remote beside the air con remote (a word before the noun that
+names another thing says what it goes with). A wrong pick there is not one word away, so the
+user is asked.
 
 Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
 putting away are not (the dirty brush may well be the one meant there, and a thing thrown
@@ -28,6 +30,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -98,7 +101,28 @@ def interchangeable(candidates: Sequence[Candidate], readings: Mapping[str, Hash
         return False
     if any(candidate.id not in readings for candidate in candidates):
         return False
+    if len({_whose(candidate) for candidate in candidates}) > 1:
+        return False
     return len({(candidate.type, readings[candidate.id]) for candidate in candidates}) == 1
+
+
+def _whose(candidate: Candidate) -> frozenset[str]:
+    """The other things the words before the candidate's noun name: "TV remote" is the TV's.
+
+    A word of its label that names a type of the taxonomy (not the candidate's own) says what
+    the thing goes with, which matters to the request: the TV remote is not the air con
+    remote. A colour or a pattern names no type ("the blue mug", "the spotty mug").
+    """
+    taxonomy = household_taxonomy()
+    words = _WORD.findall(candidate.label.lower())
+    before = next((i for i, word in enumerate(words) if word in _PLACE_WORDS), len(words))
+    named = {taxonomy.type_named(word) for word in words[: max(before - 1, 0)]}
+    own = candidate.type or ""
+    return frozenset(kind for kind in named if kind and not taxonomy.is_a(own, kind))
+
+
+_PLACE_WORDS: Final = frozenset(["by", "on", "in", "at", "near", "with", "for", "of", "from"])
+"""Words after which a label says where the thing is or what it holds, not what it is."""
 
 
 def any_will_do(

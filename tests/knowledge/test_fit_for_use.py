@@ -84,8 +84,20 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
         ([("mug", "Mug"), ("mug", "Mug")], True),
         ([("mug", "Mug"), ("glass", "Glass")], False),  # two types
         ([("plastic cup", "Cup"), ("glass cup", "Cup")], False),  # two materials
+        ([("tv remote", "RemoteControl"), ("remote", "RemoteControl")], False),  # whose
+        ([("sofa cushion", "Cushion"), ("sofa cushion", "Cushion")], True),
+        ([("red cushion", "Cushion"), ("blue cushion", "Cushion")], True),  # a colour only
     ],
-    ids=["bleach and water", "a cracked glass", "two mugs", "mug and glass", "plastic and glass"],
+    ids=[
+        "bleach and water",
+        "a cracked glass",
+        "two mugs",
+        "mug and glass",
+        "plastic and glass",
+        "the tv's remote",
+        "two sofa cushions",
+        "two colours",
+    ],
 )
 def test_only_things_alike_in_what_they_are_are_interchangeable(
     things: list[tuple[str, str]], alike: bool
