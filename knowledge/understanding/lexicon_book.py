@@ -197,6 +197,8 @@ class FamilyLexicon(Lexicon):
 
     def match_at(self, tokens: list[Token], first: int) -> Match | None:
         """The longest form of any family at word ``first``; the lower rank at the same span."""
+        if len(self._parts) == 1:  # one family, at position 0: its own ranks
+            return self._parts[0][1].lexicon.match_at(tokens, first)
         best: Match | None = None
         for position, lexicon in self._lexicons():
             found = lexicon.match_at(tokens, first)
