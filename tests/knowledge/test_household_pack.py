@@ -56,6 +56,7 @@ def test_tasks_slots_and_plans_are_the_contract(pack: DomainPack) -> None:
         "Tidy": ("physical", "tidy", {"room": "room"}),
         "Assist": ("physical", None, None),
         "WhereIs": ("knowledge_query", None, None),
+        "HomeOf": ("knowledge_query", None, None),
         "HowMany": ("knowledge_query", None, None),
         "HaveAny": ("knowledge_query", None, None),
         "WhatThings": ("knowledge_query", None, None),

@@ -320,3 +320,35 @@ def test_a_thing_with_no_known_home_is_put_where_the_answer_says(
     done = talk.say(answer)
     assert done.control == "Proceed", done.reply
     assert talk.simulator.world.state.placements[thing].support == place
+
+
+HOMES = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+:jam cog:homePlace :cupboard .
+:tumbler cog:homePlace :shelf .
+"""
+"""Where two things of the kitchen go, told to the robot's belief for these tests."""
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("where does the jar of jam go?", "The jar of jam goes in the cupboard"),
+        ("where should I put the tumbler?", "The tumbler goes on the shelf"),
+    ],
+)
+def test_where_a_thing_goes_is_answered_from_its_home(
+    talk: Dialogue, question: str, answer: str
+) -> None:
+    talk.session.runner.handles["scene_graph"].load_text(HOMES, source="homes")
+    heard = talk.say(question)
+    assert heard.control == "Proceed"
+    assert heard.reply.startswith(answer), heard.reply
+
+
+def test_a_thing_with_a_known_home_is_put_away_without_asking(talk: Dialogue) -> None:
+    talk.session.runner.handles["scene_graph"].load_text(HOMES, source="homes")
+    heard = talk.say("could you put the jam away")
+    assert heard.control == "Proceed", heard.reply
+    assert talk.simulator.world.state.placements["jam"].support == "cupboard"

@@ -22,6 +22,7 @@ __all__ = [
     "Close",
     "Fetch",
     "HaveAny",
+    "HomeOf",
     "HowMany",
     "Introduction",
     "MemoryQuery",
@@ -108,6 +109,14 @@ class WhereIs(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     object: str = Field(description="which object the person is looking for")
+
+
+class HomeOf(BaseModel):
+    """Say where an object goes: its home place, as the robot believes it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    object: str = Field(description="which object the person asks where to put")
 
 
 class HowMany(BaseModel):
