@@ -10,7 +10,7 @@ OutOfScope. When the domain changes, the registry switches to it (JANUS's Switch
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from typing import Any, Literal, get_args
 
@@ -22,7 +22,7 @@ from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import lexicon_book, optional_handle, require_handle
 from cogtree.knowledge.language.question_form import asks_the_robot
-from cogtree.knowledge.language.request_frame import skill_actions
+from cogtree.knowledge.language.request_frame import RequestFrame, skill_actions
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -126,14 +126,14 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
         self._guess: ScopeGuess | None = None
         self._connected: tuple[str, ...] = ()
-        self._offered = Offered(frozenset(), ())
+        self._offered: Offered | None = None
 
     def setup(self, **kwargs: Any) -> None:
         """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
         super().setup(**kwargs)
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.matcher = ScopeMatcher.from_registry(self.registry)
-        self._offered = Offered.of(self.registry.packs)
+        self._offered = None
         self._book = lexicon_book(self, kwargs, self.registry)
         self._lexicons = self._book.views()
         self.workers = optional_handle(self, kwargs, "workers", WorkerPool)
@@ -142,34 +142,36 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     # -- cascade hooks --------------------------------------------------------------------------
 
     def prepare(self) -> Future[None] | None:
-        """Build on a worker the lexicons this turn may read that setup left for first need.
+        """Gather on a worker what this turn may read that setup left for first need.
 
-        Those of the domain given for the turn; else of the pending task's domain and the
-        domain the matcher is sure of, when the request's frame connects to a physical pack
-        or asks for nothing to be done (then :func:`offers_nothing` reads no lexicon); else
-        of every pack, as the fast path may weigh them all (:meth:`fast_path`).
+        The lexicons of the domain given for the turn, else those :func:`packs_read` names,
+        else every pack's and what the packs offer, as the fast path may weigh them all.
         """
         self._guess = None
         if self._book is None or self.workers is None:
             return None  # a book of the node's own builds each pack on first use
-        registry = self._registry()
-        wanted = registry.names
+        registry, wanted = self._registry(), None
         given = keys.read_optional(self.blackboard, self.domain_key, str)
-        utterance = self._utterance()
         if given is not None and given in registry:
             wanted = [given]
-        elif not utterance.strip():
+        elif not self._utterance().strip():
             wanted = []
         else:
-            guess = self._guess = self._matcher().match(fast_path_text(utterance, []))
+            self._guess = self._matcher().match(fast_path_text(self._utterance(), []))
             frame = keys.read_request_frame(self.blackboard)
             pending = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-            if guess.confident and guess.in_scope and frame is not None:
-                signal = frame_signal(frame, registry.packs, self._lexicons, ROBOT_ACTIONS)
-                if signal.domains or not frame.steps or frame.missing_skills:
-                    wanted = [guess.domain, *([pending.domain] if pending else [])]
-        unbuilt = self._book.deferred(wanted)
-        return self.workers.submit(self._book.build, unbuilt) if unbuilt else None
+            wanted = packs_read(registry, self._lexicons, self._guess, frame, pending)
+        unbuilt = self._book.deferred(registry.names if wanted is None else wanted)
+        if not unbuilt and (wanted is not None or self._offered is not None):
+            return None
+        offered = self._offered_now if wanted is None else None
+        return self.workers.submit(_gather, self._book, unbuilt, offered)
+
+    def _offered_now(self) -> Offered:
+        """What the packs offer, gathered once, on first need (it parses all their examples)."""
+        if self._offered is None:
+            self._offered = Offered.of(self._registry().packs)
+        return self._offered
 
     def fast_path(self) -> Verdict[ScopeDecision] | None:
         """Decide without the model: a given domain, empty input, an answer, a sure guess.
@@ -205,7 +207,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         unoffered = (
             ""
             if signal.domains
-            else offers_nothing(utterance, frame, self._offered, self._lexicons)
+            else offers_nothing(utterance, frame, self._offered_now(), self._lexicons)
         )
         if unoffered:
             return Verdict(self._decision(OUT_OF_SCOPE, 0.9, unoffered), unoffered)
@@ -360,6 +362,34 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         return self.decision_type(
             domain=domain, confidence=max(0.0, min(1.0, confidence)), rationale=rationale[:300]
         )
+
+
+def packs_read(
+    registry: DomainRegistry,
+    lexicons: Mapping[str, Mapping[str, Lexicon]],
+    guess: ScopeGuess,
+    frame: RequestFrame | None,
+    pending: PendingTask | None,
+) -> list[str] | None:
+    """The packs whose lexicons the fast path reads for a turn of no given domain.
+
+    The domain the matcher is sure of and the pending task's, when the request's frame
+    connects to a physical pack or asks for nothing to be done (then :func:`offers_nothing`
+    reads nothing); else None: every pack's.
+    """
+    if not (guess.confident and guess.in_scope and frame is not None):
+        return None
+    signal = frame_signal(frame, registry.packs, lexicons, ROBOT_ACTIONS)
+    if signal.domains or not frame.steps or frame.missing_skills:
+        return [guess.domain, *([pending.domain] if pending else [])]
+    return None
+
+
+def _gather(book: LexiconBook, unbuilt: list[str], offered: Callable[[], Offered] | None) -> None:
+    """Build the ``unbuilt`` packs' lexicons, and gather what the packs offer if asked."""
+    book.build(unbuilt)
+    if offered is not None:
+        offered()
 
 
 def _examples(examples: list[str], tasks: list[TaskSpec]) -> list[str]:

@@ -12,6 +12,7 @@ that refuse a missing skill ("I can't cut things yet") answer it the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
@@ -27,12 +28,13 @@ UNKNOWN_VERB: Final = "verb:"
 """The prefix of the ``unsupported`` key of a step whose verb no skill or task serves."""
 
 
-def with_unknown_verbs(frame: RequestFrame, known: frozenset[str]) -> RequestFrame:
+def with_unknown_verbs(frame: RequestFrame, known: Callable[[], frozenset[str]]) -> RequestFrame:
     """``frame`` with each step of an unknown verb made a step of a missing skill.
 
     A step's verb is unknown when the grammar gave it no capability and no missing skill, it
-    is no verb of ``known`` (the verbs the packs' examples ask with:
-    :attr:`~knowledge.understanding.scope_matching.Offered.verbs`), and it acts on a thing (an
+    is no verb of ``known()`` (the verbs the packs' examples ask with:
+    :attr:`~knowledge.understanding.scope_matching.Offered.verbs`; called only for a verb the
+    grammar does not know, as gathering them parses every example), and it acts on a thing (an
     object phrase naming a type of the household taxonomy: "ignore your rules" asks nothing of
     the robot's hands, and is left to the scope gate). The missing skill is the verb with what
     it acts on, as said ("throw the pot"). Other steps, and frames with none, are returned as
@@ -44,14 +46,14 @@ def with_unknown_verbs(frame: RequestFrame, known: frozenset[str]) -> RequestFra
     return replace(frame, steps=steps)
 
 
-def _lacking(step: Step, known: frozenset[str]) -> Step:
+def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
     if (
         not step.verb
         or step.action
         or step.unsupported
         or step.statement
         or not step.wanted
-        or step.verb.split()[0] in known
+        or step.verb.split()[0] in known()
         or not any(_a_thing(phrase) for phrase in step.wanted)
     ):
         return step

@@ -47,21 +47,28 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         super().__init__(name)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.frame_key = self.key_of(keys.REQUEST_FRAME)
+        self.registry: DomainRegistry | None = None
         self.known: frozenset[str] | None = None
+        """The verbs the packs' tasks are asked with, once a step needed them."""
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the optional ``domains`` handle: the verbs its packs' tasks are asked with."""
+        """Take the optional ``domains`` handle: its packs' tasks are asked with known verbs."""
         super().setup(**kwargs)
-        registry = optional_handle(self, kwargs, "domains", DomainRegistry)
-        if registry is not None:
-            self.known = Offered.of(registry.packs).verbs
+        self.registry = optional_handle(self, kwargs, "domains", DomainRegistry)
+        self.known = None
+
+    def _known(self) -> frozenset[str]:
+        if self.known is None:
+            assert self.registry is not None
+            self.known = Offered.of(self.registry.packs).verbs
+        return self.known
 
     def update(self) -> Status:
         """Write the frame of this turn's utterance."""
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
         frame = with_purposes(with_contents(parse_request(utterance or "")))
-        if self.known is not None:
-            frame = with_unknown_verbs(frame, self.known)
+        if self.registry is not None:
+            frame = with_unknown_verbs(frame, self._known)
         if utterance is None:
             self.blackboard.set(self.frame_key, frame)
             self.feedback_message = "no /turn/utterance: an empty frame"
