@@ -1,7 +1,7 @@
 """Task schemas of the household pack: errands, tidying, questions and the kitchen.
 
-Fetch, bring, put away, tidy, open, close, assist, where-is, and the kitchen tasks: place
-beside, dispose, switch on/off, fill, pour, wipe.
+Fetch, bring, put away, tidy, open, close, assist, where-is, where-it-goes, and the kitchen
+tasks: place beside, dispose, switch on/off, fill, pour, wipe.
 
 Every value is what the user said (a referring expression such as "my reading glasses");
 PostProcess resolves it to a node of the robot's scene graph before the task runs.
