@@ -15,8 +15,8 @@ are not offered.
 Why this module and not scikit-learn: the vectors are needed on every turn, so scikit-learn
 would be imported on every turn. Measured on two shared cores: importing
 ``sklearn.feature_extraction.text`` (it loads ``scipy.stats`` and more) costs 0.9-1.1 s of CPU
-and 1.1-1.8 s of wall time on top of the NumPy and SciPy sparse modules this module needs,
-and this module itself 5 ms; a turn of ``cogtree ask "where is the magazine?" --llm none``
+and 1.1-1.8 s of wall time on top of the NumPy and SciPy sparse modules this module then
+needed, and this module itself 5 ms; a turn of ``cogtree ask "where is the magazine?" --llm none``
 takes 3.0-3.4 s of CPU without scikit-learn and 4.0-4.7 s with it. Keeping the import off the
 command's start-up path would not help, as the first turn needs the vectors. So scikit-learn
 is no dependency of cogtree: the evaluation wing uses this module too, the English stop words
