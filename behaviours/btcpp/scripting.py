@@ -18,10 +18,10 @@ import functools
 import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from lark import Lark, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+if TYPE_CHECKING:  # lark is imported when the first script is parsed (_parser)
+    from lark import Lark, Tree
 
 GRAMMAR = r"""
 program: [statement] (";" [statement])*
@@ -73,8 +73,11 @@ NAME: /[A-Za-z_][A-Za-z_0-9]*/
 def _parser() -> Lark:
     """The parser of :data:`GRAMMAR`, built when the first script is parsed.
 
-    Building it costs 30 ms of CPU, which a tree without scripts (the assistant's) never needs.
+    Building it costs 30 ms of CPU, and importing lark some 30 ms more, which a tree without
+    scripts (the assistant's) never needs.
     """
+    from lark import Lark
+
     return Lark(GRAMMAR, start="program", parser="lalr", propagate_positions=True)
 
 
@@ -141,8 +144,11 @@ def parse_script(text: str) -> ScriptProgram:
             f"the script is {len(text)} characters long, over the {MAX_SCRIPT_CHARS} a node's "
             "script may have: split it over several Script nodes or compute the value in Python"
         )
+    parser = _parser()
+    from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedInput
+
     try:
-        tree = _parser().parse(text)
+        tree = parser.parse(text)
     except UnexpectedCharacters as error:
         raise ScriptError(
             f"unexpected {text[error.pos_in_stream]!r} at column {error.column} of {text!r}"
@@ -185,7 +191,9 @@ def _depth(tree: Tree) -> int:
     while stack:
         node, level = stack.pop()
         deepest = max(deepest, level)
-        stack.extend((child, level + 1) for child in node.children if isinstance(child, Tree))
+        # a child is a rule's tree, a token (a str) or None (an optional part left out)
+        rules = [child for child in node.children if not isinstance(child, str | None)]
+        stack.extend((child, level + 1) for child in rules)
     return deepest
 
 
@@ -224,7 +232,7 @@ _COMPARE: Mapping[str, Callable[[Any, Any], bool]] = {
 
 
 def _evaluate(node: Tree | str, env: Environment) -> Any:
-    if not isinstance(node, Tree):  # every rule is named: a bare token is not an expression
+    if node is None or isinstance(node, str):  # every rule is named: a token is no expression
         raise ScriptError(f"unexpected token {node!r}")
     kind = node.data
     children = node.children
