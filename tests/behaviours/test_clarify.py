@@ -284,6 +284,8 @@ def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, shipped_
         ("drank", ["'drank' -> tea: 'drink': tea is a kind of drink"], "one"),
         ("drink", ["'drink' -> tea: 'drink': tea is a kind of drink"], "drink"),
         ("the bottle", [], "bottle"),
+        # a word said as a noun ("the light") asks by it, even when it matched by a use
+        ("the light", ["'the light' -> lamp: 'light': a lamp is used to light"], "light"),
     ],
 )
 def test_a_lone_describing_word_asks_which_one(said: str, reasons: list[str], word: str) -> None:

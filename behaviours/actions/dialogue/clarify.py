@@ -190,7 +190,8 @@ def slot_question(
     noun = noun_for(slot, info.description if info is not None else None)
     if resolution.ambiguous:
         options = candidate_options(resolution, candidates, described)
-        which = f"Which {_kind_word(said, resolution) or noun} do you mean"
+        as_noun = _ARTICLE.match(_said_text(resolution.said))  # "the light": a noun, kept
+        which = f"Which {(said if as_noun else _kind_word(said, resolution)) or noun} do you mean"
         count = how_many(resolution, candidates)
         if count <= LISTED_CANDIDATES:
             return f"{which}: {joined(options, 'or')}?"
