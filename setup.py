@@ -109,9 +109,15 @@ setup(
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
         # speech in and out (trees/voice/): PocketSphinx's wheel ships its US English model;
+        # moonshine-cpp's (55 MB, Linux x86_64 only) ships Moonshine base-en with its own ONNX
+        # Runtime, pinned because trees/voice/moonshine_engine.py calls its C library;
         # sounddevice reaches the microphone and speaker through PortAudio. Synthesis runs
         # espeak-ng from the system (apt-get install espeak-ng)
-        "voice": ["pocketsphinx>=5.1,<6", "sounddevice>=0.5"],
+        "voice": [
+            "pocketsphinx>=5.1,<6",
+            "moonshine-cpp==0.1.4; sys_platform == 'linux' and platform_machine == 'x86_64'",
+            "sounddevice>=0.5",
+        ],
         # the heatmap of `cogtree eval scope-similarity`
         "plots": ["matplotlib>=3.8"],
         # ROS 2 (Kilted) from PyPI wheels: the host node, the executor adapter and the

@@ -39,6 +39,7 @@ from cogtree.trees.cli.user_data import (
 from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_from_args
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
+from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES
 
 DEFAULT_WORLD = "everyday_home"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
@@ -102,11 +103,17 @@ def add_voice_arguments(chat: argparse.ArgumentParser) -> None:
         help="talk through the microphone and the speaker (needs PortAudio and the devices)",
     )
     voice.add_argument(
+        "--asr",
+        choices=ENGINES,
+        default=DEFAULT_ENGINE,
+        help=f"the speech recogniser (default {DEFAULT_ENGINE}; docs/voice.md compares them)",
+    )
+    voice.add_argument(
         "--min-confidence",
         type=float,
         metavar="P",
         help="below this recognition confidence the robot asks to hear it again (default: "
-        "trees/voice/hearing.py's MIN_CONFIDENCE)",
+        "trees/voice/hearing.py's MIN_CONFIDENCE; moonshine gives no confidence)",
     )
 
 
@@ -245,7 +252,7 @@ def run_voice(args: argparse.Namespace) -> int:
     with open_session(args) as session:
         conversation = VoiceConversation(
             session,
-            VoiceConversation.robot_recognizer(session),
+            VoiceConversation.robot_recognizer(session, args.asr),
             speaker=speaker,
             min_confidence=MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence,
         )
@@ -257,7 +264,7 @@ def run_voice(args: argparse.Namespace) -> int:
             heard = turn.hearing.transcript
             if heard is not None:
                 print(
-                    f"heard: {heard.text!r} (confidence {heard.confidence:.3f}, "
+                    f"heard: {heard.text!r} (confidence {heard.shown_confidence}, "
                     f"{heard.audio_seconds:.2f} s; {turn.settled.outcome})",
                     file=sys.stderr,
                 )

@@ -58,9 +58,9 @@ class SpeechIn:
         heard = hearing.transcript
         if heard is not None:
             log.info(
-                "heard %r (confidence %.3f, %.2f s): %s",
+                "heard %r (confidence %s, %.2f s): %s",
                 heard.text,
-                heard.confidence,
+                heard.shown_confidence,
                 heard.audio_seconds,
                 settled.outcome,
             )

@@ -16,7 +16,9 @@ question), but for one case: when the tree's question (``/session/pending``, pas
 pan is hot. Shall I still do it?"), a yes heard by ear is itself echoed
 (:data:`SAFETY_ECHO`) and reaches the tree only after a second yes. No confidence makes a
 spoken yes sure enough here (docs/voice.md: the confidence hardly tells right from wrong);
-a typed yes (no audio to mishear) runs at once, and a no always does.
+a typed yes (no audio to mishear) runs at once, and a no always does. A yes heard by an
+engine that gives no confidence (Moonshine) is echoed so to any question of the tree: its
+answer may make the tree act, and no threshold stood before it.
 
 Whether a request may move the robot is read from its one parse (the request frame: the
 tree has no dry run of a whole turn) and its form: everything is echoed but a question whose
@@ -142,7 +144,9 @@ def settle(
     if needs_confirmation(hearing.request):
         return Settled("asked", None, ECHO.format(text=heard.text), Pending(heard))
     by_ear = heard.audio_seconds > 0  # typed text has no audio to mishear
-    if question is not None and question.confirm and by_ear and answer_of(hearing.request) == "yes":
+    unscored = heard.confidence is None  # no threshold stood before this yes
+    doubted = question is not None and (question.confirm or unscored)
+    if doubted and question is not None and by_ear and answer_of(hearing.request) == "yes":
         asked_for = question.said[0] if question.said else question.task
         return Settled("asked", None, SAFETY_ECHO.format(request=asked_for), Pending(heard))
     return Settled("not needed", hearing.request, None, None, heard)

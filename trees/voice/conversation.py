@@ -26,8 +26,9 @@ from cogtree.trees.voice.hearing import (
     judge,
     record_heard,
 )
+from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
-from cogtree.trees.voice.recognizer import Recognizer, Transcript
+from cogtree.trees.voice.recognizer import Engine, Recognizer, Transcript
 from cogtree.trees.voice.speaking import Speaker
 from cogtree.trees.voice.vocabulary import robot_sentences
 
@@ -65,8 +66,10 @@ class VoiceConversation:
         """The spoken request echoed and waiting for a yes."""
 
     @classmethod
-    def robot_recognizer(cls, session: AssistantSession) -> PocketsphinxRecognizer:
-        """PocketSphinx constrained to the session's packs and the belief's names."""
+    def robot_recognizer(cls, session: AssistantSession, engine: Engine) -> Recognizer:
+        """The ``engine``: Moonshine, or PocketSphinx held to the session's packs and names."""
+        if engine == "moonshine":
+            return MoonshineRecognizer()
         graph = session.runner.handles.get("scene_graph")
         return PocketsphinxRecognizer.for_sentences(
             robot_sentences(session.domains, getattr(graph, "graph", None))

@@ -2,10 +2,10 @@
 
 A pure decider, :func:`judge`: a clip that cannot hold a request (empty, silent, clipped:
 :func:`~trees.voice.audio.speech_problem`), nothing recognised, or a transcript whose
-confidence is below the threshold never reaches the tree; the robot says why and asks the
-user to say it again. :func:`record_heard` writes what was heard to the blackboard key
-:data:`HEARD_KEY` through a client named ``voice input``, so the next tick's entry of the
-tick log carries the transcript, its confidence and the clip's duration.
+confidence (when the engine gives one) is below the threshold never reaches the tree; the
+robot says why and asks the user to say it again. :func:`record_heard` writes what was
+heard to the blackboard key :data:`HEARD_KEY` through a client named ``voice input``, so the
+next tick's entry of the tick log carries the transcript, its confidence and the clip's duration.
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ class Hearing:
 
 
 def judge(audio: Audio, recognizer: Recognizer, *, min_confidence: float) -> Hearing:
-    """Check ``audio``, recognise it, and keep the transcript only when confident enough."""
+    """Check ``audio``, recognise it, and keep the transcript unless its confidence is low."""
     problem = speech_problem(audio)
     if problem is not None:
         return Hearing(None, SAY_AGAIN.format(why=problem), None)
     transcript = recognizer.transcribe(audio)
     if not transcript.text:
         return Hearing(None, SAY_AGAIN.format(why="I heard no words"), transcript)
-    if transcript.confidence < min_confidence:
+    if transcript.confidence is not None and transcript.confidence < min_confidence:
         why = f"I am not sure I heard {transcript.text!r}"
         return Hearing(None, SAY_AGAIN.format(why=why), transcript)
     return Hearing(transcript.text, None, transcript)

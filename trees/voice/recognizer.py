@@ -1,11 +1,17 @@
-"""What speech recognition gives, and the interface an engine implements to give it."""
+"""What speech recognition gives, the interface an engine implements to give it, the engines."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
 from cogtree.trees.voice.audio import Audio
+
+Engine = Literal["pocketsphinx", "moonshine"]
+"""The speech recognisers a conversation can hear with (``chat --asr``)."""
+ENGINES: tuple[Engine, ...] = get_args(Engine)
+DEFAULT_ENGINE: Engine = "pocketsphinx"
+"""The recogniser of ``chat --audio-in`` and ``--voice`` (docs/voice.md compares them)."""
 
 
 @dataclass(frozen=True)
@@ -14,17 +20,23 @@ class Transcript:
 
     text: str
     """The words recognised, lower case, separated by single spaces ("" when none)."""
-    confidence: float
-    """The engine's probability, in [0, 1], that ``text`` is what was said."""
+    confidence: float | None
+    """The engine's probability, in [0, 1], that ``text`` is what was said; None when the
+    engine gives none (Moonshine): no threshold can refuse it, the echo is the check."""
     audio_seconds: float
     """The clip's duration."""
     decode_seconds: float
     """The time recognition took (real-time factor: this over ``audio_seconds``)."""
+
+    @property
+    def shown_confidence(self) -> str:
+        """The confidence to three places for a log line, or "none"."""
+        return "none" if self.confidence is None else f"{self.confidence:.3f}"
 
 
 class Recognizer(Protocol):
     """A speech recogniser: audio in, a transcript out. Engines implement this."""
 
     def transcribe(self, audio: Audio) -> Transcript:
-        """What was said in ``audio`` (any rate: the engine resamples), with its confidence."""
+        """What was said in ``audio`` (any rate: the engine resamples), with any confidence."""
         ...
