@@ -48,7 +48,7 @@ def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
 def test_moonshine_transcribes_a_clear_request(moonshine, speech) -> None:
     audio = speech("put the apple in the fridge")
     heard = moonshine.transcribe(audio)
-    assert heard.text in ("put the apple in the fridge", "but the apple in the fridge")
+    assert heard.text == "put the apple in the fridge"
     assert heard.confidence is None
     assert heard.audio_seconds == pytest.approx(audio.seconds, abs=1e-3)
 
