@@ -235,10 +235,12 @@ def doable_tasks(
     ("put the milk and the juice in the fridge") is one task per thing, when ``known`` says
     each is a thing the robot knows (:func:`one_per_thing`). "It" that no step before names
     is what the previous turn talked about (``earlier``, :func:`with_referent`). The same
-    task twice in a row is one. A step whose task the frame leaves incomplete, or fills with
-    a bare pronoun ("hand it to him"), is no task: it and every step after it are left (a
-    later step may need what it would have done), and so is everything when a step before
-    it powers or heats something (:func:`~knowledge.language.missing_steps.leaves_running`).
+    task twice in a row is one. A step whose task the frame leaves incomplete is no task: it
+    and every step after it are left (a later step may need what it would have done), and so
+    is everything when a step before it powers or heats something
+    (:func:`~knowledge.language.missing_steps.leaves_running`). A step whose task is filled
+    with a bare pronoun ("hand it to him") leaves the whole request to the other paths, which
+    read the pronoun against the whole utterance ("Mr Okafor's pill organiser ... to him").
     A step that says what another is for ("to clean the leaves") leaves the whole request.
     """
     if any(step.purpose for step in frame.steps):
@@ -254,7 +256,9 @@ def doable_tasks(
             found = None if unplaced else step_task(step, pack, utterance)
             if found is not None:  # "it" that no step before names: the last turn's
                 found = with_referent(found, step, pack, earlier=earlier)
-            if found is None or not found.complete or _pronoun_value(found):
+            if found is not None and found.complete and _pronoun_value(found):
+                return DoneInPart([], [each.text for each in frame.steps], _why_not(step, found))
+            if found is None or not found.complete:
                 done = [] if any(map(leaves_running, steps[:index])) else tasks[:before]
                 left = [LINKING_WORDS.sub("", later.text).strip() for later in frame.steps[index:]]
                 return DoneInPart(done, left, _why_not(step, found))
