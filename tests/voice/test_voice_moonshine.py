@@ -87,7 +87,12 @@ def test_a_spoken_yes_with_no_confidence_is_echoed_to_any_question_of_the_tree()
     assert settle(None, Hearing("no", None, Transcript("no", None, 0.5, 0.1)), WHICH_MUG).run
 
 
-def test_without_the_wheel_the_error_names_the_extra(monkeypatch) -> None:
+def test_without_the_wheel_the_error_names_the_extra(
+    monkeypatch, spoken, blackboard, capsys, tmp_path
+) -> None:
     monkeypatch.setitem(sys.modules, "moonshine_cpp", None)
     with pytest.raises(VoiceUnavailable, match=r"pip install 'cogtree\[voice\]'"):
         MoonshineRecognizer()
+    argv = ["chat", "--llm", "none", "--memory", str(tmp_path / "m.sqlite"), "--asr", "moonshine"]
+    assert main([*argv, "--audio-in", str(spoken("open the fridge"))]) == 2
+    assert "cogtree: error: the moonshine engine needs moonshine-cpp" in capsys.readouterr().err

@@ -250,9 +250,13 @@ def run_voice(args: argparse.Namespace) -> int:
     except (AudioError, VoiceUnavailable) as error:
         raise CLIError(str(error)) from error
     with open_session(args) as session:
+        try:
+            recognizer = VoiceConversation.robot_recognizer(session, args.asr)
+        except VoiceUnavailable as error:
+            raise CLIError(str(error)) from error
         conversation = VoiceConversation(
             session,
-            VoiceConversation.robot_recognizer(session, args.asr),
+            recognizer,
             speaker=speaker,
             min_confidence=MIN_CONFIDENCE if args.min_confidence is None else args.min_confidence,
         )

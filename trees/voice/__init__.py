@@ -1,10 +1,11 @@
 """Speech in and out on the robot, with no network: the voice wing of ``trees/``.
 
-Recognition (:mod:`.recognizer`, PocketSphinx in :mod:`.pocketsphinx_engine`) turns audio
-(:mod:`.audio`, from a WAV file or :mod:`.microphone`) into a transcript with a confidence;
-:mod:`.hearing` decides whether a transcript may reach the tree as a request or the robot asks
-to hear it again. The robot's own words (:mod:`.vocabulary`) become a small language model
-(:mod:`.language_model`) that constrains the recogniser. Synthesis (:mod:`.synthesizer`,
+Recognition (:mod:`.recognizer`, PocketSphinx in :mod:`.pocketsphinx_engine`, Moonshine in
+:mod:`.moonshine_engine`) turns audio (:mod:`.audio`, from a WAV file or :mod:`.microphone`)
+into a transcript, with a confidence when the engine gives one; :mod:`.hearing` decides
+whether a transcript may reach the tree as a request or the robot asks to hear it again. The
+robot's own words (:mod:`.vocabulary`) become a small language model (:mod:`.language_model`)
+that constrains PocketSphinx. Synthesis (:mod:`.synthesizer`,
 espeak-ng) speaks replies sentence by sentence through :mod:`.speaking`, where a new request
 interrupts. The command line (``chat --audio-in``, ``--voice``) and the ROS 2 speech nodes use
 this wing; it imports neither.
