@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,11 +38,12 @@ from cogtree.behaviours.actions.dialogue.respond import Respond
 from cogtree.evaluation import metrics
 from cogtree.evaluation.janus.datasets import load_items
 from cogtree.evaluation.janus.runner import ModuleRunner, preset_resolutions, select
+from cogtree.knowledge.language.entity_names import EntityNames
 from cogtree.knowledge.llm.types import CallRecord
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.faithfulness import (
+    LexiconNames,
     Support,
-    entity_forms_of,
     is_supported,
     occurs,
     parse_number,
@@ -182,15 +183,13 @@ def evidence_support(item: OuterSpeechItem) -> Support:
     return Support(texts=(item.request, *cells))
 
 
-def claim_counts(
-    reply: str, support: Support, entity_forms: Mapping[str, frozenset[str]]
-) -> tuple[int, int]:
+def claim_counts(reply: str, support: Support, names: EntityNames) -> tuple[int, int]:
     """(claims stated, claims supported): numbers and names of ``reply``."""
     numbers = len({number.written for number in stated_numbers(reply)})
-    names = len(stated_names(reply, entity_forms))
+    stated = len(stated_names(reply, names))
     unsupported = len(unsupported_numbers(reply, support))
-    unsupported += len(unsupported_entities(reply, support, entity_forms))
-    claims = numbers + names
+    unsupported += len(unsupported_entities(reply, support, names))
+    claims = numbers + stated
     return claims, max(0, claims - unsupported)
 
 
@@ -214,16 +213,16 @@ def word_count(text: str) -> int:
     return len(_WORD.findall(text))
 
 
-def pack_entity_forms(
-    book: LexiconBook, registry: DomainRegistry, pack: str
-) -> dict[str, frozenset[str]]:
-    """The forms of the things ``pack``'s graph lexicons know (its ``terms`` lexicons are words)."""
+def pack_names(book: LexiconBook, registry: DomainRegistry, pack: str) -> LexiconNames:
+    """The names of the things ``pack``'s graph lexicons know (its ``terms`` lexicons are words)."""
     specs = registry.get(pack).manifest.lexicons
     lexicons = book.current(pack)
-    return entity_forms_of(
-        lexicon
-        for name, lexicon in lexicons.items()
-        if name in specs and specs[name].source() != "terms"
+    return LexiconNames(
+        [
+            lexicon
+            for name, lexicon in lexicons.items()
+            if name in specs and specs[name].source() != "terms"
+        ]
     )
 
 
@@ -237,12 +236,12 @@ def score_outer_speech(
     """Tick Respond on every item on ``runner``'s backend and score the replies."""
     started = time.perf_counter()
     book = LexiconBook(runner.domains)
-    forms: dict[str, dict[str, frozenset[str]]] = {}
+    forms: dict[str, LexiconNames] = {}
     chosen = select(items, limit)
     results = []
     for done, (index, item) in enumerate(chosen, start=1):
         if item.domain not in forms:
-            forms[item.domain] = pack_entity_forms(book, runner.domains, item.domain)
+            forms[item.domain] = pack_names(book, runner.domains, item.domain)
         item_started = time.perf_counter()
         reply, source, calls = _spoken(runner, book, item)
         seconds = time.perf_counter() - item_started

@@ -29,6 +29,7 @@ from cogtree.behaviours.actions.planning.plan_attempts import assess_belief
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.evaluation.react.model import ReActEpisode
+from cogtree.knowledge.language.entity_names import FormNames
 from cogtree.knowledge.language.success_claims import success_sentences, unbacked
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import clip
@@ -78,7 +79,7 @@ def read_after_episode(
         for value in step.args.values()
         if isinstance(value, str)
     }
-    return AfterEpisode(outcome, unbacked_state_claims(reply, forms, state_of, topic))
+    return AfterEpisode(outcome, unbacked_state_claims(reply, FormNames(forms), state_of, topic))
 
 
 class ReActReport(keys.DeclaredKeys, BackgroundWork[AfterEpisode]):

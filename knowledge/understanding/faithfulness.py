@@ -18,13 +18,14 @@ supported by "41.2" (a reply may round, never add precision). A unit written rig
 number ("32.7 g", "5 mg", "20 °C") must not contradict the support: when every support number
 that backs it carries a unit, one of them must be the same unit.
 
-Entities. ``entity_forms`` maps the surface forms of known entities (lexicon forms of the active
-pack and of the scene, case-folded) to the ids they name. A form named in the reply (whole
-words, an optional plural "s"/"es") is supported when one of its ids is among the support's ids
-or the form itself occurs in a support text. Names no lexicon knows count too: a capitalised
-word inside a sentence ("take it with Ibuprofen") and a word that reads like a drug or a
-chemical (by its ending, "-profen", "-cillin", "-azepam", or as a known substance, "bleach",
-"codeine") are unsupported unless a support text contains them.
+Entities. ``names`` (:class:`~knowledge.language.entity_names.EntityNames`) are the names of
+known entities (:class:`LexiconNames`: the lexicons of the active pack and of the scene), asked
+about the reply, so a check costs the reply's length, not the world's. A name the reply
+states is supported when one of its ids is among the support's ids or its form occurs in a
+support text. Names no lexicon knows count too: a capitalised word inside a sentence ("take
+it with Ibuprofen") and a word that reads like a drug or a chemical (by its ending, "-profen",
+"-cillin", "-azepam", or as a known substance, "bleach", "codeine") are unsupported unless a
+support text contains them.
 
 Every node that speaks holds its sentence to the turn: Respond builds its own support;
 Decline, AskClarification and ReAct's final reply use :func:`turn_support` and :func:`held_to`,
@@ -36,12 +37,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
+from cogtree.knowledge.language.entity_names import EntityNames, FormNames, Named
 from cogtree.knowledge.memory.model import WorkingContext
-from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, GateRationale
 from cogtree.knowledge.wording import clip
 
@@ -150,27 +152,44 @@ class FaithfulnessReport:
         return "; ".join(parts) or "nothing unsupported"
 
 
-@dataclass
-class _Forms:
-    """Entity forms compiled into one pattern (longest first, so phrases beat their words)."""
+class LexiconNames:
+    """Names from lexicons, read where they stand: building holds references, nothing more.
 
-    forms: Mapping[str, frozenset[str]]
-    pattern: re.Pattern[str] | None = field(init=False)
+    A mention is what :meth:`Lexicon.match_at` finds at each word (plurals, possessives and
+    hyphens as a lexicon reads them), the longest of all the lexicons; its form is the
+    owner's form the words say. A form names the ids that own it in any of the lexicons.
+    """
 
-    def __post_init__(self) -> None:
-        usable = sorted((form for form in self.forms if form.strip()), key=len, reverse=True)
-        alternatives = "|".join(re.escape(form) for form in usable)
-        self.pattern = (
-            re.compile(rf"(?<!\w)({alternatives})(?:e?s)?(?!\w)", re.IGNORECASE) if usable else None
-        )
+    def __init__(self, lexicons: Sequence[Lexicon]) -> None:
+        self._lexicons = tuple(lexicons)
 
-    def mentions(self, text: str) -> Iterator[tuple[str, str]]:
-        """(as written, form) for every form named in ``text``."""
-        if self.pattern is None:
-            return
-        lookup = {form.casefold(): form for form in self.forms}
-        for match in self.pattern.finditer(text):
-            yield match.group(0), lookup.get(match.group(1).casefold(), match.group(1))
+    def mentions(self, text: str) -> Iterator[Named]:
+        """Every name ``text`` states: a few trie probes per word, whatever the lexicons' size."""
+        tokens = tokenize(text)
+        index = 0
+        while index < len(tokens):
+            found = [
+                (match, lexicon)
+                for lexicon in self._lexicons
+                if (match := lexicon.match_at(tokens, index)) is not None
+            ]
+            if not found:
+                index += 1
+                continue
+            match, lexicon = max(found, key=lambda pair: (pair[0][1], pair[0][2]))
+            start, end = tokens[index].start, match[2]
+            form = lexicon.form_said(tokens[index : match[1] + 1], match[0])
+            yield Named(text[start:end], form, start, end)
+            index = match[1] + 1
+
+    def ids_of(self, form: str) -> frozenset[str]:
+        """The ids that own ``form`` in any lexicon."""
+        owners = (lexicon.owner(form.casefold())[0] for lexicon in self._lexicons)
+        return frozenset(owner for owner in owners if owner is not None)
+
+    def knows(self, word: str) -> bool:
+        """Whether some lexicon has an owner for ``word``."""
+        return any(lexicon.owner(word.casefold())[0] is not None for lexicon in self._lexicons)
 
 
 def stated_numbers(text: str) -> list[StatedNumber]:
@@ -302,26 +321,22 @@ def unsupported_numbers(reply: str, support: Support) -> list[str]:
     return _unique(missing)
 
 
-def unsupported_entities(
-    reply: str, support: Support, entity_forms: Mapping[str, frozenset[str]]
-) -> list[str]:
+def unsupported_entities(reply: str, support: Support, names: EntityNames) -> list[str]:
     """The names ``reply`` states that neither the support's ids nor texts contain.
 
-    Names are the forms of ``entity_forms``, and the words no lexicon knows that read as
-    names: capitalised inside a sentence, or drug and chemical words (module docstring).
+    Names are those ``names`` finds, and the words it does not know that read as names:
+    capitalised inside a sentence, or drug and chemical words (module docstring).
     """
-    forms = _Forms(entity_forms)
     said = _Said("\n".join(support.texts))
     ids = {identifier.casefold() for identifier in support.ids}
     missing = []
-    for written, form in forms.mentions(reply):
-        named = {identifier.casefold() for identifier in entity_forms.get(form, frozenset())}
+    for written, form, _, _ in names.mentions(reply):
+        named = {identifier.casefold() for identifier in names.ids_of(form)}
         if named & ids or said.has(form):
             continue
         missing.append(written)
-    known = {form.casefold() for form in entity_forms}
     for word in _name_like_words(reply):
-        if word.casefold() not in known and not said.has(word):
+        if not names.knows(word) and not said.has(word):
             missing.append(word)
     return _unique(missing)
 
@@ -351,28 +366,20 @@ class _Said:
 _WORD_CHARS = re.compile(r"\w+")
 
 
-def stated_names(reply: str, entity_forms: Mapping[str, frozenset[str]]) -> list[str]:
+def stated_names(reply: str, names: EntityNames) -> list[str]:
     """Every name ``reply`` states, as written: known entity forms and name-like words.
 
     The claims :func:`unsupported_entities` checks, whether supported or not; a capitalised
     word inside a known form ("Thai" in "pad Thai") is part of that name, not one of its own.
     """
-    forms = _Forms(entity_forms)
-    names = [written for written, _ in forms.mentions(reply)]
-    rest = forms.pattern.sub(" ", reply) if forms.pattern is not None else reply
-    known = {form.casefold() for form in entity_forms}
-    names += [word for word in _name_like_words(rest) if word.casefold() not in known]
-    return _unique(names)
-
-
-def entity_forms_of(lexicons: Iterable[Lexicon]) -> dict[str, frozenset[str]]:
-    """Surface form (case-folded) -> the ids it names, over ``lexicons``."""
-    forms: dict[str, set[str]] = {}
-    for lexicon in lexicons:
-        for identifier in lexicon.ids:
-            for form in lexicon.forms(identifier):
-                forms.setdefault(form.casefold(), set()).add(identifier)
-    return {form: frozenset(ids) for form, ids in forms.items()}
+    found, rest, at = [], [], 0
+    for named in names.mentions(reply):
+        found.append(named.written)
+        rest.append(reply[at : named.start])
+        at = named.end
+    rest.append(reply[at:])
+    found += [word for word in _name_like_words(" ".join(rest)) if not names.knows(word)]
+    return _unique(found)
 
 
 _CAPITALISED = re.compile(r"(?<![\w'-])[A-Z][a-z]+(?:[-'][A-Za-z]+)*(?![\w])")
@@ -431,38 +438,38 @@ def occurs(form: str, text: str) -> bool:
 def check_reply(
     reply: str,
     support: Support,
-    entity_forms: Mapping[str, frozenset[str]] | None = None,
+    names: EntityNames | None = None,
     withheld: Iterable[str] = (),
 ) -> FaithfulnessReport:
     """The numbers and names of ``reply`` that ``support`` does not back, and withheld names.
 
-    ``withheld``: ids or labels of what the person must not be offered.
+    ``withheld``: ids or labels of what the person must not be offered; without ``names``,
+    only numbers, name-like words and withheld labels are checked.
     """
+    known = names if names is not None else FormNames({})
     return FaithfulnessReport(
         numbers=tuple(unsupported_numbers(reply, support)),
-        entities=tuple(unsupported_entities(reply, support, entity_forms or {})),
-        withheld=tuple(withheld_mentions(reply, withheld, entity_forms or {})),
+        entities=tuple(unsupported_entities(reply, support, known)),
+        withheld=tuple(withheld_mentions(reply, withheld, known)),
     )
 
 
-def withheld_mentions(
-    reply: str, withheld: Iterable[str], entity_forms: Mapping[str, frozenset[str]]
-) -> list[str]:
+def withheld_mentions(reply: str, withheld: Iterable[str], names: EntityNames) -> list[str]:
     """The names ``reply`` gives to ``withheld`` things (ids or labels).
 
     A form of an entity whose id is withheld (``adv:chicken_satay`` or ``chicken_satay``), or a
     withheld label as whole words.
     """
-    names = [name for name in withheld if name.strip()]
-    if not names:
+    barred = [name for name in withheld if name.strip()]
+    if not barred:
         return []
-    ids = {name.rpartition(":")[2].casefold() for name in names}
+    ids = {name.rpartition(":")[2].casefold() for name in barred}
     found = [
-        written
-        for written, form in _Forms(entity_forms).mentions(reply)
-        if {identifier.casefold() for identifier in entity_forms.get(form, ())} & ids
+        named.written
+        for named in names.mentions(reply)
+        if {identifier.casefold() for identifier in names.ids_of(named.form)} & ids
     ]
-    found.extend(name for name in names if occurs(name, reply))
+    found.extend(name for name in barred if occurs(name, reply))
     return _unique(found)
 
 

@@ -291,6 +291,15 @@ class Lexicon:
         node = self._node(_form_key(text))
         return (None, (0, ())) if node is None else (node.id, node.rank)
 
+    def form_said(self, words: list[Token], entry_id: str) -> str:
+        """The form of ``entry_id`` that ``words`` say ("tables" says "table"); else the words."""
+        said = [{key for key, _ in _variants(token)} for token in words]
+        for text in self.texts(entry_id):
+            key = _form_key(text)
+            if len(key) == len(said) and all(w in ks for w, ks in zip(key, said, strict=True)):
+                return text
+        return " ".join(token.text for token in words)
+
     def label(self, entry_id: str) -> str:
         """The first form of ``entry_id`` (its id when it has none)."""
         forms = self.forms(entry_id)

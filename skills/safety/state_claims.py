@@ -26,8 +26,8 @@ robot can check is refused (unknown is not safe); other claims about nothing che
 cautious claim only when it holds of all of them, and an activity claim when it holds of one.
 
 The claims are found by words, one clause at a time; who the claim is about comes from the
-names the belief gives its things (``forms``: surface form -> ids), so the cost is the reply's
-length, not the world's. Pure functions; :class:`ThingState` is read from a
+names of the things the robot knows (``forms``, asked about the reply's phrases), so the cost
+is the reply's length, not the world's. Pure functions; :class:`ThingState` is read from a
 :class:`~skills.action_model.belief.Belief` (:func:`belief_states`) or the scene index
 (:func:`indexed_state`).
 """
@@ -35,10 +35,11 @@ length, not the world's. Pure functions; :class:`ThingState` is read from a
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
+from cogtree.knowledge.language.entity_names import EntityNames
 from cogtree.knowledge.language.success_claims import NEGATED
 from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
@@ -133,18 +134,18 @@ _CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so|[—–-])\s+", re.IGNO
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _WORD = re.compile(r"[\w'’-]+")
 _LONGEST_FORM = 4
-"""Words in the longest name looked up (``forms`` keys of more words are not found)."""
+"""Words in the longest name looked up (longer names are not found)."""
 
 
 def unbacked_state_claims(
     reply: str,
-    forms: Mapping[str, frozenset[str]],
+    forms: EntityNames,
     state_of: StateOf,
     topic: Iterable[str] = (),
 ) -> list[str]:
     """The clauses of ``reply`` that state a state the belief does not back, each with why.
 
-    ``forms``: case-folded names -> the ids they name; ``topic``: the things the turn was
+    ``forms``: the names of known things; ``topic``: the things the turn was
     about (what an unattached pronoun means when nothing was named before it).
     """
     refused = []
@@ -165,9 +166,7 @@ def states_claimed(reply: str) -> bool:
     )
 
 
-def state_claims(
-    reply: str, forms: Mapping[str, frozenset[str]], topic: Iterable[str] = ()
-) -> list[StateClaim]:
+def state_claims(reply: str, forms: EntityNames, topic: Iterable[str] = ()) -> list[StateClaim]:
     """Every clause of ``reply`` that states a thing's state, with what it is about."""
     topic_ids = frozenset(topic)
     last: frozenset[str] = topic_ids if len(topic_ids) == 1 else frozenset()
@@ -219,9 +218,7 @@ def _claimed(clause: str) -> Iterator[tuple[Claimed, int, bool]]:
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
 
 
-def _mentions(
-    clause: str, forms: Mapping[str, frozenset[str]]
-) -> Iterator[tuple[int, frozenset[str]]]:
+def _mentions(clause: str, forms: EntityNames) -> Iterator[tuple[int, frozenset[str]]]:
     """Where ``clause`` names things, and which (longest name first at each word)."""
     words = list(_WORD.finditer(clause))
     index = 0
@@ -229,7 +226,7 @@ def _mentions(
         for size in range(min(_LONGEST_FORM, len(words) - index), 0, -1):
             span = words[index : index + size]
             phrase = " ".join(word.group().casefold() for word in span)
-            ids = forms.get(phrase) or forms.get(phrase.rstrip("s"))
+            ids = forms.ids_of(phrase) or forms.ids_of(phrase.rstrip("s"))
             if ids:
                 yield span[0].start(), ids
                 index += size
@@ -355,7 +352,7 @@ def indexed_state(thing_id: str, node: Node | None) -> ThingState | None:
 
 
 def unbacked_in_index(
-    reply: str, forms: Mapping[str, frozenset[str]], index: SceneIndex | None, topic: Iterable[str]
+    reply: str, forms: EntityNames, index: SceneIndex | None, topic: Iterable[str]
 ) -> list[str]:
     """:func:`unbacked_state_claims` with states read from the scene ``index`` (cost: the reply).
 

@@ -6,16 +6,20 @@ from decimal import Decimal
 
 import pytest
 
+from cogtree.knowledge.language.entity_names import EntityNames, FormNames
 from cogtree.knowledge.understanding.faithfulness import (
     FaithfulnessReport,
+    LexiconNames,
     Support,
     check_reply,
     is_supported,
     parse_number,
+    stated_names,
     stated_numbers,
     unsupported_entities,
     unsupported_numbers,
 )
+from cogtree.knowledge.understanding.lexicon import Lexicon, Rank
 
 FORMS = {
     "tiramisu": frozenset({"tiramisu"}),
@@ -25,6 +29,28 @@ FORMS = {
     "kitchen table": frozenset({"kitchen_table"}),
     "table": frozenset({"type:Table"}),
 }
+ENTRIES = {next(iter(ids)): [form] for form, ids in FORMS.items()}
+
+
+class Unlisted(Lexicon):
+    """A lexicon that fails when anything lists its ids or their forms (a world too big to walk)."""
+
+    @property
+    def ids(self) -> list[str]:
+        raise AssertionError("a reply check listed the lexicon's ids")
+
+    def ranks(self) -> dict[str, Rank]:
+        raise AssertionError("a reply check listed the lexicon's ids")
+
+    def forms(self, entry_id: str) -> list[str]:
+        raise AssertionError("a reply check listed the forms of an id")
+
+
+@pytest.fixture(params=["mapping", "lexicon"])
+def names(request: pytest.FixtureRequest) -> EntityNames:
+    if request.param == "mapping":
+        return FormNames(FORMS)
+    return LexiconNames([Unlisted("things", ENTRIES)])
 
 
 def written(text: str) -> list[str]:
@@ -93,30 +119,30 @@ def test_huge_and_odd_numbers_never_crash() -> None:
     assert len(unsupported_numbers(reply, support)) == 2
 
 
-def test_entities_must_be_in_the_support_ids_or_texts() -> None:
+def test_entities_must_be_in_the_support_ids_or_texts(names: EntityNames) -> None:
     support = Support(texts=("adv:tiramisu", "on the kitchen table"), ids=frozenset({"egg"}))
     reply = "Tiramisu has eggs, mascarpone and Cream; it is on the kitchen table."
-    assert unsupported_entities(reply, support, FORMS) == ["mascarpone", "Cream"]
+    assert unsupported_entities(reply, support, names) == ["mascarpone", "Cream"]
 
 
-def test_a_longer_form_wins_over_its_words() -> None:
+def test_a_longer_form_wins_over_its_words(names: EntityNames) -> None:
     support = Support(texts=("the kitchen table",))
-    assert unsupported_entities("It is on the kitchen table.", support, FORMS) == []
-    assert unsupported_entities("It is on the table.", Support(texts=("x",)), FORMS) == ["table"]
+    assert unsupported_entities("It is on the kitchen table.", support, names) == []
+    assert unsupported_entities("It is on the table.", Support(texts=("x",)), names) == ["table"]
 
 
-def test_entity_ids_compare_case_insensitively() -> None:
+def test_entity_ids_compare_case_insensitively(names: EntityNames) -> None:
     support = Support(texts=(), ids=frozenset({"Egg"}))
-    assert unsupported_entities("an egg", support, FORMS) == []
+    assert unsupported_entities("an egg", support, names) == []
 
 
-def test_check_reply_reports_both_kinds_and_describes_them() -> None:
+def test_check_reply_reports_both_kinds_and_describes_them(names: EntityNames) -> None:
     support = Support(texts=("41.23", "adv:tiramisu"))
-    report = check_reply("Tiramisu has 41.2 g, 7 g of cream.", support, FORMS)
+    report = check_reply("Tiramisu has 41.2 g, 7 g of cream.", support, names)
     assert report == FaithfulnessReport(numbers=("7",), entities=("cream",))
     assert not report.faithful
     assert report.describe() == "numbers 7; names cream"
-    assert check_reply("Tiramisu has 41 g.", support, FORMS).faithful
+    assert check_reply("Tiramisu has 41 g.", support, names).faithful
     assert FaithfulnessReport().describe() == "nothing unsupported"
 
 
@@ -200,6 +226,19 @@ def test_a_signed_cell_counts_with_its_sign() -> None:
         ("Ask Anna about it.", []),
     ],
 )
-def test_names_no_lexicon_knows_must_be_in_the_support(reply: str, unsupported: list[str]) -> None:
+def test_names_no_lexicon_knows_must_be_in_the_support(
+    reply: str, unsupported: list[str], names: EntityNames
+) -> None:
     support = Support(texts=("Anna likes tiramisu with cream",))
-    assert unsupported_entities(reply, support, FORMS) == unsupported
+    assert unsupported_entities(reply, support, names) == unsupported
+
+
+def test_a_reply_is_checked_by_asking_the_lexicons_about_it_not_by_listing_them() -> None:
+    names = LexiconNames([Unlisted("things", ENTRIES)])
+    support = Support(texts=("the tiramisu",), ids=frozenset({"kitchen_table"}))
+    reply = "Tiramisu with cream, on the Kitchen-Table; ask Priya. Eggs and tables."
+    report = check_reply(reply, support, names, withheld=["adv:egg"])
+    assert report.entities == ("cream", "Eggs", "tables", "Priya")
+    assert report.withheld == ("Eggs",)
+    stated = ["Tiramisu", "cream", "Kitchen-Table", "Eggs", "tables", "Priya"]
+    assert stated_names(reply, names) == stated

@@ -15,7 +15,7 @@ from cogtree.evaluation.janus.outer_speech import (
     evidence_support,
     fact_coverage,
     load_outer_speech,
-    pack_entity_forms,
+    pack_names,
     score_outer_speech,
     word_count,
 )
@@ -24,6 +24,7 @@ from cogtree.evaluation.metrics import row_key
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.domains.advisor.knowledge_graph import load_advisor_graph
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
+from cogtree.knowledge.understanding.faithfulness import LexiconNames
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 
 
@@ -33,9 +34,9 @@ def items() -> list[OuterSpeechItem]:
 
 
 @pytest.fixture(scope="module")
-def forms() -> dict[str, frozenset[str]]:
+def forms() -> LexiconNames:
     registry = DomainRegistry.discover()
-    return pack_entity_forms(LexiconBook(registry), registry, "advisor")
+    return pack_names(LexiconBook(registry), registry, "advisor")
 
 
 def test_the_set_exceeds_janus_31_items_over_both_knowledge_tasks(
@@ -52,7 +53,7 @@ def test_the_set_exceeds_janus_31_items_over_both_knowledge_tasks(
 
 
 def test_every_reference_is_supported_by_its_evidence_and_states_its_facts(
-    items: list[OuterSpeechItem], forms: dict[str, frozenset[str]]
+    items: list[OuterSpeechItem], forms: LexiconNames
 ) -> None:
     for item in items:
         claims, supported = claim_counts(item.reference, evidence_support(item), forms)
@@ -70,7 +71,7 @@ def test_the_stored_rows_are_what_the_stored_query_returns(items: list[OuterSpee
 
 
 def test_claim_support_counts_invented_numbers_and_names(
-    items: list[OuterSpeechItem], forms: dict[str, frozenset[str]]
+    items: list[OuterSpeechItem], forms: LexiconNames
 ) -> None:
     porridge = next(item for item in items if "porridge" in item.request)
     support = evidence_support(porridge)

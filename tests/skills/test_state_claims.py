@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import pytest
 
+from cogtree.knowledge.language.entity_names import FormNames
 from cogtree.skills.safety.state_claims import ThingState, states_claimed, unbacked_state_claims
 
-FORMS = {
-    name: frozenset({thing})
-    for name, thing in {
-        "hob": "stove",
-        "stove": "stove",
-        "kettle": "kettle",
-        "leftovers": "leftovers",
-        "microwave": "microwave",
-        "mug": "mug",
-        "knife": "knife",
-        "lamp": "lamp",
-    }.items()
-}
+FORMS = FormNames(
+    {
+        name: frozenset({thing})
+        for name, thing in {
+            "hob": "stove",
+            "stove": "stove",
+            "kettle": "kettle",
+            "leftovers": "leftovers",
+            "microwave": "microwave",
+            "mug": "mug",
+            "knife": "knife",
+            "lamp": "lamp",
+        }.items()
+    }
+)
 
 
 def belief(*, hob_on: bool) -> dict[str, ThingState]:

@@ -52,9 +52,9 @@ from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.evidence_needs import TurnTask, find_task, memory_bindings
 from cogtree.knowledge.understanding.faithfulness import (
     FaithfulnessReport,
+    LexiconNames,
     Support,
     check_reply,
-    entity_forms_of,
     parse_number,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
@@ -131,7 +131,7 @@ class _Turn:
     slots: dict[str, object] = field(default_factory=dict)
     resolved: dict[str, SlotResolution] = field(default_factory=dict)
     lexicons: Mapping[str, Lexicon] = field(default_factory=dict)
-    entity_forms: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    names: LexiconNames = field(default_factory=lambda: LexiconNames(()))
     speaker: str | None = None
     people: frozenset[str] = frozenset()
 
@@ -299,20 +299,20 @@ class Respond(LLMBehaviour[ReplyDecision]):
                 )
             except LookupError as problem:
                 log.debug("%s: %s", self.name, problem)
-        turn.entity_forms = self._entity_forms(None)
+        turn.names = self._names(None)
         if turn.task is not None:
             pack = turn.task.pack.name
             turn.lexicons = self._lexicons.get(pack, {})
             turn.slots = _slot_values(
                 keys.read(self.blackboard, self.task_key), turn.resolved, turn.task
             )
-            turn.entity_forms = self._entity_forms(pack)
+            turn.names = self._names(pack)
         return turn
 
-    def _entity_forms(self, pack: str | None) -> dict[str, frozenset[str]]:
-        """Forms of the things a reply may name: ``pack``'s graph lexicons and the scene's.
+    def _names(self, pack: str | None) -> LexiconNames:
+        """The names of the things a reply may name: ``pack``'s graph lexicons and the scene's.
 
-        Inline ``terms`` lexicons are closed sets of words (aspects, relations), not things.
+        Not ``terms`` lexicons (closed sets of words); held, not read: a check asks about the reply.
         """
         assert self.domains is not None
         chosen = [
@@ -323,7 +323,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
             and name in self._lexicons[candidate.name]
             and (spec.scene or (candidate.name == pack and spec.source() != "terms"))
         ]
-        return entity_forms_of(chosen)
+        return LexiconNames(chosen)
 
     def _people(self) -> frozenset[str]:
         """Ids of the people the belief knows (named without an article), from its index."""
@@ -364,7 +364,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
     def _check(self, reply: str) -> FaithfulnessReport:
         evidence = self._turn.evidence
         withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
-        report = check_reply(reply, self._support, self._turn.entity_forms, withheld)
+        report = check_reply(reply, self._support, self._turn.names, withheld)
         unbacked = unbacked_claims(reply, self._turn, self.scene)
         return replace(report, claims=tuple(unbacked)) if unbacked else report
 
@@ -443,7 +443,7 @@ def unbacked_claims(reply: str, turn: _Turn, scene: SceneGraph | None = None) ->
     topic = {str(value) for slot in turn.slots.values() for value in _as_list(slot)}
     index = scene.index if scene is not None else None
     return unbacked(claims, done=all(item.ok for item in plans), unclaimed=forms) + (
-        unbacked_in_index(reply, turn.entity_forms, index, topic)
+        unbacked_in_index(reply, turn.names, index, topic)
     )
 
 
