@@ -35,6 +35,7 @@ def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
     """``chat --audio-in`` over ``clips``: exit code, the robot's lines, the tick log."""
     log = tmp_path / "log.jsonl"
     argv = ["chat", "--llm", "none", "--memory", str(tmp_path / "m.sqlite"), "--log", str(log)]
+    argv += ["--asr", "pocketsphinx"]  # its confidence is what these tests read
     for clip in clips:
         argv += ["--audio-in", str(clip)]
     code = main(argv)
