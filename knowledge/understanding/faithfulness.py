@@ -157,7 +157,7 @@ class LexiconNames:
 
     A mention is what :meth:`Lexicon.match_at` finds at each word (plurals, possessives and
     hyphens as a lexicon reads them), the longest of all the lexicons; its form is the
-    owner's form the words say. A form names the ids that own it in any of the lexicons.
+    owner's form the words say. A form names every id that has it in any of the lexicons.
     """
 
     def __init__(self, lexicons: Sequence[Lexicon]) -> None:
@@ -183,9 +183,13 @@ class LexiconNames:
             index = match[1] + 1
 
     def ids_of(self, form: str) -> frozenset[str]:
-        """The ids that own ``form`` in any lexicon."""
-        owners = (lexicon.owner(form.casefold())[0] for lexicon in self._lexicons)
-        return frozenset(owner for owner in owners if owner is not None)
+        """Every id that has ``form`` in any lexicon, not only the one that owns it.
+
+        A withheld ``chicken_satay`` is named by "satay" even where ``beef_satay`` owns it.
+        """
+        return frozenset(
+            identifier for lexicon in self._lexicons for identifier in lexicon.claims(form)
+        )
 
     def knows(self, word: str) -> bool:
         """Whether some lexicon has an owner for ``word``."""

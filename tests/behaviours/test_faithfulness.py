@@ -242,3 +242,17 @@ def test_a_reply_is_checked_by_asking_the_lexicons_about_it_not_by_listing_them(
     assert report.withheld == ("Eggs",)
     stated = ["Tiramisu", "cream", "Kitchen-Table", "Eggs", "tables", "Priya"]
     assert stated_names(reply, names) == stated
+
+
+def test_a_form_two_things_share_names_both() -> None:
+    """'satay' names the withheld chicken satay even where the beef satay owns the word, and a
+    reply about the chicken satay is supported by it."""
+    names = LexiconNames(
+        [Unlisted("dishes", {"beef_satay": ["satay"], "chicken_satay": ["satay"]})]
+    )
+    assert names.ids_of("satay") == {"beef_satay", "chicken_satay"}
+    reply = "You could have the satay tonight."
+    assert check_reply(reply, Support(texts=()), names, withheld=["adv:chicken_satay"]).withheld
+    assert not check_reply(
+        reply, Support(texts=(), ids=frozenset({"chicken_satay"})), names
+    ).entities
