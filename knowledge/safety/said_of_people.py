@@ -24,9 +24,18 @@ TODDLER_UNDER = Decimal(4)
 """An age said under this many years is a toddler's."""
 CHILD_UNDER = Decimal(13)
 """An age said under this many years is a child's."""
+ADULT_AT = Decimal(18)
+"""An age said under this many years (and a child's no longer) is a minor's: no alcohol."""
 
-AGE_WORDS = {"toddler": "toddler", "baby": "toddler", "child": "child", "kid": "child"}
-"""Nouns a speaker uses of themselves that give their age group ("I'm just a kid")."""
+AGE_WORDS = {
+    "toddler": "toddler", "baby": "toddler", "child": "child", "kid": "child",
+    "teenager": "minor", "teen": "minor", "minor": "minor", "underage": "minor",
+    "adolescent": "minor",
+}  # fmt: skip
+"""Words a speaker uses of themselves that give their age group ("I'm just a kid")."""
+
+YOUNGEST_FIRST = ("toddler", "child", "minor")
+"""The age groups a statement can give, youngest first: of several, the youngest wins."""
 
 CONDITIONS = frozenset(
     {
@@ -70,7 +79,7 @@ class SaidOfSelf:
     """What the speaker said of themselves: an age group, conditions, and the clauses said."""
 
     age_group: str | None = None
-    """``toddler`` or ``child`` when an age said makes them one; None otherwise."""
+    """``toddler``, ``child`` or ``minor`` (13 to 17) when an age said makes them one."""
     conditions: tuple[str, ...] = ()
     """What makes them vulnerable, as said ("pregnant", "hands are shaking")."""
     clauses: tuple[str, ...] = ()
@@ -90,8 +99,9 @@ def said_of_self(utterances: Iterable[str]) -> SaidOfSelf:
             conditions.append(condition)
         if age is not None or condition is not None:
             clauses.append(spoken)
-    youngest = "toddler" if "toddler" in ages else ("child" if ages else None)
-    return SaidOfSelf(youngest, tuple(dict.fromkeys(conditions)), tuple(dict.fromkeys(clauses)))
+    return SaidOfSelf(
+        youngest(*ages), tuple(dict.fromkeys(conditions)), tuple(dict.fromkeys(clauses))
+    )
 
 
 def _read(clause: str) -> tuple[str | None, str | None]:
@@ -121,7 +131,9 @@ def _age_group(words: list[str]) -> str | None:
     if not numbers or not aged:
         return None
     age = numbers[0].value
-    return "toddler" if age < TODDLER_UNDER else "child" if age < CHILD_UNDER else None
+    if age < TODDLER_UNDER:
+        return "toddler"
+    return "child" if age < CHILD_UNDER else "minor" if age < ADULT_AT else None
 
 
 def _clauses(utterances: Iterable[str]) -> list[tuple[str, str]]:
@@ -133,3 +145,11 @@ def _clauses(utterances: Iterable[str]) -> list[tuple[str, str]]:
             if spoken:
                 found.append((spoken.lower(), spoken))
     return found
+
+
+def youngest(*groups: str | None) -> str | None:
+    """The youngest of ``groups`` a statement can give; else the first known one (an adult's)."""
+    return next(
+        (group for group in YOUNGEST_FIRST if group in groups),
+        next((group for group in groups if group is not None), None),
+    )

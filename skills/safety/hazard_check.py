@@ -32,12 +32,13 @@ The step's graph (prefix ``haz:``):
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
   side relation, or what already rests on or in the target).
-- a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup`` and ``haz:child true`` (a
-  toddler or child), ``haz:vulnerable`` (each vulnerability); for the speaker, also what they
-  said of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes them a
-  child, "my hands are shaking" vulnerable; the union, never less than the belief holds). A
-  thing's ``haz:owner`` is the person it belongs to (described too), and ``haz:massKg`` its
-  mass.
+- a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
+  toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
+  ``haz:vulnerable`` (each vulnerability); for the speaker, also what they said of
+  themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes them a child,
+  "I'm fifteen" a minor, "my hands are shaking" vulnerable; the union, never less than the
+  belief holds). A thing's ``haz:owner`` is the person it belongs to (described too), and
+  ``haz:massKg`` its mass.
 - ``haz:step haz:offered true`` when the caller says the robot brings things for a step it
   cannot do itself (a request's missing first step, whose things are set out for a person to
   use).
@@ -62,7 +63,12 @@ import pyoxigraph
 from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
-from cogtree.knowledge.safety.said_of_people import SaidOfSelf, said_of_self
+from cogtree.knowledge.safety.said_of_people import (
+    YOUNGEST_FIRST,
+    SaidOfSelf,
+    said_of_self,
+    youngest,
+)
 from cogtree.knowledge.safety.said_of_things import (
     contents_said,
     said_of_things,
@@ -209,8 +215,7 @@ class _Facts:
         age_group, vulnerabilities = person.age_group, set(person.vulnerabilities)
         if person.id == self.heard.speaker:
             own = self.heard.of_speaker
-            if own.age_group is not None and age_group != "toddler":
-                age_group = own.age_group
+            age_group = youngest(age_group, own.age_group)
             vulnerabilities.update(own.conditions)
             if own.clauses:
                 self.quotes[person.id] = tuple(f'"{clause}"' for clause in own.clauses)
@@ -218,6 +223,8 @@ class _Facts:
             self.add(node, "ageGroup", Literal(age_group))
         if age_group in ("toddler", "child"):
             self.add(node, "child", _TRUE)
+        if age_group in YOUNGEST_FIRST:
+            self.add(node, "minor", _TRUE)
         for vulnerability in sorted(vulnerabilities):
             self.add(node, "vulnerable", Literal(vulnerability))
 

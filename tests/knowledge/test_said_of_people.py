@@ -15,6 +15,10 @@ from cogtree.knowledge.safety.said_of_people import said_of_self
         ("I'm just a kid", "child"),
         ("I am 3", "toddler"),
         ("I'm 35", None),
+        ("I'm fifteen", "minor"),
+        ("I'm 13 years old", "minor"),
+        ("I'm a teenager", "minor"),
+        ("I'm 18", None),
         ("I'm Sam", None),
         ("I have a six year old at home", None),  # someone else's age
         ("I'm not six", None),
@@ -47,3 +51,4 @@ def test_a_negation_or_an_everyday_state_says_nothing() -> None:
 
 def test_the_youngest_age_said_wins() -> None:
     assert said_of_self(["I'm 8", "well, I'm 3 really"]).age_group == "toddler"
+    assert said_of_self(["I'm 16", "I'm 9"]).age_group == "child"

@@ -9,6 +9,7 @@ to be brought is asked about first, and never handed to a child.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -50,6 +51,32 @@ def test_a_child_speaker_is_never_handed_a_sharp_thing(kitchen: Belief) -> None:
         assert [hazard.rule for hazard in brought(kitchen, "chef_knife", said)] == [
             "dangerous_to_child"
         ], said
+
+
+def _with_wine(belief: Belief) -> Belief:
+    """``belief`` with a bottle of wine on the counter (the milk bottle's twin)."""
+    milk = belief.things["milk_bottle"]
+    wine = replace(milk, id="wine_bottle", label="wine bottle", liquid="wine", type="Bottle")
+    return replace(belief, things={**belief.things, "wine_bottle": wine})
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm fifteen. Can you bring me the wine bottle?",
+        "I am 17 years old, pass me the wine bottle",
+        "I'm a teenager, get me the wine bottle",
+        "I'm underage but bring me the wine bottle",
+    ],
+)
+def test_nobody_under_18_is_served_alcohol(kitchen: Belief, said: str) -> None:
+    belief = _with_wine(kitchen)
+    assert [
+        hazard.rule for hazard in brought(belief, "wine_bottle", "bring me the wine bottle")
+    ] == ["alcohol_age_unknown"]
+    found = brought(belief, "wine_bottle", said)
+    assert [(hazard.rule, hazard.forbids) for hazard in found] == [("alcohol_to_child", True)], said
+    assert brought(belief, "chef_knife", said) == []  # a minor is no child: other rules as before
 
 
 def test_what_the_speaker_says_of_themselves_is_theirs_alone(kitchen: Belief) -> None:
