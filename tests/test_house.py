@@ -38,7 +38,6 @@ MODULES_SHRINKING = {
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 673,
-    "knowledge/understanding/frame_tasks.py": 605,
     "sim/world.py": 1059,
     "sim/world_spec.py": 628,
     "trees/ros/host.py": 660,

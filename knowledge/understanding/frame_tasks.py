@@ -189,21 +189,6 @@ def water_as_fill(step: Step) -> Step:
     return replace(step, action="fill", objects=(step.landmark,), landmark=None, relation="")
 
 
-def sequence_tasks(
-    frame: RequestFrame,
-    pack: DomainPack,
-    utterance: str,
-    known: Callable[[str], bool] | None = None,
-    earlier: TalkedAbout | None = None,
-) -> list[StepTask] | None:
-    """The tasks of ``pack`` for every step of ``frame``, in order; None when a step has none.
-
-    :func:`doable_tasks` with nothing left over.
-    """
-    done = doable_tasks(frame, pack, utterance, known, earlier)
-    return None if done.left else done.tasks
-
-
 @dataclass(frozen=True)
 class DoneInPart:
     """The tasks of a request's steps up to the first step no task holds, and what was left.

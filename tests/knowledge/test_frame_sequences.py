@@ -7,18 +7,31 @@ from collections.abc import Callable
 
 import pytest
 
-from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame, parse_request
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.frame_tasks import (
+    StepTask,
     TalkedAbout,
+    doable_tasks,
     one_per_thing,
-    sequence_tasks,
     step_task,
     water_as_fill,
 )
 
 Tasks = list[tuple[str, dict[str, object]]]
+
+
+def sequence_tasks(
+    frame: RequestFrame,
+    pack: DomainPack,
+    utterance: str,
+    known: Callable[[str], bool] | None = None,
+    earlier: TalkedAbout | None = None,
+) -> list[StepTask] | None:
+    """The tasks of every step of ``frame``; None when some step is left (none of it done)."""
+    done = doable_tasks(frame, pack, utterance, known, earlier)
+    return None if done.left else done.tasks
 
 
 @pytest.fixture(scope="module")
