@@ -1,14 +1,19 @@
 """What the speaker said of themselves, in this conversation: one more description for safety.
 
-"I'm only six", "I am 4 years old", "I'm pregnant", "my hands are shaking": a first-person
-clause ("I am", "I'm", "I feel", "I have", "I've got") or one whose subject is a part of the
-speaker's body ("my hands", "my wrist") says something of the person speaking.
+"I'm only six", "I am 4 years old", "I'm pregnant", "my hands are shaking": a clause whose
+subject is the speaker ("I") or a part of their body ("my hands", "my wrist"), followed by a
+verb ("am", "feel", "have", "can", "keep"...), says something of the person speaking.
 :func:`said_of_self` reads those clauses into a :class:`SaidOfSelf`: the age group an age
-said gives (a number, or a word for a young child), and the conditions that make a person
-vulnerable around sharp, hot, heavy or toxic things (a condition word, or anything said of a
-part of the body). The hazard check (:mod:`skills.safety.hazard_check`) adds them to what the
-belief holds of the speaker: the union, so a statement can make the speaker a child or
-vulnerable, never an adult or safe. A negated clause ("I'm not pregnant") says nothing.
+said gives (a number, or a word for a young child or a minor), and the conditions that make
+a person vulnerable around sharp, hot, heavy or toxic things. What is said has a polarity
+(short forms spelt out, "can't" is "can not"): a condition word ("dizzy", "arthritis"), or
+anything said of a part of the body, is a condition; so is a capacity negated, a word of
+wellness ("I'm not well", "my hands aren't steady") or an ability after "can" or "able" ("I
+can't see very well", "I'm not able to grip"). A negated condition ("I'm not pregnant", "my
+hands aren't shaking") says nothing, and so does a capacity said ("I can see"). The hazard
+check (:mod:`skills.safety.hazard_check`) adds them to what the belief holds of the speaker:
+the union, so a statement can make the speaker a child or vulnerable, never an adult or
+safe.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
+from cogtree.knowledge.safety.said_of_things import HEDGES
 from cogtree.knowledge.understanding.faithfulness import stated_numbers
 
 TODDLER_UNDER = Decimal(4)
@@ -57,20 +63,46 @@ BODY = frozenset(
 """Parts of the body: whatever the speaker says of theirs ("my hands are shaking") is a
 condition."""
 
-HEDGES = frozenset({"only", "just", "still", "very", "really", "quite", "so", "a", "an", "now"})
-"""Words before what is said that say nothing of it ("only six", "a bit dizzy")."""
+WELLNESS = frozenset({"well", "fine", "ok", "okay", "alright", "steady", "stable", "strong"})
+"""How a person is when nothing is wrong: said of them, nothing; negated ("not well", "not
+steady"), a condition."""
 
-_SELF = re.compile(
-    r"^(?P<verb>i'm feeling|i am feeling|i have got|i've got|i am|i'm|im|i feel|i have|i've|"
-    r"i got)\s+"
-    r"(?P<said>.+)$"
+ABILITIES = frozenset(
+    {
+        "see", "hear", "grip", "hold", "grasp", "lift", "carry", "stand", "walk", "move",
+        "balance", "focus", "concentrate", "bend", "reach",
+    }
+)  # fmt: skip
+"""What a person can do with their body: after "can" or "able to" ("I can grip"), nothing;
+negated ("I can't grip", "I'm not able to hold"), a condition."""
+
+FLIPS = frozenset({"not", "never", "no", "barely", "hardly", "scarcely", "stop", "stopped"})
+"""Words that turn what follows to its opposite ("not steady", "can't stop shaking")."""
+
+FILLERS = frozenset({"feeling", "be", "been", "being", "got", "to", "that", "too", "longer"})
+"""Words between the verb and what is said that say nothing of it ("feeling dizzy")."""
+
+_VERBS = frozenset(
+    {
+        "am", "is", "are", "was", "were", "feel", "feels", "have", "has", "got", "can", "could",
+        "do", "does", "did", "will", "would", "keep", "keeps", "seem", "seems", "look", "looks",
+    }
+)  # fmt: skip
+"""Verbs after a person's subject ("I am", "my hands keep", "I can")."""
+_BE = frozenset({"am", "is", "are"})
+"""The verbs after which a number is an age ("I'm six"; not "I have six")."""
+_MODALS = frozenset({"can", "could", "will", "would"})
+"""Verbs kept in what a condition says ("can not see well")."""
+_CONTRACTIONS = (
+    (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
+    (re.compile(r"\bwon't\b"), "will not"),
+    (re.compile(r"(\w)n't\b"), r"\1 not"),
+    (re.compile(r"^im\b|\bi'm\b"), "i am"),
+    (re.compile(r"\bi've\b"), "i have"),
+    (re.compile(r"\b(he|she|it)'s\b"), r"\1 is"),
+    (re.compile(r"'re\b"), " are"),
 )
-_BE = frozenset({"i am", "i'm", "im"})
-"""The verbs after which a number is the speaker's age ("I'm six"; not "I have six")."""
-_BODY = re.compile(
-    r"^my\s+(?P<part>[a-z]+)\s+(?:is|are|keeps?|feels?|won't|can't|has|have)\s+(?P<said>.+)$"
-)
-_NEGATION = re.compile(r"^(?:not|no longer|never|no)\b")
+"""Short forms and what they stand for, so that a negation is a word of its own."""
 _CLAUSE_END = re.compile(r"[.!?;,]+|\s+(?:and|but|so|because)\s+")
 
 
@@ -92,7 +124,17 @@ def said_of_self(utterances: Iterable[str]) -> SaidOfSelf:
     conditions: list[str] = []
     clauses: list[str] = []
     for clause, spoken in _clauses(utterances):
-        age, condition = _read(clause)
+        words = clause.split()
+        verb = next((i for i, word in enumerate(words[:3]) if i and word in _VERBS), None)
+        if verb is None:
+            continue
+        subject, said = words[:verb], words[verb:]
+        body = len(subject) == 2 and subject[0] == "my" and subject[1] in BODY
+        if subject != ["i"] and not body:
+            continue
+        age, condition = _read(said, body)
+        if body and condition is not None:
+            condition = f"{subject[1]} {condition}"
         if age is not None:
             ages.append(age)
         if condition is not None:
@@ -104,18 +146,34 @@ def said_of_self(utterances: Iterable[str]) -> SaidOfSelf:
     )
 
 
-def _read(clause: str) -> tuple[str | None, str | None]:
-    """(age group, condition) a clause says of the speaker; (None, None) when neither."""
-    body = _BODY.match(clause)
-    if body is not None and body.group("part") in BODY:
-        said = body.group("said")
-        return None, None if _NEGATION.match(said) else f"{body.group('part')} {said}"
-    own = _SELF.match(clause)
-    if own is None or _NEGATION.match(own.group("said")):
-        return None, None
-    words = [word for word in re.findall(r"[a-z0-9']+", own.group("said")) if word not in HEDGES]
-    condition = " ".join(words) if CONDITIONS & set(words) else None
-    return (_age_group(words) if own.group("verb") in _BE else None), condition
+def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
+    """(age group, condition) ``said`` (a verb and what follows it) says of a person.
+
+    What is said has a polarity: each word of :data:`FLIPS` turns it. A condition word said
+    (or, of a part of the body, anything said) is a condition; a capacity (a word of
+    :data:`WELLNESS` or :data:`BODY`, or of :data:`ABILITIES` after "can" or "able") negated
+    is one too ("not well", "can not grip", "no grip"); a condition negated, or a capacity
+    said, says nothing.
+    """
+    verb, rest = said[0], said[1:]
+    negated = sum(word in FLIPS for word in rest) % 2 == 1
+    words = [word for word in rest if word not in HEDGES and word not in FILLERS]
+    named = any(_stem(word) in CONDITIONS for word in words)
+    can = verb in ("can", "could") or "able" in words
+    capacity = bool((WELLNESS | BODY) & set(words)) or (can and bool(ABILITIES & set(words)))
+    vulnerable = (capacity or body) and not named if negated else named or body
+    condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None
+    age = _age_group(words) if verb in _BE and not FLIPS & set(rest) else None
+    return age, condition or None
+
+
+def _stem(word: str) -> str:
+    """``word`` without an ending that makes it a noun or a participle ("shaking" -> "shak")."""
+    if word in CONDITIONS:
+        return word
+    return next(
+        (word[: -len(end)] for end in ("ing", "ed", "ness", "s") if word.endswith(end)), word
+    )
 
 
 def _age_group(words: list[str]) -> str | None:
@@ -137,13 +195,17 @@ def _age_group(words: list[str]) -> str | None:
 
 
 def _clauses(utterances: Iterable[str]) -> list[tuple[str, str]]:
-    """(clause read, clause as said) of every utterance."""
+    """(clause read, clause as said) of every utterance; short forms spelt out in the first."""
     found = []
     for utterance in utterances:
         for part in _CLAUSE_END.split(utterance.replace("\u2019", "'")):
             spoken = part.strip()
-            if spoken:
-                found.append((spoken.lower(), spoken))
+            read = spoken.lower()
+            for short, long in _CONTRACTIONS:
+                read = short.sub(long, read)
+            words = re.findall(r"[a-z0-9']+", read)
+            if words:
+                found.append((" ".join(words), spoken))
     return found
 
 

@@ -32,8 +32,11 @@ POINTING = frozenset({"it", "that", "this"})
 LEAD_INS = re.compile(r"^(?:careful|be careful|watch out|mind|note|remember|by the way|fyi|oh)\W+")
 """Words before a statement's subject ("careful, the hob's hot")."""
 
-HEDGES = frozenset({"still", "very", "really", "quite", "so", "just", "definitely", "now", "all"})
-"""Adverbs before a predicate, dropped ("still hot")."""
+HEDGES = frozenset(
+    {"only", "just", "still", "very", "really", "quite", "so", "definitely", "now", "all", "a", "an"}
+)
+"""Words before what is said of a thing or a person that say nothing of it ("still hot",
+"only six", "a bit dizzy"), dropped."""
 
 ASIDES = frozenset({"by", "for", "in", "at", "from", "to", "near", "next", "because", "since"})
 """Words that end what is said of the thing ("bleach by the way", "hot from the oven")."""

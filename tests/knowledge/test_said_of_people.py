@@ -52,3 +52,29 @@ def test_a_negation_or_an_everyday_state_says_nothing() -> None:
 def test_the_youngest_age_said_wins() -> None:
     assert said_of_self(["I'm 8", "well, I'm 3 really"]).age_group == "toddler"
     assert said_of_self(["I'm 16", "I'm 9"]).age_group == "child"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm not feeling well",
+        "I'm not well",
+        "my hands aren't steady",
+        "I'm not able to grip",
+        "I can't see very well",
+        "I can barely hold a cup",
+        "I can't stop shaking",
+    ],
+)
+def test_a_capacity_negated_is_a_condition(said: str) -> None:
+    found = said_of_self([said])
+    assert found.conditions and found.clauses == (said,), said
+
+
+@pytest.mark.parametrize(
+    "said",
+    ["I'm not pregnant", "my hands aren't shaking", "I don't have arthritis", "I can see fine",
+     "I don't see the knife", "I'm well", "I can't wait"],
+)  # fmt: skip
+def test_a_condition_negated_or_a_capacity_said_adds_nothing(said: str) -> None:
+    assert said_of_self([said]).conditions == (), said

@@ -97,6 +97,25 @@ def test_a_vulnerable_speaker_is_asked_before_a_sharp_or_toxic_thing(kitchen: Be
     assert "I'm pregnant" in pregnant[0].sentence
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I'm not feeling well",
+        "my hands aren't steady",
+        "I'm not able to grip",
+        "I can't see very well",
+    ],
+)
+def test_a_speaker_who_says_they_are_not_well_is_asked_before_a_knife(
+    kitchen: Belief, said: str
+) -> None:
+    found = brought(kitchen, "chef_knife", f"{said}, but bring me the kitchen knife")
+    assert [(hazard.rule, hazard.forbids) for hazard in found] == [
+        ("dangerous_to_vulnerable", False)
+    ], said
+    assert brought(kitchen, "chef_knife", "my hands aren't shaking, bring me the knife") == []
+
+
 def test_a_thing_said_to_be_hot_is_hot_whatever_the_belief_says(kitchen: Belief) -> None:
     assert not kitchen.things["soup_pot"].hot
     assert brought(kitchen, "soup_pot", "bring me the soup pot") == []
