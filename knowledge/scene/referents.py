@@ -40,6 +40,7 @@ from typing import Any, Final
 from cogtree.knowledge.scene.needs import alike_states, in_need
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
+from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
 from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with_the
 
 FILLER_WORDS = (
@@ -384,9 +385,6 @@ def _bound(nodes: AbstractSet[str]) -> int:
     return sum(map(len, nodes.parts)) if isinstance(nodes, _Nodes) else len(nodes)
 
 
-HELD: Final = "liquid"
-"""The attribute that says what a container holds: a liquid is referred to by its container."""
-
 THING_KINDS: Final[dict[str, ThingKind]] = {
     "Object": "object",
     "Surface": "surface",
@@ -400,7 +398,8 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
-    - holds: it names the type of the liquid the thing holds, or a broader type ("juice")
+    - holds: it names the type of the liquid the thing holds, or a broader type ("juice"); a
+      drink names only a vessel made for it, never a kettle (``referred_to_by_content``)
     - attribute: it is an attribute value ("blue", "earl grey"); detail: the attribute
     - flag: it names a boolean attribute that is true ("caffeinated")
     - use / quality / state: the thing's type or a broader one is used for it, is typically
@@ -416,11 +415,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
         kinds = narrower.get(matched, {matched})
         nodes: AbstractSet[str] = _Nodes(index.members("by_type", kinds))
         ways += [("type", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
-        said = {f"{HELD}={w}" for k in kinds for w in vocabulary.type_labels.get(k, ())}
-        said |= {f"{HELD}={w}" for k in kinds for w in vocabulary.type_synonyms.get(k, ())}
-        held = _Nodes(index.members("by_value", sorted(said)))
+        holders = _Nodes(index.members("by_value", content_values(vocabulary, matched)))
+        held = {n for n in holders if referred_to_by_content(vocabulary, matched, index.node(n))}
         ways += [("holds", label, held) for label in vocabulary.type_labels.get(matched, ())]
-    for attribute in sorted(vocabulary.attributes):
+    told = vocabulary.attributes - ({HELD} if term in vocabulary.types_named else set())
+    for attribute in sorted(told):  # a liquid that is a type matches as held (above)
         nodes = _Nodes(index.members("by_value", [f"{attribute}={term}"]))
         ways += [("attribute", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     named_attributes = vocabulary.attributes_named.get(term, set())

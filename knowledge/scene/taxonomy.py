@@ -14,7 +14,9 @@ for questions asked outside a belief:
   categories;
 - :meth:`Taxonomy.type_named`: the type a person's name for a thing denotes ("bottled iced
   tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name;
-  :meth:`Taxonomy.types_in`: what each part of a mixture is ("gin and tonic").
+  :meth:`Taxonomy.types_in`: what each part of a mixture is ("gin and tonic");
+- :func:`referred_to_by_content`: whether a thing may be called by the liquid it holds (a
+  drink, only in a vessel made for it: a glass or jug of water, never the kettle).
 
 Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
 ``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
@@ -28,6 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Final, Protocol
 
 from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 from rdflib.term import Node
@@ -39,6 +42,60 @@ TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
 """The shipped household taxonomy (package data of ``knowledge``)."""
 
 COG = Namespace("https://cogtree.dev/ontology#")
+
+HELD: Final = "liquid"
+"""The attribute that says what a container holds: a liquid is referred to by its container."""
+
+DRINK: Final = "Drink"
+"""The category of what people drink."""
+
+VESSELS: Final = frozenset(["Tableware", "ContainerItem"])
+"""The categories of things made to hold what people take: served at the table (drinkware,
+jugs, teapots) or kept and carried (bottles, cartons, flasks)."""
+
+APPLIANCE: Final = "Appliance"
+"""The category of machines (a kettle, a coffee machine): no vessel, whatever they hold."""
+
+NOT_SERVING: Final = frozenset(["appliance", "heatSource", "chemical", "cleaningTool"])
+"""Flags (the ontology's attributes) of a thing no drink is served from, whatever it holds."""
+
+
+class TypeTables(Protocol):
+    """The belief's types as its scene index reads them (``scene_index.Vocabulary``)."""
+
+    type_labels: dict[str, tuple[str, ...]]
+    type_synonyms: dict[str, tuple[str, ...]]
+    kinds: dict[str, set[str]]
+    narrower: dict[str, set[str]]
+
+
+class Holder(Protocol):
+    """A thing as the scene index knows it (``scene_index.Node``): its types and true flags."""
+
+    types: tuple[str, ...]
+    flags: tuple[str, ...]
+
+
+def content_values(vocabulary: TypeTables, liquid: str) -> list[str]:
+    """The values of :data:`HELD` that say a thing holds ``liquid`` or a narrower kind of it."""
+    names = vocabulary.type_labels, vocabulary.type_synonyms
+    kinds = vocabulary.narrower.get(liquid, {liquid})
+    return sorted({f"{HELD}={word}" for k in kinds for table in names for word in table.get(k, ())})
+
+
+def referred_to_by_content(vocabulary: TypeTables, liquid: str, node: Holder | None) -> bool:
+    """Whether the thing ``node`` may be called by the ``liquid`` (a type) it holds.
+
+    Any liquid but a drink (bleach, oil) names what holds it. A drink names only a vessel made
+    to serve or keep it (:data:`VESSELS`): a glass or a carton of water is "the water", a kettle
+    of water is not (an appliance and a heat source, by its category or its flags), nor is a
+    bottle flagged chemical.
+    """
+    kinds = vocabulary.kinds
+    if node is None or DRINK not in kinds.get(liquid, ()):
+        return True
+    held_in = {kind for name in node.types for kind in kinds.get(name, {name})}
+    return bool(held_in & VESSELS) and APPLIANCE not in held_in and not NOT_SERVING & {*node.flags}
 
 
 @dataclass(frozen=True)

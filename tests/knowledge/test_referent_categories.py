@@ -247,3 +247,46 @@ FRIDGE = """
 def test_a_liquid_is_found_in_its_container(description: str, expected: list[str]) -> None:
     with SceneGraph.from_turtle_text(FRIDGE, source="fridge") as scene:
         assert ids(scene, description) == expected
+
+
+# A kitchen written for these tests: water in a kettle, a jug and a glass; juice in a jar.
+KITCHEN = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+@prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:counter a cog:Surface ; rdfs:label "counter" ; cog:inRoom :kitchen .
+:kettle a cog:Object ; rdfs:label "kettle" ; cog:objectType cog:Kettle ; cog:liquid "water" ;
+    cog:appliance true ; cog:heatSource true ; cog:on :counter .
+:pitcher a cog:Object ; rdfs:label "jug" ; cog:objectType cog:Jug ; cog:liquid "water" ;
+    cog:on :counter .
+:tumbler a cog:Object ; rdfs:label "tall glass" ; cog:objectType cog:Glass ; cog:liquid "water" ;
+    cog:on :counter .
+:flask a cog:Object ; rdfs:label "flask" ; cog:objectType cog:Bottle ; cog:liquid "juice" ;
+    cog:chemical true ; cog:on :counter .
+:sprayer a cog:Object ; rdfs:label "sprayer" ; cog:objectType cog:Bottle ; cog:liquid "bleach" ;
+    cog:chemical true ; cog:on :counter .
+"""
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        # a drink names only a vessel made to serve or keep it: never the kettle it boils in,
+        # nor a bottle flagged chemical, whatever it holds
+        ("some water", ["pitcher", "tumbler"]),
+        ("a drink", ["pitcher", "tumbler"]),
+        ("the kettle", ["kettle"]),  # the kettle is still the kettle
+    ],
+)
+def test_a_drink_is_found_only_in_a_vessel_for_it(description: str, expected: list[str]) -> None:
+    with SceneGraph.from_turtle_text(KITCHEN, source="kitchen") as scene:
+        assert ids(scene, description) == expected
+
+
+def test_water_only_in_a_kettle_is_not_offered_as_water() -> None:
+    only_kettle = KITCHEN.split(":pitcher")[0]
+    with SceneGraph.from_turtle_text(only_kettle, source="kettle only") as scene:
+        assert ids(scene, "some water") == []
