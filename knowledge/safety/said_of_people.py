@@ -1,4 +1,4 @@
-"""What the speaker said of themselves, in this conversation: one more description for safety.
+"""What the user said of themselves or of someone, in this conversation: more for safety.
 
 "I'm only six", "I am 4 years old", "I'm pregnant", "my hands are shaking": a clause whose
 subject is the speaker ("I") or a part of their body ("my hands", "my wrist"), followed by a
@@ -13,7 +13,10 @@ can't see very well", "I'm not able to grip"). A negated condition ("I'm not pre
 hands aren't shaking") says nothing, and so does a capacity said ("I can see"). The hazard
 check (:mod:`skills.safety.hazard_check`) adds them to what the belief holds of the speaker:
 the union, so a statement can make the speaker a child or vulnerable, never an adult or
-safe.
+safe. :func:`said_of_people` reads the same of anyone the robot knows: a clause whose
+subject names a person ("grandma is only four", "my son is six", "mr okafor can't see very
+well", "grandma's hands are shaking") or stands for one named in the same utterance ("she's
+six, give grandma the knife"); a subject that names nobody gives nothing.
 """
 
 from __future__ import annotations
@@ -82,6 +85,19 @@ FLIPS = frozenset({"not", "never", "no", "barely", "hardly", "scarcely", "stop",
 FILLERS = frozenset({"feeling", "be", "been", "being", "got", "to", "that", "too", "longer"})
 """Words between the verb and what is said that say nothing of it ("feeling dizzy")."""
 
+SPEAKER = ""
+"""The key of what is said of the speaker (no person's id)."""
+
+PRONOUNS = frozenset({"he", "she", "his", "her"})
+"""Words that stand for a person named before (or, alone in the utterance, after); not
+"they", which as often stands for things ("they're broken")."""
+
+OWNERS = frozenset({"my", "our", "the"})
+"""Words before a relation that names a person ("my son", "our grandma")."""
+
+TITLES = frozenset({"mr", "mrs", "ms", "miss", "dr", "mx"})
+"""Words of a person's id that alone name nobody in particular."""
+
 _VERBS = frozenset(
     {
         "am", "is", "are", "was", "were", "feel", "feels", "have", "has", "got", "can", "could",
@@ -101,6 +117,8 @@ _CONTRACTIONS = (
     (re.compile(r"\bi've\b"), "i have"),
     (re.compile(r"\b(he|she|it)'s\b"), r"\1 is"),
     (re.compile(r"'re\b"), " are"),
+    (re.compile(rf"(\w)'s\b(?!\s+(?:{'|'.join(sorted(BODY))}|got)\b)"), r"\1 is"),
+    (re.compile(r"(\w)'s got\b"), r"\1 has got"),
 )
 """Short forms and what they stand for, so that a negation is a word of its own."""
 _CLAUSE_END = re.compile(r"[.!?;,]+|\s+(?:and|but|so|because)\s+")
@@ -120,30 +138,86 @@ class SaidOfSelf:
 
 def said_of_self(utterances: Iterable[str]) -> SaidOfSelf:
     """What the utterances say of the speaker (see the module docs)."""
-    ages: list[str] = []
-    conditions: list[str] = []
-    clauses: list[str] = []
-    for clause, spoken in _clauses(utterances):
-        words = clause.split()
-        verb = next((i for i, word in enumerate(words[:3]) if i and word in _VERBS), None)
-        if verb is None:
-            continue
-        subject, said = words[:verb], words[verb:]
-        body = len(subject) == 2 and subject[0] == "my" and subject[1] in BODY
-        if subject != ["i"] and not body:
-            continue
-        age, condition = _read(said, body)
-        if body and condition is not None:
-            condition = f"{subject[1]} {condition}"
-        if age is not None:
-            ages.append(age)
-        if condition is not None:
-            conditions.append(condition)
-        if age is not None or condition is not None:
-            clauses.append(spoken)
-    return SaidOfSelf(
-        youngest(*ages), tuple(dict.fromkeys(conditions)), tuple(dict.fromkeys(clauses))
-    )
+    return said_of_people(utterances, ()).get(SPEAKER, SaidOfSelf())
+
+
+def said_of_people(utterances: Iterable[str], people: Iterable[str]) -> dict[str, SaidOfSelf]:
+    """Person id (:data:`SPEAKER` for the speaker) -> what the utterances say of them.
+
+    ``people``: the ids of the people the robot knows. A person is named by their id's words
+    ("grandma", "mr okafor", "okafor"; "my son" names the one whose id is "son"); a pronoun
+    ("she", "his hands") stands for the person named last before it in the same utterance,
+    else for the one person named after it ("she's six, give grandma the knife"). A subject
+    that names nobody, or more than one person, gives nothing.
+    """
+    names = _names(people)
+    found: dict[str, tuple[list[str], list[str], list[str]]] = {}
+    for utterance in utterances:
+        clauses = _clauses([utterance])
+        named = [_mentioned(read.split(), names) for read, _ in clauses]
+        for index, (clause, spoken) in enumerate(clauses):
+            words = clause.split()
+            verb = next((i for i, word in enumerate(words[:4]) if i and word in _VERBS), None)
+            if verb is None:
+                continue
+            subject, said = words[:verb], words[verb:]
+            body = len(subject) == 2 and subject[1] in BODY
+            who = _subject(subject[:1] if body else subject, names)
+            if who in PRONOUNS:
+                before = [person for seen in named[:index] for person in seen]
+                after = {person for seen in named[index:] for person in seen}
+                who = before[-1] if before else next(iter(after)) if len(after) == 1 else None
+            if who is None:
+                continue
+            age, condition = _read(said, body)
+            if body and condition is not None:
+                condition = f"{subject[1]} {condition}"
+            ages, conditions, quoted = found.setdefault(who, ([], [], []))
+            ages.extend([age] if age is not None else [])
+            conditions.extend([condition] if condition is not None else [])
+            quoted.extend([spoken] if age is not None or condition is not None else [])
+    return {
+        who: SaidOfSelf(youngest(*ages), tuple(dict.fromkeys(said)), tuple(dict.fromkeys(quoted)))
+        for who, (ages, said, quoted) in found.items()
+        if quoted
+    }
+
+
+def _names(people: Iterable[str]) -> dict[str, set[str]]:
+    """Name (words) -> the ids of the people it names: the id's words, and each of them."""
+    names: dict[str, set[str]] = {}
+    for person in people:
+        words = [word for word in re.split(r"[\W_]+", person.lower()) if word]
+        for name in {" ".join(words), *(word for word in words if word not in TITLES)}:
+            names.setdefault(name, set()).add(person)
+    return names
+
+
+def _mentioned(words: list[str], names: dict[str, set[str]]) -> list[str]:
+    """The people ``words`` name, in order (a name's words, its possessive too: "grandma's")."""
+    plain = [word.removesuffix("'s") for word in words]
+    found: list[str] = []
+    for start in range(len(plain)):
+        for end in (start + 2, start + 1):
+            ids = names.get(" ".join(plain[start:end]))
+            if ids is not None and len(ids) == 1:
+                found.extend(ids)
+                break
+    return found
+
+
+def _subject(subject: list[str], names: dict[str, set[str]]) -> str | None:
+    """Whom a clause's subject is: :data:`SPEAKER`, a pronoun (as said), a person's id; None."""
+    first = subject[0].removesuffix("'s") if subject else ""
+    if subject in (["i"], ["my"]):
+        return SPEAKER
+    if len(subject) == 1 and first in PRONOUNS:
+        return first
+    words = [first, *subject[1:]]
+    if words[0] in OWNERS and len(words) > 1:
+        words = words[1:]
+    ids = names.get(" ".join(words), set())
+    return next(iter(ids)) if len(ids) == 1 else None
 
 
 def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:

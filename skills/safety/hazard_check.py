@@ -34,11 +34,11 @@ The step's graph (prefix ``haz:``):
   side relation, or what already rests on or in the target).
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
-  ``haz:vulnerable`` (each vulnerability); for the speaker, also what they said of
-  themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes them a child,
-  "I'm fifteen" a minor, "my hands are shaking" vulnerable; the union, never less than the
-  belief holds). A thing's ``haz:owner`` is the person it belongs to (described too), and
-  ``haz:massKg`` its mass.
+  ``haz:vulnerable`` (each vulnerability); also what the user said of them, or the speaker
+  of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes the speaker a
+  child, "I'm fifteen" a minor, "my hands are shaking" vulnerable, "grandma is only four"
+  grandma a toddler; the union, never less than the belief holds). A thing's ``haz:owner``
+  is the person it belongs to (described too), and ``haz:massKg`` its mass.
 - ``haz:step haz:offered true`` when the caller says the robot brings things for a step it
   cannot do itself (a request's missing first step, whose things are set out for a person to
   use).
@@ -64,9 +64,10 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.safety.said_of_people import (
+    SPEAKER,
     YOUNGEST_FIRST,
     SaidOfSelf,
-    said_of_self,
+    said_of_people,
     youngest,
 )
 from cogtree.knowledge.safety.said_of_things import (
@@ -157,8 +158,8 @@ class Said:
     """Thing id -> what the user called it (:func:`said_about`)."""
     speaker: str | None = None
     """The person speaking (their id in the belief), when known."""
-    of_speaker: SaidOfSelf = field(default_factory=SaidOfSelf)
-    """What the speaker said of themselves."""
+    of_people: Mapping[str, SaidOfSelf] = field(default_factory=dict)
+    """Person id (``SPEAKER``: the speaker) -> what the user said of them."""
     offered: bool = False
     """Whether the robot brings things nobody asked it to bring."""
 
@@ -211,14 +212,18 @@ class _Facts:
         self._properties(node, thing)
 
     def _person(self, node: NamedNode, person: Person) -> None:
-        """A person's facts: the belief's, and for the speaker what they said of themselves."""
+        """A person's facts: the belief's, and what the user said of them (or of themselves)."""
         age_group, vulnerabilities = person.age_group, set(person.vulnerabilities)
-        if person.id == self.heard.speaker:
-            own = self.heard.of_speaker
+        heard = self.heard.of_people
+        said = [
+            heard.get(person.id),
+            heard.get(SPEAKER) if person.id == self.heard.speaker else None,
+        ]
+        for own in filter(None, said):
             age_group = youngest(age_group, own.age_group)
             vulnerabilities.update(own.conditions)
-            if own.clauses:
-                self.quotes[person.id] = tuple(f'"{clause}"' for clause in own.clauses)
+            quoted = self.quotes.get(person.id, ()) + tuple(f'"{clause}"' for clause in own.clauses)
+            self.quotes[person.id] = tuple(dict.fromkeys(quoted))
         if age_group is not None:
             self.add(node, "ageGroup", Literal(age_group))
         if age_group in ("toddler", "child"):
@@ -474,7 +479,7 @@ class PlanHazards:
             self._said_of = Said(
                 said_about(belief, self.said),
                 self.speaker,
-                said_of_self(self.said),
+                said_of_people(self.said, belief.people),
                 self.offered,
             )
         return step_hazards(

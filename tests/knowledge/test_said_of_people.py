@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.said_of_people import said_of_self
+from cogtree.knowledge.safety.said_of_people import SPEAKER, said_of_people, said_of_self
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,26 @@ def test_a_capacity_negated_is_a_condition(said: str) -> None:
 )  # fmt: skip
 def test_a_condition_negated_or_a_capacity_said_adds_nothing(said: str) -> None:
     assert said_of_self([said]).conditions == (), said
+
+
+@pytest.mark.parametrize(
+    ("said", "who"),
+    [
+        ("grandma is only four, give grandma the kitchen knife", "grandma"),
+        ("my son is six, give him the knife", "son"),
+        ("she's six, give grandma the knife", "grandma"),
+        ("give grandma the knife, her hands are shaking", "grandma"),
+        ("mr okafor can't see very well", "mr_okafor"),
+    ],
+)
+def test_what_is_said_of_a_person_named_is_theirs(said: str, who: str) -> None:
+    found = said_of_people([said], ["ana", "grandma", "son", "mr_okafor"])
+    assert list(found) == [who] and found[who].clauses, said
+
+
+@pytest.mark.parametrize(
+    "said", ["my daughter is six", "she is six", "he is six, give grandma and son the knife"]
+)
+def test_a_subject_that_names_nobody_gives_nothing(said: str) -> None:
+    assert said_of_people([said], ["ana", "grandma", "son"]) == {}, said
+    assert SPEAKER not in said_of_people([said], [])

@@ -53,6 +53,31 @@ def test_a_child_speaker_is_never_handed_a_sharp_thing(kitchen: Belief) -> None:
         ], said
 
 
+def test_what_is_said_of_someone_else_is_theirs(kitchen: Belief) -> None:
+    son = replace(kitchen.people["grandma"], id="son")
+    belief = replace(kitchen, people={**kitchen.people, "son": son})
+    for said, to in [
+        ("grandma is only four, give grandma the kitchen knife", "grandma"),
+        ("my son is six, give him the knife", "son"),
+        ("she's six, give grandma the knife", "grandma"),
+    ]:
+        found = brought(belief, "chef_knife", said, to=to)
+        assert [(hazard.rule, hazard.forbids) for hazard in found] == [
+            ("dangerous_to_child", True)
+        ], said
+        assert brought(belief, "chef_knife", said, to="ana") == [], said  # not the speaker's
+    shaky = brought(
+        belief, "chef_knife", "give grandma the knife, her hands aren't steady", "grandma"
+    )
+    assert [hazard.rule for hazard in shaky] == ["dangerous_to_vulnerable"]
+    # nobody it names, or a pronoun with two people to stand for: nothing new
+    for said in (
+        "my daughter is six, give grandma the knife",
+        "he is six, give grandma and son the knife",
+    ):
+        assert brought(belief, "chef_knife", said, to="grandma") == [], said
+
+
 def _with_wine(belief: Belief) -> Belief:
     """``belief`` with a bottle of wine on the counter (the milk bottle's twin)."""
     milk = belief.things["milk_bottle"]
