@@ -102,11 +102,21 @@ class LexiconBook:
         return built if built is not None else self.registry.get(pack).manifest.lexicons
 
     def current(self, pack: str) -> dict[str, Lexicon]:
-        """The lexicons of ``pack`` now (built on first use unless :meth:`prepare` ran)."""
+        """The lexicons of ``pack`` now (built on first use unless :meth:`prepare` ran).
+
+        The pack's own lexicons are built outside the book's lock, so a worker building a
+        deferred pack keeps no tick from reading the others; the first build installed wins.
+        Its scene lexicons are joined under the lock (they share the families' lexicons).
+        """
+        with self._lock:
+            built = self._built.get(pack)
+        if built is not None:
+            return built
+        own = self._own(pack)
         with self._lock:
             built = self._built.get(pack)
             if built is None:
-                built = self._built[pack] = self._build(pack)
+                built = self._built[pack] = self._with_scene(pack, own)
             return built
 
     def view(self, pack: str) -> Mapping[str, Lexicon]:
@@ -117,22 +127,27 @@ class LexiconBook:
         """:meth:`view` of every pack, by pack name."""
         return {name: self.view(name) for name in self.registry.names}
 
-    def _build(self, pack: str) -> dict[str, Lexicon]:
-        domain = self.registry.get(pack)
+    def _own(self, pack: str) -> dict[str, Lexicon] | None:
+        """``pack``'s lexicons drawn from its own knowledge (None: they cannot be built)."""
         try:
-            lexicons = build_lexicons(domain, None)
+            return build_lexicons(self.registry.get(pack), None)
         except PackError as error:
             log.warning("domain %s: lexicons unavailable, fast paths weaker: %s", pack, error)
+            return None
+
+    def _with_scene(self, pack: str, own: dict[str, Lexicon] | None) -> dict[str, Lexicon]:
+        """``own`` with ``pack``'s scene lexicons joined (hold the lock); none if ``own`` failed."""
+        if own is None:
             return {}
         if self.scene is not None:
-            for name, spec in domain.manifest.lexicons.items():
+            for name, spec in self.registry.get(pack).manifest.lexicons.items():
                 if spec.source() == "scene":
                     key = (name, tuple(spec.scene))
                     if key not in self._scene_lexicons:
                         groups = [self._parts(family) for family in spec.scene]
                         self._scene_lexicons[key] = FamilyLexicon(name, groups)
-                    lexicons[name] = self._scene_lexicons[key]
-        return lexicons
+                    own[name] = self._scene_lexicons[key]
+        return own
 
     def _parts(self, family: SceneSource) -> list[SceneLexicon]:
         """The basic families' lexicons that ``family`` is read through (built on first use)."""

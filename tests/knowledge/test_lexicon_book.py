@@ -6,10 +6,12 @@ from datetime import datetime, timezone
 
 import pytest
 
+from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
-from cogtree.knowledge.understanding.lexicon import build_lexicons
+from cogtree.knowledge.understanding import lexicon_book
+from cogtree.knowledge.understanding.lexicon import Lexicon, build_lexicons
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook, basic_families
 
 SEEN = datetime(2025, 6, 2, 8, 5, tzinfo=timezone.utc)
@@ -64,6 +66,25 @@ def test_prepare_leaves_a_pack_of_its_own_knowledge_for_its_first_need(
         book.build(["advisor"])
         assert book.deferred(registry.names) == []
         assert [m.id for m in book.view("advisor")["dish"].find("tiramisu please")] == ["tiramisu"]
+
+
+def test_a_pack_is_built_outside_the_lock_and_the_first_build_installed_wins(
+    registry: DomainRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        book.prepare()
+        seen: list[object] = []
+
+        def building(pack: DomainPack, scene_graph: SceneGraph | None) -> dict[str, Lexicon]:
+            if not seen:  # the worker's build: a tick reads meanwhile, and builds it too
+                assert not book._lock.locked()  # nobody waits on a build
+                seen.append(book.view("household")["objects"])
+                seen.append(book.current("advisor"))
+            return build_lexicons(pack, scene_graph)
+
+        monkeypatch.setattr(lexicon_book, "build_lexicons", building)
+        assert book.current("advisor") is seen[1]  # the tick's build was installed first
 
 
 def test_without_a_scene_the_scene_lexicons_are_empty(registry: DomainRegistry) -> None:
