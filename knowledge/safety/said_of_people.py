@@ -66,7 +66,21 @@ BODY = frozenset(
 """Parts of the body: whatever the speaker says of theirs ("my hands are shaking") is a
 condition."""
 
-WELLNESS = frozenset({"well", "fine", "ok", "okay", "alright", "steady", "stable", "strong"})
+WELLNESS = frozenset(
+    {
+        "well",
+        "fine",
+        "ok",
+        "okay",
+        "alright",
+        "good",
+        "great",
+        "myself",
+        "steady",
+        "stable",
+        "strong",
+    }
+)
 """How a person is when nothing is wrong: said of them, nothing; negated ("not well", "not
 steady"), a condition."""
 
@@ -121,7 +135,11 @@ _CONTRACTIONS = (
     (re.compile(r"(\w)'s got\b"), r"\1 has got"),
 )
 """Short forms and what they stand for, so that a negation is a word of its own."""
-_CLAUSE_END = re.compile(r"[.!?;,]+|\s+(?:and|but|so|because)\s+")
+_CLAUSE_END = re.compile(
+    r"[.!?;,]+|\s+(?:and|but|because)\s+|(?<!\bnot)(?<!\bam)(?<!'m)(?<!\bis)(?<!\bfeel)\s+so\s+",
+    re.IGNORECASE,
+)
+"""Where a clause ends; "so" only where it does not hedge what follows ("I'm not so well")."""
 
 
 @dataclass(frozen=True)

@@ -64,6 +64,8 @@ def test_the_youngest_age_said_wins() -> None:
         "I can't see very well",
         "I can barely hold a cup",
         "I can't stop shaking",
+        "I'm not so well",
+        "I don't feel too good",
     ],
 )
 def test_a_capacity_negated_is_a_condition(said: str) -> None:
