@@ -218,7 +218,7 @@ def measure(
             hearing = judge(clip.audio, recognizer, min_confidence=MIN_CONFIDENCE)
             cpu += time.process_time() - started
             heard = hearing.transcript
-            hypotheses.append(heard.text if heard is not None else "")
+            hypotheses.append(" ".join(words_of(heard.text)) if heard is not None else "")
             audio += clip.audio.seconds
             refused += hearing.request is None
             typed = decisions.of(texts[clip.request])

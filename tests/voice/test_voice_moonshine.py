@@ -16,8 +16,9 @@ from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.confirmation import SAFETY_ECHO, settle
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import Hearing, judge
-from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
+from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer, transcript_text
 from cogtree.trees.voice.recognizer import Transcript
+from cogtree.trees.voice.vocabulary import words_of
 
 WHICH_MUG = PendingTask(
     domain="physical",
@@ -48,9 +49,17 @@ def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
 def test_moonshine_transcribes_a_clear_request(moonshine, speech) -> None:
     audio = speech("put the apple in the fridge")
     heard = moonshine.transcribe(audio)
-    assert heard.text == "put the apple in the fridge"
+    assert words_of(heard.text) == ["put", "the", "apple", "in", "the", "fridge"]
     assert heard.confidence is None
     assert heard.audio_seconds == pytest.approx(audio.seconds, abs=1e-3)
+
+
+def test_what_moonshine_writes_reaches_the_tree_with_its_digits() -> None:
+    """An age or an amount said as a digit is part of the request, as typed ("I'm 6.")."""
+    said = transcript_text(" I'm 6.  Can I have\na glass of wine? ")
+    assert said == "I'm 6. Can I have a glass of wine?"
+    assert transcript_text("Pour 200 ml of water.") == "Pour 200 ml of water."
+    assert transcript_text(" . ... ") == ""
 
 
 def test_silence_and_empty_audio_yield_no_words(moonshine) -> None:

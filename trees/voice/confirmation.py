@@ -137,12 +137,12 @@ def settle(
             request = pending.transcript
             return Settled("confirmed", request.text, None, None, request)
         if answer is None and needs_confirmation(hearing.request) and heard is not None:
-            return Settled("replaced", None, ECHO.format(text=heard.text), Pending(heard))
+            return Settled("replaced", None, _echo(heard), Pending(heard))
         return Settled("declined", None, DISCARDED, None)
     if hearing.request is None or heard is None:
         return Settled("not heard", None, hearing.reply, None)
     if needs_confirmation(hearing.request):
-        return Settled("asked", None, ECHO.format(text=heard.text), Pending(heard))
+        return Settled("asked", None, _echo(heard), Pending(heard))
     by_ear = heard.audio_seconds > 0  # typed text has no audio to mishear
     unscored = heard.confidence is None  # no threshold stood before this yes
     doubted = question is not None and (question.confirm or unscored)
@@ -150,3 +150,8 @@ def settle(
         asked_for = question.said[0] if question.said else question.task
         return Settled("asked", None, SAFETY_ECHO.format(request=asked_for), Pending(heard))
     return Settled("not needed", hearing.request, None, None, heard)
+
+
+def _echo(heard: Transcript) -> str:
+    """:data:`ECHO` of what was heard, its own closing mark dropped ("the fridge." -> "...?")."""
+    return ECHO.format(text=heard.text.rstrip(" .?!"))

@@ -15,6 +15,7 @@ model handle the wheel's :class:`MoonshineModel` loads.
 from __future__ import annotations
 
 import ctypes
+import re
 import threading
 import time
 from typing import Any
@@ -24,7 +25,6 @@ import numpy as np
 from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.recognizer import Transcript
-from cogtree.trees.voice.vocabulary import words_of
 
 PAD_SECONDS = 0.25
 """Silence put before and after a clip: Moonshine returns nothing for many clips that start
@@ -48,8 +48,9 @@ def _moonshine() -> Any:
 class MoonshineRecognizer:
     """A :class:`~trees.voice.recognizer.Recognizer` over the wheel's English base model.
 
-    The text is Moonshine's, lower case, its punctuation and digits dropped (the words of
-    :func:`~trees.voice.vocabulary.words_of`). Decoding is serialised: one clip at a time.
+    The text is Moonshine's as it writes it, digits and sentence marks kept ("I'm 6.": the
+    age and an amount reach the tree as the typed request would give them); a transcript with
+    no letter or digit is nothing. Decoding is serialised: one clip at a time.
     """
 
     def __init__(self) -> None:
@@ -62,7 +63,7 @@ class MoonshineRecognizer:
         """What was said in ``audio``; no confidence (Moonshine gives none)."""
         started = time.perf_counter()
         clip = audio.at_rate(SPEECH_RATE)
-        text = " ".join(words_of(self._decode(clip))) if len(clip.samples) else ""
+        text = transcript_text(self._decode(clip)) if len(clip.samples) else ""
         return Transcript(
             text=text,
             confidence=None,
@@ -85,3 +86,11 @@ class MoonshineRecognizer:
         said = (text.value or b"").decode("utf-8")
         self._library.moonshine_free_text(text)
         return said
+
+
+_SAYS_SOMETHING = re.compile(r"[^\W_]")
+
+
+def transcript_text(text: str) -> str:
+    """``text`` on one line; empty when it has no letter or digit (".", "...")."""
+    return " ".join(text.split()) if _SAYS_SOMETHING.search(text) else ""
