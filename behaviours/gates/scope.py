@@ -107,13 +107,16 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
     Reads ``/turn/utterance``, ``/turn/frame``, ``/session/pending``. Writes ``/turn/domain`` and
     ``/rationale/<node>`` (its notes say "SwitchDomain: a -> b" when the active pack changed).
     SUCCESS: always once decided, OutOfScope too (the Decline branch reads ``/turn/domain``).
-    FAILURE: never. RUNNING: waiting for the model.
+    FAILURE: never. RUNNING: gathering on a worker the lexicons the turn may read (always for
+    the tick that starts it, so a trace is the same on every run), or waiting for the model.
     """
 
     reads = (keys.UTTERANCE, keys.REQUEST_FRAME, keys.PENDING)
     writes = (keys.DOMAIN,)
 
     module = "scope_detection"
+    preparing = "gathering the lexicons this turn may read"
+    prepare_polled_next_tick = True
 
     def __init__(self, name: str = "DetectScope", *, module: str | None = None) -> None:
         super().__init__(name, ScopeDecision, module=module)

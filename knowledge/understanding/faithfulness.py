@@ -163,6 +163,10 @@ class LexiconNames:
     def __init__(self, lexicons: Sequence[Lexicon]) -> None:
         self._lexicons = tuple(lexicons)
 
+    def __repr__(self) -> str:
+        """The lexicons read, by name (the same for two views of the same lexicons)."""
+        return f"LexiconNames({[lexicon.name for lexicon in self._lexicons]!r})"
+
     def mentions(self, text: str) -> Iterator[Named]:
         """Every name ``text`` states: a few trie probes per word, whatever the lexicons' size."""
         tokens = tokenize(text)

@@ -183,8 +183,8 @@ PASSES = [
     (_holding_bottle, "CLOSE", {"container": "cupboard"},
      ["has_skill", "has_hands", "is_container", "in_robot_room", "reachable", "hand_free"]),
     (_holding_bottle, "HANDOVER", {"object": "bottle", "person": "user", "hand": "right"},
-     ["has_skill", "has_hands", "hand_exists", "holding", "person_known", "person_located",
-      "person_available", "robot_located", "route"]),
+     ["has_skill", "has_hands", "hand_exists", "holding", "not_brimful", "person_known",
+      "person_located", "person_available", "robot_located", "route"]),
     (_robot("base1"), "SAY", {"text": "hello"}, ["has_skill"]),
     (_robot("base1"), "WAIT", {"seconds": 3}, ["has_skill"]),
 ]  # fmt: skip

@@ -131,7 +131,13 @@ def test_kinds_and_categories() -> None:
 def test_handles_are_read_from_setup() -> None:
     registry = default_registry()
     scope = {h.name: h.required for h in registry["DetectScope"].handles}
-    assert scope == {"llm": True, "domains": True, "scene_graph": False, "lexicons": False}
+    assert scope == {
+        "llm": True,
+        "domains": True,
+        "scene_graph": False,
+        "lexicons": False,
+        "workers": False,
+    }
     consolidate = {h.name: h.required for h in registry["Consolidate"].handles}
     assert consolidate == {"memory": True, "workers": True}
     assert [h.name for h in registry["ExecutePlan"].handles] == [
