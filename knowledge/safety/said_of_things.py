@@ -33,7 +33,20 @@ LEAD_INS = re.compile(r"^(?:careful|be careful|watch out|mind|note|remember|by t
 """Words before a statement's subject ("careful, the hob's hot")."""
 
 HEDGES = frozenset(
-    {"only", "just", "still", "very", "really", "quite", "so", "definitely", "now", "all", "a", "an"}
+    {
+        "only",
+        "just",
+        "still",
+        "very",
+        "really",
+        "quite",
+        "so",
+        "definitely",
+        "now",
+        "all",
+        "a",
+        "an",
+    }
 )
 """Words before what is said of a thing or a person that say nothing of it ("still hot",
 "only six", "a bit dizzy"), dropped."""
