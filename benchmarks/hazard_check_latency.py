@@ -30,7 +30,7 @@ from cogtree.skills.action_model.belief import Belief, RobotProfile, Thing
 from cogtree.skills.action_model.people import Person
 from cogtree.skills.capabilities.calls import skill_call
 from cogtree.skills.planning.plan_validation import PlanWorld, oracle_plan, rehearse
-from cogtree.skills.safety.hazard_check import _Facts, step_hazards
+from cogtree.skills.safety.hazard_check import NOTHING_SAID, _Facts, step_hazards
 
 MATERIALS = ("metal", "plastic", "glass", "ceramic", "paper", "wood", "foil", "fabric")
 FLAGS = ("sharp", "fragile", "electrical", "food", "drink", "chemical", "heat_source")
@@ -109,7 +109,7 @@ def kitchen(target_triples: int) -> tuple[Belief, int]:
             )
         number += 1
         belief = _belief(things, rooms)
-        facts = _Facts(belief, {})
+        facts = _Facts(belief, NOTHING_SAID)
         for name in things:
             facts.describe(name)
         count = len(facts.quads)
