@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Protocol, get_args
+from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
-from cogtree.trees.voice.audio import Audio
+if TYPE_CHECKING:  # the command line reads the engine names; audio brings SciPy's signal
+    from cogtree.trees.voice.audio import Audio
 
 Engine = Literal["pocketsphinx", "moonshine"]
 """The speech recognisers a conversation can hear with (``chat --asr``)."""
