@@ -6,7 +6,11 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
+from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.sim.perception import belief_from_world
+from cogtree.sim.scenario import load_scenario
+from cogtree.sim.world import World
 from cogtree.skills.action_model.belief import Belief, SupplementaryFacts
 from cogtree.skills.planning.decomposition import SkillDecomposer
 from cogtree.skills.planning.tasks import TaskPlanner
@@ -116,3 +120,15 @@ def decomposer() -> SkillDecomposer:
 def task_planner() -> TaskPlanner:
     """One task planner for the module."""
     return TaskPlanner()
+
+
+@pytest.fixture(scope="module")
+def hazard_kitchen() -> Iterator[Belief]:
+    """The hazard set's kitchen (evaluation/scenarios/hazard_worlds/kitchen.yaml) as the
+    robot's belief, built once per module."""
+    scenario = load_scenario(HAZARD_WORLDS / "kitchen.yaml")
+    scene = belief_from_world(World(scenario.world), "robot1", scenario.belief)
+    try:
+        yield Belief.from_scene(scene, "robot1")
+    finally:
+        scene.close()
