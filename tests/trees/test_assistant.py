@@ -7,77 +7,23 @@ decision) except where a scripted model stands in to show the guards hold agains
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import py_trees
 import pytest
 
 from cogtree.behaviours import keys
-from cogtree.knowledge.llm.client import LLMClient
-from cogtree.knowledge.llm.config import LLMConfig
-from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import OPTIONAL_PACKS, DomainRegistry
 from cogtree.knowledge.packs.domains.advisor.knowledge_graph import AdvisorKG
-from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant import create_root
 from cogtree.trees.assistant_session import MAX_UTTERANCE_CHARS, AssistantSession, TurnResult
-from cogtree.trees.handles import Handles
 from cogtree.trees.recording.display import render_text
-from cogtree.trees.sim_wiring import step_when_busy
-from cogtree.trees.testing import ScriptedLLM, mock_blackboard
+from cogtree.trees.testing import ScriptedLLM
 
 SessionFactory = Callable[..., AssistantSession]
 NUMBER = re.compile(r"\d+(?:\.\d+)?")
-
-
-@pytest.fixture(scope="module")
-def domains() -> DomainRegistry:
-    """The shipped packs (loading them is the slow part; switching state is reset per test)."""
-    return DomainRegistry.discover()
-
-
-@pytest.fixture
-def open_session(tmp_path: Path, domains: DomainRegistry) -> Iterator[SessionFactory]:
-    """Build sessions in a scenario's world with a fresh memory; close everything after."""
-    opened: list[Any] = []
-
-    def build(
-        scenario_id: str = "tidy_for_guests",
-        *,
-        llm: LLMClient | None = None,
-        memory: MemoryStore | None = None,
-        packs: DomainRegistry | None = None,
-    ) -> AssistantSession:
-        scenario = load_scenario(scenario_id)
-        simulator = SimExecutor.from_scenario(scenario)
-        client = llm or LLMClient(LLMConfig.load().with_backend("none"))
-        store = memory or MemoryStore(tmp_path / "memory.sqlite")
-        experience = ExperienceStore()
-        registry = packs or domains
-        registry.switch("household")
-        handles = Handles(domains=registry, memory=store, experience=experience)
-        handles.attach_simulator(simulator)
-        session = AssistantSession(
-            llm=client,
-            handles=handles.as_kwargs(),
-            speaker=scenario.request.speaker,
-            robot=scenario.main_robot,
-            before_tick=lambda: step_when_busy(simulator),
-            rate_hz=2000.0,
-        )
-        session.simulator = simulator  # type: ignore[attr-defined]
-        opened.extend([session, simulator, experience])
-        opened.extend(([] if llm else [client]) + ([] if memory else [store]))
-        return session
-
-    with mock_blackboard():
-        yield build
-    for item in reversed(opened):
-        item.close()
 
 
 def nothing_was_done(session: AssistantSession) -> bool:

@@ -8,55 +8,21 @@ is refused, with shaking hands asked about, and set out for a step the robot can
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from cogtree.knowledge.llm.client import LLMClient
-from cogtree.knowledge.llm.config import LLMConfig
-from cogtree.knowledge.memory.experience import ExperienceStore
-from cogtree.knowledge.memory.store import MemoryStore
-from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.sim.executor import SimExecutor
-from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
-from cogtree.trees.handles import Handles
-from cogtree.trees.sim_wiring import step_when_busy
-from cogtree.trees.testing import mock_blackboard
 
 
 @pytest.fixture
-def reply(tmp_path: Path) -> Iterator[Callable[[str], str]]:
+def reply(open_session: Callable[..., AssistantSession]) -> Callable[[str], str]:
     """A function saying one utterance to a fresh session in the knife world; its reply."""
-    client = LLMClient(LLMConfig.load().with_backend("none"))
-    opened: list[AssistantSession | SimExecutor | ExperienceStore | MemoryStore] = []
 
     def say(utterance: str) -> str:
-        scenario = load_scenario("kitchen_knife_handle_first")
-        simulator = SimExecutor.from_scenario(scenario)
-        memory = MemoryStore(tmp_path / f"{len(opened)}.sqlite")
-        experience = ExperienceStore()
-        domains = DomainRegistry.discover()
-        domains.switch("household")
-        handles = Handles(domains=domains, memory=memory, experience=experience)
-        handles.attach_simulator(simulator)
-        session = AssistantSession(
-            llm=client,
-            handles=handles.as_kwargs(),
-            speaker=scenario.request.speaker,
-            robot=scenario.main_robot,
-            before_tick=lambda: step_when_busy(simulator),
-            rate_hz=2000.0,
-        )
-        opened.extend([session, simulator, experience, memory])
-        return session.turn(utterance).reply
+        return open_session("kitchen_knife_handle_first").turn(utterance).reply
 
-    with mock_blackboard():
-        yield say
-    for item in opened:
-        item.close()
-    client.close()
+    return say
 
 
 def test_what_the_speaker_says_of_themselves_reaches_the_hazard_check(
