@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -20,13 +21,7 @@ from cogtree.evaluation.janus.paper_scope import (
 from cogtree.evaluation.janus.scope_similarity import tfidf_similarity
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE
-from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
-
-
-def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="cogtree")
-    add_eval_parser(parser.add_subparsers(dest="command", required=True))
-    return parser.parse_args(["eval", "scope-similarity", *argv])
+from cogtree.trees.cli.eval_command import run_eval
 
 
 def test_the_configurations_are_table_3s() -> None:
@@ -93,13 +88,14 @@ def test_each_configuration_is_routed_among_its_own_candidates() -> None:
 
 
 def test_the_command_prints_the_paper_table_and_writes_the_heatmap(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    eval_args: Callable[..., argparse.Namespace],
 ) -> None:
     pytest.importorskip("matplotlib")
     heatmap = tmp_path / "janus.png"
-    code = run_eval(
-        parse("--paper", "--backend", "none", "--embedding", "tfidf", "--heatmap", str(heatmap))
-    )
+    argv = ["scope-similarity", "--paper", "--backend", "none", "--embedding", "tfidf"]
+    code = run_eval(eval_args(*argv, "--heatmap", str(heatmap)))
     out = capsys.readouterr().out
     assert code == 0
     assert "Similarity of Table 2's domain descriptions" in out

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -23,13 +24,7 @@ from cogtree.evaluation.janus.scope_similarity import (
 )
 from cogtree.knowledge.packs.domain_profile import DomainProfile, ProfileTask, load_profiles
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
-
-
-def parse(*argv: str) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="cogtree")
-    add_eval_parser(parser.add_subparsers(dest="command", required=True))
-    return parser.parse_args(["eval", "scope-similarity", *argv])
+from cogtree.trees.cli.eval_command import run_eval
 
 
 def profile(name: str, description: str) -> DomainProfile:
@@ -116,18 +111,14 @@ def test_the_heatmap_is_a_png(tmp_path: Path) -> None:
 
 
 def test_the_command_prints_the_table_and_writes_the_heatmap(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    eval_args: Callable[..., argparse.Namespace],
 ) -> None:
     pytest.importorskip("matplotlib", reason=NEEDS_PLOTS)
     heatmap = tmp_path / "heat.png"
-    args = parse(
-        "--backend",
-        "none",
-        "--embedding",
-        "tfidf",
-        "--heatmap",
-        str(heatmap),
-    )
+    argv = ["scope-similarity", "--backend", "none", "--embedding", "tfidf", "--heatmap"]
+    args = eval_args(*argv, str(heatmap))
     assert run_eval(args) == 0
     out = capsys.readouterr().out
     assert "## Similarity of the 11 domain descriptions" in out
@@ -137,10 +128,12 @@ def test_the_command_prints_the_table_and_writes_the_heatmap(
 
 
 def test_the_command_names_a_bad_scope_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    eval_args: Callable[..., argparse.Namespace],
 ) -> None:
     bad = tmp_path / "scope.jsonl"
     bad.write_text('{"utterance": "x", "domain": "nowhere"}\n')
-    args = parse("--data", str(bad), "--no-heatmap")
+    args = eval_args("scope-similarity", "--data", str(bad), "--no-heatmap")
     assert run_eval(args) == 2
     assert "'nowhere' is no domain profile" in capsys.readouterr().err
