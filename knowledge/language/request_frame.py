@@ -206,6 +206,7 @@ class _Words:
     tasks: Mapping[str, tuple[str, ...]]
     place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
     thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
+    throw_verbs: frozenset[str]  # verbs of throwing: to someone named, else away or nowhere
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
@@ -234,10 +235,9 @@ class _Words:
     waste_words: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
-    particles: Mapping[str, frozenset[str]] = field(default_factory=dict)
-    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]] = field(
-        default_factory=dict
-    )  # the verb's first word -> (the words after the object, (kind, key))
+    particles: Mapping[str, frozenset[str]]
+    # the verb's first word -> (the words after the object, (kind, key))
+    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
 
 
 def _phrase(text: Any) -> tuple[str, ...]:
@@ -271,6 +271,7 @@ def request_words() -> _Words:
     says: dict[str, str] = {}
     place_verbs: dict[str, frozenset[str]] = {}
     thing_verbs: set[str] = set()
+    throw_verbs: set[str] = set()
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -278,7 +279,7 @@ def request_words() -> _Words:
         for key, entry in entries.items():
             if not isinstance(entry, dict):
                 raise WordsError(f"{WORDS_FILE.name}: {kind}.{key} must be a mapping")
-            for verb in _list(entry, "verbs"):
+            for verb in [*_list(entry, "verbs"), *entry.get("throw_verbs", [])]:
                 verbs.setdefault(_phrase(verb), (kind, str(key)))
             if kind == "actions":
                 tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
@@ -286,6 +287,7 @@ def request_words() -> _Words:
                 named = entry.get("place_verbs", [])
                 place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
                 thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
+                throw_verbs.update(str(verb).lower() for verb in entry.get("throw_verbs", []))
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -329,6 +331,7 @@ def request_words() -> _Words:
         tasks=tasks,
         place_verbs=place_verbs,
         thing_verbs=frozenset(thing_verbs),
+        throw_verbs=frozenset(throw_verbs),
         skills=skills,
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
@@ -752,7 +755,8 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
         verb, kind_key = _verb(clause)
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
     state.purpose = purpose
-    if recipient is None and (kind_key[1] == "bring" or verb.partition(" ")[0] in THROWING_VERBS):
+    throw = verb.partition(" ")[0] in lexicon.throw_verbs  # "chuck", "chuck over"
+    if recipient is None and (kind_key[1] == "bring" or throw):
         state.recipient = _indirect_object(clause)  # "chuck us the X": to us, not away
     _phrases(clause, state)
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
@@ -766,10 +770,10 @@ def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = F
         kind_key == ("actions", "dispose")
         and state.recipient is not None
         and state.recipient.preposition != "for"  # "dispose of it for me": on my behalf
-        and verb.split()[0] in THROWING_VERBS
+        and throw
     ):
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
-    thrown = verb in THROWING_VERBS and state.recipient is None and state.landmark is None
+    thrown = verb in lexicon.throw_verbs and state.recipient is None and state.landmark is None
     if thrown and state.kind[1] == "bring" and not any(p.where for p in state.objects):
         state.kind = ("", "")  # "throw the pot": thrown to no one nor anywhere, no fetch
     return state.step(lexicon)
@@ -814,10 +818,6 @@ def _goes_into_a_thing(state: _StepState) -> bool:
         not phrase.pronoun and household_taxonomy().type_named(phrase.text) is not None
         for phrase in state.objects
     )
-
-
-THROWING_VERBS: Final = frozenset(["chuck", "throw", "toss", "fling", "lob"])
-"""Disposal verbs that also say a throw to someone when a recipient follows ("chuck it to me")."""
 
 
 def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:

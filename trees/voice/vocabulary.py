@@ -68,7 +68,10 @@ def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
 def request_phrases() -> list[str]:
     """The request grammar's verbs (``*`` read as "the"), openers and wants."""
     words = read_yaml_mapping(WORDS_FILE, WordsError, expected="the request grammar's words")
-    verbs = [verb for action in words["actions"].values() for verb in action["verbs"]]
+    actions = words["actions"].values()
+    verbs = [
+        verb for action in actions for verb in [*action["verbs"], *action.get("throw_verbs", [])]
+    ]
     phrases = [*verbs, *words["openers"], *words["wants"]]
     return sorted({str(phrase).replace("*", "the") for phrase in phrases})
 
