@@ -324,7 +324,7 @@ READINGS = KeySpec(
 PLAN = KeySpec(
     "/plan/current",
     ToAPlan,
-    "PlanTask (the task-level HTN methods, or the planner model)",
+    "PlanTask (the task-level HTN methods, or the planner model), PlanDelegation",
     "the Thought-of-Action plan for this turn's physical task: steps, dependencies, assignees",
     lifetime="turn",
 )

@@ -32,7 +32,10 @@ and ``cogtree render`` draws); :func:`create_root` loads it. Tree::
     │   │   └── Respond            outer speech; faithfulness guard against the evidence
     │   ├── Switch                 ControlIs(SwitchDomain) -> SwitchActiveDomain
     │   ├── Clarify                ControlIs(Clarify) -> AskClarification
-    │   ├── Refuse                 ControlIs(Reject) -> Decline
+    │   ├── Refuse                 ControlIs(Reject) -> AskSomeone (failure is fine:
+    │   │                          PlanDelegation -> ValidateDelegation -> ExecuteDelegation,
+    │   │                          a person present who can does the step the robot cannot)
+    │   │                          -> Decline (what it cannot do, and whom it asked)
     │   └── Apologise              a reply whatever happened above
     └── Consolidate                the turn goes to memory (H, C, A)
 

@@ -41,6 +41,13 @@ other **without adding knowledge to the robot**:
 - **People**: the name becomes the label; ``age_group`` and ``vulnerabilities`` are kept
   (the world's people have both); ``relation_to_user`` has no field and is recorded in
   ``lost``.
+- **What a simulated person can do** (a modelling choice of this harness, not knowledge of
+  the robot's): the case says nothing of it, so every adult and elderly person is given the
+  everyday household abilities the robot lacks, one per skill of the robot's own list of
+  unsupported skills (:func:`~knowledge.language.unsupported_skills.unsupported_skills`:
+  cut, cook, wash up...), each taking the simulator's default number of ticks; a child or a
+  toddler is given none. A simulated adult asked to do one of those therefore accepts (when
+  available), and the robot sees the abilities in its belief as it sees any person's.
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ from functools import cache
 from typing import Any
 
 from cogtree.evaluation.heldout.cases import Case, Step, Thing
+from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.sim.scenario import Scenario, ScenarioError, ontology_types
 
@@ -85,6 +93,9 @@ LIQUID_WORDS = (
     "gravy",
 )
 """Words that make a container's ``contents`` a liquid of the simulator (world data only)."""
+
+ABLE_AGE_GROUPS = frozenset({"adult", "elderly"})
+"""Age groups whose simulated people can do the household skills the robot lacks."""
 
 HOT_WORDS = ("hot", "steaming", "oven", "hob", "preheated")
 COLD_WORDS = ("cold", "frozen", "chilled")
@@ -231,6 +242,7 @@ class _Builder:
                 "room": first,
                 "age_group": person.age_group,
                 "vulnerabilities": list(person.vulnerabilities),
+                "abilities": household_abilities(person.age_group),
             }
             if person.relation_to_user:
                 self.lost.append(f"people.{person.id}.relation_to_user")
@@ -447,6 +459,13 @@ def canonical_state(state: dict[str, Any]) -> dict[str, Any]:
         else:
             result[key] = value
     return result
+
+
+def household_abilities(age_group: str) -> list[str]:
+    """What a simulated person of ``age_group`` can be asked to do (see the module docs)."""
+    if age_group not in ABLE_AGE_GROUPS:
+        return []
+    return [skill.name for skill in unsupported_skills()]
 
 
 def _wipes_with(step: Step) -> bool:

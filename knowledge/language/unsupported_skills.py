@@ -27,13 +27,19 @@ _CANT = re.compile(r"^\s*I can'?t\s+|\s+yet\.?\s*$|\.\s*$", re.IGNORECASE)
 
 
 class UnsupportedSkill(BaseModel):
-    """A skill the robot lacks: its name, the words that ask for it and what the robot says."""
+    """A skill the robot lacks: its name, the words that ask for it and what the robot says.
+
+    ``handles``: the hazard flags of what doing it works with (``sharp`` for a blade,
+    ``heat_source`` for a hob); a person the hazard rules protect from such things is not
+    asked to do it instead (:mod:`~skills.planning.delegation`).
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: str = Field(pattern=r"^[a-z_]+$")
     verbs: tuple[str, ...] = Field(min_length=1)
     say: str = Field(min_length=1)
+    handles: tuple[str, ...] = ()
 
     def named_in(self, text: str) -> bool:
         """Whether ``text`` names this skill (one of its verbs, as whole words)."""
@@ -67,6 +73,11 @@ def unsupported_skills(path: Path = UNSUPPORTED_SKILLS_PATH) -> tuple[Unsupporte
         raise ValueError(
             f"{path}: {first_problem(error)}; each entry needs name, verbs and say"
         ) from error
+
+
+def skill_named(name: str, path: Path = UNSUPPORTED_SKILLS_PATH) -> UnsupportedSkill | None:
+    """The unsupported skill called ``name`` ("cut"); None when the list has none."""
+    return next((skill for skill in unsupported_skills(path) if skill.name == name), None)
 
 
 def unsupported_skill(text: str, path: Path = UNSUPPORTED_SKILLS_PATH) -> UnsupportedSkill | None:

@@ -9,7 +9,6 @@ its index.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cogtree.knowledge.scene.scene_index import Node as IndexedNode
@@ -75,19 +74,4 @@ def person_of(human: HumanInfo, indexed: IndexedNode | None) -> Person:
         abilities=frozenset(human.abilities),
         age_group=ages[0] if ages else None,
         vulnerabilities=frozenset(value for name, value in values if name == "vulnerability"),
-    )
-
-
-def who_can(people: Iterable[Person], skill: str, *, besides: str | None = None) -> list[Person]:
-    """The people who may be asked to do ``skill`` (an ability named like it), ``besides`` not.
-
-    Sorted by id; a person away or asleep is not one (:attr:`Person.can_be_asked`).
-    """
-    return sorted(
-        (
-            person
-            for person in people
-            if person.id != besides and person.can_be_asked and person.ability_for(skill)
-        ),
-        key=lambda person: person.id,
     )

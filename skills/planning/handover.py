@@ -3,9 +3,10 @@
 A request is done as far as the robot can (:mod:`~knowledge.language.missing_steps`); the reply
 then says what it did not do and why ("I did not do the rest: I can't cut things yet."), and,
 when someone in the house can be asked to do it (a person of the belief with an ability named
-like the skill, not the one speaking, not away or asleep: :func:`~skills.action_model.people.
-who_can`), offers to ask them ("Sam can cut things: I can ask Sam to do it for you."). The offer
-is only an offer: nobody is asked until the user says so.
+like the skill, not the one speaking, not away or asleep, never a child:
+:func:`~skills.planning.delegation.may_do`), offers to ask them ("Sam can cut things: I can
+ask Sam to do it for you."). The offer is only an offer here: a request refused whole asks
+them at once instead (:mod:`~skills.planning.delegation`).
 
 Clauses of a request that no task held are left the same way, and said with why
 (:func:`left_item`: "I did not do 'place the slice inside': I could not tell where to put it").
@@ -16,14 +17,16 @@ others so the user can swap with one word (:func:`alternatives_item`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from cogtree.knowledge.language.request_frame import Step
+from cogtree.knowledge.language.unsupported_skills import skill_named
 from cogtree.knowledge.scene.fit_for_use import also_there
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceItem, SlotResolution
 from cogtree.knowledge.wording import joined
-from cogtree.skills.action_model.people import person_of, who_can
+from cogtree.skills.planning.delegation import asked_sentence, believed_people, may_do, skill_of
+from cogtree.skills.planning.plan_model import ToAPlan
 
 UNDONE_SOURCE = "missing_skill"
 """The evidence source of the sentence about the steps left undone."""
@@ -33,11 +36,6 @@ LEFT_SOURCE = "left"
 
 ALTERNATIVES_SOURCE = "alternatives"
 """The evidence source of the sentence that offers look-alikes left beside the one handed over."""
-
-
-def skill_of(step: Step) -> str:
-    """The skill a step lacks, by name ("cut"; the grammar may prefix where it read it)."""
-    return step.unsupported.rsplit(":", 1)[-1]
 
 
 def helpers_for(
@@ -50,14 +48,37 @@ def helpers_for(
     skills = list(dict.fromkeys(skill_of(step) for step in undone if step.unsupported))
     if not skills:
         return {}
-    humans = scene.humans()
-    labels = {human.id: human.label for human in humans}
-    people = [person_of(human, scene.index.node(human.id)) for human in humans]
-    found = {
-        skill: [labels[person.id] for person in who_can(people, skill, besides=speaker)]
-        for skill in skills
-    }
+    labels = {human.id: human.label for human in scene.humans()}
+    people = believed_people(scene)
+    found = {}
+    for skill in skills:
+        known = skill_named(skill)
+        handles = known.handles if known is not None else ()
+        found[skill] = [
+            labels.get(person.id, person.id)
+            for person in sorted(people, key=lambda person: person.id)
+            if person.id != speaker and may_do(person, skill, handles)
+        ]
     return {skill: names for skill, names in found.items() if names}
+
+
+def undone_said(
+    scene: SceneGraph,
+    undone: Sequence[Step],
+    speaker: str | None,
+    asked: ToAPlan | None,
+    achieved: Collection[int],
+) -> tuple[dict[str, list[str]], str]:
+    """Who could do the ``undone`` steps, or what the robot says of whom it ``asked``.
+
+    :func:`helpers_for` the steps; or, when a delegation plan ran (``asked``; ``achieved``: the
+    ids of its steps done), :func:`~skills.planning.delegation.asked_sentence`. Reads the
+    belief's people: run it off the tick thread.
+    """
+    if asked is not None and asked.steps:
+        names = {human.id: human.label for human in scene.humans()}
+        return {}, asked_sentence(asked, achieved, names, speaker)
+    return helpers_for(scene, undone, speaker), ""
 
 
 def offers(undone: Sequence[Step], helpers: Mapping[str, Sequence[str]]) -> list[str]:

@@ -82,8 +82,10 @@ class ToAPlan(BoundedText):
 
     steps: list[PlanStep] = Field(default_factory=list)
     rationale: str = Field("", max_length=500, description="the plan's idea in a sentence")
-    source: Literal["htn", "model", "oracle", "react"] = Field(
-        "model", description="who made it: the task-level HTN methods or a model"
+    source: Literal["htn", "model", "oracle", "react", "delegation"] = Field(
+        "model",
+        description="who made it: the task-level HTN methods, a model, or the delegation of "
+        "the steps the robot cannot do (skills/planning/delegation.py)",
     )
 
     @model_validator(mode="after")

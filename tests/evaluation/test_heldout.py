@@ -11,6 +11,7 @@ from cogtree.evaluation.heldout.cases import Case, HeldoutError, load_set
 from cogtree.evaluation.heldout.run import HeldoutReport, run_cases, spread
 from cogtree.evaluation.heldout.score import Done, Outcome, done_from_call, score
 from cogtree.evaluation.heldout.world_map import UNKNOWN_TYPE, canonical_state, case_scenario
+from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +131,26 @@ def test_common_state_words_read_as_the_keys_the_translation_knows() -> None:
     assert world.furniture["bench"].kind == "container" and world.furniture["bench"].open is False
     assert "things.cup_b.state.empty=False" in mapping.lost  # no meaning under "contents"
     assert canonical_state({"off": True, "switched": "on"}) == {"off": True, "switched": "on"}
+
+
+def test_adults_can_do_what_the_robot_lacks_and_children_nothing() -> None:
+    case = _case()
+    people = [
+        {"id": "user", "name": "Pat", "age_group": "adult"},
+        {"id": "gran", "name": "Flo", "age_group": "elderly"},
+        {"id": "kid", "name": "Max", "age_group": "child"},
+        {"id": "baby", "name": "Bo", "age_group": "toddler"},
+    ]
+    world = case_scenario(_case(world={**case.world.model_dump(), "people": people}))
+    everyday_skills = {skill.name for skill in unsupported_skills()}
+    abilities = {ident: set(p.abilities) for ident, p in world.scenario.world.people.items()}
+    assert abilities == {
+        "user": everyday_skills,
+        "gran": everyday_skills,
+        "kid": set(),
+        "baby": set(),
+    }
+    assert {"cut", "cook"} <= everyday_skills
 
 
 def test_some_held_out_worlds_translate(everyday: list[Case], hazards: list[Case]) -> None:

@@ -27,7 +27,9 @@ from cogtree.knowledge.understanding.faithfulness import held_to, speech_rationa
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, EvidenceBundle, GateRationale
 from cogtree.knowledge.wording import joined, lower_first
 from cogtree.knowledge.worker_pool import WorkerPool
-from cogtree.skills.planning.handover import helpers_for, offers
+from cogtree.skills.planning.delegation import DELEGATION_SOURCE
+from cogtree.skills.planning.handover import offers, undone_said
+from cogtree.skills.planning.plan_model import Reflection, ToAPlan
 
 _MACHINE_PREFIX = re.compile(r"^(?:guard|safe decision|asking|cannot proceed)\s*:\s*", re.I)
 
@@ -58,7 +60,11 @@ def known_reason(utterance: str) -> str:
     return "it is not something I can do safely"
 
 
-class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
+Said = tuple[dict[str, list[str]], str]
+"""Who could do the skills the request lacks, and what the robot says of whom it asked."""
+
+
+class Decline(keys.DeclaredKeys, BackgroundWork[Said]):
     """Refuse politely and say why.
 
     Out of scope (``/turn/domain`` is OutOfScope): name the skill the request asks for that
@@ -66,9 +72,11 @@ class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
     robot can help with instead (the loaded packs' titles). Reject: give the readiness gate's
     rationale in plain words (read from ``/rationale/<gate>``) when the robot decided it or
     the faithfulness check backs it, else a reason of the robot's own (:func:`known_reason`);
-    a skill the gate found missing is said as "Sorry, I can't cut things yet.", with an offer
-    to ask someone in the house who can (:mod:`skills.planning.handover`: their abilities are
-    read from the belief on the ``workers``). Anything else: a short apology.
+    a skill the gate found missing is said as "Sorry, I can't cut things yet.", then whom the
+    robot asked to do it and whether it was done, when a delegation plan ran this turn
+    (``/plan/current`` from ``PlanDelegation``, ``/plan/reflections``), else an offer to ask
+    someone in the house who can (:mod:`skills.planning.handover`: their abilities are read
+    from the belief on the ``workers``). Anything else: a short apology.
 
     Handles: ``domains`` (:class:`~knowledge.packs.domain_registry.DomainRegistry`), optional
     ``scene_graph`` (the people to offer; without it no offer) and, with it, ``workers``.
@@ -89,6 +97,8 @@ class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
         keys.SPEAKER,
         keys.EVIDENCE,
         keys.WORKING,
+        keys.PLAN,
+        keys.REFLECTIONS,
     )
     writes = (keys.REPLY, keys.RATIONALE)
 
@@ -104,6 +114,8 @@ class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
         self.working_key = self.key_of(keys.WORKING)
         self.reply_key = self.key_of(keys.REPLY)
         self.speaker_key = self.key_of(keys.SPEAKER)
+        self.plan_key = self.key_of(keys.PLAN)
+        self.reflections_key = self.key_of(keys.REFLECTIONS)
         self.own_rationale_key = keys.RATIONALE.for_node(name).name
         self.scene: SceneGraph | None = None
 
@@ -115,26 +127,31 @@ class Decline(keys.DeclaredKeys, BackgroundWork[dict[str, list[str]]]):
             self.workers = require_handle(self, kwargs, "workers", WorkerPool)
         super().setup(**kwargs)
 
-    def start(self) -> Pending[dict[str, list[str]]] | Status:
-        """Look up who could do the skills the request lacks (on the workers), or refuse now."""
+    def start(self) -> Pending[Said] | Status:
+        """Look up whom the robot asked, or who could do what it lacks (on the workers)."""
         request = keys.read_request_frame(self.blackboard)
         undone = left_undone(request) if request is not None else ()
         if self.scene is None or not undone:
-            return self.finish({})
+            return self.finish(({}, ""))
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
-        return self.submit(helpers_for, self.scene, undone, speaker)
+        plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
+        asked = plan if plan is not None and plan.source == DELEGATION_SOURCE else None
+        reflections = keys.read_optional(self.blackboard, self.reflections_key, list) or []
+        done = {item.step for item in reflections if isinstance(item, Reflection) and item.achieved}
+        return self.submit(undone_said, self.scene, undone, speaker, asked, done)
 
     def on_error(self, error: Exception) -> Status:
         """The people could not be read: refuse without an offer."""
-        return self.finish({})
+        return self.finish(({}, ""))
 
-    def finish(self, result: dict[str, list[str]]) -> Status:
+    def finish(self, result: Said) -> Status:
         """Write the refusal (and why the gate's reason was not said, if it was not)."""
         reply, why = self.refusal()
-        if reply.startswith("Sorry, I can't") and result:
+        helpers, asked = result
+        if reply.startswith("Sorry, I can't") and (asked or helpers):
             request = keys.read_request_frame(self.blackboard)
             undone = left_undone(request) if request is not None else ()
-            reply = " ".join([reply, *offers(undone, result)])
+            reply = " ".join([reply, asked] if asked else [reply, *offers(undone, helpers)])
         self.blackboard.set(self.reply_key, reply)
         if why is not None:
             self.blackboard.set(

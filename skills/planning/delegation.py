@@ -1,0 +1,174 @@
+"""Asking a person to do the steps of a request the robot cannot do: who, and the plan.
+
+A request with a step that needs a skill the robot lacks (``unsupported`` on the step:
+:mod:`~knowledge.language.unsupported_skills`) is not only refused: the robot asks someone in
+the house who can do that step, as a ``DELEGATE`` step of a plan (:func:`delegation_plan`).
+
+Who may be asked (:func:`may_do`), by principle:
+
+- someone the belief says has an ability named like the skill (``cut``), who can be asked now
+  (not away, not asleep: :attr:`~skills.action_model.people.Person.can_be_asked`);
+- never a toddler or a child: the robot does not hand a child work it cannot do itself;
+- never someone with a vulnerability (dementia, frail, weak grip...) for a skill that works
+  with something the hazard rules keep from them (the skill's ``handles``: a blade is
+  ``sharp``, a hob a ``heat_source``).
+
+Only a request refused for want of a skill alone is passed on (:func:`refused_for_want_of_skill`):
+never one the readiness gate refused for anything else (forbidden, a hazard, out of scope), nor
+one with words of harm in it.
+
+Of those, the others before the speaker (the speaker asked the robot so as not to do it
+themselves), then the available before the busy, then by id (:func:`helper_for`). The speaker
+is asked when they are the only one able. Nobody able: the robot only says what it cannot do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
+from cogtree.knowledge.language.unsupported_skills import UnsupportedSkill, skill_named
+from cogtree.knowledge.safety.doubts import harm_word
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.understanding.turn_state import GateRationale
+from cogtree.knowledge.wording import joined
+from cogtree.skills.action_model.people import Person, person_of
+from cogtree.skills.planning.plan_model import DELEGATE, PlanStep, ToAPlan
+
+DELEGATION_SOURCE = "delegation"
+"""The ``source`` of a plan that asks people to do what the robot cannot."""
+
+
+def skill_of(step: Step) -> str:
+    """The skill a step lacks, by name ("cut"; the grammar may prefix where it read it)."""
+    return step.unsupported.rsplit(":", 1)[-1]
+
+
+def refused_for_want_of_skill(why: GateRationale | None, frame: RequestFrame) -> bool:
+    """Whether the readiness gate refused ``frame``'s request only because the robot lacks a skill.
+
+    ``why`` is the gate's rationale: decided without a model, not vetoed, its reason the one the
+    gate gives for missing skills ("I can't cut things yet"), and no word of harm said.
+    """
+    if why is None or why.source != "fast_path" or why.vetoed or not frame.missing_skills:
+        return False
+    lacking = f"I can't {joined(frame.missing_skills, 'or')} yet"
+    return why.rationale.strip().rstrip(".") == lacking and harm_word(frame.text) is None
+
+
+def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
+    """Whether ``person`` may be asked to do ``skill`` (see the module docs).
+
+    ``handles``: the hazard flags of what the skill works with (:class:`UnsupportedSkill`).
+    """
+    if person.is_child or not person.can_be_asked or person.ability_for(skill) is None:
+        return False
+    return not (person.vulnerabilities and tuple(handles))
+
+
+def helper_for(
+    people: Iterable[Person], skill: str, speaker: str | None, handles: Iterable[str] = ()
+) -> Person | None:
+    """Who to ask to do ``skill``: others before ``speaker``, available before busy; or None."""
+    flags = tuple(handles)
+    able = [person for person in people if may_do(person, skill, flags)]
+    able.sort(key=lambda person: (person.id == speaker, not person.is_available, person.id))
+    return able[0] if able else None
+
+
+@dataclass(frozen=True)
+class Delegation:
+    """One step of the request given to a person: the step, the skill, who, as what ability."""
+
+    step: Step
+    skill: str
+    person: Person
+    ability: str
+
+
+def delegations(
+    undone: Sequence[Step], people: Sequence[Person], speaker: str | None
+) -> list[Delegation]:
+    """Who does each missing skill of the ``undone`` steps (one person per skill; none: left).
+
+    A step with no missing skill of its own (it comes after the missing one) is left: it may
+    need what the missing step makes.
+    """
+    found: dict[str, Delegation] = {}
+    for step in undone:
+        skill = skill_of(step)
+        if not step.unsupported or skill in found:
+            continue
+        known: UnsupportedSkill | None = skill_named(skill)
+        person = helper_for(people, skill, speaker, known.handles if known else ())
+        if person is not None:
+            ability = person.ability_for(skill)
+            assert ability is not None  # may_do checked it
+            found[skill] = Delegation(step, skill, person, ability)
+    return list(found.values())
+
+
+def task_words(step: Step) -> str:
+    """The step as a task for a person: its verb and the things it names ("chop these carrots").
+
+    The people it names ("slice us ...") are left out; the step's words when it names nothing.
+    """
+    things = [phrase.text for phrase in step.wanted if not phrase.person and not phrase.pronoun]
+    return " ".join([step.verb, *things]) if step.verb and things else step.text
+
+
+def delegation_plan(chosen: Sequence[Delegation]) -> ToAPlan:
+    """The plan of ``DELEGATE`` steps that asks each chosen person; no steps when none."""
+    steps = [
+        PlanStep(
+            id=number,
+            thought=f"I can't {item.step.missing_skill or item.skill}: {item.person.id} can",
+            action=DELEGATE,
+            args={
+                "person": item.person.id,
+                "ability": item.ability,
+                "description": task_words(item.step)[:300],
+            },
+            assignee=item.person.id,
+        )
+        for number, item in enumerate(chosen, start=1)
+    ]
+    who = ", ".join(f"{item.person.id} ({item.skill})" for item in chosen) or "nobody able"
+    return ToAPlan(steps=steps, rationale=f"ask {who}", source=DELEGATION_SOURCE)
+
+
+def believed_people(scene: SceneGraph) -> list[Person]:
+    """The people of the belief, with their abilities, age groups and vulnerabilities.
+
+    Reads the scene graph: run it off the tick thread.
+    """
+    return [person_of(human, scene.index.node(human.id)) for human in scene.humans()]
+
+
+def plan_for_undone(scene: SceneGraph, undone: Sequence[Step], speaker: str | None) -> ToAPlan:
+    """:func:`delegation_plan` for the ``undone`` steps, on the belief's people (off the tick)."""
+    return delegation_plan(delegations(undone, believed_people(scene), speaker))
+
+
+def asked_sentence(
+    plan: ToAPlan, achieved: Collection[int], names: Mapping[str, str], speaker: str | None
+) -> str:
+    """What the robot says of a :func:`delegation_plan` once it ran; "" when it asked nobody.
+
+    ``achieved``: the ids of its steps the person reported done; ``names``: person id -> how
+    to call them (the speaker is "you"). "I asked Sam to do that part (slice the bread), and
+    Sam has done it." or "... but Sam did not take it on."
+    """
+    said = []
+    for step in plan.steps:
+        person = str(step.args.get("person", step.assignee or ""))
+        who = "you" if person == speaker else names.get(person, person)
+        what = str(step.args.get("description", "")).strip()
+        part = f"that part ({what})" if what else "that part"
+        if step.id in achieved:
+            done = "you have done it" if who == "you" else f"{who} has done it"
+            said.append(f"I asked {who} to do {part}, and {done}.")
+        else:
+            said.append(f"I asked {who} to do {part}, but it was not done.")
+    return " ".join(said)
