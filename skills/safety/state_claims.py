@@ -26,10 +26,11 @@ robot can check is refused (unknown is not safe); other claims about nothing che
 cautious claim only when it holds of all of them, and an activity claim when it holds of one.
 
 The claims are found by words, one clause at a time; who the claim is about comes from the
-names of the things the robot knows (``forms``, asked about the reply's phrases), so the cost
-is the reply's length, not the world's. Pure functions; :class:`ThingState` is read from a
-:class:`~skills.action_model.belief.Belief` (:func:`belief_states`) or the scene index
-(:func:`indexed_state`).
+names each clause states, as the names of the things the robot knows find them (``forms``:
+:meth:`~knowledge.language.entity_names.EntityNames.mentions`, the one reading of names in a
+reply), so the cost is the reply's length, not the world's. Pure functions; :class:`ThingState`
+is read from a :class:`~skills.action_model.belief.Belief` (:func:`belief_states`) or the scene
+index (:func:`indexed_state`).
 """
 
 from __future__ import annotations
@@ -132,9 +133,6 @@ _SUBJECT = re.compile(r"\b(?:the|a|an|my|your|our|their|his|her)\s+[\w'’-]+", 
 _PRONOUN = re.compile(r"(?<!\w)(?:it|its|this|that|they|them|these|those)(?!\w)", re.IGNORECASE)
 _CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so|[—–-])\s+", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
-_WORD = re.compile(r"[\w'’-]+")
-_LONGEST_FORM = 4
-"""Words in the longest name looked up (longer names are not found)."""
 
 
 def unbacked_state_claims(
@@ -175,7 +173,7 @@ def state_claims(reply: str, forms: EntityNames, topic: Iterable[str] = ()) -> l
         if sentence.rstrip().endswith("?"):
             continue
         for clause in _CLAUSES.split(sentence):
-            mentions = list(_mentions(clause, forms))
+            mentions = [(named.start, forms.ids_of(named.form)) for named in forms.mentions(clause)]
             for claimed, start, transitive in _claimed(clause):
                 before = [ids for at, ids in mentions if at < start]
                 after = [ids for at, ids in mentions if at > start]
@@ -216,23 +214,6 @@ def _claimed(clause: str) -> Iterator[tuple[Claimed, int, bool]]:
         if _MODAL.search(ahead) or NEGATED.search(ahead) or re.search(r"\bnot\s*$", ahead):
             continue
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
-
-
-def _mentions(clause: str, forms: EntityNames) -> Iterator[tuple[int, frozenset[str]]]:
-    """Where ``clause`` names things, and which (longest name first at each word)."""
-    words = list(_WORD.finditer(clause))
-    index = 0
-    while index < len(words):
-        for size in range(min(_LONGEST_FORM, len(words) - index), 0, -1):
-            span = words[index : index + size]
-            phrase = " ".join(word.group().casefold() for word in span)
-            ids = forms.ids_of(phrase) or forms.ids_of(phrase.rstrip("s"))
-            if ids:
-                yield span[0].start(), ids
-                index += size
-                break
-        else:
-            index += 1
 
 
 def _unbacked(claim: StateClaim, state_of: StateOf) -> str | None:
