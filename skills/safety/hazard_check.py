@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 import pyoxigraph
@@ -152,7 +153,11 @@ def _words(name: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Said:
-    """What the user said, as the step's graph reads it: of things, and of the speaker."""
+    """What the user said, as the step's graph reads it: of things, and of the speaker.
+
+    Immutable: the mappings given are held as read-only copies, so no caller can change a
+    shared one (:data:`NOTHING_SAID`).
+    """
 
     of_things: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     """Thing id -> what the user called it (:func:`said_about`)."""
@@ -162,6 +167,10 @@ class Said:
     """Person id (``SPEAKER``: the speaker) -> what the user said of them."""
     offered: bool = False
     """Whether the robot brings things nobody asked it to bring."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "of_things", MappingProxyType(dict(self.of_things)))
+        object.__setattr__(self, "of_people", MappingProxyType(dict(self.of_people)))
 
 
 NOTHING_SAID = Said()
