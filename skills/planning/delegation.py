@@ -118,12 +118,21 @@ def task_words(step: Step) -> str:
     return " ".join([step.verb, *things]) if step.verb and things else step.text
 
 
-def delegation_plan(chosen: Sequence[Delegation]) -> ToAPlan:
-    """The plan of ``DELEGATE`` steps that asks each chosen person; no steps when none."""
-    steps = [
+ASKED = "I can't "
+"""How the thought of a ``DELEGATE`` step asking for a missing skill begins (:func:`is_asked`)."""
+
+
+def is_asked(step: PlanStep) -> bool:
+    """Whether ``step`` asks a person to do a step the robot lacks the skill for."""
+    return step.action == DELEGATE and step.thought.startswith(ASKED)
+
+
+def asked_steps(chosen: Sequence[Delegation], start: int = 1) -> list[PlanStep]:
+    """One ``DELEGATE`` step per chosen person, numbered from ``start``."""
+    return [
         PlanStep(
             id=number,
-            thought=f"I can't {item.step.missing_skill or item.skill}: {item.person.id} can",
+            thought=f"{ASKED}{item.step.missing_skill or item.skill}: {item.person.id} can",
             action=DELEGATE,
             args={
                 "person": item.person.id,
@@ -132,10 +141,14 @@ def delegation_plan(chosen: Sequence[Delegation]) -> ToAPlan:
             },
             assignee=item.person.id,
         )
-        for number, item in enumerate(chosen, start=1)
+        for number, item in enumerate(chosen, start=start)
     ]
+
+
+def delegation_plan(chosen: Sequence[Delegation]) -> ToAPlan:
+    """The plan of ``DELEGATE`` steps that asks each chosen person; no steps when none."""
     who = ", ".join(f"{item.person.id} ({item.skill})" for item in chosen) or "nobody able"
-    return ToAPlan(steps=steps, rationale=f"ask {who}", source=DELEGATION_SOURCE)
+    return ToAPlan(steps=asked_steps(chosen), rationale=f"ask {who}", source=DELEGATION_SOURCE)
 
 
 def believed_people(scene: SceneGraph) -> list[Person]:

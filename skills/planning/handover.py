@@ -95,18 +95,19 @@ def offers(undone: Sequence[Step], helpers: Mapping[str, Sequence[str]]) -> list
 
 
 def undone_item(
-    undone: Sequence[Step], helpers: Mapping[str, Sequence[str]]
+    undone: Sequence[Step], helpers: Mapping[str, Sequence[str]], asked: str = ""
 ) -> EvidenceItem | None:
     """The evidence sentence for the steps left ``undone``; None when nothing was left.
 
-    ``helpers`` comes from :func:`helpers_for`.
+    ``helpers`` comes from :func:`helpers_for`; ``asked``, when the robot asked someone to do
+    them, says whom (:func:`undone_said`), and is said instead of the offers.
     """
     says = list(dict.fromkeys(step.missing_skill for step in undone if step.missing_skill))
     if not says:
         return None
     sentences = [
         f"I did not do the rest: I can't {joined(says, 'or')} yet.",
-        *offers(undone, helpers),
+        *([asked] if asked else offers(undone, helpers)),
     ]
     return EvidenceItem(source=UNDONE_SOURCE, text=" ".join(sentences))
 

@@ -54,6 +54,8 @@ def test_constructor_arguments_override_the_class_declaration(blackboard: Blackb
         "/turn/speaker",
         "/turn/evidence",
         "/memory/working",
+        "/plan/current",
+        "/plan/reflections",
     }
     assert writes == {"/turn/reply", "/rationale/no"}
     assert decline.key_of(keys.RATIONALE) == "/rationale/readiness_gate"

@@ -127,3 +127,15 @@ def test_a_request_refused_for_harm_is_not_passed_on(home: Home) -> None:
     assert done == []
     assert last.control == "Reject"
     assert "I asked" not in last.reply
+
+
+def test_the_steps_it_can_are_done_and_the_missing_one_asked_for_in_the_same_plan(
+    home: Home,
+) -> None:
+    last, record, done = home.turn(
+        {"ann": ADULT, "bob": ADULT}, "ann", "bring me the loaf, then slice it"
+    )
+    assert "loaf" in _handed(record)
+    assert [(task.person, task.ability) for task in done] == [("bob", "cut")]
+    assert "I can't cut things yet" in last.reply
+    assert "i asked bob to do that part" in last.reply.lower()

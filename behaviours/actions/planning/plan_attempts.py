@@ -24,24 +24,27 @@ from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.language.request_frame import Step
+from cogtree.knowledge.memory.experience import recovery_text
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, IntentFrame
 from cogtree.knowledge.wording import counted, joined
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.execution.outcome import Observed, TaskOutcome, assess
+from cogtree.skills.planning.delegation import is_asked
 from cogtree.skills.planning.handover import (
     alternatives_item,
-    helpers_for,
     left_item,
     undone_item,
+    undone_said,
 )
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
 from cogtree.skills.planning.plan_validation import hazard_question
 
 log = logging.getLogger(__name__)
 
-Assessed = tuple[TaskOutcome, dict[str, list[str]]]
-"""The outcome of the attempts, and who could do each skill the request's undone steps need."""
+Assessed = tuple[TaskOutcome, dict[str, list[str]], str]
+"""The outcome of the attempts, who could do each skill the request's undone steps need, and
+what the robot says of whom its plan asked to do them."""
 
 
 def worth_another_attempt(attempt: PlanAttempt) -> bool:
@@ -99,7 +102,8 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     only when built with ``succeeded=True`` and every goal fact was made to hold by the robot or
     its delegates. Without a ``scene_graph`` handle only the attempts are reported. When the
     request (``/turn/frame``) has steps left undone for want of a skill, a second item (source
-    ``missing_skill``) says so and names who in the house could do them, never
+    ``missing_skill``) says so and whom the plan asked to do them (its ``DELEGATE`` steps for
+    them, :mod:`skills.planning.delegation`), else names who in the house could, never
     ``/turn/speaker`` (:mod:`skills.planning.handover`); so does one for the clauses of the
     request no task held (``/turn/intent``'s ``left``: source ``left``); when a thing handed
     over was one of look-alikes side by side (``/turn/resolved``), one more names the others.
@@ -146,7 +150,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
 
     def finish(self, result: Assessed | None) -> Status:
         """Write the evidence items; the status says whether the attempts succeeded."""
-        outcome, helpers = result if result is not None else (None, {})
+        outcome, helpers, asked = result if result is not None else (None, {}, "")
         item = outcome_item(
             self._attempts, outcome, succeeded=self.succeeded, max_attempts=self.max_attempts
         )
@@ -155,7 +159,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
         extra = [
             alternatives_item(resolved) if item.ok else None,
-            undone_item(self._undone, helpers),
+            undone_item(self._undone, helpers, asked),
             left_item(intent.left, intent.left_why) if intent is not None else None,
         ]
         items = [*(previous.items if previous is not None else []), item]
@@ -182,8 +186,17 @@ def assess_with_helpers(
     undone: tuple[Step, ...],
     speaker: str | None,
 ) -> Assessed:
-    """:func:`assess_belief`, and :func:`~skills.planning.handover.helpers_for` the undone steps."""
-    return assess_belief(attempts, robot, scene), helpers_for(scene, undone, speaker)
+    """:func:`assess_belief`, and who could do the undone steps or whom the last plan asked.
+
+    :func:`~skills.planning.handover.undone_said` with the last plan's ``DELEGATE`` steps for
+    the skills the robot lacks (:func:`~skills.planning.delegation.is_asked`).
+    """
+    last = attempts[-1] if attempts else None
+    asked = [step for step in last.plan.steps if is_asked(step)] if last is not None else []
+    done = {item.step for item in last.reflections if item.achieved} if last is not None else set()
+    plan = ToAPlan(steps=asked, source="delegation") if asked else None
+    helpers, said = undone_said(scene, undone, speaker, plan, done)
+    return assess_belief(attempts, robot, scene), helpers, said
 
 
 def outcome_item(
@@ -293,6 +306,23 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
     achieved = {reflection.step for reflection in last.reflections if reflection.achieved}
     steps_done = _sequence_done(last.plan, achieved)
     return f"{text} {steps_done}" if steps_done else text
+
+
+def previous_attempt_text(attempts: list[PlanAttempt]) -> str:
+    """The last attempt for the planner's prompt: its plan, validation, failure, suggestion."""
+    if not attempts:
+        return ""
+    last = attempts[-1]
+    lines = [f"Attempt {last.number} ({last.outcome}):", last.plan.describe()]
+    if last.validation is not None and not last.validation.ok:
+        lines.append(f"Validation: {last.validation.diagnosis()}")
+    if last.failure:
+        lines.append(f"Failure: {last.failure}")
+    if last.suggestion:
+        lines.append(f"Suggestion: {last.suggestion}")
+    if last.recovery:
+        lines.append(f"Suggested first steps: {recovery_text(last.recovery)}")
+    return "\n".join(lines)
 
 
 def _asks(attempt: PlanAttempt) -> str | None:

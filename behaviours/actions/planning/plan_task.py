@@ -28,10 +28,15 @@ from py_trees.common import Status
 from pydantic import BaseModel
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.actions.planning.plan_attempts import sequence_thought
+from cogtree.behaviours.actions.planning.plan_attempts import (
+    previous_attempt_text,
+    sequence_thought,
+)
 from cogtree.behaviours.keys import add_attempt, read_attempts
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import require_handle
+from cogtree.knowledge.language.missing_steps import left_undone
+from cogtree.knowledge.language.request_frame import Step
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.memory.experience import RecoveryStep, recovery_text
 from cogtree.knowledge.memory.model import WorkingContext
@@ -45,6 +50,7 @@ from cogtree.skills.action_model.belief import Belief, RobotProfile
 from cogtree.skills.action_model.specs import SkillArgumentError
 from cogtree.skills.capabilities.calls import SKILL_SPECS
 from cogtree.skills.planning.already import already_so
+from cogtree.skills.planning.delegation import Delegation, asked_steps, delegations
 from cogtree.skills.planning.limits import infeasible_text
 from cogtree.skills.planning.plan_model import (
     DELEGATE,
@@ -96,7 +102,9 @@ class _Preparation:
     ``infeasible``: with no HTN plan because of the robot's own limits, why it cannot do
     the task and what would make it possible (:func:`skills.planning.limits.infeasible_text`);
     ``already``: with nothing to do, what is already so
-    (:func:`skills.planning.already.already_so`).
+    (:func:`skills.planning.already.already_so`); ``asked``: who does each step of the request
+    the robot lacks the skill for (:func:`skills.planning.delegation.delegations`), asked by
+    ``DELEGATE`` steps at the end of the plan.
     """
 
     htn: TaskPlan | None = None
@@ -107,6 +115,7 @@ class _Preparation:
     recovery: tuple[RecoveryStep, ...] = ()
     recovered_with: tuple[RecoveryStep, ...] = ()
     recovery_left: bool = False
+    asked: tuple[Delegation, ...] = ()
 
 
 class PlanTask(LLMBehaviour[ToAPlan]):
@@ -116,9 +125,11 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     (the belief).
 
     Reads ``/turn/domain``, ``/turn/task``, ``/turn/intent``, ``/turn/utterance``,
-    ``/turn/speaker``, ``/memory/working`` and ``/plan/attempts`` (the previous attempts'
-    diagnoses, failures and suggestions). Writes ``/plan/current`` and appends a
-    :class:`~skills.planning.plan_model.PlanAttempt` to ``/plan/attempts``.
+    ``/turn/speaker``, ``/memory/working``, ``/turn/frame`` (its steps the robot lacks the
+    skill for are asked of a person at the plan's end: :mod:`skills.planning.delegation`) and
+    ``/plan/attempts`` (the previous attempts' diagnoses, failures and suggestions). Writes
+    ``/plan/current`` and appends a :class:`~skills.planning.plan_model.PlanAttempt` to
+    ``/plan/attempts``.
 
     SUCCESS: a plan with steps (or the HTN methods found there is nothing to do).
     FAILURE: no plan: the HTN methods found none (their reason), the model could not give a
@@ -126,7 +137,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     RUNNING: reading the scene, planning on the worker, or waiting for the model.
     """
 
-    reads = (keys.DOMAIN, keys.TASK, keys.INTENT, keys.UTTERANCE, keys.SPEAKER, keys.WORKING)
+    reads = (keys.DOMAIN, keys.TASK, keys.INTENT, keys.UTTERANCE, keys.SPEAKER, keys.WORKING,
+             keys.REQUEST_FRAME)  # fmt: skip
     writes = (keys.PLAN, keys.ATTEMPTS)
 
     module = "planner"
@@ -180,7 +192,10 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             intent = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
             said = tuple(intent.said) if intent is not None else (self._request(),)
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
-            return self.workers.submit(self._plan_htn, calls, last, said, speaker)
+            undone = (
+                left_undone(frame) if (frame := keys.read_request_frame(self.blackboard)) else ()
+            )
+            return self.workers.submit(self._plan_htn, calls, last, said, speaker, undone)
         return self.workers.submit(self._scene_summary)
 
     def prepared(self, result: Any) -> None:
@@ -258,6 +273,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             )
             for number, (thought, call) in enumerate(calls, start=len(recovery) + 1)
         ]
+        steps += asked_steps(prepared.asked, start=len(recovery) + len(steps) + 1)
         first = f"recovery {recovery_text(prepared.recovery)}, then " if recovery else ""
         said = prepared.already if self._nothing_to_do and not recovery else found.message
         plan = ToAPlan(
@@ -287,7 +303,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
                 "The task-level methods found no plan (the plan must not need what they "
                 f"lacked, or must get it first): {self._htn_reason}"
             )
-        previous = self._previous_attempt_text()
+        previous = previous_attempt_text(self._attempts())
         if previous:
             sections.append(
                 f"The last plan did not work; plan again with this in mind:\n{previous}"
@@ -410,6 +426,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         last: PlanAttempt | None,
         said: tuple[str, ...],
         speaker: str | None = None,
+        undone: tuple[Step, ...] = (),
     ) -> _Preparation:
         """The HTN plan of the task, or of the sequence as one todo list.
 
@@ -418,7 +435,8 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         (:func:`~skills.planning.recovery.usable_recovery`), the plan starts with it and the tasks
         are planned on the belief as the recovery will leave it. ``said``: the request's utterances,
         whose hazards a plan-less task names first. With no plan, the robot's limits the
-        search met are said for ``speaker`` (who else could help).
+        search met are said for ``speaker`` (who else could help). The ``undone`` steps (a
+        skill the robot lacks) go to the people who may do them (``asked``).
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
@@ -447,6 +465,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             recovery_left=left,
             infeasible=infeasible,
             already=already,
+            asked=tuple(delegations(undone, list(belief.people.values()), speaker)),
         )
 
     def _model_available(self) -> bool:
@@ -498,22 +517,6 @@ class PlanTask(LLMBehaviour[ToAPlan]):
     def _working_text(self) -> str:
         working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
         return working.text if working is not None else ""
-
-    def _previous_attempt_text(self) -> str:
-        attempts = self._attempts()
-        if not attempts:
-            return ""
-        last = attempts[-1]
-        lines = [f"Attempt {last.number} ({last.outcome}):", last.plan.describe()]
-        if last.validation is not None and not last.validation.ok:
-            lines.append(f"Validation: {last.validation.diagnosis()}")
-        if last.failure:
-            lines.append(f"Failure: {last.failure}")
-        if last.suggestion:
-            lines.append(f"Suggestion: {last.suggestion}")
-        if last.recovery:
-            lines.append(f"Suggested first steps: {recovery_text(last.recovery)}")
-        return "\n".join(lines)
 
 
 def _actions(plan: ToAPlan) -> list[tuple[str, dict[str, Any]]]:
