@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from cogtree.knowledge.safety.said_of_things import HEDGES
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.faithfulness import stated_numbers
 
 TODDLER_UNDER = Decimal(4)
@@ -44,6 +45,8 @@ AGE_WORDS = {
 """Words a speaker uses of themselves that give their age group ("I'm just a kid")."""
 
 YOUNGEST_FIRST = ("toddler", "child", "minor")
+CHILDREN = YOUNGEST_FIRST[:2]
+"""The age groups of a child (a minor is not one: no alcohol, but not kept from a chemical)."""
 """The age groups a statement can give, youngest first: of several, the youngest wins."""
 
 CONDITIONS = frozenset(
@@ -55,6 +58,11 @@ CONDITIONS = frozenset(
     }
 )  # fmt: skip
 """Words of a condition that makes a person less safe with sharp, hot, heavy or toxic things."""
+
+IN_WATER_TYPES = ("Bathtub", "Shower")
+"""Types of the household taxonomy a person gets into with water: someone said to be in one
+("I'm in the bath", "Jack's still in the shower") is in water, so at risk from anything
+electrical. The condition reads ``in the <what was said>``."""
 
 BODY = frozenset(
     {
@@ -122,6 +130,8 @@ _VERBS = frozenset(
 _BE = frozenset({"am", "is", "are"})
 """The verbs after which a number is an age ("I'm six"; not "I have six")."""
 _MODALS = frozenset({"can", "could", "will", "would"})
+_DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your"})
+"""Words before a place that say nothing of what it is ("in the bath", "in his bath")."""
 """Verbs kept in what a condition says ("can not see well")."""
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
@@ -256,7 +266,31 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     vulnerable = (capacity or body) and not named if negated else named or body
     condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None
     age = _age_group(words) if verb in _BE and not FLIPS & set(rest) else None
+    if condition is None and verb in _BE and not negated:
+        condition = _in_water(words)
     return age, condition or None
+
+
+def _in_water(words: list[str]) -> str | None:
+    """``in the bath`` when ``words`` put a person in a bath or a shower; else None.
+
+    What counts: the place after "in" names a type of :data:`IN_WATER_TYPES`.
+    """
+    if "in" not in words:
+        return None
+    place = [word for word in words[words.index("in") + 1 :] if word not in _DETERMINERS]
+    taxonomy = household_taxonomy()
+    for end in range(len(place), 0, -1):
+        named = taxonomy.type_named(" ".join(place[:end]))
+        if named is not None:
+            found = {named, *taxonomy.categories_of(named)} & set(IN_WATER_TYPES)
+            return f"in the {' '.join(place[:end])}" if found else None
+    return None
+
+
+def in_water(condition: str) -> bool:
+    """Whether a condition :func:`said_of_people` read puts the person in water."""
+    return _in_water(condition.split()) is not None
 
 
 def _stem(word: str) -> str:

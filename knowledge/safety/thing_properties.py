@@ -17,8 +17,9 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   label or the id names; only when none names one, the typical materials of the types (a
   tea towel: cotton, so fabric and flammable). Nothing at all: unknown, which the rules treat
   as possibly hazardous.
-- **Contents**: a container named after the substance it holds ("bleach bottle", "pill tub")
-  is a chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one).
+- **Contents**: a thing named after the substance it holds ("bleach bottle", "pill pot") is a
+  chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one),
+  and so is a thing whose material is such a substance ("acetone").
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
   sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
@@ -66,11 +67,9 @@ recycling is glass, and nobody asks before binning it; a wine glass is), so a sc
 where it matters, and the rules about breaking read the material (``breakable``) instead."""
 
 SUBSTANCE_FLAGS = frozenset({"chemical", "medicine"})
-"""What a container named after its contents holds ("bleach bottle"); a name may also say
-whom it is for ("dog bowl", "lunch box"), so no other kind is read from it."""
-
-CONTAINER = "ContainerItem"
-"""The category of things that hold others (a bottle, a jar, a tub): named after what they hold."""
+"""What a thing named after its contents holds ("bleach bottle"), or made of a substance
+("acetone"), is; a name may also say whom it is for ("dog bowl", "lunch box"), so no other kind
+is read from it."""
 
 CACHED_DESCRIPTIONS = 65_536
 """How many distinct descriptions :func:`safety_properties` remembers."""
@@ -148,8 +147,11 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     kinds = set(descriptions.flags)
     for name in direct:
         kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
-    # a container named after the substance it holds ("bleach bottle", "pill tub") holds it
-    for held in filter(None, (_contents_named(name) for name in seen)):
+    # a thing named after the substance it holds ("bleach bottle", "pill pot") holds it, and
+    # a thing made of a substance ("acetone") is that substance
+    substances = [_contents_named(name) for name in seen]
+    substances.append(taxonomy.type_named(descriptions.material) if descriptions.material else None)
+    for held in filter(None, substances):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     materials_ = shipped_materials()
     named = materials_.read_all((descriptions.material, *seen))
@@ -184,11 +186,15 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
 
 
 def _contents_named(name: str) -> str | None:
-    """The type the words before a container's name give ("bleach" of "bleach bottle")."""
+    """The type the words before a thing's name give ("bleach" of "bleach bottle").
+
+    Any named thing counts, not only containers: a pot is cookware too, and a "pill pot"
+    holds pills all the same.
+    """
     taxonomy = household_taxonomy()
     words = name.lower().split()
     head = taxonomy.type_named(name) if len(words) > 1 else None
-    if head is None or CONTAINER not in (head, *taxonomy.categories_of(head)):
+    if head is None:
         return None
     return taxonomy.type_named(" ".join(words[:-1]))
 

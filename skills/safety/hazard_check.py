@@ -4,9 +4,9 @@ For a step (a :class:`~skills.action_model.specs.SkillCall`) and the belief the 
 before it,
 :func:`step_graph` builds an Oxigraph store of what matters: the step, the things and people it
 names, what rests on or in them, what they rest on, what stands beside them, what the robot
-holds and the people near the robot or the step's destination. The rules of
-:mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a :class:`Hazard`. A small
-graph per step keeps the cost flat however big the scene is.
+holds, the people near the robot or the step's destination, and the children of the home.
+The rules of :mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a
+:class:`Hazard`. A small graph per step keeps the cost flat however big the scene is.
 
 The step's graph (prefix ``haz:``):
 
@@ -31,10 +31,13 @@ The step's graph (prefix ``haz:``):
   ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
-  side relation, or what already rests on or in the target).
+  side relation, or what already rests on or in the target); a PLACE target's ``haz:heightM``
+  when the belief knows it.
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
-  ``haz:vulnerable`` (each vulnerability); also what the user said of them, or the speaker
+  ``haz:vulnerable`` (each vulnerability), ``haz:inWater true`` (said to be in the bath or the
+  shower), ``haz:atDestination true`` (in the room where the step ends); also what the user
+  said of them, or the speaker
   of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes the speaker a
   child, "I'm fifteen" a minor, "my hands are shaking" vulnerable, "grandma is only four"
   grandma a toddler; the union, never less than the belief holds). A thing's ``haz:owner``
@@ -65,9 +68,11 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.safety.said_of_people import (
+    CHILDREN,
     SPEAKER,
     YOUNGEST_FIRST,
     SaidOfSelf,
+    in_water,
     said_of_people,
     youngest,
 )
@@ -235,12 +240,14 @@ class _Facts:
             self.quotes[person.id] = tuple(dict.fromkeys(quoted))
         if age_group is not None:
             self.add(node, "ageGroup", Literal(age_group))
-        if age_group in ("toddler", "child"):
+        if age_group in CHILDREN:
             self.add(node, "child", _TRUE)
         if age_group in YOUNGEST_FIRST:
             self.add(node, "minor", _TRUE)
         for vulnerability in sorted(vulnerabilities):
             self.add(node, "vulnerable", Literal(vulnerability))
+        if any(map(in_water, vulnerabilities)):
+            self.add(node, "inWater", _TRUE)
 
     def _properties(self, node: NamedNode, thing: Thing) -> None:
         self.add(node, "kind", Literal(thing.kind))
@@ -375,6 +382,9 @@ def _step_facts(
             relation = "in" if target is not None and target.kind == "container" else "on"
             facts.add(_STEP, "relation", Literal(relation))
         facts.describe(args["object"])
+        height = belief.place_height(args["target"])
+        if height is not None:
+            facts.add(_node(args["target"]), "heightM", _number(height))
         after = (
             [args["target"]]
             if relation in _SIDE_RELATIONS
@@ -390,10 +400,14 @@ def _step_facts(
         facts.add(_STEP, "offered", _TRUE)
     for name in sorted(_related(belief, named)) + sorted(belief.held):
         facts.describe(name)
-    rooms = {belief.robot_room, _destination_room(belief, call)} - {None}
+    destination = _destination_room(belief, call)
     for person in belief.people.values():
-        if person.room in rooms:
+        # the people where the robot is or where the step ends, and the children of the home
+        young = person.age_group in CHILDREN or person.id in said.of_people
+        if person.room in {belief.robot_room, destination} or young:
             facts.describe(person.id)
+        if destination is not None and person.room == destination:
+            facts.add(_node(person.id), "atDestination", _TRUE)
     store = pyoxigraph.Store()
     store.extend(facts.quads)
     return store, facts

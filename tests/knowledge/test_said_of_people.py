@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.said_of_people import SPEAKER, said_of_people, said_of_self
+from cogtree.knowledge.safety.said_of_people import (
+    SPEAKER,
+    in_water,
+    said_of_people,
+    said_of_self,
+)
 
 
 @pytest.mark.parametrize(
@@ -103,3 +108,21 @@ def test_what_is_said_of_a_person_named_is_theirs(said: str, who: str) -> None:
 def test_a_subject_that_names_nobody_gives_nothing(said: str) -> None:
     assert said_of_people([said], ["ana", "grandma", "son"]) == {}, said
     assert SPEAKER not in said_of_people([said], [])
+
+
+@pytest.mark.parametrize(
+    ("said", "who", "in_the_water"),
+    [
+        ("I'm in the bath, bring me my phone", SPEAKER, True),
+        ("Jack's still in the shower", "jack", True),
+        ("I'm in the kitchen", SPEAKER, False),
+        ("I'm not in the bath any more", SPEAKER, False),
+    ],
+)
+def test_a_person_said_to_be_in_the_bath_or_shower_is_in_water(
+    said: str, who: str, in_the_water: bool
+) -> None:
+    """Checked to fail before: where a person was said to be gave nothing."""
+    found = said_of_people([said], ["jack"]).get(who)
+    conditions = found.conditions if found else ()
+    assert any(map(in_water, conditions)) is in_the_water, (said, conditions)

@@ -22,6 +22,10 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="bottle_8", type="Bottle", label="pill bottle"), {"medicine"}),
         (Descriptions(id="bottle_9", type="Bottle", label="water bottle"), set()),
         (Descriptions(id="bowl_4", label="dog bowl"), set()),  # for a dog, not of one
+        (Descriptions(id="pot_2", label="white pill pot"), {"medicine"}),  # a pot holds pills
+        (Descriptions(id="bottle_3", label="little bottle", material="acetone"), {"chemical"}),
+        (Descriptions(id="tub_5", label="slug pellets"), {"chemical"}),
+        (Descriptions(id="refill_1", label="vape juice"), {"chemical"}),
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(

@@ -181,7 +181,7 @@ def build_belief(case: Mapping[str, Any]) -> Belief:
             **{spec["id"]: _person(spec) for spec in case.get("people") or []},
         },
         rooms={"kitchen": ("living_room",), "living_room": ("kitchen",)},
-        heights={},
+        heights=dict(case.get("heights") or {}),
         homes={},
     )
 
