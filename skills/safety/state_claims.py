@@ -131,7 +131,10 @@ _NOT_SAFE = re.compile(r"\b(?:not|never|un)\s*safe|\bunsafe\b", re.IGNORECASE)
 _SUBJECT = re.compile(r"\b(?:the|a|an|my|your|our|their|his|her)\s+[\w'’-]+", re.IGNORECASE)
 """A subject of its own that names no thing the robot knows ("the robot side")."""
 _PRONOUN = re.compile(r"(?<!\w)(?:it|its|this|that|they|them|these|those)(?!\w)", re.IGNORECASE)
-_CLAUSES = re.compile(r"(?<=[.!;:,])\s+|\s+(?:and|but|so|[—–-])\s+", re.IGNORECASE)
+_CONDITION_WORD = re.compile(r"\b(?:if|when|once|until|unless|after|before)\b", re.IGNORECASE)
+"""A word that makes what follows it a condition ("until it is off and cool")."""
+_PUNCTUATION = re.compile(r"(?<=[.!;:,])\s+")
+_JOINS = re.compile(r"\s+(and|but|so|[—–-])\s+", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
 
@@ -157,11 +160,28 @@ def unbacked_state_claims(
 def states_claimed(reply: str) -> bool:
     """Whether ``reply`` states any state at all (a cheap test before reading the belief)."""
     return any(
-        next(_claimed(clause), None) is not None
+        next(_claimed(clause, conditional), None) is not None
         for sentence in _SENTENCES.split(reply.strip())
         if not sentence.rstrip().endswith("?")
-        for clause in _CLAUSES.split(sentence)
+        for clause, conditional in _clauses(sentence)
     )
+
+
+def _clauses(sentence: str) -> Iterator[tuple[str, bool]]:
+    """Each clause of ``sentence``, and whether it goes on with a condition said before it.
+
+    Clauses end at punctuation and at "and", "but", "so" or a dash; a condition ("until it
+    is off") goes on over "and" ("... and cool": cool is the condition too), not past a
+    comma or another join.
+    """
+    for part in _PUNCTUATION.split(sentence):
+        pieces = _JOINS.split(part)
+        conditional = False
+        for at in range(0, len(pieces), 2):
+            if at and pieces[at - 1].lower() != "and":
+                conditional = False
+            yield pieces[at], conditional
+            conditional = conditional or _CONDITION_WORD.search(pieces[at]) is not None
 
 
 def state_claims(reply: str, forms: EntityNames, topic: Iterable[str] = ()) -> list[StateClaim]:
@@ -172,9 +192,9 @@ def state_claims(reply: str, forms: EntityNames, topic: Iterable[str] = ()) -> l
     for sentence in _SENTENCES.split(reply.strip()):
         if sentence.rstrip().endswith("?"):
             continue
-        for clause in _CLAUSES.split(sentence):
+        for clause, conditional in _clauses(sentence):
             mentions = [(named.start, forms.ids_of(named.form)) for named in forms.mentions(clause)]
-            for claimed, start, transitive in _claimed(clause):
+            for claimed, start, transitive in _claimed(clause, conditional):
                 before = [ids for at, ids in mentions if at < start]
                 after = [ids for at, ids in mentions if at > start]
                 if transitive and after:  # "switched the hob off": what the verb switched
@@ -193,14 +213,15 @@ def state_claims(reply: str, forms: EntityNames, topic: Iterable[str] = ()) -> l
     return found
 
 
-def _claimed(clause: str) -> Iterator[tuple[Claimed, int, bool]]:
+def _claimed(clause: str, conditional: bool = False) -> Iterator[tuple[Claimed, int, bool]]:
     """The states ``clause`` claims, each with where it starts and whether a switching verb says it.
 
     Said by a switching verb, a claim is about what the verb switched. None when ``clause``
-    is a condition ("once the hob is cool"); a claim after a modal ("I will switch it on") or
-    a negation ("I could not switch it off") is no claim; a modal after it does not matter.
+    is a condition ("once the hob is cool") or goes on with one (``conditional``); a claim
+    after a condition word ("I will wait until it is cool"), a modal ("I will switch it on")
+    or a negation ("I could not switch it off") is no claim; a modal after it does not matter.
     """
-    if _CONDITION.search(clause):
+    if conditional or _CONDITION.search(clause):
         return
     for claimed, pattern in _CLAIMS.items():
         match = pattern.search(clause)
@@ -212,6 +233,8 @@ def _claimed(clause: str) -> Iterator[tuple[Claimed, int, bool]]:
             continue  # "safe to touch" is the touch claim
         ahead = clause[: match.start()]
         if _MODAL.search(ahead) or NEGATED.search(ahead) or re.search(r"\bnot\s*$", ahead):
+            continue
+        if _CONDITION_WORD.search(ahead):
             continue
         yield claimed, match.start(), _TRANSITIVE.match(match.group()) is not None
 

@@ -46,6 +46,7 @@ def refused(reply: str, *, hob_on: bool = True, topic: tuple[str, ...] = ()) -> 
         ("The hob is off now, it is safe to touch.", True),
         ("The hob is off now and safe to touch.", False),  # residual heat: never said
         ("The hob is off and cool.", False),
+        ("Until now it was on, but the hob is off and cool.", False),  # a condition ends
         ("It's safe to touch the hob - you can go ahead.", False),
         ("Safe to touch: the hob.", False),
         ("Yes, the hob isn't on.", True),
@@ -76,6 +77,8 @@ def test_a_touch_claim_tied_to_nothing_is_refused() -> None:
         "The mug is on the table.",
         "Is the hob off?",
         "Once the hob is cool, I will wipe it.",
+        "The hob is on or hot; I will not touch it until it is off and cool.",
+        "I will wait until the hob is cool and off.",
         "I could not switch the hob off.",
         "I will switch the kettle on.",
         "The hob is not safe to touch.",
