@@ -9,6 +9,8 @@ Who may be asked (:func:`may_do`), by principle:
 - someone the belief says has an ability named like the skill (``cut``), who can be asked now
   (not away, not asleep: :attr:`~skills.action_model.people.Person.can_be_asked`);
 - never a toddler or a child: the robot does not hand a child work it cannot do itself;
+  what the user said this turn counts as it does for the hazard check ("I'm only eight" makes
+  the speaker a child, "my hands are shaking" vulnerable: :func:`as_said`);
 - never someone with a vulnerability (dementia, frail, weak grip...) for a skill that works
   with something the hazard rules keep from them (the skill's ``handles``: a blade is
   ``sharp``, a hob a ``heat_source``).
@@ -25,11 +27,12 @@ is asked when they are the only one able. Nobody able: the robot only says what 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.language.unsupported_skills import UnsupportedSkill, skill_named
 from cogtree.knowledge.safety.doubts import harm_word
+from cogtree.knowledge.safety.said_of_people import SPEAKER, said_of_people, youngest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.wording import joined
@@ -87,14 +90,41 @@ class Delegation:
     ability: str
 
 
+def as_said(people: Sequence[Person], speaker: str | None, said: Sequence[str]) -> list[Person]:
+    """The ``people`` with what the user ``said`` of them, or of themselves, added.
+
+    The union, as the hazard check reads it (:mod:`knowledge.safety.said_of_people`): "I'm
+    only eight" makes the speaker a child, "my hands are shaking" vulnerable; a statement never
+    makes anyone an adult or safe.
+    """
+    heard = said_of_people(said, [person.id for person in people]) if said else {}
+    found = []
+    for person in people:
+        own = [heard.get(person.id), heard.get(SPEAKER) if person.id == speaker else None]
+        told = [item for item in own if item is not None]
+        found.append(
+            replace(
+                person,
+                age_group=youngest(person.age_group, *(item.age_group for item in told)),
+                vulnerabilities=person.vulnerabilities
+                | {condition for item in told for condition in item.conditions},
+            )
+            if told
+            else person
+        )
+    return found
+
+
 def delegations(
-    undone: Sequence[Step], people: Sequence[Person], speaker: str | None
+    undone: Sequence[Step], people: Sequence[Person], speaker: str | None, said: Sequence[str] = ()
 ) -> list[Delegation]:
     """Who does each missing skill of the ``undone`` steps (one person per skill; none: left).
 
-    A step with no missing skill of its own (it comes after the missing one) is left: it may
+    ``said``: the request's utterances (what they say of people counts: :func:`as_said`). A
+    step with no missing skill of its own (it comes after the missing one) is left: it may
     need what the missing step makes.
     """
+    people = as_said(people, speaker, said)
     found: dict[str, Delegation] = {}
     for step in undone:
         skill = skill_of(step)
@@ -159,9 +189,11 @@ def believed_people(scene: SceneGraph) -> list[Person]:
     return [person_of(human, scene.index.node(human.id)) for human in scene.humans()]
 
 
-def plan_for_undone(scene: SceneGraph, undone: Sequence[Step], speaker: str | None) -> ToAPlan:
+def plan_for_undone(
+    scene: SceneGraph, undone: Sequence[Step], speaker: str | None, said: Sequence[str] = ()
+) -> ToAPlan:
     """:func:`delegation_plan` for the ``undone`` steps, on the belief's people (off the tick)."""
-    return delegation_plan(delegations(undone, believed_people(scene), speaker))
+    return delegation_plan(delegations(undone, believed_people(scene), speaker, said))
 
 
 def asked_sentence(

@@ -53,6 +53,17 @@ def test_a_vulnerable_person_is_not_asked_to_handle_a_blade_or_heat() -> None:
     assert may_do(_person("gran", "elderly"), "cut", ("sharp",))
 
 
+def test_what_the_user_says_of_people_counts_as_for_the_hazard_check() -> None:
+    undone = left_undone(parse_request("slice the bread"))
+    ann, bob = _person("ann"), _person("bob")
+    young = ["I'm only eight, can you slice the bread?"]
+    assert delegations(undone, [ann], "ann", young) == []
+    shaky = ["my hands are shaking, please slice the bread"]
+    assert [item.person.id for item in delegations(undone, [ann, bob], "bob", shaky)] == ["ann"]
+    assert delegations(undone, [bob], "bob", shaky) == []
+    assert [item.person.id for item in delegations(undone, [ann], "ann", ["slice it"])] == ["ann"]
+
+
 def test_nobody_away_asleep_or_without_the_ability_is_asked() -> None:
     people = [
         _person("ann", availability="away"),

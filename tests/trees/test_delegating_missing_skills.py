@@ -120,6 +120,12 @@ def test_a_child_is_never_asked_to_cut_and_is_handed_nothing_sharp(home: Home) -
     assert "knife" not in _handed(record)
 
 
+def test_a_speaker_who_says_they_are_a_child_is_not_asked(home: Home) -> None:
+    last, _, done = home.turn({"ann": ADULT}, "ann", "I'm only nine, can you cut the loaf for me?")
+    assert done == []
+    assert "I asked" not in last.reply
+
+
 def test_a_request_refused_for_harm_is_not_passed_on(home: Home) -> None:
     last, _, done = home.turn(
         {"ann": ADULT, "bob": ADULT}, "ann", "slice the loaf and hurt bob with the knife"

@@ -68,7 +68,7 @@ class PlanDelegation(keys.DeclaredKeys, BackgroundWork[ToAPlan]):
         undone = left_undone(frame)
         assert self.scene is not None
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
-        return self.submit(plan_for_undone, self.scene, undone, speaker)
+        return self.submit(plan_for_undone, self.scene, undone, speaker, (frame.text,))
 
     def finish(self, result: ToAPlan) -> Status:
         """Write the plan when it asks someone; FAILURE when nobody may be asked."""

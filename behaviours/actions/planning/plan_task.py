@@ -465,7 +465,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             recovery_left=left,
             infeasible=infeasible,
             already=already,
-            asked=tuple(delegations(undone, list(belief.people.values()), speaker)),
+            asked=tuple(delegations(undone, list(belief.people.values()), speaker, said)),
         )
 
     def _model_available(self) -> bool:
