@@ -657,14 +657,14 @@ SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     """Whether a statement, not more of the step, starts at ``index`` (after a comma).
 
-    A subject pronoun ("..., we eat at six"; not "I want": what the speaker wants is the
-    step's), or "it" / "there" / a short noun phrase followed by a copula, a modal or a verb
-    of being somewhere ("..., it is cold", "..., dinner goes in soon").
+    A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
+    ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase
+    then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
     """
-    first = words[index].text if index < len(words) else ""
+    subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
     if _longest(words, index, lexicon.wants):
         return False
-    if first in SUBJECT_PRONOUNS:
+    if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
     for at in range(index + 1, min(index + 5, len(words))):
         text = words[at].text

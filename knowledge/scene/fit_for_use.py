@@ -18,15 +18,25 @@ beside two clean ones, the TV remote beside the air con remote (a word before th
 names another thing says what it goes with). A wrong pick there is not one word away, so the
 user is asked.
 
-Only requests that bring a thing to the person speaking are narrowed; disposal, moving or
-putting away are not (the dirty brush may well be the one meant there, and a thing thrown
-away or put out of sight is not undone at a glance).
+When the user asks for any one thing of a kind ("a piece of fruit", "something to read",
+"one of the mugs"), things of different types may all be what was asked for: an apple and a
+satsuma are both a piece of fruit. Any one of them will do, wherever it is, when they differ
+only in which member of the category they share they are (:func:`any_one_will_do`): not in
+whose they are, in a state that spoils their use, in a kind, material or flag the hazard
+rules read, in what their names say beyond that category (a jug of water, a jug of juice),
+nor in a type the hazard rules name (beer and cola are both drinks, only one is alcohol).
+One in the room the speaker is in is taken before one elsewhere.
+
+Only requests that bring a thing to the person speaking are narrowed by use and by place;
+disposal, moving or putting away are not (the dirty brush may well be the one meant there,
+and a thing thrown away or put out of sight is not undone at a glance). "Any one" of a kind
+narrows every request: the user's own words say none is meant over the others.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -97,13 +107,18 @@ def interchangeable(candidates: Sequence[Candidate], readings: Mapping[str, Hash
     (:func:`~knowledge.safety.thing_properties.what_it_is`); a candidate with no reading is
     not known to be alike, so it is not.
     """
+    if not _comparable(candidates, readings):
+        return False
+    return len({(candidate.type, readings[candidate.id]) for candidate in candidates}) == 1
+
+
+def _comparable(candidates: Sequence[Candidate], readings: Mapping[str, Hashable]) -> bool:
+    """None unfit, each with a reading, and all of them go with the same things (or none)."""
     if any(states_in(candidate.label) for candidate in candidates):
         return False
     if any(candidate.id not in readings for candidate in candidates):
         return False
-    if len({_whose(candidate) for candidate in candidates}) > 1:
-        return False
-    return len({(candidate.type, readings[candidate.id]) for candidate in candidates}) == 1
+    return len({_whose(candidate) for candidate in candidates}) == 1
 
 
 def _whose(candidate: Candidate) -> frozenset[str]:
@@ -111,13 +126,17 @@ def _whose(candidate: Candidate) -> frozenset[str]:
 
     A word of its label that names a type of the taxonomy (not the candidate's own) says what
     the thing goes with, which matters to the request: the TV remote is not the air con
-    remote. A colour or a pattern names no type ("the blue mug", "the spotty mug").
+    remote. A colour or a pattern names no type ("the blue mug", "the spotty mug"), and the
+    words of a name of its own type are its name ("cereal bar" is a granola bar).
     """
     taxonomy = household_taxonomy()
     words = _WORD.findall(candidate.label.lower())
     before = next((i for i, word in enumerate(words) if word in _PLACE_WORDS), len(words))
-    named = {taxonomy.type_named(word) for word in words[: max(before - 1, 0)]}
     own = candidate.type or ""
+    names = {name.lower() for name in (taxonomy.label(own), *taxonomy.synonyms(own))}
+    start = max(before - 1, 0)
+    start = next((i for i in range(start) if " ".join(words[i:before]) in names), start)
+    named = {taxonomy.type_named(word) for word in words[:start]}
     return frozenset(kind for kind in named if kind and not taxonomy.is_a(own, kind))
 
 
@@ -145,6 +164,61 @@ def any_will_do(
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
+
+
+def any_one_will_do(
+    candidates: Sequence[Candidate],
+    places: Mapping[str, str],
+    readings: Mapping[str, tuple[frozenset[str], ...]],
+    ruled: frozenset[str] | None,
+) -> list[Candidate]:
+    """Of ``candidates`` for "any one" of a kind, the first (in the speaker's room, if any).
+
+    Narrowed when they differ only in which member of their nearest shared category they are
+    (see the module docs). ``ruled``: the types the hazard rules name (None when the rules
+    cannot be read: nothing is narrowed). ``readings``: what each is
+    (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their categories
+    first); ``places`` as for :func:`any_will_do`.
+    """
+    if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
+        return list(candidates)
+    shared = _shared_category([candidate.type or "" for candidate in candidates])
+    if shared is None:
+        return list(candidates)
+    taxonomy = household_taxonomy()
+    alike = set()
+    for candidate in candidates:
+        types, *rest = readings[candidate.id]
+        beyond = {kind for kind in types if not taxonomy.is_a(kind, shared)}
+        alike.add((frozenset(beyond | (types & ruled)), *rest))
+    if len(alike) != 1:
+        return list(candidates)
+    first = next((c for c in candidates if places.get(c.id)), candidates[0])
+    others = [candidate.label for candidate in candidates if candidate is not first]
+    note = f"any one {taxonomy.label(shared)} would do; {ALSO_THERE}{', '.join(others)}"
+    return [first.model_copy(update={"reasons": [*first.reasons, note]})]
+
+
+def _shared_category(types: Sequence[str]) -> str | None:
+    """The nearest type every one of ``types`` is or lies under; None when there is none."""
+    taxonomy = household_taxonomy()
+    if not types or any(kind not in taxonomy.types for kind in types):
+        return None
+    for kind in (types[0], *taxonomy.categories_of(types[0])):
+        if all(taxonomy.is_a(other, kind) for other in types):
+            return kind
+    return None
+
+
+def types_named_in(texts: Iterable[str]) -> frozenset[str]:
+    """The taxonomy's types that ``texts`` (hazard rule queries) name as a quoted literal."""
+    known = household_taxonomy().types
+    return frozenset(
+        literal for text in texts for literal in _QUOTED.findall(text) if literal in known
+    )
+
+
+_QUOTED: Final = re.compile(r'"([A-Za-z]+)"')
 
 
 ALSO_THERE: Final = "also there: "

@@ -9,23 +9,32 @@ letters or more, begins or ends one ("grain" in "wholegrain", "sour" in "sourdou
 "berry" in "strawberry"). The candidates whose names hold the most such words are kept when
 that is some but not all of them; otherwise the choice is left as it was. So a describing
 clause is never dropped for the first of several look-alikes.
+
+The words before a referent say whether the user has one thing in mind: "the fruit" is one
+they mean, "a piece of fruit", "some juice", "one of the mugs" or "something to read" ask for
+any one thing the words fit (:func:`asks_for_any`; the determiners that do are the grammar's
+``any_one`` words, the pronouns its ``indefinites``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Final
 
+from cogtree.knowledge.language.request_frame import WORDS_FILE, WordsError, request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import singular_forms
+from cogtree.knowledge.yaml_files import read_yaml_mapping
 
 PART_LETTERS: Final = 4
 """The shortest word read as a part of a longer word of a name."""
 
 _WORD: Final = re.compile(r"[a-z]+")
 _SENTENCE_END: Final = re.compile(r"[.?!;]")
+_CLAUSE_END: Final = re.compile(r"[,.?!;:]")
 
 
 def describing_words(utterances: Sequence[str], said: str) -> list[str]:
@@ -46,6 +55,48 @@ def describing_words(utterances: Sequence[str], said: str) -> list[str]:
         stop = english_stop_words() | set(wanted)
         return [word for word in _WORD.findall(rest) if word not in stop]
     return []
+
+
+def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:
+    """Whether ``said`` asks for any one thing it fits, by the words that open it.
+
+    The opening words are those of ``said`` itself, else the determiners, counts and measures
+    right before it in the first utterance that holds it ("a piece of" before "fruit"); the
+    first determiner or count of them decides ("one of the mugs": "one"; "the two mugs": "the").
+    Never when the user says more of it right after, up to a comma ("a drink that reminds me
+    of summer": not any drink; words of ``others``, the request's other things, are not more
+    of it: "a towel on the ledge"), nor when ``said`` is not found as said.
+    """
+    words = request_words()
+    opening = words.determiners | words.quantities | words.measures | {"of"}
+    said_words = _WORD.findall(said.lower())
+    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b")
+    found = next(filter(None, (pattern.search(u.lower()) for u in utterances)), None)
+    if not said_words or found is None:
+        return False
+    after = _CLAUSE_END.split(found.string[found.end() :], maxsplit=1)[0]
+    elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
+    if set(_WORD.findall(after)) - english_stop_words() - elsewhere:
+        return False
+    if said_words[0] in words.indefinites:
+        return True
+    counts = words.determiners | words.quantities
+    run = said_words[:1] if said_words[0] in counts else []
+    before = [] if run else _WORD.findall(found.string[: found.start()])
+    while before and before[-1] in opening:
+        run.insert(0, before.pop())
+    counted = [word for word in run if word in counts]
+    return bool(counted) and counted[0] in _any_one()
+
+
+_WORD_LISTS: Final = "a mapping of word lists"
+
+
+@cache
+def _any_one() -> frozenset[str]:
+    """The grammar's ``any_one`` words: determiners and counts that ask for any one thing."""
+    lists = read_yaml_mapping(WORDS_FILE, WordsError, expected=_WORD_LISTS)
+    return frozenset(str(word) for word in lists.get("any_one", []))
 
 
 def told_apart(candidates: Sequence[Candidate], words: Iterable[str]) -> list[Candidate]:

@@ -503,12 +503,13 @@ TWO_TOWELS = (
 @pytest.mark.parametrize(
     ("task", "slots", "speaker", "ids"),
     [
-        ("Fetch", {"object": "a towel"}, "sam", ["towel_blue"]),  # both at hand: any will do
-        ("Fetch", {"object": "a towel"}, "kim", ["towel_blue", "towel_green"]),  # a trip apart
-        ("Fetch", {"object": "a towel"}, None, ["towel_blue", "towel_green"]),  # who is asking?
+        ("Fetch", {"object": "the towel"}, "sam", ["towel_blue"]),  # both at hand: any will do
+        ("Fetch", {"object": "the towel"}, "kim", ["towel_blue", "towel_green"]),  # a trip apart
+        ("Fetch", {"object": "the towel"}, None, ["towel_blue", "towel_green"]),  # who asks?
+        ("Fetch", {"object": "a towel"}, None, ["towel_blue", "towel_green"]),
         (
             "Bring",
-            {"object": "a towel", "destination": "the ledge"},
+            {"object": "the towel", "destination": "the ledge"},
             "sam",
             ["towel_blue", "towel_green"],
         ),
@@ -529,6 +530,75 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
     assert found.ids == ids
     if len(ids) == 1:
         assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
+
+
+@pytest.mark.parametrize(
+    ("task", "slots", "said"),
+    [
+        ("Fetch", {"object": "a towel"}, "get me a towel"),
+        ("Bring", {"object": "a towel", "destination": "the ledge"}, "put a towel on the ledge"),
+    ],
+)
+def test_a_towel_is_any_one_of_them_wherever_they_are(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    task: str,
+    slots: dict[str, str],
+    said: str,
+) -> None:
+    intent = IntentFrame(domain="household", task=task, slots=slots, said=[said])
+    found = resolved_in(TWO_TOWELS, intent, "kim", blackboard, make_llm, registry, workers)
+    assert found.ids == ["towel_blue"]  # "a towel": not one Kim has in mind, a trip or not
+    assert "any one towel would do; also there: green hand towel" in " ".join(found.reasons)
+
+
+PANTRY = (
+    PREFIXES
+    + """
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:lounge a cog:Room ; rdfs:label "lounge" .
+:shelf a cog:Surface ; rdfs:label "shelf" ; cog:inRoom :kitchen .
+:bowl a cog:Surface ; rdfs:label "sideboard" ; cog:inRoom :lounge .
+:pear a cog:Object ; rdfs:label "pear" ; cog:objectType cog:Pear ; cog:on :shelf .
+:plum a cog:Object ; rdfs:label "plum" ; cog:objectType cog:Plum ; cog:on :bowl .
+:stout a cog:Object ; rdfs:label "can of stout" ; cog:objectType cog:Beer ; cog:on :shelf .
+:cola a cog:Object ; rdfs:label "can of cola" ; cog:objectType cog:Cola ; cog:on :shelf .
+:jug_milk a cog:Object ; rdfs:label "jug of milk" ; cog:objectType cog:Jug ; cog:on :shelf .
+:jug_gravy a cog:Object ; rdfs:label "jug of gravy" ; cog:objectType cog:Jug ; cog:on :shelf .
+:pen_red a cog:Object ; rdfs:label "red pen" ; cog:objectType cog:Pen ; cog:on :shelf ;
+    cog:ownedBy :ola .
+:pen_blue a cog:Object ; rdfs:label "blue pen" ; cog:objectType cog:Pen ; cog:on :shelf .
+:ola a cog:Human ; rdfs:label "Ola" ; cog:inRoom :kitchen .
+:ben a cog:Human ; rdfs:label "Ben" ; cog:inRoom :lounge .
+"""
+)
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "ids"),
+    [
+        ("bring me a piece of fruit", "fruit", ["plum"]),  # any: the one in Ben's room
+        ("bring me the fruit", "the fruit", ["pear", "plum"]),  # one Ben has in mind
+        ("bring me a drink", "a drink", ["cola", "stout"]),  # the hazard rules name alcohol
+        ("bring me a jug", "a jug", ["jug_gravy", "jug_milk"]),  # what they hold differs
+        ("bring me a pen", "a pen", ["pen_blue", "pen_red"]),  # whose it is differs
+        ("bring me a fruit that is ripe", "a fruit", ["pear", "plum"]),  # more said than a kind
+    ],
+)
+def test_any_one_of_a_kind_is_handed_over_when_they_differ_only_in_which_member_they_are(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+    utterance: str,
+    said: str,
+    ids: list[str],
+) -> None:
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": said}, said=[utterance])
+    found = resolved_in(PANTRY, intent, "ben", blackboard, make_llm, registry, workers)
+    assert sorted(found.ids) == ids
 
 
 TWO_LOAVES = (

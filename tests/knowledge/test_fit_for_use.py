@@ -7,10 +7,12 @@ import pytest
 from cogtree.knowledge.safety.thing_properties import Descriptions, what_it_is
 from cogtree.knowledge.scene.fit_for_use import (
     also_there,
+    any_one_will_do,
     any_will_do,
     fit_for_use,
     interchangeable,
     states_in,
+    types_named_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
 
@@ -117,3 +119,73 @@ def test_only_things_alike_in_what_they_are_are_interchangeable(
 def test_a_thing_not_read_is_not_known_to_be_interchangeable() -> None:
     mugs = [thing("mug"), thing("red mug")]
     assert not interchangeable(mugs, {"mug": ("a mug",)})
+
+
+RULED = frozenset({"AlcoholicDrink"})
+"""A type the hazard rules name, for the tests of :func:`any_one_will_do`."""
+
+
+@pytest.mark.parametrize(
+    ("things", "one"),
+    [
+        ([("apple", "Apple"), ("satsuma", "Orange")], True),  # both a piece of fruit
+        ([("cereal bar", "GranolaBar"), ("bag of crisps", "Chips")], True),  # both a snack
+        ([("jug of milk", "Jug"), ("jug of gravy", "Jug")], False),  # what they hold
+        ([("apple", "Apple"), ("cracked glass", "Glass")], False),  # unfit, and no one kind
+        ([("tv remote", "RemoteControl"), ("remote", "RemoteControl")], False),  # whose
+        ([("plastic cup", "Cup"), ("glass cup", "Cup")], False),  # two materials
+    ],
+    ids=["fruit", "snacks", "two jugs", "a cracked glass", "remotes", "cups"],
+)
+def test_any_one_of_a_kind_differs_only_in_which_member_it_is(
+    things: list[tuple[str, str]], one: bool
+) -> None:
+    candidates = [
+        Candidate(id=f"thing_{n}", label=label, kind="object", type=kind, reasons=[])
+        for n, (label, kind) in enumerate(things)
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
+    }
+    kept = any_one_will_do(candidates, {}, readings, RULED)
+    assert len(kept) == (1 if one else len(candidates))
+
+
+def test_things_a_hazard_rule_tells_apart_are_not_any_one_of_a_kind() -> None:
+    candidates = [
+        Candidate(id="beer", label="beer", kind="object", type="Beer", reasons=[]),
+        Candidate(id="cola", label="cola", kind="object", type="Cola", reasons=[]),
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, material="aluminium"))
+        for c in candidates
+    }
+    assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 1  # both a drink
+    assert len(any_one_will_do(candidates, {}, readings, RULED)) == 2  # one is alcohol
+
+
+def test_any_one_prefers_the_one_in_the_speakers_room_and_names_the_others() -> None:
+    candidates = [
+        Candidate(id="apple", label="apple", kind="object", type="Apple", reasons=[]),
+        Candidate(id="pear", label="pear", kind="object", type="Pear", reasons=[]),
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
+    }
+    [kept] = any_one_will_do(candidates, {"pear": "on table"}, readings, RULED)
+    assert kept.id == "pear"
+    assert also_there(kept.reasons) == ["apple"]
+
+
+def test_any_one_narrows_nothing_while_the_hazard_rules_cannot_be_read() -> None:
+    candidates = [
+        Candidate(id="apple", label="apple", kind="object", type="Apple", reasons=[]),
+        Candidate(id="pear", label="pear", kind="object", type="Pear", reasons=[]),
+    ]
+    readings = {c.id: what_it_is(Descriptions(id=c.id, type=c.type)) for c in candidates}
+    assert len(any_one_will_do(candidates, {}, readings, None)) == 2
+
+
+def test_the_types_a_rule_names_are_its_quoted_taxonomy_types() -> None:
+    query = '?thing haz:type "AlcoholicDrink" . ?person haz:ageGroup "child" . ?x haz:flag "sharp"'
+    assert types_named_in([query]) == {"AlcoholicDrink"}

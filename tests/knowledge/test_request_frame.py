@@ -380,6 +380,13 @@ def test_a_statement_of_where_a_thing_goes_is_a_place_step(
     assert step.landmark is not None and step.landmark.text == landmark
 
 
+def test_a_possessive_after_a_comma_is_another_thing_asked_for() -> None:
+    assert objects(only_step("pass me Nadia's scarf, Omar's gloves")) == [
+        "Nadia's scarf",
+        "Omar's gloves",
+    ]
+
+
 def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> None:
     frame = parse_request("the cheese goes in the fridge, could you take it there")
     assert [step.action for step in frame.steps] == ["bring"]
@@ -393,6 +400,10 @@ def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> N
         ("switch the fan off, it is chilly", "it is chilly"),
         ("turn on the radio, we listen to the news at six", "we listen to the news at six"),
         ("start the kettle, the visitors will be here soon", "the visitors will be here soon"),
+        ("pass the stapler, she's at her desk", "she's at her desk"),  # pronoun and verb joined
+        ("hand me a spoon, it's for the soup", "it's for the soup"),
+        ("fetch a cushion, we're in the den", "we're in the den"),
+        ("grab a towel, doesn't matter which", "doesn't matter which"),  # the subject unsaid
     ],
 )
 def test_a_statement_after_a_comma_ends_the_step(text: str, context: str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.understanding.told_apart import describing_words, told_apart
+from cogtree.knowledge.understanding.told_apart import asks_for_any, describing_words, told_apart
 
 
 def candidate(ident: str, label: str) -> Candidate:
@@ -52,3 +52,26 @@ def test_the_names_holding_most_of_the_words_are_kept(words: list[str], kept: li
 def test_the_reason_says_which_words_told_it_apart() -> None:
     (kept,) = told_apart(SHELF, ["mints"])
     assert kept.reasons == ["fits", "told apart by mints"]
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "any_one"),
+    [
+        ("Could you get me a slice of melon, not the grapes", "melon, not the grapes", True),
+        ("Hand me some string", "some string", True),
+        ("Find me something to tie it with", "something to tie it with", True),
+        ("Pass one of the spoons", "spoons", True),
+        ("Pass any spoon", "spoon", True),
+        ("Pass the spoon", "the spoon", False),
+        ("Pass the three spoons", "spoons", False),
+        ("Pass my spoon", "my spoon", False),
+        ("Pass spoons", "spoons", False),
+        ("Pass a spoon that is good for jam", "a spoon", False),  # more said of it than a kind
+        ("Pass a spoon, thanks", "a spoon", True),
+        ("Pass a spoon", "a fork", False),  # not said as such
+    ],
+)
+def test_the_words_before_a_referent_say_whether_any_one_will_do(
+    utterance: str, said: str, any_one: bool
+) -> None:
+    assert asks_for_any([utterance], said) is any_one

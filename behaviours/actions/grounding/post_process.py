@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any, Final, Literal, get_args
 
 from py_trees.common import Status
@@ -33,13 +33,19 @@ from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, req
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.safety.thing_properties import Descriptions, Reading, what_it_is
-from cogtree.knowledge.scene.fit_for_use import any_will_do, fit_for_use
+from cogtree.knowledge.scene.fit_for_use import (
+    any_one_will_do,
+    any_will_do,
+    fit_for_use,
+    types_named_in,
+)
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
-from cogtree.knowledge.understanding.told_apart import describing_words, told_apart
+from cogtree.knowledge.understanding.told_apart import asks_for_any, describing_words, told_apart
 from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     IntentStep,
@@ -141,7 +147,9 @@ def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue
 Placed = tuple[list[Candidate], dict[str, str], dict[str, Reading]]
 """A referent's candidates and, when asked for, where each is believed to be and what it is
 for safety (:func:`~knowledge.safety.thing_properties.what_it_is` over its type, label, id,
-material and flags), for :func:`~knowledge.scene.fit_for_use.any_will_do`."""
+material and flags) with whose it is (its owners, last), for
+:func:`~knowledge.scene.fit_for_use.any_will_do` and
+:func:`~knowledge.scene.fit_for_use.any_one_will_do`."""
 
 
 def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, placed: bool) -> Placed:
@@ -170,7 +178,8 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
             material=values.get("material"),
             flags=frozenset(node.flags) if node is not None else frozenset(),
         )
-        readings[candidate.id] = what_it_is(described)
+        owners = frozenset(node.owners) if node is not None else frozenset()
+        readings[candidate.id] = (*what_it_is(described), owners)
     return candidates, places, readings
 
 
@@ -195,6 +204,9 @@ class _SceneLookup:
     people: Lexicon | None = None
     for_use: bool = False
     futures: list[Future[Placed]] = field(default_factory=list)
+    any_one: list[bool] = field(default_factory=list)
+    """Per item: whether it asks for any one thing it fits
+    (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -214,7 +226,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     the room the speaker is in and alike in what they are (type, safety kinds, materials, none
     unfit), the first, since any would do and a swap is at hand
     (:func:`~knowledge.scene.fit_for_use.any_will_do`; their places are looked up on the
-    workers with the referents).
+    workers with the referents). Of any slot the user filled with "a", "some", "one of" or
+    "something" (:func:`~knowledge.understanding.told_apart.asks_for_any`), one thing is kept
+    when the things that fit differ only in which member of their shared category they are
+    (:func:`~knowledge.scene.fit_for_use.any_one_will_do`: "a piece of fruit", an apple and a
+    satsuma; never a beer for a cola, nor someone else's).
 
     A request of several tasks (the frame's ``steps``) has every step's slots normalised
     and resolved (each step's ``resolved``); the frame's task and slots, ``/turn/resolved``
@@ -354,7 +370,10 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             info = schema_fields.get(slot)
             numeric = info is not None and _numeric(info.annotation)
             slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
-            self._start(pack, slot, spec, slots[slot], step, for_use=_for_speaker(task, slot))
+            others = [
+                item for name, other in said.items() if name != slot for item in _items(other)
+            ]
+            self._start(pack, slot, spec, slots[slot], step, _for_speaker(task, slot), others)
         return slots
 
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
@@ -370,10 +389,14 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         spec: SlotSpec | None,
         value: SlotValue,
         step: int,
-        *,
         for_use: bool = False,
+        others: Sequence[str] = (),
     ) -> None:
-        """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups."""
+        """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups.
+
+        ``others``: what the task's other slots hold (words said of them are not more said
+        of this one: "a towel on the ledge").
+        """
         items = _items(value)
         said: str | list[str] = items if isinstance(value, list) else " ".join(items)
         kind = spec.resolve if spec is not None else "text"
@@ -388,8 +411,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
-            resolve = partial(placed_referents, self.scene, placed=lookup.for_use)
             for item in items:
+                lookup.any_one.append(asks_for_any(self._said, item, others))
+                resolve = partial(
+                    placed_referents, self.scene, placed=for_use or lookup.any_one[-1]
+                )
                 lookup.futures.append(self.submit(resolve, item, speaker))
             self._lookups.append(lookup)
         elif kind in ("kg", "value"):
@@ -403,7 +429,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         ids: list[str] = []
         reasons: list[str] = []
         first: list[Candidate] | None = None
-        for item, future in zip(lookup.items, lookup.futures, strict=True):
+        for item, future, any_one in zip(lookup.items, lookup.futures, lookup.any_one, strict=True):
             if not future.done():
                 future.cancel()
                 reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
@@ -420,7 +446,12 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
                 candidates = told_apart(candidates, describing_words(self._said, item))
-                candidates = any_will_do(fit_for_use(candidates, item), places, readings)
+                candidates = fit_for_use(candidates, item)
+            if any_one:  # "a piece of fruit": the apple or the satsuma
+                ruled = _ruled_types(shipped_hazard_rules())
+                candidates = any_one_will_do(candidates, places, readings, ruled)
+            if lookup.for_use:
+                candidates = any_will_do(candidates, places, readings)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
@@ -460,6 +491,14 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             else:
                 parts.append(f"{slot}: {len(resolution.ids)} id(s)")
         return "; ".join(parts)
+
+
+@lru_cache(maxsize=1)
+def _ruled_types(rules: HazardRules) -> frozenset[str] | None:
+    """The types the hazard rules name (None while the rules cannot be read)."""
+    if rules.unreadable:
+        return None
+    return types_named_in(rule.query for rule in rules.rules)
 
 
 def _for_speaker(task: TaskSpec, slot: str) -> bool:
