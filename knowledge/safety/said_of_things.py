@@ -9,8 +9,9 @@ phrase as said is kept ("hot saucepan"), so a word before the name describes the
 a state ("hot") or as what a container holds ("bleach"), never as whom it is for ("the dog
 bowl" is no animal). :func:`said_of_things` collects those phrases per thing;
 :mod:`knowledge.safety.thing_properties` reads them like any other description (a type, a
-material, a state: hot, switched on, sharp, toxic, broken), :func:`states_said` finds the
-states among them and :func:`contents_said` what it holds ("full of hot oil"). A negated
+material, a state: hot, switched on, sharp, toxic, broken, faulty), :func:`states_said` finds the
+states among them and :func:`contents_said` what it holds ("full of hot oil"). What a thing
+is said to have done counts when it is a state ("the kettle sparked": faulty). A negated
 clause ("the hob is not hot") is left out: what the user says can add a hazard, never lower
 one (only a fresh observation or an explicit yes does).
 """
@@ -74,9 +75,24 @@ STATES: Mapping[str, str] = {
     "smashed": "broken",
     "cracked": "broken",
     "chipped": "broken",
+    "faulty": "faulty",
+    "dodgy": "faulty",
+    "sparked": "faulty",
+    "sparking": "faulty",
+    "sparks": "faulty",
+    "smoked": "faulty",
+    "smoking": "faulty",
+    "tripped": "faulty",
+    "shorted": "faulty",
+    "fused": "faulty",
+    "frayed": "faulty",
+    "leaking": "faulty",
+    "leaks": "faulty",
+    "leaked": "faulty",
+    "melted": "faulty",
 }
-"""State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``
-or a flag)."""
+"""State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
+``faulty`` or a flag)."""
 
 _AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
 """Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
@@ -103,6 +119,8 @@ def said_of_things(
             predicate = _predicate(match.group("predicate"))
             if predicate:
                 said.setdefault(thing, []).append(predicate)
+        elif match is None and (done := _did(clause, by_name)) is not None:
+            said.setdefault(done[0], []).append(done[1])
         for named, phrase in _described(clause, by_name):
             said.setdefault(named, []).append(phrase)
         last = _last_named(clause, by_name) or last
@@ -138,6 +156,24 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
             if part:
                 clauses.append(part)
     return clauses
+
+
+def _did(clause: str, names: _Names) -> tuple[str, str] | None:
+    """(thing, what it did) when ``clause`` says a thing did something that is a state.
+
+    "the kettle sparked", "that lead keeps sparking": a subject naming a thing, then words
+    one of which is a state word (:data:`STATES`); anything else a thing did is not kept.
+    """
+    words = clause.split()
+    for end in range(min(len(words) - 1, 5), 0, -1):
+        thing = _named(_subject(" ".join(words[:end])), names)
+        if thing is None:
+            continue
+        predicate = _predicate(" ".join(words[end:]))
+        if predicate and states_said((predicate,)):
+            return thing, predicate
+        return None
+    return None
 
 
 def _subject(words: str) -> str:

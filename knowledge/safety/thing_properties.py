@@ -55,10 +55,12 @@ TYPE_FLAGS = frozenset(
         "sharp",
         "electrical",
         "heat_source",
+        "choking",
     }
 )
 """Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach
-is a chemical, cheese is food, a tablet is electrical, a hamster an animal).
+is a chemical, cheese is food, a tablet is electrical, a hamster an animal, a grape something
+a toddler can choke on).
 
 The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning_tool`` and
 ``bin`` grant skills (switch it on, fill at it, wipe with it, drop waste in it), which only
@@ -124,12 +126,15 @@ def what_it_is(descriptions: Descriptions) -> Reading:
 
     Its types, kinds (chemical, food, drink, medicine, sharp...), material classes (or that
     none is known) and scene flags over every description (:func:`safety_properties`, which
-    reads a "bleach bottle" as holding a chemical). Two things with different readings are
-    not interchangeable.
+    reads a "bleach bottle" as holding a chemical), and, for a medicine, its id: no other
+    thing reads the same. Two things with different readings are not interchangeable.
     """
     found = safety_properties(descriptions)
     unknown = frozenset({"material unknown"} if found.material_unknown else ())
-    return found.types, found.kinds, found.materials | unknown, descriptions.flags
+    # a medicine is only ever itself: whose it is and what it holds cannot be seen, so two
+    # pots of pills that look alike are never interchangeable
+    itself = frozenset({descriptions.id} if "medicine" in found.kinds else ())
+    return found.types, found.kinds, found.materials | unknown, descriptions.flags, itself
 
 
 @lru_cache(maxsize=CACHED_DESCRIPTIONS)

@@ -94,6 +94,7 @@ HazardFlag = Literal[
     "water_source",
     "medicine",
     "animal",
+    "choking",
 ]
 """Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
 
@@ -111,6 +112,7 @@ FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(
         "waterSource": "water_source",
         "medicine": "medicine",
         "animal": "animal",
+        "choking": "choking",
     }
 )
 """The ontology's boolean attribute for each flag (``cog:heatSource`` → heat_source); the

@@ -24,10 +24,10 @@ The step's graph (prefix ``haz:``):
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
   its types' typical material: a fork of no known material is judged as metal) or
   ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
-  ``haz:openUnknown`` (one whether open is not known), ``haz:hot``,
-  ``haz:powered``, ``haz:liquid``, ``haz:holds`` (every type each part of its liquid names,
-  with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:liquidMl``,
-  ``haz:capacityMl``, ``haz:support`` and
+  ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
+  ``haz:faulty`` (the user said it is faulty or broken), ``haz:liquid``, ``haz:holds``
+  (every type each part of its liquid names, with their categories: ``AlcoholicDrink`` for a
+  glass of wine), ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
   ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
@@ -178,6 +178,10 @@ class Said:
         object.__setattr__(self, "of_people", MappingProxyType(dict(self.of_people)))
 
 
+FAULTS = frozenset({"faulty", "broken"})
+"""States said of a thing that make it unfit to run (:func:`~knowledge.safety.said_of_things.
+states_said`): "the kettle sparked", "the heater is broken"."""
+
 NOTHING_SAID = Said()
 """The user said nothing the hazard check reads."""
 
@@ -282,6 +286,8 @@ class _Facts:
         stated = states_said(self.said.get(thing.id, ()))
         if thing.hot or "hot" in stated:
             self.add(node, "hot", _TRUE)
+        if stated & FAULTS:
+            self.add(node, "faulty", _TRUE)
         if "powered" in stated:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:
@@ -308,12 +314,14 @@ class _Facts:
     def _quote(self, thing: Thing, described: Descriptions, found: SafetyProperties) -> None:
         """Note what the user said of ``thing`` that made it more hazardous than the belief."""
         seen = safety_properties(replace(described, said=())).kinds
-        if found.kinds == seen and (thing.hot or "hot" not in states_said(described.said)):
+        stated = states_said(described.said)
+        if found.kinds == seen and (thing.hot or "hot" not in stated) and not stated & FAULTS:
             return
         raising = [
             phrase
             for phrase in described.said
             if (not thing.hot and "hot" in states_said((phrase,)))
+            or states_said((phrase,)) & FAULTS
             or safety_properties(replace(described, said=(phrase,))).kinds - seen
         ]
         name = " ".join(_words(thing.id)) or thing.id

@@ -11,8 +11,8 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_will_do,
     fit_for_use,
     interchangeable,
+    named_in_rules,
     states_in,
-    types_named_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
 
@@ -89,6 +89,7 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
         ([("tv remote", "RemoteControl"), ("remote", "RemoteControl")], False),  # whose
         ([("sofa cushion", "Cushion"), ("sofa cushion", "Cushion")], True),
         ([("red cushion", "Cushion"), ("blue cushion", "Cushion")], True),  # a colour only
+        ([("white pill pot", "Pot"), ("white pill pot", "Pot")], False),  # which pills? whose?
     ],
     ids=[
         "bleach and water",
@@ -99,6 +100,7 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
         "the tv's remote",
         "two sofa cushions",
         "two colours",
+        "two alike pill pots",
     ],
 )
 def test_only_things_alike_in_what_they_are_are_interchangeable(
@@ -186,6 +188,17 @@ def test_any_one_narrows_nothing_while_the_hazard_rules_cannot_be_read() -> None
     assert len(any_one_will_do(candidates, {}, readings, None)) == 2
 
 
-def test_the_types_a_rule_names_are_its_quoted_taxonomy_types() -> None:
-    query = '?thing haz:type "AlcoholicDrink" . ?person haz:ageGroup "child" . ?x haz:flag "sharp"'
-    assert types_named_in([query]) == {"AlcoholicDrink"}
+def test_what_a_rule_tells_apart_is_what_its_query_quotes() -> None:
+    query = '?thing haz:type "AlcoholicDrink" . ?x haz:flag "heat_source" . ?x haz:at ?y'
+    assert named_in_rules([query]) == {"AlcoholicDrink", "heat_source"}
+
+
+def test_things_of_a_kind_the_rules_name_are_any_one_only_of_one_type() -> None:
+    candidates = [
+        Candidate(id="pills", label="painkillers", kind="object", type="Painkiller", reasons=[]),
+        Candidate(id="syrup", label="cough syrup", kind="object", type="CoughSyrup", reasons=[]),
+    ]
+    readings = {c.id: what_it_is(Descriptions(id=c.id, type=c.type)) for c in candidates}
+    assert all("medicine" in readings[c.id][1] for c in candidates)
+    assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 1  # both medicine
+    assert len(any_one_will_do(candidates, {}, readings, frozenset({"medicine"}))) == 2

@@ -34,3 +34,12 @@ def test_a_head_noun_names_the_one_thing_it_ends_and_contents_are_read() -> None
 def test_a_negation_or_a_possessive_says_nothing_of_a_thing() -> None:
     assert said_of_things(["the hob is not hot", "the hob isn't on"], NAMES) == {}
     assert said_of_things(["Put the spray in Leo's cup"], NAMES) == {}
+
+
+def test_what_a_thing_is_said_to_have_done_counts_when_it_is_a_state() -> None:
+    """Checked to fail before: only "X is Y" was read, so a kettle that sparked was fine."""
+    said = said_of_things(["the hob sparked and tripped the fuse this morning"], NAMES)
+    assert said == {"hob_1": ("sparked",)}
+    assert states_said(said["hob_1"]) == {"faulty"}
+    assert said_of_things(["the frying pan keeps leaking"], NAMES) == {"pan_3": ("keeps leaking",)}
+    assert said_of_things(["the hob boiled the soup over"], NAMES) == {}  # no state
