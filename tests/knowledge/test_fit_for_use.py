@@ -11,8 +11,8 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_will_do,
     fit_for_use,
     interchangeable,
-    named_in_rules,
     states_in,
+    types_named_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
 
@@ -188,17 +188,6 @@ def test_any_one_narrows_nothing_while_the_hazard_rules_cannot_be_read() -> None
     assert len(any_one_will_do(candidates, {}, readings, None)) == 2
 
 
-def test_what_a_rule_tells_apart_is_what_its_query_quotes() -> None:
-    query = '?thing haz:type "AlcoholicDrink" . ?x haz:flag "heat_source" . ?x haz:at ?y'
-    assert named_in_rules([query]) == {"AlcoholicDrink", "heat_source"}
-
-
-def test_things_of_a_kind_the_rules_name_are_any_one_only_of_one_type() -> None:
-    candidates = [
-        Candidate(id="pills", label="painkillers", kind="object", type="Painkiller", reasons=[]),
-        Candidate(id="syrup", label="cough syrup", kind="object", type="CoughSyrup", reasons=[]),
-    ]
-    readings = {c.id: what_it_is(Descriptions(id=c.id, type=c.type)) for c in candidates}
-    assert all("medicine" in readings[c.id][1] for c in candidates)
-    assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 1  # both medicine
-    assert len(any_one_will_do(candidates, {}, readings, frozenset({"medicine"}))) == 2
+def test_the_types_a_rule_names_are_its_quoted_taxonomy_types() -> None:
+    query = '?thing haz:type "AlcoholicDrink" . ?person haz:ageGroup "child" . ?x haz:flag "sharp"'
+    assert types_named_in([query]) == {"AlcoholicDrink"}
