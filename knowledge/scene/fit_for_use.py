@@ -22,9 +22,10 @@ When the user asks for any one thing of a kind ("a piece of fruit", "something t
 "one of the mugs"), things of different types may all be what was asked for: an apple and a
 satsuma are both a piece of fruit. Any one of them will do, wherever it is, when they differ
 only in which member of the category they share they are (:func:`any_one_will_do`): not in
-whose they are, in a state that spoils their use, in a kind, material or flag the hazard
-rules read, in what their names say beyond that category (a jug of water, a jug of juice),
-nor in a type the hazard rules name (beer and cola are both drinks, only one is alcohol).
+whose they are, in a state that spoils their use, in a kind, material or flag, in what their
+names say beyond that category (a jug of water, a jug of juice), nor in a type the hazard
+rules name (beer and cola are both drinks, only one is alcohol); medicines, chemicals, blades
+and heat sources must be of one type (:data:`WHICH_MATTERS`: two medicines are not any pill).
 One in the room the speaker is in is taken before one elsewhere.
 
 Only requests that bring a thing to the person speaking are narrowed by use and by place;
@@ -175,10 +176,12 @@ def any_one_will_do(
     """Of ``candidates`` for "any one" of a kind, the first (in the speaker's room, if any).
 
     Narrowed when they differ only in which member of their nearest shared category they are
-    (see the module docs). ``ruled``: the types the hazard rules name (None when the rules
-    cannot be read: nothing is narrowed). ``readings``: what each is
-    (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their categories
-    first); ``places`` as for :func:`any_will_do`.
+    (see the module docs). ``ruled``: the types the hazard rules name
+    (:func:`named_in_rules`; None when the rules cannot be read: nothing is narrowed). A thing
+    of a kind in :data:`WHICH_MATTERS` is told apart by its every type: two medicines are not
+    any one pill. ``readings``: what each is
+    (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their categories,
+    then its kinds); ``places`` as for :func:`any_will_do`.
     """
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
@@ -188,15 +191,23 @@ def any_one_will_do(
     taxonomy = household_taxonomy()
     alike = set()
     for candidate in candidates:
-        types, *rest = readings[candidate.id]
+        types, kinds, *rest = readings[candidate.id]
         beyond = {kind for kind in types if not taxonomy.is_a(kind, shared)}
-        alike.add((frozenset(beyond | (types & ruled)), *rest))
+        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (types & ruled)
+        alike.add((told, kinds, *rest))
     if len(alike) != 1:
         return list(candidates)
     first = next((c for c in candidates if places.get(c.id)), candidates[0])
     others = [candidate.label for candidate in candidates if candidate is not first]
     note = f"any one {taxonomy.label(shared)} would do; {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
+
+
+WHICH_MATTERS: Final = frozenset(["medicine", "chemical", "sharp", "heat_source", "electrical"])
+"""Kinds (hazard flags) of things where the wrong member of a category harms, not merely
+displeases: which medicine, which cleaning chemical, which blade, which heater or appliance.
+Of food, drinks, clothes or books any member asked for will do (alcohol is told apart by the
+type the hazard rules name)."""
 
 
 def _shared_category(types: Sequence[str]) -> str | None:
@@ -210,15 +221,15 @@ def _shared_category(types: Sequence[str]) -> str | None:
     return None
 
 
-def types_named_in(texts: Iterable[str]) -> frozenset[str]:
-    """The taxonomy's types that ``texts`` (hazard rule queries) name as a quoted literal."""
-    known = household_taxonomy().types
-    return frozenset(
-        literal for text in texts for literal in _QUOTED.findall(text) if literal in known
-    )
+def named_in_rules(queries: Iterable[str]) -> frozenset[str]:
+    """The words hazard rule ``queries`` quote: the types, kinds and flags they read.
+
+    "AlcoholicDrink", "medicine", "sharp": what the rules tell things apart by.
+    """
+    return frozenset(literal for query in queries for literal in _QUOTED.findall(query))
 
 
-_QUOTED: Final = re.compile(r'"([A-Za-z]+)"')
+_QUOTED: Final = re.compile(r'"([A-Za-z_]+)"')
 
 
 ALSO_THERE: Final = "also there: "

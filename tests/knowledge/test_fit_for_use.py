@@ -11,8 +11,8 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_will_do,
     fit_for_use,
     interchangeable,
+    named_in_rules,
     states_in,
-    types_named_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
 
@@ -188,6 +188,18 @@ def test_any_one_narrows_nothing_while_the_hazard_rules_cannot_be_read() -> None
     assert len(any_one_will_do(candidates, {}, readings, None)) == 2
 
 
-def test_the_types_a_rule_names_are_its_quoted_taxonomy_types() -> None:
-    query = '?thing haz:type "AlcoholicDrink" . ?person haz:ageGroup "child" . ?x haz:flag "sharp"'
-    assert types_named_in([query]) == {"AlcoholicDrink"}
+def test_what_a_rule_tells_apart_is_what_its_query_quotes() -> None:
+    query = '?thing haz:type "AlcoholicDrink" . ?x haz:flag "heat_source" . ?x haz:at ?y'
+    assert named_in_rules([query]) == {"AlcoholicDrink", "heat_source"}
+
+
+def test_two_cleaning_chemicals_are_not_any_one_of_a_kind() -> None:
+    candidates = [
+        Candidate(id="spray", label="spray", kind="object", type="FloorCleaner", reasons=[]),
+        Candidate(id="bleach", label="bleach", kind="object", type="Bleach", reasons=[]),
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, material="plastic")) for c in candidates
+    }
+    assert all("chemical" in readings[c.id][1] for c in candidates)
+    assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 2  # which one matters

@@ -39,7 +39,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_one_will_do,
     any_will_do,
     fit_for_use,
-    types_named_in,
+    named_in_rules,
 )
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -495,10 +495,10 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
 
 @lru_cache(maxsize=1)
 def _ruled_types(rules: HazardRules) -> frozenset[str] | None:
-    """The types the hazard rules name (None while the rules cannot be read)."""
+    """What the hazard rules quote: the types they name (None while they cannot be read)."""
     if rules.unreadable:
         return None
-    return types_named_in(rule.query for rule in rules.rules)
+    return named_in_rules(rule.query for rule in rules.rules)
 
 
 def _for_speaker(task: TaskSpec, slot: str) -> bool:
