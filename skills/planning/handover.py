@@ -5,8 +5,9 @@ then says what it did not do and why ("I did not do the rest: I can't cut things
 when someone in the house can be asked to do it (a person of the belief with an ability named
 like the skill, not the one speaking, not away or asleep, never a child:
 :func:`~skills.planning.delegation.may_do`), offers to ask them ("Sam can cut things: I can
-ask Sam to do it for you."). The offer is only an offer here: a request refused whole asks
-them at once instead (:mod:`~skills.planning.delegation`).
+ask Sam to do it for you."). The offer is only an offer: where the robot can ask at once (a
+request refused for want of a skill alone, or done in part by a task-level plan) it asks
+instead, and :func:`undone_said` says whom (:mod:`~skills.planning.delegation`).
 
 Clauses of a request that no task held are left the same way, and said with why
 (:func:`left_item`: "I did not do 'place the slice inside': I could not tell where to put it").
