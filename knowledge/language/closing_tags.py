@@ -1,12 +1,13 @@
-"""Tags that close a request and ask nothing of their own: "pass me the salt, would you, love?".
+"""Tags that close a clause and ask nothing of their own: "pass me the salt, would you, love?".
 
 A question tag ("would you", "d'you know"), thanks ("ta", "cheers") or a form of address
-("love") after a request is not part of its last phrase: left in, it would be read as
+("love", "mate") after a request is not part of its last phrase: left in, it would be read as
 another thing asked for ("the salt" and "would you"). :func:`without_tags` cuts the tags at
-the end of a text before the grammar reads it. The lists are the ``tags`` entry of the
-grammar's words (``request_words.yaml``): ``closing`` tags go with or without a comma before
-them, ``after_comma`` ones only after a comma ("where is the tv, d'you know" but not "what do
-you know").
+the end of every clause of a text (a clause ends at a comma, a dash or a sentence mark: "take
+Dad his tablets would you, he's in the lounge") before the grammar reads it. The lists are
+the ``tags`` entry of the grammar's words (``request_words.yaml``): ``closing`` tags and
+``address`` (forms of address) go with or without a comma before them, ``after_comma`` ones
+only after a comma ("where is the tv, d'you know" but not "what do you know").
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Final
+from typing import Final, NamedTuple
 
 import yaml
 
@@ -24,42 +25,84 @@ WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
 """The grammar's word lists, whose ``tags`` entry this module reads."""
 
 _WORD: Final = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
-_TRAILING: Final = re.compile(r"[\s,.;:!?]*$")
+_MARKS: Final = re.compile(r"\s*(?:[,.;:!?]+|\s[-\u2013\u2014]+(?=\s))\s*")
+"""Where a clause ends: a comma, a sentence mark or a dash between spaces, with the spaces."""
 
 Tag = tuple[str, ...]
+
+
+class Tags(NamedTuple):
+    """The tags, longest first: those that close a clause anywhere, and those after a comma."""
+
+    anywhere: tuple[Tag, ...]
+    after_comma: tuple[Tag, ...]
 
 
 def _words(text: str) -> Tag:
     return tuple(text.lower().replace("\u2019", "'").split())
 
 
+def _longest_first(tags: object) -> tuple[Tag, ...]:
+    found = {_words(str(tag)) for tag in tags} if isinstance(tags, list) else set()
+    return tuple(sorted(found, key=len, reverse=True))
+
+
 @functools.cache
-def closing_tags() -> tuple[tuple[Tag, ...], tuple[Tag, ...]]:
-    """The tags that go without a comma and those that need one, longest first."""
+def closing_tags() -> Tags:
+    """The tags of the grammar's words (``closing`` and ``address`` go anywhere)."""
     data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER) or {}
     tags = data.get("tags") or {}
-    closing = {_words(str(tag)) for tag in tags.get("closing", [])}
-    after_comma = {_words(str(tag)) for tag in tags.get("after_comma", [])}
-    return tuple(sorted(closing, key=len, reverse=True)), tuple(
-        sorted(after_comma, key=len, reverse=True)
-    )
+    anywhere = [*tags.get("closing", []), *tags.get("address", [])]
+    return Tags(_longest_first(anywhere), _longest_first(tags.get("after_comma", [])))
 
 
 def without_tags(text: str) -> str:
-    """``text`` without the tags at its end, its closing mark kept; never every word."""
-    trailing = _TRAILING.search(text)
-    assert trailing is not None  # the pattern matches the empty end of any text
-    body, closing = text[: trailing.start()], text[trailing.start() :].strip(" ,")
-    anywhere, after_comma = closing_tags()
+    """``text`` without the tags at the end of each clause, its marks kept; never every word.
+
+    A clause that is only a tag goes with the mark before it ("..., would you, love?"); the
+    first clause is never cut to nothing.
+    """
+    tags = closing_tags()
+    kept: list[str] = []
+    for index, (clause, mark) in enumerate(_clauses(text)):
+        said = _said(clause)
+        after_comma = index > 0 and "," in kept[-1]
+        if index > 0 and said and _only_tag(said, tags, after_comma=after_comma):
+            kept[-1] = mark  # the mark before the tag goes with it
+            continue
+        kept += [_cut(clause, tags), mark]
+    return "".join(kept)
+
+
+def _clauses(text: str) -> list[tuple[str, str]]:
+    """``text`` as (clause, the mark after it) pairs; the last mark may be empty."""
+    pairs: list[tuple[str, str]] = []
+    start = 0
+    for mark in _MARKS.finditer(text):
+        pairs.append((text[start : mark.start()], mark.group(0)))
+        start = mark.end()
+    pairs.append((text[start:], ""))
+    return pairs
+
+
+def _said(clause: str) -> Tag:
+    return tuple(word.group(0).lower().replace("\u2019", "'") for word in _WORD.finditer(clause))
+
+
+def _only_tag(said: Tag, tags: Tags, *, after_comma: bool) -> bool:
+    """Whether the clause's words are one tag (an ``after_comma`` one only after a comma)."""
+    return said in tags.anywhere or (after_comma and said in tags.after_comma)
+
+
+def _cut(clause: str, tags: Tags) -> str:
+    """``clause`` without the tags (``anywhere`` ones) at its end, at least one word kept."""
     while True:
-        words = list(_WORD.finditer(body))
+        words = list(_WORD.finditer(clause))
         said = tuple(word.group(0).lower().replace("\u2019", "'") for word in words)
-        tag = next((tag for tag in anywhere if _ends(said, tag)), None)
+        tag = next((tag for tag in tags.anywhere if _ends(said, tag)), None)
         if tag is None:
-            tag = next((tag for tag in after_comma if _ends(said, tag)), None)
-            if tag is None or not body[: words[-len(tag)].start()].rstrip().endswith(","):
-                return body + closing if body != text[: trailing.start()] else text
-        body = body[: words[-len(tag)].start()].rstrip(" ,")
+            return clause
+        clause = clause[: words[-len(tag)].start()].rstrip(" ,")
 
 
 def _ends(said: Tag, tag: Tag) -> bool:

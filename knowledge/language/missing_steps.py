@@ -26,13 +26,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
-from cogtree.knowledge.language.request_frame import (
-    WANTED,
-    ObjectPhrase,
-    RequestFrame,
-    Step,
-    request_words,
-)
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.request_frame import WANTED, ObjectPhrase, RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 STAYS_PUT: Final = ("Appliance", "FurniturePiece")

@@ -1,14 +1,16 @@
 """Pronouns: the words that stand for a thing or a person named elsewhere, and what they stand for.
 
 The word sets say which pronoun stands for what kind of referent ("it" a thing, "her" a
-person, "them" either). What a pronoun stands for comes from two places, resolved here once:
+person, "them" either). What a pronoun stands for comes from three places, resolved here once:
 
 - the request's own context: :func:`context_referent` reads what a describing clause says
   "it" is ("the mug is dirty, wipe it": the mug);
 - what was named: :func:`antecedent` picks among the things and people named in the same
   utterance ("take Mr Okafor's pills to him", :mod:`knowledge.understanding.slot_filling`) or
   in an earlier turn (its :class:`TalkedAbout`: "the teapot is by the sink" ... "pour the milk
-  into it").
+  into it");
+- the people of the belief: :func:`people_meant` says whom "him" / "her" may be ("fetch him
+  his cup" with one other person at home: that person), never the speaker.
 
 :func:`knowledge.understanding.frame_tasks.with_referent` fills a task's slots with both, in
 that order.
@@ -22,7 +24,8 @@ from typing import Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, RequestFrame, request_words
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
@@ -79,6 +82,22 @@ def antecedent(
     if topic_first or len(left) == 1:
         return left[0] if left else None
     return None
+
+
+def people_meant(
+    pronoun: str, named: Sequence[str], present: Sequence[str], speaker: str
+) -> list[str]:
+    """Whom a person pronoun ("him", "her", "them") may stand for among the belief's people.
+
+    The speaker never: "give him one of my tablets" is for someone else. Of the people the
+    conversation ``named`` (in order), the one other than the speaker; with nobody named,
+    everyone ``present`` but the speaker: one is the answer, several are a choice the robot
+    asks about. Empty for a word that is no person pronoun, or when nobody else is there.
+    """
+    if pronoun.lower() not in PERSON_PRONOUNS | OBJECT_OR_PERSON:
+        return []
+    others = list(dict.fromkeys(person for person in named if person != speaker))
+    return others or list(dict.fromkeys(person for person in present if person != speaker))
 
 
 _IT = "|".join(sorted(THING_PRONOUNS - PLURAL_PRONOUNS))

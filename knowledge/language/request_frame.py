@@ -23,19 +23,13 @@ import functools
 import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
-from typing import Any, Final, Literal
-
-import yaml
+from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.unsupported_skills import unsupported_skills
+from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import verb_bases
-from cogtree.knowledge.yaml_files import LOADER
-
-WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
-"""The grammar's word lists."""
+from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
@@ -44,20 +38,16 @@ WANTED: Final = "bring"
 
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
-PHRASE_WORDS: Final = 8
-"""The most words a phrase of the word lists may have: the matcher looks no further ahead."""
-
-PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
-"""Words that may finish a phrasal verb after its object ("throw the can away")."""
-
 INLINE_FILLERS: Final = frozenset(
     ["please", "now", "again", "too", "also", "thanks", "thank", "quickly", "carefully",
      "gently", "just", "right", "away", "here", "there", "for", "then", "kindly", "actually"]
 )  # fmt: skip
 """Words inside or after a phrase that say nothing about the thing."""
 
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]")
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]|(?<=\s)[-\u2013\u2014](?=\s)")
 _BREAK = frozenset([".", "!", "?", ";", ":"])
+DASHES: Final = frozenset("-\u2013\u2014")
+"""A dash between spaces sets a clause apart as a comma does ("the pan - the red one")."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
 
@@ -190,208 +180,6 @@ class RequestFrame:
         return [phrase for step in self.steps for phrase in step.phrases()]
 
 
-# -- the word lists -----------------------------------------------------------------------------
-
-
-class WordsError(ValueError):
-    """The grammar's word file is broken; the message names the entry and the fix."""
-
-
-@dataclass(frozen=True)
-class _Words:
-    """The word lists, as phrase tables (tuples of words -> value)."""
-
-    verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
-    says: Mapping[str, str]
-    tasks: Mapping[str, tuple[str, ...]]
-    place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
-    thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
-    throw_verbs: frozenset[str]  # verbs of throwing: to someone named, else away or nowhere
-    skills: Mapping[str, frozenset[str]]
-    openers: frozenset[tuple[str, ...]]
-    wants: frozenset[tuple[str, ...]]
-    determiners: frozenset[str]
-    quantities: frozenset[str]
-    measures: frozenset[str]
-    pronouns: frozenset[str]
-    indefinites: frozenset[str]
-    speaker: frozenset[str]
-    people_pronouns: frozenset[str]
-    negations: frozenset[tuple[str, ...]]
-    conjunctions: frozenset[tuple[str, ...]]
-    sequencers: frozenset[tuple[str, ...]]
-    copulas: frozenset[str]
-    other_verbs: frozenset[str]
-    subjects: frozenset[str]
-    idioms: frozenset[tuple[str, ...]]
-    subordinators: frozenset[str]
-    vague_places: frozenset[str]
-    weak_verbs: frozenset[tuple[str, ...]]
-    adverbials: frozenset[tuple[str, ...]]
-    statement_modals: frozenset[tuple[str, ...]]
-    results: Mapping[str, str]  # a word after the object -> the action it makes
-    openings: frozenset[str]
-    remains: frozenset[tuple[str, ...]]
-    waste_words: frozenset[str]
-    statement_verbs: frozenset[tuple[str, ...]]
-    prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
-    particles: Mapping[str, frozenset[str]]
-    # the verb's first word -> (the words after the object, (kind, key))
-    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
-
-
-def _phrase(text: Any) -> tuple[str, ...]:
-    if len(words := tuple(str(text).lower().replace("\u2019", "'").split())) > PHRASE_WORDS:
-        raise WordsError(f"{str(text)!r}: a phrase of the grammar has at most {PHRASE_WORDS} words")
-    return words
-
-
-def _list(data: Mapping[str, Any], key: str) -> list[Any]:
-    value = data.get(key)
-    if not isinstance(value, list) or not value:
-        raise WordsError(f"{WORDS_FILE.name}: {key!r} must be a non-empty list of words")
-    return value
-
-
-@functools.cache
-def request_words() -> _Words:
-    """The grammar's word lists, read once from :data:`WORDS_FILE`.
-
-    Raises :class:`WordsError` naming the entry when the file is malformed.
-    """
-    try:
-        data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        raise WordsError(f"{WORDS_FILE}: cannot read the grammar's words: {error}") from error
-    if not isinstance(data, dict):
-        raise WordsError(f"{WORDS_FILE.name}: expected a mapping of word lists")
-    verbs: dict[tuple[str, ...], tuple[str, str]] = {}
-    tasks: dict[str, tuple[str, ...]] = {}
-    skills: dict[str, frozenset[str]] = {}
-    says: dict[str, str] = {}
-    place_verbs: dict[str, frozenset[str]] = {}
-    thing_verbs: set[str] = set()
-    throw_verbs: set[str] = set()
-    for kind in ("actions", "unsupported"):
-        entries = data.get(kind)
-        if not isinstance(entries, dict) or not entries:
-            raise WordsError(f"{WORDS_FILE.name}: {kind!r} must map names to their verbs")
-        for key, entry in entries.items():
-            if not isinstance(entry, dict):
-                raise WordsError(f"{WORDS_FILE.name}: {kind}.{key} must be a mapping")
-            for verb in [*_list(entry, "verbs"), *entry.get("throw_verbs", [])]:
-                verbs.setdefault(_phrase(verb), (kind, str(key)))
-            if kind == "actions":
-                tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
-                skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
-                named = entry.get("place_verbs", [])
-                place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
-                thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
-                throw_verbs.update(str(verb).lower() for verb in entry.get("throw_verbs", []))
-            else:
-                says[str(key)] = str(entry.get("says") or key)
-    _add_catalogue(verbs, says)
-    prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
-    relations = data.get("relations")
-    if not isinstance(relations, dict):
-        raise WordsError(f"{WORDS_FILE.name}: 'relations' must map relations to prepositions")
-    for relation, forms in relations.items():
-        for form in forms:
-            prepositions.setdefault(_phrase(form), ("landmark", str(relation)))
-    for role, key in (
-        ("destination", "destinations"),
-        ("tool", "tools"),
-        ("source", "sources"),
-        ("recipient", "recipients"),
-    ):
-        for form in _list(data, key):
-            prepositions.setdefault(_phrase(form), (role, ""))
-    split_verbs: dict[str, list[tuple[tuple[str, ...], tuple[str, str]]]] = {}
-    for words in [words for words in verbs if "*" in words]:
-        star = words.index("*")
-        if star != 1 or len(words) < 3:
-            raise WordsError(
-                f"{WORDS_FILE.name}: {' '.join(words)!r}: write one verb, *, then words"
-            )
-        split_verbs.setdefault(words[0], []).append((words[2:], verbs.pop(words)))
-    particles: dict[str, set[str]] = {}
-    for words in verbs:
-        if len(words) == 2 and words[1] in PARTICLES:
-            particles.setdefault(words[0], set()).add(words[1])
-
-    def word_set(key: str) -> frozenset[str]:
-        return frozenset(str(word).lower() for word in _list(data, key))
-
-    def phrase_set(key: str) -> frozenset[tuple[str, ...]]:
-        return frozenset(_phrase(word) for word in _list(data, key))
-
-    return _Words(
-        verbs=verbs,
-        says=says,
-        tasks=tasks,
-        place_verbs=place_verbs,
-        thing_verbs=frozenset(thing_verbs),
-        throw_verbs=frozenset(throw_verbs),
-        skills=skills,
-        prepositions=prepositions,
-        particles={verb: frozenset(found) for verb, found in particles.items()},
-        split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
-        openers=phrase_set("openers"),
-        wants=phrase_set("wants"),
-        negations=phrase_set("negations"),
-        conjunctions=phrase_set("conjunctions"),
-        sequencers=phrase_set("sequencers"),
-        determiners=word_set("determiners"),
-        quantities=word_set("quantities"),
-        measures=word_set("measures"),
-        pronouns=word_set("pronouns"),
-        indefinites=word_set("indefinites"),
-        speaker=word_set("speaker"),
-        people_pronouns=word_set("people_pronouns"),
-        copulas=word_set("copulas"),
-        other_verbs=word_set("other_verbs"),
-        subjects=word_set("subjects"),
-        idioms=phrase_set("idioms"),
-        subordinators=word_set("subordinators"),
-        vague_places=word_set("vague_places"),
-        weak_verbs=phrase_set("weak_verbs"),
-        adverbials=phrase_set("adverbials"),
-        statement_modals=phrase_set("statement_modals"),
-        results=_results(data, frozenset(tasks)),
-        openings=word_set("openings"),
-        remains=phrase_set("remains"),
-        waste_words=word_set("waste_words"),
-        statement_verbs=phrase_set("statement_verbs"),
-    )
-
-
-def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
-    """The ``results`` table (word -> action), each action checked against ``actions``."""
-    results = data.get("results")
-    if not isinstance(results, dict):
-        raise WordsError(f"{WORDS_FILE.name}: 'results' must map words to actions")
-    for word, action in results.items():
-        if action not in actions:
-            raise WordsError(
-                f"{WORDS_FILE.name}: results.{word} names {action!r}, not an action; use one "
-                f"of {', '.join(sorted(actions))}"
-            )
-    return {str(word).lower(): str(action) for word, action in results.items()}
-
-
-def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
-    """Put the skill catalogue's unsupported skills over the grammar's own.
-
-    The catalogue is :func:`~knowledge.language.unsupported_skills.unsupported_skills` (its
-    ValueError names the file when it cannot be read).
-    """
-    for skill in unsupported_skills():
-        name = f"catalogue:{skill.name}"
-        for verb in skill.verbs:
-            verbs[_phrase(verb)] = ("unsupported", name)
-        says[name] = skill.missing
-
-
 def action_tasks() -> Mapping[str, tuple[str, ...]]:
     """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
     return request_words().tasks
@@ -418,9 +206,10 @@ class _Word:
 
 
 def _tokens(text: str) -> list[_Word]:
+    """The words and marks of ``text``; a dash between spaces is a comma ("the pan - the red")."""
+    said = [match.group(0) for match in _TOKEN.finditer(text)]
     return [
-        _Word(match.group(0).lower().replace("\u2019", "'"), match.group(0))
-        for match in _TOKEN.finditer(text)
+        _Word("," if word in DASHES else word.lower().replace("\u2019", "'"), word) for word in said
     ]
 
 
@@ -436,7 +225,7 @@ def _longest(words: Sequence[_Word], at: int, table: Container[tuple[str, ...]])
 class _Clause:
     """One clause's words and a cursor; the grammar's rules read it left to right."""
 
-    def __init__(self, words: Sequence[_Word], lexicon: _Words) -> None:
+    def __init__(self, words: Sequence[_Word], lexicon: Words) -> None:
         self.words = list(words)
         self.at = 0
         self.lexicon = lexicon
@@ -454,6 +243,31 @@ class _Clause:
 
     def text(self, start: int, end: int) -> str:
         return " ".join(word.said for word in self.words[start:end])
+
+    def closes(self, offset: int, *, preposition: bool = True) -> bool:
+        """Whether the request's words end ``offset`` words on.
+
+        They do at the clause's end, a conjunction, a filler, a subordinator or (with
+        ``preposition``) a prepositional phrase.
+        """
+        after, at = self.word(offset), self.at + offset
+        return (
+            not after
+            or after in (",", "and", "then", "or")
+            or after in INLINE_FILLERS
+            or after in self.lexicon.subordinators
+            or (preposition and bool(_longest(self.words, at, self.lexicon.prepositions)))
+        )
+
+    def noun_of_action(self) -> NounOfAction | None:
+        """The noun of action of a light verb at the cursor ("a quick wipe"), else None."""
+        return noun_of_action(
+            [word.text for word in self.words],
+            self.at,
+            self.lexicon.verbs,
+            manner=lambda word: _bare_word(word, self.lexicon),
+            ends=lambda at: self.closes(at - self.at),
+        )
 
     def asks_back(self) -> bool:
         """Whether a question's own verb and subject start here ("how many cups do we have")."""
@@ -512,7 +326,7 @@ def _parse(text: str) -> RequestFrame:
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
 
 
-def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
+def _bare_want(clause: Sequence[_Word], lexicon: Words) -> bool:
     """Whether the request is only a thing asked for ("a biscuit please").
 
     It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
@@ -529,13 +343,29 @@ def _bare_want(clause: Sequence[_Word], lexicon: _Words) -> bool:
         return False
     if _placement_statement(_Clause(clause, lexicon)) is not None:
         return False  # "the towels belong behind the door": a statement of where a thing goes
+    if any(_tells_what_happened(words, index, lexicon) for index in range(1, len(words))):
+        return False  # "the kettle sparked this morning": what happened, nothing asked for
     return not any(
         word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
         for word in words
     )
 
 
-def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
+def _tells_what_happened(words: Sequence[str], index: int, lexicon: Words) -> bool:
+    """Whether the word at ``index`` is a finite verb of a statement after its subject.
+
+    "has" / "had" ("the kettle base has packed in"), or a past form ("sparked", "boiled")
+    that no content word follows: "the boiled eggs" is a thing, "the beans boiled over" is
+    what happened.
+    """
+    word, after = words[index], words[index + 1] if index + 1 < len(words) else ""
+    if word in ("has", "had", "keeps", "kept"):
+        return True
+    past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
+    return past and not _bare_word(after, lexicon)
+
+
+def _continues(clause: Sequence[_Word], lexicon: Words) -> bool:
     """A verbless clause that adds to the step before ("..., but not chips", "or the cup")."""
     first = [word.text for word in clause[:2]]
     return bool(first) and (
@@ -544,7 +374,7 @@ def _continues(clause: Sequence[_Word], lexicon: _Words) -> bool:
     )
 
 
-def _clauses(words: list[_Word], lexicon: _Words) -> list[list[_Word]]:
+def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
     """Sentences split at sequencers, and at "and" / commas followed by a verb."""
     clauses: list[list[_Word]] = [[]]
     index = 0
@@ -603,7 +433,7 @@ def _purpose(words: list[_Word], index: int) -> bool:
     return end > index and words[end - 1].text in PURPOSE_ENDINGS
 
 
-def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+def _verb_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
     index = _after_openers(words, index, lexicon)
     size = _longest(words, index, lexicon.verbs)
@@ -616,13 +446,13 @@ def _verb_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     return after not in (",", "and", "or") and words[index].text not in lexicon.measures
 
 
-def _tool_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+def _tool_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether "use" / "using" (after openers) starts at ``index``: "..., use the whisk to ..."."""
     index = _after_openers(words, index, lexicon)
     return index < len(words) and words[index].text in TOOL_OPENERS
 
 
-def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
+def _after_openers(words: list[_Word], index: int, lexicon: Words) -> int:
     """The index of the first word from ``index`` on that is no opener."""
     while index < len(words):
         opener = _longest(words, index, lexicon.openers)
@@ -632,7 +462,7 @@ def _after_openers(words: list[_Word], index: int, lexicon: _Words) -> int:
     return index
 
 
-def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
+def _ends_modal(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
     return any(
         modal[-1] == "to"
@@ -642,7 +472,7 @@ def _ends_modal(words: list[_Word], index: int, lexicon: _Words) -> bool:
     )
 
 
-def _gerund(words: list[_Word], index: int, lexicon: _Words) -> str | None:
+def _gerund(words: list[_Word], index: int, lexicon: Words) -> str | None:
     """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
     if index >= len(words) or not words[index].text.endswith("ing"):
         return None
@@ -654,7 +484,7 @@ SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 """Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
 
 
-def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
+def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether a statement, not more of the step, starts at ``index`` (after a comma).
 
     A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
@@ -665,6 +495,8 @@ def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     if _longest(words, index, lexicon.wants):
         return False
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
+        return True
+    if _joined_verb(words, index, lexicon):
         return True
     for at in range(index + 1, min(index + 5, len(words))):
         text = words[at].text
@@ -677,14 +509,28 @@ def _statement_follows(words: list[_Word], index: int, lexicon: _Words) -> bool:
     return False
 
 
-def _subject_words(words: Sequence[_Word], lexicon: _Words) -> bool:
+def _joined_verb(words: list[_Word], index: int, lexicon: Words) -> bool:
+    """Whether a noun joined to "is" ("dinner's", "the carton's") opens a statement at ``index``.
+
+    Only when the word after it names no kind of thing (the household taxonomy): "dinner's
+    nearly ready" says something, "Dad's mug" names a mug.
+    """
+    for at in range(index, min(index + 3, len(words) - 1)):
+        noun, _, joined = words[at].text.partition("'")
+        if joined in ("s", "re") and _subject_words([*words[index:at], _Word(noun, noun)], lexicon):
+            after = words[at + 1].text
+            return _bare_word(after, lexicon) and household_taxonomy().type_named(after) is None
+    return False
+
+
+def _subject_words(words: Sequence[_Word], lexicon: Words) -> bool:
     """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
     texts = [word.text for word in words]
     if texts in (["it"], ["there"], ["this"], ["that"]):
         return True
-    if texts and texts[0] in lexicon.determiners:
-        texts = texts[1:]
-    return bool(texts) and all(_bare_word(text, lexicon) for text in texts)
+    if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
+        texts = texts[1:]  # "the mug", "Dad's mug"
+    return bool(texts) and all(_bare_word(text.removesuffix("'s"), lexicon) for text in texts)
 
 
 def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
@@ -720,7 +566,7 @@ def _skip_openers(clause: _Clause) -> None:
         clause.at += size
 
 
-def _read_clause(words: Sequence[_Word], lexicon: _Words, *, bare_want: bool = False) -> Step:
+def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = False) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
     A clause that opens with "to" says what the step before is for (``purpose``); one that
@@ -796,7 +642,7 @@ OPENING_ACTIONS: Final = frozenset(["open", "close"])
 """Actions a thing undergoes through its door or lid."""
 
 
-def _opened_by_its_part(phrase: ObjectPhrase, lexicon: _Words) -> ObjectPhrase:
+def _opened_by_its_part(phrase: ObjectPhrase, lexicon: Words) -> ObjectPhrase:
     """Said when opening or closing, "its door" is "it", named by its part (a pronoun)."""
     if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
         return replace(phrase, pronoun=True)
@@ -857,20 +703,22 @@ def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
     """The recipient of "hand me the X", "give Anna the cup", "pass him the salt"."""
     lexicon, word = clause.lexicon, clause.word()
     follows = clause.word(1)
-    opens_phrase = (
-        follows in lexicon.determiners
-        or follows in lexicon.quantities
-        or (follows and follows not in INLINE_FILLERS and not clause.match(lexicon.prepositions))
+    counted = follows in lexicon.determiners or follows in lexicon.quantities  # "him one of"
+    opens_phrase = counted or (
+        follows and follows not in INLINE_FILLERS and not clause.match(lexicon.prepositions)
     )
     if word in lexicon.speaker:
         clause.at += 1
         return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER)
-    if word in lexicon.people_pronouns and follows in lexicon.determiners:
+    if word in lexicon.people_pronouns and counted:
         clause.at += 1
         return ObjectPhrase(text=word, head=word, pronoun=True, person=word)
     name_end = clause.at
     while name_end < len(clause.words) and clause.words[name_end].said[:1].isupper():
         name_end += 1
+        if clause.words[name_end - 1].text.endswith("'s"):
+            name_end = clause.at  # "fetch Mum's cup": whose it is, not who receives it
+            break
     if name_end > clause.at and word not in lexicon.determiners and opens_phrase:
         said = clause.text(clause.at, name_end)
         head = clause.words[name_end - 1].text
@@ -883,7 +731,7 @@ def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
     return None
 
 
-def _bare_word(word: str, lexicon: _Words) -> bool:
+def _bare_word(word: str, lexicon: Words) -> bool:
     """A content word: not a function word the lexicon lists (nor a number)."""
     return bool(word) and not (
         word in lexicon.determiners
@@ -914,7 +762,7 @@ class _StepState:
     source: ObjectPhrase | None = None
     purpose: bool = False
 
-    def step(self, lexicon: _Words) -> Step:
+    def step(self, lexicon: Words) -> Step:
         kind, key = self.kind
         return Step(
             text=self.text,
@@ -952,6 +800,12 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             state.verb = f"{state.verb} {' '.join(tail)}"
             clause.at += len(tail)
             continue
+        action = clause.noun_of_action() if state.verb in lexicon.light_verbs else None
+        if action is not None and state.objects and lexicon.verbs[action.verb] != state.kind:
+            state.verb = f"{state.verb} {clause.text(clause.at, clause.at + action.size)}"
+            state.kind = lexicon.verbs[action.verb]  # "give the hob a wipe": wipe the hob
+            clause.at += action.size
+            continue
         if word in lexicon.vague_places and _longest(
             clause.words, clause.at + 1, lexicon.prepositions
         ):
@@ -987,7 +841,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             phrasal = (state.verb, word)
             state.verb = " ".join(phrasal)
             state.kind = lexicon.verbs[phrasal]
-            clause.at += 1
+            clause.at += 2 if _setting_follows(clause) else 1  # "switch it on low": on
             continue
         preposition = clause.match(lexicon.prepositions)
         if preposition:
@@ -1010,7 +864,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += 1
 
 
-def _where_it_goes(state: _StepState, lexicon: _Words) -> str:
+def _where_it_goes(state: _StepState, lexicon: Words) -> str:
     """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
     rubbish = any(
         word in lexicon.waste_words for phrase in state.objects for word in phrase.modifiers
@@ -1025,14 +879,7 @@ def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, 
     follows ("give the hob a wipe", "give it a clean with the cloth"); else None.
     """
     for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
-        after = clause.word(len(tail))
-        ends = (
-            not after
-            or after in (",", "and", "then", "or")
-            or after in INLINE_FILLERS
-            or bool(_longest(clause.words, clause.at + len(tail), clause.lexicon.prepositions))
-        )
-        if ends and clause.match([tail]) == len(tail):
+        if clause.closes(len(tail)) and clause.match([tail]) == len(tail):
             return tail, kind
     return None
 
@@ -1048,10 +895,7 @@ def _leaves_it(clause: _Clause, state: _StepState) -> bool:
 
 def _result_word(clause: _Clause) -> bool:
     """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
-    after = clause.word(1)
-    return clause.word() in clause.lexicon.results and (
-        not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
-    )
+    return clause.word() in clause.lexicon.results and clause.closes(1, preposition=False)
 
 
 def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
@@ -1064,17 +908,14 @@ def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
     word = clause.word()
     if word not in PARTICLES or word not in clause.lexicon.particles.get(verb, ()):
         return False
-    after = clause.word(1)
-    if word in ("away", "back") and not _longest(
-        clause.words, clause.at + 1, clause.lexicon.prepositions
-    ):
+    if word in ("away", "back"):
         return True  # "put the mug back where it belongs": never a preposition here
-    return (
-        not after
-        or after in (",", "and", "then", "or")
-        or after in INLINE_FILLERS
-        or bool(_longest(clause.words, clause.at + 1, clause.lexicon.prepositions))
-    )
+    return clause.closes(1) or _setting_follows(clause)
+
+
+def _setting_follows(clause: _Clause) -> bool:
+    """Whether a setting ends the clause after the particle at the cursor ("on low")."""
+    return clause.word(1) in clause.lexicon.settings and clause.closes(2)
 
 
 def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
@@ -1185,6 +1026,8 @@ def _noun_phrase(
             continue
         if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
             break  # "get the oven going": the verb's last words are no part of the thing
+        if content and clause.noun_of_action():
+            break  # "give the hob a wipe": the noun of action is no part of the thing
         if content and _result_word(clause):
             break  # "push the door shut": the state it is left in, no part of the thing
         if word in PARTICLES and (
@@ -1222,7 +1065,7 @@ def _noun_phrase(
     )
 
 
-def _head(words: Sequence[_Word], lexicon: _Words) -> str:
+def _head(words: Sequence[_Word], lexicon: Words) -> str:
     """The head noun: the last word before an "of" complement, else the last word."""
     texts = [word.text for word in words]
     if "of" in texts:

@@ -29,7 +29,8 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from cogtree.knowledge.language.request_frame import RequestFrame, request_words
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack

@@ -14,6 +14,12 @@ dropped, and the robot says which:
 - when the new request needs a question of its own, that question replaces the pending one,
   and the reply says so (:func:`dropped_note`).
 
+A turn that only tells (:func:`only_tells`: "the kettle base has packed in", "I've not cooked
+since breakfast") asks for no act: the robot asks what to do, but holds no task that acts
+waiting for the answer, so the next request sets nothing aside; what was said stays in the
+conversation (the hazard check reads every earlier turn). A statement is what a memory task
+serves ("I'm no longer allergic to nuts"): that one waits for its confirmation.
+
 A turn *continues* the pending question when its intent frame is the pending task (for a
 sequence, one of its steps' tasks) in the pending domain (the intent node merged them), or
 when the frame says it answers the question (``answers``: the intent node read the utterance
@@ -25,6 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cogtree.knowledge.language.question_form import asks_whether
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask
 
 BACK_TO_IT = "Back to your earlier request:"
@@ -38,6 +46,11 @@ class Settled:
     pending: PendingTask | None
     reply: str
     note: str
+
+
+def only_tells(frame: RequestFrame | None) -> bool:
+    """Whether the turn of ``frame`` is a statement that asks nothing: no step, no question."""
+    return frame is not None and not frame.steps and not asks_whether(frame.text)
 
 
 def moves_on(pending: PendingTask, intent: IntentFrame | None) -> bool:

@@ -18,13 +18,8 @@ import re
 from dataclasses import replace
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.request_frame import (
-    SPEAKER,
-    ObjectPhrase,
-    RequestFrame,
-    Step,
-    request_words,
-)
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
 
 BRING = "bring"
 """The capability a thing asked for is brought by."""

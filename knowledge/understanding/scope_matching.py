@@ -37,12 +37,8 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import numpy as np
 
-from cogtree.knowledge.language.request_frame import (
-    RequestFrame,
-    Step,
-    parse_request,
-    request_words,
-)
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.request_frame import RequestFrame, Step, parse_request
 from cogtree.knowledge.language.tfidf import SparseRows, TfidfVectors, side_by_side, unit_rows
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.scene.taxonomy import household_taxonomy

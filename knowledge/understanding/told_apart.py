@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Final
 
-from cogtree.knowledge.language.request_frame import WORDS_FILE, WordsError, request_words
+from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError, request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import singular_forms

@@ -12,13 +12,9 @@ import pytest
 import yaml
 
 from cogtree.knowledge.language import request_frame
-from cogtree.knowledge.language.request_frame import (
-    SPEAKER,
-    RequestFrame,
-    Step,
-    WordsError,
-    parse_request,
-)
+from cogtree.knowledge.language.grammar import words
+from cogtree.knowledge.language.grammar.words import WordsError
+from cogtree.knowledge.language.request_frame import SPEAKER, RequestFrame, Step, parse_request
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 
 
@@ -225,31 +221,31 @@ def test_a_long_request_is_cut() -> None:
 def test_a_broken_word_file_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     broken = tmp_path / "words.yaml"
     broken.write_text(yaml.safe_dump({"actions": {"bring": {"verbs": []}}}))
-    monkeypatch.setattr(request_frame, "WORDS_FILE", broken)
-    request_frame.request_words.cache_clear()
+    monkeypatch.setattr(words, "WORDS_FILE", broken)
+    words.request_words.cache_clear()
     try:
         with pytest.raises(WordsError, match="verbs"):
-            request_frame.request_words()
+            words.request_words()
     finally:
         monkeypatch.undo()
-        request_frame.request_words.cache_clear()
+        words.request_words.cache_clear()
 
 
 def test_a_phrase_longer_than_the_matcher_looks_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     catalogue = tmp_path / "unsupported_skills.yaml"
-    verb = " ".join(["sew"] * (request_frame.PHRASE_WORDS + 1))
+    verb = " ".join(["sew"] * (words.PHRASE_WORDS + 1))
     entry = {"name": "sew", "verbs": [verb], "say": "I can't sew yet."}
     catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
-    monkeypatch.setattr(request_frame, "unsupported_skills", lambda: unsupported_skills(catalogue))
-    request_frame.request_words.cache_clear()
+    monkeypatch.setattr(words, "unsupported_skills", lambda: unsupported_skills(catalogue))
+    words.request_words.cache_clear()
     try:
         with pytest.raises(WordsError, match="at most"):
-            request_frame.request_words()
+            words.request_words()
     finally:
         monkeypatch.undo()
-        request_frame.request_words.cache_clear()
+        words.request_words.cache_clear()
 
 
 def test_the_skill_catalogues_unsupported_skills_win(
@@ -258,21 +254,21 @@ def test_the_skill_catalogues_unsupported_skills_win(
     catalogue = tmp_path / "unsupported_skills.yaml"
     entry = {"name": "sew", "verbs": ["sew", "darn", "wipe"], "say": "I can't sew yet."}
     catalogue.write_text(yaml.safe_dump({"skills": [entry]}))
-    monkeypatch.setattr(request_frame, "unsupported_skills", lambda: unsupported_skills(catalogue))
-    request_frame.request_words.cache_clear()
+    monkeypatch.setattr(words, "unsupported_skills", lambda: unsupported_skills(catalogue))
+    words.request_words.cache_clear()
     request_frame._parse.cache_clear()
     try:
         assert parse_request("darn the sock").missing_skills == ["sew"]
         assert parse_request("wipe the shelf").missing_skills == ["sew"]  # the catalogue wins
         catalogue.write_text("skills: [{name: sew}]")
         unsupported_skills.cache_clear()
-        request_frame.request_words.cache_clear()
+        words.request_words.cache_clear()
         with pytest.raises(ValueError, match="each entry needs name, verbs and say"):
-            request_frame.request_words()
+            words.request_words()
     finally:
         monkeypatch.undo()
         unsupported_skills.cache_clear()
-        request_frame.request_words.cache_clear()
+        words.request_words.cache_clear()
         request_frame._parse.cache_clear()
 
 

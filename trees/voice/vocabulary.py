@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 
 from rdflib import RDFS, Graph, URIRef
 
-from cogtree.knowledge.language.request_frame import WORDS_FILE, WordsError
+from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.yaml_files import read_yaml_mapping

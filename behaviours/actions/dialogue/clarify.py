@@ -36,7 +36,7 @@ from cogtree.knowledge.understanding.faithfulness import (
     speech_rationale,
     turn_support,
 )
-from cogtree.knowledge.understanding.pending_question import dropped_note, moves_on
+from cogtree.knowledge.understanding.pending_question import dropped_note, moves_on, only_tells
 from cogtree.knowledge.understanding.turn_state import (
     MISSING_TASK,
     SPEAKER_SLOT,
@@ -313,7 +313,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``, ``/turn/missing``,
     ``/turn/safety``, ``/turn/resolved``, ``/turn/candidates``, ``/session/pending``,
     ``/turn/frame`` (the things a question about the task names; all optional). Writes
-    ``/turn/reply`` and, when a task is known, ``/session/pending``
+    ``/turn/reply`` and, when a task is known and the turn asked for something (a statement
+    that only tells, :func:`~knowledge.understanding.pending_question.only_tells`, leaves no
+    task that acts waiting), ``/session/pending``
     (:class:`~knowledge.understanding.turn_state.PendingTask`: the settled slots, the missing
     ones, what was said, the question, the safety doubts it asks to confirm); a pending question of
     another request that this one replaces is dropped, and the reply says so first
@@ -395,11 +397,15 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             rationale = speech_rationale(self.name, "clarification", question, unsaid)
             self.blackboard.set(self.rationale_key, rationale)
         reply = question
-        if request.pack is not None and request.spec is not None and request.intent is not None:
+        pack, spec, intent = request.pack, request.spec, request.intent
+        if pack is not None and spec is not None and intent is not None:
             earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
-            if earlier is not None and moves_on(earlier, request.intent):
-                reply = f"{dropped_note(earlier)} {question}"
-            self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
+            moved = earlier is None or moves_on(earlier, intent)
+            acts = spec.grounding == "physical"  # what a statement says is a memory task's own
+            if not (moved and acts and only_tells(request.frame)):  # it asks no act: none waits
+                if earlier is not None and moved:
+                    reply = f"{dropped_note(earlier)} {question}"
+                self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
         self.blackboard.set(self.reply_key, reply)
         self.feedback_message = f"asked: {reply!r}"
         return Status.SUCCESS

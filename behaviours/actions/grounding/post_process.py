@@ -30,6 +30,7 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.knowledge.language.pronouns import people_meant
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import required_slots
@@ -455,7 +456,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
-                people = [] if named else _named_nodes(item, lookup.people)
+                people = (
+                    []
+                    if named
+                    else _named_nodes(item, lookup.people) or self._meant(item, lookup.people)
+                )
                 if people:  # "pick up grandma": the words name a person, whom the plan's
                     ids.extend(people)  # hazard rules then refuse to treat as an object
                     reasons.extend(f"'{item}' names {node}, a person" for node in people)
@@ -472,6 +477,14 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             slot=lookup.slot, said=lookup.said, kind="scene", ids=ids, reasons=reasons
         )
         return resolution, first or []
+
+    def _meant(self, item: str, people: Lexicon | None) -> list[str]:
+        """Whom a person pronoun may be: the one named, or everyone here but the speaker."""
+        if people is None:
+            return []
+        named = [mention.id for said in self._said for mention in people.find(said)]
+        speaker = keys.read_optional(self.blackboard, self.speaker_key, str) or ""
+        return people_meant(item, named, people.ids, speaker)
 
     def _people(self, pack: DomainPack) -> Lexicon | None:
         """The pack's lexicon of the scene's people, if it has one."""

@@ -1,0 +1,233 @@
+"""The request grammar's word lists, read once from ``request_words.yaml``.
+
+The grammar (:mod:`knowledge.language.request_frame`) reads a small part-of-speech lexicon of
+function words written as data: the verbs of each capability and of each missing skill (the
+skill catalogue's unsupported skills over the grammar's own), prepositions by role, and the
+word classes (determiners, quantities, openers, ...). :func:`request_words` loads them as
+phrase tables; :class:`WordsError` names the broken entry and the fix.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import yaml
+
+from cogtree.knowledge.language.unsupported_skills import unsupported_skills
+from cogtree.knowledge.yaml_files import LOADER
+
+WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
+"""The grammar's word lists."""
+
+PHRASE_WORDS: Final = 8
+"""The most words a phrase of the word lists may have: the matcher looks no further ahead."""
+
+PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
+"""Words that may finish a phrasal verb after its object ("throw the can away")."""
+
+
+class WordsError(ValueError):
+    """The grammar's word file is broken; the message names the entry and the fix."""
+
+
+@dataclass(frozen=True)
+class Words:
+    """The word lists, as phrase tables (tuples of words -> value)."""
+
+    verbs: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (kind, key)
+    says: Mapping[str, str]
+    tasks: Mapping[str, tuple[str, ...]]
+    place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
+    thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
+    throw_verbs: frozenset[str]  # verbs of throwing: to someone named, else away or nowhere
+    light_verbs: frozenset[str]  # "give * a <verb>": the noun of action says the action
+    settings: frozenset[str]  # "switch it on low": a setting after the particle, no place
+    skills: Mapping[str, frozenset[str]]
+    openers: frozenset[tuple[str, ...]]
+    wants: frozenset[tuple[str, ...]]
+    determiners: frozenset[str]
+    quantities: frozenset[str]
+    measures: frozenset[str]
+    pronouns: frozenset[str]
+    indefinites: frozenset[str]
+    speaker: frozenset[str]
+    people_pronouns: frozenset[str]
+    negations: frozenset[tuple[str, ...]]
+    conjunctions: frozenset[tuple[str, ...]]
+    sequencers: frozenset[tuple[str, ...]]
+    copulas: frozenset[str]
+    other_verbs: frozenset[str]
+    subjects: frozenset[str]
+    idioms: frozenset[tuple[str, ...]]
+    subordinators: frozenset[str]
+    vague_places: frozenset[str]
+    weak_verbs: frozenset[tuple[str, ...]]
+    adverbials: frozenset[tuple[str, ...]]
+    statement_modals: frozenset[tuple[str, ...]]
+    results: Mapping[str, str]  # a word after the object -> the action it makes
+    openings: frozenset[str]
+    remains: frozenset[tuple[str, ...]]
+    waste_words: frozenset[str]
+    statement_verbs: frozenset[tuple[str, ...]]
+    prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
+    particles: Mapping[str, frozenset[str]]
+    # the verb's first word -> (the words after the object, (kind, key))
+    split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
+
+
+def _phrase(text: Any) -> tuple[str, ...]:
+    if len(words := tuple(str(text).lower().replace("\u2019", "'").split())) > PHRASE_WORDS:
+        raise WordsError(f"{str(text)!r}: a phrase of the grammar has at most {PHRASE_WORDS} words")
+    return words
+
+
+def _list(data: Mapping[str, Any], key: str) -> list[Any]:
+    value = data.get(key)
+    if not isinstance(value, list) or not value:
+        raise WordsError(f"{WORDS_FILE.name}: {key!r} must be a non-empty list of words")
+    return value
+
+
+@functools.cache
+def request_words() -> Words:
+    """The grammar's word lists, read once from :data:`WORDS_FILE`.
+
+    Raises :class:`WordsError` naming the entry when the file is malformed.
+    """
+    try:
+        data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER)
+    except (OSError, yaml.YAMLError) as error:
+        raise WordsError(f"{WORDS_FILE}: cannot read the grammar's words: {error}") from error
+    if not isinstance(data, dict):
+        raise WordsError(f"{WORDS_FILE.name}: expected a mapping of word lists")
+    verbs: dict[tuple[str, ...], tuple[str, str]] = {}
+    tasks: dict[str, tuple[str, ...]] = {}
+    skills: dict[str, frozenset[str]] = {}
+    says: dict[str, str] = {}
+    place_verbs: dict[str, frozenset[str]] = {}
+    thing_verbs: set[str] = set()
+    throw_verbs: set[str] = set()
+    for kind in ("actions", "unsupported"):
+        entries = data.get(kind)
+        if not isinstance(entries, dict) or not entries:
+            raise WordsError(f"{WORDS_FILE.name}: {kind!r} must map names to their verbs")
+        for key, entry in entries.items():
+            if not isinstance(entry, dict):
+                raise WordsError(f"{WORDS_FILE.name}: {kind}.{key} must be a mapping")
+            for verb in [*_list(entry, "verbs"), *entry.get("throw_verbs", [])]:
+                verbs.setdefault(_phrase(verb), (kind, str(key)))
+            if kind == "actions":
+                tasks[str(key)] = tuple(str(task) for task in _list(entry, "tasks"))
+                skills[str(key)] = frozenset(str(skill) for skill in _list(entry, "skills"))
+                named = entry.get("place_verbs", [])
+                place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
+                thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
+                throw_verbs.update(str(verb).lower() for verb in entry.get("throw_verbs", []))
+            else:
+                says[str(key)] = str(entry.get("says") or key)
+    _add_catalogue(verbs, says)
+    prepositions: dict[tuple[str, ...], tuple[str, str]] = {}
+    relations = data.get("relations")
+    if not isinstance(relations, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'relations' must map relations to prepositions")
+    for relation, forms in relations.items():
+        for form in forms:
+            prepositions.setdefault(_phrase(form), ("landmark", str(relation)))
+    for role, key in (
+        ("destination", "destinations"),
+        ("tool", "tools"),
+        ("source", "sources"),
+        ("recipient", "recipients"),
+    ):
+        for form in _list(data, key):
+            prepositions.setdefault(_phrase(form), (role, ""))
+    split_verbs: dict[str, list[tuple[tuple[str, ...], tuple[str, str]]]] = {}
+    for words in [words for words in verbs if "*" in words]:
+        star = words.index("*")
+        if star != 1 or len(words) < 3:
+            raise WordsError(
+                f"{WORDS_FILE.name}: {' '.join(words)!r}: write one verb, *, then words"
+            )
+        split_verbs.setdefault(words[0], []).append((words[2:], verbs.pop(words)))
+    particles: dict[str, set[str]] = {}
+    for words in verbs:
+        if len(words) == 2 and words[1] in PARTICLES:
+            particles.setdefault(words[0], set()).add(words[1])
+
+    def word_set(key: str) -> frozenset[str]:
+        return frozenset(str(word).lower() for word in _list(data, key))
+
+    def phrase_set(key: str) -> frozenset[tuple[str, ...]]:
+        return frozenset(_phrase(word) for word in _list(data, key))
+
+    return Words(
+        verbs=verbs,
+        says=says,
+        tasks=tasks,
+        place_verbs=place_verbs,
+        thing_verbs=frozenset(thing_verbs),
+        throw_verbs=frozenset(throw_verbs),
+        light_verbs=word_set("light_verbs"),
+        settings=word_set("settings"),
+        skills=skills,
+        prepositions=prepositions,
+        particles={verb: frozenset(found) for verb, found in particles.items()},
+        split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
+        openers=phrase_set("openers"),
+        wants=phrase_set("wants"),
+        negations=phrase_set("negations"),
+        conjunctions=phrase_set("conjunctions"),
+        sequencers=phrase_set("sequencers"),
+        determiners=word_set("determiners"),
+        quantities=word_set("quantities"),
+        measures=word_set("measures"),
+        pronouns=word_set("pronouns"),
+        indefinites=word_set("indefinites"),
+        speaker=word_set("speaker"),
+        people_pronouns=word_set("people_pronouns"),
+        copulas=word_set("copulas"),
+        other_verbs=word_set("other_verbs"),
+        subjects=word_set("subjects"),
+        idioms=phrase_set("idioms"),
+        subordinators=word_set("subordinators"),
+        vague_places=word_set("vague_places"),
+        weak_verbs=phrase_set("weak_verbs"),
+        adverbials=phrase_set("adverbials"),
+        statement_modals=phrase_set("statement_modals"),
+        results=_results(data, frozenset(tasks)),
+        openings=word_set("openings"),
+        remains=phrase_set("remains"),
+        waste_words=word_set("waste_words"),
+        statement_verbs=phrase_set("statement_verbs"),
+    )
+
+
+def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
+    """The ``results`` table (word -> action), each action checked against ``actions``."""
+    results = data.get("results")
+    if not isinstance(results, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'results' must map words to actions")
+    for word, action in results.items():
+        if action not in actions:
+            raise WordsError(
+                f"{WORDS_FILE.name}: results.{word} names {action!r}, not an action; use one "
+                f"of {', '.join(sorted(actions))}"
+            )
+    return {str(word).lower(): str(action) for word, action in results.items()}
+
+
+def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str, str]) -> None:
+    """Put the skill catalogue's unsupported skills over the grammar's own.
+
+    The catalogue is :func:`~knowledge.language.unsupported_skills.unsupported_skills` (its
+    ValueError names the file when it cannot be read).
+    """
+    for skill in unsupported_skills():
+        name = f"catalogue:{skill.name}"
+        for verb in skill.verbs:
+            verbs[_phrase(verb)] = ("unsupported", name)
+        says[name] = skill.missing

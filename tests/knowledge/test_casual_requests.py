@@ -1,0 +1,190 @@
+"""Casual phrasing reaches the one parse as a request plus what is only said beside it.
+
+Asides after a comma, tags and forms of address, light verbs ("give it a scrub"), people
+named by pronoun, settings after a switch, and statements that ask nothing. Every sentence
+here was written for this test; none comes from an evaluation set.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.pronouns import people_meant
+from cogtree.knowledge.language.request_frame import Step, parse_request
+from cogtree.knowledge.understanding.pending_question import only_tells
+
+
+def only_step(text: str) -> Step:
+    frame = parse_request(text)
+    assert len(frame.steps) == 1, frame
+    return frame.steps[0]
+
+
+def wanted(step: Step) -> list[str]:
+    return [phrase.text for phrase in step.wanted]
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("fetch the ladle would ya, the stew's ready", "fetch the ladle, the stew's ready"),
+        ("leave the keys on the hook pal, I'm off out", "leave the keys on the hook, I'm off out"),
+        ("shut the gate, mate, ta", "shut the gate"),
+        ("love", "love"),  # never every word
+    ],
+)
+def test_tags_close_every_clause_not_only_the_last(said: str, left: str) -> None:
+    assert without_tags(said) == left
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "objects", "landmark", "aside"),
+    [
+        ("put the tray on the rack, it's stopped dripping", "place", ["the tray"], "the rack",
+         "it's stopped dripping"),
+        ("leave the keys on the hook pal, they're the spare set", "place", ["the keys"],
+         "the hook", "they're the spare set"),
+        ("hang the apron on the door, I've finished with it", "place", ["the apron"], "the door",
+         "I've finished with it"),
+    ],
+)  # fmt: skip
+def test_an_aside_after_a_comma_is_context_not_a_thing(
+    text: str, action: str, objects: list[str], landmark: str, aside: str
+) -> None:
+    frame = parse_request(text)
+    step = only_step(text)
+    assert (step.action, wanted(step)) == (action, objects)
+    assert step.landmark is not None and step.landmark.text == landmark
+    assert aside in frame.context  # kept for what the user said of things, never dropped
+
+
+def test_a_dash_sets_a_description_apart_like_a_comma() -> None:
+    step = only_step("grab the colander - the steel one, not the plastic")
+    assert "the plastic" in [phrase.text for phrase in step.excluded]
+    assert "the colander - the steel one" not in wanted(step)
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "objects"),
+    [
+        ("give the tray a good wipe down", "wipe", ["the tray"]),
+        ("give the radiator a quick dust with the duster", "wipe", ["the radiator"]),
+        ("give the mirror a polish before the guests come", "wipe", ["the mirror"]),
+        ("give the baby a bath", "bring", ["the baby a bath"]),  # "bath" is no verb
+        ("give Sam a hand", "bring", ["a hand"]),  # a person first: the thing given
+    ],
+)
+def test_a_light_verb_asks_for_the_action_its_noun_names(
+    text: str, action: str, objects: list[str]
+) -> None:
+    step = only_step(text)
+    assert (step.action, wanted(step)) == (action, objects)
+
+
+def test_a_tool_after_the_noun_of_action_is_the_tool() -> None:
+    step = only_step("give the radiator a quick dust with the duster")
+    assert step.tool is not None and step.tool.text == "the duster"
+
+
+@pytest.mark.parametrize(
+    ("text", "person", "objects"),
+    [
+        ("pass her two of the napkins", "her", ["two of the napkins"]),
+        ("hand him one of the spoons", "him", ["one of the spoons"]),
+    ],
+)
+def test_a_person_pronoun_before_a_count_is_who_receives(
+    text: str, person: str, objects: list[str]
+) -> None:
+    step = only_step(text)
+    assert step.recipient is not None and step.recipient.person == person
+    assert wanted(step) == objects
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("turn the fan on high", "switch_on"),
+        ("switch the heater on low before you go", "switch_on"),
+    ],
+)
+def test_a_setting_after_a_switch_is_no_place(text: str, action: str) -> None:
+    step = only_step(text)
+    assert step.action == action and step.landmark is None and len(step.wanted) == 1
+
+
+def test_down_a_drain_is_into_it() -> None:
+    step = only_step("pour the cold tea down the sink")
+    assert (step.action, step.relation) == ("pour", "in")
+    assert step.landmark is not None and step.landmark.text == "the sink"
+
+
+@pytest.mark.parametrize(
+    "text", ["stack the bowls in the cupboard, any old how", "bung the bowls in the cupboard"]
+)
+def test_everyday_placing_words_place(text: str) -> None:
+    step = only_step(text)
+    assert (step.action, wanted(step)) == ("place", ["the bowls"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the fridge light has gone", "the milk boiled over on the hob", "the hoover keeps beeping"],
+)
+def test_a_thing_and_what_happened_to_it_asks_for_nothing(text: str) -> None:
+    assert parse_request(text).steps == ()
+
+
+@pytest.mark.parametrize("text", ["a poached egg please", "some grated cheese"])
+def test_a_thing_with_a_past_form_before_its_name_is_still_asked_for(text: str) -> None:
+    assert only_step(text).action == "bring"
+
+
+@pytest.mark.parametrize(
+    ("text", "tells"),
+    [
+        ("the fridge light has gone", True),
+        ("we ate early, the oven's cold", True),
+        ("is the oven still on?", False),
+        ("put the oven gloves away", False),
+    ],
+)
+def test_a_statement_only_tells(text: str, tells: bool) -> None:
+    assert only_tells(parse_request(text)) is tells
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "aside"),
+    [
+        ("set the plates on the table, tea's nearly ready", ["the plates"], "tea's nearly ready"),
+        ("fetch Gran's cup, Dad's mug is chipped", ["Gran's cup"], "Dad's mug is chipped"),
+        ("pass the tray, the teapot's lid is loose", ["the tray"], "the teapot's lid is loose"),
+    ],
+)
+def test_a_noun_joined_to_is_opens_an_aside_when_no_thing_follows(
+    text: str, objects: list[str], aside: str
+) -> None:
+    frame = parse_request(text)
+    assert wanted(frame.steps[0]) == objects and aside in frame.context
+
+
+def test_whose_thing_it_is_is_no_recipient() -> None:
+    step = only_step("fetch Gran's cup")
+    assert step.recipient is None and wanted(step) == ["Gran's cup"]
+
+
+@pytest.mark.parametrize(
+    ("pronoun", "named", "present", "meant"),
+    [
+        ("him", [], ["me", "finn"], ["finn"]),  # the one other person at home
+        ("her", ["ella"], ["me", "ella", "sam"], ["ella"]),  # the one the turn named
+        ("him", [], ["me", "finn", "leo"], ["finn", "leo"]),  # a choice: the robot asks
+        ("him", ["me"], ["me"], []),  # never the speaker
+        ("it", [], ["me", "finn"], []),  # no person pronoun
+    ],
+)
+def test_a_person_pronoun_is_someone_of_the_belief_but_the_speaker(
+    pronoun: str, named: list[str], present: list[str], meant: list[str]
+) -> None:
+    assert people_meant(pronoun, named, present, "me") == meant
