@@ -38,7 +38,8 @@ ADULT_AT = Decimal(18)
 """An age said under this many years (and a child's no longer) is a minor's: no alcohol."""
 
 AGE_WORDS = {
-    "toddler": "toddler", "baby": "toddler", "child": "child", "kid": "child",
+    "toddler": "toddler", "baby": "toddler", "infant": "toddler", "newborn": "toddler",
+    "child": "child", "kid": "child",
     "teenager": "minor", "teen": "minor", "minor": "minor", "underage": "minor",
     "adolescent": "minor",
 }  # fmt: skip

