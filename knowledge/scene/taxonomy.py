@@ -13,7 +13,8 @@ for questions asked outside a belief:
   (:data:`skills.action_model.belief.HazardFlag` names) of a type, flags accumulated over its
   categories;
 - :meth:`Taxonomy.type_named`: the type a person's name for a thing denotes ("bottled iced
-  tea" -> ``Tea``), by its label or a synonym, else by the longest known ending of the name;
+  tea" -> ``Tea``), by its label (a plural label in the singular too: "a tissue") or a
+  synonym, else by the longest known ending of the name;
   :meth:`Taxonomy.types_in`: what each part of a mixture is ("gin and tonic");
 - :func:`referred_to_by_content`: whether a thing may be called by the liquid it holds (a
   drink, only in a vessel made for it: a glass or jug of water, never the kettle).
@@ -123,11 +124,18 @@ class Taxonomy:
                 _local(o) for o in broader.get(node, ()) if isinstance(o, URIRef)
             )
         # a label names its type before any other type's synonym does
-        for naming in (RDFS.label, COG.synonym):
-            words = _objects_by_subject(graph, naming)
+        labels = _objects_by_subject(graph, RDFS.label)
+        for words in (labels, _objects_by_subject(graph, COG.synonym)):
             for node in nodes:
                 for word in words.get(node, ()):
                     self._names.setdefault(str(word).lower(), _local(node))
+        # a plural label names one of them in the singular ("tissues": "a tissue"), unless
+        # that is another type's own name
+        for node in nodes:
+            for label in map(str, labels.get(node, ())):
+                *head, last = label.lower().split() or [""]
+                for singular in singular_forms(last)[1:]:
+                    self._names.setdefault(" ".join([*head, singular]), _local(node))
         self.top_categories = frozenset(
             _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
         )

@@ -91,6 +91,9 @@ def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonom
         ("rubbing alcohol", "Solvent"),  # a chemical, not a drink
         ("white spirit", "Solvent"),
         ("charging port", None),  # "port" alone names no wine
+        ("a tissue", "Tissues"),  # one of what a plural label names
+        ("cotton swab", "CottonSwab"),
+        ("a glass", "Glass"),  # a type's own name wins over the singular of "glasses"
     ],
 )
 def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None:
