@@ -4,18 +4,20 @@ message (host and viewer side), and (with chromium) how long the page takes to d
 
 Records JANUS's Figure-4 turn ("How many carbohydrates are in tiramisu?", fast paths, no
 model) unless a tick log is given. Prints a table; asserts nothing. A few seconds.
+``--quick`` (CI) runs the snapshot stream 3 times instead of :data:`STREAM_REPEATS` and
+builds snapshots and fills the live feed from every :data:`QUICK_STRIDE`-th tick only.
 
-    python benchmarks/viewer_figures.py [LOG]
+    python benchmarks/viewer_figures.py [--quick] [LOG]
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
 import gzip
 import json
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -72,18 +74,24 @@ def record(folder: Path) -> tuple[Path, SnapshotStream]:
 
 STREAM_REPEATS = 50
 """How often the snapshot stream is run over the ticks (its figures are each message's median)."""
+QUICK_STREAM_REPEATS = 3
+"""The same with ``--quick``."""
+QUICK_STRIDE = 10
+"""With ``--quick``, snapshots are built and the live feed filled from every this-many-th tick."""
 
 
-def stream_figures(stream: SnapshotStream, ticks: list[TickEntry]) -> dict[str, list[float]]:
+def stream_figures(
+    stream: SnapshotStream, ticks: list[TickEntry], repeats: int = STREAM_REPEATS
+) -> dict[str, list[float]]:
     """Per message of the ROS snapshot stream: its size, the host's and the viewer's time.
 
-    The times are each message's median over :data:`STREAM_REPEATS` runs of a fresh copy of
-    ``stream`` into a fresh feed (a turn sends only a few messages).
+    The times are each message's median over ``repeats`` runs of a fresh copy of ``stream``
+    into a fresh feed (a turn sends only a few messages).
     """
     sizes: list[float] = []
     host_runs: list[list[float]] = []
     viewer_runs: list[list[float]] = []
-    for _ in range(STREAM_REPEATS):
+    for _ in range(repeats):
         fresh = copy.deepcopy(stream)
         feed = TickFeed(keep=None)
         host_ms: list[float] = []
@@ -153,19 +161,25 @@ def page_load_s(server: ViewerServer, last_tick: int) -> tuple[float, int] | Non
 
 def main() -> None:
     """Measure and print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("log", nargs="?", type=Path, help="a tick log (default: record one)")
+    parser.add_argument("--quick", action="store_true", help="few repeats, some ticks (CI)")
+    args = parser.parse_args()
+    repeats = QUICK_STREAM_REPEATS if args.quick else STREAM_REPEATS
     with tempfile.TemporaryDirectory() as folder:
         stream: SnapshotStream | None = None
-        if len(sys.argv) > 1:
-            log = Path(sys.argv[1])
+        if args.log is not None:
+            log = args.log
         else:
             log, stream = record(Path(folder))
         header, ticks = read_tick_log(log)
-        streamed = stream_figures(stream, ticks) if stream is not None else {}
+        streamed = stream_figures(stream, ticks, repeats) if stream is not None else {}
         feed = TickFeed.from_log(log)
+        sampled = ticks[:: QUICK_STRIDE if args.quick else 1]
         raw: list[float] = []
         packed: list[float] = []
         build_ms: list[float] = []
-        for entry in ticks:
+        for entry in sampled:
             started = time.perf_counter()
             snapshot = feed.snapshot(entry.tick)
             build_ms.append((time.perf_counter() - started) * 1000)
@@ -175,9 +189,9 @@ def main() -> None:
 
         tracemalloc.start()
         before = tracemalloc.take_snapshot()
-        live = TickFeed(keep=len(ticks))
+        live = TickFeed(keep=len(sampled))
         live.push(header)
-        for entry in ticks:
+        for entry in sampled:
             live.push(entry.model_copy(deep=True))
         growth = tracemalloc.take_snapshot().compare_to(before, "filename")
         held = sum(stat.size_diff for stat in growth)
@@ -202,7 +216,7 @@ def main() -> None:
     for name, values in figures.items():
         low, mean, high = min(values), statistics.mean(values), max(values)
         print(f"| {name} | {low:.4g} | {mean:.4g} | {high:.4g} |")
-    print(f"live feed memory per kept tick: {held / len(ticks) / 1024:.1f} KiB")
+    print(f"live feed memory per kept tick: {held / len(sampled) / 1024:.1f} KiB")
     shown = f"{load[0]:.2f} s, {load[1]} nodes drawn" if load is not None else "n/a"
     print(f"page load to the last tick drawn (headless chromium): {shown}")
 
