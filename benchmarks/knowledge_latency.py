@@ -31,7 +31,7 @@ def main() -> None:
     print(scene_graph_latency.format_table(rows))
     print()
     print("== memory retrieval (ms)")
-    memory = memory_latency.run([100], queries=20) if quick else memory_latency.run()
+    memory = memory_latency.run([100], queries=20, writes=20) if quick else memory_latency.run()
     print(memory_latency.format_table(memory))
 
 

@@ -10,9 +10,11 @@ the default configuration and measured:
 - write(): one turn with one stated fact, in the realistic loop "write a turn, then read";
 - read() after write: the ``read(query)`` that follows each of those writes.
 
-Target (issue 3): retrieval <= 5 ms p50 at 10k archived items. Asserts nothing.
+Target (issue 3): retrieval <= 5 ms p50 at 10k archived items. Asserts nothing. ``--quick``
+(CI): 100 items, 20 queries and 20 writes (each write refits the archive's index).
 
-    python benchmarks/memory_latency.py [--sizes 100 1000 10000] [--queries 200]
+    python benchmarks/memory_latency.py [--sizes 100 1000 10000] [--queries 200] [--writes 200]
+                                        [--quick]
 """
 
 from __future__ import annotations
@@ -168,9 +170,11 @@ def measure(size: int, *, queries: int = 200, writes: int = 200, seed: int = 0) 
     ]
 
 
-def run(sizes: Sequence[int] = (100, 1_000, 10_000), *, queries: int = 200) -> list[Row]:
+def run(
+    sizes: Sequence[int] = (100, 1_000, 10_000), *, queries: int = 200, writes: int = 200
+) -> list[Row]:
     """Measure every size in ``sizes``; rows in size order."""
-    return [row for size in sizes for row in measure(size, queries=queries)]
+    return [row for size in sizes for row in measure(size, queries=queries, writes=writes)]
 
 
 def main() -> None:
@@ -178,11 +182,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[100, 1_000, 10_000])
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--quick", action="store_true", help="CI: 100 items, 20 queries")
+    parser.add_argument("--writes", type=int, default=200)
+    parser.add_argument("--quick", action="store_true", help="CI: 100 items, 20 queries, 20 writes")
     args = parser.parse_args()
     if args.quick:
-        args.sizes, args.queries = [100], 20
-    print(format_table(run(args.sizes, queries=args.queries)))
+        args.sizes, args.queries, args.writes = [100], 20, 20
+    print(format_table(run(args.sizes, queries=args.queries, writes=args.writes)))
 
 
 def format_table(rows: Sequence[Row]) -> str:
