@@ -14,8 +14,11 @@ with the building, and rdflib turns each returned term into a Python object (abo
 literal), so those rows measure the answer's size more than the graph's.
 
 Prints a table; asserts nothing. Call ``run()`` from a combined script for the rows.
+``--quick`` (CI): :data:`QUICK_SIZE` triples, 5 runs, and an rdflib query's budget
+:data:`QUICK_SLOW_BUDGET_S` (most of its queries then run twice: warm-up and one sample).
 
     python benchmarks/scene_graph_latency.py [--sizes 1000,10000,50000] [--repetitions 200]
+                                             [--slow-budget 1.5] [--quick]
 """
 
 from __future__ import annotations
@@ -84,6 +87,8 @@ class Row:
 
 QUICK_SIZE = 1000
 """Triples of the one scene ``--quick`` measures (CI: it must run, not measure well)."""
+QUICK_SLOW_BUDGET_S = 0.05
+"""Seconds an rdflib query may take over its samples with ``--quick``."""
 
 
 def flat_turtle(flat: int, rng: random.Random) -> str:
@@ -279,7 +284,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help=f"CI: {QUICK_SIZE} triples, 5 runs")
     args = parser.parse_args()
     if args.quick:
-        args.sizes, args.repetitions = str(QUICK_SIZE), 5
+        args.sizes, args.repetitions, args.slow_budget = str(QUICK_SIZE), 5, QUICK_SLOW_BUDGET_S
     sizes = [int(size) for size in args.sizes.split(",")]
     rows = run(sizes, repetitions=args.repetitions, slow_budget_s=args.slow_budget)
     print(format_table(rows))
