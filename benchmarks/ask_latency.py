@@ -12,7 +12,8 @@ for ``ask``. Asserts nothing.
 The processes write their bytecode to a throwaway cache (``PYTHONPYCACHEPREFIX``, even where
 ``PYTHONDONTWRITEBYTECODE`` is set), and a first run of each command, printed apart, fills
 it: the medians are what a user pays once the installed package has its bytecode (pip writes
-it at install), not the compiling of every module.
+it at install), not the compiling of every module. ``--quick`` (CI) runs each command once,
+without that first run: its one figure then includes writing the bytecode.
 
     python benchmarks/ask_latency.py [--runs 5] [--quick]
 """
@@ -72,13 +73,19 @@ def timed(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, children_cpu() - cpu, last
 
 
-def measure(name: str, commands: list[list[str]], env: dict[str, str], *, show: bool) -> None:
-    """Run each of ``commands`` (one per run), the first uncounted (it writes the bytecode);
-    print each run (``show``: its last line too) and the medians of the others."""
-    wall, cpu, _ = timed(commands[0], env)
-    print(f"  first: {wall:5.2f} s wall, {cpu:5.2f} s CPU  (writes the bytecode; not counted)")
+def measure(
+    name: str, commands: list[list[str]], env: dict[str, str], *, show: bool, warm: bool = True
+) -> None:
+    """Run each of ``commands`` (one per run), the first uncounted (it writes the bytecode)
+    unless not ``warm``; print each run (``show``: its last line too) and the medians of the
+    counted ones."""
+    if warm:
+        wall, cpu, _ = timed(commands[0], env)
+        print(f"  first: {wall:5.2f} s wall, {cpu:5.2f} s CPU  (writes the bytecode; not counted)")
+    else:
+        print("  no uncounted first run (--quick): run 1 may write bytecode too")
     walls, cpus = [], []
-    for run, command in enumerate(commands[1:], 1):
+    for run, command in enumerate(commands[int(warm) :], 1):
         wall, cpu, last = timed(command, env)
         walls.append(wall)
         cpus.append(cpu)
@@ -96,6 +103,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one run of each (CI)")
     args = parser.parse_args()
     runs = 1 if args.quick else args.runs
+    warm = not args.quick
     python = [sys.executable, "-c"]
     with tempfile.TemporaryDirectory() as folder:
         env = environment(Path(folder))
@@ -107,12 +115,13 @@ def main() -> None:
             print(f"cogtree --help imports {added} modules ({total} in the process)")
         else:
             print(f"cogtree --help failed: {counted.stderr[-300:]}")
-        measure("cogtree --help", [[*python, CLI, "--help"]] * (runs + 1), env, show=False)
+        helps = [[*python, CLI, "--help"]] * (runs + warm)
+        measure("cogtree --help", helps, env, show=False, warm=warm)
         asks = [
             [*python, CLI, "ask", QUESTION, "--llm", "none", "--memory", f"{folder}/m{run}.db"]
-            for run in range(runs + 1)
+            for run in range(runs + warm)
         ]
-        measure(f'cogtree ask "{QUESTION}" --llm none', asks, env, show=True)
+        measure(f'cogtree ask "{QUESTION}" --llm none', asks, env, show=True, warm=warm)
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
