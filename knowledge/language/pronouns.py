@@ -110,7 +110,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"(?P<quality>[a-z-]+)"
     rf"|(?:{_IT}|this one|that one)\s+"
     r"(?P<need>(?:needs|wants)\s+(?:(?:to|be|a|an|some|good)\s+)*(?P<done>[a-z]+))"
-    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)\s+(?:is|was|looks|seems)"
+    r"|(?P<subject>(?:the|my|that|this)\s+[a-z-]+(?:\s+[a-z-]+){0,2}?)(?:\s+(?:is|was|looks|seems)|'s)"
     rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     rf"\s+(?:{_IT})"
     rf"|(?:{_SUBJECT})\b.*\buse\s+(?:{_IT})\s+(?:for|to)\s+(?P<use>[a-z]+)"

@@ -27,9 +27,10 @@ from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.statements import tells_what_happened
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
+from cogtree.knowledge.wording import verb_bases
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
@@ -245,10 +246,9 @@ class _Clause:
         return " ".join(word.said for word in self.words[start:end])
 
     def closes(self, offset: int, *, preposition: bool = True) -> bool:
-        """Whether the request's words end ``offset`` words on.
+        """Whether the request ends ``offset`` words on (end, conjunction, filler, subordinator).
 
-        They do at the clause's end, a conjunction, a filler, a subordinator or (with
-        ``preposition``) a prepositional phrase.
+        With ``preposition``, a prepositional phrase ends it too.
         """
         after, at = self.word(offset), self.at + offset
         return (
@@ -343,26 +343,13 @@ def _bare_want(clause: Sequence[_Word], lexicon: Words) -> bool:
         return False
     if _placement_statement(_Clause(clause, lexicon)) is not None:
         return False  # "the towels belong behind the door": a statement of where a thing goes
-    if any(_tells_what_happened(words, index, lexicon) for index in range(1, len(words))):
+    content = functools.partial(_bare_word, lexicon=lexicon)
+    if any(tells_what_happened(words, index, content) for index in range(1, len(words))):
         return False  # "the kettle sparked this morning": what happened, nothing asked for
     return not any(
         word in lexicon.copulas or (word in lexicon.subjects and word not in INLINE_FILLERS)
         for word in words
     )
-
-
-def _tells_what_happened(words: Sequence[str], index: int, lexicon: Words) -> bool:
-    """Whether the word at ``index`` is a finite verb of a statement after its subject.
-
-    "has" / "had" ("the kettle base has packed in"), or a past form ("sparked", "boiled")
-    that no content word follows: "the boiled eggs" is a thing, "the beans boiled over" is
-    what happened.
-    """
-    word, after = words[index], words[index + 1] if index + 1 < len(words) else ""
-    if word in ("has", "had", "keeps", "kept"):
-        return True
-    past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
-    return past and not _bare_word(after, lexicon)
 
 
 def _continues(clause: Sequence[_Word], lexicon: Words) -> bool:
@@ -385,7 +372,7 @@ def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
             index += 1
             continue
         sequencer = _longest(words, index, lexicon.sequencers)
-        if sequencer and clauses[-1]:
+        if sequencer and clauses[-1] and not _of_a_noun(words, index + sequencer, lexicon):
             clauses.append([])
             index += sequencer
             continue
@@ -412,6 +399,17 @@ def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
         clauses[-1].append(word)
         index += 1
     return [clause for clause in clauses if clause]
+
+
+def _of_a_noun(words: list[_Word], index: int, lexicon: Words) -> bool:
+    """Whether the sequencer before ``index`` ends on a lone noun's determiner ("after that X")."""
+    after = words[index + 1].text if index + 1 < len(words) else ""
+    return (
+        words[index - 1].text in lexicon.determiners
+        and index < len(words)
+        and _bare_word(words[index].text, lexicon)
+        and (not after or after in (",", *_BREAK))
+    )
 
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})

@@ -678,3 +678,37 @@ def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
     found = resolved_in(SIDE_BY_SIDE, intent, "sam", blackboard, make_llm, registry, workers)
     assert sorted(found.ids) == ids
+
+
+@pytest.mark.parametrize(
+    ("speaker", "said", "ids"),
+    [
+        ("ana", "hand her the tea mug", ["grandma"]),  # the one other person at home
+        ("grandma", "hand her the tea mug", ["ana"]),  # never the speaker
+        ("ana", "bring the mug, not Grandma's", []),  # an owner said is no person meant
+    ],
+)
+def test_a_person_pronoun_is_the_one_other_person_of_the_belief(
+    speaker: str,
+    said: str,
+    ids: list[str],
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    workers,
+) -> None:
+    kitchen = load_scenario(HAZARD_WORLDS / "kitchen.yaml")  # Ana and grandma
+    scene = belief_from_world(World(kitchen.world), "robot1", kitchen.belief)
+    place = "her" if "her" in said.split() else "Grandma's"
+    intent = IntentFrame(
+        domain="household",
+        task="Bring",
+        slots={"object": "the tea mug", "destination": place},
+        said=[said],
+    )
+    handles = {"scene_graph": scene, "workers": workers}
+    run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
+    assert [
+        node for node in resolved(blackboard)["destination"].ids if node in ("ana", "grandma")
+    ] == ids
+    scene.close()

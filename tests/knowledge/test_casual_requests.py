@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.pronouns import people_meant
+from cogtree.knowledge.language.pronouns import context_referent, people_meant
 from cogtree.knowledge.language.request_frame import Step, parse_request
 from cogtree.knowledge.understanding.pending_question import only_tells
 
@@ -188,3 +188,30 @@ def test_a_person_pronoun_is_someone_of_the_belief_but_the_speaker(
     pronoun: str, named: list[str], present: list[str], meant: list[str]
 ) -> None:
     assert people_meant(pronoun, named, present, "me") == meant
+
+
+def test_a_sequencer_ending_on_a_determiner_of_a_lone_noun_sequences_nothing() -> None:
+    frame = parse_request("stiff after that walk, pass me the cushion")
+    assert [step.action for step in frame.steps] == ["bring"]
+    assert frame.context == ("stiff after that walk",)
+    steps = parse_request("dust the shelf and after that put the vase back").steps
+    assert [step.action for step in steps] == ["wipe", "put_away"]
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "objects"),
+    [
+        ("bring the teapot through", "bring", ["the teapot"]),
+        ("warm the stew through", "heat", ["the stew"]),
+    ],
+)
+def test_through_after_the_object_finishes_the_verb(
+    text: str, action: str, objects: list[str]
+) -> None:
+    step = only_step(text)
+    assert (step.action, wanted(step)) == (action, objects)
+
+
+def test_a_thing_joined_to_is_is_what_it_stands_for() -> None:
+    frame = parse_request("my fern's drooping, move it by the window")
+    assert context_referent(frame) == "my fern"

@@ -546,7 +546,8 @@ def _items(value: SlotValue) -> list[str]:
 def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
 
-    Every node with the name counts: "Alex" for two people named Alex is ambiguous.
+    Every node with the name counts: "Alex" for two people named Alex is ambiguous. A name
+    said as an owner ("Jordan's") names whose the thing is, not the thing.
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
     (type, colour, owner), not the names of people or of single pieces of furniture.
@@ -555,6 +556,8 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
         return []
     named: list[str] = []
     for mention in lexicon.find(item):
+        if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
+            continue  # "not Jordan's": the owner of the thing meant, not the thing
         for node in lexicon.claimants(mention.text) or [mention.id]:
             if not node.startswith(TYPE_PREFIX) and node not in named:
                 named.append(node)

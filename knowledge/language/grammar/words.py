@@ -26,7 +26,9 @@ WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
 PHRASE_WORDS: Final = 8
 """The most words a phrase of the word lists may have: the matcher looks no further ahead."""
 
-PARTICLES: Final = frozenset(["away", "back", "up", "down", "out", "off", "over", "on", "in"])
+PARTICLES: Final = frozenset(
+    ["away", "back", "up", "down", "out", "off", "over", "on", "in", "through"]
+)
 """Words that may finish a phrasal verb after its object ("throw the can away")."""
 
 
