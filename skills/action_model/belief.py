@@ -81,21 +81,9 @@ class SupplementaryFacts(BaseModel):
 
 
 HazardFlag = Literal[
-    "sharp",
-    "fragile",
-    "electrical",
-    "food",
-    "drink",
-    "chemical",
-    "heat_source",
-    "appliance",
-    "bin",
-    "cleaning_tool",
-    "water_source",
-    "medicine",
-    "animal",
-    "choking",
-]
+    "sharp", "fragile", "electrical", "food", "drink", "chemical", "heat_source", "appliance",
+    "bin", "cleaning_tool", "water_source", "medicine", "animal", "choking",
+]  # fmt: skip
 """Properties of a thing that skills and hazard rules reason about (the ontology's flags)."""
 
 FLAG_ATTRIBUTES: Mapping[str, HazardFlag] = MappingProxyType(

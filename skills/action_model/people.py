@@ -34,6 +34,8 @@ class Person:
     """toddler, child, adult or elderly; None when the robot does not know."""
     vulnerabilities: frozenset[str] = frozenset()
     """What makes them vulnerable (dementia, frail, weak grip...)."""
+    label: str | None = None
+    """What they are called (the scene's label); None when the scene gives none."""
 
     @property
     def is_child(self) -> bool:
@@ -74,4 +76,5 @@ def person_of(human: HumanInfo, indexed: IndexedNode | None) -> Person:
         abilities=frozenset(human.abilities),
         age_group=ages[0] if ages else None,
         vulnerabilities=frozenset(value for name, value in values if name == "vulnerability"),
+        label=human.label or None,
     )

@@ -19,9 +19,9 @@ Only a request refused for want of a skill alone is passed on (:func:`refused_fo
 never one the readiness gate refused for anything else (forbidden, a hazard, out of scope), nor
 one with words of harm in it.
 
-Of those, the others before the speaker (the speaker asked the robot so as not to do it
-themselves), then the available before the busy, then by id (:func:`helper_for`). The speaker
-is asked when they are the only one able. Nobody able: the robot only says what it cannot do.
+Of those, never the speaker: they asked the robot so as not to do it themselves, and asking
+them back is a refusal, said as one. Then the available before the busy, then by id
+(:func:`helper_for`). Nobody else able: the robot only says what it cannot do.
 """
 
 from __future__ import annotations
@@ -73,10 +73,10 @@ def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
 def helper_for(
     people: Iterable[Person], skill: str, speaker: str | None, handles: Iterable[str] = ()
 ) -> Person | None:
-    """Who to ask to do ``skill``: others before ``speaker``, available before busy; or None."""
+    """Who to ask to do ``skill``: never ``speaker``, available before busy; or None."""
     flags = tuple(handles)
-    able = [person for person in people if may_do(person, skill, flags)]
-    able.sort(key=lambda person: (person.id == speaker, not person.is_available, person.id))
+    able = [p for p in people if p.id != speaker and may_do(p, skill, flags)]
+    able.sort(key=lambda person: (not person.is_available, person.id))
     return able[0] if able else None
 
 

@@ -60,6 +60,7 @@ caught.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -425,9 +426,15 @@ def _step_facts(
     return store, facts
 
 
-def _spoken(term: Any) -> str:
+def _spoken(term: Any, belief: Belief) -> str:
+    """How a sentence says ``term``: a thing or a person by its label, else its id's words."""
     if isinstance(term, NamedNode):
-        return " ".join(term.value.removeprefix(_THINGS_NS).split("_"))
+        ident = term.value.removeprefix(_THINGS_NS)
+        thing, person = belief.things.get(ident), belief.people.get(ident)
+        label = thing.label if thing is not None else person.label if person is not None else None
+        if label:
+            return re.sub(r"^(?:the|a|an)\s+", "", label.strip(), flags=re.IGNORECASE)
+        return " ".join(ident.split("_"))
     if isinstance(term, Literal) and term.datatype == _XSD_DOUBLE:
         return f"{float(term.value):g}"
     return str(getattr(term, "value", term))
@@ -437,7 +444,9 @@ def _sentence(
     template: str, row: pyoxigraph.QuerySolution, names: Sequence[str], facts: _Facts
 ) -> str:
     """The rule's sentence for ``row``, ending with what was said of whom it names."""
-    values = {name: _spoken(row[name]) if row[name] is not None else "it" for name in names}
+    values = {
+        name: _spoken(row[name], facts.belief) if row[name] is not None else "it" for name in names
+    }
     named = [row[name].value.removeprefix(_THINGS_NS) for name in names if _is_node(row[name])]
     quotes = [quote for node in dict.fromkeys(named) for quote in facts.quotes.get(node, ())]
     said = f" You said {' and '.join(quotes)}." if quotes else ""

@@ -42,7 +42,7 @@ def test_people_and_their_abilities_reach_the_team(office: SceneGraph) -> None:
     world = PlanWorld.from_scene(office)
     assert world.robots == ("robot1",)
     assert world.people["priya"] == Person(
-        "priya", "open_office", "available", frozenset({"print"})
+        "priya", "open_office", "available", frozenset({"print"}), label="priya"
     )
     assert world.people["marco"].abilities == {"print"} and not world.people["marco"].is_available
     assert world.people["tom"].abilities == frozenset()

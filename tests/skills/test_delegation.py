@@ -27,16 +27,15 @@ def _person(ident: str, age: str = "adult", **more: object) -> Person:
     return Person(id=ident, age_group=age, **fields)  # type: ignore[arg-type]
 
 
-def test_another_adult_goes_before_the_speaker_and_the_available_before_the_busy() -> None:
+def test_another_adult_is_asked_the_available_before_the_busy() -> None:
     people = [_person("ann"), _person("bob", availability="busy"), _person("cat")]
     assert helper_for(people, "cut", speaker="ann") == people[2]
     assert helper_for(people[:2], "cut", speaker="ann") == people[1]
 
 
-def test_the_speaker_is_asked_when_they_are_the_only_able_adult() -> None:
+def test_the_speaker_is_never_asked_to_do_what_they_asked_for() -> None:
     people = [_person("ann"), _person("kid", "child"), _person("tot", "toddler")]
-    chosen = helper_for(people, "cut", speaker="ann", handles=("sharp",))
-    assert chosen is not None and chosen.id == "ann"
+    assert helper_for(people, "cut", speaker="ann", handles=("sharp",)) is None
 
 
 def test_a_child_is_never_asked_even_with_the_ability() -> None:
@@ -61,7 +60,7 @@ def test_what_the_user_says_of_people_counts_as_for_the_hazard_check() -> None:
     shaky = ["my hands are shaking, please slice the bread"]
     assert [item.person.id for item in delegations(undone, [ann, bob], "bob", shaky)] == ["ann"]
     assert delegations(undone, [bob], "bob", shaky) == []
-    assert [item.person.id for item in delegations(undone, [ann], "ann", ["slice it"])] == ["ann"]
+    assert [item.person.id for item in delegations(undone, [ann], "bob", ["slice it"])] == ["ann"]
 
 
 def test_nobody_away_asleep_or_without_the_ability_is_asked() -> None:
@@ -75,7 +74,7 @@ def test_nobody_away_asleep_or_without_the_ability_is_asked() -> None:
 
 def test_the_plan_asks_one_person_per_missing_skill_with_the_step_as_the_task() -> None:
     undone = left_undone(parse_request("chop the carrots"))
-    chosen = delegations(undone, [_person("ann"), _person("kid", "child")], speaker="ann")
+    chosen = delegations(undone, [_person("ann"), _person("kid", "child")], speaker="kid")
     plan = delegation_plan(chosen)
     assert plan.source == "delegation"
     assert [(s.action, s.assignee, s.args["ability"]) for s in plan.steps] == [

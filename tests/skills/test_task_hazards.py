@@ -63,7 +63,7 @@ def test_an_unsaid_argument_is_guessed_only_among_things_that_fit(hazard_kitchen
 def test_no_plan_names_the_hazard_before_the_failed_preconditions(hazard_kitchen: Belief) -> None:
     plan = TaskPlanner().plan(task_call("bring", object="tea_mug", to="ana"), hazard_kitchen)
     assert not plan.ok
-    assert plan.failures[0] == "The tea mug is hot and could burn ana."
+    assert plan.failures[0] == "The mug of tea is hot and could burn ana."  # its label
     assert any("not_hot" in failure for failure in plan.failures[1:])
     safe = TaskPlanner().plan(task_call("bring", object="ceramic_bowl", to="ana"), hazard_kitchen)
     assert safe.ok and not any("hot" in failure for failure in safe.failures)

@@ -90,7 +90,7 @@ def test_keys_lists_lifetimes_and_the_nodes_that_declare_each_key(
     control = rows["| `/turn/control`"].split(" | ")
     assert control[2:3] == ["turn"]
     assert control[4:6] == [
-        "ReadinessGate, TaskReadinessGate, ValidationGate",
+        "ReadinessGate, ReportOutcome, TaskReadinessGate, ValidationGate",
         "Consolidate, ControlIs, Decline, SwitchActiveDomain",
     ]
     assert rows["| `/session/pending`"].split(" | ")[2] == "session"

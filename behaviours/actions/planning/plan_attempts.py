@@ -38,7 +38,7 @@ from cogtree.skills.planning.handover import (
     undone_said,
 )
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
-from cogtree.skills.planning.plan_validation import hazard_question
+from cogtree.skills.planning.plan_validation import hazard_question, hazard_refusal
 
 log = logging.getLogger(__name__)
 
@@ -107,13 +107,15 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
     ``/turn/speaker`` (:mod:`skills.planning.handover`); so does one for the clauses of the
     request no task held (``/turn/intent``'s ``left``: source ``left``); when a thing handed
     over was one of look-alikes side by side (``/turn/resolved``), one more names the others.
+    When the last attempt was rejected for forbidden hazards before anything ran, the evidence
+    is the refusal naming them and ``/turn/control`` becomes Reject.
 
     SUCCESS when built with ``succeeded=True``, FAILURE otherwise (the evidence is written either
     way, also when the belief cannot be read). RUNNING while the belief is read.
     """
 
     reads = (keys.ATTEMPTS, keys.REQUEST_FRAME, keys.SPEAKER, keys.RESOLVED, keys.INTENT)
-    writes = (keys.EVIDENCE,)
+    writes = (keys.EVIDENCE, keys.CONTROL)
 
     def __init__(
         self, name: str, *, succeeded: bool, max_attempts: int, robot: str = "robot1"
@@ -127,6 +129,7 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.resolved_key = self.key_of(keys.RESOLVED)
         self.intent_key = self.key_of(keys.INTENT)
+        self.control_key = self.key_of(keys.CONTROL)
         self._attempts: list[PlanAttempt] = []
         self._undone: tuple[Step, ...] = ()
 
@@ -165,6 +168,8 @@ class ReportOutcome(keys.DeclaredKeys, BackgroundWork[Assessed | None]):
         items = [*(previous.items if previous is not None else []), item]
         items += [said for said in extra if said is not None]
         self.blackboard.set(self.evidence_key, EvidenceBundle(items=items))
+        if refused_for_hazards(self._attempts) is not None:
+            self.blackboard.set(self.control_key, "Reject")
         self.feedback_message = item.text
         return Status.SUCCESS if self.succeeded else Status.FAILURE
 
@@ -297,6 +302,9 @@ def outcome_text(attempts: list[PlanAttempt], *, succeeded: bool, max_attempts: 
     question = _asks(attempts[-1])
     if question is not None:
         return question
+    refusal = refused_for_hazards(attempts)
+    if refusal is not None:
+        return refusal
     ran = [attempt for attempt in attempts if attempt.outcome not in ("rejected",)]
     tried = f"{counted(len(attempts), 'attempt')} (at most {max_attempts})"
     text = f"I could not do it after {tried}. " + " ".join(map(_attempt_text, attempts))
@@ -323,6 +331,17 @@ def previous_attempt_text(attempts: list[PlanAttempt]) -> str:
     if last.recovery:
         lines.append(f"Suggested first steps: {recovery_text(last.recovery)}")
     return "\n".join(lines)
+
+
+def refused_for_hazards(attempts: list[PlanAttempt]) -> str | None:
+    """The refusal when the last attempt was rejected for forbidden hazards and nothing ran.
+
+    None otherwise: a hazard found after something was done is reported with what was done.
+    """
+    last = attempts[-1] if attempts else None
+    if last is None or last.validation is None or any(map(_done_steps, attempts)):
+        return None
+    return hazard_refusal(last.validation)
 
 
 def _asks(attempt: PlanAttempt) -> str | None:
