@@ -251,13 +251,9 @@ class _Clause:
         With ``preposition``, a prepositional phrase ends it too.
         """
         after, at = self.word(offset), self.at + offset
-        return (
-            not after
-            or after in (",", "and", "then", "or")
-            or after in INLINE_FILLERS
-            or after in self.lexicon.subordinators
-            or (preposition and bool(_longest(self.words, at, self.lexicon.prepositions)))
-        )
+        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        ends = ends or after in self.lexicon.subordinators
+        return ends or (preposition and bool(_longest(self.words, at, self.lexicon.prepositions)))
 
     def noun_of_action(self) -> NounOfAction | None:
         """The noun of action of a light verb at the cursor ("a quick wipe"), else None."""
@@ -835,7 +831,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             state.verb = f"{state.verb} {word}"
             clause.at += 1
             continue
-        if _ends_phrasal_verb(clause, state.verb):
+        if _ends_phrasal_verb(clause, state.verb, bool(state.objects)):
             phrasal = (state.verb, word)
             state.verb = " ".join(phrasal)
             state.kind = lexicon.verbs[phrasal]
@@ -896,17 +892,18 @@ def _result_word(clause: _Clause) -> bool:
     return clause.word() in clause.lexicon.results and clause.closes(1, preposition=False)
 
 
-def _ends_phrasal_verb(clause: _Clause, verb: str) -> bool:
-    """Whether the word at the cursor is the particle of ``verb`` after its object.
+def _ends_phrasal_verb(clause: _Clause, verb: str, objects: bool) -> bool:
+    """Whether the word at the cursor is the particle of ``verb``, before or after its object.
 
     "turn the light off", "put the milk away": the particle ends the phrase (nothing but a
     filler, a conjunction or the end follows), so "take the milk out of the fridge" keeps
-    "out of" as a source.
+    "out of" as a source. With no object yet, one must follow ("bring us over the cokes").
     """
-    word = clause.word()
-    if word not in PARTICLES or word not in clause.lexicon.particles.get(verb, ()):
+    word, after, lexicon = clause.word(), clause.word(1), clause.lexicon
+    if word not in PARTICLES or word not in lexicon.particles.get(verb, ()):
         return False
-    if word in ("away", "back"):
+    opens = after in lexicon.determiners or after in lexicon.quantities  # "over the cokes"
+    if word in ("away", "back") or (not objects and opens):
         return True  # "put the mug back where it belongs": never a preposition here
     return clause.closes(1) or _setting_follows(clause)
 
@@ -1012,6 +1009,8 @@ def _noun_phrase(
         clause.at += 2
         if clause.word() in lexicon.determiners:
             clause.at += 1
+    elif clause.word(-1) == "of" and clause.word() in lexicon.pronouns:  # "one of those cokes"
+        clause.at += int(_bare_word(clause.word(1), lexicon))
     quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""
     content: list[str] = []
     content_start = clause.at

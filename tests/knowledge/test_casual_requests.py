@@ -215,3 +215,18 @@ def test_through_after_the_object_finishes_the_verb(
 def test_a_thing_joined_to_is_is_what_it_stands_for() -> None:
     frame = parse_request("my fern's drooping, move it by the window")
     assert context_referent(frame) == "my fern"
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "objects"),
+    [
+        ("fetch me a plaster, quick", "bring", ["a plaster"]),  # how, said alone: no thing
+        ("pass us over one of those lemons, pal", "bring", ["one of those lemons"]),
+        ("hand me down the big tin", "bring", ["the big tin"]),
+        ("stick the radio on", "switch_on", ["the radio"]),
+        ("pop the lid on the jar", "place", ["the lid"]),  # a place follows: no switching
+    ],
+)
+def test_particles_and_counts_in_everyday_order(text: str, action: str, objects: list[str]) -> None:
+    step = only_step(text)
+    assert (step.action, wanted(step)) == (action, objects)
