@@ -22,7 +22,7 @@ six, give grandma the knife"); a subject that names nobody gives nothing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -56,6 +56,7 @@ CONDITIONS = frozenset(
         "weak", "frail", "blind", "disabled", "injured", "hurt", "drunk", "tipsy", "sick",
         "ill", "unwell", "poorly", "numb", "epileptic", "sprained", "broken", "arthritis",
         "tremor", "dementia", "epilepsy", "parkinson's", "concussion", "drowsy",
+        "allergic", "allergy", "intolerant", "coeliac", "celiac",
     }
 )  # fmt: skip
 """Words of a condition that makes a person less safe with sharp, hot, heavy or toxic things."""
@@ -170,7 +171,9 @@ def said_of_self(utterances: Iterable[str]) -> SaidOfSelf:
     return said_of_people(utterances, ()).get(SPEAKER, SaidOfSelf())
 
 
-def said_of_people(utterances: Iterable[str], people: Iterable[str]) -> dict[str, SaidOfSelf]:
+def said_of_people(
+    utterances: Iterable[str], people: Iterable[str], labels: Mapping[str, str] | None = None
+) -> dict[str, SaidOfSelf]:
     """Person id (:data:`SPEAKER` for the speaker) -> what the utterances say of them.
 
     ``people``: the ids of the people the robot knows. A person is named by their id's words
@@ -179,7 +182,7 @@ def said_of_people(utterances: Iterable[str], people: Iterable[str]) -> dict[str
     else for the one person named after it ("she's six, give grandma the knife"). A subject
     that names nobody, or more than one person, gives nothing.
     """
-    names = _names(people)
+    names = _names(people, labels or {})
     found: dict[str, tuple[list[str], list[str], list[str]]] = {}
     for utterance in utterances:
         clauses = _clauses([utterance])
@@ -212,13 +215,17 @@ def said_of_people(utterances: Iterable[str], people: Iterable[str]) -> dict[str
     }
 
 
-def _names(people: Iterable[str]) -> dict[str, set[str]]:
-    """Name (words) -> the ids of the people it names: the id's words, and each of them."""
+def _names(people: Iterable[str], labels: Mapping[str, str]) -> dict[str, set[str]]:
+    """Name (words) -> the ids of the people it names, whole and each of their words.
+
+    The words of the id and of the label (what the scene calls them: "Ella" for ``p2``).
+    """
     names: dict[str, set[str]] = {}
     for person in people:
-        words = [word for word in re.split(r"[\W_]+", person.lower()) if word]
-        for name in {" ".join(words), *(word for word in words if word not in TITLES)}:
-            names.setdefault(name, set()).add(person)
+        for called in filter(None, (person, labels.get(person))):
+            words = [word for word in re.split(r"[\W_]+", called.lower()) if word]
+            for name in {" ".join(words), *(word for word in words if word not in TITLES)}:
+                names.setdefault(name, set()).add(person)
     return names
 
 
@@ -287,6 +294,32 @@ def _in_water(words: list[str]) -> str | None:
             found = {named, *taxonomy.categories_of(named)} & set(IN_WATER_TYPES)
             return f"in the {' '.join(place[:end])}" if found else None
     return None
+
+
+ALLERGY_WORDS = frozenset({"allergic", "allergy", "allergies", "intolerant", "intolerance"})
+"""Words that make a condition an allergy; the other words name what to ("nut allergy")."""
+_ASIDE = frozenset({"by", "because", "since", "but", "though", "when", "if", "so"})
+_NOT_ALLERGENS = frozenset(
+    {"to", "a", "an", "the", "of", "and", "or", "severe", "bad", "very", "mild", "is"}
+)
+
+
+def allergens(condition: str) -> tuple[str, ...]:
+    """What a condition says a person is allergic to, word by word ("nuts", "dairy").
+
+    "allergic to nuts", "nut allergy", "a severe peanut allergy": the condition's words other
+    than the allergy's own, up to an aside ("by the way"). Nothing when it is no allergy.
+    """
+    words = re.findall(r"[a-z]+", condition.lower())
+    if not ALLERGY_WORDS & set(words):
+        return ()
+    named: list[str] = []
+    for word in words:
+        if word in _ASIDE:
+            break  # "allergic to nuts by the way"
+        if word not in ALLERGY_WORDS and word not in _NOT_ALLERGENS:
+            named.append(word)
+    return tuple(dict.fromkeys(named))
 
 
 def in_water(condition: str) -> bool:

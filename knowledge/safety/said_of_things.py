@@ -127,6 +127,8 @@ def said_of_things(
             said.setdefault(done[0], []).append(done[1])
         for named, phrase in _described(clause, by_name):
             said.setdefault(named, []).append(phrase)
+        if (put := _put_in(clause, by_name)) is not None:
+            said.setdefault(put[0], []).append(put[1])
         last = _last_named(clause, by_name) or last
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
 
@@ -160,6 +162,27 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
             if part:
                 clauses.append(part)
     return clauses
+
+
+_PUT_IN = re.compile(
+    r"\b(?:i|we|he|she|they|you)\s+(?:have\s+|had\s+|just\s+)*"
+    r"(?:put|added|used|mixed|stirred|baked)\s+(?P<what>.+?)\s+(?:in|into)\s+(?P<where>.+)$"
+)
+"""Someone saying what they put into a thing ("I put peanut butter in the flapjacks")."""
+
+
+def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
+    """(thing, "with <what>") when ``clause`` says someone put something into a known thing.
+
+    A statement, with its subject ("I added nuts to..." is not; "put it in the bin", an
+    order, is not either): what it says the thing holds is read like "full of".
+    """
+    match = _PUT_IN.search(clause)
+    if match is None:
+        return None
+    thing = _last_named(match.group("where"), names)
+    what = " ".join(word for word in match.group("what").split() if word not in DETERMINERS)
+    return (thing, f"with {what}") if thing is not None and what else None
 
 
 def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None:
@@ -280,6 +303,7 @@ class _Names:
                 if not words:
                     continue
                 self.whole.setdefault(" ".join(words), thing)
+                self.whole.setdefault(" ".join(words) + "s", thing)  # "the flapjacks"
                 self.longest = max(self.longest, len(words))
                 for start in range(1, len(words)):
                     self.endings.setdefault(" ".join(words[start:]), set()).add(thing)

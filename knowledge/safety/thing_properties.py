@@ -207,3 +207,14 @@ def _contents_named(name: str) -> str | None:
 def _typical_materials(types: Iterable[str]) -> list[str | None]:
     taxonomy = household_taxonomy()
     return [taxonomy.properties(name).material for name in sorted(types)]
+
+
+def named_words(described: Descriptions, types: Iterable[str], liquid: str | None) -> set[str]:
+    """Every word any description of a thing names it or its contents by, lowercase.
+
+    Its names, what the user said of it ("with peanut butter"), its liquid and its types
+    with their categories, as words (``PeanutButter``: "peanut", "butter").
+    """
+    texts = [*described.seen_names, *described.said, liquid or ""]
+    texts += [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name) for name in types]
+    return {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}

@@ -97,7 +97,8 @@ def as_said(people: Sequence[Person], speaker: str | None, said: Sequence[str]) 
     only eight" makes the speaker a child, "my hands are shaking" vulnerable; a statement never
     makes anyone an adult or safe.
     """
-    heard = said_of_people(said, [person.id for person in people]) if said else {}
+    labels = {person.id: person.label for person in people if person.label}
+    heard = said_of_people(said, [person.id for person in people], labels) if said else {}
     found = []
     for person in people:
         own = [heard.get(person.id), heard.get(SPEAKER) if person.id == speaker else None]

@@ -18,7 +18,8 @@ The step's graph (prefix ``haz:``):
   the request asked for (``hurried``, ``blade_first``, ``thrown``).
 - a thing (``a haz:Thing``): ``haz:kind``, ``haz:type`` (its ontology type, e.g. ``Microwave``,
   and every broader type of the household taxonomy, so a narrower kind of microwave counts),
-  ``haz:word`` (each word of its id), and what every description of it makes it
+  ``haz:word`` (each word of its id), ``haz:named`` (each word of every name, type and
+  content it is described by: "peanut", "butter"), and what every description of it makes it
   (:mod:`knowledge.safety.thing_properties`, the union): ``haz:type`` also for each type its
   label or id names, ``haz:flag`` (each hazard flag), ``haz:material`` (each material class:
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
@@ -37,6 +38,7 @@ The step's graph (prefix ``haz:``):
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
   ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
+  ``haz:allergicTo`` (each word of what an allergy is to: "nuts"),
   ``haz:inWater true`` (said to be in the bath or the
   shower), ``haz:atDestination true`` (in the room where the step ends); also what the user
   said of them, or the speaker
@@ -76,6 +78,7 @@ from cogtree.knowledge.safety.said_of_people import (
     SPEAKER,
     YOUNGEST_FIRST,
     SaidOfSelf,
+    allergens,
     in_water,
     said_of_people,
     youngest,
@@ -89,6 +92,7 @@ from cogtree.knowledge.safety.said_of_things import (
 from cogtree.knowledge.safety.thing_properties import (
     Descriptions,
     SafetyProperties,
+    named_words,
     safety_properties,
 )
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
@@ -255,6 +259,8 @@ class _Facts:
             self.add(node, "vulnerable", Literal(vulnerability))
         if any(map(in_water, vulnerabilities)):
             self.add(node, "inWater", _TRUE)
+        for allergen in sorted({word for said in vulnerabilities for word in allergens(said)}):
+            self.add(node, "allergicTo", Literal(allergen))
 
     def _properties(self, node: NamedNode, thing: Thing) -> None:
         self.add(node, "kind", Literal(thing.kind))
@@ -273,6 +279,8 @@ class _Facts:
             self.add(node, "type", Literal(type_name))
         for flag in sorted(found.kinds):
             self.add(node, "flag", Literal(flag))
+        for word in sorted(named_words(described, found.types, thing.liquid)):
+            self.add(node, "named", Literal(word))
         for material in sorted(found.materials):
             self.add(node, "material", Literal(material))
         if found.material_unknown:
@@ -426,6 +434,11 @@ def _step_facts(
     return store, facts
 
 
+def people_labels(belief: Belief) -> dict[str, str]:
+    """Person id -> what the scene calls them, for reading what was said of whom."""
+    return {person.id: person.label for person in belief.people.values() if person.label}
+
+
 def _spoken(term: Any, belief: Belief) -> str:
     """How a sentence says ``term``: a thing or a person by its label, else its id's words."""
     if isinstance(term, NamedNode):
@@ -523,7 +536,7 @@ class PlanHazards:
             self._said_of = Said(
                 said_about(belief, self.said),
                 self.speaker,
-                said_of_people(self.said, belief.people),
+                said_of_people(self.said, belief.people, people_labels(belief)),
                 self.offered,
             )
         return step_hazards(

@@ -6,6 +6,7 @@ import pytest
 
 from cogtree.knowledge.safety.said_of_people import (
     SPEAKER,
+    allergens,
     in_water,
     said_of_people,
     said_of_self,
@@ -126,3 +127,16 @@ def test_a_person_said_to_be_in_the_bath_or_shower_is_in_water(
     found = said_of_people([said], ["jack"]).get(who)
     conditions = found.conditions if found else ()
     assert any(map(in_water, conditions)) is in_the_water, (said, conditions)
+
+
+def test_an_allergy_said_of_a_person_named_by_their_label_gives_what_it_is_to() -> None:
+    """Checked to fail before: allergies were no condition, and labels named nobody."""
+    said = said_of_people(["oh, Ella's here tonight, she's allergic to nuts by the way"], ["p2"])
+    assert said == {}  # the id names nobody
+    said = said_of_people(
+        ["oh, Ella's here tonight, she's allergic to nuts by the way"], ["p2"], {"p2": "Ella"}
+    )
+    assert [allergens(condition) for condition in said["p2"].conditions] == [("nuts",)]
+    assert allergens("a severe peanut allergy") == ("peanut",)
+    assert allergens("allergic to eggs and dairy") == ("eggs", "dairy")
+    assert allergens("dementia") == ()

@@ -51,3 +51,10 @@ def test_a_clause_that_points_back_says_its_state_of_the_thing_named_before() ->
     said = said_of_things(["that stepladder's had it, one leg has a big crack up it"], names)
     assert states_said(said["ladder_1"]) == {"broken"}
     assert said_of_things(["I put it by the stepladder"], names) == {}
+
+
+def test_what_someone_says_they_put_in_a_thing_is_what_it_holds() -> None:
+    names = {"jar_1": ["flapjack"]}
+    said = said_of_things(["I put peanut butter in the flapjacks this time"], names)
+    assert contents_said(said["jar_1"]) == ("peanut butter",)
+    assert said_of_things(["put the peanut butter in the flapjacks"], names) == {}  # an order
