@@ -32,7 +32,7 @@ FOLDER_MODULES = 15
 MODULES_SHRINKING = {
     "behaviours/actions/dialogue/respond.py": 637,
     "behaviours/gates/intent.py": 686,
-    "behaviours/gates/task_readiness.py": 992,
+    "behaviours/gates/task_readiness.py": 983,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 1072,
     "knowledge/llm/llama_cpp_backend.py": 609,

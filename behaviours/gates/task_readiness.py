@@ -24,7 +24,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
-from cogtree.knowledge.language.pronouns import TalkedAbout, describing_clause
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
 from cogtree.knowledge.llm.types import Message
@@ -805,16 +805,16 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             matches = list(pattern.finditer(text))
             if pattern is NEGATION and reason is not None:
                 matches = [match for match in matches if match.start() < reason.start()]
+            if pattern is NEGATION and turn.request.steps:  # one in a statement beside the
+                # request ("I'm not watching it"), not an order turned around, is no doubt
+                asides = [c for c in turn.request.context if not NEGATION.match(c.strip())]
+                spans = [(at, at + len(c)) for c in asides if (at := text.find(c)) >= 0]
+                matches = [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
             found = [match.group(0) for match in matches]
             if pattern is NEGATION:
                 if correction:
                     continue
-                described = describing_clause(turn.request) or ""
-                found = [
-                    word
-                    for word in found
-                    if not _inside_a_slot(word, frame) and not _said_in(word, described)
-                ]
+                found = [word for word in found if not _inside_a_slot(word, frame)]
             if found:
                 doubts.append(f"{what}: {found[0]!r}")
         return doubts
@@ -967,15 +967,6 @@ def _sequence(steps: Sequence[tuple[IntentStep, SlotCheck]]) -> TaskSequence:
         assert check.task is not None, "a sequence proceeds only when every step is complete"
         done.append(SequencedTask(task=step.task, said=step.said, values=check.task))
     return TaskSequence(steps=done)
-
-
-def _said_in(word: str, clause: str) -> bool:
-    """Whether ``word`` is a whole word of ``clause``.
-
-    A negation in the clause that only says what "it" is ("I don't want to use it for dusting
-    any more. Bin it.") describes the thing; it does not turn the request around.
-    """
-    return bool(clause) and re.search(rf"\b{re.escape(word.lower())}\b", clause.lower()) is not None
 
 
 def _inside_a_slot(word: str, frame: IntentFrame) -> bool:

@@ -153,12 +153,6 @@ def context_referent(frame: RequestFrame) -> str | None:
     )
 
 
-def describing_clause(frame: RequestFrame) -> str | None:
-    """The context clause :func:`context_referent` reads "it" from, as said; else None."""
-    found = _describing(frame)
-    return found[0].string if len(found) == 1 else None
-
-
 def _describing(frame: RequestFrame) -> list[re.Match[str]]:
     matches = (CONTEXT_SUBJECT.match(clause.strip()) for clause in frame.context)
     return [match for match in matches if match and _known_need(match)]
