@@ -94,14 +94,18 @@ def _only_tag(said: Tag, tags: Tags, *, after_comma: bool) -> bool:
     return said in tags.anywhere or (after_comma and said in tags.after_comma)
 
 
+_OWNING = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "to", "for"})
+"""Words before an address word that make it a noun of the clause ("to my mate")."""
+
+
 def _cut(clause: str, tags: Tags) -> str:
     """``clause`` without the tags (``anywhere`` ones) at its end, at least one word kept."""
     while True:
         words = list(_WORD.finditer(clause))
         said = tuple(word.group(0).lower().replace("\u2019", "'") for word in words)
         tag = next((tag for tag in tags.anywhere if _ends(said, tag)), None)
-        if tag is None:
-            return clause
+        if tag is None or said[-len(tag) - 1] in _OWNING:
+            return clause  # "give the pills to my mate": a person, not a way of addressing
         clause = clause[: words[-len(tag)].start()].rstrip(" ,")
 
 

@@ -180,7 +180,7 @@ def said_of_people(
     ("grandma", "mr okafor", "okafor"; "my son" names the one whose id is "son"); a pronoun
     ("she", "his hands") stands for the person named last before it in the same utterance,
     else for the one person named after it ("she's six, give grandma the knife"). A subject
-    that names nobody, or more than one person, gives nothing.
+    that names nobody gives nothing; one that may name several people is said of each.
     """
     names = _names(people, labels or {})
     found: dict[str, tuple[list[str], list[str], list[str]]] = {}
@@ -194,20 +194,19 @@ def said_of_people(
                 continue
             subject, said = words[:verb], words[verb:]
             body = len(subject) == 2 and subject[1] in BODY
-            who = _subject(subject[:1] if body else subject, names)
-            if who in PRONOUNS:
-                before = [person for seen in named[:index] for person in seen]
-                after = {person for seen in named[index:] for person in seen}
-                who = before[-1] if before else next(iter(after)) if len(after) == 1 else None
-            if who is None:
-                continue
+            whom = _subject(subject[:1] if body else subject, names)
+            if len(whom) == 1 and whom[0] in PRONOUNS:
+                before = [ids for seen in named[:index] for ids in seen]
+                after = {ids for seen in named[index:] for ids in seen}
+                whom = before[-1] if before else next(iter(after)) if len(after) == 1 else ()
             age, condition = _read(said, body)
             if body and condition is not None:
                 condition = f"{subject[1]} {condition}"
-            ages, conditions, quoted = found.setdefault(who, ([], [], []))
-            ages.extend([age] if age is not None else [])
-            conditions.extend([condition] if condition is not None else [])
-            quoted.extend([spoken] if age is not None or condition is not None else [])
+            for who in whom:
+                ages, conditions, quoted = found.setdefault(who, ([], [], []))
+                ages.extend([age] if age is not None else [])
+                conditions.extend([condition] if condition is not None else [])
+                quoted.extend([spoken] if age is not None or condition is not None else [])
     return {
         who: SaidOfSelf(youngest(*ages), tuple(dict.fromkeys(said)), tuple(dict.fromkeys(quoted)))
         for who, (ages, said, quoted) in found.items()
@@ -229,31 +228,36 @@ def _names(people: Iterable[str], labels: Mapping[str, str]) -> dict[str, set[st
     return names
 
 
-def _mentioned(words: list[str], names: dict[str, set[str]]) -> list[str]:
-    """The people ``words`` name, in order (a name's words, its possessive too: "grandma's")."""
+def _mentioned(words: list[str], names: dict[str, set[str]]) -> list[tuple[str, ...]]:
+    """The names ``words`` say, in order, each as the ids of everyone it may name.
+
+    A name's words, its possessive too ("grandma's").
+    """
     plain = [word.removesuffix("'s") for word in words]
-    found: list[str] = []
+    found: list[tuple[str, ...]] = []
     for start in range(len(plain)):
         for end in (start + 2, start + 1):
             ids = names.get(" ".join(plain[start:end]))
-            if ids is not None and len(ids) == 1:
-                found.extend(ids)
+            if ids:
+                found.append(tuple(sorted(ids)))
                 break
     return found
 
 
-def _subject(subject: list[str], names: dict[str, set[str]]) -> str | None:
-    """Whom a clause's subject is: :data:`SPEAKER`, a pronoun (as said), a person's id; None."""
+def _subject(subject: list[str], names: dict[str, set[str]]) -> tuple[str, ...]:
+    """Whom a clause's subject is: :data:`SPEAKER`, a pronoun (as said), or people's ids.
+
+    Every person it may name: a name two people share says it of both (the union wins).
+    """
     first = subject[0].removesuffix("'s") if subject else ""
     if subject in (["i"], ["my"]):
-        return SPEAKER
+        return (SPEAKER,)
     if len(subject) == 1 and first in PRONOUNS:
-        return first
+        return (first,)
     words = [first, *subject[1:]]
     if words[0] in OWNERS and len(words) > 1:
         words = words[1:]
-    ids = names.get(" ".join(words), set())
-    return next(iter(ids)) if len(ids) == 1 else None
+    return tuple(sorted(names.get(" ".join(words), set())))
 
 
 def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
@@ -300,8 +304,58 @@ ALLERGY_WORDS = frozenset({"allergic", "allergy", "allergies", "intolerant", "in
 """Words that make a condition an allergy; the other words name what to ("nut allergy")."""
 _ASIDE = frozenset({"by", "because", "since", "but", "though", "when", "if", "so"})
 _NOT_ALLERGENS = frozenset(
-    {"to", "a", "an", "the", "of", "and", "or", "severe", "bad", "very", "mild", "is"}
+    {
+        "to",
+        "a",
+        "an",
+        "the",
+        "of",
+        "and",
+        "or",
+        "severe",
+        "bad",
+        "very",
+        "mild",
+        "is",
+        "in",
+        "with",
+        "them",
+        "it",
+        "things",
+        "thing",
+        "stuff",
+        "food",
+        "foods",
+        "anything",
+        "any",
+        "all",
+        "kinds",
+        "kind",
+        "sort",
+        "sorts",
+        "some",
+        "certain",
+        "like",
+        "such",
+        "as",
+        "other",
+        "she",
+        "he",
+        "they",
+        "i",
+        "am",
+        "are",
+        "really",
+        "quite",
+        "bit",
+        "little",
+    }
 )
+
+
+def is_allergy(condition: str) -> bool:
+    """Whether a condition is an allergy (what a person must not eat, not a frailty)."""
+    return bool(ALLERGY_WORDS & set(re.findall(r"[a-z]+", condition.lower())))
 
 
 def allergens(condition: str) -> tuple[str, ...]:
@@ -320,6 +374,20 @@ def allergens(condition: str) -> tuple[str, ...]:
         if word not in ALLERGY_WORDS and word not in _NOT_ALLERGENS:
             named.append(word)
     return tuple(dict.fromkeys(named))
+
+
+def holds_a_child(contents: str) -> bool:
+    """Whether what a thing holds is a young child ("baby Arlo asleep" in the car seat).
+
+    A part of the contents with a young child's word that names no type of the taxonomy:
+    "baby milk" and "baby wipes" are milk and wipes, not a baby.
+    """
+    taxonomy = household_taxonomy()
+    for part in re.split(r",|\band\b|\bwith\b", contents.lower()):
+        young = any(AGE_WORDS.get(word) in CHILDREN for word in re.findall(r"[a-z]+", part))
+        if young and taxonomy.type_named(part.strip()) is None:
+            return True
+    return False
 
 
 def in_water(condition: str) -> bool:
@@ -356,7 +424,7 @@ def _age_group(words: list[str]) -> str | None:
 
 def _clauses(utterances: Iterable[str]) -> list[tuple[str, str]]:
     """(clause read, clause as said) of every utterance; short forms spelt out in the first."""
-    found = []
+    found: list[tuple[str, str]] = []
     for utterance in utterances:
         for part in _CLAUSE_END.split(utterance.replace("\u2019", "'")):
             spoken = part.strip()
@@ -364,9 +432,23 @@ def _clauses(utterances: Iterable[str]) -> list[tuple[str, str]]:
             for short, long in _CONTRACTIONS:
                 read = short.sub(long, read)
             words = re.findall(r"[a-z0-9']+", read)
-            if words:
+            if words and found and _goes_on_a_list(found[-1][0], words):
+                # "allergic to eggs and dairy": the list goes on past "and"
+                found[-1] = (f"{found[-1][0]} {' '.join(words)}", f"{found[-1][1]}, {spoken}")
+            elif words:
                 found.append((" ".join(words), spoken))
     return found
+
+
+def _goes_on_a_list(clause: str, words: list[str]) -> bool:
+    """Whether ``words`` go on the list of what an allergy ``clause`` is to.
+
+    They must be a food or a drink the taxonomy knows ("dairy"), nothing else ("bring me").
+    """
+    if not ALLERGY_WORDS & set(clause.split()) or len(words) > 3:
+        return False
+    named = household_taxonomy().type_named(" ".join(words))
+    return named is not None and household_taxonomy().is_a(named, "Food")
 
 
 def youngest(*groups: str | None) -> str | None:

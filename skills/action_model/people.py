@@ -9,6 +9,7 @@ its index.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from cogtree.knowledge.scene.scene_index import Node as IndexedNode
@@ -63,6 +64,11 @@ class Person:
             ),
             None,
         )
+
+
+def labels_of(people: Iterable[Person]) -> dict[str, str]:
+    """Person id -> what the scene calls them (for reading what was said of whom)."""
+    return {person.id: person.label for person in people if person.label}
 
 
 def person_of(human: HumanInfo, indexed: IndexedNode | None) -> Person:

@@ -32,11 +32,11 @@ from dataclasses import dataclass, replace
 from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.language.unsupported_skills import UnsupportedSkill, skill_named
 from cogtree.knowledge.safety.doubts import harm_word
-from cogtree.knowledge.safety.said_of_people import SPEAKER, said_of_people, youngest
+from cogtree.knowledge.safety.said_of_people import SPEAKER, is_allergy, said_of_people, youngest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.wording import joined
-from cogtree.skills.action_model.people import Person, person_of
+from cogtree.skills.action_model.people import Person, labels_of, person_of
 from cogtree.skills.planning.plan_model import DELEGATE, PlanStep, ToAPlan
 
 DELEGATION_SOURCE = "delegation"
@@ -67,7 +67,8 @@ def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
     """
     if person.is_child or not person.can_be_asked or person.ability_for(skill) is None:
         return False
-    return not (person.vulnerabilities and tuple(handles))
+    frail = [v for v in person.vulnerabilities if not is_allergy(v)]  # an allergy is no frailty
+    return not (frail and tuple(handles))
 
 
 def helper_for(
@@ -97,8 +98,7 @@ def as_said(people: Sequence[Person], speaker: str | None, said: Sequence[str]) 
     only eight" makes the speaker a child, "my hands are shaking" vulnerable; a statement never
     makes anyone an adult or safe.
     """
-    labels = {person.id: person.label for person in people if person.label}
-    heard = said_of_people(said, [person.id for person in people], labels) if said else {}
+    heard = said_of_people(said, [p.id for p in people], labels_of(people)) if said else {}
     found = []
     for person in people:
         own = [heard.get(person.id), heard.get(SPEAKER) if person.id == speaker else None]

@@ -178,20 +178,6 @@ def hazard_question(report: ValidationReport) -> str | None:
     return f"Before I do that: {said} Shall I still do it? Please say yes to confirm."
 
 
-def hazard_refusal(report: ValidationReport) -> str | None:
-    """The refusal to say when forbidden hazards stop the plan; None when none does.
-
-    It says every forbidden hazard's sentence ("Sorry, I won't do that. The kettle may be
-    faulty; ..."); ask-first hazards beside them are not asked about, the plan is refused.
-    """
-    said = [
-        problem.reason for problem in report.problems if problem.code.startswith(HAZARD_CODES[0])
-    ]
-    if report.ok or not said:
-        return None
-    return "Sorry, I won't do that. " + " ".join(dict.fromkeys(said))
-
-
 def ask_first_doubts(report: ValidationReport) -> list[str]:
     """The doubts of the ask-first hazards of ``report``, for ``/session/pending.confirm``."""
     return [

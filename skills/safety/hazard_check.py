@@ -38,9 +38,9 @@ The step's graph (prefix ``haz:``):
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
   ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
-  ``haz:allergicTo`` (each word of what an allergy is to: "nuts"),
-  ``haz:inWater true`` (said to be in the bath or the
-  shower), ``haz:atDestination true`` (in the room where the step ends); also what the user
+  ``haz:allergicTo`` (each word of what an allergy is to: "nuts"), ``haz:inWater true``
+  (said to be in the bath or the shower), ``haz:nearby true`` (in the robot's room or where
+  the step ends), ``haz:atDestination true`` (where the step ends); also what the user
   said of them, or the speaker
   of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes the speaker a
   child, "I'm fifteen" a minor, "my hands are shaking" vulnerable, "grandma is only four"
@@ -73,13 +73,14 @@ from pyoxigraph import DefaultGraph, Literal, NamedNode, Quad
 
 from cogtree.knowledge.safety.hazard_rules import HAZ, HazardRules, Severity
 from cogtree.knowledge.safety.said_of_people import (
-    AGE_WORDS,
     CHILDREN,
     SPEAKER,
     YOUNGEST_FIRST,
     SaidOfSelf,
     allergens,
+    holds_a_child,
     in_water,
+    is_allergy,
     said_of_people,
     youngest,
 )
@@ -99,7 +100,7 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import capitalised
 from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.checks import Check
-from cogtree.skills.action_model.people import Person
+from cogtree.skills.action_model.people import Person, labels_of
 from cogtree.skills.capabilities.calls import SkillCall
 from cogtree.skills.capabilities.registry import SKILLS
 
@@ -255,7 +256,7 @@ class _Facts:
             self.add(node, "child", _TRUE)
         if age_group in YOUNGEST_FIRST:
             self.add(node, "minor", _TRUE)
-        for vulnerability in sorted(vulnerabilities):
+        for vulnerability in sorted(v for v in vulnerabilities if not is_allergy(v)):
             self.add(node, "vulnerable", Literal(vulnerability))
         if any(map(in_water, vulnerabilities)):
             self.add(node, "inWater", _TRUE)
@@ -308,8 +309,8 @@ class _Facts:
             self.add(node, "liquid", Literal(liquid))
             for type_name in sorted(household_taxonomy().types_in(liquid)):
                 self.add(node, "holds", Literal(type_name))
-            if any(AGE_WORDS.get(word) in CHILDREN for word in liquid.lower().split()):
-                self.add(node, "holdsChild", _TRUE)  # "baby Arlo asleep" in the car seat
+            if holds_a_child(liquid):
+                self.add(node, "holdsChild", _TRUE)
         if thing.liquid_ml:
             self.add(node, "liquidMl", _number(thing.liquid_ml))
         if thing.capacity_ml is not None:
@@ -423,20 +424,16 @@ def _step_facts(
         facts.describe(name)
     destination = _destination_room(belief, call)
     for person in belief.people.values():
-        # the people where the robot is or where the step ends, and the children of the home
-        young = person.age_group in CHILDREN or person.id in said.of_people
-        if person.room in {belief.robot_room, destination} or young:
-            facts.describe(person.id)
+        near = person.room in {belief.robot_room, destination}
+        if near or person.age_group in CHILDREN or person.id in said.of_people:
+            facts.describe(person.id)  # those near, the children of the home, those spoken of
+        if near:
+            facts.add(_node(person.id), "nearby", _TRUE)
         if destination is not None and person.room == destination:
             facts.add(_node(person.id), "atDestination", _TRUE)
     store = pyoxigraph.Store()
     store.extend(facts.quads)
     return store, facts
-
-
-def people_labels(belief: Belief) -> dict[str, str]:
-    """Person id -> what the scene calls them, for reading what was said of whom."""
-    return {person.id: person.label for person in belief.people.values() if person.label}
 
 
 def _spoken(term: Any, belief: Belief) -> str:
@@ -536,7 +533,7 @@ class PlanHazards:
             self._said_of = Said(
                 said_about(belief, self.said),
                 self.speaker,
-                said_of_people(self.said, belief.people, people_labels(belief)),
+                said_of_people(self.said, belief.people, labels_of(belief.people.values())),
                 self.offered,
             )
         return step_hazards(

@@ -134,6 +134,8 @@ _PRONOUN = re.compile(r"(?<!\w)(?:it|its|this|that|they|them|these|those)(?!\w)"
 _CONDITION_WORD = re.compile(r"\b(?:if|when|once|until|unless|after|before)\b", re.IGNORECASE)
 """A word that makes what follows it a condition ("until it is off and cool")."""
 _PUNCTUATION = re.compile(r"(?<=[.!;:,])\s+")
+_OWN_VERB = re.compile(r"\b(?:is|are|was|were|has|have|had|'s|’s|feels?|seems?)\b", re.IGNORECASE)
+"""A verb that makes a clause after "and" one of its own, not a condition going on."""
 _JOINS = re.compile(r"\s+(and|but|so|[—–-])\s+", re.IGNORECASE)
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 
@@ -171,14 +173,15 @@ def _clauses(sentence: str) -> Iterator[tuple[str, bool]]:
     """Each clause of ``sentence``, and whether it goes on with a condition said before it.
 
     Clauses end at punctuation and at "and", "but", "so" or a dash; a condition ("until it
-    is off") goes on over "and" ("... and cool": cool is the condition too), not past a
-    comma or another join.
+    is off") goes on over "and" to a bare state ("... and cool": cool is the condition too),
+    not to a clause with a verb of its own ("when you asked and it is cool now": a claim),
+    nor past a comma or another join.
     """
     for part in _PUNCTUATION.split(sentence):
         pieces = _JOINS.split(part)
         conditional = False
         for at in range(0, len(pieces), 2):
-            if at and pieces[at - 1].lower() != "and":
+            if at and (pieces[at - 1].lower() != "and" or _OWN_VERB.search(pieces[at])):
                 conditional = False
             yield pieces[at], conditional
             conditional = conditional or _CONDITION_WORD.search(pieces[at]) is not None

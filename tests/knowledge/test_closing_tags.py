@@ -27,3 +27,11 @@ def test_tags_at_the_end_go_and_the_closing_mark_stays(said: str, left: str) -> 
 def test_a_tag_is_no_thing_asked_for() -> None:
     step = parse_request("fetch the atlas off the shelf, would you, love?").steps[0]
     assert [phrase.text for phrase in step.objects] == ["the atlas"]
+
+
+def test_an_address_word_after_a_possessive_is_a_person_of_the_request() -> None:
+    """Checked to fail before: "to my mate" lost "mate", so the recipient was "my"."""
+    assert without_tags("give the pills to my mate") == "give the pills to my mate"
+    bring = parse_request("give the pills to my mate").steps[0]
+    assert "my mate" in [phrase.text for phrase in bring.phrases()]
+    assert without_tags("bring me the tea mate") == "bring me the tea"

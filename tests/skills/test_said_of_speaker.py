@@ -43,7 +43,7 @@ def test_a_child_speaker_is_never_handed_a_sharp_thing(hazard_kitchen: Belief) -
 
 
 def test_what_is_said_of_someone_else_is_theirs(hazard_kitchen: Belief) -> None:
-    son = replace(hazard_kitchen.people["grandma"], id="son", label=None)
+    son = replace(hazard_kitchen.people["grandma"], id="son")  # labelled grandma too
     belief = replace(hazard_kitchen, people={**hazard_kitchen.people, "son": son})
     for said, to in [
         ("grandma is only four, give grandma the kitchen knife", "grandma"),

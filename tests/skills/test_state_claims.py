@@ -47,6 +47,7 @@ def refused(reply: str, *, hob_on: bool = True, topic: tuple[str, ...] = ()) -> 
         ("The hob is off now and safe to touch.", False),  # residual heat: never said
         ("The hob is off and cool.", False),
         ("Until now it was on, but the hob is off and cool.", False),  # a condition ends
+        ("I switched the hob off when you asked and it is cool now.", False),  # its own verb
         ("It's safe to touch the hob - you can go ahead.", False),
         ("Safe to touch: the hob.", False),
         ("Yes, the hob isn't on.", True),

@@ -38,7 +38,7 @@ from cogtree.skills.planning.handover import (
     undone_said,
 )
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, ToAPlan
-from cogtree.skills.planning.plan_validation import hazard_question, hazard_refusal
+from cogtree.skills.planning.plan_validation import HAZARD_CODES, hazard_question
 
 log = logging.getLogger(__name__)
 
@@ -341,7 +341,21 @@ def refused_for_hazards(attempts: list[PlanAttempt]) -> str | None:
     last = attempts[-1] if attempts else None
     if last is None or last.validation is None or any(map(_done_steps, attempts)):
         return None
-    return hazard_refusal(last.validation)
+    problems = last.validation.problems
+    forbidden = [problem for problem in problems if problem.code.startswith(HAZARD_CODES[0])]
+    if last.validation.ok or not forbidden:
+        return None
+    clause = {step.id: said for said, steps in request_steps(last.plan) for step in steps}
+    several = len(set(clause.values())) > 1  # a sequence: say in which of its requests
+    said = [
+        f"in {clause[problem.step]!r}: {problem.reason}"
+        if several and problem.step in clause
+        else problem.reason
+        for problem in forbidden
+    ]
+    if several:
+        return f"Sorry, I won't do that: {'; '.join(dict.fromkeys(said))} Nothing was done."
+    return f"Sorry, I won't do that. {' '.join(dict.fromkeys(said))} Nothing was done."
 
 
 def _asks(attempt: PlanAttempt) -> str | None:

@@ -17,6 +17,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.language.missing_steps import left_undone
+from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.knowledge.worker_pool import WorkerPool
@@ -28,7 +29,9 @@ class PlanDelegation(keys.DeclaredKeys, BackgroundWork[ToAPlan]):
     """Plan asking someone in the house to do the steps of the request the robot cannot do.
 
     Reads ``/turn/frame`` (the steps left undone for want of a skill), ``/turn/speaker``
-    (asked last) and ``/rationale/<gate>`` (``gate``: the readiness gate's name; only a
+    (never asked), ``/memory/working`` (the earlier turns: "Bob's only twelve" said before
+    keeps Bob from being asked to cut, as for the hazard check) and ``/rationale/<gate>``
+    (``gate``: the readiness gate's name; only a
     request it refused for want of a skill alone is passed on:
     :func:`~skills.planning.delegation.refused_for_want_of_skill`). Reads the belief's people
     on the ``workers`` pool (handles ``scene_graph``, ``workers``). Writes ``/plan/current``:
@@ -41,7 +44,7 @@ class PlanDelegation(keys.DeclaredKeys, BackgroundWork[ToAPlan]):
     being read.
     """
 
-    reads = (keys.REQUEST_FRAME, keys.SPEAKER, keys.RATIONALE)
+    reads = (keys.REQUEST_FRAME, keys.SPEAKER, keys.RATIONALE, keys.WORKING)
     writes = (keys.PLAN,)
 
     def __init__(self, name: str = "PlanDelegation", *, gate: str = "TaskReadinessGate") -> None:
@@ -51,6 +54,7 @@ class PlanDelegation(keys.DeclaredKeys, BackgroundWork[ToAPlan]):
         self.rationale_key = self.key_of(keys.RATIONALE)
         self.speaker_key = self.key_of(keys.SPEAKER)
         self.plan_key = self.key_of(keys.PLAN)
+        self.working_key = self.key_of(keys.WORKING)
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``scene_graph`` and ``workers`` handles."""
@@ -68,7 +72,9 @@ class PlanDelegation(keys.DeclaredKeys, BackgroundWork[ToAPlan]):
         undone = left_undone(frame)
         assert self.scene is not None
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
-        return self.submit(plan_for_undone, self.scene, undone, speaker, (frame.text,))
+        working = keys.read_optional(self.blackboard, self.working_key, WorkingContext)
+        said = [*(turn.user for turn in working.history), frame.text] if working else [frame.text]
+        return self.submit(plan_for_undone, self.scene, undone, speaker, said)
 
     def finish(self, result: ToAPlan) -> Status:
         """Write the plan when it asks someone; FAILURE when nobody may be asked."""
