@@ -46,9 +46,9 @@ AGE_WORDS = {
 """Words a speaker uses of themselves that give their age group ("I'm just a kid")."""
 
 YOUNGEST_FIRST = ("toddler", "child", "minor")
+"""The age groups a statement can give, youngest first: of several, the youngest wins."""
 CHILDREN = YOUNGEST_FIRST[:2]
 """The age groups of a child (a minor is not one: no alcohol, but not kept from a chemical)."""
-"""The age groups a statement can give, youngest first: of several, the youngest wins."""
 
 CONDITIONS = frozenset(
     {
@@ -132,9 +132,9 @@ _VERBS = frozenset(
 _BE = frozenset({"am", "is", "are"})
 """The verbs after which a number is an age ("I'm six"; not "I have six")."""
 _MODALS = frozenset({"can", "could", "will", "would"})
+"""Verbs kept in what a condition says ("can not see well")."""
 _DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your"})
 """Words before a place that say nothing of what it is ("in the bath", "in his bath")."""
-"""Verbs kept in what a condition says ("can not see well")."""
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
     (re.compile(r"\bwon't\b"), "will not"),
