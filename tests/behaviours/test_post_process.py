@@ -425,20 +425,27 @@ def test_an_object_slot_that_names_a_person_resolves_to_the_person(
     scene.close()
 
 
-def resolved_in(
-    scene_text: str,
-    intent: IntentFrame,
-    speaker: str | None,
+Resolve = Callable[[str, IntentFrame, "str | None"], SlotResolution]
+"""``resolve(scene_text, intent, speaker)``: the object slot of ``intent`` resolved in the
+scene ``scene_text``, ``speaker`` asking."""
+
+
+@pytest.fixture
+def resolve(
     blackboard: BlackboardView,
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     workers: WorkerPool,
-) -> SlotResolution:
-    """The object slot of ``intent`` resolved in the scene ``scene_text``, ``speaker`` asking."""
-    with SceneGraph.from_turtle_text(scene_text, source="test scene") as scene:
-        handles = {"scene_graph": scene, "workers": workers}
-        run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
-    return resolved(blackboard)["object"]
+) -> Resolve:
+    """:data:`Resolve` on this test's blackboard, scripted model, packs and workers."""
+
+    def resolved_in(scene_text: str, intent: IntentFrame, speaker: str | None) -> SlotResolution:
+        with SceneGraph.from_turtle_text(scene_text, source="test scene") as scene:
+            handles = {"scene_graph": scene, "workers": workers}
+            run(blackboard, make_llm, registry, intent, handles=handles, speaker=speaker)
+        return resolved(blackboard)["object"]
+
+    return resolved_in
 
 
 PREFIXES = """
@@ -469,16 +476,13 @@ LAUNDRY = (
     ],
 )
 def test_what_is_handed_to_the_speaker_is_the_one_fit_for_use(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     task: str,
     slots: dict[str, str],
     ids: list[str],
 ) -> None:
     intent = IntentFrame(domain="household", task=task, slots=slots)
-    found = resolved_in(LAUNDRY, intent, None, blackboard, make_llm, registry, workers)
+    found = resolve(LAUNDRY, intent, None)
     assert found.ids == ids
     if len(ids) == 1:
         assert "set aside: dirty hand towel" in " ".join(found.reasons)
@@ -516,17 +520,14 @@ TWO_TOWELS = (
     ],
 )
 def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     task: str,
     slots: dict[str, str],
     speaker: str | None,
     ids: list[str],
 ) -> None:
     intent = IntentFrame(domain="household", task=task, slots=slots)
-    found = resolved_in(TWO_TOWELS, intent, speaker, blackboard, make_llm, registry, workers)
+    found = resolve(TWO_TOWELS, intent, speaker)
     assert found.ids == ids
     if len(ids) == 1:
         assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
@@ -540,16 +541,13 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
     ],
 )
 def test_a_towel_is_any_one_of_them_wherever_they_are(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     task: str,
     slots: dict[str, str],
     said: str,
 ) -> None:
     intent = IntentFrame(domain="household", task=task, slots=slots, said=[said])
-    found = resolved_in(TWO_TOWELS, intent, "kim", blackboard, make_llm, registry, workers)
+    found = resolve(TWO_TOWELS, intent, "kim")
     assert found.ids == ["towel_blue"]  # "a towel": not one Kim has in mind, a trip or not
     assert "any one towel would do; also there: green hand towel" in " ".join(found.reasons)
 
@@ -588,16 +586,13 @@ PANTRY = (
     ],
 )
 def test_any_one_of_a_kind_is_handed_over_when_they_differ_only_in_which_member_they_are(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     utterance: str,
     said: str,
     ids: list[str],
 ) -> None:
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": said}, said=[utterance])
-    found = resolved_in(PANTRY, intent, "ben", blackboard, make_llm, registry, workers)
+    found = resolve(PANTRY, intent, "ben")
     assert sorted(found.ids) == ids
 
 
@@ -621,17 +616,14 @@ TWO_LOAVES = (
     ],
 )
 def test_words_said_after_a_referent_tell_look_alikes_apart(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     utterance: str,
     ids: list[str],
 ) -> None:
     intent = IntentFrame(
         domain="household", task="Fetch", slots={"object": "the loaf"}, said=[utterance]
     )
-    found = resolved_in(TWO_LOAVES, intent, "sam", blackboard, make_llm, registry, workers)
+    found = resolve(TWO_LOAVES, intent, "sam")
     assert found.ids == ids
 
 
@@ -668,15 +660,12 @@ SIDE_BY_SIDE = (
     ],
 )
 def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers,
+    resolve: Resolve,
     said: str,
     ids: list[str],
 ) -> None:
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
-    found = resolved_in(SIDE_BY_SIDE, intent, "sam", blackboard, make_llm, registry, workers)
+    found = resolve(SIDE_BY_SIDE, intent, "sam")
     assert sorted(found.ids) == ids
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.thing_properties import Descriptions, what_it_is
+from cogtree.knowledge.safety.thing_properties import Descriptions, Reading, what_it_is
 from cogtree.knowledge.scene.fit_for_use import (
     also_there,
     any_one_will_do,
@@ -19,6 +19,18 @@ from cogtree.knowledge.scene.scene_models import Candidate
 
 def thing(label: str) -> Candidate:
     return Candidate(id=label.replace(" ", "_"), label=label, kind="object", reasons=["a towel"])
+
+
+def read(things: list[tuple[str, str]]) -> tuple[list[Candidate], dict[str, Reading]]:
+    """Candidates of (label, type) and what each is, read from its label and type."""
+    candidates = [
+        Candidate(id=f"thing_{n}", label=label, kind="object", type=kind, reasons=[])
+        for n, (label, kind) in enumerate(things)
+    ]
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
+    }
+    return candidates, readings
 
 
 @pytest.mark.parametrize(
@@ -106,13 +118,7 @@ def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() ->
 def test_only_things_alike_in_what_they_are_are_interchangeable(
     things: list[tuple[str, str]], alike: bool
 ) -> None:
-    candidates = [
-        Candidate(id=f"thing_{n}", label=label, kind="object", type=kind, reasons=[])
-        for n, (label, kind) in enumerate(things)
-    ]
-    readings = {
-        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
-    }
+    candidates, readings = read(things)
     assert interchangeable(candidates, readings) is alike
     kept = any_will_do(candidates, {c.id: "on shelf" for c in candidates}, readings)
     assert len(kept) == (1 if alike else len(candidates))
@@ -142,13 +148,7 @@ RULED = frozenset({"AlcoholicDrink"})
 def test_any_one_of_a_kind_differs_only_in_which_member_it_is(
     things: list[tuple[str, str]], one: bool
 ) -> None:
-    candidates = [
-        Candidate(id=f"thing_{n}", label=label, kind="object", type=kind, reasons=[])
-        for n, (label, kind) in enumerate(things)
-    ]
-    readings = {
-        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
-    }
+    candidates, readings = read(things)
     kept = any_one_will_do(candidates, {}, readings, RULED)
     assert len(kept) == (1 if one else len(candidates))
 
