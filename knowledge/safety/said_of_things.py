@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from cogtree.knowledge.wording import singular
+
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
 """Words before a thing's name in a subject ("that bottle", "our hob")."""
 
@@ -269,7 +271,7 @@ def _opens(word: str) -> bool:
 def _name_ending(words: list[str], end: int, names: _Names) -> tuple[int, str | None]:
     """(start, thing) of the longest name of a thing that ends at ``end``; (end, None)."""
     for start in range(max(0, end - names.longest), end):
-        thing = names.whole.get(" ".join(words[start:end]))
+        thing = names.named(words[start:end])
         if thing is not None:
             return start, thing
     return end, None
@@ -284,7 +286,7 @@ def _last_named(clause: str, names: _Names) -> str | None:
     words = [word.removesuffix("'s") for word in re.findall(r"[a-z0-9']+", clause)]
     for start in range(len(words) - 1, -1, -1):
         for end in range(min(len(words), start + names.longest), start, -1):
-            thing = names.whole.get(" ".join(words[start:end]))
+            thing = names.named(words[start:end])
             if thing is not None:
                 return thing
     return None
@@ -303,7 +305,17 @@ class _Names:
                 if not words:
                     continue
                 self.whole.setdefault(" ".join(words), thing)
-                self.whole.setdefault(" ".join(words) + "s", thing)  # "the flapjacks"
                 self.longest = max(self.longest, len(words))
                 for start in range(1, len(words)):
                     self.endings.setdefault(" ".join(words[start:]), set()).add(thing)
+
+    def named(self, words: Sequence[str]) -> str | None:
+        """The thing ``words`` name whole; a plural last word names it too.
+
+        "the flapjacks" names the flapjack (:func:`~knowledge.wording.singular`).
+        """
+        said = " ".join(words)
+        found = self.whole.get(said)
+        if found is None and words:
+            found = self.whole.get(" ".join([*words[:-1], singular(words[-1])]))
+        return found
