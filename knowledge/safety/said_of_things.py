@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from cogtree.knowledge.wording import singular
+from cogtree.knowledge.wording import singular, verb_bases
 
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
 """Words before a thing's name in a subject ("that bottle", "our hob")."""
@@ -80,22 +80,16 @@ STATES: Mapping[str, str] = {
     "chipped": "broken",
     "faulty": "faulty",
     "dodgy": "faulty",
-    "sparked": "faulty",
-    "sparking": "faulty",
-    "sparks": "faulty",
-    "smoked": "faulty",
-    "smoking": "faulty",
-    "tripped": "faulty",
-    "shorted": "faulty",
-    "fused": "faulty",
-    "frayed": "faulty",
-    "leaking": "faulty",
-    "leaks": "faulty",
-    "leaked": "faulty",
-    "melted": "faulty",
+    "spark": "faulty",
+    "smoke": "faulty",
+    "trip": "faulty",
+    "fray": "faulty",
+    "leak": "faulty",
+    "melt": "faulty",
 }
 """State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
-``faulty`` or a flag)."""
+``faulty`` or a flag). A verb is listed by its base: "sparked", "sparking" and "sparks" are
+read through :func:`~knowledge.wording.verb_bases` and :func:`~knowledge.wording.singular`."""
 
 FAULT_STATES = frozenset({"broken", "faulty"})
 """The states of :data:`STATES` that say something is wrong with a thing."""
@@ -138,7 +132,11 @@ def said_of_things(
 def states_said(phrases: Iterable[str]) -> frozenset[str]:
     """The properties (``hot``, ``powered``, ``sharp``, ``chemical``, ``broken``) stated."""
     return frozenset(
-        STATES[word] for phrase in phrases for word in phrase.split() if word in STATES
+        STATES[form]
+        for phrase in phrases
+        for word in phrase.split()
+        for form in (word, singular(word), *verb_bases(word))
+        if form in STATES
     )
 
 
