@@ -6,9 +6,12 @@ import pytest
 from py_trees.common import Status
 
 from cogtree.behaviours.actions.dialogue.decline import Decline, plain_reason
+from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import OUT_OF_SCOPE, GateRationale
+from cogtree.skills.action_model.people import Person
+from cogtree.skills.planning.delegation import delegation_plan, delegations
 from cogtree.trees.testing import TreeHarness
 
 
@@ -108,19 +111,26 @@ HOUSE = """
 """
 
 
+OFFER = "Sorry, I can't cut things yet. Sam can cut things: I can ask Sam to do it for you."
+
+
 @pytest.mark.parametrize(
-    ("speaker", "reply"),
+    ("speaker", "reply", "unrun_plan"),
     [
-        (
-            "kim",
-            "Sorry, I can't cut things yet. Sam can cut things: I can ask Sam to do it for you.",
-        ),
-        ("sam", "Sorry, I can't cut things yet."),  # the one asking is never offered
+        ("kim", OFFER, False),
+        ("sam", "Sorry, I can't cut things yet.", False),  # the one asking is never offered
+        # a delegation plan that never ran (its dry run rejected it) asked nobody: checked to
+        # fail before ("I asked Sam to do that part (...), but it was not done.")
+        ("kim", OFFER, True),
     ],
 )
 def test_a_missing_skill_someone_at_home_has_is_offered_to_ask_them(
-    blackboard, make_llm, shipped_domains, workers, speaker: str, reply: str
+    blackboard, make_llm, shipped_domains, workers, speaker: str, reply: str, unrun_plan: bool
 ) -> None:
+    if unrun_plan:
+        sam = Person("sam", "kitchen", "available", frozenset({"cut"}), label="Sam")
+        undone = left_undone(parse_request("slice the bread"))
+        blackboard.set("/plan/current", delegation_plan(delegations(undone, [sam], "kim")))
     presets = {
         "/turn/domain": "household",
         "/turn/control": "Reject",

@@ -135,9 +135,12 @@ class Decline(keys.DeclaredKeys, BackgroundWork[Said]):
             return self.finish(({}, ""))
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
         plan = keys.read_optional(self.blackboard, self.plan_key, ToAPlan)
-        asked = plan if plan is not None and plan.source == DELEGATION_SOURCE else None
         reflections = keys.read_optional(self.blackboard, self.reflections_key, list) or []
-        done = {item.step for item in reflections if isinstance(item, Reflection) and item.achieved}
+        ran = {item.step: item.achieved for item in reflections if isinstance(item, Reflection)}
+        # asked only when the plan ran: a delegation the dry run rejected asked nobody
+        delegated = plan if plan is not None and plan.source == DELEGATION_SOURCE else None
+        asked = delegated if delegated and any(step.id in ran for step in delegated.steps) else None
+        done = {step for step, achieved in ran.items() if achieved}
         return self.submit(undone_said, self.scene, undone, speaker, asked, done)
 
     def on_error(self, error: Exception) -> Status:
