@@ -2,7 +2,8 @@
 
 Every node made by :meth:`RosTestbed.node` lives in its own rclpy ``Context`` (its own DDS
 participant, as if in its own process) with a single-threaded executor spinning on a thread;
-everything is shut down after the test. The domain id is random in 1..100 per test and
+everything is shut down after the test. The domain id is drawn per test from the
+worker's shuffled share of 1..100, none reused before the rest (``domain_ids``), and
 discovery stays on this machine (``ROS_AUTOMATIC_DISCOVERY_RANGE=LOCALHOST``,
 ``ROS_LOCALHOST_ONLY=1``); :attr:`RosTestbed.env` gives a subprocess the same settings.
 Another test process may draw the same domain: :meth:`RosTestbed.namespace` gives names no
@@ -17,6 +18,7 @@ the suite runs without the ros extra, each skipped with the reason naming it.
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import threading
@@ -147,8 +149,8 @@ def wait_until(condition: Callable[[], Any], *, timeout_s: float = 10.0, what: s
         time.sleep(0.01)
 
 
-def _domain_id() -> int:
-    """A random ROS domain of this pytest-xdist worker's own half of 1-100 (gw0 1-50, gw1 51-100).
+def _worker_domains() -> list[int]:
+    """This pytest-xdist worker's own half of the ROS domains 1-100 (gw0 1-50, gw1 51-100).
 
     Workers run ROS test files at the same time; a domain two of them drew at once would let
     one test see the other's topics. Linux leaves ROS 2 the domains 0-101, so two workers (CI's
@@ -156,17 +158,31 @@ def _domain_id() -> int:
     """
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     if not worker.startswith("gw"):
-        return random.randint(1, 100)
+        return list(range(1, 101))
     low = 1 + 50 * (int(worker[2:]) % 2)
-    return random.randint(low, low + 49)
+    return list(range(low, low + 50))
+
+
+@pytest.fixture(scope="session")
+def domain_ids() -> Iterator[int]:
+    """The worker's domains in a random order, each used once before any is used again.
+
+    A test's participants can linger in DDS discovery for a while after it closes them, so a
+    test that draws the domain its predecessor used may still see, say, the people side's
+    action server it expects to be missing. Going round the whole shuffled range puts at least 49
+    other tests between two uses of a domain.
+    """
+    domains = _worker_domains()
+    random.shuffle(domains)
+    return itertools.cycle(domains)
 
 
 @pytest.fixture
-def ros(monkeypatch: pytest.MonkeyPatch) -> Iterator[RosTestbed]:
+def ros(monkeypatch: pytest.MonkeyPatch, domain_ids: Iterator[int]) -> Iterator[RosTestbed]:
     """A private ROS 2 testbed (see the module docs), closed after the test."""
     for name, value in LOCALHOST_ENV.items():
         monkeypatch.setenv(name, value)
-    testbed = RosTestbed(_domain_id())
+    testbed = RosTestbed(next(domain_ids))
     monkeypatch.setenv("ROS_DOMAIN_ID", str(testbed.domain_id))
     try:
         yield testbed
