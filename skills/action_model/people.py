@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from cogtree.knowledge.safety.said_of_people import CHILDREN
 from cogtree.knowledge.scene.scene_index import Node as IndexedNode
 from cogtree.knowledge.scene.scene_models import HumanInfo
 
@@ -41,7 +42,7 @@ class Person:
     @property
     def is_child(self) -> bool:
         """Whether they are a toddler or a child."""
-        return self.age_group in ("toddler", "child")
+        return self.age_group in CHILDREN
 
     @property
     def is_available(self) -> bool:
