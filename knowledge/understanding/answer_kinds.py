@@ -31,11 +31,14 @@ from typing import Final, Literal
 
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import DESTINATION_SLOTS, RECIPIENT_SLOTS
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
+from cogtree.knowledge.wording import singular
 
 AnswerKind = Literal["yes_no", "place", "person", "thing", "amount", "request"]
 """What an answer gives: a yes or a no, a place, a person, a thing, a number, or a request."""
@@ -132,17 +135,46 @@ def with_asked_noun(answer: str, question: str) -> str:
     return _ONE.sub(asked.group(1).lower(), answer, 1)
 
 
+def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
+    """The slot and the offered thing's label ``answer`` picks among ``pending``'s options.
+
+    The answer picks an option when one of its words, or the type the taxonomy names by it,
+    is among the option's own and the other options' lack it: "telly" picks "tv remote" over
+    "air con remote" (both words name a television), "the blue one" picks "blue mug". Words
+    every option shares ("remote") tell none apart. None unless exactly one option is picked.
+    """
+    said = _senses(answer)
+    for slot, labels in pending.options.items():
+        senses = [_senses(label) for label in labels]
+        shared = frozenset.intersection(*senses) if senses else frozenset()
+        picked = [label for label, own in zip(labels, senses, strict=True) if said & (own - shared)]
+        if len(set(picked)) == 1:
+            return slot, picked[0]
+    return None
+
+
+def read_answer(answer: str, pending: PendingTask) -> str:
+    """``answer`` as what it names: the option it picks, else with the noun asked about.
+
+    :func:`picked_option` first ("telly" to "the air con remote or the tv remote?" is "tv
+    remote"), then :func:`with_asked_noun` ("the white one" to "Which mug?" is "the white mug").
+    """
+    picked = picked_option(answer, pending)
+    return picked[1] if picked is not None else with_asked_noun(answer, pending.question)
+
+
 def said_before(pending: PendingTask | None, domain: str, answer: str) -> list[str]:
     """What the user said that ``answer`` continues: ``pending``'s utterances, oldest first.
 
     Only when ``pending`` belongs to ``domain`` (else none). When the question asked about a
     kind and ``answer`` says "one", the answer read with that kind comes last
-    (:func:`with_asked_noun`: "the white one" to "Which mug do you mean?" says "the white
-    mug"), so a value taken from it was said.
+    (:func:`read_answer`: "the white one" to "Which mug do you mean?" says "the white mug",
+    "telly" to "the air con remote or the tv remote?" the tv remote), so a value taken from it
+    was said.
     """
     if pending is None or pending.domain != domain:
         return []
-    read = with_asked_noun(answer, pending.question)
+    read = read_answer(answer, pending)
     return [*pending.said, *([read] if read != answer else [])]
 
 
@@ -193,6 +225,13 @@ def _the_question(text: str) -> str:
 
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
+
+
+def _senses(text: str) -> frozenset[str]:
+    """The content words of ``text`` (in the singular) and the types the taxonomy names by them."""
+    taxonomy = household_taxonomy()
+    words = {singular(word) for word in _words(text) if word not in english_stop_words()}
+    return frozenset(words | {kind for word in words if (kind := taxonomy.type_named(word))})
 
 
 def _place_prepositions() -> frozenset[tuple[str, ...]]:

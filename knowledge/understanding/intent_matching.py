@@ -43,8 +43,9 @@ from cogtree.knowledge.understanding.answer_kinds import (
     expected_kind,
     fits,
     noted_place,
+    picked_option,
+    read_answer,
     slot_answered,
-    with_asked_noun,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
@@ -304,17 +305,27 @@ def continuation(
     noted = noted_place(pack, pending, utterance) if given == "place" else None
     if noted is not None:
         return Continuation(*noted, [], "tells where the thing asked about is: noted")
+    said = answer_text(frame) if frame is not None else utterance
+    picked = picked_option(said, pending) if given not in ("yes_no", "request") else None
+    if picked is not None and picked[0] in missing:
+        chosen, label = picked
+        many = (spec := task.slots.get(chosen)) is not None and spec.many
+        return Continuation(
+            task.name,
+            {chosen: [label] if many else label},
+            [chosen],
+            f"picks {label!r} for {chosen}",
+        )
     fill: SlotFill = fill_slots(task, utterance, lexicons)
     answered = [slot for slot in missing if fill.slots.get(slot) not in (None, "", [])]
     if answered:
         filled = {
-            name: with_asked_noun(value, pending.question)
+            name: read_answer(value, pending)
             if name in answered and isinstance(value, str)
             else value
             for name, value in fill.slots.items()
         }
         return Continuation(task.name, filled, answered, f"fills {', '.join(answered)}")
-    said = answer_text(frame) if frame is not None else utterance
     words = [token.text for token in tokenize(said)]
     text = " ".join(words)
     if not words or len(words) > SHORT_ANSWER_WORDS or _dismissal(text):
@@ -324,7 +335,7 @@ def continuation(
     slot = slot_answered(missing, given)
     if slot is None or all(word in NEGATIONS for word in words):
         return None
-    answer = with_asked_noun(" ".join(said.split()).strip(" ,.;:!?"), pending.question)
+    answer = read_answer(" ".join(said.split()).strip(" ,.;:!?"), pending)
     spec = task.slots.get(slot)
     value: SlotValue = [answer] if spec is not None and spec.many else answer
     how = f"short answer for {slot} ({given})"

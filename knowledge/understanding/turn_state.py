@@ -285,6 +285,12 @@ class PendingTask(BaseModel):
         "robot has never seen it: a place answer tells where it is "
         "(knowledge/understanding/answer_kinds.py)",
     )
+    options: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="slot -> the labels of the things the question offers for it to choose "
+        "from; an answer naming one of them by a word of its label, or by a word for the same "
+        "type, picks it (knowledge/understanding/answer_kinds.py)",
+    )
 
 
 def plain(value: Any) -> SlotValue:

@@ -11,6 +11,8 @@ from cogtree.knowledge.understanding.answer_kinds import (
     answer_text,
     expected_kind,
     fits,
+    picked_option,
+    read_answer,
     said_before,
     with_asked_noun,
 )
@@ -131,3 +133,39 @@ def test_an_answer_with_one_was_said_with_the_kind_its_question_asked_about() ->
     assert said_before(pending, "household", "the silk scarf") == ["fetch my scarf"]
     assert said_before(pending, "advisor", "the silk one") == []
     assert said_before(None, "household", "the silk one") == []
+
+
+def _offered(*labels: str, slot: str = "object") -> PendingTask:
+    return PendingTask(
+        domain="household",
+        task="Fetch",
+        missing=[slot],
+        said=["chuck us the remote"],
+        question="Which remote do you mean: " + " or ".join(labels) + "?",
+        options={slot: list(labels)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        ("telly", "tv remote"),  # another word for the type one of the option's words names
+        ("the TV one", "tv remote"),
+        ("air con", "air con remote"),
+        ("the remote", None),  # every option is a remote: it tells none apart
+        ("the red one", None),
+    ],
+)
+def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
+    answer: str, picked: str | None
+) -> None:
+    pending = _offered("air con remote", "tv remote")
+    assert picked_option(answer, pending) == (("object", picked) if picked else None)
+
+
+def test_the_option_picked_is_what_the_answer_was_said_as() -> None:
+    pending = _offered("air con remote", "tv remote")
+    assert read_answer("telly", pending) == "tv remote"
+    assert said_before(pending, "household", "telly") == ["chuck us the remote", "tv remote"]
+    people = _offered("lucy", "tom", slot="destination")
+    assert picked_option("Tom. My husband", people) == ("destination", "tom")

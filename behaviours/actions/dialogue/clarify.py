@@ -520,7 +520,19 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             steps=list(request.intent.steps),
             focus=request.intent.focus,
             unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
+            options=self._options(),
         )
+
+    def _options(self) -> dict[str, list[str]]:
+        """Each missing slot's offered things, by their labels (those the question names)."""
+        request = self._request
+        labels = {candidate.id: candidate.label for candidate in request.candidates}
+        offered = {
+            slot: [labels.get(found) or id_words(found) for found in listed(resolution)]
+            for slot in request.missing
+            if (resolution := request.resolved.get(slot)) is not None
+        }
+        return {slot: names for slot, names in offered.items() if names}
 
 
 def _unseen(resolution: SlotResolution | None) -> str:
