@@ -61,32 +61,39 @@ def things_of_a_kind(index: SceneIndex, kind: str, place: str = "") -> SceneRow:
     }
 
 
-POWER_WORDS: Mapping[str, bool] = {"on": True, "off": False}
-"""The last word of a question whether a thing is switched on or off, and the state it asks."""
-
-POWERED = "powered"
-"""The attribute that says an appliance, a tap or a light is on."""
+STATE_WORDS: Mapping[str, tuple[str, bool]] = {
+    "on": ("powered", True), "off": ("powered", False),
+    "open": ("isOpen", True), "closed": ("isOpen", False), "shut": ("isOpen", False),
+}  # fmt: skip
+"""The last word of a question whether a thing is in a state ("is the oven on", "did I leave
+the back door open"): the belief's attribute it asks about and the value it names."""
 
 
 def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     """Whether the thing ``asked`` names is in the state its last word says ("the oven on").
 
-    The thing is resolved in ``place`` when one is said, and each thing found is told as on
-    or off from the belief, or as not known (``listing``). ``state_answer`` says yes or no
-    first when one thing is found and its state is known ("Yes: the oven is on"). Never
-    raises for any text; nothing found is an answer too.
+    The thing is resolved in ``place`` when one is said, and each thing found is told in that
+    state or its opposite from the belief, or as not known (``listing``). Without a state word
+    a thing is told as on or off. ``state_answer`` says yes or no first when one thing is
+    found and its state is known ("Yes: the oven is on"). Never raises for any text; nothing
+    found is an answer too.
     """
     words = _without_article(asked).split()
-    state = POWER_WORDS.get(words[-1].lower()) if words else None
+    attribute, state = STATE_WORDS.get(words[-1].lower(), ("", None)) if words else ("", None)
     thing = _without_article(" ".join(words[:-1] if state is not None else words))
+    attribute = attribute or "powered"
     found = [c.id for c in resolve_referent(index, f"{thing} {place}".strip()) if thing]
     found = [node for node in found if _counted(index, node)]
-    states = {node: _powered(index, node) for node in found}
+    states = {node: _flag(index, node, attribute) for node in found}
+    said: dict[bool, str] = {}  # the first word of each value: "closed" before "shut"
+    for word, (named, value) in STATE_WORDS.items():
+        if named == attribute:
+            said.setdefault(value, word)
     told = [
-        f"the {_label(index, node)} is {'on' if on else 'off'}"
-        if on is not None
-        else f"I do not know whether the {_label(index, node)} is on"
-        for node, on in states.items()
+        f"the {_label(index, node)} is {said[value]}"
+        if value is not None
+        else f"I do not know whether the {_label(index, node)} is {said[state is not False]}"
+        for node, value in states.items()
     ]
     answer = _and(told) if found else f"I have not seen any {thing or 'such thing'}"
     if len(found) == 1 and state is not None and states[found[0]] is not None:
@@ -94,12 +101,12 @@ def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     return {"asked": thing, "count": str(len(found)), "listing": _and(told), "state_answer": answer}
 
 
-def _powered(index: SceneIndex, thing: str) -> bool | None:
-    """Whether the belief says ``thing`` is on (None: it says nothing of it)."""
+def _flag(index: SceneIndex, thing: str, attribute: str) -> bool | None:
+    """Whether the belief says ``attribute`` of ``thing`` is true (None: it says nothing)."""
     node = index.node(thing)
-    if node is None or POWERED not in node.attributes:
+    if node is None or attribute not in node.attributes:
         return None
-    return POWERED in node.flags
+    return attribute in node.flags
 
 
 SCENE_QUESTIONS: Mapping[str, Callable[[SceneIndex, str, str], SceneRow]] = {

@@ -244,6 +244,23 @@ def test_a_question_whether_a_thing_is_on_is_answered_from_the_belief(
     assert heard.reply == answer
 
 
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("hang on, did I leave the cupboard open?", "No: the cupboard is closed."),
+        ("is the drawer shut, do you know?", "Yes: the drawer is closed."),
+        ("have I left the fridge open", "No: the fridge is closed."),
+    ],
+)
+def test_a_question_whether_a_thing_is_open_is_answered_from_the_belief(
+    talk: Dialogue, question: str, answer: str
+) -> None:
+    heard = talk.say(question)  # a question, not an order to open or close it
+    assert heard.control == "Proceed"
+    assert heard.reply == answer
+    assert not talk.simulator.world.state.open.get("cupboard")
+
+
 def test_a_tag_after_the_place_asked_about_leaves_the_place(talk: Dialogue) -> None:
     heard = talk.say("What's in the cupboard, do you know?")
     assert heard.reply.startswith("I have seen "), heard.reply
