@@ -15,7 +15,10 @@ exactly when the taxonomy names a type by it.
   the task, never dropped (an empty glass is not a glass of water);
 - asking for a new container of another drink the taxonomy knows ("a glass of milk", "pour
   me a glass of wine") pours the drink into it, then brings it; "the mug of tea" is a mug
-  already there, and a hot drink is not poured (module constant ``HOT_DRINK``).
+  already there, and a hot drink is not poured (module constant ``HOT_DRINK``);
+- the same holds for a drink said to go in a drinkware ("some juice in my cup": pour the
+  juice into my cup, then bring it), and a pour's person is who it is for ("pour me a glass
+  of wine": the wine is poured, the glass brought to me).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ INDEFINITE: Final = frozenset(["", "a", "an", "another", "some"])
 
 DRINK: Final = "Drink"
 """The taxonomy's category of what is poured into a container asked for ("a glass of milk")."""
+
+DRINKWARE: Final = "Drinkware"
+"""The taxonomy's category of what a drink is served in ("some juice in my cup": a cup)."""
 
 HOT_DRINK: Final = "HotDrink"
 """Drinks not poured for the user: a hot drink handed over must be checked as hot, and the
@@ -80,21 +86,22 @@ def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
 def _filled_first(step: Step) -> list[Step]:
     """A container of a drink asked for: fill it or pour the drink into it, then bring it.
 
-    The tap's water fills it ("a glass of water"); another drink is poured ("a glass of milk").
+    The tap's water fills it ("a glass of water"); another drink is poured ("a glass of
+    milk", "some juice in my cup", "pour me a glass of wine": :func:`_vessel_asked`).
     """
+    step = _poured_for(step)
     wanted = step.wanted
     if step.action not in (BRINGING, POURING) or len(wanted) != 1 or step.source is not None:
         return [step]
     phrase = wanted[0]
-    if measure_type(phrase) is None or (step.action == POURING and step.landmark is not None):
+    container = _vessel_asked(step, phrase)
+    if container is None:
         return [step]
-    measure = phrase.quantity.split()[0]
-    article = phrase.determiner or "a"
-    container = ObjectPhrase(text=f"{article} {measure}", head=measure, determiner=article)
     it = ObjectPhrase(text="it", head="it", pronoun=True)
     me = step.recipient or ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
     bring = replace(step, verb=BRINGING, action=BRINGING, objects=(it, *step.excluded))
-    if phrase.head == TAP_LIQUID and not phrase.modifiers and step.action == BRINGING:
+    filled = measure_type(phrase) is not None and step.action == BRINGING
+    if filled and phrase.head == TAP_LIQUID and not phrase.modifiers:
         fill = Step(text=step.text, verb="fill", action="fill", objects=(container,))
         return [fill, bring]
     drink = _drink_said(phrase)
@@ -107,12 +114,66 @@ def _filled_first(step: Step) -> list[Step]:
     return [pour, replace(bring, recipient=me)]
 
 
+def _poured_for(step: Step) -> Step:
+    """A pour's person ("pour me a glass of wine", "pour us some juice") as who it is for.
+
+    What is poured is never a person: a person among a pour's objects, beside a thing, is
+    the one the drink is poured for, who gets it.
+    """
+    if step.action != POURING or step.recipient is not None:
+        return step
+    people = [phrase for phrase in step.objects if phrase.person]
+    things = tuple(phrase for phrase in step.objects if not phrase.person)
+    if not people or not things:
+        return step
+    return replace(step, objects=things, recipient=people[0])
+
+
+def _vessel_asked(step: Step, phrase: ObjectPhrase) -> ObjectPhrase | None:
+    """The vessel a drink asked for goes in, when the request says or implies one.
+
+    The measure's ("a glass of"), when it names a type (not for a pour that names where it
+    goes), or the drinkware the phrase is said to be in ("some juice in my cup"). A vessel
+    nobody named is not made up: a value must have been said.
+    """
+    measure = measure_type(phrase)
+    if measure is not None:
+        if step.action == POURING and step.landmark is not None:
+            return None
+        word = phrase.quantity.split()[0]
+        article = phrase.determiner or "a"
+        return ObjectPhrase(text=f"{article} {word}", head=word, determiner=article)
+    if _drink_said(phrase) is None:
+        return None
+    return _drinkware_in(phrase.where)
+
+
+def _drinkware_in(where: str) -> ObjectPhrase | None:
+    """The drinkware a place phrase puts a drink in ("in my cup" -> "my cup"), else None."""
+    words = where.lower().split()
+    if len(words) < 2 or words[0] not in ("in", "into"):
+        return None
+    taxonomy = household_taxonomy()
+    for at, word in enumerate(words[1:], start=1):
+        kind = taxonomy.type_named(word)
+        if kind is not None and taxonomy.is_a(kind, DRINKWARE):
+            determiner = words[1] if at > 1 else ""
+            return ObjectPhrase(text=" ".join(words[1 : at + 1]), head=word, determiner=determiner)
+    return None
+
+
 def _drink_said(phrase: ObjectPhrase) -> ObjectPhrase | None:
-    """What comes after the measure, when the taxonomy knows it as a drink ("of wine")."""
-    said = phrase.text.split(f"{phrase.quantity} ", 1)[-1].strip()
+    """What comes after the measure (or the determiner), when the taxonomy knows it as a drink.
+
+    "a glass of wine" -> "wine", "some juice" -> "juice".
+    """
+    said = phrase.text
+    for lead in (phrase.determiner, phrase.quantity):
+        if lead and said.startswith(f"{lead} "):
+            said = said[len(lead) :].strip()
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(phrase.head)
-    if not said or said == phrase.text or kind is None or not taxonomy.is_a(kind, DRINK):
+    if not said or kind is None or not taxonomy.is_a(kind, DRINK):
         return None
     if taxonomy.is_a(kind, HOT_DRINK):
         return None  # poured, its heat is not carried to the cup: the handover check misses it

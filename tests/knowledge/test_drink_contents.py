@@ -26,3 +26,34 @@ def test_a_new_glass_of_a_cold_drink_is_poured_then_brought() -> None:
 )
 def test_what_is_not_poured(said: str) -> None:
     assert [step.action for step in with_contents(parse_request(said)).steps] == ["bring"]
+
+
+@pytest.mark.parametrize(
+    ("said", "source", "vessel", "recipient"),
+    [
+        ("be a star and pour me a glass of wine", "wine", "a glass", "me"),
+        ("pour us a glass of milk", "milk", "a glass", "us"),
+        ("can I have some juice in my cup please", "juice", "my cup", "me"),
+    ],
+)
+def test_a_drink_for_someone_is_poured_into_its_vessel_then_brought(
+    said: str, source: str, vessel: str, recipient: str
+) -> None:
+    pour, bring = with_contents(parse_request(said)).steps
+    assert pour.action == "pour" and pour.source is not None and pour.landmark is not None
+    assert (pour.source.text, pour.landmark.text) == (source, vessel)
+    assert not pour.objects  # the person is not what is poured
+    assert bring.recipient is not None and bring.recipient.text == recipient
+    assert [p.text for p in bring.objects] == ["it"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "bring me the juice in the fridge",  # a place it is in, no vessel to pour it into
+        "can I have the juice in my cup",  # the juice already in the cup
+        "pour us some juice",  # no vessel said: none is made up
+    ],
+)
+def test_a_drink_with_no_vessel_of_its_own_is_not_poured_for_anyone(said: str) -> None:
+    assert [step.action for step in with_contents(parse_request(said)).steps] != ["pour", "bring"]

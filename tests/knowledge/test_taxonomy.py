@@ -61,6 +61,12 @@ def test_categories_and_types_are_transitive(taxonomy: Taxonomy) -> None:
     assert "Whisk" in taxonomy.types_of("KitchenUtensil")
 
 
+def test_a_glass_made_for_one_drink_is_still_a_glass(taxonomy: Taxonomy) -> None:
+    """ "A glass of wine" may be poured into the wine glass: it is a glass, and drinkware."""
+    for kind in ("WineGlass", "ShotGlass"):
+        assert taxonomy.is_a(kind, "Glass") and taxonomy.is_a(kind, "Drinkware")
+
+
 def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonomy) -> None:
     assert taxonomy.usual_places("Yogurt") == ["fridge"]
     assert taxonomy.usual_places("Teaspoon") == ["drawer"]  # from Cutlery
