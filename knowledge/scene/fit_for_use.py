@@ -16,7 +16,11 @@ fetching the wrong one is a trip, so the user is asked. Nor are things that diff
 they are (:func:`interchangeable`): a bleach bottle beside a water bottle, a cracked glass
 beside two clean ones, the TV remote beside the air con remote (a word before the noun that
 names another thing says what it goes with). A wrong pick there is not one word away, so the
-user is asked.
+user is asked. Side by side things that differ only in which member of one category they are
+(:func:`any_one_will_do`'s test) are alike to a request that said no more of them than that
+category: "that fruit" with an apple beside a satsuma is either, as the user put it, and the
+reply offers the other; a wish said past the category ("that fruit for the pie") keeps the
+choice the user's.
 
 When the user asks for any one thing of a kind ("a piece of fruit", "something to read",
 "one of the mugs"), things of different types may all be what was asked for: an apple and a
@@ -148,20 +152,25 @@ _PLACE_WORDS: Final = frozenset(["by", "on", "in", "at", "near", "with", "for", 
 def any_will_do(
     candidates: Sequence[Candidate],
     places: Mapping[str, str],
-    readings: Mapping[str, Hashable],
+    readings: Mapping[str, tuple[frozenset[str], ...]],
+    ruled: frozenset[str] | None = None,
 ) -> list[Candidate]:
     """``candidates`` narrowed to the first when they are all in one place and alike.
 
-    Alike is :func:`interchangeable` (``readings``: what each is, for safety).
-    ``places`` maps a candidate's id to where it is believed to be ("on counter"); a
-    candidate with no known place keeps the choice the user's. The kept candidate's reasons
-    name the others, so the reply can offer them.
+    Alike is :func:`interchangeable` (``readings``: what each is, for safety), or, with
+    ``ruled`` (the types the hazard rules name), alike but for which member of the category
+    the user's words named they are (:func:`any_one_will_do`: "that fruit", an apple beside
+    an orange). ``places`` maps a candidate's id to where it is believed to be ("on
+    counter"); a candidate with no known place keeps the choice the user's. The kept
+    candidate's reasons name the others, so the reply can offer them.
     """
     if len(candidates) < 2:
         return list(candidates)
     where = {places.get(candidate.id, "") for candidate in candidates}
-    if len(where) != 1 or "" in where or not interchangeable(candidates, readings):
+    if len(where) != 1 or "" in where:
         return list(candidates)
+    if not interchangeable(candidates, readings):
+        return any_one_will_do(candidates, places, readings, ruled)
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]

@@ -70,13 +70,8 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     words = request_words()
     opening = words.determiners | words.quantities | words.measures | {"of"}
     said_words = _WORD.findall(said.lower())
-    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b")
-    found = next(filter(None, (pattern.search(u.lower()) for u in utterances)), None)
-    if not said_words or found is None:
-        return False
-    after = _CLAUSE_END.split(found.string[found.end() :], maxsplit=1)[0]
-    elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
-    if set(_WORD.findall(after)) - english_stop_words() - elsewhere:
+    found = _said_alone(utterances, said, others)
+    if found is None:
         return False
     if said_words[0] in words.indefinites:
         return True
@@ -87,6 +82,32 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
         run.insert(0, before.pop())
     counted = [word for word in run if word in counts]
     return bool(counted) and counted[0] in _any_one()
+
+
+def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:
+    """Whether ``said`` was said with nothing more of it after it, up to a comma.
+
+    "Bring me that fruit." yes; "a drink that reminds me of summer" no: the user wants
+    something the words after it say, which the names of the things may not show. Words of
+    ``others`` (the request's other things) are not more of it. No when it is not found.
+    """
+    return _said_alone(utterances, said, others) is not None
+
+
+def _said_alone(
+    utterances: Sequence[str], said: str, others: Sequence[str]
+) -> re.Match[str] | None:
+    """Where ``said`` was said (:func:`said_alone`), or None."""
+    said_words = _WORD.findall(said.lower())
+    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b")
+    found = next(filter(None, (pattern.search(u.lower()) for u in utterances)), None)
+    if not said_words or found is None:
+        return None
+    after = _CLAUSE_END.split(found.string[found.end() :], maxsplit=1)[0]
+    elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
+    if set(_WORD.findall(after)) - english_stop_words() - elsewhere:
+        return None
+    return found
 
 
 _WORD_LISTS: Final = "a mapping of word lists"

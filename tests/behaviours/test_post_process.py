@@ -646,6 +646,8 @@ SIDE_BY_SIDE = (
     cog:on :tray .
 :mug_two a cog:Object ; rdfs:label "mug" ; cog:objectType cog:Mug ; cog:material "ceramic" ;
     cog:on :tray .
+:apple a cog:Object ; rdfs:label "apple" ; cog:objectType cog:Apple ; cog:on :tray .
+:satsuma a cog:Object ; rdfs:label "satsuma" ; cog:objectType cog:Orange ; cog:on :tray .
 :sam a cog:Human ; cog:inRoom :kitchen .
 """
 )
@@ -667,6 +669,27 @@ def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
     intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
     found = resolve(SIDE_BY_SIDE, intent, "sam")
     assert sorted(found.ids) == ids
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "ids"),
+    [
+        ("Bring me that fruit.", "that fruit", ["apple"]),  # either is that fruit; one word away
+        ("Bring me that fruit for the pie.", "that fruit", ["apple", "satsuma"]),  # more said
+        ("Bring me that bottle.", "that bottle", ["bottle_bleach", "bottle_water"]),  # chemical
+    ],
+)
+def test_of_things_side_by_side_that_differ_only_in_which_member_they_are_one_is_handed_over(
+    resolve: Resolve,
+    utterance: str,
+    said: str,
+    ids: list[str],
+) -> None:
+    intent = IntentFrame(domain="household", task="Fetch", slots={"object": said}, said=[utterance])
+    found = resolve(SIDE_BY_SIDE, intent, "sam")
+    assert sorted(found.ids) == ids
+    if len(ids) == 1:
+        assert "any one fruit would do; also there: satsuma" in " ".join(found.reasons)
 
 
 @pytest.mark.parametrize(

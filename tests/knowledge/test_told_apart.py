@@ -5,7 +5,12 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.understanding.told_apart import asks_for_any, describing_words, told_apart
+from cogtree.knowledge.understanding.told_apart import (
+    asks_for_any,
+    describing_words,
+    said_alone,
+    told_apart,
+)
 
 
 def candidate(ident: str, label: str) -> Candidate:
@@ -75,3 +80,19 @@ def test_the_words_before_a_referent_say_whether_any_one_will_do(
     utterance: str, said: str, any_one: bool
 ) -> None:
     assert asks_for_any([utterance], said) is any_one
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "alone"),
+    [
+        ("Bring me that fruit.", "that fruit", True),
+        ("Bring me that fruit, thanks", "that fruit", True),
+        ("Bring me that fruit for the pie", "that fruit", False),  # more said of it
+        ("Put that fruit on the tray", "that fruit", True),  # the tray is another thing's
+        ("Bring me that fruit", "the pear", False),  # not said as such
+    ],
+)
+def test_a_referent_said_alone_has_nothing_more_said_of_it(
+    utterance: str, said: str, alone: bool
+) -> None:
+    assert said_alone([utterance], said, others=["the tray"]) is alone

@@ -46,7 +46,12 @@ from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon
-from cogtree.knowledge.understanding.told_apart import asks_for_any, describing_words, told_apart
+from cogtree.knowledge.understanding.told_apart import (
+    asks_for_any,
+    describing_words,
+    said_alone,
+    told_apart,
+)
 from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     IntentStep,
@@ -208,6 +213,8 @@ class _SceneLookup:
     any_one: list[bool] = field(default_factory=list)
     """Per item: whether it asks for any one thing it fits
     (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
+    alone: list[bool] = field(default_factory=list)
+    """Per item: said alone (:func:`~knowledge.understanding.told_apart.said_alone`)."""
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -414,6 +421,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
+                lookup.alone.append(said_alone(self._said, item, others))
                 resolve = partial(
                     placed_referents, self.scene, placed=for_use or lookup.any_one[-1]
                 )
@@ -430,7 +438,9 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         ids: list[str] = []
         reasons: list[str] = []
         first: list[Candidate] | None = None
-        for item, future, any_one in zip(lookup.items, lookup.futures, lookup.any_one, strict=True):
+        for item, future, any_one, alone in zip(
+            lookup.items, lookup.futures, lookup.any_one, lookup.alone, strict=True
+        ):
             if not future.done():
                 future.cancel()
                 reasons.append(f"'{item}': not resolved within {self.timeout_s:g}s")
@@ -448,11 +458,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             if lookup.for_use:
                 candidates = told_apart(candidates, describing_words(self._said, item))
                 candidates = fit_for_use(candidates, item)
+            ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
             if any_one:  # "a piece of fruit": the apple or the satsuma
-                ruled = _ruled_types(shipped_hazard_rules())
                 candidates = any_one_will_do(candidates, places, readings, ruled)
-            if lookup.for_use:
-                candidates = any_will_do(candidates, places, readings)
+            if lookup.for_use:  # side by side before the speaker: "that fruit" too, said alone
+                candidates = any_will_do(candidates, places, readings, ruled if alone else None)
             first = candidates if first is None else first
             if not candidates:
                 named = _named_nodes(item, lookup.lexicon)
