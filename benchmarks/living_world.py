@@ -19,14 +19,17 @@ table:
   ("the book in kitchen 3", "my mug"), and of "the red mug" across the building, whose
   matches grow with it (their number is printed), resolved as a request's referent is (at
   most ``ASKED_LIMIT`` candidates, each saying how many matched);
-- memory: the process's resident memory after the turns less before the home was built
-  (the packs are loaded by then), per object.
+- memory: the process's resident memory (``VmRSS`` of ``/proc/self/status``: what the
+  store's Rust allocations and files mapped in count too, which tracemalloc does not see)
+  after the turns less before the home was built (the packs are loaded by then), per object;
+- store: where the belief's triples live, chosen by the home's size unless ``--storage``
+  says (``knowledge.scene.rdf_store.Storage``); a store on disk is removed at the end.
 
 Targets (issue 32): worst tick <= 50 ms at 10k; setup <= 2 s at 10k and <= 10 s at 100k;
 resolve <= 5 ms at 100k; <= 2 KB per object. Every size runs in its own process, so memory
 is measured on a clean heap. Asserts nothing.
 
-    python benchmarks/living_world.py [--quick] [--sizes 1000,10000,100000]
+    python benchmarks/living_world.py [--quick] [--sizes 1000,10000,100000] [--storage disk]
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ import scene_graph_latency
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.rdf_store import Storage, is_on_disk
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
@@ -61,6 +65,8 @@ SIZES = (1_000, 10_000, 100_000)
 QUICK_SIZES = (1_000,)
 BATCHES_PER_SECOND = 10
 MOVES_PER_BATCH = 3
+STORAGES = {"size": Storage(), "memory": Storage(on_disk=False), "disk": Storage(on_disk=True)}
+"""The stores ``--storage`` names: by the home's size (the default), in memory, on disk."""
 NEW_THING_EVERY = 5
 """Every fifth batch also sees a thing the belief did not know."""
 
@@ -82,6 +88,7 @@ class Row:
     """One home's figures."""
 
     objects: int
+    store: str
     triples: int
     load_s: float
     load_cpu_s: float
@@ -180,8 +187,8 @@ def median_ms(call: Callable[[], object], repetitions: int) -> float:
     return statistics.median(samples)
 
 
-def measure(objects: int, turns: int) -> Row:
-    """Build the home, open a session, run ``turns`` turns while batches stream in."""
+def measure(objects: int, turns: int, storage: Storage) -> Row:
+    """Build the home in ``storage``, open a session, run ``turns`` turns while batches stream."""
     domains = DomainRegistry.discover()
     domains.switch("household")
     llm = LLMClient(LLMConfig.load().with_backend("none"))
@@ -189,8 +196,7 @@ def measure(objects: int, turns: int) -> Row:
     before_kb = resident_memory_kb()
     text, flats = home_turtle(objects)
     started, cpu = time.perf_counter(), time.process_time()
-    scene = SceneGraph()
-    scene.load_text(text, source="care home")
+    scene = SceneGraph.from_turtle_text(text, source="care home", storage=storage)
     load_s, load_cpu_s = time.perf_counter() - started, time.process_time() - cpu
     del text
     ticks: list[float] = []
@@ -234,10 +240,13 @@ def measure(objects: int, turns: int) -> Row:
         wide_ms = median_ms(partial(resolve, BUILDING_WIDE), 5)
         kb = (resident_memory_kb() - before_kb) / objects
     llm.close()
+    triples, store = len(scene), "disk" if is_on_disk(scene.graph) else "memory"
+    scene.close()
     ordered = sorted(ticks)
     return Row(
         objects=objects,
-        triples=len(scene),
+        store=store,
+        triples=triples,
         load_s=round(load_s, 2),
         load_cpu_s=round(load_cpu_s, 2),
         setup_s=round(setup_s, 2),
@@ -260,31 +269,38 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="1k objects only, for CI")
     parser.add_argument("--sizes", help="comma-separated object counts")
     parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument(
+        "--storage",
+        choices=STORAGES,
+        default="size",
+        help="the belief's store: by the home's size (the default), in memory, or on disk",
+    )
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(asdict(measure(args.one, args.turns))))
+        print(json.dumps(asdict(measure(args.one, args.turns, STORAGES[args.storage]))))
         return
     sizes: tuple[int, ...] = QUICK_SIZES if args.quick else SIZES
     if args.sizes:
         sizes = tuple(int(size) for size in args.sizes.split(","))
     turns = 3 if args.quick else args.turns
     print(
-        "| objects | triples | load (s) | load CPU (s) | setup (s) | setup CPU (s) | ticks "
+        "| objects | store | triples | load (s) | load CPU (s) | setup (s) | setup CPU (s) | ticks "
         "| batches | worst tick (ms) | worst tick CPU (ms) | p99 tick (ms) | resolve (ms) "
         "| 'the red mug' (matches, ms) | KB / object |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size in sizes:
         command = [sys.executable, __file__, "--one", str(size), "--turns", str(turns)]
+        command += ["--storage", args.storage]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode:
             print(f"| {size} | failed: {done.stderr.strip().splitlines()[-1]} |")
             continue
         row = Row(**json.loads(done.stdout.strip().splitlines()[-1]))
         print(
-            f"| {row.objects} | {row.triples} | {row.load_s} | {row.load_cpu_s} | {row.setup_s} "
-            f"| {row.setup_cpu_s} | {row.ticks} "
+            f"| {row.objects} | {row.store} | {row.triples} | {row.load_s} | {row.load_cpu_s} "
+            f"| {row.setup_s} | {row.setup_cpu_s} | {row.ticks} "
             f"| {row.batches} | {row.worst_tick_ms} | {row.worst_tick_cpu_ms} | {row.p99_tick_ms} "
             f"| {row.resolve_ms} "
             f"| {row.wide_matches}, {row.wide_resolve_ms} | {row.kb_per_object} |",

@@ -27,6 +27,7 @@ from cogtree.knowledge.language.similarity import Embedder
 from cogtree.knowledge.memory.experience import ExperienceStore
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.rdf_store import Storage
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.sim.executor import SimExecutor
@@ -105,9 +106,15 @@ class Handles(Closeable):
         self.workers = self.opened.enter_context(WorkerPool(threads, name))
         return self.workers
 
-    def load_scene(self, path: str | Path) -> SceneGraph:
-        """The belief from the Turtle file ``path`` (TurtleError names the line)."""
-        self.scene_graph = self.opened.enter_context(SceneGraph.from_turtle_file(path))
+    def load_scene(self, path: str | Path, *, storage: Storage | None = None) -> SceneGraph:
+        """The belief from the Turtle file ``path`` (TurtleError names the line).
+
+        ``storage``: Oxigraph in memory or on disk; by default by the file's size (a store on
+        disk is removed when these handles close; docs/belief_storage.md).
+        """
+        self.scene_graph = self.opened.enter_context(
+            SceneGraph.from_turtle_file(path, storage=storage)
+        )
         return self.scene_graph
 
     # -- handles given ------------------------------------------------------------------------

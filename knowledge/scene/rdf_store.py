@@ -1,33 +1,121 @@
-"""RDF graphs on the Oxigraph store, and Turtle loading with errors that name the line.
+"""RDF graphs on the Oxigraph store, in memory or on disk; Turtle loading that names the line.
 
 rdflib's default in-memory store runs multi-pattern SPARQL joins thousands of times slower
 than Oxigraph, so every graph cogtree queries inside the tick loop is created here. Pass
 query *strings* to ``graph.query``: a prepared query makes rdflib fall back to its own engine.
+
+Oxigraph keeps a graph in memory (about 290 bytes a triple, most of a big belief's memory) or
+on disk (RocksDB, with a bounded cache: what a robot with storage can afford for a home of
+100k objects). A graph on disk lives in a directory of its own, made for it in a parent
+directory (:class:`Storage`) and removed when the graph is closed (:func:`close_graph`); it
+loads and scans a few times slower, so small homes stay in memory (:data:`ON_DISK_FROM`).
 """
 
 from __future__ import annotations
 
 import re
+import shutil
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
+import pyoxigraph
+from oxrdflib.store import OxigraphStore
 from rdflib import Graph
 
 STORE = "Oxigraph"
 """The rdflib store plugin name that oxrdflib registers."""
+
+ON_DISK_FROM = 16_000_000
+"""Turtle of this many characters or more is loaded into a store on disk when the storage does
+not say (about 30k objects of ``benchmarks/living_world.py``'s homes, 520 characters each)."""
 
 
 class TurtleError(ValueError):
     """Turtle that does not parse; the message names the source and the line."""
 
 
+class StorageError(OSError):
+    """A store on disk could not be made: the message names the directory and the fix."""
+
+
+class DiskStore(OxigraphStore):
+    """An Oxigraph store in ``directory`` (RocksDB), which :meth:`close` removes."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(store=pyoxigraph.Store(str(directory)))
+        self.directory = directory
+
+    def close(self, commit_pending_transaction: bool = False) -> None:
+        """Drop the store and remove its directory (later use raises AttributeError)."""
+        super().close(commit_pending_transaction)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@dataclass(frozen=True)
+class Storage:
+    """Where a belief's triples live: Oxigraph in memory, or on disk (module docs)."""
+
+    on_disk: bool | None = None
+    """True: on disk; False: in memory; None: by size (:data:`ON_DISK_FROM`)."""
+    directory: Path | None = None
+    """The parent of a store's own directory; None: the system's temporary directory."""
+
+    def graph_for(self, source: str | Path, text: str | None = None) -> Graph:
+        """An empty graph for Turtle ``text``, or else the file ``source``: in memory or on disk."""
+        on_disk = self.on_disk
+        if on_disk is None:
+            path = Path(source)
+            size = len(text) if text is not None else path.stat().st_size if path.is_file() else 0
+            on_disk = size >= ON_DISK_FROM
+        return disk_graph(self.directory) if on_disk else new_graph()
+
+
 def new_graph() -> Graph:
-    """An empty rdflib graph backed by the Oxigraph store."""
+    """An empty rdflib graph backed by the Oxigraph store, in memory."""
     return Graph(store=STORE)
 
 
-def load_turtle(graph: Graph, source: str | Path, *, text: str | None = None) -> Graph:
+def disk_graph(parent: Path | None = None) -> Graph:
+    """An empty graph on an Oxigraph store on disk, in a new directory under ``parent``.
+
+    ``parent`` None: the system's temporary directory. Close it with :func:`close_graph`.
+    Raises :class:`StorageError` naming the directory when it cannot be written.
+    """
+    try:
+        directory = Path(tempfile.mkdtemp(prefix="cogtree-belief-", dir=parent))
+    except OSError as error:
+        where = parent if parent is not None else tempfile.gettempdir()
+        raise StorageError(
+            f"cannot make the belief's store in {where}: {error.strerror}; give a writable "
+            "directory (Storage(directory=...)) or keep the belief in memory"
+        ) from error
+    try:
+        return Graph(store=DiskStore(directory))
+    except OSError as error:
+        shutil.rmtree(directory, ignore_errors=True)
+        raise StorageError(f"cannot open the belief's store in {directory}: {error}") from error
+
+
+def is_on_disk(graph: Graph) -> bool:
+    """Whether ``graph`` is on a store on disk."""
+    return isinstance(graph.store, DiskStore)
+
+
+def close_graph(graph: Graph) -> None:
+    """Close ``graph`` if its store is on disk (its directory removed); one in memory stays."""
+    if isinstance(graph.store, DiskStore):
+        graph.store.close()
+
+
+def load_turtle(
+    graph: Graph, source: str | Path, *, text: str | None = None, fresh: bool = False
+) -> Graph:
     """Parse Turtle from ``source`` (a path), or from ``text`` labelled ``source``, into ``graph``.
 
+    ``fresh``: the graph was made for this load (nobody reads it yet, and it is dropped if the
+    load fails), so a store on disk takes it without a transaction: several times faster and
+    without holding the whole load in memory (a syntax error leaves what was read before it).
     Raises :class:`TurtleError` naming the source and the line of the first syntax error.
     """
     label = str(source)
@@ -37,7 +125,7 @@ def load_turtle(graph: Graph, source: str | Path, *, text: str | None = None) ->
         except OSError as error:
             raise TurtleError(f"cannot read Turtle file {label}: {error.strerror}") from error
     try:
-        graph.parse(data=text, format="ox-turtle")
+        graph.parse(data=text, format="ox-turtle", transactional=not (fresh and is_on_disk(graph)))
     except SyntaxError as error:
         line = _line_of(str(error))
         where = f" line {line}" if line else ""

@@ -64,7 +64,7 @@ from rdflib.term import Identifier, Node
 from cogtree.knowledge.closing import Closeable
 from cogtree.knowledge.scene.named_queries import Binding, QueryLibrary
 from cogtree.knowledge.scene.property_vocabulary import LOCAL_ID, PropertyVocabulary
-from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene.rdf_store import Storage, close_graph, load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import QueryOutcome, ReadOnlyQueryRunner
 from cogtree.knowledge.scene.referents import resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneChange, SceneIndex
@@ -127,6 +127,10 @@ RELATIONS: Mapping[Node, Relation] = {
 }
 PLACEMENT_PRIORITY: tuple[Relation, ...] = ("heldBy", "on", "in", "mountedOn", "inRoom")
 """When the belief holds several placements for one thing, the most specific one wins."""
+OBJECT_NUMBERS = dict(graspable="graspable", mass="mass_kg", open="is_open", height="height_m")
+ROBOT_NUMBERS = dict(hands="hands", payload="payload_kg", minReach="min_reach_m")
+ROBOT_NUMBERS["maxReach"] = "max_reach_m"
+"""Values of the objects_in_room and robot_state rows, and the model field each one fills."""
 
 
 def materialise_kinds(graph: Graph) -> int:
@@ -190,39 +194,48 @@ class SceneGraph(Closeable):
     # -- construction ------------------------------------------------------------------------
 
     @classmethod
-    def from_turtle_file(cls, path: str | Path, *, graph: Graph | None = None) -> SceneGraph:
+    def from_turtle_file(
+        cls, path: str | Path, *, graph: Graph | None = None, storage: Storage | None = None
+    ) -> SceneGraph:
         """A scene graph holding the ontology and the scene in the Turtle file ``path``.
 
-        Raises :class:`~knowledge.scene.rdf_store.TurtleError` (with the line) for malformed Turtle.
+        Without ``graph``, a new one in memory or on disk as ``storage`` says (by default by
+        the scene's size; ``rdf_store.Storage``); :meth:`close` closes one on disk. Raises
+        :class:`~knowledge.scene.rdf_store.TurtleError` (with the line) for malformed Turtle.
         """
-        scene = cls(graph)
-        scene.load_file(path)
-        return scene
+        return cls._made_from(path, None, graph, storage)
 
     @classmethod
     def from_turtle_text(
-        cls,
-        text: str,
-        *,
-        source: str = "<text>",
-        graph: Graph | None = None,
+        cls, text: str, *, source: str = "<text>", graph: Graph | None = None,
+        storage: Storage | None = None,
+    ) -> SceneGraph:  # fmt: skip
+        """A scene graph of the ontology and the scene in ``text`` (``source``; as the above)."""
+        return cls._made_from(source, text, graph, storage)
+
+    @classmethod
+    def _made_from(
+        cls, source: str | Path, text: str | None, graph: Graph | None, storage: Storage | None
     ) -> SceneGraph:
-        """A scene graph holding the ontology and the scene in ``text`` (named ``source``)."""
-        scene = cls(graph)
-        scene.load_text(text, source=source)
+        scene = cls((storage or Storage()).graph_for(source, text) if graph is None else graph)
+        try:
+            scene._load(source, text, fresh=graph is None)
+        except BaseException:
+            scene.close()
+            raise
         return scene
 
     def load_file(self, path: str | Path) -> None:
         """Add the Turtle file ``path`` to the belief (TurtleError names the line)."""
-        with self._writing(bulk=True):
-            load_turtle(self.graph, path)
-            self._vocabulary = PropertyVocabulary.read(self.graph)
-            materialise_kinds(self.graph)
+        self._load(path, None)
 
     def load_text(self, text: str, *, source: str = "<text>") -> None:
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
+        self._load(source, text)
+
+    def _load(self, source: str | Path, text: str | None, *, fresh: bool = False) -> None:
         with self._writing(bulk=True):
-            load_turtle(self.graph, source, text=text)
+            load_turtle(self.graph, source, text=text, fresh=fresh)
             self._vocabulary = PropertyVocabulary.read(self.graph)
             materialise_kinds(self.graph)
 
@@ -515,12 +528,7 @@ class SceneGraph(Closeable):
             elif "relation" in row:
                 info["relation"] = RELATIONS[row["relation"]]
                 info["support"] = self.short_id(row["support"])
-            for key, field in (
-                ("graspable", "graspable"),
-                ("mass", "mass_kg"),
-                ("open", "is_open"),
-                ("height", "height_m"),
-            ):
+            for key, field in OBJECT_NUMBERS.items():
                 if key in row:
                     info[field] = _python_value(row[key])
             if "home" in row:
@@ -573,12 +581,7 @@ class SceneGraph(Closeable):
                     "storage": set(),
                 },
             )
-            for key, field in (
-                ("hands", "hands"),
-                ("payload", "payload_kg"),
-                ("minReach", "min_reach_m"),
-                ("maxReach", "max_reach_m"),
-            ):
+            for key, field in ROBOT_NUMBERS.items():
                 if key in row:
                     state[field] = _python_value(row[key])
             if "room" in row:
@@ -586,13 +589,9 @@ class SceneGraph(Closeable):
             for key, field in (("skill", "skills"), ("held", "holding"), ("storage", "storage")):
                 if key in row:
                     state[field].add(self.short_id(row[key]))
+        lists = ("skills", "holding", "storage")
         return [
-            RobotState.model_validate(
-                {
-                    **state,
-                    **{f: sorted(state[f]) for f in ("skills", "holding", "storage")},
-                }
-            )
+            RobotState.model_validate({**state, **{f: sorted(state[f]) for f in lists}})
             for _, state in sorted(found.items())
         ]
 
@@ -652,8 +651,9 @@ class SceneGraph(Closeable):
         return [row.asdict() for row in self.graph.query(text) if isinstance(row, ResultRow)]
 
     def close(self) -> None:
-        """Stop the read-only query runner; a query already running finishes in the background."""
+        """Stop the read-only query runner (a running query finishes); close a graph on disk."""
         self._readonly.close()
+        close_graph(self.graph)
 
 
 def _python_value(value: Node) -> AttributeValue:

@@ -10,7 +10,7 @@ import pytest
 from pydantic import ValidationError
 from rdflib import OWL, RDF, RDFS, Graph, Literal
 
-from cogtree.knowledge.scene.rdf_store import TurtleError
+from cogtree.knowledge.scene.rdf_store import Storage, TurtleError
 from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SCENE, SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
 
@@ -18,9 +18,11 @@ HOME = SCENES_DIR / "home.ttl"
 T0 = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 
 
-@pytest.fixture
-def home() -> Iterator[SceneGraph]:
-    with SceneGraph.from_turtle_file(HOME) as scene:
+@pytest.fixture(params=[False, True], ids=["memory", "disk"])
+def home(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[SceneGraph]:
+    """The shipped home, on Oxigraph in memory and on disk: every belief test runs on both."""
+    storage = Storage(on_disk=request.param, directory=tmp_path)
+    with SceneGraph.from_turtle_file(HOME, storage=storage) as scene:
         yield scene
 
 
