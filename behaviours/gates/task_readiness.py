@@ -85,14 +85,15 @@ SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid
 several things, or fails the schema."""
 
 PLANNER_MODULE = "planner"
-"""The module that plans tasks without a plan template
-(``behaviours.actions.planning.plan_task``)."""
+"""The module that plans tasks without a template (``behaviours.actions.planning.plan_task``)."""
 
 NEGATION = re.compile(
     r"\b(not|never|no longer|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|won'?t|stop|cancel)\b",
     re.IGNORECASE,
 )
 """Words that may turn a request around: the fast path does not Proceed on them."""
+ORDER_NEGATION = re.compile(r"(not|never|no longer|don'?t|do not|stop|cancel)\b", re.IGNORECASE)
+"""Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
 
 REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE)
 """The opening of a clause that says why ("... so I don't forget them"): a negation after it
@@ -805,9 +806,8 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
             matches = list(pattern.finditer(text))
             if pattern is NEGATION and reason is not None:
                 matches = [match for match in matches if match.start() < reason.start()]
-            if pattern is NEGATION and turn.request.steps:  # one in a statement beside the
-                # request ("I'm not watching it"), not an order turned around, is no doubt
-                asides = [c for c in turn.request.context if not NEGATION.match(c.strip())]
+            if pattern is NEGATION and turn.request.steps:  # one in a statement beside it
+                asides = [c for c in turn.request.context if not ORDER_NEGATION.match(c.strip())]
                 spans = [(at, at + len(c)) for c in asides if (at := text.find(c)) >= 0]
                 matches = [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
             found = [match.group(0) for match in matches]

@@ -681,6 +681,9 @@ def test_a_sequence_with_a_later_step_left_open_never_proceeds(blackboard, make_
         ("Don't bring me the dusting cloth.", "Clarify"),  # it turns the request around
         # a statement that only gives context (checked to fail before: Clarify)
         ("Bring me the dusting cloth, I'm not using it anywhere else.", "Proceed"),
+        # no order opens with "doesn't": a statement with its subject unsaid
+        ("Bring me the dusting cloth, doesn't matter which.", "Proceed"),
+        ("Bring me the dusting cloth, don't bring the duster.", "Clarify"),  # an order
         # the negation says why, after the request
         ("Bring me the dusting cloth so I don't have to get up.", "Proceed"),
         ("Bring me the dusting cloth, not the duster, so I can dust.", "Clarify"),
