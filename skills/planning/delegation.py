@@ -19,9 +19,13 @@ Only a request refused for want of a skill alone is passed on (:func:`refused_fo
 never one the readiness gate refused for anything else (forbidden, a hazard, out of scope), nor
 one with words of harm in it.
 
-Of those, never the speaker: they asked the robot so as not to do it themselves, and asking
-them back is a refusal, said as one. Then the available before the busy, then by id
-(:func:`helper_for`). Nobody else able: the robot only says what it cannot do.
+Of those, someone other than the speaker first: the speaker asked the robot so as not to do it
+themselves. Then the available before the busy, then by id (:func:`helper_for`). When nobody
+else may do it, the step is handed back to the speaker, if they may do it themselves: the
+robot still says first that it cannot, and the speaker is asked by the same request a helper
+gets, which they may decline; the robot never does the step itself, and asks nobody who may not
+do it (a child speaker, one whose hands are shaking with a blade). Nobody able at all: the
+robot only says what it cannot do.
 """
 
 from __future__ import annotations
@@ -74,10 +78,13 @@ def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
 def helper_for(
     people: Iterable[Person], skill: str, speaker: str | None, handles: Iterable[str] = ()
 ) -> Person | None:
-    """Who to ask to do ``skill``: never ``speaker``, available before busy; or None."""
+    """Who to ask to do ``skill``: others before ``speaker``, the available before the busy.
+
+    The speaker when nobody else may and they may; None when nobody may.
+    """
     flags = tuple(handles)
-    able = [p for p in people if p.id != speaker and may_do(p, skill, flags)]
-    able.sort(key=lambda person: (not person.is_available, person.id))
+    able = [p for p in people if may_do(p, skill, flags)]
+    able.sort(key=lambda person: (person.id == speaker, not person.is_available, person.id))
     return able[0] if able else None
 
 
