@@ -43,18 +43,16 @@ from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
 from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with_the
 
-FILLER_WORDS = (
-    frozenset(["a", "an", "the", "some", "any", "this", "that", "these", "those", "all"])
-    | frozenset(["something", "anything", "thing", "things", "stuff", "one", "ones", "it"])
-    | frozenset(["me", "please", "of", "to", "for", "with", "kind", "sort", "my", "mine"])
-    | frozenset(["whole", "entire"])
-)
+FILLER_WORDS = frozenset([
+    "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
+    "anything", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of", "to",
+    "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
+])  # fmt: skip
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
 FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scented", "tasting"])
-"""Words that say the word before them is a flavour or smell: "a lime-flavoured soda" is a
-soda that is typically lime, "the vanilla-scented candle" a vanilla candle. They need no
-match themselves ("a flavoured drink" is a drink)."""
+"""Words that say the word before them is a flavour or smell ("a lime-flavoured soda" is a
+soda that is typically lime); they need no match themselves ("a flavoured drink" is a drink)."""
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""
@@ -62,6 +60,7 @@ POSSESSIVE_WORDS = frozenset(["my", "mine"])
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
 
+USE_PARTICLES = PLACE_PREPOSITIONS | {"over"}  # "something to cut on / to put over me"
 MAX_TERM_WORDS = 4
 """The longest run of words sent as one term."""
 
@@ -164,14 +163,16 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use: the verb after "to" or "I can" (``usedFor``), with its particle.
 
-    "something to cut paper with", "anything I can cut with": cut; "... the rain off": keep off.
+    "something to cut paper with", "anything I can cut with": cut; "... the rain off": keep off;
+    the particle may also come right after the verb ("something to put over my knees": put over).
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
-        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"][-1:]
+        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
+        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
         if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
-            return [*words[:index], "to", " ".join(verb + sorted(PLACE_PREPOSITIONS & set(tail)))]
+            return [*words[:index], "to", " ".join(verb + particle)]
     return words
 
 

@@ -27,6 +27,9 @@ BRING = "bring"
 HAVING = "have"
 """The capability of a question of having ("do you have", "is there")."""
 
+FIND = "find"
+"""The capability of finding a thing ("find me something to put them in")."""
+
 SPEAKER_SUBJECT = "i"
 """The speaker as a clause's subject ("some fruit I could eat": the speaker would have it)."""
 
@@ -44,6 +47,9 @@ def with_purposes(frame: RequestFrame) -> RequestFrame:
             steps[index : index + 2] = [_described_by(step, following)]
             break
     steps = _told_by_use(frame.text, [_named_by_use(_asked_to_have(step)) for step in steps])
+    if steps and not frame.steps:  # the clause of the thing told by its use is no context
+        told = _words(steps[0].text)
+        context = [clause for clause in context if told not in _words(clause)]
     if steps == list(frame.steps):
         return frame
     return replace(frame, steps=tuple(steps), context=tuple(context))
@@ -57,25 +63,44 @@ USE_CLAUSE = re.compile(
 """An indefinite thing and the clause that says what it is for, to where the clause ends."""
 
 
+ASKING_FOR_A_THING = frozenset(["", BRING, HAVING, FIND])
+"""What a step around a thing told by its use may ask: to bring it, whether there is one,
+to find one, or nothing ("anything I can see with?"): each asks for the thing."""
+
+
 def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
-    """A request to bring a thing told by its use, however the grammar split its clause.
+    """A request for a thing told by its use, however the grammar split its clause.
 
     "pass us something to write with before I forget this number", "hand me something to
-    wipe them on": the request is to bring the thing the whole clause describes, its
-    purpose's object and particle included (referent resolution reads them); the other
-    phrases the grammar found in or after the clause ("this number", "them", a tool after its
-    "with") are not things asked for.
-    Only a request whose steps bring (or do nothing) is read so.
+    wipe them on", "have we got anything I can open this wine with?", "find me something to
+    put them in", "got anything to pull it out with?": the request is to bring the speaker
+    the thing the whole clause describes, its purpose's object and particle included
+    (referent resolution reads them); the other phrases the grammar found in or after the
+    clause ("this number", "them", a tool after its "with"), and the steps it read inside the
+    clause ("put over my knees"), are not things asked for. Only a request whose other steps
+    ask for a thing (:data:`ASKING_FOR_A_THING`), at most one, is read so.
     """
     clause = USE_CLAUSE.search(without_tags(text))
-    bring = [step for step in steps if step.action == BRING]
-    if clause is None or len(bring) != 1 or any(s.action not in ("", BRING) for s in steps):
+    if clause is None:
+        return steps
+    described = clause.group(0).lower()
+    around = [step for step in steps if step.text.lower() not in described]
+    if len(around) > 1 or any(step.action not in ASKING_FOR_A_THING for step in around):
         return steps
     thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
-    step = bring[0]
+    me = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
+    step = around[0] if around else Step(text=clause.group(0))
     said_before = text[: clause.start()]
     tool = step.tool if step.tool is not None and step.tool.text in said_before else None
-    return [replace(step, objects=(thing,), tool=tool)]
+    recipient = step.recipient if step.action == BRING and step.recipient else me
+    return [
+        replace(step, verb=BRING, action=BRING, objects=(thing,), tool=tool, recipient=recipient)
+    ]
+
+
+def _words(text: str) -> str:
+    """``text``'s words, lower case, one space apart (no punctuation)."""
+    return " ".join(re.findall(r"[a-z0-9']+", text.lower()))
 
 
 def _asks_for_a_thing(clause: str) -> bool:

@@ -24,6 +24,7 @@ ROOMS = """
 :scissors a cog:Object ; rdfs:label "scissors" ; cog:objectType cog:Scissors ; cog:on :desk .
 :brolly a cog:Object ; rdfs:label "golf umbrella" ; cog:objectType cog:Umbrella ; cog:on :desk .
 :tweezers a cog:Object ; rdfs:label "tweezers" ; cog:objectType cog:Tweezers ; cog:on :desk .
+:rug a cog:Object ; rdfs:label "wool throw" ; cog:objectType cog:Blanket ; cog:on :desk .
 """
 
 
@@ -47,6 +48,8 @@ def study() -> Iterator[SceneGraph]:
         ("something to keep the drizzle off", ["brolly"]),  # keep off: not a "keep" box
         ("anything to get this splinter out with", []),
         ("anything to pull this splinter out with", ["tweezers"]),
+        ("something to put over my legs", ["rug"]),  # the particle right after the verb
+        ("something to put the pens in", []),  # put in: a container, none on the desk
     ],
 )
 def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
@@ -76,3 +79,29 @@ def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_desc
 def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone() -> None:
     frame = with_purposes(parse_request("use something to prop the door open"))
     assert "bring" not in [step.action for step in frame.steps]
+
+
+@pytest.mark.parametrize(
+    ("said", "thing"),
+    [
+        ("have we got anything I can draw a map with?", "anything I can draw a map with"),
+        ("is there something to put over my legs?", "something to put over my legs"),
+        ("could you find me something to keep the pens in", "something to keep the pens in"),
+        ("got anything to dry my hands on?", "anything to dry my hands on"),
+        ("anything I can draw with?", "anything I can draw with"),
+    ],
+)
+def test_asking_whether_there_is_or_to_find_a_thing_told_by_its_use_asks_to_be_brought_it(
+    said: str, thing: str
+) -> None:
+    frame = with_purposes(parse_request(said))
+    assert [step.action for step in frame.steps] == ["bring"]
+    step = frame.steps[0]
+    assert [phrase.text for phrase in step.objects] == [thing]
+    assert step.recipient is not None and step.recipient.text == "me"
+    assert not any(thing.lower() in clause.lower() for clause in frame.context)
+
+
+def test_a_question_of_having_a_thing_not_told_by_its_use_stays_a_question() -> None:
+    frame = with_purposes(parse_request("have we got any batteries?"))
+    assert [step.action for step in frame.steps] == ["have"]
