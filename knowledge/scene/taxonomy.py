@@ -9,6 +9,8 @@ for questions asked outside a belief:
 - :meth:`Taxonomy.types_of`: every type under a category, transitively;
 - :meth:`Taxonomy.usual_places`: where things of a type are usually kept (``fridge``,
   ``cupboard``, ``drawer``...), inherited from the nearest category that says;
+  :func:`usual_place`: the one piece of furniture of a scene that is such a place for a
+  thing, as said ("in the fridge");
 - :meth:`Taxonomy.properties`: the typical material and the flags
   (:data:`skills.action_model.belief.HazardFlag` names) of a type, flags accumulated over its
   categories;
@@ -97,6 +99,47 @@ def referred_to_by_content(vocabulary: TypeTables, liquid: str, node: Holder | N
         return True
     held_in = {kind for name in node.types for kind in kinds.get(name, {name})}
     return bool(held_in & VESSELS) and APPLIANCE not in held_in and not NOT_SERVING & {*node.flags}
+
+
+class Placed(Holder, Protocol):
+    """A thing as the scene index knows it, with its classes and labels."""
+
+    classes: tuple[str, ...]
+    labels: tuple[str, ...]
+
+
+class PlaceIndex(Protocol):
+    """The scene index's lookups :func:`usual_place` needs (``scene_index.SceneIndex``)."""
+
+    def node(self, node_id: str) -> Placed | None:
+        """What is known of ``node_id``."""
+
+    def of_kind(self, kind: str) -> set[str]:
+        """The nodes whose type is ``kind`` or a type under it."""
+
+
+def usual_place(index: PlaceIndex, thing: str) -> str:
+    """Where ``thing`` is usually kept, as said ("in the fridge"), when the scene has one such.
+
+    The usual places of its types (:meth:`Taxonomy.usual_places`: a milk carton's is the
+    fridge) that name exactly one piece of furniture of the scene; "in" a container, "on" a
+    surface. Empty when they name none, several, or a room.
+    """
+    node = index.node(thing)
+    taxonomy = household_taxonomy()
+    kinds = {
+        kind
+        for name in (node.types if node is not None else ())
+        for place in taxonomy.usual_places(name)
+        if (kind := taxonomy.type_named(place)) is not None
+    }
+    found = sorted({place for kind in kinds for place in index.of_kind(kind)} - {thing})
+    place = index.node(found[0]) if len(found) == 1 else None
+    if place is None or not place.labels:
+        return ""
+    if "Container" in place.classes:
+        return f"in the {place.labels[0]}"
+    return f"on the {place.labels[0]}" if {"Surface", "Furniture"} & {*place.classes} else ""
 
 
 @dataclass(frozen=True)

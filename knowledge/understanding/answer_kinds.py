@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.language.tfidf import english_stop_words
@@ -37,6 +38,7 @@ from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import DESTINATION_SLOTS, RECIPIENT_SLOTS
+from cogtree.knowledge.understanding.slot_filling import NEGATIONS
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
 
@@ -84,8 +86,10 @@ def answer_text(frame: RequestFrame) -> str:
 
     "Tom. My husband" answers "Tom", "the bedroom one, I'm still reading" "the bedroom one":
     what follows the answer tells more about it and asks for nothing (it would be a step).
+    With no step the parse's first clause is the answer without its closing words ("yeah,
+    cheers" answers "yeah").
     """
-    if not frame.steps and len(frame.context) > 1:
+    if not frame.steps and frame.context:
         return frame.context[0]
     return frame.text
 
@@ -153,12 +157,28 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     return None
 
 
-def read_answer(answer: str, pending: PendingTask) -> str:
-    """``answer`` as what it names: the option it picks, else with the noun asked about.
+def proposal_taken(answer: str, pending: PendingTask) -> dict[str, str]:
+    """The values ``pending``'s question proposed, when ``answer`` is a bare yes; else none.
 
-    :func:`picked_option` first ("telly" to "the air con remote or the tv remote?" is "tv
-    remote"), then :func:`with_asked_noun` ("the white one" to "Which mug?" is "the white mug").
+    "Where should I put it: in the fridge?" - "yeah": the fridge. A no, or anything more than
+    a yes, takes nothing (the proposal's slot stays open).
     """
+    said = without_tags(answer)  # "yeah, cheers" says yes
+    if not pending.proposed or not is_bare_answer(said):
+        return {}
+    return {} if any(word in NEGATIONS for word in _words(said)) else dict(pending.proposed)
+
+
+def read_answer(answer: str, pending: PendingTask) -> str:
+    """``answer`` as what it names: the proposal it takes, the option it picks, or as said.
+
+    A yes to a proposal is the value proposed (:func:`proposal_taken`); then
+    :func:`picked_option` ("telly" to "the air con remote or the tv remote?" is "tv remote"),
+    then :func:`with_asked_noun` ("the white one" to "Which mug?" is "the white mug").
+    """
+    taken = proposal_taken(answer, pending)
+    if len(taken) == 1:
+        return next(iter(taken.values()))
     picked = picked_option(answer, pending)
     return picked[1] if picked is not None else with_asked_noun(answer, pending.question)
 

@@ -291,6 +291,11 @@ class PendingTask(BaseModel):
         "from; an answer naming one of them by a word of its label, or by a word for the same "
         "type, picks it (knowledge/understanding/answer_kinds.py)",
     )
+    proposed: dict[str, str] = Field(
+        default_factory=dict,
+        description='slot -> the value the question proposes for it ("Where should I put it: '
+        'in the fridge?" proposes the fridge): a yes answers the slot with it',
+    )
 
 
 def plain(value: Any) -> SlotValue:

@@ -337,3 +337,29 @@ def test_a_referent_resolved_to_a_limit_is_asked_by_how_many_matched(
     ask(blackboard, make_llm, shipped_domains, presets)
     assert blackboard.get("/turn/reply").startswith("Which red mug do you mean? I know of 7012,")
     assert blackboard.get("/rationale/AskClarification") is None
+
+
+def test_a_missing_home_place_is_proposed_from_where_such_things_usually_are(
+    blackboard, make_llm, shipped_domains, scene, workers
+):
+    """The belief knows no home place of the water: the taxonomy's usual place is proposed."""
+    said = "put the water back"
+    presets = {
+        "/turn/utterance": said,
+        "/turn/domain": "household",
+        "/turn/intent": IntentFrame(
+            domain="household",
+            task="PutAway",
+            slots={"object": "the water"},
+            confidence=0.9,
+            said=[said],
+        ),
+        "/turn/missing": ["destination"],
+        "/turn/resolved": {
+            "object": SlotResolution(slot="object", said="the water", kind="scene", ids=["water"])
+        },
+    }
+    node = ask(blackboard, make_llm, shipped_domains, presets, scene_graph=scene, workers=workers)
+    assert node.status == Status.SUCCESS
+    assert blackboard.get("/turn/reply") == "Where should I put it: in the fridge?"
+    assert blackboard.get("/session/pending").proposed == {"destination": "the fridge"}

@@ -12,6 +12,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     expected_kind,
     fits,
     picked_option,
+    proposal_taken,
     read_answer,
     said_before,
     with_asked_noun,
@@ -169,3 +170,30 @@ def test_the_option_picked_is_what_the_answer_was_said_as() -> None:
     assert said_before(pending, "household", "telly") == ["chuck us the remote", "tv remote"]
     people = _offered("lucy", "tom", slot="destination")
     assert picked_option("Tom. My husband", people) == ("destination", "tom")
+
+
+@pytest.mark.parametrize(
+    ("answer", "taken"),
+    [
+        ("yeah, cheers", {"destination": "the fridge"}),  # a yes with closing words
+        ("yes please", {"destination": "the fridge"}),
+        ("no", {}),
+        ("on the counter", {}),  # a place of its own: no yes to the proposal
+    ],
+)
+def test_a_yes_takes_the_value_the_question_proposed(answer: str, taken: dict[str, str]) -> None:
+    pending = PendingTask(
+        domain="household",
+        task="PutAway",
+        missing=["destination"],
+        said=["put the milk back"],
+        question="Where should I put it: in the fridge?",
+        proposed={"destination": "the fridge"},
+    )
+    assert proposal_taken(answer, pending) == taken
+    if taken:  # the value taken was said, by the yes
+        assert said_before(pending, "household", answer) == ["put the milk back", "the fridge"]
+
+
+def test_a_yes_with_closing_words_is_a_yes() -> None:
+    assert answer_kind(parse_request("yeah, cheers")) == "yes_no"

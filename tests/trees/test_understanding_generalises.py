@@ -369,3 +369,14 @@ def test_a_thing_with_a_known_home_is_put_away_without_asking(talk: Dialogue) ->
     heard = talk.say("could you put the jam away")
     assert heard.control == "Proceed", heard.reply
     assert talk.simulator.world.state.placements["jam"].support == "cupboard"
+
+
+def test_a_yes_to_the_proposed_home_puts_the_thing_there(talk: Dialogue) -> None:
+    """No home place is known: the robot proposes where such things usually are (butter: the
+    fridge); "yeah, cheers" takes the proposal, a yes with closing words."""
+    asked = talk.say("put the butter back")
+    assert asked.control == "Clarify"
+    assert asked.reply == "Where should I put it: in the fridge?", asked.reply
+    done = talk.say("yeah, cheers")
+    assert done.control == "Proceed", done.reply
+    assert talk.simulator.world.state.placements["butter"].support == "fridge"

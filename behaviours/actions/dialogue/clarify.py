@@ -27,9 +27,11 @@ from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.task_schema import BELIEVED
 from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.taxonomy import usual_place
 from cogtree.knowledge.understanding.faithfulness import (
     Support,
     held_to,
@@ -290,7 +292,15 @@ class _Request:
     frame: RequestFrame | None = None
 
 
-class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
+@dataclass(frozen=True)
+class _Looked:
+    """What the scene index said: each candidate described, each slot's proposed place."""
+
+    described: dict[str, str] = field(default_factory=dict)
+    proposed: dict[str, str] = field(default_factory=dict)
+
+
+class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
     """Ask the user for exactly what the task still needs, and remember the task meanwhile.
 
     Deterministic, no model: the question names every slot of ``/turn/missing`` from the
@@ -352,6 +362,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         self.pending_key = self.key_of(keys.PENDING)
         self.rationale_key = self.key_of(keys.RATIONALE)
         self._request = _Request()
+        self._proposed: dict[str, str] = {}
 
     def setup(self, **kwargs: Any) -> None:
         """Take the ``domains`` handle, and ``scene_graph`` (with ``workers``) when given."""
@@ -361,10 +372,11 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
         if self.scene_graph is not None:
             self.workers = require_handle(self, kwargs, "workers", WorkerPool)
 
-    def start(self) -> Future[dict[str, str]] | Status:
+    def start(self) -> Future[_Looked] | Status:
         """Read the request; start locating the candidates of ambiguous scene referents.
 
-        With none to locate (or no scene graph), the question is written at once.
+        And the usual place of the thing a missing destination is for. With nothing to look
+        up (or no scene graph), the question is written at once.
         """
         self._request = self._read()
         to_place = [
@@ -374,9 +386,10 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             and resolution.kind == "scene"
             for found in listed(resolution)
         ]
-        if to_place and self.scene_graph is not None:
-            return self.submit(_describe_all, self.scene_graph, to_place)
-        return self.finish({})
+        homing = _homing(self._request)
+        if (to_place or homing) and self.scene_graph is not None:
+            return self.submit(_look_up, self.scene_graph, to_place, homing)
+        return self.finish(_Looked())
 
     def waiting(self, waited: float) -> str:
         """The candidates are being located."""
@@ -385,14 +398,14 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
     def on_error(self, error: Exception) -> Status:
         """Ask without saying where the candidates are (the lookup failed; logged)."""
         log.warning("%s: locating candidates failed: %s", self.name, error)
-        return self.finish({})
+        return self.finish(_Looked())
 
-    def finish(self, described: dict[str, str]) -> Status:
+    def finish(self, looked: _Looked) -> Status:
         """Write the question and the pending task; SUCCESS."""
         request = self._request
-        question, unsaid = held_to(
-            self._question(described), self._support(described), self._safe_question()
-        )
+        described, self._proposed = looked.described, looked.proposed
+        support = self._support({**described, **self._proposed})
+        question, unsaid = held_to(self._question(described), support, self._safe_question())
         if unsaid is not None:
             rationale = speech_rationale(self.name, "clarification", question, unsaid)
             self.blackboard.set(self.rationale_key, rationale)
@@ -460,6 +473,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             question = slot_question(
                 slot, request.schema, request.resolved.get(slot), request.candidates, described
             )
+            if slot in self._proposed:  # "Where should I put it: in the fridge?"
+                question = f"{question.split(':')[0].rstrip('?')}: {self._proposed[slot]}?"
             if question not in questions:
                 questions.append(question)
         return self._about_step(" ".join(questions))
@@ -521,6 +536,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[dict[str, str]]):
             focus=request.intent.focus,
             unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
             options=self._options(),
+            proposed={slot: _place_said(place) for slot, place in self._proposed.items()},
         )
 
     def _options(self) -> dict[str, list[str]]:
@@ -542,7 +558,34 @@ def _unseen(resolution: SlotResolution | None) -> str:
     return _said_text(resolution.said)
 
 
-def _describe_all(scene_graph: SceneGraph, things: list[str]) -> dict[str, str]:
-    """Each thing as the user would pick it, from the scene index (on the ``workers`` pool)."""
-    with scene_graph.index.reading():
-        return {thing: describe(scene_graph.index, thing) for thing in things}
+def _homing(request: _Request) -> dict[str, str]:
+    """Each missing slot the belief supplies from a thing's home place -> that one thing.
+
+    The schema's ``believed_slots`` (``{"destination": ("object", "homePlace")}``): a slot
+    the belief could not fill is proposed from where such things usually are.
+    """
+    believed: dict[str, tuple[str, str]] = getattr(request.schema, BELIEVED, {})
+    homing = {}
+    for slot in request.missing:
+        about, _ = believed.get(slot, ("", ""))
+        found = request.resolved.get(about)
+        if slot not in request.resolved and found and found.kind == "scene" and len(found.ids) == 1:
+            homing[slot] = found.ids[0]
+    return homing
+
+
+def _look_up(scene_graph: SceneGraph, things: list[str], homing: dict[str, str]) -> _Looked:
+    """Each thing as the user would pick it, and where each homed thing usually goes.
+
+    Read from the scene index on the ``workers`` pool.
+    """
+    index = scene_graph.index
+    with index.reading():
+        described = {thing: describe(index, thing) for thing in things}
+        places = {slot: usual_place(index, thing) for slot, thing in homing.items()}
+    return _Looked(described, {slot: place for slot, place in places.items() if place})
+
+
+def _place_said(proposal: str) -> str:
+    """The place a proposal names, as a slot value: "in the fridge" -> "the fridge"."""
+    return proposal.split(" ", 1)[-1]
