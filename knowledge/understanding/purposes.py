@@ -63,9 +63,9 @@ USE_CLAUSE = re.compile(
 """An indefinite thing and the clause that says what it is for, to where the clause ends."""
 
 
-ASKING_FOR_A_THING = frozenset(["", BRING, HAVING, FIND])
-"""What a step around a thing told by its use may ask: to bring it, whether there is one,
-to find one, or nothing ("anything I can see with?"): each asks for the thing."""
+ASKING_FOR_A_THING = frozenset([BRING, HAVING, FIND])
+"""What a step around a thing told by its use may ask: to bring it, whether there is one, or
+to find one; each asks for the thing (as does no step at all: "anything I can see with?")."""
 
 
 def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
@@ -78,18 +78,20 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     (referent resolution reads them); the other phrases the grammar found in or after the
     clause ("this number", "them", a tool after its "with"), and the steps it read inside the
     clause ("put over my knees"), are not things asked for. Only a request whose other steps
-    ask for a thing (:data:`ASKING_FOR_A_THING`), at most one, is read so.
+    ask for a thing (:data:`ASKING_FOR_A_THING`), at most one, or name no action ("my
+    fingers are sticky") is read so.
     """
     clause = USE_CLAUSE.search(without_tags(text))
     if clause is None:
         return steps
     described = clause.group(0).lower()
     around = [step for step in steps if step.text.lower() not in described]
-    if len(around) > 1 or any(step.action not in ASKING_FOR_A_THING for step in around):
+    asking = [step for step in around if step.action or step.unsupported]  # else a remark
+    if len(asking) > 1 or any(step.action not in ASKING_FOR_A_THING for step in asking):
         return steps
     thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
     me = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
-    step = around[0] if around else Step(text=clause.group(0))
+    step = asking[0] if asking else Step(text=clause.group(0))
     said_before = text[: clause.start()]
     tool = step.tool if step.tool is not None and step.tool.text in said_before else None
     recipient = step.recipient if step.action == BRING and step.recipient else me

@@ -64,6 +64,10 @@ def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
         ("quick, hand me something to draw with before the idea goes", "something to draw with"),
         ("ugh, pass me something to dry my hands on, would you", "something to dry my hands on"),
         ("fetch us something to keep the sun off", "something to keep the sun off"),
+        (
+            "my hands are all inky from the pen, hand me something to wipe them on",
+            "something to wipe them on",
+        ),
     ],
 )
 def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_describes(
