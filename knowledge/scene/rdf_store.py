@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import shutil
 import tempfile
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,16 +41,21 @@ class StorageError(OSError):
 
 
 class DiskStore(OxigraphStore):
-    """An Oxigraph store in ``directory`` (RocksDB), which :meth:`close` removes."""
+    """An Oxigraph store in ``directory`` (RocksDB), which :meth:`close` removes.
+
+    A store never closed is removed when it is collected or when the interpreter exits (an
+    uncaught error included); a process that is killed leaves its directory behind.
+    """
 
     def __init__(self, directory: Path) -> None:
         super().__init__(store=pyoxigraph.Store(str(directory)))
         self.directory = directory
+        self._remove = weakref.finalize(self, shutil.rmtree, directory, ignore_errors=True)
 
     def close(self, commit_pending_transaction: bool = False) -> None:
         """Drop the store and remove its directory (later use raises AttributeError)."""
         super().close(commit_pending_transaction)
-        shutil.rmtree(self.directory, ignore_errors=True)
+        self._remove()
 
 
 @dataclass(frozen=True)

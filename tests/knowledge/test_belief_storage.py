@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -103,3 +105,18 @@ def test_freed_memory_is_given_back_after_a_build() -> None:
     with collector_paused():
         built = [str(number) for number in range(1000)]
     assert len(built) == 1000
+
+
+def test_a_belief_on_disk_never_closed_is_removed_at_exit(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from cogtree.knowledge.scene.rdf_store import Storage\n"
+        "from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph\n"
+        "storage = Storage(on_disk=True, directory=Path(sys.argv[1]))\n"
+        "scene = SceneGraph.from_turtle_file(SCENES_DIR / 'home.ttl', storage=storage)\n"
+        "raise SystemExit(3)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=False)
+    assert done.returncode == 3
+    assert stores(tmp_path) == []
