@@ -157,3 +157,13 @@ def test_the_steps_it_can_are_done_and_the_missing_one_asked_for_in_the_same_pla
     assert [(task.person, task.ability) for task in done] == [("bob", "cut")]
     assert "I can't cut things yet" in last.reply
     assert "i asked bob to do that part" in last.reply.lower()
+
+
+def test_a_speaker_alone_is_brought_what_the_robot_can_and_handed_the_rest(home: Home) -> None:
+    last, record, done = home.turn({"ann": ADULT}, "ann", "bring me the loaf, then slice it")
+    assert "loaf" in _handed(record)
+    assert [(task.person, task.ability) for task in done] == [("ann", "cut")]
+    assert last.reply.startswith("I brought you the loaf of bread.")
+    assert "I can't cut things yet" in last.reply
+    assert "I asked you to do that part" in last.reply
+    assert "knife" not in _handed(record)
