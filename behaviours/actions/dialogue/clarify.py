@@ -527,7 +527,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         return PendingTask(
             domain=request.pack.name,
             task=request.spec.name,
-            slots={k: v for k, v in request.intent.slots.items() if k not in request.missing},
+            slots={k: v for k, v in request.intent.slots.items() if k not in self._open()},
             missing=[slot for slot in request.missing if slot != MISSING_TASK],
             said=said,
             question=question,
@@ -538,6 +538,11 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             options=self._options(),
             proposed={slot: _place_said(place) for slot, place in self._proposed.items()},
         )
+
+    def _open(self) -> list[str]:
+        """The missing slots the answer must give: an ambiguous one keeps what was said."""
+        resolved = self._request.resolved
+        return [m for m in self._request.missing if m not in resolved or not resolved[m].ambiguous]
 
     def _options(self) -> dict[str, list[str]]:
         """Each missing slot's offered things, by their labels (those the question names)."""
