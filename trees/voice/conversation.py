@@ -30,7 +30,8 @@ from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import Engine, Recognizer, Transcript
 from cogtree.trees.voice.speaking import Speaker
-from cogtree.trees.voice.vocabulary import robot_sentences
+from cogtree.trees.voice.vocabulary import prompt_of, robot_sentences
+from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 
 @dataclass(frozen=True)
@@ -67,13 +68,17 @@ class VoiceConversation:
 
     @classmethod
     def robot_recognizer(cls, session: AssistantSession, engine: Engine) -> Recognizer:
-        """The ``engine``: Moonshine, or PocketSphinx held to the session's packs and names."""
+        """The ``engine``, held or leaning to the session's words.
+
+        Whisper is prompted with the robot's verbs and the scene's names, PocketSphinx held
+        to the packs' and the scene's words; Moonshine hears as it is.
+        """
         if engine == "moonshine":
             return MoonshineRecognizer()
-        graph = session.runner.handles.get("scene_graph")
-        return PocketsphinxRecognizer.for_sentences(
-            robot_sentences(session.domains, getattr(graph, "graph", None))
-        )
+        graph = getattr(session.runner.handles.get("scene_graph"), "graph", None)
+        if engine == "whisper":
+            return WhisperRecognizer(prompt_of(graph))
+        return PocketsphinxRecognizer.for_sentences(robot_sentences(session.domains, graph))
 
     def hear(self, audio: Audio) -> VoiceTurn:
         """Stop speaking, judge ``audio``, settle it against the pending request, speak."""

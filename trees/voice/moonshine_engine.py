@@ -15,7 +15,6 @@ model handle the wheel's :class:`MoonshineModel` loads.
 from __future__ import annotations
 
 import ctypes
-import re
 import threading
 import time
 from typing import Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio
 from cogtree.trees.voice.errors import VoiceUnavailable
-from cogtree.trees.voice.recognizer import Transcript
+from cogtree.trees.voice.recognizer import Transcript, transcript_text
 
 PAD_SECONDS = 0.25
 """Silence put before and after a clip: Moonshine returns nothing for many clips that start
@@ -86,11 +85,3 @@ class MoonshineRecognizer:
         said = (text.value or b"").decode("utf-8")
         self._library.moonshine_free_text(text)
         return said
-
-
-_SAYS_SOMETHING = re.compile(r"[^\W_]")
-
-
-def transcript_text(text: str) -> str:
-    """``text`` on one line; empty when it has no letter or digit (".", "...")."""
-    return " ".join(text.split()) if _SAYS_SOMETHING.search(text) else ""

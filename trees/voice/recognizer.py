@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal, Protocol, get_args
 
 if TYPE_CHECKING:  # the command line reads the engine names; audio brings SciPy's signal
     from cogtree.trees.voice.audio import Audio
 
-Engine = Literal["pocketsphinx", "moonshine"]
+Engine = Literal["whisper", "moonshine", "pocketsphinx"]
 """The speech recognisers a conversation can hear with (``chat --asr``)."""
 ENGINES: tuple[Engine, ...] = get_args(Engine)
 DEFAULT_ENGINE: Engine = "moonshine"
@@ -43,3 +44,11 @@ class Recognizer(Protocol):
     def transcribe(self, audio: Audio) -> Transcript:
         """What was said in ``audio`` (any rate: the engine resamples), with any confidence."""
         ...
+
+
+_SAYS_SOMETHING = re.compile(r"[^\W_]")
+
+
+def transcript_text(text: str) -> str:
+    """An engine's ``text`` on one line; empty when it has no letter or digit (".", "...")."""
+    return " ".join(text.split()) if _SAYS_SOMETHING.search(text) else ""

@@ -20,6 +20,7 @@ from rdflib import RDFS, Graph, URIRef
 from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.scene.scene_graph import SCENE
 from cogtree.knowledge.yaml_files import read_yaml_mapping
 from cogtree.trees.voice.confirmation import ANSWER_SENTENCES
 
@@ -51,6 +52,35 @@ def graph_names(graph: Graph) -> set[str]:
         for name in graph.objects(None, predicate)
         if str(name).strip()
     }
+
+
+def scene_names(graph: Graph) -> list[str]:
+    """The labels and synonyms of the scene's own things, rooms and people.
+
+    Not the taxonomy's types: what a request here names, in the graph's order, each once.
+    """
+    names = (
+        str(name).strip().lower()
+        for subject in graph.subjects(RDFS.label, None, unique=True)
+        if str(subject).startswith(str(SCENE))
+        for predicate in (RDFS.label, SYNONYM)
+        for name in graph.objects(subject, predicate)
+    )
+    return list(dict.fromkeys(name for name in names if name))
+
+
+def prompt_of(graph: Graph | None) -> str:
+    """The text a recogniser that reads a prompt (Whisper) is told was said before a clip.
+
+    The head verb of each of the robot's capabilities, then the names of the scene's things.
+    Whisper leans towards the words of the text before a clip; these are the words a request
+    to this robot here is made of. Whisper keeps the last 223 tokens of a prompt: the names,
+    last, are what a large scene loses first.
+    """
+    actions = read_yaml_mapping(WORDS_FILE, WordsError, expected="the request grammar's words")
+    verbs = [str(action["verbs"][0]).replace("*", "the") for action in actions["actions"].values()]
+    names = scene_names(graph) if graph is not None else []
+    return f"{', '.join(verbs)}: {', '.join(names)}." if names else f"{', '.join(verbs)}."
 
 
 def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
