@@ -145,8 +145,21 @@ def _whose(candidate: Candidate) -> frozenset[str]:
     return frozenset(kind for kind in named if kind and not taxonomy.is_a(own, kind))
 
 
-_PLACE_WORDS: Final = frozenset(["by", "on", "in", "at", "near", "with", "for", "of", "from"])
+_WHERE_WORDS: Final = frozenset(["by", "on", "in", "at", "near", "from"])
+"""Words after which a label says where the thing is, not what it is."""
+_PLACE_WORDS: Final = _WHERE_WORDS | {"with", "for", "of"}
 """Words after which a label says where the thing is or what it holds, not what it is."""
+
+
+def named_part(label: str) -> str:
+    """The words of ``label`` before it says where the thing is: "lamp by the sofa" -> "lamp".
+
+    What a thing is is read from these: the lamp by the sofa is no sofa, so it is alike to
+    the lamp by the window.
+    """
+    words = label.split()
+    cut = next((i for i, word in enumerate(words) if word.lower() in _WHERE_WORDS), None)
+    return " ".join(words[:cut]) if cut else label
 
 
 def any_will_do(

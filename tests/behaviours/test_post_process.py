@@ -692,6 +692,28 @@ def test_of_things_side_by_side_that_differ_only_in_which_member_they_are_one_is
         assert "any one fruit would do; also there: satsuma" in " ".join(found.reasons)
 
 
+LAMPS = (
+    PREFIXES
+    + """
+:lounge a cog:Room ; rdfs:label "lounge" .
+:sofa a cog:Furniture ; rdfs:label "sofa" ; cog:objectType cog:Sofa ; cog:inRoom :lounge .
+:lamp_1 a cog:Object ; rdfs:label "lamp by the sofa" ; cog:objectType cog:Lamp ;
+    cog:inRoom :lounge .
+:lamp_2 a cog:Object ; rdfs:label "lamp by the window" ; cog:objectType cog:Lamp ;
+    cog:inRoom :lounge .
+:sam a cog:Human ; cog:inRoom :lounge .
+"""
+)
+
+
+def test_where_a_label_says_a_thing_is_is_not_what_it_is(resolve: Resolve) -> None:
+    intent = IntentFrame(
+        domain="household", task="Fetch", slots={"object": "a lamp"}, said=["Bring me a lamp."]
+    )
+    found = resolve(LAMPS, intent, "sam")
+    assert found.ids == ["lamp_1"]  # the lamp by the sofa is no sofa: any lamp will do
+
+
 @pytest.mark.parametrize(
     ("speaker", "said", "ids"),
     [

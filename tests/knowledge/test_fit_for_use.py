@@ -12,6 +12,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     fit_for_use,
     interchangeable,
     named_in_rules,
+    named_part,
     states_in,
 )
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -203,3 +204,16 @@ def test_two_cleaning_chemicals_are_not_any_one_of_a_kind() -> None:
     }
     assert all("chemical" in readings[c.id][1] for c in candidates)
     assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 2  # which one matters
+
+
+@pytest.mark.parametrize(
+    ("label", "named"),
+    [
+        ("lamp by the sofa", "lamp"),
+        ("mug on the tray in the kitchen", "mug"),
+        ("jug of milk", "jug of milk"),  # what it holds is what it is
+        ("in-tray", "in-tray"),
+    ],
+)
+def test_a_label_names_the_thing_before_it_says_where_it_is(label: str, named: str) -> None:
+    assert named_part(label) == named

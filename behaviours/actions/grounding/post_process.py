@@ -41,6 +41,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     any_will_do,
     fit_for_use,
     named_in_rules,
+    named_part,
 )
 from cogtree.knowledge.scene.referents import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -180,7 +181,7 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
         described = Descriptions(
             id=candidate.id,
             type=candidate.type,
-            label=candidate.label,
+            label=named_part(candidate.label),  # what it is, not where ("lamp by the sofa")
             material=values.get("material"),
             flags=frozenset(node.flags) if node is not None else frozenset(),
         )
@@ -211,8 +212,7 @@ class _SceneLookup:
     for_use: bool = False
     futures: list[Future[Placed]] = field(default_factory=list)
     any_one: list[bool] = field(default_factory=list)
-    """Per item: whether it asks for any one thing it fits
-    (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
+    """Per item: asks for any one (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
     alone: list[bool] = field(default_factory=list)
     """Per item: said alone (:func:`~knowledge.understanding.told_apart.said_alone`)."""
 
@@ -535,7 +535,7 @@ def _needs_the_user(pack: DomainPack, step: IntentStep) -> bool:
     said = [name for name, value in step.slots.items() if value not in (None, "", [])]
     if set(required_slots(pack.schema_for(step.task))) - set(said):
         return True
-    many = {name for name, spec in pack.task(step.task).slots.items() if spec.many}
+    many = {name for name, spec in pack.task(step.task).slots.items() if spec.many or spec.every}
     return any(
         resolution.unresolved or (resolution.ambiguous and name not in many)
         for name, resolution in step.resolved.items()
