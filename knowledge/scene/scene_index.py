@@ -301,29 +301,20 @@ class _Reader:
             yield str(predicate), _rdflib_term(value)
 
 
-def _vocabulary(reader: _Reader) -> Vocabulary:
-    """Types, kinds and attributes, read from the ontology and taxonomy in the graph."""
+def _vocabulary(
+    reader: _Reader, labels: dict[str, list[str]], synonyms: dict[str, list[str]]
+) -> Vocabulary:
+    """Types, kinds and attributes of the ontology (``labels``, ``synonyms``: of its nodes)."""
     vocabulary = Vocabulary()
     types = {short(s) for s, _ in reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + "ObjectType")}
-    vocabulary.attributes = {
-        short(s)
-        for s, (o, _) in reader.with_predicate(SUB_PROPERTY)
-        if o == ONTOLOGY_NS + "attribute"
-    }
-    labels: dict[str, list[str]] = {}
-    synonyms: dict[str, list[str]] = {}
-    for predicate, table in ((LABEL, labels), (SYNONYM, synonyms)):
-        for subject, (text, kind) in reader.with_predicate(predicate):
-            if subject.startswith(ONTOLOGY_NS) and kind == STRING:
-                table.setdefault(short(subject), []).append(text)
+    attribute = ONTOLOGY_NS + "attribute"
+    vocabulary.attributes = {short(s) for s, _ in reader.with_predicate(SUB_PROPERTY, attribute)}
     vocabulary.labels = {name: tuple(sorted(words)) for name, words in labels.items()}
     for name in types:
         vocabulary.type_labels[name] = vocabulary.labels.get(name, ())
         vocabulary.type_synonyms[name] = tuple(sorted(synonyms.get(name, ())))
-    for names, named in (
-        (types, vocabulary.types_named),
-        (vocabulary.attributes, vocabulary.attributes_named),
-    ):
+    pairs = ((types, vocabulary.types_named), (vocabulary.attributes, vocabulary.attributes_named))
+    for names, named in pairs:
         for name in names:
             for word in (*labels.get(name, ()), *synonyms.get(name, ())):
                 named.setdefault(word, set()).add(name)
@@ -406,20 +397,28 @@ def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
 
 
 def _build(reader: _Reader) -> _Tables:
-    """Every node of the graph, read predicate by predicate."""
-    tables = _Tables(_vocabulary(reader))
-    attributes = _attribute_iris(tables.vocabulary)
+    """Every node of the graph, read predicate by predicate (names first: see the body)."""
     drafts: dict[str, _Draft] = {}
-    reads: list[tuple[str, str | None]] = [(RDF_TYPE, ONTOLOGY_NS + n) for n in sorted(CLASSES)]
-    reads += [(predicate, None) for predicate in (LABEL, SYNONYM, OBJECT_TYPE, OWNED_BY, HOLDS)]
-    reads += [(predicate, None) for predicate in (*PLACEMENTS, *attributes)]
-    for predicate, obj in reads:
+    names: dict[str, dict[str, list[str]]] = {LABEL: {}, SYNONYM: {}}
+
+    def read(predicate: str, obj: str | None, attributes: Mapping[str, str]) -> None:
         for subject, term in reader.with_predicate(predicate, obj):
             if not subject.startswith(ONTOLOGY_NS):
                 draft = drafts.get(subject)
                 if draft is None:
                     draft = drafts[subject] = _Draft()
                 draft.take(predicate, term, attributes)
+            elif predicate in names and term[1] == STRING:
+                names[predicate].setdefault(short(subject), []).append(term[0])
+
+    for predicate in names:  # one read of every name: the ontology's go to the vocabulary
+        read(predicate, None, {})
+    tables = _Tables(_vocabulary(reader, names[LABEL], names[SYNONYM]))
+    attributes = _attribute_iris(tables.vocabulary)
+    reads: list[tuple[str, str | None]] = [(RDF_TYPE, ONTOLOGY_NS + n) for n in sorted(CLASSES)]
+    reads += [(p, None) for p in (OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS, *attributes)]
+    for predicate, obj in reads:
+        read(predicate, obj, attributes)
     shared: dict[object, object] = {}
     for subject, draft in drafts.items():
         tables.put(short(subject), draft.node(shared))
