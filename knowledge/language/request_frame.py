@@ -1005,10 +1005,9 @@ def _noun_phrase(
         if clause.word() == "of" and clause.at == quantity_start:
             break
         clause.at += 1
-    if clause.word() in lexicon.measures and clause.word(1) == "of":
-        clause.at += 2
-        if clause.word() in lexicon.determiners:
-            clause.at += 1
+    after = int(clause.at > quantity_start and clause.word() in lexicon.determiners)  # "half a"
+    if clause.word(after) in lexicon.measures and clause.word(after + 1) == "of":
+        clause.at += 2 + after + int(clause.word(2 + after) in lexicon.determiners)
     elif clause.word(-1) == "of" and clause.word() in lexicon.pronouns:  # "one of those cokes"
         clause.at += int(_bare_word(clause.word(1), lexicon))
     quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""

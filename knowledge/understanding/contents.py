@@ -63,11 +63,18 @@ def with_contents(frame: RequestFrame) -> RequestFrame:
 
 
 def measure_type(phrase: ObjectPhrase) -> str | None:
-    """The type the phrase's measure names ("glass of" -> Glass); None for a portion or none."""
+    """The type the phrase's measure names ("a glass of", "half a glass of" -> Glass).
+
+    None for a portion ("a bit of") or no measure.
+    """
+    measure = _measure_word(phrase)
+    return household_taxonomy().type_named(measure) if measure else None
+
+
+def _measure_word(phrase: ObjectPhrase) -> str:
+    """The word before the quantity's "of" ("half a glass of" -> "glass"), else ""."""
     words = phrase.quantity.split()
-    if len(words) < 2 or words[1] != "of":
-        return None
-    return household_taxonomy().type_named(words[0])
+    return words[words.index("of") - 1] if "of" in words[1:] else ""
 
 
 def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
@@ -140,7 +147,7 @@ def _vessel_asked(step: Step, phrase: ObjectPhrase) -> ObjectPhrase | None:
     if measure is not None:
         if step.action == POURING and step.landmark is not None:
             return None
-        word = phrase.quantity.split()[0]
+        word = _measure_word(phrase)
         article = phrase.determiner or "a"
         return ObjectPhrase(text=f"{article} {word}", head=word, determiner=article)
     if _drink_said(phrase) is None:

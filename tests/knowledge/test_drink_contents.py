@@ -34,6 +34,7 @@ def test_what_is_not_poured(said: str) -> None:
         ("be a star and pour me a glass of wine", "wine", "a glass", "me"),
         ("pour us a glass of milk", "milk", "a glass", "us"),
         ("can I have some juice in my cup please", "juice", "my cup", "me"),
+        ("can you take Dad half a glass of milk", "milk", "a glass", "Dad"),  # an amount of it
     ],
 )
 def test_a_drink_for_someone_is_poured_into_its_vessel_then_brought(

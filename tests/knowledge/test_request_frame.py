@@ -81,6 +81,10 @@ def test_determiners_modifiers_and_quantities() -> None:
     assert phrase.quantity == "three"
     measure = only_step("get me a mug of cocoa").objects[0]
     assert (measure.head, measure.determiner, measure.quantity) == ("cocoa", "a", "mug of")
+    part = only_step("take him half a glass of milk").objects[0]  # an amount of a measure
+    assert (part.head, part.determiner, part.quantity) == ("milk", "", "half a glass of")
+    half = only_step("bring me half the cake").objects[0]  # no measure: "the" is the cake's
+    assert (half.head, half.quantity) == ("cake", "half")
     mine = only_step("fetch my woolly hat").objects[0]
     assert (mine.determiner, mine.head) == ("my", "hat")
 
