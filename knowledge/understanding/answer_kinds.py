@@ -163,10 +163,21 @@ def proposal_taken(answer: str, pending: PendingTask) -> dict[str, str]:
     "Where should I put it: in the fridge?" - "yeah": the fridge. A no, or anything more than
     a yes, takes nothing (the proposal's slot stays open).
     """
+    return dict(pending.proposed) if _says_to_proposal(answer, pending) else {}
+
+
+def proposal_declined(answer: str, pending: PendingTask) -> bool:
+    """Whether ``answer`` is a bare no to ``pending``'s proposal: the question is asked open."""
+    return _says_to_proposal(answer, pending) is False
+
+
+def _says_to_proposal(answer: str, pending: PendingTask) -> bool | None:
+    """Yes (True) or no (False) to ``pending``'s proposal, when that is all ``answer`` says."""
     said = without_tags(answer)  # "yeah, cheers" says yes
     if not pending.proposed or not is_bare_answer(said):
-        return {}
-    return {} if any(word in NEGATIONS for word in _words(said)) else dict(pending.proposed)
+        return None
+    # a bare answer is a no when a word of it is the grammar's negation or begins with it: "nope"
+    return not any(word.startswith(tuple(NEGATIONS)) for word in _words(said))
 
 
 def read_answer(answer: str, pending: PendingTask) -> str:

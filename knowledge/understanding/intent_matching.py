@@ -44,6 +44,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     fits,
     noted_place,
     picked_option,
+    proposal_declined,
     proposal_taken,
     read_answer,
     slot_answered,
@@ -307,8 +308,10 @@ def continuation(
     if noted is not None:
         return Continuation(*noted, [], "tells where the thing asked about is: noted")
     taken = proposal_taken(utterance, pending)
-    if taken:
-        return Continuation(task.name, {**taken}, list(taken), "yes to the proposal")
+    if taken or proposal_declined(utterance, pending):  # a no leaves the slot to ask open
+        return Continuation(
+            task.name, {**taken}, list(taken), f"{'yes' if taken else 'no'} to the proposal"
+        )
     said = answer_text(frame) if frame is not None else utterance
     picked = picked_option(said, pending) if given not in ("yes_no", "request") else None
     if picked is not None and picked[0] in missing:

@@ -12,6 +12,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     expected_kind,
     fits,
     picked_option,
+    proposal_declined,
     proposal_taken,
     read_answer,
     said_before,
@@ -178,6 +179,7 @@ def test_the_option_picked_is_what_the_answer_was_said_as() -> None:
         ("yeah, cheers", {"destination": "the fridge"}),  # a yes with closing words
         ("yes please", {"destination": "the fridge"}),
         ("no", {}),
+        ("nope, thanks", {}),  # a no, whatever closes it
         ("on the counter", {}),  # a place of its own: no yes to the proposal
     ],
 )
@@ -191,6 +193,7 @@ def test_a_yes_takes_the_value_the_question_proposed(answer: str, taken: dict[st
         proposed={"destination": "the fridge"},
     )
     assert proposal_taken(answer, pending) == taken
+    assert proposal_declined(answer, pending) == (answer in ("no", "nope, thanks"))
     if taken:  # the value taken was said, by the yes
         assert said_before(pending, "household", answer) == ["put the milk back", "the fridge"]
 

@@ -380,3 +380,13 @@ def test_a_yes_to_the_proposed_home_puts_the_thing_there(talk: Dialogue) -> None
     done = talk.say("yeah, cheers")
     assert done.control == "Proceed", done.reply
     assert talk.simulator.world.state.placements["butter"].support == "fridge"
+
+
+def test_a_no_to_the_proposed_home_asks_where_instead(talk: Dialogue) -> None:
+    talk.say("put the jam back")  # the jam usually goes in the cupboard
+    asked = talk.say("no")
+    assert asked.control == "Clarify"
+    assert asked.reply == "Where should I put it: a piece of furniture or a container?"
+    done = talk.say("on the kitchen table")
+    assert done.control == "Proceed", done.reply
+    assert talk.simulator.world.state.placements["jam"].support == "kitchen_table"

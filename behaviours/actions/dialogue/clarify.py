@@ -32,6 +32,7 @@ from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.scene.taxonomy import usual_place
+from cogtree.knowledge.understanding.answer_kinds import proposal_declined
 from cogtree.knowledge.understanding.faithfulness import (
     Support,
     held_to,
@@ -386,7 +387,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             and resolution.kind == "scene"
             for found in listed(resolution)
         ]
-        homing = _homing(self._request)
+        earlier = keys.read_optional(self.blackboard, self.pending_key, PendingTask)
+        declined = earlier is not None and proposal_declined(self._request.utterance, earlier)
+        homing = {} if declined else _homing(self._request)  # a no asks the question open
         if (to_place or homing) and self.scene_graph is not None:
             return self.submit(_look_up, self.scene_graph, to_place, homing)
         return self.finish(_Looked())
