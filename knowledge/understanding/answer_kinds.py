@@ -22,6 +22,13 @@ answer; a request fits only a question that asks what to do.
 
 :func:`noted_place` is what a place answer to "where is it?" becomes when the question was
 about a thing the robot has not seen: the pack's note of where the user says it is.
+
+:func:`read_answer` is what a short answer names: a bare yes to a question that proposed a
+value ("Where should I put it: in the fridge?" - "yeah, cheers") is that value
+(:func:`proposal_taken`; a bare no, :func:`proposal_declined`, leaves the slot to ask open);
+an answer naming one of the things the question offered by a word of its label or of its
+type ("telly" for "the tv remote") is that thing (:func:`picked_option`); else "one" stands
+for the noun asked about (:func:`with_asked_noun`).
 """
 
 from __future__ import annotations

@@ -327,8 +327,9 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
     ``/turn/reply`` and, when a task is known and the turn asked for something (a statement
     that only tells, :func:`~knowledge.understanding.pending_question.only_tells`, leaves no
     task that acts waiting), ``/session/pending``
-    (:class:`~knowledge.understanding.turn_state.PendingTask`: the settled slots, the missing
-    ones, what was said, the question, the safety doubts it asks to confirm); a pending question of
+    (:class:`~knowledge.understanding.turn_state.PendingTask`: the slots said, the missing ones,
+    what was said, the question, the doubts it confirms, the things it offers, and for a home
+    place the belief lacks the one the taxonomy says such things have); a pending question of
     another request that this one replaces is dropped, and the reply says so first
     (:func:`~knowledge.understanding.pending_question.dropped_note`); ``/rationale/<node>`` when
     the question failed the faithfulness check (why). SUCCESS once the question is written
