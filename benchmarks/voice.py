@@ -71,6 +71,7 @@ from cogtree.sim.scenario import load_scenario
 from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
+from cogtree.trees.testing import mock_blackboard
 from cogtree.trees.voice.audio import FULL_SCALE, Audio, to_int16
 from cogtree.trees.voice.confirmation import NO, YES, answer_of, needs_confirmation
 from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
@@ -161,6 +162,7 @@ class Decisions:
     @contextmanager
     def session(self) -> Iterator[tuple[AssistantSession, SimExecutor]]:
         with ExitStack() as opened:
+            opened.enter_context(mock_blackboard())  # no key of the last text's session
             simulator = SimExecutor.from_scenario(self.scenario)
             opened.callback(simulator.close)
             handles = opened.enter_context(Handles(domains=self.domains))
