@@ -152,12 +152,15 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     The answer picks an option when one of its words, or the type the taxonomy names by it,
     is among the option's own and the other options' lack it: "telly" picks "tv remote" over
     "air con remote" (both words name a television), "the blue one" picks "blue mug". Words
-    every option shares ("remote") tell none apart. None unless exactly one option is picked.
+    every option shares ("remote") tell none apart. None unless exactly one option is picked,
+    or when the answer names a kind no option is ("the red wine" picks no "red mug").
     """
     said = _senses(answer)
     for slot, labels in pending.options.items():
         senses = [_senses(label) for label in labels]
         shared = frozenset.intersection(*senses) if senses else frozenset()
+        if _types(answer) - frozenset().union(*senses):
+            continue
         picked = [label for label, own in zip(labels, senses, strict=True) if said & (own - shared)]
         if len(set(picked)) == 1:
             return slot, picked[0]
@@ -265,11 +268,20 @@ def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9']+", text.lower())
 
 
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(singular(word) for word in _words(text) if word not in english_stop_words())
+
+
+def _types(text: str) -> frozenset[str]:
+    """The types the taxonomy names by the content words of ``text``."""
+    taxonomy = household_taxonomy()
+    named = (taxonomy.type_named(word) for word in _content_words(text))
+    return frozenset(kind for kind in named if kind is not None)
+
+
 def _senses(text: str) -> frozenset[str]:
     """The content words of ``text`` (in the singular) and the types the taxonomy names by them."""
-    taxonomy = household_taxonomy()
-    words = {singular(word) for word in _words(text) if word not in english_stop_words()}
-    return frozenset(words | {kind for word in words if (kind := taxonomy.type_named(word))})
+    return _content_words(text) | _types(text)
 
 
 def _place_prepositions() -> frozenset[tuple[str, ...]]:

@@ -156,6 +156,8 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("air con", "air con remote"),
         ("the remote", None),  # every option is a remote: it tells none apart
         ("the red one", None),
+        ("the tv", "tv remote"),
+        ("the telly magazine", None),  # names a kind no option is: no pick
     ],
 )
 def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
