@@ -12,10 +12,10 @@ if TYPE_CHECKING:  # the command line reads the engine names; audio brings SciPy
 Engine = Literal["whisper", "moonshine", "pocketsphinx"]
 """The speech recognisers a conversation can hear with (``chat --asr``)."""
 ENGINES: tuple[Engine, ...] = get_args(Engine)
-DEFAULT_ENGINE: Engine = "moonshine"
-"""The recogniser of ``chat --audio-in`` and ``--voice``: on the benchmark's test half it
-agrees with the typed request on 43-60% of clean clips where PocketSphinx does on 17%, and
-nothing it hears acts before a yes (docs/voice.md)."""
+DEFAULT_ENGINE: Engine = "whisper"
+"""The recogniser of ``chat --audio-in`` and ``--voice``: Whisper tiny.en prompted with the
+robot's words gives a confidence, and on the benchmark's development half it decided as the
+typed request more often than Moonshine at a lower real-time factor (docs/voice.md)."""
 
 
 @dataclass(frozen=True)
