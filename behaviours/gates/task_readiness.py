@@ -81,8 +81,7 @@ from cogtree.skills.safety.hazard_readings import (
 )
 
 SlotIssue = Literal["missing", "ungrounded", "unresolved", "ambiguous", "invalid"]
-"""Why a slot stops the task: not said, not in the user's words, matches nothing, matches
-several things, or fails the schema."""
+"""Why a slot stops the task: not said, not in the words, fits nothing, several, or invalid."""
 
 PLANNER_MODULE = "planner"
 """The module that plans tasks without a template (``behaviours.actions.planning.plan_task``)."""
@@ -96,8 +95,7 @@ ORDER_NEGATION = re.compile(r"(not|never|no longer|don'?t|do not|stop|cancel)\b"
 """Negations an order opens with ("don't go"); the imperative has no "doesn't matter which"."""
 
 REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE)
-"""The opening of a clause that says why ("... so I don't forget them"): a negation after it
-is about the reason, not the request."""
+"""A clause that says why ("... so I don't forget"): a negation after it is about the reason."""
 
 HEDGES = re.compile(
     r"\b(maybe|perhaps|possibly|probably|i think|i guess|not sure|might|or something|"
@@ -239,6 +237,8 @@ def check_slots(
         many = slot_spec.many if slot_spec is not None else _takes_list(info.annotation)
         kind = _strictest(slot_spec, resolution)
         value, issue = _resolve(kind, many, said_value, surface, resolution)
+        if slot_spec is not None and slot_spec.every and resolution is not None and resolution.ids:
+            value, issue = list(resolution.ids), None  # a question about each thing it fits
         if issue is not None:
             issues[name] = issue
         else:

@@ -63,8 +63,7 @@ MANIFEST = "pack.yaml"
 """The file that makes a directory a domain pack."""
 
 Grounding = Literal["physical", "knowledge_query", "memory_write", "memory_query"]
-"""How a task is grounded: a plan to execute, a knowledge query, a memory write, or an answer
-from memory (what the robot remembers of the user and earlier turns)."""
+"""How a task is grounded: a plan, a knowledge query, a memory write or an answer from memory."""
 
 SceneSource = Literal["objects", "furniture", "rooms", "people", "places"]
 """Scene-graph node families a lexicon can be built from (``places``: furniture and rooms)."""
@@ -107,15 +106,17 @@ class SlotSpec(_Strict):
 
     ``lexicon``: the slot is a mention of that lexicon (its canonical id becomes the value);
     ``cues``: phrases that must come right before the mention ("without", "to"), none means any
-    mention counts; ``many``: the slot takes every matching mention as a list; ``pattern``: a
-    regular expression with one group, for values no lexicon lists (numbers, free text);
-    ``resolve``: where PostProcess looks the value up (``scene``: referent resolution in the
-    scene graph, ``kg``: the lexicon's ids, ``value``: a closed set, ``text``: kept as said).
+    mention counts; ``many``: the slot takes every matching mention as a list; ``every``: a
+    question's slot that is about every thing its words fit, a list, never asked which ("where
+    are my keys": each); ``pattern``: a regular expression with one group, for values no
+    lexicon lists; ``resolve``: where PostProcess looks the value up (``scene``: referent
+    resolution, ``kg``: the lexicon's ids, ``value``: a closed set, ``text``: kept as said).
     """
 
     lexicon: str | None = None
     cues: list[str] = Field(default_factory=list)
     many: bool = False
+    every: bool = False
     pattern: str | None = None
     resolve: Literal["scene", "kg", "value", "text"] = "text"
 

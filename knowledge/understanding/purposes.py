@@ -82,11 +82,12 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     fingers are sticky") is read so.
     """
     clause = USE_CLAUSE.search(without_tags(text))
-    if clause is None:
+    if clause is None or _destination(clause.group(0)):
         return steps
     described = clause.group(0).lower()
     around = [step for step in steps if step.text.lower() not in described]
-    asking = [step for step in around if step.action or step.unsupported]  # else a remark
+    # a step of no action is a remark ("my fingers are sticky"), unless the thing is in it
+    asking = [s for s in around if s.action or s.unsupported or described in s.text.lower()]
     if len(asking) > 1 or any(step.action not in ASKING_FOR_A_THING for step in asking):
         return steps
     thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
@@ -98,6 +99,13 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     return [
         replace(step, verb=BRING, action=BRING, objects=(thing,), tool=tool, recipient=recipient)
     ]
+
+
+def _destination(clause: str) -> bool:
+    """Whether "to" opens a place, not a use ("something to my profile": a determiner)."""
+    words = clause.lower().split()
+    after = words[words.index("to") + 1 : words.index("to") + 2] if "to" in words else []
+    return bool(after) and after[0] in request_words().determiners
 
 
 def _words(text: str) -> str:

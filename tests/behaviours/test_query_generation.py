@@ -144,7 +144,7 @@ def test_where_is_binds_its_template_without_the_model(
     blackboard, make_llm, shipped, scene
 ) -> None:
     llm = make_llm()
-    status, node = generate(blackboard, llm, shipped, where_is(shipped, object="mug_red"), scene)
+    status, node = generate(blackboard, llm, shipped, where_is(shipped, object=["mug_red"]), scene)
     assert status == "S" and llm.calls == []
     query = blackboard.get("/turn/query")
     assert (query.source, query.template, query.target) == ("template", "where_is", "scene_graph")

@@ -146,7 +146,7 @@ def test_where_is_is_said_with_labels(blackboard, make_llm, shipped_domains, sce
         "/turn/utterance": "where is my red mug",
         "/turn/domain": "household",
         "/turn/intent": IntentFrame(domain="household", task="WhereIs"),
-        "/turn/task": shipped_domains.get("household").schema_for("WhereIs")(object="mug_red"),
+        "/turn/task": shipped_domains.get("household").schema_for("WhereIs")(object=["mug_red"]),
         "/turn/evidence": EvidenceBundle(items=[EvidenceItem(source="where_is", rows=rows)]),
     }
     status, why = respond(blackboard, make_llm(), shipped_domains, presets, scene=scene)
@@ -159,7 +159,7 @@ def test_nothing_found_names_what_was_asked(blackboard, make_llm, shipped_domain
         "/turn/utterance": "where is my red mug",
         "/turn/domain": "household",
         "/turn/intent": IntentFrame(domain="household", task="WhereIs"),
-        "/turn/task": shipped_domains.get("household").schema_for("WhereIs")(object="mug_red"),
+        "/turn/task": shipped_domains.get("household").schema_for("WhereIs")(object=["mug_red"]),
         "/turn/evidence": EvidenceBundle(items=[EvidenceItem(source="where_is", query="q")]),
     }
     status, _ = respond(blackboard, make_llm(), shipped_domains, presets, scene=scene)

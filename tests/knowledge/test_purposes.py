@@ -80,8 +80,16 @@ def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_desc
     assert step.tool is None  # the "with" of the purpose names no tool to use
 
 
-def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone() -> None:
-    frame = with_purposes(parse_request("use something to prop the door open"))
+@pytest.mark.parametrize(
+    "said",
+    [
+        "use something to prop the door open",
+        "please add something to my shopping list",  # "to my ...": a place, not a use
+        "put something to the left of the kettle",
+    ],
+)
+def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone(said: str) -> None:
+    frame = with_purposes(parse_request(said))
     assert "bring" not in [step.action for step in frame.steps]
 
 

@@ -261,6 +261,15 @@ def test_a_question_whether_a_thing_is_open_is_answered_from_the_belief(
     assert not talk.simulator.world.state.open.get("cupboard")
 
 
+def test_where_a_kind_is_tells_each_thing_of_it_instead_of_asking_which(talk: Dialogue) -> None:
+    heard = talk.say("where's the fruit, do you know?")
+    assert heard.control == "Proceed"
+    assert heard.reply == (
+        "The plum is on the kitchen table in the kitchen. "
+        "The tangerine is on the kitchen table in the kitchen."
+    )
+
+
 def test_a_tag_after_the_place_asked_about_leaves_the_place(talk: Dialogue) -> None:
     heard = talk.say("What's in the cupboard, do you know?")
     assert heard.reply.startswith("I have seen "), heard.reply

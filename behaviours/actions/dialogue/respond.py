@@ -3,27 +3,24 @@
 Fast path, the templated answer, when one fits the evidence:
 
 - query rows of the task's template: the task's ``reply`` template, ``{column}`` fields filled
-  from the rows (distinct values joined: "flour, eggs and sugar"), ``{slot}`` fields from the
-  task, with labels rather than ids (a ``<column>_label`` column, the lexicons, the id in words);
+  from the rows (values joined: "flour, eggs and sugar"; a slot's ``every``: each row said in
+  turn), ``{slot}`` fields from the task, labels not ids (a ``<column>_label`` column, ...);
 - an empty result: "I could not find anything for ..." naming what was asked;
 - memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
   robot or its delegates made every goal fact hold and no slot names something the outcome
   does not let it claim (:func:`claimable`), else the outcome read from the belief: what
   holds, who made it hold, what was not done;
 - no query evidence for a knowledge task: "I could not look that up (...)".
-
-The model speaks when no template fits (rows of a model-written query, a template field the
-rows lack). Its reply must be faithful (:mod:`knowledge.understanding.faithfulness`): every
-number and entity it states must be in the evidence, the working context, the utterance, the
-task's slots or the node's own safe phrases. Entities are the forms of the ``query`` and
-``scene`` lexicons (inline ``terms`` lexicons are closed sets of words, not things). Unfaithful
-too: a reply that says the task was done when the plan evidence does not back it, or names
-whom the outcome does not let it claim (Lena when Carlos signed; :func:`unbacked_claims`), and
-one stating a thing's state ("the hob is off, safe to touch") the scene does not back
-(:mod:`skills.safety.state_claims`). An unfaithful reply is sent back once with the unsupported
-claims named (``revise``); unfaithful again, the templated answer is said instead and the
-rationale lists what was unsupported. A reply naming what the evidence withheld (a dish the
-person is allergic to) is refused the same way, even when the utterance names it.
+The model speaks when no template fits. Its reply must be faithful
+(:mod:`knowledge.understanding.faithfulness`): every number and entity it states (forms of the
+``query`` and ``scene`` lexicons) must be in the evidence, the working context, the utterance,
+the task's slots or the node's own safe phrases; it may not say the task was done when the
+plan evidence does not back it, name whom the outcome does not let it claim (Lena when Carlos
+signed; :func:`unbacked_claims`), or state a thing's state the scene does not back
+(:mod:`skills.safety.state_claims`). An unfaithful reply is sent back once with the claims
+named (``revise``); unfaithful again, the templated answer is said and the rationale lists
+them. A reply naming what the evidence withheld (a dish the person is allergic to) is refused
+the same way, even when the utterance names it.
 """
 
 from __future__ import annotations
@@ -462,6 +459,9 @@ def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
 
 def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]) -> str | None:
     """``template`` with its fields filled from the rows and the slots; None if one is missing."""
+    if len(rows) > 1 and turn.task and any(s.every for s in turn.task.spec.slots.values()):
+        each = [_render(turn, template, [row]) for row in rows[:GENERIC_ROWS]]
+        return " ".join(text for text in each if text is not None) if all(each) else None
     values: dict[str, str] = {}
     try:
         fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]

@@ -108,7 +108,7 @@ class WhereIs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    object: str = Field(description="which object the person is looking for")
+    object: list[str] = Field(description="the objects the person is looking for")
 
 
 class HomeOf(BaseModel):
