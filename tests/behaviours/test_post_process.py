@@ -676,6 +676,7 @@ def test_only_things_alike_in_what_they_are_are_handed_over_unasked(
     [
         ("Bring me that fruit.", "that fruit", ["apple"]),  # either is that fruit; one word away
         ("Bring me that fruit for the pie.", "that fruit", ["apple", "satsuma"]),  # more said
+        ("Bring me that fruit, the red one.", "that fruit", ["apple", "satsuma"]),  # which one
         ("Bring me that bottle.", "that bottle", ["bottle_bleach", "bottle_water"]),  # chemical
     ],
 )

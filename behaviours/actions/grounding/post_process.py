@@ -214,7 +214,7 @@ class _SceneLookup:
     any_one: list[bool] = field(default_factory=list)
     """Per item: asks for any one (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
     alone: list[bool] = field(default_factory=list)
-    """Per item: said alone (:func:`~knowledge.understanding.told_apart.said_alone`)."""
+    """Per item: nothing more said of it in its sentence (``said_alone``, no describing words)."""
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -421,7 +421,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
-                lookup.alone.append(said_alone(self._said, item, others))
+                more = describing_words(self._said, item)  # "that fruit, the red one"
+                lookup.alone.append(not more and said_alone(self._said, item, others))
                 resolve = partial(
                     placed_referents, self.scene, placed=for_use or lookup.any_one[-1]
                 )
@@ -452,8 +453,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 reasons.append(f"'{item}': resolution failed: {type(error).__name__}: {error}")
                 continue
             if lookup.lexicon is not None and len(lookup.lexicon):
-                # only things of the slot's kind: "Mr Okafor" as a recipient is the person,
-                # not the pill organiser he owns
+                # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
                 candidates = told_apart(candidates, describing_words(self._said, item))
