@@ -87,7 +87,7 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
 def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:
     """Whether ``said`` was said with nothing more of it after it, up to a comma.
 
-    "Bring me that fruit." yes; "a drink that reminds me of summer" no: the user wants
+    "Bring me that fruit." yes; "a drink that goes with the curry" no: the user wants
     something the words after it say, which the names of the things may not show. Words of
     ``others`` (the request's other things) are not more of it. No when it is not found.
     """
