@@ -20,12 +20,13 @@ never one the readiness gate refused for anything else (forbidden, a hazard, out
 one with words of harm in it.
 
 Of those, someone other than the speaker first: the speaker asked the robot so as not to do it
-themselves. Then the available before the busy, then by id (:func:`helper_for`). When nobody
-else may do it, the step is handed back to the speaker, if they may do it themselves: the
-robot still says first that it cannot, and the speaker is asked by the same request a helper
-gets, which they may decline; the robot never does the step itself, and asks nobody who may not
-do it (a child speaker, one whose hands are shaking with a blade). Nobody able at all: the
-robot only says what it cannot do.
+themselves. Then the available before the busy, then by id (:func:`helper_for`). The speaker
+is handed the step only when nobody else may, they may themselves, and the robot did its part
+of the request first (``did_part``: it brought the loaf, the step left is slicing it): the reply
+says what it did, what it cannot do, and that it asked them. A request the robot can do no part
+of (the missing skill alone) is not asked back: handing the whole of it to the one who asked is
+a refusal, said as one ("Sorry, I can't cook yet."). Nobody able: the robot only says what it
+cannot do.
 """
 
 from __future__ import annotations
@@ -76,14 +77,19 @@ def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
 
 
 def helper_for(
-    people: Iterable[Person], skill: str, speaker: str | None, handles: Iterable[str] = ()
+    people: Iterable[Person],
+    skill: str,
+    speaker: str | None,
+    handles: Iterable[str] = (),
+    did_part: bool = False,
 ) -> Person | None:
     """Who to ask to do ``skill``: others before ``speaker``, the available before the busy.
 
-    The speaker when nobody else may and they may; None when nobody may.
+    The speaker only when ``did_part`` (the robot did its part of the request) and nobody else
+    may; None when nobody may.
     """
     flags = tuple(handles)
-    able = [p for p in people if may_do(p, skill, flags)]
+    able = [p for p in people if (did_part or p.id != speaker) and may_do(p, skill, flags)]
     able.sort(key=lambda person: (person.id == speaker, not person.is_available, person.id))
     return able[0] if able else None
 
@@ -124,13 +130,18 @@ def as_said(people: Sequence[Person], speaker: str | None, said: Sequence[str]) 
 
 
 def delegations(
-    undone: Sequence[Step], people: Sequence[Person], speaker: str | None, said: Sequence[str] = ()
+    undone: Sequence[Step],
+    people: Sequence[Person],
+    speaker: str | None,
+    said: Sequence[str] = (),
+    did_part: bool = False,
 ) -> list[Delegation]:
     """Who does each missing skill of the ``undone`` steps (one person per skill; none: left).
 
-    ``said``: the request's utterances (what they say of people counts: :func:`as_said`). A
-    step with no missing skill of its own (it comes after the missing one) is left: it may
-    need what the missing step makes.
+    ``said``: the request's utterances (what they say of people counts: :func:`as_said`);
+    ``did_part``: the robot does its part of the request first, so the speaker may be handed
+    the step when nobody else may (:func:`helper_for`). A step with no missing skill of its own
+    (it comes after the missing one) is left: it may need what the missing step makes.
     """
     people = as_said(people, speaker, said)
     found: dict[str, Delegation] = {}
@@ -139,7 +150,7 @@ def delegations(
         if not step.unsupported or skill in found:
             continue
         known: UnsupportedSkill | None = skill_named(skill)
-        person = helper_for(people, skill, speaker, known.handles if known else ())
+        person = helper_for(people, skill, speaker, known.handles if known else (), did_part)
         if person is not None:
             ability = person.ability_for(skill)
             assert ability is not None  # may_do checked it

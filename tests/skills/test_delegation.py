@@ -33,15 +33,16 @@ def test_another_adult_is_asked_the_available_before_the_busy() -> None:
     assert helper_for(people[:2], "cut", speaker="ann") == people[1]
 
 
-def test_the_speaker_is_asked_last_only_when_nobody_else_may() -> None:
+def test_the_speaker_is_asked_only_last_and_only_once_the_robot_did_its_part() -> None:
     people = [_person("ann"), _person("kid", "child"), _person("tot", "toddler")]
-    assert helper_for(people, "cut", speaker="ann", handles=("sharp",)) == people[0]
+    assert helper_for(people, "cut", speaker="ann", handles=("sharp",)) is None
+    assert helper_for(people, "cut", "ann", ("sharp",), did_part=True) == people[0]
     busy = _person("bob", availability="busy")
-    assert helper_for([*people, busy], "cut", speaker="ann", handles=("sharp",)) == busy
+    assert helper_for([*people, busy], "cut", "ann", ("sharp",), did_part=True) == busy
     frail = _person("ann", "elderly", vulnerabilities=frozenset({"frail"}))
-    assert helper_for([frail, people[1]], "cut", speaker="ann", handles=("sharp",)) is None
+    assert helper_for([frail, people[1]], "cut", "ann", ("sharp",), did_part=True) is None
     away = _person("ann", availability="away")
-    assert helper_for([away], "fold", speaker="ann") is None
+    assert helper_for([away], "fold", speaker="ann", did_part=True) is None
 
 
 def test_a_child_is_never_asked_even_with_the_ability() -> None:
@@ -67,7 +68,11 @@ def test_what_the_user_says_of_people_counts_as_for_the_hazard_check() -> None:
     assert [item.person.id for item in delegations(undone, [ann, bob], "bob", shaky)] == ["ann"]
     assert delegations(undone, [bob], "bob", shaky) == []
     assert [item.person.id for item in delegations(undone, [ann], "bob", ["slice it"])] == ["ann"]
-    assert [item.person.id for item in delegations(undone, [ann], "ann", ["slice it"])] == ["ann"]
+    assert delegations(undone, [ann], "ann", ["slice it"]) == []
+    assert [item.person.id for item in delegations(undone, [ann], "ann", ["slice it"], True)] == [
+        "ann"
+    ]
+    assert delegations(undone, [ann], "ann", young, did_part=True) == []
 
 
 def test_nobody_away_asleep_or_without_the_ability_is_asked() -> None:

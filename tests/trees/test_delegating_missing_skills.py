@@ -110,19 +110,11 @@ def _ran(record: TurnRecord) -> list[str]:
     return [str(call.get("skill")) for call in record.calls]
 
 
-def test_the_speaker_takes_the_step_on_when_they_are_the_only_able_adult(home: Home) -> None:
+def test_the_speaker_is_not_asked_back_when_they_are_the_only_able_adult(home: Home) -> None:
     last, record, done = home.turn({"ann": ADULT, "kid": CHILD}, "ann", "please fry me an egg")
-    assert [(task.person, task.ability) for task in done] == [("ann", "cook")]
-    assert last.reply.startswith("Sorry, I can't cook yet.")  # what it cannot do, said first
-    assert "I asked you to do that part (fry an egg)" in last.reply
-    assert "SWITCH_ON" not in _ran(record)  # the hob is the person's to switch on
-
-
-def test_a_speaker_alone_is_handed_the_cutting_and_nothing_sharp(home: Home) -> None:
-    last, record, done = home.turn({"ann": ADULT}, "ann", "could you chop the loaf up for me?")
-    assert [(task.person, task.ability) for task in done] == [("ann", "cut")]
-    assert last.reply.startswith("Sorry, I can't cut things yet.")
-    assert "knife" not in _handed(record)
+    assert done == []  # nothing of it is the robot's: handing it all back is a refusal
+    assert last.reply == "Sorry, I can't cook yet."
+    assert "SWITCH_ON" not in _ran(record)
 
 
 def test_a_child_is_never_asked_to_cut_and_is_handed_nothing_sharp(home: Home) -> None:

@@ -436,7 +436,7 @@ class PlanTask(LLMBehaviour[ToAPlan]):
         are planned on the belief as the recovery will leave it. ``said``: the request's utterances,
         whose hazards a plan-less task names first. With no plan, the robot's limits the
         search met are said for ``speaker`` (who else could help). The ``undone`` steps (a
-        skill the robot lacks) go to the people who may do them (``asked``).
+        skill the robot lacks) go to who may, the speaker only after the robot's part (``asked``).
         """
         assert self.scene is not None
         belief = Belief.from_scene(self.scene, self.robot)
@@ -456,16 +456,16 @@ class PlanTask(LLMBehaviour[ToAPlan]):
             log.info("%s: no plan after the recovery %s", self.name, recovery_text(recovery))
         found = self.task_planner.plan_sequence(calls, belief, said, speaker)
         scene_text = describe_scene(self.scene) if last is not None or not found.ok else ""
-        left = last is not None and bool(last.recovery) and recovery is None
         infeasible = "" if found.ok else infeasible_text(found.limits, belief, speaker)
-        already = already_so(found.tasks, belief) if found.ok and not found.skills else ""
+        did_part = found.ok and bool(found.skills)
+        already = already_so(found.tasks, belief) if found.ok and not did_part else ""
         return _Preparation(
             htn=found,
             scene_text=scene_text,
-            recovery_left=left,
+            recovery_left=last is not None and bool(last.recovery) and recovery is None,
             infeasible=infeasible,
             already=already,
-            asked=tuple(delegations(undone, list(belief.people.values()), speaker, said)),
+            asked=tuple(delegations(undone, list(belief.people.values()), speaker, said, did_part)),
         )
 
     def _model_available(self) -> bool:
