@@ -14,15 +14,10 @@ from __future__ import annotations
 
 import functools
 import re
-from pathlib import Path
+from collections.abc import Iterable
 from typing import Final, NamedTuple
 
-import yaml
-
-from cogtree.knowledge.yaml_files import LOADER
-
-WORDS_FILE: Final = Path(__file__).with_name("request_words.yaml")
-"""The grammar's word lists, whose ``tags`` entry this module reads."""
+from cogtree.knowledge.language.grammar.words import request_words
 
 _WORD: Final = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
 _MARKS: Final = re.compile(r"\s*(?:[,.;:!?]+|\s[-\u2013\u2014]+(?=\s))\s*")
@@ -38,22 +33,15 @@ class Tags(NamedTuple):
     after_comma: tuple[Tag, ...]
 
 
-def _words(text: str) -> Tag:
-    return tuple(text.lower().replace("\u2019", "'").split())
-
-
-def _longest_first(tags: object) -> tuple[Tag, ...]:
-    found = {_words(str(tag)) for tag in tags} if isinstance(tags, list) else set()
-    return tuple(sorted(found, key=len, reverse=True))
+def _longest_first(tags: Iterable[Tag]) -> tuple[Tag, ...]:
+    return tuple(sorted(tags, key=lambda tag: (-len(tag), tag)))
 
 
 @functools.cache
 def closing_tags() -> Tags:
     """The tags of the grammar's words (``closing`` and ``address`` go anywhere)."""
-    data = yaml.load(WORDS_FILE.read_text(encoding="utf-8"), Loader=LOADER) or {}
-    tags = data.get("tags") or {}
-    anywhere = [*tags.get("closing", []), *tags.get("address", [])]
-    return Tags(_longest_first(anywhere), _longest_first(tags.get("after_comma", [])))
+    words = request_words()
+    return Tags(_longest_first(words.tags), _longest_first(words.comma_tags))
 
 
 def without_tags(text: str) -> str:

@@ -21,11 +21,14 @@ six, give grandma the knife"); a subject that names nobody gives nothing.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.safety.said_of_things import HEDGES
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.faithfulness import stated_numbers
@@ -133,8 +136,6 @@ _BE = frozenset({"am", "is", "are"})
 """The verbs after which a number is an age ("I'm six"; not "I have six")."""
 _MODALS = frozenset({"can", "could", "will", "would"})
 """Verbs kept in what a condition says ("can not see well")."""
-_DETERMINERS = frozenset({"the", "a", "an", "my", "his", "her", "their", "our", "your"})
-"""Words before a place that say nothing of what it is ("in the bath", "in his bath")."""
 _CONTRACTIONS = (
     (re.compile(r"\bcan't\b|\bcannot\b"), "can not"),
     (re.compile(r"\bwon't\b"), "will not"),
@@ -290,7 +291,9 @@ def _in_water(words: list[str]) -> str | None:
     """
     if "in" not in words:
         return None
-    place = [word for word in words[words.index("in") + 1 :] if word not in _DETERMINERS]
+    place = [
+        word for word in words[words.index("in") + 1 :] if word not in request_words().determiners
+    ]
     taxonomy = household_taxonomy()
     for end in range(len(place), 0, -1):
         named = taxonomy.type_named(" ".join(place[:end]))
@@ -302,55 +305,20 @@ def _in_water(words: list[str]) -> str | None:
 
 ALLERGY_WORDS = frozenset({"allergic", "allergy", "allergies", "intolerant", "intolerance"})
 """Words that make a condition an allergy; the other words name what to ("nut allergy")."""
-_ASIDE = frozenset({"by", "because", "since", "but", "though", "when", "if", "so"})
-_NOT_ALLERGENS = frozenset(
-    {
-        "to",
-        "a",
-        "an",
-        "the",
-        "of",
-        "and",
-        "or",
-        "severe",
-        "bad",
-        "very",
-        "mild",
-        "is",
-        "in",
-        "with",
-        "them",
-        "it",
-        "things",
-        "thing",
-        "stuff",
-        "food",
-        "foods",
-        "anything",
-        "any",
-        "all",
-        "kinds",
-        "kind",
-        "sort",
-        "sorts",
-        "some",
-        "certain",
-        "like",
-        "such",
-        "as",
-        "other",
-        "she",
-        "he",
-        "they",
-        "i",
-        "am",
-        "are",
-        "really",
-        "quite",
-        "bit",
-        "little",
-    }
+_ASIDE_WORDS = frozenset({"by", "but"})
+"""Words that open an aside beside the grammar's subordinators ("... by the way")."""
+_SEVERITY = frozenset({"severe", "mild", "bad", "really", "quite", "certain", "like"})
+"""Words of how bad an allergy is: they name nothing a person is allergic to."""
+_GENERIC = frozenset(
+    {"food", "foods", "kind", "kinds", "sort", "sorts", "stuff", "thing", "things"}
 )
+"""Nouns of an allergy that stand for no food in particular ("all kinds of things")."""
+
+
+@functools.cache
+def _not_allergens() -> frozenset[str]:
+    """Words of an allergy that name no food: stop words, quantities, severity, generic nouns."""
+    return english_stop_words() | request_words().quantities | _SEVERITY | _GENERIC
 
 
 def is_allergy(condition: str) -> bool:
@@ -369,9 +337,9 @@ def allergens(condition: str) -> tuple[str, ...]:
         return ()
     named: list[str] = []
     for word in words:
-        if word in _ASIDE:
+        if word in _ASIDE_WORDS or word in request_words().subordinators:
             break  # "allergic to nuts by the way"
-        if word not in ALLERGY_WORDS and word not in _NOT_ALLERGENS:
+        if word not in ALLERGY_WORDS and word not in _not_allergens():
             named.append(word)
     return tuple(dict.fromkeys(named))
 

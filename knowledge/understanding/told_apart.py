@@ -20,14 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
 from typing import Final
 
-from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError, request_words
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import singular_forms
-from cogtree.knowledge.yaml_files import read_yaml_mapping
 
 PART_LETTERS: Final = 4
 """The shortest word read as a part of a longer word of a name."""
@@ -81,7 +79,7 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     while before and before[-1] in opening:
         run.insert(0, before.pop())
     counted = [word for word in run if word in counts]
-    return bool(counted) and counted[0] in _any_one()
+    return bool(counted) and counted[0] in request_words().any_one
 
 
 def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:
@@ -108,16 +106,6 @@ def _said_alone(
     if set(_WORD.findall(after)) - english_stop_words() - elsewhere:
         return None
     return found
-
-
-_WORD_LISTS: Final = "a mapping of word lists"
-
-
-@cache
-def _any_one() -> frozenset[str]:
-    """The grammar's ``any_one`` words: determiners and counts that ask for any one thing."""
-    lists = read_yaml_mapping(WORDS_FILE, WordsError, expected=_WORD_LISTS)
-    return frozenset(str(word) for word in lists.get("any_one", []))
 
 
 def told_apart(candidates: Sequence[Candidate], words: Iterable[str]) -> list[Candidate]:

@@ -75,6 +75,9 @@ class Words:
     remains: frozenset[tuple[str, ...]]
     waste_words: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
+    any_one: frozenset[str]  # determiners and counts that ask for any one thing of a kind
+    tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
+    comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]]
     # the verb's first word -> (the words after the object, (kind, key))
@@ -160,6 +163,10 @@ def request_words() -> Words:
         if len(words) == 2 and words[1] in PARTICLES:
             particles.setdefault(words[0], set()).add(words[1])
 
+    tags = data.get("tags")
+    if not isinstance(tags, dict):
+        raise WordsError(f"{WORDS_FILE.name}: 'tags' must map closing, address and after_comma")
+
     def word_set(key: str) -> frozenset[str]:
         return frozenset(str(word).lower() for word in _list(data, key))
 
@@ -205,6 +212,9 @@ def request_words() -> Words:
         remains=phrase_set("remains"),
         waste_words=word_set("waste_words"),
         statement_verbs=phrase_set("statement_verbs"),
+        any_one=word_set("any_one"),
+        tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
+        comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
     )
 
 
