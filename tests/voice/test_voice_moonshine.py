@@ -16,8 +16,8 @@ from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.confirmation import SAFETY_ECHO, settle
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import Hearing, judge
-from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer, transcript_text
-from cogtree.trees.voice.recognizer import Transcript
+from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
+from cogtree.trees.voice.recognizer import Transcript, transcript_text
 from cogtree.trees.voice.vocabulary import words_of
 
 WHICH_MUG = PendingTask(
