@@ -248,26 +248,25 @@ def _start_voice(
 ) -> None:
     """The speech nodes of ``--voice`` on a node ``speech`` beside the host (docs/voice.md).
 
-    The recogniser knows the packs' words and the household taxonomy's names (the belief
-    arrives later, over ROS). A missing engine or device is a :class:`RosCommandError`.
+    The recogniser is ``chat``'s default, Whisper, prompted with the robot's verbs (the
+    belief, whose names ``chat`` adds, arrives later, over ROS). A missing engine or device
+    is a :class:`RosCommandError`.
     """
     import rclpy
 
-    from cogtree.knowledge.scene.taxonomy import household_taxonomy
     from cogtree.trees.ros.speech_in import SpeechIn
     from cogtree.trees.ros.speech_out import SpeechOut
     from cogtree.trees.voice.errors import VoiceUnavailable
     from cogtree.trees.voice.microphone import Microphone
-    from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
     from cogtree.trees.voice.speaking import SoundDeviceOutput, Speaker
     from cogtree.trees.voice.synthesizer import EspeakSynthesizer
-    from cogtree.trees.voice.vocabulary import robot_sentences
+    from cogtree.trees.voice.vocabulary import prompt_of
+    from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
     try:
         microphone = Microphone()
         speaker = Speaker(EspeakSynthesizer(), SoundDeviceOutput())
-        words = robot_sentences(DomainRegistry.discover(args.packs), household_taxonomy().graph)
-        recognizer = PocketsphinxRecognizer.for_sentences(words)
+        recognizer = WhisperRecognizer(prompt_of(None))
     except VoiceUnavailable as error:
         raise RosCommandError(f"--voice: {error}") from error
     node = rclpy.create_node("speech", namespace=args.namespace, context=context)
