@@ -67,8 +67,7 @@ MAX_TERM_WORDS = 4
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 NEGATION = re.compile(
-    r"\s*,?\s*\b(?:but not|except(?: for)?|other than|apart from|excluding|instead of|not)\b\s*",
-    re.I,
+    r"(?i)\s*,?\s*\b(?:but not|except(?: for)?|other than|apart from|excluding|instead of|not)\b\s*"
 )
 """What starts the excluded part of a description ("a snack, but not the crisps")."""
 
@@ -161,10 +160,9 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 
 
 def _for_purpose(words: list[str]) -> list[str]:
-    """A thing told by its use: the verb after "to" or "I can" (``usedFor``), with its particle.
+    """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
-    "something to cut paper with", "anything I can cut with": cut; "... the rain off": keep off;
-    the particle may also come right after the verb ("something to put over my knees": put over).
+    "something to cut paper with": cut; "... the rain off": keep off; "to put over me": put over.
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
@@ -427,9 +425,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     for attribute in sorted(named_attributes):
         nodes = _Nodes(index.members("by_flag", [attribute]))
         ways += [("flag", label, nodes) for label in vocabulary.labels.get(attribute, ())]
-    if vocabulary.kind_words.get(term):
+    verb, _, particle = term.partition(" ")  # "dry off", which no kind is for: a use to "dry"
+    bare = vocabulary.kind_words.get(verb, []) if particle in USE_PARTICLES else []
+    if uses := vocabulary.kind_words.get(term, bare):
         says_itself = index.members("by_attribute", named_attributes)
-        for kind, how in vocabulary.kind_words[term]:
+        for kind, how in uses:
             nodes = _Nodes(index.members("by_type", narrower.get(kind, {kind})), says_itself)
             ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     ways.append(("condition", term, _Nodes(index.members("by_state", alike_states(term)))))

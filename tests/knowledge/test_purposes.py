@@ -50,6 +50,7 @@ def study() -> Iterator[SceneGraph]:
         ("anything to pull this splinter out with", ["tweezers"]),
         ("something to put over my legs", ["rug"]),  # the particle right after the verb
         ("something to put the pens in", []),  # put in: a container, none on the desk
+        ("something to cut the tag off", ["scissors"]),  # no use is "cut off": a use to cut
     ],
 )
 def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
