@@ -60,25 +60,42 @@ def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
 
 
 @pytest.mark.parametrize(
-    ("said", "thing"),
+    ("said", "thing", "recipient"),
     [
-        ("quick, hand me something to draw with before the idea goes", "something to draw with"),
-        ("ugh, pass me something to dry my hands on, would you", "something to dry my hands on"),
-        ("fetch us something to keep the sun off", "something to keep the sun off"),
         (
+            "quick, hand me something to draw with before the idea goes",
+            "something to draw with",
+            "me",
+        ),
+        (
+            "ugh, pass me something to dry my hands on, would you",
+            "something to dry my hands on",
+            "me",
+        ),
+        ("fetch us something to keep the sun off", "something to keep the sun off", "us"),
+        (  # a remark beside the request is no second request
             "my hands are all inky from the pen, hand me something to wipe them on",
             "something to wipe them on",
+            "me",
         ),
+        # asking whether there is one, or to find one, asks to be brought it
+        ("have we got anything I can draw a map with?", "anything I can draw a map with", "me"),
+        ("is there something to put over my legs?", "something to put over my legs", "me"),
+        ("could you find me something to keep the pens in", "something to keep the pens in", "me"),
+        ("got anything to dry my hands on?", "anything to dry my hands on", "me"),
+        ("anything I can draw with?", "anything I can draw with", "me"),
     ],
 )
 def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_describes(
-    said: str, thing: str
+    said: str, thing: str, recipient: str
 ) -> None:
     frame = with_purposes(parse_request(said))
     assert [step.action for step in frame.steps] == ["bring"]
     step = frame.steps[0]
     assert [phrase.text for phrase in step.objects] == [thing]
     assert step.tool is None  # the "with" of the purpose names no tool to use
+    assert step.recipient is not None and step.recipient.text == recipient
+    assert not any(thing.lower() in clause.lower() for clause in frame.context)
 
 
 @pytest.mark.parametrize(
@@ -92,27 +109,6 @@ def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_desc
 def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone(said: str) -> None:
     frame = with_purposes(parse_request(said))
     assert "bring" not in [step.action for step in frame.steps]
-
-
-@pytest.mark.parametrize(
-    ("said", "thing"),
-    [
-        ("have we got anything I can draw a map with?", "anything I can draw a map with"),
-        ("is there something to put over my legs?", "something to put over my legs"),
-        ("could you find me something to keep the pens in", "something to keep the pens in"),
-        ("got anything to dry my hands on?", "anything to dry my hands on"),
-        ("anything I can draw with?", "anything I can draw with"),
-    ],
-)
-def test_asking_whether_there_is_or_to_find_a_thing_told_by_its_use_asks_to_be_brought_it(
-    said: str, thing: str
-) -> None:
-    frame = with_purposes(parse_request(said))
-    assert [step.action for step in frame.steps] == ["bring"]
-    step = frame.steps[0]
-    assert [phrase.text for phrase in step.objects] == [thing]
-    assert step.recipient is not None and step.recipient.text == "me"
-    assert not any(thing.lower() in clause.lower() for clause in frame.context)
 
 
 def test_a_question_of_having_a_thing_not_told_by_its_use_stays_a_question() -> None:
