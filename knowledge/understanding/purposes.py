@@ -79,16 +79,24 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     clause ("this number", "them", a tool after its "with"), and the steps it read inside the
     clause ("put over my knees"), are not things asked for. Only a request whose other steps
     ask for a thing (:data:`ASKING_FOR_A_THING`), at most one, or name no action ("my
-    fingers are sticky") is read so.
+    fingers are sticky") is read so; with no such step, only a clause asked bare ("anything I
+    can see with?", "got anything to ...?"). Never when a negation comes before it ("I don't
+    need anything to cut with"), nor when the thing is for someone else ("find Tom something
+    to cut with", "... for Tom"): who gets it is then not the speaker's to guess.
     """
-    clause = USE_CLAUSE.search(without_tags(text))
-    if clause is None or _destination(clause.group(0)):
+    said = without_tags(text)
+    clause = USE_CLAUSE.search(said)
+    if clause is None or _destination(clause.group(0)) or _negated(said[: clause.start()]):
         return steps
     described = clause.group(0).lower()
     around = [step for step in steps if step.text.lower() not in described]
     # a step of no action is a remark ("my fingers are sticky"), unless the thing is in it
     asking = [s for s in around if s.action or s.unsupported or described in s.text.lower()]
     if len(asking) > 1 or any(step.action not in ASKING_FOR_A_THING for step in asking):
+        return steps
+    if (not asking and not _asked_bare(said[: clause.start()])) or "for" in described.split():
+        return steps
+    if asking and any(_someone_else(phrase, described) for phrase in asking[0].objects):
         return steps
     thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
     me = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
@@ -99,6 +107,42 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     return [
         replace(step, verb=BRING, action=BRING, objects=(thing,), tool=tool, recipient=recipient)
     ]
+
+
+def _negated(text: str) -> bool:
+    """Whether ``text`` holds a negation of the grammar ("don't", "not", "never")."""
+    said = tuple(_words(text).split())
+    return any(
+        said[at : at + len(negation)] == negation
+        for negation in request_words().negations
+        for at in range(len(said))
+    )
+
+
+def _asked_bare(before: str) -> bool:
+    """Whether a thing told by its use is asked alone ("anything I can see with?").
+
+    Nothing may come before it in its clause but a word of having ("got anything to ...?").
+    """
+    opening = tuple(_words(re.split(r"[,.;:!?]", before)[-1]).split())
+    return (
+        not opening
+        or opening == ("got",)
+        or request_words().verbs.get(opening)
+        == (
+            "action",
+            HAVING,
+        )
+    )
+
+
+def _someone_else(phrase: ObjectPhrase, described: str) -> bool:
+    """Whether ``phrase`` is someone other than the speaker, outside the thing's clause.
+
+    "find Tom something to cut with": Tom gets it, and the speaker may not say for him.
+    """
+    inside = phrase.text.lower() in described or phrase.head in request_words().indefinites
+    return not inside and phrase.person != SPEAKER
 
 
 def _destination(clause: str) -> bool:

@@ -104,6 +104,11 @@ def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_desc
         "use something to prop the door open",
         "please add something to my shopping list",  # "to my ...": a place, not a use
         "put something to the left of the kettle",
+        "Tom found something to cut with",  # a statement asks for nothing
+        "I don't need anything to cut with",  # a negation before it
+        "don't bring me anything to cut with",
+        "find Tom something to cut with",  # for someone else: whom is not guessed
+        "find something to cut with for Tom",
     ],
 )
 def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone(said: str) -> None:
