@@ -153,8 +153,11 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     is among the option's own and the other options' lack it: "telly" picks "tv remote" over
     "air con remote" (both words name a television), "the blue one" picks "blue mug". Words
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
-    or when the answer names a kind no option is ("the red wine" picks no "red mug").
+    or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
+    it says no to something ("not the big one", "no wine for him": which is left open).
     """
+    if _negated(answer):
+        return None
     said = _senses(answer)
     for slot, labels in pending.options.items():
         senses = [_senses(label) for label in labels]
@@ -186,8 +189,12 @@ def _says_to_proposal(answer: str, pending: PendingTask) -> bool | None:
     said = without_tags(answer)  # "yeah, cheers" says yes
     if not pending.proposed or not is_bare_answer(said):
         return None
-    # a bare answer is a no when a word of it is the grammar's negation or begins with it: "nope"
-    return not any(word.startswith(tuple(NEGATIONS)) for word in _words(said))
+    return not _negated(said)
+
+
+def _negated(answer: str) -> bool:
+    """Whether a word of ``answer`` is the grammar's negation or begins with it ("nope")."""
+    return any(word.startswith(tuple(NEGATIONS)) for word in _words(answer))
 
 
 def read_answer(answer: str, pending: PendingTask) -> str:

@@ -158,6 +158,8 @@ def _offered(*labels: str, slot: str = "object") -> PendingTask:
         ("the red one", None),
         ("the tv", "tv remote"),
         ("the telly magazine", None),  # names a kind no option is: no pick
+        ("not the tv one", None),  # a no to one option picks none (not the one it names)
+        ("no, the telly's for him", None),
     ],
 )
 def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
