@@ -715,6 +715,29 @@ def test_where_a_label_says_a_thing_is_is_not_what_it_is(resolve: Resolve) -> No
     assert found.ids == ["lamp_1"]  # the lamp by the sofa is no sofa: any lamp will do
 
 
+JARS = (
+    PREFIXES
+    + """
+:shed a cog:Room ; rdfs:label "shed" .
+:bench a cog:Furniture ; rdfs:label "bench" ; cog:objectType cog:Table ; cog:inRoom :shed .
+:jar_1 a cog:Object ; rdfs:label "jar by the window" ; cog:objectType cog:Jar ; cog:on :bench .
+:jar_2 a cog:Object ; rdfs:label "jar by the window with weedkiller" ; cog:objectType cog:Jar ;
+    cog:on :bench .
+:sam a cog:Human ; cog:inRoom :shed .
+"""
+)
+
+
+def test_what_a_label_says_a_thing_holds_after_where_it_is_keeps_it_apart(
+    resolve: Resolve,
+) -> None:
+    intent = IntentFrame(
+        domain="household", task="Fetch", slots={"object": "the jar"}, said=["Hand me the jar."]
+    )
+    found = resolve(JARS, intent, "sam")
+    assert sorted(found.ids) == ["jar_1", "jar_2"]  # a chemical is never any jar: ask
+
+
 @pytest.mark.parametrize(
     ("speaker", "said", "ids"),
     [

@@ -21,7 +21,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import Any, Final, Literal, get_args
 
@@ -178,15 +178,15 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
         places[candidate.id] = f"{where.relation} {where.support}" if where and near else ""
         node = scene.index.node(candidate.id)
         values = dict(node.values) if node is not None else {}
-        described = Descriptions(
-            id=candidate.id,
-            type=candidate.type,
-            label=named_part(candidate.label),  # what it is, not where ("lamp by the sofa")
-            material=values.get("material"),
-            flags=frozenset(node.flags) if node is not None else frozenset(),
+        flags = frozenset(node.flags) if node is not None else frozenset()
+        whole = Descriptions(
+            candidate.id, candidate.type, candidate.label, values.get("material"), flags=flags
         )
         owners = frozenset(node.owners) if node is not None else frozenset()
-        readings[candidate.id] = (*what_it_is(described), owners)
+        # what it is, from the label before where it is ("lamp by the sofa"); what the whole
+        # label says it holds counts for safety ("jar by the window with weedkiller")
+        types, kinds, *rest = what_it_is(replace(whole, label=named_part(candidate.label)))
+        readings[candidate.id] = (types, kinds, *rest, *what_it_is(whole)[1::3], owners)
     return candidates, places, readings
 
 
