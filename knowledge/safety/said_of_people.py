@@ -305,8 +305,10 @@ def _in_water(words: list[str]) -> str | None:
 
 ALLERGY_WORDS = frozenset({"allergic", "allergy", "allergies", "intolerant", "intolerance"})
 """Words that make a condition an allergy; the other words name what to ("nut allergy")."""
-_ASIDE_WORDS = frozenset({"by", "but"})
-"""Words that open an aside beside the grammar's subordinators ("... by the way")."""
+_ASIDE = frozenset({"by", "because", "since", "but", "though", "when", "if", "so"})
+"""Words that open an aside after what a person is allergic to ("... by the way"). Not the
+grammar's subordinators: "as", "once", "before" go on naming allergens ("nuts as well as
+apples"), and reading too much is the safe side."""
 _SEVERITY = frozenset({"severe", "mild", "bad", "really", "quite", "certain", "like"})
 """Words of how bad an allergy is: they name nothing a person is allergic to."""
 _GENERIC = frozenset(
@@ -337,7 +339,7 @@ def allergens(condition: str) -> tuple[str, ...]:
         return ()
     named: list[str] = []
     for word in words:
-        if word in _ASIDE_WORDS or word in request_words().subordinators:
+        if word in _ASIDE:
             break  # "allergic to nuts by the way"
         if word not in ALLERGY_WORDS and word not in _not_allergens():
             named.append(word)

@@ -139,4 +139,5 @@ def test_an_allergy_said_of_a_person_named_by_their_label_gives_what_it_is_to() 
     assert [allergens(condition) for condition in said["p2"].conditions] == [("nuts",)]
     assert allergens("a severe peanut allergy") == ("peanut",)
     assert allergens("allergic to eggs and dairy") == ("eggs", "dairy")
+    assert allergens("allergic to nuts as well as apples") == ("nuts", "apples")  # "as" goes on
     assert allergens("dementia") == ()
