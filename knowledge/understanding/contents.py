@@ -97,6 +97,12 @@ def _filled_first(step: Step) -> list[Step]:
     milk", "some juice in my cup", "pour me a glass of wine": :func:`_vessel_asked`).
     """
     step = _poured_for(step)
+    if step.action == POURING and step.recipient is not None and step.landmark is not None:
+        # "pour some wine in the cup for Tom": a pour for someone serves it to them, so the
+        # hazard rules judge who gets it
+        vessel = replace(step.landmark, preposition="")
+        bring = Step(text=step.text, verb=BRINGING, action=BRINGING, objects=(vessel,))
+        return [replace(step, recipient=None), replace(bring, recipient=step.recipient)]
     wanted = step.wanted
     if step.action not in (BRINGING, POURING) or len(wanted) != 1 or step.source is not None:
         return [step]

@@ -58,3 +58,20 @@ def test_a_drink_for_someone_is_poured_into_its_vessel_then_brought(
 )
 def test_a_drink_with_no_vessel_of_its_own_is_not_poured_for_anyone(said: str) -> None:
     assert [step.action for step in with_contents(parse_request(said)).steps] != ["pour", "bring"]
+
+
+@pytest.mark.parametrize(
+    ("said", "vessel", "person"),
+    [
+        ("pour some wine in the cup for Tom", "the cup", "Tom"),  # the hazard rules see Tom
+        ("pour some juice into the blue mug for Priya", "the blue mug", "Priya"),
+    ],
+)
+def test_a_pour_into_a_vessel_for_someone_serves_it_to_them(
+    said: str, vessel: str, person: str
+) -> None:
+    steps = with_contents(parse_request(said)).steps
+    assert [step.action for step in steps] == ["pour", "bring"]
+    assert steps[0].recipient is None and steps[0].landmark is not None
+    assert [phrase.text for phrase in steps[1].objects] == [vessel]
+    assert steps[1].recipient is not None and steps[1].recipient.text == person
