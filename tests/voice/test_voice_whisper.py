@@ -17,7 +17,7 @@ from cogtree.trees.cli.main import main
 from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import judge
-from cogtree.trees.voice.vocabulary import SYNONYM, prompt_of, words_of
+from cogtree.trees.voice.vocabulary import PROMPT_NAMES, SYNONYM, prompt_of, words_of
 from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 COG = "https://cogtree.dev/ontology#"
@@ -60,10 +60,18 @@ def test_the_prompt_holds_the_verbs_and_the_scenes_own_names() -> None:
     graph.add((mug, SYNONYM, Literal("cup")))
     graph.add((mug_type, RDFS.label, Literal("drinking vessel")))  # the taxonomy's, not here
     prompt = prompt_of(graph)
-    verbs, names = prompt.split(": ")
-    assert {"bring", "put", "open", "turn on"} <= set(verbs.split(", "))
-    assert names == "blue mug, cup."
-    assert prompt_of(None) == f"{verbs}."
+    names, verbs = prompt.split(": ")  # the verbs last: Whisper keeps a prompt's last tokens
+    assert {"bring", "put", "open", "turn on"} <= set(verbs.rstrip(".").split(", "))
+    assert names == "blue mug, cup"
+    assert prompt_of(None) == verbs
+
+
+def test_a_large_scene_gives_the_prompt_its_first_names_only() -> None:
+    graph = Graph()
+    for number in range(PROMPT_NAMES + 40):
+        graph.add((SCENE[f"box{number}"], RDFS.label, Literal(f"box {number}")))
+    names, verbs = prompt_of(graph).split(": ")
+    assert len(names.split(", ")) == PROMPT_NAMES and "bring" in verbs
 
 
 def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from rdflib import RDFS, Graph, URIRef
 
-from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError
+from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError, request_words
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SCENE
@@ -69,18 +70,25 @@ def scene_names(graph: Graph) -> list[str]:
     return list(dict.fromkeys(name for name in names if name))
 
 
+PROMPT_NAMES: Final = 60
+"""The most scene names a prompt holds (about two tokens each, beside the verbs' 40 or so)."""
+
+
 def prompt_of(graph: Graph | None) -> str:
     """The text a recogniser that reads a prompt (Whisper) is told was said before a clip.
 
-    The head verb of each of the robot's capabilities, then the names of the scene's things.
-    Whisper leans towards the words of the text before a clip; these are the words a request
-    to this robot here is made of. Whisper keeps the last 223 tokens of a prompt: the names,
-    last, are what a large scene loses first.
+    The names of the scene's things (the first :data:`PROMPT_NAMES`), then the head verb of
+    each of the robot's capabilities. Whisper leans towards the words of the text before a
+    clip; these are the words a request to this robot here is made of. Whisper keeps only the
+    last 223 tokens of a prompt, so the verbs come last and the names are capped.
     """
-    actions = read_yaml_mapping(WORDS_FILE, WordsError, expected="the request grammar's words")
-    verbs = [str(action["verbs"][0]).replace("*", "the") for action in actions["actions"].values()]
-    names = scene_names(graph) if graph is not None else []
-    return f"{', '.join(verbs)}: {', '.join(names)}." if names else f"{', '.join(verbs)}."
+    heads: dict[str, str] = {}
+    for words, (kind, key) in request_words().verbs.items():
+        if kind == "actions":
+            heads.setdefault(key, " ".join(words))
+    names = scene_names(graph)[:PROMPT_NAMES] if graph is not None else []
+    verbs = ", ".join(heads.values())
+    return f"{', '.join(names)}: {verbs}." if names else f"{verbs}."
 
 
 def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
