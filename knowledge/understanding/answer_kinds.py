@@ -37,7 +37,7 @@ import re
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.grammar.words import request_words, says_no
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.memory.note import Note
@@ -45,7 +45,6 @@ from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import DESTINATION_SLOTS, RECIPIENT_SLOTS
-from cogtree.knowledge.understanding.slot_filling import NEGATIONS
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
 
@@ -156,7 +155,7 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
     it says no to something ("not the big one", "no wine for him": which is left open).
     """
-    if _negated(answer):
+    if says_no(answer):
         return None
     said = _senses(answer)
     for slot, labels in pending.options.items():
@@ -189,12 +188,7 @@ def _says_to_proposal(answer: str, pending: PendingTask) -> bool | None:
     said = without_tags(answer)  # "yeah, cheers" says yes
     if not pending.proposed or not is_bare_answer(said):
         return None
-    return not _negated(said)
-
-
-def _negated(answer: str) -> bool:
-    """Whether a word of ``answer`` is the grammar's negation or begins with it ("nope")."""
-    return any(word.startswith(tuple(NEGATIONS)) for word in _words(answer))
+    return not says_no(said)
 
 
 def read_answer(answer: str, pending: PendingTask) -> str:

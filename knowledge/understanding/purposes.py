@@ -18,7 +18,7 @@ import re
 from dataclasses import replace
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.grammar.words import request_words, says_no
 from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
 
 BRING = "bring"
@@ -86,7 +86,7 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     """
     said = without_tags(text)
     clause = USE_CLAUSE.search(said)
-    if clause is None or _destination(clause.group(0)) or _negated(said[: clause.start()]):
+    if clause is None or _destination(clause.group(0)) or says_no(said[: clause.start()]):
         return steps
     described = clause.group(0).lower()
     around = [step for step in steps if step.text.lower() not in described]
@@ -107,16 +107,6 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     return [
         replace(step, verb=BRING, action=BRING, objects=(thing,), tool=tool, recipient=recipient)
     ]
-
-
-def _negated(text: str) -> bool:
-    """Whether ``text`` holds a negation of the grammar ("don't", "not", "never")."""
-    said = tuple(_words(text).split())
-    return any(
-        said[at : at + len(negation)] == negation
-        for negation in request_words().negations
-        for at in range(len(said))
-    )
 
 
 def _asked_bare(before: str) -> bool:

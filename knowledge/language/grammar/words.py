@@ -10,6 +10,7 @@ phrase tables; :class:`WordsError` names the broken entry and the fix.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -243,3 +244,17 @@ def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str
         for verb in skill.verbs:
             verbs[_phrase(verb)] = ("unsupported", name)
         says[name] = skill.missing
+
+
+def says_no(text: str) -> bool:
+    """Whether ``text`` says no, by the grammar's negations.
+
+    It holds one ("don't", "no longer"), or a word that begins with a one-word one ("nope",
+    "nothing"): reading too much as a no is the safe side.
+    """
+    said = tuple(re.findall(r"[a-z0-9']+", text.lower().replace("\u2019", "'")))
+    negations = request_words().negations
+    starts = tuple(negation[0] for negation in negations if len(negation) == 1)
+    if any(word.startswith(starts) for word in said):
+        return True
+    return any(said[at : at + len(no)] == no for no in negations for at in range(len(said)))
