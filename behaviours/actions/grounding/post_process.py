@@ -183,10 +183,10 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
             candidate.id, candidate.type, candidate.label, values.get("material"), flags=flags
         )
         owners = frozenset(node.owners) if node is not None else frozenset()
-        # what it is, from the label before where it is ("lamp by the sofa"); what the whole
-        # label says it holds counts for safety ("jar by the window with weedkiller")
+        # what it is: the label before where ("lamp by the sofa"); what it holds: all of it
         types, kinds, *rest = what_it_is(replace(whole, label=named_part(candidate.label)))
-        readings[candidate.id] = (types, kinds, *rest, *what_it_is(whole)[1::3], owners)
+        _, held_kinds, _, _, held_itself = what_it_is(whole)  # "jar ... with weedkiller"
+        readings[candidate.id] = (types, kinds, *rest, held_kinds, held_itself, owners)
     return candidates, places, readings
 
 
