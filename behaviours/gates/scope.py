@@ -28,6 +28,7 @@ from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.robot_skills import RobotSkill
 from cogtree.knowledge.safety.doubts import explicit_yes
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import holds_every_step
 from cogtree.knowledge.understanding.intent_matching import (
     asked_task,
@@ -132,8 +133,12 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         self._offered: Offered | None = None
 
     def setup(self, **kwargs: Any) -> None:
-        """Take the handles; fit the matcher on the loaded packs and build their lexicons."""
+        """Take the handles; fit the matcher on the loaded packs and build their lexicons.
+
+        The household taxonomy is read here: :func:`frame_signal` reads it on the tick thread.
+        """
         super().setup(**kwargs)
+        household_taxonomy()
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.matcher = ScopeMatcher.from_registry(self.registry)
         self._offered = None
@@ -210,7 +215,7 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         unoffered = (
             ""
             if signal.domains
-            else offers_nothing(utterance, frame, self._offered_now(), self._lexicons)
+            else offers_nothing(utterance, frame, self._offered_now, self._lexicons)
         )
         if unoffered:
             return Verdict(self._decision(OUT_OF_SCOPE, 0.9, unoffered), unoffered)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -425,7 +425,7 @@ class Offered:
 def offers_nothing(
     text: str,
     frame: RequestFrame,
-    offered: Offered,
+    offered: Callable[[], Offered],
     lexicons: Mapping[str, Mapping[str, Lexicon]],
 ) -> str:
     """Why the request asks for a service no pack offers ("hail me a cab"), or "".
@@ -436,11 +436,13 @@ def offers_nothing(
     people, a knowledge pack's dishes) and no kind of household thing in any of its noun
     phrases or their words (the taxonomy: "start the dishwasher", "defrost the salmon fillet"
     are about the robot's world even where it has seen none). A question or a
-    statement is never judged here.
+    statement is never judged here, and ``offered`` (the packs' examples parsed, once: a call
+    that may parse them all) is asked for only when an instruction is.
     """
     if not frame.steps or frame.missing_skills or frame.clear_actions:
         return ""
-    if any(step.verb in offered.verbs for step in frame.steps) or offered.cued(text):
+    known = offered()
+    if any(step.verb in known.verbs for step in frame.steps) or known.cued(text):
         return ""
     phrases = [phrase for phrase in frame.phrases() if not phrase.pronoun]
     taxonomy = household_taxonomy()

@@ -4,9 +4,8 @@ JANUS's intent post-processing, deterministic and without a model. Values are ti
 (whitespace, case, numbers with units converted to grams or kcal for numeric slots); then
 every slot is looked up where its pack says (:attr:`~knowledge.packs.domain_pack.SlotSpec.resolve`):
 
-- ``scene``: referent resolution in the robot's scene graph
-  (:meth:`~knowledge.scene.scene_graph.SceneGraph.resolve_referent`, on the ``workers`` pool so
-  the tick never blocks), 0, 1 or several candidates with reasons;
+- ``scene``: referent resolution (:meth:`~knowledge.scene.scene_graph.SceneGraph.resolve_referent`,
+  on the ``workers`` pool so the tick never blocks), 0, 1 or several candidates with reasons;
 - ``kg`` and ``value``: the mentions of the slot's lexicon in the value (their canonical ids;
   a word the lexicon does not know gives no id);
 - ``text``: kept as said.
@@ -279,6 +278,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     def setup(self, **kwargs: Any) -> None:
         """Take ``domains``, the optional ``scene_graph`` (and ``workers``); build the lexicons."""
         super().setup(**kwargs)
+        _ruled_types(shipped_hazard_rules())  # read here, not on the first tick that needs them
         self.registry = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
         if self.scene is not None:
