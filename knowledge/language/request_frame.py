@@ -845,6 +845,10 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += preposition
             _prepositional(clause, state, role, relation, said)
             continue
+        if word == "out" and state.objects and clause.word(1) in lexicon.determiners:
+            clause.at += 1  # "grab an egg out the fridge": out of it, said short
+            _prepositional(clause, state, "source", "", "out of")
+            continue
         if word in INLINE_FILLERS or word in lexicon.copulas or word == "to":
             clause.at += 1
             continue
@@ -1015,6 +1019,10 @@ def _noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
+        if word in lexicon.indefinites and content:
+            content.append(word)  # "the cleaning stuff": its words say what kind of stuff
+            clause.at += 1
+            break
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
             break
         if word == "of" and content and not clause.is_boundary():
@@ -1029,6 +1037,7 @@ def _noun_phrase(
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
             or _longest(clause.words, clause.at + 1, lexicon.prepositions)
+            or clause.word(1) in lexicon.determiners  # "an egg out the fridge": where from
         ):
             break  # "set the board down on the stove": the verb's particle, not the thing
         content.append(word)

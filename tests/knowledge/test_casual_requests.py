@@ -230,3 +230,36 @@ def test_a_thing_joined_to_is_is_what_it_stands_for() -> None:
 def test_particles_and_counts_in_everyday_order(text: str, action: str, objects: list[str]) -> None:
     step = only_step(text)
     assert (step.action, wanted(step)) == (action, objects)
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "head"),
+    [
+        ("can you grab me some baking stuff from the larder", ["some baking stuff"], "stuff"),
+        ("fetch the camping stuff down", ["the camping stuff"], "stuff"),
+    ],
+)
+def test_stuff_after_its_words_heads_one_phrase(text: str, objects: list[str], head: str) -> None:
+    step = only_step(text)
+    assert (wanted(step), [phrase.head for phrase in step.wanted]) == (objects, [head])
+
+
+@pytest.mark.parametrize(
+    ("text", "objects", "source"),
+    [
+        ("grab me a yoghurt out the fridge", ["a yoghurt"], "the fridge"),
+        ("fish the spoon out the sink", ["the spoon"], "the sink"),
+        ("take the cake out of the tin", ["the cake"], "the tin"),
+    ],
+)
+def test_out_before_a_determiner_says_where_from(
+    text: str, objects: list[str], source: str
+) -> None:
+    step = only_step(text)
+    assert step.source is not None
+    assert (wanted(step), step.source.text) == (objects, source)
+
+
+def test_out_at_the_end_stays_the_verbs_particle() -> None:
+    step = only_step("put the bins out")
+    assert (wanted(step), step.source) == (["the bins"], None)
