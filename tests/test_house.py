@@ -30,7 +30,6 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/actions/dialogue/respond.py": 637,
     "behaviours/gates/intent.py": 686,
     "behaviours/gates/task_readiness.py": 983,
     "behaviours/keys.py": 655,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from cogtree.behaviours.actions.dialogue.respond import claimable
 from cogtree.behaviours.actions.planning.plan_attempts import outcome_item, outcome_text
+from cogtree.knowledge.templated_reply import claimable
 from cogtree.skills.planning.plan_model import PlanAttempt, PlanStep, Reflection, ToAPlan
 
 CANNOT = (

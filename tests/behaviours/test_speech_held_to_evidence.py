@@ -9,9 +9,10 @@ import pytest
 from cogtree.behaviours.actions.dialogue import respond
 from cogtree.behaviours.actions.dialogue.clarify import AskClarification
 from cogtree.behaviours.actions.dialogue.decline import Decline, known_reason
-from cogtree.behaviours.actions.dialogue.respond import CANNOT_SAY, Respond, Templated
+from cogtree.behaviours.actions.dialogue.respond import CANNOT_SAY, Respond
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.templated_reply import Templated
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,
@@ -151,7 +152,7 @@ def test_an_unfaithful_templated_answer_is_not_said(
     def invented(turn: object) -> Templated:
         return Templated("Take 400 mg of Ibuprofen.", fits=True)
 
-    monkeypatch.setattr(respond, "_compose", invented)
+    monkeypatch.setattr(respond, "templated_answer", invented)
     tick(
         Respond(),
         blackboard,

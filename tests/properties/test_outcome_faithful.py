@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from cogtree.behaviours.actions.dialogue.respond import claimable
 from cogtree.behaviours.actions.planning.plan_attempts import outcome_item
+from cogtree.knowledge.templated_reply import claimable
 from cogtree.skills.capabilities.capability import Fact
 from cogtree.skills.execution.outcome import OTHERS, Observed, assess
 from cogtree.skills.planning.plan_model import (

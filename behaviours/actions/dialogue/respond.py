@@ -1,17 +1,10 @@
 """``Respond``: outer speech (JANUS): what the robot says, held to the evidence bundle.
 
-Fast path, the templated answer, when one fits the evidence:
-
-- query rows of the task's template: the task's ``reply`` template, ``{column}`` fields filled
-  from the rows (values joined: "flour, eggs and sugar"; a slot's ``every``: each row said in
-  turn), ``{slot}`` fields from the task, labels not ids (a ``<column>_label`` column, ...);
-- an empty result: "I could not find anything for ..." naming what was asked;
-- memory-write evidence: "Noted: ..."; plan evidence: the task's ``reply`` template when the
-  robot or its delegates made every goal fact hold and no slot names something the outcome
-  does not let it claim (:func:`claimable`), else the outcome read from the belief: what
-  holds, who made it hold, what was not done;
-- no query evidence for a knowledge task: "I could not look that up (...)".
-The model speaks when no template fits. Its reply must be faithful
+Fast path, the templated answer (:mod:`knowledge.templated_reply`), when one fits the
+evidence: the task's ``reply`` template filled from the query rows and slots, "I could not
+find anything for ...", "Noted: ...", or the outcome read from the belief for a plan. The
+templated answer is composed and checked on the ``workers`` pool: its cost grows with the
+evidence. The model speaks when no template fits. Its reply must be faithful
 (:mod:`knowledge.understanding.faithfulness`): every number and entity it states (forms of the
 ``query`` and ``scene`` lexicons) must be in the evidence, the working context, the utterance,
 the task's slots or the node's own safe phrases; it may not say the task was done when the
@@ -27,11 +20,9 @@ from __future__ import annotations
 
 import json
 import logging
-import re
-import string
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from decimal import Decimal
+from collections.abc import Mapping
+from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any
 
 from py_trees.common import Status
@@ -43,36 +34,34 @@ from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, req
 from cogtree.knowledge.language.success_claims import success_sentences, unbacked
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.memory.model import WorkingContext
-from cogtree.knowledge.packs.domain_pack import Grounding
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.templated_reply import (
+    NOT_GROUNDED,
+    ReplyTurn,
+    Templated,
+    as_list,
+    literal_text,
+    local_ids,
+    slot_said,
+    templated_answer,
+    value_said,
+)
 from cogtree.knowledge.understanding.evidence_needs import TurnTask, find_task, memory_bindings
 from cogtree.knowledge.understanding.faithfulness import (
     FaithfulnessReport,
     LexiconNames,
     Support,
     check_reply,
-    parse_number,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
-from cogtree.knowledge.understanding.turn_state import (
-    EvidenceBundle,
-    EvidenceItem,
-    IntentFrame,
-    SlotResolution,
-)
-from cogtree.knowledge.wording import BoundedText, capitalised, clauses, joined, with_the
+from cogtree.knowledge.understanding.turn_state import EvidenceBundle, IntentFrame, SlotResolution
+from cogtree.knowledge.wording import BoundedText
+from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.skills.safety.state_claims import unbacked_in_index
 
 log = logging.getLogger(__name__)
 
-NOT_GROUNDED: Mapping[Grounding, str] = {
-    "knowledge_query": "I could not look that up",
-    "physical": "I could not do that",
-    "memory_write": "I could not note that",
-    "memory_query": "I could not recall that",
-}
-"""What the robot says when the task's grounding left no evidence at all."""
 
 SAFE_PHRASES: tuple[str, ...] = (
     *NOT_GROUNDED.values(),
@@ -89,10 +78,7 @@ CANNOT_SAY = "Sorry, I cannot answer that reliably."
 EVIDENCE_ROWS_IN_PROMPT = 20
 """At most this many evidence rows go into the model's prompt."""
 
-GENERIC_ROWS = 5
-"""At most this many rows are listed by the generic templated answer."""
 
-_ID = re.compile(r"(?:[A-Za-z][\w.-]*:|https?://\S+[#/]|urn:\S+:)([A-Za-z_][\w.-]*)")
 _SYSTEM = (
     "You are the robot's outer speech. Answer the user's request in one to three short "
     "sentences, using only the evidence and the memory given. State no number, name or fact "
@@ -108,41 +94,22 @@ class ReplyDecision(BoundedText):
     rationale: str = Field("", max_length=300, description="one sentence: what it is based on")
 
 
-@dataclass(frozen=True)
-class Templated:
-    """The templated answer for the evidence, and whether a template really fits it."""
-
-    text: str
-    fits: bool
-
-
-@dataclass
-class _Turn:
-    """What one turn gives Respond to speak from."""
-
-    utterance: str = ""
-    task: TurnTask | None = None
-    intent: IntentFrame | None = None
-    evidence: EvidenceBundle | None = None
-    working: WorkingContext | None = None
-    slots: dict[str, object] = field(default_factory=dict)
-    resolved: dict[str, SlotResolution] = field(default_factory=dict)
-    lexicons: Mapping[str, Lexicon] = field(default_factory=dict)
-    names: LexiconNames = field(default_factory=lambda: LexiconNames(()))
-    speaker: str | None = None
-    people: frozenset[str] = frozenset()
+_Spoken = tuple[ReplyTurn, Templated, Support, dict[str, FaithfulnessReport]]
+"""A turn as read, its templated answer, what supports a reply, and the checks made so far."""
 
 
 class Respond(LLMBehaviour[ReplyDecision]):
     """Say the answer to the task from the evidence bundle, and nothing the evidence lacks.
 
     Handles: ``llm``, ``domains``; ``scene_graph`` (optional: its names join the entities
-    the guard checks). Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``,
+    the guard checks); ``workers`` (optional: where the templated answer is composed and
+    checked). Reads ``/turn/utterance``, ``/turn/domain``, ``/turn/intent``,
     ``/turn/task``, ``/turn/resolved``, ``/turn/evidence``, ``/memory/working``. Writes
     ``/turn/reply`` and ``/rationale/<node>`` (what was unsupported, if anything).
     SUCCESS: a reply is written (templated, or the model's when it is faithful). FAILURE:
     nothing at all can be said (no task and no evidence); the rationale says so. RUNNING:
-    waiting for the model.
+    composing the templated answer and checking it on the ``workers`` (one tick; without
+    them it is done on the tick), or waiting for the model.
 
     ``templated_first=False``: the model words every reply, the template is only the fallback.
     """
@@ -160,6 +127,8 @@ class Respond(LLMBehaviour[ReplyDecision]):
     writes = (keys.REPLY,)
 
     module = "outer_speech"
+    preparing = "composing the templated answer and checking it against the evidence"
+    prepare_polled_next_tick = True
 
     def __init__(self, name: str = "Respond", *, templated_first: bool = True) -> None:
         super().__init__(name, ReplyDecision)
@@ -176,9 +145,10 @@ class Respond(LLMBehaviour[ReplyDecision]):
         self.working_key = self.key_of(keys.WORKING)
         self.reply_key = self.key_of(keys.REPLY)
         self._lexicons: dict[str, Mapping[str, Lexicon]] = {}
-        self._turn = _Turn()
+        self._turn = ReplyTurn()
         self._templated = Templated("", fits=False)
         self._support = Support(texts=())
+        self._reports: dict[str, FaithfulnessReport] = {}
 
     # -- py_trees lifecycle -------------------------------------------------------------------
 
@@ -187,13 +157,27 @@ class Respond(LLMBehaviour[ReplyDecision]):
         super().setup(**kwargs)
         self.domains = require_handle(self, kwargs, "domains", DomainRegistry)
         self.scene = optional_handle(self, kwargs, "scene_graph", SceneGraph)
+        self.workers = optional_handle(self, kwargs, "workers", WorkerPool)
         self._lexicons = pack_lexicons(self, kwargs, self.domains)
 
-    def prepare(self) -> None:
-        """Read the turn, compose the templated answer, then decide."""
-        self._turn = self._read_turn()
-        self._templated = _compose(self._turn)
-        self._support = self._supporting(self._turn)
+    def prepare(self) -> Future[_Spoken] | None:
+        """Read the turn; compose the templated answer and check it, on a worker when given."""
+        turn = self._read_turn()
+        if self.workers is None:
+            self.prepared(self._spoken(turn))
+            return None
+        return self.workers.submit(self._spoken, turn)
+
+    def prepared(self, result: Any) -> None:
+        """Keep the turn, the templated answer, what supports a reply and the answer's check."""
+        self._turn, self._templated, self._support, self._reports = result
+
+    def _spoken(self, turn: ReplyTurn) -> _Spoken:
+        """The people, the templated answer, the support and the answer checked (a worker's)."""
+        turn.people = self._people()
+        templated, support = templated_answer(turn), self._supporting(turn)
+        checked = {templated.text: _checked(templated.text, turn, support, self.scene)}
+        return turn, templated, support, checked if templated.text else {}
 
     # -- the cascade --------------------------------------------------------------------------
 
@@ -222,7 +206,7 @@ class Respond(LLMBehaviour[ReplyDecision]):
         turn = self._turn
         lines = [f"The user said: {turn.utterance}"]
         if turn.task is not None:
-            slots = {slot: _label_of(turn, slot, value) for slot, value in turn.slots.items()}
+            slots = {slot: slot_said(turn, slot, value) for slot, value in turn.slots.items()}
             lines.append(f"Task: {turn.task.spec.name} {json.dumps(slots, ensure_ascii=False)}")
         lines.append("Evidence:")
         lines.extend(_evidence_lines(turn.evidence))
@@ -277,14 +261,13 @@ class Respond(LLMBehaviour[ReplyDecision]):
 
     # -- reading the turn ---------------------------------------------------------------------
 
-    def _read_turn(self) -> _Turn:
-        turn = _Turn(
+    def _read_turn(self) -> ReplyTurn:
+        turn = ReplyTurn(
             utterance=str(keys.read(self.blackboard, self.utterance_key) or ""),
             intent=_typed(keys.read(self.blackboard, self.intent_key), IntentFrame),
             evidence=_typed(keys.read(self.blackboard, self.evidence_key), EvidenceBundle),
             working=_typed(keys.read(self.blackboard, self.working_key), WorkingContext),
             speaker=keys.read_optional(self.blackboard, self.speaker_key, str),
-            people=self._people(),
         )
         resolved = keys.read(self.blackboard, self.resolved_key)
         if isinstance(resolved, dict):
@@ -328,14 +311,14 @@ class Respond(LLMBehaviour[ReplyDecision]):
             return frozenset()
         return frozenset(self.scene.index.of_class("Human"))
 
-    def _supporting(self, turn: _Turn) -> Support:
+    def _supporting(self, turn: ReplyTurn) -> Support:
         """Everything the reply may draw on, as texts and ids."""
         texts: list[str] = [turn.utterance, *SAFE_PHRASES]
         ids: set[str] = set()
         if turn.evidence is not None:
             for value in turn.evidence.values():
-                texts.extend((value, _label(turn, value)))
-                ids.update(_local_ids(value))
+                texts.extend((value, value_said(turn, value)))
+                ids.update(local_ids(value))
             columns = {
                 column for item in turn.evidence.items for row in item.rows for column in row
             }
@@ -347,23 +330,26 @@ class Respond(LLMBehaviour[ReplyDecision]):
         if turn.intent is not None:
             texts.extend(turn.intent.said)
         for resolution in turn.resolved.values():
-            texts.extend(str(said) for said in _as_list(resolution.said))
+            texts.extend(str(said) for said in as_list(resolution.said))
             ids.update(resolution.ids)
         for slot, slot_value in turn.slots.items():
-            texts.extend((slot.replace("_", " "), _label_of(turn, slot, slot_value)))
-            ids.update(str(item) for item in _as_list(slot_value))
+            texts.extend((slot.replace("_", " "), slot_said(turn, slot, slot_value)))
+            ids.update(str(item) for item in as_list(slot_value))
         if turn.task is not None and turn.task.spec.reply:
-            texts.extend(_literal_text(turn.task.spec.reply))
+            texts.extend(literal_text(turn.task.spec.reply))
         return Support(texts=tuple(text for text in texts if text.strip()), ids=frozenset(ids))
 
     # -- checks -------------------------------------------------------------------------------
 
+    def screen(self, decision: ReplyDecision) -> None:
+        """On the model's worker: the reply checked, kept for ``revise`` and ``guard``."""
+        self._reports[decision.reply] = self._check(decision.reply)
+
     def _check(self, reply: str) -> FaithfulnessReport:
-        evidence = self._turn.evidence
-        withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
-        report = check_reply(reply, self._support, self._turn.names, withheld)
-        unbacked = unbacked_claims(reply, self._turn, self.scene)
-        return replace(report, claims=tuple(unbacked)) if unbacked else report
+        known = self._reports.get(reply)
+        return (
+            known if known is not None else _checked(reply, self._turn, self._support, self.scene)
+        )
 
     def _said_instead(self) -> str:
         text = self._templated.text
@@ -373,58 +359,18 @@ class Respond(LLMBehaviour[ReplyDecision]):
         return text
 
 
-# -- composing the templated answer -------------------------------------------------------------
+def _checked(
+    reply: str, turn: ReplyTurn, support: Support, scene: SceneGraph | None
+) -> FaithfulnessReport:
+    """What ``reply`` states that ``support``, the turn's plan evidence or the ``scene`` lacks."""
+    evidence = turn.evidence
+    withheld = [name for item in evidence.items for name in item.withheld] if evidence else []
+    report = check_reply(reply, support, turn.names, withheld)
+    unbacked = unbacked_claims(reply, turn, scene)
+    return replace(report, claims=tuple(unbacked)) if unbacked else report
 
 
-def _compose(turn: _Turn) -> Templated:
-    """The templated answer for the turn's evidence (text "" when nothing can be said)."""
-    items = turn.evidence.items if turn.evidence is not None else []
-    parts: list[str] = []
-    fits = True
-    for item in items:
-        text, item_fits = _speak(turn, item)
-        fits = fits and item_fits
-        if text:
-            parts.append(capitalised(text))
-    if parts:
-        return Templated(" ".join(parts), fits=fits)
-    if turn.task is None:
-        return Templated("", fits=True)
-    failed = NOT_GROUNDED[turn.task.spec.grounding]
-    return Templated(f"{failed} ({_asked(turn)}).", fits=True)
-
-
-def _speak(turn: _Turn, item: EvidenceItem) -> tuple[str, bool]:
-    """One evidence item in words, and whether a template fits it."""
-    if item.source == "memory":
-        text = item.text.strip().rstrip(".")
-        task = turn.task
-        if task is not None and task.spec.grounding == "memory_write" and task.spec.reply:
-            rendered = _render(turn, task.spec.reply, [{"text": text}])
-            if rendered is not None:
-                return rendered, True
-        return (f"Noted: {text}." if text else "Noted."), True
-    task = turn.task
-    if item.source == "plan":
-        if item.ok and task is not None and task.spec.reply and claimable(turn.slots, item):
-            rendered = _render(turn, task.spec.reply, [])
-            if rendered is not None:
-                return rendered, True
-        return item.text.strip() or f"{NOT_GROUNDED['physical']} ({_asked(turn)}).", True
-    if not item.rows:
-        if item.text:
-            return item.text.strip(), True
-        return f"I could not find anything for {_asked(turn)}.", True
-    if not any(value is not None for row in item.rows for value in row.values()):
-        return f"I could not find anything for {_asked(turn)}.", True
-    if task is not None and task.spec.reply and item.source == task.spec.answer_source:
-        rendered = _render(turn, task.spec.reply, item.rows)
-        if rendered is not None:
-            return rendered, True
-    return _generic(turn, item.rows), False
-
-
-def unbacked_claims(reply: str, turn: _Turn, scene: SceneGraph | None = None) -> list[str]:
+def unbacked_claims(reply: str, turn: ReplyTurn, scene: SceneGraph | None = None) -> list[str]:
     """The sentences of ``reply`` claiming what the plan evidence or the ``scene`` lacks.
 
     Success not all ``ok`` or naming an ``unclaimed`` id or label; a thing's state the scene lacks.
@@ -435,157 +381,13 @@ def unbacked_claims(reply: str, turn: _Turn, scene: SceneGraph | None = None) ->
         form
         for item in plans
         for name in item.unclaimed
-        for form in (name, name.replace("_", " "), _label(turn, name))
+        for form in (name, name.replace("_", " "), value_said(turn, name))
     }
-    topic = {str(value) for slot in turn.slots.values() for value in _as_list(slot)}
+    topic = {str(value) for slot in turn.slots.values() for value in as_list(slot)}
     index = scene.index if scene is not None else None
     return unbacked(claims, done=all(item.ok for item in plans), unclaimed=forms) + (
         unbacked_in_index(reply, turn.names, index, topic)
     )
-
-
-def claimable(slots: Mapping[str, object], item: EvidenceItem) -> bool:
-    """Whether the task's reply template may be said for the plan evidence ``item``.
-
-    Not when a slot names something the outcome does not let the robot claim as done
-    (``item.unclaimed``: "signed by lena" when Carlos signed, "I brought the bottle" when
-    someone else carried it), nor when nothing needed doing (``item.nothing_needed``).
-    """
-    if item.nothing_needed:
-        return False
-    named = {str(value) for slot in slots.values() for value in _as_list(slot)}
-    return not named & set(item.unclaimed)
-
-
-def _render(turn: _Turn, template: str, rows: Sequence[Mapping[str, str | None]]) -> str | None:
-    """``template`` with its fields filled from the rows and the slots; None if one is missing."""
-    if len(rows) > 1 and turn.task and any(s.every for s in turn.task.spec.slots.values()):
-        each = [_render(turn, template, [row]) for row in rows[:GENERIC_ROWS]]
-        return " ".join(text for text in each if text is not None) if all(each) else None
-    values: dict[str, str] = {}
-    try:
-        fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
-    except ValueError:
-        return None
-    for name in fields:
-        column = _column_values(turn, rows, name)
-        if column:
-            values[name] = clauses(column)
-        elif turn.slots.get(name) not in (None, [], ""):
-            values[name] = _label_of(turn, name, turn.slots[name])
-        else:
-            return None
-    try:
-        return template.format_map(values)
-    except (KeyError, IndexError, ValueError, AttributeError):
-        return None
-
-
-def _generic(turn: _Turn, rows: Sequence[Mapping[str, str | None]]) -> str:
-    """Rows listed as "column value" pairs, labels instead of ids."""
-    listed = []
-    for row in rows[:GENERIC_ROWS]:
-        pairs = [
-            f"{column.replace('_', ' ')} {_cell(turn, row, column)}"
-            for column, value in row.items()
-            if value is not None and not _labels_another(column, row)
-        ]
-        if pairs:
-            listed.append(", ".join(pairs))
-    more = "; and others" if len(rows) > GENERIC_ROWS else ""
-    return f"Here is what I found: {'; '.join(listed)}{more}."
-
-
-def _labels_another(column: str, row: Mapping[str, str | None]) -> bool:
-    """Whether ``column`` is the ``_label`` column of another column of the row."""
-    return column.endswith("_label") and row.get(column.removesuffix("_label")) is not None
-
-
-def _column_values(turn: _Turn, rows: Sequence[Mapping[str, str | None]], name: str) -> list[str]:
-    """The distinct labelled values of column ``name`` across rows, in order."""
-    found: list[str] = []
-    for row in rows:
-        if row.get(name) is None:
-            continue
-        value = _cell(turn, row, name)
-        if value not in found:
-            found.append(value)
-    return found
-
-
-def _cell(turn: _Turn, row: Mapping[str, str | None], column: str) -> str:
-    """A cell as said: its ``<column>_label``, else the value's label or number."""
-    label = row.get(f"{column}_label")
-    if label:
-        return label
-    return _label(turn, str(row[column]))
-
-
-def _label(turn: _Turn, value: str) -> str:
-    """An id's label (lexicon, else its local name in words); a number rounded sensibly."""
-    number = parse_number(value, signed=True)
-    if number is not None:
-        return _spoken_number(number)
-    match = _ID.fullmatch(value.strip())
-    if match is None:
-        return value
-    local = match.group(1)
-    for lexicon in turn.lexicons.values():
-        if local in lexicon:
-            return lexicon.label(local)
-    return local.replace("_", " ")
-
-
-def _label_of(turn: _Turn, slot: str, value: object) -> str:
-    """A slot value as said: lexicon labels of its ids, joined naturally.
-
-    Things of the scene get "the" ("the white mug"); people are named; the speaker is "you".
-    """
-    task = turn.task
-    spec = task.spec.slots.get(slot) if task is not None else None
-    lexicon = turn.lexicons.get(spec.lexicon) if spec is not None and spec.lexicon else None
-    labels = []
-    for item in _as_list(value):
-        text = str(item)
-        if lexicon is not None and text in lexicon:
-            label = lexicon.label(text)
-        else:
-            label = _label(turn, text).replace("_", " ")
-        if spec is not None and spec.resolve == "scene":
-            if text == turn.speaker:
-                label = "you"
-            elif text not in turn.people:
-                label = with_the(label)
-        labels.append(label)
-    return joined(labels)
-
-
-def _asked(turn: _Turn) -> str:
-    """What was asked, from the slots: "dish: tiramisu, aspect: carbohydrate" (no flags)."""
-    said = [
-        f"{slot.replace('_', ' ')}: {_label_of(turn, slot, value)}"
-        for slot, value in turn.slots.items()
-        if value not in (None, [], "") and not isinstance(value, bool)
-    ]
-    return ", ".join(said) if said else "that request"
-
-
-def _spoken_number(number: Decimal) -> str:
-    """One decimal from 10 up, two below; trailing zeros dropped: 41.2345 -> 41.2."""
-    places = Decimal("0.1") if abs(number) >= 10 else Decimal("0.01")
-    try:
-        text = format(number.quantize(places), "f")
-    except ArithmeticError:
-        return format(number, "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _literal_text(template: str) -> list[str]:
-    """The fixed words of a reply template (the pack author's, so safe to say)."""
-    try:
-        return [literal for literal, _, _, _ in string.Formatter().parse(template) if literal]
-    except ValueError:
-        return []
 
 
 def _evidence_lines(evidence: EvidenceBundle | None) -> list[str]:
@@ -617,20 +419,6 @@ def _slot_values(
         elif resolution.ids:
             values[slot] = resolution.ids if len(resolution.ids) > 1 else resolution.ids[0]
     return {slot: value for slot, value in values.items() if not declared or slot in declared}
-
-
-def _local_ids(value: str) -> list[str]:
-    """The local names of the ids in a cell ("adv:tiramisu" -> "tiramisu"), and the cell."""
-    match = _ID.fullmatch(value.strip())
-    return [match.group(1), value] if match else [value]
-
-
-def _as_list(value: object) -> list[object]:
-    if value is None:
-        return []
-    if isinstance(value, list | tuple | set | frozenset):
-        return list(value)
-    return [value]
 
 
 def _typed(value: object, kind: type[Any]) -> Any:
