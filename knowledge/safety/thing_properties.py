@@ -20,6 +20,12 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
 - **Contents**: a thing named after the substance it holds ("bleach bottle", "pill pot") is a
   chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one),
   and so is a thing whose material is such a substance ("acetone").
+- **A thing none of whose names the taxonomy knows** (the label, the id's words, the declared
+  type as words) gets the type WordNet's hypernyms give them
+  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "trowel" is a tool), a guess that
+  only adds: its what-it-is flags (never food or drink) and its typical materials' classes,
+  which do not make an unknown material known; its types, which may exempt a thing from a
+  rule (cookware on a hob), are not taken.
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
   sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
@@ -140,10 +146,11 @@ def what_it_is(descriptions: Descriptions) -> Reading:
 @lru_cache(maxsize=CACHED_DESCRIPTIONS)
 def _derived(descriptions: Descriptions) -> SafetyProperties:
     taxonomy = household_taxonomy()
-    declared = descriptions.type
+    declared, names = descriptions.type, list(descriptions.seen_names)
     if declared is not None and declared not in taxonomy.types:
         # a type the taxonomy does not know is read as words: ``Hob`` names a stove
-        declared = taxonomy.type_named(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", declared))
+        names.append(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", declared))
+        declared = taxonomy.type_named(names[-1])
     seen = descriptions.seen_names
     direct = {name for name in (declared, *map(taxonomy.type_named, seen)) if name}
     types = set(direct)
@@ -162,10 +169,16 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     named = materials_.read_all((descriptions.material, *seen))
     known = named or materials_.read_all(_typical_materials(direct))
     kinds.update(_said_kinds(descriptions.said, known))
+    # a thing none of whose names the taxonomy knows gets WordNet's types (guesses): additions
+    guessed = set() if direct else set(filter(None, map(taxonomy.type_derived, names)))
+    for name in guessed:
+        kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
     return SafetyProperties(
         types=frozenset(types),
         kinds=frozenset(kinds),
-        materials=known | materials_.read_all(descriptions.said),
+        materials=known
+        | materials_.read_all(descriptions.said)
+        | materials_.read_all(_typical_materials(guessed)),
         material_unknown=not known,
     )
 

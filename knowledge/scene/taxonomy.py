@@ -18,6 +18,9 @@ for questions asked outside a belief:
   tea" -> ``Tea``), by its label (a plural label in the singular too: "a tissue") or a
   synonym, else by the longest known ending of the name;
   :meth:`Taxonomy.types_in`: what each part of a mixture is ("gin and tonic");
+- :meth:`Taxonomy.type_derived`: the type WordNet's hypernyms give a name the taxonomy does
+  not know ("trowel" -> hand tool -> ``Tool``), read the same way; a guess, so it never
+  makes a thing food or drink (see the method);
 - :func:`referred_to_by_content`: whether a thing may be called by the liquid it holds (a
   drink, only in a vessel made for it: a glass or jug of water, never the kettle).
 
@@ -29,9 +32,9 @@ Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -40,6 +43,7 @@ from rdflib.term import Node
 
 from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
 from cogtree.knowledge.wording import singular_forms
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
 """The shipped household taxonomy (package data of ``knowledge``)."""
@@ -58,6 +62,19 @@ jugs, teapots) or kept and carried (bottles, cartons, flasks)."""
 
 APPLIANCE: Final = "Appliance"
 """The category of machines (a kettle, a coffee machine): no vessel, whatever they hold."""
+
+HOUSEHOLD_LEXNAMES: Final = frozenset(
+    ["noun.artifact", "noun.food", "noun.substance", "noun.animal", "noun.plant", "noun.object"]
+)
+"""WordNet's lexicographer files of things a home holds; other senses of a word (a person, an
+act, a list) are never a thing's kind: "tumbler" the acrobat is no glass."""
+
+EXEMPTING_FLAGS: Final = frozenset(["food", "drink"])
+"""Flags that only exempt a thing from hazard rules (one may eat it, warm it): a derived type
+never gives them."""
+
+CACHED_DERIVATIONS: Final = 4096
+"""How many words' WordNet derivations one taxonomy remembers."""
 
 NOT_SERVING: Final = frozenset(["appliance", "heatSource", "chemical", "cleaningTool"])
 """Flags (the ontology's attributes) of a thing no drink is served from, whatever it holds."""
@@ -157,6 +174,7 @@ class Taxonomy:
         self.graph = graph
         self._broader: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
+        self._labels: dict[str, str] = {}
         nodes = sorted(
             (n for n in graph.subjects(RDF.type, COG.ObjectType) if isinstance(n, URIRef)), key=str
         )
@@ -177,11 +195,13 @@ class Taxonomy:
         for node in nodes:
             for label in map(str, labels.get(node, ())):
                 *head, last = label.lower().split() or [""]
-                for singular in singular_forms(last)[1:]:
-                    self._names.setdefault(" ".join([*head, singular]), _local(node))
+                for form in singular_forms(last):
+                    self._labels.setdefault(" ".join([*head, form]), _local(node))
+                    self._names.setdefault(" ".join([*head, form]), _local(node))
         self.top_categories = frozenset(
             _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
         )
+        self._wordnet_type = lru_cache(maxsize=CACHED_DERIVATIONS)(self._walk_wordnet)
 
     @classmethod
     def load(cls, path: Path = TAXONOMY_PATH, *, ontology: Path | None = None) -> Taxonomy:
@@ -256,6 +276,26 @@ class Taxonomy:
         before the ending makes the whole a toy ("a toy dog" is no dog); a kind of toy does not
         ("ball jar" is a jar, "game knife" a knife).
         """
+        return self._read(name, self._names.get)
+
+    def type_derived(self, name: str) -> str | None:
+        """The type WordNet derives for ``name``, read as :meth:`type_named` reads it.
+
+        For each phrase and ending :meth:`type_named` tries (the whole phrase first: WordNet
+        knows "letter opener", a knife), the word's noun senses in :data:`HOUSEHOLD_LEXNAMES`,
+        most frequent first, and every synset above them, nearest first: the first one with a
+        lemma that is a type's label gives the type ("trowel" -> hand tool -> tool). A
+        label, not a synonym: a synonym may be looser than WordNet's word ("device" for an
+        appliance would make a doorstop one). None when the word's household senses lie in
+        more than one lexicographer file (a "rail" is a bird or a bar, a "fryer" a chicken or
+        a pan: the word alone does not say which), or when the type would make the thing
+        food or drink (:data:`EXEMPTING_FLAGS`: a guess only ever adds what raises a hazard).
+        Callers ask :meth:`type_named` first: the taxonomy's own words win.
+        """
+        return self._read(name, self._wordnet_type)
+
+    def _read(self, name: str, lookup: Callable[[str], str | None]) -> str | None:
+        """The type ``lookup`` gives the longest ending of ``name`` it knows (see type_named)."""
         words = name.lower().split()
         at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
         phrases = [words]
@@ -265,8 +305,23 @@ class Taxonomy:
         for phrase in phrases:
             for start in range(len(phrase)):
                 for form in _forms(phrase[start:]):
-                    if form in self._names:
-                        return self._toy_named(phrase[:start]) or self._names[form]
+                    if (found := lookup(form)) is not None:
+                        return self._toy_named(phrase[:start]) or found
+        return None
+
+    def _walk_wordnet(self, word: str) -> str | None:
+        """The type of the nearest synset above ``word``'s household senses that a label names."""
+        nouns = shipped_nouns()
+        if nouns is None:
+            return None
+        senses = [nouns.synset(offset) for offset in nouns.senses(word)]
+        if len({sense.lexname for sense in senses} & HOUSEHOLD_LEXNAMES) != 1:
+            return None
+        for synset in nouns.broader(word, HOUSEHOLD_LEXNAMES):
+            for lemma in synset.lemmas:
+                found = self._labels.get(lemma.replace("_", " ").lower())
+                if found is not None:
+                    return None if self.properties(found).flags & EXEMPTING_FLAGS else found
         return None
 
     def types_in(self, mixture: str) -> frozenset[str]:

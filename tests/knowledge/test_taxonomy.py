@@ -106,6 +106,29 @@ def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None
     assert taxonomy.type_named(name) == expected
 
 
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("trowel", "Tool"),  # trowel -> hand tool -> tool
+        ("machete", "Knife"),
+        ("letter openers", "Knife"),  # the whole phrase, in the singular
+        ("cufflink", "Jewellery"),
+        ("aardvark", "Animal"),
+        ("toy aardvark", "Toy"),  # an aardvark is an animal; a toy one is a toy
+        ("rail", None),  # a rail is a bird or a bar: the word alone does not say
+        ("fryer", None),  # a fryer is a chicken or a pan
+        ("polenta", None),  # cereal is food: a guess never makes a thing food
+        ("brioche", None),
+        ("bookend", None),  # WordNet's "device" is no appliance: labels only
+        ("shoehorn", None),
+        ("flux capacitor", None),
+    ],
+)
+def test_type_derived(taxonomy: Taxonomy, name: str, expected: str | None) -> None:
+    assert taxonomy.type_named(name) is None
+    assert taxonomy.type_derived(name) == expected
+
+
 def test_alcoholic_drinks_are_one_category_by_how_they_are_made(taxonomy: Taxonomy) -> None:
     alcoholic = set(taxonomy.types_of("AlcoholicDrink"))
     assert {"Wine", "Beer", "Cider", "Spirit", "Liqueur", "Rum", "Vodka", "Gin"} <= alcoholic

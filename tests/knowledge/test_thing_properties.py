@@ -48,3 +48,20 @@ def test_what_the_user_said_only_adds_a_raising_kind() -> None:
     assert "chemical" in safety_properties(said).kinds
     food = Descriptions(id="bottle_1", type="Bottle", label="bottle", said=("juice",))
     assert "drink" not in safety_properties(food).kinds
+
+
+def test_a_thing_no_name_of_which_is_known_gets_what_wordnet_s_type_raises() -> None:
+    """A machete is a knife by WordNet; its metal is added but does not make the material known."""
+    found = safety_properties(Descriptions(id="thing_1", type="UnclassifiedThing", label="machete"))
+    assert "sharp" in found.kinds
+    assert "metal" in found.materials
+    assert found.material_unknown
+    assert not found.types  # a guessed type may exempt a thing from a rule: it is not taken
+    dough = safety_properties(Descriptions(id="thing_2", type="UnclassifiedThing", label="dough"))
+    assert "food" not in dough.kinds  # a guess never makes a thing food
+
+
+def test_a_known_name_keeps_wordnet_out() -> None:
+    """The id's word "refill" is a prescription in WordNet; the label says what the thing is."""
+    found = safety_properties(Descriptions(id="refill_1", label="vape juice"))
+    assert "medicine" not in found.kinds

