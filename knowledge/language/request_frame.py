@@ -638,9 +638,8 @@ OPENING_ACTIONS: Final = frozenset(["open", "close"])
 
 def _opened_by_its_part(phrase: ObjectPhrase, lexicon: Words) -> ObjectPhrase:
     """Said when opening or closing, "its door" is "it", named by its part (a pronoun)."""
-    if phrase.determiner in ("its", "their") and phrase.head in lexicon.openings:
-        return replace(phrase, pronoun=True)
-    return phrase
+    its = phrase.determiner in ("its", "their") and phrase.head in lexicon.openings
+    return replace(phrase, pronoun=True) if its else phrase
 
 
 def _goes_into_a_thing(state: _StepState) -> bool:
@@ -845,10 +844,6 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             clause.at += preposition
             _prepositional(clause, state, role, relation, said)
             continue
-        if word == "out" and state.objects and clause.word(1) in lexicon.determiners:
-            clause.at += 1  # "grab an egg out the fridge": out of it, said short
-            _prepositional(clause, state, "source", "", "out of")
-            continue
         if word in INLINE_FILLERS or word in lexicon.copulas or word == "to":
             clause.at += 1
             continue
@@ -1019,11 +1014,10 @@ def _noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
-        if word in lexicon.indefinites and content:
-            content.append(word)  # "the cleaning stuff": its words say what kind of stuff
-            clause.at += 1
-            break
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
+            if word in lexicon.indefinites:  # "the cleaning stuff": its words say what stuff
+                content.append(word)
+                clause.at += 1
             break
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
@@ -1073,8 +1067,5 @@ def _noun_phrase(
 def _head(words: Sequence[_Word], lexicon: Words) -> str:
     """The head noun: the last word before an "of" complement, else the last word."""
     texts = [word.text for word in words]
-    if "of" in texts:
-        before = texts[: texts.index("of")]
-        if before:
-            return before[-1]
-    return texts[-1]
+    before = texts[: texts.index("of")] if "of" in texts else []
+    return before[-1] if before else texts[-1]
