@@ -73,6 +73,8 @@ ANYONE = "\u0000anyone"
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
+_Fact = tuple[str, object]
+"""A field of :class:`Node` and one value it gains."""
 
 
 def short(iri: str) -> str:
@@ -330,65 +332,52 @@ def _vocabulary(
     return vocabulary
 
 
-class _Draft:
-    """A node's facts as they are read, before they become a :class:`Node`."""
+def _facts(predicate: str, term: Term, attributes: Mapping[str, str]) -> Iterator[_Fact]:
+    """The fields the fact (``predicate``, ``term``) adds to its subject (attributes by IRI)."""
+    text, kind = term
+    if predicate == RDF_TYPE:
+        if kind == "iri" and text.startswith(ONTOLOGY_NS) and short(text) in CLASSES:
+            yield "classes", short(text)
+    elif predicate in (LABEL, SYNONYM):
+        if kind not in ("iri", "blank"):
+            yield ("labels" if predicate == LABEL else "synonyms"), text
+    elif kind == "iri":
+        if predicate == OBJECT_TYPE:
+            yield "types", short(text)
+        elif predicate == OWNED_BY:
+            yield "owners", short(text)
+        elif predicate == HOLDS:
+            yield "held", short(text)
+        elif predicate in PLACEMENTS:
+            yield "placements", (PLACEMENTS[predicate], short(text))
+    elif predicate in attributes:
+        name = attributes[predicate]
+        yield "attributes", name
+        if kind == STRING:
+            yield "values", (name, text)
+        elif kind == TRUE:
+            yield "flags", name
 
-    __slots__ = Node.__slots__
 
-    def __init__(self) -> None:
-        self.classes: list[str] = []
-        self.labels: list[str] = []
-        self.synonyms: list[str] = []
-        self.types: list[str] = []
-        self.owners: list[str] = []
-        self.placements: list[tuple[str, str]] = []
-        self.held: list[str] = []
-        self.values: list[tuple[str, str]] = []
-        self.flags: list[str] = []
-        self.attributes: list[str] = []
+def _add_fact(
+    nodes: dict[str, Node], node_id: str, fact: _Fact, shared: dict[object, object]
+) -> None:
+    """Add ``fact`` to the node ``node_id`` of ``nodes`` (made on its first fact).
 
-    def take(self, predicate: str, term: Term, attributes: Mapping[str, str]) -> None:
-        """Keep the fact (``predicate``, ``term``) if the index reads it (attributes by IRI)."""
-        text, kind = term
-        if predicate == RDF_TYPE:
-            if kind == "iri" and text.startswith(ONTOLOGY_NS) and short(text) in CLASSES:
-                self.classes.append(short(text))
-        elif predicate in (LABEL, SYNONYM):
-            if kind not in ("iri", "blank"):
-                (self.labels if predicate == LABEL else self.synonyms).append(text)
-        elif kind == "iri":
-            if predicate == OBJECT_TYPE:
-                self.types.append(short(text))
-            elif predicate == OWNED_BY:
-                self.owners.append(short(text))
-            elif predicate == HOLDS:
-                self.held.append(short(text))
-            elif predicate in PLACEMENTS:
-                self.placements.append((PLACEMENTS[predicate], short(text)))
-        elif predicate in attributes:
-            name = attributes[predicate]
-            self.attributes.append(name)
-            if kind == STRING:
-                self.values.append((name, text))
-            elif kind == TRUE:
-                self.flags.append(name)
-
-    def node(self, shared: dict[object, object]) -> Node | None:
-        """The node (fields sorted, so equal facts give equal nodes); None without facts.
-
-        A field equal to one in ``shared`` is that one (nodes of a build share their equal
-        fields: the same classes, types, attribute names, often the same placement).
-        """
-        node = Node()
-        for name in Node.__slots__:
-            value = getattr(self, name)
-            if value:
-                kept = frozenset(value) if name == "attributes" else tuple(sorted(set(value)))
-                setattr(node, name, shared.setdefault(kept, kept))
-        empty = not (node.attributes or node.classes or node.labels or node.synonyms)
-        if empty and not (node.types or node.owners or node.placements or node.held):
-            return None
-        return node
+    Each field stays sorted (equal facts give equal nodes) and is the one equal to it in
+    ``shared``: nodes share their equal fields (the same classes, types, attribute names,
+    often the same placement), and no draft of a node is kept while the graph is read.
+    """
+    name, value = fact
+    node = nodes.get(node_id)
+    if node is None:
+        node = nodes[node_id] = Node()
+    old = getattr(node, name)
+    if value in old:
+        return
+    value = shared.setdefault(value, value)
+    kept = frozenset((*old, value)) if name == "attributes" else tuple(sorted((*old, value)))
+    setattr(node, name, shared.setdefault(kept, kept))
 
 
 def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
@@ -398,16 +387,15 @@ def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
 
 def _build(reader: _Reader) -> _Tables:
     """Every node of the graph, read predicate by predicate (names first: see the body)."""
-    drafts: dict[str, _Draft] = {}
+    nodes: dict[str, Node] = {}
     names: dict[str, dict[str, list[str]]] = {LABEL: {}, SYNONYM: {}}
+    shared: dict[object, object] = {}
 
     def read(predicate: str, obj: str | None, attributes: Mapping[str, str]) -> None:
         for subject, term in reader.with_predicate(predicate, obj):
             if not subject.startswith(ONTOLOGY_NS):
-                draft = drafts.get(subject)
-                if draft is None:
-                    draft = drafts[subject] = _Draft()
-                draft.take(predicate, term, attributes)
+                for fact in _facts(predicate, term, attributes):
+                    _add_fact(nodes, short(subject), fact, shared)
             elif predicate in names and term[1] == STRING:
                 names[predicate].setdefault(short(subject), []).append(term[0])
 
@@ -419,9 +407,8 @@ def _build(reader: _Reader) -> _Tables:
     reads += [(p, None) for p in (OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS, *attributes)]
     for predicate, obj in reads:
         read(predicate, obj, attributes)
-    shared: dict[object, object] = {}
-    for subject, draft in drafts.items():
-        tables.put(short(subject), draft.node(shared))
+    for node_id, node in nodes.items():
+        tables.put(node_id, node)
     return tables
 
 
@@ -461,10 +448,11 @@ class SceneIndex:
         renamed = set()
         attributes = _attribute_iris(self._tables.vocabulary)
         for subject in change.subjects:
-            draft = _Draft()
+            node_id, read_now, shared = short(subject), dict[str, Node](), dict[object, object]()
             for predicate, term in self._reader.about(subject):
-                draft.take(predicate, term, attributes)
-            node, node_id = draft.node({}), short(subject)
+                for fact in _facts(predicate, term, attributes):
+                    _add_fact(read_now, node_id, fact, shared)
+            node = read_now.get(node_id)
             with self._lock:
                 old = self._tables.nodes.get(node_id)
                 self._tables.put(node_id, node)
