@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from cogtree.evaluation.clarify.clarify import Decision, summary
+from cogtree.evaluation.clarify.clarify import Decision, decide, summary
 from cogtree.evaluation.clarify.clarify_data import ClarifyDataError, ClarifyItem, load_items
 from cogtree.evaluation.clarify.clarify_world import GENERIC_TYPE, item_scenario, object_names
+from cogtree.evaluation.scenarios.scenario_run import Turn, TurnRecord
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.trees.cli.eval_command import add_eval_parser, run_eval
 
@@ -155,6 +156,36 @@ def test_a_missing_skill_is_its_own_outcome_not_an_ask() -> None:
     assert row["missing_skill"] == pytest.approx(0.5)
     assert row["ask_rate_should_ask"] == pytest.approx(0.5)
     assert row["covered"] == 2 and row["ask_bal_acc_covered"] == pytest.approx(1.0)
+
+
+def _decided(task: str, reply: str, executed: list[str]) -> Decision:
+    item = ClarifyItem.model_validate({**KITCHEN, "task": task})
+    record = TurnRecord(turns=[Turn(task, reply, "Proceed", False)], executed=executed)
+    return decide(item, record, reply, "Proceed", "household", {}, "none")
+
+
+def test_a_missing_step_counts_as_done_when_the_rest_ran_or_was_asked_and_the_reply_says_so() -> (
+    None
+):
+    brought = ["PICK(object=tub_of_greek_yoghurt, hand=right)"]
+    task = "whip up a yoghurt dip for me"
+    said = (
+        "I brought you the tub of greek yoghurt. I did not do the rest: I can't prepare food yet."
+    )
+    done = _decided(task, said, brought)
+    assert done.missing_step and done.rest_done
+    asked = "Sorry, I can't prepare food yet. I asked Ann to do that part (whip it), and she did."
+    assert _decided(task, asked, []).rest_done  # handed to a person: delegated
+    assert not _decided(task, "Sorry, I can't prepare food yet.", []).rest_done  # refused only
+    assert not _decided(
+        task, "I brought you the tub of greek yoghurt.", brought
+    ).rest_done  # unsaid
+    plain = _decided("bring me the whisk", "I brought you the plastic whisk.", ["PICK(x)"])
+    assert not plain.missing_step and not plain.rest_done
+    row = summary(
+        "none", "all", [done, plain, _decided(task, "Sorry, I can't prepare food yet.", [])]
+    )
+    assert row["missing_step"] == 2 and row["rest_done"] == pytest.approx(0.5)
 
 
 def parse(*argv: str) -> argparse.Namespace:
