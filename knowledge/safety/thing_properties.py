@@ -22,10 +22,10 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   and so is a thing whose material is such a substance ("acetone").
 - **A thing none of whose names the taxonomy knows** (the label, the id's words, the declared
   type as words) gets the type WordNet's hypernyms give them
-  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "trowel" is a tool), a guess that
-  only adds: its what-it-is flags (never food or drink) and its typical materials' classes,
-  which do not make an unknown material known; its types, which may exempt a thing from a
-  rule (cookware on a hob), are not taken.
+  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: a "machete" is a knife), a guess
+  that only adds its what-it-is flags (never food or drink: a machete is sharp). Its types,
+  which may exempt a thing from a rule (cookware on a hob), are not taken, nor its typical
+  material: the robot would say "the widget is metal" of a thing it knows nothing of.
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
   sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
@@ -176,9 +176,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     return SafetyProperties(
         types=frozenset(types),
         kinds=frozenset(kinds),
-        materials=known
-        | materials_.read_all(descriptions.said)
-        | materials_.read_all(_typical_materials(guessed)),
+        materials=known | materials_.read_all(descriptions.said),
         material_unknown=not known,
     )
 
