@@ -8,13 +8,17 @@ search instead, so a word costs O(log n) reads of pages the system already cache
 is loaded up front:
 
 - ``index.noun`` has one line per lemma, sorted by lemma: the lemma (lowercase, words joined
-  by ``_``), then counts and pointer kinds, then the offsets of its synsets, most frequent
-  sense first;
+  by ``_``), then counts and pointer kinds, then the offsets of its synsets (in this copy not
+  by frequency: "tree" lists the actor Herbert Beerbohm Tree first);
 - ``data.noun`` has one line per synset, sorted by offset, each starting with its offset: the
   lexicographer file's number (``lexnames`` names it: ``noun.artifact``, ``noun.food``...),
-  the lemmas, then the pointers (``@`` a hypernym, ``@i`` the class of an instance), then the
-  gloss. The offsets are byte offsets of the original files; this copy has CRLF line ends, so
-  a synset is found by searching for its offset rather than by seeking to it.
+  the lemmas, each with its lexical id, then the pointers (``@`` a hypernym, ``@i`` the class
+  of an instance), then the gloss. The offsets are byte offsets of the original files; this
+  copy has CRLF line ends, so a synset is found by searching for its offset rather than by
+  seeking to it;
+- ``cntlist.rev`` has one line per sense key (``tree%1:20:00::``: lemma, noun, lexicographer
+  file, lexical id), sorted: how often the sense was tagged in a corpus. It orders a word's
+  senses, most frequent first.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class Synset:
     lexname: str
     lemmas: tuple[str, ...]
     """As written in the database: words joined by ``_``, capitals kept (``Christmas_tree``)."""
+    sense_keys: tuple[str, ...]
+    """The sense key of each lemma (``tree%1:20:00::``), as ``cntlist.rev`` names it."""
     hypernyms: tuple[int, ...]
     """Offsets of the synsets directly above it."""
 
@@ -62,6 +68,7 @@ class NounDatabase:
         self.folder = folder
         self._index = _mapped(folder / "index.noun")
         self._data = _mapped(folder / "data.noun")
+        self._counts = _mapped(folder / "cntlist.rev")
         self._lexnames: dict[int, str] = {}
         for line in (folder / "lexnames").read_text(encoding="utf-8").splitlines():
             number, name, *_ = line.split()
@@ -72,15 +79,24 @@ class NounDatabase:
     def senses(self, lemma: str) -> tuple[int, ...]:
         """The offsets of ``lemma``'s noun synsets, most frequent first; () when unknown.
 
-        ``lemma`` as people write it: any case, words apart ("christmas tree").
+        ``lemma`` as people write it: any case, words apart ("christmas tree"). Senses never
+        tagged keep the index's order, after the tagged ones.
         """
-        key = "_".join(lemma.lower().split()).encode("utf-8")
-        line = _line_of(self._index, key) if key else None
+        word = "_".join(lemma.lower().split())
+        line = _line_of(self._index, word.encode("utf-8")) if word else None
         if line is None:
             return ()
         fields = line.split()
-        count = int(fields[2])
-        return tuple(int(offset) for offset in fields[len(fields) - count :])
+        offsets = [int(offset) for offset in fields[len(fields) - int(fields[2]) :]]
+        return tuple(sorted(offsets, key=lambda offset: -self._tagged(word, offset)))
+
+    def _tagged(self, word: str, offset: int) -> int:
+        """How often ``word`` was tagged in the sense of synset ``offset`` (0: never)."""
+        synset = self.synset(offset)
+        pairs = zip(synset.lemmas, synset.sense_keys, strict=True)
+        key = next((key for lemma, key in pairs if lemma.lower() == word), "")
+        line = _line_of(self._counts, key.encode("utf-8"))
+        return int(line.split()[2]) if line is not None else 0
 
     def broader(self, lemma: str, lexnames: frozenset[str]) -> Iterator[Synset]:
         """``lemma``'s senses in ``lexnames`` and all they lie under, nearest first.
@@ -110,6 +126,11 @@ class NounDatabase:
         fields = line.split(b" | ", 1)[0].split()
         words = int(fields[3], 16)
         lemmas = tuple(word.decode("utf-8") for word in fields[4 : 4 + 2 * words : 2])
+        lexfile, ids = int(fields[1]), fields[5 : 5 + 2 * words : 2]
+        keys = tuple(
+            f"{lemma.lower()}%1:{lexfile:02d}:{int(lex_id, 16):02d}::"
+            for lemma, lex_id in zip(lemmas, ids, strict=True)
+        )
         at = 4 + 2 * words
         pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
         hypernyms = tuple(
@@ -117,7 +138,7 @@ class NounDatabase:
             for i in range(0, len(pointers), 4)
             if pointers[i] in HYPERNYM_POINTERS and pointers[i + 2] == b"n"
         )
-        return Synset(offset, self._lexnames.get(int(fields[1]), ""), lemmas, hypernyms)
+        return Synset(offset, self._lexnames.get(lexfile, ""), lemmas, keys, hypernyms)
 
 
 def _mapped(path: Path) -> mmap.mmap:

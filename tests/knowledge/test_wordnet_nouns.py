@@ -34,6 +34,12 @@ def test_a_word_has_its_senses_most_frequent_first(nouns: NounDatabase) -> None:
     )
 
 
+def test_senses_are_ordered_by_how_often_they_were_tagged(nouns: NounDatabase) -> None:
+    """The index of this copy lists the actor Herbert Beerbohm Tree first; the plant is tagged."""
+    assert nouns.synset(nouns.senses("tree")[0]).lexname == "noun.plant"
+    assert nouns.synset(nouns.senses("glass")[0]).lexname == "noun.substance"
+
+
 def test_words_apart_are_one_lemma_and_unknown_words_have_none(nouns: NounDatabase) -> None:
     assert nouns.senses("Lamp Oil")
     assert nouns.senses("lamp_oil") == nouns.senses("lamp oil")
@@ -70,6 +76,7 @@ def test_a_missing_synset_is_a_key_error(nouns: NounDatabase) -> None:
 
 def test_a_folder_of_the_same_format_reads_the_same(tmp_path: Path) -> None:
     (tmp_path / "lexnames").write_text("06\tnoun.artifact\t1\n", encoding="utf-8")
+    (tmp_path / "cntlist.rev").write_bytes(b"bowl%1:06:00:: 1 3\n")
     (tmp_path / "index.noun").write_bytes(
         b"  1 licence line\nbowl n 1 1 @ 1 0 00000060\ncup n 1 1 @ 1 0 00000112\n"
     )
