@@ -431,12 +431,11 @@ PLACING: Final = "place"
 
 def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
     """The things and people ``utterance`` names, through the pack's scene lexicons."""
-    person_ids = {
-        entry
+    people_lexicons = [
+        lexicons[name]
         for name, spec in pack.manifest.lexicons.items()
         if spec.scene == ["people"] and name in lexicons
-        for entry in lexicons[name].ids
-    }
+    ]  # asked about each mention: listing their ids costs the size of the household
     scene = {
         name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
     }
@@ -447,7 +446,7 @@ def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexico
     things: dict[str, str] = {}
     people: dict[str, str] = {}
     for mention in mentions:
-        found = people if mention.id in person_ids else things
+        found = people if any(mention.id in known for known in people_lexicons) else things
         if mention.id not in things and mention.id not in people:
             found[mention.id] = mention.text
     return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
