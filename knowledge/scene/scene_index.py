@@ -73,8 +73,7 @@ ANYONE = "\u0000anyone"
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
-_Fact = tuple[str, object]
-"""A field of :class:`Node` and one value it gains."""
+_Fact = tuple[str, object]  # a field of a Node and one value it gains
 
 
 def short(iri: str) -> str:
@@ -161,14 +160,21 @@ class Vocabulary:
 
 
 Members = tuple[str, ...] | set[str]
-"""The nodes under one key of a reverse map: a tuple while they are few (a set costs four
-times the memory of a short tuple, and most keys, a room's name or what is on one shelf,
-have one or two nodes), a set from :data:`FEW` on."""
+"""The nodes under one key of a reverse map: a tuple while they are fewer than :data:`FEW`
+(a set of 12 costs five times a tuple's memory), then a set."""
 
-FEW = 8
+FEW = 16
+_Kept = str | tuple[str, ...] | set[str]
+"""How a reverse map keeps a key's nodes: one (a room's name, most shelves) as itself."""
+
+_Table = dict[str, _Kept]
+_Edit = Callable[[_Table, str, str], None]
 
 
-_Edit = Callable[[dict[str, Members], str, str], None]
+def _get(table: _Table, key: str) -> Members:
+    """The nodes under ``key`` of ``table`` (a tuple or a set; empty if none)."""
+    found = table.get(key, ())
+    return (found,) if isinstance(found, str) else found
 
 
 class _Tables:
@@ -177,18 +183,18 @@ class _Tables:
     def __init__(self, vocabulary: Vocabulary) -> None:
         self.vocabulary = vocabulary
         self.nodes: dict[str, Node] = {}
-        self.by_name: dict[str, Members] = {}
-        self.by_type: dict[str, Members] = {}
-        self.by_value: dict[str, Members] = {}
+        self.by_name: _Table = {}
+        self.by_type: _Table = {}
+        self.by_value: _Table = {}
         """``attribute=value`` -> the nodes with that string value of that attribute."""
-        self.by_flag: dict[str, Members] = {}
-        self.by_state: dict[str, Members] = {}
+        self.by_flag: _Table = {}
+        self.by_state: _Table = {}
         """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
-        self.by_attribute: dict[str, Members] = {}
-        self.by_owner: dict[str, Members] = {}
-        self.by_class: dict[str, Members] = {}
-        self.placed: dict[str, Members] = {}
-        self.held: dict[str, Members] = {}
+        self.by_attribute: _Table = {}
+        self.by_owner: _Table = {}
+        self.by_class: _Table = {}
+        self.placed: _Table = {}
+        self.held: _Table = {}
 
     def put(self, node_id: str, node: Node | None) -> None:
         """Replace what is known of ``node_id`` (None: nothing is)."""
@@ -224,22 +230,28 @@ class _Tables:
             edit(self.held, node_id, thing)
 
 
-def _add(table: dict[str, Members], key: str, node_id: str) -> None:
+def _add(table: _Table, key: str, node_id: str) -> None:
     found = table.get(key)
     if found is None:
-        table[key] = (node_id,)
+        table[key] = node_id
     elif isinstance(found, set):
         found.add(node_id)
+    elif isinstance(found, str):
+        if found != node_id:
+            table[key] = (found, node_id)
     elif node_id not in found:
         table[key] = (*found, node_id) if len(found) < FEW else {*found, node_id}
 
 
-def _discard(table: dict[str, Members], key: str, node_id: str) -> None:
+def _discard(table: _Table, key: str, node_id: str) -> None:
     found = table.get(key)
     if isinstance(found, set):
         found.discard(node_id)
-    elif found is not None and node_id in found:
-        found = table[key] = tuple(member for member in found if member != node_id)
+    elif isinstance(found, tuple) and node_id in found:
+        rest = tuple(member for member in found if member != node_id)
+        found = table[key] = rest[0] if len(rest) == 1 else rest
+    elif found == node_id:
+        found = ()
     if found is not None and not found:
         del table[key]
 
@@ -514,22 +526,22 @@ class SceneIndex:
     def of_class(self, *classes: str) -> set[str]:
         """The nodes of any of ``classes`` (``Human``, ``Room``...)."""
         with self._lock:
-            return _union(self._tables.by_class.get(name, ()) for name in classes)
+            return _union(_get(self._tables.by_class, name) for name in classes)
 
     def named(self, form: str) -> set[str]:
         """The nodes labelled ``form`` or with it as a synonym."""
         with self._lock:
-            return set(self._tables.by_name.get(form, ()))
+            return set(_get(self._tables.by_name, form))
 
     def of_types(self, types: Iterable[str]) -> set[str]:
         """The nodes whose object type is one of ``types``."""
         with self._lock:
-            return _union(self._tables.by_type.get(name, ()) for name in types)
+            return _union(_get(self._tables.by_type, name) for name in types)
 
     def members(self, table: str, keys: Iterable[str]) -> list[Members]:
         """The nodes under ``keys`` of ``table`` (``by_type``), uncopied: hold :meth:`reading`."""
-        found: dict[str, Members] = getattr(self._tables, table)
-        return [found[key] for key in keys if key in found]
+        found: _Table = getattr(self._tables, table)
+        return [_get(found, key) for key in keys if key in found]
 
     def of_kind(self, kind: str) -> set[str]:
         """The nodes whose object type is ``kind`` or a type under it."""
@@ -538,32 +550,32 @@ class SceneIndex:
     def with_value(self, attribute: str, value: str) -> set[str]:
         """The nodes whose ``attribute`` has the string value ``value``."""
         with self._lock:
-            return set(self._tables.by_value.get(f"{attribute}={value}", ()))
+            return set(_get(self._tables.by_value, f"{attribute}={value}"))
 
     def with_flag(self, attributes: Iterable[str]) -> set[str]:
         """The nodes for which one of ``attributes`` is true."""
         with self._lock:
-            return _union(self._tables.by_flag.get(name, ()) for name in attributes)
+            return _union(_get(self._tables.by_flag, name) for name in attributes)
 
     def with_attribute(self, attributes: Iterable[str]) -> set[str]:
         """The nodes with any value of one of ``attributes``."""
         with self._lock:
-            return _union(self._tables.by_attribute.get(name, ()) for name in attributes)
+            return _union(_get(self._tables.by_attribute, name) for name in attributes)
 
     def owned_by(self, owners: Iterable[str]) -> set[str]:
         """The nodes owned by one of ``owners``."""
         with self._lock:
-            return _union(self._tables.by_owner.get(owner, ()) for owner in owners)
+            return _union(_get(self._tables.by_owner, owner) for owner in owners)
 
     def unowned(self, nodes: set[str]) -> set[str]:
         """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
         with self._lock:
-            return nodes.difference(self._tables.by_owner.get(ANYONE, ()))
+            return nodes.difference(_get(self._tables.by_owner, ANYONE))
 
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
         with self._lock:
-            return _union(nodes.intersection(self._tables.by_class.get(n, ())) for n in classes)
+            return _union(nodes.intersection(_get(self._tables.by_class, n)) for n in classes)
 
     def within(self, place: str) -> set[str]:
         """Every node on, in, in the room of or held by ``place``, at any depth."""
@@ -573,7 +585,7 @@ class SceneIndex:
             while frontier:
                 current = frontier.pop()
                 for table in (self._tables.placed, self._tables.held):
-                    for child in table.get(current, ()):
+                    for child in _get(table, current):
                         if child not in found:
                             found.add(child)
                             frontier.append(child)

@@ -22,7 +22,7 @@ import logging
 import re
 import threading
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from sys import intern
 from typing import Final
@@ -127,11 +127,23 @@ Rank = tuple[int | str, ...]
 
 @dataclass(slots=True)
 class _Node:
-    """A trie node: the next words, and the id (with its rank) that owns the form ending here."""
+    """A trie node: the next words, and the id (with its rank) that owns the form ending here.
 
-    children: dict[str, _Node] = field(default_factory=dict)
+    Most forms of a big scene have one claimant (a room's, a piece of furniture's own name):
+    their node keeps no dictionaries (``children``, ``claims``: None until needed).
+    """
+
+    children: dict[str, _Node] | None = None
     id: str | None = None
     rank: Claim = (0, ())
+    claims: dict[str, Claim] | None = None
+    """Every id with a claim on the form ending here, once a second one claims it."""
+
+    def claimed(self) -> dict[str, Claim]:
+        """Every id with a claim on the form ending here, with its claim (a new dictionary)."""
+        if self.claims is not None:
+            return dict(self.claims)
+        return {} if self.id is None else {self.id: self.rank}
 
 
 Claim = tuple[int, Rank]
@@ -174,8 +186,6 @@ class Lexicon:
         self._forms: dict[str, tuple[str, ...]] = {}
         """Every id with its forms, in the order given (those it lost included)."""
         self._ranks: dict[str, Rank] = {}
-        self._claims: dict[tuple[str, ...], dict[str, Claim]] = {}
-        """Every id that has a form, with its rank (40k mugs stay linear)."""
         self._root = _Node()
         for position, (entry_id, forms) in enumerate(entries.items()):
             self.put(entry_id, [(form, (position,)) for form in forms], (position,))
@@ -211,17 +221,19 @@ class Lexicon:
             self._drop(entry_id)
 
     def _claim(self, entry_id: str, key: tuple[str, ...], rank: Claim) -> None:
-        claims = self._claims.get(key)
-        if claims is None:
-            claims = self._claims[key] = {}
-        held = claims.get(entry_id)
-        claims[entry_id] = rank if held is None or rank < held else held
         node = self._root
         for word in key:
+            if node.children is None:
+                node.children = {}
             child = node.children.get(word)
             if child is None:
                 child = node.children[word] = _Node()
             node = child
+        if node.claims is None and node.id is not None and node.id != entry_id:
+            node.claims = {node.id: node.rank}
+        if node.claims is not None:  # every claimant with its strongest claim (40k mugs)
+            held = node.claims.get(entry_id)
+            node.claims[entry_id] = rank if held is None or rank < held else held
         if node.id is None or (node.id != entry_id and rank < node.rank):
             if node.id is not None:
                 log.debug("lexicon %s: %r goes to %s, not %s", self.name, key, entry_id, node.id)
@@ -232,23 +244,25 @@ class Lexicon:
         keys = [_form_key(text) for text in texts]
         derived = [singular for key in keys for singular in _singular_keys(key)]
         for key in [*keys, *derived]:
-            claims = self._claims.get(key, {})
-            claims.pop(entry_id, None)
             node = self._node(key)
-            if node is None or node.id != entry_id:
+            if node is None:
+                continue
+            claims = node.claims
+            if claims is not None:
+                claims.pop(entry_id, None)
+            if node.id != entry_id:
                 continue
             if claims:
                 node.id = min(claims, key=lambda claimant: claims[claimant])
                 node.rank = claims[node.id]
             else:
-                node.id, node.rank = None, (0, ())
-                del self._claims[key]
+                node.id, node.rank, node.claims = None, (0, ()), None
         self._ranks.pop(entry_id, None)
 
     def _node(self, key: tuple[str, ...]) -> _Node | None:
         node: _Node | None = self._root
         for word in key:
-            node = node.children.get(word) if node is not None else None
+            node = node.children.get(word) if node is not None and node.children else None
         return node
 
     def claimants(self, form: str) -> list[str]:
@@ -264,7 +278,8 @@ class Lexicon:
     def claims(self, form: str) -> dict[str, Claim]:
         """Every id that has ``form`` (or its plural), with the strength of its claim."""
         with self._lock:
-            return dict(self._claims.get(_form_key(" ".join(form.lower().split())), {}))
+            node = self._node(_form_key(" ".join(form.lower().split())))
+            return {} if node is None else node.claimed()
 
     def ranks(self) -> dict[str, Rank]:
         """Every canonical id with its own rank."""
@@ -345,6 +360,8 @@ class Lexicon:
         while frontier and index < len(tokens):
             reached: list[_Node] = []
             for node in frontier:
+                if node.children is None:
+                    continue
                 for key, end in _variants(tokens[index]):
                     child = node.children.get(key)
                     if child is None:
