@@ -45,8 +45,8 @@ from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
-    "anything", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of", "to",
-    "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
+    "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
+    "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
 ])  # fmt: skip
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
@@ -60,7 +60,7 @@ POSSESSIVE_WORDS = frozenset(["my", "mine"])
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
 
-USE_PARTICLES = PLACE_PREPOSITIONS | {"over"}  # "something to cut on / to put over me"
+USE_PARTICLES = PLACE_PREPOSITIONS | {"over", "up", "down", "open", "shut", "back", "away"}
 MAX_TERM_WORDS = 4
 """The longest run of words sent as one term."""
 
@@ -162,7 +162,7 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
-    "something to cut paper with": cut; "... the rain off": keep off; "to put over me": put over.
+    "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
@@ -477,7 +477,7 @@ def _whole_name_wins(found: set[str], terms: dict[str, list[_Way]], phrase: Phra
 
 
 PRONOUN_NOUNS: Final = frozenset(
-    ["one", "ones", "something", "anything", "thing", "things", "stuff"]
+    ["one", "ones", "something", "anything", "nothing", "thing", "things", "stuff"]
 )
 """Filler words that stand for the noun: the other words only describe the thing."""
 

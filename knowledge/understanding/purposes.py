@@ -30,6 +30,9 @@ HAVING = "have"
 FIND = "find"
 """The capability of finding a thing ("find me something to put them in")."""
 
+ACTIONS = "actions"
+"""The grammar's kind of a verb that names one of the robot's capabilities."""
+
 SPEAKER_SUBJECT = "i"
 """The speaker as a clause's subject ("some fruit I could eat": the speaker would have it)."""
 
@@ -56,7 +59,7 @@ def with_purposes(frame: RequestFrame) -> RequestFrame:
 
 
 USE_CLAUSE = re.compile(
-    r"\b(?:some|any)thing\s+(?:to|(?:i|we|you)\s+(?:can|could))\s+[a-z][a-z' ]*?"
+    r"\b(?:some|any|no)thing\s+(?:to|(?:i|we|you)\s+(?:can|could))\s+[a-z][a-z' ]*?"
     r"(?=\s*(?:[,.;:!?]|$|\b(?:before|so|because|while|since|as|when|if)\b))",
     re.IGNORECASE,
 )
@@ -73,32 +76,39 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
 
     "pass us something to write with before I forget this number", "hand me something to
     wipe them on", "have we got anything I can open this wine with?", "find me something to
-    put them in", "got anything to pull it out with?": the request is to bring the speaker
-    the thing the whole clause describes, its purpose's object and particle included
-    (referent resolution reads them); the other phrases the grammar found in or after the
-    clause ("this number", "them", a tool after its "with"), and the steps it read inside the
-    clause ("put over my knees"), are not things asked for. Only a request whose other steps
-    ask for a thing (:data:`ASKING_FOR_A_THING`), at most one, or name no action ("my
-    fingers are sticky") is read so; with no such step, only a clause asked bare ("anything I
-    can see with?", "got anything to ...?"). Never when a negation comes before it ("I don't
-    need anything to cut with"), nor when the thing is for someone else ("find Tom something
-    to cut with", "... for Tom"): who gets it is then not the speaker's to guess.
+    put them in", "got anything to pull it out with?", "get me something to wedge it open":
+    the request is to bring the speaker the thing the whole clause describes, its purpose's
+    object and particle included (referent resolution reads them). What the step that holds
+    the clause asks is read from its words before it (:func:`_read_before`: "wedge it open"
+    opens nothing). Only a request whose other steps ask for a thing
+    (:data:`ASKING_FOR_A_THING`; :func:`_asks`), at most one, or name no action ("my fingers
+    are sticky") is read so; with no such step, only a clause asked bare ("anything I can see
+    with?", "got anything to ...?"). A clause that says the thing is lacking ("nothing to
+    stir it with") describes the bare indefinite a request asks for ("could you fetch me
+    something"). Never when a negation comes before it ("I don't need anything to cut with"),
+    nor when the thing is for someone else ("find Tom something to cut with",
+    "... for Tom"): who gets it is then not the speaker's to guess.
     """
     said = without_tags(text)
     clause = USE_CLAUSE.search(said)
     if clause is None or _destination(clause.group(0)) or says_no(said[: clause.start()]):
         return steps
     described = clause.group(0).lower()
-    around = [step for step in steps if step.text.lower() not in described]
-    # a step of no action is a remark ("my fingers are sticky"), unless the thing is in it
-    asking = [s for s in around if s.action or s.unsupported or described in s.text.lower()]
+    indefinite = described.split()[0]
+    lacking = indefinite not in request_words().indefinites  # "nothing to stir it with"
+    around = [_read_before(s, described) for s in steps if s.text.lower() not in described]
+    asking = [s for s in around if described in s.text.lower() or _asks(s)]
     if len(asking) > 1 or any(step.action not in ASKING_FOR_A_THING for step in asking):
         return steps
-    if (not asking and not _asked_bare(said[: clause.start()])) or "for" in described.split():
+    if (not asking and (lacking or not _asked_bare(said[: clause.start()]))) or (
+        "for" in described.split()
+    ):
         return steps
     if asking and any(_someone_else(phrase, described) for phrase in asking[0].objects):
         return steps
-    thing = ObjectPhrase(text=clause.group(0), head=clause.group(0).split()[0].lower())
+    if lacking and not (asking and asking[0].action == BRING and _only_indefinite(asking[0])):
+        return steps
+    thing = ObjectPhrase(text=clause.group(0), head=indefinite)
     me = ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
     step = asking[0] if asking else Step(text=clause.group(0))
     said_before = text[: clause.start()]
@@ -107,6 +117,40 @@ def _told_by_use(text: str, steps: list[Step]) -> list[Step]:
     return [
         replace(step, verb=BRING, action=BRING, objects=(thing,), tool=tool, recipient=recipient)
     ]
+
+
+def _read_before(step: Step, described: str) -> Step:
+    """``step`` asking what its words before the clause ``described`` ask, when it holds it.
+
+    The clause describes a thing; its words ask nothing: "get me something to wedge it open"
+    asks to be brought something (what "get me" asks), not to open anything.
+    """
+    text = step.text.lower()
+    if described not in text or step.action in ASKING_FOR_A_THING:
+        return step
+    before = tuple(_words(text[: text.index(described)]).split())
+    words = request_words()
+    while before and before[-1] in words.speaker:
+        before = before[:-1]
+    asked = next((key for at in range(len(before)) if (key := _action(before[at:]))), None)
+    return replace(step, action=asked) if asked in ASKING_FOR_A_THING else step
+
+
+def _action(verb: tuple[str, ...]) -> str | None:
+    """The capability the words ``verb`` name as a verb ("get": bring), if any."""
+    kind, key = request_words().verbs.get(verb, ("", ""))
+    return key if kind == ACTIONS else None
+
+
+def _asks(step: Step) -> bool:
+    """Whether ``step`` asks for something to be done.
+
+    Not a want that names no thing ("I'd like to see if it fits"), nor a clause that says what
+    another is for ("to check the shelf is level").
+    """
+    if step.purpose or (step.action == BRING and not step.objects):
+        return False
+    return bool(step.action or step.unsupported)
 
 
 def _asked_bare(before: str) -> bool:
@@ -120,7 +164,7 @@ def _asked_bare(before: str) -> bool:
         or opening == ("got",)
         or request_words().verbs.get(opening)
         == (
-            "action",
+            ACTIONS,
             HAVING,
         )
     )
@@ -131,7 +175,7 @@ def _someone_else(phrase: ObjectPhrase, described: str) -> bool:
 
     "find Tom something to cut with": Tom gets it, and the speaker may not say for him.
     """
-    inside = phrase.text.lower() in described or phrase.head in request_words().indefinites
+    inside = phrase.text.lower() in described or phrase.text.lower() in request_words().indefinites
     return not inside and phrase.person != SPEAKER
 
 
@@ -163,7 +207,7 @@ def _bring_verb(said: tuple[str, ...]) -> bool:
     if not said or said[-1] not in words.speaker:
         return False
     return any(
-        kind == "action" and key == BRING and said[-1 - len(verb) : -1] == verb
+        kind == ACTIONS and key == BRING and said[-1 - len(verb) : -1] == verb
         for verb, (kind, key) in words.verbs.items()
     )
 

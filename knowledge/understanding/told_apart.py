@@ -144,3 +144,68 @@ def _part_of(word: str, names: Sequence[str]) -> bool:
     return len(word) >= PART_LETTERS and any(
         name != word and (name.startswith(word) or name.endswith(word)) for name in names
     )
+
+
+USE: Final = re.compile(
+    r"\b(?:to|(?:i|we|you)\s+(?:can|could))\s+[a-z]+\s+(?P<used_on>[a-z' ]*?)"
+    r"(?:\s+(?:with|on|in|up|down|open|shut|off|out|over|back|away))*\s*$"
+)
+"""A thing told by its use, to the end: the words after the use's verb say what it is used on
+("something to charge it": it; "anything to measure the window with": the window)."""
+
+THING_WORDS: Final = frozenset(["it", "them", "this", "that", "these", "those"])
+"""Pronouns that stand for a thing said before ("something to charge it")."""
+
+OTHER_PEOPLE: Final = re.compile(r"^[a-z]+'s\b")
+"""A name that says whose a thing is ("ben's toothbrush")."""
+
+
+def told_apart_for_use(
+    candidates: Sequence[Candidate], utterances: Sequence[str], said: str
+) -> list[Candidate]:
+    """Of things handed to the speaker, those the words said of them pick out.
+
+    Words said after ``said`` tell alike things apart (:func:`told_apart`). A thing told by
+    its use is also told by what the use is for (:func:`used_on`): the thing acted on is never
+    the thing to act on it with ("the menu's print is small, something I could read it with":
+    not the menu), another person's own thing is not free to use while one nobody is said to
+    own fits ("something I can brush my teeth with": not Ben's toothbrush), and of the rest
+    those whose names hold what it is used on are kept ("the phone is flat, something to
+    charge it": the phone charger, not the laptop charger).
+    """
+    words = used_on(utterances, said)
+    if USE.search(said.lower()) is not None:
+        acted_on = {form for word in words for form in singular_forms(word)}
+        candidates = [c for c in candidates if not acted_on & set(_heads(c.label))]
+        free = [c for c in candidates if not OTHER_PEOPLE.match(c.label.lower())]
+        candidates = free or candidates
+    return told_apart(told_apart(candidates, words), describing_words(utterances, said))
+
+
+def _heads(label: str) -> list[str]:
+    """The last word of a name: what the thing is ("lunch menu": menu)."""
+    return _WORD.findall(label.lower())[-1:]
+
+
+def used_on(utterances: Sequence[str], said: str) -> list[str]:
+    """The content words of what a thing told by its use is used on; none for any other thing.
+
+    "something to measure the window with" -> window; "something to charge it" -> the words
+    said before it in its utterance, which say what "it" is ("the phone is flat" -> phone,
+    flat). The speaker ("something to warm me up") is no thing used on.
+    """
+    found = USE.search(said.lower())
+    if found is None:
+        return []
+    stop = english_stop_words()
+    named = [word for word in _WORD.findall(found.group("used_on")) if word not in stop]
+    if named or not set(_WORD.findall(found.group("used_on"))) & THING_WORDS:
+        return named
+    wanted = _WORD.findall(said.lower())
+    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, wanted)) + r"\b")
+    for utterance in utterances:
+        at = pattern.search(utterance.lower())
+        if at is not None:
+            before = _WORD.findall(utterance.lower()[: at.start()])
+            return [word for word in before if word not in stop and len(word) > 1]
+    return []

@@ -25,6 +25,9 @@ ROOMS = """
 :brolly a cog:Object ; rdfs:label "golf umbrella" ; cog:objectType cog:Umbrella ; cog:on :desk .
 :tweezers a cog:Object ; rdfs:label "tweezers" ; cog:objectType cog:Tweezers ; cog:on :desk .
 :rug a cog:Object ; rdfs:label "wool throw" ; cog:objectType cog:Blanket ; cog:on :desk .
+:driver a cog:Object ; rdfs:label "screwdriver" ; cog:objectType cog:Screwdriver ; cog:on :desk .
+:wedge a cog:Object ; rdfs:label "rubber wedge" ; cog:objectType cog:Doorstop ; cog:on :desk .
+:spoon a cog:Object ; rdfs:label "coffee spoon" ; cog:objectType cog:Teaspoon ; cog:on :desk .
 """
 
 
@@ -51,6 +54,9 @@ def study() -> Iterator[SceneGraph]:
         ("something to put over my legs", ["rug"]),  # the particle right after the verb
         ("something to put the pens in", []),  # put in: a container, none on the desk
         ("something to cut the tag off", ["scissors"]),  # no use is "cut off": a use to cut
+        ("anything I could do these bolts up with", ["driver"]),  # the particle after its object
+        ("something to prop it open", ["wedge"]),
+        ("nothing to stir my coffee with", ["spoon"]),  # the thing lacking is told by its use
     ],
 )
 def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
@@ -84,6 +90,18 @@ def test_the_use_is_the_verb_and_the_particle_that_ends_its_clause(
         ("could you find me something to keep the pens in", "something to keep the pens in", "me"),
         ("got anything to dry my hands on?", "anything to dry my hands on", "me"),
         ("anything I can draw with?", "anything I can draw with", "me"),
+        # the clause's own words make no step ("jam it open" opens nothing)
+        (
+            "the gate keeps swinging, get me something to jam it open",
+            "something to jam it open",
+            "me",
+        ),
+        # a want of doing something asks for no thing
+        (
+            "I'd like to check the shelf is level, do we have anything to measure it with?",
+            "anything to measure it with",
+            "me",
+        ),
     ],
 )
 def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_describes(
@@ -109,11 +127,26 @@ def test_a_request_for_a_thing_told_by_its_use_brings_what_the_whole_clause_desc
         "don't bring me anything to cut with",
         "find Tom something to cut with",  # for someone else: whom is not guessed
         "find something to cut with for Tom",
+        "I've got nothing to cut with",  # a lack said, nothing asked for
     ],
 )
 def test_a_thing_told_by_its_use_in_a_request_to_do_something_else_is_left_alone(said: str) -> None:
     frame = with_purposes(parse_request(said))
     assert "bring" not in [step.action for step in frame.steps]
+
+
+def test_a_lack_said_beside_a_request_for_a_named_thing_leaves_the_thing_as_named() -> None:
+    frame = with_purposes(parse_request("there's nothing to cut with, bring me the bread knife"))
+    assert [[phrase.text for phrase in step.objects] for step in frame.steps] == [
+        ["the bread knife"]
+    ]
+
+
+def test_a_lack_said_before_a_request_for_something_tells_what_it_is_for() -> None:
+    said = "the soup's lumpy and there's nothing to stir it with. Fetch me something?"
+    frame = with_purposes(parse_request(said))
+    assert [step.action for step in frame.steps] == ["bring"]
+    assert [phrase.text for phrase in frame.steps[0].objects] == ["nothing to stir it with"]
 
 
 def test_a_question_of_having_a_thing_not_told_by_its_use_stays_a_question() -> None:

@@ -10,6 +10,8 @@ from cogtree.knowledge.understanding.told_apart import (
     describing_words,
     said_alone,
     told_apart,
+    told_apart_for_use,
+    used_on,
 )
 
 
@@ -96,3 +98,49 @@ def test_a_referent_said_alone_has_nothing_more_said_of_it(
     utterance: str, said: str, alone: bool
 ) -> None:
     assert said_alone([utterance], said, others=["the tray"]) is alone
+
+
+@pytest.mark.parametrize(
+    ("utterance", "said", "words"),
+    [
+        ("get me something to sand the shelf with", "something to sand the shelf with", ["shelf"]),
+        # "it" is what the words before it in the utterance say
+        (
+            "my tablet's nearly flat, bring me something to charge it",
+            "something to charge it",
+            ["tablet", "nearly", "flat", "bring"],
+        ),
+        ("hand me something to warm me up", "something to warm me up", []),  # the speaker
+        ("hand me the tea", "the tea", []),  # not told by its use
+    ],
+)
+def test_a_use_is_used_on_its_object_or_what_it_stands_for(
+    utterance: str, said: str, words: list[str]
+) -> None:
+    assert used_on([utterance], said) == words
+
+
+def test_the_thing_a_use_is_for_picks_the_one_whose_name_holds_it() -> None:
+    chargers = [candidate("c1", "laptop charger"), candidate("c2", "tablet charger")]
+    said = ["my tablet's nearly flat, bring me something to charge it"]
+    kept = told_apart_for_use(chargers, said, "something to charge it")
+    assert [c.id for c in kept] == ["c2"]
+
+
+def test_the_thing_acted_on_is_not_the_thing_to_act_on_it_with() -> None:
+    found = [candidate("r1", "recipe card"), candidate("m1", "hand lens")]
+    said = ["the recipe card is tiny, is there something I could read it with?"]
+    kept = told_apart_for_use(found, said, "something I could read it with")
+    assert [c.id for c in kept] == ["m1"]
+
+
+def test_another_persons_own_thing_is_not_offered_for_a_use_while_a_free_one_fits() -> None:
+    combs = [candidate("g1", "gran's comb"), candidate("s1", "spare comb")]
+    said = ["is there anything I can comb my hair with?"]
+    assert [c.id for c in told_apart_for_use(combs, said, "anything I can comb my hair with")] == [
+        "s1"
+    ]
+    alone = [candidate("g1", "gran's comb")]  # hers is still what fits when it is the only one
+    assert [c.id for c in told_apart_for_use(alone, said, "anything I can comb my hair with")] == [
+        "g1"
+    ]

@@ -50,7 +50,7 @@ from cogtree.knowledge.understanding.told_apart import (
     asks_for_any,
     describing_words,
     said_alone,
-    told_apart,
+    told_apart_for_use,
 )
 from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
@@ -456,7 +456,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
             if lookup.for_use:
-                candidates = told_apart(candidates, describing_words(self._said, item))
+                candidates = told_apart_for_use(candidates, self._said, item)
                 candidates = fit_for_use(candidates, item)
             ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
             if any_one:  # "a piece of fruit": the apple or the satsuma
