@@ -19,8 +19,9 @@ one (only a fresh observation or an explicit yes does).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from cogtree.knowledge.language.grammar.words import says_no
 from cogtree.knowledge.wording import singular, verb_bases
 
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
@@ -86,6 +87,17 @@ STATES: Mapping[str, str] = {
     "fray": "faulty",
     "leak": "faulty",
     "melt": "faulty",
+    "scorch": "faulty",
+    "wet": "wet",
+    "damp": "wet",
+    "soaked": "wet",
+    "soak": "wet",
+    "sodden": "wet",
+    "drip": "wet",
+    "seep": "wet",
+    "flood": "wet",
+    "spill": "wet",
+    "spilt": "wet",
 }
 """State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
 ``faulty`` or a flag). A verb is listed by its base: "sparked", "sparking" and "sparks" are
@@ -93,6 +105,17 @@ read through :func:`~knowledge.wording.verb_bases` and :func:`~knowledge.wording
 
 FAULT_STATES = frozenset({"broken", "faulty"})
 """The states of :data:`STATES` that say something is wrong with a thing."""
+
+DAMAGE_STATES = FAULT_STATES | {"wet"}
+"""The states a clause says of a thing it names even when the thing is not its subject: what
+is wrong with it, or water in or on it ("there's a crack in the jug", "water is dripping
+round the light"). "On" or "hot" after a thing is as often a place or a dish as a state."""
+
+_PLACE = re.compile(
+    r"\b(?:in|into|on|onto|round|around|through|under|underneath|behind|over|inside|from|"
+    r"out of|off|down|up|all over)\s+(?P<where>.+)$"
+)
+"""A place phrase: what it names is where the clause's state is."""
 
 _AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
 """Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
@@ -119,7 +142,7 @@ def said_of_things(
             predicate = _predicate(match.group("predicate"))
             if predicate:
                 said.setdefault(thing, []).append(predicate)
-        elif match is None and (done := _did(clause, by_name, last)) is not None:
+        elif (done := _did(clause, by_name, last)) is not None:
             said.setdefault(done[0], []).append(done[1])
         for named, phrase in _described(clause, by_name):
             said.setdefault(named, []).append(phrase)
@@ -148,6 +171,19 @@ def contents_said(phrases: Iterable[str]) -> tuple[str, ...]:
         if match:
             found.append(match.group("what"))
     return tuple(found)
+
+
+def quoted(phrase: str, name: str, names: Collection[str]) -> str:
+    """What the user said of the thing called ``name``, as a reply quotes it.
+
+    A noun phrase ending in one of its ``names`` reads "the hot saucepan"; a clause naming it
+    is quoted whole ("there's water dripping round the light"); a predicate says what the
+    thing is ('the kettle is "leaking"').
+    """
+    words = phrase.split()
+    if words[-1] in names:
+        return f'"the {phrase}"'
+    return f'"{phrase}"' if set(words) & set(names) else f'the {name} is "{phrase}"'
 
 
 def _clauses(utterances: Iterable[str]) -> list[str]:
@@ -189,10 +225,11 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
     """(thing, what it did) when ``clause`` says a thing did something that is a state.
 
     "the kettle sparked", "that lead keeps sparking": a subject naming a thing, then words
-    one of which is a word of a fault (:data:`FAULT_STATES`: "on" or "hot" after a thing
-    is as often a place or a dish as a state); anything else a thing did is not kept. With
-    no subject naming a thing, a clause with such a word that points back ("one of the legs
-    has a crack up it") is about ``last``, the thing named before.
+    one of which is a word of damage (:data:`DAMAGE_STATES`); anything else a thing did is
+    not kept. With no subject naming a thing, a clause with such a word is about the thing
+    its place phrase names ("there's water dripping round the light", "smoke came out of the
+    toaster"), else, when it points back ("one of the legs has a crack up it"), about
+    ``last``, the thing named before. A clause that says no says nothing.
     """
     words = clause.split()
     for end in range(min(len(words) - 1, 5), 0, -1):
@@ -200,15 +237,18 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
         if thing is None:
             continue
         predicate = _predicate(" ".join(words[end:]))
-        if predicate and states_said((predicate,)) & FAULT_STATES:
+        if predicate and states_said((predicate,)) & DAMAGE_STATES:
             return thing, predicate
         return None
-    pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
     predicate = _predicate(clause)
-    if pointed and predicate and states_said((predicate,)) & FAULT_STATES:
-        assert last is not None
-        return last, predicate
-    return None
+    if not predicate or not states_said((predicate,)) & DAMAGE_STATES or says_no(clause):
+        return None
+    place = _PLACE.search(clause)
+    placed = _last_named(place.group("where"), names) if place else None
+    if placed is not None:
+        return placed, clause
+    pointed = last is not None and POINTING & set(re.findall(r"[a-z]+", clause))
+    return (last, predicate) if pointed and last is not None else None
 
 
 def _subject(words: str) -> str:

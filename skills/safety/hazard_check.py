@@ -1,10 +1,9 @@
 """The hazard check: each plan step's predicted state as a small RDF graph, run by the rules.
 
 For a step (a :class:`~skills.action_model.specs.SkillCall`) and the belief the plan predicts just
-before it,
-:func:`step_graph` builds an Oxigraph store of what matters: the step, the things and people it
-names, what rests on or in them, what they rest on, what stands beside them, what the robot
-holds, the people near the robot or the step's destination, and the children of the home.
+before it, :func:`step_graph` builds an Oxigraph store of what matters: the step, the things and
+people it names, what rests on or in them, what they rest on, what stands beside them, what
+the robot holds, the people near the robot or the step's destination, the home's children.
 The rules of :mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a
 :class:`Hazard`. A small graph per step keeps the cost flat however big the scene is.
 
@@ -26,12 +25,12 @@ The step's graph (prefix ``haz:``):
   its types' typical material: a fork of no known material is judged as metal) or
   ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
-  ``haz:faulty`` (the user said it is faulty or broken), ``haz:liquid``, ``haz:holds``
-  (every type each part of its liquid names, with their categories: ``AlcoholicDrink`` for a
-  glass of wine), ``haz:holdsChild`` (its contents name a young child: "baby asleep"),
-  ``haz:liquidMl``, ``haz:capacityMl``, ``haz:support`` and
-  ``haz:relation``, ``haz:beside``
-  (each landmark it stands beside, both ways), ``haz:held`` (the robot holds it), and for the
+  ``haz:faulty`` (the user said it is faulty or broken), ``haz:wet`` (the user said water is
+  in, on or round it), ``haz:liquid``, ``haz:holds`` (every type each part of its liquid
+  names, with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:holdsChild``
+  (its contents name a young child: "baby asleep"), ``haz:liquidMl``, ``haz:capacityMl``,
+  ``haz:support`` and ``haz:relation``, ``haz:beside`` (each landmark it stands beside,
+  both ways), ``haz:held`` (the robot holds it), and for the
   object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
   side relation, or what already rests on or in the target); a PLACE target's ``haz:heightM``
   when the belief knows it.
@@ -85,8 +84,10 @@ from cogtree.knowledge.safety.said_of_people import (
     youngest,
 )
 from cogtree.knowledge.safety.said_of_things import (
+    DAMAGE_STATES,
     FAULT_STATES,
     contents_said,
+    quoted,
     said_of_things,
     states_said,
 )
@@ -300,6 +301,8 @@ class _Facts:
             self.add(node, "hot", _TRUE)
         if stated & FAULT_STATES:
             self.add(node, "faulty", _TRUE)
+        if "wet" in stated:
+            self.add(node, "wet", _TRUE)
         if "powered" in stated:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:
@@ -328,22 +331,19 @@ class _Facts:
     def _quote(self, thing: Thing, described: Descriptions, found: SafetyProperties) -> None:
         """Note what the user said of ``thing`` that made it more hazardous than the belief."""
         seen = safety_properties(replace(described, said=())).kinds
-        stated = states_said(described.said)
-        if found.kinds == seen and (thing.hot or "hot" not in stated) and not stated & FAULT_STATES:
+        stated = states_said(described.said) - ({"hot"} if thing.hot else set())
+        if found.kinds == seen and not stated & (DAMAGE_STATES | {"hot"}):
             return
         raising = [
             phrase
             for phrase in described.said
             if (not thing.hot and "hot" in states_said((phrase,)))
-            or states_said((phrase,)) & FAULT_STATES
+            or states_said((phrase,)) & DAMAGE_STATES
             or safety_properties(replace(described, said=(phrase,))).kinds - seen
         ]
         name = " ".join(_words(thing.id)) or thing.id
         names = {word for seen in described.seen_names for word in seen.lower().split()}
-        self.quotes[thing.id] = tuple(
-            f'"the {phrase}"' if phrase.split()[-1] in names else f'the {name} is "{phrase}"'
-            for phrase in raising
-        )
+        self.quotes[thing.id] = tuple(quoted(phrase, name, names) for phrase in raising)
 
 
 def _related(belief: Belief, names: Iterable[str]) -> set[str]:

@@ -58,3 +58,14 @@ def test_what_someone_says_they_put_in_a_thing_is_what_it_holds() -> None:
     said = said_of_things(["I put peanut butter in the flapjacks this time"], names)
     assert contents_said(said["jar_1"]) == ("peanut butter",)
     assert said_of_things(["put the peanut butter in the flapjacks"], names) == {}  # an order
+
+
+def test_damage_said_of_the_place_a_clause_names_is_said_of_that_thing() -> None:
+    """Checked to fail before: water said to drip round a lamp left the lamp unremarked."""
+    names = {"lamp_1": ["desk lamp", "lamp"], "toaster_1": ["toaster"]}
+    said = said_of_things(["the roof leaked overnight and rain is seeping into the desk lamp"], names)
+    assert states_said(said["lamp_1"]) == {"wet"}
+    spilt = said_of_things(["sorry, my squash got spilt all over the toaster"], names)
+    assert states_said(spilt["toaster_1"]) == {"wet"}
+    assert said_of_things(["there's no water anywhere near the toaster"], names) == {}
+    assert not states_said(said_of_things(["the lamp is by the toaster"], names)["lamp_1"])
