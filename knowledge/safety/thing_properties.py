@@ -22,8 +22,8 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   and so is a thing whose material is such a substance ("acetone").
 - **A thing none of whose names the taxonomy knows** (the label, the id's words, the declared
   type as words) gets the type WordNet's hypernyms give them
-  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: a "machete" is a knife), a guess
-  that only adds its what-it-is flags (never food or drink: a machete is sharp). Its types,
+  (:meth:`~knowledge.scene.taxonomy.Taxonomy.type_derived`: "secateurs" are scissors), a
+  guess that only adds its what-it-is flags (never food or drink: secateurs are sharp). Its types,
   which may exempt a thing from a rule (cookware on a hob), are not taken, nor its typical
   material: the robot would say "the widget is metal" of a thing it knows nothing of.
 - **What the user said** only adds: materials, and the flags that raise a hazard

@@ -286,8 +286,10 @@ class Taxonomy:
         most frequent first, and every synset above them, nearest first: the first one with a
         lemma that is a type's label gives the type ("trowel" -> hand tool -> tool). A
         label, not a synonym: a synonym may be looser than WordNet's word ("device" for an
-        appliance would make a doorstop one). None when the word's household senses lie in
-        more than one lexicographer file (a "rail" is a bird or a bar, a "fryer" a chicken or
+        appliance would make a doorstop one); and not a label WordNet reads two ways in one
+        lexicographer file ("appliance" is also a gadget: a "gizmo" is no electrical
+        appliance). None when the word's household senses lie in more than one lexicographer
+        file (a "rail" is a bird or a bar, a "fryer" a chicken or
         a pan: the word alone does not say which), or when the type would make the thing
         food or drink (:data:`EXEMPTING_FLAGS`: a guess only ever adds what raises a hazard).
         Callers ask :meth:`type_named` first: the taxonomy's own words win.
@@ -320,7 +322,7 @@ class Taxonomy:
         for synset in nouns.broader(word, HOUSEHOLD_LEXNAMES):
             for lemma in synset.lemmas:
                 found = self._labels.get(lemma.replace("_", " ").lower())
-                if found is not None:
+                if found is not None and not nouns.is_ambiguous(lemma, synset):
                     return None if self.properties(found).flags & EXEMPTING_FLAGS else found
         return None
 

@@ -43,6 +43,9 @@ DATA_FOLDER: Final = Path("data") / "wordnet-3.3"
 CACHED_SYNSETS: Final = 8192
 """How many synsets one database keeps parsed (hypernym chains share most of theirs)."""
 
+TOPS: Final = "noun.Tops"
+"""The lexicographer file of the top synsets (entity, object, artefact, animal, food...)."""
+
 HYPERNYM_POINTERS: Final = frozenset({b"@", b"@i"})
 """Pointer symbols to a broader synset: a hypernym, or the class of an instance."""
 
@@ -99,11 +102,14 @@ class NounDatabase:
         return int(line.split()[2]) if line is not None else 0
 
     def broader(self, lemma: str, lexnames: frozenset[str]) -> Iterator[Synset]:
-        """``lemma``'s senses in ``lexnames`` and all they lie under, nearest first.
+        """``lemma``'s senses in ``lexnames`` and what they are kinds of, nearest first.
 
         Sense by sense, most frequent first (a sense in another lexicographer file is
-        skipped with all above it: "tumbler" the acrobat is no glass); each sense itself, then
-        its hypernyms breadth first. A synset met twice is given once.
+        skipped: "tumbler" the acrobat is no glass); each sense itself, then its hypernyms
+        breadth first, as long as they stay in the sense's own file or reach the top synsets
+        (:data:`TOPS`: animal, food, artefact...). A hypernym in another file is another kind
+        of thing, and the walk stops there: paraffin wax is a molecule (a substance), which
+        is a building block (an object), but no toy brick. A synset met twice is given once.
         """
         seen: set[int] = set()
         for offset in self.senses(lemma):
@@ -113,11 +119,22 @@ class NounDatabase:
             frontier = [first]
             while frontier:
                 current = frontier.pop(0)
-                if current.offset in seen:
+                if current.offset in seen or current.lexname not in {first.lexname, TOPS}:
                     continue
                 seen.add(current.offset)
                 yield current
                 frontier.extend(self.synset(above) for above in current.hypernyms)
+
+    def is_ambiguous(self, lemma: str, synset: Synset) -> bool:
+        """Whether ``lemma`` names another synset of ``synset``'s lexicographer file too.
+
+        "appliance" is a home appliance and a gadget, both artefacts: a synset reached by
+        that word cannot tell which of them is meant.
+        """
+        return any(
+            offset != synset.offset and self.synset(offset).lexname == synset.lexname
+            for offset in self.senses(lemma)
+        )
 
     def _read_synset(self, offset: int) -> Synset:
         line = _line_of(self._data, b"%08d" % offset)

@@ -51,8 +51,9 @@ def test_what_the_user_said_only_adds_a_raising_kind() -> None:
 
 
 def test_a_thing_no_name_of_which_is_known_gets_what_wordnet_s_type_raises() -> None:
-    """A machete is a knife by WordNet: sharp; a knife's typical metal is not taken as known."""
-    found = safety_properties(Descriptions(id="thing_1", type="UnclassifiedThing", label="machete"))
+    """Secateurs are scissors by WordNet: sharp; their typical metal is not taken as known."""
+    described = Descriptions(id="thing_1", type="UnclassifiedThing", label="secateurs")
+    found = safety_properties(described)
     assert "sharp" in found.kinds
     assert not found.materials
     assert found.material_unknown

@@ -61,6 +61,19 @@ def test_broader_skips_senses_outside_the_files_and_goes_nearest_first(
     assert not gymnast
 
 
+def test_the_walk_stays_in_the_sense_s_file_and_the_top_synsets(nouns: NounDatabase) -> None:
+    walked = list(nouns.broader("paraffin", HOUSEHOLD_LEXNAMES))
+    assert {synset.lexname for synset in walked} <= {"noun.substance", "noun.Tops"}
+    assert not any("building_block" in synset.lemmas for synset in walked)
+
+
+def test_a_word_two_synsets_of_one_file_share_is_ambiguous(nouns: NounDatabase) -> None:
+    gadget = nouns.synset(nouns.senses("gizmo")[0])
+    assert nouns.is_ambiguous("appliance", gadget)
+    trowel = nouns.synset(nouns.senses("trowel")[0])
+    assert not nouns.is_ambiguous("trowel", trowel)
+
+
 def test_every_index_line_is_found_by_the_search(nouns: NounDatabase) -> None:
     index = _mapped(nouns.folder / "index.noun")
     lemmas = [line.split(b" ", 1)[0].decode() for line in index[:].splitlines()[::997]]
