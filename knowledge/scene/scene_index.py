@@ -7,9 +7,8 @@ keeps what they ask in dictionaries and sets, node by node:
 - every node's classes (``Object``, ``Surface``, ``Human``...), labels, synonyms, object
   types, owners, placements (``on`` / ``in`` / ``inRoom`` / ``mountedOn``) and what it holds,
   and its attributes (string values, true flags, and which attributes it has at all);
-- the reverse of each: the nodes by name, by type, by attribute value, by true flag, by
-  owner, by class, by an unfit state the label says ("dirty"), and what is placed on, in or
-  held by each node;
+- the reverse of each: the nodes by name, type, attribute value, true flag, other attribute,
+  owner, class, unfit state the label says ("dirty"), and what is on, in or held by each;
 - the vocabulary: object types with their labels, synonyms and broader types (the household
   taxonomy's ``cog:kindOf`` closure, with itself), what each kind is used for, typically
   like (qualities, and the flags sharp, fragile, electrical) or can become, and the
@@ -67,9 +66,6 @@ KIND_PROPERTIES["canBe"] = "state"
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
 
-ANYONE = "\u0000anyone"
-"""The owner every owned node is also kept under (never a node id): who owns nothing known."""
-
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
@@ -103,18 +99,8 @@ class SceneChange:
 class Node:
     """What the index knows of one node (every field a tuple; empty when unknown)."""
 
-    __slots__ = (
-        "attributes",
-        "classes",
-        "flags",
-        "held",
-        "labels",
-        "owners",
-        "placements",
-        "synonyms",
-        "types",
-        "values",
-    )
+    __slots__ = ("attributes", "classes", "flags", "held", "labels", "owners", "placements",
+                 "synonyms", "types", "values")  # fmt: skip
 
     def __init__(self) -> None:
         self.classes: tuple[str, ...] = ()
@@ -191,6 +177,8 @@ class _Tables:
         self.by_state: _Table = {}
         """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
         self.by_attribute: _Table = {}
+        """Attribute -> the nodes whose value is neither a string nor true (:meth:`having`)."""
+        self.valued: dict[str, set[str]] = {}  # attribute -> its "attribute=value" keys
         self.by_owner: _Table = {}
         self.by_class: _Table = {}
         self.placed: _Table = {}
@@ -211,23 +199,29 @@ class _Tables:
         for name in node.types:
             edit(self.by_type, name, node_id)
         for attribute, value in node.values:
-            edit(self.by_value, intern(f"{attribute}={value}"), node_id)
+            key = intern(f"{attribute}={value}")
+            edit(self.by_value, key, node_id)
+            keys = self.valued.setdefault(attribute, set())
+            (keys.add if key in self.by_value else keys.discard)(key)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id)
         for state in states_in(" ".join(node.labels)):
             edit(self.by_state, state, node_id)
-        for attribute in node.attributes:
+        for attribute in node.attributes.difference(node.flags, (a for a, _ in node.values)):
             edit(self.by_attribute, attribute, node_id)
         for owner in node.owners:
             edit(self.by_owner, owner, node_id)
-        if node.owners:
-            edit(self.by_owner, ANYONE, node_id)
         for name in node.classes:
             edit(self.by_class, name, node_id)
         for _, support in node.placements:
             edit(self.placed, support, node_id)
         for thing in node.held:
             edit(self.held, node_id, thing)
+
+    def having(self, attribute: str) -> list[Members]:
+        """The nodes with any value of ``attribute``, in parts (one per table and value)."""
+        parts = [_get(self.by_attribute, attribute), _get(self.by_flag, attribute)]
+        return parts + [_get(self.by_value, key) for key in self.valued.get(attribute, ())]
 
 
 def _add(table: _Table, key: str, node_id: str) -> None:
@@ -374,11 +368,10 @@ def _facts(predicate: str, term: Term, attributes: Mapping[str, str]) -> Iterato
 def _add_fact(
     nodes: dict[str, Node], node_id: str, fact: _Fact, shared: dict[object, object]
 ) -> None:
-    """Add ``fact`` to the node ``node_id`` of ``nodes`` (made on its first fact).
+    """Add ``fact`` to the node ``node_id`` of ``nodes`` (made on its first fact); no drafts.
 
     Each field stays sorted (equal facts give equal nodes) and is the one equal to it in
-    ``shared``: nodes share their equal fields (the same classes, types, attribute names,
-    often the same placement), and no draft of a node is kept while the graph is read.
+    ``shared``: nodes share equal fields (classes, types, attribute names, placements).
     """
     name, value = fact
     node = nodes.get(node_id)
@@ -540,6 +533,8 @@ class SceneIndex:
 
     def members(self, table: str, keys: Iterable[str]) -> list[Members]:
         """The nodes under ``keys`` of ``table`` (``by_type``), uncopied: hold :meth:`reading`."""
+        if table == "by_attribute":
+            return [part for key in keys for part in self._tables.having(key) if part]
         found: _Table = getattr(self._tables, table)
         return [_get(found, key) for key in keys if key in found]
 
@@ -560,7 +555,7 @@ class SceneIndex:
     def with_attribute(self, attributes: Iterable[str]) -> set[str]:
         """The nodes with any value of one of ``attributes``."""
         with self._lock:
-            return _union(_get(self._tables.by_attribute, name) for name in attributes)
+            return _union(part for name in attributes for part in self._tables.having(name))
 
     def owned_by(self, owners: Iterable[str]) -> set[str]:
         """The nodes owned by one of ``owners``."""
@@ -568,9 +563,10 @@ class SceneIndex:
             return _union(_get(self._tables.by_owner, owner) for owner in owners)
 
     def unowned(self, nodes: set[str]) -> set[str]:
-        """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
+        """The nodes of ``nodes`` nobody is known to own (each node's owners: costs ``nodes``)."""
         with self._lock:
-            return nodes.difference(_get(self._tables.by_owner, ANYONE))
+            known = self._tables.nodes
+            return {node for node in nodes if node not in known or not known[node].owners}
 
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""

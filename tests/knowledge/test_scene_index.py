@@ -26,8 +26,20 @@ def fields(node: Node | None) -> dict[str, object] | None:
     return None if node is None else {name: getattr(node, name) for name in Node.__slots__}
 
 
+TABLES = ("by_name", "by_type", "by_value", "by_flag", "by_state", "by_attribute", "by_owner")
+TABLES += ("by_class", "placed", "held")
+
+
 def snapshot(index: SceneIndex) -> dict[str, object]:
-    return {node_id: fields(index.node(node_id)) for node_id in sorted(index._tables.nodes)}
+    """Every node and every reverse map (each key's nodes, as any read sees them)."""
+    found: dict[str, object] = {
+        node_id: fields(index.node(node_id)) for node_id in sorted(index._tables.nodes)
+    }
+    for table in TABLES:
+        keys = sorted(getattr(index._tables, table))
+        found[table] = {key: sorted(set().union(*index.members(table, [key]))) for key in keys}
+    found["valued"] = {name: sorted(keys) for name, keys in index._tables.valued.items() if keys}
+    return found
 
 
 def test_a_batch_updates_only_what_it_touches_and_names_move_the_names_version() -> None:
@@ -61,6 +73,8 @@ def test_incremental_updates_agree_with_a_rebuild_on_either_store() -> None:
                 batch.append(seen("user", "holds", thing))
             if step % 5 == 0:
                 batch += [seen(f"new{step}", "type", "Object"), seen(f"new{step}", "label", "cup")]
+            if step % 3 == 0:
+                batch.append(seen(thing, "colour", rng.choice(["red", "green"])))
             home.observe(batch)
             if step % 11 == 0:
                 home.forget_placement(thing)
