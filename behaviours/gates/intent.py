@@ -52,6 +52,7 @@ from cogtree.knowledge.understanding.intent_matching import (
     continuation,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
+from cogtree.knowledge.understanding.lexicon_book import scene_names
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
 from cogtree.knowledge.understanding.slot_filling import fill_slots, is_grounded
 from cogtree.knowledge.understanding.turn_state import (
@@ -524,8 +525,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             self._notes.append("no ParseRequest ran this turn: the request's steps were not read")
             return None
         why = f"asks for what the robot cannot do: {', '.join(frame.missing_skills)}"
-        known = self._known_thing(domain)
-        if frame.missing_skills and not (frame := doable_part(frame, known)).steps:
+        named = scene_names(domain.pack, domain.lexicons)
+        if frame.missing_skills and not (frame := doable_part(frame, named)).steps:
             return Verdict(self._decision(NO_TASK, {}, 0.9, why), why)
         if len(frame.steps) > 1:
             return self._from_sequence(domain, guess, frame, utterance)
@@ -584,12 +585,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
     @staticmethod
     def _known_thing(domain: _Domain) -> Callable[[str], bool]:
         """Whether words name a thing the pack's scene lexicons know (the belief's things)."""
-        scene = [
-            lexicon
-            for name, lexicon in domain.lexicons.items()
-            if (spec := domain.pack.manifest.lexicons.get(name)) is not None and spec.scene
-        ]
-        return lambda words: any(lexicon.find(words) for lexicon in scene)
+        names = scene_names(domain.pack, domain.lexicons)
+        return lambda words: bool(names(words))
 
     def _other_action(
         self, domain: _Domain, guess: IntentGuess, action: str, utterance: str

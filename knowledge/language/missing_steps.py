@@ -7,12 +7,14 @@ every step after it are left (:func:`left_undone`): a later step may need the mi
 result ("slice the pineapple and put the pieces in a bowl"), and the robot says what it could
 not do.
 
-A request whose first step is missing and that goes on with steps the robot could do has its
-things set out instead (:func:`gathering`): the things that step works on and with, those the
-scene holds, are brought to the speaker so a person can do it ("slice the melon with the big
-knife, then put it in the bowl": the melon, the knife); the reply says what was left, and who
-could be asked to do it. A request for the missing skill alone ("dice the courgette") is refused,
-naming the skill.
+A request whose first step is missing has its things set out instead (:func:`gathering`) when
+there is more to it than that step: steps the robot could do come after it ("slice the melon
+with the big knife, then put it in the bowl"), or it makes something the scene does not hold
+out of things it does ("make me a cheese sandwich": the cheese). The things the missing first
+step works on and with, those the scene holds, are brought to the speaker so a person can do the
+step; the reply says what was left, and who could be asked to do it. A request for the missing
+skill alone, on things the scene holds ("dice the courgette", "fry the mushrooms in the
+skillet"), is refused, naming the skill.
 
 Nothing is done when a step before the missing one powers or heats something (its capability
 needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own, it would
@@ -22,12 +24,18 @@ whole, naming the missing skill.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.request_frame import WANTED, ObjectPhrase, RequestFrame, Step
+from cogtree.knowledge.language.request_frame import (
+    SPEAKER,
+    WANTED,
+    ObjectPhrase,
+    RequestFrame,
+    Step,
+)
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 STAYS_PUT: Final = ("Appliance", "FurniturePiece")
@@ -47,18 +55,22 @@ def leaves_running(step: Step) -> bool:
     return POWERING in request_words().skills.get(step.action, frozenset())
 
 
-def doable_part(frame: RequestFrame, known: Callable[[str], bool] | None = None) -> RequestFrame:
+Names = Callable[[str], Sequence[str]]
+"""The names of the scene's things some words mention, as said ("a cheese sandwich" -> "cheese")."""
+
+
+def doable_part(frame: RequestFrame, named: Names | None = None) -> RequestFrame:
     """``frame`` cut to its steps before the first missing one (all of it when none is).
 
     The cut frame names no missing skill; it has no step when a step before the missing one
     :func:`leaves_running` or when the first step is missing and nothing is gathered for it
-    (:func:`gathering`, with ``known``: none without). The request is then refused whole.
+    (:func:`gathering`, with ``named``: none without). The request is then refused whole.
     """
     first = _first_missing(frame)
     if first is None:
         return frame
     doable = frame.steps[:first]
-    if not doable and known is not None and (gather := gathering(frame, known)) is not None:
+    if not doable and named is not None and (gather := gathering(frame, named)) is not None:
         doable = (gather,)
     return replace(frame, steps=() if any(map(leaves_running, doable)) else doable)
 
@@ -69,44 +81,84 @@ def left_undone(frame: RequestFrame) -> tuple[Step, ...]:
     return () if first is None else frame.steps[first:]
 
 
-def gathering(frame: RequestFrame, known: Callable[[str], bool]) -> Step | None:
-    """A step bringing the things the missing first step names, for a person to use.
+def gathering(frame: RequestFrame, named: Names) -> Step | None:
+    """A step bringing the things the missing first step works on and with, for a person.
 
-    Only for a request that goes on past that step with an action the robot has ("... and put
-    the slices in the bowl"): a request for the missing skill alone ("dice the courgette") is
-    refused, naming it. The things are that step's wanted objects and its tool, as said, kept
-    when ``known`` says the scene holds them and they are not used where they stand (an
-    appliance, furniture). None when the first step is not missing (its doable part runs, or
-    is refused) or when no such thing is known. Whether one may be brought is the hazard
-    check's to say, as for every step: bringing a sharp, hot or toxic thing nobody asked for
-    is asked about first, and to a child refused (``offered_unasked``,
-    ``dangerous_to_child`` in ``knowledge/safety/hazards/rules.ttl``).
+    Only for a request whose first step is missing and that asks for more than it: a later
+    step with an action the robot has ("... and put the slices in the bowl"), or, in any
+    missing step, a thing to make that the scene does not hold, out of things it does
+    (:func:`_worked_on`). A request for the missing skill alone ("dice the courgette") is
+    refused, naming it. The things are the first step's wanted objects and tool, as said (for
+    a thing to make, the things its name says: the cheese of "a cheese sandwich"), those
+    ``named`` finds in the scene and not used where they stand (an appliance, furniture).
+    None when the first step is not missing (its doable part runs, or is refused) or when no
+    such thing is known. Whether one may be brought is the hazard check's to say, as for
+    every step: bringing a sharp, hot or toxic thing nobody asked for is asked about first,
+    and to a child refused (``offered_unasked``, ``dangerous_to_child`` in
+    ``knowledge/safety/hazards/rules.ttl``).
     """
-    if _first_missing(frame) != 0 or not any(step.action for step in frame.steps[1:]):
+    if _first_missing(frame) != 0:
         return None
-    step = frame.steps[0]
-    said = [*step.wanted, *([step.tool] if step.tool is not None else [])]
-    things = tuple(_things(said, known))
+    found = [_worked_on(step, named) for step in frame.steps if step.unsupported]
+    if not any(made for _, made in found) and not any(step.action for step in frame.steps[1:]):
+        return None
+    things = tuple(_movable(found[0][0]))
     if not things:
         return None
     said_as = f"{WANTED} {' and '.join(phrase.text for phrase in things)}"
-    return Step(text=said_as, verb=WANTED, action=WANTED, objects=things)
+    return Step(
+        text=said_as, verb=WANTED, action=WANTED, objects=things, recipient=_for_whom(frame)
+    )
 
 
-def _things(phrases: list[ObjectPhrase], known: Callable[[str], bool]) -> dict[ObjectPhrase, None]:
-    """The phrases that name a thing ``known`` holds, once each (no pronoun, no person).
+def _for_whom(frame: RequestFrame) -> ObjectPhrase | None:
+    """Whom the missing steps are for, as said ("make me ...", "... for Tom"); None: unsaid.
 
-    A thing the taxonomy calls an appliance or furniture (:data:`STAYS_PUT`) is left out.
+    A pronoun names someone only when it is the speaker's ("me", "us"): "mix them" names things.
+    """
+    said = [
+        phrase
+        for step in frame.steps
+        if step.unsupported
+        for phrase in (step.recipient, *step.wanted)
+        if phrase is not None
+        and (phrase.person == SPEAKER or (phrase.person and not phrase.pronoun))
+    ]
+    return said[0] if said else None
+
+
+def _worked_on(step: Step, named: Names) -> tuple[list[ObjectPhrase], bool]:
+    """The phrases of the things ``step`` works on and with that the scene holds, and if it makes.
+
+    A wanted phrase whose words mention things of the scene but do not end with one names a
+    thing to make out of them ("a cheese sandwich": the cheese is kept, as said, unless another
+    phrase of the step names it already: "a cheese omelette with the cheddar cheese"); a
+    phrase that ends with a thing's name is that thing ("two slices of the cheddar"). No
+    pronoun, no person.
+    """
+    kept: list[ObjectPhrase] = []
+    parts: list[str] = []
+    for phrase in [*step.wanted, *([step.tool] if step.tool is not None else [])]:
+        names = [] if phrase.pronoun or phrase.person else list(named(phrase.text))
+        if any(phrase.text.lower().endswith(name.lower()) for name in names):
+            kept.append(phrase)
+        elif phrase is not step.tool:
+            parts += names
+    said = " ".join(phrase.text.lower() for phrase in kept)
+    made = [ObjectPhrase(text=name, head=name.split()[-1]) for name in parts]
+    return kept + [part for part in made if part.text.lower() not in said], bool(parts)
+
+
+def _movable(phrases: Iterable[ObjectPhrase]) -> dict[ObjectPhrase, None]:
+    """The phrases, once each by what they say, but the things used where they stand.
+
+    A thing the taxonomy calls an appliance or furniture (:data:`STAYS_PUT`) is not brought.
     """
     taxonomy = household_taxonomy()
-    return dict.fromkeys(
-        phrase
-        for phrase in phrases
-        if not phrase.pronoun
-        and not phrase.person
-        and known(phrase.text)
-        and not (
-            (kind := taxonomy.type_named(phrase.text)) is not None
-            and any(taxonomy.is_a(kind, category) for category in STAYS_PUT)
-        )
-    )
+    kept: dict[str, ObjectPhrase] = {}
+    for phrase in phrases:
+        kind = taxonomy.type_named(phrase.text)
+        if kind is not None and any(taxonomy.is_a(kind, category) for category in STAYS_PUT):
+            continue
+        kept.setdefault(phrase.text.lower(), phrase)
+    return dict.fromkeys(kept.values())

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import (
     ObjectPhrase,
     RequestFrame,
@@ -32,6 +33,7 @@ def with_unknown_verbs(frame: RequestFrame, known: Callable[[], frozenset[str]])
     """``frame`` with each step of an unknown verb made a step of a missing skill.
 
     A step's verb is unknown when the grammar gave it no capability and no missing skill, it
+    is a word that opens no condition ("once the oil is hot" says when, not what to do), it
     is no verb of ``known()`` (the verbs the packs' examples ask with:
     :attr:`~knowledge.understanding.scope_matching.Offered.verbs`; called only for a verb the
     grammar does not know, as gathering them parses every example), and it acts on a thing (an
@@ -53,6 +55,7 @@ def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
         or step.unsupported
         or step.statement
         or not step.wanted
+        or not _a_verb(step.verb)
         or step.verb.split()[0] in known()
         or not any(_a_thing(phrase) for phrase in step.wanted)
     ):
@@ -61,6 +64,15 @@ def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
     return replace(
         step, unsupported=f"{UNKNOWN_VERB}{step.verb}", missing_skill=f"{step.verb} {what}"
     )
+
+
+def _a_verb(verb: str) -> bool:
+    """Whether the step's first word may be a verb: a word, not one that opens a condition.
+
+    "once the oil is hot", "while it brews" say when, not what to do; a lone comma is no word.
+    """
+    first = verb.split()[0]
+    return first.isalpha() and first.lower() not in request_words().subordinators
 
 
 def _a_thing(phrase: ObjectPhrase) -> bool:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from typing import get_args
 
 from cogtree.knowledge.packs.domain_pack import DomainPack, PackError, SceneSource
@@ -167,6 +167,19 @@ class LexiconBook:
 
 def _reads_scene(pack: DomainPack) -> bool:
     return any(spec.source() == "scene" for spec in pack.manifest.lexicons.values())
+
+
+def scene_names(pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> Callable[[str], list[str]]:
+    """The names of the belief's things some words mention, as said, by ``pack``'s scene lexicons.
+
+    ("a cheese sandwich" -> ["cheese"] in a kitchen holding cheddar cheese.)
+    """
+    scene = [
+        lexicon
+        for name, lexicon in lexicons.items()
+        if (spec := pack.manifest.lexicons.get(name)) is not None and spec.scene
+    ]
+    return lambda words: [mention.text for lexicon in scene for mention in lexicon.find(words)]
 
 
 def basic_families(family: SceneSource) -> list[SceneSource]:

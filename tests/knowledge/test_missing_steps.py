@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cogtree.knowledge.language.missing_steps import doable_part, gathering, left_undone
-from cogtree.knowledge.language.request_frame import WANTED, parse_request
+from cogtree.knowledge.language.request_frame import SPEAKER, WANTED, parse_request
 
 
 def test_the_steps_before_the_first_missing_one_are_done_and_the_rest_left() -> None:
@@ -35,9 +35,9 @@ def test_nothing_is_done_when_the_part_before_the_missing_step_leaves_something_
         assert left_undone(frame)[0].missing_skill, said
 
 
-def _holds(*names: str) -> Callable[[str], bool]:
-    """A scene that knows the things whose names are in ``names`` (as a lexicon would)."""
-    return lambda said: any(name in said for name in names)
+def _holds(*names: str) -> Callable[[str], list[str]]:
+    """A scene holding the things ``names``: the names some words mention (as a lexicon would)."""
+    return lambda said: [name for name in names if name in said.lower()]
 
 
 def test_a_missing_first_step_with_doable_steps_after_it_has_its_things_set_out() -> None:
@@ -93,3 +93,49 @@ def test_sharp_hot_or_chemical_things_are_gathered_for_the_hazard_check_to_judge
     scrub = parse_request("scrub the hot saucepan, then put the lid on the shelf")
     step = gathering(scrub, _holds("saucepan", "lid", "shelf"))
     assert step is not None and [phrase.text for phrase in step.objects] == ["the hot saucepan"]
+
+
+def test_a_thing_to_make_has_what_its_name_says_it_is_made_of_set_out_for_the_speaker() -> None:
+    frame = parse_request("make me a cheese toastie")
+    step = gathering(frame, _holds("cheese", "bread"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["cheese"]
+    assert step.recipient is not None and step.recipient.person == SPEAKER
+    assert doable_part(frame, _holds("cheese")).steps == (step,)
+    assert left_undone(frame) == frame.steps  # the making is still said to be left
+
+
+def test_the_thing_to_make_is_for_whom_the_request_says() -> None:
+    step = gathering(parse_request("whip up a pear tart for Tom"), _holds("pear"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["pear"]
+    assert step.recipient is not None and step.recipient.text == "Tom"
+
+
+def test_what_the_making_names_as_said_is_not_fetched_twice() -> None:
+    frame = parse_request("could you make a ham omelette with the eggs and the ham")
+    step = gathering(frame, _holds("ham", "eggs"))
+    assert step is not None
+    assert sorted(phrase.text for phrase in step.objects) == ["the eggs", "the ham"]
+
+
+def test_a_later_step_that_makes_something_sets_out_the_first_steps_things() -> None:
+    frame = parse_request("stir the cream and the honey to make a honey topping")
+    step = gathering(frame, _holds("cream", "honey"))
+    assert step is not None
+    assert [phrase.text for phrase in step.objects] == ["the cream", "the honey"]
+
+
+def test_a_missing_step_on_things_the_scene_holds_or_a_making_of_nothing_known_is_refused() -> None:
+    for said, held in (
+        ("chop the onion", ("onion", "knife")),  # the missing step alone
+        ("toast the bread", ("bread",)),
+        ("make a berry smoothie", ("banana",)),  # nothing its name says is here
+    ):
+        frame = parse_request(said)
+        assert gathering(frame, _holds(*held)) is None, said
+        assert doable_part(frame, _holds(*held)).steps == (), said
+
+
+def test_things_said_as_them_are_no_one_to_bring_the_things_to() -> None:
+    frame = parse_request("grate the carrot and the potato, mix them in a bowl and serve them")
+    step = gathering(frame, _holds("carrot", "potato"))
+    assert step is not None and step.recipient is None  # brought to the speaker

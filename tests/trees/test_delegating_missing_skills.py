@@ -40,11 +40,12 @@ world:
             label: bread knife}
     board: {type: CuttingBoard, on: counter, mass_kg: 0.6, label: bread board}
     egg: {type: Egg, on: counter, mass_kg: 0.06, label: egg}
+    cheese: {type: Cheese, on: counter, mass_kg: 0.3, label: block of cheddar}
   robots:
     robot1: {profile: humanoid, room: kitchen}
   people: PEOPLE
 belief:
-  objects: [loaf, knife, board, egg]
+  objects: [loaf, knife, board, egg, cheese]
   seen_seconds_ago: 60
 request: {speaker: SPEAKER, text: hello}
 goal: {all: ["on(loaf, counter)"]}
@@ -159,3 +160,12 @@ def test_a_speaker_alone_is_brought_what_the_robot_can_and_handed_the_rest(home:
     assert "I can't cut things yet" in last.reply
     assert "I asked you to do that part" in last.reply
     assert "knife" not in _handed(record)
+
+
+def test_a_request_to_make_something_has_its_things_brought_and_the_making_handed_over(
+    home: Home,
+) -> None:
+    last, record, done = home.turn({"ann": ADULT}, "ann", "could you make me a cheese toastie")
+    assert "cheese" in _handed(record)  # the robot's part: what the toastie is made of
+    assert [(task.person, task.ability) for task in done] == [("ann", "cook")]
+    assert "I can't cook yet" in last.reply and "I asked you to do that part" in last.reply
