@@ -371,7 +371,8 @@ class _Said:
         return self._found[key]
 
 
-_WORD_CHARS = re.compile(r"\w+")
+_WORD_CHARS = re.compile(r"[^\W_]+")
+"""A word of a text: letters and digits; an underscore parts words, as in an id ("shelf_2")."""
 
 
 def stated_names(reply: str, names: EntityNames) -> list[str]:
@@ -440,7 +441,8 @@ def _starts_sentence(text: str, at: int) -> bool:
 
 def occurs(form: str, text: str) -> bool:
     """Whether ``form`` (or its plural) is a whole word or phrase of ``text`` (any case)."""
-    return re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", text, re.IGNORECASE) is not None
+    found = rf"(?<![^\W_]){re.escape(form)}(?:e?s)?(?![^\W_])"
+    return re.search(found, text, re.IGNORECASE) is not None
 
 
 def check_reply(

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny
 
 from cogtree.knowledge.llm.types import CallRecord
+from cogtree.knowledge.packs.slot_values import SlotValue
 from cogtree.knowledge.understanding.scope_matching import OUT_OF_SCOPE
 from cogtree.knowledge.wording import BoundedText
 
@@ -46,9 +47,6 @@ MISSING_TASK = "task"
 SPEAKER_SLOT = "speaker"
 """What ``/turn/missing`` and a pending question name when the robot must ask who is speaking.
 It is not a slot of any task: the answer sets ``/turn/speaker``."""
-
-SlotValue = str | float | bool | list[str] | None
-"""A slot as the user said it (normalised): text, a number, a flag or several words."""
 
 
 class ScopeDecision(BoundedText):

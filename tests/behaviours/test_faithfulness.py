@@ -13,6 +13,7 @@ from cogtree.knowledge.understanding.faithfulness import (
     Support,
     check_reply,
     is_supported,
+    occurs,
     parse_number,
     stated_names,
     stated_numbers,
@@ -256,3 +257,16 @@ def test_a_form_two_things_share_names_both() -> None:
     assert not check_reply(
         reply, Support(texts=(), ids=frozenset({"chicken_satay"})), names
     ).entities
+
+
+@pytest.mark.parametrize(
+    ("form", "text", "found"),
+    [
+        ("shelf", "GOTO(shelf_2), PICK(jar_1)", True),  # an id's underscore parts its words
+        ("jar", "PICK(jar_1, right)", True),
+        ("shelf", "the bookshelf", False),
+        ("shelf", "shelving", False),
+    ],
+)
+def test_a_name_occurs_as_a_whole_word_ids_included(form: str, text: str, found: bool) -> None:
+    assert occurs(form, text) is found

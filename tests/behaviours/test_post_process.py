@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.actions.grounding.post_process import PostProcess, normalised, quantity
+from cogtree.behaviours.actions.grounding.post_process import PostProcess
 from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.slot_values import normalised, quantity
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
 from cogtree.knowledge.worker_pool import WorkerPool
@@ -770,3 +771,38 @@ def test_a_person_pronoun_is_the_one_other_person_of_the_belief(
         node for node in resolved(blackboard)["destination"].ids if node in ("ana", "grandma")
     ] == ids
     scene.close()
+
+
+def test_a_plural_that_fits_several_things_is_one_step_for_each(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    intent = IntentFrame(
+        domain="household", task="Bring", slots={"object": "the bottles", "destination": "kitchen"}
+    )
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    frame = blackboard.get("/turn/intent")
+    assert isinstance(frame, IntentFrame) and frame.sequence
+    ids = [step.resolved["object"].ids for step in frame.steps]
+    assert ids == [["bottle_blue"], ["bottle_green"]]
+    assert all(step.resolved["destination"].ids == ["kitchen"] for step in frame.steps)
+    assert all(step.slots["object"] == "the bottles" for step in frame.steps)
+
+
+def test_the_singular_of_several_things_is_still_asked_about(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    intent = IntentFrame(
+        domain="household", task="Bring", slots={"object": "the bottle", "destination": "kitchen"}
+    )
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    frame = blackboard.get("/turn/intent")
+    assert isinstance(frame, IntentFrame) and not frame.sequence
+    assert resolved(blackboard)["object"].ambiguous

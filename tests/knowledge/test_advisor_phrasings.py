@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from cogtree.behaviours.actions.grounding.post_process import quantity
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domains.advisor.tasks import amount
+from cogtree.knowledge.packs.slot_values import quantity
 from cogtree.knowledge.packs.task_schema import asked_first, missing_user, required_slots
 from cogtree.knowledge.understanding.intent_matching import IntentMatcher, cued_task
 from cogtree.knowledge.understanding.lexicon import Lexicon

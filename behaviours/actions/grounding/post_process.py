@@ -17,21 +17,22 @@ to do with them.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
-from typing import Any, Final, Literal, get_args
+from typing import Any, Final, Literal
 
 from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.knowledge.language.grammar.number import names_every
 from cogtree.knowledge.language.pronouns import people_meant
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.packs.slot_values import is_number, normalised
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.safety.hazard_rules import HazardRules, shipped_hazard_rules
 from cogtree.knowledge.safety.thing_properties import Descriptions, Reading, what_it_is
@@ -62,93 +63,9 @@ from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
 
-GRAMS_PER_UNIT = {
-    "mg": 0.001,
-    "milligram": 0.001,
-    "milligrams": 0.001,
-    "g": 1.0,
-    "gr": 1.0,
-    "gram": 1.0,
-    "grams": 1.0,
-    "gramme": 1.0,
-    "grammes": 1.0,
-    "kg": 1000.0,
-    "kilo": 1000.0,
-    "kilos": 1000.0,
-    "kilogram": 1000.0,
-    "kilograms": 1000.0,
-    "oz": 28.349523125,
-    "ounce": 28.349523125,
-    "ounces": 28.349523125,
-    "lb": 453.59237,
-    "lbs": 453.59237,
-    "pound": 453.59237,
-    "pounds": 453.59237,
-}
-"""Mass units, in grams."""
-
-KCAL_PER_UNIT = {
-    "kcal": 1.0,
-    "cal": 1.0,
-    "calorie": 1.0,
-    "calories": 1.0,
-    "kilocalorie": 1.0,
-    "kilocalories": 1.0,
-    "kj": 1 / 4.184,
-    "kilojoule": 1 / 4.184,
-    "kilojoules": 1 / 4.184,
-}
-"""Energy units, in kcal (a food "calorie" is a kilocalorie)."""
-
-_QUANTITY = re.compile(
-    r"^(?:about|around|roughly|approximately|~)?\s*(-?\d+(?:[.,]\d+)?)\s*([a-z]+)?\.?$"
-)
-_TRIM = " \t\n,.;:!?\"'"
-
-
-def quantity(text: str) -> float | None:
-    """``text`` as a number, masses in grams and energies in kcal; None if it is not one.
-
-    ``"200 g"`` -> 200.0, ``"0.2 kg"`` -> 200.0, ``"1,5 kg"`` -> 1500.0, ``"2,000 kcal"`` ->
-    2000.0, ``"500 kJ"`` ->
-    119.5..., ``"about 300 calories"`` -> 300.0, ``"12"`` -> 12.0; ``"a lot"`` -> None.
-    """
-    match = _QUANTITY.match(" ".join(text.lower().split()))
-    if match is None:
-        return None
-    digits = match.group(1)  # "2,000" is two thousand (a comma before three digits), "1,5" 1.5
-    thousands = re.fullmatch(r"-?\d{1,3}(?:,\d{3})+", digits) is not None
-    number = float(digits.replace(",", "" if thousands else "."))
-    unit = match.group(2)
-    if unit is None:
-        return number
-    factor = GRAMS_PER_UNIT.get(unit, KCAL_PER_UNIT.get(unit))
-    return None if factor is None else round(number * factor, 6)
-
-
-def _numeric(annotation: Any) -> bool:
-    kinds = set(get_args(annotation)) | {annotation}
-    return bool(kinds & {float, int}) and bool not in kinds
-
-
-def normalised(value: SlotValue, *, keep_case: bool, numeric: bool) -> SlotValue:
-    """One slot value tidied, as PostProcess writes it back to the frame.
-
-    Single spaces, no stray punctuation at the ends, lower case (unless ``keep_case``), and a
-    number in grams or kcal when ``numeric`` and the text is a quantity.
-    """
-    if value is None or isinstance(value, bool | float):
-        return value
-    if isinstance(value, list):
-        items = [normalised(item, keep_case=keep_case, numeric=False) for item in value]
-        return [item for item in items if isinstance(item, str) and item]
-    text = " ".join(str(value).split()).strip(_TRIM)
-    if numeric:
-        amount = quantity(text)
-        if amount is not None:
-            return amount
-    return text if keep_case else text.lower()
-
+EACH_LIMIT: Final = 6
+"""The most things a request that means every one of them is done for, one step each; with
+more, the user is asked which."""
 
 Placed = tuple[list[Candidate], dict[str, str], dict[str, Reading]]
 """A referent's candidates and, when asked for, where each is believed to be and what it is
@@ -309,12 +226,28 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             if lookup.slot == self._first_scene_slot.get(lookup.step):
                 self._candidates[lookup.step] = first
         self._lookups = []
+        if self._sequence is None:
+            self._each_of_several()
         shown = self._write_sequence() if self._sequence is not None else ONE_TASK
         self.blackboard.set(self.resolved_key, dict(self._resolved.get(shown, {})))
         if shown in self._first_scene_slot:
             self.blackboard.set(self.candidates_key, list(self._candidates.get(shown, [])))
-        self.feedback_message = self._describe(self._resolved.get(shown, {}))
+        self.feedback_message = _described(self._resolved.get(shown, {}))
         return Status.SUCCESS
+
+    def _each_of_several(self) -> None:
+        """One step per thing when the one task means every thing its words fit."""
+        frame = keys.read_optional(self.blackboard, self.intent_key, IntentFrame)
+        slot = self._first_scene_slot.get(ONE_TASK, "")
+        things = self._candidates.get(ONE_TASK, [])
+        steps = each_of_several(frame, slot, self._resolved.get(ONE_TASK, {}), things)
+        if frame is None or not steps:
+            return
+        for index, (_, resolved) in enumerate(steps):
+            self._resolved[index], self._candidates[index] = resolved, [things[index]]
+            self._first_scene_slot[index] = slot
+        self._sequence = frame.model_copy(update={"steps": [step for step, _ in steps]})
+        self._pack_of_turn = self._pack(frame)
 
     def _write_sequence(self) -> int:
         """Write the sequence with each step's resolutions; return the step it shows."""
@@ -376,7 +309,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             spec = task.slots.get(slot)
             kind = spec.resolve if spec is not None else "text"
             info = schema_fields.get(slot)
-            numeric = info is not None and _numeric(info.annotation)
+            numeric = info is not None and is_number(info.annotation)
             slots[slot] = normalised(value, keep_case=kind == "text", numeric=numeric)
             others = [
                 item for name, other in said.items() if name != slot for item in _items(other)
@@ -418,7 +351,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 return
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
-            lookup = _SceneLookup(slot, said, items, step, lexicon, self._people(pack), for_use)
+            people = _people(pack, self._lexicons.get(pack.name, {}))
+            lookup = _SceneLookup(slot, said, items, step, lexicon, people, for_use)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
                 more = describing_words(self._said, item)  # "that fruit, the red one"
@@ -461,7 +395,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
             if any_one:  # "a piece of fruit": the apple or the satsuma
                 candidates = any_one_will_do(candidates, places, readings, ruled)
-            if lookup.for_use:  # side by side before the speaker: "that fruit" too, said alone
+            every = names_every(item, [candidate.label for candidate in candidates])
+            if lookup.for_use and not every:  # side by side before the speaker: "that fruit"
                 candidates = any_will_do(candidates, places, readings, ruled if alone else None)
             first = candidates if first is None else first
             if not candidates:
@@ -495,25 +430,6 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         named = [mention.id for said in self._said for mention in people.find(said)]
         speaker = keys.read_optional(self.blackboard, self.speaker_key, str) or ""
         return people_meant(item, named, people.ids, speaker)
-
-    def _people(self, pack: DomainPack) -> Lexicon | None:
-        """The pack's lexicon of the scene's people, if it has one."""
-        lexicons = self._lexicons.get(pack.name, {})
-        for name, spec in pack.manifest.lexicons.items():
-            if spec.scene == ["people"] and name in lexicons:
-                return lexicons[name]
-        return None
-
-    def _describe(self, resolved: Mapping[str, SlotResolution]) -> str:
-        if not resolved:
-            return "nothing to resolve"
-        parts = []
-        for slot, resolution in resolved.items():
-            if resolution.kind == "text":
-                parts.append(f"{slot}: text")
-            else:
-                parts.append(f"{slot}: {len(resolution.ids)} id(s)")
-        return "; ".join(parts)
 
 
 @lru_cache(maxsize=1)
@@ -598,3 +514,51 @@ def _from_lexicon(
                 ids.append(mention.id)
                 reasons.append(f"'{mention.text}': {lexicon.name} {mention.id}")
     return SlotResolution(slot=slot, said=said, kind=resolved_kind, ids=ids, reasons=reasons)
+
+
+def each_of_several(
+    frame: IntentFrame | None,
+    slot: str,
+    resolved: Mapping[str, SlotResolution],
+    things: Sequence[Candidate],
+) -> list[tuple[IntentStep, dict[str, SlotResolution]]]:
+    """The steps of a one-task ``frame`` whose ``slot`` means every thing its words fit.
+
+    "Put the mugs in the sink" with two mugs (:func:`names_every`): the task once for each of
+    ``things`` (the slot's candidates, at most :data:`EACH_LIMIT`, every one that matched
+    listed), each step with that thing resolved and the other slots as they were. Empty when
+    the words mean one thing, or the candidates are not the slot's every match.
+    """
+    found = resolved.get(slot)
+    if frame is None or frame.task is None or found is None or not isinstance(found.said, str):
+        return []
+    listed = all(thing.among is None or thing.among <= len(things) for thing in things)
+    if not 1 < len(things) <= EACH_LIMIT or {t.id for t in things} != set(found.ids):
+        return []
+    if not listed or not names_every(found.said, [thing.label for thing in things]):
+        return []
+    return [
+        (
+            IntentStep(task=frame.task, slots=frame.slots, said=thing.label),
+            {**resolved, slot: found.model_copy(update={"ids": [thing.id]})},
+        )
+        for thing in things
+    ]
+
+
+def _people(pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> Lexicon | None:
+    """The pack's lexicon of the scene's people, if it has one (``lexicons``: the pack's)."""
+    for name, spec in pack.manifest.lexicons.items():
+        if spec.scene == ["people"] and name in lexicons:
+            return lexicons[name]
+    return None
+
+
+def _described(resolved: Mapping[str, SlotResolution]) -> str:
+    """How many ids each slot resolved to, for the node's feedback."""
+    if not resolved:
+        return "nothing to resolve"
+    return "; ".join(
+        f"{slot}: text" if found.kind == "text" else f"{slot}: {len(found.ids)} id(s)"
+        for slot, found in resolved.items()
+    )

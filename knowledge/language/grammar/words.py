@@ -77,6 +77,7 @@ class Words:
     waste_words: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
     any_one: frozenset[str]  # determiners and counts that ask for any one thing of a kind
+    every_one: frozenset[str]  # determiners that mean every thing the phrase fits
     tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
     comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
@@ -214,6 +215,7 @@ def request_words() -> Words:
         waste_words=word_set("waste_words"),
         statement_verbs=phrase_set("statement_verbs"),
         any_one=word_set("any_one"),
+        every_one=word_set("every_one"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
     )

@@ -1,0 +1,45 @@
+"""How many things a noun phrase means: one the user has in mind, or every one it fits.
+
+"Put the mugs in the sink" with two mugs on the table means both: a plural head with no
+count is every thing the words fit, as are "all the mugs", "both lamps" and a heap named by
+its kind ("the dairy stuff", "some cleaning things"). "The mug", "a mug", "one of the mugs",
+"two mugs" and "some mugs" do not (one meant, any one, or a number the robot does not count
+out). A plural word that is already the things' own name names one thing ("the scissors",
+"my glasses"): :func:`names_every` is told the names of the things the phrase fits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.wording import singular
+
+HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
+"""Heads that name a heap of things by the words before them ("the baking stuff")."""
+
+_WORD: Final = re.compile(r"[a-z0-9]+")
+
+
+def names_every(said: str, names: Iterable[str]) -> bool:
+    """Whether the noun phrase ``said`` means every thing it fits (see the module docs).
+
+    ``names``: the labels of the things it fits; a plural head that ends one of them is
+    that thing's own name ("the scissors"), not several things.
+    """
+    words = _WORD.findall(said.lower().replace("'s", ""))
+    if not words:
+        return False
+    lexicon = request_words()
+    if words[0] in lexicon.every_one:
+        return True
+    if words[0] in lexicon.quantities - lexicon.any_one or words[0].isdigit():
+        return False
+    head = words[-1]
+    if head in HEAP_WORDS:
+        return len(words) > 1 and words[-2] not in lexicon.determiners
+    if words[0] in lexicon.any_one or "of" in words or singular(head) == head:
+        return False
+    return all(head != _WORD.findall(name.lower())[-1:][0] for name in names if name.strip())
