@@ -73,9 +73,9 @@ _Fact = tuple[str, object]  # a field of a Node and one value it gains
 
 
 def short(iri: str) -> str:
-    """The short id of a scene or ontology IRI (its local name, interned); other IRIs in full."""
-    if iri.startswith(SCENE_NS):
-        return intern(iri[_SCENE_LENGTH:])
+    """The local name of a scene or ontology IRI; other IRIs in full (ontology names interned)."""
+    if iri.startswith(SCENE_NS):  # a node's id: a build shares one string, not intern's table
+        return iri[_SCENE_LENGTH:]
     if iri.startswith(ONTOLOGY_NS):
         return intern(iri[_ONTOLOGY_LENGTH:])
     return iri
@@ -371,15 +371,18 @@ def _add_fact(
     """Add ``fact`` to the node ``node_id`` of ``nodes`` (made on its first fact); no drafts.
 
     Each field stays sorted (equal facts give equal nodes) and is the one equal to it in
-    ``shared``: nodes share equal fields (classes, types, attribute names, placements).
+    ``shared``: nodes share equal fields (classes, types, attribute names, placements), and
+    a node's id is one string, as its key and as a value (an owner, a support).
     """
     name, value = fact
     node = nodes.get(node_id)
     if node is None:
-        node = nodes[node_id] = Node()
+        node = nodes[shared.setdefault(node_id, node_id)] = Node()  # type: ignore[index]
     old = getattr(node, name)
     if value in old:
         return
+    if isinstance(value, tuple):
+        value = tuple(shared.setdefault(part, part) for part in value)
     value = shared.setdefault(value, value)
     kept = frozenset((*old, value)) if name == "attributes" else tuple(sorted((*old, value)))
     setattr(node, name, shared.setdefault(kept, kept))
