@@ -8,13 +8,13 @@ result ("slice the pineapple and put the pieces in a bowl"), and the robot says 
 not do.
 
 A request whose first step is missing has its things set out instead (:func:`gathering`) when
-there is more to it than that step: steps the robot could do come after it ("slice the melon
-with the big knife, then put it in the bowl"), or it makes something the scene does not hold
-out of things it does ("make me a cheese sandwich": the cheese). The things the missing first
-step works on and with, those the scene holds, are brought to the speaker so a person can do the
-step; the reply says what was left, and who could be asked to do it. A request for the missing
-skill alone, on things the scene holds ("dice the courgette", "fry the mushrooms in the
-skillet"), is refused, naming the skill.
+there is more to it than that step: more steps come after it ("slice the melon with the big
+knife, then put it in the bowl"), or it makes something the scene does not hold out of things
+it does ("make me a cheese sandwich": the cheese). The things that the first missing step
+naming any works on and with, those the scene holds, are brought to the speaker so a person
+can do the step; the reply says what was left, and who could be asked to do it. A request
+for the missing skill alone, on things the scene holds ("dice the courgette", "fry the
+mushrooms in the skillet"), is refused, naming the skill.
 
 Nothing is done when a step before the missing one powers or heats something (its capability
 needs :data:`POWERING`: "switch on the kettle and stir the soup"): done on its own, it would
@@ -82,27 +82,28 @@ def left_undone(frame: RequestFrame) -> tuple[Step, ...]:
 
 
 def gathering(frame: RequestFrame, named: Names) -> Step | None:
-    """A step bringing the things the missing first step works on and with, for a person.
+    """A step bringing the things the first missing steps work on and with, for a person.
 
-    Only for a request whose first step is missing and that asks for more than it: a later
-    step with an action the robot has ("... and put the slices in the bowl"), or, in any
-    missing step, a thing to make that the scene does not hold, out of things it does
-    (:func:`_worked_on`). A request for the missing skill alone ("dice the courgette") is
-    refused, naming it. The things are the first step's wanted objects and tool, as said (for
-    a thing to make, the things its name says: the cheese of "a cheese sandwich"), those
-    ``named`` finds in the scene and not used where they stand (an appliance, furniture).
-    None when the first step is not missing (its doable part runs, or is refused) or when no
-    such thing is known. Whether one may be brought is the hazard check's to say, as for
-    every step: bringing a sharp, hot or toxic thing nobody asked for is asked about first,
-    and to a child refused (``offered_unasked``, ``dangerous_to_child`` in
-    ``knowledge/safety/hazards/rules.ttl``).
+    Only for a request whose first step is missing and that asks for more than that step:
+    further steps (the robot's, "... and put the slices in the bowl", or more it cannot do,
+    "grate the carrot and mix it with the oil"), or a thing to make that the scene does not
+    hold, out of things it does (:func:`_worked_on`: "make me a cheese toastie"). A request
+    of the missing step alone on things the scene holds ("dice the courgette") is refused,
+    naming it. The things are the wanted objects and tool of the first missing step that
+    names some, as said (for a thing to make, the things its name says: the cheese of "a
+    cheese toastie"), those ``named`` finds in the scene and not used where they stand (an
+    appliance, furniture): what the person needs first. None when the first step is not
+    missing (its doable part runs, or is refused) or when no such thing is known. Whether
+    one may be brought is the hazard check's to say, as for every step: bringing a sharp, hot
+    or toxic thing nobody asked for is asked about first, and to a child refused
+    (``offered_unasked``, ``dangerous_to_child`` in ``knowledge/safety/hazards/rules.ttl``).
     """
     if _first_missing(frame) != 0:
         return None
     found = [_worked_on(step, named) for step in frame.steps if step.unsupported]
-    if not any(made for _, made in found) and not any(step.action for step in frame.steps[1:]):
+    if len(frame.steps) == 1 and not found[0][1]:
         return None
-    things = tuple(_movable(found[0][0]))
+    things = next((tuple(kept) for kept in (_movable(said) for said, _ in found) if kept), ())
     if not things:
         return None
     said_as = f"{WANTED} {' and '.join(phrase.text for phrase in things)}"

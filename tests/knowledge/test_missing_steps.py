@@ -139,3 +139,16 @@ def test_things_said_as_them_are_no_one_to_bring_the_things_to() -> None:
     frame = parse_request("grate the carrot and the potato, mix them in a bowl and serve them")
     step = gathering(frame, _holds("carrot", "potato"))
     assert step is not None and step.recipient is None  # brought to the speaker
+
+
+def test_several_steps_the_robot_cannot_do_have_the_first_things_set_out() -> None:
+    frame = parse_request("grate the carrot and mix it with the oil")
+    step = gathering(frame, _holds("carrot", "oil"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the carrot"]
+    assert left_undone(frame) == frame.steps
+
+
+def test_the_first_missing_step_that_names_a_thing_of_the_scene_gives_the_things() -> None:
+    frame = parse_request("mix them together, then spread the jam on the toast")
+    step = gathering(frame, _holds("jam", "toast"))
+    assert step is not None and [phrase.text for phrase in step.objects] == ["the jam"]
