@@ -300,11 +300,13 @@ def _parse(text: str) -> RequestFrame:
     context: list[str] = []
     clauses = _clauses(_tokens(without_tags(text)), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
-    for clause in clauses:
+    for number, clause in enumerate(clauses):
         step = _read_clause(clause, lexicon, bare_want=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
-        if step.action or step.unsupported or step.verb:
+        if step.purpose and not step.objects and context and len(steps) + len(context) == number:
+            context[-1] += f" to {step.text}"  # "the toast's about to pop": said of the toast
+        elif step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
             last = steps[-1]
@@ -431,8 +433,8 @@ def _verb_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
     index = _after_openers(words, index, lexicon)
     size = _longest(words, index, lexicon.verbs)
-    if not size and index < len(words) and words[index].text in lexicon.particles:
-        size = 1  # the head of a phrasal verb whose particle comes later ("turn it on")
+    # the head of a phrasal verb whose particle comes later ("turn it on")
+    size = size or int(index < len(words) and words[index].text in lexicon.particles)
     if not size:
         return False
     after = words[index + size].text if index + size < len(words) else ""
@@ -448,10 +450,7 @@ def _tool_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
 
 def _after_openers(words: list[_Word], index: int, lexicon: Words) -> int:
     """The index of the first word from ``index`` on that is no opener."""
-    while index < len(words):
-        opener = _longest(words, index, lexicon.openers)
-        if not opener:
-            break
+    while index < len(words) and (opener := _longest(words, index, lexicon.openers)):
         index += opener
     return index
 

@@ -263,3 +263,17 @@ def test_out_before_a_determiner_says_where_from(
 def test_out_at_the_end_stays_the_verbs_particle() -> None:
     step = only_step("put the bins out")
     assert (wanted(step), step.source) == (["the bins"], None)
+
+
+@pytest.mark.parametrize(
+    ("text", "said_beside"),
+    [
+        ("fetch the toast rack, the bread's about to pop", "the bread's about to pop"),
+        ("grab the lid, the pan's about to boil over", "the pan's about to boil over"),
+        ("get the dog lead, we're about to go out", "we're about to go out"),
+    ],
+)
+def test_a_to_clause_after_a_statement_is_part_of_it(text: str, said_beside: str) -> None:
+    frame = parse_request(text)
+    assert [step.action for step in frame.steps] == ["bring"]
+    assert said_beside in frame.context
