@@ -136,8 +136,8 @@ def test_a_missing_step_on_things_the_scene_holds_or_a_making_of_nothing_known_i
 
 
 def test_things_said_as_them_are_no_one_to_bring_the_things_to() -> None:
-    frame = parse_request("grate the carrot and the potato, mix them in a bowl and serve them")
-    step = gathering(frame, _holds("carrot", "potato"))
+    frame = parse_request("peel the swede and the parsnip, then stir them into the stew pot")
+    step = gathering(frame, _holds("swede", "parsnip"))
     assert step is not None and step.recipient is None  # brought to the speaker
 
 
