@@ -129,8 +129,7 @@ Rank = tuple[int | str, ...]
 class _Node:
     """A trie node: the next words, and the id (with its rank) that owns the form ending here.
 
-    Most forms of a big scene have one claimant (a room's, a piece of furniture's own name):
-    their node keeps no dictionaries (``children``, ``claims``: None until needed).
+    Most forms of a big scene have one claimant (a room's own name): no dictionaries until needed.
     """
 
     children: dict[str, _Node] | None = None
@@ -183,8 +182,8 @@ class Lexicon:
         self.name = name
         self.singulars = singulars
         self._lock = threading.Lock()
-        self._forms: dict[str, tuple[str, ...]] = {}
-        """Every id with its forms, in the order given (those it lost included)."""
+        self._forms: dict[str, str | tuple[str, ...]] = {}
+        """Every id with its forms in order (those it lost included): a single one as itself."""
         self._ranks: dict[str, Rank] = {}
         self._root = _Node()
         for position, (entry_id, forms) in enumerate(entries.items()):
@@ -212,7 +211,7 @@ class Lexicon:
             for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, (1, at))
-            self._forms[entry_id] = tuple(texts)
+            self._forms[entry_id] = texts[0] if len(texts) == 1 else tuple(texts)
             self._ranks[entry_id] = rank
 
     def drop(self, entry_id: str) -> None:
@@ -240,8 +239,7 @@ class Lexicon:
             node.id, node.rank = entry_id, rank
 
     def _drop(self, entry_id: str) -> None:
-        texts = self._forms.pop(entry_id, ())
-        keys = [_form_key(text) for text in texts]
+        keys = [_form_key(text) for text in _listed(self._forms.pop(entry_id, ()))]
         derived = [singular for key in keys for singular in _singular_keys(key)]
         for key in [*keys, *derived]:
             node = self._node(key)
@@ -296,7 +294,7 @@ class Lexicon:
         """The surface forms ``entry_id`` owns (lowercase); KeyError for an unknown id."""
         with self._lock:
             try:
-                texts = list(self._forms[entry_id])
+                texts = _listed(self._forms[entry_id])
             except KeyError:
                 raise KeyError(f"lexicon {self.name} has no id {entry_id!r}") from None
             return [text for text in texts if self.owner(text)[0] == entry_id]
@@ -304,7 +302,7 @@ class Lexicon:
     def texts(self, entry_id: str) -> list[str]:
         """Every surface form given to ``entry_id``, those it lost included ([] if unknown)."""
         with self._lock:
-            return list(self._forms.get(entry_id, ()))
+            return _listed(self._forms.get(entry_id, ()))
 
     def owner(self, text: str) -> tuple[str | None, Claim]:
         """The id that owns the form ``text`` (lowercase), with its claim; (None, ...) if none."""
@@ -372,6 +370,11 @@ class Lexicon:
             frontier = reached
             index += 1
         return best
+
+
+def _listed(texts: str | tuple[str, ...]) -> list[str]:
+    """An id's forms as :attr:`Lexicon._forms` keeps them, as a list."""
+    return [texts] if isinstance(texts, str) else list(texts)
 
 
 # -- lexicons of a domain pack ------------------------------------------------------------------
