@@ -125,7 +125,7 @@ class SlotSpec(_Strict):
     def _compiles(cls, pattern: str | None) -> str | None:
         if pattern is not None:
             try:
-                compiled = re.compile(pattern)
+                compiled = re.compile(pattern, re.IGNORECASE)  # as the slot filler reads it
             except re.error as error:
                 raise ValueError(
                     f"pattern {pattern!r} is not a regular expression: {error}"
