@@ -75,12 +75,15 @@ def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     The thing is resolved in ``place`` when one is said, and each thing found is told in that
     state or its opposite from the belief, or as not known (``listing``). Without a state word
     a thing is told as on or off. ``state_answer`` says yes or no first when one thing is
-    found and its state is known ("Yes: the oven is on"). Never raises for any text; nothing
-    found is an answer too.
+    found and its state is known ("Yes: the oven is on"). Where a thing is is a state too:
+    "my scarf in the drawer" is answered by :func:`placed_in`. Never raises for any text;
+    nothing found is an answer too.
     """
     words = _without_article(asked).split()
     attribute, state = STATE_WORDS.get(words[-1].lower(), ("", None)) if words else ("", None)
     thing = _without_article(" ".join(words[:-1] if state is not None else words))
+    if state is None and Description.parse(thing).place is not None:
+        return placed_in(index, thing)
     attribute = attribute or "powered"
     found = [c.id for c in resolve_referent(index, f"{thing} {place}".strip()) if thing]
     found = [node for node in found if _counted(index, node)]
@@ -99,6 +102,43 @@ def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     if len(found) == 1 and state is not None and states[found[0]] is not None:
         answer = f"{'Yes' if states[found[0]] is state else 'No'}: {answer}"
     return {"asked": thing, "count": str(len(found)), "listing": _and(told), "state_answer": answer}
+
+
+def placed_in(index: SceneIndex, asked: str) -> SceneRow:
+    """Whether the thing ``asked`` names is in or on the place it names, and where it is.
+
+    "my scarf in the drawer": the scarf is found wherever it is (not only in the drawer), and
+    ``state_answer`` says yes or no first when one thing is found and the place is known ("No:
+    the scarf is on the chair"), else where each is. Nothing found is an answer too.
+    """
+    described = Description.parse(asked)
+    thing = _without_article(str(described.thing))
+    found = _named(index, thing) if thing else []
+    places = resolve_referent(index, str(described.place)) if described.place else []
+    there = {node for place in places for node in index.within(place.id)}
+    told = [_where(index, node, "is ") for node in found]
+    answer = _and(told) if found else f"I have not seen any {thing or 'such thing'}"
+    if len(found) == 1 and places:  # a place the belief does not know: only where it is
+        answer = f"{'Yes' if found[0] in there else 'No'}: {answer}"
+    return {"asked": thing, "count": str(len(found)), "listing": _and(told), "state_answer": answer}
+
+
+def _named(index: SceneIndex, said: str) -> list[str]:
+    """The things ``said`` names; else the things of its last word whose names hold its words.
+
+    "my lilac cardigan" is the cardigan called "Mavis's lilac cardigan": a word the belief
+    gives only in a name ("lilac") is read in the names of the things the noun finds.
+    """
+    found = [c.id for c in resolve_referent(index, said) if _counted(index, c.id)]
+    phrase = Description.parse(said).thing
+    words = [phrase.words[at] for at in sorted(phrase.content)]
+    if found or not words:
+        return found
+    return [
+        c.id
+        for c in resolve_referent(index, words[-1])
+        if _counted(index, c.id) and set(words) <= set(Description.parse(c.label).thing.words)
+    ]
 
 
 def _flag(index: SceneIndex, thing: str, attribute: str) -> bool | None:
@@ -149,14 +189,17 @@ def _label(index: SceneIndex, node_id: str) -> str:
     return node.labels[0] if node is not None and node.labels else node_id
 
 
-def _where(index: SceneIndex, thing: str) -> str:
-    """A thing and where it is ("the green cup in the cupboard"); alone when placed nowhere."""
+def _where(index: SceneIndex, thing: str, verb: str = "") -> str:
+    """A thing and where it is ("the green cup in the cupboard"); alone when placed nowhere.
+
+    ``verb`` goes before the place ("is ": "the green cup is in the cupboard").
+    """
     node = index.node(thing)
     placements = dict(node.placements) if node is not None else {}
     for relation, said in PLACED_BY.items():
         if relation in placements:
             support = _label(index, short(placements[relation]))
-            return f"the {_label(index, thing)} {said} the {support}"
+            return f"the {_label(index, thing)} {verb}{said} the {support}"
     return f"the {_label(index, thing)}"
 
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.question_clauses import asked_about
 from cogtree.knowledge.language.missing_steps import leaves_running
 from cogtree.knowledge.language.pronouns import (
     PRONOUN_VALUES,
@@ -348,7 +349,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
     theme, destination = _theme_and_destination(fields, step)
     recipient_slot = _first(fields, RECIPIENT_SLOTS)
-    objects = [phrase for phrase in step.wanted if not phrase.pronoun]
+    objects = [phrase for phrase in asked_about(step.wanted) if not phrase.pronoun]
     if objects and theme is None and step.source is not None and _first(fields, SOURCE_SLOTS):
         objects = []  # "pour some water from the jug": what is poured is what the source holds
     if step.excluded:

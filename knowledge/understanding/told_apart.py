@@ -191,8 +191,9 @@ def used_on(utterances: Sequence[str], said: str) -> list[str]:
     """The content words of what a thing told by its use is used on; none for any other thing.
 
     "something to measure the window with" -> window; "something to charge it" -> the words
-    said before it in its utterance, which say what "it" is ("the phone is flat" -> phone,
-    flat). The speaker ("something to warm me up") is no thing used on.
+    said before it in its utterance but the request's verbs, which say what "it" is ("the
+    phone is flat, pass me something to charge it" -> phone, flat). The speaker ("something
+    to warm me up") is no thing used on.
     """
     found = USE.search(said.lower())
     if found is None:
@@ -207,5 +208,6 @@ def used_on(utterances: Sequence[str], said: str) -> list[str]:
         at = pattern.search(utterance.lower())
         if at is not None:
             before = _WORD.findall(utterance.lower()[: at.start()])
-            return [word for word in before if word not in stop and len(word) > 1]
+            verbs = {verb[0] for verb in request_words().verbs if len(verb) == 1}
+            return [word for word in before if word not in stop | verbs and len(word) > 1]
     return []

@@ -138,11 +138,13 @@ class HaveAny(BaseModel):
 
 
 class StateOf(BaseModel):
-    """Say whether a thing is switched on or off, from the belief."""
+    """Say whether a thing is switched on or off, open or shut, or in a place, from the belief."""
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: str = Field(description="the thing and the state asked about, as said ('the oven on')")
+    kind: str = Field(
+        description="the thing and the state or place asked about, as said ('the oven on')"
+    )
 
 
 class WhatThings(BaseModel):
