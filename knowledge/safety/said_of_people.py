@@ -4,7 +4,8 @@
 subject is the speaker ("I") or a part of their body ("my hands", "my wrist"), followed by a
 verb ("am", "feel", "have", "can", "keep"...), says something of the person speaking.
 :func:`said_of_self` reads those clauses into a :class:`SaidOfSelf`: the age group an age
-said gives (a number, or a word for a young child or a minor), and the conditions that make
+said gives (a number, or a word for a young child or a minor; "just turned two"; "nearly
+four" a year lower, the safe side), and the conditions that make
 a person vulnerable around sharp, hot, heavy or toxic things. What is said has a polarity
 (short forms spelt out, "can't" is "can not"): a condition word ("dizzy", "arthritis"), or
 anything said of a part of the body, is a condition; so is a capacity negated, a word of
@@ -129,11 +130,18 @@ _VERBS = frozenset(
     {
         "am", "is", "are", "was", "were", "feel", "feels", "have", "has", "got", "can", "could",
         "do", "does", "did", "will", "would", "keep", "keeps", "seem", "seems", "look", "looks",
+        "turned", "turns", "turning",
     }
 )  # fmt: skip
 """Verbs after a person's subject ("I am", "my hands keep", "I can")."""
 _BE = frozenset({"am", "is", "are"})
-"""The verbs after which a number is an age ("I'm six"; not "I have six")."""
+"""The verbs of being: after them a place is where a person is ("in the bath")."""
+_AGED = _BE | {"turned", "turns", "turning"}
+"""The verbs after which a number is an age ("I'm six", "he's just turned two"; not "I have
+six")."""
+BELOW = frozenset({"nearly", "almost", "under", "about", "around", "roughly", "approximately"})
+"""Words before an age that say the person may be younger than the number ("nearly four"): the
+age is read a year lower, the safe side."""
 _MODALS = frozenset({"can", "could", "will", "would"})
 """Verbs kept in what a condition says ("can not see well")."""
 _CONTRACTIONS = (
@@ -255,7 +263,7 @@ def _subject(subject: list[str], names: dict[str, set[str]]) -> tuple[str, ...]:
         return (SPEAKER,)
     if len(subject) == 1 and first in PRONOUNS:
         return (first,)
-    words = [first, *subject[1:]]
+    words = [first, *(word for word in subject[1:] if word not in HEDGES)]
     if words[0] in OWNERS and len(words) > 1:
         words = words[1:]
     return tuple(sorted(names.get(" ".join(words), set())))
@@ -278,7 +286,8 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     capacity = bool((WELLNESS | BODY) & set(words)) or (can and bool(ABILITIES & set(words)))
     vulnerable = (capacity or body) and not named if negated else named or body
     condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None
-    age = _age_group(words) if verb in _BE and not FLIPS & set(rest) else None
+    aged = words if verb in _BE else [verb, *words]
+    age = _age_group(aged) if verb in _AGED and not FLIPS & set(rest) else None
     if condition is None and verb in _BE and not negated:
         condition = _in_water(words)
     return age, condition or None
@@ -381,12 +390,15 @@ def _age_group(words: list[str]) -> str | None:
     named = next((AGE_WORDS[word] for word in words if word in AGE_WORDS), None)
     if named is not None:
         return named
-    # an age is a number said first ("six", "six and a half", "7 years old"), not "two dogs"
-    numbers = stated_numbers(words[0])
-    aged = len(words) == 1 or words[1] in ("years", "year", "yrs", "and")
+    # an age is a number said first ("six", "six and a half", "7 years old"), not "two dogs";
+    # after "turned" ("just turned two"), or a word that it may be less ("nearly four")
+    below, turned = words[0] in BELOW, words[0] in _AGED
+    words = words[1:] if below or turned else words
+    numbers = stated_numbers(words[0]) if words else []
+    aged = turned or len(words) == 1 or words[1] in ("years", "year", "yrs", "and")
     if not numbers or not aged:
         return None
-    age = numbers[0].value
+    age = numbers[0].value - (1 if below else 0)
     if age < TODDLER_UNDER:
         return "toddler"
     return "child" if age < CHILD_UNDER else "minor" if age < ADULT_AT else None

@@ -11,9 +11,13 @@ bowl" is no animal). :func:`said_of_things` collects those phrases per thing;
 :mod:`knowledge.safety.thing_properties` reads them like any other description (a type, a
 material, a state: hot, switched on, sharp, toxic, broken, faulty), :func:`states_said` finds the
 states among them and :func:`contents_said` what it holds ("full of hot oil"). What a thing
-is said to have done counts when it is a state ("the kettle sparked": faulty). A negated
-clause ("the hob is not hot") is left out: what the user says can add a hazard, never lower
-one (only a fresh observation or an explicit yes does).
+is said to have done counts when it is a state ("the kettle sparked": faulty). What is said
+of a part is said of its whole ("the pan's handle is hot", "the lid of the kettle"); what a
+clause says is in or on a thing is what it holds, and what it says of that is said of the
+thing ("there's a wasp in the jar", "the oil in the pan is still hot"); damage a clause
+says at a place is said of the thing the place names ("water is dripping round the light").
+A negated clause ("the hob is not hot") is left out: what the user says can add a hazard,
+never lower one (only a fresh observation or an explicit yes does).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from cogtree.knowledge.language.grammar.words import says_no
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import singular, verb_bases
 
 SUBJECT_WORDS = frozenset({"the", "that", "this", "my", "your", "our", "his", "her", "their"})
@@ -98,6 +103,8 @@ STATES: Mapping[str, str] = {
     "flood": "wet",
     "spill": "wet",
     "spilt": "wet",
+    "frozen": "wet",
+    "iced": "wet",
 }
 """State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
 ``faulty`` or a flag). A verb is listed by its base: "sparked", "sparking" and "sparks" are
@@ -109,7 +116,8 @@ FAULT_STATES = frozenset({"broken", "faulty"})
 DAMAGE_STATES = FAULT_STATES | {"wet"}
 """The states a clause says of a thing it names even when the thing is not its subject: what
 is wrong with it, or water in or on it ("there's a crack in the jug", "water is dripping
-round the light"). "On" or "hot" after a thing is as often a place or a dish as a state."""
+round the light"; ice is water: frozen is wet). "On" or "hot" after a thing is as often a
+place or a dish as a state."""
 
 _PLACE = re.compile(
     r"\b(?:in|into|on|onto|round|around|through|under|underneath|behind|over|inside|from|"
@@ -117,7 +125,7 @@ _PLACE = re.compile(
 )
 """A place phrase: what it names is where the clause's state is."""
 
-_AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an"
+_AFTER_IS = "still|very|really|not|on|off|hot|lit|running|full|made|a|an|in|inside|asleep"
 """Words after "X's" that make it "X is" ("the hob's hot"), not a possessive ("Leo's cup")."""
 _COPULA = re.compile(r"^(?P<subject>.+?)\s+(?:is|are|was|were)\s+(?P<predicate>.+)$")
 _NEGATION = re.compile(r"^(?:not|no longer|never)\b|^n't\b")
@@ -137,7 +145,9 @@ def said_of_things(
     for clause in _clauses(utterances):
         match = _COPULA.match(clause)
         subject = _subject(match.group("subject")) if match else None
-        thing = last if subject in POINTING else _named(subject, by_name)
+        thing = (
+            last if subject in POINTING else _named(subject, by_name) or _whole(subject, by_name)
+        )
         if match and thing is not None:
             predicate = _predicate(match.group("predicate"))
             if predicate:
@@ -148,19 +158,44 @@ def said_of_things(
             said.setdefault(named, []).append(phrase)
         if (put := _put_in(clause, by_name)) is not None:
             said.setdefault(put[0], []).append(put[1])
+        for held, phrase in _held(clause, match, by_name):
+            said.setdefault(held, []).append(phrase)
         last = _last_named(clause, by_name) or last
     return {thing: tuple(dict.fromkeys(phrases)) for thing, phrases in said.items()}
 
 
 def states_said(phrases: Iterable[str]) -> frozenset[str]:
-    """The properties (``hot``, ``powered``, ``sharp``, ``chemical``, ``broken``) stated."""
-    return frozenset(
+    """The properties (``hot``, ``powered``, ``sharp``, ``chemical``, ``broken``) stated.
+
+    A thing said to come out of, off or from a heat source ("fresh out of the oven", "just
+    came off the hob") is hot: heat stays in what was heated.
+    """
+    phrases = tuple(phrases)
+    stated = {
         STATES[form]
         for phrase in phrases
         for word in phrase.split()
         for form in (word, singular(word), *verb_bases(word))
         if form in STATES
-    )
+    }
+    return frozenset(stated | ({"hot"} if any(map(_from_heat, phrases)) else set()))
+
+
+_FROM = re.compile(r"\b(?:out of|off|from)\s+(?:the\s+|a\s+|an\s+)?(?P<source>[a-z ]+)")
+
+
+def _from_heat(phrase: str) -> bool:
+    """Whether ``phrase`` says a thing came out of, off or from a heat source (the taxonomy's)."""
+    taxonomy = household_taxonomy()
+    for match in _FROM.finditer(phrase):
+        words = match.group("source").split()
+        for end in range(len(words), 0, -1):
+            named = taxonomy.type_named(" ".join(words[:end]))
+            if named is not None:
+                if "heat_source" in taxonomy.properties(named).flags:
+                    return True
+                break
+    return False
 
 
 def contents_said(phrases: Iterable[str]) -> tuple[str, ...]:
@@ -177,10 +212,12 @@ def quoted(phrase: str, name: str, names: Collection[str]) -> str:
     """What the user said of the thing called ``name``, as a reply quotes it.
 
     A noun phrase ending in one of its ``names`` reads "the hot saucepan"; a clause naming it
-    is quoted whole ("there's water dripping round the light"); a predicate says what the
-    thing is ('the kettle is "leaking"').
+    is quoted whole ("there's water dripping round the light"); what it holds is said so ('the
+    jar has "wasp" in it'); a predicate says what the thing is ('the kettle is "leaking"').
     """
     words = phrase.split()
+    if words[0] == "with":
+        return f'the {name} has "{" ".join(words[1:])}" in it'
     if words[-1] in names:
         return f'"the {phrase}"'
     return f'"{phrase}"' if set(words) & set(names) else f'the {name} is "{phrase}"'
@@ -190,9 +227,10 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
     clauses = []
     for utterance in utterances:
         text = utterance.lower().replace("\u2019", "'")
-        text = re.sub(r"\b(it|that|this|what)'s\b", r"\1 is", text)
+        text = re.sub(r"\b(it|that|this|what|there)'s\b", r"\1 is", text)
         text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b)", r"\1 is ", text)
-        text = text.replace("isn't", "is not").replace("aren't", "are not")
+        text = text.replace("can't", "can not").replace("won't", "will not")
+        text = re.sub(r"(\w)n't\b", r"\1 not", text)
         for part in re.split(r"[.!?;,]+|\s+(?:and|but|so)\s+", text):
             part = LEAD_INS.sub("", part.strip())
             if part:
@@ -205,6 +243,47 @@ _PUT_IN = re.compile(
     r"(?:put|added|used|mixed|stirred|baked)\s+(?P<what>.+?)\s+(?:in|into)\s+(?P<where>.+)$"
 )
 """Someone saying what they put into a thing ("I put peanut butter in the flapjacks")."""
+
+
+_THERE = re.compile(r"^there\s+(?:is|are|was|were)\s+(?P<rest>.+)$")
+_HELD_IN = re.compile(r"^(?P<what>.+?)\s+(?:in|inside|on|on top of)\s+(?P<where>.+)$")
+_WHERE_ENDS = re.compile(r"\s+(?:in|inside|on|by|near|next|at|from|under|behind|with)\s+.*$")
+
+
+def _held(clause: str, match: re.Match[str] | None, names: _Names) -> list[tuple[str, str]]:
+    """(thing, phrase) for what ``clause`` says is in or on a known thing, and its state.
+
+    What is in a thing is what it holds, read like "full of": "there's a wasp in the jar"
+    (the jar "with wasp"), "the baby is asleep in the car seat" (a subject that names no
+    thing, in a place that names one), "the oil in the pan is still hot" (the pan holds oil,
+    and what is said of its contents is said of it: "hot"). An order is none of these (it
+    has no subject); a clause that says no says nothing.
+    """
+    if says_no(clause):
+        return []
+    there = _THERE.match(clause)
+    subject, predicate = (
+        (there.group("rest"), "")
+        if there
+        else (match.group(1), match.group(2))
+        if match
+        else ("", "")
+    )
+    if not subject or _named(_subject(subject), names) is not None or subject in POINTING:
+        return []
+    inside = _HELD_IN.match(subject)
+    if inside is None and not there:
+        inside = _HELD_IN.match(f"{subject} {predicate}")
+        predicate = ""
+    if inside is None:
+        return []
+    thing = _last_named(_WHERE_ENDS.sub("", inside.group("where")), names)
+    what = [word for word in re.findall(r"[a-z]+", inside.group("what")) if word not in DETERMINERS]
+    what = [word for word in what if word not in HEDGES and word not in ("is", "are")]
+    if thing is None or not what:
+        return []
+    stated = _predicate(predicate) if predicate else None
+    return [(thing, f"with {' '.join(what)}"), *([(thing, stated)] if stated else [])]
 
 
 def _put_in(clause: str, names: _Names) -> tuple[str, str] | None:
@@ -236,9 +315,14 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
         thing = _named(_subject(" ".join(words[:end]).removesuffix("'s")), names)
         if thing is None:
             continue
-        predicate = _predicate(" ".join(words[end:]))
-        if predicate and states_said((predicate,)) & DAMAGE_STATES:
+        said = " ".join(words[end:])
+        predicate = _predicate(said)
+        if predicate is None or says_no(said):
+            return None
+        if states_said((predicate,)) & DAMAGE_STATES:
             return thing, predicate
+        if _from_heat(said):
+            return thing, said
         return None
     predicate = _predicate(clause)
     if not predicate or not states_said((predicate,)) & DAMAGE_STATES or says_no(clause):
@@ -265,6 +349,21 @@ def _predicate(words: str) -> str | None:
     tokens = [token for token in re.findall(r"[a-z]+", words) if token not in HEDGES]
     cut = next((i for i, token in enumerate(tokens) if i and token in ASIDES), len(tokens))
     return " ".join(tokens[:cut]) or None
+
+
+def _whole(subject: str | None, names: _Names) -> str | None:
+    """The thing a part names as its whole: "pan's handle", "handle of the pan" -> the pan.
+
+    A possessive may be part of a thing's own name ("Leo's cup" of the "leo cup").
+
+    What is said of a part of a thing is said of the thing (a hot handle is a hot pan).
+    """
+    if subject and (whole := _named(subject.replace("'s ", " "), names)) is not None:
+        return whole
+    owner = re.match(r"^(?P<whole>.+?)'s\s+\S+$|^\S+\s+of\s+(?P<of>.+)$", subject or "")
+    if owner is None:
+        return None
+    return _named(_subject(owner.group("whole") or owner.group("of")), names)
 
 
 def _named(subject: str | None, names: _Names) -> str | None:

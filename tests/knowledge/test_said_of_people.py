@@ -141,3 +141,22 @@ def test_an_allergy_said_of_a_person_named_by_their_label_gives_what_it_is_to() 
     assert allergens("allergic to eggs and dairy") == ("eggs", "dairy")
     assert allergens("allergic to nuts as well as apples") == ("nuts", "apples")  # "as" goes on
     assert allergens("dementia") == ()
+
+
+@pytest.mark.parametrize(
+    ("said", "age_group"),
+    [
+        ("pass the scissors to Mia, she's just turned five", "child"),
+        ("Mia only turned 2 in June", "toddler"),
+        ("Mia is almost four now", "toddler"),
+        ("Mia is nearly 18", "minor"),
+        ("Mia turned the tap off", None),
+        ("Mia turned 30 on Sunday", None),
+    ],
+)
+def test_an_age_turned_or_nearly_reached_is_an_age_read_on_the_safe_side(
+    said: str, age_group: str | None
+) -> None:
+    """Checked to fail before: 'turned five' and 'almost four' said no age at all."""
+    found = said_of_people([said], ["mia"]).get("mia")
+    assert (found.age_group if found else None) == age_group, said

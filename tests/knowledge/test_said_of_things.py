@@ -63,9 +63,45 @@ def test_what_someone_says_they_put_in_a_thing_is_what_it_holds() -> None:
 def test_damage_said_of_the_place_a_clause_names_is_said_of_that_thing() -> None:
     """Checked to fail before: water said to drip round a lamp left the lamp unremarked."""
     names = {"lamp_1": ["desk lamp", "lamp"], "toaster_1": ["toaster"]}
-    said = said_of_things(["the roof leaked overnight and rain is seeping into the desk lamp"], names)
+    said = said_of_things(
+        ["the roof leaked overnight and rain is seeping into the desk lamp"], names
+    )
     assert states_said(said["lamp_1"]) == {"wet"}
     spilt = said_of_things(["sorry, my squash got spilt all over the toaster"], names)
     assert states_said(spilt["toaster_1"]) == {"wet"}
     assert said_of_things(["there's no water anywhere near the toaster"], names) == {}
     assert not states_said(said_of_things(["the lamp is by the toaster"], names)["lamp_1"])
+
+
+def test_what_a_clause_says_is_in_a_thing_is_what_it_holds_and_its_state_the_things() -> None:
+    """Checked to fail before: a hamster said to be in the basket left the basket empty."""
+    names = {"basket_1": ["log basket", "basket"], "wok_2": ["wok"], "tub_3": ["tub"]}
+    said = said_of_things(["there's a hamster in the log basket"], names)
+    assert contents_said(said["basket_1"]) == ("hamster",)
+    fat = said_of_things(["careful, the fat in the wok is still hot"], names)
+    assert contents_said(fat["wok_2"]) == ("fat",) and states_said(fat["wok_2"]) == {"hot"}
+    toddler = said_of_things(["the toddler is asleep inside the tub"], names)
+    assert contents_said(toddler["tub_3"]) == ("toddler asleep",)
+    assert said_of_things(["there isn't a hamster in the basket any more"], names) == {}
+    assert said_of_things(["put the hamster in the log basket"], names) == {}
+
+
+def test_what_is_said_of_a_part_of_a_thing_is_said_of_the_thing() -> None:
+    """Checked to fail before: a scalding lid said nothing of its kettle."""
+    names = {"kettle_1": ["kettle"], "iron_2": ["steam iron", "iron"]}
+    assert said_of_things(["careful, the kettle's lid is scalding"], names) == {
+        "kettle_1": ("scalding",)
+    }
+    assert states_said(said_of_things(["the sole of the iron is hot"], names)["iron_2"]) == {"hot"}
+    assert said_of_things(["the handle of the kettle isn't hot"], names) == {}
+
+
+def test_a_thing_said_to_come_from_a_heat_source_is_hot_and_a_denial_says_nothing() -> None:
+    """Checked to fail before: a dish fresh from the grill was not hot, and 'hasn't sparked'
+    made a kettle faulty."""
+    names = {"dish_1": ["gratin dish", "dish"], "kettle_2": ["kettle"]}
+    said = said_of_things(["that gratin dish has only just come out from the grill"], names)
+    assert states_said(said["dish_1"]) == {"hot"}
+    assert said_of_things(["the dish came out of the cupboard"], names) == {}
+    assert said_of_things(["the kettle hasn't sparked since Monday"], names) == {}
+    assert said_of_things(["the dish didn't come off the hob"], names) == {}
