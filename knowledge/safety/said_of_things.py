@@ -13,11 +13,13 @@ material, a state: hot, switched on, sharp, toxic, broken, faulty), :func:`state
 states among them and :func:`contents_said` what it holds ("full of hot oil"). What a thing
 is said to have done counts when it is a state ("the kettle sparked": faulty). What is said
 of a part is said of its whole ("the pan's handle is hot", "the lid of the kettle"); what a
-clause says is in or on a thing is what it holds, and what it says of that is said of the
-thing ("there's a wasp in the jar", "the oil in the pan is still hot"); damage a clause
-says at a place is said of the thing the place names ("water is dripping round the light").
-A negated clause ("the hob is not hot") is left out: what the user says can add a hazard,
-never lower one (only a fresh observation or an explicit yes does).
+clause says is in or on a thing, or that a thing has in it, is what it holds, and what it
+says of that is said of the thing ("there's a wasp in the jar", "that bottle's got bleach in
+it", "the oil in the pan is still hot"); a thing said not to do what it is for is faulty
+("the heater won't turn off"); damage a clause says at a place is said of the thing the
+place names ("water is dripping round the light"). A negated clause ("the hob is not hot")
+is left out: what the user says can add a hazard, never lower one (only a fresh observation
+or an explicit yes does).
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from cogtree.knowledge.language.grammar.words import says_no
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import singular, verb_bases
 
@@ -110,6 +111,13 @@ STATES: Mapping[str, str] = {
 ``faulty`` or a flag). A verb is listed by its base: "sparked", "sparking" and "sparks" are
 read through :func:`~knowledge.wording.verb_bases` and :func:`~knowledge.wording.singular`."""
 
+FUNCTIONS = frozenset(
+    {"work", "shut", "close", "latch", "lock", "seal", "stop", "hold", "switch", "turn"}
+)
+"""What a sound thing does (by base form): a thing said not to ("the door won't shut", "it
+isn't working", "the hob doesn't turn off") is faulty, as a person who cannot grip is at
+risk (:mod:`knowledge.safety.said_of_people`)."""
+
 FAULT_STATES = frozenset({"broken", "faulty"})
 """The states of :data:`STATES` that say something is wrong with a thing."""
 
@@ -149,7 +157,7 @@ def said_of_things(
             last if subject in POINTING else _named(subject, by_name) or _whole(subject, by_name)
         )
         if match and thing is not None:
-            predicate = _predicate(match.group("predicate"))
+            predicate = _predicate(match.group("predicate")) or _fails(match.group("predicate"))
             if predicate:
                 said.setdefault(thing, []).append(predicate)
         elif (done := _did(clause, by_name, last)) is not None:
@@ -178,7 +186,25 @@ def states_said(phrases: Iterable[str]) -> frozenset[str]:
         for form in (word, singular(word), *verb_bases(word))
         if form in STATES
     }
-    return frozenset(stated | ({"hot"} if any(map(_from_heat, phrases)) else set()))
+    stated |= {"hot"} if any(map(_from_heat, phrases)) else set()
+    return frozenset(stated | ({"faulty"} if any(map(_fails, phrases)) else set()))
+
+
+NEGATORS = frozenset({"not", "no", "never", "nothing", "none", "nobody", "neither", "nor"})
+"""The closed class of English words that deny a clause (short forms are spelt out first)."""
+
+
+def _denied(words: str) -> bool:
+    """Whether ``words`` hold a negator as a word of its own ("now" and "note" are none)."""
+    return not NEGATORS.isdisjoint(re.findall(r"[a-z]+", words))
+
+
+def _fails(words: str) -> str | None:
+    """``words`` as said, when they say a thing does not do what it is for (:data:`FUNCTIONS`)."""
+    tokens = [token for token in re.findall(r"[a-z]+", words) if token not in HEDGES]
+    negated = [tokens[at + 1] for at, token in enumerate(tokens[:-1]) if token in ("not", "never")]
+    functions = {form for token in negated for form in (token, *verb_bases(token))}
+    return " ".join(tokens) if functions & FUNCTIONS else None
 
 
 _FROM = re.compile(r"\b(?:out of|off|from)\s+(?:the\s+|a\s+|an\s+)?(?P<source>[a-z ]+)")
@@ -212,15 +238,17 @@ def quoted(phrase: str, name: str, names: Collection[str]) -> str:
     """What the user said of the thing called ``name``, as a reply quotes it.
 
     A noun phrase ending in one of its ``names`` reads "the hot saucepan"; a clause naming it
-    is quoted whole ("there's water dripping round the light"); what it holds is said so ('the
-    jar has "wasp" in it'); a predicate says what the thing is ('the kettle is "leaking"').
+    (or pointing at it) is quoted whole ("there's water dripping round the light"); what it
+    holds is said so ('the jar has "wasp" in it'); a predicate says what the thing is ('the
+    kettle is "leaking"').
     """
     words = phrase.split()
     if words[0] == "with":
         return f'the {name} has "{" ".join(words[1:])}" in it'
     if words[-1] in names:
         return f'"the {phrase}"'
-    return f'"{phrase}"' if set(words) & set(names) else f'the {name} is "{phrase}"'
+    whole = set(words) & (set(names) | POINTING)
+    return f'"{phrase}"' if whole else f'the {name} is "{phrase}"'
 
 
 def _clauses(utterances: Iterable[str]) -> list[str]:
@@ -228,7 +256,7 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
     for utterance in utterances:
         text = utterance.lower().replace("\u2019", "'")
         text = re.sub(r"\b(it|that|this|what|there)'s\b", r"\1 is", text)
-        text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b)", r"\1 is ", text)
+        text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b|\w+ing\b)", r"\1 is ", text)
         text = text.replace("can't", "can not").replace("won't", "will not")
         text = re.sub(r"(\w)n't\b", r"\1 not", text)
         for part in re.split(r"[.!?;,]+|\s+(?:and|but|so)\s+", text):
@@ -245,6 +273,12 @@ _PUT_IN = re.compile(
 """Someone saying what they put into a thing ("I put peanut butter in the flapjacks")."""
 
 
+_HAS = re.compile(
+    r"^(?P<subject>.+?)(?:'s|\s+has|\s+have)?\s+(?:got|contains|holds)\s+(?P<what>.+)$"
+    r"|^(?P<owner>.+?)\s+(?:has|have)\s+(?P<had>.+?)\s+in\s+(?:it|them)\b.*$"
+)
+"""A thing said to have something in it ("that bottle's got bleach in it", "the tin contains
+paraffin", "the mug has tea in it")."""
 _THERE = re.compile(r"^there\s+(?:is|are|was|were)\s+(?P<rest>.+)$")
 _HELD_IN = re.compile(r"^(?P<what>.+?)\s+(?:in|inside|on|on top of)\s+(?P<where>.+)$")
 _WHERE_ENDS = re.compile(r"\s+(?:in|inside|on|by|near|next|at|from|under|behind|with)\s+.*$")
@@ -259,8 +293,14 @@ def _held(clause: str, match: re.Match[str] | None, names: _Names) -> list[tuple
     and what is said of its contents is said of it: "hot"). An order is none of these (it
     has no subject); a clause that says no says nothing.
     """
-    if says_no(clause):
+    if _denied(clause):
         return []
+    has = _HAS.match(clause)
+    holder = has and _named(_subject(has.group("subject") or has.group("owner")), names)
+    if has and holder is not None:
+        what = _WHERE_ENDS.sub("", f" {has.group('what') or has.group('had')}").split()
+        what = [word for word in what if word not in DETERMINERS and word not in HEDGES]
+        return [(holder, f"with {' '.join(what)}")] if what else []
     there = _THERE.match(clause)
     subject, predicate = (
         (there.group("rest"), "")
@@ -317,15 +357,19 @@ def _did(clause: str, names: _Names, last: str | None) -> tuple[str, str] | None
             continue
         said = " ".join(words[end:])
         predicate = _predicate(said)
-        if predicate is None or says_no(said):
+        if (failed := _fails(said)) is not None:
+            return thing, failed
+        if predicate is None or _denied(said):
             return None
         if states_said((predicate,)) & DAMAGE_STATES:
             return thing, predicate
         if _from_heat(said):
             return thing, said
         return None
+    if last is not None and clause.split()[0] in POINTING and (failed := _fails(clause)):
+        return last, failed
     predicate = _predicate(clause)
-    if not predicate or not states_said((predicate,)) & DAMAGE_STATES or says_no(clause):
+    if not predicate or not states_said((predicate,)) & DAMAGE_STATES or _denied(clause):
         return None
     place = _PLACE.search(clause)
     placed = _last_named(place.group("where"), names) if place else None

@@ -105,3 +105,28 @@ def test_a_thing_said_to_come_from_a_heat_source_is_hot_and_a_denial_says_nothin
     assert said_of_things(["the dish came out of the cupboard"], names) == {}
     assert said_of_things(["the kettle hasn't sparked since Monday"], names) == {}
     assert said_of_things(["the dish didn't come off the hob"], names) == {}
+
+
+def test_a_thing_said_not_to_do_what_it_is_for_is_faulty() -> None:
+    """Checked to fail before: a negated clause said nothing, so a heater that would not turn
+    off was sound."""
+    names = {"heater_1": ["fan heater", "heater"], "door_2": ["freezer"]}
+    said = said_of_things(["the fan heater won't turn off any more"], names)
+    assert states_said(said["heater_1"]) == {"faulty"}
+    said = said_of_things(["I looked at the freezer. It isn't sealing"], names)
+    assert states_said(said["door_2"]) == {"faulty"}
+    assert said_of_things(["the heater doesn't need turning up"], names) == {}
+    assert said_of_things(["the heater isn't on"], names) == {}
+
+
+def test_what_a_thing_is_said_to_have_in_it_is_what_it_holds() -> None:
+    """Checked to fail before: "got bleach in it" said nothing of the bottle."""
+    names = {"tin_1": ["biscuit tin", "tin"], "basket_2": ["basket"]}
+    said = said_of_things(["that biscuit tin's got paraffin in it now"], names)
+    assert contents_said(said["tin_1"]) == ("paraffin",)
+    assert contents_said(said_of_things(["the tin contains weedkiller"], names)["tin_1"]) == (
+        "weedkiller",
+    )
+    dozing = said_of_things(["the puppy's dozing in the basket"], names)
+    assert contents_said(dozing["basket_2"]) == ("puppy dozing",)
+    assert said_of_things(["the tin has got nothing in it"], names) == {}
