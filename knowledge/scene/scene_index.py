@@ -66,6 +66,7 @@ KIND_PROPERTIES["canBe"] = "state"
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
 
+ANYONE = "\u0000anyone"  # the owner every owned node is also kept under (never a node id)
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
@@ -209,7 +210,7 @@ class _Tables:
             edit(self.by_state, state, node_id)
         for attribute in node.attributes.difference(node.flags, (a for a, _ in node.values)):
             edit(self.by_attribute, attribute, node_id)
-        for owner in node.owners:
+        for owner in (*node.owners, ANYONE) if node.owners else ():
             edit(self.by_owner, owner, node_id)
         for name in node.classes:
             edit(self.by_class, name, node_id)
@@ -566,10 +567,9 @@ class SceneIndex:
             return _union(_get(self._tables.by_owner, owner) for owner in owners)
 
     def unowned(self, nodes: set[str]) -> set[str]:
-        """The nodes of ``nodes`` nobody is known to own (each node's owners: costs ``nodes``)."""
+        """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
         with self._lock:
-            known = self._tables.nodes
-            return {node for node in nodes if node not in known or not known[node].owners}
+            return nodes.difference(_get(self._tables.by_owner, ANYONE))
 
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
