@@ -215,6 +215,17 @@ def _contents_named(name: str) -> str | None:
     return taxonomy.type_named(" ".join(words[:-1]))
 
 
+def edible_held(descriptions: Descriptions) -> frozenset[str]:
+    """``food`` or ``drink``, when a name says the thing is made to hold one (its contents).
+
+    "lemonade bottle", "milk jug" (not "dog bowl"): what goes in it may be eaten or drunk.
+    """
+    taxonomy = household_taxonomy()
+    held = filter(None, map(_contents_named, descriptions.seen_names))
+    flags = {flag for name in held for flag in taxonomy.properties(name).flags}
+    return frozenset(flags & {"food", "drink"})
+
+
 def _typical_materials(types: Iterable[str]) -> list[str | None]:
     taxonomy = household_taxonomy()
     return [taxonomy.properties(name).material for name in sorted(types)]

@@ -25,6 +25,7 @@ The step's graph (prefix ``haz:``):
   its types' typical material: a fork of no known material is judged as metal) or
   ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
+  ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
   ``haz:faulty`` (the user said it is faulty or broken), ``haz:wet`` (the user said water is
   in, on or round it), ``haz:liquid``, ``haz:holds`` (every type each part of its liquid
   names, with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:holdsChild``
@@ -94,6 +95,7 @@ from cogtree.knowledge.safety.said_of_things import (
 from cogtree.knowledge.safety.thing_properties import (
     Descriptions,
     SafetyProperties,
+    edible_held,
     named_words,
     safety_properties,
 )
@@ -281,6 +283,8 @@ class _Facts:
             self.add(node, "type", Literal(type_name))
         for flag in sorted(found.kinds):
             self.add(node, "flag", Literal(flag))
+        for kind in sorted(edible_held(described)):
+            self.add(node, "madeFor", Literal(kind))
         for word in sorted(named_words(described, found.types, thing.liquid)):
             self.add(node, "named", Literal(word))
         for material in sorted(found.materials):
