@@ -6,8 +6,11 @@ objects, a few attributes and hazard flags. :func:`case_scenario` translates one
 other **without adding knowledge to the robot**:
 
 - **Kind -> type** only through the robot's own taxonomy (:meth:`Taxonomy.type_named` on the
-  ``kind``, never the label; for a kind it does not name, :meth:`Taxonomy.type_derived`, the
-  type WordNet's hypernyms give it). A ``kind: null`` or a kind neither gives becomes
+  ``kind``, never the label). A guess (WordNet's hypernyms, :meth:`Taxonomy.type_derived`)
+  is no declared type: a perception that cannot name a kind declares none, and a guess as
+  a type would bring the type's exemptions (cookware on a hob) and typical materials; the
+  robot makes its own guess from the label, flags only. A ``kind: null`` or a kind it does
+  not name becomes
   :data:`UNKNOWN_TYPE`, a type with no category, no flags and no synonyms: the thing keeps its
   label and material, nothing more. Those things are counted (``unmapped_kinds``).
 - **Material** is passed as written (the world's ``material`` is free text; what the robot
@@ -129,8 +132,7 @@ def thing_type(thing: Thing) -> str | None:
     """The ontology/taxonomy type the robot's taxonomy gives the thing's kind (None: unknown)."""
     if thing.kind is None:
         return None
-    taxonomy = household_taxonomy()
-    return taxonomy.type_named(thing.kind) or taxonomy.type_derived(thing.kind)
+    return household_taxonomy().type_named(thing.kind)
 
 
 def case_scenario(case: Case) -> WorldMapping:

@@ -298,7 +298,7 @@ class Taxonomy:
 
     def _read(self, name: str, lookup: Callable[[str], str | None]) -> str | None:
         """The type ``lookup`` gives the longest ending of ``name`` it knows (see type_named)."""
-        words = name.lower().split()
+        words = name.lower().split()[:NAME_WORDS]
         at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
         phrases = [words]
         if at is not None:
@@ -347,6 +347,9 @@ class Taxonomy:
         """Every material the taxonomy names."""
         return frozenset(str(value) for value in self.graph.objects(None, COG.typicalMaterial))
 
+
+NAME_WORDS: Final = 16
+"""The most words of a name read (a thing's name is a few words; the cost grows with them)."""
 
 TOY = "Toy"
 """The category of things made to look like others: a toy of a kind is not of that kind."""

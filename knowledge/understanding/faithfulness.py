@@ -337,11 +337,16 @@ def unsupported_entities(reply: str, support: Support, names: EntityNames) -> li
     """
     said = _Said("\n".join(support.texts))
     ids = {identifier.casefold() for identifier in support.ids}
+    cited = [
+        found.span()
+        for found in _ID_TOKEN.finditer(reply)
+        if found.group().casefold() in ids or said.has(found.group())
+    ]
     missing = []
-    for written, form, _, _ in names.mentions(reply):
+    for written, form, start, end in names.mentions(reply):
         named = {identifier.casefold() for identifier in names.ids_of(form)}
-        if named & ids or said.has(form):
-            continue
+        if named & ids or said.has(form) or any(a <= start and end <= b for a, b in cited):
+            continue  # "GOTO(shelf_2)": an id the support holds is cited, not a name claimed
         missing.append(written)
     for word in _name_like_words(reply):
         if not names.knows(word) and not said.has(word):
@@ -371,8 +376,9 @@ class _Said:
         return self._found[key]
 
 
-_WORD_CHARS = re.compile(r"[^\W_]+")
-"""A word of a text: letters and digits; an underscore parts words, as in an id ("shelf_2")."""
+_WORD_CHARS = re.compile(r"\w+")
+_ID_TOKEN = re.compile(r"[A-Za-z][\w:.-]*_\w+")
+"""An id as a reply may cite it ("shelf_2", "adv:beef_satay"): words joined by underscores."""
 
 
 def stated_names(reply: str, names: EntityNames) -> list[str]:
@@ -441,8 +447,7 @@ def _starts_sentence(text: str, at: int) -> bool:
 
 def occurs(form: str, text: str) -> bool:
     """Whether ``form`` (or its plural) is a whole word or phrase of ``text`` (any case)."""
-    found = rf"(?<![^\W_]){re.escape(form)}(?:e?s)?(?![^\W_])"
-    return re.search(found, text, re.IGNORECASE) is not None
+    return re.search(rf"(?<!\w){re.escape(form)}(?:e?s)?(?!\w)", text, re.IGNORECASE) is not None
 
 
 def check_reply(

@@ -153,6 +153,10 @@ USE: Final = re.compile(
 """A thing told by its use, to the end: the words after the use's verb say what it is used on
 ("something to charge it": it; "anything to measure the window with": the window)."""
 
+USE_CHARS: Final = 200
+"""The most characters of a referent read for its use (a name is short; :data:`USE` backtracks
+over every word of what it is given)."""
+
 THING_WORDS: Final = frozenset(["it", "them", "this", "that", "these", "those"])
 """Pronouns that stand for a thing said before ("something to charge it")."""
 
@@ -174,7 +178,7 @@ def told_apart_for_use(
     charge it": the phone charger, not the laptop charger).
     """
     words = used_on(utterances, said)
-    if USE.search(said.lower()) is not None:
+    if USE.search(said.lower()[:USE_CHARS]) is not None:
         acted_on = {form for word in words for form in singular_forms(word)}
         candidates = [c for c in candidates if not acted_on & set(_heads(c.label))]
         free = [c for c in candidates if not OTHER_PEOPLE.match(c.label.lower())]
@@ -195,7 +199,7 @@ def used_on(utterances: Sequence[str], said: str) -> list[str]:
     phone is flat, pass me something to charge it" -> phone, flat). The speaker ("something
     to warm me up") is no thing used on.
     """
-    found = USE.search(said.lower())
+    found = USE.search(said.lower()[:USE_CHARS])
     if found is None:
         return []
     stop = english_stop_words()

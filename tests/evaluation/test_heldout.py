@@ -224,3 +224,15 @@ def test_three_cases_run_end_to_end_with_no_model(
     assert all(r.outcome.reply for r in results)
     report = HeldoutReport(results).markdown()
     assert "### everyday" in report and "### hazards" in report and "**total**" in report
+
+
+def test_a_kind_only_wordnet_can_guess_is_no_declared_type() -> None:
+    """Checked to fail before: the guess (Cookware) made a plastic dish on a lit hob exempt."""
+    dish = _thing("dish_9", "chafing dish", "chafing dish", {"relation": "on", "target": "bench"})
+    case = _case()
+    case = _case(
+        world={**case.world.model_dump(), "things": [*case.world.model_dump()["things"], dish]}
+    )
+    mapping = case_scenario(case)
+    assert mapping.scenario.world.objects["dish_9"].type == UNKNOWN_TYPE
+    assert "dish_9" in mapping.unmapped_kinds

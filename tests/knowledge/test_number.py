@@ -43,3 +43,9 @@ def test_phrases_that_mean_every_thing_they_fit(said: str, names: list[str]) -> 
 )
 def test_phrases_that_mean_one_thing_or_a_number(said: str, names: list[str]) -> None:
     assert not names_every(said, names)
+
+
+@pytest.mark.parametrize("names", [["茶杯"], ["\u2014"], ["ß"], [""], ["café mug"]])
+def test_names_of_any_script_are_read_without_failing(names: list[str]) -> None:
+    assert names_every("the mugs", names)
+    assert not names_every("the mug", names)

@@ -20,7 +20,7 @@ from cogtree.knowledge.wording import singular
 HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
 """Heads that name a heap of things by the words before them ("the baking stuff")."""
 
-_WORD: Final = re.compile(r"[a-z0-9]+")
+_WORD: Final = re.compile(r"[^\W_]+")
 
 
 def names_every(said: str, names: Iterable[str]) -> bool:
@@ -42,4 +42,4 @@ def names_every(said: str, names: Iterable[str]) -> bool:
         return len(words) > 1 and words[-2] not in lexicon.determiners
     if words[0] in lexicon.any_one or "of" in words or singular(head) == head:
         return False
-    return all(head != _WORD.findall(name.lower())[-1:][0] for name in names if name.strip())
+    return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
