@@ -172,12 +172,15 @@ def _reads_scene(pack: DomainPack) -> bool:
 def scene_names(pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> Callable[[str], list[str]]:
     """The names of the belief's things some words mention, as said, by ``pack``'s scene lexicons.
 
-    ("a cheese sandwich" -> ["cheese"] in a kitchen holding cheddar cheese.)
+    ("a cheese sandwich" -> ["cheese"] in a kitchen holding cheddar cheese.) People are no
+    things: "make Tom an apple salad" mentions the apple, not Tom.
     """
     scene = [
         lexicon
         for name, lexicon in lexicons.items()
-        if (spec := pack.manifest.lexicons.get(name)) is not None and spec.scene
+        if (spec := pack.manifest.lexicons.get(name)) is not None
+        and spec.scene
+        and "people" not in spec.scene
     ]
     return lambda words: [mention.text for lexicon in scene for mention in lexicon.find(words)]
 

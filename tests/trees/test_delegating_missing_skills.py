@@ -169,3 +169,12 @@ def test_a_request_to_make_something_has_its_things_brought_and_the_making_hande
     assert "cheese" in _handed(record)  # the robot's part: what the toastie is made of
     assert [(task.person, task.ability) for task in done] == [("ann", "cook")]
     assert "I can't cook yet" in last.reply and "I asked you to do that part" in last.reply
+
+
+def test_a_person_named_in_a_thing_to_make_is_no_ingredient(home: Home) -> None:
+    """Checked to fail before: Bob was read as a thing to make the toastie of, and brought."""
+    last, record, done = home.turn(
+        {"ann": ADULT, "bob": ADULT}, "ann", "could you make Bob a cheese toastie"
+    )
+    assert "cheese" in _handed(record)
+    assert "bob" not in _handed(record)
