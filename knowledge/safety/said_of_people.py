@@ -139,6 +139,8 @@ _BE = frozenset({"am", "is", "are"})
 _AGED = _BE | {"turned", "turns", "turning"}
 """The verbs after which a number is an age ("I'm six", "he's just turned two"; not "I have
 six")."""
+_TURNING = frozenset({"turns", "turning"})
+"""Verbs of an age not reached yet ("he's turning four next week")."""
 BELOW = frozenset({"nearly", "almost", "under", "about", "around", "roughly", "approximately"})
 """Words before an age that say the person may be younger than the number ("nearly four"): the
 age is read a year lower, the safe side."""
@@ -392,7 +394,8 @@ def _age_group(words: list[str]) -> str | None:
         return named
     # an age is a number said first ("six", "six and a half", "7 years old"), not "two dogs";
     # after "turned" ("just turned two"), or a word that it may be less ("nearly four")
-    below, turned = words[0] in BELOW, words[0] in _AGED
+    # "turning four" is three until the birthday: read a year lower, as "nearly four"
+    below, turned = words[0] in BELOW | _TURNING, words[0] in _AGED
     words = words[1:] if below or turned else words
     numbers = stated_numbers(words[0]) if words else []
     aged = turned or len(words) == 1 or words[1] in ("years", "year", "yrs", "and")

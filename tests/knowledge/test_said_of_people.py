@@ -152,6 +152,8 @@ def test_an_allergy_said_of_a_person_named_by_their_label_gives_what_it_is_to() 
         ("Mia is nearly 18", "minor"),
         ("Mia turned the tap off", None),
         ("Mia turned 30 on Sunday", None),
+        ("Mia is turning four next week", "toddler"),  # three until then
+        ("Mia turns 13 on Friday", "child"),
     ],
 )
 def test_an_age_turned_or_nearly_reached_is_an_age_read_on_the_safe_side(
