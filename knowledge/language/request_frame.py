@@ -208,10 +208,8 @@ class _Word:
 
 def _tokens(text: str) -> list[_Word]:
     """The words and marks of ``text``; a dash between spaces is a comma ("the pan - the red")."""
-    said = [match.group(0) for match in _TOKEN.finditer(text)]
-    return [
-        _Word("," if word in DASHES else word.lower().replace("\u2019", "'"), word) for word in said
-    ]
+    said = (match.group(0) for match in _TOKEN.finditer(text))
+    return [_Word("," if w in DASHES else w.lower().replace("\u2019", "'"), w) for w in said]
 
 
 def _longest(words: Sequence[_Word], at: int, table: Container[tuple[str, ...]]) -> int:
@@ -1050,7 +1048,8 @@ def _noun_phrase(
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     head = _head(clause.words[content_start : clause.at], lexicon)
     modifiers = tuple(word for word in words if word != head)
-    pronoun = head in lexicon.pronouns or words[0] in lexicon.indefinites
+    heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
+    pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
     return ObjectPhrase(
         text=text,
         head=head,

@@ -277,3 +277,12 @@ def test_a_to_clause_after_a_statement_is_part_of_it(text: str, said_beside: str
     frame = parse_request(text)
     assert [step.action for step in frame.steps] == ["bring"]
     assert said_beside in frame.context
+
+
+def test_a_heap_named_by_its_kind_is_no_pronoun() -> None:
+    """Checked to fail before: 'the gardening stuff' was a pronoun, so no task took it."""
+    step = only_step("put the gardening stuff in the shed")
+    assert [(phrase.text, phrase.pronoun) for phrase in step.wanted] == [
+        ("the gardening stuff", False)
+    ]
+    assert parse_request("bring me something sweet").steps[0].wanted[0].pronoun
