@@ -441,13 +441,13 @@ def _step_facts(
 
 
 def _spoken(term: Any, belief: Belief) -> str:
-    """How a sentence says ``term``: a thing or a person by its label, else its id's words."""
+    """How a sentence says ``term``: its label after "the" (no "my"), else its id's words."""
     if isinstance(term, NamedNode):
         ident = term.value.removeprefix(_THINGS_NS)
         thing, person = belief.things.get(ident), belief.people.get(ident)
         label = thing.label if thing is not None else person.label if person is not None else None
         if label:
-            return re.sub(r"^(?:the|a|an)\s+", "", label.strip(), flags=re.IGNORECASE)
+            return re.sub(r"^(?:the|a|an|my|your|our)\s+", "", label.strip(), flags=re.IGNORECASE)
         return " ".join(ident.split("_"))
     if isinstance(term, Literal) and term.datatype == _XSD_DOUBLE:
         return f"{float(term.value):g}"

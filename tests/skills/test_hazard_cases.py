@@ -139,3 +139,10 @@ def test_a_pour_onto_a_place_that_is_no_thing_is_a_spill() -> None:
     pour = skill_call("POUR", source="jug_2", target="floor", hand="right")
     found = step_hazards(shipped_hazard_rules(), belief, pour)
     assert [hazard.rule for hazard in found] == ["liquid_spilled"]
+
+
+def test_a_sentence_says_a_label_of_the_users_own_after_the_without_my() -> None:
+    """Checked to fail before: 'the my wax jacket is flammable'."""
+    case = next(case for case in CASES if case.id == "my_wax_jacket_hung_on_the_lit_stove")
+    diagnosis = rehearse(case.plan, case.world, **case.heard).report.diagnosis()
+    assert "the wax jacket is" in diagnosis.lower() and "the my " not in diagnosis.lower()
