@@ -17,9 +17,6 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   label or the id names; only when none names one, the typical materials of the types (a
   tea towel: cotton, so fabric and flammable). Nothing at all: unknown, which the rules treat
   as possibly hazardous.
-- **Made for a thing**: a name that is food or drink only by its last words, after words that
-  name something else ("lamp oil", "bath salts"), gives no ``food`` or ``drink`` flag at all,
-  whatever the other names say: the oil is for the lamp, and not known to be edible.
 - **Contents**: a thing named after the substance it holds ("bleach bottle", "pill pot") is a
   chemical or a medicine as "a bottle of bleach" is (not an animal: a "dog bowl" is for one),
   and so is a thing whose material is such a substance ("acetone").
@@ -45,7 +42,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
 
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import states_said
@@ -163,8 +159,6 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     kinds = set(descriptions.flags)
     for name in direct:
         kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
-    if any(map(_made_for_a_thing, seen)):
-        kinds -= EDIBLE  # "lamp oil", "bath salts": for a lamp, for the bath, not to eat
     # a thing named after the substance it holds ("bleach bottle", "pill pot") holds it, and
     # a thing made of a substance ("acetone") is that substance
     substances = [_contents_named(name) for name in seen]
@@ -205,36 +199,6 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     if "broken" in stated and (not materials or "breakable" in materials):
         kinds.add("sharp")
     return kinds
-
-
-EDIBLE = frozenset({"food", "drink"})
-"""The flags that exempt a thing from a rule because it is eaten or drunk."""
-
-
-def _made_for_a_thing(name: str) -> bool:
-    """Whether ``name`` is food or drink only by its last words, after words naming a thing.
-
-    "lamp oil", "bath salts", "bike chain oil": the oil is for the lamp, the salts for the
-    bath; the name does not say they are to eat, so they are not taken as food (unknown is
-    not safe). "chicken soup" (chicken is food) and "cheddar cheese" (a word the taxonomy does
-    not know) stay food.
-    """
-    taxonomy = household_taxonomy()
-    words = name.lower().split()
-    kind = taxonomy.type_named(name)
-    if kind is None or not taxonomy.properties(kind).flags & EDIBLE or _JOINED & {*words}:
-        return False
-    if " ".join(words) in {taxonomy.label(kind).lower(), *map(str.lower, taxonomy.synonyms(kind))}:
-        return False  # "dog food": the name of a type of its own
-    start = next(
-        (i for i in range(1, len(words)) if taxonomy.type_named(" ".join(words[i:])) == kind), 0
-    )
-    before = [taxonomy.type_named(" ".join(words[i:start])) for i in range(start)]
-    return any(other and not taxonomy.properties(other).flags & EDIBLE for other in before)
-
-
-_JOINED: Final = frozenset(["of", "with", "for", "from", "without", "in"])
-"""Words that join a name to what it holds or goes with ("a glass of water"): read apart."""
 
 
 def _contents_named(name: str) -> str | None:

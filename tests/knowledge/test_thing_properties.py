@@ -66,22 +66,3 @@ def test_a_known_name_keeps_wordnet_out() -> None:
     """The id's word "refill" is a prescription in WordNet; the label says what the thing is."""
     found = safety_properties(Descriptions(id="refill_1", label="vape juice"))
     assert "medicine" not in found.kinds
-
-
-@pytest.mark.parametrize(
-    ("described", "edible"),
-    [
-        (Descriptions(id="tin_3", label="lamp oil"), False),  # for the lamp
-        (Descriptions(id="jar_6", label="bath salts"), False),  # for the bath
-        (Descriptions(id="can_2", type="OliveOil", label="bike chain oil"), False),  # union
-        (Descriptions(id="pot_7", label="chicken soup"), True),  # chicken is food too
-        (Descriptions(id="block_2", label="cheddar cheese"), True),  # a word not known
-        (Descriptions(id="bag_4", label="dog food"), True),  # a type's own name
-    ],
-)
-def test_food_named_only_by_its_last_word_after_a_thing_is_not_food(
-    described: Descriptions, edible: bool
-) -> None:
-    """Checked to fail before: "lamp oil" was olive oil, food, so exempt from the heat rules."""
-    kinds = safety_properties(described).kinds
-    assert bool(kinds & {"food", "drink"}) is edible
