@@ -337,11 +337,7 @@ def unsupported_entities(reply: str, support: Support, names: EntityNames) -> li
     """
     said = _Said("\n".join(support.texts))
     ids = {identifier.casefold() for identifier in support.ids}
-    cited = [
-        found.span()
-        for found in _ID_TOKEN.finditer(reply)
-        if found.group().casefold() in ids or said.has(found.group())
-    ]
+    cited = [span for span, token in _ids_in(reply) if token.casefold() in ids or said.has(token)]
     missing = []
     for written, form, start, end in names.mentions(reply):
         named = {identifier.casefold() for identifier in names.ids_of(form)}
@@ -377,7 +373,17 @@ class _Said:
 
 
 _WORD_CHARS = re.compile(r"\w+")
-_ID_TOKEN = re.compile(r"[A-Za-z][\w:.-]*_\w+")
+_ID_TOKEN = re.compile(r"(?<![\w:.-])[A-Za-z][\w:.-]*")
+
+
+def _ids_in(text: str) -> Iterator[tuple[tuple[int, int], str]]:
+    """The ids ``text`` cites ("shelf_2", "adv:beef_satay"): words joined by underscores."""
+    for found in _ID_TOKEN.finditer(text):
+        token = found.group().rstrip(".:-")
+        if "_" in token:
+            yield (found.start(), found.start() + len(token)), token
+
+
 """An id as a reply may cite it ("shelf_2", "adv:beef_satay"): words joined by underscores."""
 
 
