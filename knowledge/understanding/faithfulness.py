@@ -337,16 +337,19 @@ def unsupported_entities(reply: str, support: Support, names: EntityNames) -> li
     """
     said = _Said("\n".join(support.texts))
     ids = {identifier.casefold() for identifier in support.ids}
-    cited = [span for span, token in _ids_in(reply) if token.casefold() in ids or said.has(token)]
+    cited = [  # "GOTO(shelf_2)": an id the support holds is cited, not a name claimed
+        (found.start(), found.start() + len(token))
+        for found in _ID_TOKEN.finditer(reply)
+        if "_" in (token := found.group().rstrip(".:-"))
+        and (token.casefold() in ids or said.has(token))
+    ]
     missing = []
     for written, form, start, end in names.mentions(reply):
         named = {identifier.casefold() for identifier in names.ids_of(form)}
         if named & ids or said.has(form) or any(a <= start and end <= b for a, b in cited):
-            continue  # "GOTO(shelf_2)": an id the support holds is cited, not a name claimed
+            continue
         missing.append(written)
-    for word in _name_like_words(reply):
-        if not names.knows(word) and not said.has(word):
-            missing.append(word)
+    missing += [w for w in _name_like_words(reply) if not names.knows(w) and not said.has(w)]
     return _unique(missing)
 
 
@@ -374,16 +377,6 @@ class _Said:
 
 _WORD_CHARS = re.compile(r"\w+")
 _ID_TOKEN = re.compile(r"(?<![\w:.-])[A-Za-z][\w:.-]*")
-
-
-def _ids_in(text: str) -> Iterator[tuple[tuple[int, int], str]]:
-    """The ids ``text`` cites ("shelf_2", "adv:beef_satay"): words joined by underscores."""
-    for found in _ID_TOKEN.finditer(text):
-        token = found.group().rstrip(".:-")
-        if "_" in token:
-            yield (found.start(), found.start() + len(token)), token
-
-
 """An id as a reply may cite it ("shelf_2", "adv:beef_satay"): words joined by underscores."""
 
 
