@@ -572,25 +572,18 @@ def _described(resolved: Mapping[str, SlotResolution]) -> str:
 def _unnamed_words(item: str, spans: Sequence[tuple[int, int]]) -> bool:
     """Whether a word of the phrase of ``item``'s first mention (``spans``) is in none of them.
 
-    Such a word says what the thing is like ("the dirty mugs"), not a determiner, and so does
-    a clause that opens with a relative word right after the name ("the mugs that are
-    dirty"); other words after the name say what it is for ("the bread knife to kill the
-    wasp"), those before a joining word whose part it is ("the outside of the toaster").
+    Such a word says what the thing is like ("the dirty mugs"), not a determiner; the words
+    after the name say what it is for ("the bread knife to kill the wasp"), those before a
+    joining word whose part it is ("the outside of the toaster").
     """
-    fillers = request_words().determiners | _RELATIVE
+    fillers = request_words().determiners
     first = min(spans, default=(0, 0))
     joins = [found.end() for found in _JOINS.finditer(item[: first[0]])]
-    after = _NAME_WORDS.search(item, first[1])
-    stop = len(item) if after and after.group().lower() in _RELATIVE else first[1]
     return any(
         found.group().lower() not in fillers
         and not any(start <= found.start() and found.end() <= end for start, end in spans)
-        for found in _NAME_WORDS.finditer(item, max(joins, default=0), stop)
+        for found in _NAME_WORDS.finditer(item, max(joins, default=0), first[1])
     )
-
-
-_RELATIVE: Final = frozenset(["that", "which", "who", "whose", "are", "is"])
-"""Words that open a clause saying what the thing named before them is like."""
 
 
 _NAME_WORDS: Final = re.compile(r"[^\W_]+(?:'s)?")
