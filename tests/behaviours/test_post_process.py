@@ -806,26 +806,3 @@ def test_the_singular_of_several_things_is_still_asked_about(
     frame = blackboard.get("/turn/intent")
     assert isinstance(frame, IntentFrame) and not frame.sequence
     assert resolved(blackboard)["object"].ambiguous
-
-
-@pytest.mark.parametrize(
-    ("said", "found"),
-    [
-        ("the cracked blue bottle", []),  # no bottle is known cracked: not any blue bottle
-        ("the blue bottle to take on my walk", ["bottle_blue"]),  # what it is for
-    ],
-)
-def test_a_word_said_of_a_thing_is_never_dropped_to_find_one(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    scene: SceneGraph,
-    workers,
-    said: str,
-    found: list[str],
-) -> None:
-    """Checked to fail before: the name fallback found 'blue bottle' in the words, so the one
-    word that matched nothing ('cracked') was dropped and a thing not asked for was taken."""
-    intent = IntentFrame(domain="household", task="Fetch", slots={"object": said})
-    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
-    assert resolved(blackboard)["object"].ids == found

@@ -17,7 +17,6 @@ to do with them.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -30,7 +29,6 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.knowledge.language.grammar.number import names_every
-from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import people_meant
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -482,11 +480,8 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     """
     if lexicon is None:
         return []
-    mentions = lexicon.find(item)
-    if _unnamed_words(item, [(mention.start, mention.end) for mention in mentions]):
-        return []  # "the dirty mugs" with no mug known dirty: "mugs" alone is not what was said
     named: list[str] = []
-    for mention in mentions:
+    for mention in lexicon.find(item):
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
         for node in lexicon.claimants(mention.text) or [mention.id]:
@@ -567,27 +562,3 @@ def _described(resolved: Mapping[str, SlotResolution]) -> str:
         f"{slot}: text" if found.kind == "text" else f"{slot}: {len(found.ids)} id(s)"
         for slot, found in resolved.items()
     )
-
-
-def _unnamed_words(item: str, spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether a word of the phrase of ``item``'s first mention (``spans``) is in none of them.
-
-    Such a word says what the thing is like ("the dirty mugs"), not a determiner; the words
-    after the name say what it is for ("the bread knife to kill the wasp"), those before a
-    joining word whose part it is ("the outside of the toaster").
-    """
-    fillers = request_words().determiners
-    first = min(spans, default=(0, 0))
-    joins = [found.end() for found in _JOINS.finditer(item[: first[0]])]
-    return any(
-        found.group().lower() not in fillers
-        and not any(start <= found.start() and found.end() <= end for start, end in spans)
-        for found in _NAME_WORDS.finditer(item, max(joins, default=0), first[1])
-    )
-
-
-_NAME_WORDS: Final = re.compile(r"[^\W_]+(?:'s)?")
-
-
-_JOINS: Final = re.compile(r"\b(?:of|off|from|on|in|at|by|with|inside)\b", re.IGNORECASE)
-"""Words after which the last name's own phrase begins ("the outside of the toaster")."""
