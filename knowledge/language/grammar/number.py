@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.wording import singular
+from cogtree.knowledge.wording import looks_plural
 
 HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
 """Heads that name a heap of things by the words before them ("the baking stuff")."""
@@ -40,6 +40,6 @@ def names_every(said: str, names: Iterable[str]) -> bool:
     head = words[-1]
     if head in HEAP_WORDS:
         return len(words) > 1 and words[-2] not in lexicon.determiners
-    if words[0] in lexicon.any_one or "of" in words or singular(head) == head:
+    if words[0] in lexicon.any_one or "of" in words or not looks_plural(" ".join(words)):
         return False
     return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
