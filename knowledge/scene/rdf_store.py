@@ -13,9 +13,12 @@ loads and scans a few times slower, so small homes stay in memory (:data:`ON_DIS
 
 from __future__ import annotations
 
+import gc
+import logging
 import re
 import shutil
 import tempfile
+import time
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +26,8 @@ from pathlib import Path
 import pyoxigraph
 from oxrdflib.store import OxigraphStore
 from rdflib import Graph
+
+logger = logging.getLogger(__name__)
 
 STORE = "Oxigraph"
 """The rdflib store plugin name that oxrdflib registers."""
@@ -50,12 +55,33 @@ class DiskStore(OxigraphStore):
     def __init__(self, directory: Path) -> None:
         super().__init__(store=pyoxigraph.Store(str(directory)))
         self.directory = directory
-        self._remove = weakref.finalize(self, shutil.rmtree, directory, ignore_errors=True)
+        self._remove = weakref.finalize(self, remove_store_directory, directory)
 
     def close(self, commit_pending_transaction: bool = False) -> None:
         """Drop the store and remove its directory (later use raises AttributeError)."""
         super().close(commit_pending_transaction)
         self._remove()
+
+
+REMOVE_ATTEMPTS = 5
+"""How many times :func:`remove_store_directory` tries before it warns."""
+
+
+def remove_store_directory(directory: Path) -> None:
+    """Remove a store's ``directory``; a warning names it if it stays.
+
+    While something still holds the store (an iterator left in a reference cycle), RocksDB
+    stays open and its background work (a compaction after a bulk load) can write a file
+    into the directory as it is removed: such garbage is collected and the removal tried
+    again, after a short wait, up to :data:`REMOVE_ATTEMPTS` times.
+    """
+    for attempt in range(REMOVE_ATTEMPTS):
+        shutil.rmtree(directory, ignore_errors=True)
+        if not directory.exists():
+            return
+        gc.collect()
+        time.sleep(0.05 * (attempt + 1))
+    logger.warning("the belief's store %s could not be removed; remove it by hand", directory)
 
 
 @dataclass(frozen=True)

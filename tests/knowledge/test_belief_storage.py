@@ -120,3 +120,37 @@ def test_a_belief_on_disk_never_closed_is_removed_at_exit(tmp_path: Path) -> Non
     done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], check=False)
     assert done.returncode == 3
     assert stores(tmp_path) == []
+
+
+def test_a_file_written_into_the_store_as_it_is_removed_is_removed_on_the_next_try(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    directory = tmp_path / "cogtree-belief-x"
+    (directory / "000001.sst").parent.mkdir()
+    (directory / "000001.sst").write_bytes(b"table")
+    real_rmtree = rdf_store.shutil.rmtree
+    calls = []
+
+    def rocksdb_still_writing(path: Path, ignore_errors: bool = False) -> None:
+        calls.append(path)
+        real_rmtree(path, ignore_errors=ignore_errors)
+        if len(calls) == 1:  # a background compaction's output lands as the directory goes
+            directory.mkdir()
+            (directory / "000002.sst").write_bytes(b"compacted")
+
+    monkeypatch.setattr(rdf_store.shutil, "rmtree", rocksdb_still_writing)
+    rdf_store.remove_store_directory(directory)
+    assert not directory.exists()
+    assert len(calls) == 2
+
+
+def test_a_store_directory_that_stays_is_named_in_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    directory = tmp_path / "cogtree-belief-y"
+    directory.mkdir()
+    monkeypatch.setattr(rdf_store.shutil, "rmtree", lambda path, ignore_errors=False: None)
+    monkeypatch.setattr(rdf_store.time, "sleep", lambda seconds: None)
+    rdf_store.remove_store_directory(directory)
+    assert str(directory) in caplog.text
+    assert "remove it by hand" in caplog.text
