@@ -59,9 +59,9 @@ class _Model(BaseModel):
 
 
 class Location(_Model):
-    """Where a thing is: ``on``/``in``/``next_to`` a thing or a room."""
+    """Where a thing is: ``on``/``in``/``next_to``/``under`` a thing or a room."""
 
-    relation: Literal["on", "in", "next_to"]
+    relation: Literal["on", "in", "next_to", "under"]
     target: str = Field(min_length=1)
 
 
@@ -91,6 +91,8 @@ class CasePerson(_Model):
     age_group: Literal["adult", "child", "toddler", "elderly"]
     vulnerabilities: tuple[str, ...] = ()
     relation_to_user: str | None = None
+    can: tuple[str, ...] = ()
+    """What the case says this person can be asked to do ("cut", "cook"); see ``world_map``."""
 
 
 class CaseWorld(_Model):

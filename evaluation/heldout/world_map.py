@@ -37,16 +37,18 @@ other **without adding knowledge to the robot**:
   a bin; containers start open unless the case says ``open: false``. Objects cannot hold
   objects in the simulator, and furniture cannot hold a liquid: such contents are lost.
   Furniture on furniture stands in the room; an object on an object rests where the
-  other one does; ``next_to`` is kept only between two objects on one surface. Each such
-  change is recorded in ``approximations``. Rooms are joined by open passages (the case
+  other one does; ``next_to`` is kept only between two objects on one surface; a thing
+  ``under`` another lies on the floor of that one's room. Each such change is recorded in
+  ``approximations``. Rooms are joined by open passages (the case
   gives no layout); every person and the robot start in the first room. The robot is the
   humanoid, reaching down to the floor (``min_reach_m: 0``): a thing ``in`` a room rests on
   its floor, and the case says nothing of heights.
 - **People**: the name becomes the label; ``age_group`` and ``vulnerabilities`` are kept
   (the world's people have both); ``relation_to_user`` has no field and is recorded in
   ``lost``.
-- **What a simulated person can do** (a modelling choice of this harness, not knowledge of
-  the robot's): the case says nothing of it, so every adult and elderly person is given the
+- **What a simulated person can do**: when a case says it (``can`` on any of its people), each
+  person can be asked to do just what their ``can`` lists. Otherwise (a modelling choice of
+  this harness, not knowledge of the robot's) every adult and elderly person is given the
   everyday household abilities the robot lacks, one per skill of the robot's own list of
   unsupported skills (:func:`~knowledge.language.unsupported_skills.unsupported_skills`:
   cut, cook, wash up...), each taking the simulator's default number of ticks; a child or a
@@ -240,13 +242,16 @@ class _Builder:
         case = self.case
         first = self.rooms[0]
         people: dict[str, Any] = {}
+        abilities_said = any(person.can for person in case.world.people)
         for person in case.world.people:
             people[person.id] = {
                 "label": person.name,
                 "room": first,
                 "age_group": person.age_group,
                 "vulnerabilities": list(person.vulnerabilities),
-                "abilities": household_abilities(person.age_group),
+                "abilities": (
+                    list(person.can) if abilities_said else household_abilities(person.age_group)
+                ),
             }
             if person.relation_to_user:
                 self.lost.append(f"people.{person.id}.relation_to_user")
@@ -369,6 +374,9 @@ class _Builder:
         if held is not None:
             state["held_by"] = held
         where = thing.location
+        if where.relation == "under":
+            self.approx.append(f"things.{thing.id}: under {where.target}; on its room's floor")
+            return {"room": self._room_of(where.target)}
         if where.relation == "next_to":
             landmark = self.things.get(where.target)
             if landmark is not None and where.target not in self.furniture:

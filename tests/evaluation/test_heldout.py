@@ -153,6 +153,29 @@ def test_adults_can_do_what_the_robot_lacks_and_children_nothing() -> None:
     assert {"cut", "cook"} <= everyday_skills
 
 
+def test_abilities_a_case_gives_are_the_only_ones() -> None:
+    case = _case()
+    people = [
+        {"id": "user", "name": "Pat", "age_group": "adult"},
+        {"id": "tom", "name": "Tom", "age_group": "adult", "can": ["cut", "cook"]},
+    ]
+    world = case_scenario(_case(world={**case.world.model_dump(), "people": people}))
+    abilities = {ident: set(p.abilities) for ident, p in world.scenario.world.people.items()}
+    assert abilities == {"user": set(), "tom": {"cut", "cook"}}
+
+
+def test_a_thing_under_another_lies_on_the_floor_of_its_room() -> None:
+    case = _case()
+    things = [
+        *case.world.model_dump()["things"],
+        _thing("cat_bowl", "cat bowl", "bowl", {"relation": "under", "target": "bench"}),
+    ]
+    world = case_scenario(_case(world={**case.world.model_dump(), "things": things}))
+    bowl = world.scenario.world.objects["cat_bowl"]
+    assert bowl.room == "kitchen"
+    assert any("cat_bowl: under bench" in note for note in world.approximations)
+
+
 def test_some_held_out_worlds_translate(everyday: list[Case], hazards: list[Case]) -> None:
     for case in (everyday[0], everyday[70], hazards[0], hazards[100]):
         mapping = case_scenario(case)
