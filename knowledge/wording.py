@@ -95,6 +95,16 @@ def looks_plural(phrase: str) -> bool:
     return bool(words) and singular(words[-1].lower()) != words[-1].lower()
 
 
+def compound_head(name: str) -> str | None:
+    """The word a compound name ends on, which names what it is: "water bottle" -> "bottle".
+
+    English compounds are headed on the right ("a water bottle is a bottle", "a travel mug is a
+    mug"); a name with "of" is headed before it ("cup of tea" -> "cup"). None for one word.
+    """
+    words = name.lower().split(" of ")[0].split()
+    return words[-1] if len(words) > 1 else None
+
+
 DETERMINERS: frozenset[str] = frozenset(
     {"the", "a", "an", "some", "this", "that", "these", "those"}
     | {"my", "your", "his", "her", "its", "our", "their"}

@@ -42,6 +42,14 @@ POINTING = frozenset({"it", "that", "this"})
 LEAD_INS = re.compile(r"^(?:careful|be careful|watch out|mind|note|remember|by the way|fyi|oh)\W+")
 """Words before a statement's subject ("careful, the hob's hot")."""
 
+REPORTED = re.compile(
+    r"^(?:i|we)\s+(?:think\s+|thought\s+|reckon\s+)?(?:i\s+|we\s+)?"
+    r"(?:heard|saw|felt|noticed|watched|smelt|smelled|spotted)\s+"
+    r"(?=(?:the|that|this|my|your|our|his|her|their)\b)"
+)
+"""A report of what the speaker perceived, before the thing it is about: "I think I heard the
+frame crack" says the frame cracked (as sure as the speaker is)."""
+
 HEDGES = frozenset(
     {
         "only",
@@ -260,7 +268,7 @@ def _clauses(utterances: Iterable[str]) -> list[str]:
         text = text.replace("can't", "can not").replace("won't", "will not")
         text = re.sub(r"(\w)n't\b", r"\1 not", text)
         for part in re.split(r"[.!?;,]+|\s+(?:and|but|so)\s+", text):
-            part = LEAD_INS.sub("", part.strip())
+            part = REPORTED.sub("", LEAD_INS.sub("", part.strip()))
             if part:
                 clauses.append(part)
     return clauses

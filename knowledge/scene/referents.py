@@ -345,6 +345,7 @@ def _matching(
     if not survivors:
         return match
     found = _named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
+    found = _typed_over_headed(found, terms)
     match.ids = _head_by_kind(_whole_name_wins(found, terms, phrase), terms, phrase)
     return match
 
@@ -397,6 +398,8 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
+    - head: it is the last word of the name of the thing's type or a broader type ("bottle" for
+      a water bottle); it yields to things of a type it names (:func:`_typed_over_headed`)
     - holds: it names the type of the liquid the thing holds, or a broader type ("juice"); a
       drink names only a vessel made for it, never a kettle (``referred_to_by_content``)
     - attribute: it is an attribute value ("blue", "earl grey"); detail: the attribute
@@ -417,6 +420,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
         holders = _Nodes(index.members("by_value", content_values(vocabulary, matched)))
         held = {n for n in holders if referred_to_by_content(vocabulary, matched, index.node(n))}
         ways += [("holds", label, held) for label in vocabulary.type_labels.get(matched, ())]
+    typed = vocabulary.types_named.get(term, set())
+    for headed in sorted(vocabulary.headed.get(term, ())):
+        if typed.isdisjoint(vocabulary.kinds.get(headed, {headed})):  # not a kind it names
+            nodes = _Nodes(index.members("by_type", narrower.get(headed, {headed})))
+            ways += [("head", label, nodes) for label in vocabulary.type_labels.get(headed, ())]
     told = vocabulary.attributes - ({HELD} if term in vocabulary.types_named else set())
     for attribute in sorted(told):  # a liquid that is a type matches as held (above)
         nodes = _Nodes(index.members("by_value", [f"{attribute}={term}"]))
@@ -481,7 +489,7 @@ PRONOUN_NOUNS: Final = frozenset(
 )
 """Filler words that stand for the noun: the other words only describe the thing."""
 
-BY_KIND: Final = frozenset(["type", "label"])
+BY_KIND: Final = frozenset(["type", "head", "label"])
 """How a term matches when it names what the thing is (its type or its own name)."""
 
 DESCRIBING: Final = frozenset(["attribute", "flag"])
@@ -528,14 +536,29 @@ def _named_over_typed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]
     return found - dropped
 
 
+def _typed_over_headed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]:
+    """A thing of the kind a word names wins over things whose type's name only ends on it.
+
+    "the bottle" is the bottle of vinegar (a bottle) when there is one, not the water bottle;
+    with no thing of that kind, every thing whose type's name ends on "bottle" is one.
+    """
+    dropped: set[str] = set()
+    for ways in terms.values():
+        typed = _union(nodes & found for how, _, nodes in ways if how != "head")
+        if typed:
+            dropped |= _union(nodes & found for how, _, nodes in ways if how == "head") - typed
+    return found - dropped
+
+
 def _union(sets: Iterable[Iterable[str]]) -> set[str]:
     return set[str]().union(*sets)
 
 
 REASONS: Final = {
     "attribute": "{q}: {d} {t}", "flag": "{q}: {d} is true", "holds": "{q}: it holds {d}",
-    "use": "{q}: a {d} is used to {t}", "quality": "{q}: a {d} is typically {t}",
-    "state": "{q}: a {d} can be {t}", "condition": "{q}: its name says it is {d}",
+    "head": "{q}: a {d} is called a {t}", "use": "{q}: a {d} is used to {t}",
+    "quality": "{q}: a {d} is typically {t}", "state": "{q}: a {d} can be {t}",
+    "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""

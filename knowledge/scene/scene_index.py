@@ -41,6 +41,7 @@ from rdflib import Graph, Literal, URIRef
 
 from cogtree.knowledge.collector import collector_paused
 from cogtree.knowledge.scene.fit_for_use import states_in
+from cogtree.knowledge.wording import compound_head
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -133,6 +134,9 @@ class Vocabulary:
     type_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     types_named: dict[str, set[str]] = field(default_factory=dict)
     """Label or synonym -> the types it names."""
+    headed: dict[str, set[str]] = field(default_factory=dict)
+    """The last word of a compound label or synonym -> the types it heads ("bottle": the
+    water bottle; :func:`~knowledge.wording.compound_head`)."""
     kinds: dict[str, set[str]] = field(default_factory=dict)
     """Type -> itself and every broader type."""
     narrower: dict[str, set[str]] = field(default_factory=dict)
@@ -327,6 +331,10 @@ def _vocabulary(
         for name in names:
             for word in (*labels.get(name, ()), *synonyms.get(name, ())):
                 named.setdefault(word, set()).add(name)
+    for name in types:
+        for word in (*labels.get(name, ()), *synonyms.get(name, ())):
+            if (head := compound_head(word)) is not None:
+                vocabulary.headed.setdefault(head, set()).add(name)
     for subject, (text, _) in reader.with_predicate(KIND_OF):
         narrower, wider = short(subject), short(text)
         vocabulary.kinds.setdefault(narrower, set()).add(wider)

@@ -290,3 +290,29 @@ def test_water_only_in_a_kettle_is_not_offered_as_water() -> None:
     only_kettle = KITCHEN.split(":pitcher")[0]
     with SceneGraph.from_turtle_text(only_kettle, source="kettle only") as scene:
         assert ids(scene, "some water") == []
+
+
+HEADS = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:still a cog:Object ; rdfs:label "still water" ; cog:objectType cog:WaterBottle ;
+    cog:inRoom :kitchen .
+:vinegar a cog:Object ; rdfs:label "malt vinegar" ; cog:objectType cog:Bottle ;
+    cog:inRoom :kitchen .
+"""
+
+
+def test_a_compound_type_name_is_called_by_its_last_word() -> None:
+    """Checked to fail before: "the bottle" found no water bottle (the taxonomy does not put
+    water bottles under bottles), so the robot said it had seen none."""
+    without_vinegar = HEADS.split(":vinegar")[0]
+    with SceneGraph.from_turtle_text(without_vinegar, source="heads") as scene:
+        (still,) = scene.resolve_referent("the bottle")
+        assert still.id == "still"
+        assert "'bottle': a water bottle is called a bottle" in still.reasons
+    with SceneGraph.from_turtle_text(HEADS, source="heads") as scene:
+        assert ids(scene, "the bottle") == ["vinegar"]  # a thing of the kind named wins
+        assert ids(scene, "the water bottle") == ["still"]

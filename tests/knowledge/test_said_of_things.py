@@ -45,6 +45,15 @@ def test_what_a_thing_is_said_to_have_done_counts_when_it_is_a_state() -> None:
     assert said_of_things(["the hob boiled the soup over"], NAMES) == {}  # no state
 
 
+def test_what_the_speaker_heard_or_saw_a_thing_do_is_said_of_it() -> None:
+    """Checked to fail before: "I heard the hob spark" had the speaker as its subject, so
+    nothing was said of the hob."""
+    said = said_of_things(["I think I heard the hob spark last night, not sure though"], NAMES)
+    assert states_said(said["hob_1"]) == {"faulty"}
+    assert said_of_things(["we saw the frying pan leaking"], NAMES) == {"pan_3": ("leaking",)}
+    assert said_of_things(["I saw the hob in the shop"], NAMES) == {}  # no state
+
+
 def test_a_clause_that_points_back_says_its_state_of_the_thing_named_before() -> None:
     """Checked to fail before: a crack "up it" said nothing of the stepladder."""
     names = {"ladder_1": ["stepladder"]}
