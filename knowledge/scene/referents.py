@@ -38,6 +38,7 @@ from heapq import nsmallest
 from typing import Any, Final
 
 from cogtree.knowledge.scene.needs import alike_states, in_need
+from cogtree.knowledge.scene.node_tables import among, without
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
@@ -365,16 +366,15 @@ class _Nodes(AbstractSet[str]):
         return any(node in part for part in self.parts) and not any(node in m for m in self.minus)
 
     def __iter__(self) -> Iterator[str]:
-        found = _union(self.parts)
-        return iter(found.difference(*self.minus) if self.minus else found)
+        return iter(without(_union(self.parts), self.minus))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
 
     def __and__(self, other: AbstractSet[Any]) -> set[str]:
-        """The nodes of ``other`` among these (set intersections: cost ``other``)."""
+        """The nodes of ``other`` among these (cost ``other``, or a sorted part: see ``among``)."""
         nodes = other if isinstance(other, set) else set(other)
-        return _union(nodes.intersection(part) for part in self.parts).difference(*self.minus)
+        return without(_union(among(nodes, part) for part in self.parts), self.minus)
 
     __rand__ = __and__
     _from_iterable = set  # what the other set operations make: a plain set

@@ -33,6 +33,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from sys import intern
+from typing import Any
 
 from oxrdflib.store import OxigraphStore
 from pyoxigraph import Literal as OxLiteral
@@ -40,7 +41,20 @@ from pyoxigraph import NamedNode
 from rdflib import Graph, Literal, URIRef
 
 from cogtree.knowledge.collector import collector_paused
-from cogtree.knowledge.scene.fit_for_use import states_in
+from cogtree.knowledge.scene.node_tables import (
+    ANYONE,
+    Facts,
+    Members,
+    Table,
+    Tables,
+    among,
+    get,
+    union,
+    without,
+)
+from cogtree.knowledge.scene.node_tables import (
+    Node as Node,
+)
 from cogtree.knowledge.wording import compound_head
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
@@ -60,6 +74,15 @@ PLACEMENTS = {ONTOLOGY_NS + name: name for name in ("on", "in", "inRoom", "mount
 CLASSES = frozenset(["Object", "Furniture", "Surface", "Container", "Room", "Human", "Robot"])
 """The classes of scene nodes the index keeps."""
 
+SCENE_CLASSES: Mapping[str, frozenset[str]] = {
+    "objects": frozenset(["Object"]),
+    "furniture": frozenset(["Furniture", "Surface", "Container"]),
+    "rooms": frozenset(["Room"]),
+    "people": frozenset(["Human"]),
+    "places": frozenset(["Furniture", "Surface", "Container", "Room"]),
+}
+"""The ``cog:`` classes whose nodes make up each scene family."""
+
 KIND_PROPERTIES = {"usedFor": "use", "typicalQuality": "quality", "typicalFlag": "quality"}
 KIND_PROPERTIES["canBe"] = "state"
 """What a kind says of its things, and how a word matches through it (referent resolution)."""
@@ -67,11 +90,10 @@ KIND_PROPERTIES["canBe"] = "state"
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
 
-ANYONE = "\u0000anyone"  # the owner every owned node is also kept under (never a node id)
 TRUE, STRING = "true", "string"
 Term = tuple[str, str]
 """An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
-_Fact = tuple[str, object]  # a field of a Node and one value it gains
+_Fact = tuple[str, Any]  # a field of a Node and one value it gains
 
 
 def short(iri: str) -> str:
@@ -84,7 +106,6 @@ def short(iri: str) -> str:
 
 
 _SCENE_LENGTH, _ONTOLOGY_LENGTH = len(SCENE_NS), len(ONTOLOGY_NS)
-_NONE = frozenset[str]()  # one empty set for nodes without attributes (frozenset() makes one)
 
 
 @dataclass(frozen=True)
@@ -96,34 +117,6 @@ class SceneChange:
 
     subjects: frozenset[str] = frozenset()
     bulk: bool = False
-
-
-class Node:
-    """What the index knows of one node (every field a tuple; empty when unknown)."""
-
-    __slots__ = ("attributes", "classes", "flags", "held", "labels", "owners", "placements",
-                 "synonyms", "types", "values")  # fmt: skip
-
-    def __init__(self) -> None:
-        self.classes: tuple[str, ...] = ()
-        self.labels: tuple[str, ...] = ()
-        self.synonyms: tuple[str, ...] = ()
-        self.types: tuple[str, ...] = ()
-        self.owners: tuple[str, ...] = ()
-        self.placements: tuple[tuple[str, str], ...] = ()
-        """(relation, support): on, in, inRoom, mountedOn."""
-        self.held: tuple[str, ...] = ()
-        """What the node holds (``cog:holds``)."""
-        self.values: tuple[tuple[str, str], ...] = ()
-        """(attribute, string value)."""
-        self.flags: tuple[str, ...] = ()
-        """Attributes whose value is true."""
-        self.attributes: frozenset[str] = _NONE
-        """Every attribute the node has a value for."""
-
-    def naming(self) -> tuple[object, ...]:
-        """What the lexicons read of the node (its classes, names and types)."""
-        return (self.classes, self.labels, self.synonyms, self.types)
 
 
 @dataclass
@@ -150,109 +143,12 @@ class Vocabulary:
     """Label or synonym -> the attributes it names."""
 
 
-Members = tuple[str, ...] | set[str]
-"""The nodes under one key of a reverse map: a tuple while they are fewer than :data:`FEW`
-(a set of 12 costs five times a tuple's memory), then a set."""
-
-FEW = 16
-_Kept = str | tuple[str, ...] | set[str]
-"""How a reverse map keeps a key's nodes: one (a room's name, most shelves) as itself."""
-
-_Table = dict[str, _Kept]
-_Edit = Callable[[_Table, str, str], None]
-
-
-def _get(table: _Table, key: str) -> Members:
-    """The nodes under ``key`` of ``table`` (a tuple or a set; empty if none)."""
-    found = table.get(key, ())
-    return (found,) if isinstance(found, str) else found
-
-
-class _Tables:
-    """The nodes and their reverse maps (swapped whole when the index is rebuilt)."""
+class _Tables(Tables):
+    """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
+        super().__init__()
         self.vocabulary = vocabulary
-        self.nodes: dict[str, Node] = {}
-        self.by_name: _Table = {}
-        self.by_type: _Table = {}
-        self.by_value: _Table = {}
-        """``attribute=value`` -> the nodes with that string value of that attribute."""
-        self.by_flag: _Table = {}
-        self.by_state: _Table = {}
-        """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
-        self.by_attribute: _Table = {}
-        """Attribute -> the nodes whose value is neither a string nor true (:meth:`having`)."""
-        self.valued: dict[str, set[str]] = {}  # attribute -> its "attribute=value" keys
-        self.by_owner: _Table = {}
-        self.by_class: _Table = {}
-        self.placed: _Table = {}
-        self.held: _Table = {}
-
-    def put(self, node_id: str, node: Node | None) -> None:
-        """Replace what is known of ``node_id`` (None: nothing is)."""
-        old = self.nodes.pop(node_id, None)
-        if old is not None:
-            self._reverse(node_id, old, _discard)
-        if node is not None:
-            self.nodes[node_id] = node
-            self._reverse(node_id, node, _add)
-
-    def _reverse(self, node_id: str, node: Node, edit: _Edit) -> None:
-        for form in (*node.labels, *node.synonyms):
-            edit(self.by_name, form, node_id)
-        for name in node.types:
-            edit(self.by_type, name, node_id)
-        for attribute, value in node.values:
-            key = intern(f"{attribute}={value}")
-            edit(self.by_value, key, node_id)
-            keys = self.valued.setdefault(attribute, set())
-            (keys.add if key in self.by_value else keys.discard)(key)
-        for flag in node.flags:
-            edit(self.by_flag, flag, node_id)
-        for state in states_in(" ".join(node.labels)):
-            edit(self.by_state, state, node_id)
-        for attribute in node.attributes.difference(node.flags, (a for a, _ in node.values)):
-            edit(self.by_attribute, attribute, node_id)
-        for owner in (*node.owners, ANYONE) if node.owners else ():
-            edit(self.by_owner, owner, node_id)
-        for name in node.classes:
-            edit(self.by_class, name, node_id)
-        for _, support in node.placements:
-            edit(self.placed, support, node_id)
-        for thing in node.held:
-            edit(self.held, node_id, thing)
-
-    def having(self, attribute: str) -> list[Members]:
-        """The nodes with any value of ``attribute``, in parts (one per table and value)."""
-        parts = [_get(self.by_attribute, attribute), _get(self.by_flag, attribute)]
-        return parts + [_get(self.by_value, key) for key in self.valued.get(attribute, ())]
-
-
-def _add(table: _Table, key: str, node_id: str) -> None:
-    found = table.get(key)
-    if found is None:
-        table[key] = node_id
-    elif isinstance(found, set):
-        found.add(node_id)
-    elif isinstance(found, str):
-        if found != node_id:
-            table[key] = (found, node_id)
-    elif node_id not in found:
-        table[key] = (*found, node_id) if len(found) < FEW else {*found, node_id}
-
-
-def _discard(table: _Table, key: str, node_id: str) -> None:
-    found = table.get(key)
-    if isinstance(found, set):
-        found.discard(node_id)
-    elif isinstance(found, tuple) and node_id in found:
-        rest = tuple(member for member in found if member != node_id)
-        found = table[key] = rest[0] if len(rest) == 1 else rest
-    elif found == node_id:
-        found = ()
-    if found is not None and not found:
-        del table[key]
 
 
 # -- reading the graph ------------------------------------------------------------------------
@@ -374,29 +270,6 @@ def _facts(predicate: str, term: Term, attributes: Mapping[str, str]) -> Iterato
             yield "flags", name
 
 
-def _add_fact(
-    nodes: dict[str, Node], node_id: str, fact: _Fact, shared: dict[object, object]
-) -> None:
-    """Add ``fact`` to the node ``node_id`` of ``nodes`` (made on its first fact); no drafts.
-
-    Each field stays sorted (equal facts give equal nodes) and is the one equal to it in
-    ``shared``: nodes share equal fields (classes, types, attribute names, placements), and
-    a node's id is one string, as its key and as a value (an owner, a support).
-    """
-    name, value = fact
-    node = nodes.get(node_id)
-    if node is None:
-        node = nodes[shared.setdefault(node_id, node_id)] = Node()  # type: ignore[index]
-    old = getattr(node, name)
-    if value in old:
-        return
-    if isinstance(value, tuple):
-        value = tuple(shared.setdefault(part, part) for part in value)
-    value = shared.setdefault(value, value)
-    kept = frozenset((*old, value)) if name == "attributes" else tuple(sorted((*old, value)))
-    setattr(node, name, shared.setdefault(kept, kept))
-
-
 def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
     """The attributes of ``vocabulary`` by IRI."""
     return {ONTOLOGY_NS + name: name for name in sorted(vocabulary.attributes)}
@@ -406,13 +279,14 @@ def _build(reader: _Reader) -> _Tables:
     """Every node of the graph, read predicate by predicate (names first: see the body)."""
     nodes: dict[str, Node] = {}
     names: dict[str, dict[str, list[str]]] = {LABEL: {}, SYNONYM: {}}
-    shared: dict[object, object] = {}
+    shapes: dict[tuple[object, ...], tuple[object, ...]] = {}
+    facts = Facts(shapes)  # a Node per node, made on its first fact, never a draft
 
     def read(predicate: str, obj: str | None, attributes: Mapping[str, str]) -> None:
         for subject, term in reader.with_predicate(predicate, obj):
             if not subject.startswith(ONTOLOGY_NS):
-                for fact in _facts(predicate, term, attributes):
-                    _add_fact(nodes, short(subject), fact, shared)
+                for name, value in _facts(predicate, term, attributes):
+                    facts.add(nodes, short(subject), name, value)
             elif predicate in names and term[1] == STRING:
                 names[predicate].setdefault(short(subject), []).append(term[0])
 
@@ -424,8 +298,10 @@ def _build(reader: _Reader) -> _Tables:
     reads += [(p, None) for p in (OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS, *attributes)]
     for predicate, obj in reads:
         read(predicate, obj, attributes)
-    for node_id, node in nodes.items():
-        tables.put(node_id, node)
+    tables.shapes = shapes
+    for node_id in sorted(nodes):  # in order: each sorted list of the reverse maps grows at its end
+        tables.put(node_id, nodes[node_id])
+    tables.compact()
     return tables
 
 
@@ -462,19 +338,22 @@ class SceneIndex:
         if change.bulk or vocabulary:
             self.rebuild()
             return
-        renamed = set()
-        attributes = _attribute_iris(self._tables.vocabulary)
+        tables = self._tables
+        attributes, facts = _attribute_iris(tables.vocabulary), Facts(tables.shapes)
+        read: dict[str, Node | None] = {}
         for subject in change.subjects:
-            node_id, read_now, shared = short(subject), dict[str, Node](), dict[object, object]()
+            node_id, read_now = short(subject), dict[str, Node]()
             for predicate, term in self._reader.about(subject):
-                for fact in _facts(predicate, term, attributes):
-                    _add_fact(read_now, node_id, fact, shared)
-            node = read_now.get(node_id)
-            with self._lock:
-                old = self._tables.nodes.get(node_id)
-                self._tables.put(node_id, node)
-            if (old and old.naming()) != (node and node.naming()):
-                renamed.add(node_id)
+                for name, value in _facts(predicate, term, attributes):
+                    facts.add(read_now, node_id, name, value)
+            read[node_id] = read_now.get(node_id)
+        renamed = set()
+        with self._lock:
+            for node_id, node in read.items():
+                old = tables.nodes.get(node_id)
+                tables.put(node_id, node)
+                if (old and old.naming()) != (node and node.naming()):
+                    renamed.add(node_id)
         if renamed:
             self._renamed_now(frozenset(renamed))
 
@@ -531,24 +410,24 @@ class SceneIndex:
     def of_class(self, *classes: str) -> set[str]:
         """The nodes of any of ``classes`` (``Human``, ``Room``...)."""
         with self._lock:
-            return _union(_get(self._tables.by_class, name) for name in classes)
+            return union(get(self._tables.by_class, name) for name in classes)
 
     def named(self, form: str) -> set[str]:
         """The nodes labelled ``form`` or with it as a synonym."""
         with self._lock:
-            return set(_get(self._tables.by_name, form))
+            return set(get(self._tables.by_name, form))
 
     def of_types(self, types: Iterable[str]) -> set[str]:
         """The nodes whose object type is one of ``types``."""
         with self._lock:
-            return _union(_get(self._tables.by_type, name) for name in types)
+            return union(get(self._tables.by_type, name) for name in types)
 
     def members(self, table: str, keys: Iterable[str]) -> list[Members]:
         """The nodes under ``keys`` of ``table`` (``by_type``), uncopied: hold :meth:`reading`."""
         if table == "by_attribute":
             return [part for key in keys for part in self._tables.having(key) if part]
-        found: _Table = getattr(self._tables, table)
-        return [_get(found, key) for key in keys if key in found]
+        found: Table = getattr(self._tables, table)
+        return [get(found, key) for key in keys if key in found]
 
     def of_kind(self, kind: str) -> set[str]:
         """The nodes whose object type is ``kind`` or a type under it."""
@@ -557,32 +436,32 @@ class SceneIndex:
     def with_value(self, attribute: str, value: str) -> set[str]:
         """The nodes whose ``attribute`` has the string value ``value``."""
         with self._lock:
-            return set(_get(self._tables.by_value, f"{attribute}={value}"))
+            return set(get(self._tables.by_value, f"{attribute}={value}"))
 
     def with_flag(self, attributes: Iterable[str]) -> set[str]:
         """The nodes for which one of ``attributes`` is true."""
         with self._lock:
-            return _union(_get(self._tables.by_flag, name) for name in attributes)
+            return union(get(self._tables.by_flag, name) for name in attributes)
 
     def with_attribute(self, attributes: Iterable[str]) -> set[str]:
         """The nodes with any value of one of ``attributes``."""
         with self._lock:
-            return _union(part for name in attributes for part in self._tables.having(name))
+            return union(part for name in attributes for part in self._tables.having(name))
 
     def owned_by(self, owners: Iterable[str]) -> set[str]:
         """The nodes owned by one of ``owners``."""
         with self._lock:
-            return _union(_get(self._tables.by_owner, owner) for owner in owners)
+            return union(get(self._tables.by_owner, owner) for owner in owners)
 
     def unowned(self, nodes: set[str]) -> set[str]:
         """The nodes of ``nodes`` nobody is known to own (a set difference: costs ``nodes``)."""
         with self._lock:
-            return nodes.difference(_get(self._tables.by_owner, ANYONE))
+            return without(nodes, [get(self._tables.by_owner, ANYONE)])
 
     def among_classes(self, nodes: set[str], classes: Iterable[str]) -> set[str]:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
         with self._lock:
-            return _union(nodes.intersection(_get(self._tables.by_class, n)) for n in classes)
+            return union(among(nodes, get(self._tables.by_class, n)) for n in classes)
 
     def within(self, place: str) -> set[str]:
         """Every node on, in, in the room of or held by ``place``, at any depth."""
@@ -592,7 +471,7 @@ class SceneIndex:
             while frontier:
                 current = frontier.pop()
                 for table in (self._tables.placed, self._tables.held):
-                    for child in _get(table, current):
+                    for child in get(table, current):
                         if child not in found:
                             found.add(child)
                             frontier.append(child)
@@ -600,7 +479,3 @@ class SceneIndex:
 
     def __len__(self) -> int:
         return len(self._tables.nodes)
-
-
-def _union(sets: Iterable[Iterable[str]]) -> set[str]:
-    return set[str]().union(*sets)

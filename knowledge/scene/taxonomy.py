@@ -92,8 +92,10 @@ class TypeTables(Protocol):
 class Holder(Protocol):
     """A thing as the scene index knows it (``scene_index.Node``): its types and true flags."""
 
-    types: tuple[str, ...]
-    flags: tuple[str, ...]
+    @property
+    def types(self) -> tuple[str, ...]: ...  # noqa: D102
+    @property
+    def flags(self) -> tuple[str, ...]: ...  # noqa: D102
 
 
 def content_values(vocabulary: TypeTables, liquid: str) -> list[str]:
@@ -121,8 +123,10 @@ def referred_to_by_content(vocabulary: TypeTables, liquid: str, node: Holder | N
 class Placed(Holder, Protocol):
     """A thing as the scene index knows it, with its classes and labels."""
 
-    classes: tuple[str, ...]
-    labels: tuple[str, ...]
+    @property
+    def classes(self) -> tuple[str, ...]: ...  # noqa: D102
+    @property
+    def labels(self) -> tuple[str, ...]: ...  # noqa: D102
 
 
 class PlaceIndex(Protocol):

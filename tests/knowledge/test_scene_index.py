@@ -9,6 +9,7 @@ from rdflib import Graph
 
 from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.node_tables import FIELDS
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.knowledge.scene.scene_questions import things_of_a_kind
@@ -23,7 +24,7 @@ def seen(subject: str, predicate: str, value: str | bool) -> Observation:
 
 
 def fields(node: Node | None) -> dict[str, object] | None:
-    return None if node is None else {name: getattr(node, name) for name in Node.__slots__}
+    return None if node is None else {name: getattr(node, name) for name in FIELDS}
 
 
 TABLES = ("by_name", "by_type", "by_value", "by_flag", "by_state", "by_attribute", "by_owner")
