@@ -25,14 +25,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from sys import intern
-from typing import Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
 from rdflib import Literal, URIRef
 
 from cogtree.knowledge.packs.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.scene.scene_index import SceneIndex
+from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, SceneIndex
 from cogtree.knowledge.wording import singular_forms
 
 log = logging.getLogger(__name__)
@@ -99,6 +99,12 @@ def _singular_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 
 
 @lru_cache(maxsize=FORM_CACHE)
+def _one(value: Any) -> Any:
+    """``value``, one tuple for every equal one: the ranks and claims that many ids share."""
+    return value
+
+
+@lru_cache(maxsize=FORM_CACHE)
 def _form_key(form: str) -> tuple[str, ...]:
     """The trie key of a surface form: its words without apostrophes ("priya's desk")."""
     spaced = form.replace("_", " ")
@@ -122,7 +128,8 @@ class Mention(BaseModel):
 
 
 Rank = tuple[int | str, ...]
-"""Which of two ids sharing a form owns it: the lower rank (``(position,)`` by default)."""
+"""Which of two ids sharing a form owns it: the lower rank (``(position,)`` by default), then
+the lower id (so ids of one rank share it: a scene's thousands of labelled objects)."""
 
 
 @dataclass(slots=True)
@@ -207,10 +214,10 @@ class Lexicon:
                     texts.append(text)
                     ranked.append((key, at))
                 if key:
-                    self._claim(entry_id, key, (0, at))
+                    self._claim(entry_id, key, _one((0, at)))
             for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
-                    self._claim(entry_id, singular, (1, at))
+                    self._claim(entry_id, singular, _one((1, at)))
             self._forms[entry_id] = texts[0] if len(texts) == 1 else tuple(texts)
             self._ranks[entry_id] = rank
 
@@ -233,7 +240,7 @@ class Lexicon:
         if node.claims is not None:  # every claimant with its strongest claim (40k mugs)
             held = node.claims.get(entry_id)
             node.claims[entry_id] = rank if held is None or rank < held else held
-        if node.id is None or (node.id != entry_id and rank < node.rank):
+        if node.id is None or (node.id != entry_id and (rank, entry_id) < (node.rank, node.id)):
             if node.id is not None:
                 log.debug("lexicon %s: %r goes to %s, not %s", self.name, key, entry_id, node.id)
             node.id, node.rank = entry_id, rank
@@ -251,7 +258,7 @@ class Lexicon:
             if node.id != entry_id:
                 continue
             if claims:
-                node.id = min(claims, key=lambda claimant: claims[claimant])
+                node.id = min(claims, key=lambda claimant: (claims[claimant], claimant))
                 node.rank = claims[node.id]
             else:
                 node.id, node.rank, node.claims = None, (0, ()), None
@@ -271,7 +278,7 @@ class Lexicon:
         claims = self.claims(form)
         strongest = min((tier for tier, _ in claims.values()), default=0)
         found = [claimant for claimant, claim in claims.items() if claim[0] == strongest]
-        return sorted(found, key=lambda claimant: claims[claimant])
+        return sorted(found, key=lambda claimant: (claims[claimant], claimant))
 
     def claims(self, form: str) -> dict[str, Claim]:
         """Every id that has ``form`` (or its plural), with the strength of its claim."""
@@ -288,7 +295,7 @@ class Lexicon:
     def ids(self) -> list[str]:
         """Every canonical id, by rank (for a lexicon built at once: the order of its entries)."""
         ranks = self.ranks()
-        return sorted(ranks, key=lambda entry_id: ranks[entry_id])
+        return sorted(ranks, key=lambda entry_id: (ranks[entry_id], entry_id))
 
     def forms(self, entry_id: str) -> list[str]:
         """The surface forms ``entry_id`` owns (lowercase); KeyError for an unknown id."""
@@ -379,15 +386,6 @@ def _listed(texts: str | tuple[str, ...]) -> list[str]:
 
 # -- lexicons of a domain pack ------------------------------------------------------------------
 
-SCENE_CLASSES: Mapping[str, frozenset[str]] = {
-    "objects": frozenset(["Object"]),
-    "furniture": frozenset(["Furniture", "Surface", "Container"]),
-    "rooms": frozenset(["Room"]),
-    "people": frozenset(["Human"]),
-    "places": frozenset(["Furniture", "Surface", "Container", "Room"]),
-}
-"""The ``cog:`` classes whose nodes make up each scene family."""
-
 TITLES = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"])
 """Words of a person's label that do not name them on their own."""
 
@@ -476,8 +474,8 @@ class SceneLexicon:
             for label in node.labels:
                 parts = _name_parts(label)
                 forms += parts if parts != [label] else []
-        if forms:
-            rank: Rank = (0, families[0], 0 if node.labels else 1, node_id)
+        if forms:  # one rank, and one claim, for every node alike (ties: the lower id)
+            rank: Rank = _one((0, families[0], 0 if node.labels else 1))
             self.lexicon.put(node_id, [(form, rank) for form in forms], rank)
         kinds = self._kinds_of(node.types)
         counted = (families, kinds)

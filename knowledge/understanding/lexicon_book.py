@@ -29,8 +29,8 @@ from typing import get_args
 from cogtree.knowledge.packs.domain_pack import DomainPack, PackError, SceneSource
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.scene.scene_index import SCENE_CLASSES
 from cogtree.knowledge.understanding.lexicon import (
-    SCENE_CLASSES,
     Claim,
     Lexicon,
     Match,
@@ -207,7 +207,8 @@ class FamilyLexicon(Lexicon):
     in place of its own (every basic family's lexicon ranks by ``(tier, family, ...)`` with
     family 0), so a form goes to the same id as in one lexicon built of all the nodes: a
     node's own name before a type's, then the first family. At the same span of an
-    utterance, the lower rank wins. Read-only: the families' lexicons are edited instead.
+    utterance, the lower rank wins, then the lower id. Read-only: the families' lexicons
+    are edited instead.
     """
 
     def __init__(self, name: str, groups: Sequence[Sequence[SceneLexicon]]) -> None:
@@ -231,18 +232,16 @@ class FamilyLexicon(Lexicon):
         if len(self._parts) == 1:  # one family, at position 0: its own ranks
             return self._parts[0][1].lexicon.match_at(tokens, first)
         best: Match | None = None
+        best_order: tuple[int, int, Claim, str] = (0, 0, (0, ()), "")
         for position, lexicon in self._lexicons():
             found = lexicon.match_at(tokens, first)
             if found is None:
                 continue
             entry_id, last, end, claim = found
             found = (entry_id, last, end, _moved(claim, position))
-            if (
-                best is None
-                or (found[1], found[2]) > (best[1], best[2])
-                or ((found[1], found[2]) == (best[1], best[2]) and found[3] < best[3])
-            ):
-                best = found
+            order = (-last, -end, found[3], entry_id)  # the longest; then lower claim, lower id
+            if best is None or order < best_order:
+                best, best_order = found, order
         return best
 
     def claims(self, form: str) -> dict[str, Claim]:
@@ -272,7 +271,7 @@ class FamilyLexicon(Lexicon):
             entry_id, claim = lexicon.owner(text)
             if entry_id is not None:
                 moved = _moved(claim, position)
-                if best[0] is None or moved < best[1]:
+                if best[0] is None or (moved, entry_id) < (best[1], best[0]):
                     best = (entry_id, moved)
         return best
 

@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 
 from rdflib import Graph
 
+from cogtree.knowledge.scene.node_tables import FIELDS
 from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
-from cogtree.knowledge.scene.node_tables import FIELDS
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.knowledge.scene.scene_questions import things_of_a_kind
