@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from heapq import nsmallest
 from typing import Any, Final
 
+from cogtree.knowledge.node_tables import among, without
 from cogtree.knowledge.scene.needs import alike_states, in_need
-from cogtree.knowledge.scene.node_tables import among, without
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content

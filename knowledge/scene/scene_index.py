@@ -41,7 +41,7 @@ from pyoxigraph import NamedNode
 from rdflib import Graph, Literal, URIRef
 
 from cogtree.knowledge.collector import collector_paused
-from cogtree.knowledge.scene.node_tables import (
+from cogtree.knowledge.node_tables import (
     ANYONE,
     Facts,
     Members,
@@ -52,9 +52,10 @@ from cogtree.knowledge.scene.node_tables import (
     union,
     without,
 )
-from cogtree.knowledge.scene.node_tables import (
+from cogtree.knowledge.node_tables import (
     Node as Node,
 )
+from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.wording import compound_head
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
@@ -147,7 +148,7 @@ class _Tables(Tables):
     """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        super().__init__()
+        super().__init__(states_in)
         self.vocabulary = vocabulary
 
 

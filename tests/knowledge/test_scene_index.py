@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 
 from rdflib import Graph
 
-from cogtree.knowledge.scene.node_tables import FIELDS
+from cogtree.knowledge.node_tables import FIELDS
 from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex

@@ -1,5 +1,8 @@
 """The scene index's nodes and reverse maps, in a small shape (issue 32: memory per object).
 
+Kept apart from ``knowledge.scene`` (whose modules it must not import): the plain tables of
+:class:`~knowledge.scene.scene_index.SceneIndex`, which reads the graph into them.
+
 A :class:`Node` keeps its own labels, owners and placements, and a *shape* shared by every
 node alike (classes, synonyms, types, values, flags, attributes, what it holds: a home's red
 wooden mugs share one); a field of one value keeps the value alone. A reverse map keeps a key's
@@ -14,8 +17,6 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable
 from sys import intern
 from typing import Any
-
-from cogtree.knowledge.scene.fit_for_use import states_in
 
 ANYONE = "\u0000anyone"  # the owner every owned node is also kept under (never a node id)
 NONE = frozenset[str]()  # one empty set for nodes without attributes (frozenset() makes one)
@@ -205,9 +206,13 @@ def union(sets: Iterable[Iterable[str]]) -> set[str]:
 
 
 class Tables:
-    """The nodes and their reverse maps (swapped whole when the index is rebuilt)."""
+    """The nodes and their reverse maps (swapped whole when the index is rebuilt).
 
-    def __init__(self) -> None:
+    ``states``: the unfit states a label says ("dirty sponge": dirty), for :attr:`by_state`.
+    """
+
+    def __init__(self, states: Callable[[str], Iterable[str]]) -> None:
+        self.states = states
         self.shapes: dict[tuple[object, ...], tuple[object, ...]] = {EMPTY_SHAPE: EMPTY_SHAPE}
         self.nodes: dict[str, Node] = {}
         self.by_name: Table = {}
@@ -247,7 +252,7 @@ class Tables:
             (keys.add if key in self.by_value else keys.discard)(key)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id, _big("by_flag"))
-        for state in states_in(" ".join(labels)) if labels else ():
+        for state in self.states(" ".join(labels)) if labels else ():
             edit(self.by_state, state, node_id, _big("by_state"))
         for attribute in node.attributes.difference(node.flags, (a for a, _ in node.values)):
             edit(self.by_attribute, attribute, node_id, _big("by_attribute"))
