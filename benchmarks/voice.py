@@ -5,8 +5,9 @@ a helper who had not read the code, across the packs' kinds of request). Each re
 synthesised by espeak-ng in two voices at two speeds (:data:`CONDITIONS`), and the first
 voice at the slower speed again with white noise added at :data:`NOISE_SNR_DB` dB.
 ``--asr`` picks the recogniser (default: ``chat``'s). Whisper tiny.en hears every clip
-prompted with the robot's verbs and the everyday home's names (as ``chat`` prompts it), and
-the first clean condition also with no prompt; PocketSphinx with the robot's language
+prompted with the robot's verbs and the everyday home's names, its beam re-ranked by the
+robot's words (as ``chat`` makes it), and the first clean condition also prompted but not
+re-ranked (Whisper's best, beam 5), and with no prompt; PocketSphinx with the robot's language
 model (the packs and the home's names), and the first clean condition also with the wheel's
 general English model: to say what the robot's words are worth. Moonshine
 (``--asr moonshine``) hears open English and gives no confidence: nothing is refused for it
@@ -40,10 +41,11 @@ wrongly at several thresholds (every transcript is then decided, even those refu
 
 Targets (issue 34): agreement >= 90% on clean speech, real-time factor < 0.5. Asserts
 nothing. ``--quick`` (CI) runs four requests, one voice, clean and noisy, and hears three
-yeses and three noes in that voice.
+yeses and three noes in that voice. ``--first`` runs the first clean condition only (no
+noise) with its comparisons.
 
-    python benchmarks/voice.py [--quick] [--limit N] [--split dev|test|all] [--sweep]
-                               [--asr whisper|moonshine|pocketsphinx]
+    python benchmarks/voice.py [--quick] [--first] [--limit N] [--split dev|test|all]
+                               [--sweep] [--asr whisper|moonshine|pocketsphinx]
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ from pathlib import Path
 import jiwer
 import numpy as np
 import yaml
+from rdflib import Graph
 
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
@@ -79,7 +82,7 @@ from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES, Recognizer
 from cogtree.trees.voice.synthesizer import EspeakSynthesizer
-from cogtree.trees.voice.vocabulary import prompt_of, robot_sentences, words_of
+from cogtree.trees.voice.vocabulary import known_words, prompt_of, robot_sentences, words_of
 from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,24 +198,31 @@ class Decisions:
         return self.known[text]
 
 
-def robot_recognizer(engine: str, domains: DomainRegistry) -> Recognizer:
-    """The ``engine`` as ``chat`` makes it for the everyday home: PocketSphinx with the robot's
-    language model, Whisper prompted with the robot's words, Moonshine as it is."""
-    if engine == "moonshine":
-        return MoonshineRecognizer()
+@contextmanager
+def home_graph() -> Iterator[Graph | None]:
+    """The everyday home's belief graph (its scene, people and taxonomy), as ``chat`` has it."""
     simulator = SimExecutor.from_scenario(load_scenario(WORLD))
     try:
-        graph = simulator.belief.graph if simulator.belief is not None else None
-        if engine == "whisper":
-            return WhisperRecognizer(prompt_of(graph))
-        return PocketsphinxRecognizer.for_sentences(robot_sentences(domains, graph))
+        yield simulator.belief.graph if simulator.belief is not None else None
     finally:
         simulator.close()
 
 
+def robot_recognizer(engine: str, domains: DomainRegistry) -> Recognizer:
+    """The ``engine`` as ``chat`` makes it for the everyday home: PocketSphinx with the robot's
+    language model, Whisper prompted with the robot's words and its beam re-ranked by them,
+    Moonshine as it is."""
+    if engine == "moonshine":
+        return MoonshineRecognizer()
+    with home_graph() as graph:
+        if engine == "whisper":
+            return WhisperRecognizer(prompt_of(graph), known_words(domains, graph))
+        return PocketsphinxRecognizer.for_sentences(robot_sentences(domains, graph))
+
+
 ROBOT_WORDS = {
     "pocketsphinx": "robot language model (packs, scene, taxonomy)",
-    "whisper": "whisper tiny.en prompted with the robot's words (verbs, scene names)",
+    "whisper": "whisper tiny.en prompted with the robot's words, its beam re-ranked by them",
     "moonshine": "moonshine base-en",
 }
 """What each engine hears with in the benchmark's main table."""
@@ -337,12 +347,19 @@ def print_sweep(outcomes: list[Outcome]) -> None:
         print(f"  {split:5s} " + "  ".join(cells))
 
 
-WITHOUT_ROBOT_WORDS: dict[str, tuple[str, type[Recognizer]]] = {
-    "pocketsphinx": ("general English model (the wheel's)", PocketsphinxRecognizer),
-    "whisper": ("whisper tiny.en, no prompt", WhisperRecognizer),
-}
-"""The engines that hear with the robot's words, and the same engine without them: heard
-again in the first clean condition, to say what the robot's words are worth."""
+def without_robot_words(engine: str, domains: DomainRegistry) -> dict[str, Recognizer]:
+    """The engine without the robot's words, each way: heard again in the first clean
+    condition, to say what the robot's words are worth."""
+    if engine == "pocketsphinx":
+        return {"general English model (the wheel's)": PocketsphinxRecognizer()}
+    if engine != "whisper":
+        return {}
+    with home_graph() as graph:
+        prompted = WhisperRecognizer(prompt_of(graph))
+    return {
+        "whisper tiny.en prompted, Whisper's best (beam 5, not re-ranked)": prompted,
+        "whisper tiny.en, no prompt, not re-ranked": WhisperRecognizer(),
+    }
 
 
 def main() -> None:
@@ -352,12 +369,15 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "test", "all"), default="all")
     parser.add_argument("--sweep", action="store_true", help="agreement at several thresholds")
     parser.add_argument("--asr", choices=ENGINES, default=DEFAULT_ENGINE, help="the recogniser")
+    parser.add_argument(
+        "--first", action="store_true", help="only the first clean condition, no noise"
+    )
     args = parser.parse_args()
     items = yaml.safe_load(REQUESTS.read_text(encoding="utf-8"))["items"]
     texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
     chosen = [n for n in range(len(texts)) if args.split in ("all", split_of(n))]
-    conditions = CONDITIONS[:1] if args.quick else CONDITIONS
-    noisy = [(VOICES[0], SPEEDS[0], True)]
+    conditions = CONDITIONS[:1] if args.quick or args.first else CONDITIONS
+    noisy = [] if args.first else [(VOICES[0], SPEEDS[0], True)]
     domains = DomainRegistry.discover()
     started = time.perf_counter()
     recognizer = robot_recognizer(args.asr, domains)
@@ -370,10 +390,9 @@ def main() -> None:
         if args.sweep:
             print_sweep(outcomes)
         measure_answers(recognizer, conditions, QUICK_ANSWERS if args.quick else None)
-        without = WITHOUT_ROBOT_WORDS.get(args.asr)
-        if not args.quick and without is not None:
-            first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
-            measure(without[0], without[1](), first, texts, decisions)
+        first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
+        for name, without in ({} if args.quick else without_robot_words(args.asr, domains)).items():
+            measure(name, without, first, texts, decisions)
         decisions.llm.close()
     print(
         f"\n  confidence threshold {MIN_CONFIDENCE}; {time.perf_counter() - started:.0f} s in all"

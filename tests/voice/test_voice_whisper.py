@@ -5,6 +5,7 @@ robot's verbs and the scene's own names."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -14,11 +15,12 @@ from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from cogtree.knowledge.scene.scene_graph import SCENE
 from cogtree.trees.cli.main import main
-from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
+from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import judge
+from cogtree.trees.voice.recognizer import transcript_text
 from cogtree.trees.voice.vocabulary import PROMPT_NAMES, SYNONYM, prompt_of, words_of
-from cogtree.trees.voice.whisper_engine import WhisperRecognizer
+from cogtree.trees.voice.whisper_engine import BEAM, HYPOTHESES, WhisperRecognizer
 
 COG = "https://cogtree.dev/ontology#"
 
@@ -37,6 +39,31 @@ def test_whisper_transcribes_a_clear_request_with_a_confidence(whisper, speech) 
     assert words_of(heard.text) == ["open", "the", "fridge"]
     assert heard.confidence is not None and 0.0 < heard.confidence <= 1.0
     assert heard.audio_seconds == pytest.approx(audio.seconds, abs=1e-3)
+
+
+def test_the_beam_read_here_gives_faster_whispers_own_best(whisper, speech) -> None:
+    """Not re-ranked, the engine's own reading of the beam is faster-whisper's transcript."""
+    clip = speech("put the milk back in the fridge please").at_rate(SPEECH_RATE)
+    segments, _ = whisper._model.transcribe(
+        clip.samples.astype(np.float32) / FULL_SCALE,
+        language="en",
+        beam_size=BEAM,
+        temperature=0.0,
+        condition_on_previous_text=False,
+        without_timestamps=True,
+        initial_prompt=whisper.prompt,
+    )
+    (segment,) = list(segments)
+    heard = whisper.transcribe(clip)
+    assert heard.text == transcript_text(segment.text)
+    assert heard.confidence == pytest.approx(math.exp(segment.avg_logprob), rel=1e-4)
+
+
+def test_re_ranked_by_the_robots_words_a_clear_request_is_heard(speech) -> None:
+    reranking = WhisperRecognizer(prompt_of(None), known={"open", "the", "fridge"})
+    assert reranking.hypotheses == HYPOTHESES
+    heard = reranking.transcribe(speech("open the fridge"))
+    assert words_of(heard.text) == ["open", "the", "fridge"]
 
 
 def test_silence_and_empty_audio_yield_no_words(whisper) -> None:

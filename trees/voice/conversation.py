@@ -30,7 +30,7 @@ from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import Engine, Recognizer, Transcript
 from cogtree.trees.voice.speaking import Speaker
-from cogtree.trees.voice.vocabulary import prompt_of, robot_sentences
+from cogtree.trees.voice.vocabulary import known_words, prompt_of, robot_sentences
 from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 
@@ -70,14 +70,15 @@ class VoiceConversation:
     def robot_recognizer(cls, session: AssistantSession, engine: Engine) -> Recognizer:
         """The ``engine``, held or leaning to the session's words.
 
-        Whisper is prompted with the robot's verbs and the scene's names, PocketSphinx held
+        Whisper is prompted with the robot's verbs and the scene's names and its beam re-ranked
+        by the robot's words (:func:`~trees.voice.vocabulary.known_words`), PocketSphinx held
         to the packs' and the scene's words; Moonshine hears as it is.
         """
         if engine == "moonshine":
             return MoonshineRecognizer()
         graph = getattr(session.runner.handles.get("scene_graph"), "graph", None)
         if engine == "whisper":
-            return WhisperRecognizer(prompt_of(graph))
+            return WhisperRecognizer(prompt_of(graph), known_words(session.domains, graph))
         return PocketsphinxRecognizer.for_sentences(robot_sentences(session.domains, graph))
 
     def hear(self, audio: Audio) -> VoiceTurn:

@@ -103,6 +103,14 @@ def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
     return sentences
 
 
+def known_words(domains: DomainRegistry, graph: Graph | None) -> frozenset[str]:
+    """Every word of :func:`robot_sentences` (PocketSphinx's model's words).
+
+    The words a Whisper hypothesis is re-ranked by (:func:`~trees.voice.whisper_engine.rerank`).
+    """
+    return frozenset(word for words in corpus(robot_sentences(domains, graph)) for word in words)
+
+
 def request_phrases() -> list[str]:
     """The request grammar's verbs (``*`` read as "the"), openers and wants."""
     words = read_yaml_mapping(WORDS_FILE, WordsError, expected="the request grammar's words")
