@@ -7,7 +7,8 @@ the end of every clause of a text (a clause ends at a comma, a dash or a sentenc
 Dad his tablets would you, he's in the lounge") before the grammar reads it. The lists are
 the ``tags`` entry of the grammar's words (``request_words.yaml``): ``closing`` tags and
 ``address`` (forms of address) go with or without a comma before them, ``after_comma`` ones
-only after a comma ("where is the tv, d'you know" but not "what do you know").
+only after a comma ("where is the tv, d'you know" but not "what do you know"). A form of
+address opening a clause goes too ("mate chuck us a loo roll"), as does "oi" or "hey" before it.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class Tags(NamedTuple):
 
     anywhere: tuple[Tag, ...]
     after_comma: tuple[Tag, ...]
+    address: frozenset[str]
 
 
 def _longest_first(tags: Iterable[Tag]) -> tuple[Tag, ...]:
@@ -41,7 +43,7 @@ def _longest_first(tags: Iterable[Tag]) -> tuple[Tag, ...]:
 def closing_tags() -> Tags:
     """The tags of the grammar's words (``closing`` and ``address`` go anywhere)."""
     words = request_words()
-    return Tags(_longest_first(words.tags), _longest_first(words.comma_tags))
+    return Tags(_longest_first(words.tags), _longest_first(words.comma_tags), words.address)
 
 
 def without_tags(text: str) -> str:
@@ -58,7 +60,7 @@ def without_tags(text: str) -> str:
         if index > 0 and said and _only_tag(said, tags, after_comma=after_comma):
             kept[-1] = mark  # the mark before the tag goes with it
             continue
-        kept += [_cut(clause, tags), mark]
+        kept += [_cut(_uncalled(clause, tags.address), tags), mark]
     return "".join(kept)
 
 
@@ -95,6 +97,28 @@ def _cut(clause: str, tags: Tags) -> str:
         if tag is None or said[-len(tag) - 1] in _OWNING:
             return clause  # "give the pills to my mate": a person, not a way of addressing
         clause = clause[: words[-len(tag)].start()].rstrip(" ,")
+
+
+CALLS: Final = frozenset({"oi", "hey"})
+"""Words that call the listener before a form of address ("oi mate, ...")."""
+
+
+def _uncalled(clause: str, address: frozenset[str]) -> str:
+    """``clause`` without the form of address (and a call before it) it opens with.
+
+    Only when more words follow and the next is no verb's object: "mate, pass me the salt"
+    and "oi mate pass me the salt" lose "mate", "dear me" and a lone "love" stay.
+    """
+    words = list(_WORD.finditer(clause))
+    said = [word.group(0).lower() for word in words]
+    first = 1 if said[:1] and said[0] in CALLS else 0
+    if len(said) > first + 1 and said[first] in address and said[first + 1] not in _OBJECTS:
+        return clause[words[first + 1].start() :]
+    return clause
+
+
+_OBJECTS: Final = frozenset({"me", "you", "him", "her", "us", "them", "it"})
+"""Words after a clause's first word that make it a verb ("love you"), not a form of address."""
 
 
 def _ends(said: Tag, tag: Tag) -> bool:

@@ -35,3 +35,25 @@ def test_an_address_word_after_a_possessive_is_a_person_of_the_request() -> None
     bring = parse_request("give the pills to my mate").steps[0]
     assert "my mate" in [phrase.text for phrase in bring.phrases()]
     assert without_tags("bring me the tea mate") == "bring me the tea"
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("mate chuck us a loo roll", "chuck us a loo roll"),
+        ("oi mate pass me the salt", "pass me the salt"),
+        ("hey dear, could you shut the door", "hey, could you shut the door"),
+        ("love you", "love you"),  # a verb and its object
+        ("dear me", "dear me"),
+        ("love", "love"),  # never every word
+    ],
+)
+def test_a_form_of_address_opening_a_clause_goes(said: str, left: str) -> None:
+    """Checked to fail before: "mate chuck us a loo roll" kept "mate" and parsed as no request."""
+    assert without_tags(said) == left
+
+
+def test_a_request_after_a_form_of_address_is_read() -> None:
+    (step,) = parse_request("oi mate pass me the salt").steps
+    assert step.action == "bring"
+    assert [phrase.text for phrase in step.objects] == ["the salt"]

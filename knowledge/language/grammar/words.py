@@ -80,6 +80,7 @@ class Words:
     every_one: frozenset[str]  # determiners that mean every thing the phrase fits
     tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
     comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
+    address: frozenset[str]  # forms of address, which may open a clause too ("mate, ...")
     prepositions: Mapping[tuple[str, ...], tuple[str, str]]  # words -> (role, relation)
     particles: Mapping[str, frozenset[str]]
     # the verb's first word -> (the words after the object, (kind, key))
@@ -218,6 +219,7 @@ def request_words() -> Words:
         every_one=word_set("every_one"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
+        address=frozenset(_list(tags, "address")),
     )
 
 
