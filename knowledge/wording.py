@@ -215,3 +215,21 @@ def _max_length(model: type[BaseModel], name: str) -> int | None:
     field = model.model_fields.get(name)
     limits = [getattr(item, "max_length", None) for item in (field.metadata if field else [])]
     return next((limit for limit in limits if isinstance(limit, int)), None)
+
+
+TITLES = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"])
+"""Words of a person's label that do not name them on their own (:func:`name_parts`)."""
+
+NAME_ENDS = frozenset(["at", "of", "in", "from", "on", "for", "and", "with", "by", "the"])
+"""Words after a person's name in a label ("nadia at reception")."""
+
+
+def name_parts(label: str) -> list[str]:
+    """The words of a person's label that name them alone: "dr weber" -> ["weber"]."""
+    parts = []
+    for word in label.split():
+        if word in NAME_ENDS:
+            break
+        if word.strip(".") not in TITLES:
+            parts.append(word)
+    return parts

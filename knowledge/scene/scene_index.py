@@ -311,8 +311,9 @@ def _build(reader: _Reader) -> _Tables:
 RENAMED_KEPT = 1000
 """How many changes of names the index remembers for :meth:`SceneIndex.renamed_since`."""
 
-Listener = Callable[[frozenset[str] | None], None]
-"""Told, after each change, which nodes' names changed (None: any may have: a rebuild)."""
+Listener = Callable[[frozenset[str] | None, frozenset[str]], None]
+"""Told, after each change, which nodes' names changed (None: any may have: a rebuild), and
+which nodes changed otherwise (a new node object, the same names: a move)."""
 
 
 class SceneIndex:
@@ -348,15 +349,15 @@ class SceneIndex:
                 for name, value in _facts(predicate, term, attributes):
                     facts.add(read_now, node_id, name, value)
             read[node_id] = read_now.get(node_id)
-        renamed = set()
+        renamed, changed = set[str](), set[str]()
         with self._lock:
             for node_id, node in read.items():
                 old = tables.nodes.get(node_id)
                 tables.put(node_id, node)
-                if (old and old.naming()) != (node and node.naming()):
-                    renamed.add(node_id)
-        if renamed:
-            self._renamed_now(frozenset(renamed))
+                same = (old and old.naming()) == (node and node.naming())
+                (changed if same else renamed).add(node_id)
+        if renamed or changed:
+            self._renamed_now(frozenset(renamed), frozenset(changed))
 
     def rebuild(self) -> None:
         """Read the whole graph again (outside the lock) and swap the new tables in."""
@@ -366,16 +367,19 @@ class SceneIndex:
             self._tables = tables
         self._renamed_now(None)
 
-    def _renamed_now(self, nodes: frozenset[str] | None) -> None:
-        with self._lock:
-            self.names_version += 1
-            self._renamed.append((self.names_version, nodes))
-            del self._renamed[:-RENAMED_KEPT]
+    def _renamed_now(
+        self, nodes: frozenset[str] | None, changed: frozenset[str] = frozenset()
+    ) -> None:
+        if nodes is None or nodes:
+            with self._lock:
+                self.names_version += 1
+                self._renamed.append((self.names_version, nodes))
+                del self._renamed[:-RENAMED_KEPT]
         alive = [(ref, ref()) for ref in self._listeners]
         self._listeners = [ref for ref, listener in alive if listener is not None]
         for _, listener in alive:
             if listener is not None:
-                listener(nodes)
+                listener(nodes, changed)
 
     def renamed_since(self, version: int) -> set[str] | None:
         """The nodes whose names changed after ``version``; None if it cannot say (rebuilt)."""

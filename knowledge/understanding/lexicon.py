@@ -28,12 +28,12 @@ from sys import intern
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict
-from rdflib import Literal, URIRef
 
-from cogtree.knowledge.packs.domain_pack import DomainPack, LexiconSpec, PackError, SceneSource
+from cogtree.knowledge.packs.domain_pack import DomainPack, SceneSource
+from cogtree.knowledge.packs.lexicon_rows import query_entries
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, SceneIndex
-from cogtree.knowledge.wording import singular_forms
+from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, Node, SceneIndex
+from cogtree.knowledge.wording import name_parts, singular_forms
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +102,11 @@ def _singular_keys(key: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
 def _one(value: Any) -> Any:
     """``value``, one tuple for every equal one: the ranks and claims that many ids share."""
     return value
+
+
+def _text(form: str) -> str:
+    """A form as lexicons keep it: lowercase, single spaces (one string for many lexicons)."""
+    return intern(" ".join(form.lower().split()))
 
 
 @lru_cache(maxsize=FORM_CACHE)
@@ -184,10 +189,17 @@ class Lexicon:
     """
 
     def __init__(
-        self, name: str, entries: Mapping[str, Iterable[str]], *, singulars: bool = True
+        self,
+        name: str,
+        entries: Mapping[str, Iterable[str]],
+        *,
+        singulars: bool = True,
+        kept: SceneLexicon | None = None,
     ) -> None:
         self.name = name
         self.singulars = singulars
+        self.kept = kept
+        """What keeps the forms and ranks of the ids put with ``record=False`` (the scene's)."""
         self._lock = threading.Lock()
         self._forms: dict[str, str | tuple[str, ...]] = {}
         """Every id with its forms in order (those it lost included): a single one as itself."""
@@ -196,10 +208,13 @@ class Lexicon:
         for position, (entry_id, forms) in enumerate(entries.items()):
             self.put(entry_id, [(form, (position,)) for form in forms], (position,))
 
-    def put(self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank) -> None:
+    def put(
+        self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank, *, record: bool = True
+    ) -> None:
         """Give ``entry_id`` these (form, rank) pairs, replacing any it had; ``rank``: its own.
 
-        An id made of words is also a form of itself, at ``rank``.
+        An id made of words is also a form of itself, at ``rank``. ``record=False``: the
+        forms and rank are not kept here but by :attr:`kept` (which drops the id first).
         """
         own = [entry_id.replace("_", " ")] if _WORD_ID.fullmatch(entry_id.lower()) else []
         with self._lock:
@@ -208,7 +223,7 @@ class Lexicon:
             texts: list[str] = []
             ranked: list[tuple[tuple[str, ...], Rank]] = []
             for form, at in [*forms, *((word, rank) for word in own)]:
-                text = intern(" ".join(form.lower().split()))  # one string for many lexicons
+                text = _text(form)
                 key = _form_key(text)
                 if key and text not in texts:
                     texts.append(text)
@@ -218,13 +233,14 @@ class Lexicon:
             for key, at in ranked if self.singulars else ():
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, _one((1, at)))
-            self._forms[entry_id] = texts[0] if len(texts) == 1 else tuple(texts)
-            self._ranks[entry_id] = rank
+            if record:
+                self._forms[entry_id] = texts[0] if len(texts) == 1 else tuple(texts)
+                self._ranks[entry_id] = rank
 
-    def drop(self, entry_id: str) -> None:
-        """Forget ``entry_id`` and its forms (nothing happens for an unknown id)."""
+    def drop(self, entry_id: str, texts: list[str] | None = None) -> None:
+        """Forget ``entry_id`` and its forms (``texts``, of an id not recorded here)."""
         with self._lock:
-            self._drop(entry_id)
+            self._drop(entry_id, texts)
 
     def _claim(self, entry_id: str, key: tuple[str, ...], rank: Claim) -> None:
         node = self._root
@@ -245,8 +261,9 @@ class Lexicon:
                 log.debug("lexicon %s: %r goes to %s, not %s", self.name, key, entry_id, node.id)
             node.id, node.rank = entry_id, rank
 
-    def _drop(self, entry_id: str) -> None:
-        keys = [_form_key(text) for text in _listed(self._forms.pop(entry_id, ()))]
+    def _drop(self, entry_id: str, texts: list[str] | None = None) -> None:
+        listed = _listed(self._forms.pop(entry_id, ())) if texts is None else texts
+        keys = [_form_key(text) for text in listed]
         derived = [singular for key in keys for singular in _singular_keys(key)]
         for key in [*keys, *derived]:
             node = self._node(key)
@@ -289,7 +306,7 @@ class Lexicon:
     def ranks(self) -> dict[str, Rank]:
         """Every canonical id with its own rank."""
         with self._lock:
-            return dict(self._ranks)
+            return dict(self._ranks) | (self.kept.ranks() if self.kept is not None else {})
 
     @property
     def ids(self) -> list[str]:
@@ -300,16 +317,21 @@ class Lexicon:
     def forms(self, entry_id: str) -> list[str]:
         """The surface forms ``entry_id`` owns (lowercase); KeyError for an unknown id."""
         with self._lock:
-            try:
-                texts = _listed(self._forms[entry_id])
-            except KeyError:
-                raise KeyError(f"lexicon {self.name} has no id {entry_id!r}") from None
+            texts = self._texts(entry_id)
+            if texts is None:
+                raise KeyError(f"lexicon {self.name} has no id {entry_id!r}")
             return [text for text in texts if self.owner(text)[0] == entry_id]
 
     def texts(self, entry_id: str) -> list[str]:
         """Every surface form given to ``entry_id``, those it lost included ([] if unknown)."""
         with self._lock:
-            return _listed(self._forms.get(entry_id, ()))
+            return self._texts(entry_id) or []
+
+    def _texts(self, entry_id: str) -> list[str] | None:
+        found = self._forms.get(entry_id)
+        if found is not None:
+            return _listed(found)
+        return None if self.kept is None else self.kept.texts(entry_id)
 
     def owner(self, text: str) -> tuple[str | None, Claim]:
         """The id that owns the form ``text`` (lowercase), with its claim; (None, ...) if none."""
@@ -331,10 +353,11 @@ class Lexicon:
         return forms[0] if forms else entry_id
 
     def __len__(self) -> int:
-        return len(self._forms)
+        return len(self._forms) + (len(self.kept) if self.kept is not None else 0)
 
     def __contains__(self, entry_id: object) -> bool:
-        return entry_id in self._forms
+        kept = self.kept is not None and isinstance(entry_id, str) and self.kept.texts(entry_id)
+        return entry_id in self._forms or bool(kept)
 
     def __repr__(self) -> str:
         return f"Lexicon({self.name!r}, {len(self)} ids)"
@@ -386,26 +409,15 @@ def _listed(texts: str | tuple[str, ...]) -> list[str]:
 
 # -- lexicons of a domain pack ------------------------------------------------------------------
 
-TITLES = frozenset(["mr", "mrs", "ms", "miss", "dr", "prof", "sir", "madam"])
-"""Words of a person's label that do not name them on their own."""
 
-_NAME_ENDS = frozenset(["at", "of", "in", "from", "on", "for", "and", "with", "by", "the"])
-"""Words after a person's name in a label ("nadia at reception")."""
-
-
-def _name_parts(label: str) -> list[str]:
-    """The words of a person's label that name them alone: "dr weber" -> ["weber"]."""
-    parts = []
-    for word in label.split():
-        if word in _NAME_ENDS:
-            break
-        if word.strip(".") not in TITLES:
-            parts.append(word)
-    return parts
-
-
-_Counted = tuple[tuple[int, ...], frozenset[str]]
-"""The families a node is in and the kinds it is of (what it counts towards)."""
+def _forms_of(node: Node) -> list[str]:
+    """A node's labels and synonyms, and a person's name words ("weber" for "dr weber")."""
+    forms = [*node.labels, *(word for word in node.synonyms if word not in node.labels)]
+    if "Human" in node.classes:
+        for label in node.labels:
+            parts = name_parts(label)
+            forms += parts if parts != [label] else []
+    return forms
 
 
 class SceneLexicon:
@@ -420,7 +432,9 @@ class SceneLexicon:
 
     :meth:`update` edits :attr:`lexicon` for the nodes whose names changed, at a cost that
     follows them, not the scene; a rebuild (after a bulk load) makes a new lexicon and
-    swaps it in.
+    swaps it in. A node's forms and rank are not copied into the lexicon: they are read from
+    the index's node as it was put, which this keeps (:meth:`follow` swaps in the index's
+    new node when it changed but for its names: no old node is held).
     """
 
     def __init__(self, name: str, families: Iterable[SceneSource], index: SceneIndex) -> None:
@@ -430,14 +444,14 @@ class SceneLexicon:
         self._counts: dict[str, list[int]] = {}
         """Type -> how many nodes of each family are of it (or of a type under it)."""
         self._family_of_type: dict[str, int] = {}
-        self._counted: dict[str, _Counted] = {}
+        self._nodes: dict[str, Node] = {}
+        """Every node of the families as it was put (what its entry and counts were made of)."""
+        self._named = 0  # how many of them have forms (are ids of the lexicon)
         self._families: dict[tuple[str, ...], tuple[int, ...]] = {}
         self._vocabulary = index.vocabulary
         self._kinds: dict[tuple[str, ...], frozenset[str]] = {}
         """Types -> their kinds, for :attr:`_vocabulary` (nodes of the same types share one)."""
-        self._shared: dict[_Counted, _Counted] = {}
-        """Each (families, kinds) pair once, for :attr:`_counted`."""
-        self.lexicon = Lexicon(name, {}, singulars=False)
+        self.lexicon = Lexicon(name, {}, singulars=False, kept=self)
         self.update(None)
 
     def update(self, renamed: Iterable[str] | None) -> None:
@@ -447,19 +461,45 @@ class SceneLexicon:
                 self._remove(node_id)
                 self._put(node_id)
             return
-        counts, family_of_type, counted = self._counts, self._family_of_type, self._counted
-        lexicon = self.lexicon
-        self._counts, self._family_of_type, self._counted = {}, {}, {}
-        self.lexicon = Lexicon(self.name, {}, singulars=False)
+        was = self._counts, self._family_of_type, self._nodes, self._named, self.lexicon
+        self._counts, self._family_of_type, self._nodes, self._named = {}, {}, {}, 0
+        self.lexicon = Lexicon(self.name, {}, singulars=False, kept=self)
         try:
             for node_id in sorted(self.index.of_class(*frozenset().union(*self._classes))):
                 self._put(node_id, types=False)
             for kind in sorted(self._counts):
                 self._put_type(kind)
         except BaseException:
-            self._counts, self._family_of_type, self._counted = counts, family_of_type, counted
-            self.lexicon = lexicon
+            self._counts, self._family_of_type, self._nodes, self._named, self.lexicon = was
             raise
+
+    def follow(self, changed: Iterable[str]) -> None:
+        """Keep the index's node now for ``changed`` nodes whose names are the same (moved)."""
+        for node_id in changed:
+            was, now = self._nodes.get(node_id), self.index.node(node_id)
+            if was is not None and now is not None and now.naming() == was.naming():
+                self._nodes[node_id] = now
+
+    def texts(self, node_id: str) -> list[str] | None:
+        """The forms of the node ``node_id`` as its entry has them (None: no entry)."""
+        node = self._nodes.get(node_id)
+        forms = _forms_of(node) if node is not None else []
+        if not forms:
+            return None
+        own = [node_id.replace("_", " ")] if _WORD_ID.fullmatch(node_id.lower()) else []
+        return list(dict.fromkeys(t for t in map(_text, [*forms, *own]) if _form_key(t)))
+
+    def ranks(self) -> dict[str, Rank]:
+        """The rank of every node with an entry."""
+        nodes = list(self._nodes.items())
+        return {node_id: self._rank(node) for node_id, node in nodes if _forms_of(node)}
+
+    def __len__(self) -> int:
+        return self._named
+
+    def _rank(self, node: Node) -> Rank:
+        """One rank for every node alike (ties: the lower id)."""
+        return _one((0, self._families_of(node.classes)[0], 0 if node.labels else 1))  # type: ignore[no-any-return]
 
     def _put(self, node_id: str, *, types: bool = True) -> None:
         """Put the node's entry and count its types (``types``: and put their entries now)."""
@@ -469,18 +509,12 @@ class SceneLexicon:
         families = self._families_of(node.classes)
         if not families:
             return
-        forms = [*node.labels, *(word for word in node.synonyms if word not in node.labels)]
-        if "Human" in node.classes:
-            for label in node.labels:
-                parts = _name_parts(label)
-                forms += parts if parts != [label] else []
-        if forms:  # one rank, and one claim, for every node alike (ties: the lower id)
-            rank: Rank = _one((0, families[0], 0 if node.labels else 1))
-            self.lexicon.put(node_id, [(form, rank) for form in forms], rank)
-        kinds = self._kinds_of(node.types)
-        counted = (families, kinds)
-        self._counted[node_id] = self._shared.setdefault(counted, counted)
-        for kind in kinds:
+        self._nodes[node_id] = node
+        if forms := _forms_of(node):
+            rank = self._rank(node)
+            self.lexicon.put(node_id, [(form, rank) for form in forms], rank, record=False)
+            self._named += 1
+        for kind in self._kinds_of(node.types):
             counts = self._counts.get(kind)
             if counts is None:
                 counts = self._counts[kind] = [0] * len(self._classes)
@@ -510,9 +544,14 @@ class SceneLexicon:
         return kinds
 
     def _remove(self, node_id: str) -> None:
-        self.lexicon.drop(node_id)
-        families, kinds = self._counted.pop(node_id, ((), frozenset()))
-        for kind in kinds:
+        texts, node = self.texts(node_id), self._nodes.pop(node_id, None)
+        if node is None:
+            return
+        if texts:
+            self.lexicon.drop(node_id, texts)
+            self._named -= 1
+        families = self._families_of(node.classes)
+        for kind in self._kinds_of(node.types):
             for family in families:
                 self._counts[kind][family] -= 1
             self._put_type(kind)
@@ -552,46 +591,10 @@ def build_lexicons(pack: DomainPack, scene: SceneGraph | None) -> dict[str, Lexi
         if source == "terms":
             lexicons[name] = Lexicon(name, spec.terms)
         elif source == "query":
-            lexicons[name] = Lexicon(name, _query_entries(pack, name, spec))
+            lexicons[name] = Lexicon(name, query_entries(pack, name, spec))
         elif scene is None:
             lexicons[name] = Lexicon(name, {})
         else:
             lexicons[name] = SceneLexicon(name, spec.scene, scene.index).lexicon
         log.debug("domain %s: lexicon %s has %d ids", pack.name, name, len(lexicons[name]))
     return lexicons
-
-
-def _query_entries(pack: DomainPack, name: str, spec: LexiconSpec) -> dict[str, list[str]]:
-    """Canonical id -> forms from the lexicon's query over the pack's knowledge graph."""
-    assert spec.query is not None
-    query = pack.query(spec.query)
-    text = query.bind(**dict.fromkeys(query.parameters))
-    pack.knowledge_graph()  # a pack without one raises its own PackError, unwrapped
-    try:
-        rows = pack.select(text)
-    except Exception as error:  # rdflib/Oxigraph raise several types for a bad query
-        raise PackError(
-            f"domain {pack.name}: lexicon {name}: query {spec.query}.rq failed: "
-            f"{type(error).__name__}: {error}; it must SELECT ?id ?label (and optionally ?alias)"
-        ) from error
-    entries: dict[str, list[str]] = {}
-    for row in rows:
-        if "id" not in row or "label" not in row:
-            raise PackError(
-                f"domain {pack.name}: lexicon {name}: query {spec.query}.rq must SELECT "
-                f"?id and ?label (got {', '.join(sorted(row)) or 'no columns'})"
-            )
-        forms = entries.setdefault(_local_name(row["id"]), [])
-        for column in ("label", "alias"):
-            value = row.get(column)
-            if isinstance(value, Literal | URIRef) and str(value) not in forms:
-                forms.append(str(value))
-    return entries
-
-
-def _local_name(term: object) -> str:
-    """The local name of an IRI (after ``#`` or the last ``/``); a literal as it is."""
-    text = str(term)
-    if isinstance(term, URIRef):
-        return re.split(r"[#/]", text)[-1] or text
-    return text

@@ -158,11 +158,16 @@ class LexiconBook:
                 self._families[part] = SceneLexicon(part, [part], self.scene.index)
         return [self._families[part] for part in parts]
 
-    def _renamed(self, nodes: frozenset[str] | None) -> None:
-        """Edit the families' lexicons for ``nodes`` whose names changed (None: rebuild them)."""
+    def _renamed(self, nodes: frozenset[str] | None, changed: frozenset[str]) -> None:
+        """Edit the families' lexicons for ``nodes`` whose names changed (None: rebuild them).
+
+        The nodes ``changed`` otherwise: each family holds the index's new node.
+        """
         with self._lock:
             for family in self._families.values():
-                family.update(nodes)
+                if nodes is None or nodes:
+                    family.update(nodes)
+                family.follow(changed)
 
 
 def _reads_scene(pack: DomainPack) -> bool:
@@ -219,11 +224,13 @@ class FamilyLexicon(Lexicon):
         for position, part in self._parts:
             yield position, part.lexicon
 
-    def put(self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank) -> None:
+    def put(
+        self, entry_id: str, forms: Iterable[tuple[str, Rank]], rank: Rank, *, record: bool = True
+    ) -> None:
         """Not supported: the families' lexicons are edited, this one reads them."""
         raise TypeError(f"lexicon {self.name} reads the scene's families; it is not edited")
 
-    def drop(self, entry_id: str) -> None:
+    def drop(self, entry_id: str, texts: list[str] | None = None) -> None:
         """Not supported (see :meth:`put`)."""
         raise TypeError(f"lexicon {self.name} reads the scene's families; it is not edited")
 

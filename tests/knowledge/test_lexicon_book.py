@@ -145,3 +145,20 @@ def test_the_scene_lexicons_read_through_families_match_ones_built_whole(
                 assert read.find(said) == built.find(said)
         with pytest.raises(TypeError):
             book.current("household")["places"].drop("kitchen")
+
+
+def test_a_family_reads_its_nodes_from_the_index_and_holds_no_old_node(
+    registry: DomainRegistry,
+) -> None:
+    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
+        book = LexiconBook(registry, scene)
+        book.prepare()
+        objects = book.current("household")["objects"]
+        count, forms = len(objects), objects.forms("book")
+        scene.observe([sighting("book", "on", "kitchen_table")])
+        family = book._families["objects"]
+        assert family._nodes["book"] is scene.index.node("book")  # the moved node, not the old
+        assert (len(objects), objects.forms("book")) == (count, forms)
+        scene.observe([sighting("book", "label", "novel")])
+        assert [mention.id for mention in objects.find("the novel")] == ["book"]
+        assert "novel" in objects.texts("book") and len(objects) == count
