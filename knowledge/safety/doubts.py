@@ -25,6 +25,8 @@ from pydantic import BaseModel
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.understanding.turn_state import IntentFrame, SlotResolution
+from cogtree.knowledge.wording import singular
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 RISKS = re.compile(
     r"\b(kill|hurt|harm|injure|stab|attack|hit|punch|kick|poison|weapon|gun|overdose)"
@@ -144,9 +146,32 @@ def pattern_rule(rule: str, pattern: re.Pattern[str], *, forbids: bool = False) 
     return check
 
 
+PAIN = re.compile(
+    r"\b(?:my|his|her|their|our|your|[a-z]+['\u2019]s)\s+(?P<part>[a-z]+)"
+    r"(?:['\u2019](?:s|re)|\s+(?:is|are|was|were|keeps?))?\s+(?:really\s+|still\s+|so\s+)?"
+    r"(?:killing|hurting|hurts?|hurt)\b(?:\s+(?:me|him|her|them|us)\b)?",
+    re.IGNORECASE,
+)
+"""Someone's body part that hurts ("my back's killing me", "Finn's gums are hurting him"):
+a report of pain, no harm meant, when the word is a body part (:func:`_body_part`)."""
+
+
+def _body_part(word: str) -> bool:
+    """Whether WordNet gives ``word`` (or its singular) a sense among the parts of the body."""
+    nouns = shipped_nouns()
+    return nouns is not None and any(
+        nouns.has_sense_in(form, "noun.body") for form in {word.lower(), singular(word.lower())}
+    )
+
+
 def harm_word(text: str) -> str | None:
-    """The first word of :data:`RISKS` in ``text`` outside an :data:`ACCIDENT` clause."""
+    """The first word of :data:`RISKS` in ``text``, outside an accident and a report of pain.
+
+    An accident is what the request wants to prevent (:data:`ACCIDENT`); a report of pain says
+    a body part hurts (:data:`PAIN`).
+    """
     accidents = [match.span() for match in ACCIDENT.finditer(text)]
+    accidents += [m.span() for m in PAIN.finditer(text) if _body_part(m.group("part"))]
     for match in RISKS.finditer(text):
         if not any(start <= match.start() < end for start, end in accidents):
             return match.group(0)

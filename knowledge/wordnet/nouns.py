@@ -125,6 +125,13 @@ class NounDatabase:
                 yield current
                 frontier.extend(self.synset(above) for above in current.hypernyms)
 
+    def has_sense_in(self, lemma: str, lexname: str) -> bool:
+        """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.
+
+        "back" has one in ``noun.body`` (the back of a person), though it has others too.
+        """
+        return any(self.synset(offset).lexname == lexname for offset in self.senses(lemma))
+
     def is_ambiguous(self, lemma: str, synset: Synset) -> bool:
         """Whether ``lemma`` names another synset of ``synset``'s lexicographer file too.
 

@@ -51,3 +51,25 @@ def test_the_accident_a_request_prevents_is_no_word_of_harm(text: str) -> None:
 @pytest.mark.parametrize("text", ["hit the lamp", "move the stool before I hit him with it"])
 def test_harm_meant_is_still_a_doubt(text: str) -> None:
     assert ("may be unsafe", False) in doubts(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my back's killing me, pass us a cushion",
+        "Finn's gums are hurting him, fetch him the teething ring",
+        "my head hurts, bring me a glass of water",
+    ],
+)
+def test_a_body_part_that_hurts_is_pain_not_harm(text: str) -> None:
+    """Checked to fail before: "killing" in "my back's killing me" made the robot ask whether
+    handing over a cushion was unsafe."""
+    assert doubts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["my brother is hurting me, take his phone", "my dog keeps hurting the cat", "kill the wasp"],
+)
+def test_someone_who_hurts_is_no_body_part(text: str) -> None:
+    assert ("may be unsafe", False) in doubts(text)

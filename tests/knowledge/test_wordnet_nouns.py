@@ -104,3 +104,11 @@ def test_a_folder_of_the_same_format_reads_the_same(tmp_path: Path) -> None:
         ("cup", "mug"),
     ]
     assert not list(nouns.broader("bowl", frozenset({"noun.food"})))
+
+
+def test_a_word_has_a_sense_in_a_file_when_any_of_its_senses_is_there(
+    nouns: NounDatabase,
+) -> None:
+    assert nouns.has_sense_in("back", "noun.body")  # among its other senses
+    assert not nouns.has_sense_in("brother", "noun.body")
+    assert not nouns.has_sense_in("qwertyuiop", "noun.body")
