@@ -97,9 +97,14 @@ def _said_alone(
 ) -> re.Match[str] | None:
     """Where ``said`` was said (:func:`said_alone`), or None."""
     said_words = _WORD.findall(said.lower())
-    pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b")
-    found = next(filter(None, (pattern.search(u.lower()) for u in utterances)), None)
-    if not said_words or found is None:
+    if not said_words:
+        return None
+    rest = r"\W+".join(map(re.escape, said_words[1:]))
+    patterns = [r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b"]
+    if rest:  # "a fruit" as the slot holds it, "a bit of fruit" as said: a measure between
+        patterns.append(rf"\b{re.escape(said_words[0])}(?:\W+\w+){{1,2}}?\W+of\W+{rest}\b")
+    found = next((m for p in patterns for u in utterances if (m := re.search(p, u.lower()))), None)
+    if found is None:
         return None
     after = _CLAUSE_END.split(found.string[found.end() :], maxsplit=1)[0]
     elsewhere = {word for other in others for word in _WORD.findall(other.lower())}

@@ -76,6 +76,8 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         ("Pass a spoon that is good for jam", "a spoon", False),  # more said of it than a kind
         ("Pass a spoon, thanks", "a spoon", True),
         ("Pass a spoon", "a fork", False),  # not said as such
+        ("bring me a bit of fruit?", "a fruit", True),  # held without the measure (failed before)
+        ("bring me a bit of the fruit", "a fruit", False),  # "the" between: not as said
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(
