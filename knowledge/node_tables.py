@@ -14,7 +14,7 @@ and subtract such parts at the cost of the smaller side.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from sys import intern
 from typing import Any
 
@@ -183,20 +183,56 @@ def get(table: Table, key: str) -> Members:
     return (found,) if isinstance(found, str) else found
 
 
+class Part(Collection[str]):
+    """A sorted list of a reverse map as one read sees it (:meth:`SceneIndex.members`).
+
+    Intersected with many nodes, it is made a set, once for the read: walking the list of a
+    big home's ids costs about what copying it does (their strings are all over the heap),
+    and one read intersects the same part several times (a referent's rules, one by one).
+    """
+
+    __slots__ = ("_set", "nodes")
+
+    def __init__(self, nodes: Sorted) -> None:
+        self.nodes = nodes
+        self._set: set[str] | None = None
+
+    def __contains__(self, node: object) -> bool:
+        return node in (self.nodes if self._set is None else self._set)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.nodes)
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+    def probed(self, nodes: set[str]) -> bool:
+        """Whether ``nodes`` are better probed in this part one by one than by a set of it."""
+        return self._set is None and len(self.nodes) > PROBED * len(nodes)
+
+    def as_set(self) -> set[str]:
+        """The part as a set (made on the first need)."""
+        if self._set is None:
+            self._set = set(self.nodes)
+        return self._set
+
+
 def among(nodes: set[str], part: Collection[str]) -> set[str]:
-    """The nodes of ``nodes`` in ``part``: a big sorted part is probed, others are walked."""
-    if isinstance(part, Sorted) and len(part) > PROBED * len(nodes):
-        return {node for node in nodes if node in part}
+    """The nodes of ``nodes`` in ``part``: a few probe a big :class:`Part`, else its set."""
+    if isinstance(part, Part):
+        if part.probed(nodes):
+            return {node for node in nodes if node in part}
+        part = part.as_set()
     return nodes.intersection(part)
 
 
 def without(nodes: set[str], parts: Iterable[Collection[str]]) -> set[str]:
     """The nodes of ``nodes`` in none of ``parts`` (as :func:`among`)."""
     for part in parts:
-        if isinstance(part, Sorted) and len(part) > PROBED * len(nodes):
+        if isinstance(part, Part) and part.probed(nodes):
             nodes = {node for node in nodes if node not in part}
         else:
-            nodes = nodes.difference(part)
+            nodes = nodes.difference(part.as_set() if isinstance(part, Part) else part)
     return nodes
 
 

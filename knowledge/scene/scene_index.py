@@ -45,6 +45,8 @@ from cogtree.knowledge.node_tables import (
     ANYONE,
     Facts,
     Members,
+    Part,
+    Sorted,
     Table,
     Tables,
     among,
@@ -276,6 +278,11 @@ def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
     return {ONTOLOGY_NS + name: name for name in sorted(vocabulary.attributes)}
 
 
+def _of(reader: _Reader, name: str) -> Iterator[tuple[str, Term]]:
+    """The nodes of the class ``name`` (subject IRI, class)."""
+    return reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + name)
+
+
 def _build(reader: _Reader) -> _Tables:
     """Every node of the graph, read predicate by predicate (names first: see the body)."""
     nodes: dict[str, Node] = {}
@@ -291,12 +298,16 @@ def _build(reader: _Reader) -> _Tables:
             elif predicate in names and term[1] == STRING:
                 names[predicate].setdefault(short(subject), []).append(term[0])
 
+    classed = [(subject, name) for name in sorted(CLASSES) for subject, _ in _of(reader, name)]
+    for subject, name in sorted(classed):  # ids made in order: a walk of a sorted part (an
+        if not subject.startswith(ONTOLOGY_NS):  # index's list) reads the heap in order
+            facts.add(nodes, short(subject), "classes", name)
+    del classed
     for predicate in names:  # one read of every name: the ontology's go to the vocabulary
         read(predicate, None, {})
     tables = _Tables(_vocabulary(reader, names[LABEL], names[SYNONYM]))
     attributes = _attribute_iris(tables.vocabulary)
-    reads: list[tuple[str, str | None]] = [(RDF_TYPE, ONTOLOGY_NS + n) for n in sorted(CLASSES)]
-    reads += [(p, None) for p in (OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS, *attributes)]
+    reads = [(p, None) for p in (OBJECT_TYPE, OWNED_BY, HOLDS, *PLACEMENTS, *attributes)]
     for predicate, obj in reads:
         read(predicate, obj, attributes)
     tables.shapes = shapes
@@ -427,12 +438,14 @@ class SceneIndex:
         with self._lock:
             return union(get(self._tables.by_type, name) for name in types)
 
-    def members(self, table: str, keys: Iterable[str]) -> list[Members]:
+    def members(self, table: str, keys: Iterable[str]) -> list[Members | Part]:
         """The nodes under ``keys`` of ``table`` (``by_type``), uncopied: hold :meth:`reading`."""
         if table == "by_attribute":
-            return [part for key in keys for part in self._tables.having(key) if part]
-        found: Table = getattr(self._tables, table)
-        return [get(found, key) for key in keys if key in found]
+            parts = [part for key in keys for part in self._tables.having(key) if part]
+        else:
+            found: Table = getattr(self._tables, table)
+            parts = [get(found, key) for key in keys if key in found]
+        return [Part(part) if isinstance(part, Sorted) else part for part in parts]
 
     def of_kind(self, kind: str) -> set[str]:
         """The nodes whose object type is ``kind`` or a type under it."""
