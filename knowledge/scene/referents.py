@@ -42,7 +42,7 @@ from cogtree.knowledge.scene.needs import alike_states, in_need
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
-from cogtree.knowledge.wording import id_words, singular_forms, verb_bases, with_the
+from cogtree.knowledge.wording import singular_forms, verb_bases
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -584,40 +584,3 @@ ASKED_LIMIT = 24
 """The most candidates a request's referent is resolved to (:func:`resolve_referent`'s
 ``limit`` when the robot resolves what it was asked for): more match, and the robot asks by
 their count (each candidate's ``among``) rather than list them."""
-
-SAID_PLACEMENTS = {"on": "on", "in": "in", "mountedOn": "on", "inRoom": "in"}
-"""How a placement is said, in order of preference (the support before the room)."""
-
-
-def describe(index: SceneIndex, thing: str) -> str:
-    """``thing`` as a person would pick it out, ready to say, from the index alone.
-
-    ``the blue bottle in the fridge`` (its label and its nearest placement, by the support's
-    label); a person by name and room, ``Alex Rossi in the reception``; a robot's load,
-    ``the mug held by the robot``; the id in words when the index does not know the thing.
-    """
-    node = index.node(thing)
-    if node is None:
-        return with_the(id_words(thing))
-    label = node.labels[0] if node.labels else id_words(thing)
-    placements = dict(node.placements)
-    if "Human" in node.classes:
-        room = placements.get("inRoom")
-        return f"{label} in {with_the(_label(index, room))}" if room else label
-    holders = [robot for robot in sorted(index.of_class("Robot")) if _holds(index, robot, thing)]
-    if holders:
-        return with_the(f"{label} held by {with_the(_label(index, holders[0]))}")
-    for relation, said in SAID_PLACEMENTS.items():
-        if relation in placements:
-            return with_the(f"{label} {said} {with_the(_label(index, placements[relation]))}")
-    return with_the(label)
-
-
-def _holds(index: SceneIndex, holder: str, thing: str) -> bool:
-    node = index.node(holder)
-    return node is not None and thing in node.held
-
-
-def _label(index: SceneIndex, node_id: str) -> str:
-    node = index.node(node_id)
-    return node.labels[0] if node is not None and node.labels else id_words(node_id)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping
 
 from cogtree.knowledge.scene.referents import FILLER_WORDS, Description, resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneIndex, short
+from cogtree.knowledge.wording import id_words, with_the
 
 SceneRow = dict[str, str | None]
 """One row of evidence, as the query runners return them."""
@@ -184,9 +185,38 @@ def _everything_in(index: SceneIndex, description: Description) -> list[str]:
     )
 
 
+def describe(index: SceneIndex, thing: str) -> str:
+    """``thing`` as a person would pick it out, ready to say, from the index alone.
+
+    ``the blue bottle in the fridge`` (its label and its nearest placement, by the support's
+    label); a person by name and room, ``Alex Rossi in the reception``; a robot's load,
+    ``the mug held by the robot``; the id in words when the index does not know the thing.
+    """
+    node = index.node(thing)
+    if node is None:
+        return with_the(id_words(thing))
+    label = node.labels[0] if node.labels else id_words(thing)
+    placements = dict(node.placements)
+    if "Human" in node.classes:
+        room = placements.get("inRoom")
+        return f"{label} in {with_the(_label(index, room))}" if room else label
+    holders = [robot for robot in sorted(index.of_class("Robot")) if _holds(index, robot, thing)]
+    if holders:
+        return with_the(f"{label} held by {with_the(_label(index, holders[0]))}")
+    for relation, said in PLACED_BY.items():
+        if relation in placements:
+            return with_the(f"{label} {said} {with_the(_label(index, placements[relation]))}")
+    return with_the(label)
+
+
+def _holds(index: SceneIndex, holder: str, thing: str) -> bool:
+    node = index.node(holder)
+    return node is not None and thing in node.held
+
+
 def _label(index: SceneIndex, node_id: str) -> str:
     node = index.node(node_id)
-    return node.labels[0] if node is not None and node.labels else node_id
+    return node.labels[0] if node is not None and node.labels else id_words(node_id)
 
 
 def _where(index: SceneIndex, thing: str, verb: str = "") -> str:

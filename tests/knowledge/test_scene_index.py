@@ -8,11 +8,10 @@ from datetime import datetime, timezone
 from rdflib import Graph
 
 from cogtree.knowledge.node_tables import FIELDS
-from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Observation
-from cogtree.knowledge.scene.scene_questions import things_of_a_kind
+from cogtree.knowledge.scene.scene_questions import describe, things_of_a_kind
 
 NOW = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)
 

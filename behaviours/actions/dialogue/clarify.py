@@ -28,9 +28,9 @@ from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import BELIEVED
-from cogtree.knowledge.scene.referents import describe
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.scene_questions import describe
 from cogtree.knowledge.scene.taxonomy import usual_place
 from cogtree.knowledge.understanding.answer_kinds import proposal_declined
 from cogtree.knowledge.understanding.faithfulness import (
@@ -164,7 +164,7 @@ def candidate_options(
 ) -> list[str]:
     """How to name each thing an ambiguous referent may mean, for the user to pick from.
 
-    Its description from the scene index (:func:`~knowledge.scene.referents.describe`) when
+    Its description from the scene index (:func:`~knowledge.scene.scene_questions.describe`) when
     there is one, else the candidate's label (``/turn/candidates``) or the id in words, with
     an article.
     """
