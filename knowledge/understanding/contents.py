@@ -11,7 +11,8 @@ exactly when the taxonomy names a type by it.
 - a portion's phrase becomes the thing it is of ("a piece of fruit" is fruit, which referent
   resolution finds through the taxonomy: the tangerine);
 - asking to be brought a container of the tap's liquid with no source ("bring me a glass of
-  water") is two steps: fill the container, then bring it. The content asked for is part of
+  water"), or to have one put somewhere ("put a jug of water on the table"), is two steps:
+  fill the container, then bring or place it. The content asked for is part of
   the task, never dropped (an empty glass is not a glass of water);
 - asking for a new container of another drink the taxonomy knows ("a glass of milk", "pour
   me a glass of wine") pours the drink into it, then brings it; "the mug of tea" is a mug
@@ -38,6 +39,9 @@ BRINGING: Final = "bring"
 POURING: Final = "pour"
 """The capability of pour: "pour me a glass of wine" pours the wine, then brings the glass."""
 
+PLACING: Final = "place"
+"""The capability of put / place: "put a jug of water on the table" fills it, then places it."""
+
 INDEFINITE: Final = frozenset(["", "a", "an", "another", "some"])
 """Determiners of a container asked for, not one already there ("a glass of", not "the")."""
 
@@ -46,6 +50,10 @@ DRINK: Final = "Drink"
 
 DRINKWARE: Final = "Drinkware"
 """The taxonomy's category of what a drink is served in ("some juice in my cup": a cup)."""
+
+PACKAGED: Final = "ContainerItem"
+"""The taxonomy's category of containers a drink comes in ("a bottle of water", "a carton of
+milk"): one is brought as it is, never filled at the tap."""
 
 HOT_DRINK: Final = "HotDrink"
 """Drinks not poured for the user: a hot drink handed over must be checked as hot, and the
@@ -104,7 +112,7 @@ def _filled_first(step: Step) -> list[Step]:
         bring = Step(text=step.text, verb=BRINGING, action=BRINGING, objects=(vessel,))
         return [replace(step, recipient=None), replace(bring, recipient=step.recipient)]
     wanted = step.wanted
-    if step.action not in (BRINGING, POURING) or len(wanted) != 1 or step.source is not None:
+    if step.action not in (BRINGING, POURING, PLACING) or len(wanted) != 1 or step.source:
         return [step]
     phrase = wanted[0]
     container = _vessel_asked(step, phrase)
@@ -112,9 +120,19 @@ def _filled_first(step: Step) -> list[Step]:
         return [step]
     it = ObjectPhrase(text="it", head="it", pronoun=True)
     me = step.recipient or ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
-    bring = replace(step, verb=BRINGING, action=BRINGING, objects=(it, *step.excluded))
-    filled = measure_type(phrase) is not None and step.action == BRINGING
-    if filled and phrase.head == TAP_LIQUID and not phrase.modifiers:
+    placed = step.action == PLACING
+    then = replace(step, objects=(it, *step.excluded))
+    bring = then if placed else replace(then, verb=BRINGING, action=BRINGING)
+    measure = measure_type(phrase)
+    if measure is not None and household_taxonomy().is_a(measure, PACKAGED):
+        return [step]  # "a bottle of water" is brought as it comes
+    filled = measure is not None and step.action in (BRINGING, PLACING)
+    if (
+        filled
+        and phrase.head == TAP_LIQUID
+        and not phrase.modifiers
+        and not (placed and phrase.determiner not in INDEFINITE)
+    ):  # "put the glass of water on the table": the one there, not one to fill
         fill = Step(text=step.text, verb="fill", action="fill", objects=(container,))
         return [fill, bring]
     drink = _drink_said(phrase)
@@ -124,7 +142,7 @@ def _filled_first(step: Step) -> list[Step]:
     pour = Step(
         text=step.text, verb=POURING, action=POURING, source=drink, relation="in", landmark=target
     )
-    return [pour, replace(bring, recipient=me)]
+    return [pour, bring if placed else replace(bring, recipient=me)]
 
 
 def _poured_for(step: Step) -> Step:

@@ -75,3 +75,36 @@ def test_a_pour_into_a_vessel_for_someone_serves_it_to_them(
     assert steps[0].recipient is None and steps[0].landmark is not None
     assert [phrase.text for phrase in steps[1].objects] == [vessel]
     assert steps[1].recipient is not None and steps[1].recipient.text == person
+
+
+def _steps(said: str) -> list[tuple[str, list[str], str | None]]:
+    frame = with_contents(parse_request(said))
+    return [
+        (
+            step.action,
+            [phrase.text for phrase in step.objects],
+            step.landmark and step.landmark.text,
+        )
+        for step in frame.steps
+    ]
+
+
+def test_a_vessel_the_taxonomy_knows_is_a_measure_and_one_put_somewhere_is_filled_first() -> None:
+    """Checked to fail before: "a jug of water" was a jug described by water (no measure of
+    the words list), and a container put somewhere was placed empty."""
+    assert _steps("stick a jug of water on the table") == [
+        ("fill", ["a jug"], None),
+        ("place", ["it"], "the table"),
+    ]
+    assert _steps("bring me a jug of water") == [("fill", ["a jug"], None), ("bring", ["it"], None)]
+    assert _steps("put a glass of milk on the tray")[1] == ("place", ["it"], "the tray")
+    assert _steps("put the glass of water on the table") == [  # one there already
+        ("place", ["the glass of water"], "the table")
+    ]
+
+
+def test_a_drink_in_the_container_it_comes_in_is_that_thing() -> None:
+    assert _steps("pop a bottle of water in my gym bag") == [
+        ("place", ["a bottle of water"], "my gym bag")
+    ]
+    assert _steps("get me a carton of milk") == [("bring", ["a carton of milk"], None)]

@@ -19,6 +19,7 @@ from typing import Any, Final
 import yaml
 
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -98,6 +99,25 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     if not isinstance(value, list) or not value:
         raise WordsError(f"{WORDS_FILE.name}: {key!r} must be a non-empty list of words")
     return value
+
+
+VESSELS: Final = ("ContainerItem", "Drinkware", "Tableware", "Cookware")
+"""The household taxonomy's categories of things that hold a measure of something."""
+
+
+def vessel_words() -> frozenset[str]:
+    """One-word names of the taxonomy's vessels ("jug", "pan", "tray").
+
+    Each is a measure in "a jug of water", beside the ``measures`` the words list.
+    """
+    taxonomy = household_taxonomy()
+    names = (
+        name
+        for category in VESSELS
+        for kind in taxonomy.types_of(category)
+        for name in (taxonomy.label(kind), *taxonomy.synonyms(kind))
+    )
+    return frozenset(name for name in names if name.isalpha())
 
 
 @functools.cache
@@ -196,7 +216,7 @@ def request_words() -> Words:
         sequencers=phrase_set("sequencers"),
         determiners=word_set("determiners"),
         quantities=word_set("quantities"),
-        measures=word_set("measures"),
+        measures=word_set("measures") | vessel_words(),
         pronouns=word_set("pronouns"),
         indefinites=word_set("indefinites"),
         speaker=word_set("speaker"),
