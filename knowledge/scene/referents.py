@@ -422,7 +422,7 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
         ways += [("holds", label, held) for label in vocabulary.type_labels.get(matched, ())]
     typed = vocabulary.types_named.get(term, set())
     for headed in sorted(vocabulary.headed.get(term, ())):
-        if typed.isdisjoint(vocabulary.kinds.get(headed, {headed})):  # not a kind it names
+        if _called_by_head(index, headed, typed):
             nodes = _Nodes(index.members("by_type", narrower.get(headed, {headed})))
             ways += [("head", label, nodes) for label in vocabulary.type_labels.get(headed, ())]
     told = vocabulary.attributes - ({HELD} if term in vocabulary.types_named else set())
@@ -446,6 +446,20 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if _bound(way[2])]
+
+
+def _called_by_head(index: SceneIndex, headed: str, typed: AbstractSet[str]) -> bool:
+    """Whether type ``headed``, whose name ends on a word, is of what the word names (``typed``).
+
+    A water bottle is a bottle (both hold drinks); a trash can (a bin) is no can. A word naming
+    no type names it; a kind the word names already matches as such.
+    """
+    kinds = index.vocabulary.kinds
+    own = kinds.get(headed, {headed})
+    if not typed.isdisjoint(own):
+        return False
+    categories = own - {headed}
+    return not typed or any(categories & (kinds.get(kind, {kind}) - {kind}) for kind in typed)
 
 
 def _details(index: SceneIndex, thing: str) -> Node | None:

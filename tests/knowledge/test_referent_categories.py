@@ -316,3 +316,15 @@ def test_a_compound_type_name_is_called_by_its_last_word() -> None:
     with SceneGraph.from_turtle_text(HEADS, source="heads") as scene:
         assert ids(scene, "the bottle") == ["vinegar"]  # a thing of the kind named wins
         assert ids(scene, "the water bottle") == ["still"]
+
+
+def test_a_compound_whose_kind_differs_is_not_called_by_its_last_word() -> None:
+    """Checked to fail before: "the can" found the trash can (a bin, no can) beside two
+    drinks, and the robot put the chips next to the bin instead of asking which drink."""
+    bin_scene = HEADS.split(":still")[0] + (
+        ':bin a cog:Object ; rdfs:label "landfill bin" ; cog:objectType cog:TrashCan ;\n'
+        "    cog:inRoom :kitchen .\n"
+    )
+    with SceneGraph.from_turtle_text(bin_scene, source="heads") as scene:
+        assert ids(scene, "the can") == []
+        assert ids(scene, "the bin") == ["bin"]
