@@ -4,6 +4,8 @@ and with no confidence everything that may act waits for a yes."""
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 from pathlib import Path
 
@@ -12,6 +14,7 @@ import pytest
 
 from cogtree.knowledge.understanding.turn_state import PendingTask
 from cogtree.trees.cli.main import main
+from cogtree.trees.voice import moonshine_engine
 from cogtree.trees.voice.audio import SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.confirmation import SAFETY_ECHO, settle
 from cogtree.trees.voice.errors import VoiceUnavailable
@@ -33,7 +36,10 @@ WHICH_MUG = PendingTask(
 def moonshine() -> MoonshineRecognizer:
     """Moonshine from the voice extra's wheel (skipped where the wheel is not installed)."""
     pytest.importorskip("moonshine_cpp", reason="the moonshine engine needs the voice extra")
-    return MoonshineRecognizer()
+    try:
+        return MoonshineRecognizer()
+    except VoiceUnavailable as unavailable:  # its runtime does not run on this CPU
+        pytest.skip(str(unavailable))
 
 
 def chat(tmp_path: Path, *clips: Path) -> tuple[int, list[dict]]:
@@ -105,3 +111,17 @@ def test_without_the_wheel_the_error_names_the_extra(
     argv = ["chat", "--llm", "none", "--memory", str(tmp_path / "m.sqlite"), "--asr", "moonshine"]
     assert main([*argv, "--audio-in", str(spoken("open the fridge"))]) == 2
     assert "cogtree: error: the moonshine engine needs moonshine-cpp" in capsys.readouterr().err
+
+
+def test_a_cpu_the_runtime_stops_on_is_named_not_crashed_on(monkeypatch) -> None:
+    """Checked to fail before: on an AMD EPYC without AVX-512 loading the model killed the
+    process (illegal instruction); now a probe process takes the signal and the error says so."""
+    pytest.importorskip("moonshine_cpp", reason="the moonshine engine needs the voice extra")
+    killed = subprocess.CompletedProcess(args=[], returncode=-signal.SIGILL)
+    monkeypatch.setattr(moonshine_engine.subprocess, "run", lambda *args, **kwargs: killed)
+    moonshine_engine._stops_here.cache_clear()
+    try:
+        with pytest.raises(VoiceUnavailable, match=r"SIGILL.*--asr whisper"):
+            MoonshineRecognizer()
+    finally:
+        moonshine_engine._stops_here.cache_clear()

@@ -15,6 +15,10 @@ model handle the wheel's :class:`MoonshineModel` loads.
 from __future__ import annotations
 
 import ctypes
+import functools
+import signal
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -33,15 +37,44 @@ exactly with 0.25 s, and 6 as nothing with 0.5 s (development figures)."""
 INSTALL = "install the voice extra: pip install 'cogtree[voice]' (it brings moonshine-cpp)"
 
 
+PROBE = "import moonshine_cpp; moonshine_cpp.MoonshineModel(language='en')"
+"""Loading the model, as :class:`MoonshineRecognizer` does, in a process of its own."""
+PROBE_TIMEOUT_S = 120.0
+
+
 def _moonshine() -> Any:
-    """The ``moonshine_cpp`` module, or :class:`VoiceUnavailable` saying how to install it."""
+    """The ``moonshine_cpp`` module, or :class:`VoiceUnavailable` saying why it cannot run."""
     try:
         import moonshine_cpp
     except ImportError as error:
         raise VoiceUnavailable(f"the moonshine engine needs moonshine-cpp: {INSTALL}") from error
     except OSError as error:  # the bundled libraries are built for Linux and macOS on x86_64
         raise VoiceUnavailable(f"moonshine-cpp cannot load on this machine: {error}") from error
+    stopped_by = _stops_here()
+    if stopped_by is not None:
+        raise VoiceUnavailable(
+            f"Moonshine's runtime stops on this machine's CPU ({signal.Signals(stopped_by).name}: "
+            "it needs an instruction the CPU lacks); use the whisper engine (--asr whisper)"
+        )
     return moonshine_cpp
+
+
+@functools.cache
+def _stops_here() -> int | None:
+    """The signal that kills a process loading the model on this machine, else None.
+
+    The wheel's ONNX Runtime is built for some CPUs only: on another one (an AMD EPYC without
+    AVX-512 here) it dies on an illegal instruction, which no Python code can catch, so the
+    model is first loaded in a process of its own (:data:`PROBE`; once per process: the CPU
+    does not change). A probe that outruns :data:`PROBE_TIMEOUT_S` proves nothing either way.
+    """
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", PROBE], capture_output=True, timeout=PROBE_TIMEOUT_S, check=False
+        )
+    except subprocess.TimeoutExpired:
+        return None
+    return -done.returncode if done.returncode < 0 else None
 
 
 class MoonshineRecognizer:
