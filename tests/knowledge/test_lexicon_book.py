@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import datetime, timezone
 
 import pytest
@@ -93,29 +94,33 @@ def test_without_a_scene_the_scene_lexicons_are_empty(registry: DomainRegistry) 
     assert [m.id for m in book.view("advisor")["dish"].find("tiramisu please")] == ["tiramisu"]
 
 
-def test_a_change_edits_the_scene_lexicons_in_place_and_a_move_leaves_them_alone(
-    registry: DomainRegistry,
-) -> None:
+@pytest.fixture
+def home(registry: DomainRegistry) -> Iterator[tuple[SceneGraph, LexiconBook, Lexicon]]:
+    """The home scene, its lexicon book prepared, and the household pack's objects lexicon."""
     with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
         book = LexiconBook(registry, scene)
         book.prepare()
-        objects = book.current("household")["objects"]
-        assert book.current("office")["objects"] is objects  # one lexicon for both packs
-        scene.observe([sighting("book", "on", "kitchen_table")])
-        assert book.current("household")["objects"] is objects
-        scene.observe(
-            [sighting("teapot_1", "type", "Object"), sighting("teapot_1", "label", "teapot")]
-        )
-        assert book.current("household")["objects"] is objects
-        assert [mention.id for mention in objects.find("the teapot")] == ["teapot_1"]
-        scene.load_text(
-            "@prefix cog: <https://cogtree.dev/ontology#> .\n"
-            "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
-            '<https://cogtree.dev/scene#kettle_1> a cog:Object ; rdfs:label "kettle" .\n'
-        )
-        rebuilt = book.current("household")["objects"]
-        assert [mention.id for mention in rebuilt.find("the kettle")] == ["kettle_1"]
-        assert book.current("office")["objects"] is rebuilt
+        yield scene, book, book.current("household")["objects"]
+
+
+def test_a_change_edits_the_scene_lexicons_in_place_and_a_move_leaves_them_alone(
+    home: tuple[SceneGraph, LexiconBook, Lexicon],
+) -> None:
+    scene, book, objects = home
+    assert book.current("office")["objects"] is objects  # one lexicon for both packs
+    scene.observe([sighting("book", "on", "kitchen_table")])
+    assert book.current("household")["objects"] is objects
+    scene.observe([sighting("teapot_1", "type", "Object"), sighting("teapot_1", "label", "teapot")])
+    assert book.current("household")["objects"] is objects
+    assert [mention.id for mention in objects.find("the teapot")] == ["teapot_1"]
+    scene.load_text(
+        "@prefix cog: <https://cogtree.dev/ontology#> .\n"
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        '<https://cogtree.dev/scene#kettle_1> a cog:Object ; rdfs:label "kettle" .\n'
+    )
+    rebuilt = book.current("household")["objects"]
+    assert [mention.id for mention in rebuilt.find("the kettle")] == ["kettle_1"]
+    assert book.current("office")["objects"] is rebuilt
 
 
 def test_places_is_read_through_furniture_and_rooms() -> None:
@@ -148,17 +153,14 @@ def test_the_scene_lexicons_read_through_families_match_ones_built_whole(
 
 
 def test_a_family_reads_its_nodes_from_the_index_and_holds_no_old_node(
-    registry: DomainRegistry,
+    home: tuple[SceneGraph, LexiconBook, Lexicon],
 ) -> None:
-    with SceneGraph.from_turtle_file("knowledge/scene/scenes/home.ttl") as scene:
-        book = LexiconBook(registry, scene)
-        book.prepare()
-        objects = book.current("household")["objects"]
-        count, forms = len(objects), objects.forms("book")
-        scene.observe([sighting("book", "on", "kitchen_table")])
-        family = book._families["objects"]
-        assert family._nodes["book"] is scene.index.node("book")  # the moved node, not the old
-        assert (len(objects), objects.forms("book")) == (count, forms)
-        scene.observe([sighting("book", "label", "novel")])
-        assert [mention.id for mention in objects.find("the novel")] == ["book"]
-        assert "novel" in objects.texts("book") and len(objects) == count
+    scene, book, objects = home
+    count, forms = len(objects), objects.forms("book")
+    scene.observe([sighting("book", "on", "kitchen_table")])
+    family = book._families["objects"]
+    assert family._nodes["book"] is scene.index.node("book")  # the moved node, not the old
+    assert (len(objects), objects.forms("book")) == (count, forms)
+    scene.observe([sighting("book", "label", "novel")])
+    assert [mention.id for mention in objects.find("the novel")] == ["book"]
+    assert "novel" in objects.texts("book") and len(objects) == count
