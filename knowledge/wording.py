@@ -91,18 +91,32 @@ def looks_plural(phrase: str) -> bool:
 
     The head is the last word before any "of"; it looks plural when :func:`singular` changes it.
     """
-    words = phrase.split(" of ")[0].split()
-    return bool(words) and singular(words[-1].lower()) != words[-1].lower()
+    head = head_word(phrase)
+    return bool(head) and singular(head) != head
+
+
+def head_word(phrase: str) -> str:
+    """The word a noun phrase names its thing by, lowercase: the last before any "of".
+
+    "the slippers" -> "slippers", "a deck of cards" -> "deck"; "" for no word.
+    """
+    words = _before_of(phrase)
+    return words[-1] if words else ""
 
 
 def compound_head(name: str) -> str | None:
-    """The word a compound name ends on, which names what it is: "water bottle" -> "bottle".
+    """The head of a compound name (as :func:`head_word`), which names what it is.
 
-    English compounds are headed on the right ("a water bottle is a bottle", "a travel mug is a
-    mug"); a name with "of" is headed before it ("cup of tea" -> "cup"). None for one word.
+    English compounds are headed on the right: "water bottle" -> "bottle" (a water bottle is
+    a bottle), "bottle of still water" -> None (one word before "of"), "bottle" -> None.
     """
-    words = name.lower().split(" of ")[0].split()
+    words = _before_of(name)
     return words[-1] if len(words) > 1 else None
+
+
+def _before_of(phrase: str) -> list[str]:
+    """The lowercase words of ``phrase`` before any "of"."""
+    return phrase.lower().split(" of ")[0].split()
 
 
 DETERMINERS: frozenset[str] = frozenset(
