@@ -115,7 +115,8 @@ def _filled_first(step: Step) -> list[Step]:
     if step.action not in (BRINGING, POURING, PLACING) or len(wanted) != 1 or step.source:
         return [step]
     phrase = wanted[0]
-    container = _vessel_asked(step, phrase)
+    measure = measure_type(phrase)
+    container = _vessel_asked(step, phrase, measure)
     if container is None:
         return [step]
     it = ObjectPhrase(text="it", head="it", pronoun=True)
@@ -123,9 +124,6 @@ def _filled_first(step: Step) -> list[Step]:
     placed = step.action == PLACING
     then = replace(step, objects=(it, *step.excluded))
     bring = then if placed else replace(then, verb=BRINGING, action=BRINGING)
-    measure = measure_type(phrase)
-    if measure is not None and household_taxonomy().is_a(measure, PACKAGED):
-        return [step]  # "a bottle of water" is brought as it comes
     filled = measure is not None and step.action in (BRINGING, PLACING)
     if (
         filled
@@ -160,16 +158,17 @@ def _poured_for(step: Step) -> Step:
     return replace(step, objects=things, recipient=people[0])
 
 
-def _vessel_asked(step: Step, phrase: ObjectPhrase) -> ObjectPhrase | None:
+def _vessel_asked(step: Step, phrase: ObjectPhrase, measure: str | None) -> ObjectPhrase | None:
     """The vessel a drink asked for goes in, when the request says or implies one.
 
-    The measure's ("a glass of"), when it names a type (not for a pour that names where it
-    goes), or the drinkware the phrase is said to be in ("some juice in my cup"). A vessel
-    nobody named is not made up: a value must have been said.
+    The measure's ("a glass of": ``measure``, the type it names), not for a pour that names
+    where it goes nor for the container a drink comes in ("a bottle of water" is that thing),
+    or the drinkware the phrase is said to be in ("some juice in my cup"). A vessel nobody
+    named is not made up: a value must have been said.
     """
-    measure = measure_type(phrase)
     if measure is not None:
-        if step.action == POURING and step.landmark is not None:
+        packaged = household_taxonomy().is_a(measure, PACKAGED)
+        if packaged or (step.action == POURING and step.landmark is not None):
             return None
         word = _measure_word(phrase)
         article = phrase.determiner or "a"
