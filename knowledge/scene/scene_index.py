@@ -451,20 +451,10 @@ class SceneIndex:
         """The nodes whose object type is ``kind`` or a type under it."""
         return self.of_types(self.vocabulary.narrower.get(kind, {kind}))
 
-    def with_value(self, attribute: str, value: str) -> set[str]:
-        """The nodes whose ``attribute`` has the string value ``value``."""
-        with self._lock:
-            return set(get(self._tables.by_value, f"{attribute}={value}"))
-
     def with_flag(self, attributes: Iterable[str]) -> set[str]:
         """The nodes for which one of ``attributes`` is true."""
         with self._lock:
             return union(get(self._tables.by_flag, name) for name in attributes)
-
-    def with_attribute(self, attributes: Iterable[str]) -> set[str]:
-        """The nodes with any value of one of ``attributes``."""
-        with self._lock:
-            return union(part for name in attributes for part in self._tables.having(name))
 
     def owned_by(self, owners: Iterable[str]) -> set[str]:
         """The nodes owned by one of ``owners``."""
