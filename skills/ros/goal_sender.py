@@ -119,6 +119,7 @@ class GoalSender:
         )
         self._lock = threading.Lock()
         self._cancels: dict[bytes, _Cancel] = {}
+        self._destroyed = False
 
     def server_is_ready(self) -> bool:
         """True when the action has a server."""
@@ -173,9 +174,11 @@ class GoalSender:
     def retry_cancels(self) -> None:
         """Send the cancels not yet sent or not yet understood, once the service is matched."""
         now = time.monotonic()
-        ready = self._canceller.service_is_ready()
-        due: list[_Cancel] = []
-        with self._lock:
+        sent: list[tuple[_Cancel, RosFuture[Any]]] = []
+        with self._lock:  # held while the client is used: destroy() cannot come in between
+            if self._destroyed:
+                return
+            ready = self._canceller.service_is_ready()
             for key, cancel in list(self._cancels.items()):
                 if now > cancel.until:
                     del self._cancels[key]
@@ -183,16 +186,21 @@ class GoalSender:
                         self._give_up(cancel)
                 elif ready and not cancel.in_flight:
                     cancel.in_flight = True
-                    due.append(cancel)
-        for cancel in due:
-            request = CancelGoal.Request(goal_info=GoalInfo(goal_id=cancel.goal_id))
-            answer = self._canceller.call_async(request)
+                    request = CancelGoal.Request(goal_info=GoalInfo(goal_id=cancel.goal_id))
+                    sent.append((cancel, self._canceller.call_async(request)))
+        for cancel, answer in sent:  # outside the lock: a done future calls back at once
             answer.add_done_callback(partial(self._on_answer, cancel))
 
     def destroy(self) -> None:
-        """Remove the action client and the cancel client from the node."""
-        self.client.destroy()
-        self.node.destroy_client(self._canceller)
+        """Remove the action client and the cancel client from the node.
+
+        A timer's :meth:`retry_cancels` that comes after does nothing (the owner's timer can
+        fire while its owner closes).
+        """
+        with self._lock:
+            self._destroyed = True
+            self.client.destroy()
+            self.node.destroy_client(self._canceller)
 
     def _on_answer(self, cancel: _Cancel, answer: RosFuture[Any]) -> None:
         response: CancelGoal.Response | None = answer.result()

@@ -340,7 +340,7 @@ def test_when_a_command_is_done_the_host_believes_what_the_simulator_believes(
     observations = f"{robots['robot1']}/observations"
     with (
         belief_from_state(fetch_robot_state(host, robots["robot1"])) as scene,
-        RosExecutor(host, robots=robots, command_timeout_s=1.0) as executor,
+        RosExecutor(host, robots=robots, command_timeout_s=3.0) as executor,
         BeliefListener(host, scene, robots),
     ):
         ros.spin(host)

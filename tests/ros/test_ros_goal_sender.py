@@ -79,3 +79,15 @@ def test_the_action_client_has_its_lock_before_an_executor_can_see_it(
     monkeypatch.setattr(node, "add_waitable", add_waitable)
     LockedActionClient(node, ExecuteSkill, "/bench/lock_check")
     assert seen == [True]
+
+
+def test_a_retry_after_the_sender_is_destroyed_does_nothing(
+    ros: Any, until: Callable[..., Any]
+) -> None:
+    """The owner's timer can fire while its owner closes: the destroyed clients stay unused
+    (rclpy would raise InvalidHandle on the timer's thread)."""
+    sender, _ = sender_and_robot(ros, until)
+    sender.cancel_unaccepted(new_goal_id(), "robot1 wait(seconds=1.0)")
+    sender.destroy()
+    sender.retry_cancels()
+    sender.cancel_unaccepted(new_goal_id(), "robot1 wait(seconds=1.0)")
