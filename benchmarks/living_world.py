@@ -54,7 +54,7 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.rdf_store import Storage, is_on_disk
-from cogtree.knowledge.scene.referents import ASKED_LIMIT
+from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.trees.assistant_session import AssistantSession

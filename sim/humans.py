@@ -40,7 +40,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from cogtree.knowledge.scene.referents import FILLER_WORDS
+from cogtree.knowledge.scene.referents.description import FILLER_WORDS
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import Id, SpecModel
 from cogtree.skills.action_model.commands import Feedback, fail, ok

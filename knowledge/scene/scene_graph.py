@@ -66,7 +66,7 @@ from cogtree.knowledge.scene.named_queries import Binding, QueryLibrary
 from cogtree.knowledge.scene.property_vocabulary import LOCAL_ID, PropertyVocabulary
 from cogtree.knowledge.scene.rdf_store import Storage, close_graph, load_turtle, new_graph
 from cogtree.knowledge.scene.readonly_query import QueryOutcome, ReadOnlyQueryRunner
-from cogtree.knowledge.scene.referents import resolve_referent
+from cogtree.knowledge.scene.referents.resolution import resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneChange, SceneIndex
 from cogtree.knowledge.scene.scene_models import (
     AttributeValue,
@@ -625,8 +625,8 @@ class SceneGraph(Closeable):
     ) -> list[Candidate]:
         """What ``description`` may refer to (``speaker`` owns "my"): at most ``limit`` nodes.
 
-        :func:`knowledge.scene.referents.resolve_referent` over the :attr:`index` (it costs what
-        it finds, not what the belief holds). ValueError for a ``speaker`` that is no node id.
+        :func:`~knowledge.scene.referents.resolution.resolve_referent` over the :attr:`index`,
+        costing what it finds. ValueError for a ``speaker`` that is no node id.
         """
         speaker_id = None if speaker is None else self.short_id(self.iri(speaker))
         return resolve_referent(self.index, description, speaker_id, limit=limit)

@@ -5,8 +5,8 @@
 "fruit" is every thing whose type is under Fruit), optionally in a place, or for everything in
 a place. :func:`things_of_a_kind` answers from the belief's
 :class:`~knowledge.scene.scene_index.SceneIndex` by referent resolution
-(:func:`~knowledge.scene.referents.resolve_referent`), so an answer costs what it finds, not
-what the belief holds, and no SPARQL runs.
+(:func:`~knowledge.scene.referents.resolution.resolve_referent`), so an answer costs what it
+finds, not what the belief holds, and no SPARQL runs.
 
 The answer is one row of text columns, the evidence a pack's templated reply is filled from:
 ``asked`` (what was asked about, as said, without its article), ``count``, ``listing`` (each
@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from cogtree.knowledge.scene.referents import FILLER_WORDS, Description, resolve_referent
+from cogtree.knowledge.scene.referents.description import FILLER_WORDS, Description
+from cogtree.knowledge.scene.referents.resolution import resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneIndex, short
 from cogtree.knowledge.wording import id_words, with_the
 

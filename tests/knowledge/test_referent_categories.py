@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene.referents import split_negation
+from cogtree.knowledge.scene.referents.description import split_negation
 from cogtree.knowledge.scene.scene_graph import COG, SceneGraph, materialise_kinds
 
 # A pantry scene written for these tests.

@@ -13,7 +13,7 @@ from rdflib import Graph, Literal, URIRef
 
 from cogtree.knowledge.scene.named_queries import NamedQuery, QueryFileError, QueryLibrary
 from cogtree.knowledge.scene.readonly_query import QueryRefused
-from cogtree.knowledge.scene.referents import Description
+from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.scene_graph import SCENE, SCENES_DIR, SceneGraph, UnknownEntityError
 from cogtree.knowledge.scene.scene_models import Observation
 

@@ -9,7 +9,7 @@ import pytest
 
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.scene.referents import Description
+from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.understanding.scope_matching import Offered, offers_nothing
 
 

@@ -43,7 +43,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
-from cogtree.knowledge.scene.referents import ASKED_LIMIT
+from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.lexicon import TYPE_PREFIX, Lexicon

@@ -30,153 +30,29 @@ smallest position holds, not the belief), and says in words why each candidate m
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from heapq import nsmallest
 from typing import Any, Final
 
-from cogtree.knowledge.node_tables import among, without
-from cogtree.knowledge.scene.needs import alike_states, in_need
+from cogtree.knowledge.node_tables import among, union, without
+from cogtree.knowledge.scene.needs import alike_states
+from cogtree.knowledge.scene.referents.description import (
+    USE_PARTICLES,
+    Description,
+    split_negation,
+)
+from cogtree.knowledge.scene.referents.preferences import (
+    Way,
+    head_by_kind,
+    named_over_typed,
+    typed_over_headed,
+    whole_name_wins,
+)
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
-from cogtree.knowledge.wording import singular_forms, verb_bases
-
-FILLER_WORDS = frozenset([
-    "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
-    "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
-    "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
-])  # fmt: skip
-"""Words that need no match in the scene graph ("all of the milk": the milk)."""
-
-FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scented", "tasting"])
-"""Words that say the word before them is a flavour or smell ("a lime-flavoured soda" is a
-soda that is typically lime); they need no match themselves ("a flavoured drink" is a drink)."""
-
-POSSESSIVE_WORDS = frozenset(["my", "mine"])
-"""Words that ask for something the speaker owns."""
-
-PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
-"""Words that start the place part of a description."""
-
-USE_PARTICLES = PLACE_PREPOSITIONS | {"over", "up", "down", "open", "shut", "back", "away"}
-MAX_TERM_WORDS = 4
-"""The longest run of words sent as one term."""
-
-WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-
-NEGATION = re.compile(
-    r"(?i)\s*,?\s*\b(?:but not|except(?: for)?|other than|apart from|excluding|instead of|not)\b\s*"
-)
-"""What starts the excluded part of a description ("a snack, but not the crisps")."""
-
-ALTERNATIVES = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", re.I)
-"""What separates the excluded things ("not the lemon or the grapes")."""
-
-
-@dataclass(frozen=True)
-class Term:
-    """A word or run of words to look up, and the content positions it covers."""
-
-    text: str
-    covers: frozenset[int]
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """The words naming one thing, in order; ``content`` holds the positions that need a match."""
-
-    words: tuple[str, ...]
-
-    @property
-    def content(self) -> frozenset[int]:
-        """Positions of the words that are not filler (and not "my")."""
-        return frozenset(i for i, word in enumerate(self.words) if word not in FILLER_WORDS)
-
-    @property
-    def possessive(self) -> int | None:
-        """Position of "my" / "mine" (the speaker owns the thing), or None."""
-        return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
-
-    def terms(self) -> list[Term]:
-        """Every run of words to look up (with singular forms), in order of first position.
-
-        A phrase of one word that is a verb form ("drank", "dusting": what a context said was
-        done with "it") is also looked up by its base forms ("drink", "dust").
-        """
-        content = self.content
-        found: dict[str, set[int]] = {}
-        alone = len(content) == 1
-        for start in range(len(self.words)):
-            for end in range(start + 1, min(len(self.words), start + MAX_TERM_WORDS) + 1):
-                run = self.words[start:end]
-                if run[0] in FILLER_WORDS or run[-1] in FILLER_WORDS:
-                    continue
-                forms = singular_forms(run[-1])
-                if alone and len(run) == 1:
-                    forms += verb_bases(run[-1])
-                for last in forms:
-                    text = " ".join((*run[:-1], last))
-                    found.setdefault(text, set()).update(content.intersection(range(start, end)))
-        return [Term(text, frozenset(covers)) for text, covers in found.items()]
-
-    def __str__(self) -> str:
-        return " ".join(self.words)
-
-
-@dataclass(frozen=True)
-class Description:
-    """A parsed description: the thing, and optionally where it is (another description)."""
-
-    thing: Phrase
-    preposition: str | None = None
-    place: Description | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> Description:
-        """Parse ``text``; never fails (text without words gives an empty phrase)."""
-        normalised = text.lower().replace("\u2019", "'")
-        words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
-
-    @classmethod
-    def _from_words(cls, words: list[str]) -> Description:
-        for index, word in enumerate(words):
-            if word in PLACE_PREPOSITIONS:
-                place = cls._from_words(words[index + 1 :])
-                return cls(Phrase(tuple(words[:index])), preposition=word, place=place)
-        return cls(Phrase(tuple(words)))
-
-    def __str__(self) -> str:
-        if self.place is None:
-            return str(self.thing)
-        return f"{self.thing} {self.preposition} {self.place}"
-
-
-def _without_flavour_words(words: list[str]) -> list[str]:
-    """``words`` without the flavour words ("lime flavoured soda" -> "lime soda")."""
-    return [word for word in words if word not in FLAVOUR_WORDS]
-
-
-def _for_purpose(words: list[str]) -> list[str]:
-    """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
-
-    "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
-    """
-    for index in range(1, len(words) - 1):
-        can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
-        at = index + 1 if words[index] == "to" else index + 2 if can else 0
-        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
-        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
-        if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
-            return [*words[:index], "to", " ".join(verb + particle)]
-    return words
-
-
-def _strip_possessive(word: str) -> str:
-    return word[:-2] if word.endswith("'s") and len(word) > 2 else word
 
 
 def resolve_referent(
@@ -210,18 +86,6 @@ def resolve_referent(
     return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in candidates]
 
 
-def split_negation(description: str) -> tuple[str, list[str]]:
-    """What is wanted, and what is excluded (none without a negation).
-
-    "a snack, but not the crisps or the nuts" -> ("a snack", ["the crisps", "the nuts"]).
-    """
-    parts = NEGATION.split(description, maxsplit=1)
-    if len(parts) == 1:
-        return description, []
-    wanted, rest = parts
-    return wanted, [text for text in ALTERNATIVES.split(rest) if text.strip()]
-
-
 UNOWNED_NOTE = "'my': nothing is known to be yours; nobody is known to own this"
 
 
@@ -249,7 +113,7 @@ class _Match:
     """What a description matched: the things' ids, and how each term matched (for reasons)."""
 
     ids: set[str]
-    terms: dict[str, list[_Way]]
+    terms: dict[str, list[Way]]
     order: dict[str, int]
     notes: list[str]
     said: Description
@@ -312,11 +176,11 @@ def _matching(
     phrase = description.thing
     if not phrase.content:
         return None
-    terms: dict[str, list[_Way]] = {}
+    terms: dict[str, list[Way]] = {}
     positions: dict[int, list[AbstractSet[str]]] = {}
     order: dict[str, int] = {}
 
-    def add(term: str, at: int, ways: list[_Way]) -> None:
+    def add(term: str, at: int, ways: list[Way]) -> None:
         terms.setdefault(term, ways)
         order[term] = min(at, order.get(term, at))
         positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
@@ -338,21 +202,19 @@ def _matching(
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
     fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
-    survivors = set(*fewest) if len(fewest) == 1 else _union(fewest)
+    survivors = set(*fewest) if len(fewest) == 1 else union(fewest)
     for sets in others:
-        survivors = _union(nodes & survivors for nodes in sets)
+        survivors = union(nodes & survivors for nodes in sets)
     if not owners:
         survivors = index.unowned(survivors)
     if not survivors:
         return match
-    found = _named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
-    found = _typed_over_headed(found, terms)
-    match.ids = _head_by_kind(_whole_name_wins(found, terms, phrase), terms, phrase)
+    found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
+    found = typed_over_headed(found, terms)
+    match.ids = head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
     return match
 
 
-_Way = tuple[str, str, AbstractSet[str]]
-"""How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
 Parts = Sequence[Collection[str]]
 
 
@@ -366,7 +228,7 @@ class _Nodes(AbstractSet[str]):
         return any(node in part for part in self.parts) and not any(node in m for m in self.minus)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(without(_union(self.parts), self.minus))
+        return iter(without(union(self.parts), self.minus))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -374,7 +236,7 @@ class _Nodes(AbstractSet[str]):
     def __and__(self, other: AbstractSet[Any]) -> set[str]:
         """The nodes of ``other`` among these (cost ``other``, or a sorted part: see ``among``)."""
         nodes = other if isinstance(other, set) else set(other)
-        return without(_union(among(nodes, part) for part in self.parts), self.minus)
+        return without(union(among(nodes, part) for part in self.parts), self.minus)
 
     __rand__ = __and__
     _from_iterable = set  # what the other set operations make: a plain set
@@ -394,12 +256,12 @@ THING_KINDS: Final[dict[str, ThingKind]] = {
 """The classes of things a description may refer to, and what kind of thing each is."""
 
 
-def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
+def _term_matches(index: SceneIndex, term: str) -> list[Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
     - head: it is the last word of the name of the thing's type or a broader type ("bottle" for
-      a water bottle); it yields to things of a type it names (:func:`_typed_over_headed`)
+      a water bottle); it yields to things of a type it names (:func:`typed_over_headed`)
     - holds: it names the type of the liquid the thing holds, or a broader type ("juice"); a
       drink names only a vessel made for it, never a kettle (``referred_to_by_content``)
     - attribute: it is an attribute value ("blue", "earl grey"); detail: the attribute
@@ -412,7 +274,7 @@ def _term_matches(index: SceneIndex, term: str) -> list[_Way]:
     - owner: it is the label of the thing's owner ("anna")
     """
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
-    ways: list[_Way] = []
+    ways: list[Way] = []
     for matched in sorted(vocabulary.types_named.get(term, ())):
         kinds = narrower.get(matched, {matched})
         nodes: AbstractSet[str] = _Nodes(index.members("by_type", kinds))
@@ -480,92 +342,6 @@ def _person_labelled(index: SceneIndex, node_id: str, label: str | None = None) 
 
 def _kind(node: Node) -> ThingKind:
     return next(THING_KINDS[name] for name in THING_KINDS if name in node.classes)
-
-
-def _whole_name_wins(found: set[str], terms: dict[str, list[_Way]], phrase: Phrase) -> set[str]:
-    """A thing called by the whole description wins over things matched word by word.
-
-    "the ceramic dinner plate" is the thing labelled so, not the ceramic salad plate that
-    matches "ceramic" by its material and "dinner plate" by its type's synonym. Only for
-    descriptions of two words or more: "the mug" still matches every mug.
-    """
-    if len(phrase.content) < 2:
-        return found
-    whole = {term.text for term in phrase.terms() if term.covers == phrase.content}
-    named = _union(
-        nodes & found for term in whole for how, _, nodes in terms.get(term, ()) if how == "label"
-    )
-    return named or found
-
-
-PRONOUN_NOUNS: Final = frozenset(
-    ["one", "ones", "something", "anything", "nothing", "thing", "things", "stuff"]
-)
-"""Filler words that stand for the noun: the other words only describe the thing."""
-
-BY_KIND: Final = frozenset(["type", "head", "label"])
-"""How a term matches when it names what the thing is (its type or its own name)."""
-
-DESCRIBING: Final = frozenset(["attribute", "flag"])
-"""How a term matches when it only describes the thing (a material, a colour)."""
-
-
-def _head_by_kind(found: set[str], terms: dict[str, list[_Way]], phrase: Phrase) -> set[str]:
-    """The last word names what the thing is: "a glass" is a glass, not a glass bottle.
-
-    Things that match the description's last word only by an attribute (a material, a
-    colour) are dropped when other things are of that kind or called so. A description
-    whose noun is "one" or "something" ("the glass one", "something glass") describes by
-    every word and is left alone.
-    """
-    if not phrase.content or PRONOUN_NOUNS & set(phrase.words):
-        return found
-    last = max(phrase.content)
-    heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
-    ways = [(how, nodes & found) for term in heads for how, _, nodes in terms.get(term, ())]
-    if not _union(nodes for how, nodes in ways if how in BY_KIND):
-        return found
-    described = _union(nodes for how, nodes in ways if how in DESCRIBING)
-    return found - (described - _union(nodes for how, nodes in ways if how not in DESCRIBING))
-
-
-def _named_over_typed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]:
-    """A type's synonym never makes a named thing ambiguous.
-
-    Things that match a term only through a synonym of their type are dropped when another
-    thing is called by that term: "the frying pan" names the thing labelled frying pan, not
-    every pan (the taxonomy lists "frying pan" as a synonym of pan); "the pan", the type's own
-    label, still matches both.
-    """
-    dropped: set[str] = set()
-    for term, ways in terms.items():
-        if not any(how == "label" and not found.isdisjoint(nodes) for how, _, nodes in ways):
-            continue
-        synonym = _union(
-            nodes & found for how, detail, nodes in ways if how == "type" and detail != term
-        )
-        dropped |= synonym - _union(
-            nodes & found for how, detail, nodes in ways if how != "type" or detail == term
-        )
-    return found - dropped
-
-
-def _typed_over_headed(found: set[str], terms: dict[str, list[_Way]]) -> set[str]:
-    """A thing of the kind a word names wins over things whose type's name only ends on it.
-
-    "the bottle" is the bottle of vinegar (a bottle) when there is one, not the water bottle;
-    with no thing of that kind, every thing whose type's name ends on "bottle" is one.
-    """
-    dropped: set[str] = set()
-    for ways in terms.values():
-        typed = _union(nodes & found for how, _, nodes in ways if how != "head")
-        if typed:
-            dropped |= _union(nodes & found for how, _, nodes in ways if how == "head") - typed
-    return found - dropped
-
-
-def _union(sets: Iterable[Iterable[str]]) -> set[str]:
-    return set[str]().union(*sets)
 
 
 REASONS: Final = {

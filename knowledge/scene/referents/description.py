@@ -1,0 +1,178 @@
+"""Referring expressions ("the blue bottle", "my mug", "the book on the coffee table"), parsed.
+
+Parsing is deterministic and lexical (:mod:`.resolution` does the matching):
+
+- The description is lowercased and split into words; ``anna's`` becomes ``anna``.
+- Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
+  ask for something the speaker owns. "flavoured" needs no match either: the word before it
+  is the flavour ("a lime-flavoured soda" is a lime soda).
+- A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
+  splits off what is excluded (:func:`split_negation`).
+- The first place preposition (in, on, inside, at, from, off, by, out of) splits the
+  description into the thing and the place it is in or on, and the place is itself a
+  description ("the mug on the table in the kitchen" nests twice; "the towel off the sofa").
+- A thing told by its use ("something to cut paper with") keeps the use as one term.
+- Every run of up to four words that neither starts nor ends with a filler word becomes a
+  *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from cogtree.knowledge.scene.needs import in_need
+from cogtree.knowledge.wording import singular_forms, verb_bases
+
+FILLER_WORDS = frozenset([
+    "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
+    "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
+    "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
+])  # fmt: skip
+"""Words that need no match in the scene graph ("all of the milk": the milk)."""
+
+FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scented", "tasting"])
+"""Words that say the word before them is a flavour or smell ("a lime-flavoured soda" is a
+soda that is typically lime); they need no match themselves ("a flavoured drink" is a drink)."""
+
+POSSESSIVE_WORDS = frozenset(["my", "mine"])
+"""Words that ask for something the speaker owns."""
+
+PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
+"""Words that start the place part of a description."""
+
+USE_PARTICLES = PLACE_PREPOSITIONS | {"over", "up", "down", "open", "shut", "back", "away"}
+MAX_TERM_WORDS = 4
+"""The longest run of words sent as one term."""
+
+WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+NEGATION = re.compile(
+    r"(?i)\s*,?\s*\b(?:but not|except(?: for)?|other than|apart from|excluding|instead of|not)\b\s*"
+)
+"""What starts the excluded part of a description ("a snack, but not the crisps")."""
+
+ALTERNATIVES = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b)\s*", re.I)
+"""What separates the excluded things ("not the lemon or the grapes")."""
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word or run of words to look up, and the content positions it covers."""
+
+    text: str
+    covers: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """The words naming one thing, in order; ``content`` holds the positions that need a match."""
+
+    words: tuple[str, ...]
+
+    @property
+    def content(self) -> frozenset[int]:
+        """Positions of the words that are not filler (and not "my")."""
+        return frozenset(i for i, word in enumerate(self.words) if word not in FILLER_WORDS)
+
+    @property
+    def possessive(self) -> int | None:
+        """Position of "my" / "mine" (the speaker owns the thing), or None."""
+        return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
+
+    def terms(self) -> list[Term]:
+        """Every run of words to look up (with singular forms), in order of first position.
+
+        A phrase of one word that is a verb form ("drank", "dusting": what a context said was
+        done with "it") is also looked up by its base forms ("drink", "dust").
+        """
+        content = self.content
+        found: dict[str, set[int]] = {}
+        alone = len(content) == 1
+        for start in range(len(self.words)):
+            for end in range(start + 1, min(len(self.words), start + MAX_TERM_WORDS) + 1):
+                run = self.words[start:end]
+                if run[0] in FILLER_WORDS or run[-1] in FILLER_WORDS:
+                    continue
+                forms = singular_forms(run[-1])
+                if alone and len(run) == 1:
+                    forms += verb_bases(run[-1])
+                for last in forms:
+                    text = " ".join((*run[:-1], last))
+                    found.setdefault(text, set()).update(content.intersection(range(start, end)))
+        return [Term(text, frozenset(covers)) for text, covers in found.items()]
+
+    def __str__(self) -> str:
+        return " ".join(self.words)
+
+
+@dataclass(frozen=True)
+class Description:
+    """A parsed description: the thing, and optionally where it is (another description)."""
+
+    thing: Phrase
+    preposition: str | None = None
+    place: Description | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Description:
+        """Parse ``text``; never fails (text without words gives an empty phrase)."""
+        normalised = text.lower().replace("\u2019", "'")
+        words = [_strip_possessive(word) for word in WORD.findall(normalised)]
+        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
+
+    @classmethod
+    def _from_words(cls, words: list[str]) -> Description:
+        for index, word in enumerate(words):
+            if word in PLACE_PREPOSITIONS:
+                place = cls._from_words(words[index + 1 :])
+                return cls(Phrase(tuple(words[:index])), preposition=word, place=place)
+        return cls(Phrase(tuple(words)))
+
+    def __str__(self) -> str:
+        if self.place is None:
+            return str(self.thing)
+        return f"{self.thing} {self.preposition} {self.place}"
+
+
+def _without_flavour_words(words: list[str]) -> list[str]:
+    """``words`` without the flavour words ("lime flavoured soda" -> "lime soda")."""
+    return [word for word in words if word not in FLAVOUR_WORDS]
+
+
+def _for_purpose(words: list[str]) -> list[str]:
+    """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
+
+    "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
+    """
+    for index in range(1, len(words) - 1):
+        can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
+        at = index + 1 if words[index] == "to" else index + 2 if can else 0
+        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
+        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
+        if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
+            return [*words[:index], "to", " ".join(verb + particle)]
+    return words
+
+
+def _strip_possessive(word: str) -> str:
+    return word[:-2] if word.endswith("'s") and len(word) > 2 else word
+
+
+def split_negation(description: str) -> tuple[str, list[str]]:
+    """What is wanted, and what is excluded (none without a negation).
+
+    "a snack, but not the crisps or the nuts" -> ("a snack", ["the crisps", "the nuts"]).
+    """
+    parts = NEGATION.split(description, maxsplit=1)
+    if len(parts) == 1:
+        return description, []
+    wanted, rest = parts
+    return wanted, [text for text in ALTERNATIVES.split(rest) if text.strip()]
+
+
+PRONOUN_NOUNS: Final = frozenset(
+    ["one", "ones", "something", "anything", "nothing", "thing", "things", "stuff"]
+)
+"""Filler words that stand for the noun: the other words only describe the thing."""

@@ -1,0 +1,95 @@
+"""Which of the things a description matched it means, when words match in weaker ways.
+
+Each rule drops things matched in a weaker way when others match in a stronger one (the
+ways are :data:`Way` tuples of :mod:`.resolution`): the whole name over word-by-word matches,
+the head noun's kind over a describing word, a thing's own name over a type's synonym, a
+type over the last word of a longer type's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from typing import Final
+
+from cogtree.knowledge.node_tables import union
+from cogtree.knowledge.scene.referents.description import PRONOUN_NOUNS, Phrase
+
+Way = tuple[str, str, AbstractSet[str]]
+"""How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
+
+
+def whole_name_wins(found: set[str], terms: dict[str, list[Way]], phrase: Phrase) -> set[str]:
+    """A thing called by the whole description wins over things matched word by word.
+
+    "the ceramic dinner plate" is the thing labelled so, not the ceramic salad plate that
+    matches "ceramic" by its material and "dinner plate" by its type's synonym. Only for
+    descriptions of two words or more: "the mug" still matches every mug.
+    """
+    if len(phrase.content) < 2:
+        return found
+    whole = {term.text for term in phrase.terms() if term.covers == phrase.content}
+    named = union(
+        nodes & found for term in whole for how, _, nodes in terms.get(term, ()) if how == "label"
+    )
+    return named or found
+
+
+BY_KIND: Final = frozenset(["type", "head", "label"])
+"""How a term matches when it names what the thing is (its type or its own name)."""
+
+DESCRIBING: Final = frozenset(["attribute", "flag"])
+"""How a term matches when it only describes the thing (a material, a colour)."""
+
+
+def head_by_kind(found: set[str], terms: dict[str, list[Way]], phrase: Phrase) -> set[str]:
+    """The last word names what the thing is: "a glass" is a glass, not a glass bottle.
+
+    Things that match the description's last word only by an attribute (a material, a
+    colour) are dropped when other things are of that kind or called so. A description
+    whose noun is "one" or "something" ("the glass one", "something glass") describes by
+    every word and is left alone.
+    """
+    if not phrase.content or PRONOUN_NOUNS & set(phrase.words):
+        return found
+    last = max(phrase.content)
+    heads = {term.text for term in phrase.terms() if term.covers == frozenset([last])}
+    ways = [(how, nodes & found) for term in heads for how, _, nodes in terms.get(term, ())]
+    if not union(nodes for how, nodes in ways if how in BY_KIND):
+        return found
+    described = union(nodes for how, nodes in ways if how in DESCRIBING)
+    return found - (described - union(nodes for how, nodes in ways if how not in DESCRIBING))
+
+
+def named_over_typed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:
+    """A type's synonym never makes a named thing ambiguous.
+
+    Things that match a term only through a synonym of their type are dropped when another
+    thing is called by that term: "the frying pan" names the thing labelled frying pan, not
+    every pan (the taxonomy lists "frying pan" as a synonym of pan); "the pan", the type's own
+    label, still matches both.
+    """
+    dropped: set[str] = set()
+    for term, ways in terms.items():
+        if not any(how == "label" and not found.isdisjoint(nodes) for how, _, nodes in ways):
+            continue
+        synonym = union(
+            nodes & found for how, detail, nodes in ways if how == "type" and detail != term
+        )
+        dropped |= synonym - union(
+            nodes & found for how, detail, nodes in ways if how != "type" or detail == term
+        )
+    return found - dropped
+
+
+def typed_over_headed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:
+    """A thing of the kind a word names wins over things whose type's name only ends on it.
+
+    "the bottle" is the bottle of vinegar (a bottle) when there is one, not the water bottle;
+    with no thing of that kind, every thing whose type's name ends on "bottle" is one.
+    """
+    dropped: set[str] = set()
+    for ways in terms.values():
+        typed = union(nodes & found for how, _, nodes in ways if how != "head")
+        if typed:
+            dropped |= union(nodes & found for how, _, nodes in ways if how == "head") - typed
+    return found - dropped
