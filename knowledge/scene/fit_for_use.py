@@ -184,7 +184,7 @@ def any_will_do(
         return list(candidates)
     if not interchangeable(candidates, readings):
         return any_one_will_do(candidates, places, readings, ruled)
-    first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
+    first, others = candidates[0], _others_than(candidates[0], candidates)
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
 
@@ -220,7 +220,7 @@ def any_one_will_do(
     if len(alike) != 1:
         return list(candidates)
     first = next((c for c in candidates if places.get(c.id)), candidates[0])
-    others = [candidate.label for candidate in candidates if candidate is not first]
+    others = _others_than(first, candidates)
     note = f"any one {taxonomy.label(shared)} would do; {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
 
@@ -254,14 +254,28 @@ def named_in_rules(queries: Iterable[str]) -> frozenset[str]:
 _QUOTED: Final = re.compile(r'"([A-Za-z_]+)"')
 
 
+def _others_than(first: Candidate, candidates: Sequence[Candidate]) -> list[str]:
+    """The labels of ``candidates`` but ``first``, as the reply names them.
+
+    "the <label>", and "another <label>" (or "2 others like it") for those labelled as
+    ``first`` is.
+    """
+    others = [c.label for c in candidates if c is not first]
+    same = others.count(first.label)
+    rest = [f"the {label}" for label in dict.fromkeys(others) if label != first.label]
+    alike = f"another {first.label}" if same == 1 else f"{same} others like it"
+    return [alike, *rest] if same else rest
+
+
 ALSO_THERE: Final = "also there: "
 """How the kept candidate's reason names the others (:func:`any_will_do`, :func:`also_there`)."""
 
 
 def also_there(reasons: Sequence[str]) -> list[str]:
-    """The labels of the things :func:`any_will_do` left beside the one it kept, from its reasons.
+    """The things :func:`any_will_do` left beside the one it kept, from its reasons.
 
-    The reply offers them, so a wrong pick costs the user one word.
+    As the reply names them ("the blue mug", "another mug"); it offers them, so a wrong pick
+    costs the user one word.
     """
     return [
         label.strip()

