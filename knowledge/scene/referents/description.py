@@ -88,6 +88,11 @@ class Phrase:
         return max(self.content)
 
     @property
+    def head_word(self) -> str:
+        """The word that names the thing ("drink" in "a cold drink"); "" when none does."""
+        return self.words[self.head] if self.head is not None else ""
+
+    @property
     def possessive(self) -> int | None:
         """Position of "my" / "mine" (the speaker owns the thing), or None."""
         return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
