@@ -479,12 +479,15 @@ def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether a statement, not more of the step, starts at ``index`` (after a comma).
 
     A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
-    ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase
-    then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
+    ("he's in"), a negated verb ("doesn't matter"), the speaker's plan with its subject left
+    out ("gonna make pancakes"), or "it" / "there" / a short noun phrase ("this one") then a
+    copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
     """
     subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
     if _longest(words, index, lexicon.wants):
         return False
+    if _longest(words, index, lexicon.intentions):
+        return True  # "gonna make pancakes": the speaker's plan
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
     if _joined_verb(words, index, lexicon):
@@ -521,6 +524,8 @@ def _subject_words(words: Sequence[_Word], lexicon: Words) -> bool:
         return True
     if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
         texts = texts[1:]  # "the mug", "Dad's mug"
+        if texts in (["one"], ["ones"]):
+            return True  # "this one's run out"
     return bool(texts) and all(_bare_word(text.removesuffix("'s"), lexicon) for text in texts)
 
 

@@ -72,6 +72,7 @@ class Words:
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
     statement_modals: frozenset[tuple[str, ...]]
+    intentions: frozenset[tuple[str, ...]]  # "gonna": a clause of the speaker's plan, no subject
     results: Mapping[str, str]  # a word after the object -> the action it makes
     openings: frozenset[str]
     remains: frozenset[tuple[str, ...]]
@@ -230,6 +231,7 @@ def request_words() -> Words:
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
         statement_modals=phrase_set("statement_modals"),
+        intentions=phrase_set("intentions"),
         results=_results(data, frozenset(tasks)),
         openings=word_set("openings"),
         remains=phrase_set("remains"),
