@@ -68,6 +68,8 @@ def test_an_aside_after_a_comma_is_context_not_a_thing(
          "gonna change the bulb"),
         ("ugh, the soup's cold, can you put it in the microwave", "place", ["it"],
          "the soup's cold"),
+        ("ah go on, switch the heater on, it's freezing", "switch_on", ["the heater"],
+         "it's freezing"),  # "go on" urges; it asks nobody to go anywhere
     ],
 )  # fmt: skip
 def test_a_comment_or_a_plan_beside_the_request_asks_for_nothing(
