@@ -30,9 +30,10 @@ smallest position holds, not the belief), and says in words why each candidate m
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import partial
 from heapq import nsmallest
 from typing import Any, Final
 
@@ -175,6 +176,11 @@ def _matching(
     the index's sets read in place (:class:`_Nodes`): the position with the fewest is listed,
     the others are probed, and the rules that prefer one reading walk the matches, so the
     cost follows the smallest position, not the belief; reasons are made for those shown.
+
+    Words match what the things' types, attributes and whole names say first; only when
+    nothing matches so, the words of their labels too (:func:`_label_ways`: "the blue one"
+    for the mug labelled "blue mug"), which would cost "the red mug" in a big home every
+    thing labelled red besides every red thing.
     """
     phrase = description.thing
     if not phrase.content:
@@ -184,21 +190,22 @@ def _matching(
     order: dict[str, int] = {}
 
     def add(term: str, at: int, ways: list[Way]) -> None:
-        terms.setdefault(term, ways)
+        terms[term] = [*terms.get(term, []), *ways]
         order[term] = min(at, order.get(term, at))
         positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
 
-    head = phrase.head
-    for term in phrase.terms():
-        ways = _term_matches(index, term.text)
-        for position in sorted(term.covers):
-            add(term.text, position, [w for w in ways if w[0] != "word" or position != head])
-    unchecked = _unchecked(phrase, positions)
-    for at in unchecked:
-        del positions[at]
-    notes = [
-        f"'{phrase.words[at]}': nothing here is known to be so; not checked" for at in unchecked
-    ]
+    def add_terms(ways_of: Callable[[str], list[Way]]) -> None:
+        for term in phrase.terms():
+            ways = ways_of(term.text)
+            terms[term.text] = [*terms.get(term.text, []), *ways]
+            for at in sorted(term.covers):  # a mere describing word never names the thing
+                order[term.text] = min(at, order.get(term.text, at))
+                naming = [nodes for how, _, nodes in ways if how != "word" or at != phrase.head]
+                positions.setdefault(at, []).extend(naming)
+
+    add_terms(partial(_term_matches, index))
+    content = set(positions)
+    notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
         add(SPEAKER, phrase.possessive, [("speaker", speaker, owned)])
@@ -210,7 +217,33 @@ def _matching(
         if places is None or not places.ids:
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
-    fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
+    found, unchecked = _found(index, phrase, positions, content, terms, owners)
+    if not found:
+        add_terms(partial(_label_ways, index))
+        found, unchecked = _found(index, phrase, positions, content, terms, owners)
+    notes += [
+        f"'{phrase.words[at]}': nothing here is known to be so; not checked" for at in unchecked
+    ]
+    match.ids = found
+    return match
+
+
+def _found(
+    index: SceneIndex,
+    phrase: Phrase,
+    positions: dict[int, list[AbstractSet[str]]],
+    content: set[int],
+    terms: dict[str, list[Way]],
+    owners: bool,
+) -> tuple[set[str], list[int]]:
+    """The things every position matches (the preference rules applied), and words unchecked.
+
+    The describing words left unchecked are :func:`_unchecked`'s; ``content``: the positions
+    of the description's words (not "my" nor the place).
+    """
+    unchecked = _unchecked(phrase, {at: positions[at] for at in content})
+    kept = [sets for at, sets in positions.items() if at not in unchecked]
+    fewest, *others = sorted(kept, key=lambda sets: sum(map(_bound, sets)))
     survivors = set(*fewest) if len(fewest) == 1 else union(fewest)
     for sets in others:
         survivors = union(nodes & survivors for nodes in sets)
@@ -220,11 +253,10 @@ def _matching(
         said = [phrase.words[at] for at in unchecked]
         survivors = {node for node in survivors if not _said_otherwise(index, node, said)}
     if not survivors:
-        return match
+        return set(), unchecked
     found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
     found = typed_over_headed(found, terms)
-    match.ids = head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
-    return match
+    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase), unchecked
 
 
 Parts = Sequence[Collection[str]]
@@ -283,10 +315,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
       "citrus", "rotten"); detail: that type. What the thing itself says wins: a thing with
       an attribute of that name does not match so (decaf coffee is not "caffeinated").
     - label: it is the thing's own label or synonym ("kitchen table", "lounge")
-    - named: its label names the thing by it ("cola" for the can of cola: the last word, and
-      the last after "of"); named kind: so, by a word naming a narrower type ("a drink")
-    - word: it is a word of the thing's label ("blue" for the blue mug); never for the word
-      a description names its thing by ("the tea" is no tea towel: see :func:`_matching`)
+    - when nothing else matches (:func:`_label_ways`): named: its label names the thing by it
+      ("cola" for the can of cola: the last word, and the last after "of"); named kind: so,
+      by a word naming a narrower type ("a drink"); word: it is a word of the thing's label
+      ("blue" for the blue mug), never for the word a description names its thing by ("the
+      tea" is no tea towel: see :func:`_matching`)
     - owner: it is the label of the thing's owner ("anna")
     """
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
@@ -321,6 +354,16 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
     ways.append(("condition", term, _Nodes(index.members("by_state", alike_states(term)))))
     named = index.named(term)
     ways.append(("label", "", named))
+    owners = {node for node in named if _person_labelled(index, node, term)}
+    ways.append(("owner", "", index.owned_by(owners)))
+    return [way for way in ways if _bound(way[2])]
+
+
+def _label_ways(index: SceneIndex, term: str) -> list[Way]:
+    """The ways ``term`` matches the words of things' labels that no type of theirs says."""
+    vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
+    typed = vocabulary.types_named.get(term, set())
+    ways: list[Way] = []
     said = set[str]().union(*(narrower.get(kind, {kind}) for kind in typed))
     known = [*index.members("by_name", [term]), *index.members("by_type", sorted(said))]
     ways.append(("named", "", _Nodes(index.members("by_head", [term]), known)))  # what no
@@ -329,8 +372,6 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
         words = sorted(_words_naming(vocabulary, narrower.get(matched, {matched})) - {term})
         nodes = _Nodes(index.members("by_head", words), known)
         ways += [("named kind", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
-    owners = {node for node in named if _person_labelled(index, node, term)}
-    ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if _bound(way[2])]
 
 
