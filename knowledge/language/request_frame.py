@@ -31,7 +31,6 @@ from cogtree.knowledge.language.grammar.statements import tells_what_happened
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import verb_bases
-from cogtree.knowledge.wordnet.word_classes import shipped_word_classes
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
@@ -678,36 +677,12 @@ def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
         return word, ("", "")
     if (
         word
-        and word not in lexicon.determiners
-        and word not in lexicon.pronouns
-        and word not in lexicon.speaker
-        and word not in lexicon.copulas
-        and word not in lexicon.other_verbs
-        and word not in lexicon.subjects
-        and "'" not in word
-        and word not in lexicon.quantities
-        and not word.isdigit()
-        and not clause.match(lexicon.prepositions)  # "on the counter": a place, no verb
-        and (
-            clause.word(1) in lexicon.determiners
-            or clause.word(1) in lexicon.speaker
-            or (_owned_or_it(clause.word(1), lexicon) and _is_verb(word))
-        )
+        and lexicon.may_be_verb(word, clause.word(1))
+        and not clause.match(lexicon.prepositions)
     ):
         clause.at += 1  # an imperative verb the lexicon does not know: kept as said
         return word, ("", "")
     return "", ("", "")
-
-
-def _owned_or_it(word: str, lexicon: Words) -> bool:
-    """Whether ``word`` opens an object as a determiner would: "Tom's present", "it"."""
-    return (word.endswith("'s") and len(word) > 2) or word in lexicon.pronouns
-
-
-def _is_verb(word: str) -> bool:
-    """Whether WordNet has a verb ``word`` ("wrap", "iron"; not "hopefully")."""
-    classes = shipped_word_classes()
-    return classes is not None and classes.is_verb(word)
 
 
 def _indirect_object(clause: _Clause) -> ObjectPhrase | None:

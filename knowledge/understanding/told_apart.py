@@ -24,7 +24,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
-from cogtree.knowledge.scene.referents.description import Description
+from cogtree.knowledge.scene.referents.description import FLAVOUR_WORDS, Description
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import singular_forms
 
@@ -65,13 +65,16 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     Never when the user says more of it right after, up to a comma ("a drink that reminds me
     of summer": not any drink; words of ``others``, the request's other things, are not more
     of it: "a towel on the ledge"), nor when ``said`` is not found as said, unless the user
-    says outright that any will do ("a veg for the soup, any veg": :func:`_any_said`).
+    says outright that any will do ("a veg for the soup, any veg": :func:`_any_said`), and
+    never for a thing wished by its taste ("a flavoured drink").
     """
     words = request_words()
     opening = words.determiners | words.quantities | words.measures | {"of"}
     said_words = _WORD.findall(said.lower())
     if said_words and _any_said(utterances, Description.parse(said).thing.head_word):
         return True
+    if FLAVOUR_WORDS.intersection(said_words):
+        return False  # "a flavoured drink": the user has a taste in mind
     found = _said_alone(utterances, said, others)
     if found is None:
         return False

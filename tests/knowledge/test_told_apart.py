@@ -82,6 +82,7 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         ("a magazine for the train, any of them", "a magazine", True),  # (failed before)
         ("bring us a cold drink, whatever's there", "a cold drink", True),
         ("a spoon for the jam, any time you like", "a spoon", False),  # no "any" of it
+        ("bring me a fruity-flavoured squash", "a fruity-flavoured squash", False),  # a taste
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(
