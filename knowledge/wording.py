@@ -273,6 +273,6 @@ def label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
     heads = [part.split()[-1] for part in named if part.split()]
     kept = [word for word in words if word not in LABEL_LINKS and word != "of"]
     return (
-        frozenset(form for word in kept for form in singular_forms(word)),
-        frozenset(form for word in heads for form in singular_forms(word)),
+        frozenset(form for word in kept for form in {word, singular(word)}),
+        frozenset(form for word in heads for form in {word, singular(word)}),
     )

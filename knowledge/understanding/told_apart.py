@@ -92,12 +92,13 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
 def _any_said(utterances: Sequence[str], noun: str) -> bool:
     """Whether the user said outright that any one will do.
 
-    "any veg", "any of them", "whichever", "whatever's there", wherever in the sentence;
-    ``noun`` is the word that names the thing.
+    "any veg", "any of them", "whichever one", "whatever's there", wherever in the sentence
+    ("not just any mug" says the opposite); ``noun`` is the word that names the thing.
     """
     nouns = {noun, *singular_forms(noun), noun + "s"} - {"", "s"} if noun else set()
     after = "|".join([*map(re.escape, sorted(nouns)), "one", r"of\W+them", r"of\W+those"])
-    said = rf"\b(?:any\W+(?:{after})|whichever|whatever)\b"
+    anything = r"whatever(?:'s|\W+is)\W+(?:there|in\W+there)|whichever\W+one"
+    said = rf"(?<!not )(?<!not just )\b(?:any\W+(?:{after})|{anything})\b"
     return any(re.search(said, utterance.lower()) for utterance in utterances)
 
 

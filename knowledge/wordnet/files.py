@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import logging
 import mmap
-from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -66,28 +65,3 @@ def line_of(text: mmap.mmap, key: bytes) -> bytes | None:
         else:
             hi = start
     return None
-
-
-def lines_starting(text: mmap.mmap, prefix: bytes) -> Iterator[bytes]:
-    """The lines of the sorted ``text`` that start with ``prefix``, in order.
-
-    A binary search finds the first line start whose line is not below ``prefix``; the walk
-    goes on from there while lines start with it.
-    """
-    lo, hi = 0, len(text)
-    while lo < hi:  # the first line start whose line is not below prefix
-        start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
-        end = text.find(b"\n", start)
-        end = len(text) if end < 0 else end
-        if text[start:end] < prefix:
-            lo = end + 1
-        else:
-            hi = start
-    while lo < len(text):
-        end = text.find(b"\n", lo)
-        end = len(text) if end < 0 else end
-        line = text[lo:end].rstrip(b"\r")
-        if not line.startswith(prefix):
-            return
-        yield line
-        lo = end + 1

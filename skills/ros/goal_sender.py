@@ -195,9 +195,11 @@ class GoalSender:
         """Remove the action client and the cancel client from the node.
 
         A timer's :meth:`retry_cancels` that comes after does nothing (the owner's timer can
-        fire while its owner closes).
+        fire while its owner closes), nor does a second call.
         """
         with self._lock:
+            if self._destroyed:
+                return
             self._destroyed = True
             self.client.destroy()
             self.node.destroy_client(self._canceller)

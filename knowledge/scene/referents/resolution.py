@@ -55,8 +55,6 @@ from cogtree.knowledge.scene.referents.preferences import (
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
-from cogtree.knowledge.wording import label_words
-from cogtree.knowledge.wordnet.word_classes import shipped_word_classes
 
 
 def resolve_referent(
@@ -204,7 +202,6 @@ def _matching(
                 positions.setdefault(at, []).extend(naming)
 
     add_terms(partial(_term_matches, index))
-    content = set(positions)
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
@@ -217,13 +214,10 @@ def _matching(
         if places is None or not places.ids:
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
-    found, unchecked = _found(index, phrase, positions, content, terms, owners)
+    found = _found(index, phrase, positions, terms, owners)
     if not found:
         add_terms(partial(_label_ways, index))
-        found, unchecked = _found(index, phrase, positions, content, terms, owners)
-    notes += [
-        f"'{phrase.words[at]}': nothing here is known to be so; not checked" for at in unchecked
-    ]
+        found = _found(index, phrase, positions, terms, owners)
     match.ids = found
     return match
 
@@ -232,31 +226,21 @@ def _found(
     index: SceneIndex,
     phrase: Phrase,
     positions: dict[int, list[AbstractSet[str]]],
-    content: set[int],
     terms: dict[str, list[Way]],
     owners: bool,
-) -> tuple[set[str], list[int]]:
-    """The things every position matches (the preference rules applied), and words unchecked.
-
-    The describing words left unchecked are :func:`_unchecked`'s; ``content``: the positions
-    of the description's words (not "my" nor the place).
-    """
-    unchecked = _unchecked(phrase, {at: positions[at] for at in content})
-    kept = [sets for at, sets in positions.items() if at not in unchecked]
-    fewest, *others = sorted(kept, key=lambda sets: sum(map(_bound, sets)))
+) -> set[str]:
+    """The things every position matches, the preference rules applied."""
+    fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
     survivors = set(*fewest) if len(fewest) == 1 else union(fewest)
     for sets in others:
         survivors = union(nodes & survivors for nodes in sets)
     if not owners:
         survivors = index.unowned(survivors)
-    if unchecked:
-        said = [phrase.words[at] for at in unchecked]
-        survivors = {node for node in survivors if not _said_otherwise(index, node, said)}
     if not survivors:
-        return set(), unchecked
+        return set()
     found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
     found = typed_over_headed(found, terms)
-    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase), unchecked
+    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
 
 
 Parts = Sequence[Collection[str]]
@@ -373,39 +357,6 @@ def _label_ways(index: SceneIndex, term: str) -> list[Way]:
         nodes = _Nodes(index.members("by_head", words), known)
         ways += [("named kind", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
     return [way for way in ways if _bound(way[2])]
-
-
-def _unchecked(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]) -> list[int]:
-    """The describing words nothing in the belief matches, which need no match then.
-
-    "a cold drink" when no drink is known to be cold: the drinks, and a note that "cold" was
-    not checked. Only words mostly used as adjectives (WordNet's counts: "cold", "new", not
-    "shed"), never the word that names the thing, and only when that word matches something.
-    """
-    head = phrase.head
-    adjectives = shipped_word_classes()
-    if head is None or adjectives is None or not any(map(_bound, positions.get(head, ()))):
-        return []
-    return [
-        at
-        for at, sets in sorted(positions.items())
-        if at != head
-        and not any(map(_bound, sets))
-        and adjectives.mostly_adjective(phrase.words[at])
-    ]
-
-
-def _said_otherwise(index: SceneIndex, node_id: str, said: list[str]) -> bool:
-    """Whether the node's label or values say what contrasts with a word of ``said``.
-
-    "the red mug" is not the mug labelled "blue mug", nor one whose colour is blue.
-    """
-    node, adjectives = index.node(node_id), shipped_word_classes()
-    if node is None or adjectives is None:
-        return False
-    own = {word for label in node.labels for word in label_words(label)[0]}
-    own |= {value.lower() for _, value in node.values}
-    return any(adjectives.contrast(word, other) for word in said for other in own)
 
 
 def _words_naming(vocabulary: Vocabulary, types: Iterable[str]) -> set[str]:
