@@ -479,15 +479,12 @@ def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     """Whether a statement, not more of the step, starts at ``index`` (after a comma).
 
     A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
-    ("he's in"), a negated verb ("doesn't matter"), the speaker's plan with its subject left
-    out ("gonna make pancakes"), or "it" / "there" / a short noun phrase ("this one") then a
-    copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
+    ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase
+    then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
     """
     subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
     if _longest(words, index, lexicon.wants):
         return False
-    if _longest(words, index, lexicon.intentions):
-        return True  # "gonna make pancakes": the speaker's plan
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
     if _joined_verb(words, index, lexicon):
@@ -524,8 +521,6 @@ def _subject_words(words: Sequence[_Word], lexicon: Words) -> bool:
         return True
     if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
         texts = texts[1:]  # "the mug", "Dad's mug"
-        if texts in (["one"], ["ones"]):
-            return True  # "this one's run out"
     return bool(texts) and all(_bare_word(text.removesuffix("'s"), lexicon) for text in texts)
 
 
@@ -677,8 +672,17 @@ def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
         return word, ("", "")
     if (
         word
-        and lexicon.may_be_verb(word, clause.word(1))
-        and not clause.match(lexicon.prepositions)
+        and word not in lexicon.determiners
+        and word not in lexicon.pronouns
+        and word not in lexicon.speaker
+        and word not in lexicon.copulas
+        and word not in lexicon.other_verbs
+        and word not in lexicon.subjects
+        and "'" not in word
+        and word not in lexicon.quantities
+        and not word.isdigit()
+        and not clause.match(lexicon.prepositions)  # "on the counter": a place, no verb
+        and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)
     ):
         clause.at += 1  # an imperative verb the lexicon does not know: kept as said
         return word, ("", "")

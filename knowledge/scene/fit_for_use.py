@@ -45,7 +45,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -184,7 +184,7 @@ def any_will_do(
         return list(candidates)
     if not interchangeable(candidates, readings):
         return any_one_will_do(candidates, places, readings, ruled)
-    first, others = candidates[0], _others_than(candidates[0], candidates)
+    first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
 
@@ -194,7 +194,6 @@ def any_one_will_do(
     places: Mapping[str, str],
     readings: Mapping[str, tuple[frozenset[str], ...]],
     ruled: frozenset[str] | None,
-    noun: str = "",
 ) -> list[Candidate]:
     """Of ``candidates`` for "any one" of a kind, the first (in the speaker's room, if any).
 
@@ -204,31 +203,24 @@ def any_one_will_do(
     of a kind in :data:`WHICH_MATTERS` is told apart by its every type: two medicines are not
     any one pill. ``readings``: what each is
     (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their categories,
-    then its kinds, materials...); ``places`` as for :func:`any_will_do`.
-
-    ``noun``: the word the user named the thing by. When it names what every candidate is by
-    some description and that is no vessel ("a drink": a can of cola, a bottle of water), that is
-    the category, and the vessels it comes in are no difference (nor their materials): the
-    user asked for the drink.
+    then its kinds); ``places`` as for :func:`any_will_do`.
     """
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
-    named = _content_named(noun, [readings[candidate.id] for candidate in candidates])
-    shared = named or _shared_category([candidate.type or "" for candidate in candidates])
+    shared = _shared_category([candidate.type or "" for candidate in candidates])
     if shared is None:
         return list(candidates)
     taxonomy = household_taxonomy()
     alike = set()
     for candidate in candidates:
-        types, kinds, materials, *rest = readings[candidate.id]
-        what = {kind for kind in types if not (named and _vessel(kind))}
-        beyond = {kind for kind in what if not taxonomy.is_a(kind, shared)}
-        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (what & ruled)
-        alike.add((told, kinds, None if named else materials, *rest))
+        types, kinds, *rest = readings[candidate.id]
+        beyond = {kind for kind in types if not taxonomy.is_a(kind, shared)}
+        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (types & ruled)
+        alike.add((told, kinds, *rest))
     if len(alike) != 1:
         return list(candidates)
     first = next((c for c in candidates if places.get(c.id)), candidates[0])
-    others = _others_than(first, candidates)
+    others = [candidate.label for candidate in candidates if candidate is not first]
     note = f"any one {taxonomy.label(shared)} would do; {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
 
@@ -238,24 +230,6 @@ WHICH_MATTERS: Final = frozenset(["medicine", "chemical", "sharp", "heat_source"
 displeases: which medicine, which cleaning chemical, which blade, which heater or appliance.
 Of food, drinks, clothes or books any member asked for will do (alcohol is told apart by the
 type the hazard rules name)."""
-
-
-def _content_named(noun: str, readings: Sequence[Hashable]) -> str | None:
-    """The type ``noun`` names, if every reading's types hold it.
-
-    Not a vessel ("drink"; not "jug", whose contents tell jugs apart).
-    """
-    kind = household_taxonomy().type_named(noun) if noun else None
-    if kind is None or _vessel(kind) or not readings:
-        return None
-    every = all(isinstance(reading, tuple) and kind in reading[0] for reading in readings)
-    return kind if every else None
-
-
-def _vessel(kind: str) -> bool:
-    """Whether ``kind`` is a thing made to hold what people take (a can, a jug, a cup)."""
-    taxonomy = household_taxonomy()
-    return any(taxonomy.is_a(kind, vessel) for vessel in VESSELS)
 
 
 def _shared_category(types: Sequence[str]) -> str | None:
@@ -280,28 +254,14 @@ def named_in_rules(queries: Iterable[str]) -> frozenset[str]:
 _QUOTED: Final = re.compile(r'"([A-Za-z_]+)"')
 
 
-def _others_than(first: Candidate, candidates: Sequence[Candidate]) -> list[str]:
-    """The labels of ``candidates`` but ``first``, as the reply names them.
-
-    "the <label>", and "another <label>" (or "2 others like it") for those labelled as
-    ``first`` is.
-    """
-    others = [c.label for c in candidates if c is not first]
-    same = others.count(first.label)
-    rest = [f"the {label}" for label in dict.fromkeys(others) if label != first.label]
-    alike = f"another {first.label}" if same == 1 else f"{same} others like it"
-    return [alike, *rest] if same else rest
-
-
 ALSO_THERE: Final = "also there: "
 """How the kept candidate's reason names the others (:func:`any_will_do`, :func:`also_there`)."""
 
 
 def also_there(reasons: Sequence[str]) -> list[str]:
-    """The things :func:`any_will_do` left beside the one it kept, from its reasons.
+    """The labels of the things :func:`any_will_do` left beside the one it kept, from its reasons.
 
-    As the reply names them ("the blue mug", "another mug"); it offers them, so a wrong pick
-    costs the user one word.
+    The reply offers them, so a wrong pick costs the user one word.
     """
     return [
         label.strip()

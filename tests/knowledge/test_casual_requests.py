@@ -59,32 +59,6 @@ def test_an_aside_after_a_comma_is_context_not_a_thing(
     assert aside in frame.context  # kept for what the user said of things, never dropped
 
 
-@pytest.mark.parametrize(
-    ("text", "action", "objects", "aside"),
-    [
-        ("pass us a clean flannel, this one's soaked", "bring", ["a clean flannel"],
-         "this one's soaked"),
-        ("grab the stepladder, gonna change the bulb", "bring", ["the stepladder"],
-         "gonna change the bulb"),
-        ("ugh, the soup's cold, can you put it in the microwave", "place", ["it"],
-         "the soup's cold"),
-        ("ah go on, switch the heater on, it's freezing", "switch_on", ["the heater"],
-         "it's freezing"),  # "go on" urges; it asks nobody to go anywhere
-    ],
-)  # fmt: skip
-def test_a_comment_or_a_plan_beside_the_request_asks_for_nothing(
-    text: str, action: str, objects: list[str], aside: str
-) -> None:
-    """A subject "this one", a plan said without its subject, an interjection.
-
-    Failed before: "this one's soaked" and "gonna change the bulb" became things to bring.
-    """
-    frame = parse_request(text)
-    step = only_step(text)
-    assert (step.action, wanted(step)) == (action, objects)
-    assert aside in frame.context
-
-
 def test_a_dash_sets_a_description_apart_like_a_comma() -> None:
     step = only_step("grab the colander - the steel one, not the plastic")
     assert "the plastic" in [phrase.text for phrase in step.excluded]

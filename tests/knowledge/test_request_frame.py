@@ -205,25 +205,6 @@ def test_a_missing_skill_is_named() -> None:
     assert parse_request("wash up the pans").missing_skills == ["wash up"]
 
 
-@pytest.mark.parametrize(
-    ("text", "verb", "objects"),
-    [
-        ("could you hem Gran's skirt", "hem", ["Gran's skirt"]),  # failed before: no step
-        ("descale it please", "descale", ["it"]),  # failed before: no step
-        ("any chance you could darn my socks", "darn", ["my socks"]),  # a new opener
-    ],
-)
-def test_an_unknown_verb_before_a_possessive_or_it_is_kept_as_said(
-    text: str, verb: str, objects: list[str]
-) -> None:
-    [step] = parse_request(text).steps
-    assert (step.verb, step.action, [o.text for o in step.objects]) == (verb, "", objects)
-
-
-def test_a_word_that_is_no_verb_before_it_makes_no_step() -> None:
-    assert parse_request("hopefully it works").steps == ()
-
-
 def test_a_need_or_a_remark_has_no_action() -> None:
     frame = parse_request("I'm freezing")
     assert frame.steps == () and frame.context == ("I'm freezing",)

@@ -55,13 +55,12 @@ def test_look_alikes_left_beside_the_one_handed_over_are_offered() -> None:
         said="that cola",
         kind="scene",
         ids=["coke"],
-        reasons=["'that cola' -> coke: a cola", "any would do (on counter); also there: the pepsi"],
+        reasons=["'that cola' -> coke: a cola", "any would do (on counter); also there: pepsi"],
     )
     item = alternatives_item({"object": chose})
     assert item is not None
     assert item.text == "the pepsi is there too, if you meant that one instead."
-    note = "any would do (on counter); also there: the a, the b"
-    two = chose.model_copy(update={"reasons": [note]})
+    two = chose.model_copy(update={"reasons": ["any would do (on counter); also there: a, b"]})
     item = alternatives_item({"object": two})
     assert item is not None
     assert item.text == "the a and the b are there too, if you meant one of those instead."

@@ -43,7 +43,6 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
-from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -395,8 +394,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
                 candidates = fit_for_use(candidates, item)
             ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
             if any_one:  # "a piece of fruit": the apple or the satsuma
-                noun = Description.parse(item).thing.head_word
-                candidates = any_one_will_do(candidates, places, readings, ruled, noun)
+                candidates = any_one_will_do(candidates, places, readings, ruled)
             every = names_every(item, [candidate.label for candidate in candidates])
             if lookup.for_use and not every:  # side by side before the speaker: "that fruit"
                 candidates = any_will_do(candidates, places, readings, ruled if alone else None)

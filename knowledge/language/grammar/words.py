@@ -20,7 +20,6 @@ import yaml
 
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wordnet.word_classes import shipped_word_classes
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -73,7 +72,6 @@ class Words:
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
     statement_modals: frozenset[tuple[str, ...]]
-    intentions: frozenset[tuple[str, ...]]  # "gonna": a clause of the speaker's plan, no subject
     results: Mapping[str, str]  # a word after the object -> the action it makes
     openings: frozenset[str]
     remains: frozenset[tuple[str, ...]]
@@ -88,24 +86,6 @@ class Words:
     particles: Mapping[str, frozenset[str]]
     # the verb's first word -> (the words after the object, (kind, key))
     split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
-
-    def may_be_verb(self, word: str, following: str) -> bool:
-        """Whether ``word``, which no list names a verb, may be an imperative verb.
-
-        It is no function word, possessive or number, and an object follows it: a determiner
-        or the speaker ("juggle the oranges", "iron my shirt"), or a possessive or "it" when
-        WordNet has the word as a verb ("wrap Tom's present", "descale it"; not "hopefully it
-        works"). A place after it ("on the counter") is for the caller to rule out.
-        """
-        closed = [self.determiners, self.pronouns, self.speaker, self.copulas, self.subjects]
-        closed += [self.other_verbs, self.quantities]
-        if not word or "'" in word or word.isdigit() or any(word in words for words in closed):
-            return False
-        if following in self.determiners or following in self.speaker:
-            return True
-        owned = following.endswith("'s") and len(following) > 2
-        classes = shipped_word_classes() if owned or following in self.pronouns else None
-        return classes is not None and classes.is_verb(word)
 
 
 def _phrase(text: Any) -> tuple[str, ...]:
@@ -250,7 +230,6 @@ def request_words() -> Words:
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
         statement_modals=phrase_set("statement_modals"),
-        intentions=phrase_set("intentions"),
         results=_results(data, frozenset(tasks)),
         openings=word_set("openings"),
         remains=phrase_set("remains"),

@@ -24,7 +24,6 @@ from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
 from cogtree.knowledge.wording import singular_forms, verb_bases
-from cogtree.knowledge.wordnet.word_classes import shipped_word_classes
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -76,21 +75,6 @@ class Phrase:
     def content(self) -> frozenset[int]:
         """Positions of the words that are not filler (and not "my")."""
         return frozenset(i for i, word in enumerate(self.words) if word not in FILLER_WORDS)
-
-    @property
-    def head(self) -> int | None:
-        """Position of the word that names the thing (the last content word).
-
-        None when a pronoun noun stands for it ("the blue one": every word only describes).
-        """
-        if not self.content or PRONOUN_NOUNS & set(self.words):
-            return None
-        return max(self.content)
-
-    @property
-    def head_word(self) -> str:
-        """The word that names the thing ("drink" in "a cold drink"); "" when none does."""
-        return self.words[self.head] if self.head is not None else ""
 
     @property
     def possessive(self) -> int | None:
@@ -161,20 +145,13 @@ def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
     "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
-    After a noun the clause only says why the user wants the thing, which the noun names: "a
-    magazine to flick through" is a magazine ("the letter to Sam" is kept whole).
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
         verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
-        if not at or not verb or verb[0] in ("use", "be") or verb[0] in FILLER_WORDS:
-            continue
-        if words[index - 1] not in FILLER_WORDS:
-            classes = shipped_word_classes()
-            return words[:index] if classes is not None and classes.is_verb(verb[0]) else words
         particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
-        if words[index - 1] in PRONOUN_NOUNS:
+        if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
             return [*words[:index], "to", " ".join(verb + particle)]
     return words
 
