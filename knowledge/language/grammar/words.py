@@ -19,7 +19,7 @@ from typing import Any, Final
 import yaml
 
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -101,8 +101,9 @@ def _list(data: Mapping[str, Any], key: str) -> list[Any]:
     return value
 
 
-VESSELS: Final = ("ContainerItem", "Drinkware", "Tableware", "Cookware")
-"""The household taxonomy's categories of things that hold a measure of something."""
+MEASURING_VESSELS: Final = sorted(VESSELS | {"Cookware"})
+"""The taxonomy's vessels (what people take is served or kept in) and cookware ("a pan of
+water"): the categories of things that hold a measure of something."""
 
 
 def vessel_words() -> frozenset[str]:
@@ -113,7 +114,7 @@ def vessel_words() -> frozenset[str]:
     taxonomy = household_taxonomy()
     names = (
         name
-        for category in VESSELS
+        for category in MEASURING_VESSELS
         for kind in taxonomy.types_of(category)
         for name in (taxonomy.label(kind), *taxonomy.synonyms(kind))
     )

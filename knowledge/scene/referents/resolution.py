@@ -1,26 +1,13 @@
-"""Referring expressions ("the blue bottle", "my mug", "the book on the coffee table"), parsed.
+"""What a parsed referring expression (:mod:`.description`) refers to in the belief.
 
-Parsing is deterministic and lexical; the scene index does the matching:
-
-- The description is lowercased and split into words; ``anna's`` becomes ``anna``.
-- Filler words (articles, "something", "one", "to", ...) need no match; ``my`` / ``mine``
-  ask for something the speaker owns; when the belief knows of no such thing, the things
-  that fit and that nobody is known to own are the candidates ("my purse" with one purse
-  whose owner the robot does not know), each with a reason that says so. "flavoured" needs
-  no match either: the word before it is the flavour ("a lime-flavoured soda" is a lime soda).
-- A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
-  splits off what is excluded: the things the excluded descriptions match are dropped.
-- The first place preposition (in, on, inside, at, from, off, by, out of) splits the
-  description into the thing and the place it is in or on, and the place is itself a
-  description ("the mug on the table in the kitchen" nests twice; "the towel off the sofa").
 - Words match a thing's type or any broader type (the household taxonomy: "fruit"), the
   type of the liquid it holds ("some juice": the carton of apple juice), its attributes,
   what its type is for or is typically like ("something to wipe with", "the citrus soda"),
   what it can become ("the rotten one": a fruit can rot), its label or synonym.
-- Every run of up to four words that neither starts nor ends with a filler word becomes a
-  *term* ("earl grey", "cup of coffee"), with a singular form for a plural last word. A node
-  is a candidate when the terms it matches cover every non-filler word, it is owned by the
-  speaker if the phrase says "my", and it is in one of the places the place part names.
+- A node is a candidate when the terms it matches cover every non-filler word, it is owned
+  by the speaker if the phrase says "my" (when the belief knows of no such thing, the things
+  that fit and that nobody is known to own, each with a reason that says so), and it is in
+  one of the places the place part names; what a negation excludes is dropped.
 
 :func:`resolve_referent` looks the terms up in the belief's
 :class:`~knowledge.scene.scene_index.SceneIndex` (sets by name, type, attribute, owner and
