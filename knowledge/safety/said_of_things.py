@@ -102,6 +102,7 @@ STATES: Mapping[str, str] = {
     "leak": "faulty",
     "melt": "faulty",
     "scorch": "faulty",
+    "empty": "empty",
     "wet": "wet",
     "damp": "wet",
     "soaked": "wet",

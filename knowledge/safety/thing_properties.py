@@ -51,6 +51,10 @@ RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrica
 """The flags a statement of the user may add ("that's bleach"); never ``food`` or ``drink``,
 which only exempt a thing from a rule."""
 
+HOLDS_LIQUID = "holds_liquid"
+"""The taxonomy's flag of a vessel made for liquids (a cup, a vase, a jug, a bottle): until its
+contents are seen it may hold one."""
+
 TYPE_FLAGS = frozenset(
     {
         "chemical",
@@ -62,11 +66,12 @@ TYPE_FLAGS = frozenset(
         "electrical",
         "heat_source",
         "choking",
+        HOLDS_LIQUID,
     }
 )
 """Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach
 is a chemical, cheese is food, a tablet is electrical, a hamster an animal, a grape something
-a toddler can choke on).
+a toddler can choke on, a vase or a mug a vessel that may hold a liquid).
 
 The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning_tool`` and
 ``bin`` grant skills (switch it on, fill at it, wipe with it, drop waste in it), which only
@@ -116,6 +121,10 @@ class SafetyProperties:
     material_unknown: bool
     """Whether nothing the robot holds (material, label, id, type) says what it is made of:
     possibly hazardous. What the user said does not make it known."""
+    liquids_named: tuple[str, ...] = ()
+    """The liquids its names say it holds: "my cup of tea" (tea), "the water jug" (water), "a
+    thermos of soup" (soup): a drink, or anything a vessel made for liquids is named after.
+    What it usually holds, not what it holds now: an observation of its contents wins."""
 
 
 def safety_properties(descriptions: Descriptions) -> SafetyProperties:
@@ -178,6 +187,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
         kinds=frozenset(kinds),
         materials=known | materials_.read_all(descriptions.said),
         material_unknown=not known,
+        liquids_named=_liquids_named(seen, vessel=HOLDS_LIQUID in kinds),
     )
 
 
@@ -213,6 +223,24 @@ def _contents_named(name: str) -> str | None:
     if head is None:
         return None
     return taxonomy.type_named(" ".join(words[:-1]))
+
+
+def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:
+    """The liquids ``names`` say a thing holds (see :attr:`SafetyProperties.liquids_named`).
+
+    Only "<vessel> of <contents>" says what is in it now ("a cup of tea"); a word before the
+    name says what it is for ("a wine glass", "the water jug"), which :data:`HOLDS_LIQUID`
+    covers. The contents count when the taxonomy calls them a drink, or the thing is a vessel
+    made for liquids ("a flask of soup").
+    """
+    taxonomy = household_taxonomy()
+    found: list[str] = []
+    for name in names:
+        before, of, after = name.lower().partition(" of ")
+        held = taxonomy.type_named(after) if of and taxonomy.type_named(before) else None
+        if held is not None and (vessel or "drink" in taxonomy.properties(held).flags):
+            found.append(after.strip())
+    return tuple(dict.fromkeys(found))
 
 
 def edible_held(descriptions: Descriptions) -> frozenset[str]:

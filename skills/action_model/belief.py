@@ -144,6 +144,9 @@ class Thing:
     """What people call it ("comic book"), for sentences; None: say its id."""
     owner: str | None = None
     """The person it belongs to (``cog:ownedBy``); None when nobody or unknown."""
+    contents_seen: bool = False
+    """Whether the robot knows what it holds (its liquid was seen, even none, or it is known to
+    be empty); False: a vessel may hold anything."""
 
     @property
     def is_furniture(self) -> bool:
@@ -464,7 +467,8 @@ class Belief:
         """
         found = self.things[container]
         total = max(found.liquid_ml + amount_ml, 0.0)
-        return self._changed(container, liquid=liquid if total > 0 else None, liquid_ml=total)
+        held = liquid if total > 0 else None
+        return self._changed(container, liquid=held, liquid_ml=total, contents_seen=True)
 
     def with_clean(self, surface: str) -> Belief:
         """The belief after ``surface`` was wiped clean."""
@@ -537,6 +541,7 @@ def _thing(info: ObjectInfo, indexed: IndexedNode | None = None) -> Thing:
         type=info.type,
         label=info.label or None,
         owner=indexed.owners[0] if indexed is not None and indexed.owners else None,
+        contents_seen="liquidMl" in attributes or attributes.get("empty") is True,
     )
 
 

@@ -27,37 +27,33 @@ The step's graph (prefix ``haz:``):
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
   ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
   ``haz:faulty`` (the user said it is faulty or broken), ``haz:wet`` (the user said water is
-  in, on or round it), ``haz:liquid``, ``haz:holds`` (every type each part of its liquid
+  in, on or round it), ``haz:liquid`` (what it holds; until its contents are seen, also what
+  its names say it holds: "my cup of tea"), ``haz:contentsUnknown true`` (a vessel made for
+  liquids whose contents nobody has seen), ``haz:holds`` (every type each part of its liquid
   names, with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:holdsChild``
   (its contents name a young child: "baby asleep"), ``haz:liquidMl``, ``haz:capacityMl``,
   ``haz:support`` and ``haz:relation``, ``haz:beside`` (each landmark it stands beside,
-  both ways), ``haz:held`` (the robot holds it), and for the
-  object a PLACE sets down, ``haz:besideAfter``: what it will stand next to (the landmark of a
-  side relation, or what already rests on or in the target); a PLACE target's ``haz:heightM``
-  when the belief knows it.
+  both ways), ``haz:held`` (the robot holds it), and for the object a PLACE sets down,
+  ``haz:besideAfter``: what it will stand next to (the landmark of a side relation, or what
+  already rests on or in the target); a PLACE target's ``haz:heightM`` when known.
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
   ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
   ``haz:allergicTo`` (each word of what an allergy is to: "nuts"), ``haz:inWater true``
   (said to be in the bath or the shower), ``haz:nearby true`` (in the robot's room or where
-  the step ends), ``haz:atDestination true`` (where the step ends); also what the user
-  said of them, or the speaker
-  of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only six" makes the speaker a
-  child, "I'm fifteen" a minor, "my hands are shaking" vulnerable, "grandma is only four"
-  grandma a toddler; the union, never less than the belief holds). A thing's ``haz:owner``
-  is the person it belongs to (described too), and ``haz:massKg`` its mass.
+  the step ends), ``haz:atDestination true`` (where the step ends); also what the user said
+  of them, or the speaker of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only
+  six" makes the speaker a child, "I'm fifteen" a minor, "my hands are shaking" vulnerable,
+  "grandma is only four" grandma a toddler; the union, never less than the belief holds). A
+  thing's ``haz:owner`` is the person it belongs to (described too), ``haz:massKg`` its mass.
 - ``haz:step haz:offered true`` when the caller says the robot brings things for a step it
   cannot do itself (a request's missing first step, whose things are set out for a person to
   use).
 
-A hazard whose row names a person or a thing that what the user said made more hazardous
-says so: its sentence ends with what was said ("You said "I'm only six"."), so the refusal
-or the question names it.
-
-A plan is checked step by step with :class:`PlanHazards`, which also remembers what earlier
-steps switched on or off (the effects of SWITCH_ON / SWITCH_OFF may not be projected on the
-belief): "put the foil tray in the microwave, then switch it on" and the reverse order are both
-caught.
+A hazard that what the user said made more hazardous ends with what was said ("You said
+"I'm only six"."). :class:`PlanHazards` checks a plan step by step and remembers what earlier
+steps switched on or off (not always projected on the belief): "put the foil tray in the
+microwave, then switch it on" and the reverse order are both caught.
 """
 
 from __future__ import annotations
@@ -93,6 +89,7 @@ from cogtree.knowledge.safety.said_of_things import (
     states_said,
 )
 from cogtree.knowledge.safety.thing_properties import (
+    HOLDS_LIQUID,
     Descriptions,
     SafetyProperties,
     edible_held,
@@ -311,7 +308,10 @@ class _Facts:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:
             self.add(node, "powered", _TRUE if thing.powered else _FALSE)
-        held = [thing.liquid] if thing.liquid else []
+        unseen = not thing.contents_seen and not thing.liquid and "empty" not in stated
+        held = [thing.liquid] if thing.liquid else list(found.liquids_named) if unseen else []
+        if unseen and HOLDS_LIQUID in found.kinds:
+            self.add(node, "contentsUnknown", _TRUE)
         for liquid in (*held, *contents_said(self.said.get(thing.id, ()))):
             self.add(node, "liquid", Literal(liquid))
             for type_name in sorted(household_taxonomy().types_in(liquid)):
