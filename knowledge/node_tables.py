@@ -244,14 +244,25 @@ def union(sets: Iterable[Iterable[str]]) -> set[str]:
 class Tables:
     """The nodes and their reverse maps (swapped whole when the index is rebuilt).
 
-    ``states``: the unfit states a label says ("dirty sponge": dirty), for :attr:`by_state`.
+    ``states``: the unfit states a label says ("dirty sponge": dirty), for :attr:`by_state`;
+    ``words``: the words a label describes its node by, and those of them it names the node
+    by ("can of cola": can, cola; both name it), for :attr:`by_word` and :attr:`by_head`.
     """
 
-    def __init__(self, states: Callable[[str], Iterable[str]]) -> None:
+    def __init__(
+        self,
+        states: Callable[[str], Iterable[str]],
+        words: Callable[[str], tuple[Iterable[str], Iterable[str]]],
+    ) -> None:
         self.states = states
+        self.words = words
         self.shapes: dict[tuple[object, ...], tuple[object, ...]] = {EMPTY_SHAPE: EMPTY_SHAPE}
         self.nodes: dict[str, Node] = {}
         self.by_name: Table = {}
+        self.by_word: Table = {}
+        """A word of a label (singular forms too) -> the nodes so labelled ("blue mug": blue)."""
+        self.by_head: Table = {}
+        """A word a label names its node by -> the nodes ("can of cola": can, cola)."""
         self.by_type: Table = {}
         self.by_value: Table = {}
         """``attribute=value`` -> the nodes with that string value of that attribute."""
@@ -279,6 +290,15 @@ class Tables:
         labels = node.labels
         for form in (*labels, *node.synonyms):
             edit(self.by_name, form, node_id, _big("by_name"))
+        words, heads = set[str](), set[str]()
+        for label in labels:
+            said, named = self.words(label)
+            words.update(said)
+            heads.update(named)
+        for word in words:
+            edit(self.by_word, word, node_id, _big("by_word"))
+        for word in heads:
+            edit(self.by_head, word, node_id, _big("by_head"))
         for name in node.types:
             edit(self.by_type, name, node_id, _big("by_type"))
         for attribute, value in node.values:

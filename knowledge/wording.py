@@ -247,3 +247,32 @@ def name_parts(label: str) -> list[str]:
         if word.strip(".") not in TITLES:
             parts.append(word)
     return parts
+
+
+LABEL_LINKS = frozenset(["with", "in", "on", "at", "from", "by", "for", "to", "and"])
+"""Words after which a label says more of its thing than its name ("mug with a chip")."""
+
+_LABEL_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words a thing's label describes it by, and those it names it by (singular forms too).
+
+    "can of cola": can, cola, both naming it (people call it "the cola"); "Kai's house keys":
+    kai, house, keys, key, named by keys and key; "tea towel" is named by towel, not by tea;
+    "mug with a chip" by mug. Determiners, linking words and numbers are left out ("mug 3" is
+    no "3").
+    """
+    words = [
+        word[:-2] if word.endswith("'s") else word
+        for word in _LABEL_WORD.findall(label.lower().replace("\u2019", "'"))
+        if word not in DETERMINERS and not word.isdigit()
+    ]
+    end = next((at for at, word in enumerate(words) if word in LABEL_LINKS), len(words))
+    named = " ".join(words[:end]).split(" of ")
+    heads = [part.split()[-1] for part in named if part.split()]
+    kept = [word for word in words if word not in LABEL_LINKS and word != "of"]
+    return (
+        frozenset(form for word in kept for form in {word, singular(word)}),
+        frozenset(form for word in heads for form in {word, singular(word)}),
+    )

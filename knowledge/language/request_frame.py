@@ -302,8 +302,10 @@ def _parse(text: str) -> RequestFrame:
         step = _read_clause(clause, lexicon, bare_want=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
-        if step.purpose and not step.objects and context and len(steps) + len(context) == number:
-            context[-1] += f" to {step.text}"  # "the toast's about to pop": said of the toast
+        joined = number > 0 and clauses[number - 1][-1].text != ","
+        if step.purpose and context and len(steps) + len(context) == number and joined:
+            # "the toast's about to pop", "so it's easier to carry upstairs": said, not asked
+            context[-1] += f" to {step.text}"
         elif step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
@@ -377,7 +379,11 @@ def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
             clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
-        if word.text == "," and _statement_follows(words, index + 1, lexicon):
+        if (
+            word.text in STATEMENT_JOINERS
+            and clauses[-1]
+            and _statement_follows(words, index + 1, lexicon)
+        ):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
             index += 1
             continue
@@ -407,6 +413,10 @@ def _of_a_noun(words: list[_Word], index: int, lexicon: Words) -> bool:
         and (not after or after in (",", *_BREAK))
     )
 
+
+STATEMENT_JOINERS: Final = frozenset({",", "and", "so", "because", "cos", "since"})
+"""Words after which a statement says why or what else, not what to do ("..., so it's easier
+to carry upstairs", "... and I'll carry on after")."""
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})
 """Words that open a clause with its tool: "use the tongs to lift the roll"."""

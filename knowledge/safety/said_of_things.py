@@ -115,10 +115,20 @@ STATES: Mapping[str, str] = {
     "spilt": "wet",
     "frozen": "wet",
     "iced": "wet",
+    "muddy": "soiled",
+    "mucky": "soiled",
+    "dirty": "soiled",
+    "filthy": "soiled",
+    "greasy": "soiled",
+    "oily": "soiled",
+    "sooty": "soiled",
+    "sandy": "soiled",
+    "grubby": "soiled",
 }
 """State words of a predicate and the property each gives (``hot``, ``powered``, ``broken``,
-``faulty`` or a flag). A verb is listed by its base: "sparked", "sparking" and "sparks" are
-read through :func:`~knowledge.wording.verb_bases` and :func:`~knowledge.wording.singular`."""
+``faulty``, ``soiled`` or a flag). A verb is listed by its base: "sparked", "sparking" and
+"sparks" are read through :func:`~knowledge.wording.verb_bases` and
+:func:`~knowledge.wording.singular`."""
 
 FUNCTIONS = frozenset(
     {"work", "shut", "close", "latch", "lock", "seal", "stop", "hold", "switch", "turn"}
@@ -129,6 +139,10 @@ risk (:mod:`knowledge.safety.said_of_people`)."""
 
 FAULT_STATES = frozenset({"broken", "faulty"})
 """The states of :data:`STATES` that say something is wrong with a thing."""
+
+SEEN_STATES = frozenset({"soiled"})
+"""The states a thing's own label may say ("the muddy wellies"); the others are as often part
+of a name ("hot water bottle", "broken biscuits") as a state."""
 
 DAMAGE_STATES = FAULT_STATES | {"wet"}
 """The states a clause says of a thing it names even when the thing is not its subject: what

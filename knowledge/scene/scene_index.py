@@ -58,7 +58,7 @@ from cogtree.knowledge.node_tables import (
     Node as Node,
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
-from cogtree.knowledge.wording import compound_head
+from cogtree.knowledge.wording import compound_head, label_words
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -150,7 +150,7 @@ class _Tables(Tables):
     """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        super().__init__(states_in)
+        super().__init__(states_in, label_words)
         self.vocabulary = vocabulary
 
 

@@ -1,18 +1,16 @@
 """The hazard check: each plan step's predicted state as a small RDF graph, run by the rules.
 
-For a step (a :class:`~skills.action_model.specs.SkillCall`) and the belief the plan predicts just
-before it, :func:`step_graph` builds an Oxigraph store of what matters: the step, the things and
-people it names, what rests on or in them, what they rest on, what stands beside them, what
-the robot holds, the people near the robot or the step's destination, the home's children.
-The rules of :mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a
-:class:`Hazard`. A small graph per step keeps the cost flat however big the scene is.
+For a step and the belief the plan predicts just before it, :func:`step_graph` builds an
+Oxigraph store of what matters: the step, the things and people it names, what rests on, in
+or beside them, what the robot holds, the people near, the home's children. The rules of
+:mod:`knowledge.safety.hazard_rules` run over it; every row of a rule is a :class:`Hazard`.
+A small graph per step keeps the cost flat however big the scene is.
 
 The step's graph (prefix ``haz:``):
 
-- ``haz:step``: ``haz:skill "PLACE"``; one property per argument (``haz:object``,
-  ``haz:target``, ``haz:container``, ``haz:source``, ``haz:appliance``, ``haz:bin``,
-  ``haz:surface``, ``haz:tool``, ``haz:person``, ``haz:relation``, ``haz:amountMl``), a node for
-  a thing or person of the belief, else a literal; PLACE always has its relation (``on`` or
+- ``haz:step``: ``haz:skill "PLACE"``; one property per argument (``haz:object``, ``haz:target``,
+  ``haz:container``, ``haz:source``, ``haz:person``, ``haz:amountMl``...), a node for a thing
+  or person of the belief, else a literal; PLACE always has its relation (``on`` or
   ``in`` from the target's kind when the step does not say); ``haz:manner`` for each manner
   the request asked for (``hurried``, ``blade_first``, ``thrown``).
 - a thing (``a haz:Thing``): ``haz:kind``, ``haz:type`` (its ontology type, e.g. ``Microwave``,
@@ -26,16 +24,15 @@ The step's graph (prefix ``haz:``):
   ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
   ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
   ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
-  ``haz:faulty`` (the user said it is faulty or broken), ``haz:wet`` (the user said water is
-  in, on or round it), ``haz:liquid`` (what it holds; until its contents are seen, also what
-  its names say it holds: "my cup of tea"), ``haz:contentsUnknown true`` (a vessel made for
-  liquids whose contents nobody has seen), ``haz:holds`` (every type each part of its liquid
-  names, with their categories: ``AlcoholicDrink`` for a glass of wine), ``haz:holdsChild``
-  (its contents name a young child: "baby asleep"), ``haz:liquidMl``, ``haz:capacityMl``,
-  ``haz:support`` and ``haz:relation``, ``haz:beside`` (each landmark it stands beside,
-  both ways), ``haz:held`` (the robot holds it), and for the object a PLACE sets down,
-  ``haz:besideAfter``: what it will stand next to (the landmark of a side relation, or what
-  already rests on or in the target); a PLACE target's ``haz:heightM`` when known.
+  ``haz:faulty`` (said faulty or broken), ``haz:wet`` (said water is in, on or round it),
+  ``haz:soiled`` (said, or labelled, muddy, greasy...), ``haz:liquid`` (what it holds; until
+  its contents are seen, also what its names say: "my cup of tea"), ``haz:contentsUnknown``
+  (a vessel made for liquids whose contents nobody has seen), ``haz:holds`` (every type each
+  part of its liquid names, with their categories: ``AlcoholicDrink`` for wine),
+  ``haz:holdsChild`` (its contents name a small child), ``haz:liquidMl``, ``haz:capacityMl``,
+  ``haz:support``, ``haz:relation``, ``haz:beside`` (each landmark it stands beside, both
+  ways), ``haz:held`` (the robot holds it), for the object a PLACE sets down
+  ``haz:besideAfter`` (what it will stand next to), a PLACE target's ``haz:heightM``.
 - a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
   toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
   ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
@@ -83,6 +80,7 @@ from cogtree.knowledge.safety.said_of_people import (
 from cogtree.knowledge.safety.said_of_things import (
     DAMAGE_STATES,
     FAULT_STATES,
+    SEEN_STATES,
     contents_said,
     quoted,
     said_of_things,
@@ -304,6 +302,8 @@ class _Facts:
             self.add(node, "faulty", _TRUE)
         if "wet" in stated:
             self.add(node, "wet", _TRUE)
+        if "soiled" in stated | (states_said(described.seen_names) & SEEN_STATES):
+            self.add(node, "soiled", _TRUE)
         if "powered" in stated:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:

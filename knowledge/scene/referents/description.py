@@ -77,6 +77,16 @@ class Phrase:
         return frozenset(i for i, word in enumerate(self.words) if word not in FILLER_WORDS)
 
     @property
+    def head(self) -> int | None:
+        """Position of the word that names the thing (the last content word).
+
+        None when a pronoun noun stands for it ("the blue one": every word only describes).
+        """
+        if not self.content or PRONOUN_NOUNS & set(self.words):
+            return None
+        return max(self.content)
+
+    @property
     def possessive(self) -> int | None:
         """Position of "my" / "mine" (the speaker owns the thing), or None."""
         return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)

@@ -34,7 +34,7 @@ def whole_name_wins(found: set[str], terms: dict[str, list[Way]], phrase: Phrase
     return named or found
 
 
-BY_KIND: Final = frozenset(["type", "head", "label"])
+BY_KIND: Final = frozenset(["type", "head", "label", "named", "named kind"])
 """How a term matches when it names what the thing is (its type or its own name)."""
 
 DESCRIBING: Final = frozenset(["attribute", "flag"])

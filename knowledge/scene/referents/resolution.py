@@ -17,9 +17,10 @@ smallest position holds, not the belief), and says in words why each candidate m
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from functools import partial
 from heapq import nsmallest
 from typing import Any, Final
 
@@ -28,6 +29,7 @@ from cogtree.knowledge.scene.needs import alike_states
 from cogtree.knowledge.scene.referents.description import (
     USE_PARTICLES,
     Description,
+    Phrase,
     split_negation,
 )
 from cogtree.knowledge.scene.referents.preferences import (
@@ -37,7 +39,7 @@ from cogtree.knowledge.scene.referents.preferences import (
     typed_over_headed,
     whole_name_wins,
 )
-from cogtree.knowledge.scene.scene_index import Node, SceneIndex
+from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
 from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
 from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
 
@@ -159,6 +161,11 @@ def _matching(
     the index's sets read in place (:class:`_Nodes`): the position with the fewest is listed,
     the others are probed, and the rules that prefer one reading walk the matches, so the
     cost follows the smallest position, not the belief; reasons are made for those shown.
+
+    Words match what the things' types, attributes and whole names say first; only when
+    nothing matches so, the words of their labels too (:func:`_label_ways`: "the blue one"
+    for the mug labelled "blue mug"), which would cost "the red mug" in a big home every
+    thing labelled red besides every red thing.
     """
     phrase = description.thing
     if not phrase.content:
@@ -168,14 +175,20 @@ def _matching(
     order: dict[str, int] = {}
 
     def add(term: str, at: int, ways: list[Way]) -> None:
-        terms.setdefault(term, ways)
+        terms[term] = [*terms.get(term, []), *ways]
         order[term] = min(at, order.get(term, at))
         positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
 
-    for term in phrase.terms():
-        ways = _term_matches(index, term.text)
-        for position in sorted(term.covers):
-            add(term.text, position, ways)
+    def add_terms(ways_of: Callable[[str], list[Way]]) -> None:
+        for term in phrase.terms():
+            ways = ways_of(term.text)
+            terms[term.text] = [*terms.get(term.text, []), *ways]
+            for at in sorted(term.covers):  # a mere describing word never names the thing
+                order[term.text] = min(at, order.get(term.text, at))
+                naming = [nodes for how, _, nodes in ways if how != "word" or at != phrase.head]
+                positions.setdefault(at, []).extend(naming)
+
+    add_terms(partial(_term_matches, index))
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
@@ -188,6 +201,22 @@ def _matching(
         if places is None or not places.ids:
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
+    found = _found(index, phrase, positions, terms, owners)
+    if not found:
+        add_terms(partial(_label_ways, index))
+        found = _found(index, phrase, positions, terms, owners)
+    match.ids = found
+    return match
+
+
+def _found(
+    index: SceneIndex,
+    phrase: Phrase,
+    positions: dict[int, list[AbstractSet[str]]],
+    terms: dict[str, list[Way]],
+    owners: bool,
+) -> set[str]:
+    """The things every position matches, the preference rules applied."""
     fewest, *others = sorted(positions.values(), key=lambda sets: sum(map(_bound, sets)))
     survivors = set(*fewest) if len(fewest) == 1 else union(fewest)
     for sets in others:
@@ -195,11 +224,10 @@ def _matching(
     if not owners:
         survivors = index.unowned(survivors)
     if not survivors:
-        return match
+        return set()
     found = named_over_typed(index.among_classes(survivors, THING_KINDS), terms)
     found = typed_over_headed(found, terms)
-    match.ids = head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
-    return match
+    return head_by_kind(whole_name_wins(found, terms, phrase), terms, phrase)
 
 
 Parts = Sequence[Collection[str]]
@@ -258,6 +286,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
       "citrus", "rotten"); detail: that type. What the thing itself says wins: a thing with
       an attribute of that name does not match so (decaf coffee is not "caffeinated").
     - label: it is the thing's own label or synonym ("kitchen table", "lounge")
+    - when nothing else matches (:func:`_label_ways`): named: its label names the thing by it
+      ("cola" for the can of cola: the last word, and the last after "of"); named kind: so,
+      by a word naming a narrower type ("a drink"); word: it is a word of the thing's label
+      ("blue" for the blue mug), never for the word a description names its thing by ("the
+      tea" is no tea towel: see :func:`_matching`)
     - owner: it is the label of the thing's owner ("anna")
     """
     vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
@@ -295,6 +328,32 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if _bound(way[2])]
+
+
+def _label_ways(index: SceneIndex, term: str) -> list[Way]:
+    """The ways ``term`` matches the words of things' labels that no type of theirs says."""
+    vocabulary, narrower = index.vocabulary, index.vocabulary.narrower
+    typed = vocabulary.types_named.get(term, set())
+    ways: list[Way] = []
+    said = set[str]().union(*(narrower.get(kind, {kind}) for kind in typed))
+    known = [*index.members("by_name", [term]), *index.members("by_type", sorted(said))]
+    ways.append(("named", "", _Nodes(index.members("by_head", [term]), known)))  # what no
+    ways.append(("word", "", _Nodes(index.members("by_word", [term]), known)))  # type says
+    for matched in sorted(typed):
+        words = sorted(_words_naming(vocabulary, narrower.get(matched, {matched})) - {term})
+        nodes = _Nodes(index.members("by_head", words), known)
+        ways += [("named kind", label, nodes) for label in vocabulary.type_labels.get(matched, ())]
+    return [way for way in ways if _bound(way[2])]
+
+
+def _words_naming(vocabulary: Vocabulary, types: Iterable[str]) -> set[str]:
+    """The one-word labels and synonyms of ``types`` ("cola", "coke" for the type Cola)."""
+    return {
+        word
+        for kind in types
+        for word in (*vocabulary.type_labels.get(kind, ()), *vocabulary.type_synonyms.get(kind, ()))
+        if " " not in word
+    }
 
 
 def _called_by_head(index: SceneIndex, headed: str, typed: AbstractSet[str]) -> bool:
@@ -337,6 +396,8 @@ REASONS: Final = {
     "quality": "{q}: a {d} is typically {t}", "state": "{q}: a {d} can be {t}",
     "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
+    "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names a {d}",
+    "word": "{q}: its label says {t}",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 

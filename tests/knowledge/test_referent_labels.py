@@ -1,0 +1,77 @@
+"""A thing is also what its label says: the words that name it, and those that describe it.
+
+A perception (or a person) labels a thing with more than its declared type says: "can of
+cola" typed only as a can, "blue mug" with no colour attribute. These tests check that a
+description is matched against every description of the thing when nothing matches
+otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+from cogtree.knowledge.wording import label_words
+
+# A kitchen written for these tests: the types say less than the labels.
+KITCHEN = """
+@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
+:counter a cog:Surface ; rdfs:label "counter" ; cog:inRoom :kitchen .
+:table a cog:Surface ; rdfs:label "table" ; cog:objectType cog:Table ; cog:inRoom :kitchen .
+:cola a cog:Object ; rdfs:label "can of cola" ; cog:objectType cog:Can ; cog:in :fridge .
+:fizz a cog:Object ; rdfs:label "bottle of sparkling water" ; cog:objectType cog:Bottle ;
+    cog:in :fridge .
+:mug_blue a cog:Object ; rdfs:label "blue mug" ; cog:objectType cog:Mug ; cog:on :counter .
+:mug_white a cog:Object ; rdfs:label "white mug" ; cog:objectType cog:Mug ; cog:on :counter .
+:towel a cog:Object ; rdfs:label "tea towel" ; cog:objectType cog:Towel ; cog:on :counter .
+:lamp a cog:Object ; rdfs:label "table lamp" ; cog:objectType cog:Lamp ; cog:on :counter .
+:magazine a cog:Object ; rdfs:label "gardening magazine" ; cog:objectType cog:Magazine ;
+    cog:on :counter .
+"""
+
+
+@pytest.fixture(scope="module")
+def kitchen() -> Iterator[SceneGraph]:
+    scene = SceneGraph.from_turtle_text(KITCHEN, source="kitchen")
+    yield scene
+    scene.close()
+
+
+def ids(scene: SceneGraph, description: str) -> list[str]:
+    return [candidate.id for candidate in scene.resolve_referent(description)]
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("the cola", ["cola"]),  # the last word after "of" names it too
+        ("a coke", ["cola"]),  # so does any word of a type it names
+        ("a drink", ["cola", "fizz"]),  # and any broader type of it
+        ("the sparkling water", ["fizz"]),  # "sparkling" describes it by its label
+        ("the blue one", ["mug_blue"]),
+        ("the white mug", ["mug_white"]),
+        ("the can", ["cola"]),
+        ("the table", ["table"]),  # the table lamp is no table
+        ("the tea", []),  # nor is a tea towel tea
+    ],
+)
+def test_a_thing_is_matched_by_what_its_label_says(
+    kitchen: SceneGraph, description: str, expected: list[str]
+) -> None:
+    assert ids(kitchen, description) == expected
+
+
+def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:
+    words, heads = label_words("Kai's bottle of sparkling water 3")
+    assert words == {"kai", "bottle", "sparkling", "water"}
+    assert heads == {"bottle", "water"}
+    assert label_words("tea towel")[1] == {"towel"}
+    assert label_words("mug with a chip") == ({"mug", "chip"}, {"mug"})
+    assert label_words("box of matches")[1] == {"box", "matches", "match"}  # no "matche"
