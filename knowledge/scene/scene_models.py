@@ -121,3 +121,8 @@ class Candidate(BaseModel):
     among: int | None = Field(
         None, description="how many things the description matched, when more than were given"
     )
+    by_label: bool = Field(
+        False,
+        description="matched only by words of its label, as nothing else matched: a guess that "
+        "may answer a question, never move a thing unconfirmed",
+    )

@@ -59,6 +59,7 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
     SlotValue,
 )
+from cogtree.knowledge.wording import joined
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -131,6 +132,8 @@ class _SceneLookup:
     """Per item: asks for any one (:func:`~knowledge.understanding.told_apart.asks_for_any`)."""
     alone: list[bool] = field(default_factory=list)
     """Per item: nothing more said of it in its sentence (``said_alone``, no describing words)."""
+    moves: bool = False
+    """The task's plan acts on the thing: words that match only a label are no referent."""
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -314,7 +317,16 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             others = [
                 item for name, other in said.items() if name != slot for item in _items(other)
             ]
-            self._start(pack, slot, spec, slots[slot], step, _for_speaker(task, slot), others)
+            self._start(
+                pack,
+                slot,
+                spec,
+                slots[slot],
+                step,
+                _for_speaker(task, slot),
+                others,
+                moves=task.plan is not None,
+            )
         return slots
 
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
@@ -332,6 +344,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
         step: int,
         for_use: bool = False,
         others: Sequence[str] = (),
+        *,
+        moves: bool = False,
     ) -> None:
         """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups.
 
@@ -352,7 +366,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             people = _people(pack, self._lexicons.get(pack.name, {}))
-            lookup = _SceneLookup(slot, said, items, step, lexicon, people, for_use)
+            lookup = _SceneLookup(slot, said, items, step, lexicon, people, for_use, moves=moves)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
                 more = describing_words(self._said, item)  # "that fruit, the red one"
@@ -389,6 +403,11 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             if lookup.lexicon is not None and len(lookup.lexicon):
                 # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
+            if lookup.moves and candidates and all(c.by_label for c in candidates):
+                # a guess from a label's words answers "where is it?", but moves nothing
+                labels = joined([f"the {c.label}" for c in candidates], "or")
+                reasons.append(f"'{item}': only the words of {labels} match; not acted on")
+                candidates = []
             if lookup.for_use:
                 candidates = told_apart_for_use(candidates, self._said, item)
                 candidates = fit_for_use(candidates, item)

@@ -106,6 +106,8 @@ class _Match:
     order: dict[str, int]
     notes: list[str]
     said: Description
+    by_label: bool = False
+    """Whether only the words of the things' labels matched (the fallback of :func:`_matching`)."""
 
     def candidates(
         self, index: SceneIndex, things: Iterable[str], among: int | None = None
@@ -138,6 +140,7 @@ class _Match:
                     type=details.types[0] if details.types else None,
                     reasons=[*dict.fromkeys(reasons), *self.notes],
                     among=among,
+                    by_label=self.by_label,
                 )
             )
         return found
@@ -205,6 +208,7 @@ def _matching(
     if not found:
         add_terms(partial(_label_ways, index))
         found = _found(index, phrase, positions, terms, owners)
+        match.by_label = bool(found)
     match.ids = found
     return match
 
