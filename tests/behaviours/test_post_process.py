@@ -806,3 +806,27 @@ def test_the_singular_of_several_things_is_still_asked_about(
     frame = blackboard.get("/turn/intent")
     assert isinstance(frame, IntentFrame) and not frame.sequence
     assert resolved(blackboard)["object"].ambiguous
+
+
+FRIDGE = (
+    PREFIXES
+    + """
+:kitchen a cog:Room ; rdfs:label "kitchen" .
+:fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
+:cola a cog:Object ; rdfs:label "red can of cola" ; cog:objectType cog:Can ; cog:in :fridge .
+:sam a cog:Human ; cog:inRoom :kitchen .
+"""
+)
+
+
+@pytest.mark.parametrize(("task", "ids"), [("WhereIs", ["cola"]), ("Fetch", [])])
+def test_a_thing_found_only_by_its_labels_words_is_told_of_but_not_moved(
+    resolve: Resolve, task: str, ids: list[str]
+) -> None:
+    intent = IntentFrame(
+        domain="household", task=task, slots={"object": "the red one"}, said=["the red one"]
+    )
+    found = resolve(FRIDGE, intent, "sam")
+    assert found.ids == ids
+    if not ids:
+        assert "only the words of the red can of cola match" in " ".join(found.reasons)

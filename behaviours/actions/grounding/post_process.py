@@ -403,8 +403,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             if lookup.lexicon is not None and len(lookup.lexicon):
                 # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
-            if lookup.moves and candidates and all(c.by_label for c in candidates):
-                # a guess from a label's words answers "where is it?", but moves nothing
+            guessed = lookup.moves and candidates and all(c.by_label for c in candidates)
+            if guessed:  # a guess from a label's words answers "where is it?", but moves nothing
                 labels = joined([f"the {c.label}" for c in candidates], "or")
                 reasons.append(f"'{item}': only the words of {labels} match; not acted on")
                 candidates = []
