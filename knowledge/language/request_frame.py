@@ -7,14 +7,11 @@ not chips"), a spatial relation and its landmark, a tool ("with / using the X"),
 ("give it to Anna", "hand me") and a source ("from the fridge"). Steps are split at "then",
 "and" + a verb, and commas before a verb ("open the fridge and take out the milk").
 
-The grammar is small and reads a part-of-speech lexicon of function words written as data
-(``request_words.yaml`` next to this module). Content words are never listed: any word that
-is not a function word belongs to a noun phrase, so an object the robot has never heard of is
-kept as said ("bring me the scissors" has the object "the scissors"). No model is involved,
-so the parse is deterministic and cheap (cached per text).
-
-A spaCy-style statistical parser was not used: spaCy's English models are not published on
-PyPI (only third-party re-uploads are), and NLTK's taggers need data downloaded at run time.
+The grammar reads a lexicon of function words written as data (``request_words.yaml``).
+Content words are never listed: any other word belongs to a noun phrase, so an object the
+robot has never heard of is kept as said ("bring me the scissors"). No model is involved: the
+parse is deterministic and cheap (cached per text). spaCy's English models are not on PyPI
+and NLTK's taggers download data at run time, so neither is used.
 """
 
 from __future__ import annotations
@@ -302,10 +299,8 @@ def _parse(text: str) -> RequestFrame:
         step = _read_clause(clause, lexicon, bare_want=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
-        joined = number > 0 and clauses[number - 1][-1].text != ","
-        if step.purpose and context and len(steps) + len(context) == number and joined:
-            # "the toast's about to pop", "so it's easier to carry upstairs": said, not asked
-            context[-1] += f" to {step.text}"
+        if step.purpose and not step.objects and context and len(steps) + len(context) == number:
+            context[-1] += f" to {step.text}"  # "the toast's about to pop": said of the toast
         elif step.action or step.unsupported or step.verb:
             steps.append(step)
         elif steps and step.objects and _continues(clause, lexicon):
@@ -379,11 +374,7 @@ def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
             clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
-        if (
-            word.text in STATEMENT_JOINERS
-            and clauses[-1]
-            and _statement_follows(words, index + 1, lexicon)
-        ):
+        if word.text in STATEMENT_JOINERS and _statement_follows(words, index + 1, lexicon):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
             index += 1
             continue
@@ -414,9 +405,8 @@ def _of_a_noun(words: list[_Word], index: int, lexicon: Words) -> bool:
     )
 
 
-STATEMENT_JOINERS: Final = frozenset({",", "and", "so", "because", "cos", "since"})
-"""Words after which a statement says why or what else, not what to do ("..., so it's easier
-to carry upstairs", "... and I'll carry on after")."""
+STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
+"""Words after which a statement says why ("... because we're freezing"), not what to do."""
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})
 """Words that open a clause with its tool: "use the tongs to lift the roll"."""
@@ -486,7 +476,7 @@ SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 
 
 def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
-    """Whether a statement, not more of the step, starts at ``index`` (after a comma).
+    """Whether a statement, not more of the step, starts at ``index`` (after a joiner).
 
     A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
     ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase

@@ -102,7 +102,6 @@ STATES: Mapping[str, str] = {
     "leak": "faulty",
     "melt": "faulty",
     "scorch": "faulty",
-    "empty": "empty",
     "wet": "wet",
     "damp": "wet",
     "soaked": "wet",

@@ -230,15 +230,15 @@ def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:
 
     Only "<vessel> of <contents>" says what is in it now ("a cup of tea"); a word before the
     name says what it is for ("a wine glass", "the water jug"), which :data:`HOLDS_LIQUID`
-    covers. The contents count when the taxonomy calls them a drink, or the thing is a vessel
-    made for liquids ("a flask of soup").
+    covers. Only a vessel made for liquids holds them ("a flask of soup", not "a box of tea").
     """
+    if not vessel:
+        return ()
     taxonomy = household_taxonomy()
     found: list[str] = []
     for name in names:
         before, of, after = name.lower().partition(" of ")
-        held = taxonomy.type_named(after) if of and taxonomy.type_named(before) else None
-        if held is not None and (vessel or "drink" in taxonomy.properties(held).flags):
+        if of and taxonomy.type_named(before) and taxonomy.type_named(after):
             found.append(after.strip())
     return tuple(dict.fromkeys(found))
 

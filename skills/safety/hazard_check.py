@@ -308,7 +308,7 @@ class _Facts:
             self.add(node, "powered", _TRUE)
         elif thing.powered is not None:
             self.add(node, "powered", _TRUE if thing.powered else _FALSE)
-        unseen = not thing.contents_seen and not thing.liquid and "empty" not in stated
+        unseen = not thing.contents_seen and not thing.liquid
         held = [thing.liquid] if thing.liquid else list(found.liquids_named) if unseen else []
         if unseen and HOLDS_LIQUID in found.kinds:
             self.add(node, "contentsUnknown", _TRUE)

@@ -30,7 +30,7 @@ from cogtree.behaviours.background import AllDone, BackgroundWork, Pending
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
 from cogtree.knowledge.language.grammar.number import names_every
 from cogtree.knowledge.language.pronouns import people_meant
-from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.slot_values import is_number, normalised
 from cogtree.knowledge.packs.task_schema import required_slots
@@ -107,6 +107,14 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
     return candidates, places, readings
 
 
+def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
+    """Why ``candidates`` are no referent to act on: each matched only a label's words."""
+    if not candidates or not all(candidate.by_label for candidate in candidates):
+        return None
+    labels = joined([f"the {candidate.label}" for candidate in candidates], "or")
+    return f"'{item}': only the words of {labels} match; not acted on"
+
+
 ONE_TASK: Final = -1
 """The step key of a request of one task (its slots are the frame's own)."""
 
@@ -133,7 +141,8 @@ class _SceneLookup:
     alone: list[bool] = field(default_factory=list)
     """Per item: nothing more said of it in its sentence (``said_alone``, no describing words)."""
     moves: bool = False
-    """The task's plan acts on the thing: words that match only a label are no referent."""
+    """The task acts on things (physical grounding): words that match only a label are no
+    referent."""
 
 
 class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
@@ -317,16 +326,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             others = [
                 item for name, other in said.items() if name != slot for item in _items(other)
             ]
-            self._start(
-                pack,
-                slot,
-                spec,
-                slots[slot],
-                step,
-                _for_speaker(task, slot),
-                others,
-                moves=task.plan is not None,
-            )
+            self._start(pack, task, slot, slots[slot], step, others)
         return slots
 
     def _pack(self, frame: IntentFrame | None) -> DomainPack | None:
@@ -338,20 +338,17 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
     def _start(
         self,
         pack: DomainPack,
+        task: TaskSpec,
         slot: str,
-        spec: SlotSpec | None,
         value: SlotValue,
         step: int,
-        for_use: bool = False,
         others: Sequence[str] = (),
-        *,
-        moves: bool = False,
     ) -> None:
         """Resolve one slot of ``step`` now (lexicon, text) or start its scene lookups.
 
-        ``others``: what the task's other slots hold (words said of them are not more said
-        of this one: "a towel on the ledge").
+        ``others``: what the task's other slots hold ("a towel on the ledge": not the towel's).
         """
+        spec = task.slots.get(slot)
         items = _items(value)
         said: str | list[str] = items if isinstance(value, list) else " ".join(items)
         kind = spec.resolve if spec is not None else "text"
@@ -366,6 +363,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             speaker = keys.read_optional(self.blackboard, self.speaker_key, str)
             lexicon = self._lexicons.get(pack.name, {}).get(spec.lexicon or "") if spec else None
             people = _people(pack, self._lexicons.get(pack.name, {}))
+            for_use, moves = _for_speaker(task, slot), task.grounding == "physical"
             lookup = _SceneLookup(slot, said, items, step, lexicon, people, for_use, moves=moves)
             for item in items:
                 lookup.any_one.append(asks_for_any(self._said, item, others))
@@ -403,10 +401,8 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             if lookup.lexicon is not None and len(lookup.lexicon):
                 # only things of the slot's kind: Mr Okafor the recipient, not his pill organiser
                 candidates = [c for c in candidates if c.id in lookup.lexicon]
-            guessed = lookup.moves and candidates and all(c.by_label for c in candidates)
-            if guessed:  # a guess from a label's words answers "where is it?", but moves nothing
-                labels = joined([f"the {c.label}" for c in candidates], "or")
-                reasons.append(f"'{item}': only the words of {labels} match; not acted on")
+            if lookup.moves and (guess := label_guess(candidates, item)):
+                reasons.append(guess)  # a label's words answer "where is it?", but move nothing
                 candidates = []
             if lookup.for_use:
                 candidates = told_apart_for_use(candidates, self._said, item)
