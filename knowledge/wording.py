@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, model_validator
@@ -261,12 +262,20 @@ def label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
     "can of cola": can, cola, both naming it (people call it "the cola"); "Kai's house keys":
     kai, house, keys, key, named by keys and key; "tea towel" is named by towel, not by tea;
     "mug with a chip" by mug. Determiners, linking words and numbers are left out ("mug 3" is
-    no "3").
+    no "3"), so the labels of a big home share their answers (cached without the numbers).
     """
+    return _label_words(_NUMBER.sub("", label.lower().replace("\u2019", "'")).strip())
+
+
+_NUMBER = re.compile(r"\b\d+\b")
+
+
+@lru_cache(maxsize=4096)
+def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
     words = [
         word[:-2] if word.endswith("'s") else word
-        for word in _LABEL_WORD.findall(label.lower().replace("\u2019", "'"))
-        if word not in DETERMINERS and not word.isdigit()
+        for word in _LABEL_WORD.findall(label)
+        if word not in DETERMINERS
     ]
     end = next((at for at, word in enumerate(words) if word in LABEL_LINKS), len(words))
     named = " ".join(words[:end]).split(" of ")

@@ -20,9 +20,9 @@ The step's graph (prefix ``haz:``):
   (:mod:`knowledge.safety.thing_properties`, the union): ``haz:type`` also for each type its
   label or id names, ``haz:flag`` (each hazard flag), ``haz:material`` (each material class:
   ``metal``, ``flammable``, ``meltable``, ``breakable``..., from its material or label, else
-  its types' typical material: a fork of no known material is judged as metal) or
-  ``haz:materialUnknown true``; ``haz:sealed`` (an object that is closed) or
-  ``haz:openUnknown`` (one whether open is not known), ``haz:hot``, ``haz:powered``,
+  its types' typical material: a fork of no known material is metal) or ``haz:materialUnknown``,
+  ``haz:typeUnknown`` (no type the taxonomy knows), ``haz:sealed`` (an object that is closed)
+  or ``haz:openUnknown``, ``haz:hot``, ``haz:powered``,
   ``haz:madeFor`` (``food`` or ``drink``: a name says it holds one, "lemonade bottle"),
   ``haz:faulty`` (said faulty or broken), ``haz:wet`` (said water is in, on or round it),
   ``haz:soiled`` (said, or labelled, muddy, greasy...), ``haz:liquid`` (what it holds; until
@@ -33,19 +33,17 @@ The step's graph (prefix ``haz:``):
   ``haz:support``, ``haz:relation``, ``haz:beside`` (each landmark it stands beside, both
   ways), ``haz:held`` (the robot holds it), for the object a PLACE sets down
   ``haz:besideAfter`` (what it will stand next to), a PLACE target's ``haz:heightM``.
-- a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child true`` (a
-  toddler or child), ``haz:minor true`` (under 18: a toddler, a child or a minor),
-  ``haz:speaker true`` (the person speaking), ``haz:vulnerable`` (each vulnerability),
-  ``haz:allergicTo`` (each word of what an allergy is to: "nuts"), ``haz:inWater true``
-  (said to be in the bath or the shower), ``haz:nearby true`` (in the robot's room or where
-  the step ends), ``haz:atDestination true`` (where the step ends); also what the user said
+- a person (``a haz:Person``): ``haz:word``, ``haz:ageGroup``, ``haz:child`` (a toddler or
+  child), ``haz:minor`` (under 18), ``haz:speaker``, ``haz:vulnerable`` (each vulnerability),
+  ``haz:allergicTo`` (each word of what an allergy is to: "nuts"), ``haz:inWater`` (said to be
+  in the bath or the shower), ``haz:nearby`` (in the robot's room or where the step ends),
+  ``haz:atDestination`` (where the step ends); also what the user said
   of them, or the speaker of themselves (:mod:`knowledge.safety.said_of_people`: "I'm only
   six" makes the speaker a child, "I'm fifteen" a minor, "my hands are shaking" vulnerable,
   "grandma is only four" grandma a toddler; the union, never less than the belief holds). A
   thing's ``haz:owner`` is the person it belongs to (described too), ``haz:massKg`` its mass.
-- ``haz:step haz:offered true`` when the caller says the robot brings things for a step it
-  cannot do itself (a request's missing first step, whose things are set out for a person to
-  use).
+- ``haz:step haz:offered true`` when the robot brings things for a step it cannot do itself
+  (a request's missing first step, whose things are set out for a person to use).
 
 A hazard that what the user said made more hazardous ends with what was said ("You said
 "I'm only six"."). :class:`PlanHazards` checks a plan step by step and remembers what earlier
@@ -286,6 +284,8 @@ class _Facts:
             self.add(node, "material", Literal(material))
         if found.material_unknown:
             self.add(node, "materialUnknown", _TRUE)
+        if not found.types:
+            self.add(node, "typeUnknown", _TRUE)
         if thing.owner is not None:
             self.add(node, "owner", _node(thing.owner))
             self.describe(thing.owner)
