@@ -205,7 +205,8 @@ def _matching(
             return match
         add(PLACE, len(phrase.words), [("place", p, index.within(p)) for p in sorted(places.ids)])
     found = _found(index, phrase, positions, terms, owners)
-    if not found:
+    unmatched = any(not any(map(_bound, positions.get(at, ()))) for at in phrase.content)
+    if not found and unmatched:  # not when "my" or a place alone ruled every match out
         add_terms(partial(_label_ways, index))
         found = _found(index, phrase, positions, terms, owners)
         match.by_label = bool(found)
