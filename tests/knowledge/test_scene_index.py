@@ -27,7 +27,7 @@ def fields(node: Node | None) -> dict[str, object] | None:
 
 
 TABLES = ("by_name", "by_type", "by_value", "by_flag", "by_state", "by_attribute", "by_owner")
-TABLES += ("by_class", "placed", "held")
+TABLES += ("by_class", "placed", "held", "by_word", "by_head")
 
 
 def snapshot(index: SceneIndex) -> dict[str, object]:
@@ -75,6 +75,8 @@ def test_incremental_updates_agree_with_a_rebuild_on_either_store() -> None:
                 batch += [seen(f"new{step}", "type", "Object"), seen(f"new{step}", "label", "cup")]
             if step % 3 == 0:
                 batch.append(seen(thing, "colour", rng.choice(["red", "green"])))
+            if step % 4 == 0:  # a relabelled thing leaves its old words' tables
+                batch.append(seen(thing, "label", rng.choice(["can of cola", "old blue mug 2"])))
             home.observe(batch)
             if step % 11 == 0:
                 home.forget_placement(thing)
@@ -82,6 +84,7 @@ def test_incremental_updates_agree_with_a_rebuild_on_either_store() -> None:
         home.index.rebuild()
         assert snapshot(home.index) == incremental
         assert home.index.named("cup") >= {"new0", "new5"}
+        assert {"cola", "mug"} & set(incremental["by_head"])  # type: ignore[arg-type]
 
 
 def test_a_thing_is_described_from_the_index_as_a_person_would_pick_it() -> None:
