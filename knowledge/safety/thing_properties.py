@@ -122,9 +122,8 @@ class SafetyProperties:
     """Whether nothing the robot holds (material, label, id, type) says what it is made of:
     possibly hazardous. What the user said does not make it known."""
     liquids_named: tuple[str, ...] = ()
-    """The liquids its names say it holds: "my cup of tea" (tea), "the water jug" (water), "a
-    thermos of soup" (soup): a drink, or anything a vessel made for liquids is named after.
-    What it usually holds, not what it holds now: an observation of its contents wins."""
+    """The liquids its names say a vessel made for liquids holds: "my cup of tea" (tea), "a
+    thermos of soup" (soup). Until its contents are seen: an observation of them wins."""
 
 
 def safety_properties(descriptions: Descriptions) -> SafetyProperties:

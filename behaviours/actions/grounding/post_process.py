@@ -43,6 +43,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
+from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -59,7 +60,6 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
     SlotValue,
 )
-from cogtree.knowledge.wording import joined
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -105,14 +105,6 @@ def placed_referents(scene: SceneGraph, item: str, speaker: str | None, *, place
         _, held_kinds, _, _, held_itself = what_it_is(whole)  # "jar ... with weedkiller"
         readings[candidate.id] = (types, kinds, *rest, held_kinds, held_itself, owners)
     return candidates, places, readings
-
-
-def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
-    """Why ``candidates`` are no referent to act on: each matched only a label's words."""
-    if not candidates or not all(candidate.by_label for candidate in candidates):
-        return None
-    labels = joined([f"the {candidate.label}" for candidate in candidates], "or")
-    return f"'{item}': only the words of {labels} match; not acted on"
 
 
 ONE_TASK: Final = -1

@@ -3,16 +3,20 @@
 Each rule drops things matched in a weaker way when others match in a stronger one (the
 ways are :data:`Way` tuples of :mod:`.resolution`): the whole name over word-by-word matches,
 the head noun's kind over a describing word, a thing's own name over a type's synonym, a
-type over the last word of a longer type's name.
+type over the last word of a longer type's name. :func:`label_guess` says when what is left
+matched only by the words of labels: a guess that answers, never one acted on.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Final
 
 from cogtree.knowledge.node_tables import union
 from cogtree.knowledge.scene.referents.description import PRONOUN_NOUNS, Phrase
+from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.wording import joined
 
 Way = tuple[str, str, AbstractSet[str]]
 """How a term matches (``type``, ``label``...), the detail said in the reason, and the things."""
@@ -93,3 +97,15 @@ def typed_over_headed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:
         if typed:
             dropped |= union(nodes & found for how, _, nodes in ways if how == "head") - typed
     return found - dropped
+
+
+def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
+    """Why ``candidates`` are no referent to act on: each matched only a label's words.
+
+    None when any was matched otherwise (or there are none). Such a guess may answer a question
+    about the scene; a task that acts on things asks instead.
+    """
+    if not candidates or not all(candidate.by_label for candidate in candidates):
+        return None
+    labels = joined([f"the {candidate.label}" for candidate in candidates], "or")
+    return f"'{item}': only the words of {labels} match; not acted on"

@@ -177,19 +177,20 @@ def _matching(
     positions: dict[int, list[AbstractSet[str]]] = {}
     order: dict[str, int] = {}
 
-    def add(term: str, at: int, ways: list[Way]) -> None:
-        terms[term] = [*terms.get(term, []), *ways]
+    def add(term: str, at: int, ways: list[Way], *, first: bool = True) -> None:
+        if first:  # a term's ways once, however many positions it covers
+            terms[term] = [*terms.get(term, []), *ways]
         order[term] = min(at, order.get(term, at))
-        positions.setdefault(at, []).extend(nodes for _, _, nodes in ways)
+        # a mere describing word never names the thing
+        positions.setdefault(at, []).extend(
+            nodes for how, _, nodes in ways if how != "word" or at != phrase.head
+        )
 
     def add_terms(ways_of: Callable[[str], list[Way]]) -> None:
         for term in phrase.terms():
-            ways = ways_of(term.text)
-            terms[term.text] = [*terms.get(term.text, []), *ways]
-            for at in sorted(term.covers):  # a mere describing word never names the thing
-                order[term.text] = min(at, order.get(term.text, at))
-                naming = [nodes for how, _, nodes in ways if how != "word" or at != phrase.head]
-                positions.setdefault(at, []).extend(naming)
+            ways, covers = ways_of(term.text), sorted(term.covers)
+            for at in covers:
+                add(term.text, at, ways, first=at == covers[0])
 
     add_terms(partial(_term_matches, index))
     notes: list[str] = []
