@@ -21,6 +21,8 @@ import py_trees
 
 from cogtree.trees.recording.tick_log import NodeState
 
+Node = py_trees.behaviour.Behaviour
+
 INVALID = py_trees.common.Status.INVALID.value
 
 
@@ -29,78 +31,73 @@ class NodeStates:
 
     Changes made to the tree outside a tick (a node's status set by hand) are seen only once
     that node is visited or stopped; stopping and ticking are how a tree changes.
+
+    Nodes are kept by themselves (hashed by identity, as py_trees leaves them), and the text
+    of a node's id, which :class:`NodeState` records, is made once per node: at 2 kHz a tick
+    spent most of its bookkeeping turning the same UUIDs into text, and hashing UUIDs (in
+    Python) costs as much.
     """
 
-    def __init__(self, root: py_trees.behaviour.Behaviour) -> None:
-        self._order: list[str] = []
-        self._position: dict[str, int] = {}
-        self._nodes: dict[str, py_trees.behaviour.Behaviour] = {}
-        self._children: dict[str, tuple[str, ...]] = {}
-        self._states: dict[str, NodeState] = {}
-        self._live: set[str] = set()
-        self._visited: set[str] = set()
+    def __init__(self, root: Node) -> None:
+        self._order: list[Node] = []
+        self._position: dict[Node, int] = {}
+        self._texts: dict[Node, str] = {}
+        self._children: dict[Node, tuple[Node, ...]] = {}
+        self._states: dict[Node, NodeState] = {}
+        self._live: set[Node] = set()
+        self._visited: set[Node] = set()
         self._read(root, set())
 
-    def _read(self, root: py_trees.behaviour.Behaviour, visited: set[str]) -> None:
+    def _read(self, root: Node, visited: set[Node]) -> None:
         """Walk the whole tree (at the start, and after its shape changed)."""
-        self._order, self._nodes, self._children, self._states = [], {}, {}, {}
+        self._order, self._texts, self._children, self._states = [], {}, {}, {}
         for node in root.iterate():
-            node_id = str(node.id)
-            self._order.append(node_id)
-            self._nodes[node_id] = node
-            self._children[node_id] = _children(node)
-            self._states[node_id] = _state(node, node_id in visited)
-        self._position = {node_id: position for position, node_id in enumerate(self._order)}
-        self._live = {node_id for node_id, state in self._states.items() if state.status != INVALID}
+            self._order.append(node)
+            self._texts[node] = str(node.id)
+            self._children[node] = tuple(node.children)
+            self._states[node] = self._state(node, node in visited)
+        self._position = {node: position for position, node in enumerate(self._order)}
+        self._live = {node for node, state in self._states.items() if state.status != INVALID}
         self._visited = visited
 
     def whole(self) -> list[NodeState]:
         """Every node's state after the last tick, parents before children."""
-        return [self._states[node_id] for node_id in self._order]
+        return [self._states[node] for node in self._order]
 
-    def after_tick(
-        self, root: py_trees.behaviour.Behaviour, visited: Iterable[py_trees.behaviour.Behaviour]
-    ) -> tuple[list[NodeState], bool]:
+    def after_tick(self, root: Node, visited: Iterable[Node]) -> tuple[list[NodeState], bool]:
         """The states the tick changed or visited, and whether the tree's shape changed.
 
         ``visited``: the nodes the tick visited. When the shape changed (a node was added,
         removed or moved), the whole tree is read again and every node listed.
         """
-        ticked = {str(node.id): node for node in visited}
-        if any(node_id not in self._nodes for node_id in ticked) or any(
-            _children(self._nodes[node_id]) != self._children[node_id]
-            for node_id in (*ticked, *self._live)
+        ticked = set(visited)
+        if any(node not in self._states for node in ticked) or any(
+            tuple(node.children) != self._children[node] for node in ticked | self._live
         ):
-            self._read(root, set(ticked))
+            self._read(root, ticked)
             return self.whole(), True
-        changed: list[NodeState] = []
-        for node_id in self._live | ticked.keys():
-            node = self._nodes[node_id]
-            before = self._states[node_id]
-            if node_id in ticked or (node.status.value, node.feedback_message) != (
+        changed: list[Node] = []
+        for node in self._live | ticked:
+            before = self._states[node]
+            if node in ticked or (node.status.value, node.feedback_message) != (
                 before.status,
                 before.feedback,
             ):
-                self._states[node_id] = _state(node, node_id in ticked)
-                changed.append(self._states[node_id])
-        for node_id in self._visited - ticked.keys():
-            state = self._states[node_id]
+                self._states[node] = self._state(node, node in ticked)
+                changed.append(node)
+        for node in self._visited - ticked:
+            state = self._states[node]
             if state.visited:
-                self._states[node_id] = state.model_copy(update={"visited": False})
-        self._visited = set(ticked)
-        self._live = {
-            node_id
-            for node_id in self._live | ticked.keys()
-            if self._states[node_id].status != INVALID
-        }
-        return sorted(changed, key=lambda state: self._position[state.id]), False
+                self._states[node] = state.model_copy(update={"visited": False})
+        self._visited = ticked
+        self._live = {node for node in self._live | ticked if self._states[node].status != INVALID}
+        changed.sort(key=self._position.__getitem__)
+        return [self._states[node] for node in changed], False
 
-
-def _children(node: py_trees.behaviour.Behaviour) -> tuple[str, ...]:
-    return tuple(str(child.id) for child in node.children)
-
-
-def _state(node: py_trees.behaviour.Behaviour, visited: bool) -> NodeState:
-    return NodeState(
-        id=str(node.id), status=node.status.value, feedback=node.feedback_message, visited=visited
-    )
+    def _state(self, node: Node, visited: bool) -> NodeState:
+        return NodeState(
+            id=self._texts[node],
+            status=node.status.value,
+            feedback=node.feedback_message,
+            visited=visited,
+        )
