@@ -12,6 +12,7 @@ Files are read on first use, so opening a memory costs nothing until something i
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import threading
@@ -107,12 +108,17 @@ class TermExpander:
     def _loaded(self) -> tuple[dict[str, frozenset[str]], re.Pattern[str] | None]:
         with self._lock:
             if self._related is None:
-                groups = self._given
-                if groups is None:
-                    groups = synonym_groups() + taxonomy_groups()
-                    log.debug("term expansion: %d synonym groups", len(groups))
-                self._related, self._pattern = _index(groups)
+                given = self._given
+                self._related, self._pattern = _shipped() if given is None else _index(given)
             return self._related, self._pattern
+
+
+@functools.cache
+def _shipped() -> tuple[dict[str, frozenset[str]], re.Pattern[str] | None]:
+    """The index of the shipped synonym and taxonomy groups, built once (package data)."""
+    groups = synonym_groups() + taxonomy_groups()
+    log.debug("term expansion: %d synonym groups", len(groups))
+    return _index(groups)
 
 
 def _index(

@@ -17,9 +17,9 @@ standard RDF reification (``rdf:subject`` / ``rdf:predicate`` / ``rdf:object``) 
 
 With a node per fact, the hot perception queries (rooms, objects in a room, referents) are
 plain triple patterns that never touch provenance; the few that report it (locate, humans)
-join it by ``rdf:subject`` and ``rdf:predicate``, which the store indexes; stale retraction
-is one filtered pattern. Facts without an observation node are prior knowledge (the map,
-furniture, robot profiles) and are never retracted as stale.
+join it by ``rdf:subject`` and ``rdf:predicate``, which the store indexes; stale retraction is
+one filtered pattern. Facts without an observation node are prior knowledge (the map, furniture,
+robot profiles) and are never retracted as stale.
 
 Observations follow the ontology: functional properties (``inRoom``, ``colour``,
 ``isOpen``, ...) replace their old value; a new placement (``on``, ``in``, ``inRoom``)
@@ -39,9 +39,9 @@ query); and answers stay small, because rdflib converts every returned term to a
 object (about 10 us a literal).
 
 pyoxigraph reads are thread-safe: the tree's behaviours run queries on the ``workers`` pool
-they are given (:class:`~knowledge.worker_pool.WorkerPool`; the scene graph owns no threads)
-and poll them; writes are serialised by a lock (a reader running during a batch of
-observations may see part of it).
+they are given (:class:`~knowledge.worker_pool.WorkerPool`; the scene graph owns no threads) and
+poll them; writes are serialised by a lock (a reader during a batch of observations may see part
+of it).
 """
 
 from __future__ import annotations
@@ -81,6 +81,7 @@ from cogtree.knowledge.scene.scene_models import (
     ThingKind,
 )
 from cogtree.knowledge.scene.taxonomy import TAXONOMY_PATH
+from cogtree.knowledge.versioned_memo import VersionedMemo
 
 log = logging.getLogger(__name__)
 
@@ -169,10 +170,8 @@ class UnknownEntityError(LookupError):
 class SceneGraph(Closeable):
     """The robot's belief: the ontology plus a scene, with perception queries and updates.
 
-    Args:
-        graph: the rdflib graph to use; a new Oxigraph-backed one when omitted. The ontology
-            is loaded into it, with the household taxonomy, unless it is already there.
-
+    ``graph``: the rdflib graph to use (a new Oxigraph-backed one when omitted); the ontology
+    and the household taxonomy are loaded into it unless they are already there.
     """
 
     def __init__(self, graph: Graph | None = None) -> None:
@@ -190,6 +189,7 @@ class SceneGraph(Closeable):
         )
         self.index = SceneIndex(self.graph)
         """The belief's names, kinds, places and owners, kept current with every write."""
+        self.derived = VersionedMemo(lambda: self._version)  # views of it built once per version
 
     # -- construction ------------------------------------------------------------------------
 

@@ -236,8 +236,14 @@ class Belief:
         """The belief of ``robot`` read from ``scene``, plus optional supplementary facts.
 
         Raises :class:`BeliefError` for a robot the scene does not know (listing the known
-        robots) or supplementary facts that name unknown or unsuitable things.
+        robots) or supplementary facts that name unknown or unsuitable things. Read once per
+        version of the scene (``scene.derived``): a turn's nodes share it until a change.
         """
+        key = ("belief", robot, facts.model_dump_json() if facts is not None else None)
+        return scene.derived.get(key, lambda: cls._read(scene, robot, facts))
+
+    @classmethod
+    def _read(cls, scene: SceneGraph, robot: str, facts: SupplementaryFacts | None) -> Belief:
         states = scene.robot_state(robot)
         if not states:
             known = ", ".join(state.id for state in scene.robot_state()) or "none"

@@ -2,10 +2,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from datetime import datetime, timezone
 
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_models import Observation
 from cogtree.skills.action_model.belief import Belief, BeliefError, SupplementaryFacts
 from cogtree.skills.capabilities.calls import project, skill_call
 
@@ -159,3 +161,27 @@ def test_reads_the_shipped_home_scene() -> None:
     assert home.place_height("bottle_blue") == 0.5  # the fridge's cog:heightM
     assert home.homes["book"] == "bookshelf"  # cog:homePlace
     assert not home.is_at_home("book")  # it lies on the coffee table
+
+
+def test_a_belief_is_read_once_per_version_of_the_scene() -> None:
+    with SceneGraph.from_turtle_file(SCENES_DIR / "home.ttl") as scene:
+        robot = scene.robot_state()[0].id
+        first = Belief.from_scene(scene, robot)
+        assert Belief.from_scene(scene, robot) is first
+        thing = next(iter(first.things))
+        room = next(r for r in first.rooms if r != first.things[thing].room)
+        scene.observe(
+            [
+                Observation(
+                    subject=thing,
+                    predicate="inRoom",
+                    object=room,
+                    source="test",
+                    time=datetime.now(timezone.utc),
+                )
+            ]
+        )
+        moved = Belief.from_scene(scene, robot)
+        assert moved is not first
+        assert moved.things[thing].room == room
+        assert first.things[thing].room != room  # the first one is unchanged
