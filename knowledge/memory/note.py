@@ -21,7 +21,7 @@ class Note(BaseModel):
     fact: str = Field(
         min_length=1,
         max_length=300,
-        description="what to remember, as the user said it (e.g. Mia comes on Sunday)",
+        description="what to remember, as the user said it (e.g. the bins go out every week)",
     )
     about: str | None = Field(
         None,

@@ -445,7 +445,7 @@ class DishInfo(_Task):
         "peanuts",
     )
     person: str | None = Field(
-        None, description="who the dish is for, when the user names someone else (e.g. Dev)"
+        None, description="who the dish is for, when the user names someone else (e.g. my son)"
     )
     for_user: bool = Field(
         False, description="the user asks about themselves ('for me', 'can I eat it')"
