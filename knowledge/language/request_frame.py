@@ -8,10 +8,9 @@ not chips"), a spatial relation and its landmark, a tool ("with / using the X"),
 "and" + a verb, and commas before a verb ("open the fridge and take out the milk").
 
 The grammar reads a lexicon of function words written as data (``request_words.yaml``).
-Content words are never listed: any other word belongs to a noun phrase, so an object the
-robot has never heard of is kept as said ("bring me the scissors"). No model is involved: the
-parse is deterministic and cheap (cached per text). spaCy's English models are not on PyPI
-and NLTK's taggers download data at run time, so neither is used.
+Content words are never listed: any other word belongs to a noun phrase, so an object never
+heard of is kept as said ("bring me the scissors"). No model is involved: the parse is
+deterministic and cheap (cached per text); spaCy's English models are not on PyPI.
 """
 
 from __future__ import annotations
@@ -24,22 +23,21 @@ from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.statements import tells_what_happened
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import verb_bases
+from cogtree.knowledge.wording import head_word, verb_bases
 
 SPEAKER: Final = "speaker"
 """The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
-
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
-INLINE_FILLERS: Final = frozenset(
-    ["please", "now", "again", "too", "also", "thanks", "thank", "quickly", "carefully",
-     "gently", "just", "right", "away", "here", "there", "for", "then", "kindly", "actually"]
-)  # fmt: skip
+INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
+    "quickly", "carefully", "gently", "just", "right", "away", "here", "there", "for", "then",
+    "kindly", "actually"])  # fmt: skip
 """Words inside or after a phrase that say nothing about the thing."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]|(?<=\s)[-\u2013\u2014](?=\s)")
@@ -54,14 +52,14 @@ Role = Literal["object", "landmark", "recipient", "tool", "source"]
 class ObjectPhrase:
     """A noun phrase as the user said it.
 
-    ``text`` is the whole phrase ("the small red mug", "a glass of water"), ``head`` the word
-    that names the thing ("mug"), ``modifiers`` the words before it ("small", "red"),
-    ``determiner`` ("the", "my", "that"), ``quantity`` ("two", "a glass of"). ``negated``:
-    the user does not want it ("not chips"); ``alternative``: joined to the previous phrase
-    by "or"; ``pronoun``: it names nothing on its own ("it", "that one"); ``person``:
-    :data:`SPEAKER` for me/us, the name for a named person, else empty. ``where``: a place
-    phrase that only says where the thing is ("on the kitchen table"); ``preposition``: the
-    words before the phrase as said ("next to", "out of"), when it followed one.
+    ``text`` is the whole phrase ("the small red mug", "a glass of water"), ``head`` the word that
+    names the thing ("mug"), ``modifiers`` the words before it ("small", "red"), ``determiner``
+    ("the", "my", "that"), ``quantity`` ("two", "a glass of"). ``negated``: the user does not want
+    it ("not chips"); ``alternative``: joined to the previous phrase by "or"; ``pronoun``: it names
+    nothing on its own ("it", "that one"); ``person``: :data:`SPEAKER` for me/us, the name for a
+    named person, else empty. ``where``: a place phrase that only says where the thing is ("on the
+    kitchen table"); ``preposition``: the words before the phrase as said ("next to", "out of"),
+    when it followed one; ``relative``: a relative clause after it, as said ("I could eat").
     """
 
     text: str
@@ -75,6 +73,7 @@ class ObjectPhrase:
     person: str = ""
     where: str = ""
     preposition: str = ""
+    relative: str = ""
 
     @property
     def described(self) -> str:
@@ -86,18 +85,17 @@ class ObjectPhrase:
 class Step:
     """One action of a request, with its phrases by role.
 
-    ``verb`` is the verb as a lemma phrase ("throw away"), ``action`` the capability it asks
-    for (a key of the lexicon's ``actions``), ``unsupported`` the missing skill it asks for
-    (a key of ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step
-    with neither names no action ("I'm thirsty"). ``relation`` is a spatial relation ("on",
-    "next_to", ...) and ``landmark`` its phrase; ``destination`` is set when "to X" names a
-    place. ``text`` is the clause the step was read from. ``purpose``: the clause opened
-    with "to" and says what the step before is for ("... to clean the leaves"), not a next
-    action. ``statement``: read from a statement of where a thing should be ("the milk goes
-    in the fridge") or of a need that names no thing ("I need something from that drawer");
-    it is a step only when the request asks for nothing else. ``means``: the clause opened
-    with "by" and a verb's -ing form says how to do the step before ("warm the soup by
-    setting the pot on the hob"): that is what the robot is asked to do.
+    ``verb`` is the verb as a lemma phrase ("throw away"), ``action`` the capability it asks for (a
+    key of the lexicon's ``actions``), ``unsupported`` the missing skill it asks for (a key of
+    ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step with neither names
+    no action ("I'm thirsty"). ``relation`` is a spatial relation ("on", "next_to", ...) and
+    ``landmark`` its phrase; ``destination`` is set when "to X" names a place. ``text`` is the
+    clause the step was read from. ``purpose``: the clause opened with "to" and says what the step
+    before is for ("... to clean the leaves"), not a next action. ``statement``: read from a
+    statement of where a thing should be ("the milk goes in the fridge") or of a need that names no
+    thing ("I need something from that drawer"); it is a step only when the request asks for nothing
+    else. ``means``: the clause opened with "by" and a verb's -ing form says how to do the step
+    before ("warm the soup by setting the pot on the hob"): that is what the robot is asked to do.
     """
 
     text: str
@@ -293,7 +291,7 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    clauses = _clauses(_tokens(without_tags(text)), lexicon)
+    clauses = _clauses(_tokens(without_tags(unstretched(text))), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     for number, clause in enumerate(clauses):
         step = _read_clause(clause, lexicon, bare_want=bare)
@@ -568,8 +566,8 @@ def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = Fa
     means = bool(words) and words[0].text == "by"
     words = words[1:] if purpose or means else words
     clause = _Clause(words, lexicon)
-    text = clause.text(0, len(words))
-    _skip_openers(clause)
+    _skip_openers(clause)  # "ooh, the grey one": the clause says "the grey one"
+    text = clause.text(clause.at, len(words))  # nothing when it is only openers ("oh,")
     recipient: ObjectPhrase | None = None
     tool: ObjectPhrase | None = None
     verb = ""
@@ -996,6 +994,8 @@ def _noun_phrase(
     if clause.word() in lexicon.determiners:
         determiner = clause.word()
         clause.at += 1
+        if determiner in lexicon.pronouns and clause.word() in ("a", "an", "the"):
+            return ObjectPhrase(text=determiner, head=determiner, pronoun=True, negated=negated)
     quantity_start = clause.at
     while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
         if clause.word() == "of" and clause.at == quantity_start:
@@ -1011,6 +1011,8 @@ def _noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
+        if content and word in lexicon.relatives:
+            break  # "the mug (that) I left on the table": a relative clause, skipped below
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
             if word in lexicon.indefinites:  # "the cleaning stuff": its words say what stuff
                 content.append(word)
@@ -1037,33 +1039,24 @@ def _noun_phrase(
             if word in lexicon.indefinites:
                 continue  # "something printed", "anything sweet": still names nothing
             break
+    end = clause.at
+    if content and clause.word() in lexicon.relatives:  # more about the thing, naming none
+        clause.at += 1
+        while not clause.done and (clause.word() in lexicon.copulas or not clause.is_boundary()):
+            clause.at += 1
     words = [word for word in content if word != "of"]
     if not words and not determiner and not quantity:
         clause.at = start
         return None
-    text = clause.text(start, clause.at)
+    text = clause.text(start, end)
     if not words:
         head = determiner or quantity
         return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
-    head = _head(clause.words[content_start : clause.at], lexicon)
+    head = head_word(" ".join(word.text for word in clause.words[content_start:end]))
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
-    return ObjectPhrase(
-        text=text,
-        head=head,
-        modifiers=modifiers,
-        determiner=determiner,
-        quantity=quantity,
-        negated=negated,
-        alternative=alternative,
-        pronoun=pronoun,
-    )
-
-
-def _head(words: Sequence[_Word], lexicon: Words) -> str:
-    """The head noun: the last word before an "of" complement, else the last word."""
-    texts = [word.text for word in words]
-    before = texts[: texts.index("of")] if "of" in texts else []
-    return before[-1] if before else texts[-1]
+    return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
+                        quantity=quantity, negated=negated, alternative=alternative,
+                        pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip

@@ -153,10 +153,15 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     "air con remote" (both words name a television), "the blue one" picks "blue mug". Words
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
-    it says no to something ("not the big one", "no wine for him": which is left open).
+    it says no to something ("not the big one", "no wine for him": which is left open). An
+    answer that leaves the choice to the robot ("either", "whichever's nearest", "I don't
+    mind": the grammar's ``indifferent`` words) takes the first option of the only slot asked.
     """
     if says_no(answer):
         return None
+    if len(pending.options) == 1 and _indifferent(answer):
+        slot, labels = next(iter(pending.options.items()))
+        return (slot, labels[0]) if labels else None
     said = _senses(answer)
     for slot, labels in pending.options.items():
         senses = [_senses(label) for label in labels]
@@ -263,6 +268,15 @@ def _the_question(text: str) -> str:
     """The sentence of ``text`` that asks (the last one ending with "?"), else ""."""
     asked = [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.endswith("?")]
     return asked[-1] if asked else ""
+
+
+def _indifferent(answer: str) -> bool:
+    words = tuple(_words(answer))
+    return any(
+        words[start : start + len(phrase)] == phrase
+        for phrase in request_words().indifferent
+        for start in range(len(words))
+    )
 
 
 def _words(text: str) -> list[str]:

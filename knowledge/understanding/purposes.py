@@ -237,13 +237,10 @@ def _asked_to_have(step: Step) -> Step:
     if step.action != HAVING or len(step.wanted) != 1:
         return step
     phrase = step.wanted[0]
-    said = phrase.text.split()
-    clause = next((at for at, word in enumerate(said) if at and word.lower() == SPEAKER_SUBJECT), 0)
+    by_speaker = phrase.relative.lower().split()[:1] == [SPEAKER_SUBJECT]
     for_speaker = step.recipient is not None and step.recipient.person == SPEAKER
-    if not (for_speaker or clause):
+    if not (for_speaker or by_speaker):
         return step
-    if clause:
-        phrase = replace(phrase, text=" ".join(said[:clause]), head=said[clause - 1])
     me = step.recipient or ObjectPhrase(text="me", head="me", pronoun=True, person=SPEAKER)
     return replace(step, verb=BRING, action=BRING, objects=(phrase,), recipient=me)
 

@@ -204,3 +204,12 @@ def test_a_yes_takes_the_value_the_question_proposed(answer: str, taken: dict[st
 
 def test_a_yes_with_closing_words_is_a_yes() -> None:
     assert answer_kind(parse_request("yeah, cheers")) == "yes_no"
+
+
+@pytest.mark.parametrize(
+    "answer", ["honestly either, whichever's nearest", "I don't mind", "any of them will do"]
+)
+def test_an_answer_that_leaves_the_choice_takes_an_offered_option(answer: str) -> None:
+    pending = _offered("the tv remote", "the air con remote")
+    assert picked_option(answer, pending) == ("object", "the tv remote")
+    assert picked_option("not either of them", pending) is None  # a no picks nothing

@@ -46,6 +46,9 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
         ("It needs a good scrub. Pass it over, please.", "needs a good scrub"),
         ("This one needs mending. Hand it to me.", "needs mending"),
         ("It needs a new lid. Hand it to me.", None),  # a lid undoes no state: says nothing
+        ("the mug's dirty, wipe it", "the mug"),
+        # a possessor is no antecedent: the bowl is what is dry, not the cat
+        ("the dog's water bowl is bone dry, can you top it up?", "the dog's water bowl"),
     ],
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:

@@ -449,6 +449,39 @@ def test_split_verb_before_a_tool() -> None:
     assert step.tool is not None and step.tool.text == "the sponge"
 
 
+def test_a_demonstrative_before_a_noun_of_action_is_the_object() -> None:
+    step = only_step("could you give that a quick wipe for me")
+    assert step.action == "wipe" and [p.text for p in step.objects] == ["that"]
+    assert step.objects[0].pronoun
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("can I have an apple pleeease", "an apple"),
+        ("sooo hungry, get me the biscuits pleeease", "the biscuits"),
+        ("fetch the zzz box", "the zzz box"),  # shortens to no known word: kept as said
+    ],
+)
+def test_a_stretched_word_is_read_as_the_word(text: str, said: str) -> None:
+    assert objects(parse_request(text).steps[-1]) == [said]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "where"),
+    [
+        ("bin any rubbish that's lying about in here", "any rubbish", ""),
+        ("bring me the mug I left on the table", "the mug", "on the table"),
+        ("hand me the book she was reading", "the book", ""),
+    ],
+)
+def test_a_relative_clause_says_more_of_the_thing_and_is_no_part_of_its_name(
+    text: str, said: str, where: str
+) -> None:
+    phrase = only_step(text).objects
+    assert [(p.text, p.where) for p in phrase] == [(said, where)]
+
+
 def test_somewhere_and_a_relation_is_that_relation() -> None:
     step = only_step("leave the umbrella somewhere by the front door")
     assert (step.relation, step.landmark and step.landmark.text) == ("next_to", "the front door")

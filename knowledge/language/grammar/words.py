@@ -79,6 +79,8 @@ class Words:
     statement_verbs: frozenset[tuple[str, ...]]
     any_one: frozenset[str]  # determiners and counts that ask for any one thing of a kind
     every_one: frozenset[str]  # determiners that mean every thing the phrase fits
+    indifferent: frozenset[tuple[str, ...]]  # answers that leave a choice to the robot
+    relatives: frozenset[str]  # words that open a relative clause after a noun
     tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
     comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
     address: frozenset[str]  # forms of address, which may open a clause too ("mate, ...")
@@ -238,6 +240,8 @@ def request_words() -> Words:
         statement_verbs=phrase_set("statement_verbs"),
         any_one=word_set("any_one"),
         every_one=word_set("every_one"),
+        indifferent=phrase_set("indifferent"),
+        relatives=word_set("relatives"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
         address=frozenset(_list(tags, "address")),

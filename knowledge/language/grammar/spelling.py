@@ -1,0 +1,47 @@
+"""Stretched words put back: "pleeease", "sooo", "yesss" are "please", "so", "yes".
+
+People stretch a word for feeling in typed chat; the grammar's lists hold each word once, so
+a stretched "please" after a thing was read as part of it ("a fruit pleeease"). A word with a
+letter three or more times in a row is read as the first known word its runs shorten to (two
+letters, then one, every run alike: "pleeease" -> "pleease" -> "please"). Known words are
+every word of the grammar's lists (``request_words.yaml``) and the English stop words; a word
+that shortens to none of them is kept as written ("zzz", "brrr").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from cogtree.knowledge.language.grammar.words import WORDS_FILE
+from cogtree.knowledge.language.tfidf import english_stop_words
+
+_RUN: Final = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
+"""A letter three or more times in a row."""
+_WORD: Final = re.compile(r"[a-z]+(?:'[a-z]+)?")
+
+
+@functools.cache
+def known_words() -> frozenset[str]:
+    """Every word of the grammar's lists and the English stop words, lower case."""
+    listed = _WORD.findall(WORDS_FILE.read_text(encoding="utf-8").lower())
+    return frozenset(listed) | english_stop_words()
+
+
+def unstretched(text: str) -> str:
+    """``text`` with each stretched word that shortens to a known word written as that word."""
+    if not _RUN.search(text):
+        return text
+    return re.sub(r"[A-Za-z']+", _unstretch, text)
+
+
+def _unstretch(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if not _RUN.search(word):
+        return word
+    for keep in (2, 1):
+        shorter = _RUN.sub(r"\1" * keep, word)
+        if shorter.lower() in known_words():
+            return shorter
+    return word
