@@ -9,7 +9,8 @@ outgrown.
 
 The version is read before a value is built and again after: a value whose source changed
 while it was being built is returned to its caller but not kept (the next read builds it
-again). A build that raises keeps nothing.
+again). A source whose version is None (a change under way) has nothing kept either. A build
+that raises keeps nothing.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ class VersionedMemo:
     """``get(key, build)``: ``build()`` once per version of the source, per key.
 
     ``version``: the source's version now (any hashable; it must change with every change of
-    the source). Values must be immutable: every reader gets the same object. Only the values
-    of the current version are kept.
+    the source; None while a change is under way). Values must be immutable: every reader
+    gets the same object. Only the values of the current version are kept.
     """
 
     def __init__(self, version: Callable[[], Hashable]) -> None:
@@ -38,6 +39,8 @@ class VersionedMemo:
     def get(self, key: Hashable, build: Callable[[], T]) -> T:
         """The value of ``key`` at the source's current version, built now if it is not kept."""
         version = self._version()
+        if version is None:
+            return build()
         with self._lock:
             if self._of == version and key in self._values:
                 value: T = self._values[key]

@@ -23,6 +23,7 @@ from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.statements import tells_what_happened
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
@@ -190,9 +191,6 @@ def skill_actions(available: Iterable[str]) -> frozenset[str]:
     """The capabilities whose every skill is in ``available`` (the robot's skill names)."""
     have = frozenset(available)
     return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
-
-
-# -- the grammar --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -566,8 +564,8 @@ def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = Fa
     means = bool(words) and words[0].text == "by"
     words = words[1:] if purpose or means else words
     clause = _Clause(words, lexicon)
-    _skip_openers(clause)  # "ooh, the grey one": the clause says "the grey one"
-    text = clause.text(clause.at, len(words))  # nothing when it is only openers ("oh,")
+    text = clause.text(0, len(words))
+    _skip_openers(clause)
     recipient: ObjectPhrase | None = None
     tool: ObjectPhrase | None = None
     verb = ""
@@ -994,7 +992,7 @@ def _noun_phrase(
     if clause.word() in lexicon.determiners:
         determiner = clause.word()
         clause.at += 1
-        if determiner in lexicon.pronouns and clause.word() in ("a", "an", "the"):
+        if determiner in lexicon.pronouns and clause.noun_of_action() is not None:
             return ObjectPhrase(text=determiner, head=determiner, pronoun=True, negated=negated)
     quantity_start = clause.at
     while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
@@ -1011,7 +1009,7 @@ def _noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
-        if content and word in lexicon.relatives:
+        if set(content) - {"of"} and opens_relative(word, clause.word(1), lexicon):
             break  # "the mug (that) I left on the table": a relative clause, skipped below
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
             if word in lexicon.indefinites:  # "the cleaning stuff": its words say what stuff
@@ -1040,7 +1038,7 @@ def _noun_phrase(
                 continue  # "something printed", "anything sweet": still names nothing
             break
     end = clause.at
-    if content and clause.word() in lexicon.relatives:  # more about the thing, naming none
+    if set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
         clause.at += 1
         while not clause.done and (clause.word() in lexicon.copulas or not clause.is_boundary()):
             clause.at += 1

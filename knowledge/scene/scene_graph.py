@@ -189,7 +189,7 @@ class SceneGraph(Closeable):
         )
         self.index = SceneIndex(self.graph)
         """The belief's names, kinds, places and owners, kept current with every write."""
-        self.derived = VersionedMemo(lambda: self._version)  # views of it built once per version
+        self.derived = VersionedMemo(lambda: None if self._version % 2 else self._version)
 
     # -- construction ------------------------------------------------------------------------
 

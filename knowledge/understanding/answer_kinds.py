@@ -72,6 +72,12 @@ _QUESTION_WORDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
 """The question word that says what the question asks for, first match wins."""
 
 _NUMBER: Final = re.compile(r"^\s*\d+(\.\d+)?\s*$")
+_RULING_OUT: Final = frozenset(["not", "no", "never", "avoid", "except", "without", "but", "isn't"])
+"""Words that rule an option out: an answer holding one leaves no free choice."""
+_HOW_TO_CHOOSE: Final = frozenset(
+    ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
+)
+"""Content words an answer that leaves the choice may hold: how to choose, nothing more."""
 
 
 def expected_kind(pending: PendingTask) -> AnswerKind:
@@ -153,15 +159,20 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     "air con remote" (both words name a television), "the blue one" picks "blue mug". Words
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
-    it says no to something ("not the big one", "no wine for him": which is left open). An
-    answer that leaves the choice to the robot ("either", "whichever's nearest", "I don't
-    mind": the grammar's ``indifferent`` words) takes the first option of the only slot asked.
+    it says no to something or rules one out ("not the big one", "avoid the bleach": which is
+    left open). An answer that leaves the choice to the robot (:func:`_indifferent`: "either",
+    "I don't mind") and picks no option takes the first option of the only slot asked.
     """
-    if says_no(answer):
-        return None
-    if len(pending.options) == 1 and _indifferent(answer):
+    if says_no(answer) or _rules_out(answer):
+        return None  # "not the bleach", "avoid the bleach": asked again, never guessed
+    picked = _named_option(answer, pending)
+    if picked is None and len(pending.options) == 1 and _indifferent(answer):
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
+    return picked
+
+
+def _named_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     said = _senses(answer)
     for slot, labels in pending.options.items():
         senses = [_senses(label) for label in labels]
@@ -271,12 +282,42 @@ def _the_question(text: str) -> str:
 
 
 def _indifferent(answer: str) -> bool:
-    words = tuple(_words(answer))
+    """Whether ``answer`` leaves the choice to the robot and says nothing else that matters.
+
+    It holds one of the grammar's ``indifferent`` phrases, rules nothing out
+    (:func:`_rules_out`), and its other content words only say how to choose ("whichever's
+    nearest"): "I don't mind, the washing-up liquid" and "either way, ask my son" say more.
+    """
+    words, covered = _indifferent_words(answer)
+    rest = [word for at, word in enumerate(words) if at not in covered]
+    content = {word for word in rest if word not in english_stop_words()}
+    return bool(covered) and not _rules_out(answer) and content <= _HOW_TO_CHOOSE
+
+
+def _rules_out(answer: str) -> bool:
+    """Whether ``answer`` rules something out ("not", "avoid", "isn't", "don't use ...").
+
+    Words inside an ``indifferent`` phrase ("I don't mind") rule nothing out.
+    """
+    words, covered = _indifferent_words(answer)
     return any(
-        words[start : start + len(phrase)] == phrase
+        word in _RULING_OUT or word.endswith("n't")
+        for at, word in enumerate(words)
+        if at not in covered
+    )
+
+
+def _indifferent_words(answer: str) -> tuple[tuple[str, ...], set[int]]:
+    """The words of ``answer`` and the positions its ``indifferent`` phrases cover."""
+    words = tuple(_words(answer))
+    covered = {
+        start + offset
         for phrase in request_words().indifferent
         for start in range(len(words))
-    )
+        if words[start : start + len(phrase)] == phrase
+        for offset in range(len(phrase))
+    }
+    return words, covered
 
 
 def _words(text: str) -> list[str]:

@@ -237,7 +237,8 @@ def _asked_to_have(step: Step) -> Step:
     if step.action != HAVING or len(step.wanted) != 1:
         return step
     phrase = step.wanted[0]
-    by_speaker = phrase.relative.lower().split()[:1] == [SPEAKER_SUBJECT]
+    relative = phrase.relative.lower().split()
+    by_speaker = SPEAKER_SUBJECT in relative[:2]  # "I could eat", "that I like"
     for_speaker = step.recipient is not None and step.recipient.person == SPEAKER
     if not (for_speaker or by_speaker):
         return step

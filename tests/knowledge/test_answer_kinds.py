@@ -213,3 +213,21 @@ def test_an_answer_that_leaves_the_choice_takes_an_offered_option(answer: str) -
     pending = _offered("the tv remote", "the air con remote")
     assert picked_option(answer, pending) == ("object", "the tv remote")
     assert picked_option("not either of them", pending) is None  # a no picks nothing
+
+
+@pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        ("I don't mind, the air con remote", "the air con remote"),  # named: that one
+        ("whichever isn't the tv remote", None),  # ruled out: asked again
+        ("either one but avoid the tv remote", None),
+        ("don't use the tv remote", None),
+        ("I don't know either", None),
+        ("either way, ask my son", None),  # says more than "either"
+    ],
+)
+def test_an_answer_that_names_or_rules_out_an_option_is_no_free_choice(
+    answer: str, picked: str | None
+) -> None:
+    pending = _offered("the tv remote", "the air con remote")
+    assert picked_option(answer, pending) == (("object", picked) if picked else None)

@@ -449,6 +449,28 @@ def test_split_verb_before_a_tool() -> None:
     assert step.tool is not None and step.tool.text == "the sponge"
 
 
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("give the dog that chocolate", ["the dog", "that chocolate"]),
+        ("pour some of that bleach down the sink", ["some of", "that bleach"]),
+        ("give grandma some of that medicine", ["some of", "that medicine"]),
+    ],
+)
+def test_that_before_a_noun_is_its_determiner_not_a_relative_clause(
+    text: str, said: list[str]
+) -> None:
+    assert objects(only_step(text)) == said
+
+
+def test_interjections_open_a_clause_and_encouragement_closes_one() -> None:
+    told = parse_request("oh no, the pan is on fire")
+    assert not told.steps and told.context[-1] == "the pan is on fire"
+    assert objects(only_step("ah go on, put the kettle on")) == ["the kettle"]
+    steps = parse_request("go on the balcony and close the door").steps
+    assert [step.action for step in steps] == ["come", "close"]
+
+
 def test_a_demonstrative_before_a_noun_of_action_is_the_object() -> None:
     step = only_step("could you give that a quick wipe for me")
     assert step.action == "wipe" and [p.text for p in step.objects] == ["that"]
@@ -461,6 +483,7 @@ def test_a_demonstrative_before_a_noun_of_action_is_the_object() -> None:
         ("can I have an apple pleeease", "an apple"),
         ("sooo hungry, get me the biscuits pleeease", "the biscuits"),
         ("fetch the zzz box", "the zzz box"),  # shortens to no known word: kept as said
+        ("bring the AAA batteries", "the AAA batteries"),  # capitals: kept as said
     ],
 )
 def test_a_stretched_word_is_read_as_the_word(text: str, said: str) -> None:
@@ -473,6 +496,7 @@ def test_a_stretched_word_is_read_as_the_word(text: str, said: str) -> None:
         ("bin any rubbish that's lying about in here", "any rubbish", ""),
         ("bring me the mug I left on the table", "the mug", "on the table"),
         ("hand me the book she was reading", "the book", ""),
+        ("get me the mug that has a chip", "the mug", ""),
     ],
 )
 def test_a_relative_clause_says_more_of_the_thing_and_is_no_part_of_its_name(

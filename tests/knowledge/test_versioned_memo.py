@@ -57,3 +57,16 @@ def test_a_build_that_raises_keeps_nothing() -> None:
         memo.get("a", failing)
     assert memo.get("a", lambda: source.build("a")) == ("a", 0)
     assert source.builds == ["a", "a"]
+
+
+def test_nothing_is_kept_while_a_change_is_under_way() -> None:
+    source = Source()
+    memo = VersionedMemo(lambda: None if source.version % 2 else source.version)
+    source.version = 1  # a write has started
+    memo.get("a", lambda: source.build("a"))
+    memo.get("a", lambda: source.build("a"))
+    assert source.builds == ["a", "a"]
+    source.version = 2  # and ended
+    first = memo.get("a", lambda: source.build("a"))
+    assert memo.get("a", lambda: source.build("a")) is first
+    assert source.builds == ["a", "a", "a"]
