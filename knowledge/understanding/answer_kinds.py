@@ -72,8 +72,6 @@ _QUESTION_WORDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
 """The question word that says what the question asks for, first match wins."""
 
 _NUMBER: Final = re.compile(r"^\s*\d+(\.\d+)?\s*$")
-_RULING_OUT: Final = frozenset(["not", "no", "never", "avoid", "except", "without", "but", "isn't"])
-"""Words that rule an option out: an answer holding one leaves no free choice."""
 _HOW_TO_CHOOSE: Final = frozenset(
     ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
 )
@@ -160,13 +158,16 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     every option shares ("remote") tell none apart. None unless exactly one option is picked,
     or when the answer names a kind no option is ("the red wine" picks no "red mug"), or when
     it says no to something or rules one out ("not the big one", "avoid the bleach": which is
-    left open). An answer that leaves the choice to the robot (:func:`_indifferent`: "either",
-    "I don't mind") and picks no option takes the first option of the only slot asked.
+    left open). An answer that leaves the choice to the robot (the grammar's ``indifferent``
+    words: "either", "I don't mind"), picks no option and says nothing more
+    (:func:`_how_to_choose`) takes the first option of the only slot asked.
     """
-    if says_no(answer) or _rules_out(answer):
+    words, covered = _indifferent_words(answer)
+    rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
+    if says_no(" ".join(rest)):
         return None  # "not the bleach", "avoid the bleach": asked again, never guessed
     picked = _named_option(answer, pending)
-    if picked is None and len(pending.options) == 1 and _indifferent(answer):
+    if picked is None and covered and len(pending.options) == 1 and _how_to_choose(rest):
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
     return picked
@@ -281,30 +282,12 @@ def _the_question(text: str) -> str:
     return asked[-1] if asked else ""
 
 
-def _indifferent(answer: str) -> bool:
-    """Whether ``answer`` leaves the choice to the robot and says nothing else that matters.
+def _how_to_choose(rest: list[str]) -> bool:
+    """Whether the words of an answer beside its ``indifferent`` phrase only say how to choose.
 
-    It holds one of the grammar's ``indifferent`` phrases, rules nothing out
-    (:func:`_rules_out`), and its other content words only say how to choose ("whichever's
-    nearest"): "I don't mind, the washing-up liquid" and "either way, ask my son" say more.
+    "whichever's nearest" does; "either way, ask my son" says more than "either".
     """
-    words, covered = _indifferent_words(answer)
-    rest = [word for at, word in enumerate(words) if at not in covered]
-    content = {word for word in rest if word not in english_stop_words()}
-    return bool(covered) and not _rules_out(answer) and content <= _HOW_TO_CHOOSE
-
-
-def _rules_out(answer: str) -> bool:
-    """Whether ``answer`` rules something out ("not", "avoid", "isn't", "don't use ...").
-
-    Words inside an ``indifferent`` phrase ("I don't mind") rule nothing out.
-    """
-    words, covered = _indifferent_words(answer)
-    return any(
-        word in _RULING_OUT or word.endswith("n't")
-        for at, word in enumerate(words)
-        if at not in covered
-    )
+    return {word for word in rest if word not in english_stop_words()} <= _HOW_TO_CHOOSE
 
 
 def _indifferent_words(answer: str) -> tuple[tuple[str, ...], set[int]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from cogtree.knowledge.language.grammar.words import says_no
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.understanding.answer_kinds import (
     AnswerKind,
@@ -231,3 +232,18 @@ def test_an_answer_that_names_or_rules_out_an_option_is_no_free_choice(
 ) -> None:
     pending = _offered("the tv remote", "the air con remote")
     assert picked_option(answer, pending) == (("object", picked) if picked else None)
+
+
+@pytest.mark.parametrize(
+    ("text", "no"),
+    [
+        ("don't use the bleach", True),  # a verb's "n't" says no
+        ("it isn't that one", True),
+        ("avoid the bleach", True),
+        ("nope", True),
+        ("the tv remote", False),
+        ("yes, the bleach", False),
+    ],
+)
+def test_says_no_reads_every_form_of_no(text: str, no: bool) -> None:
+    assert says_no(text) is no

@@ -278,12 +278,12 @@ def _add_catalogue(verbs: dict[tuple[str, ...], tuple[str, str]], says: dict[str
 def says_no(text: str) -> bool:
     """Whether ``text`` says no, by the grammar's negations.
 
-    It holds one ("don't", "no longer"), or a word that begins with a one-word one ("nope",
-    "nothing"): reading too much as a no is the safe side.
+    It holds one ("no longer", "avoid"), a word that begins with a one-word one ("nope",
+    "nothing") or a verb's "n't" ("don't", "isn't"): reading too much as a no is the safe side.
     """
     said = tuple(re.findall(r"[a-z0-9']+", text.lower().replace("\u2019", "'")))
     negations = request_words().negations
     starts = tuple(negation[0] for negation in negations if len(negation) == 1)
-    if any(word.startswith(starts) for word in said):
+    if any(word.startswith(starts) or word.endswith("n't") for word in said):
         return True
     return any(said[at : at + len(no)] == no for no in negations for at in range(len(said)))
