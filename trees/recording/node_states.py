@@ -71,13 +71,14 @@ class NodeStates:
         removed or moved), the whole tree is read again and every node listed.
         """
         ticked = set(visited)
+        watched = ticked | self._live  # what the tick can have changed
         if any(node not in self._states for node in ticked) or any(
-            tuple(node.children) != self._children[node] for node in ticked | self._live
+            tuple(node.children) != self._children[node] for node in watched
         ):
             self._read(root, ticked)
             return self.whole(), True
         changed: list[Node] = []
-        for node in self._live | ticked:
+        for node in watched:
             before = self._states[node]
             if node in ticked or (node.status.value, node.feedback_message) != (
                 before.status,
@@ -90,7 +91,7 @@ class NodeStates:
             if state.visited:
                 self._states[node] = state.model_copy(update={"visited": False})
         self._visited = ticked
-        self._live = {node for node in self._live | ticked if self._states[node].status != INVALID}
+        self._live = {node for node in watched if self._states[node].status != INVALID}
         changed.sort(key=self._position.__getitem__)
         return [self._states[node] for node in changed], False
 
