@@ -246,16 +246,20 @@ class Tables:
 
     ``states``: the unfit states a label says ("dirty sponge": dirty), for :attr:`by_state`;
     ``words``: the words a label describes its node by, and those of them it names the node
-    by ("can of cola": can, cola; both name it), for :attr:`by_word` and :attr:`by_head`.
+    by ("can of cola": can, cola; both name it), for :attr:`by_word` and :attr:`by_head`;
+    ``also_called``: other names a node goes by beside its labels and synonyms (a room's, from
+    the English dictionary: the hallway is the hall), for :attr:`by_name`.
     """
 
     def __init__(
         self,
         states: Callable[[str], Iterable[str]],
         words: Callable[[str], tuple[Iterable[str], Iterable[str]]],
+        also_called: Callable[[Node], Iterable[str]] = lambda node: (),
     ) -> None:
         self.states = states
         self.words = words
+        self.also_called = also_called
         self.shapes: dict[tuple[object, ...], tuple[object, ...]] = {EMPTY_SHAPE: EMPTY_SHAPE}
         self.nodes: dict[str, Node] = {}
         self.by_name: Table = {}
@@ -288,7 +292,7 @@ class Tables:
 
     def _reverse(self, node_id: str, node: Node, edit: _Edit) -> None:
         labels = node.labels
-        for form in (*labels, *node.synonyms):
+        for form in (*labels, *node.synonyms, *self.also_called(node)):
             edit(self.by_name, form, node_id, _big("by_name"))
         words, heads = set[str](), set[str]()
         for label in labels:

@@ -24,8 +24,9 @@ from typing import Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS, RequestFrame
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])

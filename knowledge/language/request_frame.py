@@ -16,17 +16,27 @@ deterministic and cheap (cached per text); spaCy's English models are not on PyP
 from __future__ import annotations
 
 import functools
-import re
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.clause import (
+    BREAK,
+    INLINE_FILLERS,
+    SUBJECT_PRONOUNS,
+    Clause,
+    Word,
+    bare_word,
+    longest,
+    tokens,
+)
+from cogtree.knowledge.language.grammar.indirect_requests import unwrap
+from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.statements import tells_what_happened
-from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words, request_words
+from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import head_word, verb_bases
 
@@ -36,15 +46,6 @@ WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
-INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
-    "quickly", "carefully", "gently", "just", "right", "away", "here", "there", "for", "then",
-    "kindly", "actually"])  # fmt: skip
-"""Words inside or after a phrase that say nothing about the thing."""
-
-_TOKEN = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]|(?<=\s)[-\u2013\u2014](?=\s)")
-_BREAK = frozenset([".", "!", "?", ";", ":"])
-DASHES: Final = frozenset("-\u2013\u2014")
-"""A dash between spaces sets a clause apart as a comma does ("the pan - the red one")."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
 
@@ -193,92 +194,6 @@ def skill_actions(available: Iterable[str]) -> frozenset[str]:
     return frozenset(action for action, needs in request_words().skills.items() if needs <= have)
 
 
-@dataclass(frozen=True)
-class _Word:
-    text: str  # lower case, straight apostrophes
-    said: str  # as written
-
-
-def _tokens(text: str) -> list[_Word]:
-    """The words and marks of ``text``; a dash between spaces is a comma ("the pan - the red")."""
-    said = (match.group(0) for match in _TOKEN.finditer(text))
-    return [_Word("," if w in DASHES else w.lower().replace("\u2019", "'"), w) for w in said]
-
-
-def _longest(words: Sequence[_Word], at: int, table: Container[tuple[str, ...]]) -> int:
-    """How many words from ``at`` the longest entry of ``table`` there covers (longest first)."""
-    ahead = tuple(word.text for word in words[at : at + PHRASE_WORDS])
-    for size in range(len(ahead), 0, -1):
-        if ahead[:size] in table:
-            return size
-    return 0
-
-
-class _Clause:
-    """One clause's words and a cursor; the grammar's rules read it left to right."""
-
-    def __init__(self, words: Sequence[_Word], lexicon: Words) -> None:
-        self.words = list(words)
-        self.at = 0
-        self.lexicon = lexicon
-
-    @property
-    def done(self) -> bool:
-        return self.at >= len(self.words)
-
-    def word(self, offset: int = 0) -> str:
-        index = self.at + offset
-        return self.words[index].text if 0 <= index < len(self.words) else ""
-
-    def match(self, table: Container[tuple[str, ...]]) -> int:
-        return _longest(self.words, self.at, table)
-
-    def text(self, start: int, end: int) -> str:
-        return " ".join(word.said for word in self.words[start:end])
-
-    def closes(self, offset: int, *, preposition: bool = True) -> bool:
-        """Whether the request ends ``offset`` words on (end, conjunction, filler, subordinator).
-
-        With ``preposition``, a prepositional phrase ends it too.
-        """
-        after, at = self.word(offset), self.at + offset
-        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
-        ends = ends or after in self.lexicon.subordinators
-        return ends or (preposition and bool(_longest(self.words, at, self.lexicon.prepositions)))
-
-    def noun_of_action(self) -> NounOfAction | None:
-        """The noun of action of a light verb at the cursor ("a quick wipe"), else None."""
-        return noun_of_action(
-            [word.text for word in self.words],
-            self.at,
-            self.lexicon.verbs,
-            manner=lambda word: _bare_word(word, self.lexicon),
-            ends=lambda at: self.closes(at - self.at),
-        )
-
-    def asks_back(self) -> bool:
-        """Whether a question's own verb and subject start here ("how many cups do we have")."""
-        return self.word() in self.lexicon.other_verbs and self.word(1) in SUBJECT_PRONOUNS
-
-    def is_boundary(self) -> bool:
-        """Whether a noun phrase ends before the current word."""
-        lexicon, word = self.lexicon, self.word()
-        return (
-            not word
-            or word == ","
-            or bool(self.match(lexicon.prepositions))
-            or bool(self.match(lexicon.negations))
-            or bool(self.match(lexicon.conjunctions))
-            or bool(self.match(lexicon.adverbials))
-            or word in lexicon.copulas
-            or word in lexicon.subordinators
-            or word in lexicon.vague_places
-            or word in INLINE_FILLERS
-            or word in ("to", "back")
-            or self.asks_back()
-        )
-
-
 def parse_request(text: str) -> RequestFrame:
     """The frame of ``text`` (see the module docstring); never raises for any text."""
     return _parse(str(text)[:MAX_PARSE_CHARS])
@@ -289,7 +204,7 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    clauses = _clauses(_tokens(without_tags(unstretched(text))), lexicon)
+    clauses = _clauses(tokens(without_tags(unstretched(text))), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     for number, clause in enumerate(clauses):
         step = _read_clause(clause, lexicon, bare_want=bare)
@@ -315,7 +230,7 @@ def _parse(text: str) -> RequestFrame:
     return RequestFrame(text=text, steps=tuple(steps), context=tuple(context))
 
 
-def _bare_want(clause: Sequence[_Word], lexicon: Words) -> bool:
+def _bare_want(clause: Sequence[Word], lexicon: Words) -> bool:
     """Whether the request is only a thing asked for ("a biscuit please").
 
     It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
@@ -328,11 +243,11 @@ def _bare_want(clause: Sequence[_Word], lexicon: Words) -> bool:
         return False
     if words[0] in ("which", "what", "whichever"):
         return False
-    if any(_longest(clause, index, lexicon.verbs) for index in range(len(clause))):
+    if any(longest(clause, index, lexicon.verbs) for index in range(len(clause))):
         return False
-    if _placement_statement(_Clause(clause, lexicon)) is not None:
+    if _placement_statement(Clause(clause, lexicon)) is not None:
         return False  # "the towels belong behind the door": a statement of where a thing goes
-    content = functools.partial(_bare_word, lexicon=lexicon)
+    content = functools.partial(bare_word, lexicon=lexicon)
     if any(tells_what_happened(words, index, content) for index in range(1, len(words))):
         return False  # "the kettle sparked this morning": what happened, nothing asked for
     return not any(
@@ -341,33 +256,33 @@ def _bare_want(clause: Sequence[_Word], lexicon: Words) -> bool:
     )
 
 
-def _continues(clause: Sequence[_Word], lexicon: Words) -> bool:
+def _continues(clause: Sequence[Word], lexicon: Words) -> bool:
     """A verbless clause that adds to the step before ("..., but not chips", "or the cup")."""
     first = [word.text for word in clause[:2]]
     return bool(first) and (
         first[0] in ("but", "or", "and", "not", "no", "except", "plus")
-        or _longest(clause, 0, lexicon.negations) > 0
+        or longest(clause, 0, lexicon.negations) > 0
     )
 
 
-def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
+def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
     """Sentences split at sequencers, and at "and" / commas followed by a verb."""
-    clauses: list[list[_Word]] = [[]]
+    clauses: list[list[Word]] = [[]]
     index = 0
     while index < len(words):
         word = words[index]
-        if word.text in _BREAK:
+        if word.text in BREAK:
             clauses.append([])
             index += 1
             continue
-        sequencer = _longest(words, index, lexicon.sequencers)
+        sequencer = longest(words, index, lexicon.sequencers)
         if sequencer and clauses[-1] and not _of_a_noun(words, index + sequencer, lexicon):
             clauses.append([])
             index += sequencer
             continue
         base = _gerund(words, index + 1, lexicon) if word.text == "by" else None
         if base is not None and clauses[-1]:
-            clauses.append([word, _Word(base, words[index + 1].said)])  # "by setting": a means
+            clauses.append([word, Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
         if word.text in STATEMENT_JOINERS and _statement_follows(words, index + 1, lexicon):
@@ -390,14 +305,14 @@ def _clauses(words: list[_Word], lexicon: Words) -> list[list[_Word]]:
     return [clause for clause in clauses if clause]
 
 
-def _of_a_noun(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _of_a_noun(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether the sequencer before ``index`` ends on a lone noun's determiner ("after that X")."""
     after = words[index + 1].text if index + 1 < len(words) else ""
     return (
         words[index - 1].text in lexicon.determiners
         and index < len(words)
-        and _bare_word(words[index].text, lexicon)
-        and (not after or after in (",", *_BREAK))
+        and bare_word(words[index].text, lexicon)
+        and (not after or after in (",", *BREAK))
     )
 
 
@@ -412,44 +327,46 @@ PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
 """A stranded preposition: "to <verb> ... with" describes a thing ("something to cut with")."""
 
 
-def _purpose(words: list[_Word], index: int) -> bool:
+def _purpose(words: list[Word], index: int) -> bool:
     """Whether the words from ``index`` on close on a :data:`PURPOSE_ENDINGS` preposition.
 
     The words up to the next comma or sentence end are read.
     """
     end = index
-    while end < len(words) and words[end].text not in (",", *_BREAK):
+    while end < len(words) and words[end].text not in (",", *BREAK):
         end += 1
     return end > index and words[end - 1].text in PURPOSE_ENDINGS
 
 
-def _verb_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _verb_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether a verb of the lexicon (after openers) starts at ``index`` and takes a phrase."""
-    index = _after_openers(words, index, lexicon)
-    size = _longest(words, index, lexicon.verbs)
+    start, index = index, _after_openers(words, index, lexicon)
+    size = longest(words, index, lexicon.verbs)
     # the head of a phrasal verb whose particle comes later ("turn it on")
     size = size or int(index < len(words) and words[index].text in lexicon.particles)
     if not size:
         return False
     after = words[index + size].text if index + size < len(words) else ""
-    # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause
-    return after not in (",", "and", "or") and words[index].text not in lexicon.measures
+    # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause,
+    # or follows an opener ("..., can you climb up and get it")
+    alone = after not in (",", "and", "or") or index > start
+    return alone and words[index].text not in lexicon.measures
 
 
-def _tool_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _tool_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether "use" / "using" (after openers) starts at ``index``: "..., use the whisk to ..."."""
     index = _after_openers(words, index, lexicon)
     return index < len(words) and words[index].text in TOOL_OPENERS
 
 
-def _after_openers(words: list[_Word], index: int, lexicon: Words) -> int:
+def _after_openers(words: list[Word], index: int, lexicon: Words) -> int:
     """The index of the first word from ``index`` on that is no opener."""
-    while index < len(words) and (opener := _longest(words, index, lexicon.openers)):
+    while index < len(words) and (opener := longest(words, index, lexicon.openers)):
         index += opener
     return index
 
 
-def _ends_modal(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _ends_modal(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
     return any(
         modal[-1] == "to"
@@ -459,7 +376,7 @@ def _ends_modal(words: list[_Word], index: int, lexicon: Words) -> bool:
     )
 
 
-def _gerund(words: list[_Word], index: int, lexicon: Words) -> str | None:
+def _gerund(words: list[Word], index: int, lexicon: Words) -> str | None:
     """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
     if index >= len(words) or not words[index].text.endswith("ing"):
         return None
@@ -467,11 +384,7 @@ def _gerund(words: list[_Word], index: int, lexicon: Words) -> str | None:
     return next((base for base in verb_bases(words[index].text) if base in heads), None)
 
 
-SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
-"""Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
-
-
-def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether a statement, not more of the step, starts at ``index`` (after a joiner).
 
     A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
@@ -479,7 +392,7 @@ def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
     then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
     """
     subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
-    if _longest(words, index, lexicon.wants):
+    if longest(words, index, lexicon.wants):
         return False
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
@@ -487,16 +400,16 @@ def _statement_follows(words: list[_Word], index: int, lexicon: Words) -> bool:
         return True
     for at in range(index + 1, min(index + 5, len(words))):
         text = words[at].text
-        if text in lexicon.copulas or _longest(words, at, lexicon.statement_modals):
+        if text in lexicon.copulas or longest(words, at, lexicon.statement_modals):
             return _subject_words(words[index:at], lexicon)
-        if _longest(words, at, lexicon.statement_verbs):
+        if longest(words, at, lexicon.statement_verbs):
             return _subject_words(words[index:at], lexicon)
-        if text in (",", "and", "or", *_BREAK):
+        if text in (",", "and", "or", *BREAK):
             return False
     return False
 
 
-def _joined_verb(words: list[_Word], index: int, lexicon: Words) -> bool:
+def _joined_verb(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether a noun joined to "is" ("dinner's", "the carton's") opens a statement at ``index``.
 
     Only when the word after it names no kind of thing (the household taxonomy): "dinner's
@@ -504,23 +417,23 @@ def _joined_verb(words: list[_Word], index: int, lexicon: Words) -> bool:
     """
     for at in range(index, min(index + 3, len(words) - 1)):
         noun, _, joined = words[at].text.partition("'")
-        if joined in ("s", "re") and _subject_words([*words[index:at], _Word(noun, noun)], lexicon):
+        if joined in ("s", "re") and _subject_words([*words[index:at], Word(noun, noun)], lexicon):
             after = words[at + 1].text
-            return _bare_word(after, lexicon) and household_taxonomy().type_named(after) is None
+            return bare_word(after, lexicon) and household_taxonomy().type_named(after) is None
     return False
 
 
-def _subject_words(words: Sequence[_Word], lexicon: Words) -> bool:
+def _subject_words(words: Sequence[Word], lexicon: Words) -> bool:
     """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
     texts = [word.text for word in words]
     if texts in (["it"], ["there"], ["this"], ["that"]):
         return True
     if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
         texts = texts[1:]  # "the mug", "Dad's mug"
-    return bool(texts) and all(_bare_word(text.removesuffix("'s"), lexicon) for text in texts)
+    return bool(texts) and all(bare_word(text.removesuffix("'s"), lexicon) for text in texts)
 
 
-def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
+def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
     """The thing and the verb of "<thing> [modal] <verb of being somewhere> <place>".
 
     "the serviette should sit on the right of the plate" -> (the serviette, "should sit");
@@ -536,7 +449,7 @@ def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
         if not verb or not _subject_words(clause.words[start:at], lexicon):
             continue
         said = clause.text(at, clause.at + verb)
-        thing = _noun_phrase(_Clause(clause.words[start:at], lexicon))
+        thing = _noun_phrase(Clause(clause.words[start:at], lexicon))
         clause.at += verb
         if thing is not None and clause.match(lexicon.prepositions):
             return thing, said
@@ -544,7 +457,7 @@ def _placement_statement(clause: _Clause) -> tuple[ObjectPhrase, str] | None:
     return None
 
 
-def _skip_openers(clause: _Clause) -> None:
+def _skip_openers(clause: Clause) -> None:
     """Skip openers and the commas after them ("Please, use ...", "Then, put ...")."""
     while not clause.done:
         size = clause.match(clause.lexicon.openers) or int(clause.word() == ",")
@@ -553,7 +466,23 @@ def _skip_openers(clause: _Clause) -> None:
         clause.at += size
 
 
-def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = False) -> Step:
+def _wanted(clause: Clause) -> int:
+    """How many words at the cursor say the speaker wants a thing ("i need", "need" alone).
+
+    A want of the lexicon, or its verb with the "i" dropped ("need an AA"); none before "to"
+    ("i need to put the bins out": what the speaker must do, not a thing asked for).
+    """
+    said = clause.match(clause.lexicon.wants) or int(clause.word() in _DROPPED_SUBJECT_WANTS)
+    return said if said and clause.word(said) != "to" else 0
+
+
+_DROPPED_SUBJECT_WANTS: Final = frozenset(
+    want[1] for want in request_words().wants if len(want) == 2 and want[0] == "i"
+)
+"""The wants said without their "i" ("need an AA", "want the blue one")."""
+
+
+def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = False) -> Step:
     """One clause as a step: openers, the verb, then phrases by role.
 
     A clause that opens with "to" says what the step before is for (``purpose``); one that
@@ -563,14 +492,15 @@ def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = Fa
     purpose = bool(words) and words[0].text == "to"
     means = bool(words) and words[0].text == "by"
     words = words[1:] if purpose or means else words
-    clause = _Clause(words, lexicon)
+    clause = Clause(words, lexicon)
     text = clause.text(0, len(words))
     _skip_openers(clause)
+    unwrap(clause)
     recipient: ObjectPhrase | None = None
     tool: ObjectPhrase | None = None
     verb = ""
     kind_key: tuple[str, str] = ("", "")
-    wanted = clause.match(lexicon.wants)
+    wanted = _wanted(clause)
     if wanted or bare_want:
         clause.at += wanted
         verb, kind_key = WANTED, ("actions", WANTED)
@@ -597,6 +527,10 @@ def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = Fa
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
     if state.kind[1] in OPENING_ACTIONS:
         state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
+    things, place = state.objects, state.landmark.head if state.landmark else ""
+    measures, heads = [phrase.quantity for phrase in things], [phrase.head for phrase in things]
+    if state.kind[1] == "place" and poured(measures, heads, state.relation, place):
+        state.kind = ("actions", "pour")  # "stick a splash of milk in my tea"
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
         state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (
@@ -612,7 +546,7 @@ def _read_clause(words: Sequence[_Word], lexicon: Words, *, bare_want: bool = Fa
     return state.step(lexicon)
 
 
-def _statement_step(clause: _Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
+def _statement_step(clause: Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
     """The place step of a statement of where ``thing`` should be, or a step of nothing.
 
     Only a place with a determiner counts ("in the fridge", not "in soon").
@@ -652,7 +586,7 @@ def _goes_into_a_thing(state: _StepState) -> bool:
     )
 
 
-def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
+def _verb(clause: Clause) -> tuple[str, tuple[str, str]]:
     """The verb at the cursor (phrasal verbs whole, longest first), or none."""
     lexicon = clause.lexicon
     if clause.match(lexicon.idioms):
@@ -685,7 +619,7 @@ def _verb(clause: _Clause) -> tuple[str, tuple[str, str]]:
     return "", ("", "")
 
 
-def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
+def _indirect_object(clause: Clause) -> ObjectPhrase | None:
     """The recipient of "hand me the X", "give Anna the cup", "pass him the salt"."""
     lexicon, word = clause.lexicon, clause.word()
     follows = clause.word(1)
@@ -710,27 +644,11 @@ def _indirect_object(clause: _Clause) -> ObjectPhrase | None:
         head = clause.words[name_end - 1].text
         clause.at = name_end
         return ObjectPhrase(text=said, head=head, person=said)
-    if _bare_word(word, lexicon) and follows in lexicon.determiners:
+    if bare_word(word, lexicon) and follows in lexicon.determiners:
         said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
         clause.at += 1  # the object's determiner: the bare noun is who receives it
         return ObjectPhrase(text=said, head=word, person=said)
     return None
-
-
-def _bare_word(word: str, lexicon: Words) -> bool:
-    """A content word: not a function word the lexicon lists (nor a number)."""
-    return bool(word) and not (
-        word in lexicon.determiners
-        or word in lexicon.pronouns
-        or word in lexicon.people_pronouns
-        or word in lexicon.quantities
-        or word in lexicon.copulas
-        or word in INLINE_FILLERS
-        or word in PARTICLES
-        or word.isdigit()
-        or "'" in word
-        or not word.isalpha()
-    )
 
 
 @dataclass
@@ -766,7 +684,7 @@ class _StepState:
         )
 
 
-def _phrases(clause: _Clause, state: _StepState) -> None:
+def _phrases(clause: Clause, state: _StepState) -> None:
     """Read the rest of the clause: objects, prepositional phrases, particles."""
     lexicon = clause.lexicon
     negated = alternative = after_negated = False
@@ -792,7 +710,7 @@ def _phrases(clause: _Clause, state: _StepState) -> None:
             state.kind = lexicon.verbs[action.verb]  # "give the hob a wipe": wipe the hob
             clause.at += action.size
             continue
-        if word in lexicon.vague_places and _longest(
+        if word in lexicon.vague_places and longest(
             clause.words, clause.at + 1, lexicon.prepositions
         ):
             clause.at += 1  # "somewhere near the bowl": near the bowl
@@ -858,7 +776,7 @@ def _where_it_goes(state: _StepState, lexicon: Words) -> str:
     return "dispose" if rubbish else "put_away"
 
 
-def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
+def _verb_tail(clause: Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
     """The words that finish ``verb`` after its object, and the capability they make.
 
     Only when they are at the cursor and end the clause, or a phrase with a preposition
@@ -870,7 +788,7 @@ def _verb_tail(clause: _Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, 
     return None
 
 
-def _leaves_it(clause: _Clause, state: _StepState) -> bool:
+def _leaves_it(clause: Clause, state: _StepState) -> bool:
     """Whether the word at the cursor is a result word after the verb's object.
 
     "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
@@ -879,12 +797,12 @@ def _leaves_it(clause: _Clause, state: _StepState) -> bool:
     return bool(state.verb) and bool(state.objects) and _result_word(clause)
 
 
-def _result_word(clause: _Clause) -> bool:
+def _result_word(clause: Clause) -> bool:
     """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
     return clause.word() in clause.lexicon.results and clause.closes(1, preposition=False)
 
 
-def _ends_phrasal_verb(clause: _Clause, verb: str, objects: bool) -> bool:
+def _ends_phrasal_verb(clause: Clause, verb: str, objects: bool) -> bool:
     """Whether the word at the cursor is the particle of ``verb``, before or after its object.
 
     "turn the light off", "put the milk away": the particle ends the phrase (nothing but a
@@ -900,12 +818,12 @@ def _ends_phrasal_verb(clause: _Clause, verb: str, objects: bool) -> bool:
     return clause.closes(1) or _setting_follows(clause)
 
 
-def _setting_follows(clause: _Clause) -> bool:
+def _setting_follows(clause: Clause) -> bool:
     """Whether a setting ends the clause after the particle at the cursor ("on low")."""
     return clause.word(1) in clause.lexicon.settings and clause.closes(2)
 
 
-def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str, said: str) -> None:
+def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, said: str) -> None:
     """Give the phrase after a preposition (``said``) its role in the step."""
     phrase = _noun_phrase(clause)
     if phrase is None:
@@ -932,7 +850,7 @@ def _prepositional(clause: _Clause, state: _StepState, role: str, relation: str,
         state.landmark = phrase
 
 
-def _names_someone(clause: _Clause, phrase: ObjectPhrase) -> bool:
+def _names_someone(clause: Clause, phrase: ObjectPhrase) -> bool:
     """A bare capitalised name after "to" / "for" ("to Anna", "for Mr Okafor")."""
     if phrase.determiner or phrase.quantity or phrase.pronoun:
         return False
@@ -975,7 +893,7 @@ def _as_person(phrase: ObjectPhrase) -> ObjectPhrase:
 
 
 def _noun_phrase(
-    clause: _Clause, *, negated: bool = False, alternative: bool = False
+    clause: Clause, *, negated: bool = False, alternative: bool = False
 ) -> ObjectPhrase | None:
     """The noun phrase at the cursor: determiner, quantity, modifiers, head, "of" complement."""
     lexicon = clause.lexicon
@@ -1003,7 +921,7 @@ def _noun_phrase(
     if clause.word(after) in lexicon.measures and clause.word(after + 1) == "of":
         clause.at += 2 + after + int(clause.word(2 + after) in lexicon.determiners)
     elif clause.word(-1) == "of" and clause.word() in lexicon.pronouns:  # "one of those cokes"
-        clause.at += int(_bare_word(clause.word(1), lexicon))
+        clause.at += int(bare_word(clause.word(1), lexicon))
     quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""
     content: list[str] = []
     content_start = clause.at
@@ -1027,7 +945,7 @@ def _noun_phrase(
             break  # "push the door shut": the state it is left in, no part of the thing
         if word in PARTICLES and (
             clause.word(1) in ("", ",", "and", "then", "or", "please")
-            or _longest(clause.words, clause.at + 1, lexicon.prepositions)
+            or longest(clause.words, clause.at + 1, lexicon.prepositions)
             or clause.word(1) in lexicon.determiners  # "an egg out the fridge": where from
         ):
             break  # "set the board down on the stove": the verb's particle, not the thing

@@ -59,6 +59,7 @@ from cogtree.knowledge.node_tables import (
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.wording import compound_head, label_words
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
 SCENE_NS = "https://cogtree.dev/scene#"
@@ -150,8 +151,20 @@ class _Tables(Tables):
     """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        super().__init__(states_in, label_words)
+        super().__init__(states_in, label_words, room_names)
         self.vocabulary = vocabulary
+
+
+def room_names(node: Node) -> tuple[str, ...]:
+    """The words the English dictionary has for a room beside its labels ("hall": hallway).
+
+    Only a label's most frequent sense, when that sense is a made thing (WordNet's artefacts:
+    "study" is first an act of studying, so it gets none).
+    """
+    nouns = shipped_nouns() if "Room" in node.classes else None
+    if nouns is None:
+        return ()
+    return tuple(word for label in node.labels for word in nouns.same_as(label, ARTEFACTS))
 
 
 # -- reading the graph ------------------------------------------------------------------------

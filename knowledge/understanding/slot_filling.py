@@ -41,9 +41,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, antecedent
-from cogtree.knowledge.language.request_frame import SUBJECT_PRONOUNS
 from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
 from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.understanding.lexicon import Lexicon, Mention, Token, tokenize

@@ -18,10 +18,13 @@ any one thing the words fit (:func:`asks_for_any`; the determiners that do are t
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -39,19 +42,20 @@ def describing_words(utterances: Sequence[str], said: str) -> list[str]:
     """The content words after ``said`` in its sentence of the first utterance that holds it.
 
     "Pass me the crackers that are made of whole grain." and "the crackers" -> made, whole,
-    grain (stop words and the words of ``said`` left out). None when ``said`` is not found.
+    grain (stop words and the words of ``said`` left out, and what follows a subordinator:
+    :func:`_before_subordinator`). None when ``said`` is not found.
     """
     wanted = _WORD.findall(said.lower())
     if not wanted:
         return []
     pattern = re.compile(r"\b" + r"\W+".join(map(re.escape, wanted)) + r"\b")
-    for utterance in utterances:
-        found = pattern.search(utterance.lower())
+    for utterance in _as_read(utterances):
+        found = pattern.search(utterance)
         if found is None:
             continue
-        rest = _SENTENCE_END.split(utterance.lower()[found.end() :], maxsplit=1)[0]
+        rest = _SENTENCE_END.split(utterance[found.end() :], maxsplit=1)[0]
         stop = english_stop_words() | set(wanted)
-        return [word for word in _WORD.findall(rest) if word not in stop]
+        return [word for word in _before_subordinator(_WORD.findall(rest)) if word not in stop]
     return []
 
 
@@ -103,14 +107,36 @@ def _said_alone(
     patterns = [r"\b" + r"\W+".join(map(re.escape, said_words)) + r"\b"]
     if rest:  # "a fruit" as the slot holds it, "a bit of fruit" as said: a measure between
         patterns.append(rf"\b{re.escape(said_words[0])}(?:\W+\w+){{1,2}}?\W+of\W+{rest}\b")
-    found = next((m for p in patterns for u in utterances if (m := re.search(p, u.lower()))), None)
+    read = _as_read(utterances)
+    found = next((m for p in patterns for u in read if (m := re.search(p, u))), None)
     if found is None:
         return None
-    after = _CLAUSE_END.split(found.string[found.end() :], maxsplit=1)[0]
     elsewhere = {word for other in others for word in _WORD.findall(other.lower())}
-    if set(_WORD.findall(after)) - english_stop_words() - elsewhere:
+    if set(_more_of_it(found.string[found.end() :])) - english_stop_words() - elsewhere:
         return None
     return found
+
+
+def _as_read(utterances: Sequence[str]) -> list[str]:
+    """``utterances`` as the grammar reads them: lower case, stretched words and tags undone."""
+    return [without_tags(unstretched(utterance)).lower() for utterance in utterances]
+
+
+def _more_of_it(after: str) -> list[str]:
+    """The words after a referent that may say more of it, up to the clause's end.
+
+    A clause ends at a mark or a subordinator ("a nappy before he wees on me": why, not which
+    nappy: :func:`_before_subordinator`); manner words and tags ("quick", "sharpish") say how
+    to do it, not which thing.
+    """
+    said = _before_subordinator(_WORD.findall(_CLAUSE_END.split(after, maxsplit=1)[0]))
+    return [word for word in said if word not in request_words().manner_words]
+
+
+def _before_subordinator(words: Sequence[str]) -> list[str]:
+    """``words`` up to the first subordinator ("before he wees on me": why, not which)."""
+    subordinators = request_words().subordinators
+    return list(itertools.takewhile(lambda word: word not in subordinators, words))
 
 
 def told_apart(candidates: Sequence[Candidate], words: Iterable[str]) -> list[Candidate]:

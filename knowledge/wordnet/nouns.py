@@ -43,6 +43,9 @@ DATA_FOLDER: Final = Path("data") / "wordnet-3.3"
 CACHED_SYNSETS: Final = 8192
 """How many synsets one database keeps parsed (hypernym chains share most of theirs)."""
 
+ARTEFACTS: Final = "noun.artifact"
+"""The lexicographer file of made things (rooms, tools, furniture...)."""
+
 TOPS: Final = "noun.Tops"
 """The lexicographer file of the top synsets (entity, object, artefact, animal, food...)."""
 
@@ -124,6 +127,22 @@ class NounDatabase:
                 seen.add(current.offset)
                 yield current
                 frontier.extend(self.synset(above) for above in current.hypernyms)
+
+    def same_as(self, lemma: str, lexname: str) -> tuple[str, ...]:
+        """The other words of ``lemma``'s most frequent sense, when that sense is in ``lexname``.
+
+        "hallway" -> "hall"; "living room" -> "sitting room", "front room", "parlor"; () for a
+        word unknown or whose first sense is another kind of thing. Words as people write them
+        (lower case, apart).
+        """
+        senses = self.senses(lemma)
+        first = self.synset(senses[0]) if senses else None
+        if first is None or first.lexname != lexname:
+            return ()
+        words = (" ".join(word.lower().replace("-", " ").split("_")) for word in first.lemmas)
+        return tuple(
+            dict.fromkeys(word for word in words if word != " ".join(lemma.lower().split()))
+        )
 
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.

@@ -6,7 +6,8 @@ the house who can do that step, as a ``DELEGATE`` step of a plan (:func:`delegat
 
 Who may be asked (:func:`may_do`), by principle:
 
-- someone the belief says has an ability named like the skill (``cut``), who can be asked now
+- someone the belief says has an ability named like the skill (``cut``) or like the verb the
+  step was asked with (``sew`` for a repair: :func:`ability`), who can be asked now
   (not away, not asleep: :attr:`~skills.action_model.people.Person.can_be_asked`);
 - never a toddler or a child: the robot does not hand a child work it cannot do itself;
   what the user said this turn counts as it does for the hazard check ("I'm only eight" makes
@@ -53,6 +54,11 @@ def skill_of(step: Step) -> str:
     return step.unsupported.rsplit(":", 1)[-1]
 
 
+def asked_with(step: Step) -> str:
+    """The verb ``step`` was asked with, its first word ("sew" of "sew it back on"); or ""."""
+    return step.verb.split()[0] if step.verb else ""
+
+
 def refused_for_want_of_skill(why: GateRationale | None, frame: RequestFrame) -> bool:
     """Whether the readiness gate refused ``frame``'s request only because the robot lacks a skill.
 
@@ -65,12 +71,22 @@ def refused_for_want_of_skill(why: GateRationale | None, frame: RequestFrame) ->
     return why.rationale.strip().rstrip(".") == lacking and harm_word(frame.text) is None
 
 
-def may_do(person: Person, skill: str, handles: Iterable[str] = ()) -> bool:
+def ability(person: Person, skill: str, asked_as: str = "") -> str | None:
+    """``person``'s ability for ``skill``, named like it or like the verb it was ``asked_as``.
+
+    Gran "can sew": a repair asked as "sew it back on" is hers; soldering is not. None when
+    they have neither.
+    """
+    return person.ability_for(skill) or (person.ability_for(asked_as) if asked_as else None)
+
+
+def may_do(person: Person, skill: str, handles: Iterable[str] = (), *, asked_as: str = "") -> bool:
     """Whether ``person`` may be asked to do ``skill`` (see the module docs).
 
-    ``handles``: the hazard flags of what the skill works with (:class:`UnsupportedSkill`).
+    ``handles``: the hazard flags of what the skill works with (:class:`UnsupportedSkill`);
+    ``asked_as``: the verb the step was asked with (:func:`ability`).
     """
-    if person.is_child or not person.can_be_asked or person.ability_for(skill) is None:
+    if person.is_child or not person.can_be_asked or ability(person, skill, asked_as) is None:
         return False
     frail = [v for v in person.vulnerabilities if not is_allergy(v)]  # an allergy is no frailty
     return not (frail and tuple(handles))
@@ -82,14 +98,19 @@ def helper_for(
     speaker: str | None,
     handles: Iterable[str] = (),
     did_part: bool = False,
+    asked_as: str = "",
 ) -> Person | None:
     """Who to ask to do ``skill``: others before ``speaker``, the available before the busy.
 
     The speaker only when ``did_part`` (the robot did its part of the request) and nobody else
-    may; None when nobody may.
+    may; None when nobody may. ``asked_as``: the verb the step was asked with (:func:`ability`).
     """
     flags = tuple(handles)
-    able = [p for p in people if (did_part or p.id != speaker) and may_do(p, skill, flags)]
+    able = [
+        p
+        for p in people
+        if (did_part or p.id != speaker) and may_do(p, skill, flags, asked_as=asked_as)
+    ]
     able.sort(key=lambda person: (person.id == speaker, not person.is_available, person.id))
     return able[0] if able else None
 
@@ -150,21 +171,26 @@ def delegations(
         if not step.unsupported or skill in found:
             continue
         known: UnsupportedSkill | None = skill_named(skill)
-        person = helper_for(people, skill, speaker, known.handles if known else (), did_part)
+        handles, asked_as = known.handles if known else (), asked_with(step)
+        person = helper_for(people, skill, speaker, handles, did_part, asked_as)
         if person is not None:
-            ability = person.ability_for(skill)
-            assert ability is not None  # may_do checked it
-            found[skill] = Delegation(step, skill, person, ability)
+            able = ability(person, skill, asked_as)
+            assert able is not None  # may_do checked it
+            found[skill] = Delegation(step, skill, person, able)
     return list(found.values())
 
 
 def task_words(step: Step) -> str:
     """The step as a task for a person: its verb and the things it names ("chop these carrots").
 
-    The people it names ("slice us ...") are left out; the step's words when it names nothing.
+    The people it names ("slice us ...") are left out; the step's words from its verb on when it
+    names nothing ("sew it back on" of "can you sew it back on").
     """
     things = [phrase.text for phrase in step.wanted if not phrase.person and not phrase.pronoun]
-    return " ".join([step.verb, *things]) if step.verb and things else step.text
+    if step.verb and things:
+        return " ".join([step.verb, *things])
+    at = step.text.lower().find(step.verb) if step.verb else -1
+    return step.text[at:] if at > 0 else step.text
 
 
 ASKED = "I can't "

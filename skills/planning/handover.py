@@ -25,8 +25,14 @@ from cogtree.knowledge.language.unsupported_skills import skill_named
 from cogtree.knowledge.scene.fit_for_use import also_there
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceItem, SlotResolution
-from cogtree.knowledge.wording import joined
-from cogtree.skills.planning.delegation import asked_sentence, believed_people, may_do, skill_of
+from cogtree.knowledge.wording import joined, plural
+from cogtree.skills.planning.delegation import (
+    asked_sentence,
+    asked_with,
+    believed_people,
+    may_do,
+    skill_of,
+)
 from cogtree.skills.planning.plan_model import ToAPlan
 
 UNDONE_SOURCE = "missing_skill"
@@ -46,19 +52,22 @@ def helpers_for(
 
     Reads the belief's people: run it off the tick thread.
     """
-    skills = list(dict.fromkeys(skill_of(step) for step in undone if step.unsupported))
+    skills: dict[str, str] = {}  # each skill and the verb it was first asked with
+    for step in undone:
+        if step.unsupported:
+            skills.setdefault(skill_of(step), asked_with(step))
     if not skills:
         return {}
     labels = {human.id: human.label for human in scene.humans()}
     people = believed_people(scene)
     found = {}
-    for skill in skills:
+    for skill, asked_as in skills.items():
         known = skill_named(skill)
         handles = known.handles if known is not None else ()
         found[skill] = [
             labels.get(person.id, person.id)
             for person in sorted(people, key=lambda person: person.id)
-            if person.id != speaker and may_do(person, skill, handles)
+            if person.id != speaker and may_do(person, skill, handles, asked_as=asked_as)
         ]
     return {skill: names for skill, names in found.items() if names}
 
@@ -134,7 +143,12 @@ def alternatives_item(resolved: Mapping[str, SlotResolution]) -> EvidenceItem | 
     others = [label for item in resolved.values() for label in also_there(item.reasons)]
     if not others:
         return None
-    named = joined([f"the {label}" for label in others], "and")
+    named = joined([_alike(label, others.count(label)) for label in dict.fromkeys(others)], "and")
     said = "is there too, if you meant that one" if len(others) == 1 else "are there too, if you"
     said += "" if len(others) == 1 else " meant one of those"
     return EvidenceItem(source=ALTERNATIVES_SOURCE, text=f"{named} {said} instead.")
+
+
+def _alike(label: str, count: int) -> str:
+    """Things of one label left beside the one handed over: "the mug", "2 more mugs"."""
+    return f"the {label}" if count == 1 else f"{count} more {plural(label)}"

@@ -34,6 +34,9 @@ KITCHEN = """
 :lamp a cog:Object ; rdfs:label "table lamp" ; cog:objectType cog:Lamp ; cog:on :counter .
 :magazine a cog:Object ; rdfs:label "gardening magazine" ; cog:objectType cog:Magazine ;
     cog:on :counter .
+:hallway a cog:Room ; rdfs:label "hallway" .
+:study a cog:Room ; rdfs:label "study" .
+:boots a cog:Object ; rdfs:label "wellies" ; cog:objectType cog:Boots ; cog:inRoom :hallway .
 """
 
 
@@ -66,6 +69,14 @@ def test_a_thing_is_matched_by_what_its_label_says(
     kitchen: SceneGraph, description: str, expected: list[str]
 ) -> None:
     assert ids(kitchen, description) == expected
+
+
+def test_a_room_goes_by_the_names_the_dictionary_gives_it(kitchen: SceneGraph) -> None:
+    """ "the hall" is the hallway (failed before); a word whose first sense is no made thing
+    ("study": an act of studying) gets no other names."""
+    assert ids(kitchen, "the hall") == ["hallway"]
+    assert ids(kitchen, "the wellies in the hall") == ["boots"]
+    assert ids(kitchen, "the survey") == []
 
 
 def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:

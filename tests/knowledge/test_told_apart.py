@@ -78,6 +78,11 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         ("Pass a spoon", "a fork", False),  # not said as such
         ("bring me a bit of fruit?", "a fruit", True),  # held without the measure (failed before)
         ("bring me a bit of the fruit", "a fruit", False),  # "the" between: not as said
+        # read as the grammar reads it: a stretched "please" is a tag (failed before)
+        ("can I have a pear pleeease? no more sweets", "a pear", True),
+        # a subordinate clause says why, a manner word how: neither says which (failed before)
+        ("hand me a bib quick before the soup goes everywhere", "a bib", True),
+        ("hand me a bib sharpish", "a bib", True),
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(

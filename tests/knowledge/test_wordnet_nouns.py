@@ -112,3 +112,10 @@ def test_a_word_has_a_sense_in_a_file_when_any_of_its_senses_is_there(
     assert nouns.has_sense_in("back", "noun.body")  # among its other senses
     assert not nouns.has_sense_in("brother", "noun.body")
     assert not nouns.has_sense_in("qwertyuiop", "noun.body")
+
+
+def test_the_other_words_of_a_first_sense_in_a_file(nouns: NounDatabase) -> None:
+    assert nouns.same_as("Cellar", "noun.artifact") == ("basement",)
+    assert "sitting room" in nouns.same_as("living room", "noun.artifact")
+    assert nouns.same_as("study", "noun.artifact") == ()  # first an act, not a room
+    assert nouns.same_as("no such word", "noun.artifact") == ()

@@ -14,6 +14,7 @@ from cogtree.skills.planning.delegation import (
     helper_for,
     may_do,
     refused_for_want_of_skill,
+    task_words,
 )
 from cogtree.skills.planning.handover import helpers_for
 from cogtree.skills.planning.plan_model import DELEGATE
@@ -145,3 +146,24 @@ def test_a_child_is_never_offered_either() -> None:
     undone = left_undone(parse_request("slice the bread"))
     with SceneGraph.from_turtle_text(HOUSE, source="house") as scene:
         assert helpers_for(scene, undone, speaker=None) == {"cut": ["Ada"]}
+
+
+def test_an_ability_named_like_the_verb_asked_counts_for_that_step_only() -> None:
+    """Someone who "can sew" is asked to sew a button on, a repair (failed before: only an
+    ability named "repair" counted); not to solder a wire, another repair."""
+    tailor = _person("una", abilities=frozenset({"sew"}))
+    (sewing,) = parse_request("sew the button back on my coat").steps
+    (soldering,) = parse_request("solder the loose wire").steps
+    assert sewing.unsupported.endswith("repair") and soldering.unsupported.endswith("repair")
+    (asked,) = delegations([sewing], [tailor], speaker="me")
+    assert asked.person == tailor and asked.ability == "sew"
+    assert delegations([soldering], [tailor], speaker="me") == []
+
+
+def test_a_task_handed_on_is_said_from_its_verb() -> None:
+    """ "can you sew it back on" is handed on as "sew it back on" (failed before: with "can
+    you")."""
+    (step,) = parse_request("can you sew it back on").steps
+    assert task_words(step) == "sew it back on"
+    (named,) = parse_request("could you chop the leeks").steps
+    assert task_words(named) == "chop the leeks"

@@ -6,12 +6,19 @@ its kind ("the dairy stuff", "some cleaning things"). "The mug", "a mug", "one o
 "two mugs" and "some mugs" do not (one meant, any one, or a number the robot does not count
 out). A plural word that is already the things' own name names one thing ("the scissors",
 "my glasses"): :func:`names_every` is told the names of the things the phrase fits.
+
+A singular word that names things of different kinds by what they have in common, and none
+by its own name, names them together: "put the cutlery away" with a fork and a spoon means
+both, as "the cutlery" is what a fork and a spoon are together (told the things' kinds).
+"The spoon" with a teaspoon and a soup spoon names each by its name: one is meant.
+The words of the phrase itself are read, not those of a place after it ("the mugs on the
+table": mugs).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
@@ -23,16 +30,17 @@ HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
 _WORD: Final = re.compile(r"[^\W_]+")
 
 
-def names_every(said: str, names: Iterable[str]) -> bool:
+def names_every(said: str, names: Iterable[str], kinds: Iterable[str] = ()) -> bool:
     """Whether the noun phrase ``said`` means every thing it fits (see the module docs).
 
     ``names``: the labels of the things it fits; a plural head that ends one of them is
-    that thing's own name ("the scissors"), not several things.
+    that thing's own name ("the scissors"), not several things. ``kinds``: their types, which
+    tell a word for things of several kinds together ("the cutlery").
     """
-    words = _WORD.findall(said.lower().replace("'s", ""))
+    lexicon = request_words()
+    words = _noun_words(_WORD.findall(said.lower().replace("'s", "")), lexicon.prepositions)
     if not words:
         return False
-    lexicon = request_words()
     if words[0] in lexicon.every_one:
         return True
     if words[0] in lexicon.quantities - lexicon.any_one or words[0].isdigit():
@@ -40,6 +48,21 @@ def names_every(said: str, names: Iterable[str]) -> bool:
     head = words[-1]
     if head in HEAP_WORDS:
         return len(words) > 1 and words[-2] not in lexicon.determiners
-    if words[0] in lexicon.any_one or "of" in words or not looks_plural(" ".join(words)):
+    if words[0] in lexicon.any_one or "of" in words:
         return False
+    if not looks_plural(" ".join(words)):
+        return _together(words, names, kinds)
     return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
+
+
+def _together(words: list[str], names: Iterable[str], kinds: Iterable[str]) -> bool:
+    """Whether a singular ``words`` names things of several kinds together ("the cutlery")."""
+    if words[0] not in ("the", words[-1]) or len(set(kinds)) < 2:
+        return False
+    return all(words[-1] not in _WORD.findall(name.lower()) for name in names)
+
+
+def _noun_words(words: list[str], prepositions: Container[tuple[str, ...]]) -> list[str]:
+    """``words`` up to a preposition after the first ("the mugs on the table": the mugs)."""
+    cut = next((at for at in range(1, len(words)) if (words[at],) in prepositions), len(words))
+    return words[:cut]

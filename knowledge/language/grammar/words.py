@@ -89,6 +89,12 @@ class Words:
     # the verb's first word -> (the words after the object, (kind, key))
     split_verbs: Mapping[str, tuple[tuple[tuple[str, ...], tuple[str, str]], ...]]
 
+    @functools.cached_property
+    def manner_words(self) -> frozenset[str]:
+        """One-word adverbials and tags: they say how to do it ("quickly", "quick"), never what."""
+        said = (*self.adverbials, *self.comma_tags)
+        return frozenset(phrase[0] for phrase in said if len(phrase) == 1)
+
 
 def _phrase(text: Any) -> tuple[str, ...]:
     if len(words := tuple(str(text).lower().replace("\u2019", "'").split())) > PHRASE_WORDS:

@@ -1,0 +1,144 @@
+"""The words of a request and a cursor over one clause of them, as the request grammar reads them.
+
+:func:`tokens` cuts a request into :class:`Word` s (lower case for the rules, as said for
+the frame's text); :class:`Clause` holds one clause's words and the cursor the grammar's rules
+(:mod:`~knowledge.language.request_frame`) move left to right; :func:`longest` finds the
+longest phrase of a word table at a place; :func:`bare_word` tells a content word from a
+function word of the lexicon.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
+from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
+
+INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
+    "quickly", "carefully", "gently", "just", "right", "away", "here", "there", "for", "then",
+    "kindly", "actually"])  # fmt: skip
+"""Words inside or after a phrase that say nothing about the thing."""
+
+TOKEN: Final = re.compile(
+    r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*|[,.;:!?]|(?<=\s)[-\u2013\u2014](?=\s)"
+)
+"""A word (with its apostrophes), a mark, or a dash between spaces."""
+BREAK: Final = frozenset([".", "!", "?", ";", ":"])
+"""Marks that end a sentence, and so a clause."""
+DASHES: Final = frozenset("-\u2013\u2014")
+"""A dash between spaces sets a clause apart as a comma does ("the pan - the red one")."""
+
+SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
+"""Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
+
+
+@dataclass(frozen=True)
+class Word:
+    """One token of a request: a word or a mark."""
+
+    text: str  # lower case, straight apostrophes
+    said: str  # as written
+
+
+def tokens(text: str) -> list[Word]:
+    """The words and marks of ``text``; a dash between spaces is a comma ("the pan - the red")."""
+    said = (match.group(0) for match in TOKEN.finditer(text))
+    return [Word("," if w in DASHES else w.lower().replace("\u2019", "'"), w) for w in said]
+
+
+def longest(words: Sequence[Word], at: int, table: Container[tuple[str, ...]]) -> int:
+    """How many words from ``at`` the longest entry of ``table`` there covers (longest first)."""
+    ahead = tuple(word.text for word in words[at : at + PHRASE_WORDS])
+    for size in range(len(ahead), 0, -1):
+        if ahead[:size] in table:
+            return size
+    return 0
+
+
+class Clause:
+    """One clause's words and a cursor; the grammar's rules read it left to right."""
+
+    def __init__(self, words: Sequence[Word], lexicon: Words) -> None:
+        self.words = list(words)
+        self.at = 0
+        self.lexicon = lexicon
+
+    @property
+    def done(self) -> bool:
+        """Whether the cursor is past the last word."""
+        return self.at >= len(self.words)
+
+    def word(self, offset: int = 0) -> str:
+        """The word ``offset`` words from the cursor (lower case), or "" past either end."""
+        index = self.at + offset
+        return self.words[index].text if 0 <= index < len(self.words) else ""
+
+    def match(self, table: Container[tuple[str, ...]]) -> int:
+        """How many words at the cursor the longest entry of ``table`` covers (0: none)."""
+        return longest(self.words, self.at, table)
+
+    def text(self, start: int, end: int) -> str:
+        """The words from ``start`` to ``end`` as said."""
+        return " ".join(word.said for word in self.words[start:end])
+
+    def closes(self, offset: int, *, preposition: bool = True) -> bool:
+        """Whether the request ends ``offset`` words on (end, conjunction, filler, subordinator).
+
+        With ``preposition``, a prepositional phrase ends it too.
+        """
+        after, at = self.word(offset), self.at + offset
+        ends = not after or after in (",", "and", "then", "or") or after in INLINE_FILLERS
+        ends = ends or after in self.lexicon.subordinators
+        return ends or (preposition and bool(longest(self.words, at, self.lexicon.prepositions)))
+
+    def noun_of_action(self) -> NounOfAction | None:
+        """The noun of action of a light verb at the cursor ("a quick wipe"), else None."""
+        return noun_of_action(
+            [word.text for word in self.words],
+            self.at,
+            self.lexicon.verbs,
+            manner=lambda word: bare_word(word, self.lexicon),
+            ends=lambda at: self.closes(at - self.at),
+        )
+
+    def asks_back(self) -> bool:
+        """Whether a question's own verb and subject start here ("how many cups do we have")."""
+        return self.word() in self.lexicon.other_verbs and self.word(1) in SUBJECT_PRONOUNS
+
+    def is_boundary(self) -> bool:
+        """Whether a noun phrase ends before the current word."""
+        lexicon, word = self.lexicon, self.word()
+        return (
+            not word
+            or word == ","
+            or bool(self.match(lexicon.prepositions))
+            or bool(self.match(lexicon.negations))
+            or bool(self.match(lexicon.conjunctions))
+            or bool(self.match(lexicon.adverbials))
+            or word in lexicon.copulas
+            or word in lexicon.subordinators
+            or word in lexicon.vague_places
+            or word in INLINE_FILLERS
+            or word in ("to", "back")
+            or self.asks_back()
+            or (word in self.lexicon.manner_words and self.closes(1))  # "a nappy quick"
+        )
+
+
+def bare_word(word: str, lexicon: Words) -> bool:
+    """A content word: not a function word the lexicon lists (nor a number)."""
+    return bool(word) and not (
+        word in lexicon.determiners
+        or word in lexicon.pronouns
+        or word in lexicon.people_pronouns
+        or word in lexicon.quantities
+        or word in lexicon.copulas
+        or word in INLINE_FILLERS
+        or word in PARTICLES
+        or word.isdigit()
+        or "'" in word
+        or not word.isalpha()
+    )
