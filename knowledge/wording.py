@@ -35,16 +35,6 @@ def singular(word: str) -> str:
     return word
 
 
-def plural(phrase: str) -> str:
-    """``phrase`` with its last word plural by the rules :func:`singular` undoes.
-
-    "aa battery" -> "aa batteries", "glass" -> "glasses", "mug" -> "mugs".
-    """
-    if phrase.endswith("y") and phrase[-2:-1] not in tuple("aeiou"):
-        return phrase[:-1] + "ies"
-    return phrase + ("es" if phrase.endswith(("s", "x", "z", "ch", "sh")) else "s")
-
-
 def singular_forms(word: str) -> list[str]:
     """``word`` and, for a plausible plural, its singular forms ("bottles" -> "bottle").
 

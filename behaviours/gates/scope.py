@@ -231,9 +231,8 @@ class DetectScope(LLMBehaviour[ScopeDecision]):
         if len(asking) == 1:
             why = f"a question about a thing only {asking[0]} answers questions about"
             return Verdict(self._decision(asking[0], 0.8, why), why)
-        # a cue said in a remark beside a request ("I've only got socks on") asks for nothing
-        asked = " ".join(step.text for step in frame.steps) or utterance
-        cued = cued_pack(self._registry().packs, asked, self._lexicons)
+        asked = " ".join(s.text for s in frame.steps if s.action or s.unsupported) or utterance
+        cued = cued_pack(self._registry().packs, asked, self._lexicons)  # not a remark's cue
         if cued is not None:
             why = f"a cue phrase of a task of {cued}, naming what that task is about"
             return Verdict(self._decision(cued, 0.8, why), why)

@@ -36,6 +36,7 @@ from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.statements import tells_what_happened
+from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import head_word, verb_bases
@@ -349,7 +350,7 @@ def _verb_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     after = words[index + size].text if index + size < len(words) else ""
     # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause,
     # or follows an opener ("..., can you climb up and get it")
-    alone = after not in (",", "and", "or") or index > start
+    alone = after not in (",", "and", "or") or _addressed(words[start:index])
     return alone and words[index].text not in lexicon.measures
 
 
@@ -364,6 +365,11 @@ def _after_openers(words: list[Word], index: int, lexicon: Words) -> int:
     while index < len(words) and (opener := longest(words, index, lexicon.openers)):
         index += opener
     return index
+
+
+def _addressed(openers: Sequence[Word]) -> bool:
+    """Whether ``openers`` ask the listener ("can you", "please"): a verb follows them."""
+    return any(word.text in ("you", "u", "please", "kindly") for word in openers)
 
 
 def _ends_modal(words: list[Word], index: int, lexicon: Words) -> bool:
@@ -459,27 +465,11 @@ def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
 
 def _skip_openers(clause: Clause) -> None:
     """Skip openers and the commas after them ("Please, use ...", "Then, put ...")."""
-    while not clause.done:
+    while not clause.done and not clause.match(clause.lexicon.wants):  # "any chance of"
         size = clause.match(clause.lexicon.openers) or int(clause.word() == ",")
         if not size:
             return
         clause.at += size
-
-
-def _wanted(clause: Clause) -> int:
-    """How many words at the cursor say the speaker wants a thing ("i need", "need" alone).
-
-    A want of the lexicon, or its verb with the "i" dropped ("need an AA"); none before "to"
-    ("i need to put the bins out": what the speaker must do, not a thing asked for).
-    """
-    said = clause.match(clause.lexicon.wants) or int(clause.word() in _DROPPED_SUBJECT_WANTS)
-    return said if said and clause.word(said) != "to" else 0
-
-
-_DROPPED_SUBJECT_WANTS: Final = frozenset(
-    want[1] for want in request_words().wants if len(want) == 2 and want[0] == "i"
-)
-"""The wants said without their "i" ("need an AA", "want the blue one")."""
 
 
 def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = False) -> Step:
@@ -500,7 +490,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     tool: ObjectPhrase | None = None
     verb = ""
     kind_key: tuple[str, str] = ("", "")
-    wanted = _wanted(clause)
+    wanted = wants_at(clause)
     if wanted or bare_want:
         clause.at += wanted
         verb, kind_key = WANTED, ("actions", WANTED)
@@ -527,9 +517,8 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
     if state.kind[1] in OPENING_ACTIONS:
         state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
-    things, place = state.objects, state.landmark.head if state.landmark else ""
-    measures, heads = [phrase.quantity for phrase in things], [phrase.head for phrase in things]
-    if state.kind[1] == "place" and poured(measures, heads, state.relation, place):
+    heads, place = [p.head for p in state.objects], state.landmark.head if state.landmark else ""
+    if state.kind[1] == "place" and poured(heads, state.relation, place):
         state.kind = ("actions", "pour")  # "stick a splash of milk in my tea"
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
         state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into

@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from sys import intern
-from typing import Any
+from typing import Any, Final
 
 from oxrdflib.store import OxigraphStore
 from pyoxigraph import Literal as OxLiteral
@@ -155,16 +155,22 @@ class _Tables(Tables):
         self.vocabulary = vocabulary
 
 
+ROOM_KINDS: Final = ("room", "passage")
+"""What a room of a home is in the English dictionary (a kitchen is a room, a hallway a passage)."""
+
+
 def room_names(node: Node) -> tuple[str, ...]:
     """The words the English dictionary has for a room beside its labels ("hall": hallway).
 
-    Only a label's most frequent sense, when that sense is a made thing (WordNet's artefacts:
-    "study" is first an act of studying, so it gets none).
+    Only a label's most frequent sense, when it is a room (WordNet's artefacts under "room":
+    "study" is first an act of studying, "lounge" a sofa, so they get none), and only words
+    whose own first sense it is (:meth:`~knowledge.wordnet.nouns.NounDatabase.same_as`).
     """
     nouns = shipped_nouns() if "Room" in node.classes else None
     if nouns is None:
         return ()
-    return tuple(word for label in node.labels for word in nouns.same_as(label, ARTEFACTS))
+    names = (nouns.same_as(label, ARTEFACTS, ROOM_KINDS) for label in node.labels)
+    return tuple(word for same in names for word in same)
 
 
 # -- reading the graph ------------------------------------------------------------------------

@@ -125,18 +125,26 @@ def _as_read(utterances: Sequence[str]) -> list[str]:
 def _more_of_it(after: str) -> list[str]:
     """The words after a referent that may say more of it, up to the clause's end.
 
-    A clause ends at a mark or a subordinator ("a nappy before he wees on me": why, not which
-    nappy: :func:`_before_subordinator`); manner words and tags ("quick", "sharpish") say how
-    to do it, not which thing.
+    A clause ends at a mark or a clause of why or when, and manner words say nothing of the
+    thing (:func:`_before_subordinator`).
     """
-    said = _before_subordinator(_WORD.findall(_CLAUSE_END.split(after, maxsplit=1)[0]))
-    return [word for word in said if word not in request_words().manner_words]
+    return _before_subordinator(_WORD.findall(_CLAUSE_END.split(after, maxsplit=1)[0]))
+
+
+WHY_OR_WHEN: Final = frozenset(
+    ["before", "because", "cos", "coz", "so", "while", "until", "since", "whenever", "though"]
+)
+"""Subordinators that say why or when, never which thing: "if", "unless", "where", "once" or
+"when" may ("a mug if it is clean", "a drink unless it is beer")."""
 
 
 def _before_subordinator(words: Sequence[str]) -> list[str]:
-    """``words`` up to the first subordinator ("before he wees on me": why, not which)."""
-    subordinators = request_words().subordinators
-    return list(itertools.takewhile(lambda word: word not in subordinators, words))
+    """``words`` up to a clause of why or when ("before he wees on me": why, not which).
+
+    Manner words and tags ("quick", "sharpish") say how to do it, not which thing: left out.
+    """
+    said = itertools.takewhile(lambda word: word not in WHY_OR_WHEN, words)
+    return [word for word in said if word not in request_words().manner_words]
 
 
 def told_apart(candidates: Sequence[Candidate], words: Iterable[str]) -> list[Candidate]:

@@ -128,21 +128,42 @@ class NounDatabase:
                 yield current
                 frontier.extend(self.synset(above) for above in current.hypernyms)
 
-    def same_as(self, lemma: str, lexname: str) -> tuple[str, ...]:
-        """The other words of ``lemma``'s most frequent sense, when that sense is in ``lexname``.
+    def same_as(self, lemma: str, lexname: str, kinds: tuple[str, ...]) -> tuple[str, ...]:
+        """The words whose most frequent sense is ``lemma``'s, a kind of ``kinds`` in ``lexname``.
 
-        "hallway" -> "hall"; "living room" -> "sitting room", "front room", "parlor"; () for a
-        word unknown or whose first sense is another kind of thing. Words as people write them
-        (lower case, apart).
+        With kinds room and passage: "hallway" -> "hall" and "living room" -> "sitting room",
+        "front room" (each that word's first sense); "bathroom" gets no "bath" (first a tub),
+        a "lounge" no "sofa" (that sense is no room). () for a word unknown or whose first sense
+        is not in ``lexname`` under one of ``kinds``. Words as people write them (lower case,
+        apart).
         """
+        return self._same_as(" ".join(lemma.lower().split()), lexname, kinds)
+
+    @lru_cache(maxsize=1024)  # noqa: B019 - the database lives as long as the process
+    def _same_as(self, lemma: str, lexname: str, kinds: tuple[str, ...]) -> tuple[str, ...]:
         senses = self.senses(lemma)
         first = self.synset(senses[0]) if senses else None
-        if first is None or first.lexname != lexname:
+        if first is None or first.lexname != lexname or not self._under(first, kinds):
             return ()
         words = (" ".join(word.lower().replace("-", " ").split("_")) for word in first.lemmas)
         return tuple(
-            dict.fromkeys(word for word in words if word != " ".join(lemma.lower().split()))
+            dict.fromkeys(
+                word for word in words if word != lemma and self.senses(word)[:1] == (first.offset,)
+            )
         )
+
+    def _under(self, synset: Synset, kinds: tuple[str, ...]) -> bool:
+        """Whether ``synset`` or a hypernym of it in its own file is named one of ``kinds``."""
+        frontier, seen = [synset], set()
+        while frontier:
+            current = frontier.pop(0)
+            if current.offset in seen or current.lexname != synset.lexname:
+                continue
+            if set(kinds).intersection(current.lemmas):
+                return True
+            seen.add(current.offset)
+            frontier.extend(self.synset(above) for above in current.hypernyms)
+        return False
 
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.

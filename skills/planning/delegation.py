@@ -32,6 +32,7 @@ cannot do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -74,10 +75,16 @@ def refused_for_want_of_skill(why: GateRationale | None, frame: RequestFrame) ->
 def ability(person: Person, skill: str, asked_as: str = "") -> str | None:
     """``person``'s ability for ``skill``, named like it or like the verb it was ``asked_as``.
 
-    Gran "can sew": a repair asked as "sew it back on" is hers; soldering is not. None when
-    they have neither.
+    Gran "can sew": a repair asked as "sew it back on" is hers; soldering is not. The verb
+    counts only when it is one of the skill's own verbs and the ability is that verb alone
+    (someone who can "make beds" is not asked to "make the dinner"). None when neither.
     """
-    return person.ability_for(skill) or (person.ability_for(asked_as) if asked_as else None)
+    named = person.ability_for(skill)
+    if named is not None or not asked_as:
+        return named
+    known = skill_named(skill)
+    said = known is not None and asked_as in known.verbs and asked_as in person.abilities
+    return asked_as if said else None
 
 
 def may_do(person: Person, skill: str, handles: Iterable[str] = (), *, asked_as: str = "") -> bool:
@@ -189,8 +196,8 @@ def task_words(step: Step) -> str:
     things = [phrase.text for phrase in step.wanted if not phrase.person and not phrase.pronoun]
     if step.verb and things:
         return " ".join([step.verb, *things])
-    at = step.text.lower().find(step.verb) if step.verb else -1
-    return step.text[at:] if at > 0 else step.text
+    found = re.search(rf"\b{re.escape(step.verb)}\b", step.text.lower()) if step.verb else None
+    return step.text[found.start() :] if found else step.text
 
 
 ASKED = "I can't "

@@ -25,7 +25,7 @@ from cogtree.knowledge.language.unsupported_skills import skill_named
 from cogtree.knowledge.scene.fit_for_use import also_there
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import EvidenceItem, SlotResolution
-from cogtree.knowledge.wording import joined, plural
+from cogtree.knowledge.wording import joined
 from cogtree.skills.planning.delegation import (
     asked_sentence,
     asked_with,
@@ -52,22 +52,23 @@ def helpers_for(
 
     Reads the belief's people: run it off the tick thread.
     """
-    skills: dict[str, str] = {}  # each skill and the verb it was first asked with
+    skills: dict[str, list[str]] = {}  # each skill and the verbs it was asked with
     for step in undone:
         if step.unsupported:
-            skills.setdefault(skill_of(step), asked_with(step))
+            skills.setdefault(skill_of(step), []).append(asked_with(step))
     if not skills:
         return {}
     labels = {human.id: human.label for human in scene.humans()}
     people = believed_people(scene)
     found = {}
-    for skill, asked_as in skills.items():
+    for skill, verbs in skills.items():
         known = skill_named(skill)
         handles = known.handles if known is not None else ()
         found[skill] = [
             labels.get(person.id, person.id)
             for person in sorted(people, key=lambda person: person.id)
-            if person.id != speaker and may_do(person, skill, handles, asked_as=asked_as)
+            if person.id != speaker
+            and any(may_do(person, skill, handles, asked_as=verb) for verb in verbs)
         ]
     return {skill: names for skill, names in found.items() if names}
 
@@ -150,5 +151,5 @@ def alternatives_item(resolved: Mapping[str, SlotResolution]) -> EvidenceItem | 
 
 
 def _alike(label: str, count: int) -> str:
-    """Things of one label left beside the one handed over: "the mug", "2 more mugs"."""
-    return f"the {label}" if count == 1 else f"{count} more {plural(label)}"
+    """Things of one label left beside the one handed over: "the mug", "2 more like the mug"."""
+    return f"the {label}" if count == 1 else f"{count} more like the {label}"

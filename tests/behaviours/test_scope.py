@@ -305,3 +305,16 @@ def test_of_several_connected_packs_the_one_whose_task_holds_the_request_is_take
     assert blackboard.get("/turn/domain") == "household" and llm.calls == []
     rationale = blackboard.get("/rationale/detectscope").rationale
     assert "only household has a task that holds it whole" in rationale
+
+
+def test_a_cue_phrase_in_a_remark_beside_a_request_routes_nothing(
+    detect: Detect, blackboard: BlackboardView, lexicons: dict[str, Any]
+) -> None:
+    """ "I've only got socks on" holds a cue of the advisor's substitutions; the request beside
+    it is a fetch (failed before: the advisor offered other dishes)."""
+    utterance = "can you grab me the trainers from the hall? I've only got socks on"
+    harness, node, llm = detect(utterance, handles=lexicons)
+    assert lexicons["workers"].wait_idle(60.0)
+    harness.tick()
+    assert node.status == Status.SUCCESS and llm.calls == []
+    assert blackboard.get("/turn/domain") == "household"

@@ -13,7 +13,8 @@ from cogtree.knowledge.language.grammar.indirect_requests import wrapped_request
 @pytest.mark.parametrize(
     ("text", "verb"),
     [
-        ("any chance you could water the ferns", "water"),
+        ("is it possible you could water the ferns", "water"),
+        ("you could tidy the desk", "tidy"),  # what is left after an opener ("any chance")
         ("i was wondering if you might possibly tidy the desk", "tidy"),
         ("do you think you'd fetch the post", "fetch"),
         ("would it be possible for you to shut the gate", "shut"),
@@ -28,4 +29,17 @@ def test_the_request_starts_after_its_wrapping(text: str, verb: str) -> None:
 
 @pytest.mark.parametrize("text", ["the ferns need water", "do you think you could", "hello you"])
 def test_words_that_wrap_no_verb_open_nothing(text: str) -> None:
+    assert wrapped_request(text.split()) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i'm worried you might drop the glass",
+        "they say you can bring the kettle",
+        "i don't think you could lift the wardrobe",
+        "i wish you would stop moving the bleach",
+    ],
+)
+def test_a_worry_a_report_or_a_doubt_wraps_no_request(text: str) -> None:
     assert wrapped_request(text.split()) is None

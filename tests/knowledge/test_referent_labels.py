@@ -36,6 +36,8 @@ KITCHEN = """
     cog:on :counter .
 :hallway a cog:Room ; rdfs:label "hallway" .
 :study a cog:Room ; rdfs:label "study" .
+:lounge a cog:Room ; rdfs:label "lounge" .
+:settee a cog:Object ; rdfs:label "settee" ; cog:objectType cog:Sofa ; cog:inRoom :lounge .
 :boots a cog:Object ; rdfs:label "wellies" ; cog:objectType cog:Boots ; cog:inRoom :hallway .
 """
 
@@ -77,6 +79,7 @@ def test_a_room_goes_by_the_names_the_dictionary_gives_it(kitchen: SceneGraph) -
     assert ids(kitchen, "the hall") == ["hallway"]
     assert ids(kitchen, "the wellies in the hall") == ["boots"]
     assert ids(kitchen, "the survey") == []
+    assert ids(kitchen, "the sofa") == ["settee"]  # "lounge" is first a sofa: not the room's
 
 
 def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:

@@ -607,13 +607,33 @@ def test_a_missing_skill_after_an_opener_is_its_own_step() -> None:
 @pytest.mark.parametrize(
     ("text", "action"),
     [
-        # a liquid put into something is poured (failed before: both read as placing)
-        ("pop a dash of cream in my coffee", "pour"),
+        # a drink put into a drink or a drinking vessel is poured (failed before: placed)
+        ("pop a splash of milk in my coffee", "pour"),
         ("put some orange juice in the tumbler", "pour"),
-        # a drink's carton put away, or a liquid into no vessel: moved, not poured
+        # a drink's carton put away, into a vessel for other things, or no drink: moved
         ("put the juice in the fridge", "place"),
         ("put the lemonade in the picnic basket", "place"),
+        ("put the wine in the ice bucket", "place"),
+        ("put a drop of the medicine in his juice", "place"),
+        ("pick up the sock and drop it in the basket", "place"),
     ],
 )
-def test_putting_a_liquid_into_a_vessel_or_a_drink_is_pouring(text: str, action: str) -> None:
-    assert only_step(text).action == action
+def test_putting_a_drink_into_a_drink_or_a_glass_is_pouring(text: str, action: str) -> None:
+    assert parse_request(text).steps[-1].action == action
+
+
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        # what happened to the thing ends its phrase (failed before: no step at all)
+        ("where did the stepladder end up?", "the stepladder"),
+        ("which room has the laundry basket got to?", "the laundry basket"),
+        ("where have my slippers gone", "my slippers"),
+    ],
+)
+def test_a_where_question_asks_after_the_thing_whatever_happened_to_it(
+    text: str, thing: str
+) -> None:
+    step = only_step(text)
+    assert step.action == "find"
+    assert [phrase.text for phrase in step.wanted] == [thing]

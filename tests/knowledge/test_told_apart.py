@@ -26,6 +26,12 @@ SHELF = [
 ]
 
 
+def test_words_of_why_and_how_describe_nothing() -> None:
+    """ "a bib sharpish before the soup spills": no describing word (failed before)."""
+    assert describing_words(["hand me a bib sharpish before the soup spills"], "a bib") == []
+    assert describing_words(["a mug if it is clean"], "a mug") == ["clean"]
+
+
 @pytest.mark.parametrize(
     ("utterance", "said", "words"),
     [
@@ -83,6 +89,9 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         # a subordinate clause says why, a manner word how: neither says which (failed before)
         ("hand me a bib quick before the soup goes everywhere", "a bib", True),
         ("hand me a bib sharpish", "a bib", True),
+        # a condition may say which: not any one
+        ("bring me a drink unless it is beer", "a drink", False),
+        ("pass me a mug if it is clean", "a mug", False),
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(

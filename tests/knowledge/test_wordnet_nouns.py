@@ -114,8 +114,11 @@ def test_a_word_has_a_sense_in_a_file_when_any_of_its_senses_is_there(
     assert not nouns.has_sense_in("qwertyuiop", "noun.body")
 
 
-def test_the_other_words_of_a_first_sense_in_a_file(nouns: NounDatabase) -> None:
-    assert nouns.same_as("Cellar", "noun.artifact") == ("basement",)
-    assert "sitting room" in nouns.same_as("living room", "noun.artifact")
-    assert nouns.same_as("study", "noun.artifact") == ()  # first an act, not a room
-    assert nouns.same_as("no such word", "noun.artifact") == ()
+def test_the_other_words_of_a_first_sense_of_a_kind(nouns: NounDatabase) -> None:
+    rooms = ("room", "passage")
+    assert nouns.same_as("Hallway", "noun.artifact", rooms) == ("hall",)
+    assert "sitting room" in nouns.same_as("living room", "noun.artifact", rooms)
+    assert nouns.same_as("bathroom", "noun.artifact", rooms) == ()  # "bath" is first a tub
+    assert nouns.same_as("lounge", "noun.artifact", rooms) == ()  # first a sofa: no room
+    assert nouns.same_as("study", "noun.artifact", rooms) == ()  # first an act, not a room
+    assert nouns.same_as("no such word", "noun.artifact", rooms) == ()

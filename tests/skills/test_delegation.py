@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from cogtree.knowledge.language.missing_steps import left_undone
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.unsupported_skills import skill_named
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import GateRationale
 from cogtree.skills.action_model.people import Person
@@ -57,6 +58,11 @@ def test_a_vulnerable_person_is_not_asked_to_handle_a_blade_or_heat() -> None:
     assert not may_do(frail, "cut", ("sharp",))
     assert not may_do(frail, "cook", ("heat_source",))
     assert may_do(frail, "fold", ())
+    climbing = skill_named("climb")  # a height: nobody frail climbs for the robot
+    assert climbing is not None and climbing.handles
+    climber = _person("gran", "elderly", vulnerabilities=frozenset({"frail"}), abilities={"climb"})
+    assert not may_do(climber, "climb", climbing.handles)
+    assert may_do(_person("gran", "elderly", abilities={"climb"}), "climb", climbing.handles)
     assert may_do(_person("gran", "elderly"), "cut", ("sharp",))
 
 
@@ -158,6 +164,9 @@ def test_an_ability_named_like_the_verb_asked_counts_for_that_step_only() -> Non
     (asked,) = delegations([sewing], [tailor], speaker="me")
     assert asked.person == tailor and asked.ability == "sew"
     assert delegations([soldering], [tailor], speaker="me") == []
+    maker = _person("una", abilities=frozenset({"make beds"}))
+    (cooking,) = parse_request("can you make the dinner").steps
+    assert delegations([cooking], [maker], speaker="me") == []  # "make" is no cooking verb
 
 
 def test_a_task_handed_on_is_said_from_its_verb() -> None:

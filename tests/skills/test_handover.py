@@ -67,5 +67,5 @@ def test_look_alikes_left_beside_the_one_handed_over_are_offered() -> None:
     same = chose.model_copy(update={"reasons": ["any would do (on counter); also there: a b, a b"]})
     item = alternatives_item({"object": same})
     assert item is not None  # look-alikes are counted, not listed one by one (failed before)
-    assert item.text == "2 more a bs are there too, if you meant one of those instead."
+    assert item.text == "2 more like the a b are there too, if you meant one of those instead."
     assert alternatives_item({"object": chose.model_copy(update={"reasons": []})}) is None

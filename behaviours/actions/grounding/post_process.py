@@ -402,8 +402,7 @@ class PostProcess(keys.DeclaredKeys, BackgroundWork[None]):
             ruled = _ruled_types(shipped_hazard_rules()) if any_one or alone else None
             if any_one:  # "a piece of fruit": the apple or the satsuma
                 candidates = any_one_will_do(candidates, places, readings, ruled)
-            labels, kinds = [c.label for c in candidates], [c.type or "" for c in candidates]
-            every = names_every(item, labels, kinds)
+            every = names_every(item, [candidate.label for candidate in candidates])
             if lookup.for_use and not every:  # side by side before the speaker: "that fruit"
                 candidates = any_will_do(candidates, places, readings, ruled if alone else None)
             first = candidates if first is None else first
@@ -543,8 +542,7 @@ def each_of_several(
     listed = all(thing.among is None or thing.among <= len(things) for thing in things)
     if not 1 < len(things) <= EACH_LIMIT or {t.id for t in things} != set(found.ids):
         return []
-    labels, kinds = [thing.label for thing in things], [thing.type or "" for thing in things]
-    if not listed or not names_every(found.said, labels, kinds):
+    if not listed or not names_every(found.said, [thing.label for thing in things]):
         return []
     return [
         (

@@ -125,7 +125,13 @@ class Clause:
             or word in ("to", "back")
             or self.asks_back()
             or (word in self.lexicon.manner_words and self.closes(1))  # "a nappy quick"
+            or self._where_ending()
         )
+
+    def _where_ending(self) -> bool:
+        """Whether what happened to a thing asked after starts here ("... end up in?")."""
+        size = self.match(self.lexicon.where_endings)
+        return bool(size) and self.closes(size)
 
 
 def bare_word(word: str, lexicon: Words) -> bool:

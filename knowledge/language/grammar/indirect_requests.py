@@ -1,14 +1,16 @@
 """Requests said indirectly: "any chance you could bring me a snack" asks to bring a snack.
 
-People often wrap a request in a question about the listener ("is there any chance you
-could ...", "do you think you could ...", "would you be able to ...") or in a wish of their
-own ("I was wondering if you could ...", "it would be great if you could ..."). Whatever the
-wrapping, the request starts at the verb after the listener and a modal ("you could", "you'd",
-"you might possibly"), after "able to", or after "for you to"; the words before it are
-politeness and carry no action. :func:`wrapped_request` finds where that verb starts and
-:func:`unwrap` moves a clause's cursor there when a verb of the grammar is there, so "do
-you think you could" alone, or "you could see it was broken" (no verb of the grammar's),
-opens nothing.
+People often wrap a request in a question about the listener ("do you think you could ...",
+"would you be able to ...", "would it be possible for you to ...") or in a wish of their
+own ("I was wondering if you could ..."). The request starts at the verb after the listener
+and a modal ("you could", "you'd", "you might possibly"), after "able to", or after "for you
+to"; the words before it are politeness and carry no action. Only such a wrapping counts: the
+clause opens with it or with a question's auxiliary ("do you think", "would it be"), or the
+listener follows "if" or "whether". A worry, a report or a doubt is no request: "I'm worried
+you might drop the glass", "they say you can bring the kettle", "I don't think you could lift
+it" wrap nothing (nor does any wrapping after a negation). :func:`wrapped_request` finds
+where the verb starts and :func:`unwrap` moves a clause's cursor there when a verb of the
+grammar is there.
 """
 
 from __future__ import annotations
@@ -24,23 +26,33 @@ MODALS: Final = frozenset(["can", "could", "would", "will", "might"])
 """Modals that ask something of the listener after "you" ("you could", "you'd")."""
 SOFTENERS: Final = frozenset(["possibly", "please", "just", "maybe", "perhaps", "kindly"])
 """Words that may stand between the modal and the verb ("you could possibly ...")."""
-LEADS: Final = (("able", "to"), ("for", "you", "to"))
+LEADS: Final = (("be", "able", "to"), ("able", "to"), ("for", "you", "to"))
 """Other words right before the verb of a wrapped request ("be able to", "for you to")."""
+AUXILIARIES: Final = frozenset(["do", "does", "would", "could", "will", "can", "is", "might"])
+"""Words a question about the listener opens with ("do you think ...", "would it be ...")."""
+CONDITIONALS: Final = frozenset(["if", "whether"])
+"""Words the listener follows in a wish ("I was wondering if you could ...")."""
+NEGATIONS: Final = frozenset(["not", "don't", "dont", "never", "no", "doubt", "can't"])
+"""Words after which a wrapping is no request ("I don't think you could ...")."""
 
 
 def wrapped_request(words: Sequence[str]) -> int | None:
     """Where the verb of a request wrapped in ``words`` starts, else None (lower-case words).
 
-    The first place after a listener and a modal, or after a lead (:data:`LEADS`), with any
+    The first place after a wrapping the clause may open with (see the module docs), with any
     softeners skipped; None when the words wrap nothing ("you could" at the end).
     """
+    asking = bool(words) and words[0] in AUXILIARIES
     for index in range(len(words)):
+        if words[index] in NEGATIONS:
+            return None
         start = _after_wrapper(words, index)
-        if start is not None:
-            while start < len(words) and words[start] in SOFTENERS:
-                start += 1
-            if start < len(words):
-                return start
+        if start is None:
+            continue
+        opened = index == 0 or asking or words[index - 1] in CONDITIONALS
+        while opened and start < len(words) and words[start] in SOFTENERS:
+            start += 1
+        return start if opened and start < len(words) else None
     return None
 
 

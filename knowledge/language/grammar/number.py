@@ -7,12 +7,8 @@ its kind ("the dairy stuff", "some cleaning things"). "The mug", "a mug", "one o
 out). A plural word that is already the things' own name names one thing ("the scissors",
 "my glasses"): :func:`names_every` is told the names of the things the phrase fits.
 
-A singular word that names things of different kinds by what they have in common, and none
-by its own name, names them together: "put the cutlery away" with a fork and a spoon means
-both, as "the cutlery" is what a fork and a spoon are together (told the things' kinds).
-"The spoon" with a teaspoon and a soup spoon names each by its name: one is meant.
 The words of the phrase itself are read, not those of a place after it ("the mugs on the
-table": mugs).
+table": mugs; "the off milk" keeps its "off", which no determiner follows).
 """
 
 from __future__ import annotations
@@ -30,12 +26,11 @@ HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
 _WORD: Final = re.compile(r"[^\W_]+")
 
 
-def names_every(said: str, names: Iterable[str], kinds: Iterable[str] = ()) -> bool:
+def names_every(said: str, names: Iterable[str]) -> bool:
     """Whether the noun phrase ``said`` means every thing it fits (see the module docs).
 
     ``names``: the labels of the things it fits; a plural head that ends one of them is
-    that thing's own name ("the scissors"), not several things. ``kinds``: their types, which
-    tell a word for things of several kinds together ("the cutlery").
+    that thing's own name ("the scissors"), not several things.
     """
     lexicon = request_words()
     words = _noun_words(_WORD.findall(said.lower().replace("'s", "")), lexicon.prepositions)
@@ -48,21 +43,23 @@ def names_every(said: str, names: Iterable[str], kinds: Iterable[str] = ()) -> b
     head = words[-1]
     if head in HEAP_WORDS:
         return len(words) > 1 and words[-2] not in lexicon.determiners
-    if words[0] in lexicon.any_one or "of" in words:
+    if words[0] in lexicon.any_one or "of" in words or not looks_plural(" ".join(words)):
         return False
-    if not looks_plural(" ".join(words)):
-        return _together(words, names, kinds)
     return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
 
 
-def _together(words: list[str], names: Iterable[str], kinds: Iterable[str]) -> bool:
-    """Whether a singular ``words`` names things of several kinds together ("the cutlery")."""
-    if words[0] not in ("the", words[-1]) or len(set(kinds)) < 2:
-        return False
-    return all(words[-1] not in _WORD.findall(name.lower()) for name in names)
-
-
 def _noun_words(words: list[str], prepositions: Container[tuple[str, ...]]) -> list[str]:
-    """``words`` up to a preposition after the first ("the mugs on the table": the mugs)."""
-    cut = next((at for at in range(1, len(words)) if (words[at],) in prepositions), len(words))
+    """``words`` up to a place phrase after the first: a preposition, then a determiner.
+
+    "the mugs on the table": the mugs; "the off milk", "the left over curry": no place.
+    """
+    determiners = request_words().determiners
+    cut = next(
+        (
+            at
+            for at in range(1, len(words) - 1)
+            if (words[at],) in prepositions and words[at + 1] in determiners
+        ),
+        len(words),
+    )
     return words[:cut]

@@ -1,16 +1,11 @@
-"""Putting a liquid into something is pouring it: "stick a splash of milk in my tea".
+"""Putting a drink into a drink or a drinking vessel is pouring it: "a splash of milk in my tea".
 
-English puts a liquid with any verb of putting ("put", "stick", "add", "pop"), and what is
-put says it is a liquid in one of two ways:
-
-- the measure it is asked in is one only liquids come in (:data:`LIQUID_MEASURES`: "a splash
-  of", "a drop of", "a dash of"), wherever it goes;
-- it is a drink the household taxonomy knows ("some milk", "a bit of juice") and it goes into
-  a vessel made for liquids (the taxonomy's ``holds_liquid`` flag: a glass, a jug) or into a
-  drink ("in my tea"): "put the milk in the fridge" or "in the basket" stays a carton moved.
-
-:func:`poured` says whether a step of putting is a pour by those rules; the grammar then reads
-it as one (what is put is poured, into the place said).
+English puts a liquid with any verb of putting ("put", "stick", "add", "pop"). A step of
+putting is read as a pour (:func:`poured`) when everything put is a drink the household
+taxonomy knows ("some milk", "a splash of juice") and it goes in or into a drink ("my tea") or
+a vessel made for drinking from (the taxonomy's drinkware: a glass, a mug). "Put the milk in
+the fridge", "the wine in the ice bucket" or "a drop of the medicine in his juice" (no drink)
+stay things moved. The measure said ("a splash") is not carried: the pour task has no amount.
 """
 
 from __future__ import annotations
@@ -20,40 +15,28 @@ from typing import Final
 
 from cogtree.knowledge.scene.taxonomy import DRINK, household_taxonomy
 
-LIQUID_MEASURES: Final = frozenset(["splash", "drop", "dash", "drizzle", "glug", "drip", "trickle"])
-"""Measures only a liquid is asked in ("a splash of milk")."""
-
 INTO: Final = frozenset(["in", "into"])
-"""Relations of a place a liquid is poured into."""
+"""Relations of a place a drink is poured into."""
 
-HOLDS_LIQUID: Final = "holds_liquid"
-"""The taxonomy's flag of a vessel made to hold a liquid."""
+DRINKWARE: Final = "Drinkware"
+"""The taxonomy's category of vessels made for drinking from."""
 
 
-def poured(quantities: Sequence[str], heads: Sequence[str], relation: str, place: str) -> bool:
-    """Whether putting ``heads`` (asked in ``quantities``) ``relation`` ``place`` pours them.
+def poured(heads: Sequence[str], relation: str, place: str) -> bool:
+    """Whether putting ``heads`` ``relation`` ``place`` pours them (see the module docs).
 
-    It does when all of them are liquids by their measure, or drinks going into a vessel or a
-    drink. ``quantities``: each thing's quantity words as said ("a splash of", "" for none);
-    ``place``: the head word of where they go ("tea", "glass").
+    ``heads``: the head word of each thing put ("milk"); ``place``: the head word of where
+    they go ("tea", "glass").
     """
     if not heads or relation not in INTO:
         return False
-    measured = [bool(LIQUID_MEASURES.intersection(quantity.split())) for quantity in quantities]
-    if all(measured):
-        return True
-    return all(_a_drink(head) for head in heads) and (_a_drink(place) or _holds_liquid(place))
+    return all(_is_a(head, DRINK) for head in heads) and (
+        _is_a(place, DRINK) or _is_a(place, DRINKWARE)
+    )
 
 
-def _a_drink(word: str) -> bool:
-    """Whether ``word`` names a type of drink ("milk", "tea")."""
+def _is_a(word: str, category: str) -> bool:
+    """Whether ``word`` names a type that is ``category`` or lies under it."""
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(word)
-    return kind is not None and (kind == DRINK or taxonomy.is_a(kind, DRINK))
-
-
-def _holds_liquid(word: str) -> bool:
-    """Whether ``word`` names a type of vessel made for liquids ("glass", "jug")."""
-    taxonomy = household_taxonomy()
-    kind = taxonomy.type_named(word)
-    return kind is not None and HOLDS_LIQUID in taxonomy.properties(kind).flags
+    return kind is not None and (kind == category or taxonomy.is_a(kind, category))

@@ -68,6 +68,7 @@ class Words:
     subjects: frozenset[str]
     idioms: frozenset[tuple[str, ...]]
     subordinators: frozenset[str]
+    where_endings: frozenset[tuple[str, ...]]  # "end up" after "where did the hoover"
     vague_places: frozenset[str]
     weak_verbs: frozenset[tuple[str, ...]]
     adverbials: frozenset[tuple[str, ...]]
@@ -235,6 +236,7 @@ def request_words() -> Words:
         subjects=word_set("subjects"),
         idioms=phrase_set("idioms"),
         subordinators=word_set("subordinators"),
+        where_endings=phrase_set("where_endings"),
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
         adverbials=phrase_set("adverbials"),
