@@ -38,10 +38,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
-from rdflib import RDF, RDFS, Graph, Namespace, URIRef
-from rdflib.term import Node
+from rdflib import RDF, RDFS, Graph, Namespace
 
-from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
 from cogtree.knowledge.wording import singular_forms
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -179,31 +178,31 @@ class Taxonomy:
         self._broader: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
         self._labels: dict[str, str] = {}
-        nodes = sorted(
-            (n for n in graph.subjects(RDF.type, COG.ObjectType) if isinstance(n, URIRef)), key=str
-        )
-        # one pass over each predicate, not one store lookup per type (2,600 of them)
-        broader = _objects_by_subject(graph, COG.broaderType)
+        # the store read directly, one pass over each predicate: not one lookup per type (2,600
+        # of them), nor an rdflib term made of every triple read (most of the cost of a load)
+        reader = TripleReader(graph)
+        nodes = sorted({node for node, _ in reader.with_predicate(RDF.type, COG.ObjectType)})
+        broader = _objects_by_subject(reader, COG.broaderType)
         for node in nodes:
             self._broader[_local(node)] = sorted(
-                _local(o) for o in broader.get(node, ()) if isinstance(o, URIRef)
+                _local(text) for text, kind in broader.get(node, ()) if kind == "iri"
             )
         # a label names its type before any other type's synonym does
-        labels = _objects_by_subject(graph, RDFS.label)
-        for words in (labels, _objects_by_subject(graph, COG.synonym)):
+        labels = _objects_by_subject(reader, RDFS.label)
+        for words in (labels, _objects_by_subject(reader, COG.synonym)):
             for node in nodes:
-                for word in words.get(node, ()):
-                    self._names.setdefault(str(word).lower(), _local(node))
+                for word, _ in words.get(node, ()):
+                    self._names.setdefault(word.lower(), _local(node))
         # a plural label names one of them in the singular ("tissues": "a tissue"), unless
         # that is another type's own name
         for node in nodes:
-            for label in map(str, labels.get(node, ())):
+            for label, _ in labels.get(node, ()):
                 *head, last = label.lower().split() or [""]
                 for form in singular_forms(last):
                     self._labels.setdefault(" ".join([*head, form]), _local(node))
                     self._names.setdefault(" ".join([*head, form]), _local(node))
         self.top_categories = frozenset(
-            _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
+            _local(node) for node, _ in reader.with_predicate(RDF.type, COG.TopCategory)
         )
         self._wordnet_type = lru_cache(maxsize=CACHED_DERIVATIONS)(self._walk_wordnet)
 
@@ -374,16 +373,16 @@ def _forms(words: list[str]) -> Iterable[str]:
         yield " ".join((*words[:-1], last))
 
 
-def _objects_by_subject(graph: Graph, predicate: URIRef) -> dict[Node, list[Node]]:
-    """The objects of ``predicate`` in ``graph``, by subject."""
-    found: dict[Node, list[Node]] = {}
-    for subject, value in graph.subject_objects(predicate):
+def _objects_by_subject(reader: TripleReader, predicate: str) -> dict[str, list[Term]]:
+    """The objects of ``predicate`` in the graph ``reader`` reads, by subject."""
+    found: dict[str, list[Term]] = {}
+    for subject, value in reader.with_predicate(predicate):
         found.setdefault(subject, []).append(value)
     return found
 
 
-def _local(node: Node) -> str:
-    return str(node).removeprefix(str(COG))
+def _local(node: str) -> str:
+    return node.removeprefix(COG)
 
 
 @cache
