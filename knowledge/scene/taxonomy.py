@@ -24,6 +24,9 @@ for questions asked outside a belief:
 - :func:`referred_to_by_content`: whether a thing may be called by the liquid it holds (a
   drink, only in a vessel made for it: a glass or jug of water, never the kettle).
 
+:func:`materialise_kinds` writes the closure of ``cog:broaderType`` into a belief, as
+``cog:kindOf`` (once per load: the scene graph calls it).
+
 Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
 ``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
 ``cog:usualPlace`` (a place word), ``cog:typicalMaterial`` and ``cog:typicalFlag`` (text).
@@ -38,7 +41,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
-from rdflib import RDF, RDFS, Graph, Namespace
+from rdflib import RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
 from cogtree.knowledge.wording import singular_forms
@@ -371,6 +374,37 @@ def _forms(words: list[str]) -> Iterable[str]:
     yield " ".join(words)
     for last in singular_forms(words[-1]):
         yield " ".join((*words[:-1], last))
+
+
+def materialise_kinds(graph: Graph) -> int:
+    """Add ``?type cog:kindOf ?category`` for every type and each broader type, itself included.
+
+    The closure of ``cog:broaderType`` is computed once per load (the taxonomy, a scene that
+    declares types), so that referent matching joins on one triple instead of walking a
+    property path for every term. Returns how many triples were added (0 when up to date).
+    """
+    reader = TripleReader(graph)
+    broader: dict[str, set[str]] = {
+        node: set() for node, _ in reader.with_predicate(RDF.type, COG.ObjectType)
+    }
+    for narrower, (wider, what) in reader.with_predicate(COG.broaderType):
+        if what == "iri":
+            broader.setdefault(narrower, set()).add(wider)
+            broader.setdefault(wider, set())
+    known = {(node, kind) for node, (kind, _) in reader.with_predicate(COG.kindOf)}
+    missing = []
+    for node in broader:
+        seen = {node}
+        frontier = [node]
+        while frontier:
+            for wider in broader.get(frontier.pop(), ()):
+                if wider not in seen:
+                    seen.add(wider)
+                    frontier.append(wider)
+        missing += [(node, kind) for kind in seen if (node, kind) not in known]
+    if missing:
+        graph.addN((URIRef(s), COG.kindOf, URIRef(o), graph) for s, o in missing)
+    return len(missing)
 
 
 def _objects_by_subject(reader: TripleReader, predicate: str) -> dict[str, list[Term]]:
