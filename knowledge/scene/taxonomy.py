@@ -207,6 +207,16 @@ class Taxonomy:
         self.top_categories = frozenset(
             _local(node) for node, _ in reader.with_predicate(RDF.type, COG.TopCategory)
         )
+        # what the graph says of each type (and category), read once: the questions below are
+        # asked for every thing a plan touches, and a store lookup each costs more than a turn
+        self._label_of = {name: words[0] for name, words in _said_of(labels).items()}
+        self._synonyms_of = _said_of(_objects_by_subject(reader, COG.synonym))
+        self._places_of = _said_of(_objects_by_subject(reader, COG.usualPlace))
+        self._flags_of = _said_of(_objects_by_subject(reader, COG.typicalFlag))
+        self._material_of = {
+            name: words[0]
+            for name, words in _said_of(_objects_by_subject(reader, COG.typicalMaterial)).items()
+        }
         self._wordnet_type = lru_cache(maxsize=CACHED_DERIVATIONS)(self._walk_wordnet)
 
     @classmethod
@@ -226,12 +236,11 @@ class Taxonomy:
 
     def label(self, type_name: str) -> str:
         """The type's label (its name in words when it has none)."""
-        value = self.graph.value(COG[type_name], RDFS.label)
-        return str(value) if value is not None else type_name.lower()
+        return self._label_of.get(type_name, type_name.lower())
 
     def synonyms(self, type_name: str) -> list[str]:
         """The other words for the type, sorted."""
-        return sorted(str(word) for word in self.graph.objects(COG[type_name], COG.synonym))
+        return sorted(self._synonyms_of.get(type_name, ()))
 
     def categories_of(self, type_name: str) -> list[str]:
         """Every broader type of ``type_name``, transitively, nearest first (itself excluded)."""
@@ -255,7 +264,7 @@ class Taxonomy:
     def usual_places(self, type_name: str) -> list[str]:
         """Where things of the type are usually kept; from the nearest category that says."""
         for name in (type_name, *self.categories_of(type_name)):
-            places = sorted(str(p) for p in self.graph.objects(COG[name], COG.usualPlace))
+            places = sorted(self._places_of.get(name, ()))
             if places:
                 return places
         return []
@@ -265,11 +274,9 @@ class Taxonomy:
         material: str | None = None
         flags: set[str] = set()
         for name in (type_name, *self.categories_of(type_name)):
-            node = COG[name]
-            flags.update(str(flag) for flag in self.graph.objects(node, COG.typicalFlag))
+            flags.update(self._flags_of.get(name, ()))
             if material is None:
-                value = self.graph.value(node, COG.typicalMaterial)
-                material = str(value) if value is not None else None
+                material = self._material_of.get(name)
         return TypeProperties(material, frozenset(flags))
 
     def type_named(self, name: str) -> str | None:
@@ -413,6 +420,15 @@ def _objects_by_subject(reader: TripleReader, predicate: str) -> dict[str, list[
     for subject, value in reader.with_predicate(predicate):
         found.setdefault(subject, []).append(value)
     return found
+
+
+def _said_of(objects: dict[str, list[Term]]) -> dict[str, list[str]]:
+    """The texts of ``objects`` (:func:`_objects_by_subject`) by type name (ontology IRIs)."""
+    return {
+        _local(subject): [text for text, _ in values]
+        for subject, values in objects.items()
+        if subject.startswith(COG)
+    }
 
 
 def _local(node: str) -> str:
