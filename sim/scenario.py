@@ -114,6 +114,7 @@ from typing_extensions import Self
 from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
 from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.yaml_files import LOADER
 from cogtree.sim.events import (
     Event,
     EventEngine,
@@ -363,8 +364,12 @@ class ScenarioError(ValueError):
 # -- YAML -------------------------------------------------------------------------------------
 
 
-class _ScenarioLoader(yaml.SafeLoader):
-    """SafeLoader with YAML 1.2 booleans only, and no key written twice in a mapping."""
+class _ScenarioLoader(LOADER):  # type: ignore[misc,valid-type]  # a loader chosen at import
+    """A safe loader with YAML 1.2 booleans only, and no key written twice in a mapping.
+
+    libyaml's when PyYAML has it (:data:`~knowledge.yaml_files.LOADER`): a scenario reads in a
+    fifth of the time of the pure-Python parser's (8 ms, not 44 ms, for ``everyday_home``).
+    """
 
 
 _ScenarioLoader.yaml_implicit_resolvers = {
@@ -413,7 +418,7 @@ def parse_scenario(
     Raises :class:`ScenarioError` listing every problem.
     """
     try:
-        data = yaml.load(text, Loader=_ScenarioLoader)  # a SafeLoader subclass
+        data = yaml.load(text, Loader=_ScenarioLoader)  # a safe loader
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "<root>"

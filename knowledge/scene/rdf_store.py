@@ -9,6 +9,10 @@ on disk (RocksDB, with a bounded cache: what a robot with storage can afford for
 100k objects). A graph on disk lives in a directory of its own, made for it in a parent
 directory (:class:`Storage`) and removed when the graph is closed (:func:`close_graph`); it
 loads and scans a few times slower, so small homes stay in memory (:data:`ON_DISK_FROM`).
+
+:class:`TripleReader` reads a graph's triples as plain strings, from the Oxigraph store
+directly: rdflib's own reads make an rdflib term of every subject, predicate, object and
+graph name they pass over, several times the cost of the read.
 """
 
 from __future__ import annotations
@@ -20,12 +24,16 @@ import shutil
 import tempfile
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from sys import intern
 
 import pyoxigraph
 from oxrdflib.store import OxigraphStore
-from rdflib import Graph
+from pyoxigraph import Literal as OxLiteral
+from pyoxigraph import NamedNode
+from rdflib import Graph, Literal, URIRef
 
 logger = logging.getLogger(__name__)
 
@@ -168,3 +176,67 @@ def load_turtle(
 def _line_of(message: str) -> int | None:
     match = re.search(r"line (\d+)", message)
     return int(match.group(1)) if match else None
+
+
+# -- reading the store directly ----------------------------------------------------------------
+
+XSD = "http://www.w3.org/2001/XMLSchema#"
+TRUE, STRING = "true", "string"
+Term = tuple[str, str]
+"""An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
+
+
+def _ox_term(term: object) -> Term:
+    if isinstance(term, NamedNode):
+        return term.value, "iri"
+    if isinstance(term, OxLiteral):
+        datatype = term.datatype.value
+        if term.language is None and datatype == XSD + "string":
+            return intern(term.value), STRING
+        if datatype == XSD + "boolean" and term.value in ("true", "1"):
+            return term.value, TRUE
+        return term.value, "literal"
+    return str(term), "blank"
+
+
+def _rdflib_term(term: object) -> Term:
+    if isinstance(term, URIRef):
+        return str(term), "iri"
+    if isinstance(term, Literal):
+        if term.language is None and term.datatype in (None, URIRef(XSD + "string")):
+            return intern(str(term)), STRING
+        if term.datatype == URIRef(XSD + "boolean") and term.toPython() is True:
+            return str(term), TRUE
+        return str(term), "literal"
+    return str(term), "blank"
+
+
+class TripleReader:
+    """Triples of the graph as (subject IRI, predicate IRI, term); the Oxigraph store directly."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        store = graph.store
+        self.store = store._inner if isinstance(store, OxigraphStore) else None
+
+    def with_predicate(self, predicate: str, obj: str | None = None) -> Iterator[tuple[str, Term]]:
+        """(subject, object) of every triple with ``predicate`` (and the IRI ``obj``, if given)."""
+        if self.store is not None:
+            wanted = None if obj is None else NamedNode(obj)
+            for quad in self.store.quads_for_pattern(None, NamedNode(predicate), wanted, None):
+                if isinstance(quad.subject, NamedNode):
+                    yield quad.subject.value, _ox_term(quad.object)
+            return
+        target = None if obj is None else URIRef(obj)
+        for subject, _, value in self.graph.triples((None, URIRef(predicate), target)):
+            if isinstance(subject, URIRef):
+                yield str(subject), _rdflib_term(value)
+
+    def about(self, subject: str) -> Iterator[tuple[str, Term]]:
+        """(predicate, object) of every triple about ``subject``."""
+        if self.store is not None:
+            for quad in self.store.quads_for_pattern(NamedNode(subject), None, None, None):
+                yield quad.predicate.value, _ox_term(quad.object)
+            return
+        for _, predicate, value in self.graph.triples((URIRef(subject), None, None)):
+            yield str(predicate), _rdflib_term(value)

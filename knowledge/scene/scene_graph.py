@@ -80,7 +80,7 @@ from cogtree.knowledge.scene.scene_models import (
     Room,
     ThingKind,
 )
-from cogtree.knowledge.scene.taxonomy import TAXONOMY_PATH
+from cogtree.knowledge.scene.taxonomy import TAXONOMY_PATH, materialise_kinds
 from cogtree.knowledge.versioned_memo import VersionedMemo
 
 log = logging.getLogger(__name__)
@@ -132,35 +132,6 @@ OBJECT_NUMBERS = dict(graspable="graspable", mass="mass_kg", open="is_open", hei
 ROBOT_NUMBERS = dict(hands="hands", payload="payload_kg", minReach="min_reach_m")
 ROBOT_NUMBERS["maxReach"] = "max_reach_m"
 """Values of the objects_in_room and robot_state rows, and the model field each one fills."""
-
-
-def materialise_kinds(graph: Graph) -> int:
-    """Add ``?type cog:kindOf ?category`` for every type and each broader type, itself included.
-
-    The closure of ``cog:broaderType`` is computed once per load (the taxonomy, a scene that
-    declares types), so that referent matching joins on one triple instead of walking a
-    property path for every term. Returns how many triples were added (0 when up to date).
-    """
-    broader: dict[Node, set[Node]] = {
-        node: set() for node in graph.subjects(RDF.type, COG.ObjectType)
-    }
-    for narrower, wider in graph.subject_objects(COG.broaderType):
-        broader.setdefault(narrower, set()).add(wider)
-        broader.setdefault(wider, set())
-    known = set(graph.subject_objects(COG.kindOf))
-    missing = []
-    for node in broader:
-        seen = {node}
-        frontier = [node]
-        while frontier:
-            for wider in broader.get(frontier.pop(), ()):
-                if wider not in seen:
-                    seen.add(wider)
-                    frontier.append(wider)
-        missing += [(node, COG.kindOf, kind) for kind in seen if (node, kind) not in known]
-    if missing:
-        graph.addN((s, p, o, graph) for s, p, o in missing)
-    return len(missing)
 
 
 class UnknownEntityError(LookupError):

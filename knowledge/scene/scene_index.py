@@ -35,10 +35,7 @@ from dataclasses import dataclass, field
 from sys import intern
 from typing import Any, Final
 
-from oxrdflib.store import OxigraphStore
-from pyoxigraph import Literal as OxLiteral
-from pyoxigraph import NamedNode
-from rdflib import Graph, Literal, URIRef
+from rdflib import Graph
 
 from cogtree.knowledge.collector import collector_paused
 from cogtree.knowledge.node_tables import (
@@ -58,6 +55,7 @@ from cogtree.knowledge.node_tables import (
     Node as Node,
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
+from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
 from cogtree.knowledge.wording import compound_head, label_words
 from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
@@ -66,7 +64,6 @@ SCENE_NS = "https://cogtree.dev/scene#"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 SUB_PROPERTY = "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"
-XSD = "http://www.w3.org/2001/XMLSchema#"
 SYNONYM = ONTOLOGY_NS + "synonym"
 OBJECT_TYPE = ONTOLOGY_NS + "objectType"
 OWNED_BY = ONTOLOGY_NS + "ownedBy"
@@ -94,9 +91,6 @@ KIND_PROPERTIES["canBe"] = "state"
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
 
-TRUE, STRING = "true", "string"
-Term = tuple[str, str]
-"""An object of a triple: (text, what it is): an IRI, a string literal, true, or another literal."""
 _Fact = tuple[str, Any]  # a field of a Node and one value it gains
 
 
@@ -176,64 +170,8 @@ def room_names(node: Node) -> tuple[str, ...]:
 # -- reading the graph ------------------------------------------------------------------------
 
 
-def _ox_term(term: object) -> Term:
-    if isinstance(term, NamedNode):
-        return term.value, "iri"
-    if isinstance(term, OxLiteral):
-        datatype = term.datatype.value
-        if term.language is None and datatype == XSD + "string":
-            return intern(term.value), STRING
-        if datatype == XSD + "boolean" and term.value in ("true", "1"):
-            return term.value, TRUE
-        return term.value, "literal"
-    return str(term), "blank"
-
-
-def _rdflib_term(term: object) -> Term:
-    if isinstance(term, URIRef):
-        return str(term), "iri"
-    if isinstance(term, Literal):
-        if term.language is None and term.datatype in (None, URIRef(XSD + "string")):
-            return intern(str(term)), STRING
-        if term.datatype == URIRef(XSD + "boolean") and term.toPython() is True:
-            return str(term), TRUE
-        return str(term), "literal"
-    return str(term), "blank"
-
-
-class _Reader:
-    """Triples of the graph as (subject IRI, predicate IRI, term); the Oxigraph store directly."""
-
-    def __init__(self, graph: Graph) -> None:
-        self.graph = graph
-        store = graph.store
-        self.store = store._inner if isinstance(store, OxigraphStore) else None
-
-    def with_predicate(self, predicate: str, obj: str | None = None) -> Iterator[tuple[str, Term]]:
-        """(subject, object) of every triple with ``predicate`` (and the IRI ``obj``, if given)."""
-        if self.store is not None:
-            wanted = None if obj is None else NamedNode(obj)
-            for quad in self.store.quads_for_pattern(None, NamedNode(predicate), wanted, None):
-                if isinstance(quad.subject, NamedNode):
-                    yield quad.subject.value, _ox_term(quad.object)
-            return
-        target = None if obj is None else URIRef(obj)
-        for subject, _, value in self.graph.triples((None, URIRef(predicate), target)):
-            if isinstance(subject, URIRef):
-                yield str(subject), _rdflib_term(value)
-
-    def about(self, subject: str) -> Iterator[tuple[str, Term]]:
-        """(predicate, object) of every triple about ``subject``."""
-        if self.store is not None:
-            for quad in self.store.quads_for_pattern(NamedNode(subject), None, None, None):
-                yield quad.predicate.value, _ox_term(quad.object)
-            return
-        for _, predicate, value in self.graph.triples((URIRef(subject), None, None)):
-            yield str(predicate), _rdflib_term(value)
-
-
 def _vocabulary(
-    reader: _Reader, labels: dict[str, list[str]], synonyms: dict[str, list[str]]
+    reader: TripleReader, labels: dict[str, list[str]], synonyms: dict[str, list[str]]
 ) -> Vocabulary:
     """Types, kinds and attributes of the ontology (``labels``, ``synonyms``: of its nodes)."""
     vocabulary = Vocabulary()
@@ -297,12 +235,12 @@ def _attribute_iris(vocabulary: Vocabulary) -> dict[str, str]:
     return {ONTOLOGY_NS + name: name for name in sorted(vocabulary.attributes)}
 
 
-def _of(reader: _Reader, name: str) -> Iterator[tuple[str, Term]]:
+def _of(reader: TripleReader, name: str) -> Iterator[tuple[str, Term]]:
     """The nodes of the class ``name`` (subject IRI, class)."""
     return reader.with_predicate(RDF_TYPE, ONTOLOGY_NS + name)
 
 
-def _build(reader: _Reader) -> _Tables:
+def _build(reader: TripleReader) -> _Tables:
     """Every node of the graph, read predicate by predicate (names first: see the body)."""
     nodes: dict[str, Node] = {}
     names: dict[str, dict[str, list[str]]] = {LABEL: {}, SYNONYM: {}}
@@ -347,12 +285,16 @@ which nodes changed otherwise (a new node object, the same names: a move)."""
 
 
 class SceneIndex:
-    """The belief's nodes in dictionaries and sets (module docs); built from ``graph``."""
+    """The belief's nodes in dictionaries and sets (module docs); built from ``graph``.
+
+    Built when first read or changed: a belief made empty and loaded at once (the simulator's
+    start, a scene file) is read once, after its load, not also before.
+    """
 
     def __init__(self, graph: Graph) -> None:
-        self._reader = _Reader(graph)
+        self._reader = TripleReader(graph)
         self._lock = threading.RLock()
-        self._tables = _build(self._reader)
+        self._built: _Tables | None = None
         self._renamed: list[tuple[int, frozenset[str] | None]] = []
         self._listeners: list[weakref.WeakMethod[Listener]] = []
         self.names_version = 0
@@ -394,8 +336,19 @@ class SceneIndex:
         with collector_paused():
             tables = _build(self._reader)
         with self._lock:
-            self._tables = tables
+            self._built = tables
         self._renamed_now(None)
+
+    @property
+    def _tables(self) -> _Tables:
+        """The tables, built from the graph on first use (see the class docs)."""
+        tables = self._built
+        if tables is None:
+            with self._lock:
+                if self._built is None:
+                    self._built = _build(self._reader)
+                tables = self._built
+        return tables
 
     def _renamed_now(
         self, nodes: frozenset[str] | None, changed: frozenset[str] = frozenset()

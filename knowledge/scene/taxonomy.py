@@ -24,6 +24,9 @@ for questions asked outside a belief:
 - :func:`referred_to_by_content`: whether a thing may be called by the liquid it holds (a
   drink, only in a vessel made for it: a glass or jug of water, never the kettle).
 
+:func:`materialise_kinds` writes the closure of ``cog:broaderType`` into a belief, as
+``cog:kindOf`` (once per load: the scene graph calls it).
+
 Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
 ``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
 ``cog:usualPlace`` (a place word), ``cog:typicalMaterial`` and ``cog:typicalFlag`` (text).
@@ -38,10 +41,9 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
-from rdflib import RDF, RDFS, Graph, Namespace, URIRef
-from rdflib.term import Node
+from rdflib import RDF, RDFS, Graph, Namespace
 
-from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
+from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
 from cogtree.knowledge.wording import singular_forms
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -179,32 +181,42 @@ class Taxonomy:
         self._broader: dict[str, list[str]] = {}
         self._names: dict[str, str] = {}
         self._labels: dict[str, str] = {}
-        nodes = sorted(
-            (n for n in graph.subjects(RDF.type, COG.ObjectType) if isinstance(n, URIRef)), key=str
-        )
-        # one pass over each predicate, not one store lookup per type (2,600 of them)
-        broader = _objects_by_subject(graph, COG.broaderType)
+        # the store read directly, one pass over each predicate: not one lookup per type (2,600
+        # of them), nor an rdflib term made of every triple read (most of the cost of a load)
+        reader = TripleReader(graph)
+        nodes = sorted({node for node, _ in reader.with_predicate(RDF.type, COG.ObjectType)})
+        broader = _objects_by_subject(reader, COG.broaderType)
         for node in nodes:
             self._broader[_local(node)] = sorted(
-                _local(o) for o in broader.get(node, ()) if isinstance(o, URIRef)
+                _local(text) for text, kind in broader.get(node, ()) if kind == "iri"
             )
         # a label names its type before any other type's synonym does
-        labels = _objects_by_subject(graph, RDFS.label)
-        for words in (labels, _objects_by_subject(graph, COG.synonym)):
+        labels = _objects_by_subject(reader, RDFS.label)
+        for words in (labels, _objects_by_subject(reader, COG.synonym)):
             for node in nodes:
-                for word in words.get(node, ()):
-                    self._names.setdefault(str(word).lower(), _local(node))
+                for word, _ in words.get(node, ()):
+                    self._names.setdefault(word.lower(), _local(node))
         # a plural label names one of them in the singular ("tissues": "a tissue"), unless
         # that is another type's own name
         for node in nodes:
-            for label in map(str, labels.get(node, ())):
+            for label, _ in labels.get(node, ()):
                 *head, last = label.lower().split() or [""]
                 for form in singular_forms(last):
                     self._labels.setdefault(" ".join([*head, form]), _local(node))
                     self._names.setdefault(" ".join([*head, form]), _local(node))
         self.top_categories = frozenset(
-            _local(node) for node in graph.subjects(RDF.type, COG.TopCategory)
+            _local(node) for node, _ in reader.with_predicate(RDF.type, COG.TopCategory)
         )
+        # what the graph says of each type (and category), read once: the questions below are
+        # asked for every thing a plan touches, and a store lookup each costs more than a turn
+        self._label_of = {name: words[0] for name, words in _said_of(labels).items()}
+        self._synonyms_of = _said_of(_objects_by_subject(reader, COG.synonym))
+        self._places_of = _said_of(_objects_by_subject(reader, COG.usualPlace))
+        self._flags_of = _said_of(_objects_by_subject(reader, COG.typicalFlag))
+        self._material_of = {
+            name: words[0]
+            for name, words in _said_of(_objects_by_subject(reader, COG.typicalMaterial)).items()
+        }
         self._wordnet_type = lru_cache(maxsize=CACHED_DERIVATIONS)(self._walk_wordnet)
 
     @classmethod
@@ -224,12 +236,11 @@ class Taxonomy:
 
     def label(self, type_name: str) -> str:
         """The type's label (its name in words when it has none)."""
-        value = self.graph.value(COG[type_name], RDFS.label)
-        return str(value) if value is not None else type_name.lower()
+        return self._label_of.get(type_name, type_name.lower())
 
     def synonyms(self, type_name: str) -> list[str]:
         """The other words for the type, sorted."""
-        return sorted(str(word) for word in self.graph.objects(COG[type_name], COG.synonym))
+        return sorted(self._synonyms_of.get(type_name, ()))
 
     def categories_of(self, type_name: str) -> list[str]:
         """Every broader type of ``type_name``, transitively, nearest first (itself excluded)."""
@@ -253,7 +264,7 @@ class Taxonomy:
     def usual_places(self, type_name: str) -> list[str]:
         """Where things of the type are usually kept; from the nearest category that says."""
         for name in (type_name, *self.categories_of(type_name)):
-            places = sorted(str(p) for p in self.graph.objects(COG[name], COG.usualPlace))
+            places = sorted(self._places_of.get(name, ()))
             if places:
                 return places
         return []
@@ -263,11 +274,9 @@ class Taxonomy:
         material: str | None = None
         flags: set[str] = set()
         for name in (type_name, *self.categories_of(type_name)):
-            node = COG[name]
-            flags.update(str(flag) for flag in self.graph.objects(node, COG.typicalFlag))
+            flags.update(self._flags_of.get(name, ()))
             if material is None:
-                value = self.graph.value(node, COG.typicalMaterial)
-                material = str(value) if value is not None else None
+                material = self._material_of.get(name)
         return TypeProperties(material, frozenset(flags))
 
     def type_named(self, name: str) -> str | None:
@@ -374,16 +383,59 @@ def _forms(words: list[str]) -> Iterable[str]:
         yield " ".join((*words[:-1], last))
 
 
-def _objects_by_subject(graph: Graph, predicate: URIRef) -> dict[Node, list[Node]]:
-    """The objects of ``predicate`` in ``graph``, by subject."""
-    found: dict[Node, list[Node]] = {}
-    for subject, value in graph.subject_objects(predicate):
+def materialise_kinds(graph: Graph) -> int:
+    """Add ``?type cog:kindOf ?category`` for every type and each broader type, itself included.
+
+    The closure of ``cog:broaderType`` is computed once per load (the taxonomy, a scene that
+    declares types), so that referent matching joins on one triple instead of walking a
+    property path for every term. Returns how many triples were added (0 when up to date).
+    """
+    reader = TripleReader(graph)
+    broader: dict[str, set[str]] = {
+        node: set() for node, _ in reader.with_predicate(RDF.type, COG.ObjectType)
+    }
+    for narrower, (wider, what) in reader.with_predicate(COG.broaderType):
+        if what == "iri":
+            broader.setdefault(narrower, set()).add(wider)
+            broader.setdefault(wider, set())
+    known = {(node, kind) for node, (kind, _) in reader.with_predicate(COG.kindOf)}
+    missing = []
+    for node in broader:
+        seen = {node}
+        frontier = [node]
+        while frontier:
+            for wider in broader.get(frontier.pop(), ()):
+                if wider not in seen:
+                    seen.add(wider)
+                    frontier.append(wider)
+        missing += [(node, kind) for kind in seen if (node, kind) not in known]
+    if missing:
+        # loaded as Turtle (N-Triples), as the taxonomy was: the store's own parser adds them, at
+        # a third of the cost of adding them one by one as rdflib terms
+        text = "".join(f"<{node}> <{COG.kindOf}> <{kind}> .\n" for node, kind in missing)
+        load_turtle(graph, "<cog:kindOf closure>", text=text)
+    return len(missing)
+
+
+def _objects_by_subject(reader: TripleReader, predicate: str) -> dict[str, list[Term]]:
+    """The objects of ``predicate`` in the graph ``reader`` reads, by subject."""
+    found: dict[str, list[Term]] = {}
+    for subject, value in reader.with_predicate(predicate):
         found.setdefault(subject, []).append(value)
     return found
 
 
-def _local(node: Node) -> str:
-    return str(node).removeprefix(str(COG))
+def _said_of(objects: dict[str, list[Term]]) -> dict[str, list[str]]:
+    """The texts of ``objects`` (:func:`_objects_by_subject`) by type name (ontology IRIs)."""
+    return {
+        _local(subject): [text for text, _ in values]
+        for subject, values in objects.items()
+        if subject.startswith(COG)
+    }
+
+
+def _local(node: str) -> str:
+    return node.removeprefix(COG)
 
 
 @cache

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from cogtree.knowledge.scene.referents.description import split_negation
-from cogtree.knowledge.scene.scene_graph import COG, SceneGraph, materialise_kinds
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
+from cogtree.knowledge.scene.taxonomy import materialise_kinds
 
 # A pantry scene written for these tests.
 PANTRY = """
