@@ -519,7 +519,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
         state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
     heads, place = [p.head for p in state.objects], state.landmark.head if state.landmark else ""
     if state.kind[1] == "place" and poured(heads, state.relation, place):
-        state.kind = ("actions", "pour")  # "stick a splash of milk in my tea"
+        state.kind = ("actions", lexicon.poured_as)  # "stick a splash of milk in my tea"
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
         state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
     if (

@@ -74,6 +74,7 @@ class Words:
     adverbials: frozenset[tuple[str, ...]]
     statement_modals: frozenset[tuple[str, ...]]
     results: Mapping[str, str]  # a word after the object -> the action it makes
+    poured_as: str  # the action a drink put into a drink or drinkware is
     openings: frozenset[str]
     remains: frozenset[tuple[str, ...]]
     waste_words: frozenset[str]
@@ -242,6 +243,7 @@ def request_words() -> Words:
         adverbials=phrase_set("adverbials"),
         statement_modals=phrase_set("statement_modals"),
         results=_results(data, frozenset(tasks)),
+        poured_as=_action(data, "poured_as", frozenset(tasks)),
         openings=word_set("openings"),
         remains=phrase_set("remains"),
         waste_words=word_set("waste_words"),
@@ -254,6 +256,17 @@ def request_words() -> Words:
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
         address=frozenset(_list(tags, "address")),
     )
+
+
+def _action(data: Mapping[str, Any], key: str, actions: frozenset[str]) -> str:
+    """The action ``key`` names, checked against ``actions``."""
+    action = data.get(key)
+    if action not in actions:
+        raise WordsError(
+            f"{WORDS_FILE.name}: {key} names {action!r}, not an action; use one of "
+            f"{', '.join(sorted(actions))}"
+        )
+    return str(action)
 
 
 def _results(data: Mapping[str, Any], actions: frozenset[str]) -> dict[str, str]:
