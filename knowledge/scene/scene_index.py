@@ -285,16 +285,12 @@ which nodes changed otherwise (a new node object, the same names: a move)."""
 
 
 class SceneIndex:
-    """The belief's nodes in dictionaries and sets (module docs); built from ``graph``.
-
-    Built when first read or changed: a belief made empty and loaded at once (the simulator's
-    start, a scene file) is read once, after its load, not also before.
-    """
+    """The belief's nodes in dictionaries and sets (module docs); built from ``graph``."""
 
     def __init__(self, graph: Graph) -> None:
         self._reader = TripleReader(graph)
         self._lock = threading.RLock()
-        self._built: _Tables | None = None
+        self._tables = _build(self._reader)
         self._renamed: list[tuple[int, frozenset[str] | None]] = []
         self._listeners: list[weakref.WeakMethod[Listener]] = []
         self.names_version = 0
@@ -336,19 +332,8 @@ class SceneIndex:
         with collector_paused():
             tables = _build(self._reader)
         with self._lock:
-            self._built = tables
+            self._tables = tables
         self._renamed_now(None)
-
-    @property
-    def _tables(self) -> _Tables:
-        """The tables, built from the graph on first use (see the class docs)."""
-        tables = self._built
-        if tables is None:
-            with self._lock:
-                if self._built is None:
-                    self._built = _build(self._reader)
-                tables = self._built
-        return tables
 
     def _renamed_now(
         self, nodes: frozenset[str] | None, changed: frozenset[str] = frozenset()
