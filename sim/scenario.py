@@ -409,6 +409,20 @@ def ontology_types(path: Path = ONTOLOGY_PATH) -> frozenset[str]:
     return frozenset(SceneGraph.short_id(node) for node in graph.subjects(RDF.type, COG.ObjectType))
 
 
+def _told_in_full(text: str, error: yaml.YAMLError) -> yaml.YAMLError:
+    """The pure-Python parser's account of a YAML error libyaml found, when it finds one.
+
+    libyaml's messages leave out what it met ("found character that cannot start any token",
+    not which character); the pure-Python parser names it (a tab, an alias).
+    Parsed again only when the file is bad.
+    """
+    try:
+        yaml.load(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as again:
+        return again
+    return error
+
+
 def parse_scenario(
     text: str, *, source: str = "<text>", types: frozenset[str] | None = None
 ) -> Scenario:
@@ -420,9 +434,10 @@ def parse_scenario(
     try:
         data = yaml.load(text, Loader=_ScenarioLoader)  # a safe loader
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
+        told = _told_in_full(text, error)
+        mark = getattr(told, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark is not None else "<root>"
-        problem = getattr(error, "problem", None) or str(error)
+        problem = getattr(told, "problem", None) or str(told)
         raise ScenarioError(source, [Problem(where, f"malformed YAML: {problem}")]) from error
     if not isinstance(data, dict):
         raise ScenarioError(source, [Problem("", "expected a mapping of scenario fields")])

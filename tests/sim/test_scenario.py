@@ -227,6 +227,9 @@ def test_yaml_problems(tmp_path: Path) -> None:
         parse_scenario(duplicate, source="dup.yaml")
     with pytest.raises(ScenarioError, match="malformed YAML"):
         parse_scenario("id: [unclosed\n")
+    # what the parser met is named (libyaml's own message leaves it out)
+    with pytest.raises(ScenarioError, match=r"line 2`: malformed YAML: found character '\\t'"):
+        parse_scenario("id: x\n\tfoo: 1\n")
     with pytest.raises(ScenarioError, match="expected a mapping of scenario fields"):
         parse_scenario("- a list\n")
     with pytest.raises(ScenarioError, match=r"no such file or shipped scenario; \(`cogtree"):
