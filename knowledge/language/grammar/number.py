@@ -6,15 +6,12 @@ its kind ("the dairy stuff", "some cleaning things"). "The mug", "a mug", "one o
 "two mugs" and "some mugs" do not (one meant, any one, or a number the robot does not count
 out). A plural word that is already the things' own name names one thing ("the scissors",
 "my glasses"): :func:`names_every` is told the names of the things the phrase fits.
-
-The words of the phrase itself are read, not those of a place after it ("the mugs on the
-table": mugs; "the off milk" keeps its "off", which no determiner follows).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Iterable
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
@@ -32,10 +29,10 @@ def names_every(said: str, names: Iterable[str]) -> bool:
     ``names``: the labels of the things it fits; a plural head that ends one of them is
     that thing's own name ("the scissors"), not several things.
     """
-    lexicon = request_words()
-    words = _noun_words(_WORD.findall(said.lower().replace("'s", "")), lexicon.prepositions)
+    words = _WORD.findall(said.lower().replace("'s", ""))
     if not words:
         return False
+    lexicon = request_words()
     if words[0] in lexicon.every_one:
         return True
     if words[0] in lexicon.quantities - lexicon.any_one or words[0].isdigit():
@@ -46,20 +43,3 @@ def names_every(said: str, names: Iterable[str]) -> bool:
     if words[0] in lexicon.any_one or "of" in words or not looks_plural(" ".join(words)):
         return False
     return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
-
-
-def _noun_words(words: list[str], prepositions: Container[tuple[str, ...]]) -> list[str]:
-    """``words`` up to a place phrase after the first: a preposition, then a determiner.
-
-    "the mugs on the table": the mugs; "the off milk", "the left over curry": no place.
-    """
-    determiners = request_words().determiners
-    cut = next(
-        (
-            at
-            for at in range(1, len(words) - 1)
-            if (words[at],) in prepositions and words[at + 1] in determiners
-        ),
-        len(words),
-    )
-    return words[:cut]
