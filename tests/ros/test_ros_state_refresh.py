@@ -15,6 +15,8 @@ from cogtree.skills.action_model.commands import Command
 from cogtree.skills.ros.belief import belief_from_state, fetch_robot_state
 from cogtree.skills.ros.executor import RosExecutor
 from cogtree.skills.ros.messages import time_of
+from cogtree.skills.ros.protocol import topic
+from tests.ros.action_discovery import NewClients
 
 
 def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief(
@@ -22,9 +24,21 @@ def test_a_host_that_starts_after_the_robot_moved_gets_the_robots_current_belief
 ) -> None:
     robots = ros.namespaces("robot1", "base1")
     robot = robot_side("robee_bottle", namespaces=robots)
+    served = [
+        (robot.node, topic(namespace, action))
+        for namespace in robot.namespaces.values()
+        for action in robot.routes.actions()
+    ]
+    new_clients = NewClients(served)  # made before the host's clients (see action_discovery)
     commander = ros.node("cogtree_commander", spin=False)
     with RosExecutor(commander, robots=robots) as executor:
         ros.spin(commander)
+        targets = {
+            topic(namespace, action)
+            for namespace in executor.robots.values()
+            for action in executor.routes.actions()
+        }
+        until(lambda: new_clients.found(targets), what="the robot side to find the host")
         for command in (
             Command(robot="robot1", skill="GOTO", name="navigate", args={"target": "kitchen"}),
             Command(robot="robot1", skill="LOOK", name="observe"),
