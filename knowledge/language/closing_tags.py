@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
+from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.words import request_words
 
 _WORD: Final = re.compile(r"[A-Za-z0-9]+(?:['\u2019][A-Za-z]+)*")
@@ -44,6 +45,11 @@ def closing_tags() -> Tags:
     """The tags of the grammar's words (``closing`` and ``address`` go anywhere)."""
     words = request_words()
     return Tags(_longest_first(words.tags), _longest_first(words.comma_tags), words.address)
+
+
+def as_read(text: str) -> str:
+    """``text`` as the request grammar reads it: stretched words undone, tags left out."""
+    return without_tags(unstretched(text))
 
 
 def without_tags(text: str) -> str:

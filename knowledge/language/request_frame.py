@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import (
     BREAK,
     INLINE_FILLERS,
@@ -34,7 +34,6 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.indirect_requests import unwrap
 from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
-from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.statements import tells_what_happened
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
@@ -205,7 +204,7 @@ def _parse(text: str) -> RequestFrame:
     lexicon = request_words()
     steps: list[Step] = []
     context: list[str] = []
-    clauses = _clauses(tokens(without_tags(unstretched(text))), lexicon)
+    clauses = _clauses(tokens(as_read(text)), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     for number, clause in enumerate(clauses):
         step = _read_clause(clause, lexicon, bare_want=bare)

@@ -23,8 +23,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
-from cogtree.knowledge.language.closing_tags import without_tags
-from cogtree.knowledge.language.grammar.spelling import unstretched
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -119,7 +118,7 @@ def _said_alone(
 
 def _as_read(utterances: Sequence[str]) -> list[str]:
     """``utterances`` as the grammar reads them: lower case, stretched words and tags undone."""
-    return [without_tags(unstretched(utterance)).lower() for utterance in utterances]
+    return [as_read(utterance).lower() for utterance in utterances]
 
 
 def _more_of_it(after: str) -> list[str]:

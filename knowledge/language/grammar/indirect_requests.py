@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from cogtree.knowledge.language.grammar.clause import Clause, longest
+from cogtree.knowledge.language.grammar.words import request_words
 
 LISTENER: Final = frozenset(["you", "u", "ya"])
 """Words for the person addressed."""
@@ -32,8 +33,6 @@ AUXILIARIES: Final = frozenset(["do", "does", "would", "could", "will", "can", "
 """Words a question about the listener opens with ("do you think ...", "would it be ...")."""
 CONDITIONALS: Final = frozenset(["if", "whether"])
 """Words the listener follows in a wish ("I was wondering if you could ...")."""
-NEGATIONS: Final = frozenset(["not", "don't", "dont", "never", "no", "doubt", "can't"])
-"""Words after which a wrapping is no request ("I don't think you could ...")."""
 
 
 def wrapped_request(words: Sequence[str]) -> int | None:
@@ -44,7 +43,7 @@ def wrapped_request(words: Sequence[str]) -> int | None:
     """
     asking = bool(words) and words[0] in AUXILIARIES
     for index in range(len(words)):
-        if words[index] in NEGATIONS:
+        if _negates(words[index]):
             return None
         start = _after_wrapper(words, index)
         if start is None:
@@ -54,6 +53,11 @@ def wrapped_request(words: Sequence[str]) -> int | None:
             start += 1
         return start if opened and start < len(words) else None
     return None
+
+
+def _negates(word: str) -> bool:
+    """Whether ``word`` is a negation of the grammar or a verb's "n't" ("I don't think ...")."""
+    return (word,) in request_words().negations or word.endswith("n't")
 
 
 def _after_wrapper(words: Sequence[str], index: int) -> int | None:

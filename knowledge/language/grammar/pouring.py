@@ -39,4 +39,4 @@ def _is_a(word: str, category: str) -> bool:
     """Whether ``word`` names a type that is ``category`` or lies under it."""
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(word)
-    return kind is not None and (kind == category or taxonomy.is_a(kind, category))
+    return kind is not None and taxonomy.is_a(kind, category)
