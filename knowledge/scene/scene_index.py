@@ -139,6 +139,8 @@ class Vocabulary:
     attributes: set[str] = field(default_factory=set)
     attributes_named: dict[str, set[str]] = field(default_factory=dict)
     """Label or synonym -> the attributes it names."""
+    type_words: tuple[str, ...] = ()
+    """Every one-word label and synonym of a type, sorted (a clipped word is completed here)."""
 
 
 class _Tables(Tables):
@@ -187,6 +189,7 @@ def _vocabulary(
         for name in names:
             for word in (*labels.get(name, ()), *synonyms.get(name, ())):
                 named.setdefault(word, set()).add(name)
+    vocabulary.type_words = tuple(sorted(w for w in vocabulary.types_named if " " not in w))
     for name in types:
         for word in (*labels.get(name, ()), *synonyms.get(name, ())):
             if (head := compound_head(word)) is not None:

@@ -294,7 +294,9 @@ def continuation(
     cue phrases of the domain's other tasks, and of a kind that fits the question's), which
     then fills the missing slot its kind fits
     (:func:`~knowledge.understanding.answer_kinds.slot_answered`) with its words (its first
-    clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`).
+    clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`). An
+    option offered is picked by the first clause, else by the whole answer ("Dad. Stan, I
+    mean" picks Stan).
     Never raises for any text.
     """
     task = pack.task(pending.task)
@@ -313,7 +315,9 @@ def continuation(
             task.name, {**taken}, list(taken), f"{'yes' if taken else 'no'} to the proposal"
         )
     said = answer_text(frame) if frame is not None else utterance
-    picked = picked_option(said, pending) if given not in ("yes_no", "request") else None
+    picked = None
+    if given not in ("yes_no", "request"):  # "Dad. Stan, I mean": the whole picks Stan
+        picked = picked_option(said, pending) or picked_option(utterance, pending)
     if picked is not None and picked[0] in missing:
         chosen, label = picked
         many = (spec := task.slots.get(chosen)) is not None and spec.many

@@ -59,11 +59,13 @@ def with_purposes(frame: RequestFrame) -> RequestFrame:
 
 
 USE_CLAUSE = re.compile(
-    r"\b(?:some|any|no)thing\s+(?:to|(?:i|we|you)\s+(?:can|could))\s+[a-z][a-z' ]*?"
+    r"\b(?:some|any|no)thing(?:\s+(?!to\b)[a-z]+){0,2}?\s+(?:to|(?:i|we|you)\s+(?:can|could))\s+"
+    r"[a-z][a-z' ]*?"
     r"(?=\s*(?:[,.;:!?]|$|\b(?:before|so|because|while|since|as|when|if)\b))",
     re.IGNORECASE,
 )
-"""An indefinite thing and the clause that says what it is for, to where the clause ends."""
+"""An indefinite thing, what it is like ("something warm"), and the clause that says what it is
+for, to where the clause ends."""
 
 
 ASKING_FOR_A_THING = frozenset([BRING, HAVING, FIND])

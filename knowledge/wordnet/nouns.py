@@ -65,6 +65,8 @@ class Synset:
     """The sense key of each lemma (``tree%1:20:00::``), as ``cntlist.rev`` names it."""
     hypernyms: tuple[int, ...]
     """Offsets of the synsets directly above it."""
+    gloss: str = ""
+    """Its definition and examples, as the database words them ("a knife used to cut bread")."""
 
 
 class NounDatabase:
@@ -72,9 +74,9 @@ class NounDatabase:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self._index = _mapped(folder / "index.noun")
-        self._data = _mapped(folder / "data.noun")
-        self._counts = _mapped(folder / "cntlist.rev")
+        self._index = mapped(folder / "index.noun")
+        self._data = mapped(folder / "data.noun")
+        self._counts = mapped(folder / "cntlist.rev")
         self._lexnames: dict[int, str] = {}
         for line in (folder / "lexnames").read_text(encoding="utf-8").splitlines():
             number, name, *_ = line.split()
@@ -89,7 +91,7 @@ class NounDatabase:
         tagged keep the index's order, after the tagged ones.
         """
         word = "_".join(lemma.lower().split())
-        line = _line_of(self._index, word.encode("utf-8")) if word else None
+        line = line_of(self._index, word.encode("utf-8")) if word else None
         if line is None:
             return ()
         fields = line.split()
@@ -101,7 +103,7 @@ class NounDatabase:
         synset = self.synset(offset)
         pairs = zip(synset.lemmas, synset.sense_keys, strict=True)
         key = next((key for lemma, key in pairs if lemma.lower() == word), "")
-        line = _line_of(self._counts, key.encode("utf-8"))
+        line = line_of(self._counts, key.encode("utf-8"))
         return int(line.split()[2]) if line is not None else 0
 
     def broader(self, lemma: str, lexnames: frozenset[str]) -> Iterator[Synset]:
@@ -184,10 +186,11 @@ class NounDatabase:
         )
 
     def _read_synset(self, offset: int) -> Synset:
-        line = _line_of(self._data, b"%08d" % offset)
+        line = line_of(self._data, b"%08d" % offset)
         if line is None:
             raise KeyError(f"no noun synset at offset {offset} in {self.folder}")
-        fields = line.split(b" | ", 1)[0].split()
+        head, _, gloss = line.partition(b" | ")
+        fields = head.split()
         words = int(fields[3], 16)
         lemmas = tuple(word.decode("utf-8") for word in fields[4 : 4 + 2 * words : 2])
         lexfile, ids = int(fields[1]), fields[5 : 5 + 2 * words : 2]
@@ -202,16 +205,17 @@ class NounDatabase:
             for i in range(0, len(pointers), 4)
             if pointers[i] in HYPERNYM_POINTERS and pointers[i + 2] == b"n"
         )
-        return Synset(offset, self._lexnames.get(lexfile, ""), lemmas, keys, hypernyms)
+        lexname = self._lexnames.get(lexfile, "")
+        return Synset(offset, lexname, lemmas, keys, hypernyms, gloss.decode("utf-8").strip())
 
 
-def _mapped(path: Path) -> mmap.mmap:
+def mapped(path: Path) -> mmap.mmap:
     """``path`` mapped read-only (the pages are read when a search touches them)."""
     with path.open("rb") as file:
         return mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
 
 
-def _line_of(text: mmap.mmap, key: bytes) -> bytes | None:
+def line_of(text: mmap.mmap, key: bytes) -> bytes | None:
     """The line of the sorted ``text`` whose first field is ``key``, by binary search.
 
     Lines that start with a space (the licence at the top of a file) sort first. ``lo`` and

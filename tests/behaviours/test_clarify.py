@@ -68,7 +68,7 @@ def test_ambiguous_referent_lists_the_candidates_and_where_they_are(
         missing=["object"],
         said=["bring me the bottle"],
         question=blackboard.get("/turn/reply"),
-        options={"object": ["bottle blue", "bottle green"]},  # the answer picks one of them
+        options={"object": ["blue bottle", "green bottle"]},  # their labels, as the question
     )
 
 

@@ -212,6 +212,34 @@ def test_a_short_answer_fills_the_one_missing_slot(home: DomainPack) -> None:
 
 
 @pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        ("Stan, it's his pension stuff", "stan"),  # the first clause names the option
+        ("Dad. Stan, I mean - it's his pension stuff", "stan"),  # a later clause does
+        ("Dad. Tom, I mean", "tom"),
+        ("Dad", None),  # names no option: kept as said, for the resolver
+        ("Stan. Or Tom, I mean", "stan"),  # the first clause that names one wins
+    ],
+)
+def test_an_option_is_picked_by_the_first_clause_else_by_the_whole_answer(
+    answer: str, picked: str | None
+) -> None:
+    office = DomainRegistry.discover(only=["office"]).get("office")
+    question = "Which one do you mean: stan in the hallway or tom in the hallway?"
+    pending = waiting("Deliver", ["recipient"], question)
+    pending = pending.model_copy(update={"options": {"recipient": ["stan", "tom"]}})
+    follow = answers(office, pending, answer, {})
+    assert follow is not None
+    if picked is None:
+        assert follow.slots["recipient"] == "Dad"
+    else:
+        assert (follow.slots["recipient"], follow.how) == (
+            picked,
+            f"picks {picked!r} for recipient",
+        )
+
+
+@pytest.mark.parametrize(
     "answer",
     [
         "",

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogtree.knowledge.scene.taxonomy import HOUSEHOLD_LEXNAMES
-from cogtree.knowledge.wordnet.nouns import NounDatabase, _mapped, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import NounDatabase, mapped, shipped_nouns
 
 
 @pytest.fixture(scope="module")
@@ -75,7 +75,7 @@ def test_a_word_two_synsets_of_one_file_share_is_ambiguous(nouns: NounDatabase) 
 
 
 def test_every_index_line_is_found_by_the_search(nouns: NounDatabase) -> None:
-    index = _mapped(nouns.folder / "index.noun")
+    index = mapped(nouns.folder / "index.noun")
     lemmas = [line.split(b" ", 1)[0].decode() for line in index[:].splitlines()[::997]]
     index.close()
     assert len(lemmas) > 100

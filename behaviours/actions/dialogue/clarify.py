@@ -69,9 +69,7 @@ WH_WORDS = ("which", "what", "who", "whom", "whose", "where", "when", "how")
 _NOUN_END = re.compile(
     r"\s(?:to|for|that|which|who|whose|from|with|in|on|at|of|by)\s|[,;:(.]", re.IGNORECASE
 )
-_ARTICLE = re.compile(
-    r"^(?:the|a|an|some|one or more|one|my|your|this|that|these|those)\s+", re.IGNORECASE
-)
+_ARTICLE = re.compile(r"^(?:the|a|an|some|one or more|one|my|your|this|that|these|those)\s+", re.I)
 
 
 def _clause(text: str) -> str:
@@ -295,10 +293,11 @@ class _Request:
 
 @dataclass(frozen=True)
 class _Looked:
-    """What the scene index said: each candidate described, each slot's proposed place."""
+    """What the scene index said: each candidate described and labelled, each slot's place."""
 
     described: dict[str, str] = field(default_factory=dict)
     proposed: dict[str, str] = field(default_factory=dict)
+    labelled: dict[str, str] = field(default_factory=dict)
 
 
 class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
@@ -422,7 +421,8 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             if not (moved and acts and only_tells(request.frame)):  # it asks no act: none waits
                 if earlier is not None and moved:
                     reply = f"{dropped_note(earlier)} {question}"
-                self.blackboard.set(self.pending_key, self._pending(question, unsaid is None))
+                pending = self._pending(question, unsaid is None, looked.labelled)
+                self.blackboard.set(self.pending_key, pending)
         self.blackboard.set(self.reply_key, reply)
         self.feedback_message = f"asked: {reply!r}"
         return Status.SUCCESS
@@ -517,7 +517,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             request.utterance, self._safe_question(), *described.values(), *named, *counts
         )
 
-    def _pending(self, question: str, as_written: bool) -> PendingTask:
+    def _pending(self, question: str, as_written: bool, labelled: dict[str, str]) -> PendingTask:
         """The task waiting for the answer to ``question``.
 
         It confirms the safety doubts only when nothing is missing and the question was asked
@@ -539,7 +539,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             steps=list(request.intent.steps),
             focus=request.intent.focus,
             unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
-            options=self._options(),
+            options=self._options(labelled),
             proposed={slot: _place_said(place) for slot, place in self._proposed.items()},
         )
 
@@ -548,10 +548,10 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
         resolved = self._request.resolved
         return [m for m in self._request.missing if m not in resolved or not resolved[m].ambiguous]
 
-    def _options(self) -> dict[str, list[str]]:
+    def _options(self, labelled: dict[str, str]) -> dict[str, list[str]]:
         """Each missing slot's offered things, by their labels (those the question names)."""
         request = self._request
-        labels = {candidate.id: candidate.label for candidate in request.candidates}
+        labels = {**labelled, **{candidate.id: candidate.label for candidate in request.candidates}}
         offered = {
             slot: [labels.get(found) or id_words(found) for found in listed(resolution)]
             for slot in request.missing
@@ -584,15 +584,13 @@ def _homing(request: _Request) -> dict[str, str]:
 
 
 def _look_up(scene_graph: SceneGraph, things: list[str], homing: dict[str, str]) -> _Looked:
-    """Each thing as the user would pick it, and where each homed thing usually goes.
-
-    Read from the scene index on the ``workers`` pool.
-    """
+    """Each thing as the user would pick it and its label, where each homed thing goes."""
     index = scene_graph.index
     with index.reading():
         described = {thing: describe(index, thing) for thing in things}
         places = {slot: usual_place(index, thing) for slot, thing in homing.items()}
-    return _Looked(described, {slot: place for slot, place in places.items() if place})
+        labelled = {t: n.labels[0] for t in things if (n := index.node(t)) and n.labels}
+    return _Looked(described, {slot: place for slot, place in places.items() if place}, labelled)
 
 
 def _place_said(proposal: str) -> str:

@@ -87,6 +87,11 @@ class Phrase:
         return max(self.content)
 
     @property
+    def use(self) -> str | None:
+        """The use the thing is told by ("something to sweep up with": sweep up), or None."""
+        return next((w for at, w in enumerate(self.words[1:]) if self.words[at] == "to"), None)
+
+    @property
     def possessive(self) -> int | None:
         """Position of "my" / "mine" (the speaker owns the thing), or None."""
         return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
@@ -161,7 +166,8 @@ def _for_purpose(words: list[str]) -> list[str]:
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
         verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
         particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
-        if at and words[index - 1] in PRONOUN_NOUNS and verb and verb[0] not in ("use", "be"):
+        told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
+        if at and told and verb and verb[0] not in ("use", "be"):
             return [*words[:index], "to", " ".join(verb + particle)]
     return words
 

