@@ -33,6 +33,7 @@ MIN_SAID: Final = 4
 MIN_DROPPED: Final = 2
 """The fewest letters a clipping drops: "cardi" drops three of "cardigan"."""
 
+
 def unclipped(index: SceneIndex, text: str) -> tuple[str, str, str] | None:
     """``text`` with the word that names its thing completed, the word said and the word read.
 

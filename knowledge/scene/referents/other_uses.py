@@ -50,8 +50,8 @@ MAX_SENSES: Final = 3
 of a verb of many ("get out": leave, extract, publish...) say nothing of the use meant."""
 
 _USE: Final = re.compile(
-    r"\b(?:(?:used (?:to|for|in)|for|to|(?:that|which) can|can be) ([a-z]+)"
-    r"|(?:that|which) ([a-z]+s)\b)((?:(?:,| or| and) [a-z]+)*)"
+    r"\b(?:(?:used (?:to|for|in)|to|(?:that|which) can|can be) ([a-z]+)"
+    r"|for ([a-z]+ing)|(?:that|which) ([a-z]+s)\b)((?:(?:,| or| and) [a-z]+)*)"
 )
 _JOINED: Final = re.compile(r"(?:,| or| and) ([a-z]+)")
 _KINDS_OF_USE: Final = 2048
@@ -104,11 +104,12 @@ def defined_uses(label: str) -> frozenset[str]:
         return frozenset()
     definition = sense.gloss.split('"', 1)[0].lower()
     found: set[str] = set()
-    for first, told, joined in _USE.findall(definition):
-        for word in (first or told, *_JOINED.findall(joined)):
+    for first, doing, told, joined in _USE.findall(definition):
+        for word in (first or doing or told, *_JOINED.findall(joined)):
             verb = lemmas.lemma_of(word, "verb")
-            if verb is not None and verb not in NO_USE_VERBS and not _article(word):
-                found.add(verb)
+            if verb is None or verb in NO_USE_VERBS or _article(word):
+                break  # "for food or drink": no use, nor what is joined to it
+            found.add(verb)
     return frozenset(found)
 
 

@@ -332,21 +332,27 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
         ways += [("flag", label, nodes) for label in vocabulary.labels.get(attribute, ())]
     verb, _, particle = term.partition(" ")  # "dry off", which no kind is for: a use to "dry"
     bare = vocabulary.kind_words.get(verb, []) if particle in USE_PARTICLES else []
-    uses = vocabulary.kind_words.get(term, bare)
-    present = partial(_present, index)
-    if term == use and not any(how != "use" or present(kind) for kind, how in uses):
-        uses = other_uses(vocabulary, term, present)  # by definition, or said otherwise
-    if uses:
-        says_itself = index.members("by_attribute", named_attributes)
-        for kind, how in uses:
-            nodes = _Nodes(index.members("by_type", narrower.get(kind, {kind})), says_itself)
-            ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
+    says_itself = index.members("by_attribute", named_attributes)
+    ways += _use_ways(index, vocabulary.kind_words.get(term, bare), says_itself)
     ways.append(("condition", term, _Nodes(index.members("by_state", alike_states(term)))))
     named = index.named(term)
     ways.append(("label", "", named))
     owners = {node for node in named if _person_labelled(index, node, term)}
     ways.append(("owner", "", index.owned_by(owners)))
-    return [way for way in ways if _bound(way[2])]
+    found = [way for way in ways if _bound(way[2])]
+    if found or term != use:
+        return found
+    others = other_uses(vocabulary, term, partial(_present, index))  # by definition, or so said
+    return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])]
+
+
+def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
+    """The ways things match as of kinds ``uses`` names (a use, a quality, a state)."""
+    vocabulary, ways = index.vocabulary, list[Way]()
+    for kind, how in uses:
+        nodes = _Nodes(index.members("by_type", vocabulary.narrower.get(kind, {kind})), says_itself)
+        ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
+    return ways
 
 
 def _present(index: SceneIndex, kind: str) -> bool:
