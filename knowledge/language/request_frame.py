@@ -906,8 +906,8 @@ def _noun_phrase(
             break
         clause.at += 1
     after = int(clause.at > quantity_start and clause.word() in lexicon.determiners)  # "half a"
-    if clause.word(after) in lexicon.measures and clause.word(after + 1) == "of":
-        clause.at += 2 + after + int(clause.word(2 + after) in lexicon.determiners)
+    if measure := clause.measure(after):  # "a glass of", "a small glass of the"
+        clause.at += measure + after
     elif clause.word(-1) == "of" and clause.word() in lexicon.pronouns:  # "one of those cokes"
         clause.at += int(bare_word(clause.word(1), lexicon))
     quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""

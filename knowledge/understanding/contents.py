@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
@@ -83,6 +84,14 @@ def _measure_word(phrase: ObjectPhrase) -> str:
     """The word before the quantity's "of" ("half a glass of" -> "glass"), else ""."""
     words = phrase.quantity.split()
     return words[words.index("of") - 1] if "of" in words[1:] else ""
+
+
+def _measure_described(phrase: ObjectPhrase) -> str:
+    """The word describing the quantity's measure ("a small glass of" -> "small"), else ""."""
+    words, lexicon = phrase.quantity.split(), request_words()
+    at = words.index("of") - 2 if "of" in words[2:] else -1
+    before = words[at] if at >= 0 else ""
+    return "" if before in lexicon.quantities or before in lexicon.determiners else before
 
 
 def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
@@ -170,9 +179,10 @@ def _vessel_asked(step: Step, phrase: ObjectPhrase, measure: str | None) -> Obje
         packaged = household_taxonomy().is_a(measure, PACKAGED)
         if packaged or (step.action == POURING and step.landmark is not None):
             return None
-        word = _measure_word(phrase)
+        word, described = _measure_word(phrase), _measure_described(phrase)
         article = phrase.determiner or "a"
-        return ObjectPhrase(text=f"{article} {word}", head=word, determiner=article)
+        text = " ".join(filter(None, (article, described, word)))  # "a small glass"
+        return ObjectPhrase(text=text, head=word, determiner=article)
     if _drink_said(phrase) is None:
         return None
     return _drinkware_in(phrase.where)

@@ -35,6 +35,8 @@ def test_what_is_not_poured(said: str) -> None:
         ("pour us a glass of milk", "milk", "a glass", "us"),
         ("can I have some juice in my cup please", "juice", "my cup", "me"),
         ("can you take Dad half a glass of milk", "milk", "a glass", "Dad"),  # an amount of it
+        ("bring me a small glass of orange juice", "orange juice", "a small glass", "me"),
+        ("could I trouble you for a tall glass of milk", "milk", "a tall glass", "me"),
     ],
 )
 def test_a_drink_for_someone_is_poured_into_its_vessel_then_brought(
@@ -108,3 +110,18 @@ def test_a_drink_in_the_container_it_comes_in_is_that_thing() -> None:
         ("place", ["a bottle of water"], "my gym bag")
     ]
     assert _steps("get me a carton of milk") == [("bring", ["a carton of milk"], None)]
+
+
+@pytest.mark.parametrize(
+    ("said", "quantity"),
+    [
+        ("bring me a small glass of milk", "small glass of"),  # an adjective: part of the measure
+        ("bring me a glass of the milk", "glass of the"),
+        ("bring me a glass", ""),  # no "of": no measure
+        ("bring me a red glass", ""),
+        ("bring me the small mug", ""),
+    ],
+)
+def test_a_measure_may_be_described_before_its_of(said: str, quantity: str) -> None:
+    (step,) = parse_request(said).steps
+    assert step.objects[0].quantity == quantity

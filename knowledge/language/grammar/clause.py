@@ -16,6 +16,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
     "quickly", "carefully", "gently", "just", "right", "away", "here", "there", "for", "then",
@@ -103,6 +104,26 @@ class Clause:
             manner=lambda word: bare_word(word, self.lexicon),
             ends=lambda at: self.closes(at - self.at),
         )
+
+    def measure(self, at: int) -> int:
+        """How many words ``at`` words on make a measure, its "of" and a determiner after it.
+
+        The measure is a word of the lexicon's ``measures`` ("a glass of", "a glass of the");
+        an adjective WordNet knows may describe it first ("a small glass of orange juice":
+        the small glass, not the pint glass; :mod:`~knowledge.wordnet.lemmas`). 0: none.
+        """
+        lexicon, lemmas = self.lexicon, shipped_lemmas()
+        before = self.word(at)
+        described = int(
+            before not in lexicon.measures
+            and self.word(at + 1) in lexicon.measures
+            and lemmas is not None
+            and lemmas.lemma_of(before, "adj") is not None
+        )
+        measure = at + described
+        if self.word(measure) not in lexicon.measures or self.word(measure + 1) != "of":
+            return 0
+        return 2 + described + int(self.word(measure + 2) in lexicon.determiners)
 
     def asks_back(self) -> bool:
         """Whether a question's own verb and subject start here ("how many cups do we have")."""
