@@ -33,7 +33,7 @@ MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 683,
     "behaviours/gates/task_readiness.py": 983,
     "behaviours/keys.py": 655,
-    "knowledge/language/request_frame.py": 966,
+    "knowledge/language/request_frame.py": 918,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 644,

@@ -24,7 +24,6 @@ from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import (
     BREAK,
     INLINE_FILLERS,
-    SUBJECT_PRONOUNS,
     Clause,
     Word,
     bare_word,
@@ -34,7 +33,12 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.indirect_requests import unwrap
 from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
-from cogtree.knowledge.language.grammar.statements import tells_what_happened
+from cogtree.knowledge.language.grammar.statements import (
+    STATEMENT_JOINERS,
+    statement_follows,
+    subject_words,
+    tells_what_happened,
+)
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
@@ -285,7 +289,7 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             clauses.append([word, Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
-        if word.text in STATEMENT_JOINERS and _statement_follows(words, index + 1, lexicon):
+        if word.text in STATEMENT_JOINERS and statement_follows(words, index + 1, lexicon):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
             index += 1
             continue
@@ -305,6 +309,10 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
     return [clause for clause in clauses if clause]
 
 
+TOOL_OPENERS: Final = frozenset({"use", "using"})
+"""Words that open a clause with its tool: "use the tongs to lift the roll"."""
+
+
 def _of_a_noun(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether the sequencer before ``index`` ends on a lone noun's determiner ("after that X")."""
     after = words[index + 1].text if index + 1 < len(words) else ""
@@ -314,13 +322,6 @@ def _of_a_noun(words: list[Word], index: int, lexicon: Words) -> bool:
         and bare_word(words[index].text, lexicon)
         and (not after or after in (",", *BREAK))
     )
-
-
-STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
-"""Words after which a statement says why ("... because we're freezing"), not what to do."""
-
-TOOL_OPENERS: Final = frozenset({"use", "using"})
-"""Words that open a clause with its tool: "use the tongs to lift the roll"."""
 
 
 PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
@@ -389,55 +390,6 @@ def _gerund(words: list[Word], index: int, lexicon: Words) -> str | None:
     return next((base for base in verb_bases(words[index].text) if base in heads), None)
 
 
-def _statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
-    """Whether a statement, not more of the step, starts at ``index`` (after a joiner).
-
-    A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
-    ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase
-    then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
-    """
-    subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
-    if longest(words, index, lexicon.wants):
-        return False
-    if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
-        return True
-    if _joined_verb(words, index, lexicon):
-        return True
-    for at in range(index + 1, min(index + 5, len(words))):
-        text = words[at].text
-        if text in lexicon.copulas or longest(words, at, lexicon.statement_modals):
-            return _subject_words(words[index:at], lexicon)
-        if longest(words, at, lexicon.statement_verbs):
-            return _subject_words(words[index:at], lexicon)
-        if text in (",", "and", "or", *BREAK):
-            return False
-    return False
-
-
-def _joined_verb(words: list[Word], index: int, lexicon: Words) -> bool:
-    """Whether a noun joined to "is" ("dinner's", "the carton's") opens a statement at ``index``.
-
-    Only when the word after it names no kind of thing (the household taxonomy): "dinner's
-    nearly ready" says something, "Dad's mug" names a mug.
-    """
-    for at in range(index, min(index + 3, len(words) - 1)):
-        noun, _, joined = words[at].text.partition("'")
-        if joined in ("s", "re") and _subject_words([*words[index:at], Word(noun, noun)], lexicon):
-            after = words[at + 1].text
-            return bare_word(after, lexicon) and household_taxonomy().type_named(after) is None
-    return False
-
-
-def _subject_words(words: Sequence[Word], lexicon: Words) -> bool:
-    """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
-    texts = [word.text for word in words]
-    if texts in (["it"], ["there"], ["this"], ["that"]):
-        return True
-    if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
-        texts = texts[1:]  # "the mug", "Dad's mug"
-    return bool(texts) and all(bare_word(text.removesuffix("'s"), lexicon) for text in texts)
-
-
 def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
     """The thing and the verb of "<thing> [modal] <verb of being somewhere> <place>".
 
@@ -451,7 +403,7 @@ def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
         modal = clause.match(lexicon.statement_modals)
         clause.at += modal
         verb = clause.match(lexicon.statement_verbs)
-        if not verb or not _subject_words(clause.words[start:at], lexicon):
+        if not verb or not subject_words(clause.words[start:at], lexicon):
             continue
         said = clause.text(at, clause.at + verb)
         thing = _noun_phrase(Clause(clause.words[start:at], lexicon))

@@ -387,6 +387,11 @@ def test_a_possessive_after_a_comma_is_another_thing_asked_for() -> None:
     ]
 
 
+def test_an_opener_after_a_comma_is_the_next_request_not_a_statement() -> None:
+    frame = parse_request("pass me the salt, could you also bring the pepper")
+    assert [step.objects[0].text for step in frame.steps] == ["the salt", "the pepper"]
+
+
 def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> None:
     frame = parse_request("the cheese goes in the fridge, could you take it there")
     assert [step.action for step in frame.steps] == ["bring"]
@@ -406,6 +411,8 @@ def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> N
         ("grab a towel, doesn't matter which", "doesn't matter which"),  # the subject unsaid
         ("bring a blanket because we're freezing", "we're freezing"),
         ("lay the table since they're coming at four", "they're coming at four"),
+        ("chuck us a new loo roll, this one's run out", "this one's run out"),  # "this one"
+        ("grab us an egg, gonna make pancakes", "gonna make pancakes"),  # a modal, no subject
     ],
 )
 def test_a_statement_after_a_comma_or_a_reason_word_ends_the_step(text: str, context: str) -> None:

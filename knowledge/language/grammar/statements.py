@@ -4,7 +4,9 @@ A request that is only a thing ("a biscuit please") asks for it; the same words 
 finite verb tell what happened to the thing ("the kettle base has packed in", "the beans
 boiled over", "the hoover keeps beeping"). :func:`tells_what_happened` finds that verb: a form
 of *have* or *keep* after the subject, or a past form that no content word follows (a past
-form before a noun only describes it: "the chopped onions").
+form before a noun only describes it: "the chopped onions"). :func:`statement_follows` says
+whether what follows a comma or "because" is such a statement ("..., this one's run out",
+"..., gonna make pancakes") rather than more of the request.
 """
 
 from __future__ import annotations
@@ -12,6 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Final
 
+from cogtree.knowledge.language.grammar.clause import (
+    BREAK,
+    SUBJECT_PRONOUNS,
+    Word,
+    bare_word,
+    longest,
+)
+from cogtree.knowledge.language.grammar.words import Words
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
 
 FINITE_AUXILIARIES: Final = frozenset(["has", "had", "keeps", "kept"])
@@ -29,3 +40,59 @@ def tells_what_happened(words: Sequence[str], index: int, content: Callable[[str
         return True
     past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
     return past and not content(after)
+
+
+STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
+"""Words after which a statement says why ("... because we're freezing"), not what to do."""
+
+
+def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
+    """Whether a statement, not more of the step, starts at ``index`` (after a joiner).
+
+    A subject pronoun ("we eat at six"; not "I want", the step's), alone or joined to its verb
+    ("he's in"), a negated verb ("doesn't matter"), or "it" / "there" / a short noun phrase
+    then a copula, a modal or a verb of being somewhere ("it is cold", "dinner goes in soon").
+    """
+    subject, _, joined = (words[index].text if index < len(words) else "").partition("'")
+    if longest(words, index, lexicon.wants):
+        return False
+    if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
+        return True
+    if _joined_verb(words, index, lexicon):
+        return True
+    for at in range(index, min(index + 5, len(words))):  # "gonna make pancakes": no subject
+        text = words[at].text
+        if text in lexicon.copulas or longest(words, at, lexicon.statement_modals):
+            dropped = at == index and not longest(words, at, lexicon.openers)  # not "could you"
+            return dropped or subject_words(words[index:at], lexicon)
+        if longest(words, at, lexicon.statement_verbs):
+            return subject_words(words[index:at], lexicon)
+        if text in (",", "and", "or", *BREAK):
+            return False
+    return False
+
+
+def _joined_verb(words: list[Word], index: int, lexicon: Words) -> bool:
+    """Whether a noun joined to "is" ("dinner's", "the carton's") opens a statement at ``index``.
+
+    Only when the word after it names no kind of thing (the household taxonomy): "dinner's
+    nearly ready" says something, "Dad's mug" names a mug.
+    """
+    for at in range(index, min(index + 3, len(words) - 1)):
+        noun, _, joined = words[at].text.partition("'")
+        if joined in ("s", "re") and subject_words([*words[index:at], Word(noun, noun)], lexicon):
+            after = words[at + 1].text
+            return bare_word(after, lexicon) and household_taxonomy().type_named(after) is None
+    return False
+
+
+def subject_words(words: Sequence[Word], lexicon: Words) -> bool:
+    """Words that can be a statement's subject: "it", "there", or a determiner and nouns."""
+    texts = [word.text for word in words]
+    if texts in (["it"], ["there"], ["this"], ["that"]):
+        return True
+    if texts and (texts[0] in lexicon.determiners or texts[0].endswith("'s")):
+        texts = texts[1:]  # "the mug", "Dad's mug"
+    return bool(texts) and all(
+        bare_word(t.removesuffix("'s"), lexicon) or t == "one" for t in texts
+    )
