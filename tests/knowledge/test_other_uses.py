@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene.referents.description import Phrase
+from cogtree.knowledge.scene.referents.description import Phrase, without_use
 from cogtree.knowledge.scene.referents.other_uses import defined_uses
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 
@@ -113,3 +113,25 @@ def test_a_definition_names_the_verbs_it_says_a_made_thing_is_for() -> None:
     assert defined_uses("bandage") == {"cover", "protect"}  # "that covers and protects"
     assert defined_uses("cake") == frozenset()  # a food: no made thing's use
     assert defined_uses("no such thing at all") == frozenset()
+
+
+def test_a_use_said_after_a_noun_is_left_aside_when_the_noun_alone_matches(
+    kitchen: SceneGraph,
+) -> None:
+    (found,) = kitchen.resolve_referent("a ladle to juggle with")  # no use of a ladle says so
+    assert found.id == "ladle"
+    assert "what it is for left aside: 'to juggle with'" in found.reasons
+    assert kitchen.resolve_referent("a teapot to juggle with") == []  # the noun must match
+
+
+@pytest.mark.parametrize(
+    ("said", "bare"),
+    [
+        ("a magazine to flick through", "a magazine"),
+        ("something to read", None),  # the use is all there is to the description
+        ("the lid to the jar", None),  # no verb after "to"
+        ("the mug", None),
+    ],
+)
+def test_the_use_after_a_noun_is_what_follows_to_and_a_verb(said: str, bare: str | None) -> None:
+    assert without_use(said) == bare

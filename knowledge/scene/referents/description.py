@@ -24,6 +24,7 @@ from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
 from cogtree.knowledge.wording import singular_forms, verb_bases
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -174,6 +175,23 @@ def _for_purpose(words: list[str]) -> list[str]:
 
 def _strip_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") and len(word) > 2 else word
+
+
+def without_use(description: str) -> str | None:
+    """``description`` without the use said after a thing it names by its noun, else None.
+
+    "a magazine to flick through" -> "a magazine": the noun says which thing, the use only
+    why it is wanted. None when no use follows a noun ("something to read with": the use is
+    the description), or what follows "to" is no verb ("the lid to the jar").
+    """
+    words = WORD.findall(description.lower())
+    lemmas = shipped_lemmas()
+    for at in range(1, len(words) - 1):
+        named = [word for word in words[:at] if word not in FILLER_WORDS]
+        verb = lemmas.lemma_of(words[at + 1], "verb") if lemmas is not None else None
+        if words[at] == "to" and named and not PRONOUN_NOUNS & {*words[:at]} and verb:
+            return " ".join(words[:at])
+    return None
 
 
 def split_negation(description: str) -> tuple[str, list[str]]:

@@ -33,6 +33,7 @@ from cogtree.knowledge.scene.referents.description import (
     Description,
     Phrase,
     split_negation,
+    without_use,
 )
 from cogtree.knowledge.scene.referents.other_uses import DEFINED, SAID_OTHERWISE, other_uses
 from cogtree.knowledge.scene.referents.preferences import (
@@ -63,12 +64,9 @@ def resolve_referent(
     wanted, excluded = split_negation(description)
     with index.reading():
         found = _resolve(index, Description.parse(wanted), speaker)
-        if (found is None or not found.ids) and (clipped := unclipped(index, wanted)):
-            whole, said, read = clipped
-            again = _resolve(index, Description.parse(whole), speaker)
-            if again is not None and again.ids:
-                found = again
-                found.notes = [*found.notes, f"{said!r} read as {read!r}"]
+        for read_so in (_unclipped, _use_aside):  # a clipped noun; a use said of a noun
+            if found is None or not found.ids:
+                found = read_so(index, wanted, speaker) or found
         if found is None:
             return []
         ids = set(found.ids)
@@ -82,6 +80,26 @@ def resolve_referent(
         return candidates
     note = f"not {' or '.join(repr(text) for text in excluded)}"
     return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in candidates]
+
+
+def _unclipped(index: SceneIndex, wanted: str, speaker: str | None) -> _Match | None:
+    """What ``wanted`` matches with its clipped noun completed (:mod:`.clipping`), else None."""
+    clipped = unclipped(index, wanted)
+    again = _resolve(index, Description.parse(clipped[0]), speaker) if clipped else None
+    if clipped is None or again is None or not again.ids:
+        return None
+    again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
+    return again
+
+
+def _use_aside(index: SceneIndex, wanted: str, speaker: str | None) -> _Match | None:
+    """What ``wanted`` matches without the use said after its noun (:func:`without_use`)."""
+    bare = without_use(wanted)
+    again = _resolve(index, Description.parse(bare), speaker) if bare else None
+    if bare is None or again is None or not again.ids:
+        return None
+    again.notes = [*again.notes, f"what it is for left aside: {wanted[len(bare) :].strip()!r}"]
+    return again
 
 
 UNOWNED_NOTE = "'my': nothing is known to be yours; nobody is known to own this"
