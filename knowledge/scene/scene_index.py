@@ -56,7 +56,6 @@ from cogtree.knowledge.node_tables import (
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import compound_head, label_words
 from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
@@ -159,8 +158,6 @@ ROOM_KINDS: Final = ("room", "passage")
 def room_names(node: Node) -> tuple[str, ...]:
     """The words the English dictionary has for a room beside its labels ("hall": hallway).
 
-    And its label without "room" (:func:`_without_room`: "the utility").
-
     Only a label's most frequent sense, when it is a room (WordNet's artefacts under "room":
     "study" is first an act of studying, "lounge" a sofa, so they get none), and only words
     whose own first sense it is (:meth:`~knowledge.wordnet.nouns.NounDatabase.same_as`).
@@ -169,20 +166,7 @@ def room_names(node: Node) -> tuple[str, ...]:
     if nouns is None:
         return ()
     names = (nouns.same_as(label, ARTEFACTS, ROOM_KINDS) for label in node.labels)
-    return (*(word for same in names for word in same), *_without_room(node.labels))
-
-
-def _without_room(labels: Iterable[str]) -> Iterator[str]:
-    """A room's label without its noun "room", when that word names no kind of thing.
-
-    "the utility" is the utility room, "the spare" the spare room; "the box room" is not
-    "the box" (a box is a thing: the word would name both).
-    """
-    taxonomy = household_taxonomy()
-    for label in labels:
-        first, *rest = label.lower().split()
-        if rest == ["room"] and taxonomy.type_named(first) is None:
-            yield first
+    return tuple(word for same in names for word in same)
 
 
 # -- reading the graph ------------------------------------------------------------------------

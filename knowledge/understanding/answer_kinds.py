@@ -173,6 +173,22 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     return picked
 
 
+REPAIRS: Final = re.compile(r"\b(?:i mean|no wait|sorry|actually|or rather|rather)\b")
+"""Words with which an answer corrects itself ("Dad. Stan, I mean", "Tom. No wait, Stan")."""
+
+
+def correction(first: str, answer: str) -> str | None:
+    """What follows ``answer``'s ``first`` clause when the answer corrects itself, else None.
+
+    "Dad. Stan, I mean" -> "Stan, I mean"; "Tom. Sorry, Stan" -> "Sorry, Stan". Without a
+    correction what follows only tells more ("Dunno. Stan might know"), and the first clause
+    is the answer.
+    """
+    at = answer.lower().find(first.lower()) if first.strip() else -1
+    rest = answer[at + len(first) :] if at >= 0 else ""
+    return rest if REPAIRS.search(rest.lower()) else None
+
+
 def _named_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     said = _senses(answer)
     for slot, labels in pending.options.items():

@@ -40,6 +40,7 @@ from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.understanding.answer_kinds import (
     answer_kind,
     answer_text,
+    correction,
     expected_kind,
     fits,
     noted_place,
@@ -295,8 +296,9 @@ def continuation(
     then fills the missing slot its kind fits
     (:func:`~knowledge.understanding.answer_kinds.slot_answered`) with its words (its first
     clause when more follows: :func:`~knowledge.understanding.answer_kinds.answer_text`). An
-    option offered is picked by the first clause, else by the whole answer ("Dad. Stan, I
-    mean" picks Stan).
+    option offered is picked by the first clause, or by what follows it when the answer
+    corrects itself (:func:`~knowledge.understanding.answer_kinds.correction`), which must
+    then pick one: else the utterance is no answer.
     Never raises for any text.
     """
     task = pack.task(pending.task)
@@ -315,9 +317,11 @@ def continuation(
             task.name, {**taken}, list(taken), f"{'yes' if taken else 'no'} to the proposal"
         )
     said = answer_text(frame) if frame is not None else utterance
-    picked = None
-    if given not in ("yes_no", "request"):  # "Dad. Stan, I mean": the whole picks Stan
-        picked = picked_option(said, pending) or picked_option(utterance, pending)
+    answers = given not in ("yes_no", "request")
+    corrected = correction(said, utterance) if answers else None  # "Dad. Stan, I mean"
+    picked = picked_option(corrected or said, pending) if answers else None
+    if corrected is not None and picked is None:
+        return None  # "Tom. No wait, Stan": no one option picked, nor the first clause's
     if picked is not None and picked[0] in missing:
         chosen, label = picked
         many = (spec := task.slots.get(chosen)) is not None and spec.many

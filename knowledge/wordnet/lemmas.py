@@ -56,11 +56,49 @@ class Lemmas:
             part: (mapped(folder / f"index.{part}"), mapped(folder / f"{part}.exc"))
             for part in ENDINGS
         }
+        self._adjectives = mapped(folder / "data.adj")
         self.knows = lru_cache(maxsize=KNOWN_WORDS_CACHED)(self._knows)
         """Whether ``word`` (lower case, one word) is a form of a lemma of any part of speech."""
 
     def _knows(self, word: str) -> bool:
         return any(self.lemma_of(word, part) is not None for part in ENDINGS)
+
+    def measures(self, adjective: str) -> frozenset[str]:
+        """What ``adjective`` measures in any sense: the nouns of its attributes ("small": size).
+
+        WordNet points an adjective to the noun it is a value of (``=``); a satellite ("tiny")
+        has it through the head it is similar to (``&``). Empty for one that measures nothing.
+        """
+        index, _ = self._files["adj"]
+        line = line_of(index, adjective.encode("ascii")) if adjective.isascii() else None
+        if line is None:
+            return frozenset()
+        fields = line.split()
+        found: set[str] = set()
+        for sense in fields[len(fields) - int(fields[2]) :]:
+            for offset in (sense, *self._pointed(sense, b"&")):
+                found |= self._attribute_nouns(offset)
+        return frozenset(found)
+
+    def _pointed(self, offset: bytes, symbol: bytes) -> list[bytes]:
+        """The offsets an adjective synset points to with ``symbol``, in its own file."""
+        line = line_of(self._adjectives, offset)
+        if line is None:
+            return []
+        head = line.split(b" | ", 1)[0].split()
+        at = 4 + 2 * int(head[3], 16)
+        pointers = head[at + 1 : at + 1 + 4 * int(head[at])]
+        return [pointers[i + 1] for i in range(0, len(pointers), 4) if pointers[i] == symbol]
+
+    def _attribute_nouns(self, offset: bytes) -> set[str]:
+        nouns = shipped_nouns()
+        if nouns is None:
+            return set()
+        return {
+            lemma.lower()
+            for noun in self._pointed(offset, b"=")
+            for lemma in nouns.synset(int(noun)).lemmas
+        }
 
     def lemma_of(self, word: str, part: str) -> str | None:
         """The lemma of ``part`` (``noun``, ``verb``, ``adj``, ``adv``) ``word`` is a form of.

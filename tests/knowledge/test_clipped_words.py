@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from cogtree.knowledge.scene.referents.clipping import unclipped
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -81,3 +82,20 @@ def test_the_dictionary_knows_every_inflected_form_and_no_clipping() -> None:
     known = ["cardigan", "cups", "went", "taller", "tallest", "boxes", "sweeping", "quickly"]
     assert all(lemmas.knows(word) for word in known)
     assert not any(lemmas.knows(word) for word in ["cardi", "cardis", "sarnie", "", "two words"])
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        ("the cardi", "the cardigan"),
+        ("the cardis", "the cardigans"),  # the plural read as the plural, once
+        ("the stea", None),  # steak or steamer: every type word that starts so counts
+        ("the cand", None),  # candle or candy
+        ("the blue", None),  # a word of the dictionary
+    ],
+)
+def test_a_clipping_is_completed_only_to_the_one_type_every_completion_names(
+    bedroom: SceneGraph, said: str, read: str | None
+) -> None:
+    found = unclipped(bedroom.index, said)
+    assert (found[0] if found else None) == read

@@ -120,6 +120,9 @@ def test_a_drink_in_the_container_it_comes_in_is_that_thing() -> None:
         ("bring me a glass", ""),  # no "of": no measure
         ("bring me a red glass", ""),
         ("bring me the small mug", ""),
+        ("bring me a full glass of milk", ""),  # fullness tells no vessel: no measure read
+        ("bring me a hot cup of milk", ""),
+        ("bring me a second glass of milk", ""),
     ],
 )
 def test_a_measure_may_be_described_before_its_of(said: str, quantity: str) -> None:

@@ -1,6 +1,7 @@
-"""A use said that no listed use of a thing here matches is read by definition, then in other
-words: "something to sweep it up with" finds the dustpan ("into which dust can be swept")
-when there is no broom; "something to dish it out with" the ladle (used to serve).
+"""A tool asked for by a use that no listed use of a thing here matches is read by the tool's
+definition: "something to sweep it up with" finds the dustpan ("into which dust can be
+swept") when there is no broom. Only a tool's use ("... with"), never a medicine, a blade or
+an appliance, and never a living being's other sense.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from cogtree.knowledge.scene.referents.description import Phrase, without_use
+from cogtree.knowledge.scene.referents.description import Phrase
 from cogtree.knowledge.scene.referents.other_uses import defined_uses
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 
@@ -26,12 +27,12 @@ KITCHEN = f"""{PREFIXES}
 :pan a cog:Object ; rdfs:label "dustpan and brush" ; cog:objectType cog:Dustpan ;
     cog:on :counter .
 :mop a cog:Object ; rdfs:label "mop" ; cog:objectType cog:Mop ; cog:on :counter .
-:ladle a cog:Object ; rdfs:label "ladle" ; cog:objectType cog:Ladle ; cog:on :counter .
-:slotted a cog:Object ; rdfs:label "slotted spoon" ; cog:objectType cog:Spoon ;
+:eraser a cog:Object ; rdfs:label "rubber" ; cog:objectType cog:Eraser ; cog:on :counter .
+:grater a cog:Object ; rdfs:label "box grater" ; cog:objectType cog:Grater ; cog:on :counter .
+:cup a cog:Object ; rdfs:label "tea cup" ; cog:objectType cog:Cup ; cog:on :counter .
+:inhaler a cog:Object ; rdfs:label "blue inhaler" ; cog:objectType cog:Inhaler ;
     cog:on :counter .
-:whisk a cog:Object ; rdfs:label "balloon whisk" ; cog:objectType cog:Whisk ; cog:on :counter .
-:clock a cog:Object ; rdfs:label "clock" ; cog:objectType cog:AlarmClock ; cog:on :counter .
-:clock a cog:Object ; rdfs:label "clock" ; cog:objectType cog:AlarmClock ; cog:on :counter .
+:dog a cog:Object ; rdfs:label "Rex" ; cog:objectType cog:Dog ; cog:inRoom :kitchen .
 """
 
 WITH_A_BROOM = f"""{KITCHEN}
@@ -51,35 +52,17 @@ def found(scene: SceneGraph, description: str) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize(
-    ("said", "expected", "why"),
+    ("said", "expected", "use"),
     [
-        (
-            "something to sweep it up with",
-            "pan",
-            "'sweep up': a dustpan is for it, by its definition",
-        ),
-        ("something to sweep with", "pan", "'sweep': a dustpan is for it, by its definition"),
-        (
-            "something to dish it out with",
-            "ladle",
-            "'dish out': a ladle is used for it, in other words",
-        ),
-        (
-            "something to dish out with",
-            "ladle",
-            "'dish out': a ladle is used for it, in other words",
-        ),
-        (
-            "something to wake me up with",
-            "clock",
-            "'wake up': an alarm clock is for it, by its definition",
-        ),
+        ("something to sweep it up with", "pan", "'sweep up': a dustpan"),
+        ("something to sweep with", "pan", "'sweep': a dustpan"),
+        ("anything to erase this with", "eraser", "'erase': an eraser"),
     ],
 )
-def test_a_use_no_listed_use_matches_is_read_by_definition_then_in_other_words(
-    kitchen: SceneGraph, said: str, expected: str, why: str
+def test_a_tools_use_no_listed_use_matches_is_read_by_its_definition(
+    kitchen: SceneGraph, said: str, expected: str, use: str
 ) -> None:
-    assert found(kitchen, said) == [(expected, [why])]
+    assert found(kitchen, said) == [(expected, [f"{use} is for it, by its definition"])]
 
 
 def test_a_listed_use_of_a_thing_here_wins_over_the_dictionary() -> None:
@@ -94,44 +77,29 @@ def test_a_listed_use_of_a_thing_here_wins_over_the_dictionary() -> None:
     "said",
     [
         "something sweeping",  # no use said: a describing word is not read as one
-        "something to juggle with",  # neither the dictionary nor another word names a thing here
+        "something to juggle with",  # no definition names it
+        "something to drink",  # no tool: what the thing is ("a cup used for drinking")
+        "something to relieve my itchy skin with",  # "relieve": the inhaler, a medicine
+        "something to shred the cheese with",  # "shred": the grater, a blade
+        "something to fasten the gate with",  # a dog is first an animal, not a catch
     ],
 )
-def test_only_a_use_said_is_read_so_and_only_when_it_names_a_thing_here(
+def test_only_a_tools_use_is_read_so_and_never_a_medicine_or_a_living_beings_other_sense(
     kitchen: SceneGraph, said: str
 ) -> None:
     assert found(kitchen, said) == []
 
 
-def test_the_use_of_a_description_is_the_word_after_to() -> None:
-    assert Phrase(("something", "to", "sweep up")).use == "sweep up"
+def test_the_use_of_a_description_is_a_verb_after_to_that_ends_with_with() -> None:
+    assert Phrase(("something", "to", "sweep up", "with")).use == "sweep up"
+    assert Phrase(("something", "to", "drink")).use is None  # no "with": no tool
+    assert Phrase(("the", "lid", "to", "the", "with")).use is None  # "the" is no verb
     assert Phrase(("the", "blue", "mug")).use is None
 
 
 def test_a_definition_names_the_verbs_it_says_a_made_thing_is_for() -> None:
-    assert defined_uses("dustpan") == {"sweep"}
-    assert defined_uses("bandage") == {"cover", "protect"}  # "that covers and protects"
+    assert defined_uses("dustpan") == {"sweep"}  # its first sense is a quantity: the made thing
+    assert defined_uses("bread knife") == {"cut"}
+    assert defined_uses("dog") == frozenset()  # first an animal
     assert defined_uses("cake") == frozenset()  # a food: no made thing's use
     assert defined_uses("no such thing at all") == frozenset()
-
-
-def test_a_use_said_after_a_noun_is_left_aside_when_the_noun_alone_matches(
-    kitchen: SceneGraph,
-) -> None:
-    (found,) = kitchen.resolve_referent("a ladle to juggle with")  # no use of a ladle says so
-    assert found.id == "ladle"
-    assert "what it is for left aside: 'to juggle with'" in found.reasons
-    assert kitchen.resolve_referent("a teapot to juggle with") == []  # the noun must match
-
-
-@pytest.mark.parametrize(
-    ("said", "bare"),
-    [
-        ("a magazine to flick through", "a magazine"),
-        ("something to read", None),  # the use is all there is to the description
-        ("the lid to the jar", None),  # no verb after "to"
-        ("the mug", None),
-    ],
-)
-def test_the_use_after_a_noun_is_what_follows_to_and_a_verb(said: str, bare: str | None) -> None:
-    assert without_use(said) == bare

@@ -32,6 +32,9 @@ BREAK: Final = frozenset([".", "!", "?", ";", ":"])
 DASHES: Final = frozenset("-\u2013\u2014")
 """A dash between spaces sets a clause apart as a comma does ("the pan - the red one")."""
 
+VESSEL_SIZES: Final = frozenset(["size", "height"])
+"""What an adjective before a measure must measure to tell the vessel ("small", "tall")."""
+
 SUBJECT_PRONOUNS: Final = frozenset(["i", "we", "he", "she", "they"])
 """Pronouns that only ever open a statement ("..., I left it on"), never name its object."""
 
@@ -109,8 +112,10 @@ class Clause:
         """How many words ``at`` words on make a measure, its "of" and a determiner after it.
 
         The measure is a word of the lexicon's ``measures`` ("a glass of", "a glass of the");
-        an adjective WordNet knows may describe it first ("a small glass of orange juice":
-        the small glass, not the pint glass; :mod:`~knowledge.wordnet.lemmas`). 0: none.
+        an adjective of its size may describe it first ("a small glass of orange juice": the
+        small glass, not the pint glass): one WordNet gives size or height as what it measures
+        (:meth:`~knowledge.wordnet.lemmas.Lemmas.measures`). "a full glass", "a hot cup", "a
+        second glass" say nothing of which vessel. 0: none.
         """
         lexicon, lemmas = self.lexicon, shipped_lemmas()
         before = self.word(at)
@@ -118,7 +123,7 @@ class Clause:
             before not in lexicon.measures
             and self.word(at + 1) in lexicon.measures
             and lemmas is not None
-            and lemmas.lemma_of(before, "adj") is not None
+            and bool(lemmas.measures(before) & VESSEL_SIZES)
         )
         measure = at + described
         if self.word(measure) not in lexicon.measures or self.word(measure + 1) != "of":

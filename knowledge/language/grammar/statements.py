@@ -62,8 +62,11 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
         return True
     for at in range(index, min(index + 5, len(words))):  # "gonna make pancakes": no subject
         text = words[at].text
-        if text in lexicon.copulas or longest(words, at, lexicon.statement_modals):
+        modal = longest(words, at, lexicon.statement_modals)
+        if text in lexicon.copulas or modal:
             dropped = at == index and not longest(words, at, lexicon.openers)  # not "could you"
+            if dropped and _wants([Word("i", "i"), *words[at + modal :]], lexicon):
+                return False  # "..., gonna need the pepper too": one more thing asked for
             return dropped or subject_words(words[index:at], lexicon)
         if longest(words, at, lexicon.statement_verbs):
             return subject_words(words[index:at], lexicon)
@@ -96,3 +99,8 @@ def subject_words(words: Sequence[Word], lexicon: Words) -> bool:
     return bool(texts) and all(
         bare_word(t.removesuffix("'s"), lexicon) or t == "one" for t in texts
     )
+
+
+def _wants(words: Sequence[Word], lexicon: Words) -> bool:
+    """Whether ``words`` open with a want ("i need", "i want"): the speaker's wish."""
+    return bool(longest(words, 0, lexicon.wants))

@@ -9,9 +9,9 @@ the start of the one type name it may have been clipped from. It is read so only
   no form of it in any part of speech (:mod:`~knowledge.wordnet.lemmas`: "tall" is no
   clipped "tallboy", "warm" no "warmer"), and it has at least :data:`MIN_SAID` letters;
 - the belief's vocabulary has no type, attribute or label by that word;
-- exactly one type is named by a one-word label or synonym that starts with it and is at
-  least :data:`MIN_DROPPED` letters longer (every word of :attr:`Vocabulary.type_words` is
-  looked at that starts so: two types are a guess, and nothing is read).
+- every one-word label or synonym of a type that starts with it names one and the same type
+  (:attr:`Vocabulary.type_words`: two types are a guess, and nothing is read: "cand" is a
+  candle or candy), and the shortest of them is at least :data:`MIN_DROPPED` letters longer.
 
 A plural is read as its singular clipped ("cardis"). The caller resolves the description
 read so, and says which word it read as which.
@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Sequence
+from functools import partial
+from itertools import takewhile
 from typing import Final
 
 from cogtree.knowledge.scene.referents.description import Description
@@ -65,16 +68,20 @@ def _completed(index: SceneIndex, word: str) -> str | None:
         or index.named(word)
     ):
         return None
-    for stem, ending in ((word, ""), (word[:-1], "s") if word.endswith("s") else (word, "")):
-        types: set[str] = set()
-        starts = bisect_left(vocabulary.type_words, stem)
-        longer = []
-        for candidate in vocabulary.type_words[starts:]:
-            if not candidate.startswith(stem):
-                break
-            if len(candidate) >= len(stem) + MIN_DROPPED:
-                longer.append(candidate)
-                types |= vocabulary.types_named.get(candidate, set())
-        if len(types) == 1 and len(stem) >= MIN_SAID:
-            return f"{min(longer, key=len)}{ending}"
+    stems = [(word, "")] + ([(word[:-1], "s")] if word.endswith("s") else [])
+    for stem, ending in stems:
+        longer = _starting(vocabulary.type_words, stem)
+        types = {kind for w in longer for kind in vocabulary.types_named.get(w, ())}
+        shortest = min(longer, key=len, default="")
+        if len(types) == 1 and len(stem) >= MIN_SAID and len(shortest) >= len(stem) + MIN_DROPPED:
+            return shortest if shortest.endswith("s") else f"{shortest}{ending}"
     return None
+
+
+def _starting(words: Sequence[str], stem: str) -> list[str]:
+    """The words of the sorted ``words`` that start with ``stem``."""
+    return list(takewhile(partial(_starts, stem), words[bisect_left(words, stem) :]))
+
+
+def _starts(stem: str, word: str) -> bool:
+    return word.startswith(stem)

@@ -89,8 +89,14 @@ class Phrase:
 
     @property
     def use(self) -> str | None:
-        """The use the thing is told by ("something to sweep up with": sweep up), or None."""
-        return next((w for at, w in enumerate(self.words[1:]) if self.words[at] == "to"), None)
+        """The use a tool is told by ("something to sweep it up with": sweep up), or None.
+
+        Only a verb's use said with "with": "something to eat" names what the thing is.
+        """
+        words, lemmas = self.words, shipped_lemmas()
+        if len(words) < 3 or words[-1] != "with" or words[-3] != "to" or lemmas is None:
+            return None
+        return words[-2] if lemmas.lemma_of(words[-2].split()[0], "verb") else None
 
     @property
     def possessive(self) -> int | None:
@@ -169,29 +175,13 @@ def _for_purpose(words: list[str]) -> list[str]:
         particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
         if at and told and verb and verb[0] not in ("use", "be"):
-            return [*words[:index], "to", " ".join(verb + particle)]
+            tool = ["with"] if "with" in words[at + 1 :] else []  # a tool's use
+            return [*words[:index], "to", " ".join(verb + particle), *tool]
     return words
 
 
 def _strip_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") and len(word) > 2 else word
-
-
-def without_use(description: str) -> str | None:
-    """``description`` without the use said after a thing it names by its noun, else None.
-
-    "a magazine to flick through" -> "a magazine": the noun says which thing, the use only
-    why it is wanted. None when no use follows a noun ("something to read with": the use is
-    the description), or what follows "to" is no verb ("the lid to the jar").
-    """
-    words = WORD.findall(description.lower())
-    lemmas = shipped_lemmas()
-    for at in range(1, len(words) - 1):
-        named = [word for word in words[:at] if word not in FILLER_WORDS]
-        verb = lemmas.lemma_of(words[at + 1], "verb") if lemmas is not None else None
-        if words[at] == "to" and named and not PRONOUN_NOUNS & {*words[:at]} and verb:
-            return " ".join(words[:at])
-    return None
 
 
 def split_negation(description: str) -> tuple[str, list[str]]:

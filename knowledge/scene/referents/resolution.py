@@ -33,9 +33,8 @@ from cogtree.knowledge.scene.referents.description import (
     Description,
     Phrase,
     split_negation,
-    without_use,
 )
-from cogtree.knowledge.scene.referents.other_uses import DEFINED, SAID_OTHERWISE, other_uses
+from cogtree.knowledge.scene.referents.other_uses import DEFINED, other_uses
 from cogtree.knowledge.scene.referents.preferences import (
     Way,
     head_by_kind,
@@ -64,9 +63,8 @@ def resolve_referent(
     wanted, excluded = split_negation(description)
     with index.reading():
         found = _resolve(index, Description.parse(wanted), speaker)
-        for read_so in (_unclipped, _use_aside):  # a clipped noun; a use said of a noun
-            if found is None or not found.ids:
-                found = read_so(index, wanted, speaker) or found
+        if found is None or not found.ids:  # a clipped noun ("my cardi")
+            found = _unclipped(index, wanted, speaker) or found
         if found is None:
             return []
         ids = set(found.ids)
@@ -89,16 +87,6 @@ def _unclipped(index: SceneIndex, wanted: str, speaker: str | None) -> _Match | 
     if clipped is None or again is None or not again.ids:
         return None
     again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
-    return again
-
-
-def _use_aside(index: SceneIndex, wanted: str, speaker: str | None) -> _Match | None:
-    """What ``wanted`` matches without the use said after its noun (:func:`without_use`)."""
-    bare = without_use(wanted)
-    again = _resolve(index, Description.parse(bare), speaker) if bare else None
-    if bare is None or again is None or not again.ids:
-        return None
-    again.notes = [*again.notes, f"what it is for left aside: {wanted[len(bare) :].strip()!r}"]
     return again
 
 
@@ -446,7 +434,6 @@ REASONS: Final = {
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
     "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names {a} {d}",
     "word": "{q}: its label says {t}", DEFINED: "{q}: {a} {d} is for it, by its definition",
-    SAID_OTHERWISE: "{q}: {a} {d} is used for it, in other words",
 }  # fmt: skip
 """How each way a term matched is said (the type, the place and the label are said apart)."""
 
@@ -460,7 +447,7 @@ def _reason(record: tuple[str, str, str], own_type: str, said: Description) -> s
             return f"{quoted}: a {detail}"
         return f"{quoted}: {own_type} is a kind of {detail}"
     if how in REASONS:
-        article = "an" if detail[:1] in "aeiou" else "a"
+        article = "an" if detail[:1] and detail[0] in "aeiou" else "a"
         return REASONS[how].format(q=quoted, t=term, d=detail, a=article)
     if how == "place":
         where = f"{said.preposition} {said.place}"
