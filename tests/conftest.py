@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,22 @@ import pytest
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.worker_pool import WorkerPool
 from cogtree.trees.testing import BlackboardView, ScriptedLLM, mock_blackboard, scripted_llm
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a pytest-xdist worker: the files marked ``long_running`` first, then the others by
+    their number of tests, most first (stable otherwise).
+
+    CI hands whole files to the workers in this order (``--dist loadfile
+    --no-loadscope-reorder``). xdist's own order, by number of tests alone, put the guards'
+    one-test file (183 s) last, on one worker while the other had nothing left to do; started
+    first it runs beside the rest. Without workers the order is the collection's.
+    """
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    per_file = Counter(item.path for item in items)
+    long_running = {item.path for item in items if item.get_closest_marker("long_running")}
+    items.sort(key=lambda item: (item.path not in long_running, -per_file[item.path]))
 
 
 @pytest.fixture(autouse=True)

@@ -32,6 +32,7 @@ must name, in whole words, something the user said.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -490,10 +491,20 @@ def is_grounded(value: Any, utterance: str) -> bool:
         words = words[1:]
     if not words or all(word in VAGUE_WORDS for word in words):
         return False
-    words = [singular(word) for word in words]
-    said = [singular(word) for word in _said_words(utterance)]
-    size = len(words)
-    return any(said[start : start + size] == words for start in range(len(said) - size + 1))
+    named = tuple(singular(word) for word in words)
+    said = _said_singulars(utterance)
+    size = len(named)
+    return any(said[start : start + size] == named for start in range(len(said) - size + 1))
+
+
+@functools.lru_cache(maxsize=64)
+def _said_singulars(utterance: str) -> tuple[str, ...]:
+    """The words of ``utterance`` as :func:`is_grounded` matches them, singular.
+
+    Kept for the last utterances: a turn grounds every slot value in the same few texts, and
+    reading a long one again for each value cost seconds (380,000 characters: 52 readings).
+    """
+    return tuple(singular(word) for word in _said_words(utterance))
 
 
 def _said_words(text: str) -> list[str]:

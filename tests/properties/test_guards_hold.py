@@ -69,6 +69,8 @@ from cogtree.trees.assistant_session import AssistantSession
 from cogtree.trees.recording.tick_log import TickEntry
 from tests.properties.drawn_llm import DrawnBackend, drawn_client
 
+pytestmark = pytest.mark.long_running  # CI's workers start this file first (tests/conftest.py)
+
 SCENARIOS = sorted(path.stem for path in Path("sim/scenarios").glob("*.yaml"))
 DEFAULT_EXAMPLES = 300
 EXAMPLES = int(os.environ.get("COGTREE_PROPERTY_EXAMPLES", DEFAULT_EXAMPLES))
