@@ -69,8 +69,8 @@ def test_a_bare_number_after_for_is_no_recipient(text: str) -> None:
 @pytest.mark.parametrize(
     ("said", "looked_up"),
     [
-        ("something to slice the loaf with", "something to slice"),
-        ("the thing to unscrew jars with", "the thing to unscrew"),
+        ("something to slice the loaf with", "something to slice with"),  # a tool's use
+        ("the thing to unscrew jars with", "the thing to unscrew with"),
         ("the one to use for dusting", "the one to use for dusting"),
         ("a tin of beans", "a tin of beans"),
     ],
