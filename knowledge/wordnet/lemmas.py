@@ -15,7 +15,13 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final
 
-from cogtree.knowledge.wordnet.nouns import line_of, mapped, shipped_nouns
+from cogtree.knowledge.wordnet.nouns import (
+    line_of,
+    mapped,
+    pointers,
+    sense_offsets,
+    shipped_nouns,
+)
 
 ENDINGS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
     "noun": (
@@ -59,36 +65,29 @@ class Lemmas:
         self._adjectives = mapped(folder / "data.adj")
         self.knows = lru_cache(maxsize=KNOWN_WORDS_CACHED)(self._knows)
         """Whether ``word`` (lower case, one word) is a form of a lemma of any part of speech."""
-
-    def _knows(self, word: str) -> bool:
-        return any(self.lemma_of(word, part) is not None for part in ENDINGS)
-
-    def measures(self, adjective: str) -> frozenset[str]:
+        self.measures = lru_cache(maxsize=KNOWN_WORDS_CACHED)(self._measures)
         """What ``adjective`` measures in any sense: the nouns of its attributes ("small": size).
 
         WordNet points an adjective to the noun it is a value of (``=``); a satellite ("tiny")
         has it through the head it is similar to (``&``). Empty for one that measures nothing.
         """
+
+    def _knows(self, word: str) -> bool:
+        return any(self.lemma_of(word, part) is not None for part in ENDINGS)
+
+    def _measures(self, adjective: str) -> frozenset[str]:
         index, _ = self._files["adj"]
         line = line_of(index, adjective.encode("ascii")) if adjective.isascii() else None
-        if line is None:
-            return frozenset()
-        fields = line.split()
         found: set[str] = set()
-        for sense in fields[len(fields) - int(fields[2]) :]:
+        for sense in sense_offsets(line) if line is not None else []:
             for offset in (sense, *self._pointed(sense, b"&")):
                 found |= self._attribute_nouns(offset)
         return frozenset(found)
 
     def _pointed(self, offset: bytes, symbol: bytes) -> list[bytes]:
-        """The offsets an adjective synset points to with ``symbol``, in its own file."""
+        """The offsets an adjective synset points to with ``symbol``."""
         line = line_of(self._adjectives, offset)
-        if line is None:
-            return []
-        head = line.split(b" | ", 1)[0].split()
-        at = 4 + 2 * int(head[3], 16)
-        pointers = head[at + 1 : at + 1 + 4 * int(head[at])]
-        return [pointers[i + 1] for i in range(0, len(pointers), 4) if pointers[i] == symbol]
+        return [target for kind, target, _ in pointers(line) if kind == symbol] if line else []
 
     def _attribute_nouns(self, offset: bytes) -> set[str]:
         nouns = shipped_nouns()

@@ -94,8 +94,7 @@ class NounDatabase:
         line = line_of(self._index, word.encode("utf-8")) if word else None
         if line is None:
             return ()
-        fields = line.split()
-        offsets = [int(offset) for offset in fields[len(fields) - int(fields[2]) :]]
+        offsets = [int(offset) for offset in sense_offsets(line)]
         return tuple(sorted(offsets, key=lambda offset: -self._tagged(word, offset)))
 
     def _tagged(self, word: str, offset: int) -> int:
@@ -198,15 +197,27 @@ class NounDatabase:
             f"{lemma.lower()}%1:{lexfile:02d}:{int(lex_id, 16):02d}::"
             for lemma, lex_id in zip(lemmas, ids, strict=True)
         )
-        at = 4 + 2 * words
-        pointers = fields[at + 1 : at + 1 + 4 * int(fields[at])]
         hypernyms = tuple(
-            int(pointers[i + 1])
-            for i in range(0, len(pointers), 4)
-            if pointers[i] in HYPERNYM_POINTERS and pointers[i + 2] == b"n"
+            int(target)
+            for symbol, target, part in pointers(line)
+            if symbol in HYPERNYM_POINTERS and part == b"n"
         )
         lexname = self._lexnames.get(lexfile, "")
         return Synset(offset, lexname, lemmas, keys, hypernyms, gloss.decode("utf-8").strip())
+
+
+def sense_offsets(line: bytes) -> list[bytes]:
+    """The synset offsets an ``index.*`` line ends with (its senses), as written."""
+    fields = line.split()
+    return fields[len(fields) - int(fields[2]) :]
+
+
+def pointers(line: bytes) -> list[tuple[bytes, bytes, bytes]]:
+    """The pointers of a ``data.*`` line: (symbol, target offset, target part of speech)."""
+    fields = line.split(b" | ", 1)[0].split()
+    at = 4 + 2 * int(fields[3], 16)
+    found = fields[at + 1 : at + 1 + 4 * int(fields[at])]
+    return [(found[i], found[i + 1], found[i + 2]) for i in range(0, len(found), 4)]
 
 
 def mapped(path: Path) -> mmap.mmap:
