@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from cogtree.knowledge.scene.referents.clipping import unclipped
+from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -97,5 +98,5 @@ def test_the_dictionary_knows_every_inflected_form_and_no_clipping() -> None:
 def test_a_clipping_is_completed_only_to_the_one_type_every_completion_names(
     bedroom: SceneGraph, said: str, read: str | None
 ) -> None:
-    found = unclipped(bedroom.index, said)
-    assert (found[0] if found else None) == read
+    found = unclipped(bedroom.index, Description.parse(said))
+    assert (str(found[0]) if found else None) == read

@@ -19,14 +19,13 @@ read so, and says which word it read as which.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections.abc import Sequence
-from functools import partial
-from itertools import takewhile
+from dataclasses import replace
+from itertools import islice, takewhile
 from typing import Final
 
-from cogtree.knowledge.scene.referents.description import Description
+from cogtree.knowledge.scene.referents.description import Description, Phrase
 from cogtree.knowledge.scene.scene_index import SceneIndex
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
@@ -37,22 +36,19 @@ MIN_DROPPED: Final = 2
 """The fewest letters a clipping drops: "cardi" drops three of "cardigan"."""
 
 
-def unclipped(index: SceneIndex, text: str) -> tuple[str, str, str] | None:
-    """``text`` with the word that names its thing completed, the word said and the word read.
+def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, str] | None:
+    """``said`` with the word that names its thing completed, the word said and the word read.
 
     None when that word (the head of the thing's phrase: "my cardi on the armchair": cardi)
     does not read as clipped (module docs), or the phrase has none ("the blue one").
     """
-    phrase = Description.parse(text).thing
-    if phrase.head is None:
+    thing = said.thing
+    word = thing.words[thing.head] if thing.head is not None else ""
+    read = _completed(index, word) if word else None
+    if thing.head is None or read is None:
         return None
-    said = phrase.words[phrase.head]
-    read = _completed(index, said)
-    lowered = text.lower()
-    found = re.search(rf"\b{re.escape(said)}\b", lowered)
-    if read is None or found is None:
-        return None
-    return f"{lowered[: found.start()]}{read}{lowered[found.end() :]}", said, read
+    words = (*thing.words[: thing.head], read, *thing.words[thing.head + 1 :])
+    return replace(said, thing=Phrase(words)), word, read
 
 
 def _completed(index: SceneIndex, word: str) -> str | None:
@@ -80,8 +76,5 @@ def _completed(index: SceneIndex, word: str) -> str | None:
 
 def _starting(words: Sequence[str], stem: str) -> list[str]:
     """The words of the sorted ``words`` that start with ``stem``."""
-    return list(takewhile(partial(_starts, stem), words[bisect_left(words, stem) :]))
-
-
-def _starts(stem: str, word: str) -> bool:
-    return word.startswith(stem)
+    after = islice(words, bisect_left(words, stem), None)
+    return list(takewhile(lambda word: word.startswith(stem), after))

@@ -62,9 +62,10 @@ def resolve_referent(
     """
     wanted, excluded = split_negation(description)
     with index.reading():
-        found = _resolve(index, Description.parse(wanted), speaker)
+        said = Description.parse(wanted)
+        found = _resolve(index, said, speaker)
         if found is None or not found.ids:  # a clipped noun ("my cardi")
-            found = _unclipped(index, wanted, speaker) or found
+            found = _unclipped(index, said, speaker) or found
         if found is None:
             return []
         ids = set(found.ids)
@@ -80,10 +81,10 @@ def resolve_referent(
     return [c.model_copy(update={"reasons": [*c.reasons, note]}) for c in candidates]
 
 
-def _unclipped(index: SceneIndex, wanted: str, speaker: str | None) -> _Match | None:
-    """What ``wanted`` matches with its clipped noun completed (:mod:`.clipping`), else None."""
-    clipped = unclipped(index, wanted)
-    again = _resolve(index, Description.parse(clipped[0]), speaker) if clipped else None
+def _unclipped(index: SceneIndex, said: Description, speaker: str | None) -> _Match | None:
+    """What ``said`` matches with its clipped noun completed (:mod:`.clipping`), else None."""
+    clipped = unclipped(index, said)
+    again = _resolve(index, clipped[0], speaker) if clipped else None
     if clipped is None or again is None or not again.ids:
         return None
     again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
