@@ -34,6 +34,7 @@ for the noun asked about (:func:`with_asked_noun`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
@@ -173,20 +174,17 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     return picked
 
 
-REPAIRS: Final = re.compile(r"\b(?:i mean|no wait|sorry|actually|or rather|rather)\b")
-"""Words with which an answer corrects itself ("Dad. Stan, I mean", "Tom. No wait, Stan")."""
-
-
 def correction(first: str, answer: str) -> str | None:
     """What follows ``answer``'s ``first`` clause when the answer corrects itself, else None.
 
-    "Dad. Stan, I mean" -> "Stan, I mean"; "Tom. Sorry, Stan" -> "Sorry, Stan". Without a
-    correction what follows only tells more ("Dunno. Stan might know"), and the first clause
-    is the answer.
+    "Dad. Stan, I mean" -> "Stan, I mean"; "Tom. Sorry, Stan" -> "Sorry, Stan" (the grammar's
+    ``repairs``). Without a correction what follows only tells more ("Dunno. Stan might
+    know"), and the first clause is the answer.
     """
     at = answer.lower().find(first.lower()) if first.strip() else -1
     rest = answer[at + len(first) :] if at >= 0 else ""
-    return rest if REPAIRS.search(rest.lower()) else None
+    _, covered = _phrases_in(rest, request_words().repairs)
+    return rest if covered else None
 
 
 def _named_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
@@ -308,10 +306,15 @@ def _how_to_choose(rest: list[str]) -> bool:
 
 def _indifferent_words(answer: str) -> tuple[tuple[str, ...], set[int]]:
     """The words of ``answer`` and the positions its ``indifferent`` phrases cover."""
-    words = tuple(_words(answer))
+    return _phrases_in(answer, request_words().indifferent)
+
+
+def _phrases_in(text: str, phrases: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], set[int]]:
+    """The words of ``text`` and the positions the ``phrases`` said in it cover."""
+    words = tuple(_words(text))
     covered = {
         start + offset
-        for phrase in request_words().indifferent
+        for phrase in phrases
         for start in range(len(words))
         if words[start : start + len(phrase)] == phrase
         for offset in range(len(phrase))
