@@ -31,7 +31,7 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 683,
-    "behaviours/gates/task_readiness.py": 983,
+    "behaviours/gates/task_readiness.py": 978,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 918,
     "knowledge/llm/llama_cpp_backend.py": 609,

@@ -24,6 +24,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.keys import Control
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import optional_handle, pack_lexicons, require_handle
+from cogtree.knowledge.language.grammar.indifference import HEDGES, without_choice_left
 from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.client import PendingCall
@@ -96,13 +97,6 @@ ORDER_NEGATION = re.compile(r"(not|never|no longer|don'?t|do not|stop|cancel)\b"
 
 REASON = re.compile(r"\b(so|so that|because|since|as)\s+(i|we|you|it|they|he|she)\b", re.IGNORECASE)
 """A clause that says why ("... so I don't forget"): a negation after it is about the reason."""
-
-HEDGES = re.compile(
-    r"\b(maybe|perhaps|possibly|probably|i think|i guess|not sure|might|or something|"
-    r"kind of|sort of|whatever)\b",
-    re.IGNORECASE,
-)
-"""Words that say the user is unsure of their own request."""
 
 
 @dataclass(frozen=True)
@@ -790,6 +784,7 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
         frame, text = turn.frame, "" if turn.spec and turn.spec.answers_only else turn.utterance
+        text = without_choice_left(text)  # "..., I don't mind which": no negation, no hedge
         assert frame is not None and turn.schema is not None
         doubts = []
         if frame.confidence < self.confident_at:

@@ -7,7 +7,8 @@ the end of every clause of a text (a clause ends at a comma, a dash or a sentenc
 Dad his tablets would you, he's in the lounge") before the grammar reads it. The lists are
 the ``tags`` entry of the grammar's words (``request_words.yaml``): ``closing`` tags and
 ``address`` (forms of address) go with or without a comma before them, ``after_comma`` ones
-only after a comma ("where is the tv, d'you know" but not "what do you know"). A form of
+only after a comma ("where is the tv, d'you know" but not "what do you know"), as are words
+that leave the choice to the robot ("a drink, whatever's there"). A form of
 address opening a clause goes too ("mate chuck us a loo roll"), as does "oi" or "hey" before it.
 """
 
@@ -18,6 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
+from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
 from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.words import request_words
 
@@ -86,8 +88,13 @@ def _said(clause: str) -> Tag:
 
 
 def _only_tag(said: Tag, tags: Tags, *, after_comma: bool) -> bool:
-    """Whether the clause's words are one tag (an ``after_comma`` one only after a comma)."""
-    return said in tags.anywhere or (after_comma and said in tags.after_comma)
+    """Whether the clause's words are one tag, or leave the choice to the robot after a comma.
+
+    An ``after_comma`` tag counts only after a comma, as does "..., whatever's there".
+    """
+    if said in tags.anywhere:
+        return True
+    return after_comma and (said in tags.after_comma or leaves_the_choice(" ".join(said)))
 
 
 _OWNING = frozenset({"my", "your", "his", "her", "our", "their", "the", "a", "an", "to", "for"})

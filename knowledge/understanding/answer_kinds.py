@@ -34,10 +34,14 @@ for the noun asked about (:func:`with_asked_noun`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.grammar.indifference import (
+    how_to_choose,
+    indifferent_words,
+    phrases_in,
+)
 from cogtree.knowledge.language.grammar.words import request_words, says_no
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.language.tfidf import english_stop_words
@@ -73,10 +77,6 @@ _QUESTION_WORDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = (
 """The question word that says what the question asks for, first match wins."""
 
 _NUMBER: Final = re.compile(r"^\s*\d+(\.\d+)?\s*$")
-_HOW_TO_CHOOSE: Final = frozenset(
-    ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
-)
-"""Content words an answer that leaves the choice may hold: how to choose, nothing more."""
 
 
 def expected_kind(pending: PendingTask) -> AnswerKind:
@@ -161,14 +161,15 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     it says no to something or rules one out ("not the big one", "avoid the bleach": which is
     left open). An answer that leaves the choice to the robot (the grammar's ``indifferent``
     words: "either", "I don't mind"), picks no option and says nothing more
-    (:func:`_how_to_choose`) takes the first option of the only slot asked.
+    (:func:`~knowledge.language.grammar.indifference.how_to_choose`) takes the first option
+    of the only slot asked.
     """
-    words, covered = _indifferent_words(answer)
+    words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
     if says_no(" ".join(rest)):
         return None  # "not the bleach", "avoid the bleach": asked again, never guessed
     picked = _named_option(answer, pending)
-    if picked is None and covered and len(pending.options) == 1 and _how_to_choose(rest):
+    if picked is None and covered and len(pending.options) == 1 and how_to_choose(rest):
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
     return picked
@@ -183,7 +184,7 @@ def correction(first: str, answer: str) -> str | None:
     """
     at = answer.lower().find(first.lower()) if first.strip() else -1
     rest = answer[at + len(first) :] if at >= 0 else ""
-    _, covered = _phrases_in(rest, request_words().repairs)
+    _, covered = phrases_in(rest, request_words().repairs)
     return rest if covered else None
 
 
@@ -294,32 +295,6 @@ def _the_question(text: str) -> str:
     """The sentence of ``text`` that asks (the last one ending with "?"), else ""."""
     asked = [part for part in re.split(r"(?<=[.!?])\s+", text.strip()) if part.endswith("?")]
     return asked[-1] if asked else ""
-
-
-def _how_to_choose(rest: list[str]) -> bool:
-    """Whether the words of an answer beside its ``indifferent`` phrase only say how to choose.
-
-    "whichever's nearest" does; "either way, ask my son" says more than "either".
-    """
-    return {word for word in rest if word not in english_stop_words()} <= _HOW_TO_CHOOSE
-
-
-def _indifferent_words(answer: str) -> tuple[tuple[str, ...], set[int]]:
-    """The words of ``answer`` and the positions its ``indifferent`` phrases cover."""
-    return _phrases_in(answer, request_words().indifferent)
-
-
-def _phrases_in(text: str, phrases: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], set[int]]:
-    """The words of ``text`` and the positions the ``phrases`` said in it cover."""
-    words = tuple(_words(text))
-    covered = {
-        start + offset
-        for phrase in phrases
-        for start in range(len(words))
-        if words[start : start + len(phrase)] == phrase
-        for offset in range(len(phrase))
-    }
-    return words, covered
 
 
 def _words(text: str) -> list[str]:

@@ -13,7 +13,8 @@ clause is never dropped for the first of several look-alikes.
 The words before a referent say whether the user has one thing in mind: "the fruit" is one
 they mean, "a piece of fruit", "some juice", "one of the mugs" or "something to read" ask for
 any one thing the words fit (:func:`asks_for_any`; the determiners that do are the grammar's
-``any_one`` words, the pronouns its ``indefinites``).
+``any_one`` words, the pronouns its ``indefinites``), and so does any a remark after it leaves
+the choice of ("the mug, whichever's nearest").
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from cogtree.knowledge.language.closing_tags import as_read
+from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -74,7 +76,7 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
     found = _said_alone(utterances, said, others)
     if found is None:
         return False
-    if said_words[0] in words.indefinites:
+    if said_words[0] in words.indefinites or _choice_left(utterances):
         return True
     counts = words.determiners | words.quantities
     run = said_words[:1] if said_words[0] in counts else []
@@ -83,6 +85,12 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
         run.insert(0, before.pop())
     counted = [word for word in run if word in counts]
     return bool(counted) and counted[0] in request_words().any_one
+
+
+def _choice_left(utterances: Sequence[str]) -> bool:
+    """Whether a remark after a request leaves the choice to the robot: "the mug, whichever"."""
+    clauses = (clause for text in utterances for clause in _CLAUSE_END.split(text)[1:])
+    return any(leaves_the_choice(clause) for clause in clauses)
 
 
 def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:

@@ -92,6 +92,10 @@ def test_the_reason_says_which_words_told_it_apart() -> None:
         # a condition may say which: not any one
         ("bring me a drink unless it is beer", "a drink", False),
         ("pass me a mug if it is clean", "a mug", False),
+        # a remark that leaves the choice asks for any one, and is no thing asked for
+        ("bring us the drink, whatever's there", "the drink", True),
+        ("pass me the mug, I don't mind which", "the mug", True),
+        ("pass me the mug, whatever you like", "the mug", False),  # more than how to choose
     ],
 )
 def test_the_words_before_a_referent_say_whether_any_one_will_do(

@@ -1,0 +1,77 @@
+"""Words that leave the choice to the robot ("either", "whatever's there"), and hedges.
+
+Words that hold one of the grammar's ``indifferent`` phrases (``request_words.yaml``) and
+otherwise only say how to choose (:data:`HOW_TO_CHOOSE`, and stop words) leave the choice to
+the robot: any one of the things that fit will do. So read are an answer to "which one?"
+(:mod:`knowledge.understanding.answer_kinds`) and a remark after a request ("bring us a cold
+drink, whatever's there": :mod:`knowledge.language.closing_tags` and
+:func:`knowledge.understanding.told_apart.asks_for_any`). Such a remark is no hedge
+(:data:`HEDGES`: the user unsure of their own request) and no negation ("I don't mind which").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Final
+
+from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.tfidf import english_stop_words
+
+HEDGES: Final = re.compile(
+    r"\b(maybe|perhaps|possibly|probably|i think|i guess|not sure|might|or something|"
+    r"kind of|sort of|whatever)\b",
+    re.IGNORECASE,
+)
+"""Words that say the user is unsure of their own request."""
+
+REMARK: Final = re.compile(r"[,.;:!?]\s*([^,.;:!?]*)")
+"""A clause after a mark, and the mark (a remark after a request)."""
+
+HOW_TO_CHOOSE: Final = frozenset(
+    ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
+)
+"""Content words that, beside an ``indifferent`` phrase, say only how to choose."""
+
+
+def leaves_the_choice(text: str) -> bool:
+    """Whether ``text`` holds an ``indifferent`` phrase and says nothing but how to choose.
+
+    "whatever's there", "I don't mind which", "whichever's nearest": yes; "either way, ask
+    my son" and "whatever you do" say more.
+    """
+    words, covered = indifferent_words(text)
+    return bool(covered) and how_to_choose(
+        [word for at, word in enumerate(words) if at not in covered]
+    )
+
+
+def without_choice_left(text: str) -> str:
+    """``text`` without the remarks after its first clause that leave the choice to the robot.
+
+    "Pass me a mug, I don't mind which" -> "Pass me a mug".
+    """
+    return REMARK.sub(lambda said: "" if leaves_the_choice(said.group(1)) else said.group(0), text)
+
+
+def how_to_choose(rest: Iterable[str]) -> bool:
+    """Whether the words beside an ``indifferent`` phrase only say how to choose."""
+    return {word for word in rest if word not in english_stop_words()} <= HOW_TO_CHOOSE
+
+
+def indifferent_words(text: str) -> tuple[tuple[str, ...], set[int]]:
+    """The words of ``text`` and the positions its ``indifferent`` phrases cover."""
+    return phrases_in(text, request_words().indifferent)
+
+
+def phrases_in(text: str, phrases: Iterable[tuple[str, ...]]) -> tuple[tuple[str, ...], set[int]]:
+    """The words of ``text`` (lower case) and the positions the ``phrases`` said in it cover."""
+    words = tuple(re.findall(r"[a-z0-9']+", text.lower().replace("\u2019", "'")))
+    covered = {
+        start + offset
+        for phrase in phrases
+        for start in range(len(words))
+        if words[start : start + len(phrase)] == phrase
+        for offset in range(len(phrase))
+    }
+    return words, covered

@@ -1,0 +1,54 @@
+"""Words that leave the choice to the robot, in an answer or a remark after a request."""
+
+from __future__ import annotations
+
+import pytest
+
+from cogtree.knowledge.language.closing_tags import as_read
+from cogtree.knowledge.language.grammar.indifference import (
+    HEDGES,
+    leaves_the_choice,
+    without_choice_left,
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "left"),
+    [
+        ("whatever's there", True),
+        ("I don't mind which", True),
+        ("whichever's nearest", True),
+        ("either's fine", True),
+        ("either way, ask my son", False),  # says more than how to choose
+        ("whatever you like best", False),
+        ("the blue one", False),
+    ],
+)
+def test_a_remark_leaves_the_choice_only_when_it_says_nothing_more(said: str, left: bool) -> None:
+    assert leaves_the_choice(said) is left
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        # checked to fail before: "whatever's" was read as a second thing to bring
+        (
+            "bring us a cold drink from the fridge, whatever's there",
+            "bring us a cold drink from the fridge",
+        ),
+        ("pass me a mug, I don't mind which", "pass me a mug"),
+        ("grab a towel, doesn't matter which", "grab a towel"),  # was read as a statement
+        ("pass me a mug, whatever you like best", "pass me a mug, whatever you like best"),
+        ("either", "either"),  # an answer on its own is kept
+    ],
+)
+def test_the_grammar_reads_a_request_without_the_remark(text: str, read: str) -> None:
+    assert as_read(text) == read
+
+
+def test_a_remark_that_leaves_the_choice_is_neither_hedge_nor_negation() -> None:
+    """Checked to fail before: the readiness gate read "whatever" as the user unsure and
+    "don't" as a negation, and asked to confirm a plain request."""
+    text = without_choice_left("grab me a tissue, I don't mind which. Or whatever's there")
+    assert text == "grab me a tissue"
+    assert HEDGES.search(without_choice_left("get me a drink or something, any will do"))
