@@ -12,7 +12,8 @@ counter), the choice between them does not matter to the request as said: what t
 hands over the user sees at once, and the other one is right beside it, so a wrong pick costs
 the user no more than a question would ("not that one": one more word) while a question costs
 every user a turn (:func:`any_will_do`). Things in different places are not interchangeable:
-fetching the wrong one is a trip, so the user is asked. Nor are things that differ in what
+fetching the wrong one is a trip, so the user is asked. Nor is "my mug" when none is known to
+be the user's: they mean theirs, which the robot cannot tell. Nor are things that differ in what
 they are (:func:`interchangeable`): a bleach bottle beside a water bottle, a cracked glass
 beside two clean ones, the TV remote beside the air con remote (a word before the noun that
 names another thing says what it goes with). A wrong pick there is not one word away, so the
@@ -44,8 +45,8 @@ import re
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
-from cogtree.knowledge.scene.scene_models import Candidate
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate
+from cogtree.knowledge.scene.taxonomy import DRINK, Taxonomy, household_taxonomy
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -177,8 +178,8 @@ def any_will_do(
     counter"); a candidate with no known place keeps the choice the user's. The kept
     candidate's reasons name the others, so the reply can offer them.
     """
-    if len(candidates) < 2:
-        return list(candidates)
+    if len(candidates) < 2 or any(UNOWNED_NOTE in c.reasons for c in candidates):
+        return list(candidates)  # "my mug" with none known to be theirs: one of them is
     where = {places.get(candidate.id, "") for candidate in candidates}
     if len(where) != 1 or "" in where:
         return list(candidates)
@@ -207,6 +208,8 @@ def any_one_will_do(
     """
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
+    if all(candidate.by_content for candidate in candidates):
+        return _any_contents_will_do(candidates, places, readings, ruled)
     shared = _shared_category([candidate.type or "" for candidate in candidates])
     if shared is None:
         return list(candidates)
@@ -219,11 +222,61 @@ def any_one_will_do(
         alike.add((told, kinds, *rest))
     if len(alike) != 1:
         return list(candidates)
+    return [_first(candidates, places, taxonomy.label(shared))]
+
+
+def _any_contents_will_do(
+    candidates: Sequence[Candidate],
+    places: Mapping[str, str],
+    readings: Mapping[str, tuple[frozenset[str], ...]],
+    ruled: frozenset[str],
+) -> list[Candidate]:
+    """Of things asked for by what they hold ("a cold drink"), the first, when any will do.
+
+    Any will do when their drinks (a can of cola, a bottle of water) differ only in which
+    member of their nearest shared category they are, in no drink the hazard rules name (beer
+    is not cola), and the things in none of their kinds, flags or owners but being vessels.
+    What the drink comes in (a can, a glass bottle) is not what was asked for; the plan's
+    hazard rules still judge the one handed over.
+    """
+    taxonomy = household_taxonomy()
+    held = [_drink_of(taxonomy, readings[candidate.id][0]) for candidate in candidates]
+    shared = _shared_category([kind or "" for kind in held])
+    if shared is None or not taxonomy.is_a(shared, DRINK):
+        return list(candidates)
+    alike = set()
+    for candidate in candidates:
+        types, kinds, _materials, *rest = readings[candidate.id]
+        drinks = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
+        beyond = {kind for kind in drinks if not taxonomy.is_a(kind, shared)}
+        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (drinks & ruled)
+        unvessel = [part - VESSEL_KINDS if isinstance(part, frozenset) else part for part in rest]
+        alike.add((told, kinds - VESSEL_KINDS, *unvessel))
+    if len(alike) != 1:
+        return list(candidates)
+    return [_first(candidates, places, taxonomy.label(shared))]
+
+
+def _drink_of(taxonomy: Taxonomy, types: frozenset[str]) -> str | None:
+    """The narrowest drink of ``types`` (a thing's types with their categories), if one."""
+    drinks = [kind for kind in types if taxonomy.is_a(kind, DRINK)]
+    deepest = [kind for kind in drinks if all(taxonomy.is_a(kind, other) for other in drinks)]
+    return deepest[0] if len(deepest) == 1 else None
+
+
+def _first(candidates: Sequence[Candidate], places: Mapping[str, str], kind: str) -> Candidate:
+    """The candidate to act on of any that would do (in the speaker's room, if any).
+
+    Its reasons name the others, so the reply can offer them.
+    """
     first = next((c for c in candidates if places.get(c.id)), candidates[0])
     others = [candidate.label for candidate in candidates if candidate is not first]
-    note = f"any one {taxonomy.label(shared)} would do; {ALSO_THERE}{', '.join(others)}"
-    return [first.model_copy(update={"reasons": [*first.reasons, note]})]
+    note = f"any one {kind} would do; {ALSO_THERE}{', '.join(others)}"
+    return first.model_copy(update={"reasons": [*first.reasons, note]})
 
+
+VESSEL_KINDS: Final = frozenset(["holds_liquid"])
+"""Kinds a thing has for being made to hold a liquid: not what a drink asked for is."""
 
 WHICH_MATTERS: Final = frozenset(["medicine", "chemical", "sharp", "heat_source", "electrical"])
 """Kinds (hazard flags) of things where the wrong member of a category harms, not merely

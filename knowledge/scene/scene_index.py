@@ -56,7 +56,7 @@ from cogtree.knowledge.node_tables import (
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
-from cogtree.knowledge.wording import compound_head, label_words
+from cogtree.knowledge.wording import compound_head, label_words, singular
 from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
@@ -85,8 +85,9 @@ SCENE_CLASSES: Mapping[str, frozenset[str]] = {
 """The ``cog:`` classes whose nodes make up each scene family."""
 
 KIND_PROPERTIES = {"usedFor": "use", "typicalQuality": "quality", "typicalFlag": "quality"}
-KIND_PROPERTIES["canBe"] = "state"
-"""What a kind says of its things, and how a word matches through it (referent resolution)."""
+KIND_PROPERTIES.update(canBe="state", keepsContents="kept")
+"""What a kind says of its things (or, ``kept``, of what is in them), and how a word matches
+through it (referent resolution)."""
 
 FLAG_ADJECTIVES = frozenset(["sharp", "fragile", "electrical"])
 """The typical flags that describe a thing ("the sharp one"); other flags are not adjectives."""
@@ -124,7 +125,8 @@ class Vocabulary:
     type_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     type_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     types_named: dict[str, set[str]] = field(default_factory=dict)
-    """Label or synonym -> the types it names."""
+    """Label or synonym -> the types it names; a plural one's singular too, when that names no
+    type of its own ("tissue": tissues; never "glass" for the glasses one wears)."""
     headed: dict[str, set[str]] = field(default_factory=dict)
     """The last word of a compound label or synonym -> the types it heads ("bottle": the
     water bottle; :func:`~knowledge.wording.compound_head`)."""
@@ -133,7 +135,8 @@ class Vocabulary:
     narrower: dict[str, set[str]] = field(default_factory=dict)
     """Kind -> itself and every type under it."""
     kind_words: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
-    """Word -> (kind, how): what kinds are used for, typically like, or can become."""
+    """Word -> (kind, how): what kinds are used for, typically like, can become, or keep
+    what is in them as (``kept``: "cold" for a fridge)."""
     labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Every labelled node of the vocabulary (kinds, attributes) -> its labels."""
     attributes: set[str] = field(default_factory=set)
@@ -147,12 +150,28 @@ class _Tables(Tables):
     """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        super().__init__(states_in, label_words, room_names)
+        super().__init__(states_in, label_words, other_names)
         self.vocabulary = vocabulary
 
 
 ROOM_KINDS: Final = ("room", "passage")
 """What a room of a home is in the English dictionary (a kitchen is a room, a hallway a passage)."""
+
+
+ARTICLES: Final = ("the ", "a ", "an ")
+"""Words a label may open with that are no part of the name ("the paper")."""
+
+
+def other_names(node: Node) -> tuple[str, ...]:
+    """The names a node goes by beside its labels.
+
+    A label without its article ("the paper" is called "paper"), and a room's words in the
+    English dictionary (:func:`room_names`).
+    """
+    bare = (
+        label[len(a) :] for label in node.labels for a in ARTICLES if label.lower().startswith(a)
+    )
+    return (*(name for name in bare if name), *room_names(node))
 
 
 def room_names(node: Node) -> tuple[str, ...]:
@@ -189,6 +208,9 @@ def _vocabulary(
         for name in names:
             for word in (*labels.get(name, ()), *synonyms.get(name, ())):
                 named.setdefault(word, set()).add(name)
+    for word, named_types in list(vocabulary.types_named.items()):  # "a tissue": tissues
+        if (one := singular(word)) != word and one not in vocabulary.types_named:
+            vocabulary.types_named[one] = named_types
     vocabulary.type_words = tuple(sorted(w for w in vocabulary.types_named if " " not in w))
     for name in types:
         for word in (*labels.get(name, ()), *synonyms.get(name, ())):

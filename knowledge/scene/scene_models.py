@@ -8,7 +8,7 @@ Scene nodes live in ``https://cogtree.dev/scene#``; ontology terms (types, skill
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
@@ -110,6 +110,10 @@ class HumanInfo(BaseModel):
     last_seen: datetime | None = None
 
 
+UNOWNED_NOTE: Final = "'my': nothing is known to be yours; nobody is known to own this"
+"""A candidate's reason when "my" was said and the things fit that nobody is known to own."""
+
+
 class Candidate(BaseModel):
     """A node a description may refer to, with why it matched each word."""
 
@@ -125,4 +129,9 @@ class Candidate(BaseModel):
         False,
         description="matched only by words of its label, as nothing else matched: a guess that "
         "may answer a question, never move a thing unconfirmed",
+    )
+    by_content: bool = Field(
+        False,
+        description="matched by what it holds, not by what it is ('a drink': a can of cola): "
+        "things so matched are told apart by their contents",
     )

@@ -115,11 +115,24 @@ def referred_to_by_content(vocabulary: TypeTables, liquid: str, node: Holder | N
     of water is not (an appliance and a heat source, by its category or its flags), nor is a
     bottle flagged chemical.
     """
-    kinds = vocabulary.kinds
-    if node is None or DRINK not in kinds.get(liquid, ()):
+    if node is None or not is_drink(vocabulary, liquid):
         return True
+    return serves_drinks(vocabulary, node)
+
+
+def serves_drinks(vocabulary: TypeTables, node: Holder) -> bool:
+    """Whether ``node`` is a vessel a drink is served or kept in (:data:`VESSELS`).
+
+    Not an appliance, a heat source, a chemical's or a cleaning tool (:data:`NOT_SERVING`).
+    """
+    kinds = vocabulary.kinds
     held_in = {kind for name in node.types for kind in kinds.get(name, {name})}
     return bool(held_in & VESSELS) and APPLIANCE not in held_in and not NOT_SERVING & {*node.flags}
+
+
+def is_drink(vocabulary: TypeTables, kind: str) -> bool:
+    """Whether ``kind`` is a drink or a kind of one."""
+    return DRINK in vocabulary.kinds.get(kind, ())
 
 
 class Placed(Holder, Protocol):

@@ -287,6 +287,8 @@ def test_a_slot_question_confirms_no_safety_doubt(blackboard, make_llm, shipped_
         ("the bottle", [], "bottle"),
         # a word said as a noun ("the light") asks by it, even when it matched by a use
         ("the light", ["'the light' -> lamp: 'light': a lamp is used to light"], "light"),
+        # "something to drink from the fridge" names no kind: "Which something ..." read badly
+        ("something to drink from the fridge", [], "one"),
     ],
 )
 def test_a_lone_describing_word_asks_which_one(said: str, reasons: list[str], word: str) -> None:

@@ -580,7 +580,8 @@ PANTRY = (
     [
         ("bring me a piece of fruit", "fruit", ["plum"]),  # any: the one in Ben's room
         ("bring me the fruit", "the fruit", ["pear", "plum"]),  # one Ben has in mind
-        ("bring me a drink", "a drink", ["cola", "stout"]),  # the hazard rules name alcohol
+        # the hazard rules name alcohol; a jug its label says holds milk holds a drink
+        ("bring me a drink", "a drink", ["cola", "jug_milk", "stout"]),
         ("bring me a jug", "a jug", ["jug_gravy", "jug_milk"]),  # what they hold differs
         ("bring me a pen", "a pen", ["pen_blue", "pen_red"]),  # whose it is differs
         ("bring me a fruit that is ripe", "a fruit", ["pear", "plum"]),  # more said than a kind

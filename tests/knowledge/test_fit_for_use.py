@@ -15,7 +15,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_part,
     states_in,
 )
-from cogtree.knowledge.scene.scene_models import Candidate
+from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate
 
 
 def thing(label: str) -> Candidate:
@@ -78,6 +78,17 @@ def test_any_one_of_things_in_one_place_will_do(places: dict[str, str], kept: li
     assert [c.label for c in chosen] == kept
     if len(kept) == 1:
         assert chosen[0].reasons[-1] == "any would do (on shelf); also there: blue jug"
+
+
+def test_my_thing_is_asked_about_when_none_is_known_to_be_mine() -> None:
+    """Checked to fail before: "bring me my mug" with two mugs side by side, neither known
+    to be the speaker's, handed over the first; the user means their own."""
+    mugs = [
+        Candidate(id=f"mug_{n}", label="mug", kind="object", reasons=[UNOWNED_NOTE])
+        for n in range(2)
+    ]
+    places = dict.fromkeys(["mug_0", "mug_1"], "on counter")
+    assert len(any_will_do(mugs, places, dict.fromkeys(places, ("a mug",)))) == 2
 
 
 def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() -> None:
@@ -165,6 +176,39 @@ def test_things_a_hazard_rule_tells_apart_are_not_any_one_of_a_kind() -> None:
     }
     assert len(any_one_will_do(candidates, {}, readings, frozenset())) == 1  # both a drink
     assert len(any_one_will_do(candidates, {}, readings, RULED)) == 2  # one is alcohol
+
+
+def drinks(things: list[tuple[str, str]]) -> list[Candidate]:
+    """Candidates of (label, vessel type) found by the drink they hold ("a drink")."""
+    candidates, _ = read(things)
+    return [candidate.model_copy(update={"by_content": True}) for candidate in candidates]
+
+
+@pytest.mark.parametrize(
+    ("things", "one"),
+    [
+        ([("can of cola", "Can"), ("bottle of sparkling water", "WaterBottle")], True),
+        ([("can of cola", "Can"), ("can of beer", "Can")], False),  # one is alcohol
+        ([("can of cola", "Can"), ("bottle of bleach", "Bottle")], False),  # no one drink
+    ],
+    ids=["cola or water", "cola or beer", "cola or bleach"],
+)
+def test_things_asked_for_by_their_drink_are_told_apart_by_the_drink(
+    things: list[tuple[str, str]], one: bool
+) -> None:
+    """Checked to fail before: the can and the glass bottle differed in type and material,
+    which is not what "a cold drink" asked for, so the robot asked which."""
+    candidates = drinks(things)
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, label=c.label)) for c in candidates
+    }
+    kept = any_one_will_do(candidates, {}, readings, RULED)
+    assert len(kept) == (1 if one else len(candidates))
+
+
+def test_drinks_asked_for_by_what_they_are_are_still_told_apart_by_their_vessels() -> None:
+    candidates, readings = read([("can of cola", "Can"), ("bottle of sparkling water", "Bottle")])
+    assert len(any_one_will_do(candidates, {}, readings, RULED)) == 2  # "a can": which can
 
 
 def test_any_one_prefers_the_one_in_the_speakers_room_and_names_the_others() -> None:

@@ -39,6 +39,13 @@ KITCHEN = """
 :lounge a cog:Room ; rdfs:label "lounge" .
 :settee a cog:Object ; rdfs:label "settee" ; cog:objectType cog:Sofa ; cog:inRoom :lounge .
 :boots a cog:Object ; rdfs:label "wellies" ; cog:objectType cog:Boots ; cog:inRoom :hallway .
+:paper a cog:Object ; rdfs:label "The paper" ; cog:objectType cog:Newspaper ; cog:material "paper" ;
+    cog:on :counter .
+:box a cog:Object ; rdfs:label "box of tissues" ; cog:objectType cog:Tissues ; cog:on :table .
+:specs a cog:Object ; rdfs:label "reading specs" ; cog:objectType cog:Spectacles ; cog:on :table .
+:tumbler a cog:Object ; rdfs:label "tumbler" ; cog:objectType cog:Glass ; cog:on :table .
+:letters a cog:Object ; rdfs:label "letters" ; cog:objectType cog:Mail ; cog:material "paper" ;
+    cog:on :counter .
 """
 
 
@@ -80,6 +87,21 @@ def test_a_room_goes_by_the_names_the_dictionary_gives_it(kitchen: SceneGraph) -
     assert ids(kitchen, "the wellies in the hall") == ["boots"]
     assert ids(kitchen, "the survey") == []
     assert ids(kitchen, "the sofa") == ["settee"]  # "lounge" is first a sofa: not the room's
+
+
+def test_a_label_is_a_name_without_its_article(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "the paper" matched the letters too (both of paper), as the
+    label "The paper" was no name "paper"."""
+    assert ids(kitchen, "the paper") == ["paper"]
+
+
+def test_a_plural_type_name_is_said_in_the_singular_too(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "a tissue" found the box of tissues only by its label's words
+    (the type is "tissues"), a guess never acted on; a singular that names a type of its own
+    stays that type's ("glass", not the reading glasses)."""
+    [box] = kitchen.resolve_referent("a tissue")
+    assert (box.id, box.by_label) == ("box", False)
+    assert ids(kitchen, "a glass") == ["tumbler"]
 
 
 def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:

@@ -28,6 +28,7 @@ from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import BELIEVED
+from cogtree.knowledge.scene.referents.description import PRONOUN_NOUNS
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.scene.scene_questions import describe
@@ -216,13 +217,13 @@ _DESCRIBED_BY = (" is typically ", " can be ", " is used to ")
 def _kind_word(said: str, resolution: SlotResolution) -> str:
     """``said`` when it names a kind of thing; "one" for a lone word that only describes.
 
-    "Which drink do you mean" but "Which one do you mean" for "it is too sweet" (sweet) or
+    "Which drink do you mean" but "Which one" for "something to drink" or "it is too sweet" or
     "I drank it" (drank, matched as drink): a lone word that no candidate matched by its
     type or name (without reasons to tell, ``said`` stays).
     """
     words = said.split()
     if len(words) != 1:
-        return said
+        return "one" if {*words[:1]} & PRONOUN_NOUNS else said
     prefix = f"'{words[0].lower()}': "
     parts = [part for reason in resolution.reasons for part in reason.split("; ")]
     named = [part for part in parts if prefix in part]

@@ -167,17 +167,38 @@ def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
     "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
+    A place after the verb or its particle stays the description's place ("something to drink
+    from the fridge", "something to sit on in the garden").
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
-        verb, tail = words[at : at + 1], [word for word in words[at + 1 :] if word != "with"]
-        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
+        verb, after = words[at : at + 1], words[at + 1 :]
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
-        if at and told and verb and verb[0] not in ("use", "be"):
-            tool = ["with"] if "with" in words[at + 1 :] else []  # a tool's use
-            return [*words[:index], "to", " ".join(verb + particle), *tool]
+        if not (at and told and verb) or verb[0] in ("use", "be"):
+            continue
+        if _places(after):  # "to drink from the fridge": where it is, not how it is used
+            return [*words[:index], "to", *verb, *after]
+        if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on in ..."
+            return [*words[:index], "to", f"{verb[0]} {after[0]}", *after[1:]]
+        tail = [word for word in after if word != "with"]
+        particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
+        tool = ["with"] if "with" in after else []  # a tool's use
+        return [*words[:index], "to", " ".join(verb + particle), *tool]
     return words
+
+
+def _places(tail: list[str]) -> bool:
+    """Whether the words after a use's verb say where the thing is ("from the fridge").
+
+    Not when they are the verb's particle ("to drink from", "to wipe it down").
+    """
+    return (
+        len(tail) > 1
+        and tail[0] in PLACE_PREPOSITIONS
+        and tail[1] not in USE_PARTICLES
+        and tail[-1] not in USE_PARTICLES | {"with"}
+    )
 
 
 def _strip_possessive(word: str) -> str:

@@ -36,6 +36,7 @@ from cogtree.knowledge.scene.referents.description import (
 )
 from cogtree.knowledge.scene.referents.other_uses import DEFINED, other_uses
 from cogtree.knowledge.scene.referents.preferences import (
+    BY_KIND,
     Way,
     head_by_kind,
     named_over_typed,
@@ -43,8 +44,14 @@ from cogtree.knowledge.scene.referents.preferences import (
     whole_name_wins,
 )
 from cogtree.knowledge.scene.scene_index import Node, SceneIndex, Vocabulary
-from cogtree.knowledge.scene.scene_models import Candidate, ThingKind
-from cogtree.knowledge.scene.taxonomy import HELD, content_values, referred_to_by_content
+from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate, ThingKind
+from cogtree.knowledge.scene.taxonomy import (
+    HELD,
+    content_values,
+    is_drink,
+    referred_to_by_content,
+    serves_drinks,
+)
 
 
 def resolve_referent(
@@ -89,9 +96,6 @@ def _unclipped(index: SceneIndex, said: Description, speaker: str | None) -> _Ma
         return None
     again.notes = [*again.notes, f"{clipped[1]!r} read as {clipped[2]!r}"]
     return again
-
-
-UNOWNED_NOTE = "'my': nothing is known to be yours; nobody is known to own this"
 
 
 def _resolve(index: SceneIndex, description: Description, speaker: str | None) -> _Match | None:
@@ -148,6 +152,7 @@ class _Match:
             )
             own_type = type_labels[0] if type_labels else ""
             reasons = [_reason(record, own_type, self.said) for record in records]
+            hows = {how for _, how, _ in records}
             found.append(
                 Candidate(
                     id=thing,
@@ -157,6 +162,7 @@ class _Match:
                     reasons=[*dict.fromkeys(reasons), *self.notes],
                     among=among,
                     by_label=self.by_label,
+                    by_content=bool(hows & HOLDING) and hows.isdisjoint(BY_KIND),
                 )
             )
         return found
@@ -324,6 +330,8 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
         holders = _Nodes(index.members("by_value", content_values(vocabulary, matched)))
         held = {n for n in holders if referred_to_by_content(vocabulary, matched, index.node(n))}
         ways += [("holds", label, held) for label in vocabulary.type_labels.get(matched, ())]
+        told = _told_holding(index, matched, nodes)
+        ways += [("told holds", label, told) for label in vocabulary.type_labels.get(matched, ())]
     typed = vocabulary.types_named.get(term, set())
     for headed in sorted(vocabulary.headed.get(term, ())):
         if _called_by_head(index, headed, typed):
@@ -353,11 +361,38 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
     return [way for way in _use_ways(index, others, says_itself) if _bound(way[2])]
 
 
+def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
+    """The vessels whose label names ``drink`` or a kind of it ("can of cola", a soda can).
+
+    What a vessel is called by says what it holds. Only drinks (a bottle called bleach is no
+    thing to act on by a guess) and only vessels that serve them (:func:`serves_drinks`); not
+    the things of ``drink``'s own types (they match as such).
+    """
+    vocabulary = index.vocabulary
+    if not is_drink(vocabulary, drink):
+        return set()
+    words = sorted(_words_naming(vocabulary, vocabulary.narrower.get(drink, {drink})))
+    return {
+        node_id
+        for node_id in _Nodes(index.members("by_head", words))
+        if node_id not in typed
+        and (node := index.node(node_id)) is not None
+        and serves_drinks(vocabulary, node)
+    }
+
+
 def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
-    """The ways things match as of kinds ``uses`` names (a use, a quality, a state)."""
+    """The ways things match as of kinds ``uses`` names (a use, a quality, a state).
+
+    Or as kept in a thing of such a kind (``kept``: what is in a fridge is cold).
+    """
     vocabulary, ways = index.vocabulary, list[Way]()
     for kind, how in uses:
+        nodes: AbstractSet[str]
         nodes = _Nodes(index.members("by_type", vocabulary.narrower.get(kind, {kind})), says_itself)
+        if how == "kept":  # the objects in them, at any depth: cost the fridges' contents
+            kept = index.among_classes(union(map(index.within, nodes)), ["Object"])
+            nodes = _Nodes([kept], says_itself)
         ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     return ways
 
@@ -427,10 +462,15 @@ def _kind(node: Node) -> ThingKind:
     return next(THING_KINDS[name] for name in THING_KINDS if name in node.classes)
 
 
+HOLDING: Final = frozenset(["holds", "told holds"])
+"""The ways a word matches a thing by what it holds."""
+
 REASONS: Final = {
     "attribute": "{q}: {d} {t}", "flag": "{q}: {d} is true", "holds": "{q}: it holds {d}",
+    "told holds": "{q}: its label says it holds {d}",
     "head": "{q}: {a} {d} is called a {t}", "use": "{q}: {a} {d} is used to {t}",
     "quality": "{q}: {a} {d} is typically {t}", "state": "{q}: {a} {d} can be {t}",
+    "kept": "{q}: it is in {a} {d}, which keeps things {t}",
     "condition": "{q}: its name says it is {d}",
     "owner": "{q}: owned by {t}", "speaker": "'my': owned by {d}",
     "named": "{q}: its label calls it {t}", "named kind": "{q}: its label names {a} {d}",
