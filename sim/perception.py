@@ -416,6 +416,8 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
             )
             if person.age_group is not None:
                 triples.append((node(person_id), COG.ageGroup, Literal(person.age_group)))
+            if person.relation is not None:
+                triples.append((node(person_id), COG.relation, Literal(person.relation)))
             triples.extend(
                 (node(person_id), COG.vulnerability, Literal(what))
                 for what in person.vulnerabilities

@@ -423,6 +423,7 @@ class Person(SpecModel):
     refuses: tuple[str, ...] = Field((), description="object ids or types, or abilities")
     age_group: Literal["toddler", "child", "adult", "elderly"] | None = None
     vulnerabilities: tuple[Label, ...] = Field((), description="dementia, frail, weak grip...")
+    relation: Label | None = Field(None, description="who they are to the user: father, wife...")
 
 
 class ObjectType(SpecModel):

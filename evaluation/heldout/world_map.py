@@ -43,9 +43,8 @@ other **without adding knowledge to the robot**:
   gives no layout); every person and the robot start in the first room. The robot is the
   humanoid, reaching down to the floor (``min_reach_m: 0``): a thing ``in`` a room rests on
   its floor, and the case says nothing of heights.
-- **People**: the name becomes the label; ``age_group`` and ``vulnerabilities`` are kept
-  (the world's people have both); ``relation_to_user`` has no field and is recorded in
-  ``lost``.
+- **People**: the name becomes the label; ``age_group``, ``vulnerabilities`` and
+  ``relation_to_user`` (the person's ``relation``) are kept.
 - **What a simulated person can do**: when a case says it (``can`` on any of its people), each
   person can be asked to do just what their ``can`` lists. Otherwise (a modelling choice of
   this harness, not knowledge of the robot's) every adult and elderly person is given the
@@ -249,12 +248,11 @@ class _Builder:
                 "room": first,
                 "age_group": person.age_group,
                 "vulnerabilities": list(person.vulnerabilities),
+                "relation": person.relation_to_user,
                 "abilities": (
                     list(person.can) if abilities_said else household_abilities(person.age_group)
                 ),
             }
-            if person.relation_to_user:
-                self.lost.append(f"people.{person.id}.relation_to_user")
         furniture = {i: self._furniture_spec(self.things[i]) for i in self.furniture}
         objects = {
             i: self._object_spec(thing)

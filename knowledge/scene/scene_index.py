@@ -165,13 +165,26 @@ ARTICLES: Final = ("the ", "a ", "an ")
 def other_names(node: Node) -> tuple[str, ...]:
     """The names a node goes by beside its labels.
 
-    A label without its article ("the paper" is called "paper"), and a room's words in the
-    English dictionary (:func:`room_names`).
+    A label without its article ("the paper" is called "paper"), a room's words in the
+    English dictionary (:func:`room_names`), and a person's for who they are to the user
+    (:func:`relation_names`).
     """
     bare = (
         label[len(a) :] for label in node.labels for a in ARTICLES if label.lower().startswith(a)
     )
-    return (*(name for name in bare if name), *room_names(node))
+    return (*(name for name in bare if name), *room_names(node), *relation_names(node))
+
+
+def relation_names(node: Node) -> tuple[str, ...]:
+    """What a person is called for who they are to the user ("dad": a father).
+
+    From the English dictionary (:meth:`~knowledge.wordnet.nouns.NounDatabase.person_words`).
+    """
+    nouns = shipped_nouns() if "Human" in node.classes else None
+    said = [value for attribute, value in node.values if attribute == "relation"]
+    return (
+        tuple(word for relation in said for word in nouns.person_words(relation)) if nouns else ()
+    )
 
 
 def room_names(node: Node) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from cogtree.knowledge.packs.domain_pack import DomainPack, SceneSource
 from cogtree.knowledge.packs.lexicon_rows import query_entries
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, Node, SceneIndex
+from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, Node, SceneIndex, other_names
 from cogtree.knowledge.wording import name_parts, singular_forms
 
 log = logging.getLogger(__name__)
@@ -411,8 +411,13 @@ def _listed(texts: str | tuple[str, ...]) -> list[str]:
 
 
 def _forms_of(node: Node) -> list[str]:
-    """A node's labels and synonyms, and a person's name words ("weber" for "dr weber")."""
-    forms = [*node.labels, *(word for word in node.synonyms if word not in node.labels)]
+    """A node's labels, synonyms, other names and a person's name words.
+
+    Other names: :func:`~knowledge.scene.scene_index.other_names` ("dad" for a father); a
+    person's name words: "weber" for "dr weber".
+    """
+    named = (*node.synonyms, *other_names(node))
+    forms = [*node.labels, *dict.fromkeys(word for word in named if word not in node.labels)]
     if "Human" in node.classes:
         for label in node.labels:
             parts = name_parts(label)

@@ -51,6 +51,11 @@ TOPS: Final = "noun.Tops"
 
 HYPERNYM_POINTERS: Final = frozenset({b"@", b"@i"})
 """Pointer symbols to a broader synset: a hypernym, or the class of an instance."""
+HYPONYM_POINTERS: Final = frozenset({b"~", b"~i"})
+"""Pointer symbols to a narrower synset: a hyponym, or an instance."""
+
+PEOPLE: Final = "noun.person"
+"""WordNet's lexicographer file of people (a father, a nurse, a guest)."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,8 @@ class Synset:
     """The sense key of each lemma (``tree%1:20:00::``), as ``cntlist.rev`` names it."""
     hypernyms: tuple[int, ...]
     """Offsets of the synsets directly above it."""
+    hyponyms: tuple[int, ...] = ()
+    """Offsets of the synsets directly below it."""
     gloss: str = ""
     """Its definition and examples, as the database words them ("a knife used to cut bread")."""
 
@@ -166,6 +173,30 @@ class NounDatabase:
             frontier.extend(self.synset(above) for above in current.hypernyms)
         return False
 
+    def person_words(self, relation: str) -> tuple[str, ...]:
+        """The words for someone who is ``relation`` to the speaker ("father": dad, daddy, pa).
+
+        The words of ``relation``'s first sense among people (:data:`PEOPLE`) and of each
+        narrower sense the dictionary defines as an informal term for it ("dad": "an informal
+        term for a father"), each word only when that sense is its own first among people
+        ("boy" is first a male child, so no son; "stepfather" is no informal term for a
+        father). () for a word that names no one.
+        """
+        first = self._first_person(relation)
+        if first is None:
+            return ()
+        informal = (self.synset(below) for below in first.hyponyms)
+        senses = [first, *(sense for sense in informal if "informal" in sense.gloss)]
+        words = {
+            " ".join(lemma.lower().split("_")): sense for sense in senses for lemma in sense.lemmas
+        }
+        return tuple(word for word, sense in words.items() if self._first_person(word) == sense)
+
+    def _first_person(self, lemma: str) -> Synset | None:
+        """``lemma``'s most frequent sense among people, if any ("mum": a mother, not a flower)."""
+        people = (self.synset(offset) for offset in self.senses(lemma))
+        return next((sense for sense in people if sense.lexname == PEOPLE), None)
+
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.
 
@@ -197,13 +228,12 @@ class NounDatabase:
             f"{lemma.lower()}%1:{lexfile:02d}:{int(lex_id, 16):02d}::"
             for lemma, lex_id in zip(lemmas, ids, strict=True)
         )
-        hypernyms = tuple(
-            int(target)
-            for symbol, target, part in pointers(line)
-            if symbol in HYPERNYM_POINTERS and part == b"n"
-        )
+        nouns = [(symbol, int(target)) for symbol, target, part in pointers(line) if part == b"n"]
+        hypernyms = tuple(target for symbol, target in nouns if symbol in HYPERNYM_POINTERS)
+        hyponyms = tuple(target for symbol, target in nouns if symbol in HYPONYM_POINTERS)
         lexname = self._lexnames.get(lexfile, "")
-        return Synset(offset, lexname, lemmas, keys, hypernyms, gloss.decode("utf-8").strip())
+        text = gloss.decode("utf-8").strip()
+        return Synset(offset, lexname, lemmas, keys, hypernyms, hyponyms, text)
 
 
 def sense_offsets(line: bytes) -> list[bytes]:

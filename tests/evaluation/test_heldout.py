@@ -100,7 +100,10 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     things = case.world.model_dump()["things"]
     things[3]["state"] = {"switched": "on", "temperature": "200C"}
     things[1]["state"] = {"contents": "water, half full", "alive": True, "owner": "user"}
-    people = [{"id": "user", "name": "Pat", "age_group": "toddler"}]
+    people = [
+        {"id": "user", "name": "Pat", "age_group": "toddler"},
+        {"id": "dad", "name": "Al", "age_group": "adult", "relation_to_user": "father"},
+    ]
     mapping = case_scenario(
         _case(world={**case.world.model_dump(), "things": things, "people": people})
     )
@@ -113,6 +116,7 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     assert world.furniture["oven_1"].hot is True  # 200C
     assert "animal" in cup.flags  # alive: a living thing is seen to be one
     assert world.people["user"].age_group == "toddler"  # the world's people have an age
+    assert world.people["dad"].relation == "father"  # and who they are to the user
     assert not any(lost.startswith("people.") for lost in mapping.lost)
 
 

@@ -44,6 +44,7 @@ KITCHEN = """
 :box a cog:Object ; rdfs:label "box of tissues" ; cog:objectType cog:Tissues ; cog:on :table .
 :specs a cog:Object ; rdfs:label "reading specs" ; cog:objectType cog:Spectacles ; cog:on :table .
 :tumbler a cog:Object ; rdfs:label "tumbler" ; cog:objectType cog:Glass ; cog:on :table .
+:arthur a cog:Human ; rdfs:label "Arthur" ; cog:relation "father" ; cog:inRoom :lounge .
 :letters a cog:Object ; rdfs:label "letters" ; cog:objectType cog:Mail ; cog:material "paper" ;
     cog:on :counter .
 """
@@ -102,6 +103,13 @@ def test_a_plural_type_name_is_said_in_the_singular_too(kitchen: SceneGraph) -> 
     [box] = kitchen.resolve_referent("a tissue")
     assert (box.id, box.by_label) == ("box", False)
     assert ids(kitchen, "a glass") == ["tumbler"]
+
+
+def test_a_person_goes_by_who_they_are_to_the_user(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "Dad" named nobody (the relation was not in the belief)."""
+    assert kitchen.index.named("dad") == {"arthur"}
+    assert kitchen.index.named("father") == {"arthur"}
+    assert kitchen.index.named("grandad") == set()
 
 
 def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:

@@ -122,3 +122,21 @@ def test_the_other_words_of_a_first_sense_of_a_kind(nouns: NounDatabase) -> None
     assert nouns.same_as("lounge", "noun.artifact", rooms) == ()  # first a sofa: no room
     assert nouns.same_as("study", "noun.artifact", rooms) == ()  # first an act, not a room
     assert nouns.same_as("no such word", "noun.artifact", rooms) == ()
+
+
+@pytest.mark.parametrize(
+    ("relation", "called", "never"),
+    [
+        ("father", ["dad", "daddy", "pa"], ["stepfather", "grandpa"]),  # informal terms only
+        ("mother", ["mum", "mom", "mummy"], ["grandma"]),  # "mum" is first a flower
+        ("wife", ["missus"], ["husband"]),
+        ("son", ["son"], ["boy"]),  # "boy" is first a male child, not a son
+        ("carer", [], []),  # a word the dictionary has no person for
+    ],
+)
+def test_a_relation_is_called_by_its_words_and_its_informal_terms(
+    nouns: NounDatabase, relation: str, called: list[str], never: list[str]
+) -> None:
+    words = nouns.person_words(relation)
+    assert set(called) <= set(words)
+    assert not set(never) & set(words)
