@@ -37,8 +37,10 @@ from pydantic import BeforeValidator, Field
 from rdflib import RDF, RDFS, XSD, Graph, Literal, URIRef
 from rdflib.term import Node
 
+from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
 from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
 from cogtree.knowledge.scene.scene_models import AttributeValue, ObjectInfo, Observation
+from cogtree.knowledge.scene.taxonomy import with_ontology
 from cogtree.sim.world import World
 from cogtree.sim.world_spec import (
     Furniture,
@@ -318,8 +320,9 @@ def belief_from_world(
     problems = belief.problems(world.spec, "belief")
     if problems:
         raise ValueError("; ".join(str(problem) for problem in problems))
-    scene = SceneGraph(graph)
-    scene.load_text(prior_map(world, belief, scene), source=f"<prior map of {robot}>")
+    graph = with_ontology(graph if graph is not None else new_graph())
+    load_turtle(graph, f"<prior map of {robot}>", text=prior_map(world, belief, graph))
+    scene = SceneGraph(graph)  # indexed once, with the prior map
     scene.observe(_starting_observations(world, robot, belief))
     return scene
 
@@ -356,13 +359,13 @@ def _starting_observations(world: World, robot: str, belief: BeliefSpec) -> list
     return facts
 
 
-def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
+def prior_map(world: World, belief: BeliefSpec, graph: Graph) -> str:
     """The map as Turtle: rooms, connections, furniture, robots, known people and objects.
 
     A person's abilities (the keys of ``people.<id>.abilities``, whether the scenario wrote a
     list or a mapping to ticks) become ``cog:ability`` strings.
 
-    Object types the ontology in ``scene`` lacks are declared (from the world's ``types``,
+    Object types the ontology in ``graph`` lacks are declared (from the world's ``types``,
     else with a label made from the type name). Facts here carry no provenance.
     """
     spec = world.spec
@@ -426,7 +429,7 @@ def prior_map(world: World, belief: BeliefSpec, scene: SceneGraph) -> str:
         if belief.knows_object(obj):
             labelled(obj, COG.Object, item.synonyms)
             triples += _object_facts(spec, obj)
-    triples += _type_declarations(spec, scene)
+    triples += _type_declarations(spec, graph)
     return "\n".join(f"{s.n3()} {p.n3()} {o.n3()} ." for s, p, o in triples) + "\n"
 
 
@@ -445,14 +448,14 @@ def _object_facts(spec: WorldSpec, obj: str) -> list[tuple[Node, Node, Node]]:
     return triples
 
 
-def _type_declarations(spec: WorldSpec, scene: SceneGraph) -> list[tuple[Node, Node, Node]]:
+def _type_declarations(spec: WorldSpec, graph: Graph) -> list[tuple[Node, Node, Node]]:
     used = {item.type for item in spec.objects.values()}
     used |= {furniture.type for furniture in spec.furniture.values()}
     used |= set(spec.types)
     triples: list[tuple[Node, Node, Node]] = []
     for name in sorted(used):
         declared = spec.types.get(name)
-        if (COG[name], RDF.type, COG.ObjectType) in scene.graph and declared is None:
+        if (COG[name], RDF.type, COG.ObjectType) in graph and declared is None:
             continue
         label = declared.label if declared is not None and declared.label else _words(name)
         triples += [(COG[name], RDF.type, COG.ObjectType), (COG[name], RDFS.label, Literal(label))]

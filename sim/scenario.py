@@ -112,8 +112,8 @@ from rdflib import RDF
 from typing_extensions import Self
 
 from cogtree.knowledge.scene.rdf_store import load_turtle, new_graph
-from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
+from cogtree.knowledge.scene.taxonomy import ONTOLOGY_PATH, household_taxonomy
 from cogtree.knowledge.yaml_files import LOADER
 from cogtree.sim.events import (
     Event,

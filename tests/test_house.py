@@ -36,7 +36,7 @@ MODULES_SHRINKING = {
     "knowledge/language/request_frame.py": 918,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
-    "knowledge/scene/scene_graph.py": 644,
+    "knowledge/scene/scene_graph.py": 641,
     "sim/world.py": 1059,
     "sim/world_spec.py": 628,
     "trees/ros/host.py": 660,

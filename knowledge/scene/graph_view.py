@@ -20,13 +20,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
+from oxrdflib._converter import to_ox
+from oxrdflib.store import OxigraphStore
+from pyoxigraph import BlankNode, DefaultGraph, NamedNode, Quad
 from rdflib import BNode, Graph, URIRef
 from rdflib.term import Node
 
 from cogtree.knowledge.scene.rdf_store import new_graph
+
+T = TypeVar("T", Quad, tuple[Node, Node, Node])
 
 
 @dataclass(frozen=True)
@@ -81,20 +87,56 @@ class GraphViews:
 
 
 def graph_without(graph: Graph, nodes: Iterable[str]) -> Graph:
-    """A copy of ``graph`` (on the Oxigraph store) without ``nodes``; see the module."""
-    hidden: set[Node] = {URIRef(node) for node in nodes}
-    described = [obj for node in hidden for obj in graph.objects(node) if isinstance(obj, BNode)]
-    while described:  # blank nodes describing a hidden node are hidden with it
-        blank = described.pop()
-        if blank not in hidden:
-            hidden.add(blank)
-            described.extend(obj for obj in graph.objects(blank) if isinstance(obj, BNode))
-    kept = [triple for triple in graph if triple[0] not in hidden and triple[2] not in hidden]
+    """A copy of ``graph`` (on the Oxigraph store) without ``nodes``; see the module.
+
+    A graph on the Oxigraph store is copied store to store, in Oxigraph's terms: through
+    rdflib, every triple became rdflib terms and back (the advisor's 2,800 triples, 0.15 s).
+    """
     view = new_graph()
+    target = view.store
+    assert isinstance(target, OxigraphStore), "new_graph makes Oxigraph graphs"
     # Oxigraph iterates newest first: added in reverse, the view iterates in the graph's order,
     # so a query's aggregates (GROUP_CONCAT, a SUM of doubles) read the same on both
-    view.addN((subject, predicate, obj, view) for subject, predicate, obj in reversed(kept))
+    if isinstance(graph.store, OxigraphStore):
+        quads = list(graph.store._inner.quads_for_pattern(None, None, None, _stored_as(graph)))
+        kept = _kept(quads, set(_named(nodes)), BlankNode)
+        name = _stored_as(view)
+        target._inner.extend([Quad(q.subject, q.predicate, q.object, name) for q in kept[::-1]])
+    else:
+        triples = _kept(list(graph), {URIRef(node) for node in nodes}, BNode)
+        view.addN((subject, predicate, obj, view) for subject, predicate, obj in triples[::-1])
     return view
+
+
+def _named(nodes: Iterable[str]) -> Iterator[NamedNode]:
+    """The ``nodes`` as Oxigraph IRIs; a text that is no IRI names nothing in the store."""
+    for node in nodes:
+        try:
+            yield NamedNode(node)
+        except ValueError:
+            continue
+
+
+def _stored_as(graph: Graph) -> NamedNode | BlankNode | DefaultGraph:
+    """The graph name of ``graph``'s triples in its Oxigraph store (as oxrdflib writes them)."""
+    name = to_ox(graph)
+    assert isinstance(name, NamedNode | BlankNode | DefaultGraph)
+    return name
+
+
+def _kept(triples: list[T], hidden: set[object], blank: type) -> list[T]:
+    """The ``triples`` that touch neither a ``hidden`` node nor a blank node describing one."""
+    blanks: dict[object, list[object]] = {}
+    for triple in triples:
+        if isinstance(triple[2], blank):
+            blanks.setdefault(triple[0], []).append(triple[2])
+    described = [obj for node in hidden for obj in blanks.get(node, ())]
+    while described:  # blank nodes describing a hidden node are hidden with it
+        node = described.pop()
+        if node not in hidden:
+            hidden.add(node)
+            described.extend(blanks.get(node, ()))
+    return [triple for triple in triples if triple[0] not in hidden and triple[2] not in hidden]
 
 
 def nodes_named(cells: Iterable[str | None], prefixes: Mapping[str, str]) -> frozenset[str]:

@@ -57,7 +57,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from rdflib import OWL, RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
+from rdflib import RDF, RDFS, XSD, Graph, Literal, Namespace, URIRef
 from rdflib.query import ResultRow
 from rdflib.term import Identifier, Node
 
@@ -80,7 +80,7 @@ from cogtree.knowledge.scene.scene_models import (
     Room,
     ThingKind,
 )
-from cogtree.knowledge.scene.taxonomy import TAXONOMY_PATH, materialise_kinds
+from cogtree.knowledge.scene.taxonomy import materialise_kinds, with_ontology
 from cogtree.knowledge.versioned_memo import VersionedMemo
 
 log = logging.getLogger(__name__)
@@ -94,8 +94,6 @@ SCENE = Namespace("https://cogtree.dev/scene#")
 OBSERVATION_NS = "urn:cogtree:observation:"
 """Prefix of the observation nodes this module creates."""
 
-ONTOLOGY_IRI = URIRef("https://cogtree.dev/ontology")
-ONTOLOGY_PATH = Path(__file__).with_name("ontology.ttl")
 SCENES_DIR = Path(__file__).with_name("scenes")
 """Shipped scenes, e.g. ``SCENES_DIR / "home.ttl"``."""
 
@@ -142,14 +140,13 @@ class SceneGraph(Closeable):
     """The robot's belief: the ontology plus a scene, with perception queries and updates.
 
     ``graph``: the rdflib graph to use (a new Oxigraph-backed one when omitted); the ontology
-    and the household taxonomy are loaded into it unless they are already there.
+    and the household taxonomy are loaded into it unless they are already there
+    (:func:`~knowledge.scene.taxonomy.with_ontology`). A scene loaded into ``graph`` before
+    is indexed with them: the index is built once, not before a load and again after it.
     """
 
     def __init__(self, graph: Graph | None = None) -> None:
-        self.graph = graph if graph is not None else new_graph()
-        if (ONTOLOGY_IRI, RDF.type, OWL.Ontology) not in self.graph:
-            load_turtle(self.graph, ONTOLOGY_PATH)
-            load_turtle(self.graph, TAXONOMY_PATH)
+        self.graph = with_ontology(graph if graph is not None else new_graph())
         self._vocabulary = PropertyVocabulary.read(self.graph)
         materialise_kinds(self.graph)
         self._queries = QueryLibrary.load()
@@ -188,13 +185,13 @@ class SceneGraph(Closeable):
     def _made_from(
         cls, source: str | Path, text: str | None, graph: Graph | None, storage: Storage | None
     ) -> SceneGraph:
-        scene = cls((storage or Storage()).graph_for(source, text) if graph is None else graph)
+        made = (storage or Storage()).graph_for(source, text) if graph is None else graph
         try:
-            scene._load(source, text, fresh=graph is None)
+            load_turtle(with_ontology(made), source, text=text, fresh=graph is None)
+            return cls(made)
         except BaseException:
-            scene.close()
+            close_graph(made)
             raise
-        return scene
 
     def load_file(self, path: str | Path) -> None:
         """Add the Turtle file ``path`` to the belief (TurtleError names the line)."""
@@ -204,9 +201,9 @@ class SceneGraph(Closeable):
         """Add Turtle ``text`` to the belief (TurtleError names ``source`` and the line)."""
         self._load(source, text)
 
-    def _load(self, source: str | Path, text: str | None, *, fresh: bool = False) -> None:
+    def _load(self, source: str | Path, text: str | None) -> None:
         with self._writing(bulk=True):
-            load_turtle(self.graph, source, text=text, fresh=fresh)
+            load_turtle(self.graph, source, text=text)
             self._vocabulary = PropertyVocabulary.read(self.graph)
             materialise_kinds(self.graph)
 

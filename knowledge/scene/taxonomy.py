@@ -25,7 +25,8 @@ for questions asked outside a belief:
   drink, only in a vessel made for it: a glass or jug of water, never the kettle).
 
 :func:`materialise_kinds` writes the closure of ``cog:broaderType`` into a belief, as
-``cog:kindOf`` (once per load: the scene graph calls it).
+``cog:kindOf`` (once per load: the scene graph calls it); :func:`with_ontology` loads the
+ontology (``knowledge/scene/ontology.ttl``) and the taxonomy into a graph that lacks them.
 
 Vocabulary of the file: ``cog:ObjectType`` with ``rdfs:label`` and ``cog:synonym``;
 ``cog:broaderType`` (the category); ``cog:TopCategory`` marks the top categories;
@@ -41,7 +42,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
-from rdflib import RDF, RDFS, Graph, Namespace
+from rdflib import OWL, RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
 from cogtree.knowledge.wording import singular_forms
@@ -49,6 +50,10 @@ from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
 """The shipped household taxonomy (package data of ``knowledge``)."""
+
+ONTOLOGY_IRI = URIRef("https://cogtree.dev/ontology")
+ONTOLOGY_PATH = Path(__file__).with_name("ontology.ttl")
+"""The ontology the taxonomy and every belief are written in."""
 
 COG = Namespace("https://cogtree.dev/ontology#")
 
@@ -394,6 +399,14 @@ def _forms(words: list[str]) -> Iterable[str]:
     yield " ".join(words)
     for last in singular_forms(words[-1]):
         yield " ".join((*words[:-1], last))
+
+
+def with_ontology(graph: Graph) -> Graph:
+    """``graph``, with the ontology and the household taxonomy loaded unless it holds them."""
+    if (ONTOLOGY_IRI, RDF.type, OWL.Ontology) not in graph:
+        load_turtle(graph, ONTOLOGY_PATH)
+        load_turtle(graph, TAXONOMY_PATH)
+    return graph
 
 
 def materialise_kinds(graph: Graph) -> int:

@@ -11,8 +11,9 @@ from pydantic import ValidationError
 from rdflib import OWL, RDF, RDFS, Graph, Literal
 
 from cogtree.knowledge.scene.rdf_store import Storage, TurtleError
-from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SCENE, SCENES_DIR, SceneGraph
+from cogtree.knowledge.scene.scene_graph import COG, SCENE, SCENES_DIR, SceneGraph
 from cogtree.knowledge.scene.scene_models import Observation
+from cogtree.knowledge.scene.taxonomy import ONTOLOGY_PATH
 
 HOME = SCENES_DIR / "home.ttl"
 T0 = datetime(2025, 6, 2, 8, 0, tzinfo=timezone.utc)

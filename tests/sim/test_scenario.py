@@ -10,7 +10,8 @@ import pytest
 import yaml
 from rdflib import RDF, Graph
 
-from cogtree.knowledge.scene.scene_graph import COG, ONTOLOGY_PATH, SceneGraph
+from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
+from cogtree.knowledge.scene.taxonomy import ONTOLOGY_PATH
 from cogtree.sim.scenario import (
     SCENARIOS_DIR,
     Scenario,
