@@ -230,12 +230,9 @@ def _matching(
     found = _found(index, phrase, positions, terms, owners)
     unmatched = any(not any(map(_bound, positions.get(at, ()))) for at in phrase.content)
     if not found and unmatched:  # not when "my" or a place alone ruled every match out
-        named = list(positions.get(phrase.head, ())) if phrase.head is not None else []
         add_terms(partial(_label_ways, index))
         found = _found(index, phrase, positions, terms, owners)
-        # a guess unless what the thing is was matched otherwise: "gardening gloves" is
-        # gloves, the label says gardening; "a drink" for a can labelled cola is a guess
-        match.by_label = bool(found) and not all(any(n in s for s in named) for n in found)
+        match.by_label = bool(found)
     match.ids = found
     return match
 
