@@ -404,9 +404,7 @@ class ScheduleEntry(SpecModel):
 
 def _abilities(value: Any) -> Any:
     """``abilities: [sign, print]`` is short for each taking the default number of ticks."""
-    if isinstance(value, list):
-        return {item: DEFAULT_TASK_TICKS for item in value}
-    return value
+    return {item: DEFAULT_TASK_TICKS for item in value} if isinstance(value, list) else value
 
 
 class Person(SpecModel):

@@ -31,14 +31,14 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 683,
-    "behaviours/gates/task_readiness.py": 978,
+    "behaviours/gates/task_readiness.py": 977,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 918,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 641,
     "sim/world.py": 1059,
-    "sim/world_spec.py": 628,
+    "sim/world_spec.py": 627,
     "trees/ros/host.py": 660,
 }
 """Modules over :data:`MODULE_LINES` today, with their size now: they may only shrink, and an

@@ -783,13 +783,12 @@ class TaskReadinessGate(LLMBehaviour[InnerSpeech]):
 
     def _doubts(self, turn: _Turn) -> list[str]:
         """What keeps the fast path from deciding alone."""
-        frame, text = turn.frame, "" if turn.spec and turn.spec.answers_only else turn.utterance
-        text = without_choice_left(text)  # "..., I don't mind which": no negation, no hedge
-        assert frame is not None and turn.schema is not None
+        said = "" if turn.spec and turn.spec.answers_only else turn.utterance
+        frame, text = turn.frame, without_choice_left(said)  # "I don't mind which": no "no"
+        assert frame is not None and turn.schema is not None and turn.check is not None
         doubts = []
         if frame.confidence < self.confident_at:
             doubts.append(f"intent confidence {frame.confidence:.2f} < {self.confident_at:.2f}")
-        assert turn.check is not None
         unknown = [slot for slot, issue in turn.check.issues.items() if issue == "unresolved"]
         if unknown:  # a typo, another word for it, or a thing that does not exist here
             doubts.append(f"names nothing the robot knows: {', '.join(unknown)}")

@@ -119,8 +119,11 @@ def interchangeable(candidates: Sequence[Candidate], readings: Mapping[str, Hash
 
 
 def _comparable(candidates: Sequence[Candidate], readings: Mapping[str, Hashable]) -> bool:
-    """None unfit, each with a reading, and all of them go with the same things (or none)."""
-    if any(states_in(candidate.label) for candidate in candidates):
+    """None unfit, each with a reading, and all of them go with the same things (or none).
+
+    Nor "my mug" when none is known to be the speaker's (:data:`UNOWNED_NOTE`): one is theirs.
+    """
+    if any(states_in(c.label) or UNOWNED_NOTE in c.reasons for c in candidates):
         return False
     if any(candidate.id not in readings for candidate in candidates):
         return False
@@ -178,8 +181,8 @@ def any_will_do(
     counter"); a candidate with no known place keeps the choice the user's. The kept
     candidate's reasons name the others, so the reply can offer them.
     """
-    if len(candidates) < 2 or any(UNOWNED_NOTE in c.reasons for c in candidates):
-        return list(candidates)  # "my mug" with none known to be theirs: one of them is
+    if len(candidates) < 2:
+        return list(candidates)
     where = {places.get(candidate.id, "") for candidate in candidates}
     if len(where) != 1 or "" in where:
         return list(candidates)

@@ -57,6 +57,7 @@ from cogtree.knowledge.node_tables import (
 from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
 from cogtree.knowledge.wording import compound_head, label_words, singular
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
 ONTOLOGY_NS = "https://cogtree.dev/ontology#"
@@ -125,8 +126,8 @@ class Vocabulary:
     type_labels: dict[str, tuple[str, ...]] = field(default_factory=dict)
     type_synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
     types_named: dict[str, set[str]] = field(default_factory=dict)
-    """Label or synonym -> the types it names; a plural one's singular too, when that names no
-    type of its own ("tissue": tissues; never "glass" for the glasses one wears)."""
+    """Label or synonym -> the types it names; a plural label's singular too, when it may be
+    (``_singular_name``: "tissue" for tissues; never "glass" for the glasses one wears)."""
     headed: dict[str, set[str]] = field(default_factory=dict)
     """The last word of a compound label or synonym -> the types it heads ("bottle": the
     water bottle; :func:`~knowledge.wording.compound_head`)."""
@@ -150,29 +151,27 @@ class _Tables(Tables):
     """The nodes and their reverse maps, and the vocabulary they were read with."""
 
     def __init__(self, vocabulary: Vocabulary) -> None:
-        super().__init__(states_in, label_words, other_names)
+        super().__init__(states_in, label_words, self.other_names)
         self.vocabulary = vocabulary
+
+    def other_names(self, node: Node) -> tuple[str, ...]:
+        """The node's :func:`other_names` with this vocabulary."""
+        return other_names(node, self.vocabulary.types_named)
 
 
 ROOM_KINDS: Final = ("room", "passage")
 """What a room of a home is in the English dictionary (a kitchen is a room, a hallway a passage)."""
 
 
-ARTICLES: Final = ("the ", "a ", "an ")
-"""Words a label may open with that are no part of the name ("the paper")."""
+def other_names(node: Node, types_named: Mapping[str, object]) -> tuple[str, ...]:
+    """The names a node goes by beside its labels, but for words that name a type.
 
-
-def other_names(node: Node) -> tuple[str, ...]:
-    """The names a node goes by beside its labels.
-
-    A label without its article ("the paper" is called "paper"), a room's words in the
-    English dictionary (:func:`room_names`), and a person's for who they are to the user
-    (:func:`relation_names`).
+    A room's words in the English dictionary (:func:`room_names`) and a person's for who they
+    are to the user (:func:`relation_names`); "cleaner" for a person whose relation is
+    cleaner stays the cleaning spray's (``types_named``: the vocabulary's type names).
     """
-    bare = (
-        label[len(a) :] for label in node.labels for a in ARTICLES if label.lower().startswith(a)
-    )
-    return (*(name for name in bare if name), *room_names(node), *relation_names(node))
+    found = (*room_names(node), *relation_names(node))
+    return tuple(name for name in found if name not in types_named)
 
 
 def relation_names(node: Node) -> tuple[str, ...]:
@@ -221,9 +220,10 @@ def _vocabulary(
         for name in names:
             for word in (*labels.get(name, ()), *synonyms.get(name, ())):
                 named.setdefault(word, set()).add(name)
-    for word, named_types in list(vocabulary.types_named.items()):  # "a tissue": tissues
-        if (one := singular(word)) != word and one not in vocabulary.types_named:
-            vocabulary.types_named[one] = named_types
+    for name in types:  # "a tissue": tissues
+        for word in labels.get(name, ()):
+            if (one := _singular_name(word, vocabulary.types_named)) is not None:
+                vocabulary.types_named[one] = {name}
     vocabulary.type_words = tuple(sorted(w for w in vocabulary.types_named if " " not in w))
     for name in types:
         for word in (*labels.get(name, ()), *synonyms.get(name, ())):
@@ -239,6 +239,20 @@ def _vocabulary(
                 continue
             vocabulary.kind_words.setdefault(text, []).append((short(subject), how))
     return vocabulary
+
+
+def _singular_name(label: str, named: Mapping[str, set[str]]) -> str | None:
+    """The singular a plural type label is said in too ("tissues": tissue), if it may be.
+
+    Only a label's (never a synonym's or a brand's: "walkers" is no walker), only a noun of
+    the English dictionary that is no adjective ("shorts" gives no "short", "clothes" no
+    "clothe"), and only when no type is named by it already ("glasses" gives no "glass").
+    """
+    one = singular(label)
+    lemmas = shipped_lemmas() if one != label and " " not in one else None
+    if lemmas is None or one in named or lemmas.lemma_of(one, "adj") is not None:
+        return None
+    return one if lemmas.lemma_of(one, "noun") == one else None
 
 
 def _facts(predicate: str, term: Term, attributes: Mapping[str, str]) -> Iterator[_Fact]:
@@ -465,6 +479,10 @@ class SceneIndex:
         """The nodes of ``nodes`` of any of ``classes`` (intersections: cost ``nodes``)."""
         with self._lock:
             return union(among(nodes, get(self._tables.by_class, n)) for n in classes)
+
+    def other_names(self, node: Node) -> tuple[str, ...]:
+        """The names ``node`` goes by beside its labels (:func:`other_names`: "dad", "hall")."""
+        return self._tables.other_names(node)
 
     def within(self, place: str) -> set[str]:
         """Every node on, in, in the room of or held by ``place``, at any depth."""

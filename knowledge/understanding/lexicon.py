@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict
 from cogtree.knowledge.packs.domain_pack import DomainPack, SceneSource
 from cogtree.knowledge.packs.lexicon_rows import query_entries
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, Node, SceneIndex, other_names
+from cogtree.knowledge.scene.scene_index import SCENE_CLASSES, Node, SceneIndex
 from cogtree.knowledge.wording import name_parts, singular_forms
 
 log = logging.getLogger(__name__)
@@ -410,19 +410,14 @@ def _listed(texts: str | tuple[str, ...]) -> list[str]:
 # -- lexicons of a domain pack ------------------------------------------------------------------
 
 
-def _forms_of(node: Node) -> list[str]:
-    """A node's labels, synonyms, other names and a person's name words.
-
-    Other names: :func:`~knowledge.scene.scene_index.other_names` ("dad" for a father); a
-    person's name words: "weber" for "dr weber".
-    """
-    named = (*node.synonyms, *other_names(node))
+def _forms_of(node: Node, index: SceneIndex) -> list[str]:
+    """A node's labels, synonyms, other names ("dad") and a person's name words ("weber")."""
+    named = (*node.synonyms, *index.other_names(node))
     forms = [*node.labels, *dict.fromkeys(word for word in named if word not in node.labels)]
-    if "Human" in node.classes:
-        for label in node.labels:
-            parts = name_parts(label)
-            forms += parts if parts != [label] else []
-    return forms
+    people = node.labels if "Human" in node.classes else ()  # "weber" for "dr weber"
+    return forms + [
+        part for name in people if (parts := name_parts(name)) != [name] for part in parts
+    ]
 
 
 class SceneLexicon:
@@ -488,7 +483,7 @@ class SceneLexicon:
     def texts(self, node_id: str) -> list[str] | None:
         """The forms of the node ``node_id`` as its entry has them (None: no entry)."""
         node = self._nodes.get(node_id)
-        forms = _forms_of(node) if node is not None else []
+        forms = _forms_of(node, self.index) if node is not None else []
         if not forms:
             return None
         own = [node_id.replace("_", " ")] if _WORD_ID.fullmatch(node_id.lower()) else []
@@ -497,7 +492,7 @@ class SceneLexicon:
     def ranks(self) -> dict[str, Rank]:
         """The rank of every node with an entry."""
         nodes = list(self._nodes.items())
-        return {node_id: self._rank(node) for node_id, node in nodes if _forms_of(node)}
+        return {node_id: self._rank(node) for node_id, node in nodes if _forms_of(node, self.index)}
 
     def __len__(self) -> int:
         return self._named
@@ -515,7 +510,7 @@ class SceneLexicon:
         if not families:
             return
         self._nodes[node_id] = node
-        if forms := _forms_of(node):
+        if forms := _forms_of(node, self.index):
             rank = self._rank(node)
             self.lexicon.put(node_id, [(form, rank) for form in forms], rank, record=False)
             self._named += 1

@@ -89,6 +89,11 @@ def test_my_thing_is_asked_about_when_none_is_known_to_be_mine() -> None:
     ]
     places = dict.fromkeys(["mug_0", "mug_1"], "on counter")
     assert len(any_will_do(mugs, places, dict.fromkeys(places, ("a mug",)))) == 2
+    _, readings = read([("mug", "Mug"), ("mug", "Mug")])  # "my mug, whichever": still asked
+    assert (
+        len(any_one_will_do(mugs, places, dict(zip(places, readings.values(), strict=True)), RULED))
+        == 2
+    )
 
 
 def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() -> None:

@@ -20,6 +20,11 @@ from cogtree.knowledge.language.grammar.indifference import (
         ("whichever's nearest", True),
         ("either's fine", True),
         ("either way, ask my son", False),  # says more than how to choose
+        # a negation or a constraint beside the phrase is no indifference (the reviewer's)
+        ("I don't mind which one but not that one", False),
+        ("any of them except mine", False),
+        ("whichever is not his", False),
+        ("whatever you do", False),
         ("whatever you like best", False),
         ("the blue one", False),
     ],
@@ -49,6 +54,6 @@ def test_the_grammar_reads_a_request_without_the_remark(text: str, read: str) ->
 def test_a_remark_that_leaves_the_choice_is_neither_hedge_nor_negation() -> None:
     """Checked to fail before: the readiness gate read "whatever" as the user unsure and
     "don't" as a negation, and asked to confirm a plain request."""
-    text = without_choice_left("grab me a tissue, I don't mind which. Or whatever's there")
+    text = without_choice_left("grab me a tissue, I don't mind which. Whatever's there")
     assert text == "grab me a tissue"
     assert HEDGES.search(without_choice_left("get me a drink or something, any will do"))

@@ -1,7 +1,7 @@
 """Words that leave the choice to the robot ("either", "whatever's there"), and hedges.
 
 Words that hold one of the grammar's ``indifferent`` phrases (``request_words.yaml``) and
-otherwise only say how to choose (:data:`HOW_TO_CHOOSE`, and stop words) leave the choice to
+otherwise only say how to choose (:data:`HOW_TO_CHOOSE`, a closed list) leave the choice to
 the robot: any one of the things that fit will do. So read are an answer to "which one?"
 (:mod:`knowledge.understanding.answer_kinds`) and a remark after a request ("bring us a cold
 drink, whatever's there": :mod:`knowledge.language.closing_tags` and
@@ -16,7 +16,6 @@ from collections.abc import Iterable
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.tfidf import english_stop_words
 
 HEDGES: Final = re.compile(
     r"\b(maybe|perhaps|possibly|probably|i think|i guess|not sure|might|or something|"
@@ -30,8 +29,10 @@ REMARK: Final = re.compile(r"[,.;:!?]\s*([^,.;:!?]*)")
 
 HOW_TO_CHOOSE: Final = frozenset(
     ["nearest", "closest", "first", "fine", "ok", "okay", "honestly", "really", "one", "ones"]
-)
-"""Content words that, beside an ``indifferent`` phrase, say only how to choose."""
+).union(["i", "it", "it's", "is", "be", "will", "do", "there", "which", "of", "them", "the", "a"])
+"""The only words that may stand beside an ``indifferent`` phrase: how to choose, and the
+words around it ("either will do", "whichever one is nearest"). A closed list: "but not that
+one", "except mine" or "whatever you do" say more, so they never leave the choice."""
 
 
 def leaves_the_choice(text: str) -> bool:
@@ -56,7 +57,7 @@ def without_choice_left(text: str) -> str:
 
 def how_to_choose(rest: Iterable[str]) -> bool:
     """Whether the words beside an ``indifferent`` phrase only say how to choose."""
-    return {word for word in rest if word not in english_stop_words()} <= HOW_TO_CHOOSE
+    return set(rest) <= HOW_TO_CHOOSE
 
 
 def indifferent_words(text: str) -> tuple[tuple[str, ...], set[int]]:

@@ -167,8 +167,8 @@ def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
     "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
-    A place after the verb or its particle stays the description's place ("something to drink
-    from the fridge", "something to sit on in the garden").
+    Where it is taken from, after the verb or its particle, stays the description's place
+    ("something to drink from the fridge", "something to sit on from the garden").
     """
     for index in range(1, len(words) - 1):
         can = re.fullmatch(r"(i|we|you) (can|could)", " ".join(words[index : index + 2]))
@@ -177,9 +177,9 @@ def _for_purpose(words: list[str]) -> list[str]:
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
         if not (at and told and verb) or verb[0] in ("use", "be"):
             continue
-        if _places(after):  # "to drink from the fridge": where it is, not how it is used
-            return [*words[:index], "to", *verb, *after]
-        if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on in ..."
+        if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
+            return [*words[:index], "to", *verb, *after[:1], *after[1 + (after[1] == "of") :]]
+        if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on from"
             return [*words[:index], "to", f"{verb[0]} {after[0]}", *after[1:]]
         tail = [word for word in after if word != "with"]
         particle = sorted(USE_PARTICLES & {*tail[-1:]} or USE_PARTICLES & {*tail[:1]})
@@ -189,16 +189,21 @@ def _for_purpose(words: list[str]) -> list[str]:
 
 
 def _places(tail: list[str]) -> bool:
-    """Whether the words after a use's verb say where the thing is ("from the fridge").
+    """Whether the words after a use's verb say where the thing is taken from ("from the fridge").
 
     Not when they are the verb's particle ("to drink from", "to wipe it down").
     """
     return (
         len(tail) > 1
-        and tail[0] in PLACE_PREPOSITIONS
+        and tail[0] in SOURCES
         and tail[1] not in USE_PARTICLES
         and tail[-1] not in USE_PARTICLES | {"with"}
     )
+
+
+SOURCES: Final = frozenset(["from", "out", "off"])
+"""The words after a use's verb that open where the thing is taken from; "on", "in" after it
+are a particle or say where it is used ("something to put on my feet", "to read in bed")."""
 
 
 def _strip_possessive(word: str) -> str:

@@ -362,23 +362,34 @@ def _term_matches(index: SceneIndex, term: str, use: str | None = None) -> list[
 
 
 def _told_holding(index: SceneIndex, drink: str, typed: AbstractSet[str]) -> set[str]:
-    """The vessels whose label names ``drink`` or a kind of it ("can of cola", a soda can).
+    """The vessels labelled "<vessel> of <drink>" for ``drink`` or a kind of it ("can of cola").
 
-    What a vessel is called by says what it holds. Only drinks (a bottle called bleach is no
-    thing to act on by a guess) and only vessels that serve them (:func:`serves_drinks`); not
-    the things of ``drink``'s own types (they match as such).
+    What a vessel is called by says what it holds, when the whole of what follows "of" is a
+    drink's name: "bottle of white spirit", "jar of bicarbonate of soda" or "glass of water
+    with dentures" hold no drink. Only vessels that serve drinks (:func:`serves_drinks`), and
+    not the things of ``drink``'s own types (they match as such).
     """
     vocabulary = index.vocabulary
     if not is_drink(vocabulary, drink):
         return set()
-    words = sorted(_words_naming(vocabulary, vocabulary.narrower.get(drink, {drink})))
+    kinds = vocabulary.narrower.get(drink, {drink})
+    words = sorted(_words_naming(vocabulary, kinds))
     return {
         node_id
         for node_id in _Nodes(index.members("by_head", words))
         if node_id not in typed
         and (node := index.node(node_id)) is not None
         and serves_drinks(vocabulary, node)
+        and any(
+            vocabulary.types_named.get(_held_by_name(label), set()) & kinds for label in node.labels
+        )
     }
+
+
+def _held_by_name(label: str) -> str:
+    """What a label "<vessel> of <what it holds>" says is held ("can of cola": cola), else ""."""
+    vessel, of, held = label.lower().partition(" of ")
+    return held.strip() if of and vessel.strip() and " of " not in held else ""
 
 
 def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: Parts) -> list[Way]:
@@ -390,11 +401,45 @@ def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: P
     for kind, how in uses:
         nodes: AbstractSet[str]
         nodes = _Nodes(index.members("by_type", vocabulary.narrower.get(kind, {kind})), says_itself)
-        if how == "kept":  # the objects in them, at any depth: cost the fridges' contents
-            kept = index.among_classes(union(map(index.within, nodes)), ["Object"])
-            nodes = _Nodes([kept], says_itself)
+        if how == "kept":  # what is in them (_kept_in): cost the fridges' contents
+            nodes = _Nodes([union(_kept_in(index, place) for place in nodes)], says_itself)
         ways += [(how, label, nodes) for label in vocabulary.labels.get(kind, ())]
     return ways
+
+
+NOT_KEPT: Final = frozenset(["medicine", "chemical", "sharp", "heatSource", "electrical"])
+"""Flags of things never told by where they are kept: "something cold" is no insulin."""
+
+
+def _kept_in(index: SceneIndex, place: str) -> set[str]:
+    """The objects inside ``place`` at any depth (on a shelf in the fridge, not on top of it).
+
+    Not those :data:`NOT_KEPT` flags make a wrong guess harmful.
+    """
+    return {
+        thing
+        for thing in index.among_classes(index.within(place), ["Object"])
+        if (node := index.node(thing)) is not None
+        and not NOT_KEPT.intersection(node.flags)
+        and _last_step(index, thing, place) == "in"
+    }
+
+
+def _last_step(index: SceneIndex, thing: str, place: str) -> str | None:
+    """How the chain of placements from ``thing`` enters ``place`` ("in", "on"), if it does."""
+    current = thing
+    for _ in range(MAX_DEPTH):
+        node = index.node(current)
+        if node is None or not node.placements:
+            return None
+        relation, current = node.placements[0]
+        if current == place:
+            return relation
+    return None
+
+
+MAX_DEPTH: Final = 16
+"""The deepest chain of placements followed (a box in a drawer in a cupboard...)."""
 
 
 def _present(index: SceneIndex, kind: str) -> bool:
