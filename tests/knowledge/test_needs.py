@@ -8,6 +8,7 @@ import pytest
 
 from cogtree.knowledge.scene.needs import alike_states, in_need, needed_state
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from tests.knowledge.scenes import ids, open_scene
 
 # A utility room written for these tests.
 UTILITY = """
@@ -26,13 +27,7 @@ UTILITY = """
 
 @pytest.fixture(scope="module")
 def utility() -> Iterator[SceneGraph]:
-    scene = SceneGraph.from_turtle_text(UTILITY, source="utility")
-    yield scene
-    scene.close()
-
-
-def ids(scene: SceneGraph, description: str) -> list[str]:
-    return [candidate.id for candidate in scene.resolve_referent(description)]
+    yield from open_scene(UTILITY, "utility")
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import pytest
 from cogtree.knowledge.scene.referents.description import split_negation
 from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
 from cogtree.knowledge.scene.taxonomy import materialise_kinds
+from tests.knowledge.scenes import ids, open_scene
 
 # A pantry scene written for these tests.
 PANTRY = """
@@ -41,13 +42,7 @@ PANTRY = """
 
 @pytest.fixture(scope="module")
 def pantry() -> Iterator[SceneGraph]:
-    scene = SceneGraph.from_turtle_text(PANTRY, source="pantry")
-    yield scene
-    scene.close()
-
-
-def ids(scene: SceneGraph, description: str) -> list[str]:
-    return [candidate.id for candidate in scene.resolve_referent(description)]
+    yield from open_scene(PANTRY, "pantry")
 
 
 @pytest.mark.parametrize(

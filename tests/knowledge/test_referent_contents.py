@@ -8,6 +8,7 @@ import pytest
 
 from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.scene_graph import SceneGraph
+from tests.knowledge.scenes import ids, open_scene
 
 # A kitchen written for these tests: drinks named by their labels only (no liquid recorded),
 # a fridge, a freezer and a cupboard.
@@ -49,13 +50,7 @@ KITCHEN = """
 
 @pytest.fixture(scope="module")
 def kitchen() -> Iterator[SceneGraph]:
-    scene = SceneGraph.from_turtle_text(KITCHEN, source="contents")
-    yield scene
-    scene.close()
-
-
-def ids(scene: SceneGraph, description: str) -> list[str]:
-    return [candidate.id for candidate in scene.resolve_referent(description)]
+    yield from open_scene(KITCHEN, "contents")
 
 
 @pytest.mark.parametrize(

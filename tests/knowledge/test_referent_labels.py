@@ -14,6 +14,7 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import label_words
+from tests.knowledge.scenes import ids, open_scene
 
 # A kitchen written for these tests: the types say less than the labels.
 KITCHEN = """
@@ -52,13 +53,7 @@ KITCHEN = """
 
 @pytest.fixture(scope="module")
 def kitchen() -> Iterator[SceneGraph]:
-    scene = SceneGraph.from_turtle_text(KITCHEN, source="kitchen")
-    yield scene
-    scene.close()
-
-
-def ids(scene: SceneGraph, description: str) -> list[str]:
-    return [candidate.id for candidate in scene.resolve_referent(description)]
+    yield from open_scene(KITCHEN, "kitchen")
 
 
 @pytest.mark.parametrize(

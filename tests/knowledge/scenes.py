@@ -1,0 +1,19 @@
+"""Scenes written in Turtle for the referent tests, and what a description resolves to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from cogtree.knowledge.scene.scene_graph import SceneGraph
+
+
+def open_scene(turtle: str, source: str) -> Iterator[SceneGraph]:
+    """The scene graph of ``turtle``, closed when the fixture that yields from it ends."""
+    scene = SceneGraph.from_turtle_text(turtle, source=source)
+    yield scene
+    scene.close()
+
+
+def ids(scene: SceneGraph, description: str) -> list[str]:
+    """The ids of the candidates ``description`` resolves to in ``scene``, sorted by id."""
+    return [candidate.id for candidate in scene.resolve_referent(description)]
