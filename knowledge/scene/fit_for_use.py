@@ -211,53 +211,39 @@ def any_one_will_do(
     """
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
-    if all(candidate.by_content for candidate in candidates):
-        return _any_contents_will_do(candidates, places, readings, ruled)
-    shared = _shared_category([candidate.type or "" for candidate in candidates])
-    if shared is None:
-        return list(candidates)
     taxonomy = household_taxonomy()
-    alike = set()
-    for candidate in candidates:
-        types, kinds, *rest = readings[candidate.id]
-        beyond = {kind for kind in types if not taxonomy.is_a(kind, shared)}
-        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (types & ruled)
-        alike.add((told, kinds, *rest))
-    if len(alike) != 1:
+    contents = all(candidate.by_content for candidate in candidates)  # "a cold drink"
+    asked = [_drink_of(taxonomy, readings[c.id][0]) if contents else c.type for c in candidates]
+    shared = _shared_category([kind or "" for kind in asked])
+    if shared is None or (contents and not taxonomy.is_a(shared, DRINK)):
+        return list(candidates)
+    told = {_told_apart_by(readings[c.id], shared, ruled, contents=contents) for c in candidates}
+    if len(told) != 1:
         return list(candidates)
     return [_first(candidates, places, taxonomy.label(shared))]
 
 
-def _any_contents_will_do(
-    candidates: Sequence[Candidate],
-    places: Mapping[str, str],
-    readings: Mapping[str, tuple[frozenset[str], ...]],
-    ruled: frozenset[str],
-) -> list[Candidate]:
-    """Of things asked for by what they hold ("a cold drink"), the first, when any will do.
+def _told_apart_by(
+    reading: tuple[frozenset[str], ...], shared: str, ruled: frozenset[str], *, contents: bool
+) -> tuple[frozenset[str], ...]:
+    """What tells a thing apart from others of the ``shared`` category asked for.
 
-    Any will do when their drinks (a can of cola, a bottle of water) differ only in which
-    member of their nearest shared category they are, in no drink the hazard rules name (beer
-    is not cola), and the things in none of their kinds, flags or owners but being vessels.
-    What the drink comes in (a can, a glass bottle) is not what was asked for; the plan's
-    hazard rules still judge the one handed over.
+    Its types beyond that category and those the hazard rules name (``ruled``; every type for
+    a kind in :data:`WHICH_MATTERS`), its kinds, materials, flags, owners and what it holds.
+    With ``contents`` (found by the drink it holds: "a cold drink") only its drinks' types
+    count, and not what makes it a vessel (its material, :data:`VESSEL_KINDS`): a can of cola
+    and a glass bottle of water are both a drink; the plan's hazard rules still judge the one
+    handed over.
     """
     taxonomy = household_taxonomy()
-    held = [_drink_of(taxonomy, readings[candidate.id][0]) for candidate in candidates]
-    shared = _shared_category([kind or "" for kind in held])
-    if shared is None or not taxonomy.is_a(shared, DRINK):
-        return list(candidates)
-    alike = set()
-    for candidate in candidates:
-        types, kinds, _materials, *rest = readings[candidate.id]
-        drinks = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
-        beyond = {kind for kind in drinks if not taxonomy.is_a(kind, shared)}
-        told = types if kinds & WHICH_MATTERS else frozenset(beyond) | (drinks & ruled)
-        unvessel = [part - VESSEL_KINDS if isinstance(part, frozenset) else part for part in rest]
-        alike.add((told, kinds - VESSEL_KINDS, *unvessel))
-    if len(alike) != 1:
-        return list(candidates)
-    return [_first(candidates, places, taxonomy.label(shared))]
+    types, kinds, materials, *rest = reading
+    if contents:
+        types = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
+        materials, kinds = frozenset(), kinds - VESSEL_KINDS
+        rest = [part - VESSEL_KINDS for part in rest]
+    beyond = frozenset(kind for kind in types if not taxonomy.is_a(kind, shared))
+    told = types if kinds & WHICH_MATTERS else beyond | (types & ruled)
+    return (told, kinds, materials, *rest)
 
 
 def _drink_of(taxonomy: Taxonomy, types: frozenset[str]) -> str | None:
