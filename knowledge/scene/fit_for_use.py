@@ -95,8 +95,8 @@ def fit_for_use(candidates: Sequence[Candidate], said: str) -> list[Candidate]:
     ``said`` is what the user said about the thing: when it names an unfit state, nothing is
     narrowed. The kept candidate's reasons say why the others were set aside.
     """
-    if len(candidates) < 2 or states_in(said):
-        return list(candidates)
+    if len(candidates) < 2 or states_in(said) or any(UNOWNED_NOTE in c.reasons for c in candidates):
+        return list(candidates)  # "my mug" with none known to be mine: the one meant is mine
     usable = [candidate for candidate in candidates if not states_in(candidate.label)]
     if len(usable) != 1:
         return list(candidates)
@@ -237,12 +237,13 @@ def _told_apart_by(
     """
     taxonomy = household_taxonomy()
     types, kinds, materials, *rest = reading
+    if kinds & WHICH_MATTERS:  # two medicines are not any one pill, in whatever they come
+        return (types, kinds, materials, *rest)
     if contents:
         types = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
         materials, kinds = frozenset(), kinds - VESSEL_KINDS
         rest = [part - VESSEL_KINDS for part in rest]
-    beyond = frozenset(kind for kind in types if not taxonomy.is_a(kind, shared))
-    told = types if kinds & WHICH_MATTERS else beyond | (types & ruled)
+    told = frozenset(kind for kind in types if not taxonomy.is_a(kind, shared)) | (types & ruled)
     return (told, kinds, materials, *rest)
 
 

@@ -94,6 +94,8 @@ def test_my_thing_is_asked_about_when_none_is_known_to_be_mine() -> None:
         len(any_one_will_do(mugs, places, dict(zip(places, readings.values(), strict=True)), RULED))
         == 2
     )
+    dirty = [mugs[0], mugs[1].model_copy(update={"label": "dirty mug"})]
+    assert len(fit_for_use(dirty, "my mug")) == 2  # not "the clean one", when it may not be mine
 
 
 def test_the_things_left_beside_the_one_kept_are_read_back_from_its_reasons() -> None:

@@ -193,17 +193,14 @@ def _places(tail: list[str]) -> bool:
 
     Not when they are the verb's particle ("to drink from", "to wipe it down").
     """
-    return (
-        len(tail) > 1
-        and tail[0] in SOURCES
-        and tail[1] not in USE_PARTICLES
-        and tail[-1] not in USE_PARTICLES | {"with"}
-    )
+    source = next((len(words) for words in SOURCES if tail[: len(words)] == words), 0)
+    rest = tail[source:]
+    return bool(source and rest) and rest[0] not in USE_PARTICLES and rest[-1] not in USE_PARTICLES
 
 
-SOURCES: Final = frozenset(["from", "out", "off"])
-"""The words after a use's verb that open where the thing is taken from; "on", "in" after it
-are a particle or say where it is used ("something to put on my feet", "to read in bed")."""
+SOURCES: Final = (["from"], ["out", "of"])
+"""What opens where a thing is taken from after a use's verb; "on", "in", "off" or "out" alone
+are a particle or say where it is used ("to put on my feet", "to put out the fire")."""
 
 
 def _strip_possessive(word: str) -> str:

@@ -48,10 +48,12 @@ from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate, ThingK
 from cogtree.knowledge.scene.taxonomy import (
     HELD,
     content_values,
+    household_taxonomy,
     is_drink,
     referred_to_by_content,
     serves_drinks,
 )
+from cogtree.knowledge.wording import id_words
 
 
 def resolve_referent(
@@ -407,20 +409,25 @@ def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: P
     return ways
 
 
-NOT_KEPT: Final = frozenset(["medicine", "chemical", "sharp", "heatSource", "electrical"])
-"""Flags of things never told by where they are kept: "something cold" is no insulin."""
+NOT_KEPT: Final = frozenset(["medicine", "chemical", "sharp", "heat_source", "electrical"])
+"""Flags (the taxonomy's, or the belief's own: ``heatSource``) of things never told by where
+they are kept: "something cold" is no insulin, whether the belief flags it or its type does."""
 
 
 def _kept_in(index: SceneIndex, place: str) -> set[str]:
-    """The objects inside ``place`` at any depth (on a shelf in the fridge, not on top of it).
+    """The typed objects inside ``place`` at any depth (on a shelf in the fridge, not on it).
 
-    Not those :data:`NOT_KEPT` flags make a wrong guess harmful.
+    Not those whose own or whose types' flags are :data:`NOT_KEPT` (a wrong guess harms), nor
+    an object of no type (what it is is not known).
     """
+    taxonomy = household_taxonomy()
     return {
         thing
         for thing in index.among_classes(index.within(place), ["Object"])
         if (node := index.node(thing)) is not None
-        and not NOT_KEPT.intersection(node.flags)
+        and node.types
+        and not NOT_KEPT.intersection(id_words(flag).replace(" ", "_") for flag in node.flags)
+        and not any(NOT_KEPT & taxonomy.properties(kind).flags for kind in node.types)
         and _last_step(index, thing, place) == "in"
     }
 
