@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from cogtree.knowledge.language.closing_tags import as_read
-from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
+from cogtree.knowledge.language.grammar.indifference import without_choice_left
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.scene.scene_models import Candidate
@@ -89,8 +89,7 @@ def asks_for_any(utterances: Sequence[str], said: str, others: Sequence[str] = (
 
 def _choice_left(utterances: Sequence[str]) -> bool:
     """Whether a remark after a request leaves the choice to the robot: "the mug, whichever"."""
-    clauses = (clause for text in utterances for clause in _CLAUSE_END.split(text)[1:])
-    return any(leaves_the_choice(clause) for clause in clauses)
+    return any(without_choice_left(text) != text for text in utterances)
 
 
 def said_alone(utterances: Sequence[str], said: str, others: Sequence[str] = ()) -> bool:

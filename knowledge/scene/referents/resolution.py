@@ -53,7 +53,6 @@ from cogtree.knowledge.scene.taxonomy import (
     referred_to_by_content,
     serves_drinks,
 )
-from cogtree.knowledge.wording import id_words
 
 
 def resolve_referent(
@@ -409,7 +408,9 @@ def _use_ways(index: SceneIndex, uses: Iterable[tuple[str, str]], says_itself: P
     return ways
 
 
-NOT_KEPT: Final = frozenset(["medicine", "chemical", "sharp", "heat_source", "electrical"])
+NOT_KEPT: Final = frozenset(
+    ["medicine", "chemical", "sharp", "heat_source", "heatSource", "electrical"]
+)
 """Flags (the taxonomy's, or the belief's own: ``heatSource``) of things never told by where
 they are kept: "something cold" is no insulin, whether the belief flags it or its type does."""
 
@@ -426,7 +427,7 @@ def _kept_in(index: SceneIndex, place: str) -> set[str]:
         for thing in index.among_classes(index.within(place), ["Object"])
         if (node := index.node(thing)) is not None
         and node.types
-        and not NOT_KEPT.intersection(id_words(flag).replace(" ", "_") for flag in node.flags)
+        and not NOT_KEPT.intersection(node.flags)
         and not any(NOT_KEPT & taxonomy.properties(kind).flags for kind in node.types)
         and _last_step(index, thing, place) == "in"
     }
