@@ -2,8 +2,10 @@
 
 The spoken command set is ``evaluation/voice/spoken_requests.yaml`` (120 requests written by
 a helper who had not read the code, across the packs' kinds of request). Each request is
-synthesised by espeak-ng in two voices at two speeds (:data:`CONDITIONS`), and the first
-voice at the slower speed again with white noise added at :data:`NOISE_SNR_DB` dB.
+synthesised by the robot's synthesiser, Flite, in its two US English voices at two speeds
+(:data:`CONDITIONS`), the first voice at the slower speed again with white noise added at
+:data:`NOISE_SNR_DB` dB, and by espeak-ng (formant synthesis, the robot's former voice) in
+one condition (:data:`FORMANT`), to compare.
 ``--asr`` picks the recogniser (default: ``chat``'s). Whisper tiny.en hears every clip
 prompted with the robot's verbs and the everyday home's names, its beam re-ranked by the
 robot's words (as ``chat`` makes it), and the first clean condition also prompted but not
@@ -81,16 +83,13 @@ from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
 from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES, Recognizer
-from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+from cogtree.trees.voice.synthesizer import EspeakSynthesizer, FliteSynthesizer, Synthesizer
 from cogtree.trees.voice.vocabulary import known_words, prompt_of, robot_sentences, words_of
 from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = ROOT / "evaluation" / "voice" / "spoken_requests.yaml"
 WORLD = "everyday_home"
-VOICES = ("en-us+f2", "en-us+f5")
-SPEEDS = (145, 175)
-CONDITIONS = [(voice, speed, False) for voice in VOICES for speed in SPEEDS]
 NOISE_SNR_DB = 15.0
 ASK_AGAIN = "ask again"
 QUICK_ANSWERS = 3
@@ -112,8 +111,31 @@ class Clip:
     audio: Audio
 
 
-def condition_name(voice: str, speed: int, noisy: bool) -> str:
-    return f"{voice} {speed} wpm{' + noise' if noisy else ''}"
+@dataclass(frozen=True)
+class Condition:
+    """How the requests are spoken: an engine, its voice, words a minute, noise or not."""
+
+    engine: str
+    voice: str
+    speed: int
+    noisy: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"{self.engine} {self.voice} {self.speed} wpm{' + noise' if self.noisy else ''}"
+
+    def synthesizer(self) -> Synthesizer:
+        if self.engine == "flite":
+            return FliteSynthesizer(voice=self.voice, speed=self.speed)
+        return EspeakSynthesizer(voice=self.voice, speed=self.speed)
+
+
+CONDITIONS = [Condition("flite", voice, speed) for voice in ("slt", "rms") for speed in (145, 175)]
+"""The clean conditions: Flite's two US English voices at two speeds."""
+NOISY = Condition("flite", "slt", 145, noisy=True)
+FORMANT = Condition("espeak-ng", "en-us+f2", 145)
+"""espeak-ng's formant voice, which the robot spoke with before Flite: the recognisers hear
+it worse (docs/voice.md)."""
 
 
 def with_noise(audio: Audio, snr_db: float, seed: int) -> Audio:
@@ -124,14 +146,14 @@ def with_noise(audio: Audio, snr_db: float, seed: int) -> Audio:
     return Audio(to_int16(signal + noise), audio.rate)
 
 
-def spoken(texts: dict[int, str], conditions: list[tuple[str, int, bool]]) -> Iterator[Clip]:
-    for voice, speed, noisy in conditions:
-        synthesizer = EspeakSynthesizer(voice=voice, speed=speed)
+def spoken(texts: dict[int, str], conditions: list[Condition]) -> Iterator[Clip]:
+    for condition in conditions:
+        synthesizer = condition.synthesizer()
         for number, text in texts.items():
             audio = synthesizer.synthesize(text)
-            if noisy:
+            if condition.noisy:
                 audio = with_noise(audio, NOISE_SNR_DB, seed=number)
-            yield Clip(number, condition_name(voice, speed, noisy), audio)
+            yield Clip(number, condition.name, audio)
 
 
 SAID = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
@@ -307,15 +329,15 @@ def with_confirmation(request: str | None, typed: str, decisions: Decisions) -> 
 
 
 def measure_answers(
-    recognizer: Recognizer, conditions: list[tuple[str, int, bool]], each: int | None = None
+    recognizer: Recognizer, conditions: list[Condition], each: int | None = None
 ) -> None:
     """How the answers to the echo are heard in each of the clean ``conditions``: a yes as a
     yes, a no as a yes (which would act on a wrong request: should be 0). ``each``: only the
     first that many of the yeses and of the noes (all when None)."""
     answers = {"yes": sorted(YES)[:each], "no": sorted(NO)[:each]}
     print("\n  answers to 'Did you say ...?' (clean): yes heard as yes / no heard as yes")
-    for voice, speed, _ in conditions:
-        synthesizer = EspeakSynthesizer(voice=voice, speed=speed)
+    for condition in conditions:
+        synthesizer = condition.synthesizer()
         heard_yes: dict[str, int] = {}
         for kind, said in answers.items():
             heard = [
@@ -326,7 +348,7 @@ def measure_answers(
                 h.request is not None and answer_of(h.request) == "yes" for h in heard
             )
         print(
-            f"  {condition_name(voice, speed, False):32s} {heard_yes['yes']:2d} of "
+            f"  {condition.name:32s} {heard_yes['yes']:2d} of "
             f"{len(answers['yes'])} / {heard_yes['no']} of {len(answers['no'])}",
             flush=True,
         )
@@ -377,20 +399,20 @@ def main() -> None:
     texts = [str(item["text"]) for item in items][: 4 if args.quick else args.limit]
     chosen = [n for n in range(len(texts)) if args.split in ("all", split_of(n))]
     conditions = CONDITIONS[:1] if args.quick or args.first else CONDITIONS
-    noisy = [] if args.first else [(VOICES[0], SPEEDS[0], True)]
+    others = [] if args.first else [NOISY] if args.quick else [NOISY, FORMANT]
     domains = DomainRegistry.discover()
     started = time.perf_counter()
     recognizer = robot_recognizer(args.asr, domains)
     print(f"voice benchmark: {len(chosen)} requests of {REQUESTS.relative_to(ROOT)} ({args.split})")
     print(f"  {args.asr} ready in {time.perf_counter() - started:.1f} s", flush=True)
-    clips = list(spoken({n: texts[n] for n in chosen}, conditions + noisy))
+    clips = list(spoken({n: texts[n] for n in chosen}, conditions + others))
     with tempfile.TemporaryDirectory() as folder:
         decisions = Decisions(domains, Path(folder))
         outcomes = measure(ROBOT_WORDS[args.asr], recognizer, clips, texts, decisions, args.sweep)
         if args.sweep:
             print_sweep(outcomes)
         measure_answers(recognizer, conditions, QUICK_ANSWERS if args.quick else None)
-        first = [clip for clip in clips if clip.condition == condition_name(*CONDITIONS[0])]
+        first = [clip for clip in clips if clip.condition == CONDITIONS[0].name]
         for name, without in ({} if args.quick else without_robot_words(args.asr, domains)).items():
             measure(name, without, first, texts, decisions)
         decisions.llm.close()

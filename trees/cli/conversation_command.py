@@ -40,6 +40,7 @@ from cogtree.trees.cli.watch_options import add_watch_arguments, linger, watch_f
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES
+from cogtree.trees.voice.synthesizer import DEFAULT_TTS, TTS_ENGINES
 
 DEFAULT_WORLD = "everyday_home"
 """The scenario whose world chat and ask run in when ``--scenario`` is not given."""
@@ -87,7 +88,7 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
 
 def add_voice_arguments(chat: argparse.ArgumentParser) -> None:
     """``--audio-in``, ``--audio-out``, ``--voice`` and ``--min-confidence`` of ``chat``."""
-    voice = chat.add_argument_group("voice (the voice extra and espeak-ng: docs/voice.md)")
+    voice = chat.add_argument_group("voice (the voice extra, flite or espeak-ng: docs/voice.md)")
     voice.add_argument(
         "--audio-in",
         action="append",
@@ -108,12 +109,23 @@ def add_voice_arguments(chat: argparse.ArgumentParser) -> None:
         default=DEFAULT_ENGINE,
         help=f"the speech recogniser (default {DEFAULT_ENGINE}; docs/voice.md compares them)",
     )
+    add_tts_argument(voice)
     voice.add_argument(
         "--min-confidence",
         type=float,
         metavar="P",
         help="below this recognition confidence the robot asks to hear it again (default: "
         "trees/voice/hearing.py's MIN_CONFIDENCE; moonshine gives no confidence)",
+    )
+
+
+def add_tts_argument(group: argparse._ActionsContainer) -> None:
+    """``--tts``: the speech synthesiser the robot speaks with."""
+    group.add_argument(
+        "--tts",
+        choices=TTS_ENGINES,
+        default=DEFAULT_TTS,
+        help=f"the speech synthesiser (default {DEFAULT_TTS}: apt-get install -y flite)",
     )
 
 
@@ -236,14 +248,14 @@ def run_voice(args: argparse.Namespace) -> int:
     from cogtree.trees.voice.hearing import MIN_CONFIDENCE
     from cogtree.trees.voice.microphone import Microphone
     from cogtree.trees.voice.speaking import SoundDeviceOutput, Speaker, WavFolder
-    from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+    from cogtree.trees.voice.synthesizer import synthesizer_named
 
     try:
         clips = [read_wav(path) for path in args.audio_in or []]
         microphone = Microphone() if args.voice else None
         output = WavFolder(args.audio_out) if args.audio_out else None
         speaker = (
-            Speaker(EspeakSynthesizer(), output or SoundDeviceOutput())
+            Speaker(synthesizer_named(args.tts), output or SoundDeviceOutput())
             if (output or args.voice)
             else None
         )

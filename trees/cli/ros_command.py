@@ -32,7 +32,11 @@ from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
 from cogtree.trees.cli.commands import add_subcommand
-from cogtree.trees.cli.conversation_command import add_pack_arguments, recall_from_args
+from cogtree.trees.cli.conversation_command import (
+    add_pack_arguments,
+    add_tts_argument,
+    recall_from_args,
+)
 from cogtree.trees.cli.llm_options import add_llm_arguments, client_from_args
 from cogtree.trees.cli.signals import signals_stop
 from cogtree.trees.cli.user_data import default_experience_path, default_memory_path
@@ -159,8 +163,10 @@ def add_ros_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         "--voice",
         action="store_true",
         help="also run the speech nodes beside the host: the microphone heard on `utterance`, "
-        "`speech` said on the speaker (the voice extra, espeak-ng, PortAudio: docs/voice.md)",
+        "`speech` said on the speaker (the voice extra, --tts's program, PortAudio: "
+        "docs/voice.md)",
     )
+    add_tts_argument(ros)
     ros.add_argument(
         "--routes",
         metavar="FILE",
@@ -259,13 +265,13 @@ def _start_voice(
     from cogtree.trees.voice.errors import VoiceUnavailable
     from cogtree.trees.voice.microphone import Microphone
     from cogtree.trees.voice.speaking import SoundDeviceOutput, Speaker
-    from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+    from cogtree.trees.voice.synthesizer import synthesizer_named
     from cogtree.trees.voice.vocabulary import prompt_of
     from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
     try:
         microphone = Microphone()
-        speaker = Speaker(EspeakSynthesizer(), SoundDeviceOutput())
+        speaker = Speaker(synthesizer_named(args.tts), SoundDeviceOutput())
         recognizer = WhisperRecognizer(prompt_of(None))
     except VoiceUnavailable as error:
         raise RosCommandError(f"--voice: {error}") from error

@@ -1,7 +1,9 @@
-"""Speech synthesis: the interface an engine implements, and espeak-ng (Debian's package).
+"""Speech synthesis: the interface an engine implements, and two engines from Debian.
 
-espeak-ng runs as a process per sentence: the text goes in on standard input (never as an
-argument, so no text is read as an option) and a WAV comes back on standard output.
+Flite (CMU's, ``apt-get install flite``: its US English statistical voices ``slt`` and
+``rms``) is the robot's voice by default; espeak-ng (formant synthesis, many languages,
+``apt-get install espeak-ng``) is the other. Each runs as a process per sentence, the text
+read from standard input or a file (never an argument, so no text is read as an option).
 """
 
 from __future__ import annotations
@@ -9,16 +11,27 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 from cogtree.trees.voice.audio import Audio, read_wav_bytes
 from cogtree.trees.voice.errors import VoiceUnavailable
 
-DEFAULT_VOICE = "en-us+f2"
-"""espeak-ng's US English, female variant 2: the one PocketSphinx hears best (docs/voice.md)."""
 DEFAULT_SPEED = 150
-"""Words a minute: a little slower than espeak-ng's 175, for the people a robot assists."""
+"""Words a minute: a little slower than conversation, for the people a robot assists."""
+ESPEAK_VOICE = "en-us+f2"
+"""espeak-ng's US English, female variant 2: the one PocketSphinx hears best (docs/voice.md)."""
+FLITE_PACE = {"slt": 172, "rms": 147, "awb": 172, "kal16": 170, "kal": 170}
+"""Flite's voices (Debian's package) and the pace each speaks at unstretched, in espeak-ng's
+words a minute: the espeak-ng speed whose sentences last as long (four sentences of our own,
+measured against ``en-us+f2``). Flite is stretched by pace / speed, so a speed means about the
+same pace in both engines."""
+FLITE_VOICE = "slt"
+"""Flite's US English female voice (CMU ARCTIC's slt)."""
+TTS_ENGINES = ("flite", "espeak-ng")
+DEFAULT_TTS = "flite"
 
 
 class Synthesizer(Protocol):
@@ -29,25 +42,81 @@ class Synthesizer(Protocol):
         ...
 
 
+def _installed(program: str) -> None:
+    """Raise :class:`VoiceUnavailable` naming the package when ``program`` is not installed."""
+    if shutil.which(program) is None:
+        raise VoiceUnavailable(
+            f"speech output needs the {program} program: apt-get install -y {program}"
+        )
+
+
+def _ran(command: list[str], text: str) -> bytes:
+    """What ``command`` writes on standard output given ``text`` on standard input."""
+    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
+    if done.returncode != 0:
+        raise VoiceUnavailable(
+            f"{command[0]} failed ({done.returncode}): {done.stderr.decode(errors='replace')}"
+        )
+    return done.stdout
+
+
 @dataclass(frozen=True)
 class EspeakSynthesizer:
     """A :class:`Synthesizer` running the ``espeak-ng`` program with a voice and a speed."""
 
-    voice: str = DEFAULT_VOICE
+    voice: str = ESPEAK_VOICE
     speed: int = DEFAULT_SPEED
 
     def __post_init__(self) -> None:
-        if shutil.which("espeak-ng") is None:
-            raise VoiceUnavailable(
-                "speech output needs the espeak-ng program: apt-get install -y espeak-ng"
-            )
+        _installed("espeak-ng")
 
     def synthesize(self, text: str) -> Audio:
         """``text`` spoken by espeak-ng (at its own rate, 22,050 Hz)."""
         command = ["espeak-ng", "-v", self.voice, "-s", str(self.speed), "--stdout"]
-        done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
-        if done.returncode != 0:
+        return read_wav_bytes(io.BytesIO(_ran(command, text)), rate=None)
+
+
+@dataclass(frozen=True)
+class FliteSynthesizer:
+    """A :class:`Synthesizer` running the ``flite`` program with a voice and a speed.
+
+    Raises :class:`VoiceUnavailable` without the program or for a voice it does not ship (Flite
+    itself would speak an unknown voice's text in its default voice, saying nothing).
+    """
+
+    voice: str = FLITE_VOICE
+    speed: int = DEFAULT_SPEED
+
+    def __post_init__(self) -> None:
+        _installed("flite")
+        if self.voice not in FLITE_PACE:
             raise VoiceUnavailable(
-                f"espeak-ng failed ({done.returncode}): {done.stderr.decode(errors='replace')}"
+                f"flite has no voice {self.voice!r}; its voices: {', '.join(FLITE_PACE)}"
             )
-        return read_wav_bytes(io.BytesIO(done.stdout), rate=None)
+
+    def synthesize(self, text: str) -> Audio:
+        """``text`` spoken by Flite (at its own rate, 16,000 Hz).
+
+        Flite writes a WAV's sizes after its samples, so it writes to a file, not a pipe.
+        """
+        stretch = FLITE_PACE[self.voice] / self.speed
+        with tempfile.TemporaryDirectory(prefix="cogtree-flite-") as folder:
+            said = Path(folder) / "said.wav"
+            command = ["flite", "-voice", self.voice, "--setf", f"duration_stretch={stretch:.3f}"]
+            _ran([*command, "-f", "/dev/stdin", "-o", str(said)], text)
+            with said.open("rb") as stream:
+                return read_wav_bytes(stream, rate=None)
+
+
+def synthesizer_named(engine: str) -> Synthesizer:
+    """The engine named ``engine`` (one of :data:`TTS_ENGINES`) with its default voice and speed.
+
+    Raises :class:`VoiceUnavailable` when it is not installed or not known.
+    """
+    if engine == "flite":
+        return FliteSynthesizer()
+    if engine == "espeak-ng":
+        return EspeakSynthesizer()
+    raise VoiceUnavailable(
+        f"no speech synthesiser {engine!r}; choose one of {', '.join(TTS_ENGINES)}"
+    )
