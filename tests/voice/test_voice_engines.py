@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import threading
 from pathlib import Path
@@ -22,7 +23,11 @@ from cogtree.trees.voice.language_model import estimate
 from cogtree.trees.voice.microphone import Microphone
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.speaking import Speaker, WavFolder, sentences
-from cogtree.trees.voice.synthesizer import EspeakSynthesizer
+from cogtree.trees.voice.synthesizer import (
+    EspeakSynthesizer,
+    FliteSynthesizer,
+    synthesizer_named,
+)
 from cogtree.trees.voice.vocabulary import corpus
 
 
@@ -159,3 +164,29 @@ def test_espeak_ng_missing_is_a_clear_message(monkeypatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
     with pytest.raises(VoiceUnavailable, match="apt-get install -y espeak-ng"):
         EspeakSynthesizer()
+
+
+def test_flite_missing_is_a_clear_message(monkeypatch) -> None:
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(VoiceUnavailable, match="apt-get install -y flite"):
+        FliteSynthesizer()
+
+
+needs_flite = pytest.mark.skipif(shutil.which("flite") is None, reason="apt-get install -y flite")
+
+
+@needs_flite
+def test_a_voice_flite_does_not_ship_is_refused_not_spoken_in_another() -> None:
+    with pytest.raises(VoiceUnavailable, match="no voice 'en-us'.*slt"):
+        FliteSynthesizer(voice="en-us")
+    with pytest.raises(VoiceUnavailable, match="no speech synthesiser 'festival'"):
+        synthesizer_named("festival")
+
+
+@needs_flite
+def test_flites_speed_is_its_pace_in_words_a_minute() -> None:
+    """Slower speech lasts longer, and text that looks like an option is spoken, not read."""
+    slow = FliteSynthesizer(speed=120).synthesize("--help is on the way")
+    fast = FliteSynthesizer(speed=200).synthesize("--help is on the way")
+    assert speech_problem(slow) is None and speech_problem(fast) is None
+    assert slow.seconds > 1.4 * fast.seconds

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio, to_int16, 
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import judge
 from cogtree.trees.voice.recognizer import transcript_text
+from cogtree.trees.voice.synthesizer import FliteSynthesizer
 from cogtree.trees.voice.vocabulary import PROMPT_NAMES, SYNONYM, prompt_of, words_of
 from cogtree.trees.voice.whisper_engine import BEAM, HYPOTHESES, WhisperRecognizer
 
@@ -39,6 +41,15 @@ def test_whisper_transcribes_a_clear_request_with_a_confidence(whisper, speech) 
     assert words_of(heard.text) == ["open", "the", "fridge"]
     assert heard.confidence is not None and 0.0 < heard.confidence <= 1.0
     assert heard.audio_seconds == pytest.approx(audio.seconds, abs=1e-3)
+
+
+def test_whisper_hears_the_robots_own_voice(whisper) -> None:
+    """Flite, the robot's synthesiser, in both its US English voices at two speeds."""
+    if shutil.which("flite") is None:
+        pytest.skip("needs flite: apt-get install -y flite")
+    for voice, speed in (("slt", 145), ("rms", 175)):
+        said = FliteSynthesizer(voice=voice, speed=speed).synthesize("bring me the mug")
+        assert words_of(whisper.transcribe(said).text) == ["bring", "me", "the", "mug"]
 
 
 def test_the_beam_read_here_gives_faster_whispers_own_best(whisper, speech) -> None:
