@@ -54,7 +54,7 @@ from cogtree.knowledge.understanding.intent_matching import (
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.lexicon_book import scene_names
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
-from cogtree.knowledge.understanding.slot_filling import fill_slots, is_grounded
+from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,
@@ -393,7 +393,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         for slot, value in decision.slot_values().items():
             if slot not in fields:
                 dropped.append(f"{slot}={value!r} (not a slot of {decision.task})")
-            elif _grounded(value, said):
+            elif isinstance(value, bool) or grounded_in(value, said):
                 kept[slot] = value
             else:
                 dropped.append(f"{slot}={value!r} (never said)")
@@ -673,11 +673,3 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 )
                 del values[name]
         return decision_type.model_validate({**payload, "slots": values})
-
-
-def _grounded(value: SlotValue, said: Sequence[str]) -> bool:
-    """Every item of ``value`` is in the words of one of the ``said`` utterances."""
-    if isinstance(value, bool):
-        return True
-    items = value if isinstance(value, list) else [value]
-    return bool(items) and all(any(is_grounded(item, text) for text in said) for item in items)

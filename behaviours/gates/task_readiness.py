@@ -56,7 +56,7 @@ from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.safety.memory_doubts import lifting_doubts, withdrawal_doubts
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.lexicon import Lexicon
-from cogtree.knowledge.understanding.slot_filling import is_grounded
+from cogtree.knowledge.understanding.slot_filling import grounded_in
 from cogtree.knowledge.understanding.turn_state import (
     MISSING_TASK,
     NOT_PARSED,
@@ -151,13 +151,6 @@ def _takes_list(annotation: Any) -> bool:
     return False
 
 
-def _grounded(value: Any, said: list[str]) -> bool:
-    """Whether every item of ``value`` is in ``said``; a number as itself (1900.0 is "1900")."""
-    number = isinstance(value, int | float) and not isinstance(value, bool)
-    items: list[Any] = [value] if number else _items(value)
-    return bool(items) and all(any(is_grounded(item, text) for text in said) for item in items)
-
-
 def _strictest(spec: SlotSpec | None, resolution: SlotResolution | None) -> str:
     """How a slot must be resolved: by ids when the pack or the resolution says so."""
     kinds = [item.resolve for item in (spec,) if item is not None]
@@ -222,7 +215,7 @@ def check_slots(
         if isinstance(said_value, bool):
             values[name] = said_value
             continue
-        if not _grounded(surface, said):
+        if not grounded_in(surface, said):
             if name in required:
                 issues[name] = "ungrounded"
             else:

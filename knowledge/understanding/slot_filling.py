@@ -497,6 +497,17 @@ def is_grounded(value: Any, utterance: str) -> bool:
     return any(said[start : start + size] == named for start in range(len(said) - size + 1))
 
 
+def grounded_in(value: Any, said: Sequence[str]) -> bool:
+    """True when every item of ``value`` (a list's items, or the value) is grounded in a text.
+
+    Each item must be :func:`is_grounded` in one of the ``said`` utterances; an empty value or
+    list never is.
+    """
+    values = value if isinstance(value, list | tuple) else [value]
+    items = [item for item in values if item is not None and str(item).strip()]
+    return bool(items) and all(any(is_grounded(item, text) for text in said) for item in items)
+
+
 @functools.lru_cache(maxsize=64)
 def _said_singulars(utterance: str) -> tuple[str, ...]:
     """The words of ``utterance`` as :func:`is_grounded` matches them, singular.

@@ -14,6 +14,7 @@ from cogtree.knowledge.understanding.slot_filling import (
     VAGUE_WORDS,
     SlotFill,
     fill_slots,
+    grounded_in,
     is_grounded,
 )
 
@@ -254,3 +255,12 @@ def test_him_points_back_at_the_one_person_named() -> None:
 )
 def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:
     assert is_grounded(value, utterance) is grounded
+
+
+def test_every_item_of_a_value_must_be_said_in_one_of_the_texts() -> None:
+    said = ["bring the mug", "and 2 spoons please"]
+    assert grounded_in(["mug", "spoon"], said)
+    assert grounded_in(2.0, said), "a whole number as its digits"
+    assert not grounded_in(["mug", "fork"], said), "one item never said"
+    assert not grounded_in([], said) and not grounded_in(["", None], said), "nothing named"
+    assert not grounded_in("mug", []), "nothing said"
