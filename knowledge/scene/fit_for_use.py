@@ -46,7 +46,7 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Final
 
 from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate
-from cogtree.knowledge.scene.taxonomy import DRINK, Taxonomy, household_taxonomy
+from cogtree.knowledge.scene.taxonomy import DRINK, FOOD, Taxonomy, household_taxonomy
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -218,9 +218,31 @@ def any_one_will_do(
     if shared is None or (contents and not taxonomy.is_a(shared, DRINK)):
         return list(candidates)
     told = {_told_apart_by(readings[c.id], shared, ruled, contents=contents) for c in candidates}
-    if len(told) != 1:
+    safest = _fewest_warnings(candidates, readings)
+    if len(told) != 1 or not safest:
         return list(candidates)
-    return [_first(candidates, places, taxonomy.label(shared))]
+    return [_first(candidates, places, taxonomy.label(shared), among=safest)]
+
+
+def _fewest_warnings(
+    candidates: Sequence[Candidate], readings: Mapping[str, tuple[frozenset[str], ...]]
+) -> list[Candidate]:
+    """Those of ``candidates`` with the fewest :data:`WARNINGS`, when theirs are in every other's.
+
+    A packet of biscuits (a choking hazard to a toddler) and a bag of crisps are both a snack:
+    the crisps go first. [] when the warnings do not nest (one thing choking, another fragile):
+    neither is the safer, so the user chooses.
+    """
+    warned = {c.id: _warnings(readings[c.id]) for c in candidates}
+    fewest = min(warned.values(), key=len)
+    if not all(fewest <= warnings for warnings in warned.values()):
+        return []
+    return [candidate for candidate in candidates if warned[candidate.id] == fewest]
+
+
+def _warnings(reading: tuple[frozenset[str], ...]) -> frozenset[str]:
+    """The :data:`WARNINGS` of a reading: its kinds, flags and what it holds."""
+    return frozenset().union(*reading[1:]) & WARNINGS
 
 
 def _told_apart_by(
@@ -243,8 +265,19 @@ def _told_apart_by(
         types = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
         materials, kinds = frozenset(), kinds - VESSEL_KINDS
         rest = [part - VESSEL_KINDS for part in rest]
-    told = frozenset(kind for kind in types if not taxonomy.is_a(kind, shared)) | (types & ruled)
-    return (told, kinds, materials, *rest)
+    if taxonomy.is_a(shared, FOOD):  # a snack is asked for, not its wrapping
+        materials = frozenset()
+    members = [kind for kind in types if taxonomy.is_a(kind, shared)]
+    beyond = (kind for kind in types if not taxonomy.is_a(kind, shared))
+    # a category the member itself is under says what kind of member it is (a biscuit is a
+    # sweet and a snack): only another description's types tell it apart (a jug of juice)
+    told = frozenset(kind for kind in beyond if not any(taxonomy.is_a(m, kind) for m in members))
+    return (
+        told | (types & ruled),
+        kinds - WARNINGS,
+        materials,
+        *(part - WARNINGS for part in rest),
+    )
 
 
 def _drink_of(taxonomy: Taxonomy, types: frozenset[str]) -> str | None:
@@ -254,12 +287,19 @@ def _drink_of(taxonomy: Taxonomy, types: frozenset[str]) -> str | None:
     return deepest[0] if len(deepest) == 1 else None
 
 
-def _first(candidates: Sequence[Candidate], places: Mapping[str, str], kind: str) -> Candidate:
-    """The candidate to act on of any that would do (in the speaker's room, if any).
+def _first(
+    candidates: Sequence[Candidate],
+    places: Mapping[str, str],
+    kind: str,
+    among: Sequence[Candidate] = (),
+) -> Candidate:
+    """The candidate to act on of any that would do: in the speaker's room, if any.
 
-    Its reasons name the others, so the reply can offer them.
+    Of ``among`` when given (the safest, :func:`_fewest_warnings`). Its reasons name the
+    others, so the reply can offer them.
     """
-    first = next((c for c in candidates if places.get(c.id)), candidates[0])
+    pool = among or candidates
+    first = next((c for c in pool if places.get(c.id)), pool[0])
     others = [candidate.label for candidate in candidates if candidate is not first]
     note = f"any one {kind} would do; {ALSO_THERE}{', '.join(others)}"
     return first.model_copy(update={"reasons": [*first.reasons, note]})
@@ -267,6 +307,10 @@ def _first(candidates: Sequence[Candidate], places: Mapping[str, str], kind: str
 
 VESSEL_KINDS: Final = frozenset(["holds_liquid"])
 """Kinds a thing has for being made to hold a liquid: not what a drink asked for is."""
+
+WARNINGS: Final = frozenset(["choking", "fragile"])
+"""Flags that make a thing unsafe only for some people (a toddler may choke, a frail hand
+drops a glass): of things otherwise alike, one without is handed over first."""
 
 WHICH_MATTERS: Final = frozenset(["medicine", "chemical", "sharp", "heat_source", "electrical"])
 """Kinds (hazard flags) of things where the wrong member of a category harms, not merely

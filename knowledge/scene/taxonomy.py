@@ -63,6 +63,9 @@ HELD: Final = "liquid"
 DRINK: Final = "Drink"
 """The category of what people drink."""
 
+FOOD: Final = "Food"
+"""The category of what people eat."""
+
 VESSELS: Final = frozenset(["Tableware", "ContainerItem"])
 """The categories of things made to hold what people take: served at the table (drinkware,
 jugs, teapots) or kept and carried (bottles, cartons, flasks)."""
