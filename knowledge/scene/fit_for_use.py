@@ -205,9 +205,10 @@ def any_one_will_do(
     (see the module docs). ``ruled``: the types the hazard rules name
     (:func:`named_in_rules`; None when the rules cannot be read: nothing is narrowed). A thing
     of a kind in :data:`WHICH_MATTERS` is told apart by its every type: two medicines are not
-    any one pill. ``readings``: what each is
-    (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their categories,
-    then its kinds); ``places`` as for :func:`any_will_do`.
+    any one pill; beside harmless things that would do, it is not chosen (:func:`_harmless`),
+    and of those, the one with fewest warnings (:func:`_fewest_warnings`). ``readings``: what
+    each is (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their
+    categories, then its kinds); ``places`` as for :func:`any_will_do`.
     """
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
@@ -217,11 +218,24 @@ def any_one_will_do(
     shared = _shared_category([kind or "" for kind in asked])
     if shared is None or (contents and not taxonomy.is_a(shared, DRINK)):
         return list(candidates)
-    told = {_told_apart_by(readings[c.id], shared, ruled, contents=contents) for c in candidates}
-    safest = _fewest_warnings(candidates, readings)
+    pool = _harmless(candidates, readings) or candidates
+    told = {_told_apart_by(readings[c.id], shared, ruled, contents=contents) for c in pool}
+    safest = _fewest_warnings(pool, readings)
     if len(told) != 1 or not safest:
         return list(candidates)
     return [_first(candidates, places, taxonomy.label(shared), among=safest)]
+
+
+def _harmless(
+    candidates: Sequence[Candidate], readings: Mapping[str, tuple[frozenset[str], ...]]
+) -> list[Candidate]:
+    """Those of ``candidates`` of no kind in :data:`WHICH_MATTERS`, in what they are or hold.
+
+    "Some cutlery" with a fork, a spoon and a knife: the fork or the spoon, never the blade
+    when a harmless thing will do. All of them (or none) harmless: [] (no narrowing here).
+    """
+    harmless = [c for c in candidates if not frozenset().union(*readings[c.id][1:]) & WHICH_MATTERS]
+    return harmless if len(harmless) < len(candidates) else []
 
 
 def _fewest_warnings(

@@ -172,6 +172,44 @@ def test_any_one_of_a_kind_differs_only_in_which_member_it_is(
     assert len(kept) == (1 if one else len(candidates))
 
 
+@pytest.mark.parametrize(
+    ("things", "kept"),
+    [
+        # a biscuit is also a sweet (a category of its own type), and the packet and the bag
+        # are wrapping: both a snack; the crisps first, as the biscuits may choke a toddler
+        ([("packet of digestives", "Cookie"), ("bag of crisps", "Chips")], ["bag of crisps"]),
+        # never the blade when a fork will do
+        ([("knife", "Knife"), ("fork", "Fork")], ["fork"]),
+        ([("knife", "Knife"), ("fork", "Fork"), ("spoon", "Spoon")], ["fork"]),
+        # two blades: which blade matters, so the user chooses
+        ([("knife", "Knife"), ("steak knife", "SteakKnife")], None),
+    ],
+    ids=["snacks", "knife or fork", "knife, fork or spoon", "two knives"],
+)
+def test_of_any_one_of_a_kind_the_one_with_fewest_hazards_is_handed_over(
+    things: list[tuple[str, str]], kept: list[str] | None
+) -> None:
+    candidates, readings = read(things)
+    chosen = any_one_will_do(candidates, {}, readings, RULED)
+    assert [c.label for c in chosen] == (kept or [c.label for c in candidates])
+    if kept:
+        assert sorted(also_there(chosen[0].reasons)) == sorted(
+            c.label for c in candidates if c.label not in kept
+        )
+
+
+def test_warnings_that_do_not_nest_leave_the_choice_to_the_user() -> None:
+    candidates = [
+        Candidate(id="grapes", label="grapes", kind="object", type="Grape", reasons=[]),
+        Candidate(id="apple", label="apple", kind="object", type="Apple", reasons=[]),
+    ]
+    flags = {"grapes": frozenset(), "apple": frozenset({"fragile"})}
+    readings = {
+        c.id: what_it_is(Descriptions(id=c.id, type=c.type, flags=flags[c.id])) for c in candidates
+    }
+    assert len(any_one_will_do(candidates, {}, readings, RULED)) == 2  # choking or fragile
+
+
 def test_things_a_hazard_rule_tells_apart_are_not_any_one_of_a_kind() -> None:
     candidates = [
         Candidate(id="beer", label="beer", kind="object", type="Beer", reasons=[]),
