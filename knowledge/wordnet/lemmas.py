@@ -99,6 +99,16 @@ class Lemmas:
             for lemma in nouns.synset(int(noun)).lemmas
         }
 
+    def irregular_verb(self, word: str) -> str | None:
+        """The verb ``word`` is an irregular form of, by WordNet's exceptions.
+
+        "left" -> "leave", "went" -> "go", "lying" -> "lie"; None for a regular form or a base.
+        """
+        if not word or not word.isascii() or " " in word:
+            return None
+        line = line_of(self._files["verb"][1], word.encode("ascii"))
+        return line.split()[-1].decode("ascii") if line is not None else None
+
     def lemma_of(self, word: str, part: str) -> str | None:
         """The lemma of ``part`` (``noun``, ``verb``, ``adj``, ``adv``) ``word`` is a form of.
 

@@ -420,12 +420,21 @@ def test_a_statement_is_no_step_beside_a_request_nor_without_a_real_place() -> N
         ("lay the table since they're coming at four", "they're coming at four"),
         ("chuck us a new loo roll, this one's run out", "this one's run out"),  # "this one"
         ("grab us an egg, gonna make pancakes", "gonna make pancakes"),  # a modal, no subject
+        ("shut the cupboard door, you left it open", "you left it open"),  # "you", a past form
+        ("close the fridge, you've left it open", "you've left it open"),
+        ("take the bin out, you forgot it", "you forgot it"),
     ],
 )
 def test_a_statement_after_a_comma_or_a_reason_word_ends_the_step(text: str, context: str) -> None:
     frame = parse_request(text)
     assert len(frame.steps) == 1 and len(frame.steps[0].objects) == 1
     assert frame.context == (context,)
+
+
+def test_you_then_a_present_form_after_a_comma_is_still_the_request() -> None:
+    """Only a past form or "have" after "you" makes a statement: "you" may open an order."""
+    frame = parse_request("pass the salt, you take the pepper")
+    assert frame.context == ()
 
 
 @pytest.mark.parametrize(

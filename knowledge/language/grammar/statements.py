@@ -24,6 +24,7 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.words import Words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 FINITE_AUXILIARIES: Final = frozenset(["has", "had", "keeps", "kept"])
 """Verbs that, after a thing's name, always tell something of it ("the base has packed in")."""
@@ -38,8 +39,7 @@ def tells_what_happened(words: Sequence[str], index: int, content: Callable[[str
     word, after = words[index], words[index + 1] if index + 1 < len(words) else ""
     if word in FINITE_AUXILIARIES:
         return True
-    past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
-    return past and not content(after)
+    return _past_form(word) and not content(after)
 
 
 STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
@@ -58,6 +58,8 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
         return False
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
+    if subject == "you" and _told_of_you(words, index, lexicon):
+        return True
     if _joined_verb(words, index, lexicon):
         return True
     for at in range(index, min(index + 5, len(words))):  # "gonna make pancakes": no subject
@@ -73,6 +75,30 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
         if text in (",", "and", "or", *BREAK):
             return False
     return False
+
+
+def _told_of_you(words: list[Word], index: int, lexicon: Words) -> bool:
+    """Whether "you" at ``index`` opens what the listener did ("you left it open", "you've").
+
+    "You" may open an order too ("..., you take the big one"), so only "have" or a past form
+    after it tells: after a subject a past form is the verb, whatever follows ("you chopped
+    onions"), where after a noun it may describe one ("the chopped onions").
+    """
+    if words[index].text in ("you've", "you'd"):
+        return True
+    after = words[index + 1].text if index + 1 < len(words) else ""
+    return after in FINITE_AUXILIARIES or _past_form(after)
+
+
+def _past_form(word: str) -> bool:
+    """Whether ``word`` is a verb's past form: "sparked", or "left" (WordNet's irregular forms).
+
+    An irregular "-ing" form ("lying") is no past form.
+    """
+    if word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word))):
+        return True
+    lemmas = shipped_lemmas()
+    return lemmas is not None and not word.endswith("ing") and bool(lemmas.irregular_verb(word))
 
 
 def _joined_verb(words: list[Word], index: int, lexicon: Words) -> bool:
