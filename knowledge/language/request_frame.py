@@ -289,6 +289,8 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             clauses.append([word, Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
+        if clauses[-1] and _asked_after_a_statement(words, index, clauses[-1], lexicon):
+            clauses.append([])  # "the table is all sticky could you give it a wipe"
         if word.text in STATEMENT_JOINERS and statement_follows(words, index + 1, lexicon):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
             index += 1
@@ -307,6 +309,23 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
         clauses[-1].append(word)
         index += 1
     return [clause for clause in clauses if clause]
+
+
+def _asked_after_a_statement(
+    words: list[Word], index: int, before: list[Word], lexicon: Words
+) -> bool:
+    """Whether an opener asking the listener ("could you") and its verb start at ``index``.
+
+    Only after a whole statement (``before``: "the table is all sticky"), said with no comma
+    between: "what can you do" is one question.
+    """
+    opener = longest(words, index, lexicon.openers)
+    return (
+        bool(opener)
+        and _addressed(words[index : index + opener])
+        and _verb_follows(words, index, lexicon)
+        and statement_follows(before, 0, lexicon)
+    )
 
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})

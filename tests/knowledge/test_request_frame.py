@@ -431,6 +431,30 @@ def test_a_statement_after_a_comma_or_a_reason_word_ends_the_step(text: str, con
     assert frame.context == (context,)
 
 
+@pytest.mark.parametrize(
+    ("text", "context", "action"),
+    [
+        (
+            "the dining table is all sticky could you give it a wipe",
+            "the dining table is all sticky",
+            "wipe",
+        ),
+        ("mum is asleep can you turn the telly down", "mum is asleep", "switch_off"),
+    ],
+)
+def test_a_request_said_after_a_statement_without_a_comma_is_its_own_clause(
+    text: str, context: str, action: str
+) -> None:
+    frame = parse_request(text)
+    assert frame.context == (context,)
+    assert [step.action for step in frame.steps] == [action]
+
+
+def test_a_question_to_the_listener_is_not_split_at_its_modal() -> None:
+    assert parse_request("what can you do").steps == ()
+    assert parse_request("what can you do").context == ("what can you do",)
+
+
 def test_you_then_a_present_form_after_a_comma_is_still_the_request() -> None:
     """Only a past form or "have" after "you" makes a statement: "you" may open an order."""
     frame = parse_request("pass the salt, you take the pepper")
