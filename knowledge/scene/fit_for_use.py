@@ -187,7 +187,7 @@ def any_will_do(
     if len(where) != 1 or "" in where:
         return list(candidates)
     if not interchangeable(candidates, readings):
-        return any_one_will_do(candidates, places, readings, ruled)
+        return any_one_will_do(candidates, places, readings, ruled, asked_any=False)
     first, others = candidates[0], [candidate.label for candidate in candidates[1:]]
     note = f"any would do ({where.pop()}); {ALSO_THERE}{', '.join(others)}"
     return [first.model_copy(update={"reasons": [*first.reasons, note]})]
@@ -198,6 +198,8 @@ def any_one_will_do(
     places: Mapping[str, str],
     readings: Mapping[str, tuple[frozenset[str], ...]],
     ruled: frozenset[str] | None,
+    *,
+    asked_any: bool = True,
 ) -> list[Candidate]:
     """Of ``candidates`` for "any one" of a kind, the first (in the speaker's room, if any).
 
@@ -205,8 +207,9 @@ def any_one_will_do(
     (see the module docs). ``ruled``: the types the hazard rules name
     (:func:`named_in_rules`; None when the rules cannot be read: nothing is narrowed). A thing
     of a kind in :data:`WHICH_MATTERS` is told apart by its every type: two medicines are not
-    any one pill; beside harmless things that would do, it is not chosen (:func:`_harmless`),
-    and of those, the one with fewest warnings (:func:`_fewest_warnings`). ``readings``: what
+    any one pill; when the user ``asked_any`` ("some cutlery", not "the jar" of two side by
+    side), beside harmless things that would do it is not chosen (:func:`_harmless`). Of
+    those that would, the one with fewest warnings (:func:`_fewest_warnings`). ``readings``: what
     each is (:func:`~knowledge.safety.thing_properties.what_it_is`: its types with their
     categories, then its kinds); ``places`` as for :func:`any_will_do`.
     """
@@ -218,7 +221,7 @@ def any_one_will_do(
     shared = _shared_category([kind or "" for kind in asked])
     if shared is None or (contents and not taxonomy.is_a(shared, DRINK)):
         return list(candidates)
-    pool = _harmless(candidates, readings) or candidates
+    pool = (_harmless(candidates, readings) if asked_any else []) or candidates
     told = {_told_apart_by(readings[c.id], shared, ruled, contents=contents) for c in pool}
     safest = _fewest_warnings(pool, readings)
     if len(told) != 1 or not safest:
