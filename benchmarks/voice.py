@@ -83,7 +83,7 @@ from cogtree.trees.voice.hearing import MIN_CONFIDENCE, judge
 from cogtree.trees.voice.moonshine_engine import MoonshineRecognizer
 from cogtree.trees.voice.pocketsphinx_engine import PocketsphinxRecognizer
 from cogtree.trees.voice.recognizer import DEFAULT_ENGINE, ENGINES, Recognizer
-from cogtree.trees.voice.synthesizer import EspeakSynthesizer, FliteSynthesizer, Synthesizer
+from cogtree.trees.voice.synthesizer import Synthesizer, synthesizer_named
 from cogtree.trees.voice.vocabulary import known_words, prompt_of, robot_sentences, words_of
 from cogtree.trees.voice.whisper_engine import WhisperRecognizer
 
@@ -122,20 +122,19 @@ class Condition:
 
     @property
     def name(self) -> str:
+        """The condition as the tables print it ("flite slt 145 wpm + noise")."""
         return f"{self.engine} {self.voice} {self.speed} wpm{' + noise' if self.noisy else ''}"
 
     def synthesizer(self) -> Synthesizer:
-        if self.engine == "flite":
-            return FliteSynthesizer(voice=self.voice, speed=self.speed)
-        return EspeakSynthesizer(voice=self.voice, speed=self.speed)
+        """The synthesiser that speaks in this condition."""
+        return synthesizer_named(self.engine, self.voice, self.speed)
 
 
 CONDITIONS = [Condition("flite", voice, speed) for voice in ("slt", "rms") for speed in (145, 175)]
 """The clean conditions: Flite's two US English voices at two speeds."""
 NOISY = Condition("flite", "slt", 145, noisy=True)
 FORMANT = Condition("espeak-ng", "en-us+f2", 145)
-"""espeak-ng's formant voice, which the robot spoke with before Flite: the recognisers hear
-it worse (docs/voice.md)."""
+"""espeak-ng's formant voice, which the robot spoke with before Flite: a comparison row."""
 
 
 def with_noise(audio: Audio, snr_db: float, seed: int) -> Audio:

@@ -24,6 +24,7 @@ from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import (
     BREAK,
     INLINE_FILLERS,
+    SUBJECT_PRONOUNS,
     Clause,
     Word,
     bare_word,
@@ -314,18 +315,30 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
 def _asked_after_a_statement(
     words: list[Word], index: int, before: list[Word], lexicon: Words
 ) -> bool:
-    """Whether an opener asking the listener ("could you") and its verb start at ``index``.
+    """Whether a question to the listener ("could you") and its verb start at ``index``.
 
-    Only after a whole statement (``before``: "the table is all sticky"), said with no comma
-    between: "what can you do" is one question.
+    Only in question order (:data:`ASKING`: "could you", never "you could", which may be a
+    doubt or a wish) and only after a whole statement of how things are (``before``: "the
+    table is all sticky"), said with no comma between. Not after a statement of the speaker
+    or of people ("I doubt you could ...", "I wish you could ..."): what follows may be
+    what they think, not what they ask; and not when ``before`` ends on a word that opens a
+    clause ("whether", "if", "that"). "What can you do" is one question.
     """
-    opener = longest(words, index, lexicon.openers)
-    return (
-        bool(opener)
-        and _addressed(words[index : index + opener])
-        and _verb_follows(words, index, lexicon)
-        and statement_follows(before, 0, lexicon)
-    )
+    if index + 1 >= len(words) or (words[index].text, words[index + 1].text) not in ASKING:
+        return False
+    first, last = before[0].text.partition("'")[0], before[-1].text
+    if first in SUBJECT_PRONOUNS or first == "you" or last in CLAUSE_OPENERS:
+        return False
+    return _verb_follows(words, index, lexicon) and statement_follows(before, 0, lexicon)
+
+
+ASKING: Final = frozenset(
+    (modal, you) for modal in ("can", "could", "would", "will") for you in ("you", "u")
+)
+"""A modal then "you": a question put to the listener ("could you give it a wipe")."""
+
+CLAUSE_OPENERS: Final = frozenset(["if", "whether", "that", "so"])
+"""Words that open a clause said of the words after them ("I wonder if you could ...")."""
 
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})

@@ -31,6 +31,11 @@ whose they are, in a state that spoils their use, in a kind, material or flag, i
 names say beyond that category (a jug of water, a jug of juice), nor in a type the hazard
 rules name (beer and cola are both drinks, only one is alcohol); medicines, chemicals, blades
 and heat sources must be of one type (:data:`WHICH_MATTERS`: two medicines are not any pill).
+What a member's own type is under does not tell it apart (a biscuit is also a sweet), nor a
+food's wrapping but glass or an unknown make (:data:`HAZARDOUS_WRAPPING`). Asked for any one,
+a thing of a kind in :data:`WHICH_MATTERS` is never chosen beside a harmless one that would
+do ("some cutlery": the fork, not the knife), and of things otherwise alike the one with the
+fewest :data:`WARNINGS` goes first (the crisps before the biscuits a toddler may choke on).
 One in the room the speaker is in is taken before one elsewhere.
 
 Only requests that bring a thing to the person speaking are narrowed by use and by place;
@@ -282,8 +287,8 @@ def _told_apart_by(
         types = frozenset(kind for kind in types if taxonomy.is_a(kind, DRINK))
         materials, kinds = frozenset(), kinds - VESSEL_KINDS
         rest = [part - VESSEL_KINDS for part in rest]
-    if taxonomy.is_a(shared, FOOD):  # a snack is asked for, not its wrapping
-        materials = frozenset()
+    if taxonomy.is_a(shared, FOOD):  # a snack is asked for, not its wrapping, unless it
+        materials &= HAZARDOUS_WRAPPING  # is glass or unknown (the hazard rules read both)
     members = [kind for kind in types if taxonomy.is_a(kind, shared)]
     beyond = (kind for kind in types if not taxonomy.is_a(kind, shared))
     # a category the member itself is under says what kind of member it is (a biscuit is a
@@ -324,6 +329,10 @@ def _first(
 
 VESSEL_KINDS: Final = frozenset(["holds_liquid"])
 """Kinds a thing has for being made to hold a liquid: not what a drink asked for is."""
+
+HAZARDOUS_WRAPPING: Final = frozenset(["breakable", "material unknown"])
+"""Material classes of a food's wrapping the hazard rules read (a glass jar, a thing of
+unknown make): these still tell one food apart from another."""
 
 WARNINGS: Final = frozenset(["choking", "fragile"])
 """Flags that make a thing unsafe only for some people (a toddler may choke, a frail hand

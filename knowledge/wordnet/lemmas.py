@@ -100,9 +100,11 @@ class Lemmas:
         }
 
     def irregular_verb(self, word: str) -> str | None:
-        """The verb ``word`` is an irregular form of, by WordNet's exceptions.
+        """The verb ``word`` is an irregular form of, by WordNet's exceptions; else None.
 
-        "left" -> "leave", "went" -> "go", "lying" -> "lie"; None for a regular form or a base.
+        "left" -> "leave", "went" -> "go", "lying" -> "lie". A word the list holds may also be
+        a base of its own ("bid", "seed"): callers that need a past form check that too. Of a
+        line naming several verbs, the last.
         """
         if not word or not word.isascii() or " " in word:
             return None

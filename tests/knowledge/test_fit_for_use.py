@@ -183,8 +183,10 @@ def test_any_one_of_a_kind_differs_only_in_which_member_it_is(
         ([("knife", "Knife"), ("fork", "Fork"), ("spoon", "Spoon")], ["fork"]),
         # two blades: which blade matters, so the user chooses
         ([("knife", "Knife"), ("steak knife", "SteakKnife")], None),
+        # a glass jar is wrapping the hazard rules read: the user chooses
+        ([("jar of honey", "Honey"), ("cake", "Cake")], None),
     ],
-    ids=["snacks", "knife or fork", "knife, fork or spoon", "two knives"],
+    ids=["snacks", "knife or fork", "knife, fork or spoon", "two knives", "a jar of honey"],
 )
 def test_of_any_one_of_a_kind_the_one_with_fewest_hazards_is_handed_over(
     things: list[tuple[str, str]], kept: list[str] | None
@@ -196,6 +198,12 @@ def test_of_any_one_of_a_kind_the_one_with_fewest_hazards_is_handed_over(
         assert sorted(also_there(chosen[0].reasons)) == sorted(
             c.label for c in candidates if c.label not in kept
         )
+
+
+def test_the_harmless_thing_is_chosen_only_when_the_user_asked_for_any_one() -> None:
+    """Two side by side, "the knife" or "the fork" of them: the user means one, so is asked."""
+    candidates, readings = read([("knife", "Knife"), ("fork", "Fork")])
+    assert len(any_one_will_do(candidates, {}, readings, RULED, asked_any=False)) == 2
 
 
 def test_warnings_that_do_not_nest_leave_the_choice_to_the_user() -> None:

@@ -450,14 +450,39 @@ def test_a_request_said_after_a_statement_without_a_comma_is_its_own_clause(
     assert [step.action for step in frame.steps] == [action]
 
 
-def test_a_question_to_the_listener_is_not_split_at_its_modal() -> None:
-    assert parse_request("what can you do").steps == ()
-    assert parse_request("what can you do").context == ("what can you do",)
+@pytest.mark.parametrize(
+    "text",
+    [
+        "what can you do",  # one question
+        "I don't think you could lift the sofa",  # a doubt: never an order to lift it
+        "I doubt you could lift the sofa",
+        "I'm not sure you could carry the telly",
+        "I wish you could bring me the moon",  # a wish
+        "the baby is asleep you can hoover later",  # "you can": no question put
+        "the floor is wet you could mop it tomorrow",
+    ],
+)
+def test_a_doubt_a_wish_or_one_question_is_not_split_at_its_modal(text: str) -> None:
+    assert parse_request(text).steps == ()
 
 
 def test_you_then_a_present_form_after_a_comma_is_still_the_request() -> None:
     """Only a past form or "have" after "you" makes a statement: "you" may open an order."""
     frame = parse_request("pass the salt, you take the pepper")
+    assert frame.context == () and [step.action for step in frame.steps] == ["bring"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["a bit more tea please", "some bird seed please", "a dog bed please"],
+)
+def test_a_noun_spelt_like_a_past_form_is_still_the_thing_asked_for(text: str) -> None:
+    """WordNet lists "bit", "seed" and "bed" as past forms too: only after "you" do they tell."""
+    assert [step.action for step in parse_request(text).steps] == ["bring"]
+
+
+def test_you_d_better_is_an_order() -> None:
+    frame = parse_request("close the window, you'd better lock it too")
     assert frame.context == ()
 
 

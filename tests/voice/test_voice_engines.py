@@ -166,13 +166,19 @@ def test_espeak_ng_missing_is_a_clear_message(monkeypatch) -> None:
         EspeakSynthesizer()
 
 
+needs_flite = pytest.mark.skipif(shutil.which("flite") is None, reason="apt-get install -y flite")
+
+
 def test_flite_missing_is_a_clear_message(monkeypatch) -> None:
     monkeypatch.setenv("PATH", "/nonexistent")
-    with pytest.raises(VoiceUnavailable, match="apt-get install -y flite"):
+    with pytest.raises(VoiceUnavailable, match=r"apt-get install -y flite \(or .*--tts espeak-ng"):
         FliteSynthesizer()
 
 
-needs_flite = pytest.mark.skipif(shutil.which("flite") is None, reason="apt-get install -y flite")
+@needs_flite
+def test_a_speed_of_no_words_a_minute_is_refused() -> None:
+    with pytest.raises(VoiceUnavailable, match="above 0, not 0"):
+        FliteSynthesizer(speed=0)
 
 
 @needs_flite

@@ -87,7 +87,10 @@ def add_conversation_parsers(commands: argparse._SubParsersAction[argparse.Argum
 
 
 def add_voice_arguments(chat: argparse.ArgumentParser) -> None:
-    """``--audio-in``, ``--audio-out``, ``--voice`` and ``--min-confidence`` of ``chat``."""
+    """The voice options of ``chat``: audio in and out, microphone, recogniser, synthesiser.
+
+    ``--audio-in``, ``--audio-out``, ``--voice``, ``--asr``, ``--tts``, ``--min-confidence``.
+    """
     voice = chat.add_argument_group("voice (the voice extra, flite or espeak-ng: docs/voice.md)")
     voice.add_argument(
         "--audio-in",

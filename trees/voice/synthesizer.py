@@ -31,7 +31,10 @@ same pace in both engines."""
 FLITE_VOICE = "slt"
 """Flite's US English female voice (CMU ARCTIC's slt)."""
 TTS_ENGINES = ("flite", "espeak-ng")
+"""The synthesisers :func:`synthesizer_named` makes (``--tts``)."""
 DEFAULT_TTS = "flite"
+"""The robot's voice unless told: Flite's statistical voices are heard better than espeak-ng's
+formants, by people and by the recognisers (docs/voice.md)."""
 
 
 class Synthesizer(Protocol):
@@ -42,12 +45,19 @@ class Synthesizer(Protocol):
         ...
 
 
-def _installed(program: str) -> None:
-    """Raise :class:`VoiceUnavailable` naming the package when ``program`` is not installed."""
+def _installed(program: str, speed: int) -> None:
+    """Raise :class:`VoiceUnavailable` for a missing ``program`` or a ``speed`` below 1.
+
+    The message names the package to install and the other engine.
+    """
     if shutil.which(program) is None:
+        other = next(engine for engine in TTS_ENGINES if engine != program)
         raise VoiceUnavailable(
-            f"speech output needs the {program} program: apt-get install -y {program}"
+            f"speech output needs the {program} program: apt-get install -y {program} "
+            f"(or speak with --tts {other})"
         )
+    if speed <= 0:
+        raise VoiceUnavailable(f"a speaking speed is words a minute above 0, not {speed}")
 
 
 def _ran(command: list[str], text: str) -> bytes:
@@ -68,7 +78,7 @@ class EspeakSynthesizer:
     speed: int = DEFAULT_SPEED
 
     def __post_init__(self) -> None:
-        _installed("espeak-ng")
+        _installed("espeak-ng", self.speed)
 
     def synthesize(self, text: str) -> Audio:
         """``text`` spoken by espeak-ng (at its own rate, 22,050 Hz)."""
@@ -88,7 +98,7 @@ class FliteSynthesizer:
     speed: int = DEFAULT_SPEED
 
     def __post_init__(self) -> None:
-        _installed("flite")
+        _installed("flite", self.speed)
         if self.voice not in FLITE_PACE:
             raise VoiceUnavailable(
                 f"flite has no voice {self.voice!r}; its voices: {', '.join(FLITE_PACE)}"
@@ -97,26 +107,31 @@ class FliteSynthesizer:
     def synthesize(self, text: str) -> Audio:
         """``text`` spoken by Flite (at its own rate, 16,000 Hz).
 
-        Flite writes a WAV's sizes after its samples, so it writes to a file, not a pipe.
+        Flite reads the text from a file and writes a WAV's sizes after its samples, so both
+        go through files in a folder of its own, not pipes.
         """
         stretch = FLITE_PACE[self.voice] / self.speed
         with tempfile.TemporaryDirectory(prefix="cogtree-flite-") as folder:
-            said = Path(folder) / "said.wav"
+            text_file, said = Path(folder) / "text.txt", Path(folder) / "said.wav"
+            text_file.write_text(text, encoding="utf-8")
             command = ["flite", "-voice", self.voice, "--setf", f"duration_stretch={stretch:.3f}"]
-            _ran([*command, "-f", "/dev/stdin", "-o", str(said)], text)
+            _ran([*command, "-f", str(text_file), "-o", str(said)], "")
             with said.open("rb") as stream:
                 return read_wav_bytes(stream, rate=None)
 
 
-def synthesizer_named(engine: str) -> Synthesizer:
-    """The engine named ``engine`` (one of :data:`TTS_ENGINES`) with its default voice and speed.
+def synthesizer_named(
+    engine: str, voice: str | None = None, speed: int = DEFAULT_SPEED
+) -> Synthesizer:
+    """The engine named ``engine`` (one of :data:`TTS_ENGINES`) in ``voice`` at ``speed``.
 
-    Raises :class:`VoiceUnavailable` when it is not installed or not known.
+    ``voice`` None: the engine's default; ``speed`` in words a minute. Raises
+    :class:`VoiceUnavailable` when it is not installed or not known.
     """
     if engine == "flite":
-        return FliteSynthesizer()
+        return FliteSynthesizer(voice or FLITE_VOICE, speed)
     if engine == "espeak-ng":
-        return EspeakSynthesizer()
+        return EspeakSynthesizer(voice or ESPEAK_VOICE, speed)
     raise VoiceUnavailable(
         f"no speech synthesiser {engine!r}; choose one of {', '.join(TTS_ENGINES)}"
     )

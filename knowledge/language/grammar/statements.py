@@ -39,7 +39,8 @@ def tells_what_happened(words: Sequence[str], index: int, content: Callable[[str
     word, after = words[index], words[index + 1] if index + 1 < len(words) else ""
     if word in FINITE_AUXILIARIES:
         return True
-    return _past_form(word) and not content(after)
+    past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
+    return past and not content(after)
 
 
 STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
@@ -58,7 +59,7 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
         return False
     if subject in SUBJECT_PRONOUNS or (joined and subject in ("it", "there")) or joined == "t":
         return True
-    if subject == "you" and _told_of_you(words, index, lexicon):
+    if subject == "you" and _told_of_you(words, index):
         return True
     if _joined_verb(words, index, lexicon):
         return True
@@ -77,28 +78,24 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     return False
 
 
-def _told_of_you(words: list[Word], index: int, lexicon: Words) -> bool:
+def _told_of_you(words: list[Word], index: int) -> bool:
     """Whether "you" at ``index`` opens what the listener did ("you left it open", "you've").
 
-    "You" may open an order too ("..., you take the big one"), so only "have" or a past form
-    after it tells: after a subject a past form is the verb, whatever follows ("you chopped
-    onions"), where after a noun it may describe one ("the chopped onions").
+    "You" may open an order too ("..., you take the big one", "you'd better lock it"), so only
+    "you've" or a past form after it tells: a regular one ("you promised"), or one of
+    WordNet's irregular verb forms that is no verb's base, no "-ing" form and no form of "be"
+    ("you left", "you forgot"; not "you bid", "you are").
     """
-    if words[index].text in ("you've", "you'd"):
+    if words[index].text == "you've":
         return True
     after = words[index + 1].text if index + 1 < len(words) else ""
-    return after in FINITE_AUXILIARIES or _past_form(after)
-
-
-def _past_form(word: str) -> bool:
-    """Whether ``word`` is a verb's past form: "sparked", or "left" (WordNet's irregular forms).
-
-    An irregular "-ing" form ("lying") is no past form.
-    """
-    if word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word))):
+    if after in IRREGULAR_VERBS or (after.endswith("ed") and bool(verb_bases(after))):
         return True
     lemmas = shipped_lemmas()
-    return lemmas is not None and not word.endswith("ing") and bool(lemmas.irregular_verb(word))
+    if lemmas is None or after.endswith("ing"):
+        return False
+    base = lemmas.irregular_verb(after)
+    return base is not None and base != "be" and lemmas.lemma_of(after, "verb") != after
 
 
 def _joined_verb(words: list[Word], index: int, lexicon: Words) -> bool:
