@@ -356,7 +356,7 @@ def _of_a_noun(words: list[Word], index: int, lexicon: Words) -> bool:
     )
 
 
-PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into", "through", "at"})
+PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
 """A stranded preposition: "to <verb> ... with" describes a thing ("something to cut with")."""
 
 
@@ -783,8 +783,6 @@ def _ends_phrasal_verb(clause: Clause, verb: str, objects: bool) -> bool:
     """
     word, after, lexicon = clause.word(), clause.word(1), clause.lexicon
     if word not in PARTICLES or word not in lexicon.particles.get(verb, ()):
-        return False
-    if clause.word(-2) == "to":  # "a magazine to flick through": the infinitive's own
         return False
     opens = after in lexicon.determiners or after in lexicon.quantities  # "over the cokes"
     if word in ("away", "back") or (not objects and opens):

@@ -175,8 +175,6 @@ def _for_purpose(words: list[str]) -> list[str]:
         at = index + 1 if words[index] == "to" else index + 2 if can else 0
         verb, after = words[at : at + 1], words[at + 1 :]
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
-        if at and verb and not told and _names_a_thing(words[:index]) and at == index + 1:
-            return words[:index]  # "a magazine to flick through": the noun says what it is
         if not (at and told and verb) or verb[0] in ("use", "be"):
             continue
         if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
@@ -188,11 +186,6 @@ def _for_purpose(words: list[str]) -> list[str]:
         tool = ["with"] if "with" in after else []  # a tool's use
         return [*words[:index], "to", " ".join(verb + particle), *tool]
     return words
-
-
-def _names_a_thing(words: list[str]) -> bool:
-    """Whether ``words`` hold a word besides :data:`FILLER_WORDS`: a noun said."""
-    return any(word not in FILLER_WORDS for word in words)
 
 
 def _places(tail: list[str]) -> bool:
