@@ -242,7 +242,7 @@ def _harmless(
     "Some cutlery" with a fork, a spoon and a knife: the fork or the spoon, never the blade
     when a harmless thing will do. All of them (or none) harmless: [] (no narrowing here).
     """
-    harmless = [c for c in candidates if not frozenset().union(*readings[c.id][1:]) & WHICH_MATTERS]
+    harmless = [c for c in candidates if not _kinds_and_flags(readings[c.id]) & WHICH_MATTERS]
     return harmless if len(harmless) < len(candidates) else []
 
 
@@ -263,8 +263,13 @@ def _fewest_warnings(
 
 
 def _warnings(reading: tuple[frozenset[str], ...]) -> frozenset[str]:
-    """The :data:`WARNINGS` of a reading: its kinds, flags and what it holds."""
-    return frozenset().union(*reading[1:]) & WARNINGS
+    """The :data:`WARNINGS` of a reading."""
+    return _kinds_and_flags(reading) & WARNINGS
+
+
+def _kinds_and_flags(reading: tuple[frozenset[str], ...]) -> frozenset[str]:
+    """Everything a reading says past its types: kinds, materials, flags, what it holds."""
+    return frozenset().union(*reading[1:])
 
 
 def _told_apart_by(
