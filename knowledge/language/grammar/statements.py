@@ -39,8 +39,12 @@ def tells_what_happened(words: Sequence[str], index: int, content: Callable[[str
     word, after = words[index], words[index + 1] if index + 1 < len(words) else ""
     if word in FINITE_AUXILIARIES:
         return True
-    past = word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
-    return past and not content(after)
+    return _past_form(word) and not content(after)
+
+
+def _past_form(word: str) -> bool:
+    """Whether ``word`` is a regular past form ("sparked") or one the grammar lists ("ate")."""
+    return word in IRREGULAR_VERBS or (word.endswith("ed") and bool(verb_bases(word)))
 
 
 STATEMENT_JOINERS: Final = frozenset({",", "because", "cos", "since"})
@@ -119,7 +123,7 @@ def _told_of_you(words: list[Word], index: int) -> bool:
     if words[index].text == "you've":
         return True
     after = words[index + 1].text if index + 1 < len(words) else ""
-    if after in IRREGULAR_VERBS or (after.endswith("ed") and bool(verb_bases(after))):
+    if _past_form(after):
         return True
     lemmas = shipped_lemmas()
     if lemmas is None or after.endswith("ing"):
