@@ -418,36 +418,24 @@ they are kept: "something cold" is no insulin, whether the belief flags it or it
 def _kept_in(index: SceneIndex, place: str) -> set[str]:
     """The typed objects inside ``place`` at any depth (on a shelf in the fridge, not on it).
 
-    Not those whose own or whose types' flags are :data:`NOT_KEPT` (a wrong guess harms), nor
-    an object of no type (what it is is not known).
+    What is placed "in" it, and everything within those. Not those whose own or whose types'
+    flags are :data:`NOT_KEPT` (a wrong guess harms), nor an object of no type (what it is is
+    not known).
     """
     taxonomy = household_taxonomy()
+    inside = {
+        thing
+        for thing in index.within(place)
+        if (node := index.node(thing)) is not None and ("in", place) in node.placements
+    }
     return {
         thing
-        for thing in index.among_classes(index.within(place), ["Object"])
+        for thing in index.among_classes(union([inside, *map(index.within, inside)]), ["Object"])
         if (node := index.node(thing)) is not None
         and node.types
         and not NOT_KEPT.intersection(node.flags)
         and not any(NOT_KEPT & taxonomy.properties(kind).flags for kind in node.types)
-        and _last_step(index, thing, place) == "in"
     }
-
-
-def _last_step(index: SceneIndex, thing: str, place: str) -> str | None:
-    """How the chain of placements from ``thing`` enters ``place`` ("in", "on"), if it does."""
-    current = thing
-    for _ in range(MAX_DEPTH):
-        node = index.node(current)
-        if node is None or not node.placements:
-            return None
-        relation, current = node.placements[0]
-        if current == place:
-            return relation
-    return None
-
-
-MAX_DEPTH: Final = 16
-"""The deepest chain of placements followed (a box in a drawer in a cupboard...)."""
 
 
 def _present(index: SceneIndex, kind: str) -> bool:
