@@ -6,6 +6,12 @@ from collections.abc import Iterator
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 
+SCENE_PREFIXES = """@prefix cog: <https://cogtree.dev/ontology#> .
+@prefix : <https://cogtree.dev/scene#> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+"""
+"""The prefixes a test scene's Turtle is written with (``cog:``, the scene's ``:``, ``rdfs:``)."""
+
 
 def open_scene(turtle: str, source: str) -> Iterator[SceneGraph]:
     """The scene graph of ``turtle``, closed when the fixture that yields from it ends."""

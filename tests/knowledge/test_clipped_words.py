@@ -15,11 +15,11 @@ from cogtree.knowledge.scene.referents.clipping import unclipped
 from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from tests.knowledge.scenes import SCENE_PREFIXES
 
-BEDROOM = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+BEDROOM = (
+    SCENE_PREFIXES
+    + """
 
 :bedroom a cog:Room ; rdfs:label "bedroom" .
 :bathroom a cog:Room ; rdfs:label "bathroom" .
@@ -35,6 +35,7 @@ BEDROOM = """
 :rinse a cog:Object ; rdfs:label "hair rinse" ; cog:objectType cog:Conditioner ;
     cog:inRoom :bathroom .
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,12 @@ import pytest
 
 from cogtree.knowledge.scene.needs import alike_states, in_need, needed_state
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from tests.knowledge.scenes import ids, open_scene
+from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
 # A utility room written for these tests.
-UTILITY = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+UTILITY = (
+    SCENE_PREFIXES
+    + """
 
 :utility a cog:Room ; rdfs:label "utility room" .
 :bench a cog:Surface ; rdfs:label "bench" ; cog:inRoom :utility .
@@ -23,6 +22,7 @@ UTILITY = """
 :split_bowl a cog:Object ; rdfs:label "cracked bowl" ; cog:objectType cog:Bowl ; cog:on :bench .
 :pear a cog:Object ; rdfs:label "pear" ; cog:objectType cog:Pear ; cog:on :bench .
 """
+)
 
 
 @pytest.fixture(scope="module")

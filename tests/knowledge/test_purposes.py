@@ -9,12 +9,12 @@ import pytest
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.purposes import with_purposes
+from tests.knowledge.scenes import SCENE_PREFIXES
 
 # A study and a porch, written for these tests.
-ROOMS = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+ROOMS = (
+    SCENE_PREFIXES
+    + """
 
 :study a cog:Room ; rdfs:label "study" .
 :desk a cog:Surface ; rdfs:label "desk" ; cog:inRoom :study .
@@ -29,6 +29,7 @@ ROOMS = """
 :wedge a cog:Object ; rdfs:label "rubber wedge" ; cog:objectType cog:Doorstop ; cog:on :desk .
 :spoon a cog:Object ; rdfs:label "coffee spoon" ; cog:objectType cog:Teaspoon ; cog:on :desk .
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,12 @@ import pytest
 from cogtree.knowledge.scene.referents.description import split_negation
 from cogtree.knowledge.scene.scene_graph import COG, SceneGraph
 from cogtree.knowledge.scene.taxonomy import materialise_kinds
-from tests.knowledge.scenes import ids, open_scene
+from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
 # A pantry scene written for these tests.
-PANTRY = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+PANTRY = (
+    SCENE_PREFIXES
+    + """
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :shelf a cog:Surface ; rdfs:label "pantry shelf" ; cog:inRoom :kitchen .
@@ -38,6 +37,7 @@ PANTRY = """
 :decaf a cog:Object ; rdfs:label "decaf" ; cog:objectType cog:Coffee ; cog:caffeinated false ;
     cog:on :bench .
 """
+)
 
 
 @pytest.fixture(scope="module")
@@ -99,10 +99,9 @@ def test_split_negation(text: str, wanted: str, excluded: list[str]) -> None:
 
 # Two pans and two wines: one of each called by a phrase the taxonomy lists as a synonym of the
 # type ("frying pan" for pan, "red wine" for wine).
-CUPBOARD = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+CUPBOARD = (
+    SCENE_PREFIXES
+    + """
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :hob a cog:Surface ; rdfs:label "hob" ; cog:inRoom :kitchen .
@@ -111,6 +110,7 @@ CUPBOARD = """
 :merlot a cog:Object ; rdfs:label "red wine" ; cog:objectType cog:Wine ; cog:on :hob .
 :riesling a cog:Object ; rdfs:label "riesling" ; cog:objectType cog:Wine ; cog:on :hob .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -177,10 +177,9 @@ def test_the_kind_closure_is_added_once_per_load() -> None:
 
 # A dresser: two enamel plates (one called a dinner plate, a synonym of the plate type), a
 # tumbler, and a glass jug that only its material makes "glass".
-DRESSER = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+DRESSER = (
+    SCENE_PREFIXES
+    + """
 
 :dining a cog:Room ; rdfs:label "dining room" .
 :dresser a cog:Surface ; rdfs:label "dresser" ; cog:inRoom :dining .
@@ -192,6 +191,7 @@ DRESSER = """
 :jug a cog:Object ; rdfs:label "water jug" ; cog:objectType cog:Jug ; cog:material "glass" ;
     cog:on :dresser .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -212,10 +212,9 @@ def test_the_whole_name_and_the_head_word_decide(description: str, expected: lis
 
 
 # A fridge written for these tests: what each container holds is a liquid of the belief.
-FRIDGE = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+FRIDGE = (
+    SCENE_PREFIXES
+    + """
 
 :larder a cog:Room ; rdfs:label "larder" .
 :fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :larder .
@@ -227,6 +226,7 @@ FRIDGE = """
     cog:liquid "bleach" ; cog:in :fridge .
 :beaker a cog:Object ; rdfs:label "beaker" ; cog:objectType cog:Glass ; cog:in :fridge .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -246,10 +246,9 @@ def test_a_liquid_is_found_in_its_container(description: str, expected: list[str
 
 
 # A kitchen written for these tests: water in a kettle, a jug and a glass; juice in a jar.
-KITCHEN = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+KITCHEN = (
+    SCENE_PREFIXES
+    + """
 @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
@@ -265,6 +264,7 @@ KITCHEN = """
 :sprayer a cog:Object ; rdfs:label "sprayer" ; cog:objectType cog:Bottle ; cog:liquid "bleach" ;
     cog:chemical true ; cog:on :counter .
 """
+)
 
 
 @pytest.mark.parametrize(
@@ -288,10 +288,9 @@ def test_water_only_in_a_kettle_is_not_offered_as_water() -> None:
         assert ids(scene, "some water") == []
 
 
-HEADS = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+HEADS = (
+    SCENE_PREFIXES
+    + """
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :still a cog:Object ; rdfs:label "still water" ; cog:objectType cog:WaterBottle ;
@@ -299,6 +298,7 @@ HEADS = """
 :vinegar a cog:Object ; rdfs:label "malt vinegar" ; cog:objectType cog:Bottle ;
     cog:inRoom :kitchen .
 """
+)
 
 
 def test_a_compound_type_name_is_called_by_its_last_word() -> None:

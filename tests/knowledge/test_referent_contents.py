@@ -8,14 +8,13 @@ import pytest
 
 from cogtree.knowledge.scene.referents.description import Description
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from tests.knowledge.scenes import ids, open_scene
+from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
 # A kitchen written for these tests: drinks named by their labels only (no liquid recorded),
 # a fridge, a freezer and a cupboard.
-KITCHEN = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+KITCHEN = (
+    SCENE_PREFIXES
+    + """
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :fridge a cog:Container ; rdfs:label "fridge" ; cog:objectType cog:Fridge ;
@@ -48,6 +47,7 @@ KITCHEN = """
 :drops a cog:Object ; rdfs:label "eye drops" ; cog:objectType cog:EyeDrops ; cog:in :fridge .
 :leftovers a cog:Object ; rdfs:label "leftovers" ; cog:in :fridge .
 """
+)
 
 
 @pytest.fixture(scope="module")

@@ -14,13 +14,12 @@ import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.wording import label_words
-from tests.knowledge.scenes import ids, open_scene
+from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
 # A kitchen written for these tests: the types say less than the labels.
-KITCHEN = """
-@prefix cog: <https://cogtree.dev/ontology#> .
-@prefix : <https://cogtree.dev/scene#> .
-@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+KITCHEN = (
+    SCENE_PREFIXES
+    + """
 
 :kitchen a cog:Room ; rdfs:label "kitchen" .
 :fridge a cog:Container ; rdfs:label "fridge" ; cog:inRoom :kitchen .
@@ -49,6 +48,7 @@ KITCHEN = """
 :letters a cog:Object ; rdfs:label "letters" ; cog:objectType cog:Mail ; cog:material "paper" ;
     cog:on :counter .
 """
+)
 
 
 @pytest.fixture(scope="module")
