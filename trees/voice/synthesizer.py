@@ -60,9 +60,9 @@ def _installed(program: str, speed: int) -> None:
         raise VoiceUnavailable(f"a speaking speed is words a minute above 0, not {speed}")
 
 
-def _ran(command: list[str], text: str) -> bytes:
-    """What ``command`` writes on standard output given ``text`` on standard input."""
-    done = subprocess.run(command, input=text.encode(), capture_output=True, check=False)
+def _ran(command: list[str], stdin: str = "") -> bytes:
+    """What ``command`` writes on standard output given ``stdin`` on standard input."""
+    done = subprocess.run(command, input=stdin.encode(), capture_output=True, check=False)
     if done.returncode != 0:
         raise VoiceUnavailable(
             f"{command[0]} failed ({done.returncode}): {done.stderr.decode(errors='replace')}"
@@ -115,7 +115,7 @@ class FliteSynthesizer:
             text_file, said = Path(folder) / "text.txt", Path(folder) / "said.wav"
             text_file.write_text(text, encoding="utf-8")
             command = ["flite", "-voice", self.voice, "--setf", f"duration_stretch={stretch:.3f}"]
-            _ran([*command, "-f", str(text_file), "-o", str(said)], "")
+            _ran([*command, "-f", str(text_file), "-o", str(said)])
             with said.open("rb") as stream:
                 return read_wav_bytes(stream, rate=None)
 
