@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEAVY = ("sklearn", "matplotlib", "llama_cpp", "ollama", "rclpy")
+HEAVY = ("sklearn", "scipy", "matplotlib", "llama_cpp", "ollama", "rclpy")
 """Modules no turn of ``cogtree ask`` needs with no model (each costs 0.2-1.5 s to import)."""
 
 NOT_FOR_HELP = (

@@ -18,7 +18,6 @@ from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
-from scipy.signal import resample_poly
 
 SPEECH_RATE = 16_000
 """Samples per second the recogniser takes (PocketSphinx's US English model)."""
@@ -50,7 +49,14 @@ class Audio:
         return len(self.samples) / self.rate if self.rate else 0.0
 
     def at_rate(self, rate: int) -> Audio:
-        """The clip resampled to ``rate`` (itself when it is at that rate)."""
+        """The clip resampled to ``rate`` (itself when it is at that rate).
+
+        SciPy is imported here, not with the module: the command line reads the voice
+        engines' names from :mod:`.synthesizer` for every subcommand, and SciPy's signal
+        package costs more than a second of CPU to import.
+        """
+        from scipy.signal import resample_poly
+
         if rate == self.rate or not len(self.samples):
             return Audio(self.samples, rate)
         common = gcd(rate, self.rate)
