@@ -691,7 +691,8 @@ def _phrases(clause: Clause, state: _StepState) -> None:
         before = clause.at
         phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
         if phrase is not None:
-            state.objects.append(phrase)
+            if not (phrase.negated and phrase.text == phrase.quantity):  # "not too much": how much
+                state.objects.append(phrase)
             after_negated = phrase.negated
             negated = alternative = False
         if clause.at == before:
@@ -700,10 +701,8 @@ def _phrases(clause: Clause, state: _StepState) -> None:
 
 def _where_it_goes(state: _StepState, lexicon: Words) -> str:
     """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
-    rubbish = any(
-        word in lexicon.waste_words for phrase in state.objects for word in phrase.modifiers
-    )
-    return "dispose" if rubbish else "put_away"
+    said = {word for phrase in state.objects for word in phrase.modifiers}
+    return "dispose" if said & lexicon.waste_words else "put_away"
 
 
 def _verb_tail(clause: Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:

@@ -108,6 +108,16 @@ def test_negation_rules_a_thing_out() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["pour the milk into the bowl, not too much", "pour some milk into the jug but not much"],
+)
+def test_a_negated_amount_leaves_no_thing_out(text: str) -> None:
+    step = only_step(text)
+    assert [phrase.text for phrase in step.objects] == [step.wanted[0].text]
+    assert step.landmark is not None and step.landmark.head in ("bowl", "jug")
+
+
+@pytest.mark.parametrize(
     ("text", "relation", "landmark"),
     [
         ("put the lamp on the desk", "on", "the desk"),
