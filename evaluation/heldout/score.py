@@ -212,7 +212,10 @@ def _matches(done: Done, step: Step) -> bool:
     if step.objects() and done.object not in step.objects():
         return False
     targets = step.targets()
-    if targets and done.keys.get("target", done.keys.get("into")) not in targets:
+    put = done.keys.get("target", done.keys.get("into"))
+    if step.verb == "fetch":  # a fetch's target is whom it is handed to
+        put = put or done.keys.get("to")
+    if targets and put not in targets:
         return False
     if step.to and done.keys.get("to") != step.to:
         return False

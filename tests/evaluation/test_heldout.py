@@ -205,6 +205,15 @@ def test_a_fetch_done_right_passes() -> None:
     assert result.observed == "act" and result.passed
 
 
+@pytest.mark.parametrize(("person", "passed"), [("user", True), ("sam", False)])
+def test_a_fetch_whose_target_is_a_person_is_handed_to_them(person: str, passed: bool) -> None:
+    steps = [{"verb": "fetch", "object": "cup_a", "target": "user"}]
+    case = _case(expected={"decision": "act", "steps": steps})
+    ran = [Done("PICK", "cup_a"), Done("HANDOVER", "cup_a", {"to": person})]
+    result = score(case, Outcome("Here.", "Proceed", tested=ran, end=_held("cup_a", person)))
+    assert result.passed is passed
+
+
 def test_wrong_object_asking_and_forbidden_steps_are_caught() -> None:
     case = _case()
     wrong = [Done("PICK", "cup_b"), Done("HANDOVER", "cup_b", {"to": "user"})]
