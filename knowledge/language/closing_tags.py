@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Final, NamedTuple
 
+from cogtree.knowledge.language.grammar.emphasis import without_emphasis
 from cogtree.knowledge.language.grammar.indifference import leaves_the_choice
 from cogtree.knowledge.language.grammar.spelling import unstretched
 from cogtree.knowledge.language.grammar.words import request_words
@@ -50,8 +51,8 @@ def closing_tags() -> Tags:
 
 
 def as_read(text: str) -> str:
-    """``text`` as the request grammar reads it: stretched words undone, tags left out."""
-    return without_tags(unstretched(text))
+    """``text`` as the request grammar reads it: stretched words undone, emphasis and tags out."""
+    return without_tags(without_emphasis(unstretched(text)))
 
 
 def without_tags(text: str) -> str:

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.question_form import asks_the_robot, asks_whether
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
@@ -174,7 +174,7 @@ class IntentMatcher:
         Only the first :data:`~knowledge.understanding.scope_matching.MAX_CHARS` characters are
         read, without the tags that close a request ("..., would you?": closing_tags).
         """
-        text = without_tags(str(utterance)[:MAX_CHARS])
+        text = as_read(str(utterance)[:MAX_CHARS])
         if not text.strip():
             empty = dict.fromkeys(self._tasks, 0.0)
             return IntentGuess(None, 1.0, empty, True, (), "nothing was said")

@@ -41,7 +41,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, antecedent
@@ -360,7 +360,7 @@ def fill_slots(task: TaskSpec, utterance: str, lexicons: Mapping[str, Lexicon]) 
             fill.slots[name] = values if spec.many else values[0]
             fill.mentions[name] = [reading.mention for reading in chosen[name]]
         elif spec.pattern is not None:
-            matched = _pattern_values(spec.pattern, without_tags(utterance))  # "..., d'you know?"
+            matched = _pattern_values(spec.pattern, as_read(utterance))  # "..., d'you know?"
             if matched:
                 fill.slots[name] = matched if spec.many else matched[0]
     log.debug("slots of %s in %r: %s", task.name, utterance, fill.slots)

@@ -83,6 +83,7 @@ class Words:
     every_one: frozenset[str]  # determiners that mean every thing the phrase fits
     indifferent: frozenset[tuple[str, ...]]  # answers that leave a choice to the robot
     repairs: frozenset[tuple[str, ...]]  # words with which an answer corrects itself
+    emphatics: frozenset[tuple[str, ...]]  # "on earth" after "where": emphasis only
     relatives: frozenset[str]  # words that open a relative clause after a noun
     tags: frozenset[tuple[str, ...]]  # tags that close a clause ("would you", "love")
     comma_tags: frozenset[tuple[str, ...]]  # tags that close a clause after a comma ("yeah")
@@ -253,6 +254,7 @@ def request_words() -> Words:
         every_one=word_set("every_one"),
         indifferent=phrase_set("indifferent"),
         repairs=phrase_set("repairs"),
+        emphatics=phrase_set("emphatics"),
         relatives=word_set("relatives"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
