@@ -821,25 +821,3 @@ def test_a_thing_found_only_by_its_labels_words_is_told_of_but_not_moved(
     if not ids:
         said = "only the words of the hand towel or the dirty hand towel match"
         assert said in " ".join(found.reasons)
-
-
-BREAKFAST = (
-    PREFIXES
-    + """
-:kitchen a cog:Room ; rdfs:label "kitchen" .
-:table a cog:Surface ; rdfs:label "breakfast table" ; cog:inRoom :kitchen .
-:leo a cog:Human ; rdfs:label "Leo" ; cog:inRoom :kitchen .
-:bowl_leo a cog:Object ; rdfs:label "Leo's dinosaur bowl" ; cog:objectType cog:Bowl ;
-    cog:ownedBy :leo ; cog:on :table .
-:bowl_sugar a cog:Object ; rdfs:label "sugar bowl" ; cog:objectType cog:Bowl ; cog:on :table .
-"""
-)
-
-
-def test_a_thing_its_type_names_is_moved_though_a_word_of_its_label_told_it_apart(
-    resolve: Resolve,
-) -> None:
-    """ "the dinosaur bowl": a bowl by its type; only "dinosaur" is read from the label."""
-    said = "the dinosaur bowl"
-    intent = IntentFrame(domain="household", task="Fetch", slots={"object": said}, said=[said])
-    assert resolve(BREAKFAST, intent, None).ids == ["bowl_leo"]

@@ -231,10 +231,9 @@ def _matching(
     found = _found(index, phrase, positions, terms, owners)
     unmatched = any(not any(map(_bound, positions.get(at, ()))) for at in phrase.content)
     if not found and unmatched:  # not when "my" or a place alone ruled every match out
-        named = list(positions.get(phrase.head, ()))  # what it is called, not by label
         add_terms(partial(_label_ways, index))
         found = _found(index, phrase, positions, terms, owners)
-        match.by_label = bool(found - union(nodes & found for nodes in named))
+        match.by_label = bool(found)
     match.ids = found
     return match
 
