@@ -1,13 +1,14 @@
 """The words the robot knows, as sentences a language model is estimated from.
 
-Three sources, all the robot's own: the domain packs' descriptions and task examples (how
+Four sources, all the robot's own: the domain packs' descriptions and task examples (how
 people ask for what the robot can do) with the answers to "Did you say ...?"
 (:data:`~trees.voice.confirmation.ANSWER_SENTENCES`), every name in the belief (rdfs:label
-and cog:synonym of the scene's things, rooms, people and the household taxonomy's types)
-and the request grammar's verbs, openers ("could you") and wants ("can I have") from
-``knowledge/language/request_words.yaml``. The packs' sentences say how people ask and
-count :data:`PACK_WEIGHT` times; each name is a sentence of its own (its words in order),
-and a verb is put before "the" and "me the".
+and cog:synonym of the scene's things, rooms, people and the household taxonomy's types),
+every name in the packs' own lexicons (the advisor's dishes, ingredients and allergens, read
+from its knowledge graph) and the request grammar's verbs, openers ("could you") and wants
+("can I have") from ``knowledge/language/request_words.yaml``. The packs' sentences say how
+people ask and count :data:`PACK_WEIGHT` times; each name is a sentence of its own (its
+words in order), and a verb is put before "the" and "me the".
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from cogtree.knowledge.language.grammar.words import WORDS_FILE, WordsError, req
 from cogtree.knowledge.packs.domain_profile import DomainProfile
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.scene.scene_graph import SCENE
+from cogtree.knowledge.understanding.lexicon import build_lexicons
 from cogtree.knowledge.yaml_files import read_yaml_mapping
 from cogtree.trees.voice.confirmation import ANSWER_SENTENCES
 
@@ -43,6 +45,17 @@ def pack_sentences(domains: DomainRegistry) -> Iterator[str]:
     """Every pack's description and task examples."""
     for pack in domains.packs:
         yield from DomainProfile.from_pack(pack).scope_texts()
+
+
+def lexicon_names(domains: DomainRegistry) -> set[str]:
+    """Every form of the packs' own lexicons (their scene lexicons are the belief's names)."""
+    return {
+        form
+        for pack in domains.packs
+        for lexicon in build_lexicons(pack, None).values()
+        for entry in lexicon.ids
+        for form in lexicon.forms(entry)
+    }
 
 
 def graph_names(graph: Graph) -> set[str]:
@@ -92,8 +105,9 @@ def prompt_of(graph: Graph | None) -> str:
 
 
 def robot_sentences(domains: DomainRegistry, graph: Graph | None) -> list[str]:
-    """The sentences of the robot's language model: packs and answers (weighted), names, verbs."""
+    """The robot's language model's sentences: packs, answers (weighted), names, verbs."""
     sentences = [*pack_sentences(domains), *ANSWER_SENTENCES] * PACK_WEIGHT
+    sentences += sorted(lexicon_names(domains))
     sentences += sorted(graph_names(graph)) if graph is not None else []
     sentences += [
         f"{opener} {verb} {rest}"
