@@ -28,14 +28,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.request_frame import (
-    SPEAKER,
-    WANTED,
-    ObjectPhrase,
-    RequestFrame,
-    Step,
-)
+from cogtree.knowledge.language.request_frame import WANTED, RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 STAYS_PUT: Final = ("Appliance", "FurniturePiece")

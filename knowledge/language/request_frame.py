@@ -32,6 +32,8 @@ from cogtree.knowledge.language.grammar.clause import (
     tokens,
 )
 from cogtree.knowledge.language.grammar.indirect_requests import unwrap
+from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.statements import (
@@ -46,47 +48,12 @@ from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_w
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import head_word, verb_bases
 
-SPEAKER: Final = "speaker"
-"""The ``person`` of a recipient phrase that is the one speaking ("me", "us")."""
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
-
-
-@dataclass(frozen=True)
-class ObjectPhrase:
-    """A noun phrase as the user said it.
-
-    ``text`` is the whole phrase ("the small red mug", "a glass of water"), ``head`` the word that
-    names the thing ("mug"), ``modifiers`` the words before it ("small", "red"), ``determiner``
-    ("the", "my", "that"), ``quantity`` ("two", "a glass of"). ``negated``: the user does not want
-    it ("not chips"); ``alternative``: joined to the previous phrase by "or"; ``pronoun``: it names
-    nothing on its own ("it", "that one"); ``person``: :data:`SPEAKER` for me/us, the name for a
-    named person, else empty. ``where``: a place phrase that only says where the thing is ("on the
-    kitchen table"); ``preposition``: the words before the phrase as said ("next to", "out of"),
-    when it followed one; ``relative``: a relative clause after it, as said ("I could eat").
-    """
-
-    text: str
-    head: str
-    modifiers: tuple[str, ...] = ()
-    determiner: str = ""
-    quantity: str = ""
-    negated: bool = False
-    alternative: bool = False
-    pronoun: bool = False
-    person: str = ""
-    where: str = ""
-    preposition: str = ""
-    relative: str = ""
-
-    @property
-    def described(self) -> str:
-        """The phrase with the place it is said to be in ("the bottle on the table")."""
-        return f"{self.text} {self.where}".strip()
 
 
 @dataclass(frozen=True)
@@ -578,7 +545,27 @@ def _indirect_object(clause: Clause) -> ObjectPhrase | None:
         said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
         clause.at += 1  # the object's determiner: the bare noun is who receives it
         return ObjectPhrase(text=said, head=word, person=said)
-    return None
+    return _first_of_two(clause) if word in lexicon.determiners else None
+
+
+SECOND_PHRASE: Final = ARTICLES | {"the", "some"}
+"""What opens the second of two noun phrases ("give the dog a bone", "bring the kids some tea")."""
+
+
+def _first_of_two(clause: Clause) -> ObjectPhrase | None:
+    """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
+
+    Not when the second is a noun of action ("give the hob a wipe": wipe the hob).
+    """
+    start, end = clause.at, clause.at + 1
+    while end < len(clause.words) and bare_word(clause.words[end].text, clause.lexicon):
+        end += 1
+    clause.at = end
+    second = clause.word() in SECOND_PHRASE and clause.noun_of_action() is None
+    if end == start + 1 or not second:
+        clause.at = start
+        return None
+    return ObjectPhrase(text=clause.text(start, end), head=clause.words[end - 1].text)
 
 
 @dataclass

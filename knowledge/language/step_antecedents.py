@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
-from cogtree.knowledge.language.request_frame import ObjectPhrase, Step
+from cogtree.knowledge.language.request_frame import Step
 
 REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
 """Actions whose "it" is the container the step before put a thing in ("...and switch it on")."""

@@ -16,12 +16,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.request_frame import (
-    ObjectPhrase,
-    RequestFrame,
-    Step,
-)
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import joined
 

@@ -27,8 +27,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 TAP_LIQUID: Final = "water"

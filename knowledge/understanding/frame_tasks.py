@@ -34,6 +34,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.question_clauses import asked_about
 from cogtree.knowledge.language.missing_steps import leaves_running
 from cogtree.knowledge.language.pronouns import (
@@ -43,8 +44,6 @@ from cogtree.knowledge.language.pronouns import (
     context_referent,
 )
 from cogtree.knowledge.language.request_frame import (
-    SPEAKER,
-    ObjectPhrase,
     RequestFrame,
     Step,
     action_tasks,

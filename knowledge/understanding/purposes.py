@@ -18,8 +18,9 @@ import re
 from dataclasses import replace
 
 from cogtree.knowledge.language.closing_tags import without_tags
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import request_words, says_no
-from cogtree.knowledge.language.request_frame import SPEAKER, ObjectPhrase, RequestFrame, Step
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
 
 BRING = "bring"
 """The capability a thing asked for is brought by."""

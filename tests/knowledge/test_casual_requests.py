@@ -71,7 +71,7 @@ def test_a_dash_sets_a_description_apart_like_a_comma() -> None:
         ("give the tray a good wipe down", "wipe", ["the tray"]),
         ("give the radiator a quick dust with the duster", "wipe", ["the radiator"]),
         ("give the mirror a polish before the guests come", "wipe", ["the mirror"]),
-        ("give the baby a bath", "bring", ["the baby a bath"]),  # "bath" is no verb
+        ("give the baby a bath", "bring", ["a bath"]),  # "bath" is no verb: the baby gets it
         ("give Sam a hand", "bring", ["a hand"]),  # a person first: the thing given
     ],
 )
@@ -80,6 +80,23 @@ def test_a_light_verb_asks_for_the_action_its_noun_names(
 ) -> None:
     step = only_step(text)
     assert (step.action, wanted(step)) == (action, objects)
+
+
+@pytest.mark.parametrize(
+    ("text", "recipient", "objects"),
+    [
+        ("give the dog a treat", "the dog", ["a treat"]),
+        ("give the spider plant a really good soak", "the spider plant", ["a really good soak"]),
+        ("bring the kids a drink", "the kids", ["a drink"]),
+        ("give the plant some water", "the plant", ["some water"]),
+        ("fetch the kids the biscuits", "the kids", ["the biscuits"]),
+    ],
+)
+def test_the_first_of_two_noun_phrases_receives_the_second(
+    text: str, recipient: str | None, objects: list[str]
+) -> None:
+    step = only_step(text)
+    assert (step.recipient and step.recipient.text, wanted(step)) == (recipient, objects)
 
 
 def test_a_tool_after_the_noun_of_action_is_the_tool() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER
 from cogtree.knowledge.language.missing_steps import doable_part, gathering, left_undone
-from cogtree.knowledge.language.request_frame import SPEAKER, WANTED, parse_request
+from cogtree.knowledge.language.request_frame import WANTED, parse_request
 
 
 def test_the_steps_before_the_first_missing_one_are_done_and_the_rest_left() -> None:

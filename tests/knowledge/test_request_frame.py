@@ -13,8 +13,9 @@ import yaml
 
 from cogtree.knowledge.language import request_frame
 from cogtree.knowledge.language.grammar import words
+from cogtree.knowledge.language.grammar.object_phrase import SPEAKER
 from cogtree.knowledge.language.grammar.words import WordsError
-from cogtree.knowledge.language.request_frame import SPEAKER, RequestFrame, Step, parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame, Step, parse_request
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 
 
