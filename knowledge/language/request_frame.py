@@ -557,8 +557,11 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
 
     Not when the second is a noun of action ("give the hob a wipe": wipe the hob).
     """
-    start, end = clause.at, clause.at + 1
-    while end < len(clause.words) and bare_word(clause.words[end].text, clause.lexicon):
+    start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
+    stops = (lexicon.prepositions, lexicon.conjunctions, lexicon.verbs)
+    while end < len(clause.words) and bare_word(clause.words[end].text, lexicon):
+        if any(longest(clause.words, end, words) for words in stops):
+            return None  # "carry the laundry to the bathroom", "fetch the comb and the mirror"
         end += 1
     clause.at = end
     second = clause.word() in SECOND_PHRASE and clause.noun_of_action() is None
