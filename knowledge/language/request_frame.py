@@ -560,8 +560,8 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
     start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
     stops = (lexicon.prepositions, lexicon.conjunctions, lexicon.verbs)
     while end < len(clause.words) and bare_word(clause.words[end].text, lexicon):
-        if any(longest(clause.words, end, words) for words in stops):
-            return None  # "carry the laundry to the bathroom", "fetch the comb and the mirror"
+        if clause.words[end].text == "of" or any(longest(clause.words, end, w) for w in stops):
+            return None  # "the top of the fridge", "carry the laundry to the bathroom"
         end += 1
     clause.at = end
     second = clause.word() in SECOND_PHRASE and clause.noun_of_action() is None

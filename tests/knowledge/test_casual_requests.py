@@ -90,6 +90,7 @@ def test_a_light_verb_asks_for_the_action_its_noun_names(
         ("bring the kids a drink", "the kids", ["a drink"]),
         ("give the plant some water", "the plant", ["some water"]),
         ("fetch the kids the biscuits", "the kids", ["the biscuits"]),
+        ("give the outside of the toaster a wipe", None, ["the outside of the toaster"]),
     ],
 )
 def test_the_first_of_two_noun_phrases_receives_the_second(
