@@ -548,10 +548,6 @@ def _indirect_object(clause: Clause) -> ObjectPhrase | None:
     return _first_of_two(clause) if word in lexicon.determiners else None
 
 
-SECOND_PHRASE: Final = ARTICLES | {"the", "some"}
-"""What opens the second of two noun phrases ("give the dog a bone", "bring the kids some tea")."""
-
-
 def _first_of_two(clause: Clause) -> ObjectPhrase | None:
     """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
 
@@ -564,7 +560,7 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
             return None  # "the top of the fridge", "carry the laundry to the bathroom"
         end += 1
     clause.at = end
-    second = clause.word() in SECOND_PHRASE and clause.noun_of_action() is None
+    second = clause.word() in ARTICLES and clause.noun_of_action() is None
     if end == start + 1 or not second:
         clause.at = start
         return None

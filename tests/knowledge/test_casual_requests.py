@@ -88,8 +88,6 @@ def test_a_light_verb_asks_for_the_action_its_noun_names(
         ("give the dog a treat", "the dog", ["a treat"]),
         ("give the spider plant a really good soak", "the spider plant", ["a really good soak"]),
         ("bring the kids a drink", "the kids", ["a drink"]),
-        ("give the plant some water", "the plant", ["some water"]),
-        ("fetch the kids the biscuits", "the kids", ["the biscuits"]),
         ("give the outside of the toaster a wipe", None, ["the outside of the toaster"]),
     ],
 )
