@@ -45,7 +45,7 @@ from functools import lru_cache
 
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import states_said
-from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.scene.taxonomy import NAME_JOINS, household_taxonomy
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
 """The flags a statement of the user may add ("that's bleach"); never ``food`` or ``drink``,
@@ -169,7 +169,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
         kinds.update(taxonomy.properties(name).flags & TYPE_FLAGS)
     # a thing named after the substance it holds ("bleach bottle", "pill pot") holds it, and
     # a thing made of a substance ("acetone") is that substance
-    substances = [_contents_named(name) for name in seen]
+    substances: list[str | None] = [held for name in seen for held in _contents_named(name)]
     substances.append(taxonomy.type_named(descriptions.material) if descriptions.material else None)
     for held in filter(None, substances):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
@@ -201,7 +201,7 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     kinds: set[str] = set()
     for name in filter(None, map(taxonomy.type_named, said)):
         kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
-    for held in filter(None, map(_contents_named, said)):
+    for held in (held for name in said for held in _contents_named(name)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
     stated = states_said(said)
     kinds.update(stated & RAISING_FLAGS)
@@ -210,18 +210,22 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     return kinds
 
 
-def _contents_named(name: str) -> str | None:
-    """The type the words before a thing's name give ("bleach" of "bleach bottle").
+def _contents_named(name: str) -> tuple[str, ...]:
+    """The types of what a thing's name says it holds.
 
-    Any named thing counts, not only containers: a pot is cookware too, and a "pill pot"
-    holds pills all the same.
+    The words before its name ("bleach" of "bleach bottle") and after "with" ("jar by the
+    window with weedkiller"). Any named thing counts, not only containers: a pot is cookware
+    too, and a "pill pot" holds pills all the same.
     """
     taxonomy = household_taxonomy()
     words = name.lower().split()
-    head = taxonomy.type_named(name) if len(words) > 1 else None
-    if head is None:
-        return None
-    return taxonomy.type_named(" ".join(words[:-1]))
+    end = next((at for at, word in enumerate(words) if word in NAME_JOINS and at), len(words))
+    named = words[:end]  # "bleach bottle" of "bleach bottle by the sink"
+    head = taxonomy.type_named(" ".join(named)) if len(named) > 1 else None
+    before = taxonomy.type_named(" ".join(named[:-1])) if head is not None else None
+    _, with_, after = f" {name.lower()} ".partition(" with ")
+    held = taxonomy.type_named(after) if with_ and after.strip() else None
+    return tuple(filter(None, (before, held)))
 
 
 def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:
@@ -248,7 +252,7 @@ def edible_held(descriptions: Descriptions) -> frozenset[str]:
     "lemonade bottle", "milk jug" (not "dog bowl"): what goes in it may be eaten or drunk.
     """
     taxonomy = household_taxonomy()
-    held = filter(None, map(_contents_named, descriptions.seen_names))
+    held = (held for name in descriptions.seen_names for held in _contents_named(name))
     flags = {flag for name in held for flag in taxonomy.properties(name).flags}
     return frozenset(flags & {"food", "drink"})
 

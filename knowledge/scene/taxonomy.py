@@ -333,7 +333,10 @@ class Taxonomy:
     def _read(self, name: str, lookup: Callable[[str], str | None]) -> str | None:
         """The type ``lookup`` gives the longest ending of ``name`` it knows (see type_named)."""
         words = name.lower().split()[:NAME_WORDS]
-        at = next((i for i, word in enumerate(words) if word in _MODIFIER_WORDS and i), None)
+        whole = next(filter(None, map(lookup, _forms(words))), None)  # "corn on the cob"
+        if whole is not None:
+            return whole
+        at = next((i for i, word in enumerate(words) if word in NAME_JOINS and i), None)
         phrases = [words]
         if at is not None:
             head, rest = words[:at], words[at + 1 :]
@@ -393,6 +396,12 @@ _MIXTURE_PARTS = re.compile(r",|&|\b(?:and|with|plus|mixed with)\b")
 
 _MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
 """Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""
+_PLACE_WORDS = frozenset(
+    {"by", "near", "beside", "behind", "under", "over", "above", "below", "next", "on", "in"}
+)
+"""Words that open where a thing is after its name ("jar by the window": a jar)."""
+NAME_JOINS: Final = _MODIFIER_WORDS | _PLACE_WORDS
+"""Words after which a thing's name says no more of what it is."""
 
 
 def _forms(words: list[str]) -> Iterable[str]:

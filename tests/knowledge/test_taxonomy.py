@@ -101,6 +101,9 @@ def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonom
         ("a tissue", "Tissues"),  # one of what a plural label names
         ("cotton swab", "CottonSwab"),
         ("a glass", "Glass"),  # a type's own name wins over the singular of "glasses"
+        ("jar by the window", "Jar"),  # where it is, after its name, says not what it is
+        ("window over the dressing table", "Window"),
+        ("corn on the cob", "Corn"),  # a whole name first
     ],
 )
 def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None:

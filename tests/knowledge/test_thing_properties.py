@@ -26,6 +26,10 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="bottle_3", label="little bottle", material="acetone"), {"chemical"}),
         (Descriptions(id="tub_5", label="slug pellets"), {"chemical"}),
         (Descriptions(id="refill_1", label="vape juice"), {"chemical"}),
+        (Descriptions(id="jar_2", label="jar by the window with weedkiller"), {"chemical"}),
+        (Descriptions(id="jar_3", type="Jar", label="jar with bleach in it"), {"chemical"}),
+        (Descriptions(id="bottle_4", label="bleach bottle by the sink"), {"chemical"}),
+        (Descriptions(id="lamp_2", label="lamp by the window"), set()),
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
