@@ -26,6 +26,9 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   guess that only adds its what-it-is flags (never food or drink: secateurs are sharp). Its types,
   which may exempt a thing from a rule (cookware on a hob), are not taken, nor its typical
   material: the robot would say "the widget is metal" of a thing it knows nothing of.
+- **Where a name puts it**: a thing whose name says it is in or on a hot or chemical one
+  ("the tray in the oven", "the sponge in the bleach") takes that kind (:data:`TOUCH_FLAGS`);
+  what it is by or near does not make it so.
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
   sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
@@ -83,6 +86,14 @@ SUBSTANCE_FLAGS = frozenset({"chemical", "medicine"})
 """What a thing named after its contents holds ("bleach bottle"), or made of a substance
 ("acetone"), is; a name may also say whom it is for ("dog bowl", "lunch box"), so no other kind
 is read from it."""
+
+TOUCH_FLAGS = frozenset({"chemical", "heat_source"})
+"""What a thing takes from what its name says it is in or on: heat ("the tray in the oven",
+"the pan on the hob" may be hot) and a substance on it ("the sponge in the bleach"); not from
+what it is beside ("the jar by the oven")."""
+
+CONTACT_WORDS = frozenset({"in", "on"})
+"""The place words that say a thing touches what follows (contained in it or resting on it)."""
 
 CACHED_DESCRIPTIONS = 65_536
 """How many distinct descriptions :func:`safety_properties` remembers."""
@@ -173,6 +184,7 @@ def _derived(descriptions: Descriptions) -> SafetyProperties:
     substances.append(taxonomy.type_named(descriptions.material) if descriptions.material else None)
     for held in filter(None, substances):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
+    kinds.update(_touched_kinds(seen))
     materials_ = shipped_materials()
     named = materials_.read_all((descriptions.material, *seen))
     known = named or materials_.read_all(_typical_materials(direct))
@@ -203,6 +215,7 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
         kinds.update(taxonomy.properties(name).flags & RAISING_FLAGS)
     for held in (held for name in said for held in _contents_named(name)):
         kinds.update(taxonomy.properties(held).flags & SUBSTANCE_FLAGS)
+    kinds.update(_touched_kinds(said))
     stated = states_said(said)
     kinds.update(stated & RAISING_FLAGS)
     if "broken" in stated and (not materials or "breakable" in materials):
@@ -210,12 +223,20 @@ def _said_kinds(said: tuple[str, ...], materials: frozenset[str]) -> set[str]:
     return kinds
 
 
+def _touched_kinds(names: Iterable[str]) -> set[str]:
+    """The :data:`TOUCH_FLAGS` of what ``names`` say a thing is in or on ("pan on the hob")."""
+    taxonomy = household_taxonomy()
+    touched = (place for name in names for place in _touching_named(name))
+    return {flag for place in touched for flag in taxonomy.properties(place).flags & TOUCH_FLAGS}
+
+
 def _contents_named(name: str) -> tuple[str, ...]:
     """The types of what a thing's name says it holds.
 
     The words before its name ("bleach" of "bleach bottle") and after "with" ("jar by the
-    window with weedkiller"). Any named thing counts, not only containers: a pot is cookware
-    too, and a "pill pot" holds pills all the same.
+    window with weedkiller", every part of "jar with weedkiller and water"). Any named thing
+    counts, not only containers: a pot is cookware too, and a "pill pot" holds pills all the
+    same.
     """
     taxonomy = household_taxonomy()
     words = name.lower().split()
@@ -224,8 +245,17 @@ def _contents_named(name: str) -> tuple[str, ...]:
     head = taxonomy.type_named(" ".join(named)) if len(named) > 1 else None
     before = taxonomy.type_named(" ".join(named[:-1])) if head is not None else None
     _, with_, after = f" {name.lower()} ".partition(" with ")
-    held = taxonomy.type_named(after) if with_ and after.strip() else None
-    return tuple(filter(None, (before, held)))
+    held = sorted(taxonomy.types_in(after)) if with_ and after.strip() else []
+    return tuple(filter(None, (before, *held)))
+
+
+def _touching_named(name: str) -> frozenset[str]:
+    """The types of what a thing's name says it is in or on ("tray in the oven": ``Oven``)."""
+    words = name.lower().split()
+    at = next((at for at, word in enumerate(words) if word in NAME_JOINS and at), None)
+    if at is None or words[at] not in CONTACT_WORDS:
+        return frozenset()
+    return household_taxonomy().types_in(" ".join(words[at + 1 :]))
 
 
 def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:

@@ -304,7 +304,8 @@ class Taxonomy:
         """The type ``name`` denotes: its label or synonym, else its longest known ending.
 
         After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
-        the head: "a bag of stuff" -> ``Bag``); after "with", "for", "from" or "without" the
+        the head: "a bag of stuff" -> ``Bag``), up to where it is ("a bottle of bleach by
+        the sink" -> ``Bleach``); after "with", "for", "from" or "without" the
         head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
         "the cups" -> ``Cup``; None when no ending is known. The word "toy" (or "plaything")
         before the ending makes the whole a toy ("a toy dog" is no dog); a kind of toy does not
@@ -340,7 +341,9 @@ class Taxonomy:
         phrases = [words]
         if at is not None:
             head, rest = words[:at], words[at + 1 :]
-            phrases = [rest, head] if words[at] == "of" else [head, words]
+            placed = next((i for i, word in enumerate(rest) if word in _PLACE_WORDS and i), None)
+            contents = rest[:placed]  # "bleach" of "bottle of bleach by the sink"
+            phrases = [contents, head] if words[at] == "of" else [head, words]
         for phrase in phrases:
             for start in range(len(phrase)):
                 for form in _forms(phrase[start:]):

@@ -302,3 +302,18 @@ def test_a_heap_named_by_its_kind_is_no_pronoun() -> None:
         ("the gardening stuff", False)
     ]
     assert parse_request("bring me something sweet").steps[0].wanted[0].pronoun
+
+
+@pytest.mark.parametrize(
+    "text", ["bring the knife a bit closer", "chuck the lighter a little further"]
+)
+def test_a_degree_after_a_noun_phrase_receives_nothing(text: str) -> None:
+    """Checked to fail before: the knife received "a bit", out of the objects' checks."""
+    step = only_step(text)
+    assert step.recipient is None
+    assert all("a bit" != phrase.text and "a little" != phrase.text for phrase in step.objects)
+
+
+def test_an_amount_of_a_thing_is_still_the_second_phrase() -> None:
+    step = only_step("give the dog a bit of ham")
+    assert (step.recipient and step.recipient.text, wanted(step)) == ("the dog", ["a bit of ham"])

@@ -103,7 +103,8 @@ def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonom
         ("a glass", "Glass"),  # a type's own name wins over the singular of "glasses"
         ("jar by the window", "Jar"),  # where it is, after its name, says not what it is
         ("window over the dressing table", "Window"),
-        ("corn on the cob", "Corn"),  # a whole name first
+        ("chest of drawers", "Dresser"),  # a whole name first (not the drawers it holds)
+        ("a bottle of bleach by the sink", "Bleach"),  # the contents, up to where it is
     ],
 )
 def test_type_named(taxonomy: Taxonomy, name: str, expected: str | None) -> None:

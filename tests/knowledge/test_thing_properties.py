@@ -30,6 +30,11 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="jar_3", type="Jar", label="jar with bleach in it"), {"chemical"}),
         (Descriptions(id="bottle_4", label="bleach bottle by the sink"), {"chemical"}),
         (Descriptions(id="lamp_2", label="lamp by the window"), set()),
+        (Descriptions(id="jar_4", label="jar with weedkiller and water"), {"chemical"}),
+        (Descriptions(id="sponge_2", label="sponge in the bleach"), {"chemical"}),
+        (Descriptions(id="rag_1", type="Rag", label="rag on the white spirit"), {"chemical"}),
+        (Descriptions(id="bottle_5", label="bottle of bleach by the sink"), {"chemical"}),
+        (Descriptions(id="jar_5", label="jar by the bleach"), set()),  # beside it: not on it
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
@@ -38,6 +43,26 @@ def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
     """Checked to fail before for the food and the toys: the last word decided ("dog")."""
     found = safety_properties(described).kinds
     assert set(found) & {"chemical", "food", "animal", "medicine"} == kinds
+
+
+@pytest.mark.parametrize(
+    ("described", "hot"),
+    [
+        (Descriptions(id="tray_1", label="tray in the oven"), True),
+        (Descriptions(id="pan_3", type="Pan", label="pan"), False),
+        (Descriptions(id="pan_3", type="Pan", label="pan", said=("the pan on the hob",)), True),
+        (Descriptions(id="jar_6", label="jar by the oven"), False),
+        (Descriptions(id="knife_4", label="knife by the sink"), False),
+    ],
+)
+def test_a_thing_in_or_on_a_heat_source_may_be_hot(described: Descriptions, hot: bool) -> None:
+    """Checked to fail before for the tray and the pan: the head alone was read."""
+    found = safety_properties(described)
+    assert ("heat_source" in found.kinds) is hot
+
+
+def test_a_thing_named_by_where_it_is_keeps_its_own_kinds() -> None:
+    assert "sharp" in safety_properties(Descriptions(id="knife_5", label="knife by the sink")).kinds
 
 
 def test_only_the_word_toy_makes_a_thing_a_toy() -> None:

@@ -55,6 +55,7 @@ class Words:
     wants: frozenset[tuple[str, ...]]
     determiners: frozenset[str]
     quantities: frozenset[str]
+    degrees: frozenset[str]  # "a bit" of "a bit closer": how far, not what
     measures: frozenset[str]
     pronouns: frozenset[str]
     indefinites: frozenset[str]
@@ -255,6 +256,7 @@ def request_words() -> Words:
         indifferent=phrase_set("indifferent"),
         repairs=phrase_set("repairs"),
         emphatics=phrase_set("emphatics"),
+        degrees=word_set("degrees"),
         relatives=word_set("relatives"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
