@@ -32,7 +32,7 @@ from cogtree.knowledge.understanding.turn_state import (
     IntentFrame,
     SlotResolution,
 )
-from cogtree.knowledge.wording import capitalised, clauses, joined, with_the
+from cogtree.knowledge.wording import capitalised, clauses, joined, looks_plural, with_the
 
 NOT_GROUNDED: Mapping[Grounding, str] = {
     "knowledge_query": "I could not look that up",
@@ -155,9 +155,27 @@ def _render(turn: ReplyTurn, template: str, rows: Sequence[Mapping[str, str | No
         else:
             return None
     try:
-        return template.format_map(values)
+        return _agreeing(template, values).format_map(values)
     except (KeyError, IndexError, ValueError, AttributeError):
         return None
+
+
+_FIELD_THEN_IS = re.compile(r"\{(\w+)\} is\b")
+"""A field a template follows with "is" ("The {label} is {where}")."""
+
+
+def _agreeing(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with "is" after a field made "are" when its value is plural.
+
+    "The {label} is" says "The reading glasses are", and "The mug and the cup are".
+    """
+
+    def verb(match: re.Match[str]) -> str:
+        value = values.get(match[1], "")
+        plural = looks_plural(value) or " and " in value
+        return f"{{{match[1]}}} are" if plural else match[0]
+
+    return _FIELD_THEN_IS.sub(verb, template)
 
 
 def _generic(turn: ReplyTurn, rows: Sequence[Mapping[str, str | None]]) -> str:

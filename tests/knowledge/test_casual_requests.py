@@ -311,7 +311,7 @@ def test_a_degree_after_a_noun_phrase_receives_nothing(text: str) -> None:
     """Checked to fail before: the knife received "a bit", out of the objects' checks."""
     step = only_step(text)
     assert step.recipient is None
-    assert all("a bit" != phrase.text and "a little" != phrase.text for phrase in step.objects)
+    assert all(phrase.text not in ("a bit", "a little") for phrase in step.objects)
 
 
 def test_an_amount_of_a_thing_is_still_the_second_phrase() -> None:

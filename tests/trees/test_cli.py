@@ -365,3 +365,12 @@ def test_ask_runs_in_an_everyday_home_by_default(
     """A kitchen with food, drinks, a kettle, mugs and glasses; a living room; a bedroom."""
     assert main(["ask", question, "--llm", "none", "--memory", str(tmp_path / "m.db")]) == 0
     assert f"robot: {reply}" in capsys.readouterr().out
+
+
+def test_a_plural_thing_is_said_with_are(
+    blackboard: BlackboardView, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Checked to fail before: "The reading glasses is held by ..."."""
+    argv = ["ask", "where are my reading glasses", "--scenario", "hand_over_glasses"]
+    assert main([*argv, "--llm", "none", "--memory", str(tmp_path / "m.db")]) == 0
+    assert "robot: The reading glasses are " in capsys.readouterr().out
