@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel, model_validator
 
@@ -96,12 +96,25 @@ def looks_plural(phrase: str) -> bool:
     return bool(head) and singular(head) != head
 
 
-def head_word(phrase: str) -> str:
-    """The word a noun phrase names its thing by, lowercase: the last before any "of".
+MODIFIER_WORDS: Final = frozenset({"with", "of", "for", "from", "without"})
+"""Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""
 
-    "the slippers" -> "slippers", "a deck of cards" -> "deck"; "" for no word.
+PLACE_WORDS: Final = frozenset(
+    {"by", "near", "beside", "behind", "under", "over", "above", "below", "next", "on", "in", "at"}
+)
+"""Words that open where a thing is after its name ("jar by the window": a jar)."""
+
+NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
+"""Words after which a thing's name says no more of what it is."""
+
+
+def head_word(phrase: str) -> str:
+    """The word a noun phrase names its thing by, lowercase: the last before a name join.
+
+    "the slippers" -> "slippers", "a deck of cards" -> "deck", "the windowsill behind the
+    nets" -> "windowsill" (:data:`NAME_JOINS`); "" for no word.
     """
-    words = _before_of(phrase)
+    words = _named_words(phrase)
     return words[-1] if words else ""
 
 
@@ -111,13 +124,19 @@ def compound_head(name: str) -> str | None:
     English compounds are headed on the right: "water bottle" -> "bottle" (a water bottle is
     a bottle), "bottle of still water" -> None (one word before "of"), "bottle" -> None.
     """
-    words = _before_of(name)
+    words = _named_words(name)
     return words[-1] if len(words) > 1 else None
 
 
-def _before_of(phrase: str) -> list[str]:
-    """The lowercase words of ``phrase`` before any "of"."""
-    return phrase.lower().split(" of ")[0].split()
+def join_at(words: Sequence[str]) -> int | None:
+    """Where the first :data:`NAME_JOINS` word after the first word is ("jar *by* the window")."""
+    return next((at for at, word in enumerate(words) if word in NAME_JOINS and at), None)
+
+
+def _named_words(phrase: str) -> list[str]:
+    """The lowercase words of ``phrase`` before its name join (:func:`join_at`)."""
+    words = phrase.lower().split()
+    return words[: join_at(words)]
 
 
 DETERMINERS: frozenset[str] = frozenset(

@@ -4,7 +4,8 @@ The word sets say which pronoun stands for what kind of referent ("it" a thing, 
 person, "them" either). What a pronoun stands for comes from three places, resolved here once:
 
 - the request's own context: :func:`context_referent` reads what a describing clause says
-  "it" is ("the mug is dirty, wipe it": the mug);
+  "it" is ("the mug is dirty, wipe it": the mug), :func:`plural_referent` the one plural
+  thing it names, for "them" ("the cat keeps sniffing the candles, move them");
 - what was named: :func:`antecedent` picks among the things and people named in the same
   utterance ("take Mr Okafor's pills to him", :mod:`knowledge.understanding.slot_filling`) or
   in an earlier turn (its :class:`TalkedAbout`: "the teapot is by the sink" ... "pour the milk
@@ -28,6 +29,8 @@ from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import DETERMINERS, looks_plural
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 """Pronouns that stand for a thing said before ("wipe the tray, then set the cup on it")."""
@@ -153,6 +156,33 @@ def context_referent(frame: RequestFrame) -> str | None:
         or match.group("holder")
         or match.group("spot")
     )
+
+
+def plural_referent(frame: RequestFrame) -> str | None:
+    """The one plural thing the frame's context names, for "them"; else None.
+
+    "Pickle keeps sniffing the tealights, move them onto the sill" -> "the tealights": a
+    noun phrase opened by a determiner whose head looks plural ("the tea lights", not "the
+    glass") and that names a thing of the household taxonomy ("the cat keeps" names none).
+    Two such phrases ("the mugs and the glasses are dirty") leave a real choice: None.
+    """
+    taxonomy = household_taxonomy()
+    found: list[str] = []
+    for clause in frame.context:
+        words = clause.lower().replace(",", " ").split()
+        for start, word in enumerate(words):
+            if word not in DETERMINERS:
+                continue
+            phrase = words[start + 1 : start + 1 + _PHRASE_WORDS]
+            end = next((at for at, said in enumerate(phrase) if looks_plural(said)), None)
+            named = phrase[: end + 1] if end is not None else []
+            if named and taxonomy.type_named(" ".join(named)) and not DETERMINERS & set(named):
+                found.append(" ".join([word, *named]))
+    return found[0] if len(set(found)) == 1 else None
+
+
+_PHRASE_WORDS: Final = 3
+"""The most words a picked-up phrase has after its determiner ("the bay tea lights")."""
 
 
 def _describing(frame: RequestFrame) -> list[re.Match[str]]:

@@ -48,7 +48,8 @@ from functools import lru_cache
 
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.safety.said_of_things import states_said
-from cogtree.knowledge.scene.taxonomy import NAME_JOINS, household_taxonomy
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import join_at
 
 RAISING_FLAGS = frozenset({"chemical", "medicine", "animal", "sharp", "electrical", "heat_source"})
 """The flags a statement of the user may add ("that's bleach"); never ``food`` or ``drink``,
@@ -240,7 +241,7 @@ def _contents_named(name: str) -> tuple[str, ...]:
     """
     taxonomy = household_taxonomy()
     words = name.lower().split()
-    end = next((at for at, word in enumerate(words) if word in NAME_JOINS and at), len(words))
+    end = join_at(words)
     named = words[:end]  # "bleach bottle" of "bleach bottle by the sink"
     head = taxonomy.type_named(" ".join(named)) if len(named) > 1 else None
     before = taxonomy.type_named(" ".join(named[:-1])) if head is not None else None
@@ -252,7 +253,7 @@ def _contents_named(name: str) -> tuple[str, ...]:
 def _touching_named(name: str) -> frozenset[str]:
     """The types of what a thing's name says it is in or on ("tray in the oven": ``Oven``)."""
     words = name.lower().split()
-    at = next((at for at, word in enumerate(words) if word in NAME_JOINS and at), None)
+    at = join_at(words)
     if at is None or words[at] not in CONTACT_WORDS:
         return frozenset()
     return household_taxonomy().types_in(" ".join(words[at + 1 :]))

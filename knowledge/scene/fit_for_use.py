@@ -52,6 +52,7 @@ from typing import Final
 
 from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate
 from cogtree.knowledge.scene.taxonomy import DRINK, FOOD, Taxonomy, household_taxonomy
+from cogtree.knowledge.wording import NAME_JOINS, PLACE_WORDS
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -145,19 +146,13 @@ def _whose(candidate: Candidate) -> frozenset[str]:
     """
     taxonomy = household_taxonomy()
     words = _WORD.findall(candidate.label.lower())
-    before = next((i for i, word in enumerate(words) if word in _PLACE_WORDS), len(words))
+    before = next((i for i, word in enumerate(words) if word in NAME_JOINS), len(words))
     own = candidate.type or ""
     names = {name.lower() for name in (taxonomy.label(own), *taxonomy.synonyms(own))}
     start = max(before - 1, 0)
     start = next((i for i in range(start) if " ".join(words[i:before]) in names), start)
     named = {taxonomy.type_named(word) for word in words[:start]}
     return frozenset(kind for kind in named if kind and not taxonomy.is_a(own, kind))
-
-
-_WHERE_WORDS: Final = frozenset(["by", "on", "in", "at", "near", "from"])
-"""Words after which a label says where the thing is, not what it is."""
-_PLACE_WORDS: Final = _WHERE_WORDS | {"with", "for", "of"}
-"""Words after which a label says where the thing is or what it holds, not what it is."""
 
 
 def named_part(label: str) -> str:
@@ -167,7 +162,7 @@ def named_part(label: str) -> str:
     the lamp by the window.
     """
     words = label.split()
-    cut = next((i for i, word in enumerate(words) if word.lower() in _WHERE_WORDS), None)
+    cut = next((i for i, word in enumerate(words) if word.lower() in PLACE_WORDS), None)
     return " ".join(words[:cut]) if cut else label
 
 

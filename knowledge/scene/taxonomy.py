@@ -45,7 +45,7 @@ from typing import Final, Protocol
 from rdflib import OWL, RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
-from cogtree.knowledge.wording import singular_forms
+from cogtree.knowledge.wording import PLACE_WORDS, join_at, singular_forms
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
@@ -337,11 +337,11 @@ class Taxonomy:
         whole = next(filter(None, map(lookup, _forms(words))), None)  # "corn on the cob"
         if whole is not None:
             return whole
-        at = next((i for i, word in enumerate(words) if word in NAME_JOINS and i), None)
+        at = join_at(words)
         phrases = [words]
         if at is not None:
             head, rest = words[:at], words[at + 1 :]
-            placed = next((i for i, word in enumerate(rest) if word in _PLACE_WORDS and i), None)
+            placed = next((i for i, word in enumerate(rest) if word in PLACE_WORDS and i), None)
             contents = rest[:placed]  # "bleach" of "bottle of bleach by the sink"
             phrases = [contents, head] if words[at] == "of" else [head, words]
         for phrase in phrases:
@@ -396,15 +396,6 @@ TOY = "Toy"
 
 _MIXTURE_PARTS = re.compile(r",|&|\b(?:and|with|plus|mixed with)\b")
 """What joins the parts of a mixture ("gin and tonic", "water with a splash of wine")."""
-
-_MODIFIER_WORDS = frozenset({"with", "of", "for", "from", "without"})
-"""Words that join a head to a modifier ("sponge with food on it", "bag of pretzels")."""
-_PLACE_WORDS = frozenset(
-    {"by", "near", "beside", "behind", "under", "over", "above", "below", "next", "on", "in"}
-)
-"""Words that open where a thing is after its name ("jar by the window": a jar)."""
-NAME_JOINS: Final = _MODIFIER_WORDS | _PLACE_WORDS
-"""Words after which a thing's name says no more of what it is."""
 
 
 def _forms(words: list[str]) -> Iterable[str]:

@@ -38,10 +38,12 @@ from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhra
 from cogtree.knowledge.language.grammar.question_clauses import asked_about
 from cogtree.knowledge.language.missing_steps import leaves_running
 from cogtree.knowledge.language.pronouns import (
+    PLURAL_PRONOUNS,
     PRONOUN_VALUES,
     TalkedAbout,
     antecedent,
     context_referent,
+    plural_referent,
 )
 from cogtree.knowledge.language.request_frame import (
     RequestFrame,
@@ -465,7 +467,9 @@ def with_referent(
     First from this request, ``context`` (its frame): what its one describing clause says "it"
     is (:func:`~knowledge.language.pronouns.context_referent`) fills one slot, the object when
     the step says it only as pronouns ("the mug is dirty, wipe it"), else the place when the
-    landmark is "it" ("the toaster is smoking, tip the jug over it"). Then from the previous
+    landmark is "it" ("the toaster is smoking, tip the jug over it"); for "them" with no such
+    clause, the one plural thing the context names (:func:`~knowledge.language.pronouns.
+    plural_referent`: "the cat keeps sniffing the candles, move them"). Then from the previous
     turns, ``earlier``: the object (or the landmark) said only as a pronoun takes what the
     pronoun resolver (:func:`~knowledge.language.pronouns.antecedent`) picks among what they
     named: the first thing (a person, for "her" / "him") that the step does not name already;
@@ -479,13 +483,16 @@ def with_referent(
     notes: list[str] = []
     landmark = step.landmark if step.landmark is not None and step.landmark.pronoun else None
     referent = context_referent(context) if context is not None else None
+    plural = any(phrase.head in PLURAL_PRONOUNS for phrase in step.objects if phrase.pronoun)
+    if referent is None and context is not None and plural:
+        referent = plural_referent(context)
     if referent is not None:
         pronoun_only = bool(step.objects) and all(phrase.pronoun for phrase in step.objects)
         slot = theme if pronoun_only else (destination if landmark is not None else None)
         if slot is not None and slot in missing:
             slots[slot] = referent
             missing.remove(slot)
-            notes.append(f"'it' is what the context says: {slot}={referent!r}")
+            notes.append(f"the pronoun is what the context says: {slot}={referent!r}")
     said_before = found.said_before
     if earlier is not None and missing:
         pronouns = [phrase for phrase in step.wanted if phrase.pronoun]

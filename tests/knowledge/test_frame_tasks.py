@@ -135,6 +135,13 @@ def test_the_frame_connects_scope_by_action_by_thing_or_by_a_missing_skill() -> 
         ("It smells too sour. Could you throw it away?", "object", "Dispose", "sour"),
         # "it" as the place
         ("The kettle is dusty. Pour the milk jug over it.", "target", "Pour", "The kettle"),
+        # "them": the one plural thing the context names (checked to fail before)
+        (
+            "the cat keeps sniffing the candles, move them onto the shelf",
+            "object",
+            "Bring",
+            "the candles",
+        ),
     ],
 )
 def test_it_takes_what_the_context_names(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.language.pronouns import antecedent, context_referent
+from cogtree.knowledge.language.pronouns import antecedent, context_referent, plural_referent
 from cogtree.knowledge.language.request_frame import parse_request
 
 
@@ -53,3 +53,16 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
 )
 def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
     assert context_referent(parse_request(text)) == said
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("the cat keeps sniffing the tea lights, move them", "the tea lights"),
+        ("the kids keep knocking the glasses over, put them away", "the glasses"),  # a thing
+        ("the mugs and the glasses are dirty, wash them", None),  # two: a choice
+        ("my glass is empty, fill it", None),  # nothing plural
+    ],
+)
+def test_them_takes_the_one_plural_thing_the_context_names(text: str, said: str | None) -> None:
+    assert plural_referent(parse_request(text)) == said
