@@ -551,8 +551,7 @@ def _indirect_object(clause: Clause) -> ObjectPhrase | None:
 def _first_of_two(clause: Clause) -> ObjectPhrase | None:
     """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
 
-    Not when the second is a noun of action ("give the hob a wipe": wipe the hob), nor a
-    degree ("bring the lamp a bit closer": the lamp is what is brought).
+    Not when the second is a noun of action ("give the hob a wipe") or a degree ("a bit closer").
     """
     start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
     stops = (lexicon.prepositions, lexicon.conjunctions, lexicon.verbs)
@@ -561,8 +560,7 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
             return None  # "the top of the fridge", "carry the laundry to the bathroom"
         end += 1
     clause.at = end
-    degree = clause.word(1) in lexicon.degrees and clause.word(2) != "of"
-    second = clause.word() in ARTICLES and clause.noun_of_action() is None and not degree
+    second = clause.word() in ARTICLES and clause.noun_of_action() is None and not clause.degree()
     if end == start + 1 or not second:
         clause.at = start
         return None
