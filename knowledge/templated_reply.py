@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -142,12 +142,15 @@ def _render(turn: ReplyTurn, template: str, rows: Sequence[Mapping[str, str | No
         each = [_render(turn, template, [row]) for row in rows[:GENERIC_ROWS]]
         return " ".join(text for text in each if text is not None) if all(each) else None
     values: dict[str, str] = {}
+    plural: set[str] = set()
     try:
         fields = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
     except ValueError:
         return None
     for name in fields:
         column = _column_values(turn, rows, name)
+        if len(column) > 1 or (column and looks_plural(column[0])):
+            plural.add(name)
         if column:
             values[name] = clauses(column)
         elif turn.slots.get(name) not in (None, [], ""):
@@ -155,7 +158,7 @@ def _render(turn: ReplyTurn, template: str, rows: Sequence[Mapping[str, str | No
         else:
             return None
     try:
-        return _agreeing(template, values).format_map(values)
+        return _agreeing(template, plural).format_map(values)
     except (KeyError, IndexError, ValueError, AttributeError):
         return None
 
@@ -164,16 +167,15 @@ _FIELD_THEN_IS = re.compile(r"\{(\w+)\} is\b")
 """A field a template follows with "is" ("The {label} is {where}")."""
 
 
-def _agreeing(template: str, values: Mapping[str, str]) -> str:
-    """``template`` with "is" after a field made "are" when its value is plural.
+def _agreeing(template: str, plural: Container[str]) -> str:
+    """``template`` with "is" after a field made "are" when the field's value is ``plural``.
 
-    "The {label} is" says "The reading glasses are", and "The mug and the cup are".
+    "The {label} is" says "The reading glasses are" (a plural label), and "The mug and the
+    cup are" (two values of the column).
     """
 
     def verb(match: re.Match[str]) -> str:
-        value = values.get(match[1], "")
-        plural = looks_plural(value) or " and " in value
-        return f"{{{match[1]}}} are" if plural else match[0]
+        return f"{{{match[1]}}} are" if match[1] in plural else match[0]
 
     return _FIELD_THEN_IS.sub(verb, template)
 

@@ -90,7 +90,8 @@ def id_words(name: str) -> str:
 def looks_plural(phrase: str) -> bool:
     """Whether the head of a noun phrase looks plural: "the slippers", not "a deck of cards".
 
-    The head is the last word before any "of"; it looks plural when :func:`singular` changes it.
+    The head is :func:`head_word`'s (the last before a name join: "of", "by", ...); it looks
+    plural when :func:`singular` changes it.
     """
     head = head_word(phrase)
     return bool(head) and singular(head) != head

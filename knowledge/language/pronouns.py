@@ -30,7 +30,7 @@ from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import DETERMINERS, looks_plural
+from cogtree.knowledge.wording import DETERMINERS, looks_plural, singular_forms
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 """Pronouns that stand for a thing said before ("wipe the tray, then set the cup on it")."""
@@ -161,24 +161,44 @@ def context_referent(frame: RequestFrame) -> str | None:
 def plural_referent(frame: RequestFrame) -> str | None:
     """The one plural thing the frame's context names, for "them"; else None.
 
-    "Pickle keeps sniffing the tealights, move them onto the sill" -> "the tealights": a
-    noun phrase opened by a determiner whose head looks plural ("the tea lights", not "the
-    glass") and that names a thing of the household taxonomy ("the cat keeps" names none).
-    Two such phrases ("the mugs and the glasses are dirty") leave a real choice: None.
+    "Pickle keeps sniffing the tealights, move them onto the sill" -> "the tealights". Every
+    noun phrase of the context opened by a determiner whose head looks plural is a candidate
+    (:func:`_plural_phrases`); only one, naming a thing of the household taxonomy that is no
+    animal, is the answer. Two ("the kids keep knocking the glasses over"), or one the taxonomy
+    does not know ("the babies") or that is alive ("the puppies"), leave it to the user: None.
     """
+    found = {phrase for clause in frame.context for phrase in _plural_phrases(clause)}
+    if len(found) != 1:
+        return None
+    (phrase,) = found
     taxonomy = household_taxonomy()
-    found: list[str] = []
-    for clause in frame.context:
-        words = clause.lower().replace(",", " ").split()
-        for start, word in enumerate(words):
-            if word not in DETERMINERS:
-                continue
-            phrase = words[start + 1 : start + 1 + _PHRASE_WORDS]
-            end = next((at for at, said in enumerate(phrase) if looks_plural(said)), None)
-            named = phrase[: end + 1] if end is not None else []
-            if named and taxonomy.type_named(" ".join(named)) and not DETERMINERS & set(named):
-                found.append(" ".join([word, *named]))
-    return found[0] if len(set(found)) == 1 else None
+    named = taxonomy.type_named(phrase)
+    alive = named is not None and "animal" in taxonomy.properties(named).flags
+    return phrase if named is not None and not alive else None
+
+
+def _plural_phrases(clause: str) -> list[str]:
+    """The noun phrases of ``clause`` opened by a determiner whose head looks plural.
+
+    The head is the first word of a few after the determiner that looks plural; one after
+    another word whose singular is a verb of the request grammar is that verb, not a head
+    ("the cat keeps sniffing": no plural phrase).
+    """
+    lexicon = request_words()
+    verbs = {words[0] for words in lexicon.verbs} | lexicon.other_verbs
+    words = clause.lower().replace(",", " ").split()
+    found = []
+    for start, word in enumerate(words):
+        if word not in DETERMINERS:
+            continue
+        phrase = words[start + 1 : start + 1 + _PHRASE_WORDS]
+        end = next((at for at, said in enumerate(phrase) if looks_plural(said)), None)
+        if end is None or DETERMINERS & set(phrase[:end]):
+            continue
+        if end and verbs & set(singular_forms(phrase[end])):
+            continue
+        found.append(" ".join([word, *phrase[: end + 1]]))
+    return found
 
 
 _PHRASE_WORDS: Final = 3

@@ -93,8 +93,8 @@ TOUCH_FLAGS = frozenset({"chemical", "heat_source"})
 "the pan on the hob" may be hot) and a substance on it ("the sponge in the bleach"); not from
 what it is beside ("the jar by the oven")."""
 
-CONTACT_WORDS = frozenset({"in", "on"})
-"""The place words that say a thing touches what follows (contained in it or resting on it)."""
+CONTACT_WORDS = frozenset({"in", "on", "over"})
+"""The place words that say a thing touches what follows (in it, on it, draped over it)."""
 
 CACHED_DESCRIPTIONS = 65_536
 """How many distinct descriptions :func:`safety_properties` remembers."""
@@ -251,12 +251,16 @@ def _contents_named(name: str) -> tuple[str, ...]:
 
 
 def _touching_named(name: str) -> frozenset[str]:
-    """The types of what a thing's name says it is in or on ("tray in the oven": ``Oven``)."""
+    """The types of what a thing's name says it is in or on, and what that is in or on.
+
+    "tray in the oven": ``Oven``; "lid on the pan on the hob": ``Pan`` and ``Stove``.
+    """
     words = name.lower().split()
     at = join_at(words)
     if at is None or words[at] not in CONTACT_WORDS:
         return frozenset()
-    return household_taxonomy().types_in(" ".join(words[at + 1 :]))
+    place = " ".join(words[at + 1 :])
+    return household_taxonomy().types_in(place) | _touching_named(place)
 
 
 def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:

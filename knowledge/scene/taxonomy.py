@@ -45,7 +45,7 @@ from typing import Final, Protocol
 from rdflib import OWL, RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
-from cogtree.knowledge.wording import PLACE_WORDS, join_at, singular_forms
+from cogtree.knowledge.wording import join_at, singular_forms
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
@@ -304,9 +304,10 @@ class Taxonomy:
         """The type ``name`` denotes: its label or synonym, else its longest known ending.
 
         After "of" the contents name the thing ("a bag of pretzels" -> ``Pretzels``, else
-        the head: "a bag of stuff" -> ``Bag``), up to where it is ("a bottle of bleach by
-        the sink" -> ``Bleach``); after "with", "for", "from" or "without" the
-        head does ("sponge with soap on it" -> ``Sponge``). "bottled iced tea" -> ``IcedTea``;
+        the head: "a bag of stuff" -> ``Bag``), up to the next join word ("a bottle of bleach
+        by the sink" -> ``Bleach``); after "with", "for", "from", "without" or a place word
+        only the head does ("sponge with soap on it" -> ``Sponge``; "antifreeze in the
+        bottle" -> None: where it is says not what it is). "bottled iced tea" -> ``IcedTea``;
         "the cups" -> ``Cup``; None when no ending is known. The word "toy" (or "plaything")
         before the ending makes the whole a toy ("a toy dog" is no dog); a kind of toy does not
         ("ball jar" is a jar, "game knife" a knife).
@@ -341,9 +342,8 @@ class Taxonomy:
         phrases = [words]
         if at is not None:
             head, rest = words[:at], words[at + 1 :]
-            placed = next((i for i, word in enumerate(rest) if word in PLACE_WORDS and i), None)
-            contents = rest[:placed]  # "bleach" of "bottle of bleach by the sink"
-            phrases = [contents, head] if words[at] == "of" else [head, words]
+            contents = rest[: join_at(rest)]  # "bleach" of "bottle of bleach by the sink"
+            phrases = [contents, head] if words[at] == "of" else [head]
         for phrase in phrases:
             for start in range(len(phrase)):
                 for form in _forms(phrase[start:]):

@@ -59,8 +59,12 @@ def test_the_context_says_what_it_is(text: str, said: str | None) -> None:
     ("text", "said"),
     [
         ("the cat keeps sniffing the tea lights, move them", "the tea lights"),
-        ("the kids keep knocking the glasses over, put them away", "the glasses"),  # a thing
-        ("the mugs and the glasses are dirty, wash them", None),  # two: a choice
+        ("the cat keeps sniffing the candles, move them", "the candles"),  # "keeps": a verb
+        ("the kids keep knocking the glasses over, put them away", None),  # two: a choice
+        ("the babies are crying near the lamps, move them", None),
+        ("the puppies are scared of the fireworks, move them", None),
+        ("the puppies are scared, move them", None),  # alive
+        ("the mugs and the glasses are dirty, wash them", None),
         ("my glass is empty, fill it", None),  # nothing plural
     ],
 )

@@ -52,6 +52,8 @@ def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
         (Descriptions(id="pan_3", type="Pan", label="pan"), False),
         (Descriptions(id="pan_3", type="Pan", label="pan", said=("the pan on the hob",)), True),
         (Descriptions(id="jar_6", label="jar by the oven"), False),
+        (Descriptions(id="lid_1", label="lid on the pan on the hob"), True),
+        (Descriptions(id="towel_3", label="towel over the radiator"), True),
         (Descriptions(id="knife_4", label="knife by the sink"), False),
     ],
 )

@@ -110,7 +110,7 @@ class Clause:
 
     def degree(self) -> bool:
         """Whether a degree follows the article at the cursor ("a bit closer", not "a bit of")."""
-        return self.word(1) in self.lexicon.degrees and self.word(2) != "of"
+        return self.word(1) in self.lexicon.degrees and self.word(2) in self.lexicon.comparatives
 
     def measure(self, at: int) -> int:
         """How many words ``at`` words on make a measure, its "of" and a determiner after it.

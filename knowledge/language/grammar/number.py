@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.wording import looks_plural
+from cogtree.knowledge.wording import join_at, looks_plural
 
 HEAP_WORDS: Final = frozenset(["stuff", "things", "bits"])
 """Heads that name a heap of things by the words before them ("the baking stuff")."""
@@ -37,6 +37,7 @@ def names_every(said: str, names: Iterable[str]) -> bool:
         return True
     if words[0] in lexicon.quantities - lexicon.any_one or words[0].isdigit():
         return False
+    words = words[: join_at(words)]  # "the scissors by the sink": the scissors
     head = words[-1]
     if head in HEAP_WORDS:
         return len(words) > 1 and words[-2] not in lexicon.determiners

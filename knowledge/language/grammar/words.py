@@ -56,6 +56,7 @@ class Words:
     determiners: frozenset[str]
     quantities: frozenset[str]
     degrees: frozenset[str]  # "a bit" of "a bit closer": how far, not what
+    comparatives: frozenset[str]  # "closer" of "a bit closer": where to, after a degree
     measures: frozenset[str]
     pronouns: frozenset[str]
     indefinites: frozenset[str]
@@ -257,6 +258,7 @@ def request_words() -> Words:
         repairs=phrase_set("repairs"),
         emphatics=phrase_set("emphatics"),
         degrees=word_set("degrees"),
+        comparatives=word_set("comparatives"),
         relatives=word_set("relatives"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
         comma_tags=frozenset(_phrase(tag) for tag in _list(tags, "after_comma")),
