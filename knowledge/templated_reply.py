@@ -155,6 +155,8 @@ def _render(turn: ReplyTurn, template: str, rows: Sequence[Mapping[str, str | No
             values[name] = clauses(column)
         elif turn.slots.get(name) not in (None, [], ""):
             values[name] = slot_said(turn, name, turn.slots[name])
+            if looks_plural(values[name]):
+                plural.add(name)
         else:
             return None
     try:

@@ -8,7 +8,7 @@ change here changes both.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Final
 
@@ -129,9 +129,9 @@ def compound_head(name: str) -> str | None:
     return words[-1] if len(words) > 1 else None
 
 
-def join_at(words: Sequence[str]) -> int | None:
-    """Where the first :data:`NAME_JOINS` word after the first word is ("jar *by* the window")."""
-    return next((at for at, word in enumerate(words) if word in NAME_JOINS and at), None)
+def join_at(words: Sequence[str], joins: Container[str] = NAME_JOINS) -> int | None:
+    """Where the first of ``joins`` after the first word is ("jar *by* the window")."""
+    return next((at for at, word in enumerate(words) if word in joins and at), None)
 
 
 def _named_words(phrase: str) -> list[str]:

@@ -26,9 +26,9 @@ cleaner" is a chemical; a tray labelled "foil tray" is metal.
   guess that only adds its what-it-is flags (never food or drink: secateurs are sharp). Its types,
   which may exempt a thing from a rule (cookware on a hob), are not taken, nor its typical
   material: the robot would say "the widget is metal" of a thing it knows nothing of.
-- **Where a name puts it**: a thing whose name says it is in or on a hot or chemical one
-  ("the tray in the oven", "the sponge in the bleach") takes that kind (:data:`TOUCH_FLAGS`);
-  what it is by or near does not make it so.
+- **Where a name puts it**: a thing whose name says it is in, on or over a hot or chemical
+  one ("the tray in the oven", "the sponge in the bleach", "the lid on the pan on the hob")
+  takes that kind (:data:`TOUCH_FLAGS`); what it is by or near does not make it so.
 - **What the user said** only adds: materials, and the flags that raise a hazard
   (:data:`RAISING_FLAGS`: "that's bleach" is a chemical; "the bleach bottle" holds one; "the
   sharp tin" is sharp; "the broken glass" is sharp when its material breaks or is unknown).
@@ -89,12 +89,16 @@ SUBSTANCE_FLAGS = frozenset({"chemical", "medicine"})
 is read from it."""
 
 TOUCH_FLAGS = frozenset({"chemical", "heat_source"})
-"""What a thing takes from what its name says it is in or on: heat ("the tray in the oven",
-"the pan on the hob" may be hot) and a substance on it ("the sponge in the bleach"); not from
-what it is beside ("the jar by the oven")."""
+"""What a thing takes from what its name says it is in, on or draped over: heat ("the tray in
+the oven", "the pan on the hob", "the towel over the radiator" may be hot) and a substance on
+it ("the sponge in the bleach"); not from what it is beside ("the jar by the oven")."""
 
 CONTACT_WORDS = frozenset({"in", "on", "over"})
 """The place words that say a thing touches what follows (in it, on it, draped over it)."""
+
+HOLDING_JOINS = ("with", "for", "from")
+"""Words after which a name says what a thing holds or is for ("jar with bleach", "tub for the
+pills", "bottle from the chemist's"): read for the chemical and medicine in it."""
 
 CACHED_DESCRIPTIONS = 65_536
 """How many distinct descriptions :func:`safety_properties` remembers."""
@@ -234,8 +238,9 @@ def _touched_kinds(names: Iterable[str]) -> set[str]:
 def _contents_named(name: str) -> tuple[str, ...]:
     """The types of what a thing's name says it holds.
 
-    The words before its name ("bleach" of "bleach bottle") and after "with" ("jar by the
-    window with weedkiller", every part of "jar with weedkiller and water"). Any named thing
+    The words before its name ("bleach" of "bleach bottle") and after "with", "for" or
+    "from" ("jar by the window with weedkiller", every part of "jar with weedkiller and water",
+    "thing for the bleach"). Any named thing
     counts, not only containers: a pot is cookware too, and a "pill pot" holds pills all the
     same.
     """
@@ -245,22 +250,28 @@ def _contents_named(name: str) -> tuple[str, ...]:
     named = words[:end]  # "bleach bottle" of "bleach bottle by the sink"
     head = taxonomy.type_named(" ".join(named)) if len(named) > 1 else None
     before = taxonomy.type_named(" ".join(named[:-1])) if head is not None else None
-    _, with_, after = f" {name.lower()} ".partition(" with ")
-    held = sorted(taxonomy.types_in(after)) if with_ and after.strip() else []
+    held = [
+        held
+        for join in HOLDING_JOINS
+        if (after := f" {name.lower()} ".partition(f" {join} ")[2].strip())
+        for held in sorted(taxonomy.types_in(after))
+    ]
     return tuple(filter(None, (before, *held)))
 
 
-def _touching_named(name: str) -> frozenset[str]:
-    """The types of what a thing's name says it is in or on, and what that is in or on.
+def _touching_named(name: str, contact: frozenset[str] = CONTACT_WORDS) -> frozenset[str]:
+    """The types of what a thing's name says it is in, on or over, and what that is in or on.
 
-    "tray in the oven": ``Oven``; "lid on the pan on the hob": ``Pan`` and ``Stove``.
+    "tray in the oven": ``Oven``; "lid on the pan on the hob": ``Pan`` and ``Stove``; "towel
+    over the radiator": ``Radiator``, but "mug on the shelf over the hob" no ``Stove``: a
+    thing on a shelf above the hob does not touch it.
     """
     words = name.lower().split()
     at = join_at(words)
-    if at is None or words[at] not in CONTACT_WORDS:
+    if at is None or words[at] not in contact:
         return frozenset()
     place = " ".join(words[at + 1 :])
-    return household_taxonomy().types_in(place) | _touching_named(place)
+    return household_taxonomy().types_in(place) | _touching_named(place, CONTACT_WORDS - {"over"})
 
 
 def _liquids_named(names: Iterable[str], *, vessel: bool) -> tuple[str, ...]:

@@ -45,7 +45,7 @@ from typing import Final, Protocol
 from rdflib import OWL, RDF, RDFS, Graph, Namespace, URIRef
 
 from cogtree.knowledge.scene.rdf_store import Term, TripleReader, load_turtle, new_graph
-from cogtree.knowledge.wording import join_at, singular_forms
+from cogtree.knowledge.wording import NAME_JOINS, join_at, singular_forms
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 TAXONOMY_PATH = Path(__file__).with_name("taxonomy") / "household.ttl"
@@ -342,7 +342,8 @@ class Taxonomy:
         phrases = [words]
         if at is not None:
             head, rest = words[:at], words[at + 1 :]
-            contents = rest[: join_at(rest)]  # "bleach" of "bottle of bleach by the sink"
+            # "bleach" of "bottle of bleach by the sink"; "milk of magnesia" whole
+            contents = rest[: join_at(rest, NAME_JOINS - {"of"})]
             phrases = [contents, head] if words[at] == "of" else [head]
         for phrase in phrases:
             for start in range(len(phrase)):

@@ -106,6 +106,7 @@ def test_usual_places_and_properties_inherit_from_the_category(taxonomy: Taxonom
         ("chest of drawers", "Dresser"),  # a whole name first (not the drawers it holds)
         ("a bottle of bleach by the sink", "Bleach"),  # the contents, up to where it is
         ("tub of pills for nan", "Medication"),  # up to any join word (was a bathtub)
+        ("bottle of milk of magnesia", "Bottle"),  # no milk: contents read whole
         ("antifreeze in the bottle", None),  # unknown, whatever it is in (was a bottle)
     ],
 )

@@ -35,6 +35,7 @@ from cogtree.knowledge.safety.thing_properties import Descriptions, safety_prope
         (Descriptions(id="rag_1", type="Rag", label="rag on the white spirit"), {"chemical"}),
         (Descriptions(id="bottle_5", label="bottle of bleach by the sink"), {"chemical"}),
         (Descriptions(id="jar_5", label="jar by the bleach"), set()),  # beside it: not on it
+        (Descriptions(id="thing_2", label="thing for the bleach"), {"chemical"}),
     ],
 )
 def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
@@ -54,6 +55,7 @@ def test_the_kinds_of_a_thing_are_the_union_of_its_descriptions(
         (Descriptions(id="jar_6", label="jar by the oven"), False),
         (Descriptions(id="lid_1", label="lid on the pan on the hob"), True),
         (Descriptions(id="towel_3", label="towel over the radiator"), True),
+        (Descriptions(id="mug_6", label="mug on the shelf over the hob"), False),
         (Descriptions(id="knife_4", label="knife by the sink"), False),
     ],
 )

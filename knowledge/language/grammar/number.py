@@ -41,6 +41,6 @@ def names_every(said: str, names: Iterable[str]) -> bool:
     head = words[-1]
     if head in HEAP_WORDS:
         return len(words) > 1 and words[-2] not in lexicon.determiners
-    if words[0] in lexicon.any_one or "of" in words or not looks_plural(" ".join(words)):
+    if words[0] in lexicon.any_one or not looks_plural(" ".join(words)):
         return False
     return all(head not in _WORD.findall(name.lower())[-1:] for name in names)
