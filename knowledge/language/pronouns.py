@@ -25,7 +25,7 @@ from typing import Final, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
+from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS, tokens
 from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
@@ -186,7 +186,7 @@ def _plural_phrases(clause: str) -> list[str]:
     """
     lexicon = request_words()
     verbs = {words[0] for words in lexicon.verbs} | lexicon.other_verbs
-    words = clause.lower().replace(",", " ").split()
+    words = [word.text for word in tokens(clause) if word.text.isalpha()]
     found = []
     for start, word in enumerate(words):
         if word not in DETERMINERS:

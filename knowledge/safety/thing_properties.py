@@ -239,10 +239,9 @@ def _contents_named(name: str) -> tuple[str, ...]:
     """The types of what a thing's name says it holds.
 
     The words before its name ("bleach" of "bleach bottle") and after "with", "for" or
-    "from" ("jar by the window with weedkiller", every part of "jar with weedkiller and water",
-    "thing for the bleach"). Any named thing
-    counts, not only containers: a pot is cookware too, and a "pill pot" holds pills all the
-    same.
+    "from" (:data:`HOLDING_JOINS`: "jar by the window with weedkiller", every part of "jar
+    with weedkiller and water", "thing for the bleach"). Any named thing counts, not only
+    containers: a pot is cookware too, and a "pill pot" holds pills all the same.
     """
     taxonomy = household_taxonomy()
     words = name.lower().split()

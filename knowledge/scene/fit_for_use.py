@@ -52,7 +52,7 @@ from typing import Final
 
 from cogtree.knowledge.scene.scene_models import UNOWNED_NOTE, Candidate
 from cogtree.knowledge.scene.taxonomy import DRINK, FOOD, Taxonomy, household_taxonomy
-from cogtree.knowledge.wording import NAME_JOINS, PLACE_WORDS
+from cogtree.knowledge.wording import PLACE_WORDS, join_at
 
 UNFIT_STATES: Final = frozenset(
     [
@@ -146,7 +146,7 @@ def _whose(candidate: Candidate) -> frozenset[str]:
     """
     taxonomy = household_taxonomy()
     words = _WORD.findall(candidate.label.lower())
-    before = next((i for i, word in enumerate(words) if word in NAME_JOINS), len(words))
+    before = join_at(words) or len(words)
     own = candidate.type or ""
     names = {name.lower() for name in (taxonomy.label(own), *taxonomy.synonyms(own))}
     start = max(before - 1, 0)
@@ -162,8 +162,7 @@ def named_part(label: str) -> str:
     the lamp by the window.
     """
     words = label.split()
-    cut = next((i for i, word in enumerate(words) if word.lower() in PLACE_WORDS), None)
-    return " ".join(words[:cut]) if cut else label
+    return " ".join(words[: join_at([word.lower() for word in words], PLACE_WORDS)])
 
 
 def any_will_do(
