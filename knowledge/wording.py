@@ -108,6 +108,40 @@ PLACE_WORDS: Final = frozenset(
 NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
 """Words after which a thing's name says no more of what it is."""
 
+DETERMINERS: frozenset[str] = frozenset(
+    {"the", "a", "an", "some", "this", "that", "these", "those"}
+    | {"my", "your", "his", "her", "its", "our", "their"}
+)
+"""Articles, demonstratives and possessives: a phrase they open needs no other article."""
+
+
+INNER_OUTER_WORDS: Final = frozenset({"outside", "inside", "underside", "exterior", "interior"})
+"""Words for a side of a thing that never name a thing themselves: "wipe the outside" is
+the outside of a thing the context names, as "it" would be."""
+
+REGION_WORDS: Final = INNER_OUTER_WORDS | {
+    "top", "bottom", "front", "back", "side", "sides", "edge", "rim", "surface",
+}  # fmt: skip
+"""Words for a part of a thing's surface or space: before "of" they say where on the thing,
+and the phrase names the whole ("the outside of the toaster", "the top of the wardrobe")."""
+
+
+def whole_named(words: Sequence[str]) -> list[str]:
+    """``words`` (lowercase) without the region they open with and its "of": the whole thing.
+
+    "the outside of the toaster" -> "the toaster" (:data:`REGION_WORDS`). Only a region said
+    first (after determiners) counts: "the top shelf" and "the kitchen top of ..." are left as
+    they are.
+    """
+    words = list(words)
+    at = next((i for i, word in enumerate(words) if word not in DETERMINERS), None)
+    if at is None or words[at] not in REGION_WORDS or words[at + 1 : at + 2] != ["of"]:
+        return words
+    rest = words[at + 2 :]
+    if all(word in DETERMINERS for word in rest):  # "the bottom of the": no whole said
+        return words
+    return [*(words[:at] if rest[0] not in DETERMINERS else []), *rest]
+
 
 def head_word(phrase: str) -> str:
     """The word a noun phrase names its thing by, lowercase: the last before a name join.
@@ -136,15 +170,8 @@ def join_at(words: Sequence[str], joins: Container[str] = NAME_JOINS) -> int | N
 
 def _named_words(phrase: str) -> list[str]:
     """The lowercase words of ``phrase`` before its name join (:func:`join_at`)."""
-    words = phrase.lower().split()
+    words = whole_named(phrase.lower().split())
     return words[: join_at(words)]
-
-
-DETERMINERS: frozenset[str] = frozenset(
-    {"the", "a", "an", "some", "this", "that", "these", "those"}
-    | {"my", "your", "his", "her", "its", "our", "their"}
-)
-"""Articles, demonstratives and possessives: a phrase they open needs no other article."""
 
 
 def with_the(noun: str) -> str:

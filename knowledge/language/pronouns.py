@@ -30,7 +30,7 @@ from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.scene.needs import needed_state
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import DETERMINERS, looks_plural, singular_forms
+from cogtree.knowledge.wording import DETERMINERS, REGION_WORDS, looks_plural, singular_forms
 
 THING_PRONOUNS: Final = frozenset(["it", "them", "that", "this"])
 """Pronouns that stand for a thing said before ("wipe the tray, then set the cup on it")."""
@@ -107,6 +107,7 @@ def people_meant(
 _IT = "|".join(sorted(THING_PRONOUNS - PLURAL_PRONOUNS))
 _SUBJECT = "|".join(sorted(SUBJECT_PRONOUNS))
 _INDEFINITE = "|".join(sorted(request_words().indefinites))
+_REGION = rf"(?:(?:{'|'.join(sorted(REGION_WORDS))})\s+of\s+(?:the|that|this|my|our)\s+)?"
 CONTEXT_SUBJECT: Final = re.compile(
     rf"^(?:(?:{_IT}|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
     r"has gone|went|got)\s+"
@@ -114,7 +115,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"(?P<quality>[a-z-]+)"
     rf"|(?:{_IT}|this one|that one)\s+"
     r"(?P<need>(?:needs|wants)\s+(?:(?:to|be|a|an|some|good)\s+)*(?P<done>[a-z]+))"
-    r"|(?P<subject>(?:the|my|that|this)\s+[a-z'-]+(?:\s+[a-z'-]+){0,2}?)"
+    rf"|(?P<subject>(?:the|my|that|this)\s+{_REGION}[a-z'-]+(?:\s+[a-z'-]+){{0,2}}?)"
     r"(?:\s+(?:is|was|looks|seems)|'s(?!(?:\s+[a-z-]+){1,2}\s+(?:is|was|looks|seems)\b))"
     rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     rf"\s+(?:{_IT})"
@@ -122,7 +123,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     rf"|(?:i|we)\s+(?:need|want)\s+(?:{_INDEFINITE})\s+(?:from|in|inside|out\s+of)"
     r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
     r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
-    r"\s+(?P<spot>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2}))"
+    rf"\s+(?P<spot>(?:the|that|this|my|our)\s+{_REGION}[a-z-]+(?:\s+[a-z-]+){{0,2}}))"
     r"\b",
     re.IGNORECASE,
 )
@@ -133,7 +134,8 @@ a drink), by what it needs ("it needs washing" -> needs washing: a dirty thing,
 dusting: a thing to dust with; :func:`knowledge.wording.verb_bases` turns the verb into
 what the taxonomy says) or by what holds a thing the speaker needs ("I need something from
 that drawer" -> that drawer) or where something is spilt or lies ("there is jam all over the
-table" -> the table)."""
+table" -> the table). A region before the thing is read with it ("there's gunk on the bottom
+of the iron" -> the bottom of the iron: the iron, :func:`knowledge.wording.whole_named`)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:

@@ -28,6 +28,7 @@ from cogtree.knowledge.language.grammar.clause import (
     Word,
     bare_word,
     closes_on_purpose,
+    gerund_base,
     longest,
     tokens,
 )
@@ -46,7 +47,7 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import head_word, verb_bases
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
@@ -179,11 +180,12 @@ def _parse(text: str) -> RequestFrame:
     context: list[str] = []
     clauses = _clauses(tokens(as_read(text)), lexicon)
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
-    for number, clause in enumerate(clauses):
+    before = ""  # what the clause before said, when it went to the context
+    for clause in clauses:
         step = _read_clause(clause, lexicon, bare_want=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
-        if step.purpose and not step.objects and context and len(steps) + len(context) == number:
+        if step.purpose and not step.objects and context and context[-1] == before:
             context[-1] += f" to {step.text}"  # "the toast's about to pop": said of the toast
         elif step.action or step.unsupported or step.verb:
             steps.append(step)
@@ -192,6 +194,7 @@ def _parse(text: str) -> RequestFrame:
             steps[-1] = replace(last, objects=(*last.objects, *step.objects))
         elif step.text:
             context.append(step.text)
+        before = step.text
     if any(step.means for step in steps):
         # "warm my lunch by setting the box on the hob": the means is what to do, the rest why
         context += [step.text for step in steps if not step.means]
@@ -214,9 +217,9 @@ def _bare_want(clause: Sequence[Word], lexicon: Words) -> bool:
     words = [word.text for word in clause]
     if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
         return False
-    if words[0] in ("which", "what", "whichever"):
-        return False
-    if any(longest(clause, index, lexicon.verbs) for index in range(len(clause))):
+    if words[0] in ("which", "what", "whichever") or any(
+        longest(clause, index, lexicon.verbs) for index in range(len(clause))
+    ):
         return False
     if _placement_statement(Clause(clause, lexicon)) is not None:
         return False  # "the towels belong behind the door": a statement of where a thing goes
@@ -253,7 +256,7 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             clauses.append([])
             index += sequencer
             continue
-        base = _gerund(words, index + 1, lexicon) if word.text == "by" else None
+        base = gerund_base(words, index + 1, lexicon) if word.text == "by" else None
         if base is not None and clauses[-1]:
             clauses.append([word, Word(base, words[index + 1].said)])  # "by setting": a means
             index += 2
@@ -337,14 +340,6 @@ def _ends_modal(words: list[Word], index: int, lexicon: Words) -> bool:
         and tuple(word.text for word in words[index + 1 - len(modal) : index + 1]) == modal
         for modal in lexicon.statement_modals
     )
-
-
-def _gerund(words: list[Word], index: int, lexicon: Words) -> str | None:
-    """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
-    if index >= len(words) or not words[index].text.endswith("ing"):
-        return None
-    heads = {verb[0] for verb in lexicon.verbs}
-    return next((base for base in verb_bases(words[index].text) if base in heads), None)
 
 
 def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
@@ -888,6 +883,7 @@ def _noun_phrase(
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
+    pronoun |= [head] == words and head in INNER_OUTER_WORDS  # "the outside": of what "it" is
     return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
                         quantity=quantity, negated=negated, alternative=alternative,
                         pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip

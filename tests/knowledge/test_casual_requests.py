@@ -300,6 +300,13 @@ def test_a_to_clause_after_a_statement_is_part_of_it(text: str, said_beside: str
     assert said_beside in frame.context
 
 
+def test_a_to_clause_after_a_request_is_its_purpose_whatever_was_said_before() -> None:
+    """Checked to fail before: "to go over the cake" joined the statement two clauses back."""
+    frame = parse_request("the wasps are coming - bring me the cover to go over the cake")
+    assert frame.context == ("the wasps are coming",)
+    assert [step.purpose for step in frame.steps] == [False, True]
+
+
 def test_a_heap_named_by_its_kind_is_no_pronoun() -> None:
     """Checked to fail before: 'the gardening stuff' was a pronoun, so no task took it."""
     step = only_step("put the gardening stuff in the shed")

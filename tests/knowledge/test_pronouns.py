@@ -47,6 +47,9 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
         ("This one needs mending. Hand it to me.", "needs mending"),
         ("It needs a new lid. Hand it to me.", None),  # a lid undoes no state: says nothing
         ("the mug's dirty, wipe it", "the mug"),
+        # a region is read with its thing (failed before: "the bottom of the")
+        ("there's gunk on the bottom of the iron, wipe it", "the bottom of the iron"),
+        ("the outside of the oven is filthy, wipe it", "the outside of the oven"),
         # a possessor is no antecedent: the bowl is what is dry, not the cat
         ("the dog's water bowl is bone dry, can you top it up?", "the dog's water bowl"),
     ],

@@ -97,6 +97,14 @@ def test_a_plural_type_name_is_said_in_the_singular_too(kitchen: SceneGraph) -> 
     assert "short" not in named  # an adjective is no singular of shorts
 
 
+def test_a_region_of_a_thing_names_the_thing(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "the outside of the fridge" matched nothing ("outside" is no
+    word of any thing's)."""
+    assert ids(kitchen, "the outside of the fridge") == ["fridge"]
+    assert ids(kitchen, "the tumbler on the top of the table") == ["tumbler"]
+    assert ids(kitchen, "the blue mug off the front of the counter") == ["mug_blue"]
+
+
 def test_a_person_goes_by_who_they_are_to_the_user(kitchen: SceneGraph) -> None:
     """Checked to fail before: "Dad" named nobody (the relation was not in the belief)."""
     assert kitchen.index.named("dad") == {"arthur"}

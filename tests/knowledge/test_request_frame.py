@@ -526,6 +526,15 @@ def test_its_door_opens_or_closes_the_thing_it_stands_for() -> None:
     assert not only_step("bring me its lid").objects[0].pronoun  # fetching the lid itself
 
 
+def test_a_region_of_a_thing_names_the_thing_and_alone_stands_for_it() -> None:
+    """Checked to fail before: "the outside" was a thing of its own, headed "outside"."""
+    [outside] = only_step("I've unplugged the toaster - wipe down the outside").objects
+    assert outside.pronoun  # the outside of what the context names, as "it" would be
+    [whole] = only_step("wipe down the outside of the toaster").objects
+    assert (whole.head, whole.pronoun) == ("toaster", False)
+    assert not only_step("bring me my top").objects[0].pronoun  # a top may be worn
+
+
 def test_split_verb_before_a_tool() -> None:
     step = only_step("give the hob a wipe with the sponge")
     assert (step.action, objects(step)) == ("wipe", ["the hob"])

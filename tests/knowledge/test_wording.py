@@ -9,6 +9,7 @@ from cogtree.knowledge.wording import (
     clauses,
     clip,
     counted,
+    head_word,
     id_words,
     joined,
     looks_plural,
@@ -16,6 +17,7 @@ from cogtree.knowledge.wording import (
     singular,
     singular_forms,
     verb_bases,
+    whole_named,
     with_the,
 )
 
@@ -158,3 +160,19 @@ def test_id_words_spells_an_identifier_out() -> None:
     assert id_words("CerealsContainingGluten") == "cereals containing gluten"
     assert id_words("PlaceRelative") == "place relative"
     assert id_words(" cup2Go ") == "cup2 go"
+
+
+@pytest.mark.parametrize(
+    ("phrase", "whole", "head"),
+    [
+        ("the outside of the toaster", ["the", "toaster"], "toaster"),
+        ("top of the wardrobe", ["the", "wardrobe"], "wardrobe"),
+        ("the back of my car", ["my", "car"], "car"),
+        ("the top shelf", ["the", "top", "shelf"], "shelf"),  # a region word as a modifier
+        ("a bottle of milk", ["a", "bottle", "of", "milk"], "bottle"),  # no region
+        ("the bottom of the", ["the", "bottom", "of", "the"], "bottom"),  # no whole said
+    ],
+)
+def test_a_region_of_a_thing_names_the_whole(phrase: str, whole: list[str], head: str) -> None:
+    assert whole_named(phrase.split()) == whole
+    assert head_word(phrase) == head

@@ -16,6 +16,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
+from cogtree.knowledge.wording import verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
@@ -162,6 +163,14 @@ class Clause:
         """Whether what happened to a thing asked after starts here ("... end up in?")."""
         size = self.match(self.lexicon.where_endings)
         return bool(size) and self.closes(size)
+
+
+def gerund_base(words: Sequence[Word], index: int, lexicon: Words) -> str | None:
+    """The base form of the verb of the lexicon whose -ing form is at ``index``; else None."""
+    if index >= len(words) or not words[index].text.endswith("ing"):
+        return None
+    heads = {verb[0] for verb in lexicon.verbs}
+    return next((base for base in verb_bases(words[index].text) if base in heads), None)
 
 
 def bare_word(word: str, lexicon: Words) -> bool:

@@ -8,6 +8,8 @@ Parsing is deterministic and lexical (:mod:`.resolution` does the matching):
   is the flavour ("a lime-flavoured soda" is a lime soda).
 - A negation ("a snack, but not the crisps", "any fruit except the lemon or the grapes")
   splits off what is excluded (:func:`split_negation`).
+- A region a phrase opens with names the whole ("the outside of the toaster" is the toaster:
+  :func:`~knowledge.wording.whole_named`).
 - The first place preposition (in, on, inside, at, from, off, by, out of) splits the
   description into the thing and the place it is in or on, and the place is itself a
   description ("the mug on the table in the kitchen" nests twice; "the towel off the sofa").
@@ -23,13 +25,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
-from cogtree.knowledge.wording import singular_forms, verb_bases
+from cogtree.knowledge.wording import singular_forms, verb_bases, whole_named
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
     "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
     "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
+    "his", "her", "their", "its", "our", "your",
 ])  # fmt: skip
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
@@ -39,6 +42,10 @@ soda that is typically lime); they need no match themselves ("a flavoured drink"
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""
+
+OTHERS_POSSESSIVES = frozenset(["his", "her", "their", "its", "our", "your"])
+"""Possessive determiners of someone else: they need no match, and a thing someone other than
+the speaker owns is preferred (:mod:`.resolution`: "his bowl" is the bowl the boy owns)."""
 
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
@@ -71,6 +78,9 @@ class Phrase:
     """The words naming one thing, in order; ``content`` holds the positions that need a match."""
 
     words: tuple[str, ...]
+    possessors: frozenset[str] = frozenset()
+    """The words said with "'s" ("leo" of "Leo's cereal"): whose the thing is, or a kind of it
+    ("the dog's bowl")."""
 
     @property
     def content(self) -> frozenset[int]:
@@ -141,16 +151,28 @@ class Description:
     def parse(cls, text: str) -> Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
-        words = [_strip_possessive(word) for word in WORD.findall(normalised)]
-        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
+        said = WORD.findall(normalised)
+        words = [_strip_possessive(word) for word in said]
+        possessors = frozenset(_strip_possessive(word) for word in said if word.endswith("'s"))
+        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))), possessors)
 
     @classmethod
-    def _from_words(cls, words: list[str]) -> Description:
+    def _from_words(cls, words: list[str], possessors: frozenset[str]) -> Description:
+        words = whole_named(words)  # "the top of the wardrobe" is the wardrobe
         for index, word in enumerate(words):
             if word in PLACE_PREPOSITIONS:
-                place = cls._from_words(words[index + 1 :])
-                return cls(Phrase(tuple(words[:index])), preposition=word, place=place)
-        return cls(Phrase(tuple(words)))
+                place = cls._from_words(words[index + 1 :], possessors)
+                thing = Phrase(tuple(words[:index]), possessors & {*words[:index]})
+                return cls(thing, preposition=word, place=place)
+        return cls(Phrase(tuple(words), possessors & {*words}))
+
+    def without_possessors(self) -> Description:
+        """The description without the words its thing was said with "'s".
+
+        "cereal" of "Leo's cereal": for when nothing the possessor owns fits.
+        """
+        words = tuple(word for word in self.thing.words if word not in self.thing.possessors)
+        return Description(Phrase(words), self.preposition, self.place)
 
     def __str__(self) -> str:
         if self.place is None:
@@ -201,6 +223,17 @@ def _places(tail: list[str]) -> bool:
 SOURCES: Final = (["from"], ["out", "of"])
 """What opens where a thing is taken from after a use's verb; "on", "in", "off" or "out" alone
 are a particle or say where it is used ("to put on my feet", "to put out the fire")."""
+
+
+def place_starts(text: str) -> int:
+    """Where in ``text`` the place its thing is said to be in begins (its length: none).
+
+    "the towel rail in the bathroom" -> the offset of "in": what follows says where the thing
+    is, and names no thing that is it (the first of :data:`PLACE_PREPOSITIONS`, as
+    :meth:`Description.parse` splits it).
+    """
+    found = re.search(rf"\b(?:{'|'.join(sorted(PLACE_PREPOSITIONS))})\b", text.lower())
+    return found.start() if found else len(text)
 
 
 def _strip_possessive(word: str) -> str:
