@@ -107,6 +107,10 @@ def people_meant(
 _IT = "|".join(sorted(THING_PRONOUNS - PLURAL_PRONOUNS))
 _SUBJECT = "|".join(sorted(SUBJECT_PRONOUNS))
 _INDEFINITE = "|".join(sorted(request_words().indefinites))
+_NOT_NAMES = "|".join(sorted({
+    *THING_PRONOUNS, *SUBJECT_PRONOUNS, "there", "here", "what", "who", "where", "when", "how",
+    "let", "one", "everything", "nothing", "something", "everyone", "nobody", "somebody",
+}))  # fmt: skip
 _REGION = rf"(?:(?:{'|'.join(sorted(REGION_WORDS))})\s+of\s+(?:the|that|this|my|our)\s+)?"
 CONTEXT_SUBJECT: Final = re.compile(
     rf"^(?:(?:{_IT}|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
@@ -117,6 +121,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"(?P<need>(?:needs|wants)\s+(?:(?:to|be|a|an|some|good)\s+)*(?P<done>[a-z]+))"
     rf"|(?P<subject>(?:the|my|that|this)\s+{_REGION}[a-z'-]+(?:\s+[a-z'-]+){{0,2}}?)"
     r"(?:\s+(?:is|was|looks|seems)|'s(?!(?:\s+[a-z-]+){1,2}\s+(?:is|was|looks|seems)\b))"
+    rf"|(?!(?:{_NOT_NAMES})'s)(?P<bare>[a-z-]+)'s\s+(?:[a-z]+ing|gone|got)\b"
     rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     rf"\s+(?:{_IT})"
     rf"|(?:{_SUBJECT})\b.*\buse\s+(?:{_IT})\s+(?:for|to)\s+(?P<use>[a-z]+)"
@@ -127,15 +132,15 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"\b",
     re.IGNORECASE,
 )
-"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by
-naming it ("the mug is dirty" -> the mug), by what was done with it ("I drank it" -> drank:
-a drink), by what it needs ("it needs washing" -> needs washing: a dirty thing,
-:mod:`knowledge.scene.needs`) or by what it is used for ("we use it for dusting" ->
-dusting: a thing to dust with; :func:`knowledge.wording.verb_bases` turns the verb into
-what the taxonomy says) or by what holds a thing the speaker needs ("I need something from
-that drawer" -> that drawer) or where something is spilt or lies ("there is jam all over the
-table" -> the table). A region before the thing is read with it ("there's gunk on the bottom
-of the iron" -> the bottom of the iron: the iron, :func:`knowledge.wording.whole_named`)."""
+"""A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by naming it
+("the mug is dirty" -> the mug; "fryer's running low" -> fryer), by what was done with it ("I
+drank it" -> drank: a drink), by what it needs ("it needs washing" -> needs washing: a dirty
+thing, :mod:`knowledge.scene.needs`) or by what it is used for ("we use it for dusting" ->
+dusting: a thing to dust with; :func:`knowledge.wording.verb_bases` turns the verb into what the
+taxonomy says) or by what holds a thing the speaker needs ("I need something from that drawer"
+-> that drawer) or where something is spilt or lies ("there is jam all over the table" -> the
+table). A region before the thing is read with it ("there's gunk on the bottom of the iron" ->
+the bottom of the iron: the iron, :func:`knowledge.wording.whole_named`)."""
 
 
 def context_referent(frame: RequestFrame) -> str | None:
@@ -152,6 +157,7 @@ def context_referent(frame: RequestFrame) -> str | None:
     return (
         match.group("quality")
         or match.group("subject")
+        or match.group("bare")
         or match.group("act")
         or match.group("need")
         or match.group("use")

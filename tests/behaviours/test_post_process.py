@@ -15,7 +15,6 @@ from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.evaluation.scenarios.hazard_set import HAZARD_WORLDS
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.slot_values import normalised, quantity
-from cogtree.knowledge.scene.referents.description import place_starts
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.knowledge.understanding.turn_state import IntentFrame, IntentStep, SlotResolution
 from cogtree.knowledge.worker_pool import WorkerPool
@@ -468,29 +467,6 @@ LAUNDRY = (
     cog:on :ledge .
 """
 )
-
-
-def test_the_place_a_thing_is_said_to_be_in_names_no_thing_to_move(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    workers: WorkerPool,
-) -> None:
-    """Checked to fail before: with the thing itself only a guess, the fallback took the room
-    its place names ("the hand one in the utility room" -> the utility room) as where to go."""
-    said = "the hand one in the utility room"
-    intent = IntentFrame(
-        domain="household",
-        task="Bring",
-        slots={"object": "the dirty hand towel", "destination": said},
-        said=[f"put the dirty hand towel on {said}"],
-    )
-    with SceneGraph.from_turtle_text(LAUNDRY, source="test scene") as scene:
-        handles = {"scene_graph": scene, "workers": workers}
-        run(blackboard, make_llm, registry, intent, handles=handles)
-    assert resolved(blackboard)["destination"].ids == []
-    assert place_starts(said) == len("the hand one ")
-    assert place_starts("the hand one") == len("the hand one")
 
 
 @pytest.mark.parametrize(

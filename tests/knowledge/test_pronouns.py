@@ -50,6 +50,11 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
         # a region is read with its thing (failed before: "the bottom of the")
         ("there's gunk on the bottom of the iron, wipe it", "the bottom of the iron"),
         ("the outside of the oven is filthy, wipe it", "the outside of the oven"),
+        # a thing named with no determiner before "'s" and a verb (failed before: None)
+        ("milk's gone off, bin it", "milk"),
+        ("fryer's running a bit low, top it up", "fryer"),
+        ("he's gone out, lock it", None),  # a person, not a thing
+        ("what's going on? bin it", None),
         # a possessor is no antecedent: the bowl is what is dry, not the cat
         ("the dog's water bowl is bone dry, can you top it up?", "the dog's water bowl"),
     ],

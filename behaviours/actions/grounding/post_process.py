@@ -43,7 +43,6 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
-from cogtree.knowledge.scene.referents.description import place_starts
 from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -481,8 +480,7 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
 
     Every node with the name counts: "Alex" for two people named Alex is ambiguous. A name
-    said as an owner ("Jordan's") names whose the thing is, not the thing; a name in the place
-    it is said to be in ("the towel rail in the bathroom") where it is, not the thing.
+    said as an owner ("Jordan's") names whose the thing is, not the thing.
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
     (type, colour, owner), not the names of people or of single pieces of furniture.
@@ -490,12 +488,9 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     if lexicon is None:
         return []
     named: list[str] = []
-    place = place_starts(item)
     for mention in lexicon.find(item):
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
-        if mention.start >= place:
-            continue  # "in the bathroom": where the thing is
         for node in lexicon.claimants(mention.text) or [mention.id]:
             if not node.startswith(TYPE_PREFIX) and node not in named:
                 named.append(node)

@@ -225,17 +225,6 @@ SOURCES: Final = (["from"], ["out", "of"])
 are a particle or say where it is used ("to put on my feet", "to put out the fire")."""
 
 
-def place_starts(text: str) -> int:
-    """Where in ``text`` the place its thing is said to be in begins (its length: none).
-
-    "the towel rail in the bathroom" -> the offset of "in": what follows says where the thing
-    is, and names no thing that is it (the first of :data:`PLACE_PREPOSITIONS`, as
-    :meth:`Description.parse` splits it).
-    """
-    found = re.search(rf"\b(?:{'|'.join(sorted(PLACE_PREPOSITIONS))})\b", text.lower())
-    return found.start() if found else len(text)
-
-
 def _strip_possessive(word: str) -> str:
     return word[:-2] if word.endswith("'s") and len(word) > 2 else word
 
