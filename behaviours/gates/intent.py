@@ -42,7 +42,6 @@ from cogtree.knowledge.understanding.frame_tasks import (
     doable_tasks,
     one_per_thing,
     step_task,
-    talked_about,
     task_key,
     with_referent,
 )
@@ -54,7 +53,7 @@ from cogtree.knowledge.understanding.intent_matching import (
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.lexicon_book import scene_names
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
-from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in
+from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in, talked_about
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,
@@ -426,7 +425,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             self._notes.append(f"the answer completes step {focus + 1} of the request")
         if self._earlier is not None and task is not None:
             said = [*self._earlier.said, *said]
-        self._remember_what_was_talked_about()
+        self._remember_what_was_talked_about(task)
         frame = IntentFrame(
             domain=domain_name,
             task=task,
@@ -442,8 +441,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         self.blackboard.set(self.intent_key, frame)
         return Status.SUCCESS
 
-    def _remember_what_was_talked_about(self) -> None:
-        """Add what this request named to what was talked about, most recent first.
+    def _remember_what_was_talked_about(self, task: str | None) -> None:
+        """Add what this request named (read as ``task``) to what was talked about, latest first.
 
         "it" in the next request takes the first; what "it" stood for in this one stays first.
         """
@@ -451,9 +450,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         if domain is None:
             return
         now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
-        before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
-        if before is None:
-            before = TalkedAbout()
+        before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout) or TalkedAbout()
         carried = self._earlier.things[:1] if self._earlier is not None else []
         things = [*carried, *now.things, *before.things]
         self.blackboard.set(
@@ -462,6 +459,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 said=[*before.said, *now.said][-REMEMBERED:],
                 things=list(dict.fromkeys(things))[:REMEMBERED],
                 people=list(dict.fromkeys([*now.people, *before.people]))[:REMEMBERED],
+                task=task,
             ),
         )
 

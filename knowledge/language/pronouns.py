@@ -52,7 +52,7 @@ class TalkedAbout(BaseModel):
     """What a turn talked about: the words that named things and people, in order of mention.
 
     ``said`` holds the utterances the words come from, so a slot filled with them in a later
-    turn is still grounded in what the user said.
+    turn is still grounded in what the user said; ``task``: what the last request was read as.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -60,6 +60,7 @@ class TalkedAbout(BaseModel):
     said: list[str] = Field(default_factory=list)
     things: list[str] = Field(default_factory=list)
     people: list[str] = Field(default_factory=list)
+    task: str | None = None
 
 
 T = TypeVar("T")

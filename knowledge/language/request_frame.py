@@ -72,6 +72,7 @@ class Step:
     thing ("I need something from that drawer"); it is a step only when the request asks for nothing
     else. ``means``: the clause opened with "by" and a verb's -ing form says how to do the step
     before ("warm the soup by setting the pot on the hob"): that is what the robot is asked to do.
+    ``bare``: the request is a thing said alone ("the reading ones", "a biscuit please").
     """
 
     text: str
@@ -88,6 +89,7 @@ class Step:
     purpose: bool = False
     statement: bool = False
     means: bool = False
+    bare: bool = False
 
     @property
     def wanted(self) -> tuple[ObjectPhrase, ...]:
@@ -182,7 +184,7 @@ def _parse(text: str) -> RequestFrame:
     bare = len(clauses) == 1 and not text.rstrip().endswith("?") and _bare_want(clauses[0], lexicon)
     before = ""  # what the clause before said, when it went to the context
     for clause in clauses:
-        step = _read_clause(clause, lexicon, bare_want=bare)
+        step = replace(_read_clause(clause, lexicon, bare_want=bare), bare=bare)
         if clause[0].text == "by" and step.action:
             step = replace(step, means=True)
         if step.purpose and not step.objects and context and context[-1] == before:

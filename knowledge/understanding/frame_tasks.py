@@ -53,6 +53,7 @@ from cogtree.knowledge.language.request_frame import (
 )
 from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
+from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
 
@@ -431,29 +432,6 @@ PLACING: Final = "place"
 """The capability of put / place / move: a place to put the thing is the point of the request."""
 
 
-def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
-    """The things and people ``utterance`` names, through the pack's scene lexicons."""
-    people_lexicons = [
-        lexicons[name]
-        for name, spec in pack.manifest.lexicons.items()
-        if spec.scene == ["people"] and name in lexicons
-    ]  # asked about each mention: listing their ids costs the size of the household
-    scene = {
-        name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
-    }
-    mentions = sorted(
-        (mention for name in sorted(scene) for mention in lexicons[name].find(utterance)),
-        key=lambda mention: (mention.start, -mention.end),
-    )
-    things: dict[str, str] = {}
-    people: dict[str, str] = {}
-    for mention in mentions:
-        found = people if any(mention.id in known for known in people_lexicons) else things
-        if mention.id not in things and mention.id not in people:
-            found[mention.id] = mention.text
-    return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))
-
-
 def with_referent(
     found: StepTask,
     step: Step,
@@ -474,7 +452,8 @@ def with_referent(
     pronoun resolver (:func:`~knowledge.language.pronouns.antecedent`) picks among what they
     named: the first thing (a person, for "her" / "him") that the step does not name already;
     the task's ``said_before`` lists the utterances those words come from. A slot the step
-    filled itself is never changed.
+    filled itself is never changed. A thing said alone that so takes an earlier thing asks
+    for more of the earlier request's task when its slots fit it (:func:`_continued`).
     """
     fields = list(pack.schema_for(found.task).model_fields)
     theme, destination = _theme_and_destination(fields, step)
@@ -512,12 +491,28 @@ def with_referent(
                 missing.remove(slot)
                 notes.append(f"{phrase.text!r} is {thing!r}, talked about before")
                 said_before = tuple(earlier.said)
+    task = _continued(found.task, step, slots, pack, earlier) if said_before else found.task
+    if task != found.task:
+        notes.append(f"said alone, it is more of the earlier {task}")
     if not notes:
         return found
-    reason = f"{found.reason}; {'; '.join(notes)}"
+    reason, missed = f"{found.reason}; {'; '.join(notes)}", tuple(missing)
     return replace(
-        found, slots=slots, missing=tuple(missing), reason=reason, said_before=said_before
+        found, task=task, slots=slots, missing=missed, reason=reason, said_before=said_before
     )
+
+
+def _continued(task: str, step: Step, slots: Mapping[str, SlotValue], pack: DomainPack,
+               earlier: TalkedAbout | None) -> str:  # fmt: skip
+    """The earlier request's task, for a thing said alone that it names, when the slots fit it.
+
+    "the reading ones" after "where did I put my glasses?" asks again where they are.
+    """
+    if not step.bare or earlier is None or earlier.task in (None, task):
+        return task
+    schema = pack.schema_for(earlier.task)
+    fits = set(required_slots(schema)) <= set(slots) <= set(schema.model_fields)
+    return earlier.task if fits else task
 
 
 def _named_in(slots: Mapping[str, SlotValue]) -> Callable[[str], bool]:

@@ -44,8 +44,8 @@ from pydantic import BaseModel, Field
 from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
 from cogtree.knowledge.language.grammar.words import request_words
-from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, antecedent
-from cogtree.knowledge.packs.domain_pack import SlotSpec, TaskSpec
+from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, TalkedAbout, antecedent
+from cogtree.knowledge.packs.domain_pack import DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.understanding.lexicon import Lexicon, Mention, Token, tokenize
 from cogtree.knowledge.wording import singular
@@ -527,3 +527,26 @@ def _said_words(text: str) -> list[str]:
         stripped = word.strip("'")
         words.append(stripped[:-2] if stripped.endswith("'s") else stripped)
     return [word for word in words if word]
+
+
+def talked_about(utterance: str, pack: DomainPack, lexicons: Mapping[str, Lexicon]) -> TalkedAbout:
+    """The things and people ``utterance`` names, through the pack's scene lexicons."""
+    people_lexicons = [
+        lexicons[name]
+        for name, spec in pack.manifest.lexicons.items()
+        if spec.scene == ["people"] and name in lexicons
+    ]  # asked about each mention: listing their ids costs the size of the household
+    scene = {
+        name for name, spec in pack.manifest.lexicons.items() if spec.scene and name in lexicons
+    }
+    mentions = sorted(
+        (mention for name in sorted(scene) for mention in lexicons[name].find(utterance)),
+        key=lambda mention: (mention.start, -mention.end),
+    )
+    things: dict[str, str] = {}
+    people: dict[str, str] = {}
+    for mention in mentions:
+        found = people if any(mention.id in known for known in people_lexicons) else things
+        if mention.id not in things and mention.id not in people:
+            found[mention.id] = mention.text
+    return TalkedAbout(said=[utterance], things=list(things.values()), people=list(people.values()))

@@ -14,12 +14,12 @@ from cogtree.knowledge.understanding.frame_tasks import (
     holds_every_step,
     pack_actions,
     step_task,
-    talked_about,
     task_key,
     with_referent,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.scope_matching import frame_signal
+from cogtree.knowledge.understanding.slot_filling import talked_about
 
 
 @pytest.fixture(scope="module")
@@ -204,6 +204,23 @@ def test_it_and_her_take_what_the_last_request_talked_about(household: DomainPac
     assert filled.slots["object"] == "nana"
     unchanged = with_referent(found, step, household)
     assert unchanged == found and unchanged.said_before == ()
+
+
+def test_a_thing_said_alone_after_a_question_asks_it_again(household: DomainPack) -> None:
+    """Checked to fail before: "the reading ones" after "where did I put my glasses?" was read
+    as a request to bring them, and the robot fetched the glasses it had been asked about."""
+    asked = ["where did I put my glasses?"]
+    earlier = TalkedAbout(said=asked, things=["glasses"], task="WhereIs")
+    text = "the reading ones"
+    (step,) = parse_request(text).steps
+    assert step.bare and not parse_request("bring me the reading ones").steps[0].bare
+    found = step_task(step, household, text)
+    assert found is not None and found.task == "Fetch"
+    filled = with_referent(found, step, household, earlier=earlier)
+    assert (filled.task, filled.slots) == ("WhereIs", {"object": "glasses"})
+    # a task the slots do not fill is not continued: Bring needs a destination
+    placed = TalkedAbout(said=["put my glasses away"], things=["glasses"], task="Bring")
+    assert with_referent(found, step, household, earlier=placed).task == "Fetch"
 
 
 def test_what_a_request_talks_about_is_read_through_the_scene_lexicons(
