@@ -130,12 +130,12 @@ def whole_named(words: Sequence[str]) -> list[str]:
     """``words`` (lowercase) without the region they open with and its "of": the whole thing.
 
     "the outside of the toaster" -> "the toaster" (:data:`REGION_WORDS`). Only a region said
-    first (after determiners) counts: "the top shelf" and "the kitchen top of ..." are left as
-    they are.
+    first, after a determiner, counts: "the top shelf" and "in front of the fridge" (next to
+    it, not in it) are left as they are.
     """
     words = list(words)
     at = next((i for i, word in enumerate(words) if word not in DETERMINERS), None)
-    if at is None or words[at] not in REGION_WORDS or words[at + 1 : at + 2] != ["of"]:
+    if not at or words[at] not in REGION_WORDS or words[at + 1 : at + 2] != ["of"]:
         return words
     rest = words[at + 2 :]
     if all(word in DETERMINERS for word in rest):  # "the bottom of the": no whole said

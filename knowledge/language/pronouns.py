@@ -155,6 +155,8 @@ def context_referent(frame: RequestFrame) -> str | None:
     if len(found) != 1:
         return None
     match = found[0]
+    if match.group("bare") is not None and not _lifeless_thing(match.group("bare")):
+        return None  # "leo's getting hungry": no thing
     return (
         match.group("quality")
         or match.group("subject")
@@ -180,10 +182,14 @@ def plural_referent(frame: RequestFrame) -> str | None:
     if len(found) != 1:
         return None
     (phrase,) = found
+    return phrase if _lifeless_thing(phrase) else None
+
+
+def _lifeless_thing(words: str) -> bool:
+    """Whether ``words`` name a type of the household taxonomy that is no animal."""
     taxonomy = household_taxonomy()
-    named = taxonomy.type_named(phrase)
-    alive = named is not None and "animal" in taxonomy.properties(named).flags
-    return phrase if named is not None and not alive else None
+    named = taxonomy.type_named(words)
+    return named is not None and "animal" not in taxonomy.properties(named).flags
 
 
 def _plural_phrases(clause: str) -> list[str]:

@@ -47,7 +47,7 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word, whole_named
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
@@ -881,11 +881,12 @@ def _noun_phrase(
         head = determiner or quantity
         return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
-    head = head_word(" ".join(word.text for word in clause.words[content_start:end]))
+    named = whole_named([determiner, *(w.text for w in clause.words[content_start:end])])
+    head = head_word(" ".join(named[1:]))  # "the outside of the toaster": the toaster
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
-    pronoun |= [head] == words and head in INNER_OUTER_WORDS  # "the outside": of what "it" is
+    pronoun |= bool(determiner) and [head] == words and head in INNER_OUTER_WORDS  # of "it"
     return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
                         quantity=quantity, negated=negated, alternative=alternative,
                         pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip

@@ -110,9 +110,8 @@ class HumanInfo(BaseModel):
     last_seen: datetime | None = None
 
 
-UNOWNED_NOTE: Final = "whose: none of the kind is known to be theirs; nobody is known to own this"
-"""A candidate's reason when "my" or "Leo's" was said and the things fit that nobody is known
-to own."""
+UNOWNED_NOTE: Final = "'my': nothing is known to be yours; nobody is known to own this"
+"""A candidate's reason when "my" was said and the things fit that nobody is known to own."""
 
 
 class Candidate(BaseModel):

@@ -52,8 +52,9 @@ def test_an_earlier_turns_first_mention_is_its_topic() -> None:
         ("the outside of the oven is filthy, wipe it", "the outside of the oven"),
         # a thing named with no determiner before "'s" and a verb (failed before: None)
         ("milk's gone off, bin it", "milk"),
-        ("fryer's running a bit low, top it up", "fryer"),
+        ("kettle's boiling, switch it off", "kettle"),
         ("he's gone out, lock it", None),  # a person, not a thing
+        ("leo's getting hungry, heat it up", None),  # a name the taxonomy does not know
         ("what's going on? bin it", None),
         # a possessor is no antecedent: the bowl is what is dry, not the cat
         ("the dog's water bowl is bone dry, can you top it up?", "the dog's water bowl"),

@@ -533,6 +533,7 @@ def test_a_region_of_a_thing_names_the_thing_and_alone_stands_for_it() -> None:
     [whole] = only_step("wipe down the outside of the toaster").objects
     assert (whole.head, whole.pronoun) == ("toaster", False)
     assert not only_step("bring me my top").objects[0].pronoun  # a top may be worn
+    assert not any(phrase.pronoun for phrase in only_step("put the bins outside").phrases())
 
 
 def test_split_verb_before_a_tool() -> None:

@@ -166,7 +166,8 @@ def test_id_words_spells_an_identifier_out() -> None:
     ("phrase", "whole", "head"),
     [
         ("the outside of the toaster", ["the", "toaster"], "toaster"),
-        ("top of the wardrobe", ["the", "wardrobe"], "wardrobe"),
+        ("the top of the wardrobe", ["the", "wardrobe"], "wardrobe"),
+        ("front of the fridge", ["front", "of", "the", "fridge"], "front"),  # "in front of"
         ("the back of my car", ["my", "car"], "car"),
         ("the top shelf", ["the", "top", "shelf"], "shelf"),  # a region word as a modifier
         ("a bottle of milk", ["a", "bottle", "of", "milk"], "bottle"),  # no region

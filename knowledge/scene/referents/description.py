@@ -32,7 +32,6 @@ FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
     "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
     "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
-    "his", "her", "their", "its", "our", "your",
 ])  # fmt: skip
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
@@ -42,10 +41,6 @@ soda that is typically lime); they need no match themselves ("a flavoured drink"
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
 """Words that ask for something the speaker owns."""
-
-OTHERS_POSSESSIVES = frozenset(["his", "her", "their", "its", "our", "your"])
-"""Possessive determiners of someone else: they need no match, and a thing someone other than
-the speaker owns is preferred (:mod:`.resolution`: "his bowl" is the bowl the boy owns)."""
 
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
@@ -78,9 +73,6 @@ class Phrase:
     """The words naming one thing, in order; ``content`` holds the positions that need a match."""
 
     words: tuple[str, ...]
-    possessors: frozenset[str] = frozenset()
-    """The words said with "'s" ("leo" of "Leo's cereal"): whose the thing is, or a kind of it
-    ("the dog's bowl")."""
 
     @property
     def content(self) -> frozenset[int]:
@@ -151,28 +143,17 @@ class Description:
     def parse(cls, text: str) -> Description:
         """Parse ``text``; never fails (text without words gives an empty phrase)."""
         normalised = text.lower().replace("\u2019", "'")
-        said = WORD.findall(normalised)
-        words = [_strip_possessive(word) for word in said]
-        possessors = frozenset(_strip_possessive(word) for word in said if word.endswith("'s"))
-        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))), possessors)
+        words = [_strip_possessive(word) for word in WORD.findall(normalised)]
+        return cls._from_words(in_need(_for_purpose(_without_flavour_words(words))))
 
     @classmethod
-    def _from_words(cls, words: list[str], possessors: frozenset[str]) -> Description:
+    def _from_words(cls, words: list[str]) -> Description:
         words = whole_named(words)  # "the top of the wardrobe" is the wardrobe
         for index, word in enumerate(words):
             if word in PLACE_PREPOSITIONS:
-                place = cls._from_words(words[index + 1 :], possessors)
-                thing = Phrase(tuple(words[:index]), possessors & {*words[:index]})
-                return cls(thing, preposition=word, place=place)
-        return cls(Phrase(tuple(words), possessors & {*words}))
-
-    def without_possessors(self) -> Description:
-        """The description without the words its thing was said with "'s".
-
-        "cereal" of "Leo's cereal": for when nothing the possessor owns fits.
-        """
-        words = tuple(word for word in self.thing.words if word not in self.thing.possessors)
-        return Description(Phrase(words), self.preposition, self.place)
+                place = cls._from_words(words[index + 1 :])
+                return cls(Phrase(tuple(words[:index])), preposition=word, place=place)
+        return cls(Phrase(tuple(words)))
 
     def __str__(self) -> str:
         if self.place is None:

@@ -29,7 +29,6 @@ from cogtree.knowledge.node_tables import among, union, without
 from cogtree.knowledge.scene.needs import alike_states
 from cogtree.knowledge.scene.referents.clipping import unclipped
 from cogtree.knowledge.scene.referents.description import (
-    OTHERS_POSSESSIVES,
     USE_PARTICLES,
     Description,
     Phrase,
@@ -103,33 +102,16 @@ def _unclipped(index: SceneIndex, said: Description, speaker: str | None) -> _Ma
 def _resolve(index: SceneIndex, description: Description, speaker: str | None) -> _Match | None:
     """What ``description`` matches (see :func:`_matching`).
 
-    For "my" with nothing the speaker owns, or "Leo's" with nothing Leo owns: the fitting
-    things nobody is known to own. For "his", "her", "their" (:data:`OTHERS_POSSESSIVES`):
-    the fitting things someone other than the speaker owns, when some are.
+    For "my" with nothing the speaker owns: the fitting things nobody is known to own.
     """
     found = _matching(index, description, speaker)
-    if found is not None and found.ids:
-        return _owned_by_another(index, found, speaker)
-    thing = description.thing
-    mine = thing.possessive is not None and speaker is not None
-    if not mine and not thing.possessors:
+    mine = description.thing.possessive is not None
+    if (found is not None and found.ids) or speaker is None or not mine:
         return found
-    unowned = _matching(index, description.without_possessors(), None, owners=False)
-    if unowned is None or not (mine or unowned.ids):
-        return found
-    unowned.notes = [UNOWNED_NOTE]  # instead of: ownership unchecked
+    unowned = _matching(index, description, None, owners=False)
+    if unowned is not None:
+        unowned.notes = [UNOWNED_NOTE]  # instead of: ownership unchecked
     return unowned
-
-
-def _owned_by_another(index: SceneIndex, found: _Match, speaker: str | None) -> _Match:
-    """``found`` cut to the things someone other than ``speaker`` owns, for "his bowl"."""
-    if OTHERS_POSSESSIVES.isdisjoint(found.said.thing.words) or len(found.ids) < 2:
-        return found
-    owned = found.ids - index.unowned(found.ids) - index.owned_by([speaker] if speaker else [])
-    if owned:
-        found.ids = owned
-        found.notes.append("someone else's: what another person owns")
-    return found
 
 
 SPEAKER, PLACE = "\u0000speaker", "\u0000place"
