@@ -119,6 +119,10 @@ INNER_OUTER_WORDS: Final = frozenset({"outside", "inside", "underside", "exterio
 """Words for a side of a thing that never name a thing themselves: "wipe the outside" is
 the outside of a thing the context names, as "it" would be."""
 
+BESIDE_WORDS: Final = frozenset({"front", "outside", "exterior"})
+"""Region words that, with no determiner before them, say where beside a thing ("in front of",
+"outside of"), not a part of it."""
+
 REGION_WORDS: Final = INNER_OUTER_WORDS | {
     "top", "bottom", "front", "back", "side", "sides", "edge", "rim", "surface",
 }  # fmt: skip
@@ -129,13 +133,16 @@ and the phrase names the whole ("the outside of the toaster", "the top of the wa
 def whole_named(words: Sequence[str]) -> list[str]:
     """``words`` (lowercase) without the region they open with and its "of": the whole thing.
 
-    "the outside of the toaster" -> "the toaster" (:data:`REGION_WORDS`). Only a region said
-    first, after a determiner, counts: "the top shelf" and "in front of the fridge" (next to
-    it, not in it) are left as they are.
+    "the outside of the toaster" -> "the toaster", "top of the wardrobe" (as in "on top of")
+    -> "the wardrobe" (:data:`REGION_WORDS`). Only a region said first counts: "the top shelf"
+    is left as it is, and so is "front of" or "outside of" with no determiner, which say where
+    beside the thing ("in front of the fridge", "outside of the house"), not a part of it.
     """
     words = list(words)
     at = next((i for i, word in enumerate(words) if word not in DETERMINERS), None)
-    if not at or words[at] not in REGION_WORDS or words[at + 1 : at + 2] != ["of"]:
+    if at is None or words[at] not in REGION_WORDS or words[at + 1 : at + 2] != ["of"]:
+        return words
+    if not at and words[at] in BESIDE_WORDS:
         return words
     rest = words[at + 2 :]
     if all(word in DETERMINERS for word in rest):  # "the bottom of the": no whole said

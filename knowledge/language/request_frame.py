@@ -881,8 +881,9 @@ def _noun_phrase(
         head = determiner or quantity
         return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
-    named = whole_named([determiner, *(w.text for w in clause.words[content_start:end])])
-    head = head_word(" ".join(named[1:]))  # "the outside of the toaster": the toaster
+    opened = "the" if determiner or quantity else ""  # "every side of the box": the box
+    named = whole_named([opened, *(w.text for w in clause.words[content_start:end])])
+    head = head_word(" ".join(named[1:]))
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)

@@ -504,15 +504,19 @@ def with_referent(
 
 def _continued(task: str, step: Step, slots: Mapping[str, SlotValue], pack: DomainPack,
                earlier: TalkedAbout | None) -> str:  # fmt: skip
-    """The earlier request's task, for a thing said alone that it names, when the slots fit it.
+    """The earlier request's question, for a thing said alone that it names, when slots fit it.
 
-    "the reading ones" after "where did I put my glasses?" asks again where they are.
+    "the reading ones" after "where did I put my glasses?" asks again where they are. Only a
+    question of this pack (a knowledge query) is continued: a thing said alone never repeats
+    an act on what the user may be setting apart from it ("the green one", after a disposal).
     """
-    if not step.bare or earlier is None or earlier.task in (None, task):
+    said = earlier.task if earlier is not None else None
+    asked = next((spec for spec in pack.tasks if spec.name == said), None)
+    if not step.bare or asked is None or asked.name == task or not asked.answers_only:
         return task
-    schema = pack.schema_for(earlier.task)
+    schema = pack.schema_for(asked.name)
     fits = set(required_slots(schema)) <= set(slots) <= set(schema.model_fields)
-    return earlier.task if fits else task
+    return asked.name if fits else task
 
 
 def _named_in(slots: Mapping[str, SlotValue]) -> Callable[[str], bool]:

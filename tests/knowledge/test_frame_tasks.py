@@ -218,9 +218,11 @@ def test_a_thing_said_alone_after_a_question_asks_it_again(household: DomainPack
     assert found is not None and found.task == "Fetch"
     filled = with_referent(found, step, household, earlier=earlier)
     assert (filled.task, filled.slots) == ("WhereIs", {"object": "glasses"})
-    # a task the slots do not fill is not continued: Bring needs a destination
-    placed = TalkedAbout(said=["put my glasses away"], things=["glasses"], task="Bring")
-    assert with_referent(found, step, household, earlier=placed).task == "Fetch"
+    # only a question of this pack is continued: never an act, nor another pack's task
+    binned = TalkedAbout(said=["throw out the old glasses"], things=["glasses"], task="Dispose")
+    assert with_referent(found, step, household, earlier=binned).task == "Fetch"
+    dish = TalkedAbout(said=["what's in the lasagne?"], things=["glasses"], task="DishInfo")
+    assert with_referent(found, step, household, earlier=dish).task == "Fetch"
 
 
 def test_what_a_request_talks_about_is_read_through_the_scene_lexicons(

@@ -166,8 +166,9 @@ def test_id_words_spells_an_identifier_out() -> None:
     ("phrase", "whole", "head"),
     [
         ("the outside of the toaster", ["the", "toaster"], "toaster"),
-        ("the top of the wardrobe", ["the", "wardrobe"], "wardrobe"),
+        ("top of the wardrobe", ["the", "wardrobe"], "wardrobe"),  # "on top of"
         ("front of the fridge", ["front", "of", "the", "fridge"], "front"),  # "in front of"
+        ("the front of the fridge", ["the", "fridge"], "fridge"),
         ("the back of my car", ["my", "car"], "car"),
         ("the top shelf", ["the", "top", "shelf"], "shelf"),  # a region word as a modifier
         ("a bottle of milk", ["a", "bottle", "of", "milk"], "bottle"),  # no region
