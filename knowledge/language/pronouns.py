@@ -134,7 +134,7 @@ CONTEXT_SUBJECT: Final = re.compile(
     re.IGNORECASE,
 )
 """A clause that says which thing "it" is: by a quality ("it is too sweet" -> sweet), by naming it
-("the mug is dirty" -> the mug; "fryer's running low" -> fryer), by what was done with it ("I
+("the mug is dirty" -> the mug; "kettle's boiling" -> kettle), by what was done with it ("I
 drank it" -> drank: a drink), by what it needs ("it needs washing" -> needs washing: a dirty
 thing, :mod:`knowledge.scene.needs`) or by what it is used for ("we use it for dusting" ->
 dusting: a thing to dust with; :func:`knowledge.wording.verb_bases` turns the verb into what the

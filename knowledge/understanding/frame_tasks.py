@@ -452,8 +452,9 @@ def with_referent(
     pronoun resolver (:func:`~knowledge.language.pronouns.antecedent`) picks among what they
     named: the first thing (a person, for "her" / "him") that the step does not name already;
     the task's ``said_before`` lists the utterances those words come from. A slot the step
-    filled itself is never changed. A thing said alone that so takes an earlier thing asks
-    for more of the earlier request's task when its slots fit it (:func:`_continued`).
+    filled itself is never changed, and a pronoun with describing words of its own ("the green
+    one") takes no earlier thing. A thing said alone that so takes an earlier thing asks the
+    earlier question again when its slots fit it (:func:`_continued`).
     """
     fields = list(pack.schema_for(found.task).model_fields)
     theme, destination = _theme_and_destination(fields, step)
@@ -474,7 +475,7 @@ def with_referent(
             notes.append(f"the pronoun is what the context says: {slot}={referent!r}")
     said_before = found.said_before
     if earlier is not None and missing:
-        pronouns = [phrase for phrase in step.wanted if phrase.pronoun]
+        pronouns = [phrase for phrase in step.wanted if phrase.pronoun and not phrase.modifiers]
         wanted = [] if len(pronouns) < len(step.wanted) else pronouns
         for slot, phrase in ((theme, wanted[0] if wanted else None), (destination, landmark)):
             if slot is None or phrase is None or slot not in missing:

@@ -207,13 +207,13 @@ def test_it_and_her_take_what_the_last_request_talked_about(household: DomainPac
 
 
 def test_a_thing_said_alone_after_a_question_asks_it_again(household: DomainPack) -> None:
-    """Checked to fail before: "the reading ones" after "where did I put my glasses?" was read
-    as a request to bring them, and the robot fetched the glasses it had been asked about."""
+    """Checked to fail before: "that one" after "where did I put my glasses?" was read as a
+    request to bring them, and the robot fetched the glasses it had been asked about."""
     asked = ["where did I put my glasses?"]
     earlier = TalkedAbout(said=asked, things=["glasses"], task="WhereIs")
-    text = "the reading ones"
+    text = "that one"
     (step,) = parse_request(text).steps
-    assert step.bare and not parse_request("bring me the reading ones").steps[0].bare
+    assert step.bare and not parse_request("bring me that one").steps[0].bare
     found = step_task(step, household, text)
     assert found is not None and found.task == "Fetch"
     filled = with_referent(found, step, household, earlier=earlier)
@@ -223,6 +223,21 @@ def test_a_thing_said_alone_after_a_question_asks_it_again(household: DomainPack
     assert with_referent(found, step, household, earlier=binned).task == "Fetch"
     dish = TalkedAbout(said=["what's in the lasagne?"], things=["glasses"], task="DishInfo")
     assert with_referent(found, step, household, earlier=dish).task == "Fetch"
+
+
+def test_a_pronoun_with_its_own_describing_words_takes_no_earlier_thing(
+    household: DomainPack,
+) -> None:
+    """The reviewer's case: "the green one please" after "throw out the blue bottle" took
+    the blue bottle, the thing the user had just set apart from it."""
+    earlier = TalkedAbout(said=["throw out the blue bottle"], things=["blue bottle"])
+    text = "the green one please"
+    (step,) = parse_request(text).steps
+    found = step_task(step, household, text)
+    assert found is not None
+    assert with_referent(found, step, household, earlier=earlier).slots.get("object") != (
+        "blue bottle"
+    )
 
 
 def test_what_a_request_talks_about_is_read_through_the_scene_lexicons(
