@@ -171,8 +171,12 @@ def compound_head(name: str) -> str | None:
 
 
 def join_at(words: Sequence[str], joins: Container[str] = NAME_JOINS) -> int | None:
-    """Where the first of ``joins`` after the first word is ("jar *by* the window")."""
-    return next((at for at, word in enumerate(words) if word in joins and at), None)
+    """Where the first of ``joins`` after the name's first word is ("jar *by* the window").
+
+    Determiners before that word are none of the name's: "the on switch" has no join.
+    """
+    first = next((at for at, word in enumerate(words) if word not in DETERMINERS), len(words))
+    return next((at for at, word in enumerate(words) if word in joins and at > first), None)
 
 
 def _named_words(phrase: str) -> list[str]:

@@ -33,7 +33,7 @@ MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 673,
     "behaviours/gates/task_readiness.py": 970,
     "behaviours/keys.py": 655,
-    "knowledge/language/request_frame.py": 893,
+    "knowledge/language/request_frame.py": 892,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 641,

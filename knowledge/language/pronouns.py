@@ -108,10 +108,6 @@ def people_meant(
 _IT = "|".join(sorted(THING_PRONOUNS - PLURAL_PRONOUNS))
 _SUBJECT = "|".join(sorted(SUBJECT_PRONOUNS))
 _INDEFINITE = "|".join(sorted(request_words().indefinites))
-_NOT_NAMES = "|".join(sorted({
-    *THING_PRONOUNS, *SUBJECT_PRONOUNS, "there", "here", "what", "who", "where", "when", "how",
-    "let", "one", "everything", "nothing", "something", "everyone", "nobody", "somebody",
-}))  # fmt: skip
 _REGION = rf"(?:(?:{'|'.join(sorted(REGION_WORDS))})\s+of\s+(?:the|that|this|my|our)\s+)?"
 CONTEXT_SUBJECT: Final = re.compile(
     rf"^(?:(?:{_IT}|this one|that one)\s+(?:is|was|'s|looks|seems|tastes|smells|has|"
@@ -122,14 +118,14 @@ CONTEXT_SUBJECT: Final = re.compile(
     r"(?P<need>(?:needs|wants)\s+(?:(?:to|be|a|an|some|good)\s+)*(?P<done>[a-z]+))"
     rf"|(?P<subject>(?:the|my|that|this)\s+{_REGION}[a-z'-]+(?:\s+[a-z'-]+){{0,2}}?)"
     r"(?:\s+(?:is|was|looks|seems)|'s(?!(?:\s+[a-z-]+){1,2}\s+(?:is|was|looks|seems)\b))"
-    rf"|(?!(?:{_NOT_NAMES})'s)(?P<bare>[a-z-]+)'s\s+(?:[a-z]+ing|gone|got)\b"
     rf"|(?:{_SUBJECT})\s+(?:(?:have|has|had|'ve|already|just)\s+)*(?P<act>ate|eaten|drank|drunk)"
     rf"\s+(?:{_IT})"
     rf"|(?:{_SUBJECT})\b.*\buse\s+(?:{_IT})\s+(?:for|to)\s+(?P<use>[a-z]+)"
     rf"|(?:i|we)\s+(?:need|want)\s+(?:{_INDEFINITE})\s+(?:from|in|inside|out\s+of)"
     r"\s+(?P<holder>(?:the|that|this|my|our)\s+[a-z-]+(?:\s+[a-z-]+){0,2})"
     r"|there(?:\s+is|\s+are|'s)\s+(?:[a-z-]+\s+){1,4}?(?:all\s+over|over|on|in)"
-    rf"\s+(?P<spot>(?:the|that|this|my|our)\s+{_REGION}[a-z-]+(?:\s+[a-z-]+){{0,2}}))"
+    rf"\s+(?P<spot>(?:the|that|this|my|our)\s+{_REGION}[a-z-]+(?:\s+[a-z-]+){{0,2}})"
+    r"|(?P<bare>[a-z-]+)'s\s+(?:[a-z]+ing|gone|got))"  # last: any other reading comes first
     r"\b",
     re.IGNORECASE,
 )
@@ -156,7 +152,7 @@ def context_referent(frame: RequestFrame) -> str | None:
         return None
     match = found[0]
     if match.group("bare") is not None and not _lifeless_thing(match.group("bare")):
-        return None  # "leo's getting hungry": no thing
+        return None  # "leo's getting hungry", "what's going on": no thing
     return (
         match.group("quality")
         or match.group("subject")

@@ -47,7 +47,7 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word, whole_named
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
@@ -882,8 +882,7 @@ def _noun_phrase(
         return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     opened = "the" if determiner or quantity else ""  # "every side of the box": the box
-    named = whole_named([opened, *(w.text for w in clause.words[content_start:end])])
-    head = head_word(" ".join(named[1:]))
+    head = head_word(" ".join([opened, *(w.text for w in clause.words[content_start:end])]))
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)

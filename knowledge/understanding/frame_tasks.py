@@ -507,7 +507,7 @@ def _continued(task: str, step: Step, slots: Mapping[str, SlotValue], pack: Doma
                earlier: TalkedAbout | None) -> str:  # fmt: skip
     """The earlier request's question, for a thing said alone that it names, when slots fit it.
 
-    "the reading ones" after "where did I put my glasses?" asks again where they are. Only a
+    "that one" after "where did I put my glasses?" asks again where they are. Only a
     question of this pack (a knowledge query) is continued: a thing said alone never repeats
     an act on what the user may be setting apart from it ("the green one", after a disposal).
     """

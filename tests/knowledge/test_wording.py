@@ -162,6 +162,12 @@ def test_id_words_spells_an_identifier_out() -> None:
     assert id_words(" cup2Go ") == "cup2 go"
 
 
+def test_a_name_join_comes_after_the_names_first_word_not_its_determiner() -> None:
+    """Checked to fail before: "the on switch" joined at "on" and was headed "the"."""
+    assert head_word("the on switch") == "switch"
+    assert head_word("the jar by the window") == "jar"
+
+
 @pytest.mark.parametrize(
     ("phrase", "whole", "head"),
     [
