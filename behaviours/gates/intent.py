@@ -49,11 +49,13 @@ from cogtree.knowledge.understanding.intent_matching import (
     IntentGuess,
     IntentMatcher,
     continuation,
+    crowded_slot,
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.lexicon_book import scene_names
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
 from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in, talked_about
+from cogtree.knowledge.understanding.slot_roles import tool_as_theme
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,
@@ -297,7 +299,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             return by_frame
         if guess.confident:
             catch_all = domain.pack.open_ended_task
-            crowded = self._crowded_slot(domain, guess.task, utterance)
+            crowded = crowded_slot(domain.pack, guess.task, utterance, domain.lexicons)
             chained = SEQUENCE_MARKERS.search(utterance)
             several = crowded is not None or chained is not None
             if catch_all is not None and several and guess.task != catch_all.name:
@@ -372,7 +374,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         )
 
     def guard(self, decision: IntentDecision) -> Verdict[IntentDecision] | None:
-        """Only the domain's tasks and the task's slots; only values the user said."""
+        """Only the domain's tasks and slots, values the user said, no tool as what "it" names."""
         domain = self._domain()
         if domain is None:
             if decision.task == NO_TASK:
@@ -396,6 +398,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 kept[slot] = value
             else:
                 dropped.append(f"{slot}={value!r} (never said)")
+        frame = keys.read_request_frame(self.blackboard)
+        tool = tool_as_theme(frame, list(fields), kept) if frame is not None else None
+        if tool is not None:
+            dropped.append(f"{tool}={kept.pop(tool)!r} (the tool of a step whose object is 'it')")
         if not dropped:
             return None
         why = "dropped " + "; ".join(dropped)
@@ -606,22 +612,6 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         why = f"the request asks to {action}, which {guess.task} does not do: the planner"
         slots = self._filled(domain, catch_all.name, utterance)
         return Verdict(self._decision(catch_all.name, slots, 0.6, why), why)
-
-    def _crowded_slot(self, domain: _Domain, task: str | None, utterance: str) -> str | None:
-        """A single-valued slot of ``task`` for which the utterance names several things.
-
-        "put the milk and the juice into the fridge" is not one Bring: such a compound
-        request goes to the pack's open-ended task, whose plan can hold several steps.
-        """
-        if task is None:
-            return None
-        for name, spec in domain.pack.task(task).slots.items():
-            lexicon = domain.lexicons.get(spec.lexicon) if spec.lexicon and not spec.many else None
-            if lexicon is not None and spec.resolve == "scene" and not spec.cues:
-                named = {mention.id for mention in lexicon.find(utterance)}
-                if len(named) > 1:
-                    return name
-        return None
 
     def _filled(self, domain: _Domain, task: str | None, utterance: str) -> dict[str, SlotValue]:
         if task is None:

@@ -54,25 +54,17 @@ from cogtree.knowledge.language.request_frame import (
 from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.understanding.contents import TAP_LIQUID
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
-
-DESTINATION_SLOTS: Final = frozenset(
-    ["destination", "landmark", "target", "place", "to", "where", "location", "surface_to"]
+from cogtree.knowledge.understanding.slot_roles import (
+    RECIPIENT_SLOTS,
+    RELATION_SLOTS,
+    SOURCE_SLOTS,
+    TOOL_SLOTS,
+    first_slot,
+    theme_and_destination,
 )
-RECIPIENT_SLOTS: Final = frozenset(["recipient", "person", "to_person", "whom"])
-TOOL_SLOTS: Final = frozenset(["tool", "instrument", "utensil", "using", "cloth"])
-SOURCE_SLOTS: Final = frozenset(["source", "origin", "from_place"])
-RELATION_SLOTS: Final = frozenset(["relation", "spatial_relation"])
-APPLIANCE_SLOTS: Final = frozenset(["appliance"])
-"""Slots of an appliance: the thing acted on ("switch on the kettle"), or, when the task has
-another object, where that object goes ("warm the bowl in the microwave")."""
-TAP_LIQUID: Final = "water"
-"""What a fill takes from the tap: "fill the glass with water" names it, no tool."""
-OTHER_ROLE_SLOTS: Final = (
-    DESTINATION_SLOTS | RECIPIENT_SLOTS | TOOL_SLOTS | SOURCE_SLOTS | RELATION_SLOTS
-)
-"""Slot names that hold a role other than the step's object."""
 
 PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
 """Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
@@ -325,22 +317,6 @@ def _pronoun_value(found: StepTask) -> bool:
     )
 
 
-def _theme_and_destination(fields: Sequence[str], step: Step) -> tuple[str | None, str | None]:
-    """The slot the step's object goes to, and the slot its landmark goes to.
-
-    The object: the first slot of no other role; else, with no source phrase, the source slot
-    ("pour the juice into ...": what is poured). The landmark: a destination slot; else an
-    appliance slot that is not the object's ("warm the bowl in the microwave").
-    """
-    theme = next((name for name in fields if name not in OTHER_ROLE_SLOTS), None)
-    if theme is None and step.source is None:
-        theme = _first(fields, SOURCE_SLOTS)
-    destination = _first(fields, DESTINATION_SLOTS) or next(
-        (name for name in fields if name in APPLIANCE_SLOTS and name != theme), None
-    )
-    return theme, destination
-
-
 def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepTask | None:
     """The slots of ``task`` from ``step``, or None when the task cannot hold a phrase."""
     fields = list(pack.schema_for(task.name).model_fields)
@@ -349,10 +325,10 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     ]
     slots: dict[str, SlotValue] = {}
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
-    theme, destination = _theme_and_destination(fields, step)
-    recipient_slot = _first(fields, RECIPIENT_SLOTS)
+    theme, destination = theme_and_destination(fields, step)
+    recipient_slot = first_slot(fields, RECIPIENT_SLOTS)
     objects = [phrase for phrase in asked_about(step.wanted) if not phrase.pronoun]
-    if objects and theme is None and step.source is not None and _first(fields, SOURCE_SLOTS):
+    if objects and theme is None and step.source is not None and first_slot(fields, SOURCE_SLOTS):
         objects = []  # "pour some water from the jug": what is poured is what the source holds
     if step.excluded:
         # "the cola, not the ginger ale": the scene's referent resolution drops what is excluded
@@ -373,7 +349,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
         if any(value is None for value in values):
             return None
         slots[theme] = [str(v) for v in values] if many else values[0]
-    relation_slot = _first(fields, RELATION_SLOTS)
+    relation_slot = first_slot(fields, RELATION_SLOTS)
     if step.landmark is not None and (
         destination is None
         or (step.relation not in PLAIN_RELATIONS and not relation_slot)
@@ -407,15 +383,15 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
                 return None
             slots[slot] = value
     if step.tool is not None and not (step.action == "fill" and step.tool.head == TAP_LIQUID):
-        tool_slot = _first(fields, TOOL_SLOTS)
+        tool_slot = first_slot(fields, TOOL_SLOTS)
         value = _said(utterance, step.tool.described, step.tool.text)
         if tool_slot is None or value is None:
             return None
         slots[tool_slot] = value
-    if step.source is not None and _first(fields, SOURCE_SLOTS):
+    if step.source is not None and first_slot(fields, SOURCE_SLOTS):
         value = _said(utterance, step.source.described, step.source.text)
         if value is not None:
-            slots[str(_first(fields, SOURCE_SLOTS))] = value
+            slots[str(first_slot(fields, SOURCE_SLOTS))] = value
     missing = tuple(name for name in required if name not in slots)
     if step.action == PLACING and step.landmark is None:
         # "put the cards" says no place: a task with a destination asks where, never brings
@@ -457,7 +433,7 @@ def with_referent(
     earlier question again when its slots fit it (:func:`_continued`).
     """
     fields = list(pack.schema_for(found.task).model_fields)
-    theme, destination = _theme_and_destination(fields, step)
+    theme, destination = theme_and_destination(fields, step)
     slots = dict(found.slots)
     missing = list(found.missing)
     notes: list[str] = []
@@ -542,7 +518,7 @@ def _object_value(
 ) -> str | None:
     """The object's words as said: with its source when no slot holds that, else alone."""
     choices = []
-    if step.source is not None and not _first(fields, SOURCE_SLOTS):
+    if step.source is not None and not first_slot(fields, SOURCE_SLOTS):
         choices.append(f"{phrase.described} {step.source.preposition} {step.source.described}")
     choices += [phrase.described, phrase.text]
     return _said(utterance, *choices)
@@ -569,10 +545,6 @@ def _with_exclusions(
 def _said(utterance: str, *choices: str) -> str | None:
     """The first of ``choices`` that is said, word for word, in ``utterance``."""
     return next((text for text in choices if text and is_grounded(text, utterance)), None)
-
-
-def _first(fields: Sequence[str], names: frozenset[str]) -> str | None:
-    return next((name for name in fields if name in names), None)
 
 
 def _many(spec: SlotSpec | None) -> bool:

@@ -559,3 +559,23 @@ def _evidence(task: str, similarity: float, cued: Sequence[str], coverage: float
     if coverage:
         parts.append(f"mentions covered {coverage:.0%}")
     return ", ".join(parts)
+
+
+def crowded_slot(
+    pack: DomainPack, task: str | None, utterance: str, lexicons: Mapping[str, Lexicon]
+) -> str | None:
+    """A single-valued scene slot of ``task`` for which ``utterance`` names several things.
+
+    "put the milk and the juice into the fridge" is not one Bring: such a compound request
+    goes to the pack's open-ended task, whose plan can hold several steps. None when no slot
+    is so crowded, or there is no task.
+    """
+    if task is None:
+        return None
+    for name, spec in pack.task(task).slots.items():
+        lexicon = lexicons.get(spec.lexicon) if spec.lexicon and not spec.many else None
+        if lexicon is None or spec.resolve != "scene" or spec.cues:
+            continue
+        if len({mention.id for mention in lexicon.find(utterance)}) > 1:
+            return name
+    return None

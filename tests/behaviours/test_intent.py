@@ -209,6 +209,30 @@ def test_guard_drops_values_never_said_and_slots_of_other_tasks(
     assert "excluded=['thai'] (not a slot of DishInfo)" in why.rationale
 
 
+def test_guard_never_takes_the_tool_for_what_it_names(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    """'top it up with the blue bottle': whatever fills the slots, 'it' is not the bottle."""
+    reply = answer("Fill", {"container": "the blue bottle"})
+    run(
+        blackboard,
+        make_llm,
+        registry,
+        "top it up with the blue bottle",
+        "household",
+        replies=[reply],
+        ticks=2,
+        handles={"scene_graph": scene, "workers": workers},
+    )
+    assert frame(blackboard).task == "Fill"
+    assert "container" not in frame(blackboard).slots
+    assert "the tool of a step whose object is 'it'" in blackboard.get("/rationale/intent").rationale
+
+
 @pytest.mark.parametrize(
     "bad",
     [

@@ -536,6 +536,16 @@ def test_a_region_of_a_thing_names_the_thing_and_alone_stands_for_it() -> None:
     assert not any(phrase.pronoun for phrase in only_step("put the bins outside").phrases())
 
 
+def test_inside_after_the_names_a_region_not_a_place() -> None:
+    """Checked to fail before: "clean the inside of the microwave" read "the" as the object."""
+    [inside] = only_step("clean the inside of the microwave").objects
+    assert (inside.head, inside.pronoun) == ("microwave", False)
+    assert only_step("wipe the inside").objects[0].pronoun  # of what the context names
+    step = only_step("put the cup inside the cupboard")  # a place after any other word
+    assert step.relation == "in" and step.landmark is not None
+    assert step.landmark.head == "cupboard"
+
+
 def test_split_verb_before_a_tool() -> None:
     step = only_step("give the hob a wipe with the sponge")
     assert (step.action, objects(step)) == ("wipe", ["the hob"])

@@ -16,8 +16,11 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
-from cogtree.knowledge.wording import verb_bases
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+
+REGION_OPENERS: Final = frozenset(["the", "its"])
+"""Words after which "inside" / "outside" name a region, not a place ("the inside of it")."""
 
 INLINE_FILLERS: Final = frozenset(["please", "now", "again", "too", "also", "thanks", "thank",
     "quickly", "carefully", "gently", "just", "right", "away", "here", "there", "for", "then",
@@ -140,8 +143,13 @@ class Clause:
         return self.word() in self.lexicon.other_verbs and self.word(1) in SUBJECT_PRONOUNS
 
     def is_boundary(self) -> bool:
-        """Whether a noun phrase ends before the current word."""
+        """Whether a noun phrase ends before the current word.
+
+        A region word right after "the" or "its" is the noun ("clean the inside of the oven").
+        """
         lexicon, word = self.lexicon, self.word()
+        if word in INNER_OUTER_WORDS and self.word(-1) in REGION_OPENERS:
+            return False
         return (
             not word
             or word == ","
