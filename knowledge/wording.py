@@ -328,15 +328,31 @@ def label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
 _NUMBER = re.compile(r"\b\d+\b")
 
 
-@lru_cache(maxsize=4096)
-def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
+def label_parts(label: str) -> tuple[str, ...]:
+    """The names of several words inside a label that joins two by "of", each naming its thing.
+
+    "pair of gardening gloves": "gardening gloves" (people ask for "the gardening gloves");
+    "bottle of rapeseed oil": "rapeseed oil"; a label of one part gives none (it is its own
+    name), nor do one-word parts (:func:`label_words` names the thing by those).
+    """
+    _, named = _named_parts(_NUMBER.sub("", label.lower().replace("\u2019", "'")).strip())
+    return tuple(part for part in named if len(named) > 1 and " " in part)
+
+
+def _named_parts(label: str) -> tuple[list[str], list[str]]:
+    """A label's words (no determiners, no "'s") and its name's parts between "of"s."""
     words = [
         word[:-2] if word.endswith("'s") else word
         for word in _LABEL_WORD.findall(label)
         if word not in DETERMINERS
     ]
     end = next((at for at, word in enumerate(words) if word in LABEL_LINKS), len(words))
-    named = " ".join(words[:end]).split(" of ")
+    return words, [part for part in " ".join(words[:end]).split(" of ") if part]
+
+
+@lru_cache(maxsize=4096)
+def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    words, named = _named_parts(label)
     heads = [part.split()[-1] for part in named if part.split()]
     kept = [word for word in words if word not in LABEL_LINKS and word != "of"]
     return (

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from cogtree.knowledge.scene.scene_graph import SceneGraph
-from cogtree.knowledge.wording import label_words
+from cogtree.knowledge.wording import label_parts, label_words
 from tests.knowledge.scenes import SCENE_PREFIXES, ids, open_scene
 
 # A kitchen written for these tests: the types say less than the labels.
@@ -74,6 +74,16 @@ def test_a_thing_is_matched_by_what_its_label_says(
     kitchen: SceneGraph, description: str, expected: list[str]
 ) -> None:
     assert ids(kitchen, description) == expected
+
+
+def test_each_part_of_a_label_joined_by_of_is_a_name_of_its_own(kitchen: SceneGraph) -> None:
+    """ "the sparkling water" is the bottle of sparkling water by name, not only by its label's
+    words (failed before: matched only by the label's words, so not acted on)."""
+    [found] = kitchen.resolve_referent("the sparkling water")
+    assert (found.id, found.by_label) == ("fizz", False)
+    assert label_parts("pair of gardening gloves") == ("gardening gloves",)
+    assert label_parts("can of cola") == ()  # one word: it names the can through label_words
+    assert label_parts("gardening magazine") == ()  # a label of one part is its own name
 
 
 def test_a_room_goes_by_the_names_the_dictionary_gives_it(kitchen: SceneGraph) -> None:
