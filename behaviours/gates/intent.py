@@ -43,6 +43,7 @@ from cogtree.knowledge.understanding.frame_tasks import (
     one_per_thing,
     step_task,
     task_key,
+    tool_as_theme,
     with_referent,
 )
 from cogtree.knowledge.understanding.intent_matching import (
@@ -55,7 +56,6 @@ from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.lexicon_book import scene_names
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
 from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in, talked_about
-from cogtree.knowledge.understanding.slot_roles import tool_as_theme
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,

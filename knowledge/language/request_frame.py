@@ -33,10 +33,9 @@ from cogtree.knowledge.language.grammar.clause import (
     tokens,
 )
 from cogtree.knowledge.language.grammar.indirect_requests import unwrap
-from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
+from cogtree.knowledge.language.grammar.noun_phrases import indirect_object, noun_phrase
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.pouring import poured
-from cogtree.knowledge.language.grammar.relative_clauses import opens_relative
 from cogtree.knowledge.language.grammar.statements import (
     STATEMENT_JOINERS,
     asked_after_a_statement,
@@ -47,7 +46,6 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
@@ -360,7 +358,7 @@ def _placement_statement(clause: Clause) -> tuple[ObjectPhrase, str] | None:
         if not verb or not subject_words(clause.words[start:at], lexicon):
             continue
         said = clause.text(at, clause.at + verb)
-        thing = _noun_phrase(Clause(clause.words[start:at], lexicon))
+        thing = noun_phrase(Clause(clause.words[start:at], lexicon))
         clause.at += verb
         if thing is not None and clause.match(lexicon.prepositions):
             return thing, said
@@ -403,7 +401,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
         _skip_openers(clause)
     elif clause.word() in ("use", "using"):
         clause.at += 1
-        tool = _noun_phrase(clause)
+        tool = noun_phrase(clause)
         if clause.word() == "to":
             clause.at += 1
     statement = None if verb else _placement_statement(clause)
@@ -415,7 +413,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     state.purpose = purpose
     throw = verb.partition(" ")[0] in lexicon.throw_verbs  # "chuck", "chuck over"
     if recipient is None and (kind_key[1] == "bring" or throw):
-        state.recipient = _indirect_object(clause)  # "chuck us the X": to us, not away
+        state.recipient = indirect_object(clause)  # "chuck us the X": to us, not away
     _phrases(clause, state)
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:
@@ -513,57 +511,6 @@ def _verb(clause: Clause) -> tuple[str, tuple[str, str]]:
     return "", ("", "")
 
 
-def _indirect_object(clause: Clause) -> ObjectPhrase | None:
-    """The recipient of "hand me the X", "give Anna the cup", "pass him the salt"."""
-    lexicon, word = clause.lexicon, clause.word()
-    follows = clause.word(1)
-    counted = follows in lexicon.determiners or follows in lexicon.quantities  # "him one of"
-    opens_phrase = counted or (
-        follows and follows not in INLINE_FILLERS and not clause.match(lexicon.prepositions)
-    )
-    if word in lexicon.speaker:
-        clause.at += 1
-        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER)
-    if word in lexicon.people_pronouns and counted:
-        clause.at += 1
-        return ObjectPhrase(text=word, head=word, pronoun=True, person=word)
-    name_end = clause.at
-    while name_end < len(clause.words) and clause.words[name_end].said[:1].isupper():
-        name_end += 1
-        if clause.words[name_end - 1].text.endswith("'s"):
-            name_end = clause.at  # "fetch Mum's cup": whose it is, not who receives it
-            break
-    if name_end > clause.at and word not in lexicon.determiners and opens_phrase:
-        said = clause.text(clause.at, name_end)
-        head = clause.words[name_end - 1].text
-        clause.at = name_end
-        return ObjectPhrase(text=said, head=head, person=said)
-    if bare_word(word, lexicon) and follows in lexicon.determiners:
-        said = clause.words[clause.at].said  # "give grandma the knife": a bare noun, then
-        clause.at += 1  # the object's determiner: the bare noun is who receives it
-        return ObjectPhrase(text=said, head=word, person=said)
-    return _first_of_two(clause) if word in lexicon.determiners else None
-
-
-def _first_of_two(clause: Clause) -> ObjectPhrase | None:
-    """The first of two noun phrases ("give the plant a soak"): who or what receives the second.
-
-    Not when the second is a noun of action ("give the hob a wipe") or a degree ("a bit closer").
-    """
-    start, end, lexicon = clause.at, clause.at + 1, clause.lexicon
-    stops = (lexicon.prepositions, lexicon.conjunctions, lexicon.verbs)
-    while end < len(clause.words) and bare_word(clause.words[end].text, lexicon):
-        if clause.words[end].text == "of" or any(longest(clause.words, end, w) for w in stops):
-            return None  # "the top of the fridge", "carry the laundry to the bathroom"
-        end += 1
-    clause.at = end
-    second = clause.word() in ARTICLES and clause.noun_of_action() is None and not clause.degree()
-    if end == start + 1 or not second:
-        clause.at = start
-        return None
-    return ObjectPhrase(text=clause.text(start, end), head=clause.words[end - 1].text)
-
-
 @dataclass
 class _StepState:
     """A step while its clause is read."""
@@ -611,7 +558,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
         if remains:
             clause.at += remains  # "what is left of the juice": the juice
             continue
-        split = _verb_tail(clause, state.verb.split(" ")[0])
+        split = clause.verb_tail(state.verb.split(" ")[0])
         if split is not None:  # "get the oven going": the verb ends after its object
             tail, state.kind = split
             state.verb = f"{state.verb} {' '.join(tail)}"
@@ -672,7 +619,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             clause.at += 1
             continue
         before = clause.at
-        phrase = _noun_phrase(clause, negated=negated, alternative=alternative)
+        phrase = noun_phrase(clause, negated=negated, alternative=alternative)
         if phrase is not None:
             if not (phrase.negated and phrase.text == phrase.quantity):  # "not too much": how much
                 state.objects.append(phrase)
@@ -688,30 +635,13 @@ def _where_it_goes(state: _StepState, lexicon: Words) -> str:
     return "dispose" if said & lexicon.waste_words else "put_away"
 
 
-def _verb_tail(clause: Clause, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
-    """The words that finish ``verb`` after its object, and the capability they make.
-
-    Only when they are at the cursor and end the clause, or a phrase with a preposition
-    follows ("give the hob a wipe", "give it a clean with the cloth"); else None.
-    """
-    for tail, kind in clause.lexicon.split_verbs.get(verb, ()):
-        if clause.closes(len(tail)) and clause.match([tail]) == len(tail):
-            return tail, kind
-    return None
-
-
 def _leaves_it(clause: Clause, state: _StepState) -> bool:
     """Whether the word at the cursor is a result word after the verb's object.
 
     "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
     ends the clause.
     """
-    return bool(state.verb) and bool(state.objects) and _result_word(clause)
-
-
-def _result_word(clause: Clause) -> bool:
-    """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
-    return clause.word() in clause.lexicon.results and clause.closes(1, preposition=False)
+    return bool(state.verb) and bool(state.objects) and clause.result_word()
 
 
 def _ends_phrasal_verb(clause: Clause, verb: str, objects: bool) -> bool:
@@ -737,7 +667,7 @@ def _setting_follows(clause: Clause) -> bool:
 
 def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, said: str) -> None:
     """Give the phrase after a preposition (``said``) its role in the step."""
-    phrase = _noun_phrase(clause)
+    phrase = noun_phrase(clause)
     if phrase is None:
         return
     phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
@@ -802,91 +732,3 @@ def _as_person(phrase: ObjectPhrase) -> ObjectPhrase:
     if phrase.person:
         return phrase
     return ObjectPhrase(**{**phrase.__dict__, "person": phrase.head})
-
-
-def _noun_phrase(
-    clause: Clause, *, negated: bool = False, alternative: bool = False
-) -> ObjectPhrase | None:
-    """The noun phrase at the cursor: determiner, quantity, modifiers, head, "of" complement."""
-    lexicon = clause.lexicon
-    start = clause.at
-    determiner = quantity = ""
-    if clause.word() in lexicon.speaker:
-        word = clause.word()
-        clause.at += 1
-        return ObjectPhrase(text=word, head=word, pronoun=True, person=SPEAKER, negated=negated)
-    if clause.word() in lexicon.people_pronouns:
-        word = clause.word()
-        clause.at += 1
-        return ObjectPhrase(text=word, head=word, pronoun=True, person=word, negated=negated)
-    if clause.word() in lexicon.determiners:
-        determiner = clause.word()
-        clause.at += 1
-        if determiner in lexicon.pronouns and clause.noun_of_action() is not None:
-            return ObjectPhrase(text=determiner, head=determiner, pronoun=True, negated=negated)
-    quantity_start = clause.at
-    while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
-        if clause.word() == "of" and clause.at == quantity_start:
-            break
-        clause.at += 1
-    after = int(clause.at > quantity_start and clause.word() in lexicon.determiners)  # "half a"
-    if measure := clause.measure(after):  # "a glass of", "a small glass of the"
-        clause.at += measure + after
-    elif clause.word(-1) == "of" and clause.word() in lexicon.pronouns:  # "one of those cokes"
-        clause.at += int(bare_word(clause.word(1), lexicon))
-    quantity = clause.text(quantity_start, clause.at) if clause.at > quantity_start else ""
-    content: list[str] = []
-    content_start = clause.at
-    while not clause.done and not clause.is_boundary():
-        word = clause.word()
-        if set(content) - {"of"} and opens_relative(word, clause.word(1), lexicon):
-            break  # "the mug (that) I left on the table": a relative clause, skipped below
-        if word in lexicon.pronouns and content and word not in ("one", "ones"):
-            if word in lexicon.indefinites:  # "the cleaning stuff": its words say what stuff
-                content.append(word)
-                clause.at += 1
-            break
-        if word == "of" and content and not clause.is_boundary():
-            clause.at += 1
-            continue
-        if any(_verb_tail(clause, verb) for verb in lexicon.split_verbs):
-            break  # "get the oven going": the verb's last words are no part of the thing
-        if content and clause.noun_of_action():
-            break  # "give the hob a wipe": the noun of action is no part of the thing
-        if content and _result_word(clause):
-            break  # "push the door shut": the state it is left in, no part of the thing
-        if word in PARTICLES and (
-            clause.word(1) in ("", ",", "and", "then", "or", "please")
-            or longest(clause.words, clause.at + 1, lexicon.prepositions)
-            or clause.word(1) in lexicon.determiners  # "an egg out the fridge": where from
-        ):
-            break  # "set the board down on the stove": the verb's particle, not the thing
-        content.append(word)
-        clause.at += 1
-        if word in lexicon.pronouns and word not in ("one", "ones"):
-            if word in lexicon.indefinites:
-                continue  # "something printed", "anything sweet": still names nothing
-            break
-    end = clause.at
-    if set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
-        clause.at += 1
-        while not clause.done and (clause.word() in lexicon.copulas or not clause.is_boundary()):
-            clause.at += 1
-    words = [word for word in content if word != "of"]
-    if not words and not determiner and not quantity:
-        clause.at = start
-        return None
-    text = clause.text(start, end)
-    if not words:
-        head = determiner or quantity
-        return ObjectPhrase(text=text, head=head, determiner=determiner, quantity=quantity,
-                            negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
-    opened = "the" if determiner or quantity else ""  # "every side of the box": the box
-    head = head_word(" ".join([opened, *(w.text for w in clause.words[content_start:end])]))
-    modifiers = tuple(word for word in words if word != head)
-    heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
-    pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
-    pronoun |= bool(determiner) and [head] == words and head in INNER_OUTER_WORDS  # of "it"
-    return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
-                        quantity=quantity, negated=negated, alternative=alternative,
-                        pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip

@@ -48,8 +48,8 @@ from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
+from cogtree.knowledge.packs.slot_roles import DESTINATION_SLOTS, RECIPIENT_SLOTS
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.understanding.slot_roles import DESTINATION_SLOTS, RECIPIENT_SLOTS
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
 

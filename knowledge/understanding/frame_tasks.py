@@ -53,11 +53,7 @@ from cogtree.knowledge.language.request_frame import (
 )
 from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
 from cogtree.knowledge.packs.domain_pack import SPEAKER_ARGUMENT, DomainPack, SlotSpec, TaskSpec
-from cogtree.knowledge.packs.task_schema import required_slots
-from cogtree.knowledge.understanding.contents import TAP_LIQUID
-from cogtree.knowledge.understanding.lexicon import Lexicon
-from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
-from cogtree.knowledge.understanding.slot_roles import (
+from cogtree.knowledge.packs.slot_roles import (
     RECIPIENT_SLOTS,
     RELATION_SLOTS,
     SOURCE_SLOTS,
@@ -65,6 +61,10 @@ from cogtree.knowledge.understanding.slot_roles import (
     first_slot,
     theme_and_destination,
 )
+from cogtree.knowledge.packs.task_schema import required_slots
+from cogtree.knowledge.understanding.contents import TAP_LIQUID
+from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
+from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
 
 PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
 """Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
@@ -325,7 +325,7 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
     ]
     slots: dict[str, SlotValue] = {}
     acts_for_speaker = task.plan is not None and SPEAKER_ARGUMENT in task.plan.args.values()
-    theme, destination = theme_and_destination(fields, step)
+    theme, destination = theme_and_destination(fields, source_said=step.source is not None)
     recipient_slot = first_slot(fields, RECIPIENT_SLOTS)
     objects = [phrase for phrase in asked_about(step.wanted) if not phrase.pronoun]
     if objects and theme is None and step.source is not None and first_slot(fields, SOURCE_SLOTS):
@@ -433,7 +433,7 @@ def with_referent(
     earlier question again when its slots fit it (:func:`_continued`).
     """
     fields = list(pack.schema_for(found.task).model_fields)
-    theme, destination = theme_and_destination(fields, step)
+    theme, destination = theme_and_destination(fields, source_said=step.source is not None)
     slots = dict(found.slots)
     missing = list(found.missing)
     notes: list[str] = []
@@ -570,3 +570,29 @@ def known_phrases(frame: RequestFrame, lexicons: Mapping[str, Lexicon]) -> list[
     for clause in frame.context:
         found += [mention.text for lexicon in lexicons.values() for mention in lexicon.find(clause)]
     return list(dict.fromkeys(found))
+
+
+def tool_as_theme(
+    frame: RequestFrame, fields: Sequence[str], slots: Mapping[str, SlotValue]
+) -> str | None:
+    """The theme slot in ``slots`` holding the tool of a step whose object is a pronoun, or None.
+
+    "top it up with the jug by the sink": "it" is not the jug (a pronoun object never stands
+    for the instrument of its own clause), so a theme value that starts with the tool's words
+    is the tool taken for the thing acted on. Water in a fill ("fill it with water") is what
+    goes in, not a tool, and is left alone.
+    """
+    for step in frame.steps:
+        tool = step.tool
+        if tool is None or not step.objects or not all(phrase.pronoun for phrase in step.objects):
+            continue
+        if step.action == "fill" and tool.head == TAP_LIQUID:
+            continue
+        theme, _ = theme_and_destination(fields, source_said=step.source is not None)
+        value = slots.get(theme) if theme is not None else None
+        said = [token.text for token in tokenize(tool.text)]
+        if not isinstance(value, str) or not said:
+            continue
+        if [token.text for token in tokenize(value)][: len(said)] == said:
+            return theme
+    return None

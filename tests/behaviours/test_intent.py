@@ -230,7 +230,9 @@ def test_guard_never_takes_the_tool_for_what_it_names(
     )
     assert frame(blackboard).task == "Fill"
     assert "container" not in frame(blackboard).slots
-    assert "the tool of a step whose object is 'it'" in blackboard.get("/rationale/intent").rationale
+    assert (
+        "the tool of a step whose object is 'it'" in blackboard.get("/rationale/intent").rationale
+    )
 
 
 @pytest.mark.parametrize(

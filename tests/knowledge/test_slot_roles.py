@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.language.request_frame import parse_request
-from cogtree.knowledge.understanding.slot_roles import theme_and_destination, tool_as_theme
+from cogtree.knowledge.packs.slot_roles import theme_and_destination
+from cogtree.knowledge.understanding.frame_tasks import tool_as_theme
 
 FILL = ["container", "source"]
 WIPE = ["object", "surface", "tool"]
@@ -34,15 +35,12 @@ def test_a_pronoun_object_is_never_its_own_clauses_tool(
     found = tool_as_theme(parse_request(said), fields, slots)
     assert (found is not None) is taken
     if taken:
-        assert found == theme_and_destination(fields, parse_request(said).steps[0])[0]
+        assert found == theme_and_destination(fields, source_said=False)[0]
 
 
 def test_the_theme_is_the_first_slot_of_no_other_role() -> None:
-    step = parse_request("put the cup on the shelf").steps[0]
-    assert theme_and_destination(["destination", "object", "relation"], step) == (
-        "object",
-        "destination",
-    )
+    fields = ["destination", "object", "relation"]
+    assert theme_and_destination(fields, source_said=False) == ("object", "destination")
     # a pour with no source phrase pours what its source slot holds
-    pour = parse_request("pour the juice into the glass").steps[0]
-    assert theme_and_destination(["source", "target"], pour) == ("source", "target")
+    assert theme_and_destination(["source", "target"], source_said=False) == ("source", "target")
+    assert theme_and_destination(["source", "target"], source_said=True) == (None, "target")

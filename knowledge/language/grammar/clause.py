@@ -112,6 +112,21 @@ class Clause:
             ends=lambda at: self.closes(at - self.at),
         )
 
+    def verb_tail(self, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
+        """The words that finish ``verb`` after its object, and the capability they make.
+
+        Only when they are at the cursor and end the clause, or a phrase with a preposition
+        follows ("get the oven going", "give it a clean with the cloth"); else None.
+        """
+        for tail, kind in self.lexicon.split_verbs.get(verb, ()):
+            if self.closes(len(tail)) and self.match([tail]) == len(tail):
+                return tail, kind
+        return None
+
+    def result_word(self) -> bool:
+        """Whether the word at the cursor is a result word ("open", "shut") ending the clause."""
+        return self.word() in self.lexicon.results and self.closes(1, preposition=False)
+
     def degree(self) -> bool:
         """Whether a degree follows the article at the cursor ("a bit closer", not "a bit of")."""
         return self.word(1) in self.lexicon.degrees and self.word(2) in self.lexicon.comparatives
