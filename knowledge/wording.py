@@ -14,6 +14,8 @@ from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel, model_validator
 
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
+
 ELLIPSIS = "…"
 """What :func:`clip` puts where it cut."""
 
@@ -329,14 +331,26 @@ _NUMBER = re.compile(r"\b\d+\b")
 
 
 def label_parts(label: str) -> tuple[str, ...]:
-    """The names of several words inside a label that joins two by "of", each naming its thing.
+    """What a label names after "of" when what comes before is a collection of it.
 
-    "pair of gardening gloves": "gardening gloves" (people ask for "the gardening gloves");
-    "bottle of rapeseed oil": "rapeseed oil"; a label of one part gives none (it is its own
-    name), nor do one-word parts (:func:`label_words` names the thing by those).
+    "pair of gardening gloves": "gardening gloves"; "bunch of bananas": "bananas" (people ask
+    for "the gardening gloves"). Only after a collection, by the English dictionary: what a
+    container holds ("bottle of lemonade", "glass of water with dentures") is told by its
+    contents' own rules, which keep a chemical or a shared glass out; "milk of magnesia" names
+    nothing after "of". () for a label with no "of", or without the dictionary.
     """
     _, named = _named_parts(_NUMBER.sub("", label.lower().replace("\u2019", "'")).strip())
-    return tuple(part for part in named if len(named) > 1 and " " in part)
+    nouns = shipped_nouns()
+    if len(named) < 2 or nouns is None or not named[0].split():
+        return ()
+    holder = singular(named[0].split()[-1])
+    return (named[1],) if nouns.is_a(holder, COLLECTIONS, GROUPS) else ()
+
+
+COLLECTIONS: Final = frozenset(["collection"])
+"""What a label's first part must be for the part after "of" to name the thing (a pair)."""
+GROUPS: Final = frozenset(["noun.group"])
+"""The dictionary's file of groups (a pair, a bunch, a packet)."""
 
 
 def _named_parts(label: str) -> tuple[list[str], list[str]]:

@@ -46,11 +46,16 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
+
+LOCATION: Final = "noun.location"
+"""The English dictionary's file of places: a noun first in it names a place ("a spot")."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
 
@@ -418,6 +423,10 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
+    placed = _a_place_for(state, lexicon)
+    if placed is not None:  # "find somewhere for the vase": put it there, the place unsaid
+        state.kind, state.objects, state.relation = ("actions", "place"), [placed], ""
+        state.landmark = None
     if state.kind[1] in OPENING_ACTIONS:
         state.objects = [_opened_by_its_part(phrase, lexicon) for phrase in state.objects]
     heads, place = [p.head for p in state.objects], state.landmark.head if state.landmark else ""
@@ -436,6 +445,38 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     if thrown and state.kind[1] == "bring" and not any(p.where for p in state.objects):
         state.kind = ("", "")  # "throw the pot": thrown to no one nor anywhere, no fetch
     return state.step(lexicon)
+
+
+def _says_what_place(clause: Clause) -> bool:
+    """Whether the word after the vague place at the cursor is an adjective ending the phrase.
+
+    "put them somewhere nice", "somewhere dry for the towels": it says what place, names no
+    thing (the English dictionary knows it as an adjective).
+    """
+    lemmas = shipped_lemmas()
+    word = clause.word(1)
+    return lemmas is not None and lemmas.lemma_of(word, "adj") is not None and clause.closes(2)
+
+
+def _a_place_for(state: _StepState, lexicon: Words) -> ObjectPhrase | None:
+    """The thing of "find a place / somewhere for X": X is to be put in a place not yet said.
+
+    A find whose object is a vague place ("somewhere") or a noun whose first sense in the
+    English dictionary is a location ("a place", "a spot", "a home"), with a thing after
+    "for". None for any other step ("find the remote for me", "find a home for sale" names
+    no thing of the home).
+    """
+    if state.kind[1] != "find" or len(state.objects) != 1:
+        return None
+    [found] = state.objects
+    vague = state.landmark is not None and state.landmark.head in lexicon.vague_places
+    if vague and found.preposition == "for" and not found.person:
+        return found
+    nouns = shipped_nouns()
+    senses = nouns.senses(found.head) if nouns is not None and not found.pronoun else ()
+    located = bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname == LOCATION
+    thing = state.for_thing
+    return thing if located and thing is not None and not thing.person else None
 
 
 def _statement_step(clause: Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
@@ -525,6 +566,8 @@ class _StepState:
     landmark: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
     purpose: bool = False
+    for_thing: ObjectPhrase | None = None
+    """A thing after "for" once the step has its object ("find a place for the vase")."""
 
     def step(self, lexicon: Words) -> Step:
         kind, key = self.kind
@@ -570,16 +613,16 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             state.kind = lexicon.verbs[action.verb]  # "give the hob a wipe": wipe the hob
             clause.at += action.size
             continue
-        if word in lexicon.vague_places and longest(
-            clause.words, clause.at + 1, lexicon.prepositions
-        ):
-            clause.at += 1  # "somewhere near the bowl": near the bowl
+        size = longest(clause.words, clause.at + 1, lexicon.prepositions)
+        after = tuple(clause.word(offset) for offset in range(1, size + 1))
+        if word in lexicon.vague_places and size and lexicon.prepositions[after][0] != "recipient":
+            clause.at += 1  # "somewhere near the bowl": near the bowl (not "somewhere for it")
             continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
             state.relation = state.relation or "to"
             state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
-            clause.at += 1
+            clause.at += 1 + int(_says_what_place(clause))  # "somewhere nice": no thing
             continue
         negation = clause.match(lexicon.negations)
         if negation:
@@ -681,8 +724,10 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         state.source = state.source or phrase
     elif phrase.person or (role == "recipient" and phrase.pronoun):
         state.recipient = state.recipient or _as_person(phrase)
+    elif role == "recipient" and state.objects:
+        state.for_thing = state.for_thing or phrase
     elif role == "recipient":
-        state.objects.append(phrase) if not state.objects else None
+        state.objects.append(phrase)
     elif role == "destination" and state.landmark is not None and not phrase.determiner:
         return  # "put it on the stove to dry": a purpose, not a place
     elif state.landmark is not None or _describes_object(state):

@@ -41,6 +41,8 @@ KITCHEN = (
 :boots a cog:Object ; rdfs:label "wellies" ; cog:objectType cog:Boots ; cog:inRoom :hallway .
 :paper a cog:Object ; rdfs:label "The paper" ; cog:objectType cog:Newspaper ; cog:material "paper" ;
     cog:on :counter .
+:gloves a cog:Object ; rdfs:label "pair of oven gloves" ; cog:objectType cog:Gloves ;
+    cog:on :counter .
 :box a cog:Object ; rdfs:label "box of tissues" ; cog:objectType cog:Tissues ; cog:on :table .
 :specs a cog:Object ; rdfs:label "reading specs" ; cog:objectType cog:Spectacles ; cog:on :table .
 :tumbler a cog:Object ; rdfs:label "tumbler" ; cog:objectType cog:Glass ; cog:on :table .
@@ -76,13 +78,17 @@ def test_a_thing_is_matched_by_what_its_label_says(
     assert ids(kitchen, description) == expected
 
 
-def test_each_part_of_a_label_joined_by_of_is_a_name_of_its_own(kitchen: SceneGraph) -> None:
-    """ "the sparkling water" is the bottle of sparkling water by name, not only by its label's
-    words (failed before: matched only by the label's words, so not acted on)."""
-    [found] = kitchen.resolve_referent("the sparkling water")
-    assert (found.id, found.by_label) == ("fizz", False)
-    assert label_parts("pair of gardening gloves") == ("gardening gloves",)
-    assert label_parts("can of cola") == ()  # one word: it names the can through label_words
+def test_what_a_collection_gathers_names_it(kitchen: SceneGraph) -> None:
+    """ "the oven gloves" are the pair of oven gloves by name, not only by its label's words
+    (failed before: matched only by the label's words, so not acted on); what a container
+    holds stays a guess by the label's words, for its contents' own rules to tell."""
+    [found] = kitchen.resolve_referent("the oven gloves")
+    assert (found.id, found.by_label) == ("gloves", False)
+    [water] = kitchen.resolve_referent("the sparkling water")
+    assert (water.id, water.by_label) == ("fizz", True)
+    assert label_parts("pair of gardening gloves") == ("gardening gloves",)  # a collection
+    assert label_parts("bottle of lemonade") == ()  # a container: its contents' own rules
+    assert label_parts("milk of magnesia") == ()  # milk gathers nothing: no magnesia
     assert label_parts("gardening magazine") == ()  # a label of one part is its own name
 
 

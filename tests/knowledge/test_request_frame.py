@@ -546,6 +546,35 @@ def test_inside_after_the_names_a_region_not_a_place() -> None:
     assert step.landmark.head == "cupboard"
 
 
+@pytest.mark.parametrize(
+    ("text", "thing"),
+    [
+        ("find somewhere nice for these sunflowers, they're in the way here", "sunflowers"),
+        ("find a place for the vase", "vase"),
+        ("find a spot for the vase", "vase"),
+        ("find somewhere for the vase", "vase"),
+        ("find somewhere safe for the vase", "vase"),
+    ],
+)
+def test_finding_a_place_for_a_thing_puts_it_somewhere_unsaid(text: str, thing: str) -> None:
+    """Checked to fail before: a find of "a place" (or of "nice"), the vase dropped."""
+    step = parse_request(text).steps[0]
+    assert (step.action, [p.head for p in step.objects], step.landmark) == ("place", [thing], None)
+
+
+@pytest.mark.parametrize(
+    ("text", "action", "said"),
+    [
+        ("find the remote for me", "find", ["the remote"]),  # a find on my behalf
+        ("find a place for Anna", "find", ["a place"]),  # a seat for someone: no thing put
+        ("put these flowers somewhere nice", "place", ["these flowers"]),  # "nice": no thing
+    ],
+)
+def test_a_find_for_someone_stays_a_find(text: str, action: str, said: list[str]) -> None:
+    step = only_step(text)
+    assert (step.action, objects(step)) == (action, said)
+
+
 def test_split_verb_before_a_tool() -> None:
     step = only_step("give the hob a wipe with the sponge")
     assert (step.action, objects(step)) == ("wipe", ["the hob"])
