@@ -14,8 +14,6 @@ from typing import Any, ClassVar, Final
 
 from pydantic import BaseModel, model_validator
 
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
-
 ELLIPSIS = "…"
 """What :func:`clip` puts where it cut."""
 
@@ -330,43 +328,15 @@ def label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
 _NUMBER = re.compile(r"\b\d+\b")
 
 
-def label_parts(label: str) -> tuple[str, ...]:
-    """What a label names after "of" when what comes before is a collection of it.
-
-    "pair of gardening gloves": "gardening gloves"; "bunch of bananas": "bananas" (people ask
-    for "the gardening gloves"). Only after a collection, by the English dictionary: what a
-    container holds ("bottle of lemonade", "glass of water with dentures") is told by its
-    contents' own rules, which keep a chemical or a shared glass out; "milk of magnesia" names
-    nothing after "of". () for a label with no "of", or without the dictionary.
-    """
-    _, named = _named_parts(_NUMBER.sub("", label.lower().replace("\u2019", "'")).strip())
-    nouns = shipped_nouns()
-    if len(named) < 2 or nouns is None or not named[0].split():
-        return ()
-    holder = singular(named[0].split()[-1])
-    return (named[1],) if nouns.is_a(holder, COLLECTIONS, GROUPS) else ()
-
-
-COLLECTIONS: Final = frozenset(["collection"])
-"""What a label's first part must be for the part after "of" to name the thing (a pair)."""
-GROUPS: Final = frozenset(["noun.group"])
-"""The dictionary's file of groups (a pair, a bunch, a packet)."""
-
-
-def _named_parts(label: str) -> tuple[list[str], list[str]]:
-    """A label's words (no determiners, no "'s") and its name's parts between "of"s."""
+@lru_cache(maxsize=4096)
+def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
     words = [
         word[:-2] if word.endswith("'s") else word
         for word in _LABEL_WORD.findall(label)
         if word not in DETERMINERS
     ]
     end = next((at for at, word in enumerate(words) if word in LABEL_LINKS), len(words))
-    return words, [part for part in " ".join(words[:end]).split(" of ") if part]
-
-
-@lru_cache(maxsize=4096)
-def _label_words(label: str) -> tuple[frozenset[str], frozenset[str]]:
-    words, named = _named_parts(label)
+    named = " ".join(words[:end]).split(" of ")
     heads = [part.split()[-1] for part in named if part.split()]
     kept = [word for word in words if word not in LABEL_LINKS and word != "of"]
     return (

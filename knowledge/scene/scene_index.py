@@ -56,7 +56,7 @@ from cogtree.knowledge.node_tables import (
 )
 from cogtree.knowledge.scene.fit_for_use import states_in
 from cogtree.knowledge.scene.rdf_store import STRING, TRUE, Term, TripleReader
-from cogtree.knowledge.wording import compound_head, label_parts, label_words, singular
+from cogtree.knowledge.wording import compound_head, label_words, singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 
@@ -168,13 +168,10 @@ def other_names(node: Node, types_named: Mapping[str, object]) -> tuple[str, ...
 
     A room's words in the English dictionary (:func:`room_names`) and a person's for who they
     are to the user (:func:`relation_names`); "cleaner" for a person whose relation is
-    cleaner stays the cleaning spray's (``types_named``: the vocabulary's type names). And the
-    parts of its own labels joined by "of", type names or not (:func:`~knowledge.wording.
-    label_parts`: "pair of gardening gloves" is the gardening gloves).
+    cleaner stays the cleaning spray's (``types_named``: the vocabulary's type names).
     """
     found = (*room_names(node), *relation_names(node))
-    parts = (part for label in node.labels for part in label_parts(label))
-    return (*(name for name in found if name not in types_named), *parts)
+    return tuple(name for name in found if name not in types_named)
 
 
 def relation_names(node: Node) -> tuple[str, ...]:

@@ -199,7 +199,11 @@ class _Sentence:
         self._readings: dict[str, list[_Reading]] = {}
 
     def readings(self, lexicon: str) -> list[_Reading]:
-        """The mentions of ``lexicon`` that are things of their own (not modifiers), read."""
+        """The mentions of ``lexicon`` that are things of their own (not modifiers), read.
+
+        A mention right before "one" / "ones" describes the one meant ("the reading ones",
+        "the kitchen one"): it is no thing of its own either.
+        """
         if lexicon not in self._readings:
             found = self._lexicons[lexicon].find(self.text) if lexicon in self._lexicons else []
             readings = [self._read(mention) for mention in found]
@@ -207,6 +211,7 @@ class _Sentence:
                 reading
                 for index, reading in enumerate(readings)
                 if not any(later.phrase_start <= reading.first for later in readings[index + 1 :])
+                and self.words[reading.last + 1 : reading.last + 2] not in (["one"], ["ones"])
             ]
         return self._readings[lexicon]
 

@@ -136,13 +136,6 @@ class NounDatabase:
                 yield current
                 frontier.extend(self.synset(above) for above in current.hypernyms)
 
-    def is_a(self, lemma: str, kinds: frozenset[str], lexnames: frozenset[str]) -> bool:
-        """Whether a sense of ``lemma`` in ``lexnames`` is, or is a kind of, one of ``kinds``.
-
-        "vase" is a container (a jar, a vessel); "pair" a collection; "milk" neither.
-        """
-        return any(kinds.intersection(synset.lemmas) for synset in self.broader(lemma, lexnames))
-
     def same_as(self, lemma: str, lexname: str, kinds: tuple[str, ...]) -> tuple[str, ...]:
         """The words whose most frequent sense is ``lemma``'s, a kind of ``kinds`` in ``lexname``.
 
