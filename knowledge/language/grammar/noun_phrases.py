@@ -28,6 +28,7 @@ from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
 from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
 """Relative pronouns that are also determiners or question words: they need a clause after."""
@@ -113,8 +114,10 @@ def noun_phrase(
     end = clause.at
     if set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
         clause.at += 1
-        while not clause.done and (clause.word() in lexicon.copulas or not clause.is_boundary()):
-            clause.at += 1
+        while not clause.done and (
+            clause.word() in lexicon.copulas or not clause.is_boundary() or _says_when(clause)
+        ):
+            clause.at += 1  # "the mug that's just been washed": all of it says which mug
     words = [word for word in content if word != "of"]
     if not words and not determiner and not quantity:
         clause.at = start
@@ -184,3 +187,18 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
         clause.at = start
         return None
     return ObjectPhrase(text=clause.text(start, end), head=clause.words[end - 1].text)
+
+
+def _says_when(clause: Clause) -> bool:
+    """Whether the word at the cursor is an adverb before a verb of a relative clause.
+
+    "that's just been made", "that was only opened yesterday": the adverb stays in the clause
+    (the English dictionary knows it as an adverb, and a verb or a copula follows it).
+    """
+    lemmas = shipped_lemmas()
+    following = clause.word(1)
+    return (
+        lemmas is not None
+        and lemmas.lemma_of(clause.word(), "adv") is not None
+        and (following in clause.lexicon.copulas or lemmas.lemma_of(following, "verb") is not None)
+    )
