@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import pytest
@@ -110,21 +111,23 @@ def test_sure_request_is_recognised_with_its_slots_without_a_model(
     assert node.feedback_message.startswith("DishInfo(dish='tiramisu'")
 
 
-def test_household_request_uses_the_scene_lexicons(
+@pytest.fixture
+def household(
     blackboard: BlackboardView,
     make_llm: Callable[..., ScriptedLLM],
     registry: DomainRegistry,
     scene: SceneGraph,
     workers,
+) -> Callable[..., tuple[TreeHarness, RecognizeIntent, ScriptedLLM]]:
+    """Run the node on a household request, in the test scene."""
+    handles = {"scene_graph": scene, "workers": workers}
+    return partial(run, blackboard, make_llm, registry, domain="household", handles=handles)
+
+
+def test_household_request_uses_the_scene_lexicons(
+    blackboard: BlackboardView, household: Callable[..., object]
 ) -> None:
-    run(
-        blackboard,
-        make_llm,
-        registry,
-        "bring me the blue bottle",
-        "household",
-        handles={"scene_graph": scene, "workers": workers},
-    )
+    household("bring me the blue bottle")
     assert frame(blackboard).task == "Fetch"
     assert frame(blackboard).slots == {"object": "the blue bottle"}
 
@@ -210,24 +213,11 @@ def test_guard_drops_values_never_said_and_slots_of_other_tasks(
 
 
 def test_guard_never_takes_the_tool_for_what_it_names(
-    blackboard: BlackboardView,
-    make_llm: Callable[..., ScriptedLLM],
-    registry: DomainRegistry,
-    scene: SceneGraph,
-    workers,
+    blackboard: BlackboardView, household: Callable[..., object]
 ) -> None:
     """'top it up with the blue bottle': whatever fills the slots, 'it' is not the bottle."""
     reply = answer("Fill", {"container": "the blue bottle"})
-    run(
-        blackboard,
-        make_llm,
-        registry,
-        "top it up with the blue bottle",
-        "household",
-        replies=[reply],
-        ticks=2,
-        handles={"scene_graph": scene, "workers": workers},
-    )
+    household("top it up with the blue bottle", replies=[reply], ticks=2)
     assert frame(blackboard).task == "Fill"
     assert "container" not in frame(blackboard).slots
     assert (
