@@ -46,6 +46,7 @@ from cogtree.knowledge.language.grammar.statements import (
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -56,6 +57,10 @@ MAX_PARSE_CHARS: Final = 1000
 
 LOCATION: Final = "noun.location"
 """The English dictionary's file of places: a noun first in it names a place ("a spot")."""
+THINGS: Final = frozenset(
+    ["noun.artifact", "noun.food", "noun.plant", "noun.object", "noun.substance"]
+)
+"""The dictionary's files of things that can be put somewhere (made things, food, plants)."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
 
@@ -462,21 +467,43 @@ def _a_place_for(state: _StepState, lexicon: Words) -> ObjectPhrase | None:
     """The thing of "find a place / somewhere for X": X is to be put in a place not yet said.
 
     A find whose object is a vague place ("somewhere") or a noun whose first sense in the
-    English dictionary is a location ("a place", "a spot", "a home"), with a thing after
-    "for". None for any other step ("find the remote for me", "find a home for sale" names
-    no thing of the home).
+    English dictionary is a location ("a place", "a spot", "a home"), said with no place of
+    its own, with a thing after "for" (:func:`_portable`). None for any other step: "find the
+    remote for me", "find a seat for grandma", "find a home for the kitten", "find a place on
+    the counter for the kettle" (a place is said: the find is left as it was).
     """
     if state.kind[1] != "find" or len(state.objects) != 1:
         return None
     [found] = state.objects
     vague = state.landmark is not None and state.landmark.head in lexicon.vague_places
-    if vague and found.preposition == "for" and not found.person:
-        return found
+    if vague and found.preposition == "for":
+        return found if _portable(found) else None
     nouns = shipped_nouns()
     senses = nouns.senses(found.head) if nouns is not None and not found.pronoun else ()
     located = bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname == LOCATION
     thing = state.for_thing
-    return thing if located and thing is not None and not thing.person else None
+    if not located or found.where or thing is None:
+        return None
+    return thing if _portable(thing) else None
+
+
+def _portable(phrase: ObjectPhrase) -> bool:
+    """Whether a phrase names a thing that can be put somewhere: no person, animal or event.
+
+    A household type the taxonomy knows that is no animal ("the oven cleaner"), else a noun
+    whose first sense in the English dictionary is a made thing, a food, a plant, a natural
+    object or a substance ("the sunflowers"; not "grandma", "lunch" as an event, "the party").
+    """
+    if phrase.person or phrase.pronoun:
+        return False
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(" ".join([*phrase.modifiers, phrase.head]))
+    kind = kind or taxonomy.type_named(singular(phrase.head))
+    if kind is not None:
+        return "animal" not in taxonomy.properties(kind).flags
+    nouns = shipped_nouns()
+    senses = nouns.senses(singular(phrase.head)) if nouns is not None else ()
+    return bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname in THINGS
 
 
 def _statement_step(clause: Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:

@@ -382,9 +382,9 @@ def _fill(step: Step, task: TaskSpec, pack: DomainPack, utterance: str) -> StepT
             if value is None:
                 return None
             slots[slot] = value
-    if step.tool is not None and not (step.action == "fill" and step.tool.head == TAP_LIQUID):
+    if (tool := _tool(step)) is not None:
         tool_slot = first_slot(fields, TOOL_SLOTS)
-        value = _said(utterance, step.tool.described, step.tool.text)
+        value = _said(utterance, tool.described, tool.text)
         if tool_slot is None or value is None:
             return None
         slots[tool_slot] = value
@@ -578,21 +578,23 @@ def tool_as_theme(
     """The theme slot in ``slots`` holding the tool of a step whose object is a pronoun, or None.
 
     "top it up with the jug by the sink": "it" is not the jug (a pronoun object never stands
-    for the instrument of its own clause), so a theme value that starts with the tool's words
-    is the tool taken for the thing acted on. Water in a fill ("fill it with water") is what
-    goes in, not a tool, and is left alone.
+    for the instrument of its own clause), so a theme value that names the tool's head word
+    ("the jug", "jug", "the water jug") is the tool taken for the thing acted on. Water in a
+    fill ("fill it with water") is what goes in, not a tool, and is left alone.
     """
     for step in frame.steps:
-        tool = step.tool
+        tool = _tool(step)
         if tool is None or not step.objects or not all(phrase.pronoun for phrase in step.objects):
-            continue
-        if step.action == "fill" and tool.head == TAP_LIQUID:
             continue
         theme, _ = theme_and_destination(fields, source_said=step.source is not None)
         value = slots.get(theme) if theme is not None else None
-        said = [token.text for token in tokenize(tool.text)]
-        if not isinstance(value, str) or not said:
-            continue
-        if [token.text for token in tokenize(value)][: len(said)] == said:
+        if isinstance(value, str) and tool.head in (token.text for token in tokenize(value)):
             return theme
     return None
+
+
+def _tool(step: Step) -> ObjectPhrase | None:
+    """The step's tool, but for the water a fill fills with ("fill the glass with water")."""
+    if step.tool is None or (step.action == "fill" and step.tool.head == TAP_LIQUID):
+        return None
+    return step.tool

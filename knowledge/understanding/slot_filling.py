@@ -156,6 +156,10 @@ BOUNDARY_WORDS = frozenset(
 CLAUSE_WORDS = frozenset(["and", "but", "then", "or", "so"])
 """Conjunctions that start a new clause (negation and noun phrases never cross them)."""
 
+ONE_AS_A_COUNT = frozenset(["by", "at", "more", "of", "after", "another"])
+"""Words after "one" that make it a count or a manner, not a thing described ("one by one",
+"one at a time", "one more time", "one of them", "one after another")."""
+
 MAX_MODIFIERS = 4
 """How many words before a mention may belong to its noun phrase."""
 
@@ -202,7 +206,7 @@ class _Sentence:
         """The mentions of ``lexicon`` that are things of their own (not modifiers), read.
 
         A mention right before "one" / "ones" describes the one meant ("the reading ones",
-        "the kitchen one"): it is no thing of its own either.
+        "the kitchen one"): it is no thing of its own either (:meth:`_describes_one`).
         """
         if lexicon not in self._readings:
             found = self._lexicons[lexicon].find(self.text) if lexicon in self._lexicons else []
@@ -211,9 +215,22 @@ class _Sentence:
                 reading
                 for index, reading in enumerate(readings)
                 if not any(later.phrase_start <= reading.first for later in readings[index + 1 :])
-                and self.words[reading.last + 1 : reading.last + 2] not in (["one"], ["ones"])
+                and not self._describes_one(reading)
             ]
         return self._readings[lexicon]
+
+    def _describes_one(self, reading: _Reading) -> bool:
+        """Whether "one" / "ones" follows the mention, in its phrase, as the thing it describes.
+
+        Not across punctuation ("the mug, one with a handle"), nor when "one" counts or says
+        how (:data:`ONE_AS_A_COUNT`: "the mugs one by one", "the bottle one more time").
+        """
+        after = reading.last + 1
+        if self.words[after : after + 1] not in (["one"], ["ones"]):
+            return False
+        between = self.text[self.tokens[reading.last].end : self.tokens[after].start]
+        following = self.words[after + 1] if after + 1 < len(self.words) else ""
+        return not _PUNCTUATION.search(between) and following not in ONE_AS_A_COUNT
 
     def all_readings(self) -> list[_Reading]:
         """The mentions of every lexicon, in text order."""

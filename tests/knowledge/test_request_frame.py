@@ -541,6 +541,8 @@ def test_inside_after_the_names_a_region_not_a_place() -> None:
     [inside] = only_step("clean the inside of the microwave").objects
     assert (inside.head, inside.pronoun) == ("microwave", False)
     assert only_step("wipe the inside").objects[0].pronoun  # of what the context names
+    [of_it] = only_step("clean the inside of it").objects  # one phrase, standing for "it"
+    assert (of_it.head, of_it.pronoun) == ("it", True)
     step = only_step("put the cup inside the cupboard")  # a place after any other word
     assert step.relation == "in" and step.landmark is not None
     assert step.landmark.head == "cupboard"
@@ -567,6 +569,10 @@ def test_finding_a_place_for_a_thing_puts_it_somewhere_unsaid(text: str, thing: 
     [
         ("find the remote for me", "find", ["the remote"]),  # a find on my behalf
         ("find a place for Anna", "find", ["a place"]),  # a seat for someone: no thing put
+        ("find a seat for grandma", "find", ["a seat"]),  # a person is never put somewhere
+        ("find a home for the kitten", "find", ["a home"]),  # nor an animal
+        ("find a place for the party", "find", ["a place"]),  # nor an event
+        ("find a place on the counter for the kettle", "find", ["a place"]),  # a place said
         ("put these flowers somewhere nice", "place", ["these flowers"]),  # "nice": no thing
     ],
 )
@@ -639,6 +645,12 @@ def test_a_relative_clause_says_more_of_the_thing_and_is_no_part_of_its_name(
 ) -> None:
     phrase = only_step(text).objects
     assert [(p.text, p.where) for p in phrase] == [(said, where)]
+
+
+def test_an_adverb_before_a_verbs_base_form_ends_the_relative_clause() -> None:
+    """Reviewer's case: "so" before "wash" stayed in the clause of the mug."""
+    [mug] = parse_request("bring me the mug that's dirty so wash it").steps[0].objects
+    assert mug.relative == "that's dirty"
 
 
 def test_somewhere_and_a_relation_is_that_relation() -> None:

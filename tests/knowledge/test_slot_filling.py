@@ -109,6 +109,8 @@ def slots(spec: TaskSpec, utterance: str) -> dict[str, Any]:
         ("bring it to me", {}),
         ("fetch that one", {}),
         ("the reading ones", {}),  # failed before: "the reading", a book, was fetched
+        ("hand me the bottle one by one", {"object": "the bottle"}),  # "one" counts
+        ("bring me the mug, one with a handle", {"object": "the mug"}),  # across a comma
         ("bring me something", {}),
         ("", {}),
     ],

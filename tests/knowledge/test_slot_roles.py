@@ -18,6 +18,8 @@ WIPE = ["object", "surface", "tool"]
         # "it" is never the jug it is topped up with
         ("top it up with the jug by the sink", FILL, {"container": "the jug by the sink"}, True),
         ("fill it with the watering can", FILL, {"container": "the watering can"}, True),
+        ("top it up with the jug", FILL, {"container": "water jug"}, True),  # its head, said
+        ("clean it with a cloth", WIPE, {"object": "the cloth"}, True),  # another determiner
         # the object said by name: the filler's value is the user's own object
         ("top up the kettle with the jug", FILL, {"container": "the kettle"}, False),
         # water goes in; it is no tool

@@ -27,7 +27,7 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, head_word
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, REGION_WORDS, head_word
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
@@ -86,7 +86,8 @@ def noun_phrase(
         if set(content) - {"of"} and opens_relative(word, clause.word(1), lexicon):
             break  # "the mug (that) I left on the table": a relative clause, skipped below
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
-            if word in lexicon.indefinites:  # "the cleaning stuff": its words say what stuff
+            region = clause.word(-1) == "of" and content[0] in REGION_WORDS  # "the inside of it"
+            if word in lexicon.indefinites or region:  # "the cleaning stuff": what stuff
                 content.append(word)
                 clause.at += 1
             break
@@ -190,15 +191,15 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
 
 
 def _says_when(clause: Clause) -> bool:
-    """Whether the word at the cursor is an adverb before a verb of a relative clause.
+    """Whether the word at the cursor is an adverb before the verb of a relative clause.
 
-    "that's just been made", "that was only opened yesterday": the adverb stays in the clause
-    (the English dictionary knows it as an adverb, and a verb or a copula follows it).
+    "that's just been made", "that was only washed yesterday": the adverb stays in the clause
+    (the English dictionary knows it as an adverb, and a copula or an inflected verb follows
+    it). Before a verb's base form it opens the next request ("that's dirty so wash it").
     """
     lemmas = shipped_lemmas()
     following = clause.word(1)
-    return (
-        lemmas is not None
-        and lemmas.lemma_of(clause.word(), "adv") is not None
-        and (following in clause.lexicon.copulas or lemmas.lemma_of(following, "verb") is not None)
-    )
+    if lemmas is None or lemmas.lemma_of(clause.word(), "adv") is None:
+        return False
+    base = lemmas.lemma_of(following, "verb")
+    return following in clause.lexicon.copulas or base not in (None, following)
