@@ -43,24 +43,15 @@ from cogtree.knowledge.language.grammar.statements import (
     subject_words,
     tells_what_happened,
 )
+from cogtree.knowledge.language.grammar.vague_places import a_place_for, says_what_place
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import singular
-from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
-
-LOCATION: Final = "noun.location"
-"""The English dictionary's file of places: a noun first in it names a place ("a spot")."""
-THINGS: Final = frozenset(
-    ["noun.artifact", "noun.food", "noun.plant", "noun.object", "noun.substance"]
-)
-"""The dictionary's files of things that can be put somewhere (made things, food, plants)."""
 
 Role = Literal["object", "landmark", "recipient", "tool", "source"]
 
@@ -428,7 +419,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
-    placed = _a_place_for(state, lexicon)
+    placed = a_place_for(state.kind[1], state.objects, state.landmark, state.for_thing, lexicon)
     if placed is not None:  # "find somewhere for the vase": put it there, the place unsaid
         state.kind, state.objects, state.relation = ("actions", "place"), [placed], ""
         state.landmark = None
@@ -450,60 +441,6 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     if thrown and state.kind[1] == "bring" and not any(p.where for p in state.objects):
         state.kind = ("", "")  # "throw the pot": thrown to no one nor anywhere, no fetch
     return state.step(lexicon)
-
-
-def _says_what_place(clause: Clause) -> bool:
-    """Whether the word after the vague place at the cursor is an adjective ending the phrase.
-
-    "put them somewhere nice", "somewhere dry for the towels": it says what place, names no
-    thing (the English dictionary knows it as an adjective).
-    """
-    lemmas = shipped_lemmas()
-    word = clause.word(1)
-    return lemmas is not None and lemmas.lemma_of(word, "adj") is not None and clause.closes(2)
-
-
-def _a_place_for(state: _StepState, lexicon: Words) -> ObjectPhrase | None:
-    """The thing of "find a place / somewhere for X": X is to be put in a place not yet said.
-
-    A find whose object is a vague place ("somewhere") or a noun whose first sense in the
-    English dictionary is a location ("a place", "a spot", "a home"), said with no place of
-    its own, with a thing after "for" (:func:`_portable`). None for any other step: "find the
-    remote for me", "find a seat for grandma", "find a home for the kitten", "find a place on
-    the counter for the kettle" (a place is said: the find is left as it was).
-    """
-    if state.kind[1] != "find" or len(state.objects) != 1:
-        return None
-    [found] = state.objects
-    vague = state.landmark is not None and state.landmark.head in lexicon.vague_places
-    if vague and found.preposition == "for":
-        return found if _portable(found) else None
-    nouns = shipped_nouns()
-    senses = nouns.senses(found.head) if nouns is not None and not found.pronoun else ()
-    located = bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname == LOCATION
-    thing = state.for_thing
-    if not located or found.where or thing is None:
-        return None
-    return thing if _portable(thing) else None
-
-
-def _portable(phrase: ObjectPhrase) -> bool:
-    """Whether a phrase names a thing that can be put somewhere: no person, animal or event.
-
-    A household type the taxonomy knows that is no animal ("the oven cleaner"), else a noun
-    whose first sense in the English dictionary is a made thing, a food, a plant, a natural
-    object or a substance ("the sunflowers"; not "grandma", "lunch" as an event, "the party").
-    """
-    if phrase.person or phrase.pronoun:
-        return False
-    taxonomy = household_taxonomy()
-    kind = taxonomy.type_named(" ".join([*phrase.modifiers, phrase.head]))
-    kind = kind or taxonomy.type_named(singular(phrase.head))
-    if kind is not None:
-        return "animal" not in taxonomy.properties(kind).flags
-    nouns = shipped_nouns()
-    senses = nouns.senses(singular(phrase.head)) if nouns is not None else ()
-    return bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname in THINGS
 
 
 def _statement_step(clause: Clause, text: str, thing: ObjectPhrase, verb: str) -> Step:
@@ -649,7 +586,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             said = clause.words[clause.at].said
             state.relation = state.relation or "to"
             state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
-            clause.at += 1 + int(_says_what_place(clause))  # "somewhere nice": no thing
+            clause.at += 1 + int(says_what_place(clause))  # "somewhere nice": no thing
             continue
         negation = clause.match(lexicon.negations)
         if negation:

@@ -1,0 +1,88 @@
+"""Vague places: "put it somewhere nice", "find a place for the vase".
+
+A vague place ("somewhere", the grammar's ``vague_places``) names no thing: an adjective after
+it says what place (:func:`says_what_place`: "somewhere nice" is no thing called nice). Asked
+to find a place for a thing ("find somewhere for the vase", "find a spot for the plant"), the
+robot is asked to put the thing in a place not yet said (:func:`a_place_for`), and asks where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from cogtree.knowledge.language.grammar.clause import Clause
+from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
+from cogtree.knowledge.language.grammar.words import Words
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import singular
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
+
+LOCATION: Final = "noun.location"
+"""The English dictionary's file of places: a noun first in it names a place ("a spot")."""
+THINGS: Final = frozenset(
+    ["noun.artifact", "noun.food", "noun.plant", "noun.object", "noun.substance"]
+)
+"""The dictionary's files of things that can be put somewhere (made things, food, plants)."""
+
+
+def says_what_place(clause: Clause) -> bool:
+    """Whether the word after the vague place at the cursor is an adjective ending the phrase.
+
+    "put them somewhere nice", "somewhere dry for the towels": it says what place, names no
+    thing (the English dictionary knows it as an adjective).
+    """
+    lemmas = shipped_lemmas()
+    word = clause.word(1)
+    return lemmas is not None and lemmas.lemma_of(word, "adj") is not None and clause.closes(2)
+
+
+def a_place_for(
+    action: str,
+    objects: Sequence[ObjectPhrase],
+    landmark: ObjectPhrase | None,
+    for_thing: ObjectPhrase | None,
+    lexicon: Words,
+) -> ObjectPhrase | None:
+    """The thing of "find a place / somewhere for X": X is to be put in a place not yet said.
+
+    ``action``, ``objects``, ``landmark``: the step's so far; ``for_thing``: a thing after
+    "for" once it had its object. A find whose object is a vague place ("somewhere") or a
+    noun whose first sense in the English dictionary is a location ("a place", "a spot", "a
+    home"), said with no place of its own, with a thing after "for" (:func:`_portable`). None
+    for any other step: "find the remote for me", "find a seat for grandma", "find a home for
+    the kitten", "find a place on the counter for the kettle" (a place is said: the find is
+    left as it was).
+    """
+    if action != "find" or len(objects) != 1:
+        return None
+    [found] = objects
+    vague = landmark is not None and landmark.head in lexicon.vague_places
+    if vague and found.preposition == "for":
+        return found if _portable(found) else None
+    nouns = shipped_nouns()
+    senses = nouns.senses(found.head) if nouns is not None and not found.pronoun else ()
+    located = bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname == LOCATION
+    if not located or found.where or for_thing is None:
+        return None
+    return for_thing if _portable(for_thing) else None
+
+
+def _portable(phrase: ObjectPhrase) -> bool:
+    """Whether a phrase names a thing that can be put somewhere: no person, animal or event.
+
+    A household type the taxonomy knows that is no animal ("the oven cleaner"), else a noun
+    whose first sense in the English dictionary is a made thing, a food, a plant, a natural
+    object or a substance ("the sunflowers"; not "grandma", "lunch" as an event, "the party").
+    """
+    if phrase.person or phrase.pronoun:
+        return False
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(" ".join([*phrase.modifiers, phrase.head]))
+    kind = kind or taxonomy.type_named(singular(phrase.head))
+    if kind is not None:
+        return "animal" not in taxonomy.properties(kind).flags
+    nouns = shipped_nouns()
+    senses = nouns.senses(singular(phrase.head)) if nouns is not None else ()
+    return bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname in THINGS
