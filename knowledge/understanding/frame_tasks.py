@@ -65,6 +65,7 @@ from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.understanding.contents import TAP_LIQUID
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
+from cogtree.knowledge.wording import singular
 
 PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
 """Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
@@ -577,10 +578,8 @@ def tool_as_theme(
 ) -> str | None:
     """The theme slot in ``slots`` holding the tool of a step whose object is a pronoun, or None.
 
-    "top it up with the jug by the sink": "it" is not the jug (a pronoun object never stands
-    for the instrument of its own clause), so a theme value that names the tool's head word
-    ("the jug", "jug", "the water jug") is the tool taken for the thing acted on. Water in a
-    fill ("fill it with water") is what goes in, not a tool, and is left alone.
+    "top it up with the jug by the sink": "it" is never the instrument of its own clause, so
+    a theme value naming the tool's head ("the jug", "water jugs") is the tool taken for it.
     """
     for step in frame.steps:
         tool = _tool(step)
@@ -588,7 +587,8 @@ def tool_as_theme(
             continue
         theme, _ = theme_and_destination(fields, source_said=step.source is not None)
         value = slots.get(theme) if theme is not None else None
-        if isinstance(value, str) and tool.head in (token.text for token in tokenize(value)):
+        said = {singular(token.text) for token in tokenize(value)} if isinstance(value, str) else ()
+        if singular(tool.head) in said:
             return theme
     return None
 

@@ -156,9 +156,10 @@ BOUNDARY_WORDS = frozenset(
 CLAUSE_WORDS = frozenset(["and", "but", "then", "or", "so"])
 """Conjunctions that start a new clause (negation and noun phrases never cross them)."""
 
-ONE_AS_A_COUNT = frozenset(["by", "at", "more", "of", "after", "another"])
+ONE_AS_A_COUNT = (("by", "one"), ("at", "a"), ("more",), ("after",), ("of",))
 """Words after "one" that make it a count or a manner, not a thing described ("one by one",
-"one at a time", "one more time", "one of them", "one after another")."""
+"one at a time", "one more time", "one after another", "one of them"); "the reading one by
+the lamp" still describes. "ones" always describes."""
 
 MAX_MODIFIERS = 4
 """How many words before a mention may belong to its noun phrase."""
@@ -229,8 +230,11 @@ class _Sentence:
         if self.words[after : after + 1] not in (["one"], ["ones"]):
             return False
         between = self.text[self.tokens[reading.last].end : self.tokens[after].start]
-        following = self.words[after + 1] if after + 1 < len(self.words) else ""
-        return not _PUNCTUATION.search(between) and following not in ONE_AS_A_COUNT
+        counted = self.words[after] == "one" and any(
+            tuple(self.words[after + 1 : after + 1 + len(idiom)]) == idiom
+            for idiom in ONE_AS_A_COUNT
+        )
+        return not _PUNCTUATION.search(between) and not counted
 
     def all_readings(self) -> list[_Reading]:
         """The mentions of every lexicon, in text order."""

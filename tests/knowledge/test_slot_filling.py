@@ -111,6 +111,8 @@ def slots(spec: TaskSpec, utterance: str) -> dict[str, Any]:
         ("the reading ones", {}),  # failed before: "the reading", a book, was fetched
         ("hand me the bottle one by one", {"object": "the bottle"}),  # "one" counts
         ("bring me the mug, one with a handle", {"object": "the mug"}),  # across a comma
+        ("the reading ones by the bed", {}),  # a place after "ones": still the ones
+        ("bring me the reading one by the lamp", {}),
         ("bring me something", {}),
         ("", {}),
     ],

@@ -20,6 +20,8 @@ WIPE = ["object", "surface", "tool"]
         ("fill it with the watering can", FILL, {"container": "the watering can"}, True),
         ("top it up with the jug", FILL, {"container": "water jug"}, True),  # its head, said
         ("clean it with a cloth", WIPE, {"object": "the cloth"}, True),  # another determiner
+        ("clean it with the cloths", WIPE, {"object": "the cloth"}, True),  # one of them
+        ("wipe it with the cloth", WIPE, {"object": "the tablecloth"}, False),  # whole words
         # the object said by name: the filler's value is the user's own object
         ("top up the kettle with the jug", FILL, {"container": "the kettle"}, False),
         # water goes in; it is no tool

@@ -124,10 +124,10 @@ def _thing(spec: Mapping[str, Any], things: Mapping[str, Thing]) -> tuple[Thing,
     flags = frozenset(fields.pop("flags", []))
     kind = fields.pop("kind", "object")
     room = fields.pop("room", things[support].room if support in things else "kitchen")
-    relation = None
+    relation = fields.pop("relation", None)  # on top of a container, when said
     if hand:
         relation, support = "heldBy", "robot1"
-    elif support is not None:
+    elif support is not None and relation is None:
         relation = "in" if things[support].kind == "container" else "on"
     thing = Thing(
         id=fields.pop("id"),
@@ -163,6 +163,8 @@ def build_belief(case: Mapping[str, Any]) -> Belief:
         if hand:
             held[name] = hand
             changes |= {"relation": "heldBy", "support": "robot1"}
+        if "flags" in changes:
+            changes["flags"] = frozenset(changes["flags"])
         things[name] = replace(things[name], **changes)
     for spec in case.get("things") or []:
         thing, hand = _thing(spec, things)

@@ -130,10 +130,14 @@ def noun_phrase(
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     opened = "the" if determiner or quantity else ""  # "every side of the box": the box
     head = head_word(" ".join([opened, *(w.text for w in clause.words[content_start:end])]))
+    pointing = lexicon.pronouns | lexicon.determiners
+    pointed = len(words) == 2 and words[0] in REGION_WORDS and words[1] in pointing
+    head = words[1] if pointed else head  # "the inside of this": what "this" points at
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
     pronoun |= bool(determiner) and [head] == words and head in INNER_OUTER_WORDS  # of "it"
+    pronoun |= pointed
     return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
                         quantity=quantity, negated=negated, alternative=alternative,
                         pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip
@@ -191,15 +195,19 @@ def _first_of_two(clause: Clause) -> ObjectPhrase | None:
 
 
 def _says_when(clause: Clause) -> bool:
-    """Whether the word at the cursor is an adverb before the verb of a relative clause.
+    """Whether the word at the cursor is an adverb inside the verb of a relative clause.
 
-    "that's just been made", "that was only washed yesterday": the adverb stays in the clause
-    (the English dictionary knows it as an adverb, and a copula or an inflected verb follows
-    it). Before a verb's base form it opens the next request ("that's dirty so wash it").
+    "that's just been made", "that I just put down", "that was only washed yesterday": the
+    adverb (the English dictionary knows it as one) stays in the clause when it follows the
+    clause's subject, copula or auxiliary, or precedes a copula or an inflected verb. After
+    other words, before a verb's base form, it opens the next request ("that's dirty so wash
+    it").
     """
     lemmas = shipped_lemmas()
-    following = clause.word(1)
+    lexicon, before, following = clause.lexicon, clause.word(-1), clause.word(1)
     if lemmas is None or lemmas.lemma_of(clause.word(), "adv") is None:
         return False
+    inside = before in lexicon.copulas or before in AUXILIARIES or before in lexicon.relatives
+    inside = inside or before in lexicon.subjects
     base = lemmas.lemma_of(following, "verb")
-    return following in clause.lexicon.copulas or base not in (None, following)
+    return inside or following in lexicon.copulas or base not in (None, following)

@@ -15,7 +15,6 @@ from cogtree.knowledge.language.grammar.clause import Clause
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
 from cogtree.knowledge.language.grammar.words import Words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
-from cogtree.knowledge.wording import singular
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -25,6 +24,10 @@ THINGS: Final = frozenset(
     ["noun.artifact", "noun.food", "noun.plant", "noun.object", "noun.substance"]
 )
 """The dictionary's files of things that can be put somewhere (made things, food, plants)."""
+LIVING: Final = frozenset(["noun.person", "noun.animal"])
+"""The dictionary's files of who is never put somewhere."""
+POSSESSIVES: Final = frozenset(["my", "our", "your", "his", "her", "their"])
+"""Determiners of what someone has: "my fish" may be a pet."""
 
 
 def says_what_place(clause: Clause) -> bool:
@@ -72,17 +75,23 @@ def a_place_for(
 def _portable(phrase: ObjectPhrase) -> bool:
     """Whether a phrase names a thing that can be put somewhere: no person, animal or event.
 
-    A household type the taxonomy knows that is no animal ("the oven cleaner"), else a noun
-    whose first sense in the English dictionary is a made thing, a food, a plant, a natural
-    object or a substance ("the sunflowers"; not "grandma", "lunch" as an event, "the party").
+    A household type the taxonomy knows that is no animal ("the oven cleaner", "the doll"),
+    but for one the speaker owns that may be an animal ("my fish"); else a noun that may not
+    name a person or an animal in its two most frequent senses ("my mum" is first a flower,
+    then a mother) and whose first sense in the English dictionary is a made thing, a food, a
+    plant, a natural object or a substance ("the sunflowers"; not "the party").
     """
     if phrase.person or phrase.pronoun:
         return False
-    taxonomy = household_taxonomy()
-    kind = taxonomy.type_named(" ".join([*phrase.modifiers, phrase.head]))
-    kind = kind or taxonomy.type_named(singular(phrase.head))
-    if kind is not None:
+    taxonomy, nouns, lemmas = household_taxonomy(), shipped_nouns(), shipped_lemmas()
+    named = " ".join([*phrase.modifiers, phrase.head])
+    if phrase.modifiers and (kind := taxonomy.type_named(named)) is not None:
         return "animal" not in taxonomy.properties(kind).flags
-    nouns = shipped_nouns()
-    senses = nouns.senses(singular(phrase.head)) if nouns is not None else ()
-    return bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname in THINGS
+    if nouns is None or lemmas is None:
+        return False
+    head = lemmas.lemma_of(phrase.head, "noun") or phrase.head  # "knives": knife
+    frequent = [nouns.synset(offset).lexname for offset in nouns.senses(head)[:2]]
+    owned = phrase.determiner in POSSESSIVES and "noun.animal" in frequent
+    if (kind := taxonomy.type_named(head)) is not None and not owned:
+        return "animal" not in taxonomy.properties(kind).flags
+    return bool(frequent) and frequent[0] in THINGS and not LIVING.intersection(frequent)
