@@ -16,8 +16,12 @@ from cogtree.behaviours.btcpp.steering import take_clock
 from cogtree.behaviours.setup_handles import require_handle
 from cogtree.knowledge.memory.model import WorkingContext
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.understanding.answer_reuse import answer_key
-from cogtree.knowledge.understanding.evidence_needs import TurnTask, find_task, memory_bindings
+from cogtree.knowledge.understanding.evidence_needs import (
+    TurnTask,
+    answer_key,
+    find_task,
+    memory_bindings,
+)
 from cogtree.knowledge.understanding.turn_state import HeldAnswer
 
 

@@ -31,7 +31,7 @@ FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
     "behaviours/gates/intent.py": 663,
-    "behaviours/gates/task_readiness.py": 970,
+    "behaviours/gates/task_readiness.py": 808,
     "behaviours/keys.py": 655,
     "knowledge/language/request_frame.py": 743,
     "knowledge/llm/llama_cpp_backend.py": 609,

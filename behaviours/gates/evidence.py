@@ -1,7 +1,7 @@
 """``NeedsEvidence``: JANUS's tool-grounding gate (ρ): must a query fetch the task's evidence.
 
-What the task needs is :mod:`knowledge.understanding.evidence_needs`; an answer an earlier turn
-fetched for the same things and profile may serve (:mod:`knowledge.understanding.answer_reuse`).
+What the task needs, and whether an answer an earlier turn fetched for the same things and
+profile may serve, is :mod:`knowledge.understanding.evidence_needs`.
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.answer_node import TurnAnswerNode
-from cogtree.knowledge.understanding.answer_reuse import Reuse, find_reusable
 from cogtree.knowledge.understanding.evidence_needs import (
     MEMORY_PARAMETERS,
+    Reuse,
     TurnTask,
     answered,
+    find_reusable,
     memory_bindings,
     task_rows,
 )

@@ -17,7 +17,7 @@ from cogtree.evaluation.janus.datasets import ClaimItem, GroundingItem, Sufficie
 from cogtree.knowledge.memory.model import Claim, Fact, TurnTrace, WorkingContext
 from cogtree.knowledge.memory.store import MemoryConfig, MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.understanding.answer_reuse import answer_key
+from cogtree.knowledge.understanding.evidence_needs import answer_key
 from cogtree.knowledge.understanding.turn_state import EvidenceItem, HeldAnswer
 
 EVAL_NOW = 1_800_000_000.0

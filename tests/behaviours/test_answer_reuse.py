@@ -11,7 +11,7 @@ from cogtree.behaviours.setup_handles import MissingHandleError
 from cogtree.knowledge.memory.model import Fact, WorkingContext
 from cogtree.knowledge.packs.domain_pack import TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
-from cogtree.knowledge.understanding.answer_reuse import MAX_HELD, answer_key, find_reusable, hold
+from cogtree.knowledge.understanding.evidence_needs import MAX_HELD, answer_key, find_reusable, hold
 from cogtree.knowledge.understanding.turn_state import (
     EvidenceBundle,
     EvidenceItem,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.gates.task_readiness import TaskReadinessGate, check_slots
+from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.safety.doubts import SAFETY_RULES, SafetyDoubt, SafetyRequest, explicit_yes
+from cogtree.knowledge.understanding.slot_readiness import check_slots
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
     IntentFrame,

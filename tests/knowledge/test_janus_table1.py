@@ -17,7 +17,6 @@ import pytest
 from pydantic import ValidationError
 from rdflib import Literal, URIRef
 
-from cogtree.behaviours.gates.task_readiness import check_slots
 from cogtree.knowledge.language.subject import names_someone, someone_else
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domains.advisor import ADV, AdvisorKG
@@ -25,6 +24,7 @@ from cogtree.knowledge.packs.task_schema import missing_user, required_slots
 from cogtree.knowledge.scene.readonly_query import ReadOnlyQueryRunner
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import fill_slots
+from cogtree.knowledge.understanding.slot_readiness import check_slots
 from cogtree.knowledge.understanding.turn_state import IntentFrame
 from tests.knowledge.advisor_queries import run
 

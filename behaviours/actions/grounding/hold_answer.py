@@ -6,8 +6,7 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.answer_node import TurnAnswerNode
-from cogtree.knowledge.understanding.answer_reuse import hold
-from cogtree.knowledge.understanding.evidence_needs import TurnTask
+from cogtree.knowledge.understanding.evidence_needs import TurnTask, hold
 from cogtree.knowledge.understanding.turn_state import EvidenceBundle, EvidenceItem, HeldAnswer
 
 
