@@ -108,10 +108,16 @@ PLACE_WORDS: Final = frozenset(
 NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
 """Words after which a thing's name says no more of what it is."""
 
+POSSESSIVES: Final = frozenset({"my", "your", "his", "her", "its", "our", "their"})
+"""Determiners of whose a thing is ("my fish" may be a pet)."""
+
+POINTING: Final = frozenset({"this", "that", "these", "those", "it", "them"})
+"""Words that point at a thing on their own ("the inside of this")."""
+
 DETERMINERS: frozenset[str] = frozenset(
     {"the", "a", "an", "some", "this", "that", "these", "those"}
-    | {"my", "your", "his", "her", "its", "our", "their"}
 )
+DETERMINERS |= POSSESSIVES
 """Articles, demonstratives and possessives: a phrase they open needs no other article."""
 
 
@@ -134,7 +140,8 @@ def whole_named(words: Sequence[str]) -> list[str]:
     """``words`` (lowercase) without the region they open with and its "of": the whole thing.
 
     "the outside of the toaster" -> "the toaster", "top of the wardrobe" (as in "on top of")
-    -> "the wardrobe" (:data:`REGION_WORDS`). Only a region said first counts: "the top shelf"
+    -> "the wardrobe" (:data:`REGION_WORDS`), "the inside of this" -> "this"
+    (:data:`POINTING`). Only a region said first counts: "the top shelf"
     is left as it is, and so is "front of" or "outside of" with no determiner, which say where
     beside the thing ("in front of the fridge", "outside of the house"), not a part of it.
     """
@@ -145,6 +152,8 @@ def whole_named(words: Sequence[str]) -> list[str]:
     if not at and words[at] in BESIDE_WORDS:
         return words
     rest = words[at + 2 :]
+    if rest and rest[-1] in POINTING:
+        return rest[-1:]  # "the inside of this": what "this" points at
     if all(word in DETERMINERS for word in rest):  # "the bottom of the": no whole said
         return words
     return [*(words[:at] if rest[0] not in DETERMINERS else []), *rest]

@@ -185,7 +185,7 @@ def _lifeless_thing(words: str) -> bool:
     """Whether ``words`` name a type of the household taxonomy that is no animal."""
     taxonomy = household_taxonomy()
     named = taxonomy.type_named(words)
-    return named is not None and "animal" not in taxonomy.properties(named).flags
+    return named is not None and not taxonomy.alive(named)
 
 
 def _plural_phrases(clause: str) -> list[str]:

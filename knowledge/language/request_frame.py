@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import as_read
+from cogtree.knowledge.language.grammar import vague_places
 from cogtree.knowledge.language.grammar.clause import (
     BREAK,
     INLINE_FILLERS,
@@ -43,7 +44,6 @@ from cogtree.knowledge.language.grammar.statements import (
     subject_words,
     tells_what_happened,
 )
-from cogtree.knowledge.language.grammar.vague_places import a_place_for, says_what_place
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
@@ -419,7 +419,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)
     if wanted and state.objects and vague:
         return replace(state.step(lexicon), statement=True)  # a need: why, if more is asked
-    placed = a_place_for(state.kind[1], state.objects, state.landmark, state.for_thing, lexicon)
+    placed = vague_places.a_place_for(state.kind[1], state.objects, state.landmark, state.for_thing)
     if placed is not None:  # "find somewhere for the vase": put it there, the place unsaid
         state.kind, state.objects, state.relation = ("actions", "place"), [placed], ""
         state.landmark = None
@@ -577,16 +577,14 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             state.kind = lexicon.verbs[action.verb]  # "give the hob a wipe": wipe the hob
             clause.at += action.size
             continue
-        size = longest(clause.words, clause.at + 1, lexicon.prepositions)
-        after = tuple(clause.word(offset) for offset in range(1, size + 1))
-        if word in lexicon.vague_places and size and lexicon.prepositions[after][0] != "recipient":
+        if word in lexicon.vague_places and vague_places.place_follows(clause):
             clause.at += 1  # "somewhere near the bowl": near the bowl (not "somewhere for it")
             continue
         if word in lexicon.vague_places:
             said = clause.words[clause.at].said
             state.relation = state.relation or "to"
             state.landmark = state.landmark or ObjectPhrase(text=said, head=word, pronoun=True)
-            clause.at += 1 + int(says_what_place(clause))  # "somewhere nice": no thing
+            clause.at += 1 + int(vague_places.says_what_place(clause))  # "somewhere nice"
             continue
         negation = clause.match(lexicon.negations)
         if negation:

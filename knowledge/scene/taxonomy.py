@@ -282,6 +282,10 @@ class Taxonomy:
         """Whether ``type_name`` is ``category`` or lies under it."""
         return type_name == category or category in self.categories_of(type_name)
 
+    def alive(self, type_name: str) -> bool:
+        """Whether things of the type are living animals (a type or category flagged so)."""
+        return "animal" in self.properties(type_name).flags
+
     def usual_places(self, type_name: str) -> list[str]:
         """Where things of the type are usually kept; from the nearest category that says."""
         for name in (type_name, *self.categories_of(type_name)):

@@ -63,9 +63,8 @@ from cogtree.knowledge.packs.slot_roles import (
 )
 from cogtree.knowledge.packs.task_schema import required_slots
 from cogtree.knowledge.understanding.contents import TAP_LIQUID
-from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
+from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.slot_filling import SlotValue, is_grounded
-from cogtree.knowledge.wording import singular
 
 PLAIN_RELATIONS: Final = frozenset(["", "to", "on", "in"])
 """Relations a destination slot holds alone (PLACE picks on or in by the target's kind)."""
@@ -587,8 +586,7 @@ def tool_as_theme(
             continue
         theme, _ = theme_and_destination(fields, source_said=step.source is not None)
         value = slots.get(theme) if theme is not None else None
-        said = {singular(token.text) for token in tokenize(value)} if isinstance(value, str) else ()
-        if singular(tool.head) in said:
+        if isinstance(value, str) and is_grounded(tool.head, value):
             return theme
     return None
 

@@ -197,6 +197,13 @@ class NounDatabase:
         people = (self.synset(offset) for offset in self.senses(lemma))
         return next((sense for sense in people if sense.lexname == PEOPLE), None)
 
+    def files(self, lemma: str) -> tuple[str, ...]:
+        """The lexicographer files of ``lemma``'s senses, most frequent first; () when unknown.
+
+        "mum": ``noun.plant`` (a chrysanthemum), then ``noun.person`` (a mother).
+        """
+        return tuple(self.synset(offset).lexname for offset in self.senses(lemma))
+
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.
 

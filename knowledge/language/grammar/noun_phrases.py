@@ -27,7 +27,7 @@ from cogtree.knowledge.language.grammar.clause import (
 from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, REGION_WORDS, head_word
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, POINTING, REGION_WORDS, head_word
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])
@@ -130,14 +130,11 @@ def noun_phrase(
                             negated=negated, alternative=alternative, pronoun=True)  # fmt: skip
     opened = "the" if determiner or quantity else ""  # "every side of the box": the box
     head = head_word(" ".join([opened, *(w.text for w in clause.words[content_start:end])]))
-    pointing = lexicon.pronouns | lexicon.determiners
-    pointed = len(words) == 2 and words[0] in REGION_WORDS and words[1] in pointing
-    head = words[1] if pointed else head  # "the inside of this": what "this" points at
     modifiers = tuple(word for word in words if word != head)
     heap = head in lexicon.indefinites and len(words) > 1  # "the dairy stuff": of a kind
     pronoun = words[0] in lexicon.indefinites or (head in lexicon.pronouns and not heap)
     pronoun |= bool(determiner) and [head] == words and head in INNER_OUTER_WORDS  # of "it"
-    pronoun |= pointed
+    pronoun |= head in POINTING  # "the inside of this": whole_named gives "this"
     return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
                         quantity=quantity, negated=negated, alternative=alternative,
                         pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip

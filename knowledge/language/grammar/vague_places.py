@@ -11,23 +11,33 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from cogtree.knowledge.language.grammar.clause import Clause
+from cogtree.knowledge.language.grammar.clause import Clause, longest
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
-from cogtree.knowledge.language.grammar.words import Words
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.wording import POSSESSIVES
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
-from cogtree.knowledge.wordnet.nouns import shipped_nouns
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, PEOPLE, shipped_nouns
 
 LOCATION: Final = "noun.location"
 """The English dictionary's file of places: a noun first in it names a place ("a spot")."""
-THINGS: Final = frozenset(
-    ["noun.artifact", "noun.food", "noun.plant", "noun.object", "noun.substance"]
-)
+THINGS: Final = frozenset([ARTEFACTS, "noun.food", "noun.plant", "noun.object", "noun.substance"])
 """The dictionary's files of things that can be put somewhere (made things, food, plants)."""
-LIVING: Final = frozenset(["noun.person", "noun.animal"])
+ANIMALS: Final = "noun.animal"
+"""The dictionary's file of animals ("fish" is first one)."""
+LIVING: Final = frozenset([PEOPLE, ANIMALS])
 """The dictionary's files of who is never put somewhere."""
-POSSESSIVES: Final = frozenset(["my", "our", "your", "his", "her", "their"])
-"""Determiners of what someone has: "my fish" may be a pet."""
+
+
+def place_follows(clause: Clause) -> bool:
+    """Whether a preposition of place follows the vague place at the cursor.
+
+    "somewhere near the bowl" is near the bowl; "somewhere for the vase" (whom or what for) is
+    no place (:func:`a_place_for`).
+    """
+    size = longest(clause.words, clause.at + 1, clause.lexicon.prepositions)
+    said = tuple(clause.word(offset) for offset in range(1, size + 1))
+    return bool(size) and clause.lexicon.prepositions[said][0] != "recipient"
 
 
 def says_what_place(clause: Clause) -> bool:
@@ -46,7 +56,6 @@ def a_place_for(
     objects: Sequence[ObjectPhrase],
     landmark: ObjectPhrase | None,
     for_thing: ObjectPhrase | None,
-    lexicon: Words,
 ) -> ObjectPhrase | None:
     """The thing of "find a place / somewhere for X": X is to be put in a place not yet said.
 
@@ -61,12 +70,12 @@ def a_place_for(
     if action != "find" or len(objects) != 1:
         return None
     [found] = objects
-    vague = landmark is not None and landmark.head in lexicon.vague_places
+    vague = landmark is not None and landmark.head in request_words().vague_places
     if vague and found.preposition == "for":
         return found if _portable(found) else None
     nouns = shipped_nouns()
-    senses = nouns.senses(found.head) if nouns is not None and not found.pronoun else ()
-    located = bool(senses) and nouns is not None and nouns.synset(senses[0]).lexname == LOCATION
+    files = nouns.files(found.head) if nouns is not None and not found.pronoun else ()
+    located = files[:1] == (LOCATION,)
     if not located or found.where or for_thing is None:
         return None
     return for_thing if _portable(for_thing) else None
@@ -86,12 +95,12 @@ def _portable(phrase: ObjectPhrase) -> bool:
     taxonomy, nouns, lemmas = household_taxonomy(), shipped_nouns(), shipped_lemmas()
     named = " ".join([*phrase.modifiers, phrase.head])
     if phrase.modifiers and (kind := taxonomy.type_named(named)) is not None:
-        return "animal" not in taxonomy.properties(kind).flags
+        return not taxonomy.alive(kind)
     if nouns is None or lemmas is None:
         return False
     head = lemmas.lemma_of(phrase.head, "noun") or phrase.head  # "knives": knife
-    frequent = [nouns.synset(offset).lexname for offset in nouns.senses(head)[:2]]
-    owned = phrase.determiner in POSSESSIVES and "noun.animal" in frequent
+    frequent = nouns.files(head)[:2]
+    owned = phrase.determiner in POSSESSIVES and ANIMALS in frequent
     if (kind := taxonomy.type_named(head)) is not None and not owned:
-        return "animal" not in taxonomy.properties(kind).flags
+        return not taxonomy.alive(kind)
     return bool(frequent) and frequent[0] in THINGS and not LIVING.intersection(frequent)
