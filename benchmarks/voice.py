@@ -73,7 +73,7 @@ from cogtree.knowledge.llm.config import LLMConfig
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.sim.executor import SimExecutor
 from cogtree.sim.scenario import load_scenario
-from cogtree.trees.assistant_session import AssistantSession
+from cogtree.trees.assistant_session import AssistantSession, ticks_per_turn
 from cogtree.trees.handles import Handles
 from cogtree.trees.sim_wiring import step_when_busy
 from cogtree.trees.testing import mock_blackboard
@@ -94,6 +94,9 @@ NOISE_SNR_DB = 15.0
 ASK_AGAIN = "ask again"
 QUICK_ANSWERS = 3
 """``--quick`` hears this many of the yeses and of the noes."""
+DECISION_RATE_HZ = 1000.0
+"""Ticks a second while a text is decided: the turn limit is a time (a turn that waits on its
+workers is not cut short by ticking fast)."""
 SWEEP = (0.0, 0.2, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6)
 
 
@@ -201,7 +204,8 @@ class Decisions:
                         speaker=self.scenario.request.speaker,
                         robot=self.scenario.main_robot,
                         before_tick=lambda: step_when_busy(simulator),
-                        rate_hz=None,
+                        rate_hz=DECISION_RATE_HZ,
+                        max_ticks_per_turn=ticks_per_turn(DECISION_RATE_HZ),
                     )
                 ),
                 simulator,

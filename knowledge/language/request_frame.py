@@ -43,6 +43,7 @@ from cogtree.knowledge.language.grammar.statements import (
     statement_follows,
     subject_words,
     tells_what_happened,
+    where_it_is,
 )
 from cogtree.knowledge.language.grammar.wants import wants_at
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words, request_words
@@ -532,6 +533,8 @@ class _StepState:
     purpose: bool = False
     for_thing: ObjectPhrase | None = None
     """A thing after "for" once the step has its object ("find a place for the vase")."""
+    told_where: bool = False
+    """Whether the user said where the thing is ("... they should be by the sofa")."""
 
     def step(self, lexicon: Words) -> Step:
         kind, key = self.kind
@@ -611,6 +614,11 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             state.verb = " ".join(phrasal)
             state.kind = lexicon.verbs[phrasal]
             clause.at += 2 if _setting_follows(clause) else 1  # "switch it on low": on
+            continue
+        told = where_it_is(clause.words, clause.at, lexicon) if state.objects else 0
+        if told:
+            clause.at += told  # "bring my glasses they should be by the sofa": where they are
+            state.told_where = True
             continue
         preposition = clause.match(lexicon.prepositions)
         if preposition:
@@ -692,7 +700,7 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         state.objects.append(phrase)
     elif role == "destination" and state.landmark is not None and not phrase.determiner:
         return  # "put it on the stove to dry": a purpose, not a place
-    elif state.landmark is not None or _describes_object(state):
+    elif state.landmark is not None or state.told_where or _describes_object(state):
         _locate(state, phrase)
     else:
         state.relation = relation or "to"

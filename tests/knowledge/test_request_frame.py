@@ -191,6 +191,27 @@ def test_a_source_and_a_place_the_object_is_in() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "thing", "where"),
+    [
+        ("fetch my slippers they ought to be under the bed", "my slippers", "under the bed"),
+        ("grab the torch it's probably in the hall drawer", "the torch", "in the hall drawer"),
+        ("get me my wallet they're usually by the front door", "my wallet", "by the front door"),
+    ],
+)
+def test_a_statement_of_where_the_thing_is_said_without_a_comma_locates_it(
+    text: str, thing: str, where: str
+) -> None:
+    step = only_step(text)
+    assert [(o.text, o.where) for o in step.objects] == [(thing, where)]
+    assert step.landmark is None  # where it is, not where it goes
+
+
+def test_a_pronoun_joined_to_its_verb_opens_a_relative_clause() -> None:
+    step = only_step("pass me the tin they're in")
+    assert [(o.text, o.relative) for o in step.objects] == [("the tin", "they're in")]
+
+
+@pytest.mark.parametrize(
     ("text", "actions"),
     [
         ("open the cupboard and get out the flour", ["open", "bring"]),

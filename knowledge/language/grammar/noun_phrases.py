@@ -26,6 +26,7 @@ from cogtree.knowledge.language.grammar.clause import (
 )
 from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
+from cogtree.knowledge.language.grammar.statements import where_it_is
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
 from cogtree.knowledge.wording import INNER_OUTER_WORDS, POINTING, REGION_WORDS, head_word
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
@@ -83,6 +84,8 @@ def noun_phrase(
     content_start = clause.at
     while not clause.done and not clause.is_boundary():
         word = clause.word()
+        if content and where_it_is(clause.words, clause.at, lexicon):
+            break  # "my glasses they should be by the sofa": where they are, read by the step
         if set(content) - {"of"} and opens_relative(word, clause.word(1), lexicon):
             break  # "the mug (that) I left on the table": a relative clause, skipped below
         if word in lexicon.pronouns and content and word not in ("one", "ones"):
@@ -113,7 +116,8 @@ def noun_phrase(
                 continue  # "something printed", "anything sweet": still names nothing
             break
     end = clause.at
-    if set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
+    relative = not where_it_is(clause.words, clause.at, lexicon)
+    if relative and set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
         clause.at += 1
         while not clause.done and (
             clause.word() in lexicon.copulas or not clause.is_boundary() or _says_when(clause)

@@ -6,7 +6,9 @@ boiled over", "the hoover keeps beeping"). :func:`tells_what_happened` finds tha
 of *have* or *keep* after the subject, or a past form that no content word follows (a past
 form before a noun only describes it: "the chopped onions"). :func:`statement_follows` says
 whether what follows a comma or "because" is such a statement ("..., this one's run out",
-"..., gonna make pancakes") rather than more of the request.
+"..., gonna make pancakes") rather than more of the request. :func:`where_it_is` finds a
+statement of where the thing just named is, said with no comma ("fetch my phone it's by the
+bed").
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
+THING_SUBJECTS: Final = frozenset(["it", "they"])
+"""Pronouns that stand for a thing just named when they open a statement of where it is."""
 FINITE_AUXILIARIES: Final = frozenset(["has", "had", "keeps", "kept"])
 """Verbs that, after a thing's name, always tell something of it ("the base has packed in")."""
 
@@ -161,3 +165,35 @@ def subject_words(words: Sequence[Word], lexicon: Words) -> bool:
 def _wants(words: Sequence[Word], lexicon: Words) -> bool:
     """Whether ``words`` open with a want ("i need", "i want"): the speaker's wish."""
     return bool(longest(words, 0, lexicon.wants))
+
+
+def where_it_is(words: Sequence[Word], index: int, lexicon: Words) -> int:
+    """How many words at ``index`` open a statement of where the thing named before is (0: none).
+
+    "it" or "they" (alone or joined to its verb: "it's", "they're"), then modals, copulas,
+    verbs of being somewhere and adverbs ("should be", "usually sits", "is probably"), with at
+    least one verb among them, then a place: a preposition with a phrase after it ("bring my
+    glasses they should be next to the sofa", "fetch my phone it's by the bed"). The count
+    stops before the preposition. A preposition with nothing after it ends a relative clause
+    instead ("the box they're in"), and so does a verb that takes an object ("the mug it came
+    in").
+    """
+    subject, _, joined = words[index].text.partition("'") if index < len(words) else ("", "", "")
+    if subject not in THING_SUBJECTS:
+        return 0
+    at, verbs = index + 1, int(joined in ("s", "re"))
+    lemmas = shipped_lemmas()
+    while at < len(words) and at - index <= 4 and not longest(words, at, lexicon.prepositions):
+        size = longest(words, at, lexicon.statement_modals) or longest(
+            words, at, lexicon.statement_verbs
+        )
+        size = size or int(words[at].text in lexicon.copulas)
+        if size:
+            at, verbs = at + size, verbs + 1
+        elif lemmas is not None and lemmas.lemma_of(words[at].text, "adv") is not None:
+            at += 1  # "they're usually on the shelf", "it's probably by the bed"
+        else:
+            break
+    place = longest(words, at, lexicon.prepositions) if verbs else 0
+    after = words[at + place].text if place and at + place < len(words) else ""
+    return at - index if after and after not in (",", *BREAK) else 0
