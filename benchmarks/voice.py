@@ -159,14 +159,17 @@ def spoken(texts: dict[int, str], conditions: list[Condition]) -> Iterator[Clip]
 
 
 SAID = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+SPELLED_OUT = jiwer.ExpandCommonEnglishContractions()
+"""jiwer's expansion of contractions: "I'm" and "I am" are the same words, spelled two ways."""
 
 
 def as_words(value: object) -> object:
-    """``value`` with every text in it as its lower-case words: a slot that keeps the user's
-    words ("need": "What's your name") decides the same whatever the case and punctuation
-    (a recogniser writes "What's your name?", the typed set "what's your name")."""
+    """``value`` with every text in it as its lower-case words, contractions spelled out: a
+    slot that keeps the user's words ("need": "What's your name") decides the same whatever
+    the case, punctuation and spelling of a contraction (a recogniser writes "What's your
+    name?" or "I am", the typed set "what's your name" and "I'm")."""
     if isinstance(value, str):
-        return " ".join(SAID.findall(value.lower().replace("\u2019", "'")))
+        return " ".join(SAID.findall(SPELLED_OUT(value.lower().replace("\u2019", "'"))))
     if isinstance(value, dict):
         return {key: as_words(item) for key, item in value.items()}
     if isinstance(value, list | tuple):
