@@ -111,6 +111,16 @@ NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
 POSSESSIVES: Final = frozenset({"my", "your", "his", "her", "its", "our", "their"})
 """Determiners of whose a thing is ("my fish" may be a pet)."""
 
+SAID_BACK: Final = {"my": "your", "mine": "yours", "me": "you", "myself": "yourself"}
+"""The speaker's own words for themselves as the listener says them back."""
+_SPEAKERS_OWN = re.compile(rf"\b({'|'.join(SAID_BACK)})\b", re.IGNORECASE)
+
+
+def said_back(words: str) -> str:
+    """The user's ``words`` as the robot says them back: "my glasses" -> "your glasses"."""
+    return _SPEAKERS_OWN.sub(lambda found: SAID_BACK[found.group(1).lower()], words)
+
+
 POINTING: Final = frozenset({"this", "that", "these", "those", "it", "them"})
 """Words that point at a thing on their own ("the inside of this")."""
 

@@ -6,7 +6,11 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.actions.dialogue.clarify import AskClarification, slot_question
+from cogtree.behaviours.actions.dialogue.clarify import (
+    AskClarification,
+    slot_question,
+    unseen_question,
+)
 from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
 from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
@@ -365,3 +369,11 @@ def test_a_missing_home_place_is_proposed_from_where_such_things_usually_are(
     assert node.status == Status.SUCCESS
     assert blackboard.get("/turn/reply") == "Where should I put it: in the fridge?"
     assert blackboard.get("/session/pending").proposed == {"destination": "the fridge"}
+
+
+def test_a_thing_never_seen_is_asked_about_in_the_listeners_words() -> None:
+    question = unseen_question("my spare keys")
+    assert question == (
+        "I have not seen your spare keys anywhere I have looked. Can you tell me where they are?"
+    )
+    assert unseen_question("the mymosa").startswith("I have not seen the mymosa ")

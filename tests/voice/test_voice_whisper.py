@@ -16,13 +16,25 @@ from rdflib import RDF, RDFS, Graph, Literal, URIRef
 
 from cogtree.knowledge.scene.scene_graph import SCENE
 from cogtree.trees.cli.main import main
+from cogtree.trees.voice import whisper_engine
 from cogtree.trees.voice.audio import FULL_SCALE, SPEECH_RATE, Audio, to_int16, write_wav
 from cogtree.trees.voice.errors import VoiceUnavailable
 from cogtree.trees.voice.hearing import judge
 from cogtree.trees.voice.recognizer import transcript_text
 from cogtree.trees.voice.synthesizer import FliteSynthesizer
 from cogtree.trees.voice.vocabulary import PROMPT_NAMES, SYNONYM, prompt_of, words_of
-from cogtree.trees.voice.whisper_engine import BEAM, HYPOTHESES, WhisperRecognizer
+from cogtree.trees.voice.whisper_engine import (
+    BEAM,
+    HYPOTHESES,
+    SHORTEST_WINDOW,
+    SILENCE_AFTER,
+    WhisperRecognizer,
+    loops,
+    window_frames,
+)
+
+WHOLE_WINDOW = 3000
+"""Whisper's own window: 30 s of 10 ms feature frames."""
 
 COG = "https://cogtree.dev/ontology#"
 
@@ -52,8 +64,12 @@ def test_whisper_hears_the_robots_own_voice(whisper) -> None:
         assert words_of(whisper.transcribe(said).text) == ["bring", "me", "the", "mug"]
 
 
-def test_the_beam_read_here_gives_faster_whispers_own_best(whisper, speech) -> None:
-    """Not re-ranked, the engine's own reading of the beam is faster-whisper's transcript."""
+def test_the_beam_read_here_gives_faster_whispers_own_best(
+    whisper, speech, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not re-ranked, on Whisper's whole 30 s window, the engine's own reading of the beam is
+    faster-whisper's transcript."""
+    monkeypatch.setattr(whisper_engine, "SHORTEST_WINDOW", WHOLE_WINDOW)
     clip = speech("put the milk back in the fridge please").at_rate(SPEECH_RATE)
     segments, _ = whisper._model.transcribe(
         clip.samples.astype(np.float32) / FULL_SCALE,
@@ -68,6 +84,20 @@ def test_the_beam_read_here_gives_faster_whispers_own_best(whisper, speech) -> N
     heard = whisper.transcribe(clip)
     assert heard.text == transcript_text(segment.text)
     assert heard.confidence == pytest.approx(math.exp(segment.avg_logprob), rel=1e-4)
+
+
+def test_the_encoders_window_holds_the_clip_and_silence_after_it_within_30_s() -> None:
+    assert window_frames(150, WHOLE_WINDOW) == SHORTEST_WINDOW < WHOLE_WINDOW
+    long = SHORTEST_WINDOW + 100
+    assert window_frames(long, WHOLE_WINDOW) == long + SILENCE_AFTER
+    assert window_frames(WHOLE_WINDOW - 10, WHOLE_WINDOW) == WHOLE_WINDOW
+
+
+def test_a_transcript_that_goes_round_in_a_loop_is_told_from_a_request() -> None:
+    assert loops("Close the door. Close the door.")
+    assert loops("Wipe the table, wipe" + ", wipe" * 40)
+    assert not loops("put the cup on the shelf and the plate on the shelf")
+    assert not loops("yes")
 
 
 def test_re_ranked_by_the_robots_words_a_clear_request_is_heard(speech) -> None:

@@ -59,6 +59,42 @@ hypotheses: 0.2 / 0.3 / 0.5 / 0.75 / 1.0 decided as typed on 34 / 35 / 36 / 37 /
 (Whisper's best 33), none that was right made wrong."""
 THREADS = 2
 """CTranslate2's threads for one clip (the robot's computer here has two cores)."""
+SHORTEST_WINDOW = 2500
+"""The fewest feature frames (10 ms each: 25 s) the encoder is given for a clip."""
+SILENCE_AFTER = 300
+"""Frames of silence (3 s) the encoder is given after a clip's last: without them Whisper
+does not hear the end and writes the request again."""
+
+
+def window_frames(clip_frames: int, most: int) -> int:
+    """The encoder's window for a clip of ``clip_frames``, in feature frames.
+
+    The clip and :data:`SILENCE_AFTER` of silence, at least :data:`SHORTEST_WINDOW`, at most
+    ``most`` (Whisper's 30 s). Whisper pads every clip to 30 s and encodes all of it; a
+    request lasts a few seconds, so most of that work is on silence. The encoder takes a
+    shorter window (its positions are the first of the 30 s) at a fraction of the cost.
+    """
+    return min(most, max(SHORTEST_WINDOW, clip_frames + SILENCE_AFTER))
+
+
+LOOP_RATIO = 2.4
+"""The gzip compression ratio above which a transcript repeats itself (faster-whisper's
+default threshold for re-decoding)."""
+
+
+def loops(text: str) -> bool:
+    """Whether Whisper went round in a loop writing ``text``.
+
+    A transcript that compresses too well ("fill, fill, fill, ...") or one sequence of words
+    said twice over ("open the fridge open the fridge").
+    """
+    from faster_whisper.transcribe import get_compression_ratio
+
+    said = words_of(text)
+    half = len(said) // 2
+    return get_compression_ratio(text) > LOOP_RATIO or (half > 0 and said == said[:half] * 2)
+
+
 NO_SPEECH = 0.6
 """Whisper's probability of no speech above which a clip it is unsure of says nothing."""
 UNSURE = -1.0
@@ -207,15 +243,36 @@ class _Decoder:
         self.suppressed = list(get_suppressed_tokens(tokenizer, [-1]))
 
     def hypotheses(self, samples: np.ndarray, count: int) -> list[Hypothesis]:
-        """The beam's best ``count`` transcripts of ``samples``, best first; none for silence."""
+        """The beam's best ``count`` transcripts of ``samples``, best first; none for silence.
+
+        Decoded on a short window (:func:`window_frames`), and again on Whisper's whole 30 s
+        when the best of it loops (:func:`loops`).
+        """
+        features = self.model.feature_extractor(samples)
+        frames, most = features.shape[-1] - 1, self.model.feature_extractor.nb_max_frames
+        if frames > most:
+            return self._transcribed(samples)
+        window = window_frames(frames, most)
+        heard, no_speech = self._beam(features[:, :frames], window, count)
+        if window < most and heard and loops(heard[0].text):
+            heard, no_speech = self._beam(features[:, :frames], most, count)
+        best = heard[0] if heard else None
+        if (
+            best is None
+            or not best.tokens
+            or (no_speech > NO_SPEECH and math.log(best.confidence) <= UNSURE)
+        ):
+            return []
+        return [hypothesis for hypothesis in heard if hypothesis.tokens]
+
+    def _beam(
+        self, features: np.ndarray, window: int, count: int
+    ) -> tuple[list[Hypothesis], float]:
+        """The beam's best ``count`` of ``features`` padded to ``window``; no-speech odds."""
         from faster_whisper.audio import pad_or_trim
 
-        features = self.model.feature_extractor(samples)
-        frames = features.shape[-1] - 1
-        if frames > self.model.feature_extractor.nb_max_frames:
-            return self._transcribed(samples)
         result = self.model.model.generate(
-            self.model.encode(pad_or_trim(features[:, :frames])),
+            self.model.encode(pad_or_trim(features, window)),
             [self.prompt],
             beam_size=max(BEAM, count),
             num_hypotheses=count,
@@ -228,12 +285,7 @@ class _Decoder:
             Hypothesis(self.tokenizer.decode(ids), score * len(ids), len(ids))
             for ids, score in zip(result.sequences_ids, result.scores, strict=True)
         ]
-        best = heard[0]
-        if not best.tokens or (
-            result.no_speech_prob > NO_SPEECH and math.log(best.confidence) <= UNSURE
-        ):
-            return []
-        return [hypothesis for hypothesis in heard if hypothesis.tokens]
+        return heard, result.no_speech_prob
 
     def _transcribed(self, samples: np.ndarray) -> list[Hypothesis]:
         """faster-whisper's own transcript of a clip longer than one window, as one hypothesis."""

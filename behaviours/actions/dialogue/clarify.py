@@ -54,6 +54,7 @@ from cogtree.knowledge.wording import (
     joined,
     looks_plural,
     lower_first,
+    said_back,
     singular,
     with_the,
 )
@@ -233,9 +234,10 @@ def _kind_word(said: str, resolution: SlotResolution) -> str:
 
 
 def unseen_question(said: str) -> str:
-    """Ask where a thing is that the robot has never seen ("the scissors"), as said."""
+    """Ask where a thing is that the robot has never seen ("the scissors"), as said to it."""
     pronoun = "they are" if looks_plural(said) else "it is"
-    return f"I have not seen {said} anywhere I have looked. Can you tell me where {pronoun}?"
+    thing = said_back(said)  # "my glasses": your glasses
+    return f"I have not seen {thing} anywhere I have looked. Can you tell me where {pronoun}?"
 
 
 def task_question(frame: RequestFrame | None = None) -> str:

@@ -116,8 +116,8 @@ def noun_phrase(
                 continue  # "something printed", "anything sweet": still names nothing
             break
     end = clause.at
-    relative = not where_it_is(clause.words, clause.at, lexicon)
-    if relative and set(content) - {"of"} and opens_relative(clause.word(), clause.word(1), lexicon):
+    relative = set(content) - {"of"} and not where_it_is(clause.words, clause.at, lexicon)
+    if relative and opens_relative(clause.word(), clause.word(1), lexicon):
         clause.at += 1
         while not clause.done and (
             clause.word() in lexicon.copulas or not clause.is_boundary() or _says_when(clause)
