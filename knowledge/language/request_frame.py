@@ -533,8 +533,7 @@ class _StepState:
     purpose: bool = False
     for_thing: ObjectPhrase | None = None
     """A thing after "for" once the step has its object ("find a place for the vase")."""
-    told_where: bool = False
-    """Whether the user said where the thing is ("... they should be by the sofa")."""
+    told_where: bool = False  # the user said where the thing is ("... it's by the bed")
 
     def step(self, lexicon: Words) -> Step:
         kind, key = self.kind
@@ -562,7 +561,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
         word = clause.word()
         if word in lexicon.subordinators or clause.asks_back():
             if word == "where" and state.kind[1] == "place" and state.landmark is None:
-                state.kind = ("actions", _where_it_goes(state, lexicon))
+                state.kind = ("actions", vague_places.where_it_goes(state.objects, lexicon))
             return  # "... back where it belongs": the rest says more, asks for nothing
         remains = clause.match(lexicon.remains)
         if remains:
@@ -615,8 +614,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             state.kind = lexicon.verbs[phrasal]
             clause.at += 2 if _setting_follows(clause) else 1  # "switch it on low": on
             continue
-        told = where_it_is(clause.words, clause.at, lexicon) if state.objects else 0
-        if told:
+        if state.objects and (told := where_it_is(clause.words, clause.at, lexicon)):
             clause.at += told  # "bring my glasses they should be by the sofa": where they are
             state.told_where = True
             continue
@@ -640,12 +638,6 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             negated = alternative = False
         if clause.at == before:
             clause.at += 1
-
-
-def _where_it_goes(state: _StepState, lexicon: Words) -> str:
-    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
-    said = {word for phrase in state.objects for word in phrase.modifiers}
-    return "dispose" if said & lexicon.waste_words else "put_away"
 
 
 def _leaves_it(clause: Clause, state: _StepState) -> bool:

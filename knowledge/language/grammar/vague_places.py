@@ -4,6 +4,7 @@ A vague place ("somewhere", the grammar's ``vague_places``) names no thing: an a
 it says what place (:func:`says_what_place`: "somewhere nice" is no thing called nice). Asked
 to find a place for a thing ("find somewhere for the vase", "find a spot for the plant"), the
 robot is asked to put the thing in a place not yet said (:func:`a_place_for`), and asks where.
+"Put it where it goes" names the thing's own place (:func:`where_it_goes`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.clause import Clause, longest
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
-from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.grammar.words import Words, request_words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import POSSESSIVES
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
@@ -104,3 +105,9 @@ def _portable(phrase: ObjectPhrase) -> bool:
     if (kind := taxonomy.type_named(head)) is not None and not owned:
         return not taxonomy.alive(kind)
     return bool(frequent) and frequent[0] in THINGS and not LIVING.intersection(frequent)
+
+
+def where_it_goes(objects: Sequence[ObjectPhrase], lexicon: Words) -> str:
+    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
+    said = {word for phrase in objects for word in phrase.modifiers}
+    return "dispose" if said & lexicon.waste_words else "put_away"
