@@ -29,6 +29,7 @@ from cogtree.knowledge.language.request_frame import MAX_PARSE_CHARS
 from cogtree.knowledge.llm.client import LLMClient
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
+from cogtree.knowledge.understanding.answer_kinds import particle_answered
 from cogtree.knowledge.understanding.lexicon_book import LexiconBook
 from cogtree.knowledge.understanding.turn_state import GateRationale, PendingTask
 from cogtree.knowledge.wording import clip
@@ -213,7 +214,10 @@ class AssistantSession(Closeable):
 
     def _run(self, text: str, *, domain: str | None = None) -> TurnResult:
         keys.clear("turn")
-        keys.preset(keys.UTTERANCE, text)
+        request = particle_answered(pending_question(), text)  # "on": "switch the kettle on"
+        if request != text:
+            py_trees.blackboard.Blackboard.unset(keys.PENDING.name)  # answered, whole again
+        keys.preset(keys.UTTERANCE, request)
         if domain is not None:
             keys.preset(keys.DOMAIN, domain)
         if self.speaker:

@@ -5,9 +5,12 @@ does not know as said ("juggle the oranges": the verb ``juggle``, no capability)
 that, the similarity paths read the request by its nouns ("the oranges": a fetch). A verb is
 *known* when the grammar gives it a capability or a skill the robot lacks, or when some
 task of the loaded packs is asked with it (their examples: "suggest a dish", "print the
-report"); any other verb that acts on a household thing is a skill the robot does not have.
-:func:`with_unknown_verbs` turns each such step into a step of a missing skill, so the gates
-that refuse a missing skill ("I can't cut things yet") answer it the same way.
+report"), or when it heads a phrasal verb of a capability and acts on an electrical thing
+("switch the kettle": on or off is a question, :func:`which_switching`, not a missing skill);
+any other verb that acts on a household thing is a skill
+the robot does not have. :func:`with_unknown_verbs` turns each such step into a step of a
+missing skill, so the gates that refuse a missing skill ("I can't cut things yet") answer it
+the same way.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
         or not step.wanted
         or not _a_verb(step.verb)
         or step.verb.split()[0] in known()
+        or bool(which_switching(step))
         or not any(_a_thing(phrase) for phrase in step.wanted)
     ):
         return step
@@ -61,6 +65,26 @@ def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
     return replace(
         step, unsupported=f"{UNKNOWN_VERB}{step.verb}", missing_skill=f"{step.verb} {what}"
     )
+
+
+def which_switching(step: Step) -> tuple[str, ...]:
+    """The particles to ask between when ``step`` switches a thing without saying how.
+
+    "switch the kettle", "turn the radio": the verb heads phrasal verbs of the robot's
+    capabilities (:meth:`~knowledge.language.grammar.words.Words.capability_particles`) and
+    every thing it acts on runs on electricity (the household taxonomy's ``electrical``), so
+    on or off is what is left to ask. Empty otherwise ("throw the pot" is a throw, not a
+    disposal with its particle left out).
+    """
+    particles = request_words().capability_particles(step.verb) if not step.action else ()
+    things = [phrase.text for phrase in step.wanted]
+    return particles if things and all(map(_electrical, things)) else ()
+
+
+def _electrical(said: str) -> bool:
+    taxonomy = household_taxonomy()
+    kind = taxonomy.type_named(said)
+    return kind is not None and "electrical" in taxonomy.properties(kind).flags
 
 
 def _a_verb(verb: str) -> bool:

@@ -23,6 +23,9 @@ answer; a request fits only a question that asks what to do.
 :func:`noted_place` is what a place answer to "where is it?" becomes when the question was
 about a thing the robot has not seen: the pack's note of where the user says it is.
 
+:func:`particle_answered` completes the request a bare particle answers ("on" to "Should I
+switch the kettle on or off?").
+
 :func:`read_answer` is what a short answer names: a bare yes to a question that proposed a
 value ("Where should I put it: in the fridge?" - "yeah, cheers") is that value
 (:func:`proposal_taken`; a bare no, :func:`proposal_declined`, leaves the slot to ask open);
@@ -43,8 +46,9 @@ from cogtree.knowledge.language.grammar.indifference import (
     phrases_in,
 )
 from cogtree.knowledge.language.grammar.words import request_words, says_no
-from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.language.request_frame import RequestFrame, parse_request
 from cogtree.knowledge.language.tfidf import english_stop_words
+from cogtree.knowledge.language.unknown_verbs import which_switching
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
@@ -235,6 +239,24 @@ def read_answer(answer: str, pending: PendingTask) -> str:
         return next(iter(taken.values()))
     picked = picked_option(answer, pending)
     return picked[1] if picked is not None else with_asked_noun(answer, pending.question)
+
+
+def particle_answered(pending: PendingTask | None, answer: str) -> str:
+    """The request a bare particle answers, or ``answer`` as it is.
+
+    "Should I switch the kettle on or off?" - "on, please": "switch the kettle on". Only when
+    the request asked about (the last said) is one step that switches a thing without saying
+    how, and the answer is one of the ways
+    (:func:`~knowledge.language.unknown_verbs.which_switching`).
+    """
+    said = [word for word in _words(answer) if word not in ("please", "thanks")]
+    if pending is None or not pending.said or len(said) != 1:
+        return answer
+    asked = pending.said[-1].strip().rstrip(".!?")
+    steps = parse_request(asked).steps
+    if len(steps) != 1 or said[0] not in which_switching(steps[0]):
+        return answer
+    return f"{asked} {said[0]}"
 
 
 def said_before(pending: PendingTask | None, domain: str, answer: str) -> list[str]:

@@ -9,12 +9,14 @@ from py_trees.common import Status
 from cogtree.behaviours.actions.dialogue.clarify import (
     AskClarification,
     slot_question,
+    task_question,
     unseen_question,
 )
 from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
 from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.scene.scene_models import Candidate
 from cogtree.knowledge.understanding.turn_state import IntentFrame, PendingTask, SlotResolution
@@ -377,3 +379,15 @@ def test_a_thing_never_seen_is_asked_about_in_the_listeners_words() -> None:
         "I have not seen your spare keys anywhere I have looked. Can you tell me where they are?"
     )
     assert unseen_question("the mymosa").startswith("I have not seen the mymosa ")
+
+
+@pytest.mark.parametrize(
+    ("said", "question"),
+    [
+        ("switch the toaster", "Should I switch the toaster on or off?"),
+        ("switch the plum", "What would you like me to do with the plum?"),  # not electrical
+        ("throw the pot", "What would you like me to do with the pot?"),
+    ],
+)
+def test_switching_without_saying_how_asks_on_or_off(said: str, question: str) -> None:
+    assert task_question(parse_request(said)) == question

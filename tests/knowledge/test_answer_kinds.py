@@ -12,6 +12,7 @@ from cogtree.knowledge.understanding.answer_kinds import (
     answer_text,
     expected_kind,
     fits,
+    particle_answered,
     picked_option,
     proposal_declined,
     proposal_taken,
@@ -247,3 +248,21 @@ def test_an_answer_that_names_or_rules_out_an_option_is_no_free_choice(
 )
 def test_says_no_reads_every_form_of_no(text: str, no: bool) -> None:
     assert says_no(text) is no
+
+
+@pytest.mark.parametrize(
+    ("asked", "answer", "completed"),
+    [
+        ("switch the hoover", "on", "switch the hoover on"),
+        ("turn the telly", "Off, please.", "turn the telly off"),
+        ("switch the hoover", "the red one", "the red one"),  # no particle: as said
+        ("where is the hoover", "on", "on"),  # a question asked of no switching verb
+        ("throw the box", "away", "away"),  # "throw away" is no switching of the box
+    ],
+)
+def test_a_bare_particle_completes_the_switching_request_it_answers(
+    asked: str, answer: str, completed: str
+) -> None:
+    pending = PendingTask(domain="household", task="Assist", said=[asked], question="?")
+    assert particle_answered(pending, answer) == completed
+    assert particle_answered(None, answer) == answer

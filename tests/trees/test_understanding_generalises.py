@@ -155,6 +155,18 @@ def test_throwing_to_someone_is_still_handing_over(talk: Dialogue) -> None:
     assert "brought you the remote control" in heard.reply
 
 
+def test_a_switching_verb_without_its_particle_asks_which_and_the_particle_answers(
+    talk: Dialogue,
+) -> None:
+    asked = talk.say("could you switch the toaster")
+    assert asked.control == "Clarify"
+    assert asked.reply == "Should I switch the toaster on or off?"
+    done = talk.say("on, please")
+    assert done.control == "Proceed"
+    assert "SWITCH_ON(toaster)" in done.reply  # the kitchen's toaster has no power socket
+    assert "set aside" not in done.reply  # the answer completed the request it was asked of
+
+
 # -- the fallback question is one short sentence ------------------------------------------------
 
 

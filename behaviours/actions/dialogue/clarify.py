@@ -25,6 +25,7 @@ from cogtree.behaviours import keys
 from cogtree.behaviours.background import BackgroundWork
 from cogtree.behaviours.setup_handles import optional_handle, require_handle
 from cogtree.knowledge.language.request_frame import RequestFrame
+from cogtree.knowledge.language.unknown_verbs import which_switching
 from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.packs.task_schema import BELIEVED
@@ -245,11 +246,17 @@ def task_question(frame: RequestFrame | None = None) -> str:
 
     The things the request's frame names ("the apple and the pear"), as said: "What would you
     like me to do with the apple and the pear?". Nothing named: "What would you like me to
-    do?". Never a list of every task: one short question is easier to answer.
+    do?". A verb said without the particle that makes it a capability asks which: "Should I
+    switch the kettle on or off?". Never a list of every task: one short question is easier
+    to answer.
     """
     things = [] if frame is None else _named_things(frame)
     if not things:
         return "What would you like me to do?"
+    steps = frame.steps if frame is not None else ()
+    particles = which_switching(steps[0]) if len(steps) == 1 else ()
+    if particles:  # "switch the kettle": on or off
+        return f"Should I {steps[0].verb} {joined(things)} {joined(particles, 'or')}?"
     return f"What would you like me to do with {joined(things)}?"
 
 

@@ -101,6 +101,16 @@ class Words:
         said = (*self.adverbials, *self.comma_tags)
         return frozenset(phrase[0] for phrase in said if len(phrase) == 1)
 
+    def capability_particles(self, verb: str) -> tuple[str, ...]:
+        """The particles that make ``verb`` a capability of the robot's, "on" first.
+
+        "switch": ("on", "off"); a verb said without them ("switch the kettle") names what the
+        robot can do and leaves open which.
+        """
+        particles = self.particles.get(verb, ())
+        made = [p for p in particles if self.verbs.get((verb, p), ("", ""))[0] == "actions"]
+        return tuple(sorted(made, reverse=True))
+
 
 def _phrase(text: Any) -> tuple[str, ...]:
     if len(words := tuple(str(text).lower().replace("\u2019", "'").split())) > PHRASE_WORDS:
