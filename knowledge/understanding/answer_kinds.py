@@ -46,9 +46,8 @@ from cogtree.knowledge.language.grammar.indifference import (
     phrases_in,
 )
 from cogtree.knowledge.language.grammar.words import request_words, says_no
-from cogtree.knowledge.language.request_frame import RequestFrame, parse_request
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.language.tfidf import english_stop_words
-from cogtree.knowledge.language.unknown_verbs import which_switching
 from cogtree.knowledge.memory.note import Note
 from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
@@ -244,19 +243,13 @@ def read_answer(answer: str, pending: PendingTask) -> str:
 def particle_answered(pending: PendingTask | None, answer: str) -> str:
     """The request a bare particle answers, or ``answer`` as it is.
 
-    "Should I switch the kettle on or off?" - "on, please": "switch the kettle on". Only when
-    the request asked about (the last said) is one step that switches a thing without saying
-    how, and the answer is one of the ways
-    (:func:`~knowledge.language.unknown_verbs.which_switching`).
+    "Should I switch the kettle on or off?" - "on, please": "switch the kettle on", the last
+    request said with the particle (one of the question's ``ways``) after it.
     """
     said = [word for word in _words(answer) if word not in ("please", "thanks")]
-    if pending is None or not pending.said or len(said) != 1:
+    if pending is None or not pending.said or len(said) != 1 or said[0] not in pending.ways:
         return answer
-    asked = pending.said[-1].strip().rstrip(".!?")
-    steps = parse_request(asked).steps
-    if len(steps) != 1 or said[0] not in which_switching(steps[0]):
-        return answer
-    return f"{asked} {said[0]}"
+    return f"{pending.said[-1].strip().rstrip('.!?')} {said[0]}"
 
 
 def said_before(pending: PendingTask | None, domain: str, answer: str) -> list[str]:

@@ -178,9 +178,8 @@ class Lexicon:
     English names a thing by its singular in a compound and after "a" or "one" (an
     utterance's plural already finds a singular form, ``_variants``). A singular that some id
     has as a form of its own stays with that id, and is no label. ``singulars=False`` for a
-    lexicon of particular things (the scene's): a form of several words takes no singular
-    ("Okafor's pills" is one thing's name, and "Okafor's pill" is not another way to say it),
-    while a one-word plural, a kind's name, still does ("an egg" from the egg box, "eggs").
+    lexicon of particular things (the scene's): only a one-word plural, a kind's name, takes
+    its singular ("an egg" finds the egg box, "eggs"; "Okafor's pill" is no "Okafor's pills").
 
     A lexicon that follows a changing world (the scene's) is edited in place with
     :meth:`put` and :meth:`drop`, each form claimed at a rank: a form belongs to the
@@ -228,11 +227,10 @@ class Lexicon:
                 key = _form_key(text)
                 if key and text not in texts:
                     texts.append(text)
-                    if self.singulars or len(key) == 1:
-                        ranked.append((key, at))
+                    ranked.append((key, at))
                 if key:
                     self._claim(entry_id, key, _one((0, at)))
-            for key, at in ranked:
+            for key, at in (kept for kept in ranked if self.singulars or len(kept[0]) == 1):
                 for singular in _singular_keys(key):
                     self._claim(entry_id, singular, _one((1, at)))
             if record:

@@ -294,6 +294,12 @@ class PendingTask(BaseModel):
         description='slot -> the value the question proposes for it ("Where should I put it: '
         'in the fridge?" proposes the fridge): a yes answers the slot with it',
     )
+    ways: list[str] = Field(
+        default_factory=list,
+        description='the particles the question asks between ("Should I switch the kettle on '
+        'or off?": on, off): a bare one completes the request asked about '
+        "(knowledge/understanding/answer_kinds.py)",
+    )
 
 
 def plain(value: Any) -> SlotValue:

@@ -6,16 +6,12 @@ import py_trees
 import pytest
 from py_trees.common import Status
 
-from cogtree.behaviours.actions.dialogue.clarify import (
-    AskClarification,
-    slot_question,
-    task_question,
-    unseen_question,
-)
+from cogtree.behaviours.actions.dialogue.clarify import AskClarification
 from cogtree.behaviours.actions.dialogue.dialogue import ControlIs
 from cogtree.behaviours.actions.dialogue.parse_request import ParseRequest
 from cogtree.behaviours.actions.grounding.memory_write import Consolidate
 from cogtree.behaviours.gates.task_readiness import TaskReadinessGate
+from cogtree.knowledge.clarifying_questions import slot_question, task_question, unseen_question
 from cogtree.knowledge.language.request_frame import parse_request
 from cogtree.knowledge.memory.store import MemoryStore
 from cogtree.knowledge.scene.scene_models import Candidate

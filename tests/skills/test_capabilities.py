@@ -77,7 +77,7 @@ NOT_YET_MOVED: dict[str, set[str]] = {
     },
     "pour": {PACK, FRAME_TASKS, "knowledge/understanding/contents.py"},  # pour, then bring
     "switch": {PACK, STEP_ANTECEDENTS, GRAMMAR, MISSING_STEPS},
-    "tidy": {PACK, FRAME_TASKS, GRAMMAR, SLOTS},
+    "tidy": {PACK, FRAME_TASKS, SLOTS},
     "wipe": {PACK, GRAMMAR},
 }
 """Capability -> the modules that still name it: the front end (grammar, frame tasks, slot

@@ -108,6 +108,6 @@ def _portable(phrase: ObjectPhrase) -> bool:
 
 
 def where_it_goes(objects: Sequence[ObjectPhrase], lexicon: Words) -> str:
-    """The action of "put X where it goes": put it away, or throw it away if it is rubbish."""
+    """The action of "put X where it goes": "put away"'s, or "throw away"'s for rubbish."""
     said = {word for phrase in objects for word in phrase.modifiers}
-    return "dispose" if said & lexicon.waste_words else "put_away"
+    return lexicon.verbs["throw" if said & lexicon.waste_words else "put", "away"][1]
