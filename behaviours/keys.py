@@ -301,7 +301,7 @@ HELD = KeySpec(
 PENDING = KeySpec(
     "/session/pending",
     PendingTask,
-    "AskClarification (cleared by Consolidate once the task ran)",
+    "AskClarification (cleared by Consolidate, or by the session on a particle_answered)",
     "a task waiting for the user's answer to a clarification question",
     lifetime="session",
 )

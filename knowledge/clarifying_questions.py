@@ -223,23 +223,31 @@ def task_question(frame: RequestFrame | None = None) -> str:
     switch the kettle on or off?". Never a list of every task: one short question is easier
     to answer.
     """
+    ways = switching_asked(frame)
+    if ways and frame is not None:  # "switch the kettle": on or off
+        step = frame.steps[0]
+        switched = said_back(joined([phrase.text for phrase in step.wanted]))
+        return f"Should I {step.verb} {switched} {joined(list(ways), 'or')}?"
     things = [] if frame is None else _named_things(frame)
     if not things:
         return "What would you like me to do?"
-    particles = switching_asked(frame)
-    if particles and frame is not None:  # "switch the kettle": on or off
-        return f"Should I {frame.steps[0].verb} {joined(things)} {joined(particles, 'or')}?"
     return f"What would you like me to do with {joined(things)}?"
 
 
-def switching_asked(frame: RequestFrame | None) -> tuple[str, ...]:
-    """The particles :func:`task_question` asks between for ``frame`` (empty: none).
+def switching_asked(frame: RequestFrame | None) -> dict[str, str]:
+    """The ways :func:`task_question` asks between for ``frame``, each with its request.
 
     A request of one step that switches an electrical thing without saying how ("switch the
-    kettle": on, off; :func:`~knowledge.language.unknown_verbs.which_switching`).
+    kettle": {"on": "switch on the kettle", "off": "switch off the kettle"};
+    :func:`~knowledge.language.unknown_verbs.which_switching`). Empty when it asks no way.
     """
     steps = frame.steps if frame is not None else ()
-    return which_switching(steps[0]) if len(steps) == 1 else ()
+    if len(steps) != 1:
+        return {}
+    verb = re.compile(rf"\b({re.escape(steps[0].verb)})\b", re.IGNORECASE)
+    return {
+        way: verb.sub(rf"\1 {way}", steps[0].text, count=1) for way in which_switching(steps[0])
+    }
 
 
 def _named_things(frame: RequestFrame) -> list[str]:

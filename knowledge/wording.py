@@ -111,8 +111,12 @@ NAME_JOINS: Final = MODIFIER_WORDS | PLACE_WORDS
 POSSESSIVES: Final = frozenset({"my", "your", "his", "her", "its", "our", "their"})
 """Determiners of whose a thing is ("my fish" may be a pet)."""
 
-SAID_BACK: Final = {"my": "your", "mine": "yours", "me": "you", "myself": "yourself"}
-"""The speaker's own words for themselves as the listener says them back."""
+SAID_BACK: Final = {
+    "my": "your", "mine": "yours", "myself": "yourself",
+    "your": "my", "yours": "mine", "yourself": "myself",
+}  # fmt: skip
+"""Whose a thing is, as the listener says it back: the speaker's "my" is "your", and back.
+("me" and "you" are left: "you gave me" would need its verb turned round too.)"""
 _SPEAKERS_OWN = re.compile(rf"\b({'|'.join(SAID_BACK)})\b", re.IGNORECASE)
 
 

@@ -191,7 +191,9 @@ class AssistantSession(Closeable):
         :data:`MAX_UTTERANCE_CHARS`, nor text in another language than English
         (:func:`~knowledge.language.english.looks_english`): the reply says why
         (:data:`NOTHING_HEARD`,
-        :data:`TOO_LONG`, :data:`ONLY_ENGLISH`), and nothing is ticked or remembered.
+        :data:`TOO_LONG`, :data:`ONLY_ENGLISH`), and nothing is ticked or remembered. A bare
+        particle that answers the robot's "on or off?" is the request it completes ("on":
+        "switch on the kettle"; the result's ``utterance`` is that request).
         """
         if not text.strip():
             return _not_run(text, NOTHING_HEARD)
@@ -200,6 +202,10 @@ class AssistantSession(Closeable):
             return _not_run(clip(text, 200), TOO_LONG.format(count=len(text)))
         if not looks_english(text):
             return _not_run(text, ONLY_ENGLISH)
+        request = particle_answered(pending_question(), text)  # "on": "switch on the kettle"
+        if request != text:
+            py_trees.blackboard.Blackboard.unset(keys.PENDING.name)  # answered: asked whole
+            text = request
         result = self._run(text)
         if result.control == "SwitchDomain":
             target = self.domains.active.name
@@ -214,10 +220,7 @@ class AssistantSession(Closeable):
 
     def _run(self, text: str, *, domain: str | None = None) -> TurnResult:
         keys.clear("turn")
-        request = particle_answered(pending_question(), text)  # "on": "switch the kettle on"
-        if request != text:
-            py_trees.blackboard.Blackboard.unset(keys.PENDING.name)  # answered, whole again
-        keys.preset(keys.UTTERANCE, request)
+        keys.preset(keys.UTTERANCE, text)
         if domain is not None:
             keys.preset(keys.DOMAIN, domain)
         if self.speaker:

@@ -40,6 +40,7 @@ from cogtree.knowledge.language.grammar.pouring import poured
 from cogtree.knowledge.language.grammar.statements import (
     STATEMENT_JOINERS,
     asked_after_a_statement,
+    says_of_it,
     statement_follows,
     subject_words,
     tells_what_happened,
@@ -270,6 +271,8 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
             clauses.append([])  # "get the oven going, dinner goes in soon": says more, asks not
             index += 1
             continue
+        if clauses[-1] and says_of_it(words, index, lexicon):
+            clauses.append([])  # "turn the hob off it's on": the hob is on, no more asked
         if word.text in (",", "and", "to") and (
             _verb_follows(words, index + 1, lexicon)
             or (word.text != "to" and _tool_follows(words, index + 1, lexicon))
@@ -286,6 +289,8 @@ def _clauses(words: list[Word], lexicon: Words) -> list[list[Word]]:
     return [clause for clause in clauses if clause]
 
 
+ADDRESSING: Final = frozenset({"you", "u", "please", "kindly"})
+"""Openers that ask the listener ("can you", "please"): a verb follows them."""
 TOOL_OPENERS: Final = frozenset({"use", "using"})
 """Words that open a clause with its tool: "use the tongs to lift the roll"."""
 
@@ -312,7 +317,8 @@ def _verb_follows(words: list[Word], index: int, lexicon: Words) -> bool:
     after = words[index + size].text if index + size < len(words) else ""
     # "a can and a bottle": "can" here is no verb; a verb takes a phrase or ends the clause,
     # or follows an opener ("..., can you climb up and get it")
-    alone = after not in (",", "and", "or") or _addressed(words[start:index])
+    addressed = any(word.text in ADDRESSING for word in words[start:index])  # "can you"
+    alone = after not in (",", "and", "or") or addressed
     return alone and words[index].text not in lexicon.measures
 
 
@@ -329,18 +335,11 @@ def _after_openers(words: list[Word], index: int, lexicon: Words) -> int:
     return index
 
 
-def _addressed(openers: Sequence[Word]) -> bool:
-    """Whether ``openers`` ask the listener ("can you", "please"): a verb follows them."""
-    return any(word.text in ("you", "u", "please", "kindly") for word in openers)
-
-
 def _ends_modal(words: list[Word], index: int, lexicon: Words) -> bool:
     """Whether the "to" at ``index`` ends a statement modal ("ought to", "is meant to")."""
+    said = tuple(word.text for word in words[: index + 1])
     return any(
-        modal[-1] == "to"
-        and index + 1 >= len(modal)
-        and tuple(word.text for word in words[index + 1 - len(modal) : index + 1]) == modal
-        for modal in lexicon.statement_modals
+        modal[-1] == "to" and said[-len(modal) :] == modal for modal in lexicon.statement_modals
     )
 
 
@@ -615,8 +614,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             clause.at += 2 if _setting_follows(clause) else 1  # "switch it on low": on
             continue
         if state.objects and (told := where_it_is(clause.words, clause.at, lexicon)):
-            clause.at += told  # "bring my glasses they should be by the sofa": where they are
-            state.told_where = True
+            clause.at, state.told_where = clause.at + told, True  # "... it's by the bed"
             continue
         preposition = clause.match(lexicon.prepositions)
         if preposition:
@@ -694,6 +692,7 @@ def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, 
         return  # "put it on the stove to dry": a purpose, not a place
     elif state.landmark is not None or state.told_where or _describes_object(state):
         _locate(state, phrase)
+        state.told_where = False  # "it's on the table to the sink": the sink is where it goes
     else:
         state.relation = relation or "to"
         state.landmark = phrase

@@ -70,15 +70,17 @@ def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
 def which_switching(step: Step) -> tuple[str, ...]:
     """The particles to ask between when ``step`` switches a thing without saying how.
 
-    "switch the kettle", "turn the radio": the verb heads phrasal verbs of the robot's
-    capabilities (:meth:`~knowledge.language.grammar.words.Words.capability_particles`) and
-    every thing it acts on runs on electricity (the household taxonomy's ``electrical``), so
-    on or off is what is left to ask. Empty otherwise ("throw the pot" is a throw, not a
-    disposal with its particle left out).
+    "switch the kettle", "turn the radio": the verb's particles make two or more of the
+    robot's capabilities of it (on, off: ``Words.capability_particles``) and every thing it
+    acts on runs on electricity (the household taxonomy's ``electrical``), so which is what
+    is left to ask. Empty otherwise ("throw the pot" is a throw, not a disposal with its
+    particle left out; "pick the toaster" has one way).
     """
-    particles = request_words().capability_particles(step.verb) if not step.action else ()
+    ways = request_words().capability_particles(step.verb) if not step.action else {}
     things = [phrase.text for phrase in step.wanted]
-    return particles if things and all(map(_electrical, things)) else ()
+    if len(ways) < 2 or not things or not all(map(_electrical, things)):
+        return ()
+    return tuple(ways)
 
 
 def _electrical(said: str) -> bool:

@@ -273,15 +273,21 @@ def quoted(phrase: str, name: str, names: Collection[str]) -> str:
     return f'"{phrase}"' if whole else f'the {name} is "{phrase}"'
 
 
+CLAUSE_ENDS = re.compile(r"[.!?;,]+|\s+(?:and|but|so)\s+|\s+(?=(?:it|they) (?:is|are)\b)")
+"""Where a clause ends: a sentence mark or a comma, a joining word, or before "it is" or "they
+are" said with no comma ("bring me the pan it is still hot": the pan is hot)."""
+
+
 def _clauses(utterances: Iterable[str]) -> list[str]:
     clauses = []
     for utterance in utterances:
         text = utterance.lower().replace("\u2019", "'")
         text = re.sub(r"\b(it|that|this|what|there)'s\b", r"\1 is", text)
+        text = re.sub(r"\bthey're\b", "they are", text)
         text = re.sub(rf"(\w)'s\s+(?=(?:{_AFTER_IS})\b|\w+ing\b)", r"\1 is ", text)
         text = text.replace("can't", "can not").replace("won't", "will not")
         text = re.sub(r"(\w)n't\b", r"\1 not", text)
-        for part in re.split(r"[.!?;,]+|\s+(?:and|but|so)\s+", text):
+        for part in CLAUSE_ENDS.split(text):
             part = REPORTED.sub("", LEAD_INS.sub("", part.strip()))
             if part:
                 clauses.append(part)

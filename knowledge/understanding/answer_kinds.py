@@ -243,13 +243,13 @@ def read_answer(answer: str, pending: PendingTask) -> str:
 def particle_answered(pending: PendingTask | None, answer: str) -> str:
     """The request a bare particle answers, or ``answer`` as it is.
 
-    "Should I switch the kettle on or off?" - "on, please": "switch the kettle on", the last
-    request said with the particle (one of the question's ``ways``) after it.
+    "Should I switch the kettle on or off?" - "on, please": "switch on the kettle", the
+    request the question offered for that way (``pending.ways``).
     """
     said = [word for word in _words(answer) if word not in ("please", "thanks")]
-    if pending is None or not pending.said or len(said) != 1 or said[0] not in pending.ways:
+    if pending is None or len(said) != 1:
         return answer
-    return f"{pending.said[-1].strip().rstrip('.!?')} {said[0]}"
+    return pending.ways.get(said[0], answer)
 
 
 def said_before(pending: PendingTask | None, domain: str, answer: str) -> list[str]:

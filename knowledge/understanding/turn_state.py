@@ -294,11 +294,11 @@ class PendingTask(BaseModel):
         description='slot -> the value the question proposes for it ("Where should I put it: '
         'in the fridge?" proposes the fridge): a yes answers the slot with it',
     )
-    ways: list[str] = Field(
-        default_factory=list,
-        description='the particles the question asks between ("Should I switch the kettle on '
-        'or off?": on, off): a bare one completes the request asked about '
-        "(knowledge/understanding/answer_kinds.py)",
+    ways: dict[str, str] = Field(
+        default_factory=dict,
+        description="the particles the question asks between, each with the request it makes "
+        '("Should I switch the kettle on or off?": on -> "switch on the kettle"): a bare one '
+        "answers with its request (knowledge/understanding/answer_kinds.py)",
     )
 
 

@@ -375,6 +375,9 @@ def test_a_thing_never_seen_is_asked_about_in_the_listeners_words() -> None:
         "I have not seen your spare keys anywhere I have looked. Can you tell me where they are?"
     )
     assert unseen_question("the mymosa").startswith("I have not seen the mymosa ")
+    assert unseen_question("your charger").startswith("I have not seen my charger ")
+    said = unseen_question("the book you gave me")  # "you" and "me" need the verb turned
+    assert said.startswith("I have not seen the book you gave me ")
 
 
 @pytest.mark.parametrize(
@@ -383,6 +386,8 @@ def test_a_thing_never_seen_is_asked_about_in_the_listeners_words() -> None:
         ("switch the toaster", "Should I switch the toaster on or off?"),
         ("switch the plum", "What would you like me to do with the plum?"),  # not electrical
         ("throw the pot", "What would you like me to do with the pot?"),
+        ("turn my radio", "Should I turn your radio on or off?"),  # "down" is another off
+        ("pick the toaster", "What would you like me to do with the toaster?"),  # one way
     ],
 )
 def test_switching_without_saying_how_asks_on_or_off(said: str, question: str) -> None:

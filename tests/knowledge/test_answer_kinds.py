@@ -253,18 +253,17 @@ def test_says_no_reads_every_form_of_no(text: str, no: bool) -> None:
 @pytest.mark.parametrize(
     ("answer", "completed"),
     [
-        ("on", "switch the hoover on"),
-        ("Off, please.", "switch the hoover off"),
+        ("on", "switch on the hoover"),
+        ("Off, please.", "switch off the hoover"),
         ("the red one", "the red one"),  # no particle: as said
         ("down", "down"),  # not one of the ways the question offered
     ],
 )
-def test_a_bare_particle_the_question_offered_completes_the_request(
+def test_a_bare_particle_the_question_offered_answers_with_its_request(
     answer: str, completed: str
 ) -> None:
-    pending = PendingTask(
-        domain="household", task="Assist", said=["switch the hoover"], ways=["on", "off"]
-    )
+    ways = {"on": "switch on the hoover", "off": "switch off the hoover"}
+    pending = PendingTask(domain="household", task="Assist", said=["switch the hoover"], ways=ways)
     assert particle_answered(pending, answer) == completed
-    assert particle_answered(pending.model_copy(update={"ways": []}), answer) == answer
+    assert particle_answered(pending.model_copy(update={"ways": {}}), answer) == answer
     assert particle_answered(None, answer) == answer

@@ -117,19 +117,6 @@ def test_a_plural_form_is_found_by_its_singular_unless_another_id_has_that_word(
     assert lexicon.forms("Peanuts") == ["peanuts"]  # the derived singular is no label
 
 
-def test_a_scene_lexicon_finds_a_kinds_plural_by_its_singular_but_not_a_things_name() -> None:
-    # "an egg" is one of the eggs in the box; "Okafor's pill" is no other name of the thing
-    # called "Okafor's pills" ("take Okafor's pill organiser" names the organiser).
-    lexicon = Lexicon(
-        "scene",
-        {"egg_box": ["egg box", "eggs"], "okafor_pills": ["okafor's pills"]},
-        singulars=False,
-    )
-    assert ids("bring me an egg", lexicon) == ["egg_box"]
-    assert ids("okafor's pill organiser", lexicon) == []
-    assert lexicon.forms("egg_box") == ["egg box", "eggs"]
-
-
 def test_ids_that_are_not_words_are_not_forms() -> None:
     lexicon = Lexicon("things", {"type:Bottle": ["bottle"], "table_1": []})
     assert ids("type bottle table 1", lexicon) == ["type:Bottle"]

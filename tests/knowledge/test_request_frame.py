@@ -206,6 +206,38 @@ def test_a_statement_of_where_the_thing_is_said_without_a_comma_locates_it(
     assert step.landmark is None  # where it is, not where it goes
 
 
+def test_where_the_thing_is_leaves_where_it_goes_to_the_place_after_it() -> None:
+    step = only_step("carry the vase it's on the windowsill to the hall table")
+    assert [(o.text, o.where) for o in step.objects] == [("the vase", "on the windowsill")]
+    assert step.landmark is not None and step.landmark.text == "the hall table"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "fetch my scarf it's not on the hook",  # a negation: where it is not
+        "put the scarf back it was on the hook",  # the past: where it goes back to
+    ],
+)
+def test_a_negated_or_past_statement_says_no_place_the_thing_is_in(text: str) -> None:
+    assert all(not phrase.where for phrase in only_step(text).objects)
+
+
+@pytest.mark.parametrize(
+    ("text", "action"),
+    [
+        ("turn the grill off it's on", "switch_off"),
+        ("switch the fan off it's been on since noon", "switch_off"),
+        ("switch the heater off it is on in the study", "switch_off"),
+        ("turn the radio on it's off", "switch_on"),
+    ],
+)
+def test_a_statement_of_the_things_state_never_turns_the_switch_round(
+    text: str, action: str
+) -> None:
+    assert parse_request(text).steps[0].action == action
+
+
 def test_a_pronoun_joined_to_its_verb_opens_a_relative_clause() -> None:
     step = only_step("pass me the tin they're in")
     assert [(o.text, o.relative) for o in step.objects] == [("the tin", "they're in")]

@@ -25,6 +25,13 @@ def test_a_pointing_subject_is_the_thing_named_last_and_an_aside_is_cut() -> Non
     assert said_of_things(["That bottle is bleach by the way"], NAMES) == {"bottle_2": ("bleach",)}
 
 
+def test_a_statement_said_with_no_comma_after_the_request_is_of_the_thing_named() -> None:
+    # speech comes without commas: "it is" / "they are" opens a clause of its own
+    said = said_of_things(["pass me the frying pan it's still hot"], NAMES)
+    assert states_said(said["pan_3"]) == {"hot"}
+    assert states_said(said_of_things(["grab the cup it is scalding"], NAMES)["cup_4"]) == {"hot"}
+
+
 def test_a_head_noun_names_the_one_thing_it_ends_and_contents_are_read() -> None:
     said = said_of_things(["the pan is full of hot oil"], NAMES)
     assert said == {"pan_3": ("full of hot oil",)}

@@ -8,7 +8,9 @@ Whisper gives what a transcript's confidence needs: the mean log-probability of 
 wrote, so :class:`WhisperRecognizer` gives ``exp`` of it over the clip's tokens (the
 geometric mean of the token probabilities, in [0, 1]), and the threshold of
 :mod:`~trees.voice.hearing` applies. Decoding is a beam search (:data:`BEAM`) at temperature
-0, with no fall-back re-decoding at higher temperatures: a short request is decoded once.
+0, with no fall-back re-decoding at higher temperatures. The encoder reads a window of at
+least 25 s rather than Whisper's 30 s of mostly silence (:func:`window_frames`), and a
+transcript that loops (:func:`loops`) is decoded again on the whole 30 s.
 
 Whisper reads a prompt as the text said just before the clip; given the robot's words
 (:func:`~trees.voice.vocabulary.prompt_of`), it leans towards them ("mug" rather than
@@ -223,11 +225,12 @@ class WhisperRecognizer:
 
 
 class _Decoder:
-    """faster-whisper's decoding of one 30 s window, keeping the beam's best hypotheses.
+    """faster-whisper's decoding of one window, keeping the beam's best hypotheses.
 
     As its ``transcribe`` decodes (temperature 0, no timestamps, the prompt before the clip)
-    but returning the beam's best, which ``transcribe`` drops. A longer clip is left to
-    ``transcribe`` (its best only): a spoken request is far shorter.
+    but returning the beam's best, which ``transcribe`` drops, on a window shorter than its
+    30 s (:func:`window_frames`). A clip longer than 30 s is left to ``transcribe`` (its best
+    only): a spoken request is far shorter.
     """
 
     def __init__(self, model: Any, prompt: str | None) -> None:

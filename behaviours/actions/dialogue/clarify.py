@@ -331,7 +331,7 @@ class AskClarification(keys.DeclaredKeys, BackgroundWork[_Looked]):
             unseen=_unseen(request.resolved.get(request.missing[0])) if request.missing else "",
             options=self._options(labelled),
             proposed={slot: _place_said(place) for slot, place in self._proposed.items()},
-            ways=list(switching_asked(request.frame)) if MISSING_TASK in request.missing else [],
+            ways=switching_asked(request.frame) if MISSING_TASK in request.missing else {},
         )
 
     def _open(self) -> list[str]:

@@ -23,11 +23,13 @@ from cogtree.knowledge.language.grammar.clause import (
     bare_word,
     longest,
 )
-from cogtree.knowledge.language.grammar.words import Words
+from cogtree.knowledge.language.grammar.words import PARTICLES, Words
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
+NOT_WHERE_IT_IS: Final = frozenset(["was", "were", "not", "never"])
+"""Words after which "it ... <place>" is not where the thing is now."""
 THING_SUBJECTS: Final = frozenset(["it", "they"])
 """Pronouns that stand for a thing just named when they open a statement of where it is."""
 FINITE_AUXILIARIES: Final = frozenset(["has", "had", "keeps", "kept"])
@@ -172,11 +174,12 @@ def where_it_is(words: Sequence[Word], index: int, lexicon: Words) -> int:
 
     "it" or "they" (alone or joined to its verb: "it's", "they're"), then modals, copulas,
     verbs of being somewhere and adverbs ("should be", "usually sits", "is probably"), with at
-    least one verb among them, then a place: a preposition with a phrase after it ("bring my
+    least one verb among them, then a place: a preposition with a thing after it ("bring my
     glasses they should be next to the sofa", "fetch my phone it's by the bed"). The count
     stops before the preposition. A preposition with nothing after it ends a relative clause
-    instead ("the box they're in"), and so does a verb that takes an object ("the mug it came
-    in").
+    instead ("the box they're in"); a past form or a negation says no place the thing is in
+    now ("it was on the shelf", "it's not on the table"), and "it's been on since lunch" no
+    place at all.
     """
     subject, _, joined = words[index].text.partition("'") if index < len(words) else ("", "", "")
     if subject not in THING_SUBJECTS:
@@ -188,6 +191,8 @@ def where_it_is(words: Sequence[Word], index: int, lexicon: Words) -> int:
             words, at, lexicon.statement_verbs
         )
         size = size or int(words[at].text in lexicon.copulas)
+        if words[at].text in NOT_WHERE_IT_IS:
+            return 0  # "it was on the shelf" (put it back there), "it's not on the table"
         if size:
             at, verbs = at + size, verbs + 1
         elif lemmas is not None and lemmas.lemma_of(words[at].text, "adv") is not None:
@@ -196,4 +201,27 @@ def where_it_is(words: Sequence[Word], index: int, lexicon: Words) -> int:
             break
     place = longest(words, at, lexicon.prepositions) if verbs else 0
     after = words[at + place].text if place and at + place < len(words) else ""
-    return at - index if after and after not in (",", *BREAK) else 0
+    named = after in lexicon.determiners or bare_word(after, lexicon)  # "on since lunch": no
+    return at - index if named and after not in lexicon.subordinators else 0
+
+
+def says_of_it(words: list[Word], index: int, lexicon: Words) -> bool:
+    """Whether a statement of the thing just named starts at ``index``, said with no comma.
+
+    "it" or "they" opening a statement (:func:`statement_follows`: "turn the hob off it's on",
+    "bring the pan it is still hot") after the verb's particle or a content word. Not where
+    the thing is (:func:`where_it_is`: the step reads that), nor where it was ("put it back it
+    was on the shelf": where it goes), and after a noun not a relative clause that leaves its
+    preposition at its end ("the box they're in").
+    """
+    subject = words[index].text.partition("'")[0] if 0 < index < len(words) else ""
+    before = words[index - 1].text if index else ""
+    particle = before in PARTICLES
+    if subject not in THING_SUBJECTS or not (particle or bare_word(before, lexicon)):
+        return False
+    past = index + 1 < len(words) and words[index + 1].text in ("was", "were")  # where it goes
+    if past or where_it_is(words, index, lexicon) or not statement_follows(words, index, lexicon):
+        return False
+    said = [word.text for word in words[index:]]
+    end = next((at for at, text in enumerate(said) if text in (",", *BREAK)), len(said))
+    return particle or said[end - 1] not in PARTICLES

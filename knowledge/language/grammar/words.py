@@ -101,15 +101,18 @@ class Words:
         said = (*self.adverbials, *self.comma_tags)
         return frozenset(phrase[0] for phrase in said if len(phrase) == 1)
 
-    def capability_particles(self, verb: str) -> tuple[str, ...]:
-        """The particles that make ``verb`` a capability of the robot's, "on" first.
+    def capability_particles(self, verb: str) -> dict[str, str]:
+        """The particles that make ``verb`` a capability of the robot's, with the capability.
 
-        "switch": ("on", "off"); a verb said without them ("switch the kettle") names what the
-        robot can do and leaves open which.
+        "switch": {"on": "switch_on", "off": "switch_off"}; "pick": {"up": "bring"}. One
+        particle per capability, the one the grammar lists first ("turn off", not "turn down").
         """
-        particles = self.particles.get(verb, ())
-        made = [p for p in particles if self.verbs.get((verb, p), ("", ""))[0] == "actions"]
-        return tuple(sorted(made, reverse=True))
+        particles, made = self.particles.get(verb, frozenset()), dict[str, str]()
+        for phrase, (kind, action) in self.verbs.items():
+            usable = len(phrase) == 2 and phrase[0] == verb and phrase[1] in particles
+            if usable and kind == "actions" and action not in made.values():
+                made[phrase[1]] = action
+        return made
 
 
 def _phrase(text: Any) -> tuple[str, ...]:
