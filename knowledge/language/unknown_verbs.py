@@ -7,10 +7,9 @@ that, the similarity paths read the request by its nouns ("the oranges": a fetch
 task of the loaded packs is asked with it (their examples: "suggest a dish", "print the
 report"), or when it heads a phrasal verb of a capability and acts on an electrical thing
 ("switch the kettle": on or off is a question, :func:`which_switching`, not a missing skill);
-any other verb that acts on a household thing is a skill
-the robot does not have. :func:`with_unknown_verbs` turns each such step into a step of a
-missing skill, so the gates that refuse a missing skill ("I can't cut things yet") answer it
-the same way.
+any other verb that acts on a household thing is a skill the robot does not have.
+:func:`with_unknown_verbs` turns each such step into a step of a missing skill, so the gates
+that refuse a missing skill ("I can't cut things yet") answer it the same way.
 """
 
 from __future__ import annotations
@@ -84,6 +83,7 @@ def which_switching(step: Step) -> tuple[str, ...]:
 
 
 def _electrical(said: str) -> bool:
+    """Whether the household taxonomy knows ``said`` as a thing that runs on electricity."""
     taxonomy = household_taxonomy()
     kind = taxonomy.type_named(said)
     return kind is not None and "electrical" in taxonomy.properties(kind).flags

@@ -28,7 +28,9 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.wording import IRREGULAR_VERBS, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
-NOT_WHERE_IT_IS: Final = frozenset(["was", "were", "not", "never"])
+PAST_COPULAS: Final = frozenset(["was", "were"])
+"""The copula's past: "it was on the shelf" says where the thing was, not where it is."""
+NOT_WHERE_IT_IS: Final = PAST_COPULAS | {"not", "never"}
 """Words after which "it ... <place>" is not where the thing is now."""
 THING_SUBJECTS: Final = frozenset(["it", "they"])
 """Pronouns that stand for a thing just named when they open a statement of where it is."""
@@ -219,7 +221,7 @@ def says_of_it(words: list[Word], index: int, lexicon: Words) -> bool:
     particle = before in PARTICLES
     if subject not in THING_SUBJECTS or not (particle or bare_word(before, lexicon)):
         return False
-    past = index + 1 < len(words) and words[index + 1].text in ("was", "were")  # where it goes
+    past = index + 1 < len(words) and words[index + 1].text in PAST_COPULAS  # where it goes
     if past or where_it_is(words, index, lexicon) or not statement_follows(words, index, lexicon):
         return False
     said = [word.text for word in words[index:]]
