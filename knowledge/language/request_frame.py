@@ -52,6 +52,7 @@ from cogtree.knowledge.scene.taxonomy import household_taxonomy
 
 WANTED: Final = "bring"
 """The action of a step that asks for things ("can I have the X"): bring them to the speaker."""
+NO_KIND: Final = ("", "")  # the kind of a verb naming no capability nor missing skill
 MAX_PARSE_CHARS: Final = 1000
 """Only this many characters of a request are parsed (like the other fast paths)."""
 
@@ -214,8 +215,7 @@ def _bare_want(clause: Sequence[Word], lexicon: Words) -> bool:
 
     It opens with a determiner or a quantity and holds no verb of the lexicon, subject or
     copula ("some grapes, not the green ones"), so it says "I'd like ..." without the words.
-    "a drink" is a thing here, so the verbs that are not requests, which are also nouns, do
-    not count.
+    Verbs that are no requests and also nouns do not count: "a drink" is a thing here.
     """
     words = [word.text for word in clause]
     if not words or (words[0] not in lexicon.determiners and words[0] not in lexicon.quantities):
@@ -393,7 +393,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     recipient: ObjectPhrase | None = None
     tool: ObjectPhrase | None = None
     verb = ""
-    kind_key: tuple[str, str] = ("", "")
+    kind_key: tuple[str, str] = NO_KIND
     wanted = wants_at(clause)
     if wanted or bare_want:
         clause.at += wanted
@@ -429,7 +429,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     if state.kind[1] == "place" and poured(heads, state.relation, place):
         state.kind = ("actions", lexicon.poured_as)  # "stick a splash of milk in my tea"
     if state.verb in lexicon.thing_verbs and not _goes_into_a_thing(state):
-        state.kind = ("", "")  # "add walnuts to my profile": a record, not a thing to pour into
+        state.kind = NO_KIND  # "add walnuts to my profile": a record, not a thing to pour into
     if (
         kind_key == ("actions", "dispose")
         and state.recipient is not None
@@ -439,7 +439,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
         state.kind = ("actions", "bring")  # "chuck it to me": thrown to someone, not away
     thrown = verb in lexicon.throw_verbs and state.recipient is None and state.landmark is None
     if thrown and state.kind[1] == "bring" and not any(p.where for p in state.objects):
-        state.kind = ("", "")  # "throw the pot": thrown to no one nor anywhere, no fetch
+        state.kind = NO_KIND  # "throw the pot": thrown to no one nor anywhere, no fetch
     return state.step(lexicon)
 
 
@@ -487,7 +487,7 @@ def _verb(clause: Clause) -> tuple[str, tuple[str, str]]:
     """The verb at the cursor (phrasal verbs whole, longest first), or none."""
     lexicon = clause.lexicon
     if clause.match(lexicon.idioms):
-        return "", ("", "")
+        return "", NO_KIND
     size = clause.match(lexicon.verbs)
     word = clause.word()
     if size and not (size == 1 and word in lexicon.measures and clause.word(1) in ("you", "i")):
@@ -496,7 +496,7 @@ def _verb(clause: Clause) -> tuple[str, tuple[str, str]]:
         return " ".join(words), lexicon.verbs[words]
     if word in lexicon.particles:  # "turn", "throw": the particle after the object decides
         clause.at += 1
-        return word, ("", "")
+        return word, NO_KIND
     if (
         word
         and word not in lexicon.determiners
@@ -512,8 +512,8 @@ def _verb(clause: Clause) -> tuple[str, tuple[str, str]]:
         and (clause.word(1) in lexicon.determiners or clause.word(1) in lexicon.speaker)
     ):
         clause.at += 1  # an imperative verb the lexicon does not know: kept as said
-        return word, ("", "")
-    return "", ("", "")
+        return word, NO_KIND
+    return "", NO_KIND
 
 
 @dataclass
@@ -573,9 +573,10 @@ def _phrases(clause: Clause, state: _StepState) -> None:
             clause.at += len(tail)
             continue
         action = clause.noun_of_action() if state.verb in lexicon.light_verbs else None
-        if action is not None and state.objects and lexicon.verbs[action.verb] != state.kind:
+        acted = lexicon.verbs.get(action.verb, NO_KIND) if action is not None else state.kind
+        if action is not None and state.objects and acted != state.kind:
             state.verb = f"{state.verb} {clause.text(clause.at, clause.at + action.size)}"
-            state.kind = lexicon.verbs[action.verb]  # "give the hob a wipe": wipe the hob
+            state.kind = acted  # "give the hob a wipe": wipe the hob; "a drench": no action
             clause.at += action.size
             continue
         if word in lexicon.vague_places and vague_places.place_follows(clause):
@@ -641,8 +642,7 @@ def _phrases(clause: Clause, state: _StepState) -> None:
 def _leaves_it(clause: Clause, state: _StepState) -> bool:
     """Whether the word at the cursor is a result word after the verb's object.
 
-    "slide it open", "push the door shut": a verb was said, a thing follows it, and the word
-    ends the clause.
+    "slide it open", "push the door shut": a verb, then a thing, then the word ends the clause.
     """
     return bool(state.verb) and bool(state.objects) and clause.result_word()
 

@@ -311,8 +311,12 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
     """Every word any description of a thing names it or its contents by, lowercase.
 
     Its names, what the user said of it ("with peanut butter"), its liquid and its types
-    with their categories, as words (``PeanutButter``: "peanut", "butter").
+    with their categories, as words (``PeanutButter``: "peanut", "butter"), with every name
+    the taxonomy gives those types (a flapjack is an "oat bar").
     """
+    taxonomy = household_taxonomy()
     texts = [*described.seen_names, *described.said, liquid or ""]
     texts += [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name) for name in types]
+    known = [kind for kind in types if kind in taxonomy.types]
+    texts += [name for kind in known for name in (taxonomy.label(kind), *taxonomy.synonyms(kind))]
     return {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}

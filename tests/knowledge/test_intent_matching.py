@@ -219,6 +219,18 @@ def test_a_short_answer_fills_the_one_missing_slot(home: DomainPack) -> None:
     assert (follow.task, follow.how) == ("Fetch", "short answer for object (thing)")
 
 
+def test_a_request_for_another_action_is_no_answer(home: DomainPack) -> None:
+    """Checked to fail before: asked where the spider plant is, "give the spider plant a good
+    drench" filled the fetch's object and the robot brought the plant."""
+    question = "I have not seen the spider plant anywhere. Can you tell me where it is?"
+    asked = waiting("Fetch", ["object"], question)
+    drench = "give the spider plant a really good drench, it's bone dry, use the whole can"
+    scene = {"objects": Lexicon("objects", {"spider_1": ["spider plant"], "can_1": ["can"]})}
+    assert answers(home, asked, drench, scene) is None
+    assert answers(home, asked, "switch the kettle on", {}) is None
+    assert answers(home, asked, "the one by the sink", {}) is not None
+
+
 @pytest.mark.parametrize(
     ("answer", "picked"),
     [

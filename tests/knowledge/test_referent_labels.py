@@ -31,6 +31,8 @@ KITCHEN = (
 :mug_blue a cog:Object ; rdfs:label "blue mug" ; cog:objectType cog:Mug ; cog:on :counter .
 :mug_white a cog:Object ; rdfs:label "white mug" ; cog:objectType cog:Mug ; cog:on :counter .
 :towel a cog:Object ; rdfs:label "tea towel" ; cog:objectType cog:Towel ; cog:on :counter .
+:bath_towel a cog:Object ; rdfs:label "white bath towel" ; cog:objectType cog:Towel ;
+    cog:on :table .
 :lamp a cog:Object ; rdfs:label "table lamp" ; cog:objectType cog:Lamp ; cog:on :counter .
 :magazine a cog:Object ; rdfs:label "gardening magazine" ; cog:objectType cog:Magazine ;
     cog:on :counter .
@@ -128,3 +130,13 @@ def test_label_words_name_a_thing_by_its_head_and_its_contents() -> None:
     assert label_words("tea towel")[1] == {"towel"}
     assert label_words("mug with a chip") == ({"mug", "chip"}, {"mug"})
     assert label_words("box of matches")[1] == {"box", "matches", "match"}  # no "matche"
+
+
+def test_a_kind_named_and_a_word_of_its_label_is_no_guess(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "a bath towel" (the type is towel, "bath" only a word of the
+    label "white bath towel") was a guess never acted on, so "hand me a bath towel" asked where
+    one is; "the blue one" names no kind and stays a guess."""
+    [towel] = kitchen.resolve_referent("a bath towel")
+    assert (towel.id, towel.by_label) == ("bath_towel", False)
+    blue = kitchen.resolve_referent("the blue one")
+    assert [(one.id, one.by_label) for one in blue] == [("mug_blue", True)]

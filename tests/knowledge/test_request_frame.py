@@ -641,6 +641,26 @@ def test_split_verb_before_a_tool() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "action", "said", "recipient"),
+    [
+        ("give the spider plant a really good drench", "", ["the spider plant"], None),
+        ("give the plant a drink", "bring", ["a drink"], "the plant"),  # a drink is a thing
+        ("give nana a clean towel", "bring", ["a clean towel"], "nana"),
+        ("give the dog a bone", "bring", ["a bone"], "the dog"),
+    ],
+)
+def test_a_noun_that_names_an_act_is_the_action_not_a_thing_given(
+    text: str, action: str, said: list[str], recipient: str | None
+) -> None:
+    """Checked to fail before: "give the spider plant a really good drench" gave the drench to
+    the plant, and the robot brought the plant (a drench is no verb of the grammar, the
+    dictionary names it an act); a drink, a towel and a bone stay things given."""
+    step = only_step(text)
+    assert (step.action, objects(step)) == (action, said)
+    assert (step.recipient.text if step.recipient else None) == recipient
+
+
+@pytest.mark.parametrize(
     ("text", "said"),
     [
         ("give the dog that chocolate", ["the dog", "that chocolate"]),

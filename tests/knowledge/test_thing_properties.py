@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.safety.thing_properties import Descriptions, safety_properties
+from cogtree.knowledge.safety.thing_properties import Descriptions, named_words, safety_properties
 
 
 @pytest.mark.parametrize(
@@ -99,3 +99,11 @@ def test_a_known_name_keeps_wordnet_out() -> None:
     """The id's word "refill" is a prescription in WordNet; the label says what the thing is."""
     found = safety_properties(Descriptions(id="refill_1", label="vape juice"))
     assert "medicine" not in found.kinds
+
+
+def test_a_thing_is_named_by_every_name_of_its_type() -> None:
+    """Checked to fail before: a flapjack (the taxonomy's "oat bar") was handed to a person the
+    user said is allergic to oats: the allergen rule reads the words a thing is named by, and
+    the type's synonyms were none of them."""
+    described = Descriptions(id="flapjack_1", label="flapjack mum baked")
+    assert "oat" in named_words(described, ["Flapjack", "BakedGood", "Food"], None)

@@ -18,6 +18,7 @@ from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
 from cogtree.knowledge.wording import INNER_OUTER_WORDS, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 REGION_OPENERS: Final = frozenset(["the", "its"])
 """Words after which "inside" / "outside" name a region, not a place ("the inside of it")."""
@@ -110,6 +111,7 @@ class Clause:
             self.lexicon.verbs,
             manner=lambda word: bare_word(word, self.lexicon),
             ends=lambda at: self.closes(at - self.at),
+            acts=names_an_act,
         )
 
     def verb_tail(self, verb: str) -> tuple[tuple[str, ...], tuple[str, str]] | None:
@@ -225,3 +227,20 @@ def closes_on_purpose(words: list[Word], index: int) -> bool:
     while end < len(words) and words[end].text not in (",", *BREAK):
         end += 1
     return end > index and words[end - 1].text in PURPOSE_ENDINGS
+
+
+ACTS: Final = "noun.act"
+"""The dictionary's lexicographer file of nouns that name acts ("hug", "wipe", "once-over")."""
+
+
+def names_an_act(word: str) -> bool:
+    """Whether ``word`` is a verb whose noun names the act of it, not a thing.
+
+    A verb's base form that has no noun sense ("drench") or whose most frequent noun sense is
+    an act ("hug"); "drink" (first a food), "towel" (a made thing) and "bone" are things.
+    """
+    lemmas, nouns = shipped_lemmas(), shipped_nouns()
+    if lemmas is None or nouns is None or lemmas.lemma_of(word, "verb") != word:
+        return False
+    senses = nouns.senses(word)
+    return not senses or nouns.synset(senses[0]).lexname == ACTS

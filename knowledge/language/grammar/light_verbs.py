@@ -4,9 +4,12 @@ A light verb ("give") says little of its own when a noun of action follows its o
 the object, "a" or "an", at most :data:`MOST_MANNER_WORDS` words that say how ("a quick", "a
 good") and a noun that is also a verb of the grammar ("a wipe", "a polish", "a wipe down")
 ask for that verb's action on the object, when nothing but the clause's end, a conjunction
-or a preposition follows ("give it a quick polish with the cloth"). "give nana a clean
-towel" stays a thing given: "towel" is no verb. The words come from the grammar's lists
-(``request_words.yaml``: ``light_verbs`` and the actions' verbs), none are written here.
+or a preposition follows ("give it a quick polish with the cloth"). A noun that names an act
+though no verb of the grammar is one too ("give the plant a good drench", "give nana a hug":
+an action the robot does not have, asked or declined as such, never a thing given). "give
+nana a clean towel" stays a thing given: a towel is no act. The words come from the
+grammar's lists (``request_words.yaml``: ``light_verbs`` and the actions' verbs) and the
+dictionary (``acts``), none are written here.
 """
 
 from __future__ import annotations
@@ -36,11 +39,13 @@ def noun_of_action(
     *,
     manner: Callable[[str], bool],
     ends: Callable[[int], bool],
+    acts: Callable[[str], bool],
 ) -> NounOfAction | None:
     """The noun of action that starts at ``at`` in ``words``, else None.
 
     ``verbs`` are the grammar's verbs (longest match wins), ``manner`` says whether a word
-    may say how (a content word), ``ends`` whether the clause's request ends at an index.
+    may say how (a content word), ``ends`` whether the clause's request ends at an index,
+    ``acts`` whether a word no verb of the grammar is names an act.
     """
     if at >= len(words) or words[at] not in ARTICLES:
         return None
@@ -50,6 +55,6 @@ def noun_of_action(
             return None
         for size in range(min(3, len(words) - start), 0, -1):
             verb = tuple(words[start : start + size])
-            if verb in verbs and ends(start + size):
+            if (verb in verbs or (size == 1 and acts(verb[0]))) and ends(start + size):
                 return NounOfAction(size=start + size - at, verb=verb)
     return None

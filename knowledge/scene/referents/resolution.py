@@ -231,9 +231,13 @@ def _matching(
     found = _found(index, phrase, positions, terms, owners)
     unmatched = any(not any(map(_bound, positions.get(at, ()))) for at in phrase.content)
     if not found and unmatched:  # not when "my" or a place alone ruled every match out
+        named = list(positions.get(phrase.head, ())) if phrase.head is not None else []
         add_terms(partial(_label_ways, index))
         found = _found(index, phrase, positions, terms, owners)
-        match.by_label = bool(found)
+        # a guess when the word naming the thing matched only a label's words ("the blue
+        # one"), not when it names the thing's kind and a describing word is in its label
+        # ("a bath towel": a towel labelled white bath towel)
+        match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
     match.ids = found
     return match
 
