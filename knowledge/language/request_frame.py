@@ -413,7 +413,7 @@ def _read_clause(words: Sequence[Word], lexicon: Words, *, bare_want: bool = Fal
     state = _StepState(text=text, verb=verb, kind=kind_key, recipient=recipient, tool=tool)
     state.purpose = purpose
     throw = verb.partition(" ")[0] in lexicon.throw_verbs  # "chuck", "chuck over"
-    if recipient is None and (kind_key[1] == "bring" or throw):
+    if recipient is None and (kind_key[1] in (WANTED, lexicon.poured_as) or throw):
         state.recipient = indirect_object(clause)  # "chuck us the X": to us, not away
     _phrases(clause, state)
     vague = all(phrase.head in lexicon.indefinites for phrase in state.objects)

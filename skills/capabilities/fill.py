@@ -6,11 +6,14 @@ from the belief, :func:`fill_amount`: with no amount, up to the container's usua
 :attr:`~skills.action_model.belief.Thing.room_ml`). Liquid is added without clamping, so an
 overfill shows as ``liquid_ml > capacity_ml`` (the amount that would spill) for the hazard
 rules. The task ``fill(container)`` fetches the container and fills it at the tap the belief
-knows nearest; a container already at its usual fill needs nothing.
+knows nearest; a container already at its usual fill needs nothing. A request that says how
+full ("fill the kettle about halfway", "a quarter full") fills it to that share of its
+capacity (:func:`said_share`), not to its usual fill.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from pydantic import Field
@@ -27,6 +30,21 @@ DEFAULT_FILL_ML = 250.0
 
 FILLED_LIQUID = "water"
 """What FILL takes from a tap."""
+
+SHARES = (
+    (re.compile(r"\bthree[ -]quarters?\b"), 0.75),
+    (re.compile(r"\btwo[ -]thirds?\b"), 2 / 3),
+    (re.compile(r"\b(?:a|one)[ -]quarter\b|\bquarter[ -](?:full|way)\b"), 0.25),
+    (re.compile(r"\b(?:a|one)[ -]third\b|\bthird[ -](?:full|way)\b"), 1 / 3),
+    (re.compile(r"\bhalf(?:[ -]?way|[ -]full)?\b"), 0.5),
+)
+"""How full a request says to fill a container, and that share of its capacity."""
+
+
+def said_share(said: Sequence[str]) -> float | None:
+    """The share of its capacity the request (``said``) asks a container filled to, or None."""
+    text = " ".join(said).lower()
+    return next((share for words, share in SHARES if words.search(text)), None)
 
 
 class FillArgs(Args):
@@ -127,7 +145,13 @@ def _fill(state: cap.TaskState, container: str) -> cap.Subtasks:
 def _fill_at(state: cap.TaskState, hand: Hand, container: str, tap: str) -> cap.Subtasks:
     if not state.belief.may_hold_in(container, hand):
         return False
-    return [("go_to", tap), ("FILL", container, tap, hand)]
+    share = said_share(state.said)
+    if share is None:
+        return [("go_to", tap), ("FILL", container, tap, hand)]
+    found = state.belief.things[container]
+    whole = DEFAULT_FILL_ML if found.capacity_ml is None else found.capacity_ml
+    amount = round(share * whole - (0.0 if found.capacity_ml is None else found.liquid_ml), 1)
+    return [("go_to", tap), ("FILL", container, tap, hand, amount)] if amount > 0 else []
 
 
 def _outline(

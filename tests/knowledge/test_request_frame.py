@@ -12,6 +12,7 @@ import pytest
 import yaml
 
 from cogtree.knowledge.language import request_frame
+from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar import words
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER
 from cogtree.knowledge.language.grammar.words import WordsError
@@ -699,6 +700,49 @@ def test_a_demonstrative_before_a_noun_of_action_is_the_object() -> None:
 )
 def test_a_stretched_word_is_read_as_the_word(text: str, said: str) -> None:
     assert objects(parse_request(text).steps[-1]) == [said]
+
+
+@pytest.mark.parametrize(
+    ("text", "said", "head", "recipient"),
+    [
+        ("fill the kettle about halfway for me", "the kettle", "kettle", "me"),
+        ("fill the bucket half full", "the bucket", "bucket", None),
+        ("pour Leo about half a cup of milk", "about half a cup of milk", "milk", "Leo"),
+        ("pour me a glass of the red", "a glass of the red", "red", "me"),
+        (
+            "put 150 ml of the cooled water in the bottle",
+            "150 ml of the cooled water",
+            "water",
+            None,
+        ),
+        ("add a pinch of salt to the pan", "a pinch of salt", "salt", None),
+        ("put the book about birds on the shelf", "the book about birds", "birds", None),
+    ],
+)
+def test_an_amount_is_no_part_of_the_thing(
+    text: str, said: str, head: str, recipient: str | None
+) -> None:
+    """Checked to fail before: "the kettle about halfway" was the thing, "ml" the head of "150
+    ml of the water" (a unit the dictionary knows as an amount), "Leo about half a cup" one
+    thing, and "me" a thing poured."""
+    step = only_step(text)
+    assert [(phrase.text, phrase.head) for phrase in step.objects] == [(said, head)]
+    assert (step.recipient.text if step.recipient else None) == recipient
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("wheres my toothbrush", "where's my toothbrush"),
+        ("im cold", "i'm cold"),
+        ("theyre in the drawer, thats all", "they're in the drawer, that's all"),
+        ("its on the table", "its on the table"),  # a word of the dictionary: kept
+        ("the kids were here", "the kids were here"),
+    ],
+)
+def test_a_short_form_typed_without_its_apostrophe_is_read_with_it(text: str, read: str) -> None:
+    """Checked to fail before: "wheres" and "im" were unknown words."""
+    assert as_read(text) == read
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ import pytest
 from cogtree.knowledge.safety.hazard_rules import shipped_hazard_rules
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.capabilities.fill import said_share
 from cogtree.skills.capabilities.pour import pour_ml
 from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from cogtree.skills.safety.task_hazards import task_hazards
@@ -74,3 +75,27 @@ def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Bel
     )
     whole = task_hazards(rules, asked, kitchen, ["empty the whole jug into my cup"])
     assert any(hazard.forbids and "overflow" in hazard.sentence for hazard in whole)
+
+
+@pytest.mark.parametrize(
+    ("said", "share"),
+    [
+        ("fill the kettle about halfway for me", 0.5),
+        ("fill the jug half full", 0.5),
+        ("could you fill the bucket three quarters full", 0.75),
+        ("fill the glass a quarter full", 0.25),
+        ("fill the kettle", None),
+        ("fill the kettle to the top", None),  # its usual fill: never to the brim
+    ],
+)
+def test_how_full_a_request_says(said: str, share: float | None) -> None:
+    assert said_share([said]) == share
+
+
+def test_a_fill_said_half_full_fills_half_the_capacity(kitchen: Belief) -> None:
+    """Checked to fail before: "fill the cup halfway" filled it to its usual fill (200 ml)."""
+    planned = TaskPlanner().plan(
+        task_call("fill", {"container": "cup"}), kitchen, ("fill the cup halfway",)
+    )
+    assert planned.ok, planned.message
+    assert str(planned.skills[-1]) == "FILL(cup, sink, right, 125.0)"

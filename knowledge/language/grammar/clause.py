@@ -136,7 +136,8 @@ class Clause:
     def measure(self, at: int) -> int:
         """How many words ``at`` words on make a measure, its "of" and a determiner after it.
 
-        The measure is a word of the lexicon's ``measures`` ("a glass of", "a glass of the");
+        The measure is a word of the lexicon's ``measures`` ("a glass of", "a glass of the") or
+        a unit the dictionary knows as an amount ("150 ml of the water": :func:`names_a_unit`);
         an adjective of its size may describe it first ("a small glass of orange juice": the
         small glass, not the pint glass): one WordNet gives size or height as what it measures
         (:meth:`~knowledge.wordnet.lemmas.Lemmas.measures`). "a full glass", "a hot cup", "a
@@ -151,7 +152,8 @@ class Clause:
             and bool(lemmas.measures(before) & VESSEL_SIZES)
         )
         measure = at + described
-        if self.word(measure) not in lexicon.measures or self.word(measure + 1) != "of":
+        unit = self.word(measure)
+        if self.word(measure + 1) != "of" or not (unit in lexicon.measures or names_a_unit(unit)):
             return 0
         return 2 + described + int(self.word(measure + 2) in lexicon.determiners)
 
@@ -244,3 +246,14 @@ def names_an_act(word: str) -> bool:
         return False
     senses = nouns.senses(word)
     return not senses or nouns.synset(senses[0]).lexname == ACTS
+
+
+AMOUNTS: Final = "noun.quantity"
+"""The dictionary's lexicographer file of units and amounts ("millilitre", "pinch", "pint")."""
+
+
+def names_a_unit(word: str) -> bool:
+    """Whether the dictionary knows ``word`` as a unit or an amount of something ("ml", "drop")."""
+    nouns = shipped_nouns()
+    senses = nouns.senses(word) if nouns is not None and word.isalpha() else ()
+    return any(nouns.synset(sense).lexname == AMOUNTS for sense in senses) if nouns else False

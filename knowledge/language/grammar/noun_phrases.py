@@ -70,6 +70,8 @@ def noun_phrase(
         if determiner in lexicon.pronouns and clause.noun_of_action() is not None:
             return ObjectPhrase(text=determiner, head=determiner, pronoun=True, negated=negated)
     quantity_start = clause.at
+    if approximate(clause):  # "about half a cup of": an amount
+        clause.at += 1
     while clause.word() in lexicon.quantities or clause.word().isdigit() or clause.word() == "of":
         if clause.word() == "of" and clause.at == quantity_start:
             break
@@ -99,6 +101,8 @@ def noun_phrase(
             continue
         if any(clause.verb_tail(verb) for verb in lexicon.split_verbs):
             break  # "get the oven going": the verb's last words are no part of the thing
+        if content and approximate(clause):
+            break  # "Leo about half a cup of milk": the amount opens the next phrase
         if content and clause.noun_of_action():
             break  # "give the hob a wipe": the noun of action is no part of the thing
         if content and clause.result_word():
@@ -142,6 +146,13 @@ def noun_phrase(
     return ObjectPhrase(text=text, head=head, modifiers=modifiers, determiner=determiner,
                         quantity=quantity, negated=negated, alternative=alternative,
                         pronoun=pronoun, relative=clause.text(end, clause.at))  # fmt: skip
+
+
+def approximate(clause: Clause) -> bool:
+    """Whether the word at the cursor says the amount after it is not exact ("about half")."""
+    lexicon, following = clause.lexicon, clause.word(1)
+    amount = following in lexicon.quantities or following in lexicon.measures
+    return clause.word() in lexicon.approximations and (amount or following.isdigit())
 
 
 def indirect_object(clause: Clause) -> ObjectPhrase | None:

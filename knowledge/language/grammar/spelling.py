@@ -1,4 +1,4 @@
-"""Stretched words put back: "pleeease", "sooo", "yesss" are "please", "so", "yes".
+"""Typed spellings put back: stretched words ("pleeease") and lost apostrophes ("wheres").
 
 People stretch a word for feeling in typed chat; the grammar's lists hold each word once, so
 a stretched "please" after a thing was read as part of it ("a fruit pleeease"). A word with a
@@ -7,6 +7,11 @@ letters, then one, every run alike: "pleeease" -> "pleease" -> "please"). Known 
 every word written in the grammar's word file (``request_words.yaml``, its comments too) and
 the English stop words; a word that shortens to none of them, or only to one letter, is kept
 as written ("zzz", "brrr", "xxx"), and so is a word in capitals ("AAA" batteries, "III").
+
+People also type short forms without their apostrophe ("wheres my phone", "im cold"). A word
+that is no word of the dictionary nor a known word, and that one apostrophe makes a known
+word, is read as that word (:func:`with_apostrophes`); a word the dictionary knows stays as
+typed, so "its", "were", "ill" and "cant" keep their own sense.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.words import WORDS_FILE
 from cogtree.knowledge.language.tfidf import english_stop_words
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 _RUN: Final = re.compile(r"([a-z])\1{2,}", re.IGNORECASE)
 """A letter three or more times in a row."""
@@ -45,4 +51,29 @@ def _unstretch(match: re.Match[str]) -> str:
         shorter = _RUN.sub(r"\1" * keep, word)
         if len(shorter) > 1 and shorter.lower() in known_words():
             return shorter
+    return word
+
+
+SHORT_FORM_ENDS: Final = ("s", "m", "t", "ve", "re", "ll", "d")
+"""What follows the apostrophe of a short form ("where's", "i'm", "don't", "i've")."""
+PARTS_OF_SPEECH: Final = ("noun", "verb", "adj", "adv")
+
+
+def with_apostrophes(text: str) -> str:
+    """``text`` with each short form typed without its apostrophe written with it (module)."""
+    return re.sub(r"(?<!['\w])[A-Za-z]+(?![\w'])", _apostrophe, text)
+
+
+def _apostrophe(match: re.Match[str]) -> str:
+    word = match.group(0)
+    lower = word.lower()
+    known, lemmas = known_words(), shipped_lemmas()
+    if lower in known or lemmas is None or len(lower) < 2:
+        return word
+    if any(lemmas.lemma_of(lower, part) for part in PARTS_OF_SPEECH):
+        return word
+    for end in SHORT_FORM_ENDS:
+        cut = len(word) - len(end)
+        if cut > 0 and lower.endswith(end) and f"{lower[:cut]}'{end}" in known:
+            return f"{word[:cut]}'{word[cut:]}"
     return word

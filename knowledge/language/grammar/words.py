@@ -55,6 +55,7 @@ class Words:
     wants: frozenset[tuple[str, ...]]
     determiners: frozenset[str]
     quantities: frozenset[str]
+    approximations: frozenset[str]  # "about" of "about half a cup": an amount not exact
     degrees: frozenset[str]  # "a bit" of "a bit closer": how far, not what
     comparatives: frozenset[str]  # "closer" of "a bit closer": where to, after a degree
     measures: frozenset[str]
@@ -271,6 +272,7 @@ def request_words() -> Words:
         repairs=phrase_set("repairs"),
         emphatics=phrase_set("emphatics"),
         degrees=word_set("degrees"),
+        approximations=word_set("approximations"),
         comparatives=word_set("comparatives"),
         relatives=word_set("relatives"),
         tags=frozenset(_phrase(tag) for tag in [*_list(tags, "closing"), *_list(tags, "address")]),
