@@ -278,13 +278,17 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     (or, of a part of the body, anything said) is a condition; a capacity (a word of
     :data:`WELLNESS` or :data:`BODY`, or of :data:`ABILITIES` after "can" or "able") negated
     is one too ("not well", "can not grip", "no grip"); a condition negated, or a capacity
-    said, says nothing.
+    said, says nothing. A food a person cannot have is what they are allergic to, for safety
+    ("Tom can't have nuts": allergic to nuts; :data:`TAKING`).
     """
     verb, rest = said[0], said[1:]
     negated = sum(word in FLIPS for word in rest) % 2 == 1
     words = [word for word in rest if word not in HEDGES and word not in FILLERS]
     named = any(_stem(word) in CONDITIONS for word in words)
     can = verb in ("can", "could") or "able" in words
+    taken = [word for word in words if word not in FLIPS and word != "able"]
+    if can and negated and taken[:1] and taken[0] in TAKING and taken[1:]:
+        return None, f"allergic to {' '.join(taken[1:])}"  # "can't have nuts"
     capacity = bool((WELLNESS | BODY) & set(words)) or (can and bool(ABILITIES & set(words)))
     vulnerable = (capacity or body) and not named if negated else named or body
     condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None
@@ -293,6 +297,10 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     if condition is None and verb in _BE and not negated:
         condition = _in_water(words)
     return age, condition or None
+
+
+TAKING = frozenset({"have", "eat", "drink", "take", "touch"})
+"""Verbs of taking food in: a person who cannot, cannot have what follows."""
 
 
 def _in_water(words: list[str]) -> str | None:

@@ -144,6 +144,27 @@ def test_an_allergy_said_of_a_person_named_by_their_label_gives_what_it_is_to() 
 
 
 @pytest.mark.parametrize(
+    ("said", "foods"),
+    [
+        ("Tom can't have nuts", ("nuts",)),
+        ("Tom cannot eat eggs or sesame", ("eggs", "sesame")),
+        ("Tom isn't able to drink milk", ("milk",)),
+        ("Tom can have nuts", None),  # said he can: nothing
+        ("Tom can't grip things", ()),  # a capacity, no food
+    ],
+)
+def test_a_food_a_person_cannot_have_is_what_they_are_allergic_to(
+    said: str, foods: tuple[str, ...] | None
+) -> None:
+    """Checked to fail before: "Tom can't have nuts" said nothing of Tom."""
+    heard = said_of_people([said], ["tom"])
+    if foods is None:
+        assert heard == {}
+        return
+    assert [allergens(condition) for condition in heard["tom"].conditions] == [foods]
+
+
+@pytest.mark.parametrize(
     ("said", "age_group"),
     [
         ("pass the scissors to Mia, she's just turned five", "child"),
