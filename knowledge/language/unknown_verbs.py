@@ -48,22 +48,27 @@ def with_unknown_verbs(frame: RequestFrame, known: Callable[[], frozenset[str]])
 
 
 def _lacking(step: Step, known: Callable[[], frozenset[str]]) -> Step:
+    verb = _acted(step.verb)
     if (
-        not step.verb
+        not verb
         or step.action
         or step.unsupported
         or step.statement
         or not step.wanted
-        or not _a_verb(step.verb)
-        or step.verb.split()[0] in known()
+        or not _a_verb(verb)
+        or verb.split()[0] in known()
         or bool(which_switching(step))
         or not any(_a_thing(phrase) for phrase in step.wanted)
     ):
         return step
     what = joined([phrase.text for phrase in step.wanted])
-    return replace(
-        step, unsupported=f"{UNKNOWN_VERB}{step.verb}", missing_skill=f"{step.verb} {what}"
-    )
+    return replace(step, unsupported=f"{UNKNOWN_VERB}{verb}", missing_skill=f"{verb} {what}")
+
+
+def _acted(verb: str) -> str:
+    """The verb a step asks to be done: a light verb's noun of action ("give ... a drench")."""
+    said = verb.split()
+    return said[-1] if len(said) > 1 and said[0] in request_words().light_verbs else verb
 
 
 def which_switching(step: Step) -> tuple[str, ...]:

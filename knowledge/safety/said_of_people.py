@@ -287,8 +287,8 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     named = any(_stem(word) in CONDITIONS for word in words)
     can = verb in ("can", "could") or "able" in words
     taken = [word for word in words if word not in FLIPS and word != "able"]
-    if can and negated and taken[:1] and taken[0] in TAKING and taken[1:]:
-        return None, f"allergic to {' '.join(taken[1:])}"  # "can't have nuts"
+    if can and negated and taken[:1] and taken[0] in TAKING and _what_taken(taken[1:]):
+        return None, f"allergic to {' '.join(_what_taken(taken[1:]))}"  # "can't have nuts"
     capacity = bool((WELLNESS | BODY) & set(words)) or (can and bool(ABILITIES & set(words)))
     vulnerable = (capacity or body) and not named if negated else named or body
     condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None
@@ -299,8 +299,25 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     return age, condition or None
 
 
-TAKING = frozenset({"have", "eat", "drink", "take", "touch"})
+TAKING = frozenset({"have", "eat", "drink"})
 """Verbs of taking food in: a person who cannot, cannot have what follows."""
+_HOW_OR_WHEN = frozenset({"on", "in", "at", "by", "from", "with", "without", "for", "to",
+    "until", "till", "before", "after", "unless", "yet", "now", "today", "tonight", "anymore",
+    "properly", "alone"})  # fmt: skip
+"""Words after which a person's "can't eat ..." says how or when, not what ("on her own")."""
+_OWNERS = frozenset({"my", "your", "his", "her", "its", "our", "their"})
+"""Words before a thing of someone's: no kind of food ("her bottle")."""
+
+
+def _what_taken(words: list[str]) -> list[str]:
+    """The words of what a person cannot have, up to a word of how or when ("from a cup").
+
+    Nothing for a thing of someone's ("her bottle yet"): a food is said by its kind.
+    """
+    if words[:1] and words[0] in _OWNERS:
+        return []
+    end = next((i for i, word in enumerate(words) if word in _HOW_OR_WHEN), len(words))
+    return words[:end]
 
 
 def _in_water(words: list[str]) -> str | None:

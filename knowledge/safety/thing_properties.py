@@ -58,6 +58,9 @@ which only exempt a thing from a rule."""
 HOLDS_LIQUID = "holds_liquid"
 """The taxonomy's flag of a vessel made for liquids (a cup, a vase, a jug, a bottle): until its
 contents are seen it may hold one."""
+PREPARED = "prepared"
+"""The taxonomy's flag of foods made of several things, whose names do not say what is in
+them (a flapjack, a curry): a type's, never the scene's."""
 
 TYPE_FLAGS = frozenset(
     {
@@ -70,12 +73,14 @@ TYPE_FLAGS = frozenset(
         "electrical",
         "heat_source",
         "choking",
+        PREPARED,
         HOLDS_LIQUID,
     }
 )
 """Flags that say what a thing *is*, so any description's type gives them (a bottle of bleach
 is a chemical, cheese is food, a tablet is electrical, a hamster an animal, a grape something
-a toddler can choke on, a vase or a mug a vessel that may hold a liquid).
+a toddler can choke on, a vase or a mug a vessel that may hold a liquid, a flapjack a food
+made of several things whose name does not say what is in it: :data:`PREPARED`).
 
 The others stay the scene's to give: ``appliance``, ``water_source``, ``cleaning_tool`` and
 ``bin`` grant skills (switch it on, fill at it, wipe with it, drop waste in it), which only
@@ -311,12 +316,17 @@ def named_words(described: Descriptions, types: Iterable[str], liquid: str | Non
     """Every word any description of a thing names it or its contents by, lowercase.
 
     Its names, what the user said of it ("with peanut butter"), its liquid and its types
-    with their categories, as words (``PeanutButter``: "peanut", "butter"), with every name
-    the taxonomy gives those types (a flapjack is an "oat bar").
+    with their categories, as words (``PeanutButter``: "peanut", "butter"), with the names
+    the taxonomy gives those types (a flapjack is an "oat bar"). A type whose synonyms list
+    its members ("oat milk", "soya milk" of plant milk) gives none of them to a thing whose
+    names already say which member it is: the oat milk is no soya milk.
     """
     taxonomy = household_taxonomy()
     texts = [*described.seen_names, *described.said, liquid or ""]
     texts += [re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name) for name in types]
-    known = [kind for kind in types if kind in taxonomy.types]
-    texts += [name for kind in known for name in (taxonomy.label(kind), *taxonomy.synonyms(kind))]
+    seen = " ".join(described.seen_names).lower()
+    for kind in (kind for kind in types if kind in taxonomy.types):
+        synonyms = taxonomy.synonyms(kind)
+        member = any(re.search(rf"\b{re.escape(name.lower())}\b", seen) for name in synonyms)
+        texts += [taxonomy.label(kind), *([] if member else synonyms)]
     return {word for text in texts for word in re.findall(r"[a-z]+", text.lower())}

@@ -24,7 +24,8 @@ answer; a request fits only a question that asks what to do.
 about a thing the robot has not seen: the pack's note of where the user says it is.
 
 :func:`particle_answered` completes the request a bare particle answers ("on" to "Should I
-switch the kettle on or off?").
+switch the kettle on or off?"); :func:`asks_another_task` tells a request of its own, said
+first, from an answer ("give the plant a drench" asked where the plant is).
 
 :func:`read_answer` is what a short answer names: a bare yes to a question that proposed a
 value ("Where should I put it: in the fridge?" - "yeah, cheers") is that value
@@ -53,6 +54,7 @@ from cogtree.knowledge.memory.polarity import is_bare_answer
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.slot_roles import DESTINATION_SLOTS, RECIPIENT_SLOTS
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
+from cogtree.knowledge.understanding.frame_tasks import step_task
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
 from cogtree.knowledge.wording import singular
 
@@ -360,3 +362,19 @@ def _verb_said(text: str) -> bool:
     """Whether a verb of the grammar is among the words said (a bare noun phrase has none)."""
     verbs = {words[0] for words in request_words().verbs}
     return any(word in verbs for word in _words(text))
+
+
+def asks_another_task(frame: RequestFrame, pack: DomainPack, pending: PendingTask) -> bool:
+    """Whether the request of ``frame`` asks for an action ``pending``'s task is not.
+
+    Its first step opens the utterance and says a verb that names no capability ("give it a
+    drench") or one whose task is another ("switch the hob off" while the robot asks which mug
+    to bring). A step after other words follows an answer ("by the bed, ta - leave the other
+    one": the answer is "by the bed").
+    """
+    step = frame.steps[0]
+    before = frame.text.lower().find(step.text.lower())
+    if step.statement or not step.verb or re.search(r"\w", frame.text[: max(before, 0)]):
+        return False
+    found = step_task(step, pack, frame.text)
+    return found is None or found.task != pending.task

@@ -40,6 +40,7 @@ from cogtree.knowledge.packs.domain_pack import DomainPack, TaskSpec
 from cogtree.knowledge.understanding.answer_kinds import (
     answer_kind,
     answer_text,
+    asks_another_task,
     correction,
     expected_kind,
     fits,
@@ -50,7 +51,6 @@ from cogtree.knowledge.understanding.answer_kinds import (
     read_answer,
     slot_answered,
 )
-from cogtree.knowledge.understanding.frame_tasks import step_task
 from cogtree.knowledge.understanding.lexicon import Lexicon, tokenize
 from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, NearestExamples, Thresholds
 from cogtree.knowledge.understanding.slot_filling import NEGATIONS, SlotFill, SlotValue, fill_slots
@@ -301,7 +301,7 @@ def continuation(
     corrects itself (:func:`~knowledge.understanding.answer_kinds.correction`), which must
     then pick one: else the utterance is no answer.
     A request of its own that no step of ``pending``'s task holds never does either
-    (:func:`_asks_another_task`). Never raises for any text.
+    (:func:`~knowledge.understanding.answer_kinds.asks_another_task`). Never raises for any text.
     """
     task = pack.task(pending.task)
     missing = pending.missing
@@ -313,7 +313,7 @@ def continuation(
     noted = noted_place(pack, pending, utterance) if given == "place" else None
     if noted is not None:
         return Continuation(*noted, [], "tells where the thing asked about is: noted")
-    if given == "request" and frame is not None and _asks_another_task(frame, pack, pending):
+    if given == "request" and frame is not None and asks_another_task(frame, pack, pending):
         return None  # "give the plant a drench": a request of its own, not the thing asked for
     taken = proposal_taken(utterance, pending)
     if taken or proposal_declined(utterance, pending):  # a no leaves the slot to ask open
@@ -583,16 +583,3 @@ def crowded_slot(
         if len({mention.id for mention in lexicon.find(utterance)}) > 1:
             return name
     return None
-
-
-def _asks_another_task(frame: RequestFrame, pack: DomainPack, pending: PendingTask) -> bool:
-    """Whether the request of ``frame`` asks for an action ``pending``'s task is not.
-
-    Its first step says a verb that names no capability ("give it a drench") or one whose task
-    is another ("switch the hob off" while the robot asks which mug to bring).
-    """
-    step = frame.steps[0]
-    if step.statement or not step.verb:
-        return False
-    found = step_task(step, pack, frame.text)
-    return found is None or found.task != pending.task

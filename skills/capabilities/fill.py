@@ -32,17 +32,21 @@ FILLED_LIQUID = "water"
 """What FILL takes from a tap."""
 
 SHARES = (
-    (re.compile(r"\bthree[ -]quarters?\b"), 0.75),
-    (re.compile(r"\btwo[ -]thirds?\b"), 2 / 3),
-    (re.compile(r"\b(?:a|one)[ -]quarter\b|\bquarter[ -](?:full|way)\b"), 0.25),
-    (re.compile(r"\b(?:a|one)[ -]third\b|\bthird[ -](?:full|way)\b"), 1 / 3),
-    (re.compile(r"\bhalf(?:[ -]?way|[ -]full)?\b"), 0.5),
+    (re.compile(r"\bthree[ -]quarters?[ -](?:full|way)\b"), 0.75),
+    (re.compile(r"\btwo[ -]thirds?[ -](?:full|way)\b"), 2 / 3),
+    (re.compile(r"\b(?:a |one )?quarter[ -](?:full|way)\b"), 0.25),
+    (re.compile(r"\b(?:a |one )?third[ -](?:full|way)\b"), 1 / 3),
+    (re.compile(r"\bhalf(?:[ -]?way\b|[ -]full\b|[ -]fill)"), 0.5),
 )
-"""How full a request says to fill a container, and that share of its capacity."""
+"""How full a request says to fill a container ("half full", "halfway", "half-fill"), and that
+share of its capacity: never "half past three" nor "half a biscuit"."""
 
 
 def said_share(said: Sequence[str]) -> float | None:
-    """The share of its capacity the request (``said``) asks a container filled to, or None."""
+    """The share of its capacity the request (``said``) asks a container filled to, or None.
+
+    With the capacity unknown, the share is of a glassful (:data:`DEFAULT_FILL_ML`).
+    """
     text = " ".join(said).lower()
     return next((share for words, share in SHARES if words.search(text)), None)
 

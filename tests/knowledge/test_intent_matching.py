@@ -229,6 +229,10 @@ def test_a_request_for_another_action_is_no_answer(home: DomainPack) -> None:
     assert answers(home, asked, drench, scene) is None
     assert answers(home, asked, "switch the kettle on", {}) is None
     assert answers(home, asked, "the one by the sink", {}) is not None
+    which = waiting("Fetch", ["object"], "Which mug do you mean?")  # the answer comes first
+    mugs = {"objects": Lexicon("objects", {"mug_blue": ["blue mug"], "mug_red": ["red mug"]})}
+    follow = answers(home, which, "the blue mug, ta - leave the other one", mugs)
+    assert follow is not None and follow.slots == {"object": "the blue mug"}
 
 
 @pytest.mark.parametrize(

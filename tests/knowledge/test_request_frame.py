@@ -715,8 +715,11 @@ def test_a_stretched_word_is_read_as_the_word(text: str, said: str) -> None:
             "water",
             None,
         ),
-        ("add a pinch of salt to the pan", "a pinch of salt", "salt", None),
+        ("add a teaspoon of sugar to the pan", "a teaspoon of sugar", "sugar", None),
+        ("bring me the stack of plates", "the stack of plates", "stack", "me"),  # no unit
         ("put the book about birds on the shelf", "the book about birds", "birds", None),
+        ("bring me the book about two dogs", "the book about two dogs", "dogs", "me"),
+        ("fill the jug roughly halfway", "the jug", "jug", None),
     ],
 )
 def test_an_amount_is_no_part_of_the_thing(

@@ -22,3 +22,12 @@ def test_a_clause_that_says_when_is_no_missing_skill() -> None:
         "while the kettle is hot, put the mug on the tray",
     ):
         assert _lacking(said) == [], said
+
+
+def test_a_light_verbs_noun_of_action_is_the_skill_asked_for() -> None:
+    """Checked to fail before: "give" is a verb the robot knows, so "give the spider plant a
+    good drench" was no missing skill and was read as bringing the plant."""
+    frame = with_unknown_verbs(
+        parse_request("give the spider plant a good drench"), lambda: frozenset({"give"})
+    )
+    assert [step.missing_skill for step in frame.steps] == ["drench the spider plant"]

@@ -86,6 +86,10 @@ def test_the_plan_pours_what_fits_and_the_hazards_judge_that_amount(kitchen: Bel
         ("fill the glass a quarter full", 0.25),
         ("fill the kettle", None),
         ("fill the kettle to the top", None),  # its usual fill: never to the brim
+        ("half-fill the jug", 0.5),
+        ("fill the cup, it is half past three", None),
+        ("fill the cup and bring me half a biscuit", None),
+        ("fill the half-pint cup", None),
     ],
 )
 def test_how_full_a_request_says(said: str, share: float | None) -> None:

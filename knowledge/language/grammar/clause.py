@@ -252,8 +252,20 @@ AMOUNTS: Final = "noun.quantity"
 """The dictionary's lexicographer file of units and amounts ("millilitre", "pinch", "pint")."""
 
 
+UNITS: Final = frozenset(["unit_of_measurement", "containerful"])
+"""The dictionary's synsets above every unit ("millilitre", "ounce") and every measure of what
+a vessel holds ("teaspoon", "spoonful")."""
+
+
 def names_a_unit(word: str) -> bool:
-    """Whether the dictionary knows ``word`` as a unit or an amount of something ("ml", "drop")."""
+    """Whether ``word`` is first of all a unit of measurement ("ml", "ounce", "teaspoon").
+
+    Its most frequent sense is an amount (the dictionary's ``noun.quantity``) under one of
+    :data:`UNITS`: "a stack of plates", "the base of the blender", "a third of the cake" and
+    "the head of the bed" name things, not a unit's worth of them.
+    """
     nouns = shipped_nouns()
     senses = nouns.senses(word) if nouns is not None and word.isalpha() else ()
-    return any(nouns.synset(sense).lexname == AMOUNTS for sense in senses) if nouns else False
+    if nouns is None or not senses or nouns.synset(senses[0]).lexname != AMOUNTS:
+        return False
+    return any(UNITS & set(found.lemmas) for found in nouns.broader(word, frozenset([AMOUNTS])))

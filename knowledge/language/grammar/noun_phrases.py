@@ -149,10 +149,18 @@ def noun_phrase(
 
 
 def approximate(clause: Clause) -> bool:
-    """Whether the word at the cursor says the amount after it is not exact ("about half")."""
-    lexicon, following = clause.lexicon, clause.word(1)
-    amount = following in lexicon.quantities or following in lexicon.measures
-    return clause.word() in lexicon.approximations and (amount or following.isdigit())
+    """Whether the word at the cursor says the measure after it is not exact.
+
+    "about half a cup of", "roughly 150 ml of"; "the book about two dogs" says none ("about
+    halfway" is an adverbial of the lexicon: how full, not what).
+    """
+    lexicon = clause.lexicon
+    if clause.word() not in lexicon.approximations:
+        return False
+    at = 1
+    while clause.word(at) in lexicon.quantities or clause.word(at).isdigit():
+        at += 1
+    return bool(clause.measure(at + int(clause.word(at) in lexicon.determiners)))
 
 
 def indirect_object(clause: Clause) -> ObjectPhrase | None:

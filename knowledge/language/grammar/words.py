@@ -258,7 +258,9 @@ def request_words() -> Words:
         where_endings=phrase_set("where_endings"),
         vague_places=word_set("vague_places"),
         weak_verbs=phrase_set("weak_verbs"),
-        adverbials=phrase_set("adverbials"),
+        adverbials=phrase_set("adverbials")
+        | phrase_set("how_full")
+        | {(near, *full) for near in word_set("approximations") for full in phrase_set("how_full")},
         statement_modals=phrase_set("statement_modals"),
         results=_results(data, frozenset(tasks)),
         poured_as=_action(data, "poured_as", frozenset(tasks)),
