@@ -65,6 +65,21 @@ def test_both_sets_load_whole(everyday: list[Case], hazards: list[Case]) -> None
     assert len({case.id for case in everyday + hazards}) == 318
 
 
+DEVELOPMENT_SETS = sorted(
+    path
+    for pattern in ("everyday_*.yaml", "hazards_*.yaml")
+    for path in (Path(__file__).parents[1] / "data" / "eval").glob(pattern)
+    if path.name != "everyday_home.yaml"  # a scene, not a set of cases
+)
+
+
+def test_the_sets_written_apart_load_whole_and_share_no_id() -> None:
+    """Every development and fresh set of the held-out schema loads (an unquoted `on` is a
+    YAML boolean: the loader names it), and no two cases of one kind share an id."""
+    ids = [case.id for path in DEVELOPMENT_SETS for case in load_set(path)]
+    assert len(DEVELOPMENT_SETS) >= 10 and len(ids) == len(set(ids))
+
+
 def test_a_broken_case_names_its_id_and_field(tmp_path: Path) -> None:
     path = tmp_path / "bad.yaml"
     path.write_text(
