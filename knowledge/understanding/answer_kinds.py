@@ -38,6 +38,7 @@ for the noun asked about (:func:`with_asked_noun`).
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Final, Literal
 
 from cogtree.knowledge.language.closing_tags import without_tags
@@ -167,13 +168,14 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     left open). An answer that leaves the choice to the robot (the grammar's ``indifferent``
     words: "either", "I don't mind"), picks no option and says nothing more
     (:func:`~knowledge.language.grammar.indifference.how_to_choose`) takes the first option
-    of the only slot asked.
+    of the only slot asked. An ordinal after "the" picks the option at that place in the
+    question's list ("the second one", "the last one": :func:`_placed_option`).
     """
     words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
     if says_no(" ".join(rest)):
         return None  # "not the bleach", "avoid the bleach": asked again, never guessed
-    picked = _named_option(answer, pending)
+    picked = _named_option(answer, pending) or _placed_option(answer, pending)
     if picked is None and covered and len(pending.options) == 1 and how_to_choose(rest):
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
@@ -191,6 +193,18 @@ def correction(first: str, answer: str) -> str | None:
     rest = answer[at + len(first) :] if at >= 0 else ""
     _, covered = phrases_in(rest, request_words().repairs)
     return rest if covered else None
+
+
+def _placed_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
+    """The option an ordinal after "the" picks by its place, when one slot was asked about."""
+    ordinals = request_words().ordinals
+    said = _words(answer)
+    places = [ordinals.index(b) for a, b in pairwise(said) if a == "the" and b in ordinals]
+    if len(places) != 1 or len(pending.options) != 1:
+        return None  # "wait a second" says no place; two ordinals, no one place
+    slot, labels = next(iter(pending.options.items()))
+    at = -1 if ordinals[places[0]] == "last" else places[0]
+    return (slot, labels[at]) if -len(labels) <= at < len(labels) else None
 
 
 def _named_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:

@@ -171,6 +171,23 @@ def test_an_answer_picks_the_option_it_names_by_any_word_or_its_type(
     assert picked_option(answer, pending) == (("object", picked) if picked else None)
 
 
+@pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        ("the second one, for my toast", "jar of marmalade"),
+        ("the first", "jar of honey"),
+        ("the last one please", "jar of peanut butter"),
+        ("hang on a second", None),  # no "the": no place in the list
+        ("the fifth one", None),  # no fifth option
+    ],
+)
+def test_an_ordinal_picks_the_option_at_its_place(answer: str, picked: str | None) -> None:
+    """Checked to fail before: "the second one" picked nothing and the robot looked for a
+    "second jar"."""
+    pending = _offered("jar of honey", "jar of marmalade", "jar of peanut butter")
+    assert picked_option(answer, pending) == (("object", picked) if picked else None)
+
+
 def test_the_option_picked_is_what_the_answer_was_said_as() -> None:
     pending = _offered("air con remote", "tv remote")
     assert read_answer("telly", pending) == "tv remote"

@@ -19,6 +19,7 @@ from cogtree.knowledge.language.grammar.indifference import (
         ("I don't mind which", True),
         ("whichever's nearest", True),
         ("either's fine", True),
+        ("oh, either's fine, love", True),  # failed before: "oh" and "love" said more
         ("either way, ask my son", False),  # says more than how to choose
         # a negation or a constraint beside the phrase is no indifference (the reviewer's)
         ("I don't mind which one but not that one", False),

@@ -56,8 +56,14 @@ def without_choice_left(text: str) -> str:
 
 
 def how_to_choose(rest: Iterable[str]) -> bool:
-    """Whether the words beside an ``indifferent`` phrase only say how to choose."""
-    return set(rest) <= HOW_TO_CHOOSE
+    """Whether the words beside an ``indifferent`` phrase only say how to choose.
+
+    Beside them a form of address or a word a request may open with ("oh", "love") says
+    nothing either ("Oh, either's fine, love").
+    """
+    lexicon = request_words()
+    aside = lexicon.address | {opener[0] for opener in lexicon.openers if len(opener) == 1}
+    return set(rest) - aside <= HOW_TO_CHOOSE
 
 
 def indifferent_words(text: str) -> tuple[tuple[str, ...], set[int]]:

@@ -83,6 +83,7 @@ class Words:
     waste_words: frozenset[str]
     statement_verbs: frozenset[tuple[str, ...]]
     any_one: frozenset[str]  # determiners and counts that ask for any one thing of a kind
+    ordinals: tuple[str, ...]  # "the second one": an option by its place, in order ("last")
     every_one: frozenset[str]  # determiners that mean every thing the phrase fits
     indifferent: frozenset[tuple[str, ...]]  # answers that leave a choice to the robot
     repairs: frozenset[tuple[str, ...]]  # words with which an answer corrects itself
@@ -269,6 +270,7 @@ def request_words() -> Words:
         waste_words=word_set("waste_words"),
         statement_verbs=phrase_set("statement_verbs"),
         any_one=word_set("any_one"),
+        ordinals=tuple(str(word).lower() for word in _list(data, "ordinals")),
         every_one=word_set("every_one"),
         indifferent=phrase_set("indifferent"),
         repairs=phrase_set("repairs"),
