@@ -287,8 +287,9 @@ def _read(said: list[str], body: bool) -> tuple[str | None, str | None]:
     named = any(_stem(word) in CONDITIONS for word in words)
     can = verb in ("can", "could") or "able" in words
     taken = [word for word in words if word not in FLIPS and word != "able"]
-    if can and negated and taken[:1] and taken[0] in TAKING and _what_taken(taken[1:]):
-        return None, f"allergic to {' '.join(_what_taken(taken[1:]))}"  # "can't have nuts"
+    food = _what_taken(taken[1:]) if can and negated and taken[:1] and taken[0] in TAKING else []
+    if food:
+        return None, f"allergic to {' '.join(food)}"  # "can't have nuts"
     capacity = bool((WELLNESS | BODY) & set(words)) or (can and bool(ABILITIES & set(words)))
     vulnerable = (capacity or body) and not named if negated else named or body
     condition = " ".join([verb, *words] if verb in _MODALS else words) if vulnerable else None

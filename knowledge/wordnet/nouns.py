@@ -204,6 +204,16 @@ class NounDatabase:
         """
         return tuple(self.synset(offset).lexname for offset in self.senses(lemma))
 
+    def first_is(self, lemma: str, lexname: str, kinds: tuple[str, ...]) -> bool:
+        """Whether ``lemma``'s most frequent sense is in ``lexname``, a kind of one of ``kinds``.
+
+        ``kinds`` are synset lemmas ("unit_of_measurement"): "ml" is first of all such a unit,
+        "block" (first a made thing) is not.
+        """
+        senses = self.senses(lemma)
+        first = self.synset(senses[0]) if senses else None
+        return first is not None and first.lexname == lexname and self._under(first, kinds)
+
     def has_sense_in(self, lemma: str, lexname: str) -> bool:
         """Whether a sense of ``lemma`` is in the lexicographer file ``lexname``.
 

@@ -153,8 +153,8 @@ def _fill_at(state: cap.TaskState, hand: Hand, container: str, tap: str) -> cap.
     if share is None:
         return [("go_to", tap), ("FILL", container, tap, hand)]
     found = state.belief.things[container]
-    whole = DEFAULT_FILL_ML if found.capacity_ml is None else found.capacity_ml
-    amount = round(share * whole - (0.0 if found.capacity_ml is None else found.liquid_ml), 1)
+    capacity = found.capacity_ml
+    amount = round(share * capacity - found.liquid_ml if capacity else share * DEFAULT_FILL_ML, 1)
     return [("go_to", tap), ("FILL", container, tap, hand, amount)] if amount > 0 else []
 
 

@@ -140,3 +140,11 @@ def test_a_relation_is_called_by_its_words_and_its_informal_terms(
     words = nouns.person_words(relation)
     assert set(called) <= set(words)
     assert not set(never) & set(words)
+
+
+def test_a_word_first_of_all_a_kind_of_something(nouns: NounDatabase) -> None:
+    units = ("unit_of_measurement",)
+    assert nouns.first_is("ml", "noun.quantity", units)
+    assert not nouns.first_is("block", "noun.quantity", units)  # first a made thing
+    assert not nouns.first_is("stack", "noun.quantity", units)  # an amount, no unit
+    assert not nouns.first_is("zzzq", "noun.quantity", units)

@@ -244,15 +244,14 @@ def names_an_act(word: str) -> bool:
     lemmas, nouns = shipped_lemmas(), shipped_nouns()
     if lemmas is None or nouns is None or lemmas.lemma_of(word, "verb") != word:
         return False
-    senses = nouns.senses(word)
-    return not senses or nouns.synset(senses[0]).lexname == ACTS
+    return nouns.files(word)[:1] in ((), (ACTS,))
 
 
 AMOUNTS: Final = "noun.quantity"
 """The dictionary's lexicographer file of units and amounts ("millilitre", "pinch", "pint")."""
 
 
-UNITS: Final = frozenset(["unit_of_measurement", "containerful"])
+UNITS: Final = ("unit_of_measurement", "containerful")
 """The dictionary's synsets above every unit ("millilitre", "ounce") and every measure of what
 a vessel holds ("teaspoon", "spoonful")."""
 
@@ -265,7 +264,4 @@ def names_a_unit(word: str) -> bool:
     "the head of the bed" name things, not a unit's worth of them.
     """
     nouns = shipped_nouns()
-    senses = nouns.senses(word) if nouns is not None and word.isalpha() else ()
-    if nouns is None or not senses or nouns.synset(senses[0]).lexname != AMOUNTS:
-        return False
-    return any(UNITS & set(found.lemmas) for found in nouns.broader(word, frozenset([AMOUNTS])))
+    return nouns is not None and word.isalpha() and nouns.first_is(word, AMOUNTS, UNITS)
