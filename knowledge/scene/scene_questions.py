@@ -18,6 +18,7 @@ reply passes the faithfulness check against this row.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 from cogtree.knowledge.scene.referents.description import FILLER_WORDS, Description
@@ -70,9 +71,35 @@ STATE_WORDS: Mapping[str, tuple[str, bool]] = {
 """The last word of a question whether a thing is in a state ("is the oven on", "did I leave
 the back door open"): the belief's attribute it asks about and the value it names."""
 
+LEAVING_VERBS: Mapping[str, str] = {"shut": "shut", "close": "closed", "open": "open"}
+"""A verb that leaves the thing after it in a state ("did I shut the freezer"), and the
+state word (:data:`STATE_WORDS`) it leaves it in."""
+
+QUESTION_VERB = re.compile(
+    r"\s+(?:is|are|was|were|(?:have|has|had|did)\s+\w+\s+(?:left|leave|turned|switched))"
+    r"\s+(?=\S+$)",
+    re.IGNORECASE,
+)
+"""The question's own verb before the state word, where the thing came first ("which of the
+lamps have I left on": the lamps, on)."""
+
+
+def _state_asked(asked: str) -> list[str]:
+    """The words of the thing asked about, then the state word, if one ends or opens them.
+
+    "shut the chest freezer" -> "the chest freezer shut"; "the lamps have I left on" -> "the
+    lamps on".
+    """
+    words = QUESTION_VERB.sub(" ", _without_article(asked)).split()
+    if len(words) > 1 and words[0].lower() in LEAVING_VERBS:
+        return [*words[1:], LEAVING_VERBS[words[0].lower()]]
+    return words
+
 
 def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     """Whether the thing ``asked`` names is in the state its last word says ("the oven on").
+
+    A verb before the thing says the state as well ("shut the freezer"; :func:`_state_asked`).
 
     The thing is resolved in ``place`` when one is said, and each thing found is told in that
     state or its opposite from the belief, or as not known (``listing``). Without a state word
@@ -81,7 +108,7 @@ def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:
     "my scarf in the drawer" is answered by :func:`placed_in`. Never raises for any text;
     nothing found is an answer too.
     """
-    words = _without_article(asked).split()
+    words = _state_asked(asked)
     attribute, state = STATE_WORDS.get(words[-1].lower(), ("", None)) if words else ("", None)
     thing = _without_article(" ".join(words[:-1] if state is not None else words))
     if state is None and Description.parse(thing).place is not None:

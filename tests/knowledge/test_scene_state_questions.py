@@ -75,3 +75,22 @@ def test_a_clause_of_its_own_after_or_is_no_thing_asked_about(house: SceneGraph)
     assert asked["have_answer"] == "Yes: the stapler in the desk drawer"
     (both,) = parse_request("is there any tea or coffee").steps
     assert [phrase.text for phrase in asked_about(both.wanted)] == ["tea", "coffee"]
+
+
+def test_a_verb_that_leaves_a_thing_in_a_state_asks_about_that_state(house: SceneGraph) -> None:
+    pack = DomainRegistry.discover(only=["household"]).get("household")
+    task = next(task for task in pack.tasks if task.name == "StateOf")
+    asked = {
+        "did I close the desk drawer properly before lunch?": "close the desk drawer",
+        "did you leave the desk lamp on in Priya's study": "the desk lamp on",
+        "which of the lamps in the study have I left on?": "the lamps in the study have I left on",
+        "did I shut the drawer when I went out": "shut the drawer",
+    }
+    for question, kind in asked.items():
+        assert fill_slots(task, question, {}).slots.get("kind") == kind
+    assert fill_slots(task, "did I eat the last biscuit", {}).slots.get("kind") is None
+    lamps = state_of(house.index, "the lamps in the study have I left on")
+    assert lamps["state_answer"] == "Yes: the desk lamp is on"
+    drawer = state_of(house.index, "shut the desk drawer")
+    assert drawer["asked"] == "desk drawer"
+    assert drawer["state_answer"] == "I do not know whether the desk drawer is closed"
