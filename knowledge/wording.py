@@ -135,6 +135,10 @@ DETERMINERS |= POSSESSIVES
 """Articles, demonstratives and possessives: a phrase they open needs no other article."""
 
 
+LIGHT_VERBS: Final = frozenset({"give"})
+"""Verbs that say little of their own when a noun of action follows their object ("give the
+hob a wipe": wipe it; "something to give the soup a stir with": to stir it)."""
+
 INNER_OUTER_WORDS: Final = frozenset({"outside", "inside", "underside", "exterior", "interior"})
 """Words for a side of a thing that never name a thing themselves: "wipe the outside" is
 the outside of a thing the context names, as "it" would be."""

@@ -7,8 +7,9 @@ ask for that verb's action on the object, when nothing but the clause's end, a c
 or a preposition follows ("give it a quick polish with the cloth"). A noun that names an act
 though no verb of the grammar is one too ("give the plant a good drench", "give nana a hug":
 an action the robot does not have, asked or declined as such, never a thing given). "give
-nana a clean towel" stays a thing given: a towel is no act. The words come from the
-grammar's lists (``request_words.yaml``: ``light_verbs`` and the actions' verbs) and the
+nana a clean towel" stays a thing given: a towel is no act. The words come from
+:data:`~knowledge.wording.LIGHT_VERBS` (the scene's descriptions read them too: "something to
+give the soup a stir with"), the grammar's actions' verbs (``request_words.yaml``) and the
 dictionary (``acts``), none are written here.
 """
 

@@ -20,6 +20,7 @@ import yaml
 
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
+from cogtree.knowledge.wording import LIGHT_VERBS
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -48,7 +49,7 @@ class Words:
     place_verbs: Mapping[str, frozenset[str]]  # action -> verbs that name the destination
     thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
     throw_verbs: frozenset[str]  # verbs of throwing: to someone named, else away or nowhere
-    light_verbs: frozenset[str]  # "give * a <verb>": the noun of action says the action
+    light_verbs: frozenset[str]  # "give * a <verb>": the noun of action says the action (wording)
     settings: frozenset[str]  # "switch it on low": a setting after the particle, no place
     skills: Mapping[str, frozenset[str]]
     openers: frozenset[tuple[str, ...]]
@@ -233,7 +234,7 @@ def request_words() -> Words:
         place_verbs=place_verbs,
         thing_verbs=frozenset(thing_verbs),
         throw_verbs=frozenset(throw_verbs),
-        light_verbs=word_set("light_verbs"),
+        light_verbs=LIGHT_VERBS,
         settings=word_set("settings"),
         skills=skills,
         prepositions=prepositions,

@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
-from cogtree.knowledge.wording import singular_forms, verb_bases, whole_named
+from cogtree.knowledge.wording import LIGHT_VERBS, singular_forms, verb_bases, whole_named
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
@@ -169,7 +170,9 @@ def _without_flavour_words(words: list[str]) -> list[str]:
 def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
-    "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up.
+    "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up;
+    "to keep me warm": the quality, warm (:data:`KEEPING`); "to give the soup a stir with":
+    stir, with (a light verb's noun of action).
     Where it is taken from, after the verb or its particle, stays the description's place
     ("something to drink from the fridge", "something to sit on from the garden").
     """
@@ -180,6 +183,10 @@ def _for_purpose(words: list[str]) -> list[str]:
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
         if not (at and told and verb) or verb[0] in ("use", "be"):
             continue
+        if verb[0] in KEEPING and (quality := _quality(after)):  # "to keep me warm": warm
+            return [*words[:index], quality]
+        if verb[0] in LIGHT_VERBS and (act := _noun_of_action(after)):  # "give it a stir"
+            verb, after = [act], ["with"] if "with" in after else []
         if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
             return [*words[:index], "to", *verb, *after[:1], *after[1 + (after[1] == "of") :]]
         if after[:1] and after[0] in USE_PARTICLES and _places(after[1:]):  # "to sit on from"
@@ -189,6 +196,42 @@ def _for_purpose(words: list[str]) -> list[str]:
         tool = ["with"] if "with" in after else []  # a tool's use
         return [*words[:index], "to", " ".join(verb + particle), *tool]
     return words
+
+
+KEEPING: Final = frozenset(["keep"])
+"""Verbs of a use that hold their object in a state an adjective says ("to keep me warm"):
+the thing is told by that quality ("something warm")."""
+
+
+ACTS: Final = "noun.act"
+"""The dictionary's file of nouns that name acts ("a stir", "a wipe")."""
+MOST_MANNER_WORDS: Final = 2
+"""How many words may say how between the article and a noun of action ("a good hard stir")."""
+
+
+def _noun_of_action(tail: list[str]) -> str:
+    """The verb a light verb's noun of action names at the use's end ("the soup a stir"), or "".
+
+    After the light verb's object: "a" or "an", at most :data:`MOST_MANNER_WORDS` words, and a
+    noun that is a verb and names an act in one of its senses, then "with" or nothing.
+    """
+    lemmas, nouns = shipped_lemmas(), shipped_nouns()
+    end = tail.index("with") if "with" in tail else len(tail)
+    if lemmas is None or nouns is None or end < 2:
+        return ""
+    noun, opening = tail[end - 1], [at for at in range(end - 1) if tail[at] in ("a", "an")]
+    if not opening or end - 2 - opening[-1] > MOST_MANNER_WORDS or opening[-1] == 0:
+        return ""
+    return noun if lemmas.lemma_of(noun, "verb") == noun and ACTS in nouns.files(noun) else ""
+
+
+def _quality(tail: list[str]) -> str:
+    """The adjective after a keeping verb's object ("me warm": warm), else ""."""
+    lemmas = shipped_lemmas()
+    for word in tail[1:]:
+        if lemmas is not None and word not in USE_PARTICLES and lemmas.lemma_of(word, "adj") == word:
+            return word
+    return ""
 
 
 def _places(tail: list[str]) -> bool:
