@@ -231,6 +231,12 @@ def test_my_needs_the_speaker_to_own_it(home: SceneGraph) -> None:
     assert home.resolve_referent("my mug", speaker="nobody") == []  # both mugs are others'
 
 
+def test_his_or_her_is_never_the_speakers_own(home: SceneGraph) -> None:
+    assert ids(home.resolve_referent("his mug", speaker="anna")) == ["mug_red"]
+    assert ids(home.resolve_referent("her mug", speaker="anna")) == ["mug_red"]
+    assert len(home.resolve_referent("their mug", speaker="nobody")) == 2  # neither is theirs
+
+
 def test_my_with_nothing_owned_is_what_nobody_is_known_to_own(home: SceneGraph) -> None:
     bottles = home.resolve_referent("my bottle", speaker="user")  # no bottle has an owner
     assert ids(bottles) == ["bottle_blue", "bottle_green"]  # several: the robot asks which

@@ -32,7 +32,7 @@ from cogtree.knowledge.wordnet.nouns import shipped_nouns
 FILLER_WORDS = frozenset([
     "a", "an", "the", "some", "any", "this", "that", "these", "those", "all", "something",
     "anything", "nothing", "thing", "things", "stuff", "one", "ones", "it", "me", "please", "of",
-    "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire",
+    "to", "for", "with", "kind", "sort", "my", "mine", "whole", "entire", "his", "her", "their",
 ])  # fmt: skip
 """Words that need no match in the scene graph ("all of the milk": the milk)."""
 
@@ -41,6 +41,8 @@ FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scente
 soda that is typically lime); they need no match themselves ("a flavoured drink" is a drink)."""
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
+OTHERS_POSSESSIVE_WORDS = frozenset(["his", "her", "their"])
+"""Possessives of someone other than the speaker ("his slippers": not the speaker's own)."""
 """Words that ask for something the speaker owns."""
 
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
@@ -105,6 +107,11 @@ class Phrase:
     def possessive(self) -> int | None:
         """Position of "my" / "mine" (the speaker owns the thing), or None."""
         return next((i for i, word in enumerate(self.words) if word in POSSESSIVE_WORDS), None)
+
+    @property
+    def someone_elses(self) -> bool:
+        """Whether a possessive says the thing is someone else's ("his", "her", "their")."""
+        return not OTHERS_POSSESSIVE_WORDS.isdisjoint(self.words)
 
     def terms(self) -> list[Term]:
         """Every run of words to look up (with singular forms), in order of first position.

@@ -238,6 +238,8 @@ def _matching(
         # one"), not when it names the thing's kind and a describing word is in its label
         # ("a bath towel": a towel labelled white bath towel)
         match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
+    if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
+        found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
     return match
 
