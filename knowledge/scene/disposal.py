@@ -1,14 +1,17 @@
 """The disposal table: which waste bin takes an object, by its material and whether it is empty.
 
 The table is data (``knowledge/scene/disposal.yaml``): rules tried in order, the first whose
-``material`` (and ``empty``, when a rule gives it) matches decides the bin (recycling,
-compost or landfill). An object whose material is unknown or named by no rule goes into the
-table's cautious bin, and the decision carries a note the robot says. A broken table file
-raises :class:`DisposalTableError` naming the file, the rule and the fix.
+``material`` (and ``empty``, when a rule gives it) is one of the materials the object is
+made of decides the bin (recycling, compost or landfill); the caller reads those materials
+from every description of the thing, broader materials included (skills' dispose
+capability). An object whose material is unknown or named by no rule goes into the table's
+cautious bin, and the decision carries a note the robot says. A broken table file raises
+:class:`DisposalTableError` naming the file, the rule and the fix.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -62,15 +65,23 @@ class DisposalTable(BaseModel):
             raise ValueError(f"bins {sorted(unused)} are used but not listed under `bins`")
         return self
 
-    def decide(self, thing: str, material: str | None, empty: bool) -> BinDecision:
-        """The bin for ``thing`` made of ``material`` (None: unknown), empty or not."""
-        key = (material or "").strip().lower()
-        rule = next((rule for rule in self.rules if rule.matches(key, empty)), None)
+    def decide(
+        self, thing: str, materials: Collection[str], empty: bool, said: str | None = None
+    ) -> BinDecision:
+        """The bin for ``thing`` made of ``materials``, empty or not.
+
+        ``materials`` are every material its descriptions name, broader ones included
+        ("PET plastic": pet, plastic, ...); the first rule that names one of them decides.
+        ``said`` is its material as the belief words it, for the cautious note (None: unknown).
+        """
+        keys = {material.strip().lower() for material in materials}
+        matching = (rule for rule in self.rules if any(rule.matches(key, empty) for key in keys))
+        rule = next(matching, None)
         if rule is not None:
             state = "empty" if empty else "not empty"
-            reason = f"{thing} is {key} and {state}: the {rule.bin} bin takes it"
+            reason = f"{thing} is {rule.material} and {state}: the {rule.bin} bin takes it"
             return BinDecision(bin=rule.bin, reason=reason, cautious=False)
-        note = self.cautious_note.format(object=thing, material=material or "material unknown")
+        note = self.cautious_note.format(object=thing, material=said or "material unknown")
         return BinDecision(bin=self.cautious_bin, reason=note, cautious=True)
 
 

@@ -2,18 +2,21 @@
 
 The skill ``DISPOSE(object, bin, hand)`` drops the held object into ``bin`` (the robot
 approaches the bin, runs ``drop_in`` and releases); it needs the bin the disposal table
-chooses for the thing's material (recycling, compost, landfill). The task ``dispose(object)``
-fetches the object and drops it into the nearest bin of the right kind, opening a closed bin
-first; an unknown material goes to the cautious bin, and the plan says so first.
+chooses for what the thing is made of (recycling, compost, landfill; :func:`made_of`). The
+task ``dispose(object)`` fetches the object and drops it into the nearest bin of the right
+kind, opening a closed bin first; an unknown material goes to the cautious bin, and the plan
+says so first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from cogtree.knowledge.scene.disposal import disposal_table
+from cogtree.knowledge.safety.materials import shipped_materials
+from cogtree.knowledge.scene.disposal import BinDecision, disposal_table
+from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.skills.action_model import checks
-from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.commands import ArgValue, Feedback, fail, ok
 from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
@@ -46,9 +49,29 @@ def _checks(belief: Belief, args: DisposeArgs) -> Iterator[checks.Check]:
     yield _right_bin(belief, args.object, args.bin)
 
 
+def _decision(found: Thing) -> BinDecision:
+    """The bin for ``found`` by what it is made of (:func:`made_of`) and whether it is empty."""
+    return disposal_table().decide(found.id, made_of(found), found.is_empty, found.material)
+
+
+def made_of(found: Thing) -> frozenset[str]:
+    """The materials a thing is made of, with broader ones, by its most direct description.
+
+    Its material as the belief words it ("PET plastic": pet, plastic), else what its label
+    names ("tin foil tray"), else its type's usual material in the taxonomy (a banana is
+    organic); empty when none says.
+    """
+    materials = shipped_materials()
+    typical = household_taxonomy().properties(found.type).material if found.type else None
+    for said in (found.material, found.label, typical):
+        if read := materials.read(said):
+            return read
+    return frozenset()
+
+
 def _right_bin(belief: Belief, thing: str, bin_id: str) -> checks.Check:
     found, bin_kind = belief.things[thing], belief.things[bin_id].bin_kind
-    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    decision = _decision(found)
     if decision.bin == bin_kind:
         return checks.passed("right_bin", decision.reason)
     return checks.failed(
@@ -111,7 +134,7 @@ def _dispose(state: cap.TaskState, thing: str) -> cap.Subtasks:
     if found is None or found.kind != "object":
         state.failures.add(f"dispose({thing}): {thing} is not an object of the belief")
         return False
-    decision = disposal_table().decide(thing, found.material, found.is_empty)
+    decision = _decision(found)
     bins = [t for t in cap.with_flag(belief, "bin") if t.bin_kind == decision.bin]
     if not bins:
         state.failures.add(

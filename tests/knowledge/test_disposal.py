@@ -24,14 +24,14 @@ from cogtree.knowledge.scene.disposal import DisposalTableError, disposal_table,
 def test_the_shipped_table_decides_by_material_and_emptiness(
     material: str, empty: bool, bin_kind: str
 ) -> None:
-    decision = disposal_table().decide("thing", material, empty)
+    decision = disposal_table().decide("thing", {material}, empty)
     assert decision.bin == bin_kind and not decision.cautious
     assert bin_kind in decision.reason
 
 
 @pytest.mark.parametrize("material", [None, "unobtainium"])
 def test_an_unknown_material_goes_to_the_cautious_bin_and_says_so(material: str | None) -> None:
-    decision = disposal_table().decide("toy", material, True)
+    decision = disposal_table().decide("toy", set(), True, material)
     assert decision.cautious and decision.bin == "landfill"
     assert decision.reason.startswith("I don't know how to recycle toy")
 

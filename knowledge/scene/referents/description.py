@@ -235,10 +235,10 @@ def _noun_of_action(tail: list[str]) -> str:
 def _quality(tail: list[str]) -> str:
     """The adjective after a keeping verb's object ("me warm": warm), else ""."""
     lemmas = shipped_lemmas()
-    for word in tail[1:]:
-        if lemmas is not None and word not in USE_PARTICLES and lemmas.lemma_of(word, "adj") == word:
-            return word
-    return ""
+    if lemmas is None:
+        return ""
+    adjectives = (w for w in tail[1:] if w not in USE_PARTICLES and lemmas.lemma_of(w, "adj") == w)
+    return next(adjectives, "")
 
 
 def _places(tail: list[str]) -> bool:
