@@ -11,6 +11,7 @@ says so first.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from typing import Final
 
 from cogtree.knowledge.safety.materials import shipped_materials
 from cogtree.knowledge.scene.disposal import BinDecision, disposal_table
@@ -54,19 +55,25 @@ def _decision(found: Thing) -> BinDecision:
     return disposal_table().decide(found.id, made_of(found), found.is_empty, found.material)
 
 
+ORGANIC: Final = "organic"
+"""The material of food and plants: what such a thing is, whatever it is called."""
+
+
 def made_of(found: Thing) -> frozenset[str]:
     """The materials a thing is made of, with broader ones, by its most direct description.
 
     Its material as the belief words it ("PET plastic": pet, plastic), else what its label
-    names ("tin foil tray"), else its type's usual material in the taxonomy (a banana is
-    organic); empty when none says.
+    names ("tin foil tray"), else its type's usual material in the taxonomy when that is
+    organic (a banana, a plant); a made thing's usual material is a guess (a lid may be metal
+    or plastic), never read. Empty when none says.
     """
     materials = shipped_materials()
     typical = household_taxonomy().properties(found.type).material if found.type else None
-    for said in (found.material, found.label, typical):
+    for said in (found.material, found.label):
         if read := materials.read(said):
             return read
-    return frozenset()
+    usual = materials.read(typical)
+    return usual if ORGANIC in usual else frozenset()
 
 
 def _right_bin(belief: Belief, thing: str, bin_id: str) -> checks.Check:

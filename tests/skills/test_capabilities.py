@@ -41,6 +41,7 @@ HOMOGRAPHS = {
     "behaviours/actions/grounding/perception.py": {"deliver"},  # a node's method
     "knowledge/packs/domains/office/tasks.py": {"Deliver"},  # the office pack's own task
     "knowledge/scene/needs.py": {"fill", "wipe"},  # "it needs a wipe": verbs that undo a state
+    "knowledge/wording.py": {"give"},  # a light verb ("give the hob a wipe"), not the handover
 }
 """Words that are no capability's name where they stand."""
 
