@@ -54,19 +54,25 @@ class MaterialHierarchy:
 
     def read(self, text: str | None) -> frozenset[str]:
         """Every material ``text`` names, with its broader materials; empty: none known."""
-        if not text:
-            return frozenset()
-        words = _words(text)
-        found: set[str] = set()
+        return frozenset().union(*self.parts(text))
+
+    def parts(self, text: str | None) -> list[frozenset[str]]:
+        """Each material ``text`` names apart, with its broader materials, in order.
+
+        "foil-lined plastic": foil's and plastic's; a material named twice counts once.
+        """
+        words = _words(text or "")
+        found: list[frozenset[str]] = []
         start = 0
         while start < len(words):
             length = self._longest_at(words, start)
             if length:
-                found |= self._classes(words[start : start + length])
+                classes = self._classes(words[start : start + length])
+                found += [classes] if classes not in found else []
                 start += length
             else:
                 start += 1
-        return frozenset(found)
+        return found
 
     def read_all(self, texts: Iterable[str | None]) -> frozenset[str]:
         """The union of :meth:`read` over ``texts``."""

@@ -21,6 +21,13 @@ def test_a_material_is_read_with_every_broader_class(text: str, classes: set[str
     assert shipped_materials().read(text) == classes
 
 
+def test_each_material_named_is_a_part_of_its_own() -> None:
+    parts = shipped_materials().parts("foil-lined plastic")
+    assert parts == [frozenset({"foil", "aluminium", "metal"}), frozenset({"plastic", "meltable"})]
+    assert len(shipped_materials().parts("cardboard carton")) == 1  # one material, named twice
+    assert shipped_materials().parts(None) == []
+
+
 def test_a_text_naming_no_material_is_unknown_not_safe() -> None:
     assert shipped_materials().read("unobtainium") == frozenset()
     assert shipped_materials().read(None) == frozenset()

@@ -93,3 +93,10 @@ def test_a_material_said_in_free_text_chooses_the_bin(kitchen: Belief) -> None:
     bottle = replace(kitchen.things["can"], material="PET plastic")
     skills = plan(replace(kitchen, things={**kitchen.things, "can": bottle}), "dispose", object="can")
     assert any(skill.startswith("DISPOSE(can") and "recycling" in skill for skill in skills)
+
+
+def test_a_thing_of_several_materials_goes_to_the_cautious_bin_saying_why(kitchen: Belief) -> None:
+    packet = replace(kitchen.things["can"], material="foil-lined plastic")
+    skills = plan(replace(kitchen, things={**kitchen.things, "can": packet}), "dispose", object="can")
+    assert skills[0].startswith("SAY(") and "foil-lined plastic" in skills[0]
+    assert any(skill.startswith("DISPOSE(can") and "landfill" in skill for skill in skills)
