@@ -3,15 +3,19 @@
 The skill ``WIPE(surface, tool, hand)`` wipes ``surface`` with the held ``tool`` (the robot
 approaches the surface and runs the ``wipe`` command); the surface is clean afterwards. The
 task ``wipe(surface, tool?)`` fetches the cloth or sponge the user named, else the one the
-robot holds, else the nearest one the belief knows.
+robot holds, else the nearest one the belief knows: a dirty one, or one its name keeps for
+another thing ("floor cloth"), last.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from cogtree.knowledge.safety.materials import shipped_materials
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
+from cogtree.knowledge.wordnet.nouns import ARTEFACTS, shipped_nouns
 from cogtree.skills.action_model import checks
-from cogtree.skills.action_model.belief import Belief
+from cogtree.skills.action_model.belief import Belief, Thing
 from cogtree.skills.action_model.commands import ArgValue, Feedback, fail, ok
 from cogtree.skills.action_model.ground_truth import GroundTruth, thing_arg
 from cogtree.skills.action_model.specs import Args, CallSpec, Hand, NodeId
@@ -102,7 +106,9 @@ def _wipe(state: cap.TaskState, surface: str, tool: str | None = None) -> cap.Su
         return [("fetch", tool), ("wipe_with", surface, tool)]
     tools = cap.with_flag(belief, "cleaning_tool")
     held = [tool.id for tool in tools if tool.id in belief.held]
-    ordered = held or cap.nearest(belief, tools, surface)
+    surface_thing = belief.things.get(surface)
+    worse = {t.id: (t.clean is False, _kept_for_another(t, surface_thing)) for t in tools}
+    ordered = held or sorted(cap.nearest(belief, tools, surface), key=worse.__getitem__)
     if not ordered:
         state.failures.add(
             f"wipe({surface}): the belief knows no cloth or sponge to wipe with",
@@ -110,6 +116,30 @@ def _wipe(state: cap.TaskState, surface: str, tool: str | None = None) -> cap.Su
         )
         return False
     return [("fetch", ordered[0]), ("wipe_with", surface, ordered[0])]
+
+
+def _kept_for_another(tool: Thing, surface: Thing | None) -> bool:
+    """Whether ``tool``'s name keeps it for some other thing than ``surface``.
+
+    A word before its head that names a made thing, first of all, and no material nor quality
+    ("floor cloth", "dish sponge", "toilet cloth") keeps it for that thing: not for a high
+    chair's tray. A cloth named by its colour ("blue"), its material ("muslin") or its state
+    ("spare") is for anything.
+    """
+    nouns, lemmas, materials = shipped_nouns(), shipped_lemmas(), shipped_materials()
+    said = (tool.label or "").lower().split()[:-1]
+    surface_words = set((surface.label or "").lower().split()) if surface is not None else set()
+    return (
+        nouns is not None
+        and lemmas is not None
+        and any(
+            nouns.files(word)[:1] == (ARTEFACTS,)
+            and lemmas.lemma_of(word, "adj") is None
+            and not materials.read(word)
+            and word not in surface_words
+            for word in said
+        )
+    )
 
 
 def _wipe_with(state: cap.TaskState, hand: Hand, surface: str, tool: str) -> cap.Subtasks:

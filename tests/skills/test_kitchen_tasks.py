@@ -11,7 +11,6 @@ import pytest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.action_model.specs import SkillArgumentError
-from cogtree.skills.capabilities.dispose import made_of
 from cogtree.skills.planning.tasks import TaskPlanner, task_call
 from tests.skills.test_kitchen_skills import KITCHEN
 
@@ -79,24 +78,3 @@ def test_place_relative_names_a_missing_landmark(kitchen: Belief) -> None:
 def test_place_relative_with_no_room_says_so(kitchen: Belief) -> None:
     message = reasons(kitchen, "place_relative", object="cup", relation="next_to", landmark="plate")
     assert "no_free_space" in message and "no free space next to plate on table" in message
-
-
-def test_what_a_thing_is_made_of_comes_from_its_most_direct_description(kitchen: Belief) -> None:
-    can = kitchen.things["can"]
-    assert {"steel", "metal"} <= made_of(replace(can, material="18/10 stainless steel"))
-    assert {"foil", "metal"} <= made_of(replace(can, material=None, label="tin foil tray"))
-    assert "organic" in made_of(replace(can, material=None, label="old thing", type="Banana"))
-    assert made_of(replace(can, material="unobtainium", label="thing", type=None)) == frozenset()
-
-
-def test_a_material_said_in_free_text_chooses_the_bin(kitchen: Belief) -> None:
-    bottle = replace(kitchen.things["can"], material="PET plastic")
-    skills = plan(replace(kitchen, things={**kitchen.things, "can": bottle}), "dispose", object="can")
-    assert any(skill.startswith("DISPOSE(can") and "recycling" in skill for skill in skills)
-
-
-def test_a_thing_of_several_materials_goes_to_the_cautious_bin_saying_why(kitchen: Belief) -> None:
-    packet = replace(kitchen.things["can"], material="foil-lined plastic")
-    skills = plan(replace(kitchen, things={**kitchen.things, "can": packet}), "dispose", object="can")
-    assert skills[0].startswith("SAY(") and "foil-lined plastic" in skills[0]
-    assert any(skill.startswith("DISPOSE(can") and "landfill" in skill for skill in skills)

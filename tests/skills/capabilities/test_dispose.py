@@ -10,6 +10,7 @@ import pytest
 from cogtree.knowledge.scene.scene_graph import SceneGraph
 from cogtree.skills.action_model.belief import Belief
 from cogtree.skills.capabilities.calls import project, skill_call
+from cogtree.skills.capabilities.dispose import made_of
 from tests.skills.capabilities.kitchen import (
     commands,
     failure,
@@ -82,3 +83,28 @@ def test_dispose_without_a_bin_of_the_right_kind(kitchen: Belief) -> None:
     assert plan(kitchen, "dispose", object="can")[-1] == "DISPOSE(can, recycling, right)"
     organic_belief = replace(no_compost, things={**no_compost.things, "can": organic})
     assert "the belief has no compost bin" in reasons(organic_belief, "dispose", object="can")
+
+
+def test_what_a_thing_is_made_of_comes_from_its_most_direct_description(kitchen: Belief) -> None:
+    can = kitchen.things["can"]
+    assert {"steel", "metal"} <= made_of(replace(can, material="18/10 stainless steel"))
+    assert {"foil", "metal"} <= made_of(replace(can, material=None, label="tin foil tray"))
+    assert "organic" in made_of(replace(can, material=None, label="old thing", type="Banana"))
+    assert made_of(replace(can, material="unobtainium", label="thing", type=None)) == frozenset()
+
+
+def test_a_material_said_in_free_text_chooses_the_bin(kitchen: Belief) -> None:
+    bottle = replace(kitchen.things["can"], material="PET plastic")
+    skills = plan(
+        replace(kitchen, things={**kitchen.things, "can": bottle}), "dispose", object="can"
+    )
+    assert skills[-1] == "DISPOSE(can, recycling, right)"
+
+
+def test_a_thing_of_several_materials_goes_to_the_cautious_bin_saying_why(kitchen: Belief) -> None:
+    packet = replace(kitchen.things["can"], material="foil-lined plastic")
+    skills = plan(
+        replace(kitchen, things={**kitchen.things, "can": packet}), "dispose", object="can"
+    )
+    assert skills[0].startswith("SAY(") and "foil-lined plastic" in skills[0]
+    assert any(skill.startswith("DISPOSE(can") and "landfill" in skill for skill in skills)
