@@ -182,6 +182,20 @@ def test_scene_slot_resolves_in_the_scene_graph(
     assert [c.id for c in blackboard.get("/turn/candidates")] == ["bottle_blue"]
 
 
+def test_a_thing_nothing_matches_never_falls_back_to_its_place(
+    blackboard: BlackboardView,
+    make_llm: Callable[..., ScriptedLLM],
+    registry: DomainRegistry,
+    scene: SceneGraph,
+    workers,
+) -> None:
+    """ "the soggy crusts in the red mug": no crusts are known, and the mug is no answer."""
+    said = "the soggy crusts in the red mug"
+    intent = IntentFrame(domain="household", task="Dispose", slots={"object": said})
+    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
+    assert resolved(blackboard)["object"].ids == []
+
+
 def test_ambiguous_referent_lists_every_candidate(
     blackboard: BlackboardView,
     make_llm: Callable[..., ScriptedLLM],

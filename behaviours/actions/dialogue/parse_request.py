@@ -14,6 +14,7 @@ from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.contents import with_contents
 from cogtree.knowledge.understanding.purposes import with_purposes
+from cogtree.knowledge.understanding.topics import with_topic
 from cogtree.knowledge.understanding.scope_matching import Offered
 
 
@@ -25,7 +26,9 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     clauses that only give context; a portion is read as its thing and a container of water
     asked for is filled first (:func:`~knowledge.understanding.contents.with_contents`); "to
     open it" after "I need something" says what the thing is for
-    (:func:`~knowledge.understanding.purposes.with_purposes`). Scope, intent, readiness and
+    (:func:`~knowledge.understanding.purposes.with_purposes`); a thing named before a request
+    that names none is its object ("the crisp packets on the desk - bin them";
+    :func:`~knowledge.understanding.topics.with_topic`). Scope, intent, readiness and
     refusal read it instead of parsing the text again. The parse reads at most
     :data:`~knowledge.language.request_frame.MAX_PARSE_CHARS` characters, so its cost is
     bounded whatever was said.
@@ -66,7 +69,7 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     def update(self) -> Status:
         """Write the frame of this turn's utterance."""
         utterance = keys.read_optional(self.blackboard, self.utterance_key, str)
-        frame = with_purposes(with_contents(parse_request(utterance or "")))
+        frame = with_topic(with_purposes(with_contents(parse_request(utterance or ""))))
         if self.registry is not None:
             frame = with_unknown_verbs(frame, self._known)
         if utterance is None:

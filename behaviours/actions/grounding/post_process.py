@@ -43,6 +43,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
+from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -483,11 +484,18 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     said as an owner ("Jordan's") names whose the thing is, not the thing.
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
-    (type, colour, owner), not the names of people or of single pieces of furniture.
+    (type, colour, owner), not the names of people or of single pieces of furniture. Only
+    the words before the description's place count: "the teabags on the saucer" never
+    names the saucer.
     """
     if lexicon is None:
         return []
     named: list[str] = []
+    words = item.split()
+    place = next(
+        (at for at, word in enumerate(words) if at and word.lower() in PLACE_PREPOSITIONS), None
+    )
+    item = " ".join(words[:place])
     for mention in lexicon.find(item):
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
