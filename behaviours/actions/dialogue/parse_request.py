@@ -14,8 +14,8 @@ from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.contents import with_contents
 from cogtree.knowledge.understanding.purposes import with_purposes
-from cogtree.knowledge.understanding.topics import with_topic
 from cogtree.knowledge.understanding.scope_matching import Offered
+from cogtree.knowledge.understanding.topics import with_topic
 
 
 class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):

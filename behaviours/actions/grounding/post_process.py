@@ -17,6 +17,7 @@ to do with them.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
@@ -43,7 +44,6 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
-from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -477,6 +477,10 @@ def _items(value: SlotValue) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
+WHERE_IT_IS: Final = re.compile(r"(?<=\S)\s+(?:in|on|inside|at|by)\s", re.IGNORECASE)
+"""Where a description's words that say where its thing is start ("... on the saucer")."""
+
+
 def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     """Scene nodes ``item`` names by label or synonym (people by name: "Priya", "Dr Weber").
 
@@ -484,19 +488,17 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     said as an owner ("Jordan's") names whose the thing is, not the thing.
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
-    (type, colour, owner), not the names of people or of single pieces of furniture. Only
-    the words before the description's place count: "the teabags on the saucer" never
-    names the saucer.
+    (type, colour, owner), not the names of people or of single pieces of furniture. A name
+    that starts after the words that say where the thing is never counts: "the teabags on
+    the saucer" names no saucer ("the window by the bed", a window's own label, still does).
     """
     if lexicon is None:
         return []
     named: list[str] = []
-    words = item.split()
-    place = next(
-        (at for at, word in enumerate(words) if at and word.lower() in PLACE_PREPOSITIONS), None
-    )
-    item = " ".join(words[:place])
+    where = WHERE_IT_IS.search(item)
     for mention in lexicon.find(item):
+        if where is not None and mention.start >= where.start():
+            continue  # "the teabags on the saucer": where they are, not what they are
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
         for node in lexicon.claimants(mention.text) or [mention.id]:
