@@ -36,7 +36,9 @@ food's wrapping but glass or an unknown make (:data:`HAZARDOUS_WRAPPING`). Asked
 a thing of a kind in :data:`WHICH_MATTERS` is never chosen beside a harmless one that would
 do ("some cutlery": the fork, not the knife), and of things otherwise alike the one with the
 fewest :data:`WARNINGS` goes first (the crisps before the biscuits a toddler may choke on).
-One in the room the speaker is in is taken before one elsewhere.
+One in the room the speaker is in is taken before one elsewhere. Things found by what they
+are for ("something to write with": a pen, a pencil) serve that use alike whatever they are,
+unless the hazard rules tell them apart (:func:`_any_for_the_use`).
 
 Only requests that bring a thing to the person speaking are narrowed by use and by place;
 disposal, moving or putting away are not (the dirty brush may well be the one meant there,
@@ -215,6 +217,8 @@ def any_one_will_do(
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
     taxonomy = household_taxonomy()
+    if all(candidate.by_use for candidate in candidates):  # "something to write with"
+        return _any_for_the_use(candidates, places, readings, ruled)
     contents = all(candidate.by_content for candidate in candidates)  # "a cold drink"
     asked = [_drink_of(taxonomy, readings[c.id][0]) if contents else c.type for c in candidates]
     shared = _shared_category([kind or "" for kind in asked])
@@ -226,6 +230,24 @@ def any_one_will_do(
     if len(told) != 1 or not safest:
         return list(candidates)
     return [_first(candidates, places, taxonomy.label(shared), among=safest)]
+
+
+def _any_for_the_use(
+    candidates: Sequence[Candidate],
+    places: Mapping[str, str],
+    readings: Mapping[str, tuple[frozenset[str], ...]],
+    ruled: frozenset[str],
+) -> list[Candidate]:
+    """Of things found by what they are for, the first, when only their use was asked for.
+
+    A pen and a pencil are both something to write with: they differ in what they are, which
+    the user did not ask about. Not when the hazard rules tell them apart (a type they name,
+    a kind in :data:`WHICH_MATTERS`: something to cut with is no guess between blades).
+    """
+    told = {(readings[c.id][0] & ruled, readings[c.id][1] & WHICH_MATTERS) for c in candidates}
+    if len(told) != 1 or any(kinds for _, kinds in told):
+        return list(candidates)
+    return [_first(candidates, places, "of them")]
 
 
 def _harmless(

@@ -135,3 +135,8 @@ class Candidate(BaseModel):
         description="matched by what it holds, not by what it is ('a drink': a can of cola): "
         "things so matched are told apart by their contents",
     )
+    by_use: bool = Field(
+        False,
+        description="matched by what it is for, not by what it is ('something to write with': "
+        "a pen): things so matched serve alike unless the hazard rules tell them apart",
+    )

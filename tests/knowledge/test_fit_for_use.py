@@ -231,6 +231,16 @@ def test_things_a_hazard_rule_tells_apart_are_not_any_one_of_a_kind() -> None:
     assert len(any_one_will_do(candidates, {}, readings, RULED)) == 2  # one is alcohol
 
 
+def test_things_found_by_their_use_serve_alike_unless_a_hazard_rule_tells_them_apart() -> None:
+    candidates, readings = read([("biro", "Pen"), ("hb pencil", "Pencil")])
+    used = [c.model_copy(update={"by_use": True}) for c in candidates]
+    (kept,) = any_one_will_do(used, {}, readings, RULED)
+    assert kept.label == "biro" and "any one of them would do" in kept.reasons[-1]
+    blades, sharp = read([("bread knife", "BreadKnife"), ("scissors", "Scissors")])
+    cutting = [c.model_copy(update={"by_use": True}) for c in blades]
+    assert len(any_one_will_do(cutting, {}, sharp, RULED)) == 2  # blades: which one matters
+
+
 def drinks(things: list[tuple[str, str]]) -> list[Candidate]:
     """Candidates of (label, vessel type) found by the drink they hold ("a drink")."""
     candidates, _ = read(things)

@@ -164,6 +164,7 @@ class _Match:
                     among=among,
                     by_label=self.by_label,
                     by_content=bool(hows & HOLDING) and hows.isdisjoint(BY_KIND),
+                    by_use=bool(hows & USES) and hows.isdisjoint(BY_KIND),
                 )
             )
         return found
@@ -510,6 +511,8 @@ def _kind(node: Node) -> ThingKind:
 
 
 HOLDING: Final = frozenset(["holds", "told holds"])
+USES: Final = frozenset(["use", DEFINED])
+"""How a thing matches what it is for: its type's listed use, or its definition's."""
 """The ways a word matches a thing by what it holds."""
 
 REASONS: Final = {
