@@ -5,17 +5,28 @@ put it in the sink"). :func:`with_antecedents` puts the thing named before in pl
 pronoun, as the step's object ("switch it on") or its landmark ("wipe the tray, then set the
 cup on it"); :func:`folds_into_next` says when a step only picks up the thing the next step
 is about ("grab the bowl and put the pear in it"): the next step's task reaches it anyway.
+
+A thing may also be named first, as a clause of its own, and the request point back at it or
+leave it out: "the crisp packets on his desk - bin them", "those soggy teabags on the saucer,
+compost please". :func:`with_topic` gives such a step that thing, when the part of the
+frame's context clause after its last comma or dash is one noun phrase opened by a
+determiner, with no verb of being or having ("the tea's gone cold, bin it" is a remark).
 """
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
 from cogtree.knowledge.language.grammar.object_phrase import ObjectPhrase
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.pronouns import OBJECT_OR_PERSON, PLURAL_PRONOUNS, THING_PRONOUNS
-from cogtree.knowledge.language.request_frame import Step
+from cogtree.knowledge.language.request_frame import RequestFrame, Step
+from cogtree.knowledge.wording import PLACE_WORDS, POINTING, POSSESSIVES
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 REFERS_TO_CONTAINER: Final = frozenset(["switch_on", "switch_off", "open", "close"])
 """Actions whose "it" is the container the step before put a thing in ("...and switch it on")."""
@@ -94,4 +105,71 @@ def _only_picks_up(step: Step) -> bool:
         and step.landmark is None
         and step.tool is None
         and any(not phrase.pronoun for phrase in step.wanted)
+    )
+
+
+def with_topic(frame: RequestFrame) -> RequestFrame:
+    """``frame`` with a step that names no thing of its own given the thing named before it."""
+    lowered = frame.text.lower()
+    for index, step in enumerate(frame.steps):
+        if not step.action or (step.objects and not _points_back(step)):
+            continue
+        at = lowered.find(step.text.lower())
+        parts = [LAST_PART.split(clause)[-1].strip() for clause in frame.context]
+        before = [part for part in parts if part and 0 <= lowered.find(part.lower()) < at]
+        topic = _topic(before[-1]) if before and at >= 0 else None
+        if topic is not None:
+            told = replace(step, objects=(topic,))
+            return replace(frame, steps=(*frame.steps[:index], told, *frame.steps[index + 1 :]))
+    return frame
+
+
+LAST_PART: Final = re.compile(r"[,;:\-\u2013\u2014]")
+"""What ends a part of a clause before a topic ("oh, and while you're up - those teabags")."""
+
+AUXILIARIES: Final = frozenset(["is", "are", "was", "were", "am", "has", "have", "had"])
+"""Verbs that make a clause of a noun phrase ("the milk is off")."""
+
+JOINING: Final = frozenset(["and", "or", "but"])
+"""Words that join two things or clauses: no one noun phrase."""
+
+
+def _points_back(step: Step) -> bool:
+    """Whether the step's only object is a pronoun for a thing ("bin them", "where are they")."""
+    wanted = step.wanted
+    return len(wanted) == 1 and wanted[0].text.lower() in POINTING | THING_PRONOUNS | {"they"}
+
+
+def _topic(said: str) -> ObjectPhrase | None:
+    """``said`` as one noun phrase with a determiner and where it is, or None."""
+    words = said.split()
+    lowered = [word.lower() for word in words]
+    opening = request_words().determiners | POSSESSIVES | POINTING
+    if len(words) < 2 or lowered[0] not in opening or JOINING & set(lowered):
+        return None
+    if _says_a_state(lowered):
+        return None
+    place = next((at for at in range(2, len(words)) if lowered[at] in PLACE_WORDS), len(words))
+    return ObjectPhrase(
+        text=" ".join(words[:place]),
+        head=lowered[place - 1],
+        modifiers=tuple(lowered[1 : place - 1]),
+        determiner=lowered[0],
+        where=" ".join(words[place:]),
+    )
+
+
+def _says_a_state(words: list[str]) -> bool:
+    """Whether ``words`` are a clause, not a phrase.
+
+    A verb of being or having, or a verb's form after a short "'s" ("the tea's gone cold").
+    """
+    lemmas = shipped_lemmas()
+    if AUXILIARIES & set(words):
+        return True
+    return lemmas is not None and any(
+        before.endswith("'s")
+        and (lemmas.lemma_of(word, "verb") or word) != word
+        and lemmas.lemma_of(word, "noun") is None
+        for before, word in itertools.pairwise(words)
     )

@@ -217,8 +217,9 @@ def any_one_will_do(
     if len(candidates) < 2 or ruled is None or not _comparable(candidates, readings):
         return list(candidates)
     taxonomy = household_taxonomy()
-    if all(candidate.by_use for candidate in candidates):  # "something to write with"
-        return _any_for_the_use(candidates, places, readings, ruled)
+    used = all(candidate.by_use for candidate in candidates)  # "something to write with"
+    if used and (serving := _any_for_the_use(candidates, places, readings, ruled)):
+        return serving
     contents = all(candidate.by_content for candidate in candidates)  # "a cold drink"
     asked = [_drink_of(taxonomy, readings[c.id][0]) if contents else c.type for c in candidates]
     shared = _shared_category([kind or "" for kind in asked])
@@ -237,16 +238,17 @@ def _any_for_the_use(
     places: Mapping[str, str],
     readings: Mapping[str, tuple[frozenset[str], ...]],
     ruled: frozenset[str],
-) -> list[Candidate]:
+) -> list[Candidate] | None:
     """Of things found by what they are for, the first, when only their use was asked for.
 
     A pen and a pencil are both something to write with: they differ in what they are, which
     the user did not ask about. Not when the hazard rules tell them apart (a type they name,
-    a kind in :data:`WHICH_MATTERS`: something to cut with is no guess between blades).
+    a kind in :data:`WHICH_MATTERS`: something to cut with is no guess between blades). None
+    then: they are compared as any one of a kind.
     """
     told = {(readings[c.id][0] & ruled, readings[c.id][1] & WHICH_MATTERS) for c in candidates}
     if len(told) != 1 or any(kinds for _, kinds in told):
-        return list(candidates)
+        return None
     return [_first(candidates, places, "of them")]
 
 

@@ -18,13 +18,11 @@ task that holds every phrase of a step and fills its slots by role:
   object phrase.
 
 A task that cannot hold a phrase the user said is not picked: a said word is never dropped.
-Slot values are always words the user said, contiguous, so the guards' grounding check
-holds them.
+Slot values are words the user said, contiguous: the guards' grounding check holds them.
 
-A frame of several steps becomes a sequence of tasks as far as its steps become tasks
-(:func:`doable_tasks`): each step's task in order, "it" / "them" in a step standing for a thing
-the step before named ("take the mug and put it in the sink"), and a bare pick-up whose object
-the next step refers back to folded into it (the next task fetches it anyway).
+A frame of several steps becomes tasks as far as its steps do (:func:`doable_tasks`), in
+order, "it" / "them" standing for a thing the step before named ("take the mug and put it in
+the sink"); a bare pick-up whose object the next step refers back to is folded into it.
 """
 
 from __future__ import annotations
@@ -36,6 +34,7 @@ from typing import Final
 
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.question_clauses import asked_about
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.missing_steps import leaves_running
 from cogtree.knowledge.language.pronouns import (
     PLURAL_PRONOUNS,
@@ -124,7 +123,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     """
     if not step.action:
         return None
-    step = back_to_a_place(water_as_fill(step))
+    step = source_as_object(back_to_a_place(water_as_fill(step)))
     wanted = action_tasks().get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
@@ -158,6 +157,14 @@ def back_to_a_place(step: Step) -> Step:
     if step.relation not in ("", "in", "on", "to"):
         return step
     return replace(step, action="place")
+
+
+def source_as_object(step: Step) -> Step:
+    """An ``acts_on_source`` action's step acts on its source ("wipe X off the door": the door)."""
+    source = step.source
+    if step.action in request_words().acts_on_source and source and not source.pronoun:
+        return replace(step, objects=(source,), source=None)
+    return step
 
 
 def water_as_fill(step: Step) -> Step:
@@ -549,11 +556,6 @@ def _said(utterance: str, *choices: str) -> str | None:
 
 def _many(spec: SlotSpec | None) -> bool:
     return spec is not None and spec.many
-
-
-def frame_names(frame: RequestFrame) -> list[str]:
-    """The words of every phrase a frame holds (objects, landmarks, people, tools, sources)."""
-    return [phrase.described for phrase in frame.phrases() if not phrase.pronoun]
 
 
 def known_phrases(frame: RequestFrame, lexicons: Mapping[str, Lexicon]) -> list[str]:

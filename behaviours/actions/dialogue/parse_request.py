@@ -10,12 +10,12 @@ from py_trees.common import Status
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import optional_handle
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.language.step_antecedents import with_topic
 from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.contents import with_contents
 from cogtree.knowledge.understanding.purposes import with_purposes
 from cogtree.knowledge.understanding.scope_matching import Offered
-from cogtree.knowledge.understanding.topics import with_topic
 
 
 class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
@@ -28,7 +28,7 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     open it" after "I need something" says what the thing is for
     (:func:`~knowledge.understanding.purposes.with_purposes`); a thing named before a request
     that names none is its object ("the crisp packets on the desk - bin them";
-    :func:`~knowledge.understanding.topics.with_topic`). Scope, intent, readiness and
+    :func:`~knowledge.language.step_antecedents.with_topic`). Scope, intent, readiness and
     refusal read it instead of parsing the text again. The parse reads at most
     :data:`~knowledge.language.request_frame.MAX_PARSE_CHARS` characters, so its cost is
     bounded whatever was said.

@@ -44,6 +44,7 @@ from cogtree.knowledge.scene.fit_for_use import (
     named_in_rules,
     named_part,
 )
+from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
 from cogtree.knowledge.scene.referents.preferences import label_guess
 from cogtree.knowledge.scene.referents.resolution import ASKED_LIMIT
 from cogtree.knowledge.scene.scene_graph import SceneGraph
@@ -477,7 +478,9 @@ def _items(value: SlotValue) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
-WHERE_IT_IS: Final = re.compile(r"(?<=\S)\s+(?:in|on|inside|at|by)\s", re.IGNORECASE)
+WHERE_IT_IS: Final = re.compile(
+    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS))})\s", re.IGNORECASE
+)
 """Where a description's words that say where its thing is start ("... on the saucer")."""
 
 
@@ -489,8 +492,9 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
     (type, colour, owner), not the names of people or of single pieces of furniture. A name
-    that starts after the words that say where the thing is never counts: "the teabags on
-    the saucer" names no saucer ("the window by the bed", a window's own label, still does).
+    that starts after the words that say where the thing is, or where it comes from, never
+    counts: "the teabags on the saucer" names no saucer, "the juice out of the glass" no
+    glass ("the window by the bed", a window's own label, still does).
     """
     if lexicon is None:
         return []

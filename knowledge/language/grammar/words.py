@@ -77,6 +77,7 @@ class Words:
     thing_verbs: frozenset[str]  # verbs that act only when their place is a physical thing
     throw_verbs: frozenset[str]  # verbs of throwing: to someone named, else away or nowhere
     light_verbs: frozenset[str]  # "give * a <verb>": the noun of action says the action (wording)
+    acts_on_source: frozenset[str]  # actions done to what a thing comes off ("wipe X off Y")
     settings: frozenset[str]  # "switch it on low": a setting after the particle, no place
     skills: Mapping[str, frozenset[str]]
     openers: Openers
@@ -197,6 +198,7 @@ def request_words() -> Words:
     place_verbs: dict[str, frozenset[str]] = {}
     thing_verbs: set[str] = set()
     throw_verbs: set[str] = set()
+    acts_on_source: set[str] = set()
     for kind in ("actions", "unsupported"):
         entries = data.get(kind)
         if not isinstance(entries, dict) or not entries:
@@ -213,6 +215,8 @@ def request_words() -> Words:
                 place_verbs[str(key)] = frozenset(str(verb).lower() for verb in named)
                 thing_verbs.update(str(verb).lower() for verb in entry.get("thing_verbs", []))
                 throw_verbs.update(str(verb).lower() for verb in entry.get("throw_verbs", []))
+                if entry.get("acts_on_source") is True:
+                    acts_on_source.add(str(key))
             else:
                 says[str(key)] = str(entry.get("says") or key)
     _add_catalogue(verbs, says)
@@ -262,6 +266,7 @@ def request_words() -> Words:
         thing_verbs=frozenset(thing_verbs),
         throw_verbs=frozenset(throw_verbs),
         light_verbs=LIGHT_VERBS,
+        acts_on_source=frozenset(acts_on_source),
         settings=word_set("settings"),
         skills=skills,
         prepositions=prepositions,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cogtree.knowledge.language.request_frame import parse_request
-from cogtree.knowledge.understanding.topics import with_topic
+from cogtree.knowledge.language.step_antecedents import with_topic
 
 
 @pytest.mark.parametrize(
