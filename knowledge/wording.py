@@ -8,7 +8,8 @@ change here changes both.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, Final
 
@@ -137,7 +138,56 @@ DETERMINERS |= POSSESSIVES
 
 LIGHT_VERBS: Final = frozenset({"give"})
 """Verbs that say little of their own when a noun of action follows their object ("give the
-hob a wipe": wipe it; "something to give the soup a stir with": to stir it)."""
+hob a wipe": wipe it; "something to give the soup a stir with": to stir it).
+
+After the object, "a" or "an", at most :data:`MOST_MANNER_WORDS` words that say how ("a
+quick", "a good") and a noun of action (:func:`noun_of_action`: a verb of the grammar, "a
+wipe", or one the dictionary files as an act, "a drench", "a hug") ask for that action, when
+nothing but the clause's end, a conjunction or a preposition follows ("give it a quick polish
+with the cloth"). "give nana a clean towel" stays a thing given: a towel is no act. The
+grammar reads them in requests, the scene's descriptions in a thing told by its use."""
+
+ARTICLES: Final = frozenset(["a", "an"])
+"""The words that open a noun of action after the light verb's object."""
+MOST_MANNER_WORDS: Final = 2
+"""How many words may say how between the article and the noun ("a good hard scrub")."""
+
+
+@dataclass(frozen=True)
+class NounOfAction:
+    """A noun of action found after a light verb's object: its words and the verb it names."""
+
+    size: int  # the words from the article to the noun's end
+    verb: tuple[str, ...]  # the verb of the grammar the noun is ("wipe", "wipe down")
+
+
+def noun_of_action(
+    words: Sequence[str],
+    at: int,
+    verbs: Mapping[tuple[str, ...], object],
+    *,
+    manner: Callable[[str], bool],
+    ends: Callable[[int], bool],
+    acts: Callable[[str], bool],
+) -> NounOfAction | None:
+    """The noun of action that starts at ``at`` in ``words``, else None.
+
+    ``verbs`` are the grammar's verbs (longest match wins), ``manner`` says whether a word
+    may say how (a content word), ``ends`` whether the clause's request ends at an index,
+    ``acts`` whether a word no verb of the grammar is names an act.
+    """
+    if at >= len(words) or words[at] not in ARTICLES:
+        return None
+    for skipped in range(MOST_MANNER_WORDS + 1):
+        start = at + 1 + skipped
+        if start >= len(words) or (skipped and not manner(words[start - 1])):
+            return None
+        for size in range(min(3, len(words) - start), 0, -1):
+            verb = tuple(words[start : start + size])
+            if (verb in verbs or (size == 1 and acts(verb[0]))) and ends(start + size):
+                return NounOfAction(size=start + size - at, verb=verb)
+    return None
+
 
 INNER_OUTER_WORDS: Final = frozenset({"outside", "inside", "underside", "exterior", "interior"})
 """Words for a side of a thing that never name a thing themselves: "wipe the outside" is

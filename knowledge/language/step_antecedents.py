@@ -8,14 +8,13 @@ is about ("grab the bowl and put the pear in it"): the next step's task reaches 
 
 A thing may also be named first, as a clause of its own, and the request point back at it or
 leave it out: "the crisp packets on his desk - bin them", "those soggy teabags on the saucer,
-compost please". :func:`with_topic` gives such a step that thing, when the part of the
-frame's context clause after its last comma or dash is one noun phrase opened by a
-determiner, with no verb of being or having ("the tea's gone cold, bin it" is a remark).
+compost please". :func:`with_topic` gives a first step that names no thing that thing, when
+the part of the frame's context clause after its last comma or dash is one noun phrase opened
+by a determiner, with no verb in it ("the tea's gone cold, bin please" is a remark).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -109,47 +108,59 @@ def _only_picks_up(step: Step) -> bool:
 
 
 def with_topic(frame: RequestFrame) -> RequestFrame:
-    """``frame`` with a step that names no thing of its own given the thing named before it."""
-    lowered = frame.text.lower()
-    for index, step in enumerate(frame.steps):
-        if not step.action or (step.objects and not _points_back(step)):
-            continue
-        at = lowered.find(step.text.lower())
-        parts = [LAST_PART.split(clause)[-1].strip() for clause in frame.context]
-        before = [part for part in parts if part and 0 <= lowered.find(part.lower()) < at]
-        topic = _topic(before[-1]) if before and at >= 0 else None
-        if topic is not None:
-            told = replace(step, objects=(topic,))
-            return replace(frame, steps=(*frame.steps[:index], told, *frame.steps[index + 1 :]))
-    return frame
+    """``frame`` with its first step, when it names no thing, given the thing named before it.
+
+    Only a first step with no object of its own ("compost please"): a step with "it" may
+    point at a remark ("the mug isn't mine, bin it") and a later step at the step before.
+    """
+    if not frame.steps or frame.steps[0].objects or not frame.steps[0].action:
+        return frame
+    step, lowered = frame.steps[0], frame.text.lower()
+    at = lowered.find(step.text.lower())
+    parts = [PART_END.split(clause) for clause in frame.context]
+    before = [said for said in parts if 0 <= _found(lowered, said[-1]) < at]
+    if not before or at < 0:
+        return frame
+    *earlier, last = before[-1]
+    if earlier and _topic(earlier[-1].strip()) is not None:
+        return frame  # "the mug, the plate, bin please": which is not one thing
+    topic = _topic(last.strip())
+    if topic is None:
+        return frame
+    return replace(frame, steps=(replace(step, objects=(topic,)), *frame.steps[1:]))
 
 
-LAST_PART: Final = re.compile(r"[,;:\-\u2013\u2014]")
-"""What ends a part of a clause before a topic ("oh, and while you're up - those teabags")."""
-
-AUXILIARIES: Final = frozenset(["is", "are", "was", "were", "am", "has", "have", "had"])
-"""Verbs that make a clause of a noun phrase ("the milk is off")."""
-
-JOINING: Final = frozenset(["and", "or", "but"])
-"""Words that join two things or clauses: no one noun phrase."""
+def _found(lowered: str, part: str) -> int:
+    """Where ``part`` is said in ``lowered``; -1 when it is empty or not said."""
+    return lowered.find(part.strip().lower()) if part.strip() else -1
 
 
-def _points_back(step: Step) -> bool:
-    """Whether the step's only object is a pronoun for a thing ("bin them", "where are they")."""
-    wanted = step.wanted
-    return len(wanted) == 1 and wanted[0].text.lower() in POINTING | THING_PRONOUNS | {"they"}
+PART_END: Final = re.compile(r"[,;:]|\s[-\u2013\u2014]\s")
+"""What ends a part of a clause before a topic ("oh, and while you're up - those teabags");
+a dash inside a word ("T-shirt") ends none."""
+
+CONTRACTIONS: Final = ("'s", "n't", "'re", "'ll", "'ve", "'d", "'m")
+"""Endings of a verb run into the word before it ("the tea's gone cold"): a clause."""
+
+JOINING: Final = frozenset(["and", "or", "but", "of"])
+"""Words that join two things or clauses, or a thing to what it is of: no one plain noun
+phrase ("the stove smells of gas" is a remark)."""
 
 
 def _topic(said: str) -> ObjectPhrase | None:
-    """``said`` as one noun phrase with a determiner and where it is, or None."""
+    """``said`` as one noun phrase with a determiner and where it is, or None.
+
+    Its words before the place are nouns or adjectives, none only a verb's inflected form
+    ("the glass broke"), none run into a verb ("isn't"), and nothing is "of" anything.
+    """
     words = said.split()
     lowered = [word.lower() for word in words]
     opening = request_words().determiners | POSSESSIVES | POINTING
     if len(words) < 2 or lowered[0] not in opening or JOINING & set(lowered):
         return None
-    if _says_a_state(lowered):
-        return None
     place = next((at for at in range(2, len(words)) if lowered[at] in PLACE_WORDS), len(words))
+    if not all(map(_naming_word, lowered[1:place])):
+        return None
     return ObjectPhrase(
         text=" ".join(words[:place]),
         head=lowered[place - 1],
@@ -159,17 +170,12 @@ def _topic(said: str) -> ObjectPhrase | None:
     )
 
 
-def _says_a_state(words: list[str]) -> bool:
-    """Whether ``words`` are a clause, not a phrase.
-
-    A verb of being or having, or a verb's form after a short "'s" ("the tea's gone cold").
-    """
+def _naming_word(word: str) -> bool:
+    """Whether ``word`` may name or describe a thing: a noun or an adjective."""
     lemmas = shipped_lemmas()
-    if AUXILIARIES & set(words):
-        return True
-    return lemmas is not None and any(
-        before.endswith("'s")
-        and (lemmas.lemma_of(word, "verb") or word) != word
-        and lemmas.lemma_of(word, "noun") is None
-        for before, word in itertools.pairwise(words)
-    )
+    if lemmas is None or word.endswith(CONTRACTIONS):
+        return False
+    noun = lemmas.lemma_of(word, "noun")
+    if lemmas.lemma_of(word, "verb") not in (None, word):
+        return noun is not None  # "spilled", "broke": a verb said of it; "crusts" a noun
+    return bool(noun or lemmas.lemma_of(word, "adj"))

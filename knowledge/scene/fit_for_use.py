@@ -241,15 +241,19 @@ def _any_for_the_use(
 ) -> list[Candidate] | None:
     """Of things found by what they are for, the first, when only their use was asked for.
 
-    A pen and a pencil are both something to write with: they differ in what they are, which
-    the user did not ask about. Not when the hazard rules tell them apart (a type they name,
-    a kind in :data:`WHICH_MATTERS`: something to cut with is no guess between blades). None
-    then: they are compared as any one of a kind.
+    A pen and a pencil are both something to write with: they differ in what type and
+    material they are, which the user did not ask about. Not when anything else tells them
+    apart: a type the hazard rules name, their kinds and flags (a hot spoon beside a cold one;
+    a kind in :data:`WHICH_MATTERS`: something to cut with is no guess between blades), what
+    they hold or whose they are. Of those alike, the one with the fewest :data:`WARNINGS`.
+    None otherwise: they are compared as any one of a kind.
     """
-    told = {(readings[c.id][0] & ruled, readings[c.id][1] & WHICH_MATTERS) for c in candidates}
-    if len(told) != 1 or any(kinds for _, kinds in told):
+    told = {(r[0] & ruled, *r[1:2], *r[3:]) for c in candidates if (r := readings[c.id])}
+    matters = any(readings[c.id][1] & WHICH_MATTERS for c in candidates)
+    safest = _fewest_warnings(candidates, readings)
+    if len(told) != 1 or matters or not safest:
         return None
-    return [_first(candidates, places, "of them")]
+    return [_first(candidates, places, "of them", among=safest)]
 
 
 def _harmless(

@@ -25,6 +25,7 @@ from cogtree.knowledge.scene.referents.description import FILLER_WORDS, Descript
 from cogtree.knowledge.scene.referents.resolution import resolve_referent
 from cogtree.knowledge.scene.scene_index import SceneIndex, short
 from cogtree.knowledge.wording import id_words, with_the
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 SceneRow = dict[str, str | None]
 """One row of evidence, as the query runners return them."""
@@ -76,8 +77,8 @@ LEAVING_VERBS: Mapping[str, str] = {"shut": "shut", "close": "closed", "open": "
 state word (:data:`STATE_WORDS`) it leaves it in."""
 
 QUESTION_VERB = re.compile(
-    r"\s+(?:is|are|was|were|(?:have|has|had|did)\s+\w+\s+(?:left|leave|turned|switched))"
-    r"\s+(?=\S+$)",
+    r"\s+(?:(?:is|are|was|were)(?:\s+left)?"
+    r"|(?:have|has|had|did)\s+\w+\s+(?:left|leave|turned|turn|switched|switch))\s+(?=\S+$)",
     re.IGNORECASE,
 )
 """The question's own verb before the state word, where the thing came first ("which of the
@@ -87,13 +88,26 @@ lamps have I left on": the lamps, on)."""
 def _state_asked(asked: str) -> list[str]:
     """The words of the thing asked about, then the state word, if one ends or opens them.
 
-    "shut the chest freezer" -> "the chest freezer shut"; "the lamps have I left on" -> "the
-    lamps on".
+    "shut the chest freezer properly" -> "the chest freezer shut"; "shut the oven off" -> "the
+    oven off"; "the lamps have I left on" -> "the lamps on".
     """
-    words = QUESTION_VERB.sub(" ", _without_article(asked)).split()
+    words = QUESTION_VERB.sub(" ", f" {_without_article(asked)}").split()
+    while len(words) > 2 and _adverb_only(words[-1].lower()):
+        words = words[:-1]  # "shut the freezer properly": the freezer
     if len(words) > 1 and words[0].lower() in LEAVING_VERBS:
-        return [*words[1:], LEAVING_VERBS[words[0].lower()]]
+        state = [] if words[-1].lower() in STATE_WORDS else [LEAVING_VERBS[words[0].lower()]]
+        return [*words[1:], *state]  # "shut the oven off": off
     return words
+
+
+def _adverb_only(word: str) -> bool:
+    """Whether ``word`` is only an adverb ("properly"), no word a thing could be named by."""
+    lemmas = shipped_lemmas()
+    return (
+        lemmas is not None
+        and lemmas.lemma_of(word, "adv") == word
+        and not any(lemmas.lemma_of(word, part) for part in ("noun", "verb", "adj"))
+    )
 
 
 def state_of(index: SceneIndex, asked: str, place: str = "") -> SceneRow:

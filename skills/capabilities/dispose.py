@@ -10,6 +10,7 @@ says so first.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Final
 
@@ -54,13 +55,18 @@ def _decision(found: Thing) -> BinDecision:
     """The bin for ``found`` by what it is made of (:func:`made_of`) and whether it is empty.
 
     A thing its material names several materials of ("foil-lined plastic", none broader
-    than another) is a composite no home bin takes apart: the cautious bin, saying why.
+    than another), or joins one to another ("plastic and lithium": one unknown), is a
+    composite no home bin takes apart: the cautious bin, saying why.
     """
     said = shipped_materials().parts(found.material)
-    composite = len([part for part in said if not any(part < other for other in said)]) > 1
-    materials = frozenset() if composite else made_of(found)
+    several = len([part for part in said if not any(part < other for other in said)]) > 1
+    joined = bool(JOINED.search(found.material or ""))
+    materials = frozenset() if several or joined else made_of(found)
     return disposal_table().decide(found.id, materials, found.is_empty, found.material)
 
+
+JOINED: Final = re.compile(r"\b(?:and|with|plus)\b|&", re.IGNORECASE)
+"""Words that join one material to another in a thing's material ("glass with a metal lid")."""
 
 ORGANIC: Final = "organic"
 """The material of food and plants: what such a thing is, whatever it is called."""
@@ -69,16 +75,15 @@ ORGANIC: Final = "organic"
 def made_of(found: Thing) -> frozenset[str]:
     """The materials a thing is made of, with broader ones, by its most direct description.
 
-    Its material as the belief words it ("PET plastic": pet, plastic), else what its label
-    names ("tin foil tray"), else its type's usual material in the taxonomy when that is
-    organic (a banana, a plant); a made thing's usual material is a guess (a lid may be metal
-    or plastic), never read. Empty when none says.
+    Its material as the belief words it ("PET plastic": plastic), else its type's usual
+    material in the taxonomy when that is organic (a banana, a plant). A label's material
+    words may be its wrapping's ("plastic-wrapped sandwich"), and a made thing's usual
+    material a guess (a lid may be metal or plastic): neither is read. Empty when none says.
     """
     materials = shipped_materials()
+    if read := materials.read(found.material):
+        return read
     typical = household_taxonomy().properties(found.type).material if found.type else None
-    for said in (found.material, found.label):
-        if read := materials.read(said):
-            return read
     usual = materials.read(typical)
     return usual if ORGANIC in usual else frozenset()
 

@@ -190,10 +190,11 @@ def test_a_thing_nothing_matches_never_falls_back_to_its_place(
     workers,
 ) -> None:
     """ "the soggy crusts in the red mug": no crusts are known, and the mug is no answer."""
-    said = "the soggy crusts in the red mug"
-    intent = IntentFrame(domain="household", task="Dispose", slots={"object": said})
-    run(blackboard, make_llm, registry, intent, handles={"scene_graph": scene, "workers": workers})
-    assert resolved(blackboard)["object"].ids == []
+    for said in ("the soggy crusts in the red mug", "the soggy crusts under the red mug"):
+        intent = IntentFrame(domain="household", task="Dispose", slots={"object": said})
+        handles = {"scene_graph": scene, "workers": workers}
+        run(blackboard, make_llm, registry, intent, handles=handles)
+        assert resolved(blackboard)["object"].ids == []
 
 
 def test_ambiguous_referent_lists_every_candidate(

@@ -6,10 +6,12 @@ import pytest
 
 from cogtree.knowledge.language.grammar.words import says_no
 from cogtree.knowledge.language.request_frame import parse_request
+from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.answer_kinds import (
     AnswerKind,
     answer_kind,
     answer_text,
+    asks_another_task,
     expected_kind,
     fits,
     particle_answered,
@@ -284,3 +286,32 @@ def test_a_bare_particle_the_question_offered_answers_with_its_request(
     assert particle_answered(pending, answer) == completed
     assert particle_answered(pending.model_copy(update={"ways": {}}), answer) == answer
     assert particle_answered(None, answer) == answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "picked"),
+    [
+        ("No, the tv one - the black one, by the sofa.", "tv remote"),  # where it is says no kind
+        ("nope, the air con one", "air con remote"),
+        ("no, not the tv one", None),
+        ("No.", None),
+    ],
+)
+def test_a_no_then_an_option_picks_that_option(answer: str, picked: str | None) -> None:
+    pending = _offered("air con remote", "tv remote")
+    assert picked_option(answer, pending) == (("object", picked) if picked else None)
+
+
+@pytest.mark.parametrize(
+    ("said", "another"),
+    [
+        ("Ugh, it'll pour later, so the navy one. Honestly, call this summer.", False),
+        ("throw the tv remote in the bin", True),  # a request of its own, said first
+    ],
+)
+def test_only_a_request_said_first_is_another_task(said: str, another: bool) -> None:
+    """Checked to fail before: the step's text ("Honestly , call") was not found as said,
+    and a step not found was taken to open the utterance."""
+    pack = DomainRegistry.discover(only=["household"]).get("household")
+    frame = parse_request(said)
+    assert asks_another_task(frame, pack, _offered("air con remote", "tv remote")) is another

@@ -236,6 +236,11 @@ def test_things_found_by_their_use_serve_alike_unless_a_hazard_rule_tells_them_a
     used = [c.model_copy(update={"by_use": True}) for c in candidates]
     (kept,) = any_one_will_do(used, {}, readings, RULED)
     assert kept.label == "biro" and "any one of them would do" in kept.reasons[-1]
+    spoons = [Candidate(id=n, label=n, kind="object", type="Spoon", reasons=[], by_use=True)
+              for n in ("teaspoon", "wooden spoon")]  # fmt: skip
+    flags = {"teaspoon": frozenset({"hot"}), "wooden spoon": frozenset()}
+    hot = {n: what_it_is(Descriptions(id=n, type="Spoon", flags=f)) for n, f in flags.items()}
+    assert len(any_one_will_do(spoons, {}, hot, RULED)) == 2  # a hot one is no spoon like another
     blades, sharp = read([("bread knife", "BreadKnife"), ("scissors", "Scissors")])
     cutting = [c.model_copy(update={"by_use": True}) for c in blades]
     assert len(any_one_will_do(cutting, {}, sharp, RULED)) == 2  # blades: which one matters

@@ -292,3 +292,13 @@ def test_this_requests_context_comes_before_what_earlier_turns_talked_about(
     filled = with_referent(found, step, household, context=frame, earlier=earlier)
     assert (filled.slots["source"], filled.slots["target"]) == ("teapot", "sink")
     assert filled.said_before == ("the teapot is by the sink",) and filled.complete
+
+
+def test_only_what_a_thing_comes_off_is_what_is_wiped(household: DomainPack) -> None:
+    """Checked to fail before: the drawer and the cupboard were wiped."""
+    for said, thing in [
+        ("wipe the table with a cloth from the drawer", "the table"),
+        ("wipe the mug from the cupboard", "the mug"),  # the mug, said with where it is
+    ]:
+        found = task_for(household, said)
+        assert found is not None and str(found.slots.get("surface")).startswith(thing)

@@ -62,6 +62,7 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
     SlotValue,
 )
+from cogtree.knowledge.wording import PLACE_WORDS, POSSESSIVES
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -478,8 +479,11 @@ def _items(value: SlotValue) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
+DETERMINERS: Final = frozenset(["the", "a", "an", "that", "this"]) | POSSESSIVES
+"""Words that may open a label said whole ("the window by the bed")."""
+
 WHERE_IT_IS: Final = re.compile(
-    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS))})\s", re.IGNORECASE
+    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS | PLACE_WORDS))})\s", re.IGNORECASE
 )
 """Where a description's words that say where its thing is start ("... on the saucer")."""
 
@@ -491,24 +495,30 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     said as an owner ("Jordan's") names whose the thing is, not the thing.
 
     The fallback when referent resolution finds nothing: it matches descriptions of things
-    (type, colour, owner), not the names of people or of single pieces of furniture. A name
-    that starts after the words that say where the thing is, or where it comes from, never
-    counts: "the teabags on the saucer" names no saucer, "the juice out of the glass" no
-    glass ("the window by the bed", a window's own label, still does).
+    (type, colour, owner), not the names of people or of single pieces of furniture. Only the
+    words before those that say where the thing is, or where it comes from, are read: "the
+    teabags on the saucer" names no saucer, "the juice out of the glass" no glass. When they
+    name nothing, a label said whole, place words and all, still counts ("window by the bed").
     """
     if lexicon is None:
         return []
     named: list[str] = []
     where = WHERE_IT_IS.search(item)
-    for mention in lexicon.find(item):
-        if where is not None and mention.start >= where.start():
-            continue  # "the teabags on the saucer": where they are, not what they are
+    thing = item[: where.start()] if where is not None else item  # "the teabags on the saucer"
+    whole = [m for m in lexicon.find(item) if _said_whole(item, m.start, m.end)]
+    for mention in lexicon.find(thing) or whole:  # else a label with its place words in it
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
         for node in lexicon.claimants(mention.text) or [mention.id]:
             if not node.startswith(TYPE_PREFIX) and node not in named:
                 named.append(node)
     return named
+
+
+def _said_whole(item: str, start: int, end: int) -> bool:
+    """Whether ``item`` is only the words from ``start`` to ``end`` and a determiner before."""
+    before = item[:start].lower().split()
+    return not item[end:].strip() and set(before) <= DETERMINERS and len(before) < 2
 
 
 def _from_lexicon(

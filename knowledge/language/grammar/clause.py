@@ -14,9 +14,8 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from cogtree.knowledge.language.grammar.light_verbs import NounOfAction, noun_of_action
 from cogtree.knowledge.language.grammar.words import PARTICLES, PHRASE_WORDS, Words
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, verb_bases
+from cogtree.knowledge.wording import INNER_OUTER_WORDS, NounOfAction, noun_of_action, verb_bases
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 

@@ -24,11 +24,10 @@ from cogtree.knowledge.language.grammar.clause import (
     bare_word,
     longest,
 )
-from cogtree.knowledge.language.grammar.light_verbs import ARTICLES
 from cogtree.knowledge.language.grammar.object_phrase import SPEAKER, ObjectPhrase
 from cogtree.knowledge.language.grammar.statements import where_it_is
 from cogtree.knowledge.language.grammar.words import PARTICLES, Words
-from cogtree.knowledge.wording import INNER_OUTER_WORDS, POINTING, REGION_WORDS, head_word
+from cogtree.knowledge.wording import ARTICLES, INNER_OUTER_WORDS, POINTING, REGION_WORDS, head_word
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 BARE_RELATIVES: Final = frozenset(["that", "which", "who"])

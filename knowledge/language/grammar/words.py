@@ -18,11 +18,9 @@ from typing import Any, Final
 
 import yaml
 
-from cogtree.knowledge.language.tfidf import english_stop_words
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
 from cogtree.knowledge.scene.taxonomy import VESSELS, household_taxonomy
 from cogtree.knowledge.wording import LIGHT_VERBS
-from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.yaml_files import LOADER
 
 WORDS_FILE: Final = Path(__file__).parents[1] / "request_words.yaml"
@@ -41,31 +39,6 @@ class WordsError(ValueError):
     """The grammar's word file is broken; the message names the entry and the fix."""
 
 
-class Openers(frozenset[tuple[str, ...]]):
-    """Words a request may open with that carry no action: those listed, and any adverb.
-
-    An adverb of one or two words that is no verb, no noun and (alone) no stop word holds
-    none ("could you at least bin them", "honestly, just bin them"): a request's verb is
-    never one ("pop", "back"), nor is a question's word ("where", "how").
-    """
-
-    def __contains__(self, words: object) -> bool:
-        return super().__contains__(words) or (isinstance(words, tuple) and _adverb_only(words))
-
-
-def _adverb_only(words: tuple[str, ...]) -> bool:
-    lemmas, said = shipped_lemmas(), "_".join(words)
-    if (
-        lemmas is None
-        or len(words) not in (1, 2)
-        or (len(words) == 1 and said in english_stop_words())
-    ):
-        return False
-    return lemmas.lemma_of(said, "adv") == said and not any(
-        lemmas.lemma_of(said, part) for part in ("verb", "noun")
-    )
-
-
 @dataclass(frozen=True)
 class Words:
     """The word lists, as phrase tables (tuples of words -> value)."""
@@ -80,7 +53,7 @@ class Words:
     acts_on_source: frozenset[str]  # actions done to what a thing comes off ("wipe X off Y")
     settings: frozenset[str]  # "switch it on low": a setting after the particle, no place
     skills: Mapping[str, frozenset[str]]
-    openers: Openers
+    openers: frozenset[tuple[str, ...]]
     wants: frozenset[tuple[str, ...]]
     determiners: frozenset[str]
     quantities: frozenset[str]
@@ -272,7 +245,7 @@ def request_words() -> Words:
         prepositions=prepositions,
         particles={verb: frozenset(found) for verb, found in particles.items()},
         split_verbs={verb: tuple(tails) for verb, tails in split_verbs.items()},
-        openers=Openers(phrase_set("openers")),
+        openers=phrase_set("openers"),
         wants=phrase_set("wants"),
         negations=phrase_set("negations"),
         conjunctions=phrase_set("conjunctions"),

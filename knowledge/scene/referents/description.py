@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from cogtree.knowledge.scene.needs import in_need
-from cogtree.knowledge.wording import LIGHT_VERBS, singular_forms, verb_bases, whole_named
+from cogtree.knowledge.wording import (
+    LIGHT_VERBS,
+    noun_of_action,
+    singular_forms,
+    verb_bases,
+    whole_named,
+)
 from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 from cogtree.knowledge.wordnet.nouns import shipped_nouns
 
@@ -41,9 +47,9 @@ FLAVOUR_WORDS = frozenset(["flavored", "flavoured", "flavor", "flavour", "scente
 soda that is typically lime); they need no match themselves ("a flavoured drink" is a drink)."""
 
 POSSESSIVE_WORDS = frozenset(["my", "mine"])
+"""Words that ask for something the speaker owns."""
 OTHERS_POSSESSIVE_WORDS = frozenset(["his", "her", "their"])
 """Possessives of someone other than the speaker ("his slippers": not the speaker's own)."""
-"""Words that ask for something the speaker owns."""
 
 PLACE_PREPOSITIONS = frozenset(["in", "on", "inside", "at", "from", "off", "by", "out"])
 """Words that start the place part of a description."""
@@ -110,8 +116,11 @@ class Phrase:
 
     @property
     def someone_elses(self) -> bool:
-        """Whether a possessive says the thing is someone else's ("his", "her", "their")."""
-        return not OTHERS_POSSESSIVE_WORDS.isdisjoint(self.words)
+        """Whether a possessive opens the thing: someone else's ("his", "her", "their" mug).
+
+        Not one further on ("a mug for her", "the mug by his bottle").
+        """
+        return bool(self.words) and self.words[0] in OTHERS_POSSESSIVE_WORDS
 
     def terms(self) -> list[Term]:
         """Every run of words to look up (with singular forms), in order of first position.
@@ -178,8 +187,7 @@ def _for_purpose(words: list[str]) -> list[str]:
     """A thing told by its use (``usedFor``): the verb after "to" or "I can", with its particle.
 
     "something to cut paper with": cut; "... the rain off": keep off; "to do it up": do up;
-    "to keep me warm": the quality, warm (:data:`KEEPING`); "to give the soup a stir with":
-    stir, with (a light verb's noun of action).
+    "to give the soup a stir with": stir, with (a light verb's noun of action).
     Where it is taken from, after the verb or its particle, stays the description's place
     ("something to drink from the fridge", "something to sit on from the garden").
     """
@@ -190,8 +198,6 @@ def _for_purpose(words: list[str]) -> list[str]:
         told = PRONOUN_NOUNS & {*words[:index]}  # "something warm to put on": warm, and put on
         if not (at and told and verb) or verb[0] in ("use", "be"):
             continue
-        if verb[0] in KEEPING and (quality := _quality(after)):  # "to keep me warm": warm
-            return [*words[:index], quality]
         if verb[0] in LIGHT_VERBS and (act := _noun_of_action(after)):  # "give it a stir"
             verb, after = [act], ["with"] if "with" in after else []
         if _places(after):  # "to drink (out of) the fridge": where from, not how it is used
@@ -205,40 +211,35 @@ def _for_purpose(words: list[str]) -> list[str]:
     return words
 
 
-KEEPING: Final = frozenset(["keep"])
-"""Verbs of a use that hold their object in a state an adjective says ("to keep me warm"):
-the thing is told by that quality ("something warm")."""
-
-
 ACTS: Final = "noun.act"
 """The dictionary's file of nouns that name acts ("a stir", "a wipe")."""
-MOST_MANNER_WORDS: Final = 2
-"""How many words may say how between the article and a noun of action ("a good hard stir")."""
 
 
 def _noun_of_action(tail: list[str]) -> str:
     """The verb a light verb's noun of action names at the use's end ("the soup a stir"), or "".
 
-    After the light verb's object: "a" or "an", at most :data:`MOST_MANNER_WORDS` words, and a
-    noun that is a verb and names an act in one of its senses, then "with" or nothing.
+    After the light verb's object (:func:`~knowledge.wording.noun_of_action`): a noun that is
+    a verb and names an act in one of its senses, then "with" or nothing.
     """
     lemmas, nouns = shipped_lemmas(), shipped_nouns()
-    end = tail.index("with") if "with" in tail else len(tail)
-    if lemmas is None or nouns is None or end < 2:
+    if lemmas is None or nouns is None:
         return ""
-    noun, opening = tail[end - 1], [at for at in range(end - 1) if tail[at] in ("a", "an")]
-    if not opening or end - 2 - opening[-1] > MOST_MANNER_WORDS or opening[-1] == 0:
-        return ""
-    return noun if lemmas.lemma_of(noun, "verb") == noun and ACTS in nouns.files(noun) else ""
 
+    def acts(word: str) -> bool:
+        return lemmas.lemma_of(word, "verb") == word and ACTS in nouns.files(word)
 
-def _quality(tail: list[str]) -> str:
-    """The adjective after a keeping verb's object ("me warm": warm), else ""."""
-    lemmas = shipped_lemmas()
-    if lemmas is None:
-        return ""
-    adjectives = (w for w in tail[1:] if w not in USE_PARTICLES and lemmas.lemma_of(w, "adj") == w)
-    return next(adjectives, "")
+    for start in range(1, len(tail)):
+        found = noun_of_action(
+            tail,
+            start,
+            {},
+            manner=str.isalpha,
+            ends=lambda end: end == len(tail) or tail[end] == "with",
+            acts=acts,
+        )
+        if found is not None:
+            return found.verb[0]
+    return ""
 
 
 def _places(tail: list[str]) -> bool:

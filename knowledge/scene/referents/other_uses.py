@@ -13,8 +13,6 @@ bread": cut. Only
 - the verbs after "used to" / "used for", "for" + a verb in -ing, "to", "can be" + a
   participle, and a verb joined to one of those by "or" / "and"; "for food or drink" names
   no use, nor do the verbs that say nothing of one (be, have, make, use, hold, keep, ...);
-  the noun right after the last of them when it is a verb too ("used to sprinkle water over
-  plants": water, what a watering can is for);
 - no type whose things the hazard rules tell apart one by one (:data:`WHICH_MATTERS`:
   medicines, chemicals, blades, heat sources, appliances): a definition is a guess, and
   there a guess harms.
@@ -92,21 +90,10 @@ def defined_uses(label: str) -> frozenset[str]:
         return frozenset()
     definition = sense.gloss.split('"', 1)[0].lower()
     found: set[str] = set()
-    for use in _USE.finditer(definition):
-        first, doing, joined = use.groups()
+    for first, doing, joined in _USE.findall(definition):
         for word in (first or doing, *_JOINED.findall(joined)):
             verb = lemmas.lemma_of(word, "verb")
             if verb is None or verb in NO_USE_VERBS or word in ("a", "an", "the", "one"):
                 break  # "for food or drink": no use, nor what is joined to it
             found.add(verb)
-        else:
-            found |= _named_verb(definition[use.end() :].split()[:1])
     return frozenset(found)
-
-
-def _named_verb(after: list[str]) -> set[str]:
-    """The noun a use acts on when it is a verb of its own ("sprinkle water": to water)."""
-    lemmas = shipped_lemmas()
-    if lemmas is None or not after or lemmas.lemma_of(after[0], "noun") != after[0]:
-        return set()
-    return {after[0]} if lemmas.lemma_of(after[0], "verb") == after[0] else set()

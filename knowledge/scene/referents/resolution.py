@@ -511,9 +511,9 @@ def _kind(node: Node) -> ThingKind:
 
 
 HOLDING: Final = frozenset(["holds", "told holds"])
+"""The ways a word matches a thing by what it holds."""
 USES: Final = frozenset(["use", DEFINED])
 """How a thing matches what it is for: its type's listed use, or its definition's."""
-"""The ways a word matches a thing by what it holds."""
 
 REASONS: Final = {
     "attribute": "{q}: {d} {t}", "flag": "{q}: {d} is true", "holds": "{q}: it holds {d}",
