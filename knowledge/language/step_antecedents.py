@@ -142,6 +142,12 @@ a dash inside a word ("T-shirt") ends none."""
 CONTRACTIONS: Final = ("'s", "n't", "'re", "'ll", "'ve", "'d", "'m")
 """Endings of a verb run into the word before it ("the tea's gone cold"): a clause."""
 
+AUXILIARIES: Final = frozenset(
+    ["is", "are", "was", "were", "am", "be", "been", "has", "have", "had", "do", "does", "did",
+     "can", "could", "will", "would", "shall", "should", "may", "might", "must"]
+)  # fmt: skip
+"""Verbs of being and having and the modals: a clause, however its other words read."""
+
 JOINING: Final = frozenset(["and", "or", "but", "of"])
 """Words that join two things or clauses, or a thing to what it is of: no one plain noun
 phrase ("the stove smells of gas" is a remark)."""
@@ -150,16 +156,18 @@ phrase ("the stove smells of gas" is a remark)."""
 def _topic(said: str) -> ObjectPhrase | None:
     """``said`` as one noun phrase with a determiner and where it is, or None.
 
-    Its words before the place are nouns or adjectives, none only a verb's inflected form
-    ("the glass broke"), none run into a verb ("isn't"), and nothing is "of" anything.
+    Every word but its determiners and place words is a noun or an adjective, none a verb of
+    being, having or a modal ("the pills are nana's"), none only a verb's inflected form ("the
+    glass broke"), none run into a verb ("isn't"); nothing is "of" anything.
     """
     words = said.split()
     lowered = [word.lower() for word in words]
     opening = request_words().determiners | POSSESSIVES | POINTING
-    if len(words) < 2 or lowered[0] not in opening or JOINING & set(lowered):
+    if len(words) < 2 or lowered[0] not in opening or (JOINING | AUXILIARIES) & set(lowered):
         return None
     place = next((at for at in range(2, len(words)) if lowered[at] in PLACE_WORDS), len(words))
-    if not all(map(_naming_word, lowered[1:place])):
+    told = [word for word in lowered[1:] if word not in opening | PLACE_WORDS]
+    if not all(map(_naming_word, told)):
         return None
     return ObjectPhrase(
         text=" ".join(words[:place]),

@@ -248,7 +248,7 @@ def _any_for_the_use(
     they hold or whose they are. Of those alike, the one with the fewest :data:`WARNINGS`.
     None otherwise: they are compared as any one of a kind.
     """
-    told = {(r[0] & ruled, *r[1:2], *r[3:]) for c in candidates if (r := readings[c.id])}
+    told = {(r[0] & ruled, r[1] - WARNINGS, *r[3:]) for c in candidates if (r := readings[c.id])}
     matters = any(readings[c.id][1] & WHICH_MATTERS for c in candidates)
     safest = _fewest_warnings(candidates, readings)
     if len(told) != 1 or matters or not safest:

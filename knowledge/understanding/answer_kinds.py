@@ -57,7 +57,7 @@ from cogtree.knowledge.packs.slot_roles import DESTINATION_SLOTS, RECIPIENT_SLOT
 from cogtree.knowledge.scene.taxonomy import household_taxonomy
 from cogtree.knowledge.understanding.frame_tasks import step_task
 from cogtree.knowledge.understanding.turn_state import SPEAKER_SLOT, PendingTask, SlotValue
-from cogtree.knowledge.wording import PLACE_WORDS, singular
+from cogtree.knowledge.wording import singular
 
 AnswerKind = Literal["yes_no", "place", "person", "thing", "amount", "request"]
 """What an answer gives: a yes or a no, a place, a person, a thing, a number, or a request."""
@@ -171,7 +171,6 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     of the only slot asked. An ordinal after "the" picks the option at that place in the
     question's list ("the second one", "the last one": :func:`_placed_option`).
     """
-    answer = _after_a_bare_no(answer)  # "No, the phone one": the phone one
     words, covered = indifferent_words(answer)
     rest = [word for at, word in enumerate(words) if at not in covered]  # "I don't mind": no no
     if says_no(" ".join(rest)):
@@ -181,21 +180,6 @@ def picked_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
         slot, labels = next(iter(pending.options.items()))
         return (slot, labels[0]) if labels else None
     return picked
-
-
-def _after_a_bare_no(answer: str) -> str:
-    """What follows a bare no that opens ``answer`` ("No, the phone one"), else ``answer``.
-
-    The no turns down what the robot had in mind; what follows picks when it is a noun phrase
-    and says no to nothing ("no, not the phone one" picks none; "no, the telly's for him" is
-    a remark, not a pick).
-    """
-    first, mark, rest = answer.partition(",")
-    if not (mark and is_bare_answer(first) and says_no(first)):
-        return answer
-    phrase = re.split(r"[,.;:!?\-\u2013\u2014]", rest.strip())[0]
-    remark = _verb_said(phrase) or any(word.endswith("'s") for word in _words(phrase))
-    return answer if remark or not phrase.strip() else rest
 
 
 def correction(first: str, answer: str) -> str | None:
@@ -228,22 +212,12 @@ def _named_option(answer: str, pending: PendingTask) -> tuple[str, str] | None:
     for slot, labels in pending.options.items():
         senses = [_senses(label) for label in labels]
         shared = frozenset.intersection(*senses) if senses else frozenset()
-        if _types(_without_places(answer)) - frozenset().union(*senses):
-            continue  # "the red wine" picks no "red mug"; "by the bed" says where, not what
+        if _types(answer) - frozenset().union(*senses):
+            continue
         picked = [label for label, own in zip(labels, senses, strict=True) if said & (own - shared)]
         if len(set(picked)) == 1:
             return slot, picked[0]
     return None
-
-
-def _without_places(answer: str) -> str:
-    """``answer`` without the words that say where a thing is ("the phone one, by the bed")."""
-    kept = []
-    for clause in re.split(r"[,.;:!?\-\u2013\u2014]", answer):
-        words = clause.split()
-        place = next((at for at, word in enumerate(words) if word.lower() in PLACE_WORDS), None)
-        kept.append(" ".join(words[:place]))
-    return ", ".join(kept)
 
 
 def proposal_taken(answer: str, pending: PendingTask) -> dict[str, str]:

@@ -162,7 +162,7 @@ def back_to_a_place(step: Step) -> Step:
 def source_as_object(step: Step) -> Step:
     """An ``acts_on_source`` step acts on what a thing is said to come off ("X off the door")."""
     source, acts = step.source, step.action in request_words().acts_on_source
-    if acts and source is not None and source.preposition in ("off", "off of") and not step.tool:
+    if acts and source is not None and source.preposition in ("off", "off of"):
         return replace(step, objects=(source,), source=None)
     return step
 

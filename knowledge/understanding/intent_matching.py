@@ -324,8 +324,6 @@ def continuation(
     answers = given not in ("yes_no", "request")
     corrected = correction(said, utterance) if answers else None  # "Dad. Stan, I mean"
     picked = picked_option(corrected or said, pending) if answers else None
-    if picked is None and given == "request":  # "it'll chuck it down, so the raincoat"
-        picked = picked_option(utterance, pending)
     if corrected is not None and picked is None:
         return None  # "Tom. No wait, Stan": no one option picked, nor the first clause's
     if picked is not None and picked[0] in missing:

@@ -289,20 +289,6 @@ def test_a_bare_particle_the_question_offered_answers_with_its_request(
 
 
 @pytest.mark.parametrize(
-    ("answer", "picked"),
-    [
-        ("No, the tv one - the black one, by the sofa.", "tv remote"),  # where it is says no kind
-        ("nope, the air con one", "air con remote"),
-        ("no, not the tv one", None),
-        ("No.", None),
-    ],
-)
-def test_a_no_then_an_option_picks_that_option(answer: str, picked: str | None) -> None:
-    pending = _offered("air con remote", "tv remote")
-    assert picked_option(answer, pending) == (("object", picked) if picked else None)
-
-
-@pytest.mark.parametrize(
     ("said", "another"),
     [
         ("Ugh, it'll pour later, so the navy one. Honestly, call this summer.", False),

@@ -172,6 +172,8 @@ def test_putting_without_a_place_asks_where_and_never_brings(household: DomainPa
         ("tip some cream into the jug", "Pour", {"source": "some cream", "target": "the jug"}),
         ("give nana the teapot", "Bring", {"object": "the teapot", "destination": "nana"}),
         ("wipe the sticky jam off the counter", "Wipe", {"surface": "the counter"}),
+        ("wipe the crumbs off the table with the sponge", "Wipe", {"surface": "the table",
+                                                                  "tool": "the sponge"}),
     ],
 )  # fmt: skip
 def test_kitchen_phrasings_fill_their_task(

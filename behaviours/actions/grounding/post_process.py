@@ -483,7 +483,8 @@ DETERMINERS: Final = frozenset(["the", "a", "an", "that", "this"]) | POSSESSIVES
 """Words that may open a label said whole ("the window by the bed")."""
 
 WHERE_IT_IS: Final = re.compile(
-    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS | PLACE_WORDS))})\s", re.IGNORECASE
+    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS | PLACE_WORDS - {'next'}))}|next\s+to)\s",
+    re.IGNORECASE,
 )
 """Where a description's words that say where its thing is start ("... on the saucer")."""
 

@@ -102,7 +102,7 @@ def test_a_material_said_in_free_text_chooses_the_bin(kitchen: Belief) -> None:
     assert skills[-1] == "DISPOSE(can, recycling, right)"
 
 
-@pytest.mark.parametrize("material", ["foil-lined plastic", "plastic and lithium"])
+@pytest.mark.parametrize("material", ["foil-lined plastic", "plastic and unobtainium"])
 def test_a_thing_of_several_materials_goes_to_the_cautious_bin_saying_why(
     kitchen: Belief, material: str
 ) -> None:
