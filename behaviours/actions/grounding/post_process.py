@@ -62,7 +62,7 @@ from cogtree.knowledge.understanding.turn_state import (
     SlotResolution,
     SlotValue,
 )
-from cogtree.knowledge.wording import PLACE_WORDS, POSSESSIVES
+from cogtree.knowledge.wording import DETERMINERS, PLACE_WORDS, join_at
 from cogtree.knowledge.worker_pool import WorkerPool
 
 log = logging.getLogger(__name__)
@@ -479,14 +479,8 @@ def _items(value: SlotValue) -> list[str]:
     return [str(value)] if str(value).strip() else []
 
 
-DETERMINERS: Final = frozenset(["the", "a", "an", "that", "this"]) | POSSESSIVES
-"""Words that may open a label said whole ("the window by the bed")."""
-
-WHERE_IT_IS: Final = re.compile(
-    rf"(?<=\S)\s+(?:{'|'.join(sorted(PLACE_PREPOSITIONS | PLACE_WORDS - {'next'}))}|next\s+to)\s",
-    re.IGNORECASE,
-)
-"""Where a description's words that say where its thing is start ("... on the saucer")."""
+WHERE_WORDS: Final = PLACE_PREPOSITIONS | PLACE_WORDS
+"""Words that open where a thing is or comes from after its name ("... on the saucer")."""
 
 
 def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
@@ -504,10 +498,13 @@ def _named_nodes(item: str, lexicon: Lexicon | None) -> list[str]:
     if lexicon is None:
         return []
     named: list[str] = []
-    where = WHERE_IT_IS.search(item)
-    thing = item[: where.start()] if where is not None else item  # "the teabags on the saucer"
-    whole = [m for m in lexicon.find(item) if _said_whole(item, m.start, m.end)]
-    for mention in lexicon.find(thing) or whole:  # else a label with its place words in it
+    spans = [word.span() for word in re.finditer(r"\S+", item)]
+    cut = join_at([item[start:end].lower() for start, end in spans], WHERE_WORDS)
+    thing = item[: spans[cut][0]] if cut is not None else item  # "the teabags on the saucer"
+    mentions = lexicon.find(thing) or [  # else a label said whole, its place words in it
+        m for m in lexicon.find(item) if _said_whole(item, m.start, m.end)
+    ]
+    for mention in mentions:
         if item[mention.end : mention.end + 2].replace("\u2019", "'") == "'s":
             continue  # "not Jordan's": the owner of the thing meant, not the thing
         for node in lexicon.claimants(mention.text) or [mention.id]:
