@@ -309,8 +309,8 @@ TALKED_ABOUT = KeySpec(
     "/session/talked_about",
     TalkedAbout,
     "RecognizeIntent",
-    'the words that named things and people in the last requests and the last task, for "it" '
-    'and "her" and a thing said alone in the next one',
+    "the words that named things and people in the last requests, the last task and request, "
+    'for "it" and "her", a thing said alone and a follow-up ("the pepper too") in the next one',
     lifetime="session",
 )
 READINGS = KeySpec(

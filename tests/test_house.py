@@ -30,10 +30,10 @@ NODE_CLASS_LINES = 300
 FOLDER_MODULES = 15
 
 MODULES_SHRINKING = {
-    "behaviours/gates/intent.py": 663,
+    "behaviours/gates/intent.py": 652,
     "behaviours/gates/task_readiness.py": 808,
     "behaviours/keys.py": 655,
-    "knowledge/language/request_frame.py": 740,
+    "knowledge/language/request_frame.py": 739,
     "knowledge/llm/llama_cpp_backend.py": 609,
     "knowledge/memory/experience.py": 717,
     "knowledge/scene/scene_graph.py": 641,
@@ -47,7 +47,7 @@ entry follows its module down (a module that shrank gets its new size here)."""
 NODE_CLASSES_SHRINKING = {
     "behaviours/actions/grounding/query_generation.py::GenerateQuery": 386,
     "behaviours/actions/planning/plan_task.py::PlanTask": 399,
-    "behaviours/gates/intent.py::RecognizeIntent": 465,
+    "behaviours/gates/intent.py::RecognizeIntent": 464,
     "behaviours/gates/task_readiness.py::TaskReadinessGate": 641,
     "behaviours/llm_behaviour.py::LLMBehaviour": 346,
 }

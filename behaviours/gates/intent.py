@@ -27,9 +27,10 @@ from pydantic import BaseModel, ConfigDict, Field, create_model
 from cogtree.behaviours import keys
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import pack_lexicons, require_handle
+from cogtree.knowledge.language.grammar.words import request_words
 from cogtree.knowledge.language.missing_steps import doable_part
 from cogtree.knowledge.language.pronouns import TalkedAbout
-from cogtree.knowledge.language.request_frame import RequestFrame, action_tasks
+from cogtree.knowledge.language.request_frame import RequestFrame
 from cogtree.knowledge.llm.types import Message
 from cogtree.knowledge.packs.domain_pack import DomainPack
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
@@ -54,7 +55,7 @@ from cogtree.knowledge.understanding.intent_matching import (
 )
 from cogtree.knowledge.understanding.lexicon import Lexicon
 from cogtree.knowledge.understanding.lexicon_book import scene_names
-from cogtree.knowledge.understanding.scope_matching import MAX_CHARS
+from cogtree.knowledge.understanding.scope_matching import MAX_CHARS, cut_for_prompt, fast_path_text
 from cogtree.knowledge.understanding.slot_filling import fill_slots, grounded_in, talked_about
 from cogtree.knowledge.understanding.turn_state import (
     OUT_OF_SCOPE,
@@ -81,28 +82,17 @@ yet), so the fast path hands such a request to the planner."""
 REMEMBERED = 4
 """How many utterances, things and people of earlier requests "it" and "her" may refer to."""
 
-MAX_PROMPT_CHARS = 600
-"""Utterances longer than this are cut for the model (the rationale says so)."""
+
+def _for_the_planner(task: str | None, crowded: str | None, chained: re.Match[str] | None) -> str:
+    """Why a request goes to the planner, not ``task``: a slot named many times, or a chain."""
+    if crowded is not None or chained is None:
+        return f"{task} holds one {crowded}, the request names several: the planner"
+    return f"the request chains actions ({chained.group(0).strip(', ')!r}): the planner"
 
 
-def fast_path_text(utterance: str, notes: list[str]) -> str:
-    """The part of ``utterance`` the deterministic paths read, noting a cut in ``notes``.
-
-    That is its first :data:`~knowledge.understanding.scope_matching.MAX_CHARS` characters: the
-    slot filler takes time that grows faster than the text.
-    """
-    if len(utterance) <= MAX_CHARS:
-        return utterance
-    notes.append(f"fast path read the first {MAX_CHARS} of {len(utterance)} characters")
-    return utterance[:MAX_CHARS]
-
-
-def cut_for_prompt(utterance: str, notes: list[str]) -> str:
-    """``utterance`` cut to :data:`MAX_PROMPT_CHARS`, noting the cut in ``notes``."""
-    if len(utterance) <= MAX_PROMPT_CHARS:
-        return utterance
-    notes.append(f"utterance cut from {len(utterance)} to {MAX_PROMPT_CHARS} characters")
-    return utterance[:MAX_PROMPT_CHARS]
+def _carried(frame: RequestFrame | None) -> list[str]:
+    """The earlier requests a follow-up carries on ("and the pepper too"), as said."""
+    return list(frame.said_before) if frame is not None else []
 
 
 class NoSlots(BaseModel):
@@ -303,12 +293,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             chained = SEQUENCE_MARKERS.search(utterance)
             several = crowded is not None or chained is not None
             if catch_all is not None and several and guess.task != catch_all.name:
-                why = (
-                    f"{guess.task} holds one {crowded}, the request names several: the planner"
-                    if crowded is not None or chained is None
-                    else f"the request chains actions ({chained.group(0).strip(', ')!r}): "
-                    "the planner"
-                )
+                why = _for_the_planner(guess.task, crowded, chained)
                 slots = self._filled(domain, catch_all.name, utterance)
                 return Verdict(self._decision(catch_all.name, slots, guess.confidence, why), why)
             slots = self._filled(domain, guess.task, utterance)
@@ -387,8 +372,10 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         fields = (
             domain.pack.schema_for(decision.task).model_fields if decision.task != NO_TASK else {}
         )
+        frame = keys.read_request_frame(self.blackboard)
         said = said_before(self._pending_here(), domain.pack.name, self._utterance())
         said += [self._utterance(), *(self._earlier.said if self._earlier is not None else [])]
+        said += _carried(frame)
         kept: dict[str, SlotValue] = {}
         dropped: list[str] = []
         for slot, value in decision.slot_values().items():
@@ -398,7 +385,6 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 kept[slot] = value
             else:
                 dropped.append(f"{slot}={value!r} (never said)")
-        frame = keys.read_request_frame(self.blackboard)
         tool = tool_as_theme(frame, list(fields), kept) if frame is not None else None
         if tool is not None:
             dropped.append(f"{tool}={kept.pop(tool)!r} (the tool of a step whose object is 'it')")
@@ -414,7 +400,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         domain_name = self._domain_name() or OUT_OF_SCOPE
         task = None if decision.task == NO_TASK else decision.task
         slots = decision.slot_values()
-        said = [self._utterance()]
+        said = [*_carried(keys.read_request_frame(self.blackboard)), self._utterance()]
         pending = self._pending_here()
         if pending is not None and (task == pending.task or self._answers):
             slots = {**pending.slots, **slots} if task == pending.task else slots
@@ -457,6 +443,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
             return
         now = talked_about(self._utterance()[:MAX_CHARS], domain.pack, domain.lexicons)
         before = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout) or TalkedAbout()
+        frame = keys.read_request_frame(self.blackboard)
         carried = self._earlier.things[:1] if self._earlier is not None else []
         things = [*carried, *now.things, *before.things]
         self.blackboard.set(
@@ -466,6 +453,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
                 things=list(dict.fromkeys(things))[:REMEMBERED],
                 people=list(dict.fromkeys([*now.people, *before.people]))[:REMEMBERED],
                 task=task,
+                request=frame if frame is not None and frame.actions else None,
             ),
         )
 
@@ -539,7 +527,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         step = frame.steps[0]
         if len(one_per_thing(step, domain.pack, utterance, self._known_thing(domain))) > 1:
             return self._from_sequence(domain, guess, frame, utterance)
-        found = step_task(step, domain.pack, utterance)
+        found = step_task(step, domain.pack, " ".join([*frame.said_before, utterance]))
         if found is None:
             return self._other_action(domain, guess, step.action, utterance)
         found = with_referent(found, step, domain.pack, context=frame, earlier=self._talked_about())
@@ -569,7 +557,8 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         decision names the first task; the steps go to the frame in :meth:`apply`.
         """
         earlier = self._talked_about()
-        done = doable_tasks(frame, domain.pack, utterance, self._known_thing(domain), earlier)
+        said = " ".join([*frame.said_before, utterance])
+        done = doable_tasks(frame, domain.pack, said, self._known_thing(domain), earlier)
         if not (tasks := done.tasks) or any(domain.pack.task(t.task).plan is None for t in tasks):
             return None
         self._done = done
@@ -603,7 +592,7 @@ class RecognizeIntent(LLMBehaviour[IntentDecision]):
         task the planner plans (no template: it may), or when there is none.
         """
         catch_all = domain.pack.open_ended_task
-        serving = action_tasks().get(action, ())
+        serving = request_words().tasks.get(action, ())
         if not action or catch_all is None or guess.task is None:
             return None
         guessed = domain.pack.task(guess.task)

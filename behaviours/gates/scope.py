@@ -18,7 +18,6 @@ from py_trees.common import Status
 from pydantic import Field, create_model
 
 from cogtree.behaviours import keys
-from cogtree.behaviours.gates.intent import cut_for_prompt, fast_path_text
 from cogtree.behaviours.llm_behaviour import LLMBehaviour, Verdict
 from cogtree.behaviours.setup_handles import lexicon_book, optional_handle, require_handle
 from cogtree.knowledge.language.question_form import asks_the_robot
@@ -41,6 +40,8 @@ from cogtree.knowledge.understanding.scope_matching import (
     Offered,
     ScopeGuess,
     ScopeMatcher,
+    cut_for_prompt,
+    fast_path_text,
     frame_signal,
     offers_nothing,
 )

@@ -52,7 +52,8 @@ class TalkedAbout(BaseModel):
     """What a turn talked about: the words that named things and people, in order of mention.
 
     ``said`` holds the utterances the words come from, so a slot filled with them in a later
-    turn is still grounded in what the user said; ``task``: what the last request was read as.
+    turn is still grounded in what the user said; ``task``: what the last request was read as;
+    ``request``: the parse of the last request, when it asked for an action.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -61,6 +62,7 @@ class TalkedAbout(BaseModel):
     things: list[str] = Field(default_factory=list)
     people: list[str] = Field(default_factory=list)
     task: str | None = None
+    request: RequestFrame | None = None
 
 
 T = TypeVar("T")

@@ -16,7 +16,7 @@ deterministic and cheap (cached per text); spaCy's English models are not on PyP
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
@@ -113,11 +113,15 @@ class Step:
 
 @dataclass(frozen=True)
 class RequestFrame:
-    """A request read into steps (see the module docstring); ``context``: clauses with no action."""
+    """A request read into steps (see the module docstring); ``context``: clauses with no action.
+
+    ``said_before``: earlier requests whose words its steps carry on ("and the pepper too").
+    """
 
     text: str
     steps: tuple[Step, ...] = ()
     context: tuple[str, ...] = ()
+    said_before: tuple[str, ...] = ()
 
     @property
     def actions(self) -> list[str]:
@@ -154,11 +158,6 @@ class RequestFrame:
     def phrases(self) -> list[ObjectPhrase]:
         """Every phrase of every step, in order."""
         return [phrase for step in self.steps for phrase in step.phrases()]
-
-
-def action_tasks() -> Mapping[str, tuple[str, ...]]:
-    """Capability -> the task-level names that serve it (``bring`` -> fetch, bring, give)."""
-    return request_words().tasks
 
 
 def names_destination(step: Step) -> bool:

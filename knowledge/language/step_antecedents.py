@@ -11,12 +11,17 @@ leave it out: "the crisp packets on his desk - bin them", "those soggy teabags o
 compost please". :func:`with_topic` gives a first step that names no thing that thing, when
 the part of the frame's context clause after its last comma or dash is one noun phrase opened
 by a determiner, with no verb in it ("the tea's gone cold, bin please" is a remark).
+
+A request may also leave out what the one before said and only add to it: "bring the salt
+to the table" - "and the pepper too", "his slippers too", "do Alfie's as well", "same
+again". :func:`with_earlier_request` reads such a follow-up as the earlier request's action on
+the things it names now, with the earlier places, people and tools.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -187,3 +192,101 @@ def _naming_word(word: str) -> bool:
     if lemmas.lemma_of(word, "verb") not in (None, word):
         return noun is not None  # "spilled", "broke": a verb said of it; "crusts" a noun
     return bool(noun or lemmas.lemma_of(word, "adj"))
+
+
+ADDING: Final = (("as", "well"), ("too",), ("also",), ("again",))
+"""Words that say a request adds to the one before ("the pepper too", "same again")."""
+ADDING_OPENERS: Final = frozenset(["and", "also", "plus", "then"])
+"""Words a follow-up may open with ("and the one in the hall")."""
+PRO_VERB: Final = "do"
+"""The verb that stands for the earlier one ("do Alfie's as well")."""
+SAME: Final = frozenset(["same", "the same", "same thing", "the same thing"])
+"""What repeats the earlier request whole ("same again")."""
+FOLLOW_UP_PART: Final = re.compile(r"[,.;:!?]+|\s[-\u2013\u2014]+\s")
+"""What ends a part of a follow-up ("Ta. And the pepper too.": two parts)."""
+ONES: Final = frozenset(["one", "ones"])
+"""Words that stand for the kind named before ("the one in the hall")."""
+
+
+def with_earlier_request(
+    frame: RequestFrame, earlier: RequestFrame | None, read: Callable[[str], RequestFrame]
+) -> RequestFrame:
+    """``frame`` as ``earlier``'s action on the things it names, when it only adds to it.
+
+    It does when it asks for no action of its own (no step, or only a thing said alone), one
+    part of it says it adds ("too", "as well", "also", "again", or opens with "and") and
+    names things (read by ``read``, the request parser) or says "same": "same again" is
+    ``earlier``'s steps whole; else ``earlier`` must act on things in its first step, whose
+    things the new ones replace ("the one in the hall": the one is a lamp, as before; "do
+    Alfie's": Alfie's, of the same kind). Places, people and tools stay as they were said;
+    ``said_before`` holds the words they were said in. Anything else: ``frame`` unchanged.
+    """
+    acted = earlier is not None and earlier.steps and earlier.steps[0].action
+    if earlier is None or not acted or any(not step.bare for step in frame.steps):
+        return frame
+    said = _added(frame.text)
+    if said is None:
+        return frame
+    said_before = (*earlier.said_before, earlier.text)[-3:]
+    if said.lower() in SAME:
+        return replace(frame, steps=earlier.steps, said_before=said_before)
+    first = earlier.steps[0]
+    before = [phrase for phrase in first.wanted if not phrase.pronoun and not phrase.person]
+    if len(before) != 1:
+        return frame
+    things = _things_added(said, before[0], read)
+    if not things:
+        return frame
+    people = tuple(phrase for phrase in first.wanted if phrase.person)  # "take Dad his ..."
+    things = (*people, *things)
+    said_now = " and ".join(thing.described for thing in things if not thing.person)
+    text = first.text.replace(f" {before[0].where}", "") if before[0].where else first.text
+    step = replace(first, text=text.replace(before[0].text, said_now, 1), objects=things)
+    said_before = (*said_before, step.text)  # "the one in the hall" read as "the lamp in ..."
+    return replace(frame, steps=(step, *earlier.steps[1:]), said_before=said_before)
+
+
+def _added(text: str) -> str | None:
+    """What a part of ``text`` that says it adds names, its adding words left out; else None."""
+    lexicon = request_words()
+    for part in FOLLOW_UP_PART.split(text):
+        words, lowered = part.split(), part.lower().split()
+        opened = bool(lowered) and lowered[0] in ADDING_OPENERS
+        while lowered and ((lowered[0],) in lexicon.openers or lowered[0] in ADDING_OPENERS):
+            words, lowered = words[1:], lowered[1:]
+        while lowered and (lowered[-1],) in lexicon.tags:  # "..., please", "ta"
+            words, lowered = words[:-1], lowered[:-1]
+        ending = next((end for end in ADDING if tuple(lowered[-len(end) :]) == end), ())
+        words, lowered = words[: len(words) - len(ending)], lowered[: len(lowered) - len(ending)]
+        if lowered[:1] == [PRO_VERB]:
+            words, lowered = words[1:], lowered[1:]
+        if words and (ending or opened):
+            return " ".join(words)
+    return None
+
+
+def _things_added(
+    said: str, before: ObjectPhrase, read: Callable[[str], RequestFrame]
+) -> tuple[ObjectPhrase, ...]:
+    """The things ``said`` names, "one" of ``before``'s kind; an owner alone names their own."""
+    if said.endswith("'s") and len(said.split()) == 1:  # "Alfie's": Alfie's, as before
+        return (ObjectPhrase(text=said, head=before.head, modifiers=(said,)),)
+    steps = read(said).steps
+    if len(steps) != 1 or not steps[0].bare:
+        return ()
+    return tuple(
+        _of_kind(phrase, before.head) if _one(phrase) else phrase
+        for phrase in steps[0].objects
+        if not phrase.pronoun or _one(phrase)
+    )
+
+
+def _of_kind(phrase: ObjectPhrase, head: str) -> ObjectPhrase:
+    """The phrase "the one" as "the lamp", when the kind named before is a lamp."""
+    text = re.sub(r"\bones?\b", head, phrase.text, count=1)
+    return replace(phrase, text=text, head=head, quantity="", pronoun=False)
+
+
+def _one(phrase: ObjectPhrase) -> bool:
+    """Whether the phrase is "one" / "ones", of the kind named before ("the one in the hall")."""
+    return phrase.pronoun and ONES & {phrase.head, phrase.quantity} != set()

@@ -105,7 +105,10 @@ def _of_portion(phrase: ObjectPhrase) -> ObjectPhrase:
     if not said.startswith(phrase.quantity):
         return phrase
     thing = said[len(phrase.quantity) :].strip()
-    return replace(phrase, text=f"{phrase.determiner} {thing}".strip()) if thing else phrase
+    if not thing:
+        return phrase
+    determined = thing.split()[0].lower() in request_words().determiners  # "a few of the X"
+    return replace(phrase, text=thing if determined else f"{phrase.determiner} {thing}".strip())
 
 
 def _filled_first(step: Step) -> list[Step]:

@@ -47,7 +47,6 @@ from cogtree.knowledge.language.pronouns import (
 from cogtree.knowledge.language.request_frame import (
     RequestFrame,
     Step,
-    action_tasks,
     names_destination,
 )
 from cogtree.knowledge.language.step_antecedents import folds_into_next, with_antecedents
@@ -79,7 +78,7 @@ def task_key(task: TaskSpec) -> str:
 def pack_actions(pack: DomainPack) -> frozenset[str]:
     """The capabilities some task of ``pack`` serves."""
     keys = {task_key(task) for task in pack.tasks}
-    return frozenset(action for action, tasks in action_tasks().items() if keys & set(tasks))
+    return frozenset(action for action, tasks in request_words().tasks.items() if keys & set(tasks))
 
 
 @dataclass(frozen=True)
@@ -124,7 +123,7 @@ def step_task(step: Step, pack: DomainPack, utterance: str) -> StepTask | None:
     if not step.action:
         return None
     step = source_as_object(back_to_a_place(water_as_fill(step)))
-    wanted = action_tasks().get(step.action, ())
+    wanted = request_words().tasks.get(step.action, ())
     found: list[tuple[int, int, StepTask]] = []
     for index, task in enumerate(pack.tasks):
         key = task_key(task)

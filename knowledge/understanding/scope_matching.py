@@ -56,6 +56,30 @@ OUT_OF_SCOPE: Final = "OutOfScope"
 MAX_CHARS: Final = 1000
 """Texts are cut to this many characters before matching (a long text only costs time)."""
 
+MAX_PROMPT_CHARS: Final = 600
+"""Utterances longer than this are cut for the model (the rationale says so)."""
+
+
+def fast_path_text(utterance: str, notes: list[str]) -> str:
+    """The part of ``utterance`` the deterministic paths read, noting a cut in ``notes``.
+
+    That is its first :data:`MAX_CHARS` characters: the slot filler takes time that grows
+    faster than the text.
+    """
+    if len(utterance) <= MAX_CHARS:
+        return utterance
+    notes.append(f"fast path read the first {MAX_CHARS} of {len(utterance)} characters")
+    return utterance[:MAX_CHARS]
+
+
+def cut_for_prompt(utterance: str, notes: list[str]) -> str:
+    """``utterance`` cut to :data:`MAX_PROMPT_CHARS`, noting the cut in ``notes``."""
+    if len(utterance) <= MAX_PROMPT_CHARS:
+        return utterance
+    notes.append(f"utterance cut from {len(utterance)} to {MAX_PROMPT_CHARS} characters")
+    return utterance[:MAX_PROMPT_CHARS]
+
+
 DEFAULT_ACCEPT: Final = 0.35
 DEFAULT_REJECT: Final = 0.22
 DEFAULT_MARGIN: Final = 0.10

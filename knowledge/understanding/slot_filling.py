@@ -43,7 +43,7 @@ from pydantic import BaseModel, Field
 
 from cogtree.knowledge.language.closing_tags import as_read
 from cogtree.knowledge.language.grammar.clause import SUBJECT_PRONOUNS
-from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.language.grammar.words import PARTICLES, request_words
 from cogtree.knowledge.language.pronouns import PERSON_PRONOUNS, TalkedAbout, antecedent
 from cogtree.knowledge.packs.domain_pack import DomainPack, SlotSpec, TaskSpec
 from cogtree.knowledge.scene.referents.description import PLACE_PREPOSITIONS
@@ -508,7 +508,8 @@ def is_grounded(value: Any, utterance: str) -> bool:
     ``"water bottle"`` is grounded in "bring the water bottle"; ``"beer"`` is not; ``"it"``
     and ``"a"`` never are, even though the user said them. Plural and singular forms match
     (``"peanut"`` in "I am allergic to peanuts"), and a whole number matches its digits
-    ("2000" in "2,000 kcal", "250" in "250g").
+    ("2000" in "2,000 kcal", "250" in "250g"). A phrasal verb's particle may stand inside the
+    value's words: "the lamp in the study" is said in "switch the lamp on in the study".
     """
     if isinstance(value, float) and value.is_integer():
         value = int(value)
@@ -519,8 +520,19 @@ def is_grounded(value: Any, utterance: str) -> bool:
         return False
     named = tuple(singular(word) for word in words)
     said = _said_singulars(utterance)
-    size = len(named)
-    return any(said[start : start + size] == named for start in range(len(said) - size + 1))
+    return any(_said_from(named, said, start) for start in range(len(said)))
+
+
+def _said_from(named: tuple[str, ...], said: tuple[str, ...], start: int) -> bool:
+    """Whether ``named`` is said from ``start`` on, a particle between its words skipped."""
+    at = start
+    for index, word in enumerate(named):
+        if index and at < len(said) and said[at] != word and said[at] in PARTICLES:
+            at += 1
+        if at >= len(said) or said[at] != word:
+            return False
+        at += 1
+    return True
 
 
 def grounded_in(value: Any, said: Sequence[str]) -> bool:

@@ -9,8 +9,9 @@ from py_trees.common import Status
 
 from cogtree.behaviours import keys
 from cogtree.behaviours.setup_handles import optional_handle
+from cogtree.knowledge.language.pronouns import TalkedAbout
 from cogtree.knowledge.language.request_frame import parse_request
-from cogtree.knowledge.language.step_antecedents import with_topic
+from cogtree.knowledge.language.step_antecedents import with_earlier_request, with_topic
 from cogtree.knowledge.language.unknown_verbs import with_unknown_verbs
 from cogtree.knowledge.packs.domain_registry import DomainRegistry
 from cogtree.knowledge.understanding.contents import with_contents
@@ -28,8 +29,10 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     open it" after "I need something" says what the thing is for
     (:func:`~knowledge.understanding.purposes.with_purposes`); a thing named before a request
     that names none is its object ("the crisp packets on the desk - bin them";
-    :func:`~knowledge.language.step_antecedents.with_topic`). Scope, intent, readiness and
-    refusal read it instead of parsing the text again. The parse reads at most
+    :func:`~knowledge.language.step_antecedents.with_topic`); a request that only adds to the
+    last one ("and the pepper too", "same again") is that one's action on what it names now
+    (:func:`~knowledge.language.step_antecedents.with_earlier_request`). Scope, intent,
+    readiness and refusal read it instead of parsing the text again. The parse reads at most
     :data:`~knowledge.language.request_frame.MAX_PARSE_CHARS` characters, so its cost is
     bounded whatever was said.
 
@@ -39,17 +42,19 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
     (:func:`~knowledge.language.unknown_verbs.with_unknown_verbs`): the gates then say it
     cannot, instead of reading the request by its nouns.
 
-    Reads ``/turn/utterance``; writes ``/turn/frame``. SUCCESS always: a missing or empty
+    Reads ``/turn/utterance``, ``/session/talked_about`` (the last request); writes
+    ``/turn/frame``. SUCCESS always: a missing or empty
     utterance gives a frame with no steps (the feedback says so). Never RUNNING or FAILURE.
     """
 
-    reads = (keys.UTTERANCE,)
+    reads = (keys.UTTERANCE, keys.TALKED_ABOUT)
     writes = (keys.REQUEST_FRAME,)
 
     def __init__(self, name: str = "ParseRequest") -> None:
         super().__init__(name)
         self.utterance_key = self.key_of(keys.UTTERANCE)
         self.frame_key = self.key_of(keys.REQUEST_FRAME)
+        self.talked_key = self.key_of(keys.TALKED_ABOUT)
         self.registry: DomainRegistry | None = None
         self.known: frozenset[str] | None = None
         """The verbs the packs' tasks are asked with, once a step needed them."""
@@ -72,6 +77,8 @@ class ParseRequest(keys.DeclaredKeys, py_trees.behaviour.Behaviour):
         frame = with_topic(with_purposes(with_contents(parse_request(utterance or ""))))
         if self.registry is not None:
             frame = with_unknown_verbs(frame, self._known)
+        talked = keys.read_optional(self.blackboard, self.talked_key, TalkedAbout)
+        frame = with_earlier_request(frame, talked and talked.request, parse_request)
         if utterance is None:
             self.blackboard.set(self.frame_key, frame)
             self.feedback_message = "no /turn/utterance: an empty frame"

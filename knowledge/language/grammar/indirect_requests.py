@@ -10,16 +10,19 @@ listener follows "if" or "whether". A worry, a report or a doubt is no request: 
 you might drop the glass", "they say you can bring the kettle", "I don't think you could lift
 it" wrap nothing (nor does any wrapping after a negation). :func:`wrapped_request` finds
 where the verb starts and :func:`unwrap` moves a clause's cursor there when a verb of the
-grammar is there.
+grammar is there. "would you mind fetching the pan" asks to fetch it: :func:`gerunds_asked`
+reads the gerund after "you mind" as its verb.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
 from cogtree.knowledge.language.grammar.clause import Clause, longest
 from cogtree.knowledge.language.grammar.words import request_words
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 LISTENER: Final = frozenset(["you", "u", "ya"])
 """Words for the person addressed."""
@@ -83,3 +86,24 @@ def unwrap(clause: Clause) -> None:
     start = wrapped_request([word.text for word in clause.words[clause.at :]])
     if start and longest(clause.words, clause.at + start, clause.lexicon.verbs):
         clause.at += start
+
+
+_MINDING: Final = re.compile(r"\b(you\s+mind\s+)([A-Za-z]+ing)\b", re.IGNORECASE)
+"""A gerund after "you mind" ("would you mind washing up", "do you mind getting it")."""
+
+
+def gerunds_asked(text: str) -> str:
+    """``text`` with the gerund of "would you mind V-ing" as the verb's base ("washing" -> "wash").
+
+    The request is the gerund's: "would you mind" is one of the grammar's openers. A word
+    the dictionary knows as no verb's form stays as said ("do you mind nothing").
+    """
+    lemmas = shipped_lemmas()
+    if lemmas is None or not _MINDING.search(text):
+        return text
+
+    def base(match: re.Match[str]) -> str:
+        verb = lemmas.lemma_of(match.group(2).lower(), "verb")
+        return f"{match.group(1)}{verb}" if verb else match.group(0)
+
+    return _MINDING.sub(base, text)

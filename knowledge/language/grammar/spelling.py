@@ -8,6 +8,9 @@ every word written in the grammar's word file (``request_words.yaml``, its comme
 the English stop words; a word that shortens to none of them, or only to one letter, is kept
 as written ("zzz", "brrr", "xxx"), and so is a word in capitals ("AAA" batteries, "III").
 
+Chat spells some words as they are said ("u", "outta", "gimme"): :func:`unreduced` writes
+each of :data:`REDUCED_FORMS` out in full.
+
 People also type short forms without their apostrophe ("wheres my phone", "im cold"). A word
 that is no word of the dictionary nor a known word, and that one apostrophe makes a known
 word, is read as that word (:func:`with_apostrophes`); a word the dictionary knows stays as
@@ -52,6 +55,21 @@ def _unstretch(match: re.Match[str]) -> str:
         if len(shorter) > 1 and shorter.lower() in known_words():
             return shorter
     return word
+
+
+REDUCED_FORMS: Final = {
+    "u": "you", "ur": "your", "outta": "out of", "gimme": "give me",
+    "lemme": "let me", "kinda": "kind of", "sorta": "sort of", "lotta": "lot of",
+}  # fmt: skip
+"""Function words and their neighbours as chat spells them said together, and in full."""
+_REDUCED: Final = re.compile(
+    r"(?<![\w'-])(" + "|".join(REDUCED_FORMS) + r")(?![\w'-])", re.IGNORECASE
+)
+
+
+def unreduced(text: str) -> str:
+    """``text`` with each word of :data:`REDUCED_FORMS` written in full ("outta" -> "out of")."""
+    return _REDUCED.sub(lambda match: REDUCED_FORMS[match.group(0).lower()], text)
 
 
 SHORT_FORM_ENDS: Final = ("s", "m", "t", "ve", "re", "ll", "d")
