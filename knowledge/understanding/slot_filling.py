@@ -523,11 +523,16 @@ def is_grounded(value: Any, utterance: str) -> bool:
     return any(_said_from(named, said, start) for start in range(len(said)))
 
 
+def _particle_before_place(said: tuple[str, ...], at: int, word: str) -> bool:
+    """Whether ``said[at]`` is a verb's particle before the place ``word`` opens ("on", "in")."""
+    return at < len(said) and said[at] in PARTICLES and word in PLACE_PREPOSITIONS
+
+
 def _said_from(named: tuple[str, ...], said: tuple[str, ...], start: int) -> bool:
-    """Whether ``named`` is said from ``start`` on, a particle between its words skipped."""
+    """Whether ``named`` is said from ``start`` on, a particle before its place skipped."""
     at = start
     for index, word in enumerate(named):
-        if index and at < len(said) and said[at] != word and said[at] in PARTICLES:
+        if index and said[at : at + 1] != (word,) and _particle_before_place(said, at, word):
             at += 1
         if at >= len(said) or said[at] != word:
             return False

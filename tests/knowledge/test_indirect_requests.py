@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from cogtree.knowledge.language.grammar.indirect_requests import wrapped_request
+from cogtree.knowledge.language.grammar.indirect_requests import gerunds_asked, wrapped_request
+from cogtree.knowledge.language.request_frame import parse_request
 
 
 @pytest.mark.parametrize(
@@ -43,3 +44,25 @@ def test_words_that_wrap_no_verb_open_nothing(text: str) -> None:
 )
 def test_a_worry_a_report_or_a_doubt_wraps_no_request(text: str) -> None:
     assert wrapped_request(text.split()) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "verb", "thing"),
+    [
+        ("would you mind fetching the teapot", "fetch", "the teapot"),
+        ("do you mind closing the back door", "close", "the back door"),
+        ("would u mind putting the mat away", "put away", "the mat"),
+    ],
+)
+def test_a_gerund_after_you_mind_is_the_verb_asked_for(text: str, verb: str, thing: str) -> None:
+    """Checked to fail before: the clause was read as context, no step ("fetching" no verb)."""
+    (step,) = parse_request(text).steps
+    assert (step.verb, [phrase.text for phrase in step.objects]) == (verb, [thing])
+
+
+@pytest.mark.parametrize(
+    "text", ["never mind getting it", "do you mind if I open the window", "mind the sewing kit"]
+)
+def test_a_mind_that_asks_nothing_of_the_robot_wraps_no_gerund(text: str) -> None:
+    assert gerunds_asked(text) == text
+    assert not parse_request("do you mind if I open the window").steps

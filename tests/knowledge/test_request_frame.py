@@ -18,6 +18,7 @@ from cogtree.knowledge.language.grammar.object_phrase import SPEAKER
 from cogtree.knowledge.language.grammar.words import WordsError
 from cogtree.knowledge.language.request_frame import RequestFrame, Step, parse_request
 from cogtree.knowledge.language.unsupported_skills import unsupported_skills
+from cogtree.knowledge.understanding.contents import with_contents
 
 
 def only_step(text: str) -> Step:
@@ -731,6 +732,26 @@ def test_an_amount_is_no_part_of_the_thing(
     step = only_step(text)
     assert [(phrase.text, phrase.head) for phrase in step.objects] == [(said, head)]
     assert (step.recipient.text if step.recipient else None) == recipient
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("can u grab the torch", "can you grab the torch"),
+        ("get a fork outta the drawer", "get a fork out of the drawer"),
+        ("gimme the remote", "give me the remote"),
+        ("fit the U-bend", "fit the U-bend"),
+    ],
+)
+def test_a_spelling_of_speech_is_read_in_full(text: str, read: str) -> None:
+    """Checked to fail before: "outta the drawer" was no place, "u" no listener."""
+    assert as_read(text) == read
+
+
+def test_a_count_of_things_keeps_the_determiner_of_the_things() -> None:
+    """Checked to fail before: "a few of the tulips" was read as "a the tulips"."""
+    frame = with_contents(parse_request("snip a few of the tulips"))
+    assert [phrase.text for phrase in frame.steps[0].objects] == ["the tulips"]
 
 
 @pytest.mark.parametrize(

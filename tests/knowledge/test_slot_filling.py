@@ -256,6 +256,10 @@ def test_him_points_back_at_the_one_person_named() -> None:
         ("Mr Okafor", "take Mr Okafor's pills to him", True),
         ("okafor's pills", "take Mr Okafor's pills to him", True),
         ("okafo", "take Mr Okafor's pills to him", False),
+        # a phrasal verb's particle may stand inside the thing's words
+        ("the lamp in the study", "switch the lamp on in the study", True),
+        ("the lamp in the study", "switch the lamp on and off in the study", False),
+        ("the lamp the study", "switch the lamp in the study", False),
     ],
 )
 def test_grounding_needs_whole_words_that_name_something(value, utterance, grounded) -> None:

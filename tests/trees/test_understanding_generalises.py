@@ -339,6 +339,37 @@ def test_a_question_of_having_for_the_speaker_asks_for_the_thing(
     assert heard.reply.startswith("I brought you the "), heard.reply
 
 
+# -- a follow-up that adds to the last request ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "done"),
+    [
+        ("put the plum on the kitchen table", "Thanks. And the jam too.",
+         "the jar of jam to the kitchen table"),
+        ("take the remote control to the kitchen table", "the jar of jam as well",
+         "the jar of jam to the kitchen table"),
+        ("bring me the green cup", "also the white one", "brought you the white cup"),
+    ],
+)  # fmt: skip
+def test_a_follow_up_that_adds_does_the_earlier_request_to_what_it_names(
+    talk: Dialogue, first: str, then: str, done: str
+) -> None:
+    """Checked to fail before: the follow-up was read as a thing asked for, or not at all."""
+    assert talk.say(first).control == "Proceed"
+    heard = talk.say(then)
+    assert heard.control == "Proceed", heard.reply
+    assert done in heard.reply, heard.reply
+
+
+def test_a_thing_said_alone_with_no_adding_word_does_not_repeat_the_earlier_act(
+    talk: Dialogue,
+) -> None:
+    assert talk.say("put the plum on the kitchen table").control == "Proceed"
+    heard = talk.say("the jar of jam")
+    assert "kitchen table" not in heard.reply, heard.reply
+
+
 # -- where a thing goes -------------------------------------------------------------------------
 
 

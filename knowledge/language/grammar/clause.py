@@ -179,11 +179,18 @@ class Clause:
             or word in lexicon.subordinators
             or word in lexicon.vague_places
             or word in INLINE_FILLERS
-            or word in ("to", "back")
+            or word == "to"
+            or (word == "back" and not self._describes_next())
             or self.asks_back()
             or (word in self.lexicon.manner_words and self.closes(1))  # "a nappy quick"
             or self._where_ending()
         )
+
+    def _describes_next(self) -> bool:
+        """Whether the word here, after a determiner, describes a noun ("the back door")."""
+        after = self.word(1)
+        opens = after in self.lexicon.determiners or (after,) in self.lexicon.prepositions
+        return self.word(-1) in self.lexicon.determiners and not opens and not self.closes(1)
 
     def _where_ending(self) -> bool:
         """Whether what happened to a thing asked after starts here ("... end up in?")."""

@@ -98,7 +98,7 @@ def noun_phrase(
         if word == "of" and content and not clause.is_boundary():
             clause.at += 1
             continue
-        if any(clause.verb_tail(verb) for verb in lexicon.split_verbs):
+        if content and any(clause.verb_tail(verb) for verb in lexicon.split_verbs):
             break  # "get the oven going": the verb's last words are no part of the thing
         if content and approximate(clause):
             break  # "Leo about half a cup of milk": the amount opens the next phrase

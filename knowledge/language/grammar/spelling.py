@@ -58,7 +58,7 @@ def _unstretch(match: re.Match[str]) -> str:
 
 
 REDUCED_FORMS: Final = {
-    "u": "you", "ur": "your", "outta": "out of", "gimme": "give me",
+    "u": "you", "outta": "out of", "gimme": "give me",
     "lemme": "let me", "kinda": "kind of", "sorta": "sort of", "lotta": "lot of",
 }  # fmt: skip
 """Function words and their neighbours as chat spells them said together, and in full."""
