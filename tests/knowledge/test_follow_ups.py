@@ -23,7 +23,7 @@ def objects(frame: RequestFrame) -> list[tuple[str, str]]:
     ("earlier", "now", "thing"),
     [
         ("take the mustard to the dining table", "and the ketchup too", "the ketchup"),
-        ("take the mustard to the dining table", "Cheers. The ketchup as well, please", "the ketchup"),
+        ("take the mustard to the table", "Cheers. The ketchup as well, please", "the ketchup"),
         ("put the scarf on the hook", "also the hat", "the hat"),
         ("switch the fan on in the study", "and the one in the den", "the fan in the den"),
     ],
