@@ -269,7 +269,8 @@ class Tables:
         """A word a label names its node by -> the nodes ("can of cola": can, cola)."""
         self.by_type: Table = {}
         self.by_value: Table = {}
-        """``attribute=value`` -> the nodes with that string value of that attribute."""
+        """``attribute=value`` -> the nodes with that string value of that attribute, or with a
+        value of several words that ends on it ("volcanic orange": orange)."""
         self.by_flag: Table = {}
         self.by_state: Table = {}
         """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
@@ -306,10 +307,11 @@ class Tables:
         for name in node.types:
             edit(self.by_type, name, node_id, _big("by_type"))
         for attribute, value in node.values:
-            key = intern(f"{attribute}={value}")
-            edit(self.by_value, key, node_id, _big("by_value"))
-            keys = self.valued.setdefault(attribute, set())
-            (keys.add if key in self.by_value else keys.discard)(key)
+            for said in dict.fromkeys((value, value.rsplit(" ", 1)[-1])):  # "volcanic orange"
+                key = intern(f"{attribute}={said}")
+                edit(self.by_value, key, node_id, _big("by_value"))
+                keys = self.valued.setdefault(attribute, set())
+                (keys.add if key in self.by_value else keys.discard)(key)
         for flag in node.flags:
             edit(self.by_flag, flag, node_id, _big("by_flag"))
         for state in self.states(" ".join(labels)) if labels else ():

@@ -22,11 +22,11 @@ other **without adding knowledge to the robot**:
   belief takes them from the type, or does not know them.
 - **State**: ``switched`` -> powered, ``open`` -> an open or closed container, ``clean`` /
   ``dirty`` -> a surface's cleanliness, ``temperature`` -> ``hot``, ``alive: true`` -> the
-  ``animal`` flag (a living thing is seen to be one), ``contents``
-  -> ``empty`` or a liquid (objects), ``owner`` -> an owner who is a person of the world,
-  ``held_by`` -> held by that person. Every other key, and any value that does not fit, is
-  recorded in ``lost`` (printed labels, furniture contents...). Common state words are read
-  first under those keys (:func:`canonical_state`: ``on``/``off`` -> ``switched``, ``closed``
+  ``animal`` flag (a living thing is seen to be one), ``contents`` -> ``empty`` or a liquid
+  (objects), ``owner`` -> an owner who is a person of the world, ``held_by`` -> held by that
+  person, ``colour`` -> an object's colour (as seen). Every other key, and any value that
+  does not fit, is recorded in ``lost`` (printed labels, furniture contents...). Common state
+  words are read first under those keys (:func:`canonical_state`: ``on``/``off`` -> ``switched``, ``closed``
   -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/``empty`` -> ``contents``).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
@@ -362,6 +362,9 @@ class _Builder:
         state = self._state
         spec.update(self._placement(thing, state))
         spec.update(self._contents(state))
+        colour = state.pop("colour", None) or state.pop("color", None)
+        if isinstance(colour, str) and colour.strip():
+            spec["colour"] = colour  # seen, as a person sees it
         self._lose(thing, state)
         return spec
 

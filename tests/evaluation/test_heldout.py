@@ -114,7 +114,9 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     case = _case()
     things = case.world.model_dump()["things"]
     things[3]["state"] = {"switched": "on", "temperature": "200C"}
-    things[1]["state"] = {"contents": "water, half full", "alive": True, "owner": "user"}
+    things[1]["state"] = {
+        "contents": "water, half full", "alive": True, "owner": "user", "colour": "sage green"
+    }  # fmt: skip
     people = [
         {"id": "user", "name": "Pat", "age_group": "toddler"},
         {"id": "dad", "name": "Al", "age_group": "adult", "relation_to_user": "father"},
@@ -128,6 +130,7 @@ def test_state_maps_where_the_format_has_a_field_and_is_counted_lost_elsewhere()
     assert "heat_source" not in world.furniture["oven_1"].flags  # knowledge, not the world's
     cup = world.objects["cup_a"]
     assert (cup.liquid, cup.liquid_ml, cup.owner) == ("water", 125.0, "user")
+    assert cup.colour == "sage green"  # seen
     assert world.furniture["oven_1"].hot is True  # 200C
     assert "animal" in cup.flags  # alive: a living thing is seen to be one
     assert world.people["user"].age_group == "toddler"  # the world's people have an age

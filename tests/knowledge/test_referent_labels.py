@@ -49,6 +49,10 @@ KITCHEN = (
 :arthur a cog:Human ; rdfs:label "Arthur" ; cog:relation "father" ; cog:inRoom :lounge .
 :letters a cog:Object ; rdfs:label "letters" ; cog:objectType cog:Mail ; cog:material "paper" ;
     cog:on :counter .
+:roaster a cog:Object ; rdfs:label "roasting dish" ; cog:objectType cog:Pot ;
+    cog:colour "burnt sienna red" ; cog:in :fridge .
+:ramekin a cog:Object ; rdfs:label "ramekin" ; cog:objectType cog:Pot ; cog:colour "cream" ;
+    cog:in :fridge .
 """
 )
 
@@ -140,3 +144,21 @@ def test_a_kind_named_and_a_word_of_its_label_is_no_guess(kitchen: SceneGraph) -
     assert (towel.id, towel.by_label) == ("bath_towel", False)
     blue = kitchen.resolve_referent("the blue one")
     assert [(one.id, one.by_label) for one in blue] == [("mug_blue", True)]
+
+
+def test_a_colour_of_several_words_is_told_by_its_last(kitchen: SceneGraph) -> None:
+    """Checked to fail before: "the red pot" matched nothing: the colour was "burnt sienna red"."""
+    assert ids(kitchen, "the red pot") == ["roaster"]
+    assert ids(kitchen, "the sienna pot") == []  # a word inside the colour is not its hue
+
+
+@pytest.mark.parametrize("description", ["the big pot in the fridge", "the little cream pot"])
+def test_a_word_comparing_sizes_the_belief_does_not_know_rules_nothing_out(
+    kitchen: SceneGraph, description: str
+) -> None:
+    """Checked to fail before: "big" matched nothing, so nothing was found at all."""
+    found = kitchen.resolve_referent(description)
+    expected = ["ramekin"] if "cream" in description else ["ramekin", "roaster"]
+    assert sorted(c.id for c in found) == expected
+    assert all(any("how big" in reason for reason in c.reasons) for c in found)
+    assert ids(kitchen, "the purple pot") == []  # a colour still rules out

@@ -53,6 +53,7 @@ from cogtree.knowledge.scene.taxonomy import (
     referred_to_by_content,
     serves_drinks,
 )
+from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 
 
 def resolve_referent(
@@ -239,10 +240,36 @@ def _matching(
         # one"), not when it names the thing's kind and a describing word is in its label
         # ("a bath towel": a towel labelled white bath towel)
         match.by_label = any(not any(thing in nodes for nodes in named) for thing in found)
+    if not found and (relative := _relative_sizes(phrase, positions)):
+        for at in relative:
+            positions.pop(at, None)
+        found = _found(index, phrase, positions, terms, owners)
+        said = ", ".join(repr(phrase.words[at]) for at in relative)
+        match.notes = [*notes, f"{said}: the belief does not say how big things are"]
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
     return match
+
+
+SIZES: Final = frozenset(["size", "height", "length"])
+"""What a word that tells things apart by how big they are measures ("big", "little", "tall")."""
+
+
+def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]) -> list[int]:
+    """The positions of describing words that matched nothing and only compare sizes.
+
+    "the big orange pot": big is said of one pot beside others, which the belief may not
+    measure; such a word is no reason to have seen nothing. Not the word naming the thing.
+    """
+    lemmas = shipped_lemmas()
+    if lemmas is None:
+        return []
+    return [
+        at
+        for at in sorted(phrase.content - {phrase.head})
+        if not any(map(_bound, positions.get(at, ()))) and lemmas.measures(phrase.words[at]) & SIZES
+    ]
 
 
 def _found(
