@@ -26,8 +26,9 @@ other **without adding knowledge to the robot**:
   (objects), ``owner`` -> an owner who is a person of the world, ``held_by`` -> held by that
   person, ``colour`` -> an object's colour (as seen). Every other key, and any value that
   does not fit, is recorded in ``lost`` (printed labels, furniture contents...). Common state
-  words are read first under those keys (:func:`canonical_state`: ``on``/``off`` -> ``switched``, ``closed``
-  -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/``empty`` -> ``contents``).
+  words are read first under those keys (:func:`canonical_state`: ``on``/``off`` ->
+  ``switched``, ``closed`` -> ``open``, ``hot``/``cold`` -> ``temperature``, ``contains``/
+  ``empty`` -> ``contents``).
 - **Layout**: a thing is an object when a step moves it (fetch, place, dispose, pour, fill,
   wipe with it); furniture when something rests on or in it, a step puts something on or in
   it, opens, closes or wipes it, the words put something in or on it ("in the <label or
