@@ -63,18 +63,16 @@ Role = Literal["object", "landmark", "recipient", "tool", "source"]
 class Step:
     """One action of a request, with its phrases by role.
 
-    ``verb`` is the verb as a lemma phrase ("throw away"), ``action`` the capability it asks for (a
-    key of the lexicon's ``actions``), ``unsupported`` the missing skill it asks for (a key of
-    ``unsupported``) and ``missing_skill`` how to say it ("cut things"); a step with neither names
-    no action ("I'm thirsty"). ``relation`` is a spatial relation ("on", "next_to", ...) and
-    ``landmark`` its phrase; ``destination`` is set when "to X" names a place. ``text`` is the
-    clause the step was read from. ``purpose``: the clause opened with "to" and says what the step
-    before is for ("... to clean the leaves"), not a next action. ``statement``: read from a
-    statement of where a thing should be ("the milk goes in the fridge") or of a need that names no
-    thing ("I need something from that drawer"); it is a step only when the request asks for nothing
-    else. ``means``: the clause opened with "by" and a verb's -ing form says how to do the step
-    before ("warm the soup by setting the pot on the hob"): that is what the robot is asked to do.
-    ``bare``: the request is a thing said alone ("the reading ones", "a biscuit please").
+    ``verb``: the verb as a lemma phrase ("throw away"); ``action``: the capability it asks for
+    (a key of the lexicon's ``actions``); ``unsupported``: the missing skill it asks for (a key
+    of ``unsupported``), ``missing_skill`` how to say it ("cut things"); with neither, it names
+    no action ("I'm thirsty"). ``relation``: a spatial relation ("on", "next_to"), ``landmark``
+    its phrase. ``text``: the clause it was read from. ``purpose``: the clause opened with "to"
+    and says what the step before is for ("... to clean the leaves"). ``statement``: read from
+    where a thing should be ("the milk goes in the fridge") or a need naming no thing ("I need
+    something from that drawer"), a step only when nothing else is asked. ``means``: "by" and a
+    verb's -ing form say how to do the step before ("warm the soup by setting the pot on the
+    hob"): what the robot is asked to do. ``bare``: a thing said alone ("a biscuit please").
     """
 
     text: str
@@ -529,8 +527,7 @@ class _StepState:
     landmark: ObjectPhrase | None = None
     source: ObjectPhrase | None = None
     purpose: bool = False
-    for_thing: ObjectPhrase | None = None
-    """A thing after "for" once the step has its object ("find a place for the vase")."""
+    for_thing: ObjectPhrase | None = None  # after "for" and the object: "a place for the vase"
     told_where: bool = False  # the user said where the thing is ("... it's by the bed")
 
     def step(self, lexicon: Words) -> Step:
@@ -668,10 +665,15 @@ def _setting_follows(clause: Clause) -> bool:
 
 
 def _prepositional(clause: Clause, state: _StepState, role: str, relation: str, said: str) -> None:
-    """Give the phrase after a preposition (``said``) its role in the step."""
+    """Give the phrase after a preposition (``said``) its role; one ruled out after it: none."""
     phrase = noun_phrase(clause)
     if phrase is None:
         return
+    ruled = longest(clause.words, clause.at + 1, clause.lexicon.negations)  # ", not the mop"
+    if clause.word() == "," and ruled:
+        at, clause.at = clause.at, clause.at + 1 + ruled
+        other = noun_phrase(clause, negated=True)
+        clause.at = at if other is None or other.text == other.quantity else clause.at  # "much"
     phrase = ObjectPhrase(**{**phrase.__dict__, "preposition": said})
     if role == "recipient" and phrase.quantity and phrase.head == phrase.quantity:
         return  # "for seven", "for 2": a time or a count, not someone
@@ -729,11 +731,8 @@ def _locate(state: _StepState, phrase: ObjectPhrase) -> None:
 
 
 def _extend(phrase: ObjectPhrase, where: str) -> ObjectPhrase:
-    joined = f"{phrase.where} {where}".strip()
-    return ObjectPhrase(**{**phrase.__dict__, "where": joined})
+    return replace(phrase, where=f"{phrase.where} {where}".strip())
 
 
 def _as_person(phrase: ObjectPhrase) -> ObjectPhrase:
-    if phrase.person:
-        return phrase
-    return ObjectPhrase(**{**phrase.__dict__, "person": phrase.head})
+    return phrase if phrase.person else replace(phrase, person=phrase.head)

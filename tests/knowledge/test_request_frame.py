@@ -925,3 +925,18 @@ def test_a_where_question_asks_after_the_thing_whatever_happened_to_it(
     step = only_step(text)
     assert step.action == "find"
     assert [phrase.text for phrase in step.wanted] == [thing]
+
+
+@pytest.mark.parametrize(
+    ("text", "things"),
+    [
+        ("polish the table with the soft duster, not the old rag", ["the table"]),
+        ("hang the coat on the peg, not the door handle", ["the coat"]),
+        ("bring me the lemonade, not the cola", ["the lemonade", "the cola"]),  # the object's
+    ],
+)
+def test_a_thing_ruled_out_after_a_tool_or_a_place_is_none_of_the_objects(
+    text: str, things: list[str]
+) -> None:
+    """Checked to fail before: "the old rag" was read as a second thing to polish."""
+    assert objects(only_step(text)) == things
