@@ -127,8 +127,9 @@ class Candidate(BaseModel):
     )
     by_label: bool = Field(
         False,
-        description="matched only by words of its label, as nothing else matched: a guess that "
-        "may answer a question, never move a thing unconfirmed",
+        description="matched only by words of its label, as nothing else matched, or with a "
+        "word comparing sizes the belief cannot check: a guess that may answer a question, "
+        "never move a thing unconfirmed",
     )
     by_content: bool = Field(
         False,

@@ -161,4 +161,5 @@ def test_a_word_comparing_sizes_the_belief_does_not_know_rules_nothing_out(
     expected = ["ramekin"] if "cream" in description else ["ramekin", "roaster"]
     assert sorted(c.id for c in found) == expected
     assert all(any("how big" in reason for reason in c.reasons) for c in found)
+    assert all(c.by_label for c in found), "a guess: asked about, never acted on"
     assert ids(kitchen, "the purple pot") == []  # a colour still rules out

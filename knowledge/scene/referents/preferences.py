@@ -100,7 +100,7 @@ def typed_over_headed(found: set[str], terms: dict[str, list[Way]]) -> set[str]:
 
 
 def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
-    """Why ``candidates`` are no referent to act on: each matched only a label's words.
+    """Why ``candidates`` are no referent to act on: each is a guess (``by_label``).
 
     None when any was matched otherwise (or there are none). Such a guess may answer a question
     about the scene; a task that acts on things asks instead.
@@ -108,4 +108,7 @@ def label_guess(candidates: Sequence[Candidate], item: str) -> str | None:
     if not candidates or not all(candidate.by_label for candidate in candidates):
         return None
     labels = joined([f"the {candidate.label}" for candidate in candidates], "or")
+    unmeasured = any("how big" in reason for c in candidates for reason in c.reasons)
+    if unmeasured:  # "the big pot": big beside what, the belief does not say
+        return f"'{item}': {labels} may fit, but not how big it is; not acted on"
     return f"'{item}': only the words of {labels} match; not acted on"

@@ -129,7 +129,8 @@ class _Match:
     notes: list[str]
     said: Description
     by_label: bool = False
-    """Whether only the words of the things' labels matched (the fallback of :func:`_matching`)."""
+    """Whether what matched is a guess: only the words of the things' labels (the fallback of
+    :func:`_matching`), or with a word comparing sizes left out (:func:`_relative_sizes`)."""
 
     def candidates(
         self, index: SceneIndex, things: Iterable[str], among: int | None = None
@@ -246,6 +247,7 @@ def _matching(
         found = _found(index, phrase, positions, terms, owners)
         said = ", ".join(repr(phrase.words[at]) for at in relative)
         match.notes = [*notes, f"{said}: the belief does not say how big things are"]
+        match.by_label = True  # a guess: asked about, never acted on
     if phrase.someone_elses and speaker is not None and found - index.owned_by([speaker]):
         found -= index.owned_by([speaker])  # "his slippers": not the speaker's own
     match.ids = found
@@ -260,7 +262,8 @@ def _relative_sizes(phrase: Phrase, positions: dict[int, list[AbstractSet[str]]]
     """The positions of describing words that matched nothing and only compare sizes.
 
     "the big orange pot": big is said of one pot beside others, which the belief may not
-    measure; such a word is no reason to have seen nothing. Not the word naming the thing.
+    measure; such a word is no reason to have seen nothing, but what is found without it is a
+    guess (``by_label``), asked about. Not the word naming the thing.
     """
     lemmas = shipped_lemmas()
     if lemmas is None:
