@@ -26,6 +26,8 @@ SHAPED = ("classes", "synonyms", "types", "values", "flags", "attributes", "held
 OWN = ("labels", "owners", "placements")
 """The fields of a node kept on the node."""
 FIELDS = (*SHAPED, *OWN)
+HUES = frozenset(["colour"])
+"""Attributes whose value of several words is its last word too: a shade of it ("sage green")."""
 _AT = {name: position for position, name in enumerate(SHAPED)}
 EMPTY_SHAPE: tuple[object, ...] = ((), (), (), (), (), NONE, ())
 
@@ -269,8 +271,8 @@ class Tables:
         """A word a label names its node by -> the nodes ("can of cola": can, cola)."""
         self.by_type: Table = {}
         self.by_value: Table = {}
-        """``attribute=value`` -> the nodes with that string value of that attribute, or with a
-        value of several words that ends on it ("volcanic orange": orange)."""
+        """``attribute=value`` -> the nodes with that string value of that attribute, or of a
+        colour of several words that ends on it ("volcanic orange": orange)."""
         self.by_flag: Table = {}
         self.by_state: Table = {}
         """Unfit state -> the nodes whose label says it ("dirty sponge": dirty)."""
@@ -307,7 +309,8 @@ class Tables:
         for name in node.types:
             edit(self.by_type, name, node_id, _big("by_type"))
         for attribute, value in node.values:
-            for said in dict.fromkeys((value, value.rsplit(" ", 1)[-1])):  # "volcanic orange"
+            hue = value.rsplit(" ", 1)[-1] if attribute in HUES else value  # "volcanic orange"
+            for said in dict.fromkeys((value, hue)):
                 key = intern(f"{attribute}={said}")
                 edit(self.by_value, key, node_id, _big("by_value"))
                 keys = self.valued.setdefault(attribute, set())
