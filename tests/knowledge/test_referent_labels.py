@@ -49,6 +49,8 @@ KITCHEN = (
 :arthur a cog:Human ; rdfs:label "Arthur" ; cog:relation "father" ; cog:inRoom :lounge .
 :letters a cog:Object ; rdfs:label "letters" ; cog:objectType cog:Mail ; cog:material "paper" ;
     cog:on :counter .
+:oj a cog:Object ; rdfs:label "carton of orange juice" ; cog:objectType cog:Carton ;
+    cog:in :fridge .
 :roaster a cog:Object ; rdfs:label "roasting dish" ; cog:objectType cog:Pot ;
     cog:colour "burnt sienna red" ; cog:in :fridge .
 :ramekin a cog:Object ; rdfs:label "ramekin" ; cog:objectType cog:Pot ; cog:colour "cream" ;
@@ -67,7 +69,7 @@ def kitchen() -> Iterator[SceneGraph]:
     [
         ("the cola", ["cola"]),  # the last word after "of" names it too
         ("a coke", ["cola"]),  # so does any word of a type it names
-        ("a drink", ["cola", "fizz"]),  # and any broader type of it
+        ("a drink", ["cola", "fizz", "oj"]),  # and any broader type of it
         ("the sparkling water", ["fizz"]),  # "sparkling" describes it by its label
         ("the blue one", ["mug_blue"]),
         ("the white mug", ["mug_white"]),
@@ -163,3 +165,20 @@ def test_a_word_comparing_sizes_the_belief_does_not_know_rules_nothing_out(
     assert all(any("how big" in reason for reason in c.reasons) for c in found)
     assert all(c.by_label for c in found), "a guess: asked about, never acted on"
     assert ids(kitchen, "the purple pot") == []  # a colour still rules out
+
+
+def test_a_label_that_names_the_thing_by_the_word_said_is_no_guess(kitchen: SceneGraph) -> None:
+    """Checked to fail before: the carton of orange juice was only a guess for "the orange
+    juice" (its type, a carton, says nothing of juice), and never acted on."""
+    [carton] = kitchen.resolve_referent("the orange juice")
+    assert (carton.id, carton.by_label) == ("oj", False)
+    [mug] = kitchen.resolve_referent("the blue one")
+    assert mug.by_label, "a word that only describes is still a guess"
+
+
+@pytest.mark.parametrize("said", ["a glass of OJ", "the oj"])
+def test_initials_are_read_as_the_one_type_name_they_start(kitchen: SceneGraph, said: str) -> None:
+    [carton] = kitchen.resolve_referent(said.removeprefix("a glass of "))
+    assert carton.id == "oj"
+    assert any("read as 'orange juice'" in reason for reason in carton.reasons)
+    assert ids(kitchen, "the xq") == []  # initials of no type name: nothing

@@ -13,8 +13,10 @@ the start of the one type name it may have been clipped from. It is read so only
   (:attr:`Vocabulary.type_words`: two types are a guess, and nothing is read: "cand" is a
   candle or candy), and the shortest of them is at least :data:`MIN_DROPPED` letters longer.
 
-A plural is read as its singular clipped ("cardis"). The caller resolves the description
-read so, and says which word it read as which.
+A plural is read as its singular clipped ("cardis"). A word of two or three letters that
+WordNet does not know is read as the initials of the one type name of as many words that
+they start ("OJ": orange juice). The caller resolves the description read so, and says
+which word it read as which.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ from cogtree.knowledge.wordnet.lemmas import shipped_lemmas
 MIN_SAID: Final = 4
 """The fewest letters a clipped word keeps: shorter ones start too many words."""
 
+MIN_INITIALS: Final = 2
+"""The fewest letters read as initials ("OJ"); a single letter is a name or a size."""
+
 MIN_DROPPED: Final = 2
 """The fewest letters a clipping drops: "cardi" drops three of "cardigan"."""
 
@@ -47,7 +52,7 @@ def unclipped(index: SceneIndex, said: Description) -> tuple[Description, str, s
     read = _completed(index, word) if word else None
     if thing.head is None or read is None:
         return None
-    words = (*thing.words[: thing.head], read, *thing.words[thing.head + 1 :])
+    words = (*thing.words[: thing.head], *read.split(), *thing.words[thing.head + 1 :])
     return replace(said, thing=Phrase(words)), word, read
 
 
@@ -55,6 +60,8 @@ def _completed(index: SceneIndex, word: str) -> str | None:
     """The type word ``word`` was clipped from (a plural stays plural), or None."""
     lemmas = shipped_lemmas()
     vocabulary = index.vocabulary
+    if MIN_INITIALS <= len(word) < MIN_SAID and lemmas is not None and not lemmas.knows(word):
+        return _spelled_out(index, word)
     if (
         len(word) < MIN_SAID
         or lemmas is None
@@ -72,6 +79,18 @@ def _completed(index: SceneIndex, word: str) -> str | None:
         if len(types) == 1 and len(stem) >= MIN_SAID and len(shortest) >= len(stem) + MIN_DROPPED:
             return shortest if shortest.endswith("s") else f"{shortest}{ending}"
     return None
+
+
+def _spelled_out(index: SceneIndex, initials: str) -> str | None:
+    """The one type name whose words start with ``initials`` in order ("oj": orange juice)."""
+    names = {
+        name
+        for name in index.vocabulary.types_named
+        if len(words := name.split()) == len(initials)
+        and all(w.startswith(letter) for w, letter in zip(words, initials, strict=True))
+    }
+    kinds = {kind for name in names for kind in index.vocabulary.types_named[name]}
+    return min(names) if len(kinds) == 1 else None
 
 
 def _starting(words: Sequence[str], stem: str) -> list[str]:
